@@ -1,0 +1,82 @@
+"""rulelang: board and card games as declarative rule files.
+
+    game = rulelang.load("games/regicide.rules")     # or a compiled IR .json
+    match = game.new_match(players=2, seed=7)
+    while not match.is_over:
+        match.apply(match.legal_actions()[0])
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .checker import check
+from .compiler import compile_checked, validate_ir
+from .engine import Action, Game, Match
+from .errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
+from .parser import parse
+
+__all__ = ["load", "compile_file", "compile_source", "lint", "Game", "Match", "Action", "Diagnostic", "Span",
+           "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError"]
+__version__ = "0.1.0"
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RuleError([Diagnostic("E000", f"no such file: {path}")]) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise RuleError([Diagnostic("E000", f"cannot read {path}: {err}")]) from None
+
+
+def check_source(source: str, file: str = "<rules>"):
+    """Parse and check; returns (Checked or None, diagnostics)."""
+    try:
+        tree = parse(source, file)
+    except RuleError as err:
+        return None, err.diagnostics
+    checked = check(tree)
+    return checked, checked.diagnostics
+
+
+def compile_source(source: str, file: str = "<rules>") -> dict:
+    """Rule text to validated IR; raises RuleError with every error diagnostic."""
+    checked, diags = check_source(source, file)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors or checked is None:
+        raise RuleError(errors or diags, {file: source})
+    return compile_checked(checked)
+
+
+def compile_file(path: str) -> dict:
+    return compile_source(_read(path), str(path))
+
+
+def lint(paths) -> tuple[list[Diagnostic], dict[str, str]]:
+    """Every diagnostic (errors and warnings) of every file, and the sources for caret lines."""
+    diags: list[Diagnostic] = []
+    sources: dict[str, str] = {}
+    for path in paths:
+        try:
+            source = _read(path)
+        except RuleError as err:
+            diags.extend(err.diagnostics)
+            continue
+        sources[str(path)] = source
+        diags.extend(check_source(source, str(path))[1])
+    return diags, sources
+
+
+def load(path: str) -> Game:
+    """A Game from a rule file or from compiled IR JSON."""
+    path = str(path)
+    if path.endswith(".json"):
+        try:
+            ir = json.loads(_read(path))
+        except json.JSONDecodeError as err:
+            raise RuleError([Diagnostic("E300", f"not valid JSON: {err.msg}",
+                                        Span(path, err.lineno, err.colno))]) from None
+        validate_ir(ir, path)
+        return Game(ir, path)
+    return Game(compile_file(path), path)

@@ -1,0 +1,826 @@
+"""Name resolution and type checking of a parsed rule file.
+
+The checker never stops at the first problem: it records a Diagnostic and carries on with
+the type `any`, so one typo gives one message. What it learns (the type of every
+expression, what every name refers to) is kept in `Checked` for the compiler.
+
+Types are short strings: int, bool, text, player, none, any, enum:E, comp:K (comp:* for a
+component of any kind), list:T, zone (a concrete zone), zones (a per-player zone family
+that still needs its `[player]`), cell, range.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from . import nodes as n
+from .errors import Diagnostic, Span
+
+PRIMITIVES = {"int", "bool", "text", "player"}
+ZONE_SHAPES = ("pile", "set")
+ZONE_MODIFIERS = ("public", "hidden", "owner", "capacity")
+VAR_MODIFIERS = ("public", "hidden", "owner")
+EVENTS = ("stuck", "turn_start", "turn_end")
+
+# Names every rule file can use without declaring them.
+BUILTIN_VALUES = {
+    "me": "player",            # the player deciding now (or whose turn it is, in flow blocks)
+    "current": "player",       # whose turn it is
+    "players": "list:player",  # every seat, in seat order
+    "others": "list:player",   # every other seat, clockwise from the one after `me`
+    "player_count": "int",
+    "turn_count": "int",       # turns started so far (the first turn is 1)
+}
+
+# Builtin functions: name -> (min args, max args). Result types are computed in _call.
+BUILTIN_FUNCTIONS = {
+    "size": (1, 1), "sum": (1, 1), "count": (1, 1), "any": (1, 1), "all": (1, 1),
+    "max": (1, 9), "min": (1, 9), "top": (1, 2), "bottom": (1, 2), "first": (1, 1), "last": (1, 1),
+    "text": (1, 1), "next": (1, 1), "abs": (1, 1), "roll": (1, 1), "distinct": (1, 1),
+    "pick": (1, 1), "contains": (2, 2),
+}
+AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
+
+
+def elem(t: str) -> str:
+    if t.startswith("list:"):
+        return t[5:]
+    if t in ("zone",):
+        return "comp:*"
+    if t == "range":
+        return "int"
+    return "any"
+
+
+def is_list_like(t: str) -> bool:
+    return t.startswith("list:") or t in ("zone", "range", "any")
+
+
+def is_comp(t: str) -> bool:
+    return t.startswith("comp:") or t in ("any", "none")
+
+
+def compatible(a: str, b: str) -> bool:
+    """Can a value of type `a` stand where `b` is expected (or the other way)?"""
+    if a == b or "any" in (a, b):
+        return True
+    if "none" in (a, b):
+        other = b if a == "none" else a
+        return other not in ("int", "bool")
+    if a.startswith("comp:") and b.startswith("comp:"):
+        return "comp:*" in (a, b)
+    if is_list_like(a) and is_list_like(b):
+        return compatible(elem(a), elem(b))
+    return False
+
+
+def show(t: str) -> str:
+    if t.startswith("list:"):
+        return f"list of {show(t[5:])}"
+    if t.startswith("comp:"):
+        return "component" if t == "comp:*" else t[5:]
+    if t.startswith("enum:"):
+        return t[5:]
+    return {"zones": "per-player zone (index it with a player)"}.get(t, t)
+
+
+@dataclass
+class Symbol:
+    kind: str                  # enum, enumval, kind, table, zone, var, def, proc, step, option
+    decl: object
+    type: str = "any"
+
+
+@dataclass
+class Checked:
+    game: n.Game
+    symbols: dict[str, Symbol]
+    types: dict[int, str] = field(default_factory=dict)       # id(expr node) -> type
+    refs: dict[int, tuple] = field(default_factory=dict)      # id(Name node) -> (kind, name)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+class Checker:
+    def __init__(self, game: n.Game):
+        self.game = game
+        self.out = Checked(game, {})
+        self.scopes: list[dict[str, str]] = []
+        self.used: set[str] = set()
+        self.written: set[str] = set()
+
+    # ---- reporting ----
+    def error(self, code: str, msg: str, span: Span, suggestion: str | None = None) -> None:
+        self.out.diagnostics.append(Diagnostic(code, msg, span, "error", suggestion))
+
+    def warn(self, code: str, msg: str, span: Span, suggestion: str | None = None) -> None:
+        self.out.diagnostics.append(Diagnostic(code, msg, span, "warning", suggestion))
+
+    def suggest(self, name: str, candidates) -> str | None:
+        found = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+        return found[0] if found else None
+
+    # ---- entry ----
+    def run(self) -> Checked:
+        self.collect()
+        for d in self.game.decls:
+            self.check_decl(d)
+        self.whole_game()
+        return self.out
+
+    def collect(self) -> None:
+        syms = self.out.symbols
+        seen_players = False
+
+        def declare(name: str, sym: Symbol, span: Span) -> None:
+            if name in syms or name in BUILTIN_VALUES or name in BUILTIN_FUNCTIONS:
+                what = "a builtin" if name not in syms else f"a {syms[name].kind}"
+                self.error("E102", f"`{name}` is already declared as {what}", span)
+                return
+            syms[name] = sym
+
+        for d in self.game.decls:
+            if isinstance(d, n.Players):
+                if seen_players:
+                    self.error("E102", "`players` is declared twice", d.span)
+                if not 1 <= d.low <= d.high:
+                    self.error("E203", f"player counts {d.low}..{d.high} are not a valid range", d.span)
+                seen_players = True
+            elif isinstance(d, n.EnumDecl):
+                declare(d.name, Symbol("enum", d, f"enum:{d.name}"), d.span)
+                for item in d.items:
+                    declare(item.name, Symbol("enumval", item, f"enum:{d.name}"), item.span)
+            elif isinstance(d, n.KindDecl):
+                declare(d.name, Symbol("kind", d, f"comp:{d.name}"), d.span)
+            elif isinstance(d, n.TableDecl):
+                declare(d.name, Symbol("table", d), d.span)
+            elif isinstance(d, n.ZoneDecl):
+                declare(d.name, Symbol("zone", d, "zones" if d.per else "zone"), d.span)
+            elif isinstance(d, n.VarDecl):
+                declare(d.name, Symbol("var", d), d.span)
+            elif isinstance(d, n.OptionDecl):
+                declare(d.name, Symbol("option", d), d.span)
+            elif isinstance(d, n.DefDecl):
+                declare(d.name, Symbol("def", d), d.span)
+            elif isinstance(d, n.ProcDecl):
+                declare(d.name, Symbol("proc", d), d.span)
+            elif isinstance(d, n.StepDecl):
+                if d.name in syms and syms[d.name].kind == "step":
+                    self.error("E102", f"step `{d.name}` is declared twice", d.span)
+                else:
+                    declare(d.name, Symbol("step", d), d.span)
+        if not seen_players:
+            self.error("E110", "the game does not say how many players it takes (add `players 1..4`)",
+                       self.game.span)
+        # Declared types of vars and options are needed before bodies are checked.
+        for d in self.game.decls:
+            if isinstance(d, (n.VarDecl, n.OptionDecl)) and d.name in syms and syms[d.name].decl is d:
+                syms[d.name].type = self.resolve_type(d.type)
+
+    def resolve_type(self, t: n.TypeRef) -> str:
+        if t.name == "list":
+            return "list:" + self.resolve_type(t.elem)
+        if t.name in PRIMITIVES or t.name == "any":
+            return t.name
+        sym = self.out.symbols.get(t.name)
+        if sym and sym.kind in ("enum", "kind"):
+            return sym.type
+        choices = list(PRIMITIVES) + [k for k, s in self.out.symbols.items() if s.kind in ("enum", "kind")]
+        self.error("E101", f"unknown type `{t.name}`", t.span, self.suggest(t.name, choices))
+        return "any"
+
+    # ---- declarations ----
+    def check_decl(self, d) -> None:
+        if isinstance(d, n.OptionDecl):
+            self.expect(d.default, self.out.symbols.get(d.name, Symbol("", d)).type, "the option's default")
+        elif isinstance(d, n.TableDecl):
+            self.check_table(d)
+        elif isinstance(d, n.KindDecl):
+            self.check_kind(d)
+        elif isinstance(d, n.ZoneDecl):
+            self.check_zone(d)
+        elif isinstance(d, n.VarDecl):
+            self.check_var(d)
+        elif isinstance(d, n.DefDecl):
+            self.check_def(d)
+        elif isinstance(d, n.ProcDecl):
+            with self.scope({p.name: self.param_type(p) for p in d.params}):
+                self.block(d.body)
+        elif isinstance(d, n.SetupDecl):
+            with self.scope({}):
+                self.block(d.body)
+        elif isinstance(d, n.StepDecl):
+            self.check_step(d)
+        elif isinstance(d, n.OnDecl):
+            if d.event not in EVENTS:
+                self.error("E106", f"unknown event `{d.event}` (events: {', '.join(EVENTS)})", d.span,
+                           self.suggest(d.event, EVENTS))
+            with self.scope({}):
+                self.block(d.body)
+        elif isinstance(d, n.WhenDecl):
+            with self.scope({}):
+                self.expect(d.test, "bool", "a `when` condition")
+                self.block(d.body)
+        elif isinstance(d, n.BoardDecl):
+            self.error("E107", "boards are not supported yet", d.span)
+
+    def param_type(self, p: n.Param) -> str:
+        return self.resolve_type(p.type) if p.type else "any"
+
+    def check_table(self, d: n.TableDecl) -> None:
+        keys: dict = {}
+        value_type = None
+        for key, value in d.entries:
+            kt = self.expr(key)
+            if not isinstance(key, (n.Lit, n.Name)) or (isinstance(key, n.Name) and kt != "any" and not kt.startswith("enum:")):
+                self.error("E204", "a table key must be a number, a string or an enum value", key.span)
+            kv = key.value if isinstance(key, n.Lit) else getattr(key, "name", None)
+            if kv in keys:
+                self.error("E102", f"table `{d.name}` has the key {kv!r} twice", key.span)
+            keys[kv] = True
+            vt = self.expr(value)
+            if value_type is None or value_type == "none":
+                value_type = vt
+            elif not compatible(vt, value_type):
+                self.error("E201", f"table `{d.name}` mixes {show(value_type)} and {show(vt)} values", value.span)
+        self.out.symbols[d.name].type = value_type or "any"
+
+    def check_kind(self, d: n.KindDecl) -> None:
+        names = {}
+        for f in d.fields:
+            if f.name in names:
+                self.error("E102", f"kind `{d.name}` has the field `{f.name}` twice", f.span)
+            t = self.resolve_type(f.type)
+            names[f.name] = t
+            if f.default is not None:
+                self.expect(f.default, t, f"the default of `{f.name}`")
+        if d.label is not None:
+            with self.scope(dict(names)):
+                self.expr(d.label)
+
+    def check_modifiers(self, mods, allowed, what: str) -> None:
+        for m in mods:
+            if m.name not in allowed:
+                self.error("E105", f"unknown {what} property `{m.name}` (known: {', '.join(allowed)})",
+                           m.span, self.suggest(m.name, allowed))
+            elif m.name == "capacity":
+                self.expect(m.value, "int", "a capacity")
+            elif m.value is not None:
+                self.error("E105", f"`{m.name}` takes no value", m.span)
+
+    def check_zone(self, d: n.ZoneDecl) -> None:
+        if d.shape not in ZONE_SHAPES:
+            self.error("E105", f"unknown zone shape `{d.shape}` (a zone is a `pile` or a `set`)",
+                       d.shape_span, self.suggest(d.shape, ZONE_SHAPES))
+        if d.per is not None and d.per != "player":
+            self.error("E105", f"a zone can be declared `per player`, not per `{d.per}`", d.per_span,
+                       self.suggest(d.per, ["player"]))
+        self.check_modifiers(d.modifiers, ZONE_MODIFIERS, "zone")
+        vis = [m.name for m in d.modifiers if m.name in ("public", "hidden", "owner")]
+        if len(vis) > 1:
+            self.error("E105", f"zone `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
+        if "owner" in vis and d.per is None:
+            self.error("E105", f"zone `{d.name}` is seen by its `owner` but is not declared `per player`", d.span)
+
+    def check_var(self, d: n.VarDecl) -> None:
+        t = self.out.symbols[d.name].type if self.out.symbols.get(d.name, Symbol("", None)).decl is d else "any"
+        if d.per is not None and d.per != "player":
+            self.error("E105", f"a variable can be declared `per player`, not per `{d.per}`", d.per_span,
+                       self.suggest(d.per, ["player"]))
+        self.check_modifiers(d.modifiers, VAR_MODIFIERS, "variable")
+        with self.scope({}):
+            self.expect(d.init, t, f"the initial value of `{d.name}`")
+
+    def check_def(self, d: n.DefDecl) -> None:
+        scope = {p.name: self.param_type(p) for p in (d.params or ())}
+        sym = self.out.symbols.get(d.name)
+        if sym is not None and sym.decl is d:
+            sym.type = "any"             # while checking its own body (recursion is refused below)
+        with self.scope(scope):
+            t = self.expr(d.body)
+        if sym is not None and sym.decl is d:
+            sym.type = t
+        if d.show and d.params:
+            self.error("E105", "only a def without parameters can be `show`n", d.span)
+
+    def check_step(self, d: n.StepDecl) -> None:
+        with self.scope({}):
+            if d.actor is not None:
+                self.expect(d.actor, "player", "the player who acts in a step")
+            self.block(d.enter)
+        names = set()
+        for a in d.actions:
+            if a.name in names:
+                self.error("E102", f"step `{d.name}` has two actions named `{a.name}`", a.span)
+            names.add(a.name)
+            scope: dict[str, str] = {}
+            with self.scope(scope):
+                for p in a.params:
+                    dt = self.expr(p.domain)
+                    if dt == "zones":
+                        self.error("E201", f"`{p.domain.name}` is a zone per player: say whose, e.g. `{p.domain.name}[me]`",
+                                   p.domain.span)
+                        dt = "any"
+                    elif not is_list_like(dt) and not dt.startswith("enum:"):
+                        self.error("E201", f"a parameter's choices must be a list or a zone, not {show(dt)}",
+                                   p.domain.span)
+                    if p.mode == "subset":
+                        if p.size is not None and self.expr(p.size) not in ("range", "int", "any"):
+                            self.error("E201", "a subset's size must be a number or a range like `1..4`", p.size.span)
+                        scope[p.name] = "list:" + elem(dt)
+                    else:
+                        scope[p.name] = dt if dt.startswith("enum:") else elem(dt)
+                if a.require is not None:
+                    self.expect(a.require, "bool", "a `require` condition")
+                self.block(a.body)
+
+    def whole_game(self) -> None:
+        steps = [d for d in self.game.decls if isinstance(d, n.StepDecl)]
+        if not steps:
+            self.error("E111", "the game has no steps: declare `turn { step ... }`", self.game.span)
+        if not any(isinstance(x, n.Finish) for x in walk(self.game)):
+            self.error("E112", "the game never ends: no `finish` statement anywhere", self.game.span)
+        for name, sym in self.out.symbols.items():
+            shown = sym.kind == "def" and sym.decl.show
+            if sym.kind in ("zone", "var", "def", "proc", "table", "option") and name not in self.used and not shown:
+                self.warn("W201", f"{sym.kind} `{name}` is declared but never used", sym.decl.span)
+
+    # ---- scopes ----
+    def scope(self, names: dict):
+        checker = self
+
+        class _Scope:
+            def __enter__(self):
+                checker.scopes.append(names)
+
+            def __exit__(self, *exc):
+                checker.scopes.pop()
+        return _Scope()
+
+    def lookup_local(self, name: str) -> str | None:
+        for s in reversed(self.scopes):
+            if name in s:
+                return s[name]
+        return None
+
+    def visible_names(self):
+        names = set(BUILTIN_VALUES) | set(self.out.symbols)
+        for s in self.scopes:
+            names |= set(s)
+        return names
+
+    # ---- statements ----
+    def block(self, stmts) -> None:
+        self.scopes.append({})
+        try:
+            for s in stmts:
+                self.stmt(s)
+        finally:
+            self.scopes.pop()
+
+    def zone_target(self, e, what: str) -> None:
+        t = self.expr(e)
+        if t == "zones":
+            self.error("E201", f"{what} `{getattr(e, 'name', '')}` is a zone per player: say whose, e.g. "
+                               f"`{getattr(e, 'name', 'hand')}[me]`", e.span)
+        elif t not in ("zone", "any"):
+            self.error("E201", f"{what} must be a zone, not {show(t)}", e.span)
+
+    def stmt(self, s) -> None:
+        if isinstance(s, n.Move):
+            t = self.expr(s.what)
+            if t == "zones":
+                self.error("E201", "say whose zone to move from, e.g. `hand[me]`", s.what.span)
+            elif not (is_comp(t) or t == "zone" or (t.startswith("list:") and is_comp(elem(t)))):
+                self.error("E201", f"only components can be moved, not {show(t)}", s.what.span)
+            self.zone_target(s.dest, "the destination")
+        elif isinstance(s, n.Shuffle):
+            self.zone_target(s.zone, "what is shuffled")
+        elif isinstance(s, n.Assign):
+            self.assign(s)
+        elif isinstance(s, n.Let):
+            t = self.expr(s.value)
+            self.scopes[-1][s.name] = t
+        elif isinstance(s, n.If):
+            self.expect(s.test, "bool", "an `if` condition")
+            self.block(s.then)
+            self.block(s.other)
+        elif isinstance(s, n.For):
+            t = self.expr(s.iterable)
+            if not is_list_like(t):
+                self.error("E201", f"`for` needs a list, a range or a zone, not {show(t)}", s.iterable.span)
+            self.scopes.append({s.var: elem(t)})
+            try:
+                self.block(s.body)
+            finally:
+                self.scopes.pop()
+        elif isinstance(s, n.While):
+            self.expect(s.test, "bool", "a `while` condition")
+            self.block(s.body)
+        elif isinstance(s, n.Repeat):
+            self.expect(s.count, "int", "a repeat count")
+            self.block(s.body)
+        elif isinstance(s, n.Goto):
+            sym = self.out.symbols.get(s.step)
+            if sym is None or sym.kind != "step":
+                steps = [k for k, v in self.out.symbols.items() if v.kind == "step"]
+                self.error("E101", f"unknown step `{s.step}`", s.span, self.suggest(s.step, steps))
+        elif isinstance(s, n.EndTurn):
+            if s.to is not None:
+                self.expect(s.to, "player", "the player who takes the next turn")
+        elif isinstance(s, n.Finish):
+            if s.who is not None:
+                t = self.expr(s.who)
+                if not compatible(t, "player") and not compatible(t, "list:player"):
+                    self.error("E201", f"`finish {s.result} for` needs a player or a list of players, not {show(t)}",
+                               s.who.span)
+        elif isinstance(s, n.CallStmt):
+            sym = self.out.symbols.get(s.name)
+            if sym is None or sym.kind != "proc":
+                procs = [k for k, v in self.out.symbols.items() if v.kind == "proc"]
+                self.error("E101", f"unknown procedure `{s.name}`", s.span, self.suggest(s.name, procs))
+                for a in s.args:
+                    self.expr(a)
+                return
+            self.used.add(s.name)
+            self.check_args(s, sym.decl.params, s.args, f"procedure `{s.name}`")
+        elif isinstance(s, n.Create):
+            self.make(s.make)
+            self.zone_target(s.dest, "where it is created")
+        elif isinstance(s, n.Log):
+            self.expr(s.value)
+
+    def assign(self, s: n.Assign) -> None:
+        target = s.target
+        local = self.lookup_local(target.name)
+        vt = self.expr(s.value)
+        if local is not None:
+            if target.index is not None:
+                self.error("E201", f"`{target.name}` is a local value and cannot be indexed", target.span)
+            want = local
+            self.out.refs[id(target)] = ("local", target.name)
+        else:
+            sym = self.out.symbols.get(target.name)
+            if sym is None or sym.kind != "var":
+                if sym is None:
+                    vars_ = [k for k, v in self.out.symbols.items() if v.kind == "var"]
+                    self.error("E101", f"unknown variable `{target.name}`", target.span,
+                               self.suggest(target.name, vars_ + list(self.visible_names())))
+                else:
+                    self.error("E201", f"`{target.name}` is a {sym.kind}, not a variable", target.span)
+                return
+            self.used.add(target.name)
+            self.written.add(target.name)
+            self.out.refs[id(target)] = ("var", target.name)
+            per = sym.decl.per
+            if per and target.index is None:
+                self.error("E201", f"`{target.name}` is per player: say whose, e.g. `{target.name}[me]`", target.span)
+            elif not per and target.index is not None:
+                self.error("E201", f"`{target.name}` is not per player and cannot be indexed", target.span)
+            elif target.index is not None:
+                self.expect(target.index, "player", "the index of a per-player variable")
+            want = sym.type
+        if s.op in ("+=", "-="):
+            if not compatible(want, "int"):
+                self.error("E201", f"`{s.op}` needs a number variable, `{target.name}` is {show(want)}", target.span)
+            self.require_type(s.value, vt, "int", f"the right side of `{s.op}`")
+        else:
+            self.require_type(s.value, vt, want, f"the value assigned to `{target.name}`")
+
+    # ---- expressions ----
+    def expect(self, e, want: str, what: str) -> str:
+        t = self.expr(e)
+        self.require_type(e, t, want, what)
+        return t
+
+    def require_type(self, e, got: str, want: str, what: str) -> None:
+        if not compatible(got, want):
+            self.error("E201", f"{what} must be {show(want)}, not {show(got)}", e.span)
+
+    def expr(self, e) -> str:
+        t = self._expr(e)
+        self.out.types[id(e)] = t
+        return t
+
+    def _expr(self, e) -> str:
+        if isinstance(e, n.Lit):
+            v = e.value
+            return "none" if v is None else "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "text"
+        if isinstance(e, n.Name):
+            return self.name(e)
+        if isinstance(e, n.Unary):
+            if e.op == "not":
+                self.expect(e.operand, "bool", "the operand of `not`")
+                return "bool"
+            self.expect(e.operand, "int", "the operand of `-`")
+            return "int"
+        if isinstance(e, n.Binary):
+            return self.binary(e)
+        if isinstance(e, n.Cond):
+            self.expect(e.test, "bool", "an `if` condition")
+            a, b = self.expr(e.then), self.expr(e.other)
+            if not compatible(a, b):
+                self.error("E201", f"the two branches give {show(a)} and {show(b)}", e.span)
+            return b if a == "none" else a
+        if isinstance(e, n.Attr):
+            return self.attr(e)
+        if isinstance(e, n.Index):
+            return self.index(e)
+        if isinstance(e, n.Call):
+            return self.call(e)
+        if isinstance(e, n.Aggregate):
+            return self.aggregate(e)
+        if isinstance(e, n.Make):
+            self.error("E201", f"`{e.kind}(...)` creates a component: use it with `create`", e.span)
+            self.make(e)
+            return "any"
+        if isinstance(e, n.ListLit):
+            types = [self.expr(x) for x in e.items]
+            first = next((t for t in types if t != "none"), "any")
+            for x, t in zip(e.items, types):
+                if not compatible(t, first):
+                    self.error("E201", f"a list mixes {show(first)} and {show(t)}", x.span)
+            return "list:" + first
+        if isinstance(e, n.ListComp):
+            return "list:" + self.comprehension(e.comp)
+        raise AssertionError(f"unknown expression node {type(e).__name__}")
+
+    def name(self, e: n.Name) -> str:
+        local = self.lookup_local(e.name)
+        if local is not None:
+            self.out.refs[id(e)] = ("local", e.name)
+            return local
+        if e.name in BUILTIN_VALUES:
+            self.out.refs[id(e)] = ("builtin", e.name)
+            return BUILTIN_VALUES[e.name]
+        sym = self.out.symbols.get(e.name)
+        if sym is None:
+            self.error("E101", f"unknown name `{e.name}`", e.span, self.suggest(e.name, self.visible_names()))
+            self.out.refs[id(e)] = ("unknown", e.name)
+            return "any"
+        self.used.add(e.name)
+        self.out.refs[id(e)] = (sym.kind, e.name)
+        if sym.kind == "enum":
+            return "list:" + sym.type              # an enum used as a value lists its values
+        if sym.kind == "def":
+            if sym.decl.params is not None:
+                self.error("E103", f"`{e.name}` takes arguments: call it as `{e.name}(...)`", e.span)
+            return sym.type
+        if sym.kind == "var":
+            return sym.type if not sym.decl.per else "list:" + sym.type
+        if sym.kind in ("kind", "proc", "step", "table"):
+            self.error("E201", f"`{e.name}` is a {sym.kind} and has no value here", e.span)
+            return "any"
+        return sym.type
+
+    def binary(self, e: n.Binary) -> str:
+        op = e.op
+        if op in ("and", "or"):
+            self.expect(e.left, "bool", f"the left side of `{op}`")
+            self.expect(e.right, "bool", f"the right side of `{op}`")
+            return "bool"
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if op in ("==", "!="):
+            if not compatible(lt, rt):
+                self.error("E201", f"cannot compare {show(lt)} with {show(rt)}", e.span)
+            return "bool"
+        if op == "in":
+            if not is_list_like(rt):
+                self.error("E201", f"`in` needs a list or a zone on its right, not {show(rt)}", e.right.span)
+            elif not compatible(lt, elem(rt)):
+                self.error("E201", f"{show(lt)} can never be in a {show(rt)}", e.span)
+            return "bool"
+        if op == "+" and "text" in (lt, rt):
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if t not in ("text", "any"):
+                    self.error("E201", f"cannot add {show(t)} to text: convert it with `text(...)`", side.span)
+            return "text"
+        self.require_type(e.left, lt, "int", f"the left side of `{op}`")
+        self.require_type(e.right, rt, "int", f"the right side of `{op}`")
+        if op == "..":
+            return "range"
+        if op in ("<", "<=", ">", ">="):
+            return "bool"
+        return "int"
+
+    def kind_fields(self, kind: str | None) -> dict[str, str]:
+        """Fields of one kind, or (kind None) of every kind that agrees on a field's type."""
+        kinds = [s.decl for s in self.out.symbols.values() if s.kind == "kind"]
+        if kind is not None:
+            kinds = [k for k in kinds if k.name == kind]
+        fields: dict[str, str] = {}
+        for k in kinds:
+            for f in k.fields:
+                t = self.resolve_type_quiet(f.type)
+                fields[f.name] = t if fields.get(f.name, t) == t else "any"
+        return fields
+
+    def resolve_type_quiet(self, t: n.TypeRef) -> str:
+        if t.name == "list":
+            return "list:" + self.resolve_type_quiet(t.elem)
+        if t.name in PRIMITIVES:
+            return t.name
+        sym = self.out.symbols.get(t.name)
+        return sym.type if sym and sym.kind in ("enum", "kind") else "any"
+
+    def attr(self, e: n.Attr) -> str:
+        t = self.expr(e.obj)
+        if t in ("any", "none"):
+            fields = self.kind_fields(None)
+            return fields.get(e.name, "any")
+        if not t.startswith("comp:"):
+            self.error("E104", f"{show(t)} has no field `{e.name}`", e.span)
+            return "any"
+        kind = None if t == "comp:*" else t[5:]
+        fields = self.kind_fields(kind)
+        if e.name not in fields:
+            msg = f"kind `{kind}` has no field `{e.name}`" if kind else f"no component kind has a field `{e.name}`"
+            self.error("E104", msg, e.span, self.suggest(e.name, fields))
+            return "any"
+        return fields[e.name]
+
+    def index(self, e: n.Index) -> str:
+        obj = e.obj
+        if isinstance(obj, n.Name) and self.lookup_local(obj.name) is None:
+            sym = self.out.symbols.get(obj.name)
+            if sym is not None and sym.kind == "table":
+                self.used.add(obj.name)
+                self.out.refs[id(obj)] = ("table", obj.name)
+                self.expr(e.index)
+                return sym.type
+            if sym is not None and sym.kind == "zone":
+                self.used.add(obj.name)
+                self.out.refs[id(obj)] = ("zone", obj.name)
+                if not sym.decl.per:
+                    self.error("E201", f"zone `{obj.name}` is not per player and cannot be indexed", e.span)
+                else:
+                    self.expect(e.index, "player", f"the owner of `{obj.name}`")
+                return "zone"
+            if sym is not None and sym.kind == "var" and sym.decl.per:
+                self.used.add(obj.name)
+                self.out.refs[id(obj)] = ("var", obj.name)
+                self.expect(e.index, "player", f"the index of `{obj.name}`")
+                return sym.type
+        t = self.expr(obj)
+        self.expect(e.index, "int", "a list index")
+        if t.startswith("list:") or t == "zone":
+            return elem(t)
+        if t != "any":
+            self.error("E201", f"{show(t)} cannot be indexed", e.span)
+        return "any"
+
+    def check_args(self, e, params, args, what: str) -> list[str]:
+        types = [self.expr(a) for a in args]
+        if len(args) != len(params):
+            self.error("E103", f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
+                               f"{len(args)} given", e.span)
+        for p, a, t in zip(params, args, types):
+            if p.type is not None:
+                self.require_type(a, t, self.resolve_type_quiet(p.type), f"argument `{p.name}` of {what}")
+        return types
+
+    def call(self, e: n.Call) -> str:
+        sym = self.out.symbols.get(e.name)
+        if self.lookup_local(e.name) is None and sym is not None and sym.kind == "def":
+            self.used.add(e.name)
+            if sym.decl.params is None:
+                self.error("E103", f"`{e.name}` takes no arguments: write `{e.name}` without parentheses", e.span)
+                return sym.type
+            self.check_args(e, sym.decl.params, e.args, f"`{e.name}`")
+            return sym.type
+        if sym is not None and sym.kind == "proc":
+            self.error("E201", f"procedure `{e.name}` gives no value; call it as a statement", e.span)
+            return "any"
+        if e.name not in BUILTIN_FUNCTIONS:
+            defs = [k for k, v in self.out.symbols.items() if v.kind in ("def",)] + list(BUILTIN_FUNCTIONS)
+            self.error("E101", f"unknown function `{e.name}`", e.span, self.suggest(e.name, defs))
+            for a in e.args:
+                self.expr(a)
+            return "any"
+        lo, hi = BUILTIN_FUNCTIONS[e.name]
+        types = [self.expr(a) for a in e.args]
+        if not lo <= len(types) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            self.error("E103", f"`{e.name}` takes {want} argument{'s' if hi != 1 else ''}, {len(types)} given", e.span)
+            return "any"
+        return self.builtin_result(e, e.name, types, e.args)
+
+    def builtin_result(self, e, name: str, types: list[str], args) -> str:
+        t0 = types[0]
+
+        def need(i: int, pred, what: str) -> None:
+            if not pred(types[i]):
+                self.error("E201", f"`{name}` needs {what}, not {show(types[i])}", args[i].span)
+
+        if name == "size":
+            need(0, is_list_like, "a list or a zone")
+            return "int"
+        if name in ("sum",):
+            need(0, lambda t: is_list_like(t) and compatible(elem(t), "int"), "a list of numbers")
+            return "int"
+        if name in ("any", "all"):
+            need(0, lambda t: is_list_like(t) and compatible(elem(t), "bool"), "a list of true/false values")
+            return "bool"
+        if name == "count":
+            need(0, is_list_like, "a list")
+            return "int"
+        if name in ("max", "min"):
+            if len(types) == 1:
+                need(0, lambda t: is_list_like(t) and compatible(elem(t), "int"), "numbers")
+            else:
+                for i in range(len(types)):
+                    need(i, lambda t: compatible(t, "int"), "numbers")
+            return "int"
+        if name in ("top", "bottom"):
+            need(0, lambda t: t in ("zone", "any"), "a zone")
+            if len(types) == 2:
+                need(1, lambda t: compatible(t, "int"), "a number of components")
+                return "list:comp:*"
+            return "comp:*"
+        if name in ("first", "last", "pick"):
+            need(0, is_list_like, "a list")
+            return elem(t0)
+        if name == "distinct":
+            need(0, is_list_like, "a list")
+            return "list:" + elem(t0)
+        if name == "text":
+            return "text"
+        if name == "next":
+            need(0, lambda t: compatible(t, "player"), "a player")
+            return "player"
+        if name in ("abs", "roll"):
+            need(0, lambda t: compatible(t, "int"), "a number")
+            return "int"
+        if name == "contains":
+            need(0, is_list_like, "a list or a zone")
+            return "bool"
+        return "any"
+
+    def comprehension(self, c: n.Comprehension) -> str:
+        it = self.expr(c.iterable)
+        if not is_list_like(it):
+            self.error("E201", f"`for ... in` needs a list, a range or a zone, not {show(it)}", c.iterable.span)
+        self.scopes.append({c.var: elem(it)})
+        try:
+            if c.where is not None:
+                self.expect(c.where, "bool", "a `where` condition")
+            return self.expr(c.elem)
+        finally:
+            self.scopes.pop()
+
+    def aggregate(self, e: n.Aggregate) -> str:
+        if e.name not in AGGREGATES:
+            self.error("E101", f"`{e.name}(... for ...)` is not an aggregate (use one of {', '.join(AGGREGATES)})",
+                       e.span, self.suggest(e.name, AGGREGATES))
+            self.comprehension(e.comp)
+            return "any"
+        t = self.comprehension(e.comp)
+        return self.builtin_result(e, e.name, ["list:" + t], [e.comp])
+
+    def make(self, e: n.Make) -> None:
+        sym = self.out.symbols.get(e.kind)
+        if sym is None or sym.kind != "kind":
+            kinds = [k for k, v in self.out.symbols.items() if v.kind == "kind"]
+            self.error("E101", f"unknown component kind `{e.kind}`", e.span, self.suggest(e.kind, kinds))
+            for kw in e.kwargs:
+                self.expr(kw.value)
+            return
+        self.used.add(e.kind)
+        fields = {f.name: f for f in sym.decl.fields}
+        given = set()
+        for kw in e.kwargs:
+            if kw.name in given:
+                self.error("E102", f"field `{kw.name}` is given twice", kw.span)
+            given.add(kw.name)
+            f = fields.get(kw.name)
+            if f is None:
+                self.error("E104", f"kind `{e.kind}` has no field `{kw.name}`", kw.span, self.suggest(kw.name, fields))
+                self.expr(kw.value)
+                continue
+            self.expect(kw.value, self.resolve_type_quiet(f.type), f"field `{kw.name}`")
+        for f in sym.decl.fields:
+            if f.default is None and f.name not in given:
+                self.error("E103", f"`{e.kind}(...)` needs a value for field `{f.name}`", e.span)
+
+
+def walk(node):
+    """Every node under `node` (declarations, statements and expressions)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+            continue
+        if not isinstance(x, n.Node):
+            continue
+        yield x
+        for name in x.__dataclass_fields__:
+            if name != "span":
+                stack.append(getattr(x, name))
+
+
+def check(game: n.Game) -> Checked:
+    return Checker(game).run()

@@ -1,0 +1,145 @@
+"""The `rulelang` command: lint, compile, play and simulate rule files.
+
+Every failure a user can cause ends in a clear message on stderr and exit code 1
+(2 for a malformed command line), never a Python traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+
+import rulelang
+from rulelang.bots import KINDS
+from rulelang.errors import RuleError, RulelangError
+from rulelang.repl import run_repl
+from rulelang.simulate import format_report, simulate
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:          # argparse has printed usage and the problem
+        return exit.code
+    try:
+        return args.run(args)
+    except RuleError as error:
+        print(error.report() or str(error), file=sys.stderr)
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"error: {where}{error.strerror or error}", file=sys.stderr)
+    except (RulelangError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rulelang", description="Board and card games as rule files.")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    lint = commands.add_parser("lint", help="check rule files and report problems")
+    lint.add_argument("files", nargs="+", metavar="FILE")
+    lint.add_argument("--format", choices=("text", "json"), default="text")
+    lint.set_defaults(run=_lint)
+
+    compile_ = commands.add_parser("compile", help="compile a rule file to its JSON IR")
+    compile_.add_argument("file", metavar="FILE")
+    compile_.add_argument("-o", "--output", metavar="OUT.json", help="where to write (default: stdout)")
+    compile_.set_defaults(run=_compile)
+
+    play = commands.add_parser("play", help="play a game at the terminal")
+    _match_arguments(play, default_seed=None)
+    play.set_defaults(run=_play)
+
+    sim = commands.add_parser("simulate", help="play many games with bots and report statistics")
+    _match_arguments(sim, default_seed=0)
+    sim.add_argument("--games", type=int, default=100, metavar="G")
+    sim.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    sim.set_defaults(run=_simulate)
+    return parser
+
+
+def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None) -> None:
+    parser.add_argument("file", metavar="FILE", help="a .rules file or compiled IR .json")
+    parser.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's minimum)")
+    parser.add_argument("--seed", type=int, default=default_seed, metavar="S",
+                        help="random seed" + (" (default: a random one, printed)" if default_seed is None else ""))
+    parser.add_argument("--bot", type=_bot_spec, action="append", default=[], metavar="[SEAT=]KIND",
+                        help=f"a bot plays SEAT (1-based), or every seat without SEAT; KIND: {', '.join(KINDS)}")
+    parser.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",
+                        help="a game option; V is read as JSON when it can be (true, 3), else as text")
+
+
+def _bot_spec(text: str) -> tuple[int | None, str]:
+    """`2=random` → (1, "random") with the seat 0-based; `random` → (None, "random") for every seat."""
+    seat_text, equals, kind = text.rpartition("=")
+    if kind not in KINDS:
+        raise argparse.ArgumentTypeError(f"unknown bot kind {kind!r}; choose one of: {', '.join(KINDS)}")
+    if not equals:
+        return None, kind
+    if not seat_text.isdigit() or int(seat_text) < 1:
+        raise argparse.ArgumentTypeError(f"bad seat {seat_text!r} in {text!r}; seats are 1, 2, ...")
+    return int(seat_text) - 1, kind
+
+
+def _option(text: str) -> tuple[str, object]:
+    key, equals, value = text.partition("=")
+    if not key or not equals:
+        raise argparse.ArgumentTypeError(f"expected K=V, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+def _seat_bots(specs: list[tuple[int | None, str]], players: int) -> dict[int, str]:
+    """The bot of each bot-played seat; a seat-less spec covers every seat no other spec names."""
+    bots = {seat: kind for everyone, kind in specs if everyone is None for seat in range(players)}
+    bots.update((seat, kind) for seat, kind in specs if seat is not None)
+    return bots
+
+
+def _lint(args) -> int:
+    diagnostics, sources = rulelang.lint(args.files)
+    errors = sum(d.severity == "error" for d in diagnostics)
+    if args.format == "json":
+        print(json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False, indent=1))
+    else:
+        for diagnostic in diagnostics:
+            print(diagnostic.format(sources.get(diagnostic.file)))
+        if diagnostics:
+            print(f"{errors} error(s), {len(diagnostics) - errors} warning(s)")
+        else:
+            print(f"ok: {len(args.files)} file(s) clean")
+    return 1 if errors else 0
+
+
+def _compile(args) -> int:
+    text = json.dumps(rulelang.compile_file(args.file), ensure_ascii=False, indent=1)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as file:
+            file.write(text + "\n")
+    else:
+        print(text)
+    return 0
+
+
+def _play(args) -> int:
+    game = rulelang.load(args.file)
+    players = args.players or game.min_players
+    seed = random.randrange(1_000_000) if args.seed is None else args.seed
+    return run_repl(game, players, seed, dict(args.option), _seat_bots(args.bot, players),
+                    sys.stdin, sys.stdout, args.file)
+
+
+def _simulate(args) -> int:
+    game = rulelang.load(args.file)
+    players = args.players or game.min_players
+    result = simulate(game, players, args.games, args.seed, _seat_bots(args.bot, players), dict(args.option))
+    print(json.dumps(result, ensure_ascii=False) if args.json else format_report(result))
+    return 0

@@ -1,0 +1,285 @@
+"""Lower a checked rule file to the IR: plain JSON data, the contract with the engine.
+
+Every name is resolved here (local, variable, zone, enum value, ...), and every `text(...)`
+knows the static type of its argument, so the engine never has to guess.
+The IR is validated against `ir.schema.json` before anyone sees it.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+import jsonschema
+
+from . import nodes as n
+from .checker import Checked
+from .errors import Diagnostic, RuleError
+
+IR_VERSION = 1
+
+
+@lru_cache(maxsize=1)
+def ir_schema() -> dict:
+    return json.loads(resources.files("rulelang").joinpath("ir.schema.json").read_text(encoding="utf-8"))
+
+
+def validate_ir(ir: dict, file: str = "<ir>") -> None:
+    """Raise RuleError if `ir` does not match the schema (e.g. a hand-edited or foreign JSON file)."""
+    validator = jsonschema.Draft202012Validator(ir_schema())
+    errors = sorted(validator.iter_errors(ir), key=lambda e: list(e.absolute_path))
+    if errors:
+        diags = []
+        for e in errors[:5]:
+            where = "/".join(str(p) for p in e.absolute_path) or "(root)"
+            diags.append(Diagnostic("E301", f"IR does not match its schema at {where}: {e.message}", None))
+        raise RuleError(diags)
+
+
+class Compiler:
+    def __init__(self, checked: Checked):
+        self.c = checked
+        self.syms = checked.symbols
+
+    def line(self, node) -> int:
+        return node.span.line
+
+    # ---- whole game ----
+    def run(self) -> dict:
+        g = self.c.game
+        decls = g.decls
+        of = lambda cls: [d for d in decls if isinstance(d, cls)]
+        players = of(n.Players)[0]
+        steps = of(n.StepDecl)
+        turn_steps = [s for s in steps if s.in_turn]
+        handlers: dict[str, list] = {}
+        for d in of(n.OnDecl):
+            handlers.setdefault(d.event, []).extend(self.block(d.body))
+        setup: list = []
+        for d in of(n.SetupDecl):
+            setup.extend(self.block(d.body))
+        return {
+            "ir_version": IR_VERSION,
+            "name": g.name,
+            "source": g.span.file,
+            "players": {"min": players.low, "max": players.high},
+            "options": [{"name": d.name, "type": self.syms[d.name].type, "default": self.const(d.default)}
+                        for d in of(n.OptionDecl)],
+            "enums": {d.name: [{"name": i.name, "text": i.text} for i in d.items] for d in of(n.EnumDecl)},
+            "tables": {d.name: [[self.const(k), self.expr(v)] for k, v in d.entries] for d in of(n.TableDecl)},
+            "kinds": {d.name: {"fields": [{"name": f.name, "type": self.syms_type(f.type),
+                                            "default": self.expr(f.default) if f.default is not None else None,
+                                            "required": f.default is None} for f in d.fields],
+                               "label": self.expr(d.label) if d.label is not None else None}
+                      for d in of(n.KindDecl)},
+            "zones": [self.zone(d) for d in of(n.ZoneDecl)],
+            "vars": [self.var(d) for d in of(n.VarDecl)],
+            "defs": {d.name: {"params": [p.name for p in d.params] if d.params is not None else None,
+                              "body": self.expr(d.body), "show": d.show, "line": self.line(d),
+                              "as": self.text_as(self.type_of(d.body))}
+                     for d in of(n.DefDecl)},
+            "procs": {d.name: {"params": [p.name for p in d.params], "body": self.block(d.body), "line": self.line(d)}
+                      for d in of(n.ProcDecl)},
+            "setup": setup,
+            "steps": [self.step(s) for s in steps],
+            "first_step": (turn_steps or steps)[0].name,
+            "turn_order": "clockwise",
+            "handlers": handlers,
+            "checks": [{"when": self.expr(d.test), "body": self.block(d.body), "line": self.line(d)}
+                       for d in of(n.WhenDecl)],
+        }
+
+    def syms_type(self, t: n.TypeRef) -> str:
+        if t.name == "list":
+            return "list:" + self.syms_type(t.elem)
+        sym = self.syms.get(t.name)
+        return sym.type if sym and sym.kind in ("enum", "kind") else t.name
+
+    def const(self, e):
+        """A literal value known at compile time (option defaults, table keys)."""
+        if isinstance(e, n.Lit):
+            return e.value
+        if isinstance(e, n.Name):
+            return e.name                     # an enum value
+        if isinstance(e, n.Unary) and e.op == "-" and isinstance(e.operand, n.Lit):
+            return -e.operand.value
+        return None
+
+    def mods(self, d) -> dict:
+        return {m.name: (self.const(m.value) if m.value is not None else True) for m in d.modifiers}
+
+    def zone(self, d: n.ZoneDecl) -> dict:
+        m = self.mods(d)
+        vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
+        return {"name": d.name, "ordered": d.shape == "pile", "per": d.per, "visibility": vis,
+                "capacity": m.get("capacity")}
+
+    def var(self, d: n.VarDecl) -> dict:
+        m = self.mods(d)
+        vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
+        return {"name": d.name, "type": self.syms[d.name].type, "per": d.per, "visibility": vis,
+                "init": self.expr(d.init)}
+
+    def step(self, s: n.StepDecl) -> dict:
+        return {"name": s.name, "actor": self.expr(s.actor) if s.actor is not None else None,
+                "enter": self.block(s.enter), "actions": [self.action(a) for a in s.actions],
+                "in_turn": s.in_turn, "line": self.line(s)}
+
+    def action(self, a: n.ActionDecl) -> dict:
+        params = []
+        for p in a.params:
+            lo = hi = None
+            if p.size is not None:
+                if isinstance(p.size, n.Binary) and p.size.op == "..":
+                    lo, hi = self.expr(p.size.left), self.expr(p.size.right)
+                else:
+                    lo = hi = self.expr(p.size)
+            params.append({"name": p.name, "mode": p.mode, "domain": self.expr(p.domain), "min": lo, "max": hi,
+                           "show": self.text_as(self.c.types.get(id(p.domain), "any"), element=True)})
+        return {"name": a.name, "params": params,
+                "require": self.expr(a.require) if a.require is not None else None,
+                "body": self.block(a.body), "line": self.line(a)}
+
+    # ---- statements ----
+    def block(self, stmts) -> list:
+        return [self.stmt(s) for s in stmts]
+
+    def stmt(self, s) -> dict:
+        out = self._stmt(s)
+        out["line"] = self.line(s)
+        return out
+
+    def _stmt(self, s) -> dict:
+        if isinstance(s, n.Move):
+            return {"s": "move", "what": self.expr(s.what), "to": self.expr(s.dest), "pos": s.position}
+        if isinstance(s, n.Shuffle):
+            return {"s": "shuffle", "zone": self.expr(s.zone)}
+        if isinstance(s, n.Assign):
+            t = s.target
+            kind = self.c.refs.get(id(t), ("local",))[0]
+            target = {"k": kind, "n": t.name,
+                      "i": self.expr(t.index) if t.index is not None else None}
+            return {"s": "set", "target": target, "op": s.op, "v": self.expr(s.value)}
+        if isinstance(s, n.Let):
+            return {"s": "let", "n": s.name, "v": self.expr(s.value)}
+        if isinstance(s, n.If):
+            return {"s": "if", "c": self.expr(s.test), "then": self.block(s.then), "else": self.block(s.other)}
+        if isinstance(s, n.For):
+            return {"s": "for", "v": s.var, "in": self.iterable(s.iterable), "body": self.block(s.body)}
+        if isinstance(s, n.While):
+            return {"s": "while", "c": self.expr(s.test), "body": self.block(s.body)}
+        if isinstance(s, n.Repeat):
+            return {"s": "repeat", "n": self.expr(s.count), "body": self.block(s.body)}
+        if isinstance(s, n.Goto):
+            return {"s": "goto", "step": s.step}
+        if isinstance(s, n.EndTurn):
+            return {"s": "end_turn", "to": self.expr(s.to) if s.to is not None else None}
+        if isinstance(s, n.Finish):
+            return {"s": "finish", "result": s.result, "who": self.expr(s.who) if s.who is not None else None}
+        if isinstance(s, n.CallStmt):
+            return {"s": "call", "proc": s.name, "a": [self.expr(a) for a in s.args]}
+        if isinstance(s, n.Create):
+            return {"s": "create", "kind": s.make.kind,
+                    "fields": {kw.name: self.expr(kw.value) for kw in s.make.kwargs},
+                    "to": self.expr(s.dest), "pos": s.position}
+        if isinstance(s, n.Log):
+            return {"s": "log", "v": self.text(s.value)}
+        raise AssertionError(f"unknown statement {type(s).__name__}")
+
+    # ---- expressions ----
+    def type_of(self, e) -> str:
+        return self.c.types.get(id(e), "any")
+
+    def text_as(self, t: str, element: bool = False) -> str:
+        """How the engine turns a value of static type `t` into text."""
+        if element and (t.startswith("list:") or t in ("zone", "range")):
+            t = "comp:*" if t == "zone" else "int" if t == "range" else t[5:]
+        if t.startswith("enum:"):
+            return t
+        if t.startswith("comp:"):
+            return "comp"
+        if t == "player":
+            return "player"
+        if t.startswith("list:"):
+            return "list:" + self.text_as(t[5:])
+        return "plain"
+
+    def text(self, e) -> dict:
+        return {"k": "text", "x": self.expr(e), "as": self.text_as(self.type_of(e))}
+
+    def iterable(self, e) -> dict:
+        return self.expr(e)
+
+    def expr(self, e):
+        if e is None:
+            return None
+        if isinstance(e, n.Lit):
+            return {"k": "lit", "v": e.value}
+        if isinstance(e, n.Name):
+            return self.name(e)
+        if isinstance(e, n.Unary):
+            return {"k": "un", "op": e.op, "x": self.expr(e.operand)}
+        if isinstance(e, n.Binary):
+            if e.op == "..":
+                return {"k": "range", "lo": self.expr(e.left), "hi": self.expr(e.right)}
+            if e.op == "in":
+                return {"k": "in", "x": self.expr(e.left), "in": self.expr(e.right)}
+            return {"k": "bin", "op": e.op, "l": self.expr(e.left), "r": self.expr(e.right)}
+        if isinstance(e, n.Cond):
+            return {"k": "if", "c": self.expr(e.test), "t": self.expr(e.then), "e": self.expr(e.other)}
+        if isinstance(e, n.Attr):
+            return {"k": "attr", "x": self.expr(e.obj), "n": e.name, "line": self.line(e)}
+        if isinstance(e, n.Index):
+            ref = self.c.refs.get(id(e.obj))
+            if ref and ref[0] == "table":
+                return {"k": "table", "n": ref[1], "i": self.expr(e.index), "line": self.line(e)}
+            if ref and ref[0] == "zone":
+                return {"k": "zone", "n": ref[1], "i": self.expr(e.index)}
+            if ref and ref[0] == "var":
+                return {"k": "var", "n": ref[1], "i": self.expr(e.index)}
+            return {"k": "index", "x": self.expr(e.obj), "i": self.expr(e.index), "line": self.line(e)}
+        if isinstance(e, n.Call):
+            sym = self.syms.get(e.name)
+            if sym is not None and sym.kind == "def":
+                return {"k": "def", "n": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
+            if e.name == "text":
+                return self.text(e.args[0])
+            return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
+        if isinstance(e, n.Aggregate):
+            return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
+        if isinstance(e, n.ListLit):
+            return {"k": "list", "items": [self.expr(x) for x in e.items]}
+        if isinstance(e, n.ListComp):
+            return self.comprehension(e.comp)
+        raise AssertionError(f"unknown expression {type(e).__name__}")
+
+    def comprehension(self, c: n.Comprehension) -> dict:
+        return {"k": "comp", "x": self.expr(c.elem), "v": c.var, "in": self.expr(c.iterable),
+                "where": self.expr(c.where) if c.where is not None else None}
+
+    def name(self, e: n.Name) -> dict:
+        kind, name = self.c.refs.get(id(e), ("unknown", e.name))
+        if kind == "local":
+            return {"k": "local", "n": name}
+        if kind == "builtin":
+            return {"k": "builtin", "n": name}
+        if kind == "enumval":
+            enum = self.syms[name].type[5:]
+            return {"k": "lit", "v": name, "enum": enum}
+        if kind == "enum":
+            return {"k": "list", "items": [{"k": "lit", "v": i.name} for i in self.syms[name].decl.items]}
+        if kind == "var":
+            return {"k": "var", "n": name, "i": None}
+        if kind == "zone":
+            return {"k": "zone", "n": name, "i": None}
+        if kind == "def":
+            return {"k": "def", "n": name, "a": [], "line": self.line(e)}
+        if kind == "option":
+            return {"k": "option", "n": name}
+        raise AssertionError(f"unresolved name {name!r} ({kind})")
+
+
+def compile_checked(checked: Checked) -> dict:
+    ir = Compiler(checked).run()
+    validate_ir(ir, checked.game.span.file)
+    return ir

@@ -1,0 +1,108 @@
+"""Diagnostics and the exceptions every front end catches.
+
+A Diagnostic is the one shape every problem takes, from a syntax error to a type
+mismatch, so the CLI, the REPL and tests print them the same way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a piece of source text lies (1-based line and column, end exclusive)."""
+    file: str
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    span: Span | None = None
+    severity: str = "error"          # "error" or "warning"
+    suggestion: str | None = None    # e.g. "hand" for "did you mean `hand`?"
+
+    @property
+    def file(self) -> str | None:
+        return self.span.file if self.span else None
+
+    @property
+    def line(self) -> int | None:
+        return self.span.line if self.span else None
+
+    @property
+    def column(self) -> int | None:
+        return self.span.column if self.span else None
+
+    def headline(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        hint = f" (did you mean `{self.suggestion}`?)" if self.suggestion else ""
+        return f"{where}{self.severity}[{self.code}]: {self.message}{hint}"
+
+    def format(self, source: str | None = None) -> str:
+        """The headline plus the offending source line and a caret line under the span."""
+        text = self.headline()
+        if source is None or self.span is None:
+            return text
+        lines = source.splitlines()
+        if not 1 <= self.span.line <= len(lines):
+            return text
+        src = lines[self.span.line - 1]
+        col = max(1, self.span.column)
+        if self.span.end_line == self.span.line and self.span.end_column > col:
+            width = self.span.end_column - col
+        else:
+            width = 1
+        prefix = "".join(ch if ch == "\t" else " " for ch in src[: col - 1])
+        return f"{text}\n    {src}\n    {prefix}{'^' * width}"
+
+    def to_json(self) -> dict:
+        s = self.span
+        return {
+            "file": s.file if s else None,
+            "line": s.line if s else None,
+            "column": s.column if s else None,
+            "end": [s.end_line, s.end_column] if s else None,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "suggestion": self.suggestion,
+        }
+
+
+class RulelangError(Exception):
+    """Base class: every error rulelang raises on purpose."""
+
+
+class RuleError(RulelangError):
+    """A rule file (or IR document) that cannot be loaded; carries its diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None):
+        self.diagnostics = list(diagnostics)
+        self.sources = sources or {}
+        first = self.diagnostics[0].headline() if self.diagnostics else "invalid rules"
+        more = len(self.diagnostics) - 1
+        super().__init__(first + (f" (and {more} more)" if more > 0 else ""))
+
+    def report(self) -> str:
+        """Every diagnostic with its caret line, as the CLI prints them."""
+        return "\n".join(d.format(self.sources.get(d.file or "")) for d in self.diagnostics)
+
+
+class IllegalAction(RulelangError):
+    """The action is not legal now; the match state is unchanged."""
+
+
+class RuleRuntimeError(RulelangError):
+    """A rule misbehaved while running (loop limit, stuck state with no handler, bad value)."""
+
+
+class StateError(RulelangError):
+    """A saved state or save file that cannot be restored."""

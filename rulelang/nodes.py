@@ -1,0 +1,351 @@
+"""Typed, immutable syntax nodes; each carries the span of source it came from.
+
+The parser builds these, the checker reads them, the compiler lowers them to IR.
+Field order: `span` first, then the node's own parts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import Span
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    span: Span
+
+
+# ---- types -------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class TypeRef(Node):
+    name: str
+    elem: "TypeRef | None" = None      # for list[...]
+
+
+# ---- expressions -------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Lit(Node):
+    value: Any                          # int, str, bool or None
+
+
+@dataclass(frozen=True, eq=False)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True, eq=False)
+class Unary(Node):
+    op: str                             # "-" or "not"
+    operand: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Binary(Node):
+    op: str                             # + - * / % == != < <= > >= in and or ..
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Cond(Node):
+    test: Node
+    then: Node
+    other: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Attr(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True, eq=False)
+class Index(Node):
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Call(Node):
+    name: str
+    args: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class KwArg(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Make(Node):
+    """Kind(field: value, ...) — used by `create`."""
+    kind: str
+    kwargs: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Comprehension(Node):
+    elem: Node
+    var: str
+    iterable: Node
+    where: Node | None
+
+
+@dataclass(frozen=True, eq=False)
+class Aggregate(Node):
+    """sum(x.value for x in xs where ...) — a builtin applied to a comprehension."""
+    name: str
+    comp: Comprehension
+
+
+@dataclass(frozen=True, eq=False)
+class ListLit(Node):
+    items: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class ListComp(Node):
+    comp: Comprehension
+
+
+# ---- statements --------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class LValue(Node):
+    name: str
+    index: Node | None
+
+
+@dataclass(frozen=True, eq=False)
+class Move(Node):
+    what: Node
+    dest: Node
+    position: str                        # "top", "bottom" or "" (the zone's default)
+
+
+@dataclass(frozen=True, eq=False)
+class Shuffle(Node):
+    zone: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Assign(Node):
+    target: LValue
+    op: str                              # "=", "+=", "-="
+    value: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Let(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True, eq=False)
+class If(Node):
+    test: Node
+    then: tuple
+    other: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class For(Node):
+    var: str
+    iterable: Node
+    body: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class While(Node):
+    test: Node
+    body: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Repeat(Node):
+    count: Node
+    body: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Goto(Node):
+    step: str
+
+
+@dataclass(frozen=True, eq=False)
+class EndTurn(Node):
+    to: Node | None
+
+
+@dataclass(frozen=True, eq=False)
+class Finish(Node):
+    result: str                          # "win", "lose", "draw"
+    who: Node | None                     # None: everyone
+
+
+@dataclass(frozen=True, eq=False)
+class CallStmt(Node):
+    name: str
+    args: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Create(Node):
+    make: Make
+    dest: Node
+    position: str
+
+
+@dataclass(frozen=True, eq=False)
+class Log(Node):
+    value: Node
+
+
+# ---- declarations ------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Modifier(Node):
+    name: str
+    value: Node | None
+
+
+@dataclass(frozen=True, eq=False)
+class Players(Node):
+    low: int
+    high: int
+
+
+@dataclass(frozen=True, eq=False)
+class OptionDecl(Node):
+    name: str
+    type: TypeRef
+    default: Node
+
+
+@dataclass(frozen=True, eq=False)
+class EnumItem(Node):
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, eq=False)
+class EnumDecl(Node):
+    name: str
+    items: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class TableDecl(Node):
+    name: str
+    entries: tuple                       # ((key expr, value expr), ...)
+
+
+@dataclass(frozen=True, eq=False)
+class Field(Node):
+    name: str
+    type: TypeRef
+    default: Node | None
+
+
+@dataclass(frozen=True, eq=False)
+class KindDecl(Node):
+    name: str
+    fields: tuple
+    label: Node | None
+
+
+@dataclass(frozen=True, eq=False)
+class ZoneDecl(Node):
+    name: str
+    shape: str                           # "pile" or "set"
+    shape_span: Span
+    per: str | None
+    per_span: Span | None
+    modifiers: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class BoardDecl(Node):
+    name: str
+    shape: str
+    args: tuple
+    modifiers: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class VarDecl(Node):
+    name: str
+    type: TypeRef
+    init: Node
+    per: str | None
+    per_span: Span | None
+    modifiers: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Param(Node):
+    name: str
+    type: TypeRef | None
+
+
+@dataclass(frozen=True, eq=False)
+class DefDecl(Node):
+    name: str
+    params: tuple | None                 # None: a named value, used without parentheses
+    body: Node
+    show: bool
+
+
+@dataclass(frozen=True, eq=False)
+class ProcDecl(Node):
+    name: str
+    params: tuple
+    body: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class SetupDecl(Node):
+    body: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class ActionParam(Node):
+    name: str
+    mode: str                            # "one" or "subset"
+    domain: Node
+    size: Node | None                    # a range, for subsets
+
+
+@dataclass(frozen=True, eq=False)
+class ActionDecl(Node):
+    name: str
+    params: tuple
+    require: Node | None
+    body: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class StepDecl(Node):
+    name: str
+    actor: Node | None
+    enter: tuple
+    actions: tuple
+    in_turn: bool
+
+
+@dataclass(frozen=True, eq=False)
+class OnDecl(Node):
+    event: str
+    body: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class WhenDecl(Node):
+    test: Node
+    body: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Game(Node):
+    name: str
+    decls: tuple

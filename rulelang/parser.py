@@ -1,0 +1,407 @@
+"""Parse rule text with the Lark grammar into the typed nodes of `nodes.py`.
+
+One Transformer method per grammar rule, nothing else in it; syntax errors become
+Diagnostics with the line and column of the offending token.
+"""
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import nodes as n
+from .errors import Diagnostic, RuleError, Span
+
+
+def grammar_text() -> str:
+    """The grammar ships as package data (rulelang.grammar); a source checkout has it in grammar/."""
+    try:
+        return resources.files("rulelang.grammar").joinpath("rulelang.lark").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        return (Path(__file__).resolve().parent.parent / "grammar" / "rulelang.lark").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def _span(file: str, meta) -> Span:
+    if getattr(meta, "empty", True) and not hasattr(meta, "line"):
+        return Span(file, 0, 0)
+    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tok_span(file: str, tok: Token) -> Span:
+    return Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+
+
+def _unescape(raw: str) -> str:
+    body = raw[1:-1]
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+@v_args(meta=True)
+class _ToNodes(Transformer):
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    def sp(self, meta) -> Span:
+        return _span(self.file, meta)
+
+    def tsp(self, tok: Token) -> Span:
+        return _tok_span(self.file, tok)
+
+    # ---- top level ----
+    def start(self, meta, c):
+        return c[0]
+
+    def game(self, meta, c):
+        decls = []
+        for d in c[1:]:                          # a `turn { ... }` block yields its steps
+            decls.extend(d if isinstance(d, list) else [d])
+        return n.Game(self.sp(meta), _unescape(c[0]), tuple(decls))
+
+    def players_decl(self, meta, c):
+        low = int(c[0])
+        return n.Players(self.sp(meta), low, int(c[1]) if len(c) > 1 else low)
+
+    def option_decl(self, meta, c):
+        return n.OptionDecl(self.sp(meta), str(c[0]), c[1], c[2])
+
+    def enum_decl(self, meta, c):
+        return n.EnumDecl(self.sp(meta), str(c[0]), tuple(c[1:]))
+
+    def enum_item(self, meta, c):
+        return n.EnumItem(self.sp(meta), str(c[0]), _unescape(c[1]) if len(c) > 1 else str(c[0]))
+
+    def table_decl(self, meta, c):
+        return n.TableDecl(self.sp(meta), str(c[0]), tuple(c[1:]))
+
+    def table_entry(self, meta, c):
+        return (c[0], c[1])
+
+    def kind_decl(self, meta, c):
+        fields = tuple(x for x in c[1:] if isinstance(x, n.Field))
+        labels = [x for x in c[1:] if not isinstance(x, n.Field)]
+        return n.KindDecl(self.sp(meta), str(c[0]), fields, labels[-1] if labels else None)
+
+    def field(self, meta, c):
+        return n.Field(self.sp(meta), str(c[0]), c[1], c[2] if len(c) > 2 else None)
+
+    def label(self, meta, c):
+        return c[0]
+
+    def zone_decl(self, meta, c):
+        name, shape, rest = c[0], c[1], c[2:]
+        per = rest[0] if rest and isinstance(rest[0], tuple) else None
+        mods = tuple(x for x in rest if isinstance(x, n.Modifier))
+        return n.ZoneDecl(self.sp(meta), str(name), str(shape), self.tsp(shape),
+                          per[0] if per else None, per[1] if per else None, mods)
+
+    def board_decl(self, meta, c):
+        args = c[2] if len(c) > 2 and isinstance(c[2], list) else []
+        mods = tuple(x for x in c[2:] if isinstance(x, n.Modifier))
+        return n.BoardDecl(self.sp(meta), str(c[0]), str(c[1]), tuple(args), mods)
+
+    def var_decl(self, meta, c):
+        name, typ, init, rest = c[0], c[1], c[2], c[3:]
+        per = rest[0] if rest and isinstance(rest[0], tuple) else None
+        mods = tuple(x for x in rest if isinstance(x, n.Modifier))
+        return n.VarDecl(self.sp(meta), str(name), typ, init,
+                         per[0] if per else None, per[1] if per else None, mods)
+
+    def per(self, meta, c):
+        return (str(c[0]), self.tsp(c[0]))
+
+    def modifier(self, meta, c):
+        span = self.tsp(c[0])
+        if len(c) > 1:
+            end = c[1].span
+            span = type(span)(span.file, span.line, span.column, end.end_line, end.end_column)
+        return n.Modifier(span, str(c[0]), c[1] if len(c) > 1 else None)
+
+    def type(self, meta, c):
+        return n.TypeRef(self.sp(meta), str(c[0]))
+
+    def list_type(self, meta, c):
+        return n.TypeRef(self.sp(meta), "list", c[0])
+
+    def def_decl(self, meta, c):
+        show = isinstance(c[0], Token) and c[0].type == "SHOW"
+        if show:
+            c = c[1:]
+        name = str(c[0])
+        params = None
+        if len(c) == 3:
+            params = tuple(c[1])
+        return n.DefDecl(self.sp(meta), name, params, c[-1], show)
+
+    def proc_decl(self, meta, c):
+        params = tuple(c[1]) if len(c) == 3 else ()
+        return n.ProcDecl(self.sp(meta), str(c[0]), params, c[-1])
+
+    def params(self, meta, c):
+        return list(c)
+
+    def param(self, meta, c):
+        return n.Param(self.sp(meta), str(c[0]), c[1] if len(c) > 1 else None)
+
+    def setup_decl(self, meta, c):
+        return n.SetupDecl(self.sp(meta), c[0])
+
+    def turn_decl(self, meta, c):
+        return [n.StepDecl(s.span, s.name, s.actor, s.enter, s.actions, True) for s in c]
+
+    def step_decl(self, meta, c):
+        name, rest = c[0], c[1:]
+        actor = None
+        if rest and not isinstance(rest[0], (n.ActionDecl, list)):
+            actor, rest = rest[0], rest[1:]
+        enter: tuple = ()
+        actions = []
+        for item in rest:
+            if isinstance(item, n.ActionDecl):
+                actions.append(item)
+            else:
+                enter = enter + tuple(item[1])
+        return n.StepDecl(self.sp(meta), str(name), actor, enter, tuple(actions), False)
+
+    def enter(self, meta, c):
+        return ["enter", c[0]]
+
+    def action_decl(self, meta, c):
+        name, rest = c[0], list(c[1:])
+        params = rest.pop(0) if rest and isinstance(rest[0], list) else []
+        body = rest.pop()
+        require = rest[0] if rest else None
+        return n.ActionDecl(self.sp(meta), str(name), tuple(params), require, body)
+
+    def action_params(self, meta, c):
+        return list(c)
+
+    def one_param(self, meta, c):
+        return n.ActionParam(self.sp(meta), str(c[0]), "one", c[1], None)
+
+    def subset_param(self, meta, c):
+        return n.ActionParam(self.sp(meta), str(c[0]), "subset", c[1], c[2] if len(c) > 2 else None)
+
+    def on_decl(self, meta, c):
+        return n.OnDecl(self.sp(meta), str(c[0]), c[1])
+
+    def when_decl(self, meta, c):
+        return n.WhenDecl(self.sp(meta), c[0], c[1])
+
+    # ---- statements ----
+    def block(self, meta, c):
+        return tuple(x for x in c if x is not None)
+
+    def empty_stmt(self, meta, c):
+        return None
+
+    def move_stmt(self, meta, c):
+        dest, pos = c[1] if isinstance(c[1], tuple) else (c[1], "")
+        return n.Move(self.sp(meta), c[0], dest, pos)
+
+    def dest_top(self, meta, c):
+        return (c[0], "top")
+
+    def dest_bottom(self, meta, c):
+        return (c[0], "bottom")
+
+    def shuffle_stmt(self, meta, c):
+        return n.Shuffle(self.sp(meta), c[0])
+
+    def assign(self, meta, c):
+        return n.Assign(self.sp(meta), c[0], "=", c[1])
+
+    def add_assign(self, meta, c):
+        return n.Assign(self.sp(meta), c[0], "+=", c[1])
+
+    def sub_assign(self, meta, c):
+        return n.Assign(self.sp(meta), c[0], "-=", c[1])
+
+    def lvalue(self, meta, c):
+        return n.LValue(self.sp(meta), str(c[0]), c[1] if len(c) > 1 else None)
+
+    def let_stmt(self, meta, c):
+        return n.Let(self.sp(meta), str(c[0]), c[1])
+
+    def if_stmt(self, meta, c):
+        other = ()
+        if len(c) > 2:
+            other = (c[2],) if isinstance(c[2], n.If) else c[2]
+        return n.If(self.sp(meta), c[0], c[1], other)
+
+    def for_stmt(self, meta, c):
+        return n.For(self.sp(meta), str(c[0]), c[1], c[2])
+
+    def while_stmt(self, meta, c):
+        return n.While(self.sp(meta), c[0], c[1])
+
+    def repeat_stmt(self, meta, c):
+        return n.Repeat(self.sp(meta), c[0], c[1])
+
+    def goto_stmt(self, meta, c):
+        return n.Goto(self.tsp(c[0]), str(c[0]))
+
+    def end_turn_stmt(self, meta, c):
+        return n.EndTurn(self.sp(meta), c[0] if c else None)
+
+    def finish_win(self, meta, c):
+        return n.Finish(self.sp(meta), "win", c[0] if c else None)
+
+    def finish_lose(self, meta, c):
+        return n.Finish(self.sp(meta), "lose", c[0] if c else None)
+
+    def finish_draw(self, meta, c):
+        return n.Finish(self.sp(meta), "draw", None)
+
+    def call_stmt(self, meta, c):
+        return n.CallStmt(self.sp(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+
+    def create_stmt(self, meta, c):
+        kwargs = tuple(c[1]) if len(c) > 2 else ()
+        dest, pos = c[-1] if isinstance(c[-1], tuple) else (c[-1], "")
+        make = n.Make(self.sp(meta), str(c[0]), kwargs)
+        return n.Create(self.sp(meta), make, dest, pos)
+
+    def log_stmt(self, meta, c):
+        return n.Log(self.sp(meta), c[0])
+
+    # ---- expressions ----
+    def cond_expr(self, meta, c):
+        return n.Cond(self.sp(meta), c[0], c[1], c[2])
+
+    def _bin(op):
+        def method(self, meta, c):
+            return n.Binary(self.sp(meta), op, c[0], c[1])
+        return method
+
+    or_op, and_op = _bin("or"), _bin("and")
+    eq, ne, lt, le, gt, ge, member = _bin("=="), _bin("!="), _bin("<"), _bin("<="), _bin(">"), _bin(">="), _bin("in")
+    range = _bin("..")
+    add, sub, mul, div, mod = _bin("+"), _bin("-"), _bin("*"), _bin("/"), _bin("%")
+
+    def not_op(self, meta, c):
+        return n.Unary(self.sp(meta), "not", c[0])
+
+    def neg(self, meta, c):
+        return n.Unary(self.sp(meta), "-", c[0])
+
+    def attr(self, meta, c):
+        return n.Attr(self.sp(meta), c[0], str(c[1]))
+
+    def index(self, meta, c):
+        return n.Index(self.sp(meta), c[0], c[1])
+
+    def int_lit(self, meta, c):
+        return n.Lit(self.sp(meta), int(c[0]))
+
+    def str_lit(self, meta, c):
+        return n.Lit(self.sp(meta), _unescape(c[0]))
+
+    def true_lit(self, meta, c):
+        return n.Lit(self.sp(meta), True)
+
+    def false_lit(self, meta, c):
+        return n.Lit(self.sp(meta), False)
+
+    def none_lit(self, meta, c):
+        return n.Lit(self.sp(meta), None)
+
+    def name(self, meta, c):
+        return n.Name(self.sp(meta), str(c[0]))
+
+    def call(self, meta, c):
+        return n.Call(self.sp(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+
+    def make(self, meta, c):
+        return n.Make(self.sp(meta), str(c[0]), tuple(c[1]))
+
+    def aggregate(self, meta, c):
+        return n.Aggregate(self.sp(meta), str(c[0]), c[1])
+
+    def list_lit(self, meta, c):
+        return n.ListLit(self.sp(meta), tuple(c))
+
+    def list_comp(self, meta, c):
+        return n.ListComp(self.sp(meta), c[0])
+
+    def comprehension(self, meta, c):
+        return n.Comprehension(self.sp(meta), c[0], str(c[1]), c[2], c[3] if len(c) > 3 else None)
+
+    def args(self, meta, c):
+        return list(c)
+
+    def kwargs(self, meta, c):
+        return list(c)
+
+    def kwarg(self, meta, c):
+        return n.KwArg(self.sp(meta), str(c[0]), c[1])
+
+
+_FRIENDLY = {"NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "end of file"}
+
+
+def _expected(parser: Lark, names) -> str:
+    shown = []
+    for name in sorted(names):
+        if name in _FRIENDLY:
+            shown.append(_FRIENDLY[name])
+            continue
+        try:
+            pattern = parser.get_terminal(name).pattern
+            shown.append(f"`{pattern.value}`" if pattern.type == "str" else name.lower())
+        except KeyError:
+            shown.append(name.lower())
+    shown = sorted(set(shown))
+    if len(shown) > 8:
+        shown = shown[:8] + ["…"]
+    return ", ".join(shown)
+
+
+def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnostic:
+    parser = _lark()
+    if isinstance(err, UnexpectedToken) and err.token.type == "$END" or isinstance(err, UnexpectedEOF):
+        lines = source.splitlines() or [""]
+        line = len(lines)
+        col = len(lines[-1]) + 1
+        expected = _expected(parser, getattr(err, "expected", ()) or ())
+        hint = " (a `}` may be missing)" if "`}`" in expected else ""
+        return Diagnostic("E001", f"unexpected end of file; expected {expected}{hint}", Span(file, line, col, line, col + 1))
+    if isinstance(err, UnexpectedCharacters):
+        ch = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"
+        return Diagnostic("E002", f"unexpected character `{ch}`",
+                          Span(file, err.line, err.column, err.line, err.column + 1))
+    tok = err.token
+    expected = _expected(parser, err.expected)
+    text = str(tok)
+    return Diagnostic("E001", f"unexpected `{text}`; expected {expected}",
+                      Span(file, tok.line, tok.column, tok.end_line or tok.line, (tok.end_column or tok.column + len(text))))
+
+
+def parse(source: str, file: str = "<rules>") -> n.Game:
+    """Parse a whole rule file; raises RuleError with one syntax diagnostic."""
+    try:
+        tree = _lark().parse(source)
+    except UnexpectedInput as err:
+        raise RuleError([syntax_diagnostic(file, source, err)], {file: source}) from None
+    try:
+        return _ToNodes(file).transform(tree)
+    except VisitError as err:                    # a bug in the transformer, not the user's
+        raise err.orig_exc from None

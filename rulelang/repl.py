@@ -1,0 +1,354 @@
+"""The terminal player behind `rulelang play`.
+
+A human seat is shown only what `match.view` gives that seat; when two humans share
+the terminal and see different things, the screen is cleared and the terminal handed
+over before the next one's view appears. Bots play the other seats. Any problem with
+what was typed is one line and a new prompt: a typo must never end a game.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from rulelang.bots import bot_seed, make_bot
+from rulelang.errors import IllegalAction, RuleRuntimeError, StateError
+
+SAVE_VERSION = 1
+CLEAR_SCREEN = "\033[H\033[2J\033[3J"
+MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
+
+HELP = """\
+Choose an action by its number, its text, or the start of its text (any case).
+Commands:
+  help        show this text
+  log         list the actions played so far
+  undo        go back to the previous decision of a human player
+  save FILE   write the match to FILE
+  load FILE   continue a match written by save
+  quit        leave the game"""
+
+
+def seat_name(seat: int) -> str:
+    """Seats are 0-based in the API and P1..Pn for people."""
+    return f"P{seat + 1}"
+
+
+class _Stop(Exception):
+    """Ends the session early, with the exit code to return."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.code = code
+
+
+def run_repl(game, players: int, seed: int, options: dict | None = None,
+             bots: dict[int, str] | None = None, stdin=None, stdout=None,
+             source_path: str | None = None) -> int:
+    """Plays one match at the terminal; returns the exit code (0 unless a rule error stopped it).
+
+    `bots` maps 0-based seats to bot kinds; every other seat is a human.
+    """
+    session = _Session(game, players, seed, options, bots or {},
+                       stdin or sys.stdin, stdout or sys.stdout, source_path)
+    return session.run()
+
+
+class _Session:
+    def __init__(self, game, players, seed, options, bots, stdin, stdout, source_path):
+        for seat in bots:
+            if not 0 <= seat < players:
+                raise ValueError(f"no seat {seat_name(seat)} in a {players}-player match")
+        self.game = game
+        self.seed = seed
+        self.options = options or {}
+        self.stdin = stdin
+        self.stdout = stdout
+        self.source_path = source_path
+        self.match = game.new_match(players, seed, options)
+        self.bots = {seat: make_bot(kind, bot_seed(seed, seat)) for seat, kind in bots.items()}
+        self.undo_stack: list[dict] = []     # states just before each human decision
+        self.on_screen: int | None = None    # the human whose view was shown last
+        self.since_view: list[str] = []      # moves announced since then, repeated after a hand-over
+        self.commands = {"help": self.help, "log": self.show_log, "undo": self.undo,
+                         "save": self.save, "load": self.load, "quit": self.quit}
+
+    # -- the loop ---------------------------------------------------------------
+
+    def run(self) -> int:
+        self.say(f"{self.game.name}: {self.match.players} players, seed {self.seed}")
+        self.say("  " + ", ".join(f"{seat_name(s)} {self.player_kind(s)}" for s in range(self.match.players)))
+        self.say("Type help for commands.")
+        try:
+            while not self.match.is_over:
+                seat = self.match.current_player
+                if seat in self.bots:
+                    self.bot_turn(seat)
+                else:
+                    self.human_turn(seat)
+        except _Stop as stop:
+            if str(stop):
+                self.say(str(stop))
+            return stop.code
+        self.say(render_outcome(self.match.outcome, [self.player_kind(s) for s in range(self.match.players)]))
+        return 0
+
+    def bot_turn(self, seat: int) -> None:
+        """One bot move; a rule error goes back to the last human decision, as there is nothing a bot could do."""
+        bot = self.bots[seat]
+        try:
+            action = bot.choose(self.match)
+            self.match.apply(action)
+        except RuleRuntimeError as error:
+            if not self.undo_stack:
+                raise _Stop(f"rule error: {error}\nthe game cannot go on", 1) from None
+            self.rewind(self.restore(self.undo_stack.pop()),
+                        f"rule error: {error}\nback to the previous decision of a human player")
+            return
+        self.announce(f"{seat_name(seat)} ({bot.kind}) plays: {action}")
+
+    def human_turn(self, seat: int) -> None:
+        """Shows the view and reads lines until the match changes (an action, undo or load)."""
+        if self.needs_hand_over(seat):
+            self.hand_over(seat)
+        self.on_screen = seat
+        self.since_view = []
+        self.say(render_view(self.match.view(seat)))
+        actions = self.match.legal_actions()
+        self.say("\n".join(f"  {n}. {action}" for n, action in enumerate(actions, 1)))
+        while True:
+            line = " ".join(self.ask(f"{seat_name(seat)}> ").split())
+            if not line:
+                continue
+            word, _, argument = line.partition(" ")
+            command = self.commands.get(word.lower())
+            if command is not None:
+                if command(argument):
+                    return
+                continue
+            action = self.pick(line, actions)
+            if action is not None and self.play(seat, action):
+                return
+
+    def pick(self, line: str, actions: list):
+        """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise."""
+        if line.isdigit():
+            number = int(line)
+            if 1 <= number <= len(actions):
+                return actions[number - 1]
+            self.say(f"error: there is no action {number}; choose 1-{len(actions)}")
+            return None
+        wanted = line.lower()
+        texts = [" ".join(str(action).lower().split()) for action in actions]
+        for action, text in zip(actions, texts):
+            if text == wanted:
+                return action
+        matches = [action for action, text in zip(actions, texts) if text.startswith(wanted)]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            shown = ", ".join(str(action) for action in matches[:MAX_CANDIDATES])
+            more = f" and {len(matches) - MAX_CANDIDATES} more" if len(matches) > MAX_CANDIDATES else ""
+            self.say(f"ambiguous: '{line}' could be {shown}{more}")
+        else:
+            self.say(f"error: '{line}' is not a legal action or a command (type help)")
+        return None
+
+    def play(self, seat: int, action) -> bool:
+        """Applies a human's action; True if the match changed or was restored after a rule error."""
+        before = self.match.state()
+        try:
+            self.match.apply(action)
+        except IllegalAction as error:
+            self.say(f"error: {error}")
+            return False
+        except RuleRuntimeError as error:
+            self.say(f"rule error: {error}")
+            self.match = self.restore(before)
+            return True
+        self.undo_stack.append(before)
+        self.announce(f"{seat_name(seat)} plays: {action}")
+        return True
+
+    # -- hot seat ---------------------------------------------------------------
+
+    def needs_hand_over(self, seat: int) -> bool:
+        previous = self.on_screen
+        return previous is not None and previous != seat and self.sees_differently(previous, seat)
+
+    def sees_differently(self, one: int, other: int) -> bool:
+        """Whether the two seats' views differ in anything but whose view it is."""
+        def seen(view: dict) -> dict:
+            return {key: value for key, value in view.items() if key != "viewer"}
+        return seen(self.match.view(one)) != seen(self.match.view(other))
+
+    def hand_over(self, seat: int) -> None:
+        self.clear_screen()
+        self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ")
+        for line in self.since_view:
+            self.say(line)
+
+    def clear_screen(self) -> None:
+        self.stdout.write(CLEAR_SCREEN if self.stdout.isatty() else "\n" + "=" * 60 + "\n")
+
+    # -- commands: each returns True when the match changed ---------------------
+
+    def help(self, _argument: str) -> bool:
+        self.say(HELP)
+        return False
+
+    def show_log(self, _argument: str) -> bool:
+        log = self.match.log
+        self.say("\n".join(f"  {n}. {text}" for n, text in enumerate(log, 1)) if log else "no actions yet")
+        return False
+
+    def undo(self, _argument: str) -> bool:
+        if not self.undo_stack:
+            self.say("nothing to undo")
+            return False
+        self.rewind(self.restore(self.undo_stack.pop()), "undone")
+        return True
+
+    def save(self, path: str) -> bool:
+        if not path:
+            self.say("error: save needs a file name, e.g. save match.json")
+            return False
+        data = {"rulelang_save": SAVE_VERSION, "game": self.source_path, "name": self.game.name,
+                "players": self.match.players, "seed": self.seed, "options": self.options,
+                "state": self.match.state()}
+        try:
+            with open(path, "w", encoding="utf-8") as file:
+                json.dump(data, file, ensure_ascii=False, indent=1)
+        except OSError as error:
+            self.say(f"error: cannot save {path}: {error.strerror}")
+            return False
+        self.say(f"saved {path}")
+        return False
+
+    def load(self, path: str) -> bool:
+        if not path:
+            self.say("error: load needs a file name, e.g. load match.json")
+            return False
+        try:
+            data = read_save(path, self.game.name, self.match.players)
+            match = type(self.match).from_state(self.game, data["state"])
+        except StateError as error:
+            self.say(f"error: cannot load {path}: {error}")
+            return False
+        self.seed = data["seed"]
+        self.options = data["options"]
+        self.undo_stack = []
+        self.rewind(match, f"loaded {path}")
+        return True
+
+    def quit(self, _argument: str) -> bool:
+        raise _Stop("", 0)
+
+    # -- helpers ----------------------------------------------------------------
+
+    def restore(self, state: dict):
+        return type(self.match).from_state(self.game, state)
+
+    def rewind(self, match, message: str) -> None:
+        """Continues from another state of the match; what was announced before no longer applies."""
+        self.match = match
+        self.since_view = []
+        self.announce(message)
+
+    def player_kind(self, seat: int) -> str:
+        return f"{self.bots[seat].kind} bot" if seat in self.bots else "human"
+
+    def announce(self, line: str) -> None:
+        self.since_view.append(line)
+        self.say(line)
+
+    def say(self, text: str) -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str:
+        """One line of input; when it is piped, echoed after the prompt so the transcript reads well."""
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.stdout.write("\n")
+            raise _Stop("input ended", 0)
+        if not self.stdin.isatty():
+            self.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line.rstrip("\n")
+
+
+def read_save(path: str, game_name: str, players: int) -> dict:
+    """The contents of a save file for this game and player count; StateError saying why not."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except OSError as error:
+        raise StateError(error.strerror) from None
+    except (ValueError, UnicodeDecodeError):
+        raise StateError("not a rulelang save file") from None
+    if not (isinstance(data, dict) and data.get("rulelang_save") == SAVE_VERSION
+            and isinstance(data.get("state"), dict) and isinstance(data.get("options"), dict)
+            and isinstance(data.get("seed"), int)):
+        raise StateError("not a rulelang save file")
+    if data.get("name", game_name) != game_name:
+        raise StateError(f"it is a save of {data['name']!r}, not of {game_name!r}")
+    if data.get("players") != players:
+        raise StateError(f"it was saved with {data.get('players')} players, this match has {players}")
+    return data
+
+
+# -- rendering: pure functions from view/outcome data to text ----------------
+
+def render_view(view: dict) -> str:
+    """A seat's view as text: a header, the board drawing if any, the zones and the values."""
+    header = [view["game"], f"turn {view['turn']}"]
+    if view.get("step"):
+        header.append(f"step {view['step']}")
+    if view.get("turn_player") is not None:
+        header.append(f"{seat_name(view['turn_player'])}'s turn")
+    header.append(f"you are {seat_name(view['viewer'])}")
+    lines = ["== " + " · ".join(header)]
+    if view.get("board"):
+        lines.append(view["board"].rstrip("\n"))
+    lines += ["  " + render_zone(zone) for zone in view["zones"]]
+    lines += ["  " + render_value(value) for value in view["values"]]
+    return "\n".join(lines)
+
+
+def render_zone(zone: dict) -> str:
+    name = zone["name"] if zone["owner"] is None else f"{zone['name']} ({seat_name(zone['owner'])})"
+    count = zone["count"]
+    if zone["cards"] is None:
+        return f"{name}: {_cards(count)}, hidden"
+    if not zone["cards"]:
+        return f"{name}: empty"
+    order = ", bottom to top" if zone.get("ordered") else ""
+    return f"{name}: {_cards(count)}{order}: " + " ".join(card["label"] for card in zone["cards"])
+
+
+def render_value(value: dict) -> str:
+    if "per_player" in value:
+        return f"{value['name']}: " + ", ".join(
+            f"{seat_name(seat)} {_show(v)}" for seat, v in enumerate(value["per_player"]))
+    return f"{value['name']} = {_show(value['value'])}"
+
+
+def render_outcome(outcome: dict, kinds: list[str]) -> str:
+    """Each seat's result (and score, when the game keeps one)."""
+    scores = outcome.get("scores")
+    lines = ["Game over."]
+    for seat, result in enumerate(outcome["results"]):
+        score = f", score {_show(scores[seat])}" if scores else ""
+        lines.append(f"  {seat_name(seat)} ({kinds[seat]}): {result}{score}")
+    return "\n".join(lines)
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "-" if value is None else str(value)
