@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 from . import nodes as n
 from .errors import Diagnostic, Span
 
-PRIMITIVES = {"int", "bool", "text", "player"}
+PRIMITIVES = {"int", "bool", "text", "player", "cell"}
+BOARD_SHAPES = ("squares", "hexes", "octagons")
+BOARD_MODIFIERS = ("diagonal", "draw")
+CELL_FIELDS = {"name": "text", "row": "int", "col": "int", "kind": "text"}
+PER = ("player", "cell")
 ZONE_SHAPES = ("pile", "set")
 ZONE_MODIFIERS = ("public", "hidden", "owner", "capacity")
 VAR_MODIFIERS = ("public", "hidden", "owner")
@@ -38,6 +42,10 @@ BUILTIN_FUNCTIONS = {
     "max": (1, 9), "min": (1, 9), "top": (1, 2), "bottom": (1, 2), "first": (1, 1), "last": (1, 1),
     "text": (1, 1), "next": (1, 1), "abs": (1, 1), "roll": (1, 1), "distinct": (1, 1),
     "pick": (1, 1), "contains": (2, 2),
+    # boards
+    "cells": (1, 2), "neighbours": (1, 2), "step": (2, 2), "directions": (1, 1), "line": (3, 3),
+    "between": (2, 2), "direction": (2, 2), "distance": (2, 2), "reachable": (3, 3), "cell": (2, 2),
+    "rows": (1, 1), "cols": (1, 1),
 }
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
 
@@ -64,6 +72,8 @@ def compatible(a: str, b: str) -> bool:
     """Can a value of type `a` stand where `b` is expected (or the other way)?"""
     if a == b or "any" in (a, b):
         return True
+    if {a, b} == {"int", "player"}:      # seats are numbers: 0 is the first player
+        return True
     if "none" in (a, b):
         other = b if a == "none" else a
         return other not in ("int", "bool")
@@ -81,7 +91,7 @@ def show(t: str) -> str:
         return "component" if t == "comp:*" else t[5:]
     if t.startswith("enum:"):
         return t[5:]
-    return {"zones": "per-player zone (index it with a player)"}.get(t, t)
+    return {"zones": "zone per player or per cell (index it)"}.get(t, t)
 
 
 @dataclass
@@ -110,6 +120,7 @@ class Checker:
         self.out = Checked(game, {})
         self.scopes: list[dict[str, str]] = []
         self.used: set[str] = set()
+        self.function_refs: set[int] = set()
         self.written: set[str] = set()
 
     # ---- reporting ----
@@ -157,6 +168,10 @@ class Checker:
                 declare(d.name, Symbol("kind", d, f"comp:{d.name}"), d.span)
             elif isinstance(d, n.TableDecl):
                 declare(d.name, Symbol("table", d), d.span)
+            elif isinstance(d, n.BoardDecl):
+                if any(s.kind == "board" for s in syms.values()):
+                    self.error("E108", "a game has one board (a second board is not supported yet)", d.span)
+                declare(d.name, Symbol("board", d, "board"), d.span)
             elif isinstance(d, n.ZoneDecl):
                 declare(d.name, Symbol("zone", d, "zones" if d.per else "zone"), d.span)
             elif isinstance(d, n.VarDecl):
@@ -225,7 +240,11 @@ class Checker:
                 self.expect(d.test, "bool", "a `when` condition")
                 self.block(d.body)
         elif isinstance(d, n.BoardDecl):
-            self.error("E107", "boards are not supported yet", d.span)
+            self.check_board(d)
+        elif isinstance(d, n.LimitDecl):
+            with self.scope({}):
+                self.expect(d.count, "int", "a turn limit")
+                self.block(d.body)
 
     def param_type(self, p: n.Param) -> str:
         return self.resolve_type(p.type) if p.type else "any"
@@ -235,9 +254,14 @@ class Checker:
         value_type = None
         for key, value in d.entries:
             kt = self.expr(key)
-            if not isinstance(key, (n.Lit, n.Name)) or (isinstance(key, n.Name) and kt != "any" and not kt.startswith("enum:")):
-                self.error("E204", "a table key must be a number, a string or an enum value", key.span)
-            kv = key.value if isinstance(key, n.Lit) else getattr(key, "name", None)
+            parts = key.items if isinstance(key, n.ListLit) else (key,)
+            for part in parts:
+                pt = self.out.types.get(id(part), kt)
+                if not isinstance(part, (n.Lit, n.Name)) or (isinstance(part, n.Name) and pt != "any"
+                                                              and not pt.startswith("enum:")):
+                    self.error("E204", "a table key must be a number, a string, an enum value or a list of them",
+                               part.span)
+            kv = tuple(getattr(p, "value", getattr(p, "name", None)) for p in parts)
             if kv in keys:
                 self.error("E102", f"table `{d.name}` has the key {kv!r} twice", key.span)
             keys[kv] = True
@@ -275,9 +299,7 @@ class Checker:
         if d.shape not in ZONE_SHAPES:
             self.error("E105", f"unknown zone shape `{d.shape}` (a zone is a `pile` or a `set`)",
                        d.shape_span, self.suggest(d.shape, ZONE_SHAPES))
-        if d.per is not None and d.per != "player":
-            self.error("E105", f"a zone can be declared `per player`, not per `{d.per}`", d.per_span,
-                       self.suggest(d.per, ["player"]))
+        self.check_per(d, "a zone")
         self.check_modifiers(d.modifiers, ZONE_MODIFIERS, "zone")
         vis = [m.name for m in d.modifiers if m.name in ("public", "hidden", "owner")]
         if len(vis) > 1:
@@ -285,11 +307,47 @@ class Checker:
         if "owner" in vis and d.per is None:
             self.error("E105", f"zone `{d.name}` is seen by its `owner` but is not declared `per player`", d.span)
 
+    def check_per(self, d, what: str) -> None:
+        if d.per is None:
+            return
+        if d.per not in PER:
+            self.error("E105", f"{what} can be declared `per player` or `per cell of BOARD`, not per `{d.per}`",
+                       d.per_span, self.suggest(d.per, PER))
+        elif d.per == "cell":
+            sym = self.out.symbols.get(d.per_board or "")
+            if sym is None or sym.kind != "board":
+                boards = [k for k, v in self.out.symbols.items() if v.kind == "board"]
+                self.error("E101", f"`per cell of` needs a declared board, not `{d.per_board}`", d.per_span,
+                           self.suggest(d.per_board or "", boards))
+            else:
+                self.used.add(d.per_board)
+        elif d.per_board is not None:
+            self.error("E105", f"`per player of {d.per_board}` makes no sense: write `per player`", d.per_span)
+
+    def check_board(self, d: n.BoardDecl) -> None:
+        if d.shape not in BOARD_SHAPES:
+            self.error("E105", f"unknown board shape `{d.shape}` (shapes: {', '.join(BOARD_SHAPES)})", d.span,
+                       self.suggest(d.shape, BOARD_SHAPES))
+        if len(d.args) != 2 or not all(isinstance(a, n.Lit) and type(a.value) is int for a in d.args):
+            self.error("E103", f"a board's size is two numbers: `{d.shape}(width, height)`", d.span)
+        elif not all(1 <= a.value <= 26 for a in d.args):
+            self.error("E203", "a board side must be between 1 and 26 cells", d.span)
+        for m in d.modifiers:
+            if m.name not in BOARD_MODIFIERS:
+                self.error("E105", f"unknown board property `{m.name}` (known: {', '.join(BOARD_MODIFIERS)})",
+                           m.span, self.suggest(m.name, BOARD_MODIFIERS))
+            elif m.name == "draw":
+                sym = self.out.symbols.get(getattr(m.value, "name", ""))
+                if not isinstance(m.value, n.Name) or sym is None or sym.kind != "def" or len(sym.decl.params or ()) != 1:
+                    self.error("E201", "`draw` names a def of one cell that gives the text of that cell", m.span)
+                else:
+                    self.used.add(m.value.name)
+            elif m.value is not None:
+                self.error("E105", f"`{m.name}` takes no value", m.span)
+
     def check_var(self, d: n.VarDecl) -> None:
         t = self.out.symbols[d.name].type if self.out.symbols.get(d.name, Symbol("", None)).decl is d else "any"
-        if d.per is not None and d.per != "player":
-            self.error("E105", f"a variable can be declared `per player`, not per `{d.per}`", d.per_span,
-                       self.suggest(d.per, ["player"]))
+        self.check_per(d, "a variable")
         self.check_modifiers(d.modifiers, VAR_MODIFIERS, "variable")
         with self.scope({}):
             self.expect(d.init, t, f"the initial value of `{d.name}`")
@@ -345,7 +403,8 @@ class Checker:
             self.error("E112", "the game never ends: no `finish` statement anywhere", self.game.span)
         for name, sym in self.out.symbols.items():
             shown = sym.kind == "def" and sym.decl.show
-            if sym.kind in ("zone", "var", "def", "proc", "table", "option") and name not in self.used and not shown:
+            if sym.kind in ("zone", "var", "def", "proc", "table", "option", "board") and name not in self.used \
+                    and not shown:
                 self.warn("W201", f"{sym.kind} `{name}` is declared but never used", sym.decl.span)
 
     # ---- scopes ----
@@ -477,11 +536,12 @@ class Checker:
             self.out.refs[id(target)] = ("var", target.name)
             per = sym.decl.per
             if per and target.index is None:
-                self.error("E201", f"`{target.name}` is per player: say whose, e.g. `{target.name}[me]`", target.span)
+                self.error("E201", f"`{target.name}` is per {per}: say which, e.g. `{target.name}[{'me' if per == 'player' else 'c'}]`",
+                           target.span)
             elif not per and target.index is not None:
-                self.error("E201", f"`{target.name}` is not per player and cannot be indexed", target.span)
+                self.error("E201", f"`{target.name}` is not per player or per cell and cannot be indexed", target.span)
             elif target.index is not None:
-                self.expect(target.index, "player", "the index of a per-player variable")
+                self.expect(target.index, per, f"the index of `{target.name}`")
             want = sym.type
         if s.op in ("+=", "-="):
             if not compatible(want, "int"):
@@ -567,8 +627,12 @@ class Checker:
             return "list:" + sym.type              # an enum used as a value lists its values
         if sym.kind == "def":
             if sym.decl.params is not None:
+                if id(e) in self.function_refs:
+                    return "any"
                 self.error("E103", f"`{e.name}` takes arguments: call it as `{e.name}(...)`", e.span)
             return sym.type
+        if sym.kind == "board":
+            return "board"
         if sym.kind == "var":
             return sym.type if not sym.decl.per else "list:" + sym.type
         if sym.kind in ("kind", "proc", "step", "table"):
@@ -631,6 +695,12 @@ class Checker:
         if t in ("any", "none"):
             fields = self.kind_fields(None)
             return fields.get(e.name, "any")
+        if t == "cell":
+            if e.name not in CELL_FIELDS:
+                self.error("E104", f"a cell has no field `{e.name}` (fields: {', '.join(CELL_FIELDS)})", e.span,
+                           self.suggest(e.name, CELL_FIELDS))
+                return "any"
+            return CELL_FIELDS[e.name]
         if not t.startswith("comp:"):
             self.error("E104", f"{show(t)} has no field `{e.name}`", e.span)
             return "any"
@@ -655,14 +725,15 @@ class Checker:
                 self.used.add(obj.name)
                 self.out.refs[id(obj)] = ("zone", obj.name)
                 if not sym.decl.per:
-                    self.error("E201", f"zone `{obj.name}` is not per player and cannot be indexed", e.span)
+                    self.error("E201", f"zone `{obj.name}` is not per player or per cell and cannot be indexed",
+                               e.span)
                 else:
-                    self.expect(e.index, "player", f"the owner of `{obj.name}`")
+                    self.expect(e.index, sym.decl.per, f"the index of `{obj.name}`")
                 return "zone"
             if sym is not None and sym.kind == "var" and sym.decl.per:
                 self.used.add(obj.name)
                 self.out.refs[id(obj)] = ("var", obj.name)
-                self.expect(e.index, "player", f"the index of `{obj.name}`")
+                self.expect(e.index, sym.decl.per, f"the index of `{obj.name}`")
                 return sym.type
         t = self.expr(obj)
         self.expect(e.index, "int", "a list index")
@@ -701,6 +772,8 @@ class Checker:
                 self.expr(a)
             return "any"
         lo, hi = BUILTIN_FUNCTIONS[e.name]
+        if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
+            self.function_refs.add(id(e.args[2]))      # a def passed by name, called by the engine
         types = [self.expr(a) for a in e.args]
         if not lo <= len(types) <= hi:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
@@ -757,6 +830,48 @@ class Checker:
         if name == "contains":
             need(0, is_list_like, "a list or a zone")
             return "bool"
+        return self.board_result(e, name, types, need)
+
+    def board_result(self, e, name: str, types: list[str], need) -> str:
+        is_cell = lambda t: compatible(t, "cell")
+        is_board = lambda t: t in ("board", "any")
+        is_text = lambda t: compatible(t, "text")
+        if name in ("cells", "directions", "rows", "cols"):
+            need(0, is_board, "a board")
+            if len(types) == 2:
+                need(1, is_text, "a cell kind such as \"octagon\"")
+            return {"cells": "list:cell", "directions": "list:text"}.get(name, "int")
+        if name == "cell":
+            need(0, is_board, "a board")
+            need(1, is_text, "a cell name such as \"a1\"")
+            return "cell"
+        if name == "neighbours":
+            need(0, is_cell, "a cell")
+            if len(types) == 2:
+                need(1, is_text, "a cell kind such as \"socket\"")
+            return "list:cell"
+        if name == "step":
+            need(0, is_cell, "a cell")
+            need(1, is_text, "a direction such as \"n\"")
+            return "cell"
+        if name == "line":
+            need(0, is_cell, "a cell")
+            need(1, is_text, "a direction such as \"n\"")
+            need(2, lambda t: compatible(t, "int"), "a number of cells")
+            return "list:cell"
+        if name in ("between", "direction", "distance"):
+            need(0, is_cell, "a cell")
+            need(1, is_cell, "a cell")
+            return {"between": "list:cell", "direction": "text"}.get(name, "int")
+        if name == "reachable":
+            need(0, is_cell, "a cell")
+            need(1, lambda t: compatible(t, "int"), "a number of steps")
+            arg = e.args[2] if isinstance(e, n.Call) else None
+            sym = self.out.symbols.get(getattr(arg, "name", ""))
+            if not isinstance(arg, n.Name) or sym is None or sym.kind != "def" or len(sym.decl.params or ()) != 1:
+                self.error("E201", "`reachable` needs the name of a def of one cell that says if a step may "
+                                   "enter it", (arg or e).span)
+            return "list:cell"
         return "any"
 
     def comprehension(self, c: n.Comprehension) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from itertools import combinations
 
+from .boards import Geometry, reachable
 from .errors import RuleRuntimeError
 
 LOOP_LIMIT = 10_000          # iterations of one while/repeat before the rule is declared broken
@@ -47,6 +48,9 @@ class Lowerer:
 
     def __init__(self, ir: dict):
         self.ir = ir
+        board = (ir.get("boards") or [None])[0]
+        self.geometry = (Geometry(board["shape"], board["width"], board["height"], board["diagonal"])
+                         if board else None)
         self.source = ir.get("source", "<ir>")
         self.enum_text = {e: {i["name"]: i["text"] for i in items} for e, items in ir["enums"].items()}
         self.defs: dict = {}
@@ -63,7 +67,7 @@ class Lowerer:
         for name, p in self.ir["procs"].items():
             self.procs[name] = (p["params"], self.block(p["body"]), p.get("line"))
         for name, entries in self.ir["tables"].items():
-            self.tables[name] = {k: self.expr(v) for k, v in entries}
+            self.tables[name] = {tuple(k) if isinstance(k, list) else k: self.expr(v) for k, v in entries}
 
     # ---- expressions ----
     def expr(self, e):
@@ -195,6 +199,17 @@ class Lowerer:
             return m.comps[c].get(name)
         return attr
 
+    def x_cellattr(self, e):
+        x, name, line, g = self.expr(e["x"]), e["n"], e.get("line"), self.geometry
+        table = {"name": g.names, "row": g.rows, "col": g.cols, "kind": g.kinds}[name] if g else None
+
+        def attr(m, env):
+            c = x(m, env)
+            if c is None:
+                self.fail(line, f"`.{name}` of none (there is no cell here)")
+            return table[c]
+        return attr
+
     def x_index(self, e):
         x, i, line = self.expr(e["x"]), self.expr(e["i"]), e.get("line")
 
@@ -212,6 +227,8 @@ class Lowerer:
 
         def lookup(m, env):
             key = i(m, env)
+            if isinstance(key, list):
+                key = tuple(key)
             try:
                 value = tables[name][key]
             except (KeyError, TypeError):
@@ -258,6 +275,9 @@ class Lowerer:
             return lambda m, v: "none" if v is None else m.labels[v]
         if how == "player":
             return lambda m, v: player_text(v)
+        if how == "cell":
+            names = self.geometry.names if self.geometry else []
+            return lambda m, v: "none" if v is None else names[v]
         return lambda m, v: plain_text(v)
 
     def x_call(self, e):
@@ -315,6 +335,60 @@ class Lowerer:
         if f == "contains":
             a1 = args[1]
             return lambda m, env: a1(m, env) in as_items(a0(m, env))
+        return self.board_call(f, args, line)
+
+    def board_call(self, f, args, line):
+        """Queries on the declared board; cells are ints indexing its geometry."""
+        g = self.geometry
+        if g is None:
+            return lambda m, env: self.fail(line, f"`{f}` needs a board, and the game declares none")
+        a0 = args[0]
+        a1 = args[1] if len(args) > 1 else None
+        if f == "cells":
+            every = list(range(g.size))
+            if a1 is None:
+                return lambda m, env: list(every)
+            by_kind: dict = {}
+            for c in every:
+                by_kind.setdefault(g.kinds[c], []).append(c)
+            return lambda m, env: list(by_kind.get(a1(m, env), ()))
+        if f == "rows":
+            return lambda m, env: g.height
+        if f == "cols":
+            return lambda m, env: g.width
+        if f == "directions":
+            return lambda m, env: list(g.directions)
+        if f == "cell":
+            def named(m, env):
+                name = a1(m, env)
+                if name not in g.by_name:
+                    self.fail(line, f"the board has no cell named {name!r}")
+                return g.by_name[name]
+            return named
+        if f == "neighbours":
+            if a1 is None:
+                return lambda m, env: list(g.neighbours_of(a0(m, env)))
+            return lambda m, env: list(g.neighbours_of(a0(m, env), a1(m, env)))
+        if f == "step":
+            return lambda m, env: g.step(a0(m, env), a1(m, env))
+        if f == "line":
+            a2 = args[2]
+            return lambda m, env: g.line(a0(m, env), a1(m, env), a2(m, env))
+        if f == "between":
+            return lambda m, env: g.between(a0(m, env), a1(m, env))
+        if f == "direction":
+            return lambda m, env: g.direction(a0(m, env), a1(m, env))
+        if f == "distance":
+            return lambda m, env: g.distance(a0(m, env), a1(m, env))
+        if f == "reachable":
+            name = args[2](None, None)
+            defs = self.defs
+
+            def reach(m, env):
+                params, body, _ = defs[name]
+                return reachable(g, a0(m, env), a1(m, env),
+                                 lambda c: self.call_with(m, body, {params[0]: c}, line, name))
+            return reach
         raise AssertionError(f"unknown builtin {f}")
 
     # ---- statements ----

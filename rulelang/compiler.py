@@ -72,6 +72,7 @@ class Compiler:
                                             "required": f.default is None} for f in d.fields],
                                "label": self.expr(d.label) if d.label is not None else None}
                       for d in of(n.KindDecl)},
+            "boards": [self.board(d) for d in of(n.BoardDecl)],
             "zones": [self.zone(d) for d in of(n.ZoneDecl)],
             "vars": [self.var(d) for d in of(n.VarDecl)],
             "defs": {d.name: {"params": [p.name for p in d.params] if d.params is not None else None,
@@ -87,6 +88,8 @@ class Compiler:
             "handlers": handlers,
             "checks": [{"when": self.expr(d.test), "body": self.block(d.body), "line": self.line(d)}
                        for d in of(n.WhenDecl)],
+            "limits": [{"count": self.expr(d.count), "body": self.block(d.body), "line": self.line(d)}
+                       for d in of(n.LimitDecl)],
         }
 
     def syms_type(self, t: n.TypeRef) -> str:
@@ -101,12 +104,19 @@ class Compiler:
             return e.value
         if isinstance(e, n.Name):
             return e.name                     # an enum value
+        if isinstance(e, n.ListLit):
+            return [self.const(x) for x in e.items]
         if isinstance(e, n.Unary) and e.op == "-" and isinstance(e.operand, n.Lit):
             return -e.operand.value
         return None
 
     def mods(self, d) -> dict:
         return {m.name: (self.const(m.value) if m.value is not None else True) for m in d.modifiers}
+
+    def board(self, d: n.BoardDecl) -> dict:
+        m = {x.name: x.value for x in d.modifiers}
+        return {"name": d.name, "shape": d.shape, "width": d.args[0].value, "height": d.args[1].value,
+                "diagonal": "diagonal" in m, "draw": m["draw"].name if m.get("draw") is not None else None}
 
     def zone(self, d: n.ZoneDecl) -> dict:
         m = self.mods(d)
@@ -198,8 +208,8 @@ class Compiler:
             return t
         if t.startswith("comp:"):
             return "comp"
-        if t == "player":
-            return "player"
+        if t in ("player", "cell"):
+            return t
         if t.startswith("list:"):
             return "list:" + self.text_as(t[5:])
         return "plain"
@@ -228,7 +238,8 @@ class Compiler:
         if isinstance(e, n.Cond):
             return {"k": "if", "c": self.expr(e.test), "t": self.expr(e.then), "e": self.expr(e.other)}
         if isinstance(e, n.Attr):
-            return {"k": "attr", "x": self.expr(e.obj), "n": e.name, "line": self.line(e)}
+            kind = "cellattr" if self.type_of(e.obj) == "cell" else "attr"
+            return {"k": kind, "x": self.expr(e.obj), "n": e.name, "line": self.line(e)}
         if isinstance(e, n.Index):
             ref = self.c.refs.get(id(e.obj))
             if ref and ref[0] == "table":
@@ -244,6 +255,9 @@ class Compiler:
                 return {"k": "def", "n": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
             if e.name == "text":
                 return self.text(e.args[0])
+            if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
+                args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
+                return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
             return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
         if isinstance(e, n.Aggregate):
             return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
@@ -276,6 +290,8 @@ class Compiler:
             return {"k": "def", "n": name, "a": [], "line": self.line(e)}
         if kind == "option":
             return {"k": "option", "n": name}
+        if kind == "board":
+            return {"k": "lit", "v": name}
         raise AssertionError(f"unresolved name {name!r} ({kind})")
 
 

@@ -65,8 +65,20 @@ class Game:
         self.first_step = ir["first_step"]
         self.handlers = {k: low.block(v) for k, v in ir["handlers"].items()}
         self.checks = [(low.expr(c["when"]), low.block(c["body"])) for c in ir["checks"]]
+        self.limits = [(low.expr(x["count"]), low.block(x["body"])) for x in ir.get("limits", [])]
+        self.geometry = low.geometry
+        board = (ir.get("boards") or [None])[0]
+        self.draw = None
+        if board and board["draw"]:
+            params, body, line = low.defs[board["draw"]]
+            self.draw = (params[0], body)
+        self.families = {z["name"] for z in self.zones if z["per"]}
         self.shown = [(name, low.expr(d["body"]), d.get("as", "plain"), low.texter(d.get("as", "plain")))
                       for name, d in ir["defs"].items() if d["show"]]
+
+    def family_size(self, per: str, players: int) -> int:
+        """How many zones (or values) a `per player` / `per cell` declaration stands for."""
+        return players if per == "player" else self.geometry.size
 
     def option_values(self, options: dict | None) -> dict:
         values = {o["name"]: o["default"] for o in self.options}
@@ -156,8 +168,16 @@ class Match:
         if not 0 <= player < self.players:
             raise ValueError(f"no player {player} in a {self.players}-player match")
         zones = []
+        cells: dict = {}
+        geometry = self.game.geometry
         for z in self.game.zones:
             name, vis = z["name"], z["visibility"]
+            if z["per"] == "cell":
+                for cell, items in enumerate(self.zones[name]):
+                    if items:
+                        shown = [self.labels[c] for c in items] if vis == "public" else None
+                        cells.setdefault(geometry.names[cell], {})[name] = shown if shown is not None else len(items)
+                continue
             owners = range(self.players) if z["per"] else [None]
             for owner in owners:
                 items = self.zones[name][owner] if owner is not None else self.zones[name]
@@ -166,10 +186,16 @@ class Match:
                               "count": len(items),
                               "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None})
         values = []
-        for name, per, vis, _ in self.game.vars:
+        for name, per, vis, init in self.game.vars:
             if vis == "hidden":
                 continue
             value = self.vars[name]
+            if per == "cell":                      # only the cells that differ from the initial value
+                initial = init(self, {})
+                for cell, v in enumerate(value):
+                    if v != initial:
+                        cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
+                continue
             if per:
                 row = [self._plain(v) if (vis == "public" or p == player) else None for p, v in enumerate(value)]
                 values.append({"name": name, "per_player": row})
@@ -185,7 +211,8 @@ class Match:
             self.me = saved
         return {"game": self.game.name, "players": self.players, "viewer": player,
                 "actor": self.current_player, "turn_player": self.current, "step": self.step,
-                "turn": self.turn_count, "zones": zones, "values": values, "board": None,
+                "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
+                "board": self._drawing(player) if geometry is not None else None,
                 "over": self.is_over, "outcome": self.result}
 
     def state(self) -> dict:
@@ -196,7 +223,7 @@ class Match:
             "rng": [version, list(internal), gauss],
             "components": [{"kind": k, "fields": dict(f), "label": l}
                            for k, f, l in zip(self.kinds, self.comps, self.labels)],
-            "zones": {k: ([list(z) for z in v] if self._per_player(k) else list(v)) for k, v in self.zones.items()},
+            "zones": {k: ([list(z) for z in v] if self._is_family(k) else list(v)) for k, v in self.zones.items()},
             "vars": {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()},
             "step": self.step, "current": self.current, "actor": self.actor, "turn": self.turn_count,
             "outcome": self.result, "log": list(self.log), "messages": list(self.messages),
@@ -215,7 +242,7 @@ class Match:
         m = Match(self.game, self.players, self.seed, self.options)
         m.rng.setstate(self.rng.getstate())
         m.comps, m.kinds, m.labels = self.comps, self.kinds, self.labels   # never changed after creation
-        m.zones = {k: ([list(z) for z in v] if self._per_player(k) else list(v)) for k, v in self.zones.items()}
+        m.zones = {k: ([list(z) for z in v] if self._is_family(k) else list(v)) for k, v in self.zones.items()}
         m.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
         m._index_zones()
         m.step, m.current, m.actor, m.turn_count = self.step, self.current, self.actor, self.turn_count
@@ -224,8 +251,28 @@ class Match:
         return m
 
     # ---- engine internals ----
-    def _per_player(self, zone: str) -> bool:
-        return any(z["name"] == zone and z["per"] for z in self.game.zones)
+    def _is_family(self, zone: str) -> bool:
+        return zone in self.game.families
+
+    def _drawing(self, player: int) -> str:
+        g = self.game.geometry
+        if self.game.draw is not None:
+            param, body = self.game.draw
+            saved = self.me
+            self.me = player
+            try:
+                return g.draw(lambda cell: plain_text(body(self, {param: cell})))
+            finally:
+                self.me = saved
+        cell_zones = [z["name"] for z in self.game.zones if z["per"] == "cell" and z["visibility"] == "public"]
+
+        def glyph(cell):
+            for name in cell_zones:
+                items = self.zones[name][cell]
+                if items:
+                    return self.labels[items[-1]][:3]
+            return "." if g.kinds[cell] == g.kinds[0] else "·"
+        return g.draw(glyph)
 
     @staticmethod
     def _plain(v):
@@ -236,7 +283,8 @@ class Match:
 
     def _init_zones(self) -> None:
         for z in self.game.zones:
-            self.zones[z["name"]] = [[] for _ in range(self.players)] if z["per"] else []
+            count = self.game.family_size(z["per"], self.players) if z["per"] else 0
+            self.zones[z["name"]] = [[] for _ in range(count)] if z["per"] else []
 
     def _index_zones(self) -> None:
         """Rebuild `where` and capacities from the zone lists (after restore or clone)."""
@@ -258,12 +306,16 @@ class Match:
         self._init_zones()
         self._index_zones()
         for name, per, _, init in self.game.vars:
-            if per:
+            if per == "player":
                 row = []
                 for p in range(self.players):
                     self.me = p
                     row.append(init(self, {}))
                 self.vars[name] = row
+            elif per:
+                self.me = 0
+                value = init(self, {})
+                self.vars[name] = [value] * self.game.family_size(per, self.players)
             else:
                 self.me = 0
                 self.vars[name] = init(self, {})
@@ -320,6 +372,11 @@ class Match:
     def _begin_turn(self):
         self.turn_count += 1
         self.me = self.current
+        for count, body in self.game.limits:
+            if self.turn_count > count(self, {}):
+                signal = body(self, {})
+                if signal is not None or self.result is not None:
+                    return signal or ("finish",)
         handler = self.game.handlers.get("turn_start")
         if handler is not None:
             signal = handler(self, {})
@@ -408,8 +465,8 @@ class Match:
         for z in game.zones:
             raw = data["zones"][z["name"]]
             if z["per"]:
-                if len(raw) != m.players:
-                    raise StateError(f"zone `{z['name']}` must have one list per player")
+                if len(raw) != game.family_size(z["per"], m.players):
+                    raise StateError(f"zone `{z['name']}` must have one list per {z['per']}")
                 m.zones[z["name"]] = [list(x) for x in raw]
             else:
                 m.zones[z["name"]] = list(raw)
@@ -419,8 +476,8 @@ class Match:
             raise StateError(f"components in no zone: {', '.join(missing[:5])}")
         for name, per, _, _ in game.vars:
             value = data["vars"][name]
-            if per and (not isinstance(value, list) or len(value) != m.players):
-                raise StateError(f"variable `{name}` must have one value per player")
+            if per and (not isinstance(value, list) or len(value) != game.family_size(per, m.players)):
+                raise StateError(f"variable `{name}` must have one value per {per}")
             m.vars[name] = list(value) if isinstance(value, list) else value
         m.step = data["step"]
         if m.step not in game.steps:

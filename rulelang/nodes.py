@@ -259,9 +259,10 @@ class ZoneDecl(Node):
     name: str
     shape: str                           # "pile" or "set"
     shape_span: Span
-    per: str | None
+    per: str | None                      # "player", "cell" or an unknown word (reported)
     per_span: Span | None
     modifiers: tuple
+    per_board: str | None = None         # the board of `per cell of BOARD`
 
 
 @dataclass(frozen=True, eq=False)
@@ -280,6 +281,7 @@ class VarDecl(Node):
     per: str | None
     per_span: Span | None
     modifiers: tuple
+    per_board: str | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -342,6 +344,13 @@ class OnDecl(Node):
 @dataclass(frozen=True, eq=False)
 class WhenDecl(Node):
     test: Node
+    body: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class LimitDecl(Node):
+    """`turn limit N { ... }`: run the block when turn N+1 would begin."""
+    count: Node
     body: tuple
 
 

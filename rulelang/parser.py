@@ -111,7 +111,7 @@ class _ToNodes(Transformer):
         per = rest[0] if rest and isinstance(rest[0], tuple) else None
         mods = tuple(x for x in rest if isinstance(x, n.Modifier))
         return n.ZoneDecl(self.sp(meta), str(name), str(shape), self.tsp(shape),
-                          per[0] if per else None, per[1] if per else None, mods)
+                          per[0] if per else None, per[1] if per else None, mods, per[2] if per else None)
 
     def board_decl(self, meta, c):
         args = c[2] if len(c) > 2 and isinstance(c[2], list) else []
@@ -123,10 +123,10 @@ class _ToNodes(Transformer):
         per = rest[0] if rest and isinstance(rest[0], tuple) else None
         mods = tuple(x for x in rest if isinstance(x, n.Modifier))
         return n.VarDecl(self.sp(meta), str(name), typ, init,
-                         per[0] if per else None, per[1] if per else None, mods)
+                         per[0] if per else None, per[1] if per else None, mods, per[2] if per else None)
 
     def per(self, meta, c):
-        return (str(c[0]), self.tsp(c[0]))
+        return (str(c[0]), self.tsp(c[0]), str(c[1]) if len(c) > 1 else None)
 
     def modifier(self, meta, c):
         span = self.tsp(c[0])
@@ -205,6 +205,9 @@ class _ToNodes(Transformer):
 
     def when_decl(self, meta, c):
         return n.WhenDecl(self.sp(meta), c[0], c[1])
+
+    def limit_decl(self, meta, c):
+        return n.LimitDecl(self.sp(meta), c[0], c[1])
 
     # ---- statements ----
     def block(self, meta, c):
