@@ -694,6 +694,16 @@ class Checker:
         t = self.expr(e.obj)
         if t in ("any", "none"):
             fields = self.kind_fields(None)
+            if e.name in CELL_FIELDS and e.name not in fields:
+                self.out.types[id(e.obj)] = "cell"     # only a cell has this field
+                return CELL_FIELDS[e.name]
+            if e.name in CELL_FIELDS:
+                self.error("E205", f"`.{e.name}` could be a cell's or a component's: give the parameter a type "
+                                   f"(e.g. `c: cell`)", e.span)
+            elif e.name not in fields:
+                self.error("E104", f"no component kind has a field `{e.name}`", e.span,
+                           self.suggest(e.name, list(fields) + list(CELL_FIELDS)))
+                return "any"
             return fields.get(e.name, "any")
         if t == "cell":
             if e.name not in CELL_FIELDS:

@@ -131,7 +131,7 @@ def _compile(args) -> int:
 
 def _play(args) -> int:
     game = rulelang.load(args.file)
-    players = args.players or game.min_players
+    players = game.min_players if args.players is None else args.players
     seed = random.randrange(1_000_000) if args.seed is None else args.seed
     return run_repl(game, players, seed, dict(args.option), _seat_bots(args.bot, players),
                     sys.stdin, sys.stdout, args.file)
@@ -139,7 +139,7 @@ def _play(args) -> int:
 
 def _simulate(args) -> int:
     game = rulelang.load(args.file)
-    players = args.players or game.min_players
+    players = game.min_players if args.players is None else args.players
     result = simulate(game, players, args.games, args.seed, _seat_bots(args.bot, players), dict(args.option))
     print(json.dumps(result, ensure_ascii=False) if args.json else format_report(result))
     return 0

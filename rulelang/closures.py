@@ -196,7 +196,10 @@ class Lowerer:
             c = x(m, env)
             if c is None:
                 self.fail(line, f"`.{name}` of none (there is no component here)")
-            return m.comps[c].get(name)
+            try:
+                return m.comps[c].get(name)
+            except (IndexError, TypeError):
+                self.fail(line, f"`.{name}` of {plain_text(c)}, which is not a component")
         return attr
 
     def x_cellattr(self, e):

@@ -14,6 +14,8 @@ import random
 from .closures import Lowerer, enumerate_action, player_text, plain_text
 from .errors import IllegalAction, RuleRuntimeError, StateError
 
+# Python errors a rule can provoke (a none where a number was due, say): reported as rule errors.
+RULE_FAULTS = (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError, RecursionError)
 FLOW_LIMIT = 1_000           # step changes in one apply before the flow is declared broken
 STATE_FORMAT = "rulelang-state"
 
@@ -98,7 +100,8 @@ class Game:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
         m = Match(self, players, seed, self.option_values(options))
-        m._start()
+        with m._guard("setting up the match"):
+            m._start()
         return m
 
 
@@ -145,7 +148,8 @@ class Match:
 
     def legal_actions(self) -> list[Action]:
         if self._legal is None:
-            self._enumerate()
+            with self._guard("listing the legal actions"):
+                self._enumerate()
         return list(self._legal)
 
     def apply(self, action) -> None:
@@ -160,9 +164,10 @@ class Match:
         _, args, act = found
         self.me = self.actor
         self._legal = self._by_text = None
-        signal = act[4](self, dict(args))
-        self.log.append(text)
-        self._settle(signal)
+        with self._guard(f"playing `{text}`"):
+            signal = act[4](self, dict(args))
+            self.log.append(text)
+            self._settle(signal)
 
     def view(self, player: int) -> dict:
         if not 0 <= player < self.players:
@@ -204,16 +209,18 @@ class Match:
         saved = self.me
         self.me = player
         try:
-            for name, fn, how, to_text in self.game.shown:
-                value = fn(self, {})
-                values.append({"name": name, "value": self._plain(value) if how == "plain" else to_text(self, value)})
+            with self._guard("computing a view"):
+                for name, fn, how, to_text in self.game.shown:
+                    value = fn(self, {})
+                    shown = self._plain(value) if how == "plain" else to_text(self, value)
+                    values.append({"name": name, "value": shown})
+                drawing = self._drawing(player) if geometry is not None else None
         finally:
             self.me = saved
         return {"game": self.game.name, "players": self.players, "viewer": player,
                 "actor": self.current_player, "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
-                "board": self._drawing(player) if geometry is not None else None,
-                "over": self.is_over, "outcome": self.result}
+                "board": drawing, "over": self.is_over, "outcome": self.result}
 
     def state(self) -> dict:
         version, internal, gauss = self.rng.getstate()
@@ -251,6 +258,21 @@ class Match:
         return m
 
     # ---- engine internals ----
+    def _guard(self, doing: str):
+        """Turn a Python error raised by a rule into a RuleRuntimeError that says where it happened."""
+        match = self
+
+        class Guard:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, kind, err, tb):
+                if kind is not None and issubclass(kind, RULE_FAULTS):
+                    raise RuleRuntimeError(f"{match.game.ir.get('source', match.game.name)}: rule error at step "
+                                           f"`{match.step}` while {doing}: {kind.__name__}: {err}") from None
+                return False
+        return Guard()
+
     def _is_family(self, zone: str) -> bool:
         return zone in self.game.families
 
@@ -258,12 +280,7 @@ class Match:
         g = self.game.geometry
         if self.game.draw is not None:
             param, body = self.game.draw
-            saved = self.me
-            self.me = player
-            try:
-                return g.draw(lambda cell: plain_text(body(self, {param: cell})))
-            finally:
-                self.me = saved
+            return g.draw(lambda cell: plain_text(body(self, {param: cell})))
         cell_zones = [z["name"] for z in self.game.zones if z["per"] == "cell" and z["visibility"] == "public"]
 
         def glyph(cell):
@@ -448,6 +465,26 @@ class Match:
         self._legal = [Action(text, args, act) for text, args, act in out]
         self._by_text = {text: (text, args, act) for text, args, act in out}
 
+    def _fits(self, value, typ: str) -> bool:
+        """Does a restored value have its variable's declared type? (None fits any but int/bool.)"""
+        if value is None:
+            return typ not in ("int", "bool")
+        if typ == "int":
+            return type(value) is int
+        if typ == "bool":
+            return type(value) is bool
+        if typ == "text" or typ.startswith("enum:"):
+            return isinstance(value, str)
+        if typ == "player":
+            return type(value) is int and 0 <= value < self.players
+        if typ == "cell":
+            return type(value) is int and 0 <= value < self.game.geometry.size
+        if typ.startswith("comp:"):
+            return type(value) is int and 0 <= value < len(self.comps)
+        if typ.startswith("list:"):
+            return isinstance(value, list) and all(self._fits(v, typ[5:]) for v in value)
+        return True
+
     @classmethod
     def _restore(cls, game: Game, data: dict) -> "Match":
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
@@ -474,10 +511,14 @@ class Match:
         missing = [m.labels[c] for c, zl in enumerate(m.where) if zl is None]
         if missing:
             raise StateError(f"components in no zone: {', '.join(missing[:5])}")
+        types = {v["name"]: v["type"] for v in game.ir["vars"]}
         for name, per, _, _ in game.vars:
             value = data["vars"][name]
             if per and (not isinstance(value, list) or len(value) != game.family_size(per, m.players)):
                 raise StateError(f"variable `{name}` must have one value per {per}")
+            for v in (value if per else [value]):
+                if not m._fits(v, types[name]):
+                    raise StateError(f"variable `{name}` holds {v!r}, which is not a {types[name]}")
             m.vars[name] = list(value) if isinstance(value, list) else value
         m.step = data["step"]
         if m.step not in game.steps:
@@ -486,6 +527,11 @@ class Match:
         if not (0 <= m.current < m.players and 0 <= m.actor < m.players):
             raise StateError("the current player is not a seat of this match")
         m.result = data.get("outcome")
+        if m.result is not None:
+            results = m.result.get("results") if isinstance(m.result, dict) else None
+            if not (isinstance(results, list) and len(results) == m.players
+                    and all(r in ("win", "lose", "draw") for r in results)):
+                raise StateError("the outcome must give win, lose or draw for every player")
         m.log = [str(x) for x in data.get("log", [])]
         m.messages = list(data.get("messages", []))
         return m

@@ -362,6 +362,7 @@ _FRIENDLY = {"NAME": "a name", "INT": "a number", "STRING": "a string", "$END": 
 
 
 def _expected(parser: Lark, names) -> str:
+    """The expected tokens, readable; a closing brace first, since it is the one most often missing."""
     shown = []
     for name in sorted(names):
         if name in _FRIENDLY:
@@ -372,7 +373,7 @@ def _expected(parser: Lark, names) -> str:
             shown.append(f"`{pattern.value}`" if pattern.type == "str" else name.lower())
         except KeyError:
             shown.append(name.lower())
-    shown = sorted(set(shown))
+    shown = sorted(set(shown), key=lambda t: (t != "`}`", t))
     if len(shown) > 8:
         shown = shown[:8] + ["…"]
     return ", ".join(shown)
@@ -384,8 +385,9 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         lines = source.splitlines() or [""]
         line = len(lines)
         col = len(lines[-1]) + 1
-        expected = _expected(parser, getattr(err, "expected", ()) or ())
-        hint = " (a `}` may be missing)" if "`}`" in expected else ""
+        names = getattr(err, "expected", ()) or ()
+        expected = _expected(parser, names)
+        hint = " (a `}` may be missing)" if "RBRACE" in names else ""
         return Diagnostic("E001", f"unexpected end of file; expected {expected}{hint}", Span(file, line, col, line, col + 1))
     if isinstance(err, UnexpectedCharacters):
         ch = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"

@@ -1,0 +1,388 @@
+"""The `rulelang` command end to end on the real game (games/regicide.rules):
+compile, simulate, play at a piped terminal, hot seat, and bad command lines."""
+from __future__ import annotations
+
+import copy
+import io
+import json
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import rulelang
+from rulelang.cli import main
+from rulelang.repl import run_repl
+
+ROOT = Path(__file__).resolve().parent.parent
+REGICIDE = str(ROOT / "games" / "regicide.rules")
+SCHEMA = ROOT / "rulelang" / "ir.schema.json"
+TIMINGS = ("seconds", "actions_per_s", "playouts_per_s")
+SIM_KEYS = {"games", "players", "seed", "actions", "seconds", "actions_per_s", "playouts_per_s", "outcomes"}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return rulelang.load(REGICIDE)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def play_cli(capsys, monkeypatch, lines, *argv: str) -> tuple[int, str, str]:
+    """`rulelang play` with `lines` piped to its standard input."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    return run(capsys, "play", *argv)
+
+
+def random_playout(match, seed: int, limit: int = 5000) -> list[str]:
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if match.is_over:
+            return match.log
+        match.apply(rng.choice(match.legal_actions()))
+    raise AssertionError("the game did not finish")
+
+
+# -- compile -----------------------------------------------------------------------
+
+def test_compile_writes_ir_that_validates_against_the_schema(tmp_path, capsys):
+    out_path = tmp_path / "regicide.json"
+    code, out, err = run(capsys, "compile", REGICIDE, "-o", str(out_path))
+    assert (code, out, err) == (0, "", "")
+    ir = json.loads(out_path.read_text(encoding="utf-8"))
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    errors = sorted(Draft202012Validator(schema).iter_errors(ir), key=lambda e: list(e.path))
+    assert errors == [], [f"{list(e.path)}: {e.message}" for e in errors[:5]]
+
+
+def test_compile_to_stdout_prints_the_same_ir(tmp_path, capsys):
+    out_path = tmp_path / "regicide.json"
+    run(capsys, "compile", REGICIDE, "-o", str(out_path))
+    code, out, err = run(capsys, "compile", REGICIDE)
+    assert code == 0 and err == ""
+    assert json.loads(out) == json.loads(out_path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_compiled_ir_loads_and_plays_like_the_rule_file(tmp_path, capsys, game, players):
+    out_path = tmp_path / "regicide.json"
+    assert run(capsys, "compile", REGICIDE, "-o", str(out_path))[0] == 0
+    compiled = rulelang.load(str(out_path))
+    assert compiled.name == game.name == "Regicide"
+    match = compiled.new_match(players, seed=11)
+    log = random_playout(match, seed=3)
+    assert match.is_over and len(match.outcome["results"]) == players
+    assert set(match.outcome["results"]) <= {"win", "lose", "draw"}
+    assert log == random_playout(game.new_match(players, seed=11), seed=3)
+
+
+def test_play_and_simulate_accept_compiled_ir(tmp_path, capsys, monkeypatch):
+    out_path = tmp_path / "regicide.json"
+    run(capsys, "compile", REGICIDE, "-o", str(out_path))
+    args = ("--players", "2", "--games", "5", "--seed", "4", "--json")
+    from_ir = json.loads(run(capsys, "simulate", str(out_path), *args)[1])
+    from_rules = json.loads(run(capsys, "simulate", REGICIDE, *args)[1])
+    for key in TIMINGS:
+        from_ir.pop(key), from_rules.pop(key)
+    assert from_ir == from_rules
+    code, out, err = play_cli(capsys, monkeypatch, ["1", "quit"], str(out_path), "--seed", "2")
+    assert code == 0 and err == "" and "P1 plays: " in out
+
+
+# -- simulate ----------------------------------------------------------------------
+
+def simulate_json(capsys, players: int) -> dict:
+    code, out, err = run(capsys, "simulate", REGICIDE, "--players", str(players), "--games", "30",
+                         "--seed", "1", "--bot", "random", "--json")
+    assert code == 0 and err == ""
+    assert out.count("\n") == 1 and out.endswith("}\n")     # one JSON object on one line
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_simulate_json_is_one_object_with_the_figures(capsys, players):
+    result = simulate_json(capsys, players)
+    assert SIM_KEYS <= set(result)
+    assert (result["games"], result["players"], result["seed"]) == (30, players, 1)
+    assert result["bots"] == ["random"] * players
+    assert set(result["outcomes"]) == {"win", "lose", "draw"}
+    assert sum(result["outcomes"].values()) + result["errors"] == 30
+    assert result["errors"] == 0, result["failures"]
+    assert result["actions"] >= 30
+    assert result["seconds"] > 0 and result["actions_per_s"] > 0 and result["playouts_per_s"] > 0
+    assert result["actions_per_s"] == pytest.approx(result["actions"] / result["seconds"])
+    assert result["playouts_per_s"] == pytest.approx(30 / result["seconds"])
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_simulate_twice_gives_the_same_figures_but_timings(capsys, players):
+    first, second = simulate_json(capsys, players), simulate_json(capsys, players)
+    for result in (first, second):
+        for key in TIMINGS:
+            result.pop(key)
+    assert first == second
+
+
+def test_simulate_text_report(capsys):
+    code, out, err = run(capsys, "simulate", REGICIDE, "--players", "2", "--games", "5", "--seed", "1")
+    assert code == 0 and err == ""
+    assert out.startswith("Regicide: 5 games, 2 players, seed 1 (bots: P1 random, P2 random)")
+    assert "errors: 0" in out
+
+
+# -- play at a piped terminal ---------------------------------------------------------
+
+def shortest_unique_prefix(text: str, texts: list[str]) -> str:
+    for n in range(1, len(text) + 1):
+        prefix = text[:n].lower()
+        if sum(t.lower().startswith(prefix) for t in texts) == 1:
+            return text[:n]
+    raise AssertionError(f"{text!r} has no unique prefix")
+
+
+def error_lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if "error" in line]
+
+
+def test_play_by_number_text_and_prefix_with_log_undo_save_load(tmp_path, capsys, monkeypatch, game):
+    match = game.new_match(2, 5)
+    first = [str(a) for a in match.legal_actions()]
+    match.apply(first[1])
+    discards = [str(a) for a in match.legal_actions()]
+    prefix = shortest_unique_prefix(discards[-1], discards)
+    assert prefix != discards[-1]
+    save, corrupt = tmp_path / "match.json", tmp_path / "corrupt.json"
+    corrupt.write_text("{this is not json", encoding="utf-8")
+    lines = ["1", "undo", first[1].upper(), "log", f"save {save}", prefix, "99", "dance",
+             f"load {corrupt}", f"load {save}", "log", "quit"]
+    code, out, err = play_cli(capsys, monkeypatch, lines, REGICIDE, "--players", "2", "--seed", "5",
+                              "--bot", "2=random")
+    assert code == 0 and err == ""
+    assert "Traceback" not in out
+    assert out.startswith("Regicide: 2 players, seed 5\n  P1 human, P2 random bot\n")
+    assert f"P1> 1\nP1 plays: {first[0]}\n" in out
+    assert "P1> undo\nundone\n" in out
+    assert f"P1 plays: {first[1]}\n" in out
+    assert f"P1> log\n  1. {first[1]}\nP1> save" in out
+    assert f"saved {save}\n" in out
+    assert f"P1> {prefix}\nP1 plays: {discards[-1]}\n" in out
+    assert error_lines(out) == [
+        f"error: there is no action 99; choose 1-{len(discards) - 1}",
+        "error: 'dance' is not a legal action or a command (type help)",
+        f"error: cannot load {corrupt}: not a rulelang save file",
+    ]
+    for line in error_lines(out):           # one line each, then straight back to the prompt
+        assert f"{line}\nP1> " in out
+    assert f"loaded {save}\n" in out
+    after_load = out.split(f"loaded {save}\n")[1]
+    assert f"P1> log\n  1. {first[1]}\nP1> quit" in after_load
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert saved["players"] == 2 and saved["seed"] == 5 and saved["state"]["log"] == [first[1]]
+
+
+def test_help_and_a_save_without_a_file_name(capsys, monkeypatch):
+    code, out, err = play_cli(capsys, monkeypatch, ["help", "save", "load", "quit"], REGICIDE, "--seed", "1")
+    assert code == 0 and err == ""
+    for command in ("help", "log", "undo", "save FILE", "load FILE", "quit"):
+        assert command in out
+    assert error_lines(out) == ["error: save needs a file name, e.g. save match.json",
+                                "error: load needs a file name, e.g. load match.json"]
+
+
+def test_play_stops_cleanly_when_input_ends(capsys, monkeypatch):
+    code, out, err = play_cli(capsys, monkeypatch, ["1"], REGICIDE, "--seed", "1")
+    assert code == 0 and err == ""
+    assert out.rstrip().endswith("input ended")
+
+
+def test_bots_alone_play_a_whole_game(capsys, monkeypatch):
+    code, out, err = play_cli(capsys, monkeypatch, [], REGICIDE, "--players", "3", "--seed", "8",
+                              "--bot", "random")
+    assert code == 0 and err == ""
+    assert "Game over." in out
+    assert re.search(r"P3 \(random bot\): (win|lose|draw)", out)
+
+
+def corrupt_save(tmp_path, capsys, monkeypatch, change) -> Path:
+    path = tmp_path / "save.json"
+    play_cli(capsys, monkeypatch, [f"save {path}", "quit"], REGICIDE, "--players", "2", "--seed", "5",
+             "--bot", "2=random")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data["state"])
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("change", [
+    lambda state: state["vars"].__setitem__("damage", "lots"),
+    lambda state: state.__setitem__("outcome", "won"),
+], ids=["var-of-the-wrong-type", "outcome-not-an-object"])
+def test_a_save_with_a_corrupt_state_is_refused_in_one_line(tmp_path, capsys, monkeypatch, change, game):
+    path = corrupt_save(tmp_path, capsys, monkeypatch, change)
+    first = str(game.new_match(2, 5).legal_actions()[0])
+    code, out, err = play_cli(capsys, monkeypatch, [f"load {path}", "1", "quit"], REGICIDE, "--players", "2",
+                              "--seed", "5", "--bot", "2=random")
+    assert code == 0 and "Traceback" not in out + err
+    assert error_lines(out) == [error_lines(out)[0]] and error_lines(out)[0].startswith(f"error: cannot load {path}")
+    assert f"P1 plays: {first}" in out
+
+
+def test_a_save_of_another_game_is_refused(tmp_path, capsys, monkeypatch):
+    path = corrupt_save(tmp_path, capsys, monkeypatch, lambda state: None)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["name"] = "Chess"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _ = play_cli(capsys, monkeypatch, [f"load {path}", "quit"], REGICIDE, "--players", "2",
+                            "--seed", "5", "--bot", "2=random")
+    assert code == 0
+    assert error_lines(out) == [f"error: cannot load {path}: it is a save of 'Chess', not of 'Regicide'"]
+
+
+# -- hot seat: two humans at one terminal ------------------------------------------------
+
+HAND_OVER = "Pass the terminal to"
+
+
+class HotSeatKeys:
+    """Piped input for two human seats. It answers each prompt by looking at what was
+    printed last, plays the first legal action by its text (or a scripted command), and
+    keeps a shadow match in step so it knows, at every prompt, the cards the *other*
+    seat holds. Every prompt's screen (from the last hand-over) is recorded."""
+
+    def __init__(self, game, seed: int, out: io.StringIO, script: dict[int, list[str]]):
+        self.shadow = game.new_match(2, seed)
+        self.history: list = []
+        self.out = out
+        self.script = script
+        self.screens: list[tuple[int, list[str], str]] = []
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        text = self.out.getvalue()
+        prompt = text.rsplit("\n", 1)[-1]
+        if prompt.startswith(HAND_OVER):
+            return "\n"
+        if len(self.screens) > 300:
+            return ""
+        seat = int(re.fullmatch(r"P(\d)> ", prompt).group(1)) - 1
+        other = 1 - seat
+        hidden = [card["label"] for zone in self.shadow.view(other)["zones"]
+                  if zone["name"] == "hand" and zone["owner"] == other for card in zone["cards"]]
+        start = text.rfind(HAND_OVER)
+        self.screens.append((seat, hidden, text[max(start, 0):]))
+        queue = self.script.get(seat, [])
+        if queue and queue[0] == "undo":
+            queue.pop(0)
+            self.shadow = self.history.pop()
+            return "undo\n"
+        action = str(self.shadow.legal_actions()[0])
+        self.history.append(self.shadow.clone())
+        self.shadow.apply(action)
+        return action + "\n"
+
+
+@pytest.mark.parametrize("seed, script", [(11, {}), (5, {}), (11, {1: ["undo"]})],
+                         ids=["seed-11", "seed-5", "seed-11-undo-by-P2"])
+def test_hot_seat_never_shows_the_other_hand_to_the_deciding_player(game, seed, script):
+    out = io.StringIO()
+    keys = HotSeatKeys(game, seed, out, script)
+    code = run_repl(game, 2, seed, {}, {}, keys, out, REGICIDE)
+    text = out.getvalue()
+    assert code == 0 and "Traceback" not in text
+    assert "Game over." in text
+    assert text.count(HAND_OVER) >= 2
+    if script:
+        assert "P2> undo\nundone\n" in text
+    assert {seat for seat, _, _ in keys.screens} == {0, 1}
+    assert all(hidden for _, hidden, _ in keys.screens[:4]), "the other seat holds cards: the check means something"
+    for seat, hidden, screen in keys.screens:
+        assert f"you are P{seat + 1}" in screen
+        assert f"you are P{2 - seat}" not in screen
+        leaked = [label for label in hidden if re.search(rf"(?<![\w]){re.escape(label)}(?!\w)", screen)]
+        assert leaked == [], f"P{seat + 1} saw P{2 - seat}'s {leaked}"
+        assert re.search(rf"hand \(P{2 - seat}\): \d+ cards?, hidden", screen)
+
+
+def test_hot_seat_hand_over_segments_hold_one_view_each(game):
+    """Split the transcript at the hand-over prompts: each segment is one seat's screen."""
+    out = io.StringIO()
+    keys = HotSeatKeys(game, 11, out, {})
+    run_repl(game, 2, 11, {}, {}, keys, out, REGICIDE)
+    segments = out.getvalue().split(HAND_OVER)
+    assert len(segments) >= 3
+    for segment in segments:
+        viewers = set(re.findall(r"you are (P\d)", segment))
+        prompts = set(re.findall(r"^(P\d)> ", segment, flags=re.M))
+        assert len(viewers) == 1 and prompts <= viewers, (viewers, prompts)
+    viewers_in_order = [re.search(r"you are (P\d)", s).group(1) for s in segments]
+    assert all(a != b for a, b in zip(viewers_in_order, viewers_in_order[1:]))
+
+
+# -- bad command lines --------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["play", "missing.rules"], 1, "error[E000]: no such file: missing.rules"),
+    (["simulate", "missing.rules"], 1, "error[E000]: no such file: missing.rules"),
+    (["compile", "missing.rules"], 1, "error[E000]: no such file: missing.rules"),
+    (["simulate", REGICIDE, "--games", "2", "--option", "foo=1"], 1, "error: unknown option `foo`"),
+    (["play", REGICIDE, "--option", "foo=1"], 1, "error: unknown option `foo`"),
+    (["simulate", REGICIDE, "--games", "2", "--players", "5"], 1, "error: Regicide is for 1..4 players, not 5"),
+    (["simulate", REGICIDE, "--games", "2", "--players", "-1"], 1, "error: Regicide is for 1..4 players, not -1"),
+    (["play", REGICIDE, "--players", "9"], 1, "error: Regicide is for 1..4 players, not 9"),
+    (["play", REGICIDE, "--players", "2", "--bot", "3=random"], 1, "error: no seat P3 in a 2-player match"),
+    (["simulate", REGICIDE, "--games", "0"], 1, "error: the number of games must be at least 1"),
+    (["simulate", REGICIDE, "--players", "two"], 2, "argument --players: invalid int value: 'two'"),
+    (["simulate", REGICIDE, "--bot", "smart"], 2, "argument --bot: unknown bot kind 'smart'"),
+    (["play", REGICIDE, "--option", "foo"], 2, "argument --option: expected K=V, got 'foo'"),
+    (["play", REGICIDE, "--bot", "0=random"], 2, "argument --bot: bad seat '0'"),
+    (["frobnicate"], 2, "invalid choice: 'frobnicate'"),
+    ([], 2, "the following arguments are required: COMMAND"),
+])
+def test_bad_command_lines_are_one_clear_line(capsys, monkeypatch, argv, code, message):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    got, out, err = run(capsys, *argv)
+    assert got == code
+    assert "Traceback" not in out + err
+    assert out == ""
+    last = err.rstrip("\n").splitlines()[-1]
+    assert message in last
+    if code == 1:
+        assert err.count("\n") == 1, err          # exactly one line
+    else:
+        assert err.startswith("usage: rulelang")  # argparse: usage, then the one error line
+
+
+def test_compile_to_a_missing_directory_is_one_line(tmp_path, capsys):
+    target = tmp_path / "nowhere" / "out.json"
+    code, out, err = run(capsys, "compile", REGICIDE, "-o", str(target))
+    assert code == 1 and out == ""
+    assert err == f"error: {target}: No such file or directory\n"
+
+
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_zero_players_is_refused(capsys, monkeypatch, command):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    extra = ["--games", "2"] if command == "simulate" else []
+    code, out, err = run(capsys, command, REGICIDE, "--players", "0", *extra)
+    assert code == 1
+    assert err == "error: Regicide is for 1..4 players, not 0\n"
+
+
+def test_a_misspelt_field_in_a_def_is_an_error_not_a_traceback(tmp_path, capsys):
+    source = Path(REGICIDE).read_text(encoding="utf-8")
+    broken = tmp_path / "broken.rules"
+    broken.write_text(source.replace("sum(c.value for c in cards)", "sum(c.valeu for c in cards)", 1),
+                      encoding="utf-8")
+    code, out, err = run(capsys, "simulate", str(broken), "--players", "2", "--games", "3")
+    assert code == 1 and "Traceback" not in out + err
+    assert "valeu" in err

@@ -1,0 +1,413 @@
+"""Diagnostics of broken copies of games/regicide.rules.
+
+Each case makes one targeted text edit to the real game and checks what `rulelang.lint`
+and `rulelang lint` say about it: the code, the message, the did-you-mean suggestion
+and the exact line and column, computed from the edited text itself (never hard-coded).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+REGICIDE = ROOT / "games" / "regicide.rules"
+SOURCE = REGICIDE.read_text(encoding="utf-8")
+
+
+# -- helpers ----------------------------------------------------------------------
+
+def position(text: str, index: int) -> tuple[int, int]:
+    """1-based (line, column) of text[index], columns counted in characters."""
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, column
+
+
+def edited(old: str, new: str) -> tuple[str, int]:
+    """The game with the first `old` replaced by `new`, and where the replacement starts."""
+    index = SOURCE.index(old)
+    return SOURCE[:index] + new + SOURCE[index + len(old):], index
+
+
+def write(tmp_path: Path, text: str, name: str = "broken.rules") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def run_lint(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["lint", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def errors_of(diagnostics):
+    return [d for d in diagnostics if d.severity == "error"]
+
+
+def caret_block(out: str, headline: str) -> tuple[str, str]:
+    """The source line and the caret line printed under `headline`."""
+    lines = out.splitlines()
+    at = lines.index(headline)
+    return lines[at + 1], lines[at + 2]
+
+
+@dataclass
+class Case:
+    id: str
+    old: str                 # replaced once in the real game ...
+    new: str                 # ... by this
+    anchor: str              # the diagnostic points at this part of `new`
+    code: str
+    message: str             # the exact message
+    suggestion: str | None = None
+
+    def build(self) -> tuple[str, int, int]:
+        text, start = edited(self.old, self.new)
+        line, column = position(text, start + self.new.index(self.anchor))
+        return text, line, column
+
+
+CASES = [
+    Case("unknown-zone-name", "hand[me]", "hnd[me]", "hnd", "E101", "unknown name `hnd`", "hand"),
+    Case("unknown-zone-in-move", "move table to discard", "move tabel to discard", "tabel",
+         "E101", "unknown name `tabel`", "table"),
+    Case("bool-added-to-int", "damage += 2 * n", "damage += true", "true",
+         "E201", "the right side of `+=` must be int, not bool"),
+    Case("unknown-step", "goto suffer\n", "goto suffr\n", "suffr",
+         "E101", "unknown step `suffr`", "suffer"),
+    # The span of an unknown field is the whole `obj.field` expression (it starts at the object).
+    Case("unknown-field", "due -= c.value", "due -= c.valeu", "c.valeu",
+         "E104", "no component kind has a field `valeu`", "value"),
+    Case("unknown-field-of-def", "current_enemy.suit == s", "current_enemy.siut == s", "current_enemy.siut",
+         "E104", "no component kind has a field `siut`", "suit"),
+    Case("unknown-field-in-create", "create Card(rank: r, suit: s, value: r)",
+         "create Card(rank: r, suit: s, valeu: r)", "valeu: r",
+         "E104", "kind `Card` has no field `valeu`", "value"),
+    Case("def-too-many-args", "attack_of(cards) <= 10", "attack_of(cards, 1) <= 10", "attack_of(cards, 1)",
+         "E103", "`attack_of` takes 1 argument, 2 given"),
+    Case("def-too-few-args", "power(cards, hearts)", "power(cards)", "power(cards)",
+         "E103", "`power` takes 2 arguments, 1 given"),
+    Case("proc-too-many-args", "{ refill(p) }", "{ refill(p, 2) }", "refill(p, 2)",
+         "E103", "procedure `refill` takes 1 argument, 2 given"),
+    Case("duplicate-zone", "  zone hand:", "  zone table: pile, public\n  zone hand:", "zone table: pile, public",
+         "E102", "`table` is already declared as a zone"),
+    Case("duplicate-var", "  var due:", "  var damage: int = 0\n  var due:", "var damage: int = 0",
+         "E102", "`damage` is already declared as a var"),
+    Case("unknown-zone-shape", "zone castle: pile", "zone castle: pil", "pil",
+         "E105", "unknown zone shape `pil` (a zone is a `pile` or a `set`)", "pile"),
+    Case("unknown-zone-property", "zone castle: pile, hidden", "zone castle: pile, hiden", "hiden",
+         "E105", "unknown zone property `hiden` (known: public, hidden, owner, capacity)", "hidden"),
+    Case("int-if-condition", "if size(castle) == 0 { finish win }", "if 3 { finish win }", "3",
+         "E201", "an `if` condition must be bool, not int"),
+    Case("unknown-type", "rank: int ", "rank: itn ", "itn", "E101", "unknown type `itn`", "int"),
+    Case("unknown-function", "require valid_play(cards)", "require valdi_play(cards)", "valdi_play(cards)",
+         "E101", "unknown function `valdi_play`", "valid_play"),
+    Case("unknown-procedure", "{ defeat_enemy() }", "{ defeat_enemie() }", "defeat_enemie()",
+         "E101", "unknown procedure `defeat_enemie`", "defeat_enemy"),
+    Case("unknown-event", "on stuck {", "on stuk {", "on stuk", "E106",
+         "unknown event `stuk` (events: stuck, turn_start, turn_end)", "stuck"),
+    Case("bad-player-range", "players 1..4", "players 4..1", "players 4..1",
+         "E203", "player counts 4..1 are not a valid range"),
+    Case("missing-inner-brace", "hand[p] }\n  }\n\n  proc draw_round", "hand[p] }\n\n  proc draw_round",
+         "proc", "E001", None),
+    Case("stray-character-after-unicode", 'spades "♠" }', 'spades "♠" } @', "@",
+         "E002", "unexpected character `@`"),
+]
+# Caret widths that are not simply the anchor's length (the span of `on` is the whole handler).
+WIDTHS = {"unknown-event": len("on stuk { finish lose }")}
+
+
+def case_params(skip: tuple[str, ...] = ()):
+    return [pytest.param(case, id=case.id) for case in CASES if case.id not in skip]
+
+
+def expected_error(diagnostics, case: Case):
+    """The first error: the one the edit is about."""
+    errors = errors_of(diagnostics)
+    assert errors, "the edit was not reported at all"
+    return errors[0]
+
+
+# -- the real game is clean -----------------------------------------------------
+
+def test_regicide_lints_clean_through_the_api():
+    diagnostics, sources = rulelang.lint([str(REGICIDE)])
+    assert diagnostics == []
+    assert sources == {str(REGICIDE): SOURCE}
+
+
+def test_regicide_lints_clean_through_the_cli(capsys):
+    code, out, err = run_lint(capsys, str(REGICIDE))
+    assert code == 0
+    assert out == "ok: 1 file(s) clean\n"
+    assert err == ""
+
+
+def test_regicide_lints_clean_as_a_command():
+    done = subprocess.run([sys.executable, "-m", "rulelang", "lint", "games/regicide.rules"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok: 1 file(s) clean"
+    assert "Traceback" not in done.stderr
+
+
+def test_regicide_json_lint_is_an_empty_list(capsys):
+    code, out, _ = run_lint(capsys, "--format", "json", str(REGICIDE))
+    assert code == 0
+    assert json.loads(out) == []
+
+
+# -- one edit, one exact diagnostic -----------------------------------------------
+
+@pytest.mark.parametrize("case", case_params())
+def test_api_reports_code_position_and_suggestion(tmp_path, case):
+    text, line, column = case.build()
+    path = write(tmp_path, text)
+    diagnostics, sources = rulelang.lint([path])
+    assert sources == {path: text}
+    first = expected_error(diagnostics, case)
+    assert (first.code, first.file, first.line, first.column) == (case.code, path, line, column)
+    if case.message is not None:
+        assert first.message == case.message
+    assert first.suggestion == case.suggestion
+
+
+@pytest.mark.parametrize("case", case_params())
+def test_cli_prints_headline_and_caret_under_the_span(tmp_path, capsys, case):
+    text, line, column = case.build()
+    path = write(tmp_path, text)
+    code, out, err = run_lint(capsys, path)
+    assert code == 1
+    assert "Traceback" not in out + err
+    first = expected_error(rulelang.lint([path])[0], case)
+    headline = f"{path}:{line}:{column}: error[{case.code}]: {first.message}"
+    if case.suggestion:
+        headline += f" (did you mean `{case.suggestion}`?)"
+    assert out.splitlines()[0] == headline
+    source_line, carets = caret_block(out, headline)
+    assert source_line == "    " + text.splitlines()[line - 1]
+    width = WIDTHS.get(case.id, len(case.anchor))
+    assert carets == "    " + " " * (column - 1) + "^" * width
+    errors = len(errors_of(rulelang.lint([path])[0]))
+    assert out.splitlines()[-1].startswith(f"{errors} error(s), ")
+
+
+# The second error of a misspelt create field (`value` not given) is true, not a cascade.
+@pytest.mark.parametrize("case", case_params(skip=("unknown-field-in-create",)))
+def test_one_edit_gives_exactly_one_error(tmp_path, case):
+    text, _, _ = case.build()
+    diagnostics, _ = rulelang.lint([write(tmp_path, text)])
+    errors = errors_of(diagnostics)
+    assert [e.code for e in errors] == [case.code], [e.headline() for e in errors]
+
+
+@pytest.mark.parametrize("case", case_params())
+def test_json_format_matches_the_api(tmp_path, capsys, case):
+    text, line, column = case.build()
+    path = write(tmp_path, text)
+    code, out, err = run_lint(capsys, "--format", "json", path)
+    assert code == 1 and err == ""
+    items = json.loads(out)
+    diagnostics, _ = rulelang.lint([path])
+    assert items == [d.to_json() for d in diagnostics]
+    first = next(item for item in items if item["severity"] == "error")
+    assert (first["file"], first["line"], first["column"], first["code"], first["suggestion"]) == \
+        (path, line, column, case.code, case.suggestion)
+    assert set(first) == {"file", "line", "column", "end", "severity", "code", "message", "suggestion"}
+
+
+# -- particular edits ------------------------------------------------------------
+
+def test_unknown_zone_name_suggests_hand_and_underlines_the_name(tmp_path, capsys):
+    text, start = edited("hand[me]", "hnd[me]")
+    line, column = position(text, start)
+    path = write(tmp_path, text)
+    code, out, _ = run_lint(capsys, path)
+    assert code == 1
+    headline = f"{path}:{line}:{column}: error[E101]: unknown name `hnd` (did you mean `hand`?)"
+    assert headline in out.splitlines()
+    _, carets = caret_block(out, headline)
+    assert carets == "    " + " " * (column - 1) + "^^^"
+    first = errors_of(rulelang.lint([path])[0])[0]
+    assert first.span.end_line == line and first.span.end_column == column + len("hnd")
+
+
+def test_missing_players_declaration_points_at_the_game(tmp_path, capsys):
+    text, _ = edited("  players 1..4\n", "")
+    line, column = position(text, text.index('game "Regicide"'))
+    path = write(tmp_path, text)
+    diagnostics, _ = rulelang.lint([path])
+    assert [(d.code, d.line, d.column) for d in errors_of(diagnostics)] == [("E110", line, column)]
+    assert "add `players 1..4`" in diagnostics[0].message
+    code, out, err = run_lint(capsys, path)
+    assert code == 1 and "Traceback" not in out + err
+    assert out.splitlines()[0] == (f"{path}:{line}:{column}: error[E110]: the game does not say how many "
+                                   "players it takes (add `players 1..4`)")
+    assert out.splitlines()[2] == "    ^"
+
+
+def test_missing_inner_brace_is_a_syntax_error_at_the_next_declaration(tmp_path, capsys):
+    text, start = edited("hand[p] }\n  }\n\n  proc draw_round", "hand[p] }\n\n  proc draw_round")
+    line, column = position(text, text.index("proc draw_round"))
+    path = write(tmp_path, text)
+    diagnostics, _ = rulelang.lint([path])
+    assert len(diagnostics) == 1
+    d = diagnostics[0]
+    assert (d.code, d.line, d.column) == ("E001", line, column)
+    assert d.message.startswith("unexpected `proc`; expected ")
+    code, out, err = run_lint(capsys, path)
+    assert code == 1 and "Traceback" not in out + err
+    assert out.splitlines()[2] == "    " + " " * (column - 1) + "^^^^"
+
+
+def missing_last_brace() -> str:
+    text = SOURCE.rstrip()
+    assert text.endswith("}")
+    return text[:-1]
+
+
+def test_missing_last_brace_is_reported_at_the_end_of_the_file(tmp_path, capsys):
+    text = missing_last_brace()
+    lines = text.splitlines()
+    line, column = len(lines), len(lines[-1]) + 1
+    path = write(tmp_path, text)
+    diagnostics, _ = rulelang.lint([path])
+    assert [(d.code, d.line, d.column) for d in diagnostics] == [("E001", line, column)]
+    assert diagnostics[0].message.startswith("unexpected end of file; expected ")
+    code, out, err = run_lint(capsys, path)
+    assert code == 1 and "Traceback" not in out + err
+    assert out.splitlines()[0].startswith(f"{path}:{line}:{column}: error[E001]: unexpected end of file")
+
+
+def test_missing_last_brace_says_a_brace_may_be_missing(tmp_path):
+    diagnostics, _ = rulelang.lint([write(tmp_path, missing_last_brace())])
+    assert "a `}` may be missing" in diagnostics[0].message
+
+
+@pytest.mark.parametrize("old, new, anchor, field, suggestion", [
+    ("def attack_of(cards) = sum(c.value for c in cards)", "def attack_of(cards) = sum(c.valeu for c in cards)",
+     "c.valeu", "valeu", "value"),
+    ("def is_companion(c) = c.rank == 1", "def is_companion(c) = c.rnak == 1", "c.rnak", "rnak", "rank"),
+])
+def test_unknown_field_of_an_untyped_parameter_is_reported(tmp_path, old, new, anchor, field, suggestion):
+    text, start = edited(old, new)
+    line, column = position(text, start + new.index(anchor))
+    diagnostics, _ = rulelang.lint([write(tmp_path, text)])
+    assert [(d.code, d.line, d.column, d.suggestion) for d in errors_of(diagnostics)] == \
+        [("E104", line, column, suggestion)]
+    assert f"`{field}`" in diagnostics[0].message
+
+
+def test_tab_indentation_counts_a_tab_as_one_column_and_keeps_it_in_the_caret_line(tmp_path, capsys):
+    text, start = edited("        goto suffer\n", "\t\tgoto suffr\n")
+    line, column = position(text, start + len("\t\tgoto "))
+    assert column == 8
+    path = write(tmp_path, text)
+    code, out, _ = run_lint(capsys, path)
+    assert code == 1
+    headline = f"{path}:{line}:{column}: error[E101]: unknown step `suffr` (did you mean `suffer`?)"
+    source_line, carets = caret_block(out, headline)
+    assert source_line == "    \t\tgoto suffr"
+    assert carets == "    \t\t     ^^^^^"
+
+
+def test_windows_line_endings_give_the_same_positions(tmp_path):
+    text, start = edited("goto suffer\n", "goto suffr\n")
+    line, column = position(text, start + len("goto "))
+    path = tmp_path / "crlf.rules"
+    path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert [(d.code, d.line, d.column, d.suggestion) for d in diagnostics] == [("E101", line, column, "suffer")]
+
+
+def test_several_problems_are_all_reported_in_source_order_of_checking(tmp_path, capsys):
+    text, _ = edited("goto suffer\n", "goto suffr\n")
+    text = text.replace("damage += 2 * n", "damage += true", 1)
+    path = write(tmp_path, text)
+    diagnostics, _ = rulelang.lint([path])
+    assert sorted(d.code for d in diagnostics) == ["E101", "E201"]
+    code, out, _ = run_lint(capsys, path)
+    assert code == 1
+    assert out.splitlines()[-1] == "2 error(s), 0 warning(s)"
+
+
+def test_warnings_alone_exit_zero(tmp_path, capsys):
+    text, _ = edited("  var due:", "  var spare: int = 0\n  var due:")
+    line, column = position(text, text.index("var spare"))
+    path = write(tmp_path, text)
+    diagnostics, _ = rulelang.lint([path])
+    assert [(d.severity, d.code, d.line, d.column) for d in diagnostics] == [("warning", "W201", line, column)]
+    code, out, _ = run_lint(capsys, path)
+    assert code == 0
+    assert out.splitlines()[0] == f"{path}:{line}:{column}: warning[W201]: var `spare` is declared but never used"
+    assert out.splitlines()[-1] == "0 error(s), 1 warning(s)"
+
+
+# -- files that cannot be read ---------------------------------------------------
+
+def test_clean_and_broken_files_together_exit_one(tmp_path, capsys):
+    text, _ = edited("goto suffer\n", "goto suffr\n")
+    broken = write(tmp_path, text)
+    code, out, err = run_lint(capsys, str(REGICIDE), broken)
+    assert code == 1
+    assert str(REGICIDE) not in out
+    assert out.count(broken) == 1
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda tmp: str(tmp / "missing.rules"), "no such file: {path}"),
+    (lambda tmp: str(tmp), "cannot read {path}: "),
+    (lambda tmp: write_bytes(tmp / "latin1.rules", b"game \"R\xe9gicide\" {}"), "cannot read {path}: "),
+])
+def test_unreadable_files_are_one_e000_line(tmp_path, capsys, make, message):
+    path = make(tmp_path)
+    diagnostics, sources = rulelang.lint([path])
+    assert sources == {}
+    assert len(diagnostics) == 1 and diagnostics[0].code == "E000"
+    assert diagnostics[0].message.startswith(message.format(path=path))
+    code, out, err = run_lint(capsys, path)
+    assert code == 1
+    assert "Traceback" not in out + err
+    assert out.splitlines()[0] == f"error[E000]: {diagnostics[0].message}"
+    assert out.splitlines()[1] == "1 error(s), 0 warning(s)"
+
+
+def write_bytes(path: Path, data: bytes) -> str:
+    path.write_bytes(data)
+    return str(path)
+
+
+def test_an_empty_file_is_a_syntax_error_at_1_1(tmp_path, capsys):
+    path = write(tmp_path, "")
+    diagnostics, _ = rulelang.lint([path])
+    assert [(d.code, d.line, d.column) for d in diagnostics] == [("E001", 1, 1)]
+    assert diagnostics[0].message == "unexpected end of file; expected `game`"
+    code, out, err = run_lint(capsys, path)
+    assert code == 1 and "Traceback" not in out + err
+
+
+def test_compile_of_a_broken_file_reports_on_stderr_with_a_caret(tmp_path, capsys):
+    text, start = edited("goto suffer\n", "goto suffr\n")
+    line, column = position(text, start + len("goto "))
+    path = write(tmp_path, text)
+    code = main(["compile", path, "-o", str(tmp_path / "out.json")])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.out == ""
+    assert "Traceback" not in captured.err
+    assert captured.err.splitlines() == [
+        f"{path}:{line}:{column}: error[E101]: unknown step `suffr` (did you mean `suffer`?)",
+        "    " + text.splitlines()[line - 1],
+        "    " + " " * (column - 1) + "^^^^^",
+    ]
+    assert not (tmp_path / "out.json").exists()
