@@ -1,0 +1,31 @@
+"""A whole Valgarð game at the terminal against a random bot, with the board drawn."""
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from rulelang.cli import main
+
+VALGARD = str(Path(__file__).resolve().parent.parent / "games" / "valgard.rules")
+
+
+def test_a_full_game_against_a_random_bot_at_the_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    code = main(["play", VALGARD, "--seed", "5", "--bot", "2=random", "--option", "turn_limit=150"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Game over." in out
+    assert "Traceback" not in out
+    # The board is drawn with labelled rows and columns, sockets between the octagon rows.
+    assert "     a   b   c   d   e   f   g" in out
+    assert any(line.startswith("  7 ") for line in out.splitlines())
+    assert "·" in out
+
+
+def test_hardcore_option_reaches_the_match(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", VALGARD, "--seed", "1", "--option", "hardcore=true"]) == 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", VALGARD, "--seed", "1", "--option", "hardcore=3"]) == 1
+    assert "option `hardcore` must be bool" in capsys.readouterr().err
