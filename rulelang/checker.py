@@ -122,6 +122,7 @@ class Checker:
         self.used: set[str] = set()
         self.function_refs: set[int] = set()
         self.written: set[str] = set()
+        self.shadows: list[Diagnostic] = []      # W207, reported only if the file has no errors
 
     # ---- reporting ----
     def error(self, code: str, msg: str, span: Span, suggestion: str | None = None) -> None:
@@ -140,7 +141,29 @@ class Checker:
         for d in self.game.decls:
             self.check_decl(d)
         self.whole_game()
+        if self.out.ok:
+            # The lints (flow, dead code, shadowing) run on a file that resolves and type-checks:
+            # on a broken one they would mostly repeat its errors in other words.
+            from .lints import static_lint
+            found = self.shadows + static_lint(self.out)
+            found.sort(key=lambda d: (d.span.line, d.span.column, d.code) if d.span else (0, 0, d.code))
+            self.out.diagnostics.extend(found)
         return self.out
+
+    def bind(self, name: str, span: Span, what: str = "") -> None:
+        """A local name is introduced here: note it if it hides a declaration, a builtin or another local."""
+        if self.lookup_local(name) is not None:
+            hidden = f"another local `{name}`"
+        elif name in BUILTIN_VALUES:
+            hidden = f"the builtin `{name}`"
+        elif name in self.out.symbols and self.out.symbols[name].kind not in ("step", "proc", "kind"):
+            sym = self.out.symbols[name]          # (a step, procedure or kind is never a value: nothing hidden)
+            kind = {"enumval": "enum value", "var": "variable", "proc": "procedure"}.get(sym.kind, sym.kind)
+            hidden = f"the {kind} `{name}`"
+        else:
+            return
+        self.shadows.append(Diagnostic("W207", f"{what or 'local'} `{name}` shadows {hidden}: inside this scope "
+                                               f"`{name}` means the local", span, "warning"))
 
     def collect(self) -> None:
         syms = self.out.symbols
@@ -202,6 +225,7 @@ class Checker:
             return t.name
         sym = self.out.symbols.get(t.name)
         if sym and sym.kind in ("enum", "kind"):
+            self.used.add(t.name)
             return sym.type
         choices = list(PRIMITIVES) + [k for k, s in self.out.symbols.items() if s.kind in ("enum", "kind")]
         self.error("E101", f"unknown type `{t.name}`", t.span, self.suggest(t.name, choices))
@@ -222,7 +246,7 @@ class Checker:
         elif isinstance(d, n.DefDecl):
             self.check_def(d)
         elif isinstance(d, n.ProcDecl):
-            with self.scope({p.name: self.param_type(p) for p in d.params}):
+            with self.scope(self.params_scope(d.params)):
                 self.block(d.body)
         elif isinstance(d, n.SetupDecl):
             with self.scope({}):
@@ -245,6 +269,14 @@ class Checker:
             with self.scope({}):
                 self.expect(d.count, "int", "a turn limit")
                 self.block(d.body)
+
+    def params_scope(self, params) -> dict[str, str]:
+        scope: dict[str, str] = {}
+        with self.scope(scope):
+            for p in params:
+                self.bind(p.name, p.span, "parameter")
+                scope[p.name] = self.param_type(p)
+        return scope
 
     def param_type(self, p: n.Param) -> str:
         return self.resolve_type(p.type) if p.type else "any"
@@ -353,7 +385,7 @@ class Checker:
             self.expect(d.init, t, f"the initial value of `{d.name}`")
 
     def check_def(self, d: n.DefDecl) -> None:
-        scope = {p.name: self.param_type(p) for p in (d.params or ())}
+        scope = self.params_scope(d.params or ())
         sym = self.out.symbols.get(d.name)
         if sym is not None and sym.decl is d:
             sym.type = "any"             # while checking its own body (recursion is refused below)
@@ -377,6 +409,7 @@ class Checker:
             scope: dict[str, str] = {}
             with self.scope(scope):
                 for p in a.params:
+                    self.bind(p.name, p.span, "parameter")
                     dt = self.expr(p.domain)
                     if dt == "zones":
                         self.error("E201", f"`{p.domain.name}` is a zone per player: say whose, e.g. `{p.domain.name}[me]`",
@@ -401,11 +434,20 @@ class Checker:
             self.error("E111", "the game has no steps: declare `turn { step ... }`", self.game.span)
         if not any(isinstance(x, n.Finish) for x in walk(self.game)):
             self.error("E112", "the game never ends: no `finish` statement anywhere", self.game.span)
+        # A name some error suggested ("did you mean `hand`?") is used, just misspelt: not unused.
+        suggested = {d.suggestion for d in self.out.diagnostics if d.severity == "error" and d.suggestion}
         for name, sym in self.out.symbols.items():
+            if name in suggested:
+                continue
             shown = sym.kind == "def" and sym.decl.show
             if sym.kind in ("zone", "var", "def", "proc", "table", "option", "board") and name not in self.used \
                     and not shown:
                 self.warn("W201", f"{sym.kind} `{name}` is declared but never used", sym.decl.span)
+            elif sym.kind == "enum" and name not in self.used and not any(i.name in self.used for i in sym.decl.items):
+                self.warn("W201", f"enum `{name}` is declared but never used", sym.decl.span)
+            elif sym.kind == "kind" and name not in self.used:
+                self.warn("W201", f"kind `{name}` is declared but never used: no component of it is ever created",
+                          sym.decl.span)
 
     # ---- scopes ----
     def scope(self, names: dict):
@@ -462,6 +504,7 @@ class Checker:
             self.assign(s)
         elif isinstance(s, n.Let):
             t = self.expr(s.value)
+            self.bind(s.name, s.span)
             self.scopes[-1][s.name] = t
         elif isinstance(s, n.If):
             self.expect(s.test, "bool", "an `if` condition")
@@ -471,6 +514,7 @@ class Checker:
             t = self.expr(s.iterable)
             if not is_list_like(t):
                 self.error("E201", f"`for` needs a list, a range or a zone, not {show(t)}", s.iterable.span)
+            self.bind(s.var, s.span, "loop variable")
             self.scopes.append({s.var: elem(t)})
             try:
                 self.block(s.body)
@@ -888,6 +932,7 @@ class Checker:
         it = self.expr(c.iterable)
         if not is_list_like(it):
             self.error("E201", f"`for ... in` needs a list, a range or a zone, not {show(it)}", c.iterable.span)
+        self.bind(c.var, c.span, "loop variable")
         self.scopes.append({c.var: elem(it)})
         try:
             if c.where is not None:

@@ -1,0 +1,972 @@
+"""The lints: what a rule file does, beyond whether its names and types are right.
+
+Two halves, one module:
+
+- `static_lint(checked)` reads the checked syntax tree (never running anything) for flow
+  problems — steps that cannot be reached or never lead to an end, a flow that never waits
+  for a decision, a game that can go on for ever — and for dead or pointless rules:
+  conditions that are always false, statements after a `goto`, zones that are always empty
+  or written and never read. The checker calls it on every file that has no errors.
+- `deep_lint(path)` plays a few hundred seeded random games through the public engine API
+  and reports what went wrong at run time (a stuck player, a loop limit, a broken invariant,
+  a game that never ends), each with the seed and the actions that reproduce it.
+
+Every finding is a Diagnostic with a code from docs/diagnostics.md. The static analysis
+over-approximates what can happen (every branch of an `if` may run, every `goto` may be
+taken), so its errors are certain and its warnings are possibilities worth a look.
+"""
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+
+from . import nodes as n
+from .checker import Checked, walk
+from .errors import Diagnostic, RulelangError, RuleRuntimeError, Span
+
+INF = math.inf
+FALL = ("fall",)            # the block ran to its end without a signal
+END_TURN = ("end",)
+FINISH = ("finish",)
+
+START, TURN, END, ERROR = "start", "turn", "end", "error"
+
+
+def _enter(step: str) -> tuple:
+    return ("enter", step)
+
+
+def _wait(step: str) -> tuple:
+    return ("wait", step)
+
+
+# ---- constants: what an expression is, whatever the state ---------------------------------
+# A known value is ("k", v) for a bool, text, none or enum value, and ("r", lo, hi) for a
+# number between lo and hi (inclusive, possibly infinite). None means "it depends".
+
+def _k(v):
+    return ("k", v)
+
+
+def _r(lo, hi):
+    return ("r", lo, hi)
+
+
+TRUE, FALSE = _k(True), _k(False)
+
+
+class Consts:
+    def __init__(self, checked: Checked):
+        self.c = checked
+        players = next((d for d in checked.game.decls if isinstance(d, n.Players)), None)
+        self.players = (players.low, players.high) if players else (1, INF)
+        self.defs_busy: set[str] = set()
+        self.memo: dict[int, object] = {}
+
+    def truth(self, e) -> bool | None:
+        v = self.value(e)
+        return v[1] if v is not None and v[0] == "k" and isinstance(v[1], bool) else None
+
+    def value(self, e):
+        key = id(e)
+        if key not in self.memo:
+            self.memo[key] = self._value(e)
+        return self.memo[key]
+
+    def _value(self, e):
+        if isinstance(e, n.Lit):
+            v = e.value
+            if isinstance(v, bool) or not isinstance(v, int):
+                return _k(v)
+            return _r(v, v)
+        if isinstance(e, n.Name):
+            kind, name = self.c.refs.get(id(e), ("unknown", e.name))
+            if kind == "enumval":
+                return _k(("enum", name))
+            if kind == "builtin" and name == "player_count":
+                return _r(*self.players)
+            if kind == "builtin" and name == "turn_count":
+                return _r(1, INF)
+            if kind == "def":
+                sym = self.c.symbols.get(name)
+                if sym is None or sym.decl.params is not None or name in self.defs_busy:
+                    return None
+                self.defs_busy.add(name)
+                try:
+                    return self.value(sym.decl.body)
+                finally:
+                    self.defs_busy.discard(name)
+            return None
+        if isinstance(e, n.Unary):
+            v = self.value(e.operand)
+            if v is None:
+                return None
+            if e.op == "not":
+                return _k(not v[1]) if v[0] == "k" and isinstance(v[1], bool) else None
+            return _r(-v[2], -v[1]) if v[0] == "r" else None
+        if isinstance(e, n.Binary):
+            return self.binary(e)
+        if isinstance(e, n.Cond):
+            t = self.truth(e.test)
+            if t is None:
+                return None
+            return self.value(e.then if t else e.other)
+        if isinstance(e, n.Call):
+            if self.c.symbols.get(e.name) is not None:
+                return None                       # a def of the game's own
+            if e.name in ("size", "count"):
+                return _r(0, INF)
+            if e.name == "abs":
+                return _r(0, INF)
+            if e.name == "roll" and e.args:
+                v = self.value(e.args[0])
+                return _r(1, v[2]) if v is not None and v[0] == "r" and v[1] >= 1 else _r(1, INF)
+            if e.name in ("max", "min") and len(e.args) > 1:
+                vs = [self.value(a) for a in e.args]
+                if all(v is not None and v[0] == "r" for v in vs):
+                    pick = max if e.name == "max" else min
+                    return _r(pick(v[1] for v in vs), pick(v[2] for v in vs))
+            return None
+        if isinstance(e, n.Aggregate):
+            return _r(0, INF) if e.name in ("size", "count") else None
+        return None
+
+    def binary(self, e: n.Binary):
+        op = e.op
+        if op in ("and", "or"):
+            a, b = self.truth(e.left), self.truth(e.right)
+            if op == "and":
+                if a is False or b is False:
+                    return FALSE
+                return TRUE if a is True and b is True else None
+            if a is True or b is True:
+                return TRUE
+            return FALSE if a is False and b is False else None
+        if op == "in":
+            left = self.value(e.left)
+            right = e.right
+            if isinstance(right, n.ListLit):
+                if not right.items:
+                    return FALSE
+                items = [self.value(x) for x in right.items]
+                if left is None or any(v is None for v in items):
+                    return None
+                return _k(any(_equal(left, v) is True for v in items)) \
+                    if all(_equal(left, v) is not None for v in items) else None
+            if isinstance(right, n.Binary) and right.op == "..":
+                lo, hi = self.value(right.left), self.value(right.right)
+                if left is not None and left[0] == "r" and lo is not None and hi is not None \
+                        and lo[0] == hi[0] == "r":
+                    if left[2] < lo[1] or left[1] > hi[2] or lo[1] > hi[2]:
+                        return FALSE
+                    if lo[2] <= left[1] and left[2] <= hi[1]:
+                        return TRUE
+            return None
+        a, b = self.value(e.left), self.value(e.right)
+        if a is None or b is None:
+            return None
+        if op in ("==", "!="):
+            eq = _equal(a, b)
+            if eq is None:
+                return None
+            return _k(eq if op == "==" else not eq)
+        if a[0] != "r" or b[0] != "r":
+            return None
+        (_, alo, ahi), (_, blo, bhi) = a, b
+        if op == "<":
+            return TRUE if ahi < blo else FALSE if alo >= bhi else None
+        if op == "<=":
+            return TRUE if ahi <= blo else FALSE if alo > bhi else None
+        if op == ">":
+            return TRUE if alo > bhi else FALSE if ahi <= blo else None
+        if op == ">=":
+            return TRUE if alo >= bhi else FALSE if ahi < blo else None
+        if op == "+":
+            return _r(alo + blo, ahi + bhi)
+        if op == "-":
+            return _r(alo - bhi, ahi - blo)
+        if op == "*":
+            products = [x * y for x in (alo, ahi) for y in (blo, bhi)]
+            if any(math.isnan(p) for p in products):
+                return None
+            return _r(min(products), max(products))
+        return None
+
+
+def _equal(a, b) -> bool | None:
+    """Are two known values equal (None: it depends)?"""
+    if a[0] == "k" and b[0] == "k":
+        return a[1] == b[1]
+    if a[0] == "r" and b[0] == "r":
+        if a[1] == a[2] == b[1] == b[2]:
+            return True
+        if a[2] < b[1] or b[2] < a[1]:
+            return False
+    return None
+
+
+# ---- the static lints ------------------------------------------------------------------------
+
+@dataclass
+class Step:
+    decl: n.StepDecl
+    playable: list = field(default_factory=list)     # actions that can ever be played
+    may_be_stuck: bool = True
+
+
+class StaticLint:
+    def __init__(self, checked: Checked):
+        self.c = checked
+        self.game = checked.game
+        self.consts = Consts(checked)
+        self.out: list[Diagnostic] = []
+        self.reported: set = set()
+        decls = self.game.decls
+        self.steps: dict[str, Step] = {}
+        for d in decls:
+            if isinstance(d, n.StepDecl) and d.name not in self.steps:
+                self.steps[d.name] = Step(d)
+        turn_steps = [s for s in self.steps.values() if s.decl.in_turn]
+        self.first_step = (turn_steps or list(self.steps.values()))[0].decl.name if self.steps else None
+        self.procs = {d.name: d for d in decls if isinstance(d, n.ProcDecl)}
+        self.setup = tuple(s for d in decls if isinstance(d, n.SetupDecl) for s in d.body)
+        self.handlers: dict[str, tuple] = {}
+        for d in decls:
+            if isinstance(d, n.OnDecl):
+                self.handlers[d.event] = self.handlers.get(d.event, ()) + tuple(d.body)
+        self.whens = [d for d in decls if isinstance(d, n.WhenDecl)]
+        self.limits = [d for d in decls if isinstance(d, n.LimitDecl)]
+        self.zones = {d.name: d for d in decls if isinstance(d, n.ZoneDecl)}
+        self.vars = {d.name: d for d in decls if isinstance(d, n.VarDecl)}
+        self.proc_exits: dict[tuple, frozenset] = {}
+        self.proc_busy: set = set()
+
+    def report(self, code: str, severity: str, msg: str, span: Span) -> None:
+        key = (code, span.line, span.column)
+        if key not in self.reported:
+            self.reported.add(key)
+            self.out.append(Diagnostic(code, msg, span, severity))
+
+    def run(self) -> list[Diagnostic]:
+        self.zone_lints()
+        self.condition_lints()
+        self.classify_actions()
+        self.dead_code()
+        self.flow()
+        self.progress()
+        return self.out
+
+    # ---- zones and variables: always empty, written and never read ----
+    def root_zone(self, e) -> str | None:
+        """The zone a component expression takes its components from (`hand[me]`, `top(deck, 2)`)."""
+        if isinstance(e, n.Name):
+            ref = self.c.refs.get(id(e))
+            return ref[1] if ref and ref[0] == "zone" else None
+        if isinstance(e, n.Index):
+            return self.root_zone(e.obj)
+        if isinstance(e, n.Call) and e.name in ("top", "bottom", "first", "last", "pick") and e.args \
+                and e.name not in self.c.symbols:
+            return self.root_zone(e.args[0])
+        return None
+
+    def zone_lints(self) -> None:
+        dests, writes_only = [], set()
+        for x in walk(self.game):
+            if isinstance(x, (n.Move, n.Create)):
+                dests.append(x.dest)
+                writes_only.update(id(y) for y in _names_in_root(x.dest))
+            elif isinstance(x, n.Shuffle):
+                writes_only.update(id(y) for y in _names_in_root(x.zone))
+        filled = {self.root_zone(d) for d in dests}
+        self.always_empty: set[str] = set()
+        if None not in filled:          # every destination is a named zone: the others stay empty
+            self.always_empty = set(self.zones) - filled
+        read_zones, read_vars, written_vars = set(), set(), set()
+        for x in walk(self.game):
+            if isinstance(x, n.Name) and id(x) not in writes_only:
+                ref = self.c.refs.get(id(x))
+                if ref and ref[0] == "zone":
+                    read_zones.add(ref[1])
+                elif ref and ref[0] == "var":
+                    read_vars.add(ref[1])
+            elif isinstance(x, n.LValue):
+                ref = self.c.refs.get(id(x))
+                if ref and ref[0] == "var":
+                    written_vars.add(ref[1])
+        for name, d in self.zones.items():
+            if name in filled and name not in read_zones and _hidden(d):
+                self.report("W205", "warning", f"zone `{name}` is hidden and never read: what is moved into it "
+                            "is never looked at again, by the rules or by a player", d.span)
+        for name, d in self.vars.items():
+            if name in written_vars and name not in read_vars and _hidden(d):
+                self.report("W205", "warning", f"variable `{name}` is hidden and never read: what is assigned "
+                            "to it is never looked at again, by the rules or by a player", d.span)
+        for x in walk(self.game):
+            if isinstance(x, n.Move):
+                z = self.root_zone(x.what)
+                if z in self.always_empty:
+                    self.report("W206", "warning", f"zone `{z}` is always empty (nothing is ever moved or created "
+                                "into it), so this moves nothing", x.what.span)
+
+    # ---- conditions that never hold ----
+    def condition_lints(self) -> None:
+        for x in walk(self.game):
+            if isinstance(x, n.If):
+                t = self.consts.truth(x.test)
+                if t is False and x.then:
+                    self.report("W203", "warning", "this condition is always false: the block after it never runs",
+                                x.test.span)
+                elif t is True and x.other:
+                    self.report("W203", "warning", "this condition is always true: its `else` block never runs",
+                                x.test.span)
+            elif isinstance(x, n.While) and self.consts.truth(x.test) is False:
+                self.report("W203", "warning", "this `while` condition is always false: the loop never runs",
+                            x.test.span)
+            elif isinstance(x, n.WhenDecl) and self.consts.truth(x.test) is False:
+                self.report("W203", "warning", "this `when` condition is always false: the block never runs",
+                            x.test.span)
+
+    def never_playable(self, a: n.ActionDecl) -> bool:
+        """Report and say whether an action can never be played."""
+        if a.require is not None and self.consts.truth(a.require) is False:
+            self.report("W203", "warning", f"action `{a.name}` can never be played: its `require` is always false",
+                        a.require.span)
+            return True
+        for p in a.params:
+            z = self.root_zone(p.domain)
+            if z in self.always_empty:
+                self.report("W206", "warning", f"action `{a.name}` can never be played: its choices for `{p.name}` "
+                            f"come from zone `{z}`, which is always empty", p.domain.span)
+                return True
+            if _empty_domain(p.domain, self.consts):
+                self.report("W203", "warning", f"action `{a.name}` can never be played: there is nothing to choose "
+                            f"for `{p.name}`", p.domain.span)
+                return True
+            if p.mode == "subset" and isinstance(p.size, n.Binary) and p.size.op == "..":
+                lo, hi = self.consts.value(p.size.left), self.consts.value(p.size.right)
+                if lo is not None and hi is not None and lo[0] == hi[0] == "r" and lo[1] > hi[2]:
+                    self.report("W203", "warning", f"action `{a.name}` can never be played: the size of `{p.name}` "
+                                "is an empty range", p.size.span)
+                    return True
+        return False
+
+    def classify_actions(self) -> None:
+        for step in self.steps.values():
+            for a in step.decl.actions:
+                if self.never_playable(a):
+                    continue
+                step.playable.append(a)
+                if not a.params and (a.require is None or self.consts.truth(a.require) is True):
+                    step.may_be_stuck = False
+
+    # ---- what a block can do: the signals it may end with ----
+    def exits(self, stmts, quiet: bool = False, dead: bool = False) -> frozenset:
+        """The outcomes a block may have: FALL, ("goto", step), END_TURN, FINISH.
+
+        quiet=True follows only the paths that make no progress (change nothing but the order
+        or place of components within one zone); dead=True reports unreachable statements
+        and endless loops on the way (done once per block)."""
+        cur = {FALL}
+        last = cur
+        for s in stmts:
+            if FALL not in cur:
+                if dead and last:        # (not after a loop that never ends: E404 says that)
+                    self.report("W209", "warning", "this statement never runs: the one before it always ends the "
+                                "effect (with `goto`, `end turn` or `finish`)", s.span)
+                break
+            last = self.stmt_exits(s, quiet, dead)
+            cur.discard(FALL)
+            cur |= last
+        return frozenset(cur)
+
+    def stmt_exits(self, s, quiet: bool, dead: bool) -> frozenset:
+        if isinstance(s, n.Goto):
+            return frozenset({("goto", s.step)})
+        if isinstance(s, n.EndTurn):
+            return frozenset({END_TURN})
+        if isinstance(s, n.Finish):
+            return frozenset({FINISH})
+        if isinstance(s, n.If):
+            t = self.consts.truth(s.test)
+            then, other = self.exits(s.then, quiet, dead), self.exits(s.other, quiet, dead)
+            return then if t is True else other if t is False else then | other
+        if isinstance(s, n.For):
+            return frozenset({FALL}) | self.exits(s.body, quiet, dead)
+        if isinstance(s, n.While):
+            t = self.consts.truth(s.test)
+            body = self.exits(s.body, quiet, dead)
+            if t is False:
+                return frozenset({FALL})
+            if t is True:
+                leaves = body - {FALL}
+                if dead and not leaves and not quiet:
+                    self.report("E404", "error", "this `while` never ends: its condition is always true and nothing "
+                                "in it leaves the loop (the engine stops it at the loop limit)", s.span)
+                return leaves
+            return frozenset({FALL}) | body
+        if isinstance(s, n.Repeat):
+            body = self.exits(s.body, quiet, dead)
+            v = self.consts.value(s.count)
+            if v is not None and v[0] == "r" and v[1] >= 1:
+                return body
+            return frozenset({FALL}) | body
+        if isinstance(s, n.CallStmt):
+            return self.call_exits(s.name, quiet)
+        if quiet and not self.no_progress(s):
+            return frozenset()
+        return frozenset({FALL})
+
+    def call_exits(self, name: str, quiet: bool) -> frozenset:
+        key = (name, quiet)
+        if key in self.proc_exits:
+            return self.proc_exits[key]
+        proc = self.procs.get(name)
+        if proc is None or key in self.proc_busy:
+            return frozenset({FALL})          # recursion: assume it returns
+        self.proc_busy.add(key)
+        try:
+            result = self.exits(proc.body, quiet, dead=not quiet)
+        finally:
+            self.proc_busy.discard(key)
+        self.proc_exits[key] = result
+        return result
+
+    def no_progress(self, s) -> bool:
+        """Does this statement leave the game where it was (as far as ending it goes)?"""
+        if isinstance(s, n.Move):
+            z = self.root_zone(s.what)
+            return z is not None and z == self.root_zone(s.dest)
+        if isinstance(s, n.Assign):
+            ref = self.c.refs.get(id(s.target))
+            return bool(ref) and ref[0] == "local"
+        if isinstance(s, n.Create):
+            return False
+        return True            # let, log, shuffle
+
+    def dead_code(self) -> None:
+        """Visit every block once for unreachable statements and endless loops."""
+        blocks = [self.setup]
+        for step in self.steps.values():
+            blocks.append(step.decl.enter)
+            blocks.extend(a.body for a in step.decl.actions)
+        blocks.extend(self.handlers.values())
+        blocks.extend(d.body for d in self.whens)
+        blocks.extend(d.body for d in self.limits)
+        for b in blocks:
+            self.exits(b, dead=True)
+        for name in self.procs:
+            self.call_exits(name, False)
+
+    # ---- the flow graph: start, turns, steps (entered, waiting for a decision), end ----
+    def target(self, outcome, fall):
+        if outcome == FALL:
+            return fall
+        if outcome == END_TURN:
+            return TURN
+        if outcome == FINISH:
+            return END
+        step = outcome[1]
+        return _enter(step) if step in self.steps else ERROR
+
+    def targets(self, outcomes, fall, quiet: bool = False) -> set:
+        out = {self.target(o, fall) for o in outcomes} - {None}
+        if quiet and TURN in out and "turn_end" in self.handlers \
+                and FALL not in self.exits(self.handlers["turn_end"], quiet=True):
+            out.discard(TURN)           # every turn's end makes progress (`on turn_end`)
+        return out
+
+    def graph(self, quiet: bool = False) -> dict:
+        """Successors of every node. With quiet=True only the edges that make no progress,
+        and the action edges are labelled ("via", action) for the loop check."""
+        g: dict = {}
+        first = _enter(self.first_step) if self.first_step else ERROR
+        g[START] = self.targets(self.exits(self.setup, quiet), TURN)
+        turn = set()
+        for d in self.limits:
+            turn |= self.targets(self.exits(d.body, quiet) - {FALL}, None)
+        turn |= self.targets(self.exits(self.handlers.get("turn_start", ()), quiet), first)
+        if FINISH in self.exits(self.handlers.get("turn_end", ()), quiet):
+            turn.add(END)
+        g[TURN] = turn
+        stuck = self.handlers.get("stuck")
+        self.action_edges: dict = {}
+        for name, step in self.steps.items():
+            wait = _wait(name)
+            g[_enter(name)] = self.targets(self.exits(step.decl.enter, quiet), wait, quiet)
+            succ = set()
+            for a in step.playable:
+                if quiet and a.require is not None and _mentions_turn_count(a.require, self.c):
+                    continue
+                for t in self.targets(self.exits(a.body, quiet), wait, quiet):
+                    succ.add(t)
+                    self.action_edges.setdefault((wait, t), []).append(a)
+            if step.may_be_stuck and not quiet:
+                succ |= self.targets(self.exits(stuck, quiet), ERROR) if stuck is not None else {ERROR}
+            if not quiet:
+                for d in self.whens:
+                    if self.consts.truth(d.test) is not False:
+                        succ |= self.targets(self.exits(d.body, quiet) - {FALL}, None)
+            g[wait] = succ
+        g[END] = set()
+        g[ERROR] = set()
+        return g
+
+    def flow(self) -> None:
+        if not self.steps:
+            return
+        g = self.graph()
+        self.g = g
+        reach = _reachable(g, [START])
+        self.reach = reach
+        stuck = self.handlers.get("stuck")
+        if stuck is not None and any(s.may_be_stuck and _wait(name) in reach for name, s in self.steps.items()):
+            out = self.exits(stuck)
+            span = next(d.span for d in self.game.decls if isinstance(d, n.OnDecl) and d.event == "stuck")
+            if out == {FALL}:
+                self.report("E405", "error", "`on stuck` never ends the game, ends the turn or goes to a step: "
+                            "a stuck player would stay stuck (the engine stops with an error)", span)
+            elif FALL in out:
+                self.report("W208", "warning", "`on stuck` can run to its end without ending the game, ending the "
+                            "turn or going to a step: then the engine stops with an error", span)
+        for name, step in self.steps.items():
+            if _enter(name) not in reach:
+                how = "no `goto` leads to it" + ("" if step.decl.in_turn else " and it is not in the `turn`")
+                self.report("W202", "warning", f"step `{name}` can never be reached: {how}", step.decl.span)
+        settling = self.never_settles(g, reach)
+        self.dead_ends: set[str] = set(settling)
+        back = _reachable(_reverse(g), [END])
+        if any(d.code == "E404" for d in self.out):
+            return            # an endless loop already explains why the end cannot be reached
+        if END not in reach:
+            if any(isinstance(x, n.Finish) for x in walk(self.game)) and not self.settle_reported:
+                self.report("E403", "error", "the game can never end: no `finish` can be reached from the start",
+                            self.game.span)
+        else:
+            for name, step in self.steps.items():
+                nodes = [x for x in (_enter(name), _wait(name)) if x in reach]
+                if nodes and not any(x in back for x in nodes):
+                    self.dead_ends.add(name)
+                    if name not in settling:
+                        self.report("E401", "error", f"step `{name}` has no way out: once it is reached, no `goto`, "
+                                    "`end turn` or `finish` can ever lead to the end of the game", step.decl.span)
+        if END not in reach:
+            self.dead_ends |= set(self.steps)
+
+    def never_settles(self, g: dict, reach: set) -> set[str]:
+        """Nodes from which the engine moves on for ever without asking anyone anything."""
+        auto = set()
+        for node, succ in g.items():
+            if not succ or END in succ or ERROR in succ:
+                continue
+            if isinstance(node, tuple) and node[0] == "enter" and node[1] is not None:
+                if _wait(node[1]) not in succ:
+                    auto.add(node)
+            elif node == TURN:
+                auto.add(node)
+            elif isinstance(node, tuple) and node[0] == "wait" and not self.steps[node[1]].playable \
+                    and "stuck" in self.handlers:
+                auto.add(node)
+        changed = True
+        while changed:
+            changed = False
+            for node in list(auto):
+                if not g[node] <= auto:
+                    auto.discard(node)
+                    changed = True
+        trapped = [x for x in auto if x in reach]
+        self.settle_reported = bool(trapped)
+        if not trapped:
+            return set()
+        names = sorted({x[1] for x in trapped if isinstance(x, tuple)},
+                       key=lambda s: (self.steps[s].decl.span.line, s))
+        where = self.steps[names[0]].decl.span if names else self.game.span
+        parts = [f"step `{s}`" for s in names] + (["the start of the turn"] if TURN in trapped else [])
+        listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        verb = "leads" if len(parts) == 1 else "lead"
+        self.report("E402", "error", f"the flow never settles: {listed} {verb} on and on without ever waiting for "
+                    "a decision (the engine stops after 1000 step changes)", where)
+        return set(names)
+
+    # ---- can the game go on for ever? ----
+    def progress(self) -> None:
+        if not self.steps or self.limits or not hasattr(self, "reach"):
+            return
+        if any(isinstance(x, n.Name) and self.c.refs.get(id(x)) == ("builtin", "turn_count")
+               for x in walk(self.game)):
+            return                  # the rules count turns themselves
+        g = self.graph(quiet=True)
+        edges = self.action_edges
+        nodes = [x for x in g if x in self.reach]
+        comp = _sccs({x: {y for y in g[x] if y in self.reach} for x in nodes})
+        looping = []
+        for (src, dst), actions in edges.items():
+            if src[1] in self.dead_ends:
+                continue              # E401/E402/E403 already say this part of the flow never ends
+            if src in self.reach and dst in self.reach and comp.get(src) is not None and comp.get(src) == comp.get(dst):
+                looping.extend(actions)
+        if not looping:
+            return
+        looping = sorted(set(looping), key=lambda a: (a.span.line, a.span.column))
+        names = [f"`{a.name}`" for a in looping]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        self.report("W204", "warning", f"the game may never end: {listed} can be played again and again without "
+                    "progress (changing nothing, or only where components sit within one zone), and there is no "
+                    "`turn limit`", looping[0].span)
+
+
+def _hidden(d) -> bool:
+    return any(m.name == "hidden" for m in d.modifiers)
+
+
+def _names_in_root(e):
+    """The Name nodes that make the zone part of a destination (`hand` in `hand[p]`)."""
+    while isinstance(e, n.Index):
+        e = e.obj
+    return [e] if isinstance(e, n.Name) else []
+
+
+def _empty_domain(e, consts: Consts) -> bool:
+    if isinstance(e, n.ListLit) and not e.items:
+        return True
+    if isinstance(e, n.Binary) and e.op == "..":
+        lo, hi = consts.value(e.left), consts.value(e.right)
+        return lo is not None and hi is not None and lo[0] == hi[0] == "r" and lo[1] > hi[2]
+    return False
+
+
+def _mentions_turn_count(e, checked: Checked) -> bool:
+    return any(isinstance(x, n.Name) and checked.refs.get(id(x)) == ("builtin", "turn_count") for x in walk(e))
+
+
+def _reachable(g: dict, roots) -> set:
+    seen, todo = set(), list(roots)
+    while todo:
+        x = todo.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        todo.extend(g.get(x, ()))
+    return seen
+
+
+def _reverse(g: dict) -> dict:
+    r: dict = {}
+    for x, succ in g.items():
+        for y in succ:
+            r.setdefault(y, set()).add(x)
+    return r
+
+
+def _sccs(g: dict) -> dict:
+    """Node -> id of its strongly connected component, for components with a cycle (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), {}
+    counter = [0]
+
+    def visit(v):
+        work = [(v, iter(g.get(v, ())))]
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(g.get(w, ()))))
+                    advanced = True
+                    break
+                if w in on:
+                    low[node] = min(low[node], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    members.append(w)
+                    if w == node:
+                        break
+                if len(members) > 1 or node in g.get(node, ()):
+                    for w in members:
+                        out[w] = node
+    for v in g:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def static_lint(checked: Checked) -> list[Diagnostic]:
+    """The flow and dead-rule lints of a file that has no name or type errors."""
+    return StaticLint(checked).run()
+
+
+# ---- the deep lint: random games through the public engine API ----------------------------------
+
+DEEP_GAMES = 200
+DEEP_MAX_ACTIONS = 2_000       # a random game still going after this many actions is reported (W405)
+SEED_STRIDE = 1_000_003         # game i of a deep lint seeded s is seeded s * SEED_STRIDE + i
+
+
+@dataclass(frozen=True)
+class Finding(Diagnostic):
+    """A deep-lint diagnostic: what went wrong, and the game that shows it."""
+    seed: int | None = None
+    players: int | None = None
+    options: tuple = ()          # ((name, value), ...) that differ from the defaults
+    log: tuple = ()              # the actions, as text, from the start to the problem
+    games: int = 1               # how many of the games played ran into it
+
+    def replay(self) -> str:
+        opts = "".join(f" --option {k}={_option_text(v)}" for k, v in self.options)
+        steps = " · ".join(self.log) if self.log else "(nothing: it happens while the match is set up)"
+        return f"rulelang play {self.file} --players {self.players} --seed {self.seed}{opts}, then play: {steps}"
+
+    def format(self, source: str | None = None) -> str:
+        return super().format(source) + "\n    replay: " + self.replay()
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        out.update(seed=self.seed, players=self.players, options=dict(self.options), log=list(self.log),
+                   games=self.games)
+        return out
+
+
+def _option_text(v) -> str:
+    return "true" if v is True else "false" if v is False else str(v)
+
+
+_LINE = re.compile(r":(\d+): ")
+_STEP = re.compile(r"at step `([^`]+)`")
+
+
+class _Locator:
+    """Spans for runtime problems: a line the engine names, else the step, else the game."""
+
+    def __init__(self, path: str, game):
+        self.path = path
+        self.game_span = Span(path, 1, 1)
+        self.steps: dict[str, Span] = {}
+        self.actions: dict[tuple, Span] = {}     # (step, action name as shown) -> span
+        self.lines: dict[int, Span] = {}
+        tree = None
+        if not path.endswith(".json"):
+            try:
+                from .parser import parse
+                with open(path, encoding="utf-8") as f:
+                    tree = parse(f.read(), path)
+            except (OSError, UnicodeDecodeError, RulelangError):
+                tree = None
+        if tree is not None:
+            self.game_span = tree.span
+            for x in walk(tree):
+                if isinstance(x, n.StepDecl):
+                    self.steps.setdefault(x.name, x.span)
+                    for a in x.actions:
+                        self.actions.setdefault((x.name, a.name.replace("_", " ")), a.span)
+                if isinstance(x, n.Node) and not isinstance(x, n.Game) and x.span.line:
+                    best = self.lines.get(x.span.line)
+                    if best is None or x.span.column < best.column:
+                        self.lines[x.span.line] = x.span
+        else:
+            for s in game.ir.get("steps", []):
+                if s.get("line"):
+                    self.steps.setdefault(s["name"], Span(path, s["line"], 1))
+                for a in s.get("actions", []):
+                    if a.get("line"):
+                        self.actions.setdefault((s["name"], a["name"].replace("_", " ")), Span(path, a["line"], 1))
+
+    def where(self, message: str, step: str | None = None, action: str | None = None) -> Span:
+        """The line the message names; else the action being played; else the step; else the game."""
+        m = _LINE.search(message)
+        if m:
+            line = int(m.group(1))
+            return self.lines.get(line, Span(self.path, line, 1))
+        if action is not None:
+            shown = sorted((k for k in self.actions if k[0] == step and (action == k[1] or action.startswith(k[1] + " "))),
+                           key=lambda k: -len(k[1]))
+            if shown:
+                return self.actions[shown[0]]
+        m = _STEP.search(message)
+        if m and m.group(1) in self.steps:
+            return self.steps[m.group(1)]
+        if step in self.steps:
+            return self.steps[step]
+        return self.game_span
+
+
+def _classify(message: str) -> tuple[str, str]:
+    if "no legal action" in message or "`on stuck` must" in message:
+        return "W401", "stuck"
+    if "loop limit" in message or "too deeply" in message or "never settles" in message:
+        return "W402", "loop limit"
+    if "capacity" in message or "created nowhere" in message or "in two places" in message:
+        return "W403", "broken invariant"
+    return "W404", "rule error"
+
+
+def _plain_message(message: str, path: str, source: str | None) -> str:
+    """The engine's message without the file (and line) prefix the diagnostic already shows."""
+    for prefix in (path, source):
+        if prefix and message.startswith(prefix + ":"):
+            message = message[len(prefix) + 1:]
+            message = re.sub(r"^\d+: ", "", message).strip()
+    return message
+
+
+def _invariants(match, ir: dict, data: dict) -> str | None:
+    """What is wrong with a match's state, by the rules' own declarations (None: all is well)."""
+    count = len(data["components"])
+    seen = [0] * count
+    for z in ir["zones"]:
+        raw = data["zones"].get(z["name"])
+        if raw is None:
+            return f"zone `{z['name']}` is missing from the state"
+        lists = raw if z["per"] else [raw]
+        for zl in lists:
+            if z.get("capacity") is not None and len(zl) > z["capacity"]:
+                return f"zone `{z['name']}` holds {len(zl)} components, over its capacity {z['capacity']}"
+            for c in zl:
+                if not isinstance(c, int) or not 0 <= c < count:
+                    return f"zone `{z['name']}` holds {c!r}, which is not a component"
+                seen[c] += 1
+    for c, k in enumerate(seen):
+        if k != 1:
+            label = data["components"][c].get("label", c)
+            return f"component {label} is in {k} places (it must be in exactly one zone)"
+    enums = {name: {i["name"] for i in items} for name, items in ir.get("enums", {}).items()}
+    for v in ir["vars"]:
+        value = data["vars"].get(v["name"])
+        for x in (value if v["per"] else [value]):
+            if not _fits(x, v["type"], match.players, count, enums):
+                return f"variable `{v['name']}` holds {x!r}, which is not a {v['type']}"
+    if match.is_over:
+        results = (match.outcome or {}).get("results")
+        if not (isinstance(results, list) and len(results) == match.players):
+            return "the game is over but its outcome does not give a result for every player"
+    elif not (isinstance(match.current_player, int) and 0 <= match.current_player < match.players):
+        return f"the player to act is {match.current_player!r}, not a seat of this match"
+    return None
+
+
+def _fits(x, typ: str, players: int, components: int, enums: dict) -> bool:
+    if x is None:
+        return typ not in ("int", "bool")
+    if typ == "int":
+        return type(x) is int
+    if typ == "bool":
+        return type(x) is bool
+    if typ == "player":
+        return type(x) is int and 0 <= x < players
+    if typ == "text":
+        return isinstance(x, str)
+    if typ.startswith("enum:"):
+        return x in enums.get(typ[5:], {x})
+    if typ.startswith("comp:"):
+        return type(x) is int and 0 <= x < components
+    if typ.startswith("list:"):
+        return isinstance(x, list) and all(_fits(y, typ[5:], players, components, enums) for y in x)
+    return True
+
+
+def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
+              max_actions: int = DEEP_MAX_ACTIONS) -> list[Diagnostic]:
+    """Play `games` seeded random games of a rule file (or IR) and report what went wrong.
+
+    Only the public engine API is used (rulelang.load, Game.new_match, Match.legal_actions,
+    Match.apply, Match.state). Each distinct problem is reported once, with the shortest
+    game that shows it: its seed, player count, options and action log."""
+    import rulelang
+    from .errors import IllegalAction, RuleError
+
+    path = str(game_path)
+    try:
+        game = rulelang.load(path)
+    except RuleError as err:
+        return list(err.diagnostics)
+    where = _Locator(path, game)
+    source = game.ir.get("source")
+    found: dict = {}
+
+    def record(code: str, what: str, message: str, span: Span, seed_i, players, options, log) -> None:
+        key = (code, span.line, span.column, re.sub(r"\d+", "#", message))
+        old = found.get(key)
+        if old is None or len(log) < len(old["log"]):
+            found[key] = {"code": code, "what": what, "message": message, "span": span, "seed": seed_i,
+                          "players": players, "options": options, "log": tuple(log),
+                          "games": (old["games"] if old else 0) + 1}
+        else:
+            old["games"] += 1
+
+    low, high = game.min_players, game.max_players
+    bool_options = [o["name"] for o in game.options if o.get("type") == "bool"]
+    for i in range(max(0, games)):
+        seed_i = seed * SEED_STRIDE + i
+        players = low + i % (high - low + 1)
+        chooser = random.Random(seed_i)
+        options = tuple((name, True) for name in bool_options
+                        if chooser.random() < 0.5 and next(o for o in game.options if o["name"] == name)["default"]
+                        is not True)
+        log: list[str] = []
+        at: list = [None, None]            # the step and the action being played
+
+        def fail(code, what, message, span=None):
+            record(code, what, message, span or where.where(message, *at), seed_i, players, options, log)
+
+        try:
+            match = game.new_match(players=players, seed=seed_i, options=dict(options))
+            data = match.state()
+            at[0] = data.get("step")
+            problem = _invariants(match, game.ir, data)
+            if problem:
+                fail("W403", "broken invariant", problem, where.game_span)
+                continue
+            while not match.is_over:
+                if len(log) >= max_actions:
+                    fail("W405", "no end", f"the game did not end within {max_actions} random actions",
+                         where.game_span)
+                    break
+                actions = match.legal_actions()
+                if not actions:
+                    fail("W401", "stuck", "no legal action, and the game is not over", where.where("", at[0]))
+                    break
+                action = chooser.choice(actions)
+                log.append(str(action))
+                at[1] = str(action)
+                match.apply(action)
+                data = match.state()
+                problem = _invariants(match, game.ir, data)
+                if problem:
+                    fail("W403", "broken invariant", problem)
+                    break
+                at[:] = [data.get("step"), None]
+        except RuleRuntimeError as err:
+            message = _plain_message(str(err), path, source)
+            code, what = _classify(str(err))
+            # a stuck player is about the step where nobody can act, not the action before it
+            fail(code, what, message, where.where(str(err), *(at[:1] if code == "W401" else at)))
+        except IllegalAction as err:
+            fail("W403", "broken invariant", f"a legal action was refused: {err}")
+        except RecursionError:
+            fail("W402", "loop limit", "the rules recurse too deeply for Python")
+        except Exception as err:          # an engine bug: still a report, never a traceback
+            fail("W404", "engine error", f"the engine failed: {type(err).__name__}: {err}")
+    out: list[Diagnostic] = []
+    for f in sorted(found.values(), key=lambda f: (f["code"], f["span"].line, f["span"].column)):
+        opts = ", ".join(f"{k}={_option_text(v)}" for k, v in f["options"])
+        detail = (f"{f['what']}: {f['message']} (in {f['games']} of {games} games; shortest: seed {f['seed']}, "
+                  f"{f['players']} player{'s' if f['players'] != 1 else ''}{', ' + opts if opts else ''}, "
+                  f"{len(f['log'])} action{'s' if len(f['log']) != 1 else ''})")
+        out.append(Finding(f["code"], detail, f["span"], "warning", None, seed=f["seed"], players=f["players"],
+                           options=f["options"], log=f["log"], games=f["games"]))
+    return out

@@ -1,0 +1,212 @@
+"""The lint corpus: broken rule files and the exact diagnostics each must produce.
+
+`corpus/NAME.rules` is a small game with one kind of problem; `corpus/NAME.expected` lists
+what `rulelang lint` says about it, one diagnostic a line, in the order it is reported:
+
+    LINE:COLUMN: SEVERITY[CODE]: MESSAGE (did you mean `X`?)
+
+A line may stop after `SEVERITY[CODE]`; then only the position, severity and code are
+compared. Files named `deep_*` also get the deep lint (seeded random games) and list its
+findings after the static ones, position and code only (their messages carry game counts).
+To rewrite every .expected file from what the linter says now, after reading the diff:
+
+    RULELANG_UPDATE_CORPUS=1 python -m pytest tests/lint/test_corpus.py
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.cli import main
+from rulelang.errors import RuleRuntimeError
+from rulelang.lints import Finding, deep_lint
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus"
+ROOT = HERE.parent.parent
+GAMES = sorted((ROOT / "games").glob("*.rules"))
+DOCS = ROOT / "docs" / "diagnostics.md"
+DEEP = {"games": 30, "seed": 0, "max_actions": 300}
+FILES = sorted(CORPUS.glob("*.rules"))
+UPDATE = os.environ.get("RULELANG_UPDATE_CORPUS") == "1"
+CODE = re.compile(r"\b[EW]\d{3}\b")
+# Codes no rule file in the corpus can show: an unreadable file, a broken IR .json (tested elsewhere).
+NOT_IN_CORPUS = {"E000", "E300", "E301"}
+
+
+def describe(d, full: bool = True) -> str:
+    text = f"{d.line}:{d.column}: {d.severity}[{d.code}]"
+    if full:
+        text += f": {d.message}"
+        if d.suggestion:
+            text += f" (did you mean `{d.suggestion}`?)"
+    return text
+
+
+def actual(path: Path) -> list[str]:
+    diagnostics, _ = rulelang.lint([str(path)])
+    lines = [describe(d) for d in diagnostics]
+    if path.name.startswith("deep_") and not any(d.severity == "error" for d in diagnostics):
+        lines += [describe(d, full=False) for d in deep_lint(path, **DEEP)]
+    return lines
+
+
+def expected(path: Path) -> list[str]:
+    return [line for line in path.with_suffix(".expected").read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def matches(got: str, want: str) -> bool:
+    return got == want or (re.fullmatch(r"\d+:\d+: \w+\[[EW]\d{3}\]", want) is not None
+                           and got.startswith(want) and got[len(want):len(want) + 1] in ("", ":"))
+
+
+def test_the_corpus_has_at_least_forty_files_each_with_its_expectations():
+    assert len(FILES) >= 40
+    for path in FILES:
+        assert path.with_suffix(".expected").exists(), f"{path.name} has no .expected file"
+    orphans = {p.stem for p in CORPUS.glob("*.expected")} - {p.stem for p in FILES}
+    assert not orphans
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_corpus_file_gives_exactly_its_diagnostics(path):
+    got = actual(path)
+    if UPDATE:
+        path.with_suffix(".expected").write_text("\n".join(got) + "\n", encoding="utf-8")
+    want = expected(path)
+    assert len(got) == len(want) and all(matches(g, w) for g, w in zip(got, want)), \
+        "\n".join(["got:", *got, "want:", *want])
+
+
+def test_every_file_is_broken_somehow():
+    """Each corpus file shows at least one problem (else it is not a corpus file)."""
+    for path in FILES:
+        assert expected(path), path.name
+
+
+def test_every_code_is_documented_and_every_documented_code_is_in_the_corpus():
+    docs = DOCS.read_text(encoding="utf-8")
+    documented = set(re.findall(r"^### ([EW]\d{3})\b", docs, flags=re.M))
+    emitted = set()
+    for module in (ROOT / "rulelang").glob("*.py"):
+        emitted |= set(re.findall(r"\"([EW]\d{3})\"", module.read_text(encoding="utf-8")))
+    assert emitted - documented == set(), "codes the linter emits but docs/diagnostics.md does not explain"
+    assert documented - emitted == set(), "codes documented but never emitted"
+    in_corpus = set()
+    for path in FILES:
+        in_corpus |= set(CODE.findall(path.with_suffix(".expected").read_text(encoding="utf-8")))
+    assert documented - NOT_IN_CORPUS - in_corpus == set(), "documented codes no corpus file shows"
+
+
+def test_every_documented_code_has_an_example_and_a_fix():
+    docs = DOCS.read_text(encoding="utf-8")
+    sections = re.split(r"^### ", docs, flags=re.M)[1:]
+    for section in sections:
+        code = section.split()[0]
+        assert "```" in section, f"{code} has no example"
+        assert re.search(r"\*\*Fix", section), f"{code} has no fix"
+
+
+# -- the real games ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_real_games_lint_without_a_single_diagnostic(path):
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert [d.headline() for d in diagnostics] == []
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_real_games_survive_a_deep_lint(path):
+    found = deep_lint(path, games=6, seed=1, max_actions=1_000)
+    assert [d.format() for d in found] == []
+
+
+# -- deep findings reproduce -------------------------------------------------------------
+
+DEEP_FILES = [p for p in FILES if p.name.startswith("deep_")]
+
+
+@pytest.mark.parametrize("path", DEEP_FILES, ids=[p.stem for p in DEEP_FILES])
+def test_a_deep_finding_replays_with_its_seed_and_log(path):
+    findings = deep_lint(path, **DEEP)
+    assert findings and all(isinstance(f, Finding) for f in findings)
+    game = rulelang.load(str(path))
+    for f in findings:
+        assert f.file == str(path) and 1 <= f.line <= len(path.read_text(encoding="utf-8").splitlines())
+        assert f.seed is not None and f"seed {f.seed}" in f.message
+        match = game.new_match(players=f.players, seed=f.seed, options=dict(f.options))
+        if f.code == "W405":                  # no end: the whole log plays, and the game goes on
+            for action in f.log:
+                match.apply(action)
+            assert not match.is_over and len(f.log) == DEEP["max_actions"]
+            continue
+        with pytest.raises(RuleRuntimeError):
+            for action in f.log:
+                match.apply(action)
+        assert f.log, "the problem shows after at least one action"
+
+
+def test_deep_lint_is_deterministic_and_reports_the_shortest_game():
+    path = CORPUS / "deep_stuck.rules"
+    one, two = deep_lint(path, games=12, seed=3), deep_lint(path, games=12, seed=3)
+    assert [f.to_json() for f in one] == [f.to_json() for f in two]
+    longer = deep_lint(path, games=40, seed=3)
+    assert len(longer[0].log) <= len(one[0].log)
+    assert longer[0].games >= one[0].games
+
+
+def test_deep_lint_of_a_file_with_errors_gives_its_errors():
+    found = deep_lint(CORPUS / "e201_type.rules", games=3)
+    assert [d.code for d in found] == ["E201"]
+
+
+# -- the command line --------------------------------------------------------------------
+
+def test_cli_deep_json_carries_seed_players_and_log(capsys):
+    path = str(CORPUS / "deep_capacity.rules")
+    code = main(["lint", "--deep", "--games", "5", "--format", "json", path])
+    items = json.loads(capsys.readouterr().out)
+    assert code == 0                                   # deep findings are warnings
+    assert [i["code"] for i in items] == ["W403"]
+    item = items[0]
+    assert {"file", "line", "column", "end", "severity", "code", "message", "suggestion"} <= set(item)
+    assert item["seed"] == 0 and item["players"] == 2 and item["log"] and item["games"] == 5
+
+
+def test_cli_deep_text_prints_a_replay_line(capsys):
+    path = str(CORPUS / "deep_stuck.rules")
+    assert main(["lint", "--deep", "--games", "3", path]) == 0
+    out = capsys.readouterr().out
+    assert "warning[W401]: stuck:" in out
+    assert f"    replay: rulelang play {path} --players 2 --seed 0, then play: take " in out
+
+
+def test_cli_strict_fails_on_warnings(capsys):
+    path = str(CORPUS / "w204_pass_forever.rules")
+    assert main(["lint", path]) == 0
+    assert main(["lint", "--strict", path]) == 1
+    assert main(["lint", "--strict", *map(str, GAMES)]) == 0
+
+
+@pytest.mark.parametrize("argv", [["--games", "3"], ["--deep", "--games", "0"], ["--deep", "--games", "x"],
+                                  ["--seed", "x"]])
+def test_cli_usage_errors_exit_two(capsys, argv):
+    assert main(["lint", *argv, str(GAMES[0])]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_cli_time_prints_the_lint_time_on_stderr(capsys):
+    assert main(["lint", "--time", *map(str, GAMES)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == f"ok: {len(GAMES)} file(s) clean"
+    assert re.match(rf"lint: {len(GAMES)} file\(s\), \d+ lines in \d+\.\d+ s", captured.err)
+
+
+def test_cli_exit_codes_clean_errors(capsys):
+    assert main(["lint", str(CORPUS / "w209_unreachable_statement.rules")]) == 0
+    assert main(["lint", str(CORPUS / "e401_no_way_out.rules")]) == 1
