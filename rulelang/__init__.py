@@ -1,6 +1,6 @@
 """rulelang: board and card games as declarative rule files.
 
-    game = rulelang.load("games/regicide.rules")     # or a compiled IR .json
+    game = rulelang.load("games/x.rules")            # or a compiled IR .json
     match = game.new_match(players=2, seed=7)
     while not match.is_over:
         match.apply(match.legal_actions()[0])
@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .checker import check
-from .compiler import compile_checked, validate_ir
+from . import cache
 from .engine import Action, Game, Match
 from .errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
-from .parser import parse
+
+# The front end (parser, checker, compiler: Lark and jsonschema) is imported when first needed,
+# so loading a cached rule file or running a game does not pay for it.
 
 __all__ = ["load", "compile_file", "compile_source", "lint", "Game", "Match", "Action", "Diagnostic", "Span",
            "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError"]
@@ -32,6 +33,8 @@ def _read(path: str) -> str:
 
 def check_source(source: str, file: str = "<rules>"):
     """Parse and check; returns (Checked or None, diagnostics)."""
+    from .checker import check
+    from .parser import parse
     try:
         tree = parse(source, file)
     except RuleError as err:
@@ -42,6 +45,7 @@ def check_source(source: str, file: str = "<rules>"):
 
 def compile_source(source: str, file: str = "<rules>") -> dict:
     """Rule text to validated IR; raises RuleError with every error diagnostic."""
+    from .compiler import compile_checked
     checked, diags = check_source(source, file)
     errors = [d for d in diags if d.severity == "error"]
     if errors or checked is None:
@@ -69,9 +73,10 @@ def lint(paths) -> tuple[list[Diagnostic], dict[str, str]]:
 
 
 def load(path: str) -> Game:
-    """A Game from a rule file or from compiled IR JSON."""
+    """A Game from a rule file (through the IR cache, see cache.py) or from compiled IR JSON."""
     path = str(path)
     if path.endswith(".json"):
+        from .compiler import validate_ir
         try:
             ir = json.loads(_read(path))
         except json.JSONDecodeError as err:
@@ -79,4 +84,13 @@ def load(path: str) -> Game:
                                         Span(path, err.lineno, err.colno))]) from None
         validate_ir(ir, path)
         return Game(ir, path)
-    return Game(compile_file(path), path)
+    source = _read(path)
+    ir = cache.load(source, path)
+    if ir is not None:
+        try:
+            return Game(ir, path)
+        except Exception:             # an unusable entry: compile afresh (and overwrite it)
+            pass
+    ir = compile_source(source, path)
+    cache.store(source, ir)
+    return Game(ir, path)

@@ -76,6 +76,8 @@ class Geometry:
                 for o in corners:
                     self.neighbours["socket"][o].append(s)
         self._distances: dict[int, list[int]] = {}
+        self._lines: dict[tuple, list[int]] = {}
+        self._between: dict[tuple, list[int]] = {}
 
     def _add(self, name: str, kind: str, col: int, row: int) -> None:
         cell = len(self.names)
@@ -121,6 +123,33 @@ class Geometry:
             if cell is None:
                 break
             out.append(cell)
+        return out
+
+    def named(self, name) -> int:
+        """The cell with this name; a rule error if there is none."""
+        cell = self.by_name.get(name) if isinstance(name, str) else None
+        if cell is None:
+            from .closures import RuleFault
+            raise RuleFault(f"the board has no cell named {name!r}")
+        return cell
+
+    def line_of(self, cell: int, d: str, n: int) -> list[int]:
+        """`line`, memoised: the same (shared, never modified) list for the same arguments."""
+        key = (cell, d, n)
+        out = self._lines.get(key)
+        if out is None:
+            out = self.line(cell, d, n)
+            if len(self._lines) < 100_000:
+                self._lines[key] = out
+        return out
+
+    def between_of(self, a: int, b: int) -> list[int]:
+        """`between`, memoised like `line_of`."""
+        key = (a, b)
+        out = self._between.get(key)
+        if out is None:
+            out = self.between(a, b)
+            self._between[key] = out
         return out
 
     def between(self, a: int, b: int) -> list[int]:

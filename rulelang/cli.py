@@ -9,10 +9,12 @@ import argparse
 import json
 import random
 import sys
+import time
 
 import rulelang
 from rulelang.bots import KINDS
 from rulelang.errors import RuleError, RulelangError
+from rulelang.lints import DEEP_GAMES, deep_lint
 from rulelang.repl import run_repl
 from rulelang.simulate import format_report, simulate
 
@@ -42,9 +44,20 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulelang", description="Board and card games as rule files.")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
-    lint = commands.add_parser("lint", help="check rule files and report problems")
+    lint = commands.add_parser("lint", help="check rule files and report problems",
+                               description="Check rule files: syntax, names, types, flow and dead rules "
+                                           "(codes in docs/diagnostics.md). Exit 0 clean or warnings only, "
+                                           "1 errors, 2 a malformed command line.")
     lint.add_argument("files", nargs="+", metavar="FILE")
     lint.add_argument("--format", choices=("text", "json"), default="text")
+    lint.add_argument("--deep", action="store_true",
+                      help="also play seeded random games of every error-free file and report run-time problems "
+                           "(stuck players, loop limits, broken invariants, games that never end)")
+    lint.add_argument("--games", type=_positive, default=None, metavar="G",
+                      help="random games per file for --deep (default: 200)")
+    lint.add_argument("--seed", type=int, default=0, metavar="S", help="first seed for --deep (default: 0)")
+    lint.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    lint.add_argument("--time", action="store_true", help="print how long linting took (on stderr)")
     lint.set_defaults(run=_lint)
 
     compile_ = commands.add_parser("compile", help="compile a rule file to its JSON IR")
@@ -61,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100, metavar="G")
     sim.add_argument("--json", action="store_true", help="print the result as one JSON object")
     sim.set_defaults(run=_simulate)
+
+    _bench_parser(commands)
     return parser
 
 
@@ -104,8 +119,38 @@ def _seat_bots(specs: list[tuple[int | None, str]], players: int) -> dict[int, s
     return bots
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def _lint(args) -> int:
+    if args.games is not None and not args.deep:
+        print("rulelang lint: error: --games needs --deep", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
     diagnostics, sources = rulelang.lint(args.files)
+    diagnostics = list(diagnostics)
+    if args.time:
+        lines = sum(text.count("\n") + 1 for text in sources.values())
+        print(f"lint: {len(args.files)} file(s), {lines} lines in {time.perf_counter() - started:.3f} s "
+              f"(process CPU time so far, with start-up and imports: {time.process_time():.3f} s)", file=sys.stderr)
+    if args.deep:
+        games = args.games or DEEP_GAMES
+        broken = {d.file for d in diagnostics if d.severity == "error"}
+        started = time.perf_counter()
+        for path in dict.fromkeys(str(p) for p in args.files):
+            if path in sources and path not in broken:
+                diagnostics.extend(deep_lint(path, games=games, seed=args.seed))
+        order = {str(p): i for i, p in reversed(list(enumerate(args.files)))}
+        diagnostics.sort(key=lambda d: order.get(d.file or "", -1))      # stable: each file's own together
+        if args.time:
+            print(f"deep lint: {games} game(s) per file in {time.perf_counter() - started:.3f} s", file=sys.stderr)
     errors = sum(d.severity == "error" for d in diagnostics)
     if args.format == "json":
         print(json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False, indent=1))
@@ -116,7 +161,7 @@ def _lint(args) -> int:
             print(f"{errors} error(s), {len(diagnostics) - errors} warning(s)")
         else:
             print(f"ok: {len(args.files)} file(s) clean")
-    return 1 if errors else 0
+    return 1 if errors or (args.strict and diagnostics) else 0
 
 
 def _compile(args) -> int:
@@ -142,4 +187,50 @@ def _simulate(args) -> int:
     players = game.min_players if args.players is None else args.players
     result = simulate(game, players, args.games, args.seed, _seat_bots(args.bot, players), dict(args.option))
     print(json.dumps(result, ensure_ascii=False) if args.json else format_report(result))
+    return 0
+
+
+def _bench_parser(commands) -> None:
+    bench = commands.add_parser("bench", help="random playouts per second of rule files, and the size of a state",
+                                description="Time random playouts (a uniform random bot over legal_actions(), "
+                                            "match set-up included), best and median of several passes.")
+    bench.add_argument("files", nargs="+", metavar="FILE", help=".rules files or compiled IR .json")
+    bench.add_argument("--players", type=_player_counts, action="append", default=[], metavar="N",
+                       help="player count(s), e.g. 2 or 1,2,4 (default: each game's minimum)")
+    bench.add_argument("--games", type=_at_least_one, default=200, metavar="G", help="playouts per pass (200)")
+    bench.add_argument("--seed", type=int, default=0, metavar="S", help="first match seed (0)")
+    bench.add_argument("--repeats", type=_at_least_one, default=3, metavar="R", help="timed passes (3)")
+    bench.add_argument("--option", type=_option, action="append", default=[], metavar="K=V", help="a game option")
+    bench.add_argument("--reference", action="append", default=[], metavar="REF.py",
+                       help="a hand-written Match module to time the same way, one per FILE, for the ratio")
+    bench.add_argument("--json", action="store_true", help="print the figures as one JSON list")
+    bench.set_defaults(run=_bench)
+
+
+def _player_counts(text: str) -> list[int]:
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected player counts like 2 or 1,2,4, got {text!r}") from None
+    if not counts:
+        raise argparse.ArgumentTypeError("expected at least one player count")
+    return counts
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _bench(args) -> int:
+    from rulelang.bench import format_report as bench_report, run as run_bench
+    players = list(dict.fromkeys(p for counts in args.players for p in counts))
+    results = run_bench(args.files, players, args.games, args.seed, dict(args.option), args.repeats,
+                        args.reference)
+    print(json.dumps(results, ensure_ascii=False) if args.json else bench_report(results))
     return 0

@@ -200,6 +200,11 @@ class Compiler:
     def type_of(self, e) -> str:
         return self.c.types.get(id(e), "any")
 
+    def scalar(self, e) -> bool:
+        """Is the static type of `e` a single value (never a list or a zone)?"""
+        t = self.type_of(e)
+        return t in ("int", "bool", "text", "player", "cell", "none") or t.startswith(("enum:", "comp:"))
+
     def text_as(self, t: str, element: bool = False) -> str:
         """How the engine turns a value of static type `t` into text."""
         if element and (t.startswith("list:") or t in ("zone", "range")):
@@ -234,7 +239,10 @@ class Compiler:
                 return {"k": "range", "lo": self.expr(e.left), "hi": self.expr(e.right)}
             if e.op == "in":
                 return {"k": "in", "x": self.expr(e.left), "in": self.expr(e.right)}
-            return {"k": "bin", "op": e.op, "l": self.expr(e.left), "r": self.expr(e.right)}
+            out = {"k": "bin", "op": e.op, "l": self.expr(e.left), "r": self.expr(e.right)}
+            if e.op in ("==", "!=") and self.scalar(e.left) and self.scalar(e.right):
+                out["scalar"] = True          # neither side can be a list: the engine compares directly
+            return out
         if isinstance(e, n.Cond):
             return {"k": "if", "c": self.expr(e.test), "t": self.expr(e.then), "e": self.expr(e.other)}
         if isinstance(e, n.Attr):

@@ -1,9 +1,13 @@
 """The engine: a Game holds one compiled IR, a Match holds the state of one play of it.
 
-State is flat and JSON-shaped: zones are lists of component ids (bottom first, so the
-top of a pile is its last item), variables are values or per-player lists, and one
-seeded `random.Random` is the only source of chance. The flow is a set of steps: a step
-runs its `enter` block, then waits for its actor to choose one of its actions.
+State is flat and slot-based: `Z` holds one entry per declared zone (a list of component
+ids, bottom first so the top of a pile is its last item, or one such list per player or
+cell), `V` one entry per declared variable (a value, or a list per player or cell), and
+components are columns (`F`, one list per field name, indexed by component id) plus their
+kinds and labels, which never change once created. One seeded `random.Random` is the only
+source of chance. The flow is a set of steps: a step runs its `enter` block, then waits for
+its actor to choose one of its actions. The Game compiles the IR once into Python
+functions (closures.py); `state()` is the same plain JSON as ever, keyed by names.
 """
 from __future__ import annotations
 
@@ -11,37 +15,17 @@ import hashlib
 import json
 import random
 
-from .closures import Lowerer, enumerate_action, player_text, plain_text
+from .closures import Action, Lowerer, RuleFault, plain_text, player_text
 from .errors import IllegalAction, RuleRuntimeError, StateError
 
+__all__ = ["Action", "Game", "Match"]
+
 # Python errors a rule can provoke (a none where a number was due, say): reported as rule errors.
-RULE_FAULTS = (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError, RecursionError)
+RULE_FAULTS = (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError, RecursionError,
+               NameError)
 FLOW_LIMIT = 1_000           # step changes in one apply before the flow is declared broken
 STATE_FORMAT = "rulelang-state"
-
-
-class Action:
-    """One legal choice; its text is its identity ("play 8♦ A♣")."""
-    __slots__ = ("text", "args", "_action")
-
-    def __init__(self, text: str, args: dict, action):
-        self.text, self.args, self._action = text, args, action
-
-    @property
-    def name(self) -> str:
-        return self._action[0]
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"Action({self.text!r})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Action) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
+UNIVERSES = 16               # component sets whose interned actions a Game keeps
 
 
 class Game:
@@ -56,27 +40,33 @@ class Game:
         self.options = [dict(o) for o in ir["options"]]
         self.fingerprint = hashlib.sha256(json.dumps(ir, sort_keys=True).encode()).hexdigest()[:16]
         low = Lowerer(ir)
-        low.build()
+        code = low.build()
         self.lowerer = low
+        self.code = code
         self.zones = ir["zones"]
-        self.vars = [(v["name"], v["per"], v["visibility"], low.expr(v["init"])) for v in ir["vars"]]
-        self.setup = low.block(ir["setup"])
-        self.steps = {}
-        for s in ir["steps"]:
-            self.steps[s["name"]] = (low.expr(s["actor"]), low.block(s["enter"]), [low.action(a) for a in s["actions"]])
+        self.zone_slot = low.zone_slot
+        self.var_slot = low.var_slot
+        self.vars = [(v["name"], v["per"], v["visibility"], code.var_init[i]) for i, v in enumerate(ir["vars"])]
+        self.var_types = {v["name"]: v["type"] for v in ir["vars"]}
+        self.setup = code.setup
+        self.steps = code.steps
         self.first_step = ir["first_step"]
-        self.handlers = {k: low.block(v) for k, v in ir["handlers"].items()}
-        self.checks = [(low.expr(c["when"]), low.block(c["body"])) for c in ir["checks"]]
-        self.limits = [(low.expr(x["count"]), low.block(x["body"])) for x in ir.get("limits", [])]
+        self.handlers = code.handlers
+        self.on_turn_start = code.handlers.get("turn_start")
+        self.on_turn_end = code.handlers.get("turn_end")
+        self.first_goto = ("goto", ir["first_step"])
+        self.checks = code.checks
+        self.limits = code.limits
         self.geometry = low.geometry
+        self.columns = low.columns
+        self.kind_fields = low.kind_fields
         board = (ir.get("boards") or [None])[0]
-        self.draw = None
-        if board and board["draw"]:
-            params, body, line = low.defs[board["draw"]]
-            self.draw = (params[0], body)
+        self.draw = code.defs[board["draw"]] if board and board["draw"] else None
         self.families = {z["name"] for z in self.zones if z["per"]}
-        self.shown = [(name, low.expr(d["body"]), d.get("as", "plain"), low.texter(d.get("as", "plain")))
-                      for name, d in ir["defs"].items() if d["show"]]
+        self.shown = code.shown
+        self.slot_caps = [(z["capacity"], z["name"]) if z["capacity"] is not None else None for z in self.zones]
+        self._universes: dict = {}
+        self._seats: dict = {}
 
     def family_size(self, per: str, players: int) -> int:
         """How many zones (or values) a `per player` / `per cell` declaration stands for."""
@@ -100,9 +90,58 @@ class Game:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
         m = Match(self, players, seed, self.option_values(options))
-        with m._guard("setting up the match"):
+        try:
             m._start()
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise m._rule_error("setting up the match", err) from None
         return m
+
+    def seats(self, players: int) -> tuple[list, list]:
+        """`players` and `others` (clockwise after each seat) for a player count; shared, never changed."""
+        s = self._seats.get(players)
+        if s is None:
+            s = self._seats[players] = (list(range(players)),
+                                        [[(me + i) % players for i in range(1, players)] for me in range(players)])
+        return s
+
+    def universe(self, m: "Match") -> list:
+        """The interned actions (one table per action) shared by the matches whose components are
+        the same (same kinds, fields and labels, in the same order): keyed by how they were created
+        (the bulk creations and single creates, in order), or by their content after a restore."""
+        if m.created is not None:
+            key = tuple(m.created)
+        else:
+            key = ("restored", tuple(m.kinds), tuple(m.labels), tuple(tuple(col) for col in m.F))
+        try:
+            u = self._universes.get(key)
+        except TypeError:                      # unhashable field values: a universe of its own
+            key, u = None, None
+        if u is None:
+            sizes = {"comp": len(m.labels), "cell": self.geometry.size if self.geometry else 0,
+                     "player": self.max_players}
+            u = [self._table([sizes[d] for d in dims]) if dims else {} for dims in self.code.intern_dims]
+            if key is not None and len(self._universes) < UNIVERSES:
+                self._universes[key] = u
+        return u
+
+    @staticmethod
+    def _table(sizes: list[int]):
+        """Nested lists of None, indexed by ids: where the actions of one universe are interned."""
+        if len(sizes) == 1:
+            return [None] * sizes[0]
+        return [Game._table(sizes[1:]) for _ in range(sizes[0])]
+
+    def rule_line(self, tb) -> int | None:
+        """The rule line of the innermost generated-code frame of a traceback."""
+        low = self.lowerer
+        line = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == low.filename:
+                n = tb.tb_lineno
+                if 0 < n < len(low.line_map) and low.line_map[n] is not None:
+                    line = low.line_map[n]
+            tb = tb.tb_next
+        return line
 
 
 class Match:
@@ -113,14 +152,16 @@ class Match:
         self.players = players
         self.seed = seed
         self.options = options
-        self.rng = random.Random(seed)
-        self.zones: dict = {}
-        self.capacity: dict[int, tuple] = {}       # id(zone list) -> (limit, zone name)
-        self.vars: dict = {}
-        self.comps: list[dict] = []
+        self._rng = random.Random(seed)
+        self._rng_state = None                     # a snapshot, when `_rng` is None (see `rng`)
+        self.shared = False                        # components shared with a clone: copy before adding
+        self.Z: list = []
+        self.V: list = []
+        self.F: list = [[] for _ in game.columns]
         self.kinds: list[str] = []
         self.labels: list[str] = []
         self.where: list = []                      # component id -> the zone list holding it
+        self.PL, self.OTH = game.seats(players)
         self.step = game.first_step
         self.current = 0
         self.me = 0
@@ -130,8 +171,34 @@ class Match:
         self.result: dict | None = None
         self.log: list[str] = []
         self.messages: list = []
-        self._legal: list | None = None
-        self._by_text: dict | None = None
+        self.intern = None                         # this match's universe (see Game.universe)
+        self.created: list | None = []             # how its components were created (universe key)
+        self._by_text: dict | None = None          # the legal actions now, by text (None: not listed yet)
+        self._zone_ids = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The match's random generator. A clone shares a snapshot of it with its original and
+        builds its own generator only when it first needs one."""
+        r = self._rng
+        if r is None:
+            r = self._rng = random.Random.__new__(random.Random)
+            r.setstate(self._rng_state)
+            self._rng_state = None
+        return r
+
+    def _rng_snapshot(self) -> tuple:
+        """The generator's state, which this match keeps as a snapshot (until it next needs it)."""
+        if self._rng is not None:
+            self._rng_state = self._rng.getstate()
+            self._rng = None
+        return self._rng_state
+
+    def unshare(self) -> None:
+        """Copy the component lists this match shares with clones, before adding to them."""
+        self.F = [list(col) for col in self.F]
+        self.kinds, self.labels = list(self.kinds), list(self.labels)
+        self.shared = False
 
     # ---- public API ----
     @property
@@ -147,91 +214,100 @@ class Match:
         return None if self.result is not None else self.actor
 
     def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            with self._guard("listing the legal actions"):
+        if self._by_text is None:
+            try:
                 self._enumerate()
-        return list(self._legal)
+            except RULE_FAULTS + (RuleFault,) as err:
+                raise self._rule_error("listing the legal actions", err) from None
+        return list(self._by_text.values())
 
     def apply(self, action) -> None:
-        text = action.text if isinstance(action, Action) else str(action).strip()
+        text = action.text if type(action) is Action else str(action).strip()
         if self.result is not None:
             raise IllegalAction(f"the game is over; `{text}` cannot be played")
-        if self._legal is None:
-            self._enumerate()
+        if self._by_text is None:
+            self.legal_actions()
         found = self._by_text.get(text)
         if found is None:
             raise IllegalAction(f"`{text}` is not a legal action now")
-        _, args, act = found
         self.me = self.actor
-        self._legal = self._by_text = None
-        with self._guard(f"playing `{text}`"):
-            signal = act[4](self, dict(args))
+        self._by_text = None
+        try:
+            signal = found._fn(self, found._args)
             self.log.append(text)
             self._settle(signal)
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error(f"playing `{text}`", err) from None
 
     def view(self, player: int) -> dict:
         if not 0 <= player < self.players:
             raise ValueError(f"no player {player} in a {self.players}-player match")
+        game = self.game
         zones = []
         cells: dict = {}
-        geometry = self.game.geometry
-        for z in self.game.zones:
+        geometry = game.geometry
+        for z in game.zones:
             name, vis = z["name"], z["visibility"]
+            value = self.Z[game.zone_slot[name]]
             if z["per"] == "cell":
-                for cell, items in enumerate(self.zones[name]):
+                for cell, items in enumerate(value):
                     if items:
                         shown = [self.labels[c] for c in items] if vis == "public" else None
                         cells.setdefault(geometry.names[cell], {})[name] = shown if shown is not None else len(items)
                 continue
             owners = range(self.players) if z["per"] else [None]
             for owner in owners:
-                items = self.zones[name][owner] if owner is not None else self.zones[name]
+                items = value[owner] if owner is not None else value
                 visible = vis == "public" or (vis == "owner" and owner == player)
                 zones.append({"name": name, "owner": owner, "visibility": vis, "ordered": z["ordered"],
                               "count": len(items),
                               "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None})
         values = []
-        for name, per, vis, init in self.game.vars:
-            if vis == "hidden":
-                continue
-            value = self.vars[name]
-            if per == "cell":                      # only the cells that differ from the initial value
-                initial = init(self, {})
-                for cell, v in enumerate(value):
-                    if v != initial:
-                        cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
-                continue
-            if per:
-                row = [self._plain(v) if (vis == "public" or p == player) else None for p, v in enumerate(value)]
-                values.append({"name": name, "per_player": row})
-            else:
-                values.append({"name": name, "value": self._plain(value)})
         saved = self.me
-        self.me = player
         try:
-            with self._guard("computing a view"):
-                for name, fn, how, to_text in self.game.shown:
-                    value = fn(self, {})
-                    shown = self._plain(value) if how == "plain" else to_text(self, value)
-                    values.append({"name": name, "value": shown})
-                drawing = self._drawing(player) if geometry is not None else None
+            for name, per, vis, init in game.vars:
+                if vis == "hidden":
+                    continue
+                value = self.V[game.var_slot[name]]
+                if per == "cell":                      # only the cells that differ from the initial value
+                    initial = init(self)
+                    for cell, v in enumerate(value):
+                        if v != initial:
+                            cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
+                    continue
+                if per:
+                    row = [self._plain(v) if (vis == "public" or p == player) else None for p, v in enumerate(value)]
+                    values.append({"name": name, "per_player": row})
+                else:
+                    values.append({"name": name, "value": self._plain(value)})
+            self.me = player
+            for name, fn, how, to_text in game.shown:
+                value = fn(self)
+                shown = self._plain(value) if how == "plain" else to_text(self.labels, value)
+                values.append({"name": name, "value": shown})
+            drawing = self._drawing(player) if geometry is not None else None
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing a view", err) from None
         finally:
             self.me = saved
-        return {"game": self.game.name, "players": self.players, "viewer": player,
+        return {"game": game.name, "players": self.players, "viewer": player,
                 "actor": self.current_player, "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
                 "board": drawing, "over": self.is_over, "outcome": self.result}
 
     def state(self) -> dict:
-        version, internal, gauss = self.rng.getstate()
+        game = self.game
+        version, internal, gauss = self._rng.getstate() if self._rng is not None else self._rng_state
+        Z, V = self.Z, self.V
         return {
-            "format": STATE_FORMAT, "version": 1, "game": self.game.name, "fingerprint": self.game.fingerprint,
+            "format": STATE_FORMAT, "version": 1, "game": game.name, "fingerprint": game.fingerprint,
             "players": self.players, "seed": self.seed, "options": dict(self.options),
             "rng": [version, list(internal), gauss],
-            "components": [{"kind": k, "fields": dict(f), "label": l}
-                           for k, f, l in zip(self.kinds, self.comps, self.labels)],
-            "zones": {k: ([list(z) for z in v] if self._is_family(k) else list(v)) for k, v in self.zones.items()},
-            "vars": {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()},
+            "components": [{"kind": k, "fields": self._fields(c, k), "label": l}
+                           for c, (k, l) in enumerate(zip(self.kinds, self.labels))],
+            "zones": {z["name"]: ([list(x) for x in Z[i]] if z["per"] else list(Z[i]))
+                      for i, z in enumerate(game.zones)},
+            "vars": {name: (list(V[i]) if isinstance(V[i], list) else V[i]) for i, (name, *_) in enumerate(game.vars)},
             "step": self.step, "current": self.current, "actor": self.actor, "turn": self.turn_count,
             "outcome": self.result, "log": list(self.log), "messages": list(self.messages),
         }
@@ -246,46 +322,83 @@ class Match:
             raise StateError(f"corrupt match state ({type(err).__name__}: {err})") from None
 
     def clone(self) -> "Match":
-        m = Match(self.game, self.players, self.seed, self.options)
-        m.rng.setstate(self.rng.getstate())
-        m.comps, m.kinds, m.labels = self.comps, self.kinds, self.labels   # never changed after creation
-        m.zones = {k: ([list(z) for z in v] if self._is_family(k) else list(v)) for k, v in self.zones.items()}
-        m.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
-        m._index_zones()
-        m.step, m.current, m.actor, m.turn_count = self.step, self.current, self.actor, self.turn_count
+        """An independent copy: same state, same random generator state, same future."""
+        game = self.game
+        m = Match.__new__(Match)
+        m.__dict__.update(self.__dict__)
+        m._rng, m._rng_state = None, self._rng_snapshot()
+        self.shared = m.shared = True              # components: copied on write (see unshare)
+        fresh: dict = {}
+        Z = []
+        for z, value in zip(game.zones, self.Z):
+            if z["per"]:
+                copy = [list(x) for x in value]
+                for old, new in zip(value, copy):
+                    if old:                        # only a zone holding components is in `where`
+                        fresh[id(old)] = new
+            else:
+                copy = list(value)
+                fresh[id(value)] = copy
+            Z.append(copy)
+        m.Z = Z
+        m.V = [list(v) if isinstance(v, list) else v for v in self.V]
+        m.created = list(self.created) if self.created is not None else None
+        m.where = [fresh[id(zl)] if zl is not None else None for zl in self.where]
         m.result = dict(self.result) if self.result else None
         m.log, m.messages = list(self.log), list(self.messages)
+        # the same position, the same legal actions (unless listing them rolls dice: then the copy
+        # lists them afresh, as a restored state does)
+        m._by_text = self._by_text if game.code.pure_enumeration else None
+        m._zone_ids = None
         return m
 
     # ---- engine internals ----
-    def _guard(self, doing: str):
-        """Turn a Python error raised by a rule into a RuleRuntimeError that says where it happened."""
-        match = self
+    def _rule_error(self, doing: str, err: BaseException) -> RuleRuntimeError:
+        """A RuleRuntimeError saying where (rule file and line) and while doing what a rule failed."""
+        game = self.game
+        source = game.ir.get("source", game.name)
+        line = game.rule_line(err.__traceback__)
+        where = f"{source}:{line}" if line is not None else source
+        if isinstance(err, RuleFault):
+            return RuleRuntimeError(f"{where}: {err}")
+        if isinstance(err, RuleRuntimeError):
+            return err
+        if isinstance(err, NameError):
+            return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: "
+                                    f"a local is used before it has a value")
+        return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: "
+                                f"{type(err).__name__}: {err}")
 
-        class Guard:
-            def __enter__(self):
-                return self
-
-            def __exit__(self, kind, err, tb):
-                if kind is not None and issubclass(kind, RULE_FAULTS):
-                    raise RuleRuntimeError(f"{match.game.ir.get('source', match.game.name)}: rule error at step "
-                                           f"`{match.step}` while {doing}: {kind.__name__}: {err}") from None
-                return False
-        return Guard()
+    def _fields(self, c: int, kind: str) -> dict:
+        F = self.F
+        return {name: F[col][c] for name, col in self.game.kind_fields.get(kind, ())}
 
     def _is_family(self, zone: str) -> bool:
         return zone in self.game.families
 
+    def zone_ids(self) -> dict:
+        """Every zone list of this match by id, with its (capacity, name) or None: for the targets
+        of `move` and `shuffle` that the rules compute at run time."""
+        if self._zone_ids is None:
+            ids: dict = {}
+            for z, value, cap in zip(self.game.zones, self.Z, self.game.slot_caps):
+                for zl in (value if z["per"] else [value]):
+                    ids[id(zl)] = cap
+            self._zone_ids = ids
+        return self._zone_ids
+
     def _drawing(self, player: int) -> str:
-        g = self.game.geometry
-        if self.game.draw is not None:
-            param, body = self.game.draw
-            return g.draw(lambda cell: plain_text(body(self, {param: cell})))
-        cell_zones = [z["name"] for z in self.game.zones if z["per"] == "cell" and z["visibility"] == "public"]
+        game = self.game
+        g = game.geometry
+        if game.draw is not None:
+            draw = game.draw
+            return g.draw(lambda cell: plain_text(draw(self, cell)))
+        cell_zones = [game.zone_slot[z["name"]] for z in game.zones
+                      if z["per"] == "cell" and z["visibility"] == "public"]
 
         def glyph(cell):
-            for name in cell_zones:
-                items = self.zones[name][cell]
+            for slot in cell_zones:
+                items = self.Z[slot][cell]
                 if items:
                     return self.labels[items[-1]][:3]
             return "." if g.kinds[cell] == g.kinds[0] else "·"
@@ -299,73 +412,52 @@ class Match:
         self.game.lowerer.fail(line, msg)
 
     def _init_zones(self) -> None:
-        for z in self.game.zones:
-            count = self.game.family_size(z["per"], self.players) if z["per"] else 0
-            self.zones[z["name"]] = [[] for _ in range(count)] if z["per"] else []
+        game = self.game
+        Z = self.Z = []
+        for z in game.zones:
+            if z["per"]:
+                Z.append([[] for _ in range(game.family_size(z["per"], self.players))])
+            else:
+                Z.append([])
 
     def _index_zones(self) -> None:
-        """Rebuild `where` and capacities from the zone lists (after restore or clone)."""
-        self.where = [None] * len(self.comps)
-        self.capacity = {}
-        for z in self.game.zones:
-            lists = self.zones[z["name"]] if z["per"] else [self.zones[z["name"]]]
-            for zl in lists:
-                if z["capacity"] is not None:
-                    self.capacity[id(zl)] = (z["capacity"], z["name"])
+        """Rebuild `where` from the zone lists (after restore)."""
+        self.where = [None] * len(self.labels)
+        for z, value in zip(self.game.zones, self.Z):
+            for zl in (value if z["per"] else [value]):
                 for c in zl:
-                    if not isinstance(c, int) or not 0 <= c < len(self.comps):
+                    if not isinstance(c, int) or not 0 <= c < len(self.labels):
                         raise StateError(f"zone `{z['name']}` holds {c!r}, which is not a component")
                     if self.where[c] is not None:
                         raise StateError(f"component {self.labels[c]} (id {c}) is in two places")
                     self.where[c] = zl
 
     def _start(self) -> None:
+        game = self.game
         self._init_zones()
-        self._index_zones()
-        for name, per, _, init in self.game.vars:
+        V = self.V = []
+        for name, per, _, init in game.vars:
             if per == "player":
                 row = []
                 for p in range(self.players):
                     self.me = p
-                    row.append(init(self, {}))
-                self.vars[name] = row
+                    row.append(init(self))
+                V.append(row)
             elif per:
                 self.me = 0
-                value = init(self, {})
-                self.vars[name] = [value] * self.game.family_size(per, self.players)
+                value = init(self)
+                V.append([value] * game.family_size(per, self.players))
             else:
                 self.me = 0
-                self.vars[name] = init(self, {})
+                V.append(init(self))
         self.me = self.current = 0
-        signal = self.game.setup(self, {})
+        signal = game.setup(self)
         for c, zl in enumerate(self.where):
             if zl is None:
                 self._fail(None, f"component {self.labels[c]} was created nowhere")
         if signal is None:
             signal = self._begin_turn()
         self._settle(signal)
-
-    def add_component(self, kind: str, fields: dict, label: str, dest: list, bottom: bool, line) -> None:
-        c = len(self.comps)
-        self.comps.append(fields)
-        self.kinds.append(kind)
-        self.labels.append(label)
-        self.where.append(None)
-        self.move([c], dest, bottom, line)
-
-    def move(self, items, dest: list, bottom: bool, line) -> None:
-        for c in items:
-            src = self.where[c]
-            if src is not None:
-                src.remove(c)
-            if bottom:
-                dest.insert(0, c)
-            else:
-                dest.append(c)
-            self.where[c] = dest
-        cap = self.capacity.get(id(dest))
-        if cap is not None and len(dest) > cap[0]:
-            self._fail(line, f"zone `{cap[1]}` holds {len(dest)} components, over its capacity {cap[0]}")
 
     def finish(self, result: str, who) -> None:
         if self.result is not None:
@@ -379,33 +471,27 @@ class Match:
             results = [result if p in chosen else other for p in range(n)]
         self.result = {"results": results, "scores": None}
 
-    def _enter(self, step: str):
-        if step not in self.game.steps:
-            self._fail(None, f"there is no step `{step}`")
-        self.step = step
-        self.me = self.current
-        return self.game.steps[step][1](self, {})
 
     def _begin_turn(self):
         self.turn_count += 1
         self.me = self.current
-        for count, body in self.game.limits:
-            if self.turn_count > count(self, {}):
-                signal = body(self, {})
+        game = self.game
+        for count, body in game.limits:
+            if self.turn_count > count(self):
+                signal = body(self)
                 if signal is not None or self.result is not None:
                     return signal or ("finish",)
-        handler = self.game.handlers.get("turn_start")
-        if handler is not None:
-            signal = handler(self, {})
+        if game.on_turn_start is not None:
+            signal = game.on_turn_start(self)
             if signal is not None:
                 return signal
-        return ("goto", self.game.first_step)
+        return game.first_goto
 
     def _end_turn(self, to):
-        handler = self.game.handlers.get("turn_end")
+        handler = self.game.on_turn_end
         if handler is not None:
             self.me = self.current
-            signal = handler(self, {})
+            signal = handler(self)
             if signal is not None and signal[0] == "finish":
                 return signal
         self.current = (self.current + 1) % self.players if to is None else to
@@ -413,6 +499,8 @@ class Match:
 
     def _settle(self, signal) -> None:
         """Follow gotos and turn ends until a player must decide or the game is over."""
+        game = self.game
+        steps = game.steps
         budget = FLOW_LIMIT
         while True:
             while signal is not None and self.result is None:
@@ -422,48 +510,55 @@ class Match:
                                      f"(last step `{self.step}`)")
                 kind = signal[0]
                 if kind == "goto":
-                    signal = self._enter(signal[1])
+                    entry = steps.get(signal[1])
+                    if entry is None:
+                        self._fail(None, f"there is no step `{signal[1]}`")
+                    self.step = signal[1]
+                    self.me = self.current
+                    signal = entry[1](self) if entry[1] is not None else None
                 elif kind == "end_turn":
                     signal = self._end_turn(signal[1])
                 else:
                     signal = None
             if self.result is not None:
-                self._legal, self._by_text = [], {}
+                self._by_text = {}
                 return
-            for when, body in self.game.checks:
-                self.me = self.current
-                if when(self, {}):
-                    signal = body(self, {})
-                    if signal is not None or self.result is not None:
-                        break
-            if signal is not None or self.result is not None:
-                continue
-            actor_fn = self.game.steps[self.step][0]
+            if game.checks:
+                for when, body in game.checks:
+                    self.me = self.current
+                    if when(self):
+                        signal = body(self)
+                        if signal is not None or self.result is not None:
+                            break
+                if signal is not None or self.result is not None:
+                    continue
+            actor_fn, _, enum = steps[self.step]
             self.me = self.current
-            self.actor = actor_fn(self, {}) if actor_fn is not None else self.current
-            self._legal = None
-            self._enumerate()
-            if self._legal:
+            self.actor = actor_fn(self) if actor_fn is not None else self.current
+            if self.intern is None:
+                self.intern = game.universe(self)
+            self.me = self.actor
+            out = self._by_text = enum(self)
+            if out:
                 return
-            handler = self.game.handlers.get("stuck")
+            handler = game.handlers.get("stuck")
             if handler is None:
                 self._fail(None, f"{player_text(self.actor)} has no legal action at step `{self.step}` "
                                  f"and the rules have no `on stuck` block")
             self.me = self.actor
-            signal = handler(self, {})
+            signal = handler(self)
             if signal is None and self.result is None:
                 self._fail(None, f"`on stuck` must end the game, end the turn or go to a step "
                                  f"({player_text(self.actor)} is stuck at step `{self.step}`)")
 
     def _enumerate(self) -> None:
-        out: list = []
-        if self.result is None:
-            seen: set = set()
-            self.me = self.actor
-            for action in self.game.steps[self.step][2]:
-                enumerate_action(self, action, out, seen)
-        self._legal = [Action(text, args, act) for text, args, act in out]
-        self._by_text = {text: (text, args, act) for text, args, act in out}
+        if self.result is not None:
+            self._by_text = {}
+            return
+        if self.intern is None:
+            self.intern = self.game.universe(self)
+        self.me = self.actor
+        self._by_text = self.game.steps[self.step][2](self)
 
     def _fits(self, value, typ: str) -> bool:
         """Does a restored value have its variable's declared type? (None fits any but int/bool.)"""
@@ -480,7 +575,7 @@ class Match:
         if typ == "cell":
             return type(value) is int and 0 <= value < self.game.geometry.size
         if typ.startswith("comp:"):
-            return type(value) is int and 0 <= value < len(self.comps)
+            return type(value) is int and 0 <= value < len(self.labels)
         if typ.startswith("list:"):
             return isinstance(value, list) and all(self._fits(v, typ[5:]) for v in value)
         return True
@@ -494,32 +589,40 @@ class Match:
                              f"(state: {data.get('game')!r}, game: {game.name!r})")
         m = cls(game, int(data["players"]), data.get("seed"), dict(data["options"]))
         version, internal, gauss = data["rng"]
-        m.rng.setstate((version, tuple(internal), gauss))
+        m._rng, m._rng_state = None, (version, tuple(internal), gauss)
+        m.rng                                       # a bad generator state fails here, not later
         comps = data["components"]
-        m.kinds = [c["kind"] for c in comps]
-        m.comps = [dict(c["fields"]) for c in comps]
+        m.kinds = [str(c["kind"]) for c in comps]
+        for k in m.kinds:
+            if k not in game.kind_fields:
+                raise StateError(f"unknown component kind `{k}`")
+        fields = [dict(c["fields"]) for c in comps]
+        m.F = [[f.get(name) for f in fields] for name in game.columns]
         m.labels = [str(c["label"]) for c in comps]
+        m.created = None                            # the universe is found by content
+        Z = m.Z = []
         for z in game.zones:
             raw = data["zones"][z["name"]]
             if z["per"]:
                 if len(raw) != game.family_size(z["per"], m.players):
                     raise StateError(f"zone `{z['name']}` must have one list per {z['per']}")
-                m.zones[z["name"]] = [list(x) for x in raw]
+                Z.append([list(x) for x in raw])
             else:
-                m.zones[z["name"]] = list(raw)
+                Z.append(list(raw))
         m._index_zones()
         missing = [m.labels[c] for c, zl in enumerate(m.where) if zl is None]
         if missing:
             raise StateError(f"components in no zone: {', '.join(missing[:5])}")
-        types = {v["name"]: v["type"] for v in game.ir["vars"]}
+        V = m.V = []
         for name, per, _, _ in game.vars:
             value = data["vars"][name]
+            typ = game.var_types[name]
             if per and (not isinstance(value, list) or len(value) != game.family_size(per, m.players)):
                 raise StateError(f"variable `{name}` must have one value per {per}")
             for v in (value if per else [value]):
-                if not m._fits(v, types[name]):
-                    raise StateError(f"variable `{name}` holds {v!r}, which is not a {types[name]}")
-            m.vars[name] = list(value) if isinstance(value, list) else value
+                if not m._fits(v, typ):
+                    raise StateError(f"variable `{name}` holds {v!r}, which is not a {typ}")
+            V.append(list(value) if isinstance(value, list) else value)
         m.step = data["step"]
         if m.step not in game.steps:
             raise StateError(f"unknown step `{m.step}`")

@@ -1,0 +1,117 @@
+"""`rulelang bench`: random playouts per second, measured like the speed references, on both games."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang import bench
+from rulelang.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+REGICIDE = str(ROOT / "games" / "regicide.rules")
+VALGARD = str(ROOT / "games" / "valgard.rules")
+KEYS = {"game", "file", "players", "games", "seed", "options", "repeats", "python", "seconds",
+        "playouts_per_s", "playouts_per_s_median", "actions", "actions_per_s", "actions_per_s_median",
+        "mean_length", "mean_legal_actions", "state_bytes", "state_json_bytes", "clone_us", "state_us",
+        "from_state_us"}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_bench_prints_the_figures_of_every_file_and_player_count(capsys):
+    code, out, err = run(capsys, "bench", REGICIDE, VALGARD, "--players", "1,2", "--games", "5",
+                         "--repeats", "1")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("Python ") and "5 games from seed 0" in lines[0]
+    rows = [line for line in lines if re.match(r"(Regicide|Valgarð) \dp ", line)]
+    # the table (Regicide 1p, 2p; Valgarð is 2 players only), then the state figures
+    assert [r.split()[0] + " " + r.split()[1] for r in rows] == ["Regicide 1p", "Regicide 2p", "Valgarð 2p"] * 2
+    for row in rows[:3]:
+        assert re.search(r"[\d,]+ \( *[\d,]+\) +[\d,]+ \( *[\d,]+\) +\d+\.\d +\d+\.\d$", row), row
+    assert "bytes (clone)" in out and "from_state" in out
+
+
+def test_bench_json_has_every_figure(capsys):
+    code, out, _ = run(capsys, "bench", VALGARD, "--games", "5", "--repeats", "2", "--seed", "3", "--json")
+    assert code == 0
+    (result,) = json.loads(out)
+    assert set(result) == KEYS
+    assert result["game"] == "Valgarð" and result["players"] == 2 and result["games"] == 5
+    assert result["seed"] == 3 and result["repeats"] == 2 and result["file"] == VALGARD
+    assert result["playouts_per_s"] > 0 and result["actions_per_s"] > result["playouts_per_s"]
+    assert result["playouts_per_s"] >= result["playouts_per_s_median"]
+    assert result["mean_length"] == result["actions"] / 5
+    assert result["mean_legal_actions"] >= 1
+    assert result["state_bytes"] > 0 and result["state_json_bytes"] > 0
+    assert min(result["clone_us"], result["state_us"], result["from_state_us"]) > 0
+
+
+def test_the_playouts_are_the_seeded_random_games(capsys):
+    """Match i is seeded seed+i and its bot 10**6+seed+i: the figures (but the timings) repeat."""
+    game = rulelang.load(REGICIDE)
+    m, n, seen = bench.playout(game, 2, 4, {}, count=True)
+    again, n2, _ = bench.playout(game, 2, 4, {})
+    assert m.log == again.log and n == n2 == len(m.log) and m.is_over and seen >= n
+    one = bench.bench(game, 2, 3, seed=4, repeats=1)
+    two = bench.bench(game, 2, 3, seed=4, repeats=1)
+    for key in ("actions", "mean_length", "mean_legal_actions", "state_json_bytes"):
+        assert one[key] == two[key]
+    assert one["actions"] == sum(len(bench.playout(game, 2, 4 + i, {})[0].log) for i in range(3))
+
+
+def test_options_reach_the_matches(capsys):
+    code, out, _ = run(capsys, "bench", VALGARD, "--games", "2", "--repeats", "1", "--option", "turn_limit=5",
+                       "--json")
+    (result,) = json.loads(out)
+    assert result["options"] == {"turn_limit": 5}
+    assert result["mean_length"] <= 6 + 5            # 6 muster placements, then at most 5 turns
+
+
+def test_reference_modules_are_timed_the_same_way(tmp_path, capsys):
+    """A module with the references' interface is timed on the same seeds, and the ratio given."""
+    ref = tmp_path / "tiny_ref.py"
+    ref.write_text(
+        "import random\n"
+        "class Match:\n"
+        "    def __init__(self, players=2, seed=0, **options):\n"
+        "        self.left = 3 + random.Random(seed).randrange(3)\n"
+        "        self.is_over = False\n"
+        "    def legal_actions(self):\n"
+        "        return ['tick']\n"
+        "    def apply(self, action):\n"
+        "        self.left -= 1\n"
+        "        self.is_over = self.left == 0\n", encoding="utf-8")
+    code, out, _ = run(capsys, "bench", VALGARD, "--games", "3", "--repeats", "1", "--reference", str(ref),
+                       "--json")
+    assert code == 0
+    (result,) = json.loads(out)
+    assert result["reference"]["module"] == str(ref)
+    assert result["ratio"] == pytest.approx(result["playouts_per_s"] / result["reference"]["playouts_per_s"])
+    code, out, _ = run(capsys, "bench", VALGARD, "--games", "3", "--repeats", "1", "--reference", str(ref))
+    assert "reference/s" in out and "ratio" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bench", VALGARD, "--players", "3"], "error: Valgarð is for 2..2 players, not 3"),
+    (["bench", VALGARD, "--games", "0"], None),
+    (["bench", VALGARD, "--players", "two"], None),
+    (["bench", REGICIDE, VALGARD, "--reference", "x.py"], "error: give one --reference per file"),
+    (["bench", VALGARD, "--reference", "missing_ref.py"], "error: no reference module missing_ref.py"),
+    (["bench", VALGARD, "--option", "colour=red"], "error: unknown option `colour`"),
+])
+def test_bad_bench_command_lines_are_one_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert "Traceback" not in out + err
+    if message is None:                  # argparse: usage, then the problem; exit 2
+        assert code == 2
+    else:
+        assert code == 1 and err.startswith(message) and len(err.strip().splitlines()) == 1

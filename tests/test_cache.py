@@ -1,0 +1,145 @@
+"""The IR cache behind `rulelang.load`: keyed by a rule file's text (and the front end's version),
+a warm load gives exactly the IR a fresh compile gives, and any trouble falls back to compiling."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang import cache
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "games").glob("*.rules"))
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    where = tmp_path / "cache"
+    monkeypatch.setenv("RULELANG_CACHE_DIR", str(where))
+    return where
+
+
+def entries(where: Path) -> list[Path]:
+    return sorted(where.glob("*.json")) if where.exists() else []
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_a_warm_load_gives_the_ir_of_a_fresh_compile(cache_dir, path):
+    fresh = rulelang.compile_file(str(path))
+    cold = rulelang.load(str(path))                  # compiles, then stores
+    assert len(entries(cache_dir)) == 1
+    source = path.read_text(encoding="utf-8")
+    assert cache.load(source, str(path)) == fresh     # what a warm load reads
+    warm = rulelang.load(str(path))
+    assert warm.ir == cold.ir == fresh
+    assert warm.fingerprint == cold.fingerprint      # saved states stay loadable across runs
+    a, b = cold.new_match(seed=3), warm.new_match(seed=3)
+    while not a.is_over:
+        assert [str(x) for x in a.legal_actions()] == [str(x) for x in b.legal_actions()]
+        a.apply(a.legal_actions()[-1])
+        b.apply(b.legal_actions()[-1])
+    assert a.state() == b.state()
+
+
+def test_a_warm_load_does_not_compile(cache_dir, monkeypatch):
+    path = str(GAMES[0])
+    rulelang.load(path)
+    monkeypatch.setattr(rulelang, "compile_source", lambda *a: pytest.fail("compiled on a warm load"))
+    assert rulelang.load(path).name
+
+
+def test_a_changed_file_misses_and_the_same_text_elsewhere_hits(cache_dir, tmp_path):
+    src = (ROOT / "games" / "regicide.rules").read_text(encoding="utf-8")
+    path = tmp_path / "r.rules"
+    path.write_text(src, encoding="utf-8")
+    rulelang.load(str(path))
+    changed = src.replace("table hand_size { 1: 8,", "table hand_size { 1: 7,")
+    assert changed != src
+    assert cache.load(changed, str(path)) is None
+    path.write_text(changed, encoding="utf-8")
+    game = rulelang.load(str(path))
+    assert game.new_match(players=1, seed=0).view(0)["values"][-1] == {"name": "hand_limit", "value": 7}
+    assert len(entries(cache_dir)) == 2
+    other = tmp_path / "copy.rules"
+    other.write_text(src, encoding="utf-8")
+    ir = cache.load(src, str(other))                  # same text: a hit, naming the file it is loaded from
+    assert ir is not None and ir["source"] == str(other)
+
+
+def test_the_key_covers_the_version_and_the_front_end(monkeypatch):
+    text = "game \"X\" {}"
+    k = cache.key(text)
+    assert k == cache.key(text) and k != cache.key(text + " ")
+    monkeypatch.setattr(rulelang, "__version__", "9.9.9")
+    cache.front_end_digest.cache_clear()
+    try:
+        assert cache.key(text) != k
+    finally:
+        monkeypatch.undo()
+        cache.front_end_digest.cache_clear()
+    assert cache.key(text) == k
+
+
+def test_a_corrupt_entry_is_ignored_and_replaced(cache_dir):
+    path = str(GAMES[0])
+    rulelang.load(path)
+    (entry,) = entries(cache_dir)
+    head, _, body = entry.read_text(encoding="utf-8").partition("\n")
+    entry.write_text(head + "\n" + body[: len(body) // 2], encoding="utf-8")     # truncated
+    source = Path(path).read_text(encoding="utf-8")
+    assert cache.load(source, path) is None
+    assert rulelang.load(path).ir == rulelang.compile_file(path)
+    assert cache.load(source, path) == rulelang.compile_file(path)              # rewritten
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="permissions do not bind root")
+def test_an_unwritable_cache_falls_back_silently(tmp_path, monkeypatch, capsys):
+    where = tmp_path / "ro"
+    where.mkdir()
+    where.chmod(0o500)
+    monkeypatch.setenv("RULELANG_CACHE_DIR", str(where / "cache"))
+    try:
+        assert rulelang.load(str(GAMES[0])).name
+        assert capsys.readouterr() == ("", "")
+    finally:
+        where.chmod(0o700)
+
+
+def test_a_cache_that_cannot_be_a_directory_falls_back_silently(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    monkeypatch.setenv("RULELANG_CACHE_DIR", str(blocker / "cache"))
+    game = rulelang.load(str(GAMES[0]))
+    assert game.ir == rulelang.compile_file(str(GAMES[0]))
+    assert capsys.readouterr() == ("", "")
+
+
+def test_the_cache_lives_under_xdg_cache_home(tmp_path, monkeypatch):
+    monkeypatch.delenv("RULELANG_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.cache_dir() == tmp_path / "xdg" / "rulelang"
+    rulelang.load(str(GAMES[0]))
+    assert entries(tmp_path / "xdg" / "rulelang")
+
+
+def test_rule_errors_are_not_cached(cache_dir, tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game "X" { players 1..2 zone hand: set per player\n turn { step s { action a { move x to hnad[me] } } } }',
+                   encoding="utf-8")
+    with pytest.raises(rulelang.RuleError):
+        rulelang.load(str(bad))
+    assert entries(cache_dir) == []
+
+
+def test_entries_are_one_header_line_then_the_ir(cache_dir):
+    path = str(GAMES[0])
+    rulelang.load(path)
+    (entry,) = entries(cache_dir)
+    head, _, body = entry.read_text(encoding="utf-8").partition("\n")
+    header = json.loads(head)
+    assert header["format"] == cache.FORMAT and header["key"] == entry.stem
+    assert json.loads(body)["name"] == rulelang.load(path).name
