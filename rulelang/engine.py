@@ -431,6 +431,9 @@ class Match:
                     if self.where[c] is not None:
                         raise StateError(f"component {self.labels[c]} (id {c}) is in two places")
                     self.where[c] = zl
+                if z["capacity"] is not None and len(zl) > z["capacity"]:
+                    raise StateError(f"zone `{z['name']}` holds {len(zl)} components, over its capacity "
+                                     f"{z['capacity']}")
 
     def _start(self) -> None:
         game = self.game
@@ -637,4 +640,11 @@ class Match:
                 raise StateError("the outcome must give win, lose or draw for every player")
         m.log = [str(x) for x in data.get("log", [])]
         m.messages = list(data.get("messages", []))
+        if m.result is None:
+            try:
+                m._enumerate()
+                if not m._by_text:                  # a built position where the actor is stuck:
+                    m._settle(None)                 # the rules decide, as after any action
+            except RULE_FAULTS + (RuleFault,) as err:
+                raise m._rule_error("restoring a state", err) from None
         return m

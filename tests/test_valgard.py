@@ -613,20 +613,11 @@ def test_v17_valkyrie_moves_as_a_whole_and_never_splits():
 # State, restore, determinism, whole games
 # ---------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="engine: Match.from_state does not settle the restored position; "
-                                       "a player with no legal action is left to move in a match that "
-                                       "is not over, instead of losing (V15)")
 def test_v15_restored_stuck_position_is_lost_not_live():
-    try:
-        m = build({"d5": "D"}, dead=row(1), current=LIGHT)     # scenario 5, light already to move
-    except rulelang.StateError:
-        return                                                  # rejecting the state is also sound
+    m = build({"d5": "D"}, dead=row(1), current=LIGHT)         # scenario 5, light already to move
     assert m.is_over and m.outcome["results"] == ["lose", "win"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: Match.from_state accepts a stack of 3 in a zone of "
-                                       "capacity 2; the breach only surfaces as a RuleRuntimeError "
-                                       "when that stack is moved")
 def test_v5_restore_rejects_a_stack_over_capacity():
     data = build({"c3": "LL"}).state()
     data["zones"]["stack"][GEO.by_name["c3"]].append(data["zones"]["reserve"][LIGHT].pop())
