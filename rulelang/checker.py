@@ -265,6 +265,10 @@ class Checker:
                 self.block(d.body)
         elif isinstance(d, n.BoardDecl):
             self.check_board(d)
+        elif isinstance(d, n.Players):
+            with self.scope({}):
+                for e in d.ranking:
+                    self.expect(e, "int", "a score")
         elif isinstance(d, n.LimitDecl):
             with self.scope({}):
                 self.expect(d.count, "int", "a turn limit")
@@ -339,8 +343,19 @@ class Checker:
         if "owner" in vis and d.per is None:
             self.error("E105", f"zone `{d.name}` is seen by its `owner` but is not declared `per player`", d.span)
 
+    def index_type(self, decl) -> str:
+        """What indexes a `per` declaration: a player, a cell, or a component of the kind."""
+        if decl.per in PER:
+            return decl.per
+        sym = self.out.symbols.get(decl.per)
+        return sym.type if sym is not None and sym.kind == "kind" else "any"
+
     def check_per(self, d, what: str) -> None:
         if d.per is None:
+            return
+        sym = self.out.symbols.get(d.per)
+        if isinstance(d, n.VarDecl) and sym is not None and sym.kind == "kind" and d.per_board is None:
+            self.used.add(d.per)                       # a variable per component of a kind
             return
         if d.per not in PER:
             self.error("E105", f"{what} can be declared `per player` or `per cell of BOARD`, not per `{d.per}`",
@@ -534,6 +549,10 @@ class Checker:
         elif isinstance(s, n.EndTurn):
             if s.to is not None:
                 self.expect(s.to, "player", "the player who takes the next turn")
+        elif isinstance(s, n.Finish) and s.result == "score":
+            if not any(isinstance(d, n.Players) and d.ranking for d in self.game.decls):
+                self.error("E113", "`finish by score` needs the players ranked: `players 2..4 ranked by vp[me]`",
+                           s.span)
         elif isinstance(s, n.Finish):
             if s.who is not None:
                 t = self.expr(s.who)
@@ -578,7 +597,7 @@ class Checker:
             self.used.add(target.name)
             self.written.add(target.name)
             self.out.refs[id(target)] = ("var", target.name)
-            per = sym.decl.per
+            per = sym.decl.per and self.index_type(sym.decl)
             if per and target.index is None:
                 self.error("E201", f"`{target.name}` is per {per}: say which, e.g. `{target.name}[{'me' if per == 'player' else 'c'}]`",
                            target.span)
@@ -782,12 +801,12 @@ class Checker:
                     self.error("E201", f"zone `{obj.name}` is not per player or per cell and cannot be indexed",
                                e.span)
                 else:
-                    self.expect(e.index, sym.decl.per, f"the index of `{obj.name}`")
+                    self.expect(e.index, self.index_type(sym.decl), f"the index of `{obj.name}`")
                 return "zone"
             if sym is not None and sym.kind == "var" and sym.decl.per:
                 self.used.add(obj.name)
                 self.out.refs[id(obj)] = ("var", obj.name)
-                self.expect(e.index, sym.decl.per, f"the index of `{obj.name}`")
+                self.expect(e.index, self.index_type(sym.decl), f"the index of `{obj.name}`")
                 return sym.type
         t = self.expr(obj)
         self.expect(e.index, "int", "a list index")

@@ -287,6 +287,8 @@ class Batch:
             if top:
                 z.extend([c0 + o for o in top])
         m.where.extend([zs[d] for d in self.dest_of])
+        for slot, value in m.comp_defaults:
+            m.V[slot].extend([value] * len(self.kinds))
         caps = m.game.slot_caps
         for z, (slot, _) in zip(zs, self.dests):
             if caps[slot] is not None:
@@ -321,6 +323,8 @@ def _add(m, kind: str, made, dest, bottom: bool) -> None:
     m.kinds.append(kind)
     m.labels.append(label if label is not None else f"{kind}{c}")
     m.where.append(dest)
+    for slot, value in m.comp_defaults:    # variables per component start at their initial value
+        m.V[slot].append(value)
     if bottom:
         dest.insert(0, c)
     else:
@@ -872,6 +876,10 @@ class Lowerer:
             fn.emit("return " + self.ex(c["when"], Ctx(fn, fallback=False)).src)
             self.add_fn(fn)
             self.gen_block_fn(f"ck_body{i}", c["body"], c.get("line"))
+        for i, x in enumerate(ir.get("scores", [])):
+            fn = Fn(self, f"def score{i}(m):", None)
+            fn.emit("return " + self.ex(x, Ctx(fn, fallback=False)).src)
+            self.add_fn(fn)
         for i, x in enumerate(ir.get("limits", [])):
             fn = Fn(self, f"def lim_count{i}(m):", x.get("line"))
             fn.emit("return " + self.ex(x["count"], Ctx(fn, fallback=False)).src)
@@ -1145,7 +1153,7 @@ class Lowerer:
         if e.get("i") is None:
             return P(base, shape=LIST if decl["per"] else shape, cheap=True)
         if name in self.stable_vars:
-            b = self.loop_var(e["i"], ctx, decl["per"])
+            b = self.loop_var(e["i"], ctx, "comp" if decl["per"] == "component" else decl["per"])
             if b is not None:
                 d = b.derived(f"V{slot}", ctx.fn)
                 if d is not None:
@@ -2424,6 +2432,7 @@ class Compiled:
         self.handlers = {event: ns[f"on_{event}"] for event in ir["handlers"]}
         self.checks = [(ns[f"ck_when{i}"], ns[f"ck_body{i}"]) for i in range(len(ir["checks"]))]
         self.limits = [(ns[f"lim_count{i}"], ns[f"lim_body{i}"]) for i in range(len(ir.get("limits", [])))]
+        self.scores = [ns[f"score{i}"] for i in range(len(ir.get("scores", [])))]
         self.defs = {name: ns[f"d{low.def_index[name]}"] for name in ir["defs"]}
         self.shown = [(name, self.defs[name], ir["defs"][name].get("as", "plain"),
                        make_texter(ir["defs"][name].get("as", "plain"), low.enum_text, low.geometry))

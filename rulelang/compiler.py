@@ -90,6 +90,7 @@ class Compiler:
                        for d in of(n.WhenDecl)],
             "limits": [{"count": self.expr(d.count), "body": self.block(d.body), "line": self.line(d)}
                        for d in of(n.LimitDecl)],
+            "scores": [self.expr(e) for e in players.ranking],
         }
 
     def syms_type(self, t: n.TypeRef) -> str:
@@ -127,7 +128,8 @@ class Compiler:
     def var(self, d: n.VarDecl) -> dict:
         m = self.mods(d)
         vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
-        return {"name": d.name, "type": self.syms[d.name].type, "per": d.per, "visibility": vis,
+        per = d.per if d.per in (None, "player", "cell") else "component"
+        return {"name": d.name, "type": self.syms[d.name].type, "per": per, "visibility": vis,
                 "init": self.expr(d.init)}
 
     def step(self, s: n.StepDecl) -> dict:

@@ -57,6 +57,7 @@ class Game:
         self.first_goto = ("goto", ir["first_step"])
         self.checks = code.checks
         self.limits = code.limits
+        self.scores = code.scores
         self.geometry = low.geometry
         self.columns = low.columns
         self.kind_fields = low.kind_fields
@@ -173,6 +174,7 @@ class Match:
         self.messages: list = []
         self.intern = None                         # this match's universe (see Game.universe)
         self.created: list | None = []             # how its components were created (universe key)
+        self.comp_defaults: list = []              # (var slot, initial value) of each per-component variable
         self._by_text: dict | None = None          # the legal actions now, by text (None: not listed yet)
         self._zone_ids = None
 
@@ -245,6 +247,7 @@ class Match:
         game = self.game
         zones = []
         cells: dict = {}
+        seen: list[int] = []                       # the components this player may see
         geometry = game.geometry
         for z in game.zones:
             name, vis = z["name"], z["visibility"]
@@ -253,22 +256,33 @@ class Match:
                 for cell, items in enumerate(value):
                     if items:
                         shown = [self.labels[c] for c in items] if vis == "public" else None
+                        if shown is not None:
+                            seen.extend(items)
                         cells.setdefault(geometry.names[cell], {})[name] = shown if shown is not None else len(items)
                 continue
             owners = range(self.players) if z["per"] else [None]
             for owner in owners:
                 items = value[owner] if owner is not None else value
                 visible = vis == "public" or (vis == "owner" and owner == player)
+                if visible:
+                    seen.extend(items)
                 zones.append({"name": name, "owner": owner, "visibility": vis, "ordered": z["ordered"],
                               "count": len(items),
                               "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None})
         values = []
+        component_values: dict = {}
         saved = self.me
         try:
             for name, per, vis, init in game.vars:
                 if vis == "hidden":
                     continue
                 value = self.V[game.var_slot[name]]
+                if per == "component":                 # visible components whose value is not the initial one
+                    initial = next(v for slot, v in self.comp_defaults if slot == game.var_slot[name])
+                    for c in seen:
+                        if value[c] != initial:
+                            component_values.setdefault(str(c), {})[name] = self._plain(value[c])
+                    continue
                 if per == "cell":                      # only the cells that differ from the initial value
                     initial = init(self)
                     for cell, v in enumerate(value):
@@ -293,7 +307,8 @@ class Match:
         return {"game": game.name, "players": self.players, "viewer": player,
                 "actor": self.current_player, "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
-                "board": drawing, "over": self.is_over, "outcome": self.result}
+                "component_values": component_values, "board": drawing, "over": self.is_over,
+                "outcome": self.result}
 
     def state(self) -> dict:
         game = self.game
@@ -446,6 +461,10 @@ class Match:
                     self.me = p
                     row.append(init(self))
                 V.append(row)
+            elif per == "component":                # grows as components are created
+                self.me = 0
+                self.comp_defaults.append((len(V), init(self)))
+                V.append([])
             elif per:
                 self.me = 0
                 value = init(self)
@@ -472,7 +491,26 @@ class Match:
             chosen = set(who) if isinstance(who, list) else {who}
             other = {"win": "lose", "lose": "win"}.get(result, result)
             results = [result if p in chosen else other for p in range(n)]
-        self.result = {"results": results, "scores": None}
+        scores = self._scores()
+        if result == "score":                      # the best score (tie-breaks included) wins
+            best = max(scores)
+            top = [p for p in range(n) if scores[p] == best]
+            tied = "draw" if len(top) > 1 else "win"
+            results = [tied if p in top else "lose" for p in range(n)]
+        self.result = {"results": results, "scores": [s[0] for s in scores] if scores[0] else None}
+
+    def _scores(self) -> list[tuple]:
+        """Each player's score and tie-breaks, as declared by `score`; empty tuples when undeclared."""
+        fns = self.game.scores
+        saved = self.me
+        try:
+            out = []
+            for p in range(self.players):
+                self.me = p
+                out.append(tuple(f(self) for f in fns))
+            return out
+        finally:
+            self.me = saved
 
 
     def _begin_turn(self):
@@ -617,10 +655,15 @@ class Match:
         if missing:
             raise StateError(f"components in no zone: {', '.join(missing[:5])}")
         V = m.V = []
+        for slot, (name, per, _, init) in enumerate(game.vars):
+            if per == "component":
+                m.me = 0
+                m.comp_defaults.append((slot, init(m)))
         for name, per, _, _ in game.vars:
             value = data["vars"][name]
             typ = game.var_types[name]
-            if per and (not isinstance(value, list) or len(value) != game.family_size(per, m.players)):
+            size = len(m.labels) if per == "component" else game.family_size(per, m.players) if per else 0
+            if per and (not isinstance(value, list) or len(value) != size):
                 raise StateError(f"variable `{name}` must have one value per {per}")
             for v in (value if per else [value]):
                 if not m._fits(v, typ):

@@ -180,7 +180,7 @@ class EndTurn(Node):
 
 @dataclass(frozen=True, eq=False)
 class Finish(Node):
-    result: str                          # "win", "lose", "draw"
+    result: str                          # "win", "lose", "draw", or "score" (the best score wins)
     who: Node | None                     # None: everyone
 
 
@@ -213,6 +213,7 @@ class Modifier(Node):
 class Players(Node):
     low: int
     high: int
+    ranking: tuple = ()                  # `ranked by` score, then tie-breaks (`me`: each player)
 
 
 @dataclass(frozen=True, eq=False)

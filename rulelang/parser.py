@@ -77,8 +77,12 @@ class _ToNodes(Transformer):
         return n.Game(self.sp(meta), _unescape(c[0]), tuple(decls))
 
     def players_decl(self, meta, c):
+        ranking = c.pop() if c and isinstance(c[-1], tuple) else ()
         low = int(c[0])
-        return n.Players(self.sp(meta), low, int(c[1]) if len(c) > 1 else low)
+        return n.Players(self.sp(meta), low, int(c[1]) if len(c) > 1 else low, ranking)
+
+    def ranking(self, meta, c):
+        return tuple(c)
 
     def option_decl(self, meta, c):
         return n.OptionDecl(self.sp(meta), str(c[0]), c[1], c[2])
@@ -273,6 +277,9 @@ class _ToNodes(Transformer):
 
     def finish_draw(self, meta, c):
         return n.Finish(self.sp(meta), "draw", None)
+
+    def finish_score(self, meta, c):
+        return n.Finish(self.sp(meta), "score", None)
 
     def call_stmt(self, meta, c):
         return n.CallStmt(self.sp(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())

@@ -1,0 +1,104 @@
+"""Language features no current game needs yet, shown on small rule files: variables per
+component, ranking players by score with tie-breaks, `finish by score`."""
+from __future__ import annotations
+
+import pytest
+
+import rulelang
+
+CHIPS = """
+game "Chips" {
+  players 2 ranked by sum(c.v for c in hand[me]) then size(hand[me])
+
+  kind Chip { v: int  label "c" + text(v) }
+  zone pool: pile, public
+  zone hand: set per player, owner
+  var touched: int = 0 per Chip                # how often each chip was taken
+  var rounds: int = 0
+
+  setup {
+    for v in [1, 2, 2, 3] { create Chip(v: v) in pool }
+  }
+  turn {
+    step take {
+      action take(c in pool) require touched[c] < 2 {
+        move c to hand[me]
+        touched[c] += 1
+        if size(pool) == 0 { finish by score }
+        end turn
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.fixture()
+def game(tmp_path):
+    path = tmp_path / "chips.rules"
+    path.write_text(CHIPS, encoding="utf-8")
+    return rulelang.load(str(path))
+
+
+def chip_ids(m) -> dict:
+    return {c["label"] + f"#{i}": i for i, c in enumerate(m.state()["components"])}
+
+
+def test_a_variable_per_component_starts_at_its_initial_value_and_changes_per_component(game):
+    m = game.new_match(2, seed=1)
+    assert m.state()["vars"]["touched"] == [0, 0, 0, 0]
+    m.apply("take c3")
+    assert m.state()["vars"]["touched"] == [0, 0, 0, 1]
+
+
+def test_a_per_component_variable_is_shown_only_for_components_the_viewer_sees(game):
+    m = game.new_match(2, seed=1)
+    m.apply("take c3")                                   # P1's hand is seen by P1 only
+    assert m.view(0)["component_values"] == {"3": {"touched": 1}}
+    assert m.view(1)["component_values"] == {}
+
+
+def test_a_per_component_variable_survives_state_and_guards_actions(game):
+    m = game.new_match(2, seed=1)
+    data = m.state()
+    data["vars"]["touched"] = [2, 0, 0, 0]               # c1 may no longer be taken
+    m = rulelang.Match.from_state(game, data)
+    assert [str(a) for a in m.legal_actions()] == ["take c2", "take c3"]
+    data["vars"]["touched"] = [0, 0, 0]                  # one value per component, or refused
+    with pytest.raises(rulelang.StateError):
+        rulelang.Match.from_state(game, data)
+
+
+def play(game, moves):
+    m = game.new_match(2, seed=1)
+    for move in moves:
+        m.apply(move)
+    return m
+
+
+def test_finish_by_score_gives_the_win_to_the_best_score(game):
+    m = play(game, ["take c3", "take c2", "take c2", "take c1"])   # P1 3+2=5, P2 2+1=3
+    assert m.outcome == {"results": ["win", "lose"], "scores": [5, 3]}
+
+
+def test_a_tie_on_score_and_tie_breaks_is_a_draw_for_the_tied(game):
+    m = play(game, ["take c3", "take c2", "take c1", "take c2"])   # 4 vs 4, and 2 chips each
+    assert m.outcome == {"results": ["draw", "draw"], "scores": [4, 4]}
+
+
+def test_a_tie_on_score_is_broken_by_the_next_ranking(tmp_path):
+    path = tmp_path / "five.rules"
+    path.write_text(CHIPS.replace("[1, 2, 2, 3]", "[1, 1, 2, 2, 2]"), encoding="utf-8")
+    m = play(rulelang.load(str(path)), ["take c1", "take c2", "take c1", "take c2", "take c2"])
+    # P1 took 1, 1, 2 and P2 took 2, 2: 4 each; P1 holds three chips to two
+    assert m.outcome == {"results": ["win", "lose"], "scores": [4, 4]}
+
+
+def test_ranking_and_finish_by_score_are_checked():
+    source = CHIPS.replace(" ranked by sum(c.v for c in hand[me]) then size(hand[me])", "")
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(source, "chips.rules")
+    assert [d.code for d in err.value.diagnostics] == ["E113"]
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(CHIPS.replace("then size(hand[me])", "then true"), "chips.rules")
+    assert [d.code for d in err.value.diagnostics] == ["E201"]
