@@ -403,7 +403,12 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     tok = err.token
     expected = _expected(parser, err.expected)
     text = str(tok)
-    return Diagnostic("E001", f"unexpected `{text}`; expected {expected}",
+    after = source[tok.end_pos:].lstrip(" \t")[:1] if tok.end_pos is not None else ""
+    # a keyword followed by what follows a name (`score = 1`, `table: int`): meant as a name
+    reserved = (tok.type != "NAME" and text.isidentifier() and "NAME" in err.expected
+                and after in ("=", ":", "[", ".", "+", "-"))
+    hint = f" (`{text}` is a reserved word and cannot be used as a name here)" if reserved else ""
+    return Diagnostic("E001", f"unexpected `{text}`; expected {expected}{hint}",
                       Span(file, tok.line, tok.column, tok.end_line or tok.line, (tok.end_column or tok.column + len(text))))
 
 
