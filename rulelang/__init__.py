@@ -49,7 +49,7 @@ def compile_source(source: str, file: str = "<rules>") -> dict:
     checked, diags = check_source(source, file)
     errors = [d for d in diags if d.severity == "error"]
     if errors or checked is None:
-        raise RuleError(errors or diags, {file: source})
+        raise RuleError(errors or diags, {file: source, **(checked.sources if checked else {})})
     return compile_checked(checked)
 
 
@@ -68,7 +68,10 @@ def lint(paths) -> tuple[list[Diagnostic], dict[str, str]]:
             diags.extend(err.diagnostics)
             continue
         sources[str(path)] = source
-        diags.extend(check_source(source, str(path))[1])
+        checked, found = check_source(source, str(path))
+        diags.extend(found)
+        if checked is not None:
+            sources.update(checked.sources)      # imported YAML content, for caret lines
     return diags, sources
 
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 FORMAT = "rulelang-ir-cache"
-FRONT_END = ("parser.py", "checker.py", "compiler.py", "nodes.py", "lints.py", "ir.schema.json")
+FRONT_END = ("parser.py", "checker.py", "compiler.py", "nodes.py", "lints.py", "content.py", "ir.schema.json")
 
 
 def cache_dir() -> Path | None:
@@ -77,6 +77,10 @@ def load(source: str, path: str) -> dict | None:
         return None
     if not isinstance(ir, dict):
         return None
+    from .content import file_hash, resolve
+    for imported in ir.get("imports", ()):     # content files must be unchanged too
+        if not isinstance(imported, dict) or file_hash(resolve(path, str(imported.get("path")))) != imported.get("sha256"):
+            return None
     ir["source"] = str(path)            # the same IR a fresh compile of this path gives
     return ir
 

@@ -108,6 +108,8 @@ class Checked:
     types: dict[int, str] = field(default_factory=dict)       # id(expr node) -> type
     refs: dict[int, tuple] = field(default_factory=dict)      # id(Name node) -> (kind, name)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    contents: dict[int, object] = field(default_factory=dict)  # id(CreateFrom) -> content.Content
+    sources: dict[str, str] = field(default_factory=dict)      # content files' text, for caret lines
 
     @property
     def ok(self) -> bool:
@@ -572,8 +574,27 @@ class Checker:
         elif isinstance(s, n.Create):
             self.make(s.make)
             self.zone_target(s.dest, "where it is created")
+        elif isinstance(s, n.CreateFrom):
+            self.create_from(s)
+            self.zone_target(s.dest, "where it is created")
         elif isinstance(s, n.Log):
             self.expr(s.value)
+
+    def create_from(self, s: n.CreateFrom) -> None:
+        from .content import load_rows              # PyYAML only when a rule file imports content
+        sym = self.out.symbols.get(s.kind)
+        if sym is None or sym.kind != "kind":
+            kinds = [k for k, v in self.out.symbols.items() if v.kind == "kind"]
+            self.error("E101", f"unknown component kind `{s.kind}`", s.span, self.suggest(s.kind, kinds))
+            return
+        self.used.add(s.kind)
+        fields = {f.name: (self.resolve_type_quiet(f.type), f.default is not None) for f in sym.decl.fields}
+        enums = {d.name: [i.name for i in d.items] for d in self.game.decls if isinstance(d, n.EnumDecl)}
+        content, diags, sources = load_rows(self.game.span.file, s.path, s.path_span, s.kind, fields, enums)
+        self.out.diagnostics.extend(diags)
+        self.out.sources.update(sources)
+        if content is not None:
+            self.out.contents[id(s)] = content
 
     def assign(self, s: n.Assign) -> None:
         target = s.target

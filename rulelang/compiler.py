@@ -40,6 +40,7 @@ class Compiler:
     def __init__(self, checked: Checked):
         self.c = checked
         self.syms = checked.symbols
+        self.imports: list[dict] = []            # content files the IR was built from
 
     def line(self, node) -> int:
         return node.span.line
@@ -58,7 +59,7 @@ class Compiler:
         setup: list = []
         for d in of(n.SetupDecl):
             setup.extend(self.block(d.body))
-        return {
+        ir = {
             "ir_version": IR_VERSION,
             "name": g.name,
             "source": g.span.file,
@@ -92,6 +93,9 @@ class Compiler:
                        for d in of(n.LimitDecl)],
             "scores": [self.expr(e) for e in players.ranking],
         }
+        if self.imports:
+            ir["imports"] = self.imports       # filled while the blocks above were lowered
+        return ir
 
     def syms_type(self, t: n.TypeRef) -> str:
         if t.name == "list":
@@ -154,7 +158,26 @@ class Compiler:
 
     # ---- statements ----
     def block(self, stmts) -> list:
-        return [self.stmt(s) for s in stmts]
+        out = []
+        for s in stmts:
+            if isinstance(s, n.CreateFrom):
+                out.extend(self.create_from(s))
+            else:
+                out.append(self.stmt(s))
+        return out
+
+    def create_from(self, s: n.CreateFrom) -> list:
+        """One `create` per row of the checked YAML content (the IR carries the data itself)."""
+        content = self.c.contents[id(s)]
+        self.imports.append({"path": s.path, "sha256": content.sha256})
+        types = {f.name: self.syms_type(f.type) for f in self.syms[s.kind].decl.fields}
+
+        def lit(name, value):
+            t = types[name]
+            return {"k": "lit", "v": value, "enum": t[5:]} if t.startswith("enum:") else {"k": "lit", "v": value}
+        to = self.expr(s.dest)
+        return [{"s": "create", "kind": s.kind, "fields": {k: lit(k, v) for k, v in row.items()},
+                 "to": to, "pos": s.position, "line": self.line(s)} for row in content.rows]
 
     def stmt(self, s) -> dict:
         out = self._stmt(s)

@@ -274,7 +274,7 @@ class StaticLint:
     def zone_lints(self) -> None:
         dests, writes_only = [], set()
         for x in walk(self.game):
-            if isinstance(x, (n.Move, n.Create)):
+            if isinstance(x, (n.Move, n.Create, n.CreateFrom)):
                 dests.append(x.dest)
                 writes_only.update(id(y) for y in _names_in_root(x.dest))
             elif isinstance(x, n.Shuffle):
@@ -441,7 +441,7 @@ class StaticLint:
         if isinstance(s, n.Assign):
             ref = self.c.refs.get(id(s.target))
             return bool(ref) and ref[0] == "local"
-        if isinstance(s, n.Create):
+        if isinstance(s, (n.Create, n.CreateFrom)):
             return False
         return True            # let, log, shuffle
 

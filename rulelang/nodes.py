@@ -198,6 +198,17 @@ class Create(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class CreateFrom(Node):
+    """`create Kind from "cards.yaml" in zone`: one component per row of a YAML content file
+    (a row's `copies: N` makes N), the rows checked against the kind's fields."""
+    kind: str
+    path: str                            # as written, relative to the rule file
+    path_span: Span
+    dest: Node
+    position: str
+
+
+@dataclass(frozen=True, eq=False)
 class Log(Node):
     value: Node
 

@@ -290,6 +290,10 @@ class _ToNodes(Transformer):
         make = n.Make(self.sp(meta), str(c[0]), kwargs)
         return n.Create(self.sp(meta), make, dest, pos)
 
+    def create_from(self, meta, c):
+        dest, pos = c[-1] if isinstance(c[-1], tuple) else (c[-1], "")
+        return n.CreateFrom(self.sp(meta), str(c[0]), _unescape(c[1]), self.tsp(c[1]), dest, pos)
+
     def log_stmt(self, meta, c):
         return n.Log(self.sp(meta), c[0])
 

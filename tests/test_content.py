@@ -1,0 +1,81 @@
+"""YAML content files: rows become components, checked against their kind; the IR carries
+the rows; the compiled-IR cache notices an edited content file."""
+from __future__ import annotations
+
+import pytest
+
+import rulelang
+
+RULES = """
+game "Chips" {
+  players 2
+  enum Colour { warm, cold }
+  kind Chip { name: text  v: int  colour: Colour = warm  label name }
+  zone pool: pile, public
+  zone hand: set per player, owner
+  setup { create Chip from "chips.yaml" in pool }
+  turn {
+    step take {
+      action take(c in pool) { move c to hand[me]  if size(pool) == 0 { finish draw }  end turn }
+    }
+  }
+}
+"""
+YAML = """
+- {name: red, v: 1, copies: 2}
+- name: blue
+  v: 2
+  colour: cold
+"""
+
+
+@pytest.fixture()
+def rules(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULELANG_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "chips.yaml").write_text(YAML, encoding="utf-8")
+    path = tmp_path / "chips.rules"
+    path.write_text(RULES, encoding="utf-8")
+    return path
+
+
+def test_each_row_makes_its_components_with_their_fields(rules):
+    m = rulelang.load(str(rules)).new_match(2, seed=0)
+    comps = m.state()["components"]
+    assert [(c["label"], c["fields"]) for c in comps] == [
+        ("red", {"name": "red", "v": 1, "colour": "warm"}),
+        ("red", {"name": "red", "v": 1, "colour": "warm"}),
+        ("blue", {"name": "blue", "v": 2, "colour": "cold"}),
+    ]
+    assert m.state()["zones"]["pool"] == [0, 1, 2]
+    assert [str(a) for a in m.legal_actions()] == ["take red", "take blue"]
+
+
+def test_the_ir_carries_the_rows_and_the_files_hash(rules, tmp_path):
+    ir = rulelang.compile_file(str(rules))
+    assert [i["path"] for i in ir["imports"]] == ["chips.yaml"]
+    assert len(ir["setup"]) == 3 and {s["s"] for s in ir["setup"]} == {"create"}
+    (tmp_path / "chips.yaml").unlink()                 # a compiled game no longer needs the file
+    assert rulelang.Game(ir).new_match(2, seed=0).state()["zones"]["pool"] == [0, 1, 2]
+
+
+def test_an_edited_content_file_is_not_read_from_the_cache(rules, tmp_path):
+    assert len(rulelang.load(str(rules)).new_match(2, seed=0).state()["components"]) == 3
+    (tmp_path / "chips.yaml").write_text(YAML.replace("copies: 2", "copies: 5"), encoding="utf-8")
+    assert len(rulelang.load(str(rules)).new_match(2, seed=0).state()["components"]) == 6
+
+
+def test_a_broken_row_is_reported_at_its_yaml_line_with_a_caret(rules, tmp_path):
+    (tmp_path / "chips.yaml").write_text(YAML.replace("v: 2", "v: two"), encoding="utf-8")
+    diags, sources = rulelang.lint([str(rules)])
+    assert [(d.file, d.line, d.column, d.code) for d in diags] == [(str(tmp_path / "chips.yaml"), 4, 6, "E504")]
+    assert diags[0].format(sources.get(diags[0].file)).splitlines()[1:] == ["      v: two", "         ^^^"]
+    with pytest.raises(rulelang.RuleError):
+        rulelang.load(str(rules))
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "../chips.yaml", "chips.txt"])
+def test_a_rule_file_may_read_only_yaml_beside_or_below_itself(rules, path):
+    rules.write_text(RULES.replace('"chips.yaml"', f'"{path}"'), encoding="utf-8")
+    diags, _ = rulelang.lint([str(rules)])
+    assert [(d.code, d.line) for d in diags] == [("E501", 8)]
+    assert "in the rule file's folder" in diags[0].message
