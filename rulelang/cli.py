@@ -14,7 +14,6 @@ import time
 import rulelang
 from rulelang.bots import KINDS
 from rulelang.errors import RuleError, RulelangError
-from rulelang.lints import DEEP_GAMES, deep_lint
 from rulelang.repl import run_repl
 from rulelang.simulate import format_report, simulate
 
@@ -141,6 +140,7 @@ def _lint(args) -> int:
         print(f"lint: {len(args.files)} file(s), {lines} lines in {time.perf_counter() - started:.3f} s "
               f"(process CPU time so far, with start-up and imports: {time.process_time():.3f} s)", file=sys.stderr)
     if args.deep:
+        from rulelang.lints import DEEP_GAMES, deep_lint     # only lint needs it: keeps `play` quick to start
         games = args.games or DEEP_GAMES
         broken = {d.file for d in diagnostics if d.severity == "error"}
         started = time.perf_counter()

@@ -248,7 +248,7 @@ class Batch:
     """Components created by one constant loop of creates, ready to be added to a match in bulk."""
     made = 0                                   # batches built so far: each has its own serial
 
-    def __init__(self, entries: list, ncols: int):
+    def __init__(self, entries: list, ncols: int, caps: list):
         Batch.made += 1
         self.serial = Batch.made               # its token in a match's creation history
         self.kinds = [k for k, _, _, _, _ in entries]
@@ -270,43 +270,58 @@ class Batch:
                 self.ops[d][0].insert(0, n)
             else:
                 self.ops[d][1].append(n)
+        self._ids: dict = {}                   # see ids()
+        self.capped = any(caps[slot] is not None for slot, _ in self.dests)
+
+    def ids(self, c0: int) -> list:
+        """Per destination, the ids put at its bottom and on its top when the batch starts at id
+        `c0` (a match's component count): the same for every match built the same way, so kept."""
+        ids = self._ids.get(c0)
+        if ids is None:
+            ids = [([c0 + o for o in bottom], [c0 + o for o in top]) for bottom, top in self.ops]
+            if len(self._ids) < 64:
+                self._ids[c0] = ids
+        return ids
 
     def add_to(self, m) -> None:
         if m.shared:
             m.unshare()
         c0 = len(m.labels)
-        m.kinds.extend(self.kinds)
-        m.labels.extend(self.labels)
+        m.kinds += self.kinds
+        m.labels += self.labels
         for col, vals in zip(m.F, self.cols):
-            col.extend(vals)
+            col += vals
         Z = m.Z
         zs = [Z[slot] if idx is None else Z[slot][idx] for slot, idx in self.dests]
-        for z, (bottom, top) in zip(zs, self.ops):
+        for z, (bottom, top) in zip(zs, self.ids(c0)):
             if bottom:
-                z[0:0] = [c0 + o for o in bottom]
+                z[0:0] = bottom
             if top:
-                z.extend([c0 + o for o in top])
-        m.where.extend([zs[d] for d in self.dest_of])
+                z += top
+        if len(zs) == 1:                       # one destination (the usual case)
+            m.where += zs * len(self.kinds)
+        else:
+            m.where += [zs[d] for d in self.dest_of]
         for slot, value in m.comp_defaults:
             m.V[slot].extend([value] * len(self.kinds))
-        caps = m.game.slot_caps
-        for z, (slot, _) in zip(zs, self.dests):
-            if caps[slot] is not None:
-                _over(z, *caps[slot])
+        if self.capped:
+            caps = m.game.slot_caps
+            for z, (slot, _) in zip(zs, self.dests):
+                if caps[slot] is not None:
+                    _over(z, *caps[slot])
         if m.created is not None:
             m.created.append(self.serial)
-        if m.intern is not None:
-            m.intern = None
+        m.intern = None                        # components changed: action texts must be rebuilt
 
 
 def _add_batch(m, cache: dict, build, free: tuple) -> None:
     try:
-        key = (m.players, tuple(sorted(m.options.items())), free)
+        key = (m.players, m.options_key(), free)
         b = cache.get(key)
     except TypeError:                      # an unhashable local: build it every time
         key, b = None, None
     if b is None:
-        b = Batch(build(m, *free), len(m.F))
+        b = Batch(build(m, *free), len(m.F), m.game.slot_caps)
         if key is not None and len(cache) < 64:
             cache[key] = b
     b.add_to(m)

@@ -13,8 +13,6 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from .errors import Diagnostic, Span
 
 COPIES = "copies"          # the row key that says how many components the row makes
@@ -84,6 +82,7 @@ def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, e
     except (OSError, UnicodeDecodeError) as err:
         reason = "no such file" if isinstance(err, FileNotFoundError) else str(err)
         return None, [Diagnostic("E501", f"cannot read content file `{path}`: {reason}", path_span)], None, shown
+    import yaml                                 # only when a rule file imports content
     loader = yaml.SafeLoader(text)
     try:
         root = loader.get_single_node()
@@ -101,6 +100,7 @@ def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, e
 
 
 def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enums: dict):
+    import yaml
     diags: list[Diagnostic] = []
     if root is None or not isinstance(root, yaml.SequenceNode):
         span = _span(file, root) if root is not None else path_span

@@ -177,6 +177,13 @@ class Match:
         self.comp_defaults: list = []              # (var slot, initial value) of each per-component variable
         self._by_text: dict | None = None          # the legal actions now, by text (None: not listed yet)
         self._zone_ids = None
+        self._options_key = None
+
+    def options_key(self) -> tuple:
+        """The options as a hashable key (for caches of things that depend on them)."""
+        if self._options_key is None:
+            self._options_key = tuple(sorted(self.options.items()))
+        return self._options_key
 
     @property
     def rng(self) -> random.Random:
