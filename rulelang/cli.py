@@ -1,4 +1,4 @@
-"""The `rulelang` command: lint, compile, play and simulate rule files.
+"""The `rulelang` command: lint, compile, play, simulate, replay and bench rule files.
 
 Every failure a user can cause ends in a clear message on stderr and exit code 1
 (2 for a malformed command line), never a Python traceback.
@@ -74,8 +74,18 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the result as one JSON object")
     sim.set_defaults(run=_simulate)
 
+    replay = commands.add_parser("replay", help="replay a saved match move by move and check it reproduces")
+    replay.add_argument("save", metavar="SAVE.json", help="a file written by `save` in `rulelang play`")
+    replay.add_argument("--rules", metavar="FILE", help="the rule file (default: the one named in the save)")
+    replay.set_defaults(run=_replay)
+
     _bench_parser(commands)
     return parser
+
+
+def _replay(args) -> int:
+    from rulelang.replay import read, replay
+    return 0 if replay(read(args.save), args.rules) else 1
 
 
 def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None) -> None:
