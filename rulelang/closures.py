@@ -136,6 +136,12 @@ def _mod(a, b):
     return a % b
 
 
+def _fill(row: list, i: int, v):
+    """Store a computed value in a memo table; returns it."""
+    row[i] = v
+    return v
+
+
 def _key(k):
     return tuple(k) if isinstance(k, list) else k
 
@@ -316,7 +322,7 @@ class Batch:
 
 def _add_batch(m, cache: dict, build, free: tuple) -> None:
     try:
-        key = (m.players, m.options_key(), free)
+        key = (m.players, tuple(sorted(m.options.items())), free)
         b = cache.get(key)
     except TypeError:                      # an unhashable local: build it every time
         key, b = None, None
@@ -442,7 +448,7 @@ class Name:
     """A rule local held by a Python local (or any cheap expression). An enumeration loop variable
     whose values are valid ids (`ids`: comp, cell or player) also collects the state it is used to
     index (`derive`: a field column, a per-cell zone...), read once per value into a local."""
-    __slots__ = ("src", "level", "shape", "ids", "derive", "frozen", "elem", "calls")
+    __slots__ = ("src", "level", "shape", "ids", "derive", "frozen", "elem", "calls", "rows")
 
     def __init__(self, src: str, level: int = 0, shape: str = ANY, ids: str | None = None,
                  binder: bool = False):
@@ -452,6 +458,16 @@ class Name:
         self.elem = ANY                            # for a list: the shape of its elements
         # memoised board functions of this (and earlier) loop variables, evaluated once per value
         self.calls: dict | None = {} if binder else None
+        # rows of nested intern tables indexed by this variable first: {table: local}, read once per value
+        self.rows: dict = {}
+
+    def row(self, table: str) -> str:
+        """The local holding `table[self]` (a row of a nested intern table), read at the binding."""
+        name = self.rows.get(table)
+        if name is None:
+            assert not self.frozen, "intern rows are planned before the loop is emitted"
+            name = self.rows[table] = f"{self.src}_{table}"
+        return name
 
     def call_once(self, call: str, fn: "Fn") -> str | None:
         """A local holding `call` (a pure memoised call), computed right after this variable is
@@ -479,6 +495,8 @@ class Name:
         if self.derive:
             for key, name in self.derive.items():
                 fn.emit(f"{name} = {key}[{self.src}]")
+        for table, name in self.rows.items():
+            fn.emit(f"{name} = {table}[{self.src}]")
         for call, name in (self.calls or {}).items():
             fn.emit("try:")
             fn.emit(f"    {name} = {call}")
@@ -836,7 +854,7 @@ class Lowerer:
             "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
             "_key": _key, "_pick": _pick, "_subsets": _subsets, "_move": _move, "_move1": _move1,
             "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add, "_add_batch": _add_batch, "_mkact": _mkact,
-            "_fault": _fault, "_compress": compress,
+            "_fault": _fault, "_compress": compress, "_fill": _fill,
             "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_ONCE": (None,),
             "_UNSET": NOCONST, "_FAULTS": (TypeError, ValueError, IndexError, KeyError, AttributeError,
                                            ZeroDivisionError, RecursionError, NameError, RuleRuntimeError),
@@ -1251,14 +1269,43 @@ class Lowerer:
         cache = self.memo_cache.get(fname)
         if cache is None or not args or not all(a.shape == SCALAR and a.cheap for a in args):
             return call
-        call = f"({cache}.get({_memo_key([a.src for a in args])}) or {call})"
         binders = [a.bind for a in args if a.bind is not None]
+        if self.geometry is not None and len(args) <= 2 and len(binders) == len(args) \
+                and all(b.ids == "cell" for b in binders):
+            # loop variables over cells: the memo is also kept in a table indexed by cell ids (no
+            # key tuple, no hashing), made once per value of the deepest of them
+            once = self.cell_memo(fname, call, args)
+            deepest = max(binders, key=lambda b: b.level)
+            name = deepest.call_once(once, None)
+            if name is not None:
+                return f"({name} if {name} is not _UNSET else {call})"
+            return once
+        call = f"({cache}.get({_memo_key([a.src for a in args])}) or {call})"
         if binders and all(a.bind is not None or _known(a) for a in args):
             deepest = max(binders, key=lambda b: b.level)
             name = deepest.call_once(call, None)
             if name is not None:
                 return f"({name} if {name} is not _UNSET else {call})"
         return call
+
+    def cell_memo(self, fname: str, call: str, args: list) -> str:
+        """`call` (of a memoised function of one or two cells) through a per-game table of its
+        results indexed by the cells, filled on first use; with two cells, the row of the first
+        is read once per value of its loop when that can still be arranged."""
+        size = self.geometry.size
+        key = ("cellmemo", fname)
+        table = self.consts.get(key)
+        if table is None:
+            value = [NOCONST] * size if len(args) == 1 else [[NOCONST] * size for _ in range(size)]
+            table = self.const(value, "R", key)
+        if len(args) == 1:
+            row = table
+        else:
+            first = args[0].bind
+            row = first.rows.get(table) if first.frozen else first.row(table)
+            row = row or f"{table}[{args[0].src}]"
+        last = args[-1].src
+        return f"({row}[{last}] if {row}[{last}] is not _UNSET else _fill({row}, {last}, {call}))"
 
     def x_un(self, e, ctx):
         x = self.ex(e["x"], ctx)
@@ -2039,19 +2086,24 @@ class Lowerer:
                 for x, w in parts:
                     out.append(x if w is None else P(f"(not {w.t} or {x.t})", *_join(x, w)))
                 return out
-        if k == "call" and e["f"] in ("all", "any") and e["a"][0]["k"] == "comp" and not ctx.in_comp \
-                and self.unrolled(e["a"][0], ctx) is None:
-            # tested by a plain loop in the enumerator (no generator object per test)
+        # `all(...)`, `any(...)` and their negations over a comprehension: tested by a plain loop in
+        # the enumerator (no list, no function call per test); `not all(x)` is `any(not x)`
+        negated = k == "un" and e["op"] == "not"
+        q = e["x"] if negated else e
+        if q["k"] == "call" and q["f"] in ("all", "any") and q["a"][0]["k"] == "comp" and not ctx.in_comp \
+                and self.unrolled(q["a"][0], ctx) is None:
             p = self.ex(e, ctx)
             if p.pure and not _known(p):
-                c = e["a"][0]
+                c = q["a"][0]
                 it = self.seq(c["in"], ctx)
                 var = ctx.fn.new("q")
                 inner = ctx.child()
                 inner.names[c["v"]] = Name(var, 0, it.elem)
                 x = self.ex(c["x"], inner)
                 w = self.ex(c["where"], inner) if c.get("where") is not None else None
-                p.loop = (e["f"], var, it.src, x.t, w.t if w is not None else None)
+                kind = q["f"] if not negated else {"all": "any", "any": "all"}[q["f"]]
+                test = x.t if not negated else f"(not {x.t})"
+                p.loop = (kind, var, it.src, test, w.t if w is not None else None)
                 return [p]
         p = self.ex(e, ctx)
         if _known(p) and p.const:
@@ -2121,7 +2173,10 @@ class Lowerer:
                 self.intern_dims.append(["comp"] * k)
                 st["ktab"][k] = tab
                 if st["kcache"]:
-                    names[-1].derive = None        # its fields are read only on a cache miss
+                    for x in names:                # their fields are read only on a cache miss
+                        x.derive = None
+                if k == 2:
+                    names[0].row(tab)              # the row of the pair table, read once per first element
             pending = {"items": items, "n": n, "elems": elems, "k": k, "names": names}
             if len(later) == 1:
                 self.enum_rest(i + 1, sub, level + k, level, pending)
@@ -2222,6 +2277,11 @@ class Lowerer:
         if dead and all(c.pure for l, cs in placed.items() if l <= min(dead) for c in cs):
             fn.emit("pass")                # a conjunct is constant false here: nothing is legal
             return
+        dims = self.intern_dims[self.action_index[id(a)]]
+        if dims is not None and len(params) >= 2 and i == 0:
+            first = ctx.names[params[0]["name"]]
+            if isinstance(first, Name) and not first.frozen:
+                first.row(st["tab"])           # the row of the action's intern table, once per value
         dfr = full = None
         if hoisted:
             dfr = fn.new("dfr")
@@ -2322,7 +2382,10 @@ class Lowerer:
         dims = self.intern_dims[ai]
         lone = ctx.names[a["params"][0]["name"]] if len(a["params"]) == 1 else None
         if isinstance(lone, Subset) and len(lone.elems) in st["ktab"]:
-            cell = st["ktab"][len(lone.elems)] + "".join(f"[{x.src}]" for x in lone.elems)
+            ktab = st["ktab"][len(lone.elems)]
+            head = lone.elems[0].rows.get(ktab)
+            cell = (head + "".join(f"[{x.src}]" for x in lone.elems[1:]) if head is not None else
+                    ktab + "".join(f"[{x.src}]" for x in lone.elems))
             fn.emit(f"act = {cell}")
             if verdict is not None:
                 fn.emit("if act is False: continue")
@@ -2334,7 +2397,10 @@ class Lowerer:
             else:
                 fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta})")
         elif dims is not None:
-            cell = tab + "".join(f"[{x}]" for x in args)
+            first = ctx.names[a["params"][0]["name"]]
+            head = first.rows.get(tab) if isinstance(first, Name) else None
+            cell = (head + "".join(f"[{x}]" for x in args[1:]) if head is not None else
+                    tab + "".join(f"[{x}]" for x in args))
             fn.emit(f"act = {cell}")
             fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta})")
         elif hashable:

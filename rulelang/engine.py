@@ -55,6 +55,8 @@ class Game:
         self.on_turn_start = code.handlers.get("turn_start")
         self.on_turn_end = code.handlers.get("turn_end")
         self.first_goto = ("goto", ir["first_step"])
+        # a turn ends and the next begins with no rule of its own to run (see Match._settle)
+        self.plain_turns = self.on_turn_start is None and self.on_turn_end is None
         self.checks = code.checks
         self.limits = code.limits
         self.scores = code.scores
@@ -177,13 +179,8 @@ class Match:
         self.comp_defaults: list = []              # (var slot, initial value) of each per-component variable
         self._by_text: dict | None = None          # the legal actions now, by text (None: not listed yet)
         self._zone_ids = None
-        self._options_key = None
-
-    def options_key(self) -> tuple:
-        """The options as a hashable key (for caches of things that depend on them)."""
-        if self._options_key is None:
-            self._options_key = tuple(sorted(self.options.items()))
-        return self._options_key
+        # (no more attributes here without need: past 30, CPython stops sharing the instance
+        # dict's keys between matches, and every match and clone grows by ~1.3 kB)
 
     @property
     def rng(self) -> random.Random:
@@ -232,11 +229,13 @@ class Match:
 
     def apply(self, action) -> None:
         text = action.text if type(action) is Action else str(action).strip()
-        if self.result is not None:
-            raise IllegalAction(f"the game is over; `{text}` cannot be played")
-        if self._by_text is None:
+        by_text = self._by_text
+        if by_text is None or self.result is not None:
+            if self.result is not None:
+                raise IllegalAction(f"the game is over; `{text}` cannot be played")
             self.legal_actions()
-        found = self._by_text.get(text)
+            by_text = self._by_text
+        found = by_text.get(text)
         if found is None:
             raise IllegalAction(f"`{text}` is not a legal action now")
         self.me = self.actor
@@ -565,7 +564,20 @@ class Match:
                     self.me = self.current
                     signal = entry[1](self) if entry[1] is not None else None
                 elif kind == "end_turn":
-                    signal = self._end_turn(signal[1])
+                    if game.plain_turns:
+                        # _end_turn and _begin_turn without calls: no `on turn_end`, no `on turn_start`
+                        self.current = (self.current + 1) % self.players if signal[1] is None else signal[1]
+                        self.turn_count += 1
+                        self.me = self.current
+                        signal = game.first_goto
+                        for count, body in game.limits:
+                            if self.turn_count > count(self):
+                                ended = body(self)
+                                if ended is not None or self.result is not None:
+                                    signal = ended or ("finish",)
+                                    break
+                    else:
+                        signal = self._end_turn(signal[1])
                 else:
                     signal = None
             if self.result is not None:

@@ -146,3 +146,106 @@ def test_rule_errors_name_the_line_of_the_rule(tmp_path):
                 if "boom" in t)
     with pytest.raises(rulelang.RuleRuntimeError, match=rf"cards\.rules:{line}: division by zero"):
         m.apply("boom c3")
+
+
+# ---- the second round of speed-ups (docs/performance.md) ----
+
+def test_negated_all_and_any_in_a_require_are_tested_as_loops(tmp_path):
+    g = game(tmp_path, "action up(x in pool) require not all(y.v != x.v + 1 for y in pool) { finish draw }\n"
+                       "      action top(x in pool) require not any(y.v > x.v for y in pool where y.v != 5) "
+                       "{ finish draw }")
+    values = [3, 0, 4, 1, 5, 2, 2]
+    up = [f"up c{x}" for x in values if not all(y != x + 1 for y in values)]
+    top = [f"top c{x}" for x in values if not any(y > x for y in values if y != 5)]
+    assert texts(g.new_match(1, 0)) == list(dict.fromkeys(up)) + list(dict.fromkeys(top)) + ["stop"]
+    assert "(not all(" not in g.lowerer.python and "(not any(" not in g.lowerer.python
+
+
+BOARD = """
+game "Jumps" {
+  players 1..1
+  board field: squares(3, 3)
+  kind Stone { n: int
+    label "s" + text(n) }
+  zone stack: pile per cell of field, public
+  zone box: pile, public
+  def two_away(from) = [last(line(from, d, 2)) for d in directions(field) where size(line(from, d, 2)) == 2]
+  setup {
+    for n in [1, 2, 3] { create Stone(n: n) in box }
+    move top(box) to stack[cell(field, "a1")]
+    move top(box) to stack[cell(field, "b2")]
+    move top(box) to stack[cell(field, "c1")]
+  }
+  turn {
+    step s {
+      action jump(from in cells(field), to in two_away(from)) require size(stack[from]) > 0 and size(stack[to]) == 0 {
+        move stack[from] to stack[to]
+      }
+      action stop { finish draw }
+    }
+  }
+}
+"""
+
+
+def test_memoised_board_defs_of_a_cell_loop_keep_their_results_in_a_table(tmp_path):
+    path = tmp_path / "jumps.rules"
+    path.write_text(BOARD, encoding="utf-8")
+    g = rulelang.load(str(path))
+    assert "_fill(" in g.lowerer.python          # two_away(from): a table indexed by cells
+    names = [f"{c}{r}" for r in (1, 2, 3) for c in "abc"]
+
+    def want(full):
+        out = []
+        for f in names:
+            if f not in full:
+                continue
+            c, r = "abc".index(f[0]), int(f[1])
+            for dc, dr in ((0, 1), (1, 0), (0, -1), (-1, 0)):     # b2, the centre, has no target
+                c2, r2 = c + 2 * dc, r + 2 * dr
+                t = f"{'abc'[c2]}{r2}" if 0 <= c2 < 3 and 1 <= r2 <= 3 else None
+                if t is not None and t not in full:
+                    out.append(f"jump {f} {t}")
+        return sorted(out, key=lambda a: (names.index(a.split()[1]), a))
+    full = {"a1", "b2", "c1"}
+    m = g.new_match(1, 0)
+    for _ in range(4):                           # the same answers, position after position
+        got = [t for t in texts(m) if t != "stop"]
+        assert sorted(got) == sorted(want(full)) and len(got) == len(set(got))
+        move = got[0].split()
+        full = (full - {move[1]}) | {move[2]}
+        m.apply(" ".join(move))
+
+
+def test_a_batch_of_creates_in_two_zones_gives_every_match_the_same_components(tmp_path):
+    g = game(tmp_path, "action take(x in box) { move x to hand[me] }", values="1, 2")
+    path = tmp_path / "cards.rules"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "setup {{ for v in [1, 2] {{ create Card(v: v) in pool }} }}".replace("{{", "{").replace("}}", "}"),
+        "setup { for v in [1, 2] { create Card(v: v) in pool  create Card(v: v + 10) in bottom of box } }"),
+        encoding="utf-8")
+    g = rulelang.load(str(path))
+    a, b = g.new_match(1, 0), g.new_match(1, 1)
+    for m in (a, b):
+        zones = m.state()["zones"]
+        labels = [c["label"] for c in m.state()["components"]]
+        assert [labels[c] for c in zones["pool"]] == ["c1", "c2"]
+        assert [labels[c] for c in zones["box"]] == ["c12", "c11"]
+    assert a.state()["components"] == b.state()["components"]
+    a.apply("take c11")
+    assert [x["label"] for x in a.view(0)["zones"][1]["cards"]] == ["c11"]
+    assert Match.from_state(g, b.state()).state() == b.state()
+
+
+def test_a_turn_limit_ends_the_match_when_no_turn_handler_is_declared(tmp_path):
+    path = tmp_path / "limit.rules"
+    path.write_text(CARDS.format(values="1", actions="action pass_on { end turn }")
+                    .replace("  turn {", "  turn limit 5 { finish draw }\n  turn {"), encoding="utf-8")
+    g = rulelang.load(str(path))
+    m = g.new_match(2, 0)
+    seen = []
+    while not m.is_over:
+        seen.append(m.current_player)
+        m.apply("pass on")
+    assert seen == [0, 1, 0, 1, 0]
+    assert m.outcome["results"] == ["draw", "draw"]
