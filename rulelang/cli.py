@@ -207,9 +207,9 @@ def _bench_parser(commands) -> None:
     bench.add_argument("files", nargs="+", metavar="FILE", help=".rules files or compiled IR .json")
     bench.add_argument("--players", type=_player_counts, action="append", default=[], metavar="N",
                        help="player count(s), e.g. 2 or 1,2,4 (default: each game's minimum)")
-    bench.add_argument("--games", type=_at_least_one, default=200, metavar="G", help="playouts per pass (200)")
+    bench.add_argument("--games", type=_positive, default=200, metavar="G", help="playouts per pass (200)")
     bench.add_argument("--seed", type=int, default=0, metavar="S", help="first match seed (0)")
-    bench.add_argument("--repeats", type=_at_least_one, default=3, metavar="R", help="timed passes (3)")
+    bench.add_argument("--repeats", type=_positive, default=3, metavar="R", help="timed passes (3)")
     bench.add_argument("--option", type=_option, action="append", default=[], metavar="K=V", help="a game option")
     bench.add_argument("--reference", action="append", default=[], metavar="REF.py",
                        help="a hand-written Match module to time the same way, one per FILE, for the ratio")
@@ -225,16 +225,6 @@ def _player_counts(text: str) -> list[int]:
     if not counts:
         raise argparse.ArgumentTypeError("expected at least one player count")
     return counts
-
-
-def _at_least_one(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def _bench(args) -> int:

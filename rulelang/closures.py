@@ -652,6 +652,18 @@ def _ir_key(e) -> str:
     return json.dumps(strip(e), sort_keys=True)
 
 
+def _grow(found: set, items: dict, holds) -> None:
+    """Add to `found` the names of `items` for which `holds(name, item)`, until nothing changes:
+    a test may read `found` (a proc that calls a creating proc creates too)."""
+    changed = True
+    while changed:
+        changed = False
+        for name, item in items.items():
+            if name not in found and holds(name, item):
+                found.add(name)
+                changed = True
+
+
 def _walk(e):
     if isinstance(e, dict):
         yield e
@@ -751,24 +763,12 @@ class Lowerer:
         direct = {name for name, d in ir["defs"].items()
                   if any(x.get("k") == "call" and x.get("f") in RANDOM_CALLS for x in _walk(d["body"]))}
         self.impure_defs |= direct
-        changed = True
-        while changed:
-            changed = False
-            for name in ir["defs"]:
-                if name not in self.impure_defs and any(("d", x) in graph and x in self.impure_defs
-                                                        for _, x in graph[("d", name)]):
-                    self.impure_defs.add(name)
-                    changed = True
+        _grow(self.impure_defs, ir["defs"], lambda name, d: any(
+            ("d", x) in graph and x in self.impure_defs for _, x in graph[("d", name)]))
         # static defs read nothing of a match (only their parameters, constants and the board):
         # their results are memoised per game when they are worth it (a comprehension, a board walk)
-        self.static_defs = set()
-        changed = True
-        while changed:
-            changed = False
-            for name, d in ir["defs"].items():
-                if name not in self.static_defs and self._static(d["body"]):
-                    self.static_defs.add(name)
-                    changed = True
+        self.static_defs: set = set()
+        _grow(self.static_defs, ir["defs"], lambda name, d: self._static(d["body"]))
         self.memo_defs = {name for name in self.static_defs if ir["defs"][name]["params"]
                           and any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
                                   for x in _walk(ir["defs"][name]["body"]))}
@@ -777,25 +777,12 @@ class Lowerer:
                  and x["target"].get("i") is None}
         self.stable_vars = {v["name"] for v in ir["vars"] if v["per"] and v["name"] not in whole}
         # procs that create components, directly or through a call
-        self.creating = set()
-        changed = True
-        while changed:
-            changed = False
-            for name, p in ir["procs"].items():
-                if name not in self.creating and any(x.get("s") == "create" or (x.get("s") == "call" and x["proc"]
-                                                                                in self.creating)
-                                                     for x in _walk(p["body"])):
-                    self.creating.add(name)
-                    changed = True
+        self.creating: set = set()
+        _grow(self.creating, ir["procs"], lambda name, p: any(
+            x.get("s") == "create" or (x.get("s") == "call" and x["proc"] in self.creating) for x in _walk(p["body"])))
         # procs that may end an effect (goto, end turn, finish), directly or through a call
-        self.signalling = set()
-        changed = True
-        while changed:
-            changed = False
-            for name, p in ir["procs"].items():
-                if name not in self.signalling and self._block_signals(p["body"]):
-                    self.signalling.add(name)
-                    changed = True
+        self.signalling: set = set()
+        _grow(self.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))
 
     def _static(self, body) -> bool:
         for x in _walk(body):
