@@ -6,7 +6,10 @@ the match seed alone (see `bot_seed`), whether it runs in the REPL or in `simula
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+
+from rulelang.errors import RulelangError
 
 
 def bot_seed(match_seed: int, seat: int) -> int:
@@ -56,13 +59,150 @@ class GreedyBot(RandomBot):
         return {"win": 2, "lose": 0}.get(result, 1)
 
 
-_BOTS = {cls.kind: cls for cls in (RandomBot, GreedyBot)}
+class MctsBot:
+    """UCT Monte Carlo tree search with uniformly random rollouts, `iterations` per move.
+
+    It searches on `match.clone()`, so it SEES EVERYTHING the engine holds: hidden zones
+    (other hands, the order of a hidden deck) and the state of the match's random
+    generator. A clone continues with the same generator state, so repeated rollouts from
+    one node replay the same luck (a shuffle that happens at the same point comes out the
+    same), and that is the luck the real match will meet when the same actions are played:
+    the bot in effect also foresees shuffles. The search neither samples nor averages over
+    chance (no determinization). Use it for balance estimates ("how well can this game be
+    played by someone who sees everything"), not as a fair opponent.
+
+    Multi-player (max^n): each node's statistics are from the point of view of the seat
+    that chose the move into it, so it serves 1 to 4 players, rivals or co-operative.
+    A finished line scores 1 for a win, 0.5 for a draw and 0 for a loss; a rollout longer
+    than `rollout_cap` actions, or one stopped by a rule error, scores as a draw for
+    everyone (a rule error on a line the real match never plays is not the bot's to
+    report; if the real match reaches it, it is reported there). The answer is the most
+    visited move (ties: the better mean, then the earlier legal action), and depends only
+    on the seed and the match.
+    """
+
+    kind = "mcts"
+    DEFAULT_ITERATIONS = 200
+    ROLLOUT_CAP = 2_000
+    EXPLORATION = math.sqrt(2)
+
+    def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS,
+                 rollout_cap: int = ROLLOUT_CAP, exploration: float = EXPLORATION):
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.rollout_cap = rollout_cap
+        self.exploration = exploration
+        if iterations != self.DEFAULT_ITERATIONS:
+            self.kind = f"mcts:{iterations}"
+
+    def choose(self, match):
+        legal = match.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        root = _Node(None, None, match.current_player, legal)
+        for _ in range(self.iterations):
+            self._iterate(root, match.clone())
+        if not root.children:                  # every action failed with a rule error: let the match say so
+            return legal[0]
+        order = {str(action): i for i, action in enumerate(legal)}
+        best = max(root.children, key=lambda child: (child.visits, child.mean, -order[child.key]))
+        return best.action
+
+    def _iterate(self, root: "_Node", state) -> None:
+        """One UCT iteration on `state`, a fresh clone of the root position."""
+        node, path = root, [root]
+        rng = self.rng
+        try:
+            # selection: down the fully expanded nodes by UCB1, for the seat choosing there
+            while not node.untried and node.children:
+                node = node.select(self.exploration)
+                state.apply(node.action)
+                path.append(node)
+            # expansion: one untried action, chosen at random
+            if node.untried:
+                action = node.untried.pop(rng.randrange(len(node.untried)))
+                state.apply(action)
+                over = state.is_over
+                child = _Node(node, action, None if over else state.current_player,
+                              [] if over else state.legal_actions())
+                node.children.append(child)
+                node, path = child, path + [child]
+            rewards = self._rollout(state)
+        except RulelangError:
+            rewards = None
+        for visited in path:
+            visited.visits += 1
+            if visited.parent is not None:
+                mover = visited.parent.player
+                visited.total += 0.5 if rewards is None else rewards[mover]
+
+    def _rollout(self, state) -> list[float] | None:
+        """Uniformly random actions to the end: each seat's reward, or None (a draw) past the cap."""
+        rng = self.rng
+        for _ in range(self.rollout_cap):
+            if state.is_over:
+                return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
+            actions = state.legal_actions()
+            state.apply(actions[rng.randrange(len(actions))])
+        if state.is_over:
+            return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
+        return None
+
+
+_REWARD = {"win": 1.0, "draw": 0.5, "lose": 0.0}
+
+
+class _Node:
+    """A position in the search tree; `total` is the reward of the seat that moved into it."""
+
+    __slots__ = ("parent", "action", "key", "player", "untried", "children", "visits", "total")
+
+    def __init__(self, parent, action, player, legal):
+        self.parent = parent
+        self.action = action
+        self.key = None if action is None else str(action)
+        self.player = player                   # the seat that chooses here; None when over
+        self.untried = list(legal)
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.total = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+    def select(self, exploration: float) -> "_Node":
+        """The child with the best UCB1 score; the earliest expanded one on a tie."""
+        log_n = math.log(self.visits)
+        best, best_score = None, -math.inf
+        for child in self.children:
+            score = child.total / child.visits + exploration * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+
+_BOTS = {cls.kind: cls for cls in (RandomBot, GreedyBot, MctsBot)}
 KINDS = tuple(_BOTS)
+KIND_HELP = "random, greedy, mcts[:ITERATIONS] (mcts = mcts:200)"
 
 
 def make_bot(kind: str, seed: int):
-    """A bot of the named kind; ValueError naming the known kinds otherwise."""
+    """A bot of the named kind ("mcts:N" for N search iterations); ValueError naming the kinds otherwise."""
+    name, colon, budget = kind.partition(":")
     try:
-        return _BOTS[kind](seed)
+        if name == "mcts" and colon:
+            if not (budget.isdigit() and budget.isascii()) or int(budget) < 1:
+                raise KeyError(kind)
+            return MctsBot(seed, iterations=int(budget))
+        if colon:
+            raise KeyError(kind)
+        return _BOTS[name](seed)
     except KeyError:
-        raise ValueError(f"unknown bot kind {kind!r}; choose one of: {', '.join(KINDS)}") from None
+        raise ValueError(f"unknown bot kind {kind!r}; choose one of: {KIND_HELP}") from None
+
+
+def check_kind(kind: str) -> str:
+    """`kind` if `make_bot` accepts it; the same ValueError otherwise."""
+    make_bot(kind, 0)
+    return kind

@@ -12,7 +12,7 @@ import sys
 import time
 
 import rulelang
-from rulelang.bots import KINDS
+from rulelang.bots import KIND_HELP, check_kind
 from rulelang.errors import RuleError, RulelangError
 from rulelang.repl import run_repl
 from rulelang.simulate import format_report, simulate
@@ -94,7 +94,7 @@ def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None) 
     parser.add_argument("--seed", type=int, default=default_seed, metavar="S",
                         help="random seed" + (" (default: a random one, printed)" if default_seed is None else ""))
     parser.add_argument("--bot", type=_bot_spec, action="append", default=[], metavar="[SEAT=]KIND",
-                        help=f"a bot plays SEAT (1-based), or every seat without SEAT; KIND: {', '.join(KINDS)}")
+                        help=f"a bot plays SEAT (1-based), or every seat without SEAT; KIND: {KIND_HELP}")
     parser.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",
                         help="a game option; V is read as JSON when it can be (true, 3), else as text")
 
@@ -102,8 +102,10 @@ def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None) 
 def _bot_spec(text: str) -> tuple[int | None, str]:
     """`2=random` → (1, "random") with the seat 0-based; `random` → (None, "random") for every seat."""
     seat_text, equals, kind = text.rpartition("=")
-    if kind not in KINDS:
-        raise argparse.ArgumentTypeError(f"unknown bot kind {kind!r}; choose one of: {', '.join(KINDS)}")
+    try:
+        check_kind(kind)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     if not equals:
         return None, kind
     if not seat_text.isdigit() or int(seat_text) < 1:
