@@ -13,6 +13,7 @@ import pytest
 
 import rulelang
 from positions import GAME, build, hand, legal, pile, shown, var
+from playouts import record_playout
 
 SUIT_NAMES = {"♥": "hearts", "♦": "diamonds", "♣": "clubs", "♠": "spades"}
 
@@ -571,20 +572,10 @@ def test_view_shows_own_hand_and_public_piles():
 # Determinism, restore, clone
 # ---------------------------------------------------------------------------
 
-def _play_recording(m, rng, limit=400):
-    texts, states = [], [m.state()]
-    while not m.is_over and len(texts) < limit:
-        t = str(rng.choice(m.legal_actions()))
-        m.apply(t)
-        texts.append(t)
-        states.append(m.state())
-    return texts, states
-
-
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_same_seed_same_actions_same_state(players):
     for seed in (5, 6):
-        texts, states = _play_recording(GAME.new_match(players=players, seed=seed), random.Random(seed))
+        texts, states = record_playout(GAME.new_match(players=players, seed=seed), random.Random(seed))
         assert len(texts) > 3
         m = GAME.new_match(players=players, seed=seed)
         assert m.state() == states[0]
@@ -607,7 +598,7 @@ def test_restored_match_continues_identically(players, how):
     for seed in (11, 12, 13):
         m = GAME.new_match(players=players, seed=seed)
         rng = random.Random(seed)
-        _play_recording(m, rng, limit=3)
+        record_playout(m, rng, limit=3)
         if m.is_over:
             continue
         if how == "from_state":

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from playouts import record_playout
 
 RULES = Path(__file__).resolve().parent.parent / "games" / "valgard.rules"
 GAME = rulelang.load(str(RULES))
@@ -710,19 +711,9 @@ def test_legal_actions_match_an_independent_oracle_over_random_games(seed):
     assert checked > 10
 
 
-def _record(m, rng, limit=400):
-    texts, states = [], [m.state()]
-    while not m.is_over and len(texts) < limit:
-        t = str(rng.choice(m.legal_actions()))
-        m.apply(t)
-        texts.append(t)
-        states.append(m.state())
-    return texts, states
-
-
 @pytest.mark.parametrize("seed", [3, 4])
 def test_same_seed_same_actions_same_state(seed):
-    texts, states = _record(GAME.new_match(players=2, seed=seed), random.Random(seed))
+    texts, states = record_playout(GAME.new_match(players=2, seed=seed), random.Random(seed))
     m = GAME.new_match(players=2, seed=seed)
     assert m.state() == states[0]
     for t, want in zip(texts, states[1:]):
@@ -736,7 +727,7 @@ def test_same_seed_same_actions_same_state(seed):
 def test_restored_match_continues_identically(seed):
     m = GAME.new_match(players=2, seed=seed, options={"hardcore": seed % 2 == 0})
     rng = random.Random(seed)
-    _record(m, rng, limit=20)
+    record_playout(m, rng, limit=20)
     twin = rulelang.Match.from_state(GAME, json.loads(json.dumps(m.state())))
     assert twin.state() == m.state()
     while not m.is_over:
