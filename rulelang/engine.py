@@ -17,6 +17,7 @@ import random
 
 from .closures import Action, Lowerer, RuleFault, plain_text, player_text
 from .errors import IllegalAction, RuleRuntimeError, StateError
+from .irspec import check_ir
 
 __all__ = ["Action", "Game", "Match"]
 
@@ -32,6 +33,7 @@ class Game:
     """A loaded rule file: build matches from it."""
 
     def __init__(self, ir: dict, path: str | None = None):
+        check_ir(ir, path or "<ir>")            # untrusted IR: refused before any code is generated
         self.ir = ir
         self.path = path
         self.name = ir["name"]

@@ -1,0 +1,33 @@
+"""Every size and effort limit in one place: what a shared rule file, IR or save may ask of the machine.
+
+Rule files, compiled IR, YAML content and save files come from other people (docs/security.md).
+These bounds keep any of them from hanging the machine or exhausting its memory; each is named in
+docs/language.md ("Limits"), and hitting one is a clear rule error, never a traceback.
+"""
+from __future__ import annotations
+
+# ---- running a rule ----
+LOOP_LIMIT = 10_000            # iterations of one while/repeat
+WORK_LIMIT = 2_000_000         # loop iterations (all loops together) in one setup or one action's effect
+CALL_DEPTH_LIMIT = 200         # nested calls of (mutually) recursive defs and procs
+FLOW_LIMIT = 1_000             # step changes in one apply before the flow is declared broken
+RANGE_LIMIT = 100_000          # elements of one `lo..hi` range
+LIST_LIMIT = 100_000           # elements of one list a rule builds
+INT_LIMIT = 2 ** 62            # largest magnitude of an integer a rule computes
+SUBSET_LIMIT = 12              # largest size of a subset parameter's domain ... (2**12 subsets)
+SUBSET_COUNT_LIMIT = 100_000   # ... and subsets enumerated for one parameter in one listing
+COMPONENT_LIMIT = 100_000      # components in one match
+
+# ---- reading a rule file ----
+SOURCE_LIMIT = 2_000_000       # characters of one rule file
+NESTING_LIMIT = 12             # blocks nested inside blocks (if, for, while, repeat ...)
+EXPR_DEPTH_LIMIT = 100         # expressions nested inside expressions (a long `a + b + ...` chain counts)
+
+# ---- YAML content ----
+YAML_SIZE_LIMIT = 1_000_000    # bytes of one content file
+YAML_NODE_LIMIT = 100_000      # YAML nodes in one content file, aliases expanded
+COPIES_LIMIT = 1_000           # `copies:` of one row
+
+# ---- compiled IR and save files ----
+JSON_SIZE_LIMIT = 20_000_000   # bytes of one IR, save or cache file
+JSON_DEPTH_LIMIT = 200         # nesting of arrays/objects in one IR, save or cache file
