@@ -4,20 +4,32 @@ An entry is keyed by the SHA-256 of the rule file's text together with the rulel
 and a digest of the front end's own sources (grammar, parser, checker, compiler, IR schema),
 so an edited rule file — or an edited compiler — never reads a stale entry. Entries live in
 `$RULELANG_CACHE_DIR`, else `$XDG_CACHE_HOME/rulelang`, else `~/.cache/rulelang`, one file
-each (a JSON header line with the key and a checksum, then the IR as JSON), written atomically. Every failure (no home directory, a read-only disk, a corrupt
-entry) silently falls back to compiling: the cache can make loading faster, never wrong.
+each (a JSON header line with the key and a signature, then the IR as JSON), written atomically.
+Every failure (no home directory, a read-only disk, a corrupt entry) silently falls back to
+compiling: the cache can make loading faster, never wrong.
+
+A cache directory may be shared or planted, so entries are not trusted (docs/security.md):
+- each entry is signed with HMAC-SHA-256 under a key private to the user (`signing_key`, kept
+  outside the cache directory, mode 0600); an entry whose signature does not match is ignored;
+- a signed entry is still read within size and depth limits, and the IR it holds is checked by
+  the engine (`irspec.check_ir`) before any code is generated from it, like any compiled IR.
 Only IR is cached, never code: the engine still builds its functions from the IR.
 """
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 FORMAT = "rulelang-ir-cache"
+from .limits import JSON_SIZE_LIMIT
+from .safejson import loads
+
 FRONT_END = ("parser.py", "checker.py", "compiler.py", "nodes.py", "lints.py", "content.py", "ir.schema.json")
 
 
@@ -32,6 +44,30 @@ def cache_dir() -> Path | None:
     try:
         return Path.home() / ".cache" / "rulelang"
     except (RuntimeError, KeyError, OSError):
+        return None
+
+
+def signing_key() -> bytes | None:
+    """The user's private key for cache signatures: `$RULELANG_KEY_FILE`, else
+    `$XDG_CONFIG_HOME/rulelang/cache-key`, else `~/.config/rulelang/cache-key`; made on first use.
+    None (so no caching) if it cannot be read or made, or if others can read or write it."""
+    explicit = os.environ.get("RULELANG_KEY_FILE")
+    try:
+        if explicit:
+            path = Path(explicit)
+        else:
+            base = os.environ.get("XDG_CONFIG_HOME")
+            path = (Path(base) if base else Path.home() / ".config") / "rulelang" / "cache-key"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
+        if path.stat().st_mode & 0o077:
+            return None                        # a key others can read or change signs nothing
+        key = path.read_text(encoding="ascii").strip()
+        return key.encode() if len(key) >= 32 else None
+    except (OSError, RuntimeError, KeyError, ValueError, UnicodeDecodeError):
         return None
 
 
@@ -62,17 +98,20 @@ def key(source: str) -> str:
 
 def load(source: str, path: str) -> dict | None:
     """The cached IR of this text, as compiled from `path`; None on a miss (or any problem)."""
-    where = cache_dir()
-    if where is None:
+    where, secret = cache_dir(), signing_key()
+    if where is None or secret is None:
         return None
     k = key(source)
     try:
-        head, _, body = (where / f"{k}.json").read_text(encoding="utf-8").partition("\n")
-        entry = json.loads(head)
+        with open(where / f"{k}.json", encoding="utf-8") as f:
+            text = f.read(JSON_SIZE_LIMIT + 1)
+        head, _, body = text.partition("\n")
+        entry = loads(head, "cache entry")
         if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("key") == k
-                and entry.get("digest") == _digest(body)):
+                and isinstance(entry.get("signature"), str)
+                and hmac.compare_digest(entry["signature"], _signature(secret, k, body))):
             return None
-        ir = json.loads(body)
+        ir = loads(body, "cache entry")
     except (OSError, ValueError, UnicodeDecodeError):
         return None
     if not isinstance(ir, dict):
@@ -87,13 +126,13 @@ def load(source: str, path: str) -> dict | None:
 
 def store(source: str, ir: dict) -> None:
     """Keep the IR of this text; silently does nothing if the cache cannot be written."""
-    where = cache_dir()
-    if where is None:
+    where, secret = cache_dir(), signing_key()
+    if where is None or secret is None:
         return
     k = key(source)
     try:
         body = json.dumps(ir, ensure_ascii=False, separators=(",", ":"))
-        head = json.dumps({"format": FORMAT, "key": k, "digest": _digest(body)})
+        head = json.dumps({"format": FORMAT, "key": k, "signature": _signature(secret, k, body)})
         where.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=".json")
         try:
@@ -110,16 +149,6 @@ def store(source: str, ir: dict) -> None:
         pass
 
 
-def _digest(body: str) -> str:
-    """A checksum of an entry's IR text (it catches a truncated or edited file, not an attacker)."""
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def compile_cached(source: str, path: str, compile_source) -> dict:
-    """`compile_source(source, path)`, through the cache."""
-    ir = load(source, path)
-    if ir is not None:
-        return ir
-    ir = compile_source(source, path)
-    store(source, ir)
-    return ir
+def _signature(secret: bytes, k: str, body: str) -> str:
+    """The entry's HMAC: only someone holding the user's key can make an entry this accepts."""
+    return hmac.new(secret, k.encode() + b"\0" + body.encode("utf-8"), hashlib.sha256).hexdigest()

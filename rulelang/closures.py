@@ -36,10 +36,15 @@ import math
 from itertools import combinations, compress
 
 from .boards import Geometry, reachable
-from .errors import RuleRuntimeError
+from .errors import Diagnostic, RuleError, RuleRuntimeError
+from .limits import CALL_DEPTH_LIMIT, INT_LIMIT, LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT
 
-LOOP_LIMIT = 10_000          # iterations of one while/repeat before the rule is declared broken
-CALL_DEPTH_LIMIT = 200       # nested calls of (mutually) recursive defs and procs
+# The only Python the IR's operators become (irspec.py lists the same operators).
+PY_UNARY = {"-": "-", "not": "not"}
+PY_BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
+             ">": ">", ">=": ">=", "and": "and", "or": "or"}
+PY_ASSIGN = {"=": "", "+=": "+", "-=": "-"}
+
 INLINE_DEPTH = 8             # defs inlined into defs inlined into ...
 INLINE_SIZE = 400            # IR nodes of a def body above which it is called, not inlined
 UNROLL_MAX = 6               # largest subset size enumerated by unrolled loops
@@ -152,8 +157,41 @@ def _pick(rng, seq):
 
 
 def _subsets(items, low, high):
+    _subset_limit(len(items), low, high)
     for k in range(max(0, low), min(high, len(items)) + 1):
         yield from combinations(items, k)
+
+
+def _subset_limit(n: int, low, high) -> None:
+    """Refuse to list the subsets of a domain when there would be more than SUBSET_COUNT_LIMIT."""
+    total = 0
+    for k in range(max(0, low), min(high, n) + 1):
+        total += math.comb(n, k)
+        if total > SUBSET_COUNT_LIMIT:
+            _fault(f"a subset parameter over {n} elements (size {low}..{high}) has more than "
+                   f"{SUBSET_COUNT_LIMIT} choices (subset limit)")
+
+
+def _range(lo, hi) -> list:
+    """The list lo..hi, refused past RANGE_LIMIT elements."""
+    if hi - lo >= RANGE_LIMIT:
+        _fault(f"the range {lo}..{hi} has more than {RANGE_LIMIT} elements (range limit)")
+    return list(range(lo, hi + 1))
+
+
+def _mul(a, b):
+    """a * b for rules: an integer product past INT_LIMIT is a rule error, not a slow bignum."""
+    v = a * b
+    if type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
+        _fault(f"a product is too large: {plain_text(a)} * {plain_text(b)} (integer limit {INT_LIMIT})")
+    return v
+
+
+def _grown(v):
+    """A value assigned by arithmetic: an integer past INT_LIMIT is a rule error (no unbounded growth)."""
+    if type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
+        _fault(f"a number grew past the integer limit {INT_LIMIT}")
+    return v
 
 
 class Table(dict):
@@ -720,7 +758,12 @@ class Lowerer:
         self.body_variants: dict = {}          # (action, subset size) -> body function for that size
         self.def_shape: dict = {}              # def -> (shape, element shape) of its value
         self.batch_free = None
-        self._analyse()
+        self.makers = 0                        # component-making functions generated so far
+        try:
+            self._analyse()
+        except (RecursionError, KeyError, TypeError, IndexError, AttributeError) as err:
+            raise RuleError([Diagnostic("E301", f"{self.source}: not a usable compiled game "
+                                                f"({type(err).__name__}: {err})")]) from None
 
     # ---- whole-game analysis ----
     def _calls(self, node) -> tuple[set, set]:
@@ -834,12 +877,27 @@ class Lowerer:
 
     # ---- build ----
     def build(self) -> "Compiled":
+        """The compiled game. Any failure (an IR too deep or too large for Python to compile, or an
+        inconsistency check_ir cannot see, such as a field read of a number) is a RuleError."""
+        try:
+            return self._build()
+        except RuleError:
+            raise
+        except (SyntaxError, RecursionError, MemoryError, OverflowError) as err:
+            raise RuleError([Diagnostic("E301", f"{self.source}: the game is too large or too deeply nested "
+                                                f"for the engine ({type(err).__name__}: {err})")]) from None
+        except Exception as err:                  # an IR check_ir passed but the generator cannot use
+            raise RuleError([Diagnostic("E301", f"{self.source}: not a usable compiled game "
+                                                f"({type(err).__name__}: {err})")]) from None
+
+    def _build(self) -> "Compiled":
         ir = self.ir
         ns = self.ns
         ns.update({
             "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
             "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
-            "_key": _key, "_pick": _pick, "_subsets": _subsets, "_move": _move, "_move1": _move1,
+            "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
+            "_range": _range, "_mul": _mul, "_grown": _grown, "_move": _move, "_move1": _move1,
             "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add, "_add_batch": _add_batch, "_mkact": _mkact,
             "_fault": _fault, "_compress": compress, "_fill": _fill,
             "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_ONCE": (None,),
@@ -876,7 +934,6 @@ class Lowerer:
             fn = Fn(self, f"def vi{i}(m):")
             fn.emit("return " + self.ex(v["init"], Ctx(fn, fallback=False)).src)
             self.add_fn(fn)
-        self.makers = 0
         self.gen_block_fn("setup", ir["setup"], None)
         for s in ir["steps"]:
             for a in s["actions"]:
@@ -1053,7 +1110,7 @@ class Lowerer:
             p = self.memo_expr(e, ctx)
             if p is not None:
                 return p
-        return getattr(self, "x_" + e["k"])(e, ctx)
+        return self.EXPR_LOWERING[e["k"]](self, e, ctx)
 
     def static_walk(self, e) -> bool:
         """Reads no match state and walks the board (line, between, ...): worth memoising."""
@@ -1296,7 +1353,7 @@ class Lowerer:
 
     def x_un(self, e, ctx):
         x = self.ex(e["x"], ctx)
-        if e["op"] == "not":
+        if PY_UNARY[e["op"]] == "not":
             if _known(x):
                 return self.lit(not x.const)
             return P(f"(not {x.t})", x.level, x.pure, shape=SCALAR)
@@ -1305,7 +1362,7 @@ class Lowerer:
         return P(f"(-{x.src})", x.level, x.pure, shape=SCALAR)
 
     def x_bin(self, e, ctx):
-        op = e["op"]
+        op = PY_BINARY[e["op"]]
         l = self.ex(e["l"], ctx)
         if op in ("and", "or"):
             if _known(l):
@@ -1325,6 +1382,8 @@ class Lowerer:
         lvl, pure = _join(l, r)
         if op in ("/", "%"):
             return P(f"{'_div' if op == '/' else '_mod'}({l.src}, {r.src})", lvl, pure, shape=SCALAR)
+        if op == "*" and not (_known(l) and _known(r)):
+            return P(f"_mul({l.src}, {r.src})", lvl, pure, shape=SCALAR)      # products grow fast: bounded
         if _known(l) and _known(r) and type(l.const) in (int, bool, str) and type(r.const) in (int, bool, str):
             try:
                 value = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
@@ -1371,7 +1430,7 @@ class Lowerer:
     def x_range(self, e, ctx):
         lo, hi = self.ex(e["lo"], ctx), self.ex(e["hi"], ctx)
         lvl, pure = _join(lo, hi)
-        return P(f"list(range({lo.src}, {hi.src} + 1))", lvl, pure, shape=LIST, elem=SCALAR)
+        return P(f"_range({lo.src}, {hi.src})", lvl, pure, shape=LIST, elem=SCALAR)
 
     def x_if(self, e, ctx):
         c = self.ex(e["c"], ctx)
@@ -1695,7 +1754,7 @@ class Lowerer:
         saved = fn.line
         if s.get("line") is not None:
             fn.line = s["line"]
-        getattr(self, "s_" + s["s"])(s, ctx)
+        self.STMT_LOWERING[s["s"]](self, s, ctx)
         fn.line = saved
 
     def sub_block(self, stmts, ctx: Ctx) -> None:
@@ -1783,26 +1842,30 @@ class Lowerer:
         fn = ctx.fn
         t, op = s["target"], s["op"]
         v = self.ex(s["v"], ctx)
-        sign = "" if op == "=" else "+" if op == "+=" else "-"
+        sign = PY_ASSIGN[op]
+        bounded = bool(sign) or _arith(s["v"])       # arithmetic in a loop could grow without bound
+
+        def value(old: str) -> str:
+            src = f"{old} {sign} ({v.src})" if sign else v.src
+            return f"_grown({src})" if bounded else src
         if t["k"] == "local":
             name = self.local_target(t["n"], ctx)
-            fn.emit(f"{name} = {v.src}" if not sign else f"{name} = {name} {sign} ({v.src})")
+            fn.emit(f"{name} = {value(name)}")
             return
         slot = self.var_slot[t["n"]]
         base = fn.use(f"V{slot}") if t["n"] in self.stable_vars and t.get("i") is not None else f"{fn.use('V')}[{slot}]"
         if t.get("i") is None:
-            fn.emit(f"{base} = {v.src}" if not sign else f"{base} = {base} {sign} ({v.src})")
+            fn.emit(f"{base} = {value(base)}")
             return
         i = self.ex(t["i"], ctx)
         if i.cheap and i.pure and v.pure:
             # nothing here can change what the others read: no temporaries needed for the order
-            fn.emit(f"{base}[{i.src}] = {v.src}" if not sign else
-                    f"{base}[{i.src}] = {base}[{i.src}] {sign} ({v.src})")
+            fn.emit(f"{base}[{i.src}] = {value(f'{base}[{i.src}]')}")
             return
         row, k = fn.new("t"), fn.new("t")
         fn.emit(f"{row} = {base}")
         fn.emit(f"{k} = {i.src}")
-        fn.emit(f"{row}[{k}] = {v.src}" if not sign else f"{row}[{k}] = {row}[{k}] {sign} ({v.src})")
+        fn.emit(f"{row}[{k}] = {value(f'{row}[{k}]')}")
 
     def local_target(self, name: str, ctx: Ctx) -> str:
         b = ctx.names.get(name)
@@ -1812,7 +1875,8 @@ class Lowerer:
 
     def s_let(self, s, ctx):
         v = self.ex(s["v"], ctx)
-        ctx.fn.emit(f"{self.local_target(s['n'], ctx)} = {v.src}")
+        src = f"_grown({v.src})" if _arith(s["v"]) else v.src
+        ctx.fn.emit(f"{self.local_target(s['n'], ctx)} = {src}")
 
     def s_if(self, s, ctx):
         fn = ctx.fn
@@ -2145,6 +2209,7 @@ class Lowerer:
             fn.indent -= 1
             return
         items, n = self.emit_items(p, ctx)
+        fn.emit(f"_subset_limit({n}, {_lit(p['min']['v'])}, {_lit(p['max']['v'])})")
         for k in range(max(0, p["min"]["v"]), p["max"]["v"] + 1):
             fn.emit("for _ in _ONCE:")
             fn.indent += 1
@@ -2478,6 +2543,21 @@ class Lowerer:
                 prefix = any(i != j and (x == shown[j] or x.startswith(shown[j] + " ") or
                                          shown[j].startswith(x + " ")) for i, x in enumerate(shown))
                 self.unique_texts[ai] = injective and not prefix
+
+# Closed dispatch: the only lowering for each node kind irspec.py allows (a kind missing here is a
+# KeyError at import, caught by the test that compares these with irspec's tables).
+Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
+    "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
+    "cellattr", "index", "table", "call", "text", "list", "comp")}
+Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
+    "move", "shuffle", "set", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
+    "create", "log")}
+
+
+def _arith(e) -> bool:
+    """Does computing `e` do arithmetic that a loop could grow without bound (+, -, *)?"""
+    return any(x.get("k") == "bin" and x.get("op") in ("+", "-", "*") for x in _walk(e))
+
 
 def _comp_text(lb, v):
     return "none" if v is None else lb[v]

@@ -21,7 +21,7 @@ COMPONENT_LIMIT = 100_000      # components in one match
 # ---- reading a rule file ----
 SOURCE_LIMIT = 2_000_000       # characters of one rule file
 NESTING_LIMIT = 12             # blocks nested inside blocks (if, for, while, repeat ...)
-EXPR_DEPTH_LIMIT = 100         # expressions nested inside expressions (a long `a + b + ...` chain counts)
+EXPR_DEPTH_LIMIT = 64          # expressions nested inside expressions (a long `a + b + ...` chain counts)
 
 # ---- YAML content ----
 YAML_SIZE_LIMIT = 1_000_000    # bytes of one content file
@@ -30,4 +30,5 @@ COPIES_LIMIT = 1_000           # `copies:` of one row
 
 # ---- compiled IR and save files ----
 JSON_SIZE_LIMIT = 20_000_000   # bytes of one IR, save or cache file
-JSON_DEPTH_LIMIT = 200         # nesting of arrays/objects in one IR, save or cache file
+JSON_DEPTH_LIMIT = 500         # nesting of arrays/objects in one IR, save or cache file
+IR_DEPTH_LIMIT = 200           # expressions and blocks nested in one compiled IR

@@ -143,3 +143,55 @@ def test_entries_are_one_header_line_then_the_ir(cache_dir):
     header = json.loads(head)
     assert header["format"] == cache.FORMAT and header["key"] == entry.stem
     assert json.loads(body)["name"] == rulelang.load(path).name
+
+
+def planted(cache_dir, path: str, ir: dict, secret: bytes | None) -> Path:
+    """Write an entry for `path`'s text as an attacker would: signed with `secret` (None: unsigned)."""
+    import hashlib
+    import hmac
+    source = Path(path).read_text(encoding="utf-8")
+    k = cache.key(source)
+    body = json.dumps(ir)
+    sig = hmac.new(secret, k.encode() + b"\0" + body.encode(), hashlib.sha256).hexdigest() if secret else \
+        hashlib.sha256(body.encode()).hexdigest()
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    entry = cache_dir / f"{k}.json"
+    entry.write_text(json.dumps({"format": cache.FORMAT, "key": k, "signature": sig, "digest": sig}) + "\n" + body,
+                     encoding="utf-8")
+    return entry
+
+
+EVIL_LET = {"s": "let", "n": "x", "v": {"k": "bin", "op": "+ __import__('os').system('touch pwned') +",
+                                        "l": {"k": "builtin", "n": "player_count"}, "r": {"k": "lit", "v": 0}}}
+
+
+def test_a_planted_unsigned_entry_is_ignored(cache_dir, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = str(GAMES[0])
+    other = rulelang.compile_file(str(GAMES[1]))            # a well-formed IR of another game
+    planted(cache_dir, path, other, None)
+    assert rulelang.load(path).name == rulelang.compile_file(path)["name"]
+
+
+def test_a_planted_signed_entry_with_code_is_refused_before_code_is_generated(cache_dir, tmp_path, monkeypatch):
+    # even an entry signed with the user's own key (say, written by an older, buggy rulelang) is checked
+    monkeypatch.chdir(tmp_path)
+    path = str(GAMES[0])
+    evil = rulelang.compile_file(path)
+    evil["setup"].insert(0, EVIL_LET)
+    planted(cache_dir, path, evil, cache.signing_key())
+    game = rulelang.load(path)                               # refused, compiled afresh, rewritten
+    game.new_match(game.min_players, seed=1)
+    assert not (tmp_path / "pwned").exists()
+    assert game.ir == rulelang.compile_file(path)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_a_key_others_can_read_disables_the_cache(cache_dir, tmp_path, monkeypatch):
+    key = tmp_path / "shared-key"
+    key.write_text("k" * 64)
+    key.chmod(0o644)
+    monkeypatch.setenv("RULELANG_KEY_FILE", str(key))
+    assert cache.signing_key() is None
+    rulelang.load(str(GAMES[0]))
+    assert entries(cache_dir) == []

@@ -1,0 +1,205 @@
+"""Compiled IR is untrusted: nothing in it may run code, and a bad one is a RuleError, never a traceback.
+
+The reproducers of the security issue (an operator string pasted into generated Python, through
+a `let` value, a variable target's index and a `repeat` count), the closed tables the generator
+dispatches on, and hand-edited IR mutants: schema-valid or not, `Game(ir)` and a few actions on
+the match either work or fail with rulelang's own errors.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang import irspec
+from rulelang.closures import Lowerer, PY_ASSIGN, PY_BINARY, PY_UNARY
+from rulelang.compiler import validate_ir
+from rulelang.engine import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "games").glob("*.rules"))
+PAYLOAD = "+ __import__('os').system('touch pwned') +"
+
+
+def evil_bin() -> dict:
+    return {"k": "bin", "op": PAYLOAD, "l": {"k": "builtin", "n": "player_count"}, "r": {"k": "lit", "v": 0}}
+
+
+def regicide_ir() -> dict:
+    return rulelang.compile_file(str(ROOT / "games" / "regicide.rules"))
+
+
+def with_let(ir):
+    ir["setup"].insert(0, {"s": "let", "n": "x", "v": evil_bin()})
+
+
+def with_target_index(ir):
+    var = next(v for v in ir["vars"] if v["per"] == "player")
+    ir["setup"].insert(0, {"s": "set", "target": {"k": "var", "n": var["name"], "i": evil_bin()}, "op": "=",
+                           "v": {"k": "lit", "v": 0}})
+
+
+def with_repeat(ir):
+    ir["setup"].insert(0, {"s": "repeat", "n": evil_bin(), "body": []})
+
+
+def with_statement_kind(ir):
+    ir["setup"].insert(0, {"s": "__class__"})
+
+
+def with_builtin_call(ir):
+    ir["setup"].insert(0, {"s": "let", "n": "x", "v": {"k": "call", "f": "__import__", "a": [{"k": "lit", "v": "os"}]}})
+
+
+def with_text_how(ir):
+    ir["setup"].insert(0, {"s": "log", "v": {"k": "text", "x": {"k": "lit", "v": 1}, "as": "x') or exec('1"}})
+
+
+@pytest.mark.parametrize("inject", [with_let, with_target_index, with_repeat, with_statement_kind,
+                                    with_builtin_call, with_text_how])
+def test_injected_ir_is_refused_before_any_code_runs(inject, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ir = regicide_ir()
+    inject(ir)
+    with pytest.raises(rulelang.RuleError) as err:
+        Game(ir)                                  # the engine's own check, without the schema
+    assert "not a usable compiled game" in str(err.value.diagnostics[0].message)
+    evil = tmp_path / "evil.json"
+    evil.write_text(json.dumps(ir), encoding="utf-8")
+    with pytest.raises(rulelang.RuleError):
+        rulelang.load(str(evil))                  # through the schema as well
+    with pytest.raises(rulelang.RuleError):
+        validate_ir(ir)
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_rulelang_play_on_an_injected_ir_prints_one_line_and_runs_nothing(tmp_path, monkeypatch, capsys):
+    from rulelang.cli import main
+    monkeypatch.chdir(tmp_path)
+    ir = regicide_ir()
+    with_let(ir)
+    (tmp_path / "evil.json").write_text(json.dumps(ir), encoding="utf-8")
+    code = main(["simulate", "evil.json", "--games", "1"])
+    out = capsys.readouterr()
+    assert code != 0 and "Traceback" not in out.err + out.out
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_the_generator_dispatches_on_exactly_irspec_s_tables():
+    assert set(Lowerer.EXPR_LOWERING) == set(irspec.EXPRESSIONS)
+    assert set(Lowerer.STMT_LOWERING) == set(irspec.STATEMENTS)
+    assert set(PY_BINARY) == set(irspec.BINARY_OPS)
+    assert set(PY_UNARY) == set(irspec.UNARY_OPS)
+    assert set(PY_ASSIGN) == set(irspec.ASSIGN_OPS)
+
+
+def test_the_schema_file_is_generated_from_irspec():
+    schema = json.loads((ROOT / "rulelang" / "ir.schema.json").read_text(encoding="utf-8"))
+    assert {k: schema["$defs"][k] for k in ("expr", "stmt")} == irspec.schema_defs(), \
+        "run `python -m rulelang.irspec` to regenerate rulelang/ir.schema.json"
+
+
+def test_the_schema_requires_each_kind_s_fields():
+    ir = regicide_ir()
+    ir["setup"].insert(0, {"s": "move", "to": {"k": "zone", "n": ir["zones"][0]["name"], "i": None}, "pos": ""})
+    with pytest.raises(rulelang.RuleError) as err:
+        validate_ir(ir)
+    assert "what" in err.value.diagnostics[0].message
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_every_game_s_ir_passes_both_checks(path):
+    ir = rulelang.compile_file(str(path))
+    validate_ir(ir)
+    irspec.check_ir(ir)
+
+
+# ---- hand-edited IR mutants ----
+def nodes(x, path=()):
+    """Every (container, key) pair in a JSON tree, in a fixed order."""
+    if isinstance(x, dict):
+        for k in x:
+            yield x, k
+            yield from nodes(x[k])
+    elif isinstance(x, list):
+        for i in range(len(x)):
+            yield x, i
+            yield from nodes(x[i])
+
+
+def strings(ir) -> list:
+    found = {v for c, k in nodes(ir) if isinstance(v := c[k], str)}
+    return sorted(found)
+
+
+def mutate(ir: dict, rng: random.Random) -> dict:
+    ir = copy.deepcopy(ir)
+    spots = list(nodes(ir))
+    words = strings(ir)
+    for _ in range(rng.randint(1, 3)):
+        container, key = rng.choice(spots)
+        how = rng.randrange(7)
+        if how == 0 and isinstance(container, dict):
+            container.pop(key, None)
+        elif how == 1:
+            container[key] = rng.choice(words)
+        elif how == 2:
+            container[key] = rng.choice([0, -1, 1, 10 ** 9, -10 ** 9, 2 ** 70, True, None, 1.5, "", [], {}])
+        elif how == 3:
+            other_c, other_k = rng.choice(spots)
+            try:
+                container[key] = copy.deepcopy(other_c[other_k])
+            except (KeyError, IndexError):
+                pass
+        elif how == 4 and isinstance(container, list) and container:
+            container.insert(rng.randrange(len(container) + 1), copy.deepcopy(rng.choice(container)))
+        elif how == 5:
+            container[key] = {"k": rng.choice(list(irspec.EXPRESSIONS)), "n": rng.choice(words), "v": 1}
+        else:
+            container[key] = [container[key]]
+        spots = list(nodes(ir))
+    return ir
+
+
+def play_briefly(game: Game, seed: int) -> None:
+    match = game.new_match(game.min_players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(30):
+        if match.is_over:
+            break
+        actions = match.legal_actions()
+        if not actions:
+            break
+        match.apply(rng.choice(actions))
+    match.state()
+    for p in range(match.players):
+        match.view(p)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_ir_mutants_never_raise_a_python_exception(path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    base = rulelang.compile_file(str(path))
+    rng = random.Random(f"mutants {path.stem}")
+    problems = []
+    valid = 0
+    for i in range(150):
+        ir = mutate(base, rng)
+        try:
+            validate_ir(ir)
+            valid += 1
+        except rulelang.RuleError:
+            pass
+        try:
+            play_briefly(Game(ir), seed=i)
+        except rulelang.RulelangError:
+            pass
+        except Exception as err:                     # noqa: BLE001 - the point of the test
+            problems.append(f"mutant {i}: {type(err).__name__}: {err}")
+    assert not problems, "\n".join(problems[:10])
+    assert valid > 0                                 # some mutants were schema-valid
+    assert not (tmp_path / "pwned").exists()
