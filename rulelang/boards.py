@@ -18,6 +18,8 @@ from __future__ import annotations
 import string
 from collections import deque
 
+from .errors import RuleFault
+
 SHAPES = {"squares": ("square",), "hexes": ("hex",), "octagons": ("octagon", "socket")}
 ORTHOGONAL = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
 DIAGONAL = {"ne": (1, 1), "nw": (-1, 1), "se": (1, -1), "sw": (-1, -1)}
@@ -129,7 +131,6 @@ class Geometry:
         """The cell with this name; a rule error if there is none."""
         cell = self.by_name.get(name) if isinstance(name, str) else None
         if cell is None:
-            from .closures import RuleFault
             raise RuleFault(f"the board has no cell named {name!r}")
         return cell
 

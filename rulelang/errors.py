@@ -104,5 +104,10 @@ class RuleRuntimeError(RulelangError):
     """A rule misbehaved while running (loop limit, stuck state with no handler, bad value)."""
 
 
+class RuleFault(RuleRuntimeError):
+    """A rule error raised by a runtime helper (codegen.runtime, boards); the engine adds the rule's
+    file and line before anyone sees it."""
+
+
 class StateError(RulelangError):
     """A saved state or save file that cannot be restored."""

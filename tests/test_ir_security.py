@@ -16,7 +16,8 @@ import pytest
 
 import rulelang
 from rulelang import irspec
-from rulelang.closures import Lowerer, PY_ASSIGN, PY_BINARY, PY_UNARY
+from rulelang.codegen import Lowerer
+from rulelang.codegen.constants import PY_ASSIGN, PY_BINARY, PY_UNARY
 from rulelang.compiler import validate_ir
 from rulelang.engine import Game
 

@@ -1,0 +1,283 @@
+"""Static analyses of the IR: what a def reads or calls, what is recursive, static, random or
+creating, what a loop of `create`s can batch, what a domain's elements are.
+"""
+from __future__ import annotations
+
+import json
+
+from .constants import ANY, BOARD_WALKS, INLINE_DEPTH, RANDOM_CALLS, SCALAR, UNROLL_MAX
+
+
+def _size(e) -> int:
+    """Number of IR nodes in an expression (inlining budget)."""
+    if isinstance(e, dict):
+        return 1 + sum(_size(v) for v in e.values())
+    if isinstance(e, list):
+        return sum(_size(v) for v in e)
+    return 0
+
+
+def _uses(e, name: str, in_loop: bool = False) -> int:
+    """How many times a body reads local `name`; a read inside a comprehension counts as many."""
+    if isinstance(e, list):
+        return sum(_uses(x, name, in_loop) for x in e)
+    if not isinstance(e, dict):
+        return 0
+    if e.get("k") == "local" and e.get("n") == name:
+        return 2 if in_loop else 1
+    if e.get("k") == "comp":
+        return (_uses(e["in"], name, in_loop) + _uses(e["x"], name, True)
+                + _uses(e.get("where"), name, True))
+    return sum(_uses(v, name, in_loop) for v in e.values())
+
+
+def _unrolls(param: dict) -> bool:
+    """Is this a subset parameter with constant size bounds (enumerated by unrolled loops)?"""
+    lo, hi = param.get("min"), param.get("max")
+    return (param["mode"] == "subset" and lo is not None and hi is not None and lo["k"] == "lit"
+            and hi["k"] == "lit" and type(lo["v"]) is int and type(hi["v"]) is int and hi["v"] <= UNROLL_MAX)
+
+
+def _shown_shape(param: dict) -> str:
+    """The shape of a parameter's values, from how they are shown (a component, cell, player or enum)."""
+    how = param.get("show", "plain")
+    return SCALAR if how in ("comp", "cell", "player") or how.startswith("enum:") else ANY
+
+
+def _memo_key(srcs: list[str]) -> str:
+    """The cache key of a memoised call: the argument itself, or a tuple of them."""
+    return srcs[0] if len(srcs) == 1 else "(" + "".join(s + ", " for s in srcs) + ")"
+
+
+def _ir_key(e) -> str:
+    """An IR expression as text, without source lines (equal meaning, equal key)."""
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k != "line"}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+    return json.dumps(strip(e), sort_keys=True)
+
+
+def _grow(found: set, items: dict, holds) -> None:
+    """Add to `found` the names of `items` for which `holds(name, item)`, until nothing changes:
+    a test may read `found` (a proc that calls a creating proc creates too)."""
+    changed = True
+    while changed:
+        changed = False
+        for name, item in items.items():
+            if name not in found and holds(name, item):
+                found.add(name)
+                changed = True
+
+
+def _walk(e):
+    if isinstance(e, dict):
+        yield e
+        for v in e.values():
+            yield from _walk(v)
+    elif isinstance(e, list):
+        for v in e:
+            yield from _walk(v)
+
+
+def _arith(e) -> bool:
+    """Does computing `e` do arithmetic that a loop could grow without bound (+, -, *)?"""
+    return any(x.get("k") == "bin" and x.get("op") in ("+", "-", "*") for x in _walk(e))
+
+
+
+class Analyses:
+    """The Lowerer's whole-game and per-node analyses (a mixin: see generator.py)."""
+
+    def _calls(self, node) -> tuple[set, set]:
+        defs, procs = set(), set()
+        for x in _walk(node):
+            if x.get("k") == "def":
+                defs.add(x["n"])
+            elif x.get("k") == "call" and x.get("f") == "reachable":
+                lit = x["a"][2]
+                if lit.get("k") == "lit":
+                    defs.add(lit["v"])
+            if x.get("s") == "call":
+                procs.add(x["proc"])
+        return defs, procs
+
+    def _analyse(self) -> None:
+        ir = self.ir
+        graph: dict[tuple, set] = {}
+        for name, d in ir["defs"].items():
+            ds, ps = self._calls(d["body"])
+            graph[("d", name)] = {("d", x) for x in ds} | {("p", x) for x in ps}
+        for name, p in ir["procs"].items():
+            ds, ps = self._calls(p["body"])
+            graph[("p", name)] = {("d", x) for x in ds} | {("p", x) for x in ps}
+        # recursive: a node that reaches itself
+        self.recursive = set()
+        for start in graph:
+            seen, stack = set(), list(graph[start])
+            while stack:
+                x = stack.pop()
+                if x == start:
+                    self.recursive.add(start)
+                    break
+                if x in seen or x not in graph:
+                    continue
+                seen.add(x)
+                stack.extend(graph[x])
+        # impure: uses the random generator, directly or through a def
+        self.impure_defs = set()
+        direct = {name for name, d in ir["defs"].items()
+                  if any(x.get("k") == "call" and x.get("f") in RANDOM_CALLS for x in _walk(d["body"]))}
+        self.impure_defs |= direct
+        _grow(self.impure_defs, ir["defs"], lambda name, d: any(
+            ("d", x) in graph and x in self.impure_defs for _, x in graph[("d", name)]))
+        # static defs read nothing of a match (only their parameters, constants and the board):
+        # their results are memoised per game when they are worth it (a comprehension, a board walk)
+        self.static_defs: set = set()
+        _grow(self.static_defs, ir["defs"], lambda name, d: self._static(d["body"]))
+        self.memo_defs = {name for name in self.static_defs if ir["defs"][name]["params"]
+                          and any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
+                                  for x in _walk(ir["defs"][name]["body"]))}
+        # per-player / per-cell variables never assigned as a whole keep one list for the whole match
+        whole = {x["target"]["n"] for x in _walk(ir) if x.get("s") == "set" and x["target"].get("k") == "var"
+                 and x["target"].get("i") is None}
+        self.stable_vars = {v["name"] for v in ir["vars"] if v["per"] and v["name"] not in whole}
+        # procs that create components, directly or through a call
+        self.creating: set = set()
+        _grow(self.creating, ir["procs"], lambda name, p: any(
+            x.get("s") == "create" or (x.get("s") == "call" and x["proc"] in self.creating) for x in _walk(p["body"])))
+        # procs that may end an effect (goto, end turn, finish), directly or through a call
+        self.signalling: set = set()
+        _grow(self.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))
+
+    def _static(self, body) -> bool:
+        for x in _walk(body):
+            k = x.get("k")
+            if k in ("var", "zone", "builtin", "option", "attr", "table"):
+                if k == "table" and x["n"] in self.ir["tables"] and all(
+                        v.get("k") == "lit" for _, v in self.ir["tables"][x["n"]]):
+                    continue
+                return False
+            if k == "def" and x["n"] not in self.static_defs:
+                return False
+            if k == "text" and "comp" in x["as"]:
+                return False                       # a component's label belongs to its match
+            if k == "call" and (x["f"] in RANDOM_CALLS or x["f"] in ("next", "cell")):
+                return False
+            if k == "call" and x["f"] == "reachable" and (
+                    x["a"][2].get("k") != "lit" or x["a"][2].get("v") not in self.static_defs):
+                return False                       # the passable-test def is called on every cell
+        return True
+
+    def _block_signals(self, stmts) -> bool:
+        for x in _walk(stmts):
+            s = x.get("s")
+            if s in ("goto", "end_turn", "finish"):
+                return True
+            if s == "call" and x["proc"] in self.signalling:
+                return True
+        return False
+
+    def static_walk(self, e) -> bool:
+        """Reads no match state and walks the board (line, between, ...): worth memoising."""
+        key = id(e)
+        hit = self._static_walk.get(key)
+        if hit is None:
+            hit = self._static(e) and any(x.get("k") == "call" and x.get("f") in BOARD_WALKS for x in _walk(e))
+            self._static_walk[key] = hit
+            self._keep.append(e)
+        return hit
+
+    def static_expr(self, e) -> bool:
+        """Depends on its locals and constants only (so a component's label can be cached)."""
+        for x in _walk(e):
+            k = x.get("k")
+            if k in ("var", "zone", "builtin", "option", "def") or (k == "call" and x["f"] not in (
+                    "size", "count", "sum", "any", "all", "max", "min", "first", "last", "distinct", "abs",
+                    "contains")):
+                return False
+            if k == "table" and not self.tables[x["n"]][1]:
+                return False
+            if k == "text" and "comp" in x["as"]:
+                return False
+        return True
+
+    def batchable(self, s, bound: frozenset = frozenset()) -> bool:
+        """A `for`/`repeat` over constants whose body only creates components with constant fields in
+        fixed zones: its result depends on the player count and options only, so it is computed once
+        and then added in bulk."""
+        k = s["s"]
+        if k == "create":
+            spec = self.ir["kinds"][s["kind"]]
+            exprs = [f["default"] for f in spec["fields"] if f["name"] not in s["fields"] and f["default"] is not None]
+            if spec["label"] is None or not all(self.static_expr(x) for x in exprs + [spec["label"]]):
+                return False
+            to = s["to"]
+            return (to["k"] == "zone" and all(self.batch_static(v, bound) for v in s["fields"].values())
+                    and (to.get("i") is None or self.batch_static(to["i"], bound)))
+        if k == "for":
+            return self.batch_static(s["in"], bound) and all(self.batchable(x, bound | {s["v"]}) for x in s["body"])
+        if k == "repeat":
+            return self.batch_static(s["n"], bound) and all(self.batchable(x, bound) for x in s["body"])
+        return False
+
+    def batch_static(self, e, bound: frozenset) -> bool:
+        for x in _walk(e):
+            k = x.get("k")
+            if k in ("var", "zone", "def", "attr", "cellattr", "comp") or (
+                    k == "builtin" and x["n"] not in ("players", "player_count")):
+                return False
+            if k == "local" and x["n"] not in bound:
+                if self.batch_free is None:
+                    return False
+                if x["n"] not in self.batch_free:
+                    self.batch_free.append(x["n"])   # an outer local: part of the batch's key
+            if k == "call" and x["f"] not in ("size", "count", "sum", "max", "min", "first", "last", "abs"):
+                return False
+            if k == "table" and not self.tables[x["n"]][1]:
+                return False
+            if k == "text" and "comp" in x["as"]:
+                return False
+        return True
+
+    def element_static(self, e, allowed: set, depth: int = 0) -> bool:
+        """Does `e` read nothing but the fields (and labels) of the components in the `allowed`
+        locals, constants and the board? Then its value is fixed for given components, in one
+        universe (see Game.universe)."""
+        if depth > INLINE_DEPTH:
+            return False
+        allowed = allowed | {x["v"] for x in _walk(e) if x.get("k") == "comp"}
+        for x in _walk(e):
+            k = x.get("k")
+            if k in ("var", "zone", "builtin", "option") or (k == "local" and x["n"] not in allowed):
+                return False
+            if k == "table" and not self.tables[x["n"]][1]:
+                return False
+            if k == "call" and (x["f"] in RANDOM_CALLS or x["f"] in ("reachable", "next")):
+                return False
+            if k == "def":
+                d = self.ir["defs"][x["n"]]
+                if ("d", x["n"]) in self.recursive or x["n"] in self.impure_defs or not self.element_static(
+                        d["body"], set(d["params"] or []), depth + 1):
+                    return False
+        return True
+
+    def ids_of(self, e, depth: int = 0) -> str | None:
+        """If every element of the domain `e` is a valid id (a component of this match, a cell of
+        the board, a seat) and no element repeats: which kind ("comp", "cell", "player"); else None."""
+        if depth > 8:
+            return None
+        k = e["k"]
+        if k == "zone":
+            return "comp"
+        if k == "builtin" and e["n"] in ("players", "others"):
+            return "player"
+        if k == "call" and e["f"] in ("cells", "neighbours", "line", "between", "reachable"):
+            return "cell" if self.geometry is not None else None
+        if k == "comp" and e.get("x") == {"k": "local", "n": e["v"]}:
+            return self.ids_of(e["in"], depth + 1)
+        if k == "def" and ("d", e["n"]) not in self.recursive:
+            return self.ids_of(self.ir["defs"][e["n"]]["body"], depth + 1)
+        return None

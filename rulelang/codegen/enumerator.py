@@ -1,0 +1,408 @@
+"""The legal-action enumerator of each step: nested loops over the parameters' domains,
+`require` conjuncts hoisted to the shallowest loop that binds their names, interning.
+"""
+from __future__ import annotations
+
+from .analysis import _ir_key, _shown_shape, _unrolls
+from .constants import INTERN_CELLS, LIST
+from .frame import _join, _known, Ctx, Name, P, Subset
+from .writer import _lit, Fn
+
+
+class ActionEnumerator:
+    """A mixin of the Lowerer: see generator.py."""
+
+    def conjuncts(self, e, ctx: Ctx) -> list[P]:
+        """The `and`-conjuncts of a require, through inlined defs and unrolled `all`."""
+        if e is None:
+            return []
+        k = e["k"]
+        if k == "bin" and e["op"] == "and":
+            left = self.conjuncts(e["l"], ctx)
+            if any(_known(p) and not p.const for p in left):
+                return left
+            return left + self.conjuncts(e["r"], ctx)
+        if k == "bin" and e["op"] == "or":
+            left = self.ex(e["l"], ctx)
+            if _known(left):
+                return [] if left.const else self.conjuncts(e["r"], ctx)
+        if k == "if":
+            c = self.ex(e["c"], ctx)
+            if _known(c):
+                return self.conjuncts(e["t"] if c.const else e["e"], ctx)
+        if k == "def":
+            inl = self.inline(e["n"], e["a"], ctx)
+            if inl is not None and e["n"] not in self.impure_defs:
+                return self.conjuncts(inl[0], inl[1])
+        if k == "call" and e["f"] == "all" and e["a"][0]["k"] == "comp":
+            parts = self.unrolled(e["a"][0], ctx)
+            if parts is not None and all(x.pure and (w is None or w.pure) for x, w in parts):
+                out = []
+                for x, w in parts:
+                    out.append(x if w is None else P(f"(not {w.t} or {x.t})", *_join(x, w)))
+                return out
+        # `all(...)`, `any(...)` and their negations over a comprehension: tested by a plain loop in
+        # the enumerator (no list, no function call per test); `not all(x)` is `any(not x)`
+        negated = k == "un" and e["op"] == "not"
+        q = e["x"] if negated else e
+        if q["k"] == "call" and q["f"] in ("all", "any") and q["a"][0]["k"] == "comp" and not ctx.in_comp \
+                and self.unrolled(q["a"][0], ctx) is None:
+            p = self.ex(e, ctx)
+            if p.pure and not _known(p):
+                c = q["a"][0]
+                it = self.seq(c["in"], ctx)
+                var = ctx.fn.new("q")
+                inner = ctx.child()
+                inner.names[c["v"]] = Name(var, 0, it.elem)
+                x = self.ex(c["x"], inner)
+                w = self.ex(c["where"], inner) if c.get("where") is not None else None
+                kind = q["f"] if not negated else {"all": "any", "any": "all"}[q["f"]]
+                test = x.t if not negated else f"(not {x.t})"
+                p.loop = (kind, var, it.src, test, w.t if w is not None else None)
+                return [p]
+        p = self.ex(e, ctx)
+        if _known(p) and p.const:
+            return []
+        return [p]
+
+    def gen_enumerator(self, si: int, step: dict) -> None:
+        fn = Fn(self, f"def st_enum{si}(m):", step.get("line"))
+        fn.emit("out = {}")
+        fn.emit("IU = m.intern")
+        ctx = Ctx(fn, memo={})
+        for a in step["actions"]:
+            fn.line = a.get("line")
+            self.gen_action_enum(a, ctx)
+        fn.emit("return out")
+        # memo locals start unset
+        memo_inits = [(f"    {name} = _UNSET", step.get("line")) for name in ctx.memo.values()]
+        self.add_fn_with_prelude(fn, memo_inits)
+
+    def add_fn_with_prelude(self, fn: Fn, prelude) -> None:
+        lines = fn.lines()
+        self.out.extend(lines[:1] + prelude + lines[1:])
+        self.out.append(("", None))
+
+    def gen_action_enum(self, a: dict, ctx: Ctx) -> None:
+        """Nested loops over the parameters of one action, adding its legal bindings to `out`."""
+        fn = ctx.fn
+        tab = fn.new("I")
+        fn.emit(f"{tab} = IU[{self.action_index[id(a)]}]")
+        fn.emit("for _ in _ONCE:")
+        fn.indent += 1
+        unroll = [_unrolls(p) for p in a["params"]]
+        only = a["params"][0]["name"] if len(a["params"]) == 1 else None
+        cache = only is not None and a.get("require") is not None and self.element_static(a["require"], {only})
+        self.enum_state = {"a": a, "tab": tab, "unroll": unroll, "combo": {}, "ktab": {}, "kcache": cache}
+        self.enum_param(0, ctx.child(), 0, 0)
+        fn.indent -= 1
+
+    def enum_param(self, i: int, ctx: Ctx, level: int, floor: int) -> None:
+        """Loops for params[i:]. Conjuncts are placed only below the last unrolled subset's branch
+        point, where every loop belongs to one size choice."""
+        st = self.enum_state
+        fn, params, unroll = ctx.fn, st["a"]["params"], st["unroll"]
+        later = [j for j in range(i, len(params)) if unroll[j]]
+        if not later:
+            self.enum_rest(i, ctx, level, floor, None)
+            return
+        p = params[i]
+        if not unroll[i]:
+            self.emit_binder(p, ctx, level + 1)
+            self.enum_param(i + 1, ctx, level + 1, floor)
+            fn.indent -= 1
+            return
+        items, n = self.emit_items(p, ctx)
+        fn.emit(f"_subset_limit({n}, {_lit(p['min']['v'])}, {_lit(p['max']['v'])})")
+        for k in range(max(0, p["min"]["v"]), p["max"]["v"] + 1):
+            fn.emit("for _ in _ONCE:")
+            fn.indent += 1
+            elems = [(fn.new("i"), fn.new("a")) for _ in range(k)]
+            sub = ctx.child()
+            ids = self.ids_of(p["domain"])
+            names = [Name(el, level + 1 + j, _shown_shape(p), ids, binder=True) for j, (_, el) in enumerate(elems)]
+            sub.names[p["name"]] = Subset(names)
+            if 1 <= k <= 2 and len(st["a"]["params"]) == 1 and ids == "comp" and p.get("show") == "comp":
+                # a lone small subset of components: its actions interned in nested lists by id
+                tab = fn.new("I")
+                fn.emit(f"{tab} = IU[{len(self.intern_dims)}]")
+                self.intern_dims.append(["comp"] * k)
+                st["ktab"][k] = tab
+                if st["kcache"]:
+                    for x in names:                # their fields are read only on a cache miss
+                        x.derive = None
+                if k == 2:
+                    names[0].row(tab)              # the row of the pair table, read once per first element
+            pending = {"items": items, "n": n, "elems": elems, "k": k, "names": names}
+            if len(later) == 1:
+                self.enum_rest(i + 1, sub, level + k, level, pending)
+            else:
+                self.emit_elements(pending, fn, None)
+                self.enum_param(i + 1, sub, level + k, floor)
+                fn.indent -= k
+            fn.indent -= 1
+
+    def emit_elements(self, pending: dict, fn: Fn, checks) -> None:
+        """The k index loops of an unrolled subset (i0 < i1 < ...), with checks after each."""
+        elems, k = pending["elems"], pending["k"]
+        for j, (ix, el) in enumerate(elems):
+            if j == k - 1:                         # the last element: no deeper loop needs its index
+                fn.emit(f"for {el} in {pending['items']}{'' if j == 0 else f'[{elems[j - 1][0]} + 1:]'}:")
+                fn.indent += 1
+            else:
+                start = "0" if j == 0 else f"{elems[j - 1][0]} + 1"
+                fn.emit(f"for {ix} in range({start}, {pending['n']} - {k - 1 - j}):")
+                fn.indent += 1
+                fn.emit(f"{el} = {pending['items']}[{ix}]")
+            pending["names"][j].emit_derived(fn)
+            if checks is not None:
+                checks(j)
+
+    def emit_items(self, p, ctx: Ctx) -> tuple[str, str]:
+        fn = ctx.fn
+        d = self.domain(p, ctx)
+        items, n = fn.new("it"), fn.new("n")
+        fn.emit(f"{items} = {d.src if d.shape == LIST else 'list(' + d.src + ')'}")
+        fn.emit(f"{n} = len({items})")
+        return items, n
+
+    def domain(self, p, ctx: Ctx) -> P:
+        """A parameter's domain as a sequence; pure parameter-free domains are computed once per pass."""
+        d = self.seq(p["domain"], ctx)
+        if d.level == 0 and d.pure and not d.cheap and ctx.memo is not None and not ctx.in_comp:
+            key = _ir_key(p["domain"])      # level 0: reads no parameter, only state
+            name = ctx.memo.get(key)
+            if name is None:
+                name = ctx.memo[key] = ctx.fn.new("dm")
+            ctx.fn.emit(f"if {name} is _UNSET: {name} = {d.src}")
+            return P(name, 0, True, shape=LIST, cheap=True)
+        return d
+
+    def plan_binder(self, p, ctx: Ctx, level: int) -> None:
+        """Bind a param's name (mode one, or a subset of unknown size as one list) at `level`."""
+        var = ctx.fn.new("b")
+        if p["mode"] == "one":
+            ctx.names[p["name"]] = Name(var, level, _shown_shape(p), self.ids_of(p["domain"]), binder=True)
+        else:
+            ctx.names[p["name"]] = Name(f"list({var})", level, LIST)
+            self.enum_state["combo"][p["name"]] = var
+
+    def emit_binder(self, p, ctx: Ctx, level: int) -> None:
+        """The loop over one param's domain; its name must be planned already (or is planned here)."""
+        fn = ctx.fn
+        if p["name"] not in ctx.names:
+            self.plan_binder(p, ctx, level)
+        b = ctx.names[p["name"]]
+        d = self.domain(p, ctx)
+        if p["mode"] == "one":
+            fn.emit(f"for {b.src} in {d.src}:")
+            fn.indent += 1
+            b.emit_derived(fn)
+            return
+        else:
+            var = self.enum_state["combo"][p["name"]]
+            items = fn.new("it")
+            fn.emit(f"{items} = list({d.src})")
+            lo = self.ex(p["min"], ctx).src if p.get("min") is not None else "1"
+            hi = self.ex(p["max"], ctx).src if p.get("max") is not None else f"len({items})"
+            fn.emit(f"for {var} in _subsets({items}, {lo}, {hi}):")
+        fn.indent += 1
+
+    def enum_rest(self, i: int, ctx: Ctx, level: int, floor: int, pending) -> None:
+        """Params[i:] (none an unrolled subset) and the pending subset's element loops: place each
+        conjunct of the require at the shallowest level (>= floor) where its names are bound, in
+        order, then emit the loops, the checks and the leaf."""
+        st = self.enum_state
+        a, fn = st["a"], ctx.fn
+        params = a["params"]
+        rest = params[i:]
+        for j, p in enumerate(rest):
+            self.plan_binder(p, ctx, level + 1 + j)
+        leaf = level + len(rest)
+        domains_pure = all(self.seq(p["domain"], ctx).pure for p in params)
+        placed: dict[int, list[P]] = {}
+        last = floor
+        hoisted = False
+        for c in self.conjuncts(a.get("require"), ctx):
+            if not c.pure or not domains_pure:
+                last = leaf
+            last = max(c.level, last)
+            placed.setdefault(last, []).append(c)
+            hoisted = hoisted or last < leaf
+        dead = [l for l, cs in placed.items() for c in cs if _known(c) and not c.const]
+        if dead and all(c.pure for l, cs in placed.items() if l <= min(dead) for c in cs):
+            fn.emit("pass")                # a conjunct is constant false here: nothing is legal
+            return
+        dims = self.intern_dims[self.action_index[id(a)]]
+        if dims is not None and len(params) >= 2 and i == 0:
+            first = ctx.names[params[0]["name"]]
+            if isinstance(first, Name) and not first.frozen:
+                first.row(st["tab"])           # the row of the action's intern table, once per value
+        dfr = full = None
+        if hoisted:
+            dfr = fn.new("dfr")
+            fn.emit(f"{dfr} = False")
+            full = self.ex(a["require"], ctx)
+        depth = 0
+        # a lone small subset whose require reads only its components' fields: the verdict on each
+        # combination is kept with its interned action (False: not legal), per universe
+        cached = pending is not None and not rest and pending["k"] in st["ktab"] and st["kcache"]
+        skip = leaf if cached else None
+        self.emit_checks(placed.get(floor, []) if floor != skip else [], dfr, leaf, floor, fn)
+        if pending is not None:
+            self.emit_elements(pending, fn, lambda j: self.emit_checks(
+                placed.get(floor + 1 + j, []) if floor + 1 + j != skip else [], dfr, leaf, floor + 1 + j, fn))
+            depth += pending["k"]
+        for j, p in enumerate(rest):
+            self.emit_binder(p, ctx, level + 1 + j)
+            depth += 1
+            self.emit_checks(placed.get(level + 1 + j, []), dfr, leaf, level + 1 + j, fn)
+        if cached:
+            cs = placed.get(leaf, [])
+            cond = " and ".join(f"({x.t})" for x in cs) or "True"
+            if dfr is not None:
+                cond = f"({full.t} if {dfr} else ({cond}))"
+            self.emit_leaf(a, ctx, fn, verdict=cond)
+        else:
+            if dfr is not None:
+                fn.emit(f"if {dfr} and not {full.t}: continue")
+            self.emit_leaf(a, ctx, fn)
+        fn.indent -= depth
+
+    def emit_checks(self, cs: list[P], dfr, leaf: int, level: int, fn: Fn) -> None:
+        """Each conjunct placed at this level: `continue` (prune) when false. A hoisted one (above
+        the leaf) that raises sets the deferral flag instead, and stops pruning."""
+        for c in cs:
+            hoisted = not (level >= leaf or dfr is None)
+            if hoisted:
+                fn.emit(f"if not {dfr}:")
+                fn.indent += 1
+                fn.emit("try:")
+                fn.indent += 1
+            if c.loop is None:
+                fn.emit(f"if not {c.t}: continue")
+            else:
+                kind, var, it, x, w = c.loop
+                ok = fn.new("ok")
+                fn.emit(f"{ok} = {kind == 'all'}")
+                fn.emit(f"for {var} in {it}:")
+                test = x if kind == "any" else f"not {x}"
+                fn.emit(f"    if {test if w is None else f'{w} and {test}'}:")
+                fn.emit(f"        {ok} = {kind != 'all'}")
+                fn.emit("        break")
+                fn.emit(f"if not {ok}: continue")
+            if hoisted:
+                fn.indent -= 1
+                fn.emit("except _FAULTS:")
+                fn.emit(f"    {dfr} = True")
+                fn.indent -= 1
+
+    def emit_leaf(self, a: dict, ctx: Ctx, fn: Fn, verdict: str | None = None) -> None:
+        """Intern the action for this binding (its text is built once per universe) and add it to
+        `out` (keyed by text; the first binding of a text wins, as in the rules' order)."""
+        st = self.enum_state
+        tab = st["tab"]
+        ai = self.action_index[id(a)]
+        args, texts = [], []
+        hashable = True
+        for p in a["params"]:
+            b = ctx.names[p["name"]]
+            how = p.get("show", "plain")
+            if how not in ("comp", "cell", "player") and not how.startswith("enum:"):
+                hashable = False
+            if isinstance(b, Subset):
+                args.append("(" + "".join(x.src + ", " for x in b.elems) + ")")
+                parts = [self.text_src(how, x.src, fn) for x in b.elems]
+                texts.append(f"' '.join(({''.join(t + ', ' for t in parts)}))")
+            elif p["name"] in st["combo"]:
+                var = st["combo"][p["name"]]
+                args.append(var)
+                q = fn.new("q")
+                texts.append(f"' '.join([{self.text_src(how, q, fn)} for {q} in {var}])")
+            else:
+                args.append(b.src)
+                texts.append(self.text_src(how, b.src, fn))
+        key = "(" + "".join(x + ", " for x in args) + ")"
+        shown = a["name"].replace("_", " ")
+        text = f"' '.join(({_lit(shown)}, {''.join(t + ', ' for t in texts)}))" if texts else _lit(shown)
+        meta = self.const(self.action_meta[ai], "M")
+        body = f"ac{ai}"
+        for p in a["params"]:
+            b = ctx.names[p["name"]]
+            if isinstance(b, Subset):
+                body = self.body_variants.get((ai, len(b.elems)), body)
+                break
+
+        def make(k: str) -> str:
+            return f"_mkact({tab}, {k}, {text}, {body}, {key}, {meta})"
+        dims = self.intern_dims[ai]
+        lone = ctx.names[a["params"][0]["name"]] if len(a["params"]) == 1 else None
+        if isinstance(lone, Subset) and len(lone.elems) in st["ktab"]:
+            ktab = st["ktab"][len(lone.elems)]
+            head = lone.elems[0].rows.get(ktab)
+            cell = (head + "".join(f"[{x.src}]" for x in lone.elems[1:]) if head is not None else
+                    ktab + "".join(f"[{x.src}]" for x in lone.elems))
+            fn.emit(f"act = {cell}")
+            if verdict is not None:
+                fn.emit("if act is False: continue")
+                fn.emit("if act is None:")
+                fn.emit(f"    if not {verdict}:")
+                fn.emit(f"        {cell} = False")
+                fn.emit("        continue")
+                fn.emit(f"    act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta})")
+            else:
+                fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta})")
+        elif dims is not None:
+            first = ctx.names[a["params"][0]["name"]]
+            head = first.rows.get(tab) if isinstance(first, Name) else None
+            cell = (head + "".join(f"[{x}]" for x in args[1:]) if head is not None else
+                    tab + "".join(f"[{x}]" for x in args))
+            fn.emit(f"act = {cell}")
+            fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta})")
+        elif hashable:
+            if len(args) == 1 and isinstance(ctx.names[a["params"][0]["name"]], Subset):
+                key = args[0]                      # a lone subset: its elements are the key
+                fn.emit(f"k = {key}")
+                fn.emit(f"act = {tab}.get(k)")
+                fn.emit(f"if act is None: act = _mkact({tab}, k, {text}, {body}, (k,), {meta})")
+            else:
+                fn.emit(f"act = {tab}.get({key})")
+                fn.emit(f"if act is None: act = {make(key)}")
+        else:
+            fn.emit("try:")
+            fn.emit(f"    k = {key}")
+            fn.emit(f"    act = {tab}.get(k)")
+            fn.emit("except TypeError:")
+            fn.emit("    act = k = None")
+            fn.emit(f"if act is None: act = {make('k')}")
+        if self.unique_texts[ai]:
+            fn.emit("out[act.text] = act")
+        else:
+            fn.emit("t = act.text")
+            fn.emit("if t not in out: out[t] = act")
+
+    def plan_actions(self) -> None:
+        """Per action: how its interned actions are stored (nested lists indexed by the
+        parameters' ids, or a dict) and whether two bindings can ever show the same text."""
+        self.intern_dims = [None] * len(self.action_meta)     # then more tables, see enum_param
+        self.unique_texts = {}
+        for s in self.ir["steps"]:
+            shown = [a["name"].replace("_", " ") for a in s["actions"]]
+            for j, a in enumerate(s["actions"]):
+                ai = self.action_index[id(a)]
+                params = a["params"]
+                kinds = [self.ids_of(p["domain"]) if p["mode"] == "one" else None for p in params]
+                ok = bool(params) and all(k is not None and p.get("show") == k for k, p in zip(kinds, params))
+                size = 1
+                for k in kinds:
+                    size *= {"cell": self.geometry.size if self.geometry else 1,
+                             "player": self.ir["players"]["max"]}.get(k, 1)
+                ok = ok and size <= INTERN_CELLS and kinds.count("comp") <= 1
+                self.intern_dims[ai] = kinds if ok else None
+                # unique: distinct bindings, texts that are injective and one word each, and no other
+                # action of the step whose name could be read as this one's name plus words
+                injective = all(p["mode"] == "one" and kinds[i] is not None
+                                and p.get("show") in ("cell", "player") for i, p in enumerate(params))
+                prefix = any(i != j and (x == shown[j] or x.startswith(shown[j] + " ") or
+                                         shown[j].startswith(x + " ")) for i, x in enumerate(shown))
+                self.unique_texts[ai] = injective and not prefix

@@ -1,0 +1,405 @@
+"""The helpers generated code calls at run time: moving and creating components, value
+helpers, bounded arithmetic and ranges, legal-action objects and display texts.
+
+Nothing here generates code; everything here runs inside a match.
+"""
+from __future__ import annotations
+
+from .constants import INTERN_LIMIT, NOCONST
+import math
+from itertools import combinations, compress
+
+from ..boards import reachable
+from ..errors import RuleFault, RuleRuntimeError
+from ..limits import CALL_DEPTH_LIMIT, INT_LIMIT, LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT
+
+
+def _fault(msg: str):
+    raise RuleFault(msg)
+
+
+def player_text(p) -> str:
+    return "none" if p is None else f"P{p + 1}"
+
+
+def plain_text(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def as_items(v):
+    """A zone, list or single component seen as a sequence of components."""
+    if v is None:
+        return ()
+    if isinstance(v, int):
+        return (v,)
+    return v
+
+
+def _eq(a, b) -> bool:
+    """`==` when a side may be a list: a zone, list or single component compared as a list."""
+    if isinstance(a, list) or isinstance(b, list):
+        return list(as_items(a)) == list(as_items(b))
+    return a == b
+
+
+def _first(v):
+    s = as_items(v)
+    return s[0] if s else None
+
+
+def _last(v):
+    s = as_items(v)
+    return s[-1] if s else None
+
+
+def _top(z):
+    return z[-1] if z else None
+
+
+def _bottom(z):
+    return z[0] if z else None
+
+
+def _topn(z, k):
+    return [] if k <= 0 else list(reversed(z[-k:]))
+
+
+def _bottomn(z, k):
+    return [] if k <= 0 else list(z[:k])
+
+
+def _extreme(pick, seq, name):
+    seq = as_items(seq)
+    if not seq:
+        _fault(f"`{name}` of an empty list")
+    return pick(seq)
+
+
+def _div(a, b):
+    if b == 0:
+        _fault("division by zero")
+    return a // b
+
+
+def _mod(a, b):
+    if b == 0:
+        _fault("division by zero")
+    return a % b
+
+
+def _fill(row: list, i: int, v):
+    """Store a computed value in a memo table; returns it."""
+    row[i] = v
+    return v
+
+
+def _key(k):
+    return tuple(k) if isinstance(k, list) else k
+
+
+def _pick(rng, seq):
+    seq = list(as_items(seq))
+    return rng.choice(seq) if seq else None
+
+
+def _subsets(items, low, high):
+    _subset_limit(len(items), low, high)
+    for k in range(max(0, low), min(high, len(items)) + 1):
+        yield from combinations(items, k)
+
+
+def _subset_limit(n: int, low, high) -> None:
+    """Refuse to list the subsets of a domain when there would be more than SUBSET_COUNT_LIMIT."""
+    total = 0
+    for k in range(max(0, low), min(high, n) + 1):
+        total += math.comb(n, k)
+        if total > SUBSET_COUNT_LIMIT:
+            _fault(f"a subset parameter over {n} elements (size {low}..{high}) has more than "
+                   f"{SUBSET_COUNT_LIMIT} choices (subset limit)")
+
+
+def _range(lo, hi) -> list:
+    """The list lo..hi, refused past RANGE_LIMIT elements."""
+    if hi - lo >= RANGE_LIMIT:
+        _fault(f"the range {lo}..{hi} has more than {RANGE_LIMIT} elements (range limit)")
+    return list(range(lo, hi + 1))
+
+
+def _mul(a, b):
+    """a * b for rules: an integer product past INT_LIMIT is a rule error, not a slow bignum."""
+    v = a * b
+    if type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
+        _fault(f"a product is too large: {plain_text(a)} * {plain_text(b)} (integer limit {INT_LIMIT})")
+    return v
+
+
+def _grown(v):
+    """A value assigned by arithmetic: an integer past INT_LIMIT is a rule error (no unbounded growth)."""
+    if type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
+        _fault(f"a number grew past the integer limit {INT_LIMIT}")
+    return v
+
+
+class Table(dict):
+    """A rule table of constant values; a missing key is a rule error naming the table."""
+    __slots__ = ("name",)
+
+    def __missing__(self, key):
+        _fault(f"table `{self.name}` has no entry for {plain_text(key)}")
+
+
+class ExprTable(dict):
+    """A rule table whose values are computed (functions of the match)."""
+    __slots__ = ("name",)
+
+    def __missing__(self, key):
+        _fault(f"table `{self.name}` has no entry for {plain_text(key)}")
+
+
+def _move(m, what, dest, bottom: bool) -> None:
+    """Move a component, a list of them or a whole zone (in its order) onto `dest`."""
+    items = list(as_items(what))
+    where = m.where
+    for c in items:
+        src = where[c]
+        if src is not None:
+            src.remove(c)
+        if bottom:
+            dest.insert(0, c)
+        else:
+            dest.append(c)
+        where[c] = dest
+
+
+def _over(dest: list, cap: int, name: str) -> None:
+    """After adding to a zone with a capacity (known where the zone is named in the rules)."""
+    if len(dest) > cap:
+        _fault(f"zone `{name}` holds {len(dest)} components, over its capacity {cap}")
+
+
+def _over_any(m, dest: list) -> None:
+    """After adding to a zone computed at run time: its capacity, if it has one."""
+    cap = m.zone_ids().get(id(dest))
+    if cap is not None:
+        _over(dest, *cap)
+
+
+def _move_zone(m, what, dest) -> None:
+    """`move ZONE to ZONE` (top), both static zones without capacity."""
+    if what is dest:
+        items = list(what)
+        for c in items:
+            what.remove(c)
+            what.append(c)
+        return
+    where = m.where
+    for c in what:
+        where[c] = dest
+    dest.extend(what)
+    del what[:]
+
+
+def _move1(m, c, dest) -> None:
+    """Move one component (or nothing, for none) onto the top of `dest`; no capacity."""
+    if c is None:
+        return
+    if type(c) is not int:
+        return _move(m, c, dest, False)
+    where = m.where
+    src = where[c]
+    if src is not None:
+        src.remove(c)
+    dest.append(c)
+    where[c] = dest
+
+
+def _zone(m, z):
+    """A `move`/`shuffle` target computed at run time must be one of this match's zones."""
+    if id(z) not in m.zone_ids():
+        _fault("a `move` or `shuffle` target is not a zone")
+    return z
+
+
+class Batch:
+    """Components created by one constant loop of creates, ready to be added to a match in bulk."""
+    made = 0                                   # batches built so far: each has its own serial
+
+    def __init__(self, entries: list, ncols: int, caps: list):
+        Batch.made += 1
+        self.serial = Batch.made               # its token in a match's creation history
+        self.kinds = [k for k, _, _, _, _ in entries]
+        self.labels = [made[1] for _, made, _, _, _ in entries]
+        rows = [made[0] for _, made, _, _, _ in entries]
+        self.cols = [[r[j] for r in rows] for j in range(ncols)]
+        self.dests: list = []                  # (slot, index) of each destination zone
+        self.ops: list = []                    # per destination: ([offsets put at the bottom], [on top])
+        self.dest_of: list = []                # per component: its destination's position
+        where: dict = {}
+        for n, (_, _, slot, idx, bottom) in enumerate(entries):
+            d = where.get((slot, idx))
+            if d is None:
+                d = where[(slot, idx)] = len(self.dests)
+                self.dests.append((slot, idx))
+                self.ops.append(([], []))
+            self.dest_of.append(d)
+            if bottom:
+                self.ops[d][0].insert(0, n)
+            else:
+                self.ops[d][1].append(n)
+        self._ids: dict = {}                   # see ids()
+        self.capped = any(caps[slot] is not None for slot, _ in self.dests)
+
+    def ids(self, c0: int) -> list:
+        """Per destination, the ids put at its bottom and on its top when the batch starts at id
+        `c0` (a match's component count): the same for every match built the same way, so kept."""
+        ids = self._ids.get(c0)
+        if ids is None:
+            ids = [([c0 + o for o in bottom], [c0 + o for o in top]) for bottom, top in self.ops]
+            if len(self._ids) < 64:
+                self._ids[c0] = ids
+        return ids
+
+    def add_to(self, m) -> None:
+        if m.shared:
+            m.unshare()
+        c0 = len(m.labels)
+        m.kinds += self.kinds
+        m.labels += self.labels
+        for col, vals in zip(m.F, self.cols):
+            col += vals
+        Z = m.Z
+        zs = [Z[slot] if idx is None else Z[slot][idx] for slot, idx in self.dests]
+        for z, (bottom, top) in zip(zs, self.ids(c0)):
+            if bottom:
+                z[0:0] = bottom
+            if top:
+                z += top
+        if len(zs) == 1:                       # one destination (the usual case)
+            m.where += zs * len(self.kinds)
+        else:
+            m.where += [zs[d] for d in self.dest_of]
+        for slot, value in m.comp_defaults:
+            m.V[slot].extend([value] * len(self.kinds))
+        if self.capped:
+            caps = m.game.slot_caps
+            for z, (slot, _) in zip(zs, self.dests):
+                if caps[slot] is not None:
+                    _over(z, *caps[slot])
+        if m.created is not None:
+            m.created.append(self.serial)
+        m.intern = None                        # components changed: action texts must be rebuilt
+
+
+def _add_batch(m, cache: dict, build, free: tuple) -> None:
+    try:
+        key = (m.players, tuple(sorted(m.options.items())), free)
+        b = cache.get(key)
+    except TypeError:                      # an unhashable local: build it every time
+        key, b = None, None
+    if b is None:
+        b = Batch(build(m, *free), len(m.F), m.game.slot_caps)
+        if key is not None and len(cache) < 64:
+            cache[key] = b
+    b.add_to(m)
+
+
+def _add(m, kind: str, made, dest, bottom: bool) -> None:
+    """A new component (its column row and label made by a kind's maker) placed on `dest`."""
+    row, label = made
+    if m.shared:
+        m.unshare()
+    c = len(m.labels)
+    for col, v in zip(m.F, row):
+        col.append(v)
+    m.kinds.append(kind)
+    m.labels.append(label if label is not None else f"{kind}{c}")
+    m.where.append(dest)
+    for slot, value in m.comp_defaults:    # variables per component start at their initial value
+        m.V[slot].append(value)
+    if bottom:
+        dest.insert(0, c)
+    else:
+        dest.append(c)
+    if m.created is not None:
+        m.created.append((kind, row, m.labels[c]))
+    if m.intern is not None:
+        m.intern = None                    # components changed: action texts must be rebuilt
+
+
+class Action:
+    """One legal choice; its text is its identity ("play 8♦ A♣")."""
+    __slots__ = ("text", "_fn", "_args", "_meta")
+
+    def __init__(self, text: str, fn, args: tuple, meta):
+        self.text, self._fn, self._args, self._meta = text, fn, args, meta
+
+    @property
+    def name(self) -> str:
+        return self._meta[0]
+
+    @property
+    def args(self) -> dict:
+        return {p: (list(v) if isinstance(v, tuple) else v) for p, v in zip(self._meta[1], self._args)}
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Action) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+def _mkact(table, key, text: str, fn, args: tuple, meta) -> Action:
+    a = Action(text, fn, args, meta)
+    if key is not None and len(table) < INTERN_LIMIT:
+        table[key] = a
+    return a
+
+
+def make_texter(how: str, enum_text: dict, geometry):
+    """A function (labels, value) -> display text for values of one static type."""
+    if how.startswith("list:"):
+        inner = make_texter(how[5:], enum_text, geometry)
+        return lambda lb, v: " ".join(inner(lb, x) for x in as_items(v))
+    if how.startswith("enum:"):
+        names = enum_text.get(how[5:], {})
+        return lambda lb, v: "none" if v is None else names.get(v, str(v))
+    if how == "comp":
+        return lambda lb, v: "none" if v is None else lb[v]
+    if how == "player":
+        return lambda lb, v: player_text(v)
+    if how == "cell":
+        cells = geometry.names if geometry else []
+        return lambda lb, v: "none" if v is None else cells[v]
+    return lambda lb, v: plain_text(v)
+
+
+def _comp_text(lb, v):
+    return "none" if v is None else lb[v]
+
+
+
+# Every name generated code may use besides the game's own constants and functions: the
+# generator's templates refer to these and nothing else.
+NAMESPACE = {
+    "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
+    "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
+    "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_move": _move, "_move1": _move1,
+    "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
+    "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
+    "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,
+    "_ONCE": (None,), "_UNSET": NOCONST,
+    "_FAULTS": (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError, RecursionError,
+                NameError, RuleRuntimeError),
+    "LOOP_LIMIT": LOOP_LIMIT, "CALL_DEPTH_LIMIT": CALL_DEPTH_LIMIT, "_max": max, "_min": min,
+}

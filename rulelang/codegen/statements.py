@@ -1,0 +1,323 @@
+"""Lowering IR statements to Python statements (`s_*`, one per statement kind), including
+component creation and creation in bulk.
+"""
+from __future__ import annotations
+
+from ..limits import LOOP_LIMIT
+from .analysis import _arith
+from .constants import ANY, PY_ASSIGN, REBIND, SCALAR
+from .frame import Ctx, Name, P
+from .writer import _lit, Fn
+
+
+class StatementLowering:
+    """A mixin of the Lowerer: see generator.py."""
+
+    def block(self, stmts, ctx: Ctx) -> None:
+        for s in stmts:
+            self.stmt(s, ctx)
+
+    def stmt(self, s, ctx: Ctx) -> None:
+        fn = ctx.fn
+        saved = fn.line
+        if s.get("line") is not None:
+            fn.line = s["line"]
+        self.STMT_LOWERING[s["s"]](self, s, ctx)
+        fn.line = saved
+
+    def sub_block(self, stmts, ctx: Ctx) -> None:
+        fn = ctx.fn
+        fn.indent += 1
+        n = len(fn.body)
+        self.block(stmts, ctx)
+        if len(fn.body) == n:
+            fn.emit("pass")
+        fn.indent -= 1
+
+    def target(self, e, ctx: Ctx) -> str:
+        """Source of a move/shuffle destination; checked to be a zone unless it is one statically."""
+        return self.target_p(e, ctx).src
+
+    def target_p(self, e, ctx: Ctx) -> P:
+        p = self.ex(e, ctx)
+        if e["k"] == "zone":
+            return p
+        return P(f"_zone(m, {p.src})", p.level, p.pure)
+
+    def needs_check(self, dest_e) -> bool:
+        """Does adding to this destination need a capacity check after it?"""
+        if dest_e["k"] != "zone":
+            return self.has_capacity
+        return self.zone_decl[dest_e["n"]]["capacity"] is not None
+
+    def s_move(self, s, ctx):
+        fn = ctx.fn
+        what = self.ex(s["what"], ctx)
+        dest_e = s["to"]
+        destp = self.target_p(dest_e, ctx)
+        dest = destp.src
+        bottom = s["pos"] == "bottom"
+        static = dest_e["k"] == "zone"
+        cap = static and self.zone_decl[dest_e["n"]]["capacity"] is not None
+        once = destp.cheap and destp.pure            # may be read twice
+        if not once and self.needs_check(dest_e):
+            # the move, then the capacity check: evaluate each side once, in the rules' order
+            if not (what.cheap and what.pure):
+                t = fn.new("t")
+                fn.emit(f"{t} = {what.src}")
+                what = P(t, what.level, True, shape=what.shape, cheap=True)
+            t = fn.new("t")
+            fn.emit(f"{t} = {dest}")
+            dest, once = t, True
+        if static and not bottom and not cap:
+            wk = s["what"]["k"]
+            w = s["what"]
+            if wk == "call" and w["f"] in ("top", "bottom") and len(w["a"]) == 1 and w["a"][0]["k"] == "zone" \
+                    and once:
+                # move top(ZONE) to ZONE2: pop it off, push it on
+                src = self.ex(w["a"][0], ctx)
+                if src.cheap and src.pure:
+                    c = fn.new("t")
+                    fn.emit(f"if {src.src}:")
+                    fn.emit(f"    {c} = {src.src}.pop({'' if w['f'] == 'top' else '0'})")
+                    fn.emit(f"    {dest}.append({c})")
+                    fn.emit(f"    {fn.use('W')}[{c}] = {dest}")
+                    return
+            if wk == "zone":
+                fn.emit(f"_move_zone(m, {what.src}, {dest})")
+                return
+            if (wk == "call" and s["what"]["f"] in ("top", "bottom") and len(s["what"]["a"]) == 1) \
+                    or what.shape == SCALAR:
+                fn.emit(f"_move1(m, {what.src}, {dest})")      # one component (or none)
+                return
+        fn.emit(f"_move(m, {what.src}, {dest}, {bottom})")
+        self.capacity_check(dest_e, dest, fn)
+
+    def capacity_check(self, dest_e, dest: str, fn: Fn) -> None:
+        """After a move or create onto `dest`: the zone's capacity, if it has one."""
+        if dest_e["k"] != "zone":
+            if self.has_capacity:
+                fn.emit(f"_over_any(m, {dest})")
+            return
+        decl = self.zone_decl[dest_e["n"]]
+        if decl["capacity"] is not None:
+            fn.emit(f"_over({dest}, {_lit(decl['capacity'])}, {_lit(decl['name'])})")
+
+    def s_shuffle(self, s, ctx):
+        ctx.fn.emit(f"m.rng.shuffle({self.target(s['zone'], ctx)})")
+
+    def s_set(self, s, ctx):
+        fn = ctx.fn
+        t, op = s["target"], s["op"]
+        v = self.ex(s["v"], ctx)
+        sign = PY_ASSIGN[op]
+        bounded = bool(sign) or _arith(s["v"])       # arithmetic in a loop could grow without bound
+
+        def value(old: str) -> str:
+            src = f"{old} {sign} ({v.src})" if sign else v.src
+            return f"_grown({src})" if bounded else src
+        if t["k"] == "local":
+            name = self.local_target(t["n"], ctx)
+            fn.emit(f"{name} = {value(name)}")
+            return
+        slot = self.var_slot[t["n"]]
+        base = fn.use(f"V{slot}") if t["n"] in self.stable_vars and t.get("i") is not None else f"{fn.use('V')}[{slot}]"
+        if t.get("i") is None:
+            fn.emit(f"{base} = {value(base)}")
+            return
+        i = self.ex(t["i"], ctx)
+        if i.cheap and i.pure and v.pure:
+            # nothing here can change what the others read: no temporaries needed for the order
+            fn.emit(f"{base}[{i.src}] = {value(f'{base}[{i.src}]')}")
+            return
+        row, k = fn.new("t"), fn.new("t")
+        fn.emit(f"{row} = {base}")
+        fn.emit(f"{k} = {i.src}")
+        fn.emit(f"{row}[{k}] = {value(f'{row}[{k}]')}")
+
+    def local_target(self, name: str, ctx: Ctx) -> str:
+        b = ctx.names.get(name)
+        if isinstance(b, Name):
+            return b.src
+        return ctx.fn.local(name)
+
+    def s_let(self, s, ctx):
+        v = self.ex(s["v"], ctx)
+        src = f"_grown({v.src})" if _arith(s["v"]) else v.src
+        ctx.fn.emit(f"{self.local_target(s['n'], ctx)} = {src}")
+
+    def s_if(self, s, ctx):
+        fn = ctx.fn
+        c = self.ex(s["c"], ctx)
+        fn.emit(f"if {c.t}:")
+        self.sub_block(s["then"], ctx)
+        if s["else"]:
+            fn.emit("else:")
+            self.sub_block(s["else"], ctx)
+
+    def s_for(self, s, ctx):
+        fn = ctx.fn
+        if self.try_batch(s, ctx):
+            return
+        it = self.seq(s["in"], ctx)
+        fresh = s["in"]["k"] in ("comp", "list", "range") or (s["in"]["k"] == "builtin")
+        src = it.src if fresh else f"list({it.src})"
+        fn.emit(f"for {self.local_target(s['v'], ctx)} in {src}:")
+        self.sub_block(s["body"], ctx)
+
+    def s_while(self, s, ctx):
+        fn = ctx.fn
+        n = fn.new("t")
+        c = self.ex(s["c"], ctx)
+        msg = _lit(f"`while` ran {LOOP_LIMIT} times without ending (loop limit)")
+        fn.emit(f"{n} = 0")
+        fn.emit(f"while {c.t}:")
+        fn.indent += 1
+        fn.emit(f"{n} += 1")
+        fn.emit(f"if {n} > LOOP_LIMIT: _fault({msg})")
+        self.block(s["body"], ctx)
+        fn.indent -= 1
+
+    def s_repeat(self, s, ctx):
+        fn = ctx.fn
+        if self.try_batch(s, ctx):
+            return
+        k = fn.new("t")
+        count = self.ex(s["n"], ctx)
+        fn.emit(f"{k} = {count.src}")
+        fn.emit(f"if {k} > LOOP_LIMIT: _fault('`repeat ' + str({k}) + '` is over the loop limit {LOOP_LIMIT}')")
+        fn.emit(f"for _ in range({k}):")
+        self.sub_block(s["body"], ctx)
+
+    def s_goto(self, s, ctx):
+        ctx.fn.emit(f"return ('goto', {_lit(s['step'])})")
+
+    def s_end_turn(self, s, ctx):
+        if s.get("to") is None:
+            ctx.fn.emit("return ('end_turn', None)")
+        else:
+            ctx.fn.emit(f"return ('end_turn', {self.ex(s['to'], ctx).src})")
+
+    def s_finish(self, s, ctx):
+        who = self.ex(s["who"], ctx).src if s.get("who") is not None else "None"
+        ctx.fn.emit(f"m.finish({_lit(s['result'])}, {who})")
+        ctx.fn.emit("return ('finish',)")
+
+    def s_call(self, s, ctx):
+        fn = ctx.fn
+        args = [self.ex(a, ctx) for a in s["a"]]
+        call = f"pr{self.proc_index[s['proc']]}(m{''.join(', ' + a.src for a in args)})"
+        if s["proc"] in self.signalling:
+            r = fn.new("t")
+            fn.emit(f"{r} = {call}")
+            if s["proc"] in self.creating:
+                fn.emit(REBIND)
+            fn.emit(f"if {r} is not None: return {r}")
+        else:
+            fn.emit(call)
+            if s["proc"] in self.creating:
+                fn.emit(REBIND)
+
+    def s_create(self, s, ctx):
+        fn = ctx.fn
+        kind = s["kind"]
+        given = list(s["fields"].items())
+        vals = [self.ex(v, ctx) for _, v in given]
+        maker = self.gen_maker(kind, [k for k, _ in given])
+        if fn.batch:
+            to = s["to"]
+            idx = self.ex(to["i"], ctx).src if to.get("i") is not None else "None"
+            fn.emit(f"out.append(({_lit(kind)}, {maker}(m{''.join(', ' + v.src for v in vals)}), "
+                    f"{self.zone_slot[to['n']]}, {idx}, {s['pos'] == 'bottom'}))")
+            return
+        destp = self.target_p(s["to"], ctx)
+        made = f"{maker}(m{''.join(', ' + v.src for v in vals)})"
+        dest = destp.src
+        if not (destp.cheap and destp.pure) and self.needs_check(s["to"]):
+            t, d = fn.new("t"), fn.new("t")
+            fn.emit(f"{t} = {made}")
+            fn.emit(f"{d} = {dest}")
+            made, dest = t, d
+        fn.emit(f"_add(m, {_lit(kind)}, {made}, {dest}, {s['pos'] == 'bottom'})")
+        self.capacity_check(s["to"], dest, fn)
+        fn.emit(REBIND)
+
+    def gen_maker(self, kind: str, given: list[str]) -> str:
+        """A function computing a new component's column row and label from its given fields."""
+        spec = self.ir["kinds"][kind]
+        i = self.makers
+        self.makers += 1
+        fn = Fn(self, f"def mk{i}(m{''.join(f', g{j}' for j in range(len(given)))}):")
+        names = {}
+        for j, k in enumerate(given):
+            names[k] = Name(f"g{j}", 0, ANY)
+        exprs = [f["default"] for f in spec["fields"] if f["name"] not in given and f["default"] is not None]
+        if spec["label"] is not None:
+            exprs.append(spec["label"])
+        cacheable = spec["label"] is not None and all(self.static_expr(x) for x in exprs)
+        cache = self.const({}, "C")
+        if cacheable:
+            key = "(" + "".join(f"g{j}, " for j in range(len(given))) + ")"
+            fn.emit("try:")
+            fn.emit(f"    hit = {cache}.get({key})")
+            fn.emit("except TypeError:")
+            fn.emit("    hit = None")
+            fn.emit("if hit is not None: return hit")
+        ctx = Ctx(fn, names, fallback=False)
+        for f in spec["fields"]:
+            if f["name"] in given:
+                continue
+            py = f"f{self.column[f['name']]}"
+            if f["default"] is None:
+                fn.emit(f"{py} = None")
+            else:
+                fn.emit(f"{py} = {self.ex(f['default'], ctx).src}")
+            ctx.names[f["name"]] = Name(py, 0, ANY)
+        row = []
+        for col in self.columns:
+            b = ctx.names.get(col) if any(col == n for n, _ in self.kind_fields[kind]) else None
+            row.append(b.src if b is not None else "None")
+        label = f"_plain({self.ex(spec['label'], ctx).src})" if spec["label"] is not None else "None"
+        fn.emit("hit = ((" + "".join(r + ", " for r in row) + f"), {label})")
+        if cacheable:
+            fn.emit("try:")
+            fn.emit(f"    {cache}[{key}] = hit")
+            fn.emit("except TypeError:")
+            fn.emit("    pass")
+        fn.emit("return hit")
+        self.add_fn(fn)
+        return f"mk{i}"
+
+    def try_batch(self, s, ctx: Ctx) -> bool:
+        """Emit `_add_batch` for a batchable statement, and the function that builds its batch.
+        Outer locals it reads become parameters of that function and part of the batch's key."""
+        if ctx.fn.batch:
+            return False
+        self.batch_free = []
+        try:
+            if not self.batchable(s):
+                return False
+            free = self.batch_free
+        finally:
+            self.batch_free = None
+        args = []
+        for name in free:
+            b = ctx.names.get(name)
+            if b is not None and not isinstance(b, Name):
+                return False
+            args.append(b.src if b is not None else ctx.fn.local(name))
+        i = len(self.batches)
+        self.batches.append(s)
+        fn = Fn(self, f"def bt{i}(m{''.join(f', p{j}' for j in range(len(free)))}):", s.get("line"))
+        fn.batch = True
+        fn.emit("out = []")
+        self.stmt(s, Ctx(fn, {name: Name(f"p{j}", 0, ANY) for j, name in enumerate(free)}))
+        fn.emit("return out")
+        self.add_fn(fn)
+        key = "(" + "".join(a + ", " for a in args) + ")"
+        ctx.fn.emit(f"_add_batch(m, {self.const({}, 'C')}, bt{i}, {key})")
+        ctx.fn.emit(REBIND)
+        return True
+
+    def s_log(self, s, ctx):
+        ctx.fn.emit(f"m.messages.append({self.ex(s['v'], ctx).src})")

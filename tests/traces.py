@@ -1,0 +1,92 @@
+"""Full traces of seeded random games: the yardstick that an engine change altered nothing.
+
+A trace is, for every decision of a random game, the actor, every legal action's text in order,
+the action chosen and a digest of `state()`. Two engines (or one engine with its optimisations on
+and off) that give the same traces for the same seeds behave the same on those games.
+
+    python tests/traces.py record OUT.json     # traces of the corpus below, with this checkout
+    python tests/traces.py compare OUT.json    # the same corpus now: exit 1 on the first difference
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def trace(game, players: int, seed: int, options: dict | None = None, limit: int = 300) -> list:
+    """One seeded random game as a list of [actor, legal texts, chosen, state digest] entries."""
+    m = game.new_match(players, seed=seed, options=options)
+    rng = random.Random(seed)
+    out = [_digest(m.state())]
+    while not m.is_over and len(out) < limit:
+        legal = [str(a) for a in m.legal_actions()]
+        chosen = rng.choice(legal)
+        actor = m.current_player
+        m.apply(chosen)
+        out.append([actor, legal, chosen, _digest(m.state())])
+    return out
+
+
+def _digest(state: dict) -> str:
+    """The state's digest, leaving out the rules' fingerprint (a hash of the IR, not of the position)."""
+    state = {k: v for k, v in state.items() if k != "fingerprint"}
+    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def corpus() -> list[tuple[str, int, dict | None]]:
+    """(rule file, players, options) of the games traced: both real games and the clean lint corpus."""
+    games = [("games/regicide.rules", p, None) for p in (1, 2, 3, 4)]
+    games += [("games/valgard.rules", 2, None), ("games/valgard.rules", 2, {"hardcore": True})]
+    return games
+
+
+def lint_clean_corpus() -> list[str]:
+    """Lint-corpus rule files with no lint error (they compile and can be played)."""
+    import rulelang
+    out = []
+    for path in sorted((ROOT / "tests" / "lint" / "corpus").glob("*.rules")):
+        diags, _ = rulelang.lint([str(path)])
+        if not any(d.severity == "error" for d in diags):
+            out.append(str(path.relative_to(ROOT)))
+    return out
+
+
+def record(seeds: int = 20, corpus_seeds: int = 3) -> dict:
+    import rulelang
+    traces = {}
+    for path, players, options in corpus():
+        game = rulelang.load(path)
+        for seed in range(seeds):
+            traces[f"{path} {players} {options} {seed}"] = trace(game, players, seed, options)
+    for path in lint_clean_corpus():
+        try:
+            game = rulelang.load(path)
+        except rulelang.RulelangError:
+            continue
+        for seed in range(corpus_seeds):
+            try:
+                t = trace(game, game.min_players, seed)
+            except rulelang.RulelangError as err:        # a corpus file made to fail at run time
+                t = ["error", str(err)]
+            traces[f"{path} {game.min_players} None {seed}"] = t
+    return traces
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    os.chdir(ROOT)                      # paths relative to the checkout, as rule errors quote them
+    command, out = sys.argv[1], Path(sys.argv[2])
+    if command == "record":
+        out.write_text(json.dumps(record()), encoding="utf-8")
+        print(f"recorded {len(json.loads(out.read_text()))} games")
+    else:
+        before, now = json.loads(out.read_text(encoding="utf-8")), record()
+        differ = [k for k in before if before[k] != now.get(k)]
+        print(f"compared {len(before)} games: {len(differ)} differ" + (f", first: {differ[0]}" if differ else ""))
+        sys.exit(1 if differ or set(before) != set(now) else 0)
