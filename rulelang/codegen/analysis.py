@@ -91,6 +91,10 @@ def _arith(e) -> bool:
 class Analyses:
     """The Lowerer's whole-game and per-node analyses (a mixin: see generator.py)."""
 
+    def unrolls(self, param: dict) -> bool:
+        """Is this parameter enumerated by unrolled loops (and its body specialised per size)?"""
+        return "unroll" in self.opt and _unrolls(param)
+
     def _calls(self, node) -> tuple[set, set]:
         defs, procs = set(), set()
         for x in _walk(node):
@@ -137,7 +141,7 @@ class Analyses:
         # their results are memoised per game when they are worth it (a comprehension, a board walk)
         self.static_defs: set = set()
         _grow(self.static_defs, ir["defs"], lambda name, d: self._static(d["body"]))
-        self.memo_defs = {name for name in self.static_defs if ir["defs"][name]["params"]
+        self.memo_defs = {name for name in self.static_defs if "memo" in self.opt and ir["defs"][name]["params"]
                           and any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
                                   for x in _walk(ir["defs"][name]["body"]))}
         # per-player / per-cell variables never assigned as a whole keep one list for the whole match

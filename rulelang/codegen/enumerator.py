@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from .analysis import _ir_key, _shown_shape, _unrolls
+from .analysis import _ir_key, _shown_shape
 from .constants import INTERN_CELLS, LIST
 from .frame import _join, _known, Ctx, Name, P, Subset
 from .writer import _lit, Fn
@@ -90,9 +90,10 @@ class ActionEnumerator:
         fn.emit(f"{tab} = IU[{self.action_index[id(a)]}]")
         fn.emit("for _ in _ONCE:")
         fn.indent += 1
-        unroll = [_unrolls(p) for p in a["params"]]
+        unroll = [self.unrolls(p) for p in a["params"]]
         only = a["params"][0]["name"] if len(a["params"]) == 1 else None
-        cache = only is not None and a.get("require") is not None and self.element_static(a["require"], {only})
+        cache = ("intern" in self.opt and only is not None and a.get("require") is not None
+                 and self.element_static(a["require"], {only}))
         self.enum_state = {"a": a, "tab": tab, "unroll": unroll, "combo": {}, "ktab": {}, "kcache": cache}
         self.enum_param(0, ctx.child(), 0, 0)
         fn.indent -= 1
@@ -122,7 +123,8 @@ class ActionEnumerator:
             ids = self.ids_of(p["domain"])
             names = [Name(el, level + 1 + j, _shown_shape(p), ids, binder=True) for j, (_, el) in enumerate(elems)]
             sub.names[p["name"]] = Subset(names)
-            if 1 <= k <= 2 and len(st["a"]["params"]) == 1 and ids == "comp" and p.get("show") == "comp":
+            if 1 <= k <= 2 and len(st["a"]["params"]) == 1 and ids == "comp" and p.get("show") == "comp" \
+                    and "intern" in self.opt:
                 # a lone small subset of components: its actions interned in nested lists by id
                 tab = fn.new("I")
                 fn.emit(f"{tab} = IU[{len(self.intern_dims)}]")
@@ -224,7 +226,7 @@ class ActionEnumerator:
         last = floor
         hoisted = False
         for c in self.conjuncts(a.get("require"), ctx):
-            if not c.pure or not domains_pure:
+            if not c.pure or not domains_pure or "hoist" not in self.opt:
                 last = leaf
             last = max(c.level, last)
             placed.setdefault(last, []).append(c)
@@ -397,7 +399,7 @@ class ActionEnumerator:
                 for k in kinds:
                     size *= {"cell": self.geometry.size if self.geometry else 1,
                              "player": self.ir["players"]["max"]}.get(k, 1)
-                ok = ok and size <= INTERN_CELLS and kinds.count("comp") <= 1
+                ok = ok and size <= INTERN_CELLS and kinds.count("comp") <= 1 and "intern" in self.opt
                 self.intern_dims[ai] = kinds if ok else None
                 # unique: distinct bindings, texts that are injective and one word each, and no other
                 # action of the step whose name could be read as this one's name plus words
@@ -405,4 +407,4 @@ class ActionEnumerator:
                                 and p.get("show") in ("cell", "player") for i, p in enumerate(params))
                 prefix = any(i != j and (x == shown[j] or x.startswith(shown[j] + " ") or
                                          shown[j].startswith(x + " ")) for i, x in enumerate(shown))
-                self.unique_texts[ai] = injective and not prefix
+                self.unique_texts[ai] = injective and not prefix and "intern" in self.opt

@@ -22,6 +22,8 @@ class ExpressionLowering:
 
     def memo_expr(self, e, ctx: Ctx) -> P | None:
         """A static board expression of some locals, as a call of a function memoising it per game."""
+        if "memo" not in self.opt:
+            return None
         free: list[str] = []
 
         def scan(x, bound):
@@ -172,7 +174,7 @@ class ExpressionLowering:
     def inline(self, name: str, args: list, ctx: Ctx):
         """(body IR, ctx) for an inlinable call, else None."""
         d = self.ir["defs"][name]
-        if ("d", name) in self.recursive or ctx.depth >= INLINE_DEPTH or _size(d["body"]) > INLINE_SIZE \
+        if "inline" not in self.opt or ("d", name) in self.recursive or ctx.depth >= INLINE_DEPTH or _size(d["body"]) > INLINE_SIZE \
                 or name in self.memo_defs:
             return None
         params = d["params"] or []

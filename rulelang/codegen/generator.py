@@ -4,11 +4,13 @@ mixins in their own modules.
 """
 from __future__ import annotations
 
+import os
+
 from ..boards import Geometry
 from ..errors import Diagnostic, RuleError, RuleRuntimeError
 from ..limits import CALL_DEPTH_LIMIT
-from .analysis import _memo_key, _shown_shape, _unrolls, _walk, Analyses
-from .constants import ANY, INLINE_DEPTH, LIST, MEMO_LIMIT, RANDOM_CALLS, SCALAR
+from .analysis import _memo_key, _shown_shape, _walk, Analyses
+from .constants import ANY, INLINE_DEPTH, LIST, MEMO_LIMIT, RANDOM_CALLS, SCALAR, optimisations
 from .enumerator import ActionEnumerator
 from .expressions import ExpressionLowering
 from .frame import Ctx, Name, Subset
@@ -20,8 +22,10 @@ from .writer import _lit, Fn
 class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator):
     """Compiles the IR of one game into Python functions; see the package docstring."""
 
-    def __init__(self, ir: dict):
+    def __init__(self, ir: dict, optimise: frozenset | None = None):
         self.ir = ir
+        # the fast paths in use (constants.OPTIMISATIONS): all, unless RULELANG_OPTIMISE says otherwise
+        self.opt = optimisations(os.environ.get("RULELANG_OPTIMISE")) if optimise is None else optimise
         board = (ir.get("boards") or [None])[0]
         self.geometry = (Geometry(board["shape"], board["width"], board["height"], board["diagonal"])
                          if board else None)
@@ -282,7 +286,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         self.add_fn(fn)
         # a subset of known size: one body per size, the subset unrolled as in the enumeration
         for i, p in enumerate(a["params"]):
-            if not _unrolls(p) or p["name"] in assigned:
+            if not self.unrolls(p) or p["name"] in assigned:
                 continue
             for k in range(max(1, p["min"]["v"]), p["max"]["v"] + 1):
                 fn = Fn(self, f"def ac{ai}_{i}_{k}(m, args):", a.get("line"))

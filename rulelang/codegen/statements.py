@@ -291,7 +291,7 @@ class StatementLowering:
     def try_batch(self, s, ctx: Ctx) -> bool:
         """Emit `_add_batch` for a batchable statement, and the function that builds its batch.
         Outer locals it reads become parameters of that function and part of the batch's key."""
-        if ctx.fn.batch:
+        if ctx.fn.batch or "batch" not in self.opt:
             return False
         self.batch_free = []
         try:

@@ -1,0 +1,115 @@
+"""Every fast path of the code generator gives exactly what the plain path gives.
+
+Each optimisation (codegen.constants.OPTIMISATIONS) can be switched off; the games below are
+played with all of them on and with all off (and with each one off alone, on the real games),
+and the full traces — every legal-action list in order, every action, every state — must match.
+The games: Regicide 1–4p and Valgarð, every lint-corpus file that lints clean, and mutants of the
+real rule files that survive the linter (mutated as tests/lint/test_mutation.py does).
+"""
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.codegen import Lowerer
+from rulelang.codegen.constants import OPTIMISATIONS, optimisations
+from rulelang.engine import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from traces import lint_clean_corpus, trace  # noqa: E402
+
+ALL, NONE = frozenset(OPTIMISATIONS), frozenset()
+
+
+def game_with(ir: dict, optimise: frozenset, monkeypatch) -> Game:
+    setting = "all" if optimise == ALL else "none" if not optimise else \
+        ",".join("-" + o for o in OPTIMISATIONS if o not in optimise)
+    monkeypatch.setenv("RULELANG_OPTIMISE", setting)
+    game = Game(ir)
+    assert game.lowerer.opt == optimise
+    return game
+
+
+def outcome(game: Game, players: int, seed: int, options) -> list:
+    """The game's trace, or the rule error it ends in: the same error either way, though its line
+    may differ (an inlined def's error is reported at the line that calls it)."""
+    try:
+        return trace(game, players, seed, options)
+    except rulelang.RuleRuntimeError as err:
+        return ["rule error", re.sub(r"^\S+:\d+: ", "", str(err))]
+
+
+def same_traces(ir: dict, players: int, seeds, monkeypatch, options=None, variants=(NONE,)) -> None:
+    fast = game_with(ir, ALL, monkeypatch)
+    expected = {seed: outcome(fast, players, seed, options) for seed in seeds}
+    for optimise in variants:
+        plain = game_with(ir, optimise, monkeypatch)
+        for seed in seeds:
+            assert outcome(plain, players, seed, options) == expected[seed], \
+                f"{ir['name']}: {players}p seed {seed} differs without {sorted(ALL - optimise)}"
+
+
+def test_the_setting_names_the_paths_left_on():
+    assert optimisations(None) == ALL and optimisations("all") == ALL and optimisations("none") == NONE
+    assert optimisations("-inline,-hoist") == ALL - {"inline", "hoist"}
+    assert optimisations("-nonsense") == ALL
+
+
+def test_switching_everything_off_changes_the_generated_code():
+    ir = rulelang.compile_file(str(ROOT / "games" / "valgard.rules"))
+    fast, plain = Lowerer(ir, ALL), Lowerer(ir, NONE)
+    fast.build(), plain.build()
+    assert fast.python != plain.python
+
+
+EACH_OFF = [ALL - {o} for o in OPTIMISATIONS] + [NONE]
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_regicide_plays_the_same_with_and_without_each_fast_path(players, monkeypatch):
+    ir = rulelang.compile_file(str(ROOT / "games" / "regicide.rules"))
+    same_traces(ir, players, range(4), monkeypatch, variants=EACH_OFF)
+
+
+@pytest.mark.parametrize("options", [None, {"hardcore": True}])
+def test_valgard_plays_the_same_with_and_without_each_fast_path(options, monkeypatch):
+    ir = rulelang.compile_file(str(ROOT / "games" / "valgard.rules"))
+    same_traces(ir, 2, range(3), monkeypatch, options, variants=EACH_OFF)
+
+
+@pytest.mark.parametrize("path", lint_clean_corpus(), ids=lambda p: Path(p).stem)
+def test_lint_corpus_files_play_the_same_without_fast_paths(path, monkeypatch):
+    ir = rulelang.compile_file(str(ROOT / path))
+    same_traces(ir, Game(ir).min_players, range(2), monkeypatch)
+
+
+def surviving_mutants(count: int) -> list[tuple[str, dict]]:
+    """Mutants of the real rule files (token and line edits) that still compile."""
+    from lint.test_mutation import OPS, mutate
+    rng = random.Random("optimisation mutants")
+    out = []
+    sources = {p.stem: p.read_text(encoding="utf-8") for p in sorted((ROOT / "games").glob("*.rules"))}
+    tries = 0
+    while len(out) < count and tries < count * 30:
+        tries += 1
+        name = rng.choice(sorted(sources))
+        edits = [(rng.choice(OPS), rng.randrange(10_000), rng.randrange(10_000)) for _ in range(rng.randint(1, 2))]
+        text = mutate(sources[name], edits)
+        try:
+            out.append((f"{name} {edits}", rulelang.compile_source(text, f"{name}-mutant.rules")))
+        except rulelang.RuleError:
+            continue
+    return out
+
+
+def test_surviving_mutants_play_the_same_without_fast_paths(monkeypatch):
+    mutants = surviving_mutants(12)
+    assert len(mutants) >= 6
+    for label, ir in mutants:
+        same_traces(ir, Game(ir).min_players, range(2), monkeypatch)
