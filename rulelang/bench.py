@@ -24,7 +24,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from .engine import Match
+import rulelang
 
 POLICY_SEED = 10 ** 6        # the bot of match `seed` is seeded POLICY_SEED + seed
 COUNT_GAMES = 200            # games of the (untimed) pass that counts legal actions
@@ -116,7 +116,7 @@ def state_figures(game, players: int, seed: int, options: dict) -> dict:
         "state_json_bytes": json_bytes,
         "clone_us": _per_call(middle.clone),
         "state_us": _per_call(middle.state),
-        "from_state_us": _per_call(lambda: Match.from_state(game, data)),
+        "from_state_us": _per_call(lambda: rulelang.Match.from_state(game, data)),
     }
 
 
@@ -185,7 +185,6 @@ def run(paths: list[str], players: list[int], games: int, seed: int, options: di
         references: list[str] | None = None, load=None) -> list[dict]:
     """Benchmark every file (at each player count it supports; its minimum if none given); with
     references (one module per file, in order), time them too and add the ratios."""
-    import rulelang
     load = load or rulelang.load
     references = references or []
     if references and len(references) != len(paths):

@@ -1,7 +1,8 @@
 """The `rulelang` command: lint, compile, play, simulate, replay and bench rule files.
 
 Every failure a user can cause ends in a clear message on stderr and exit code 1
-(2 for a malformed command line), never a Python traceback.
+(2 for a malformed command line), never a Python traceback. Text from rule files and saves
+reaches the terminal only through `printable` (no escape sequences, no control characters).
 """
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import sys
 import time
 
 import rulelang
+from rulelang import safejson
 from rulelang.bots import KIND_HELP, check_kind
 from rulelang.errors import RuleError, RulelangError
 from rulelang.repl import run_repl
 from rulelang.simulate import format_report, simulate
+from rulelang.textsafe import printable
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,15 +30,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except RuleError as error:
-        print(error.report() or str(error), file=sys.stderr)
+        print(printable(error.report() or str(error), multiline=True), file=sys.stderr)
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
-        print(f"error: {where}{error.strerror or error}", file=sys.stderr)
+        print(printable(f"error: {where}{error.strerror or error}"), file=sys.stderr)
     except (RulelangError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(printable(f"error: {error}"), file=sys.stderr)
+    except RecursionError:
+        print("error: the input is nested too deeply", file=sys.stderr)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except Exception as error:          # a bug of ours: still one line, and the way to report it
+        print(printable(f"internal error: {type(error).__name__}: {error} (please report this)"), file=sys.stderr)
     return 1
 
 
@@ -76,7 +83,9 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="replay a saved match move by move and check it reproduces")
     replay.add_argument("save", metavar="SAVE.json", help="a file written by `save` in `rulelang play`")
-    replay.add_argument("--rules", metavar="FILE", help="the rule file (default: the one named in the save)")
+    replay.add_argument("--rules", metavar="FILE",
+                        help="the rule file the match was played with (default: the rule file beside the save "
+                             "whose content matches the save's fingerprint)")
     replay.set_defaults(run=_replay)
 
     _bench_parser(commands)
@@ -84,8 +93,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _replay(args) -> int:
-    from rulelang.replay import read, replay
-    return 0 if replay(read(args.save), args.rules) else 1
+    """Replays a save on rules the user names (or the matching rule file beside it), never on a
+    path the save itself names."""
+    from rulelang.errors import StateError
+    from rulelang.replay import find_game, read, replay
+    try:
+        data = read(args.save)
+    except StateError as error:
+        raise StateError(f"cannot load {args.save}: {error}") from None
+    return 0 if replay(data, find_game(args.save, data, args.rules)) else 1
 
 
 def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None) -> None:
@@ -118,7 +134,7 @@ def _option(text: str) -> tuple[str, object]:
     if not key or not equals:
         raise argparse.ArgumentTypeError(f"expected K=V, got {text!r}")
     try:
-        return key, json.loads(value)
+        return key, safejson.loads(value, "option value")
     except ValueError:
         return key, value
 
@@ -164,11 +180,11 @@ def _lint(args) -> int:
         if args.time:
             print(f"deep lint: {games} game(s) per file in {time.perf_counter() - started:.3f} s", file=sys.stderr)
     errors = sum(d.severity == "error" for d in diagnostics)
-    if args.format == "json":
-        print(json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False, indent=1))
+    if args.format == "json":            # (printable keeps JSON valid: its escapes are JSON's own)
+        print(printable(json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False, indent=1), multiline=True))
     else:
         for diagnostic in diagnostics:
-            print(diagnostic.format(sources.get(diagnostic.file)))
+            print(printable(diagnostic.format(sources.get(diagnostic.file)), multiline=True))
         if diagnostics:
             print(f"{errors} error(s), {len(diagnostics) - errors} warning(s)")
         else:
@@ -182,7 +198,7 @@ def _compile(args) -> int:
         with open(args.output, "w", encoding="utf-8") as file:
             file.write(text + "\n")
     else:
-        print(text)
+        print(printable(text, multiline=True))
     return 0
 
 
@@ -198,7 +214,7 @@ def _simulate(args) -> int:
     game = rulelang.load(args.file)
     players = game.min_players if args.players is None else args.players
     result = simulate(game, players, args.games, args.seed, _seat_bots(args.bot, players), dict(args.option))
-    print(json.dumps(result, ensure_ascii=False) if args.json else format_report(result))
+    print(printable(json.dumps(result, ensure_ascii=False)) if args.json else format_report(result))
     return 0
 
 
@@ -234,5 +250,6 @@ def _bench(args) -> int:
     players = list(dict.fromkeys(p for counts in args.players for p in counts))
     results = run_bench(args.files, players, args.games, args.seed, dict(args.option), args.repeats,
                         args.reference)
-    print(json.dumps(results, ensure_ascii=False) if args.json else bench_report(results))
+    print(printable(json.dumps(results, ensure_ascii=False)) if args.json else
+          printable(bench_report(results), multiline=True))
     return 0

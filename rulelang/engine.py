@@ -14,10 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import reprlib
 
 from .closures import Action, Lowerer, RuleFault, plain_text, player_text
 from .errors import IllegalAction, RuleRuntimeError, StateError
 from .irspec import check_ir
+from .limits import COMPONENT_LIMIT, INT_LIMIT
+from .textsafe import printable
 
 __all__ = ["Action", "Game", "Match"]
 
@@ -40,7 +43,9 @@ class Game:
         self.min_players = ir["players"]["min"]
         self.max_players = ir["players"]["max"]
         self.options = [dict(o) for o in ir["options"]]
-        self.fingerprint = hashlib.sha256(json.dumps(ir, sort_keys=True).encode()).hexdigest()[:16]
+        # the rules' content, not where they were read from: `./x.rules` and `/abs/x.rules` are one game
+        self.fingerprint = hashlib.sha256(json.dumps({k: v for k, v in ir.items() if k != "source"},
+                                                     sort_keys=True).encode()).hexdigest()[:16]
         low = Lowerer(ir)
         code = low.build()
         self.lowerer = low
@@ -72,6 +77,10 @@ class Game:
         self.slot_caps = [(z["capacity"], z["name"]) if z["capacity"] is not None else None for z in self.zones]
         self._universes: dict = {}
         self._seats: dict = {}
+        self.field_types = {k: {f["name"]: f["type"] for f in spec["fields"]} for k, spec in ir["kinds"].items()}
+        self.enum_names = {e: {item["name"] for item in items} for e, items in ir["enums"].items()}
+        self._setups: dict = {}                    # see setup_components
+        self._play_kinds: set | None = None        # see play_kinds
 
     def family_size(self, per: str, players: int) -> int:
         """How many zones (or values) a `per player` / `per cell` declaration stands for."""
@@ -83,10 +92,10 @@ class Game:
             spec = next((o for o in self.options if o["name"] == key), None)
             if spec is None:
                 known = ", ".join(values) or "none"
-                raise ValueError(f"unknown option `{key}` for {self.name} (options: {known})")
+                raise ValueError(f"unknown option `{_text(str(key))}` for {_text(self.name)} (options: {known})")
             want = {"bool": bool, "int": int, "text": str}.get(spec["type"])
             if want is not None and (type(value) is not want):
-                raise ValueError(f"option `{key}` must be {spec['type']}, not {value!r}")
+                raise ValueError(f"option `{key}` must be {spec['type']}, not {_short(value)}")
             values[key] = value
         return values
 
@@ -100,6 +109,25 @@ class Game:
         except RULE_FAULTS + (RuleFault,) as err:
             raise m._rule_error("setting up the match", err) from None
         return m
+
+    def setup_components(self, players: int, seed, options: dict) -> list:
+        """The components a new match with these settings starts with, as `state()` lists them:
+        what a restored state must hold (plus what the rules create in play), no more."""
+        key = (players, seed, tuple(sorted(options.items())))
+        found = self._setups.get(key)
+        if found is None:
+            found = self.new_match(players, seed, options).state()["components"]
+            if len(self._setups) >= UNIVERSES:
+                self._setups.clear()
+            self._setups[key] = found
+        return found
+
+    def play_kinds(self) -> set:
+        """The kinds of component the rules may create after setup (in an action, a step, a handler...)."""
+        if self._play_kinds is None:
+            self._play_kinds = {x["kind"] for key, part in self.ir.items() if key != "setup"
+                                for x in _nodes(part) if x.get("s") == "create" and isinstance(x.get("kind"), str)}
+        return self._play_kinds
 
     def seats(self, players: int) -> tuple[list, list]:
         """`players` and `others` (clockwise after each seat) for a player count; shared, never changed."""
@@ -337,12 +365,21 @@ class Match:
 
     @classmethod
     def from_state(cls, game: Game, data: dict) -> "Match":
+        """A match in the position `data` (a `state()`, or a test position built from one).
+
+        The data may come from anywhere, so everything that can be checked is: the components are
+        the ones setup makes (plus any the rules create in play), each in exactly one zone within
+        its capacity, values of their declared types, known options, a real step and its actor, a
+        well-formed outcome and generator state. Any problem is a StateError with a one-line reason.
+        """
         try:
             return cls._restore(game, data)
         except StateError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-            raise StateError(f"corrupt match state ({type(err).__name__}: {err})") from None
+        except RuleRuntimeError as err:
+            raise StateError(f"the rules fail on this position: {err}") from None
+        except RULE_FAULTS + (RuleFault, OverflowError, MemoryError) as err:
+            raise StateError(f"corrupt match state ({type(err).__name__}: {_text(str(err), 120)})") from None
 
     def clone(self) -> "Match":
         """An independent copy: same state, same random generator state, same future."""
@@ -415,7 +452,7 @@ class Match:
         g = game.geometry
         if game.draw is not None:
             draw = game.draw
-            return g.draw(lambda cell: plain_text(draw(self, cell)))
+            return g.draw(lambda cell: printable(plain_text(draw(self, cell))))     # the line breaks are ours
         cell_zones = [game.zone_slot[z["name"]] for z in game.zones
                       if z["per"] == "cell" and z["visibility"] == "public"]
 
@@ -423,7 +460,7 @@ class Match:
             for slot in cell_zones:
                 items = self.Z[slot][cell]
                 if items:
-                    return self.labels[items[-1]][:3]
+                    return printable(self.labels[items[-1]][:3])
             return "." if g.kinds[cell] == g.kinds[0] else "·"
         return g.draw(glyph)
 
@@ -449,10 +486,10 @@ class Match:
         for z, value in zip(self.game.zones, self.Z):
             for zl in (value if z["per"] else [value]):
                 for c in zl:
-                    if not isinstance(c, int) or not 0 <= c < len(self.labels):
-                        raise StateError(f"zone `{z['name']}` holds {c!r}, which is not a component")
+                    if type(c) is not int or not 0 <= c < len(self.labels):
+                        raise StateError(f"zone `{z['name']}` holds {_short(c)}, which is not a component")
                     if self.where[c] is not None:
-                        raise StateError(f"component {self.labels[c]} (id {c}) is in two places")
+                        raise StateError(f"component {_text(self.labels[c])} (id {c}) is in two places")
                     self.where[c] = zl
                 if z["capacity"] is not None and len(zl) > z["capacity"]:
                     raise StateError(f"zone `{z['name']}` holds {len(zl)} components, over its capacity "
@@ -623,24 +660,26 @@ class Match:
         self._by_text = self.game.steps[self.step][2](self)
 
     def _fits(self, value, typ: str) -> bool:
-        """Does a restored value have its variable's declared type? (None fits any but int/bool.)"""
+        """Does a restored value have its declared type? (None fits any but int/bool.)"""
         if value is None:
             return typ not in ("int", "bool")
         if typ == "int":
-            return type(value) is int
+            return type(value) is int and -INT_LIMIT <= value <= INT_LIMIT
         if typ == "bool":
             return type(value) is bool
-        if typ == "text" or typ.startswith("enum:"):
+        if typ == "text":
             return isinstance(value, str)
+        if typ.startswith("enum:"):
+            return isinstance(value, str) and value in self.game.enum_names.get(typ[5:], ())
         if typ == "player":
             return type(value) is int and 0 <= value < self.players
         if typ == "cell":
-            return type(value) is int and 0 <= value < self.game.geometry.size
+            return type(value) is int and self.game.geometry is not None and 0 <= value < self.game.geometry.size
         if typ.startswith("comp:"):
-            return type(value) is int and 0 <= value < len(self.labels)
+            return type(value) is int and 0 <= value < len(self.labels) and typ[5:] in ("*", self.kinds[value])
         if typ.startswith("list:"):
             return isinstance(value, list) and all(self._fits(v, typ[5:]) for v in value)
-        return True
+        return _plain_value(value)                  # `any`: plain data, not nested without end
 
     @classmethod
     def _restore(cls, game: Game, data: dict) -> "Match":
@@ -648,63 +687,85 @@ class Match:
             raise StateError("not a rulelang match state")
         if data.get("fingerprint") != game.fingerprint:
             raise StateError(f"this state belongs to another game or another version of its rules "
-                             f"(state: {data.get('game')!r}, game: {game.name!r})")
-        m = cls(game, int(data["players"]), data.get("seed"), dict(data["options"]))
-        version, internal, gauss = data["rng"]
-        m._rng, m._rng_state = None, (version, tuple(internal), gauss)
-        m.rng                                       # a bad generator state fails here, not later
-        comps = data["components"]
-        m.kinds = [str(c["kind"]) for c in comps]
-        for k in m.kinds:
-            if k not in game.kind_fields:
-                raise StateError(f"unknown component kind `{k}`")
-        fields = [dict(c["fields"]) for c in comps]
-        m.F = [[f.get(name) for f in fields] for name in game.columns]
-        m.labels = [str(c["label"]) for c in comps]
+                             f"(state: {_short(data.get('game'))}, game: {_short(game.name)})")
+        players, seed, options = data.get("players"), data.get("seed"), data.get("options")
+        if type(players) is not int or not game.min_players <= players <= game.max_players:
+            raise StateError(f"{_text(game.name)} is for {game.min_players}..{game.max_players} players, "
+                             f"not {_short(players)}")
+        if seed is not None and type(seed) is not int:
+            raise StateError(f"the seed must be a whole number, not {_short(seed)}")
+        if not isinstance(options, dict):
+            raise StateError("the options must be an object")
+        try:
+            options = game.option_values(options)
+        except ValueError as err:
+            raise StateError(str(err)) from None
+        m = cls(game, players, seed, options)
+        m._rng, m._rng_state = None, _rng_state(data.get("rng"))
+        try:
+            m.rng                                   # a bad generator state fails here, not later
+        except (ValueError, TypeError, OverflowError):
+            raise StateError("the random generator state is not valid") from None
+        comps, extra = m._conserved(data.get("components"))
+        m.kinds = [c["kind"] for c in comps]
+        m.labels = [c["label"] for c in comps]
+        m.F = [[c["fields"].get(name) for c in comps] for name in game.columns]
         m.created = None                            # the universe is found by content
+        for c in extra:                             # components the rules made in play: check their fields
+            types = game.field_types[c["kind"]]
+            for name, value in c["fields"].items():
+                if not m._fits(value, types[name]):
+                    raise StateError(f"field `{name}` of component {_text(c['label'])} holds {_short(value)}, "
+                                     f"which is not of type {types[name]}")
+        zones = _named(data.get("zones"), [z["name"] for z in game.zones], "zone")
         Z = m.Z = []
         for z in game.zones:
-            raw = data["zones"][z["name"]]
+            raw = zones[z["name"]]
             if z["per"]:
-                if len(raw) != game.family_size(z["per"], m.players):
-                    raise StateError(f"zone `{z['name']}` must have one list per {z['per']}")
+                if not (isinstance(raw, list) and len(raw) == game.family_size(z["per"], m.players)
+                        and all(isinstance(x, list) for x in raw)):
+                    raise StateError(f"zone `{z['name']}` must be one list per {z['per']}")
                 Z.append([list(x) for x in raw])
             else:
+                if not isinstance(raw, list):
+                    raise StateError(f"zone `{z['name']}` must be a list")
                 Z.append(list(raw))
         m._index_zones()
         missing = [m.labels[c] for c, zl in enumerate(m.where) if zl is None]
         if missing:
-            raise StateError(f"components in no zone: {', '.join(missing[:5])}")
+            raise StateError(f"components in no zone: {_text(', '.join(missing[:5]))}")
+        values = _named(data.get("vars"), [name for name, *_ in game.vars], "variable")
         V = m.V = []
         for slot, (name, per, _, init) in enumerate(game.vars):
             if per == "component":
                 m.me = 0
                 m.comp_defaults.append((slot, init(m)))
         for name, per, _, _ in game.vars:
-            value = data["vars"][name]
+            value = values[name]
             typ = game.var_types[name]
             size = len(m.labels) if per == "component" else game.family_size(per, m.players) if per else 0
             if per and (not isinstance(value, list) or len(value) != size):
                 raise StateError(f"variable `{name}` must have one value per {per}")
             for v in (value if per else [value]):
                 if not m._fits(v, typ):
-                    raise StateError(f"variable `{name}` holds {v!r}, which is not a {typ}")
+                    raise StateError(f"variable `{name}` holds {_short(v)}, which is not of type {typ}")
             V.append(list(value) if isinstance(value, list) else value)
-        m.step = data["step"]
-        if m.step not in game.steps:
-            raise StateError(f"unknown step `{m.step}`")
-        m.current, m.actor, m.turn_count = int(data["current"]), int(data["actor"]), int(data["turn"])
-        if not (0 <= m.current < m.players and 0 <= m.actor < m.players):
-            raise StateError("the current player is not a seat of this match")
-        m.result = data.get("outcome")
-        if m.result is not None:
-            results = m.result.get("results") if isinstance(m.result, dict) else None
-            if not (isinstance(results, list) and len(results) == m.players
-                    and all(r in ("win", "lose", "draw") for r in results)):
-                raise StateError("the outcome must give win, lose or draw for every player")
-        m.log = [str(x) for x in data.get("log", [])]
-        m.messages = list(data.get("messages", []))
+        m.step, m.current, m.actor = data.get("step"), data.get("current"), data.get("actor")
+        m.turn_count = data.get("turn")
+        if not (isinstance(m.step, str) and m.step in game.steps):
+            raise StateError(f"unknown step {_short(m.step)}")
+        if not all(type(x) is int and 0 <= x < m.players for x in (m.current, m.actor)):
+            raise StateError("the current player and the actor must be seats of this match")
+        if not (type(m.turn_count) is int and 0 <= m.turn_count <= INT_LIMIT):
+            raise StateError(f"the turn must be a whole number, not {_short(m.turn_count)}")
+        m.result = _outcome(game, m.players, data.get("outcome"))
+        log, messages = data.get("log", []), data.get("messages", [])
+        if not (isinstance(log, list) and isinstance(messages, list)
+                and all(isinstance(x, str) for x in log) and all(isinstance(x, str) for x in messages)):
+            raise StateError("the log and the messages must be lists of texts")
+        m.log, m.messages = list(log), list(messages)
         if m.result is None:
+            m._check_actor()
             try:
                 m._enumerate()
                 if not m._by_text:                  # a built position where the actor is stuck:
@@ -712,3 +773,165 @@ class Match:
             except RULE_FAULTS + (RuleFault,) as err:
                 raise m._rule_error("restoring a state", err) from None
         return m
+
+    def _conserved(self, comps) -> tuple[list, list]:
+        """The restored components, and those among them beyond what setup makes.
+
+        A new match with the same settings says what there must be: every component setup makes
+        (as many of each), and anything more of a kind the rules create in play. A second K♠, ten
+        Jesters or a card these rules never make is refused."""
+        if not isinstance(comps, list):
+            raise StateError("the components must be a list")
+        if len(comps) > COMPONENT_LIMIT:
+            raise StateError(f"more than {COMPONENT_LIMIT} components")
+        fresh = self.game.setup_components(self.players, self.seed, self.options)
+        n = len(fresh)
+        if comps[:n] == fresh:                      # the usual case: setup's components, in order
+            extra = _components(self.game, comps[n:])
+            comps = fresh + extra                   # setup's own rows: equal, and of the exact types
+        else:                                       # moved around: compare as multisets
+            _components(self.game, comps)
+            have: dict = {}
+            for c in comps:
+                have.setdefault(_component_key(c), []).append(c)
+            for c in fresh:
+                same = have.get(_component_key(c))
+                if not same:
+                    raise StateError(f"component {_text(c['label'])} that setup creates is missing")
+                same.pop()
+            extra = [c for group in have.values() for c in group]
+        allowed = self.game.play_kinds()
+        for c in extra:
+            if c["kind"] not in allowed:
+                raise StateError(f"component {_text(c['label'])} is not one setup creates "
+                                 f"(a second copy, or a card these rules never make)")
+        return comps, extra
+
+    def _check_actor(self) -> None:
+        """The actor is who the step's `by` expression names (when it can be worked out here)."""
+        actor_fn = self.game.steps[self.step][0]
+        if actor_fn is None:
+            expected = self.current
+        else:
+            saved = self._rng_snapshot()            # working it out must not draw from the generator
+            try:
+                self.me = self.current
+                expected = actor_fn(self)
+            except RULE_FAULTS + (RuleFault,):
+                expected = None
+            finally:
+                self._rng, self._rng_state = None, saved
+        if expected is not None and expected != self.actor:
+            raise StateError(f"at step `{self.step}` the actor must be {player_text(expected)}, "
+                             f"not {player_text(self.actor)}")
+
+
+# ---- checking a restored state ----
+PLAIN_DEPTH = 32             # nesting of a value of type `any` in a restored state
+
+
+def _nodes(tree):
+    """Every object in a JSON tree (the IR), without recursion."""
+    stack = [tree]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            yield x
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
+
+
+def _short(value, limit: int = 40) -> str:
+    """A value from the data for a one-line message: quoted if text, never deep, printable, short."""
+    return _text(_REPR.repr(value), limit)
+
+
+def _text(text: str, limit: int = 40) -> str:
+    """A name or label from the data for a one-line message: printable, and cut short."""
+    text = printable(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _plain_value(value, depth: int = 0) -> bool:
+    """Plain rule data (none, numbers, texts, lists of them), not nested without end."""
+    if value is None or type(value) in (bool, str):
+        return True
+    if type(value) is int:
+        return -INT_LIMIT <= value <= INT_LIMIT
+    if type(value) is float:
+        return value == value and abs(value) != float("inf")
+    if type(value) is list and depth < PLAIN_DEPTH:
+        return all(_plain_value(v, depth + 1) for v in value)
+    return False
+
+
+def _rng_state(raw) -> tuple:
+    """The generator state `[3, [625 ints], gauss]` as `random.Random.setstate` takes it, checked
+    for shape (setstate itself refuses bad words: see `_restore`)."""
+    if not (isinstance(raw, (list, tuple)) and len(raw) == 3):
+        raise StateError("the random generator state is not valid")
+    version, internal, gauss = raw
+    if not (type(version) is int and version == 3 and isinstance(internal, (list, tuple)) and len(internal) == 625
+            and (gauss is None or (type(gauss) is float and _plain_value(gauss)))):
+        raise StateError("the random generator state is not valid")
+    return version, tuple(internal), gauss
+
+
+def _components(game: Game, comps: list) -> list:
+    """Restored component rows, checked to be `{kind, fields, label}` of a known kind and its fields."""
+    for i, c in enumerate(comps):
+        if not (isinstance(c, dict) and isinstance(c.get("kind"), str) and isinstance(c.get("fields"), dict)
+                and isinstance(c.get("label"), str)):
+            raise StateError(f"component {i} must be an object with a kind, fields and a label")
+        types = game.field_types.get(c["kind"])
+        if types is None:
+            raise StateError(f"unknown component kind {_short(c['kind'])}")
+        unknown = [name for name in c["fields"] if name not in types]
+        if unknown:
+            raise StateError(f"component {i}: a {_text(c['kind'])} has no field {_short(unknown[0])}")
+        for name, value in c["fields"].items():
+            if not _plain_value(value):
+                raise StateError(f"component {i}: field `{name}` holds {_short(value)}, which is not plain data")
+    return comps
+
+
+def _component_key(c: dict) -> tuple:
+    """What makes two components the same card (types included: 1 is not true)."""
+    return c["kind"], json.dumps(c["fields"], sort_keys=True), c["label"]
+
+
+def _named(given, names: list[str], what: str) -> dict:
+    """An object with exactly the declared names as keys."""
+    if not isinstance(given, dict):
+        raise StateError(f"the {what}s must be an object")
+    missing = [n for n in names if n not in given]
+    unknown = [n for n in given if n not in names]
+    if missing:
+        raise StateError(f"no {what} `{missing[0]}` in the state")
+    if unknown:
+        raise StateError(f"unknown {what} {_short(unknown[0])}")
+    return given
+
+
+def _outcome(game: Game, players: int, outcome) -> dict | None:
+    """A restored outcome: a result per player, and a score per player exactly when the game keeps one."""
+    if outcome is None:
+        return None
+    if not (isinstance(outcome, dict) and set(outcome) <= {"results", "scores"}):
+        raise StateError("the outcome must be an object with results and scores")
+    results, scores = outcome.get("results"), outcome.get("scores")
+    if not (isinstance(results, list) and len(results) == players
+            and all(isinstance(r, str) and r in ("win", "lose", "draw") for r in results)):
+        raise StateError("the outcome must give win, lose or draw for every player")
+    if game.scores:
+        if not (isinstance(scores, list) and len(scores) == players
+                and all(s is None or (type(s) is int and -INT_LIMIT <= s <= INT_LIMIT) for s in scores)):
+            raise StateError("the outcome must give a whole-number score for every player")
+    elif scores is not None:
+        raise StateError("the outcome has scores, but the game keeps none")
+    return {"results": list(results), "scores": list(scores) if scores is not None else None}

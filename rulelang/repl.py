@@ -3,7 +3,9 @@
 A human seat is shown only what `match.view` gives that seat; when two humans share
 the terminal and see different things, the screen is cleared and the terminal handed
 over before the next one's view appears. Bots play the other seats. Any problem with
-what was typed is one line and a new prompt: a typo must never end a game.
+what was typed is one line and a new prompt: a typo must never end a game. Everything
+the rule file or a save wrote (names, labels, actions) is shown through `printable`, so
+none of it can send the terminal a command.
 """
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ import sys
 
 from rulelang.bots import bot_seed, make_bot
 from rulelang.errors import IllegalAction, RuleRuntimeError, StateError
+from rulelang.replay import check_game, read, rebuild, save_data
+from rulelang.textsafe import printable
 
-SAVE_VERSION = 1
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
 
@@ -75,7 +78,7 @@ class _Session:
     # -- the loop ---------------------------------------------------------------
 
     def run(self) -> int:
-        self.say(f"{self.game.name}: {self.match.players} players, seed {self.seed}")
+        self.say(f"{printable(self.game.name)}: {self.match.players} players, seed {self.seed}")
         self.say("  " + ", ".join(f"{seat_name(s)} {self.player_kind(s)}" for s in range(self.match.players)))
         self.say("Type help for commands.")
         try:
@@ -100,11 +103,11 @@ class _Session:
             self.match.apply(action)
         except RuleRuntimeError as error:
             if not self.undo_stack:
-                raise _Stop(f"rule error: {error}\nthe game cannot go on", 1) from None
+                raise _Stop(f"rule error: {printable(error)}\nthe game cannot go on", 1) from None
             self.rewind(self.restore(self.undo_stack.pop()),
-                        f"rule error: {error}\nback to the previous decision of a human player")
+                        f"rule error: {printable(error)}\nback to the previous decision of a human player")
             return
-        self.announce(f"{seat_name(seat)} ({bot.kind}) plays: {action}")
+        self.announce(f"{seat_name(seat)} ({bot.kind}) plays: {printable(action)}")
 
     def human_turn(self, seat: int) -> None:
         """Shows the view and reads lines until the match changes (an action, undo or load)."""
@@ -114,7 +117,7 @@ class _Session:
         self.since_view = []
         self.say(render_view(self.match.view(seat)))
         actions = self.match.legal_actions()
-        self.say("\n".join(f"  {n}. {action}" for n, action in enumerate(actions, 1)))
+        self.say("\n".join(f"  {n}. {printable(action)}" for n, action in enumerate(actions, 1)))
         while True:
             line = " ".join(self.ask(f"{seat_name(seat)}> ").split())
             if not line:
@@ -146,11 +149,11 @@ class _Session:
         if len(matches) == 1:
             return matches[0]
         if matches:
-            shown = ", ".join(str(action) for action in matches[:MAX_CANDIDATES])
+            shown = ", ".join(printable(action) for action in matches[:MAX_CANDIDATES])
             more = f" and {len(matches) - MAX_CANDIDATES} more" if len(matches) > MAX_CANDIDATES else ""
-            self.say(f"ambiguous: '{line}' could be {shown}{more}")
+            self.say(f"ambiguous: '{printable(line)}' could be {shown}{more}")
         else:
-            self.say(f"error: '{line}' is not a legal action or a command (type help)")
+            self.say(f"error: '{printable(line)}' is not a legal action or a command (type help)")
         return None
 
     def play(self, seat: int, action) -> bool:
@@ -159,14 +162,14 @@ class _Session:
         try:
             self.match.apply(action)
         except IllegalAction as error:
-            self.say(f"error: {error}")
+            self.say(f"error: {printable(error)}")
             return False
         except RuleRuntimeError as error:
-            self.say(f"rule error: {error}")
+            self.say(f"rule error: {printable(error)}")
             self.match = self.restore(before)
             return True
         self.undo_stack.append(before)
-        self.announce(f"{seat_name(seat)} plays: {action}")
+        self.announce(f"{seat_name(seat)} plays: {printable(action)}")
         return True
 
     # -- hot seat ---------------------------------------------------------------
@@ -198,7 +201,7 @@ class _Session:
 
     def show_log(self, _argument: str) -> bool:
         log = self.match.log
-        self.say("\n".join(f"  {n}. {text}" for n, text in enumerate(log, 1)) if log else "no actions yet")
+        self.say("\n".join(f"  {n}. {printable(text)}" for n, text in enumerate(log, 1)) if log else "no actions yet")
         return False
 
     def undo(self, _argument: str) -> bool:
@@ -212,32 +215,32 @@ class _Session:
         if not path:
             self.say("error: save needs a file name, e.g. save match.json")
             return False
-        data = {"rulelang_save": SAVE_VERSION, "game": self.source_path, "name": self.game.name,
-                "players": self.match.players, "seed": self.seed, "options": self.options,
-                "state": self.match.state()}
+        data = save_data(self.game, self.match, self.seed, self.options)
         try:
             with open(path, "w", encoding="utf-8") as file:
                 json.dump(data, file, ensure_ascii=False, indent=1)
         except OSError as error:
-            self.say(f"error: cannot save {path}: {error.strerror}")
+            self.say(f"error: cannot save {printable(path)}: {error.strerror}")
             return False
-        self.say(f"saved {path}")
+        self.say(f"saved {printable(path)}")
         return False
 
     def load(self, path: str) -> bool:
+        """Rebuilds the saved match by replaying its log on this game; the match goes on unchanged
+        if the save is not of these rules and players, or does not replay to its saved position."""
         if not path:
             self.say("error: load needs a file name, e.g. load match.json")
             return False
         try:
-            data = read_save(path, self.game.name, self.match.players)
-            match = type(self.match).from_state(self.game, data["state"])
+            data = read_save(path, self.game, self.match.players)
+            match = rebuild(data, self.game)
         except StateError as error:
-            self.say(f"error: cannot load {path}: {error}")
+            self.say(f"error: cannot load {printable(path)}: {printable(error)}")
             return False
         self.seed = data["seed"]
         self.options = data["options"]
         self.undo_stack = []
-        self.rewind(match, f"loaded {path}")
+        self.rewind(match, f"loaded {printable(path)}")
         return True
 
     def quit(self, _argument: str) -> bool:
@@ -262,7 +265,9 @@ class _Session:
         self.say(line)
 
     def say(self, text: str) -> None:
-        self.stdout.write(text + "\n")
+        """Writes our own lines; anything quoted from rules or saves was made printable already,
+        and this pass catches what may have slipped through (keeping our line breaks)."""
+        self.stdout.write(printable(text, multiline=True) + "\n")
         self.stdout.flush()
 
     def ask(self, prompt: str) -> str:
@@ -274,27 +279,17 @@ class _Session:
             self.stdout.write("\n")
             raise _Stop("input ended", 0)
         if not self.stdin.isatty():
-            self.stdout.write(line if line.endswith("\n") else line + "\n")
+            self.stdout.write(printable(line.rstrip("\r\n")) + "\n")
         return line.rstrip("\n")
 
 
-def read_save(path: str, game_name: str, players: int) -> dict:
-    """The contents of a save file for this game and player count; StateError saying why not."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except OSError as error:
-        raise StateError(error.strerror) from None
-    except (ValueError, UnicodeDecodeError):
-        raise StateError("not a rulelang save file") from None
-    if not (isinstance(data, dict) and data.get("rulelang_save") == SAVE_VERSION
-            and isinstance(data.get("state"), dict) and isinstance(data.get("options"), dict)
-            and isinstance(data.get("seed"), int)):
-        raise StateError("not a rulelang save file")
-    if data.get("name", game_name) != game_name:
-        raise StateError(f"it is a save of {data['name']!r}, not of {game_name!r}")
-    if data.get("players") != players:
-        raise StateError(f"it was saved with {data.get('players')} players, this match has {players}")
+def read_save(path: str, game, players: int) -> dict:
+    """The contents of a save file of this game (these very rules) and player count; StateError
+    saying why not (without the path, which the caller names)."""
+    data = read(path)
+    check_game(data, game)
+    if data["players"] != players:
+        raise StateError(f"it was saved with {data['players']} players, this match has {players}")
     return data
 
 
@@ -302,36 +297,38 @@ def read_save(path: str, game_name: str, players: int) -> dict:
 
 def render_view(view: dict) -> str:
     """A seat's view as text: a header, the board drawing if any, the zones and the values."""
-    header = [view["game"], f"turn {view['turn']}"]
+    header = [printable(view["game"]), f"turn {view['turn']}"]
     if view.get("step"):
-        header.append(f"step {view['step']}")
+        header.append(f"step {printable(view['step'])}")
     if view.get("turn_player") is not None:
         header.append(f"{seat_name(view['turn_player'])}'s turn")
     header.append(f"you are {seat_name(view['viewer'])}")
     lines = ["== " + " · ".join(header)]
     if view.get("board"):
-        lines.append(view["board"].rstrip("\n"))
+        lines.append(printable(view["board"].rstrip("\n"), multiline=True))     # its lines are the engine's
     lines += ["  " + render_zone(zone) for zone in view["zones"]]
     lines += ["  " + render_value(value) for value in view["values"]]
     return "\n".join(lines)
 
 
 def render_zone(zone: dict) -> str:
-    name = zone["name"] if zone["owner"] is None else f"{zone['name']} ({seat_name(zone['owner'])})"
+    name = printable(zone["name"])
+    if zone["owner"] is not None:
+        name = f"{name} ({seat_name(zone['owner'])})"
     count = zone["count"]
     if zone["cards"] is None:
         return f"{name}: {_cards(count)}, hidden"
     if not zone["cards"]:
         return f"{name}: empty"
     order = ", bottom to top" if zone.get("ordered") else ""
-    return f"{name}: {_cards(count)}{order}: " + " ".join(card["label"] for card in zone["cards"])
+    return f"{name}: {_cards(count)}{order}: " + " ".join(printable(card["label"]) for card in zone["cards"])
 
 
 def render_value(value: dict) -> str:
+    name = printable(value["name"])
     if "per_player" in value:
-        return f"{value['name']}: " + ", ".join(
-            f"{seat_name(seat)} {_show(v)}" for seat, v in enumerate(value["per_player"]))
-    return f"{value['name']} = {_show(value['value'])}"
+        return f"{name}: " + ", ".join(f"{seat_name(seat)} {_show(v)}" for seat, v in enumerate(value["per_player"]))
+    return f"{name} = {_show(value['value'])}"
 
 
 def render_outcome(outcome: dict, kinds: list[str]) -> str:
@@ -340,7 +337,7 @@ def render_outcome(outcome: dict, kinds: list[str]) -> str:
     lines = ["Game over."]
     for seat, result in enumerate(outcome["results"]):
         score = f", score {_show(scores[seat])}" if scores else ""
-        lines.append(f"  {seat_name(seat)} ({kinds[seat]}): {result}{score}")
+        lines.append(f"  {seat_name(seat)} ({kinds[seat]}): {printable(result)}{score}")
     return "\n".join(lines)
 
 
@@ -351,4 +348,4 @@ def _cards(count: int) -> str:
 def _show(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return "-" if value is None else str(value)
+    return "-" if value is None else printable(value)

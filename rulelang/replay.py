@@ -1,53 +1,153 @@
-"""Replaying a saved match: the same rules, seed and actions must give the same position.
+"""Save files: what a saved match is, how it is read, and how it is rebuilt by replaying it.
 
-A save file (`save FILE` in the REPL) holds the seed, the options and the state, whose log is
-every action taken. Replaying it from a new match shows the game move by move and proves the
-save is what those moves give — the determinism the engine promises, checked on real games.
+A save file is not trusted (people send each other saves), so it never chooses what runs: it holds
+the rules' fingerprint (a hash of their content), the game's name, the players, seed, options and
+the log of actions, plus the final state for checking. Loading a save replays the log on a new
+match of rules the *user* names — `--rules FILE`, the game being played, or a rule file beside
+the save whose fingerprint matches — never a path written in the save. The replayed position must
+be the saved one, which also proves the save is what those moves give (the engine's determinism).
 """
 from __future__ import annotations
 
-import json
+from pathlib import Path
 
 import rulelang
-from rulelang.closures import player_text
-from rulelang.errors import IllegalAction, StateError
+from rulelang import safejson
+from rulelang.errors import IllegalAction, RuleError, RuleRuntimeError, StateError
+from rulelang.limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
+from rulelang.textsafe import printable
+
+SAVE_VERSION = 2
+RULES_BESIDE = 50            # rule files beside a save tried for the one whose fingerprint matches
+
+
+def fingerprint(game) -> str:
+    """The rules' content hash (a front-end test double may have none: "")."""
+    return getattr(game, "fingerprint", "") or ""
+
+
+def save_data(game, match, seed: int, options: dict) -> dict:
+    """A match as a save file: enough to replay it on the same rules, and its state to check."""
+    state = match.state()
+    return {"rulelang_save": SAVE_VERSION, "fingerprint": fingerprint(game), "name": game.name,
+            "players": match.players, "seed": seed, "options": dict(options), "log": list(match.log),
+            "state": state}
 
 
 def read(path: str) -> dict:
+    """The contents of a save file, checked for shape (not yet against any rules); StateError saying
+    why not (the caller names the file)."""
     try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
+        with open(path, "rb") as file:
+            raw = file.read(JSON_SIZE_LIMIT + 1)
     except OSError as error:
-        raise StateError(f"cannot read {path}: {error.strerror}") from None
-    except (ValueError, UnicodeDecodeError):
-        raise StateError(f"{path} is not a rulelang save file") from None
-    state = data.get("state") if isinstance(data, dict) else None
-    if not (isinstance(state, dict) and isinstance(state.get("log"), list) and isinstance(data.get("seed"), int)
-            and isinstance(data.get("players"), int) and isinstance(data.get("options"), dict)):
-        raise StateError(f"{path} is not a rulelang save file")
+        raise StateError(error.strerror or "cannot read it") from None
+    if len(raw) > JSON_SIZE_LIMIT:
+        raise StateError(f"larger than {JSON_SIZE_LIMIT} bytes: not a rulelang save file")
+    try:
+        data = safejson.loads(raw.decode("utf-8"), "save file")
+    except (ValueError, UnicodeDecodeError):      # JSONLimitError is a ValueError; so is a 5000-digit number
+        raise StateError("not a rulelang save file") from None
+    if not isinstance(data, dict) or "rulelang_save" not in data:
+        raise StateError("not a rulelang save file")
+    if data["rulelang_save"] != SAVE_VERSION:
+        raise StateError(f"a save file of another rulelang version "
+                         f"(format {_short(data['rulelang_save'])}; this version reads format {SAVE_VERSION})")
+    fields = {"fingerprint": str, "name": str, "players": int, "seed": int, "options": dict, "log": list}
+    for key, want in fields.items():
+        if type(data.get(key)) is not want:
+            raise StateError(f"not a rulelang save file (bad `{key}`)")
+    if not all(isinstance(text, str) for text in data["log"]):
+        raise StateError("not a rulelang save file (bad `log`)")
+    if not isinstance(data.get("state", {}), dict):
+        raise StateError("not a rulelang save file (bad `state`)")
     return data
 
 
-def replay(data: dict, rules: str | None = None, out=print) -> bool:
-    """Replay a save's actions on a new match; True when the saved position is reproduced."""
-    path = rules or data.get("game")
-    if not path:
-        raise StateError("the save does not say which rule file it is for: give it with --rules")
-    game = rulelang.load(path)
-    match = game.new_match(data["players"], data["seed"], data["options"])
-    out(f"{game.name}: {data['players']} players, seed {data['seed']}")
-    for n, text in enumerate(data["state"]["log"], 1):
-        actor = match.current_player
+def check_game(data: dict, game) -> None:
+    """StateError unless the save was made with these very rules."""
+    if data["name"] != game.name:
+        raise StateError(f"it is a save of {_short(repr(data['name']))}, not of {_short(repr(game.name))}")
+    if data["fingerprint"] != fingerprint(game):
+        raise StateError(f"it was saved with other rules for {_short(game.name)} (another version of the "
+                         f"rule file: fingerprint {_short(data['fingerprint'])}, these rules {fingerprint(game)})")
+
+
+def rebuild(data: dict, game, on_action=None):
+    """The saved match, replayed action by action from a new match on `game`.
+
+    `on_action(n, seat, text)` is told each action as it is played. StateError (the match as it
+    was is untouched) if the rules differ, an action is not legal, or the position reached is not
+    the saved one.
+    """
+    check_game(data, game)
+    try:
+        match = game.new_match(data["players"], data["seed"], data["options"])
+    except (ValueError, RuleRuntimeError) as error:
+        raise StateError(str(error)) from None
+    for n, text in enumerate(data["log"], 1):
+        seat = match.current_player
         try:
             match.apply(text)
         except IllegalAction:
-            out(f"action {n}, `{text}`, is not legal at that point: the save does not come from these rules")
-            return False
-        out(f"{n:>4}. {player_text(actor)}: {text}")
-    if match.is_over:
-        out("outcome: " + ", ".join(f"{player_text(p)} {r}" for p, r in enumerate(match.outcome["results"])))
-    if match.state() != data["state"]:
-        out("the replayed position differs from the saved one")
+            raise StateError(f"action {n}, `{_short(text)}`, is not legal at that point") from None
+        except RuleRuntimeError as error:
+            raise StateError(f"action {n}, `{_short(text)}`, fails: {error}") from None
+        if on_action is not None:
+            on_action(n, seat, text)
+    if "state" in data and match.state() != data["state"]:
+        raise StateError("the replayed position differs from the saved one")
+    return match
+
+
+def find_game(save_path: str, data: dict, rules: str | None = None):
+    """The rules to replay a save on: `rules` if the user named them (they must match), else the
+    rule file beside the save whose fingerprint is the save's. Never a path the save names."""
+    if rules is not None:
+        game = rulelang.load(rules)
+        check_game(data, game)
+        return game
+    folder = Path(save_path).resolve().parent
+    try:                                        # regular files of a rule file's size only (not /dev/zero)
+        candidates = sorted(p for p in folder.glob("*.rules")
+                            if p.is_file() and p.stat().st_size <= SOURCE_LIMIT)[:RULES_BESIDE]
+    except OSError:
+        candidates = []
+    for path in candidates:
+        try:
+            game = rulelang.load(str(path))
+        except (RuleError, OSError, ValueError):           # not these rules, and not ours to report
+            continue
+        if fingerprint(game) == data["fingerprint"]:
+            return game
+    raise StateError(f"no rule file beside the save has the rules it was played with "
+                     f"({_short(data['name'])}, fingerprint {_short(data['fingerprint'])}): "
+                     f"give them with --rules FILE")
+
+
+def replay(data: dict, game, out=print) -> bool:
+    """Replay a save's actions on a new match of `game`, printing each; True when the saved
+    position is reproduced."""
+    out(printable(f"{game.name}: {data['players']} players, seed {data['seed']}"))
+
+    def show(n: int, seat, text: str) -> None:
+        out(printable(f"{n:>4}. {_seat(seat)}: {text}"))
+    try:
+        match = rebuild(data, game, show)
+    except StateError as error:
+        out(printable(str(error)))
         return False
-    out(f"replayed {len(data['state']['log'])} actions: the saved position is reproduced exactly")
+    if match.is_over:
+        out("outcome: " + ", ".join(f"{_seat(p)} {r}" for p, r in enumerate(match.outcome["results"])))
+    out(f"replayed {len(data['log'])} actions: the saved position is reproduced exactly")
     return True
+
+
+def _seat(seat) -> str:
+    return "none" if seat is None else f"P{seat + 1}"
+
+
+def _short(value, limit: int = 60) -> str:
+    """A value from a save for a one-line message: printable, and cut short."""
+    text = printable(value if isinstance(value, str) else repr(value))
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -10,6 +10,7 @@ import time
 
 from rulelang.bots import bot_seed, make_bot
 from rulelang.errors import RulelangError
+from rulelang.textsafe import printable
 
 MAX_ACTIONS = 100_000        # a game still going after this many actions counts as an error
 REPORTED_FAILURES = 10       # failures listed in the result; all are counted
@@ -104,16 +105,16 @@ def _rate(part: float, whole: int) -> float:
 
 
 def format_report(result: dict) -> str:
-    """The result as a few lines of text for the terminal."""
+    """The result as a few lines of text for the terminal (the rule file's words made printable)."""
     seats = ", ".join(f"P{seat + 1} {kind}" for seat, kind in enumerate(result["bots"]))
     finished = result["finished"]
     first = result["outcomes"]
     lines = [
-        f"{result['game']}: {result['games']} games, {result['players']} players, "
+        f"{printable(result['game'])}: {result['games']} games, {result['players']} players, "
         f"seed {result['seed']} (bots: {seats})",
     ]
     if result["options"]:
-        lines.append("options: " + ", ".join(f"{k}={v}" for k, v in result["options"].items()))
+        lines.append("options: " + ", ".join(printable(f"{k}={v}") for k, v in result["options"].items()))
     lines += [
         "P1 results: " + ", ".join(f"{key} {_rate(first[key], finished):.1%}" for key in RESULTS),
         "win rate by seat: " + ", ".join(
@@ -124,7 +125,7 @@ def format_report(result: dict) -> str:
         f"({result['actions']} actions in {result['seconds']:.2f} s)",
         f"errors: {result['errors']}",
     ]
-    lines += [f"  game {f['game']} (seed {f['seed']}): {f['error']}" for f in result["failures"]]
+    lines += [f"  game {f['game']} (seed {f['seed']}): {printable(f['error'])}" for f in result["failures"]]
     if result["errors"] > len(result["failures"]):
         lines.append(f"  ... and {result['errors'] - len(result['failures'])} more")
     return "\n".join(lines)

@@ -84,9 +84,9 @@ def test_save_then_load_restores_the_match(tmp_path):
     path = tmp_path / "match.json"
     _, out = play(["take 1", f"save {path}", "take 1", "take 1", f"load {path}", "log"])
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved["rulelang_save"] == 1
-    assert saved["game"] == "take.rules" and saved["players"] == 2 and saved["seed"] == 3
-    assert saved["state"]["log"][0] == "take 1"
+    assert saved["rulelang_save"] == 2 and "game" not in saved      # a save never names a file to load
+    assert saved["name"] == "Take Last" and saved["players"] == 2 and saved["seed"] == 3
+    assert saved["log"][0] == "take 1" and saved["state"]["log"] == saved["log"]
     assert f"loaded {path}" in out
     log_after_load = out.split(f"loaded {path}")[1].split("P1> log")[1]
     assert log_after_load.count(". ") == len(saved["state"]["log"])
@@ -121,7 +121,7 @@ def test_a_corrupt_state_in_a_save_file_is_refused(tmp_path):
     data["state"] = {"pile": "oops"}
     path.write_text(json.dumps(data))
     _, out = play([f"load {path}", "log"])
-    assert f"error: cannot load {path}: corrupt state" in out
+    assert f"error: cannot load {path}: the replayed position differs from the saved one" in out
     assert "no actions yet" in out
 
 

@@ -1,0 +1,444 @@
+"""Save files and restored states are untrusted: a save never picks the file that is loaded, a
+restored state holds only what the rules can make, and every bad input is one line, not a traceback.
+
+The reproducers of the issue "rule files, IR, saves and caches are untrusted", each a test.
+"""
+from __future__ import annotations
+
+import copy
+import io
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang import StateError
+from rulelang import replay as replay_module
+from rulelang.cli import main
+from rulelang.repl import run_repl
+
+ROOT = Path(__file__).resolve().parent.parent
+REGICIDE = ROOT / "games" / "regicide.rules"
+VALGARD = ROOT / "games" / "valgard.rules"
+GAME = rulelang.load(str(REGICIDE))
+
+# Two seats ranked by hand size, an option, a hand with a capacity, an actor given by `by`, and a
+# component the rules create in play (`mint`).
+CHIPS = """
+game "Chips" {
+  players 2 ranked by size(hand[me])
+  option bonus: int = 0
+  kind Chip { v: int  label "c" + text(v) }
+  zone pool: pile, public
+  zone hand: set per player, public, capacity 2
+  setup { for v in [1, 2, 3, 4, 5] { create Chip(v: v) in pool } }
+  turn {
+    step take by others[0] {
+      action take(c in pool) require size(hand[me]) < 2 {
+        move c to hand[me]
+        if size(pool) <= 1 { finish by score }
+        end turn
+      }
+      action mint require size(pool) < 9 { create Chip(v: 9) in pool  end turn }
+    }
+  }
+  on stuck { finish by score }
+}
+"""
+
+
+@pytest.fixture()
+def chips(tmp_path):
+    path = tmp_path / "chips.rules"
+    path.write_text(CHIPS, encoding="utf-8")
+    return rulelang.load(str(path))
+
+
+def deep(levels: int = 100_000):
+    """A list nested `levels` deep, built without recursion."""
+    value: list = []
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def refused(game, data) -> str:
+    """from_state's reason for refusing `data`: a StateError, in one line."""
+    with pytest.raises(StateError) as caught:
+        rulelang.Match.from_state(game, data)
+    reason = str(caught.value)
+    assert "\n" not in reason and len(reason) < 300
+    return reason
+
+
+def cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def play_and_save(capsys, monkeypatch, rules: str, save: Path, moves=("1", "1")) -> dict:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{m}\n" for m in moves) + f"save {save}\nquit\n"))
+    code, _, _ = cli(capsys, "play", rules, "--players", "2", "--seed", "4", "--bot", "2=random")
+    assert code == 0
+    return json.loads(save.read_text(encoding="utf-8"))
+
+
+# -- 1. a save never chooses what is loaded ---------------------------------------------------------
+
+def test_the_save_format_holds_the_fingerprint_and_the_log_not_a_path(tmp_path, capsys, monkeypatch):
+    data = play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")
+    assert set(data) == {"rulelang_save", "fingerprint", "name", "players", "seed", "options", "log", "state"}
+    assert data["rulelang_save"] == 2 and data["fingerprint"] == GAME.fingerprint and data["name"] == "Regicide"
+    assert data["log"] == data["state"]["log"] and len(data["log"]) >= 2
+    assert str(REGICIDE) not in save_text(tmp_path / "s.json")
+
+
+def save_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def test_a_save_naming_a_malicious_ir_by_absolute_path_never_loads_it(tmp_path, capsys, monkeypatch):
+    evil = tmp_path / "evil" / "payload.json"
+    evil.parent.mkdir()
+    evil.write_text('{"name": "__import__(\'os\').system(\'touch pwned\')"}', encoding="utf-8")
+    secret = tmp_path / "evil" / "secret.txt"
+    secret.write_text("TOPSECRET first line\n", encoding="utf-8")
+    loaded: list[str] = []
+    real_load = rulelang.load
+    monkeypatch.setattr(rulelang, "load", lambda path: loaded.append(str(path)) or real_load(path))
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    data = play_and_save(capsys, monkeypatch, str(REGICIDE), folder / "s.json")
+    for name, target in (("ir", evil), ("secret", secret)):
+        for version in (1, 2):              # the old format named its rule file; the new one must not be read so
+            forged = dict(data, game=str(target), rules=str(target), rulelang_save=version)
+            path = folder / f"{name}-{version}.json"
+            path.write_text(json.dumps(forged), encoding="utf-8")
+            code, out, err = cli(capsys, "replay", path)
+            assert code == 1 and err.count("\n") == 1 and "TOPSECRET" not in out + err
+    assert str(evil) not in loaded and str(secret) not in loaded
+    assert not (tmp_path / "pwned").exists() and not Path("pwned").exists()
+
+
+def test_replay_finds_the_rules_beside_the_save_by_content_only(tmp_path, capsys, monkeypatch):
+    data = play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")
+    code, _, err = cli(capsys, "replay", tmp_path / "s.json")
+    assert code == 1 and "give them with --rules FILE" in err and err.count("\n") == 1
+    (tmp_path / "a-other.rules").write_text(other_regicide(), encoding="utf-8")
+    (tmp_path / "b-broken.rules").write_text("game {", encoding="utf-8")
+    code, _, err = cli(capsys, "replay", tmp_path / "s.json")
+    assert code == 1 and "give them with --rules FILE" in err
+    (tmp_path / "c-commented.rules").write_text(REGICIDE.read_text(encoding="utf-8") + "\n# a comment\n",
+                                                encoding="utf-8")     # the same rules: a comment is no rule
+    code, out, _ = cli(capsys, "replay", tmp_path / "s.json")
+    assert code == 0 and out.splitlines()[-1] == (f"replayed {len(data['log'])} actions: "
+                                                  "the saved position is reproduced exactly")
+
+
+def test_replay_with_other_rules_is_refused_in_one_line(tmp_path, capsys, monkeypatch, chips):
+    play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")
+    code, _, err = cli(capsys, "replay", tmp_path / "s.json", "--rules", tmp_path / "chips.rules")
+    assert code == 1 and err == "error: it is a save of 'Regicide', not of 'Chips'\n"
+    edited = tmp_path / "edited.rules"
+    edited.write_text(other_regicide(), encoding="utf-8")
+    code, _, err = cli(capsys, "replay", tmp_path / "s.json", "--rules", edited)
+    assert code == 1 and err.startswith("error: it was saved with other rules for Regicide") and err.count("\n") == 1
+
+
+def other_regicide() -> str:
+    """Regicide with one rule changed: another game for the fingerprint, the same name."""
+    text = REGICIDE.read_text(encoding="utf-8")
+    assert "players 1..4" in text
+    return text.replace("players 1..4", "players 1..3")
+
+
+# -- 2. fingerprints do not depend on how the path was typed ------------------------------------------
+
+def test_the_fingerprint_is_the_same_however_the_path_is_typed(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    prints = {rulelang.load(p).fingerprint for p in ("games/regicide.rules", "./games/regicide.rules",
+                                                     str(REGICIDE), "games/../games/regicide.rules")}
+    assert len(prints) == 1
+
+
+def test_a_save_made_via_dot_slash_replays_via_another_spelling_and_from_another_directory(
+        tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    save = tmp_path / "s.json"
+    play_and_save(capsys, monkeypatch, "./games/regicide.rules", save)
+    assert cli(capsys, "replay", save, "--rules", "games/regicide.rules")[0] == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert cli(capsys, "replay", save, "--rules", REGICIDE)[0] == 0
+    shutil.copy(REGICIDE, tmp_path / "regicide.rules")
+    code, out, _ = cli(capsys, "replay", "../s.json")
+    assert code == 0 and out.startswith("Regicide: 2 players, seed 4\n")
+
+
+# -- the REPL's `load FILE`: replayed, checked, and the current match kept when refused --------------
+
+def repl(game, lines: list[str], players: int = 2) -> str:
+    stdout = io.StringIO()
+    run_repl(game, players, 4, None, {1: "random"}, io.StringIO("".join(f"{x}\n" for x in lines)), stdout)
+    return stdout.getvalue()
+
+
+def test_repl_load_replays_the_log(tmp_path):
+    path = tmp_path / "s.json"
+    out = repl(GAME, ["1", "1", f"save {path}", "quit"])
+    log = json.loads(path.read_text(encoding="utf-8"))["log"]
+    out = repl(GAME, [f"load {path}", "log", "quit"])
+    assert f"loaded {path}" in out
+    assert "\n".join(f"  {n}. {text}" for n, text in enumerate(log, 1)) in out.split(f"loaded {path}")[1]
+
+
+@pytest.mark.parametrize("change, reason", [
+    (lambda d: d["log"].insert(0, "dance"), "action 1, `dance`, is not legal at that point"),
+    (lambda d: d["state"]["vars"].__setitem__("damage", 7), "the replayed position differs from the saved one"),
+    (lambda d: d.__setitem__("fingerprint", "0" * 16), "it was saved with other rules for Regicide"),
+    (lambda d: d.__setitem__("options", {"cheat": True}), "unknown option `cheat`"),
+    (lambda d: d.__setitem__("seed", "4"), "not a rulelang save file (bad `seed`)"),
+    (lambda d: d.__setitem__("game", "/etc/passwd") or d.__setitem__("rulelang_save", 1),
+     "a save file of another rulelang version"),
+], ids=["illegal-action", "state-differs", "other-rules", "unknown-option", "bad-seed", "old-format"])
+def test_repl_load_refuses_with_the_reason_and_keeps_the_match(tmp_path, change, reason):
+    path = tmp_path / "s.json"
+    repl(GAME, ["1", "1", f"save {path}", "quit"])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    first = str(GAME.new_match(2, 4).legal_actions()[0])
+    out = repl(GAME, [f"load {path}", "1", "log", "quit"])
+    errors = [line for line in out.splitlines() if line.startswith("error")]
+    assert len(errors) == 1 and errors[0].startswith(f"error: cannot load {path}: {reason}")
+    assert f"P1 plays: {first}" in out and f"  1. {first}\n" in out          # the match went on
+
+
+# -- reading save files --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("content", [
+    "[" * 100_000 + "]" * 100_000,
+    '{"rulelang_save": 2, "log": ' + "[" * 5000 + "]" * 5000 + "}",
+    '{"rulelang_save": 2, "seed": ' + "9" * 5000 + "}",
+    b"\xff\xfe\x00junk",
+    "",
+    '{"rulelang_save": 2, "fingerprint": 1}',
+], ids=["deep", "deep-log", "huge-number", "binary", "empty", "bad-field"])
+def test_a_corrupt_save_file_is_one_line_everywhere(tmp_path, capsys, content):
+    path = tmp_path / "bad.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    code, out, err = cli(capsys, "replay", path)
+    assert code == 1 and out == "" and err.count("\n") == 1 and err.startswith(f"error: cannot load {path}: ")
+    out = repl(GAME, [f"load {path}", "quit"])
+    assert f"error: cannot load {path}: " in out
+
+
+def test_a_save_file_over_the_size_limit_is_refused(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "big.json"
+    play_and_save(capsys, monkeypatch, str(REGICIDE), path)
+    monkeypatch.setattr(replay_module, "JSON_SIZE_LIMIT", 1000)
+    code, _, err = cli(capsys, "replay", path)
+    assert code == 1 and "larger than 1000 bytes" in err and err.count("\n") == 1
+
+
+def test_a_directory_or_missing_file_is_one_line(tmp_path, capsys):
+    for path in (tmp_path, tmp_path / "missing.json"):
+        code, _, err = cli(capsys, "replay", path)
+        assert code == 1 and err.count("\n") == 1 and err.startswith(f"error: cannot load {path}: ")
+
+
+# -- 3. from_state checks what it can ---------------------------------------------------------------
+
+def regicide_state(players: int = 2) -> dict:
+    return json.loads(json.dumps(GAME.new_match(players, 4).state()))
+
+
+def index_of(data: dict, label: str) -> int:
+    return next(i for i, c in enumerate(data["components"]) if c["label"] == label)
+
+
+def test_a_second_king_of_spades_is_refused():
+    data = regicide_state()
+    king = data["components"][index_of(data, "K♠")]
+    data["components"][index_of(data, "A♥")] = copy.deepcopy(king)
+    assert "A♥" in refused(GAME, data)
+    data = regicide_state()                       # an extra K♠ added to a hand
+    data["components"].append(copy.deepcopy(king))
+    data["zones"]["hand"][0].append(len(data["components"]) - 1)
+    assert "K♠" in refused(GAME, data)
+
+
+def test_ten_jesters_are_refused():
+    data = regicide_state()
+    jester = next(c for c in data["components"] if c["label"] == "Jester")
+    for label in ("A♥", "2♥", "3♥", "4♥", "5♥", "6♥", "7♥", "8♥", "9♥", "10♥"):
+        data["components"][index_of(data, label)] = copy.deepcopy(jester)
+    refused(GAME, data)
+
+
+def test_a_card_with_other_fields_or_type_is_refused():
+    data = regicide_state()
+    data["components"][0]["fields"]["value"] = 40
+    refused(GAME, data)
+    data = regicide_state()
+    data["components"][0]["fields"]["jester"] = 0              # equal to false: setup's own false is kept
+    restored = rulelang.Match.from_state(GAME, data).state()["components"][0]["fields"]["jester"]
+    assert restored is False
+    data["components"][0]["fields"]["rank"] = "1"
+    refused(GAME, data)
+    data = regicide_state()
+    data["components"][0]["fields"]["x"] = 1
+    assert "no field" in refused(GAME, data)
+
+
+def test_the_same_cards_moved_around_are_a_position():
+    data = regicide_state()
+    hand = data["zones"]["hand"][0]
+    data["zones"]["tavern"].append(hand.pop())
+    data["components"].reverse()                               # ids renumbered: still the same cards
+    n = len(data["components"]) - 1
+    data["zones"] = {k: ([[n - c for c in x] for x in v] if k == "hand" else [n - c for c in v])
+                     for k, v in data["zones"].items()}
+    assert rulelang.Match.from_state(GAME, data).state()["zones"] == data["zones"]
+
+
+def test_over_capacity_component_twice_and_bool_ids_are_refused(chips):
+    data = chips.new_match(2, 1).state()
+    data["zones"]["hand"][0] = data["zones"]["pool"][:3]
+    data["zones"]["pool"] = data["zones"]["pool"][3:]
+    assert "capacity" in refused(chips, data)
+    data = chips.new_match(2, 1).state()
+    data["zones"]["hand"][0] = [data["zones"]["pool"][0]]
+    assert "two places" in refused(chips, data)
+    data = chips.new_match(2, 1).state()
+    data["zones"]["pool"][1] = True
+    assert "not a component" in refused(chips, data)
+
+
+def test_components_the_rules_create_in_play_are_allowed_others_not(chips):
+    m = chips.new_match(2, 1)
+    m.apply("mint")
+    data = m.state()
+    assert rulelang.Match.from_state(chips, data).state() == data
+    data["components"][-1]["fields"]["v"] = "nine"
+    assert "not of type int" in refused(chips, data)
+    data = GAME.new_match(2, 4).state()                        # Regicide creates nothing in play
+    data["components"].append({"kind": "Card", "fields": {"rank": 13}, "label": "K♠"})
+    data["zones"]["box"].append(len(data["components"]) - 1)
+    refused(GAME, data)
+
+
+@pytest.mark.parametrize("change, reason", [
+    (lambda d: d["options"].__setitem__("cheat", True), "unknown option `cheat`"),
+    (lambda d: d.__setitem__("options", []), "options"),
+    (lambda d: d.__setitem__("step", "nowhere"), "unknown step"),
+    (lambda d: d.__setitem__("step", ["play"]), "unknown step"),
+    (lambda d: d.__setitem__("actor", 1), "the actor must be P1"),
+    (lambda d: d.__setitem__("actor", 9), "seats"),
+    (lambda d: d.__setitem__("current", True), "seats"),
+    (lambda d: d.__setitem__("players", 10 ** 9), "1..4 players"),
+    (lambda d: d.__setitem__("players", "2"), "players"),
+    (lambda d: d.__setitem__("seed", "x"), "seed"),
+    (lambda d: d.__setitem__("turn", -1), "turn"),
+    (lambda d: d.__setitem__("rng", None), "generator"),
+    (lambda d: d.__setitem__("rng", [2, d["rng"][1], None]), "generator"),
+    (lambda d: d.__setitem__("rng", [3, d["rng"][1][:10], None]), "generator"),
+    (lambda d: d["rng"][1].__setitem__(0, -1), "generator"),
+    (lambda d: d["rng"][1].__setitem__(0, 10 ** 40), "generator"),
+    (lambda d: d["rng"][1].__setitem__(0, "x"), "generator"),
+    (lambda d: d["rng"][1].__setitem__(624, 625), "generator"),
+    (lambda d: d["rng"].__setitem__(2, "gauss"), "generator"),
+    (lambda d: d.__setitem__("outcome", "won"), "outcome"),
+    (lambda d: d.__setitem__("outcome", {"results": ["win"]}), "outcome"),
+    (lambda d: d.__setitem__("outcome", {"results": ["win", "won"]}), "outcome"),
+    (lambda d: d.__setitem__("outcome", {"results": ["win", "lose"], "scores": [1, 2]}), "scores"),
+    (lambda d: d.__setitem__("outcome", {"results": ["win", "lose"], "extra": 1}), "outcome"),
+    (lambda d: d["vars"].__setitem__("damage", "lots"), "not of type int"),
+    (lambda d: d["vars"].__setitem__("damage", 2 ** 70), "not of type int"),
+    (lambda d: d["vars"].__setitem__("yielded", [False]), "one value per player"),
+    (lambda d: d["vars"].__setitem__("bonus", 1), "unknown variable"),
+    (lambda d: d["vars"].pop("damage"), "no variable `damage`"),
+    (lambda d: d["zones"].__setitem__("secret", []), "unknown zone"),
+    (lambda d: d["zones"].__setitem__("hand", [[]]), "one list per player"),
+    (lambda d: d.__setitem__("messages", [1]), "texts"),
+    (lambda d: d.__setitem__("log", "play"), "texts"),
+    (lambda d: d.__setitem__("components", {}), "components"),
+    (lambda d: d["components"].__setitem__(0, "A♥"), "component 0"),
+    (lambda d: d["components"][0].__setitem__("kind", "Bomb"), "unknown component kind"),
+], ids=lambda x: None if callable(x) else x)
+def test_a_bad_regicide_state_is_refused_in_one_line(change, reason):
+    data = regicide_state()
+    change(data)
+    assert reason in refused(GAME, data)
+
+
+@pytest.mark.parametrize("where", ["var", "messages", "field", "zone", "rng", "outcome", "options"])
+def test_deeply_nested_data_is_a_state_error(where):
+    data = regicide_state()
+    nested = deep()
+    if where == "var":
+        data["vars"]["damage"] = nested
+    elif where == "messages":
+        data["messages"] = nested
+    elif where == "field":
+        data["components"][0]["fields"]["rank"] = nested
+    elif where == "zone":
+        data["zones"]["tavern"] = nested
+    elif where == "rng":
+        data["rng"][1][0] = nested
+    elif where == "outcome":
+        data["outcome"] = {"results": nested}
+    else:
+        data["options"] = {"x": nested}
+    refused(GAME, data)
+
+
+def test_scores_and_the_actor_of_a_game_that_has_them(chips):
+    data = chips.new_match(2, 1).state()
+    assert data["actor"] == 1 and data["current"] == 0        # `step take by others[0]`
+    data["actor"] = 0
+    assert "the actor must be P2" in refused(chips, data)
+    data = chips.new_match(2, 1).state()
+    for bad in ([1], ["a", "b"], None, [True, False], [2 ** 70, 0]):
+        data["outcome"] = {"results": ["win", "lose"], "scores": bad}
+        assert "score" in refused(chips, data)
+    data["outcome"] = {"results": ["win", "lose"], "scores": [2, 1]}
+    assert rulelang.Match.from_state(chips, data).outcome == data["outcome"]
+    data = chips.new_match(2, 1).state()
+    data["options"] = {"bonus": "high"}
+    assert "must be int" in refused(chips, data)
+
+
+def test_built_test_positions_and_round_trips_still_restore():
+    for game, players in ((GAME, 1), (GAME, 4), (rulelang.load(str(VALGARD)), 2)):
+        m = game.new_match(players, 9)
+        for _ in range(5):
+            if m.is_over:
+                break
+            m.apply(m.legal_actions()[-1])
+        data = json.loads(json.dumps(m.state()))
+        assert rulelang.Match.from_state(game, data).state() == data
+
+
+# -- 6. bad command lines are one line ---------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", REGICIDE, "--games", "0"], "error: the number of games must be at least 1"),
+    (["simulate", REGICIDE, "--players", "9"], "error: Regicide is for 1..4 players, not 9"),
+    (["simulate", VALGARD, "--option", "hardcore=" + "[" * 100_000], "error: option `hardcore` must be bool"),
+    (["simulate", REGICIDE, "--bot", "7=random"], "error: no seat P7"),
+    (["play", "/nonexistent/x.rules"], "error[E000]: no such file"),
+    (["replay", "/nonexistent/s.json", "--rules", REGICIDE], "error: cannot load /nonexistent/s.json"),
+])
+def test_bad_arguments_are_one_line(capsys, argv, message):
+    code, _, err = cli(capsys, *argv)
+    assert code == 1 and err.count("\n") == 1 and message in err and len(err) < 300
