@@ -19,7 +19,7 @@ import reprlib
 from .closures import Action, Lowerer, RuleFault, plain_text, player_text
 from .errors import IllegalAction, RuleRuntimeError, StateError
 from .irspec import check_ir
-from .limits import COMPONENT_LIMIT, INT_LIMIT
+from .limits import COMPONENT_LIMIT, INT_LIMIT, WORK_LIMIT
 from .textsafe import printable
 
 __all__ = ["Action", "Game", "Match"]
@@ -201,6 +201,7 @@ class Match:
         self.actor = 0
         self.turn_count = 0
         self.depth = 0
+        self.work = WORK_LIMIT          # loop iterations left to the effect running now (limits.py)
         self.result: dict | None = None
         self.log: list[str] = []
         self.messages: list = []
@@ -270,6 +271,7 @@ class Match:
             raise IllegalAction(f"`{text}` is not a legal action now")
         self.me = self.actor
         self._by_text = None
+        self.work = WORK_LIMIT                      # loop iterations this action's effect may take
         try:
             signal = found._fn(self, found._args)
             self.log.append(text)
@@ -280,6 +282,7 @@ class Match:
     def view(self, player: int) -> dict:
         if not 0 <= player < self.players:
             raise ValueError(f"no player {player} in a {self.players}-player match")
+        self.work = WORK_LIMIT                      # shown defs may loop too
         game = self.game
         zones = []
         cells: dict = {}
@@ -657,6 +660,7 @@ class Match:
         if self.intern is None:
             self.intern = self.game.universe(self)
         self.me = self.actor
+        self.work = WORK_LIMIT
         self._by_text = self.game.steps[self.step][2](self)
 
     def _fits(self, value, typ: str) -> bool:

@@ -232,6 +232,8 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         fn.emit("try:")
         fn.indent += 1
         fn.emit(f"if m.depth > CALL_DEPTH_LIMIT: _fault({msg})")
+        fn.emit("m.work -= 1")                 # a recursive call is one iteration of the effect's budget
+        fn.emit("if m.work < 0: _overworked()")
         for x in lines or []:
             fn.emit(x)
         if block is not None:

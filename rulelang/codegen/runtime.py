@@ -11,7 +11,7 @@ from itertools import combinations, compress
 
 from ..boards import reachable
 from ..errors import RuleFault, RuleRuntimeError
-from ..limits import CALL_DEPTH_LIMIT, INT_LIMIT, LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT
+from ..limits import CALL_DEPTH_LIMIT, INT_LIMIT, LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, WORK_LIMIT
 
 
 def _fault(msg: str):
@@ -135,6 +135,11 @@ def _mul(a, b):
     if type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
         _fault(f"a product is too large: {plain_text(a)} * {plain_text(b)} (integer limit {INT_LIMIT})")
     return v
+
+
+def _overworked():
+    """Called when an effect has used up its loop budget (m.work): a rule error, not a hang."""
+    _fault(f"more than {WORK_LIMIT} loop iterations in one effect (work limit): a loop that never ends?")
 
 
 def _grown(v):
@@ -394,7 +399,7 @@ NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
-    "_range": _range, "_mul": _mul, "_grown": _grown, "_move": _move, "_move1": _move1,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
     "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,

@@ -161,8 +161,10 @@ class StatementLowering:
             return
         it = self.seq(s["in"], ctx)
         fresh = s["in"]["k"] in ("comp", "list", "range") or (s["in"]["k"] == "builtin")
-        src = it.src if fresh else f"list({it.src})"
-        fn.emit(f"for {self.local_target(s['v'], ctx)} in {src}:")
+        items = fn.new("t")
+        fn.emit(f"{items} = {it.src if fresh else f'list({it.src})'}")
+        self.spend(fn, f"len({items})")
+        fn.emit(f"for {self.local_target(s['v'], ctx)} in {items}:")
         self.sub_block(s["body"], ctx)
 
     def s_while(self, s, ctx):
@@ -175,6 +177,7 @@ class StatementLowering:
         fn.indent += 1
         fn.emit(f"{n} += 1")
         fn.emit(f"if {n} > LOOP_LIMIT: _fault({msg})")
+        self.spend(fn, "1")
         self.block(s["body"], ctx)
         fn.indent -= 1
 
@@ -186,8 +189,15 @@ class StatementLowering:
         count = self.ex(s["n"], ctx)
         fn.emit(f"{k} = {count.src}")
         fn.emit(f"if {k} > LOOP_LIMIT: _fault('`repeat ' + str({k}) + '` is over the loop limit {LOOP_LIMIT}')")
+        self.spend(fn, f"({k} if {k} > 0 else 0)")
         fn.emit(f"for _ in range({k}):")
         self.sub_block(s["body"], ctx)
+
+    def spend(self, fn, count: str) -> None:
+        """Charge a loop's iterations to the effect's budget (m.work, reset by the engine for each
+        action), so loops inside loops cannot multiply into a hang."""
+        fn.emit(f"m.work -= {count}")
+        fn.emit("if m.work < 0: _overworked()")
 
     def s_goto(self, s, ctx):
         ctx.fn.emit(f"return ('goto', {_lit(s['step'])})")

@@ -1,0 +1,102 @@
+"""Run-time limits: a rule that would hang the machine or eat its memory stops with a rule error.
+
+The security issue's reproducers (a huge range, a subset parameter over 40 elements, `x = x * x` in
+a loop, three nested `repeat 10000`) and their relatives (a branching recursive def, a negative
+`repeat` that must not refill the budget). Each must end quickly with a RuleRuntimeError naming
+the limit, never a MemoryError, a traceback or a hang.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import rulelang
+
+HEAD = """game "L" {
+  players 1..2
+  kind Chip { n: int  label text(n) }
+  zone pool: set
+  var x: int = 0
+"""
+
+
+def game(body: str, setup: str = "", defs: str = "") -> rulelang.Game:
+    source = HEAD + defs + f"  setup {{ {setup} }}\n  turn {{ step play {{\n{body}\n" \
+        "      action stop { finish draw }\n    } }\n}\n"
+    return rulelang.Game(rulelang.compile_source(source, "limits.rules"))
+
+
+def fails_quickly(run, *words) -> str:
+    start = time.perf_counter()
+    with pytest.raises(rulelang.RuleRuntimeError) as err:
+        run()
+    assert time.perf_counter() - start < 5
+    message = str(err.value)
+    assert message.startswith("limits.rules:")
+    for word in words:
+        assert word in message
+    return message
+
+
+def test_a_huge_range_is_a_rule_error_not_a_memory_error():
+    g = game("      action big { x = size(1..1000000000) }")
+    m = g.new_match(1)
+    fails_quickly(lambda: m.apply("big"), "range limit")
+
+
+def test_a_subset_parameter_with_too_many_choices_is_a_rule_error_not_a_hang():
+    g = game("      action choose(cs subset of pool size 1..40) { x = size(cs) }",
+             setup="repeat 40 { create Chip(n: 1) in pool }")
+    fails_quickly(lambda: g.new_match(1).legal_actions(), "subset limit")
+
+
+def test_an_unrolled_subset_over_a_large_domain_is_refused_too():
+    g = game("      action choose(cs subset of pool size 6) { x = size(cs) }",
+             setup="repeat 200 { create Chip(n: 1) in pool }")
+    fails_quickly(lambda: g.new_match(1).legal_actions(), "subset limit")
+
+
+def test_squaring_in_a_loop_stops_at_the_integer_limit():
+    g = game("      action grow { x = 2  while x > 0 { x = x * x } }")
+    m = g.new_match(1)
+    fails_quickly(lambda: m.apply("grow"), "integer limit")
+
+
+def test_doubling_by_addition_stops_at_the_integer_limit():
+    g = game("      action grow { x = 1  repeat 100 { x = x + x } }")
+    m = g.new_match(1)
+    fails_quickly(lambda: m.apply("grow"), "integer limit")
+
+
+def test_three_nested_repeats_stop_at_the_work_limit():
+    g = game("      action spin { repeat 10000 { repeat 10000 { repeat 10000 { x += 1 } } } }")
+    m = g.new_match(1)
+    fails_quickly(lambda: m.apply("spin"), "work limit")
+
+
+def test_nested_loops_in_setup_stop_at_the_work_limit():
+    with pytest.raises(rulelang.RuleRuntimeError) as err:
+        game("", setup="for i in 1..10000 { for j in 1..10000 { x += 1 } }").new_match(1)
+    assert "work limit" in str(err.value)
+
+
+def test_a_negative_repeat_does_not_refill_the_budget():
+    g = game("      action spin { repeat -100000000 { x += 1 }  repeat 10000 { repeat 10000 { x += 1 } } }")
+    m = g.new_match(1)
+    fails_quickly(lambda: m.apply("spin"), "work limit")
+
+
+def test_a_branching_recursive_def_stops_at_the_work_limit():
+    g = game("      action count { x = fib(60) }",
+             defs="  def fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\n")
+    m = g.new_match(1)
+    fails_quickly(lambda: m.apply("count"), "work limit")
+
+
+def test_the_budget_is_per_action_so_long_games_do_not_run_out():
+    g = game("      action step { repeat 5000 { x += 1 } }")
+    m = g.new_match(1)
+    for _ in range(1000):                    # 5,000,000 iterations over the match, 5,000 per action
+        m.apply("step")
+    assert m.state()["vars"]["x"] == 5_000_000
