@@ -7,12 +7,13 @@
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from . import cache
+from . import cache, safejson
 from .engine import Action, Game, Match
 from .errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
+from .limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
+from .textsafe import printable
 
 # The front end (parser, checker, compiler: Lark and jsonschema) is imported when first needed,
 # so loading a cached rule file or running a game does not pay for it.
@@ -22,13 +23,20 @@ __all__ = ["load", "compile_file", "compile_source", "lint", "Game", "Match", "A
 __version__ = "0.1.0"
 
 
-def _read(path: str) -> str:
+def _read(path: str, limit: int = SOURCE_LIMIT) -> str:
+    """A rule file's (or IR's) text: at most `limit` characters, never a device or a directory."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RuleError([Diagnostic("E000", f"no such file: {path}")]) from None
+        if not Path(path).is_file():
+            if Path(path).exists():
+                raise RuleError([Diagnostic("E000", f"cannot read {printable(path)}: not a regular file")])
+            raise RuleError([Diagnostic("E000", f"no such file: {printable(path)}")])
+        with open(path, encoding="utf-8") as f:
+            text = f.read(limit + 1)
     except (OSError, UnicodeDecodeError) as err:
-        raise RuleError([Diagnostic("E000", f"cannot read {path}: {err}")]) from None
+        raise RuleError([Diagnostic("E000", f"cannot read {printable(path)}: {printable(str(err))}")]) from None
+    if len(text) > limit:
+        raise RuleError([Diagnostic("E000", f"{printable(path)} is larger than {limit} characters")])
+    return text
 
 
 def check_source(source: str, file: str = "<rules>"):
@@ -81,10 +89,9 @@ def load(path: str) -> Game:
     if path.endswith(".json"):
         from .compiler import validate_ir
         try:
-            ir = json.loads(_read(path))
-        except json.JSONDecodeError as err:
-            raise RuleError([Diagnostic("E300", f"not valid JSON: {err.msg}",
-                                        Span(path, err.lineno, err.colno))]) from None
+            ir = safejson.loads(_read(path, JSON_SIZE_LIMIT), "compiled game")
+        except safejson.JSONLimitError as err:
+            raise RuleError([Diagnostic("E300", f"{printable(path)}: {err}")]) from None
         validate_ir(ir, path)
         return Game(ir, path)
     source = _read(path)

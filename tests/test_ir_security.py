@@ -204,3 +204,17 @@ def test_ir_mutants_never_raise_a_python_exception(path, tmp_path, monkeypatch):
     assert not problems, "\n".join(problems[:10])
     assert valid > 0                                 # some mutants were schema-valid
     assert not (tmp_path / "pwned").exists()
+
+
+def test_a_deeply_nested_or_huge_ir_file_is_one_error_line(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.load(str(deep))
+    assert err.value.diagnostics[0].code == "E300" and "nests deeper" in err.value.diagnostics[0].message
+
+
+def test_a_device_is_not_read_as_a_rule_file():
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.load("/dev/zero")
+    assert "not a regular file" in err.value.diagnostics[0].message
