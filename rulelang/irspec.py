@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from .errors import Diagnostic, RuleError
 from .limits import IR_DEPTH_LIMIT
+from .types import Context, ValueType
 
 NAME_PATTERN = "^[A-Za-z_][A-Za-z_0-9]*$"
 
@@ -330,11 +331,20 @@ class _Checker:
             want = len(self.ir["procs"][s["proc"]]["params"])
             if len(s["a"]) != want:
                 raise _Bad(f"{path}/a", f"`{s['proc']}` takes {want} arguments, not {len(s['a'])}")
-        elif kind == "create":
+        if kind in ("move", "create"):
+            self.one_zone(s["to"], f"{path}/to")
+        elif kind == "shuffle":
+            self.one_zone(s["zone"], f"{path}/zone")
+        if kind == "create":
             self.declared(s["kind"], self.ir["kinds"], "component kind", f"{path}/kind")
             fields = {f["name"] for f in self.ir["kinds"][s["kind"]]["fields"]}
             for f in s["fields"]:
                 self.declared(f, fields, f"field of `{s['kind']}`", f"{path}/fields")
+
+    def one_zone(self, e: dict, path: str) -> None:
+        """A zone named as a move/create/shuffle target is one zone, never a whole family."""
+        if e.get("k") == "zone" and self.zones[e["n"]]["per"] is not None and e.get("i") is None:
+            raise _Bad(path, f"`{e['n']}` is one zone per {self.zones[e['n']]['per']}: say which")
 
     # -- the whole game --
     def run(self) -> None:
@@ -425,8 +435,18 @@ class _Checker:
             for i, f in enumerate(spec["fields"]):
                 self.typed(f["default"], OPTEXPR, f"/kinds/{kind}/fields/{i}/default", 0)
             self.typed(spec["label"], OPTEXPR, f"/kinds/{kind}/label", 0)
+        type_ctx = Context(enums={e: {i["name"] for i in items} for e, items in ir["enums"].items()})
         for i, v in enumerate(ir["vars"]):
             self.expr(v["init"], f"/vars/{i}/init", 0)
+            init = v["init"]
+            if init["k"] == "lit" and not ValueType.parse(v["type"]).fits(init["v"], type_ctx):
+                raise _Bad(f"/vars/{i}/init", f"{_show(init['v'])} is not a {ValueType.parse(v['type']).describe()}")
+        for kind, spec in ir["kinds"].items():
+            for i, f in enumerate(spec["fields"]):
+                d = f["default"]
+                if d is not None and d["k"] == "lit" and not ValueType.parse(f["type"]).fits(d["v"], type_ctx):
+                    raise _Bad(f"/kinds/{kind}/fields/{i}/default",
+                               f"{_show(d['v'])} is not a {ValueType.parse(f['type']).describe()}")
         for name, d in ir["defs"].items():
             self.expr(d["body"], f"/defs/{name}/body", 0)
         for name, pr in ir["procs"].items():

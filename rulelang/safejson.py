@@ -43,3 +43,5 @@ def loads(text: str, what: str = "file"):
         raise JSONLimitError(f"the {what} nests too deeply") from None
     except json.JSONDecodeError as err:
         raise JSONLimitError(f"the {what} is not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})") from None
+    except ValueError as err:              # e.g. a number of more than 4,300 digits
+        raise JSONLimitError(f"the {what} holds a value JSON readers refuse: {err}") from None
