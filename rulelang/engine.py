@@ -7,7 +7,7 @@ components are columns (`F`, one list per field name, indexed by component id) p
 kinds and labels, which never change once created. One seeded `random.Random` is the only
 source of chance. The flow is a set of steps: a step runs its `enter` block, then waits for
 its actor to choose one of its actions. The Game compiles the IR once into Python
-functions (closures.py); `state()` is the same plain JSON as ever, keyed by names.
+functions (rulelang/codegen/); `state()` is the same plain JSON as ever, keyed by names.
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import json
 import random
 import reprlib
 
-from .closures import Action, Lowerer, RuleFault, plain_text, player_text
-from .errors import IllegalAction, RuleRuntimeError, StateError
+from .codegen import Action, Lowerer, plain_text, player_text
+from .errors import IllegalAction, RuleFault, RuleRuntimeError, StateError
 from .irspec import check_ir
 from .limits import COMPONENT_LIMIT, INT_LIMIT, WORK_LIMIT
 from .textsafe import printable

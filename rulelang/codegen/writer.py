@@ -3,12 +3,7 @@ match state it reads), and `_lit`, the only way a value from the IR enters that 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .constants import REBIND
-
-if TYPE_CHECKING:
-    from .generator import Lowerer
 import math
 
 
@@ -31,7 +26,7 @@ class Fn:
     RESOURCES = {"Z": "m.Z", "V": "m.V", "me": "m.me", "cur": "m.current", "NP": "m.players",
                  "LB": "m.labels", "OPT": "m.options", "PL": "m.PL", "OTH": "m.OTH", "W": "m.where"}
 
-    def __init__(self, low: "Lowerer", header: str, line=None):
+    def __init__(self, low, header: str, line=None):      # low: the Lowerer writing it
         self.low = low
         self.header = header
         self.body: list[tuple[str, object]] = []
