@@ -14,7 +14,9 @@ import difflib
 from dataclasses import dataclass, field
 
 from . import nodes as n
+from .nodes import walk
 from .errors import Diagnostic, Span
+from .limits import COMPONENT_LIMIT, INT_LIMIT
 
 PRIMITIVES = {"int", "bool", "text", "player", "cell"}
 BOARD_SHAPES = ("squares", "hexes", "octagons")
@@ -48,6 +50,9 @@ BUILTIN_FUNCTIONS = {
     "rows": (1, 1), "cols": (1, 1),
 }
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
+SUGGEST_WORK = 500_000     # names compared for "did you mean" in one file (a few seconds at most)
+PLAYER_LIMIT = 64          # seats in one match, as the engine's IR check allows (to move to limits.py)
+OPTION_TYPES = ("bool", "int", "text")      # what `--option NAME=VALUE` can give
 
 
 def elem(t: str) -> str:
@@ -125,6 +130,13 @@ class Checker:
         self.function_refs: set[int] = set()
         self.written: set[str] = set()
         self.shadows: list[Diagnostic] = []      # W207, reported only if the file has no errors
+        self.loaded: dict[tuple, tuple] = {}     # (path, kind) -> load_rows(...): each content file read once
+        self.names: dict[tuple, list] = {}       # declaration kinds -> their names (see names_of)
+        self.fields: dict = {}                   # kind (None: every kind) -> kind_fields(kind)
+        # "did you mean" compares a name with every candidate: in a file with thousands of names and
+        # thousands of typos that is quadratic, so it stops after this many comparisons in all
+        self.suggest_work = SUGGEST_WORK
+        self.content_rows = 0                    # rows all `create ... from` statements make together
 
     # ---- reporting ----
     def error(self, code: str, msg: str, span: Span, suggestion: str | None = None) -> None:
@@ -134,8 +146,19 @@ class Checker:
         self.out.diagnostics.append(Diagnostic(code, msg, span, "warning", suggestion))
 
     def suggest(self, name: str, candidates) -> str | None:
-        found = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+        """The closest candidate (a list, or a function giving one), while the budget lasts."""
+        if self.suggest_work <= 0:
+            return None
+        candidates = list(candidates() if callable(candidates) else candidates)
+        self.suggest_work -= len(candidates)
+        found = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
         return found[0] if found else None
+
+    def names_of(self, *kinds: str) -> list[str]:
+        """The declared names of these kinds (kept: every declaration is known once collected)."""
+        if kinds not in self.names:
+            self.names[kinds] = [k for k, v in self.out.symbols.items() if v.kind in kinds]
+        return self.names[kinds]
 
     # ---- entry ----
     def run(self) -> Checked:
@@ -182,7 +205,9 @@ class Checker:
             if isinstance(d, n.Players):
                 if seen_players:
                     self.error("E102", "`players` is declared twice", d.span)
-                if not 1 <= d.low <= d.high:
+                if d.high > PLAYER_LIMIT:
+                    self.error("E203", f"a game takes at most {PLAYER_LIMIT} players", d.span)
+                elif not 1 <= d.low <= d.high:
                     self.error("E203", f"player counts {d.low}..{d.high} are not a valid range", d.span)
                 seen_players = True
             elif isinstance(d, n.EnumDecl):
@@ -229,14 +254,21 @@ class Checker:
         if sym and sym.kind in ("enum", "kind"):
             self.used.add(t.name)
             return sym.type
-        choices = list(PRIMITIVES) + [k for k, s in self.out.symbols.items() if s.kind in ("enum", "kind")]
+        choices = lambda: list(PRIMITIVES) + self.names_of("enum", "kind")
         self.error("E101", f"unknown type `{t.name}`", t.span, self.suggest(t.name, choices))
         return "any"
 
     # ---- declarations ----
     def check_decl(self, d) -> None:
         if isinstance(d, n.OptionDecl):
-            self.expect(d.default, self.out.symbols.get(d.name, Symbol("", d)).type, "the option's default")
+            t = self.out.symbols.get(d.name, Symbol("", d)).type
+            if self.out.symbols.get(d.name, Symbol("", None)).decl is d and t not in OPTION_TYPES + ("any",):
+                self.error("E201", f"an option is bool, int or text (what `--option` can give), not {show(t)}",
+                           d.type.span)
+                self.expr(d.default)
+            elif self.expect(d.default, t, "the option's default") != "any" and not _written_out(d.default):
+                self.error("E204", "an option's default must be written out: a number, true or false, or a string",
+                           d.default.span)
         elif isinstance(d, n.TableDecl):
             self.check_table(d)
         elif isinstance(d, n.KindDecl):
@@ -329,7 +361,12 @@ class Checker:
                 self.error("E105", f"unknown {what} property `{m.name}` (known: {', '.join(allowed)})",
                            m.span, self.suggest(m.name, allowed))
             elif m.name == "capacity":
-                self.expect(m.value, "int", "a capacity")
+                # the IR holds a capacity as a number: it must be one, written out, 0 or more
+                if m.value is None:
+                    self.error("E103", "`capacity` needs a number: `capacity 4`", m.span)
+                elif self.expect(m.value, "int", "a capacity") == "int" and not (
+                        isinstance(m.value, n.Lit) and type(m.value.value) is int and m.value.value >= 0):
+                    self.error("E204", "a capacity must be a whole number ≥ 0, written out", m.value.span)
             elif m.value is not None:
                 self.error("E105", f"`{m.name}` takes no value", m.span)
 
@@ -365,9 +402,8 @@ class Checker:
         elif d.per == "cell":
             sym = self.out.symbols.get(d.per_board or "")
             if sym is None or sym.kind != "board":
-                boards = [k for k, v in self.out.symbols.items() if v.kind == "board"]
                 self.error("E101", f"`per cell of` needs a declared board, not `{d.per_board}`", d.per_span,
-                           self.suggest(d.per_board or "", boards))
+                           self.suggest(d.per_board or "", self.names_of("board")))
             else:
                 self.used.add(d.per_board)
         elif d.per_board is not None:
@@ -546,8 +582,7 @@ class Checker:
         elif isinstance(s, n.Goto):
             sym = self.out.symbols.get(s.step)
             if sym is None or sym.kind != "step":
-                steps = [k for k, v in self.out.symbols.items() if v.kind == "step"]
-                self.error("E101", f"unknown step `{s.step}`", s.span, self.suggest(s.step, steps))
+                self.error("E101", f"unknown step `{s.step}`", s.span, self.suggest(s.step, self.names_of("step")))
         elif isinstance(s, n.EndTurn):
             if s.to is not None:
                 self.expect(s.to, "player", "the player who takes the next turn")
@@ -564,8 +599,8 @@ class Checker:
         elif isinstance(s, n.CallStmt):
             sym = self.out.symbols.get(s.name)
             if sym is None or sym.kind != "proc":
-                procs = [k for k, v in self.out.symbols.items() if v.kind == "proc"]
-                self.error("E101", f"unknown procedure `{s.name}`", s.span, self.suggest(s.name, procs))
+                self.error("E101", f"unknown procedure `{s.name}`", s.span,
+                           self.suggest(s.name, self.names_of("proc")))
                 for a in s.args:
                     self.expr(a)
                 return
@@ -584,17 +619,29 @@ class Checker:
         from .content import load_rows              # PyYAML only when a rule file imports content
         sym = self.out.symbols.get(s.kind)
         if sym is None or sym.kind != "kind":
-            kinds = [k for k, v in self.out.symbols.items() if v.kind == "kind"]
-            self.error("E101", f"unknown component kind `{s.kind}`", s.span, self.suggest(s.kind, kinds))
+            self.error("E101", f"unknown component kind `{s.kind}`", s.span,
+                       self.suggest(s.kind, self.names_of("kind")))
             return
         self.used.add(s.kind)
         fields = {f.name: (self.resolve_type_quiet(f.type), f.default is not None) for f in sym.decl.fields}
         enums = {d.name: [i.name for i in d.items] for d in self.game.decls if isinstance(d, n.EnumDecl)}
-        content, diags, sources = load_rows(self.game.span.file, s.path, s.path_span, s.kind, fields, enums)
-        self.out.diagnostics.extend(diags)
-        self.out.sources.update(sources)
-        if content is not None:
-            self.out.contents[id(s)] = content
+        key = (s.path, s.kind)
+        first = key not in self.loaded
+        if first:
+            self.loaded[key] = load_rows(self.game.span.file, s.path, s.path_span, s.kind, fields, enums)
+        content, diags, sources = self.loaded[key]
+        if first:                                # (a file's own problems are reported once)
+            self.out.diagnostics.extend(diags)
+            self.out.sources.update(sources)
+        if content is None:
+            return
+        # every statement puts its rows into the IR: together they may not make more than a match may hold
+        self.content_rows += len(content.rows)
+        if self.content_rows > COMPONENT_LIMIT:
+            self.error("E506", f"the `create … from` statements make more than {COMPONENT_LIMIT:,} components "
+                               f"together (the limit for a match)", s.span)
+            return
+        self.out.contents[id(s)] = content
 
     def assign(self, s: n.Assign) -> None:
         target = s.target
@@ -609,9 +656,8 @@ class Checker:
             sym = self.out.symbols.get(target.name)
             if sym is None or sym.kind != "var":
                 if sym is None:
-                    vars_ = [k for k, v in self.out.symbols.items() if v.kind == "var"]
                     self.error("E101", f"unknown variable `{target.name}`", target.span,
-                               self.suggest(target.name, vars_ + list(self.visible_names())))
+                               self.suggest(target.name, lambda: self.names_of("var") + list(self.visible_names())))
                 else:
                     self.error("E201", f"`{target.name}` is a {sym.kind}, not a variable", target.span)
                 return
@@ -652,6 +698,8 @@ class Checker:
     def _expr(self, e) -> str:
         if isinstance(e, n.Lit):
             v = e.value
+            if type(v) is int and v > INT_LIMIT:
+                self.error("E203", f"this number is larger than the integer limit ({INT_LIMIT:,})", e.span)
             return "none" if v is None else "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "text"
         if isinstance(e, n.Name):
             return self.name(e)
@@ -702,7 +750,7 @@ class Checker:
             return BUILTIN_VALUES[e.name]
         sym = self.out.symbols.get(e.name)
         if sym is None:
-            self.error("E101", f"unknown name `{e.name}`", e.span, self.suggest(e.name, self.visible_names()))
+            self.error("E101", f"unknown name `{e.name}`", e.span, self.suggest(e.name, self.visible_names))
             self.out.refs[id(e)] = ("unknown", e.name)
             return "any"
         self.used.add(e.name)
@@ -755,7 +803,13 @@ class Checker:
         return "int"
 
     def kind_fields(self, kind: str | None) -> dict[str, str]:
-        """Fields of one kind, or (kind None) of every kind that agrees on a field's type."""
+        """Fields of one kind, or (kind None) of every kind that agrees on a field's type (kept:
+        a file may read `.field` of untyped values thousands of times, over thousands of kinds)."""
+        if kind not in self.fields:
+            self.fields[kind] = self._kind_fields(kind)
+        return self.fields[kind]
+
+    def _kind_fields(self, kind: str | None) -> dict[str, str]:
         kinds = [s.decl for s in self.out.symbols.values() if s.kind == "kind"]
         if kind is not None:
             kinds = [k for k in kinds if k.name == kind]
@@ -786,7 +840,7 @@ class Checker:
                                    f"(e.g. `c: cell`)", e.span)
             elif e.name not in fields:
                 self.error("E104", f"no component kind has a field `{e.name}`", e.span,
-                           self.suggest(e.name, list(fields) + list(CELL_FIELDS)))
+                           self.suggest(e.name, lambda: list(fields) + list(CELL_FIELDS)))
                 return "any"
             return fields.get(e.name, "any")
         if t == "cell":
@@ -860,7 +914,7 @@ class Checker:
             self.error("E201", f"procedure `{e.name}` gives no value; call it as a statement", e.span)
             return "any"
         if e.name not in BUILTIN_FUNCTIONS:
-            defs = [k for k, v in self.out.symbols.items() if v.kind in ("def",)] + list(BUILTIN_FUNCTIONS)
+            defs = lambda: self.names_of("def") + list(BUILTIN_FUNCTIONS)
             self.error("E101", f"unknown function `{e.name}`", e.span, self.suggest(e.name, defs))
             for a in e.args:
                 self.expr(a)
@@ -993,8 +1047,8 @@ class Checker:
     def make(self, e: n.Make) -> None:
         sym = self.out.symbols.get(e.kind)
         if sym is None or sym.kind != "kind":
-            kinds = [k for k, v in self.out.symbols.items() if v.kind == "kind"]
-            self.error("E101", f"unknown component kind `{e.kind}`", e.span, self.suggest(e.kind, kinds))
+            self.error("E101", f"unknown component kind `{e.kind}`", e.span,
+                       self.suggest(e.kind, self.names_of("kind")))
             for kw in e.kwargs:
                 self.expr(kw.value)
             return
@@ -1016,21 +1070,23 @@ class Checker:
                 self.error("E103", f"`{e.kind}(...)` needs a value for field `{f.name}`", e.span)
 
 
-def walk(node):
-    """Every node under `node` (declarations, statements and expressions)."""
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-            continue
-        if not isinstance(x, n.Node):
-            continue
-        yield x
-        for name in x.__dataclass_fields__:
-            if name != "span":
-                stack.append(getattr(x, name))
+def _written_out(e) -> bool:
+    """A literal number, true/false or string (a number may have a minus sign): what the IR can hold."""
+    if isinstance(e, n.Unary) and e.op == "-":
+        e = e.operand
+        return isinstance(e, n.Lit) and type(e.value) is int
+    return isinstance(e, n.Lit) and e.value is not None
 
 
 def check(game: n.Game) -> Checked:
-    return Checker(game).run()
+    """Check a parsed rule file (and lint it if it has no errors).
+
+    The parser's nesting limits keep every pass far from Python's recursion limit; should one
+    still be reached, the file gets an error rather than the caller a traceback."""
+    try:
+        return Checker(game).run()
+    except RecursionError:
+        out = Checked(game, {})
+        out.diagnostics.append(Diagnostic("E006", "the rule file is too deeply nested for rulelang to check: "
+                                                  "simplify its most deeply nested rule", game.span))
+        return out

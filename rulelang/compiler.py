@@ -24,15 +24,129 @@ def ir_schema() -> dict:
     return json.loads(resources.files("rulelang").joinpath("ir.schema.json").read_text(encoding="utf-8"))
 
 
+_SLICE = 16        # JSON levels one jsonschema pass looks into: it recurses ~10 Python frames per level
+_STUBS = {"expr": {"k": "lit", "v": None}, "stmt": {"s": "goto", "step": "stub"}}
+
+
+@lru_cache(maxsize=1)
+def _validators() -> dict:
+    """A validator for a whole IR, and (if the schema names them) for one expression or statement."""
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+    schema = ir_schema()
+    out = {"ir": jsonschema.Draft202012Validator(schema)}
+    defs, base = schema.get("$defs", {}), schema.get("$id")
+    if base and "expr" in defs and "stmt" in defs:
+        registry = Registry().with_resource(base, DRAFT202012.create_resource(schema))
+        for part in ("expr", "stmt"):
+            out[part] = jsonschema.Draft202012Validator({"$ref": f"{base}#/$defs/{part}"}, registry=registry)
+    return out
+
+
+def _slice(doc, role: str, path: list) -> tuple:
+    """A copy of `doc` in which every statement below the top and every expression more than _SLICE
+    levels down is a stub, and the parts cut out: [(role, part, its path)]. The roles of a node's
+    fields come from the IR tables (irspec); above the first node (role "top") nodes are known by
+    their "k" or "s". A literal's value, which the schema leaves free, is copied as null, so that
+    statements differing only in literals (the rows of a content file) validate as one."""
+    from . import irspec
+    kinds = {"expr": irspec.EXPRESSIONS, "stmt": irspec.STATEMENTS}
+    field_roles = {irspec.EXPR: "expr", irspec.OPTEXPR: "expr", irspec.EXPRS: "exprs", irspec.BLOCK: "block",
+                   "target": "target", "fields": "fields"}
+    cuts: list = []
+    holder = [None]
+    stack = [(doc, role, 0, path, holder, 0)]
+    while stack:
+        x, role, depth, where, parent, key = stack.pop()
+        if role == "top" and isinstance(x, dict):
+            k, st = x.get("k"), x.get("s")
+            role = "expr" if isinstance(k, str) and k in kinds["expr"] else \
+                "stmt" if isinstance(st, str) and st in kinds["stmt"] else "top"
+        if isinstance(x, dict) and "expr" in _validators() and \
+                ((role == "stmt" and depth > 0) or (role == "expr" and depth >= _SLICE)):
+            cuts.append((role, x, where))
+            parent[key] = dict(_STUBS[role])
+            continue
+        if isinstance(x, dict):
+            spec = None
+            if role in ("expr", "stmt"):
+                tag = x.get("k" if role == "expr" else "s")
+                spec = kinds[role].get(tag) if isinstance(tag, str) else None
+            copy: dict = {}
+            parent[key] = copy
+            fields = {**spec.required, **spec.optional} if spec is not None else {}
+            for k, v in x.items():
+                copy[k] = v
+                if fields.get(k) == irspec.LITERAL:
+                    copy[k] = None
+                    continue
+                if not isinstance(v, (dict, list)):
+                    continue
+                if spec is not None:
+                    t = fields.get(k)
+                    child = field_roles.get(t, "literal") if isinstance(t, str) else "literal"
+                elif role == "target":
+                    child = "expr" if k == "i" else "literal"
+                elif role == "fields":
+                    child = "expr"
+                else:
+                    child = "top" if role == "top" else "literal"
+                stack.append((v, child, depth + 1, where + [k], copy, k))
+        elif isinstance(x, list):
+            copy = list(x)
+            parent[key] = copy
+            child = {"exprs": "expr", "block": "stmt", "top": "top"}.get(role, "literal")
+            if child == "top" and x and all(isinstance(v, dict) and isinstance(v.get("s"), str)
+                                            and v["s"] in kinds["stmt"] for v in x):
+                child = "stmt"                   # a block of the top level (setup, a step's enter ...)
+            if child == "stmt" and "expr" in _validators():
+                # every statement of a block is cut out; the block (an array the schema puts no bound
+                # on) keeps one stub for them all, so 100,000 rows are not 100,000 stubs to validate
+                cuts.extend(("stmt", v, where + [i]) for i, v in enumerate(x) if isinstance(v, dict))
+                if all(isinstance(v, dict) for v in x):
+                    copy[:] = [dict(_STUBS["stmt"])] if x else []
+                else:                    # (something not even an object: keep the places, for the error's path)
+                    copy[:] = [dict(_STUBS["stmt"]) if isinstance(v, dict) else v for v in x]
+                continue
+            for i, v in enumerate(x):
+                if isinstance(v, (dict, list)):
+                    stack.append((v, child, depth + 1, where + [i], copy, i))
+        else:
+            parent[key] = x
+    return holder[0], cuts
+
+
 def validate_ir(ir: dict, file: str = "<ir>") -> None:
-    """Raise RuleError if `ir` does not match the schema (e.g. a hand-edited or foreign JSON file)."""
-    validator = jsonschema.Draft202012Validator(ir_schema())
-    errors = sorted(validator.iter_errors(ir), key=lambda e: list(e.absolute_path))
-    if errors:
+    """Raise RuleError if `ir` does not match the schema (e.g. a hand-edited or foreign JSON file).
+
+    jsonschema validates by recursion, about ten Python frames per level of the document, and a
+    legal IR nests up to IR_DEPTH_LIMIT levels; so the document is validated in slices of _SLICE
+    levels (the deeper expressions and statements stubbed, then validated on their own)."""
+    validators = _validators()
+    found: list = []
+    seen: set = set()                                  # parts already validated, as JSON text
+    work = [("ir", ir, [])]
+    try:
+        while work and len(found) < 5:
+            role, doc, path = work.pop()
+            part, cuts = _slice(doc, "top" if role == "ir" else role, path)
+            work.extend(reversed(cuts))
+            if role != "ir":
+                text = json.dumps(part, sort_keys=True, default=repr)
+                if (role, text) in seen:
+                    continue
+                seen.add((role, text))
+            for e in validators[role].iter_errors(part):
+                found.append((path + list(e.absolute_path), e.message))
+    except RecursionError:
+        found.append(([], "it is nested too deeply to validate"))
+    if found:
         diags = []
-        for e in errors[:5]:
-            where = "/".join(str(p) for p in e.absolute_path) or "(root)"
-            diags.append(Diagnostic("E301", f"IR does not match its schema at {where}: {e.message}", None))
+        for where, message in sorted(found, key=lambda f: [str(p) for p in f[0]])[:5]:
+            where = "/".join(str(p) for p in where) or "(root)"
+            if len(message) > 200:                   # the message quotes the offending value
+                message = message[:200] + "…"
+            diags.append(Diagnostic("E301", f"IR does not match its schema at {where}: {message}", None))
         raise RuleError(diags)
 
 
@@ -329,6 +443,11 @@ class Compiler:
 
 
 def compile_checked(checked: Checked) -> dict:
-    ir = Compiler(checked).run()
+    """The validated IR of a checked rule file (a RuleError, never a traceback, if it cannot be)."""
+    try:
+        ir = Compiler(checked).run()
+    except RecursionError:                 # (the parser's nesting limits should make this impossible)
+        raise RuleError([Diagnostic("E006", "the rule file is too deeply nested for rulelang to compile: "
+                                            "simplify its most deeply nested rule", checked.game.span)]) from None
     validate_ir(ir, checked.game.span.file)
     return ir

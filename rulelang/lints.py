@@ -6,7 +6,9 @@ Two halves, one module:
   problems — steps that cannot be reached or never lead to an end, a flow that never waits
   for a decision, a game that can go on for ever — and for dead or pointless rules:
   conditions that are always false, statements after a `goto`, zones that are always empty
-  or written and never read. The checker calls it on every file that has no errors.
+  or written and never read; and for the engine's limits (limits.py) its constants show a rule
+  will hit: a range, a `repeat`, a subset parameter, loops in loops. The checker calls it on
+  every file that has no errors.
 - `deep_lint(path)` plays a few hundred seeded random games through the public engine API
   and reports what went wrong at run time (a stuck player, a loop limit, a broken invariant,
   a game that never ends), each with the seed and the actions that reproduce it.
@@ -23,8 +25,9 @@ import re
 from dataclasses import dataclass, field
 
 from . import nodes as n
-from .checker import Checked, walk
+from .nodes import walk
 from .errors import Diagnostic, RulelangError, RuleRuntimeError, Span
+from .limits import LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, WORK_LIMIT
 
 INF = math.inf
 FALL = ("fall",)            # the block ran to its end without a signal
@@ -32,6 +35,9 @@ END_TURN = ("end",)
 FINISH = ("finish",)
 
 START, TURN, END, ERROR = "start", "turn", "end", "error"
+# How many defs (procs) one evaluation may follow into one another before it gives up ("it depends";
+# for a proc, "it may return"): a rule file may chain thousands, and Python's stack is not that deep.
+CHAIN_DEPTH = 40
 
 
 def _enter(step: str) -> tuple:
@@ -50,7 +56,18 @@ def _k(v):
     return ("k", v)
 
 
+_CAP = 2 ** 100       # bounds past this widen (towards infinity): they stay cheap, and floats can compare them
+
+
 def _r(lo, hi):
+    if lo < -_CAP:
+        lo = -INF
+    elif lo > _CAP:
+        lo = _CAP
+    if hi > _CAP:
+        hi = INF
+    elif hi < -_CAP:
+        hi = -_CAP
     return ("r", lo, hi)
 
 
@@ -58,8 +75,8 @@ TRUE, FALSE = _k(True), _k(False)
 
 
 class Consts:
-    def __init__(self, checked: Checked):
-        self.c = checked
+    def __init__(self, checked):
+        self.c = checked                     # the checker's Checked
         players = next((d for d in checked.game.decls if isinstance(d, n.Players)), None)
         self.players = (players.low, players.high) if players else (1, INF)
         self.defs_busy: set[str] = set()
@@ -91,7 +108,8 @@ class Consts:
                 return _r(1, INF)
             if kind == "def":
                 sym = self.c.symbols.get(name)
-                if sym is None or sym.decl.params is not None or name in self.defs_busy:
+                if sym is None or sym.decl.params is not None or name in self.defs_busy \
+                        or len(self.defs_busy) >= CHAIN_DEPTH:
                     return None
                 self.defs_busy.add(name)
                 try:
@@ -189,7 +207,7 @@ class Consts:
             return _r(alo - bhi, ahi - blo)
         if op == "*":
             products = [x * y for x in (alo, ahi) for y in (blo, bhi)]
-            if any(math.isnan(p) for p in products):
+            if any(isinstance(p, float) and math.isnan(p) for p in products):
                 return None
             return _r(min(products), max(products))
         return None
@@ -217,8 +235,8 @@ class Step:
 
 
 class StaticLint:
-    def __init__(self, checked: Checked):
-        self.c = checked
+    def __init__(self, checked):
+        self.c = checked                     # the checker's Checked (lints import nothing of the checker)
         self.game = checked.game
         self.consts = Consts(checked)
         self.out: list[Diagnostic] = []
@@ -252,6 +270,7 @@ class StaticLint:
     def run(self) -> list[Diagnostic]:
         self.zone_lints()
         self.condition_lints()
+        self.limit_lints()
         self.classify_actions()
         self.dead_code()
         self.flow()
@@ -327,6 +346,118 @@ class StaticLint:
             elif isinstance(x, n.WhenDecl) and self.consts.truth(x.test) is False:
                 self.report("W203", "warning", "this `when` condition is always false: the block never runs",
                             x.test.span)
+
+    # ---- run-time limits a rule will hit, visible from its constants ----
+    def limit_lints(self) -> None:
+        """W210-W213: a range, a `repeat`, a subset parameter or nested loops that the engine's limits
+        (limits.py) will stop, as far as the constants show (a number, an enum, the `players` range)."""
+        for x in walk(self.game):
+            if isinstance(x, n.Binary) and x.op == "..":
+                size = self.range_size(x)
+                if size is not None and size > RANGE_LIMIT:
+                    self.report("W210", "warning", f"this range has at least {size:,} numbers, more than the range "
+                                f"limit ({RANGE_LIMIT:,}): the engine stops with an error when it is made", x.span)
+            elif isinstance(x, n.Repeat):
+                count = _least(self.consts.value(x.count))
+                if count is not None and count > LOOP_LIMIT:
+                    self.report("W211", "warning", f"this `repeat` runs {count:,} times, more than the loop limit "
+                                f"({LOOP_LIMIT:,}): the engine stops it with an error", x.span)
+            elif isinstance(x, n.ActionDecl):
+                for p in x.params:
+                    if p.mode == "subset":
+                        self.subset_lint(x, p)
+        for body in self.bodies():
+            self.work_lint(body)
+
+    def subset_lint(self, a: n.ActionDecl, p: n.ActionParam) -> None:
+        """W212: the domain may be so large, and the size so loose, that the subsets to list are more
+        than SUBSET_COUNT_LIMIT (all of them are listed to find the legal actions)."""
+        most = self.most_elements(p.domain)
+        if most is None:
+            return
+        low, high = 1, most
+        if p.size is not None:
+            lo, hi = (p.size.left, p.size.right) if isinstance(p.size, n.Binary) and p.size.op == ".." \
+                else (p.size, p.size)
+            low = max(0, _least(self.consts.value(lo)) or 0)
+            top = _most(self.consts.value(hi))
+            high = most if top is None else max(0, min(most, top))
+        count = 0
+        for k in range(low, high + 1):
+            count += math.comb(most, k)
+            if count > SUBSET_COUNT_LIMIT:
+                self.report("W212", "warning", f"`{p.name}` may be one of more than {SUBSET_COUNT_LIMIT:,} subsets "
+                            f"(of up to {most:,} elements, size {low}..{high}), over the subset limit: listing the "
+                            f"actions of `{a.name}` stops with an error; bound it with `size`", p.span)
+                return
+
+    def most_elements(self, e) -> int | None:
+        """The most elements a parameter's domain can have, where the declarations say (else None)."""
+        if isinstance(e, n.ListLit):
+            return len(e.items)
+        if isinstance(e, n.Binary) and e.op == "..":
+            lo, hi = _least(self.consts.value(e.left)), _most(self.consts.value(e.right))
+            return None if lo is None or hi is None else max(0, hi - lo + 1)
+        if isinstance(e, n.ListComp):
+            return self.most_elements(e.comp.iterable)
+        ref = self.c.refs.get(id(e)) if isinstance(e, n.Name) else None
+        if ref and ref[0] == "enum":
+            return len(self.c.symbols[ref[1]].decl.items)
+        if ref in (("builtin", "players"), ("builtin", "others")):
+            high = self.consts.players[1]
+            return None if high == INF else high - (ref[1] == "others")
+        zone = self.root_zone(e) if isinstance(e, (n.Name, n.Index)) else None
+        if zone in self.zones:
+            cap = next((m.value for m in self.zones[zone].modifiers if m.name == "capacity"), None)
+            most = _most(self.consts.value(cap)) if cap is not None else None
+            return None if most is None else max(0, most)
+        return None
+
+    def range_size(self, e: n.Binary) -> int | None:
+        """The fewest numbers a range `lo..hi` can have, when its ends are known."""
+        lo, hi = _most(self.consts.value(e.left)), _least(self.consts.value(e.right))
+        return None if lo is None or hi is None else max(0, hi - lo + 1)
+
+    def bodies(self):
+        """Every effect's top block: where the work limit starts afresh."""
+        yield self.setup
+        for step in self.steps.values():
+            yield step.decl.enter
+            yield from (a.body for a in step.decl.actions)
+        yield from self.handlers.values()
+        yield from (d.body for d in self.whens)
+        yield from (d.body for d in self.limits)
+        yield from (p.body for p in self.procs.values())
+
+    def loop_count(self, s) -> int | None:
+        """How many times a `repeat` or `for` runs at least, when its constants say (else None)."""
+        if isinstance(s, n.Repeat):
+            count = _least(self.consts.value(s.count))
+            return None if count is None else max(0, count)
+        if isinstance(s, n.For):
+            if isinstance(s.iterable, n.Binary) and s.iterable.op == "..":
+                return self.range_size(s.iterable)
+            if isinstance(s.iterable, n.ListLit):
+                return len(s.iterable.items)
+        return None
+
+    def work_lint(self, body) -> None:
+        """W213: loops inside loops whose counts multiply past WORK_LIMIT (found with an explicit stack)."""
+        stack = [(s, 1) for s in reversed(body)]
+        while stack:
+            s, outer = stack.pop()
+            times = outer
+            if isinstance(s, (n.Repeat, n.For)):
+                count = self.loop_count(s)
+                if count is not None and outer > 1 and outer * count > WORK_LIMIT \
+                        and count <= LOOP_LIMIT and count <= RANGE_LIMIT:      # (else W210 or W211 says so)
+                    self.report("W213", "warning", f"this loop and the loops around it run {outer * count:,} times "
+                                f"together, more than the work limit ({WORK_LIMIT:,} loop rounds in one effect): "
+                                f"the engine stops the effect with an error", s.span)
+                    continue
+                times = outer * (count or 1)
+            for block in _blocks_of(s):
+                stack.extend((x, times) for x in reversed(block))
 
     def never_playable(self, a: n.ActionDecl) -> bool:
         """Report and say whether an action can never be played."""
@@ -423,8 +554,8 @@ class StaticLint:
         if key in self.proc_exits:
             return self.proc_exits[key]
         proc = self.procs.get(name)
-        if proc is None or key in self.proc_busy:
-            return frozenset({FALL})          # recursion: assume it returns
+        if proc is None or key in self.proc_busy or len(self.proc_busy) >= CHAIN_DEPTH:
+            return frozenset({FALL})          # recursion (or a cycle of many procs): assume it returns
         self.proc_busy.add(key)
         try:
             result = self.exits(proc.body, quiet, dead=not quiet)
@@ -445,8 +576,33 @@ class StaticLint:
             return False
         return True            # let, log, shuffle
 
+    def callees_first(self) -> list[str]:
+        """The procs in an order where each comes after the procs it calls (except round a cycle),
+        found without recursion: filling `proc_exits` in this order keeps `call_exits` shallow."""
+        calls = {name: [x.name for x in walk(p.body) if isinstance(x, n.CallStmt) and x.name in self.procs]
+                 for name, p in self.procs.items()}
+        order, seen = [], set()
+        for root in self.procs:
+            if root in seen:
+                continue
+            seen.add(root)
+            stack = [(root, iter(calls[root]))]
+            while stack:
+                name, todo = stack[-1]
+                callee = next(todo, None)
+                if callee is None:
+                    stack.pop()
+                    order.append(name)
+                elif callee not in seen:
+                    seen.add(callee)
+                    stack.append((callee, iter(calls[callee])))
+        return order
+
     def dead_code(self) -> None:
         """Visit every block once for unreachable statements and endless loops."""
+        for name in self.callees_first():
+            self.call_exits(name, False)
+            self.call_exits(name, True)
         blocks = [self.setup]
         for step in self.steps.values():
             blocks.append(step.decl.enter)
@@ -616,6 +772,25 @@ class StaticLint:
                     "`turn limit`", looping[0].span)
 
 
+def _least(v) -> int | None:
+    """The smallest a known number can be (None: unknown, or no bound)."""
+    return v[1] if v is not None and v[0] == "r" and math.isfinite(v[1]) else None
+
+
+def _most(v) -> int | None:
+    """The largest a known number can be (None: unknown, or no bound)."""
+    return v[2] if v is not None and v[0] == "r" and math.isfinite(v[2]) else None
+
+
+def _blocks_of(s) -> tuple:
+    """The blocks a statement holds."""
+    if isinstance(s, n.If):
+        return (s.then, s.other)
+    if isinstance(s, (n.For, n.While, n.Repeat)):
+        return (s.body,)
+    return ()
+
+
 def _hidden(d) -> bool:
     return any(m.name == "hidden" for m in d.modifiers)
 
@@ -636,7 +811,7 @@ def _empty_domain(e, consts: Consts) -> bool:
     return False
 
 
-def _mentions_turn_count(e, checked: Checked) -> bool:
+def _mentions_turn_count(e, checked) -> bool:
     return any(isinstance(x, n.Name) and checked.refs.get(id(x)) == ("builtin", "turn_count") for x in walk(e))
 
 
@@ -706,8 +881,9 @@ def _sccs(g: dict) -> dict:
     return out
 
 
-def static_lint(checked: Checked) -> list[Diagnostic]:
-    """The flow and dead-rule lints of a file that has no name or type errors."""
+def static_lint(checked) -> list[Diagnostic]:
+    """The flow and dead-rule lints of a file that has no name or type errors (`checked`: the
+    checker's Checked; the checker calls this, so this module does not import the checker)."""
     return StaticLint(checked).run()
 
 

@@ -370,3 +370,19 @@ class LimitDecl(Node):
 class Game(Node):
     name: str
     decls: tuple
+
+
+def walk(node):
+    """Every node under `node` (declarations, statements and expressions), with an explicit stack."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+            continue
+        if not isinstance(x, Node):
+            continue
+        yield x
+        for name in x.__dataclass_fields__:
+            if name != "span":
+                stack.append(getattr(x, name))

@@ -2,18 +2,35 @@
 
 One Transformer method per grammar rule, nothing else in it; syntax errors become
 Diagnostics with the line and column of the offending token.
+
+A rule file is untrusted input: before the tree is turned into nodes, `nesting_diagnostics`
+measures it without recursion and refuses a file longer than SOURCE_LIMIT, blocks nested
+deeper than NESTING_LIMIT, `else if` chains longer than ELSE_IF_LIMIT and expressions (or
+types) nested deeper than EXPR_DEPTH_LIMIT. Every later pass (checker, lints, compiler, the
+engine's code generator) recurses over the nodes, and these bounds keep all of them far from
+Python's recursion limit. The transformer itself is the non-recursive one.
 """
 from __future__ import annotations
 
+import bisect
 import functools
+import re
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import nodes as n
 from .errors import Diagnostic, RuleError, Span
+from .limits import EXPR_DEPTH_LIMIT, INT_LIMIT, IR_DEPTH_LIMIT, NESTING_LIMIT, SOURCE_LIMIT
+
+# `else if` links in one chain, counting the chains it sits in. An `else if` is not a nested block
+# for NESTING_LIMIT (a 13-way chain on a card's rank is ordinary), but the IR and every pass nest
+# it like one, so a chain needs a bound of its own: what is left of IR_DEPTH_LIMIT once the
+# deepest blocks (two IR levels each, like a link) and the deepest expression are nested, less
+# the IR's own levels around a statement (50 with the limits as they are). (To move to limits.py.)
+ELSE_IF_LIMIT = max(8, (IR_DEPTH_LIMIT - EXPR_DEPTH_LIMIT - 2 * NESTING_LIMIT - 12) // 2)
 
 
 def grammar_text() -> str:
@@ -29,14 +46,54 @@ def _lark() -> Lark:
     return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
-def _span(file: str, meta) -> Span:
+_ODD_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_BREAK = re.compile("\r\n|[\n" + _ODD_BREAKS + "]")
+
+
+class _Where:
+    """Lark ends a line at a newline only; a diagnostic's caret line is found with str.splitlines,
+    which also ends one at a carriage return, a form feed, U+2028 and a few more. For a text with
+    such a character (compiled from a string, not read from a file), Lark's (line, column) is
+    turned into the one splitlines sees."""
+
+    def __init__(self, source: str):
+        self.odd = any(ch in source for ch in _ODD_BREAKS)
+        if self.odd:
+            self.newlines = [0] + [m.end() for m in re.finditer("\n", source)]
+            self.starts = [0] + [m.end() for m in _BREAK.finditer(source)]
+
+    def __call__(self, line: int, column: int) -> tuple[int, int]:
+        if not self.odd or not line or line > len(self.newlines):
+            return line, column
+        offset = self.newlines[line - 1] + column - 1
+        i = bisect.bisect_right(self.starts, offset)
+        return i, offset - self.starts[i - 1] + 1
+
+
+_PLAIN = _Where("")
+
+
+def _make_span(file: str, where: _Where, line: int, column: int, end_line: int, end_column: int) -> Span:
+    line, column = where(line, column)
+    end_line, end_column = where(end_line, end_column)
+    return Span(file, line, column, end_line, end_column)
+
+
+def _span(file: str, meta, where: _Where = _PLAIN) -> Span:
     if getattr(meta, "empty", True) and not hasattr(meta, "line"):
         return Span(file, 0, 0)
-    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+    return _make_span(file, where, meta.line, meta.column, meta.end_line, meta.end_column)
 
 
-def _tok_span(file: str, tok: Token) -> Span:
-    return Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+def _tok_span(file: str, tok: Token, where: _Where = _PLAIN) -> Span:
+    return _make_span(file, where, tok.line, tok.column, tok.end_line or tok.line,
+                      tok.end_column or tok.column + len(tok))
+
+
+def _int(tok: Token) -> int:
+    """A number literal; one of more digits than any number a rule may hold stands as INT_LIMIT + 1,
+    which the checker refuses (E203), without making Python read thousands of digits."""
+    return int(tok) if len(tok) <= 20 else INT_LIMIT + 1
 
 
 def _unescape(raw: str) -> str:
@@ -55,16 +112,17 @@ def _unescape(raw: str) -> str:
 
 
 @v_args(meta=True)
-class _ToNodes(Transformer):
-    def __init__(self, file: str):
+class _ToNodes(Transformer_NonRecursive):
+    def __init__(self, file: str, where: _Where = _PLAIN):
         super().__init__()
         self.file = file
+        self.where = where
 
     def sp(self, meta) -> Span:
-        return _span(self.file, meta)
+        return _span(self.file, meta, self.where)
 
     def tsp(self, tok: Token) -> Span:
-        return _tok_span(self.file, tok)
+        return _tok_span(self.file, tok, self.where)
 
     # ---- top level ----
     def start(self, meta, c):
@@ -78,8 +136,8 @@ class _ToNodes(Transformer):
 
     def players_decl(self, meta, c):
         ranking = c.pop() if c and isinstance(c[-1], tuple) else ()
-        low = int(c[0])
-        return n.Players(self.sp(meta), low, int(c[1]) if len(c) > 1 else low, ranking)
+        low = _int(c[0])
+        return n.Players(self.sp(meta), low, _int(c[1]) if len(c) > 1 else low, ranking)
 
     def ranking(self, meta, c):
         return tuple(c)
@@ -324,7 +382,7 @@ class _ToNodes(Transformer):
         return n.Index(self.sp(meta), c[0], c[1])
 
     def int_lit(self, meta, c):
-        return n.Lit(self.sp(meta), int(c[0]))
+        return n.Lit(self.sp(meta), _int(c[0]))
 
     def str_lit(self, meta, c):
         return n.Lit(self.sp(meta), _unescape(c[0]))
@@ -400,10 +458,11 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         expected = _expected(parser, names)
         hint = " (a `}` may be missing)" if "RBRACE" in names else ""
         return Diagnostic("E001", f"unexpected end of file; expected {expected}{hint}", Span(file, line, col, line, col + 1))
+    where = _Where(source)
     if isinstance(err, UnexpectedCharacters):
         ch = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"
         return Diagnostic("E002", f"unexpected character `{ch}`",
-                          Span(file, err.line, err.column, err.line, err.column + 1))
+                          _make_span(file, where, err.line, err.column, err.line, err.column + 1))
     tok = err.token
     expected = _expected(parser, err.expected)
     text = str(tok)
@@ -412,17 +471,98 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     reserved = (tok.type != "NAME" and text.isidentifier() and "NAME" in err.expected
                 and after in ("=", ":", "[", ".", "+", "-"))
     hint = f" (`{text}` is a reserved word and cannot be used as a name here)" if reserved else ""
-    return Diagnostic("E001", f"unexpected `{text}`; expected {expected}{hint}",
-                      Span(file, tok.line, tok.column, tok.end_line or tok.line, (tok.end_column or tok.column + len(text))))
+    return Diagnostic("E001", f"unexpected `{text}`; expected {expected}{hint}", _tok_span(file, tok, where))
+
+
+# ---- limits on size and nesting ------------------------------------------------------------
+
+# The grammar's expression rules (after `?` inlining): each one is a level of expression nesting.
+_EXPR_RULES = frozenset({
+    "cond_expr", "or_op", "and_op", "not_op", "eq", "ne", "lt", "le", "gt", "ge", "member", "range",
+    "add", "sub", "mul", "div", "mod", "neg", "attr", "index", "int_lit", "str_lit", "true_lit",
+    "false_lit", "none_lit", "name", "call", "make", "aggregate", "list_lit", "list_comp",
+    "comprehension"})                   # (an aggregate and its comprehension are two levels in the IR)
+_BLOCK_STMTS = frozenset({"if_stmt", "for_stmt", "while_stmt", "repeat_stmt"})
+_MAX_REPORTS = 20                 # nesting diagnostics per file: the first few make the point
+
+
+def _meta_span(file: str, tree: Tree, where: _Where) -> Span:
+    meta = tree.meta
+    if getattr(meta, "empty", True) or not hasattr(meta, "line"):
+        return Span(file, 1, 1)
+    return _make_span(file, where, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def nesting_diagnostics(tree: Tree, file: str, where: _Where = _PLAIN) -> list[Diagnostic]:
+    """Blocks, `else if` chains, expressions and types nested beyond the limits (E004, E005).
+
+    Walks the Lark tree with an explicit stack, so any depth is measured safely. Each finding
+    is reported once, at the first construct past the limit, and its inside is not searched further.
+    State per node: (blocks it is inside, else-if links on its path, expression depth, type depth,
+    parent rule, the outermost expression or type it is part of)."""
+    out: list[Diagnostic] = []
+    too_deep: set[int] = set()            # outermost expressions already reported
+    stack = [(tree, 0, 0, 0, 0, None, None)]
+    while stack and len(out) < _MAX_REPORTS:
+        node, blocks, links, depth, types, parent, outer = stack.pop()
+        if not isinstance(node, Tree) or id(outer) in too_deep:
+            continue
+        rule = node.data
+        if rule in _BLOCK_STMTS and blocks >= NESTING_LIMIT and not (rule == "if_stmt" and parent == "if_stmt"):
+            out.append(Diagnostic("E004", f"blocks nested more than {NESTING_LIMIT} deep (`if`, `for`, `while`, "
+                                          f"`repeat` inside one another): move the inner part into a `proc`",
+                                  _meta_span(file, node, where)))
+            continue
+        if rule == "block" and parent in _BLOCK_STMTS:
+            blocks += 1
+        elif rule == "if_stmt" and parent == "if_stmt":
+            links += 1
+            if links > ELSE_IF_LIMIT:
+                out.append(Diagnostic("E004", f"more than {ELSE_IF_LIMIT} `else if` branches lead to this one "
+                                              f"(counting the chains it is nested in): split the chain, e.g. "
+                                              f"with a table or a `proc`", _meta_span(file, node, where)))
+                continue
+        elif rule in _EXPR_RULES:
+            depth += 1
+            outer = node if depth == 1 else outer
+            if depth > EXPR_DEPTH_LIMIT:
+                too_deep.add(id(outer))
+                out.append(Diagnostic("E005", f"an expression nested more than {EXPR_DEPTH_LIMIT} deep (each operator, "
+                                              f"call or list is a level, and so is each term of an `a + b + …` "
+                                              f"chain): split it with `let` or a `def`",
+                                      _meta_span(file, node, where)))
+                continue
+        elif rule == "list_type":
+            types += 1
+            outer = node if types == 1 else outer
+            if types > EXPR_DEPTH_LIMIT:
+                too_deep.add(id(outer))
+                out.append(Diagnostic("E005", f"a type nested more than {EXPR_DEPTH_LIMIT} deep",
+                                      _meta_span(file, node, where)))
+                continue
+        elif rule not in ("args", "kwargs", "kwarg"):
+            depth = 0                     # a statement or declaration part: a new expression starts below
+        for child in reversed(node.children):       # leftmost first: report the first place in the text
+            stack.append((child, blocks, links, depth, types, rule, outer))
+    out.sort(key=lambda d: (d.span.line, d.span.column))
+    return out
 
 
 def parse(source: str, file: str = "<rules>") -> n.Game:
-    """Parse a whole rule file; raises RuleError with one syntax diagnostic."""
+    """Parse a whole rule file; raises RuleError with a syntax diagnostic, or with the
+    nesting diagnostics of a file too large or too deeply nested to be read safely."""
+    if len(source) > SOURCE_LIMIT:
+        raise RuleError([Diagnostic("E003", f"the rule file has {len(source):,} characters, more than the limit of "
+                                            f"{SOURCE_LIMIT:,}", Span(file, 1, 1))], {file: source})
     try:
         tree = _lark().parse(source)
     except UnexpectedInput as err:
         raise RuleError([syntax_diagnostic(file, source, err)], {file: source}) from None
+    where = _Where(source)
+    found = nesting_diagnostics(tree, file, where)
+    if found:
+        raise RuleError(found, {file: source})
     try:
-        return _ToNodes(file).transform(tree)
+        return _ToNodes(file, where).transform(tree)
     except VisitError as err:                    # a bug in the transformer, not the user's
         raise err.orig_exc from None
