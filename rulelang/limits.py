@@ -11,19 +11,20 @@ LOOP_LIMIT = 10_000            # iterations of one while/repeat
 WORK_LIMIT = 2_000_000         # loop iterations (all loops together) in one setup or one action's effect
 CALL_DEPTH_LIMIT = 200         # nested calls of (mutually) recursive defs and procs
 FLOW_LIMIT = 1_000             # step changes in one apply before the flow is declared broken
+PLAYER_LIMIT = 64              # seats in one match
 RANGE_LIMIT = 100_000          # elements of one `lo..hi` range
 LIST_LIMIT = 100_000           # elements of one list a rule builds
 INT_LIMIT = 2 ** 62            # largest magnitude of an integer a rule computes
-SUBSET_LIMIT = 12              # largest size of a subset parameter's domain ... (2**12 subsets)
-SUBSET_COUNT_LIMIT = 100_000   # ... and subsets enumerated for one parameter in one listing
-COMPONENT_LIMIT = 100_000      # components in one match
+SUBSET_COUNT_LIMIT = 100_000   # subsets (all sizes together) a parameter may list in one listing
+COMPONENT_LIMIT = 10_000       # components in one match
 
 # ---- reading a rule file ----
-SOURCE_LIMIT = 2_000_000       # characters of one rule file
+SOURCE_LIMIT = 400_000         # characters of one rule file (the parser reads ~100,000 a second)
 NESTING_LIMIT = 12             # blocks nested inside blocks (if, for, while, repeat ...)
 EXPR_DEPTH_LIMIT = 64          # expressions nested inside expressions (a long `a + b + ...` chain counts)
 
 # ---- YAML content ----
+YAML_DEPTH_LIMIT = 32          # collections nested in one content file (a row needs 2)
 YAML_SIZE_LIMIT = 1_000_000    # bytes of one content file
 YAML_NODE_LIMIT = 100_000      # YAML nodes in one content file, aliases expanded
 COPIES_LIMIT = 1_000           # `copies:` of one row
@@ -32,3 +33,7 @@ COPIES_LIMIT = 1_000           # `copies:` of one row
 JSON_SIZE_LIMIT = 20_000_000   # bytes of one IR, save or cache file
 JSON_DEPTH_LIMIT = 500         # nesting of arrays/objects in one IR, save or cache file
 IR_DEPTH_LIMIT = 200           # expressions and blocks nested in one compiled IR
+
+# `else if` chains are not nesting to a reader, but each link is a level of the IR: as many links
+# as the IR's depth leaves room for once the deepest expression and blocks are counted.
+ELSE_IF_LIMIT = max(8, (IR_DEPTH_LIMIT - EXPR_DEPTH_LIMIT - 2 * NESTING_LIMIT - 12) // 2)

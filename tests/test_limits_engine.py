@@ -100,3 +100,19 @@ def test_the_budget_is_per_action_so_long_games_do_not_run_out():
     for _ in range(1000):                    # 5,000,000 iterations over the match, 5,000 per action
         m.apply("step")
     assert m.state()["vars"]["x"] == 5_000_000
+
+
+def test_nested_comprehensions_stop_at_the_work_limit():
+    deep = "1"
+    for _ in range(14):
+        deep = f"sum({deep} for i in 1..4)"
+    g = game("      action count { x = v }", defs=f"  def v = {deep}\n")
+    m = g.new_match(1)
+    fails_quickly(lambda: m.apply("count"), "work limit")
+
+
+def test_a_def_with_a_comprehension_called_per_element_is_charged():
+    g = game("      action count { x = sum(f(i) for i in 1..3000) }",
+             defs="  def f(i) = sum(1 for j in 1..3000)\n")
+    m = g.new_match(1)
+    fails_quickly(lambda: m.apply("count"), "work limit")

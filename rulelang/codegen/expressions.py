@@ -435,7 +435,12 @@ class ExpressionLowering:
             if w.src != "True":
                 cond = f" if {w.t}"
         lvl, pure = _join(*parts)
-        return P(f"{opener}{x.src} for {var} in {it.src}{cond}{closer}", lvl, pure, shape=LIST,
+        src = it.src
+        if ctx.in_comp or ctx.fn.header.startswith("def d"):
+            # inside another comprehension, or a def a comprehension may call once per element:
+            # iterations multiply, so they are charged to the effect's loop budget
+            src = f"_each(m, {src})"
+        return P(f"{opener}{x.src} for {var} in {src}{cond}{closer}", lvl, pure, shape=LIST,
                  elem=SCALAR if x.shape == SCALAR else ANY)
 
     def pushdown(self, e, it: P, where, ctx: Ctx):

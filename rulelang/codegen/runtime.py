@@ -142,6 +142,14 @@ def _overworked():
     _fault(f"more than {WORK_LIMIT} loop iterations in one effect (work limit): a loop that never ends?")
 
 
+def _each(m, items):
+    """A comprehension's items, their number charged to the effect's loop budget (m.work)."""
+    m.work -= len(items)
+    if m.work < 0:
+        _overworked()
+    return items
+
+
 def _grown(v):
     """A value assigned by arithmetic: an integer past INT_LIMIT is a rule error (no unbounded growth)."""
     if type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
@@ -399,7 +407,7 @@ NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
-    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_move": _move, "_move1": _move1,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
     "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,
