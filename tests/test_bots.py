@@ -121,6 +121,7 @@ def test_mcts_takes_an_immediate_win(tmp_path, players):
             assert not match.is_over
 
 
+@pytest.mark.slow
 def test_mcts_beats_random_at_valgard(valgard):
     # Measured with these settings (budget 50, turn limit 120) over 64 games: mcts won 86%,
     # drew the rest, lost none; a random bot against another wins ~46% and loses ~38%. So

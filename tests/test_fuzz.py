@@ -20,6 +20,7 @@ CASES = 450
 SEED = 20240611
 
 
+@pytest.mark.slow
 def test_bounded_fuzz_run_finds_no_failure(tmp_path):
     report = fuzz.run_fuzz(CASES, seed=SEED, kinds=fuzz.KINDS, jobs=2, out=tmp_path)
     assert report.cases == CASES

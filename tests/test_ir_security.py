@@ -184,6 +184,7 @@ def play_briefly(game: Game, seed: int) -> None:
         match.view(p)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
 def test_ir_mutants_never_raise_a_python_exception(path, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -108,6 +108,7 @@ def surviving_mutants(count: int) -> list[tuple[str, dict]]:
     return out
 
 
+@pytest.mark.slow
 def test_surviving_mutants_play_the_same_without_fast_paths(monkeypatch):
     mutants = surviving_mutants(12)
     assert len(mutants) >= 6
