@@ -18,8 +18,8 @@ from .textsafe import printable
 # The front end (parser, checker, compiler: Lark and jsonschema) is imported when first needed,
 # so loading a cached rule file or running a game does not pay for it.
 
-__all__ = ["load", "compile_file", "compile_source", "lint", "Game", "Match", "Action", "Diagnostic", "Span",
-           "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError"]
+__all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action",
+           "Diagnostic", "Span", "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError"]
 __version__ = "0.1.0"
 
 
@@ -81,6 +81,39 @@ def lint(paths) -> tuple[list[Diagnostic], dict[str, str]]:
         if checked is not None:
             sources.update(checked.sources)      # imported YAML content, for caret lines
     return diags, sources
+
+
+def deep_lint(path, *args, **kwargs) -> list[Diagnostic]:
+    """Play seeded random games of a rule file (or IR) and report what went wrong at run time, each
+    problem with the shortest game that shows it. Arguments: `games`, `seed`, `max_actions`; see
+    rulelang/playtest.py (imported here only when called: it needs nothing `play` does not)."""
+    from .playtest import deep_lint as play
+    return play(path, *args, **kwargs)
+
+
+def locations(path: str) -> dict | None:
+    """Where the parts of a rule file are, for reports about a game as it runs (the deep lint):
+    {"game": Span, "steps": {step: Span}, "actions": {(step, action): Span}, "lines": {line: the
+    leftmost Span that starts on it}}. None if the file cannot be read or parsed."""
+    from . import nodes as n
+    from .parser import parse
+    try:
+        tree = parse(_read(path), str(path))
+    except RulelangError:
+        return None
+    steps: dict = {}
+    actions: dict = {}
+    lines: dict = {}
+    for x in n.walk(tree):
+        if isinstance(x, n.StepDecl):
+            steps.setdefault(x.name, x.span)
+            for a in x.actions:
+                actions.setdefault((x.name, a.name), a.span)
+        if not isinstance(x, n.Game) and x.span.line:
+            best = lines.get(x.span.line)
+            if best is None or x.span.column < best.column:
+                lines[x.span.line] = x.span
+    return {"game": tree.span, "steps": steps, "actions": actions, "lines": lines}
 
 
 def load(path: str) -> Game:

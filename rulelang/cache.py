@@ -30,7 +30,8 @@ FORMAT = "rulelang-ir-cache"
 from .limits import JSON_SIZE_LIMIT
 from .safejson import loads
 
-FRONT_END = ("parser.py", "checker.py", "compiler.py", "nodes.py", "lints.py", "content.py", "ir.schema.json")
+FRONT_END = ("parser.py", "checker.py", "compiler.py", "nodes.py", "lints.py", "content.py", "ir.schema.json",
+             "irspec.py", "limits.py", "types.py")
 
 
 def cache_dir() -> Path | None:

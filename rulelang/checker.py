@@ -16,43 +16,23 @@ from dataclasses import dataclass, field
 from . import nodes as n
 from .nodes import walk
 from .errors import Diagnostic, Span
-from .limits import COMPONENT_LIMIT, INT_LIMIT
+from .irspec import (BOARD_SHAPES, BUILTIN_FUNCTIONS, BUILTIN_VALUES, EVENTS, OPTION_TYPES, SCALAR_TYPES,
+                     VISIBILITY)
+from .limits import COMPONENT_LIMIT, INT_LIMIT, PLAYER_LIMIT
 
-PRIMITIVES = {"int", "bool", "text", "player", "cell"}
-BOARD_SHAPES = ("squares", "hexes", "octagons")
+# The vocabulary the engine accepts (builtin values and functions with their arities, scalar types,
+# events, board shapes, option types, visibilities) is irspec's: the checker reads the engine's
+# tables, so a builtin added there is known here, and the two never disagree on a name or an arity.
+PRIMITIVES = SCALAR_TYPES
 BOARD_MODIFIERS = ("diagonal", "draw")
 CELL_FIELDS = {"name": "text", "row": "int", "col": "int", "kind": "text"}
 PER = ("player", "cell")
 ZONE_SHAPES = ("pile", "set")
-ZONE_MODIFIERS = ("public", "hidden", "owner", "capacity")
-VAR_MODIFIERS = ("public", "hidden", "owner")
-EVENTS = ("stuck", "turn_start", "turn_end")
-
-# Names every rule file can use without declaring them.
-BUILTIN_VALUES = {
-    "me": "player",            # the player deciding now (or whose turn it is, in flow blocks)
-    "current": "player",       # whose turn it is
-    "players": "list:player",  # every seat, in seat order
-    "others": "list:player",   # every other seat, clockwise from the one after `me`
-    "player_count": "int",
-    "turn_count": "int",       # turns started so far (the first turn is 1)
-}
-
-# Builtin functions: name -> (min args, max args). Result types are computed in _call.
-BUILTIN_FUNCTIONS = {
-    "size": (1, 1), "sum": (1, 1), "count": (1, 1), "any": (1, 1), "all": (1, 1),
-    "max": (1, 9), "min": (1, 9), "top": (1, 2), "bottom": (1, 2), "first": (1, 1), "last": (1, 1),
-    "text": (1, 1), "next": (1, 1), "abs": (1, 1), "roll": (1, 1), "distinct": (1, 1),
-    "pick": (1, 1), "contains": (2, 2),
-    # boards
-    "cells": (1, 2), "neighbours": (1, 2), "step": (2, 2), "directions": (1, 1), "line": (3, 3),
-    "between": (2, 2), "direction": (2, 2), "distance": (2, 2), "reachable": (3, 3), "cell": (2, 2),
-    "rows": (1, 1), "cols": (1, 1),
-}
+ZONE_MODIFIERS = VISIBILITY + ("capacity",)
+VAR_MODIFIERS = VISIBILITY
+# Builtins that also take a comprehension: `sum(x.value for x in xs)`. Result types: see builtin_result.
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
 SUGGEST_WORK = 500_000     # names compared for "did you mean" in one file (a few seconds at most)
-PLAYER_LIMIT = 64          # seats in one match, as the engine's IR check allows (to move to limits.py)
-OPTION_TYPES = ("bool", "int", "text")      # what `--option NAME=VALUE` can give
 
 
 def elem(t: str) -> str:
@@ -237,6 +217,10 @@ class Checker:
                     self.error("E102", f"step `{d.name}` is declared twice", d.span)
                 else:
                     declare(d.name, Symbol("step", d), d.span)
+            elif isinstance(d, (n.SetupDecl, n.OnDecl, n.WhenDecl, n.LimitDecl)):
+                pass                # blocks of rules: they declare no name
+            else:
+                raise AssertionError(f"unknown declaration node {type(d).__name__}")
         if not seen_players:
             self.error("E110", "the game does not say how many players it takes (add `players 1..4`)",
                        self.game.span)
@@ -307,6 +291,10 @@ class Checker:
             with self.scope({}):
                 self.expect(d.count, "int", "a turn limit")
                 self.block(d.body)
+        elif isinstance(d, n.EnumDecl):
+            pass                    # its names are declared in collect; it holds nothing to check
+        else:
+            raise AssertionError(f"unknown declaration node {type(d).__name__}")
 
     def params_scope(self, params) -> dict[str, str]:
         scope: dict[str, str] = {}
@@ -614,6 +602,8 @@ class Checker:
             self.zone_target(s.dest, "where it is created")
         elif isinstance(s, n.Log):
             self.expr(s.value)
+        else:                       # a statement kind the parser makes but the checker was not taught
+            raise AssertionError(f"unknown statement node {type(s).__name__}")
 
     def create_from(self, s: n.CreateFrom) -> None:
         from .content import load_rows              # PyYAML only when a rule file imports content
@@ -919,7 +909,7 @@ class Checker:
             for a in e.args:
                 self.expr(a)
             return "any"
-        lo, hi = BUILTIN_FUNCTIONS[e.name]
+        lo, hi = BUILTIN_FUNCTIONS[e.name].low, BUILTIN_FUNCTIONS[e.name].high
         if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
             self.function_refs.add(id(e.args[2]))      # a def passed by name, called by the engine
         types = [self.expr(a) for a in e.args]
@@ -1020,7 +1010,8 @@ class Checker:
                 self.error("E201", "`reachable` needs the name of a def of one cell that says if a step may "
                                    "enter it", (arg or e).span)
             return "list:cell"
-        return "any"
+        # every builtin in irspec's table has its result type above: one added there needs one here
+        raise AssertionError(f"no result type for the builtin `{name}`")
 
     def comprehension(self, c: n.Comprehension) -> str:
         it = self.expr(c.iterable)

@@ -168,13 +168,13 @@ def _lint(args) -> int:
         print(f"lint: {len(args.files)} file(s), {lines} lines in {time.perf_counter() - started:.3f} s "
               f"(process CPU time so far, with start-up and imports: {time.process_time():.3f} s)", file=sys.stderr)
     if args.deep:
-        from rulelang.lints import DEEP_GAMES, deep_lint     # only lint needs it: keeps `play` quick to start
+        from rulelang.playtest import DEEP_GAMES     # only lint needs it: keeps `play` quick to start
         games = args.games or DEEP_GAMES
         broken = {d.file for d in diagnostics if d.severity == "error"}
         started = time.perf_counter()
         for path in dict.fromkeys(str(p) for p in args.files):
             if path in sources and path not in broken:
-                diagnostics.extend(deep_lint(path, games=games, seed=args.seed))
+                diagnostics.extend(rulelang.deep_lint(path, games=games, seed=args.seed))
         order = {str(p): i for i, p in reversed(list(enumerate(args.files)))}
         diagnostics.sort(key=lambda d: order.get(d.file or "", -1))      # stable: each file's own together
         if args.time:

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import Diagnostic, Span
-from .limits import COMPONENT_LIMIT, COPIES_LIMIT, INT_LIMIT, YAML_NODE_LIMIT, YAML_SIZE_LIMIT
+from .limits import COMPONENT_LIMIT, COPIES_LIMIT, INT_LIMIT, YAML_DEPTH_LIMIT, YAML_NODE_LIMIT, YAML_SIZE_LIMIT
+from .types import Context, ValueType
 
 COPIES = "copies"          # the row key that says how many components the row makes
 YAML_TYPES = ("int", "bool", "text")
-YAML_DEPTH_LIMIT = 32      # collections nested in one content file (a row needs 2). (To move to limits.py.)
 SUGGEST_WORK = 500_000     # names compared for "did you mean" in one file: thousands of typos stay quick
 
 
@@ -77,18 +77,6 @@ def file_hash(path: Path) -> str | None:
 def _span(file: str, node) -> Span:
     start, end = node.start_mark, node.end_mark
     return Span(file, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
-
-
-def _fits(value, typ: str, enums: dict) -> bool:
-    if typ == "int":
-        return type(value) is int
-    if typ == "bool":
-        return type(value) is bool
-    if typ == "text":
-        return isinstance(value, str)
-    if typ.startswith("enum:"):
-        return isinstance(value, str) and value in enums.get(typ[5:], ())
-    return False
 
 
 def load_rows(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, enums: dict):
@@ -305,6 +293,7 @@ def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enu
         return [], [Diagnostic("E502", f"a content file is a YAML list of rows (`- name: …`), one per `{kind}`",
                                span)]
     rows: list[dict] = []
+    context = Context(enums=enums)             # the one value check (types.py), as the engine restores
     budget = [SUGGEST_WORK]                    # "did you mean": names compared, in the whole file
 
     def suggest(word: str, candidates) -> list:
@@ -352,17 +341,19 @@ def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enu
                 diags.append(Diagnostic("E102", f"field `{key}` is given twice in this row", _span(file, key_node)))
                 continue
             typ = fields[key][0]
-            if not _fits(value, typ, enums) and not (value is _TOO_LARGE and typ == "int"):
-                want = f"one of {', '.join(enums.get(typ[5:], ()))}" if typ.startswith("enum:") else typ
-                close = suggest(value, enums.get(typ[5:], ())) \
-                    if typ.startswith("enum:") and isinstance(value, str) else []
-                diags.append(Diagnostic("E504", f"field `{key}` must be {want}, not {_shown(value_node, value)}",
-                                        _span(file, value_node), suggestion=close[0] if close else None))
-                rejected.add(key)
-                continue
-            if value is _TOO_LARGE or (type(value) is int and abs(value) > INT_LIMIT):
+            vtype = ValueType.parse(typ)
+            too_large = value is _TOO_LARGE or (type(value) is int and abs(value) > INT_LIMIT)
+            if too_large and vtype.base == "int":
                 diags.append(Diagnostic("E504", f"field `{key}` is too large: a number is at most {INT_LIMIT:,} "
                                                 f"either side of 0", _span(file, value_node)))
+                rejected.add(key)
+                continue
+            if value is _TOO_LARGE or not vtype.fits(value, context):
+                members = enums.get(vtype.arg, ()) if vtype.base == "enum" else ()
+                want = f"one of {', '.join(members)}" if vtype.base == "enum" else typ
+                close = suggest(value, members) if isinstance(value, str) else []
+                diags.append(Diagnostic("E504", f"field `{key}` must be {want}, not {_shown(value_node, value)}",
+                                        _span(file, value_node), suggestion=close[0] if close else None))
                 rejected.add(key)
                 continue
             row[key] = value

@@ -21,6 +21,7 @@ from .errors import IllegalAction, RuleFault, RuleRuntimeError, StateError
 from .irspec import check_ir
 from .limits import COMPONENT_LIMIT, INT_LIMIT, WORK_LIMIT
 from .textsafe import printable
+from .types import Context, ValueType
 
 __all__ = ["Action", "Game", "Match"]
 
@@ -72,7 +73,6 @@ class Game:
         self.kind_fields = low.kind_fields
         board = (ir.get("boards") or [None])[0]
         self.draw = code.defs[board["draw"]] if board and board["draw"] else None
-        self.families = {z["name"] for z in self.zones if z["per"]}
         self.shown = code.shown
         self.slot_caps = [(z["capacity"], z["name"]) if z["capacity"] is not None else None for z in self.zones]
         self._universes: dict = {}
@@ -436,9 +436,6 @@ class Match:
         F = self.F
         return {name: F[col][c] for name, col in self.game.kind_fields.get(kind, ())}
 
-    def _is_family(self, zone: str) -> bool:
-        return zone in self.game.families
-
     def zone_ids(self) -> dict:
         """Every zone list of this match by id, with its (capacity, name) or None: for the targets
         of `move` and `shuffle` that the rules compute at run time."""
@@ -663,27 +660,13 @@ class Match:
         self.work = WORK_LIMIT
         self._by_text = self.game.steps[self.step][2](self)
 
-    def _fits(self, value, typ: str) -> bool:
-        """Does a restored value have its declared type? (None fits any but int/bool.)"""
-        if value is None:
-            return typ not in ("int", "bool")
-        if typ == "int":
-            return type(value) is int and -INT_LIMIT <= value <= INT_LIMIT
-        if typ == "bool":
-            return type(value) is bool
-        if typ == "text":
-            return isinstance(value, str)
-        if typ.startswith("enum:"):
-            return isinstance(value, str) and value in self.game.enum_names.get(typ[5:], ())
-        if typ == "player":
-            return type(value) is int and 0 <= value < self.players
-        if typ == "cell":
-            return type(value) is int and self.game.geometry is not None and 0 <= value < self.game.geometry.size
-        if typ.startswith("comp:"):
-            return type(value) is int and 0 <= value < len(self.labels) and typ[5:] in ("*", self.kinds[value])
-        if typ.startswith("list:"):
-            return isinstance(value, list) and all(self._fits(v, typ[5:]) for v in value)
-        return _plain_value(value)                  # `any`: plain data, not nested without end
+    def type_context(self) -> Context:
+        """What a value of a declared type may be in this match (rulelang.types): its seats, board,
+        components and enums. Restoring a state checks every value against it, and anyone who checks
+        a position from outside (the deep lint, rulelang/playtest.py) can ask for the same."""
+        geometry = self.game.geometry
+        return Context(enums=self.game.enum_names, players=self.players,
+                       cells=geometry.size if geometry is not None else 0, kinds=list(self.kinds))
 
     @classmethod
     def _restore(cls, game: Game, data: dict) -> "Match":
@@ -715,12 +698,14 @@ class Match:
         m.labels = [c["label"] for c in comps]
         m.F = [[c["fields"].get(name) for c in comps] for name in game.columns]
         m.created = None                            # the universe is found by content
+        ctx = m.type_context()
         for c in extra:                             # components the rules made in play: check their fields
             types = game.field_types[c["kind"]]
             for name, value in c["fields"].items():
-                if not m._fits(value, types[name]):
+                typ = ValueType.parse(types[name])
+                if not typ.fits(value, ctx):
                     raise StateError(f"field `{name}` of component {_text(c['label'])} holds {_short(value)}, "
-                                     f"which is not of type {types[name]}")
+                                     f"which is not {typ.with_article()}")
         zones = _named(data.get("zones"), [z["name"] for z in game.zones], "zone")
         Z = m.Z = []
         for z in game.zones:
@@ -746,13 +731,13 @@ class Match:
                 m.comp_defaults.append((slot, init(m)))
         for name, per, _, _ in game.vars:
             value = values[name]
-            typ = game.var_types[name]
+            typ = ValueType.parse(game.var_types[name])
             size = len(m.labels) if per == "component" else game.family_size(per, m.players) if per else 0
             if per and (not isinstance(value, list) or len(value) != size):
                 raise StateError(f"variable `{name}` must have one value per {per}")
             for v in (value if per else [value]):
-                if not m._fits(v, typ):
-                    raise StateError(f"variable `{name}` holds {_short(v)}, which is not of type {typ}")
+                if not typ.fits(v, ctx):
+                    raise StateError(f"variable `{name}` holds {_short(v)}, which is not {typ.with_article()}")
             V.append(list(value) if isinstance(value, list) else value)
         m.step, m.current, m.actor = data.get("step"), data.get("current"), data.get("actor")
         m.turn_count = data.get("turn")
@@ -831,7 +816,7 @@ class Match:
 
 
 # ---- checking a restored state ----
-PLAIN_DEPTH = 32             # nesting of a value of type `any` in a restored state
+PLAIN_DEPTH = 32             # nesting of a component field's value in a restored state
 
 
 def _nodes(tree):

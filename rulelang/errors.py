@@ -5,7 +5,7 @@ mismatch, so the CLI, the REPL and tests print them the same way.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)

@@ -23,14 +23,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import nodes as n
 from .errors import Diagnostic, RuleError, Span
-from .limits import EXPR_DEPTH_LIMIT, INT_LIMIT, IR_DEPTH_LIMIT, NESTING_LIMIT, SOURCE_LIMIT
-
-# `else if` links in one chain, counting the chains it sits in. An `else if` is not a nested block
-# for NESTING_LIMIT (a 13-way chain on a card's rank is ordinary), but the IR and every pass nest
-# it like one, so a chain needs a bound of its own: what is left of IR_DEPTH_LIMIT once the
-# deepest blocks (two IR levels each, like a link) and the deepest expression are nested, less
-# the IR's own levels around a statement (50 with the limits as they are). (To move to limits.py.)
-ELSE_IF_LIMIT = max(8, (IR_DEPTH_LIMIT - EXPR_DEPTH_LIMIT - 2 * NESTING_LIMIT - 12) // 2)
+from .limits import ELSE_IF_LIMIT, EXPR_DEPTH_LIMIT, INT_LIMIT, NESTING_LIMIT, SOURCE_LIMIT
 
 
 def grammar_text() -> str:

@@ -54,6 +54,13 @@ class ValueType:
             return "component" if self.arg == "*" else f"{self.arg} component"
         return {"int": "number", "text": "text", "any": "value"}.get(self.base, self.base)
 
+    def with_article(self) -> str:
+        """describe() as a message says it: "holds 'x', which is not a number" (or "not text")."""
+        text = self.describe()
+        if self.base == "text":
+            return text
+        return ("an " if text[0] in "aeiouAEIOU" else "a ") + text
+
     def fits(self, value, ctx: Context, _depth: int = 0) -> bool:
         """Does `value` have this type in `ctx`? `none` fits every type but int and bool."""
         if value is None:

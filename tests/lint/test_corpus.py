@@ -24,7 +24,7 @@ import pytest
 import rulelang
 from rulelang.cli import main
 from rulelang.errors import RuleRuntimeError
-from rulelang.lints import Finding, deep_lint
+from rulelang.playtest import Finding
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
@@ -53,7 +53,7 @@ def actual(path: Path) -> list[str]:
     diagnostics, _ = rulelang.lint([str(path)])
     lines = [describe(d) for d in diagnostics]
     if path.name.startswith("deep_") and not any(d.severity == "error" for d in diagnostics):
-        lines += [describe(d, full=False) for d in deep_lint(path, **DEEP)]
+        lines += [describe(d, full=False) for d in rulelang.deep_lint(path, **DEEP)]
     return lines
 
 
@@ -123,7 +123,7 @@ def test_real_games_lint_without_a_single_diagnostic(path):
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
 def test_real_games_survive_a_deep_lint(path):
-    found = deep_lint(path, games=6, seed=1, max_actions=1_000)
+    found = rulelang.deep_lint(path, games=6, seed=1, max_actions=1_000)
     assert [d.format() for d in found] == []
 
 
@@ -134,7 +134,7 @@ DEEP_FILES = [p for p in FILES if p.name.startswith("deep_")]
 
 @pytest.mark.parametrize("path", DEEP_FILES, ids=[p.stem for p in DEEP_FILES])
 def test_a_deep_finding_replays_with_its_seed_and_log(path):
-    findings = deep_lint(path, **DEEP)
+    findings = rulelang.deep_lint(path, **DEEP)
     assert findings and all(isinstance(f, Finding) for f in findings)
     game = rulelang.load(str(path))
     for f in findings:
@@ -154,15 +154,15 @@ def test_a_deep_finding_replays_with_its_seed_and_log(path):
 
 def test_deep_lint_is_deterministic_and_reports_the_shortest_game():
     path = CORPUS / "deep_stuck.rules"
-    one, two = deep_lint(path, games=12, seed=3), deep_lint(path, games=12, seed=3)
+    one, two = rulelang.deep_lint(path, games=12, seed=3), rulelang.deep_lint(path, games=12, seed=3)
     assert [f.to_json() for f in one] == [f.to_json() for f in two]
-    longer = deep_lint(path, games=40, seed=3)
+    longer = rulelang.deep_lint(path, games=40, seed=3)
     assert len(longer[0].log) <= len(one[0].log)
     assert longer[0].games >= one[0].games
 
 
 def test_deep_lint_of_a_file_with_errors_gives_its_errors():
-    found = deep_lint(CORPUS / "e201_type.rules", games=3)
+    found = rulelang.deep_lint(CORPUS / "e201_type.rules", games=3)
     assert [d.code for d in found] == ["E201"]
 
 

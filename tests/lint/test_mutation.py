@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.errors import RuleError
-from rulelang.lints import deep_lint
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -115,7 +114,7 @@ def test_deep_lint_of_mutated_games_never_raises(tmp, name):
     def check(edits):
         text = mutate(source, edits)
         path, diagnostics, _ = lint_text(tmp, text)
-        found = deep_lint(path, games=2, seed=0, max_actions=60)
+        found = rulelang.deep_lint(path, games=2, seed=0, max_actions=60)
         if any(d.severity == "error" for d in diagnostics):
             assert [d.code for d in found] == [d.code for d in diagnostics if d.severity == "error"]
         else:

@@ -1,0 +1,244 @@
+"""Playtesting: seeded random games of a rule file, and what went wrong in them (the deep lint).
+
+`deep_lint(path)` (public as `rulelang.deep_lint`) plays a few hundred seeded random games and
+reports what went wrong at run time — a stuck player, a loop limit, a broken invariant, a rule
+error, a game that never ends — each once, with the shortest game that shows it: its seed, player
+count, options and the actions that reproduce it (`rulelang play ... --seed N`, then those actions).
+
+It is a front end like the command line: it sees a game only through the public API (`rulelang.load`,
+`Game.new_match`, `Match.legal_actions`, `apply`, `state`, `type_context`, and `rulelang.locations`
+for where a step or a line is), never the engine's or the language's internals, so what it finds
+is what any player of the game could run into. The static lints (rulelang/lints.py) are the other
+half of `rulelang lint`: they read the rule file, this plays it.
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+import rulelang
+from rulelang.errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, Span
+from rulelang.types import ValueType
+
+DEEP_GAMES = 200
+DEEP_MAX_ACTIONS = 2_000       # a random game still going after this many actions is reported (W405)
+SEED_STRIDE = 1_000_003         # game i of a deep lint seeded s is seeded s * SEED_STRIDE + i
+
+
+@dataclass(frozen=True)
+class Finding(Diagnostic):
+    """A deep-lint diagnostic: what went wrong, and the game that shows it."""
+    seed: int | None = None
+    players: int | None = None
+    options: tuple = ()          # ((name, value), ...) that differ from the defaults
+    log: tuple = ()              # the actions, as text, from the start to the problem
+    games: int = 1               # how many of the games played ran into it
+
+    def replay(self) -> str:
+        opts = "".join(f" --option {k}={_option_text(v)}" for k, v in self.options)
+        steps = " · ".join(self.log) if self.log else "(nothing: it happens while the match is set up)"
+        return f"rulelang play {self.file} --players {self.players} --seed {self.seed}{opts}, then play: {steps}"
+
+    def format(self, source: str | None = None) -> str:
+        return super().format(source) + "\n    replay: " + self.replay()
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        out.update(seed=self.seed, players=self.players, options=dict(self.options), log=list(self.log),
+                   games=self.games)
+        return out
+
+
+def _option_text(v) -> str:
+    return "true" if v is True else "false" if v is False else str(v)
+
+
+_LINE = re.compile(r":(\d+): ")
+_STEP = re.compile(r"at step `([^`]+)`")
+
+
+class _Locator:
+    """Spans for runtime problems: a line the engine names, else the step, else the game."""
+
+    def __init__(self, path: str, game):
+        self.path = path
+        self.game_span = Span(path, 1, 1)
+        self.steps: dict[str, Span] = {}
+        self.actions: dict[tuple, Span] = {}     # (step, action name as shown) -> span
+        self.lines: dict[int, Span] = {}
+        found = None if path.endswith(".json") else rulelang.locations(path)
+        if found is not None:
+            self.game_span = found["game"]
+            self.steps = dict(found["steps"])
+            self.actions = {(step, name.replace("_", " ")): span for (step, name), span in found["actions"].items()}
+            self.lines = dict(found["lines"])
+        else:                    # compiled IR (or a file that no longer parses): the IR's own lines
+            for s in game.ir.get("steps", []):
+                if s.get("line"):
+                    self.steps.setdefault(s["name"], Span(path, s["line"], 1))
+                for a in s.get("actions", []):
+                    if a.get("line"):
+                        self.actions.setdefault((s["name"], a["name"].replace("_", " ")), Span(path, a["line"], 1))
+
+    def where(self, message: str, step: str | None = None, action: str | None = None) -> Span:
+        """The line the message names; else the action being played; else the step; else the game."""
+        m = _LINE.search(message)
+        if m:
+            line = int(m.group(1))
+            return self.lines.get(line, Span(self.path, line, 1))
+        if action is not None:
+            shown = sorted((k for k in self.actions if k[0] == step and (action == k[1] or action.startswith(k[1] + " "))),
+                           key=lambda k: -len(k[1]))
+            if shown:
+                return self.actions[shown[0]]
+        m = _STEP.search(message)
+        if m and m.group(1) in self.steps:
+            return self.steps[m.group(1)]
+        if step in self.steps:
+            return self.steps[step]
+        return self.game_span
+
+
+def _classify(message: str) -> tuple[str, str]:
+    if "no legal action" in message or "`on stuck` must" in message:
+        return "W401", "stuck"
+    if "loop limit" in message or "too deeply" in message or "never settles" in message:
+        return "W402", "loop limit"
+    if "capacity" in message or "created nowhere" in message or "in two places" in message:
+        return "W403", "broken invariant"
+    return "W404", "rule error"
+
+
+def _plain_message(message: str, path: str, source: str | None) -> str:
+    """The engine's message without the file (and line) prefix the diagnostic already shows."""
+    for prefix in (path, source):
+        if prefix and message.startswith(prefix + ":"):
+            message = message[len(prefix) + 1:]
+            message = re.sub(r"^\d+: ", "", message).strip()
+    return message
+
+
+def _invariants(match, ir: dict, data: dict) -> str | None:
+    """What is wrong with a match's state, by the rules' own declarations (None: all is well)."""
+    count = len(data["components"])
+    seen = [0] * count
+    for z in ir["zones"]:
+        raw = data["zones"].get(z["name"])
+        if raw is None:
+            return f"zone `{z['name']}` is missing from the state"
+        lists = raw if z["per"] else [raw]
+        for zl in lists:
+            if z.get("capacity") is not None and len(zl) > z["capacity"]:
+                return f"zone `{z['name']}` holds {len(zl)} components, over its capacity {z['capacity']}"
+            for c in zl:
+                if not isinstance(c, int) or not 0 <= c < count:
+                    return f"zone `{z['name']}` holds {c!r}, which is not a component"
+                seen[c] += 1
+    for c, k in enumerate(seen):
+        if k != 1:
+            label = data["components"][c].get("label", c)
+            return f"component {label} is in {k} places (it must be in exactly one zone)"
+    context = match.type_context()           # the engine's own check of a value (rulelang.types)
+    for v in ir["vars"]:
+        value = data["vars"].get(v["name"])
+        typ = ValueType.parse(v["type"])
+        for x in (value if v["per"] else [value]):
+            if not typ.fits(x, context):
+                return f"variable `{v['name']}` holds {x!r}, which is not {typ.with_article()}"
+    if match.is_over:
+        results = (match.outcome or {}).get("results")
+        if not (isinstance(results, list) and len(results) == match.players):
+            return "the game is over but its outcome does not give a result for every player"
+    elif not (isinstance(match.current_player, int) and 0 <= match.current_player < match.players):
+        return f"the player to act is {match.current_player!r}, not a seat of this match"
+    return None
+
+
+def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
+              max_actions: int = DEEP_MAX_ACTIONS) -> list[Diagnostic]:
+    """Play `games` seeded random games of a rule file (or IR) and report what went wrong.
+
+    Each distinct problem is reported once, with the shortest game that shows it: its seed,
+    player count, options and action log (a Finding). A file with errors gives its errors."""
+    path = str(game_path)
+    try:
+        game = rulelang.load(path)
+    except RuleError as err:
+        return list(err.diagnostics)
+    where = _Locator(path, game)
+    source = game.ir.get("source")
+    found: dict = {}
+
+    def record(code: str, what: str, message: str, span: Span, seed_i, players, options, log) -> None:
+        key = (code, span.line, span.column, re.sub(r"\d+", "#", message))
+        old = found.get(key)
+        if old is None or len(log) < len(old["log"]):
+            found[key] = {"code": code, "what": what, "message": message, "span": span, "seed": seed_i,
+                          "players": players, "options": options, "log": tuple(log),
+                          "games": (old["games"] if old else 0) + 1}
+        else:
+            old["games"] += 1
+
+    low, high = game.min_players, game.max_players
+    bool_options = [o["name"] for o in game.options if o.get("type") == "bool"]
+    for i in range(max(0, games)):
+        seed_i = seed * SEED_STRIDE + i
+        players = low + i % (high - low + 1)
+        chooser = random.Random(seed_i)
+        options = tuple((name, True) for name in bool_options
+                        if chooser.random() < 0.5 and next(o for o in game.options if o["name"] == name)["default"]
+                        is not True)
+        log: list[str] = []
+        at: list = [None, None]            # the step and the action being played
+
+        def fail(code, what, message, span=None):
+            record(code, what, message, span or where.where(message, *at), seed_i, players, options, log)
+
+        try:
+            match = game.new_match(players=players, seed=seed_i, options=dict(options))
+            data = match.state()
+            at[0] = data.get("step")
+            problem = _invariants(match, game.ir, data)
+            if problem:
+                fail("W403", "broken invariant", problem, where.game_span)
+                continue
+            while not match.is_over:
+                if len(log) >= max_actions:
+                    fail("W405", "no end", f"the game did not end within {max_actions} random actions",
+                         where.game_span)
+                    break
+                actions = match.legal_actions()
+                if not actions:
+                    fail("W401", "stuck", "no legal action, and the game is not over", where.where("", at[0]))
+                    break
+                action = chooser.choice(actions)
+                log.append(str(action))
+                at[1] = str(action)
+                match.apply(action)
+                data = match.state()
+                problem = _invariants(match, game.ir, data)
+                if problem:
+                    fail("W403", "broken invariant", problem)
+                    break
+                at[:] = [data.get("step"), None]
+        except RuleRuntimeError as err:
+            message = _plain_message(str(err), path, source)
+            code, what = _classify(str(err))
+            # a stuck player is about the step where nobody can act, not the action before it
+            fail(code, what, message, where.where(str(err), *(at[:1] if code == "W401" else at)))
+        except IllegalAction as err:
+            fail("W403", "broken invariant", f"a legal action was refused: {err}")
+        except RecursionError:
+            fail("W402", "loop limit", "the rules recurse too deeply for Python")
+        except Exception as err:          # an engine bug: still a report, never a traceback
+            fail("W404", "engine error", f"the engine failed: {type(err).__name__}: {err}")
+    out: list[Diagnostic] = []
+    for f in sorted(found.values(), key=lambda f: (f["code"], f["span"].line, f["span"].column)):
+        opts = ", ".join(f"{k}={_option_text(v)}" for k, v in f["options"])
+        detail = (f"{f['what']}: {f['message']} (in {f['games']} of {games} games; shortest: seed {f['seed']}, "
+                  f"{f['players']} player{'s' if f['players'] != 1 else ''}{', ' + opts if opts else ''}, "
+                  f"{len(f['log'])} action{'s' if len(f['log']) != 1 else ''})")
+        out.append(Finding(f["code"], detail, f["span"], "warning", None, seed=f["seed"], players=f["players"],
+                           options=f["options"], log=f["log"], games=f["games"]))
+    return out
