@@ -543,6 +543,8 @@ class Checker:
             self.zone_target(s.zone, "what is shuffled")
         elif isinstance(s, n.Assign):
             self.assign(s)
+        elif isinstance(s, n.Append):
+            self.append(s)
         elif isinstance(s, n.Let):
             t = self.expr(s.value)
             self.bind(s.name, s.span)
@@ -634,9 +636,31 @@ class Checker:
         self.out.contents[id(s)] = content
 
     def assign(self, s: n.Assign) -> None:
-        target = s.target
-        local = self.lookup_local(target.name)
         vt = self.expr(s.value)
+        want = self.target_type(s.target)
+        if want is None:
+            return
+        if s.op in ("+=", "-="):
+            if not compatible(want, "int"):
+                self.error("E201", f"`{s.op}` needs a number variable, `{s.target.name}` is {show(want)}", s.target.span)
+            self.require_type(s.value, vt, "int", f"the right side of `{s.op}`")
+        else:
+            self.require_type(s.value, vt, want, f"the value assigned to `{s.target.name}`")
+
+    def append(self, s: n.Append) -> None:
+        vt = self.expr(s.value)
+        want = self.target_type(s.target)
+        if want is None:
+            return
+        if not want.startswith("list:"):
+            self.error("E201", f"`append` needs a list, `{s.target.name}` is {show(want)}", s.target.span)
+            return
+        self.require_type(s.value, vt, elem(want), f"the value appended to `{s.target.name}`")
+
+    def target_type(self, target: n.LValue) -> str | None:
+        """The type of an assignment's target (a local, a variable or one entry of a per-player or
+        per-cell one), recording which it is; None (after an error) if it is none of these."""
+        local = self.lookup_local(target.name)
         if local is not None:
             if target.index is not None:
                 self.error("E201", f"`{target.name}` is a local value and cannot be indexed", target.span)
@@ -650,7 +674,7 @@ class Checker:
                                self.suggest(target.name, lambda: self.names_of("var") + list(self.visible_names())))
                 else:
                     self.error("E201", f"`{target.name}` is a {sym.kind}, not a variable", target.span)
-                return
+                return None
             self.used.add(target.name)
             self.written.add(target.name)
             self.out.refs[id(target)] = ("var", target.name)
@@ -663,12 +687,7 @@ class Checker:
             elif target.index is not None:
                 self.expect(target.index, per, f"the index of `{target.name}`")
             want = sym.type
-        if s.op in ("+=", "-="):
-            if not compatible(want, "int"):
-                self.error("E201", f"`{s.op}` needs a number variable, `{target.name}` is {show(want)}", target.span)
-            self.require_type(s.value, vt, "int", f"the right side of `{s.op}`")
-        else:
-            self.require_type(s.value, vt, want, f"the value assigned to `{target.name}`")
+        return want
 
     # ---- expressions ----
     def expect(self, e, want: str, what: str) -> str:

@@ -304,11 +304,9 @@ class Compiler:
         if isinstance(s, n.Shuffle):
             return {"s": "shuffle", "zone": self.expr(s.zone)}
         if isinstance(s, n.Assign):
-            t = s.target
-            kind = self.c.refs.get(id(t), ("local",))[0]
-            target = {"k": kind, "n": t.name,
-                      "i": self.expr(t.index) if t.index is not None else None}
-            return {"s": "set", "target": target, "op": s.op, "v": self.expr(s.value)}
+            return {"s": "set", "target": self.target(s.target), "op": s.op, "v": self.expr(s.value)}
+        if isinstance(s, n.Append):
+            return {"s": "append", "target": self.target(s.target), "v": self.expr(s.value)}
         if isinstance(s, n.Let):
             return {"s": "let", "n": s.name, "v": self.expr(s.value)}
         if isinstance(s, n.If):
@@ -334,6 +332,11 @@ class Compiler:
         if isinstance(s, n.Log):
             return {"s": "log", "v": self.text(s.value)}
         raise AssertionError(f"unknown statement {type(s).__name__}")
+
+    def target(self, t: n.LValue) -> dict:
+        """What an assignment or append writes: a local, or a variable (one entry of it, if indexed)."""
+        kind = self.c.refs.get(id(t), ("local",))[0]
+        return {"k": kind, "n": t.name, "i": self.expr(t.index) if t.index is not None else None}
 
     # ---- expressions ----
     def type_of(self, e) -> str:

@@ -111,6 +111,7 @@ STATEMENTS: dict[str, NodeSpec] = {
     "shuffle": NodeSpec({"zone": EXPR}, random=True),
     "set": NodeSpec({"target": "target", "op": ASSIGN_OPS, "v": EXPR}),
     "let": NodeSpec({"n": NAME, "v": EXPR}),
+    "append": NodeSpec({"target": "target", "v": EXPR}),
     "if": NodeSpec({"c": EXPR, "then": BLOCK, "else": BLOCK}),
     "for": NodeSpec({"v": NAME, "in": EXPR, "body": BLOCK}),
     "while": NodeSpec({"c": EXPR, "body": BLOCK}),

@@ -137,6 +137,12 @@ class Assign(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class Append(Node):
+    value: Node
+    target: LValue                       # a list variable (or one entry of a per-player one) or local
+
+
+@dataclass(frozen=True, eq=False)
 class Let(Node):
     name: str
     value: Node

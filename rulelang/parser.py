@@ -296,6 +296,9 @@ class _ToNodes(Transformer_NonRecursive):
     def lvalue(self, meta, c):
         return n.LValue(self.sp(meta), str(c[0]), c[1] if len(c) > 1 else None)
 
+    def append_stmt(self, meta, c):
+        return n.Append(self.sp(meta), c[0], c[1])
+
     def let_stmt(self, meta, c):
         return n.Let(self.sp(meta), str(c[0]), c[1])
 

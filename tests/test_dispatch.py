@@ -15,7 +15,7 @@ from rulelang.errors import Span
 from rulelang.parser import parse
 
 SPAN = Span("x.rules", 1, 1)
-STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
+STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
               n.CallStmt, n.Create, n.CreateFrom, n.Log)
 GAME = """
 game "All" {
@@ -24,12 +24,14 @@ game "All" {
   zone pool: pile, public
   zone hand: set per player, owner
   var total: int = 0
+  var taken: list[int] = []
   proc tally() { total += 1 }
   setup { repeat 3 { create Chip(v: 1) in pool } shuffle pool }
   turn {
     step take {
       action take(c in pool) {
         let k = c.v
+        append k to taken
         move c to hand[me]
         if k > 0 { total += k } else { log "nothing" }
         for x in hand[me] { tally() }

@@ -11,7 +11,7 @@ from itertools import combinations, compress
 
 from ..boards import reachable
 from ..errors import RuleFault, RuleRuntimeError
-from ..limits import CALL_DEPTH_LIMIT, INT_LIMIT, LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, WORK_LIMIT
+from ..limits import CALL_DEPTH_LIMIT, INT_LIMIT, LIST_LIMIT, LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, WORK_LIMIT
 
 
 def _fault(msg: str):
@@ -148,6 +148,16 @@ def _each(m, items):
     if m.work < 0:
         _overworked()
     return items
+
+
+def _appended(xs, v) -> list:
+    """`append v to xs`: a new list, so that whoever holds the old one (a clone of the match, a
+    local) is unaffected; refused past LIST_LIMIT elements."""
+    if xs is None:
+        return [v]
+    if len(xs) >= LIST_LIMIT:
+        _fault(f"a list grew past {LIST_LIMIT} elements (list limit)")
+    return xs + [v]
 
 
 def _grown(v):
@@ -407,7 +417,7 @@ NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
-    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_move": _move, "_move1": _move1,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
     "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,

@@ -107,15 +107,23 @@ class StatementLowering:
         ctx.fn.emit(f"m.rng.shuffle({self.target(s['zone'], ctx)})")
 
     def s_set(self, s, ctx):
-        fn = ctx.fn
-        t, op = s["target"], s["op"]
         v = self.ex(s["v"], ctx)
-        sign = PY_ASSIGN[op]
+        sign = PY_ASSIGN[s["op"]]
         bounded = bool(sign) or _arith(s["v"])       # arithmetic in a loop could grow without bound
 
         def value(old: str) -> str:
             src = f"{old} {sign} ({v.src})" if sign else v.src
             return f"_grown({src})" if bounded else src
+        self.store(s["target"], value, v.pure, ctx)
+
+    def s_append(self, s, ctx):
+        v = self.ex(s["v"], ctx)
+        self.store(s["target"], lambda old: f"_appended({old}, {v.src})", v.pure, ctx)
+
+    def store(self, t: dict, value, pure: bool, ctx) -> None:
+        """Write `value(old)` (source of the new value, given the source of the old one) to a local,
+        a variable or one entry of a per-player/per-cell variable, evaluating in the rules' order."""
+        fn = ctx.fn
         if t["k"] == "local":
             name = self.local_target(t["n"], ctx)
             fn.emit(f"{name} = {value(name)}")
@@ -126,7 +134,7 @@ class StatementLowering:
             fn.emit(f"{base} = {value(base)}")
             return
         i = self.ex(t["i"], ctx)
-        if i.cheap and i.pure and v.pure:
+        if i.cheap and i.pure and pure:
             # nothing here can change what the others read: no temporaries needed for the order
             fn.emit(f"{base}[{i.src}] = {value(f'{base}[{i.src}]')}")
             return
