@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from ..irspec import STATEMENTS
 from .constants import ANY, BOARD_WALKS, INLINE_DEPTH, RANDOM_CALLS, SCALAR, UNROLL_MAX
 
 
@@ -151,7 +152,8 @@ class Analyses:
         # procs that create components, directly or through a call
         self.creating: set = set()
         _grow(self.creating, ir["procs"], lambda name, p: any(
-            x.get("s") == "create" or (x.get("s") == "call" and x["proc"] in self.creating) for x in _walk(p["body"])))
+            ("s" in x and STATEMENTS[x["s"]].creating) or (x.get("s") == "call" and x["proc"] in self.creating)
+            for x in _walk(p["body"])))
         # procs that may end an effect (goto, end turn, finish), directly or through a call
         self.signalling: set = set()
         _grow(self.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))

@@ -1,4 +1,6 @@
 """Tuning constants and value shapes shared by the generator's modules."""
+from ..irspec import CALLABLE
+
 # The only Python the IR's operators become (irspec.py lists the same operators).
 PY_UNARY = {"-": "-", "not": "not"}
 PY_BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
@@ -10,7 +12,8 @@ INLINE_SIZE = 400            # IR nodes of a def body above which it is called, 
 UNROLL_MAX = 6               # largest subset size enumerated by unrolled loops
 INTERN_LIMIT = 50_000        # interned actions kept per action (in a dict)
 INTERN_CELLS = 1 << 20       # largest nested-list intern table (cells x cells ...) per action
-RANDOM_CALLS = ("roll", "pick")
+# builtin calls that draw from the match's generator, read from the node table
+RANDOM_CALLS = tuple(name for name, b in CALLABLE.items() if b.random)
 BOARD_WALKS = ("line", "between", "direction", "distance", "reachable", "step")
 MEMO_LIMIT = 100_000         # results kept per memoised def
 
