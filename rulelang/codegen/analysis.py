@@ -84,8 +84,15 @@ def _walk(e):
 
 
 def _arith(e) -> bool:
-    """Does computing `e` do arithmetic that a loop could grow without bound (+, -, *)?"""
-    return any(x.get("k") == "bin" and x.get("op") in ("+", "-", "*") for x in _walk(e))
+    """Could a loop that assigns `e` over and over grow a number without bound? Only through `*`, or
+    `+`/`-` of two values that are not constants (x + x doubles); adding a constant grows a number
+    by at most that constant per round, which the loop budget bounds."""
+    return any(x.get("k") == "bin" and (x.get("op") == "*" or x.get("op") in ("+", "-") and not (
+        _constant(x["l"]) or _constant(x["r"]))) for x in _walk(e))
+
+
+def _constant(e) -> bool:
+    return e.get("k") == "lit" or (e.get("k") == "un" and e.get("op") == "-" and e["x"].get("k") == "lit")
 
 
 
@@ -145,6 +152,27 @@ class Analyses:
         self.memo_defs = {name for name in self.static_defs if "memo" in self.opt and ir["defs"][name]["params"]
                           and any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
                                   for x in _walk(ir["defs"][name]["body"]))}
+        # defs that may run once per element of a comprehension or per round of a loop (directly or
+        # through other defs): their own comprehensions multiply, and are charged to the budget
+        looped: set = set()
+        for x in _walk(ir):
+            inner = ([x.get("x"), x.get("where")] if x.get("k") == "comp" else
+                     [x.get("body"), x.get("c")] if x.get("s") in ("for", "while", "repeat") else [])
+            for part in inner:
+                for y in _walk(part):
+                    if y.get("k") == "def":
+                        looped.add(("d", y["n"]))
+                    elif y.get("s") == "call":
+                        looped.add(("p", y["proc"]))
+                    elif y.get("k") == "call" and y.get("f") == "reachable" and y["a"][2].get("k") == "lit":
+                        looped.add(("d", y["a"][2]["v"]))
+        stack = list(looped)
+        while stack:                           # and whatever those call
+            for callee in graph.get(stack.pop(), ()):
+                if callee not in looped:
+                    looped.add(callee)
+                    stack.append(callee)
+        self.repeated_defs = {name for kind, name in looped | self.recursive if kind == "d"}
         # per-player / per-cell variables never assigned as a whole keep one list for the whole match
         whole = {x["target"]["n"] for x in _walk(ir) if x.get("s") == "set" and x["target"].get("k") == "var"
                  and x["target"].get("i") is None}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .analysis import _ir_key, _shown_shape
 from .constants import INTERN_CELLS, LIST
 from .frame import _join, _known, Ctx, Name, P, Subset
+from .runtime import _subset_threshold
 from .writer import _lit, Fn
 
 
@@ -114,7 +115,10 @@ class ActionEnumerator:
             fn.indent -= 1
             return
         items, n = self.emit_items(p, ctx)
-        fn.emit(f"_subset_limit({n}, {_lit(p['min']['v'])}, {_lit(p['max']['v'])})")
+        lo, hi = p["min"]["v"], p["max"]["v"]
+        safe = _subset_threshold(lo, hi)
+        if safe is not None:                   # a domain this small always has few enough subsets
+            fn.emit(f"if {n} > {safe}: _subset_limit({n}, {_lit(lo)}, {_lit(hi)})")
         for k in range(max(0, p["min"]["v"]), p["max"]["v"] + 1):
             fn.emit("for _ in _ONCE:")
             fn.indent += 1

@@ -282,8 +282,10 @@ class ExpressionLowering:
         lvl, pure = _join(l, r)
         if op in ("/", "%"):
             return P(f"{'_div' if op == '/' else '_mod'}({l.src}, {r.src})", lvl, pure, shape=SCALAR)
-        if op == "*" and not (_known(l) and _known(r)):
-            return P(f"_mul({l.src}, {r.src})", lvl, pure, shape=SCALAR)      # products grow fast: bounded
+        if op == "*" and not (_known(l) or _known(r)):
+            # a product of two unknowns can square a number (x * x): bounded. A constant factor
+            # grows it by a few bits per round, and assignments are bounded anyway (s_set)
+            return P(f"_mul({l.src}, {r.src})", lvl, pure, shape=SCALAR)
         if _known(l) and _known(r) and type(l.const) in (int, bool, str) and type(r.const) in (int, bool, str):
             try:
                 value = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
@@ -436,8 +438,8 @@ class ExpressionLowering:
                 cond = f" if {w.t}"
         lvl, pure = _join(*parts)
         src = it.src
-        if ctx.in_comp or ctx.fn.header.startswith("def d"):
-            # inside another comprehension, or a def a comprehension may call once per element:
+        if ctx.in_comp or ctx.fn.repeated:
+            # inside another comprehension, or in a def called inside a loop or a comprehension:
             # iterations multiply, so they are charged to the effect's loop budget
             src = f"_each(m, {src})"
         return P(f"{opener}{x.src} for {var} in {src}{cond}{closer}", lvl, pure, shape=LIST,

@@ -214,6 +214,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             fn.emit("return v")
             self.add_fn(fn)
         fn = Fn(self, f"def {inner}(m{ps}):", d.get("line"))
+        fn.repeated = name in self.repeated_defs     # its comprehensions are charged to the loop budget
         ctx = self.def_ctx(fn, params)
         ctx.depth = INLINE_DEPTH if ("d", name) in self.recursive else 0
         p = self.ex(d["body"], ctx)

@@ -122,6 +122,22 @@ def _subset_limit(n: int, low, high) -> None:
                    f"{SUBSET_COUNT_LIMIT} choices (subset limit)")
 
 
+def _subset_threshold(low: int, high: int) -> int | None:
+    """The largest domain size whose subsets of size low..high stay within SUBSET_COUNT_LIMIT
+    (None: any size does), so generated code calls _subset_limit only past it."""
+    def count(n: int) -> int:
+        return sum(math.comb(n, k) for k in range(max(0, low), min(high, n) + 1))
+    if high <= 0 or max(0, low) > high:
+        return None                            # at most the empty subset: never too many
+    good, bad = 0, 1                           # count(good) fits, count(bad) may not: search between
+    while count(bad) <= SUBSET_COUNT_LIMIT:
+        good, bad = bad, bad * 2
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        good, bad = (mid, bad) if count(mid) <= SUBSET_COUNT_LIMIT else (good, mid)
+    return good
+
+
 def _range(lo, hi) -> list:
     """The list lo..hi, refused past RANGE_LIMIT elements."""
     if hi - lo >= RANGE_LIMIT:

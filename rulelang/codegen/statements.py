@@ -3,8 +3,8 @@ component creation and creation in bulk.
 """
 from __future__ import annotations
 
-from ..limits import LOOP_LIMIT
-from .analysis import _arith
+from ..limits import INT_LIMIT, LOOP_LIMIT
+from .analysis import _arith, _constant
 from .constants import ANY, PY_ASSIGN, REBIND, SCALAR
 from .frame import Ctx, Name, P
 from .writer import _lit, Fn
@@ -109,39 +109,51 @@ class StatementLowering:
     def s_set(self, s, ctx):
         v = self.ex(s["v"], ctx)
         sign = PY_ASSIGN[s["op"]]
-        bounded = bool(sign) or _arith(s["v"])       # arithmetic in a loop could grow without bound
-
-        def value(old: str) -> str:
-            src = f"{old} {sign} ({v.src})" if sign else v.src
-            return f"_grown({src})" if bounded else src
-        self.store(s["target"], value, v.pure, ctx)
+        if sign:
+            # x += E: an int (or an error); checked in line when E could make it grow without
+            # bound (x += x in a loop), not when E is a constant
+            self.store(s["target"], lambda old: f"{old} {sign} ({v.src})", v.pure, ctx,
+                       int_check=not _constant(s["v"]))
+        elif _arith(s["v"]):
+            self.store(s["target"], lambda old: f"_grown({v.src})", v.pure, ctx)
+        else:
+            self.store(s["target"], lambda old: v.src, v.pure, ctx)
 
     def s_append(self, s, ctx):
         v = self.ex(s["v"], ctx)
         self.store(s["target"], lambda old: f"_appended({old}, {v.src})", v.pure, ctx)
 
-    def store(self, t: dict, value, pure: bool, ctx) -> None:
+    def store(self, t: dict, value, pure: bool, ctx, int_check: bool = False) -> None:
         """Write `value(old)` (source of the new value, given the source of the old one) to a local,
-        a variable or one entry of a per-player/per-cell variable, evaluating in the rules' order."""
+        a variable or one entry of a per-player/per-cell variable, evaluating in the rules' order.
+        With int_check, the new value (an int) is refused past INT_LIMIT before it is stored."""
         fn = ctx.fn
+
+        def emit(target: str) -> None:
+            if not int_check:
+                fn.emit(f"{target} = {value(target)}")
+                return
+            new = fn.new("t")
+            fn.emit(f"{new} = {value(target)}")
+            fn.emit(f"if not {-INT_LIMIT} <= {new} <= {INT_LIMIT}: _grown({new})")
+            fn.emit(f"{target} = {new}")
         if t["k"] == "local":
-            name = self.local_target(t["n"], ctx)
-            fn.emit(f"{name} = {value(name)}")
+            emit(self.local_target(t["n"], ctx))
             return
         slot = self.var_slot[t["n"]]
         base = fn.use(f"V{slot}") if t["n"] in self.stable_vars and t.get("i") is not None else f"{fn.use('V')}[{slot}]"
         if t.get("i") is None:
-            fn.emit(f"{base} = {value(base)}")
+            emit(base)
             return
         i = self.ex(t["i"], ctx)
         if i.cheap and i.pure and pure:
             # nothing here can change what the others read: no temporaries needed for the order
-            fn.emit(f"{base}[{i.src}] = {value(f'{base}[{i.src}]')}")
+            emit(f"{base}[{i.src}]")
             return
         row, k = fn.new("t"), fn.new("t")
         fn.emit(f"{row} = {base}")
         fn.emit(f"{k} = {i.src}")
-        fn.emit(f"{row}[{k}] = {value(f'{row}[{k}]')}")
+        emit(f"{row}[{k}]")
 
     def local_target(self, name: str, ctx: Ctx) -> str:
         b = ctx.names.get(name)

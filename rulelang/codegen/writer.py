@@ -29,6 +29,7 @@ class Fn:
     def __init__(self, low, header: str, line=None):      # low: the Lowerer writing it
         self.low = low
         self.header = header
+        self.repeated = False        # a def's body that may run once per element of a loop
         self.body: list[tuple[str, object]] = []
         self.indent = 1
         self.uses: dict[str, str] = {}
