@@ -116,3 +116,12 @@ def test_a_def_with_a_comprehension_called_per_element_is_charged():
              defs="  def f(i) = sum(1 for j in 1..3000)\n")
     m = g.new_match(1)
     fails_quickly(lambda: m.apply("count"), "work limit")
+
+
+def test_create_inside_a_proc_compiles_and_runs():
+    # the code generator used to crash (AttributeError) on this lint-clean file
+    g = game("      action more { make(2) }",
+             setup="make(1)", defs="  proc make(v) { create Chip(n: v) in pool }\n")
+    m = g.new_match(1)
+    m.apply("more")
+    assert sorted(c["fields"]["n"] for c in m.state()["components"]) == [1, 2]
