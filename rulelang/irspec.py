@@ -151,7 +151,8 @@ def check_ir(ir, file: str = "<ir>") -> None:
 
 
 class _Checker:
-    """Walks an IR iteratively-bounded (depth checked), knowing every name it declares."""
+    """Walks an IR (recursively, with its depth bounded by IR_DEPTH_LIMIT), knowing every name it
+    declares once the declarations are read."""
 
     def __init__(self, ir):
         self.ir = ir
