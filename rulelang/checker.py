@@ -803,6 +803,16 @@ class Checker:
                 if t not in ("text", "any"):
                     self.error("E201", f"cannot add {show(t)} to text: convert it with `text(...)`", side.span)
             return "text"
+        if op == "+" and (lt.startswith("list:") or rt.startswith("list:") or "zone" in (lt, rt)):
+            # concatenation: two lists (or zones: their components, in order) of one element type
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if not (is_list_like(t) and t != "range" or t == "any"):
+                    self.error("E201", f"cannot add {show(t)} to a list: put it in brackets, `[x]`", side.span)
+                    return "any"
+            le, re_ = elem(lt), elem(rt)
+            if not compatible(le, re_):
+                self.error("E201", f"a list of {show(le)} and a list of {show(re_)} cannot be joined", e.span)
+            return "list:" + (le if le not in ("any", "none") else re_)
         self.require_type(e.left, lt, "int", f"the left side of `{op}`")
         self.require_type(e.right, rt, "int", f"the right side of `{op}`")
         if op == "..":
@@ -973,8 +983,12 @@ class Checker:
         if name in ("first", "last", "pick"):
             need(0, is_list_like, "a list")
             return elem(t0)
-        if name == "distinct":
+        if name in ("distinct", "reverse"):
             need(0, is_list_like, "a list")
+            return "list:" + elem(t0)
+        if name == "sort":
+            need(0, lambda t: is_list_like(t) and (compatible(elem(t), "int") or compatible(elem(t), "text")),
+                 "a list of numbers or of texts")
             return "list:" + elem(t0)
         if name == "text":
             return "text"

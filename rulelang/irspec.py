@@ -73,6 +73,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "bottom": Builtin(1, 2), "first": Builtin(1, 1), "last": Builtin(1, 1), "text": Builtin(1, 1),
     "next": Builtin(1, 1), "abs": Builtin(1, 1), "roll": Builtin(1, 1, random=True),
     "distinct": Builtin(1, 1), "pick": Builtin(1, 1, random=True), "contains": Builtin(2, 2),
+    "reverse": Builtin(1, 1), "sort": Builtin(1, 1),
     "cells": Builtin(1, 2, board=True), "neighbours": Builtin(1, 2, board=True),
     "step": Builtin(2, 2, board=True), "directions": Builtin(1, 1, board=True),
     "line": Builtin(3, 3, board=True), "between": Builtin(2, 2, board=True),

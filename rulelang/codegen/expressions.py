@@ -558,6 +558,10 @@ class ExpressionLowering:
             return P(f"_{f}n({s[0]}, {s[1]})", lvl, pure, shape=LIST)
         if f == "distinct":
             return P(f"list(dict.fromkeys(_items({s[0]})))", lvl, pure, shape=LIST)
+        if f == "reverse":
+            return P(f"list(reversed(_items({s[0]})))", lvl, pure, shape=LIST, elem=ps[0].elem)
+        if f == "sort":
+            return P(f"_sorted({s[0]})", lvl, pure, shape=LIST, elem=ps[0].elem)
         if f == "next":
             return P(f"(({s[0]}) + 1) % {ctx.fn.use('NP')}", lvl, pure, shape=SCALAR)
         if f == "abs":

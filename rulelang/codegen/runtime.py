@@ -177,10 +177,21 @@ def _appended(xs, v) -> list:
 
 
 def _grown(v):
-    """A value assigned by arithmetic: an integer past INT_LIMIT is a rule error (no unbounded growth)."""
+    """A value assigned by arithmetic or concatenation: an integer past INT_LIMIT or a list past
+    LIST_LIMIT is a rule error (no unbounded growth in a loop)."""
     if type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
         _fault(f"a number grew past the integer limit {INT_LIMIT}")
+    if type(v) is list and len(v) > LIST_LIMIT:
+        _fault(f"a list grew past {LIST_LIMIT} elements (list limit)")
     return v
+
+
+def _sorted(xs) -> list:
+    """`sort(xs)`: ascending; `none` sorts first. Numbers and texts only (the checker sees to it)."""
+    try:
+        return sorted(as_items(xs), key=lambda v: (v is not None, v))
+    except TypeError:
+        _fault("`sort` needs a list of numbers or of texts, all of one kind")
 
 
 class Table(dict):
@@ -433,7 +444,7 @@ NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
-    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_move": _move, "_move1": _move1,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_sorted": _sorted, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
     "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,
