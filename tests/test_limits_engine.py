@@ -125,3 +125,17 @@ def test_create_inside_a_proc_compiles_and_runs():
     m = g.new_match(1)
     m.apply("more")
     assert sorted(c["fields"]["n"] for c in m.state()["components"]) == [1, 2]
+
+
+def test_a_require_looping_over_a_big_zone_for_every_binding_stops_at_the_work_limit():
+    # 5,000 bindings, each testing 5,000 chips: 25,000,000 tests in one listing
+    g = game("      action pick(c in pool) require any(x.n == c.n + 1 for x in pool) { x = c.n }",
+             setup="for i in 1..5000 { create Chip(n: 1) in pool }")
+    fails_quickly(lambda: g.new_match(1).legal_actions(), "work limit")
+
+
+def test_a_def_in_a_require_is_charged_per_binding():
+    g = game("      action pick(c in pool) require later(c) { x = c.n }",
+             setup="for i in 1..5000 { create Chip(n: 1) in pool }",
+             defs="  def later(c) = size([x for x in pool where x.n > c.n]) > 0\n")
+    fails_quickly(lambda: g.new_match(1).legal_actions(), "work limit")

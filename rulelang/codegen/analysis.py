@@ -166,6 +166,13 @@ class Analyses:
                         looped.add(("p", y["proc"]))
                     elif y.get("k") == "call" and y.get("f") == "reachable" and y["a"][2].get("k") == "lit":
                         looped.add(("d", y["a"][2]["v"]))
+        for step in ir["steps"]:               # requires and domains: evaluated once per binding
+            for a in step["actions"]:
+                for y in _walk([a.get("require"), a["params"]]):
+                    if y.get("k") == "def":
+                        looped.add(("d", y["n"]))
+                    elif y.get("k") == "call" and y.get("f") == "reachable" and y["a"][2].get("k") == "lit":
+                        looped.add(("d", y["a"][2]["v"]))
         stack = list(looped)
         while stack:                           # and whatever those call
             for callee in graph.get(stack.pop(), ()):

@@ -68,6 +68,7 @@ class ActionEnumerator:
 
     def gen_enumerator(self, si: int, step: dict) -> None:
         fn = Fn(self, f"def st_enum{si}(m):", step.get("line"))
+        fn.enumerator = True           # a require is tested once per binding: its loops are charged
         fn.emit("out = {}")
         fn.emit("IU = m.intern")
         ctx = Ctx(fn, memo={})
@@ -291,7 +292,11 @@ class ActionEnumerator:
                 kind, var, it, x, w = c.loop
                 ok = fn.new("ok")
                 fn.emit(f"{ok} = {kind == 'all'}")
-                fn.emit(f"for {var} in {it}:")
+                items = fn.new("t")
+                fn.emit(f"{items} = {it}")
+                fn.emit(f"m.work -= len({items})")           # once per binding: charged to the budget
+                fn.emit("if m.work < 0: _overworked()")
+                fn.emit(f"for {var} in {items}:")
                 test = x if kind == "any" else f"not {x}"
                 fn.emit(f"    if {test if w is None else f'{w} and {test}'}:")
                 fn.emit(f"        {ok} = {kind != 'all'}")

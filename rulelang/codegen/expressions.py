@@ -438,9 +438,10 @@ class ExpressionLowering:
                 cond = f" if {w.t}"
         lvl, pure = _join(*parts)
         src = it.src
-        if ctx.in_comp or ctx.fn.repeated:
-            # inside another comprehension, or in a def called inside a loop or a comprehension:
-            # iterations multiply, so they are charged to the effect's loop budget
+        if ctx.in_comp or ctx.fn.repeated or (ctx.fn.enumerator and lvl > 0):
+            # inside another comprehension, in a def called inside a loop, a comprehension or a
+            # require, or in a require once per binding: iterations multiply, so they are charged
+            # to the effect's (or the listing's) loop budget
             src = f"_each(m, {src})"
         return P(f"{opener}{x.src} for {var} in {src}{cond}{closer}", lvl, pure, shape=LIST,
                  elem=SCALAR if x.shape == SCALAR else ANY)

@@ -160,6 +160,8 @@ def _overworked():
 
 def _each(m, items):
     """A comprehension's items, their number charged to the effect's loop budget (m.work)."""
+    if not hasattr(items, "__len__"):          # an iterator (itertools.compress): counted as a list
+        items = list(items)
     m.work -= len(items)
     if m.work < 0:
         _overworked()

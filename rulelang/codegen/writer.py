@@ -30,6 +30,7 @@ class Fn:
         self.low = low
         self.header = header
         self.repeated = False        # a def's body that may run once per element of a loop
+        self.enumerator = False      # a step's enumerator: what depends on a parameter runs per binding
         self.body: list[tuple[str, object]] = []
         self.indent = 1
         self.uses: dict[str, str] = {}
