@@ -722,18 +722,20 @@ def run_ir(probe: Probe, path: str, text: str, rng) -> None:
             return
         ok, game = probe.call("Game(ir) without the schema", Game, doc, path)
     if ok:
-        exercise_game(probe, game, rng)
+        # a mutated IR may declare one type and compute another (its `var` says player, its code
+        # stores 6): the engine must refuse such a position cleanly, which is all a round trip asks
+        exercise_game(probe, game, rng, typed=False)
 
 
-def exercise_game(probe: Probe, game, rng, matches: int = 2) -> None:
+def exercise_game(probe: Probe, game, rng, matches: int = 2, typed: bool = True) -> None:
     counts = sorted({game.min_players, game.max_players})[:matches]
     for players in counts:
         ok, match = probe.call("new_match", game.new_match, players, rng.randrange(1000))
         if ok:
-            exercise_match(probe, game, match, rng)
+            exercise_match(probe, game, match, rng, typed=typed)
 
 
-def exercise_match(probe: Probe, game, match, rng, moves: int = MAX_ACTIONS) -> None:
+def exercise_match(probe: Probe, game, match, rng, moves: int = MAX_ACTIONS, typed: bool = True) -> None:
     listed = True
     for _ in range(moves):
         ok, over = probe.call("is_over", lambda: match.is_over)
@@ -749,7 +751,7 @@ def exercise_match(probe: Probe, game, match, rng, moves: int = MAX_ACTIONS) -> 
         if not ok:                 # a rule error mid-action may leave the match half-changed: stop here
             return
     if listed:                     # (from_state lists the actions again, and would fail the same way)
-        round_trip(probe, game, match)
+        round_trip(probe, game, match, typed)
     for player in range(match.players):
         ok, view = probe.call("view", match.view, player)
         if ok:
@@ -757,7 +759,9 @@ def exercise_match(probe: Probe, game, match, rng, moves: int = MAX_ACTIONS) -> 
             probe.call("render_view", repl.render_view, view)
 
 
-def round_trip(probe: Probe, game, match) -> None:
+def round_trip(probe: Probe, game, match, typed: bool = True) -> None:
+    """state -> JSON -> from_state -> state gives the same state. With typed=False (a mutated IR,
+    whose declared types may be lies) a clean StateError refusal is also acceptable."""
     ok, state = probe.call("state", match.state)
     if not ok:
         return
@@ -767,7 +771,7 @@ def round_trip(probe: Probe, game, match) -> None:
     saved = json.loads(text)
     ok, again = probe.call("from_state", Match.from_state, game, saved)
     if not ok:
-        if again is not None:
+        if again is not None and (typed or type(again).__name__ != "StateError"):
             probe.fail(f"RoundTripRefused {type(again).__name__}", "from_state", str(again))
         return
     ok, state2 = probe.call("state", again.state)
