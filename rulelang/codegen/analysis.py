@@ -166,9 +166,10 @@ class Analyses:
                         looped.add(("p", y["proc"]))
                     elif y.get("k") == "call" and y.get("f") == "reachable" and y["a"][2].get("k") == "lit":
                         looped.add(("d", y["a"][2]["v"]))
-        for step in ir["steps"]:               # requires and domains: evaluated once per binding
-            for a in step["actions"]:
-                for y in _walk([a.get("require"), a["params"]]):
+        for step in ir["steps"]:               # requires and later domains: evaluated once per binding
+            for a in step["actions"]:          # (the first parameter's domain: once per listing)
+                for y in _walk([a.get("require"), a["params"][1:], [a["params"][0].get("min"),
+                                a["params"][0].get("max")] if a["params"] else []]):
                     if y.get("k") == "def":
                         looped.add(("d", y["n"]))
                     elif y.get("k") == "call" and y.get("f") == "reachable" and y["a"][2].get("k") == "lit":
