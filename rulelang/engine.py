@@ -767,8 +767,8 @@ class Match:
         """The restored components, and those among them beyond what setup makes.
 
         A new match with the same settings says what there must be: every component setup makes
-        (as many of each), and anything more of a kind the rules create in play. A second K♠, ten
-        Jesters or a card these rules never make is refused."""
+        (as many of each), and anything more of a kind the rules create in play. A duplicated card,
+        ten copies of a one-off, or a card these rules never make is refused."""
         if not isinstance(comps, list):
             raise StateError("the components must be a list")
         if len(comps) > COMPONENT_LIMIT:
