@@ -543,7 +543,7 @@ class Checker:
             self.zone_target(s.zone, "what is shuffled")
         elif isinstance(s, n.Assign):
             self.assign(s)
-        elif isinstance(s, n.Append):
+        elif isinstance(s, (n.Append, n.Remove)):
             self.append(s)
         elif isinstance(s, n.Let):
             t = self.expr(s.value)
@@ -647,15 +647,18 @@ class Checker:
         else:
             self.require_type(s.value, vt, want, f"the value assigned to `{s.target.name}`")
 
-    def append(self, s: n.Append) -> None:
+    def append(self, s) -> None:
+        """`append E to xs` and `remove E from xs`: xs a list, E one of its elements' type."""
+        word = "append" if isinstance(s, n.Append) else "remove"
         vt = self.expr(s.value)
         want = self.target_type(s.target)
         if want is None:
             return
         if not want.startswith("list:"):
-            self.error("E201", f"`append` needs a list, `{s.target.name}` is {show(want)}", s.target.span)
+            self.error("E201", f"`{word}` needs a list, `{s.target.name}` is {show(want)}", s.target.span)
             return
-        self.require_type(s.value, vt, elem(want), f"the value appended to `{s.target.name}`")
+        done = "appended to" if word == "append" else "removed from"
+        self.require_type(s.value, vt, elem(want), f"the value {done} `{s.target.name}`")
 
     def target_type(self, target: n.LValue) -> str | None:
         """The type of an assignment's target (a local, a variable or one entry of a per-player or

@@ -307,6 +307,8 @@ class Compiler:
             return {"s": "set", "target": self.target(s.target), "op": s.op, "v": self.expr(s.value)}
         if isinstance(s, n.Append):
             return {"s": "append", "target": self.target(s.target), "v": self.expr(s.value)}
+        if isinstance(s, n.Remove):
+            return {"s": "remove", "target": self.target(s.target), "v": self.expr(s.value)}
         if isinstance(s, n.Let):
             return {"s": "let", "n": s.name, "v": self.expr(s.value)}
         if isinstance(s, n.If):

@@ -113,6 +113,7 @@ STATEMENTS: dict[str, NodeSpec] = {
     "set": NodeSpec({"target": "target", "op": ASSIGN_OPS, "v": EXPR}),
     "let": NodeSpec({"n": NAME, "v": EXPR}),
     "append": NodeSpec({"target": "target", "v": EXPR}),
+    "remove": NodeSpec({"target": "target", "v": EXPR}),
     "if": NodeSpec({"c": EXPR, "then": BLOCK, "else": BLOCK}),
     "for": NodeSpec({"v": NAME, "in": EXPR, "body": BLOCK}),
     "while": NodeSpec({"c": EXPR, "body": BLOCK}),

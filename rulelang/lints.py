@@ -35,7 +35,7 @@ CHAIN_DEPTH = 40
 
 # Statement kinds by what they do to the flow. Every statement kind is in one of these or is a
 # block (if, for, while, repeat) or a call: the dispatches below raise on any other.
-SIMPLE_STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Let, n.Create, n.CreateFrom, n.Log)   # run to their end
+SIMPLE_STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Remove, n.Let, n.Create, n.CreateFrom, n.Log)   # run to their end
 JUMPS = (n.Goto, n.EndTurn, n.Finish)          # end the effect
 
 
@@ -573,7 +573,7 @@ class StaticLint:
         if isinstance(s, n.Move):            # within one zone only the order changes
             z = self.root_zone(s.what)
             return z is not None and z == self.root_zone(s.dest)
-        if isinstance(s, (n.Assign, n.Append)):   # a local is gone when the effect ends; a variable stays
+        if isinstance(s, (n.Assign, n.Append, n.Remove)):   # a local is gone when the effect ends; a variable stays
             ref = self.c.refs.get(id(s.target))
             return bool(ref) and ref[0] == "local"
         if isinstance(s, (n.Create, n.CreateFrom)):

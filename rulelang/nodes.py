@@ -143,6 +143,12 @@ class Append(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class Remove(Node):
+    value: Node
+    target: LValue                       # a list variable (or one entry of one) or local: its first E goes
+
+
+@dataclass(frozen=True, eq=False)
 class Let(Node):
     name: str
     value: Node

@@ -299,6 +299,9 @@ class _ToNodes(Transformer_NonRecursive):
     def append_stmt(self, meta, c):
         return n.Append(self.sp(meta), c[0], c[1])
 
+    def remove_stmt(self, meta, c):
+        return n.Remove(self.sp(meta), c[0], c[1])
+
     def let_stmt(self, meta, c):
         return n.Let(self.sp(meta), str(c[0]), c[1])
 

@@ -15,7 +15,7 @@ from rulelang.errors import Span
 from rulelang.parser import parse
 
 SPAN = Span("x.rules", 1, 1)
-STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
+STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Remove, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
               n.CallStmt, n.Create, n.CreateFrom, n.Log)
 GAME = """
 game "All" {
@@ -32,6 +32,7 @@ game "All" {
       action take(c in pool) {
         let k = c.v
         append k to taken
+        remove k from taken
         move c to hand[me]
         if k > 0 { total += k } else { log "nothing" }
         for x in hand[me] { tally() }

@@ -75,3 +75,19 @@ def test_a_list_doubling_in_a_loop_stops_at_the_list_limit():
     with pytest.raises(rulelang.RuleRuntimeError) as err:
         run("out = [1]  repeat 30 { out = out + out }")
     assert "list limit" in str(err.value)
+
+
+def test_remove_takes_out_the_first_equal_element_only():
+    assert run("out = [1, 2, 1, 3]  remove 1 from out")["out"] == [2, 1, 3]
+    assert run("out = [1, 2]  remove 9 from out")["out"] == [1, 2]
+    assert run("let xs = [4, 5]  remove 4 from xs  out = xs")["out"] == [5]
+
+
+def test_remove_leaves_a_copy_held_elsewhere_alone():
+    assert run("out = [1, 2]  let before = out  remove 1 from out  out = out + before")["out"] == [2, 1, 2]
+
+
+def test_remove_of_the_wrong_type_is_a_diagnostic():
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(GAME.format(body='remove "a" from out'), "lists.rules")
+    assert any("the value removed from `out`" in d.message for d in err.value.diagnostics)

@@ -319,7 +319,7 @@ Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
     "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
     "cellattr", "index", "table", "call", "text", "list", "comp")}
 Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
-    "move", "shuffle", "set", "append", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
+    "move", "shuffle", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
     "create", "log")}
 
 

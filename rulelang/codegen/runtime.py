@@ -178,6 +178,16 @@ def _appended(xs, v) -> list:
     return xs + [v]
 
 
+def _removed(xs, v) -> list:
+    """`remove v from xs`: a new list without the first element equal to v (the same list if
+    there is none), so whoever holds the old one is unaffected."""
+    items = as_items(xs)
+    for i, x in enumerate(items):
+        if _eq(x, v):
+            return list(items[:i]) + list(items[i + 1:])
+    return xs if xs is not None else []
+
+
 def _grown(v):
     """A value assigned by arithmetic or concatenation: an integer past INT_LIMIT or a list past
     LIST_LIMIT is a rule error (no unbounded growth in a loop)."""
@@ -446,7 +456,7 @@ NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
-    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_sorted": _sorted, "_move": _move, "_move1": _move1,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
     "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,

@@ -123,6 +123,10 @@ class StatementLowering:
         v = self.ex(s["v"], ctx)
         self.store(s["target"], lambda old: f"_appended({old}, {v.src})", v.pure, ctx)
 
+    def s_remove(self, s, ctx):
+        v = self.ex(s["v"], ctx)
+        self.store(s["target"], lambda old: f"_removed({old}, {v.src})", v.pure, ctx)
+
     def store(self, t: dict, value, pure: bool, ctx, int_check: bool = False) -> None:
         """Write `value(old)` (source of the new value, given the source of the old one) to a local,
         a variable or one entry of a per-player/per-cell variable, evaluating in the rules' order.
