@@ -28,7 +28,7 @@ BOARD_MODIFIERS = ("diagonal", "draw")
 CELL_FIELDS = {"name": "text", "row": "int", "col": "int", "kind": "text"}
 PER = ("player", "cell")
 ZONE_SHAPES = ("pile", "set")
-ZONE_MODIFIERS = VISIBILITY + ("capacity",)
+ZONE_MODIFIERS = VISIBILITY + ("capacity", "play")
 VAR_MODIFIERS = VISIBILITY
 # Builtins that also take a comprehension: `sum(x.value for x in xs)`. Result types: see builtin_result.
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
@@ -95,6 +95,8 @@ class Checked:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     contents: dict[int, object] = field(default_factory=dict)  # id(CreateFrom) -> content.Content
     sources: dict[str, str] = field(default_factory=dict)      # content files' text, for caret lines
+    abilities: list = field(default_factory=list)              # desugar.AbilityInfo of cards and triggers
+    cards: list = field(default_factory=list)                  # the `card` declarations, in order
 
     @property
     def ok(self) -> bool:
@@ -103,8 +105,16 @@ class Checked:
 
 class Checker:
     def __init__(self, game: n.Game):
+        from .desugar import desugar
+        # cards and triggers become procs and defs first (desugar.py); their records ride along
+        self.user_names = {d.name for d in game.decls if isinstance(d, (n.ProcDecl, n.DefDecl))}
+        game, abilities, diags = desugar(game)
         self.game = game
         self.out = Checked(game, {})
+        self.out.abilities = abilities
+        self.out.cards = [d for d in game.decls if isinstance(d, n.CardDecl)]
+        self.out.diagnostics.extend(diags)
+        self.out.sources.update(dict(game.sources))
         self.scopes: list[dict[str, str]] = []
         self.used: set[str] = set()
         self.function_refs: set[int] = set()
@@ -175,6 +185,9 @@ class Checker:
         seen_players = False
 
         def declare(name: str, sym: Symbol, span: Span) -> None:
+            if name.startswith("__") and name in self.user_names:
+                self.error("E102", f"`{name}`: names starting with `__` are kept for the engine", span)
+                return
             if name in syms or name in BUILTIN_VALUES or name in BUILTIN_FUNCTIONS:
                 what = "a builtin" if name not in syms else f"a {syms[name].kind}"
                 self.error("E102", f"`{name}` is already declared as {what}", span)
@@ -217,7 +230,9 @@ class Checker:
                     self.error("E102", f"step `{d.name}` is declared twice", d.span)
                 else:
                     declare(d.name, Symbol("step", d), d.span)
-            elif isinstance(d, (n.SetupDecl, n.OnDecl, n.WhenDecl, n.LimitDecl)):
+            elif isinstance(d, n.SignatureDecl):
+                declare(d.name, Symbol(d.what, d), d.span)
+            elif isinstance(d, (n.SetupDecl, n.OnDecl, n.WhenDecl, n.LimitDecl, n.CardDecl)):
                 pass                # blocks of rules: they declare no name
             else:
                 raise AssertionError(f"unknown declaration node {type(d).__name__}")
@@ -293,8 +308,51 @@ class Checker:
                 self.block(d.body)
         elif isinstance(d, n.EnumDecl):
             pass                    # its names are declared in collect; it holds nothing to check
+        elif isinstance(d, n.SignatureDecl):
+            for p in d.params:
+                if p.type is None:
+                    self.error("E201", f"a parameter of {d.what} `{d.name}` needs a type (`{p.name}: player`)", p.span)
+                else:
+                    self.resolve_type(p.type)
+        elif isinstance(d, n.CardDecl):
+            self.check_card(d)
         else:
             raise AssertionError(f"unknown declaration node {type(d).__name__}")
+
+    def check_card(self, d: n.CardDecl) -> None:
+        """A card's field values: constants of the kind's field types; `copies` a number."""
+        sym = self.out.symbols.get(d.kind)
+        if sym is None or sym.kind != "kind":
+            self.error("E101", f"unknown component kind `{d.kind}`", d.span, self.suggest(d.kind, self.names_of("kind")))
+            return
+        self.used.add(d.kind)
+        fields = self.kind_fields(d.kind)
+        given = set()
+        with self.scope({}):
+            for f in d.fields:
+                if f.name in given:
+                    self.error("E102", f"card {d.name!r} gives `{f.name}` twice", f.span)
+                given.add(f.name)
+                if f.name == "copies":
+                    t = self.expect(f.value, "int", "`copies`")
+                    if not (isinstance(f.value, n.Lit) and type(f.value.value) is int and 0 <= f.value.value <= 1000):
+                        self.error("E204", "`copies` must be a number from 0 to 1000", f.value.span)
+                    continue
+                if f.name == "card":
+                    self.error("E201", "`card` is the card's name (its declaration gives it)", f.span)
+                    continue
+                want = fields.get(f.name)
+                if want is None:
+                    self.error("E101", f"kind `{d.kind}` has no field `{f.name}`", f.span,
+                               self.suggest(f.name, list(fields)))
+                    self.expr(f.value)
+                    continue
+                self.expect(f.value, want, f"field `{f.name}`")
+                if any(isinstance(x, n.Name) and self.out.refs.get(id(x), ("",))[0] not in ("enumval", "builtin", "")
+                       for x in walk(f.value)) or any(isinstance(x, (n.Call, n.Comprehension)) for x in walk(f.value)):
+                    self.error("E204", "a card's field value must be written out (a number, text, enum value "
+                                       "or a list of them)", f.value.span)
+
 
     def params_scope(self, params) -> dict[str, str]:
         scope: dict[str, str] = {}
@@ -478,7 +536,7 @@ class Checker:
         # A name some error suggested ("did you mean `hand`?") is used, just misspelt: not unused.
         suggested = {d.suggestion for d in self.out.diagnostics if d.severity == "error" and d.suggestion}
         for name, sym in self.out.symbols.items():
-            if name in suggested:
+            if name in suggested or name.startswith("__"):      # (`__`: a card's ability, run by the engine)
                 continue
             shown = sym.kind == "def" and sym.decl.show
             if sym.kind in ("zone", "var", "def", "proc", "table", "option", "board") and name not in self.used \
@@ -604,8 +662,104 @@ class Checker:
             self.zone_target(s.dest, "where it is created")
         elif isinstance(s, n.Log):
             self.expr(s.value)
+            if s.to is not None:
+                self.players_expr(s.to, "who a message is for")
+        elif isinstance(s, n.CreateCards):
+            self.create_cards(s)
+            self.zone_target(s.dest, "where it is created")
+        elif isinstance(s, n.Choose):
+            self.choose(s)
+        elif isinstance(s, n.May):
+            if s.chooser is not None:
+                self.expect(s.chooser, "player", "who answers")
+            if s.prompt is not None:
+                self.expect(s.prompt, "text", "a prompt")
+            self.block(s.body)
+            self.block(s.other)
+        elif isinstance(s, (n.Emit, n.Open, n.RunHook)):
+            what, name = (("event", s.event) if isinstance(s, n.Emit) else ("window", s.window)
+                          if isinstance(s, n.Open) else ("hook", s.hook))
+            sym = self.out.symbols.get(name)
+            if sym is None or sym.kind != what:
+                self.error("E101", f"unknown {what} `{name}`", s.span, self.suggest(name, self.names_of(what)))
+                for a in s.args:
+                    self.expr(a)
+            else:
+                self.used.add(name)
+                self.check_args(s, sym.decl.params, s.args, f"{what} `{name}`")
+            if isinstance(s, n.Open) and s.start is not None:
+                self.expect(s.start, "player", "the first player asked")
+            if isinstance(s, n.RunHook):
+                t = self.expr(s.card)
+                if not is_comp(t) and t not in ("any", "none"):
+                    self.error("E201", f"`run … of` needs a component, not {show(t)}", s.card.span)
+        elif isinstance(s, n.Reveal):
+            t = self.expr(s.what)
+            if not (is_comp(t) or t in ("zone", "any") or (t.startswith("list:") and is_comp(elem(t)))):
+                self.error("E201", f"only components can be revealed, not {show(t)}", s.what.span)
+            if s.to is not None:
+                self.players_expr(s.to, "who sees it")
         else:                       # a statement kind the parser makes but the checker was not taught
             raise AssertionError(f"unknown statement node {type(s).__name__}")
+
+    def players_expr(self, e, what: str) -> None:
+        t = self.expr(e)
+        if not compatible(t, "player") and not compatible(t, "list:player"):
+            self.error("E201", f"{what} must be a player or a list of players, not {show(t)}", e.span)
+
+    def create_cards(self, s: n.CreateCards) -> None:
+        sym = self.out.symbols.get(s.kind)
+        if sym is None or sym.kind != "kind":
+            self.error("E101", f"unknown component kind `{s.kind}`", s.span, self.suggest(s.kind, self.names_of("kind")))
+            return
+        self.used.add(s.kind)
+        if not any(c.kind == s.kind for c in self.out.cards):
+            self.error("E201", f"there are no `card {s.kind} \"…\"` declarations to create", s.span)
+        fields = self.kind_fields(s.kind)
+        given = set()
+        for kw in s.kwargs:
+            if kw.name in given:
+                self.error("E102", f"field `{kw.name}` is given twice", kw.span)
+            given.add(kw.name)
+            if kw.name not in fields:
+                self.error("E104", f"kind `{s.kind}` has no field `{kw.name}`", kw.span, self.suggest(kw.name, fields))
+                self.expr(kw.value)
+                continue
+            self.expect(kw.value, fields[kw.name], f"field `{kw.name}`")
+        if s.where is not None:
+            with self.scope(dict(fields)):
+                self.expect(s.where, "bool", "which cards to create")
+        for f in sym.decl.fields:                # a field without a default: each card or the statement gives it
+            if f.default is None and f.name not in given:
+                for c in self.out.cards:
+                    if c.kind == s.kind and not any(x.name == f.name for x in c.fields):
+                        self.error("E103", f"card {c.name!r} has no `{f.name}`: give it here, "
+                                           f"`create cards {s.kind}({f.name}: …)`", s.span)
+                        break
+
+    def choose(self, s: n.Choose) -> None:
+        dt = self.expr(s.domain)
+        if dt == "zones":
+            self.error("E201", f"`{getattr(s.domain, 'name', '')}` is a zone per player: say whose", s.domain.span)
+            dt = "any"
+        elif not is_list_like(dt) and not dt.startswith("enum:") and dt != "any":
+            self.error("E201", f"the choices must be a list or a zone, not {show(dt)}", s.domain.span)
+        if s.chooser is not None:
+            self.expect(s.chooser, "player", "who chooses")
+        if s.prompt is not None:
+            self.expect(s.prompt, "text", "a prompt")
+        if s.size is not None and self.expr(s.size) not in ("range", "int", "any"):
+            self.error("E201", "a choice's size must be a number or a range like `0..2`", s.size.span)
+        one = dt if dt.startswith("enum:") else elem(dt)
+        self.bind(s.var, s.span, "choice")
+        self.scopes.append({s.var: one if s.mode == "one" else "list:" + one})
+        try:
+            if s.where is not None:
+                self.expect(s.where, "bool", "a choice's condition")
+            self.block(s.body)
+        finally:
+            self.scopes.pop()
+        self.block(s.other)
 
     def create_from(self, s: n.CreateFrom) -> None:
         from .content import load_rows              # PyYAML only when a rule file imports content

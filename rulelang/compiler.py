@@ -191,7 +191,7 @@ class Compiler:
             "zones": [self.zone(d) for d in of(n.ZoneDecl)],
             "vars": [self.var(d) for d in of(n.VarDecl)],
             "defs": {d.name: {"params": [p.name for p in d.params] if d.params is not None else None,
-                              "body": self.expr(d.body), "show": d.show, "line": self.line(d),
+                              "body": self.def_body(d), "show": d.show, "line": self.line(d),
                               "as": self.text_as(self.type_of(d.body))}
                      for d in of(n.DefDecl)},
             "procs": {d.name: {"params": [p.name for p in d.params], "body": self.block(d.body), "line": self.line(d)}
@@ -207,9 +207,29 @@ class Compiler:
                        for d in of(n.LimitDecl)],
             "scores": [self.expr(e) for e in players.ranking],
         }
+        sigs = of(n.SignatureDecl)
+        if sigs or self.c.cards or self.c.abilities:
+            for what in ("event", "window", "hook"):
+                ir[what + "s"] = {d.name: [p.name for p in d.params] for d in sigs if d.what == what}
+            ir["cards"] = [{"kind": d.kind, "name": d.name, "line": self.line(d),
+                            "copies": next((f.value.value for f in d.fields if f.name == "copies"), 1),
+                            "fields": {f.name: self.expr(f.value) for f in d.fields if f.name != "copies"}}
+                           for d in self.c.cards]
+            ir["abilities"] = [{"form": a.form, "name": a.name, "card": a.card, "proc": a.proc, "where": a.where,
+                                "zones": list(a.zones) if a.zones is not None else None,
+                                "procs": list(a.procs), "line": a.span.line}
+                               for a in self.c.abilities]
         if self.imports:
             ir["imports"] = self.imports       # filled while the blocks above were lowered
         return ir
+
+    def def_body(self, d: n.DefDecl) -> dict:
+        """A def's body; for a def some card modifies, plus the sum of the modifiers in play."""
+        body = self.expr(d.body)
+        if any(a.form == "modify" and a.name == d.name for a in self.c.abilities):
+            mods = {"k": "mods", "n": d.name, "a": [{"k": "local", "n": p.name} for p in d.params or ()]}
+            body = {"k": "bin", "op": "+", "l": body, "r": mods}
+        return body
 
     def syms_type(self, t: n.TypeRef) -> str:
         if t.name == "list":
@@ -240,8 +260,11 @@ class Compiler:
     def zone(self, d: n.ZoneDecl) -> dict:
         m = self.mods(d)
         vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
-        return {"name": d.name, "ordered": d.shape == "pile", "per": d.per, "visibility": vis,
-                "capacity": m.get("capacity")}
+        out = {"name": d.name, "ordered": d.shape == "pile", "per": d.per, "visibility": vis,
+               "capacity": m.get("capacity")}
+        if m.get("play"):
+            out["play"] = True                 # a card here is in play: its abilities apply
+        return out
 
     def var(self, d: n.VarDecl) -> dict:
         m = self.mods(d)
@@ -332,7 +355,35 @@ class Compiler:
                     "fields": {kw.name: self.expr(kw.value) for kw in s.make.kwargs},
                     "to": self.expr(s.dest), "pos": s.position}
         if isinstance(s, n.Log):
-            return {"s": "log", "v": self.text(s.value)}
+            out = {"s": "log", "v": self.text(s.value)}
+            if s.to is not None:
+                out["to"] = self.expr(s.to)
+            return out
+        if isinstance(s, n.CreateCards):
+            return {"s": "create_cards", "kind": s.kind, "fields": {kw.name: self.expr(kw.value) for kw in s.kwargs},
+                    "where": self.expr(s.where), "to": self.expr(s.dest), "pos": s.position}
+        if isinstance(s, n.Choose):
+            lo = hi = None
+            if s.size is not None:
+                if isinstance(s.size, n.Binary) and s.size.op == "..":
+                    lo, hi = self.expr(s.size.left), self.expr(s.size.right)
+                else:
+                    lo = hi = self.expr(s.size)
+            return {"s": "choose", "v": s.var, "mode": s.mode, "in": self.expr(s.domain), "where": self.expr(s.where),
+                    "min": lo, "max": hi, "by": self.expr(s.chooser), "optional": s.optional,
+                    "prompt": self.expr(s.prompt), "show": self.text_as(self.type_of(s.domain), element=True),
+                    "body": self.block(s.body), "else": self.block(s.other)}
+        if isinstance(s, n.May):
+            return {"s": "may", "by": self.expr(s.chooser), "prompt": self.expr(s.prompt),
+                    "body": self.block(s.body), "else": self.block(s.other)}
+        if isinstance(s, n.Emit):
+            return {"s": "emit", "event": s.event, "a": [self.expr(a) for a in s.args]}
+        if isinstance(s, n.Open):
+            return {"s": "open", "window": s.window, "a": [self.expr(a) for a in s.args], "from": self.expr(s.start)}
+        if isinstance(s, n.RunHook):
+            return {"s": "run", "hook": s.hook, "a": [self.expr(a) for a in s.args], "of": self.expr(s.card)}
+        if isinstance(s, n.Reveal):
+            return {"s": "reveal", "what": self.expr(s.what), "to": self.expr(s.to)}
         raise AssertionError(f"unknown statement {type(s).__name__}")
 
     def target(self, t: n.LValue) -> dict:

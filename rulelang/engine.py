@@ -17,6 +17,7 @@ import random
 import reprlib
 
 from .codegen import Action, Lowerer, plain_text, player_text
+from .codegen.effects import Paused, drain, emit_builtin, known_to
 from .errors import IllegalAction, RuleFault, RuleRuntimeError, StateError
 from .irspec import check_ir
 from .limits import COMPONENT_LIMIT, INT_LIMIT, WORK_LIMIT
@@ -64,7 +65,9 @@ class Game:
         self.on_turn_end = code.handlers.get("turn_end")
         self.first_goto = ("goto", ir["first_step"])
         # a turn ends and the next begins with no rule of its own to run (see Match._settle)
-        self.plain_turns = self.on_turn_start is None and self.on_turn_end is None
+        self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None
+                            and not any(code.builtin_triggers.values()))
+        self.can_pause = code.can_pause
         self.checks = code.checks
         self.limits = code.limits
         self.scores = code.scores
@@ -104,6 +107,9 @@ class Game:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
         m = Match(self, players, seed, self.option_values(options))
+        if self.can_pause:                          # the setup may stop for a choice too
+            m._resume(m.clone(), ["start"], [], "setting up the match")
+            return m
         try:
             m._start()
         except RULE_FAULTS + (RuleFault,) as err:
@@ -180,6 +186,18 @@ class Game:
 class Match:
     """One play of a game. Use only the public methods; the rest is the engine's."""
 
+    # The interaction model's state (codegen/effects.py). Class-level defaults: a game that can
+    # never pause never sets them, and its matches and clones stay as small as before.
+    pending = None                  # a paused effect: {"base", "root", "answers", "question"}
+    answers: list = []              # answers to replay in the effect running now (never mutated)
+    pos = 0                         # how many of them the choices have used
+    trig: list = []                 # triggers waiting for the current effect to end
+    frames: list = []               # the abilities and windows running now (for `state()`)
+    known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
+    replacing: list = []            # replacements running now (each applies once per chain)
+    cards_index = None              # see effects._cards
+    zone_info = None                # see effects._zone_info
+
     def __init__(self, game: Game, players: int, seed, options: dict):
         self.game = game
         self.players = players
@@ -210,6 +228,8 @@ class Match:
         self.comp_defaults: list = []              # (var slot, initial value) of each per-component variable
         self._by_text: dict | None = None          # the legal actions now, by text (None: not listed yet)
         self._zone_ids = None
+        if game.can_pause:
+            self.answers, self.trig, self.frames, self.known, self.replacing = [], [], [], {}, []
         # (no more attributes here without need: past 30, CPython stops sharing the instance
         # dict's keys between matches, and every match and clone grows by ~1.3 kB)
 
@@ -269,6 +289,9 @@ class Match:
         found = by_text.get(text)
         if found is None:
             raise IllegalAction(f"`{text}` is not a legal action now")
+        if self.game.can_pause:
+            self._interactive(text)
+            return
         self.me = self.actor
         self._by_text = None
         self.work = WORK_LIMIT                      # loop iterations this action's effect may take
@@ -279,6 +302,70 @@ class Match:
         except RULE_FAULTS + (RuleFault,) as err:
             raise self._rule_error(f"playing `{text}`", err) from None
 
+    # ---- effects that pause (codegen/effects.py) ----
+    def _interactive(self, text: str) -> None:
+        """Apply in a game whose effects may stop for a choice. A new action is run from a copy of
+        the position before it (the base); an answer runs that action again from the base with
+        every answer so far, up to the next unanswered choice."""
+        pending = self.pending
+        if pending is None:
+            base, root, answers = self.clone(), ["action", text], []
+        else:
+            base, root, answers = pending["base"], pending["root"], pending["answers"] + [text]
+        self._resume(base, root, answers, f"playing `{text}`")
+
+    def _resume(self, base: "Match", root: list, answers: list, doing: str) -> None:
+        m = base.clone()
+        m.answers, m.pos, m.trig, m.frames, m.replacing = answers, 0, [], [], []
+        m.known = dict(m.known)
+        m.messages = list(m.messages)
+        try:
+            try:
+                m._run_root(root)
+                m.pending = None
+            except Paused as paused:
+                m.pending = {"base": base, "root": root, "answers": answers, "question": paused.question}
+                m.actor = paused.question["chooser"]
+                m._by_text = None
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise m._rule_error(doing, err) from None
+        self.__dict__.clear()
+        self.__dict__.update(m.__dict__)
+
+    def _run_root(self, root: list) -> None:
+        """Run what started a (possibly paused) effect: an action, or the setup."""
+        self.work = WORK_LIMIT
+        if root[0] == "start":
+            self._start()
+            return
+        text = root[1]
+        found = self._listed().get(text)
+        if found is None:
+            raise RuleFault(f"`{text}` is not a legal action in the position it was played from")
+        self.me = self.actor
+        self._by_text = None
+        self.log.append(text)
+        signal = found._fn(self, found._args)
+        if self.trig:
+            signal = drain(self) or signal
+        self._settle(signal)
+
+    def _listed(self) -> dict:
+        if self._by_text is None:
+            self._enumerate()
+        return self._by_text
+
+    @property
+    def question(self) -> dict | None:
+        """The choice a paused effect waits for (chooser, prompt, kind, options, the abilities
+        and windows running, the triggers waiting), or None."""
+        return None if self.pending is None else self.pending["question"]
+
+    def messages_for(self, player: int) -> list[str]:
+        """The messages `player` may read: everyone's, and those sent to them (`log … to`)."""
+        return [x if isinstance(x, str) else x["text"] for x in self.messages
+                if isinstance(x, str) or player in x["to"]]
+
     def view(self, player: int) -> dict:
         if not 0 <= player < self.players:
             raise ValueError(f"no player {player} in a {self.players}-player match")
@@ -288,6 +375,7 @@ class Match:
         cells: dict = {}
         seen: list[int] = []                       # the components this player may see
         geometry = game.geometry
+        known = known_to(self, player) if self.known else {}
         for z in game.zones:
             name, vis = z["name"], z["visibility"]
             value = self.Z[game.zone_slot[name]]
@@ -305,9 +393,15 @@ class Match:
                 visible = vis == "public" or (vis == "owner" and owner == player)
                 if visible:
                     seen.extend(items)
-                zones.append({"name": name, "owner": owner, "visibility": vis, "ordered": z["ordered"],
-                              "count": len(items),
-                              "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None})
+                entry = {"name": name, "owner": owner, "visibility": vis, "ordered": z["ordered"],
+                         "count": len(items),
+                         "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None}
+                if not visible and known:
+                    shown = [{"id": c, "label": self.labels[c]} for c in items if c in known]
+                    if shown:                      # revealed to this player (`reveal`, `look`)
+                        entry["known"] = shown
+                        seen.extend(x["id"] for x in shown)
+                zones.append(entry)
         values = []
         component_values: dict = {}
         saved = self.me
@@ -347,7 +441,17 @@ class Match:
                 "actor": self.current_player, "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
                 "component_values": component_values, "board": drawing, "over": self.is_over,
-                "outcome": self.result}
+                "outcome": self.result, **self._choice_view(player)}
+
+    def _choice_view(self, player: int) -> dict:
+        """What a player sees of a paused effect: who must choose what, and what is running. The
+        options are the chooser's alone (they may name cards only the chooser can see)."""
+        if self.pending is None or self.result is not None:
+            return {}
+        q = self.pending["question"]
+        return {"choice": {"chooser": q["chooser"], "prompt": q["prompt"], "kind": q["kind"],
+                           "options": list(q["options"]) if player == q["chooser"] else None,
+                           "running": [{k: v for k, v in f.items()} for f in q["stack"]]}}
 
     def state(self) -> dict:
         game = self.game
@@ -364,7 +468,25 @@ class Match:
             "vars": {name: (list(V[i]) if isinstance(V[i], list) else V[i]) for i, (name, *_) in enumerate(game.vars)},
             "step": self.step, "current": self.current, "actor": self.actor, "turn": self.turn_count,
             "outcome": self.result, "log": list(self.log), "messages": list(self.messages),
+            **self._interaction_state(),
         }
+
+    def _interaction_state(self) -> dict:
+        """The paused effect and the revealed components, when there are any (plain JSON)."""
+        out: dict = {}
+        if self.known:
+            out["known"] = {str(c): {"zone": zone, "to": who} for c, (zone, who) in self.known.items()}
+        pending = self.pending
+        if pending is not None:
+            q = pending["question"]
+            out["pending"] = {
+                "root": list(pending["root"]), "answers": list(pending["answers"]),
+                "question": {"chooser": q["chooser"], "prompt": q["prompt"], "kind": q["kind"],
+                             "options": list(q["options"])},
+                # where the effect stopped: the abilities and windows running, the triggers waiting
+                "stack": [dict(f) for f in q["stack"]], "triggers": list(q["triggers"]),
+                "base": pending["base"].state() if pending["root"] != ["start"] else None}
+        return out
 
     @classmethod
     def from_state(cls, game: Game, data: dict) -> "Match":
@@ -409,6 +531,10 @@ class Match:
         m.where = [fresh[id(zl)] if zl is not None else None for zl in self.where]
         m.result = dict(self.result) if self.result else None
         m.log, m.messages = list(self.log), list(self.messages)
+        if self.known:
+            m.known = dict(self.known)
+        if self.zone_info is not None:
+            m.zone_info = None                     # keyed by the zone lists' ids: the copy has its own
         # the same position, the same legal actions (unless listing them rolls dice: then the copy
         # lists them afresh, as a restored state does)
         m._by_text = self._by_text if game.code.pure_enumeration else None
@@ -519,6 +645,8 @@ class Match:
                 V.append(init(self))
         self.me = self.current = 0
         signal = game.setup(self)
+        if self.trig:
+            signal = drain(self) or signal
         for c, zl in enumerate(self.where):
             if zl is None:
                 self._fail(None, f"component {self.labels[c]} was created nowhere")
@@ -569,6 +697,13 @@ class Match:
                     return signal or ("finish",)
         if game.on_turn_start is not None:
             signal = game.on_turn_start(self)
+            if self.trig:
+                signal = drain(self) or signal
+            if signal is not None:
+                return signal
+        if game.code.builtin_triggers["turn_start"]:
+            emit_builtin(self, "turn_start")
+            signal = drain(self)
             if signal is not None:
                 return signal
         return game.first_goto
@@ -578,8 +713,16 @@ class Match:
         if handler is not None:
             self.me = self.current
             signal = handler(self)
+            if self.trig:
+                signal = drain(self) or signal
             if signal is not None and signal[0] == "finish":
                 return signal
+        if self.game.code.builtin_triggers["turn_end"]:
+            self.me = self.current
+            emit_builtin(self, "turn_end")
+            signal = drain(self)
+            if self.result is not None:
+                return ("finish",)
         self.current = (self.current + 1) % self.players if to is None else to
         return self._begin_turn()
 
@@ -602,6 +745,8 @@ class Match:
                     self.step = signal[1]
                     self.me = self.current
                     signal = entry[1](self) if entry[1] is not None else None
+                    if self.trig:
+                        signal = drain(self) or signal
                 elif kind == "end_turn":
                     if game.plain_turns:
                         # _end_turn and _begin_turn without calls: no `on turn_end`, no `on turn_start`
@@ -627,6 +772,8 @@ class Match:
                     self.me = self.current
                     if when(self):
                         signal = body(self)
+                        if self.trig:
+                            signal = drain(self) or signal
                         if signal is not None or self.result is not None:
                             break
                 if signal is not None or self.result is not None:
@@ -646,6 +793,8 @@ class Match:
                                  f"and the rules have no `on stuck` block")
             self.me = self.actor
             signal = handler(self)
+            if self.trig:
+                signal = drain(self) or signal
             if signal is None and self.result is None:
                 self._fail(None, f"`on stuck` must end the game, end the turn or go to a step "
                                  f"({player_text(self.actor)} is stuck at step `{self.step}`)")
@@ -653,6 +802,9 @@ class Match:
     def _enumerate(self) -> None:
         if self.result is not None:
             self._by_text = {}
+            return
+        if self.pending is not None:
+            self._by_text = {t: Action(t, None, (), ("choose", ())) for t in self.pending["question"]["options"]}
             return
         if self.intern is None:
             self.intern = self.game.universe(self)
@@ -750,9 +902,16 @@ class Match:
         m.result = _outcome(game, m.players, data.get("outcome"))
         log, messages = data.get("log", []), data.get("messages", [])
         if not (isinstance(log, list) and isinstance(messages, list)
-                and all(isinstance(x, str) for x in log) and all(isinstance(x, str) for x in messages)):
+                and all(isinstance(x, str) for x in log) and all(_message(x, m.players) for x in messages)):
             raise StateError("the log and the messages must be lists of texts")
-        m.log, m.messages = list(log), list(messages)
+        m.log, m.messages = list(log), [x if isinstance(x, str) else {"to": list(x["to"]), "text": x["text"]}
+                                        for x in messages]
+        if "known" in data or "pending" in data:
+            if not game.can_pause:
+                raise StateError("these rules never pause an effect or reveal a component")
+            m._restore_known(data.get("known", {}))
+            if "pending" in data:
+                return m._restore_pending(data)
         if m.result is None:
             m._check_actor()
             try:
@@ -761,6 +920,57 @@ class Match:
                     m._settle(None)                 # the rules decide, as after any action
             except RULE_FAULTS + (RuleFault,) as err:
                 raise m._rule_error("restoring a state", err) from None
+        return m
+
+    def _restore_known(self, raw) -> None:
+        if not isinstance(raw, dict):
+            raise StateError("`known` must map components to who they were revealed to")
+        zones = {z["name"]: z for z in self.game.zones}
+        known = {}
+        for key, entry in raw.items():
+            c = int(key) if isinstance(key, str) and key.isdigit() else -1
+            if not 0 <= c < len(self.labels) or not isinstance(entry, dict):
+                raise StateError(f"`known` names {_short(key)}, which is not a component")
+            zone, who = entry.get("zone"), entry.get("to")
+            if not (isinstance(zone, list) and len(zone) == 2 and zone[0] in zones
+                    and (zone[1] is None or type(zone[1]) is int and 0 <= zone[1] < self.players)):
+                raise StateError(f"`known` of component {c}: not a zone")
+            if not (who == "all" or isinstance(who, list) and all(type(p) is int and 0 <= p < self.players
+                                                                   for p in who)):
+                raise StateError(f"`known` of component {c}: not a list of players")
+            known[c] = (list(zone), who if who == "all" else sorted(set(who)))
+        self.known = known
+
+    def _restore_pending(self, data: dict) -> "Match":
+        """A paused position: restore its base, replay its action and answers, and check that
+        this leads exactly to the position given."""
+        raw = data["pending"]
+        if not isinstance(raw, dict):
+            raise StateError("`pending` must be an object")
+        root, answers, base_data = raw.get("root"), raw.get("answers"), raw.get("base")
+        if not (isinstance(root, list) and (root == ["start"] or len(root) == 2 and root[0] == "action"
+                                            and isinstance(root[1], str))):
+            raise StateError("`pending.root` must be [\"start\"] or [\"action\", TEXT]")
+        if not (isinstance(answers, list) and all(isinstance(a, str) for a in answers)):
+            raise StateError("`pending.answers` must be a list of texts")
+        if root == ["start"]:                   # paused in the setup: the base is the match before it
+            base = Match(self.game, self.players, self.seed, self.options)
+        elif not isinstance(base_data, dict) or "pending" in base_data:
+            raise StateError("`pending.base` must be a position that is not paused")
+        else:
+            base = Match._restore(self.game, base_data)
+        m = Match.__new__(Match)
+        m.__dict__.update(base.__dict__)
+        try:
+            m._resume(base, root, answers, "replaying a paused effect")
+        except RuleRuntimeError as err:
+            raise StateError(f"the paused effect cannot be replayed: {err}") from None
+        if m.pending is None or m.pending["answers"] != answers:
+            raise StateError("the paused effect does not stop where this position says")
+        mine = {k: v for k, v in m.state().items() if k != "pending"}
+        given = {k: v for k, v in data.items() if k != "pending"}
+        if json.dumps(mine, sort_keys=True, default=str) != json.dumps(given, sort_keys=True, default=str):
+            raise StateError("the paused effect does not lead to this position (replaying it gives another)")
         return m
 
     def _conserved(self, comps) -> tuple[list, list]:
@@ -857,6 +1067,14 @@ def _plain_value(value, depth: int = 0) -> bool:
     if type(value) is list and depth < PLAIN_DEPTH:
         return all(_plain_value(v, depth + 1) for v in value)
     return False
+
+
+def _message(x, players: int) -> bool:
+    """A message: a text for everyone, or {"to": [players], "text": TEXT}."""
+    if isinstance(x, str):
+        return True
+    return (isinstance(x, dict) and set(x) == {"to", "text"} and isinstance(x["text"], str)
+            and isinstance(x["to"], list) and all(type(p) is int and 0 <= p < players for p in x["to"]))
 
 
 def _rng_state(raw) -> tuple:

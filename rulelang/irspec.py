@@ -38,7 +38,7 @@ class NodeSpec:
     optional: dict = field(default_factory=dict)
     random: bool = False      # may draw from the match's generator
     creating: bool = False    # may create components
-    pauses: bool = False      # may stop an effect to wait for a decision (none yet)
+    pauses: bool = False      # may stop an effect to wait for a decision
 
 
 UNARY_OPS = ("-", "not")
@@ -105,6 +105,8 @@ EXPRESSIONS: dict[str, NodeSpec] = {
     "text": NodeSpec({"x": EXPR, "as": HOW}),
     "list": NodeSpec({"items": EXPRS}),
     "comp": NodeSpec({"x": EXPR, "v": NAME, "in": EXPR}, {"where": OPTEXPR}),
+    # the sum of the `modify` abilities of cards in play for def `n` with these arguments
+    "mods": NodeSpec({"n": NAME, "a": EXPRS}),
 }
 
 STATEMENTS: dict[str, NodeSpec] = {
@@ -123,7 +125,19 @@ STATEMENTS: dict[str, NodeSpec] = {
     "finish": NodeSpec({"result": RESULTS}, {"who": OPTEXPR}),
     "call": NodeSpec({"proc": NAME, "a": EXPRS}),
     "create": NodeSpec({"kind": NAME, "fields": "fields", "to": EXPR, "pos": POSITIONS}, creating=True),
-    "log": NodeSpec({"v": EXPR}),
+    "log": NodeSpec({"v": EXPR}, {"to": OPTEXPR}),
+    "create_cards": NodeSpec({"kind": NAME, "fields": "fields", "where": OPTEXPR, "to": EXPR, "pos": POSITIONS},
+                             creating=True),
+    # the interaction model: these may stop an effect until a player decides (directly, or in the
+    # abilities they set off), and those abilities may create components
+    "choose": NodeSpec({"v": NAME, "mode": ("one", "subset", "order"), "in": EXPR, "where": OPTEXPR,
+                        "min": OPTEXPR, "max": OPTEXPR, "by": OPTEXPR, "optional": BOOL, "prompt": OPTEXPR,
+                        "show": HOW, "body": BLOCK, "else": BLOCK}, pauses=True),
+    "may": NodeSpec({"by": OPTEXPR, "prompt": OPTEXPR, "body": BLOCK, "else": BLOCK}, pauses=True),
+    "emit": NodeSpec({"event": NAME, "a": EXPRS}, creating=True, pauses=True),
+    "open": NodeSpec({"window": NAME, "a": EXPRS, "from": OPTEXPR}, creating=True, pauses=True),
+    "run": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}, creating=True, pauses=True),
+    "reveal": NodeSpec({"what": EXPR, "to": OPTEXPR}),
 }
 COMMON_OPTIONAL = {"line": INT}          # every statement may say its rule-file line
 
@@ -286,6 +300,8 @@ class _Checker:
             params = self.ir["defs"][e["n"]]["params"] or []
             if len(e["a"]) != len(params):
                 raise _Bad(f"{path}/a", f"`{e['n']}` takes {len(params)} arguments, not {len(e['a'])}")
+        elif k == "mods":
+            self.declared(e["n"], self.ir["defs"], "def", f"{path}/n")
         elif k == "lit" and "enum" in e:
             self.declared(e["enum"], self.ir["enums"], "enum", f"{path}/enum")
         elif k == "call":
@@ -335,7 +351,18 @@ class _Checker:
             want = len(self.ir["procs"][s["proc"]]["params"])
             if len(s["a"]) != want:
                 raise _Bad(f"{path}/a", f"`{s['proc']}` takes {want} arguments, not {len(s['a'])}")
-        if kind in ("move", "create"):
+        elif kind in ("emit", "open", "run"):
+            section, key = {"emit": ("events", "event"), "open": ("windows", "window"), "run": ("hooks", "hook")}[kind]
+            self.declared(s[key], self.ir.get(section, {}), section[:-1], f"{path}/{key}")
+            want = len(self.ir[section][s[key]])
+            if len(s["a"]) != want:
+                raise _Bad(f"{path}/a", f"`{s[key]}` takes {want} arguments, not {len(s['a'])}")
+        elif kind == "create_cards":
+            self.declared(s["kind"], self.ir["kinds"], "component kind", f"{path}/kind")
+            fields = {f["name"] for f in self.ir["kinds"][s["kind"]]["fields"]}
+            for f in s["fields"]:
+                self.declared(f, fields, f"field of `{s['kind']}`", f"{path}/fields")
+        if kind in ("move", "create", "create_cards"):
             self.one_zone(s["to"], f"{path}/to")
         elif kind == "shuffle":
             self.one_zone(s["zone"], f"{path}/zone")
@@ -357,7 +384,8 @@ class _Checker:
                "tables": None, "kinds": None, "zones": None, "vars": None, "defs": None, "procs": None,
                "setup": None, "steps": None, "first_step": NAME, "turn_order": ("clockwise",),
                "handlers": None, "checks": None, "boards": None, "limits": None}
-        self.obj(ir, "", top, {"source": TEXT, "imports": None, "scores": None})
+        self.obj(ir, "", top, {"source": TEXT, "imports": None, "scores": None, "events": None, "windows": None,
+                               "hooks": None, "cards": None, "abilities": None})
         for key in ("ir_version", "name", "first_step", "turn_order", "source"):
             if key in ir:
                 self.typed(ir[key], top.get(key, TEXT), f"/{key}", 0)
@@ -387,7 +415,7 @@ class _Checker:
         self.boards()
         self.kinds()
         self.zones = self.declare_list("zones", {"name": NAME, "ordered": BOOL, "per": ZONE_PER,
-                                                 "visibility": VISIBILITY, "capacity": None})
+                                                 "visibility": VISIBILITY, "capacity": None}, {"play": BOOL})
         for i, z in enumerate(ir["zones"]):
             if z["per"] == "cell" and not ir["boards"]:
                 raise _Bad(f"/zones/{i}/per", "a zone per cell needs a board")
@@ -416,6 +444,7 @@ class _Checker:
         for name, pr in ir["procs"].items():
             self.obj(pr, f"/procs/{name}", {"params": None, "body": BLOCK}, {"line": INT})
             self.params(pr["params"], f"/procs/{name}/params")
+        self.interaction()
         self.steps = {}
         for i, s in enumerate(self.array(ir["steps"], "/steps")):
             s = self.obj(s, f"/steps/{i}", {"name": NAME, "actor": OPTEXPR, "enter": BLOCK, "actions": None,
@@ -482,15 +511,89 @@ class _Checker:
             self.typed(imp["path"], TEXT, f"/imports/{i}/path", 0)
             self.typed(imp["sha256"], TEXT, f"/imports/{i}/sha256", 0)
 
+    def interaction(self) -> None:
+        """Events, windows and hooks (names with parameter names), card declarations and the
+        abilities that refer to them: every reference resolves, every arity matches."""
+        ir = self.ir
+        for section in ("events", "windows", "hooks"):
+            table = ir.setdefault(section, {}) if section in ir else {}
+            if not isinstance(table, dict):
+                raise _Bad(f"/{section}", "expected an object")
+            for name, params in table.items():
+                self.name(name, f"/{section}")
+                self.params(params, f"/{section}/{name}")
+        cards = self.array(ir.get("cards", []), "/cards")
+        for i, c in enumerate(cards):
+            self.obj(c, f"/cards/{i}", {"kind": NAME, "name": TEXT, "copies": INT, "fields": "fields"}, {"line": INT})
+            self.declared(c["kind"], ir["kinds"], "component kind", f"/cards/{i}/kind")
+            self.typed(c["name"], TEXT, f"/cards/{i}/name", 0)
+            if type(c["copies"]) is not int or not 0 <= c["copies"] <= 1000:
+                raise _Bad(f"/cards/{i}/copies", "expected a number from 0 to 1000")
+            fields = {f["name"] for f in ir["kinds"][c["kind"]]["fields"]}
+            if not isinstance(c["fields"], dict):
+                raise _Bad(f"/cards/{i}/fields", "expected an object")
+            for f, v in c["fields"].items():
+                self.declared(f, fields, f"field of `{c['kind']}`", f"/cards/{i}/fields")
+                if not isinstance(v, dict) or v.get("k") not in ("lit", "list"):
+                    raise _Bad(f"/cards/{i}/fields/{f}", "a card's field is a literal")
+                self.expr(v, f"/cards/{i}/fields/{f}", 0)
+        for i, a in enumerate(self.array(ir.get("abilities", []), "/abilities")):
+            path = f"/abilities/{i}"
+            self.obj(a, path, {"form": ("hook", "trigger", "response", "replace", "modify"), "name": NAME,
+                               "card": None, "proc": None, "where": None, "zones": None, "procs": None},
+                     {"line": INT})
+            self.typed(a["form"], ("hook", "trigger", "response", "replace", "modify"), f"{path}/form", 0)
+            if a["card"] is not None and not (type(a["card"]) is int and 0 <= a["card"] < len(cards)):
+                raise _Bad(f"{path}/card", "not a card declaration's index")
+            if a["card"] is None and a["form"] != "trigger":
+                raise _Bad(f"{path}/card", "only a trigger may belong to no card")
+            section = {"hook": "hooks", "trigger": "events", "response": "windows", "replace": "procs",
+                       "modify": "defs"}[a["form"]]
+            if not (a["form"] == "trigger" and a["name"] in ("turn_start", "turn_end")):
+                self.declared(a["name"], ir.get(section, {}), section[:-1], f"{path}/name")
+            extra = 0 if a["card"] is None else 1                # `self`
+            if a["form"] == "modify":
+                if a["proc"] is not None:
+                    raise _Bad(f"{path}/proc", "a modifier has no body")
+            else:
+                if not isinstance(a["proc"], str):
+                    raise _Bad(f"{path}/proc", "expected a procedure's name")
+                self.declared(a["proc"], ir["procs"], "proc", f"{path}/proc")
+            if a["where"] is not None:
+                if not isinstance(a["where"], str):
+                    raise _Bad(f"{path}/where", "expected a def's name")
+                self.declared(a["where"], ir["defs"], "def", f"{path}/where")
+                if a["proc"] is not None and ir["defs"][a["where"]]["params"] != ir["procs"][a["proc"]]["params"]:
+                    raise _Bad(f"{path}/where", "its parameters must be its body's")
+            elif a["form"] == "modify":
+                raise _Bad(f"{path}/where", "a modifier names the def of its amount")
+            own = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
+            if own is None or len(own) < extra:
+                raise _Bad(path, "its procedure takes the card as its first parameter")
+            if a["form"] in ("trigger", "response", "hook") and a["name"] not in ("turn_start", "turn_end"):
+                if len(own) - extra > len(ir[section][a["name"]]):
+                    raise _Bad(path, f"more parameters than `{a['name']}` has")
+            elif a["form"] == "replace":
+                for p in self.array(a["procs"], f"{path}/procs"):
+                    self.declared(p, ir["procs"], "proc", f"{path}/procs")
+                    if len(own) - extra > len(ir["procs"][p]["params"]):
+                        raise _Bad(path, f"more parameters than `{p}` has")
+            elif a["form"] == "modify":
+                if len(own) - extra != len(ir["defs"][a["name"]]["params"] or []):
+                    raise _Bad(path, f"not as many parameters as `{a['name']}` has")
+            if a["zones"] is not None and a["zones"] != ["anywhere"]:
+                for z in self.array(a["zones"], f"{path}/zones"):
+                    self.declared(z, self.zones, "zone", f"{path}/zones")
+
     def unique(self, name: str, seen, path: str) -> None:
         if name in seen:
             raise _Bad(path, f"`{name}` is declared twice")
 
-    def declare_list(self, section: str, fields: dict) -> dict:
+    def declare_list(self, section: str, fields: dict, optional: dict | None = None) -> dict:
         out = {}
         for i, x in enumerate(self.array(self.ir[section], f"/{section}")):
-            x = self.obj(x, f"/{section}/{i}", fields)
-            for key, t in fields.items():
+            x = self.obj(x, f"/{section}/{i}", fields, optional)
+            for key, t in {**fields, **{k: v for k, v in (optional or {}).items() if k in x}}.items():
                 if t is not None and t != EXPR:
                     self.typed(x[key], t, f"/{section}/{i}/{key}", 0)
             self.unique(x["name"], out, f"/{section}/{i}")

@@ -35,7 +35,11 @@ CHAIN_DEPTH = 40
 
 # Statement kinds by what they do to the flow. Every statement kind is in one of these or is a
 # block (if, for, while, repeat) or a call: the dispatches below raise on any other.
-SIMPLE_STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Remove, n.Let, n.Create, n.CreateFrom, n.Log)   # run to their end
+SIMPLE_STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Remove, n.Let, n.Create, n.CreateFrom, n.Log,
+                     n.CreateCards, n.Reveal)   # run to their end
+# statements that run abilities (which may do anything) and then go on
+ABILITY_STATEMENTS = (n.Emit, n.Open, n.RunHook)
+CHOICES = (n.Choose, n.May)
 JUMPS = (n.Goto, n.EndTurn, n.Finish)          # end the effect
 
 
@@ -294,7 +298,7 @@ class StaticLint:
     def zone_lints(self) -> None:
         dests, writes_only = [], set()
         for x in walk(self.game):
-            if isinstance(x, (n.Move, n.Create, n.CreateFrom)):
+            if isinstance(x, (n.Move, n.Create, n.CreateFrom, n.CreateCards)):
                 dests.append(x.dest)
                 writes_only.update(id(y) for y in _names_in_root(x.dest))
             elif isinstance(x, n.Shuffle):
@@ -546,6 +550,10 @@ class StaticLint:
             return frozenset({FALL}) | body
         if isinstance(s, n.CallStmt):
             return self.call_exits(s.name, quiet)
+        if isinstance(s, CHOICES):                # either block may run (or neither)
+            return frozenset({FALL}) | self.exits(s.body, quiet, dead) | self.exits(s.other, quiet, dead)
+        if isinstance(s, ABILITY_STATEMENTS):     # the abilities may change anything
+            return frozenset({FALL})
         if isinstance(s, SIMPLE_STATEMENTS):
             return frozenset() if quiet and not self.no_progress(s) else frozenset({FALL})
         raise AssertionError(f"unknown statement node {type(s).__name__}")
@@ -576,9 +584,9 @@ class StaticLint:
         if isinstance(s, (n.Assign, n.Append, n.Remove)):   # a local is gone when the effect ends; a variable stays
             ref = self.c.refs.get(id(s.target))
             return bool(ref) and ref[0] == "local"
-        if isinstance(s, (n.Create, n.CreateFrom)):
+        if isinstance(s, (n.Create, n.CreateFrom, n.CreateCards)):
             return False                     # a new component
-        if isinstance(s, (n.Let, n.Log, n.Shuffle)):
+        if isinstance(s, (n.Let, n.Log, n.Shuffle, n.Reveal)):
             return True                      # a local name, a message, the order of one zone
         raise AssertionError(f"unknown statement node {type(s).__name__}")
 
@@ -794,7 +802,9 @@ def _blocks_of(s) -> tuple:
         return (s.then, s.other)
     if isinstance(s, (n.For, n.While, n.Repeat)):
         return (s.body,)
-    if isinstance(s, SIMPLE_STATEMENTS + JUMPS + (n.CallStmt,)):
+    if isinstance(s, CHOICES):
+        return (s.body, s.other)
+    if isinstance(s, SIMPLE_STATEMENTS + JUMPS + ABILITY_STATEMENTS + (n.CallStmt,)):
         return ()
     raise AssertionError(f"unknown statement node {type(s).__name__}")
 

@@ -223,6 +223,71 @@ class CreateFrom(Node):
 @dataclass(frozen=True, eq=False)
 class Log(Node):
     value: Node
+    to: Node | None = None               # one player (or a list of them); None: everyone
+
+
+@dataclass(frozen=True, eq=False)
+class CreateCards(Node):
+    """`create cards Kind(field: v) where COND in zone`: the copies of every `card` declaration
+    of that kind whose fields satisfy COND (its field names are in scope)."""
+    kind: str
+    kwargs: tuple
+    where: Node | None
+    dest: Node
+    position: str
+
+
+@dataclass(frozen=True, eq=False)
+class Choose(Node):
+    """`choose x in D [where C] [by P] [optional] [prompt T] { ... } [else { ... }]`: the effect
+    pauses until the chooser picks; mode "one", "subset" (unordered) or "order" (ordered)."""
+    var: str
+    mode: str
+    domain: Node
+    where: Node | None
+    size: Node | None
+    chooser: Node | None
+    optional: bool
+    prompt: Node | None
+    body: tuple
+    other: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class May(Node):
+    """`may [by P] [prompt T] { ... } [else { ... }]`: a yes/no question."""
+    chooser: Node | None
+    prompt: Node | None
+    body: tuple
+    other: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Emit(Node):
+    event: str
+    args: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class Open(Node):
+    """`open WINDOW(args) [from P]`: players, in turn from P, respond or pass until all pass."""
+    window: str
+    args: tuple
+    start: Node | None
+
+
+@dataclass(frozen=True, eq=False)
+class RunHook(Node):
+    """`run HOOK(args) of c`: c's card declaration's ability for that hook, if it has one."""
+    hook: str
+    args: tuple
+    card: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Reveal(Node):
+    what: Node
+    to: Node | None                      # None: every player
 
 
 # ---- declarations ------------------------------------------------------------------------
@@ -363,6 +428,44 @@ class StepDecl(Node):
 class OnDecl(Node):
     event: str
     body: tuple
+    params: tuple | None = None          # a trigger on a declared event: its parameter names
+    where: Node | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class SignatureDecl(Node):
+    """`event NAME(params)`, `window NAME(params)` or `hook NAME(params)`."""
+    what: str                            # "event", "window" or "hook"
+    name: str
+    params: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class CardField(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Ability(Node):
+    """One ability of a card. `on NAME(params)`: a hook, a trigger on an event, or a response in a
+    window (told apart by what NAME declares); `replace P(params)`: instead of a call of proc P;
+    `modify D(params) += E`: added to def D while the card is in play."""
+    form: str                            # "on", "replace" or "modify"
+    names: tuple                         # the hook/event/window, procs or def it is about
+    params: tuple                        # parameter names, bound positionally
+    where: Node | None
+    zones: tuple | None                  # `from Z, ...`: where the card must be (None: in play)
+    body: tuple                          # statements ("on", "replace")
+    value: Node | None = None            # the added amount ("modify")
+
+
+@dataclass(frozen=True, eq=False)
+class CardDecl(Node):
+    kind: str
+    name: str
+    fields: tuple
+    abilities: tuple
 
 
 @dataclass(frozen=True, eq=False)
@@ -382,6 +485,7 @@ class LimitDecl(Node):
 class Game(Node):
     name: str
     decls: tuple
+    sources: tuple = ()                  # ((file, text), ...) of included files, for caret lines
 
 
 def walk(node):

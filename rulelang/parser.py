@@ -36,7 +36,8 @@ def grammar_text() -> str:
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False,
+                start=["start", "fragment"])
 
 
 _ODD_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -256,7 +257,69 @@ class _ToNodes(Transformer_NonRecursive):
         return n.ActionParam(self.sp(meta), str(c[0]), "subset", c[1], c[2] if len(c) > 2 else None)
 
     def on_decl(self, meta, c):
-        return n.OnDecl(self.sp(meta), str(c[0]), c[1])
+        name, rest = str(c[0]), list(c[1:])
+        params = rest.pop(0) if rest and isinstance(rest[0], list) else None
+        body = rest.pop()
+        return n.OnDecl(self.sp(meta), name, body, tuple(params) if params is not None else None,
+                        rest[0] if rest else None)
+
+    def names(self, meta, c):
+        return [str(x) for x in c]
+
+    def event_decl(self, meta, c):
+        return n.SignatureDecl(self.sp(meta), "event", str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+
+    def window_decl(self, meta, c):
+        return n.SignatureDecl(self.sp(meta), "window", str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+
+    def hook_decl(self, meta, c):
+        return n.SignatureDecl(self.sp(meta), "hook", str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+
+    def include_decl(self, meta, c):
+        return ("include", _unescape(c[0]), self.tsp(c[0]))
+
+    def fragment(self, meta, c):
+        decls = []
+        for d in c:                              # a `turn { ... }` block yields its steps
+            decls.extend(d if isinstance(d, list) else [d])
+        return decls
+
+    def card_decl(self, meta, c):
+        fields = tuple(x for x in c[2:] if isinstance(x, n.CardField))
+        abilities = tuple(x for x in c[2:] if isinstance(x, n.Ability))
+        return n.CardDecl(self.sp(meta), str(c[0]), _unescape(c[1]), fields, abilities)
+
+    def card_field(self, meta, c):
+        return n.CardField(self.sp(meta), str(c[0]), c[1])
+
+    def card_on(self, meta, c):
+        name, rest = str(c[0]), list(c[1:])
+        params = rest.pop(0) if rest and isinstance(rest[0], list) else []
+        body = rest.pop()
+        zones = next((x for x in rest if isinstance(x, tuple) and x[:1] == ("zones",)), None)
+        where = next((x[1] for x in rest if isinstance(x, tuple) and x[:1] == ("where",)), None)
+        return n.Ability(self.sp(meta), "on", (name,), tuple(params), where,
+                         zones[1] if zones is not None else None, body)
+
+    def where_clause(self, meta, c):
+        return ("where", c[0])
+
+    def zones(self, meta, c):
+        return ("zones", tuple(str(x) for x in c))
+
+    def card_replace(self, meta, c):
+        procs = []
+        i = 0
+        while isinstance(c[i], Token):
+            procs.append(str(c[i]))
+            i += 1
+        params, rest = c[i], list(c[i + 1:])
+        body = rest.pop()
+        return n.Ability(self.sp(meta), "replace", tuple(procs), tuple(params), rest[0] if rest else None, None, body)
+
+    def card_modify(self, meta, c):
+        return n.Ability(self.sp(meta), "modify", (str(c[0]),), tuple(c[1]), c[3] if len(c) > 3 else None,
+                         None, (), c[2])
 
     def when_decl(self, meta, c):
         return n.WhenDecl(self.sp(meta), c[0], c[1])
@@ -352,7 +415,64 @@ class _ToNodes(Transformer_NonRecursive):
         return n.CreateFrom(self.sp(meta), str(c[0]), _unescape(c[1]), self.tsp(c[1]), dest, pos)
 
     def log_stmt(self, meta, c):
-        return n.Log(self.sp(meta), c[0])
+        return n.Log(self.sp(meta), c[0], c[1] if len(c) > 1 else None)
+
+    def create_cards(self, meta, c):
+        dest, pos = c[-1] if isinstance(c[-1], tuple) else (c[-1], "")
+        kwargs = next((tuple(x) for x in c[1:-1] if isinstance(x, list)), ())
+        where = next((x for x in c[1:-1] if not isinstance(x, list)), None)
+        return n.CreateCards(self.sp(meta), str(c[0]), kwargs, where, dest, pos)
+
+    def choose_stmt(self, meta, c):
+        var, (mode, domain, extra) = str(c[0]), c[1]
+        opts = [x for x in c[2:] if isinstance(x, tuple) and x and x[0] == "opt"]
+        blocks = [x for x in c[2:] if not (isinstance(x, tuple) and x and x[0] == "opt")]
+        by = next((x[2] for x in opts if x[1] == "by"), None)
+        prompt = next((x[2] for x in opts if x[1] == "prompt"), None)
+        optional = any(x[1] == "optional" for x in opts)
+        return n.Choose(self.sp(meta), var, mode, domain, extra if mode == "one" else None,
+                        extra if mode != "one" else None, by, optional, prompt, blocks[0],
+                        blocks[1] if len(blocks) > 1 else ())
+
+    def choice_one(self, meta, c):
+        return ("one", c[0], c[1] if len(c) > 1 else None)
+
+    def choice_subset(self, meta, c):
+        return ("subset", c[0], c[1] if len(c) > 1 else None)
+
+    def choice_order(self, meta, c):
+        return ("order", c[0], c[1] if len(c) > 1 else None)
+
+    def choice_by(self, meta, c):
+        return ("opt", "by", c[0])
+
+    def choice_optional(self, meta, c):
+        return ("opt", "optional", None)
+
+    def choice_prompt(self, meta, c):
+        return ("opt", "prompt", c[0])
+
+    def may_stmt(self, meta, c):
+        opts = [x for x in c if isinstance(x, tuple) and x and x[0] == "opt"]
+        blocks = [x for x in c if not (isinstance(x, tuple) and x and x[0] == "opt")]
+        by = next((x[2] for x in opts if x[1] == "by"), None)
+        prompt = next((x[2] for x in opts if x[1] == "prompt"), None)
+        return n.May(self.sp(meta), by, prompt, blocks[0], blocks[1] if len(blocks) > 1 else ())
+
+    def emit_stmt(self, meta, c):
+        return n.Emit(self.sp(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+
+    def open_stmt(self, meta, c):
+        args = c[1] if len(c) > 1 and isinstance(c[1], list) else []
+        start = c[-1] if len(c) > 1 and not isinstance(c[-1], list) else None
+        return n.Open(self.sp(meta), str(c[0]), tuple(args), start)
+
+    def run_stmt(self, meta, c):
+        args = c[1] if len(c) > 2 else []
+        return n.RunHook(self.sp(meta), str(c[0]), tuple(args), c[-1])
+
+    def reveal_stmt(self, meta, c):
+        return n.Reveal(self.sp(meta), c[0], c[1] if len(c) > 1 else None)
 
     # ---- expressions ----
     def cond_expr(self, meta, c):
@@ -547,14 +667,16 @@ def nesting_diagnostics(tree: Tree, file: str, where: _Where = _PLAIN) -> list[D
     return out
 
 
-def parse(source: str, file: str = "<rules>") -> n.Game:
-    """Parse a whole rule file; raises RuleError with a syntax diagnostic, or with the
-    nesting diagnostics of a file too large or too deeply nested to be read safely."""
+INCLUDE_DEPTH_LIMIT = 8          # files included from included files
+INCLUDE_FILES_LIMIT = 200        # files in one game
+
+
+def _parse_one(source: str, file: str, start: str):
     if len(source) > SOURCE_LIMIT:
         raise RuleError([Diagnostic("E003", f"the rule file has {len(source):,} characters, more than the limit of "
                                             f"{SOURCE_LIMIT:,}", Span(file, 1, 1))], {file: source})
     try:
-        tree = _lark().parse(source)
+        tree = _lark().parse(source, start=start)
     except UnexpectedInput as err:
         raise RuleError([syntax_diagnostic(file, source, err)], {file: source}) from None
     where = _Where(source)
@@ -565,3 +687,71 @@ def parse(source: str, file: str = "<rules>") -> n.Game:
         return _ToNodes(file, where).transform(tree)
     except VisitError as err:                    # a bug in the transformer, not the user's
         raise err.orig_exc from None
+
+
+def _include_path(base: Path, written: str, span: Span) -> Path:
+    """The file an `include` names: relative, inside the main rule file's folder, a `.rules` file."""
+    def bad(why: str) -> RuleError:
+        return RuleError([Diagnostic("E007", f"cannot include {written!r}: {why}", span)])
+    rel = Path(written)
+    if rel.is_absolute() or ".." in rel.parts or not written or "\\" in written:
+        raise bad("the path must be relative to the rule file and stay in its folder")
+    if rel.suffix != ".rules":
+        raise bad("only `.rules` files can be included")
+    path = (base / rel)
+    try:
+        if not path.resolve().is_relative_to(base.resolve()):
+            raise bad("the path leads out of the rule file's folder")
+        if not path.is_file():
+            raise bad("no such file")
+    except OSError as err:
+        raise bad(str(err)) from None
+    return path
+
+
+def parse(source: str, file: str = "<rules>") -> n.Game:
+    """Parse a whole rule file, with the files it includes; raises RuleError with a syntax
+    diagnostic, or with the nesting diagnostics of a file too large or too deeply nested to be
+    read safely. Included files are found beside the rule file (never outside its folder)."""
+    game = _parse_one(source, file, "start")
+    if not any(isinstance(d, tuple) for d in game.decls):
+        return game
+    base = Path(file).parent
+    sources = {file: source}
+    total = [len(source)]
+
+    def expand(decls, depth: int, chain: tuple) -> list:
+        out = []
+        for d in decls:
+            if not isinstance(d, tuple):
+                out.append(d)
+                continue
+            _, written, span = d
+            if depth >= INCLUDE_DEPTH_LIMIT:
+                raise RuleError([Diagnostic("E007", f"includes nested more than {INCLUDE_DEPTH_LIMIT} deep", span)],
+                                sources)
+            path = _include_path(base, written, span)
+            key = str(path.resolve())
+            if key in chain:
+                raise RuleError([Diagnostic("E007", f"{written!r} includes itself", span)], sources)
+            if len(sources) >= INCLUDE_FILES_LIMIT:
+                raise RuleError([Diagnostic("E007", f"more than {INCLUDE_FILES_LIMIT} included files", span)], sources)
+            try:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read(SOURCE_LIMIT + 1)
+            except (OSError, UnicodeDecodeError) as err:
+                raise RuleError([Diagnostic("E007", f"cannot include {written!r}: {err}", span)], sources) from None
+            total[0] += len(text)
+            if total[0] > SOURCE_LIMIT:
+                raise RuleError([Diagnostic("E003", f"the rule files together have more than {SOURCE_LIMIT:,} "
+                                                    f"characters", span)], sources)
+            name = str(path)
+            sources[name] = text
+            try:
+                inner = _parse_one(text, name, "fragment")
+            except RuleError as err:
+                raise RuleError(err.diagnostics, {**sources, **err.sources}) from None
+            out.extend(expand(inner, depth + 1, chain + (key,)))
+        return out
+    decls = expand(game.decls, 0, (str(Path(file).resolve()),))
+    return n.Game(game.span, game.name, tuple(decls), tuple(sources.items()))

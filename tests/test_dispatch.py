@@ -16,17 +16,22 @@ from rulelang.parser import parse
 
 SPAN = Span("x.rules", 1, 1)
 STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Remove, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
-              n.CallStmt, n.Create, n.CreateFrom, n.Log)
+              n.CallStmt, n.Create, n.CreateFrom, n.Log, n.CreateCards, n.Choose, n.May, n.Emit, n.Open, n.RunHook,
+              n.Reveal)
 GAME = """
 game "All" {
   players 2
   kind Chip { v: int }
   zone pool: pile, public
   zone hand: set per player, owner
+  event taken_one(c: Chip)
+  window after_take(c: Chip)
+  hook on_take()
+  card Chip "One" { v: 1 copies: 1 }
   var total: int = 0
   var taken: list[int] = []
   proc tally() { total += 1 }
-  setup { repeat 3 { create Chip(v: 1) in pool } shuffle pool }
+  setup { repeat 3 { create Chip(v: 1) in pool } create cards Chip where v > 0 in pool shuffle pool }
   turn {
     step take {
       action take(c in pool) {
@@ -37,6 +42,11 @@ game "All" {
         if k > 0 { total += k } else { log "nothing" }
         for x in hand[me] { tally() }
         while false { goto take }
+        choose d in pool where d.v > 0 optional { reveal d to me }
+        may { log "yes" to me }
+        emit taken_one(c)
+        open after_take(c)
+        run on_take() of c
         if size(pool) == 0 { finish win for me }
         end turn
       }
@@ -59,7 +69,8 @@ def test_every_statement_kind_is_one_the_lints_classify():
     section = source[source.index("# ---- statements"):source.index("# ---- declarations")]
     declared = {getattr(n, name) for name in re.findall(r"^class (\w+)\(Node\)", section, re.M)} - {n.LValue}
     assert declared == set(STATEMENTS)
-    kinds = [set(lints.SIMPLE_STATEMENTS), set(lints.JUMPS), {n.If, n.For, n.While, n.Repeat}, {n.CallStmt}]
+    kinds = [set(lints.SIMPLE_STATEMENTS), set(lints.JUMPS), {n.If, n.For, n.While, n.Repeat}, {n.CallStmt},
+             set(lints.CHOICES), set(lints.ABILITY_STATEMENTS)]
     assert sorted(c.__name__ for k in kinds for c in k) == sorted(c.__name__ for c in STATEMENTS)
 
 

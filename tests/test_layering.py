@@ -19,7 +19,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "rulelang"
 LEAVES = {"errors", "limits", "textsafe", "safejson", "types"}
 ENGINE = {"codegen", "engine", "boards", "irspec"}
-LANGUAGE = {"parser", "checker", "compiler", "lints", "nodes", "content"}
+LANGUAGE = {"parser", "checker", "compiler", "lints", "nodes", "content", "desugar"}
 FRONT_ENDS = {"cli", "repl", "bots", "simulate", "bench", "replay", "playtest", "__main__"}
 
 

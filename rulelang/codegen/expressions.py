@@ -192,6 +192,12 @@ class ExpressionLowering:
             names[p] = b
         return d["body"], ctx.child(names=names, fallback=False, depth=ctx.depth + 1)
 
+    def x_mods(self, e, ctx):
+        args = [self.ex(a, ctx) for a in e["a"]]
+        lvl, pure = _join(*args)
+        return P(f"_mods(m, {self.def_index[e['n']]}, ({''.join(a.src + ', ' for a in args)}))", lvl, pure,
+                 shape=SCALAR)
+
     def x_def(self, e, ctx):
         name = e["n"]
         inl = self.inline(name, e["a"], ctx)

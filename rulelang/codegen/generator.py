@@ -14,6 +14,7 @@ from .constants import ANY, INLINE_DEPTH, LIST, MEMO_LIMIT, RANDOM_CALLS, SCALAR
 from .enumerator import ActionEnumerator
 from .expressions import ExpressionLowering
 from .frame import Ctx, Name, Subset
+from .effects import NAMESPACE as EFFECTS
 from .runtime import NAMESPACE, ExprTable, Table, make_texter
 from .statements import StatementLowering
 from .writer import _lit, Fn
@@ -38,6 +39,11 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         self.var_decl = {v["name"]: v for v in ir["vars"]}
         self.def_index = {name: i for i, name in enumerate(ir["defs"])}
         self.proc_index = {name: i for i, name in enumerate(ir["procs"])}
+        self.event_index = {name: i for i, name in enumerate(ir.get("events", {}))}
+        self.window_index = {name: i for i, name in enumerate(ir.get("windows", {}))}
+        self.hook_index = {name: i for i, name in enumerate(ir.get("hooks", {}))}
+        # procedures some card may replace: their calls go through the replacement check
+        self.replaced = {p for a in ir.get("abilities", []) if a["form"] == "replace" for p in a["procs"]}
         # component fields: one column per field name, across kinds
         self.columns: list[str] = []
         field_types: dict[str, set] = {}
@@ -111,6 +117,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         ir = self.ir
         ns = self.ns
         ns.update(NAMESPACE)
+        ns.update(EFFECTS)
         g = self.geometry
         if g is not None:
             ns["G"] = g
@@ -313,24 +320,77 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             break
 
 
+def _ability_tables(self, low: Lowerer) -> None:
+    """Dispatch tables per hook, event, window, replaced procedure and modified def."""
+    ir, ns = low.ir, low.ns
+    cards = ir.get("cards", [])
+    play = frozenset(z["name"] for z in ir["zones"] if z.get("play"))
+    self.card_column = low.column.get("card")
+    self.control_columns = [low.column[c] for c in ("controller", "owner") if c in low.column]
+    self.triggers = [[] for _ in ir.get("events", {})]
+    self.builtin_triggers = {"turn_start": [], "turn_end": []}
+    self.responses = [[] for _ in ir.get("windows", {})]
+    self.window_names = list(ir.get("windows", {}))
+    self.hooks = [{} for _ in ir.get("hooks", {})]
+    self.replacements = [[] for _ in ir["procs"]]
+    self.modifiers = [[] for _ in ir["defs"]]
+    for a in ir.get("abilities", []):
+        card = cards[a["card"]]["name"] if a["card"] is not None else None
+        proc = ns[f"pr{low.proc_index[a['proc']]}"] if a["proc"] is not None else None
+        where = ns[f"d{low.def_index[a['where']]}"] if a["where"] is not None else None
+        zones = (play if a["zones"] is None else "anywhere" if a["zones"] == ["anywhere"]
+                 else frozenset(a["zones"]))
+        params = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
+        arity = len(params) - (1 if card is not None else 0)
+        label = f"{card}: {a['name']}" if card is not None else a["name"]
+        entry = AbilityEntry(card, proc, where, zones, arity, a["name"], label)
+        form = a["form"]
+        if form == "hook":
+            self.hooks[low.hook_index[a["name"]]].setdefault(card, proc)
+        elif form == "trigger":
+            if a["name"] in self.builtin_triggers:
+                self.builtin_triggers[a["name"]].append(entry)
+            else:
+                self.triggers[low.event_index[a["name"]]].append(entry)
+        elif form == "response":
+            self.responses[low.window_index[a["name"]]].append(entry)
+        elif form == "replace":
+            for p in a["procs"]:
+                self.replacements[low.proc_index[p]].append(entry)
+        else:
+            self.modifiers[low.def_index[a["name"]]].append(entry)
+
+
+
 # Closed dispatch: the only lowering for each node kind irspec.py allows (a kind missing here is a
 # KeyError at import, caught by the test that compares these with irspec's tables).
 Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
     "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
-    "cellattr", "index", "table", "call", "text", "list", "comp")}
+    "cellattr", "index", "table", "call", "text", "list", "comp", "mods")}
 Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
     "move", "shuffle", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
-    "create", "log")}
+    "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal")}
 
+
+
+class AbilityEntry:
+    """One ability as the engine dispatches it (see effects.py)."""
+    __slots__ = ("card", "proc", "where", "zones", "arity", "name", "label")
+
+    def __init__(self, card, proc, where, zones, arity: int, name: str, label: str):
+        self.card, self.proc, self.where, self.zones = card, proc, where, zones
+        self.arity, self.name, self.label = arity, name, label
 
 
 class Compiled:
     """The functions of one compiled game, as the engine uses them."""
+    _abilities = _ability_tables
 
     def __init__(self, low: Lowerer, shown: list[str]):
         ns = low.ns
         ir = low.ir
         self.lowerer = low
+        self._abilities(low)
         self.var_init = [ns[f"vi{i}"] for i in range(len(ir["vars"]))]
         self.setup = ns["setup"]
         self.steps = {}
@@ -346,6 +406,9 @@ class Compiled:
                        make_texter(ir["defs"][name].get("as", "plain"), low.enum_text, low.geometry))
                       for name in shown]
         self.n_actions = len(low.action_meta)
+        # can an action stop half-way for a decision? (then the engine keeps a base to replay from)
+        self.can_pause = bool(ir.get("abilities")) or any(x.get("s") in ("choose", "may", "open")
+                                                           for x in _walk(ir))
         self.intern_dims = list(low.intern_dims)          # per table: nested-list dims, or None (a dict)
         # does listing the legal actions never use the random generator?
         self.pure_enumeration = not any(

@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..limits import INT_LIMIT, LOOP_LIMIT
 from .analysis import _arith, _constant
 from .constants import ANY, PY_ASSIGN, REBIND, SCALAR
-from .frame import Ctx, Name, P
+from .frame import _known, Ctx, Name, P
+from .runtime import make_texter
 from .writer import _lit, Fn
 
 
@@ -241,6 +242,11 @@ class StatementLowering:
         fn = ctx.fn
         args = [self.ex(a, ctx) for a in s["a"]]
         call = f"pr{self.proc_index[s['proc']]}(m{''.join(', ' + a.src for a in args)})"
+        if s["proc"] in self.replaced:
+            i = self.proc_index[s["proc"]]
+            call = f"_replaceable(m, {i}, pr{i}, ({''.join(a.src + ', ' for a in args)}))"
+            self.signal_of(call, ctx)
+            return
         if s["proc"] in self.signalling:
             r = fn.new("t")
             fn.emit(f"{r} = {call}")
@@ -354,4 +360,102 @@ class StatementLowering:
         return True
 
     def s_log(self, s, ctx):
+        if s.get("to") is not None:
+            ctx.fn.emit(f"_tell(m, {self.ex(s['v'], ctx).src}, {self.ex(s['to'], ctx).src})")
+            return
         ctx.fn.emit(f"m.messages.append({self.ex(s['v'], ctx).src})")
+
+    # ---- the interaction model (runtime: effects.py) ----
+    def texter(self, how: str) -> str:
+        return self.const(make_texter(how, self.enum_text, self.geometry), "X", ("text", how))
+
+    def opt_src(self, e, ctx, default: str = "None") -> str:
+        return self.ex(e, ctx).src if e is not None else default
+
+    def s_choose(self, s, ctx):
+        fn = ctx.fn
+        v = s["v"]
+        domain = {"k": "comp", "x": {"k": "local", "n": v}, "v": v, "in": s["in"], "where": s.get("where")}
+        values = self.ex(domain, ctx).src if s.get("where") is not None else self.seq(s["in"], ctx).src
+        by, prompt = self.opt_src(s.get("by"), ctx), self.opt_src(s.get("prompt"), ctx)
+        got = fn.new("t")
+        if s["mode"] == "one":
+            fn.emit(f"{got} = _choose_one(m, {by}, {prompt}, {values}, {self.texter(s['show'])}, {s['optional']})")
+        else:
+            lo, hi = self.opt_src(s.get("min"), ctx), self.opt_src(s.get("max"), ctx)
+            fn.emit(f"{got} = _choose_many(m, {by}, {prompt}, {values}, {self.texter(s['show'])}, {lo}, {hi}, "
+                    f"{s['mode'] == 'order'})")
+        fn.emit(REBIND)                          # (a choice may be answered by replaying: nothing is created)
+        fn.emit(f"if {got} is not _SKIP:")
+        fn.indent += 1
+        fn.emit(f"{self.local_target(v, ctx)} = {got}")
+        self.block(s["body"], ctx)
+        fn.indent -= 1
+        if s["else"]:
+            fn.emit("else:")
+            self.sub_block(s["else"], ctx)
+
+    def s_may(self, s, ctx):
+        fn = ctx.fn
+        by, prompt = self.opt_src(s.get("by"), ctx), self.opt_src(s.get("prompt"), ctx)
+        fn.emit(f"if _may(m, {by}, {prompt}):")
+        self.sub_block(s["body"], ctx)
+        if s["else"]:
+            fn.emit("else:")
+            self.sub_block(s["else"], ctx)
+
+    def args_tuple(self, args, ctx) -> str:
+        return "(" + "".join(self.ex(a, ctx).src + ", " for a in args) + ")"
+
+    def signal_of(self, call: str, ctx) -> None:
+        """A call that may run abilities: they may create components, and end the effect."""
+        fn = ctx.fn
+        r = fn.new("t")
+        fn.emit(f"{r} = {call}")
+        fn.emit(REBIND)
+        fn.emit(f"if {r} is not None: return {r}")
+
+    def s_emit(self, s, ctx):
+        ctx.fn.emit(f"_emit(m, {self.event_index[s['event']]}, {self.args_tuple(s['a'], ctx)})")
+
+    def s_open(self, s, ctx):
+        start = self.opt_src(s.get("from"), ctx)
+        self.signal_of(f"_open(m, {self.window_index[s['window']]}, {self.args_tuple(s['a'], ctx)}, {start})", ctx)
+
+    def s_run(self, s, ctx):
+        of = self.ex(s["of"], ctx).src
+        self.signal_of(f"_hook(m, {self.hook_index[s['hook']]}, {of}, {self.args_tuple(s['a'], ctx)})", ctx)
+
+    def s_reveal(self, s, ctx):
+        ctx.fn.emit(f"_reveal(m, {self.ex(s['what'], ctx).src}, {self.opt_src(s.get('to'), ctx)})")
+
+    def s_create_cards(self, s, ctx):
+        """One `create` per copy of each card declaration of the kind whose fields pass `where`."""
+        fn = ctx.fn
+        kind = s["kind"]
+        defaults = {f["name"]: f["default"] for f in self.ir["kinds"][kind]["fields"]}
+        for card in self.ir.get("cards", []):
+            if card["kind"] != kind or card["copies"] == 0:
+                continue
+            fields = {**card["fields"], "card": {"k": "lit", "v": card["name"]}}
+            test = None
+            if s.get("where") is not None:
+                inner = ctx.child(names=dict(ctx.names))
+                for name, d in defaults.items():
+                    value = fields.get(name, d)
+                    inner.names[name] = Name(self.ex(value, ctx).src if value is not None else "None", 0, ANY)
+                test = self.ex(s["where"], inner)
+                if _known(test) and not test.const:
+                    continue
+            made = {"s": "create", "kind": kind, "fields": {**fields, **s["fields"]}, "to": s["to"], "pos": s["pos"]}
+            opened = 0
+            if test is not None and not _known(test):
+                fn.emit(f"if {test.t}:")
+                fn.indent += 1
+                opened += 1
+            if card["copies"] > 1:
+                fn.emit(f"for _ in range({card['copies']}):")
+                fn.indent += 1
+                opened += 1
+            self.s_create(made, ctx)
+            fn.indent -= opened

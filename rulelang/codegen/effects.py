@@ -1,0 +1,365 @@
+"""The interaction model at run time: choices, triggers, windows, hooks, replacements,
+modifiers, reveals and private messages. Generated code calls these; see docs/engine.md
+("How an effect pauses").
+
+A choice with no recorded answer raises `Paused`. The engine then keeps the position as it is
+at that moment (what the chooser sees) together with a copy of the match from before the action
+that started it (the *base*) and the answers given so far. An answer re-runs that action on a
+copy of the base, feeding the recorded answers to the choices in order, until the next choice
+nobody has answered yet. Everything a paused effect is (the base, the answers) is plain data,
+so a paused match can be cloned, saved and restored like any other, and the compiled code stays
+straight-line Python: no generators, no interpreter.
+"""
+from __future__ import annotations
+
+from ..errors import RuleFault
+from .runtime import as_items, player_text
+
+SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
+PASS = "pass"                    # the text of declining
+
+
+class Paused(BaseException):
+    """A choice nobody has answered yet. (A BaseException: no rule-error handler catches it.)"""
+
+    def __init__(self, question: dict):
+        super().__init__(question.get("prompt") or "a choice")
+        self.question = question
+
+
+# ---- asking -----------------------------------------------------------------------------------
+def _answer(m, chooser: int, prompt, options: dict, kind: str):
+    """The value of the answer to this question: recorded, forced, or (none yet) pause."""
+    if m.pos < len(m.answers):
+        text = m.answers[m.pos]
+        m.pos += 1
+        if text not in options:
+            raise RuleFault(f"the recorded answer `{text}` is not one of the choices here")
+        m.log.append(text)
+        return options[text]
+    raise Paused({"chooser": chooser, "prompt": prompt, "kind": kind, "options": list(options),
+                  "stack": [dict(f) for f in m.frames],
+                  "triggers": [t[4] for t in m.trig]})
+
+
+def _options(m, values, texter) -> dict:
+    labels = m.labels
+    out: dict = {}
+    for v in values:
+        text = texter(labels, v)
+        if text not in out and text != PASS:
+            out[text] = v
+    return out
+
+
+def _choose_one(m, chooser, prompt, values, texter, optional: bool):
+    """One element of `values` (SKIP if there is none, or the chooser passes)."""
+    options = _options(m, values, texter)
+    if not options:
+        return SKIP
+    if len(options) == 1 and not optional:
+        return next(iter(options.values()))               # nothing to decide
+    if optional:
+        options[PASS] = SKIP
+    return _answer(m, chooser if chooser is not None else m.me, prompt, options, "one")
+
+
+def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool):
+    """A subset of `values` (in the order picked if `ordered`), picked one element at a time;
+    `done` ends it once `lo` are picked. SKIP if there is nothing to pick from."""
+    remaining = list(values)
+    if not remaining:
+        return SKIP
+    lo = 0 if lo is None else max(0, lo)
+    hi = len(remaining) if hi is None else min(hi, len(remaining))
+    picked: list = []
+    who = chooser if chooser is not None else m.me
+    while len(picked) < hi and remaining:
+        options = _options(m, remaining, texter)
+        if len(picked) >= lo:
+            options["done"] = SKIP
+        if len(options) == 1 and len(picked) < lo and not ordered:
+            v = next(iter(options.values()))               # forced
+        else:
+            v = _answer(m, who, prompt, options, "order" if ordered else "subset")
+        if v is SKIP:
+            break
+        picked.append(v)
+        remaining.remove(v)
+    return picked
+
+
+def _may(m, chooser, prompt):
+    return _answer(m, chooser if chooser is not None else m.me, prompt, {"yes": True, "no": False}, "may")
+
+
+# ---- cards in play ------------------------------------------------------------------------------
+def _cards(m) -> dict:
+    """Card name -> the ids of its components (rebuilt when components are created)."""
+    cache = m.cards_index
+    if cache is not None and cache[0] == len(m.labels):
+        return cache[1]
+    col = m.F[m.game.code.card_column]
+    out: dict = {}
+    for c, name in enumerate(col):
+        if name:
+            out.setdefault(name, []).append(c)
+    m.cards_index = (len(m.labels), out)
+    return out
+
+
+def _zone_info(m) -> dict:
+    """id(zone list) -> (zone name, owner seat or None): which zone a component lies in."""
+    info = m.zone_info
+    if info is None:
+        info = {}
+        for z, value in zip(m.game.zones, m.Z):
+            if z["per"] == "player":
+                for p, zl in enumerate(value):
+                    info[id(zl)] = (z["name"], p)
+            elif z["per"]:
+                for zl in value:
+                    info[id(zl)] = (z["name"], None)
+            else:
+                info[id(value)] = (z["name"], None)
+        m.zone_info = info
+    return info
+
+
+def _controller(m, c) -> int:
+    """Who controls component c: its `controller` field, else its `owner` field, else the owner
+    of the zone it lies in, else whose turn it is."""
+    code = m.game.code
+    for col in code.control_columns:
+        v = m.F[col][c]
+        if v is not None:
+            return v
+    where = m.where[c]
+    if where is not None:
+        owner = _zone_info(m).get(id(where), (None, None))[1]
+        if owner is not None:
+            return owner
+    return m.current
+
+
+def _active(m, c, zones) -> bool:
+    where = m.where[c]
+    if where is None:
+        return False
+    if zones == "anywhere":
+        return True
+    return _zone_info(m).get(id(where), (None,))[0] in zones
+
+
+def _holders(m, entry):
+    """The components of an ability's card that lie where it applies."""
+    comps = _cards(m).get(entry.card)
+    if not comps:
+        return ()
+    return [c for c in comps if _active(m, c, entry.zones)]
+
+
+# ---- effects and triggers -------------------------------------------------------------------------
+def _run_effect(m, fn, args, me, source, label):
+    """Run an effect (a trigger, a response): its own pending triggers run when it ends."""
+    outer_trig, outer_me = m.trig, m.me
+    m.trig, m.me = [], me
+    m.frames.append({"effect": label, "source": source, "controller": me})
+    try:
+        signal = fn(m, *args)
+        after = drain(m)
+    finally:
+        m.frames.pop()
+        m.trig, m.me = outer_trig, outer_me
+    return signal or after
+
+
+def drain(m):
+    """Run the triggers the effect now ending set off. When several wait, whose turn it is picks
+    the next (their texts are the cards' names and the events)."""
+    pending = m.trig
+    signal = None
+    while pending and m.result is None:
+        if len(pending) > 1:
+            options = {}
+            for i, t in enumerate(pending):
+                options.setdefault(t[4], i)
+            i = options[next(iter(options))] if len(options) == 1 else \
+                _answer(m, m.current, "which ability resolves first", options, "order")
+        else:
+            i = 0
+        fn, args, me, source, label = pending.pop(i)
+        m.work -= 1
+        if m.work < 0:
+            from .runtime import _overworked
+            _overworked()
+        s = _run_effect(m, fn, args, me, source, label)
+        signal = signal or s
+    return signal
+
+
+def _emit(m, ev: int, args: tuple):
+    """An event happens: each trigger on it whose card is where it applies and whose `where`
+    holds (on the arguments as they are now: frozen) waits for the current effect to end."""
+    code = m.game.code
+    saved = m.me
+    try:
+        for entry in code.triggers[ev]:
+            if entry.card is None:
+                if entry.where is None or entry.where(m, *args[:entry.arity]):
+                    m.trig.append((entry.proc, args[:entry.arity], saved, None, entry.label))
+                continue
+            for c in _holders(m, entry):
+                me = m.me = _controller(m, c)
+                if entry.where is None or entry.where(m, c, *args[:entry.arity]):
+                    m.trig.append((entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.name}"))
+                m.me = saved
+    finally:
+        m.me = saved
+
+
+def emit_builtin(m, name: str) -> None:
+    """The engine's own events (turn_start, turn_end): the card triggers on them wait."""
+    saved = m.me
+    try:
+        for entry in m.game.code.builtin_triggers[name]:
+            for c in _holders(m, entry):
+                me = m.me = _controller(m, c)
+                if entry.where is None or entry.where(m, c):
+                    m.trig.append((entry.proc, (c,), me, c, f"{m.labels[c]}: {name}"))
+                m.me = saved
+    finally:
+        m.me = saved
+
+
+def _open(m, wi: int, args: tuple, start):
+    """A window: players in turn from `start` respond or pass; it closes when all have passed in
+    a row. A player with no legal response passes without being asked."""
+    code = m.game.code
+    entries = code.responses[wi]
+    name = code.window_names[wi]
+    n = m.players
+    first = m.current if start is None else start
+    passes, k = 0, 0
+    signal = None
+    saved = m.me
+    while passes < n and m.result is None:
+        p = (first + k) % n
+        k += 1
+        options: dict = {}
+        try:
+            m.me = p
+            for entry in entries:
+                for c in _holders(m, entry):
+                    if _controller(m, c) != p:
+                        continue
+                    full = (c,) + args[:entry.arity]
+                    if entry.where is None or entry.where(m, *full):
+                        options.setdefault(m.labels[c], (entry, full, c))
+        finally:
+            m.me = saved
+        if not options:
+            passes += 1
+            continue
+        options[PASS] = SKIP
+        m.frames.append({"window": name, "asking": p})
+        try:
+            got = _answer(m, p, f"respond in {name}", options, "window")
+        finally:
+            m.frames.pop()
+        if got is SKIP:
+            passes += 1
+            continue
+        passes = 0
+        entry, full, c = got
+        m.work -= 1
+        s = _run_effect(m, entry.proc, full, p, c, f"{m.labels[c]}: {name}")
+        signal = signal or s
+    return signal
+
+
+def _hook(m, hi: int, c, args: tuple):
+    """`run HOOK(args) of c`: c's card's ability for the hook, if it has one."""
+    if c is None:
+        return None
+    name = m.F[m.game.code.card_column][c]
+    fn = m.game.code.hooks[hi].get(name)
+    if fn is None:
+        return None
+    return fn(m, c, *args)
+
+
+def _replaceable(m, pi: int, fn, args: tuple):
+    """A call of a procedure some card may replace: the first replacement that applies runs
+    instead (each replacement at most once in a chain of replacements)."""
+    for entry in m.game.code.replacements[pi]:
+        for c in _holders(m, entry):
+            key = (entry.proc, c)
+            if key in m.replacing:
+                continue
+            if entry.where is None or entry.where(m, c, *args[:entry.arity]):
+                m.replacing.append(key)
+                try:
+                    return entry.proc(m, c, *args[:entry.arity])
+                finally:
+                    m.replacing.remove(key)
+    return fn(m, *args)
+
+
+def _mods(m, di: int, args: tuple) -> int:
+    """What the cards in play add to a def (their `modify` abilities)."""
+    total = 0
+    for entry in m.game.code.modifiers[di]:
+        for c in _holders(m, entry):
+            total += entry.where(m, c, *args)
+    return total
+
+
+# ---- knowledge ----------------------------------------------------------------------------------
+def _reveal(m, what, to) -> None:
+    """Show components to players (all of them if `to` is none): each stays known to them until
+    it moves to another zone."""
+    who = "all" if to is None else sorted(set(to)) if isinstance(to, list) else [to]
+    info = _zone_info(m)
+    for c in as_items(what):
+        where = info.get(id(m.where[c]))
+        if where is None:
+            continue
+        old = m.known.get(c)
+        if old is not None and old[0] == list(where) and who != "all" and old[1] != "all":
+            who = sorted(set(old[1]) | set(who))
+        m.known[c] = (list(where), who)
+
+
+def _tell(m, text, to) -> None:
+    """A message for some players only."""
+    who = sorted(set(to)) if isinstance(to, list) else [to]
+    m.messages.append({"to": who, "text": text})
+
+
+def known_to(m, player: int) -> dict:
+    """Components revealed to `player` that are still where they were revealed: id -> zone."""
+    out = {}
+    if not m.known:
+        return out
+    info = _zone_info(m)
+    for c, (zone, who) in m.known.items():
+        if who != "all" and player not in who:
+            continue
+        where = info.get(id(m.where[c]))
+        if where is not None and list(where) == zone:
+            out[c] = zone
+    return out
+
+
+def stack_text(question: dict) -> str:
+    """One line saying who must choose what, for the REPL."""
+    who = player_text(question["chooser"])
+    return f"{who} must choose: {question.get('prompt') or question['kind']}"
+
+
+NAMESPACE = {
+    "_choose_one": _choose_one, "_choose_many": _choose_many, "_may": _may, "_SKIP": SKIP,
+    "_emit": _emit, "_open": _open, "_hook": _hook, "_replaceable": _replaceable, "_mods": _mods,
+    "_reveal": _reveal, "_tell": _tell,
+}
