@@ -756,6 +756,10 @@ class Checker:
         try:
             if s.where is not None:
                 self.expect(s.where, "bool", "a choice's condition")
+            if s.label is not None:
+                self.scopes.append({s.var: one})
+                self.expect(s.label, "text", "how an option is shown")
+                self.scopes.pop()
             self.block(s.body)
         finally:
             self.scopes.pop()
@@ -891,6 +895,19 @@ class Checker:
             return self.call(e)
         if isinstance(e, n.Aggregate):
             return self.aggregate(e)
+        if isinstance(e, n.Can):
+            sym = self.out.symbols.get(e.hook)
+            if sym is None or sym.kind != "hook":
+                self.error("E101", f"unknown hook `{e.hook}`", e.span, self.suggest(e.hook, self.names_of("hook")))
+                for a in e.args:
+                    self.expr(a)
+            else:
+                self.used.add(e.hook)
+                self.check_args(e, sym.decl.params, e.args, f"hook `{e.hook}`")
+            t = self.expr(e.card)
+            if not is_comp(t) and t not in ("any", "none"):
+                self.error("E201", f"`can … of` needs a component, not {show(t)}", e.card.span)
+            return "bool"
         if isinstance(e, n.Make):
             self.error("E201", f"`{e.kind}(...)` creates a component: use it with `create`", e.span)
             self.make(e)
@@ -1143,6 +1160,10 @@ class Checker:
         if name in ("distinct", "reverse"):
             need(0, is_list_like, "a list")
             return "list:" + elem(t0)
+        if name == "split":
+            need(0, lambda t: compatible(t, "text"), "a text")
+            need(1, lambda t: compatible(t, "text"), "a separator text")
+            return "list:text"
         if name == "sort":
             need(0, lambda t: is_list_like(t) and (compatible(elem(t), "int") or compatible(elem(t), "text")),
                  "a list of numbers or of texts")

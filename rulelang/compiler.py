@@ -372,7 +372,8 @@ class Compiler:
             return {"s": "choose", "v": s.var, "mode": s.mode, "in": self.expr(s.domain), "where": self.expr(s.where),
                     "min": lo, "max": hi, "by": self.expr(s.chooser), "optional": s.optional,
                     "prompt": self.expr(s.prompt), "show": self.text_as(self.type_of(s.domain), element=True),
-                    "body": self.block(s.body), "else": self.block(s.other)}
+                    "body": self.block(s.body), "else": self.block(s.other),
+                    **({"as": self.expr(s.label)} if s.label is not None else {})}
         if isinstance(s, n.May):
             return {"s": "may", "by": self.expr(s.chooser), "prompt": self.expr(s.prompt),
                     "body": self.block(s.body), "else": self.block(s.other)}
@@ -462,6 +463,8 @@ class Compiler:
                 args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
                 return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
             return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
+        if isinstance(e, n.Can):
+            return {"k": "can", "hook": e.hook, "a": [self.expr(a) for a in e.args], "of": self.expr(e.card)}
         if isinstance(e, n.Aggregate):
             return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
         if isinstance(e, n.ListLit):

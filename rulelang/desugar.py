@@ -128,9 +128,6 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
                     diags.append(Diagnostic("E104", f"{what} `{name}` has {len(params)} parameters, not "
                                                     f"{len(a.params)}", a.span))
                     continue
-                if what == "hook" and (a.where is not None or a.zones is not None):
-                    diags.append(Diagnostic("E201", f"a hook's ability runs when `run {name}(…) of` names the card: "
-                                                    f"it takes no `where` or `from`", a.span))
                 plist = (self_param,) + tuple(_typed(params, a.params, a.span))
                 out.append(n.ProcDecl(a.span, base, plist, a.body))
                 where = None

@@ -196,6 +196,7 @@ class Match:
     known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
     replacing: list = []            # replacements running now (each applies once per chain)
     cards_index = None              # see effects._cards
+    src = None                      # the card whose ability runs now (`source`)
     zone_info = None                # see effects._zone_info
 
     def __init__(self, game: Game, players: int, seed, options: dict):

@@ -55,6 +55,7 @@ BUILTIN_VALUES = {
     "others": "list:player",   # every other seat, clockwise from the one after `me`
     "player_count": "int",
     "turn_count": "int",       # turns started so far (the first turn is 1)
+    "source": "comp:*",        # the card whose ability is running (none outside card abilities)
 }
 
 
@@ -73,7 +74,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "bottom": Builtin(1, 2), "first": Builtin(1, 1), "last": Builtin(1, 1), "text": Builtin(1, 1),
     "next": Builtin(1, 1), "abs": Builtin(1, 1), "roll": Builtin(1, 1, random=True),
     "distinct": Builtin(1, 1), "pick": Builtin(1, 1, random=True), "contains": Builtin(2, 2),
-    "reverse": Builtin(1, 1), "sort": Builtin(1, 1),
+    "reverse": Builtin(1, 1), "sort": Builtin(1, 1), "split": Builtin(2, 2),
     "cells": Builtin(1, 2, board=True), "neighbours": Builtin(1, 2, board=True),
     "step": Builtin(2, 2, board=True), "directions": Builtin(1, 1, board=True),
     "line": Builtin(3, 3, board=True), "between": Builtin(2, 2, board=True),
@@ -107,6 +108,8 @@ EXPRESSIONS: dict[str, NodeSpec] = {
     "comp": NodeSpec({"x": EXPR, "v": NAME, "in": EXPR}, {"where": OPTEXPR}),
     # the sum of the `modify` abilities of cards in play for def `n` with these arguments
     "mods": NodeSpec({"n": NAME, "a": EXPRS}),
+    # does component `of` have an ability for the hook that applies now (its `where`, its `from`)?
+    "can": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}),
 }
 
 STATEMENTS: dict[str, NodeSpec] = {
@@ -132,7 +135,7 @@ STATEMENTS: dict[str, NodeSpec] = {
     # abilities they set off), and those abilities may create components
     "choose": NodeSpec({"v": NAME, "mode": ("one", "subset", "order"), "in": EXPR, "where": OPTEXPR,
                         "min": OPTEXPR, "max": OPTEXPR, "by": OPTEXPR, "optional": BOOL, "prompt": OPTEXPR,
-                        "show": HOW, "body": BLOCK, "else": BLOCK}, pauses=True),
+                        "show": HOW, "body": BLOCK, "else": BLOCK}, {"as": OPTEXPR}, pauses=True),
     "may": NodeSpec({"by": OPTEXPR, "prompt": OPTEXPR, "body": BLOCK, "else": BLOCK}, pauses=True),
     "emit": NodeSpec({"event": NAME, "a": EXPRS}, creating=True, pauses=True),
     "open": NodeSpec({"window": NAME, "a": EXPRS, "from": OPTEXPR}, creating=True, pauses=True),
@@ -302,6 +305,10 @@ class _Checker:
                 raise _Bad(f"{path}/a", f"`{e['n']}` takes {len(params)} arguments, not {len(e['a'])}")
         elif k == "mods":
             self.declared(e["n"], self.ir["defs"], "def", f"{path}/n")
+        elif k == "can":
+            self.declared(e["hook"], self.ir.get("hooks", {}), "hook", f"{path}/hook")
+            if len(e["a"]) != len(self.ir["hooks"][e["hook"]]):
+                raise _Bad(f"{path}/a", f"`{e['hook']}` takes {len(self.ir['hooks'][e['hook']])} arguments")
         elif k == "lit" and "enum" in e:
             self.declared(e["enum"], self.ir["enums"], "enum", f"{path}/enum")
         elif k == "call":

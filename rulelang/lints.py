@@ -152,7 +152,7 @@ class Consts:
             return None
         if isinstance(e, n.Aggregate):
             return _r(0, INF) if e.name in ("size", "count") else None
-        if isinstance(e, (n.Attr, n.Index, n.ListLit, n.ListComp, n.Make)):
+        if isinstance(e, (n.Attr, n.Index, n.ListLit, n.ListComp, n.Make, n.Can)):
             return None                           # read from the state, or a list: it depends
         raise AssertionError(f"unknown expression node {type(e).__name__}")
 

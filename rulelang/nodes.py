@@ -110,6 +110,14 @@ class ListComp(Node):
     comp: Comprehension
 
 
+@dataclass(frozen=True, eq=False)
+class Can(Node):
+    """`can HOOK(args) of c`: c's card has an ability for the hook whose `where` and `from` hold."""
+    hook: str
+    args: tuple
+    card: Node
+
+
 # ---- statements --------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class LValue(Node):
@@ -251,6 +259,7 @@ class Choose(Node):
     prompt: Node | None
     body: tuple
     other: tuple
+    label: Node | None = None            # `as E`: the text an option is shown as (the var is one option)
 
 
 @dataclass(frozen=True, eq=False)

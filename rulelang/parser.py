@@ -430,9 +430,10 @@ class _ToNodes(Transformer_NonRecursive):
         by = next((x[2] for x in opts if x[1] == "by"), None)
         prompt = next((x[2] for x in opts if x[1] == "prompt"), None)
         optional = any(x[1] == "optional" for x in opts)
+        label = next((x[2] for x in opts if x[1] == "as"), None)
         return n.Choose(self.sp(meta), var, mode, domain, extra if mode == "one" else None,
                         extra if mode != "one" else None, by, optional, prompt, blocks[0],
-                        blocks[1] if len(blocks) > 1 else ())
+                        blocks[1] if len(blocks) > 1 else (), label)
 
     def choice_one(self, meta, c):
         return ("one", c[0], c[1] if len(c) > 1 else None)
@@ -445,6 +446,9 @@ class _ToNodes(Transformer_NonRecursive):
 
     def choice_by(self, meta, c):
         return ("opt", "by", c[0])
+
+    def choice_label(self, meta, c):
+        return ("opt", "as", c[0])
 
     def choice_optional(self, meta, c):
         return ("opt", "optional", None)
@@ -466,6 +470,10 @@ class _ToNodes(Transformer_NonRecursive):
         args = c[1] if len(c) > 1 and isinstance(c[1], list) else []
         start = c[-1] if len(c) > 1 and not isinstance(c[-1], list) else None
         return n.Open(self.sp(meta), str(c[0]), tuple(args), start)
+
+    def can_expr(self, meta, c):
+        args = c[1] if len(c) > 2 else []
+        return n.Can(self.sp(meta), str(c[0]), tuple(args), c[-1])
 
     def run_stmt(self, meta, c):
         args = c[1] if len(c) > 2 else []
@@ -599,7 +607,7 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
 _EXPR_RULES = frozenset({
     "cond_expr", "or_op", "and_op", "not_op", "eq", "ne", "lt", "le", "gt", "ge", "member", "range",
     "add", "sub", "mul", "div", "mod", "neg", "attr", "index", "int_lit", "str_lit", "true_lit",
-    "false_lit", "none_lit", "name", "call", "make", "aggregate", "list_lit", "list_comp",
+    "false_lit", "none_lit", "name", "call", "make", "aggregate", "list_lit", "list_comp", "can_expr",
     "comprehension"})                   # (an aggregate and its comprehension are two levels in the IR)
 _BLOCK_STMTS = frozenset({"if_stmt", "for_stmt", "while_stmt", "repeat_stmt"})
 _MAX_REPORTS = 20                 # nesting diagnostics per file: the first few make the point

@@ -197,7 +197,7 @@ class Analyses:
     def _static(self, body) -> bool:
         for x in _walk(body):
             k = x.get("k")
-            if k in ("var", "zone", "builtin", "option", "attr", "table", "mods"):
+            if k in ("var", "zone", "builtin", "option", "attr", "table", "mods", "can"):
                 if k == "table" and x["n"] in self.ir["tables"] and all(
                         v.get("k") == "lit" for _, v in self.ir["tables"][x["n"]]):
                     continue
@@ -236,7 +236,7 @@ class Analyses:
         """Depends on its locals and constants only (so a component's label can be cached)."""
         for x in _walk(e):
             k = x.get("k")
-            if k in ("var", "zone", "builtin", "option", "def", "mods") or (k == "call" and x["f"] not in (
+            if k in ("var", "zone", "builtin", "option", "def", "mods", "can") or (k == "call" and x["f"] not in (
                     "size", "count", "sum", "any", "all", "max", "min", "first", "last", "distinct", "abs",
                     "contains")):
                 return False
@@ -268,7 +268,7 @@ class Analyses:
     def batch_static(self, e, bound: frozenset) -> bool:
         for x in _walk(e):
             k = x.get("k")
-            if k in ("var", "zone", "def", "attr", "cellattr", "comp", "mods") or (
+            if k in ("var", "zone", "def", "attr", "cellattr", "comp", "mods", "can") or (
                     k == "builtin" and x["n"] not in ("players", "player_count")):
                 return False
             if k == "local" and x["n"] not in bound:
@@ -293,7 +293,7 @@ class Analyses:
         allowed = allowed | {x["v"] for x in _walk(e) if x.get("k") == "comp"}
         for x in _walk(e):
             k = x.get("k")
-            if k in ("var", "zone", "builtin", "option", "mods") or (k == "local" and x["n"] not in allowed):
+            if k in ("var", "zone", "builtin", "option", "mods", "can") or (k == "local" and x["n"] not in allowed):
                 return False
             if k == "table" and not self.tables[x["n"]][1]:
                 return False

@@ -43,12 +43,28 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str):
 
 
 def _options(m, values, texter) -> dict:
+    """Text -> value. Equal values are one option; different values shown alike are told apart
+    by a number (`Walker`, `Walker #2`), in the order of the choices. (texter None: values are
+    already (text, value) pairs, from `as`.)"""
     labels = m.labels
     out: dict = {}
     for v in values:
-        text = texter(labels, v)
-        if text not in out and text != PASS:
-            out[text] = v
+        if texter is None:
+            text, v = v
+        else:
+            text = texter(labels, v)
+        if text in (PASS, "done"):
+            text = f"{text} #1"
+        if text in out:
+            if out[text] == v:
+                continue
+            k = 2
+            while f"{text} #{k}" in out and out[f"{text} #{k}"] != v:
+                k += 1
+            text = f"{text} #{k}"
+            if text in out:
+                continue
+        out[text] = v
     return out
 
 
@@ -70,6 +86,12 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool):
     remaining = list(values)
     if not remaining:
         return SKIP
+    if texter is None:                     # (text, value) pairs: pick among them, give the values
+        pairs = remaining
+        remaining = list(range(len(pairs)))
+        shown = lambda lb, i: pairs[i][0]
+        got = _choose_many(m, chooser, prompt, remaining, shown, lo, hi, ordered)
+        return got if got is SKIP else [pairs[i][1] for i in got]
     lo = 0 if lo is None else max(0, lo)
     hi = len(remaining) if hi is None else min(hi, len(remaining))
     picked: list = []
@@ -164,13 +186,14 @@ def _run_effect(m, fn, args, me, source, label):
     """Run an effect (a trigger, a response): its own pending triggers run when it ends."""
     outer_trig, outer_me = m.trig, m.me
     m.trig, m.me = [], me
+    outer_src, m.src = m.src, source
     m.frames.append({"effect": label, "source": source, "controller": me})
     try:
         signal = fn(m, *args)
         after = drain(m)
     finally:
         m.frames.pop()
-        m.trig, m.me = outer_trig, outer_me
+        m.trig, m.me, m.src = outer_trig, outer_me, outer_src
     return signal or after
 
 
@@ -278,15 +301,32 @@ def _open(m, wi: int, args: tuple, start):
     return signal
 
 
-def _hook(m, hi: int, c, args: tuple):
-    """`run HOOK(args) of c`: c's card's ability for the hook, if it has one."""
+def _hook_entry(m, hi: int, c, args: tuple):
+    """c's card's ability for hook `hi`, if it has one that applies now (its `from`, its `where`)."""
     if c is None:
         return None
-    name = m.F[m.game.code.card_column][c]
-    fn = m.game.code.hooks[hi].get(name)
-    if fn is None:
+    entry = m.game.code.hooks[hi].get(m.F[m.game.code.card_column][c])
+    if entry is None or not _active(m, c, entry.zones):
         return None
-    return fn(m, c, *args)
+    if entry.where is not None and not entry.where(m, c, *args[:entry.arity]):
+        return None
+    return entry
+
+
+def _can(m, hi: int, c, args: tuple) -> bool:
+    return _hook_entry(m, hi, c, args) is not None
+
+
+def _hook(m, hi: int, c, args: tuple):
+    """`run HOOK(args) of c`: c's card's ability for the hook, if it has one that applies."""
+    entry = _hook_entry(m, hi, c, args)
+    if entry is None:
+        return None
+    saved, m.src = m.src, c
+    try:
+        return entry.proc(m, c, *args[:entry.arity])
+    finally:
+        m.src = saved
 
 
 def _replaceable(m, pi: int, fn, args: tuple):
@@ -360,6 +400,6 @@ def stack_text(question: dict) -> str:
 
 NAMESPACE = {
     "_choose_one": _choose_one, "_choose_many": _choose_many, "_may": _may, "_SKIP": SKIP,
-    "_emit": _emit, "_open": _open, "_hook": _hook, "_replaceable": _replaceable, "_mods": _mods,
+    "_emit": _emit, "_open": _open, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
     "_reveal": _reveal, "_tell": _tell,
 }

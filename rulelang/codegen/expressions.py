@@ -119,6 +119,8 @@ class ExpressionLowering:
             return P(fn.use("NP"), shape=SCALAR, cheap=True)
         if name == "turn_count":
             return P("m.turn_count", shape=SCALAR, cheap=True)
+        if name == "source":
+            return P("m.src", shape=SCALAR, cheap=True)
         raise AssertionError(name)
 
     def x_var(self, e, ctx):
@@ -191,6 +193,13 @@ class ExpressionLowering:
                 b = Bound(arg)
             names[p] = b
         return d["body"], ctx.child(names=names, fallback=False, depth=ctx.depth + 1)
+
+    def x_can(self, e, ctx):
+        args = [self.ex(a, ctx) for a in e["a"]]
+        of = self.ex(e["of"], ctx)
+        lvl, pure = _join(of, *args)
+        return P(f"_can(m, {self.hook_index[e['hook']]}, {of.src}, ({''.join(a.src + ', ' for a in args)}))",
+                 lvl, pure, shape=SCALAR)
 
     def x_mods(self, e, ctx):
         args = [self.ex(a, ctx) for a in e["a"]]
@@ -569,6 +578,8 @@ class ExpressionLowering:
             return P(f"list(reversed(_items({s[0]})))", lvl, pure, shape=LIST, elem=ps[0].elem)
         if f == "sort":
             return P(f"_sorted({s[0]})", lvl, pure, shape=LIST, elem=ps[0].elem)
+        if f == "split":
+            return P(f"_split({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
         if f == "next":
             return P(f"(({s[0]}) + 1) % {ctx.fn.use('NP')}", lvl, pure, shape=SCALAR)
         if f == "abs":

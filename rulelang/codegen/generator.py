@@ -346,7 +346,9 @@ def _ability_tables(self, low: Lowerer) -> None:
         entry = AbilityEntry(card, proc, where, zones, arity, a["name"], label)
         form = a["form"]
         if form == "hook":
-            self.hooks[low.hook_index[a["name"]]].setdefault(card, proc)
+            if a["zones"] is None:
+                entry.zones = "anywhere"           # a hook runs where `run … of` finds the card
+            self.hooks[low.hook_index[a["name"]]].setdefault(card, entry)
         elif form == "trigger":
             if a["name"] in self.builtin_triggers:
                 self.builtin_triggers[a["name"]].append(entry)
@@ -366,7 +368,7 @@ def _ability_tables(self, low: Lowerer) -> None:
 # KeyError at import, caught by the test that compares these with irspec's tables).
 Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
     "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
-    "cellattr", "index", "table", "call", "text", "list", "comp", "mods")}
+    "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can")}
 Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
     "move", "shuffle", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
     "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal")}

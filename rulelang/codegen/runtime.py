@@ -445,6 +445,16 @@ def make_texter(how: str, enum_text: dict, geometry):
     return lambda lb, v: plain_text(v)
 
 
+def _split(text, sep):
+    """`split(t, sep)`: the parts of a text between separators (an empty separator: its characters)."""
+    if not isinstance(text, str) or not isinstance(sep, str):
+        raise RuleFault("`split` needs two texts")
+    parts = list(text) if sep == "" else text.split(sep)
+    if len(parts) > LIST_LIMIT:
+        raise RuleFault(f"`split` would make more than {LIST_LIMIT} parts")
+    return parts
+
+
 def _comp_text(lb, v):
     return "none" if v is None else lb[v]
 
@@ -456,7 +466,7 @@ NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
-    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_move": _move, "_move1": _move1,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
     "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,

@@ -378,12 +378,19 @@ class StatementLowering:
         domain = {"k": "comp", "x": {"k": "local", "n": v}, "v": v, "in": s["in"], "where": s.get("where")}
         values = self.ex(domain, ctx).src if s.get("where") is not None else self.seq(s["in"], ctx).src
         by, prompt = self.opt_src(s.get("by"), ctx), self.opt_src(s.get("prompt"), ctx)
+        texter = self.texter(s["show"])
+        if s.get("as") is not None:              # options shown as the rules say: (text, value) pairs
+            q = fn.new("q")
+            inner = ctx.child(names=dict(ctx.names))
+            inner.names[v] = Name(q, 0, ANY)
+            label = self.ex(s["as"], inner)
+            values, texter = f"[({label.src}, {q}) for {q} in {values}]", "None"
         got = fn.new("t")
         if s["mode"] == "one":
-            fn.emit(f"{got} = _choose_one(m, {by}, {prompt}, {values}, {self.texter(s['show'])}, {s['optional']})")
+            fn.emit(f"{got} = _choose_one(m, {by}, {prompt}, {values}, {texter}, {s['optional']})")
         else:
             lo, hi = self.opt_src(s.get("min"), ctx), self.opt_src(s.get("max"), ctx)
-            fn.emit(f"{got} = _choose_many(m, {by}, {prompt}, {values}, {self.texter(s['show'])}, {lo}, {hi}, "
+            fn.emit(f"{got} = _choose_many(m, {by}, {prompt}, {values}, {texter}, {lo}, {hi}, "
                     f"{s['mode'] == 'order'})")
         fn.emit(REBIND)                          # (a choice may be answered by replaying: nothing is created)
         fn.emit(f"if {got} is not _SKIP:")
