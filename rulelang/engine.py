@@ -431,7 +431,11 @@ class Match:
             self.me = player
             for name, fn, how, to_text in game.shown:
                 value = fn(self)
-                shown = self._plain(value) if how == "plain" else to_text(self.labels, value)
+                if how.startswith("list:"):       # a list: each element's text (the screen lays them out)
+                    inner = how[5:]
+                    shown = [self._plain(v) if inner == "plain" else to_text(self.labels, [v]) for v in value]
+                else:
+                    shown = self._plain(value) if how == "plain" else to_text(self.labels, value)
                 values.append({"name": name, "value": shown})
             drawing = self._drawing(player) if geometry is not None else None
         except RULE_FAULTS + (RuleFault,) as err:

@@ -552,8 +552,8 @@ class StaticLint:
             return self.call_exits(s.name, quiet)
         if isinstance(s, CHOICES):                # either block may run (or neither)
             return frozenset({FALL}) | self.exits(s.body, quiet, dead) | self.exits(s.other, quiet, dead)
-        if isinstance(s, ABILITY_STATEMENTS):     # the abilities may change anything
-            return frozenset({FALL})
+        if isinstance(s, ABILITY_STATEMENTS):     # the abilities may change anything: progress, maybe
+            return frozenset() if quiet else frozenset({FALL})
         if isinstance(s, SIMPLE_STATEMENTS):
             return frozenset() if quiet and not self.no_progress(s) else frozenset({FALL})
         raise AssertionError(f"unknown statement node {type(s).__name__}")

@@ -74,6 +74,9 @@ class _Session:
         self.since_view: list[str] = []      # moves announced since then, repeated after a hand-over
         self.commands = {"help": self.help, "log": self.show_log, "undo": self.undo,
                          "save": self.save, "load": self.load, "quit": self.quit}
+        self.was_choice = False                       # was the last move an answer to a choice?
+        self.told = len(self.match.messages)          # messages announced (public) so far
+        self.told_to = [self.told] * players          # messages shown to each seat so far
 
     # -- the loop ---------------------------------------------------------------
 
@@ -100,6 +103,7 @@ class _Session:
         bot = self.bots[seat]
         try:
             action = bot.choose(self.match)
+            self.was_choice = self.match.question is not None
             self.match.apply(action)
         except RuleRuntimeError as error:
             if not self.undo_stack:
@@ -107,7 +111,8 @@ class _Session:
             self.rewind(self.restore(self.undo_stack.pop()),
                         f"rule error: {printable(error)}\nback to the previous decision of a human player")
             return
-        self.announce(f"{seat_name(seat)} ({bot.kind}) plays: {printable(action)}")
+        self.announce(f"{seat_name(seat)} ({bot.kind}) {self.played(action)}")
+        self.tell_public()
 
     def human_turn(self, seat: int) -> None:
         """Shows the view and reads lines until the match changes (an action, undo or load)."""
@@ -116,6 +121,7 @@ class _Session:
         self.on_screen = seat
         self.since_view = []
         self.say(render_view(self.match.view(seat)))
+        self.tell_private(seat)
         actions = self.match.legal_actions()
         self.say("\n".join(f"  {n}. {printable(action)}" for n, action in enumerate(actions, 1)))
         while True:
@@ -159,6 +165,7 @@ class _Session:
     def play(self, seat: int, action) -> bool:
         """Applies a human's action; True if the match changed or was restored after a rule error."""
         before = self.match.state()
+        self.was_choice = self.match.question is not None
         try:
             self.match.apply(action)
         except IllegalAction as error:
@@ -169,8 +176,52 @@ class _Session:
             self.match = self.restore(before)
             return True
         self.undo_stack.append(before)
-        self.announce(f"{seat_name(seat)} plays: {printable(action)}")
+        self.announce(f"{seat_name(seat)} {self.played(action)}")
+        self.tell_public()
         return True
+
+    # -- what happened: moves, answers and messages, each shown only to who may see it ------
+
+    def played(self, action) -> str:
+        """How a move is announced to everyone at the terminal. A choice's answer that names a
+        card some player cannot see is announced without its text."""
+        text = str(action)
+        if not self.was_choice:
+            return f"plays: {printable(text)}"
+        if not self.public(text):
+            return "makes a secret choice"
+        return f"chooses: {printable(text)}"
+
+    def public(self, text: str) -> bool:
+        """Does this text name no component that some seat cannot see now?"""
+        name = text.rsplit(" #", 1)[0] if " #" in text else text
+        if name not in {c["label"] for c in self.match.state()["components"]}:
+            return True
+        return all(name in self.visible(seat) for seat in range(self.match.players))
+
+    def visible(self, seat: int) -> set:
+        view = self.match.view(seat)
+        seen = set()
+        for zone in view["zones"]:
+            for card in (zone["cards"] or []) + zone.get("known", []):
+                seen.add(card["label"])
+        return seen
+
+    def tell_public(self) -> None:
+        """Announce the messages for everyone the last move wrote."""
+        messages = self.match.messages
+        for entry in messages[self.told:]:
+            if isinstance(entry, str):
+                self.announce(f"  > {printable(entry)}")
+        self.told = len(messages)
+
+    def tell_private(self, seat: int) -> None:
+        """Show a seat the messages written to it alone, once its own view is on screen."""
+        messages = self.match.messages
+        for entry in messages[self.told_to[seat]:]:
+            if isinstance(entry, dict) and seat in entry["to"]:
+                self.say(f"  (to you) {printable(entry['text'])}")
+        self.told_to[seat] = len(messages)
 
     # -- hot seat ---------------------------------------------------------------
 
@@ -255,6 +306,8 @@ class _Session:
         """Continues from another state of the match; what was announced before no longer applies."""
         self.match = match
         self.since_view = []
+        self.told = len(match.messages)
+        self.told_to = [self.told] * match.players
         self.announce(message)
 
     def player_kind(self, seat: int) -> str:
@@ -308,6 +361,13 @@ def render_view(view: dict) -> str:
         lines.append(printable(view["board"].rstrip("\n"), multiline=True))     # its lines are the engine's
     lines += ["  " + render_zone(zone) for zone in view["zones"]]
     lines += ["  " + render_value(value) for value in view["values"]]
+    choice = view.get("choice")
+    if choice:
+        running = [printable(f.get("effect") or f"window {f.get('window')}") for f in choice.get("running", [])]
+        doing = f" (resolving: {' > '.join(running)})" if running else ""
+        prompt = printable(choice.get("prompt") or choice.get("kind") or "a choice")
+        who = "you" if choice["chooser"] == view["viewer"] else seat_name(choice["chooser"])
+        lines.append(f"  ▶ {who} must choose: {prompt}{doing}")
     return "\n".join(lines)
 
 
@@ -317,7 +377,9 @@ def render_zone(zone: dict) -> str:
         name = f"{name} ({seat_name(zone['owner'])})"
     count = zone["count"]
     if zone["cards"] is None:
-        return f"{name}: {_cards(count)}, hidden"
+        known = zone.get("known")
+        seen = f" (you know: {' '.join(printable(card['label']) for card in known)})" if known else ""
+        return f"{name}: {_cards(count)}, hidden{seen}"
     if not zone["cards"]:
         return f"{name}: empty"
     order = ", bottom to top" if zone.get("ordered") else ""
@@ -328,7 +390,12 @@ def render_value(value: dict) -> str:
     name = printable(value["name"])
     if "per_player" in value:
         return f"{name}: " + ", ".join(f"{seat_name(seat)} {_show(v)}" for seat, v in enumerate(value["per_player"]))
-    return f"{name} = {_show(value['value'])}"
+    shown = value["value"]
+    if isinstance(shown, str) and len(shown) > 70 and "\n" not in shown:
+        return f"{name} = {_show(shown)}"
+    if isinstance(shown, list) and sum(len(str(x)) for x in shown) > 70:   # a long list: one item a line
+        return f"{name}:" + "".join(f"\n    {_show(x)}" for x in shown)
+    return f"{name} = {_show(shown)}"
 
 
 def render_outcome(outcome: dict, kinds: list[str]) -> str:
