@@ -280,7 +280,38 @@ class StaticLint:
         self.dead_code()
         self.flow()
         self.progress()
+        self.interaction_lints()
         return self.out
+
+    # ---- windows nobody answers, triggers that set themselves off ----
+    def interaction_lints(self) -> None:
+        abilities = self.c.abilities
+        if not abilities and not any(isinstance(d, n.SignatureDecl) for d in self.game.decls):
+            return
+        answered = {a.name for a in abilities if a.form == "response"}
+        for d in self.game.decls:
+            if isinstance(d, n.SignatureDecl) and d.what == "window" and d.name not in answered:
+                self.report("W214", "warning", f"no card responds in window `{d.name}`: opening it never asks "
+                            f"anyone (add `on {d.name}(…) from ZONE {{ … }}` to a card)", d.span)
+        procs = {p.name: p for p in self.game.decls if isinstance(p, n.ProcDecl)}
+        for a in abilities:
+            if a.form != "trigger" or a.where is not None or a.proc is None:
+                continue
+            # does its body (or a procedure it calls) emit the very event it triggers on?
+            seen, todo = set(), [a.proc]
+            while todo:
+                name = todo.pop()
+                if name in seen or name not in procs:
+                    continue
+                seen.add(name)
+                for x in walk(procs[name].body):
+                    if isinstance(x, n.Emit) and x.event == a.name:
+                        self.report("W215", "warning", f"this trigger on `{a.name}` may set itself off forever: "
+                                    f"it emits `{a.name}` and has no `where` to stop it", a.span)
+                        todo = []
+                        break
+                    if isinstance(x, n.CallStmt):
+                        todo.append(x.name)
 
     # ---- zones and variables: always empty, written and never read ----
     def root_zone(self, e) -> str | None:
