@@ -108,7 +108,7 @@ class Game:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
         m = Match(self, players, seed, self.option_values(options))
         if self.can_pause:                          # the setup may stop for a choice too
-            m._resume(m.clone(), ["start"], [], "setting up the match")
+            m._resume(m.clone(), ["start"], [], "setting up the match", here=True)
             return m
         try:
             m._start()
@@ -309,17 +309,17 @@ class Match:
         the position before it (the base); an answer runs that action again from the base with
         every answer so far, up to the next unanswered choice."""
         pending = self.pending
-        if pending is None:
-            base, root, answers = self.clone(), ["action", text], []
+        if pending is None:                     # a new action: run it here, keep a copy to replay from
+            self._resume(self.clone(), ["action", text], [], f"playing `{text}`", here=True)
         else:
-            base, root, answers = pending["base"], pending["root"], pending["answers"] + [text]
-        self._resume(base, root, answers, f"playing `{text}`")
+            self._resume(pending["base"], pending["root"], pending["answers"] + [text], f"playing `{text}`")
 
-    def _resume(self, base: "Match", root: list, answers: list, doing: str) -> None:
-        m = base.clone()
+    def _resume(self, base: "Match", root: list, answers: list, doing: str, here: bool = False) -> None:
+        m = self if here else base.clone()
         m.answers, m.pos, m.trig, m.frames, m.replacing = answers, 0, [], [], []
         m.known = dict(m.known)
-        m.messages = list(m.messages)
+        if not here:
+            m.messages = list(m.messages)
         try:
             try:
                 m._run_root(root)
@@ -330,8 +330,9 @@ class Match:
                 m._by_text = None
         except RULE_FAULTS + (RuleFault,) as err:
             raise m._rule_error(doing, err) from None
-        self.__dict__.clear()
-        self.__dict__.update(m.__dict__)
+        if not here:
+            self.__dict__.clear()
+            self.__dict__.update(m.__dict__)
 
     def _run_root(self, root: list) -> None:
         """Run what started a (possibly paused) effect: an action, or the setup."""
