@@ -156,6 +156,10 @@ class Checker:
         for d in self.game.decls:
             self.check_decl(d)
         self.whole_game()
+        unique: dict = {}                        # (an `anytime` action is checked in every step)
+        for d in self.out.diagnostics:
+            unique.setdefault((d.code, d.message, d.span), d)
+        self.out.diagnostics[:] = list(unique.values())
         if self.out.ok:
             # The lints (flow, dead code, shadowing) run on a file that resolves and type-checks:
             # on a broken one they would mostly repeat its errors in other words.
@@ -232,6 +236,9 @@ class Checker:
                     declare(d.name, Symbol("step", d), d.span)
             elif isinstance(d, n.SignatureDecl):
                 declare(d.name, Symbol(d.what, d), d.span)
+            elif isinstance(d, n.OrderDecl):
+                if any(isinstance(x, n.OrderDecl) and x is not d for x in self.game.decls[:self.game.decls.index(d)]):
+                    self.error("E102", "`order triggers` is declared twice", d.span)
             elif isinstance(d, (n.SetupDecl, n.OnDecl, n.WhenDecl, n.LimitDecl, n.CardDecl)):
                 pass                # blocks of rules: they declare no name
             else:
@@ -316,6 +323,9 @@ class Checker:
                     self.resolve_type(p.type)
         elif isinstance(d, n.CardDecl):
             self.check_card(d)
+        elif isinstance(d, n.OrderDecl):
+            with self.scope({}):
+                self.expect(d.chooser, "player", "who orders the triggers")
         else:
             raise AssertionError(f"unknown declaration node {type(d).__name__}")
 
@@ -1233,6 +1243,10 @@ class Checker:
         try:
             if c.where is not None:
                 self.expect(c.where, "bool", "a `where` condition")
+            if c.key is not None:
+                k = self.expr(c.key)
+                if not (compatible(k, "int") or compatible(k, "text")):
+                    self.error("E201", f"a `by` key must be a number or a text, not {show(k)}", c.key.span)
             return self.expr(c.elem)
         finally:
             self.scopes.pop()

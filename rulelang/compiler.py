@@ -6,6 +6,9 @@ The IR is validated against `ir.schema.json` before anyone sees it.
 """
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import json
 from functools import lru_cache
 from importlib import resources
@@ -219,6 +222,13 @@ class Compiler:
                                 "zones": list(a.zones) if a.zones is not None else None,
                                 "procs": list(a.procs), "line": a.span.line}
                                for a in self.c.abilities]
+        for file, _ in g.sources[1:]:        # included rule files: a cached IR is stale once they change
+            from .content import file_hash
+            rel = os.path.relpath(file, os.path.dirname(os.path.abspath(g.span.file)))
+            self.imports.append({"path": rel.replace(os.sep, "/"), "sha256": file_hash(Path(file))})
+        order = of(n.OrderDecl)
+        if order:
+            ir["trigger_order"] = self.expr(order[0].chooser)
         if self.imports:
             ir["imports"] = self.imports       # filled while the blocks above were lowered
         return ir
@@ -474,6 +484,10 @@ class Compiler:
         raise AssertionError(f"unknown expression {type(e).__name__}")
 
     def comprehension(self, c: n.Comprehension) -> dict:
+        if c.key is not None:                  # [key, x] pairs, then ordered by key
+            pairs = {"k": "comp", "x": {"k": "list", "items": [self.expr(c.key), self.expr(c.elem)]}, "v": c.var,
+                     "in": self.expr(c.iterable), "where": self.expr(c.where) if c.where is not None else None}
+            return {"k": "sortby", "pairs": pairs}
         return {"k": "comp", "x": self.expr(c.elem), "v": c.var, "in": self.expr(c.iterable),
                 "where": self.expr(c.where) if c.where is not None else None}
 

@@ -34,6 +34,16 @@ class AbilityInfo:
     procs: tuple = ()          # replace: every procedure it replaces
 
 
+def _anytime(game: n.Game) -> n.Game:
+    """`anytime action`s join every step's actions (after the step's own)."""
+    extra = tuple(d.action for d in game.decls if isinstance(d, n.AnytimeDecl))
+    if not extra:
+        return game
+    decls = tuple(n.StepDecl(d.span, d.name, d.actor, d.enter, d.actions + extra, d.in_turn)
+                  if isinstance(d, n.StepDecl) else d for d in game.decls if not isinstance(d, n.AnytimeDecl))
+    return n.Game(game.span, game.name, decls, game.sources)
+
+
 def _typed(params_decl: tuple, names: tuple, span) -> list:
     """Parameters named by an ability, typed by the signature it binds to (positionally)."""
     out = []
@@ -44,6 +54,7 @@ def _typed(params_decl: tuple, names: tuple, span) -> list:
 
 
 def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
+    game = _anytime(game)
     sigs: dict[str, n.SignatureDecl] = {}
     procs: dict[str, n.ProcDecl] = {}
     defs: dict[str, n.DefDecl] = {}
@@ -154,7 +165,7 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
                 if a.where is not None:
                     where = base + "_where"
                     out.append(n.DefDecl(a.where.span, where, plist, a.where, False))
-                infos.append(AbilityInfo("replace", a.names[0], ci, base, where, None, a.span, a.names))
+                infos.append(AbilityInfo("replace", a.names[0], ci, base, where, a.zones, a.span, a.names))
             else:                                   # modify D(params) += E [where C]
                 target = defs.get(a.names[0])
                 if target is None or target.params is None:
@@ -168,5 +179,5 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
                 plist = (self_param,) + tuple(_typed(target.params, a.params, a.span))
                 value = a.value if a.where is None else n.Cond(a.value.span, a.where, a.value, n.Lit(a.value.span, 0))
                 out.append(n.DefDecl(a.span, base, plist, value, False))
-                infos.append(AbilityInfo("modify", a.names[0], ci, None, base, None, a.span))
+                infos.append(AbilityInfo("modify", a.names[0], ci, None, base, a.zones, a.span))
     return n.Game(game.span, game.name, tuple(out), game.sources), infos, diags

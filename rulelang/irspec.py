@@ -108,6 +108,8 @@ EXPRESSIONS: dict[str, NodeSpec] = {
     "comp": NodeSpec({"x": EXPR, "v": NAME, "in": EXPR}, {"where": OPTEXPR}),
     # the sum of the `modify` abilities of cards in play for def `n` with these arguments
     "mods": NodeSpec({"n": NAME, "a": EXPRS}),
+    # a comprehension ordered by a key: `pairs` gives [key, element] lists, the result the elements
+    "sortby": NodeSpec({"pairs": EXPR}),
     # does component `of` have an ability for the hook that applies now (its `where`, its `from`)?
     "can": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}),
 }
@@ -392,7 +394,8 @@ class _Checker:
                "setup": None, "steps": None, "first_step": NAME, "turn_order": ("clockwise",),
                "handlers": None, "checks": None, "boards": None, "limits": None}
         self.obj(ir, "", top, {"source": TEXT, "imports": None, "scores": None, "events": None, "windows": None,
-                               "hooks": None, "cards": None, "abilities": None})
+                               "hooks": None, "cards": None, "abilities": None,
+                               "trigger_order": EXPR})
         for key in ("ir_version", "name", "first_step", "turn_order", "source"):
             if key in ir:
                 self.typed(ir[key], top.get(key, TEXT), f"/{key}", 0)
@@ -511,6 +514,8 @@ class _Checker:
             self.obj(lim, f"/limits/{i}", {"count": EXPR, "body": BLOCK}, {"line": INT})
             self.expr(lim["count"], f"/limits/{i}/count", 0)
             self.block(lim["body"], f"/limits/{i}/body", 0)
+        if "trigger_order" in ir:
+            self.expr(ir["trigger_order"], "/trigger_order", 0)
         for i, e in enumerate(self.array(ir.get("scores", []), "/scores")):
             self.expr(e, f"/scores/{i}", 0)
         for i, imp in enumerate(self.array(ir.get("imports", []), "/imports")):

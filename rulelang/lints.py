@@ -584,10 +584,21 @@ class StaticLint:
         if isinstance(s, CHOICES):                # either block may run (or neither)
             return frozenset({FALL}) | self.exits(s.body, quiet, dead) | self.exits(s.other, quiet, dead)
         if isinstance(s, ABILITY_STATEMENTS):     # the abilities may change anything: progress, maybe
-            return frozenset() if quiet else frozenset({FALL})
+            if quiet:
+                return frozenset()
+            out = frozenset({FALL})               # and may end the game or the turn as they do
+            for proc in self.ability_procs(s):
+                out |= self.call_exits(proc, quiet)
+            return out
         if isinstance(s, SIMPLE_STATEMENTS):
             return frozenset() if quiet and not self.no_progress(s) else frozenset({FALL})
         raise AssertionError(f"unknown statement node {type(s).__name__}")
+
+    def ability_procs(self, s) -> list[str]:
+        """The bodies an `emit`, `open` or `run` may set going."""
+        form, name = ((("trigger", s.event) if isinstance(s, n.Emit) else ("response", s.window)
+                       if isinstance(s, n.Open) else ("hook", s.hook)))
+        return [a.proc for a in self.c.abilities if a.form == form and a.name == name and a.proc]
 
     def call_exits(self, name: str, quiet: bool) -> frozenset:
         key = (name, quiet)

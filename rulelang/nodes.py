@@ -91,6 +91,7 @@ class Comprehension(Node):
     var: str
     iterable: Node
     where: Node | None
+    key: Node | None = None              # `by K`: the elements ordered by K (ascending, stable)
 
 
 @dataclass(frozen=True, eq=False)
@@ -447,6 +448,18 @@ class SignatureDecl(Node):
     what: str                            # "event", "window" or "hook"
     name: str
     params: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class AnytimeDecl(Node):
+    """`anytime action …`: an action offered at every step to the player who acts there."""
+    action: "ActionDecl"
+
+
+@dataclass(frozen=True, eq=False)
+class OrderDecl(Node):
+    """`order triggers by P`: the player who picks which of several waiting triggers runs first."""
+    chooser: Node
 
 
 @dataclass(frozen=True, eq=False)

@@ -105,6 +105,13 @@ def _unescape(raw: str) -> str:
     return "".join(out)
 
 
+def _clauses(parts) -> tuple:
+    """The `where C` and `from Z, …` clauses of an ability, in either order."""
+    where = next((x[1] for x in parts if isinstance(x, tuple) and x[:1] == ("where",)), None)
+    zones = next((x[1] for x in parts if isinstance(x, tuple) and x[:1] == ("zones",)), None)
+    return where, zones
+
+
 @v_args(meta=True)
 class _ToNodes(Transformer_NonRecursive):
     def __init__(self, file: str, where: _Where = _PLAIN):
@@ -278,6 +285,12 @@ class _ToNodes(Transformer_NonRecursive):
     def include_decl(self, meta, c):
         return ("include", _unescape(c[0]), self.tsp(c[0]))
 
+    def anytime_decl(self, meta, c):
+        return n.AnytimeDecl(self.sp(meta), c[0])
+
+    def order_decl(self, meta, c):
+        return n.OrderDecl(self.sp(meta), c[0])
+
     def fragment(self, meta, c):
         decls = []
         for d in c:                              # a `turn { ... }` block yields its steps
@@ -315,11 +328,12 @@ class _ToNodes(Transformer_NonRecursive):
             i += 1
         params, rest = c[i], list(c[i + 1:])
         body = rest.pop()
-        return n.Ability(self.sp(meta), "replace", tuple(procs), tuple(params), rest[0] if rest else None, None, body)
+        where, zones = _clauses(rest)
+        return n.Ability(self.sp(meta), "replace", tuple(procs), tuple(params), where, zones, body)
 
     def card_modify(self, meta, c):
-        return n.Ability(self.sp(meta), "modify", (str(c[0]),), tuple(c[1]), c[3] if len(c) > 3 else None,
-                         None, (), c[2])
+        where, zones = _clauses(c[3:])
+        return n.Ability(self.sp(meta), "modify", (str(c[0]),), tuple(c[1]), where, zones, (), c[2])
 
     def when_decl(self, meta, c):
         return n.WhenDecl(self.sp(meta), c[0], c[1])
@@ -542,7 +556,15 @@ class _ToNodes(Transformer_NonRecursive):
         return n.ListComp(self.sp(meta), c[0])
 
     def comprehension(self, meta, c):
-        return n.Comprehension(self.sp(meta), c[0], str(c[1]), c[2], c[3] if len(c) > 3 else None)
+        where = next((x[1] for x in c[3:] if x[0] == "where"), None)
+        key = next((x[1] for x in c[3:] if x[0] == "by"), None)
+        return n.Comprehension(self.sp(meta), c[0], str(c[1]), c[2], where, key)
+
+    def where_part(self, meta, c):
+        return ("where", c[0])
+
+    def by_part(self, meta, c):
+        return ("by", c[0])
 
     def args(self, meta, c):
         return list(c)
@@ -667,7 +689,7 @@ def nesting_diagnostics(tree: Tree, file: str, where: _Where = _PLAIN) -> list[D
                 out.append(Diagnostic("E005", f"a type nested more than {EXPR_DEPTH_LIMIT} deep",
                                       _meta_span(file, node, where)))
                 continue
-        elif rule not in ("args", "kwargs", "kwarg"):
+        elif rule not in ("args", "kwargs", "kwarg", "where_part", "by_part"):
             depth = 0                     # a statement or declaration part: a new expression starts below
         for child in reversed(node.children):       # leftmost first: report the first place in the text
             stack.append((child, blocks, links, depth, types, rule, outer))

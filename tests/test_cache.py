@@ -195,3 +195,15 @@ def test_a_key_others_can_read_disables_the_cache(cache_dir, tmp_path, monkeypat
     assert cache.signing_key() is None
     rulelang.load(str(GAMES[0]))
     assert entries(cache_dir) == []
+
+
+def test_a_changed_included_file_is_not_served_from_the_cache(cache_dir, tmp_path):
+    """The key is the main file's text; an `include`d file is checked by its hash, as content is."""
+    (tmp_path / "main.rules").write_text('game "Inc" { players 2  include "part.rules"  '
+                                         'turn { step s { action go { finish win } } } }', encoding="utf-8")
+    (tmp_path / "part.rules").write_text("var x: int = 1", encoding="utf-8")
+    path = str(tmp_path / "main.rules")
+    assert rulelang.load(path).new_match(2).state()["vars"] == {"x": 1}
+    assert rulelang.load(path).new_match(2).state()["vars"] == {"x": 1}      # warm
+    (tmp_path / "part.rules").write_text("var x: int = 2", encoding="utf-8")
+    assert rulelang.load(path).new_match(2).state()["vars"] == {"x": 2}

@@ -16,6 +16,7 @@ from ..errors import RuleFault
 from .runtime import as_items, player_text
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
+_DECLINED = object()             # `pass` at the first pick of an optional subset
 PASS = "pass"                    # the text of declining
 
 
@@ -80,30 +81,36 @@ def _choose_one(m, chooser, prompt, values, texter, optional: bool):
     return _answer(m, chooser if chooser is not None else m.me, prompt, options, "one")
 
 
-def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool):
+def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, optional: bool = False):
     """A subset of `values` (in the order picked if `ordered`), picked one element at a time;
-    `done` ends it once `lo` are picked. SKIP if there is nothing to pick from."""
+    `done` ends it once `lo` are picked. SKIP if there are fewer than `lo` to pick from, or the
+    chooser passes (`optional`)."""
     remaining = list(values)
-    if not remaining:
-        return SKIP
     if texter is None:                     # (text, value) pairs: pick among them, give the values
         pairs = remaining
-        remaining = list(range(len(pairs)))
-        shown = lambda lb, i: pairs[i][0]
-        got = _choose_many(m, chooser, prompt, remaining, shown, lo, hi, ordered)
+        got = _choose_many(m, chooser, prompt, list(range(len(pairs))), lambda lb, i: pairs[i][0], lo, hi,
+                           ordered, optional)
         return got if got is SKIP else [pairs[i][1] for i in got]
     lo = 0 if lo is None else max(0, lo)
+    if not remaining or len(remaining) < lo:
+        return SKIP
     hi = len(remaining) if hi is None else min(hi, len(remaining))
-    picked: list = []
     who = chooser if chooser is not None else m.me
+    if not ordered and lo == len(remaining) and not optional:
+        return remaining                       # every one of them: nothing to decide
+    picked: list = []
     while len(picked) < hi and remaining:
         options = _options(m, remaining, texter)
         if len(picked) >= lo:
             options["done"] = SKIP
-        if len(options) == 1 and len(picked) < lo and not ordered:
-            v = next(iter(options.values()))               # forced
+        elif optional and not picked:
+            options[PASS] = _DECLINED
+        if len(options) == 1:
+            v = next(iter(options.values()))   # forced
         else:
             v = _answer(m, who, prompt, options, "order" if ordered else "subset")
+        if v is _DECLINED:
+            return SKIP
         if v is SKIP:
             break
         picked.append(v)
@@ -206,9 +213,14 @@ def drain(m):
         if len(pending) > 1:
             options = {}
             for i, t in enumerate(pending):
-                options.setdefault(t[4], i)
+                text, k = t[4], 2
+                while text in options:           # (two copies of a card: told apart by number)
+                    text, k = f"{t[4]} #{k}", k + 1
+                options[text] = i
+            order = m.game.code.trigger_order
             i = options[next(iter(options))] if len(options) == 1 else \
-                _answer(m, m.current, "which ability resolves first", options, "order")
+                _answer(m, order(m) if order is not None else m.current, "which ability resolves first", options,
+                        "order")
         else:
             i = 0
         fn, args, me, source, label = pending.pop(i)
@@ -359,16 +371,24 @@ def _mods(m, di: int, args: tuple) -> int:
 def _reveal(m, what, to) -> None:
     """Show components to players (all of them if `to` is none): each stays known to them until
     it moves to another zone."""
-    who = "all" if to is None else sorted(set(to)) if isinstance(to, list) else [to]
+    new = "all" if to is None else sorted(set(to)) if isinstance(to, list) else [to]
     info = _zone_info(m)
     for c in as_items(what):
         where = info.get(id(m.where[c]))
         if where is None:
             continue
-        old = m.known.get(c)
-        if old is not None and old[0] == list(where) and who != "all" and old[1] != "all":
-            who = sorted(set(old[1]) | set(who))
+        who, old = new, m.known.get(c)
+        if old is not None and old[0] == list(where):     # known already: to more players now
+            who = "all" if "all" in (old[1], new) else sorted(set(old[1]) | set(new))
         m.known[c] = (list(where), who)
+
+
+def _forget(m, what) -> None:
+    """Components that move (or are shuffled) are no longer known where they were revealed."""
+    known = m.known
+    if known:
+        for c in list(as_items(what)):
+            known.pop(c, None)
 
 
 def _tell(m, text, to) -> None:
@@ -401,5 +421,5 @@ def stack_text(question: dict) -> str:
 NAMESPACE = {
     "_choose_one": _choose_one, "_choose_many": _choose_many, "_may": _may, "_SKIP": SKIP,
     "_emit": _emit, "_open": _open, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
-    "_reveal": _reveal, "_tell": _tell,
+    "_reveal": _reveal, "_tell": _tell, "_forget": _forget,
 }

@@ -201,6 +201,10 @@ class ExpressionLowering:
         return P(f"_can(m, {self.hook_index[e['hook']]}, {of.src}, ({''.join(a.src + ', ' for a in args)}))",
                  lvl, pure, shape=SCALAR)
 
+    def x_sortby(self, e, ctx):
+        p = self.ex(e["pairs"], ctx)
+        return P(f"_sort_pairs({p.src})", p.level, p.pure, shape=LIST)
+
     def x_mods(self, e, ctx):
         args = [self.ex(a, ctx) for a in e["a"]]
         lvl, pure = _join(*args)

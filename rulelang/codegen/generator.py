@@ -44,6 +44,8 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         self.hook_index = {name: i for i, name in enumerate(ir.get("hooks", {}))}
         # procedures some card may replace: their calls go through the replacement check
         self.replaced = {p for a in ir.get("abilities", []) if a["form"] == "replace" for p in a["procs"]}
+        # does the game reveal components? then moves and shuffles forget what was revealed
+        self.reveals = any(x.get("s") == "reveal" for x in _walk(ir))
         # component fields: one column per field name, across kinds
         self.columns: list[str] = []
         field_types: dict[str, set] = {}
@@ -166,6 +168,10 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             fn.emit("return " + self.ex(c["when"], Ctx(fn, fallback=False)).src)
             self.add_fn(fn)
             self.gen_block_fn(f"ck_body{i}", c["body"], c.get("line"))
+        if "trigger_order" in ir:
+            fn = Fn(self, "def trigger_order(m):", None)
+            fn.emit("return " + self.ex(ir["trigger_order"], Ctx(fn, fallback=False)).src)
+            self.add_fn(fn)
         for i, x in enumerate(ir.get("scores", [])):
             fn = Fn(self, f"def score{i}(m):", None)
             fn.emit("return " + self.ex(x, Ctx(fn, fallback=False)).src)
@@ -334,6 +340,10 @@ def _ability_tables(self, low: Lowerer) -> None:
     self.hooks = [{} for _ in ir.get("hooks", {})]
     self.replacements = [[] for _ in ir["procs"]]
     self.modifiers = [[] for _ in ir["defs"]]
+    top_level: dict = {}                   # event -> how many top-level triggers it has
+    for a in ir.get("abilities", []):
+        if a["card"] is None:
+            top_level[a["name"]] = top_level.get(a["name"], 0) + 1
     for a in ir.get("abilities", []):
         card = cards[a["card"]]["name"] if a["card"] is not None else None
         proc = ns[f"pr{low.proc_index[a['proc']]}"] if a["proc"] is not None else None
@@ -342,7 +352,8 @@ def _ability_tables(self, low: Lowerer) -> None:
                  else frozenset(a["zones"]))
         params = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
         arity = len(params) - (1 if card is not None else 0)
-        label = f"{card}: {a['name']}" if card is not None else a["name"]
+        label = (f"{card}: {a['name']}" if card is not None else a["name"] if top_level[a["name"]] == 1
+                 else f"{a['name']} (line {a.get('line', '?')})")     # (several on one event: told apart)
         entry = AbilityEntry(card, proc, where, zones, arity, a["name"], label)
         form = a["form"]
         if form == "hook":
@@ -368,7 +379,7 @@ def _ability_tables(self, low: Lowerer) -> None:
 # KeyError at import, caught by the test that compares these with irspec's tables).
 Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
     "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
-    "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can")}
+    "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby")}
 Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
     "move", "shuffle", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
     "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal")}
@@ -403,13 +414,15 @@ class Compiled:
         self.checks = [(ns[f"ck_when{i}"], ns[f"ck_body{i}"]) for i in range(len(ir["checks"]))]
         self.limits = [(ns[f"lim_count{i}"], ns[f"lim_body{i}"]) for i in range(len(ir.get("limits", [])))]
         self.scores = [ns[f"score{i}"] for i in range(len(ir.get("scores", [])))]
+        self.trigger_order = ns.get("trigger_order")        # who orders waiting triggers (None: current)
         self.defs = {name: ns[f"d{low.def_index[name]}"] for name in ir["defs"]}
         self.shown = [(name, self.defs[name], ir["defs"][name].get("as", "plain"),
                        make_texter(ir["defs"][name].get("as", "plain"), low.enum_text, low.geometry))
                       for name in shown]
         self.n_actions = len(low.action_meta)
         # can an action stop half-way for a decision? (then the engine keeps a base to replay from)
-        self.can_pause = bool(ir.get("abilities")) or any(x.get("s") in ("choose", "may", "open")
+        # (a game that reveals keeps per-match knowledge, which the same machinery carries)
+        self.can_pause = bool(ir.get("abilities")) or any(x.get("s") in ("choose", "may", "open", "reveal")
                                                            for x in _walk(ir))
         self.intern_dims = list(low.intern_dims)          # per table: nested-list dims, or None (a dict)
         # does listing the legal actions never use the random generator?

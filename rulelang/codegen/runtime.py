@@ -445,6 +445,14 @@ def make_texter(how: str, enum_text: dict, geometry):
     return lambda lb, v: plain_text(v)
 
 
+def _sort_pairs(pairs):
+    """The elements of [key, element] pairs ordered by key (stable; `none` keys first)."""
+    try:
+        return [x for _, x in sorted(pairs, key=lambda kx: (kx[0] is not None, kx[0]))]
+    except TypeError:
+        raise RuleFault("a `by` key must give numbers (or texts) for every element, not a mix") from None
+
+
 def _split(text, sep):
     """`split(t, sep)`: the parts of a text between separators (an empty separator: its characters)."""
     if not isinstance(text, str) or not isinstance(sep, str):
@@ -466,7 +474,7 @@ NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
-    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_move": _move, "_move1": _move1,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
     "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,

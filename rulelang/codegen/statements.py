@@ -54,6 +54,12 @@ class StatementLowering:
     def s_move(self, s, ctx):
         fn = ctx.fn
         what = self.ex(s["what"], ctx)
+        if self.reveals:                         # what was revealed of them is forgotten as they move
+            t = fn.new("t")
+            fn.emit(f"{t} = {what.src}")
+            fn.emit(f"_forget(m, {t})")
+            what = P(t, what.level, True, shape=what.shape, cheap=True)
+            s = dict(s, what={"k": "local", "n": "__moved"})
         dest_e = s["to"]
         destp = self.target_p(dest_e, ctx)
         dest = destp.src
@@ -105,7 +111,13 @@ class StatementLowering:
             fn.emit(f"_over({dest}, {_lit(decl['capacity'])}, {_lit(decl['name'])})")
 
     def s_shuffle(self, s, ctx):
-        ctx.fn.emit(f"m.rng.shuffle({self.target(s['zone'], ctx)})")
+        zone = self.target(s['zone'], ctx)
+        if self.reveals:                         # a shuffle forgets where revealed cards lie
+            t = ctx.fn.new("t")
+            ctx.fn.emit(f"{t} = {zone}")
+            ctx.fn.emit(f"_forget(m, {t})")
+            zone = t
+        ctx.fn.emit(f"m.rng.shuffle({zone})")
 
     def s_set(self, s, ctx):
         v = self.ex(s["v"], ctx)
@@ -391,7 +403,7 @@ class StatementLowering:
         else:
             lo, hi = self.opt_src(s.get("min"), ctx), self.opt_src(s.get("max"), ctx)
             fn.emit(f"{got} = _choose_many(m, {by}, {prompt}, {values}, {texter}, {lo}, {hi}, "
-                    f"{s['mode'] == 'order'})")
+                    f"{s['mode'] == 'order'}, {s['optional']})")
         fn.emit(REBIND)                          # (a choice may be answered by replaying: nothing is created)
         fn.emit(f"if {got} is not _SKIP:")
         fn.indent += 1
