@@ -1,0 +1,503 @@
+"""Smash Up: the Ninjas and Pirates cards (games/smash_up/ninjas.rules, pirates.rules), each test
+from an exact position built from a real match's state and restored with Match.from_state.
+
+Positions: three bases in play (Jungle Oasis, breakpoint 12, 2/0/0 VP and no ability, is the one
+that scores; The Great Library and Evans City Cemetery only matter when they score), Factory
+436-1337 on top of the base deck. Only the named cards are in hands and in play.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import rulelang
+
+RULES = Path(__file__).resolve().parents[2] / "games" / "smash_up.rules"
+FACTIONS = "ninjas+pirates,aliens+dinosaurs"
+OASIS, LIBRARY, CEMETERY = "Jungle Oasis", "The Great Library", "Evans City Cemetery"
+
+_GAME = None
+
+
+def game() -> rulelang.Game:
+    """The game, loaded once per module. (Loaded from inside a test, so that the autouse fixture's
+    private, empty IR cache is in force: `rulelang.load` keys its cache on the main file's text
+    only, and would return stale IR after an included faction file changed.)"""
+    global _GAME
+    if _GAME is None:
+        _GAME = rulelang.load(str(RULES))
+    return _GAME
+
+
+class Pos:
+    """A match state being edited: named cards taken from wherever they lie and put in place."""
+
+    def __init__(self, factions: str = FACTIONS, seed: int = 1):
+        self.st = game().new_match(2, seed=seed, options={"factions": factions}).state()
+        self.comps = self.st["components"]
+        self.zones = self.st["zones"]
+        self.placed: set[int] = set()
+        for p in range(2):                       # empty hands: their cards go under the decks
+            self.zones["deck"][p][:0] = self.zones["hand"][p]
+            self.zones["hand"][p] = []
+        bases = [self.base(OASIS), self.base(LIBRARY), self.base(CEMETERY)]
+        rest = [b for b in self.zones["bases"] + self.zones["base_deck"] if b not in bases]
+        top = self.base("Factory 436-1337")
+        rest.remove(top)
+        self.zones["bases"] = bases
+        self.zones["base_deck"] = rest + [top]
+
+    def base(self, name: str) -> int:
+        return next(i for i, c in enumerate(self.comps) if c["kind"] == "Base" and c["label"] == name)
+
+    def _lists(self):
+        for v in self.zones.values():
+            if v and isinstance(v[0], list) or v == [[], []]:
+                yield from v
+            else:
+                yield v
+
+    def take(self, label: str, owner: int) -> int:
+        """A card of that name and owner not placed yet, out of the zone it lies in."""
+        c = next(i for i, x in enumerate(self.comps) if x["label"] == label
+                 and x["fields"]["owner"] == owner and i not in self.placed)
+        for zl in self._lists():
+            if c in zl:
+                zl.remove(c)
+        self.placed.add(c)
+        return c
+
+    def hand(self, owner: int, *labels: str) -> list[int]:
+        ids = [self.take(x, owner) for x in labels]
+        self.zones["hand"][owner].extend(ids)
+        return ids
+
+    def minion(self, label: str, owner: int, base: str) -> int:
+        c = self.take(label, owner)
+        self.zones["field"].append(c)
+        self.st["vars"]["at"][c] = self.base(base)
+        return c
+
+    def on_minion(self, label: str, owner: int, target: int) -> int:
+        c = self.take(label, owner)
+        self.zones["attached"].append(c)
+        self.st["vars"]["on_minion"][c] = target
+        return c
+
+    def on_base(self, label: str, owner: int, base: str) -> int:
+        c = self.take(label, owner)
+        self.zones["attached"].append(c)
+        self.st["vars"]["on_base"][c] = self.base(base)
+        return c
+
+    def match(self) -> rulelang.Match:
+        return rulelang.Match.from_state(game(), self.st)
+
+
+def zone(m, name, p=None):
+    st = m.state()
+    z = st["zones"][name] if p is None else st["zones"][name][p]
+    return sorted(st["components"][c]["label"] for c in z)
+
+
+def where(m, c) -> str | None:
+    st = m.state()
+    b = st["vars"]["at"][c]
+    return None if b is None else st["components"][b]["label"]
+
+
+def acts(m) -> list[str]:
+    return [str(a) for a in m.legal_actions()]
+
+
+def play(m, *answers: str) -> None:
+    for a in answers:
+        assert a in acts(m), (a, acts(m), m.question)
+        m.apply(a)
+
+
+# ---- scenario 7: a before-scores special changes the result ------------------------------------
+def test_scenario_7_shinobi_before_scoring_turns_the_result_only_one_shinobi_per_base():
+    pos = Pos()
+    pos.minion("Ninja Master", 0, OASIS)            # 5
+    pos.minion("King Rex", 1, OASIS)                # 7: 12 ≥ 12, P2 would win
+    s1, s2 = pos.hand(0, "Shinobi", "Shinobi")
+    m = pos.match()
+    play(m, "done")                                 # score: before_scores(Jungle Oasis) from P1
+    assert m.question["kind"] == "window" and m.question["chooser"] == 0
+    assert acts(m) == ["Shinobi", "pass"]
+    play(m, "Shinobi")                              # played there: P1 8, P2 7
+    # P2 has no response; P1 is asked again but a second Shinobi is not offered: the window closes
+    assert m.question is None
+    st = m.state()
+    assert st["vars"]["vp"] == [2, 0]               # Jungle Oasis 2/0/0: P1 first, P2 nothing
+    assert zone(m, "discard", 0) == ["Ninja Master", "Shinobi"]
+    assert zone(m, "discard", 1) == ["King Rex"]
+    assert sum(1 for c in st["zones"]["hand"][0] if c in (s1, s2)) == 1
+    assert st["vars"]["minions_played"][0] == 1     # a play, through a Special
+    assert OASIS not in zone(m, "bases") and "Factory 436-1337" in zone(m, "bases")
+
+
+def test_scenario_7_without_the_special_the_other_player_wins():
+    pos = Pos()
+    pos.minion("Ninja Master", 0, OASIS)
+    pos.minion("King Rex", 1, OASIS)
+    pos.hand(0, "Shinobi")
+    m = pos.match()
+    play(m, "done", "pass")
+    assert m.state()["vars"]["vp"] == [0, 2]
+
+
+def test_hidden_ninja_plays_a_minion_whose_on_play_resolves_before_scoring():
+    pos = Pos()
+    pos.minion("Tiger Assassin", 0, OASIS)           # 4
+    rex = pos.minion("King Rex", 1, OASIS)           # 7
+    pos.minion("Collector", 1, OASIS)                # 2: total 13, P2 would win
+    hn, = pos.hand(0, "Hidden Ninja")
+    pos.hand(0, "Ninja Master")
+    m = pos.match()
+    play(m, "done")
+    assert acts(m) == ["Hidden Ninja", "pass"]
+    play(m, "Hidden Ninja")                          # the only minion in hand: played at once
+    assert "destroy a minion" in m.question["prompt"]
+    play(m, "King Rex (P2)")                         # Ninja Master's on-play, before VP
+    st = m.state()
+    assert st["vars"]["vp"] == [2, 0]                # P1 9, P2 2
+    assert zone(m, "discard", 0) == ["Hidden Ninja", "Ninja Master", "Tiger Assassin"]
+    assert st["zones"]["discard"][1][0] == rex       # destroyed first, then Collector discarded
+    assert zone(m, "discard", 1) == ["Collector", "King Rex"]
+
+
+def test_pirate_king_moves_to_the_scoring_base_before_it_scores():
+    pos = Pos()
+    pos.minion("Tiger Assassin", 0, OASIS)           # 4
+    pos.minion("Ninja Acolyte", 0, OASIS)            # 2
+    pk = pos.minion("Pirate King", 0, LIBRARY)       # 5
+    pos.minion("King Rex", 1, OASIS)                 # 7: total 13, P2 would win 7 to 6
+    m = pos.match()
+    play(m, "done")
+    assert acts(m) == ["Pirate King", "pass"]
+    play(m, "Pirate King")
+    assert m.question is None                        # once there, it is offered no more
+    assert m.state()["vars"]["vp"] == [2, 0]         # P1 11, P2 7
+    assert pk in m.state()["zones"]["discard"][0]
+
+
+# ---- scenario 8: an after-scores move, before the base's cards are discarded -------------------
+def test_scenario_8_first_mate_moves_away_after_scoring_instead_of_being_discarded():
+    pos = Pos()
+    fm = pos.minion("First Mate", 0, OASIS)          # 2
+    pos.minion("Tiger Assassin", 0, OASIS)           # 4
+    pos.minion("King Rex", 1, OASIS)                 # 7: 13 ≥ 12
+    m = pos.match()
+    play(m, "done")
+    assert m.question["kind"] == "window" and "after_scores" in m.question["prompt"]
+    assert m.state()["vars"]["vp"] == [0, 2]         # VP awarded before the after-scores window
+    assert acts(m) == ["First Mate", "pass"]
+    play(m, "First Mate")
+    assert sorted(acts(m)) == sorted([LIBRARY, CEMETERY])    # another base: not the scoring one
+    play(m, CEMETERY)
+    st = m.state()
+    assert fm in st["zones"]["field"] and where(m, fm) == CEMETERY
+    assert zone(m, "discard", 0) == ["Tiger Assassin"]
+    assert zone(m, "discard", 1) == ["King Rex"]
+    assert st["vars"]["vp"] == [0, 2]
+
+
+def test_first_mate_not_moved_is_discarded_with_the_base():
+    pos = Pos()
+    pos.minion("First Mate", 0, OASIS)
+    pos.minion("King Rex", 1, OASIS)
+    pos.minion("War Raptor", 1, OASIS)
+    pos.minion("War Raptor", 1, OASIS)
+    m = pos.match()
+    play(m, "done", "pass")
+    assert zone(m, "discard", 0) == ["First Mate"]
+    assert zone(m, "field") == []
+
+
+# ---- ninjas: on play, ongoing, Special in the play phase, end/start of turn ---------------------
+def test_tiger_assassin_on_play_may_destroy_a_minion_of_power_3_or_less_here():
+    pos = Pos()
+    pos.minion("King Rex", 1, LIBRARY)
+    pos.minion("Collector", 1, LIBRARY)
+    pos.minion("Invader", 1, LIBRARY)
+    pos.minion("Collector", 1, CEMETERY)
+    pos.hand(0, "Tiger Assassin")
+    m = pos.match()
+    play(m, f"play Tiger Assassin {LIBRARY}")
+    assert sorted(acts(m)) == ["Collector (P2)", "Invader (P2)", "pass"]     # not King Rex, not elsewhere
+    play(m, "Invader (P2)")
+    assert zone(m, "discard", 1) == ["Invader"]
+    assert zone(m, "field") == ["Collector", "Collector", "King Rex", "Tiger Assassin"]
+
+
+def test_ninja_acolyte_special_returns_it_and_plays_an_extra_minion_on_its_base():
+    pos = Pos()
+    ac = pos.minion("Ninja Acolyte", 0, LIBRARY)
+    pos.minion("Ninja Acolyte", 0, CEMETERY)
+    pos.hand(0, "Tiger Assassin")
+    m = pos.match()
+    assert acts(m).count("use Ninja Acolyte") == 1
+    play(m, "use Ninja Acolyte")
+    assert m.state()["zones"]["hand"][0].count(ac) == 1
+    assert sorted(acts(m)) == ["Ninja Acolyte", "Tiger Assassin", "pass"]
+    play(m, "Tiger Assassin")                       # on this base only: no base question
+    st = m.state()
+    ta = st["components"].index(next(c for c in st["components"] if c["label"] == "Tiger Assassin"
+                                     and c["fields"]["owner"] == 0))
+    assert zone(m, "field") == ["Ninja Acolyte", "Tiger Assassin"] and where(m, ta) == LIBRARY
+    assert st["vars"]["minion_plays"][0] == 1       # the turn's own minion play is still there
+    assert "use Ninja Acolyte" not in acts(m)       # the other one: a minion has been played now
+
+
+def test_ninja_acolyte_special_not_offered_after_a_minion_was_played():
+    pos = Pos()
+    pos.minion("Ninja Acolyte", 0, LIBRARY)
+    pos.hand(0, "Shinobi")
+    m = pos.match()
+    play(m, f"play Shinobi {CEMETERY}")
+    assert not any(a.startswith("use") for a in acts(m))
+
+
+def test_smoke_bomb_an_action_attached_by_another_player_does_not_affect_the_minion():
+    pos = Pos("ninjas+pirates,ninjas+pirates")
+    pk = pos.minion("Pirate King", 1, LIBRARY)       # 5
+    pos.on_minion("Smoke Bomb", 1, pk)               # P2's own Smoke Bomb on P2's minion
+    pos.hand(0, "Poison")
+    m = pos.match()
+    play(m, "attach Poison Pirate King")
+    # Smoke Bomb: the minion is not affected by another player's action; Poison goes to the discard
+    assert zone(m, "discard", 0) == ["Poison"]
+    assert zone(m, "attached") == ["Smoke Bomb"]
+
+
+def test_poison_minus_4_never_below_0_and_destroys_chosen_attached_actions():
+    pos = Pos("ninjas+pirates,ninjas+pirates")
+    pk = pos.minion("Pirate King", 1, LIBRARY)       # 5
+    wench = pos.minion("Saucy Wench", 1, LIBRARY)    # 3
+    pos.on_minion("Poison", 1, wench)                # P2's own Poison on their Wench: 3 - 4 -> 0
+    pos.hand(0, "Poison")
+    m = pos.match()
+    assert total_here(m, LIBRARY) == 5 + 0
+    play(m, "attach Poison Pirate King")
+    assert total_here(m, LIBRARY) == 1 + 0
+    assert m.question is None                        # nothing else attached to it: nothing to ask
+
+
+def total_here(m, base: str) -> int:
+    st = m.state()
+    fn = m.game.code.defs["total"]
+    b = next(i for i, c in enumerate(st["components"]) if c["label"] == base)
+    return fn(m, b)
+
+
+def test_smoke_bomb_protects_from_other_players_actions_but_not_minions_and_leaves_at_turn_start():
+    pos = Pos("ninjas+pirates,ninjas+pirates")
+    acolyte = pos.minion("Ninja Acolyte", 1, LIBRARY)
+    pos.on_minion("Smoke Bomb", 1, acolyte)
+    pos.hand(0, "Seeing Stars", "Tiger Assassin")
+    m = pos.match()
+    play(m, "act Seeing Stars")                      # the only target: taken without a question
+    assert acolyte in m.state()["zones"]["field"]    # not affected: Seeing Stars is an action
+    assert zone(m, "discard", 0) == ["Seeing Stars"]
+    play(m, f"play Tiger Assassin {LIBRARY}", "Ninja Acolyte (P2)")   # a minion's ability: destroyed
+    assert acolyte not in m.state()["zones"]["field"]
+    assert zone(m, "discard", 1) == ["Ninja Acolyte", "Smoke Bomb"]
+
+
+def test_smoke_bomb_is_destroyed_at_the_start_of_its_owners_turn():
+    pos = Pos("ninjas+pirates,ninjas+pirates")
+    acolyte = pos.minion("Ninja Acolyte", 1, LIBRARY)
+    pos.on_minion("Smoke Bomb", 1, acolyte)
+    pos.on_base("Infiltrate", 1, CEMETERY)
+    m = pos.match()
+    play(m, "done")                                  # P1 draws; P2's turn starts
+    assert m.question["chooser"] == 1 and m.question["prompt"] == "which ability resolves first"
+    play(m, "Smoke Bomb: turn_start")
+    assert m.question is None and m.state()["current"] == 1
+    assert zone(m, "attached") == []
+    assert zone(m, "discard", 1) == ["Infiltrate", "Smoke Bomb"]
+
+
+def test_assassination_destroys_the_minion_at_the_end_of_the_turn():
+    pos = Pos()
+    rex = pos.minion("King Rex", 1, LIBRARY)
+    pos.hand(0, "Assassination")
+    m = pos.match()
+    play(m, "attach Assassination King Rex")
+    assert rex in m.state()["zones"]["field"]
+    play(m, "done")
+    assert zone(m, "discard", 1) == ["King Rex"]
+    assert zone(m, "discard", 0) == ["Assassination"]
+    assert zone(m, "attached") == []
+
+
+def test_infiltrate_destroys_another_action_on_the_base():
+    pos = Pos()
+    pos.on_base("Jammed Signal", 1, LIBRARY)
+    pos.hand(0, "Infiltrate")
+    m = pos.match()
+    play(m, f"place Infiltrate {LIBRARY}")
+    assert zone(m, "discard", 1) == ["Jammed Signal"]
+    assert zone(m, "attached") == ["Infiltrate"]
+
+
+def test_disguise_plays_extra_minions_there_then_returns_the_picked_ones():
+    pos = Pos()
+    a1 = pos.minion("Ninja Acolyte", 0, LIBRARY)
+    a2 = pos.minion("Shinobi", 0, LIBRARY)
+    pos.minion("Tiger Assassin", 0, CEMETERY)
+    pos.hand(0, "Disguise", "Ninja Master", "First Mate")
+    m = pos.match()
+    play(m, "act Disguise", LIBRARY, "Ninja Acolyte", "Shinobi")
+    play(m, "Ninja Master")                          # first extra minion (on that base only)
+    play(m, "pass")                                  # Ninja Master's on-play: destroy nothing
+    play(m, "First Mate")
+    assert zone(m, "hand", 0) == ["Ninja Acolyte", "Shinobi"]
+    assert sorted(where(m, c) for c in m.state()["zones"]["field"]) == [CEMETERY, LIBRARY, LIBRARY]
+    assert m.state()["vars"]["minion_plays"][0] == 1
+
+
+def test_way_of_deception_moves_one_of_your_minions():
+    pos = Pos()
+    sh = pos.minion("Shinobi", 0, LIBRARY)
+    pos.minion("King Rex", 1, LIBRARY)
+    pos.hand(0, "Way of Deception")
+    m = pos.match()
+    play(m, "act Way of Deception")                  # the only minion of mine
+    assert sorted(acts(m)) == sorted([OASIS, CEMETERY])
+    play(m, OASIS)
+    assert where(m, sh) == OASIS
+
+
+# ---- pirates: on play, replacement, actions ------------------------------------------------------
+def test_saucy_wench_may_destroy_a_minion_of_power_2_or_less_here():
+    pos = Pos()
+    pos.minion("Collector", 1, LIBRARY)
+    pos.minion("Invader", 1, LIBRARY)
+    pos.hand(0, "Saucy Wench")
+    m = pos.match()
+    play(m, f"play Saucy Wench {LIBRARY}")
+    assert acts(m) == ["Collector (P2)", "pass"]
+    play(m, "Collector (P2)")
+    assert zone(m, "discard", 1) == ["Collector"]
+
+
+def test_buccaneer_moves_instead_of_being_destroyed():
+    pos = Pos("ninjas+pirates,ninjas+pirates")
+    bu = pos.minion("Buccaneer", 1, LIBRARY)
+    pos.hand(0, "Ninja Master")
+    m = pos.match()
+    play(m, f"play Ninja Master {LIBRARY}", "Buccaneer (P2)")
+    assert m.question["chooser"] == 1                # its owner picks where it goes
+    assert sorted(acts(m)) == sorted([OASIS, CEMETERY])
+    play(m, OASIS)
+    assert where(m, bu) == OASIS and zone(m, "discard", 1) == []
+
+
+def test_powderkeg_destroys_one_of_yours_and_every_minion_there_of_no_more_power():
+    pos = Pos()
+    pos.minion("Saucy Wench", 0, LIBRARY)            # 3
+    pos.minion("Pirate King", 0, CEMETERY)
+    pos.minion("Collector", 1, LIBRARY)              # 2
+    pos.minion("Invader", 1, LIBRARY)                # 3
+    pos.minion("Laseratops", 1, LIBRARY)             # 4
+    pos.hand(0, "Powderkeg")
+    m = pos.match()
+    play(m, "act Powderkeg", f"Saucy Wench (P1, {LIBRARY})")
+    assert zone(m, "discard", 0) == ["Powderkeg", "Saucy Wench"]
+    assert zone(m, "discard", 1) == ["Collector", "Invader"]
+    assert zone(m, "field") == ["Laseratops", "Pirate King"]
+
+
+def test_broadside_destroys_all_of_one_players_small_minions_where_you_have_one():
+    pos = Pos()
+    pos.minion("First Mate", 0, LIBRARY)
+    pos.minion("Collector", 1, LIBRARY)
+    pos.minion("Collector", 1, LIBRARY)
+    pos.minion("Invader", 1, LIBRARY)
+    pos.minion("Collector", 1, CEMETERY)
+    pos.hand(0, "Broadside")
+    m = pos.match()
+    play(m, "act Broadside")                         # the only base where P1 has a minion
+    play(m, "P2")
+    assert zone(m, "discard", 1) == ["Collector", "Collector"]
+    assert zone(m, "field") == ["Collector", "First Mate", "Invader"]
+
+
+def test_cannon_destroys_up_to_two_small_minions_anywhere():
+    pos = Pos()
+    pos.minion("Collector", 1, LIBRARY)
+    pos.minion("Collector", 1, CEMETERY)
+    pos.minion("King Rex", 1, CEMETERY)
+    pos.hand(0, "Cannon")
+    m = pos.match()
+    play(m, "act Cannon", f"Collector (P2, {LIBRARY})")
+    assert acts(m) == [f"Collector (P2, {CEMETERY})", "pass"]
+    play(m, "pass")
+    assert zone(m, "field") == ["Collector", "King Rex"]
+
+
+def test_dinghy_moves_up_to_two_of_your_minions():
+    pos = Pos()
+    a = pos.minion("First Mate", 0, LIBRARY)
+    b = pos.minion("Saucy Wench", 0, LIBRARY)
+    c = pos.minion("Buccaneer", 0, LIBRARY)
+    pos.hand(0, "Dinghy")
+    m = pos.match()
+    play(m, "act Dinghy", f"First Mate (P1, {LIBRARY})", OASIS, f"Saucy Wench (P1, {LIBRARY})", CEMETERY)
+    assert m.question is None                        # two moved: done
+    assert [where(m, x) for x in (a, b, c)] == [OASIS, CEMETERY, LIBRARY]
+
+
+def test_full_sail_as_a_before_scores_special():
+    pos = Pos()
+    fm = pos.minion("First Mate", 0, LIBRARY)        # 2
+    pos.minion("Buccaneer", 0, LIBRARY)              # 4
+    pos.minion("Saucy Wench", 0, OASIS)              # 3
+    pos.minion("King Rex", 1, OASIS)                 # 7 + 3 + 2 = 12
+    pos.minion("Collector", 1, OASIS)
+    pos.hand(0, "Full Sail")
+    m = pos.match()
+    play(m, "done", "Full Sail", f"First Mate (P1, {LIBRARY})", OASIS, f"Buccaneer (P1, {LIBRARY})", OASIS)
+    assert acts(m) == [f"Saucy Wench (P1, {OASIS})", "pass"]    # each minion moved at most once
+    play(m, "pass")                                  # Full Sail is gone: the window closes
+    assert m.question["prompt"] == "respond in after_scores" and acts(m) == ["First Mate", "pass"]
+    play(m, "pass")
+    st = m.state()
+    assert st["vars"]["vp"] == [2, 2]                # 9 vs 9: tied for first (5 vs 9 without)
+    assert fm in st["zones"]["discard"][0]
+    assert zone(m, "discard", 0) == ["Buccaneer", "First Mate", "Full Sail", "Saucy Wench"]
+
+
+def test_sea_dogs_moves_other_players_minions_of_a_faction_from_one_base_to_another():
+    pos = Pos()
+    r = pos.minion("King Rex", 1, LIBRARY)
+    l = pos.minion("Laseratops", 1, LIBRARY)
+    i = pos.minion("Invader", 1, LIBRARY)
+    pos.minion("Saucy Wench", 0, LIBRARY)
+    pos.hand(0, "Sea Dogs")
+    m = pos.match()
+    play(m, "act Sea Dogs", "Dinosaurs")             # the only base with their Dinosaurs: no question
+    play(m, OASIS)
+    assert [where(m, x) for x in (r, l, i)] == [OASIS, OASIS, LIBRARY]
+
+
+def test_shanghai_moves_another_players_minion_and_swashbuckling_gives_plus_1():
+    pos = Pos()
+    rex = pos.minion("King Rex", 1, LIBRARY)
+    pos.minion("First Mate", 0, LIBRARY)
+    pos.minion("Saucy Wench", 0, CEMETERY)
+    pos.hand(0, "Shanghai")
+    m = pos.match()
+    play(m, "act Shanghai", OASIS)                   # the only other player's minion
+    assert where(m, rex) == OASIS
+    pos = Pos()
+    a = pos.minion("First Mate", 0, LIBRARY)
+    pos.minion("Collector", 1, LIBRARY)
+    pos.hand(0, "Swashbuckling")
+    m = pos.match()
+    play(m, "act Swashbuckling")
+    assert m.state()["vars"]["bonus"][a] == 1 and total_here(m, LIBRARY) == 3 + 2
+    play(m, "done")
+    assert m.state()["vars"]["bonus"][a] == 0

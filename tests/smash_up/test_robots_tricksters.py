@@ -1,0 +1,445 @@
+"""Smash Up: the Robots and Tricksters card abilities (games/smash_up/robots.rules,
+tricksters.rules), each played from an exact position built from a real match's state."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import rulelang
+
+RULES = Path(__file__).resolve().parents[2] / "games" / "smash_up.rules"
+MINE = "robots+tricksters,wizards+zombies"
+BASES = ("Jungle Oasis", "The Great Library", "Rhodes Plaza Mall")   # no ability during a turn
+OASIS, LIBRARY, MALL = BASES
+
+
+def _load():
+    # Engine bug (reported): the IR cache is keyed by the main rule file's text only, so an edit
+    # to an included faction file can load a stale compiled game. Load without the cache.
+    saved = os.environ.get("RULELANG_CACHE_DIR")
+    os.environ["RULELANG_CACHE_DIR"] = os.path.join(os.devnull, "no-cache")
+    try:
+        return rulelang.load(str(RULES))
+    finally:
+        if saved is None:
+            del os.environ["RULELANG_CACHE_DIR"]
+        else:
+            os.environ["RULELANG_CACHE_DIR"] = saved
+
+
+game = _load()
+
+
+def position(hands=((), ()), decks=((), ()), discards=((), ()), field=(), attached=(), factions=MINE,
+             current=0, seed=3, **values):
+    """A play step of `current`'s turn with one minion and one action play left. hands/decks/
+    discards: card names per player (decks top first); field/attached: (name, owner, base).
+    Each player's other cards go under their deck. values: var name -> {index: value} (an index
+    is a player, or a card given as (name, owner): its first copy placed by this position)."""
+    m = game.new_match(2, seed=seed, options={"factions": factions})
+    st = m.state()
+    assert st["step"] == "play" and "pending" not in st
+    comps = st["components"]
+    free = set(range(len(comps)))
+    placed = {}
+
+    def take(name, owner=None):
+        for i in sorted(free):
+            c = comps[i]
+            if c["label"] == name and (owner is None or c["fields"].get("owner") == owner):
+                free.discard(i)
+                placed.setdefault((name, owner), i)
+                return i
+        raise AssertionError(f"no free {name} of P{owner}")
+
+    z, v = st["zones"], st["vars"]
+    for p in range(2):
+        z["hand"][p] = [take(n, p) for n in hands[p]]
+        z["discard"][p] = [take(n, p) for n in discards[p]]
+        z["deck"][p] = list(reversed([take(n, p) for n in decks[p]]))
+    z["bases"] = [take(b) for b in BASES]
+    z["field"], z["attached"], z["resolving"], z["revealed"], z["base_discard"] = [], [], [], [], []
+    for name, owner, base in field:
+        c = take(name, owner)
+        z["field"].append(c)
+        v["at"][c] = z["bases"][BASES.index(base)]
+    for name, owner, base in attached:
+        c = take(name, owner)
+        z["attached"].append(c)
+        v["on_base"][c] = z["bases"][BASES.index(base)]
+    z["base_deck"] = [i for i in sorted(free) if comps[i]["kind"] == "Base"]
+    for i in sorted(free - set(z["base_deck"])):
+        z["deck"][comps[i]["fields"]["owner"]].insert(0, i)
+    st["current"] = st["actor"] = current
+    v["minion_plays"] = [1 if p == current else 0 for p in range(2)]
+    v["action_plays"] = [1 if p == current else 0 for p in range(2)]
+    v["minions_played"] = [0, 0]
+    for name, entries in values.items():
+        for key, value in entries.items():
+            v[name][placed[key] if isinstance(key, tuple) else key] = value
+    return rulelang.Match.from_state(game, st)
+
+
+def labels(m, zone, p=None):
+    st = m.state()
+    ids = st["zones"][zone] if p is None else st["zones"][zone][p]
+    return sorted(st["components"][i]["label"] for i in ids)
+
+
+def top_down(m, p, n):
+    st = m.state()
+    return [st["components"][i]["label"] for i in reversed(st["zones"]["deck"][p][-n:])]
+
+
+def where(m, name, owner):
+    """The base each `name` of `owner` in play is on."""
+    st = m.state()
+    comps = st["components"]
+    return sorted(comps[st["vars"]["at"][i]]["label"] for i in st["zones"]["field"]
+                  if comps[i]["label"] == name and comps[i]["fields"]["owner"] == owner)
+
+
+def var(m, name, p):
+    return m.state()["vars"][name][p]
+
+
+def options(m):
+    return sorted(m.question["options"])
+
+
+def play(m, *texts):
+    for t in texts:
+        m.apply(t)
+    return m
+
+
+def legal(m):
+    return {a.text for a in m.legal_actions()}
+
+
+def end_turn(m):
+    """`done`, then the turn passes (nothing scores in these positions)."""
+    who = m.state()["current"]
+    m.apply("done")
+    assert m.question is None and m.state()["current"] != who
+    return m
+
+
+# ---- Robots ---------------------------------------------------------------------------------
+def test_hoverbot_plays_the_revealed_minion_as_an_extra_minion():
+    m = position(hands=(["Hoverbot"], []), decks=(["Warbot", "Zapbot"], []))
+    play(m, f"play Hoverbot {OASIS}")
+    assert m.question["prompt"] == "play an extra minion" and options(m) == ["Warbot", "pass"]
+    play(m, "Warbot", LIBRARY)
+    assert where(m, "Hoverbot", 0) == [OASIS] and where(m, "Warbot", 0) == [LIBRARY]
+    assert top_down(m, 0, 1) == ["Zapbot"]
+    assert var(m, "minions_played", 0) == 2 and var(m, "minion_plays", 0) == 0
+
+
+def test_hoverbot_leaves_an_action_on_top_shown_to_everyone():
+    m = position(hands=(["Hoverbot"], []), decks=(["Tech Center", "Zapbot"], []))
+    play(m, f"play Hoverbot {OASIS}")
+    assert m.question is None and top_down(m, 0, 2) == ["Tech Center", "Zapbot"]
+    deck = next(z for z in m.view(1)["zones"] if z["name"] == "deck" and z["owner"] == 0)
+    assert [c["label"] for c in deck["known"]] == ["Tech Center"]           # revealed to P2 too
+
+
+def test_zapbot_offers_only_minions_of_power_two_or_less_at_once():
+    m = position(hands=(["Zapbot", "Microbot Guard", "Warbot", "Tech Center"], []))
+    play(m, f"play Zapbot {OASIS}")
+    assert options(m) == ["Microbot Guard", "pass"]
+    play(m, "Microbot Guard", MALL)
+    assert where(m, "Microbot Guard", 0) == [MALL] and var(m, "minion_plays", 0) == 0
+    assert f"play Warbot {OASIS}" not in legal(m)
+
+
+def test_warbot_is_not_destroyed_by_flame_trap_which_destroys_itself():
+    m = position(hands=(["Warbot"], []), attached=[("Flame Trap", 1, OASIS)],
+                 factions="robots+wizards,tricksters+zombies")
+    play(m, f"play Warbot {OASIS}")
+    assert where(m, "Warbot", 0) == [OASIS]
+    assert labels(m, "attached") == [] and labels(m, "discard", 1) == ["Flame Trap"]
+
+
+def test_nukebot_destroyed_destroys_the_other_players_minions_on_its_base():
+    # Flame Trap destroys Nukebot after it is played; Nukebot then destroys P2's Gremlin and Walker
+    # there (not P1's Zapbot, not P2's Walker elsewhere); the Gremlin makes P1 discard their card.
+    m = position(hands=(["Nukebot", "Zapbot"], []), decks=([], ["Leprechaun"]),
+                 field=[("Zapbot", 0, OASIS), ("Gremlin", 1, OASIS), ("Walker", 1, OASIS),
+                        ("Walker", 1, LIBRARY)],
+                 attached=[("Flame Trap", 1, OASIS)], factions="robots+wizards,tricksters+zombies")
+    play(m, f"play Nukebot {OASIS}")
+    assert m.question is None
+    assert labels(m, "field") == ["Walker", "Zapbot"] and where(m, "Walker", 1) == [LIBRARY]
+    assert labels(m, "discard", 0) == ["Nukebot", "Zapbot"]          # Zapbot: Gremlin's random discard
+    assert labels(m, "discard", 1) == ["Flame Trap", "Gremlin", "Walker"]
+    assert labels(m, "hand", 1) == ["Leprechaun"]                     # Gremlin: its owner draws
+
+
+def test_microbot_archive_draws_when_a_microbot_is_destroyed_itself_included():
+    m = position(hands=(["Microbot Guard", "Zapbot"], []), decks=(["Warbot", "Hoverbot", "Nukebot"], []),
+                 field=[("Microbot Archive", 0, LIBRARY)], attached=[("Flame Trap", 1, OASIS)],
+                 factions="robots+wizards,tricksters+zombies")
+    play(m, f"play Microbot Guard {OASIS}")             # destroyed by Flame Trap: a Microbot
+    assert labels(m, "hand", 0) == ["Warbot", "Zapbot"]
+    m = position(hands=(["Zapbot"], []), decks=(["Warbot"], []),
+                 field=[("Microbot Archive", 0, LIBRARY)], attached=[("Flame Trap", 1, OASIS)],
+                 factions="robots+wizards,tricksters+zombies")
+    play(m, f"play Zapbot {OASIS}")                     # not a Microbot: no card
+    assert labels(m, "hand", 0) == [] and labels(m, "discard", 0) == ["Zapbot"]
+    m = position(hands=(["Microbot Archive"], []), decks=(["Warbot"], []),
+                 attached=[("Flame Trap", 1, OASIS)], factions="robots+wizards,tricksters+zombies")
+    play(m, f"play Microbot Archive {OASIS}")           # itself
+    assert labels(m, "hand", 0) == ["Warbot"]
+
+
+def test_microbot_archive_counts_every_minion_as_a_microbot_while_alpha_is_in_play():
+    m = position(hands=(["Zapbot"], []), decks=(["Warbot"], []),
+                 field=[("Microbot Archive", 0, LIBRARY), ("Microbot Alpha", 0, MALL)],
+                 attached=[("Flame Trap", 1, OASIS)], factions="robots+wizards,tricksters+zombies")
+    play(m, f"play Zapbot {OASIS}")
+    assert labels(m, "hand", 0) == ["Warbot"]
+
+
+def _oasis_scores(p2_minions):
+    """P1: Microbot Alpha, Microbot Fixer and Zapbot on Jungle Oasis (breakpoint 12, 2/0/0 VP);
+    P2: the given minions there. P1 ends the turn: the VP each gets."""
+    m = position(field=[("Microbot Alpha", 0, OASIS), ("Microbot Fixer", 0, OASIS), ("Zapbot", 0, OASIS)]
+                 + [(n, 1, OASIS) for n in p2_minions])
+    m.apply("done")
+    return var(m, "vp", 0), var(m, "vp", 1)
+
+
+def test_microbot_alpha_and_fixer_power():
+    # Alpha 1 + 2 other Microbots (Alpha makes Zapbot one) + 1 Fixer = 4; Fixer 1 + 1 = 2;
+    # Zapbot 2 + 1 = 3: P1 has 9 on the base
+    assert _oasis_scores(["Grave Digger", "Grave Digger"]) == (2, 0)                   # 9 v 8
+    assert _oasis_scores(["Archmage", "Zombie Lord"]) == (2, 2)                        # 9 v 9
+    assert _oasis_scores(["Zombie Lord", "Chronomage", "Walker"]) == (0, 2)            # 9 v 10
+
+
+def test_microbot_fixer_gives_an_extra_minion_for_later_only_as_the_first_minion():
+    m = position(hands=(["Microbot Fixer", "Warbot", "Microbot Fixer"], []))
+    play(m, f"play Microbot Fixer {OASIS}")
+    assert m.question is None and var(m, "minion_plays", 0) == 1
+    assert f"play Warbot {LIBRARY}" in legal(m)
+    play(m, f"play Warbot {LIBRARY}")
+    assert var(m, "minion_plays", 0) == 0 and not any(a.startswith("play ") for a in legal(m))
+    # the second minion this turn: no extra play
+    m = position(hands=(["Microbot Fixer", "Warbot"], []), minion_plays={0: 2}, minions_played={0: 1})
+    play(m, f"play Microbot Fixer {OASIS}")
+    assert var(m, "minion_plays", 0) == 1
+
+
+def test_microbot_reclaimer_extra_minion_and_shuffles_microbots_back():
+    m = position(hands=(["Microbot Reclaimer"], []),
+                 discards=(["Microbot Guard", "Zapbot", "Tech Center", "Microbot Fixer"], []))
+    play(m, f"play Microbot Reclaimer {OASIS}")
+    assert options(m) == ["Microbot Fixer", "Microbot Guard", "done"]
+    play(m, "Microbot Guard", "done")
+    assert m.question is None and var(m, "minion_plays", 0) == 1
+    assert labels(m, "discard", 0) == ["Microbot Fixer", "Tech Center", "Zapbot"]
+    assert "Microbot Guard" in top_down(m, 0, 40)
+    # with Microbot Alpha in play every minion is a Microbot
+    m = position(hands=(["Microbot Reclaimer"], []), discards=(["Zapbot", "Tech Center"], []),
+                 field=[("Microbot Alpha", 0, MALL)])
+    play(m, f"play Microbot Reclaimer {OASIS}")
+    assert options(m) == ["Zapbot", "done"]
+
+
+def test_microbot_guard_must_destroy_a_minion_below_your_minion_count_here():
+    m = position(hands=(["Microbot Guard"], []),
+                 field=[("Zapbot", 0, OASIS), ("Zapbot", 0, OASIS), ("Walker", 1, OASIS),
+                        ("Grave Digger", 1, OASIS), ("Walker", 1, LIBRARY)])
+    play(m, f"play Microbot Guard {OASIS}")          # 3 minions of P1 here: power 2 or less
+    assert "pass" not in m.question["options"]
+    assert options(m) == ["Microbot Guard (P1) on Jungle Oasis", "Walker (P2) on Jungle Oasis",
+                          "Zapbot (P1) on Jungle Oasis", "Zapbot (P1) on Jungle Oasis #2"]
+    play(m, "Walker (P2) on Jungle Oasis")
+    assert labels(m, "discard", 1) == ["Walker"] and where(m, "Walker", 1) == [LIBRARY]
+
+
+def test_tech_center_draws_a_card_per_minion_you_have_on_the_chosen_base():
+    m = position(hands=(["Tech Center"], []), decks=(["Warbot", "Hoverbot", "Nukebot"], []),
+                 field=[("Zapbot", 0, OASIS), ("Zapbot", 0, OASIS), ("Walker", 1, OASIS),
+                        ("Zapbot", 0, LIBRARY)])
+    play(m, "act Tech Center")
+    assert options(m) == ["Jungle Oasis (2)", "Rhodes Plaza Mall (0)", "The Great Library (1)"]
+    play(m, "Jungle Oasis (2)")
+    assert labels(m, "hand", 0) == ["Hoverbot", "Warbot"] and labels(m, "discard", 0) == ["Tech Center"]
+
+
+# ---- Tricksters -----------------------------------------------------------------------------
+ROBOTS_P2 = "tricksters+wizards,robots+zombies"
+
+
+def test_leprechaun_destroys_a_weaker_minion_another_player_plays_here_after_its_ability():
+    m = position(hands=([], ["Hoverbot"]), decks=([], ["Tech Center"]),
+                 field=[("Leprechaun", 0, OASIS)], factions=ROBOTS_P2, current=1)
+    play(m, f"play Hoverbot {OASIS}")               # its on-play revealed Tech Center first
+    assert labels(m, "discard", 1) == ["Hoverbot"] and labels(m, "field") == ["Leprechaun"]
+    m = position(hands=([], ["Nukebot", "Hoverbot"]), field=[("Leprechaun", 0, OASIS)],
+                 factions=ROBOTS_P2, current=1)
+    play(m, f"play Nukebot {OASIS}")                # not weaker: it stays
+    assert labels(m, "field") == ["Leprechaun", "Nukebot"]
+    m = position(hands=(["Gremlin"], []), field=[("Leprechaun", 0, OASIS)], factions=ROBOTS_P2)
+    play(m, f"play Gremlin {OASIS}")                # its owner's own minion: it stays
+    assert labels(m, "field") == ["Gremlin", "Leprechaun"]
+
+
+def test_brownie_makes_another_player_who_affects_it_discard_two_random_cards():
+    m = position(hands=([], ["Beam Up", "King Rex", "Invader"]), field=[("Brownie", 0, OASIS)],
+                 factions="tricksters+robots,aliens+dinosaurs", current=1)
+    play(m, "act Beam Up")
+    assert labels(m, "hand", 0) == ["Brownie"]
+    assert labels(m, "discard", 1) == ["Beam Up", "Invader", "King Rex"] and labels(m, "hand", 1) == []
+    # an action on a minion affects it too
+    m = position(hands=([], ["Upgrade", "King Rex", "Invader", "Scout"]), field=[("Brownie", 0, OASIS)],
+                 factions="tricksters+robots,aliens+dinosaurs", current=1)
+    play(m, "attach Upgrade Brownie")
+    assert len(labels(m, "hand", 1)) == 1 and len(labels(m, "discard", 1)) == 2
+    # its owner affecting it: nothing
+    m = position(hands=(["Beam Up", "Gnome"], ["King Rex"]), field=[("Brownie", 0, OASIS)],
+                 factions="tricksters+aliens,robots+dinosaurs")
+    play(m, "act Beam Up")
+    assert labels(m, "hand", 0) == ["Brownie", "Gnome"] and labels(m, "hand", 1) == ["King Rex"]
+
+
+def test_gnome_may_destroy_a_minion_below_your_minion_count_here():
+    m = position(hands=(["Gnome"], []),
+                 field=[("Zapbot", 0, OASIS), ("Microbot Guard", 0, OASIS), ("Walker", 1, OASIS)])
+    play(m, f"play Gnome {OASIS}")                  # 3 minions of P1 here: power 2 or less
+    assert options(m) == ["Microbot Guard (P1) on Jungle Oasis", "Walker (P2) on Jungle Oasis",
+                          "Zapbot (P1) on Jungle Oasis", "pass"]
+    play(m, "pass")
+    assert labels(m, "field") == ["Gnome", "Microbot Guard", "Walker", "Zapbot"]
+
+
+def test_gremlin_destroyed_draws_and_each_other_player_discards_a_random_card():
+    m = position(hands=(["Gnome"], ["Walker"]), decks=(["Warbot"], []),
+                 field=[("Gremlin", 0, OASIS), ("Zapbot", 0, OASIS)])
+    play(m, f"play Gnome {OASIS}", "Gremlin (P1) on Jungle Oasis")
+    assert labels(m, "hand", 0) == ["Warbot"] and labels(m, "discard", 0) == ["Gremlin"]
+    assert labels(m, "hand", 1) == [] and labels(m, "discard", 1) == ["Walker"]
+
+
+def test_block_the_path_forbids_the_named_factions_minions_there():
+    m = position(hands=(["Block the Path", "Zapbot", "Gnome"], []))
+    play(m, f"place Block the Path {OASIS}")
+    assert "Robots" in m.question["options"]
+    play(m, "Robots")
+    acts = legal(m)
+    assert f"play Zapbot {OASIS}" not in acts and f"play Zapbot {LIBRARY}" in acts
+    assert f"play Gnome {OASIS}" in acts
+
+
+def test_disenchant_destroys_an_action_in_play():
+    m = position(hands=(["Disenchant"], []), attached=[("Overrun", 1, OASIS), ("Pay the Piper", 0, LIBRARY)])
+    play(m, "act Disenchant")
+    assert options(m) == ["Overrun (P2) on Jungle Oasis", "Pay the Piper (P1) on The Great Library"]
+    play(m, "Overrun (P2) on Jungle Oasis")
+    assert labels(m, "attached") == ["Pay the Piper"] and labels(m, "discard", 1) == ["Overrun"]
+    assert labels(m, "discard", 0) == ["Disenchant"]
+
+
+def test_enshrouding_mist_one_extra_minion_there_any_time_in_the_turn():
+    m = position(hands=(["Enshrouding Mist", "Zapbot", "Gremlin", "Gnome"], []))
+    play(m, f"place Enshrouding Mist {OASIS}")         # at once, in the turn it is played
+    assert var(m, "minion_plays", 0) == 2
+    play(m, f"play Gnome {LIBRARY}")                   # the normal play, elsewhere
+    acts = legal(m)
+    assert f"play Zapbot {OASIS}" in acts and f"play Zapbot {LIBRARY}" not in acts
+    play(m, f"play Gremlin {OASIS}")
+    assert not any(a.startswith("play ") for a in legal(m))
+
+
+def test_enshrouding_mist_used_first_leaves_the_normal_play_and_comes_back_each_turn():
+    m = position(hands=(["Gremlin", "Gnome", "Zapbot"], []), attached=[("Enshrouding Mist", 0, OASIS)])
+    assert var(m, "minion_plays", 0) == 1              # (the position starts after the turn start)
+    end_turn(m)
+    end_turn(m)
+    assert var(m, "minion_plays", 0) == 2
+    play(m, f"play Gremlin {OASIS}")                   # the Mist's play
+    acts = legal(m)
+    assert f"play Gnome {LIBRARY}" in acts and f"play Gnome {OASIS}" in acts
+    play(m, f"play Gnome {LIBRARY}")
+    assert var(m, "minion_plays", 0) == 0
+    # another player's turn: no extra play
+    end_turn(m)
+    assert var(m, "minion_plays", 1) == 1
+
+
+def test_enshrouding_mist_destroyed_unused_takes_its_play_away():
+    m = position(hands=(["Disenchant", "Gnome", "Gremlin"], []), attached=[("Enshrouding Mist", 0, OASIS)],
+                 minion_plays={0: 2}, trick_open={("Enshrouding Mist", 0): True})
+    assert f"play Gnome {LIBRARY}" in legal(m)
+    play(m, "act Disenchant")
+    assert var(m, "minion_plays", 0) == 1 and labels(m, "discard", 0) == ["Disenchant", "Enshrouding Mist"]
+    play(m, f"play Gnome {LIBRARY}")
+    assert not any(a.startswith("play ") for a in legal(m))
+
+
+def test_flame_trap_destroys_another_players_minion_here_and_itself():
+    m = position(hands=([], ["Walker"]), attached=[("Flame Trap", 0, OASIS)], current=1)
+    play(m, f"play Walker {OASIS}")
+    assert m.question["prompt"].startswith("Walker")    # Walker's own on-play ability first
+    play(m, "no")
+    assert labels(m, "field") == [] and labels(m, "attached") == []
+    assert labels(m, "discard", 1) == ["Walker"] and labels(m, "discard", 0) == ["Flame Trap"]
+    m = position(hands=(["Gremlin"], []), attached=[("Flame Trap", 0, OASIS)])
+    play(m, f"play Gremlin {OASIS}")                   # its owner's: nothing
+    assert labels(m, "field") == ["Gremlin"] and labels(m, "attached") == ["Flame Trap"]
+
+
+def test_hideout_stops_another_players_action_for_all_its_minions_and_is_destroyed():
+    m = position(hands=([], ["Crop Circles"]),
+                 field=[("Gremlin", 0, OASIS), ("Gnome", 0, OASIS), ("King Rex", 1, OASIS),
+                        ("Brownie", 0, LIBRARY)],
+                 attached=[("Hideout", 0, OASIS)], factions="tricksters+robots,aliens+dinosaurs", current=1)
+    play(m, "act Crop Circles", OASIS)
+    assert labels(m, "field") == ["Brownie", "Gnome", "Gremlin"]
+    assert labels(m, "hand", 1) == ["King Rex"] and labels(m, "attached") == []
+    assert labels(m, "discard", 0) == ["Hideout"]
+    # an action played on such a minion is discarded, and Hideout destroyed
+    m = position(hands=([], ["Upgrade"]), field=[("Gremlin", 0, OASIS)], attached=[("Hideout", 0, OASIS)],
+                 factions="tricksters+robots,aliens+dinosaurs", current=1)
+    play(m, "attach Upgrade Gremlin")
+    assert labels(m, "attached") == [] and labels(m, "discard", 1) == ["Upgrade"]
+    assert labels(m, "discard", 0) == ["Hideout"]
+    # a minion's ability is not an action
+    m = position(hands=([], ["Collector"]), field=[("Gremlin", 0, OASIS)], attached=[("Hideout", 0, OASIS)],
+                 factions="tricksters+robots,aliens+dinosaurs", current=1)
+    play(m, f"play Collector {OASIS}", "Gremlin (P1) on Jungle Oasis")
+    assert labels(m, "hand", 0) == ["Gremlin"] and labels(m, "attached") == ["Hideout"]
+
+
+def test_mark_of_sleep_no_actions_in_the_chosen_players_next_turn():
+    m = position(hands=(["Mark of Sleep"], ["Mystic Studies", "Chronomage"]))
+    play(m, "act Mark of Sleep")
+    assert options(m) == ["P1", "P2"]
+    play(m, "P2")
+    end_turn(m)
+    assert var(m, "action_plays", 1) == 0 and not any(a.startswith("act ") for a in legal(m))
+    play(m, f"play Chronomage {OASIS}")                # its extra action is taken back too
+    assert var(m, "action_plays", 1) == 0 and not any(a.startswith("act ") for a in legal(m))
+    end_turn(m)
+    end_turn(m)                                          # their turn after: actions again
+    assert var(m, "action_plays", 1) == 1
+
+
+def test_pay_the_piper_another_player_playing_a_minion_here_discards_a_card():
+    m = position(hands=([], ["Walker", "Mystic Studies", "Summon"]), attached=[("Pay the Piper", 0, OASIS)],
+                 decks=([], ["Grave Digger"]), current=1)
+    play(m, f"play Walker {OASIS}")
+    assert m.question["prompt"].startswith("Walker")    # Walker's own on-play ability first
+    play(m, "no")
+    assert m.question["chooser"] == 1 and options(m) == ["Mystic Studies", "Summon"]
+    play(m, "Summon")
+    assert "Summon" in labels(m, "discard", 1) and "Mystic Studies" in labels(m, "hand", 1)
+
+
+def test_take_the_shinies_each_other_player_discards_two_random_cards():
+    m = position(hands=(["Take the Shinies", "Gnome"], ["Walker", "Summon", "Mystic Studies"]))
+    play(m, "act Take the Shinies")
+    assert len(labels(m, "hand", 1)) == 1 and len(labels(m, "discard", 1)) == 2
+    assert labels(m, "hand", 0) == ["Gnome"]
