@@ -220,7 +220,8 @@ class Compiler:
                            for d in self.c.cards]
             ir["abilities"] = [{"form": a.form, "name": a.name, "card": a.card, "proc": a.proc, "where": a.where,
                                 "zones": list(a.zones) if a.zones is not None else None,
-                                "procs": list(a.procs), "line": a.span.line}
+                                "procs": list(a.procs), "line": a.span.line,
+                                **({"zone": a.zone} if a.zone is not None else {})}
                                for a in self.c.abilities]
         for file, _ in g.sources[1:]:        # included rule files: a cached IR is stale once they change
             from .content import file_hash

@@ -18,6 +18,7 @@ from . import nodes as n
 from .errors import Diagnostic
 
 BUILTIN_EVENTS = ("turn_start", "turn_end")          # events the engine emits itself (no parameters)
+ZONE_EVENTS = ("enter", "leave")                     # `on enter Z(c)`, `on leave Z(c)`
 HANDLERS = ("stuck", "turn_start", "turn_end")        # top-level `on NAME { }` blocks (no parameters)
 
 
@@ -32,6 +33,7 @@ class AbilityInfo:
     zones: tuple | None        # where the card must lie for it to apply (None: a zone marked `play`)
     span: object
     procs: tuple = ()          # replace: every procedure it replaces
+    zone: str | None = None    # a trigger on a component entering/leaving this zone (name: enter/leave)
 
 
 def _anytime(game: n.Game) -> n.Game:
@@ -77,7 +79,14 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
     diags: list[Diagnostic] = []
     cards = 0
 
-    def signature(name: str, span) -> tuple[str, tuple] | None:
+    zone_names = {d.name for d in game.decls if isinstance(d, n.ZoneDecl)}
+
+    def signature(name: str, span, zone: str | None = None) -> tuple[str, tuple] | None:
+        if zone is not None:                   # `on enter Z(c)`: c is the component that moves
+            if zone not in zone_names:
+                diags.append(Diagnostic("E101", f"unknown zone `{zone}`", span))
+                return None
+            return "event", (n.Param(span, "c", n.TypeRef(span, "any")),)
         if name in BUILTIN_EVENTS:
             return "event", ()
         sig = sigs.get(name)
@@ -93,7 +102,7 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
 
     for d in game.decls:
         if isinstance(d, n.OnDecl) and (d.params is not None or d.event not in HANDLERS):
-            found = signature(d.event, d.span)
+            found = signature(d.event, d.span, d.zone)
             if found is None:                   # (its body is still checked, as a procedure)
                 out.append(n.ProcDecl(d.span, f"__bad{len(out)}", tuple(n.Param(d.span, x, None)
                                                                        for x in d.params or ()), d.body))
@@ -115,7 +124,7 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
             if d.where is not None:
                 where = base + "_where"
                 out.append(n.DefDecl(d.where.span, where, plist, d.where, False))
-            infos.append(AbilityInfo("trigger", d.event, None, base, where, None, d.span))
+            infos.append(AbilityInfo("trigger", d.event, None, base, where, None, d.span, (), d.zone))
             continue
         if isinstance(d, n.KindDecl) and d.name in carded and not any(f.name == "card" for f in d.fields):
             # a kind with card declarations: each component knows its card's name (`c.card`)
@@ -131,7 +140,7 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
             base = f"__c{ci}_{j}"
             if a.form == "on":
                 name = a.names[0]
-                found = signature(name, a.span)
+                found = signature(name, a.span, a.zone)
                 if found is None:
                     continue
                 what, params = found
@@ -146,7 +155,7 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
                     where = base + "_where"
                     out.append(n.DefDecl(a.where.span, where, plist, a.where, False))
                 form = {"hook": "hook", "event": "trigger", "window": "response"}[what]
-                infos.append(AbilityInfo(form, name, ci, base, where, a.zones, a.span))
+                infos.append(AbilityInfo(form, name, ci, base, where, a.zones, a.span, (), a.zone))
             elif a.form == "replace":
                 target = procs.get(a.names[0])
                 if target is None:

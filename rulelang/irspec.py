@@ -553,7 +553,7 @@ class _Checker:
             path = f"/abilities/{i}"
             self.obj(a, path, {"form": ("hook", "trigger", "response", "replace", "modify"), "name": NAME,
                                "card": None, "proc": None, "where": None, "zones": None, "procs": None},
-                     {"line": INT})
+                     {"line": INT, "zone": NAME})
             self.typed(a["form"], ("hook", "trigger", "response", "replace", "modify"), f"{path}/form", 0)
             if a["card"] is not None and not (type(a["card"]) is int and 0 <= a["card"] < len(cards)):
                 raise _Bad(f"{path}/card", "not a card declaration's index")
@@ -561,7 +561,12 @@ class _Checker:
                 raise _Bad(f"{path}/card", "only a trigger may belong to no card")
             section = {"hook": "hooks", "trigger": "events", "response": "windows", "replace": "procs",
                        "modify": "defs"}[a["form"]]
-            if not (a["form"] == "trigger" and a["name"] in ("turn_start", "turn_end")):
+            zone_event = a["form"] == "trigger" and a["name"] in ("enter", "leave") and "zone" in a
+            if zone_event:
+                self.declared(a["zone"], self.zones, "zone", f"{path}/zone")
+            elif "zone" in a:
+                raise _Bad(f"{path}/zone", "only an enter/leave trigger names a zone")
+            elif not (a["form"] == "trigger" and a["name"] in ("turn_start", "turn_end")):
                 self.declared(a["name"], ir.get(section, {}), section[:-1], f"{path}/name")
             extra = 0 if a["card"] is None else 1                # `self`
             if a["form"] == "modify":
@@ -582,7 +587,10 @@ class _Checker:
             own = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
             if own is None or len(own) < extra:
                 raise _Bad(path, "its procedure takes the card as its first parameter")
-            if a["form"] in ("trigger", "response", "hook") and a["name"] not in ("turn_start", "turn_end"):
+            if zone_event:
+                if len(own) - extra > 1:
+                    raise _Bad(path, "an enter/leave trigger has one parameter, the component")
+            elif a["form"] in ("trigger", "response", "hook") and a["name"] not in ("turn_start", "turn_end"):
                 if len(own) - extra > len(ir[section][a["name"]]):
                     raise _Bad(path, f"more parameters than `{a['name']}` has")
             elif a["form"] == "replace":

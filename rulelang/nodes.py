@@ -440,6 +440,7 @@ class OnDecl(Node):
     body: tuple
     params: tuple | None = None          # a trigger on a declared event: its parameter names
     where: Node | None = None
+    zone: str | None = None              # `on enter Z(c)` / `on leave Z(c)`: event is "enter"/"leave"
 
 
 @dataclass(frozen=True, eq=False)
@@ -480,6 +481,7 @@ class Ability(Node):
     zones: tuple | None                  # `from Z, ...`: where the card must be (None: in play)
     body: tuple                          # statements ("on", "replace")
     value: Node | None = None            # the added amount ("modify")
+    zone: str | None = None              # `on enter Z(c)`, `on leave Z(c)`: names = ("enter"/"leave",)
 
 
 @dataclass(frozen=True, eq=False)

@@ -270,6 +270,32 @@ class _ToNodes(Transformer_NonRecursive):
         return n.OnDecl(self.sp(meta), name, body, tuple(params) if params is not None else None,
                         rest[0] if rest else None)
 
+    def on_enter(self, meta, c):
+        return self._on_zone(meta, c, "enter")
+
+    def on_leave(self, meta, c):
+        return self._on_zone(meta, c, "leave")
+
+    def _on_zone(self, meta, c, what: str):
+        zone, rest = str(c[0]), list(c[1:])
+        params = rest.pop(0) if rest and isinstance(rest[0], list) else None
+        body = rest.pop()
+        return n.OnDecl(self.sp(meta), what, body, tuple(params) if params is not None else (),
+                        rest[0] if rest else None, zone)
+
+    def card_on_enter(self, meta, c):
+        return self._card_on_zone(meta, c, "enter")
+
+    def card_on_leave(self, meta, c):
+        return self._card_on_zone(meta, c, "leave")
+
+    def _card_on_zone(self, meta, c, what: str):
+        zone, rest = str(c[0]), list(c[1:])
+        params = rest.pop(0) if rest and isinstance(rest[0], list) else []
+        body = rest.pop()
+        where, zones = _clauses(rest)
+        return n.Ability(self.sp(meta), "on", (what,), tuple(params), where, zones, body, None, zone)
+
     def names(self, meta, c):
         return [str(x) for x in c]
 

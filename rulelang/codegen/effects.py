@@ -13,7 +13,7 @@ straight-line Python: no generators, no interpreter.
 from __future__ import annotations
 
 from ..errors import RuleFault
-from .runtime import as_items, player_text
+from .runtime import _move, as_items, player_text
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
 _DECLINED = object()             # `pass` at the first pick of an optional subset
@@ -236,10 +236,41 @@ def drain(m):
 def _emit(m, ev: int, args: tuple):
     """An event happens: each trigger on it whose card is where it applies and whose `where`
     holds (on the arguments as they are now: frozen) waits for the current effect to end."""
-    code = m.game.code
+    _collect(m, m.game.code.triggers[ev], args)
+
+
+def _watched_move(m, what, dest, bottom: bool) -> None:
+    """A move in a game with `on enter Z` / `on leave Z` triggers: each component that changes
+    zone sets off the leave and enter triggers of the zones it leaves and enters."""
+    items = list(as_items(what))
+    before = [m.where[c] for c in items]
+    _move(m, items, dest, bottom)
+    for c, old in zip(items, before):
+        if old is not dest:
+            _zone_event(m, "leave", old, c)
+            _zone_event(m, "enter", dest, c)
+
+
+def _created(m) -> None:
+    """The component just created enters its zone."""
+    c = len(m.labels) - 1
+    _zone_event(m, "enter", m.where[c], c)
+
+
+def _zone_event(m, what: str, zl, c) -> None:
+    if zl is None:
+        return
+    where = _zone_info(m).get(id(zl))
+    entries = m.game.code.zone_triggers.get((what, where[0])) if where is not None else None
+    if entries:
+        _collect(m, entries, (c,))
+
+
+def _collect(m, entries, args: tuple) -> None:
+    """The triggers among `entries` that apply now wait for the current effect to end."""
     saved = m.me
     try:
-        for entry in code.triggers[ev]:
+        for entry in entries:
             if entry.card is None:
                 if entry.where is None or entry.where(m, *args[:entry.arity]):
                     m.trig.append((entry.proc, args[:entry.arity], saved, None, entry.label))
@@ -422,4 +453,5 @@ NAMESPACE = {
     "_choose_one": _choose_one, "_choose_many": _choose_many, "_may": _may, "_SKIP": SKIP,
     "_emit": _emit, "_open": _open, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
     "_reveal": _reveal, "_tell": _tell, "_forget": _forget,
+    "_watched_move": _watched_move, "_created": _created,
 }

@@ -46,6 +46,8 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         self.replaced = {p for a in ir.get("abilities", []) if a["form"] == "replace" for p in a["procs"]}
         # does the game reveal components? then moves and shuffles forget what was revealed
         self.reveals = any(x.get("s") == "reveal" for x in _walk(ir))
+        # zones whose entering or leaving sets off triggers: moves there go through _watched_move
+        self.zone_watch = {a["zone"] for a in ir.get("abilities", []) if "zone" in a}
         # component fields: one column per field name, across kinds
         self.columns: list[str] = []
         field_types: dict[str, set] = {}
@@ -335,6 +337,7 @@ def _ability_tables(self, low: Lowerer) -> None:
     self.control_columns = [low.column[c] for c in ("controller", "owner") if c in low.column]
     self.triggers = [[] for _ in ir.get("events", {})]
     self.builtin_triggers = {"turn_start": [], "turn_end": []}
+    self.zone_triggers: dict = {}          # ("enter"/"leave", zone) -> entries
     self.responses = [[] for _ in ir.get("windows", {})]
     self.window_names = list(ir.get("windows", {}))
     self.hooks = [{} for _ in ir.get("hooks", {})]
@@ -352,16 +355,19 @@ def _ability_tables(self, low: Lowerer) -> None:
                  else frozenset(a["zones"]))
         params = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
         arity = len(params) - (1 if card is not None else 0)
-        label = (f"{card}: {a['name']}" if card is not None else a["name"] if top_level[a["name"]] == 1
-                 else f"{a['name']} (line {a.get('line', '?')})")     # (several on one event: told apart)
-        entry = AbilityEntry(card, proc, where, zones, arity, a["name"], label)
+        name = a["name"] + (" " + a["zone"] if "zone" in a else "")      # (`enter hand`)
+        label = (f"{card}: {name}" if card is not None else name if top_level[a["name"]] == 1
+                 else f"{name} (line {a.get('line', '?')})")     # (several on one event: told apart)
+        entry = AbilityEntry(card, proc, where, zones, arity, name, label)
         form = a["form"]
         if form == "hook":
             if a["zones"] is None:
                 entry.zones = "anywhere"           # a hook runs where `run … of` finds the card
             self.hooks[low.hook_index[a["name"]]].setdefault(card, entry)
         elif form == "trigger":
-            if a["name"] in self.builtin_triggers:
+            if "zone" in a:
+                self.zone_triggers.setdefault((a["name"], a["zone"]), []).append(entry)
+            elif a["name"] in self.builtin_triggers:
                 self.builtin_triggers[a["name"]].append(entry)
             else:
                 self.triggers[low.event_index[a["name"]]].append(entry)

@@ -64,6 +64,14 @@ class StatementLowering:
         destp = self.target_p(dest_e, ctx)
         dest = destp.src
         bottom = s["pos"] == "bottom"
+        if self.zone_watch:                      # entering and leaving zones are events here
+            if not (destp.cheap and destp.pure) and self.needs_check(dest_e):
+                t = fn.new("t")
+                fn.emit(f"{t} = {dest}")
+                dest = t
+            fn.emit(f"_watched_move(m, {what.src}, {dest}, {bottom})")
+            self.capacity_check(dest_e, dest, fn)
+            return
         static = dest_e["k"] == "zone"
         cap = static and self.zone_decl[dest_e["n"]]["capacity"] is not None
         once = destp.cheap and destp.pure            # may be read twice
@@ -291,6 +299,8 @@ class StatementLowering:
             fn.emit(f"{d} = {dest}")
             made, dest = t, d
         fn.emit(f"_add(m, {_lit(kind)}, {made}, {dest}, {s['pos'] == 'bottom'})")
+        if self.zone_watch:
+            fn.emit("_created(m)")
         self.capacity_check(s["to"], dest, fn)
         fn.emit(REBIND)
 
@@ -343,7 +353,7 @@ class StatementLowering:
     def try_batch(self, s, ctx: Ctx) -> bool:
         """Emit `_add_batch` for a batchable statement, and the function that builds its batch.
         Outer locals it reads become parameters of that function and part of the batch's key."""
-        if ctx.fn.batch or "batch" not in self.opt:
+        if ctx.fn.batch or "batch" not in self.opt or self.zone_watch:
             return False
         self.batch_free = []
         try:
