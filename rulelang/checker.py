@@ -435,7 +435,7 @@ class Checker:
         vis = [m.name for m in d.modifiers if m.name in ("public", "hidden", "owner")]
         if len(vis) > 1:
             self.error("E105", f"zone `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
-        if "owner" in vis and d.per is None:
+        if "owner" in vis and d.per != "player":
             self.error("E105", f"zone `{d.name}` is seen by its `owner` but is not declared `per player`", d.span)
 
     def index_type(self, decl) -> str:
@@ -449,8 +449,8 @@ class Checker:
         if d.per is None:
             return
         sym = self.out.symbols.get(d.per)
-        if isinstance(d, n.VarDecl) and sym is not None and sym.kind == "kind" and d.per_board is None:
-            self.used.add(d.per)                       # a variable per component of a kind
+        if sym is not None and sym.kind == "kind" and d.per_board is None:
+            self.used.add(d.per)                       # a variable (or zone) per component of a kind
             return
         if d.per not in PER:
             self.error("E105", f"{what} can be declared `per player` or `per cell of BOARD`, not per `{d.per}`",

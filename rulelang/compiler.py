@@ -271,7 +271,8 @@ class Compiler:
     def zone(self, d: n.ZoneDecl) -> dict:
         m = self.mods(d)
         vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
-        out = {"name": d.name, "ordered": d.shape == "pile", "per": d.per, "visibility": vis,
+        per = d.per if d.per in (None, "player", "cell") else "component"
+        out = {"name": d.name, "ordered": d.shape == "pile", "per": per, "visibility": vis,
                "capacity": m.get("capacity")}
         if m.get("play"):
             out["play"] = True                 # a card here is in play: its abilities apply

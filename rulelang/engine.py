@@ -84,10 +84,12 @@ class Game:
         self.enum_names = {e: {item["name"] for item in items} for e, items in ir["enums"].items()}
         self._setups: dict = {}                    # see setup_components
         self._play_kinds: set | None = None        # see play_kinds
+        # zone families per component: one zone per component, added as components are created
+        self.component_zones = [i for i, z in enumerate(self.zones) if z["per"] == "component"]
 
-    def family_size(self, per: str, players: int) -> int:
-        """How many zones (or values) a `per player` / `per cell` declaration stands for."""
-        return players if per == "player" else self.geometry.size
+    def family_size(self, per: str, players: int, components: int = 0) -> int:
+        """How many zones (or values) a `per player` / `per cell` / per-component declaration stands for."""
+        return players if per == "player" else components if per == "component" else self.geometry.size
 
     def option_values(self, options: dict | None) -> dict:
         values = {o["name"]: o["default"] for o in self.options}
@@ -363,6 +365,11 @@ class Match:
         and windows running, the triggers waiting), or None."""
         return None if self.pending is None else self.pending["question"]
 
+    def message_log(self) -> list[dict]:
+        """Every message so far, in order: {"to": None (everyone) or [players], "text": …}."""
+        return [{"to": None, "text": x} if isinstance(x, str) else {"to": list(x["to"]), "text": x["text"]}
+                for x in self.messages]
+
     def messages_for(self, player: int) -> list[str]:
         """The messages `player` may read: everyone's, and those sent to them (`log … to`)."""
         return [x if isinstance(x, str) else x["text"] for x in self.messages
@@ -389,7 +396,10 @@ class Match:
                             seen.extend(items)
                         cells.setdefault(geometry.names[cell], {})[name] = shown if shown is not None else len(items)
                 continue
-            owners = range(self.players) if z["per"] else [None]
+            if z["per"] == "component":            # one zone per component: those holding something
+                owners = [c for c, items in enumerate(value) if items]
+            else:
+                owners = range(self.players) if z["per"] else [None]
             for owner in owners:
                 items = value[owner] if owner is not None else value
                 visible = vis == "public" or (vis == "owner" and owner == player)
@@ -398,6 +408,9 @@ class Match:
                 entry = {"name": name, "owner": owner, "visibility": vis, "ordered": z["ordered"],
                          "count": len(items),
                          "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None}
+                if z["per"] == "component":        # (its owner is a component: say which)
+                    entry["owner"] = None
+                    entry["of"] = {"id": owner, "label": self.labels[owner]}
                 if not visible and known:
                     shown = [{"id": c, "label": self.labels[c]} for c in items if c in known]
                     if shown:                      # revealed to this player (`reveal`, `look`)
@@ -869,7 +882,7 @@ class Match:
         for z in game.zones:
             raw = zones[z["name"]]
             if z["per"]:
-                if not (isinstance(raw, list) and len(raw) == game.family_size(z["per"], m.players)
+                if not (isinstance(raw, list) and len(raw) == game.family_size(z["per"], m.players, len(m.labels))
                         and all(isinstance(x, list) for x in raw)):
                     raise StateError(f"zone `{z['name']}` must be one list per {z['per']}")
                 Z.append([list(x) for x in raw])

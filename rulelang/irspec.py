@@ -148,7 +148,7 @@ COMMON_OPTIONAL = {"line": INT}          # every statement may say its rule-file
 
 SCALAR_TYPES = ("int", "bool", "text", "player", "cell")
 OPTION_TYPES = ("bool", "int", "text")
-ZONE_PER = (None, "player", "cell")
+ZONE_PER = (None, "player", "cell", "component")
 VAR_PER = (None, "player", "cell", "component")
 VISIBILITY = ("public", "hidden", "owner")
 EVENTS = ("stuck", "turn_start", "turn_end")

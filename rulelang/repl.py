@@ -75,7 +75,7 @@ class _Session:
         self.commands = {"help": self.help, "log": self.show_log, "undo": self.undo,
                          "save": self.save, "load": self.load, "quit": self.quit}
         self.was_choice = False                       # was the last move an answer to a choice?
-        self.told = len(self.match.messages)          # messages announced (public) so far
+        self.told = len(self.match.message_log())     # messages announced (public) so far
         self.told_to = [self.told] * players          # messages shown to each seat so far
 
     # -- the loop ---------------------------------------------------------------
@@ -209,17 +209,17 @@ class _Session:
 
     def tell_public(self) -> None:
         """Announce the messages for everyone the last move wrote."""
-        messages = self.match.messages
+        messages = self.match.message_log()
         for entry in messages[self.told:]:
-            if isinstance(entry, str):
-                self.announce(f"  > {printable(entry)}")
+            if entry["to"] is None:
+                self.announce(f"  > {printable(entry['text'])}")
         self.told = len(messages)
 
     def tell_private(self, seat: int) -> None:
         """Show a seat the messages written to it alone, once its own view is on screen."""
-        messages = self.match.messages
+        messages = self.match.message_log()
         for entry in messages[self.told_to[seat]:]:
-            if isinstance(entry, dict) and seat in entry["to"]:
+            if entry["to"] is not None and seat in entry["to"]:
                 self.say(f"  (to you) {printable(entry['text'])}")
         self.told_to[seat] = len(messages)
 
@@ -306,7 +306,7 @@ class _Session:
         """Continues from another state of the match; what was announced before no longer applies."""
         self.match = match
         self.since_view = []
-        self.told = len(match.messages)
+        self.told = len(match.message_log())
         self.told_to = [self.told] * match.players
         self.announce(message)
 
@@ -375,6 +375,8 @@ def render_zone(zone: dict) -> str:
     name = printable(zone["name"])
     if zone["owner"] is not None:
         name = f"{name} ({seat_name(zone['owner'])})"
+    elif zone.get("of"):                       # a zone per component: whose
+        name = f"{name} ({printable(zone['of']['label'])})"
     count = zone["count"]
     if zone["cards"] is None:
         known = zone.get("known")

@@ -49,6 +49,11 @@ def load(path: str) -> FakeGame:
 
 
 class FakeMatch:
+    question = None                          # (its effects never pause)
+
+    def message_log(self) -> list[dict]:
+        return []
+
     def __init__(self, game: FakeGame, data: dict):
         self.game = game
         self.data = data

@@ -145,7 +145,8 @@ class ExpressionLowering:
         base = ctx.fn.use(f"Z{self.zone_slot[e['n']]}")
         if e.get("i") is None:
             return P(base, shape=LIST, cheap=True, elem=SCALAR)
-        b = self.loop_var(e["i"], ctx, self.zone_decl[e["n"]]["per"])
+        per = self.zone_decl[e["n"]]["per"]
+        b = self.loop_var(e["i"], ctx, "comp" if per == "component" else per)
         if b is not None:
             d = b.derived(base, ctx.fn)
             if d is not None:

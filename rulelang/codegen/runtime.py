@@ -346,6 +346,8 @@ class Batch:
             m.where += [zs[d] for d in self.dest_of]
         for slot, value in m.comp_defaults:
             m.V[slot].extend([value] * len(self.kinds))
+        for slot in m.game.component_zones:
+            Z[slot].extend([] for _ in self.kinds)
         if self.capped:
             caps = m.game.slot_caps
             for z, (slot, _) in zip(zs, self.dests):
@@ -382,6 +384,8 @@ def _add(m, kind: str, made, dest, bottom: bool) -> None:
     m.where.append(dest)
     for slot, value in m.comp_defaults:    # variables per component start at their initial value
         m.V[slot].append(value)
+    for slot in m.game.component_zones:    # and zones per component start empty
+        m.Z[slot].append([])
     if bottom:
         dest.insert(0, c)
     else:
