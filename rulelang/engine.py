@@ -68,6 +68,8 @@ class Game:
         self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None
                             and not any(code.builtin_triggers.values()))
         self.can_pause = code.can_pause
+        self.start_triggers = bool(code.builtin_triggers["turn_start"])   # card triggers on turn boundaries
+        self.end_triggers = bool(code.builtin_triggers["turn_end"])
         self.checks = code.checks
         self.limits = code.limits
         self.scores = code.scores
@@ -720,7 +722,7 @@ class Match:
                 signal = drain(self) or signal
             if signal is not None:
                 return signal
-        if game.code.builtin_triggers["turn_start"]:
+        if game.start_triggers:
             emit_builtin(self, "turn_start")
             signal = drain(self)
             if signal is not None:
@@ -736,7 +738,7 @@ class Match:
                 signal = drain(self) or signal
             if signal is not None and signal[0] == "finish":
                 return signal
-        if self.game.code.builtin_triggers["turn_end"]:
+        if self.game.end_triggers:
             self.me = self.current
             emit_builtin(self, "turn_end")
             signal = drain(self)
@@ -748,6 +750,7 @@ class Match:
     def _settle(self, signal) -> None:
         """Follow gotos and turn ends until a player must decide or the game is over."""
         game = self.game
+        interactive = game.can_pause                # (may abilities wait to run after an effect?)
         steps = game.steps
         budget = FLOW_LIMIT
         while True:
@@ -764,7 +767,7 @@ class Match:
                     self.step = signal[1]
                     self.me = self.current
                     signal = entry[1](self) if entry[1] is not None else None
-                    if self.trig:
+                    if interactive and self.trig:
                         signal = drain(self) or signal
                 elif kind == "end_turn":
                     if game.plain_turns:
@@ -791,7 +794,7 @@ class Match:
                     self.me = self.current
                     if when(self):
                         signal = body(self)
-                        if self.trig:
+                        if interactive and self.trig:
                             signal = drain(self) or signal
                         if signal is not None or self.result is not None:
                             break
