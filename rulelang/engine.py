@@ -645,6 +645,7 @@ class Match:
     def _start(self) -> None:
         game = self.game
         self._init_zones()
+        self.comp_defaults = []                     # (a fresh list: a replayed setup starts from a copy)
         V = self.V = []
         for name, per, _, init in game.vars:
             if per == "player":

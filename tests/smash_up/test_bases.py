@@ -57,7 +57,7 @@ class Position:
         self.placed: set[int] = set()
         self.z = {"hand": [[] for _ in range(players)], "deck_top": [[] for _ in range(players)],
                   "discard": [[] for _ in range(players)], "bases": [], "base_deck_top": [],
-                  "field": [], "attached": [], "revealed": []}
+                  "field": [], "attached": [], "parked": []}
 
     def take(self, label: str, owner: int | None = None) -> int:
         for c, name in enumerate(self.labels):
@@ -107,21 +107,21 @@ class Position:
         return self
 
     def park(self, p: int):
-        """Every card of p not placed yet goes out of the game's way (the unused `revealed` pile),
+        """Every card of p not placed yet goes out of the game's way (the `resolving` pile, empty between plays),
         so that p's deck holds only the cards given for it."""
         for c in range(len(self.labels)):
             if self.kinds[c] == "Card" and self.owners[c] == p and c not in self.placed:
                 self.placed.add(c)
-                self.z["revealed"].append(c)
+                self.z["parked"].append(c)
         return self
 
     def park_bases(self):
-        """Every base not placed yet goes out of the game (the `revealed` pile): the base deck
+        """Every base not placed yet goes out of the game (the `resolving` pile): the base deck
         holds only the bases given for it."""
         for c in range(len(self.labels)):
             if self.kinds[c] == "Base" and c not in self.placed:
                 self.placed.add(c)
-                self.z["revealed"].append(c)
+                self.z["parked"].append(c)
         return self
 
     def vp(self, *points):
@@ -149,8 +149,7 @@ class Position:
         zones["base_discard"] = []
         zones["field"] = list(z["field"])
         zones["attached"] = list(z["attached"])
-        zones["revealed"] = list(z["revealed"])
-        zones["resolving"] = []
+        zones["resolving"] = list(z["parked"])
         return rulelang.Match.from_state(game, st)
 
 

@@ -58,7 +58,7 @@ def position(hands=((), ()), decks=((), ()), discards=((), ()), field=(), attach
         z["discard"][p] = [take(n, p) for n in discards[p]]
         z["deck"][p] = list(reversed([take(n, p) for n in decks[p]]))
     z["bases"] = [take(b) for b in BASES]
-    z["field"], z["attached"], z["resolving"], z["revealed"], z["base_discard"] = [], [], [], [], []
+    z["field"], z["attached"], z["resolving"], z["base_discard"] = [], [], [], []
     for name, owner, base in field:
         c = take(name, owner)
         z["field"].append(c)

@@ -1,0 +1,421 @@
+"""Smash Up: the Wizards and Zombies card abilities (games/smash_up/wizards.rules, zombies.rules),
+each played from an exact position built from a real match's state."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import rulelang
+
+RULES = Path(__file__).resolve().parents[2] / "games" / "smash_up.rules"
+FACTIONS = {"factions": "wizards+zombies,robots+tricksters"}
+BASES = ("Jungle Oasis", "The Great Library", "Evans City Cemetery")   # (no ability during a turn)
+
+
+game = rulelang.load(str(RULES))
+
+
+def position(hands=((), ()), decks=((), ()), discards=((), ()), field=(), attached=(), bases=BASES,
+             aside=False, seed=1, factions=FACTIONS, **values):
+    """P1's turn, play step. hands/decks/discards: card names per player (decks top first);
+    field/attached: (name, owner, base). Each player's other cards go under their deck, or out
+    of the game with aside=True (parked in the base discard pile, which nothing reads during a
+    turn). values: var name -> per-player list."""
+    m = game.new_match(2, seed=seed, options=factions)
+    st = m.state()
+    assert st["step"] == "play" and st["current"] == 0 and "pending" not in st
+    comps = st["components"]
+    free = {i for i, c in enumerate(comps)}
+
+    def take(name, owner=None):
+        for i in sorted(free):
+            c = comps[i]
+            if c["label"] == name and (owner is None or c["fields"].get("owner") == owner):
+                free.discard(i)
+                return i
+        raise AssertionError(f"no free {name} of P{owner}")
+
+    z = st["zones"]
+    for p in range(2):
+        z["hand"][p] = [take(n, p) for n in hands[p]]
+        z["discard"][p] = [take(n, p) for n in discards[p]]
+        top_first = [take(n, p) for n in decks[p]]
+        z["deck"][p] = list(reversed(top_first))
+    z["bases"] = [take(b) for b in bases]
+    z["field"], z["attached"] = [], []
+    for name, owner, base in field:
+        c = take(name, owner)
+        z["field"].append(c)
+        st["vars"]["at"][c] = z["bases"][bases.index(base)]
+    for name, owner, base in attached:
+        c = take(name, owner)
+        z["attached"].append(c)
+        st["vars"]["on_base"][c] = z["bases"][bases.index(base)]
+    z["base_deck"] = [i for i in sorted(free) if comps[i]["kind"] == "Base"]
+    z["base_discard"], z["resolving"] = [], []
+    for i in sorted(free - set(z["base_deck"])):
+        p = comps[i]["fields"]["owner"]
+        if aside:
+            z["base_discard"].append(i)
+        else:
+            z["deck"][p].insert(0, i)
+    for name, value in values.items():
+        st["vars"][name] = value
+    return rulelang.Match.from_state(game, st)
+
+
+def labels(m, zone, p=None):
+    st = m.state()
+    items = st["zones"][zone] if p is None else st["zones"][zone][p]
+    return [st["components"][i]["label"] for i in items]
+
+
+def top_down(m, p):
+    return list(reversed(labels(m, "deck", p)))
+
+
+def var(m, name, p):
+    return m.state()["vars"][name][p]
+
+
+def options(m):
+    return sorted(a.text for a in m.legal_actions())
+
+
+def play(m, *texts):
+    for t in texts:
+        assert t in options(m), f"{t!r} not in {options(m)}"
+        m.apply(t)
+
+
+def end_turn(m):
+    """The current player ends the play phase (nothing scores in these positions)."""
+    play(m, "done")
+    assert m.question is None
+
+
+# ==== Wizards ======================================================================================
+# -- on play (minions) --
+def test_enchantress_draws_a_card():
+    m = position(hands=(["Enchantress"], []), decks=(["Summon", "Walker"], []))
+    play(m, "play Enchantress Jungle Oasis")
+    assert labels(m, "hand", 0) == ["Summon"] and top_down(m, 0)[0] == "Walker"
+
+
+def test_chronomage_gives_an_extra_action_this_turn():
+    m = position(hands=(["Chronomage", "Mystic Studies", "Summon"], []), decks=(["Walker"] * 2, []))
+    play(m, "play Chronomage Jungle Oasis")
+    assert var(m, "action_plays", 0) == 2
+    play(m, "act Summon", "act Mystic Studies")
+    assert var(m, "action_plays", 0) == 0 and sorted(labels(m, "hand", 0)) == ["Walker", "Walker"]
+
+
+def test_neophyte_plays_a_revealed_action_as_an_extra_action():
+    m = position(hands=(["Neophyte"], []), decks=(["Mystic Studies", "Walker", "Scry"], []))
+    play(m, "play Neophyte Jungle Oasis")
+    assert m.question["prompt"] == "Neophyte: play Mystic Studies as an extra action? (no: put it in your hand)"
+    play(m, "yes")
+    assert sorted(labels(m, "hand", 0)) == ["Scry", "Walker"]
+    assert labels(m, "discard", 0) == ["Mystic Studies"] and var(m, "action_plays", 0) == 1
+
+
+def test_neophyte_puts_a_revealed_action_in_hand_shown_to_everyone():
+    m = position(hands=(["Neophyte"], []), decks=(["Summon", "Walker"], []))
+    play(m, "play Neophyte Jungle Oasis", "no")
+    assert labels(m, "hand", 0) == ["Summon"] and top_down(m, 0)[0] == "Walker"
+    hand = [z for z in m.view(1)["zones"] if z["name"] == "hand" and z["owner"] == 0][0]
+    assert [k["label"] for k in hand["known"]] == ["Summon"]
+
+
+def test_neophyte_leaves_a_minion_on_top():
+    m = position(hands=(["Neophyte"], []), decks=(["Walker", "Summon"], []))
+    play(m, "play Neophyte Jungle Oasis")
+    assert m.question is None and labels(m, "hand", 0) == [] and top_down(m, 0)[:2] == ["Walker", "Summon"]
+
+
+def test_neophyte_on_an_empty_deck_reveals_from_the_reshuffled_discard():
+    m = position(hands=(["Neophyte"], []), discards=(["Time Loop"], []), aside=True)
+    play(m, "play Neophyte Jungle Oasis", "no")
+    assert labels(m, "hand", 0) == ["Time Loop"] and labels(m, "deck", 0) == [] and labels(m, "discard", 0) == []
+
+
+# -- ongoing (minion) + start of turn --
+def test_archmage_gives_an_extra_action_the_turn_it_lands_and_each_of_its_owners_turns():
+    m = position(hands=(["Archmage"], []))
+    play(m, "play Archmage Jungle Oasis")
+    assert var(m, "action_plays", 0) == 2
+    end_turn(m)
+    assert m.current_player == 1 and var(m, "action_plays", 1) == 1
+    end_turn(m)
+    assert m.current_player == 0 and var(m, "action_plays", 0) == 2
+
+
+def test_archmage_does_not_beat_mark_of_sleep():
+    m = position(field=[("Archmage", 0, "Jungle Oasis")])
+    end_turn(m)
+    st = m.state()
+    st["vars"]["no_actions"][0] = True           # (as Mark of Sleep leaves it)
+    m = rulelang.Match.from_state(game, st)
+    end_turn(m)
+    assert m.current_player == 0 and var(m, "action_plays", 0) == 0
+
+
+# -- actions --
+def test_mystic_studies_draws_two():
+    m = position(hands=(["Mystic Studies"], []), decks=(["Walker", "Scry", "Summon"], []))
+    play(m, "act Mystic Studies")
+    assert sorted(labels(m, "hand", 0)) == ["Scry", "Walker"] and top_down(m, 0)[0] == "Summon"
+
+
+def test_summon_and_time_loop_add_plays_for_later_this_turn():
+    m = position(hands=(["Summon", "Walker", "Enchantress"], []), decks=(["Scry"], []))
+    play(m, "act Summon", "play Walker Jungle Oasis", "no", "play Enchantress Jungle Oasis")
+    assert var(m, "minion_plays", 0) == 0 and len(labels(m, "field")) == 2
+    m = position(hands=(["Time Loop", "Mystic Studies", "Summon"], []))
+    play(m, "act Time Loop")
+    assert var(m, "action_plays", 0) == 2
+    play(m, "act Summon", "act Mystic Studies")
+    assert var(m, "action_plays", 0) == 0
+
+
+def test_portal_takes_revealed_minions_and_orders_the_rest():
+    deck = ["Summon", "Walker", "Enchantress", "Scry", "Tenacious Z", "Grave Digger"]
+    m = position(hands=(["Portal"], []), decks=(deck, []))
+    play(m, "act Portal")
+    assert options(m) == ["Enchantress", "Tenacious Z", "Walker", "done"]
+    play(m, "Walker", "Tenacious Z", "done")
+    assert sorted(labels(m, "hand", 0)) == ["Tenacious Z", "Walker"]
+    assert options(m) == ["Enchantress", "Scry", "Summon"]
+    play(m, "Scry", "Summon")
+    if m.question is not None:                            # (the last one may be placed without asking)
+        play(m, "Enchantress")
+    assert top_down(m, 0)[:4] == ["Scry", "Summon", "Enchantress", "Grave Digger"]
+
+
+def test_sacrifice_draws_the_minions_power_then_destroys_it():
+    m = position(hands=(["Sacrifice"], []), decks=(["Walker", "Summon", "Walker", "Portal", "Scry"], []),
+                 field=[("Archmage", 0, "Jungle Oasis"), ("Walker", 0, "The Great Library")])
+    assert options(m) == ["act Sacrifice", "done"]
+    play(m, "act Sacrifice")
+    assert options(m) == ["Archmage on Jungle Oasis", "Walker on The Great Library"]
+    play(m, "Archmage on Jungle Oasis")
+    assert sorted(labels(m, "hand", 0)) == ["Portal", "Summon", "Walker", "Walker"] and top_down(m, 0)[0] == "Scry"
+    assert sorted(labels(m, "discard", 0)) == ["Archmage", "Sacrifice"] and labels(m, "field") == ["Walker"]
+
+
+def test_scry_takes_an_action_from_the_deck():
+    m = position(hands=(["Scry"], []), decks=(["Walker", "Enchantress", "Time Loop", "Walker"], []), aside=True)
+    play(m, "act Scry")                                   # (one action in the deck: taken without asking)
+    assert m.question is None and labels(m, "hand", 0) == ["Time Loop"] and sorted(labels(m, "deck", 0)) == ["Enchantress", "Walker", "Walker"]
+
+
+def test_scry_on_an_empty_deck_searches_the_reshuffled_discard():
+    m = position(hands=(["Scry"], []), discards=(["Summon", "Walker"], []), aside=True)
+    play(m, "act Scry")
+    assert labels(m, "hand", 0) == ["Summon"] and labels(m, "deck", 0) == ["Walker"]
+    assert labels(m, "discard", 0) == ["Scry"]
+
+
+def test_winds_of_change_reshuffles_the_hand_draws_five_and_gives_an_action():
+    m = position(hands=(["Winds of Change", "Walker", "Summon"], []), decks=(["Scry", "Portal", "Enchantress"], []),
+                 aside=True)
+    play(m, "act Winds of Change")
+    assert sorted(labels(m, "hand", 0)) == ["Enchantress", "Portal", "Scry", "Summon", "Walker"]
+    assert labels(m, "deck", 0) == [] and var(m, "action_plays", 0) == 1
+
+
+def test_mass_enchantment_plays_another_players_revealed_action_as_yours():
+    wz = {"factions": "wizards+robots,zombies+tricksters"}
+    m = position(hands=(["Mass Enchantment"], []), decks=([], ["Grave Robbing", "Walker"]),
+                 discards=([], ["Not Enough Bullets"]), factions=wz)
+    play(m, "act Mass Enchantment")
+    assert options(m) == ["Grave Robbing (P2)", "pass"]
+    play(m, "Grave Robbing (P2)")
+    # resolved for P1 (who has nothing in their discard), then into its owner's discard pile
+    assert labels(m, "hand", 0) == [] and labels(m, "hand", 1) == []
+    assert labels(m, "discard", 1) == ["Not Enough Bullets", "Grave Robbing"]
+    assert top_down(m, 1)[0] == "Walker" and var(m, "action_plays", 0) == 0
+
+
+def test_mass_enchantment_leaves_a_revealed_minion_on_top():
+    m = position(hands=(["Mass Enchantment"], []), decks=([], ["Zapbot", "Disenchant"]))
+    play(m, "act Mass Enchantment")
+    assert m.question is None and top_down(m, 1)[:2] == ["Zapbot", "Disenchant"]
+    deck = [z for z in m.view(0)["zones"] if z["name"] == "deck" and z["owner"] == 1][0]
+    assert [k["label"] for k in deck["known"]] == ["Zapbot"]
+
+
+# ==== Zombies ======================================================================================
+# -- on play (minions) --
+def test_walker_discards_the_top_card_or_leaves_it():
+    m = position(hands=(["Walker", "Summon"], []), decks=(["Scry", "Portal"], []))
+    play(m, "play Walker Jungle Oasis")
+    assert m.question["prompt"] == "Walker: discard your top card? (no: it stays on top)"
+    known = lambda p: [k["label"] for z in m.view(p)["zones"] if z["name"] == "deck" and z["owner"] == 0
+                       for k in z.get("known") or []]
+    assert known(0) == ["Scry"] and known(1) == []
+    play(m, "yes")
+    assert labels(m, "discard", 0) == ["Scry"] and top_down(m, 0)[0] == "Portal"
+    m = position(hands=(["Walker"], []), decks=(["Scry", "Portal"], []))
+    play(m, "play Walker Jungle Oasis", "no")
+    assert labels(m, "discard", 0) == [] and top_down(m, 0)[:2] == ["Scry", "Portal"]
+
+
+def test_grave_digger_returns_a_minion_from_the_discard():
+    m = position(hands=(["Grave Digger"], []), discards=(["Summon", "Walker", "Zombie Lord"], []))
+    play(m, "play Grave Digger Jungle Oasis")
+    assert options(m) == ["Walker", "Zombie Lord", "pass"]
+    play(m, "Zombie Lord")
+    assert labels(m, "hand", 0) == ["Zombie Lord"] and labels(m, "discard", 0) == ["Summon", "Walker"]
+
+
+def test_zombie_lord_fills_each_base_without_your_minions_from_the_discard():
+    m = position(hands=(["Zombie Lord"], []), discards=(["Walker", "Tenacious Z", "Grave Digger", "Summon"], []),
+                 field=[("Zapbot", 1, "The Great Library")])
+    play(m, "play Zombie Lord Jungle Oasis")
+    assert options(m) == ["Evans City Cemetery", "The Great Library", "pass"]
+    play(m, "The Great Library")
+    assert options(m) == ["Tenacious Z", "Walker", "pass"]          # power 2 or less
+    play(m, "Walker", "no")                                          # (Walker's own on-play)
+    assert options(m) == ["Evans City Cemetery", "pass"]
+    play(m, "Evans City Cemetery", "Tenacious Z")
+    assert m.question is None and var(m, "minion_plays", 0) == 0
+    at = {labels(m, "field")[i]: m.state()["components"][m.state()["vars"]["at"][c]]["label"]
+          for i, c in enumerate(m.state()["zones"]["field"])}
+    assert at == {"Zapbot": "The Great Library", "Zombie Lord": "Jungle Oasis", "Walker": "The Great Library",
+                  "Tenacious Z": "Evans City Cemetery"}
+    assert labels(m, "discard", 0) == ["Grave Digger", "Summon"]
+
+
+# -- special from the discard pile (digest scenario 9) --
+def test_scenario_9_tenacious_z_plays_itself_from_the_discard_once_a_turn():
+    m = position(discards=(["Tenacious Z", "Tenacious Z"], []), hands=(["Walker"], []))
+    assert "use Tenacious Z" in options(m)
+    play(m, "use Tenacious Z", "The Great Library")
+    assert labels(m, "field") == ["Tenacious Z"] and labels(m, "discard", 0) == ["Tenacious Z"]
+    assert var(m, "minion_plays", 0) == 1 and var(m, "minions_played", 0) == 1     # an extra minion, played
+    assert "use Tenacious Z" not in options(m)                                    # one per turn
+    end_turn(m)
+    assert "use Tenacious Z" not in options(m)                                    # not on P2's turn
+    end_turn(m)
+    assert "use Tenacious Z" in options(m)
+
+
+# -- actions --
+def test_grave_robbing_takes_any_card_from_the_discard():
+    m = position(hands=(["Grave Robbing"], []), discards=(["Summon", "Walker"], []))
+    play(m, "act Grave Robbing", "Summon")
+    assert labels(m, "hand", 0) == ["Summon"] and labels(m, "discard", 0) == ["Walker", "Grave Robbing"]
+
+
+def test_lend_a_hand_shuffles_chosen_discards_into_the_deck():
+    m = position(hands=(["Lend a Hand"], []), decks=(["Portal"], []), discards=(["Walker", "Summon", "Scry"], []),
+                 aside=True)
+    play(m, "act Lend a Hand", "Walker", "Summon", "done")
+    assert sorted(labels(m, "deck", 0)) == ["Portal", "Summon", "Walker"]
+    assert labels(m, "discard", 0) == ["Scry", "Lend a Hand"]
+
+
+def test_mall_crawl_discards_cards_of_one_name_from_the_deck():
+    m = position(hands=(["Mall Crawl"], []), decks=(["Walker", "Scry", "Walker", "Summon"], []), aside=True)
+    play(m, "act Mall Crawl")
+    assert options(m) == ["Scry", "Summon", "Walker", "pass"]
+    play(m, "Walker")
+    assert options(m) == ["Walker", "Walker #2", "done"]
+    play(m, "Walker", "Walker")                          # (both taken: the choice ends)
+    assert m.question is None and labels(m, "discard", 0) == ["Walker", "Walker", "Mall Crawl"]
+    assert sorted(labels(m, "deck", 0)) == ["Scry", "Summon"]
+
+
+def test_not_enough_bullets_returns_minions_of_one_name():
+    m = position(hands=(["Not Enough Bullets"], []), discards=(["Walker", "Tenacious Z", "Walker", "Summon"], []))
+    play(m, "act Not Enough Bullets")
+    assert options(m) == ["Tenacious Z", "Walker", "pass"]
+    play(m, "Walker", "Walker", "done")                  # one of the two
+    assert m.question is None and labels(m, "hand", 0) == ["Walker"]
+    assert labels(m, "discard", 0) == ["Tenacious Z", "Walker", "Summon", "Not Enough Bullets"]
+
+
+def test_outbreak_plays_an_extra_minion_where_you_have_none():
+    m = position(hands=(["Outbreak", "Walker"], []), field=[("Enchantress", 0, "Jungle Oasis")])
+    play(m, "act Outbreak", "Walker")
+    assert options(m) == ["Evans City Cemetery", "The Great Library"]
+    play(m, "The Great Library", "no")
+    assert var(m, "minion_plays", 0) == 1 and labels(m, "hand", 0) == []
+
+
+def test_they_keep_coming_plays_an_extra_minion_from_the_discard():
+    m = position(hands=(["They Keep Coming"], []), discards=(["Zombie Lord", "Summon"], []))
+    play(m, "act They Keep Coming")
+    assert options(m) == ["Zombie Lord", "pass"]
+    play(m, "Zombie Lord", "Jungle Oasis")                # (its own on-play: nothing of power ≤2 left)
+    assert m.question is None and labels(m, "field") == ["Zombie Lord"] and var(m, "minion_plays", 0) == 1
+
+
+# -- ongoing (on a base) + start of turn --
+def test_overrun_stops_other_players_minions_until_its_owners_next_turn():
+    m = position(hands=(["Overrun", "Walker"], ["Zapbot"]))
+    play(m, "place Overrun Jungle Oasis")
+    assert "play Walker Jungle Oasis" in options(m)                  # its owner still may
+    end_turn(m)
+    assert "play Zapbot Jungle Oasis" not in options(m) and "play Zapbot The Great Library" in options(m)
+    end_turn(m)
+    assert labels(m, "attached") == [] and "Overrun" in labels(m, "discard", 0)
+
+
+def test_theyre_coming_to_get_you_plays_minions_from_the_discard_onto_its_base():
+    m = position(hands=(["They're Coming to Get You", "Enchantress"], ["Zapbot"]),
+                 decks=(["Summon", "Scry", "Portal", "Mystic Studies"], []), discards=(["Walker", "Zombie Lord"], []))
+    play(m, "place They're Coming to Get You Jungle Oasis")
+    # offered after a card is played on its owner's turn (itself included), using a minion play
+    assert m.question["prompt"] == "They're Coming to Get You: play a minion from your discard pile on Jungle Oasis?"
+    assert options(m) == ["Walker", "Zombie Lord", "pass"]
+    play(m, "Walker", "no")                                   # (Walker's own on-play)
+    assert labels(m, "field") == ["Walker"] and labels(m, "discard", 0) == ["Zombie Lord"]
+    assert var(m, "minion_plays", 0) == 0 and var(m, "minions_played", 0) == 1
+    assert options(m) == ["done"]                             # no minion play left: Enchantress waits
+    end_turn(m)
+    play(m, "play Zapbot Jungle Oasis")                       # not P2's card: no offer on P2's turn
+    assert m.question is None or "They're Coming" not in m.question["prompt"]
+
+
+def test_theyre_coming_to_get_you_offers_at_the_start_of_its_owners_turn():
+    m = position(hands=([], []), discards=(["Walker", "Zombie Lord"], []),
+                 attached=[("They're Coming to Get You", 0, "Jungle Oasis")])
+    end_turn(m)
+    play(m, "done")                                           # P2 ends; P1's turn starts
+    assert m.current_player == 0 and m.question["chooser"] == 0
+    assert options(m) == ["Walker", "Zombie Lord", "pass"]
+    play(m, "Zombie Lord")
+    # Zombie Lord's on-play: the two bases without P1's minions, Walker (power 2) from the discard
+    assert options(m) == ["Evans City Cemetery", "The Great Library", "pass"]
+    play(m, "The Great Library", "Walker", "no")            # (Walker's own on-play)
+    assert m.question is None and var(m, "minion_plays", 0) == 0 and labels(m, "discard", 0) == []
+    assert sorted(labels(m, "field")) == ["Walker", "Zombie Lord"]
+
+
+def test_portal_on_an_empty_deck_reveals_the_reshuffled_discard():
+    m = position(hands=(["Portal"], []), discards=(["Walker", "Summon"], []), aside=True)
+    play(m, "act Portal", "Walker")                       # (then all minions taken: the choice ends)
+    assert labels(m, "hand", 0) == ["Walker"] and labels(m, "deck", 0) == ["Summon"]
+    assert labels(m, "discard", 0) == ["Portal"]
+
+
+def test_mass_enchantment_refills_an_empty_deck_from_the_discard():
+    wz = {"factions": "wizards+robots,zombies+tricksters"}
+    m = position(hands=(["Mass Enchantment"], []), discards=(["Enchantress"], ["Grave Robbing"]), aside=True, factions=wz)
+    play(m, "act Mass Enchantment", "Grave Robbing (P2)")
+    assert labels(m, "hand", 0) == ["Enchantress"] and labels(m, "discard", 0) == ["Mass Enchantment"]
+    assert labels(m, "discard", 1) == ["Grave Robbing"] and labels(m, "deck", 1) == []
+
+
+def test_theyre_coming_to_get_you_offers_again_after_a_pass_once_something_is_played():
+    m = position(hands=(["They're Coming to Get You", "Summon"], []), discards=(["Walker", "Zombie Lord"], []),
+                 action_plays=[2, 0])
+    play(m, "place They're Coming to Get You Jungle Oasis", "pass")
+    assert m.question is None and var(m, "minion_plays", 0) == 1
+    play(m, "act Summon")                                     # a card played: offered again, 2 plays left
+    assert options(m) == ["Walker", "Zombie Lord", "pass"]
+    play(m, "Walker", "no")
+    assert var(m, "minion_plays", 0) == 1 and options(m) == ["Zombie Lord", "pass"]
+    play(m, "pass")
+    assert m.question is None and labels(m, "discard", 0) == ["Zombie Lord", "Summon"]
