@@ -192,7 +192,10 @@ def test_ir_mutants_never_raise_a_python_exception(path, tmp_path, monkeypatch):
     rng = random.Random(f"mutants {path.stem}")
     problems = []
     valid = 0
-    for i in range(MUTANTS):
+    # a mutant costs about a compile of the whole game: a game ten times larger gets fewer
+    # (`python tests/fuzz.py --kind ir` runs thousands of every game)
+    count = max(12, min(MUTANTS, MUTANTS * 25_000 // len(json.dumps(base))))
+    for i in range(count):
         ir = mutate(base, rng)
         try:
             validate_ir(ir)
@@ -206,7 +209,7 @@ def test_ir_mutants_never_raise_a_python_exception(path, tmp_path, monkeypatch):
         except Exception as err:                     # noqa: BLE001 - the point of the test
             problems.append(f"mutant {i}: {type(err).__name__}: {err}")
     assert not problems, "\n".join(problems[:10])
-    assert valid > 0                                 # some mutants were schema-valid
+    assert valid > 0 or count < MUTANTS              # some mutants were schema-valid (of a full count)
     assert not (tmp_path / "pwned").exists()
 
 
