@@ -419,3 +419,21 @@ def test_theyre_coming_to_get_you_offers_again_after_a_pass_once_something_is_pl
     assert var(m, "minion_plays", 0) == 1 and options(m) == ["Zombie Lord", "pass"]
     play(m, "pass")
     assert m.question is None and labels(m, "discard", 0) == ["Zombie Lord", "Summon"]
+
+
+def test_scenario_2_one_minion_and_one_action_a_turn_unless_an_ability_grants_more():
+    """S5: at most one minion and one action a turn; Summon ("play an extra minion") grants a
+    second minion play, Mystic Studies used up the action play."""
+    m = position(hands=(("Walker", "Enchantress", "Summon", "Mystic Studies"), ()),
+                 decks=(("Grave Digger", "Neophyte", "Walker"), ()))
+    texts = lambda: [a.text for a in m.legal_actions()]
+    m.apply("play Walker Jungle Oasis")
+    while m.question is not None:                 # (Walker: keep or discard the top card)
+        m.apply(m.legal_actions()[0])
+    assert not any(t.startswith("play ") for t in texts())          # no second minion play
+    assert "act Summon" in texts() and "act Mystic Studies" in texts()
+    m.apply("act Summon")                                          # the one action play: +1 minion
+    assert "play Enchantress Jungle Oasis" in texts()
+    assert not any(t.startswith("act ") for t in texts())          # no second action play
+    m.apply("play Enchantress Jungle Oasis")
+    assert not any(t.startswith("play ") for t in texts())
