@@ -703,6 +703,19 @@ class Checker:
                 t = self.expr(s.card)
                 if not is_comp(t) and t not in ("any", "none"):
                     self.error("E201", f"`run … of` needs a component, not {show(t)}", s.card.span)
+        elif isinstance(s, n.Grant):
+            sym = self.out.symbols.get(s.target)
+            if sym is None or sym.kind != "def" or sym.decl.params is None:
+                self.error("E101", f"`modify … until` needs a def with parameters; `{s.target}` is not one", s.span,
+                           self.suggest(s.target, self.names_of("def")))
+                for a in s.args:
+                    self.expr(a)
+            else:
+                self.used.add(s.target)
+                self.check_args(s, sym.decl.params, s.args, f"def `{s.target}`")
+            self.expect(s.amount, "int", "the amount added")
+            if s.until not in ("turn_end",):
+                self.error("E105", f"a timed modifier lasts `until turn_end`, not until `{s.until}`", s.span)
         elif isinstance(s, n.Reveal):
             t = self.expr(s.what)
             if not (is_comp(t) or t in ("zone", "any") or (t.startswith("list:") and is_comp(elem(t)))):

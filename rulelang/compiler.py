@@ -156,6 +156,8 @@ def validate_ir(ir: dict, file: str = "<ir>") -> None:
 class Compiler:
     def __init__(self, checked: Checked):
         self.c = checked
+        # defs a timed modifier (`modify D(…) += E until turn_end`) adds to
+        self.granted = {x.target for x in n.walk(checked.game) if isinstance(x, n.Grant)}
         self.syms = checked.symbols
         self.imports: list[dict] = []            # content files the IR was built from
 
@@ -237,7 +239,7 @@ class Compiler:
     def def_body(self, d: n.DefDecl) -> dict:
         """A def's body; for a def some card modifies, plus the sum of the modifiers in play."""
         body = self.expr(d.body)
-        if any(a.form == "modify" and a.name == d.name for a in self.c.abilities):
+        if any(a.form == "modify" and a.name == d.name for a in self.c.abilities) or d.name in self.granted:
             mods = {"k": "mods", "n": d.name, "a": [{"k": "local", "n": p.name} for p in d.params or ()]}
             body = {"k": "bin", "op": "+", "l": body, "r": mods}
         return body
@@ -397,6 +399,9 @@ class Compiler:
             return {"s": "run", "hook": s.hook, "a": [self.expr(a) for a in s.args], "of": self.expr(s.card)}
         if isinstance(s, n.Reveal):
             return {"s": "reveal", "what": self.expr(s.what), "to": self.expr(s.to)}
+        if isinstance(s, n.Grant):
+            return {"s": "grant", "def": s.target, "a": [self.expr(a) for a in s.args], "v": self.expr(s.amount),
+                    "until": s.until}
         raise AssertionError(f"unknown statement {type(s).__name__}")
 
     def target(self, t: n.LValue) -> dict:

@@ -66,7 +66,7 @@ class Game:
         self.first_goto = ("goto", ir["first_step"])
         # a turn ends and the next begins with no rule of its own to run (see Match._settle)
         self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None
-                            and not any(code.builtin_triggers.values()))
+                            and not any(code.builtin_triggers.values()) and not code.has_grants)
         self.can_pause = code.can_pause
         self.start_triggers = bool(code.builtin_triggers["turn_start"])   # card triggers on turn boundaries
         self.end_triggers = bool(code.builtin_triggers["turn_end"])
@@ -199,6 +199,7 @@ class Match:
     frames: list = []               # the abilities and windows running now (for `state()`)
     known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
     replacing: list = []            # replacements running now (each applies once per chain)
+    grants: list = []               # timed modifiers: [def index, arguments, amount] until the turn ends
     cards_index = None              # see effects._cards
     src = None                      # the card whose ability runs now (`source`)
     zone_info = None                # see effects._zone_info
@@ -235,6 +236,7 @@ class Match:
         self._zone_ids = None
         if game.can_pause:
             self.answers, self.trig, self.frames, self.known, self.replacing = [], [], [], {}, []
+            self.grants = []
         # (no more attributes here without need: past 30, CPython stops sharing the instance
         # dict's keys between matches, and every match and clone grows by ~1.3 kB)
 
@@ -497,6 +499,9 @@ class Match:
         out: dict = {}
         if self.known:
             out["known"] = {str(c): {"zone": zone, "to": who} for c, (zone, who) in self.known.items()}
+        if self.grants:
+            names = list(self.game.ir["defs"])
+            out["grants"] = [[names[d], list(a), v] for d, a, v in self.grants]
         pending = self.pending
         if pending is not None:
             q = pending["question"]
@@ -554,6 +559,8 @@ class Match:
         m.log, m.messages = list(self.log), list(self.messages)
         if self.known:
             m.known = dict(self.known)
+        if self.grants:
+            m.grants = list(self.grants)
         if self.zone_info is not None:
             m.zone_info = None                     # keyed by the zone lists' ids: the copy has its own
         # the same position, the same legal actions (unless listing them rolls dice: then the copy
@@ -745,6 +752,8 @@ class Match:
             signal = drain(self)
             if self.result is not None:
                 return ("finish",)
+        if self.grants:
+            self.grants = []                        # timed modifiers end with the turn
         self.current = (self.current + 1) % self.players if to is None else to
         return self._begin_turn()
 
@@ -929,10 +938,11 @@ class Match:
             raise StateError("the log and the messages must be lists of texts")
         m.log, m.messages = list(log), [x if isinstance(x, str) else {"to": list(x["to"]), "text": x["text"]}
                                         for x in messages]
-        if "known" in data or "pending" in data:
+        if "known" in data or "pending" in data or "grants" in data:
             if not game.can_pause:
                 raise StateError("these rules never pause an effect or reveal a component")
             m._restore_known(data.get("known", {}))
+            m._restore_grants(data.get("grants", []))
             if "pending" in data:
                 return m._restore_pending(data)
         if m.result is None:
@@ -963,6 +973,18 @@ class Match:
                 raise StateError(f"`known` of component {c}: not a list of players")
             known[c] = (list(zone), who if who == "all" else sorted(set(who)))
         self.known = known
+
+    def _restore_grants(self, raw) -> None:
+        defs = list(self.game.ir["defs"])
+        if not isinstance(raw, list):
+            raise StateError("`grants` must be a list")
+        out = []
+        for g in raw:
+            if not (isinstance(g, list) and len(g) == 3 and g[0] in defs and isinstance(g[1], list)
+                    and all(_plain_value(x) for x in g[1]) and type(g[2]) is int and abs(g[2]) <= INT_LIMIT):
+                raise StateError(f"not a timed modifier: {_short(g)}")
+            out.append([defs.index(g[0]), list(g[1]), g[2]])
+        self.grants = out
 
     def _restore_pending(self, data: dict) -> "Match":
         """A paused position: restore its base, replay its action and answers, and check that

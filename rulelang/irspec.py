@@ -143,6 +143,7 @@ STATEMENTS: dict[str, NodeSpec] = {
     "open": NodeSpec({"window": NAME, "a": EXPRS, "from": OPTEXPR}, creating=True, pauses=True),
     "run": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}, creating=True, pauses=True),
     "reveal": NodeSpec({"what": EXPR, "to": OPTEXPR}),
+    "grant": NodeSpec({"def": NAME, "a": EXPRS, "v": EXPR, "until": ("turn_end",)}),
 }
 COMMON_OPTIONAL = {"line": INT}          # every statement may say its rule-file line
 
@@ -366,6 +367,10 @@ class _Checker:
             want = len(self.ir[section][s[key]])
             if len(s["a"]) != want:
                 raise _Bad(f"{path}/a", f"`{s[key]}` takes {want} arguments, not {len(s['a'])}")
+        elif kind == "grant":
+            self.declared(s["def"], self.ir["defs"], "def", f"{path}/def")
+            if len(s["a"]) != len(self.ir["defs"][s["def"]]["params"] or []):
+                raise _Bad(f"{path}/a", f"`{s['def']}` takes {len(self.ir['defs'][s['def']]['params'] or [])} arguments")
         elif kind == "create_cards":
             self.declared(s["kind"], self.ir["kinds"], "component kind", f"{path}/kind")
             fields = {f["name"] for f in self.ir["kinds"][s["kind"]]["fields"]}

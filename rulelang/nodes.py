@@ -295,6 +295,15 @@ class RunHook(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class Grant(Node):
+    """`modify D(args) += E until turn_end`: E added to def D for these arguments, for a while."""
+    target: str
+    args: tuple
+    amount: Node
+    until: str
+
+
+@dataclass(frozen=True, eq=False)
 class Reveal(Node):
     what: Node
     to: Node | None                      # None: every player

@@ -519,6 +519,10 @@ class _ToNodes(Transformer_NonRecursive):
         args = c[1] if len(c) > 2 else []
         return n.RunHook(self.sp(meta), str(c[0]), tuple(args), c[-1])
 
+    def grant_stmt(self, meta, c):
+        args = c[1] if len(c) == 4 else []
+        return n.Grant(self.sp(meta), str(c[0]), tuple(args), c[-2], str(c[-1]))
+
     def reveal_stmt(self, meta, c):
         return n.Reveal(self.sp(meta), c[0], c[1] if len(c) > 1 else None)
 

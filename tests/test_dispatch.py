@@ -17,7 +17,7 @@ from rulelang.parser import parse
 SPAN = Span("x.rules", 1, 1)
 STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Remove, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
               n.CallStmt, n.Create, n.CreateFrom, n.Log, n.CreateCards, n.Choose, n.May, n.Emit, n.Open, n.RunHook,
-              n.Reveal)
+              n.Reveal, n.Grant)
 GAME = """
 game "All" {
   players 2
@@ -28,6 +28,7 @@ game "All" {
   window after_take(c: Chip)
   hook on_take()
   card Chip "One" { v: 1 copies: 1 }
+  def worth(c: Chip) = c.v
   var total: int = 0
   var taken: list[int] = []
   proc tally() { total += 1 }
@@ -44,6 +45,7 @@ game "All" {
         while false { goto take }
         choose d in pool where d.v > 0 optional { reveal d to me }
         may { log "yes" to me }
+        modify worth(c) += 1 until turn_end
         emit taken_one(c)
         open after_take(c)
         run on_take() of c

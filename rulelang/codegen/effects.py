@@ -389,9 +389,21 @@ def _replaceable(m, pi: int, fn, args: tuple):
     return fn(m, *args)
 
 
+def _grant(m, di: int, args: tuple, amount) -> None:
+    """`modify D(args) += E until turn_end`: kept in the match until the turn ends."""
+    if type(amount) is not int:
+        raise RuleFault("a timed modifier adds a number")
+    m.grants.append([di, list(args), amount])
+
+
 def _mods(m, di: int, args: tuple) -> int:
-    """What the cards in play add to a def (their `modify` abilities)."""
+    """What the cards in play add to a def (their `modify` abilities), and the timed modifiers."""
     total = 0
+    if m.grants:
+        key = list(args)
+        for d, a, v in m.grants:
+            if d == di and a == key:
+                total += v
     for entry in m.game.code.modifiers[di]:
         for c in _holders(m, entry):
             total += entry.where(m, c, *args)
@@ -452,6 +464,6 @@ def stack_text(question: dict) -> str:
 NAMESPACE = {
     "_choose_one": _choose_one, "_choose_many": _choose_many, "_may": _may, "_SKIP": SKIP,
     "_emit": _emit, "_open": _open, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
-    "_reveal": _reveal, "_tell": _tell, "_forget": _forget,
+    "_reveal": _reveal, "_tell": _tell, "_forget": _forget, "_grant": _grant,
     "_watched_move": _watched_move, "_created": _created,
 }

@@ -388,7 +388,7 @@ Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
     "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby")}
 Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
     "move", "shuffle", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
-    "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal")}
+    "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal", "grant")}
 
 
 
@@ -428,8 +428,9 @@ class Compiled:
         self.n_actions = len(low.action_meta)
         # can an action stop half-way for a decision? (then the engine keeps a base to replay from)
         # (a game that reveals keeps per-match knowledge, which the same machinery carries)
-        self.can_pause = bool(ir.get("abilities")) or any(x.get("s") in ("choose", "may", "open", "reveal")
+        self.can_pause = bool(ir.get("abilities")) or any(x.get("s") in ("choose", "may", "open", "reveal", "grant")
                                                            for x in _walk(ir))
+        self.has_grants = any(x.get("s") == "grant" for x in _walk(ir))
         self.intern_dims = list(low.intern_dims)          # per table: nested-list dims, or None (a dict)
         # does listing the legal actions never use the random generator?
         self.pure_enumeration = not any(

@@ -455,6 +455,10 @@ class StatementLowering:
         of = self.ex(s["of"], ctx).src
         self.signal_of(f"_hook(m, {self.hook_index[s['hook']]}, {of}, {self.args_tuple(s['a'], ctx)})", ctx)
 
+    def s_grant(self, s, ctx):
+        v = self.ex(s["v"], ctx)
+        ctx.fn.emit(f"_grant(m, {self.def_index[s['def']]}, {self.args_tuple(s['a'], ctx)}, {v.src})")
+
     def s_reveal(self, s, ctx):
         ctx.fn.emit(f"_reveal(m, {self.ex(s['what'], ctx).src}, {self.opt_src(s.get('to'), ctx)})")
 
