@@ -344,7 +344,7 @@ class Checker:
                     self.error("E102", f"card {d.name!r} gives `{f.name}` twice", f.span)
                 given.add(f.name)
                 if f.name == "copies":
-                    t = self.expect(f.value, "int", "`copies`")
+                    self.expect(f.value, "int", "`copies`")
                     if not (isinstance(f.value, n.Lit) and type(f.value.value) is int and 0 <= f.value.value <= 1000):
                         self.error("E204", "`copies` must be a number from 0 to 1000", f.value.span)
                     continue

@@ -13,7 +13,7 @@ straight-line Python: no generators, no interpreter.
 from __future__ import annotations
 
 from ..errors import RuleFault
-from .runtime import _move, as_items, player_text
+from .runtime import _move, as_items
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
 _DECLINED = object()             # `pass` at the first pick of an optional subset
@@ -453,12 +453,6 @@ def known_to(m, player: int) -> dict:
         if where is not None and list(where) == zone:
             out[c] = zone
     return out
-
-
-def stack_text(question: dict) -> str:
-    """One line saying who must choose what, for the REPL."""
-    who = player_text(question["chooser"])
-    return f"{who} must choose: {question.get('prompt') or question['kind']}"
 
 
 NAMESPACE = {
