@@ -4,12 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulelang
-from rulelang.engine import Game
 
 RULES = str(Path(__file__).resolve().parents[2] / "games" / "smash_up.rules")
-# compiled afresh, not through rulelang.load: the IR cache is keyed by the main file's text only, so
-# an edited included faction file would load stale
-game = Game(rulelang.compile_file(RULES), RULES)
+game = rulelang.load(RULES)
 VS_NINJAS = "aliens+dinosaurs,ninjas+pirates"
 MIRROR = "aliens+dinosaurs,dinosaurs+aliens"        # P2 with the same factions (other players' actions)
 BASES = ("Jungle Oasis", "Tar Pits", "The Central Brain")   # Oasis: 12, 2/0/0, no ability

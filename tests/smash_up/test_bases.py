@@ -12,7 +12,6 @@ SMASH_UP_RULES=path/to/smash_up.rules runs the tests against another copy of the
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import rulelang
@@ -20,23 +19,7 @@ import rulelang
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load_fresh(path: str):
-    """rulelang.load with an empty IR cache. ENGINE BUG (reported): the cache is keyed by the main
-    rule file's text only, so after an edit of an included file (smash_up/*.rules) `load` returns
-    the IR of the old text. A fresh cache directory makes every run compile the current files."""
-    saved = os.environ.get("RULELANG_CACHE_DIR")
-    with tempfile.TemporaryDirectory() as fresh:
-        os.environ["RULELANG_CACHE_DIR"] = fresh
-        try:
-            return rulelang.load(path)
-        finally:
-            if saved is None:
-                del os.environ["RULELANG_CACHE_DIR"]
-            else:
-                os.environ["RULELANG_CACHE_DIR"] = saved
-
-
-game = _load_fresh(os.environ.get("SMASH_UP_RULES") or str(ROOT / "games" / "smash_up.rules"))
+game = rulelang.load(os.environ.get("SMASH_UP_RULES") or str(ROOT / "games" / "smash_up.rules"))
 
 TWO = "aliens+dinosaurs,ninjas+pirates"
 THREE = "aliens+dinosaurs,ninjas+pirates,robots+zombies"

@@ -19,9 +19,8 @@ _GAME = None
 
 
 def game() -> rulelang.Game:
-    """The game, loaded once per module. (Loaded from inside a test, so that the autouse fixture's
-    private, empty IR cache is in force: `rulelang.load` keys its cache on the main file's text
-    only, and would return stale IR after an included faction file changed.)"""
+    """The game, loaded once per module (from inside a test, so that the autouse fixture's private
+    IR cache is in force)."""
     global _GAME
     if _GAME is None:
         _GAME = rulelang.load(str(RULES))
@@ -273,7 +272,7 @@ def test_smoke_bomb_an_action_attached_by_another_player_does_not_affect_the_min
 
 def test_poison_minus_4_never_below_0_and_destroys_chosen_attached_actions():
     pos = Pos("ninjas+pirates,ninjas+pirates")
-    pk = pos.minion("Pirate King", 1, LIBRARY)       # 5
+    pos.minion("Pirate King", 1, LIBRARY)            # 5
     wench = pos.minion("Saucy Wench", 1, LIBRARY)    # 3
     pos.on_minion("Poison", 1, wench)                # P2's own Poison on their Wench: 3 - 4 -> 0
     pos.hand(0, "Poison")
@@ -344,8 +343,8 @@ def test_infiltrate_destroys_another_action_on_the_base():
 
 def test_disguise_plays_extra_minions_there_then_returns_the_picked_ones():
     pos = Pos()
-    a1 = pos.minion("Ninja Acolyte", 0, LIBRARY)
-    a2 = pos.minion("Shinobi", 0, LIBRARY)
+    pos.minion("Ninja Acolyte", 0, LIBRARY)
+    pos.minion("Shinobi", 0, LIBRARY)
     pos.minion("Tiger Assassin", 0, CEMETERY)
     pos.hand(0, "Disguise", "Ninja Master", "First Mate")
     m = pos.match()

@@ -2,7 +2,6 @@
 tricksters.rules), each played from an exact position built from a real match's state."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import rulelang
@@ -13,21 +12,7 @@ BASES = ("Jungle Oasis", "The Great Library", "Rhodes Plaza Mall")   # no abilit
 OASIS, LIBRARY, MALL = BASES
 
 
-def _load():
-    # Engine bug (reported): the IR cache is keyed by the main rule file's text only, so an edit
-    # to an included faction file can load a stale compiled game. Load without the cache.
-    saved = os.environ.get("RULELANG_CACHE_DIR")
-    os.environ["RULELANG_CACHE_DIR"] = os.path.join(os.devnull, "no-cache")
-    try:
-        return rulelang.load(str(RULES))
-    finally:
-        if saved is None:
-            del os.environ["RULELANG_CACHE_DIR"]
-        else:
-            os.environ["RULELANG_CACHE_DIR"] = saved
-
-
-game = _load()
+game = rulelang.load(str(RULES))
 
 
 def position(hands=((), ()), decks=((), ()), discards=((), ()), field=(), attached=(), factions=MINE,
