@@ -194,10 +194,13 @@ class _Session:
 
     def public(self, text: str) -> bool:
         """Does this text name no component that some seat cannot see now?"""
-        name = text.rsplit(" #", 1)[0] if " #" in text else text
-        if name not in {c["label"] for c in self.match.state()["components"]}:
-            return True
-        return all(name in self.visible(seat) for seat in range(self.match.players))
+        return text.rsplit(" #", 1)[0] not in self.unseen_labels()
+
+    def unseen_labels(self) -> set:
+        """The labels of components that some seat cannot see now (none of that label in view)."""
+        labels = {c["label"] for c in self.match.state().get("components", [])}
+        seen_by_all = set.intersection(*(self.visible(seat) for seat in range(self.match.players)))
+        return labels - seen_by_all
 
     def visible(self, seat: int) -> set:
         view = self.match.view(seat)
@@ -252,7 +255,10 @@ class _Session:
 
     def show_log(self, _argument: str) -> bool:
         log = self.match.log
-        self.say("\n".join(f"  {n}. {printable(text)}" for n, text in enumerate(log, 1)) if log else "no actions yet")
+        # an entry naming a card some player cannot see now (a secret choice) is not repeated
+        hidden = self.unseen_labels()
+        shown = ["(a secret choice)" if text.rsplit(" #", 1)[0] in hidden else text for text in log]
+        self.say("\n".join(f"  {n}. {printable(text)}" for n, text in enumerate(shown, 1)) if log else "no actions yet")
         return False
 
     def undo(self, _argument: str) -> bool:

@@ -1,0 +1,40 @@
+"""At the terminal, a choice's answer that names a card another player cannot see is never
+repeated: not when it is announced, not in `log`."""
+from __future__ import annotations
+
+import io
+
+import rulelang
+from rulelang.repl import run_repl
+
+SOURCE = """
+game "Hide" {
+  players 2
+  kind Card { label card }
+  zone hand: set per player, owner
+  zone pile: set, public
+  card Card "Ruby" { }
+  card Card "Onyx" { }
+  setup { create cards Card in hand[0] }
+  turn { step s {
+    action stash require size(hand[me]) == 2 { choose c in hand[me] prompt "keep which?" { move c to pile } }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_an_answer_is_repeated_only_once_every_player_can_see_its_card():
+    game = rulelang.Game(rulelang.compile_source(SOURCE, "hide.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("stash\nRuby\nlog\nquit\n"), out, "hide.rules")
+    text = out.getvalue()
+    after = text[text.index("P1> Ruby"):]
+    assert "P1 chooses: Ruby" in after and "2. Ruby" in after    # Ruby lies on the public pile by now…
+    game2 = rulelang.Game(rulelang.compile_source(SOURCE.replace("move c to pile", "log \"kept\""), "hide.rules"))
+    out = io.StringIO()
+    run_repl(game2, 2, 1, {}, {1: "random"}, io.StringIO("stash\nRuby\nlog\nquit\n"), out, "hide.rules")
+    text = out.getvalue()
+    after = text[text.index("P1> Ruby") + len("P1> Ruby"):]
+    assert "makes a secret choice" in after and "(a secret choice)" in after    # …here still in the hand
+    assert "Ruby" not in after
