@@ -387,7 +387,8 @@ class Compiler:
                     "min": lo, "max": hi, "by": self.expr(s.chooser), "optional": s.optional,
                     "prompt": self.expr(s.prompt), "show": self.text_as(self.type_of(s.domain), element=True),
                     "body": self.block(s.body), "else": self.block(s.other),
-                    **({"as": self.expr(s.label)} if s.label is not None else {})}
+                    **({"as": self.expr(s.label)} if s.label is not None else {}),
+                    **({"always": True} if s.always else {})}
         if isinstance(s, n.May):
             return {"s": "may", "by": self.expr(s.chooser), "prompt": self.expr(s.prompt),
                     "body": self.block(s.body), "else": self.block(s.other)}

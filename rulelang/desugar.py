@@ -36,13 +36,20 @@ class AbilityInfo:
     zone: str | None = None    # a trigger on a component entering/leaving this zone (name: enter/leave)
 
 
+ANYTIME_STEP = "__anytime"
+
+
 def _anytime(game: n.Game) -> n.Game:
-    """`anytime action`s join every step's actions (after the step's own)."""
+    """`anytime action`s join every step's actions (after the step's own), and make a step of their
+    own, `__anytime`, never entered: the engine lists it for a player who is not the one to act
+    (`Match.interrupts`), so anyone may use them in anyone's turn."""
     extra = tuple(d.action for d in game.decls if isinstance(d, n.AnytimeDecl))
     if not extra:
         return game
     decls = tuple(n.StepDecl(d.span, d.name, d.actor, d.enter, d.actions + extra, d.in_turn)
                   if isinstance(d, n.StepDecl) else d for d in game.decls if not isinstance(d, n.AnytimeDecl))
+    span = next(d.span for d in game.decls if isinstance(d, n.AnytimeDecl))
+    decls += (n.StepDecl(span, ANYTIME_STEP, None, (), extra, False),)
     return n.Game(game.span, game.name, decls, game.sources)
 
 

@@ -17,7 +17,8 @@ import random
 import reprlib
 
 from .codegen import Action, Lowerer, plain_text, player_text
-from .codegen.effects import Paused, drain, emit_builtin, known_to
+from .codegen.effects import HIDDEN_ABILITY, Paused, drain, emit_builtin, known_to, seen_by
+from .desugar import ANYTIME_STEP             # the step of the `anytime` actions (interrupts)
 from .errors import IllegalAction, RuleFault, RuleRuntimeError, StateError
 from .irspec import check_ir
 from .limits import COMPONENT_LIMIT, INT_LIMIT, WORK_LIMIT
@@ -285,6 +286,50 @@ class Match:
                 raise self._rule_error("listing the legal actions", err) from None
         return list(self._by_text.values())
 
+    def interrupts(self, player: int) -> list[Action]:
+        """The `anytime` actions `player` may take now although another player is to act (revealing
+        one's role in someone else's turn). Offered only while no effect waits for an answer, so
+        nobody is ever asked to pass. Their texts name the player (`P3: reveal`); `apply` takes them
+        like any legal action, and the player to act afterwards is the one who was to act before."""
+        if (self.result is not None or self.pending is not None or ANYTIME_STEP not in self.game.steps
+                or type(player) is not int or not 0 <= player < self.players or player == self.actor):
+            return []
+        try:
+            found = self._as_interrupt(player, lambda: self.game.steps[ANYTIME_STEP][2](self))
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("listing the legal actions", err) from None
+        prefix = player_text(player) + ": "
+        return [Action(prefix + a.text, a._fn, a._args, a._meta) for a in found.values()]
+
+    def _as_interrupt(self, player: int, run):
+        """Run `run()` as if `player` acted at the anytime step; the step and actor are put back."""
+        step, actor, listed = self.step, self.actor, self._by_text
+        self.step, self.actor, self.me = ANYTIME_STEP, player, player
+        self.work = WORK_LIMIT
+        try:
+            return run()
+        finally:
+            self.step, self.actor, self._by_text = step, actor, listed
+
+    def _interrupt(self, text: str):
+        """The interrupt an action text names (`P3: reveal`), or None."""
+        seat, sep, _ = text.partition(": ")
+        if not sep or not seat.startswith("P") or not seat[1:].isdigit() or ANYTIME_STEP not in self.game.steps:
+            return None
+        player = int(seat[1:]) - 1
+        return next((a for a in self.interrupts(player) if a.text == text), None)
+
+    def _run_interrupt(self, found: Action) -> None:
+        """Apply an interrupt; unless it moves the flow on, the same player is still to act."""
+        player = int(found.text.partition(":")[0][1:]) - 1
+        self.log.append(found.text)
+        self._by_text = None
+        signal = self._as_interrupt(player, lambda: found._fn(self, found._args))
+        self._by_text = None
+        if self.trig:
+            signal = drain(self) or signal
+        self._settle(signal)
+
     def apply(self, action) -> None:
         text = action.text if type(action) is Action else str(action).strip()
         by_text = self._by_text
@@ -294,6 +339,14 @@ class Match:
             self.legal_actions()
             by_text = self._by_text
         found = by_text.get(text)
+        if found is None and self.pending is None:
+            found = self._interrupt(text)
+            if found is not None and not self.game.can_pause:
+                try:
+                    self._run_interrupt(found)
+                except RULE_FAULTS + (RuleFault,) as err:
+                    raise self._rule_error(f"playing `{text}`", err) from None
+                return
         if found is None:
             raise IllegalAction(f"`{text}` is not a legal action now")
         if self.game.can_pause:
@@ -349,6 +402,10 @@ class Match:
         text = root[1]
         found = self._listed().get(text)
         if found is None:
+            found = self._interrupt(text)
+            if found is not None:
+                self._run_interrupt(found)
+                return
             raise RuleFault(f"`{text}` is not a legal action in the position it was played from")
         self.me = self.actor
         self._by_text = None
@@ -472,9 +529,15 @@ class Match:
         if self.pending is None or self.result is not None:
             return {}
         q = self.pending["question"]
+        running = []
+        for f in q["stack"]:
+            source = f.get("source")
+            if source is not None and not seen_by(self, source, player):    # a card this player cannot see
+                f = {**f, "effect": HIDDEN_ABILITY, "source": None}
+            running.append(dict(f))
         return {"choice": {"chooser": q["chooser"], "prompt": q["prompt"], "kind": q["kind"],
                            "options": list(q["options"]) if player == q["chooser"] else None,
-                           "running": [{k: v for k, v in f.items()} for f in q["stack"]]}}
+                           "running": running}}
 
     def state(self) -> dict:
         game = self.game

@@ -261,6 +261,7 @@ class Choose(Node):
     body: tuple
     other: tuple
     label: Node | None = None            # `as E`: the text an option is shown as (the var is one option)
+    always: bool = False                 # `always`: asked even when one answer is forced (hides that it was)
 
 
 @dataclass(frozen=True, eq=False)

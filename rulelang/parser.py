@@ -470,10 +470,11 @@ class _ToNodes(Transformer_NonRecursive):
         by = next((x[2] for x in opts if x[1] == "by"), None)
         prompt = next((x[2] for x in opts if x[1] == "prompt"), None)
         optional = any(x[1] == "optional" for x in opts)
+        always = any(x[1] == "always" for x in opts)
         label = next((x[2] for x in opts if x[1] == "as"), None)
         return n.Choose(self.sp(meta), var, mode, domain, extra if mode == "one" else None,
                         extra if mode != "one" else None, by, optional, prompt, blocks[0],
-                        blocks[1] if len(blocks) > 1 else (), label)
+                        blocks[1] if len(blocks) > 1 else (), label, always)
 
     def choice_one(self, meta, c):
         return ("one", c[0], c[1] if len(c) > 1 else None)
@@ -492,6 +493,9 @@ class _ToNodes(Transformer_NonRecursive):
 
     def choice_optional(self, meta, c):
         return ("opt", "optional", None)
+
+    def choice_always(self, meta, c):
+        return ("opt", "always", None)
 
     def choice_prompt(self, meta, c):
         return ("opt", "prompt", c[0])

@@ -13,6 +13,7 @@ import json
 import sys
 
 from rulelang.bots import bot_seed, make_bot
+from rulelang.desugar import ANYTIME_STEP
 from rulelang.errors import IllegalAction, RuleRuntimeError, StateError
 from rulelang.replay import check_game, read, rebuild, save_data
 from rulelang.textsafe import printable
@@ -26,6 +27,7 @@ Commands:
   help        show this text
   log         list the actions played so far
   undo        go back to the previous decision of a human player
+  as P2       let another player at the terminal act now, out of turn (an any-time action)
   save FILE   write the match to FILE
   load FILE   continue a match written by save
   quit        leave the game"""
@@ -73,7 +75,8 @@ class _Session:
         self.on_screen: int | None = None    # the human whose view was shown last
         self.since_view: list[str] = []      # moves announced since then, repeated after a hand-over
         self.commands = {"help": self.help, "log": self.show_log, "undo": self.undo,
-                         "save": self.save, "load": self.load, "quit": self.quit}
+                         "save": self.save, "load": self.load, "quit": self.quit,
+                         "as": self.interrupt}
         self.was_choice = False                       # was the last move an answer to a choice?
         self.told = len(self.match.message_log())     # messages announced (public) so far
         self.told_to = [self.told] * players          # messages shown to each seat so far
@@ -124,6 +127,9 @@ class _Session:
         self.tell_private(seat)
         actions = self.match.legal_actions()
         self.say("\n".join(f"  {n}. {printable(action)}" for n, action in enumerate(actions, 1)))
+        others = self.interrupters(seat)
+        if others:
+            self.say(f"  (another player may act now, out of turn: as {seat_name(others[0])})")
         while True:
             line = " ".join(self.ask(f"{seat_name(seat)}> ").split())
             if not line:
@@ -137,6 +143,51 @@ class _Session:
             action = self.pick(line, actions)
             if action is not None and self.play(seat, action):
                 return
+
+    def interrupters(self, seat: int) -> list[int]:
+        """The other humans at the terminal, when the rules have any-time actions they might use."""
+        if ANYTIME_STEP not in self.game.steps or self.match.question is not None:
+            return []
+        return [s for s in range(self.match.players) if s != seat and s not in self.bots]
+
+    def interrupt(self, argument: str) -> bool:
+        """`as P3`: P3 takes the terminal to use an any-time action while another player is to act.
+        P3 sees their own view and their own offers only; nobody else learns what P3 could do."""
+        wanted = argument.strip().upper()
+        seat = int(wanted[1:]) - 1 if wanted[:1] == "P" and wanted[1:].isdigit() else -1
+        if not 0 <= seat < self.match.players:
+            self.say(f"error: as needs a seat, P1-P{self.match.players}")
+            return False
+        if seat in self.bots:
+            self.say(f"error: {seat_name(seat)} is a bot")
+            return False
+        if seat == self.match.current_player:
+            self.say(f"error: {seat_name(seat)} is the one to act now")
+            return False
+        offers = self.match.interrupts(seat)
+        if self.needs_hand_over(seat):
+            self.hand_over(seat)
+        self.on_screen = seat
+        self.since_view = []
+        self.say(render_view(self.match.view(seat)))
+        self.tell_private(seat)
+        prefix = seat_name(seat) + ": "
+        texts = [action.text[len(prefix):] for action in offers]
+        if not offers:
+            self.say(f"{seat_name(seat)} has nothing to do out of turn now.")
+            self.ask("Press Enter to give the terminal back ")
+            return True
+        self.say("\n".join(f"  {n}. {printable(text)}" for n, text in enumerate(texts, 1)))
+        self.say("  (or back: nothing now)")
+        while True:
+            line = " ".join(self.ask(f"{seat_name(seat)} (out of turn)> ").split())
+            if line.lower() in ("", "back"):
+                return True
+            text = self.pick(line, texts)
+            if text is not None:
+                self.was_choice = False
+                if self.play(seat, offers[texts.index(text)]):
+                    return True
 
     def pick(self, line: str, actions: list):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise."""
@@ -186,6 +237,9 @@ class _Session:
         """How a move is announced to everyone at the terminal. A choice's answer that names a
         card some player cannot see is announced without its text."""
         text = str(action)
+        seat, out_of_turn, rest = text.partition(": ")       # an interrupt: `P3: reveal`
+        if out_of_turn and seat[:1] == "P" and seat[1:].isdigit():
+            text = rest
         if not self.was_choice:
             return f"plays: {printable(text)}"
         if not self.public(text):

@@ -113,9 +113,10 @@ def test_a_card_trigger_applies_only_while_in_play_and_me_is_its_controller(mark
     play(m, "sell Vase")                                # P1 sells: the Clock on the table and the Coin
     assert m.question["chooser"] == 0
     # the Vase was moved to the box before the event: it is not in play, its trigger waits not
-    assert texts(m) == ["Clock: sold", "Coin: sold"] and m.question["kind"] == "order"
+    # the Coin lies in P1's hidden deck: its ability is not named to P1 (the state keeps its name)
+    assert texts(m) == ["Clock: sold", "a hidden card's ability"] and m.question["kind"] == "order"
     assert m.question["triggers"] == ["Clock: sold", "Coin: sold"]
-    m.apply("Coin: sold")
+    m.apply("a hidden card's ability")
     assert m.pending is None
     # Coin (from anywhere, in P1's hidden deck, owner P1) ran first, then the Clock (owner P2)
     assert var(m, "notes") == ["coin", "clock Clock"] and var(m, "mes") == [0, 1]
@@ -132,7 +133,7 @@ def test_the_current_player_orders_card_triggers(market):
 
 def test_a_trigger_where_can_use_self(market):
     m = market.new_match(2, seed=1)
-    play(m, "lay Clock", "lay Vase", "lay Clock", "sell Clock", "Coin: sold")
+    play(m, "lay Clock", "lay Vase", "lay Clock", "sell Clock", "a hidden card's ability")
     # the first Clock went to the box first; the other Clock (l != self) and the Coin triggered
     assert var(m, "notes") == ["coin", "clock Clock"] and zones(m)["table"] == [2, 1]
     assert zones(m)["box"] == [0] and var(m, "gold") == [0, 1]
@@ -143,11 +144,11 @@ def test_two_copies_of_a_card_that_trigger_together_are_ordered_by_the_current_p
     play(m, "lay Clock", "lay Clock", "lay Vase", "idle", "sell Vase")
     # both Clocks (and the Coin) wait; each Clock is a separate ability, told apart by a number
     assert m.current_player == 0 and m.question["chooser"] == 0 and m.question["kind"] == "order"   # P1 sold
-    assert texts(m) == ["Clock: sold", "Clock: sold #2", "Coin: sold"]
+    assert texts(m) == ["Clock: sold", "Clock: sold #2", "a hidden card's ability"]
     assert len(m.question["triggers"]) == 3
     m.apply("Clock: sold #2")
-    assert texts(m) == ["Clock: sold", "Coin: sold"]             # one Clock left: no number
-    m.apply("Coin: sold")
+    assert texts(m) == ["Clock: sold", "a hidden card's ability"]             # one Clock left: no number
+    m.apply("a hidden card's ability")
     assert m.pending is None
     assert var(m, "notes") == ["no source", "clock Clock", "coin", "clock Clock"] and var(m, "gold") == [0, 2]
 

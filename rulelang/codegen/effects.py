@@ -69,19 +69,21 @@ def _options(m, values, texter) -> dict:
     return out
 
 
-def _choose_one(m, chooser, prompt, values, texter, optional: bool):
-    """One element of `values` (SKIP if there is none, or the chooser passes)."""
+def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False):
+    """One element of `values` (SKIP if there is none, or the chooser passes). `always`: ask even
+    a forced choice, so that whether a question came tells the others nothing."""
     options = _options(m, values, texter)
     if not options:
         return SKIP
-    if len(options) == 1 and not optional:
+    if len(options) == 1 and not optional and not always:
         return next(iter(options.values()))               # nothing to decide
     if optional:
         options[PASS] = SKIP
     return _answer(m, chooser if chooser is not None else m.me, prompt, options, "one")
 
 
-def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, optional: bool = False):
+def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, optional: bool = False,
+                 always: bool = False):
     """A subset of `values` (in the order picked if `ordered`), picked one element at a time;
     `done` ends it once `lo` are picked. SKIP if there are fewer than `lo` to pick from, or the
     chooser passes (`optional`)."""
@@ -89,14 +91,14 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
     if texter is None:                     # (text, value) pairs: pick among them, give the values
         pairs = remaining
         got = _choose_many(m, chooser, prompt, list(range(len(pairs))), lambda lb, i: pairs[i][0], lo, hi,
-                           ordered, optional)
+                           ordered, optional, always)
         return got if got is SKIP else [pairs[i][1] for i in got]
     lo = 0 if lo is None else max(0, lo)
     if not remaining or len(remaining) < lo:
         return SKIP
     hi = len(remaining) if hi is None else min(hi, len(remaining))
     who = chooser if chooser is not None else m.me
-    if not ordered and lo == len(remaining) and not optional:
+    if not ordered and lo == len(remaining) and not optional and not always:
         return remaining                       # every one of them: nothing to decide
     picked: list = []
     while len(picked) < hi and remaining:
@@ -105,7 +107,7 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
             options["done"] = SKIP
         elif optional and not picked:
             options[PASS] = _DECLINED
-        if len(options) == 1:
+        if len(options) == 1 and not always:
             v = next(iter(options.values()))   # forced
         else:
             v = _answer(m, who, prompt, options, "order" if ordered else "subset")
@@ -153,6 +155,21 @@ def _zone_info(m) -> dict:
                 info[id(value)] = (z["name"], None)
         m.zone_info = info
     return info
+
+
+def seen_by(m, c, player: int) -> bool:
+    """May `player` see component c where it lies now: a public zone, their own `owner` zone, or
+    revealed to them? (An ability of a card they cannot see is not named to them.)"""
+    where = _zone_info(m).get(id(m.where[c]))
+    if where is None:
+        return False
+    vis = next(z["visibility"] for z in m.game.zones if z["name"] == where[0])
+    if vis == "public" or (vis == "owner" and where[1] == player):
+        return True
+    return c in known_to(m, player)
+
+
+HIDDEN_ABILITY = "a hidden card's ability"
 
 
 def _controller(m, c) -> int:
@@ -211,16 +228,16 @@ def drain(m):
     signal = None
     while pending and m.result is None:
         if len(pending) > 1:
+            order = m.game.code.trigger_order
+            chooser = order(m) if order is not None else m.current
             options = {}
             for i, t in enumerate(pending):
-                text, k = t[4], 2
+                shown = t[4] if t[3] is None or seen_by(m, t[3], chooser) else HIDDEN_ABILITY
+                text, k = shown, 2
                 while text in options:           # (two copies of a card: told apart by number)
-                    text, k = f"{t[4]} #{k}", k + 1
+                    text, k = f"{shown} #{k}", k + 1
                 options[text] = i
-            order = m.game.code.trigger_order
-            i = options[next(iter(options))] if len(options) == 1 else \
-                _answer(m, order(m) if order is not None else m.current, "which ability resolves first", options,
-                        "order")
+            i = _answer(m, chooser, "which ability resolves first", options, "order")
         else:
             i = 0
         fn, args, me, source, label = pending.pop(i)

@@ -409,11 +409,11 @@ class StatementLowering:
             values, texter = f"[({label.src}, {q}) for {q} in {values}]", "None"
         got = fn.new("t")
         if s["mode"] == "one":
-            fn.emit(f"{got} = _choose_one(m, {by}, {prompt}, {values}, {texter}, {s['optional']})")
+            fn.emit(f"{got} = _choose_one(m, {by}, {prompt}, {values}, {texter}, {s['optional']}, {bool(s.get('always'))})")
         else:
             lo, hi = self.opt_src(s.get("min"), ctx), self.opt_src(s.get("max"), ctx)
             fn.emit(f"{got} = _choose_many(m, {by}, {prompt}, {values}, {texter}, {lo}, {hi}, "
-                    f"{s['mode'] == 'order'}, {s['optional']})")
+                    f"{s['mode'] == 'order'}, {s['optional']}, {bool(s.get('always'))})")
         fn.emit(REBIND)                          # (a choice may be answered by replaying: nothing is created)
         fn.emit(f"if {got} is not _SKIP:")
         fn.indent += 1
