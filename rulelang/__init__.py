@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import cache, safejson
-from .engine import Action, Game, Match
+from .engine import Action, Game, Match, interrupt_seat
 from .errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
 from .limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
 from .textsafe import printable
@@ -18,7 +18,7 @@ from .textsafe import printable
 # The front end (parser, checker, compiler: Lark and jsonschema) is imported when first needed,
 # so loading a cached rule file or running a game does not pay for it.
 
-__all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action",
+__all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action", "interrupt_seat",
            "Diagnostic", "Span", "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError"]
 __version__ = "0.1.0"
 

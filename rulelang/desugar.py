@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from . import nodes as n
 from .errors import Diagnostic
+from .irspec import ANYTIME_STEP
 
 BUILTIN_EVENTS = ("turn_start", "turn_end")          # events the engine emits itself (no parameters)
 ZONE_EVENTS = ("enter", "leave")                     # `on enter Z(c)`, `on leave Z(c)`
@@ -34,9 +35,6 @@ class AbilityInfo:
     span: object
     procs: tuple = ()          # replace: every procedure it replaces
     zone: str | None = None    # a trigger on a component entering/leaving this zone (name: enter/leave)
-
-
-ANYTIME_STEP = "__anytime"
 
 
 def _anytime(game: n.Game) -> n.Game:

@@ -18,9 +18,8 @@ import reprlib
 
 from .codegen import Action, Lowerer, plain_text, player_text
 from .codegen.effects import HIDDEN_ABILITY, Paused, drain, emit_builtin, known_to, seen_by
-from .desugar import ANYTIME_STEP             # the step of the `anytime` actions (interrupts)
 from .errors import IllegalAction, RuleFault, RuleRuntimeError, StateError
-from .irspec import check_ir
+from .irspec import ANYTIME_STEP, check_ir
 from .limits import COMPONENT_LIMIT, INT_LIMIT, WORK_LIMIT
 from .textsafe import printable
 from .types import Context, ValueType
@@ -65,6 +64,7 @@ class Game:
         self.on_turn_start = code.handlers.get("turn_start")
         self.on_turn_end = code.handlers.get("turn_end")
         self.first_goto = ("goto", ir["first_step"])
+        self.has_interrupts = ANYTIME_STEP in self.steps       # any-time actions, usable out of turn
         # a turn ends and the next begins with no rule of its own to run (see Match._settle)
         self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None
                             and not any(code.builtin_triggers.values()) and not code.has_grants)
@@ -313,15 +313,14 @@ class Match:
 
     def _interrupt(self, text: str):
         """The interrupt an action text names (`P3: reveal`), or None."""
-        seat, sep, _ = text.partition(": ")
-        if not sep or not seat.startswith("P") or not seat[1:].isdigit() or ANYTIME_STEP not in self.game.steps:
+        player = interrupt_seat(text)
+        if player is None or ANYTIME_STEP not in self.game.steps:
             return None
-        player = int(seat[1:]) - 1
         return next((a for a in self.interrupts(player) if a.text == text), None)
 
     def _run_interrupt(self, found: Action) -> None:
         """Apply an interrupt; unless it moves the flow on, the same player is still to act."""
-        player = int(found.text.partition(":")[0][1:]) - 1
+        player = interrupt_seat(found.text)
         self.log.append(found.text)
         self._by_text = None
         signal = self._as_interrupt(player, lambda: found._fn(self, found._args))
@@ -1135,6 +1134,15 @@ class Match:
 
 # ---- checking a restored state ----
 PLAIN_DEPTH = 32             # nesting of a component field's value in a restored state
+
+
+def interrupt_seat(text: str) -> int | None:
+    """The seat (0-based) an interrupt's text names (`P3: reveal` -> 2), or None."""
+    seat, sep, _ = text.partition(": ")
+    digits = seat[1:]
+    if not sep or seat[:1] != "P" or not (digits.isascii() and digits.isdigit()) or len(digits) > 3:
+        return None
+    return int(digits) - 1
 
 
 def _nodes(tree):

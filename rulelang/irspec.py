@@ -145,6 +145,7 @@ STATEMENTS: dict[str, NodeSpec] = {
     "reveal": NodeSpec({"what": EXPR, "to": OPTEXPR}),
     "grant": NodeSpec({"def": NAME, "a": EXPRS, "v": EXPR, "until": ("turn_end",)}),
 }
+ANYTIME_STEP = "__anytime"      # the step made of the `anytime` actions: never entered, listed for interrupts
 COMMON_OPTIONAL = {"line": INT}          # every statement may say its rule-file line
 
 SCALAR_TYPES = ("int", "bool", "text", "player", "cell")

@@ -13,7 +13,7 @@ import json
 import sys
 
 from rulelang.bots import bot_seed, make_bot
-from rulelang.desugar import ANYTIME_STEP
+from rulelang import interrupt_seat
 from rulelang.errors import IllegalAction, RuleRuntimeError, StateError
 from rulelang.replay import check_game, read, rebuild, save_data
 from rulelang.textsafe import printable
@@ -146,16 +146,15 @@ class _Session:
 
     def interrupters(self, seat: int) -> list[int]:
         """The other humans at the terminal, when the rules have any-time actions they might use."""
-        if ANYTIME_STEP not in self.game.steps or self.match.question is not None:
+        if not self.game.has_interrupts or self.match.question is not None:
             return []
         return [s for s in range(self.match.players) if s != seat and s not in self.bots]
 
     def interrupt(self, argument: str) -> bool:
         """`as P3`: P3 takes the terminal to use an any-time action while another player is to act.
         P3 sees their own view and their own offers only; nobody else learns what P3 could do."""
-        wanted = argument.strip().upper()
-        seat = int(wanted[1:]) - 1 if wanted[:1] == "P" and wanted[1:].isdigit() else -1
-        if not 0 <= seat < self.match.players:
+        seat = interrupt_seat(argument.strip().upper() + ": ")
+        if seat is None or not 0 <= seat < self.match.players:
             self.say(f"error: as needs a seat, P1-P{self.match.players}")
             return False
         if seat in self.bots:
@@ -237,9 +236,8 @@ class _Session:
         """How a move is announced to everyone at the terminal. A choice's answer that names a
         card some player cannot see is announced without its text."""
         text = str(action)
-        seat, out_of_turn, rest = text.partition(": ")       # an interrupt: `P3: reveal`
-        if out_of_turn and seat[:1] == "P" and seat[1:].isdigit():
-            text = rest
+        if interrupt_seat(text) is not None:                  # an interrupt: `P3: reveal`
+            text = text.partition(": ")[2]
         if not self.was_choice:
             return f"plays: {printable(text)}"
         if not self.public(text):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulelang
+from rulelang import interrupt_seat
 from rulelang import safejson
 from rulelang.errors import IllegalAction, RuleError, RuleRuntimeError, StateError
 from rulelang.limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
@@ -94,6 +95,9 @@ def rebuild(data: dict, game, on_action=None):
         except RuleRuntimeError as error:
             raise StateError(f"action {n}, `{_short(text)}`, fails: {error}") from None
         if on_action is not None:
+            out_of_turn = interrupt_seat(text)            # `P3: reveal`: P3 acted, not the actor
+            if out_of_turn is not None:
+                seat, text = out_of_turn, text.partition(": ")[2]
             on_action(n, seat, text)
     if "state" in data and match.state() != data["state"]:
         raise StateError("the replayed position differs from the saved one")
