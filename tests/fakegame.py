@@ -26,6 +26,7 @@ class FakeGame:
     name = "Take Last"
     min_players = 2
     max_players = 3
+    has_interrupts = False                   # (no `anytime` actions)
     options = [{"name": "pile", "type": "int", "default": 7},
                {"name": "buggy", "type": "bool", "default": False}]
 
@@ -50,6 +51,9 @@ def load(path: str) -> FakeGame:
 
 class FakeMatch:
     question = None                          # (its effects never pause)
+
+    def interrupts(self, player: int) -> list:
+        return []
 
     def message_log(self) -> list[dict]:
         return []

@@ -145,7 +145,7 @@ def build_saves() -> dict[str, tuple]:
     saves = {}
     for path in GAMES:
         game = Game(rulelang.compile_file(str(path)), str(path))
-        for players in sorted({game.min_players, min(game.max_players, 2), game.max_players}):
+        for players in sorted({game.min_players, max(game.min_players, min(game.max_players, 2)), game.max_players}):
             for moves in (0, 7, 40):
                 match = game.new_match(players, seed=moves)
                 play_randomly(match, random.Random(moves), moves)
