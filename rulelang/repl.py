@@ -127,9 +127,8 @@ class _Session:
         self.tell_private(seat)
         actions = self.match.legal_actions()
         self.say("\n".join(f"  {n}. {printable(action)}" for n, action in enumerate(actions, 1)))
-        others = self.interrupters(seat)
-        if others:
-            self.say(f"  (another player may act now, out of turn: as {seat_name(others[0])})")
+        if self.interrupters(seat):
+            self.say("  (another player may act now, out of turn: as P1, as P2…)")
         while True:
             line = " ".join(self.ask(f"{seat_name(seat)}> ").split())
             if not line:

@@ -576,7 +576,7 @@ def repl(game, lines, bots=None, players=3):
     return code, out.getvalue()
 
 
-HINT = "  (another player may act now, out of turn: as P3)"
+HINT = "  (another player may act now, out of turn: as P1, as P2…)"
 
 
 def test_repl_as_errors_for_a_bot_the_actor_and_a_bad_seat(secret):
