@@ -239,6 +239,9 @@ class Checker:
             elif isinstance(d, n.OrderDecl):
                 if any(isinstance(x, n.OrderDecl) and x is not d for x in self.game.decls[:self.game.decls.index(d)]):
                     self.error("E102", "`order triggers` is declared twice", d.span)
+            elif isinstance(d, n.EstimateDecl):
+                if any(isinstance(x, n.EstimateDecl) and x is not d for x in self.game.decls[:self.game.decls.index(d)]):
+                    self.error("E102", "`estimate` is declared twice", d.span)
             elif isinstance(d, (n.SetupDecl, n.OnDecl, n.WhenDecl, n.LimitDecl, n.CardDecl)):
                 pass                # blocks of rules: they declare no name
             else:
@@ -326,6 +329,9 @@ class Checker:
         elif isinstance(d, n.OrderDecl):
             with self.scope({}):
                 self.expect(d.chooser, "player", "who orders the triggers")
+        elif isinstance(d, n.EstimateDecl):
+            with self.scope({}):
+                self.expect(d.value, "int", "an estimate")
         else:
             raise AssertionError(f"unknown declaration node {type(d).__name__}")
 
@@ -336,6 +342,12 @@ class Checker:
             self.error("E101", f"unknown component kind `{d.kind}`", d.span, self.suggest(d.kind, self.names_of("kind")))
             return
         self.used.add(d.kind)
+        # a card's abilities are found by its name: two declarations of one name would share one
+        if any(isinstance(x, n.CardDecl) and x.kind == d.kind and x.name == d.name
+               for x in self.game.decls[:self.game.decls.index(d)]):
+            self.error("E102", f"card {d.name!r} of kind `{d.kind}` is declared twice (its abilities are found by "
+                               "its name: give each version its own, and show them alike with a field in the label)",
+                       d.span)
         fields = self.kind_fields(d.kind)
         given = set()
         with self.scope({}):
