@@ -182,19 +182,141 @@ class _Node:
         return best
 
 
-_BOTS = {cls.kind: cls for cls in (RandomBot, GreedyBot, MctsBot)}
+class IsmctsBot:
+    """Information-set Monte Carlo tree search (single-observer ISMCTS), `iterations` per move.
+
+    It decides only from what its seat may know. Each iteration searches a fresh
+    `match.determinized(seat, …)`: the components the seat cannot see are dealt again at random
+    among the places it cannot see, and the copy gets a fresh random generator, so shuffles and
+    dice are sampled, not foreseen. One tree is shared by all those worlds: its edges are action
+    texts, and an edge is chosen among those legal in the world at hand (UCB1 with availability
+    counts). Two positions its seat sees alike give the same decision for the same bot seed.
+
+    A playout runs random actions until the game ends (1 for a win, 0.5 a draw, 0 a loss) or
+    `rollout_depth` actions have passed; then, if the rules declare an `estimate` (how well each
+    player is doing), that scores it, else it counts as a draw. Games random play never wins
+    (Regicide) need the estimate to learn anything. Rewards are per seat (max^n), so it serves
+    rivals and co-operative games alike. The answer is the most visited move.
+    """
+
+    kind = "ismcts"
+    DEFAULT_ITERATIONS = 200
+    ROLLOUT_DEPTH = 8
+    EXPLORATION = 0.7
+
+    def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS,
+                 rollout_depth: int = ROLLOUT_DEPTH, exploration: float = EXPLORATION):
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+        if iterations != self.DEFAULT_ITERATIONS:
+            self.kind = f"ismcts:{iterations}"
+
+    def choose(self, match):
+        legal = match.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = match.current_player
+        root = _InfoNode()
+        rng = self.rng
+        for _ in range(self.iterations):
+            world = match.determinized(seat, rng.getrandbits(64))
+            self._iterate(root, world)
+        by_text = {str(a): a for a in legal}
+        ranked = [(child.visits, child.mean, -i) for i, child in enumerate(root.children.values())]
+        best = None
+        for (key, child), rank in zip(root.children.items(), ranked):
+            if key in by_text and (best is None or rank > best[0]):
+                best = (rank, key)
+        return by_text[best[1]] if best is not None else legal[0]
+
+    def _iterate(self, root: "_InfoNode", state) -> None:
+        node, path = root, []
+        rng = self.rng
+        try:
+            while not state.is_over:
+                legal = state.legal_actions()
+                mover = state.current_player
+                untried = [a for a in legal if str(a) not in node.children]
+                for a in legal:                               # these were available to choose here
+                    child = node.children.get(str(a))
+                    if child is not None:
+                        child.available += 1
+                if untried:
+                    action = untried[rng.randrange(len(untried))]
+                    child = node.children[str(action)] = _InfoNode()
+                    child.available = 1
+                    state.apply(action)
+                    path.append((child, mover))
+                    break
+                child_key, action = self._select(node, legal)
+                node = node.children[child_key]
+                state.apply(action)
+                path.append((node, mover))
+            rewards = self._rollout(state)
+        except RulelangError:
+            rewards = None
+        for visited, mover in path:
+            visited.visits += 1
+            visited.total += 0.5 if rewards is None else rewards[mover]
+
+    def _select(self, node: "_InfoNode", legal: list):
+        best, best_score = None, -math.inf
+        c = self.exploration
+        for action in legal:
+            child = node.children[str(action)]
+            score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = (str(action), action), score
+        return best
+
+    def _rollout(self, state) -> list[float]:
+        rng = self.rng
+        for _ in range(self.rollout_depth):
+            if state.is_over:
+                break
+            actions = state.legal_actions()
+            state.apply(actions[rng.randrange(len(actions))])
+        if state.is_over:
+            return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
+        out = []
+        for p in range(state.players):
+            value = state.estimate(p)
+            out.append(0.5 if value is None else value)
+        return out
+
+
+class _InfoNode:
+    """An information set reached by a sequence of action texts; `total` is the reward of the
+    seat that chose the edge into it, `available` how often that edge could have been chosen."""
+
+    __slots__ = ("children", "visits", "total", "available")
+
+    def __init__(self):
+        self.children: dict[str, _InfoNode] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+_BOTS = {cls.kind: cls for cls in (RandomBot, GreedyBot, MctsBot, IsmctsBot)}
 KINDS = tuple(_BOTS)
-KIND_HELP = "random, greedy, mcts[:ITERATIONS] (mcts = mcts:200)"
+KIND_HELP = "random, greedy, mcts[:ITERATIONS] (mcts = mcts:200), ismcts[:ITERATIONS] (ismcts = ismcts:200)"
 
 
 def make_bot(kind: str, seed: int):
     """A bot of the named kind ("mcts:N" for N search iterations); ValueError naming the kinds otherwise."""
     name, colon, budget = kind.partition(":")
     try:
-        if name == "mcts" and colon:
-            if not (budget.isdigit() and budget.isascii()) or int(budget) < 1:
+        if name in ("mcts", "ismcts") and colon:
+            if not (budget.isdigit() and budget.isascii()) or len(budget) > 7 or int(budget) < 1:
                 raise KeyError(kind)
-            return MctsBot(seed, iterations=int(budget))
+            return _BOTS[name](seed, iterations=int(budget))
         if colon:
             raise KeyError(kind)
         return _BOTS[name](seed)

@@ -17,6 +17,7 @@ import random
 import reprlib
 
 from .codegen import Action, Lowerer, plain_text, player_text
+from .codegen.runtime import Batch
 from .codegen.effects import HIDDEN_ABILITY, Paused, drain, emit_builtin, known_to, seen_by
 from .errors import IllegalAction, RuleFault, RuleRuntimeError, StateError
 from .irspec import ANYTIME_STEP, check_ir
@@ -203,6 +204,8 @@ class Match:
     grants: list = []               # timed modifiers: [def index, arguments, amount] until the turn ends
     cards_index = None              # see effects._cards
     src = None                      # the card whose ability runs now (`source`)
+    luck = None                     # a determinized copy: the seed of its generator once its paused effect ends
+    origin_cache = None             # see origins
     zone_info = None                # see effects._zone_info
 
     def __init__(self, game: Game, players: int, seed, options: dict):
@@ -361,6 +364,117 @@ class Match:
         except RULE_FAULTS + (RuleFault,) as err:
             raise self._rule_error(f"playing `{text}`", err) from None
 
+    # ---- what a player may know (for search bots) ----
+    def estimate(self, player: int) -> float | None:
+        """The rules' `estimate` of how well `player` is doing, from 0.0 to 1.0, or None if the
+        rules declare none."""
+        fn = self.game.code.estimate
+        if fn is None:
+            return None
+        saved = self.me
+        self.me, self.work = player, WORK_LIMIT
+        try:
+            value = fn(self)
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing the estimate", err) from None
+        finally:
+            self.me = saved
+        return min(100, max(0, value)) / 100
+
+    def determinized(self, player: int, seed) -> "Match":
+        """A copy of this match as `player` might imagine it: each component `player` cannot see
+        (in a hidden zone, in another player's `owner` zone, not revealed to them) changes places
+        at random with the others they cannot see that were created in the same zone, and the
+        copy gets a fresh random generator (future shuffles and dice are unknown). The copy
+        depends only on what `player` may know and on `seed`, so a search bot that decides on
+        such copies cannot cheat. Values of `hidden` variables are kept as they are."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"no player {player} in a {self.players}-player match")
+        rng = random.Random(seed)
+        m = self.clone()
+        origins = self.origins()
+        seen = self._seen_by(player)
+        # components of a kind made in one zone may be anywhere the others of it are; and those
+        # made elsewhere but lying unseen among them now (a card shuffled into a deck) too
+        parent: dict = {}
+
+        def root(key):
+            while parent.setdefault(key, key) != key:
+                key = parent[key]
+            return key
+        unseen = []
+        for z, value in zip(self.game.zones, m.Z):
+            for zl in (value if z["per"] else [value]):
+                for i, c in enumerate(zl):
+                    if c not in seen:
+                        kind = m.kinds[c]
+                        made = (kind, origins[c] if origins[c] is not None else (z["name"],))
+                        parent[root(made)] = root((kind, z["name"]))
+                        unseen.append((zl, i, c, made))
+        groups: dict = {}                        # a root -> the slots of its unseen components
+        for zl, i, c, made in unseen:
+            groups.setdefault(root(made), []).append((zl, i, c))
+        mapping = {}
+        for key in sorted(groups, key=repr):
+            slots = groups[key]
+            ids = sorted(c for _, _, c in slots)     # what is unseen, not where it is: fair
+            rng.shuffle(ids)
+            for (zl, i, old), new in zip(slots, ids):
+                zl[i] = new
+                m.where[new] = zl
+                mapping[old] = new
+        m._by_text = None
+        m.zone_info = None
+        m.known = {c: k for c, k in m.known.items() if c in seen} if m.known else m.known
+        m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None
+        if m.pending is not None:                 # the position the paused effect replays from
+            base = m.pending["base"].clone()
+            for z, value in zip(self.game.zones, base.Z):
+                for zl in (value if z["per"] else [value]):
+                    for i, c in enumerate(zl):
+                        if c in mapping:
+                            zl[i] = mapping[c]
+                            base.where[mapping[c]] = zl
+            base.zone_info, base._by_text = None, None
+            base.luck = m.luck = rng.getrandbits(64)
+            m.pending = dict(m.pending, base=base)
+        return m
+
+    def _seen_by(self, player: int) -> set:
+        """The components `player` may see now."""
+        seen = set(known_to(self, player)) if self.known else set()
+        for z, value in zip(self.game.zones, self.Z):
+            if z["visibility"] == "public":
+                for zl in (value if z["per"] else [value]):
+                    seen.update(zl)
+            elif z["visibility"] == "owner" and z["per"] == "player":
+                seen.update(value[player])
+        return seen
+
+    def origins(self) -> list:
+        """Where each component was created: (zone slot, index in its family or None), or None
+        where that is not known (a component created in play, in a restored match)."""
+        n = len(self.labels)
+        cached = self.origin_cache
+        if cached is not None and len(cached) == n:
+            return cached
+        created = self.created
+        if created is None:                       # restored: a fresh match made them the same way
+            fresh = self.game.new_match(self.players, self.seed, self.options)
+            created = fresh.created if fresh.labels == self.labels[:len(fresh.labels)] else []
+        out: list = []
+        for entry in created:
+            if type(entry) is int:
+                batch = Batch.by_serial.get(entry)
+                if batch is None:
+                    break
+                out += [batch.dests[d] for d in batch.dest_of]
+            else:
+                out.append(entry[3] if len(entry) > 3 else None)
+        out = (out + [None] * n)[:n]
+        self.origin_cache = out
+        return out
+
     # ---- effects that pause (codegen/effects.py) ----
     def _interactive(self, text: str) -> None:
         """Apply in a game whose effects may stop for a choice. A new action is run from a copy of
@@ -382,6 +496,8 @@ class Match:
             try:
                 m._run_root(root)
                 m.pending = None
+                if m.luck is not None:           # a determinized copy: fresh luck from here on
+                    m._rng, m._rng_state, m.luck = random.Random(m.luck), None, None
             except Paused as paused:
                 m.pending = {"base": base, "root": root, "answers": answers, "question": paused.question}
                 m.actor = paused.question["chooser"]

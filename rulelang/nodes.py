@@ -474,6 +474,13 @@ class OrderDecl(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class EstimateDecl(Node):
+    """`estimate E`: how well `me` is doing, 0 (as good as lost) to 100 (as good as won). Search
+    bots score a playout they stop before the end with it."""
+    value: Node
+
+
+@dataclass(frozen=True, eq=False)
 class CardField(Node):
     name: str
     value: Node

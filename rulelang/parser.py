@@ -317,6 +317,9 @@ class _ToNodes(Transformer_NonRecursive):
     def order_decl(self, meta, c):
         return n.OrderDecl(self.sp(meta), c[0])
 
+    def estimate_decl(self, meta, c):
+        return n.EstimateDecl(self.sp(meta), c[0])
+
     def fragment(self, meta, c):
         decls = []
         for d in c:                              # a `turn { ... }` block yields its steps

@@ -5,9 +5,11 @@ Nothing here generates code; everything here runs inside a match.
 """
 from __future__ import annotations
 
-from .constants import INTERN_LIMIT, NOCONST
 import math
+import weakref
 from itertools import combinations, compress
+
+from .constants import INTERN_LIMIT, NOCONST
 
 from ..boards import reachable
 from ..errors import RuleFault, RuleRuntimeError
@@ -289,10 +291,12 @@ def _zone(m, z):
 class Batch:
     """Components created by one constant loop of creates, ready to be added to a match in bulk."""
     made = 0                                   # batches built so far: each has its own serial
+    by_serial: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()   # (Match.origins)
 
     def __init__(self, entries: list, ncols: int, caps: list):
         Batch.made += 1
         self.serial = Batch.made               # its token in a match's creation history
+        Batch.by_serial[self.serial] = self
         self.kinds = [k for k, _, _, _, _ in entries]
         self.labels = [made[1] for _, made, _, _, _ in entries]
         rows = [made[0] for _, made, _, _, _ in entries]
@@ -390,10 +394,23 @@ def _add(m, kind: str, made, dest, bottom: bool) -> None:
         dest.insert(0, c)
     else:
         dest.append(c)
-    if m.created is not None:
-        m.created.append((kind, row, m.labels[c]))
+    if m.created is not None:                   # (with where it was made: see Match.origins)
+        m.created.append((kind, row, m.labels[c], _zone_key(m, dest)))
     if m.intern is not None:
         m.intern = None                    # components changed: action texts must be rebuilt
+
+
+def _zone_key(m, dest) -> tuple | None:
+    """(zone slot, index in its family or None) of a zone list."""
+    for slot, (z, value) in enumerate(zip(m.game.zones, m.Z)):
+        if not z["per"]:
+            if value is dest:
+                return (slot, None)
+        else:
+            for i, zl in enumerate(value):
+                if zl is dest:
+                    return (slot, i)
+    return None
 
 
 class Action:
