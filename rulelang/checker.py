@@ -239,9 +239,10 @@ class Checker:
             elif isinstance(d, n.OrderDecl):
                 if any(isinstance(x, n.OrderDecl) and x is not d for x in self.game.decls[:self.game.decls.index(d)]):
                     self.error("E102", "`order triggers` is declared twice", d.span)
-            elif isinstance(d, n.EstimateDecl):
-                if any(isinstance(x, n.EstimateDecl) and x is not d for x in self.game.decls[:self.game.decls.index(d)]):
-                    self.error("E102", "`estimate` is declared twice", d.span)
+            elif isinstance(d, (n.EstimateDecl, n.SideDecl)):
+                if any(type(x) is type(d) and x is not d for x in self.game.decls[:self.game.decls.index(d)]):
+                    word = "estimate" if isinstance(d, n.EstimateDecl) else "side"
+                    self.error("E102", f"`{word}` is declared twice", d.span)
             elif isinstance(d, (n.SetupDecl, n.OnDecl, n.WhenDecl, n.LimitDecl, n.CardDecl)):
                 pass                # blocks of rules: they declare no name
             else:
@@ -332,6 +333,9 @@ class Checker:
         elif isinstance(d, n.EstimateDecl):
             with self.scope({}):
                 self.expect(d.value, "int", "an estimate")
+        elif isinstance(d, n.SideDecl):
+            with self.scope({}):
+                self.expect(d.value, "text", "a side")
         else:
             raise AssertionError(f"unknown declaration node {type(d).__name__}")
 

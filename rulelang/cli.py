@@ -78,7 +78,11 @@ def _parser() -> argparse.ArgumentParser:
     sim = commands.add_parser("simulate", help="play many games with bots and report statistics")
     _match_arguments(sim, default_seed=0)
     sim.add_argument("--games", type=int, default=100, metavar="G")
-    sim.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    sim.add_argument("--json", action="store_true", help="print the result as one JSON object (a list with sweeps)")
+    sim.add_argument("--workers", type=int, default=1, metavar="N",
+                     help="play the games in N processes (the same results for any N)")
+    sim.add_argument("--report", metavar="DIR",
+                     help="write a balance report to DIR: report.md, report.json, plots with matplotlib")
     sim.set_defaults(run=_simulate)
 
     replay = commands.add_parser("replay", help="replay a saved match move by move and check it reproduces")
@@ -213,9 +217,41 @@ def _play(args) -> int:
 def _simulate(args) -> int:
     game = rulelang.load(args.file)
     players = game.min_players if args.players is None else args.players
-    result = simulate(game, players, args.games, args.seed, _seat_bots(args.bot, players), dict(args.option))
-    print(printable(json.dumps(result, ensure_ascii=False)) if args.json else format_report(result))
+    if args.workers < 1 or args.workers > 64:
+        raise ValueError("--workers must be from 1 to 64")
+    results = []
+    for options in _variants(game, args.option):
+        result = simulate(game, players, args.games, args.seed, _seat_bots(args.bot, players), options,
+                          workers=args.workers)
+        results.append(result)
+        if not args.json:
+            print(format_report(result) + ("\n" if len(results) else ""), flush=True)
+    if args.report:
+        from rulelang.report import write_report
+        for path in write_report(results, args.report):
+            print(f"wrote {printable(path)}")
+    if args.json:
+        shown = [{k: v for k, v in r.items() if k != "records"} for r in results]
+        print(printable(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False)))
     return 0
+
+
+def _variants(game, given: list[tuple[str, object]]) -> list[dict]:
+    """The option sets a simulation sweeps: a key given several times (`--option k=1 --option k=2`),
+    or a bool or int option given as `k=1,2,3`, takes each value in turn; every combination."""
+    import itertools
+    types = {o["name"]: o["type"] for o in game.options}
+    values: dict[str, list] = {}
+    for key, value in given:
+        if isinstance(value, str) and "," in value and types.get(key) in ("bool", "int"):
+            parts = []
+            for part in value.split(","):
+                parts.append(_option(f"{key}={part.strip()}")[1])
+            values.setdefault(key, []).extend(parts)
+        else:
+            values.setdefault(key, []).append(value)
+    keys = list(values)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(values[k] for k in keys))] or [{}]
 
 
 def _bench_parser(commands) -> None:

@@ -232,9 +232,10 @@ class Compiler:
         order = of(n.OrderDecl)
         if order:
             ir["trigger_order"] = self.expr(order[0].chooser)
-        estimate = of(n.EstimateDecl)
-        if estimate:
-            ir["estimate"] = self.expr(estimate[0].value)
+        for kind, key in ((n.EstimateDecl, "estimate"), (n.SideDecl, "side")):
+            found = of(kind)
+            if found:
+                ir[key] = self.expr(found[0].value)
         if self.imports:
             ir["imports"] = self.imports       # filled while the blocks above were lowered
         return ir

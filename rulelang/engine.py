@@ -381,6 +381,32 @@ class Match:
             self.me = saved
         return min(100, max(0, value)) / 100
 
+    def scores(self) -> list[int] | None:
+        """Each player's score now (`players … ranked by`), or None if the rules keep none."""
+        if not self.game.scores:
+            return None
+        try:
+            return [s[0] for s in self._scores()]
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing the scores", err) from None
+
+    def sides(self) -> list[str] | None:
+        """The side each player plays (`side`), or None if the rules declare none."""
+        fn = self.game.code.side
+        if fn is None:
+            return None
+        saved = self.me
+        out = []
+        try:
+            for p in range(self.players):
+                self.me, self.work = p, WORK_LIMIT
+                out.append(str(fn(self)))
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing the sides", err) from None
+        finally:
+            self.me = saved
+        return out
+
     def determinized(self, player: int, seed) -> "Match":
         """A copy of this match as `player` might imagine it: each component `player` cannot see
         (in a hidden zone, in another player's `owner` zone, not revealed to them) changes places

@@ -401,7 +401,7 @@ class _Checker:
                "handlers": None, "checks": None, "boards": None, "limits": None}
         self.obj(ir, "", top, {"source": TEXT, "imports": None, "scores": None, "events": None, "windows": None,
                                "hooks": None, "cards": None, "abilities": None,
-                               "trigger_order": EXPR, "estimate": EXPR})
+                               "trigger_order": EXPR, "estimate": EXPR, "side": EXPR})
         for key in ("ir_version", "name", "first_step", "turn_order", "source"):
             if key in ir:
                 self.typed(ir[key], top.get(key, TEXT), f"/{key}", 0)
@@ -520,7 +520,7 @@ class _Checker:
             self.obj(lim, f"/limits/{i}", {"count": EXPR, "body": BLOCK}, {"line": INT})
             self.expr(lim["count"], f"/limits/{i}/count", 0)
             self.block(lim["body"], f"/limits/{i}/body", 0)
-        for key in ("trigger_order", "estimate"):
+        for key in ("trigger_order", "estimate", "side"):
             if key in ir:
                 self.expr(ir[key], f"/{key}", 0)
         for i, e in enumerate(self.array(ir.get("scores", []), "/scores")):

@@ -481,6 +481,13 @@ class EstimateDecl(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class SideDecl(Node):
+    """`side E`: the side, team or faction `me` played, as a text (read when the game ends);
+    simulation reports give win rates per side."""
+    value: Node
+
+
+@dataclass(frozen=True, eq=False)
 class CardField(Node):
     name: str
     value: Node

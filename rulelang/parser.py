@@ -320,6 +320,9 @@ class _ToNodes(Transformer_NonRecursive):
     def estimate_decl(self, meta, c):
         return n.EstimateDecl(self.sp(meta), c[0])
 
+    def side_decl(self, meta, c):
+        return n.SideDecl(self.sp(meta), c[0])
+
     def fragment(self, meta, c):
         decls = []
         for d in c:                              # a `turn { ... }` block yields its steps

@@ -34,38 +34,131 @@ def seat_bots(bots: dict[int, str] | str, players: int) -> list[str]:
 
 def simulate(game, players: int, games: int, seed: int,
              bots: dict[int, str] | str = "random", options: dict | None = None,
-             max_actions: int = MAX_ACTIONS) -> dict:
+             max_actions: int = MAX_ACTIONS, workers: int = 1, progress=None) -> dict:
     """Plays `games` matches with bots in every seat and returns the statistics.
 
     "outcomes" counts the first seat's results over the games that finished (in a
-    co-operative game that is every seat's result); "win_rate_by_seat" gives each
-    seat's share of wins. A game stopped by a rule error or by the action cap is
-    not in those figures but in "errors", with its seed in "failures".
+    co-operative game that is every seat's result), "outcomes_by_seat" every seat's;
+    "win_rate_by_seat" gives each seat's share of wins. A game stopped by a rule error or by
+    the action cap is not in those figures but in "errors", with its seed in "failures".
+
+    `workers` > 1 plays the games in that many processes (the game is loaded again in each from
+    `game.path`); every figure but the timings is the same whatever the number, since each
+    game is seeded by its index. `progress(done, games)` is called as games finish.
     """
     if games < 1:
         raise ValueError("the number of games must be at least 1")
+    if workers < 1:
+        raise ValueError("the number of workers must be at least 1")
     kinds = seat_bots(bots, players)
+    start = time.perf_counter()
+    jobs = [(index, players, seed, kinds, options, max_actions) for index in range(games)]
+    records = []
+    if workers == 1 or games == 1:
+        for job in jobs:
+            records.append(play_game(game, *job))
+            if progress is not None:
+                progress(len(records), games)
+    else:
+        if not game.path:
+            raise ValueError("several workers need a game loaded from a file (rulelang.load)")
+        import concurrent.futures
+        import multiprocessing
+        context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_load_worker,
+                                                    initargs=(game.path,)) as pool:
+            for record in pool.map(_worker_game, jobs, chunksize=max(1, games // (workers * 8))):
+                records.append(record)
+                if progress is not None:
+                    progress(len(records), games)
+    seconds = time.perf_counter() - start
+    return summarize(game.name, players, games, seed, kinds, options, records, seconds)
+
+
+def play_game(game, index: int, players: int, seed: int, kinds: list[str], options, max_actions: int) -> dict:
+    """One match of a simulation, and what a report needs of it."""
+    seed_i = match_seed(seed, index)
+    record = {"game": index, "seed": seed_i, "actions": 0, "results": None, "error": None,
+              "legal": [], "taken": {}, "lead_changes": None, "sides": None}
+    try:
+        match = game.new_match(players, seed_i, options)     # (bad players or options: ValueError)
+    except RulelangError as error:
+        record["error"] = f"{type(error).__name__}: {error}"
+        return record
+    robots = [make_bot(kind, bot_seed(seed_i, seat)) for seat, kind in enumerate(kinds)]
+    leader, changes = _leader(match), 0
+    taken = record["taken"]
+    try:
+        while not match.is_over:
+            if record["actions"] >= max_actions:
+                record["error"] = f"no end after {max_actions} actions"
+                return record
+            legal = match.legal_actions()
+            record["legal"].append(len(legal))
+            action = robots[match.current_player].choose(match)
+            name = action.name if hasattr(action, "name") else str(action).split(" ")[0]
+            taken[name] = taken.get(name, 0) + 1
+            match.apply(action)
+            record["actions"] += 1
+            if leader is not None:
+                now = _leader(match)
+                if now is not None and now != leader:
+                    changes += 1
+                    leader = now
+    except RulelangError as error:
+        record["error"] = f"{type(error).__name__}: {error}"
+        return record
+    record["results"] = list(match.outcome["results"])
+    record["lead_changes"] = changes if leader is not None else None
+    record["sides"] = match.sides()
+    return record
+
+
+def _leader(match):
+    """The one player ahead on score (None: no score kept, or a tie for the lead)."""
+    scores = match.scores()
+    if scores is None:
+        return None
+    best = max(scores)
+    top = [p for p, s in enumerate(scores) if s == best]
+    return top[0] if len(top) == 1 else -1
+
+
+_worker_game_obj = None
+
+
+def _load_worker(path: str) -> None:
+    global _worker_game_obj
+    import rulelang
+    _worker_game_obj = rulelang.load(path)
+
+
+def _worker_game(job: tuple) -> dict:
+    return play_game(_worker_game_obj, *job)
+
+
+def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], options,
+              records: list[dict], seconds: float) -> dict:
+    """The statistics of a simulation from its games' records (in game order)."""
     counts = [dict.fromkeys(RESULTS, 0) for _ in range(players)]
     lengths: list[int] = []
     failures: list[dict] = []
     total_actions = 0
-    start = time.perf_counter()
-    for index in range(games):
-        seed_i = match_seed(seed, index)
-        match = game.new_match(players, seed_i, options)
-        robots = [make_bot(kind, bot_seed(seed_i, seat)) for seat, kind in enumerate(kinds)]
-        actions, error = _play_out(match, robots, max_actions)
-        total_actions += actions
-        if error:
-            failures.append({"game": index, "seed": seed_i, "error": error})
+    sides: dict = {}
+    for r in records:
+        total_actions += r["actions"]
+        if r["error"]:
+            failures.append({"game": r["game"], "seed": r["seed"], "error": r["error"]})
             continue
-        lengths.append(actions)
-        for seat, result in enumerate(match.outcome["results"]):
+        lengths.append(r["actions"])
+        for seat, result in enumerate(r["results"]):
             counts[seat][result] += 1
-    seconds = time.perf_counter() - start
+            if r["sides"] is not None:
+                tally = sides.setdefault(r["sides"][seat], dict.fromkeys(RESULTS, 0))
+                tally[result] += 1
     finished = len(lengths)
     return {
-        "game": game.name,
+        "game": name,
         "games": games,
         "players": players,
         "seed": seed,
@@ -77,27 +170,17 @@ def simulate(game, players: int, games: int, seed: int,
         "playouts_per_s": games / seconds if seconds else 0.0,
         "finished": finished,
         "outcomes": counts[0],
+        "outcomes_by_seat": counts,
         "win_rate_by_seat": [_rate(c["win"], finished) for c in counts],
+        "win_rate_by_side": {side: _rate(c["win"], sum(c.values())) for side, c in sorted(sides.items())},
+        "outcomes_by_side": {side: c for side, c in sorted(sides.items())},
         "draw_rate": _rate(counts[0]["draw"], finished),
         "mean_length": _rate(sum(lengths), finished),
         "max_length": max(lengths, default=0),
         "errors": len(failures),
         "failures": failures[:REPORTED_FAILURES],
+        "records": records,
     }
-
-
-def _play_out(match, robots: list, max_actions: int) -> tuple[int, str | None]:
-    """Plays `match` to its end: the number of actions applied, and why it stopped early if it did."""
-    actions = 0
-    try:
-        while not match.is_over:
-            if actions >= max_actions:
-                return actions, f"no end after {max_actions} actions"
-            match.apply(robots[match.current_player].choose(match))
-            actions += 1
-    except RulelangError as error:
-        return actions, f"{type(error).__name__}: {error}"
-    return actions, None
 
 
 def _rate(part: float, whole: int) -> float:

@@ -55,6 +55,12 @@ class FakeMatch:
     def interrupts(self, player: int) -> list:
         return []
 
+    def scores(self) -> None:
+        return None
+
+    def sides(self) -> None:
+        return None
+
     def message_log(self) -> list[dict]:
         return []
 

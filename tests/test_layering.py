@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rulelang"
 LEAVES = {"errors", "limits", "textsafe", "safejson", "types"}
 ENGINE = {"codegen", "engine", "boards", "irspec"}
 LANGUAGE = {"parser", "checker", "compiler", "lints", "nodes", "content", "desugar"}
-FRONT_ENDS = {"cli", "repl", "bots", "simulate", "bench", "replay", "playtest", "__main__"}
+FRONT_ENDS = {"cli", "repl", "bots", "simulate", "bench", "replay", "playtest", "report", "__main__"}
 
 
 def module_name(path: Path) -> str:

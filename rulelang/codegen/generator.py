@@ -170,7 +170,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             fn.emit("return " + self.ex(c["when"], Ctx(fn, fallback=False)).src)
             self.add_fn(fn)
             self.gen_block_fn(f"ck_body{i}", c["body"], c.get("line"))
-        for key in ("trigger_order", "estimate"):
+        for key in ("trigger_order", "estimate", "side"):
             if key in ir:
                 fn = Fn(self, f"def {key}(m):", None)
                 fn.emit("return " + self.ex(ir[key], Ctx(fn, fallback=False)).src)
@@ -423,6 +423,7 @@ class Compiled:
         self.scores = [ns[f"score{i}"] for i in range(len(ir.get("scores", [])))]
         self.trigger_order = ns.get("trigger_order")        # who orders waiting triggers (None: current)
         self.estimate = ns.get("estimate")                  # `estimate`: how well `me` is doing, or None
+        self.side = ns.get("side")                          # `side`: the side `me` played, or None
         self.defs = {name: ns[f"d{low.def_index[name]}"] for name in ir["defs"]}
         self.shown = [(name, self.defs[name], ir["defs"][name].get("as", "plain"),
                        make_texter(ir["defs"][name].get("as", "plain"), low.enum_text, low.geometry))

@@ -1,0 +1,103 @@
+"""Simulations a designer can act on: every seat's outcomes, sides, workers that change nothing
+but the time, option sweeps, and the balance report (Markdown, raw JSON, plots)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.cli import main
+from rulelang.report import summary, wilson, write_report
+from rulelang.simulate import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+VALGARD = str(ROOT / "games" / "valgard.rules")
+SHADOW = str(ROOT / "games" / "shadow_hunters.rules")
+
+
+def timeless(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k not in ("seconds", "actions_per_s", "playouts_per_s")}
+
+
+@pytest.mark.slow
+def test_the_results_are_the_same_for_any_number_of_workers():
+    game = rulelang.load(VALGARD)
+    one = simulate(game, 2, 12, 5, "random")
+    two = simulate(game, 2, 12, 5, "random", workers=2)
+    three = simulate(game, 2, 12, 5, "random", workers=3)
+    assert timeless(one) == timeless(two) == timeless(three)
+    assert one["finished"] == 12
+
+
+def test_several_workers_need_a_game_from_a_file():
+    game = rulelang.Game(rulelang.compile_file(VALGARD))
+    with pytest.raises(ValueError, match="from a file"):
+        simulate(game, 2, 4, 0, "random", workers=2)
+
+
+def test_every_seat_has_its_outcomes_and_sides_have_win_rates():
+    game = rulelang.load(SHADOW)
+    result = simulate(game, 5, 10, 1, "random")
+    seats = result["outcomes_by_seat"]
+    assert len(seats) == 5 and all(sum(c.values()) == result["finished"] == 10 for c in seats)
+    assert result["outcomes"] == seats[0]
+    # each game's five characters are 2 Shadows, 2 Hunters, 1 Neutral: 50 player-games in all
+    by_side = result["outcomes_by_side"]
+    assert {k: sum(v.values()) for k, v in by_side.items()} == {"Hunter": 20, "Neutral": 10, "Shadow": 20}
+    wins = sum(r["results"].count("win") for r in result["records"])
+    assert sum(v["win"] for v in by_side.values()) == wins
+
+
+def test_the_wilson_interval():
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    lo, hi = wilson(0, 100)
+    assert lo == 0.0 and hi == pytest.approx(0.037, abs=1e-3)
+
+
+def test_a_report_has_the_tables_and_the_raw_json(tmp_path):
+    game = rulelang.load(VALGARD)
+    results = [simulate(game, 2, 8, 0, "random", options={"hardcore": v}) for v in (False, True)]
+    files = write_report(results, str(tmp_path / "rep"))
+    md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    assert files[0].endswith("report.md")
+    assert "| | hardcore=False | hardcore=True |" in md
+    for heading in ("## Win rates", "## Game length", "## Legal actions per decision", "## Actions taken"):
+        assert heading in md
+    s = summary(results[0])
+    assert f"| P1 wins | {s['seats'][0]['wins'] / 8:.1%}" in md
+    raw = json.loads((tmp_path / "rep" / "report.json").read_text(encoding="utf-8"))
+    assert [x["variant"] for x in raw["summaries"]] == ["hardcore=False", "hardcore=True"]
+    assert sum(raw["summaries"][0]["actions_taken"].values()) == results[0]["actions"]
+    assert len(raw["simulations"][1]["records"]) == 8
+    if importlib.util.find_spec("matplotlib") is None:
+        assert "pip install 'rulelang[plots]'" in md
+    else:
+        assert (tmp_path / "rep" / "win_rates.png").stat().st_size > 1000 and "![win_rates.png]" in md
+
+
+def test_simulate_sweeps_an_option_and_prints_json_per_variant(capsys, tmp_path):
+    code = main(["simulate", VALGARD, "--games", "4", "--bot", "random", "--option", "hardcore=false,true",
+                 "--json", "--report", str(tmp_path / "r")])
+    assert code == 0
+    out = capsys.readouterr().out
+    listed = json.loads(out[out.index("["):])
+    assert [x["options"] for x in listed] == [{"hardcore": False}, {"hardcore": True}]
+    assert all("records" not in x and len(x["outcomes_by_seat"]) == 2 for x in listed)
+    assert "wrote " in out and (tmp_path / "r" / "report.md").exists()
+
+
+def test_a_repeated_option_sweeps_text_values_and_commas_stay_in_text(capsys):
+    main(["simulate", SHADOW, "--players", "4", "--games", "2", "--bot", "random",
+          "--option", "characters=base", "--option", "characters=expansion", "--json"])
+    listed = json.loads(capsys.readouterr().out)
+    assert [x["options"] for x in listed] == [{"characters": "base"}, {"characters": "expansion"}]
+
+
+def test_bad_worker_counts_are_one_line_errors(capsys):
+    assert main(["simulate", VALGARD, "--games", "2", "--workers", "0"]) == 1
+    assert "--workers" in capsys.readouterr().err
