@@ -81,6 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the result as one JSON object (a list with sweeps)")
     sim.add_argument("--workers", type=int, default=1, metavar="N",
                      help="play the games in N processes (the same results for any N)")
+    sim.add_argument("--ray", nargs="?", const=True, metavar="ADDRESS",
+                     help="play the games as Ray tasks: a local Ray instance, or the cluster at ADDRESS "
+                          "(pip install 'rulelang[ray]')")
     sim.add_argument("--report", metavar="DIR",
                      help="write a balance report to DIR: report.md, report.json, plots with matplotlib")
     sim.set_defaults(run=_simulate)
@@ -222,7 +225,7 @@ def _simulate(args) -> int:
     results = []
     for options in _variants(game, args.option):
         result = simulate(game, players, args.games, args.seed, _seat_bots(args.bot, players), options,
-                          workers=args.workers)
+                          workers=args.workers, ray=args.ray)
         results.append(result)
         if not args.json:
             print(format_report(result) + ("\n" if len(results) else ""), flush=True)

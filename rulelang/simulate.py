@@ -6,6 +6,7 @@ game can be replayed alone with `rulelang play --seed`.
 """
 from __future__ import annotations
 
+import json
 import time
 
 from rulelang.bots import bot_seed, make_bot
@@ -34,7 +35,8 @@ def seat_bots(bots: dict[int, str] | str, players: int) -> list[str]:
 
 def simulate(game, players: int, games: int, seed: int,
              bots: dict[int, str] | str = "random", options: dict | None = None,
-             max_actions: int = MAX_ACTIONS, workers: int = 1, progress=None) -> dict:
+             max_actions: int = MAX_ACTIONS, workers: int = 1, progress=None,
+             ray: str | bool | None = None) -> dict:
     """Plays `games` matches with bots in every seat and returns the statistics.
 
     "outcomes" counts the first seat's results over the games that finished (in a
@@ -42,9 +44,11 @@ def simulate(game, players: int, games: int, seed: int,
     "win_rate_by_seat" gives each seat's share of wins. A game stopped by a rule error or by
     the action cap is not in those figures but in "errors", with its seed in "failures".
 
-    `workers` > 1 plays the games in that many processes (the game is loaded again in each from
-    `game.path`); every figure but the timings is the same whatever the number, since each
-    game is seeded by its index. `progress(done, games)` is called as games finish.
+    `workers` > 1 plays the games in that many processes; `ray` (True: a local Ray instance,
+    or a cluster's address) plays them as Ray tasks. Each worker builds the game from its
+    compiled IR (no file is shared). Every figure but the timings is the same whatever the
+    backend and the number of workers, since each game is seeded by its index and the records
+    are gathered in game order. `progress(done, games)` is called as games finish.
     """
     if games < 1:
         raise ValueError("the number of games must be at least 1")
@@ -53,20 +57,21 @@ def simulate(game, players: int, games: int, seed: int,
     kinds = seat_bots(bots, players)
     start = time.perf_counter()
     jobs = [(index, players, seed, kinds, options, max_actions) for index in range(games)]
+    game.new_match(players, match_seed(seed, 0), options)   # bad players or options: one error, here
     records = []
-    if workers == 1 or games == 1:
+    if ray:
+        records = _on_ray(game, jobs, ray, workers, progress)
+    elif workers == 1 or games == 1:
         for job in jobs:
             records.append(play_game(game, *job))
             if progress is not None:
                 progress(len(records), games)
     else:
-        if not game.path:
-            raise ValueError("several workers need a game loaded from a file (rulelang.load)")
         import concurrent.futures
         import multiprocessing
         context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_load_worker,
-                                                    initargs=(game.path,)) as pool:
+                                                    initargs=(game.ir,)) as pool:
             for record in pool.map(_worker_game, jobs, chunksize=max(1, games // (workers * 8))):
                 records.append(record)
                 if progress is not None:
@@ -124,17 +129,51 @@ def _leader(match):
     return top[0] if len(top) == 1 else -1
 
 
-_worker_game_obj = None
+_worker_games: dict = {}                 # in a worker process: fingerprint -> the game built from its IR
 
 
-def _load_worker(path: str) -> None:
-    global _worker_game_obj
+def _load_worker(ir: dict):
     import rulelang
-    _worker_game_obj = rulelang.load(path)
+    game = rulelang.Game(ir)
+    _worker_games.clear()
+    _worker_games[None] = game
+    return game
 
 
 def _worker_game(job: tuple) -> dict:
-    return play_game(_worker_game_obj, *job)
+    return play_game(_worker_games[None], *job)
+
+
+def _ray_chunk(ir: dict, jobs: list) -> list:
+    """A Ray task: some games of a simulation, the game built once per worker process."""
+    import rulelang
+    key = json.dumps(ir.get("name")), len(json.dumps(ir))
+    game = _worker_games.get(key)
+    if game is None:
+        game = _worker_games[key] = rulelang.Game(ir)
+    return [play_game(game, *job) for job in jobs]
+
+
+def _on_ray(game, jobs: list, address, workers: int, progress) -> list:
+    """The games as Ray tasks, on a local Ray instance (address True) or a cluster."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--ray needs Ray: pip install 'rulelang[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=None if address is True else address, include_dashboard=False,
+                 log_to_driver=False, ignore_reinit_error=True,
+                 **({"num_cpus": workers} if address is True and workers > 1 else {}))
+    task = ray.remote(_ray_chunk)
+    ir_ref = ray.put(game.ir)
+    size = max(1, len(jobs) // 32)
+    pending = [task.remote(ir_ref, jobs[i:i + size]) for i in range(0, len(jobs), size)]
+    records: list = []
+    for ref in pending:                       # in game order, whatever order they finish in
+        records += ray.get(ref)
+        if progress is not None:
+            progress(len(records), len(jobs))
+    return records
 
 
 def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], options,

@@ -32,10 +32,10 @@ def test_the_results_are_the_same_for_any_number_of_workers():
     assert one["finished"] == 12
 
 
-def test_several_workers_need_a_game_from_a_file():
-    game = rulelang.Game(rulelang.compile_file(VALGARD))
-    with pytest.raises(ValueError, match="from a file"):
-        simulate(game, 2, 4, 0, "random", workers=2)
+@pytest.mark.slow
+def test_several_workers_build_the_game_from_its_ir():
+    game = rulelang.Game(rulelang.compile_file(VALGARD))          # no file path: the IR travels
+    assert timeless(simulate(game, 2, 4, 0, "random", workers=2)) == timeless(simulate(game, 2, 4, 0, "random"))
 
 
 def test_every_seat_has_its_outcomes_and_sides_have_win_rates():
@@ -101,3 +101,14 @@ def test_a_repeated_option_sweeps_text_values_and_commas_stay_in_text(capsys):
 def test_bad_worker_counts_are_one_line_errors(capsys):
     assert main(["simulate", VALGARD, "--games", "2", "--workers", "0"]) == 1
     assert "--workers" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_ray_on_a_local_instance_gives_the_same_results_as_one_process():
+    ray = pytest.importorskip("ray")
+    game = rulelang.load(VALGARD)
+    try:
+        on_ray = simulate(game, 2, 8, 3, "random", ray=True, workers=2)
+    finally:
+        ray.shutdown()
+    assert timeless(on_ray) == timeless(simulate(game, 2, 8, 3, "random"))
