@@ -75,7 +75,7 @@ def test_cli_accepts_an_mcts_budget_and_refuses_a_bad_one_in_one_line(capsys):
     assert main(["simulate", VALGARD, "--bot", "2=mcts:lots"]) == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(
         "argument --bot: unknown bot kind 'mcts:lots'; choose one of: random, greedy, mcts[:ITERATIONS] "
-        "(mcts = mcts:200)")
+        "(mcts = mcts:200), ismcts[:ITERATIONS] (ismcts = ismcts:200)")
 
 
 # -- mcts ------------------------------------------------------------------------------

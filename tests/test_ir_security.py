@@ -209,7 +209,14 @@ def test_ir_mutants_never_raise_a_python_exception(path, tmp_path, monkeypatch):
         except Exception as err:                     # noqa: BLE001 - the point of the test
             problems.append(f"mutant {i}: {type(err).__name__}: {err}")
     assert not problems, "\n".join(problems[:10])
-    assert valid > 0 or count < MUTANTS              # some mutants were schema-valid (of a full count)
+    for _ in range(300 if valid == 0 else 0):        # the mutator can make schema-valid mutants (a few %)
+        try:
+            validate_ir(mutate(base, rng))
+            valid += 1
+            break
+        except rulelang.RuleError:
+            pass
+    assert valid > 0
     assert not (tmp_path / "pwned").exists()
 
 
