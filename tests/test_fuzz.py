@@ -16,7 +16,7 @@ import pytest  # noqa: E402
 
 import fuzz  # noqa: E402
 
-CASES = 450
+CASES = 300                  # (~30 s on 2 cores; the full run is the command above)
 SEED = 20240611
 
 

@@ -194,7 +194,7 @@ def test_ir_mutants_never_raise_a_python_exception(path, tmp_path, monkeypatch):
     valid = 0
     # a mutant costs about a compile of the whole game: a game ten times larger gets fewer
     # (`python tests/fuzz.py --kind ir` runs thousands of every game)
-    count = max(12, min(MUTANTS, MUTANTS * 25_000 // len(json.dumps(base))))
+    count = max(6, min(MUTANTS, MUTANTS * 25_000 // len(json.dumps(base))))
     for i in range(count):
         ir = mutate(base, rng)
         try:
