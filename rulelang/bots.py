@@ -192,9 +192,10 @@ class IsmctsBot:
     texts, and an edge is chosen among those legal in the world at hand (UCB1 with availability
     counts). Two positions its seat sees alike give the same decision for the same bot seed.
 
-    A playout runs random actions until the game ends (1 for a win, 0.5 a draw, 0 a loss) or
-    `rollout_depth` actions have passed; then, if the rules declare an `estimate` (how well each
-    player is doing), that scores it, else it counts as a draw. Games random play never wins
+    A playout runs random actions until the game ends (1 for a win, 0.5 a draw, 0 a loss). If
+    the rules declare an `estimate` (how well each player is doing), it stops after
+    `rollout_depth` actions and the estimate scores it; without one it goes on to the end (at
+    most `rollout_cap` actions, then it counts as a draw). Games random play never wins
     (Regicide) need the estimate to learn anything. Rewards are per seat (max^n), so it serves
     rivals and co-operative games alike. The answer is the most visited move.
     """
@@ -202,6 +203,7 @@ class IsmctsBot:
     kind = "ismcts"
     DEFAULT_ITERATIONS = 200
     ROLLOUT_DEPTH = 8
+    ROLLOUT_CAP = 2_000
     EXPLORATION = 0.7
 
     def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS,
@@ -218,6 +220,7 @@ class IsmctsBot:
         if len(legal) == 1:
             return legal[0]
         seat = match.current_player
+        self._depth = self.rollout_depth if match.estimate(seat) is not None else self.ROLLOUT_CAP
         root = _InfoNode()
         rng = self.rng
         for _ in range(self.iterations):
@@ -273,7 +276,7 @@ class IsmctsBot:
 
     def _rollout(self, state) -> list[float]:
         rng = self.rng
-        for _ in range(self.rollout_depth):
+        for _ in range(self._depth):
             if state.is_over:
                 break
             actions = state.legal_actions()
