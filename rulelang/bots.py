@@ -223,9 +223,9 @@ class IsmctsBot:
         self._depth = self.rollout_depth if match.estimate(seat) is not None else self.ROLLOUT_CAP
         root = _InfoNode()
         rng = self.rng
+        sample = match.sampler(seat)
         for _ in range(self.iterations):
-            world = match.determinized(seat, rng.getrandbits(64))
-            self._iterate(root, world)
+            self._iterate(root, sample(rng.getrandbits(64)))
         by_text = {str(a): a for a in legal}
         ranked = [(child.visits, child.mean, -i) for i, child in enumerate(root.children.values())]
         best = None

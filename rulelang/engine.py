@@ -413,11 +413,14 @@ class Match:
         at random with the others they cannot see that were created in the same zone, and the
         copy gets a fresh random generator (future shuffles and dice are unknown). The copy
         depends only on what `player` may know and on `seed`, so a search bot that decides on
-        such copies cannot cheat. Values of `hidden` variables are kept as they are."""
+        such copies cannot cheat. Values of `hidden` variables are kept as they are.
+        (`sampler(player)` makes many such copies of one position faster.)"""
+        return self.sampler(player)(seed)
+
+    def sampler(self, player: int):
+        """A function seed -> `determinized(player, seed)` of this position as it is now."""
         if not 0 <= player < self.players:
             raise ValueError(f"no player {player} in a {self.players}-player match")
-        rng = random.Random(seed)
-        m = self.clone()
         origins = self.origins()
         seen = self._seen_by(player)
         # components of a kind made in one zone may be anywhere the others of it are; and those
@@ -429,42 +432,53 @@ class Match:
                 key = parent[key]
             return key
         unseen = []
-        for z, value in zip(self.game.zones, m.Z):
-            for zl in (value if z["per"] else [value]):
+        for slot, (z, value) in enumerate(zip(self.game.zones, self.Z)):
+            for family, zl in (enumerate(value) if z["per"] else [(None, value)]):
                 for i, c in enumerate(zl):
                     if c not in seen:
-                        kind = m.kinds[c]
+                        kind = self.kinds[c]
                         made = (kind, origins[c] if origins[c] is not None else (z["name"],))
                         parent[root(made)] = root((kind, z["name"]))
-                        unseen.append((zl, i, c, made))
-        groups: dict = {}                        # a root -> the slots of its unseen components
-        for zl, i, c, made in unseen:
-            groups.setdefault(root(made), []).append((zl, i, c))
-        mapping = {}
-        for key in sorted(groups, key=repr):
-            slots = groups[key]
-            ids = sorted(c for _, _, c in slots)     # what is unseen, not where it is: fair
-            rng.shuffle(ids)
-            for (zl, i, old), new in zip(slots, ids):
-                zl[i] = new
-                m.where[new] = zl
-                mapping[old] = new
-        m._by_text = None
-        m.zone_info = None
-        m.known = {c: k for c, k in m.known.items() if c in seen} if m.known else m.known
-        m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None
-        if m.pending is not None:                 # the position the paused effect replays from
-            base = m.pending["base"].clone()
-            for z, value in zip(self.game.zones, base.Z):
-                for zl in (value if z["per"] else [value]):
-                    for i, c in enumerate(zl):
-                        if c in mapping:
-                            zl[i] = mapping[c]
-                            base.where[mapping[c]] = zl
-            base.zone_info, base._by_text = None, None
-            base.luck = m.luck = rng.getrandbits(64)
-            m.pending = dict(m.pending, base=base)
-        return m
+                        unseen.append(((slot, family, i), c, made))
+        groups: dict = {}                        # a root -> the places of its unseen components
+        for place, c, made in unseen:
+            groups.setdefault(root(made), []).append((place, c))
+        # what is unseen, not where it is, decides the copy: fair
+        plan = [([place for place, _ in groups[key]], [c for _, c in groups[key]],
+                 sorted(c for _, c in groups[key])) for key in sorted(groups, key=repr)]
+        pending = self.pending
+
+        def sample(seed) -> "Match":
+            rng = random.Random(seed)
+            m = self.clone()
+            Z, where = m.Z, m.where
+            mapping = {}
+            for places, olds, ids in plan:
+                ids = list(ids)
+                rng.shuffle(ids)
+                for (slot, family, i), old, new in zip(places, olds, ids):
+                    zl = Z[slot] if family is None else Z[slot][family]
+                    zl[i] = new
+                    where[new] = zl
+                    mapping[old] = new
+            m._by_text = None
+            m.zone_info = None
+            if m.known:
+                m.known = {c: k for c, k in m.known.items() if c in seen}
+            m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None
+            if pending is not None:               # the position the paused effect replays from
+                base = pending["base"].clone()
+                for z, value in zip(self.game.zones, base.Z):
+                    for zl in (value if z["per"] else [value]):
+                        for i, c in enumerate(zl):
+                            if c in mapping:
+                                zl[i] = mapping[c]
+                                base.where[mapping[c]] = zl
+                base.zone_info, base._by_text = None, None
+                base.luck = m.luck = rng.getrandbits(64)
+                m.pending = dict(pending, base=base)
+            return m
+        return sample
 
     def _seen_by(self, player: int) -> set:
         """The components `player` may see now."""
