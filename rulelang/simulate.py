@@ -11,6 +11,7 @@ import time
 
 from rulelang.bots import bot_seed, make_bot
 from rulelang.errors import RulelangError
+from rulelang.report import wilson
 from rulelang.textsafe import printable
 
 MAX_ACTIONS = 100_000        # a game still going after this many actions counts as an error
@@ -222,6 +223,11 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
     }
 
 
+def _interval(wins: int, n: int) -> str:
+    lo, hi = wilson(wins, n)
+    return f"{_rate(wins, n):.1%} [{lo:.1%}, {hi:.1%}]"
+
+
 def _rate(part: float, whole: int) -> float:
     return part / whole if whole else 0.0
 
@@ -239,12 +245,18 @@ def format_report(result: dict) -> str:
         lines.append("options: " + ", ".join(printable(f"{k}={v}") for k, v in result["options"].items()))
     lines += [
         "P1 results: " + ", ".join(f"{key} {_rate(first[key], finished):.1%}" for key in RESULTS),
-        "win rate by seat: " + ", ".join(
-            f"P{seat + 1} {rate:.1%}" for seat, rate in enumerate(result["win_rate_by_seat"])),
+        "win rate by seat (95% interval): " + ", ".join(
+            f"P{seat + 1} {_interval(c['win'], finished)}" for seat, c in enumerate(result["outcomes_by_seat"])),
+    ]
+    if result["outcomes_by_side"]:
+        lines.append("win rate by side: " + ", ".join(
+            f"{printable(side)} {_interval(c['win'], sum(c.values()))}" for side, c in result["outcomes_by_side"].items()))
+    lines += [
         f"draw rate: {result['draw_rate']:.1%}",
         f"game length: mean {result['mean_length']:.1f}, max {result['max_length']} actions",
         f"speed: {result['actions_per_s']:,.0f} actions/s, {result['playouts_per_s']:,.1f} playouts/s "
-        f"({result['actions']} actions in {result['seconds']:.2f} s)",
+        f"({result['actions']} actions in {result['seconds']:.2f} s; "
+        f"{1000 * result['seconds'] / max(1, result['actions']):.2f} ms per action, bots' thinking included)",
         f"errors: {result['errors']}",
     ]
     lines += [f"  game {f['game']} (seed {f['seed']}): {printable(f['error'])}" for f in result["failures"]]
