@@ -196,7 +196,7 @@ class IsmctsBot:
     the rules declare an `estimate` (how well each player is doing), it stops after
     `rollout_depth` actions and the estimate scores it; without one it goes on to the end (at
     most `rollout_cap` actions, then it counts as a draw). Games random play never wins
-    (Regicide) need the estimate to learn anything. Rewards are per seat (max^n), so it serves
+    (a co-operative card game, say) need the estimate to learn anything. Rewards are per seat (max^n), so it serves
     rivals and co-operative games alike. The answer is the most visited move.
     """
 

@@ -28,8 +28,8 @@ BOARD_MODIFIERS = ("diagonal", "draw")
 CELL_FIELDS = {"name": "text", "row": "int", "col": "int", "kind": "text"}
 PER = ("player", "cell")
 ZONE_SHAPES = ("pile", "set")
-ZONE_MODIFIERS = VISIBILITY + ("capacity", "play")
-VAR_MODIFIERS = VISIBILITY
+ZONE_MODIFIERS = VISIBILITY + ("capacity", "play", "internal")
+VAR_MODIFIERS = VISIBILITY + ("internal",)
 # Builtins that also take a comprehension: `sum(x.value for x in xs)`. Result types: see builtin_result.
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
 SUGGEST_WORK = 500_000     # names compared for "did you mean" in one file (a few seconds at most)
@@ -109,6 +109,7 @@ class Checker:
         # cards and triggers become procs and defs first (desugar.py); their records ride along
         self.user_names = {d.name for d in game.decls if isinstance(d, (n.ProcDecl, n.DefDecl))}
         game, abilities, diags = desugar(game)
+        game = _shown_values(game)
         self.game = game
         self.out = Checked(game, {})
         self.out.abilities = abilities
@@ -243,8 +244,8 @@ class Checker:
                 if any(type(x) is type(d) and x is not d for x in self.game.decls[:self.game.decls.index(d)]):
                     word = "estimate" if isinstance(d, n.EstimateDecl) else "side"
                     self.error("E102", f"`{word}` is declared twice", d.span)
-            elif isinstance(d, (n.SetupDecl, n.OnDecl, n.WhenDecl, n.LimitDecl, n.CardDecl)):
-                pass                # blocks of rules: they declare no name
+            elif isinstance(d, (n.SetupDecl, n.OnDecl, n.WhenDecl, n.LimitDecl, n.CardDecl, n.AboutDecl)):
+                pass                # blocks of rules (and words about them): they declare no name
             else:
                 raise AssertionError(f"unknown declaration node {type(d).__name__}")
         if not seen_players:
@@ -336,8 +337,24 @@ class Checker:
         elif isinstance(d, n.SideDecl):
             with self.scope({}):
                 self.expect(d.value, "text", "a side")
+        elif isinstance(d, n.AboutDecl):
+            self.check_about(d)
         else:
             raise AssertionError(f"unknown declaration node {type(d).__name__}")
+
+    def check_about(self, d: n.AboutDecl) -> None:
+        """`about zone NAME "…"` and the like name something the rules declare (E101)."""
+        if d.name is None:
+            return
+        if d.what == "action":
+            names = sorted({a.name for s in self.game.decls if isinstance(s, n.StepDecl) for a in s.actions})
+            if d.name not in names:
+                self.error("E101", f"unknown action `{d.name}`", d.name_span, self.suggest(d.name, names))
+            return
+        sym = self.out.symbols.get(d.name)
+        if sym is None or sym.kind != d.what:
+            self.error("E101", f"unknown {d.what} `{d.name}`", d.name_span,
+                       self.suggest(d.name, self.names_of(d.what)))
 
     def check_card(self, d: n.CardDecl) -> None:
         """A card's field values: constants of the kind's field types; `copies` a number."""
@@ -451,6 +468,7 @@ class Checker:
         vis = [m.name for m in d.modifiers if m.name in ("public", "hidden", "owner")]
         if len(vis) > 1:
             self.error("E105", f"zone `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
+
         if "owner" in vis and d.per != "player":
             self.error("E105", f"zone `{d.name}` is seen by its `owner` but is not declared `per player`", d.span)
 
@@ -506,6 +524,9 @@ class Checker:
         t = self.out.symbols[d.name].type if self.out.symbols.get(d.name, Symbol("", None)).decl is d else "any"
         self.check_per(d, "a variable")
         self.check_modifiers(d.modifiers, VAR_MODIFIERS, "variable")
+        vis = [m.name for m in d.modifiers if m.name in VAR_MODIFIERS]
+        if len(vis) > 1:
+            self.error("E105", f"variable `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
         with self.scope({}):
             self.expect(d.init, t, f"the initial value of `{d.name}`")
 
@@ -664,7 +685,11 @@ class Checker:
             if not any(isinstance(d, n.Players) and d.ranking for d in self.game.decls):
                 self.error("E113", "`finish by score` needs the players ranked: `players 2..4 ranked by vp[me]`",
                            s.span)
+            if s.why is not None:
+                self.expect(s.why, "text", "why the game ended")
         elif isinstance(s, n.Finish):
+            if s.why is not None:
+                self.expect(s.why, "text", "why the game ended")
             if s.who is not None:
                 t = self.expr(s.who)
                 if not compatible(t, "player") and not compatible(t, "list:player"):
@@ -1335,3 +1360,17 @@ def check(game: n.Game) -> Checked:
         out.diagnostics.append(Diagnostic("E006", "the rule file is too deeply nested for rulelang to check: "
                                                   "simplify its most deeply nested rule", game.span))
         return out
+
+
+def _shown_values(game: n.Game) -> n.Game:
+    """`show "Label" = E` becomes a shown def of its own, `__show0`, `__show1`… (names a rule
+    file cannot declare), carrying its label: every later pass treats it as a `show def`."""
+    if not any(isinstance(d, n.ShowDecl) for d in game.decls):
+        return game
+    decls, count = [], 0
+    for d in game.decls:
+        if isinstance(d, n.ShowDecl):
+            d = n.DefDecl(d.span, f"__show{count}", None, d.value, True, d.label)
+            count += 1
+        decls.append(d)
+    return n.Game(game.span, game.name, tuple(decls), game.sources)

@@ -3,11 +3,15 @@
 Every failure a user can cause ends in a clear message on stderr and exit code 1
 (2 for a malformed command line), never a Python traceback. Text from rule files and saves
 reaches the terminal only through `printable` (no escape sequences, no control characters).
+A glyph the terminal's encoding cannot show is written as an ASCII stand-in (textsafe), and a
+reader that stops early (`rulelang compile x.rules | head`) ends the command quietly, with the
+exit code of a process ended by SIGPIPE (141), as `cat` would.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -18,10 +22,45 @@ from rulelang.bots import KIND_HELP, check_kind
 from rulelang.errors import RuleError, RulelangError
 from rulelang.repl import run_repl
 from rulelang.simulate import format_report, simulate
-from rulelang.textsafe import printable
+from rulelang.textsafe import FALLBACK, printable
+
+BROKEN_PIPE = 141            # 128 + SIGPIPE: what a shell reports for `cat big | head`
 
 
 def main(argv: list[str] | None = None) -> int:
+    _fit_streams()
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _broken_pipe()
+
+
+def _fit_streams() -> None:
+    """Output streams whose encoding cannot show every character (ISO-8859-1, ASCII) write an
+    ASCII stand-in for what they cannot encode instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
+        if encoding and encoding not in ("utf-8", "utf8") and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors=FALLBACK)
+            except (ValueError, OSError):
+                pass
+
+
+def _broken_pipe() -> int:
+    """The reader of our output has gone: say nothing more (not even when Python flushes the
+    stream at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return BROKEN_PIPE
+
+
+def _main(argv: list[str] | None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -29,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         return exit.code
     try:
         return args.run(args)
+    except BrokenPipeError:
+        raise
     except RuleError as error:
         print(printable(error.report() or str(error), multiline=True), file=sys.stderr)
     except OSError as error:
@@ -48,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulelang", description="Board and card games as rule files.")
+    parser.add_argument("--version", action="version", version=f"rulelang {rulelang.__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
     lint = commands.add_parser("lint", help="check rule files and report problems",
@@ -71,8 +113,15 @@ def _parser() -> argparse.ArgumentParser:
     compile_.add_argument("-o", "--output", metavar="OUT.json", help="where to write (default: stdout)")
     compile_.set_defaults(run=_compile)
 
-    play = commands.add_parser("play", help="play a game at the terminal")
+    play = commands.add_parser("play", help="play a game at the terminal, or go on with a saved match",
+                               description="Play at the terminal: FILE is a rule file, a compiled game, or a "
+                                           "save written by `save` (the match goes on from there).")
     _match_arguments(play, default_seed=None)
+    play.add_argument("--rules", metavar="FILE",
+                      help="with a save: the rule file it was played with (default: the rule file beside the "
+                           "save whose content matches)")
+    play.add_argument("--delay", type=_seconds, default=0.0, metavar="SECONDS",
+                      help="with a bot in every seat: wait this long after each move (default 0)")
     play.set_defaults(run=_play)
 
     sim = commands.add_parser("simulate", help="play many games with bots and report statistics")
@@ -95,8 +144,23 @@ def _parser() -> argparse.ArgumentParser:
                              "whose content matches the save's fingerprint)")
     replay.set_defaults(run=_replay)
 
+    rules = commands.add_parser("rules", help="print the rules of a game for players",
+                                description="A rulebook made from the rule file: its `about` words and its "
+                                            "declarations (players, options, how it ends, components, setup, "
+                                            "each step and action as the rules write it).")
+    rules.add_argument("file", metavar="FILE", help="a .rules file or compiled IR .json")
+    rules.add_argument("--format", choices=("text", "md"), default="text", help="plain text or Markdown")
+    rules.set_defaults(run=_rules)
+
     _bench_parser(commands)
     return parser
+
+
+def _rules(args) -> int:
+    from rulelang.repl import rulebook
+    game = rulelang.load(args.file)
+    print(rulebook(game, markdown=args.format == "md", source=args.file))
+    return 0
 
 
 def _replay(args) -> int:
@@ -210,11 +274,49 @@ def _compile(args) -> int:
 
 
 def _play(args) -> int:
+    from rulelang.replay import is_save
+    if is_save(args.file):
+        return _resume(args)
+    if args.rules is not None:
+        raise ValueError("--rules goes with a save file (rulelang play SAVE.json --rules FILE)")
     game = rulelang.load(args.file)
     players = game.min_players if args.players is None else args.players
     seed = random.randrange(1_000_000) if args.seed is None else args.seed
     return run_repl(game, players, seed, dict(args.option), _seat_bots(args.bot, players),
-                    sys.stdin, sys.stdout, args.file)
+                    sys.stdin, sys.stdout, args.file, delay=args.delay)
+
+
+def _resume(args) -> int:
+    """`rulelang play SAVE.json`: the saved match, replayed on the rules the user names (or the
+    matching rule file beside it), goes on at the terminal."""
+    from rulelang.errors import StateError
+    from rulelang.replay import find_game, read, rebuild
+    try:
+        data = read(args.file)
+    except StateError as error:
+        raise StateError(f"cannot load {args.file}: {error}") from None
+    if args.players is not None and args.players != data["players"]:
+        raise ValueError(f"the save is of a {data['players']}-player match, not {args.players}")
+    if args.option or args.seed is not None:
+        raise ValueError("a saved match keeps its seed and options: --seed and --option do not apply")
+    game = find_game(args.file, data, args.rules)
+    try:
+        match = rebuild(data, game)
+    except StateError as error:
+        raise StateError(f"cannot load {args.file}: {error}") from None
+    players = data["players"]
+    return run_repl(game, players, data["seed"], data["options"], _seat_bots(args.bot, players),
+                    sys.stdin, sys.stdout, args.rules, match=match, delay=args.delay)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 3600 seconds, not {text}")
+    return value
 
 
 def _simulate(args) -> int:
@@ -223,12 +325,37 @@ def _simulate(args) -> int:
     if args.workers < 1 or args.workers > 64:
         raise ValueError("--workers must be from 1 to 64")
     results = []
+    bar = _Progress.for_terminal("games")
+    stopped = False
     for options in _variants(game, args.option):
-        result = simulate(game, players, args.games, args.seed, _seat_bots(args.bot, players), options,
-                          workers=args.workers, ray=args.ray)
+        bots = _seat_bots(args.bot, players)
+        try:
+            if bar is not None and args.workers == 1 and not args.ray:
+                result = _simulate_here(game, players, args.games, args.seed, bots, options, bar)
+            else:
+                result = simulate(game, players, args.games, args.seed, bots, options,
+                                  workers=args.workers, ray=args.ray, progress=bar)
+        except KeyboardInterrupt:
+            if bar is not None:
+                bar.close()
+            print("interrupted: no results" + (" (a run in several processes keeps none: with --workers 1 "
+                                               "the games played are kept)" if args.workers > 1 or args.ray
+                                               else " (no game had finished)"), file=sys.stderr)
+            stopped = True
+            break
+        finally:
+            if bar is not None:
+                bar.close()
         results.append(result)
         if not args.json:
+            if result.get("partial"):
+                print(f"interrupted: partial results, {result['games']} of {result['planned']} games", flush=True)
             print(format_report(result) + ("\n" if len(results) else ""), flush=True)
+        if result.get("partial"):
+            stopped = True
+            break
+    if not results:
+        return 130 if stopped else 0
     if args.report:
         from rulelang.report import write_report
         for path in write_report(results, args.report):
@@ -236,7 +363,68 @@ def _simulate(args) -> int:
     if args.json:
         shown = [{k: v for k, v in r.items() if k != "records"} for r in results]
         print(printable(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False)))
-    return 0
+    return 130 if stopped else 0
+
+
+def _simulate_here(game, players, games, seed, bots, options, bar) -> dict:
+    """`simulate` in this process, game by game as `simulate.simulate` plays them (the same
+    seeds, the same records), with a progress bar; Ctrl-C stops it, and the games finished so far
+    are summarized, marked `"partial": true` (with the `"planned"` number of games)."""
+    from rulelang import simulate as sim
+    kinds = sim.seat_bots(bots, players)
+    game.new_match(players, sim.match_seed(seed, 0), options)     # bad players or options: one error, here
+    start = time.perf_counter()
+    records: list = []
+    try:
+        for index in range(games):
+            records.append(sim.play_game(game, index, players, seed, kinds, options, sim.MAX_ACTIONS))
+            bar(len(records), games)
+    except KeyboardInterrupt:
+        if not records:
+            raise
+    result = sim.summarize(game.name, players, len(records), seed, kinds, options, records,
+                           time.perf_counter() - start)
+    if len(records) < games:
+        result["partial"], result["planned"] = True, games
+    return result
+
+
+class _Progress:
+    """A progress bar on stderr (only when stderr is a terminal): `bar(done, total)`."""
+    WIDTH = 30
+
+    def __init__(self, unit: str, stream):
+        self.unit, self.stream = unit, stream
+        self.start = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+
+    @classmethod
+    def for_terminal(cls, unit: str):
+        try:
+            return cls(unit, sys.stderr) if sys.stderr.isatty() else None
+        except (AttributeError, ValueError):
+            return None
+
+    def __call__(self, done: int, total: int, what: str = "") -> None:
+        now = time.perf_counter()
+        if done < total and now - self.last < 0.1:
+            return
+        self.last = now
+        filled = self.WIDTH * done // max(1, total)
+        elapsed = now - self.start
+        left = f", ~{elapsed / done * (total - done):.0f} s left" if 0 < done < total else ""
+        line = (f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} {self.unit} "
+                f"{elapsed:.0f} s{left}{'  ' + what if what else ''}")
+        self.stream.write(printable(line[1:]).join(["\r", "\033[K"]))
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.shown = False
 
 
 def _variants(game, given: list[tuple[str, object]]) -> list[dict]:
@@ -287,8 +475,43 @@ def _player_counts(text: str) -> list[int]:
 def _bench(args) -> int:
     from rulelang.bench import format_report as bench_report, run as run_bench
     players = list(dict.fromkeys(p for counts in args.players for p in counts))
-    results = run_bench(args.files, players, args.games, args.seed, dict(args.option), args.repeats,
-                        args.reference)
-    print(printable(json.dumps(results, ensure_ascii=False)) if args.json else
-          printable(bench_report(results), multiline=True))
-    return 0
+    bar = _Progress.for_terminal("measurements")
+    if bar is None:
+        results = run_bench(args.files, players, args.games, args.seed, dict(args.option), args.repeats,
+                            args.reference)
+        partial = False
+    else:                      # one file and player count at a time: a progress bar, and Ctrl-C keeps what is done
+        results, partial = _bench_here(args, players, run_bench, bar)
+    if partial and not args.json:
+        print(f"interrupted: partial results ({len(results)} measured)")
+    if args.json:
+        print(printable(json.dumps([dict(r, partial=True) for r in results] if partial else results,
+                                   ensure_ascii=False)))
+    elif results:
+        print(printable(bench_report(results), multiline=True))
+    return 130 if partial else 0
+
+
+def _bench_here(args, players, run_bench, bar) -> tuple[list, bool]:
+    if args.reference and len(args.reference) != len(args.files):
+        raise ValueError(f"give one --reference per file ({len(args.files)} files, "
+                         f"{len(args.reference)} references)")
+    games = {path: rulelang.load(path) for path in dict.fromkeys(args.files)}
+    units = []
+    for k, path in enumerate(args.files):
+        game = games[path]
+        counts = [p for p in players if game.min_players <= p <= game.max_players] if players else [game.min_players]
+        refs = [args.reference[k]] if args.reference else None
+        units += [(path, [p], refs) for p in counts] or [(path, players, refs)]   # (none: run() says why)
+    results: list = []
+    try:
+        for done, (path, counts, refs) in enumerate(units):
+            bar(done, len(units), f"{path} {counts[0] if counts else ''}p")
+            results += run_bench([path], counts, args.games, args.seed, dict(args.option), args.repeats, refs,
+                                 load=games.__getitem__)
+        bar(len(units), len(units))
+    except KeyboardInterrupt:
+        return results, True
+    finally:
+        bar.close()
+    return results, False

@@ -173,8 +173,10 @@ class Compiler:
         steps = of(n.StepDecl)
         turn_steps = [s for s in steps if s.in_turn]
         handlers: dict[str, list] = {}
+        handler_lines: dict[str, int] = {}
         for d in of(n.OnDecl):
             handlers.setdefault(d.event, []).extend(self.block(d.body))
+            handler_lines.setdefault(d.event, self.line(d))
         setup: list = []
         for d in of(n.SetupDecl):
             setup.extend(self.block(d.body))
@@ -197,7 +199,8 @@ class Compiler:
             "vars": [self.var(d) for d in of(n.VarDecl)],
             "defs": {d.name: {"params": [p.name for p in d.params] if d.params is not None else None,
                               "body": self.def_body(d), "show": d.show, "line": self.line(d),
-                              "as": self.text_as(self.type_of(d.body))}
+                              "as": self.text_as(self.type_of(d.body)),
+                              **({"label": d.label} if d.label is not None else {})}
                      for d in of(n.DefDecl)},
             "procs": {d.name: {"params": [p.name for p in d.params], "body": self.block(d.body), "line": self.line(d)}
                       for d in of(n.ProcDecl)},
@@ -229,6 +232,8 @@ class Compiler:
             from .content import file_hash
             rel = os.path.relpath(file, os.path.dirname(os.path.abspath(g.span.file)))
             self.imports.append({"path": rel.replace(os.sep, "/"), "sha256": file_hash(Path(file))})
+        if "stuck" in handler_lines:         # (named when the game ends there without a reason of its own)
+            ir["handler_lines"] = {"stuck": handler_lines["stuck"]}
         order = of(n.OrderDecl)
         if order:
             ir["trigger_order"] = self.expr(order[0].chooser)
@@ -236,9 +241,24 @@ class Compiler:
             found = of(kind)
             if found:
                 ir[key] = self.expr(found[0].value)
+        about = self.about(of(n.AboutDecl))
+        if about:
+            ir["about"] = about
         if self.imports:
             ir["imports"] = self.imports       # filled while the blocks above were lowered
         return ir
+
+    @staticmethod
+    def about(decls: list) -> dict:
+        """The `about` words, by what they are about; several for one thing are paragraphs."""
+        out: dict = {}
+        for d in decls:
+            if d.name is None:
+                out[d.what] = out[d.what] + "\n\n" + d.text if d.what in out else d.text
+            else:
+                table = out.setdefault(d.what + "s", {})
+                table[d.name] = table[d.name] + "\n\n" + d.text if d.name in table else d.text
+        return out
 
     def def_body(self, d: n.DefDecl) -> dict:
         """A def's body; for a def some card modifies, plus the sum of the modifiers in play."""
@@ -282,11 +302,15 @@ class Compiler:
                "capacity": m.get("capacity")}
         if m.get("play"):
             out["play"] = True                 # a card here is in play: its abilities apply
+        if m.get("internal"):
+            out["internal"] = True             # bookkeeping: in no view at all
         return out
 
     def var(self, d: n.VarDecl) -> dict:
         m = self.mods(d)
         vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
+        if m.get("internal"):
+            vis = "hidden"                     # bookkeeping: in no view, like a hidden variable
         per = d.per if d.per in (None, "player", "cell") else "component"
         return {"name": d.name, "type": self.syms[d.name].type, "per": per, "visibility": vis,
                 "init": self.expr(d.init)}
@@ -365,7 +389,10 @@ class Compiler:
         if isinstance(s, n.EndTurn):
             return {"s": "end_turn", "to": self.expr(s.to) if s.to is not None else None}
         if isinstance(s, n.Finish):
-            return {"s": "finish", "result": s.result, "who": self.expr(s.who) if s.who is not None else None}
+            out = {"s": "finish", "result": s.result, "who": self.expr(s.who) if s.who is not None else None}
+            if s.why is not None:
+                out["why"] = self.expr(s.why)
+            return out
         if isinstance(s, n.CallStmt):
             return {"s": "call", "proc": s.name, "a": [self.expr(a) for a in s.args]}
         if isinstance(s, n.Create):

@@ -31,6 +31,7 @@ __all__ = ["Action", "Game", "Match"]
 RULE_FAULTS = (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError, RecursionError,
                NameError)
 FLOW_LIMIT = 1_000           # step changes in one apply before the flow is declared broken
+REASON_LIMIT = 500           # characters of an outcome's reason (`finish lose "…"`)
 STATE_FORMAT = "rulelang-state"
 UNIVERSES = 16               # component sets whose interned actions a Game keeps
 
@@ -46,9 +47,11 @@ class Game:
         self.min_players = ir["players"]["min"]
         self.max_players = ir["players"]["max"]
         self.options = [dict(o) for o in ir["options"]]
-        # the rules' content, not where they were read from: `./x.rules` and `/abs/x.rules` are one game
-        self.fingerprint = hashlib.sha256(json.dumps({k: v for k, v in ir.items() if k != "source"},
+        # the rules' content, not where they were read from: `./x.rules` and `/abs/x.rules` are one game;
+        # nor the words about them (`about`): a save stays good when its rulebook is reworded
+        self.fingerprint = hashlib.sha256(json.dumps({k: v for k, v in ir.items() if k not in ("source", "about")},
                                                      sort_keys=True).encode()).hexdigest()[:16]
+        self.about = ir.get("about", {})
         low = Lowerer(ir)
         code = low.build()
         self.lowerer = low
@@ -90,6 +93,7 @@ class Game:
         self._play_kinds: set | None = None        # see play_kinds
         # zone families per component: one zone per component, added as components are created
         self.component_zones = [i for i, z in enumerate(self.zones) if z["per"] == "component"]
+        self.zone_kind = _zone_kinds(ir)           # what a zone's components are, where the rules say
 
     def family_size(self, per: str, players: int, components: int = 0) -> int:
         """How many zones (or values) a `per player` / `per cell` / per-component declaration stands for."""
@@ -602,6 +606,8 @@ class Match:
         geometry = game.geometry
         known = known_to(self, player) if self.known else {}
         for z in game.zones:
+            if z.get("internal"):                  # bookkeeping the rules keep out of every view
+                continue
             name, vis = z["name"], z["visibility"]
             value = self.Z[game.zone_slot[name]]
             if z["per"] == "cell":
@@ -621,8 +627,12 @@ class Match:
                 visible = vis == "public" or (vis == "owner" and owner == player)
                 if visible:
                     seen.extend(items)
+                kind = game.zone_kind[name]
+                if visible and items:                  # what is seen: its kinds are no secret
+                    kinds = {self.kinds[c] for c in items}
+                    kind = kinds.pop() if len(kinds) == 1 else None
                 entry = {"name": name, "owner": owner, "visibility": vis, "ordered": z["ordered"],
-                         "count": len(items),
+                         "count": len(items), "kind": kind,
                          "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None}
                 if z["per"] == "component":        # (its owner is a component: say which)
                     entry["owner"] = None
@@ -659,6 +669,7 @@ class Match:
                 else:
                     values.append({"name": name, "value": self._plain(value)})
             self.me = player
+            labels = game.code.labels
             for name, fn, how, to_text in game.shown:
                 value = fn(self)
                 if how.startswith("list:"):       # a list: each element's text (the screen lays them out)
@@ -666,7 +677,10 @@ class Match:
                     shown = [self._plain(v) if inner == "plain" else to_text(self.labels, [v]) for v in value]
                 else:
                     shown = self._plain(value) if how == "plain" else to_text(self.labels, value)
-                values.append({"name": name, "value": shown})
+                if name in labels:                 # `show "Label" = E`: named as the rules say
+                    values.append({"name": labels[name], "value": shown, "label": True})
+                else:
+                    values.append({"name": name, "value": shown})
             drawing = self._drawing(player) if geometry is not None else None
         except RULE_FAULTS + (RuleFault,) as err:
             raise self._rule_error("computing a view", err) from None
@@ -826,7 +840,7 @@ class Match:
             draw = game.draw
             return g.draw(lambda cell: printable(plain_text(draw(self, cell))))     # the line breaks are ours
         cell_zones = [game.zone_slot[z["name"]] for z in game.zones
-                      if z["per"] == "cell" and z["visibility"] == "public"]
+                      if z["per"] == "cell" and z["visibility"] == "public" and not z.get("internal")]
 
         def glyph(cell):
             for slot in cell_zones:
@@ -901,7 +915,7 @@ class Match:
             signal = self._begin_turn()
         self._settle(signal)
 
-    def finish(self, result: str, who) -> None:
+    def finish(self, result: str, who, why=None) -> None:
         if self.result is not None:
             return
         n = self.players
@@ -918,6 +932,23 @@ class Match:
             tied = "draw" if len(top) > 1 else "win"
             results = [tied if p in top else "lose" for p in range(n)]
         self.result = {"results": results, "scores": [s[0] for s in scores] if scores[0] else None}
+        if why is not None:                        # `finish lose "cannot pay 15 damage"`
+            self.result["reason"] = _reason(why)
+
+    def _explain(self, why: str) -> None:
+        """An outcome the rules gave no reason gets the rule that ended the game: `on stuck`, a
+        `when` rule, the turn limit. (An action that ends it has none: the move is the reason.)"""
+        if self.result is not None and "reason" not in self.result:
+            self.result["reason"] = why
+
+    def _stuck_reason(self) -> str:
+        line = self.game.ir.get("handler_lines", {}).get("stuck")
+        return (f"{player_text(self.actor)} has no legal action at step `{self.step}` "
+                f"(the `on stuck` rule{f', line {line}' if line else ''})")
+
+    def _limit_reason(self, i: int, count) -> str:
+        line = self.game.ir["limits"][i].get("line")
+        return f"the turn limit of {count} turns was reached (the `turn limit` rule{f', line {line}' if line else ''})"
 
     def _scores(self) -> list[tuple]:
         """Each player's score and tie-breaks, as declared by `score`; empty tuples when undeclared."""
@@ -937,9 +968,11 @@ class Match:
         self.turn_count += 1
         self.me = self.current
         game = self.game
-        for count, body in game.limits:
-            if self.turn_count > count(self):
+        for i, (count, body) in enumerate(game.limits):
+            limit = count(self)
+            if self.turn_count > limit:
                 signal = body(self)
+                self._explain(self._limit_reason(i, limit))
                 if signal is not None or self.result is not None:
                     return signal or ("finish",)
         if game.on_turn_start is not None:
@@ -1004,9 +1037,11 @@ class Match:
                         self.turn_count += 1
                         self.me = self.current
                         signal = game.first_goto
-                        for count, body in game.limits:
-                            if self.turn_count > count(self):
+                        for i, (count, body) in enumerate(game.limits):
+                            limit = count(self)
+                            if self.turn_count > limit:
                                 ended = body(self)
+                                self._explain(self._limit_reason(i, limit))
                                 if ended is not None or self.result is not None:
                                     signal = ended or ("finish",)
                                     break
@@ -1018,12 +1053,15 @@ class Match:
                 self._by_text = {}
                 return
             if game.checks:
-                for when, body in game.checks:
+                for i, (when, body) in enumerate(game.checks):
                     self.me = self.current
                     if when(self):
                         signal = body(self)
                         if interactive and self.trig:
                             signal = drain(self) or signal
+                        if self.result is not None:
+                            line = game.ir["checks"][i].get("line")
+                            self._explain(f"the `when` rule{f' of line {line}' if line else ''} applied")
                         if signal is not None or self.result is not None:
                             break
                 if signal is not None or self.result is not None:
@@ -1045,6 +1083,7 @@ class Match:
             signal = handler(self)
             if self.trig:
                 signal = drain(self) or signal
+            self._explain(self._stuck_reason())
             if signal is None and self.result is None:
                 self._fail(None, f"`on stuck` must end the game, end the turn or go to a step "
                                  f"({player_text(self.actor)} is stuck at step `{self.step}`)")
@@ -1301,6 +1340,22 @@ def interrupt_seat(text: str) -> int | None:
     return int(digits) - 1
 
 
+def _zone_kinds(ir: dict) -> dict:
+    """Each zone's component kind as far as the rules alone say (the same for every viewer, so
+    it tells nothing about hidden components): the only kind the game has, or the only kind its
+    `create` statements put there; None when it may hold several."""
+    kinds = list(ir["kinds"])
+    made: dict = {}
+    for x in _nodes([ir["setup"], ir["procs"], ir["steps"], ir["handlers"], ir["checks"], ir["limits"]]):
+        if x.get("s") in ("create", "create_cards") and isinstance(x.get("to"), dict) and x["to"].get("k") == "zone":
+            made.setdefault(x["to"].get("n"), set()).add(x.get("kind"))
+    out = {}
+    for z in ir["zones"]:
+        found = made.get(z["name"], set())
+        out[z["name"]] = (kinds[0] if len(kinds) == 1 else next(iter(found)) if len(found) == 1 else None)
+    return out
+
+
 def _nodes(tree):
     """Every object in a JSON tree (the IR), without recursion."""
     stack = [tree]
@@ -1401,8 +1456,11 @@ def _outcome(game: Game, players: int, outcome) -> dict | None:
     """A restored outcome: a result per player, and a score per player exactly when the game keeps one."""
     if outcome is None:
         return None
-    if not (isinstance(outcome, dict) and set(outcome) <= {"results", "scores"}):
+    if not (isinstance(outcome, dict) and set(outcome) <= {"results", "scores", "reason"}):
         raise StateError("the outcome must be an object with results and scores")
+    reason = outcome.get("reason")
+    if "reason" in outcome and not (isinstance(reason, str) and len(reason) <= REASON_LIMIT):
+        raise StateError(f"the outcome's reason must be a text of at most {REASON_LIMIT} characters")
     results, scores = outcome.get("results"), outcome.get("scores")
     if not (isinstance(results, list) and len(results) == players
             and all(isinstance(r, str) and r in ("win", "lose", "draw") for r in results)):
@@ -1413,4 +1471,13 @@ def _outcome(game: Game, players: int, outcome) -> dict | None:
             raise StateError("the outcome must give a whole-number score for every player")
     elif scores is not None:
         raise StateError("the outcome has scores, but the game keeps none")
-    return {"results": list(results), "scores": list(scores) if scores is not None else None}
+    out = {"results": list(results), "scores": list(scores) if scores is not None else None}
+    if "reason" in outcome:
+        out["reason"] = reason
+    return out
+
+
+def _reason(why) -> str:
+    """A rule's reason for the outcome as the outcome keeps it: a text, cut to REASON_LIMIT."""
+    text = why if isinstance(why, str) else plain_text(why)
+    return text if len(text) <= REASON_LIMIT else text[:REASON_LIMIT - 1] + "…"

@@ -127,7 +127,7 @@ STATEMENTS: dict[str, NodeSpec] = {
     "repeat": NodeSpec({"n": EXPR, "body": BLOCK}),
     "goto": NodeSpec({"step": NAME}),
     "end_turn": NodeSpec({}, {"to": OPTEXPR}),
-    "finish": NodeSpec({"result": RESULTS}, {"who": OPTEXPR}),
+    "finish": NodeSpec({"result": RESULTS}, {"who": OPTEXPR, "why": EXPR}),   # why: a text, for the players
     "call": NodeSpec({"proc": NAME, "a": EXPRS}),
     "create": NodeSpec({"kind": NAME, "fields": "fields", "to": EXPR, "pos": POSITIONS}, creating=True),
     "log": NodeSpec({"v": EXPR}, {"to": OPTEXPR}),
@@ -271,6 +271,8 @@ class _Checker:
         raise _Bad(path, f"{_what(x)} is not JSON data")
 
     def declared(self, name: str, where, what: str, path: str) -> None:
+        if not isinstance(name, str):
+            raise _Bad(path, f"{_show(name)} is not the name of a {what}")
         if name not in where:
             raise _Bad(path, f"no {what} named `{name}`")
 
@@ -401,7 +403,8 @@ class _Checker:
                "handlers": None, "checks": None, "boards": None, "limits": None}
         self.obj(ir, "", top, {"source": TEXT, "imports": None, "scores": None, "events": None, "windows": None,
                                "hooks": None, "cards": None, "abilities": None,
-                               "trigger_order": EXPR, "estimate": EXPR, "side": EXPR})
+                               "trigger_order": EXPR, "estimate": EXPR, "side": EXPR, "handler_lines": None,
+                               "about": None})
         for key in ("ir_version", "name", "first_step", "turn_order", "source"):
             if key in ir:
                 self.typed(ir[key], top.get(key, TEXT), f"/{key}", 0)
@@ -431,7 +434,8 @@ class _Checker:
         self.boards()
         self.kinds()
         self.zones = self.declare_list("zones", {"name": NAME, "ordered": BOOL, "per": ZONE_PER,
-                                                 "visibility": VISIBILITY, "capacity": None}, {"play": BOOL})
+                                                 "visibility": VISIBILITY, "capacity": None},
+                                       {"play": BOOL, "internal": BOOL})
         for i, z in enumerate(ir["zones"]):
             if z["per"] == "cell" and not ir["boards"]:
                 raise _Bad(f"/zones/{i}/per", "a zone per cell needs a board")
@@ -451,7 +455,9 @@ class _Checker:
                 self.name(name, f"/{section}")
         for name, d in ir["defs"].items():
             self.obj(d, f"/defs/{name}", {"params": None, "body": EXPR, "show": BOOL},
-                     {"line": INT, "as": TEXT})
+                     {"line": INT, "as": TEXT, "label": TEXT})
+            if "label" in d:
+                self.typed(d["label"], TEXT, f"/defs/{name}/label", 0)
             if d["params"] is not None:
                 self.params(d["params"], f"/defs/{name}/params")
             self.typed(d["show"], BOOL, f"/defs/{name}/show", 0)
@@ -523,12 +529,35 @@ class _Checker:
         for key in ("trigger_order", "estimate", "side"):
             if key in ir:
                 self.expr(ir[key], f"/{key}", 0)
+        self.about(ir.get("about", {}))
+        lines = ir.get("handler_lines", {})
+        if not isinstance(lines, dict):
+            raise _Bad("/handler_lines", "expected an object")
+        for event, line in lines.items():
+            self.typed(event, EVENTS, "/handler_lines", 0)
+            self.typed(line, INT, f"/handler_lines/{event}", 0)
         for i, e in enumerate(self.array(ir.get("scores", []), "/scores")):
             self.expr(e, f"/scores/{i}", 0)
         for i, imp in enumerate(self.array(ir.get("imports", []), "/imports")):
             self.obj(imp, f"/imports/{i}", {"path": TEXT, "sha256": TEXT})
             self.typed(imp["path"], TEXT, f"/imports/{i}/path", 0)
             self.typed(imp["sha256"], TEXT, f"/imports/{i}/sha256", 0)
+
+    def about(self, about) -> None:
+        """Words for the players: texts, about declared zones, steps, actions and options."""
+        known = {"zones": self.zones, "steps": self.steps, "options": self.options,
+                 "actions": {a["name"] for s in self.ir["steps"] for a in s["actions"]}}
+        about = self.obj(about, "/about", {}, {"game": TEXT, "win": TEXT, "setup": TEXT, "zones": None,
+                                                "steps": None, "actions": None, "options": None})
+        for key, value in about.items():
+            if key in known:
+                if not isinstance(value, dict):
+                    raise _Bad(f"/about/{key}", "expected an object")
+                for name, text in value.items():
+                    self.declared(name, known[key], key[:-1], f"/about/{key}")
+                    self.typed(text, TEXT, f"/about/{key}/{name}", 0)
+            else:
+                self.typed(value, TEXT, f"/about/{key}", 0)
 
     def interaction(self) -> None:
         """Events, windows and hooks (names with parameter names), card declarations and the

@@ -203,6 +203,7 @@ class EndTurn(Node):
 class Finish(Node):
     result: str                          # "win", "lose", "draw", or "score" (the best score wins)
     who: Node | None                     # None: everyone
+    why: Node | None = None              # why the game ended, for the players (a text)
 
 
 @dataclass(frozen=True, eq=False)
@@ -405,6 +406,15 @@ class DefDecl(Node):
     params: tuple | None                 # None: a named value, used without parentheses
     body: Node
     show: bool
+    label: str | None = None             # `show "Label" = E`: how the screen names it
+
+
+@dataclass(frozen=True, eq=False)
+class ShowDecl(Node):
+    """`show "Label" = E`: a value in every player's view (`me` is the viewer), named for people.
+    The checker makes it a shown def of its own (named `__showN`)."""
+    label: str
+    value: Node
 
 
 @dataclass(frozen=True, eq=False)
@@ -485,6 +495,16 @@ class SideDecl(Node):
     """`side E`: the side, team or faction `me` played, as a text (read when the game ends);
     simulation reports give win rates per side."""
     value: Node
+
+
+@dataclass(frozen=True, eq=False)
+class AboutDecl(Node):
+    """`about "…"`, `about win "…"`, `about zone NAME "…"`…: words for the players, which the
+    rulebook (`rulelang rules`) and `help ACTION` show. They change nothing in how the game runs."""
+    what: str                            # game, win, setup, zone, step, action, option
+    name: str | None                     # the zone, step, action or option it is about
+    text: str
+    name_span: Span | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -214,6 +214,9 @@ class _ToNodes(Transformer_NonRecursive):
             params = tuple(c[1])
         return n.DefDecl(self.sp(meta), name, params, c[-1], show)
 
+    def show_decl(self, meta, c):
+        return n.ShowDecl(self.sp(meta), _unescape(c[1]), c[2])
+
     def proc_decl(self, meta, c):
         params = tuple(c[1]) if len(c) == 3 else ()
         return n.ProcDecl(self.sp(meta), str(c[0]), params, c[-1])
@@ -322,6 +325,32 @@ class _ToNodes(Transformer_NonRecursive):
 
     def side_decl(self, meta, c):
         return n.SideDecl(self.sp(meta), c[0])
+
+    def about_game(self, meta, c):
+        return self._about(meta, "game", None, c)
+
+    def about_win(self, meta, c):
+        return self._about(meta, "win", None, c)
+
+    def about_setup(self, meta, c):
+        return self._about(meta, "setup", None, c)
+
+    def about_zone(self, meta, c):
+        return self._about(meta, "zone", c[0], c[1:])
+
+    def about_step(self, meta, c):
+        return self._about(meta, "step", c[0], c[1:])
+
+    def about_action(self, meta, c):
+        return self._about(meta, "action", c[0], c[1:])
+
+    def about_option(self, meta, c):
+        return self._about(meta, "option", c[0], c[1:])
+
+    def _about(self, meta, what: str, name, strings):
+        text = "".join(_unescape(s) for s in strings)
+        return n.AboutDecl(self.sp(meta), what, str(name) if name is not None else None, text,
+                           self.tsp(name) if name is not None else None)
 
     def fragment(self, meta, c):
         decls = []
@@ -436,16 +465,30 @@ class _ToNodes(Transformer_NonRecursive):
         return n.EndTurn(self.sp(meta), c[0] if c else None)
 
     def finish_win(self, meta, c):
-        return n.Finish(self.sp(meta), "win", c[0] if c else None)
+        return self._finish(meta, "win", c)
 
     def finish_lose(self, meta, c):
-        return n.Finish(self.sp(meta), "lose", c[0] if c else None)
+        return self._finish(meta, "lose", c)
 
     def finish_draw(self, meta, c):
-        return n.Finish(self.sp(meta), "draw", None)
+        return self._finish(meta, "draw", c)
 
     def finish_score(self, meta, c):
-        return n.Finish(self.sp(meta), "score", None)
+        return self._finish(meta, "score", c)
+
+    def _finish(self, meta, result: str, c):
+        why = next((x[1] for x in c if isinstance(x, tuple) and x[:1] == ("why",)), None)
+        who = next((x for x in c if not isinstance(x, tuple)), None)
+        return n.Finish(self.sp(meta), result, who, why)
+
+    def why(self, meta, c):
+        return ("why", c[0])
+
+    def reason_text(self, meta, c):
+        return n.Lit(self.sp(meta), _unescape(c[0]))
+
+    def reason_more(self, meta, c):
+        return n.Binary(self.sp(meta), "+", c[0], c[1])
 
     def call_stmt(self, meta, c):
         return n.CallStmt(self.sp(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
@@ -670,7 +713,7 @@ _EXPR_RULES = frozenset({
     "cond_expr", "or_op", "and_op", "not_op", "eq", "ne", "lt", "le", "gt", "ge", "member", "range",
     "add", "sub", "mul", "div", "mod", "neg", "attr", "index", "int_lit", "str_lit", "true_lit",
     "false_lit", "none_lit", "name", "call", "make", "aggregate", "list_lit", "list_comp", "can_expr",
-    "comprehension"})                   # (an aggregate and its comprehension are two levels in the IR)
+    "comprehension", "reason_text", "reason_more"})                   # (an aggregate and its comprehension are two levels in the IR)
 _BLOCK_STMTS = frozenset({"if_stmt", "for_stmt", "while_stmt", "repeat_stmt"})
 _MAX_REPORTS = 20                 # nesting diagnostics per file: the first few make the point
 

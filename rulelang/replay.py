@@ -65,6 +65,19 @@ def read(path: str) -> dict:
     return data
 
 
+def is_save(path: str) -> bool:
+    """Whether the file at `path` is meant as a save file (a JSON object with `rulelang_save`),
+    however broken it may be otherwise; a rule file or a compiled game is not."""
+    if not str(path).endswith(".json"):
+        return False
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4096)
+    except OSError:
+        return False
+    return head.lstrip()[:1] == b"{" and b'"rulelang_save"' in head
+
+
 def check_game(data: dict, game) -> None:
     """StateError unless the save was made with these very rules."""
     if data["name"] != game.name:
@@ -132,7 +145,8 @@ def find_game(save_path: str, data: dict, rules: str | None = None):
 def replay(data: dict, game, out=print) -> bool:
     """Replay a save's actions on a new match of `game`, printing each; True when the saved
     position is reproduced."""
-    out(printable(f"{game.name}: {data['players']} players, seed {data['seed']}"))
+    players = data["players"]
+    out(printable(f"{game.name}: {players} player{'' if players == 1 else 's'}, seed {data['seed']}"))
 
     def show(n: int, seat, text: str) -> None:
         out(printable(f"{n:>4}. {_seat(seat)}: {text}"))

@@ -5,16 +5,33 @@ and a terminal obeys what it is sent: an ESC starts a command (move the cursor, 
 window title, in some terminals far worse), a carriage return overwrites what the line said, and
 bidi overrides reorder what the reader sees. So every such character is shown as a visible escape
 (`\\u001b`) instead. The escape is JSON's own, so JSON text stays valid JSON meaning the same.
+
+A terminal whose encoding cannot show a character (`♥` under ISO-8859-1 or ASCII) gets an ASCII
+stand-in instead (`fit`, and the `rulelang-fallback` error handler the command line installs on
+its output streams), never a UnicodeEncodeError.
 """
 from __future__ import annotations
 
+import codecs
 import re
+import unicodedata
 
 # C0 controls, DEL and C1 controls; the bidi marks, embeddings, overrides and isolates; line and
 # paragraph separators; and lone surrogates (which cannot even be encoded to write them).
 _UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 _ONE_LINE = re.compile(f"[\t\n{_UNSAFE}]")
 _MULTILINE = re.compile(f"[{_UNSAFE}]")          # keeps the line breaks (and tabs) of text we laid out
+
+# ASCII stand-ins for the glyphs games and the REPL use, where the terminal cannot show them.
+GLYPHS = {
+    "♥": "H", "♦": "D", "♣": "C", "♠": "S", "♡": "H", "♢": "D", "♧": "C", "♤": "S",
+    "·": ".", "•": "*", "▶": ">", "►": ">", "◀": "<", "→": "->", "←": "<-", "↑": "^", "↓": "v",
+    "—": "-", "–": "-", "…": "...", "×": "x", "≤": "<=", "≥": ">=", "≠": "!=", "±": "+/-",
+    "“": '"', "”": '"', "‘": "'", "’": "'", "«": '"', "»": '"', "✓": "v", "✗": "x",
+    "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "ß": "ss",
+    "œ": "oe", "Œ": "OE", "ł": "l", "Ł": "L", "ᚱ": "R", "█": "#", "░": "#", "▒": "#", "│": "|", "─": "-",
+}
+FALLBACK = "rulelang-fallback"                   # the codec error handler's name
 
 
 def _escape(found: re.Match) -> str:
@@ -29,3 +46,45 @@ def printable(text, multiline: bool = False) -> str:
     """
     text = str(text)
     return (_MULTILINE if multiline else _ONE_LINE).sub(_escape, text)
+
+
+def stand_in(ch: str) -> str:
+    """An ASCII stand-in for one character: from GLYPHS, else the letter without its accents, else `?`."""
+    if ch.isascii():
+        return ch
+    found = GLYPHS.get(ch)
+    if found is not None:
+        return found
+    plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    return plain if plain and plain.isascii() else "?"
+
+
+def fit(text: str, encoding: str | None) -> str:
+    """`text` as the terminal of this encoding can show it: each character it cannot encode
+    replaced by its ASCII stand-in. Unchanged for UTF-8 (or an unknown encoding)."""
+    if not encoding:
+        return text
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        return text
+    out = []
+    for ch in text:
+        try:
+            ch.encode(encoding)
+            out.append(ch)
+        except UnicodeEncodeError:
+            out.append(stand_in(ch))
+    return "".join(out)
+
+
+def _fallback(error: UnicodeError):
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "".join(stand_in(ch) for ch in error.object[error.start:error.end]), error.end
+
+
+codecs.register_error(FALLBACK, _fallback)

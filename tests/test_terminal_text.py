@@ -91,7 +91,7 @@ def test_play_shows_the_rule_files_words_escaped(capsys, monkeypatch, evil, tmp_
     save = tmp_path / "evil.json"
     code, out = run(capsys, monkeypatch, ["play", evil, "--seed", "1"], f"1\nlog\nsave {save}\nload {save}\n2\n1\n")
     assert code == 0
-    assert out.startswith("Evil\\u001b]0;pwned\\u0007\\u001b[2J: 1 players, seed 1\n")
+    assert out.startswith("Evil\\u001b]0;pwned\\u0007\\u001b[2J: 1 player, seed 1\n")
     assert "P1 plays: take c1\\u001b[31mred\\u202e\\u009b" in out
     assert "banner = \\u001b[5mblink\\u000a\\u001b[1A" in out           # its line break is not ours
     assert "Game over." in out

@@ -428,6 +428,7 @@ class Compiled:
         self.shown = [(name, self.defs[name], ir["defs"][name].get("as", "plain"),
                        make_texter(ir["defs"][name].get("as", "plain"), low.enum_text, low.geometry))
                       for name in shown]
+        self.labels = {name: ir["defs"][name]["label"] for name in shown if "label" in ir["defs"][name]}
         self.n_actions = len(low.action_meta)
         # can an action stop half-way for a decision? (then the engine keeps a base to replay from)
         # (a game that reveals keeps per-match knowledge, which the same machinery carries)

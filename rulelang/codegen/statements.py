@@ -255,7 +255,10 @@ class StatementLowering:
 
     def s_finish(self, s, ctx):
         who = self.ex(s["who"], ctx).src if s.get("who") is not None else "None"
-        ctx.fn.emit(f"m.finish({_lit(s['result'])}, {who})")
+        if s.get("why") is not None:
+            ctx.fn.emit(f"m.finish({_lit(s['result'])}, {who}, {self.ex(s['why'], ctx).src})")
+        else:
+            ctx.fn.emit(f"m.finish({_lit(s['result'])}, {who})")
         ctx.fn.emit("return ('finish',)")
 
     def s_call(self, s, ctx):

@@ -1,0 +1,189 @@
+"""The small things of `rulelang play` and the command line (issue 13): --version, a reader
+that stops early, exit/q/?, the end of input, a terminal that cannot show every glyph, wording
+by count and kind, the header while a game is set up, and `play SAVE.json`."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.cli import main
+from rulelang.repl import kind_noun, plural, render_view, run_repl
+
+ROOT = Path(__file__).resolve().parent.parent
+REGICIDE = str(ROOT / "games" / "regicide.rules")
+VALGARD = str(ROOT / "games" / "valgard.rules")
+
+
+@pytest.fixture(scope="module")
+def regicide():
+    return rulelang.load(REGICIDE)
+
+
+@pytest.fixture(scope="module")
+def valgard():
+    return rulelang.load(VALGARD)
+
+
+def play(game, lines, players=1, seed=3, bots=None, stdout=None, **kw) -> tuple[int, str]:
+    out = stdout or io.StringIO()
+    code = run_repl(game, players, seed, {}, bots or {}, io.StringIO("".join(f"{x}\n" for x in lines)), out,
+                    None, **kw)
+    if stdout is None:
+        return code, out.getvalue()
+    out.flush()
+    return code, out.buffer.getvalue().decode(out.encoding)
+
+
+def cli(capsys, monkeypatch, argv, stdin=""):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit):      # (argparse's own exit, which main turns into a return code)
+        raise SystemExit(main(["--version"]))
+    assert capsys.readouterr().out == f"rulelang {rulelang.__version__}\n"
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    process = subprocess.Popen([sys.executable, "-m", "rulelang", "compile", VALGARD],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()                                  # `| head -0`: nobody reads any more
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 141
+    assert err == b""
+
+
+@pytest.mark.parametrize("word", ["q", "exit", "quit", "QUIT"])
+def test_exit_and_q_leave_at_once(regicide, word):
+    code, out = play(regicide, [word, "1"])
+    assert code == 0 and "P1 plays" not in out and "input ended" not in out
+
+
+def test_a_question_mark_is_help_and_help_names_every_command(regicide):
+    _, out = play(regicide, ["?"])
+    help_text = out.split("P1> ?\n")[1]
+    for command in ("help ACTION", "rules", "log", "undo", "as P2", "save FILE", "load FILE", "quit, exit, q"):
+        assert command in help_text
+
+
+def test_piped_input_that_ends_stops_without_a_question(regicide):
+    code, out = play(regicide, ["1"])
+    assert code == 0 and out.rstrip().endswith("input ended") and "Save the match" not in out
+
+
+def test_wording_follows_the_count_and_the_kind():
+    assert plural(1, "player") == "1 player" and plural(2, "player") == "2 players"
+    assert kind_noun("Warrior") == ("warrior", "warriors")
+    assert kind_noun("PlayerCard") == ("player card", "player cards")
+    assert kind_noun("Box") == ("box", "boxes") and kind_noun("Enemy") == ("enemy", "enemies")
+    assert kind_noun(None) == ("card", "cards")
+
+
+def test_valgard_counts_warriors_and_a_solo_game_one_player(regicide, valgard):
+    _, out = play(regicide, [])
+    assert out.startswith("Regicide: 1 player, seed 3\n")
+    _, out = play(valgard, [], players=2, bots={0: "random"})
+    assert "reserve (P2): 12 warriors" in out and "cards" not in out
+
+
+def test_the_header_while_setting_up_names_who_acts(valgard):
+    m = valgard.new_match(2, seed=1)
+    m.apply("place a1")                      # P1 placed: P2 musters next, before any turn began
+    header = render_view(m.view(1)).splitlines()[0]
+    assert header == "== Valgarð · setting up · step muster · P2 to act · you are P2"
+    assert "P1's turn" not in header
+    while m.view(0)["turn"] == 0:
+        m.apply(m.legal_actions()[0])
+    assert render_view(m.view(0)).splitlines()[0] == "== Valgarð · turn 1 · P1's turn · step act · you are P1"
+    assert "to act" not in render_view(m.view(1)).splitlines()[0]
+
+
+def test_a_terminal_that_cannot_show_the_suits_gets_letters_and_may_type_them(regicide):
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="iso-8859-1", newline="\n")
+    match = regicide.new_match(1, seed=3)
+    card = next(str(a) for a in match.legal_actions() if "♠" in str(a))     # e.g. "play A♠"
+    typed = card.replace("♠", "S")
+    code, out = play(regicide, [typed.upper(), "quit"], stdout=stdout)
+    assert code == 0
+    assert "♠" not in out and "♥" not in out
+    assert f"P1 plays: {card.replace('♠', 'S')}" in out
+    assert "enemy: 1 card: JH" in out                       # J♥ as the terminal shows it
+
+
+def test_the_command_line_writes_stand_ins_under_an_8_bit_locale(tmp_path):
+    env = dict(os.environ, PYTHONIOENCODING="iso-8859-1", NO_COLOR="1")
+    done = subprocess.run([sys.executable, "-m", "rulelang", "play", REGICIDE, "--seed", "3"], input=b"1\nquit\n",
+                          capture_output=True, env=env, timeout=60)
+    assert done.returncode == 0 and done.stderr == b""
+    text = done.stdout.decode("iso-8859-1")
+    assert "Traceback" not in text and "JH" in text and "P1 plays: play" in text
+
+
+def test_play_a_save_goes_on_where_it_stopped(tmp_path, capsys, monkeypatch):
+    save = tmp_path / "match.json"
+    code, out, _ = cli(capsys, monkeypatch, ["play", VALGARD, "--seed", "4", "--bot", "2=random"],
+                       f"1\n1\nsave {save}\nquit\n")
+    assert code == 0 and f"saved {save}" in out
+    moves = json.loads(save.read_text(encoding="utf-8"))["log"]
+    code, out, err = cli(capsys, monkeypatch, ["play", save, "--rules", VALGARD, "--bot", "2=random"], "log\nquit\n")
+    assert code == 0 and err == ""
+    assert out.startswith("Valgarð: 2 players, seed 4\n  P1 human, P2 random bot\n")
+    assert f"resumed after {len(moves)} moves" in out
+    listed = out.split("P1> log\n")[1].split("P1> quit")[0]
+    assert listed.splitlines() == [f"  {n}. {text}" for n, text in enumerate(moves, 1)]
+    copy = tmp_path / "valgard.rules"                      # the rule file beside the save is found
+    copy.write_text(Path(VALGARD).read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = cli(capsys, monkeypatch, ["play", save, "--bot", "2=random"], "quit\n")
+    assert code == 0 and "resumed after" in out
+
+
+def test_a_broken_save_is_one_line_not_schema_errors(tmp_path, capsys, monkeypatch):
+    save = tmp_path / "match.json"
+    save.write_text(json.dumps({"rulelang_save": 1, "log": []}), encoding="utf-8")
+    code, out, err = cli(capsys, monkeypatch, ["play", save, "--rules", VALGARD])
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"error: cannot load {save}: a save file of another")
+    save.write_text(json.dumps({"rulelang_save": 2, "fingerprint": "x", "name": "Valgarð", "players": 2,
+                                "seed": 1, "options": {}, "log": []}), encoding="utf-8")
+    code, out, err = cli(capsys, monkeypatch, ["play", save, "--rules", VALGARD])
+    assert code == 1 and err.count("\n") == 1 and "other rules" in err
+    code, out, err = cli(capsys, monkeypatch, ["play", save, "--rules", VALGARD, "--seed", "3"])
+    assert code == 1 and "keeps its seed" in err
+
+
+TIMINGS = ("seconds", "actions_per_s", "playouts_per_s")
+
+
+def test_a_simulation_at_a_terminal_gives_what_simulate_gives(regicide):
+    from rulelang.cli import _simulate_here
+    from rulelang.simulate import simulate
+    bar = []
+    here = _simulate_here(regicide, 2, 6, 3, {1: "greedy"}, {}, lambda done, total: bar.append((done, total)))
+    there = simulate(regicide, 2, 6, 3, {1: "greedy"}, {})
+    assert {k: v for k, v in here.items() if k not in TIMINGS} == {k: v for k, v in there.items() if k not in TIMINGS}
+    assert bar == [(n, 6) for n in range(1, 7)] and "partial" not in here
+
+
+def test_ctrl_c_in_a_simulation_keeps_the_games_played(regicide, monkeypatch):
+    from rulelang import simulate as sim
+    from rulelang.cli import _simulate_here
+    play = sim.play_game
+
+    def stop_at_four(game, index, *args):
+        if index == 4:
+            raise KeyboardInterrupt
+        return play(game, index, *args)
+    monkeypatch.setattr(sim, "play_game", stop_at_four)
+    result = _simulate_here(regicide, 1, 10, 0, "random", {}, lambda done, total: None)
+    assert result["partial"] is True and result["planned"] == 10 and result["games"] == 4
+    assert [r["game"] for r in result["records"]] == [0, 1, 2, 3]

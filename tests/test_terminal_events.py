@@ -1,0 +1,111 @@
+"""What happened since a player's last decision (issue 13): the other players' moves and the
+rule file's messages reach the screen before the prompt, each only for who may read it; a
+watched bot game shows the board move by move; Regicide and Valgarð tell what matters."""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import rulelang
+from rulelang.repl import run_repl
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND_OVER = "Pass the terminal to"
+
+TELL = """
+game "Tell" {
+  players 2..3
+  kind Gem { label "gem" }
+  zone bag: pile, hidden
+  zone hand: set per player, owner
+  setup { repeat 5 { create Gem() in bag }  log "the game begins"  log "psst, P2: you go second" to [1] }
+  turn { step s {
+    action take {
+      move top(bag) to hand[me]
+      log text(me) + " takes a gem"
+      log "secret for " + text(next(me)) to next(me)
+      if size(bag) == 0 { finish draw "the bag is empty" }
+      end turn
+    }
+  } }
+}
+"""
+
+
+def play(source, players, lines, bots=None, **kw) -> str:
+    game = rulelang.Game(rulelang.compile_source(source, "tell.rules"))
+    out = io.StringIO()
+    run_repl(game, players, 1, {}, bots or {}, io.StringIO("".join(f"{x}\n" for x in lines)), out, None, **kw)
+    return out.getvalue()
+
+
+def screens(text: str) -> list[tuple[str, str]]:
+    """(the seat that had the terminal, what it saw) for each stretch between hand-overs."""
+    out = []
+    for part in text.split(HAND_OVER):
+        seat = re.search(r"you are (P\d)", part)
+        out.append((seat.group(1) if seat else "", part))
+    return out
+
+
+def test_each_player_reads_the_messages_for_them_and_no_others():
+    text = play(TELL, 3, ["take", "", "take", "", "take", "", "quit"])
+    seen = screens(text)
+    assert [seat for seat, _ in seen] == ["P1", "P2", "P3", "P1"]
+    for seat, part in seen:
+        secrets = re.findall(r"secret for (P\d)", part)
+        assert all(s == seat for s in secrets), (seat, secrets)
+        assert ("psst" in part) == (seat == "P2")
+    assert "(to you) secret for P2" in seen[1][1] and "(to you) psst, P2: you go second" in seen[1][1]
+    assert "(to you) secret for P1" in seen[3][1]
+
+
+def test_a_player_given_the_terminal_hears_every_move_since_their_last():
+    text = play(TELL, 3, ["take", "", "take", "", "take", "", "quit"])
+    p3 = screens(text)[2][1]
+    assert "P1 plays: take" in p3 and "P2 plays: take" in p3          # both, not only the last one
+    assert "  > P1 takes a gem" in p3 and "  > P2 takes a gem" in p3
+    assert "  > the game begins" in p3
+    back = screens(text)[3][1]
+    assert "Since P1's last move:" in back
+    assert "P1 plays: take" not in back.split("Since P1's last move:")[1]   # P1 made that move: not again
+    assert "P2 plays: take" in back and "P3 plays: take" in back
+
+
+def test_messages_to_a_bot_never_reach_the_screen():
+    text = play(TELL, 2, ["take", "take", "take", "quit"], bots={1: "random"})
+    assert "psst" not in text and "secret for P2" not in text
+    assert "(to you) secret for P1" in text                          # the bot's move told P1
+    assert text.count("  > the game begins") == 1
+
+
+def test_a_watched_bot_game_shows_each_board_and_waits(monkeypatch):
+    import rulelang.repl as repl
+    waits = []
+    monkeypatch.setattr(repl.time, "sleep", waits.append)
+    text = play(TELL, 2, [], bots={0: "random", 1: "random"}, delay=0.25)
+    assert text.splitlines()[2] == "Watching the bots play, 0.25 s a move."
+    assert text.count("== Tell · turn") == 5 + 1              # before each move, and the final position
+    assert waits == [0.25] * 5
+    assert "Game over. Why: the bag is empty" in text
+
+
+def game_text(path: str, players: int, seed: int) -> str:
+    game = rulelang.load(str(ROOT / "games" / path))
+    out = io.StringIO()
+    run_repl(game, players, seed, {}, {s: "random" for s in range(players)}, io.StringIO(""), out, None)
+    return out.getvalue()
+
+
+def test_regicide_tells_what_the_cards_did():
+    text = "".join(game_text("regicide.rules", 2, seed) for seed in range(4))
+    assert re.search(r"  > J[♥♦♣♠] is defeated", text)
+    assert re.search(r"  > the next enemy is [JQK][♥♦♣♠]", text)
+    assert re.search(r"  > \d+ cards are drawn round the table", text)
+    assert re.search(r"  > \d+ cards from the discard pile go under the tavern", text)
+
+
+def test_valgard_tells_a_capture():
+    text = "".join(game_text("valgard.rules", 2, seed) for seed in range(3))
+    assert re.search(r"  > P[12] captures a (warrior|Valkyrie) at [a-g][1-7]: back to its reserve", text)

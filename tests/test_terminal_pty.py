@@ -1,0 +1,189 @@
+"""Whole games at a real (pseudo-)terminal (issue 13, "done when"): Regicide and Valgarð played
+through `rulelang play` in a pty, with the rulebook, the announcements, the reason at game over,
+history (Arrow-Up), Tab completion, colour (and NO_COLOR), the end of input offering to save,
+an 8-bit locale's stand-ins, and `simulate` with its progress bar stopped by Ctrl-C."""
+from __future__ import annotations
+
+import os
+import re
+import select
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pty = pytest.importorskip("pty")
+
+ROOT = Path(__file__).resolve().parent.parent
+REGICIDE = str(ROOT / "games" / "regicide.rules")
+VALGARD = str(ROOT / "games" / "valgard.rules")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x01|\x02")
+
+
+class Terminal:
+    """`rulelang ARGS` on a pseudo-terminal: what it writes, and keys typed to it."""
+
+    def __init__(self, *args: str, env: dict | None = None, encoding: str = "utf-8"):
+        self.encoding = encoding
+        self.raw = b""
+        self.seen = 0                       # how much of the text `expect` has gone past
+        environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
+        environment.update({"TERM": "xterm", "COLUMNS": "200", "LINES": "50", "PYTHONUNBUFFERED": "1"})
+        environment.update(env or {})
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:                   # the child: the command, with the pty as its terminal
+            os.chdir(str(ROOT))
+            os.execve(sys.executable, [sys.executable, "-m", "rulelang", *args], environment)
+
+    @property
+    def text(self) -> str:
+        return ANSI.sub("", self.raw.decode(self.encoding, "replace")).replace("\r\n", "\n")
+
+    def read(self, seconds: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], seconds)
+        if not ready:
+            return True
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:                      # the command has ended
+            return False
+        self.raw += data
+        return bool(data)
+
+    def expect(self, pattern: str, timeout: float = 30) -> re.Match:
+        """The first match of `pattern` in what was written after the last one."""
+        end = time.monotonic() + timeout
+        while True:
+            found = re.compile(pattern).search(self.text, self.seen)
+            if found:
+                self.seen = found.end()
+                return found
+            if time.monotonic() > end or not self.read(0.05):
+                raise AssertionError(f"no {pattern!r} in:\n{self.text[self.seen:][-3000:]}")
+
+    def send(self, keys: str) -> None:
+        os.write(self.fd, keys.encode(self.encoding))
+
+    def line(self, text: str) -> None:
+        self.send(text + "\r")
+
+    def close(self) -> int:
+        """Wait for the command to end: its exit code."""
+        end = time.monotonic() + 30
+        while time.monotonic() < end and self.read(0.05):
+            pass
+        _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return os.waitstatus_to_exitcode(status)
+
+
+def play_out(term: Terminal, prompt: str = r"P\d> ", until: str = r"Game over\.", limit: int = 400) -> int:
+    """Answer every prompt with the first legal action until `until` is written: where it starts."""
+    for _ in range(limit):
+        found = term.expect(rf"(?:{prompt}|{until})")
+        if re.fullmatch(until, found.group()):
+            return found.start()
+        term.line("1")
+    raise AssertionError(f"no {until!r}")
+
+
+@pytest.mark.slow
+def test_a_whole_regicide_game_at_a_terminal():
+    term = Terminal("play", REGICIDE, "--seed", "2")
+    term.expect(r"== Regicide · turn 1 · P1's turn · step play · you are P1")
+    assert "\x1b[1;36m== Regicide" in term.raw.decode()                  # the header in colour
+    term.expect(r"P1> ")
+    term.send("ru\t")                                                     # Tab completes a command
+    term.expect(r"rules")
+    term.send("\r")
+    term.expect(r"Regicide\n========\n\nRegicide is a co-operative card game")
+    term.expect(r"How to win")
+    term.expect(r"P1> ")
+    term.line("help yield")
+    term.expect(r"yield \(at step play\)\n\nPlay nothing and go straight to step 4")
+    term.expect(r"P1> ")
+    term.line("log")
+    term.expect(r"no actions yet")
+    term.expect(r"P1> ")
+    term.send("\x1b[A")                                                   # Arrow-Up: the last line again
+    term.expect(r"log")
+    term.send("\r")
+    term.expect(r"no actions yet")
+    term.expect(r"P1> ")
+    term.send("fl\t")                                                     # completion of an action's text
+    term.expect(r"flip jester")
+    term.send("\x15")                                                     # (Ctrl-U: clear the line)
+    term.line("1")
+    term.expect(r"P1 plays: play ")
+    start = play_out(term)
+    assert term.close() == 0
+    end = term.text[start:]
+    assert re.search(r"  > (\d+ cards|the next enemy|J. is defeated|the Jester)", term.text)
+    lines = end.splitlines()
+    assert re.fullmatch(r"Game over\. Why: (cannot pay \d+ damage: P1's hand is worth \d+|"
+                        r"P1 has no legal action at step `\w+` \(the `on stuck` rule, line \d+\)|"
+                        r"the last King is defeated)", lines[0]), lines[0]
+    assert lines[1].startswith("== Regicide · turn") and "Enemy health left" in end
+    assert end.rstrip().endswith("Result:\n  P1 (human): lose") or end.rstrip().endswith("P1 (human): win")
+
+
+@pytest.mark.slow
+def test_a_whole_valgard_game_against_a_bot_without_colour():
+    term = Terminal("play", VALGARD, "--seed", "5", "--bot", "2=random", "--option", "turn_limit=8",
+                    env={"NO_COLOR": "1"})
+    term.expect(r"== Valgarð · setting up · step muster · P1 to act · you are P1")
+    assert "\x1b[1;36m" not in term.raw.decode()
+    term.expect(r"Board: L, D: a warrior")
+    start = play_out(term, prompt=r"P1> ")
+    assert term.close() == 0
+    end = term.text[start:]
+    assert "P2 (random) plays: place " in term.text
+    assert re.match(r"Game over\. Why: (no winner after 8 turns|no legal action is left to P[12])", end)
+    assert "Result:\n  P1 (human): " in end
+
+
+@pytest.mark.slow
+def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
+    save = tmp_path / "left.json"
+    term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
+    play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter")
+    term.send("\x04")                                                     # Ctrl-D
+    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving\): ")
+    term.line(str(save))
+    term.expect(r"saved .*left\.json\nleft the game")
+    assert term.close() == 0
+    again = Terminal("play", str(save), "--rules", REGICIDE)
+    again.expect(r"resumed after \d+ moves?")
+    again.expect(r"P2> ")
+    again.send("\x03")                                                    # Ctrl-C at a prompt: the same offer
+    again.expect(r"Save the match before leaving\?")
+    again.line("")
+    again.expect(r"left the game")
+    assert again.close() == 0
+
+
+@pytest.mark.slow
+def test_an_8_bit_terminal_gets_stand_ins():
+    term = Terminal("play", REGICIDE, "--seed", "3", env={"PYTHONIOENCODING": "iso-8859-1", "NO_COLOR": "1"},
+                    encoding="iso-8859-1")
+    term.expect(r"enemy: 1 card: JH")
+    term.expect(r"P1> ")
+    term.line("play AS")                                                  # typed as shown: A♠
+    term.expect(r"P1 plays: play AS")
+    term.expect(r"P1> ")
+    term.line("quit")
+    assert term.close() == 0
+    assert "Traceback" not in term.text and "?" not in term.text.split("P1 plays")[0].replace("help", "")
+
+
+@pytest.mark.slow
+def test_simulate_shows_progress_and_ctrl_c_keeps_the_games_played():
+    term = Terminal("simulate", VALGARD, "--games", "100000", "--bot", "random")
+    term.expect(r"\[[#.]{30}\] \d+/100000 games")
+    term.send("\x03")
+    found = term.expect(r"interrupted: partial results, (\d+) of 100000 games")
+    term.expect(r"Valgarð: \d+ games?, 2 players, seed 0")
+    term.expect(r"errors: 0")
+    assert term.close() == 130
+    assert 0 < int(found.group(1)) < 100000

@@ -1,0 +1,171 @@
+"""Player-facing text (issue 13): `about` declarations, the rulebook `rulelang rules FILE [--format
+md]` made from them and from the declarations, and `rules` / `help ACTION` at the terminal."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.cli import main
+from rulelang.repl import action_help, rulebook, run_repl
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "games").glob("*.rules"))
+BIG = {"smash_up", "shadow_hunters"}          # (compiling them takes seconds)
+
+CHIPS = """
+game "Chips" {
+  players 2..3
+  option rounds: int = 2
+  about "Take chips. "
+        "Whoever takes the last one decides."
+  about "A second paragraph."
+  about win "The last chip wins."
+  about setup "Three chips in the pool."
+  about zone pool "The chips left."
+  about step s "Take one."
+  about action take "Take this chip."
+  about option rounds "How many rounds."
+  kind Chip { v: int  label "c" + text(v) }
+  zone pool: pile, public
+  zone box: pile, hidden, internal
+  setup { for v in 1..3 { create Chip(v: v) in pool } }
+  turn { step s { action take(c in pool) require c.v > 0 {
+    move c to box
+    if size(pool) == 0 { finish win for me "the last chip is taken" }
+    end turn
+  } } }
+}
+"""
+
+
+def build(source: str = CHIPS) -> rulelang.Game:
+    return rulelang.Game(rulelang.compile_source(source, "chips.rules"))
+
+
+def test_about_words_are_in_the_ir_and_adjacent_strings_join():
+    about = build().ir["about"]
+    assert about == {"game": "Take chips. Whoever takes the last one decides.\n\nA second paragraph.",
+                     "win": "The last chip wins.", "setup": "Three chips in the pool.",
+                     "zones": {"pool": "The chips left."}, "steps": {"s": "Take one."},
+                     "actions": {"take": "Take this chip."}, "options": {"rounds": "How many rounds."}}
+
+
+def test_words_are_no_part_of_the_rules_fingerprint():
+    assert build().fingerprint == build(CHIPS.replace("Take one.", "Take a chip, any chip.")).fingerprint
+    assert build().fingerprint != build(CHIPS.replace("c.v > 0", "c.v > 1")).fingerprint
+
+
+@pytest.mark.parametrize("old, new, message, suggestion", [
+    ("about zone pool", "about zone pol", "unknown zone `pol`", "pool"),
+    ("about step s ", "about step t ", "unknown step `t`", None),
+    ("about action take", "about action tak", "unknown action `tak`", "take"),
+    ("about option rounds", "about option round", "unknown option `round`", "rounds"),
+])
+def test_words_about_something_undeclared_are_an_error(old, new, message, suggestion):
+    errors = [d for d in rulelang.check_source(CHIPS.replace(old, new), "c.rules")[1] if d.severity == "error"]
+    assert [(d.code, d.message) for d in errors] == [("E101", message)]
+    assert errors[0].suggestion == suggestion
+
+
+def test_a_shared_ir_with_words_about_nothing_is_refused():
+    ir = json.loads(json.dumps(build().ir))
+    ir["about"]["zones"]["moon"] = "?"
+    with pytest.raises(rulelang.RuleError, match="no zone named `moon`"):
+        rulelang.Game(ir)
+    ir = json.loads(json.dumps(build().ir))
+    ir["about"]["game"] = ["not", "a", "text"]
+    with pytest.raises(rulelang.RuleError, match="about"):
+        rulelang.Game(ir)
+
+
+def test_the_rulebook_is_made_of_the_words_and_the_declarations(tmp_path):
+    path = tmp_path / "chips.rules"
+    path.write_text(CHIPS, encoding="utf-8")
+    text = rulebook(rulelang.load(str(path)), source=str(path))
+    lines = text.splitlines()
+    assert lines[:4] == ["Chips", "=====", "", "Take chips. Whoever takes the last one decides."]
+    for part in ("2 to 3 players.", "- `rounds` (a number, default 2): How many rounds.",
+                 "The last chip wins.",
+                 "- the player to act wins, the others lose — “the last chip is taken” (after the action take)",
+                 "- `pool` (a pile, face up): The chips left.", "Three chips in the pool.",
+                 "A turn starts at step `s`", "Step `s`: Take one.", "- `take C`: Take this chip.",
+                 "  - as the rules write it: `take(c in pool) require c.v > 0`"):
+        assert part in text, part
+    assert "box" not in text                                           # internal
+    markdown = rulebook(rulelang.load(str(path)), markdown=True, source=str(path))
+    assert markdown.startswith("# Chips\n\nTake chips.") and "\n## How to win\n" in markdown
+
+
+def test_a_compiled_game_has_a_rulebook_without_the_rule_files_text(tmp_path):
+    path = tmp_path / "chips.json"
+    path.write_text(json.dumps(build().ir), encoding="utf-8")
+    text = rulebook(rulelang.load(str(path)))
+    assert "Take this chip." in text and "as the rules write it" not in text
+
+
+def test_the_words_are_made_printable():
+    text = rulebook(build(CHIPS.replace("Take one.", "Take \\u001b one.".replace("\\u001b", "\x1b"))))
+    assert "\x1b" not in text and "Take \\u001b one." in text
+
+
+def test_rules_command_text_and_markdown(capsys):
+    assert main(["rules", str(ROOT / "games" / "valgard.rules")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Valgarð\n=======\n\nValgarð: The Walls of the Slain is an abstract game")
+    for part in ("2 players.", "How to win", "has nothing they may do", "The game ends:",
+                 "“no winner after … turns” (once the turns run out: `turn limit turn_limit`)",
+                 "Step `muster` (the rules say who acts)", "- `march FROM TO`: Move a warrior",
+                 "`hardcore` (true or false, default false)"):
+        assert part in out, part
+    assert main(["rules", str(ROOT / "games" / "regicide.rules"), "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert md.startswith("# Regicide\n") and "\n## A turn\n" in md and "- `play CARDS`: One card" in md
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in BIG else [])
+                                  for p in GAMES])
+def test_every_game_explains_itself(path):
+    game = rulelang.load(str(path))
+    about = game.ir.get("about", {})
+    assert about.get("game") and about.get("win")
+    steps = [s for s in game.ir["steps"] if not s["name"].startswith("__")]
+    assert {s["name"] for s in steps} <= set(about.get("steps", {}))
+    assert {a["name"] for s in game.ir["steps"] for a in s["actions"]} <= set(about.get("actions", {}))
+    assert {z["name"] for z in game.ir["zones"] if not z.get("internal")} <= set(about.get("zones", {}))
+    assert {o["name"] for o in game.ir["options"]} <= set(about.get("options", {}))
+
+
+def test_rules_and_help_at_the_terminal():
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 3, {}, {}, io.StringIO("rules\nhelp play\n? flip jester\nhelp dance\nquit\n"), out,
+             str(ROOT / "games" / "regicide.rules"))
+    text = out.getvalue()
+    after_rules = text.split("P1> rules\n")[1].split("P1> help play")[0]
+    assert after_rules.startswith("Regicide\n========\n") and "How to win" in after_rules
+    play = text.split("P1> help play\n")[1].split("P1> ")[0]
+    assert play.startswith("play CARDS (at step play)\n\nOne card; an Ace with one other card")
+    assert "as the rules write it: play(cards subset of hand[me] size 1..4) require valid_play(cards)" in play
+    flip = text.split("P1> ? flip jester\n")[1].split("P1> ")[0]
+    assert flip.count("flip jester (at step") == 2 and "not paying" in flip
+    assert "error: no action `dance`; the actions are: discard, flip jester, next turn, play, yield" in text
+
+
+def test_help_for_a_game_without_words():
+    assert action_help(build(CHIPS.replace('about action take "Take this chip."', "")), "take").startswith(
+        "take C (at step s)\n\n(the rule file says nothing more about it)")
+
+
+def test_rules_of_a_file_that_does_not_exist_is_one_line(capsys, tmp_path):
+    assert main(["rules", str(tmp_path / "nope.rules")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file" in err
+
+
+if sys.platform == "win32":                                   # (paths in messages differ)
+    pytest.skip("POSIX paths", allow_module_level=True)

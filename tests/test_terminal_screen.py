@@ -1,0 +1,133 @@
+"""The rule file decides what is on screen (issue 13): `internal` zones and variables are in no
+view, `show "Label" = E` shows a value with a label for people; Regicide and Valgarð show what a
+player thinks in (health left, immunity in words, damage to pay, a board legend)."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import rulelang
+from rulelang.repl import render_view, run_repl
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SCREEN = """
+game "Screen" {
+  players 2
+  kind Chip { v: int  label "c" + text(v) }
+  zone pool: pile, public
+  zone aside: pile, hidden, internal
+  zone hand: set per player, owner
+  var moves: int = 0, internal
+  var turns: int = 0
+  setup { for v in 1..4 { create Chip(v: v) in pool }  move top(pool) to aside }
+  show "Chips left to take" = size(pool)
+  show "Your hand is worth" = sum(c.v for c in hand[me])
+  show def total = moves
+  turn { step s {
+    action take(c in pool) { move c to hand[me]  moves += 1  if size(pool) == 0 { finish draw } end turn }
+  } }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def screen():
+    return rulelang.Game(rulelang.compile_source(SCREEN, "screen.rules"))
+
+
+def test_internal_zones_and_variables_are_in_no_view(screen):
+    m = screen.new_match(2, seed=1)
+    for p in (0, 1):
+        view = m.view(p)
+        assert [z["name"] for z in view["zones"]] == ["pool", "hand", "hand"]
+        assert [v["name"] for v in view["values"]] == ["turns", "Chips left to take", "Your hand is worth", "total"]
+    assert m.state()["zones"]["aside"] and m.state()["vars"]["moves"] == 0     # still kept, and used
+    m.apply("take c1")
+    assert m.view(0)["values"][-1] == {"name": "total", "value": 1}
+
+
+def test_a_labelled_value_is_computed_for_each_viewer(screen):
+    m = screen.new_match(2, seed=1)
+    m.apply("take c3")
+    labelled = {p: {v["name"]: v for v in m.view(p)["values"] if v.get("label")} for p in (0, 1)}
+    assert labelled[0]["Your hand is worth"] == {"name": "Your hand is worth", "value": 3, "label": True}
+    assert labelled[1]["Your hand is worth"]["value"] == 0
+    assert labelled[0]["Chips left to take"]["value"] == 2
+
+
+def test_the_screen_names_a_labelled_value_by_its_label(screen):
+    out = io.StringIO()
+    run_repl(screen, 2, 1, {}, {1: "random"}, io.StringIO("take c3\nquit\n"), out, None)
+    text = out.getvalue()
+    assert "  Chips left to take: 3\n  Your hand is worth: 0\n  total = 0\n" in text
+    assert "aside" not in text and "moves" not in text
+
+
+def test_the_ir_carries_labels_and_internal_zones_and_stays_valid(screen):
+    ir = screen.ir
+    schema = json.loads((ROOT / "rulelang" / "ir.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(ir, schema)
+    assert ir["defs"]["__show0"]["label"] == "Chips left to take" and ir["defs"]["__show0"]["show"] is True
+    assert next(z for z in ir["zones"] if z["name"] == "aside")["internal"] is True
+    assert next(v for v in ir["vars"] if v["name"] == "moves")["visibility"] == "hidden"
+    bad = json.loads(json.dumps(ir))
+    bad["defs"]["__show0"]["label"] = 7
+    with pytest.raises(rulelang.RuleError, match="label"):
+        rulelang.Game(bad)
+
+
+@pytest.mark.parametrize("edit, code, message", [
+    (("var turns: int = 0", "var turns: int = 0, public, internal"), "E105", "more than one visibility"),
+    (("zone aside: pile, hidden, internal", "zone aside: pile, hidden, internl"), "E105", "unknown zone property"),
+    (('show "Chips left to take" = size(pool)', 'show "Chips" = size(pools)'), "E101", "unknown name `pools`"),
+    (('show "Chips left to take" = size(pool)', 'show Chips = size(pool)'), "E001", "unexpected"),
+])
+def test_mistakes_are_diagnostics(edit, code, message):
+    diags = rulelang.check_source(SCREEN.replace(*edit), "s.rules")[1]
+    errors = [d for d in diags if d.severity == "error"]
+    assert errors and errors[0].code == code and message in errors[0].message
+
+
+def first_view(path: str, players: int, seat: int = 0, moves=()) -> tuple[rulelang.Match, str]:
+    game = rulelang.load(str(ROOT / "games" / path))
+    m = game.new_match(players, seed=3)
+    for move in moves:
+        m.apply(move)
+    return m, render_view(m.view(seat))
+
+
+def test_regicide_shows_what_a_player_thinks_in():
+    m, text = first_view("regicide.rules", 2)
+    for internal in ("staging", "box", "damage", "shield =", "immunity", "due", "paying"):
+        assert internal not in text.replace("Enemy immune to", ""), internal
+    assert "  Enemy health left: 20 of 20\n" in text
+    assert "  enemy attack = 10\n" in text
+    assert "  Enemy immune to: ♥, the power of its own suit\n" in text
+    assert "  Damage to pay: 0\n" in text and text.endswith("  hand limit = 7")
+    m.apply("play 10♠")                                  # 10 damage to J♥; the shield takes 10 off its attack
+    after = render_view(m.view(0))
+    assert "  Enemy health left: 10 of 20\n" in after
+    assert "  Shield from spades: 10\n" in after and "  enemy attack = 0\n" in after
+
+
+def test_regicide_shows_the_damage_to_pay_while_paying():
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    m = game.new_match(2, seed=3)
+    m.apply("play 3♦")                                  # 3 damage; J♥ attacks for 10 in step 4
+    assert m.state()["step"] == "suffer"
+    assert "  Damage to pay: 10\n" in render_view(m.view(0))
+    m.apply("discard 5♦")
+    assert "  Damage to pay: 5\n" in render_view(m.view(0))
+
+
+def test_valgard_names_your_side_and_explains_the_board():
+    _, p2 = first_view("valgard.rules", 2, seat=1)
+    assert "  You play: dark (D), from row 7\n" in p2 and "musterer" not in p2
+    assert "  Board: L, D: a warrior · LL, DD: a Valkyrie · x: dead land · ᚱ: a rune" in p2
+    _, p1 = first_view("valgard.rules", 2, seat=0)
+    assert "  You play: light (L), from row 1\n" in p1 and "  Draw after turn: 300" in p1
