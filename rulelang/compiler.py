@@ -27,13 +27,15 @@ def ir_schema() -> dict:
     return json.loads(resources.files("rulelang").joinpath("ir.schema.json").read_text(encoding="utf-8"))
 
 
-_SLICE = 16        # JSON levels one jsonschema pass looks into: it recurses ~10 Python frames per level
 _STUBS = {"expr": {"k": "lit", "v": None}, "stmt": {"s": "goto", "step": "stub"}}
 
 
 @lru_cache(maxsize=1)
 def _validators() -> dict:
-    """A validator for a whole IR, and (if the schema names them) for one expression or statement."""
+    """A validator for a whole IR, and (if the schema names them) for one expression or statement;
+    and for each kind of expression or statement, `(part, kind)`, one for a node of that kind alone,
+    its expressions and statements stubbed (they are validated on their own): the same rules as the
+    union's case for the kind, without trying every other case first."""
     from referencing import Registry
     from referencing.jsonschema import DRAFT202012
     schema = ir_schema()
@@ -41,14 +43,38 @@ def _validators() -> dict:
     defs, base = schema.get("$defs", {}), schema.get("$id")
     if base and "expr" in defs and "stmt" in defs:
         registry = Registry().with_resource(base, DRAFT202012.create_resource(schema))
-        for part in ("expr", "stmt"):
+        for part, tag in (("expr", "k"), ("stmt", "s")):
             out[part] = jsonschema.Draft202012Validator({"$ref": f"{base}#/$defs/{part}"}, registry=registry)
+            for case in defs[part].get("allOf", []):
+                kind = case.get("if", {}).get("properties", {}).get(tag, {}).get("const")
+                if isinstance(kind, str) and "then" in case:
+                    out[(part, kind)] = jsonschema.Draft202012Validator(_shallow(case["then"], defs))
     return out
 
 
+_SHALLOW = {"#/$defs/expr": {"type": "object"}, "#/$defs/optexpr": {"type": ["object", "null"]},
+            "#/$defs/block": {"type": "array", "items": {"type": "object"}}}
+
+
+def _shallow(schema, defs: dict):
+    """`schema` with its references to expressions and statements reduced to their JSON type (the
+    nodes themselves are validated on their own) and any other reference written out."""
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and len(schema) == 1:
+            if ref in _SHALLOW:
+                return dict(_SHALLOW[ref])
+            if ref.startswith("#/$defs/") and ref[8:] in defs:
+                return _shallow(defs[ref[8:]], defs)
+        return {k: _shallow(v, defs) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_shallow(v, defs) for v in schema]
+    return schema
+
+
 def _slice(doc, role: str, path: list) -> tuple:
-    """A copy of `doc` in which every statement below the top and every expression more than _SLICE
-    levels down is a stub, and the parts cut out: [(role, part, its path)]. The roles of a node's
+    """A copy of `doc` in which every statement and expression below the top is a stub, and the
+    parts cut out: [(role, part, its path)]. The roles of a node's
     fields come from the IR tables (irspec); above the first node (role "top") nodes are known by
     their "k" or "s". A literal's value, which the schema leaves free, is copied as null, so that
     statements differing only in literals (the rows of a content file) validate as one."""
@@ -65,8 +91,7 @@ def _slice(doc, role: str, path: list) -> tuple:
             k, st = x.get("k"), x.get("s")
             role = "expr" if isinstance(k, str) and k in kinds["expr"] else \
                 "stmt" if isinstance(st, str) and st in kinds["stmt"] else "top"
-        if isinstance(x, dict) and "expr" in _validators() and \
-                ((role == "stmt" and depth > 0) or (role == "expr" and depth >= _SLICE)):
+        if isinstance(x, dict) and "expr" in _validators() and role in ("stmt", "expr") and depth > 0:
             cuts.append((role, x, where))
             parent[key] = dict(_STUBS[role])
             continue
@@ -123,8 +148,10 @@ def validate_ir(ir: dict, file: str = "<ir>") -> None:
     """Raise RuleError if `ir` does not match the schema (e.g. a hand-edited or foreign JSON file).
 
     jsonschema validates by recursion, about ten Python frames per level of the document, and a
-    legal IR nests up to IR_DEPTH_LIMIT levels; so the document is validated in slices of _SLICE
-    levels (the deeper expressions and statements stubbed, then validated on their own)."""
+    legal IR nests up to IR_DEPTH_LIMIT levels; so the document is validated a node at a time
+    (its expressions and statements stubbed, then validated on their own), each expression or
+    statement by the schema's case for its kind (an unknown kind by the whole union, which says
+    so), and alike nodes once."""
     validators = _validators()
     found: list = []
     seen: set = set()                                  # parts already validated, as JSON text
@@ -139,7 +166,11 @@ def validate_ir(ir: dict, file: str = "<ir>") -> None:
                 if (role, text) in seen:
                     continue
                 seen.add((role, text))
-            for e in validators[role].iter_errors(part):
+            validator = validators[role]
+            tag = part.get("k" if role == "expr" else "s") if isinstance(part, dict) else None
+            if role in ("expr", "stmt") and isinstance(tag, str):
+                validator = validators.get((role, tag), validator)      # (an unknown kind: the union says so)
+            for e in validator.iter_errors(part):
                 found.append((path + list(e.absolute_path), e.message))
     except RecursionError:
         found.append(([], "it is nested too deeply to validate"))

@@ -94,6 +94,8 @@ class Game:
         # zone families per component: one zone per component, added as components are created
         self.component_zones = [i for i, z in enumerate(self.zones) if z["per"] == "component"]
         self.zone_kind = _zone_kinds(ir)           # what a zone's components are, where the rules say
+        # how a view words a variable that holds a player, a component, a cell or an enum value
+        self.var_how = {v["name"]: _how(v["type"]) for v in ir["vars"] if _how(v["type"]) != "plain"}
 
     def family_size(self, per: str, players: int, components: int = 0) -> int:
         """How many zones (or values) a `per player` / `per cell` / per-component declaration stands for."""
@@ -646,6 +648,7 @@ class Match:
         values = []
         component_values: dict = {}
         saved = self.me
+        seen_set = set(seen)
         try:
             for name, per, vis, init in game.vars:
                 if vis == "hidden":
@@ -663,11 +666,17 @@ class Match:
                         if v != initial:
                             cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
                     continue
+                how = game.var_how.get(name)
                 if per:
                     row = [self._plain(v) if (vis == "public" or p == player) else None for p, v in enumerate(value)]
-                    values.append({"name": name, "per_player": row})
+                    entry = {"name": name, "per_player": row}
+                    if how is not None:                # "P2", a card's label: what the value is, in words
+                        entry["texts"] = [None if v is None else self._words(how, v, seen_set) for v in row]
                 else:
-                    values.append({"name": name, "value": self._plain(value)})
+                    entry = {"name": name, "value": self._plain(value)}
+                    if how is not None:
+                        entry["text"] = self._words(how, value, seen_set)
+                values.append(entry)
             self.me = player
             labels = game.code.labels
             for name, fn, how, to_text in game.shown:
@@ -849,6 +858,21 @@ class Match:
                     return printable(self.labels[items[-1]][:3])
             return "." if g.kinds[cell] == g.kinds[0] else "·"
         return g.draw(glyph)
+
+    def _words(self, how: str, v, seen: set) -> str:
+        """A variable's value in words for a view: a player's name, a cell's, an enum value's text,
+        a component's label if the viewer can see the component (else "a hidden component")."""
+        if v is None:
+            return "none"
+        if how == "comp":
+            return self.labels[v] if v in seen else "a hidden component"
+        if how == "player":
+            return player_text(v)
+        if how == "cell":
+            return self.game.geometry.names[v] if self.game.geometry is not None else plain_text(v)
+        if how.startswith("enum:"):
+            return self.game.lowerer.enum_text.get(how[5:], {}).get(v, plain_text(v))
+        return plain_text(v)
 
     @staticmethod
     def _plain(v):
@@ -1338,6 +1362,16 @@ def interrupt_seat(text: str) -> int | None:
     if not sep or seat[:1] != "P" or not (digits.isascii() and digits.isdigit()) or len(digits) > 3:
         return None
     return int(digits) - 1
+
+
+def _how(t: str) -> str:
+    """How a value of declared type `t` is worded: player, comp, cell, enum:E, or plain (a number, a
+    text, a list: shown as it is)."""
+    if t.startswith("comp:"):
+        return "comp"
+    if t in ("player", "cell") or t.startswith("enum:"):
+        return t
+    return "plain"
 
 
 def _zone_kinds(ir: dict) -> dict:

@@ -684,8 +684,9 @@ def render_value(value: dict) -> str:
     labelled = bool(value.get("label"))
     name = printable(value["name"]) if labelled else _name(value["name"])
     if "per_player" in value:
-        return f"{name}: " + ", ".join(f"{seat_name(seat)} {_show(v)}" for seat, v in enumerate(value["per_player"]))
-    shown = value["value"]
+        row = value.get("texts") or value["per_player"]
+        return f"{name}: " + ", ".join(f"{seat_name(seat)} {_show(v)}" for seat, v in enumerate(row))
+    shown = value["text"] if isinstance(value.get("text"), str) else value["value"]
     if isinstance(shown, list) and sum(len(str(x)) for x in shown) > 70:   # a long list: one item a line
         return f"{name}:" + "".join(f"\n    {_show(x)}" for x in shown)
     return f"{name}: {_show(shown)}" if labelled else f"{name} = {_show(shown)}"

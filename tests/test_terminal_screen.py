@@ -131,3 +131,32 @@ def test_valgard_names_your_side_and_explains_the_board():
     assert "  Board: L, D: a warrior · LL, DD: a Valkyrie · x: dead land · ᚱ: a rune" in p2
     _, p1 = first_view("valgard.rules", 2, seat=0)
     assert "  You play: light (L), from row 1\n" in p1 and "  Draw after turn: 300" in p1
+
+
+WORDS = """
+game "Words" {
+  players 2
+  enum Colour { red "Red", blue "Blue" }
+  kind Chip { v: int  label "c" + text(v) }
+  zone pool: pile, public
+  zone deck: pile, hidden
+  var starter: player = 1
+  var on_top: Chip = none
+  var under: Chip = none
+  var colour: Colour = blue
+  var pointed: player = 0 per player
+  setup { create Chip(v: 1) in pool  create Chip(v: 2) in deck  on_top = top(pool)  under = top(deck) }
+  turn { step s { action go { finish draw } } }
+}
+"""
+
+
+def test_a_variable_holding_a_player_a_card_or_an_enum_value_is_shown_in_words():
+    m = rulelang.Game(rulelang.compile_source(WORDS, "w.rules")).new_match(2)
+    values = {v["name"]: v for v in m.view(0)["values"]}
+    assert values["starter"] == {"name": "starter", "value": 1, "text": "P2"}
+    assert values["on_top"]["text"] == "c1"
+    assert values["under"]["text"] == "a hidden component"            # never the label of a hidden card
+    assert values["colour"]["text"] == "Blue" and values["pointed"]["texts"] == ["P1", "P1"]
+    text = render_view(m.view(0))
+    assert "  starter = P2\n  on top = c1\n  under = a hidden component\n  colour = Blue\n  pointed: P1 P1, P2 P1" in text
