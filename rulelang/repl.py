@@ -206,12 +206,7 @@ class _Session:
 
     def human_turn(self, seat: int) -> None:
         """Shows the view and reads lines until the match changes (an action, undo or load)."""
-        if self.needs_hand_over(seat):
-            self.hand_over(seat)
-        self.on_screen = seat
-        self.seen[seat] = len(self.events)
-        self.show_view(seat)
-        self.tell_private(seat)
+        self.take_terminal(seat)
         actions = self.match.legal_actions()
         self.say("\n".join(f"  {n}. {self.show_text(action)}" for n, action in enumerate(actions, 1)))
         if self.interrupters(seat):
@@ -230,6 +225,16 @@ class _Session:
             action = self.pick(line, actions)
             if action is not None and self.play(seat, action):
                 return
+
+    def take_terminal(self, seat: int) -> None:
+        """`seat` sits at the terminal (after a hand-over if the screen would show them secrets):
+        their view, then what happened since their last move, for them alone too."""
+        if self.needs_hand_over(seat):
+            self.hand_over(seat)
+        self.on_screen = seat
+        self.seen[seat] = len(self.events)
+        self.show_view(seat)
+        self.tell_private(seat)
 
     def interrupters(self, seat: int) -> list[int]:
         """The other humans at the terminal, when the rules have any-time actions they might use."""
@@ -251,12 +256,7 @@ class _Session:
             self.error(f"{seat_name(seat)} is the one to act now")
             return False
         offers = self.match.interrupts(seat)
-        if self.needs_hand_over(seat):
-            self.hand_over(seat)
-        self.on_screen = seat
-        self.seen[seat] = len(self.events)
-        self.show_view(seat)
-        self.tell_private(seat)
+        self.take_terminal(seat)
         prefix = seat_name(seat) + ": "
         texts = [action.text[len(prefix):] for action in offers]
         if not offers:
