@@ -469,35 +469,78 @@ class Checker:
         if len(vis) > 1:
             self.error("E105", f"zone `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
 
-        if "owner" in vis and d.per != "player":
+        if "owner" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
             self.error("E105", f"zone `{d.name}` is seen by its `owner` but is not declared `per player`", d.span)
 
     def index_type(self, decl) -> str:
-        """What indexes a `per` declaration: a player, a cell, or a component of the kind."""
-        if decl.per in PER:
-            return decl.per
-        sym = self.out.symbols.get(decl.per)
-        return sym.type if sym is not None and sym.kind == "kind" else "any"
+        """What indexes a `per` declaration: a player, a cell, a component of the kind, a value of
+        the enum — or "key" for a combined family (`per player per Colour`), indexed `v[p, c]`."""
+        if decl.more_per:
+            return "key"
+        return self.part_type(decl.per)
+
+    def part_type(self, per: str) -> str:
+        if per in PER:
+            return per
+        sym = self.out.symbols.get(per)
+        return sym.type if sym is not None and sym.kind in ("kind", "enum") else "any"
+
+    def key_example(self, part: str) -> str:
+        """A value to show in an example index: `me`, `c`, an enum's first value."""
+        sym = self.out.symbols.get(part)
+        if sym is not None and sym.kind == "enum" and sym.decl.items:
+            return sym.decl.items[0].name
+        return {"player": "me"}.get(part, "c")
+
+    def check_key(self, index, decl, name: str) -> None:
+        """The index of one member of a family: one value, or one per part of a combined family."""
+        if not decl.more_per:
+            self.expect(index, self.index_type(decl), f"the index of `{name}`")
+            return
+        parts = [decl.per] + [p[0] for p in decl.more_per]
+        if not isinstance(index, n.ListLit) or len(index.items) != len(parts):
+            self.expr(index)
+            self.error("E201", f"`{name}` is per {' per '.join(parts)}: name one of each, "
+                       f"e.g. `{name}[{', '.join(self.key_example(p) for p in parts)}]`", index.span)
+            return
+        for item, part in zip(index.items, parts):
+            self.expect(item, self.part_type(part), f"the {part} of `{name}[…]`")
 
     def check_per(self, d, what: str) -> None:
         if d.per is None:
             return
-        sym = self.out.symbols.get(d.per)
-        if sym is not None and sym.kind == "kind" and d.per_board is None:
-            self.used.add(d.per)                       # a variable (or zone) per component of a kind
+        parts = [(d.per, d.per_span, d.per_board)] + list(d.more_per)
+        seen = set()
+        for name, span, board in parts:
+            if name in seen:
+                self.error("E105", f"{what} is declared per `{name}` twice", span)
+            seen.add(name)
+            self.check_per_part(name, span, board, what, combined=len(parts) > 1)
+
+    def check_per_part(self, per: str, span, board, what: str, combined: bool) -> None:
+        sym = self.out.symbols.get(per)
+        if sym is not None and sym.kind == "kind" and board is None:
+            self.used.add(per)                         # a variable (or zone) per component of a kind
+            if combined:
+                self.error("E105", f"{what} per component of `{per}` cannot be combined with another `per`",
+                           span)
             return
-        if d.per not in PER:
-            self.error("E105", f"{what} can be declared `per player` or `per cell of BOARD`, not per `{d.per}`",
-                       d.per_span, self.suggest(d.per, PER))
-        elif d.per == "cell":
-            sym = self.out.symbols.get(d.per_board or "")
+        if sym is not None and sym.kind == "enum" and board is None:
+            self.used.add(per)                         # one per value of the enum: a pile per colour
+            return
+        if per not in PER:
+            self.error("E105", f"{what} can be declared `per player`, `per cell of BOARD`, `per KIND` (a component "
+                       f"kind), `per ENUM` (an enum), or a combination (`per player per Colour`), not per `{per}`",
+                       span, self.suggest(per, lambda: list(PER) + self.names_of("enum") + self.names_of("kind")))
+        elif per == "cell":
+            sym = self.out.symbols.get(board or "")
             if sym is None or sym.kind != "board":
-                self.error("E101", f"`per cell of` needs a declared board, not `{d.per_board}`", d.per_span,
-                           self.suggest(d.per_board or "", self.names_of("board")))
+                self.error("E101", f"`per cell of` needs a declared board, not `{board}`", span,
+                           self.suggest(board or "", self.names_of("board")))
             else:
-                self.used.add(d.per_board)
-        elif d.per_board is not None:
-            self.error("E105", f"`per player of {d.per_board}` makes no sense: write `per player`", d.per_span)
+                self.used.add(board)
+        elif board is not None:
+            self.error("E105", f"`per player of {board}` makes no sense: write `per player`", span)
 
     def check_board(self, d: n.BoardDecl) -> None:
         if d.shape not in BOARD_SHAPES:
@@ -905,12 +948,14 @@ class Checker:
             self.out.refs[id(target)] = ("var", target.name)
             per = sym.decl.per and self.index_type(sym.decl)
             if per and target.index is None:
-                self.error("E201", f"`{target.name}` is per {per}: say which, e.g. `{target.name}[{'me' if per == 'player' else 'c'}]`",
-                           target.span)
+                parts = [sym.decl.per] + [p[0] for p in sym.decl.more_per]
+                example = ", ".join(self.key_example(p) for p in parts)
+                self.error("E201", f"`{target.name}` is per {' per '.join(parts)}: say which, e.g. "
+                           f"`{target.name}[{example}]`", target.span)
             elif not per and target.index is not None:
-                self.error("E201", f"`{target.name}` is not per player or per cell and cannot be indexed", target.span)
+                self.error("E201", f"`{target.name}` is not declared `per …` and cannot be indexed", target.span)
             elif target.index is not None:
-                self.expect(target.index, per, f"the index of `{target.name}`")
+                self.check_key(target.index, sym.decl, target.name)
             want = sym.type
         return want
 
@@ -1130,15 +1175,15 @@ class Checker:
                 self.used.add(obj.name)
                 self.out.refs[id(obj)] = ("zone", obj.name)
                 if not sym.decl.per:
-                    self.error("E201", f"zone `{obj.name}` is not per player or per cell and cannot be indexed",
+                    self.error("E201", f"zone `{obj.name}` is not declared `per …` and cannot be indexed",
                                e.span)
                 else:
-                    self.expect(e.index, self.index_type(sym.decl), f"the index of `{obj.name}`")
+                    self.check_key(e.index, sym.decl, obj.name)
                 return "zone"
             if sym is not None and sym.kind == "var" and sym.decl.per:
                 self.used.add(obj.name)
                 self.out.refs[id(obj)] = ("var", obj.name)
-                self.expect(e.index, self.index_type(sym.decl), f"the index of `{obj.name}`")
+                self.check_key(e.index, sym.decl, obj.name)
                 return sym.type
         t = self.expr(obj)
         self.expect(e.index, "int", "a list index")
@@ -1294,6 +1339,13 @@ class Checker:
             self.error("E201", f"`for ... in` needs a list, a range or a zone, not {show(it)}", c.iterable.span)
         self.bind(c.var, c.span, "loop variable")
         self.scopes.append({c.var: elem(it)})
+        depth = len(self.scopes)
+        for name, iterable, span in c.more:        # [a + b for a in xs for b in ys]: b's list may use a
+            inner = self.expr(iterable)
+            if not is_list_like(inner):
+                self.error("E201", f"`for ... in` needs a list, a range or a zone, not {show(inner)}", iterable.span)
+            self.bind(name, span, "loop variable")
+            self.scopes.append({name: elem(inner)})
         try:
             if c.where is not None:
                 self.expect(c.where, "bool", "a `where` condition")
@@ -1303,7 +1355,7 @@ class Checker:
                     self.error("E201", f"a `by` key must be a number or a text, not {show(k)}", c.key.span)
             return self.expr(c.elem)
         finally:
-            self.scopes.pop()
+            del self.scopes[depth - 1:]
 
     def aggregate(self, e: n.Aggregate) -> str:
         if e.name not in AGGREGATES:
@@ -1374,3 +1426,4 @@ def _shown_values(game: n.Game) -> n.Game:
             count += 1
         decls.append(d)
     return n.Game(game.span, game.name, tuple(decls), game.sources)
+

@@ -328,9 +328,10 @@ class Compiler:
     def zone(self, d: n.ZoneDecl) -> dict:
         m = self.mods(d)
         vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
-        per = d.per if d.per in (None, "player", "cell") else "component"
-        out = {"name": d.name, "ordered": d.shape == "pile", "per": per, "visibility": vis,
+        out = {"name": d.name, "ordered": d.shape == "pile", "per": self.per(d), "visibility": vis,
                "capacity": m.get("capacity")}
+        if out["per"] == "key":
+            out["key"] = self.key(d)
         if m.get("play"):
             out["play"] = True                 # a card here is in play: its abilities apply
         if m.get("internal"):
@@ -342,9 +343,22 @@ class Compiler:
         vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
         if m.get("internal"):
             vis = "hidden"                     # bookkeeping: in no view, like a hidden variable
-        per = d.per if d.per in (None, "player", "cell") else "component"
-        return {"name": d.name, "type": self.syms[d.name].type, "per": per, "visibility": vis,
-                "init": self.expr(d.init)}
+        out = {"name": d.name, "type": self.syms[d.name].type, "per": self.per(d), "visibility": vis,
+               "init": self.expr(d.init)}
+        if out["per"] == "key":
+            out["key"] = self.key(d)
+        return out
+
+    def per(self, d) -> str | None:
+        """A family's IR `per`: player, cell, component (of a kind), or key (per enum values, or a
+        combination such as per player per Colour, with its parts in `key`)."""
+        if d.more_per or (d.per and self.syms.get(d.per) and self.syms[d.per].kind == "enum"):
+            return "key"
+        return d.per if d.per in (None, "player", "cell") else "component"
+
+    def key(self, d) -> list:
+        parts = [d.per] + [p[0] for p in d.more_per]
+        return [p if p in ("player", "cell") else self.syms[p].type for p in parts]
 
     def step(self, s: n.StepDecl) -> dict:
         return {"name": s.name, "actor": self.expr(s.actor) if s.actor is not None else None,
@@ -554,12 +568,16 @@ class Compiler:
         raise AssertionError(f"unknown expression {type(e).__name__}")
 
     def comprehension(self, c: n.Comprehension) -> dict:
+        elem = self.expr(c.elem)
         if c.key is not None:                  # [key, x] pairs, then ordered by key
-            pairs = {"k": "comp", "x": {"k": "list", "items": [self.expr(c.key), self.expr(c.elem)]}, "v": c.var,
-                     "in": self.expr(c.iterable), "where": self.expr(c.where) if c.where is not None else None}
-            return {"k": "sortby", "pairs": pairs}
-        return {"k": "comp", "x": self.expr(c.elem), "v": c.var, "in": self.expr(c.iterable),
-                "where": self.expr(c.where) if c.where is not None else None}
+            elem = {"k": "list", "items": [self.expr(c.key), elem]}
+        loops = [(c.var, c.iterable)] + [(name, it) for name, it, _ in c.more]
+        # [E for a in A for b in B where C] is flat([[E for b in B where C] for a in A])
+        out = {"k": "comp", "x": elem, "v": loops[-1][0], "in": self.expr(loops[-1][1]),
+               "where": self.expr(c.where) if c.where is not None else None}
+        for name, iterable in reversed(loops[:-1]):
+            out = {"k": "flat", "x": {"k": "comp", "x": out, "v": name, "in": self.expr(iterable), "where": None}}
+        return {"k": "sortby", "pairs": out} if c.key is not None else out
 
     def name(self, e: n.Name) -> dict:
         kind, name = self.c.refs.get(id(e), ("unknown", e.name))

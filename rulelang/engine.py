@@ -61,6 +61,8 @@ class Game:
         self.var_slot = low.var_slot
         self.vars = [(v["name"], v["per"], v["visibility"], code.var_init[i]) for i, v in enumerate(ir["vars"])]
         self.var_types = {v["name"]: v["type"] for v in ir["vars"]}
+        self.var_keys = {v["name"]: v["key"] for v in ir["vars"] if v["per"] == "key"}
+        self.enums = ir["enums"]
         self.setup = code.setup
         self.steps = code.steps
         self.first_step = ir["first_step"]
@@ -97,9 +99,52 @@ class Game:
         # how a view words a variable that holds a player, a component, a cell or an enum value
         self.var_how = {v["name"]: _how(v["type"]) for v in ir["vars"] if _how(v["type"]) != "plain"}
 
-    def family_size(self, per: str, players: int, components: int = 0) -> int:
-        """How many zones (or values) a `per player` / `per cell` / per-component declaration stands for."""
+    def family_size(self, per: str, players: int, components: int = 0, key=None) -> int:
+        """How many zones (or values) a `per player` / `per cell` / per-component declaration stands
+        for, or a family `per` enum values or a combination of parts (`key`)."""
+        if per == "key":
+            size = 1
+            for part in key:
+                size *= self.part_size(part, players)
+            return size
         return players if per == "player" else components if per == "component" else self.geometry.size
+
+    def part_size(self, part: str, players: int) -> int:
+        return players if part == "player" else self.geometry.size if part == "cell" else len(self.enums[part[5:]])
+
+    def members(self, key: list, players: int) -> list[tuple]:
+        """Each member of a keyed family, in its list's order: a tuple of one value per part (a
+        seat, a cell index, an enum value's name), the last part varying fastest."""
+        out = [()]
+        for part in key:
+            values = (list(range(players)) if part == "player" else list(range(self.geometry.size))
+                      if part == "cell" else [v["name"] for v in self.enums[part[5:]]])
+            out = [t + (v,) for t in out for v in values]
+        return out
+
+    def member_owner(self, z: dict, member: int, players: int) -> int | None:
+        """The seat a zone of a family belongs to: its `per player` part, if it has one."""
+        per = z["per"]
+        if per == "player":
+            return member
+        if per != "key" or "player" not in z["key"]:
+            return None
+        stride = 1
+        for part in z["key"][z["key"].index("player") + 1:]:
+            stride *= self.part_size(part, players)
+        return (member // stride) % players
+
+    def member_text(self, key: list, values: tuple) -> str:
+        """`P2, red`: a member of a keyed family in words."""
+        words = []
+        for part, v in zip(key, values):
+            if part == "player":
+                words.append(f"P{v + 1}")
+            elif part == "cell":
+                words.append(self.geometry.names[v])
+            else:
+                words.append(next(x["text"] for x in self.enums[part[5:]] if x["name"] == v))
+        return ", ".join(words)
 
     def option_values(self, options: dict | None) -> dict:
         values = {o["name"]: o["default"] for o in self.options}
@@ -495,6 +540,10 @@ class Match:
                     seen.update(zl)
             elif z["visibility"] == "owner" and z["per"] == "player":
                 seen.update(value[player])
+            elif z["visibility"] == "owner" and z["per"] == "key":
+                for member, zl in enumerate(value):
+                    if self.game.member_owner(z, member, self.players) == player:
+                        seen.update(zl)
         return seen
 
     def origins(self) -> list:
@@ -623,9 +672,14 @@ class Match:
             if z["per"] == "component":            # one zone per component: those holding something
                 owners = [c for c, items in enumerate(value) if items]
             else:
-                owners = range(self.players) if z["per"] else [None]
+                owners = range(len(value)) if z["per"] else [None]
+            keyed = z["per"] == "key"
+            members = game.members(z["key"], self.players) if keyed else None
             for owner in owners:
                 items = value[owner] if owner is not None else value
+                member = owner
+                if keyed:
+                    owner = game.member_owner(z, member, self.players)
                 visible = vis == "public" or (vis == "owner" and owner == player)
                 if visible:
                     seen.extend(items)
@@ -639,6 +693,9 @@ class Match:
                 if z["per"] == "component":        # (its owner is a component: say which)
                     entry["owner"] = None
                     entry["of"] = {"id": owner, "label": self.labels[owner]}
+                elif keyed:                        # one of a family per enum value(s): which
+                    entry["key"] = list(members[member])
+                    entry["key_text"] = game.member_text(z["key"], members[member])
                 if not visible and known:
                     shown = [{"id": c, "label": self.labels[c]} for c in items if c in known]
                     if shown:                      # revealed to this player (`reveal`, `look`)
@@ -667,6 +724,19 @@ class Match:
                             cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
                     continue
                 how = game.var_how.get(name)
+                if per == "key":                       # per enum value(s): each member named
+                    key = game.var_keys[name]
+                    owner_at = key.index("player") if "player" in key else None
+                    row = []
+                    for parts, v in zip(game.members(key, self.players), value):
+                        shown = vis == "public" or (owner_at is not None and parts[owner_at] == player)
+                        member = {"key": list(parts), "key_text": game.member_text(key, parts),
+                                  "value": self._plain(v) if shown else None}
+                        if how is not None and shown:
+                            member["text"] = self._words(how, member["value"], seen_set)
+                        row.append(member)
+                    values.append({"name": name, "per_key": row})
+                    continue
                 if per:
                     row = [self._plain(v) if (vis == "public" or p == player) else None for p, v in enumerate(value)]
                     entry = {"name": name, "per_player": row}
@@ -886,7 +956,7 @@ class Match:
         Z = self.Z = []
         for z in game.zones:
             if z["per"]:
-                Z.append([[] for _ in range(game.family_size(z["per"], self.players))])
+                Z.append([[] for _ in range(game.family_size(z["per"], self.players, key=z.get("key")))])
             else:
                 Z.append([])
 
@@ -921,6 +991,13 @@ class Match:
                 self.me = 0
                 self.comp_defaults.append((len(V), init(self)))
                 V.append([])
+            elif per == "key":                      # `me` is the member's player, if it has one
+                key = game.var_keys[name]
+                row = []
+                for values in game.members(key, self.players):
+                    self.me = values[key.index("player")] if "player" in key else 0
+                    row.append(init(self))
+                V.append(row)
             elif per:
                 self.me = 0
                 value = init(self)
@@ -1176,9 +1253,11 @@ class Match:
         for z in game.zones:
             raw = zones[z["name"]]
             if z["per"]:
-                if not (isinstance(raw, list) and len(raw) == game.family_size(z["per"], m.players, len(m.labels))
+                if not (isinstance(raw, list) and len(raw) == game.family_size(z["per"], m.players, len(m.labels),
+                                                                               z.get("key"))
                         and all(isinstance(x, list) for x in raw)):
-                    raise StateError(f"zone `{z['name']}` must be one list per {z['per']}")
+                    raise StateError(f"zone `{z['name']}` must be one list per "
+                                     f"{' per '.join(z['key']) if z['per'] == 'key' else z['per']}")
                 Z.append([list(x) for x in raw])
             else:
                 if not isinstance(raw, list):
@@ -1197,9 +1276,11 @@ class Match:
         for name, per, _, _ in game.vars:
             value = values[name]
             typ = ValueType.parse(game.var_types[name])
-            size = len(m.labels) if per == "component" else game.family_size(per, m.players) if per else 0
+            size = (len(m.labels) if per == "component" else
+                    game.family_size(per, m.players, key=game.var_keys.get(name)) if per else 0)
             if per and (not isinstance(value, list) or len(value) != size):
-                raise StateError(f"variable `{name}` must have one value per {per}")
+                raise StateError(f"variable `{name}` must have one value per "
+                                 f"{' per '.join(game.var_keys[name]) if per == 'key' else per}")
             for v in (value if per else [value]):
                 if not typ.fits(v, ctx):
                     raise StateError(f"variable `{name}` holds {_short(v)}, which is not {typ.with_article()}")

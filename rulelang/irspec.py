@@ -110,6 +110,10 @@ EXPRESSIONS: dict[str, NodeSpec] = {
     "mods": NodeSpec({"n": NAME, "a": EXPRS}),
     # a comprehension ordered by a key: `pairs` gives [key, element] lists, the result the elements
     "sortby": NodeSpec({"pairs": EXPR}),
+    # a list of lists joined into one list (nested comprehensions: `for a in xs for b in ys`)
+    "flat": NodeSpec({"x": EXPR}),
+    # the position of an enum value among its enum's values (indexes a family `per Colour`)
+    "ord": NodeSpec({"enum": NAME, "x": EXPR}),
     # does component `of` have an ability for the hook that applies now (its `where`, its `from`)?
     "can": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}),
 }
@@ -150,8 +154,8 @@ COMMON_OPTIONAL = {"line": INT}          # every statement may say its rule-file
 
 SCALAR_TYPES = ("int", "bool", "text", "player", "cell")
 OPTION_TYPES = ("bool", "int", "text")
-ZONE_PER = (None, "player", "cell", "component")
-VAR_PER = (None, "player", "cell", "component")
+ZONE_PER = (None, "player", "cell", "component", "key")
+VAR_PER = (None, "player", "cell", "component", "key")
 VISIBILITY = ("public", "hidden", "owner")
 EVENTS = ("stuck", "turn_start", "turn_end")
 BOARD_SHAPES = ("squares", "hexes", "octagons")
@@ -228,6 +232,8 @@ class _Checker:
             self.name(x["n"], f"{path}/n")
             if x["k"] == "var":
                 self.declared(x["n"], self.vars, "variable", f"{path}/n")
+                if isinstance(x.get("i"), dict):
+                    self.family_index(x, path)
             elif x.get("i") is not None:
                 raise _Bad(f"{path}/i", "a local has no index")
             self.typed(x.get("i"), OPTEXPR, f"{path}/i", depth)
@@ -300,10 +306,14 @@ class _Checker:
             self.declared(e["n"], self.vars, "variable", f"{path}/n")
         elif k == "zone":
             self.declared(e["n"], self.zones, "zone", f"{path}/n")
+        if k in ("var", "zone") and isinstance(e.get("i"), dict):
+            self.family_index(e, path)
         elif k == "option":
             self.declared(e["n"], self.options, "option", f"{path}/n")
         elif k == "table":
             self.declared(e["n"], self.ir["tables"], "table", f"{path}/n")
+        elif k == "ord":
+            self.declared(e["enum"], self.ir["enums"], "enum", f"{path}/enum")
         elif k == "def":
             self.declared(e["n"], self.ir["defs"], "def", f"{path}/n")
             params = self.ir["defs"][e["n"]]["params"] or []
@@ -435,16 +445,18 @@ class _Checker:
         self.kinds()
         self.zones = self.declare_list("zones", {"name": NAME, "ordered": BOOL, "per": ZONE_PER,
                                                  "visibility": VISIBILITY, "capacity": None},
-                                       {"play": BOOL, "internal": BOOL})
+                                       {"play": BOOL, "internal": BOOL, "key": None})
         for i, z in enumerate(ir["zones"]):
+            self.family_key(z, f"/zones/{i}")
             if z["per"] == "cell" and not ir["boards"]:
                 raise _Bad(f"/zones/{i}/per", "a zone per cell needs a board")
             cap = z["capacity"]
             if cap is not None and (type(cap) is not int or cap < 0):
                 raise _Bad(f"/zones/{i}/capacity", "expected null or a non-negative integer")
         self.vars = self.declare_list("vars", {"name": NAME, "type": TEXT, "per": VAR_PER,
-                                               "visibility": VISIBILITY, "init": EXPR})
+                                               "visibility": VISIBILITY, "init": EXPR}, {"key": None})
         for i, v in enumerate(ir["vars"]):
+            self.family_key(v, f"/vars/{i}")
             self.value_type(v["type"], f"/vars/{i}/type")
             if v["per"] == "cell" and not ir["boards"]:
                 raise _Bad(f"/vars/{i}/per", "a variable per cell needs a board")
@@ -655,6 +667,34 @@ class _Checker:
             self.unique(x["name"], out, f"/{section}/{i}")
             out[x["name"]] = x
         return out
+
+    def family_index(self, e: dict, path: str) -> None:
+        """A combined family's member is named by a list with one value per part."""
+        decl = (self.vars if e["k"] == "var" else self.zones)[e["n"]]
+        if decl.get("per") == "key" and len(decl["key"]) > 1 and not (
+                e["i"].get("k") == "list" and len(e["i"]["items"]) == len(decl["key"])):
+            raise _Bad(f"{path}/i", f"`{e['n']}` is per {' per '.join(decl['key'])}: index it by a list of "
+                       f"{len(decl['key'])} values")
+
+    def family_key(self, x: dict, path: str) -> None:
+        """A family `per` enum values or a combination: `key` lists its parts, each `player`,
+        `cell` or `enum:E`, no part twice; nothing else has a `key`."""
+        if x["per"] != "key":
+            if "key" in x:
+                raise _Bad(f"{path}/key", "only a family with `per: key` has a key")
+            return
+        parts = x.get("key")
+        if not isinstance(parts, list) or not 1 <= len(parts) <= 4 or len(set(map(str, parts))) != len(parts):
+            raise _Bad(f"{path}/key", "expected 1 to 4 different parts")
+        for j, part in enumerate(parts):
+            if part in ("player", "cell"):
+                if part == "cell" and not self.ir["boards"]:
+                    raise _Bad(f"{path}/key/{j}", "a family per cell needs a board")
+                continue
+            if not (isinstance(part, str) and part.startswith("enum:") and part[5:] in self.ir["enums"]):
+                raise _Bad(f"{path}/key/{j}", f"expected player, cell or a declared enum:E, found {_show(part)}")
+            if not self.ir["enums"][part[5:]]:
+                raise _Bad(f"{path}/key/{j}", "an enum with no values")
 
     def params(self, params, path: str) -> None:
         names = self.array(params, path)

@@ -92,6 +92,7 @@ class Comprehension(Node):
     iterable: Node
     where: Node | None
     key: Node | None = None              # `by K`: the elements ordered by K (ascending, stable)
+    more: tuple = ()                     # further loops `for b in ys`: (name, iterable, span), outer first
 
 
 @dataclass(frozen=True, eq=False)
@@ -373,6 +374,7 @@ class ZoneDecl(Node):
     per_span: Span | None
     modifiers: tuple
     per_board: str | None = None         # the board of `per cell of BOARD`
+    more_per: tuple = ()                 # `per player per Colour`: the further (name, span, board) of a combined family
 
 
 @dataclass(frozen=True, eq=False)
@@ -392,6 +394,7 @@ class VarDecl(Node):
     per_span: Span | None
     modifiers: tuple
     per_board: str | None = None
+    more_per: tuple = ()
 
 
 @dataclass(frozen=True, eq=False)

@@ -171,10 +171,12 @@ class _ToNodes(Transformer_NonRecursive):
 
     def zone_decl(self, meta, c):
         name, shape, rest = c[0], c[1], c[2:]
-        per = rest[0] if rest and isinstance(rest[0], tuple) else None
+        pers = [x for x in rest if isinstance(x, tuple)]
+        per = pers[0] if pers else None
         mods = tuple(x for x in rest if isinstance(x, n.Modifier))
         return n.ZoneDecl(self.sp(meta), str(name), str(shape), self.tsp(shape),
-                          per[0] if per else None, per[1] if per else None, mods, per[2] if per else None)
+                          per[0] if per else None, per[1] if per else None, mods, per[2] if per else None,
+                          tuple(pers[1:]))
 
     def board_decl(self, meta, c):
         args = c[2] if len(c) > 2 and isinstance(c[2], list) else []
@@ -183,10 +185,12 @@ class _ToNodes(Transformer_NonRecursive):
 
     def var_decl(self, meta, c):
         name, typ, init, rest = c[0], c[1], c[2], c[3:]
-        per = rest[0] if rest and isinstance(rest[0], tuple) else None
+        pers = [x for x in rest if isinstance(x, tuple)]
+        per = pers[0] if pers else None
         mods = tuple(x for x in rest if isinstance(x, n.Modifier))
         return n.VarDecl(self.sp(meta), str(name), typ, init,
-                         per[0] if per else None, per[1] if per else None, mods, per[2] if per else None)
+                         per[0] if per else None, per[1] if per else None, mods, per[2] if per else None,
+                         tuple(pers[1:]))
 
     def per(self, meta, c):
         return (str(c[0]), self.tsp(c[0]), str(c[1]) if len(c) > 1 else None)
@@ -432,7 +436,16 @@ class _ToNodes(Transformer_NonRecursive):
         return n.Assign(self.sp(meta), c[0], "-=", c[1])
 
     def lvalue(self, meta, c):
-        return n.LValue(self.sp(meta), str(c[0]), c[1] if len(c) > 1 else None)
+        return n.LValue(self.sp(meta), str(c[0]), self._key(c[1:]))
+
+    def _key(self, parts):
+        """The index of `v[a]`; `v[a, b]` (an entry of a combined family, a two-way table) is `v[[a, b]]`."""
+        if not parts:
+            return None
+        if len(parts) == 1:
+            return parts[0]
+        first, last = parts[0].span, parts[-1].span
+        return n.ListLit(n.Span(first.file, first.line, first.column, last.end_line, last.end_column), tuple(parts))
 
     def append_stmt(self, meta, c):
         return n.Append(self.sp(meta), c[0], c[1])
@@ -603,7 +616,7 @@ class _ToNodes(Transformer_NonRecursive):
         return n.Attr(self.sp(meta), c[0], str(c[1]))
 
     def index(self, meta, c):
-        return n.Index(self.sp(meta), c[0], c[1])
+        return n.Index(self.sp(meta), c[0], self._key(c[1:]))
 
     def int_lit(self, meta, c):
         return n.Lit(self.sp(meta), _int(c[0]))
@@ -641,7 +654,11 @@ class _ToNodes(Transformer_NonRecursive):
     def comprehension(self, meta, c):
         where = next((x[1] for x in c[3:] if x[0] == "where"), None)
         key = next((x[1] for x in c[3:] if x[0] == "by"), None)
-        return n.Comprehension(self.sp(meta), c[0], str(c[1]), c[2], where, key)
+        more = tuple(x[1:] for x in c[3:] if x[0] == "for")
+        return n.Comprehension(self.sp(meta), c[0], str(c[1]), c[2], where, key, more)
+
+    def comp_for(self, meta, c):
+        return ("for", str(c[0]), c[1], self.tsp(c[0]))
 
     def where_part(self, meta, c):
         return ("where", c[0])

@@ -662,7 +662,9 @@ def _name(name: str) -> str:
 
 def render_zone(zone: dict) -> str:
     name = _name(zone["name"])
-    if zone["owner"] is not None:
+    if zone.get("key_text"):                   # one of a family per enum value(s): which
+        name = f"{name} ({printable(zone['key_text'])})"
+    elif zone["owner"] is not None:
         name = f"{name} ({seat_name(zone['owner'])})"
     elif zone.get("of"):                       # a zone per component: whose
         name = f"{name} ({printable(zone['of']['label'])})"
@@ -686,6 +688,10 @@ def render_value(value: dict) -> str:
     if "per_player" in value:
         row = value.get("texts") or value["per_player"]
         return f"{name}: " + ", ".join(f"{seat_name(seat)} {_show(v)}" for seat, v in enumerate(row))
+    if "per_key" in value:                     # per enum value(s): `score: R 3, B 0`
+        return f"{name}: " + ", ".join(
+            f"({printable(x['key_text'])}) {_show(x['text'] if isinstance(x.get('text'), str) else x['value'])}"
+            for x in value["per_key"] if x["value"] is not None)
     shown = value["text"] if isinstance(value.get("text"), str) else value["value"]
     if isinstance(shown, list) and sum(len(str(x)) for x in shown) > 70:   # a long list: one item a line
         return f"{name}:" + "".join(f"\n    {_show(x)}" for x in shown)

@@ -145,9 +145,9 @@ def _zone_info(m) -> dict:
     if info is None:
         info = {}
         for z, value in zip(m.game.zones, m.Z):
-            if z["per"] == "player":
-                for p, zl in enumerate(value):
-                    info[id(zl)] = (z["name"], p)
+            if z["per"] in ("player", "key"):
+                for member, zl in enumerate(value):
+                    info[id(zl)] = (z["name"], m.game.member_owner(z, member, m.players))
             elif z["per"]:
                 for zl in value:
                     info[id(zl)] = (z["name"], None)

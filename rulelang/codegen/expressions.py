@@ -137,9 +137,31 @@ class ExpressionLowering:
                 d = b.derived(f"V{slot}", ctx.fn)
                 if d is not None:
                     return P(d, b.level, shape=shape, cheap=True)
-        i = self.ex(e["i"], ctx)
+        i = self.family_index(decl, e["i"], ctx)
         lvl, pure = _join(i)
         return P(f"{base}[{i.src}]", lvl, pure, shape=shape, cheap=i.cheap)
+
+    def family_index(self, decl: dict, ie: dict, ctx) -> P:
+        """The position in a family's list of the member `ie` names. Per enum values and combined
+        families (`per: key`) are one flat list, the last part varying fastest: piles[p, c] is
+        piles[p * len(Colour) + position of c]."""
+        if decl.get("per") != "key":
+            return self.ex(ie, ctx)
+        parts = decl["key"]
+        values = [ie] if len(parts) == 1 else ie["items"]
+        srcs = []
+        ps = []
+        for part, v in zip(parts, values):
+            p = self.ex({"k": "ord", "enum": part[5:], "x": v} if part.startswith("enum:") else v, ctx)
+            ps.append(p)
+            if srcs:
+                size = (ctx.fn.use("NP") if part == "player" else str(self.geometry.size) if part == "cell"
+                        else str(len(self.ir["enums"][part[5:]])))
+                srcs = [f"({srcs[0]})*{size}+{p.src}"]
+            else:
+                srcs = [p.src]
+        lvl, pure = _join(*ps)
+        return P(srcs[0], lvl, pure, shape=SCALAR, cheap=all(p.cheap for p in ps))
 
     def x_zone(self, e, ctx):
         base = ctx.fn.use(f"Z{self.zone_slot[e['n']]}")
@@ -151,7 +173,7 @@ class ExpressionLowering:
             d = b.derived(base, ctx.fn)
             if d is not None:
                 return P(d, b.level, shape=LIST, cheap=True, elem=SCALAR)
-        i = self.ex(e["i"], ctx)
+        i = self.family_index(self.zone_decl[e["n"]], e["i"], ctx)
         lvl, pure = _join(i)
         p = P(f"{base}[{i.src}]", lvl, pure, shape=LIST, cheap=i.cheap, elem=SCALAR)
         p.family = (base, i.src)
@@ -205,6 +227,16 @@ class ExpressionLowering:
     def x_sortby(self, e, ctx):
         p = self.ex(e["pairs"], ctx)
         return P(f"_sort_pairs({p.src})", p.level, p.pure, shape=LIST)
+
+    def x_flat(self, e, ctx):
+        p = self.ex(e["x"], ctx)
+        return P(f"[_y for _ys in {p.src} for _y in _ys]", p.level, p.pure, shape=LIST)
+
+    def x_ord(self, e, ctx):
+        order = {v["name"]: i for i, v in enumerate(self.ir["enums"][e["enum"]])}
+        x = self.ex(e["x"], ctx)
+        return P(f"{self.const(order, 'K', ('ord', e['enum']))}[{x.src}]", x.level, x.pure, shape=SCALAR,
+                 cheap=x.cheap)
 
     def x_mods(self, e, ctx):
         args = [self.ex(a, ctx) for a in e["a"]]

@@ -386,7 +386,7 @@ def _ability_tables(self, low: Lowerer) -> None:
 # KeyError at import, caught by the test that compares these with irspec's tables).
 Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
     "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
-    "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby")}
+    "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby", "flat", "ord")}
 Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
     "move", "shuffle", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
     "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal", "grant")}

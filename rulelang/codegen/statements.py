@@ -170,7 +170,7 @@ class StatementLowering:
         if t.get("i") is None:
             emit(base)
             return
-        i = self.ex(t["i"], ctx)
+        i = self.family_index(self.var_decl[t["n"]], t["i"], ctx)
         if i.cheap and i.pure and pure:
             # nothing here can change what the others read: no temporaries needed for the order
             emit(f"{base}[{i.src}]")
@@ -289,7 +289,7 @@ class StatementLowering:
         maker = self.gen_maker(kind, [k for k, _ in given])
         if fn.batch:
             to = s["to"]
-            idx = self.ex(to["i"], ctx).src if to.get("i") is not None else "None"
+            idx = self.family_index(self.zone_decl[to["n"]], to["i"], ctx).src if to.get("i") is not None else "None"
             fn.emit(f"out.append(({_lit(kind)}, {maker}(m{''.join(', ' + v.src for v in vals)}), "
                     f"{self.zone_slot[to['n']]}, {idx}, {s['pos'] == 'bottom'}))")
             return
