@@ -104,7 +104,7 @@ class Checked:
 
 
 class Checker:
-    def __init__(self, game: n.Game):
+    def __init__(self, game: n.Game, inferred: dict | None = None):
         from .desugar import desugar
         # cards and triggers become procs and defs first (desugar.py); their records ride along
         self.user_names = {d.name for d in game.decls if isinstance(d, (n.ProcDecl, n.DefDecl))}
@@ -124,6 +124,10 @@ class Checker:
         self.loaded: dict[tuple, tuple] = {}     # (path, kind) -> load_rows(...): each content file read once
         self.names: dict[tuple, list] = {}       # declaration kinds -> their names (see names_of)
         self.fields: dict = {}                   # kind (None: every kind) -> kind_fields(kind)
+        # an untyped parameter's type, when every call passes the same kind of value: a player is
+        # then shown "P2" by text(), not 1 (see check); keyed by the parameter's place
+        self.inferred: dict = inferred or {}
+        self.arg_types: dict = {}
         # "did you mean" compares a name with every candidate: in a file with thousands of names and
         # thousands of typos that is quadratic, so it stops after this many comparisons in all
         self.suggest_work = SUGGEST_WORK
@@ -406,7 +410,7 @@ class Checker:
         return scope
 
     def param_type(self, p: n.Param) -> str:
-        return self.resolve_type(p.type) if p.type else "any"
+        return self.resolve_type(p.type) if p.type else self.inferred.get((p.span, p.name), "any")
 
     def check_table(self, d: n.TableDecl) -> None:
         keys: dict = {}
@@ -1201,7 +1205,19 @@ class Checker:
         for p, a, t in zip(params, args, types):
             if p.type is not None:
                 self.require_type(a, t, self.resolve_type_quiet(p.type), f"argument `{p.name}` of {what}")
+            else:
+                self.arg_types.setdefault((p.span, p.name), set()).add(t)
         return types
+
+    def inferable(self) -> dict:
+        """Untyped parameters every call gives the same player, cell, enum value or component."""
+        out = {}
+        for key, types in self.arg_types.items():
+            if len(types) == 1:
+                (t,) = types
+                if t in ("player", "cell") or t.startswith(("enum:", "comp:")):
+                    out[key] = t
+        return out
 
     def call(self, e: n.Call) -> str:
         sym = self.out.symbols.get(e.name)
@@ -1406,7 +1422,14 @@ def check(game: n.Game) -> Checked:
     The parser's nesting limits keep every pass far from Python's recursion limit; should one
     still be reached, the file gets an error rather than the caller a traceback."""
     try:
-        return Checker(game).run()
+        first = Checker(game)
+        out = first.run()
+        inferred = first.inferable()
+        if inferred and out.ok:                  # again, with what the calls tell of untyped parameters
+            again = Checker(game, inferred).run()
+            if again.ok:
+                return again
+        return out
     except RecursionError:
         out = Checked(game, {})
         out.diagnostics.append(Diagnostic("E006", "the rule file is too deeply nested for rulelang to check: "

@@ -556,16 +556,26 @@ class Compiler:
             if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
                 args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
                 return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
+            if e.name == "count" and len(e.args) == 1 and self.type_of(e.args[0]) == "list:bool":
+                return self.count_true(self.expr(e.args[0]), e)
             return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
         if isinstance(e, n.Can):
             return {"k": "can", "hook": e.hook, "a": [self.expr(a) for a in e.args], "of": self.expr(e.card)}
         if isinstance(e, n.Aggregate):
+            if e.name == "count" and self.type_of(e.comp.elem) == "bool":
+                return self.count_true(self.comprehension(e.comp), e)
             return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
         if isinstance(e, n.ListLit):
             return {"k": "list", "items": [self.expr(x) for x in e.items]}
         if isinstance(e, n.ListComp):
             return self.comprehension(e.comp)
         raise AssertionError(f"unknown expression {type(e).__name__}")
+
+    def count_true(self, items: dict, e) -> dict:
+        """`count` of true/false values counts the true ones (`count(x > 2 for x in xs)`)."""
+        flag = {"k": "local", "n": "_true"}
+        return {"k": "call", "f": "count", "line": self.line(e),
+                "a": [{"k": "comp", "x": flag, "v": "_true", "in": items, "where": flag}]}
 
     def comprehension(self, c: n.Comprehension) -> dict:
         elem = self.expr(c.elem)

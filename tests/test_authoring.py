@@ -154,3 +154,39 @@ def test_a_hand_made_ir_must_index_a_combined_family_by_one_value_per_part():
     lay["to"]["i"] = lay["to"]["i"]["items"][0]
     with pytest.raises(rulelang.RuleError, match="index it by a list of 2 values"):
         rulelang.Game(ir)
+
+
+SMALL = """
+game "Small" {{
+  players 3
+  kind Chip {{ v: int  label "chip " + text(v) }}
+  zone pool: pile, public
+  {decls}
+  setup {{ for v in [3, 1, 2] {{ create Chip(v: v) in pool }} {setup} }}
+  turn {{ step go {{ action go {{ {body} }}  action stop {{ finish draw }} }} }}
+}}
+"""
+
+
+def small(decls: str = "", body: str = "", setup: str = "") -> rulelang.Match:
+    g = game(SMALL.format(decls=decls, body=body, setup=setup))
+    return g.new_match(3, seed=0)
+
+
+def test_count_of_true_false_values_counts_the_true_ones():
+    m = small("show def a = count([true, false, true])\n"
+              "  show def b = count(c.v > 1 for c in pool)\n"
+              "  show def c = count(c for c in pool where c.v > 1)\n"
+              "  show def d = count([c.v for c in pool])")
+    values = {v["name"]: v["value"] for v in m.view(0)["values"]}
+    assert values == {"a": 2, "b": 2, "c": 2, "d": 3}
+
+
+def test_an_untyped_parameter_every_call_gives_a_player_is_shown_as_a_player():
+    m = small("proc tell(q, c) { log text(q) + \" has \" + text(c) }", setup="tell(next(me), top(pool))")
+    assert m.messages_for(0) == ["P2 has chip 2"]
+
+
+def test_an_untyped_parameter_given_different_kinds_of_value_stays_plain():
+    m = small("proc tell(q) { log text(q) }", setup="tell(1)  tell(next(me))")
+    assert m.messages_for(0) == ["1", "1"]
