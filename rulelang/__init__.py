@@ -94,7 +94,7 @@ def deep_lint(path, *args, **kwargs) -> list[Diagnostic]:
 def locations(path: str) -> dict | None:
     """Where the parts of a rule file are, for reports about a game as it runs (the deep lint):
     {"game": Span, "steps": {step: Span}, "actions": {(step, action): Span}, "lines": {line: the
-    leftmost Span that starts on it}}. None if the file cannot be read or parsed."""
+    leftmost Span that starts on it}, "calls": {(line, function): the leftmost call of it there}}. None if the file cannot be read or parsed."""
     from . import nodes as n
     from .parser import parse
     try:
@@ -104,7 +104,12 @@ def locations(path: str) -> dict | None:
     steps: dict = {}
     actions: dict = {}
     lines: dict = {}
+    calls: dict = {}
     for x in n.walk(tree):
+        if isinstance(x, (n.Call, n.Aggregate)) and x.span.line:
+            best = calls.get((x.span.line, x.name))
+            if best is None or x.span.column < best.column:
+                calls[(x.span.line, x.name)] = x.span
         if isinstance(x, n.StepDecl):
             steps.setdefault(x.name, x.span)
             for a in x.actions:
@@ -113,7 +118,7 @@ def locations(path: str) -> dict | None:
             best = lines.get(x.span.line)
             if best is None or x.span.column < best.column:
                 lines[x.span.line] = x.span
-    return {"game": tree.span, "steps": steps, "actions": actions, "lines": lines}
+    return {"game": tree.span, "steps": steps, "actions": actions, "lines": lines, "calls": calls}
 
 
 def load(path: str) -> Game:

@@ -1267,8 +1267,10 @@ class Checker:
             need(0, is_list_like, "a list")
             return "int"
         if name in ("max", "min"):
-            if len(types) == 1:
+            if len(types) == 1 or (len(types) == 2 and types[0].startswith("list:")):
                 need(0, lambda t: is_list_like(t) and compatible(elem(t), "int"), "numbers")
+                if len(types) == 2:                    # max(xs, 0): 0 when xs is empty
+                    need(1, lambda t: compatible(t, "int"), "a number (the value when the list is empty)")
             else:
                 for i in range(len(types)):
                     need(i, lambda t: compatible(t, "int"), "numbers")
@@ -1380,6 +1382,11 @@ class Checker:
             self.comprehension(e.comp)
             return "any"
         t = self.comprehension(e.comp)
+        if e.default is not None:
+            if e.name not in ("max", "min"):
+                self.error("E103", f"only `max` and `min` take a value for when there is no element, not `{e.name}`",
+                           e.default.span)
+            self.expect(e.default, "int", f"the value of `{e.name}` when there is no element")
         return self.builtin_result(e, e.name, ["list:" + t], [e.comp])
 
     def make(self, e: n.Make) -> None:

@@ -556,6 +556,9 @@ class Compiler:
             if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
                 args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
                 return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
+            if e.name in ("max", "min") and len(e.args) == 2 and self.type_of(e.args[0]).startswith("list:"):
+                return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "or": True,
+                        "line": self.line(e)}          # max(xs, 0): 0 when xs is empty
             if e.name == "count" and len(e.args) == 1 and self.type_of(e.args[0]) == "list:bool":
                 return self.count_true(self.expr(e.args[0]), e)
             return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
@@ -564,6 +567,9 @@ class Compiler:
         if isinstance(e, n.Aggregate):
             if e.name == "count" and self.type_of(e.comp.elem) == "bool":
                 return self.count_true(self.comprehension(e.comp), e)
+            if e.default is not None:
+                return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp), self.expr(e.default)], "or": True,
+                        "line": self.line(e)}
             return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
         if isinstance(e, n.ListLit):
             return {"k": "list", "items": [self.expr(x) for x in e.items]}

@@ -102,7 +102,8 @@ EXPRESSIONS: dict[str, NodeSpec] = {
     "cellattr": NodeSpec({"x": EXPR, "n": ("name", "row", "col", "kind")}, {"line": INT}),
     "index": NodeSpec({"x": EXPR, "i": EXPR}, {"line": INT}),
     "table": NodeSpec({"n": NAME, "i": EXPR}, {"line": INT}),
-    "call": NodeSpec({"f": tuple(CALLABLE), "a": EXPRS}, {"line": INT}),
+    # `or`: max/min of a list (a[0]) or a[1] when it is empty
+    "call": NodeSpec({"f": tuple(CALLABLE), "a": EXPRS}, {"line": INT, "or": BOOL}),
     "text": NodeSpec({"x": EXPR, "as": HOW}),
     "list": NodeSpec({"items": EXPRS}),
     "comp": NodeSpec({"x": EXPR, "v": NAME, "in": EXPR}, {"where": OPTEXPR}),
@@ -333,6 +334,8 @@ class _Checker:
             b = CALLABLE[f]
             if not b.low <= len(e["a"]) <= b.high:
                 raise _Bad(f"{path}/a", f"`{f}` takes {b.low}..{b.high} arguments, not {len(e['a'])}")
+            if e.get("or") and (f not in ("max", "min") or len(e["a"]) != 2):
+                raise _Bad(f"{path}/or", "only `max` or `min` of a list and a default may have `or`")
             if f == "reachable":
                 passable = e["a"][2]
                 if not (passable.get("k") == "lit" and isinstance(passable.get("v"), str)):

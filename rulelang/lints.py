@@ -281,7 +281,37 @@ class StaticLint:
         self.flow()
         self.progress()
         self.interaction_lints()
+        self.empty_extreme_lints()
         return self.out
+
+    # ---- max/min of what may be empty ----
+    def empty_extreme_lints(self) -> None:
+        """W216: `max`/`min` of a list that may be empty fails at run time. Quiet when the list
+        cannot be empty (a literal, a literal range, `players`, a comprehension over one without
+        `where`), when a default is given, or under a condition that tests a size or a count."""
+        stack = [(d, False) for d in self.game.decls]
+        while stack:
+            x, guarded = stack.pop()
+            if isinstance(x, (list, tuple)):
+                stack.extend((y, guarded) for y in x)
+                continue
+            if not isinstance(x, n.Node):
+                continue
+            if not guarded:
+                items = None
+                if isinstance(x, n.Aggregate) and x.name in ("max", "min") and x.default is None:
+                    items = x.comp
+                elif isinstance(x, n.Call) and x.name in ("max", "min") and len(x.args) == 1:
+                    items = x.args[0]
+                if items is not None and not _never_empty(items):
+                    self.report("W216", "warning", f"`{x.name}` of a list that may be empty stops the game with a rule "
+                                f"error when it is: give the value for that case, `{x.name}(…, 0)`, or test "
+                                f"the size first", x.span)
+            guard = _guard_of(x)
+            for name in x.__dataclass_fields__:
+                if name != "span":
+                    part = getattr(x, name)
+                    stack.append((part, guarded or (guard is not None and name in guard[1] and _tests_size(guard[0]))))
 
     # ---- windows nobody answers, triggers that set themselves off ----
     def interaction_lints(self) -> None:
@@ -947,3 +977,43 @@ def static_lint(checked) -> list[Diagnostic]:
     """The flow and dead-rule lints of a file that has no name or type errors (`checked`: the
     checker's Checked; the checker calls this, so this module does not import the checker)."""
     return StaticLint(checked).run()
+
+
+def _guard_of(x) -> tuple | None:
+    """(the condition, the fields it guards) of a node that runs something only when a condition holds."""
+    if isinstance(x, (n.If, n.Cond)):
+        return x.test, ("then",)
+    if isinstance(x, n.Binary) and x.op == "and":
+        return x.left, ("right",)
+    if isinstance(x, n.ActionDecl) and x.require is not None:
+        return x.require, ("body", "params")
+    if isinstance(x, n.WhenDecl):
+        return x.test, ("body",)
+    if isinstance(x, n.Comprehension) and x.where is not None:
+        return x.where, ("elem", "key")
+    return None
+
+
+def _tests_size(cond) -> bool:
+    return any((isinstance(y, (n.Call, n.Aggregate)) and y.name in ("size", "count", "any", "all", "contains"))
+               or (isinstance(y, n.Binary) and y.op in ("!=", "==") and any(
+                   isinstance(z, n.Lit) and z.value is None or isinstance(z, n.ListLit) and not z.items
+                   for z in (y.left, y.right)))
+               for y in walk(cond))
+
+
+def _never_empty(e) -> bool:
+    """A list that has an element whatever the position: a non-empty literal, a literal range,
+    the players, or a comprehension without `where` over one of those."""
+    if isinstance(e, n.Comprehension):
+        return e.where is None and _never_empty(e.iterable) and all(_never_empty(it) for _, it, _ in e.more)
+    if isinstance(e, n.ListComp):
+        return _never_empty(e.comp)
+    if isinstance(e, n.ListLit):
+        return bool(e.items)
+    if isinstance(e, n.Name):
+        return e.name == "players"
+    if isinstance(e, n.Binary) and e.op == "..":
+        return (isinstance(e.left, n.Lit) and isinstance(e.right, n.Lit) and type(e.left.value) is int
+                and type(e.right.value) is int and e.left.value <= e.right.value)
+    return False

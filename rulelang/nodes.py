@@ -100,6 +100,7 @@ class Aggregate(Node):
     """sum(x.value for x in xs where ...) — a builtin applied to a comprehension."""
     name: str
     comp: Comprehension
+    default: Node | None = None          # max(… for …, D) / min(…, D): D when there is no element
 
 
 @dataclass(frozen=True, eq=False)

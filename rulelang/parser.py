@@ -643,7 +643,7 @@ class _ToNodes(Transformer_NonRecursive):
         return n.Make(self.sp(meta), str(c[0]), tuple(c[1]))
 
     def aggregate(self, meta, c):
-        return n.Aggregate(self.sp(meta), str(c[0]), c[1])
+        return n.Aggregate(self.sp(meta), str(c[0]), c[1], c[2] if len(c) > 2 else None)
 
     def list_lit(self, meta, c):
         return n.ListLit(self.sp(meta), tuple(c))

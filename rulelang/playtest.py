@@ -56,6 +56,7 @@ def _option_text(v) -> str:
 
 _LINE = re.compile(r":(\d+): ")
 _STEP = re.compile(r"at step `([^`]+)`")
+_CALLED = re.compile(r"`(\w+)`")
 
 
 class _Locator:
@@ -67,12 +68,14 @@ class _Locator:
         self.steps: dict[str, Span] = {}
         self.actions: dict[tuple, Span] = {}     # (step, action name as shown) -> span
         self.lines: dict[int, Span] = {}
+        self.calls: dict[tuple, Span] = {}
         found = None if path.endswith(".json") else rulelang.locations(path)
         if found is not None:
             self.game_span = found["game"]
             self.steps = dict(found["steps"])
             self.actions = {(step, name.replace("_", " ")): span for (step, name), span in found["actions"].items()}
             self.lines = dict(found["lines"])
+            self.calls = dict(found["calls"])
         else:                    # compiled IR (or a file that no longer parses): the IR's own lines
             for s in game.ir.get("steps", []):
                 if s.get("line"):
@@ -86,6 +89,9 @@ class _Locator:
         m = _LINE.search(message)
         if m:
             line = int(m.group(1))
+            named = _CALLED.search(message)       # "`max` of an empty list": that call, not the line's start
+            if named and (line, named.group(1)) in self.calls:
+                return self.calls[(line, named.group(1))]
             return self.lines.get(line, Span(self.path, line, 1))
         if action is not None:
             shown = sorted((k for k in self.actions if k[0] == step and (action == k[1] or action.startswith(k[1] + " "))),
@@ -102,12 +108,12 @@ class _Locator:
 
 def _classify(message: str) -> tuple[str, str]:
     if "no legal action" in message or "`on stuck` must" in message:
-        return "W401", "stuck"
+        return "E411", "stuck"
     if "loop limit" in message or "too deeply" in message or "never settles" in message:
-        return "W402", "loop limit"
+        return "E412", "loop limit"
     if "capacity" in message or "created nowhere" in message or "in two places" in message:
-        return "W403", "broken invariant"
-    return "W404", "rule error"
+        return "E413", "broken invariant"
+    return "E414", "rule error"
 
 
 def _plain_message(message: str, path: str, source: str | None) -> str:
@@ -201,7 +207,7 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
             at[0] = data.get("step")
             problem = _invariants(match, game.ir, data)
             if problem:
-                fail("W403", "broken invariant", problem, where.game_span)
+                fail("E413", "broken invariant", problem, where.game_span)
                 continue
             while not match.is_over:
                 if len(log) >= max_actions:
@@ -210,7 +216,7 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
                     break
                 actions = match.legal_actions()
                 if not actions:
-                    fail("W401", "stuck", "no legal action, and the game is not over", where.where("", at[0]))
+                    fail("E411", "stuck", "no legal action, and the game is not over", where.where("", at[0]))
                     break
                 action = chooser.choice(actions)
                 log.append(str(action))
@@ -219,26 +225,29 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
                 data = match.state()
                 problem = _invariants(match, game.ir, data)
                 if problem:
-                    fail("W403", "broken invariant", problem)
+                    fail("E413", "broken invariant", problem)
                     break
                 at[:] = [data.get("step"), None]
         except RuleRuntimeError as err:
             message = _plain_message(str(err), path, source)
             code, what = _classify(str(err))
             # a stuck player is about the step where nobody can act, not the action before it
-            fail(code, what, message, where.where(str(err), *(at[:1] if code == "W401" else at)))
+            fail(code, what, message, where.where(str(err), *(at[:1] if code == "E411" else at)))
         except IllegalAction as err:
-            fail("W403", "broken invariant", f"a legal action was refused: {err}")
+            fail("E413", "broken invariant", f"a legal action was refused: {err}")
         except RecursionError:
-            fail("W402", "loop limit", "the rules recurse too deeply for Python")
+            fail("E412", "loop limit", "the rules recurse too deeply for Python")
         except Exception as err:          # an engine bug: still a report, never a traceback
-            fail("W404", "engine error", f"the engine failed: {type(err).__name__}: {err}")
+            fail("E414", "engine error", f"the engine failed: {type(err).__name__}: {err}")
     out: list[Diagnostic] = []
     for f in sorted(found.values(), key=lambda f: (f["code"], f["span"].line, f["span"].column)):
         opts = ", ".join(f"{k}={_option_text(v)}" for k, v in f["options"])
         detail = (f"{f['what']}: {f['message']} (in {f['games']} of {games} games; shortest: seed {f['seed']}, "
                   f"{f['players']} player{'s' if f['players'] != 1 else ''}{', ' + opts if opts else ''}, "
                   f"{len(f['log'])} action{'s' if len(f['log']) != 1 else ''})")
-        out.append(Finding(f["code"], detail, f["span"], "warning", None, seed=f["seed"], players=f["players"],
+        # stuck, a loop limit, a broken invariant, a rule error: the rules can break, an error;
+        # a game that did not end (W405) may be random play's aimlessness, a warning
+        severity = "warning" if f["code"].startswith("W") else "error"
+        out.append(Finding(f["code"], detail, f["span"], severity, None, seed=f["seed"], players=f["players"],
                            options=f["options"], log=f["log"], games=f["games"]))
     return out

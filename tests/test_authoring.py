@@ -190,3 +190,40 @@ def test_an_untyped_parameter_every_call_gives_a_player_is_shown_as_a_player():
 def test_an_untyped_parameter_given_different_kinds_of_value_stays_plain():
     m = small("proc tell(q) { log text(q) }", setup="tell(1)  tell(next(me))")
     assert m.messages_for(0) == ["1", "1"]
+
+
+def test_max_and_min_take_a_value_for_an_empty_list():
+    m = small("zone none_here: pile, public\n"
+              "  show def a = max(c.v for c in none_here, -1)\n"
+              "  show def b = min([c.v for c in none_here], 7)\n"
+              "  show def c = max(c.v for c in pool, 0)\n"
+              "  show def d = min([c.v for c in pool], 0)")
+    values = {v["name"]: v["value"] for v in m.view(0)["values"]}
+    assert values == {"a": -1, "b": 7, "c": 3, "d": 1}
+
+
+@pytest.mark.parametrize("expr, warned", [
+    ("max(c.v for c in pool)", True),
+    ("min([c.v for c in pool])", True),
+    ("max(c.v for c in pool, 0)", False),
+    ("max([1, 2])", False),
+    ("max(p for p in players)", False),
+    ("max(i for i in 1..3)", False),
+    ("if size(pool) > 0 then max(c.v for c in pool) else 0", False),
+    ("size(pool) > 0 and max(c.v for c in pool) > 1", False),
+    ("max(0, size(pool))", False),
+])
+def test_w216_warns_of_max_or_min_of_a_list_that_may_be_empty(expr, warned):
+    text = SMALL.format(decls=f"show def x = {expr}", body="", setup="")
+    assert any(d.startswith("W216") for d in lint(text)) == warned, lint(text)
+
+
+def test_the_deep_lint_reports_a_rule_error_as_an_error_at_the_failing_call(tmp_path):
+    path = tmp_path / "e.rules"
+    path.write_text(SMALL.format(decls="zone gone: pile, public",
+                                 body="log text(max(c.v for c in pool))  move top(pool) to gone  end turn", setup=""))
+    found = rulelang.deep_lint(str(path), games=100, seed=0)
+    (f,) = [d for d in found if d.code == "E414"]
+    assert f.severity == "error" and "`max` of an empty list" in f.message
+    line = path.read_text().splitlines()[f.span.line - 1]
+    assert line[f.span.column - 1:].startswith("max(c.v for c in pool)")

@@ -604,6 +604,8 @@ class ExpressionLowering:
         lvl, pure = _join(*ps)
         s = [p.src for p in ps]
         if f in ("max", "min"):
+            if e.get("or"):
+                return P(f"_extreme_or(_{f}, {s[0]}, {s[1]})", lvl, pure)
             if len(ps) == 1:
                 return P(f"_extreme(_{f}, {s[0]}, {_lit(f)})", lvl, pure)
             return P(f"_{f}({', '.join(s)})", lvl, pure)

@@ -172,8 +172,8 @@ def test_cli_deep_json_carries_seed_players_and_log(capsys):
     path = str(CORPUS / "deep_capacity.rules")
     code = main(["lint", "--deep", "--games", "5", "--format", "json", path])
     items = json.loads(capsys.readouterr().out)
-    assert code == 0                                   # deep findings are warnings
-    assert [i["code"] for i in items] == ["W403"]
+    assert code == 1                                   # a broken invariant is an error
+    assert [i["code"] for i in items] == ["E413"]
     item = items[0]
     assert {"file", "line", "column", "end", "severity", "code", "message", "suggestion"} <= set(item)
     assert item["seed"] == 0 and item["players"] == 2 and item["log"] and item["games"] == 5
@@ -181,9 +181,9 @@ def test_cli_deep_json_carries_seed_players_and_log(capsys):
 
 def test_cli_deep_text_prints_a_replay_line(capsys):
     path = str(CORPUS / "deep_stuck.rules")
-    assert main(["lint", "--deep", "--games", "3", path]) == 0
+    assert main(["lint", "--deep", "--games", "3", path]) == 1
     out = capsys.readouterr().out
-    assert "warning[W401]: stuck:" in out
+    assert "error[E411]: stuck:" in out
     assert f"    replay: rulelang play {path} --players 2 --seed 0, then play: take " in out
 
 
