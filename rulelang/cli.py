@@ -1,4 +1,5 @@
-"""The `rulelang` command: lint, compile, play, simulate, replay and bench rule files.
+"""The `rulelang` command: lint, compile, play, simulate, replay and bench rule files; start a new one
+(`new`) and serve editors (`lsp`).
 
 Every failure a user can cause ends in a clear message on stderr and exit code 1
 (2 for a malformed command line), never a Python traceback. Text from rule files and saves
@@ -13,6 +14,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 import time
 
@@ -153,7 +155,67 @@ def _parser() -> argparse.ArgumentParser:
     rules.set_defaults(run=_rules)
 
     _bench_parser(commands)
+
+    new = commands.add_parser("new", help="write a starter rule file NAME.rules that lints clean and plays",
+                              description="Write NAME.rules from a template: a small commented game to start "
+                                          "from (grid: three in a row on a board; cards: tricks with hidden "
+                                          "hands). An existing file is never overwritten.")
+    new.add_argument("name", metavar="NAME", help="the new file (NAME.rules; a folder part must exist)")
+    new.add_argument("--template", default="grid", metavar="|".join(TEMPLATES),
+                     help="the starter game (default: grid)")
+    new.set_defaults(run=_new)
+
+    lsp = commands.add_parser("lsp", help="run the language server for editors (stdio)",
+                              description="A Language Server Protocol server on stdin/stdout: diagnostics as "
+                                          "you type, hover, go to definition, completion (docs/editors.md). "
+                                          "Needs pygls: pip install 'rulelang[lsp]'.")
+    lsp.set_defaults(run=_lsp)
     return parser
+
+
+TEMPLATES = ("grid", "cards")
+_NEW_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def _new(args) -> int:
+    """`rulelang new NAME`: a template from the package (rulelang/templates), its title and file
+    name filled in; refuses anything but a plain file name, and never overwrites."""
+    from importlib import resources
+    from pathlib import Path
+    path = Path(args.name if args.name.endswith(".rules") else args.name + ".rules")
+    stem = path.name[:-len(".rules")]
+    if not _NEW_NAME.fullmatch(stem):
+        raise ValueError(f"bad name {printable(args.name)!r}: use letters, digits, `_`, `-` and `.` "
+                         f"(it names the file and the game)")
+    if args.template not in TEMPLATES:
+        raise ValueError(f"no template {printable(args.template)!r}; choose one of {', '.join(TEMPLATES)}")
+    if path.exists() or path.is_symlink():
+        raise ValueError(f"{printable(str(path))} already exists: not overwritten")
+    if not path.parent.is_dir():
+        raise ValueError(f"no such folder: {printable(str(path.parent))}")
+    try:
+        where = resources.files("rulelang").joinpath("templates").joinpath(f"{args.template}.rules")
+        text = where.read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        text = (Path(__file__).resolve().parent / "templates" / f"{args.template}.rules").read_text(encoding="utf-8")
+    text = text.replace("__NAME__", stem).replace("__FILE__", path.name)
+    with open(path, "x", encoding="utf-8") as file:      # "x": fails rather than overwrite (a race too)
+        file.write(text)
+    print(f"wrote {printable(str(path))} ({args.template} template); try: rulelang play {printable(str(path))}")
+    return 0
+
+
+def _lsp(args) -> int:
+    """The language server needs pygls (the `lsp` extra): without it, one line saying so."""
+    import importlib
+    try:
+        importlib.import_module("pygls.lsp.server")
+        importlib.import_module("lsprotocol.types")
+    except ImportError:
+        print("rulelang lsp needs pygls: pip install 'rulelang[lsp]'", file=sys.stderr)
+        return 1
+    from rulelang.lsp import serve
+    return serve()
 
 
 def _rules(args) -> int:

@@ -4,8 +4,10 @@
   but each other;
 - the engine (codegen, engine, boards, irspec) imports nothing from the front end of the language
   (parser, checker, compiler, lints, nodes, content);
-- front ends (cli, repl, bots, simulate, bench, replay, playtest) use the public API — the
+- front ends (cli, repl, bots, simulate, bench, replay, playtest, interop) use the public API — the
   `rulelang` package itself — and each other, never engine or language internals;
+- editor support (lsp) reads the language's syntax trees and diagnostics (parser, nodes, checker, and
+  irspec's table of builtins) but nothing that runs a game, nor any front end; front ends may start it;
 - there are no import cycles between modules (the package's own `__init__`, which is the public
   API and imports lazily, is left out of that check).
 
@@ -20,7 +22,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rulelang"
 LEAVES = {"errors", "limits", "textsafe", "safejson", "types"}
 ENGINE = {"codegen", "engine", "boards", "irspec"}
 LANGUAGE = {"parser", "checker", "compiler", "lints", "nodes", "content", "desugar"}
-FRONT_ENDS = {"cli", "repl", "bots", "simulate", "bench", "replay", "playtest", "report", "__main__"}
+EDITOR = {"lsp"}
+FRONT_ENDS = {"cli", "repl", "bots", "simulate", "bench", "replay", "playtest", "report", "__main__", "interop"}
 
 
 def module_name(path: Path) -> str:
@@ -62,7 +65,8 @@ def imports() -> dict[str, set[str]]:
 
 def layer(module: str) -> str:
     top = module.split(".")[0]
-    for label, members in (("leaf", LEAVES), ("engine", ENGINE), ("language", LANGUAGE), ("front end", FRONT_ENDS)):
+    for label, members in (("leaf", LEAVES), ("engine", ENGINE), ("language", LANGUAGE), ("editor", EDITOR),
+                           ("front end", FRONT_ENDS)):
         if top in members:
             return label
     return "api" if module == "" else "other"
@@ -85,7 +89,13 @@ def test_the_engine_imports_nothing_from_the_language_front_end():
 
 def test_front_ends_use_only_the_public_api():
     bad = {(m, t) for m, ts in imports().items() if layer(m) == "front end" for t in ts
-           if layer(t) not in ("api", "front end", "leaf")}
+           if layer(t) not in ("api", "front end", "leaf", "editor")}
+    assert not bad
+
+
+def test_editor_support_reads_the_language_but_runs_nothing():
+    bad = {(m, t) for m, ts in imports().items() if layer(m) == "editor" for t in ts
+           if layer(t) not in ("api", "leaf", "language", "editor") and t != "irspec"}
     assert not bad
 
 
