@@ -8,6 +8,10 @@ row 1 at the bottom. Shapes:
 - squares(w, h)  — square cells, 4 neighbours (8 with the `diagonal` modifier);
 - hexes(w, h)    — pointy-top hexagons in offset rows, odd rows (2nd, 4th, …) shifted half a
                    cell right; 6 neighbours;
+- rhombus(w, h)  — pointy-top hexagons in a rhombus (the board of Hex): each row half a cell
+                   right of the one below; 6 neighbours;
+- hexagon(n)     — pointy-top hexagons filling a hexagon of side n (2n-1 rows and columns,
+                   named like the rhombus: columns run up and to the right);
 - octagons(w, h) — octagons with a square socket at every interior point where four meet.
                    Octagons neighbour octagons orthogonally; a socket touches the 4 octagons
                    around it (and an octagon its up to 4 corner sockets). Socket `bc23` lies
@@ -20,10 +24,16 @@ from collections import deque
 
 from .errors import RuleFault
 
-SHAPES = {"squares": ("square",), "hexes": ("hex",), "octagons": ("octagon", "socket")}
+SHAPES = {"squares": ("square",), "hexes": ("hex",), "rhombus": ("hex",), "hexagon": ("hex",),
+          "octagons": ("octagon", "socket")}
 ORTHOGONAL = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
 DIAGONAL = {"ne": (1, 1), "nw": (-1, 1), "se": (1, -1), "sw": (-1, -1)}
+# axial hexagons (rhombus, hexagon): a cell's column runs up and to the right
+AXIAL = {"e": (1, 0), "w": (-1, 0), "ne": (0, 1), "nw": (-1, 1), "se": (1, -1), "sw": (0, -1)}
+HEX_DIRECTIONS = ["e", "w", "ne", "nw", "se", "sw"]
+OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e", "ne": "sw", "sw": "ne", "nw": "se", "se": "nw"}
 MAX_SIDE = 26
+MAX_HEXAGON_SIDE = 13                                 # 25 columns: one letter each
 
 
 def col_name(c: int) -> str:
@@ -36,7 +46,12 @@ class Geometry:
             raise ValueError(f"unknown board shape `{shape}` (shapes: {', '.join(SHAPES)})")
         if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
             raise ValueError(f"a board side must be 1..{MAX_SIDE}, not {width} x {height}")
+        if shape == "hexagon":                         # hexagon(n): the side; 2n-1 rows and columns
+            if width > MAX_HEXAGON_SIDE:
+                raise ValueError(f"a hexagon's side must be 1..{MAX_HEXAGON_SIDE}, not {width}")
+            width = height = 2 * width - 1
         self.shape, self.width, self.height = shape, width, height
+        self.axial = shape in ("rhombus", "hexagon")
         self.names: list[str] = []
         self.kinds: list[str] = []
         self.rows: list[int] = []
@@ -44,16 +59,19 @@ class Geometry:
         self.by_name: dict[str, int] = {}
         self.at: dict[tuple, int] = {}                 # (kind, col, row) -> cell
         main = SHAPES[shape][0]
+        side = (width + 1) // 2
         for row in range(1, height + 1):
             for col in range(1, width + 1):
+                if shape == "hexagon" and abs((col - side) + (row - side)) > side - 1:
+                    continue                           # outside the hexagon (axial q + r too far)
                 self._add(f"{col_name(col)}{row}", main, col, row)
         if shape == "octagons":
             for row in range(1, height):
                 for col in range(1, width):
                     self._add(f"{col_name(col)}{col_name(col + 1)}{row}{row + 1}", "socket", col, row)
         n = len(self.names)
-        if shape == "hexes":
-            self.directions = ["e", "w", "ne", "nw", "se", "sw"]
+        if SHAPES[shape] == ("hex",):
+            self.directions = list(HEX_DIRECTIONS)
         else:
             self.directions = list(ORTHOGONAL) + (list(DIAGONAL) if diagonal else [])
         self.steps: dict[str, list] = {d: [None] * n for d in self.directions}
@@ -77,6 +95,21 @@ class Geometry:
                 self.neighbours["octagon"][s] = corners
                 for o in corners:
                     self.neighbours["socket"][o].append(s)
+        # edges[d]: the cells along the board's d side. A board of rows and columns has four:
+        # n (the top row), s, e (the last column), w; a hexagon six: n, s and its slanted sides
+        # ne, nw, se, sw (the cells with no neighbour that way, nor straight east or west)
+        mains = [c for c in range(n) if self.kinds[c] == main]
+        if shape == "hexagon":
+            self.edges = {"n": [c for c in mains if self.rows[c] == height],
+                          "s": [c for c in mains if self.rows[c] == 1]}
+            for d in ("ne", "nw", "se", "sw"):
+                side = "e" if d[1] == "e" else "w"
+                self.edges[d] = [c for c in mains if self.steps[d][c] is None and self.steps[side][c] is None]
+        else:
+            self.edges = {"n": [c for c in mains if self.rows[c] == height],
+                          "s": [c for c in mains if self.rows[c] == 1],
+                          "e": [c for c in mains if self.cols[c] == width],
+                          "w": [c for c in mains if self.cols[c] == 1]}
         self._distances: dict[int, list[int]] = {}
         self._lines: dict[tuple, list[int]] = {}
         self._between: dict[tuple, list[int]] = {}
@@ -91,6 +124,8 @@ class Geometry:
         self.at[(kind, col, row)] = cell
 
     def _delta(self, d: str, row: int) -> tuple[int, int]:
+        if self.axial:
+            return AXIAL[d]
         if self.shape != "hexes":
             return ORTHOGONAL.get(d) or DIAGONAL[d]
         shifted = (row - 1) % 2 == 1                  # odd rows (0-based) sit half a cell right
@@ -125,6 +160,31 @@ class Geometry:
             if cell is None:
                 break
             out.append(cell)
+        return out
+
+    def at_col_row(self, col, row):
+        """The cell at column `col` and row `row` (both from 1), or None."""
+        if type(col) is not int or type(row) is not int:
+            raise RuleFault(f"a column and a row are numbers, not {col!r} and {row!r}")
+        return self.at.get((SHAPES[self.shape][0], col, row))
+
+    def edge(self, d) -> list[int]:
+        cells = self.edges.get(d) if isinstance(d, str) else None
+        if cells is None:
+            raise RuleFault(f"the board has no {d!r} edge (edges: {', '.join(sorted(self.edges))})")
+        return cells
+
+    def line_in(self, cell, d, within) -> list[int]:
+        """The cells in a straight line from `cell` (not it) towards d, as long as they are in `within`."""
+        table = self.steps.get(d)
+        if table is None or cell is None:
+            return []
+        inside = set(within)
+        out = []
+        cell = table[cell]
+        while cell is not None and cell in inside:
+            out.append(cell)
+            cell = table[cell]
         return out
 
     def named(self, name) -> int:
@@ -192,6 +252,8 @@ class Geometry:
     def draw(self, glyph) -> str:
         """Text drawing, top row first, labelled; `glyph(cell)` gives up to 3 characters."""
         w = 4
+        if self.axial:
+            return _axial_drawing(self, glyph, w)
         out = ["    " + "".join(col_name(c).center(w) for c in range(1, self.width + 1))]
         for row in range(self.height, 0, -1):
             indent = " " * (w // 2) if self.shape == "hexes" and (row - 1) % 2 == 1 else ""
@@ -203,6 +265,28 @@ class Geometry:
                                   for col in range(1, self.width))
                 out.append("    " + " " * (w // 2) + sockets.rstrip())
         return "\n".join(out)
+
+
+def _axial_drawing(g: "Geometry", glyph, w: int) -> str:
+    """Each row half a cell right of the one below; the column letters along the top and the
+    bottom rows (a column runs up and to the right)."""
+    offset = {c: (g.cols[c] - 1) * w + (g.rows[c] - 1) * w // 2 for c in range(g.size)}
+    left = min(offset.values())
+
+    def letters(row: int) -> str:
+        cells = sorted((c for c in range(g.size) if g.rows[c] == row), key=lambda c: g.cols[c])
+        line = ""
+        for c in cells:
+            line = line.ljust(offset[c] - left) + col_name(g.cols[c]).center(w)
+        return "    " + line.rstrip()
+    out = [letters(g.height)]
+    for row in range(g.height, 0, -1):
+        line = ""
+        for c in sorted((c for c in range(g.size) if g.rows[c] == row), key=lambda c: g.cols[c]):
+            line = line.ljust(offset[c] - left) + glyph(c).center(w)
+        out.append(f"{row:>3} {line}".rstrip())
+    out.append(letters(1))
+    return "\n".join(out)
 
 
 def reachable(geometry: Geometry, start: int, steps: int, passable) -> list[int]:

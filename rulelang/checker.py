@@ -550,8 +550,12 @@ class Checker:
         if d.shape not in BOARD_SHAPES:
             self.error("E105", f"unknown board shape `{d.shape}` (shapes: {', '.join(BOARD_SHAPES)})", d.span,
                        self.suggest(d.shape, BOARD_SHAPES))
-        if len(d.args) != 2 or not all(isinstance(a, n.Lit) and type(a.value) is int for a in d.args):
-            self.error("E103", f"a board's size is two numbers: `{d.shape}(width, height)`", d.span)
+        count = 1 if d.shape == "hexagon" else 2
+        if len(d.args) != count or not all(isinstance(a, n.Lit) and type(a.value) is int for a in d.args):
+            self.error("E103", "a hexagon's size is one number: `hexagon(side)`" if count == 1 else
+                       f"a board's size is two numbers: `{d.shape}(width, height)`", d.span)
+        elif d.shape == "hexagon" and not 1 <= d.args[0].value <= 13:
+            self.error("E203", "a hexagon's side must be between 1 and 13 cells", d.span)
         elif not all(1 <= a.value <= 26 for a in d.args):
             self.error("E203", "a board side must be between 1 and 26 cells", d.span)
         for m in d.modifiers:
@@ -617,9 +621,30 @@ class Checker:
                         scope[p.name] = "list:" + elem(dt)
                     else:
                         scope[p.name] = dt if dt.startswith("enum:") else elem(dt)
+                if a.text is not None:
+                    self.action_text(a, set(scope))
                 if a.require is not None:
                     self.expect(a.require, "bool", "a `require` condition")
                 self.block(a.body)
+
+    def action_text(self, a: n.ActionDecl, params: set) -> None:
+        """`as TEXT`: worked out once for each binding of the parameters and kept, so it may read
+        the parameters and what never changes in a match (fields, tables, options, enum values)."""
+        self.expect(a.text, "text", "an action's text (`as`)")
+        for x in walk(a.text):
+            bad = None
+            if isinstance(x, n.Name) and x.name not in params and self.lookup_local(x.name) is None:
+                sym = self.out.symbols.get(x.name)
+                kind = sym.kind if sym is not None else "builtin" if x.name in BUILTIN_VALUES else None
+                if kind in ("var", "zone", "zones", "def") or (kind == "builtin" and x.name not in ("players", "player_count")):
+                    bad = x.name
+            elif isinstance(x, n.Call) and (x.name in ("roll", "pick", "size", "top", "bottom") or (
+                    self.out.symbols.get(x.name) is not None and self.out.symbols[x.name].kind == "def")):
+                bad = x.name
+            if bad is not None:
+                self.error("E201", f"an action's text is worked out once for each choice of its parameters: it may "
+                           f"use them and what never changes (fields, tables, options), not `{bad}`", x.span)
+                return
 
     def whole_game(self) -> None:
         steps = [d for d in self.game.decls if isinstance(d, n.StepDecl)]
@@ -1319,8 +1344,24 @@ class Checker:
             return {"cells": "list:cell", "directions": "list:text"}.get(name, "int")
         if name == "cell":
             need(0, is_board, "a board")
-            need(1, is_text, "a cell name such as \"a1\"")
+            if len(types) == 3:                        # cell(board, col, row): by numbers from 1
+                need(1, lambda t: compatible(t, "int"), "a column number (from 1)")
+                need(2, lambda t: compatible(t, "int"), "a row number (from 1, the bottom row)")
+            else:
+                need(1, is_text, "a cell name such as \"a1\"")
             return "cell"
+        if name == "edge":
+            need(0, is_board, "a board")
+            need(1, is_text, "a side such as \"n\"")
+            return "list:cell"
+        if name == "line_in":
+            need(0, is_cell, "a cell")
+            need(1, is_text, "a direction such as \"n\"")
+            need(2, lambda t: is_list_like(t) and compatible(elem(t), "cell"), "a list of cells")
+            return "list:cell"
+        if name == "opposite":
+            need(0, is_text, "a direction such as \"ne\"")
+            return "text"
         if name == "neighbours":
             need(0, is_cell, "a cell")
             if len(types) == 2:

@@ -322,7 +322,7 @@ class Compiler:
 
     def board(self, d: n.BoardDecl) -> dict:
         m = {x.name: x.value for x in d.modifiers}
-        return {"name": d.name, "shape": d.shape, "width": d.args[0].value, "height": d.args[1].value,
+        return {"name": d.name, "shape": d.shape, "width": d.args[0].value, "height": d.args[-1].value,
                 "diagonal": "diagonal" in m, "draw": m["draw"].name if m.get("draw") is not None else None}
 
     def zone(self, d: n.ZoneDecl) -> dict:
@@ -376,7 +376,8 @@ class Compiler:
                     lo = hi = self.expr(p.size)
             params.append({"name": p.name, "mode": p.mode, "domain": self.expr(p.domain), "min": lo, "max": hi,
                            "show": self.text_as(self.c.types.get(id(p.domain), "any"), element=True)})
-        return {"name": a.name, "params": params,
+        out = {} if a.text is None else {"text": self.expr(a.text)}
+        return {"name": a.name, "params": params, **out,
                 "require": self.expr(a.require) if a.require is not None else None,
                 "body": self.block(a.body), "line": self.line(a)}
 

@@ -79,8 +79,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "step": Builtin(2, 2, board=True), "directions": Builtin(1, 1, board=True),
     "line": Builtin(3, 3, board=True), "between": Builtin(2, 2, board=True),
     "direction": Builtin(2, 2, board=True), "distance": Builtin(2, 2, board=True),
-    "reachable": Builtin(3, 3, board=True), "cell": Builtin(2, 2, board=True),
+    "reachable": Builtin(3, 3, board=True), "cell": Builtin(2, 3, board=True),
     "rows": Builtin(1, 1, board=True), "cols": Builtin(1, 1, board=True),
+    "edge": Builtin(2, 2, board=True), "line_in": Builtin(3, 3, board=True), "opposite": Builtin(1, 1),
 }
 # `text(x)` is compiled to a `text` node, never a call; the engine has no `text` call.
 CALLABLE = {name: b for name, b in BUILTIN_FUNCTIONS.items() if name != "text"}
@@ -159,7 +160,7 @@ ZONE_PER = (None, "player", "cell", "component", "key")
 VAR_PER = (None, "player", "cell", "component", "key")
 VISIBILITY = ("public", "hidden", "owner")
 EVENTS = ("stuck", "turn_start", "turn_end")
-BOARD_SHAPES = ("squares", "hexes", "octagons")
+BOARD_SHAPES = ("squares", "hexes", "rhombus", "hexagon", "octagons")
 
 
 # ---- the check ----
@@ -730,6 +731,8 @@ class _Checker:
                 self.typed(b[key], t, f"/boards/{i}/{key}", 0)
             if not (1 <= b["width"] <= 26 and 1 <= b["height"] <= 26):
                 raise _Bad(f"/boards/{i}", "a board side must be 1..26")
+            if b["shape"] == "hexagon" and not (b["width"] == b["height"] <= 13):
+                raise _Bad(f"/boards/{i}", "a hexagon's width and height are its side, 1..13")
             if b["draw"] is not None:
                 self.name(b["draw"], f"/boards/{i}/draw")
                 if not isinstance(self.ir["defs"], dict) or b["draw"] not in self.ir["defs"]:
@@ -752,7 +755,8 @@ class _Checker:
                 self.typed(f["required"], BOOL, f"/kinds/{kind}/fields/{i}/required", 0)
 
     def action(self, a, path: str) -> None:
-        self.obj(a, path, {"name": NAME, "params": None, "require": OPTEXPR, "body": BLOCK}, {"line": INT})
+        self.obj(a, path, {"name": NAME, "params": None, "require": OPTEXPR, "body": BLOCK},
+                 {"line": INT, "text": EXPR})
         self.name(a["name"], f"{path}/name")
         seen: set = set()
         for i, p in enumerate(self.array(a["params"], f"{path}/params")):
@@ -768,7 +772,26 @@ class _Checker:
             if "show" in p:
                 self.text_as(p["show"], f"{pp}/show")
         self.typed(a["require"], OPTEXPR, f"{path}/require", 0)
+        if "text" in a:                          # kept per binding: it may not read the match
+            self.expr(a["text"], f"{path}/text", 0)
+            for x in _walk_exprs(a["text"]):
+                if x.get("k") in ("var", "zone", "def", "mods", "can") or (
+                        x.get("k") == "builtin" and x.get("n") not in ("players", "player_count")) or (
+                        x.get("k") == "call" and x.get("f") in ("roll", "pick", "size", "top", "bottom")):
+                    raise _Bad(f"{path}/text", "an action's text may read only its parameters and constants")
         self.block(a["body"], f"{path}/body", 0)
+
+
+def _walk_exprs(e):
+    """Every expression object inside `e` (an expression already validated)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            yield x
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
 
 
 def _what(x) -> str:

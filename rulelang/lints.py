@@ -1004,7 +1004,7 @@ def _tests_size(cond) -> bool:
 
 def _never_empty(e) -> bool:
     """A list that has an element whatever the position: a non-empty literal, a literal range,
-    the players, or a comprehension without `where` over one of those."""
+    the players, a board's directions or cells, or a comprehension without `where` over one."""
     if isinstance(e, n.Comprehension):
         return e.where is None and _never_empty(e.iterable) and all(_never_empty(it) for _, it, _ in e.more)
     if isinstance(e, n.ListComp):
@@ -1013,6 +1013,8 @@ def _never_empty(e) -> bool:
         return bool(e.items)
     if isinstance(e, n.Name):
         return e.name == "players"
+    if isinstance(e, n.Call):                    # a board's directions, all its cells
+        return e.name == "directions" or (e.name == "cells" and len(e.args) == 1)
     if isinstance(e, n.Binary) and e.op == "..":
         return (isinstance(e.left, n.Lit) and isinstance(e.right, n.Lit) and type(e.left.value) is int
                 and type(e.right.value) is int and e.left.value <= e.right.value)

@@ -140,8 +140,8 @@ BUILTIN_DOCS: dict[str, tuple[str, str]] = {
     "contains": ("contains(list, x)", "like `x in list`"),
     "cells": ("cells(board[, kind])", "a board's cells (`\"octagon\"`, `\"socket\"`, `\"square\"`, `\"hex\"`), "
                                       "one by name, its size"),
-    "cell": ("cell(board, \"a1\")", "a board's cells (`\"octagon\"`, `\"socket\"`, `\"square\"`, `\"hex\"`), "
-                                    "one by name, its size"),
+    "cell": ("cell(board, \"a1\") / cell(board, col, row)", "one cell, by name or by column and row (from 1; "
+                                                            "row 1 is the bottom row; `none` off the board)"),
     "rows": ("rows(board)", "a board's cells, one by name, its size"),
     "cols": ("cols(board)", "a board's cells, one by name, its size"),
     "neighbours": ("neighbours(c[, kind])", "the cells next to c (of c's kind, or the touching cells of another "
@@ -155,6 +155,11 @@ BUILTIN_DOCS: dict[str, tuple[str, str]] = {
     "distance": ("distance(a, b)", "steps over neighbours"),
     "reachable": ("reachable(c, n, passable)", "the cells reachable in 1..n steps, every cell entered satisfying "
                                                "the def `passable(cell)`"),
+    "edge": ("edge(board, side)", "the cells along a side of the board: \"n\" (the top row), \"s\", \"e\", \"w\"; "
+                                  "a hexagon's sides are \"n\" \"s\" \"ne\" \"nw\" \"se\" \"sw\""),
+    "line_in": ("line_in(c, dir, cells)", "the cells in a straight line from c (c left out) as long as they are in "
+                                         "`cells`: for N in a row"),
+    "opposite": ("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\""),
 }
 VALUE_DOCS: dict[str, str] = {
     "me": "the player deciding now; in flow blocks, whose turn it is",

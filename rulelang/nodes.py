@@ -447,6 +447,7 @@ class ActionDecl(Node):
     params: tuple
     require: Node | None
     body: tuple
+    text: Node | None = None             # `as "drop in column " + text(c)`: the action's text, by the author
 
 
 @dataclass(frozen=True, eq=False)

@@ -258,8 +258,12 @@ class _ToNodes(Transformer_NonRecursive):
         name, rest = c[0], list(c[1:])
         params = rest.pop(0) if rest and isinstance(rest[0], list) else []
         body = rest.pop()
+        text = rest.pop(0)[1] if rest and isinstance(rest[0], tuple) and rest[0][0] == "as" else None
         require = rest[0] if rest else None
-        return n.ActionDecl(self.sp(meta), str(name), tuple(params), require, body)
+        return n.ActionDecl(self.sp(meta), str(name), tuple(params), require, body, text)
+
+    def action_text(self, meta, c):
+        return ("as", c[0])
 
     def action_params(self, meta, c):
         return list(c)

@@ -227,3 +227,100 @@ def test_the_deep_lint_reports_a_rule_error_as_an_error_at_the_failing_call(tmp_
     assert f.severity == "error" and "`max` of an empty list" in f.message
     line = path.read_text().splitlines()[f.span.line - 1]
     assert line[f.span.column - 1:].startswith("max(c.v for c in pool)")
+
+
+# -- boards: shapes, edges, cells by column and row, lines ---------------------------------------
+
+BOARD = """
+game "Board" {{
+  players 2
+  board b: {shape}
+  kind Stone {{ owner: player  label text(owner) }}
+  zone at: set per cell of b, public, capacity 1
+  def owned(p: player) = [c for c in cells(b) where size(at[c]) == 1 and top(at[c]).owner == p]
+  {decls}
+  setup {{ {setup} }}
+  turn {{ step place {{
+    action place(c in cells(b)) as "place at " + text(c) require size(at[c]) == 0 {{
+      create Stone(owner: me) in at[c]  end turn }}
+  }} }}
+  on stuck {{ finish draw }}
+}}
+"""
+
+
+def board_values(shape: str, decls: str, setup: str = "") -> dict:
+    g = game(BOARD.format(shape=shape, decls=decls, setup=setup))
+    m = g.new_match(2, seed=0)
+    return {v["name"]: v.get("value") for v in m.view(0)["values"]}
+
+
+def test_a_rhombus_has_rows_shifted_up_and_right_and_four_edges():
+    v = board_values("rhombus(4, 3)", 'show def n = [text(c) for c in edge(b, "n")]\n'
+                     '  show def e = [text(c) for c in edge(b, "e")]\n'
+                     '  show def around = sort([text(x) for x in neighbours(cell(b, "b2"))])\n'
+                     '  show def many = size(cells(b))')
+    assert v["n"] == ["a3", "b3", "c3", "d3"] and v["e"] == ["d1", "d2", "d3"]
+    assert v["around"] == ["a2", "a3", "b1", "b3", "c1", "c2"]     # axial: b3 is up-right, a3 up-left
+    assert v["many"] == 12
+
+
+def test_a_hexagon_of_side_3_has_19_cells_and_six_sides():
+    v = board_values("hexagon(3)", 'show def many = size(cells(b))\n'
+                     '  show def ne = [text(c) for c in edge(b, "ne")]\n'
+                     '  show def sw = [text(c) for c in edge(b, "sw")]\n'
+                     '  show def middle = size(neighbours(cell(b, 3, 3)))\n'
+                     '  show def off = cell(b, 1, 1) == none')
+    assert v["many"] == 19 and v["middle"] == 6 and v["off"] is True
+    assert v["ne"] == ["e3", "d4", "c5"] and v["sw"] == ["c1", "b2", "a3"]
+
+
+def test_a_rhombus_is_drawn_in_80_columns_with_each_row_shifted():
+    g = game(BOARD.format(shape="rhombus(11, 11)", decls="", setup=""))
+    drawing = g.new_match(2, seed=0).view(0)["board"]
+    lines = drawing.splitlines()
+    assert max(map(len, lines)) <= 80
+    row11, row1 = next(x for x in lines if x.startswith(" 11")), next(x for x in lines if x.startswith("  1 "))
+    assert row11.index(".") - row1.index(".") == 20                 # ten rows, half a cell (2) each
+
+
+def test_cell_by_column_and_row_and_where_row_1_is():
+    v = board_values("squares(3, 4)", 'show def c = text(cell(b, 3, 1))\n  show def upper = [text(c) for c in edge(b, "n")]')
+    assert v == {"c": "c1", "upper": ["a4", "b4", "c4"]}
+
+
+def test_line_in_and_opposite_count_n_in_a_row():
+    decls = ('def longest(c: cell, p: player) = max(1 + size(line_in(c, d, owned(p))) + '
+             'size(line_in(c, opposite(d), owned(p))) for d in directions(b))\n'
+             '  show def through_b2 = longest(cell(b, "b2"), 0)\n'
+             '  show def east = [text(x) for x in line_in(cell(b, "a2"), "e", owned(0))]\n'
+             '  show def opp = [opposite(d) for d in directions(b)]')
+    setup = " ".join(f'create Stone(owner: 0) in at[cell(b, "{x}")]' for x in ("a2", "b2", "c2", "b3", "d4"))
+    v = board_values("squares(5, 5), diagonal", decls, setup)
+    assert v["east"] == ["b2", "c2"]                      # not a2 itself; stops at the gap at d2
+    assert v["through_b2"] == 3
+    assert v["opp"] == ["s", "n", "w", "e", "sw", "se", "nw", "ne"]
+
+
+def test_an_author_written_action_text_is_the_action():
+    g = game(BOARD.format(shape="squares(2, 1)", decls="", setup=""))
+    m = g.new_match(2, seed=0)
+    assert [a.text for a in m.legal_actions()] == ["place at a1", "place at b1"]
+    m.apply("place at b1")
+    assert [a.text for a in m.legal_actions()] == ["place at a1"]
+
+
+def test_an_action_text_may_not_read_the_match():
+    text = BOARD.format(shape="squares(2, 1)", decls="var n: int = 0", setup="").replace(
+        'as "place at " + text(c)', 'as "place at " + text(c) + text(n)')
+    assert any("an action's text is worked out once" in d and "`n`" in d for d in lint(text))
+
+
+@pytest.mark.parametrize("shape, message", [
+    ("hexagon(3, 3)", "E103 a hexagon's size is one number"),
+    ("hexagon(14)", "E203 a hexagon's side must be between 1 and 13"),
+    ("rhombus(3)", "E103 a board's size is two numbers"),
+])
+def test_board_sizes_are_checked(shape, message):
+    assert any(d.startswith(message) for d in lint(BOARD.format(shape=shape, decls="", setup=""))), \
+        lint(BOARD.format(shape=shape, decls="", setup=""))

@@ -336,6 +336,8 @@ class ActionEnumerator:
         key = "(" + "".join(x + ", " for x in args) + ")"
         shown = a["name"].replace("_", " ")
         text = f"' '.join(({_lit(shown)}, {''.join(t + ', ' for t in texts)}))" if texts else _lit(shown)
+        if a.get("text") is not None:               # `as TEXT`: the author's words (kept per binding)
+            text = f"_action_text({self.ex(a['text'], ctx).src}, {_lit(shown)})"
         meta = self.const(self.action_meta[ai], "M")
         body = f"ac{ai}"
         for p in a["params"]:
@@ -416,4 +418,4 @@ class ActionEnumerator:
                                 and p.get("show") in ("cell", "player") for i, p in enumerate(params))
                 prefix = any(i != j and (x == shown[j] or x.startswith(shown[j] + " ") or
                                          shown[j].startswith(x + " ")) for i, x in enumerate(shown))
-                self.unique_texts[ai] = injective and not prefix and "intern" in self.opt
+                self.unique_texts[ai] = injective and not prefix and "intern" in self.opt and "text" not in a

@@ -3,6 +3,7 @@ constant folding, def inlining and memoising, and unrolled aggregates over subse
 """
 from __future__ import annotations
 
+from ..boards import OPPOSITE
 from .analysis import _ir_key, _memo_key, _size, _uses, _walk
 from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, NOCONST, PY_BINARY, PY_UNARY, SCALAR
 from .frame import _join, _known, Bound, Const, Ctx, Name, P, Subset
@@ -621,6 +622,8 @@ class ExpressionLowering:
             return P(f"_split({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
         if f == "next":
             return P(f"(({s[0]}) + 1) % {ctx.fn.use('NP')}", lvl, pure, shape=SCALAR)
+        if f == "opposite":
+            return P(f"{self.const(OPPOSITE, 'K', ('opposite',))}.get({s[0]})", lvl, pure, shape=SCALAR)
         if f == "abs":
             return P(f"abs({s[0]})", lvl, pure, shape=SCALAR)
         if f == "roll":
@@ -682,7 +685,16 @@ class ExpressionLowering:
             return P(self.const(list(g.directions), "G", ("directions",)), lvl, pure, shape=LIST, cheap=True,
                      elem=SCALAR)
         if f == "cell":
+            if len(s) == 3:
+                return P(f"G.at_col_row({s[1]}, {s[2]})", lvl, pure, shape=SCALAR)
             return P(f"G.named({s[1]})", lvl, pure, shape=SCALAR)
+        if f == "edge":
+            if _known(ps[1]) and ps[1].const in g.edges:
+                return P(self.const(g.edges[ps[1].const], "G", ("edge", ps[1].const)), lvl, pure, shape=LIST,
+                         cheap=True, elem=SCALAR)
+            return P(f"G.edge({s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
+        if f == "line_in":
+            return P(f"G.line_in({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR)
         if f == "neighbours":
             if len(ps) == 1:
                 table = [g.neighbours_of(c) for c in range(g.size)]

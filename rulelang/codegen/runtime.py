@@ -86,6 +86,12 @@ def _extreme_or(pick, seq, default):
     return pick(seq) if seq else default
 
 
+def _action_text(text, name):
+    """An author's action text, made safe to show and to type: printable, one line, not empty."""
+    text = " ".join(str(text).split())[:200]
+    return text or name
+
+
 def _div(a, b):
     if b == 0:
         _fault("division by zero")
@@ -498,7 +504,7 @@ def _comp_text(lb, v):
 # generator's templates refer to these and nothing else.
 NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
-    "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_extreme_or": _extreme_or, "_div": _div, "_mod": _mod,
+    "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_extreme_or": _extreme_or, "_action_text": _action_text, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
     "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
