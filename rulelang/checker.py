@@ -718,6 +718,8 @@ class Checker:
             self.zone_target(s.dest, "the destination")
         elif isinstance(s, n.Shuffle):
             self.zone_target(s.zone, "what is shuffled")
+        elif isinstance(s, n.Eliminate):
+            self.players_expr(s.who, "who is eliminated")
         elif isinstance(s, n.Assign):
             self.assign(s)
         elif isinstance(s, (n.Append, n.Remove)):
@@ -931,6 +933,10 @@ class Checker:
 
     def assign(self, s: n.Assign) -> None:
         vt = self.expr(s.value)
+        if _sets_turn_order(s) and self.lookup_local("turn_order") is None:
+            self.require_type(s.value, vt, "list:player", "a turn order (a list of every player)")
+            self.out.refs[id(s.target)] = ("turn_order",)
+            return
         want = self.target_type(s.target)
         if want is None:
             return
@@ -1325,6 +1331,12 @@ class Checker:
         if name == "next":
             need(0, lambda t: compatible(t, "player"), "a player")
             return "player"
+        if name == "eliminated":
+            need(0, lambda t: compatible(t, "player"), "a player")
+            return "bool"
+        if name == "players_from":
+            need(0, lambda t: compatible(t, "player"), "a player")
+            return "list:player"
         if name in ("abs", "roll"):
             need(0, lambda t: compatible(t, "int"), "a number")
             return "int"
@@ -1498,3 +1510,7 @@ def _shown_values(game: n.Game) -> n.Game:
         decls.append(d)
     return n.Game(game.span, game.name, tuple(decls), game.sources)
 
+
+def _sets_turn_order(s: n.Assign) -> bool:
+    """`turn_order = L`: the one builtin value the rules may set."""
+    return s.target.name == "turn_order" and s.target.index is None and s.op == "="

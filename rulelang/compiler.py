@@ -414,6 +414,11 @@ class Compiler:
             return {"s": "move", "what": self.expr(s.what), "to": self.expr(s.dest), "pos": s.position}
         if isinstance(s, n.Shuffle):
             return {"s": "shuffle", "zone": self.expr(s.zone)}
+        if isinstance(s, n.Eliminate):
+            return {"s": "eliminate", "who": self.expr(s.who)}
+
+        if isinstance(s, n.Assign) and self.c.refs.get(id(s.target)) == ("turn_order",):
+            return {"s": "turn_order", "v": self.expr(s.value)}
         if isinstance(s, n.Assign):
             return {"s": "set", "target": self.target(s.target), "op": s.op, "v": self.expr(s.value)}
         if isinstance(s, n.Append):

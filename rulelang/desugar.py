@@ -20,7 +20,7 @@ from .irspec import ANYTIME_STEP
 
 BUILTIN_EVENTS = ("turn_start", "turn_end")          # events the engine emits itself (no parameters)
 ZONE_EVENTS = ("enter", "leave")                     # `on enter Z(c)`, `on leave Z(c)`
-HANDLERS = ("stuck", "turn_start", "turn_end")        # top-level `on NAME { }` blocks (no parameters)
+HANDLERS = ("stuck", "turn_start", "turn_end", "round_start", "round_end")   # top-level `on NAME { }` blocks (no parameters)
 
 
 @dataclass

@@ -17,7 +17,7 @@ import random
 import reprlib
 
 from .codegen import Action, Lowerer, plain_text, player_text
-from .codegen.runtime import Batch
+from .codegen.runtime import Batch, _next_seat
 from .codegen.effects import HIDDEN_ABILITY, Paused, drain, emit_builtin, known_to, seen_by
 from .errors import IllegalAction, RuleFault, RuleRuntimeError, StateError
 from .irspec import ANYTIME_STEP, check_ir
@@ -69,10 +69,13 @@ class Game:
         self.handlers = code.handlers
         self.on_turn_start = code.handlers.get("turn_start")
         self.on_turn_end = code.handlers.get("turn_end")
+        self.sequenced = low.rounds                # rounds, a turn order, eliminated players (Match.seq)
+        self.on_round_start = code.handlers.get("round_start")
+        self.on_round_end = code.handlers.get("round_end")
         self.first_goto = ("goto", ir["first_step"])
         self.has_interrupts = ANYTIME_STEP in self.steps       # any-time actions, usable out of turn
         # a turn ends and the next begins with no rule of its own to run (see Match._settle)
-        self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None
+        self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None and not self.sequenced
                             and not any(code.builtin_triggers.values()) and not code.has_grants)
         self.can_pause = code.can_pause
         self.start_triggers = bool(code.builtin_triggers["turn_start"])   # card triggers on turn boundaries
@@ -292,6 +295,8 @@ class Match:
         if game.can_pause:
             self.answers, self.trig, self.frames, self.known, self.replacing = [], [], [], {}, []
             self.grants = []
+        if game.sequenced:                         # [round, turn order, eliminated seats as booleans]
+            self.seq = [0, list(range(players)), [False] * players]
         # (no more attributes here without need: past 30, CPython stops sharing the instance
         # dict's keys between matches, and every match and clone grows by ~1.3 kB)
 
@@ -769,7 +774,9 @@ class Match:
                 "actor": self.current_player, "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
                 "component_values": component_values, "board": drawing, "over": self.is_over,
-                "outcome": self.result, **self._choice_view(player)}
+                "outcome": self.result, **self._choice_view(player),
+                **({"round": self.seq[0], "turn_order": list(self.seq[1]),
+                    "eliminated": [p for p in range(self.players) if self.seq[2][p]]} if game.sequenced else {})}
 
     def _choice_view(self, player: int) -> dict:
         """What a player sees of a paused effect: who must choose what, and what is running. The
@@ -803,6 +810,9 @@ class Match:
             "step": self.step, "current": self.current, "actor": self.actor, "turn": self.turn_count,
             "outcome": self.result, "log": list(self.log), "messages": list(self.messages),
             **self._interaction_state(),
+            **({"rounds": {"round": self.seq[0], "order": list(self.seq[1]),
+                           "eliminated": [p for p in range(self.players) if self.seq[2][p]]}}
+               if game.sequenced else {}),
         }
 
     def _interaction_state(self) -> dict:
@@ -872,6 +882,8 @@ class Match:
             m.known = dict(self.known)
         if self.grants:
             m.grants = list(self.grants)
+        if game.sequenced:
+            m.seq = [self.seq[0], list(self.seq[1]), list(self.seq[2])]
         if self.zone_info is not None:
             m.zone_info = None                     # keyed by the zone lists' ids: the copy has its own
         # the same position, the same legal actions (unless listing them rolls dice: then the copy
@@ -1013,7 +1025,7 @@ class Match:
             if zl is None:
                 self._fail(None, f"component {self.labels[c]} was created nowhere")
         if signal is None:
-            signal = self._begin_turn()
+            signal = self._begin_round(None) if game.sequenced else self._begin_turn()
         self._settle(signal)
 
     def finish(self, result: str, who, why=None) -> None:
@@ -1106,7 +1118,44 @@ class Match:
                 return ("finish",)
         if self.grants:
             self.grants = []                        # timed modifiers end with the turn
+        if self.game.sequenced:
+            return self._next_turn(to)
         self.current = (self.current + 1) % self.players if to is None else to
+        return self._begin_turn()
+
+    def _next_turn(self, to):
+        """With rounds: the next player in the turn order (or `to`); past the order's end, or back
+        to someone who has played in this round, the round ends and the next begins."""
+        order = self.seq[1]
+        following = to if to is not None else _next_seat(self, self.current)
+        if self.seq[0] == 0 or order.index(following) <= order.index(self.current):
+            return self._begin_round(to)
+        self.current = following
+        return self._begin_turn()
+
+    def _begin_round(self, to):
+        """End the round (if one is running) and start the next: `on round_end`, then `on
+        round_start` and the first turn, of `to` or of the first player still in."""
+        game = self.game
+        if self.seq[0] > 0 and game.on_round_end is not None:
+            self.me = self.current
+            signal = game.on_round_end(self)
+            if self.trig:
+                signal = drain(self) or signal
+            if self.result is not None or (signal is not None and signal[0] == "finish"):
+                return signal or ("finish",)
+        remaining = [p for p in self.seq[1] if not self.seq[2][p]]
+        if to is None and not remaining:
+            self._fail(None, "every player is eliminated, and the game has not ended")
+        self.current = to if to is not None else remaining[0]
+        self.seq[0] += 1
+        if game.on_round_start is not None:
+            self.me = self.current
+            signal = game.on_round_start(self)
+            if self.trig:
+                signal = drain(self) or signal
+            if signal is not None:
+                return signal
         return self._begin_turn()
 
     def _settle(self, signal) -> None:
@@ -1294,6 +1343,8 @@ class Match:
         if not (type(m.turn_count) is int and 0 <= m.turn_count <= INT_LIMIT):
             raise StateError(f"the turn must be a whole number, not {_short(m.turn_count)}")
         m.result = _outcome(game, m.players, data.get("outcome"))
+        if game.sequenced:
+            m.seq = _rounds(data.get("rounds"), m.players)
         log, messages = data.get("log", []), data.get("messages", [])
         if not (isinstance(log, list) and isinstance(messages, list)
                 and all(isinstance(x, str) for x in log) and all(_message(x, m.players) for x in messages)):
@@ -1596,3 +1647,17 @@ def _reason(why) -> str:
     """A rule's reason for the outcome as the outcome keeps it: a text, cut to REASON_LIMIT."""
     text = why if isinstance(why, str) else plain_text(why)
     return text if len(text) <= REASON_LIMIT else text[:REASON_LIMIT - 1] + "…"
+
+
+def _rounds(raw, players: int) -> list:
+    """The round, turn order and eliminated players of a saved position, checked."""
+    if not isinstance(raw, dict):
+        raise StateError("the position must say its round, turn order and eliminated players (`rounds`)")
+    number, order, out = raw.get("round"), raw.get("order"), raw.get("eliminated")
+    if not (type(number) is int and 0 <= number <= INT_LIMIT):
+        raise StateError(f"the round must be a whole number, not {_short(number)}")
+    if not (isinstance(order, list) and all(type(p) is int for p in order) and sorted(order) == list(range(players))):
+        raise StateError(f"the turn order must name every seat once, not {_short(order)}")
+    if not (isinstance(out, list) and all(type(p) is int and 0 <= p < players for p in out)):
+        raise StateError(f"the eliminated players must be seats, not {_short(out)}")
+    return [number, list(order), [p in out for p in range(players)]]

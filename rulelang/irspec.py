@@ -55,6 +55,9 @@ BUILTIN_VALUES = {
     "others": "list:player",   # every other seat, clockwise from the one after `me`
     "player_count": "int",
     "turn_count": "int",       # turns started so far (the first turn is 1)
+    "round_count": "int",      # rounds started so far: a round is every player still in, once, in turn order
+    "turn_order": "list:player",  # the seats in the order turns go round in (`turn order L` sets it)
+    "remaining": "list:player",   # the players not eliminated, in turn order
     "source": "comp:*",        # the card whose ability is running (none outside card abilities)
 }
 
@@ -81,6 +84,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "direction": Builtin(2, 2, board=True), "distance": Builtin(2, 2, board=True),
     "reachable": Builtin(3, 3, board=True), "cell": Builtin(2, 3, board=True),
     "rows": Builtin(1, 1, board=True), "cols": Builtin(1, 1, board=True),
+    "eliminated": Builtin(1, 1), "players_from": Builtin(1, 1),
     "edge": Builtin(2, 2, board=True), "line_in": Builtin(3, 3, board=True), "opposite": Builtin(1, 1),
 }
 # `text(x)` is compiled to a `text` node, never a call; the engine has no `text` call.
@@ -123,6 +127,8 @@ EXPRESSIONS: dict[str, NodeSpec] = {
 STATEMENTS: dict[str, NodeSpec] = {
     "move": NodeSpec({"what": EXPR, "to": EXPR, "pos": POSITIONS}),
     "shuffle": NodeSpec({"zone": EXPR}, random=True),
+    "eliminate": NodeSpec({"who": EXPR}),
+    "turn_order": NodeSpec({"v": EXPR}),
     "set": NodeSpec({"target": "target", "op": ASSIGN_OPS, "v": EXPR}),
     "let": NodeSpec({"n": NAME, "v": EXPR}),
     "append": NodeSpec({"target": "target", "v": EXPR}),
@@ -159,7 +165,7 @@ OPTION_TYPES = ("bool", "int", "text")
 ZONE_PER = (None, "player", "cell", "component", "key")
 VAR_PER = (None, "player", "cell", "component", "key")
 VISIBILITY = ("public", "hidden", "owner")
-EVENTS = ("stuck", "turn_start", "turn_end")
+EVENTS = ("stuck", "turn_start", "turn_end", "round_start", "round_end")
 BOARD_SHAPES = ("squares", "hexes", "rhombus", "hexagon", "octagons")
 
 

@@ -35,7 +35,7 @@ CHAIN_DEPTH = 40
 
 # Statement kinds by what they do to the flow. Every statement kind is in one of these or is a
 # block (if, for, while, repeat) or a call: the dispatches below raise on any other.
-SIMPLE_STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Remove, n.Let, n.Create, n.CreateFrom, n.Log,
+SIMPLE_STATEMENTS = (n.Move, n.Shuffle, n.Eliminate, n.Assign, n.Append, n.Remove, n.Let, n.Create, n.CreateFrom, n.Log,
                      n.CreateCards, n.Reveal, n.Grant)   # run to their end
 # statements that run abilities (which may do anything) and then go on
 ABILITY_STATEMENTS = (n.Emit, n.Open, n.RunHook)
@@ -660,6 +660,8 @@ class StaticLint:
             return False                     # a new component
         if isinstance(s, n.Grant):
             return False                     # a value changes (until the turn ends)
+        if isinstance(s, n.Eliminate):
+            return False                     # a player is out, the turn order changes
         if isinstance(s, (n.Let, n.Log, n.Shuffle, n.Reveal)):
             return True                      # a local name, a message, the order of one zone
         raise AssertionError(f"unknown statement node {type(s).__name__}")

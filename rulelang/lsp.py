@@ -159,6 +159,9 @@ BUILTIN_DOCS: dict[str, tuple[str, str]] = {
                                   "a hexagon's sides are \"n\" \"s\" \"ne\" \"nw\" \"se\" \"sw\""),
     "line_in": ("line_in(c, dir, cells)", "the cells in a straight line from c (c left out) as long as they are in "
                                          "`cells`: for N in a row"),
+    "eliminated": ("eliminated(p)", "whether player p is out of the game (`eliminate p`): skipped by the turn "
+                                    "order, left out of `others` and `remaining`"),
+    "players_from": ("players_from(p)", "every seat in turn order, starting with p: [p, the next seat, …]"),
     "opposite": ("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\""),
 }
 VALUE_DOCS: dict[str, str] = {
@@ -168,6 +171,9 @@ VALUE_DOCS: dict[str, str] = {
     "others": "every other seat, clockwise after `me`",
     "player_count": "the number of seats",
     "turn_count": "turns started so far (the first turn is 1)",
+    "round_count": "rounds started so far: a round is one turn of every player still in, in turn order",
+    "turn_order": "the seats in the order turns go round in (set it: `turn_order = L`)",
+    "remaining": "the players not eliminated, in turn order",
     "source": "the card whose ability is running, or `none`",
     "self": "inside a card's ability: that card",
 }

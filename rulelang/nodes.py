@@ -141,6 +141,12 @@ class Shuffle(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class Eliminate(Node):
+    """`eliminate P`: P (a player or a list) is out: skipped by the turn order from now on."""
+    who: Node
+
+
+@dataclass(frozen=True, eq=False)
 class Assign(Node):
     target: LValue
     op: str                              # "=", "+=", "-="

@@ -430,6 +430,9 @@ class _ToNodes(Transformer_NonRecursive):
     def shuffle_stmt(self, meta, c):
         return n.Shuffle(self.sp(meta), c[0])
 
+    def eliminate_stmt(self, meta, c):
+        return n.Eliminate(self.sp(meta), c[0])
+
     def assign(self, meta, c):
         return n.Assign(self.sp(meta), c[0], "=", c[1])
 

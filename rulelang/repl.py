@@ -634,6 +634,8 @@ def render_view(view: dict) -> str:
     if not view.get("turn") or turn_player is None:
         header.append("setting up")
     else:
+        if view.get("round"):                  # a game of rounds: `round 3 · turn 7`
+            header.append(f"round {view['round']}")
         header += [f"turn {view['turn']}", f"{seat_name(turn_player)}'s turn"]
     if view.get("step") and not str(view["step"]).startswith("__"):
         header.append(f"step {printable(view['step'])}")
@@ -645,6 +647,10 @@ def render_view(view: dict) -> str:
         lines.append(printable(view["board"].rstrip("\n"), multiline=True))     # its lines are the engine's
     lines += ["  " + render_zone(zone) for zone in view["zones"]]
     lines += ["  " + render_value(value) for value in view["values"]]
+    if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):
+        out = set(view.get("eliminated") or [])
+        lines.append("  turn order: " + ", ".join(seat_name(p) + (" (out)" if p in out else "")
+                                                 for p in view["turn_order"]))
     choice = view.get("choice")
     if choice:
         running = [printable(f.get("effect") or f"window {f.get('window')}") for f in choice.get("running", [])]

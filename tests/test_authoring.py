@@ -324,3 +324,87 @@ def test_an_action_text_may_not_read_the_match():
 def test_board_sizes_are_checked(shape, message):
     assert any(d.startswith(message) for d in lint(BOARD.format(shape=shape, decls="", setup=""))), \
         lint(BOARD.format(shape=shape, decls="", setup=""))
+
+
+# -- rounds, turn order, elimination ------------------------------------------------------------
+
+ROUNDS = """
+game "Rounds" {
+  var score: int = 0 per player
+  var starts: list[int] = []
+  var ends: list[int] = []
+  on round_start { append round_count to starts }
+  on round_end { append round_count to ends  if round_count == 2 { turn_order = reverse(turn_order) } }
+  turn { step act {
+    action gain { score[me] += 1  end turn }
+    action quit { eliminate me  end turn }
+    action skip_next { end turn to next(next(me)) }
+  } }
+  show def after_me = others
+  show def from_me = players_from(me)
+  show def still_in = remaining
+  show def out_now = [p for p in players where eliminated(p)]
+  when size(remaining) == 1 { finish win for remaining "last one in" }
+  when round_count > 5 { finish by score }
+  players 2..4 ranked by score[me]
+}
+"""
+
+
+def test_rounds_run_their_handlers_and_a_new_turn_order_starts_with_the_next_round():
+    m = game(ROUNDS).new_match(3, seed=0)
+    seen = []
+    for _ in range(9):
+        seen.append((m.view(0)["round"], m.current_player))
+        m.apply("gain")
+    assert seen == [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2), (3, 2), (3, 1), (3, 0)]
+    state = m.state()
+    assert state["vars"]["starts"] == [1, 2, 3, 4] and state["vars"]["ends"] == [1, 2, 3]
+    assert state["rounds"] == {"round": 4, "order": [2, 1, 0], "eliminated": []}
+
+
+def test_an_eliminated_player_is_skipped_and_left_out_of_others_and_remaining():
+    m = game(ROUNDS).new_match(4, seed=0)
+    m.apply("gain")                  # P1
+    m.apply("quit")                  # P2 is out
+    assert m.current_player == 2
+    values = {v["name"]: v.get("value") for v in m.view(2)["values"]}
+    assert values["after_me"] == ["P4", "P1"] and values["still_in"] == ["P1", "P3", "P4"]
+    assert values["out_now"] == ["P2"]
+    assert values["from_me"] == ["P3", "P4", "P1", "P2"]                # every seat, from me, in turn order                      # every seat, from me, in turn order
+    m.apply("gain")
+    m.apply("gain")                  # P4; round 2 starts with P1, then P3 (P2 skipped)
+    assert (m.view(0)["round"], m.current_player) == (2, 0)
+    m.apply("gain")
+    assert m.current_player == 2
+    assert game(ROUNDS).new_match(4, seed=0).view(0)["eliminated"] == []
+
+
+def test_going_back_in_the_turn_order_starts_a_new_round():
+    m = game(ROUNDS).new_match(3, seed=0)
+    m.apply("gain")
+    m.apply("skip next")             # P2 passes to next(next(P2)) = P1: back, so round 2
+    assert (m.view(0)["round"], m.current_player) == (2, 0)
+
+
+def test_the_last_player_in_wins_and_the_position_round_trips():
+    g = game(ROUNDS)
+    m = g.new_match(3, seed=0)
+    m.apply("quit")
+    saved = m.state()
+    assert Match.from_state(g, saved).state() == saved
+    m.apply("quit")
+    assert m.outcome["results"] == ["lose", "lose", "win"] and m.outcome["reason"] == "last one in"
+
+
+def test_a_bad_saved_turn_order_is_refused():
+    g = game(ROUNDS)
+    bad = g.new_match(3, seed=0).state()
+    bad["rounds"]["order"] = [0, 0, 1]
+    with pytest.raises(rulelang.StateError, match="turn order must name every seat once"):
+        Match.from_state(g, bad)
+
+
+def test_a_game_without_rounds_keeps_no_round_state():
+    m = small()
+    assert "rounds" not in m.state() and "round" not in m.view(0)

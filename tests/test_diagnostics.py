@@ -114,7 +114,7 @@ CASES = [
     Case("unknown-procedure", "{ defeat_enemy() }", "{ defeat_enemie() }", "defeat_enemie()",
          "E101", "unknown procedure `defeat_enemie`", "defeat_enemy"),
     Case("unknown-event", "on stuck {", "on stuk {", "on stuk", "E106",
-         "unknown event `stuk` (events: stuck, turn_start, turn_end)", "stuck"),
+         "unknown event `stuk` (events: stuck, turn_start, turn_end, round_start, round_end)", "stuck"),
     Case("bad-player-range", "players 1..4", "players 4..1", "players 4..1",
          "E203", "player counts 4..1 are not a valid range"),
     Case("missing-inner-brace", "hand[p] }\n  }\n\n  proc draw_round", "hand[p] }\n\n  proc draw_round",

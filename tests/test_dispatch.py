@@ -15,7 +15,7 @@ from rulelang.errors import Span
 from rulelang.parser import parse
 
 SPAN = Span("x.rules", 1, 1)
-STATEMENTS = (n.Move, n.Shuffle, n.Assign, n.Append, n.Remove, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
+STATEMENTS = (n.Move, n.Shuffle, n.Eliminate, n.Assign, n.Append, n.Remove, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
               n.CallStmt, n.Create, n.CreateFrom, n.Log, n.CreateCards, n.Choose, n.May, n.Emit, n.Open, n.RunHook,
               n.Reveal, n.Grant)
 GAME = """
@@ -35,6 +35,7 @@ game "All" {
   setup { repeat 3 { create Chip(v: 1) in pool } create cards Chip where v > 0 in pool shuffle pool }
   turn {
     step take {
+      action quit { eliminate me  turn_order = reverse(turn_order)  end turn }
       action take(c in pool) {
         let k = c.v
         append k to taken

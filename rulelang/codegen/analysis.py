@@ -323,3 +323,18 @@ class Analyses:
         if k == "def" and ("d", e["n"]) not in self.recursive:
             return self.ids_of(self.ir["defs"][e["n"]]["body"], depth + 1)
         return None
+
+
+ROUND_VALUES = ("round_count", "turn_order", "remaining")
+
+
+def uses_rounds(ir: dict) -> bool:
+    """Does the game keep rounds, a turn order or eliminated players (Match.seq)? Only then does
+    the engine keep that state: every other game's state and speed stay as they were."""
+    if any(event in ir["handlers"] for event in ("round_start", "round_end")):
+        return True
+    for x in _walk(ir):
+        if (x.get("k") == "builtin" and x.get("n") in ROUND_VALUES) or x.get("s") in ("eliminate", "turn_order") \
+                or (x.get("k") == "call" and x.get("f") == "eliminated"):
+            return True
+    return False

@@ -115,7 +115,15 @@ class ExpressionLowering:
         if name == "players":
             return P(fn.use("PL"), shape=LIST, cheap=True, elem=SCALAR)
         if name == "others":
+            if self.rounds:                       # in turn order, the eliminated left out
+                return P(f"_others(m, {fn.use('me')})", shape=LIST, elem=SCALAR)
             return P(f"{fn.use('OTH')}[{fn.use('me')}]", shape=LIST, cheap=True, elem=SCALAR)
+        if name == "round_count":
+            return P("m.seq[0]", shape=SCALAR, cheap=True)
+        if name == "turn_order":
+            return P("list(m.seq[1])", shape=LIST, elem=SCALAR)
+        if name == "remaining":
+            return P("_remaining(m)", shape=LIST, elem=SCALAR)
         if name == "player_count":
             return P(fn.use("NP"), shape=SCALAR, cheap=True)
         if name == "turn_count":
@@ -621,7 +629,13 @@ class ExpressionLowering:
         if f == "split":
             return P(f"_split({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
         if f == "next":
+            if self.rounds:
+                return P(f"_next_seat(m, {s[0]})", lvl, False, shape=SCALAR)
             return P(f"(({s[0]}) + 1) % {ctx.fn.use('NP')}", lvl, pure, shape=SCALAR)
+        if f == "eliminated":
+            return P(f"m.seq[2][{s[0]}]", lvl, False, shape=SCALAR)
+        if f == "players_from":
+            return P(f"_players_from(m, {s[0]}, {ctx.fn.use('NP')})", lvl, False, shape=LIST, elem=SCALAR)
         if f == "opposite":
             return P(f"{self.const(OPPOSITE, 'K', ('opposite',))}.get({s[0]})", lvl, pure, shape=SCALAR)
         if f == "abs":

@@ -9,7 +9,7 @@ import os
 from ..boards import Geometry
 from ..errors import Diagnostic, RuleError, RuleRuntimeError
 from ..limits import CALL_DEPTH_LIMIT
-from .analysis import _memo_key, _shown_shape, _walk, Analyses
+from .analysis import _memo_key, _shown_shape, _walk, Analyses, uses_rounds
 from .constants import ANY, INLINE_DEPTH, LIST, MEMO_LIMIT, RANDOM_CALLS, SCALAR, optimisations
 from .enumerator import ActionEnumerator
 from .expressions import ExpressionLowering
@@ -32,6 +32,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
                          if board else None)
         self.source = ir.get("source", "<ir>")
         self.enum_text = {e: {i["name"]: i["text"] for i in items} for e, items in ir["enums"].items()}
+        self.rounds = uses_rounds(ir)              # rounds, a turn order, eliminated players: Match.seq
         self.zone_slot = {z["name"]: i for i, z in enumerate(ir["zones"])}
         self.zone_decl = {z["name"]: z for z in ir["zones"]}
         self.has_capacity = any(z["capacity"] is not None for z in ir["zones"])
@@ -388,7 +389,7 @@ Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
     "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
     "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby", "flat", "ord")}
 Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
-    "move", "shuffle", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
+    "move", "shuffle", "eliminate", "turn_order", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
     "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal", "grant")}
 
 

@@ -86,6 +86,51 @@ def _extreme_or(pick, seq, default):
     return pick(seq) if seq else default
 
 
+def _next_seat(m, p):
+    """The next player in the turn order who is not eliminated (p itself if nobody else is in)."""
+    order, out = m.seq[1], m.seq[2]
+    i, n = order.index(p), len(order)
+    for k in range(1, n + 1):
+        q = order[(i + k) % n]
+        if not out[q]:
+            return q
+    return p
+
+
+def _others(m, p):
+    """The players still in, in turn order after p (p left out)."""
+    order, out = m.seq[1], m.seq[2]
+    i, n = order.index(p), len(order)
+    return [q for q in (order[(i + k) % n] for k in range(1, n)) if not out[q]]
+
+
+def _remaining(m):
+    out = m.seq[2]
+    return [q for q in m.seq[1] if not out[q]]
+
+
+def _players_from(m, p, count):
+    """Every seat in turn order, starting from p."""
+    order = m.seq[1] if getattr(m, "seq", None) is not None else list(range(count))
+    if type(p) is not int or p not in order:
+        _fault(f"players_from needs a player, not {p!r}")
+    i = order.index(p)
+    return order[i:] + order[:i]
+
+
+def _eliminate(m, who):
+    for p in (who if isinstance(who, list) else [who]):
+        if type(p) is not int or not 0 <= p < m.players:
+            _fault(f"only a player can be eliminated, not {p!r}")
+        m.seq[2][p] = True
+
+
+def _set_order(m, order):
+    if not (isinstance(order, list) and sorted(order) == list(range(m.players))):
+        _fault(f"a turn order names every player once, not {order!r}")
+    m.seq[1] = list(order)
+
+
 def _action_text(text, name):
     """An author's action text, made safe to show and to type: printable, one line, not empty."""
     text = " ".join(str(text).split())[:200]
@@ -504,7 +549,9 @@ def _comp_text(lb, v):
 # generator's templates refer to these and nothing else.
 NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
-    "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_extreme_or": _extreme_or, "_action_text": _action_text, "_div": _div, "_mod": _mod,
+    "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_extreme_or": _extreme_or, "_action_text": _action_text,
+    "_next_seat": _next_seat, "_others": _others, "_remaining": _remaining, "_players_from": _players_from,
+    "_eliminate": _eliminate, "_set_order": _set_order, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
     "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,

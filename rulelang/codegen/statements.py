@@ -118,6 +118,12 @@ class StatementLowering:
         if decl["capacity"] is not None:
             fn.emit(f"_over({dest}, {_lit(decl['capacity'])}, {_lit(decl['name'])})")
 
+    def s_eliminate(self, s, ctx):
+        ctx.fn.emit(f"_eliminate(m, {self.ex(s['who'], ctx).src})")
+
+    def s_turn_order(self, s, ctx):
+        ctx.fn.emit(f"_set_order(m, {self.ex(s['v'], ctx).src})")
+
     def s_shuffle(self, s, ctx):
         zone = self.target(s['zone'], ctx)
         if self.reveals:                         # a shuffle forgets where revealed cards lie
