@@ -736,19 +736,21 @@ class Match:
                     for parts, v in zip(game.members(key, self.players), value):
                         shown = vis == "public" or (owner_at is not None and parts[owner_at] == player)
                         member = {"key": list(parts), "key_text": game.member_text(key, parts),
-                                  "value": self._plain(v) if shown else None}
+                                  "value": self._seen_value(how, v, seen_set) if shown else None}
                         if how is not None and shown:
                             member["text"] = self._words(how, member["value"], seen_set)
                         row.append(member)
                     values.append({"name": name, "per_key": row})
                     continue
                 if per:
-                    row = [self._plain(v) if (vis == "public" or p == player) else None for p, v in enumerate(value)]
+                    row = [self._seen_value(how, v, seen_set) if (vis == "public" or p == player) else None
+                           for p, v in enumerate(value)]
                     entry = {"name": name, "per_player": row}
                     if how is not None:                # "P2", a card's label: what the value is, in words
-                        entry["texts"] = [None if v is None else self._words(how, v, seen_set) for v in row]
+                        entry["texts"] = [None if not (vis == "public" or p == player) or v is None
+                                          else self._words(how, v, seen_set) for p, v in enumerate(value)]
                 else:
-                    entry = {"name": name, "value": self._plain(value)}
+                    entry = {"name": name, "value": self._seen_value(how, value, seen_set)}
                     if how is not None:
                         entry["text"] = self._words(how, value, seen_set)
                 values.append(entry)
@@ -955,6 +957,13 @@ class Match:
         if how.startswith("enum:"):
             return self.game.lowerer.enum_text.get(how[5:], {}).get(v, plain_text(v))
         return plain_text(v)
+
+    def _seen_value(self, how, v, seen: set):
+        """A variable's value as a view shows it: a component the viewer cannot see is no id (ids
+        follow the order components were made in, and could tell which card it is), only None."""
+        if how == "comp" and v is not None and v not in seen:
+            return None
+        return self._plain(v)
 
     @staticmethod
     def _plain(v):

@@ -157,6 +157,7 @@ def test_a_variable_holding_a_player_a_card_or_an_enum_value_is_shown_in_words()
     assert values["starter"] == {"name": "starter", "value": 1, "text": "P2"}
     assert values["on_top"]["text"] == "c1"
     assert values["under"]["text"] == "a hidden component"            # never the label of a hidden card
+    assert values["under"]["value"] is None and values["on_top"]["value"] == 0   # nor its id (creation order)
     assert values["colour"]["text"] == "Blue" and values["pointed"]["texts"] == ["P1", "P1"]
     text = render_view(m.view(0))
     assert "  starter = P2\n  on top = c1\n  under = a hidden component\n  colour = Blue\n  pointed: P1 P1, P2 P1" in text

@@ -1,0 +1,281 @@
+"""Any rule file as an OpenSpiel Python game (docs/interop.md).
+
+    from rulelang.interop import openspiel
+    game = openspiel.load("game.rules")               # registers "rulelang_game"
+    game = pyspiel.load_game("rulelang_game", {"players": 2})   # once registered
+
+`register(FILE)` registers the game under `rulelang_<file stem>`; its parameters are `players`,
+`options` (JSON text), `seed`, `seeds`, `actions`, `action_cap`, `universe_cap` and `max_game_length`.
+
+Chance: the engine draws every random number from one generator seeded per match, so a match is
+deterministic given its seed. Rules that use chance (a `shuffle`, `roll`, `pick`) get one explicit
+chance node at the root that picks the match seed, `seed + k` for k in 0..seeds-1, uniformly; no
+player observes it. Every later shuffle or die roll is a function of that seed (all luck drawn at
+the start). Rules without chance are DETERMINISTIC: no chance node, the match is seeded `seed`.
+Information states are built from `Match.view(p)` (plus p's messages and own actions for perfect
+recall); observation tensors are the interface's encoding of the same view.
+"""
+from __future__ import annotations
+
+import json
+
+from .core import Interface, need, slug
+
+pyspiel = need("pyspiel", "openspiel")
+
+import numpy as np  # noqa: E402
+
+import rulelang  # noqa: E402
+
+_REGISTERED: dict = {}        # short name -> rulelang Game
+_INTERFACES: dict = {}        # (short name, parameters) -> Interface
+DEFAULTS = {"seed": 0, "seeds": 1000, "options": "{}", "actions": "auto", "action_cap": 512,
+            "universe_cap": 1024, "max_game_length": 10_000}
+_UTILITY = {"identical": "IDENTICAL", "zero_sum": "ZERO_SUM", "general_sum": "GENERAL_SUM"}
+
+
+def register(game, name: str | None = None) -> str:
+    """Register a rule file (or Game) with OpenSpiel once; returns its short name."""
+    game = rulelang.load(str(game)) if not isinstance(game, rulelang.Game) else game
+    name = name or slug(game)
+    old = _REGISTERED.get(name)
+    if old is not None:
+        if old.fingerprint != game.fingerprint:
+            raise ValueError(f"another game is already registered as {name!r}")
+        return name
+    _REGISTERED[name] = game
+    pyspiel.register_game(_game_type(name, game, game.min_players), _make_class(name))
+    return name
+
+
+def load(game, players: int | None = None, options: dict | None = None, **params) -> "pyspiel.Game":
+    """Register if needed and load: `players`, `options` (a dict) and the other parameters."""
+    name = register(game)
+    full = dict(params)
+    if players is not None:
+        full["players"] = players
+    if options:
+        full["options"] = json.dumps(options, sort_keys=True)
+    return pyspiel.load_game(name, full)
+
+
+def _game_type(name: str, game, players: int):
+    from .core import facts
+    f = facts(game.ir, players)
+    T = pyspiel.GameType
+    return T(
+        short_name=name,
+        long_name=f"rulelang {game.name}",
+        dynamics=T.Dynamics.SEQUENTIAL,
+        chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if f["chance"] else T.ChanceMode.DETERMINISTIC,
+        information=T.Information.IMPERFECT_INFORMATION if f["imperfect"] else T.Information.PERFECT_INFORMATION,
+        utility=getattr(T.Utility, _UTILITY[f["utility"]]),
+        reward_model=T.RewardModel.TERMINAL,
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": game.min_players, **DEFAULTS})
+
+
+def _make_class(name: str):
+    """The pyspiel.Game class of one registered rule file."""
+    class Game(RulelangGame):
+        short_name = name
+    Game.__name__ = Game.__qualname__ = "RulelangGame_" + name
+    return Game
+
+
+class RulelangGame(pyspiel.Game):
+    """One rule file with its parameters; states are RulelangState."""
+
+    short_name = ""
+
+    def __init__(self, params=None):
+        p = {"players": _REGISTERED[self.short_name].min_players, **DEFAULTS, **(params or {})}
+        game = _REGISTERED[self.short_name]
+        key = (self.short_name, json.dumps(p, sort_keys=True))
+        interface = _INTERFACES.get(key)
+        if interface is None:
+            interface = Interface(game, p["players"], json.loads(p["options"]), actions=p["actions"],
+                                  action_cap=p["action_cap"], universe_cap=p["universe_cap"])
+            _INTERFACES[key] = interface
+        self.interface, self.key, self.params_used = interface, key, p
+        self.chance = interface.facts["chance"]
+        utility = interface.facts["utility"]
+        info = pyspiel.GameInfo(
+            num_distinct_actions=interface.actions.size,
+            max_chance_outcomes=p["seeds"] if self.chance else 0,
+            num_players=interface.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if utility == "zero_sum" else None,
+            max_game_length=p["max_game_length"])
+        super().__init__(_game_type(self.short_name, game, interface.players), info, p)
+
+    def new_initial_state(self):
+        return RulelangState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is not None and (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+                                         or not iig_obs_type.public_info):
+            raise ValueError("rulelang games observe a seat's own view only (public and private information "
+                             "together: private_info=SINGLE_PLAYER, public_info=True)")
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return Observer(self.interface, recall)
+
+
+class _Box:
+    """Holds a state's Match: deep-copied by `Match.clone`, pickled as `Match.state()`."""
+
+    __slots__ = ("match", "key", "views")
+
+    def __init__(self, match, key):
+        self.match, self.key = match, key
+        self.views: dict = {}                  # player -> view(player) of this position (not copied)
+
+    def view(self, player: int) -> dict:
+        v = self.views.get(player)
+        if v is None:
+            v = self.views[player] = self.match.view(player)
+        return v
+
+    def __deepcopy__(self, memo):
+        return _Box(None if self.match is None else self.match.clone(), self.key)
+
+    def __reduce__(self):
+        return _unbox, (self.key, None if self.match is None else self.match.state())
+
+
+def _unbox(key, data):
+    interface = _INTERFACES.get(tuple(key))
+    if interface is None:                      # (a fresh process: the game was loaded under these parameters)
+        pyspiel.load_game(key[0], json.loads(key[1]))
+        interface = _INTERFACES[tuple(key)]
+    match = None if data is None else rulelang.Match.from_state(interface.game, data)
+    return _Box(match, key)
+
+
+class RulelangState(pyspiel.State):
+    """A match, or (rules with chance) the root before its seed is chosen."""
+
+    def __init__(self, game: RulelangGame):
+        super().__init__(game)
+        self._key = game.key
+        self._chance = game.chance
+        self._seed = game.params_used["seed"]
+        self._seeds = game.params_used["seeds"]
+        self._max_length = game.params_used["max_game_length"]
+        self._box = _Box(None if self._chance else game.interface.new_match(self._seed), game.key)
+        self._mine = [[] for _ in range(game.interface.players)]     # each seat's own action texts
+        self._moves = 0
+        self._truncated = False
+
+    @property
+    def interface(self) -> Interface:
+        return _INTERFACES[self._key]
+
+    @property
+    def match(self):
+        return self._box.match
+
+    def current_player(self):
+        m = self._box.match
+        if m is None:
+            return pyspiel.PlayerId.CHANCE
+        if m.is_over or self._truncated:
+            return pyspiel.PlayerId.TERMINAL
+        return m.current_player
+
+    def _legal_actions(self, player):
+        m = self._box.match
+        if m is None or m.is_over or self._truncated or player != m.current_player:
+            return []
+        return [i for i, _ in self.interface.legal(m)]
+
+    def chance_outcomes(self):
+        p = 1.0 / self._seeds
+        return [(k, p) for k in range(self._seeds)]
+
+    def _apply_action(self, action):
+        m = self._box.match
+        if m is None:
+            self._box = _Box(self.interface.new_match(self._seed + int(action)), self._key)
+            return
+        found = next((a for i, a in self.interface.legal(m) if i == action), None)
+        if found is None:
+            raise ValueError(f"action {action} is not legal now")
+        seat = m.current_player
+        self._box.views.clear()
+        m.apply(found)
+        self._mine[seat].append(str(found))
+        self._moves += 1
+        if not m.is_over and self._moves >= self._max_length:
+            self._truncated = True           # a draw for everyone (documented)
+
+    def _action_to_string(self, player, action):
+        m = self._box.match
+        if m is None or player == pyspiel.PlayerId.CHANCE:
+            return f"seed {self._seed + action}"
+        found = next((a for i, a in self.interface.legal(m) if i == action), None)
+        return str(found) if found is not None else f"action #{action}"
+
+    def is_terminal(self):
+        m = self._box.match
+        return m is not None and (m.is_over or self._truncated)
+
+    def returns(self):
+        m = self._box.match
+        if m is None or not m.is_over:
+            return [0.0] * self.interface.players
+        return self.interface.rewards(m)
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state `player_id` cannot tell from this one: `Match.determinized` (what the seat
+        cannot see dealt again, fresh luck), seeded from the sampler."""
+        m = self._box.match
+        clone = self.clone()
+        if m is not None and not m.is_over:
+            seed = int(probability_sampler() * 2 ** 31)
+            clone._box = _Box(m.determinized(player_id, seed), self._key)
+        return clone
+
+    def __str__(self):
+        m = self._box.match
+        if m is None:
+            return "choosing the match seed"
+        s = m.state()
+        return json.dumps({"seed": s["seed"], "log": s["log"], "step": s["step"], "actor": s["actor"],
+                           "turn": s["turn"], "outcome": s["outcome"]}, ensure_ascii=False, sort_keys=True)
+
+
+class Observer:
+    """OpenSpiel's PyObserver: the encoding of view(p) as the tensor; as the string, view(p) as JSON
+    (with perfect recall also p's messages and p's own past actions)."""
+
+    def __init__(self, interface: Interface, perfect_recall: bool):
+        self.interface = interface
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(interface.observation_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        m = state.match
+        if m is None:
+            self.tensor.fill(0)
+        else:
+            self.tensor[:] = self.interface.observe(m, player, state._box.view(player))
+
+    def string_from(self, state, player):
+        m = state.match
+        if m is None:
+            return ""
+        view = state._box.view(player)
+        if not self.perfect_recall:
+            return json.dumps(view, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps({"view": view, "messages": m.messages_for(player),
+                           "mine": state._mine[player]}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,148 @@
+"""A PettingZoo AEC environment for any rule file and player count (docs/interop.md).
+
+    from rulelang.interop.pettingzoo import env
+    e = env("game.rules", players=2)
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        e.step(None if terminated or truncated else pick(obs["action_mask"]))
+
+Agents are "P1".."Pn"; the agent to act is the rules' current player. An observation is
+{"observation": float32 vector, "action_mask": int8 vector}; `observe_text(agent)` is the seat's
+view as JSON, and the acting agent's info holds "legal_texts" (the action text of each index).
+Rewards come at the end: +1 a win, -1 a loss, 0 a draw (co-operative rules: everyone the same).
+"""
+from __future__ import annotations
+
+import random
+
+from .core import Interface, need
+
+need("pettingzoo", "pettingzoo")
+gymnasium = need("gymnasium", "pettingzoo")
+from gymnasium import spaces  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+def env(game, players: int | None = None, options: dict | None = None, **kwargs) -> "RulelangEnv":
+    """The AEC environment of a rule file (or a loaded Game); see RulelangEnv for the keywords."""
+    return RulelangEnv(game, players=players, options=options, **kwargs)
+
+
+class RulelangEnv(AECEnv):
+    """One match at a time; `reset(seed=s)` starts the match the engine seeds with s.
+
+    Keywords: `actions` ("auto", "text" or "index"; docs/interop.md), `action_cap` (index space
+    size), `universe_cap` (most texts of a text space), `max_steps` (truncate every agent after this many actions; None: play to the end),
+    `render_mode` (None or "ansi": the acting seat's view as text)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "rulelang_v0", "is_parallelizable": False}
+
+    def __init__(self, game, players: int | None = None, options: dict | None = None, actions: str = "auto",
+                 action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = None,
+                 render_mode: str | None = None):
+        super().__init__()
+        kw = {k: v for k, v in (("action_cap", action_cap), ("universe_cap", universe_cap)) if v is not None}
+        self.interface = Interface(game, players, options, actions=actions, **kw)
+        self.players = self.interface.players
+        self.max_steps = max_steps
+        self.render_mode = render_mode
+        self.possible_agents = [f"P{i + 1}" for i in range(self.players)]
+        self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.metadata = dict(self.metadata, name=self.interface.game.name)
+        n, size = self.interface.observation_size, self.interface.actions.size
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(-1e9, 1e9, (n,), np.float32),
+            "action_mask": spaces.Box(0, 1, (size,), np.int8)})
+        self._act_space = spaces.Discrete(size)
+        self._seeds = random.Random()
+        self.match = None
+        self._legal: list = []
+
+    # -- spaces
+    def observation_space(self, agent):
+        return self._obs_space
+
+    def action_space(self, agent):
+        return self._act_space
+
+    # -- the episode
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """A new match: seeded `seed`, or (no seed) the next seed of this env's own generator,
+        itself seeded by the last seed given."""
+        if seed is not None:
+            self._seeds.seed(seed)
+            match_seed = seed
+        else:
+            match_seed = self._seeds.getrandbits(31)
+        self.seed_used = match_seed
+        self.match = self.interface.new_match(match_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.steps = 0
+        self._after_move()
+
+    def _after_move(self):
+        """Select the agent to act, list its actions, and end the episode if the match is over."""
+        m = self.match
+        if m.is_over:
+            for a, r in zip(self.possible_agents, self.interface.rewards(m)):
+                if a in self.agents:
+                    self.rewards[a] = r
+                    self.terminations[a] = True
+                    self.infos[a] = {"outcome": m.outcome}
+            self._legal = []
+            self.agent_selection = self.agents[0] if self.agents else None
+            return
+        self._legal = self.interface.legal(m)
+        self.agent_selection = self.possible_agents[m.current_player]
+        self.infos[self.agent_selection] = {"legal_texts": [str(a) for _, a in self._legal]}
+        if self.max_steps is not None and self.steps >= self.max_steps:
+            for a in self.agents:
+                self.truncations[a] = True
+
+    def observe(self, agent):
+        seat = self.agent_seat[agent]
+        legal = self._legal if agent == self.agent_selection and not self.match.is_over else []
+        return {"observation": self.interface.observe(self.match, seat),
+                "action_mask": self.interface.actions.mask(legal)}
+
+    def observe_text(self, agent) -> str:
+        """What the agent's seat sees, as JSON (`Match.view`, sorted keys)."""
+        return self.interface.view_text(self.match, self.agent_seat[agent])
+
+    def action_text(self, index: int) -> str | None:
+        """The action text an index stands for now (for the agent to act), or None."""
+        return next((str(a) for i, a in self._legal if i == index), None)
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        found = next((a for i, a in self._legal if i == int(action)), None) if action is not None else None
+        if found is None:
+            raise ValueError(f"action {action} is not legal for {agent} now (see the action mask)")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        for a in self.agents:
+            self.infos[a] = {}
+        self.match.apply(found)
+        self.steps += 1
+        self._after_move()
+        self._accumulate_rewards()
+
+    def render(self):
+        if self.render_mode == "ansi" and self.match is not None:
+            seat = self.match.current_player
+            return self.interface.view_text(self.match, 0 if seat is None else seat)
+        return None
+
+    def close(self):
+        pass

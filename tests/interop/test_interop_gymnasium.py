@@ -1,0 +1,63 @@
+"""The Gymnasium single-agent wrapper: Gymnasium's env checker on every game, and the learner's
+view of a match the bots play with it."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from interop_helpers import GAMES, game  # noqa: E402
+from rulelang.interop.gymnasium import SingleAgentEnv  # noqa: E402
+
+
+@pytest.mark.parametrize("name,players", GAMES, ids=[n for n, _ in GAMES])
+def test_gymnasium_check_env(name, players):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")             # a warning of the checker is a failure here
+        check_env(SingleAgentEnv(game(name), players=players), skip_render_check=True)
+
+
+def episode(env, seed: int) -> tuple:
+    """The first legal action every time: (observations, total reward, outcome)."""
+    obs, info = env.reset(seed=seed)
+    seen, total, done = [obs["observation"].tobytes()], 0.0, False
+    while not done:
+        assert obs["action_mask"].any() and env.match.current_player == env.seat
+        obs, reward, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        seen.append(obs["observation"].tobytes())
+        total += reward
+        done = term or trunc
+    return seen, total, env.match.outcome
+
+
+def test_the_bots_play_the_other_seats_and_a_seed_replays_the_episode():
+    env = SingleAgentEnv(game("valgard"), seat=1, opponents="greedy")
+    first = episode(env, 3)
+    assert first == episode(env, 3)
+    outcome = first[2]
+    assert first[1] == {"win": 1.0, "lose": -1.0, "draw": 0.0}[outcome["results"][1]]
+    assert env.kinds == {0: "greedy"}
+
+
+def test_opponents_per_seat_and_unknown_bots():
+    env = SingleAgentEnv(game("shadow_hunters"), players=4, seat=2, opponents={0: "greedy"})
+    assert env.kinds == {0: "greedy", 1: "random", 3: "random"}
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        SingleAgentEnv(game("regicide"), opponents="wizard")
+
+
+def test_an_illegal_action_loses_or_raises():
+    env = SingleAgentEnv(game("regicide"), players=1)
+    obs, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, term, trunc, info = env.step(illegal)
+    assert (reward, term, info["illegal_action"]) == (-1.0, True, True)
+    strict = SingleAgentEnv(game("regicide"), players=1, illegal="raise")
+    strict.reset(seed=2)
+    with pytest.raises(ValueError):
+        strict.step(illegal)
+    assert strict.action_masks().dtype == bool and strict.action_masks().sum() == len(strict._legal)

@@ -1,0 +1,122 @@
+"""The OpenSpiel game: OpenSpiel's random-simulation test (with serialisation and cloning) on
+every game, what the GameType says of each, and the state's round trips."""
+from __future__ import annotations
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from interop_helpers import GAMES, game  # noqa: E402
+from rulelang.interop import openspiel  # noqa: E402
+
+T = pyspiel.GameType
+EXPECTED = {   # chance, information, utility (per player count given in GAMES)
+    "regicide": (T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.IDENTICAL),
+    "valgard": (T.ChanceMode.DETERMINISTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.ZERO_SUM),
+    "shadow_hunters": (T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.GENERAL_SUM),
+    "smash_up": (T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.ZERO_SUM),
+    "noughts": (T.ChanceMode.DETERMINISTIC, T.Information.PERFECT_INFORMATION, T.Utility.ZERO_SUM),
+}
+
+
+def load(name, players, **params):
+    return openspiel.load(game(name), players=players, **params)
+
+
+@pytest.mark.parametrize("name,players", GAMES + [("noughts", 2)], ids=[n for n, _ in GAMES] + ["noughts"])
+def test_openspiel_random_sim_test_with_serialisation(name, players):
+    g = load(name, players)
+    assert g.get_type().short_name == f"rulelang_{name}"
+    assert (g.get_type().chance_mode, g.get_type().information, g.get_type().utility) == EXPECTED[name]
+    assert g.num_players() == players
+    pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
+
+
+def test_the_utility_follows_the_player_count():
+    assert load("smash_up", 3).get_type().utility == T.Utility.GENERAL_SUM
+    assert load("regicide", 1).get_type().utility == T.Utility.IDENTICAL
+
+
+def advanced(g, actions: int = 30, seed: int = 4):
+    s = g.new_initial_state()
+    if s.is_chance_node():
+        s.apply_action(seed)
+    for k in range(actions):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        s.apply_action(legal[k % len(legal)])
+    return s
+
+
+def test_the_chance_node_picks_the_match_seed():
+    g = load("regicide", 2, seed=100, seeds=10)
+    s = g.new_initial_state()
+    assert s.is_chance_node() and [o for o, _ in s.chance_outcomes()] == list(range(10))
+    assert s.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "seed 103"
+    s.apply_action(3)
+    assert s.match.state() == game("regicide").new_match(2, 103).state()
+
+
+def test_serialisation_cloning_and_pickling_keep_the_match():
+    g = load("smash_up", 2)
+    s = advanced(g, 40)
+    full = s.match.state()
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(g, s))[1]
+    assert again.match.state() == full and str(again) == str(s) and again.history() == s.history()
+    copy = s.clone()
+    assert copy.match is not s.match and copy.match.state() == full
+    copy.apply_action(copy.legal_actions()[0])
+    assert s.match.state() == full                     # the clone is independent
+    assert pickle.loads(pickle.dumps(s)).match.state() == full
+
+
+def test_information_states_are_views_and_resampling_keeps_them():
+    g = load("shadow_hunters", 4)
+    s = advanced(g, 25)
+    p = s.current_player()
+    info = json.loads(s.information_state_string(p))
+    assert info["view"] == json.loads(json.dumps(s.match.view(p)))
+    assert json.loads(s.observation_string(p)) == info["view"]
+    assert len(s.observation_tensor(p)) == g.observation_tensor_size() == g.information_state_tensor_size()
+    rng = iter([0.25, 0.5, 0.75])
+    other = s.resample_from_infostate(p, lambda: next(rng))
+    assert other.information_state_string(p) == s.information_state_string(p)
+    assert other.observation_tensor(p) == s.observation_tensor(p)
+    assert other.legal_actions() == s.legal_actions()
+    assert other.match.state()["zones"] != s.match.state()["zones"]      # something unseen was dealt again
+
+
+def test_a_match_too_long_ends_in_a_draw():
+    g = load("valgard", 2, max_game_length=5)
+    s = advanced(g, 10)
+    assert s.is_terminal() and s.returns() == [0.0, 0.0] and not s.match.is_over
+    assert len(s.history()) == 5
+
+
+def test_the_openspiel_information_state_ignores_the_unseen():
+    g = openspiel.load(game("regicide"), players=2)
+    s = g.new_initial_state()
+    s.apply_action(7)
+    for _ in range(6):
+        s.apply_action(s.legal_actions()[-1])
+    p = s.current_player()
+    other = s.resample_from_infostate(p, lambda: 0.5)
+    assert other.match.state()["zones"] != s.match.state()["zones"]
+    for q in range(2):
+        if q == p:
+            assert other.information_state_string(q) == s.information_state_string(q)
+            assert np.array_equal(other.information_state_tensor(q), s.information_state_tensor(q))
+
+
+def test_only_a_seats_own_view_can_be_observed():
+    g = load("valgard", 2)
+    public_only = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                             private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError, match="own view only"):
+        g.make_py_observer(public_only)
+    assert g.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)).perfect_recall
