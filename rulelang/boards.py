@@ -41,7 +41,7 @@ def col_name(c: int) -> str:
 
 
 class Geometry:
-    def __init__(self, shape: str, width: int, height: int, diagonal: bool = False):
+    def __init__(self, shape: str, width: int, height: int, diagonal: bool = False, cell_width: int = 3):
         if shape not in SHAPES:
             raise ValueError(f"unknown board shape `{shape}` (shapes: {', '.join(SHAPES)})")
         if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
@@ -51,6 +51,7 @@ class Geometry:
                 raise ValueError(f"a hexagon's side must be 1..{MAX_HEXAGON_SIDE}, not {width}")
             width = height = 2 * width - 1
         self.shape, self.width, self.height = shape, width, height
+        self.cell_width = cell_width                   # characters a cell's drawing may take
         self.axial = shape in ("rhombus", "hexagon")
         self.names: list[str] = []
         self.kinds: list[str] = []
@@ -251,10 +252,10 @@ class Geometry:
 
     def draw(self, glyph) -> str:
         """Text drawing, top row first, labelled; `glyph(cell)` gives up to 3 characters."""
-        w = 4
+        w = self.cell_width + 1
         if self.axial:
             return _axial_drawing(self, glyph, w)
-        out = ["    " + "".join(col_name(c).center(w) for c in range(1, self.width + 1))]
+        out = ["    " + "".join(col_name(c).center(w) for c in range(1, self.width + 1)).rstrip()]
         for row in range(self.height, 0, -1):
             indent = " " * (w // 2) if self.shape == "hexes" and (row - 1) % 2 == 1 else ""
             cells = "".join(glyph(self.at[(SHAPES[self.shape][0], col, row)]).center(w)

@@ -24,11 +24,11 @@ from .limits import COMPONENT_LIMIT, INT_LIMIT, PLAYER_LIMIT
 # events, board shapes, option types, visibilities) is irspec's: the checker reads the engine's
 # tables, so a builtin added there is known here, and the two never disagree on a name or an arity.
 PRIMITIVES = SCALAR_TYPES
-BOARD_MODIFIERS = ("diagonal", "draw")
+BOARD_MODIFIERS = ("diagonal", "draw", "cell_width")
 CELL_FIELDS = {"name": "text", "row": "int", "col": "int", "kind": "text"}
 PER = ("player", "cell")
 ZONE_SHAPES = ("pile", "set")
-ZONE_MODIFIERS = VISIBILITY + ("capacity", "play", "internal")
+ZONE_MODIFIERS = VISIBILITY + ("capacity", "play", "internal", "top")
 VAR_MODIFIERS = VISIBILITY + ("internal",)
 # Builtins that also take a comprehension: `sum(x.value for x in xs)`. Result types: see builtin_result.
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
@@ -473,6 +473,8 @@ class Checker:
         if len(vis) > 1:
             self.error("E105", f"zone `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
 
+        if any(m.name == "top" for m in d.modifiers) and (d.shape != "pile" or vis not in ([], ["public"])):
+            self.error("E105", f"zone `{d.name}` shows only its `top`: it must be a public `pile`", d.span)
         if "owner" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
             self.error("E105", f"zone `{d.name}` is seen by its `owner` but is not declared `per player`", d.span)
 
@@ -568,6 +570,9 @@ class Checker:
                     self.error("E201", "`draw` names a def of one cell that gives the text of that cell", m.span)
                 else:
                     self.used.add(m.value.name)
+            elif m.name == "cell_width":
+                if not (isinstance(m.value, n.Lit) and type(m.value.value) is int and 1 <= m.value.value <= 8):
+                    self.error("E203", "`cell_width N`: how many characters a cell's drawing takes, 1 to 8", m.span)
             elif m.value is not None:
                 self.error("E105", f"`{m.name}` takes no value", m.span)
 

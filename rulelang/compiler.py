@@ -323,7 +323,8 @@ class Compiler:
     def board(self, d: n.BoardDecl) -> dict:
         m = {x.name: x.value for x in d.modifiers}
         return {"name": d.name, "shape": d.shape, "width": d.args[0].value, "height": d.args[-1].value,
-                "diagonal": "diagonal" in m, "draw": m["draw"].name if m.get("draw") is not None else None}
+                "diagonal": "diagonal" in m, "draw": m["draw"].name if m.get("draw") is not None else None,
+                **({"cell_width": m["cell_width"].value} if m.get("cell_width") is not None else {})}
 
     def zone(self, d: n.ZoneDecl) -> dict:
         m = self.mods(d)
@@ -336,6 +337,8 @@ class Compiler:
             out["play"] = True                 # a card here is in play: its abilities apply
         if m.get("internal"):
             out["internal"] = True             # bookkeeping: in no view at all
+        if "top" in m:
+            out["top"] = True                  # a public pile that shows only its top component
         return out
 
     def var(self, d: n.VarDecl) -> dict:

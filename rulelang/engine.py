@@ -542,7 +542,7 @@ class Match:
         for z, value in zip(self.game.zones, self.Z):
             if z["visibility"] == "public":
                 for zl in (value if z["per"] else [value]):
-                    seen.update(zl)
+                    seen.update(zl[-1:] if z.get("top") else zl)
             elif z["visibility"] == "owner" and z["per"] == "player":
                 seen.update(value[player])
             elif z["visibility"] == "owner" and z["per"] == "key":
@@ -669,9 +669,10 @@ class Match:
             if z["per"] == "cell":
                 for cell, items in enumerate(value):
                     if items:
-                        shown = [self.labels[c] for c in items] if vis == "public" else None
-                        if shown is not None:
-                            seen.extend(items)
+                        visible = (items[-1:] if z.get("top") else items) if vis == "public" else None
+                        shown = [self.labels[c] for c in visible] if visible is not None else None
+                        if visible is not None:
+                            seen.extend(visible)
                         cells.setdefault(geometry.names[cell], {})[name] = shown if shown is not None else len(items)
                 continue
             if z["per"] == "component":            # one zone per component: those holding something
@@ -680,8 +681,22 @@ class Match:
                 owners = range(len(value)) if z["per"] else [None]
             keyed = z["per"] == "key"
             members = game.members(z["key"], self.players) if keyed else None
+            top_only = z.get("top")
             for owner in owners:
                 items = value[owner] if owner is not None else value
+                if top_only and items:                 # a pile showing only its top: the rest unseen
+                    seen.append(items[-1])
+                    entry = {"name": name, "owner": owner, "visibility": vis, "ordered": True, "count": len(items),
+                             "kind": game.zone_kind[name], "top_only": True,
+                             "cards": [{"id": items[-1], "label": self.labels[items[-1]]}]}
+                    if z["per"] == "key":
+                        entry["key"] = list(game.members(z["key"], self.players)[owner])
+                        entry["key_text"] = game.member_text(z["key"], entry["key"])
+                        entry["owner"] = game.member_owner(z, owner, self.players)
+                    elif z["per"] == "cell" or z["per"] == "component":
+                        entry["owner"] = None
+                    zones.append(entry)
+                    continue
                 member = owner
                 if keyed:
                     owner = game.member_owner(z, member, self.players)
@@ -931,7 +946,9 @@ class Match:
         g = game.geometry
         if game.draw is not None:
             draw = game.draw
-            return g.draw(lambda cell: printable(plain_text(draw(self, cell))))     # the line breaks are ours
+            # (with `cell_width N` a longer text is cut: it would push the cells after it out of line)
+            width = g.cell_width if "cell_width" in game.ir["boards"][0] else None
+            return g.draw(lambda cell: printable(plain_text(draw(self, cell)))[:width])   # the line breaks are ours
         cell_zones = [game.zone_slot[z["name"]] for z in game.zones
                       if z["per"] == "cell" and z["visibility"] == "public" and not z.get("internal")]
 
@@ -939,7 +956,7 @@ class Match:
             for slot in cell_zones:
                 items = self.Z[slot][cell]
                 if items:
-                    return printable(self.labels[items[-1]][:3])
+                    return printable(self.labels[items[-1]][:g.cell_width])
             return "." if g.kinds[cell] == g.kinds[0] else "·"
         return g.draw(glyph)
 

@@ -455,7 +455,7 @@ class _Checker:
         self.kinds()
         self.zones = self.declare_list("zones", {"name": NAME, "ordered": BOOL, "per": ZONE_PER,
                                                  "visibility": VISIBILITY, "capacity": None},
-                                       {"play": BOOL, "internal": BOOL, "key": None})
+                                       {"play": BOOL, "internal": BOOL, "top": BOOL, "key": None})
         for i, z in enumerate(ir["zones"]):
             self.family_key(z, f"/zones/{i}")
             if z["per"] == "cell" and not ir["boards"]:
@@ -731,12 +731,14 @@ class _Checker:
             raise _Bad("/boards", "at most one board")
         for i, b in enumerate(boards):
             b = self.obj(b, f"/boards/{i}", {"name": NAME, "shape": BOARD_SHAPES, "width": INT, "height": INT,
-                                             "diagonal": BOOL, "draw": None})
+                                             "diagonal": BOOL, "draw": None}, {"cell_width": INT})
             for key, t in (("name", NAME), ("shape", BOARD_SHAPES), ("width", INT), ("height", INT),
                            ("diagonal", BOOL)):
                 self.typed(b[key], t, f"/boards/{i}/{key}", 0)
             if not (1 <= b["width"] <= 26 and 1 <= b["height"] <= 26):
                 raise _Bad(f"/boards/{i}", "a board side must be 1..26")
+            if "cell_width" in b and not (type(b["cell_width"]) is int and 1 <= b["cell_width"] <= 8):
+                raise _Bad(f"/boards/{i}/cell_width", "a cell's drawing is 1..8 characters wide")
             if b["shape"] == "hexagon" and not (b["width"] == b["height"] <= 13):
                 raise _Bad(f"/boards/{i}", "a hexagon's width and height are its side, 1..13")
             if b["draw"] is not None:

@@ -780,6 +780,14 @@ class StaticLint:
             if _enter(name) not in reach and not name.startswith("__"):     # (`__anytime`: see desugar.py)
                 how = "no `goto` leads to it" + ("" if step.decl.in_turn else " and it is not in the `turn`")
                 self.report("W202", "warning", f"step `{name}` can never be reached: {how}", step.decl.span)
+        stays = any(FALL in self.exits(a.body) for name, step in self.steps.items()
+                    if _wait(name) in reach for a in step.playable)
+        if self.consts.players[1] > 1 and self.first_step and stays and not any(d.severity == "error" for d in self.out) \
+                and not any(TURN in g.get(node, ()) for node in reach if node != START):
+            first = self.steps[self.first_step].decl
+            self.report("W217", "warning", "no turn ever ends: nothing reachable does `end turn`, so the first player "
+                        "makes every move of the game (an action that does not end the turn or go to a step leaves "
+                        "the same player acting)", first.span)
         settling = self.never_settles(g, reach)
         self.dead_ends: set[str] = set(settling)
         back = _reachable(_reverse(g), [END])

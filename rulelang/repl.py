@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
+import textwrap
 import time
 
 from rulelang.bots import bot_seed, make_bot
@@ -645,8 +647,9 @@ def render_view(view: dict) -> str:
     lines = ["== " + " · ".join(header)]
     if view.get("board"):
         lines.append(printable(view["board"].rstrip("\n"), multiline=True))     # its lines are the engine's
-    lines += ["  " + render_zone(zone) for zone in view["zones"]]
-    lines += ["  " + render_value(value) for value in view["values"]]
+    width = max(60, shutil.get_terminal_size((80, 24)).columns)
+    for line in [render_zone(zone) for zone in view["zones"]] + [render_value(value) for value in view["values"]]:
+        lines += _wrapped(line, width)
     if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):
         out = set(view.get("eliminated") or [])
         lines.append("  turn order: " + ", ".join(seat_name(p) + (" (out)" if p in out else "")
@@ -659,6 +662,15 @@ def render_view(view: dict) -> str:
         who = "you" if choice["chooser"] == view["viewer"] else seat_name(choice["chooser"])
         lines.append(f"  ▶ {who} must choose: {prompt}{doing}")
     return "\n".join(lines)
+
+
+def _wrapped(line: str, width: int) -> list[str]:
+    """A zone or value line, indented, wrapped at the terminal's width with a hanging indent (a
+    20-card pile stays readable); a line already laid out on several lines is kept as it is."""
+    if "\n" in line or len(line) + 2 <= width:
+        return ["  " + line]
+    return textwrap.wrap(line, width, initial_indent="  ", subsequent_indent="      ",
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def _name(name: str) -> str:
@@ -682,6 +694,8 @@ def render_zone(zone: dict) -> str:
         return f"{name}: {plural(count, one, many)}, hidden{seen}"
     if not zone["cards"]:
         return f"{name}: empty"
+    if zone.get("top_only"):                   # only the top is seen
+        return f"{name}: {plural(count, one, many)}, top: {printable(zone['cards'][-1]['label'])}"
     order = ", bottom to top" if zone.get("ordered") and count > 1 else ""
     return f"{name}: {plural(count, one, many)}{order}: " + " ".join(printable(card["label"]) for card in zone["cards"])
 

@@ -408,3 +408,70 @@ def test_a_bad_saved_turn_order_is_refused():
 def test_a_game_without_rounds_keeps_no_round_state():
     m = small()
     assert "rounds" not in m.state() and "round" not in m.view(0)
+
+
+# -- a pile that shows only its top -----------------------------------------------------------------
+
+TOP = """
+game "Discard" {
+  players 2
+  kind Card { v: int  label "card " + text(v) }
+  zone deck: pile, hidden
+  zone discard: pile, public, top
+  var buried: Card = none
+  setup { for v in 1..4 { create Card(v: v) in deck }  repeat 3 { move top(deck) to discard }  buried = bottom(discard) }
+  turn { step s { action go { finish draw } } }
+}
+"""
+
+
+def test_a_top_only_pile_shows_its_top_and_how_many():
+    m = game(TOP).new_match(2, seed=0)
+    (zone,) = [z for z in m.view(1)["zones"] if z["name"] == "discard"]
+    state = m.state()
+    top_id = state["zones"]["discard"][-1]
+    assert zone["count"] == 3 and zone["top_only"] is True
+    assert zone["cards"] == [{"id": top_id, "label": state["components"][top_id]["label"]}]
+    buried = next(v for v in m.view(1)["values"] if v["name"] == "buried")
+    assert buried["text"] == "a hidden component" and buried["value"] is None      # under the top: unseen
+    from rulelang.repl import render_zone
+    assert render_zone(zone) == f"discard: 3 cards, top: {state['components'][top_id]['label']}"
+
+
+def test_a_determinized_copy_may_deal_the_cards_under_the_top_anew():
+    m = game(TOP).new_match(2, seed=0)
+    top_id = m.state()["zones"]["discard"][-1]
+    under = {tuple(m.determinized(0, s).state()["zones"]["discard"][:-1]) for s in range(12)}
+    assert all(m.determinized(0, s).state()["zones"]["discard"][-1] == top_id for s in range(5))
+    assert len(under) > 1
+
+
+def test_top_needs_a_public_pile():
+    assert any("shows only its `top`: it must be a public `pile`" in d
+               for d in lint(TOP.replace("zone discard: pile, public, top", "zone discard: set, public, top")))
+
+
+def test_joining_a_list_literal_and_a_list_type_checks():
+    text = SMALL.format(decls="show def joined = [top(pool)] + [c for c in pool where c.v > 1]\n"
+                              "  show def third = ([1] + [2, 3])[2]", body="", setup="")
+    assert [d for d in lint(text) if d.startswith("E")] == []
+    values = {v["name"]: v["value"] for v in game(text).new_match(3, seed=0).view(0)["values"]}
+    assert values["joined"] == ["chip 2", "chip 3", "chip 2"] and values["third"] == 3
+
+
+def test_a_board_declares_how_wide_a_cell_is_drawn():
+    g = game(BOARD.format(shape="hexes(11, 11), cell_width 5", decls="", setup=""))
+    lines = g.new_match(2, seed=0).view(0)["board"].splitlines()
+    assert max(map(len, lines)) <= 80
+    assert lines[0].split() == list("abcdefghijk")
+    assert lines[0].index("b") - lines[0].index("a") == 6                # five characters and a space
+    assert any("cell_width" in d for d in lint(BOARD.format(shape="squares(3, 3), cell_width 12", decls="", setup="")))
+
+
+def test_a_long_zone_line_is_wrapped_with_a_hanging_indent():
+    from rulelang.repl import render_view
+    text = SMALL.format(decls="zone heap: pile, public", body="", setup="repeat 40 { create Chip(v: 7) in heap }")
+    screen = render_view(game(text).new_match(3, seed=0).view(0))
+    heap = [x for x in screen.splitlines() if "chip 7" in x]
+    assert len(heap) > 1 and heap[0].startswith("  heap: 40 chips") and all(x.startswith("      ") for x in heap[1:])
+    assert all(len(x) <= 80 for x in screen.splitlines())

@@ -163,8 +163,13 @@ def seen_by(m, c, player: int) -> bool:
     where = _zone_info(m).get(id(m.where[c]))
     if where is None:
         return False
-    vis = next(z["visibility"] for z in m.game.zones if z["name"] == where[0])
-    if vis == "public" or (vis == "owner" and where[1] == player):
+    z = next(z for z in m.game.zones if z["name"] == where[0])
+    vis = z["visibility"]
+    if vis == "public" and z.get("top"):               # a pile showing only its top
+        zl = m.where[c]
+        if zl and zl[-1] == c:
+            return True
+    elif vis == "public" or (vis == "owner" and where[1] == player):
         return True
     return c in known_to(m, player)
 

@@ -28,8 +28,8 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         # the fast paths in use (constants.OPTIMISATIONS): all, unless RULELANG_OPTIMISE says otherwise
         self.opt = optimisations(os.environ.get("RULELANG_OPTIMISE")) if optimise is None else optimise
         board = (ir.get("boards") or [None])[0]
-        self.geometry = (Geometry(board["shape"], board["width"], board["height"], board["diagonal"])
-                         if board else None)
+        self.geometry = (Geometry(board["shape"], board["width"], board["height"], board["diagonal"],
+                                  board.get("cell_width", 3)) if board else None)
         self.source = ir.get("source", "<ir>")
         self.enum_text = {e: {i["name"]: i["text"] for i in items} for e, items in ir["enums"].items()}
         self.rounds = uses_rounds(ir)              # rounds, a turn order, eliminated players: Match.seq
