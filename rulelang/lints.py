@@ -107,7 +107,7 @@ class Consts:
                 return _k(("enum", name))
             if kind == "builtin" and name == "player_count":
                 return _r(*self.players)
-            if kind == "builtin" and name == "turn_count":
+            if kind == "builtin" and name in ("turn_count", "round_count"):
                 return _r(1, INF)
             if kind == "def":
                 sym = self.c.symbols.get(name)
@@ -735,6 +735,11 @@ class StaticLint:
         turn |= self.targets(self.exits(self.handlers.get("turn_start", ()), quiet), first)
         if FINISH in self.exits(self.handlers.get("turn_end", ()), quiet):
             turn.add(END)
+        for event in ("round_start", "round_end"):      # a turn may end or start a round
+            if event in self.handlers:
+                outs = self.exits(self.handlers[event], quiet)
+                turn |= {END} if FINISH in outs else set()
+                turn |= self.targets(outs - {FALL, FINISH}, None)
         g[TURN] = turn
         stuck = self.handlers.get("stuck")
         self.action_edges: dict = {}
@@ -847,9 +852,9 @@ class StaticLint:
     def progress(self) -> None:
         if not self.steps or self.limits or not hasattr(self, "reach"):
             return
-        if any(isinstance(x, n.Name) and self.c.refs.get(id(x)) == ("builtin", "turn_count")
+        if any(isinstance(x, n.Name) and self.c.refs.get(id(x)) in (("builtin", "turn_count"), ("builtin", "round_count"))
                for x in walk(self.game)):
-            return                  # the rules count turns themselves
+            return                  # the rules count turns (or rounds) themselves
         g = self.graph(quiet=True)
         edges = self.action_edges
         nodes = [x for x in g if x in self.reach]

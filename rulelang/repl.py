@@ -673,6 +673,11 @@ def _wrapped(line: str, width: int) -> list[str]:
                          break_long_words=False, break_on_hyphens=False)
 
 
+HANDLER_WHEN = {"stuck": "when the player to act has no legal action", "turn_start": "at the start of a turn",
+                "turn_end": "at the end of a turn", "round_start": "at the start of a round",
+                "round_end": "at the end of a round"}
+
+
 def _name(name: str) -> str:
     """A declared name as people read it: `cards_aside` → cards aside."""
     return printable(" ".join(str(name).replace("_", " ").split()) or name)
@@ -1037,8 +1042,7 @@ def _endings(ir: dict, code: _Source) -> list[str]:
         visit(p["body"], where)
     visit(ir["setup"], "during the setup")
     for event, body in ir["handlers"].items():
-        visit(body, {"stuck": "when the player to act has no legal action",
-                     "turn_start": "at the start of a turn", "turn_end": "at the end of a turn"}[event])
+        visit(body, HANDLER_WHEN[event])
     for c in ir["checks"]:
         rule = code.rule(c.get("line"), "when")
         visit(c["body"], f"as soon as `{printable(rule)}`" if rule else "when a `when` rule applies")
@@ -1076,8 +1080,7 @@ def _callers(ir: dict, code: _Source) -> dict:
         rule = code.rule(c.get("line"), "when")
         calls(c["body"], ("rule", f"as soon as `{printable(rule)}`" if rule else "when a `when` rule applies"))
     for event, body in ir["handlers"].items():
-        calls(body, ("rule", {"stuck": "when the player to act has no legal action",
-                              "turn_start": "at the start of a turn", "turn_end": "at the end of a turn"}[event]))
+        calls(body, ("rule", HANDLER_WHEN[event]))
     calls(ir["setup"], ("rule", "during the setup"))
     for s in ir["steps"]:
         calls(s["enter"], ("rule", f"on entering step {s['name']}"))

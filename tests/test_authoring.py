@@ -475,3 +475,18 @@ def test_a_long_zone_line_is_wrapped_with_a_hanging_indent():
     heap = [x for x in screen.splitlines() if "chip 7" in x]
     assert len(heap) > 1 and heap[0].startswith("  heap: 40 chips") and all(x.startswith("      ") for x in heap[1:])
     assert all(len(x) <= 80 for x in screen.splitlines())
+
+
+def test_a_game_that_ends_at_the_end_of_a_round_lints_clean_and_explains_itself(tmp_path, capsys):
+    path = tmp_path / "r.rules"
+    path.write_text('game "R" {\n  players 2\n  var n: int = 0\n'
+                    '  on round_end { if round_count == 3 { finish draw "three rounds" } }\n'
+                    '  turn { step a { action go { n += 1  end turn } } }\n}\n')
+    assert rulelang.lint([str(path)])[0] == []
+    from rulelang.cli import main
+    assert main(["rules", str(path)]) == 0
+    assert "“three rounds” (at the end of a round)" in capsys.readouterr().out
+    m = rulelang.load(str(path)).new_match(2, seed=0)
+    for _ in range(6):
+        m.apply("go")
+    assert m.outcome["reason"] == "three rounds" and m.view(0)["round"] == 3
