@@ -490,3 +490,12 @@ def test_a_game_that_ends_at_the_end_of_a_round_lints_clean_and_explains_itself(
     for _ in range(6):
         m.apply("go")
     assert m.outcome["reason"] == "three rounds" and m.view(0)["round"] == 3
+
+
+def test_naming_a_family_member_by_none_is_a_rule_error_in_words():
+    text = FAMILIES.replace("var spent: int = 0 per Colour", "var spent: int = 0 per Colour\n  var chosen: Colour = none").replace(
+        "action toss(c in hand[me]) { move c to discard[c.colour]", "action toss(c in hand[me]) { move c to discard[chosen]")
+    m = game(text).new_match(2, seed=0)
+    toss = next(a for a in m.legal_actions() if a.text.startswith("toss"))
+    with pytest.raises(rulelang.RuleRuntimeError, match="a member of a family per Colour is named by one of its values, not none"):
+        m.apply(toss)

@@ -244,8 +244,8 @@ class ExpressionLowering:
     def x_ord(self, e, ctx):
         order = {v["name"]: i for i, v in enumerate(self.ir["enums"][e["enum"]])}
         x = self.ex(e["x"], ctx)
-        return P(f"{self.const(order, 'K', ('ord', e['enum']))}[{x.src}]", x.level, x.pure, shape=SCALAR,
-                 cheap=x.cheap)
+        return P(f"_ord({self.const(order, 'K', ('ord', e['enum']))}, {x.src}, {_lit(e['enum'])})", x.level, x.pure,
+                 shape=SCALAR)
 
     def x_mods(self, e, ctx):
         args = [self.ex(a, ctx) for a in e["a"]]

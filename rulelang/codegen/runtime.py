@@ -131,6 +131,14 @@ def _set_order(m, order):
     m.seq[1] = list(order)
 
 
+def _ord(order, value, enum):
+    """The position of an enum value (a member of a family per enum value)."""
+    i = order.get(value) if isinstance(value, str) else None
+    if i is None:
+        _fault(f"a member of a family per {enum} is named by one of its values, not {plain_text(value)}")
+    return i
+
+
 def _action_text(text, name):
     """An author's action text, made safe to show and to type: printable, one line, not empty."""
     text = " ".join(str(text).split())[:200]
@@ -551,7 +559,7 @@ NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_extreme_or": _extreme_or, "_action_text": _action_text,
     "_next_seat": _next_seat, "_others": _others, "_remaining": _remaining, "_players_from": _players_from,
-    "_eliminate": _eliminate, "_set_order": _set_order, "_div": _div, "_mod": _mod,
+    "_eliminate": _eliminate, "_ord": _ord, "_set_order": _set_order, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
     "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
