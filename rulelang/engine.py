@@ -923,8 +923,7 @@ class Match:
         if isinstance(err, NameError):
             return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: "
                                     f"a local is used before it has a value")
-        return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: "
-                                f"{type(err).__name__}: {err}")
+        return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: {_in_words(err)}")
 
     def _fields(self, c: int, kind: str) -> dict:
         F = self.F
@@ -1687,3 +1686,14 @@ def _rounds(raw, players: int) -> list:
     if not (isinstance(out, list) and all(type(p) is int and 0 <= p < players for p in out)):
         raise StateError(f"the eliminated players must be seats, not {_short(out)}")
     return [number, list(order), [p in out for p in range(players)]]
+
+
+def _in_words(err: BaseException) -> str:
+    """A Python error inside generated code, said as the rule's mistake where it is a known one."""
+    text = str(err)
+    if isinstance(err, TypeError) and "NoneType" in text:
+        if "indices" in text or "subscriptable" in text:
+            return ("`none` where a component, a player or a cell was due (a field of `top`, `first` or "
+                    "`bottom` of an empty list or zone, say): test the size first")
+        return "`none` where a value was due: test for `none` (or the size of the list) first"
+    return f"{type(err).__name__}: {text}"

@@ -499,3 +499,10 @@ def test_naming_a_family_member_by_none_is_a_rule_error_in_words():
     toss = next(a for a in m.legal_actions() if a.text.startswith("toss"))
     with pytest.raises(rulelang.RuleRuntimeError, match="a member of a family per Colour is named by one of its values, not none"):
         m.apply(toss)
+
+
+def test_a_field_of_none_is_a_rule_error_in_words():
+    m = small(body="log text(top(pool).v)  move top(pool) to pool  end turn",
+              decls="zone gone: pile, public", setup="move pool to gone")
+    with pytest.raises(rulelang.RuleRuntimeError, match="`none` where a component, a player or a cell was due"):
+        m.apply("go")
