@@ -525,6 +525,21 @@ class StaticLint:
             for block in _blocks_of(s):
                 stack.extend((x, times) for x in reversed(block))
 
+    def hidden_choice(self, a: n.ActionDecl) -> None:
+        """W218: an action chooses among the components of a hidden zone: its texts name them
+        (`play B3`) to the chooser, who may not see them, and on the screen to everyone."""
+        for p in a.params:
+            z = self.root_zone(p.domain)
+            sym = self.c.symbols.get(z) if z else None
+            if sym is None or a.text is not None:
+                continue
+            vis = [m.name for m in sym.decl.modifiers if m.name in ("public", "hidden", "owner")]
+            if vis == ["hidden"] and not any(m.name == "internal" for m in sym.decl.modifiers):
+                self.report("W218", "warning", f"`{p.name}` is chosen from zone `{z}`, which is hidden: the action's "
+                            f"texts name its components to the player (and on the screen), who may not see them; "
+                            f"declare the zone `owner` (its owner sees it) or `public`, or write the text with `as`",
+                            p.domain.span)
+
     def never_playable(self, a: n.ActionDecl) -> bool:
         """Report and say whether an action can never be played."""
         if a.require is not None and self.consts.truth(a.require) is False:
@@ -552,6 +567,7 @@ class StaticLint:
     def classify_actions(self) -> None:
         for step in self.steps.values():
             for a in step.decl.actions:
+                self.hidden_choice(a)
                 if self.never_playable(a):
                     continue
                 step.playable.append(a)
