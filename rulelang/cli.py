@@ -321,7 +321,8 @@ def _lint(args) -> int:
         if diagnostics:
             print(f"{errors} error(s), {len(diagnostics) - errors} warning(s)")
         else:
-            print(f"ok: {len(args.files)} file(s) clean")
+            played = f" ({games} random game(s) each played to the end or to the action limit)" if args.deep else ""
+            print(f"ok: {len(args.files)} file(s) clean{played}")
     return 1 if errors or (args.strict and diagnostics) else 0
 
 
