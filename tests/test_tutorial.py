@@ -114,7 +114,7 @@ def test_lint_command(capsys):
     assert capsys.readouterr().out.strip() == "ok: 1 file(s) clean"
     assert rulelang.cli.main(["lint", "--deep", "--games", "20",
                               str(step(FINAL["grid"])), str(step(FINAL["cards"]))]) == 0
-    assert capsys.readouterr().out.strip() == "ok: 2 file(s) clean"
+    assert capsys.readouterr().out.strip() == "ok: 2 file(s) clean (20 random game(s) each played to the end or to the action limit)"
 
 
 def test_simulate_command(capsys):
