@@ -644,10 +644,14 @@ def render_view(view: dict) -> str:
     if actor is not None and not view.get("over") and (actor != turn_player or not view.get("turn")):
         header.append(f"{seat_name(actor)} to act")
     header.append(f"you are {seat_name(view['viewer'])}")
-    lines = ["== " + " · ".join(header)]
+    width = max(60, shutil.get_terminal_size((80, 24)).columns)
+    lines = ["=="]
+    for part in header:                        # a long header goes on over several lines
+        if len(lines[-1]) + 3 + len(part) > width and lines[-1] != "==":
+            lines.append("  ")
+        lines[-1] += (" · " if lines[-1] not in ("==", "  ") else " ") + part
     if view.get("board"):
         lines.append(printable(view["board"].rstrip("\n"), multiline=True))     # its lines are the engine's
-    width = max(60, shutil.get_terminal_size((80, 24)).columns)
     for line in [render_zone(zone) for zone in view["zones"]] + [render_value(value) for value in view["values"]]:
         lines += _wrapped(line, width)
     if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):

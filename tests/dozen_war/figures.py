@@ -1,0 +1,88 @@
+"""Figures for games/dozen_war.md, by random play through the public API (not a test):
+
+    python tests/dozen_war/figures.py 4 100 [alliance] [random] [eager]
+
+Plays G games with uniformly random actions (what `rulelang simulate --bot random` does; game i is
+seeded i) — or, with `eager`, a crude greedy policy: dig, else attack, else a skill or a card, else
+move (or end the turn, 1 time in 10), always answering a defence window when it can — and prints: actions per game, mean rounds, how games end (5 map pieces, score, last one
+standing), win rate by seat and by the class of each player's first general, playouts/s."""
+from __future__ import annotations
+
+import collections
+import random
+import sys
+import time
+from pathlib import Path
+
+import rulelang
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+PRIORITY = ("dig", "attack", "siege", "skill", "equip", "hand over", "warp", "revive")
+
+
+def eager(actions, rng):
+    texts = [a.text for a in actions]
+    for word in PRIORITY:
+        hits = [a for a in actions if a.text.startswith(word)]
+        if hits:
+            return rng.choice(hits)
+    moves = [a for a in actions if a.text.startswith("move")]
+    if moves and rng.random() < 0.9:
+        return rng.choice(moves)
+    if "end turn" in texts:
+        return actions[texts.index("end turn")]
+    answers = [a for a in actions if a.text != "pass"]      # a window or a choice: never pass
+    return rng.choice(answers or actions)
+
+
+def main(players: int, games: int, alliance: bool, deal: str, policy: str = "random") -> None:
+    game = rulelang.load(str(ROOT / "games" / "dozen_war.rules"))
+    opts = {"alliance": alliance, "generals": deal}
+    ends, seat_wins, cls_games, cls_wins = collections.Counter(), collections.Counter(), collections.Counter(), collections.Counter()
+    gen_games, gen_wins = collections.Counter(), collections.Counter()
+    actions, rounds, t0 = [], [], time.time()
+    for i in range(games):
+        m = game.new_match(players, seed=i, options=opts)
+        rng = random.Random(i)
+        n = 0
+        while not m.is_over and n < 20000:
+            acts = m.legal_actions()
+            m.apply(eager(acts, rng) if policy == "eager" else rng.choice(acts))
+            n += 1
+        st = m.state()
+        actions.append(n)
+        rounds.append(st["rounds"]["round"])
+        reason = m.outcome["reason"] or ""
+        ends["5 map pieces" if "map pieces" in reason else "score" if "score" in reason
+             else "last standing" if "standing" in reason else reason] += 1
+        comps = st["components"]
+        for u, c in enumerate(comps):
+            if c["kind"] == "Unit" and c["fields"]["general"] and any(
+                    u in st["zones"]["fallen"][p] or u in st["vars"]["army"][p] for p in range(players)):
+                owner = st["vars"]["player_of"][u]
+                gen_games[c["label"]] += 1
+                gen_wins[c["label"]] += m.outcome["results"][owner] == "win"
+        for p, r in enumerate(m.outcome["results"]):
+            lead = st["vars"]["lead"][p]
+            cls_games[lead] += 1
+            if r == "win":
+                seat_wins[p] += 1
+                cls_wins[lead] += 1
+    dt = time.time() - t0
+    print(f"{players} players{' alliance' if alliance else ''}, generals={deal}, {policy} play, {games} games")
+    print(f"  actions/game mean {sum(actions)/games:.0f} (min {min(actions)}, max {max(actions)}); "
+          f"mean rounds {sum(rounds)/games:.2f}")
+    print("  ends: " + ", ".join(f"{k} {v}" for k, v in ends.most_common()))
+    print("  win rate by seat: " + ", ".join(f"P{p+1} {seat_wins[p]/games:.0%}" for p in range(players)))
+    print("  win rate by first general's class: " + ", ".join(
+        f"{c} {cls_wins[c]/cls_games[c]:.0%} ({cls_games[c]})" for c in sorted(cls_games)))
+    print("  win rate of the player holding each general: " + ", ".join(
+        f"{g} {gen_wins[g]/gen_games[g]:.0%}" for g in sorted(gen_games, key=lambda g: -gen_wins[g] / gen_games[g])))
+    print(f"  {games/dt:.2f} playouts/s, {sum(actions)/dt:.0f} actions/s")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), int(sys.argv[2]), "alliance" in sys.argv[3:], "random" if "random" in sys.argv[3:] else "draft",
+         "eager" if "eager" in sys.argv[3:] else "random")

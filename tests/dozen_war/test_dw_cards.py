@@ -1,0 +1,60 @@
+"""Equipment cards (games/dozen_war/equipment.rules): boosts carry their stars into the attack, defences
+answer only attacks with no more stars; attack cards with targets of their own."""
+from __future__ import annotations
+
+from dw_helpers import Position, hp, legal, play, units_at, var
+
+
+def test_war_axe_makes_a_two_star_attack_a_wooden_shield_cannot_answer():
+    p = (Position(2).soldier(0, "infantry", "e5").soldier(1, "infantry", "f5").hand(0, "War Axe")
+         .hand(1, "Wooden Shield", "Iron Shield").turn(0))
+    target = p.unit_at("f5")
+    m = p.match()
+    play(m, "equip War Axe", "attack e5 infantry f5 infantry")
+    assert legal(m) == ["Iron Shield", "pass"]               # 2 stars: the 1-star shield may not answer
+    play(m, "pass")
+    assert units_at(m, "f5") == [] and hp(m, target) <= 0
+
+
+def test_sharp_sword_plus_one_and_a_wooden_shield_takes_one_off():
+    p = (Position(2).soldier(0, "infantry", "e5").soldier(1, "infantry", "f5").hand(0, "Sharp Sword")
+         .hand(1, "Wooden Shield").turn(0))
+    target = p.unit_at("f5")
+    m = p.match()
+    play(m, "equip Sharp Sword", "attack e5 infantry f5 infantry", "Wooden Shield")
+    assert hp(m, target) == 1                                # 2 - 1
+    assert len(m.state()["zones"]["hand"][1]) == 0
+
+
+def test_fire_arrow_and_bomb_and_horseshoe_and_banner():
+    m = (Position(2).soldier(0, "archer", "b5").soldier(1, "infantry", "e5", hp=1).hand(0, "Fire Arrow")
+         .turn(0).match())
+    play(m, "equip Fire Arrow")                              # 3 cells east of the archer
+    assert units_at(m, "e5") == []
+    m = (Position(2).soldier(0, "cavalry", "b5").soldier(1, "infantry", "c5").hand(0, "Bomb").turn(0).match())
+    play(m, "equip Bomb")
+    assert units_at(m, "c5") == []
+    m = Position(2).soldier(0, "infantry", "b5").hand(0, "Horseshoe").turn(0).match()
+    play(m, "move b5 infantry c5")
+    assert not any(a.startswith("move c5") for a in legal(m))
+    play(m, "equip Horseshoe")
+    assert any(a.startswith("move c5 infantry") for a in legal(m))
+    m = Position(2).hand(0, "War Banner").turn(0).match()
+    play(m, "equip War Banner", "archer castle")
+    assert units_at(m, "h11") == ["archer"]
+
+
+def test_dodge_guards_generals_smoke_bomb_soldiers_spiked_armour_strikes_back():
+    p = (Position(2).general(0, "Gold Maker", "e5").soldier(0, "archer", "e4").soldier(1, "infantry", "f5")
+         .soldier(1, "infantry", "f4").hand(0, "Dodge", "Smoke Bomb", "Spiked Armour").turn(1))
+    attacker = p.unit_at("f4")
+    m = p.match()
+    play(m, "attack f5 infantry e5 Gold Maker")
+    assert sorted(legal(m)) == ["Dodge", "Golden Shield", "Spiked Armour", "pass"]
+    play(m, "Dodge", "pass")                                 # the window asks again until all pass
+    play(m, "attack f4 infantry e4 archer")
+    assert sorted(legal(m)) == ["Golden Shield", "Smoke Bomb", "Spiked Armour", "pass"]
+    play(m, "Spiked Armour", "pass")
+    if m.question:                                           # P2's f5 infantry may take the blow back
+        play(m, "pass")
+    assert units_at(m, "e4") == [] and hp(m, attacker) == 1

@@ -1,0 +1,145 @@
+"""Rules beyond the twelve scenarios: the draft (D18), tokens (D4, D13), looting map pieces, hand-over
+and revival (D20), events (D23), the turn order (D19), elimination (D26) and the alliance (D28–D30)."""
+from __future__ import annotations
+
+from dw_helpers import Position, game, hp, idx, legal, play, units_at, var, where, winners
+
+
+def test_draft_bans_then_two_picks_then_a_banned_general_each():
+    m = game.new_match(2, seed=5, options={"generals": "draft"})
+    q = m.question
+    assert q["chooser"] == 1 and q["prompt"] == "ban a general"       # bans in order 2-1
+    play(m, "Iron Warden")
+    assert m.question["chooser"] == 0
+    play(m, "Gold Maker")
+    order = []
+    while m.question and m.question["prompt"].startswith("pick"):
+        order.append(m.question["chooser"])
+        m.apply(legal(m)[0])
+    assert order[:4] == [0, 1, 1, 0] and len(order) == 5     # 1-2, 2-1, then by the die (the last: forced)
+    st = m.state()
+    owned = [sorted(st["components"][g]["label"] for g in st["zones"]["fallen"][p]) for p in range(2)]
+    assert sum(len(o) for o in owned) == 6
+    assert "Iron Warden" in owned[0] + owned[1] and "Gold Maker" in owned[0] + owned[1]
+
+
+def test_random_deal_gives_three_generals_each_and_setup_places_them():
+    m = game.new_match(4, seed=2, options={"generals": "random"})
+    while m.question:
+        m.apply(legal(m)[0])
+    st = m.state()
+    for p in range(4):
+        gens = [u for u in st["vars"]["army"][p] if st["components"][u]["fields"]["general"]]
+        assert len(gens) == 3 and len(st["vars"]["army"][p]) == 6   # a general and a soldier per castle
+
+
+def test_tokens_treasure_curse_and_the_warp_token():
+    m = Position(2).general(0, "Iron Warden", "e8").bury("f8", "Dragon Gold").turn(0).match()
+    play(m, "dig Iron Warden f8")
+    assert var(m, "coins") == [3, 0]
+    p = Position(2).general(0, "Iron Warden", "e8").bury("f8", "Cursed Idol").turn(0)
+    g = p.unit_at("e8")
+    m = p.match()
+    play(m, "dig Iron Warden f8")
+    assert hp(m, g) == 1
+    # the volcano's token stays on the warp cell: the first general to enter takes it
+    p = (Position(2).general(0, "Iron Warden", "f5").bury("f6", "Map piece").var("warp", None, idx("f6"))
+         .var("mount", idx("f6"), False).turn(0, rnd=4))
+    g = p.unit_at("f5")
+    m = p.match()
+    play(m, "move f5 Iron Warden f6")
+    assert var(m, "pcs")[g] == 1
+
+
+def test_killing_a_general_gives_a_skull_a_coin_and_its_map_pieces():
+    p = (Position(2).general(0, "Iron Warden", "e5").general(0, "Gold Maker", "a1")
+         .general(1, "Moon Bow", "f5", hp=1, pieces=2).turn(0))
+    warden, maker = p.unit_at("e5"), p.unit_at("a1")
+    m = p.match()
+    play(m, "attack e5 Iron Warden f5 Moon Bow")
+    assert m.question["prompt"] == "which general keeps the map pieces"
+    play(m, "Gold Maker")
+    assert var(m, "skulls") == [1, 0] and var(m, "coins") == [1, 0]
+    assert var(m, "pcs")[maker] == 2 and var(m, "pcs")[warden] == 0
+    assert m.state()["zones"]["fallen"][1] == [p.ids("Moon Bow", "Unit")[0]]
+
+
+def test_hand_over_then_no_attack_and_revive_for_four_coins():
+    p = (Position(2).general(0, "Iron Warden", "e5", pieces=1).general(0, "Gold Maker", "f5")
+         .general(0, "Moon Bow", None).soldier(1, "infantry", "d5").coins(4, 0).turn(0))
+    warden, maker = p.unit_at("e5"), p.unit_at("f5")
+    m = p.match()
+    play(m, "hand over Iron Warden Gold Maker")
+    assert var(m, "pcs")[maker] == 1 and var(m, "pcs")[warden] == 0
+    assert "attack e5 Iron Warden d5 infantry" not in legal(m)
+    assert any(a.startswith("move e5 Iron Warden") for a in legal(m))
+    play(m, "revive Moon Bow d11")
+    assert var(m, "coins") == [0, 0] and "Moon Bow" in units_at(m, "d11")
+
+
+def test_event_outcome_by_die_per_player():
+    # Tax Collector: 1-3 pay 1 coin, 4-6 gain 1; P1 rolls 2, P2 rolls 5
+    m = (Position(2).coins(1, 1).events_top("Tax Collector").rolls((6, 2), (6, 5)).turn(1).match())
+    play(m, "end turn")
+    assert var(m, "coins") == [1, 3]                         # income +1 each, then -1 / +1
+    assert m.state()["components"][m.state()["zones"]["past"][-1]]["label"] == "Tax Collector"
+
+
+def test_regional_event_touches_only_its_region():
+    # Plague in the North (1-3): each soldier of yours in rows 7-11 takes 1 damage
+    p = (Position(2).soldier(0, "archer", "e9").soldier(0, "archer", "e5").events_top("Plague in the North")
+         .rolls((6, 1), (6, 1)).turn(1))
+    north, south = p.unit_at("e9"), p.unit_at("e5")
+    m = p.match()
+    play(m, "end turn")
+    assert where(m, north) is None and where(m, south) == "e5"
+
+
+def test_the_leader_in_map_pieces_reorders_the_turns():
+    m = (Position(3).general(2, "Gold Maker", "e5", pieces=2).general(0, "Iron Warden", "a1")
+         .general(1, "Moon Bow", "k1").events_top("Gold Vein").turn(2).match())
+    play(m, "end turn")                                      # P3 ends round 1
+    assert m.question["chooser"] == 2 and m.question["prompt"] == "set the turn order"
+    play(m, "P3", "P2")                                      # P1 is last: no question
+    assert m.state()["rounds"]["order"] == [2, 1, 0]
+    assert m.state()["current"] == 2 and var(m, "round") == 2
+
+
+def test_a_player_with_nothing_left_is_out_and_the_last_one_wins():
+    p = (Position(2).soldier(0, "infantry", "e5").soldier(1, "archer", "f5").turn(0))
+    for k in ("South infantry castle", "South cavalry castle", "South archer castle"):
+        p.castle(k, 0)
+    m = p.match()
+    play(m, "attack e5 infantry f5 archer")
+    assert m.is_over and winners(m) == [0]
+    assert m.state()["rounds"]["eliminated"] == [1]
+
+
+def test_alliance_infantry_and_defence_for_an_ally_and_a_shared_win():
+    p = (Position(4, options={"alliance": True}).soldier(0, "archer", "e5").soldier(2, "infantry", "e4")
+         .soldier(1, "infantry", "f5").hand(2, "Iron Shield").turn(1))
+    arch, inf = p.unit_at("e5"), p.unit_at("e4")
+    m = p.match()
+    play(m, "attack f5 infantry e5 archer")
+    assert m.question["chooser"] == 2 and legal(m) == ["Iron Shield", "pass"]   # P3 defends its ally
+    play(m, "pass")
+    assert m.question["chooser"] == 2                         # P3's infantry may take the hit
+    play(m, "infantry")
+    assert hp(m, inf) == 1 and hp(m, arch) == 1
+    # a team's map pieces count together: 3 + 1 dug = 4? no: 2 + 2 + 1 = 5 wins for P1 and P3
+    m = (Position(4, options={"alliance": True}).general(0, "Iron Warden", "e8", pieces=2)
+         .general(2, "Gold Maker", "a1", pieces=2).bury("f8", "Map piece").turn(0).match())
+    play(m, "dig Iron Warden f8")
+    assert m.is_over and winners(m) == [0, 2]
+
+
+def test_a_strike_back_may_be_taken_by_the_attackers_infantry_but_not_defended():
+    p = (Position(2).general(0, "Shield Mother", "e5").soldier(0, "archer", "f5").soldier(1, "cavalry", "g5")
+         .soldier(1, "infantry", "h5").hand(1, "Iron Shield").coins(2, 0).turn(1))
+    cav, inf = p.unit_at("g5"), p.unit_at("h5")
+    m = p.match()
+    play(m, "attack g5 cavalry f5 archer", "Last Stand")
+    assert m.question["chooser"] == 1 and m.question["prompt"] == "an infantry takes the blow for cavalry"
+    assert legal(m) == ["infantry", "pass"]                  # no Iron Shield against a strike back
+    play(m, "infantry")
+    assert hp(m, cav) == 1 and hp(m, inf) == 1
