@@ -238,7 +238,8 @@ def format_report(result: dict) -> str:
     finished = result["finished"]
     first = result["outcomes"]
     lines = [
-        f"{printable(result['game'])}: {result['games']} games, {result['players']} players, "
+        f"{printable(result['game'])}: {result['games']} game{'s' if result['games'] != 1 else ''}, "
+        f"{result['players']} player{'s' if result['players'] != 1 else ''}, "
         f"seed {result['seed']} (bots: {seats})",
     ]
     if result["options"]:
