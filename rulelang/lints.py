@@ -303,7 +303,7 @@ class StaticLint:
                     items = x.comp
                 elif isinstance(x, n.Call) and x.name in ("max", "min") and len(x.args) == 1:
                     items = x.args[0]
-                if items is not None and not _never_empty(items):
+                if items is not None and not _never_empty(items, self.c.refs):
                     self.report("W216", "warning", f"`{x.name}` of a list that may be empty stops the game with a rule "
                                 f"error when it is: give the value for that case, `{x.name}(…, 0)`, or test "
                                 f"the size first", x.span)
@@ -528,10 +528,16 @@ class StaticLint:
     def hidden_choice(self, a: n.ActionDecl) -> None:
         """W218: an action chooses among the components of a hidden zone: its texts name them
         (`play B3`) to the chooser, who may not see them, and on the screen to everyone."""
+        if a.text is not None and a.params:
+            used = {x.name for x in walk(a.text) if isinstance(x, n.Name)}
+            if not used & {p.name for p in a.params}:
+                self.report("W219", "warning", f"the text of action `{a.name}` (`as`) uses none of its parameters: "
+                            f"every choice gets the same text, and only the first is offered", a.text.span)
         for p in a.params:
             z = self.root_zone(p.domain)
             sym = self.c.symbols.get(z) if z else None
-            if sym is None or a.text is not None:
+            if sym is None or (a.text is not None and p.name not in {x.name for x in walk(a.text)
+                                                                       if isinstance(x, n.Name)}):
                 continue
             vis = [m.name for m in sym.decl.modifiers if m.name in ("public", "hidden", "owner")]
             if vis == ["hidden"] and not any(m.name == "internal" for m in sym.decl.modifiers):
@@ -1033,17 +1039,17 @@ def _tests_size(cond) -> bool:
                for y in walk(cond))
 
 
-def _never_empty(e) -> bool:
+def _never_empty(e, refs: dict) -> bool:
     """A list that has an element whatever the position: a non-empty literal, a literal range,
     the players, a board's directions or cells, or a comprehension without `where` over one."""
     if isinstance(e, n.Comprehension):
-        return e.where is None and _never_empty(e.iterable) and all(_never_empty(it) for _, it, _ in e.more)
+        return e.where is None and _never_empty(e.iterable, refs) and all(_never_empty(it, refs) for _, it, _ in e.more)
     if isinstance(e, n.ListComp):
-        return _never_empty(e.comp)
+        return _never_empty(e.comp, refs)
     if isinstance(e, n.ListLit):
         return bool(e.items)
-    if isinstance(e, n.Name):
-        return e.name == "players"
+    if isinstance(e, n.Name):                    # the players, an enum's values
+        return refs.get(id(e)) in (("builtin", "players"),) or refs.get(id(e), ("",))[0] == "enum"
     if isinstance(e, n.Call):                    # a board's directions, all its cells
         return e.name == "directions" or (e.name == "cells" and len(e.args) == 1)
     if isinstance(e, n.Binary) and e.op == "..":

@@ -652,7 +652,7 @@ def render_view(view: dict) -> str:
         lines[-1] += (" · " if lines[-1] not in ("==", "  ") else " ") + part
     if view.get("board"):
         lines.append(printable(view["board"].rstrip("\n"), multiline=True))     # its lines are the engine's
-    for line in [render_zone(zone) for zone in view["zones"]] + [render_value(value) for value in view["values"]]:
+    for line in _zone_lines(view["zones"]) + [render_value(value) for value in view["values"]]:
         lines += _wrapped(line, width)
     if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):
         out = set(view.get("eliminated") or [])
@@ -666,6 +666,23 @@ def render_view(view: dict) -> str:
         who = "you" if choice["chooser"] == view["viewer"] else seat_name(choice["chooser"])
         lines.append(f"  ▶ {who} must choose: {prompt}{doing}")
     return "\n".join(lines)
+
+
+def _zone_lines(zones: list) -> list[str]:
+    """A line per zone; of a family per enum value(s) (`trail (P1, R)`…) only the members holding
+    something, and one line for those that are empty."""
+    lines, empty = [], {}
+    for zone in zones:
+        if zone.get("key_text") and zone["count"] == 0:
+            if zone["name"] not in empty:
+                empty[zone["name"]] = len(lines)
+                lines.append(None)
+            continue
+        lines.append(render_zone(zone))
+    for name, at in empty.items():
+        lines[at] = f"{_name(name)}: the others empty" if any(
+            z["name"] == name and z.get("key_text") and z["count"] for z in zones) else f"{_name(name)}: all empty"
+    return lines
 
 
 def _wrapped(line: str, width: int) -> list[str]:
@@ -972,7 +989,10 @@ def _zone_line(doc: _Doc, z: dict, words, kinds: dict) -> str:
     shape = "a pile" if z["ordered"] else "a set"
     per = {"player": "each player has one", "cell": "one on each cell of the board",
            "component": "one for each component"}.get(z["per"])
-    what = [shape, VISIBLE[z["visibility"]], per,
+    if z["per"] == "key":                      # per enum value(s): "one for each player and Colour"
+        parts = ["player" if k == "player" else "cell" if k == "cell" else k[5:] for k in z["key"]]
+        per = "one for each " + " and ".join(parts)
+    what = [shape, "face up, only its top card seen" if z.get("top") else VISIBLE[z["visibility"]], per,
             f"at most {z['capacity']}" if z.get("capacity") is not None else None,
             "in play: its cards' abilities apply" if z.get("play") else None]
     line = f"{doc.code(z['name'])} ({', '.join(w for w in what if w)})"

@@ -506,3 +506,26 @@ def test_a_field_of_none_is_a_rule_error_in_words():
               decls="zone gone: pile, public", setup="move pool to gone")
     with pytest.raises(rulelang.RuleRuntimeError, match="`none` where a component, a player or a cell was due"):
         m.apply("go")
+
+
+def test_an_action_text_that_uses_no_parameter_is_warned_of():
+    text = BOARD.format(shape="squares(2, 1)", decls="", setup="").replace(
+        'as "place at " + text(c)', 'as "place a stone"')
+    assert any(d.startswith("W219") for d in lint(text)), lint(text)
+
+
+def test_w218_stays_on_when_the_action_text_names_the_hidden_card():
+    hidden = TOP.replace("turn { step s { action go { finish draw } } }",
+                         "turn { step s { action peek(c in deck) as \"peek \" + text(c) { finish draw } } }")
+    assert any(d.startswith("W218") for d in lint(hidden)), lint(hidden)
+    quiet = hidden.replace('as "peek " + text(c)', 'as "peek at card " + text(c.v - c.v + 1)')
+    assert any(d.startswith("W218") for d in lint(quiet))             # it still reads c
+    blind = TOP.replace("turn { step s { action go { finish draw } } }",
+                        "turn { step s { action peek as \"peek\" { finish draw } } }")
+    assert not any(d.startswith("W218") for d in lint(blind))
+
+
+def test_max_over_an_enum_is_never_empty():
+    text = FAMILIES.replace("var spent: int = 0 per Colour",
+                            "var spent: int = 0 per Colour\n  show def hottest = max(spent[c] for c in Colour)")
+    assert not any(d.startswith("W216") for d in lint(text))
