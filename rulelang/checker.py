@@ -819,6 +819,8 @@ class Checker:
                 self.check_args(s, sym.decl.params, s.args, f"{what} `{name}`")
             if isinstance(s, n.Open) and s.start is not None:
                 self.expect(s.start, "player", "the first player asked")
+            if isinstance(s, n.Open) and s.to is not None:
+                self.players_expr(s.to, "who may respond")
             if isinstance(s, n.RunHook):
                 t = self.expr(s.card)
                 if not is_comp(t) and t not in ("any", "none"):

@@ -480,7 +480,12 @@ class Compiler:
         if isinstance(s, n.Emit):
             return {"s": "emit", "event": s.event, "a": [self.expr(a) for a in s.args]}
         if isinstance(s, n.Open):
-            return {"s": "open", "window": s.window, "a": [self.expr(a) for a in s.args], "from": self.expr(s.start)}
+            out = {"s": "open", "window": s.window, "a": [self.expr(a) for a in s.args], "from": self.expr(s.start)}
+            if s.to is not None:
+                out["to"] = self.expr(s.to)
+            if s.always:
+                out["always"] = True
+            return out
         if isinstance(s, n.RunHook):
             return {"s": "run", "hook": s.hook, "a": [self.expr(a) for a in s.args], "of": self.expr(s.card)}
         if isinstance(s, n.Reveal):

@@ -290,10 +290,13 @@ class Emit(Node):
 
 @dataclass(frozen=True, eq=False)
 class Open(Node):
-    """`open WINDOW(args) [from P]`: players, in turn from P, respond or pass until all pass."""
+    """`open WINDOW(args) [from P] [to PLAYERS] [always]`: players (those listed), in turn from P,
+    respond or pass until all pass; with `always` each is asked even with nothing to respond with."""
     window: str
     args: tuple
     start: Node | None
+    to: Node | None = None
+    always: bool = False
 
 
 @dataclass(frozen=True, eq=False)

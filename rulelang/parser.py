@@ -581,8 +581,17 @@ class _ToNodes(Transformer_NonRecursive):
 
     def open_stmt(self, meta, c):
         args = c[1] if len(c) > 1 and isinstance(c[1], list) else []
-        start = c[-1] if len(c) > 1 and not isinstance(c[-1], list) else None
-        return n.Open(self.sp(meta), str(c[0]), tuple(args), start)
+        parts = dict(x for x in c[1:] if isinstance(x, tuple))
+        return n.Open(self.sp(meta), str(c[0]), tuple(args), parts.get("from"), parts.get("to"), "always" in parts)
+
+    def open_from(self, meta, c):
+        return ("from", c[0])
+
+    def open_to(self, meta, c):
+        return ("to", c[0])
+
+    def open_always(self, meta, c):
+        return ("always", True)
 
     def can_expr(self, meta, c):
         args = c[1] if len(c) > 2 else []

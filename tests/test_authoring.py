@@ -529,3 +529,52 @@ def test_max_over_an_enum_is_never_empty():
     text = FAMILIES.replace("var spent: int = 0 per Colour",
                             "var spent: int = 0 per Colour\n  show def hottest = max(spent[c] for c in Colour)")
     assert not any(d.startswith("W216") for d in lint(text))
+
+
+# -- a window that asks even those with nothing to respond with ----------------------------------
+
+WINDOW = """
+game "Duel" {
+  players 3
+  kind Card { v: int  owner: player  label "card " + text(v) }
+  zone hand: set per player, owner
+  zone gone: pile, public
+  var hits: int = 0
+  window defend(t: player)
+  card Card "Shield" { v: 1 copies: 1
+    on defend(t) from hand where t == self.owner { move self to gone  hits -= 1 } }
+  card Card "Sword" { v: 2 copies: 1 }
+  setup { create cards Card(owner: 1) where v == DEALT in hand[1] }
+  turn { step s {
+    action attack { hits += 1  open defend(1) from 1 to [1] ASK  finish draw }
+  } }
+}
+"""
+
+
+def duel(dealt: int, ask: str):
+    return game(WINDOW.replace("DEALT", str(dealt)).replace("ASK", ask)).new_match(3, seed=0)
+
+
+def test_a_window_skips_a_player_with_nothing_to_respond_with_unless_always():
+    shield, sword = duel(1, ""), duel(2, "")
+    shield.apply("attack")
+    sword.apply("attack")
+    assert shield.view(0)["choice"]["chooser"] == 1 and sword.is_over      # the attacker can tell
+    shield, sword = duel(1, "always"), duel(2, "always")
+    shield.apply("attack")
+    sword.apply("attack")
+    assert shield.view(0)["choice"] == sword.view(0)["choice"]             # now it cannot
+    assert sword.question["options"] == ["pass"] and not sword.is_over
+    sword.apply("pass")
+    assert sword.is_over
+
+
+def test_a_window_asks_only_the_players_it_is_opened_to():
+    m = game(WINDOW.replace("DEALT", "2").replace("to [1] ASK", "always")).new_match(3, seed=0)
+    m.apply("attack")
+    asked = []
+    while not m.is_over:
+        asked.append(m.question["chooser"])
+        m.apply("pass")
+    assert asked == [1, 2, 0]                         # everyone, from P2, each once

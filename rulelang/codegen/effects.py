@@ -320,19 +320,24 @@ def emit_builtin(m, name: str) -> None:
         m.me = saved
 
 
-def _open(m, wi: int, args: tuple, start):
-    """A window: players in turn from `start` respond or pass; it closes when all have passed in
-    a row. A player with no legal response passes without being asked."""
+def _open(m, wi: int, args: tuple, start, to=None, always=False):
+    """A window: players in turn from `start` (only those in `to`, if given) respond or pass; it
+    closes when all of them have passed in a row. A player with no legal response passes without
+    being asked — unless `always`: then being asked at all tells the others nothing."""
     code = m.game.code
     entries = code.responses[wi]
     name = code.window_names[wi]
     n = m.players
     first = m.current if start is None else start
+    asked = [(first + i) % n for i in range(n)]
+    if to is not None:
+        wanted = set(to) if isinstance(to, list) else {to}
+        asked = [p for p in asked if p in wanted]
     passes, k = 0, 0
     signal = None
     saved = m.me
-    while passes < n and m.result is None:
-        p = (first + k) % n
+    while asked and passes < len(asked) and m.result is None:
+        p = asked[k % len(asked)]
         k += 1
         options: dict = {}
         try:
@@ -346,7 +351,7 @@ def _open(m, wi: int, args: tuple, start):
                         options.setdefault(m.labels[c], (entry, full, c))
         finally:
             m.me = saved
-        if not options:
+        if not options and not always:
             passes += 1
             continue
         options[PASS] = SKIP

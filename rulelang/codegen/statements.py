@@ -458,7 +458,9 @@ class StatementLowering:
 
     def s_open(self, s, ctx):
         start = self.opt_src(s.get("from"), ctx)
-        self.signal_of(f"_open(m, {self.window_index[s['window']]}, {self.args_tuple(s['a'], ctx)}, {start})", ctx)
+        to = self.opt_src(s.get("to"), ctx)
+        self.signal_of(f"_open(m, {self.window_index[s['window']]}, {self.args_tuple(s['a'], ctx)}, {start}, "
+                       f"{to}, {bool(s.get('always'))})", ctx)
 
     def s_run(self, s, ctx):
         of = self.ex(s["of"], ctx).src

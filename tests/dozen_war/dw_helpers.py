@@ -189,10 +189,14 @@ def legal(m) -> list[str]:
 
 
 def play(m, *texts: str):
+    """Apply each text; a window question whose only answer is `pass` (asked so as to betray
+    nothing) is answered, as a player with nothing to play would."""
     for text in texts:
         now = legal(m)
         assert text in now, f"{text!r} is not legal; legal: {now}"
         m.apply(text)
+        while not m.is_over and m.question is not None and m.question["options"] == ["pass"]:
+            m.apply("pass")
     return m
 
 
