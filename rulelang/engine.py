@@ -20,7 +20,7 @@ from .codegen import Action, Lowerer, plain_text, player_text
 from .codegen.runtime import Batch, _next_seat
 from .codegen.effects import HIDDEN_ABILITY, Paused, drain, emit_builtin, known_to, seen_by
 from .errors import IllegalAction, RuleFault, RuleRuntimeError, StateError
-from .irspec import ANYTIME_STEP, check_ir
+from .irspec import ANYTIME_STEP, check_ir, walk_ir
 from .limits import COMPONENT_LIMIT, INT_LIMIT, WORK_LIMIT
 from .textsafe import printable
 from .types import Context, ValueType
@@ -192,7 +192,7 @@ class Game:
         """The kinds of component the rules may create after setup (in an action, a step, a handler...)."""
         if self._play_kinds is None:
             self._play_kinds = {x["kind"] for key, part in self.ir.items() if key != "setup"
-                                for x in _nodes(part) if x.get("s") == "create" and isinstance(x.get("kind"), str)}
+                                for x in walk_ir(part) if x.get("s") == "create" and isinstance(x.get("kind"), str)}
         return self._play_kinds
 
     def seats(self, players: int) -> tuple[list, list]:
@@ -1537,7 +1537,7 @@ def _zone_kinds(ir: dict) -> dict:
     `create` statements put there; None when it may hold several."""
     kinds = list(ir["kinds"])
     made: dict = {}
-    for x in _nodes([ir["setup"], ir["procs"], ir["steps"], ir["handlers"], ir["checks"], ir["limits"]]):
+    for x in walk_ir([ir["setup"], ir["procs"], ir["steps"], ir["handlers"], ir["checks"], ir["limits"]]):
         if x.get("s") in ("create", "create_cards") and isinstance(x.get("to"), dict) and x["to"].get("k") == "zone":
             made.setdefault(x["to"].get("n"), set()).add(x.get("kind"))
     out = {}
@@ -1545,18 +1545,6 @@ def _zone_kinds(ir: dict) -> dict:
         found = made.get(z["name"], set())
         out[z["name"]] = (kinds[0] if len(kinds) == 1 else next(iter(found)) if len(found) == 1 else None)
     return out
-
-
-def _nodes(tree):
-    """Every object in a JSON tree (the IR), without recursion."""
-    stack = [tree]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            yield x
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
 
 
 _REPR = reprlib.Repr()

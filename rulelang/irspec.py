@@ -783,7 +783,7 @@ class _Checker:
         self.typed(a["require"], OPTEXPR, f"{path}/require", 0)
         if "text" in a:                          # kept per binding: it may not read the match
             self.expr(a["text"], f"{path}/text", 0)
-            for x in _walk_exprs(a["text"]):
+            for x in walk_ir(a["text"]):
                 if x.get("k") in ("var", "zone", "def", "mods", "can") or (
                         x.get("k") == "builtin" and x.get("n") not in ("players", "player_count")) or (
                         x.get("k") == "call" and x.get("f") in ("roll", "pick", "size", "top", "bottom")):
@@ -791,8 +791,8 @@ class _Checker:
         self.block(a["body"], f"{path}/body", 0)
 
 
-def _walk_exprs(e):
-    """Every expression object inside `e` (an expression already validated)."""
+def walk_ir(e):
+    """Every object in a JSON tree (an IR or a part of one), without recursion."""
     stack = [e]
     while stack:
         x = stack.pop()
