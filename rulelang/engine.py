@@ -261,6 +261,7 @@ class Match:
     luck = None                     # a determinized copy: the seed of its generator once its paused effect ends
     origin_cache = None             # see origins
     zone_info = None                # see effects._zone_info
+    lm = None                       # while a listing runs (and only then): defs' results (codegen, "lmemo")
 
     def __init__(self, game: Game, players: int, seed, options: dict):
         self.game = game

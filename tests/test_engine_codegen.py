@@ -249,3 +249,71 @@ def test_a_turn_limit_ends_the_match_when_no_turn_handler_is_declared(tmp_path):
         m.apply("pass on")
     assert seen == [0, 1, 0, 1, 0]
     assert m.outcome["results"] == ["draw", "draw"]
+
+
+# ---- the third round (issue 17): listing memo, comprehension guards ----
+
+def game_with(tmp_path, defs: str, actions: str, values: str) -> rulelang.Game:
+    path = tmp_path / "defs.rules"
+    path.write_text(CARDS.format(values=values, actions=actions).replace("  setup {", defs + "\n  setup {"),
+                    encoding="utf-8")
+    return rulelang.load(str(path))
+
+
+BIGGER = "  def bigger(x) = [y for y in pool where y.v > x.v]"
+
+
+def test_a_def_memoised_per_listing_is_fresh_in_each_listing_and_unused_in_effects(tmp_path):
+    # `bigger(x)` reads the match (a comprehension over pool): kept while one listing runs, then
+    # dropped — after `take` moves a card, the next listing and the effect itself see the change
+    g = game_with(tmp_path, BIGGER, "action take(x in pool) require size(bigger(x)) < 3 {\n"
+                                    "        let before = size(bigger(top(pool)))\n"
+                                    "        move top(pool) to hand[me]\n"
+                                    "        log text(before) + \" \" + text(size(bigger(x))) }",
+                  values="3, 0, 4, 1, 5, 2")
+    assert "bigger" in g.lowerer.listing_memo_defs and "m.lm = {}" in g.lowerer.python
+    m = g.new_match(1, 0)
+    pool = [3, 0, 4, 1, 5, 2]
+    while True:
+        want = [f"take c{x}" for x in pool if sum(y > x for y in pool) < 3]
+        assert texts(m) == want + ["stop"]
+        assert m.lm is None                     # closed once the listing is made
+        if not want:
+            break
+        x = int(want[0][len("take c"):])
+        top = pool[-1]
+        before = sum(y > top for y in pool)
+        m.apply(want[0])
+        pool.pop()
+        assert m.messages_for(0)[-1] == f"{before} {sum(y > x for y in pool)}"
+
+
+def test_a_listing_that_fails_closes_its_memo(tmp_path):
+    g = game_with(tmp_path, BIGGER, "action take(x in pool) require size(bigger(x)) < 3 and (lim > 0 or "
+                                    "top(hand[me]).v > 0) { finish draw }\n      action brk { lim = 0 }",
+                  values="3, 4")
+    m = g.new_match(1, 0)
+    assert texts(m) == ["take c3", "take c4", "brk", "stop"]
+    with pytest.raises(rulelang.RuleRuntimeError):
+        m.apply("brk")                          # the next listing reads top of an empty hand
+    assert m.lm is None
+
+
+def test_a_comprehension_tests_what_does_not_read_its_variable_before_making_its_list(tmp_path):
+    # `first_of(p)` fails for a player with an empty hand; `p == me` does not read `c`, so it is
+    # tested first and the other hands' lists are never made
+    g = game_with(tmp_path, "  def first_of(p) = [top(hand[p])]",
+                  "action peek require size([c for p in players for c in first_of(p) where p == me]) == 1 "
+                  "{ finish draw }\n      action take(x in pool) { move x to hand[me] }", values="3, 0")
+    assert "else ())" in g.lowerer.python
+    m = g.new_match(2, 0)
+    m.apply("take c3")                           # P1's hand has a card, P2's none
+    assert texts(m) == ["peek", "take c0", "stop"]
+    # the same lists as without the guard where every list can be made
+    g = game_with(tmp_path, "", "action peek(c in [c for p in players for c in hand[p] where p == me and c.v > 1]) "
+                                "{ finish draw }\n      action take(x in pool) { move x to hand[me] }",
+                  values="3, 0, 4")
+    m = g.new_match(2, 0)
+    for t in ["take c3", "take c0", "take c4"]:
+        m.apply(t)
+    assert texts(m) == ["peek c3", "peek c4", "stop"]

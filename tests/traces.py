@@ -40,9 +40,14 @@ def _digest(state: dict) -> str:
 
 
 def corpus() -> list[tuple[str, int, dict | None]]:
-    """(rule file, players, options) of the games traced: both real games and the clean lint corpus."""
+    """(rule file, players, options) of the games traced: the five real games at each player count."""
     games = [("games/regicide.rules", p, None) for p in (1, 2, 3, 4)]
     games += [("games/valgard.rules", 2, None), ("games/valgard.rules", 2, {"hardcore": True})]
+    games += [("games/smash_up.rules", p, None) for p in (2, 3, 4)]
+    games += [("games/shadow_hunters.rules", p, None) for p in (4, 5, 6, 7, 8)]
+    games += [("games/shadow_hunters.rules", 6, {"characters": "all"})]
+    games += [("games/dozen_war.rules", p, None) for p in (2, 3, 4)]
+    games += [("games/dozen_war.rules", 4, {"alliance": True}), ("games/dozen_war.rules", 2, {"generals": "random"})]
     return games
 
 

@@ -152,6 +152,23 @@ class Analyses:
         self.memo_defs = {name for name in self.static_defs if "memo" in self.opt and ir["defs"][name]["params"]
                           and any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
                                   for x in _walk(ir["defs"][name]["body"]))}
+        # defs that read the match and do real work (a comprehension, a board walk, or a call of such
+        # a def): while one listing of legal actions runs, nothing changes, so their results are kept
+        # for that listing (card conditions re-ask the same questions for every card and binding)
+        self.listing_memo_defs: set = set()
+        if "lmemo" in self.opt:
+            def worth(name, d):
+                return any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
+                           or (x.get("k") == "def" and x["n"] in self.listing_memo_defs | self.memo_defs)
+                           for x in _walk(d["body"]))
+            sourced: set = set()               # (`source` may change between two card conditions)
+            _grow(sourced, ir["defs"], lambda name, d: any(
+                (x.get("k") == "builtin" and x.get("n") == "source") or (x.get("k") == "def" and x["n"] in sourced)
+                for x in _walk(d["body"])))
+            _grow(self.listing_memo_defs, ir["defs"], lambda name, d: (
+                name not in self.static_defs and name not in self.impure_defs
+                and name not in sourced
+                and ("d", name) not in self.recursive and worth(name, d)))
         # defs that may run once per element of a comprehension or per round of a loop (directly or
         # through other defs): their own comprehensions multiply, and are charged to the budget
         looped: set = set()

@@ -26,6 +26,7 @@ OPTIMISATIONS = (
     "intern",   # legal actions kept in nested lists indexed by ids, verdicts cached per combination
     "batch",    # a constant loop of `create`s computed once and added in bulk
     "memo",     # static defs and board expressions memoised per game
+    "lmemo",    # defs that read the match memoised while one listing of legal actions runs
 )
 
 

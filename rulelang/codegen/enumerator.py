@@ -67,7 +67,9 @@ class ActionEnumerator:
         return [p]
 
     def gen_enumerator(self, si: int, step: dict) -> None:
-        fn = Fn(self, f"def st_enum{si}(m):", step.get("line"))
+        # (named st_enum{si}_ when some defs are memoised while a listing runs: see listing_memo)
+        name = f"st_enum{si}_" if self.listing_memo_defs else f"st_enum{si}"
+        fn = Fn(self, f"def {name}(m):", step.get("line"))
         fn.enumerator = True           # a require is tested once per binding: its loops are charged
         fn.emit("out = {}")
         fn.emit("IU = m.intern")
@@ -79,6 +81,22 @@ class ActionEnumerator:
         # memo locals start unset
         memo_inits = [(f"    {name} = _UNSET", step.get("line")) for name in ctx.memo.values()]
         self.add_fn_with_prelude(fn, memo_inits)
+
+    def listing_memo(self, steps: list) -> None:
+        """The enumerators, each behind a wrapper that opens the listing's memo of defs (`m.lm`)
+        and closes it however the listing ends — only if some call of a memoised def was written
+        (with list arguments a def is called directly: a list cannot be a memo key)."""
+        for si, step in enumerate(steps):
+            if not self.listing_memo_used:
+                self.out.append((f"st_enum{si} = st_enum{si}_", step.get("line")))
+                continue
+            wrap = Fn(self, f"def st_enum{si}(m):", step.get("line"))
+            wrap.emit("m.lm = {}")
+            wrap.emit("try:")
+            wrap.emit(f"    return st_enum{si}_(m)")
+            wrap.emit("finally:")
+            wrap.emit("    m.lm = None")
+            self.add_fn(wrap)
 
     def add_fn_with_prelude(self, fn: Fn, prelude) -> None:
         lines = fn.lines()

@@ -209,8 +209,8 @@ class ExpressionLowering:
         """(body IR, ctx) for an inlinable call, else None."""
         d = self.ir["defs"][name]
         if "inline" not in self.opt or ("d", name) in self.recursive or ctx.depth >= INLINE_DEPTH or _size(d["body"]) > INLINE_SIZE \
-                or name in self.memo_defs:
-            return None
+                or name in self.memo_defs or (name in self.listing_memo_defs and not d["params"]):
+            return None                        # (a def of no parameters: its memo is worth more)
         params = d["params"] or []
         names = {}
         for p, a in zip(params, args):
@@ -264,7 +264,13 @@ class ExpressionLowering:
         args = [self.ex(a, ctx) for a in e["a"]]
         lvl, pure = _join(*args)
         shape, elem = self.def_shape.get(name, (ANY, ANY))
-        return P(self.memo_call(f"d{self.def_index[name]}", args), lvl, pure and name not in self.impure_defs,
+        fname = f"d{self.def_index[name]}"
+        if name in self.listing_memo_defs:
+            if any(a.shape == LIST for a in args):
+                fname += "_"                   # a list is no memo key: straight to the def's body
+            else:
+                self.listing_memo_used = True
+        return P(self.memo_call(fname, args), lvl, pure and name not in self.impure_defs,
                  shape=shape, elem=elem)
 
     def memo_call(self, fname: str, args: list) -> str:
@@ -481,6 +487,11 @@ class ExpressionLowering:
         const = self.ns.get(it.src)
         if where is not None and isinstance(const, list):
             it, where = self.pushdown(e, it, where, ctx)
+        guard = None
+        if where is not None and not isinstance(const, list) and it.pure and "hoist" in self.opt:
+            guard, where = self.comp_guard(e, where, ctx)
+            if guard is not None:
+                it = P(f"({it.src} if {guard.t} else ())", *_join(it, guard), shape=LIST, elem=it.elem)
         x = self.ex(e["x"], inner)
         parts = [x, it]
         cond = ""
@@ -506,6 +517,37 @@ class ExpressionLowering:
             src = f"_each(m, {src})"
         return P(f"{opener}{x.src} for {var} in {src}{cond}{closer}", lvl, pure, shape=LIST,
                  elem=SCALAR if x.shape == SCALAR else ANY)
+
+    def comp_guard(self, e, where, ctx: Ctx):
+        """(guard P or None, the rest of `where` or None): the `and`-conjuncts of a comprehension's
+        condition that do not read its variable are tested once, before its list is computed —
+        `[t for a in A for t in seen(a) where a.cls == archer]` looks only at the archers' lists.
+        Only pure conjuncts of a pure list: what is skipped could change nothing."""
+        conj: list = []
+
+        def flat(w):
+            if w["k"] == "bin" and w["op"] == "and":
+                flat(w["l"])
+                flat(w["r"])
+            else:
+                conj.append(w)
+        flat(where)
+        var = e["v"]
+        free = [c for c in conj if not any(x.get("k") == "local" and x.get("n") == var for x in _walk(c))]
+        if not free:
+            return None, where
+        guard = [self.ex(c, ctx) for c in free]
+        if not all(g.pure for g in guard):
+            return None, where
+        rest = [c for c in conj if not any(c is f for f in free)]
+        src = " and ".join(g.t for g in guard)
+        g = P(f"({src})" if len(guard) > 1 else guard[0].src, *_join(*guard))
+        if not rest:
+            return g, None
+        w = rest[0]
+        for c in rest[1:]:
+            w = {"k": "bin", "op": "and", "l": w, "r": c}
+        return g, w
 
     def pushdown(self, e, it: P, where, ctx: Ctx):
         """`[x for c in CONSTANT_LIST where c.row == E and ...]` iterates only the cells whose row is

@@ -75,6 +75,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         self.memo_out: list = []
         self.batches: list = []
         self.memo_cache: dict = {}             # memoising function -> its cache's name
+        self.listing_memo_used = False         # was a call of a def memoised per listing written?
         self.body_variants: dict = {}          # (action, subset size) -> body function for that size
         self.def_shape: dict = {}              # def -> (shape, element shape) of its value
         self.batch_free = None
@@ -185,6 +186,8 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             fn.emit("return " + self.ex(x["count"], Ctx(fn, fallback=False)).src)
             self.add_fn(fn)
             self.gen_block_fn(f"lim_body{i}", x["body"], x.get("line"))
+        if self.listing_memo_defs:
+            self.listing_memo(ir["steps"])
         shown = []
         for name, d in ir["defs"].items():
             if d["show"]:
@@ -228,6 +231,21 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             fn.emit(f"    return {inner}(m{ps})")
             fn.emit(f"v = {inner}(m{ps})")
             fn.emit(f"if len({cache}) < {MEMO_LIMIT}: {cache}[{key}] = v")
+            fn.emit("return v")
+            self.add_fn(fn)
+        elif name in self.listing_memo_defs:
+            inner = f"d{i}_"
+            fn = Fn(self, f"def d{i}(m{ps}):", d.get("line"))
+            fn.emit("lm = m.lm")
+            fn.emit(f"if lm is None: return {inner}(m{ps})")
+            fn.emit(f"k = ({i}{ps}, )")
+            fn.emit("try:")
+            fn.emit("    v = lm.get(k, _UNSET)")
+            fn.emit("except TypeError:")
+            fn.emit(f"    return {inner}(m{ps})")
+            fn.emit("if v is _UNSET:")
+            fn.emit(f"    v = {inner}(m{ps})")
+            fn.emit(f"    if len(lm) < {MEMO_LIMIT}: lm[k] = v")
             fn.emit("return v")
             self.add_fn(fn)
         fn = Fn(self, f"def {inner}(m{ps}):", d.get("line"))

@@ -226,9 +226,11 @@ def _overworked():
 
 def _each(m, items):
     """A comprehension's items, their number charged to the effect's loop budget (m.work)."""
-    if not hasattr(items, "__len__"):          # an iterator (itertools.compress): counted as a list
+    try:
+        m.work -= len(items)
+    except TypeError:                          # an iterator (itertools.compress): counted as a list
         items = list(items)
-    m.work -= len(items)
+        m.work -= len(items)
     if m.work < 0:
         _overworked()
     return items
@@ -439,8 +441,9 @@ def _add_batch(m, cache: dict, build, free: tuple) -> None:
     b.add_to(m)
 
 
-def _add(m, kind: str, made, dest, bottom: bool) -> None:
-    """A new component (its column row and label made by a kind's maker) placed on `dest`."""
+def _add(m, kind: str, made, dest, bottom: bool, key=None) -> None:
+    """A new component (its column row and label made by a kind's maker) placed on `dest`, whose
+    (zone slot, family index) is `key` where the code generator knows it (else it is looked up)."""
     row, label = made
     if m.shared:
         m.unshare()
@@ -459,7 +462,7 @@ def _add(m, kind: str, made, dest, bottom: bool) -> None:
     else:
         dest.append(c)
     if m.created is not None:                   # (with where it was made: see Match.origins)
-        m.created.append((kind, row, m.labels[c], _zone_key(m, dest)))
+        m.created.append((kind, row, m.labels[c], key if key is not None else _zone_key(m, dest)))
     if m.intern is not None:
         m.intern = None                    # components changed: action texts must be rebuilt
 

@@ -307,7 +307,9 @@ class StatementLowering:
             fn.emit(f"{t} = {made}")
             fn.emit(f"{d} = {dest}")
             made, dest = t, d
-        fn.emit(f"_add(m, {_lit(kind)}, {made}, {dest}, {s['pos'] == 'bottom'})")
+        to = s["to"]
+        key = f"({self.zone_slot[to['n']]}, None)" if to["k"] == "zone" and not self.zone_decl[to["n"]]["per"] else "None"
+        fn.emit(f"_add(m, {_lit(kind)}, {made}, {dest}, {s['pos'] == 'bottom'}, {key})")
         if self.zone_watch:
             fn.emit("_created(m)")
         self.capacity_check(s["to"], dest, fn)
