@@ -10,8 +10,10 @@ machine may be noisy). A `--reference` module with the references' interface
 way in the same run, so the ratio compares like with like.
 
 Besides speed: the mean number of legal actions per decision, and the size of one match
-state — the bytes a `clone()` allocates (measured with tracemalloc) and the length of its
-`state()` JSON — with the cost of `clone()`, `state()` and `Match.from_state()`.
+state — the bytes of an independent copy (`clone()` then `own()`, as a clone is once played
+on), the bytes of a bare `clone()` (shared until played on), measured with tracemalloc, and the
+length of its `state()` JSON — with the cost of `clone()`, the copy, `state()` and
+`Match.from_state()`.
 """
 from __future__ import annotations
 
@@ -96,13 +98,12 @@ def state_figures(game, players: int, seed: int, options: dict) -> dict:
     samples = sorted({round(k * n / (STATE_SAMPLES - 1)) for k in range(STATE_SAMPLES)}) if n else [0]
     m = game.new_match(players, seed, options)
     choice = random.Random(POLICY_SEED + seed).choice
-    peak_bytes = json_bytes = 0
+    peak_bytes = clone_bytes = json_bytes = 0
     middle = None
     for step in range(n + 1):
         if step in samples:
-            size = _allocated(m.clone)
-            if size > peak_bytes:
-                peak_bytes = size
+            peak_bytes = max(peak_bytes, _allocated(lambda: _copy(m)))
+            clone_bytes = max(clone_bytes, _allocated(m.clone))
             json_bytes = max(json_bytes, len(json.dumps(m.state(), ensure_ascii=False).encode("utf-8")))
             if middle is None and step >= n // 2:
                 middle = m.clone()
@@ -113,11 +114,20 @@ def state_figures(game, players: int, seed: int, options: dict) -> dict:
     data = middle.state()
     return {
         "state_bytes": peak_bytes,
+        "clone_bytes": clone_bytes,
         "state_json_bytes": json_bytes,
         "clone_us": _per_call(middle.clone),
+        "copy_us": _per_call(lambda: _copy(middle)),
         "state_us": _per_call(middle.state),
         "from_state_us": _per_call(lambda: rulelang.Match.from_state(game, data)),
     }
+
+
+def _copy(m):
+    """An independent copy of a match, as a clone becomes once it is played on."""
+    c = m.clone()
+    c.own()
+    return c
 
 
 def _allocated(make, tries: int = 3) -> int:
@@ -233,10 +243,11 @@ def format_report(results: list[dict]) -> str:
                      f"{r['ratio']:>8.2f} ({r['ratio_median']:.2f})")
         lines.append(line)
     lines.append("")
-    lines.append(f"{'state':<24}{'bytes (clone)':>14}{'bytes (JSON)':>14}{'clone':>10}{'state()':>10}"
-                 f"{'from_state':>12}")
+    lines.append(f"{'state':<24}{'bytes (copy)':>14}{'bytes (clone)':>14}{'bytes (JSON)':>14}{'clone':>10}"
+                 f"{'copy':>10}{'state()':>10}{'from_state':>12}")
     for r in results:
         name = f"{r['game']} {r['players']}p"
-        lines.append(f"{name:<24}{r['state_bytes']:>14,}{r['state_json_bytes']:>14,}{r['clone_us']:>8.1f}us"
-                     f"{r['state_us']:>8.1f}us{r['from_state_us']:>10.1f}us")
+        lines.append(f"{name:<24}{r['state_bytes']:>14,}{r['clone_bytes']:>14,}{r['state_json_bytes']:>14,}"
+                     f"{r['clone_us']:>8.1f}us{r['copy_us']:>8.1f}us{r['state_us']:>8.1f}us"
+                     f"{r['from_state_us']:>10.1f}us")
     return "\n".join(lines)

@@ -34,6 +34,9 @@ FLOW_LIMIT = 1_000           # step changes in one apply before the flow is decl
 REASON_LIMIT = 500           # characters of an outcome's reason (`finish lose "…"`)
 STATE_FORMAT = "rulelang-state"
 UNIVERSES = 16               # component sets whose interned actions a Game keeps
+# Match.shared: what a match shares with its clones, to be copied before it changes
+SHARED_COMPONENTS = "components"    # the component lists (kinds, labels, fields): see Match.unshare
+SHARED_ALL = "all"                  # those and the zones, variables and logs: see Match.own
 
 
 class Game:
@@ -321,9 +324,46 @@ class Match:
 
     def unshare(self) -> None:
         """Copy the component lists this match shares with clones, before adding to them."""
+        if self.shared == SHARED_ALL:
+            self.own()
         self.F = [list(col) for col in self.F]
         self.kinds, self.labels = list(self.kinds), list(self.labels)
         self.shared = False
+
+    def own(self) -> None:
+        """Copy the zones, variables and logs this match shares with a clone (or with the match it
+        was cloned from) before anything changes them. A clone costs only this copy, and only once
+        it is played on: a search that keeps many positions it never plays on keeps them cheaply.
+        (Components stay shared until one side creates more: see unshare.)"""
+        game = self.game
+        fresh: dict = {}
+        Z = []
+        for z, value in zip(game.zones, self.Z):
+            if z["per"]:
+                copy = [list(x) for x in value]
+                for old, new in zip(value, copy):
+                    if old:                        # only a zone holding components is in `where`
+                        fresh[id(old)] = new
+            else:
+                copy = list(value)
+                fresh[id(value)] = copy
+            Z.append(copy)
+        self.Z = Z
+        self.V = [list(v) if isinstance(v, list) else v for v in self.V]
+        self.created = list(self.created) if self.created is not None else None
+        self.where = [fresh[id(zl)] if zl is not None else None for zl in self.where]
+        self.result = dict(self.result) if self.result else None
+        self.log, self.messages = list(self.log), list(self.messages)
+        if self.known:
+            self.known = dict(self.known)
+        if self.grants:
+            self.grants = list(self.grants)
+        if game.sequenced:
+            self.seq = [self.seq[0], list(self.seq[1]), list(self.seq[2])]
+        if self.zone_info is not None:
+            self.zone_info = None                  # keyed by the zone lists' ids: these are new
+        self._zone_ids = None
+        self.shared = SHARED_COMPONENTS
 
     # ---- public API ----
     @property
@@ -381,6 +421,8 @@ class Match:
     def _run_interrupt(self, found: Action) -> None:
         """Apply an interrupt; unless it moves the flow on, the same player is still to act."""
         player = interrupt_seat(found.text)
+        if self.shared == SHARED_ALL:
+            self.own()
         self.log.append(found.text)
         self._by_text = None
         signal = self._as_interrupt(player, lambda: found._fn(self, found._args))
@@ -411,6 +453,8 @@ class Match:
         if self.game.can_pause:
             self._interactive(text)
             return
+        if self.shared == SHARED_ALL:
+            self.own()
         self.me = self.actor
         self._by_text = None
         self.work = WORK_LIMIT                      # loop iterations this action's effect may take
@@ -508,6 +552,7 @@ class Match:
         def sample(seed) -> "Match":
             rng = random.Random(seed)
             m = self.clone()
+            m.own()
             Z, where = m.Z, m.where
             mapping = {}
             for places, olds, ids in plan:
@@ -525,6 +570,7 @@ class Match:
             m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None
             if pending is not None:               # the position the paused effect replays from
                 base = pending["base"].clone()
+                base.own()
                 for z, value in zip(self.game.zones, base.Z):
                     for zl in (value if z["per"] else [value]):
                         for i, c in enumerate(zl):
@@ -611,6 +657,8 @@ class Match:
 
     def _run_root(self, root: list) -> None:
         """Run what started a (possibly paused) effect: an action, or the setup."""
+        if self.shared == SHARED_ALL:
+            self.own()
         self.work = WORK_LIMIT
         if root[0] == "start":
             self._start()
@@ -872,41 +920,15 @@ class Match:
             raise StateError(f"corrupt match state ({type(err).__name__}: {_text(str(err), 120)})") from None
 
     def clone(self) -> "Match":
-        """An independent copy: same state, same random generator state, same future."""
-        game = self.game
+        """An independent copy: same state, same random generator state, same future. The copy
+        shares everything with this match until either of them is played on (see own)."""
         m = Match.__new__(Match)
         m.__dict__.update(self.__dict__)
         m._rng, m._rng_state = None, self._rng_snapshot()
-        self.shared = m.shared = True              # components: copied on write (see unshare)
-        fresh: dict = {}
-        Z = []
-        for z, value in zip(game.zones, self.Z):
-            if z["per"]:
-                copy = [list(x) for x in value]
-                for old, new in zip(value, copy):
-                    if old:                        # only a zone holding components is in `where`
-                        fresh[id(old)] = new
-            else:
-                copy = list(value)
-                fresh[id(value)] = copy
-            Z.append(copy)
-        m.Z = Z
-        m.V = [list(v) if isinstance(v, list) else v for v in self.V]
-        m.created = list(self.created) if self.created is not None else None
-        m.where = [fresh[id(zl)] if zl is not None else None for zl in self.where]
-        m.result = dict(self.result) if self.result else None
-        m.log, m.messages = list(self.log), list(self.messages)
-        if self.known:
-            m.known = dict(self.known)
-        if self.grants:
-            m.grants = list(self.grants)
-        if game.sequenced:
-            m.seq = [self.seq[0], list(self.seq[1]), list(self.seq[2])]
-        if self.zone_info is not None:
-            m.zone_info = None                     # keyed by the zone lists' ids: the copy has its own
+        self.shared = m.shared = SHARED_ALL
         # the same position, the same legal actions (unless listing them rolls dice: then the copy
         # lists them afresh, as a restored state does)
-        m._by_text = self._by_text if game.code.pure_enumeration else None
+        m._by_text = self._by_text if self.game.code.pure_enumeration else None
         m._zone_ids = None
         return m
 

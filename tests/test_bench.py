@@ -16,7 +16,7 @@ REGICIDE = str(ROOT / "games" / "regicide.rules")
 VALGARD = str(ROOT / "games" / "valgard.rules")
 KEYS = {"game", "file", "players", "games", "seed", "options", "repeats", "python", "seconds",
         "playouts_per_s", "playouts_per_s_median", "actions", "actions_per_s", "actions_per_s_median",
-        "mean_length", "mean_legal_actions", "state_bytes", "state_json_bytes", "clone_us", "state_us",
+        "mean_length", "mean_legal_actions", "state_bytes", "clone_bytes", "state_json_bytes", "clone_us", "copy_us", "state_us",
         "from_state_us"}
 
 
@@ -37,7 +37,7 @@ def test_bench_prints_the_figures_of_every_file_and_player_count(capsys):
     assert [r.split()[0] + " " + r.split()[1] for r in rows] == ["Regicide 1p", "Regicide 2p", "Valgarð 2p"] * 2
     for row in rows[:3]:
         assert re.search(r"[\d,]+ \( *[\d,]+\) +[\d,]+ \( *[\d,]+\) +\d+\.\d +\d+\.\d$", row), row
-    assert "bytes (clone)" in out and "from_state" in out
+    assert "bytes (copy)" in out and "bytes (clone)" in out and "from_state" in out
 
 
 def test_bench_json_has_every_figure(capsys):
@@ -51,8 +51,8 @@ def test_bench_json_has_every_figure(capsys):
     assert result["playouts_per_s"] >= result["playouts_per_s_median"]
     assert result["mean_length"] == result["actions"] / 5
     assert result["mean_legal_actions"] >= 1
-    assert result["state_bytes"] > 0 and result["state_json_bytes"] > 0
-    assert min(result["clone_us"], result["state_us"], result["from_state_us"]) > 0
+    assert result["state_bytes"] > result["clone_bytes"] > 0 and result["state_json_bytes"] > 0
+    assert min(result["clone_us"], result["copy_us"], result["state_us"], result["from_state_us"]) > 0
 
 
 def test_the_playouts_are_the_seeded_random_games(capsys):

@@ -317,3 +317,24 @@ def test_a_comprehension_tests_what_does_not_read_its_variable_before_making_its
     for t in ["take c3", "take c0", "take c4"]:
         m.apply(t)
     assert texts(m) == ["peek c3", "peek c4", "stop"]
+
+
+def test_a_clone_shares_until_either_side_plays_and_then_neither_sees_the_other(tmp_path):
+    # clones cost nothing until played on (Match.own): each of an original and several clones of it
+    # (and clones of clones) goes its own way afterwards, whichever plays first
+    g = game(tmp_path, "action take(x in pool) { move x to hand[me]  lim += x.v  log text(x) }")
+    m = g.new_match(2, 0)
+    a, b = m.clone(), m.clone()
+    c = a.clone()
+    assert a.Z is m.Z and a.V is m.V            # shared, not copied
+    start = m.state()
+    m.apply("take c4")
+    assert a.state() == start and b.state() == start and c.state() == start
+    a.apply("take c5")
+    b.apply("take c5")
+    assert a.state() == b.state() != start and c.state() == start
+    assert m.state()["vars"] != a.state()["vars"]
+    c.apply("take c1")
+    assert a.state() == b.state() and c.messages_for(0)[-1] == "c1" and m.messages_for(0)[-1] == "c4"
+    for x in (m, a, b, c):
+        assert Match.from_state(g, x.state()).state() == x.state()

@@ -209,8 +209,11 @@ class ExpressionLowering:
         """(body IR, ctx) for an inlinable call, else None."""
         d = self.ir["defs"][name]
         if "inline" not in self.opt or ("d", name) in self.recursive or ctx.depth >= INLINE_DEPTH or _size(d["body"]) > INLINE_SIZE \
-                or name in self.memo_defs or (name in self.listing_memo_defs and not d["params"]):
-            return None                        # (a def of no parameters: its memo is worth more)
+                or name in self.memo_defs \
+                or (name in self.listing_memo_defs and not d["params"] and not ctx.fn.enumerator):
+            # (a def of no parameters read by a card's condition or another def: its memo is worth
+            # more; in a listing itself, a domain is computed once per pass anyway)
+            return None
         params = d["params"] or []
         names = {}
         for p, a in zip(params, args):

@@ -188,6 +188,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             self.gen_block_fn(f"lim_body{i}", x["body"], x.get("line"))
         if self.listing_memo_defs:
             self.listing_memo(ir["steps"])
+            self.listing_memo_wrappers()
         shown = []
         for name, d in ir["defs"].items():
             if d["show"]:
@@ -234,6 +235,31 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             fn.emit("return v")
             self.add_fn(fn)
         elif name in self.listing_memo_defs:
+            inner = f"d{i}_"                   # (its memo is written by listing_memo_wrappers)
+        fn = Fn(self, f"def {inner}(m{ps}):", d.get("line"))
+        fn.repeated = name in self.repeated_defs     # its comprehensions are charged to the loop budget
+        ctx = self.def_ctx(fn, params)
+        ctx.depth = INLINE_DEPTH if ("d", name) in self.recursive else 0
+        p = self.ex(d["body"], ctx)
+        body = p.src
+        if ("d", name) not in self.recursive:
+            self.def_shape[name] = (p.shape, p.elem)      # what a call of it gives, for its callers
+        if ("d", name) in self.recursive:
+            self.emit_guarded(fn, name, [f"return {body}"])
+        else:
+            fn.emit(f"return {body}")
+        self.add_fn(fn)
+
+    def listing_memo_wrappers(self) -> None:
+        """`d{i}` of each def memoised per listing: a look-up in the listing's memo (m.lm), if one
+        is open, before its body `d{i}_` — or, when no call of one was written, the body itself."""
+        for name in self.listing_memo_defs:
+            i = self.def_index[name]
+            d = self.ir["defs"][name]
+            ps = "".join(f", p{j}" for j in range(len(d["params"] or [])))
+            if not self.listing_memo_used:
+                self.out.append((f"d{i} = d{i}_", d.get("line")))
+                continue
             inner = f"d{i}_"
             fn = Fn(self, f"def d{i}(m{ps}):", d.get("line"))
             fn.emit("lm = m.lm")
@@ -248,19 +274,6 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             fn.emit(f"    if len(lm) < {MEMO_LIMIT}: lm[k] = v")
             fn.emit("return v")
             self.add_fn(fn)
-        fn = Fn(self, f"def {inner}(m{ps}):", d.get("line"))
-        fn.repeated = name in self.repeated_defs     # its comprehensions are charged to the loop budget
-        ctx = self.def_ctx(fn, params)
-        ctx.depth = INLINE_DEPTH if ("d", name) in self.recursive else 0
-        p = self.ex(d["body"], ctx)
-        body = p.src
-        if ("d", name) not in self.recursive:
-            self.def_shape[name] = (p.shape, p.elem)      # what a call of it gives, for its callers
-        if ("d", name) in self.recursive:
-            self.emit_guarded(fn, name, [f"return {body}"])
-        else:
-            fn.emit(f"return {body}")
-        self.add_fn(fn)
 
     def emit_guarded(self, fn: Fn, name: str, lines: list[str] | None = None, block=None, ctx=None) -> None:
         msg = _lit(f"`{name}` calls itself too deeply (limit {CALL_DEPTH_LIMIT})")
