@@ -629,9 +629,22 @@ class Match:
         every answer so far, up to the next unanswered choice."""
         pending = self.pending
         if pending is None:                     # a new action: run it here, keep a copy to replay from
-            self._resume(self.clone(), ["action", text], [], f"playing `{text}`", here=True)
+            self._resume(self._base(), ["action", text], [], f"playing `{text}`", here=True)
         else:
             self._resume(pending["base"], pending["root"], pending["answers"] + [text], f"playing `{text}`")
+
+    def _base(self) -> "Match":
+        """The position before a new action, kept to replay it from if it pauses for a choice: a
+        copy that takes copies of the zones and variables, so that this match goes on with its own
+        lists (its index of them, `zone_info`, stays good) and its own random generator."""
+        shared, rng = self.shared, self._rng
+        base = self.clone()
+        if rng is not None:                     # (the copy starts from a snapshot of it)
+            self._rng, self._rng_state = rng, None
+        base.own()
+        if shared != SHARED_ALL:                # (else another clone still shares them)
+            self.shared = SHARED_COMPONENTS
+        return base
 
     def _resume(self, base: "Match", root: list, answers: list, doing: str, here: bool = False) -> None:
         m = self if here else base.clone()
