@@ -8,15 +8,27 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import cache, safejson
-from .engine import Action, Game, Match, interrupt_seat
 from .errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
 from .limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
 from .textsafe import printable
 
 # The front end (parser, checker, compiler: Lark and jsonschema) is imported when first needed,
-# so loading a cached rule file or running a game does not pay for it.
+# so loading a cached rule file or running a game does not pay for it; and so is the engine (with
+# its code generator, ~0.1 s), which linting or compiling a rule file never needs.
+_ENGINE = ("Action", "Game", "Match", "interrupt_seat")
+if TYPE_CHECKING:
+    from .engine import Action, Game, Match, interrupt_seat  # noqa: F401
+
+
+def __getattr__(name: str):
+    if name in _ENGINE:
+        from . import engine
+        return getattr(engine, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action", "interrupt_seat",
            "Diagnostic", "Span", "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError"]
@@ -123,6 +135,7 @@ def locations(path: str) -> dict | None:
 
 def load(path: str) -> Game:
     """A Game from a rule file (through the IR cache, see cache.py) or from compiled IR JSON."""
+    from .engine import Game
     path = str(path)
     if path.endswith(".json"):
         from .compiler import validate_ir

@@ -7,13 +7,12 @@ The IR is validated against `ir.schema.json` before anyone sees it.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import json
 from functools import lru_cache
 from importlib import resources
-
-import jsonschema
 
 from . import nodes as n
 from .checker import Checked
@@ -31,25 +30,299 @@ _STUBS = {"expr": {"k": "lit", "v": None}, "stmt": {"s": "goto", "step": "stub"}
 
 
 @lru_cache(maxsize=1)
-def _validators() -> dict:
-    """A validator for a whole IR, and (if the schema names them) for one expression or statement;
-    and for each kind of expression or statement, `(part, kind)`, one for a node of that kind alone,
-    its expressions and statements stubbed (they are validated on their own): the same rules as the
-    union's case for the kind, without trying every other case first."""
-    from referencing import Registry
-    from referencing.jsonschema import DRAFT202012
+def _schemas() -> dict:
+    """What each validator checks: "ir" a whole IR; "expr" and "stmt" (if the schema names them) one
+    expression or statement; and for each kind of expression or statement, `(part, kind)`, a node of
+    that kind alone, its expressions and statements stubbed (they are validated on their own): the
+    same rules as the union's case for the kind, without trying every other case first."""
     schema = ir_schema()
-    out = {"ir": jsonschema.Draft202012Validator(schema)}
+    out = {"ir": schema}
     defs, base = schema.get("$defs", {}), schema.get("$id")
     if base and "expr" in defs and "stmt" in defs:
-        registry = Registry().with_resource(base, DRAFT202012.create_resource(schema))
         for part, tag in (("expr", "k"), ("stmt", "s")):
-            out[part] = jsonschema.Draft202012Validator({"$ref": f"{base}#/$defs/{part}"}, registry=registry)
+            out[part] = {"$ref": f"{base}#/$defs/{part}"}
             for case in defs[part].get("allOf", []):
                 kind = case.get("if", {}).get("properties", {}).get(tag, {}).get("const")
                 if isinstance(kind, str) and "then" in case:
-                    out[(part, kind)] = jsonschema.Draft202012Validator(_shallow(case["then"], defs))
+                    out[(part, kind)] = _shallow(case["then"], defs)
     return out
+
+
+@lru_cache(maxsize=1)
+def _validators() -> dict:
+    """A jsonschema validator for each of `_schemas()`: the one that finds, and words, what is wrong
+    (imported only then: a valid IR passes the quick checks, and jsonschema takes ~0.2 s to import)."""
+    import jsonschema
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+    schema = ir_schema()
+    registry = Registry().with_resource(schema["$id"], DRAFT202012.create_resource(schema)) \
+        if schema.get("$id") else None
+    out = {}
+    for key, part in _schemas().items():
+        if isinstance(key, str) and key != "ir":          # a reference into the IR schema
+            out[key] = jsonschema.Draft202012Validator(part, registry=registry)
+        else:
+            out[key] = jsonschema.Draft202012Validator(part)
+    return out
+
+
+# ---- quick checks ----------------------------------------------------------------------------
+# jsonschema takes ~0.3 ms a node (most of compiling a large game went there). A compiled IR is
+# almost always valid, so each part is first checked by a predicate built once from the same
+# schema, for the keywords the IR schema uses, with jsonschema's meaning of each; only a part that
+# fails it (or that it cannot judge) goes to jsonschema, which then finds and words the errors. A
+# predicate answers exactly as jsonschema would, or raises _Unsure (a float, a tuple, a subclass of
+# dict: values whose JSON meaning it does not model), so it never lets through what jsonschema refuses.
+
+class _Unsure(Exception):
+    """A value the quick checks do not model: jsonschema decides."""
+
+
+_JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", type(None): "null"}
+_SCALARS = (str, int, bool, type(None))            # (bool is an int to isinstance: compared by type below)
+_ANNOTATIONS = frozenset({"$schema", "$defs", "$comment", "title", "description", "default", "examples",
+                          "then", "else"})          # (then/else are read with their `if`)
+
+
+def _json_type(x) -> str:
+    t = _JSON_TYPE.get(type(x))
+    if t is None:
+        raise _Unsure
+    return t
+
+
+def _other(x) -> bool:
+    """A keyword for objects (or arrays) holds for any other JSON value: True, or _Unsure."""
+    if type(x) not in _JSON_TYPE:
+        raise _Unsure
+    return True
+
+
+def _always(x) -> bool:
+    return True
+
+
+def _all(checks: list):
+    """One predicate for a schema's keywords, all of which must hold."""
+    if not checks:
+        return _always
+    if len(checks) == 1:
+        return checks[0]
+
+    def check(x) -> bool:
+        for c in checks:
+            if not c(x):
+                return False
+        return True
+    return check
+
+
+class _Quick:
+    """Builds the predicate of a schema. `root` is the document `#/...` references point into, `base`
+    its `$id`; a keyword or reference outside what is modelled raises NotImplementedError (then there
+    is no quick check for that schema: jsonschema checks every part)."""
+
+    def __init__(self, root: dict, base: str | None):
+        self.root, self.base = root, base
+        self.defs: dict = {}                            # "#/$defs/NAME" -> its predicate, once built
+
+    def build(self, schema):
+        if schema is True:
+            return _always
+        if schema is False:
+            return lambda x: False
+        if not isinstance(schema, dict) or ("$id" in schema and schema is not self.root):
+            raise NotImplementedError
+        checks = []
+        for key, value in schema.items():
+            if key in _ANNOTATIONS or (key == "$id" and schema is self.root):
+                continue
+            make = getattr(self, "k_" + key.lstrip("$"), None)
+            if make is None:
+                raise NotImplementedError(key)
+            checks.append(make(value, schema))
+        return _all(checks)
+
+    def k_ref(self, ref, schema):
+        if not isinstance(ref, str):
+            raise NotImplementedError
+        if self.base and ref.startswith(self.base + "#"):
+            ref = ref[len(self.base):]
+        defs = self.root.get("$defs") if isinstance(self.root, dict) else None
+        if not (ref.startswith("#/$defs/") and isinstance(defs, dict) and ref[8:] in defs):
+            raise NotImplementedError(ref)
+        name = ref[8:]
+        if name not in self.defs:
+            self.defs[name] = None                      # (a definition that refers to itself)
+            self.defs[name] = self.build(defs[name])
+        found = self.defs
+
+        def check(x) -> bool:
+            return found[name](x)
+        return check
+
+    def k_type(self, types, schema):
+        types = frozenset(types if isinstance(types, list) else [types])
+        if not types <= set(_JSON_TYPE.values()) | {"number"}:
+            raise NotImplementedError
+        numbers = "number" in types
+
+        def check(x) -> bool:
+            t = _JSON_TYPE.get(type(x))
+            if t is None:
+                raise _Unsure
+            return t in types or (numbers and t == "integer")
+        return check
+
+    def k_const(self, value, schema):
+        return self.k_enum([value], schema)
+
+    def k_enum(self, values, schema):
+        if not isinstance(values, list) or not all(isinstance(v, _SCALARS) for v in values):
+            raise NotImplementedError
+        allowed = [(type(v), v) for v in values]
+
+        def check(x) -> bool:
+            if type(x) not in _JSON_TYPE:
+                raise _Unsure
+            for t, v in allowed:
+                if type(x) is t and x == v:
+                    return True
+            return False
+        return check
+
+    def k_properties(self, props, schema):
+        checks = [(k, self.build(v)) for k, v in props.items()]
+
+        def check(x) -> bool:
+            if type(x) is not dict:
+                return _other(x)
+            for k, c in checks:
+                if k in x and not c(x[k]):
+                    return False
+            return True
+        return check
+
+    def k_required(self, names, schema):
+        def check(x) -> bool:
+            if type(x) is not dict:
+                return _other(x)
+            for k in names:
+                if k not in x:
+                    return False
+            return True
+        return check
+
+    def k_additionalProperties(self, extra, schema):
+        if "patternProperties" in schema:
+            raise NotImplementedError
+        known = frozenset(schema.get("properties", {}))
+        c = self.build(extra)
+
+        def check(x) -> bool:
+            if type(x) is not dict:
+                return _other(x)
+            for k, v in x.items():
+                if k not in known and (extra is False or not c(v)):
+                    return False
+            return True
+        return check
+
+    def k_propertyNames(self, names, schema):
+        c = self.build(names)
+
+        def check(x) -> bool:
+            return _json_type(x) != "object" or all(c(k) for k in x)
+        return check
+
+    def k_items(self, items, schema):
+        prefix = len(schema.get("prefixItems", []))
+        c = self.build(items)
+
+        def check(x) -> bool:
+            if type(x) is not list:
+                return _other(x)
+            if items is False:
+                return len(x) <= prefix
+            for v in x[prefix:]:
+                if not c(v):
+                    return False
+            return True
+        return check
+
+    def k_prefixItems(self, items, schema):
+        checks = [self.build(v) for v in items]
+
+        def check(x) -> bool:
+            return _json_type(x) != "array" or all(c(v) for c, v in zip(checks, x))
+        return check
+
+    def _bound(self, limit, holds, kind: str):
+        if type(limit) not in (int, float):
+            raise NotImplementedError
+
+        def check(x) -> bool:
+            return _json_type(x) != kind or holds(x)
+        return check
+
+    def k_minimum(self, low, schema):
+        return self._bound(low, lambda x: not x < low, "integer")
+
+    def k_maximum(self, high, schema):
+        return self._bound(high, lambda x: not x > high, "integer")
+
+    def k_minItems(self, low, schema):
+        return self._bound(low, lambda x: not len(x) < low, "array")
+
+    def k_maxItems(self, high, schema):
+        return self._bound(high, lambda x: not len(x) > high, "array")
+
+    def k_pattern(self, pattern, schema):
+        search = re.compile(pattern).search             # (jsonschema: re.search, the same engine)
+
+        def check(x) -> bool:
+            return _json_type(x) != "string" or search(x) is not None
+        return check
+
+    def k_allOf(self, schemas, schema):
+        return _all([self.build(s) for s in schemas])
+
+    def k_anyOf(self, schemas, schema):
+        checks = [self.build(s) for s in schemas]
+        return lambda x: any(c(x) for c in checks)
+
+    def k_oneOf(self, schemas, schema):
+        checks = [self.build(s) for s in schemas]
+        return lambda x: sum(1 for c in checks if c(x)) == 1
+
+    def k_if(self, condition, schema):
+        test = self.build(condition)
+        then = self.build(schema.get("then", True))
+        otherwise = self.build(schema.get("else", True))
+        return lambda x: then(x) if test(x) else otherwise(x)
+
+
+@lru_cache(maxsize=1)
+def _quick_checks() -> dict:
+    """A predicate for each of `_schemas()` that the quick checks can model."""
+    schema = ir_schema()
+    out = {}
+    for key, part in _schemas().items():
+        root = schema if isinstance(key, str) else part   # ("expr"/"stmt": a reference into the IR schema)
+        try:
+            out[key] = _Quick(root, root.get("$id")).build(part)
+        except (NotImplementedError, re.error, TypeError, AttributeError):
+            pass
+    return out
+
+
+def _passes(check, part) -> bool:
+    """Does the quick check say `part` is valid? False when it cannot tell."""
+    try:
+        return check is not None and check(part)
+    except Exception:                    # (_Unsure, RecursionError, anything unforeseen): jsonschema decides
+        return False
 
 
 _SHALLOW = {"#/$defs/expr": {"type": "object"}, "#/$defs/optexpr": {"type": ["object", "null"]},
@@ -72,16 +345,27 @@ def _shallow(schema, defs: dict):
     return schema
 
 
+@lru_cache(maxsize=1)
+def _slice_tables() -> tuple:
+    """The IR tables _slice reads, built once: the kinds of expression and statement, the role of each
+    type of field, each kind's fields (required and optional together), and the literal field type."""
+    from . import irspec
+    kinds = {"expr": irspec.EXPRESSIONS, "stmt": irspec.STATEMENTS}
+    field_roles = {irspec.EXPR: "expr", irspec.OPTEXPR: "expr", irspec.EXPRS: "exprs", irspec.BLOCK: "block",
+                   "target": "target", "fields": "fields"}
+    kind_fields = {role: {tag: {**spec.required, **spec.optional} for tag, spec in table.items()}
+                   for role, table in kinds.items()}
+    return kinds, field_roles, kind_fields, irspec.LITERAL
+
+
 def _slice(doc, role: str, path: list) -> tuple:
     """A copy of `doc` in which every statement and expression below the top is a stub, and the
     parts cut out: [(role, part, its path)]. The roles of a node's
     fields come from the IR tables (irspec); above the first node (role "top") nodes are known by
     their "k" or "s". A literal's value, which the schema leaves free, is copied as null, so that
     statements differing only in literals (the rows of a content file) validate as one."""
-    from . import irspec
-    kinds = {"expr": irspec.EXPRESSIONS, "stmt": irspec.STATEMENTS}
-    field_roles = {irspec.EXPR: "expr", irspec.OPTEXPR: "expr", irspec.EXPRS: "exprs", irspec.BLOCK: "block",
-                   "target": "target", "fields": "fields"}
+    kinds, field_roles, kind_fields, literal = _slice_tables()
+    stubbing = "expr" in _schemas()
     cuts: list = []
     holder = [None]
     stack = [(doc, role, 0, path, holder, 0)]
@@ -91,7 +375,7 @@ def _slice(doc, role: str, path: list) -> tuple:
             k, st = x.get("k"), x.get("s")
             role = "expr" if isinstance(k, str) and k in kinds["expr"] else \
                 "stmt" if isinstance(st, str) and st in kinds["stmt"] else "top"
-        if isinstance(x, dict) and "expr" in _validators() and role in ("stmt", "expr") and depth > 0:
+        if isinstance(x, dict) and stubbing and role in ("stmt", "expr") and depth > 0:
             cuts.append((role, x, where))
             parent[key] = dict(_STUBS[role])
             continue
@@ -102,10 +386,10 @@ def _slice(doc, role: str, path: list) -> tuple:
                 spec = kinds[role].get(tag) if isinstance(tag, str) else None
             copy: dict = {}
             parent[key] = copy
-            fields = {**spec.required, **spec.optional} if spec is not None else {}
+            fields = kind_fields[role][tag] if spec is not None else {}
             for k, v in x.items():
                 copy[k] = v
-                if fields.get(k) == irspec.LITERAL:
+                if fields.get(k) == literal:
                     copy[k] = None
                     continue
                 if not isinstance(v, (dict, list)):
@@ -127,7 +411,7 @@ def _slice(doc, role: str, path: list) -> tuple:
             if child == "top" and x and all(isinstance(v, dict) and isinstance(v.get("s"), str)
                                             and v["s"] in kinds["stmt"] for v in x):
                 child = "stmt"                   # a block of the top level (setup, a step's enter ...)
-            if child == "stmt" and "expr" in _validators():
+            if child == "stmt" and stubbing:
                 # every statement of a block is cut out; the block (an array the schema puts no bound
                 # on) keeps one stub for them all, so 100,000 rows are not 100,000 stubs to validate
                 cuts.extend(("stmt", v, where + [i]) for i, v in enumerate(x) if isinstance(v, dict))
@@ -152,7 +436,7 @@ def validate_ir(ir: dict, file: str = "<ir>") -> None:
     (its expressions and statements stubbed, then validated on their own), each expression or
     statement by the schema's case for its kind (an unknown kind by the whole union, which says
     so), and alike nodes once."""
-    validators = _validators()
+    schemas, quick = _schemas(), _quick_checks()
     found: list = []
     seen: set = set()                                  # parts already validated, as JSON text
     work = [("ir", ir, [])]
@@ -161,16 +445,18 @@ def validate_ir(ir: dict, file: str = "<ir>") -> None:
             role, doc, path = work.pop()
             part, cuts = _slice(doc, "top" if role == "ir" else role, path)
             work.extend(reversed(cuts))
+            tag = part.get("k" if role == "expr" else "s") if isinstance(part, dict) else None
+            key = role
+            if role in ("expr", "stmt") and isinstance(tag, str) and (role, tag) in schemas:
+                key = (role, tag)                      # (an unknown kind: the union says so)
+            if _passes(quick.get(key), part):
+                continue                               # valid: jsonschema would find nothing
             if role != "ir":
                 text = json.dumps(part, sort_keys=True, default=repr)
                 if (role, text) in seen:
                     continue
                 seen.add((role, text))
-            validator = validators[role]
-            tag = part.get("k" if role == "expr" else "s") if isinstance(part, dict) else None
-            if role in ("expr", "stmt") and isinstance(tag, str):
-                validator = validators.get((role, tag), validator)      # (an unknown kind: the union says so)
-            for e in validator.iter_errors(part):
+            for e in _validators()[key].iter_errors(part):
                 found.append((path + list(e.absolute_path), e.message))
     except RecursionError:
         found.append(([], "it is nested too deeply to validate"))

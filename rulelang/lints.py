@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from . import nodes as n
 from .nodes import walk
@@ -272,6 +273,11 @@ class StaticLint:
             self.reported.add(key)
             self.out.append(Diagnostic(code, msg, span, severity))
 
+    @cached_property
+    def every_node(self) -> tuple:
+        """walk(self.game), once: several lints look at every node of the game (~20,000 in a large one)."""
+        return tuple(walk(self.game))
+
     def run(self) -> list[Diagnostic]:
         self.zone_lints()
         self.condition_lints()
@@ -358,7 +364,7 @@ class StaticLint:
 
     def zone_lints(self) -> None:
         dests, writes_only = [], set()
-        for x in walk(self.game):
+        for x in self.every_node:
             if isinstance(x, (n.Move, n.Create, n.CreateFrom, n.CreateCards)):
                 dests.append(x.dest)
                 writes_only.update(id(y) for y in _names_in_root(x.dest))
@@ -369,7 +375,7 @@ class StaticLint:
         if None not in filled:          # every destination is a named zone: the others stay empty
             self.always_empty = set(self.zones) - filled
         read_zones, read_vars, written_vars = set(), set(), set()
-        for x in walk(self.game):
+        for x in self.every_node:
             if isinstance(x, n.Name) and id(x) not in writes_only:
                 ref = self.c.refs.get(id(x))
                 if ref and ref[0] == "zone":
@@ -388,7 +394,7 @@ class StaticLint:
             if name in written_vars and name not in read_vars and _hidden(d):
                 self.report("W205", "warning", f"variable `{name}` is hidden and never read: what is assigned "
                             "to it is never looked at again, by the rules or by a player", d.span)
-        for x in walk(self.game):
+        for x in self.every_node:
             if isinstance(x, n.Move):
                 z = self.root_zone(x.what)
                 if z in self.always_empty:
@@ -397,7 +403,7 @@ class StaticLint:
 
     # ---- conditions that never hold ----
     def condition_lints(self) -> None:
-        for x in walk(self.game):
+        for x in self.every_node:
             if isinstance(x, n.If):
                 t = self.consts.truth(x.test)
                 if t is False and x.then:
@@ -417,7 +423,7 @@ class StaticLint:
     def limit_lints(self) -> None:
         """W210-W213: a range, a `repeat`, a subset parameter or nested loops that the engine's limits
         (limits.py) will stop, as far as the constants show (a number, an enum, the `players` range)."""
-        for x in walk(self.game):
+        for x in self.every_node:
             if isinstance(x, n.Binary) and x.op == "..":
                 size = self.range_size(x)
                 if size is not None and size > RANGE_LIMIT:
@@ -821,7 +827,7 @@ class StaticLint:
         if any(d.code == "E404" for d in self.out):
             return            # an endless loop already explains why the end cannot be reached
         if END not in reach:
-            if any(isinstance(x, n.Finish) for x in walk(self.game)) and not self.settle_reported:
+            if any(isinstance(x, n.Finish) for x in self.every_node) and not self.settle_reported:
                 self.report("E403", "error", "the game can never end: no `finish` can be reached from the start",
                             self.game.span)
         else:
@@ -875,7 +881,7 @@ class StaticLint:
         if not self.steps or self.limits or not hasattr(self, "reach"):
             return
         if any(isinstance(x, n.Name) and self.c.refs.get(id(x)) in (("builtin", "turn_count"), ("builtin", "round_count"))
-               for x in walk(self.game)):
+               for x in self.every_node):
             return                  # the rules count turns (or rounds) themselves
         g = self.graph(quiet=True)
         edges = self.action_edges
