@@ -74,13 +74,17 @@ def _grow(found: set, items: dict, holds) -> None:
 
 
 def _walk(e):
-    if isinstance(e, dict):
-        yield e
-        for v in e.values():
-            yield from _walk(v)
-    elif isinstance(e, list):
-        for v in e:
-            yield from _walk(v)
+    """Every node (dict) of an IR part, parent before children, in order (without recursion:
+    a chain of nested generators costs a call per level for every node)."""
+    stack = [e]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        x = pop()
+        if type(x) is dict:
+            yield x
+            push([v for v in reversed(x.values()) if type(v) is dict or type(v) is list])
+        elif type(x) is list:
+            push([v for v in reversed(x) if type(v) is dict or type(v) is list])
 
 
 def _arith(e) -> bool:
@@ -103,9 +107,10 @@ class Analyses:
         """Is this parameter enumerated by unrolled loops (and its body specialised per size)?"""
         return "unroll" in self.opt and _unrolls(param)
 
-    def _calls(self, node) -> tuple[set, set]:
+    def _calls(self, node, nodes: list | None = None) -> tuple[set, set]:
+        """The defs and procs a part calls (`nodes`: its nodes, if already listed)."""
         defs, procs = set(), set()
-        for x in _walk(node):
+        for x in (_walk(node) if nodes is None else nodes):
             if x.get("k") == "def":
                 defs.add(x["n"])
             elif x.get("k") == "call" and x.get("f") == "reachable":
@@ -119,8 +124,10 @@ class Analyses:
     def _analyse(self) -> None:
         ir = self.ir
         graph: dict[tuple, set] = {}
+        # each def's nodes, listed once: the fixed points below test every def again each round
+        nodes = {name: list(_walk(d["body"])) for name, d in ir["defs"].items()}
         for name, d in ir["defs"].items():
-            ds, ps = self._calls(d["body"])
+            ds, ps = self._calls(d["body"], nodes[name])
             graph[("d", name)] = {("d", x) for x in ds} | {("p", x) for x in ps}
         for name, p in ir["procs"].items():
             ds, ps = self._calls(p["body"])
@@ -141,17 +148,17 @@ class Analyses:
         # impure: uses the random generator, directly or through a def
         self.impure_defs = set()
         direct = {name for name, d in ir["defs"].items()
-                  if any(x.get("k") == "call" and x.get("f") in RANDOM_CALLS for x in _walk(d["body"]))}
+                  if any(x.get("k") == "call" and x.get("f") in RANDOM_CALLS for x in nodes[name])}
         self.impure_defs |= direct
         _grow(self.impure_defs, ir["defs"], lambda name, d: any(
             ("d", x) in graph and x in self.impure_defs for _, x in graph[("d", name)]))
         # static defs read nothing of a match (only their parameters, constants and the board):
         # their results are memoised per game when they are worth it (a comprehension, a board walk)
         self.static_defs: set = set()
-        _grow(self.static_defs, ir["defs"], lambda name, d: self._static(d["body"]))
+        _grow(self.static_defs, ir["defs"], lambda name, d: self._static(d["body"], nodes[name]))
         self.memo_defs = {name for name in self.static_defs if "memo" in self.opt and ir["defs"][name]["params"]
                           and any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
-                                  for x in _walk(ir["defs"][name]["body"]))}
+                                  for x in nodes[name])}
         # defs that read the match and do real work (a comprehension, a board walk, or a call of such
         # a def): while one listing of legal actions runs, nothing changes, so their results are kept
         # for that listing (card conditions re-ask the same questions for every card and binding)
@@ -159,12 +166,12 @@ class Analyses:
         if "lmemo" in self.opt:
             def worth(name, d):
                 return any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
-                           or (x.get("k") == "def" and x["n"] in self.listing_memo_defs | self.memo_defs)
-                           for x in _walk(d["body"]))
+                           or (x.get("k") == "def" and (x["n"] in self.listing_memo_defs or x["n"] in self.memo_defs))
+                           for x in nodes[name])
             sourced: set = set()               # (`source` may change between two card conditions)
             _grow(sourced, ir["defs"], lambda name, d: any(
                 (x.get("k") == "builtin" and x.get("n") == "source") or (x.get("k") == "def" and x["n"] in sourced)
-                for x in _walk(d["body"])))
+                for x in nodes[name]))
             _grow(self.listing_memo_defs, ir["defs"], lambda name, d: (
                 name not in self.static_defs and name not in self.impure_defs
                 and name not in sourced
@@ -211,8 +218,8 @@ class Analyses:
         self.signalling: set = set()
         _grow(self.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))
 
-    def _static(self, body) -> bool:
-        for x in _walk(body):
+    def _static(self, body, nodes: list | None = None) -> bool:
+        for x in (_walk(body) if nodes is None else nodes):
             k = x.get("k")
             if k in ("var", "zone", "builtin", "option", "attr", "table", "mods", "can"):
                 if k == "table" and x["n"] in self.ir["tables"] and all(

@@ -253,7 +253,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
     def listing_memo_wrappers(self) -> None:
         """`d{i}` of each def memoised per listing: a look-up in the listing's memo (m.lm), if one
         is open, before its body `d{i}_` — or, when no call of one was written, the body itself."""
-        for name in self.listing_memo_defs:
+        for name in sorted(self.listing_memo_defs, key=self.def_index.get):
             i = self.def_index[name]
             d = self.ir["defs"][name]
             ps = "".join(f", p{j}" for j in range(len(d["params"] or [])))
