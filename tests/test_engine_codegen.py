@@ -338,3 +338,20 @@ def test_a_clone_shares_until_either_side_plays_and_then_neither_sees_the_other(
     assert a.state() == b.state() and c.messages_for(0)[-1] == "c1" and m.messages_for(0)[-1] == "c4"
     for x in (m, a, b, c):
         assert Match.from_state(g, x.state()).state() == x.state()
+
+
+def test_a_when_condition_keeps_its_defs_while_it_is_tested_and_sees_each_new_position(tmp_path):
+    # `big` (a comprehension) is asked for every player by the `when` condition after every
+    # action: memoised while the condition is tested, fresh after each action
+    path = tmp_path / "when.rules"
+    path.write_text(CARDS.format(values="3, 0, 4, 1, 5", actions="action take(x in pool) { move x to hand[me] }")
+                    .replace("  setup {", "  def big = [c for p in players for c in hand[p] where c.v > 2]\n  setup {")
+                    .replace("  turn {", "  when any(size(big) >= 2 and size(big) > size(hand[p]) - 2 for p in players) "
+                             "{ finish win for current }\n  turn {"), encoding="utf-8")
+    g = rulelang.load(str(path))
+    assert "big" in g.lowerer.listing_memo_defs and "def ck_when0(m):" in g.lowerer.python
+    m = g.new_match(1, 0)
+    for label, over in (("c3", False), ("c0", False), ("c4", True)):
+        m.apply(f"take {label}")
+        assert m.is_over is over and m.lm is None
+    assert m.outcome["results"] == ["win"]

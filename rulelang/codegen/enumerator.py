@@ -82,18 +82,21 @@ class ActionEnumerator:
         memo_inits = [(f"    {name} = _UNSET", step.get("line")) for name in ctx.memo.values()]
         self.add_fn_with_prelude(fn, memo_inits)
 
-    def listing_memo(self, steps: list) -> None:
-        """The enumerators, each behind a wrapper that opens the listing's memo of defs (`m.lm`)
-        and closes it however the listing ends — only if some call of a memoised def was written
-        (with list arguments a def is called directly: a list cannot be a memo key)."""
-        for si, step in enumerate(steps):
+    def listing_memo(self, steps: list, checks: int) -> None:
+        """The enumerators, and the conditions of `when` rules (tested after every action), each
+        behind a wrapper that opens a memo of defs (`m.lm`) for as long as it runs — nothing
+        changes meanwhile — and closes it however it ends; only if some call of a memoised def
+        was written (with list arguments a def is called directly: a list cannot be a memo key)."""
+        names = [(f"st_enum{si}", step.get("line")) for si, step in enumerate(steps)]
+        names += [(f"ck_when{i}", None) for i in range(checks)]
+        for name, line in names:
             if not self.listing_memo_used:
-                self.out.append((f"st_enum{si} = st_enum{si}_", step.get("line")))
+                self.out.append((f"{name} = {name}_", line))
                 continue
-            wrap = Fn(self, f"def st_enum{si}(m):", step.get("line"))
+            wrap = Fn(self, f"def {name}(m):", line)
             wrap.emit("m.lm = {}")
             wrap.emit("try:")
-            wrap.emit(f"    return st_enum{si}_(m)")
+            wrap.emit(f"    return {name}_(m)")
             wrap.emit("finally:")
             wrap.emit("    m.lm = None")
             self.add_fn(wrap)

@@ -168,7 +168,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         for event, body in ir["handlers"].items():
             self.gen_block_fn(f"on_{event}", body, None)
         for i, c in enumerate(ir["checks"]):
-            fn = Fn(self, f"def ck_when{i}(m):", c.get("line"))
+            fn = Fn(self, f"def ck_when{i}{'_' if self.listing_memo_defs else ''}(m):", c.get("line"))
             fn.emit("return " + self.ex(c["when"], Ctx(fn, fallback=False)).src)
             self.add_fn(fn)
             self.gen_block_fn(f"ck_body{i}", c["body"], c.get("line"))
@@ -187,7 +187,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             self.add_fn(fn)
             self.gen_block_fn(f"lim_body{i}", x["body"], x.get("line"))
         if self.listing_memo_defs:
-            self.listing_memo(ir["steps"])
+            self.listing_memo(ir["steps"], len(ir["checks"]))
             self.listing_memo_wrappers()
         shown = []
         for name, d in ir["defs"].items():
