@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import bisect
 import functools
+import hashlib
+import json
 import re
 from importlib import resources
 from pathlib import Path
@@ -26,18 +28,79 @@ from .errors import Diagnostic, RuleError, Span
 from .limits import ELSE_IF_LIMIT, EXPR_DEPTH_LIMIT, INT_LIMIT, NESTING_LIMIT, SOURCE_LIMIT
 
 
-def grammar_text() -> str:
-    """The grammar ships as package data (rulelang.grammar); a source checkout has it in grammar/."""
+def _grammar_file(name: str) -> str:
+    """A file of the grammar's package data (rulelang.grammar); a source checkout has them in grammar/."""
     try:
-        return resources.files("rulelang.grammar").joinpath("rulelang.lark").read_text(encoding="utf-8")
+        return resources.files("rulelang.grammar").joinpath(name).read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
-        return (Path(__file__).resolve().parent.parent / "grammar" / "rulelang.lark").read_text(encoding="utf-8")
+        return (Path(__file__).resolve().parent.parent / "grammar" / name).read_text(encoding="utf-8")
+
+
+def grammar_text() -> str:
+    return _grammar_file("rulelang.lark")
+
+
+# Building the LALR tables from the grammar takes ~0.3 s, in every process that parses. They ship
+# ready-made beside the grammar (`python -m rulelang.parser --tables` writes them; a test fails when
+# they are stale): plain JSON, part of the package like the grammar itself, used only when they
+# were made from this very grammar by this version of Lark — else the tables are built as before.
+TABLES = "rulelang.tables.json"
+_TUPLE, _KEYED = "\u0000tuple", "\u0000keyed"      # how tuples and dicts with non-text keys are written
+
+
+def _build(text: str) -> Lark:
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False,
+                start=["start", "fragment"])
+
+
+def _tagged(x):
+    if isinstance(x, dict):
+        if all(type(k) is str for k in x):
+            return {k: _tagged(v) for k, v in x.items()}
+        return {_KEYED: [[_tagged(k), _tagged(v)] for k, v in x.items()]}
+    if isinstance(x, list):
+        return [_tagged(v) for v in x]
+    if isinstance(x, tuple):
+        return {_TUPLE: [_tagged(v) for v in x]}
+    return x
+
+
+def _untagged(obj: dict):
+    if len(obj) == 1:
+        if _TUPLE in obj:
+            return tuple(obj[_TUPLE])
+        if _KEYED in obj:
+            return dict(obj[_KEYED])
+    return obj
+
+
+def tables_json(text: str) -> str:
+    """The LALR tables Lark builds from the grammar `text`, as JSON (see TABLES)."""
+    import lark
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+    data, memo = _build(text).memo_serialize([TerminalDef, Rule])
+    doc = {"grammar": hashlib.sha256(text.encode("utf-8")).hexdigest(), "lark": lark.__version__,
+           "tables": _tagged({"data": data, "memo": memo})}
+    return json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n"
+
+
+def _shipped(text: str) -> Lark | None:
+    """The shipped tables, if they were made from `text` by this Lark (else None: build them)."""
+    import lark
+    try:
+        doc = json.loads(_grammar_file(TABLES), object_hook=_untagged)
+        if doc.get("grammar") != hashlib.sha256(text.encode("utf-8")).hexdigest() or doc.get("lark") != lark.__version__:
+            return None
+        return Lark.load(doc["tables"])
+    except Exception:                  # (missing, unreadable, from another Lark: build them instead)
+        return None
 
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False,
-                start=["start", "fragment"])
+    text = grammar_text()
+    return _shipped(text) or _build(text)
 
 
 _ODD_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -931,3 +994,12 @@ def parse(source: str, file: str = "<rules>") -> n.Game:
         return out
     decls = expand(game.decls, 0, (str(Path(file).resolve()),))
     return n.Game(game.span, game.name, tuple(decls), tuple(sources.items()))
+
+
+if __name__ == "__main__":                 # python -m rulelang.parser --tables: write grammar/rulelang.tables.json
+    import sys
+    if sys.argv[1:] != ["--tables"]:
+        sys.exit("usage: python -m rulelang.parser --tables")
+    out = Path(__file__).resolve().parent.parent / "grammar" / TABLES
+    out.write_text(tables_json(grammar_text()), encoding="utf-8")
+    print(f"wrote {out}")
