@@ -490,11 +490,11 @@ class ExpressionLowering:
         const = self.ns.get(it.src)
         if where is not None and isinstance(const, list):
             it, where = self.pushdown(e, it, where, ctx)
-        guard = None
-        if where is not None and not isinstance(const, list) and it.pure and "hoist" in self.opt:
-            guard, where = self.comp_guard(e, where, ctx)
+        if where is not None and not isinstance(const, list) and it.pure and not it.cheap and "hoist" in self.opt:
+            guard = self.comp_guard(e, where, ctx)
             if guard is not None:
-                it = P(f"({it.src} if {guard.t} else ())", *_join(it, guard), shape=LIST, elem=it.elem)
+                it = P(f"({it.src} if _unless_false(lambda: {guard.t}) else ())", *_join(it, guard), shape=LIST,
+                       elem=it.elem)
         x = self.ex(e["x"], inner)
         parts = [x, it]
         cond = ""
@@ -521,11 +521,14 @@ class ExpressionLowering:
         return P(f"{opener}{x.src} for {var} in {src}{cond}{closer}", lvl, pure, shape=LIST,
                  elem=SCALAR if x.shape == SCALAR else ANY)
 
-    def comp_guard(self, e, where, ctx: Ctx):
-        """(guard P or None, the rest of `where` or None): the `and`-conjuncts of a comprehension's
-        condition that do not read its variable are tested once, before its list is computed —
-        `[t for a in A for t in seen(a) where a.cls == archer]` looks only at the archers' lists.
-        Only pure conjuncts of a pure list: what is skipped could change nothing."""
+    def comp_guard(self, e, where, ctx: Ctx) -> P | None:
+        """The `and`-conjuncts of a comprehension's condition that do not read its variable, as one
+        test made before its list is computed: if it is false, so is the condition for every
+        element, and the list is not computed at all — `[t for a in A for t in seen(a) where
+        a.cls == archer]` looks only at the archers' lists. The condition stays as written, tested
+        per element; a test that fails with a rule error counts as true (_unless_false), so the
+        list, and the error where the rules meet it, come as before. Only pure conjuncts of a pure,
+        costly list (a cheap one is not worth a test)."""
         conj: list = []
 
         def flat(w):
@@ -538,19 +541,12 @@ class ExpressionLowering:
         var = e["v"]
         free = [c for c in conj if not any(x.get("k") == "local" and x.get("n") == var for x in _walk(c))]
         if not free:
-            return None, where
+            return None
         guard = [self.ex(c, ctx) for c in free]
         if not all(g.pure for g in guard):
-            return None, where
-        rest = [c for c in conj if not any(c is f for f in free)]
-        src = " and ".join(g.t for g in guard)
-        g = P(f"({src})" if len(guard) > 1 else guard[0].src, *_join(*guard))
-        if not rest:
-            return g, None
-        w = rest[0]
-        for c in rest[1:]:
-            w = {"k": "bin", "op": "and", "l": w, "r": c}
-        return g, w
+            return None
+        src = " and ".join(f"({g.t})" for g in guard)
+        return P(f"({src})" if len(guard) > 1 else guard[0].src, *_join(*guard))
 
     def pushdown(self, e, it: P, where, ctx: Ctx):
         """`[x for c in CONSTANT_LIST where c.row == E and ...]` iterates only the cells whose row is

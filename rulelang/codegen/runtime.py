@@ -236,6 +236,21 @@ def _each(m, items):
     return items
 
 
+# what a rule expression may raise when the rules meet an error (a hoisted test that raises stops the
+# pruning: codegen/enumerator.py)
+FAULTS = (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError, RecursionError,
+          NameError, RuleRuntimeError)
+
+
+def _unless_false(test) -> bool:
+    """A comprehension's guard (expressions.comp_guard): False only if `test()` is false; a rule
+    error in it counts as true, so that the comprehension meets it where the rules would."""
+    try:
+        return bool(test())
+    except FAULTS + (RuleFault,):
+        return True
+
+
 def _appended(xs, v) -> list:
     """`append v to xs`: a new list, so that whoever holds the old one (a clone of the match, a
     local) is unaffected; refused past LIST_LIMIT elements."""
@@ -564,12 +579,11 @@ NAMESPACE = {
     "_next_seat": _next_seat, "_others": _others, "_remaining": _remaining, "_players_from": _players_from,
     "_eliminate": _eliminate, "_ord": _ord, "_set_order": _set_order, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
-    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_unless_false": _unless_false, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
     "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,
     "_ONCE": (None,), "_UNSET": NOCONST,
-    "_FAULTS": (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError, RecursionError,
-                NameError, RuleRuntimeError),
+    "_FAULTS": FAULTS,
     "LOOP_LIMIT": LOOP_LIMIT, "CALL_DEPTH_LIMIT": CALL_DEPTH_LIMIT, "_max": max, "_min": min,
 }
