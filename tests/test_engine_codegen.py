@@ -369,3 +369,20 @@ def test_a_comprehension_guard_that_fails_is_met_where_the_rules_meet_it(tmp_pat
     assert texts(m) == ["peek", "take c3", "stop"]
     with pytest.raises(rulelang.RuleRuntimeError, match="none"):
         m.apply("take c3")
+
+
+def test_an_expression_of_an_effect_keeps_its_defs_only_while_it_is_evaluated(tmp_path):
+    # `big` is asked twice by each condition (memoised within it) and again after each move:
+    # every condition sees the cards moved just before it
+    g = game_with(tmp_path, "  def big = [c for c in hand[me] where c.v > 2]",
+                  "action take_all {\n"
+                  "        move top(pool) to hand[me]\n"
+                  "        if size(big) == 1 and size(big) > 0 { log \"one\" } else { log \"not one\" }\n"
+                  "        move top(pool) to hand[me]\n"
+                  "        if size(big) == 2 and size(big) > 1 { log \"two\" } else { log \"not two\" }\n"
+                  "        let n = size(big) + size(big)\n"
+                  "        log text(n) }", values="1, 4, 3")
+    assert "_scoped(m, lambda:" in g.lowerer.python
+    m = g.new_match(1, 0)
+    m.apply("take all")
+    assert m.messages_for(0)[-3:] == ["one", "two", "4"] and m.lm is None

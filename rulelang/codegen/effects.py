@@ -203,11 +203,21 @@ def _active(m, c, zones) -> bool:
 
 
 def _holders(m, entry):
-    """The components of an ability's card that lie where it applies."""
+    """The components of an ability's card that lie where it applies (kept while a memo of defs is
+    open: a listing, a `when` condition, an expression of an effect — nothing moves meanwhile)."""
+    lm = m.lm
+    if lm is not None:
+        found = lm.get(entry)
+        if found is not None:
+            return found
     comps = _cards(m).get(entry.card)
     if not comps:
-        return ()
-    return [c for c in comps if _active(m, c, entry.zones)]
+        found = ()
+    else:
+        found = [c for c in comps if _active(m, c, entry.zones)]
+    if lm is not None:
+        lm[entry] = found
+    return found
 
 
 # ---- effects and triggers -------------------------------------------------------------------------

@@ -251,6 +251,18 @@ def _unless_false(test) -> bool:
         return True
 
 
+def _scoped(m, value):
+    """`value()` — an expression of an effect — with a memo of defs open while it runs (see
+    statements.scoped); inside one already open (a listing), that one serves."""
+    if m.lm is not None:
+        return value()
+    m.lm = {}
+    try:
+        return value()
+    finally:
+        m.lm = None
+
+
 def _appended(xs, v) -> list:
     """`append v to xs`: a new list, so that whoever holds the old one (a clone of the match, a
     local) is unaffected; refused past LIST_LIMIT elements."""
@@ -579,7 +591,7 @@ NAMESPACE = {
     "_next_seat": _next_seat, "_others": _others, "_remaining": _remaining, "_players_from": _players_from,
     "_eliminate": _eliminate, "_ord": _ord, "_set_order": _set_order, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
-    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_unless_false": _unless_false, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
+    "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_unless_false": _unless_false, "_scoped": _scoped, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
     "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,

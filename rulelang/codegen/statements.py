@@ -3,12 +3,16 @@ component creation and creation in bulk.
 """
 from __future__ import annotations
 
+import re
+
 from ..limits import INT_LIMIT, LOOP_LIMIT
 from .analysis import _arith, _constant
 from .constants import ANY, PY_ASSIGN, REBIND, SCALAR
 from .frame import _known, Ctx, Name, P
 from .runtime import make_texter
 from .writer import _lit, Fn
+
+_CALLS = re.compile(r"\b(d\d+)\(")         # calls of defs in generated source (`d12(`, not `d12_(`)
 
 
 class StatementLowering:
@@ -192,15 +196,30 @@ class StatementLowering:
             return b.src
         return ctx.fn.local(name)
 
+    def scoped(self, e, src: str) -> str:
+        """`src`, the source of the expression `e` in an effect, evaluated with a memo of defs open
+        for as long as it runs (`_scoped`: nothing changes meanwhile), when `e` asks memoised defs or
+        the cards' modifiers — a scoring rule that sums every minion's power, each power asking
+        every card that modifies it, asks the same things again and again."""
+        if not self.listing_memo_defs:
+            return src
+        memoised = {f"d{self.def_index[name]}" for name in self.listing_memo_defs}
+        # (what the code calls, not what the rules name: an inlined def or one given a list calls
+        # no memo, and then the scope would only cost)
+        if not ("_mods(" in src or "_can(" in src or any(name in memoised for name in _CALLS.findall(src))):
+            return src
+        self.listing_memo_used = True
+        return f"_scoped(m, lambda: {src})"
+
     def s_let(self, s, ctx):
         v = self.ex(s["v"], ctx)
         src = f"_grown({v.src})" if _arith(s["v"]) else v.src
-        ctx.fn.emit(f"{self.local_target(s['n'], ctx)} = {src}")
+        ctx.fn.emit(f"{self.local_target(s['n'], ctx)} = {self.scoped(s['v'], src)}")
 
     def s_if(self, s, ctx):
         fn = ctx.fn
         c = self.ex(s["c"], ctx)
-        fn.emit(f"if {c.t}:")
+        fn.emit(f"if {self.scoped(s['c'], c.t)}:")
         self.sub_block(s["then"], ctx)
         if s["else"]:
             fn.emit("else:")
@@ -213,7 +232,7 @@ class StatementLowering:
         it = self.seq(s["in"], ctx)
         fresh = s["in"]["k"] in ("comp", "list", "range") or (s["in"]["k"] == "builtin")
         items = fn.new("t")
-        fn.emit(f"{items} = {it.src if fresh else f'list({it.src})'}")
+        fn.emit(f"{items} = {self.scoped(s['in'], it.src if fresh else f'list({it.src})')}")
         self.spend(fn, f"len({items})")
         fn.emit(f"for {self.local_target(s['v'], ctx)} in {items}:")
         self.sub_block(s["body"], ctx)
@@ -224,7 +243,7 @@ class StatementLowering:
         c = self.ex(s["c"], ctx)
         msg = _lit(f"`while` ran {LOOP_LIMIT} times without ending (loop limit)")
         fn.emit(f"{n} = 0")
-        fn.emit(f"while {c.t}:")
+        fn.emit(f"while {self.scoped(s['c'], c.t)}:")
         fn.indent += 1
         fn.emit(f"{n} += 1")
         fn.emit(f"if {n} > LOOP_LIMIT: _fault({msg})")
@@ -410,6 +429,7 @@ class StatementLowering:
         v = s["v"]
         domain = {"k": "comp", "x": {"k": "local", "n": v}, "v": v, "in": s["in"], "where": s.get("where")}
         values = self.ex(domain, ctx).src if s.get("where") is not None else self.seq(s["in"], ctx).src
+        values = self.scoped(domain, values)
         by, prompt = self.opt_src(s.get("by"), ctx), self.opt_src(s.get("prompt"), ctx)
         texter = self.texter(s["show"])
         if s.get("as") is not None:              # options shown as the rules say: (text, value) pairs
