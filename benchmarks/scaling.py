@@ -84,8 +84,9 @@ if str(ROOT) not in sys.path:                 # run from a checkout without inst
     sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
+from rulelang import bench  # noqa: E402
 
-POLICY_SEED = 10 ** 6                          # the bot of match `seed` is seeded POLICY_SEED + seed
+POLICY_SEED = bench.POLICY_SEED                # the bot of match `seed` is seeded POLICY_SEED + seed
 LIMIT_MB = 100                                 # the issue's budget for a search bot's clones per move
 
 # games per row = --games × weight (at least MIN_GAMES): the slower games play fewer
@@ -120,15 +121,8 @@ class Config:
 # ---------------------------------------------------------------- playouts and their timing
 
 def playout(game, players: int, seed: int) -> int:
-    """One match to its end by the uniform random bot; the number of actions applied."""
-    m = game.new_match(players, seed, None)
-    choice = random.Random(POLICY_SEED + seed).choice
-    legal_actions, apply = m.legal_actions, m.apply
-    n = 0
-    while not m.is_over:
-        apply(choice(legal_actions()))
-        n += 1
-    return n
+    """One match to its end by the uniform random bot (`rulelang bench`'s); the actions applied."""
+    return bench.playout(game, players, seed, None)[1]
 
 
 class ListingTimer:
@@ -598,16 +592,7 @@ def _rss() -> tuple[int, str]:
         return (peak if sys.platform == "darwin" else peak * 1024), "peak RSS"
 
 
-def _allocated(make, tries: int = 3) -> int:
-    """Bytes still allocated by what `make()` returns (tracemalloc must be on; least of a few tries,
-    so that a one-off allocation elsewhere is not counted)."""
-    sizes = []
-    for _ in range(tries):
-        before = tracemalloc.get_traced_memory()[0]
-        kept = make()
-        sizes.append(tracemalloc.get_traced_memory()[0] - before)
-        del kept
-    return max(0, min(sizes))
+_allocated = bench._allocated                  # bytes still allocated by what make() returns (tracemalloc)
 
 
 def mid_game(game, players: int, seed: int, samples: int) -> tuple[list, int, int]:
@@ -682,9 +667,8 @@ def rss_probe(spec: str) -> int:
     return 0
 
 
-def clone_figures(game, players: int, cfg: Config) -> dict:
-    """Bytes one `clone()` allocates (mean over mid-game samples) and µs per clone, as text cells."""
-    states, _, _ = mid_game(game, players, cfg.seed, cfg.samples)
+def _clone_cost(states: list, cfg: Config) -> tuple[float, float]:
+    """Bytes one `clone()` allocates (mean over the states) and seconds per clone of the middle one."""
     tracemalloc.start()
     size = sum(_allocated(s.clone) for s in states) / len(states)
     tracemalloc.stop()
@@ -695,6 +679,13 @@ def clone_figures(game, players: int, cfg: Config) -> dict:
         for _ in range(cfg.clone_calls):
             mid.clone()
         best = min(best, (time.perf_counter() - start) / cfg.clone_calls)
+    return size, best
+
+
+def clone_figures(game, players: int, cfg: Config) -> dict:
+    """Bytes one `clone()` allocates (mean over mid-game samples) and µs per clone, as text cells."""
+    states, _, _ = mid_game(game, players, cfg.seed, cfg.samples)
+    size, best = _clone_cost(states, cfg)
     return {"clone_bytes": f"{size:,.0f}", "clone_us": f"{best * 1e6:.1f}"}
 
 
@@ -703,15 +694,7 @@ def memory_row(key: str, game, players: int, cfg: Config, rss: bool) -> dict:
     states, turn, n = mid_game(game, players, cfg.seed, cfg.samples)
     mid = states[len(states) // 2]
     json_len = sum(len(json.dumps(s.state())) for s in states) / len(states)
-    tracemalloc.start()
-    clone_bytes = sum(_allocated(s.clone) for s in states) / len(states)
-    tracemalloc.stop()
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(cfg.clone_calls):
-            mid.clone()
-        best = min(best, (time.perf_counter() - start) / cfg.clone_calls)
+    clone_bytes, best = _clone_cost(states, cfg)
     traced = keep_clones(mid, cfg.clones, cfg.seed, traced=True)
     resident = rss_in_subprocess(key, players, cfg) if rss else None
     return {"game": game.name, "players": players, "turn": f"{turn} of {n}", "clone_bytes": clone_bytes,

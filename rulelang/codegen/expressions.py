@@ -11,6 +11,13 @@ from .runtime import make_texter
 from .writer import _lit, Fn
 
 
+def _and_terms(w) -> list:
+    """The `and`-conjuncts of a condition, in order."""
+    if w["k"] == "bin" and w["op"] == "and":
+        return _and_terms(w["l"]) + _and_terms(w["r"])
+    return [w]
+
+
 class ExpressionLowering:
     """A mixin of the Lowerer: see generator.py."""
 
@@ -529,15 +536,7 @@ class ExpressionLowering:
         per element; a test that fails with a rule error counts as true (_unless_false), so the
         list, and the error where the rules meet it, come as before. Only pure conjuncts of a pure,
         costly list (a cheap one is not worth a test)."""
-        conj: list = []
-
-        def flat(w):
-            if w["k"] == "bin" and w["op"] == "and":
-                flat(w["l"])
-                flat(w["r"])
-            else:
-                conj.append(w)
-        flat(where)
+        conj = _and_terms(where)
         var = e["v"]
         free = [c for c in conj if not any(x.get("k") == "local" and x.get("n") == var for x in _walk(c))]
         if not free:
@@ -553,15 +552,7 @@ class ExpressionLowering:
         E: a conjunct comparing a cell field of the variable with a value that does not depend on
         it selects from a precomputed index (same order as the list)."""
         g = self.geometry
-        conj = []
-
-        def flat(w):
-            if w["k"] == "bin" and w["op"] == "and":
-                flat(w["l"])
-                flat(w["r"])
-            else:
-                conj.append(w)
-        flat(where)
+        conj = _and_terms(where)
         var = e["v"]
         for n, c in enumerate(conj):
             if not (c["k"] == "bin" and c["op"] == "=="):
