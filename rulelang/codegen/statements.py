@@ -199,7 +199,7 @@ class StatementLowering:
     def scoped(self, e, src: str) -> str:
         """`src`, the source of the expression `e` in an effect, evaluated with a memo of defs open
         for as long as it runs (`_scoped`: nothing changes meanwhile), when `e` asks memoised defs or
-        the cards' modifiers — a scoring rule that sums every minion's power, each power asking
+        the cards' modifiers — a rule that sums a value over many components, each value asking
         every card that modifies it, asks the same things again and again."""
         if not self.listing_memo_defs:
             return src
