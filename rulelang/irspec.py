@@ -792,15 +792,18 @@ class _Checker:
 
 
 def walk_ir(e):
-    """Every object in a JSON tree (an IR or a part of one), without recursion."""
+    """Every object in a JSON tree (an IR or a part of one), parent before children, in the order
+    they are written — without recursion (a chain of nested generators would cost a call per level
+    for every node)."""
     stack = [e]
+    pop, push = stack.pop, stack.extend
     while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
+        x = pop()
+        if type(x) is dict:
             yield x
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
+            push([v for v in reversed(x.values()) if type(v) is dict or type(v) is list])
+        elif type(x) is list:
+            push([v for v in reversed(x) if type(v) is dict or type(v) is list])
 
 
 def _what(x) -> str:

@@ -300,10 +300,11 @@ def test_a_listing_that_fails_closes_its_memo(tmp_path):
 
 
 def test_a_comprehension_tests_what_does_not_read_its_variable_before_making_its_list(tmp_path):
-    # `first_of(p)` fails for a player with an empty hand; `p == me` does not read `c`, so it is
-    # tested first and the other hands' lists are never made
-    g = game_with(tmp_path, "  def first_of(p) = [top(hand[p])]",
-                  "action peek require size([c for p in players for c in first_of(p) where p == me]) == 1 "
+    # `first_of(p)` fails for a player with an empty hand (a field of `none`); `p == me` does not
+    # read `c`, so it is tested first and the other hands' lists are never made
+    g = game_with(tmp_path, "  def first_of(p) = [top(hand[p]).v]",
+                  "action peek require size(hand[me]) > 0 and "
+                  "size([c for p in players for c in first_of(p) where p == me]) == 1 "
                   "{ finish draw }\n      action take(x in pool) { move x to hand[me] }", values="3, 0")
     assert "else ())" in g.lowerer.python
     m = g.new_match(2, 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..irspec import STATEMENTS
+from ..irspec import STATEMENTS, walk_ir
 from .constants import ANY, BOARD_WALKS, INLINE_DEPTH, RANDOM_CALLS, SCALAR, UNROLL_MAX
 
 
@@ -73,26 +73,12 @@ def _grow(found: set, items: dict, holds) -> None:
                 changed = True
 
 
-def _walk(e):
-    """Every node (dict) of an IR part, parent before children, in order (without recursion:
-    a chain of nested generators costs a call per level for every node)."""
-    stack = [e]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        x = pop()
-        if type(x) is dict:
-            yield x
-            push([v for v in reversed(x.values()) if type(v) is dict or type(v) is list])
-        elif type(x) is list:
-            push([v for v in reversed(x) if type(v) is dict or type(v) is list])
-
-
 def _arith(e) -> bool:
     """Could a loop that assigns `e` over and over grow a number without bound? Only through `*`, or
     `+`/`-` of two values that are not constants (x + x doubles); adding a constant grows a number
     by at most that constant per round, which the loop budget bounds."""
     return any(x.get("k") == "bin" and (x.get("op") == "*" or x.get("op") in ("+", "-") and not (
-        _constant(x["l"]) or _constant(x["r"]))) for x in _walk(e))
+        _constant(x["l"]) or _constant(x["r"]))) for x in walk_ir(e))
 
 
 def _constant(e) -> bool:
@@ -110,7 +96,7 @@ class Analyses:
     def _calls(self, node, nodes: list | None = None) -> tuple[set, set]:
         """The defs and procs a part calls (`nodes`: its nodes, if already listed)."""
         defs, procs = set(), set()
-        for x in (_walk(node) if nodes is None else nodes):
+        for x in (walk_ir(node) if nodes is None else nodes):
             if x.get("k") == "def":
                 defs.add(x["n"])
             elif x.get("k") == "call" and x.get("f") == "reachable":
@@ -125,7 +111,7 @@ class Analyses:
         ir = self.ir
         graph: dict[tuple, set] = {}
         # each def's nodes, listed once: the fixed points below test every def again each round
-        nodes = {name: list(_walk(d["body"])) for name, d in ir["defs"].items()}
+        nodes = {name: list(walk_ir(d["body"])) for name, d in ir["defs"].items()}
         for name, d in ir["defs"].items():
             ds, ps = self._calls(d["body"], nodes[name])
             graph[("d", name)] = {("d", x) for x in ds} | {("p", x) for x in ps}
@@ -179,11 +165,11 @@ class Analyses:
         # defs that may run once per element of a comprehension or per round of a loop (directly or
         # through other defs): their own comprehensions multiply, and are charged to the budget
         looped: set = set()
-        for x in _walk(ir):
+        for x in walk_ir(ir):
             inner = ([x.get("x"), x.get("where")] if x.get("k") == "comp" else
                      [x.get("body"), x.get("c")] if x.get("s") in ("for", "while", "repeat") else [])
             for part in inner:
-                for y in _walk(part):
+                for y in walk_ir(part):
                     if y.get("k") == "def":
                         looped.add(("d", y["n"]))
                     elif y.get("s") == "call":
@@ -192,7 +178,7 @@ class Analyses:
                         looped.add(("d", y["a"][2]["v"]))
         for step in ir["steps"]:               # requires and later domains: evaluated once per binding
             for a in step["actions"]:          # (the first parameter's domain: once per listing)
-                for y in _walk([a.get("require"), a["params"][1:], [a["params"][0].get("min"),
+                for y in walk_ir([a.get("require"), a["params"][1:], [a["params"][0].get("min"),
                                 a["params"][0].get("max")] if a["params"] else []]):
                     if y.get("k") == "def":
                         looped.add(("d", y["n"]))
@@ -206,20 +192,20 @@ class Analyses:
                     stack.append(callee)
         self.repeated_defs = {name for kind, name in looped | self.recursive if kind == "d"}
         # per-player / per-cell variables never assigned as a whole keep one list for the whole match
-        whole = {x["target"]["n"] for x in _walk(ir) if x.get("s") == "set" and x["target"].get("k") == "var"
+        whole = {x["target"]["n"] for x in walk_ir(ir) if x.get("s") == "set" and x["target"].get("k") == "var"
                  and x["target"].get("i") is None}
         self.stable_vars = {v["name"] for v in ir["vars"] if v["per"] and v["name"] not in whole}
         # procs that create components, directly or through a call
         self.creating: set = set()
         _grow(self.creating, ir["procs"], lambda name, p: any(
             ("s" in x and STATEMENTS[x["s"]].creating) or (x.get("s") == "call" and x["proc"] in self.creating)
-            for x in _walk(p["body"])))
+            for x in walk_ir(p["body"])))
         # procs that may end an effect (goto, end turn, finish), directly or through a call
         self.signalling: set = set()
         _grow(self.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))
 
     def _static(self, body, nodes: list | None = None) -> bool:
-        for x in (_walk(body) if nodes is None else nodes):
+        for x in (walk_ir(body) if nodes is None else nodes):
             k = x.get("k")
             if k in ("var", "zone", "builtin", "option", "attr", "table", "mods", "can"):
                 if k == "table" and x["n"] in self.ir["tables"] and all(
@@ -238,7 +224,7 @@ class Analyses:
         return True
 
     def _block_signals(self, stmts) -> bool:
-        for x in _walk(stmts):
+        for x in walk_ir(stmts):
             s = x.get("s")
             if s in ("goto", "end_turn", "finish"):
                 return True
@@ -251,14 +237,14 @@ class Analyses:
         key = id(e)
         hit = self._static_walk.get(key)
         if hit is None:
-            hit = self._static(e) and any(x.get("k") == "call" and x.get("f") in BOARD_WALKS for x in _walk(e))
+            hit = self._static(e) and any(x.get("k") == "call" and x.get("f") in BOARD_WALKS for x in walk_ir(e))
             self._static_walk[key] = hit
             self._keep.append(e)
         return hit
 
     def static_expr(self, e) -> bool:
         """Depends on its locals and constants only (so a component's label can be cached)."""
-        for x in _walk(e):
+        for x in walk_ir(e):
             k = x.get("k")
             if k in ("var", "zone", "builtin", "option", "def", "mods", "can") or (k == "call" and x["f"] not in (
                     "size", "count", "sum", "any", "all", "max", "min", "first", "last", "distinct", "abs",
@@ -290,7 +276,7 @@ class Analyses:
         return False
 
     def batch_static(self, e, bound: frozenset) -> bool:
-        for x in _walk(e):
+        for x in walk_ir(e):
             k = x.get("k")
             if k in ("var", "zone", "def", "attr", "cellattr", "comp", "mods", "can") or (
                     k == "builtin" and x["n"] not in ("players", "player_count")):
@@ -314,8 +300,8 @@ class Analyses:
         universe (see Game.universe)."""
         if depth > INLINE_DEPTH:
             return False
-        allowed = allowed | {x["v"] for x in _walk(e) if x.get("k") == "comp"}
-        for x in _walk(e):
+        allowed = allowed | {x["v"] for x in walk_ir(e) if x.get("k") == "comp"}
+        for x in walk_ir(e):
             k = x.get("k")
             if k in ("var", "zone", "builtin", "option", "mods", "can") or (k == "local" and x["n"] not in allowed):
                 return False
@@ -357,7 +343,7 @@ def uses_rounds(ir: dict) -> bool:
     the engine keep that state: every other game's state and speed stay as they were."""
     if any(event in ir["handlers"] for event in ("round_start", "round_end")):
         return True
-    for x in _walk(ir):
+    for x in walk_ir(ir):
         if (x.get("k") == "builtin" and x.get("n") in ROUND_VALUES) or x.get("s") in ("eliminate", "turn_order") \
                 or (x.get("k") == "call" and x.get("f") == "eliminated"):
             return True

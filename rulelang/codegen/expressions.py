@@ -4,7 +4,8 @@ constant folding, def inlining and memoising, and unrolled aggregates over subse
 from __future__ import annotations
 
 from ..boards import OPPOSITE
-from .analysis import _ir_key, _memo_key, _size, _uses, _walk
+from ..irspec import walk_ir
+from .analysis import _ir_key, _memo_key, _size, _uses
 from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, NOCONST, PY_BINARY, PY_UNARY, SCALAR
 from .frame import _join, _known, Bound, Const, Ctx, Name, P, Subset
 from .runtime import make_texter
@@ -538,7 +539,7 @@ class ExpressionLowering:
         costly list (a cheap one is not worth a test)."""
         conj = _and_terms(where)
         var = e["v"]
-        free = [c for c in conj if not any(x.get("k") == "local" and x.get("n") == var for x in _walk(c))]
+        free = [c for c in conj if not any(x.get("k") == "local" and x.get("n") == var for x in walk_ir(c))]
         if not free:
             return None
         guard = [self.ex(c, ctx) for c in free]
@@ -560,7 +561,7 @@ class ExpressionLowering:
             for side, other in ((c["l"], c["r"]), (c["r"], c["l"])):
                 if not (side["k"] == "cellattr" and side["x"] == {"k": "local", "n": var}) or g is None:
                     continue
-                if any(x.get("k") == "local" and x.get("n") == var for x in _walk(other)):
+                if any(x.get("k") == "local" and x.get("n") == var for x in walk_ir(other)):
                     continue
                 value = self.ex(other, ctx)
                 if not value.pure or not (value.shape == SCALAR or c.get("scalar")):

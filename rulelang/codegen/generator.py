@@ -8,8 +8,9 @@ import os
 
 from ..boards import Geometry
 from ..errors import Diagnostic, RuleError, RuleRuntimeError
+from ..irspec import walk_ir
 from ..limits import CALL_DEPTH_LIMIT
-from .analysis import _memo_key, _shown_shape, _walk, Analyses, uses_rounds
+from .analysis import _memo_key, _shown_shape, Analyses, uses_rounds
 from .constants import ANY, INLINE_DEPTH, LIST, MEMO_LIMIT, RANDOM_CALLS, SCALAR, optimisations
 from .enumerator import ActionEnumerator
 from .expressions import ExpressionLowering
@@ -46,7 +47,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         # procedures some card may replace: their calls go through the replacement check
         self.replaced = {p for a in ir.get("abilities", []) if a["form"] == "replace" for p in a["procs"]}
         # does the game reveal components? then moves and shuffles forget what was revealed
-        self.reveals = any(x.get("s") == "reveal" for x in _walk(ir))
+        self.reveals = any(x.get("s") == "reveal" for x in walk_ir(ir))
         # zones whose entering or leaving sets off triggers: moves there go through _watched_move
         self.zone_watch = {a["zone"] for a in ir.get("abilities", []) if "zone" in a}
         # component fields: one column per field name, across kinds
@@ -318,7 +319,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         ctx = Ctx(fn)
         # parameters the body never rebinds keep what is known of them (their shape, their size)
         assigned = {x["n"] if x["s"] == "let" else x["v"] if x["s"] == "for" else x["target"]["n"]
-                    for x in _walk(a["body"]) if x.get("s") in ("let", "for")
+                    for x in walk_ir(a["body"]) if x.get("s") in ("let", "for")
                     or (x.get("s") == "set" and x["target"].get("k") == "local")}
         if names:
             pys = [fn.local(n) for n in names]
@@ -465,12 +466,12 @@ class Compiled:
         # can an action stop half-way for a decision? (then the engine keeps a base to replay from)
         # (a game that reveals keeps per-match knowledge, which the same machinery carries)
         self.can_pause = bool(ir.get("abilities")) or any(x.get("s") in ("choose", "may", "open", "reveal", "grant")
-                                                           for x in _walk(ir))
-        self.has_grants = any(x.get("s") == "grant" for x in _walk(ir))
+                                                           for x in walk_ir(ir))
+        self.has_grants = any(x.get("s") == "grant" for x in walk_ir(ir))
         self.intern_dims = list(low.intern_dims)          # per table: nested-list dims, or None (a dict)
         # does listing the legal actions never use the random generator?
         self.pure_enumeration = not any(
             x.get("k") == "call" and x.get("f") in RANDOM_CALLS or x.get("k") == "def" and x["n"] in low.impure_defs
             or x.get("k") == "call" and x.get("f") == "reachable" and x["a"][2].get("v") in low.impure_defs
-            for s in ir["steps"] for a in s["actions"] for x in _walk([a.get("require"), a["params"], s["actor"]]))
+            for s in ir["steps"] for a in s["actions"] for x in walk_ir([a.get("require"), a["params"], s["actor"]]))
 
