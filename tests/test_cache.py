@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -84,6 +86,57 @@ def test_the_key_covers_the_version_and_the_front_end(monkeypatch):
         monkeypatch.undo()
         cache.front_end_digest.cache_clear()
     assert cache.key(text) == k
+
+
+EDIT_EVERY_FILE = """
+import json, shutil
+from pathlib import Path
+import rulelang.cache as cache
+
+here = Path.cwd().resolve()
+assert Path(cache.__file__).resolve().is_relative_to(here), cache.__file__      # the copy, not the original
+
+
+def digest():
+    cache.front_end_digest.cache_clear()
+    return cache.front_end_digest()
+
+
+files = sorted(p.relative_to(here).as_posix() for p in here.rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts and p.suffix in (".py", ".json", ".lark", ".rules"))
+missed = []
+for name in files:
+    before, original = digest(), (here / name).read_bytes()
+    (here / name).write_bytes(original + b"\\n")
+    if digest() == before:
+        missed.append(name)
+    (here / name).write_bytes(original)
+    assert digest() == before
+before = digest()
+shutil.move(here / "rulelang" / "desugar.py", here / "rulelang" / "codegen" / "desugar.py")
+moved = digest() != before
+print(json.dumps({"files": files, "missed": missed, "moved": moved}))
+"""
+
+
+@pytest.mark.parametrize("layout", ["checkout", "installed"])
+def test_editing_or_moving_any_file_of_the_package_changes_the_key(tmp_path, layout):
+    """The key covers every file of the package, found where it is, not listed by hand: a copy of
+    the package (grammar beside it as in a checkout, or inside it as installed) has each file
+    edited in turn, and one moved, and the key changes every time."""
+    junk = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "rulelang", tmp_path / "rulelang", ignore=junk)
+    shutil.copytree(ROOT / "grammar", tmp_path / ("grammar" if layout == "checkout" else "rulelang/grammar"),
+                    ignore=junk)
+    done = subprocess.run([sys.executable, "-c", EDIT_EVERY_FILE], cwd=tmp_path, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"), timeout=300)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    grammar = "grammar" if layout == "checkout" else "rulelang/grammar"
+    assert {"rulelang/desugar.py", "rulelang/compiler.py", "rulelang/codegen/generator.py",
+            "rulelang/ir.schema.json", f"{grammar}/rulelang.lark"} <= set(seen["files"])
+    assert seen["missed"] == []
+    assert seen["moved"]
 
 
 def test_a_corrupt_entry_is_ignored_and_replaced(cache_dir):

@@ -8,6 +8,7 @@ RulelangError, hang, or point a diagnostic outside its file. The full run (>= 10
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -45,3 +46,17 @@ def test_the_oracle_flags_a_span_outside_the_file():
     assert fuzz.span_problem(Diagnostic("E001", "x", Span("f", 3, 1)), {"f": "ab\ncd\n"}) is None   # end of file
     assert "line 4" in fuzz.span_problem(Diagnostic("E001", "x", Span("f", 4, 1)), {"f": "ab\ncd\n"})
     assert "column 9" in fuzz.span_problem(Diagnostic("E001", "x", Span("f", 1, 9)), {"f": "ab\ncd\n"})
+
+
+def test_a_hang_is_told_by_cpu_time_not_by_the_wall_clock(tmp_path, monkeypatch):
+    monkeypatch.setattr(fuzz, "CALL_LIMIT", 0.3)
+    probe = fuzz.Probe({}, str(tmp_path))
+    assert probe.call("wait", time.sleep, 1.0) == (True, None)     # waiting (a busy machine) is no hang
+    assert probe.failures == []
+
+    def spin():
+        while True:
+            pass
+    assert probe.call("spin", spin) == (False, None)
+    [failure] = probe.failures
+    assert failure.sig.startswith("Hang in ") and failure.message == "no answer within 0.3 s of CPU time"

@@ -120,13 +120,12 @@ def test_a_deeply_nested_type_is_an_error(tmp_path):
     assert codes(lint(tmp_path, text), "error") == [("E005", 4, col(text, 4, "list", limits.EXPR_DEPTH_LIMIT + 1))]
 
 
-def test_a_rule_file_over_the_size_limit_is_refused_before_it_is_parsed():
+def test_a_rule_file_over_the_size_limit_is_refused_before_it_is_parsed(monkeypatch):
     text = game() + "#" * limits.SOURCE_LIMIT
-    started = time.perf_counter()
+    monkeypatch.setattr(parser, "_lark", lambda: pytest.fail("a file over the size limit was parsed"))
     with pytest.raises(RuleError) as err:
         rulelang.compile_source(text, "big.rules")
     assert [(d.code, d.line, d.column) for d in err.value.diagnostics] == [("E003", 1, 1)]
-    assert time.perf_counter() - started < 1
 
 
 def test_a_number_past_the_integer_limit_is_an_error_never_a_traceback(tmp_path):
@@ -238,13 +237,26 @@ def test_validate_ir_still_finds_a_bad_node_deep_inside(tmp_path):
     assert any("/".join(path) in d.message for d in err.value.diagnostics)
 
 
-def test_validate_ir_validates_many_alike_statements_once():
+def test_validate_ir_validates_many_alike_statements_once(monkeypatch):
     ir = rulelang.compile_source(game("n = 1"), "x.rules")
     ir["setup"] = [{"s": "set", "target": {"k": "var", "n": "n", "i": None}, "op": "=",
                     "v": {"k": "lit", "v": i}, "line": 8} for i in range(50_000)]
-    started = time.perf_counter()
     compiler.validate_ir(ir)
-    assert time.perf_counter() - started < 5
+    validators, calls = compiler._validators(), []
+
+    class Counted:                                  # counts the parts jsonschema is asked to validate
+        def __init__(self, validator):
+            self.validator = validator
+
+        def iter_errors(self, part):
+            calls.append(part)
+            return self.validator.iter_errors(part)
+    counted = {key: Counted(v) for key, v in validators.items()}
+    with monkeypatch.context() as m:
+        m.setattr(compiler, "_quick_checks", lambda: {})        # (they pass these parts without jsonschema)
+        m.setattr(compiler, "_validators", lambda: counted)
+        compiler.validate_ir(ir)
+    assert 0 < len(calls) < 100                     # the 50,000 alike statements are validated once
     ir["setup"][40_000]["op"] = "*="
     with pytest.raises(RuleError) as err:
         compiler.validate_ir(ir)
@@ -268,6 +280,7 @@ RULES = """game "Chips" {
 }
 """
 CREATE = (7, 28)          # where the content path is written in RULES
+CPU_LIMIT = 5.0           # CPU seconds one lint may take before it counts as a hang (the slowest: ~0.05 s)
 
 
 @pytest.fixture()
@@ -282,9 +295,10 @@ def chips(tmp_path, monkeypatch):
         target = tmp_path / "chips.yaml"
         if data is not None:
             (target.write_bytes if isinstance(data, bytes) else target.write_text)(data)
-        started = time.perf_counter()
+        started = time.process_time()
         diagnostics, _ = rulelang.lint([str(rules)])
-        assert time.perf_counter() - started < 10
+        used = time.process_time() - started
+        assert used < CPU_LIMIT, f"{used:.1f} s of CPU time: a hang?"
         for d in diagnostics:
             assert "\n" not in d.message and len(d.message) < 400, d.headline()
         return [(Path(d.file).name, d.code, d.line, d.column) for d in diagnostics]

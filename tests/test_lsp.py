@@ -22,7 +22,7 @@ from rulelang import lsp  # noqa: E402
 from rulelang.limits import SOURCE_LIMIT  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 20
+TIMEOUT = 120          # seconds to wait for an answer: only a server that hangs takes anything like it
 
 BROKEN = '''game "Demo" {
   players 2

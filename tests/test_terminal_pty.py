@@ -19,6 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 REGICIDE = str(ROOT / "games" / "regicide.rules")
 VALGARD = str(ROOT / "games" / "valgard.rules")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x01|\x02")
+# Seconds to wait for output that should come: far more than it ever takes, even on a loaded machine,
+# so that only a command that hangs (or never writes it) runs into it.
+PATIENCE = 120
 
 
 class Terminal:
@@ -28,6 +31,7 @@ class Terminal:
         self.encoding = encoding
         self.raw = b""
         self.seen = 0                       # how much of the text `expect` has gone past
+        self.ended = False                  # the command has closed the terminal
         environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
         environment.update({"TERM": "xterm", "COLUMNS": "200", "LINES": "50", "PYTHONUNBUFFERED": "1"})
         environment.update(env or {})
@@ -47,20 +51,29 @@ class Terminal:
         try:
             data = os.read(self.fd, 65536)
         except OSError:                      # the command has ended
-            return False
+            data = b""
         self.raw += data
+        self.ended = self.ended or not data
         return bool(data)
 
-    def expect(self, pattern: str, timeout: float = 30) -> re.Match:
-        """The first match of `pattern` in what was written after the last one."""
-        end = time.monotonic() + timeout
+    def wait_for(self, pattern: str, seconds: float) -> re.Match | None:
+        """The first match of `pattern` in what was written after the last one; None if it is not
+        written within `seconds`, or the command ends without writing it."""
+        end = time.monotonic() + seconds
         while True:
             found = re.compile(pattern).search(self.text, self.seen)
             if found:
                 self.seen = found.end()
                 return found
             if time.monotonic() > end or not self.read(0.05):
-                raise AssertionError(f"no {pattern!r} in:\n{self.text[self.seen:][-3000:]}")
+                return None
+
+    def expect(self, pattern: str, timeout: float = PATIENCE) -> re.Match:
+        """The first match of `pattern` in what was written after the last one."""
+        found = self.wait_for(pattern, timeout)
+        if found is None:
+            raise AssertionError(f"no {pattern!r} in:\n{self.text[self.seen:][-3000:]}")
+        return found
 
     def send(self, keys: str) -> None:
         os.write(self.fd, keys.encode(self.encoding))
@@ -70,7 +83,7 @@ class Terminal:
 
     def close(self) -> int:
         """Wait for the command to end: its exit code."""
-        end = time.monotonic() + 30
+        end = time.monotonic() + PATIENCE
         while time.monotonic() < end and self.read(0.05):
             pass
         _, status = os.waitpid(self.pid, 0)
@@ -156,11 +169,15 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     again = Terminal("play", str(save), "--rules", REGICIDE)
     again.expect(r"resumed after \d+ moves?")
     again.expect(r"P2> ")
-    # (GNU readline drops a Ctrl-C that arrives before it has set up its own handler, just after it
-    # wrote the prompt; a person never types that fast, a loaded test machine can)
-    time.sleep(0.5)
-    again.send("\x03")                                                    # Ctrl-C at a prompt: the same offer
-    again.expect(r"Save the match before leaving\?")
+    # Ctrl-C at a prompt: the same offer. (A Ctrl-C that comes just after the prompt is written,
+    # before readline waits for keys, can go unseen; a person never types that fast, a test on a
+    # loaded machine can: so it presses Ctrl-C again, less and less often, until the offer comes.)
+    end, wait = time.monotonic() + PATIENCE, 2.0
+    again.send("\x03")
+    while not again.wait_for(r"Save the match before leaving\?", wait):
+        assert not again.ended and time.monotonic() < end, f"no offer to save in:\n{again.text[-3000:]}"
+        again.send("\x03")
+        wait *= 2
     again.line("")
     again.expect(r"left the game")
     assert again.close() == 0
