@@ -45,6 +45,16 @@ def elem(t: str) -> str:
     return "any"
 
 
+VALUE_KINDS = ("enum", "enumval", "zone", "var", "option", "board", "def")
+
+
+def is_value(sym) -> bool:
+    """Is this declaration what its name means when written alone, as a value? (A table, a kind, a
+    procedure, a step, an event and a def with parameters are not: there a builtin value of that
+    name keeps its meaning.)"""
+    return sym is not None and sym.kind in VALUE_KINDS and not (sym.kind == "def" and sym.decl.params is not None)
+
+
 def is_list_like(t: str) -> bool:
     return t.startswith("list:") or t in ("zone", "range", "any")
 
@@ -104,7 +114,7 @@ class Checked:
 
 
 class Checker:
-    def __init__(self, game: n.Game, inferred: dict | None = None):
+    def __init__(self, game: n.Game, inferred: dict | None = None, known: dict | None = None):
         from .desugar import desugar
         # cards and triggers become procs and defs first (desugar.py); their records ride along
         self.user_names = {d.name for d in game.decls if isinstance(d, (n.ProcDecl, n.DefDecl))}
@@ -128,6 +138,18 @@ class Checker:
         # then shown "P2" by text(), not 1 (see check); keyed by the parameter's place
         self.inferred: dict = inferred or {}
         self.arg_types: dict = {}
+        # Declaration order never matters: defs and tables are checked first, each after the ones it
+        # reads (see types_first; their diagnostics kept for their own place in the file), so their
+        # types are known wherever they are used. A def read inside a cycle of calls (recursion) has
+        # the type the last pass found for it (`known`), else `any`; `check` runs a second pass
+        # when that changed.
+        self.known: dict[str, str] = known or {}
+        self.done: set[int] = set()              # ids of the defs and tables already checked
+        self.early: dict[int, list] = {}         # id(decl) -> the diagnostics of checking it early
+        self.recursive: dict[str, str] = {}      # def -> the type a recursive call read for it
+        # the parameters of a card's `replace`/`modify` are the target procedure's or def's: an
+        # untyped one gets the type inferred for the target's parameter (see ability_params)
+        self.param_alias: dict = {}
         # "did you mean" compares a name with every candidate: in a file with thousands of names and
         # thousands of typos that is quadratic, so it stops after this many comparisons in all
         self.suggest_work = SUGGEST_WORK
@@ -158,8 +180,13 @@ class Checker:
     # ---- entry ----
     def run(self) -> Checked:
         self.collect()
+        self.ability_params()
+        self.types_first()
         for d in self.game.decls:
-            self.check_decl(d)
+            if id(d) in self.early:              # a def or table, checked first (types_first)
+                self.out.diagnostics.extend(self.early.pop(id(d)))
+            elif id(d) not in self.done:
+                self.check_decl(d)
         self.whole_game()
         unique: dict = {}                        # (an `anytime` action is checked in every step)
         for d in self.out.diagnostics:
@@ -176,14 +203,16 @@ class Checker:
 
     def bind(self, name: str, span: Span, what: str = "") -> None:
         """A local name is introduced here: note it if it hides a declaration, a builtin or another local."""
+        sym = self.out.symbols.get(name)
         if self.lookup_local(name) is not None:
             hidden = f"another local `{name}`"
-        elif name in BUILTIN_VALUES:
-            hidden = f"the builtin `{name}`"
-        elif name in self.out.symbols and self.out.symbols[name].kind not in ("step", "proc", "kind"):
-            sym = self.out.symbols[name]          # (a step, procedure or kind is never a value: nothing hidden)
+        elif sym is not None and sym.kind not in ("step", "proc", "kind") and (name not in BUILTIN_VALUES
+                                                                             or is_value(sym)):
+            # (a step, procedure or kind is never a value: nothing hidden)
             kind = {"enumval": "enum value", "var": "variable", "proc": "procedure"}.get(sym.kind, sym.kind)
             hidden = f"the {kind} `{name}`"
+        elif name in BUILTIN_VALUES:
+            hidden = f"the builtin `{name}`"
         else:
             return
         self.shadows.append(Diagnostic("W207", f"{what or 'local'} `{name}` shadows {hidden}: inside this scope "
@@ -197,10 +226,13 @@ class Checker:
             if name.startswith("__") and name in self.user_names:
                 self.error("E102", f"`{name}`: names starting with `__` are kept for the engine", span)
                 return
-            if name in syms or name in BUILTIN_VALUES or name in BUILTIN_FUNCTIONS:
-                what = "a builtin" if name not in syms else f"a {syms[name].kind}"
-                self.error("E102", f"`{name}` is already declared as {what}", span)
+            if name in syms:
+                self.error("E102", f"`{name}` is already declared as a {syms[name].kind}", span)
                 return
+            if name in BUILTIN_VALUES or name in BUILTIN_FUNCTIONS:
+                # A name the language took over later must not break the files that declared it
+                # first: the declaration wins where it can be written, the builtin elsewhere (W220).
+                self.warn("W220", hides_builtin(name, sym), span)
             syms[name] = sym
 
         for d in self.game.decls:
@@ -284,16 +316,17 @@ class Checker:
             elif self.expect(d.default, t, "the option's default") != "any" and not _written_out(d.default):
                 self.error("E204", "an option's default must be written out: a number, true or false, or a string",
                            d.default.span)
-        elif isinstance(d, n.TableDecl):
-            self.check_table(d)
+        elif isinstance(d, (n.TableDecl, n.DefDecl)):
+            try:
+                self.check_table(d) if isinstance(d, n.TableDecl) else self.check_def(d)
+            finally:
+                self.done.add(id(d))
         elif isinstance(d, n.KindDecl):
             self.check_kind(d)
         elif isinstance(d, n.ZoneDecl):
             self.check_zone(d)
         elif isinstance(d, n.VarDecl):
             self.check_var(d)
-        elif isinstance(d, n.DefDecl):
-            self.check_def(d)
         elif isinstance(d, n.ProcDecl):
             with self.scope(self.params_scope(d.params)):
                 self.block(d.body)
@@ -410,7 +443,10 @@ class Checker:
         return scope
 
     def param_type(self, p: n.Param) -> str:
-        return self.resolve_type(p.type) if p.type else self.inferred.get((p.span, p.name), "any")
+        if p.type:
+            return self.resolve_type(p.type)
+        key = (p.span, p.name)
+        return self.inferred.get(key) or self.inferred.get(self.param_alias.get(key), "any")
 
     def check_table(self, d: n.TableDecl) -> None:
         keys: dict = {}
@@ -433,7 +469,9 @@ class Checker:
                 value_type = vt
             elif not compatible(vt, value_type):
                 self.error("E201", f"table `{d.name}` mixes {show(value_type)} and {show(vt)} values", value.span)
-        self.out.symbols[d.name].type = value_type or "any"
+        sym = self.out.symbols.get(d.name)
+        if sym is not None and sym.decl is d:    # (not when the name was refused: declared twice)
+            sym.type = value_type or "any"
 
     def check_kind(self, d: n.KindDecl) -> None:
         names = {}
@@ -590,13 +628,78 @@ class Checker:
         scope = self.params_scope(d.params or ())
         sym = self.out.symbols.get(d.name)
         if sym is not None and sym.decl is d:
-            sym.type = "any"             # while checking its own body (recursion is refused below)
+            sym.type = self.known.get(d.name, "any")     # what a recursive call reads (see typed)
         with self.scope(scope):
             t = self.expr(d.body)
         if sym is not None and sym.decl is d:
             sym.type = t
         if d.show and d.params:
             self.error("E105", "only a def without parameters can be `show`n", d.span)
+
+    def typed(self, sym: Symbol) -> str:
+        """The type of a def or table where it is read. Every def and table is checked before the
+        rest of the file, each after the ones it reads (`types_first`), so a card, a step or a def
+        sees the same types whether it comes before or after them. A def read before its type is
+        known is in a cycle of calls (recursion): it reads the type the last pass found (`known`)."""
+        if sym.kind in ("def", "table") and id(sym.decl) not in self.done:
+            self.recursive.setdefault(sym.decl.name, sym.type)
+        return sym.type
+
+    def types_first(self) -> None:
+        """Check the defs and tables first, each after the defs and tables its body names (a
+        depth-first walk with an explicit stack: a chain of thousands of defs needs no deep Python
+        stack), keeping each one's diagnostics for its own place in the file."""
+        syms = self.out.symbols
+        decls = [d for d in self.game.decls if isinstance(d, (n.DefDecl, n.TableDecl))]
+        own = {d.name: d for d in decls if syms.get(d.name) is not None and syms[d.name].decl is d}
+        for name, t in self.known.items():
+            if name in own and isinstance(own[name], n.DefDecl):
+                syms[name].type = t
+
+        def reads(d):
+            parts = d.body if isinstance(d, n.DefDecl) else [v for _, v in d.entries]
+            return iter([own[x.name] for x in walk(parts) if isinstance(x, (n.Name, n.Call)) and x.name in own])
+
+        seen: set[int] = set()
+        order = []
+        for root in decls:
+            if id(root) in seen:
+                continue
+            seen.add(id(root))
+            stack = [(root, reads(root))]
+            while stack:
+                d, later = stack[-1]
+                nxt = next((x for x in later if id(x) not in seen), None)
+                if nxt is None:
+                    stack.pop()
+                    order.append(d)
+                else:
+                    seen.add(id(nxt))
+                    stack.append((nxt, reads(nxt)))
+        diagnostics = self.out.diagnostics
+        try:
+            for d in order:
+                self.out.diagnostics = self.early[id(d)] = []
+                self.check_decl(d)
+        finally:
+            self.out.diagnostics = diagnostics
+
+    def ability_params(self) -> None:
+        """A card's `replace P(x)` or `modify D(x)` binds the parameters of P or D: an untyped one
+        gets whatever type calls give the target's parameter, as the target's own body does."""
+        procs = {d.name: d for d in self.game.decls if isinstance(d, n.ProcDecl)}
+        defs = {d.name: d for d in self.game.decls if isinstance(d, n.DefDecl)}
+        for a in self.out.abilities:
+            if a.form not in ("replace", "modify"):
+                continue
+            target = (procs if a.form == "replace" else defs).get(a.name)
+            made = [x for x in (procs.get(a.proc or ""), defs.get(a.where or "")) if x is not None]
+            if target is None or not target.params:
+                continue
+            for d in made:
+                for mine, theirs in zip(d.params[1:], target.params):     # (the first is `self`)
+                    if mine.type is None and theirs.type is None:
+                        self.param_alias[(mine.span, mine.name)] = (theirs.span, theirs.name)
 
     def check_step(self, d: n.StepDecl) -> None:
         with self.scope({}):
@@ -638,13 +741,12 @@ class Checker:
         self.expect(a.text, "text", "an action's text (`as`)")
         for x in walk(a.text):
             bad = None
+            kind = self.out.refs.get(id(x), ("",))[0]          # (what the name or call was found to be)
             if isinstance(x, n.Name) and x.name not in params and self.lookup_local(x.name) is None:
-                sym = self.out.symbols.get(x.name)
-                kind = sym.kind if sym is not None else "builtin" if x.name in BUILTIN_VALUES else None
-                if kind in ("var", "zone", "zones", "def") or (kind == "builtin" and x.name not in ("players", "player_count")):
+                if kind in ("var", "zone", "def") or (kind == "builtin" and x.name not in ("players", "player_count")):
                     bad = x.name
-            elif isinstance(x, n.Call) and (x.name in ("roll", "pick", "size", "top", "bottom") or (
-                    self.out.symbols.get(x.name) is not None and self.out.symbols[x.name].kind == "def")):
+            elif isinstance(x, n.Call) and (kind == "def" or (kind == "builtin" and x.name in (
+                    "roll", "pick", "size", "top", "bottom"))):
                 bad = x.name
             if bad is not None:
                 self.error("E201", f"an action's text is worked out once for each choice of its parameters: it may "
@@ -940,7 +1042,8 @@ class Checker:
 
     def assign(self, s: n.Assign) -> None:
         vt = self.expr(s.value)
-        if _sets_turn_order(s) and self.lookup_local("turn_order") is None:
+        if _sets_turn_order(s) and self.lookup_local("turn_order") is None \
+                and not is_value(self.out.symbols.get("turn_order")):
             self.require_type(s.value, vt, "list:player", "a turn order (a list of every player)")
             self.out.refs[id(s.target)] = ("turn_order",)
             return
@@ -1037,7 +1140,7 @@ class Checker:
             a, b = self.expr(e.then), self.expr(e.other)
             if not compatible(a, b):
                 self.error("E201", f"the two branches give {show(a)} and {show(b)}", e.span)
-            return b if a == "none" else a
+            return b if a in ("none", "any") else a     # (`any`: a recursive call, say — the other branch tells)
         if isinstance(e, n.Attr):
             return self.attr(e)
         if isinstance(e, n.Index):
@@ -1079,10 +1182,10 @@ class Checker:
         if local is not None:
             self.out.refs[id(e)] = ("local", e.name)
             return local
-        if e.name in BUILTIN_VALUES:
+        sym = self.out.symbols.get(e.name)
+        if e.name in BUILTIN_VALUES and not is_value(sym):      # (a declaration of that name hides it: W220)
             self.out.refs[id(e)] = ("builtin", e.name)
             return BUILTIN_VALUES[e.name]
-        sym = self.out.symbols.get(e.name)
         if sym is None:
             self.error("E101", f"unknown name `{e.name}`", e.span, self.suggest(e.name, self.visible_names))
             self.out.refs[id(e)] = ("unknown", e.name)
@@ -1096,7 +1199,7 @@ class Checker:
                 if id(e) in self.function_refs:
                     return "any"
                 self.error("E103", f"`{e.name}` takes arguments: call it as `{e.name}(...)`", e.span)
-            return sym.type
+            return self.typed(sym)
         if sym.kind == "board":
             return "board"
         if sym.kind == "var":
@@ -1212,7 +1315,7 @@ class Checker:
                 self.used.add(obj.name)
                 self.out.refs[id(obj)] = ("table", obj.name)
                 self.expr(e.index)
-                return sym.type
+                return self.typed(sym)
             if sym is not None and sym.kind == "zone":
                 self.used.add(obj.name)
                 self.out.refs[id(obj)] = ("zone", obj.name)
@@ -1259,16 +1362,18 @@ class Checker:
 
     def call(self, e: n.Call) -> str:
         sym = self.out.symbols.get(e.name)
-        if self.lookup_local(e.name) is None and sym is not None and sym.kind == "def":
-            self.used.add(e.name)
+        if sym is not None and sym.kind == "def" and (sym.decl.params is not None or e.name not in BUILTIN_FUNCTIONS):
+            self.used.add(e.name)                # (a def of that name hides the builtin function: W220)
+            self.out.refs[id(e)] = ("def", e.name)
             if sym.decl.params is None:
                 self.error("E103", f"`{e.name}` takes no arguments: write `{e.name}` without parentheses", e.span)
-                return sym.type
+                return self.typed(sym)
             self.check_args(e, sym.decl.params, e.args, f"`{e.name}`")
-            return sym.type
-        if sym is not None and sym.kind == "proc":
+            return self.typed(sym)
+        if sym is not None and sym.kind == "proc" and e.name not in BUILTIN_FUNCTIONS:
             self.error("E201", f"procedure `{e.name}` gives no value; call it as a statement", e.span)
             return "any"
+        self.out.refs[id(e)] = ("builtin" if e.name in BUILTIN_FUNCTIONS else "unknown", e.name)
         if e.name not in BUILTIN_FUNCTIONS:
             defs = lambda: self.names_of("def") + list(BUILTIN_FUNCTIONS)
             self.error("E101", f"unknown function `{e.name}`", e.span, self.suggest(e.name, defs))
@@ -1475,6 +1580,25 @@ class Checker:
                 self.error("E103", f"`{e.kind}(...)` needs a value for field `{f.name}`", e.span)
 
 
+def hides_builtin(name: str, sym: Symbol) -> str:
+    """W220: what `name` means in a file that declares a builtin's name."""
+    what = {"enumval": "enum value", "var": "variable", "proc": "procedure"}.get(sym.kind, sym.kind)
+    said = []
+    if sym.kind == "table":
+        said.append(f"`{name}[…]` reads the table")
+    if name in BUILTIN_VALUES:
+        said.append(f"`{name}` means the {what}, not the builtin value" if is_value(sym) else
+                    f"`{name}` alone is still the builtin value")
+    if name in BUILTIN_FUNCTIONS:
+        said.append(f"`{name}(…)` calls the def, not the builtin function"
+                    if sym.kind == "def" and sym.decl.params is not None else
+                    f"`{name}(…)` is still the builtin function")
+    if sym.kind in ("kind", "enum") and (name in PRIMITIVES or name == "any"):
+        said.append(f"as a type, `{name}` is still the builtin type")
+    return f"{what} `{name}` has the name of a builtin: in this file " + ", ".join(said) + \
+        " (rename it to keep both apart)"
+
+
 def _written_out(e) -> bool:
     """A literal number, true/false or string (a number may have a minus sign): what the IR can hold."""
     if isinstance(e, n.Unary) and e.op == "-":
@@ -1492,8 +1616,11 @@ def check(game: n.Game) -> Checked:
         first = Checker(game)
         out = first.run()
         inferred = first.inferable()
-        if inferred and out.ok:                  # again, with what the calls tell of untyped parameters
-            again = Checker(game, inferred).run()
+        # A recursive def's calls inside its own body were typed before its type was known.
+        known = {name: out.symbols[name].type for name, seen in first.recursive.items()
+                 if out.symbols[name].type != seen}
+        if (inferred or known) and out.ok:       # again, with what the calls tell of untyped parameters
+            again = Checker(game, inferred, known).run()
             if again.ok:
                 return again
         return out

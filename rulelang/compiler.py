@@ -849,7 +849,8 @@ class Compiler:
             return {"k": "index", "x": self.expr(e.obj), "i": self.expr(e.index), "line": self.line(e)}
         if isinstance(e, n.Call):
             sym = self.syms.get(e.name)
-            if sym is not None and sym.kind == "def":
+            ref = self.c.refs.get(id(e))        # a def, or a builtin function (a def may hide one: W220)
+            if (ref[0] == "def") if ref is not None else (sym is not None and sym.kind == "def"):
                 return {"k": "def", "n": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
             if e.name == "text":
                 return self.text(e.args[0])

@@ -307,7 +307,8 @@ class StaticLint:
                 items = None
                 if isinstance(x, n.Aggregate) and x.name in ("max", "min") and x.default is None:
                     items = x.comp
-                elif isinstance(x, n.Call) and x.name in ("max", "min") and len(x.args) == 1:
+                elif isinstance(x, n.Call) and x.name in ("max", "min") and len(x.args) == 1 \
+                        and self.c.refs.get(id(x), ("builtin",))[0] == "builtin":      # (not a def named so)
                     items = x.args[0]
                 if items is not None and not _never_empty(items, self.c.refs):
                     self.report("W216", "warning", f"`{x.name}` of a list that may be empty stops the game with a rule "
@@ -1056,7 +1057,7 @@ def _never_empty(e, refs: dict) -> bool:
         return bool(e.items)
     if isinstance(e, n.Name):                    # the players, an enum's values
         return refs.get(id(e)) in (("builtin", "players"),) or refs.get(id(e), ("",))[0] == "enum"
-    if isinstance(e, n.Call):                    # a board's directions, all its cells
+    if isinstance(e, n.Call) and refs.get(id(e), ("builtin",))[0] == "builtin":   # a board's directions, all its cells
         return e.name == "directions" or (e.name == "cells" and len(e.args) == 1)
     if isinstance(e, n.Binary) and e.op == "..":
         return (isinstance(e.left, n.Lit) and isinstance(e.right, n.Lit) and type(e.left.value) is int
