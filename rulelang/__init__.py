@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import cache, safejson
-from .errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
+from .errors import Diagnostic, EngineFault, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
 from .limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
 from .textsafe import printable
 
@@ -31,7 +31,8 @@ def __getattr__(name: str):
 
 
 __all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action", "interrupt_seat",
-           "Diagnostic", "Span", "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError"]
+           "Diagnostic", "Span", "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError",
+           "EngineFault"]
 __version__ = "0.1.0"
 
 

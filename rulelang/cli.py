@@ -21,7 +21,7 @@ import time
 import rulelang
 from rulelang import safejson
 from rulelang.bots import KIND_HELP, check_kind
-from rulelang.errors import RuleError, RulelangError
+from rulelang.errors import EngineFault, RuleError, RulelangError, fault_report
 from rulelang.textsafe import FALLBACK, printable
 
 # The terminal game (repl) and the simulator are imported by the commands that use them, and the
@@ -75,6 +75,8 @@ def _main(argv: list[str] | None) -> int:
         raise
     except RuleError as error:
         print(printable(error.report() or str(error), multiline=True), file=sys.stderr)
+    except EngineFault as error:        # a bug of ours, found inside the engine: said as one
+        print(printable(f"{error} (please report this; {fault_report(error)})", multiline=True), file=sys.stderr)
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         print(printable(f"error: {where}{error.strerror or error}"), file=sys.stderr)
@@ -86,7 +88,8 @@ def _main(argv: list[str] | None) -> int:
         print(file=sys.stderr)
         return 130
     except Exception as error:          # a bug of ours: still one line, and the way to report it
-        print(printable(f"internal error: {type(error).__name__}: {error} (please report this)"), file=sys.stderr)
+        print(printable(f"internal error: {type(error).__name__}: {error} (please report this; "
+                        f"{fault_report(error)})", multiline=True), file=sys.stderr)
     return 1
 
 

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import pickle
 import random
 import reprlib
+import traceback
 
+from .chance import Chance, checked_tape, outcome
 from .codegen import Action, Lowerer, plain_text, player_text
 from .codegen.runtime import Batch, _next_seat
-from .codegen.effects import HIDDEN_ABILITY, Paused, drain, emit_builtin, known_to, seen_by
-from .errors import IllegalAction, RuleFault, RuleRuntimeError, StateError
+from .codegen.effects import HIDDEN_ABILITY, Paused, drain, emit_builtin, known_to, seen_by, widen_private
+from .errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError, StateError
 from .irspec import ANYTIME_STEP, check_ir, walk_ir
 from .limits import COMPONENT_LIMIT, INT_LIMIT, WORK_LIMIT
 from .textsafe import printable
@@ -27,9 +31,18 @@ from .types import Context, ValueType
 
 __all__ = ["Action", "Game", "Match"]
 
-# Python errors a rule can provoke (a none where a number was due, say): reported as rule errors.
+# Python errors a rule can provoke (a none where a number was due, say): reported as rule errors
+# when the rules' own code raised them (see Match._rule_error); raised inside the engine, they are
+# the engine's faults.
 RULE_FAULTS = (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError, RecursionError,
                NameError)
+SECRET_CHOICE = "(a secret choice)"    # how log_for shows an answer to who may not read it
+CHECKPOINT_EVERY = 32        # actions between two checkpoints a failed action is rebuilt from
+SETUP = "setup"              # a checkpoint that is the match as new_match made it
+# The replay check (docs/engine.md, "The replay contract"): every paused chain, and every position
+# rebuilt from a checkpoint, is replayed once more and must give exactly the same position.
+CHECK_REPLAY = os.environ.get("RULELANG_CHECK_REPLAY", "") not in ("", "0")
+_checking = [False]          # a replay made by the check is not checked itself
 FLOW_LIMIT = 1_000           # step changes in one apply before the flow is declared broken
 REASON_LIMIT = 500           # characters of an outcome's reason (`finish lose "…"`)
 STATE_FORMAT = "rulelang-state"
@@ -165,11 +178,19 @@ class Game:
             values[key] = value
         return values
 
-    def new_match(self, players: int | None = None, seed: int = 0, options: dict | None = None) -> "Match":
+    def new_match(self, players: int | None = None, seed: int = 0, options: dict | None = None,
+                  chance: list | None = None) -> "Match":
+        """A match set up and ready for its first action. `chance`: outcomes its first shuffles,
+        rolls and picks use before the generator (`Match.supply_chance`), setup's included."""
         players = self.min_players if players is None else players
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
         m = Match(self, players, seed, self.option_values(options))
+        if chance:
+            m.tape = checked_tape(chance)
+        m.drawn = ()
+        if not self.can_pause:                      # a failed action rebuilds from a new match (no copy)
+            m.ckpt = ((SETUP, m.tape), 0)
         if self.can_pause:                          # the setup may stop for a choice too
             m._resume(m.clone(), ["start"], [], "setting up the match", here=True)
             return m
@@ -259,9 +280,14 @@ class Match:
     known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
     replacing: list = []            # replacements running now (each applies once per chain)
     grants: list = []               # timed modifiers: [def index, arguments, amount] until the turn ends
+    private: dict = {}              # log index -> the seats that may read that answer (never mutated: replaced)
+    named: list = []                # (log index, component) of the private answers of the chain running
     cards_index = None              # see effects._cards
     src = None                      # the card whose ability runs now (`source`)
-    luck = None                     # a determinized copy: the seed of its generator once its paused effect ends
+    tape: tuple = ()                # chance outcomes to use before the generator (rulelang/chance.py)
+    drawn = None                    # the chance outcomes the last action (its whole chain) drew
+    ckpt = None                     # (an earlier position or SETUP, its log's length): what a failed action rebuilds from
+    cuts: tuple = ()                # a determinized copy's base: where its replay leaves the real world (see sampler)
     origin_cache = None             # see origins
     zone_info = None                # see effects._zone_info
     lm = None                       # while a listing runs (and only then): defs' results (codegen, "lmemo")
@@ -298,14 +324,21 @@ class Match:
         self._zone_ids = None
         if game.can_pause:
             self.answers, self.trig, self.frames, self.known, self.replacing = [], [], [], {}, []
-            self.grants = []
+            self.grants, self.private = [], {}
         if game.sequenced:                         # [round, turn order, eliminated seats as booleans]
             self.seq = [0, list(range(players)), [False] * players]
         # (no more attributes here without need: past 30, CPython stops sharing the instance
         # dict's keys between matches, and every match and clone grows by ~1.3 kB)
 
     @property
-    def rng(self) -> random.Random:
+    def rng(self):
+        """What the rules draw chance from: the generator, or a `Chance` in front of it while the
+        outcomes are recorded (`drawn`) or supplied (`tape`)."""
+        if self.drawn is not None or self.tape:     # (drawn: a tuple, empty or not, while recording)
+            return Chance(self)
+        return self._gen()
+
+    def _gen(self) -> random.Random:
         """The match's random generator. A clone shares a snapshot of it with its original and
         builds its own generator only when it first needs one."""
         r = self._rng
@@ -354,9 +387,8 @@ class Match:
         self.where = [fresh[id(zl)] if zl is not None else None for zl in self.where]
         self.result = dict(self.result) if self.result else None
         self.log, self.messages = list(self.log), list(self.messages)
-        if self.known:
+        if game.can_pause:                         # (even empty: the copy must not append to the original's)
             self.known = dict(self.known)
-        if self.grants:
             self.grants = list(self.grants)
         if game.sequenced:
             self.seq = [self.seq[0], list(self.seq[1]), list(self.seq[2])]
@@ -440,30 +472,108 @@ class Match:
             self.legal_actions()
             by_text = self._by_text
         found = by_text.get(text)
+        interrupt = False
         if found is None and self.pending is None:
             found = self._interrupt(text)
-            if found is not None and not self.game.can_pause:
-                try:
-                    self._run_interrupt(found)
-                except RULE_FAULTS + (RuleFault,) as err:
-                    raise self._rule_error(f"playing `{text}`", err) from None
-                return
+            interrupt = found is not None
         if found is None:
             raise IllegalAction(f"`{text}` is not a legal action now")
         if self.game.can_pause:
             self._interactive(text)
             return
-        if self.shared == SHARED_ALL:
-            self.own()
-        self.me = self.actor
-        self._by_text = None
-        self.work = WORK_LIMIT                      # loop iterations this action's effect may take
+        # Atomic: a failed action leaves the match as it was. Rather than copy the position before
+        # every action, keep a checkpoint now and then and the actions played since: a failure
+        # rebuilds the position by replaying them (the same replay pausing relies on).
+        ckpt = self.ckpt                        # (the actions since it are the log's last entries)
+        if ckpt is None or len(self.log) - ckpt[1] >= CHECKPOINT_EVERY:
+            ckpt = self._checkpoint()
+        self.drawn = ()
+        played = len(self.log)                  # (the actions before this one: the log up to here)
         try:
-            signal = found._fn(self, found._args)
-            self.log.append(text)
-            self._settle(signal)
-        except RULE_FAULTS + (RuleFault,) as err:
+            if interrupt:
+                self._run_interrupt(found)
+            else:
+                if self.shared == SHARED_ALL:
+                    self.own()
+                self.me = self.actor
+                self._by_text = None
+                self.work = WORK_LIMIT              # loop iterations this action's effect may take
+                signal = found._fn(self, found._args)
+                self.log.append(text)
+                self._settle(signal)
+        except BaseException as err:            # (Ctrl-C too: the match is as it was)
+            self._rebuild(ckpt, played)
+            if not isinstance(err, Exception):
+                raise
             raise self._rule_error(f"playing `{text}`", err) from None
+        if CHECK_REPLAY and not _checking[0] and (len(self.log) - ckpt[1] == CHECKPOINT_EVERY
+                                                  or self.result is not None):
+            self._check_rebuild()
+
+    def supply_chance(self, outcomes) -> None:
+        """Use these outcomes, in order, for the next shuffles, rolls and picks the rules make,
+        before drawing from the generator (rulelang/chance.py says their form): a test, or a replay
+        of a game played elsewhere, decides what chance brings. A draw that is not the next one
+        supplied (a roll where a shuffle was given) fails the action, which then changes nothing."""
+        more = checked_tape(outcomes)
+        self.tape = tuple(self.tape) + more
+        self.ckpt = None                        # a rebuild must meet the same outcomes
+        if self.pending is not None:            # the paused chain replays from its base: it must too
+            base = self.pending["base"].clone()
+            base.tape = tuple(base.tape) + more
+            self.pending = dict(self.pending, base=base)
+
+    @property
+    def chance_events(self) -> list:
+        """The shuffles, rolls and picks the last action drew (with its answers so far, if it is
+        paused), in the form `supply_chance` takes."""
+        return [outcome(e) for e in (self.drawn or ())]
+
+    def _checkpoint(self) -> tuple:
+        """A copy of this position to rebuild from, which costs a copy of the lists only when this
+        match would not have to copy them anyway (a fresh clone copies before it is played on)."""
+        copy = self.clone()
+        copy.ckpt = None                        # (a chain of checkpoints would keep every old position)
+        self.ckpt = (copy, len(self.log))
+        return self.ckpt
+
+    def _from_checkpoint(self, ckpt: tuple, played: int) -> "Match":
+        """The position a checkpoint and the actions played since it, up to the log's first
+        `played` entries, lead to (in a game whose effects never pause, the log is exactly the
+        actions played)."""
+        base, start = ckpt
+        since = self.log[start:played]
+        if type(base) is tuple:                 # (SETUP, tape): this match as new_match made it
+            m = self.game.new_match(self.players, self.seed, self.options, chance=list(base[1]))
+        else:
+            m = base.clone()
+        for text in since:
+            m.apply(text)
+        return m
+
+    def _rebuild(self, ckpt: tuple, played: int) -> None:
+        """Put this match back where it was before the action that failed: the checkpoint, with
+        the actions played since it replayed."""
+        m = self._from_checkpoint(ckpt, played)
+        self.__dict__.clear()
+        self.__dict__.update(m.__dict__)
+
+    def _check_rebuild(self) -> None:
+        """(CHECK_REPLAY) Replaying from the checkpoint gives exactly this position."""
+        if _checking[0]:
+            return
+        since = self.log[self.ckpt[1]:]
+        _checking[0] = True
+        try:
+            expected = pickle.loads(pickle.dumps(_snapshot(self)))
+            try:
+                m = self._from_checkpoint(self.ckpt, len(self.log))
+            except RulelangError as err:
+                raise EngineFault(f"replay check: replaying {len(since)} action(s) from a checkpoint fails: "
+                                  f"{err}") from None
+            _same_position(_snapshot(m), expected, f"replaying {len(since)} action(s) from a checkpoint")
+        finally:
+            _checking[0] = False
 
     # ---- what a player may know (for search bots) ----
     def estimate(self, player: int) -> float | None:
@@ -568,20 +678,24 @@ class Match:
             if m.known:
                 m.known = {c: k for c, k in m.known.items() if c in seen}
             m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None
-            if pending is not None:               # the position the paused effect replays from
+            m.tape, m.ckpt = (), None             # chance given ahead of time is the future too
+            m.seed = None                         # (the seed would tell the deal: replay the setup)
+            if pending is not None:
+                # The paused chain replays from its base as it really ran, up to the question it
+                # waits for (what it did so far depended on the real cards: so does its replay).
+                # There, a *cut* deals the unseen components as this copy has them and gives a
+                # fresh generator: every later choice and draw meets the imagined world only.
                 base = pending["base"].clone()
-                base.own()
-                for z, value in zip(self.game.zones, base.Z):
-                    for zl in (value if z["per"] else [value]):
-                        for i, c in enumerate(zl):
-                            if c in mapping:
-                                zl[i] = mapping[c]
-                                base.where[mapping[c]] = zl
-                base.zone_info, base._by_text = None, None
-                base.luck = m.luck = rng.getrandbits(64)
+                base.cuts = tuple(base.cuts) + ((len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
                 m.pending = dict(pending, base=base)
             return m
         return sample
+
+    def visible_to(self, player: int) -> set:
+        """The components `player` may see now (public zones, their own, revealed to them)."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"no player {player} in a {self.players}-player match")
+        return self._seen_by(player)
 
     def _seen_by(self, player: int) -> set:
         """The components `player` may see now."""
@@ -606,7 +720,9 @@ class Match:
         if cached is not None and len(cached) == n:
             return cached
         created = self.created
-        if created is None:                       # restored: a fresh match made them the same way
+        if created is None and self.seed is None:   # a restored copy that keeps no seed: not known
+            created = []
+        elif created is None:                       # restored: a fresh match made them the same way
             fresh = self.game.new_match(self.players, self.seed, self.options)
             created = fresh.created if fresh.labels == self.labels[:len(fresh.labels)] else []
         out: list = []
@@ -647,26 +763,45 @@ class Match:
         return base
 
     def _resume(self, base: "Match", root: list, answers: list, doing: str, here: bool = False) -> None:
+        """Run a chain (an action, or the setup) with these answers: here, on this match (a new
+        action; `base` is its copy from before), or on a copy of `base` that then becomes this
+        match. A failure leaves this match as it was before."""
         m = self if here else base.clone()
-        m.answers, m.pos, m.trig, m.frames, m.replacing = answers, 0, [], [], []
-        m.known = dict(m.known)
-        if not here:
-            m.messages = list(m.messages)
         try:
-            try:
-                m._run_root(root)
-                m.pending = None
-                if m.luck is not None:           # a determinized copy: fresh luck from here on
-                    m._rng, m._rng_state, m.luck = random.Random(m.luck), None, None
-            except Paused as paused:
-                m.pending = {"base": base, "root": root, "answers": answers, "question": paused.question}
-                m.actor = paused.question["chooser"]
-                m._by_text = None
-        except RULE_FAULTS + (RuleFault,) as err:
-            raise m._rule_error(doing, err) from None
+            m._chain(base, root, answers, doing)
+        except BaseException as err:
+            if here:                            # undo the half-run action: back to the base
+                restored = base.clone()
+                self.__dict__.clear()
+                self.__dict__.update(restored.__dict__)
+            if isinstance(err, Exception):
+                raise m._rule_error(doing, err) from None
+            raise
+        if CHECK_REPLAY and not _checking[0]:
+            _check_chain(m, base, root, answers)
         if not here:
             self.__dict__.clear()
             self.__dict__.update(m.__dict__)
+
+    def _chain(self, base: "Match", root: list, answers: list, doing: str) -> None:
+        """Run `root` on this match, feeding `answers` to its choices, up to the end of the chain
+        or the next question (then `pending` holds it). Everything the chain may depend on is the
+        position it starts from, its generator and tape, and the answers (docs/engine.md, "The
+        replay contract")."""
+        self.answers, self.pos, self.trig, self.frames, self.replacing = answers, 0, [], [], []
+        self.known = dict(self.known)
+        self.drawn = ()
+        self.ckpt = None
+        self.named = []
+        try:
+            self._run_root(root)
+            self.pending = None
+            if self.named:
+                widen_private(self)
+        except Paused as paused:
+            self.pending = {"base": base, "root": root, "answers": answers, "question": paused.question}
+            self.actor = paused.question["chooser"]
+            self._by_text = None
 
     def _run_root(self, root: list) -> None:
         """Run what started a (possibly paused) effect: an action, or the setup."""
@@ -702,6 +837,16 @@ class Match:
         """The choice a paused effect waits for (chooser, prompt, kind, options, the abilities
         and windows running, the triggers waiting), or None."""
         return None if self.pending is None else self.pending["question"]
+
+    def log_for(self, player: int | None) -> list[str]:
+        """The log (actions and answers, in order) as `player` may read it: an answer naming a
+        component that player could not see when it was chosen reads "(a secret choice)".
+        None: as everyone may read it (a spectator)."""
+        private = self.private
+        if not private:
+            return list(self.log)
+        return [SECRET_CHOICE if i in private and (player is None or player not in private[i]) else text
+                for i, text in enumerate(self.log)]
 
     def message_log(self) -> list[dict]:
         """Every message so far, in order: {"to": None (everyone) or [players], "text": …}."""
@@ -888,6 +1033,10 @@ class Match:
             "vars": {name: (list(V[i]) if isinstance(V[i], list) else V[i]) for i, (name, *_) in enumerate(game.vars)},
             "step": self.step, "current": self.current, "actor": self.actor, "turn": self.turn_count,
             "outcome": self.result, "log": list(self.log), "messages": list(self.messages),
+            **({"tape": [list(e) if e[0] != "shuffle" else [e[0], e[1], list(e[2])] for e in self.tape]}
+               if self.tape else {}),
+            **({"cuts": [[at, sorted([a, b] for a, b in mapping.items()), sorted(seen), luck]
+                         for at, mapping, seen, luck in self.cuts]} if self.cuts else {}),
             **self._interaction_state(),
             **({"rounds": {"round": self.seq[0], "order": list(self.seq[1]),
                            "eliminated": [p for p in range(self.players) if self.seq[2][p]]}}
@@ -902,6 +1051,8 @@ class Match:
         if self.grants:
             names = list(self.game.ir["defs"])
             out["grants"] = [[names[d], list(a), v] for d, a, v in self.grants]
+        if self.private:
+            out["private"] = {str(i): list(seats) for i, seats in sorted(self.private.items())}
         pending = self.pending
         if pending is not None:
             q = pending["question"]
@@ -946,16 +1097,20 @@ class Match:
         return m
 
     # ---- engine internals ----
-    def _rule_error(self, doing: str, err: BaseException) -> RuleRuntimeError:
-        """A RuleRuntimeError saying where (rule file and line) and while doing what a rule failed."""
+    def _rule_error(self, doing: str, err: BaseException) -> RulelangError:
+        """A RuleRuntimeError saying where (rule file and line) and while doing what a rule failed,
+        or an EngineFault when the fault is the engine's own (see _engine_fault)."""
+        if isinstance(err, (RuleRuntimeError, EngineFault)) and not isinstance(err, RuleFault):
+            return err
         game = self.game
         source = game.ir.get("source", game.name)
         line = game.rule_line(err.__traceback__)
         where = f"{source}:{line}" if line is not None else source
         if isinstance(err, RuleFault):
             return RuleRuntimeError(f"{where}: {err}")
-        if isinstance(err, RuleRuntimeError):
-            return err
+        if _engine_fault(err, game.lowerer.filename):
+            return EngineFault(f"internal error while {doing} (at step `{self.step}`): {type(err).__name__}: "
+                               f"{_text(str(err), 200)}", "".join(traceback.format_exception(err)))
         if isinstance(err, NameError):
             return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: "
                                     f"a local is used before it has a value")
@@ -1342,9 +1497,16 @@ class Match:
         m = cls(game, players, seed, options)
         m._rng, m._rng_state = None, _rng_state(data.get("rng"))
         try:
-            m.rng                                   # a bad generator state fails here, not later
+            m._gen()                                # a bad generator state fails here, not later
         except (ValueError, TypeError, OverflowError):
             raise StateError("the random generator state is not valid") from None
+        if "tape" in data:
+            try:
+                m.tape = checked_tape(data["tape"])
+            except ValueError as err:
+                raise StateError(f"`tape`: {err}") from None
+        if "cuts" in data:
+            m.cuts = _cuts(data["cuts"], len(data.get("components") or ()))
         comps, extra = m._conserved(data.get("components"))
         m.kinds = [c["kind"] for c in comps]
         m.labels = [c["label"] for c in comps]
@@ -1412,11 +1574,12 @@ class Match:
             raise StateError("the log and the messages must be lists of texts")
         m.log, m.messages = list(log), [x if isinstance(x, str) else {"to": list(x["to"]), "text": x["text"]}
                                         for x in messages]
-        if "known" in data or "pending" in data or "grants" in data:
+        if "known" in data or "pending" in data or "grants" in data or "private" in data:
             if not game.can_pause:
                 raise StateError("these rules never pause an effect or reveal a component")
             m._restore_known(data.get("known", {}))
             m._restore_grants(data.get("grants", []))
+            m._restore_private(data.get("private", {}))
             if "pending" in data:
                 return m._restore_pending(data)
         if m.result is None:
@@ -1447,6 +1610,19 @@ class Match:
                 raise StateError(f"`known` of component {c}: not a list of players")
             known[c] = (list(zone), who if who == "all" else sorted(set(who)))
         self.known = known
+
+    def _restore_private(self, raw) -> None:
+        if not isinstance(raw, dict):
+            raise StateError("`private` must map log entries to the seats that may read them")
+        out = {}
+        for key, seats in raw.items():
+            i = int(key) if isinstance(key, str) and key.isdigit() and len(key) < 12 else -1
+            if not 0 <= i < len(self.log):
+                raise StateError(f"`private` names {_short(key)}, which is not an entry of the log")
+            if not (isinstance(seats, list) and all(type(p) is int and 0 <= p < self.players for p in seats)):
+                raise StateError(f"`private` of log entry {i}: not a list of players")
+            out[i] = sorted(set(seats))
+        self.private = out
 
     def _restore_grants(self, raw) -> None:
         defs = list(self.game.ir["defs"])
@@ -1532,6 +1708,7 @@ class Match:
             expected = self.current
         else:
             saved = self._rng_snapshot()            # working it out must not draw from the generator
+            tape, drawn = self.tape, self.drawn     # (nor use up chance given ahead of time)
             try:
                 self.me = self.current
                 expected = actor_fn(self)
@@ -1539,6 +1716,7 @@ class Match:
                 expected = None
             finally:
                 self._rng, self._rng_state = None, saved
+                self.tape, self.drawn = tape, drawn
         if expected is not None and expected != self.actor:
             raise StateError(f"at step `{self.step}` the actor must be {player_text(expected)}, "
                              f"not {player_text(self.actor)}")
@@ -1546,6 +1724,23 @@ class Match:
 
 # ---- checking a restored state ----
 PLAIN_DEPTH = 32             # nesting of a component field's value in a restored state
+
+
+def _check_chain(m: Match, base: Match, root: list, answers: list) -> None:
+    """(CHECK_REPLAY) Replaying the chain from its base once more gives exactly the position `m`
+    it gave: nothing the chain depends on lives outside the base, the tape and the answers."""
+    _checking[0] = True
+    try:
+        expected = pickle.loads(pickle.dumps(_snapshot(m)))      # (a copy: the replay must not touch it)
+        again = base.clone()
+        try:
+            again._chain(base, root, answers, "replaying")
+        except Exception as err:
+            raise EngineFault(f"replay check: replaying `{' '.join(root)}` with {len(answers)} answer(s) "
+                              f"fails: {type(err).__name__}: {err}") from None
+        _same_position(_snapshot(again), expected, f"replaying `{' '.join(root)}` with {len(answers)} answer(s)")
+    finally:
+        _checking[0] = False
 
 
 def interrupt_seat(text: str) -> int | None:
@@ -1698,6 +1893,27 @@ def _reason(why) -> str:
     return text if len(text) <= REASON_LIMIT else text[:REASON_LIMIT - 1] + "…"
 
 
+def _cuts(raw, components: int) -> tuple:
+    """The cuts of a determinized copy's base (see Match.sampler), checked: each a question index,
+    a one-to-one mapping between components, the components its player saw, a generator seed."""
+    if not (isinstance(raw, list) and len(raw) <= 64):
+        raise StateError("`cuts` must be a list")
+    out = []
+    for cut in raw:
+        if not (isinstance(cut, list) and len(cut) == 4 and type(cut[0]) is int and 0 <= cut[0] <= INT_LIMIT
+                and isinstance(cut[1], list) and isinstance(cut[2], list) and type(cut[3]) is int):
+            raise StateError("a cut must be [question index, [[component, component]…], [component…], seed]")
+        pairs, seen = cut[1], cut[2]
+        if not (all(isinstance(p, list) and len(p) == 2 and all(type(c) is int and 0 <= c < components for c in p)
+                    for p in pairs) and all(type(c) is int and 0 <= c < components for c in seen)):
+            raise StateError("a cut names something that is not a component")
+        mapping = {a: b for a, b in pairs}
+        if len(mapping) != len(pairs) or sorted(mapping) != sorted(mapping.values()):
+            raise StateError("a cut must deal the same components anew, each once")
+        out.append((cut[0], mapping, set(seen), cut[3]))
+    return tuple(out)
+
+
 def _rounds(raw, players: int) -> list:
     """The round, turn order and eliminated players of a saved position, checked."""
     if not isinstance(raw, dict):
@@ -1710,6 +1926,47 @@ def _rounds(raw, players: int) -> list:
     if not (isinstance(out, list) and all(type(p) is int and 0 <= p < players for p in out)):
         raise StateError(f"the eliminated players must be seats, not {_short(out)}")
     return [number, list(order), [p in out for p in range(players)]]
+
+
+def _engine_fault(err: BaseException, generated: str) -> bool:
+    """Whether a Python error is the engine's fault rather than the rules'. The rules' code is
+    the generated module: an error raised there, or in a runtime helper handed a rule's `none`,
+    is the rules' doing (a field of `top` of an empty zone, an index past the end, a division by
+    zero, recursion too deep). Anything else raised inside rulelang's own code is a bug of ours."""
+    if isinstance(err, (RecursionError, ZeroDivisionError, MemoryError)):
+        return False
+    if not isinstance(err, RULE_FAULTS):
+        return True
+    tb = err.__traceback__
+    innermost = None
+    while tb is not None:
+        innermost = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+    if innermost is None or innermost == generated:
+        return False
+    if isinstance(err, TypeError) and "NoneType" in str(err):
+        return False
+    return True
+
+
+def _snapshot(m: Match) -> dict:
+    """(CHECK_REPLAY) Everything `state()` holds, as the engine holds it (cheaper than `state()`):
+    two matches with equal snapshots are in the same position."""
+    return {"zones": m.Z, "vars": m.V, "components": (m.kinds, m.labels, m.F),
+            "flow": (m.step, m.current, m.actor, m.turn_count, m.result, getattr(m, "seq", None)),
+            "log": m.log, "messages": m.messages, "rng": m._gen().getstate(), "tape": m.tape,
+            "known": m.known, "grants": m.grants, "private": m.private,
+            "pending": None if m.pending is None else (m.pending["root"], m.pending["answers"], m.pending["question"])}
+
+
+def _same_position(mine: dict, other: dict, what: str) -> None:
+    """(CHECK_REPLAY) Two states of one match are equal, or an EngineFault names where they part."""
+    if mine == other:
+        return
+    for key in sorted(set(mine) | set(other)):
+        if mine.get(key) != other.get(key):
+            raise EngineFault(f"replay check: {what} gives another position (they differ in `{key}`: "
+                              f"{_short(other.get(key), 120)} before, {_short(mine.get(key), 120)} replayed)")
 
 
 def _in_words(err: BaseException) -> str:

@@ -5,6 +5,8 @@ mismatch, so the CLI, the REPL and tests print them the same way.
 """
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass
 
 
@@ -111,3 +113,29 @@ class RuleFault(RuleRuntimeError):
 
 class StateError(RulelangError):
     """A saved state or save file that cannot be restored."""
+
+
+class EngineFault(RulelangError):
+    """A fault of rulelang itself, not of the rules (a Python error inside the engine, or a broken
+    promise such as a replay that does not reproduce a position). The match is left as it was
+    before the action; `traceback` holds the Python traceback to report."""
+
+    def __init__(self, message: str, traceback: str | None = None):
+        super().__init__(message)
+        self.traceback = traceback
+
+
+def fault_report(error: BaseException) -> str:
+    """Write the traceback of a fault of ours to a file and say where, for a one-line message
+    (`RULELANG_DEBUG=1` prints it instead)."""
+    import traceback
+    text = getattr(error, "traceback", None) or "".join(traceback.format_exception(error))
+    if os.environ.get("RULELANG_DEBUG", "") not in ("", "0"):
+        return "traceback:\n" + text
+    try:
+        fd, path = tempfile.mkstemp(prefix="rulelang-fault-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError:
+        return "set RULELANG_DEBUG=1 to see the traceback"
+    return f"the traceback is in {path}"

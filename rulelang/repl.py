@@ -25,7 +25,7 @@ import time
 
 from rulelang.bots import bot_seed, make_bot
 from rulelang import interrupt_seat
-from rulelang.errors import IllegalAction, RuleRuntimeError, StateError
+from rulelang.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError, fault_report
 from rulelang.replay import check_game, read, rebuild, save_data
 from rulelang.textsafe import fit, printable
 
@@ -117,6 +117,7 @@ class _Session:
         self.match = match if match is not None else game.new_match(players, seed, options)
         self.bots = {seat: make_bot(kind, bot_seed(seed, seat)) for seat, kind in bots.items()}
         self.undo_stack: list[dict] = []     # states just before each human decision
+        self.crossed: list = []              # per undo_stack entry: why undoing to it is refused, or None
         self.on_screen: int | None = None    # the human whose view was shown last
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
         self.seen = [0] * self.match.players     # how many of them each seat has had on its screen
@@ -192,12 +193,14 @@ class _Session:
         try:
             action = bot.choose(self.match)
             self.was_choice = self.match.question is not None
-            self.match.apply(action)
-        except RuleRuntimeError as error:
-            if not self.undo_stack:
-                raise _Stop(f"rule error: {printable(error)}\nthe game cannot go on", 1) from None
+            self.apply(action)
+        except (RuleRuntimeError, EngineFault) as error:
+            what = self.fault_text(error)
+            if not self.undo_stack or self.crossed[-1] is not None:
+                raise _Stop(f"{what}\nthe game cannot go on", 1) from None
+            self.crossed.pop()
             self.rewind(self.restore(self.undo_stack.pop()),
-                        f"rule error: {printable(error)}\nback to the previous decision of a human player")
+                        f"{what}\nback to the previous decision of a human player")
             return
         self.announce(f"{seat_name(seat)} ({bot.kind}) {self.played(action)}")
         self.tell_public()
@@ -309,21 +312,45 @@ class _Session:
         """Applies a human's action; True if the match changed or was restored after a rule error."""
         before = self.match.state()
         self.was_choice = self.match.question is not None
+        self.undo_stack.append(before)
+        self.crossed.append(None)
         try:
-            self.match.apply(action)
+            self.apply(action)
         except IllegalAction as error:
+            self.undo_stack.pop(), self.crossed.pop()
             self.error(printable(error))
             return False
-        except RuleRuntimeError as error:
-            self.say(f"rule error: {printable(error)}", "error")
-            self.match = self.restore(before)
+        except (RuleRuntimeError, EngineFault) as error:
+            self.undo_stack.pop(), self.crossed.pop()
+            self.say(self.fault_text(error), "error")
+            self.match = self.restore(before)        # (the engine leaves it so; a match of another make may not)
             return True
-        self.undo_stack.append(before)
         self.announce(f"{seat_name(seat)} {self.played(action)}")
         self.tell_public()
         self.tell_private(seat)              # (still at the terminal: what the move told them alone)
         self.seen[seat] = len(self.events)   # all that was on their screen as it happened
         return True
+
+    def apply(self, action) -> None:
+        """Apply an action and note whether it told a human seat something hidden: then no undo
+        may go back past it (the player would replay knowing the card, the roll, the shuffle)."""
+        match = self.match
+        humans = [p for p in range(match.players) if p not in self.bots]
+        before = {p: match.visible_to(p) for p in humans}
+        actor = interrupt_seat(str(action))
+        actor = match.current_player if actor is None else actor
+        own = before.get(actor, set())          # a human showing their own card tells them nothing
+        told = len(match.message_log())
+        match.apply(action)
+        reason = learned(match, {p: seen | own for p, seen in before.items()}, told)
+        if reason is not None and self.crossed:
+            self.crossed[-1] = reason
+
+    @staticmethod
+    def fault_text(error) -> str:
+        if isinstance(error, EngineFault):
+            return printable(f"internal error: {error} (please report this; {fault_report(error)})")
+        return f"rule error: {printable(error)}"
 
     # -- what happened: moves, answers and messages, each shown only to who may see it ------
 
@@ -335,27 +362,15 @@ class _Session:
             text = text.partition(": ")[2]
         if not self.was_choice:
             return f"plays: {printable(text)}"
-        if not self.public(text):
+        if self.secret_answer():
             return "makes a secret choice"
         return f"chooses: {printable(text)}"
 
-    def public(self, text: str) -> bool:
-        """Does this text name no component that some seat cannot see now?"""
-        return text.rsplit(" #", 1)[0] not in self.unseen_labels()
-
-    def unseen_labels(self) -> set:
-        """The labels of components that some seat cannot see now (none of that label in view)."""
-        labels = {c["label"] for c in self.match.state().get("components", [])}
-        seen_by_all = set.intersection(*(self.visible(seat) for seat in range(self.match.players)))
-        return labels - seen_by_all
-
-    def visible(self, seat: int) -> set:
-        view = self.match.view(seat)
-        seen = set()
-        for zone in view["zones"]:
-            for card in (zone["cards"] or []) + zone.get("known", []):
-                seen.add(card["label"])
-        return seen
+    def secret_answer(self) -> bool:
+        """Did the answer just given name a component some seat could not see? (The engine
+        decides, by the component itself: `Match.log_for`.)"""
+        log = self.match.log
+        return bool(log) and self.match.log_for(None)[-1] != log[-1]
 
     def tell_public(self) -> None:
         """Announce the messages for everyone the last move wrote."""
@@ -421,10 +436,11 @@ class _Session:
         return None
 
     def show_log(self, _argument: str) -> bool:
+        # an answer naming a card the player at the terminal could not see is not repeated (nor,
+        # with nobody's secrets on screen, one that any player could not see)
+        reader = self.on_screen if self.on_screen is not None and self.on_screen not in self.bots else None
         log = self.match.log
-        # an entry naming a card some player cannot see now (a secret choice) is not repeated
-        hidden = self.unseen_labels()
-        shown = ["(a secret choice)" if text.rsplit(" #", 1)[0] in hidden else text for text in log]
+        shown = self.match.log_for(reader)
         self.say("\n".join(f"  {n}. {printable(text)}" for n, text in enumerate(shown, 1)) if log else "no actions yet")
         return False
 
@@ -432,6 +448,11 @@ class _Session:
         if not self.undo_stack:
             self.say("nothing to undo")
             return False
+        if self.crossed[-1] is not None:
+            self.say(f"cannot undo: since that decision {self.crossed[-1]}, and undoing would let it be "
+                     f"played again knowing it", "error")
+            return False
+        self.crossed.pop()
         self.rewind(self.restore(self.undo_stack.pop()), "undone")
         return True
 
@@ -467,7 +488,7 @@ class _Session:
             return False
         self.seed = data["seed"]
         self.options = data["options"]
-        self.undo_stack = []
+        self.undo_stack, self.crossed = [], []
         self.rewind(match, f"loaded {printable(path)}")
         return True
 
@@ -607,6 +628,25 @@ class _Session:
         words = [c + " " if c in ("help", "save", "load", "as") else c for c in COMMAND_NAMES if len(c) > 1]
         found = [t for t in self.completions + words if t.lower().startswith(typed)]
         return found[state] if state < len(found) else None
+
+
+def learned(match, before: dict, told: int) -> str | None:
+    """What the last action told a seat that it could not know before, in words (None: nothing):
+    chance drawn (a shuffle, a roll, a random pick), a component a seat now sees that it did not
+    (a card drawn from a hidden zone, a reveal), or a message to that seat alone. `before`: each
+    watched seat's `visible_to` before the action; `told`: how many messages there were."""
+    events = match.chance_events
+    if events:
+        kind = events[0][0]
+        return {"roll": "a die was rolled", "pick": "something was picked at random",
+                "shuffle": "cards were shuffled"}[kind]
+    for seat, seen in before.items():
+        if match.visible_to(seat) - seen:
+            return f"{seat_name(seat)} has seen a card that was hidden from them"
+    for entry in match.message_log()[told:]:
+        if entry["to"] is not None and any(seat in before for seat in entry["to"]):
+            return "a player was told something in private"
+    return None
 
 
 def _isatty(stream) -> bool:

@@ -64,6 +64,14 @@ class FakeMatch:
     def message_log(self) -> list[dict]:
         return []
 
+    chance_events: list = []                 # (its only chance is the setup's shuffle)
+
+    def log_for(self, player) -> list[str]:
+        return self.log
+
+    def visible_to(self, player: int) -> set:
+        return set(self.data["hands"][player])
+
     def __init__(self, game: FakeGame, data: dict):
         self.game = game
         self.data = data

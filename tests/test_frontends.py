@@ -74,10 +74,16 @@ def test_help_lists_the_commands():
 
 
 def test_undo_goes_back_to_the_previous_human_decision():
-    _, out = play(["undo", "take 1", "undo", "log"])
+    _, out = play(["undo", "pass", "undo", "log"])
     assert "nothing to undo" in out
     assert "undone" in out
     assert out.count("no actions yet") == 1
+
+
+def test_undo_never_goes_back_past_a_card_drawn_from_a_hidden_pile():
+    _, out = play(["take 1", "undo", "log"])
+    assert "cannot undo: since that decision P1 has seen a card that was hidden from them" in out
+    assert "undone" not in out and "1. take 1" in out
 
 
 def test_save_then_load_restores_the_match(tmp_path):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "rulelang"
 LEAVES = {"errors", "limits", "textsafe", "safejson", "types"}
-ENGINE = {"codegen", "engine", "boards", "irspec"}
+ENGINE = {"codegen", "engine", "boards", "irspec", "chance"}
 LANGUAGE = {"parser", "checker", "compiler", "lints", "nodes", "content", "desugar"}
 EDITOR = {"lsp"}
 FRONT_ENDS = {"cli", "repl", "bots", "simulate", "bench", "replay", "playtest", "report", "__main__", "interop"}

@@ -1,5 +1,5 @@
 """At the terminal, a choice's answer that names a card another player cannot see is never
-repeated: not when it is announced, not in `log`."""
+repeated to them: not when it is announced, not in `log` (`Match.log_for`)."""
 from __future__ import annotations
 
 import io
@@ -36,5 +36,10 @@ def test_an_answer_is_repeated_only_once_every_player_can_see_its_card():
     run_repl(game2, 2, 1, {}, {1: "random"}, io.StringIO("stash\nRuby\nlog\nquit\n"), out, "hide.rules")
     text = out.getvalue()
     after = text[text.index("P1> Ruby") + len("P1> Ruby"):]
-    assert "makes a secret choice" in after and "(a secret choice)" in after    # …here still in the hand
-    assert all(line.startswith("  hand (P1):") for line in after.splitlines() if "Ruby" in line)   # P1's own view only
+    assert "makes a secret choice" in after                      # …here still in the hand
+    # P1's own log: P1 chose it, so P1 reads it; nowhere else is it named
+    assert [line for line in after.splitlines() if "Ruby" in line] == ["  hand (P1): 2 cards: Ruby Onyx", "  2. Ruby"]
+    assert game2.new_match(2, 1).log_for(1) == []
+    m = game2.new_match(2, 1)
+    m.apply("stash"), m.apply("Ruby")
+    assert m.log_for(0) == ["stash", "Ruby"] and m.log_for(1) == m.log_for(None) == ["stash", "(a secret choice)"]

@@ -12,6 +12,8 @@ straight-line Python: no generators, no interpreter.
 """
 from __future__ import annotations
 
+import random as _random
+
 from ..errors import RuleFault
 from .runtime import _move, as_items
 
@@ -29,18 +31,84 @@ class Paused(BaseException):
 
 
 # ---- asking -----------------------------------------------------------------------------------
-def _answer(m, chooser: int, prompt, options: dict, kind: str):
-    """The value of the answer to this question: recorded, forced, or (none yet) pause."""
+def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = False):
+    """The value of the answer to this question: recorded, forced, or (none yet) pause.
+    `comps`: the options are components; an answer naming one that a seat cannot see now is
+    logged as private to the chooser and those who can (see `private_to`)."""
+    mapping = cut_here(m) if m.cuts and m.cuts[0][0] == m.pos else None
     if m.pos < len(m.answers):
         text = m.answers[m.pos]
         m.pos += 1
         if text not in options:
             raise RuleFault(f"the recorded answer `{text}` is not one of the choices here")
+        value = options[text]
+        if mapping is not None and comps and type(value) is int:
+            value = mapping.get(value, value)               # the option's place holds this one now
+        if comps:
+            private_to(m, chooser, value)
         m.log.append(text)
-        return options[text]
+        return value
     raise Paused({"chooser": chooser, "prompt": prompt, "kind": kind, "options": list(options),
                   "stack": [dict(f) for f in m.frames],
                   "triggers": [t[4] for t in m.trig]})
+
+
+def cut_here(m) -> dict:
+    """A determinized copy's replay has reached the question it was copied at (Match.sampler):
+    from here on the unseen components lie as the copy dealt them, and chance is the copy's own.
+    Returns the mapping (real component -> the one now in its place), all cuts here composed."""
+    composed: dict = {}
+    while m.cuts and m.cuts[0][0] == m.pos:
+        _, mapping, seen, luck = m.cuts[0]
+        m.cuts = m.cuts[1:]
+        if m.shared == "all":
+            m.own()
+        where = m.where
+        for z, value in zip(m.game.zones, m.Z):
+            for zl in (value if z["per"] else [value]):
+                for i, c in enumerate(zl):
+                    new = mapping.get(c)
+                    if new is not None:
+                        zl[i] = new
+                        where[new] = zl
+        m.zone_info, m._zone_ids = None, None
+        if m.known:
+            m.known = {c: k for c, k in m.known.items() if c in seen}
+        m.named = [(at, mapping.get(c, c)) for at, c in m.named]
+        m._rng, m._rng_state, m.tape = _random.Random(luck), None, ()
+        m.seed = None                                       # (as in the copy: it would tell the deal)
+        composed = {c: mapping.get(n, n) for c, n in composed.items()} | \
+                   {c: n for c, n in mapping.items() if c not in composed}
+    return composed
+
+
+def private_to(m, chooser: int, value, at: int | None = None) -> None:
+    """Note the answer about to be logged as private when some seat cannot see the component it
+    names, at this moment: its text is then for the chooser and those who can see it alone. By
+    identity, never by label: a face-up card named like a hidden one tells nothing of it."""
+    if type(value) is not int:                          # a pass, `done`, a declined pick
+        return
+    seats = [p for p in range(m.players) if p == chooser or seen_by(m, value, p)]
+    if len(seats) < m.players:
+        at = len(m.log) if at is None else at
+        m.private = {**m.private, at: seats}
+        m.named = m.named + [(at, value)]
+
+
+def widen_private(m) -> None:
+    """When a chain ends, an answer whose component every seat can see by then (a card chosen
+    from a hand and laid on the table) is no longer private: the position shows it anyway."""
+    private = dict(m.private)
+    for at, c in m.named:
+        seats = private.get(at)
+        if seats is None:
+            continue
+        seats = [p for p in range(m.players) if p in seats or seen_by(m, c, p)]
+        if len(seats) == m.players:
+            del private[at]
+        else:
+            private[at] = seats
+    m.private, m.named = private, []
 
 
 def _options(m, values, texter) -> dict:
@@ -69,7 +137,7 @@ def _options(m, values, texter) -> dict:
     return out
 
 
-def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False):
+def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False, comps: bool = False):
     """One element of `values` (SKIP if there is none, or the chooser passes). `always`: ask even
     a forced choice, so that whether a question came tells the others nothing."""
     options = _options(m, values, texter)
@@ -79,11 +147,11 @@ def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool
         return next(iter(options.values()))               # nothing to decide
     if optional:
         options[PASS] = SKIP
-    return _answer(m, chooser if chooser is not None else m.me, prompt, options, "one")
+    return _answer(m, chooser if chooser is not None else m.me, prompt, options, "one", comps)
 
 
 def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, optional: bool = False,
-                 always: bool = False):
+                 always: bool = False, comps: bool = False):
     """A subset of `values` (in the order picked if `ordered`), picked one element at a time;
     `done` ends it once `lo` are picked. SKIP if there are fewer than `lo` to pick from, or the
     chooser passes (`optional`)."""
@@ -91,7 +159,7 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
     if texter is None:                     # (text, value) pairs: pick among them, give the values
         pairs = remaining
         got = _choose_many(m, chooser, prompt, list(range(len(pairs))), lambda lb, i: pairs[i][0], lo, hi,
-                           ordered, optional, always)
+                           ordered, optional, always, comps and [v for _, v in pairs])
         return got if got is SKIP else [pairs[i][1] for i in got]
     lo = 0 if lo is None else max(0, lo)
     if not remaining or len(remaining) < lo:
@@ -110,7 +178,10 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
         if len(options) == 1 and not always:
             v = next(iter(options.values()))   # forced
         else:
-            v = _answer(m, who, prompt, options, "order" if ordered else "subset")
+            v = _answer(m, who, prompt, options, "order" if ordered else "subset",
+                        comps if type(comps) is bool else False)
+            if type(comps) is list and type(v) is int:      # (picked by index among `as` pairs)
+                private_to(m, who, comps[v], len(m.log) - 1)
         if v is _DECLINED:
             return SKIP
         if v is SKIP:

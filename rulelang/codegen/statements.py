@@ -439,12 +439,14 @@ class StatementLowering:
             label = self.ex(s["as"], inner)
             values, texter = f"[({label.src}, {q}) for {q} in {values}]", "None"
         got = fn.new("t")
+        comps = s["show"] in ("comp", "list:comp")      # answers naming components may be private
         if s["mode"] == "one":
-            fn.emit(f"{got} = _choose_one(m, {by}, {prompt}, {values}, {texter}, {s['optional']}, {bool(s.get('always'))})")
+            fn.emit(f"{got} = _choose_one(m, {by}, {prompt}, {values}, {texter}, {s['optional']}, "
+                    f"{bool(s.get('always'))}, {comps})")
         else:
             lo, hi = self.opt_src(s.get("min"), ctx), self.opt_src(s.get("max"), ctx)
             fn.emit(f"{got} = _choose_many(m, {by}, {prompt}, {values}, {texter}, {lo}, {hi}, "
-                    f"{s['mode'] == 'order'}, {s['optional']}, {bool(s.get('always'))})")
+                    f"{s['mode'] == 'order'}, {s['optional']}, {bool(s.get('always'))}, {comps})")
         fn.emit(REBIND)                          # (a choice may be answered by replaying: nothing is created)
         fn.emit(f"if {got} is not _SKIP:")
         fn.indent += 1

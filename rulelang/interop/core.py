@@ -645,7 +645,7 @@ class Interface:
         made, so where no rule makes any in play they are those setup makes for the match's seed
         (`Game.setup_components`, cached here per seed); otherwise read from `state()`."""
         seed = match.seed
-        fixed = self._fixed_components and not fresh
+        fixed = self._fixed_components and not fresh and seed is not None   # (a determinized copy has no seed)
         found = self._tables.get(seed) if fixed else None
         if found is None:
             comps = (self.game.setup_components(self.players, seed, self.options) if fixed
