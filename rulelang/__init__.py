@@ -7,6 +7,8 @@
 """
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,16 +39,22 @@ __version__ = "0.1.0"
 
 
 def _read(path: str, limit: int = SOURCE_LIMIT) -> str:
-    """A rule file's (or IR's) text: at most `limit` characters, never a device or a directory."""
+    """A rule file's (or IR's) text: at most `limit` characters, never a device, a FIFO or a
+    directory (opened without waiting, then checked: a FIFO cannot block it). A name no file can
+    have (a NUL byte) is a file that does not exist."""
     try:
-        if not Path(path).is_file():
-            if Path(path).exists():
-                raise RuleError([Diagnostic("E000", f"cannot read {printable(path)}: not a regular file")])
+        if not str(path) or "\0" in str(path) or not Path(path).exists():
             raise RuleError([Diagnostic("E000", f"no such file: {printable(path)}")])
-        with open(path, encoding="utf-8") as f:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        with open(fd, encoding="utf-8") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise RuleError([Diagnostic("E000", f"cannot read {printable(path)}: not a regular file")])
             text = f.read(limit + 1)
+    except IsADirectoryError:
+        raise RuleError([Diagnostic("E000", f"cannot read {printable(path)}: not a regular file")]) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise RuleError([Diagnostic("E000", f"cannot read {printable(path)}: {printable(str(err))}")]) from None
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise RuleError([Diagnostic("E000", f"cannot read {printable(path)}: {printable(why)}")]) from None
     if len(text) > limit:
         raise RuleError([Diagnostic("E000", f"{printable(path)} is larger than {limit} characters")])
     return text
@@ -89,7 +97,12 @@ def lint(paths) -> tuple[list[Diagnostic], dict[str, str]]:
             diags.extend(err.diagnostics)
             continue
         sources[str(path)] = source
-        checked, found = check_source(source, str(path))
+        try:
+            checked, found = check_source(source, str(path))
+        except (OSError, ValueError) as err:    # (a safety net: one file's trouble never hides the others')
+            diags.append(Diagnostic("E000", f"cannot check {printable(path)}: {printable(str(err))}",
+                                    Span(str(path), 1, 1)))
+            continue
         diags.extend(found)
         if checked is not None:
             sources.update(checked.sources)      # imported YAML content, for caret lines

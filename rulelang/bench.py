@@ -27,6 +27,7 @@ import tracemalloc
 from pathlib import Path
 
 import rulelang
+from rulelang.textsafe import printable
 
 POLICY_SEED = 10 ** 6        # the bot of match `seed` is seeded POLICY_SEED + seed
 COUNT_GAMES = 200            # games of the (untimed) pass that counts legal actions
@@ -157,18 +158,36 @@ def _per_call(fn, calls: int = TIMING_CALLS) -> float:
 def load_reference(path: str):
     """A hand-written reference module (not part of rulelang) imported from its file."""
     file = Path(path)
+    shown = printable(path)
     if not file.is_file():
-        raise ValueError(f"no reference module {path}")
-    sys.path.insert(0, str(file.parent))
+        raise ValueError(f"no reference module {shown}")
+    if file.suffix != ".py":
+        raise ValueError(f"the reference {shown} is not a Python module (a .py file)")
     try:
         spec = importlib.util.spec_from_file_location(f"_rulelang_reference_{file.stem}", file)
+    except (OSError, ValueError):
+        spec = None
+    if spec is None or spec.loader is None:
+        raise ValueError(f"the reference {shown} is not a Python module (a .py file)")
+    sys.path.insert(0, str(file.parent))
+    try:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
+    except (Exception, SystemExit) as error:      # the user's module, not ours: its failure in one line
+        raise ValueError(f"cannot import the reference module {shown}: {_failure(error)}") from None
     finally:
         sys.path.remove(str(file.parent))
-    if not hasattr(module, "Match"):
-        raise ValueError(f"{path} has no Match class")
+    if not isinstance(getattr(module, "Match", None), type):
+        raise ValueError(f"the reference module {shown} has no Match class")
     return module
+
+
+def _failure(error: BaseException) -> str:
+    """What went wrong in a reference module, in one line: `SyntaxError at line 3: invalid syntax`."""
+    if isinstance(error, SyntaxError):
+        where = f" at line {error.lineno}" if error.lineno else ""
+        return printable(f"SyntaxError{where}: {error.msg}")
+    return printable(f"{type(error).__name__}: {error}")
 
 
 def bench_reference(module, players: int, games: int, seed: int = 0, options: dict | None = None,
@@ -211,7 +230,11 @@ def run(paths: list[str], players: list[int], games: int, seed: int, options: di
         for p in counts:
             result = bench(game, p, games, seed, options, repeats, str(path))
             if module is not None:
-                ref = bench_reference(module, p, games, seed, options, repeats)
+                try:
+                    ref = bench_reference(module, p, games, seed, options, repeats)
+                except (Exception, SystemExit) as error:      # the user's module, not ours
+                    raise ValueError(f"the reference module {printable(str(references[k]))} failed: "
+                                     f"{_failure(error)}") from None
                 result["reference"] = {"module": str(references[k]), **ref}
                 result["ratio"] = result["playouts_per_s"] / ref["playouts_per_s"]
                 result["ratio_median"] = result["playouts_per_s_median"] / ref["playouts_per_s_median"]

@@ -10,6 +10,9 @@ Every failure (no home directory, a read-only disk, a corrupt entry) silently fa
 compiling: the cache can make loading faster, never wrong.
 
 A cache directory may be shared or planted, so entries are not trusted (docs/security.md):
+- an entry is read only if it is a regular file (not a FIFO, a device or a symbolic link) owned
+  by the user and at most JSON_SIZE_LIMIT bytes (`_read_entry`); anything else, and anything
+  malformed in it, is a miss: loading never blocks on an entry and never fails because of one;
 - each entry is signed with HMAC-SHA-256 under a key private to the user (`signing_key`, kept
   outside the cache directory, mode 0600); an entry whose signature does not match is ignored;
 - a signed entry is still read within size and depth limits, and the IR it holds is checked by
@@ -22,14 +25,18 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
+import stat
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = "rulelang-ir-cache"
 from .limits import JSON_SIZE_LIMIT
 from .safejson import loads
+
+FORMAT = "rulelang-ir-cache"
+_HEX = re.compile(r"[0-9a-f]{64}")      # a signature as _signature writes it
 
 
 def cache_dir() -> Path | None:
@@ -117,26 +124,59 @@ def load(source: str, path: str) -> dict | None:
     if where is None or secret is None:
         return None
     k = key(source)
+    text = _read_entry(where / f"{k}.json")
+    if text is None:
+        return None
     try:
-        with open(where / f"{k}.json", encoding="utf-8") as f:
-            text = f.read(JSON_SIZE_LIMIT + 1)
         head, _, body = text.partition("\n")
         entry = loads(head, "cache entry")
         if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("key") == k
-                and isinstance(entry.get("signature"), str)
+                and isinstance(entry.get("signature"), str) and _HEX.fullmatch(entry["signature"])
                 and hmac.compare_digest(entry["signature"], _signature(secret, k, body))):
-            return None
+            return None                 # (compare_digest refuses non-ASCII text: only hex gets there)
         ir = loads(body, "cache entry")
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(ir, dict):
-        return None
-    from .content import file_hash, resolve
-    for imported in ir.get("imports", ()):     # content files must be unchanged too
-        if not isinstance(imported, dict) or file_hash(resolve(path, str(imported.get("path")))) != imported.get("sha256"):
+        if not isinstance(ir, dict):
             return None
+        from .content import file_hash, resolve
+        imports = ir.get("imports", [])
+        if not isinstance(imports, list):
+            return None
+        for imported in imports:        # included and content files must be unchanged too
+            if not (isinstance(imported, dict) and isinstance(imported.get("path"), str)
+                    and isinstance(imported.get("sha256"), str)):
+                return None
+            if file_hash(resolve(path, imported["path"])) != imported["sha256"]:
+                return None
+    except (OSError, ValueError, TypeError):     # anything malformed is a miss, never an error
+        return None
     ir["source"] = str(path)            # the same IR a fresh compile of this path gives
     return ir
+
+
+def _read_entry(file: Path) -> str | None:
+    """The text of a cache entry, or None unless it is a regular file of at most JSON_SIZE_LIMIT
+    bytes owned by this user. A cache directory may be shared, so what is there may be planted:
+    a FIFO or a device (which would block, or never end) and a symbolic link are not followed —
+    the entry is opened without waiting and without following a link, then checked, so the file
+    read is the file checked."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(file, flags)
+    except (OSError, ValueError):
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > JSON_SIZE_LIMIT:
+                return None
+            if hasattr(os, "getuid") and info.st_uid != os.getuid():
+                return None             # another user's file, even one signed: not ours to trust
+            data = f.read(JSON_SIZE_LIMIT + 1)
+        if len(data) > JSON_SIZE_LIMIT:
+            return None
+        return data.decode("utf-8")
+    except (OSError, ValueError):       # (UnicodeDecodeError is a ValueError)
+        return None
 
 
 def store(source: str, ir: dict) -> None:

@@ -10,11 +10,11 @@ that still needs its `[player]`), cell, range.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from . import nodes as n
 from .nodes import walk
+from .content import LISTED, Suggester, listing, short
 from .errors import Diagnostic, Span
 from .irspec import (BOARD_SHAPES, BUILTIN_FUNCTIONS, BUILTIN_VALUES, EVENTS, OPTION_TYPES, SCALAR_TYPES,
                      VISIBILITY)
@@ -32,7 +32,6 @@ ZONE_MODIFIERS = VISIBILITY + ("capacity", "play", "internal", "top")
 VAR_MODIFIERS = VISIBILITY + ("internal",)
 # Builtins that also take a comprehension: `sum(x.value for x in xs)`. Result types: see builtin_result.
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
-SUGGEST_WORK = 500_000     # names compared for "did you mean" in one file (a few seconds at most)
 
 
 def elem(t: str) -> str:
@@ -116,9 +115,13 @@ class Checked:
 class Checker:
     def __init__(self, game: n.Game, inferred: dict | None = None, known: dict | None = None):
         from .desugar import desugar
+        # "did you mean" compares a name with every candidate: in a file with thousands of names and
+        # thousands of typos that is quadratic, so one budget of work serves the whole file: this
+        # checker, desugaring and the content files it reads (content.Suggester)
+        self.suggest_names = Suggester()
         # cards and triggers become procs and defs first (desugar.py); their records ride along
         self.user_names = {d.name for d in game.decls if isinstance(d, (n.ProcDecl, n.DefDecl))}
-        game, abilities, diags = desugar(game)
+        game, abilities, diags = desugar(game, self.suggest_names)
         game = _shown_values(game)
         self.game = game
         self.out = Checked(game, {})
@@ -150,9 +153,6 @@ class Checker:
         # the parameters of a card's `replace`/`modify` are the target procedure's or def's: an
         # untyped one gets the type inferred for the target's parameter (see ability_params)
         self.param_alias: dict = {}
-        # "did you mean" compares a name with every candidate: in a file with thousands of names and
-        # thousands of typos that is quadratic, so it stops after this many comparisons in all
-        self.suggest_work = SUGGEST_WORK
         self.content_rows = 0                    # rows all `create ... from` statements make together
 
     # ---- reporting ----
@@ -163,13 +163,8 @@ class Checker:
         self.out.diagnostics.append(Diagnostic(code, msg, span, "warning", suggestion))
 
     def suggest(self, name: str, candidates) -> str | None:
-        """The closest candidate (a list, or a function giving one), while the budget lasts."""
-        if self.suggest_work <= 0:
-            return None
-        candidates = list(candidates() if callable(candidates) else candidates)
-        self.suggest_work -= len(candidates)
-        found = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-        return found[0] if found else None
+        """The closest candidate (a list, or a function giving one), while the file's budget lasts."""
+        return self.suggest_names(name, candidates)
 
     def names_of(self, *kinds: str) -> list[str]:
         """The declared names of these kinds (kept: every declaration is known once collected)."""
@@ -337,7 +332,7 @@ class Checker:
             self.check_step(d)
         elif isinstance(d, n.OnDecl):
             if d.event not in EVENTS:
-                self.error("E106", f"unknown event `{d.event}` (events: {', '.join(EVENTS)})", d.span,
+                self.error("E106", f"unknown event `{d.event}` (events: {listing(EVENTS)})", d.span,
                            self.suggest(d.event, EVENTS))
             with self.scope({}):
                 self.block(d.body)
@@ -536,6 +531,15 @@ class Checker:
             return sym.decl.items[0].name
         return {"player": "me"}.get(part, "c")
 
+    @staticmethod
+    def pers(parts: list) -> str:
+        """`player per Colour`: a family's parts for a message (the first few, and how many more)."""
+        return listing(parts, sep=" per ")
+
+    def key_examples(self, parts: list) -> str:
+        """`me, red`: an example index of a family (cut short after a few parts)."""
+        return ", ".join(short(self.key_example(p)) for p in parts[:LISTED]) + (", …" if len(parts) > LISTED else "")
+
     def check_key(self, index, decl, name: str) -> None:
         """The index of one member of a family: one value, or one per part of a combined family."""
         if not decl.more_per:
@@ -544,8 +548,8 @@ class Checker:
         parts = [decl.per] + [p[0] for p in decl.more_per]
         if not isinstance(index, n.ListLit) or len(index.items) != len(parts):
             self.expr(index)
-            self.error("E201", f"`{name}` is per {' per '.join(parts)}: name one of each, "
-                       f"e.g. `{name}[{', '.join(self.key_example(p) for p in parts)}]`", index.span)
+            self.error("E201", f"`{name}` is per {self.pers(parts)}: name one of each, "
+                       f"e.g. `{name}[{self.key_examples(parts)}]`", index.span)
             return
         for item, part in zip(index.items, parts):
             self.expect(item, self.part_type(part), f"the {part} of `{name}[…]`")
@@ -1021,11 +1025,12 @@ class Checker:
             return
         self.used.add(s.kind)
         fields = {f.name: (self.resolve_type_quiet(f.type), f.default is not None) for f in sym.decl.fields}
-        enums = {d.name: [i.name for i in d.items] for d in self.game.decls if isinstance(d, n.EnumDecl)}
         key = (s.path, s.kind)
         first = key not in self.loaded
         if first:
-            self.loaded[key] = load_rows(self.game.span.file, s.path, s.path_span, s.kind, fields, enums)
+            enums = {d.name: [i.name for i in d.items] for d in self.game.decls if isinstance(d, n.EnumDecl)}
+            self.loaded[key] = load_rows(self.game.span.file, s.path, s.path_span, s.kind, fields, enums,
+                                         self.suggest_names)
         content, diags, sources = self.loaded[key]
         if first:                                # (a file's own problems are reported once)
             self.out.diagnostics.extend(diags)
@@ -1094,9 +1099,8 @@ class Checker:
             per = sym.decl.per and self.index_type(sym.decl)
             if per and target.index is None:
                 parts = [sym.decl.per] + [p[0] for p in sym.decl.more_per]
-                example = ", ".join(self.key_example(p) for p in parts)
-                self.error("E201", f"`{target.name}` is per {' per '.join(parts)}: say which, e.g. "
-                           f"`{target.name}[{example}]`", target.span)
+                self.error("E201", f"`{target.name}` is per {self.pers(parts)}: say which, e.g. "
+                           f"`{target.name}[{self.key_examples(parts)}]`", target.span)
             elif not per and target.index is not None:
                 self.error("E201", f"`{target.name}` is not declared `per …` and cannot be indexed", target.span)
             elif target.index is not None:

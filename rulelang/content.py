@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,63 @@ from .types import Context, ValueType
 
 COPIES = "copies"          # the row key that says how many components the row makes
 YAML_TYPES = ("int", "bool", "text")
-SUGGEST_WORK = 500_000     # names compared for "did you mean" in one file: thousands of typos stay quick
+
+# A diagnostic's size and cost may not grow with the file: thousands of misspelt names against
+# thousands of declared ones would otherwise print every candidate in every message and compare
+# every name with every other (hours, gigabytes). See `listing` and `Suggester`.
+SUGGEST_WORK = 4_000_000   # work units of "did you mean" in one file (~0.25 µs each: a second at worst)
+SUGGEST_LENGTH = 100       # a longer word gets no suggestion
+SUGGEST_CUTOFF = 0.6       # how alike a suggestion must be (difflib's ratio, as get_close_matches)
+LISTED = 5                 # names one message lists at most ("a, b, c, d, e and 12 more")
+LISTED_LENGTH = 40         # characters of one listed name shown at most
+
+
+def short(name) -> str:
+    """A declared name as a message lists it: cut short (a name may be thousands of characters)."""
+    name = str(name)
+    return name if len(name) <= LISTED_LENGTH else name[:LISTED_LENGTH] + "…"
+
+
+def listing(names, limit: int = LISTED, sep: str = ", ") -> str:
+    """Names for a message: the first `limit`, each cut short, then how many more there are."""
+    names = names if isinstance(names, (list, tuple)) else list(names)
+    shown = [short(x) for x in names[:limit]]
+    more = len(names) - len(shown)
+    return sep.join(shown) + (f" and {more:,} more" if more > 0 else "")
+
+
+class Suggester:
+    """"Did you mean": the closest name to a misspelt one — what `difflib.get_close_matches(word,
+    names, n=1, cutoff=0.6)` gives — while a budget of work lasts. One Suggester serves a whole
+    file (the checker shares its own with desugaring and content files), so thousands of typos
+    against thousands of names cost at most SUGGEST_WORK characters compared, then go without."""
+
+    def __init__(self, work: int = SUGGEST_WORK):
+        self.work = work
+
+    def __call__(self, word, candidates) -> str | None:
+        """The closest of `candidates` (names, or a function giving them), or None."""
+        if self.work <= 0 or not isinstance(word, str) or not word or len(word) > SUGGEST_LENGTH:
+            return None
+        names = candidates() if callable(candidates) else candidates
+        matcher = difflib.SequenceMatcher()
+        matcher.set_seq2(word)
+        size = len(word)
+        best = None
+        for name in names:
+            self.work -= 10 + 2 * len(name)                # the quick checks: linear in the name
+            if self.work < 0:
+                break
+            if 2 * min(size, len(name)) < SUGGEST_CUTOFF * (size + len(name)):
+                continue                                   # (real_quick_ratio: lengths too far apart)
+            matcher.set_seq1(name)
+            if matcher.quick_ratio() < SUGGEST_CUTOFF:
+                continue
+            self.work -= size * len(name)                  # the full comparison: at worst quadratic
+            score = matcher.ratio()
+            if score >= SUGGEST_CUTOFF and (best is None or (score, name) > best):
+                best = (score, name)                       # (ties: as get_close_matches breaks them)
+        return best[1] if best else None
 
 
 class _Refused(Exception):
@@ -54,12 +111,15 @@ def resolve(rule_file: str, path: str) -> Path:
 def _read_limited(path: Path) -> bytes:
     """The bytes of a regular file of at most YAML_SIZE_LIMIT bytes (never a device or a pipe,
     which could block or never end); _Refused if it is larger, OSError if it cannot be read."""
-    info = path.stat()
-    if not stat.S_ISREG(info.st_mode):
-        raise OSError("not a regular file")
-    if info.st_size > YAML_SIZE_LIMIT:
-        raise _Refused(f"it has {info.st_size:,} bytes, more than the limit of {YAML_SIZE_LIMIT:,}")
-    with open(path, "rb") as f:
+    # opened without waiting (a FIFO put there after a check would block an open that waits), then
+    # checked: the file read is the file checked
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError("not a regular file")
+        if info.st_size > YAML_SIZE_LIMIT:
+            raise _Refused(f"it has {info.st_size:,} bytes, more than the limit of {YAML_SIZE_LIMIT:,}")
         data = f.read(YAML_SIZE_LIMIT + 1)
     if len(data) > YAML_SIZE_LIMIT:
         raise _Refused(f"it has more than {YAML_SIZE_LIMIT:,} bytes, the limit")
@@ -70,7 +130,7 @@ def file_hash(path: Path) -> str | None:
     """The SHA-256 of a content file, or None if it cannot be (or may not be) read."""
     try:
         return hashlib.sha256(_read_limited(path)).hexdigest()
-    except (OSError, _Refused):
+    except (OSError, ValueError, _Refused):     # (ValueError: a name no file can have, with a NUL byte)
         return None
 
 
@@ -79,14 +139,16 @@ def _span(file: str, node) -> Span:
     return Span(file, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
-def load_rows(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, enums: dict):
+def load_rows(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, enums: dict,
+              suggest: Suggester | None = None):
     """(Content or None, diagnostics, {shown path: text} for caret lines).
-    `fields`: name -> (type, has a default); `enums`: enum name -> its value names."""
-    content, diags, text, shown = _load(rule_file, path, path_span, kind, fields, enums)
+    `fields`: name -> (type, has a default); `enums`: enum name -> its value names; `suggest`:
+    the "did you mean" of the whole rule file (its budget shared), else one for this file."""
+    content, diags, text, shown = _load(rule_file, path, path_span, kind, fields, enums, suggest or Suggester())
     return content, diags, ({shown: text} if text is not None else {})
 
 
-def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, enums: dict):
+def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, enums: dict, suggest: Suggester):
     diags: list[Diagnostic] = []
     shown = str(Path(rule_file).parent / path)
     for name, (typ, _) in fields.items():
@@ -95,13 +157,16 @@ def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, e
                                             f"cannot give (only numbers, true/false, text and enum values)", path_span))
     if diags:
         return None, diags, None, shown
+    if "\0" in path:                              # (the operating system refuses it in any file name)
+        return None, [Diagnostic("E501", "the content file's path holds a NUL byte (\\0), which no file name "
+                                         "can hold", path_span)], None, shown
     rel = Path(path)
     if rel.is_absolute() or ".." in rel.parts or rel.suffix not in (".yaml", ".yml"):
         # a rule file is untrusted: it may read YAML beside or below itself, nothing else
         return None, [Diagnostic("E501", f"content file `{path}` must be a .yaml file in the rule file's folder "
                                          f"or below it", path_span)], None, shown
-    where = resolve(rule_file, path)
     try:
+        where = resolve(rule_file, path)
         real = where.resolve(strict=True)
         if not real.is_relative_to(Path(rule_file).resolve().parent):
             return None, [Diagnostic("E501", f"content file `{path}` is a link to a file outside the rule file's "
@@ -112,16 +177,18 @@ def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, e
     except UnicodeDecodeError as err:
         reason = f"it is not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start})"
         return None, [Diagnostic("E501", f"cannot read content file `{path}`: {reason}", path_span)], None, shown
-    except (OSError, RuntimeError) as err:     # (RuntimeError: a loop of symbolic links)
+    except (OSError, RuntimeError, ValueError) as err:   # (RuntimeError: a loop of links; ValueError: a NUL byte)
         reason = "no such file" if isinstance(err, FileNotFoundError) else \
-            (err.strerror or str(err)) if isinstance(err, OSError) else "a loop of links"
+            (err.strerror or str(err)) if isinstance(err, OSError) else \
+            "a loop of links" if isinstance(err, RuntimeError) else \
+            "the rule file's own path holds a NUL byte, so no file beside it can be found"
         return None, [Diagnostic("E501", f"cannot read content file `{path}`: {reason}", path_span)], None, shown
     import yaml                                 # only when a rule file imports content
     loader = None
     try:
         loader = yaml.SafeLoader(text)          # (its reader already refuses characters YAML does not allow)
         root = _compose(loader)
-        rows, diags = _rows(loader, root, shown, path_span, kind, fields, enums)
+        rows, diags = _rows(loader, root, shown, path_span, kind, fields, enums, suggest)
     except _Refused as err:
         span = _mark_span(shown, err.mark) if err.mark is not None else path_span
         return None, [Diagnostic("E506", f"content file `{path}` is refused: {err}", span)], text, shown
@@ -285,7 +352,7 @@ def _pairs(loader, item):
     return list(latest.values()) + own
 
 
-def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enums: dict):
+def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enums: dict, suggest: Suggester):
     import yaml
     diags: list[Diagnostic] = []
     if root is None or not isinstance(root, yaml.SequenceNode):
@@ -293,16 +360,10 @@ def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enu
         return [], [Diagnostic("E502", f"a content file is a YAML list of rows (`- name: …`), one per `{kind}`",
                                span)]
     rows: list[dict] = []
-    context = Context(enums=enums)             # the one value check (types.py), as the engine restores
-    budget = [SUGGEST_WORK]                    # "did you mean": names compared, in the whole file
-
-    def suggest(word: str, candidates) -> list:
-        candidates = list(candidates)
-        if budget[0] < len(candidates):
-            return []
-        budget[0] -= len(candidates)
-        return difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
-
+    # the one value check (types.py), as the engine restores; enum values as sets: a row's value is
+    # looked up, not searched for, in an enum of thousands
+    context = Context(enums={name: frozenset(values) for name, values in enums.items()})
+    required = [name for name, (_, has_default) in fields.items() if not has_default]
     for item in root.value:
         if not isinstance(item, yaml.MappingNode):
             diags.append(Diagnostic("E502", f"each row is a mapping of `{kind}` fields (`name: value`)",
@@ -310,12 +371,13 @@ def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enu
             continue
         row: dict = {}
         rejected: set = set()                  # fields already reported: not "missing" as well
+        unsure = False                         # a key that is no field: perhaps a misspelt one, so none is missing
         copies = 1
         for key_node, value_node in _pairs(loader, item):
             if not isinstance(key_node, yaml.ScalarNode):
                 diags.append(Diagnostic("E502", f"a row's keys are `{kind}` field names, not {_shown(key_node, None)}",
                                         _span(file, key_node)))
-                rejected.update(fields)
+                unsure = True
                 continue
             key = _construct(loader, key_node)
             value = _construct(loader, value_node)
@@ -331,11 +393,11 @@ def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enu
                 continue
             if not isinstance(key, str) or key not in fields:
                 shown = key if isinstance(key, str) else key_node.value
-                close = suggest(shown, list(fields) + [COPIES])
+                close = suggest(shown, lambda: [*fields, COPIES])
                 shown = shown if len(shown) <= 40 else shown[:40] + "…"
                 diags.append(Diagnostic("E503", f"kind `{kind}` has no field `{shown}`", _span(file, key_node),
-                                        suggestion=close[0] if close else None))
-                rejected.update(fields)            # likely a misspelt field: do not report it missing
+                                        suggestion=close))
+                unsure = True                      # likely a misspelt field: do not report it missing
                 continue
             if key in row:
                 diags.append(Diagnostic("E102", f"field `{key}` is given twice in this row", _span(file, key_node)))
@@ -350,17 +412,18 @@ def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enu
                 continue
             if value is _TOO_LARGE or not vtype.fits(value, context):
                 members = enums.get(vtype.arg, ()) if vtype.base == "enum" else ()
-                want = f"one of {', '.join(members)}" if vtype.base == "enum" else typ
-                close = suggest(value, members) if isinstance(value, str) else []
+                want = f"one of {listing(members)}" if vtype.base == "enum" else typ
+                close = suggest(value, members) if isinstance(value, str) else None
                 diags.append(Diagnostic("E504", f"field `{key}` must be {want}, not {_shown(value_node, value)}",
-                                        _span(file, value_node), suggestion=close[0] if close else None))
+                                        _span(file, value_node), suggestion=close))
                 rejected.add(key)
                 continue
             row[key] = value
-        missing = [name for name, (_, has_default) in fields.items()
-                   if not has_default and name not in row and name not in rejected]
-        if missing:
-            diags.append(Diagnostic("E505", f"this row gives no `{missing[0]}`, which kind `{kind}` needs",
+        # (the first missing field: a search that stops there costs no more than the row's own keys)
+        missing = None if unsure else next((name for name in required if name not in row and name not in rejected),
+                                           None)
+        if missing is not None:
+            diags.append(Diagnostic("E505", f"this row gives no `{missing}`, which kind `{kind}` needs",
                                     _span(file, item)))
             continue
         if len(rows) + copies > COMPONENT_LIMIT:

@@ -11,10 +11,10 @@ Generated names start with `__`, which a rule file cannot declare (the checker r
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from . import nodes as n
+from .content import Suggester, listing
 from .errors import Diagnostic
 from .irspec import ANYTIME_STEP
 
@@ -60,7 +60,9 @@ def _typed(params_decl: tuple, names: tuple, span) -> list:
     return out
 
 
-def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
+def desugar(game: n.Game, suggest: Suggester | None = None) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
+    """`suggest`: the "did you mean" of the whole file (the checker's, its budget shared)."""
+    suggest = suggest or Suggester()
     game = _anytime(game)
     sigs: dict[str, n.SignatureDecl] = {}
     procs: dict[str, n.ProcDecl] = {}
@@ -85,6 +87,19 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
     cards = 0
 
     zone_names = {d.name for d in game.decls if isinstance(d, n.ZoneDecl)}
+    named: list = []                           # [(events, windows and hooks, both)]: at the first unknown event
+
+    def unknown_event(name: str, span) -> Diagnostic:
+        """E106 with a short list of what there is (a file may declare thousands of events)."""
+        if not named:
+            known = list(HANDLERS) + [x for x in sigs if sigs[x].what == "event"]
+            others = [x for x in sigs if sigs[x].what != "event"]
+            named.append((known, others, known + others))
+        known, others, every = named[0]
+        close = suggest(name, every)
+        return Diagnostic("E106", f"unknown event `{name}` (events: {listing(known)}"
+                                  + (f"; windows and hooks: {listing(others)}" if others else "") + ")",
+                          span, "error", close)
 
     def signature(name: str, span, zone: str | None = None) -> tuple[str, tuple] | None:
         if zone is not None:                   # `on enter Z(c)`: c is the component that moves
@@ -96,12 +111,7 @@ def desugar(game: n.Game) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
             return "event", ()
         sig = sigs.get(name)
         if sig is None:
-            known = list(HANDLERS) + [x for x in sigs if sigs[x].what == "event"]
-            others = [x for x in sigs if sigs[x].what != "event"]
-            close = difflib.get_close_matches(name, known + others, n=1, cutoff=0.6)
-            diags.append(Diagnostic("E106", f"unknown event `{name}` (events: {', '.join(known)}"
-                                            + (f"; windows and hooks: {', '.join(others)}" if others else "") + ")",
-                                    span, "error", close[0] if close else None))
+            diags.append(unknown_event(name, span))
             return None
         return sig.what, sig.params
 

@@ -16,7 +16,9 @@ import bisect
 import functools
 import hashlib
 import json
+import os
 import re
+import stat
 from importlib import resources
 from pathlib import Path
 
@@ -932,6 +934,8 @@ def _include_path(base: Path, written: str, span: Span) -> Path:
     """The file an `include` names: relative, inside the main rule file's folder, a `.rules` file."""
     def bad(why: str) -> RuleError:
         return RuleError([Diagnostic("E007", f"cannot include {written!r}: {why}", span)])
+    if "\0" in written:                   # (the operating system refuses it in any file name)
+        raise bad("a file name cannot hold a NUL byte (\\0)")
     rel = Path(written)
     if rel.is_absolute() or ".." in rel.parts or not written or "\\" in written:
         raise bad("the path must be relative to the rule file and stay in its folder")
@@ -944,8 +948,22 @@ def _include_path(base: Path, written: str, span: Span) -> Path:
         if not path.is_file():
             raise bad("no such file")
     except OSError as err:
-        raise bad(str(err)) from None
+        raise bad(err.strerror or str(err)) from None
+    except RuntimeError:                    # (pathlib: a loop of symbolic links)
+        raise bad("a loop of symbolic links") from None
+    except ValueError:                      # a NUL byte in the rule file's own path (an editor's document name)
+        raise bad("the rule file's own path holds a NUL byte, so no file beside it can be found") from None
     return path
+
+
+def _read_included(path: Path) -> str:
+    """An included file's text (at most SOURCE_LIMIT + 1 characters): opened without waiting, so a
+    FIFO put in its place after the check cannot block, and read only if it is a regular file."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, encoding="utf-8", closefd=True) as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError("not a regular file")
+        return f.read(SOURCE_LIMIT + 1)
 
 
 def parse(source: str, file: str = "<rules>") -> n.Game:
@@ -976,10 +994,10 @@ def parse(source: str, file: str = "<rules>") -> n.Game:
             if len(sources) >= INCLUDE_FILES_LIMIT:
                 raise RuleError([Diagnostic("E007", f"more than {INCLUDE_FILES_LIMIT} included files", span)], sources)
             try:
-                with open(path, encoding="utf-8") as f:
-                    text = f.read(SOURCE_LIMIT + 1)
+                text = _read_included(path)
             except (OSError, UnicodeDecodeError) as err:
-                raise RuleError([Diagnostic("E007", f"cannot include {written!r}: {err}", span)], sources) from None
+                why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+                raise RuleError([Diagnostic("E007", f"cannot include {written!r}: {why}", span)], sources) from None
             total[0] += len(text)
             if total[0] > SOURCE_LIMIT:
                 raise RuleError([Diagnostic("E003", f"the rule files together have more than {SOURCE_LIMIT:,} "
@@ -992,7 +1010,11 @@ def parse(source: str, file: str = "<rules>") -> n.Game:
                 raise RuleError(err.diagnostics, {**sources, **err.sources}) from None
             out.extend(expand(inner, depth + 1, chain + (key,)))
         return out
-    decls = expand(game.decls, 0, (str(Path(file).resolve()),))
+    try:
+        own = str(Path(file).resolve())
+    except (OSError, RuntimeError, ValueError):   # a name no file has (an editor's unsaved document): as given
+        own = str(file)
+    decls = expand(game.decls, 0, (own,))
     return n.Game(game.span, game.name, tuple(decls), tuple(sources.items()))
 
 

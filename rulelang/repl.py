@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import textwrap
 import time
@@ -465,11 +466,24 @@ class _Session:
 
     def write_save(self, path: str) -> bool:
         data = save_data(self.game, self.match, self.seed, self.options)
+        if "\0" in path:
+            self.error(f"cannot save {printable(path)}: a file name cannot hold a NUL byte")
+            return False
         try:
-            with open(path, "w", encoding="utf-8") as file:
-                json.dump(data, file, ensure_ascii=False, indent=1)
+            # never wait on a FIFO or write through a device: a save is a regular file
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise OSError(0, "not a regular file")
+                os.ftruncate(fd, 0)
+                with os.fdopen(fd, "w", encoding="utf-8") as file:
+                    fd = None
+                    json.dump(data, file, ensure_ascii=False, indent=1)
+            finally:
+                if fd is not None:
+                    os.close(fd)
         except OSError as error:
-            self.error(f"cannot save {printable(path)}: {error.strerror}")
+            self.error(f"cannot save {printable(path)}: {error.strerror or error}")
             return False
         self.say(f"saved {printable(path)}")
         return True

@@ -9,6 +9,8 @@ be the saved one, which also proves the save is what those moves give (the engin
 """
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import rulelang
@@ -39,8 +41,7 @@ def read(path: str) -> dict:
     """The contents of a save file, checked for shape (not yet against any rules); StateError saying
     why not (the caller names the file)."""
     try:
-        with open(path, "rb") as file:
-            raw = file.read(JSON_SIZE_LIMIT + 1)
+        raw = _read_regular(path, JSON_SIZE_LIMIT + 1)
     except OSError as error:
         raise StateError(error.strerror or "cannot read it") from None
     if len(raw) > JSON_SIZE_LIMIT:
@@ -71,11 +72,22 @@ def is_save(path: str) -> bool:
     if not str(path).endswith(".json"):
         return False
     try:
-        with open(path, "rb") as file:
-            head = file.read(4096)
+        head = _read_regular(path, 4096)
     except OSError:
         return False
     return head.lstrip()[:1] == b"{" and b'"rulelang_save"' in head
+
+
+def _read_regular(path: str, limit: int) -> bytes:
+    """At most `limit` bytes of a regular file; OSError (with a reason to show) for anything else:
+    a FIFO or a device (which could block, or never end), a directory, a name no file can have."""
+    if "\0" in str(path):
+        raise OSError(0, "no file can have that name (it holds a NUL byte)")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        return file.read(limit)
 
 
 def check_game(data: dict, game) -> None:

@@ -3,6 +3,7 @@ through the public engine API alone, independently of the language."""
 from __future__ import annotations
 
 import io
+import os
 import json
 
 import pytest
@@ -370,3 +371,12 @@ def test_cli_compile_writes_the_ir(monkeypatch, tmp_path, capsys):
     assert json.loads(out.read_text(encoding="utf-8")) == {"ir": 1, "name": "Où"}
     assert main(["compile", "x.rules"]) == 0
     assert json.loads(capsys.readouterr().out)["name"] == "Où"
+
+
+def test_save_to_a_fifo_or_a_nul_path_is_one_line_and_the_game_goes_on(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    code, out = play([f"save {fifo}", "save a\0b", f"save {tmp_path / 'ok.json'}", "quit"])
+    assert code == 0
+    assert "cannot save" in out and "a file name cannot hold a NUL byte" in out
+    assert f"saved {tmp_path / 'ok.json'}" in out
