@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import pickle
 import random
@@ -20,12 +21,12 @@ import reprlib
 import traceback
 
 from .chance import Chance, checked_tape, outcome
-from .codegen import Action, Lowerer, plain_text, player_text
+from .codegen import Action, Lowerer, held_size, plain_text, player_text
 from .codegen.runtime import Batch, _next_seat
 from .codegen.effects import HIDDEN_ABILITY, Paused, drain, emit_builtin, known_to, seen_by, widen_private
 from .errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError, StateError
 from .irspec import ANYTIME_STEP, check_ir, walk_ir
-from .limits import COMPONENT_LIMIT, INT_LIMIT, WORK_LIMIT
+from .limits import COMPONENT_LIMIT, INT_LIMIT, STATE_LIMIT, WORK_LIMIT
 from .textsafe import printable
 from .types import Context, ValueType
 
@@ -47,9 +48,30 @@ FLOW_LIMIT = 1_000           # step changes in one apply before the flow is decl
 REASON_LIMIT = 500           # characters of an outcome's reason (`finish lose "…"`)
 STATE_FORMAT = "rulelang-state"
 UNIVERSES = 16               # component sets whose interned actions a Game keeps
+INTERN_SLOTS = 2_000_000     # slots of the nested-list intern tables of one universe
+# what a position holds (STATE_LIMIT) is measured after an action that did this much work, and
+# after every 64th action: between two measures it grows by less than WORK_LIMIT units (the setup,
+# one effect, grows it by less than that too)
+HELD_CHECK_WORK = WORK_LIMIT // 64
+KEPT_SLOTS = 8_000_000       # slots of the intern tables of all the universes a Game keeps
 # Match.shared: what a match shares with its clones, to be copied before it changes
 SHARED_COMPONENTS = "components"    # the component lists (kinds, labels, fields): see Match.unshare
 SHARED_ALL = "all"                  # those and the zones, variables and logs: see Match.own
+
+
+class _Uninterned:
+    """An intern table too large to make (engine INTERN_SLOTS): it keeps nothing, so each listing
+    makes its actions afresh. Read as nested lists indexed by ids, `depth` deep."""
+    __slots__ = ("inner",)
+
+    def __init__(self, depth: int):
+        self.inner = _Uninterned(depth - 1) if depth > 1 else None
+
+    def __getitem__(self, key):
+        return self.inner
+
+    def __setitem__(self, key, value) -> None:
+        pass
 
 
 class Game:
@@ -107,6 +129,7 @@ class Game:
         self.shown = code.shown
         self.slot_caps = [(z["capacity"], z["name"]) if z["capacity"] is not None else None for z in self.zones]
         self._universes: dict = {}
+        self._kept = 0                             # slots of the intern tables kept in _universes
         self._seats: dict = {}
         self.field_types = {k: {f["name"]: f["type"] for f in spec["fields"]} for k, spec in ir["kinds"].items()}
         self.enum_names = {e: {item["name"] for item in items} for e, items in ir["enums"].items()}
@@ -242,9 +265,21 @@ class Game:
         if u is None:
             sizes = {"comp": len(m.labels), "cell": self.geometry.size if self.geometry else 0,
                      "player": self.max_players}
-            u = [self._table([sizes[d] for d in dims]) if dims else {} for dims in self.code.intern_dims]
-            if key is not None and len(self._universes) < UNIVERSES:
+            # nested lists indexed by ids while INTERN_SLOTS last (a pair of components of 10,000
+            # would be 100 million); past them a table keeps nothing, and the actions are made afresh
+            room, u = INTERN_SLOTS, []
+            for dims in self.code.intern_dims:
+                if not dims:
+                    u.append({})
+                    continue
+                shape = [sizes[d] for d in dims]
+                slots = math.prod(shape)
+                u.append(self._table(shape) if slots <= room else _Uninterned(len(shape)))
+                room -= min(slots, room)
+            used = INTERN_SLOTS - room
+            if key is not None and len(self._universes) < UNIVERSES and self._kept + used <= KEPT_SLOTS:
                 self._universes[key] = u
+                self._kept += used
         return u
 
     @staticmethod
@@ -497,10 +532,12 @@ class Match:
                     self.own()
                 self.me = self.actor
                 self._by_text = None
-                self.work = WORK_LIMIT              # loop iterations this action's effect may take
+                self.work = WORK_LIMIT              # units of work this action's effect may take
                 signal = found._fn(self, found._args)
                 self.log.append(text)
                 self._settle(signal)
+            if self.work < WORK_LIMIT - HELD_CHECK_WORK or not len(self.log) & 63:
+                self._check_held(text)
         except BaseException as err:            # (Ctrl-C too: the match is as it was)
             self._rebuild(ckpt, played)
             if not isinstance(err, Exception):
@@ -769,6 +806,8 @@ class Match:
         m = self if here else base.clone()
         try:
             m._chain(base, root, answers, doing)
+            if root[0] != "start" and (m.work < WORK_LIMIT - HELD_CHECK_WORK or not len(m.log) & 63):
+                m._check_held(root[1])
         except BaseException as err:
             if here:                            # undo the half-run action: back to the base
                 restored = base.clone()
@@ -1097,6 +1136,13 @@ class Match:
         return m
 
     # ---- engine internals ----
+    def _check_held(self, text: str) -> None:
+        """Refuse a position that holds more than STATE_LIMIT elements and characters (variables,
+        component fields, messages): a rule error, and the action that made it is undone."""
+        if held_size(self) > STATE_LIMIT:
+            raise RuleFault(f"after `{_text(text, 60)}`, the position holds more than {STATE_LIMIT} elements and "
+                            f"characters in its variables, component fields and messages (state limit)")
+
     def _rule_error(self, doing: str, err: BaseException) -> RulelangError:
         """A RuleRuntimeError saying where (rule file and line) and while doing what a rule failed,
         or an EngineFault when the fault is the engine's own (see _engine_fault)."""

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 from .errors import Diagnostic, RuleError
-from .limits import IR_DEPTH_LIMIT
+from .limits import COMPONENT_LIMIT, FAMILIES_LIMIT, FAMILY_LIMIT, IR_DEPTH_LIMIT
 from .types import Context, ValueType
 
 NAME_PATTERN = "^[A-Za-z_][A-Za-z_0-9]*$"
@@ -170,6 +170,36 @@ EVENTS = ("stuck", "turn_start", "turn_end", "round_start", "round_end")
 BOARD_SHAPES = ("squares", "hexes", "rhombus", "hexagon", "octagons")
 
 
+# ---- the size of a family ----
+def board_cells(shape: str, width: int, height: int) -> int:
+    """How many cells a board has (boards.Geometry makes exactly these; a hexagon's width is its side)."""
+    if shape == "hexagon":
+        return 3 * width * (width - 1) + 1
+    if shape == "octagons":
+        return width * height + (width - 1) * (height - 1)
+    return width * height
+
+
+def family_members(parts, players: int, cells: int, enum_size) -> int:
+    """How many zones (or values) a family stands for: the product of its parts' sizes, each
+    `player`, `cell`, `component` (as many as a match may have) or `enum:E` (`enum_size(E)`)."""
+    total = 1
+    for part in parts:
+        total *= (players if part == "player" else cells if part == "cell" else COMPONENT_LIMIT
+                  if part == "component" else enum_size(part[5:]))
+    return total
+
+
+def family_limit_message(what: str, name: str, parts, members: int, players: int) -> str | None:
+    """Why a family with this many members cannot be made (FAMILY_LIMIT), or None."""
+    if members <= FAMILY_LIMIT:
+        return None
+    shown = " per ".join(p[5:] if p.startswith("enum:") else p for p in parts)
+    at = f" at {players} players" if "player" in parts else ""
+    return (f"{what} `{name}` is one per {shown}: {members:,} members{at}, more than the family limit "
+            f"({FAMILY_LIMIT:,})")
+
+
 # ---- the check ----
 class _Bad(Exception):
     """One reason the IR is refused, with the JSON path where it was found."""
@@ -178,10 +208,19 @@ class _Bad(Exception):
         super().__init__(f"{path or '(root)'}: {msg}")
 
 
+class _TooLarge(_Bad):
+    """A well-formed game past a size limit (limits.py): refused, said as a limit, not as a bad IR."""
+
+    def __init__(self, path: str, msg: str):
+        Exception.__init__(self, msg)
+
+
 def check_ir(ir, file: str = "<ir>") -> None:
     """Raise RuleError (E301) unless `ir` is well formed and refers only to what it declares."""
     try:
         _Checker(ir).run()
+    except _TooLarge as big:
+        raise RuleError([Diagnostic("E301", f"{file}: {big.args[0]}: the game cannot be loaded")]) from None
     except _Bad as bad:
         raise RuleError([Diagnostic("E301", f"{file}: not a usable compiled game: {bad}")]) from None
 
@@ -471,6 +510,7 @@ class _Checker:
             self.value_type(v["type"], f"/vars/{i}/type")
             if v["per"] == "cell" and not ir["boards"]:
                 raise _Bad(f"/vars/{i}/per", "a variable per cell needs a board")
+        self.family_sizes()
         for section in ("defs", "procs", "tables"):
             if not isinstance(ir[section], dict):
                 raise _Bad(f"/{section}", "expected an object")
@@ -678,6 +718,30 @@ class _Checker:
             self.unique(x["name"], out, f"/{section}/{i}")
             out[x["name"]] = x
         return out
+
+    def family_sizes(self) -> None:
+        """Every zone and variable family, at the game's largest player count, within FAMILY_LIMIT
+        members, and all of them together within FAMILIES_LIMIT: checked before a match asks for
+        millions of lists. (`per component` counts as many members as a match may have components.)"""
+        ir = self.ir
+        b = ir["boards"][0] if ir["boards"] else None
+        cells = board_cells(b["shape"], b["width"], b["height"]) if b is not None else 0
+        players = ir["players"]["max"]
+        total = 0
+        for section, what in (("zones", "zone"), ("vars", "variable")):
+            for i, x in enumerate(ir[section]):
+                if x["per"] is None:
+                    continue
+                parts = x["key"] if x["per"] == "key" else [x["per"]]
+                members = family_members(parts, players, cells, lambda e: len(ir["enums"][e]))
+                why = family_limit_message(what, x["name"], parts, members, players)
+                if why is not None:
+                    raise _TooLarge(f"/{section}/{i}", why)
+                total += members
+                if total > FAMILIES_LIMIT:
+                    raise _TooLarge(f"/{section}/{i}", f"the zone and variable families have more than "
+                               f"{FAMILIES_LIMIT:,} members in all (families limit), counting those of "
+                               f"`{x['name']}`")
 
     def family_index(self, e: dict, path: str) -> None:
         """A combined family's member is named by a list with one value per part."""

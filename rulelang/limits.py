@@ -8,15 +8,26 @@ from __future__ import annotations
 
 # ---- running a rule ----
 LOOP_LIMIT = 10_000            # iterations of one while/repeat
-WORK_LIMIT = 2_000_000         # loop iterations (all loops together) in one setup or one action's effect
+# The one cost model: every effect (a setup, an action with the flow it starts, a trigger...) and
+# every listing of the legal actions has WORK_LIMIT units of work. A loop turn or a call of a
+# recursive def is one; building, copying, scanning, comparing or printing a list of n elements or
+# a text of n characters is n (list `+`, `*`, `sort`, `distinct`, `in`, `text(…)`, comprehensions,
+# `log`...). So one effect can neither run long nor allocate more than a few tens of megabytes.
+WORK_LIMIT = 2_000_000         # units of work (see above) in one effect or one listing
 CALL_DEPTH_LIMIT = 200         # nested calls of (mutually) recursive defs and procs
 FLOW_LIMIT = 1_000             # step changes in one apply before the flow is declared broken
 PLAYER_LIMIT = 64              # seats in one match
 RANGE_LIMIT = 100_000          # elements of one `lo..hi` range
-LIST_LIMIT = 10_000            # elements of one list a rule builds with `append`
+LIST_LIMIT = 10_000            # elements of one list a rule grows: by `append`, `+` or `*`
+TEXT_LIMIT = 10_000            # characters of one text a rule builds (`+`, `*`, `text(…)`, a label...)
+VALUE_LIMIT = 1_000_000        # elements of one value, counting those of the lists inside it
+LIST_DEPTH_LIMIT = 64          # lists nested inside lists in one value
 INT_LIMIT = 2 ** 62            # largest magnitude of an integer a rule computes
 SUBSET_COUNT_LIMIT = 100_000   # subsets (all sizes together) a parameter may list in one listing
 COMPONENT_LIMIT = 10_000       # components in one match
+STATE_LIMIT = 4_000_000        # elements and characters a position holds (variables, fields, messages)
+FAMILY_LIMIT = 100_000         # members of one `per …` zone or variable family (at the most players)
+FAMILIES_LIMIT = 1_000_000     # members of all the families of a game together
 
 # ---- reading a rule file ----
 SOURCE_LIMIT = 400_000         # characters of one rule file (the parser reads ~100,000 a second)

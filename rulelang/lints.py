@@ -22,7 +22,8 @@ from functools import cached_property
 from . import nodes as n
 from .nodes import walk
 from .errors import Diagnostic, Span
-from .limits import LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, WORK_LIMIT
+from .irspec import board_cells, family_limit_message, family_members
+from .limits import FAMILIES_LIMIT, LOOP_LIMIT, PLAYER_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, WORK_LIMIT
 
 INF = math.inf
 FALL = ("fall",)            # the block ran to its end without a signal
@@ -441,6 +442,49 @@ class StaticLint:
                         self.subset_lint(x, p)
         for body in self.bodies():
             self.work_lint(body)
+        self.family_lint()
+
+    def family_lint(self) -> None:
+        """W221: a zone or variable family with more members than FAMILY_LIMIT (at the most players the
+        game takes), or families with more than FAMILIES_LIMIT in all: the engine refuses to load the game."""
+        high = self.consts.players[1]
+        players = PLAYER_LIMIT if high == INF else min(PLAYER_LIMIT, high)
+        board = next((d for d in self.game.decls if isinstance(d, n.BoardDecl)), None)
+        cells = 0
+        if board is not None and all(isinstance(a, n.Lit) and type(a.value) is int for a in board.args):
+            sides = [a.value for a in board.args]
+            cells = board_cells(board.shape, sides[0], sides[-1])
+        total = 0
+        for d in list(self.zones.values()) + list(self.vars.values()):
+            if d.per is None:
+                continue
+            parts = []
+            for name, _span, of_board in [(d.per, d.per_span, d.per_board)] + list(d.more_per):
+                sym = self.c.symbols.get(name)
+                if of_board is None and sym is not None and sym.kind == "enum":
+                    parts.append(f"enum:{name}")
+                elif of_board is None and sym is not None and sym.kind == "kind":
+                    parts.append("component")
+                elif name in ("player", "cell"):
+                    parts.append(name)
+                else:
+                    parts = None                   # (an error of its own)
+                    break
+            if not parts:
+                continue
+            members = family_members(parts, players, cells,
+                                     lambda e: len(self.c.symbols[e].decl.items))
+            what = "zone" if isinstance(d, n.ZoneDecl) else "variable"
+            why = family_limit_message(what, d.name, parts, members, players)
+            if why is not None:
+                self.report("W221", "warning", f"{why}: the engine refuses to load the game", d.per_span or d.span)
+                continue
+            total += members
+            if total > FAMILIES_LIMIT:
+                self.report("W221", "warning", f"the zone and variable families have more than {FAMILIES_LIMIT:,} "
+                            f"members in all (families limit), counting those of `{d.name}`: the engine refuses "
+                            f"to load the game", d.per_span or d.span)
+                return
 
     def subset_lint(self, a: n.ActionDecl, p: n.ActionParam) -> None:
         """W212: the domain may be so large, and the size so loose, that the subsets to list are more

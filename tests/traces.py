@@ -52,12 +52,13 @@ def corpus() -> list[tuple[str, int, dict | None]]:
 
 
 def lint_clean_corpus() -> list[str]:
-    """Lint-corpus rule files with no lint error (they compile and can be played)."""
+    """Lint-corpus rule files with no lint error (they compile and can be played), nor a family
+    too large to load (W221)."""
     import rulelang
     out = []
     for path in sorted((ROOT / "tests" / "lint" / "corpus").glob("*.rules")):
         diags, _ = rulelang.lint([str(path)])
-        if not any(d.severity == "error" for d in diags):
+        if not any(d.severity == "error" or d.code == "W221" for d in diags):
             out.append(str(path.relative_to(ROOT)))
     return out
 

@@ -32,6 +32,6 @@ Statement functions return None to go on, or a signal tuple that ends the effect
 from __future__ import annotations
 
 from .generator import Compiled, Lowerer
-from .runtime import Action, RuleFault, plain_text, player_text
+from .runtime import Action, RuleFault, held_size, plain_text, player_text
 
-__all__ = ["Action", "Compiled", "Lowerer", "RuleFault", "plain_text", "player_text"]
+__all__ = ["Action", "Compiled", "Lowerer", "RuleFault", "held_size", "plain_text", "player_text"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from ..irspec import STATEMENTS, walk_ir
-from .constants import ANY, BOARD_WALKS, INLINE_DEPTH, RANDOM_CALLS, SCALAR, UNROLL_MAX
+from .constants import (ANY, BOARD_WALKS, COMPARE_WEIGHT, INLINE_DEPTH, RANDOM_CALLS, SCALAR, SMALL_LIST,
+                        UNROLL_MAX, WEIGHT_CAP, WEIGHT_UNIT)
 
 
 def _size(e) -> int:
@@ -59,6 +60,9 @@ def _ir_key(e) -> str:
             return [strip(v) for v in x]
         return x
     return json.dumps(strip(e), sort_keys=True)
+
+
+_COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 
 
 def _grow(found: set, items: dict, holds) -> None:
@@ -203,6 +207,109 @@ class Analyses:
         # procs that may end an effect (goto, end turn, finish), directly or through a call
         self.signalling: set = set()
         _grow(self.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))
+        self._weights(graph)
+
+    # ---- the weight of code, for the cost model (limits.py) ----
+    # A loop turn, an element of a comprehension, a call of a def: each runs some fixed code. The
+    # weight of a piece of code is how many IR nodes one run of it evaluates, counting the bodies of
+    # the defs and procs it calls (a def calling another six times weighs six of it), but not what
+    # is charged on its own: the bodies of loops and comprehensions, and recursive calls. Whatever
+    # runs code of weight w charges w // WEIGHT_UNIT units of work besides its own (a loop turn,
+    # an element, a call), so that no unit of work stands for more than ~WEIGHT_UNIT nodes: a chain
+    # of defs each calling the next ten times, or a loop body of ten thousand statements, is charged
+    # as the work it does.
+
+    def _weights(self, graph: dict) -> None:
+        """self.weights: ("d"|"p", name) -> the weight of a call of it (its body's, plus one)."""
+        ir = self.ir
+        self.weights: dict = {}
+        order: list = []                       # callees before callers (an explicit stack: no recursion)
+        seen: set = set()
+        for root in graph:
+            if root in seen:
+                continue
+            seen.add(root)
+            stack = [(root, iter(sorted(graph[root])))]
+            while stack:
+                node, children = stack[-1]
+                child = next(children, None)
+                if child is None:
+                    stack.pop()
+                    order.append(node)
+                elif child in graph and child not in seen:
+                    seen.add(child)
+                    stack.append((child, iter(sorted(graph[child]))))
+        for kind, name in order:
+            body = ir["defs"][name]["body"] if kind == "d" else ir["procs"][name]["body"]
+            self.weights[(kind, name)] = min(WEIGHT_CAP, 1 + self.weight_of(body))
+
+    def weight_of(self, part) -> int:
+        """The weight of an IR expression, block or list of them (see above)."""
+        total = 0
+        stack = [part]
+        weights = self.weights
+        while stack:
+            x = stack.pop()
+            if isinstance(x, list):
+                stack.extend(x)
+                continue
+            if not isinstance(x, dict):
+                continue
+            total += 1
+            k, s = x.get("k"), x.get("s")
+            if k == "lit":
+                continue
+            if k == "def":
+                key = ("d", x["n"])
+                total += 1 if key in self.recursive else weights.get(key, 1)
+            elif k == "bin" and x.get("op") in _COMPARE and x["l"].get("k") != "lit" and x["r"].get("k") != "lit":
+                total += COMPARE_WEIGHT - 1    # (two texts may be compared to their last character)
+            elif k == "in" or (k == "call" and x.get("f") in ("contains", "max", "min", "sum", "any", "all")):
+                total += SMALL_LIST - 1        # (a short list is scanned uncharged)
+            elif s == "call":
+                key = ("p", x["proc"])
+                total += 1 if key in self.recursive else weights.get(key, 1)
+            if k == "comp":                    # its elements are charged one by one (_each)
+                stack.append(x.get("in"))
+                few = self.small_source(x.get("in"))
+                if few:                        # (...unless they are few: then they weigh here)
+                    total += few * self.weight_of([x.get("x"), x.get("where")])
+                continue
+            if s in ("for", "repeat"):         # its turns are charged one by one (spend)
+                stack.append(x.get("in") if s == "for" else x.get("n"))
+                continue
+            if s == "while":
+                continue
+            stack.extend(v for v in x.values() if isinstance(v, (dict, list)))
+        return min(total, WEIGHT_CAP)
+
+    def small_source(self, e) -> int:
+        """If `e` is a list of at most SMALL_LIST elements whatever the position (the players of a game
+        of few players, a cell's neighbours, the board's directions, a short literal list), the most
+        elements it has (the code generator scans it uncharged); else 0."""
+        if not isinstance(e, dict):
+            return 0
+        k, f = e.get("k"), e.get("f")
+        players = self.ir["players"]["max"] if self.few_players else 0
+        if k == "builtin":
+            return players if e.get("n") in ("players", "others", "remaining", "turn_order") else 0
+        if k == "list":
+            n = len(e.get("items", ()))
+            return n if n <= SMALL_LIST else 0
+        if k == "lit":
+            n = len(e["v"]) if isinstance(e.get("v"), list) else SMALL_LIST + 1
+            return n if n <= SMALL_LIST else 0
+        if k == "call" and f in ("neighbours", "directions"):
+            return 8
+        if k == "call" and f == "players_from":
+            return players
+        if k == "call" and f in ("line", "line_in", "between") and self.short_lines:
+            return 2 * SMALL_LIST                # (a line of octagons and the sockets between them)
+        return 0
+
+    def units(self, weight: int) -> int:
+        """The units of work code of this weight is charged besides its own one."""
+        return weight // WEIGHT_UNIT
 
     def _static(self, body, nodes: list | None = None) -> bool:
         for x in (walk_ir(body) if nodes is None else nodes):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random as _random
 
 from ..errors import RuleFault
-from .runtime import _move, as_items
+from .runtime import _move, _overworked, as_items
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
 _DECLINED = object()             # `pass` at the first pick of an optional subset
@@ -122,6 +122,7 @@ def _options(m, values, texter) -> dict:
             text, v = v
         else:
             text = texter(labels, v)
+        m.work -= len(text) + 1                # (each option's text is made, kept and shown: charged)
         if text in (PASS, "done"):
             text = f"{text} #1"
         if text in out:
@@ -130,10 +131,13 @@ def _options(m, values, texter) -> dict:
             k = 2
             while f"{text} #{k}" in out and out[f"{text} #{k}"] != v:
                 k += 1
+            m.work -= k * (len(text) + 1)
             text = f"{text} #{k}"
             if text in out:
                 continue
         out[text] = v
+    if m.work < 0:
+        _overworked()
     return out
 
 
@@ -509,12 +513,17 @@ def _mods(m, di: int, args: tuple) -> int:
     total = 0
     if m.grants:
         key = list(args)
+        m.work -= len(m.grants)
         for d, a, v in m.grants:
             if d == di and a == key:
                 total += v
     for entry in m.game.code.modifiers[di]:
-        for c in _holders(m, entry):
+        holders = _holders(m, entry)
+        m.work -= len(holders)                 # (each holder's amount is asked: charged)
+        for c in holders:
             total += entry.where(m, c, *args)
+    if m.work < 0:
+        _overworked()
     return total
 
 

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from .analysis import _ir_key, _shown_shape
-from .constants import INTERN_CELLS, LIST
+from .constants import INTERN_CELLS, LIST, SMALL_DOMAIN
 from .frame import _join, _known, Ctx, Name, P, Subset
-from .runtime import _subset_threshold
+from .runtime import _subset_threshold, _subsets_charge
 from .writer import _lit, Fn
 
 
@@ -74,9 +74,13 @@ class ActionEnumerator:
         fn.emit("out = {}")
         fn.emit("IU = m.intern")
         ctx = Ctx(fn, memo={})
+        self.shared_domains = {}       # a domain computed once per listing -> [its charge's line, units]
         for a in step["actions"]:
             fn.line = a.get("line")
             self.gen_action_enum(a, ctx)
+        for at, units in self.shared_domains.values():      # (charged once, for all the actions using it)
+            text, line = fn.body[at]
+            fn.body[at] = (text.replace("* UNITS", f"* {units}"), line)
         fn.emit("return out")
         # memo locals start unset
         memo_inits = [(f"    {name} = _UNSET", step.get("line")) for name in ctx.memo.values()]
@@ -117,7 +121,11 @@ class ActionEnumerator:
         only = a["params"][0]["name"] if len(a["params"]) == 1 else None
         cache = ("intern" in self.opt and only is not None and a.get("require") is not None
                  and self.element_static(a["require"], {only}))
-        self.enum_state = {"a": a, "tab": tab, "unroll": unroll, "combo": {}, "ktab": {}, "kcache": cache}
+        # the units of work one binding stands for: its loops' turns, its require, its later domains
+        w = 1 + self.units(self.weight_of([a.get("require"), [[p["domain"], p.get("min"), p.get("max")]
+                                                               for p in a["params"]]]))
+        self.enum_state = {"a": a, "tab": tab, "unroll": unroll, "combo": {}, "ktab": {}, "kcache": cache, "w": w,
+                           "folded": set()}
         self.enum_param(0, ctx.child(), 0, 0)
         fn.indent -= 1
 
@@ -141,6 +149,11 @@ class ActionEnumerator:
         safe = _subset_threshold(lo, hi)
         if safe is not None:                   # a domain this small always has few enough subsets
             fn.emit(f"if {n} > {safe}: _subset_limit({n}, {_lit(lo)}, {_lit(hi)})")
+        # the subsets of every size (and the partial ones on the way) charged to the listing's budget
+        # at once, before the nested loops that list them (a table of their numbers for short domains)
+        table = self.const([_subsets_charge(d, lo, hi) for d in range(SMALL_DOMAIN)], "K", ("subsets", lo, hi))
+        fn.emit(f"m.work -= ({table}[{n}] if {n} < {SMALL_DOMAIN} else _subsets_charge({n}, {lo}, {hi})) * {st['w']}")
+        fn.emit("if m.work < 0: _overworked()")
         for k in range(max(0, p["min"]["v"]), p["max"]["v"] + 1):
             fn.emit("for _ in _ONCE:")
             fn.indent += 1
@@ -174,11 +187,11 @@ class ActionEnumerator:
         """The k index loops of an unrolled subset (i0 < i1 < ...), with checks after each."""
         elems, k = pending["elems"], pending["k"]
         for j, (ix, el) in enumerate(elems):
+            start = "0" if j == 0 else f"{elems[j - 1][0]} + 1"
             if j == k - 1:                         # the last element: no deeper loop needs its index
                 fn.emit(f"for {el} in {pending['items']}{'' if j == 0 else f'[{elems[j - 1][0]} + 1:]'}:")
                 fn.indent += 1
             else:
-                start = "0" if j == 0 else f"{elems[j - 1][0]} + 1"
                 fn.emit(f"for {ix} in range({start}, {pending['n']} - {k - 1 - j}):")
                 fn.indent += 1
                 fn.emit(f"{el} = {pending['items']}[{ix}]")
@@ -223,7 +236,37 @@ class ActionEnumerator:
         b = ctx.names[p["name"]]
         d = self.domain(p, ctx)
         if p["mode"] == "one":
-            fn.emit(f"for {b.src} in {d.src}:")
+            st = self.enum_state
+            w = st["w"]
+            # the next parameter's domain, if it is short whatever the position (a cell's neighbours:
+            # analysis.small_source), is charged here, by the most elements it has, for each element
+            # of this one: the inner loop then costs no line of its own
+            params = st["a"]["params"]
+            i = next(j for j, q in enumerate(params) if q is p)
+            nxt = params[i + 1] if i + 1 < len(params) else None
+            few = (self.small_source(nxt["domain"]) if nxt is not None and nxt["mode"] == "one"
+                   and not st["unroll"][i + 1] else 0)
+            if few:
+                st["folded"].add(nxt["name"])
+            if p["name"] in st["folded"] or ((d.small or d.paid) and w == 1 and not few):
+                fn.emit(f"for {b.src} in {d.src}:")
+            elif level == 1 and d.src in ctx.memo.values():
+                # an outermost domain computed once per listing (several actions may share it): its
+                # length charged once, for every action that loops over it (UNITS: their sum)
+                shared = self.shared_domains.get(d.src)
+                if shared is None:
+                    shared = self.shared_domains[d.src] = [len(fn.body), 0]
+                    fn.emit(f"m.work -= len({d.src}) * UNITS")
+                    fn.emit("if m.work < 0: _overworked()")
+                shared[1] += w * (1 + few)
+                fn.emit(f"for {b.src} in {d.src}:")
+            else:                                  # (its length charged to the listing's budget)
+                dom = fn.new("dom")
+                w *= 1 + few
+                fn.emit(f"{dom} = {d.src}")
+                fn.emit(f"m.work -= len({dom})" if w == 1 else f"m.work -= len({dom}) * {w}")
+                fn.emit("if m.work < 0: _overworked()")
+                fn.emit(f"for {b.src} in {dom}:")
             fn.indent += 1
             b.emit_derived(fn)
             return
@@ -233,7 +276,7 @@ class ActionEnumerator:
             fn.emit(f"{items} = list({d.src})")
             lo = self.ex(p["min"], ctx).src if p.get("min") is not None else "1"
             hi = self.ex(p["max"], ctx).src if p.get("max") is not None else f"len({items})"
-            fn.emit(f"for {var} in _subsets({items}, {lo}, {hi}):")
+            fn.emit(f"for {var} in _subsets(m, {items}, {lo}, {hi}, {self.enum_state['w']}):")
         fn.indent += 1
 
     def enum_rest(self, i: int, ctx: Ctx, level: int, floor: int, pending) -> None:

@@ -6,10 +6,51 @@ from __future__ import annotations
 from ..boards import OPPOSITE
 from ..irspec import walk_ir
 from .analysis import _ir_key, _memo_key, _size, _uses
-from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, NOCONST, PY_BINARY, PY_UNARY, SCALAR
+from .constants import (ANY, INLINE_DEPTH, INLINE_SIZE, LIST, LONG_LITERAL, NOCONST, PY_BINARY, PY_UNARY, SCALAR,
+                        SHORT_TEXT, SMALL_LIST)
 from .frame import _join, _known, Bound, Const, Ctx, Name, P, Subset
 from .runtime import make_texter
 from .writer import _lit, Fn
+
+
+def _small(p: P, known: bool = True) -> P:
+    """p, a list known to hold at most SMALL_LIST elements (where `known`)."""
+    p.small = known
+    return p
+
+
+def _num(p: P) -> P:
+    """p, known to be a number (or a rule error): never a text or a list."""
+    p.num = True
+    return p
+
+
+_FOLD = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+         ">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "+": lambda a, b: a + b, "-": lambda a, b: a - b,
+         "*": lambda a, b: a * b}
+
+
+def _fold(op: str, a, b):
+    """`a op b` of two constants (numbers or texts), or NOCONST where it is not folded: a number
+    past the integer limit, a text of 256 characters or more, or a wrong pair. The size of a text
+    is known before it is made: `"x" * 2000000000` is measured, never computed."""
+    if op not in _FOLD:
+        return NOCONST
+    if type(a) is str or type(b) is str:
+        if op == "+":
+            if type(a) is not str or type(b) is not str or len(a) + len(b) >= 256:
+                return NOCONST
+        elif op == "*":
+            text, k = (a, b) if type(a) is str else (b, a)
+            if type(k) not in (int, bool) or len(text) * max(0, k) >= 256:
+                return NOCONST
+    try:
+        value = _FOLD[op](a, b)
+    except TypeError:
+        return NOCONST
+    if isinstance(value, (bool, int)) and abs(value) < 2 ** 62 or isinstance(value, str) and len(value) < 256:
+        return value
+    return NOCONST
 
 
 def _and_terms(w) -> list:
@@ -71,10 +112,9 @@ class ExpressionLowering:
             fn.emit("try:")
             fn.emit(f"    return {cache}[{key}]")
             fn.emit("except KeyError:")
-            fn.emit(f"    v = {cache}[{key}] = {body.src}")
+            fn.emit(f"    return _memo_put(_ROOM, {cache}, {key}, {body.src})")
             fn.emit("except TypeError:")
-            fn.emit(f"    v = {body.src}")
-            fn.emit("return v")
+            fn.emit(f"    return {body.src}")
             self.memo_out.extend(fn.lines())
             self.memo_out.append(("", None))
             self.memo_shape[fname] = (body.shape, body.elem)
@@ -83,9 +123,24 @@ class ExpressionLowering:
         return P(self.memo_call(fname, args), lvl, True, shape=shape, elem=elem)
 
     def lit(self, v) -> P:
+        if isinstance(v, list) and len(v) > LONG_LITERAL:
+            # a long literal list is a constant of the module, copied where it is used (never a
+            # Python literal of thousands of elements for the compiler to build)
+            return P(f"_built(m, list(_each(m, {self.const(v, 'L')})))", shape=LIST)
         if isinstance(v, (list, dict)):
-            return P(_lit(v), shape=LIST if isinstance(v, list) else ANY)
+            p = P(_lit(v), shape=LIST if isinstance(v, list) else ANY)
+            p.small = isinstance(v, list) and len(v) <= SMALL_LIST
+            if isinstance(v, list) and any(isinstance(x, list) for x in v):
+                p.src = f"_built(m, {p.src})"
+            return p
         return P(_lit(v), const=v, shape=SCALAR, cheap=True)
+
+    def scan(self, p: P) -> str:
+        """The source of the list `p`, about to be scanned or copied: charged its length (m.work)
+        unless it is short (small) or its making charged it already (paid)."""
+        if p.small or p.paid:
+            return p.src
+        return f"_each(m, {p.src})"
 
     def x_lit(self, e, ctx):
         return self.lit(e["v"])
@@ -117,25 +172,25 @@ class ExpressionLowering:
     def x_builtin(self, e, ctx):
         name, fn = e["n"], ctx.fn
         if name == "me":
-            return P(fn.use("me"), shape=SCALAR, cheap=True)
+            return _num(P(fn.use("me"), shape=SCALAR, cheap=True))
         if name == "current":
-            return P(fn.use("cur"), shape=SCALAR, cheap=True)
+            return _num(P(fn.use("cur"), shape=SCALAR, cheap=True))
         if name == "players":
-            return P(fn.use("PL"), shape=LIST, cheap=True, elem=SCALAR)
+            return _small(P(fn.use("PL"), shape=LIST, cheap=True, elem=SCALAR), self.few_players)
         if name == "others":
             if self.rounds:                       # in turn order, the eliminated left out
-                return P(f"_others(m, {fn.use('me')})", shape=LIST, elem=SCALAR)
-            return P(f"{fn.use('OTH')}[{fn.use('me')}]", shape=LIST, cheap=True, elem=SCALAR)
+                return _small(P(f"_others(m, {fn.use('me')})", shape=LIST, elem=SCALAR), self.few_players)
+            return _small(P(f"{fn.use('OTH')}[{fn.use('me')}]", shape=LIST, cheap=True, elem=SCALAR), self.few_players)
         if name == "round_count":
-            return P("m.seq[0]", shape=SCALAR, cheap=True)
+            return _num(P("m.seq[0]", shape=SCALAR, cheap=True))
         if name == "turn_order":
-            return P("list(m.seq[1])", shape=LIST, elem=SCALAR)
+            return _small(P("list(m.seq[1])", shape=LIST, elem=SCALAR), self.few_players)
         if name == "remaining":
-            return P("_remaining(m)", shape=LIST, elem=SCALAR)
+            return _small(P("_remaining(m)", shape=LIST, elem=SCALAR), self.few_players)
         if name == "player_count":
-            return P(fn.use("NP"), shape=SCALAR, cheap=True)
+            return _num(P(fn.use("NP"), shape=SCALAR, cheap=True))
         if name == "turn_count":
-            return P("m.turn_count", shape=SCALAR, cheap=True)
+            return _num(P("m.turn_count", shape=SCALAR, cheap=True))
         if name == "source":
             return P("m.src", shape=SCALAR, cheap=True)
         raise AssertionError(name)
@@ -178,7 +233,7 @@ class ExpressionLowering:
             else:
                 srcs = [p.src]
         lvl, pure = _join(*ps)
-        return P(srcs[0], lvl, pure, shape=SCALAR, cheap=all(p.cheap for p in ps))
+        return _num(P(srcs[0], lvl, pure, shape=SCALAR, cheap=all(p.cheap for p in ps)))
 
     def x_zone(self, e, ctx):
         base = ctx.fn.use(f"Z{self.zone_slot[e['n']]}")
@@ -222,6 +277,9 @@ class ExpressionLowering:
             # (a def of no parameters read by a card's condition or another def: its memo is worth
             # more; in a listing itself, a domain is computed once per pass anyway)
             return None
+        size = _size(d["body"])
+        if size > self.inline_room:
+            return None                        # (inlined into inlined defs: the game's budget is spent)
         params = d["params"] or []
         names = {}
         for p, a in zip(params, args):
@@ -235,6 +293,7 @@ class ExpressionLowering:
                     return None
                 b = Bound(arg)
             names[p] = b
+        self.inline_room -= size
         return d["body"], ctx.child(names=names, fallback=False, depth=ctx.depth + 1)
 
     def x_can(self, e, ctx):
@@ -246,17 +305,17 @@ class ExpressionLowering:
 
     def x_sortby(self, e, ctx):
         p = self.ex(e["pairs"], ctx)
-        return P(f"_sort_pairs({p.src})", p.level, p.pure, shape=LIST)
+        return P(f"_sort_pairs(m, {p.src})", p.level, p.pure, shape=LIST)
 
     def x_flat(self, e, ctx):
         p = self.ex(e["x"], ctx)
-        return P(f"[_y for _ys in {p.src} for _y in _ys]", p.level, p.pure, shape=LIST)
+        return P(f"_flat(m, {p.src})", p.level, p.pure, shape=LIST)
 
     def x_ord(self, e, ctx):
         order = {v["name"]: i for i, v in enumerate(self.ir["enums"][e["enum"]])}
         x = self.ex(e["x"], ctx)
-        return P(f"_ord({self.const(order, 'K', ('ord', e['enum']))}, {x.src}, {_lit(e['enum'])})", x.level, x.pure,
-                 shape=SCALAR)
+        return _num(P(f"_ord({self.const(order, 'K', ('ord', e['enum']))}, {x.src}, {_lit(e['enum'])})", x.level,
+                      x.pure, shape=SCALAR))
 
     def x_mods(self, e, ctx):
         args = [self.ex(a, ctx) for a in e["a"]]
@@ -293,7 +352,7 @@ class ExpressionLowering:
             return call
         binders = [a.bind for a in args if a.bind is not None]
         if self.geometry is not None and len(args) <= 2 and len(binders) == len(args) \
-                and all(b.ids == "cell" for b in binders):
+                and all(b.ids == "cell" for b in binders) and self.cell_memo_fits(fname, len(args)):
             # loop variables over cells: the memo is also kept in a table indexed by cell ids (no
             # key tuple, no hashing), made once per value of the deepest of them
             once = self.cell_memo(fname, call, args)
@@ -309,6 +368,17 @@ class ExpressionLowering:
             if name is not None:
                 return f"({name} if {name} is not _UNSET else {call})"
         return call
+
+    def cell_memo_fits(self, fname: str, cells: int) -> bool:
+        """May `fname` have a table of its results indexed by cells (one slot per cell, or per pair
+        of cells)? While the game's tables hold fewer than CELL_MEMO_SLOTS slots in all."""
+        if ("cellmemo", fname) in self.consts:
+            return True
+        slots = self.geometry.size ** cells
+        if slots > self.cell_memo_room:
+            return False
+        self.cell_memo_room -= slots
+        return True
 
     def cell_memo(self, fname: str, call: str, args: list) -> str:
         """`call` (of a memoised function of one or two cells) through a per-game table of its
@@ -327,7 +397,7 @@ class ExpressionLowering:
             row = first.rows.get(table) if first.frozen else first.row(table)
             row = row or f"{table}[{args[0].src}]"
         last = args[-1].src
-        return f"({row}[{last}] if {row}[{last}] is not _UNSET else _fill({row}, {last}, {call}))"
+        return f"({row}[{last}] if {row}[{last}] is not _UNSET else _fill(_ROOM, {row}, {last}, {call}))"
 
     def x_un(self, e, ctx):
         x = self.ex(e["x"], ctx)
@@ -337,7 +407,7 @@ class ExpressionLowering:
             return P(f"(not {x.t})", x.level, x.pure, shape=SCALAR)
         if _known(x) and type(x.const) is int:
             return self.lit(-x.const)
-        return P(f"(-{x.src})", x.level, x.pure, shape=SCALAR)
+        return _num(P(f"(-{x.src})", x.level, x.pure, shape=SCALAR))
 
     def x_bin(self, e, ctx):
         op = PY_BINARY[e["op"]]
@@ -359,20 +429,31 @@ class ExpressionLowering:
         r = self.ex(e["r"], ctx)
         lvl, pure = _join(l, r)
         if op in ("/", "%"):
-            return P(f"{'_div' if op == '/' else '_mod'}({l.src}, {r.src})", lvl, pure, shape=SCALAR)
-        if op == "*" and not (_known(l) or _known(r)):
-            # a product of two unknowns can square a number (x * x): bounded. A constant factor
-            # grows it by a few bits per round, and assignments are bounded anyway (s_set)
-            return P(f"_mul({l.src}, {r.src})", lvl, pure, shape=SCALAR)
+            return _num(P(f"{'_div' if op == '/' else '_mod'}({l.src}, {r.src})", lvl, pure, shape=SCALAR))
         if _known(l) and _known(r) and type(l.const) in (int, bool, str) and type(r.const) in (int, bool, str):
-            try:
-                value = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-                         "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
-                         "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}[op](l.const, r.const)
-                if isinstance(value, (bool, int)) and abs(value) < 2 ** 62 or isinstance(value, str) and len(value) < 256:
-                    return self.lit(value)
-            except TypeError:
-                pass
+            folded = _fold(op, l.const, r.const)
+            if folded is not NOCONST:
+                return self.lit(folded)
+        if op == "*":
+            small = _known(l) and l.num and abs(l.const) <= 2 ** 16 or _known(r) and r.num and abs(r.const) <= 2 ** 16
+            if small and l.num and r.num:
+                # a number times a small constant: a few bits more per round, and assignments are
+                # bounded anyway (s_set)
+                return _num(P(f"({l.src} * {r.src})", lvl, pure, shape=SCALAR))
+            # a product of two unknowns can square a number (x * x), and a text or a list times a
+            # number is as long as it says: _mul measures before it multiplies
+            p = P(f"_mul(m, {l.src}, {r.src})", lvl, pure, shape=SCALAR if l.num and r.num else ANY)
+            p.num = l.num and r.num
+            return p
+        if op == "+" and l.maxlen is not None and r.maxlen is not None and l.maxlen + r.maxlen <= SHORT_TEXT:
+            # two texts known short (a constant, a player's or a cell's name...): joined as they are
+            p = P(f"({l.src} + {r.src})", lvl, pure, shape=SCALAR)
+            p.maxlen = l.maxlen + r.maxlen
+            return p
+        if op == "+" and not (l.num or r.num):
+            # a text or a list joined: its size is measured before it is made (_plus)
+            return P(f"_plus(m, {l.src}, {r.src})", lvl, pure,
+                     shape=LIST if LIST in (l.shape, r.shape) else SCALAR if l.shape == r.shape == SCALAR else ANY)
         if l.lenof is not None and _known(r) and r.const == 0 and type(r.const) is int and op in ("==", "!=", ">"):
             if op == "==":
                 return P(f"(not {l.lenof})", lvl, pure, shape=SCALAR)
@@ -384,10 +465,14 @@ class ExpressionLowering:
             return self.lit(op == "==")           # the same value read twice (never a float: no NaN)
         if op in ("==", "!="):
             if e.get("scalar") or (l.shape == SCALAR and r.shape == SCALAR):
-                return P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR)
-            src = f"_eq({l.src}, {r.src})"
-            return P(src if op == "==" else f"(not {src})", lvl, pure, shape=SCALAR)
-        return P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR if op in ("<", "<=", ">", ">=") else ANY)
+                return _num(P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR))
+            src = f"_eq(m, {l.src}, {r.src})"
+            return _num(P(src if op == "==" else f"(not {src})", lvl, pure, shape=SCALAR))
+        if op in ("<", "<=", ">", ">="):
+            return _num(P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR))
+        p = P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR if op == "-" or l.num or r.num else ANY)
+        p.num = op == "-" or l.num and r.num       # (`-` of texts or lists is a rule error)
+        return p
 
     def seq(self, e, ctx: Ctx) -> P:
         """An expression used as a sequence: a tuple of elements for an unrolled subset, else as is."""
@@ -405,12 +490,21 @@ class ExpressionLowering:
     def x_in(self, e, ctx):
         x, s = self.ex(e["x"], ctx), self.seq(e["in"], ctx)
         lvl, pure = _join(x, s)
-        return P(f"({x.src} in {s.src})", lvl, pure, shape=SCALAR)
+        return _num(P(self.in_src(x, s), lvl, pure, shape=SCALAR))
+
+    def in_src(self, x: P, s: P) -> str:
+        """`x in s`, its scan charged: a single value is compared with each element at once; a
+        value that may be a list is compared with each element as deep as they go (_in)."""
+        if x.shape == SCALAR:
+            return f"({x.src} in {self.scan(s)})"
+        return f"_in(m, {x.src}, {s.src})"
 
     def x_range(self, e, ctx):
         lo, hi = self.ex(e["lo"], ctx), self.ex(e["hi"], ctx)
         lvl, pure = _join(lo, hi)
-        return P(f"_range({lo.src}, {hi.src})", lvl, pure, shape=LIST, elem=SCALAR)
+        p = P(f"_range(m, {lo.src}, {hi.src})", lvl, pure, shape=LIST, elem=SCALAR)
+        p.paid = True
+        return p
 
     def x_if(self, e, ctx):
         c = self.ex(e["c"], ctx)
@@ -418,7 +512,10 @@ class ExpressionLowering:
             return self.ex(e["t"] if c.const else e["e"], ctx)
         t, f = self.ex(e["t"], ctx), self.ex(e["e"], ctx)
         lvl, pure = _join(c, t, f)
-        return P(f"({t.src} if {c.t} else {f.src})", lvl, pure, shape=t.shape if t.shape == f.shape else ANY)
+        p = P(f"({t.src} if {c.t} else {f.src})", lvl, pure, shape=t.shape if t.shape == f.shape else ANY)
+        if t.maxlen is not None and f.maxlen is not None:
+            p.maxlen = max(t.maxlen, f.maxlen)
+        return p
 
     def x_attr(self, e, ctx):
         x, name = self.ex(e["x"], ctx), e["n"]
@@ -471,7 +568,7 @@ class ExpressionLowering:
         else:
             k = self.ex(ie, ctx)
             lvl, pure = _join(k)
-            key = k.src if k.shape == SCALAR else f"_key({k.src})"
+            key = k.src if k.shape == SCALAR else f"_key(m, {k.src})"
             if _known(k) and static and k.const in self.ns[tname]:
                 return self.lit(self.ns[tname][k.const])
         if static:
@@ -481,8 +578,13 @@ class ExpressionLowering:
     def x_list(self, e, ctx):
         items = [self.ex(x, ctx) for x in e["items"]]
         lvl, pure = _join(*items)
-        return P("[" + ", ".join(x.src for x in items) + "]", lvl, pure, shape=LIST,
-                 elem=SCALAR if all(x.shape == SCALAR for x in items) else ANY)
+        src = "[" + ", ".join(x.src for x in items) + "]"
+        if len(items) > SMALL_LIST:
+            src = f"_charge(m, {len(items)}) or {src}"
+        scalar = all(x.shape == SCALAR for x in items)
+        p = P(src if scalar else f"_built(m, {src})", lvl, pure, shape=LIST, elem=SCALAR if scalar else ANY)
+        p.small = len(items) <= SMALL_LIST
+        return p
 
     def comp_parts(self, e, ctx: Ctx):
         """(var, iterable P, inner ctx) of a comprehension."""
@@ -494,6 +596,7 @@ class ExpressionLowering:
 
     def x_comp(self, e, ctx, opener="[", closer="]"):
         var, it, inner = self.comp_parts(e, ctx)
+        precharged = False
         where = e.get("where")
         const = self.ns.get(it.src)
         if where is not None and isinstance(const, list):
@@ -513,21 +616,32 @@ class ExpressionLowering:
                 # by itertools.compress, in C, the rest of the condition tested on them only
                 cs = self.conjuncts(where, inner)
                 if cs and cs[0].nonempty is not None and cs[0].nonempty[1] == var and cs[0].pure:
-                    it = P(f"_compress({it.src}, {cs[0].nonempty[0]})", it.level, True, shape=LIST, elem=SCALAR)
+                    # (charged as the whole constant list: no list of the picked ones is made to count them)
+                    w = 1 + self.units(self.weight_of([e["x"], where]))
+                    it = P(f"_compress(_each(m, {it.src}{f', {w}' if w > 1 else ''}), {cs[0].nonempty[0]})", it.level,
+                           True, shape=LIST, elem=SCALAR)
+                    precharged = True
                     w = P("(" + " and ".join(c.t for c in cs[1:]) + ")" if cs[1:] else "True",
                           *_join(*cs[1:]))
             parts.append(w)
             if w.src != "True":
                 cond = f" if {w.t}"
         lvl, pure = _join(*parts)
-        src = it.src
-        if ctx.in_comp or ctx.fn.repeated or (ctx.fn.enumerator and lvl > 0):
-            # inside another comprehension, in a def called inside a loop, a comprehension or a
-            # require, or in a require once per binding: iterations multiply, so they are charged
-            # to the effect's (or the listing's) loop budget
-            src = f"_each(m, {src})"
-        return P(f"{opener}{x.src} for {var} in {src}{cond}{closer}", lvl, pure, shape=LIST,
-                 elem=SCALAR if x.shape == SCALAR else ANY)
+        # every turn of a comprehension is charged to the effect's (or the listing's) budget,
+        # unless its list is short: what it builds is no longer than what it reads
+        # each element runs x and where: charged as it weighs, unless the list is short (then it
+        # weighs where the comprehension is: analysis.weight_of)
+        w = 1 + self.units(self.weight_of([e["x"], where]))
+        # (a short list's elements weigh where the comprehension is, when analysis.small_source knows
+        # it short too; else they are charged here)
+        uncharged = precharged or (it.paid and w == 1) or (it.small and (w == 1 or self.small_source(e["in"])))
+        src = it.src if uncharged else f"_each(m, {it.src}{f', {w}' if w > 1 else ''})"
+        out = f"{opener}{x.src} for {var} in {src}{cond}{closer}"
+        if opener == "[" and x.shape != SCALAR:
+            out = f"_built(m, {out})"            # a list of lists: measured as a whole (VALUE_LIMIT)
+        p = P(out, lvl, pure, shape=LIST, elem=SCALAR if x.shape == SCALAR else ANY)
+        p.paid = True
+        return p
 
     def comp_guard(self, e, where, ctx: Ctx) -> P | None:
         """The `and`-conjuncts of a comprehension's condition that do not read its variable, as one
@@ -576,7 +690,9 @@ class ExpressionLowering:
                 rebuilt = None
                 for r in rest:
                     rebuilt = r if rebuilt is None else {"k": "bin", "op": "and", "l": rebuilt, "r": r}
-                return P(f"{name}.get({value.src}, ())", value.level, True, shape=LIST, elem=SCALAR), rebuilt
+                picked = P(f"{name}.get({value.src}, ())", value.level, True, shape=LIST, elem=SCALAR)
+                picked.small = max(map(len, index.values()), default=0) <= SMALL_LIST
+                return picked, rebuilt
         return it, where
 
     def unrolled(self, e, ctx: Ctx):
@@ -599,7 +715,15 @@ class ExpressionLowering:
     def x_text(self, e, ctx):
         x = self.ex(e["x"], ctx)
         how = e["as"]
-        return P(self.text_src(how, x.src, ctx.fn), x.level, x.pure, shape=SCALAR)
+        src = self.text_src(how, x.src, ctx.fn)
+        if how.startswith("list:") or (how == "plain" and x.shape != SCALAR):
+            src = f"_text_of(m, {src})"          # the text of a list: as long as the list (charged)
+        p = P(src, x.level, x.pure, shape=SCALAR)
+        # what is known of its length: a player's name, a cell's, a number's
+        p.maxlen = (4 if how == "player" else max(map(len, self.geometry.names), default=0) + 4
+                    if how == "cell" and self.geometry is not None else 21 if how == "plain" and x.num else
+                    x.maxlen if how == "plain" else None)
+        return p
 
     def text_src(self, how: str, v: str, fn: Fn) -> str:
         if how == "comp":
@@ -625,10 +749,13 @@ class ExpressionLowering:
                     return self.fold_unrolled(f, parts)
             p = self.seq(a0, ctx)
             if f in ("size", "count"):
-                size = P(f"len({p.src})", p.level, p.pure, shape=SCALAR, lenof=p.src if p.shape == LIST else None)
+                size = _num(P(f"len({p.src})", p.level, p.pure, shape=SCALAR,
+                              lenof=p.src if p.shape == LIST else None))
                 size.family = p.family
                 return size
-            return P(f"{f}({p.src})", p.level, p.pure, shape=SCALAR if f != "sum" else ANY)
+            out = P(f"{f}({self.scan(p)})", p.level, p.pure, shape=SCALAR if f != "sum" else ANY)
+            out.num = True                         # (sum: a number, or the rules' error)
+            return out
         if f in ("first", "last", "top", "bottom") and len(args) == 1:
             if a0["k"] == "local":
                 b = self.binding(a0["n"], ctx)
@@ -647,20 +774,23 @@ class ExpressionLowering:
         s = [p.src for p in ps]
         if f in ("max", "min"):
             if e.get("or"):
-                return P(f"_extreme_or(_{f}, {s[0]}, {s[1]})", lvl, pure)
+                return P(f"_extreme_or(_{f}, {self.scan(ps[0])}, {s[1]})", lvl, pure)
             if len(ps) == 1:
-                return P(f"_extreme(_{f}, {s[0]}, {_lit(f)})", lvl, pure)
-            return P(f"_{f}({', '.join(s)})", lvl, pure)
+                return P(f"_extreme(_{f}, {self.scan(ps[0])}, {_lit(f)})", lvl, pure)
+            p = P(f"_{f}({', '.join(s)})", lvl, pure)
+            if any(x.num for x in ps):             # (the larger of a number and anything: a number or an error)
+                p.num, p.shape = True, SCALAR
+            return p
         if f in ("top", "bottom"):
-            return P(f"_{f}n({s[0]}, {s[1]})", lvl, pure, shape=LIST)
+            return P(f"_{f}n(m, {s[0]}, {s[1]})", lvl, pure, shape=LIST)
         if f == "distinct":
-            return P(f"list(dict.fromkeys(_items({s[0]})))", lvl, pure, shape=LIST)
+            return P(f"_distinct(m, {s[0]})", lvl, pure, shape=LIST)
         if f == "reverse":
-            return P(f"list(reversed(_items({s[0]})))", lvl, pure, shape=LIST, elem=ps[0].elem)
+            return P(f"_reversed(m, {s[0]})", lvl, pure, shape=LIST, elem=ps[0].elem)
         if f == "sort":
-            return P(f"_sorted({s[0]})", lvl, pure, shape=LIST, elem=ps[0].elem)
+            return P(f"_sorted(m, {s[0]})", lvl, pure, shape=LIST, elem=ps[0].elem)
         if f == "split":
-            return P(f"_split({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
+            return P(f"_split(m, {s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
         if f == "next":
             if self.rounds:
                 return P(f"_next_seat(m, {s[0]})", lvl, False, shape=SCALAR)
@@ -668,17 +798,18 @@ class ExpressionLowering:
         if f == "eliminated":
             return P(f"m.seq[2][{s[0]}]", lvl, False, shape=SCALAR)
         if f == "players_from":
-            return P(f"_players_from(m, {s[0]}, {ctx.fn.use('NP')})", lvl, False, shape=LIST, elem=SCALAR)
+            return _small(P(f"_players_from(m, {s[0]}, {ctx.fn.use('NP')})", lvl, False, shape=LIST, elem=SCALAR),
+                          self.few_players)
         if f == "opposite":
             return P(f"{self.const(OPPOSITE, 'K', ('opposite',))}.get({s[0]})", lvl, pure, shape=SCALAR)
         if f == "abs":
-            return P(f"abs({s[0]})", lvl, pure, shape=SCALAR)
+            return _num(P(f"abs({s[0]})", lvl, pure, shape=SCALAR))
         if f == "roll":
-            return P(f"m.rng.randint(1, {s[0]})", lvl, False, shape=SCALAR)
+            return _num(P(f"m.rng.randint(1, {s[0]})", lvl, False, shape=SCALAR))
         if f == "pick":
-            return P(f"_pick(m.rng, {s[0]})", lvl, False)
+            return P(f"_pick(m, m.rng, {s[0]})", lvl, False)
         if f == "contains":
-            return P(f"({s[1]} in _items({s[0]}))", lvl, pure, shape=SCALAR)
+            return _num(P(self.in_src(ps[1], P(f"_items({s[0]})", shape=LIST)), lvl, pure, shape=SCALAR))
         return self.board_call(f, args, ps, ctx)
 
     def fold_unrolled(self, f: str, parts) -> P:
@@ -729,8 +860,8 @@ class ExpressionLowering:
         if f == "cols":
             return self.lit(g.width)
         if f == "directions":
-            return P(self.const(list(g.directions), "G", ("directions",)), lvl, pure, shape=LIST, cheap=True,
-                     elem=SCALAR)
+            return _small(P(self.const(list(g.directions), "G", ("directions",)), lvl, pure, shape=LIST, cheap=True,
+                            elem=SCALAR))
         if f == "cell":
             if len(s) == 3:
                 return P(f"G.at_col_row({s[1]}, {s[2]})", lvl, pure, shape=SCALAR)
@@ -741,25 +872,25 @@ class ExpressionLowering:
                          cheap=True, elem=SCALAR)
             return P(f"G.edge({s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
         if f == "line_in":
-            return P(f"G.line_in({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR)
+            return _small(P(f"G.line_in({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR), self.short_lines)
         if f == "neighbours":
             if len(ps) == 1:
                 table = [g.neighbours_of(c) for c in range(g.size)]
-                return P(f"{self.const(table, 'G', ('nb', None))}[{s[0]}]", lvl, pure, shape=LIST,
-                         cheap=ps[0].cheap, elem=SCALAR)
+                return _small(P(f"{self.const(table, 'G', ('nb', None))}[{s[0]}]", lvl, pure, shape=LIST,
+                                cheap=ps[0].cheap, elem=SCALAR))
             if _known(ps[1]):
                 table = g.neighbours.get(ps[1].const)
                 if table is None:
                     return P(f"({s[0]}, [])[1]", lvl, pure, shape=LIST)
-                return P(f"{self.const(table, 'G', ('nb', ps[1].const))}[{s[0]}]", lvl, pure, shape=LIST,
-                         cheap=ps[0].cheap, elem=SCALAR)
-            return P(f"G.neighbours_of({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
+                return _small(P(f"{self.const(table, 'G', ('nb', ps[1].const))}[{s[0]}]", lvl, pure, shape=LIST,
+                                cheap=ps[0].cheap, elem=SCALAR))
+            return _small(P(f"G.neighbours_of({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR))
         if f == "step":
             return P(f"G.step({s[0]}, {s[1]})", lvl, pure)
         if f == "line":
-            return P(f"G.line_of({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR)
+            return _small(P(f"G.line_of({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR), self.short_lines)
         if f == "between":
-            return P(f"G.between_of({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
+            return _small(P(f"G.between_of({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR), self.short_lines)
         if f == "direction":
             return P(f"G.direction({s[0]}, {s[1]})", lvl, pure)
         if f == "distance":
@@ -767,6 +898,7 @@ class ExpressionLowering:
         if f == "reachable":
             name = args[2]["v"]
             d = self.def_index[name]
-            return P(f"_reachable(G, {s[0]}, {s[1]}, lambda c: d{d}(m, c))", lvl,
+            # a walk of the board: every cell it reaches asks the def of each neighbour (charged)
+            return P(f"_reachable(G, {s[0]}, {s[1]}, lambda c: _charge(m, 1) or d{d}(m, c))", lvl,
                      pure and name not in self.impure_defs, shape=LIST, elem=SCALAR)
         raise AssertionError(f"unknown builtin {f}")

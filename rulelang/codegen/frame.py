@@ -13,7 +13,7 @@ class P:
     if constant, its shape (list, scalar or any), the shape of its elements if a list, whether
     it is cheap enough to evaluate twice, and for `len(X)` the source of X."""
     __slots__ = ("src", "level", "pure", "const", "shape", "cheap", "elem", "lenof", "loop", "bind", "tsrc",
-                 "family", "nonempty")
+                 "family", "nonempty", "num", "small", "paid", "maxlen")
 
     def __init__(self, src: str, level: int = 0, pure: bool = True, const=NOCONST, shape: str = ANY,
                  cheap: bool = False, elem: str = ANY, lenof: str | None = None):
@@ -24,6 +24,13 @@ class P:
         self.tsrc = None          # a cheaper source with the same truth value (for conditions)
         self.family = None        # for ZONE[i] of a zone family: (family source, index source)
         self.nonempty = None      # for `size(ZONE[i]) > 0`: that family and index
+        # what the cost model (limits.py) needs to know: a number for sure (never a text or a list,
+        # so `+` cannot grow it: num), a list of at most SMALL_LIST elements (a scan of it costs
+        # next to nothing: small), a list whose making already charged its length (paid)
+        self.num = type(const) in (int, bool)
+        self.small = False
+        self.paid = False
+        self.maxlen = len(const) if type(const) is str else None    # a text at most this long
 
     @property
     def t(self) -> str:

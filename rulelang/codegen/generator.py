@@ -11,7 +11,8 @@ from ..errors import Diagnostic, RuleError, RuleRuntimeError
 from ..irspec import walk_ir
 from ..limits import CALL_DEPTH_LIMIT
 from .analysis import _memo_key, _shown_shape, Analyses, uses_rounds
-from .constants import ANY, INLINE_DEPTH, LIST, MEMO_LIMIT, RANDOM_CALLS, SCALAR, optimisations
+from .constants import (ANY, CELL_MEMO_SLOTS, CODE_LIMIT, INLINE_DEPTH, INLINE_TOTAL, LIST, MEMO_LIMIT,
+                        MEMO_SIZE_LIMIT, PART_LIMIT, PART_SIZE, RANDOM_CALLS, SCALAR, SMALL_LIST, optimisations)
 from .enumerator import ActionEnumerator
 from .expressions import ExpressionLowering
 from .frame import Ctx, Name, Subset
@@ -81,6 +82,13 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         self.def_shape: dict = {}              # def -> (shape, element shape) of its value
         self.batch_free = None
         self.makers = 0                        # component-making functions generated so far
+        # IR nodes all inlined def bodies may add to the generated code: inlining multiplies (a def
+        # calling another six times, eight deep), and past this the defs are called instead
+        self.inline_room = INLINE_TOTAL
+        self.cell_memo_room = CELL_MEMO_SLOTS      # slots the tables of memos indexed by cells may have
+        # lists the cost model may scan uncharged (constants.SMALL_LIST): the players, a board's lines
+        self.few_players = ir["players"]["max"] <= SMALL_LIST
+        self.short_lines = self.geometry is not None and max(self.geometry.width, self.geometry.height) <= SMALL_LIST
         try:
             self._analyse()
         except (RecursionError, KeyError, TypeError, IndexError, AttributeError) as err:
@@ -125,6 +133,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         ns = self.ns
         ns.update(NAMESPACE)
         ns.update(EFFECTS)
+        ns["_ROOM"] = [MEMO_SIZE_LIMIT]        # list elements all the memos of this game may still keep
         g = self.geometry
         if g is not None:
             ns["G"] = g
@@ -200,13 +209,36 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         source = "\n".join(text for text, _ in self.out) + "\n"
         self.line_map = [None] + [line for _, line in self.out]
         self.python = source
-        exec(compile(source, self.filename, "exec"), ns)    # engine templates only; see module docstring
+        for code in self.compiled_parts():
+            exec(code, ns)                     # engine templates only; see module docstring
         for name, (tname, static) in self.tables.items():
             if not static:
                 t = ns[tname]
                 for k in list(t):
                     t[k] = ns[t[k]]
         return Compiled(self, shown)
+
+    def compiled_parts(self):
+        """The module's code, compiled a few functions at a time (their lines numbered as in the
+        whole module): Python's compiler needs ~150 bytes of memory per character it reads at once,
+        and a crafted IR of 20 MB could make a module whose compilation alone needs gigabytes.
+        Refused past CODE_LIMIT characters in all, or PART_LIMIT in one function."""
+        total = sum(len(text) + 1 for text, _ in self.out)
+        if total > CODE_LIMIT:
+            self.too_large(f"its code would have {total:,} characters, more than {CODE_LIMIT:,}")
+        start, size = 0, 0
+        for i, (text, _) in enumerate(self.out + [("END", None)]):
+            top = text[:1] not in ("", " ")           # a new top-level statement (a def, an alias)
+            if top and i > start and (size >= PART_SIZE or text == "END"):
+                part = "\n".join(t for t, _ in self.out[start:i]) + "\n"
+                if size > PART_LIMIT:
+                    self.too_large(f"one of its functions would have {size:,} characters, more than {PART_LIMIT:,}")
+                yield compile("\n" * start + part, self.filename, "exec")   # (blank lines: numbered as a whole)
+                start, size = i, 0
+            size += len(text) + 1
+
+    def too_large(self, why: str):
+        raise RuleError([Diagnostic("E301", f"{self.source}: the game is too large for the engine: {why}")])
 
     def def_ctx(self, fn: Fn, params) -> Ctx:
         names = {}
@@ -231,14 +263,14 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             fn.emit("    pass")
             fn.emit("except TypeError:")
             fn.emit(f"    return {inner}(m{ps})")
-            fn.emit(f"v = {inner}(m{ps})")
-            fn.emit(f"if len({cache}) < {MEMO_LIMIT}: {cache}[{key}] = v")
-            fn.emit("return v")
+            fn.emit(f"return _memo_put(_ROOM, {cache}, {key}, {inner}(m{ps}))")
             self.add_fn(fn)
         elif name in self.listing_memo_defs:
             inner = f"d{i}_"                   # (its memo is written by listing_memo_wrappers)
         fn = Fn(self, f"def {inner}(m{ps}):", d.get("line"))
         fn.repeated = name in self.repeated_defs     # its comprehensions are charged to the loop budget
+        if ("d", name) not in self.recursive:
+            self.charge_entry(fn, self.weights.get(("d", name), 1))
         ctx = self.def_ctx(fn, params)
         ctx.depth = INLINE_DEPTH if ("d", name) in self.recursive else 0
         p = self.ex(d["body"], ctx)
@@ -276,13 +308,23 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
             fn.emit("return v")
             self.add_fn(fn)
 
-    def emit_guarded(self, fn: Fn, name: str, lines: list[str] | None = None, block=None, ctx=None) -> None:
+    def charge_entry(self, fn: Fn, weight: int) -> None:
+        """At the start of a function whose one run may evaluate `weight` IR nodes (its body and what
+        it calls, analysis.weight_of): the units of work that stands for, if any."""
+        units = self.units(weight)
+        if units:
+            fn.emit(f"m.work -= {units}")
+            fn.emit("if m.work < 0: _overworked()")
+
+    def emit_guarded(self, fn: Fn, name: str, lines: list[str] | None = None, block=None, ctx=None,
+                     kind: str = "d") -> None:
         msg = _lit(f"`{name}` calls itself too deeply (limit {CALL_DEPTH_LIMIT})")
         fn.emit("m.depth += 1")
         fn.emit("try:")
         fn.indent += 1
         fn.emit(f"if m.depth > CALL_DEPTH_LIMIT: _fault({msg})")
-        fn.emit("m.work -= 1")                 # a recursive call is one iteration of the effect's budget
+        # a recursive call is one unit of the effect's budget, and more if its body is heavy
+        fn.emit(f"m.work -= {1 + self.units(self.weights.get((kind, name), 1))}")
         fn.emit("if m.work < 0: _overworked()")
         for x in lines or []:
             fn.emit(x)
@@ -300,13 +342,15 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
         for j, pname in enumerate(params):
             fn.locals[pname] = f"p{j}"
         if ("p", name) in self.recursive:
-            self.emit_guarded(fn, name, block=p["body"], ctx=ctx)
+            self.emit_guarded(fn, name, block=p["body"], ctx=ctx, kind="p")
         else:
+            self.charge_entry(fn, self.weights.get(("p", name), 1))
             self.block(p["body"], ctx)
         self.add_fn(fn)
 
     def gen_block_fn(self, pyname: str, stmts: list, line) -> None:
         fn = Fn(self, f"def {pyname}(m):", line)
+        self.charge_entry(fn, self.weight_of(stmts))
         self.block(stmts, Ctx(fn))
         self.add_fn(fn)
 
@@ -334,6 +378,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
                     ctx.names[p["name"]] = Name(py, 0, shown)
                 if p["name"] in ctx.names and p["mode"] == "subset" and shown == SCALAR:
                     ctx.names[p["name"]].elem = SCALAR
+        self.charge_entry(fn, self.weight_of(a["body"]))
         self.block(a["body"], ctx)
         self.add_fn(fn)
         # a subset of known size: one body per size, the subset unrolled as in the enumeration
@@ -356,6 +401,7 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
                             fn.emit(f"{py} = list({py})")
                 fn.body.insert(0, ("    " + ", ".join(targets) + ("," if len(targets) == 1 else "") + " = args",
                                    fn.line))
+                self.charge_entry(fn, self.weight_of(a["body"]))
                 self.block(a["body"], ctx)
                 self.add_fn(fn)
                 self.body_variants[(ai, k)] = f"ac{ai}_{i}_{k}"

@@ -9,11 +9,12 @@ import math
 import weakref
 from itertools import combinations, compress
 
-from .constants import INTERN_LIMIT, NOCONST
+from .constants import INTERN_LIMIT, MEMO_LIMIT, NOCONST
 
 from ..boards import reachable
 from ..errors import RuleFault, RuleRuntimeError
-from ..limits import CALL_DEPTH_LIMIT, INT_LIMIT, LIST_LIMIT, LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, WORK_LIMIT
+from ..limits import (CALL_DEPTH_LIMIT, COMPONENT_LIMIT, INT_LIMIT, LIST_DEPTH_LIMIT, LIST_LIMIT, LOOP_LIMIT,
+                      RANGE_LIMIT, SUBSET_COUNT_LIMIT, TEXT_LIMIT, VALUE_LIMIT, WORK_LIMIT)
 
 
 def _fault(msg: str):
@@ -25,11 +26,45 @@ def player_text(p) -> str:
 
 
 def plain_text(v) -> str:
+    t = type(v)
+    if t is str:
+        return v
     if v is None:
         return "none"
-    if isinstance(v, bool):
+    if t is bool:
         return "true" if v else "false"
+    if t is list:
+        return _list_text(v)
     return str(v)
+
+
+def _list_text(v: list) -> str:
+    """str(v) for a list (the rules' plain text of one), refused past TEXT_LIMIT characters before
+    it is made: each text inside counts its characters, each list inside its brackets."""
+    if len(v) <= 64 and not any(type(x) is str or type(x) is list for x in v):
+        return str(v)                          # (a few numbers: short)
+    n, stack = 0, [v]
+    while stack:
+        x = stack.pop()
+        if type(x) is list:
+            n += 2 + 2 * len(x)
+            stack.extend(x)
+        else:
+            n += (len(x) if type(x) is str else len(str(x))) + 4
+        if n > TEXT_LIMIT:
+            _fault(f"a text grew past {TEXT_LIMIT} characters (text limit)")
+    return str(v)
+
+
+def _joined(texts) -> str:
+    """Texts joined by spaces (the text of a list), refused past TEXT_LIMIT characters as it goes."""
+    out, n = [], -1
+    for t in texts:
+        n += len(t) + 1
+        if n > TEXT_LIMIT:
+            _fault(f"a text grew past {TEXT_LIMIT} characters (text limit)")
+        out.append(t)
+    return " ".join(out)
 
 
 def as_items(v):
@@ -41,10 +76,14 @@ def as_items(v):
     return v
 
 
-def _eq(a, b) -> bool:
-    """`==` when a side may be a list: a zone, list or single component compared as a list."""
+def _eq(m, a, b) -> bool:
+    """`==` when a side may be a list: a zone, list or single component compared as a list; the
+    comparison (as long as the shorter side, lists inside counted in full) is charged."""
     if isinstance(a, list) or isinstance(b, list):
-        return list(as_items(a)) == list(as_items(b))
+        a, b = list(as_items(a)), list(as_items(b))
+        if len(a) == len(b):                   # (lists of different lengths differ at once)
+            _charge(m, _cost(a))
+        return a == b
     return a == b
 
 
@@ -66,12 +105,22 @@ def _bottom(z):
     return z[0] if z else None
 
 
-def _topn(z, k):
-    return [] if k <= 0 else list(reversed(z[-k:]))
+def _topn(m, z, k):
+    if k <= 0:
+        return []
+    m.work -= min(k, len(z))
+    if m.work < 0:
+        _overworked()
+    return list(reversed(z[-k:]))
 
 
-def _bottomn(z, k):
-    return [] if k <= 0 else list(z[:k])
+def _bottomn(m, z, k):
+    if k <= 0:
+        return []
+    m.work -= min(k, len(z))
+    if m.work < 0:
+        _overworked()
+    return list(z[:k])
 
 
 def _extreme(pick, seq, name):
@@ -119,14 +168,14 @@ def _players_from(m, p, count):
 
 
 def _eliminate(m, who):
-    for p in (who if isinstance(who, list) else [who]):
+    for p in (_each(m, who) if isinstance(who, list) else [who]):
         if type(p) is not int or not 0 <= p < m.players:
             _fault(f"only a player can be eliminated, not {p!r}")
         m.seq[2][p] = True
 
 
 def _set_order(m, order):
-    if not (isinstance(order, list) and sorted(order) == list(range(m.players))):
+    if not (isinstance(order, list) and len(order) == m.players and sorted(order) == list(range(m.players))):
         _fault(f"a turn order names every player once, not {order!r}")
     m.seq[1] = list(order)
 
@@ -157,35 +206,54 @@ def _mod(a, b):
     return a % b
 
 
-def _fill(row: list, i: int, v):
-    """Store a computed value in a memo table; returns it."""
-    row[i] = v
+def _fill(room: list, row: list, i: int, v):
+    """Store a computed value in a memo table indexed by cells, while the game's memos have room
+    for it (room[0]: list elements they may still keep, see _memo_put); returns it."""
+    n = _cost(v) if type(v) is list else 1
+    if room[0] >= n:
+        room[0] -= n
+        row[i] = v
     return v
 
 
-def _key(k):
-    return tuple(k) if isinstance(k, list) else k
+def _key(m, k):
+    """A table's key: a list as a tuple (its copy charged)."""
+    if isinstance(k, list):
+        _charge(m, len(k))
+        return tuple(k)
+    return k
 
 
-def _pick(rng, seq):
-    seq = list(as_items(seq))
-    return rng.choice(seq) if seq else None
+def _pick(m, rng, seq):
+    seq = as_items(seq)
+    m.work -= len(seq)
+    if m.work < 0:
+        _overworked()
+    return rng.choice(list(seq)) if seq else None
 
 
-def _subsets(items, low, high):
-    _subset_limit(len(items), low, high)
+def _subsets(m, items, low, high, w=1):
+    _charge(m, (_subset_limit(len(items), low, high) + len(items)) * w)     # (the listing's budget)
     for k in range(max(0, low), min(high, len(items)) + 1):
         yield from combinations(items, k)
 
 
-def _subset_limit(n: int, low, high) -> None:
-    """Refuse to list the subsets of a domain when there would be more than SUBSET_COUNT_LIMIT."""
+def _subset_limit(n: int, low, high) -> int:
+    """Refuse to list the subsets of a domain when there would be more than SUBSET_COUNT_LIMIT;
+    else their number."""
     total = 0
     for k in range(max(0, low), min(high, n) + 1):
         total += math.comb(n, k)
         if total > SUBSET_COUNT_LIMIT:
             _fault(f"a subset parameter over {n} elements (size {low}..{high}) has more than "
                    f"{SUBSET_COUNT_LIMIT} choices (subset limit)")
+    return total
+
+
+def _subsets_charge(n: int, low: int, high: int) -> int:
+    """What listing the subsets of sizes low..high of n elements is charged: each subset, and each
+    element as it starts the subsets it leads (within the subset limit, checked before)."""
+    return sum(math.comb(n, k) for k in range(max(1, low), min(high, n) + 1)) + n
 
 
 def _subset_threshold(low: int, high: int) -> int | None:
@@ -204,36 +272,239 @@ def _subset_threshold(low: int, high: int) -> int | None:
     return good
 
 
-def _range(lo, hi) -> list:
-    """The list lo..hi, refused past RANGE_LIMIT elements."""
+def _range(m, lo, hi) -> list:
+    """The list lo..hi, refused past RANGE_LIMIT elements; its size is charged (m.work)."""
     if hi - lo >= RANGE_LIMIT:
         _fault(f"the range {lo}..{hi} has more than {RANGE_LIMIT} elements (range limit)")
+    if hi >= lo:
+        m.work -= hi - lo + 1
+        if m.work < 0:
+            _overworked()
     return list(range(lo, hi + 1))
 
 
-def _mul(a, b):
-    """a * b for rules: an integer product past INT_LIMIT is a rule error, not a slow bignum."""
-    v = a * b
-    if type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
-        _fault(f"a product is too large: {plain_text(a)} * {plain_text(b)} (integer limit {INT_LIMIT})")
-    return v
-
+# ---- the cost model (limits.py): sizes are bounded where values are made, and what an
+# operation builds, copies or scans is charged to the effect's budget, m.work ----
 
 def _overworked():
-    """Called when an effect has used up its loop budget (m.work): a rule error, not a hang."""
-    _fault(f"more than {WORK_LIMIT} loop iterations in one effect (work limit): a loop that never ends?")
+    """Called when an effect has used up its budget (m.work): a rule error, not a hang."""
+    _fault(f"more than {WORK_LIMIT} units of work in one effect (work limit: each loop turn, each call, each "
+           f"element of a list or character of a text built, copied or scanned is one)")
 
 
-def _each(m, items):
-    """A comprehension's items, their number charged to the effect's loop budget (m.work)."""
+def _charge(m, n: int) -> None:
+    m.work -= n
+    if m.work < 0:
+        _overworked()
+
+
+def _each(m, items, w=1):
+    """A list (or zone) about to be iterated or scanned, its length (times the units each of its
+    elements stands for, w) charged to the budget (m.work)."""
     try:
-        m.work -= len(items)
-    except TypeError:                          # an iterator (itertools.compress): counted as a list
+        m.work -= len(items) * w
+    except TypeError:                          # an iterator: counted as a list
         items = list(items)
-        m.work -= len(items)
+        m.work -= len(items) * w
     if m.work < 0:
         _overworked()
     return items
+
+
+def _too_long(n: int, text: bool) -> None:
+    if text:
+        _fault(f"a text grew past {TEXT_LIMIT} characters (text limit)")
+    _fault(f"a list grew past {LIST_LIMIT} elements (list limit)")
+
+
+def _nested(v) -> bool:
+    """Does the list v hold lists? (a scan in C, as cheap as the copy it guards)"""
+    return list in map(type, v)
+
+
+def _cost(v) -> int:
+    """What comparing, copying into text or saving the list v costs: its elements, and those of
+    the lists inside it counted in full (a list held twice counts twice)."""
+    return len(v) if not _nested(v) else _sizes(v)[0]
+
+
+def _sizes(v) -> tuple[int, int, int]:
+    """(elements, depth, work) of the list v counting the lists inside it in full, walked once per
+    distinct list (a value built by doubling a list inside a list is measured in linear time:
+    `work` is the elements of the distinct lists, what the walk cost)."""
+    sizes: dict = {}
+    stack = [(v, False)]
+    work = 0
+    while stack:
+        x, done = stack.pop()
+        k = id(x)
+        if done:
+            total, depth = len(x), 1
+            for y in x:
+                if type(y) is list:
+                    n, d = sizes[id(y)]
+                    total += n
+                    if d >= depth:
+                        depth = d + 1
+            sizes[k] = (total, depth)
+            continue
+        if k in sizes:
+            continue
+        sizes[k] = None
+        work += len(x)
+        stack.append((x, True))
+        for y in x:
+            if type(y) is list and id(y) not in sizes:
+                stack.append((y, False))
+    return sizes[id(v)] + (work,)
+
+
+def held_size(m) -> int:
+    """What a position holds, as saving it writes it: every value of its variables and component
+    fields (lists counted in full, each text by its characters) and its messages' characters.
+    Walked once per distinct list (a list held by many variables is walked once)."""
+    sizes: dict = {}
+    n = 0
+    for value, var in zip(m.V, m.game.vars):
+        if var[1]:                             # a family: the list of its members' values
+            n += _held(value, sizes)
+        else:                                  # (no list made around it: `sizes` is keyed by ids)
+            n += 1 + (len(value) if type(value) is str else _held(value, sizes) if type(value) is list else 0)
+    for col in m.F:
+        n += _held(col, sizes)
+    for x in m.messages:
+        n += len(x) if isinstance(x, str) else len(x.get("text", ""))
+    return n
+
+
+def _held(values: list, sizes: dict) -> int:
+    """Elements of the list `values`, the lists inside it counted in full and texts by their
+    characters; `sizes`: what each distinct list weighs, kept between calls."""
+    done = sizes.get(id(values))
+    if done is not None:
+        return done
+    stack = [(values, False)]
+    while stack:
+        x, back = stack.pop()
+        if back:
+            total = len(x)
+            for y in x:
+                t = type(y)
+                if t is str:
+                    total += len(y)
+                elif t is list:
+                    total += sizes[id(y)]
+            sizes[id(x)] = total
+            continue
+        if id(x) in sizes:
+            continue
+        kinds = set(map(type, x))              # (in C: a list of numbers weighs its length)
+        if str not in kinds and list not in kinds:
+            sizes[id(x)] = len(x)
+            continue
+        sizes[id(x)] = 0
+        stack.append((x, True))
+        stack.extend((y, False) for y in x if type(y) is list and id(y) not in sizes)
+    return sizes[id(values)]
+
+
+def _built(m, v):
+    """A list just built whose elements may be lists: refused if, counting the elements of the lists
+    inside it, it has more than VALUE_LIMIT (or they nest deeper than LIST_DEPTH_LIMIT); measuring
+    it is charged. A list of plain values passes at the cost of one scan."""
+    if type(v) is list and _nested(v):
+        sizes = _sizes(v)
+        if sizes[0] > VALUE_LIMIT:
+            _fault(f"a list holds more than {VALUE_LIMIT} elements, counting those of the lists inside it "
+                   f"(value limit)")
+        if sizes[1] > LIST_DEPTH_LIMIT:
+            _fault(f"lists are nested more than {LIST_DEPTH_LIMIT} deep (value limit)")
+        _charge(m, sizes[2])
+    return v
+
+
+def _plus(m, a, b):
+    """a + b for rules when a side may be a text or a list: the size of the result is known before it
+    is made, refused past TEXT_LIMIT or LIST_LIMIT, and charged (m.work). Numbers as Python adds them."""
+    ta = type(a)
+    if ta is str and type(b) is str:
+        n = len(a) + len(b)
+        if n > TEXT_LIMIT:
+            _too_long(n, True)
+        m.work -= n
+        if m.work < 0:
+            _overworked()
+        return a + b
+    if ta is list and type(b) is list:
+        n = len(a) + len(b)
+        if n > LIST_LIMIT:
+            _too_long(n, False)
+        m.work -= n
+        if m.work < 0:
+            _overworked()
+        v = a + b
+        return _built(m, v) if n and (_nested(a) or _nested(b)) else v
+    return a + b                               # numbers (or the TypeError of a wrong pair, as before)
+
+
+def _mul(m, a, b):
+    """a * b for rules: an integer product past INT_LIMIT is a rule error, not a slow bignum; a text
+    or list repeated is measured before it is made (TEXT_LIMIT, LIST_LIMIT) and charged."""
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is bool) and (tb is int or tb is bool):
+        v = a * b
+        if not -INT_LIMIT <= v <= INT_LIMIT:
+            _fault(f"a product is too large: {plain_text(a)} * {plain_text(b)} (integer limit {INT_LIMIT})")
+        return v
+    if ta in (str, list) and tb in (int, bool):
+        seq, k = a, b
+    elif tb in (str, list) and ta in (int, bool):
+        seq, k = b, a
+    else:
+        return a * b                           # (a TypeError: the rules' error, as before)
+    n = len(seq) * k if k > 0 else 0
+    if n > (TEXT_LIMIT if type(seq) is str else LIST_LIMIT):
+        _too_long(n, type(seq) is str)
+    _charge(m, n)
+    v = a * b
+    return _built(m, v) if type(v) is list and n and _nested(seq) else v
+
+
+def _in(m, x, s) -> bool:
+    """`x in s` when x may be a list: each comparison may look inside lists, so the scan is
+    charged as the lists inside s count (_cost)."""
+    s = as_items(s)
+    _charge(m, _cost(s) if type(s) is list else len(s))
+    return x in s
+
+
+def _logged(m, t):
+    """A message (`log`), charged by its length: it is kept in the position and printed."""
+    m.work -= len(t) + 1 if type(t) is str else 1
+    if m.work < 0:
+        _overworked()
+    return t
+
+
+def _memo_put(room: list, cache: dict, key, v):
+    """Keep a memoised result, while the memo has fewer than MEMO_LIMIT entries and the game's memos
+    hold fewer than MEMO_SIZE_LIMIT list elements in all (room[0]: what is left); returns v."""
+    n = _cost(v) if type(v) is list else 1
+    if len(cache) < MEMO_LIMIT and room[0] >= n:
+        try:
+            cache[key] = v
+        except TypeError:                      # an unhashable key: not kept
+            return v
+        room[0] -= n
+    return v
+
+
+def _text_of(m, t) -> str:
+    """The text of a list (made within TEXT_LIMIT by its texter), charged by its length."""
+    m.work -= len(t)
+    if m.work < 0:
+        _overworked()
+    return t
 
 
 # what a rule expression may raise when the rules meet an error (a hoisted test that raises stops the
@@ -263,42 +534,79 @@ def _scoped(m, value):
         m.lm = None
 
 
-def _appended(xs, v) -> list:
+def _appended(m, xs, v) -> list:
     """`append v to xs`: a new list, so that whoever holds the old one (a clone of the match, a
-    local) is unaffected; refused past LIST_LIMIT elements."""
+    local) is unaffected; refused past LIST_LIMIT elements; the copy is charged (m.work)."""
     if xs is None:
-        return [v]
+        return _built(m, [v]) if type(v) is list else [v]
     if len(xs) >= LIST_LIMIT:
         _fault(f"a list grew past {LIST_LIMIT} elements (list limit)")
-    return xs + [v]
+    m.work -= len(xs) + 1
+    if m.work < 0:
+        _overworked()
+    out = xs + [v]
+    return _built(m, out) if type(v) is list or _nested(xs) else out
 
 
-def _removed(xs, v) -> list:
+def _removed(m, xs, v) -> list:
     """`remove v from xs`: a new list without the first element equal to v (the same list if
-    there is none), so whoever holds the old one is unaffected."""
+    there is none), so whoever holds the old one is unaffected. The scan and the copy are charged."""
     items = as_items(xs)
+    _charge(m, 2 * _cost(items) if type(items) is list else len(items))
     for i, x in enumerate(items):
-        if _eq(x, v):
+        if x == v if type(x) is not list and type(v) is not list else _eq(m, x, v):
             return list(items[:i]) + list(items[i + 1:])
     return xs if xs is not None else []
 
 
 def _grown(v):
-    """A value assigned by arithmetic or concatenation: an integer past INT_LIMIT or a list past
-    LIST_LIMIT is a rule error (no unbounded growth in a loop)."""
-    if type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
-        _fault(f"a number grew past the integer limit {INT_LIMIT}")
-    if type(v) is list and len(v) > LIST_LIMIT:
-        _fault(f"a list grew past {LIST_LIMIT} elements (list limit)")
+    """A value assigned by arithmetic or concatenation: an integer past INT_LIMIT, a list past
+    LIST_LIMIT or a text past TEXT_LIMIT is a rule error (no unbounded growth in a loop)."""
+    t = type(v)
+    if t is int:
+        if not -INT_LIMIT <= v <= INT_LIMIT:
+            _fault(f"a number grew past the integer limit {INT_LIMIT}")
+    elif t is list:
+        if len(v) > LIST_LIMIT:
+            _fault(f"a list grew past {LIST_LIMIT} elements (list limit)")
+    elif t is str and len(v) > TEXT_LIMIT:
+        _fault(f"a text grew past {TEXT_LIMIT} characters (text limit)")
     return v
 
 
-def _sorted(xs) -> list:
-    """`sort(xs)`: ascending; `none` sorts first. Numbers and texts only (the checker sees to it)."""
+def _sorted(m, xs) -> list:
+    """`sort(xs)`: ascending; `none` sorts first. Numbers and texts only (the checker sees to it).
+    Charged as n log n comparisons, each as long as the lists inside count (_cost)."""
+    items = as_items(xs)
+    n = len(items)
+    _charge(m, (_cost(items) if type(items) is list else n) * max(1, n.bit_length()))
     try:
-        return sorted(as_items(xs), key=lambda v: (v is not None, v))
+        return sorted(items, key=lambda v: (v is not None, v))
     except TypeError:
         _fault("`sort` needs a list of numbers or of texts, all of one kind")
+
+
+def _distinct(m, xs) -> list:
+    items = as_items(xs)
+    m.work -= len(items)
+    if m.work < 0:
+        _overworked()
+    return list(dict.fromkeys(items))
+
+
+def _reversed(m, xs) -> list:
+    items = as_items(xs)
+    m.work -= len(items)
+    if m.work < 0:
+        _overworked()
+    return list(reversed(items))
+
+
+def _flat(m, xss) -> list:
+    """The lists of a list joined into one (nested comprehensions): its size charged first."""
+    xss = as_items(xss)
+    _charge(m, len(xss) + sum(len(x) if isinstance(x, (list, tuple)) else 1 for x in xss))
+    return [y for ys in xss for y in ys]
 
 
 class Table(dict):
@@ -318,18 +626,25 @@ class ExprTable(dict):
 
 
 def _move(m, what, dest, bottom: bool) -> None:
-    """Move a component, a list of them or a whole zone (in its order) onto `dest`."""
+    """Move a component, a list of them or a whole zone (in its order) onto `dest`. Each component
+    is charged (m.work) as the zones it is taken from and put under are long."""
     items = list(as_items(what))
     where = m.where
+    n = len(items)
     for c in items:
         src = where[c]
         if src is not None:
+            n += len(src)
             src.remove(c)
         if bottom:
+            n += len(dest)
             dest.insert(0, c)
         else:
             dest.append(c)
         where[c] = dest
+    m.work -= n
+    if m.work < 0:
+        _overworked()
 
 
 def _over(dest: list, cap: int, name: str) -> None:
@@ -347,11 +662,10 @@ def _over_any(m, dest: list) -> None:
 
 def _move_zone(m, what, dest) -> None:
     """`move ZONE to ZONE` (top), both static zones without capacity."""
-    if what is dest:
-        items = list(what)
-        for c in items:
-            what.remove(c)
-            what.append(c)
+    m.work -= len(what)
+    if m.work < 0:
+        _overworked()
+    if what is dest:                           # (each taken off and put back on top, in order: as it was)
         return
     where = m.where
     for c in what:
@@ -369,6 +683,8 @@ def _move1(m, c, dest) -> None:
     where = m.where
     src = where[c]
     if src is not None:
+        if len(src) > 64:                      # (the scan of a long zone is charged)
+            _charge(m, len(src))
         src.remove(c)
     dest.append(c)
     where[c] = dest
@@ -426,6 +742,11 @@ class Batch:
         if m.shared:
             m.unshare()
         c0 = len(m.labels)
+        if c0 + len(self.kinds) > COMPONENT_LIMIT:
+            _fault(f"more than {COMPONENT_LIMIT} components in one match (component limit)")
+        m.work -= len(self.kinds)
+        if m.work < 0:
+            _overworked()
         m.kinds += self.kinds
         m.labels += self.labels
         for col, vals in zip(m.F, self.cols):
@@ -475,6 +796,8 @@ def _add(m, kind: str, made, dest, bottom: bool, key=None) -> None:
     if m.shared:
         m.unshare()
     c = len(m.labels)
+    if c >= COMPONENT_LIMIT:
+        _fault(f"more than {COMPONENT_LIMIT} components in one match (component limit)")
     for col, v in zip(m.F, row):
         col.append(v)
     m.kinds.append(kind)
@@ -546,7 +869,7 @@ def make_texter(how: str, enum_text: dict, geometry):
     """A function (labels, value) -> display text for values of one static type."""
     if how.startswith("list:"):
         inner = make_texter(how[5:], enum_text, geometry)
-        return lambda lb, v: " ".join(inner(lb, x) for x in as_items(v))
+        return lambda lb, v: _joined(inner(lb, x) for x in as_items(v))
     if how.startswith("enum:"):
         names = enum_text.get(how[5:], {})
         return lambda lb, v: "none" if v is None else names.get(v, str(v))
@@ -560,18 +883,20 @@ def make_texter(how: str, enum_text: dict, geometry):
     return lambda lb, v: plain_text(v)
 
 
-def _sort_pairs(pairs):
+def _sort_pairs(m, pairs):
     """The elements of [key, element] pairs ordered by key (stable; `none` keys first)."""
+    _charge(m, len(pairs) * max(1, len(pairs).bit_length()))
     try:
         return [x for _, x in sorted(pairs, key=lambda kx: (kx[0] is not None, kx[0]))]
     except TypeError:
         raise RuleFault("a `by` key must give numbers (or texts) for every element, not a mix") from None
 
 
-def _split(text, sep):
+def _split(m, text, sep):
     """`split(t, sep)`: the parts of a text between separators (an empty separator: its characters)."""
     if not isinstance(text, str) or not isinstance(sep, str):
         raise RuleFault("`split` needs two texts")
+    _charge(m, len(text) + 1)
     parts = list(text) if sep == "" else text.split(sep)
     if len(parts) > LIST_LIMIT:
         raise RuleFault(f"`split` would make more than {LIST_LIMIT} parts")
@@ -597,5 +922,9 @@ NAMESPACE = {
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,
     "_ONCE": (None,), "_UNSET": NOCONST,
     "_FAULTS": FAULTS,
+    # the cost model (limits.py): sizes measured where values are made, work charged where it is done
+    "_plus": _plus, "_in": _in, "_logged": _logged, "_memo_put": _memo_put, "_subsets_charge": _subsets_charge,
+    "_charge": _charge, "_built": _built, "_text_of": _text_of, "_distinct": _distinct, "_reversed": _reversed,
+    "_flat": _flat,
     "LOOP_LIMIT": LOOP_LIMIT, "CALL_DEPTH_LIMIT": CALL_DEPTH_LIMIT, "_max": max, "_min": min,
 }

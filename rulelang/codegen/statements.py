@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..limits import INT_LIMIT, LOOP_LIMIT
+from ..limits import COMPONENT_LIMIT, INT_LIMIT, LOOP_LIMIT
 from .analysis import _arith, _constant
 from .constants import ANY, PY_ASSIGN, REBIND, SCALAR
 from .frame import _known, Ctx, Name, P
@@ -135,7 +135,7 @@ class StatementLowering:
             ctx.fn.emit(f"{t} = {zone}")
             ctx.fn.emit(f"_forget(m, {t})")
             zone = t
-        ctx.fn.emit(f"m.rng.shuffle({zone})")
+        ctx.fn.emit(f"m.rng.shuffle(_each(m, {zone}))")         # (a shuffle is as long as its zone: charged)
 
     def s_set(self, s, ctx):
         v = self.ex(s["v"], ctx)
@@ -144,7 +144,7 @@ class StatementLowering:
             # x += E: an int (or an error); checked in line when E could make it grow without
             # bound (x += x in a loop), not when E is a constant
             self.store(s["target"], lambda old: f"{old} {sign} ({v.src})", v.pure, ctx,
-                       int_check=not _constant(s["v"]))
+                       int_check=not (_constant(s["v"]) and v.num))
         elif _arith(s["v"]):
             self.store(s["target"], lambda old: f"_grown({v.src})", v.pure, ctx)
         else:
@@ -152,11 +152,11 @@ class StatementLowering:
 
     def s_append(self, s, ctx):
         v = self.ex(s["v"], ctx)
-        self.store(s["target"], lambda old: f"_appended({old}, {v.src})", v.pure, ctx)
+        self.store(s["target"], lambda old: f"_appended(m, {old}, {v.src})", v.pure, ctx)
 
     def s_remove(self, s, ctx):
         v = self.ex(s["v"], ctx)
-        self.store(s["target"], lambda old: f"_removed({old}, {v.src})", v.pure, ctx)
+        self.store(s["target"], lambda old: f"_removed(m, {old}, {v.src})", v.pure, ctx)
 
     def store(self, t: dict, value, pure: bool, ctx, int_check: bool = False) -> None:
         """Write `value(old)` (source of the new value, given the source of the old one) to a local,
@@ -233,7 +233,7 @@ class StatementLowering:
         fresh = s["in"]["k"] in ("comp", "list", "range") or (s["in"]["k"] == "builtin")
         items = fn.new("t")
         fn.emit(f"{items} = {self.scoped(s['in'], it.src if fresh else f'list({it.src})')}")
-        self.spend(fn, f"len({items})")
+        self.spend(fn, f"len({items})", s["body"])
         fn.emit(f"for {self.local_target(s['v'], ctx)} in {items}:")
         self.sub_block(s["body"], ctx)
 
@@ -247,7 +247,7 @@ class StatementLowering:
         fn.indent += 1
         fn.emit(f"{n} += 1")
         fn.emit(f"if {n} > LOOP_LIMIT: _fault({msg})")
-        self.spend(fn, "1")
+        self.spend(fn, "1", [s["c"], s["body"]])
         self.block(s["body"], ctx)
         fn.indent -= 1
 
@@ -259,14 +259,17 @@ class StatementLowering:
         count = self.ex(s["n"], ctx)
         fn.emit(f"{k} = {count.src}")
         fn.emit(f"if {k} > LOOP_LIMIT: _fault('`repeat ' + str({k}) + '` is over the loop limit {LOOP_LIMIT}')")
-        self.spend(fn, f"({k} if {k} > 0 else 0)")
+        self.spend(fn, f"({k} if {k} > 0 else 0)", s["body"])
         fn.emit(f"for _ in range({k}):")
         self.sub_block(s["body"], ctx)
 
-    def spend(self, fn, count: str) -> None:
+    def spend(self, fn, count: str, body) -> None:
         """Charge a loop's iterations to the effect's budget (m.work, reset by the engine for each
-        action), so loops inside loops cannot multiply into a hang."""
-        fn.emit(f"m.work -= {count}")
+        action), so loops inside loops cannot multiply into a hang: each turn is one unit, and more
+        when its body is heavy (analysis.weight_of: a body of a thousand statements, or calling a def
+        that calls another ten times...)."""
+        w = 1 + self.units(self.weight_of(body))
+        fn.emit(f"m.work -= {count}" if w == 1 else f"m.work -= ({count}) * {w}")
         fn.emit("if m.work < 0: _overworked()")
 
     def s_goto(self, s, ctx):
@@ -315,6 +318,8 @@ class StatementLowering:
         if fn.batch:
             to = s["to"]
             idx = self.family_index(self.zone_decl[to["n"]], to["i"], ctx).src if to.get("i") is not None else "None"
+            too_many = _lit(f"more than {COMPONENT_LIMIT} components in one match (component limit)")
+            fn.emit(f"if len(out) >= {COMPONENT_LIMIT}: _fault({too_many})")
             fn.emit(f"out.append(({_lit(kind)}, {maker}(m{''.join(', ' + v.src for v in vals)}), "
                     f"{self.zone_slot[to['n']]}, {idx}, {s['pos'] == 'bottom'}))")
             return
@@ -412,10 +417,16 @@ class StatementLowering:
         return True
 
     def s_log(self, s, ctx):
+        # a message is kept in the position and printed: charged by its length (_logged)
         if s.get("to") is not None:
-            ctx.fn.emit(f"_tell(m, {self.ex(s['v'], ctx).src}, {self.ex(s['to'], ctx).src})")
+            ctx.fn.emit(f"_tell(m, _logged(m, {self.ex(s['v'], ctx).src}), {self.ex(s['to'], ctx).src})")
             return
-        ctx.fn.emit(f"m.messages.append({self.ex(s['v'], ctx).src})")
+        v = self.ex(s["v"], ctx)
+        if v.maxlen is not None:                 # (a text known short: charged as long as it may be)
+            self.spend(ctx.fn, str(v.maxlen + 1), [])
+            ctx.fn.emit(f"m.messages.append({v.src})")
+            return
+        ctx.fn.emit(f"m.messages.append(_logged(m, {v.src}))")
 
     # ---- the interaction model (runtime: effects.py) ----
     def texter(self, how: str) -> str:

@@ -1,0 +1,293 @@
+"""Limits that bound cost, not counts: one cost model (docs/language.md, "Limits").
+
+Each reproducer below is a lint-clean rule file (or a crafted IR) that used to hang for minutes or
+exhaust the machine's memory. Each now ends within seconds with a clear one-line rule error naming
+the limit (or a lint warning, or a load error), because
+
+- every effect has WORK_LIMIT units of work, and a unit is a loop turn, a call, or one element of a
+  list or character of a text built, copied, scanned or printed (list `+`, `sort`, `distinct`,
+  `in`, `text(…)`, comprehensions...), so costly iterations are charged as what they do;
+- texts (TEXT_LIMIT) and lists grown by `+`, `*` or `append` (LIST_LIMIT) are measured where they
+  are made, before they are made, in any expression; a list of lists is measured as a whole
+  (VALUE_LIMIT); constant folding measures before it computes;
+- a zone or variable family has at most FAMILY_LIMIT members, checked when the game is loaded (and
+  the linter warns, W221); a position holds at most STATE_LIMIT elements and characters, measured
+  after an action that did much work and after every 64th.
+
+Every case runs in a child process with its address space capped at 1 GB and its CPU time at 60 s,
+so that an unbounded allocation or a hang fails the test instead of the machine. The child reports
+its CPU time and peak memory; no wall clock is read.
+"""
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.limits import FAMILY_LIMIT, LIST_LIMIT, STATE_LIMIT, TEXT_LIMIT, WORK_LIMIT
+
+ROOT = Path(__file__).resolve().parent.parent
+MEMORY_CAP = 1 << 30            # bytes of address space a child may map
+CPU_CAP = 60                    # CPU seconds before the kernel stops a child (a hang)
+CPU_LIMIT = 20.0                # CPU seconds a case may take (they take about one)
+RSS_LIMIT_MB = 250              # peak memory a case may use (the interpreter and rulelang: ~40)
+
+CHILD = r"""
+import json, resource, sys, time
+spec = json.loads(sys.stdin.read())
+import rulelang
+start = time.process_time()
+out = {"error": None, "message": ""}
+try:
+    if "ir" in spec:
+        game = rulelang.Game(spec["ir"], "crafted.json")
+    else:
+        game = rulelang.Game(rulelang.compile_source(spec["source"], "cost.rules"), "cost.rules")
+    match = game.new_match(1)
+    for action in spec.get("actions", []):
+        match.apply(action)
+    if spec.get("list"):
+        out["legal"] = len(match.legal_actions())
+except rulelang.RulelangError as err:
+    out["error"], out["message"] = type(err).__name__, str(err)
+except MemoryError:
+    out["error"] = "MemoryError"
+out["cpu"] = time.process_time() - start
+out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+def _caps():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_CAP, CPU_CAP))
+
+
+def run_capped(spec: dict) -> dict:
+    """Run a case in a child process within the caps; its report (error, message, cpu, rss_mb)."""
+    done = subprocess.run([sys.executable, "-c", CHILD], input=json.dumps(spec), capture_output=True, text=True,
+                          preexec_fn=_caps, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip(), \
+        f"the child was stopped (a hang or an unbounded allocation): {done.returncode} {done.stderr[-2000:]}"
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def game(body: str, decls: str = "") -> str:
+    text = '  var s: text = "ab"\n' if "s + s" in body or "twice" in body or 's = "' in body else ""
+    return (f'game "Cost" {{\n  players 1..2\n  var k: int = 0\n{text}{decls}\n  setup {{ }}\n'
+            f"  turn {{\n    step play {{\n      action go {{\n        {body}\n        log text(k)  finish draw\n      }}\n"
+            f"    }}\n  }}\n}}\n")
+
+
+def lint_clean(source: str, tmp_path) -> None:
+    path = tmp_path / "cost.rules"
+    path.write_text(source, encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert diagnostics == [], [d.headline() for d in diagnostics]
+
+
+def stops(spec: dict, *words: str, error: str = "RuleRuntimeError") -> str:
+    report = run_capped(spec)
+    assert report["error"] == error, report
+    message = report["message"]
+    assert "\n" not in message.strip() and "Traceback" not in message and "internal error" not in message
+    for word in words:
+        assert word in message, message
+    assert report["cpu"] < CPU_LIMIT, f"{report['cpu']:.1f} s of CPU time: the limit did not stop it in time"
+    assert report["rss_mb"] < RSS_LIMIT_MB, f"{report['rss_mb']:.0f} MB: the limit did not bound memory"
+    return message
+
+
+# ---- costly iterations: each turn of a loop of 99,999 does work as long as a list ----
+
+COSTLY = {
+    # the issue's reproducer: 99,999 budget units, each copying 200,000 elements
+    "list + (the issue's)": ("let big = [i for i in 1..99999]  k = sum(size(big + big) for i in 1..99999)",
+                             "list limit"),
+    "list +": ("let big = [i for i in 1..9000]  k = sum(size(big + [i]) for i in 1..99999)", "work limit"),
+    "sort": ("let big = [99999 - i for i in 1..99999]  k = sum(size(sort(big)) for i in 1..99999)", "work limit"),
+    "distinct": ("let big = [i for i in 1..99999]  k = sum(size(distinct(big)) for i in 1..99999)", "work limit"),
+    "x in big": ("let big = [99999 - i for i in 1..99999]  k = size([i for i in 1..99999 where i in big])",
+                 "work limit"),
+    "text(…)": ("let row = [i for i in 1..1500]  k = size([i for i in 1..99999 where text(row) != text(i)])",
+                "work limit"),
+    "a loop over a copy": ("let big = [i for i in 1..99999]  for i in 1..99999 { k = k + size(reverse(big)) }",
+                           "work limit"),
+}
+
+
+@pytest.mark.parametrize("name", list(COSTLY))
+def test_costly_iterations_are_charged_as_the_work_they_do(name, tmp_path):
+    body, limit = COSTLY[name]
+    source = game(body)
+    lint_clean(source, tmp_path)
+    stops({"source": source, "actions": ["go"]}, "cost.rules:", limit)
+
+
+# ---- texts and lists are measured where they are made ----
+
+def test_a_text_doubled_in_a_loop_stops_at_the_text_limit(tmp_path):
+    source = game("repeat 40 { s = s + s }")
+    lint_clean(source, tmp_path)
+    stops({"source": source, "actions": ["go"]}, "cost.rules:10:", "text limit", str(TEXT_LIMIT))
+
+
+def test_a_list_doubled_inside_an_expression_stops_at_the_list_limit(tmp_path):
+    source = game("k = size(dbl(40, [1]))", "  def dbl(n, xs) = if n == 0 then xs else dbl(n - 1, xs + xs)")
+    lint_clean(source, tmp_path)
+    stops({"source": source, "actions": ["go"]}, "cost.rules:4:", "list limit", str(LIST_LIMIT))
+
+
+def test_a_text_doubled_inside_an_expression_stops_at_the_text_limit(tmp_path):
+    source = game("k = size(twice(40, s))", "  def twice(n, t) = if n == 0 then t else twice(n - 1, t + t)")
+    lint_clean(source, tmp_path)
+    stops({"source": source, "actions": ["go"]}, "text limit")
+
+
+def test_a_list_of_lists_is_measured_as_a_whole(tmp_path):
+    # 9,000 references to one list of 9,000: cheap to make, 81 million numbers to print or compare
+    source = game("let row = [i for i in 1..9000]  let grid = [row for i in 1..9000]  "
+                  "if text(grid) == \"\" { k = 1 }")
+    lint_clean(source, tmp_path)
+    stops({"source": source, "actions": ["go"]}, "value limit")
+
+
+def test_a_def_calling_another_ten_times_nine_deep_is_charged_as_its_calls(tmp_path):
+    defs = ["  def f0(x) = x + k"] + [f"  def f{i}(x) = " + " + ".join([f"f{i - 1}(x)"] * 10) for i in range(1, 10)]
+    source = game("k = f9(1)", "\n".join(defs))
+    lint_clean(source, tmp_path)
+    stops({"source": source, "actions": ["go"]}, "work limit", f"{WORK_LIMIT}")
+
+
+def test_a_loop_whose_body_is_long_is_charged_as_its_body(tmp_path):
+    source = game("repeat 10000 { repeat 200 { " + "k = k + 1  " * 3000 + "} }")
+    lint_clean(source, tmp_path)
+    stops({"source": source, "actions": ["go"]}, "work limit")
+
+
+# ---- a crafted IR: products measured before they are made ----
+
+def crafted(value: dict) -> dict:
+    """A small game whose action assigns `value` (an IR expression) to its variable `s`."""
+    ir = rulelang.compile_source(game('s = "x"'), "crafted.rules")
+    body = ir["steps"][0]["actions"][0]["body"]
+    body[0] = dict(body[0], v=value)
+    return ir
+
+
+@pytest.mark.parametrize("value, limit", [
+    ({"k": "bin", "op": "*", "l": {"k": "lit", "v": "x"}, "r": {"k": "lit", "v": 2_000_000_000}}, "text limit"),
+    ({"k": "bin", "op": "*", "l": {"k": "lit", "v": 2_000_000_000}, "r": {"k": "lit", "v": "xy"}}, "text limit"),
+    ({"k": "bin", "op": "*", "l": {"k": "lit", "v": [1, 2]}, "r": {"k": "lit", "v": 2_000_000_000}}, "list limit"),
+    # one constant operand, the other read at run time
+    ({"k": "bin", "op": "*", "l": {"k": "var", "n": "s"}, "r": {"k": "lit", "v": 2_000_000_000}}, "text limit"),
+    ({"k": "bin", "op": "*", "l": {"k": "lit", "v": 2_000_000_000}, "r": {"k": "var", "n": "s"}}, "text limit"),
+], ids=["text * n", "n * text", "list * n", "variable * n", "n * variable"])
+def test_a_crafted_product_is_measured_before_it_is_made(value, limit):
+    ir = crafted(value)
+    stops({"ir": ir, "actions": ["go"]}, "crafted.rules:", limit)
+
+
+def test_folding_a_crafted_product_allocates_nothing():
+    ir = crafted({"k": "bin", "op": "*", "l": {"k": "lit", "v": "x"}, "r": {"k": "lit", "v": 2_000_000_000}})
+    report = run_capped({"ir": ir})                 # loading (and folding), no action
+    assert report["error"] is None and report["rss_mb"] < RSS_LIMIT_MB, report
+
+
+def test_a_crafted_ir_whose_code_would_be_huge_is_refused_before_python_compiles_it():
+    # 150,000 statements in a 6 MB IR: Python's compiler would need gigabytes for their code
+    ir = rulelang.compile_source(game("k = 1"), "crafted.rules")
+    ir["setup"] = [{"s": "log", "v": {"k": "lit", "v": "x"}}] * 150_000
+    stops({"ir": ir}, "crafted.rules", "too large for the engine", error="RuleError")
+
+
+# ---- families: their members counted before they are made ----
+
+def enum(name: str, count: int) -> str:
+    return f"  enum {name} {{ " + ", ".join(f"{name.lower()}{i}" for i in range(count)) + " }"
+
+
+@pytest.mark.parametrize("decl, use", [("zone z: pile per E per F", "k = size(z[e1, f1])"),
+                                       ("var v: int = 0 per E per F", "k = v[e1, f1]")])
+def test_a_family_of_625_million_members_is_refused_when_loaded_and_the_linter_warns(decl, use, tmp_path):
+    source = game(use, "\n".join([enum("E", 25_000), enum("F", 25_000), "  " + decl]))
+    assert len(source) < 400_000                    # a file within the source limit
+    path = tmp_path / "family.rules"
+    path.write_text(source, encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert [(d.code, d.severity) for d in diagnostics] == [("W221", "warning")]
+    assert "625,000,000 members" in diagnostics[0].message and f"{FAMILY_LIMIT:,}" in diagnostics[0].message
+    message = stops({"source": source}, "family limit", "625,000,000", error="RuleError")
+    assert "cannot be loaded" in message
+
+
+def test_a_crafted_family_of_four_enums_is_refused_by_the_ir_check():
+    ir = rulelang.compile_source(game("k = 1"), "crafted.rules")
+    ir["enums"] = {name: [{"name": f"{name.lower()}{i}", "text": str(i)} for i in range(200)] for name in "ABCD"}
+    ir["zones"].append({"name": "huge", "ordered": True, "per": "key", "visibility": "public", "capacity": None,
+                        "key": ["enum:A", "enum:B", "enum:C", "enum:D"]})
+    message = stops({"ir": ir}, "crafted.json", "family limit", "1,600,000,000", error="RuleError")
+    assert "E301" in message or "cannot be loaded" in message
+
+
+def test_many_families_within_the_limit_each_are_refused_together(tmp_path):
+    decls = [enum("E", 300), enum("F", 300)] + [f"  var v{i}: int = 0 per E per F" for i in range(12)]
+    source = game("k = " + " + ".join(f"v{i}[e1, f1]" for i in range(12)), "\n".join(decls))
+    path = tmp_path / "families.rules"
+    path.write_text(source, encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert [d.code for d in diagnostics] == ["W221"] and "in all" in diagnostics[0].message
+    stops({"source": source}, "families limit", error="RuleError")
+
+
+# ---- what the engine keeps for a game is bounded too ----
+
+def test_the_actions_of_a_pair_of_ten_thousand_components_are_listed_in_little_memory(tmp_path):
+    # the interned actions of a 2-subset are kept in a table indexed by both components' ids: with
+    # 9,990 components, 100 million slots (800 MB) were made before the first listing
+    source = game("k = size(cs)", "  kind Chip { n: int  label text(n) }\n  zone pool: pile, hidden\n"
+                  "  zone hand: set per player, owner").replace(
+        "setup { }", "setup { repeat 10 { repeat 999 { k += 1  create Chip(n: k) in pool } }  "
+                     "repeat 5 { move top(pool) to hand[0] } }").replace("action go {", "action go(cs subset of hand[me] size 2) {")
+    lint_clean(source, tmp_path)
+    report = run_capped({"source": source, "list": True})
+    assert report["error"] is None and report["legal"] == 10, report
+    assert report["rss_mb"] < RSS_LIMIT_MB and report["cpu"] < CPU_LIMIT, report
+
+
+def test_a_position_grown_action_by_action_stops_at_the_state_limit(tmp_path):
+    # each action keeps 100 new lists of 9,000 numbers (within the work limit): without a bound on
+    # what a position holds, a long game (a simulation, a deep lint) grows without end
+    values = ", ".join(f"e{i}" for i in range(2000))
+    source = game("let n = 0\n        for e in E { if n < 100 and size(g[e]) == 0 { g[e] = [i + k for i in 1..9000]  "
+                  "n += 1 } }\n        k += 1\n        if k > 1000 { finish draw }\n        end turn",
+                  f"  enum E {{ {values} }}\n  var g: list[int] = [] per E").replace(
+        "        log text(k)  finish draw\n", "")
+    lint_clean(source, tmp_path)
+    report = run_capped({"source": source, "actions": ["go"] * 60})
+    assert report["error"] == "RuleRuntimeError" and "state limit" in report["message"], report
+    assert f"{STATE_LIMIT}" in report["message"] and "after `go`" in report["message"]
+    assert report["cpu"] < CPU_LIMIT and report["rss_mb"] < 2 * RSS_LIMIT_MB, report
+
+
+# ---- the real games are not touched by the cost model ----
+
+@pytest.mark.parametrize("path, players", [("games/regicide.rules", 2), ("games/valgard.rules", 2)])
+def test_the_benchmarked_games_stay_far_below_the_work_limit(path, players):
+    import random
+    g = rulelang.load(str(ROOT / path))
+    most = 0
+    for seed in range(5):
+        m = g.new_match(players, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over:
+            actions = m.legal_actions()
+            most = max(most, WORK_LIMIT - m.work)
+            m.apply(rng.choice(actions))
+            most = max(most, WORK_LIMIT - m.work)
+    assert 0 < most < WORK_LIMIT // 100
