@@ -597,20 +597,8 @@ class Match:
 
     def _check_rebuild(self) -> None:
         """(CHECK_REPLAY) Replaying from the checkpoint gives exactly this position."""
-        if _checking[0]:
-            return
-        since = self.log[self.ckpt[1]:]
-        _checking[0] = True
-        try:
-            expected = pickle.loads(pickle.dumps(_snapshot(self)))
-            try:
-                m = self._from_checkpoint(self.ckpt, len(self.log))
-            except RulelangError as err:
-                raise EngineFault(f"replay check: replaying {len(since)} action(s) from a checkpoint fails: "
-                                  f"{err}") from None
-            _same_position(_snapshot(m), expected, f"replaying {len(since)} action(s) from a checkpoint")
-        finally:
-            _checking[0] = False
+        _replay_check(self, lambda: self._from_checkpoint(self.ckpt, len(self.log)),
+                      f"replaying {len(self.log) - self.ckpt[1]} action(s) from a checkpoint")
 
     # ---- what a player may know (for search bots) ----
     def estimate(self, player: int) -> float | None:
@@ -1775,16 +1763,26 @@ PLAIN_DEPTH = 32             # nesting of a component field's value in a restore
 def _check_chain(m: Match, base: Match, root: list, answers: list) -> None:
     """(CHECK_REPLAY) Replaying the chain from its base once more gives exactly the position `m`
     it gave: nothing the chain depends on lives outside the base, the tape and the answers."""
+    def replay() -> Match:
+        again = base.clone()
+        again._chain(base, root, answers, "replaying")
+        return again
+    _replay_check(m, replay, f"replaying `{' '.join(root)}` with {len(answers)} answer(s)")
+
+
+def _replay_check(m: Match, replay, what: str) -> None:
+    """(CHECK_REPLAY) `replay()` gives exactly the position `m` is in, or an EngineFault says
+    where they part. A replay made by the check is not checked itself."""
+    if _checking[0]:
+        return
     _checking[0] = True
     try:
         expected = pickle.loads(pickle.dumps(_snapshot(m)))      # (a copy: the replay must not touch it)
-        again = base.clone()
         try:
-            again._chain(base, root, answers, "replaying")
+            again = replay()
         except Exception as err:
-            raise EngineFault(f"replay check: replaying `{' '.join(root)}` with {len(answers)} answer(s) "
-                              f"fails: {type(err).__name__}: {err}") from None
-        _same_position(_snapshot(again), expected, f"replaying `{' '.join(root)}` with {len(answers)} answer(s)")
+            raise EngineFault(f"replay check: {what} fails: {type(err).__name__}: {err}") from None
+        _same_position(_snapshot(again), expected, what)
     finally:
         _checking[0] = False
 
