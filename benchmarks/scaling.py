@@ -84,7 +84,7 @@ if str(ROOT) not in sys.path:                 # run from a checkout without inst
     sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
-from rulelang import bench  # noqa: E402
+from rulelang.play import bench  # noqa: E402
 
 POLICY_SEED = bench.POLICY_SEED                # the bot of match `seed` is seeded POLICY_SEED + seed
 LIMIT_MB = 100                                 # the budget for a search bot's clones per move

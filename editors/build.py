@@ -41,7 +41,7 @@ def grammar_words() -> list[str]:
 
 def builtin_functions() -> list[str]:
     sys.path.insert(0, str(ROOT))
-    from rulelang.irspec import BUILTIN_FUNCTIONS
+    from rulelang.ir.spec import BUILTIN_FUNCTIONS
     return sorted(BUILTIN_FUNCTIONS)
 
 

@@ -12,22 +12,24 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import cache, safejson
-from .errors import Diagnostic, EngineFault, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
-from .limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
-from .textsafe import printable
+from .language import cache
+from .core import safejson
+from .core.errors import Diagnostic, EngineFault, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
+from .core.limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
+from .core.textsafe import printable
+from .core.version import __version__
 
 # The front end (parser, checker, compiler: Lark and jsonschema) is imported when first needed,
 # so loading a cached rule file or running a game does not pay for it; and so is the engine (with
 # its code generator, ~0.1 s), which linting or compiling a rule file never needs.
 _ENGINE = ("Action", "Game", "Match", "interrupt_seat")
 if TYPE_CHECKING:
-    from .engine import Action, Game, Match, interrupt_seat  # noqa: F401
+    from .engine.match import Action, Game, Match, interrupt_seat  # noqa: F401
 
 
 def __getattr__(name: str):
     if name in _ENGINE:
-        from . import engine
+        from .engine import match as engine
         return getattr(engine, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -35,7 +37,6 @@ def __getattr__(name: str):
 __all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action", "interrupt_seat",
            "Diagnostic", "Span", "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError",
            "EngineFault"]
-__version__ = "0.1.0"
 
 
 def _read(path: str, limit: int = SOURCE_LIMIT) -> str:
@@ -62,8 +63,8 @@ def _read(path: str, limit: int = SOURCE_LIMIT) -> str:
 
 def check_source(source: str, file: str = "<rules>"):
     """Parse and check; returns (Checked or None, diagnostics)."""
-    from .checker import check
-    from .parser import parse
+    from .language.checker import check
+    from .language.parser import parse
     try:
         tree = parse(source, file)
     except RuleError as err:
@@ -74,7 +75,7 @@ def check_source(source: str, file: str = "<rules>"):
 
 def compile_source(source: str, file: str = "<rules>") -> dict:
     """Rule text to validated IR; raises RuleError with every error diagnostic."""
-    from .compiler import compile_checked
+    from .language.compiler import compile_checked
     checked, diags = check_source(source, file)
     errors = [d for d in diags if d.severity == "error"]
     if errors or checked is None:
@@ -114,15 +115,15 @@ def deep_lint(path, *args, **kwargs) -> list[Diagnostic]:
     problem with the shortest game that shows it. Arguments: `games`, `seed`, `max_actions`; see
     rulelang/playtest.py (imported here only when called: it needs nothing `play` does not)."""
     from .playtest import deep_lint as play
-    return play(path, *args, **kwargs)
+    return play(path, *args, load=load, locations=locations, **kwargs)
 
 
 def locations(path: str) -> dict | None:
     """Where the parts of a rule file are, for reports about a game as it runs (the deep lint):
     {"game": Span, "steps": {step: Span}, "actions": {(step, action): Span}, "lines": {line: the
     leftmost Span that starts on it}, "calls": {(line, function): the leftmost call of it there}}. None if the file cannot be read or parsed."""
-    from . import nodes as n
-    from .parser import parse
+    from .language import nodes as n
+    from .language.parser import parse
     try:
         tree = parse(_read(path), str(path))
     except RulelangError:
@@ -149,10 +150,10 @@ def locations(path: str) -> dict | None:
 
 def load(path: str) -> Game:
     """A Game from a rule file (through the IR cache, see cache.py) or from compiled IR JSON."""
-    from .engine import Game
+    from .engine.match import Game
     path = str(path)
     if path.endswith(".json"):
-        from .compiler import validate_ir
+        from .language.compiler import validate_ir
         try:
             ir = safejson.loads(_read(path, JSON_SIZE_LIMIT), "compiled game")
         except safejson.JSONLimitError as err:

@@ -1,4 +1,4 @@
 """`python -m rulelang`: the same as the `rulelang` command."""
-from rulelang.cli import main
+from .cli import main
 
 raise SystemExit(main())

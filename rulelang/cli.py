@@ -19,10 +19,10 @@ import sys
 import time
 
 import rulelang
-from rulelang import safejson
-from rulelang.bots import KIND_HELP, check_kind
-from rulelang.errors import EngineFault, RuleError, RulelangError, fault_report
-from rulelang.textsafe import FALLBACK, printable
+from .core import safejson
+from .play.bots import KIND_HELP, check_kind
+from .core.errors import EngineFault, RuleError, RulelangError, fault_report
+from .core.textsafe import FALLBACK, printable
 
 # The terminal game (repl) and the simulator are imported by the commands that use them, and the
 # engine with them: `rulelang lint` and `compile` never run a game and start ~0.1 s sooner.
@@ -182,7 +182,7 @@ _NEW_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 def _new(args) -> int:
-    """`rulelang new NAME`: a template from the package (rulelang/templates), its title and file
+    """`rulelang new NAME`: a template from the package (rulelang/language/templates), its title and file
     name filled in; refuses anything but a plain file name, and never overwrites."""
     from importlib import resources
     from pathlib import Path
@@ -198,10 +198,10 @@ def _new(args) -> int:
     if not path.parent.is_dir():
         raise ValueError(f"no such folder: {printable(str(path.parent))}")
     try:
-        where = resources.files("rulelang").joinpath("templates").joinpath(f"{args.template}.rules")
+        where = resources.files("rulelang.language").joinpath("templates").joinpath(f"{args.template}.rules")
         text = where.read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
-        text = (Path(__file__).resolve().parent / "templates" / f"{args.template}.rules").read_text(encoding="utf-8")
+        text = (Path(__file__).resolve().parent / "language" / "templates" / f"{args.template}.rules").read_text(encoding="utf-8")
     text = text.replace("__NAME__", stem).replace("__FILE__", path.name)
     with open(path, "x", encoding="utf-8") as file:      # "x": fails rather than overwrite (a race too)
         file.write(text)
@@ -218,12 +218,12 @@ def _lsp(args) -> int:
     except ImportError:
         print("rulelang lsp needs pygls: pip install 'rulelang[lsp]'", file=sys.stderr)
         return 1
-    from rulelang.lsp import serve
+    from .editor.lsp import serve
     return serve()
 
 
 def _rules(args) -> int:
-    from rulelang.repl import rulebook
+    from .play.repl import rulebook
     game = rulelang.load(args.file)
     print(rulebook(game, markdown=args.format == "md", source=args.file))
     return 0
@@ -232,8 +232,8 @@ def _rules(args) -> int:
 def _replay(args) -> int:
     """Replays a save on rules the user names (or the matching rule file beside it), never on a
     path the save itself names."""
-    from rulelang.errors import StateError
-    from rulelang.replay import find_game, read, replay
+    from .core.errors import StateError
+    from .play.replay import find_game, read, replay
     try:
         data = read(args.save)
     except StateError as error:
@@ -305,7 +305,7 @@ def _lint(args) -> int:
         print(f"lint: {len(args.files)} file(s), {lines} lines in {time.perf_counter() - started:.3f} s "
               f"(process CPU time so far, with start-up and imports: {time.process_time():.3f} s)", file=sys.stderr)
     if args.deep:
-        from rulelang.playtest import DEEP_GAMES     # only lint needs it: keeps `play` quick to start
+        from .playtest import DEEP_GAMES     # only lint needs it: keeps `play` quick to start
         games = args.games or DEEP_GAMES
         broken = {d.file for d in diagnostics if d.severity == "error"}
         started = time.perf_counter()
@@ -341,12 +341,12 @@ def _compile(args) -> int:
 
 
 def _play(args) -> int:
-    from rulelang.replay import is_save
+    from .play.replay import is_save
     if is_save(args.file):
         return _resume(args)
     if args.rules is not None:
         raise ValueError("--rules goes with a save file (rulelang play SAVE.json --rules FILE)")
-    from rulelang.repl import run_repl
+    from .play.repl import run_repl
     game = rulelang.load(args.file)
     players = game.min_players if args.players is None else args.players
     seed = random.randrange(1_000_000) if args.seed is None else args.seed
@@ -357,9 +357,9 @@ def _play(args) -> int:
 def _resume(args) -> int:
     """`rulelang play SAVE.json`: the saved match, replayed on the rules the user names (or the
     matching rule file beside it), goes on at the terminal."""
-    from rulelang.errors import StateError
-    from rulelang.repl import run_repl
-    from rulelang.replay import find_game, read, rebuild
+    from .core.errors import StateError
+    from .play.repl import run_repl
+    from .play.replay import find_game, read, rebuild
     try:
         data = read(args.file)
     except StateError as error:
@@ -389,7 +389,7 @@ def _seconds(text: str) -> float:
 
 
 def _simulate(args) -> int:
-    from rulelang.simulate import format_report, simulate
+    from .play.simulate import format_report, simulate
     game = rulelang.load(args.file)
     players = game.min_players if args.players is None else args.players
     if args.workers < 1 or args.workers > 64:
@@ -427,7 +427,7 @@ def _simulate(args) -> int:
     if not results:
         return 130 if stopped else 0
     if args.report:
-        from rulelang.report import write_report
+        from .play.report import write_report
         for path in write_report(results, args.report):
             print(f"wrote {printable(path)}")
     if args.json:
@@ -440,7 +440,7 @@ def _simulate_here(game, players, games, seed, bots, options, bar) -> dict:
     """`simulate` in this process, game by game as `simulate.simulate` plays them (the same
     seeds, the same records), with a progress bar; Ctrl-C stops it, and the games finished so far
     are summarized, marked `"partial": true` (with the `"planned"` number of games)."""
-    from rulelang import simulate as sim
+    from .play import simulate as sim
     kinds = sim.seat_bots(bots, players)
     game.new_match(players, sim.match_seed(seed, 0), options)     # bad players or options: one error, here
     start = time.perf_counter()
@@ -543,7 +543,7 @@ def _player_counts(text: str) -> list[int]:
 
 
 def _bench(args) -> int:
-    from rulelang.bench import format_report as bench_report, run as run_bench
+    from .play.bench import format_report as bench_report, run as run_bench
     players = list(dict.fromkeys(p for counts in args.players for p in counts))
     bar = _Progress.for_terminal("measurements")
     if bar is None:

@@ -6,9 +6,10 @@ error, a game that never ends — each once, with the shortest game that shows i
 count, options and the actions that reproduce it (`rulelang play ... --seed N`, then those actions).
 
 It is a front end like the command line: it sees a game only through the public API (`rulelang.load`,
-`Game.new_match`, `Match.legal_actions`, `apply`, `state`, `type_context`, and `rulelang.locations`
+`Game.new_match`, `Match.legal_actions`, `apply`, `state`, `type_context`, and `rulelang.locations`, the
+two functions handed to it by `rulelang.deep_lint`, so that this module need not import the package
 for where a step or a line is), never the engine's or the language's internals, so what it finds
-is what any player of the game could run into. The static lints (rulelang/lints.py) are the other
+is what any player of the game could run into. The static lints (rulelang/language/lints.py) are the other
 half of `rulelang lint`: they read the rule file, this plays it.
 """
 from __future__ import annotations
@@ -17,9 +18,8 @@ import random
 import re
 from dataclasses import dataclass
 
-import rulelang
-from rulelang.errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, Span
-from rulelang.types import ValueType
+from .core.errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, Span
+from .core.types import ValueType
 
 DEEP_GAMES = 200
 DEEP_MAX_ACTIONS = 2_000       # a random game still going after this many actions is reported (W405)
@@ -62,14 +62,14 @@ _CALLED = re.compile(r"`(\w+)`")
 class _Locator:
     """Spans for runtime problems: a line the engine names, else the step, else the game."""
 
-    def __init__(self, path: str, game):
+    def __init__(self, path: str, game, locations):
         self.path = path
         self.game_span = Span(path, 1, 1)
         self.steps: dict[str, Span] = {}
         self.actions: dict[tuple, Span] = {}     # (step, action name as shown) -> span
         self.lines: dict[int, Span] = {}
         self.calls: dict[tuple, Span] = {}
-        found = None if path.endswith(".json") else rulelang.locations(path)
+        found = None if path.endswith(".json") else locations(path)
         if found is not None:
             self.game_span = found["game"]
             self.steps = dict(found["steps"])
@@ -162,17 +162,17 @@ def _invariants(match, ir: dict, data: dict) -> str | None:
 
 
 def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
-              max_actions: int = DEEP_MAX_ACTIONS) -> list[Diagnostic]:
+              max_actions: int = DEEP_MAX_ACTIONS, *, load, locations) -> list[Diagnostic]:
     """Play `games` seeded random games of a rule file (or IR) and report what went wrong.
 
     Each distinct problem is reported once, with the shortest game that shows it: its seed,
     player count, options and action log (a Finding). A file with errors gives its errors."""
     path = str(game_path)
     try:
-        game = rulelang.load(path)
+        game = load(path)
     except RuleError as err:
         return list(err.diagnostics)
-    where = _Locator(path, game)
+    where = _Locator(path, game, locations)
     source = game.ir.get("source")
     found: dict = {}
 

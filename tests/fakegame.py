@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import random
 
-from rulelang.errors import IllegalAction, RuleRuntimeError, StateError
+from rulelang.core.errors import IllegalAction, RuleRuntimeError, StateError
 
 
 class FakeAction:

@@ -59,7 +59,8 @@ sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
 from rulelang import Game, Match, RuleError, RulelangError  # noqa: E402
-from rulelang import cli, repl  # noqa: E402
+from rulelang import cli
+from rulelang.play import repl  # noqa: E402
 
 PKG = str(ROOT / "rulelang") + os.sep
 GAMES = sorted((ROOT / "games").glob("*.rules"))

@@ -31,7 +31,7 @@ def sweep(game, players: int, games: int, options: dict | None = None, first_see
     """Play `games` seeded random games with the replay check on: how many games and actions
     were checked, and every violation (the check's message) found."""
     import rulelang
-    from rulelang import engine
+    from rulelang.engine import match as engine
     saved, engine.CHECK_REPLAY = engine.CHECK_REPLAY, True
     actions, violations, ran = 0, [], 0
     try:

@@ -82,7 +82,7 @@ def test_a_wrong_append_is_a_diagnostic(stmt, message):
 
 
 def test_a_list_grows_only_to_the_list_limit(game):
-    from rulelang.limits import LIST_LIMIT
+    from rulelang.core.limits import LIST_LIMIT
     # (an append copies the list, and the copy is charged to the work limit: the list is made long at
     # once, then appended to; the loop appending to a copy of it element by element is left out)
     source = GAME.replace("append c.v to seen", f"if size(seen) == 0 {{ seen = 1..{LIST_LIMIT - 1} }}  "

@@ -434,7 +434,7 @@ def test_a_top_only_pile_shows_its_top_and_how_many():
     assert zone["cards"] == [{"id": top_id, "label": state["components"][top_id]["label"]}]
     buried = next(v for v in m.view(1)["values"] if v["name"] == "buried")
     assert buried["text"] == "a hidden component" and buried["value"] is None      # under the top: unseen
-    from rulelang.repl import render_zone
+    from rulelang.play.repl import render_zone
     assert render_zone(zone) == f"discard: 3 cards, top: {state['components'][top_id]['label']}"
 
 
@@ -469,7 +469,7 @@ def test_a_board_declares_how_wide_a_cell_is_drawn():
 
 
 def test_a_long_zone_line_is_wrapped_with_a_hanging_indent():
-    from rulelang.repl import render_view
+    from rulelang.play.repl import render_view
     text = SMALL.format(decls="zone heap: pile, public", body="", setup="repeat 40 { create Chip(v: 7) in heap }")
     screen = render_view(game(text).new_match(3, seed=0).view(0))
     heap = [x for x in screen.splitlines() if "chip 7" in x]

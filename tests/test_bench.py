@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import bench
+from rulelang.play import bench
 from rulelang.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

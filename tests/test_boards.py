@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.boards import Geometry, reachable
+from rulelang.engine.boards import Geometry, reachable
 
 VALGARD = Path(__file__).resolve().parent.parent / "games" / "valgard.rules"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.bots import MctsBot, bot_seed, make_bot
+from rulelang.play.bots import MctsBot, bot_seed, make_bot
 from rulelang.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

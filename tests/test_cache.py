@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import cache
+from rulelang.core import version
+from rulelang.language import cache
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -78,7 +79,7 @@ def test_the_key_covers_the_version_and_the_front_end(monkeypatch):
     text = "game \"X\" {}"
     k = cache.key(text)
     assert k == cache.key(text) and k != cache.key(text + " ")
-    monkeypatch.setattr(rulelang, "__version__", "9.9.9")
+    monkeypatch.setattr(version, "__version__", "9.9.9")
     cache.front_end_digest.cache_clear()
     try:
         assert cache.key(text) != k
@@ -91,7 +92,7 @@ def test_the_key_covers_the_version_and_the_front_end(monkeypatch):
 EDIT_EVERY_FILE = """
 import json, shutil
 from pathlib import Path
-import rulelang.cache as cache
+import rulelang.language.cache as cache
 
 here = Path.cwd().resolve()
 assert Path(cache.__file__).resolve().is_relative_to(here), cache.__file__      # the copy, not the original
@@ -113,7 +114,7 @@ for name in files:
     (here / name).write_bytes(original)
     assert digest() == before
 before = digest()
-shutil.move(here / "rulelang" / "desugar.py", here / "rulelang" / "codegen" / "desugar.py")
+shutil.move(here / "rulelang" / "language" / "desugar.py", here / "rulelang" / "engine" / "desugar.py")
 moved = digest() != before
 print(json.dumps({"files": files, "missed": missed, "moved": moved}))
 """
@@ -133,8 +134,8 @@ def test_editing_or_moving_any_file_of_the_package_changes_the_key(tmp_path, lay
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
     grammar = "grammar" if layout == "checkout" else "rulelang/grammar"
-    assert {"rulelang/desugar.py", "rulelang/compiler.py", "rulelang/codegen/generator.py",
-            "rulelang/ir.schema.json", f"{grammar}/rulelang.lark"} <= set(seen["files"])
+    assert {"rulelang/language/desugar.py", "rulelang/language/compiler.py", "rulelang/engine/codegen/generator.py",
+            "rulelang/ir/schema.json", f"{grammar}/rulelang.lark"} <= set(seen["files"])
     assert seen["missed"] == []
     assert seen["moved"]
 

@@ -15,11 +15,11 @@ from jsonschema import Draft202012Validator
 
 import rulelang
 from rulelang.cli import main
-from rulelang.repl import run_repl
+from rulelang.play.repl import run_repl
 
 ROOT = Path(__file__).resolve().parent.parent
 REGICIDE = str(ROOT / "games" / "regicide.rules")
-SCHEMA = ROOT / "rulelang" / "ir.schema.json"
+SCHEMA = ROOT / "rulelang" / "ir" / "schema.json"
 TIMINGS = ("seconds", "actions_per_s", "playouts_per_s")
 SIM_KEYS = {"games", "players", "seed", "actions", "seconds", "actions_per_s", "playouts_per_s", "outcomes"}
 

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.limits import FAMILY_LIMIT, LIST_LIMIT, STATE_LIMIT, TEXT_LIMIT, WORK_LIMIT
+from rulelang.core.limits import FAMILY_LIMIT, LIST_LIMIT, STATE_LIMIT, TEXT_LIMIT, WORK_LIMIT
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_CAP = 1 << 30            # bytes of address space a child may map

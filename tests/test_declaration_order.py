@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import nodes as n
-from rulelang.checker import check
-from rulelang.compiler import compile_checked
-from rulelang.irspec import BUILTIN_FUNCTIONS, BUILTIN_VALUES
-from rulelang.parser import parse
+from rulelang.language import nodes as n
+from rulelang.language.checker import check
+from rulelang.language.compiler import compile_checked
+from rulelang.ir.spec import BUILTIN_FUNCTIONS, BUILTIN_VALUES
+from rulelang.language.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 

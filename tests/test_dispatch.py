@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from rulelang import irspec, lints, nodes as n
-from rulelang.checker import Checker
-from rulelang.errors import Span
-from rulelang.parser import parse
+from rulelang.ir import spec as irspec
+from rulelang.language import lints, nodes as n
+from rulelang.language.checker import Checker
+from rulelang.core.errors import Span
+from rulelang.language.parser import parse
 
 SPAN = Span("x.rules", 1, 1)
 STATEMENTS = (n.Move, n.Shuffle, n.Eliminate, n.Assign, n.Append, n.Remove, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
@@ -119,7 +120,7 @@ def test_every_builtin_of_the_engine_has_a_result_type_in_the_checker(name):
 
 
 def test_the_checker_reads_the_engines_builtin_table():
-    from rulelang import checker
+    from rulelang.language import checker
     assert checker.BUILTIN_FUNCTIONS is irspec.BUILTIN_FUNCTIONS
     assert checker.BUILTIN_VALUES is irspec.BUILTIN_VALUES
     assert set(checker.AGGREGATES) <= set(irspec.BUILTIN_FUNCTIONS)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulelang.irspec import BUILTIN_FUNCTIONS
+from rulelang.ir.spec import BUILTIN_FUNCTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITORS = ROOT / "editors"

@@ -10,11 +10,11 @@ import pytest
 
 import fakegame
 import rulelang
-from rulelang.bots import make_bot
+from rulelang.play.bots import make_bot
 from rulelang.cli import main
-from rulelang.errors import Diagnostic, RuleError, Span
-from rulelang.repl import run_repl
-from rulelang.simulate import format_report, simulate
+from rulelang.core.errors import Diagnostic, RuleError, Span
+from rulelang.play.repl import run_repl
+from rulelang.play.simulate import format_report, simulate
 
 TIMINGS = ("seconds", "actions_per_s", "playouts_per_s")
 

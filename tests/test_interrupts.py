@@ -10,8 +10,8 @@ import json
 import pytest
 
 import rulelang
-from rulelang.errors import IllegalAction
-from rulelang.repl import run_repl
+from rulelang.core.errors import IllegalAction
+from rulelang.play.repl import run_repl
 
 from interaction_helpers import build, play, texts, var
 

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import irspec
-from rulelang.codegen import Lowerer
-from rulelang.codegen.constants import PY_ASSIGN, PY_BINARY, PY_UNARY
-from rulelang.compiler import validate_ir
-from rulelang.engine import Game
+from rulelang.ir import spec as irspec
+from rulelang.engine.codegen import Lowerer
+from rulelang.engine.codegen.constants import PY_ASSIGN, PY_BINARY, PY_UNARY
+from rulelang.language.compiler import validate_ir
+from rulelang.engine.match import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -99,9 +99,9 @@ def test_the_generator_dispatches_on_exactly_irspec_s_tables():
 
 
 def test_the_schema_file_is_generated_from_irspec():
-    schema = json.loads((ROOT / "rulelang" / "ir.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads((ROOT / "rulelang" / "ir" / "schema.json").read_text(encoding="utf-8"))
     assert {k: schema["$defs"][k] for k in ("expr", "stmt")} == irspec.schema_defs(), \
-        "run `python -m rulelang.irspec` to regenerate rulelang/ir.schema.json"
+        "run `python -m rulelang.ir.spec` to regenerate rulelang/ir/schema.json"
 
 
 def test_the_schema_requires_each_kind_s_fields():

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.bots import IsmctsBot, bot_seed, make_bot
+from rulelang.play.bots import IsmctsBot, bot_seed, make_bot
 
 from interaction_helpers import build
 

@@ -1,6 +1,6 @@
 """The front end's limits: a rule file or a YAML content file is untrusted input, so whatever it
 holds, reading it ends in a clear diagnostic (a code, a file:line:col, one line) — never a Python
-traceback, never a hang, never the machine's memory. See rulelang/limits.py and docs/diagnostics.md
+traceback, never a hang, never the machine's memory. See rulelang/core/limits.py and docs/diagnostics.md
 (E003-E006, E203, E506, W210-W213).
 """
 from __future__ import annotations
@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import checker, compiler, content, limits, parser
-from rulelang.errors import RuleError
+from rulelang.language import checker, compiler, content, parser
+from rulelang.core import limits
+from rulelang.core.errors import RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))

@@ -28,9 +28,9 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import cache, content
+from rulelang.language import cache, content
 from rulelang.cli import main
-from rulelang.errors import StateError
+from rulelang.core.errors import StateError
 
 ROOT = Path(__file__).resolve().parent.parent
 REGICIDE = ROOT / "games" / "regicide.rules"
@@ -100,7 +100,7 @@ def test_thousands_of_unknown_events_give_short_messages_quickly(tmp_path):
 
 
 def test_the_language_server_gives_the_same_short_messages(tmp_path):
-    from rulelang.lsp import analyze, lsp_diagnostics
+    from rulelang.editor.lsp import analyze, lsp_diagnostics
     path = unknown_events(tmp_path, 1500)
     start = time.process_time()
     analysis = analyze(path.read_text(encoding="utf-8"), str(path))
@@ -292,7 +292,7 @@ def test_a_nul_byte_in_a_content_path_is_a_diagnostic(tmp_path):
                                                       '  setup { create K from "k.yaml" in d }'])
 def test_a_rule_file_whose_own_path_holds_a_nul_byte(tmp_path, body):
     """An editor's document may be named anything (a `file:` URI with %00): still diagnostics."""
-    from rulelang.lsp import analyze, lsp_diagnostics, path_of
+    from rulelang.editor.lsp import analyze, lsp_diagnostics, path_of
     (tmp_path / "b.rules").write_text("  var q: int = 0\n", encoding="utf-8")
     (tmp_path / "k.yaml").write_text("- {n: 1}\n", encoding="utf-8")
     source = game("D", body)
@@ -308,7 +308,7 @@ def test_a_rule_file_whose_own_path_holds_a_nul_byte(tmp_path, body):
 
 
 def test_saves_that_are_fifos_or_impossible_names_are_refused_at_once(tmp_path, capsys):
-    from rulelang.replay import is_save, read
+    from rulelang.play.replay import is_save, read
     fifo = tmp_path / "match.json"
     os.mkfifo(fifo)
     with deadline():

@@ -18,8 +18,8 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from rulelang import lsp  # noqa: E402
-from rulelang.limits import SOURCE_LIMIT  # noqa: E402
+from rulelang.editor import lsp  # noqa: E402
+from rulelang.core.limits import SOURCE_LIMIT  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120          # seconds to wait for an answer: only a server that hangs takes anything like it
@@ -374,7 +374,7 @@ def test_every_builtin_has_hover_docs():
         kind, doc = lsp.resolve(analysis, lsp.Cursor(name, 0, len(name), False, 0))
         assert kind in ("function", "value") and len(doc) > len(name) + 30, name
     missing = set(functions) - set(lsp.BUILTIN_DOCS)
-    assert not missing, f"add these builtins to rulelang/lsp.py's BUILTIN_DOCS (from docs/language.md): {missing}"
+    assert not missing, f"add these builtins to rulelang/editor/lsp.py's BUILTIN_DOCS (from docs/language.md): {missing}"
 
 
 def test_the_docs_tables_are_read_for_hover():

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.codegen import Lowerer
-from rulelang.codegen.constants import OPTIMISATIONS, optimisations
-from rulelang.engine import Game
+from rulelang.engine.codegen import Lowerer
+from rulelang.engine.codegen.constants import OPTIMISATIONS, optimisations
+from rulelang.engine.match import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import lark
 import pytest
 
-from rulelang import parser
+from rulelang.language import parser
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "grammar" / parser.TABLES
@@ -19,7 +19,7 @@ def test_the_shipped_tables_were_made_from_this_grammar():
     doc = json.loads(SHIPPED.read_text(encoding="utf-8"))
     text = parser.grammar_text()
     assert doc["grammar"] == hashlib.sha256(text.encode("utf-8")).hexdigest(), \
-        "grammar/rulelang.tables.json is stale: run `python -m rulelang.parser --tables`"
+        "grammar/rulelang.tables.json is stale: run `python -m rulelang.language.parser --tables`"
     # (Lark numbers the states differently from one process to the next, so the file is compared
     # by what it parses, below, not byte for byte with a fresh one)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import compiler
+from rulelang.language import compiler
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import rulelang
-from rulelang.repl import run_repl
+from rulelang.play.repl import run_repl
 
 SOURCE = """
 game "Hide" {

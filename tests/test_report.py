@@ -10,8 +10,8 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.report import summary, wilson, write_report
-from rulelang.simulate import simulate
+from rulelang.play.report import summary, wilson, write_report
+from rulelang.play.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 VALGARD = str(ROOT / "games" / "valgard.rules")

@@ -16,9 +16,9 @@ import pytest
 
 import rulelang
 from rulelang import StateError
-from rulelang import replay as replay_module
+from rulelang.play import replay as replay_module
 from rulelang.cli import main
-from rulelang.repl import run_repl
+from rulelang.play.repl import run_repl
 
 ROOT = Path(__file__).resolve().parent.parent
 REGICIDE = ROOT / "games" / "regicide.rules"

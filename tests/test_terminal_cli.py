@@ -14,7 +14,7 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.repl import kind_noun, plural, render_view, run_repl
+from rulelang.play.repl import kind_noun, plural, render_view, run_repl
 
 ROOT = Path(__file__).resolve().parent.parent
 REGICIDE = str(ROOT / "games" / "regicide.rules")
@@ -166,7 +166,7 @@ TIMINGS = ("seconds", "actions_per_s", "playouts_per_s")
 
 def test_a_simulation_at_a_terminal_gives_what_simulate_gives(regicide):
     from rulelang.cli import _simulate_here
-    from rulelang.simulate import simulate
+    from rulelang.play.simulate import simulate
     bar = []
     here = _simulate_here(regicide, 2, 6, 3, {1: "greedy"}, {}, lambda done, total: bar.append((done, total)))
     there = simulate(regicide, 2, 6, 3, {1: "greedy"}, {})
@@ -175,7 +175,7 @@ def test_a_simulation_at_a_terminal_gives_what_simulate_gives(regicide):
 
 
 def test_ctrl_c_in_a_simulation_keeps_the_games_played(regicide, monkeypatch):
-    from rulelang import simulate as sim
+    from rulelang.play import simulate as sim
     from rulelang.cli import _simulate_here
     play = sim.play_game
 

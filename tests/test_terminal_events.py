@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import rulelang
-from rulelang.repl import run_repl
+from rulelang.play.repl import run_repl
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND_OVER = "Pass the terminal to"
@@ -81,7 +81,7 @@ def test_messages_to_a_bot_never_reach_the_screen():
 
 
 def test_a_watched_bot_game_shows_each_board_and_waits(monkeypatch):
-    import rulelang.repl as repl
+    import rulelang.play.repl as repl
     waits = []
     monkeypatch.setattr(repl.time, "sleep", waits.append)
     text = play(TELL, 2, [], bots={0: "random", 1: "random"}, delay=0.25)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.repl import run_repl
+from rulelang.play.repl import run_repl
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,7 +11,7 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.repl import action_help, rulebook, run_repl
+from rulelang.play.repl import action_help, rulebook, run_repl
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))

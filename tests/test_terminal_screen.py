@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 import rulelang
-from rulelang.repl import render_view, run_repl
+from rulelang.play.repl import render_view, run_repl
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,7 +70,7 @@ def test_the_screen_names_a_labelled_value_by_its_label(screen):
 
 def test_the_ir_carries_labels_and_internal_zones_and_stays_valid(screen):
     ir = screen.ir
-    schema = json.loads((ROOT / "rulelang" / "ir.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads((ROOT / "rulelang" / "ir" / "schema.json").read_text(encoding="utf-8"))
     jsonschema.validate(ir, schema)
     assert ir["defs"]["__show0"]["label"] == "Chips left to take" and ir["defs"]["__show0"]["show"] is True
     assert next(z for z in ir["zones"] if z["name"] == "aside")["internal"] is True

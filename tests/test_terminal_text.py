@@ -12,7 +12,7 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.textsafe import printable
+from rulelang.core.textsafe import printable
 
 # Every character a terminal might obey, or that reorders what is shown.
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import engine
-from rulelang.bots import make_bot
-from rulelang.errors import EngineFault, RuleRuntimeError
-from rulelang.repl import run_repl
+from rulelang.engine import match as engine
+from rulelang.play.bots import make_bot
+from rulelang.core.errors import EngineFault, RuleRuntimeError
+from rulelang.play.repl import run_repl
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -271,7 +271,7 @@ def test_an_engine_fault_is_not_reported_as_the_rules_mistake(monkeypatch):
     m = g.new_match(2, seed=3)
     with pytest.raises(RuleRuntimeError, match="none"):         # the rules' none: the rules' error
         m.apply("bad")
-    from rulelang.codegen import effects
+    from rulelang.engine.codegen import effects
 
     def broken(*args, **kwargs):
         raise KeyError("oops")

@@ -1,7 +1,7 @@
-"""One value check (rulelang/types.py) for its three callers, which therefore agree.
+"""One value check (rulelang/core/types.py) for its three callers, which therefore agree.
 
 Restoring a position (`Match.from_state`), the deep lint's check of every position it reaches
-(rulelang/playtest.py) and the YAML content loader (rulelang/content.py) each ask whether a value
+(rulelang/playtest.py) and the YAML content loader (rulelang/language/content.py) each ask whether a value
 fits a declared type. Here each is asked the same questions, through its own entry point, and
 must give the verdict in the table (the content loader only for the types a YAML row can give).
 """
@@ -12,9 +12,10 @@ import json
 import pytest
 
 import rulelang
-from rulelang import content, playtest
-from rulelang.errors import Span, StateError
-from rulelang.types import Context, ValueType
+from rulelang.language import content
+from rulelang import playtest
+from rulelang.core.errors import Span, StateError
+from rulelang.core.types import Context, ValueType
 
 RULES = """
 game "Types" {

@@ -17,7 +17,7 @@ import re
 import zlib
 
 import rulelang
-from rulelang.types import ValueType
+from ..core.types import ValueType
 
 INT_BINS = 16                 # a component's int field: its sum, and a histogram of values 0..15 (15: 15 or more)
 TEXT_BUCKETS = 16             # a component's text field (a card's name): counted in one of 16 buckets by CRC-32
@@ -121,7 +121,7 @@ def rewards(outcome: dict | None, players: int) -> list[float]:
 # ---------------------------------------------------------------- boards
 
 def cell_names(ir: dict) -> list[str]:
-    """The cells of the game's board in the engine's order (rulelang/boards.py: column letter and
+    """The cells of the game's board in the engine's order (rulelang/engine/boards.py: column letter and
     row, row 1 at the bottom, row by row; then an octagon board's sockets, `bc23`)."""
     boards = ir.get("boards") or []
     if not boards:

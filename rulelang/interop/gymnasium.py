@@ -6,7 +6,7 @@
     obs, reward, terminated, truncated, info = env.step(index)   # obs["action_mask"] says which are legal
 
 The observation and action spaces are PettingZoo's (docs/interop.md). The opponents are bots of
-rulelang/bots.py ("random", "greedy", "mcts:N", "ismcts:N"; one kind for all, or {seat: kind}),
+rulelang/play/bots.py ("random", "greedy", "mcts:N", "ismcts:N"; one kind for all, or {seat: kind}),
 each seeded from the match seed as `rulelang simulate` seeds them, so `reset(seed=s)` replays
 exactly. The reward is the learning seat's result at the end: +1, -1 or 0.
 """
@@ -19,7 +19,7 @@ from gymnasium import spaces  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from rulelang.bots import bot_seed, make_bot  # noqa: E402
+from ..play.bots import bot_seed, make_bot  # noqa: E402
 
 
 class SingleAgentEnv(gymnasium.Env):

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from interop_helpers import GAMES, game, positions
-from rulelang.interop import Interface, core
+from rulelang.interop import Interface
+from rulelang.interop import core
 
 
 @pytest.mark.parametrize("name,players", GAMES, ids=[n for n, _ in GAMES])

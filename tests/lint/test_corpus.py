@@ -23,7 +23,7 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.errors import RuleRuntimeError
+from rulelang.core.errors import RuleRuntimeError
 from rulelang.playtest import Finding
 
 HERE = Path(__file__).resolve().parent
@@ -94,7 +94,7 @@ def test_every_code_is_documented_and_every_documented_code_is_in_the_corpus():
     docs = DOCS.read_text(encoding="utf-8")
     documented = set(re.findall(r"^### ([EW]\d{3})\b", docs, flags=re.M))
     emitted = set()
-    for module in (ROOT / "rulelang").glob("*.py"):
+    for module in (ROOT / "rulelang").rglob("*.py"):
         emitted |= set(re.findall(r"\"([EW]\d{3})\"", module.read_text(encoding="utf-8")))
     assert emitted - documented == set(), "codes the linter emits but docs/diagnostics.md does not explain"
     assert documented - emitted == set(), "codes documented but never emitted"

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.errors import RuleError
+from rulelang.core.errors import RuleError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))

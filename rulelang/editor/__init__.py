@@ -1,0 +1,1 @@
+"""Editor support: the language server reads the language's syntax trees and diagnostics, runs no game."""

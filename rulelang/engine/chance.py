@@ -1,0 +1,135 @@
+"""Chance: every shuffle, roll and random pick a rule makes, as data.
+
+The rules draw from the match's one seeded generator through three calls (generated code:
+`m.rng.shuffle(zone)`, `m.rng.randint(1, sides)`, `_pick(m.rng, seq)` → `choice`). While a match
+records what it draws, or has been given outcomes to use first (a *chance tape*), `Match.rng` is a
+`Chance` in front of the generator. Each outcome is one plain-JSON list:
+
+    ["roll", SIDES, VALUE]          a die of SIDES sides came up VALUE (1..SIDES)
+    ["pick", SIZE, INDEX]           one of SIZE values was picked: the one at INDEX (0-based)
+    ["shuffle", SIZE, ORDER]        a list of SIZE became [old[i] for i in ORDER] (SIZE ≥ 2: a shorter
+                                    list is not shuffled, and draws nothing)
+
+Why this seam exists: a test or a differential replay against another implementation forces the
+outcomes it needs (`Match.supply_chance`), an adapter with explicit chance nodes reads them
+(`Match.chance_events`), and a determinized copy of a paused match replays the chance its chain
+has already drawn from a tape while everything after it comes from a fresh generator (the real
+one never reaches a copy). A generator drawn through this class gives exactly the stream it gives
+drawn directly, so recording changes no result.
+"""
+from __future__ import annotations
+
+from ..core.errors import RuleFault
+
+KINDS = ("roll", "pick", "shuffle")
+TAPE_LIMIT = 100_000          # outcomes one match may be given ahead of time
+
+
+class Chance:
+    """The generator as the rules see it while outcomes are recorded or supplied."""
+    __slots__ = ("m",)
+
+    def __init__(self, m):
+        self.m = m
+
+    def _next(self, kind: str, size: int):
+        """The next supplied outcome, checked against the draw the rules make now; None if none."""
+        m = self.m
+        tape = m.tape
+        if not tape:
+            return None
+        entry = tape[0]
+        m.tape = tape[1:]
+        if entry[0] != kind or entry[1] != size:
+            raise RuleFault(f"the chance tape gives {describe(entry)} where the rules {verb(kind, size)}")
+        return entry[2]
+
+    def _note(self, entry: list) -> None:
+        m = self.m
+        drawn = m.drawn
+        if drawn is not None:                       # (a new tuple: a clone may share the old one)
+            m.drawn = drawn + (entry,)
+
+    def randint(self, low: int, sides: int) -> int:
+        if type(sides) is not int or sides < 1:
+            raise RuleFault(f"a die must have at least one side, not {sides!r}")
+        m = self.m
+        value = self._next("roll", sides) if m.tape else None
+        if value is None:
+            value = (m._rng or m._gen()).randint(1, sides)
+        self._note(["roll", sides, value])
+        return value
+
+    def choice(self, seq):
+        n = len(seq)
+        m = self.m
+        index = self._next("pick", n) if m.tape else None
+        if index is None:
+            index = (m._rng or m._gen()).randrange(n)     # the same draw as `choice`
+        self._note(["pick", n, index])
+        return seq[index]
+
+    def shuffle(self, xs: list) -> None:
+        n = len(xs)
+        if n < 2:                                   # nothing to draw (the generator draws nothing either)
+            return
+        m = self.m
+        order = self._next("shuffle", n) if m.tape else None
+        if order is None:                           # (the usual case, kept short: setups shuffle a lot)
+            before = tuple(xs)
+            (m._rng or m._gen()).shuffle(xs)        # in place: the zone's list keeps its identity
+            drawn = m.drawn
+            if drawn is not None:                   # (the order is worked out when asked: `outcome`)
+                m.drawn = drawn + (["shuffle", n, (before, tuple(xs))],)
+            return
+        xs[:] = [xs[i] for i in order]
+        self._note(["shuffle", n, list(order)])
+
+
+def verb(kind: str, size: int) -> str:
+    return {"roll": f"roll a {size}-sided die", "pick": f"pick one of {size}", "shuffle": f"shuffle {size}"}[kind]
+
+
+def describe(entry) -> str:
+    kind, size = entry[0], entry[1]
+    what = {"roll": f"a roll of a {size}-sided die", "pick": f"a pick among {size}",
+            "shuffle": f"a shuffle of {size}"}[kind]
+    return what if len(entry) < 3 else f"{what} ({entry[2]!r})" if kind != "shuffle" else what
+
+
+def checked_tape(outcomes) -> tuple:
+    """Outcomes given from outside (an API call, a saved position), checked: a ValueError with a
+    one-line reason for the first one that is not a well-formed outcome."""
+    if not isinstance(outcomes, (list, tuple)):
+        raise ValueError("chance outcomes must be a list")
+    if len(outcomes) > TAPE_LIMIT:
+        raise ValueError(f"more than {TAPE_LIMIT} chance outcomes")
+    out = []
+    for i, entry in enumerate(outcomes):
+        if not (isinstance(entry, (list, tuple)) and len(entry) == 3 and entry[0] in KINDS
+                and type(entry[1]) is int and entry[1] >= 1 and entry[1] <= TAPE_LIMIT):
+            raise ValueError(f"chance outcome {i + 1} is not [\"roll\"|\"pick\"|\"shuffle\", SIZE, OUTCOME]")
+        kind, size, value = entry
+        if kind == "roll":
+            ok = type(value) is int and 1 <= value <= size
+        elif kind == "pick":
+            ok = type(value) is int and 0 <= value < size
+        else:
+            ok = (isinstance(value, (list, tuple)) and len(value) == size
+                  and all(type(i) is int for i in value) and sorted(value) == list(range(size)))
+        if not ok:
+            raise ValueError(f"chance outcome {i + 1} ({kind} of {size}) has an outcome out of range")
+        out.append([kind, size, list(value) if kind == "shuffle" else value])
+    return tuple(out)
+
+
+def outcome(entry) -> list:
+    """A recorded outcome in the form `supply_chance` takes (a shuffle's order worked out now)."""
+    kind, size, value = entry
+    if kind != "shuffle":
+        return [kind, size, value]
+    if isinstance(value, tuple):                    # (before, after): the order of the ids
+        before, after = value
+        place = {c: i for i, c in enumerate(before)}      # (a zone holds each component once)
+        return [kind, size, [place[c] for c in after]]
+    return [kind, size, list(value)]

@@ -1,0 +1,580 @@
+"""The interaction model at run time: choices, triggers, windows, hooks, replacements,
+modifiers, reveals and private messages. Generated code calls these; see docs/engine.md
+("How an effect pauses").
+
+A choice with no recorded answer raises `Paused`. The engine then keeps the position as it is
+at that moment (what the chooser sees) together with a copy of the match from before the action
+that started it (the *base*) and the answers given so far. An answer re-runs that action on a
+copy of the base, feeding the recorded answers to the choices in order, until the next choice
+nobody has answered yet. Everything a paused effect is (the base, the answers) is plain data,
+so a paused match can be cloned, saved and restored like any other, and the compiled code stays
+straight-line Python: no generators, no interpreter.
+"""
+from __future__ import annotations
+
+import random as _random
+
+from ...core.errors import RuleFault
+from .runtime import _move, _overworked, as_items
+
+SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
+_DECLINED = object()             # `pass` at the first pick of an optional subset
+PASS = "pass"                    # the text of declining
+
+
+class Paused(BaseException):
+    """A choice nobody has answered yet. (A BaseException: no rule-error handler catches it.)"""
+
+    def __init__(self, question: dict):
+        super().__init__(question.get("prompt") or "a choice")
+        self.question = question
+
+
+# ---- asking -----------------------------------------------------------------------------------
+def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = False):
+    """The value of the answer to this question: recorded, forced, or (none yet) pause.
+    `comps`: the options are components; an answer naming one that a seat cannot see now is
+    logged as private to the chooser and those who can (see `private_to`)."""
+    mapping = cut_here(m) if m.cuts and m.cuts[0][0] == m.pos else None
+    if m.pos < len(m.answers):
+        text = m.answers[m.pos]
+        m.pos += 1
+        if text not in options:
+            raise RuleFault(f"the recorded answer `{text}` is not one of the choices here")
+        value = options[text]
+        if mapping is not None and comps and type(value) is int:
+            value = mapping.get(value, value)               # the option's place holds this one now
+        if comps:
+            private_to(m, chooser, value)
+        m.log.append(text)
+        return value
+    raise Paused({"chooser": chooser, "prompt": prompt, "kind": kind, "options": list(options),
+                  "stack": [dict(f) for f in m.frames],
+                  "triggers": [t[4] for t in m.trig]})
+
+
+def cut_here(m) -> dict:
+    """A determinized copy's replay has reached the question it was copied at (Match.sampler):
+    from here on the unseen components lie as the copy dealt them, and chance is the copy's own.
+    Returns the mapping (real component -> the one now in its place), all cuts here composed."""
+    composed: dict = {}
+    while m.cuts and m.cuts[0][0] == m.pos:
+        _, mapping, seen, luck = m.cuts[0]
+        m.cuts = m.cuts[1:]
+        if m.shared == "all":
+            m.own()
+        where = m.where
+        for z, value in zip(m.game.zones, m.Z):
+            for zl in (value if z["per"] else [value]):
+                for i, c in enumerate(zl):
+                    new = mapping.get(c)
+                    if new is not None:
+                        zl[i] = new
+                        where[new] = zl
+        m.zone_info, m._zone_ids = None, None
+        if m.known:
+            m.known = {c: k for c, k in m.known.items() if c in seen}
+        m.named = [(at, mapping.get(c, c)) for at, c in m.named]
+        m._rng, m._rng_state, m.tape = _random.Random(luck), None, ()
+        m.seed = None                                       # (as in the copy: it would tell the deal)
+        composed = {c: mapping.get(n, n) for c, n in composed.items()} | \
+                   {c: n for c, n in mapping.items() if c not in composed}
+    return composed
+
+
+def private_to(m, chooser: int, value, at: int | None = None) -> None:
+    """Note the answer about to be logged as private when some seat cannot see the component it
+    names, at this moment: its text is then for the chooser and those who can see it alone. By
+    identity, never by label: a face-up card named like a hidden one tells nothing of it."""
+    if type(value) is not int:                          # a pass, `done`, a declined pick
+        return
+    seats = [p for p in range(m.players) if p == chooser or seen_by(m, value, p)]
+    if len(seats) < m.players:
+        at = len(m.log) if at is None else at
+        m.private = {**m.private, at: seats}
+        m.named = m.named + [(at, value)]
+
+
+def widen_private(m) -> None:
+    """When a chain ends, an answer whose component every seat can see by then (a card chosen
+    from a hand and laid on the table) is no longer private: the position shows it anyway."""
+    private = dict(m.private)
+    for at, c in m.named:
+        seats = private.get(at)
+        if seats is None:
+            continue
+        seats = [p for p in range(m.players) if p in seats or seen_by(m, c, p)]
+        if len(seats) == m.players:
+            del private[at]
+        else:
+            private[at] = seats
+    m.private, m.named = private, []
+
+
+def _options(m, values, texter) -> dict:
+    """Text -> value. Equal values are one option; different values shown alike are told apart
+    by a number (`Walker`, `Walker #2`), in the order of the choices. (texter None: values are
+    already (text, value) pairs, from `as`.)"""
+    labels = m.labels
+    out: dict = {}
+    for v in values:
+        if texter is None:
+            text, v = v
+        else:
+            text = texter(labels, v)
+        m.work -= len(text) + 1                # (each option's text is made, kept and shown: charged)
+        if text in (PASS, "done"):
+            text = f"{text} #1"
+        if text in out:
+            if out[text] == v:
+                continue
+            k = 2
+            while f"{text} #{k}" in out and out[f"{text} #{k}"] != v:
+                k += 1
+            m.work -= k * (len(text) + 1)
+            text = f"{text} #{k}"
+            if text in out:
+                continue
+        out[text] = v
+    if m.work < 0:
+        _overworked()
+    return out
+
+
+def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False, comps: bool = False):
+    """One element of `values` (SKIP if there is none, or the chooser passes). `always`: ask even
+    a forced choice, so that whether a question came tells the others nothing."""
+    options = _options(m, values, texter)
+    if not options:
+        return SKIP
+    if len(options) == 1 and not optional and not always:
+        return next(iter(options.values()))               # nothing to decide
+    if optional:
+        options[PASS] = SKIP
+    return _answer(m, chooser if chooser is not None else m.me, prompt, options, "one", comps)
+
+
+def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, optional: bool = False,
+                 always: bool = False, comps: bool = False):
+    """A subset of `values` (in the order picked if `ordered`), picked one element at a time;
+    `done` ends it once `lo` are picked. SKIP if there are fewer than `lo` to pick from, or the
+    chooser passes (`optional`)."""
+    remaining = list(values)
+    if texter is None:                     # (text, value) pairs: pick among them, give the values
+        pairs = remaining
+        got = _choose_many(m, chooser, prompt, list(range(len(pairs))), lambda lb, i: pairs[i][0], lo, hi,
+                           ordered, optional, always, comps and [v for _, v in pairs])
+        return got if got is SKIP else [pairs[i][1] for i in got]
+    lo = 0 if lo is None else max(0, lo)
+    if not remaining or len(remaining) < lo:
+        return SKIP
+    hi = len(remaining) if hi is None else min(hi, len(remaining))
+    who = chooser if chooser is not None else m.me
+    if not ordered and lo == len(remaining) and not optional and not always:
+        return remaining                       # every one of them: nothing to decide
+    picked: list = []
+    while len(picked) < hi and remaining:
+        options = _options(m, remaining, texter)
+        if len(picked) >= lo:
+            options["done"] = SKIP
+        elif optional and not picked:
+            options[PASS] = _DECLINED
+        if len(options) == 1 and not always:
+            v = next(iter(options.values()))   # forced
+        else:
+            v = _answer(m, who, prompt, options, "order" if ordered else "subset",
+                        comps if type(comps) is bool else False)
+            if type(comps) is list and type(v) is int:      # (picked by index among `as` pairs)
+                private_to(m, who, comps[v], len(m.log) - 1)
+        if v is _DECLINED:
+            return SKIP
+        if v is SKIP:
+            break
+        picked.append(v)
+        remaining.remove(v)
+    return picked
+
+
+def _may(m, chooser, prompt):
+    return _answer(m, chooser if chooser is not None else m.me, prompt, {"yes": True, "no": False}, "may")
+
+
+# ---- cards in play ------------------------------------------------------------------------------
+def _cards(m) -> dict:
+    """Card name -> the ids of its components (rebuilt when components are created)."""
+    cache = m.cards_index
+    if cache is not None and cache[0] == len(m.labels):
+        return cache[1]
+    col = m.F[m.game.code.card_column]
+    out: dict = {}
+    for c, name in enumerate(col):
+        if name:
+            out.setdefault(name, []).append(c)
+    m.cards_index = (len(m.labels), out)
+    return out
+
+
+def _zone_info(m) -> dict:
+    """id(zone list) -> (zone name, owner seat or None): which zone a component lies in."""
+    info = m.zone_info
+    if info is None:
+        info = {}
+        for z, value in zip(m.game.zones, m.Z):
+            if z["per"] in ("player", "key"):
+                for member, zl in enumerate(value):
+                    info[id(zl)] = (z["name"], m.game.member_owner(z, member, m.players))
+            elif z["per"]:
+                for zl in value:
+                    info[id(zl)] = (z["name"], None)
+            else:
+                info[id(value)] = (z["name"], None)
+        m.zone_info = info
+    return info
+
+
+def seen_by(m, c, player: int) -> bool:
+    """May `player` see component c where it lies now: a public zone, their own `owner` zone, or
+    revealed to them? (An ability of a card they cannot see is not named to them.)"""
+    where = _zone_info(m).get(id(m.where[c]))
+    if where is None:
+        return False
+    z = next(z for z in m.game.zones if z["name"] == where[0])
+    vis = z["visibility"]
+    if vis == "public" and z.get("top"):               # a pile showing only its top
+        zl = m.where[c]
+        if zl and zl[-1] == c:
+            return True
+    elif vis == "public" or (vis == "owner" and where[1] == player):
+        return True
+    return c in known_to(m, player)
+
+
+HIDDEN_ABILITY = "a hidden card's ability"
+
+
+def _controller(m, c) -> int:
+    """Who controls component c: its `controller` field, else its `owner` field, else the owner
+    of the zone it lies in, else whose turn it is."""
+    code = m.game.code
+    for col in code.control_columns:
+        v = m.F[col][c]
+        if v is not None:
+            return v
+    where = m.where[c]
+    if where is not None:
+        owner = _zone_info(m).get(id(where), (None, None))[1]
+        if owner is not None:
+            return owner
+    return m.current
+
+
+def _active(m, c, zones) -> bool:
+    where = m.where[c]
+    if where is None:
+        return False
+    if zones == "anywhere":
+        return True
+    return _zone_info(m).get(id(where), (None,))[0] in zones
+
+
+def _holders(m, entry):
+    """The components of an ability's card that lie where it applies (kept while a memo of defs is
+    open: a listing, a `when` condition, an expression of an effect — nothing moves meanwhile)."""
+    lm = m.lm
+    if lm is not None:
+        found = lm.get(entry)
+        if found is not None:
+            return found
+    comps = _cards(m).get(entry.card)
+    if not comps:
+        found = ()
+    else:
+        found = [c for c in comps if _active(m, c, entry.zones)]
+    if lm is not None:
+        lm[entry] = found
+    return found
+
+
+# ---- effects and triggers -------------------------------------------------------------------------
+def _run_effect(m, fn, args, me, source, label):
+    """Run an effect (a trigger, a response): its own pending triggers run when it ends."""
+    outer_trig, outer_me = m.trig, m.me
+    m.trig, m.me = [], me
+    outer_src, m.src = m.src, source
+    m.frames.append({"effect": label, "source": source, "controller": me})
+    try:
+        signal = fn(m, *args)
+        after = drain(m)
+    finally:
+        m.frames.pop()
+        m.trig, m.me, m.src = outer_trig, outer_me, outer_src
+    return signal or after
+
+
+def drain(m):
+    """Run the triggers the effect now ending set off. When several wait, whose turn it is picks
+    the next (their texts are the cards' names and the events)."""
+    pending = m.trig
+    signal = None
+    while pending and m.result is None:
+        if len(pending) > 1:
+            order = m.game.code.trigger_order
+            chooser = order(m) if order is not None else m.current
+            options = {}
+            for i, t in enumerate(pending):
+                shown = t[4] if t[3] is None or seen_by(m, t[3], chooser) else HIDDEN_ABILITY
+                text, k = shown, 2
+                while text in options:           # (two copies of a card: told apart by number)
+                    text, k = f"{shown} #{k}", k + 1
+                options[text] = i
+            i = _answer(m, chooser, "which ability resolves first", options, "order")
+        else:
+            i = 0
+        fn, args, me, source, label = pending.pop(i)
+        m.work -= 1
+        if m.work < 0:
+            from .runtime import _overworked
+            _overworked()
+        s = _run_effect(m, fn, args, me, source, label)
+        signal = signal or s
+    return signal
+
+
+def _emit(m, ev: int, args: tuple):
+    """An event happens: each trigger on it whose card is where it applies and whose `where`
+    holds (on the arguments as they are now: frozen) waits for the current effect to end."""
+    _collect(m, m.game.code.triggers[ev], args)
+
+
+def _watched_move(m, what, dest, bottom: bool) -> None:
+    """A move in a game with `on enter Z` / `on leave Z` triggers: each component that changes
+    zone sets off the leave and enter triggers of the zones it leaves and enters."""
+    items = list(as_items(what))
+    before = [m.where[c] for c in items]
+    _move(m, items, dest, bottom)
+    for c, old in zip(items, before):
+        if old is not dest:
+            _zone_event(m, "leave", old, c)
+            _zone_event(m, "enter", dest, c)
+
+
+def _created(m) -> None:
+    """The component just created enters its zone."""
+    c = len(m.labels) - 1
+    _zone_event(m, "enter", m.where[c], c)
+
+
+def _zone_event(m, what: str, zl, c) -> None:
+    if zl is None:
+        return
+    where = _zone_info(m).get(id(zl))
+    entries = m.game.code.zone_triggers.get((what, where[0])) if where is not None else None
+    if entries:
+        _collect(m, entries, (c,))
+
+
+def _collect(m, entries, args: tuple) -> None:
+    """The triggers among `entries` that apply now wait for the current effect to end."""
+    saved = m.me
+    try:
+        for entry in entries:
+            if entry.card is None:
+                if entry.where is None or entry.where(m, *args[:entry.arity]):
+                    m.trig.append((entry.proc, args[:entry.arity], saved, None, entry.label))
+                continue
+            for c in _holders(m, entry):
+                me = m.me = _controller(m, c)
+                if entry.where is None or entry.where(m, c, *args[:entry.arity]):
+                    m.trig.append((entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.name}"))
+                m.me = saved
+    finally:
+        m.me = saved
+
+
+def emit_builtin(m, name: str) -> None:
+    """The engine's own events (turn_start, turn_end): the card triggers on them wait."""
+    saved = m.me
+    try:
+        for entry in m.game.code.builtin_triggers[name]:
+            for c in _holders(m, entry):
+                me = m.me = _controller(m, c)
+                if entry.where is None or entry.where(m, c):
+                    m.trig.append((entry.proc, (c,), me, c, f"{m.labels[c]}: {name}"))
+                m.me = saved
+    finally:
+        m.me = saved
+
+
+def _open(m, wi: int, args: tuple, start, to=None, always=False):
+    """A window: players in turn from `start` (only those in `to`, if given) respond or pass; it
+    closes when all of them have passed in a row. A player with no legal response passes without
+    being asked — unless `always`: then being asked at all tells the others nothing."""
+    code = m.game.code
+    entries = code.responses[wi]
+    name = code.window_names[wi]
+    n = m.players
+    first = m.current if start is None else start
+    asked = [(first + i) % n for i in range(n)]
+    if to is not None:
+        wanted = set(to) if isinstance(to, list) else {to}
+        asked = [p for p in asked if p in wanted]
+    passes, k = 0, 0
+    signal = None
+    saved = m.me
+    while asked and passes < len(asked) and m.result is None:
+        p = asked[k % len(asked)]
+        k += 1
+        options: dict = {}
+        try:
+            m.me = p
+            for entry in entries:
+                for c in _holders(m, entry):
+                    if _controller(m, c) != p:
+                        continue
+                    full = (c,) + args[:entry.arity]
+                    if entry.where is None or entry.where(m, *full):
+                        options.setdefault(m.labels[c], (entry, full, c))
+        finally:
+            m.me = saved
+        if not options and not always:
+            passes += 1
+            continue
+        options[PASS] = SKIP
+        m.frames.append({"window": name, "asking": p})
+        try:
+            got = _answer(m, p, f"respond in {name}", options, "window")
+        finally:
+            m.frames.pop()
+        if got is SKIP:
+            passes += 1
+            continue
+        passes = 0
+        entry, full, c = got
+        m.work -= 1
+        s = _run_effect(m, entry.proc, full, p, c, f"{m.labels[c]}: {name}")
+        signal = signal or s
+    return signal
+
+
+def _hook_entry(m, hi: int, c, args: tuple):
+    """c's card's ability for hook `hi`, if it has one that applies now (its `from`, its `where`)."""
+    if c is None:
+        return None
+    entry = m.game.code.hooks[hi].get(m.F[m.game.code.card_column][c])
+    if entry is None or not _active(m, c, entry.zones):
+        return None
+    if entry.where is not None and not entry.where(m, c, *args[:entry.arity]):
+        return None
+    return entry
+
+
+def _can(m, hi: int, c, args: tuple) -> bool:
+    return _hook_entry(m, hi, c, args) is not None
+
+
+def _hook(m, hi: int, c, args: tuple):
+    """`run HOOK(args) of c`: c's card's ability for the hook, if it has one that applies."""
+    entry = _hook_entry(m, hi, c, args)
+    if entry is None:
+        return None
+    saved, m.src = m.src, c
+    try:
+        return entry.proc(m, c, *args[:entry.arity])
+    finally:
+        m.src = saved
+
+
+def _replaceable(m, pi: int, fn, args: tuple):
+    """A call of a procedure some card may replace: the first replacement that applies runs
+    instead (each replacement at most once in a chain of replacements)."""
+    for entry in m.game.code.replacements[pi]:
+        for c in _holders(m, entry):
+            key = (entry.proc, c)
+            if key in m.replacing:
+                continue
+            if entry.where is None or entry.where(m, c, *args[:entry.arity]):
+                m.replacing.append(key)
+                try:
+                    return entry.proc(m, c, *args[:entry.arity])
+                finally:
+                    m.replacing.remove(key)
+    return fn(m, *args)
+
+
+def _grant(m, di: int, args: tuple, amount) -> None:
+    """`modify D(args) += E until turn_end`: kept in the match until the turn ends."""
+    if type(amount) is not int:
+        raise RuleFault("a timed modifier adds a number")
+    m.grants.append([di, list(args), amount])
+
+
+def _mods(m, di: int, args: tuple) -> int:
+    """What the cards in play add to a def (their `modify` abilities), and the timed modifiers."""
+    total = 0
+    if m.grants:
+        key = list(args)
+        m.work -= len(m.grants)
+        for d, a, v in m.grants:
+            if d == di and a == key:
+                total += v
+    for entry in m.game.code.modifiers[di]:
+        holders = _holders(m, entry)
+        m.work -= len(holders)                 # (each holder's amount is asked: charged)
+        for c in holders:
+            total += entry.where(m, c, *args)
+    if m.work < 0:
+        _overworked()
+    return total
+
+
+# ---- knowledge ----------------------------------------------------------------------------------
+def _reveal(m, what, to) -> None:
+    """Show components to players (all of them if `to` is none): each stays known to them until
+    it moves to another zone."""
+    new = "all" if to is None else sorted(set(to)) if isinstance(to, list) else [to]
+    info = _zone_info(m)
+    for c in as_items(what):
+        where = info.get(id(m.where[c]))
+        if where is None:
+            continue
+        who, old = new, m.known.get(c)
+        if old is not None and old[0] == list(where):     # known already: to more players now
+            who = "all" if "all" in (old[1], new) else sorted(set(old[1]) | set(new))
+        m.known[c] = (list(where), who)
+
+
+def _forget(m, what) -> None:
+    """Components that move (or are shuffled) are no longer known where they were revealed."""
+    known = m.known
+    if known:
+        for c in list(as_items(what)):
+            known.pop(c, None)
+
+
+def _tell(m, text, to) -> None:
+    """A message for some players only."""
+    who = sorted(set(to)) if isinstance(to, list) else [to]
+    m.messages.append({"to": who, "text": text})
+
+
+def known_to(m, player: int) -> dict:
+    """Components revealed to `player` that are still where they were revealed: id -> zone."""
+    out = {}
+    if not m.known:
+        return out
+    info = _zone_info(m)
+    for c, (zone, who) in m.known.items():
+        if who != "all" and player not in who:
+            continue
+        where = info.get(id(m.where[c]))
+        if where is not None and list(where) == zone:
+            out[c] = zone
+    return out
+
+
+NAMESPACE = {
+    "_choose_one": _choose_one, "_choose_many": _choose_many, "_may": _may, "_SKIP": SKIP,
+    "_emit": _emit, "_open": _open, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
+    "_reveal": _reveal, "_tell": _tell, "_forget": _forget, "_grant": _grant,
+    "_watched_move": _watched_move, "_created": _created,
+}

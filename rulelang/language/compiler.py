@@ -1,0 +1,931 @@
+"""Lower a checked rule file to the IR: plain JSON data, the contract with the engine.
+
+Every name is resolved here (local, variable, zone, enum value, ...), and every `text(...)`
+knows the static type of its argument, so the engine never has to guess.
+The IR is validated against `ir.schema.json` before anyone sees it.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from . import nodes as n
+from .checker import Checked
+from ..core.errors import Diagnostic, RuleError
+
+IR_VERSION = 1
+
+
+@lru_cache(maxsize=1)
+def ir_schema() -> dict:
+    return json.loads(resources.files("rulelang.ir").joinpath("schema.json").read_text(encoding="utf-8"))
+
+
+_STUBS = {"expr": {"k": "lit", "v": None}, "stmt": {"s": "goto", "step": "stub"}}
+
+
+@lru_cache(maxsize=1)
+def _schemas() -> dict:
+    """What each validator checks: "ir" a whole IR; "expr" and "stmt" (if the schema names them) one
+    expression or statement; and for each kind of expression or statement, `(part, kind)`, a node of
+    that kind alone, its expressions and statements stubbed (they are validated on their own): the
+    same rules as the union's case for the kind, without trying every other case first."""
+    schema = ir_schema()
+    out = {"ir": schema}
+    defs, base = schema.get("$defs", {}), schema.get("$id")
+    if base and "expr" in defs and "stmt" in defs:
+        for part, tag in (("expr", "k"), ("stmt", "s")):
+            out[part] = {"$ref": f"{base}#/$defs/{part}"}
+            for case in defs[part].get("allOf", []):
+                kind = case.get("if", {}).get("properties", {}).get(tag, {}).get("const")
+                if isinstance(kind, str) and "then" in case:
+                    out[(part, kind)] = _shallow(case["then"], defs)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _validators() -> dict:
+    """A jsonschema validator for each of `_schemas()`: the one that finds, and words, what is wrong
+    (imported only then: a valid IR passes the quick checks, and jsonschema takes ~0.2 s to import)."""
+    import jsonschema
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+    schema = ir_schema()
+    registry = Registry().with_resource(schema["$id"], DRAFT202012.create_resource(schema)) \
+        if schema.get("$id") else None
+    out = {}
+    for key, part in _schemas().items():
+        if isinstance(key, str) and key != "ir":          # a reference into the IR schema
+            out[key] = jsonschema.Draft202012Validator(part, registry=registry)
+        else:
+            out[key] = jsonschema.Draft202012Validator(part)
+    return out
+
+
+# ---- quick checks ----------------------------------------------------------------------------
+# jsonschema takes ~0.3 ms a node (most of compiling a large game went there). A compiled IR is
+# almost always valid, so each part is first checked by a predicate built once from the same
+# schema, for the keywords the IR schema uses, with jsonschema's meaning of each; only a part that
+# fails it (or that it cannot judge) goes to jsonschema, which then finds and words the errors. A
+# predicate answers exactly as jsonschema would, or raises _Unsure (a float, a tuple, a subclass of
+# dict: values whose JSON meaning it does not model), so it never lets through what jsonschema refuses.
+
+class _Unsure(Exception):
+    """A value the quick checks do not model: jsonschema decides."""
+
+
+_JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", type(None): "null"}
+_SCALARS = (str, int, bool, type(None))            # (bool is an int to isinstance: compared by type below)
+_ANNOTATIONS = frozenset({"$schema", "$defs", "$comment", "title", "description", "default", "examples",
+                          "then", "else"})          # (then/else are read with their `if`)
+
+
+def _json_type(x) -> str:
+    t = _JSON_TYPE.get(type(x))
+    if t is None:
+        raise _Unsure
+    return t
+
+
+def _other(x) -> bool:
+    """A keyword for objects (or arrays) holds for any other JSON value: True, or _Unsure."""
+    if type(x) not in _JSON_TYPE:
+        raise _Unsure
+    return True
+
+
+def _always(x) -> bool:
+    return True
+
+
+def _all(checks: list):
+    """One predicate for a schema's keywords, all of which must hold."""
+    if not checks:
+        return _always
+    if len(checks) == 1:
+        return checks[0]
+
+    def check(x) -> bool:
+        for c in checks:
+            if not c(x):
+                return False
+        return True
+    return check
+
+
+class _Quick:
+    """Builds the predicate of a schema. `root` is the document `#/...` references point into, `base`
+    its `$id`; a keyword or reference outside what is modelled raises NotImplementedError (then there
+    is no quick check for that schema: jsonschema checks every part)."""
+
+    def __init__(self, root: dict, base: str | None):
+        self.root, self.base = root, base
+        self.defs: dict = {}                            # "#/$defs/NAME" -> its predicate, once built
+
+    def build(self, schema):
+        if schema is True:
+            return _always
+        if schema is False:
+            return lambda x: False
+        if not isinstance(schema, dict) or ("$id" in schema and schema is not self.root):
+            raise NotImplementedError
+        checks = []
+        for key, value in schema.items():
+            if key in _ANNOTATIONS or (key == "$id" and schema is self.root):
+                continue
+            make = getattr(self, "k_" + key.lstrip("$"), None)
+            if make is None:
+                raise NotImplementedError(key)
+            checks.append(make(value, schema))
+        return _all(checks)
+
+    def k_ref(self, ref, schema):
+        if not isinstance(ref, str):
+            raise NotImplementedError
+        if self.base and ref.startswith(self.base + "#"):
+            ref = ref[len(self.base):]
+        defs = self.root.get("$defs") if isinstance(self.root, dict) else None
+        if not (ref.startswith("#/$defs/") and isinstance(defs, dict) and ref[8:] in defs):
+            raise NotImplementedError(ref)
+        name = ref[8:]
+        if name not in self.defs:
+            self.defs[name] = None                      # (a definition that refers to itself)
+            self.defs[name] = self.build(defs[name])
+        found = self.defs
+
+        def check(x) -> bool:
+            return found[name](x)
+        return check
+
+    def k_type(self, types, schema):
+        types = frozenset(types if isinstance(types, list) else [types])
+        if not types <= set(_JSON_TYPE.values()) | {"number"}:
+            raise NotImplementedError
+        numbers = "number" in types
+
+        def check(x) -> bool:
+            t = _JSON_TYPE.get(type(x))
+            if t is None:
+                raise _Unsure
+            return t in types or (numbers and t == "integer")
+        return check
+
+    def k_const(self, value, schema):
+        return self.k_enum([value], schema)
+
+    def k_enum(self, values, schema):
+        if not isinstance(values, list) or not all(isinstance(v, _SCALARS) for v in values):
+            raise NotImplementedError
+        allowed = [(type(v), v) for v in values]
+
+        def check(x) -> bool:
+            if type(x) not in _JSON_TYPE:
+                raise _Unsure
+            for t, v in allowed:
+                if type(x) is t and x == v:
+                    return True
+            return False
+        return check
+
+    def k_properties(self, props, schema):
+        checks = [(k, self.build(v)) for k, v in props.items()]
+
+        def check(x) -> bool:
+            if type(x) is not dict:
+                return _other(x)
+            for k, c in checks:
+                if k in x and not c(x[k]):
+                    return False
+            return True
+        return check
+
+    def k_required(self, names, schema):
+        def check(x) -> bool:
+            if type(x) is not dict:
+                return _other(x)
+            for k in names:
+                if k not in x:
+                    return False
+            return True
+        return check
+
+    def k_additionalProperties(self, extra, schema):
+        if "patternProperties" in schema:
+            raise NotImplementedError
+        known = frozenset(schema.get("properties", {}))
+        c = self.build(extra)
+
+        def check(x) -> bool:
+            if type(x) is not dict:
+                return _other(x)
+            for k, v in x.items():
+                if k not in known and (extra is False or not c(v)):
+                    return False
+            return True
+        return check
+
+    def k_propertyNames(self, names, schema):
+        c = self.build(names)
+
+        def check(x) -> bool:
+            return _json_type(x) != "object" or all(c(k) for k in x)
+        return check
+
+    def k_items(self, items, schema):
+        prefix = len(schema.get("prefixItems", []))
+        c = self.build(items)
+
+        def check(x) -> bool:
+            if type(x) is not list:
+                return _other(x)
+            if items is False:
+                return len(x) <= prefix
+            for v in x[prefix:]:
+                if not c(v):
+                    return False
+            return True
+        return check
+
+    def k_prefixItems(self, items, schema):
+        checks = [self.build(v) for v in items]
+
+        def check(x) -> bool:
+            return _json_type(x) != "array" or all(c(v) for c, v in zip(checks, x))
+        return check
+
+    def _bound(self, limit, holds, kind: str):
+        if type(limit) not in (int, float):
+            raise NotImplementedError
+
+        def check(x) -> bool:
+            return _json_type(x) != kind or holds(x)
+        return check
+
+    def k_minimum(self, low, schema):
+        return self._bound(low, lambda x: not x < low, "integer")
+
+    def k_maximum(self, high, schema):
+        return self._bound(high, lambda x: not x > high, "integer")
+
+    def k_minItems(self, low, schema):
+        return self._bound(low, lambda x: not len(x) < low, "array")
+
+    def k_maxItems(self, high, schema):
+        return self._bound(high, lambda x: not len(x) > high, "array")
+
+    def k_pattern(self, pattern, schema):
+        search = re.compile(pattern).search             # (jsonschema: re.search, the same engine)
+
+        def check(x) -> bool:
+            return _json_type(x) != "string" or search(x) is not None
+        return check
+
+    def k_allOf(self, schemas, schema):
+        return _all([self.build(s) for s in schemas])
+
+    def k_anyOf(self, schemas, schema):
+        checks = [self.build(s) for s in schemas]
+        return lambda x: any(c(x) for c in checks)
+
+    def k_oneOf(self, schemas, schema):
+        checks = [self.build(s) for s in schemas]
+        return lambda x: sum(1 for c in checks if c(x)) == 1
+
+    def k_if(self, condition, schema):
+        test = self.build(condition)
+        then = self.build(schema.get("then", True))
+        otherwise = self.build(schema.get("else", True))
+        return lambda x: then(x) if test(x) else otherwise(x)
+
+
+@lru_cache(maxsize=1)
+def _quick_checks() -> dict:
+    """A predicate for each of `_schemas()` that the quick checks can model."""
+    schema = ir_schema()
+    out = {}
+    for key, part in _schemas().items():
+        root = schema if isinstance(key, str) else part   # ("expr"/"stmt": a reference into the IR schema)
+        try:
+            out[key] = _Quick(root, root.get("$id")).build(part)
+        except (NotImplementedError, re.error, TypeError, AttributeError):
+            pass
+    return out
+
+
+def _passes(check, part) -> bool:
+    """Does the quick check say `part` is valid? False when it cannot tell."""
+    try:
+        return check is not None and check(part)
+    except Exception:                    # (_Unsure, RecursionError, anything unforeseen): jsonschema decides
+        return False
+
+
+_SHALLOW = {"#/$defs/expr": {"type": "object"}, "#/$defs/optexpr": {"type": ["object", "null"]},
+            "#/$defs/block": {"type": "array", "items": {"type": "object"}}}
+
+
+def _shallow(schema, defs: dict):
+    """`schema` with its references to expressions and statements reduced to their JSON type (the
+    nodes themselves are validated on their own) and any other reference written out."""
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and len(schema) == 1:
+            if ref in _SHALLOW:
+                return dict(_SHALLOW[ref])
+            if ref.startswith("#/$defs/") and ref[8:] in defs:
+                return _shallow(defs[ref[8:]], defs)
+        return {k: _shallow(v, defs) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_shallow(v, defs) for v in schema]
+    return schema
+
+
+@lru_cache(maxsize=1)
+def _slice_tables() -> tuple:
+    """The IR tables _slice reads, built once: the kinds of expression and statement, the role of each
+    type of field, each kind's fields (required and optional together), and the literal field type."""
+    from ..ir import spec as irspec
+    kinds = {"expr": irspec.EXPRESSIONS, "stmt": irspec.STATEMENTS}
+    field_roles = {irspec.EXPR: "expr", irspec.OPTEXPR: "expr", irspec.EXPRS: "exprs", irspec.BLOCK: "block",
+                   "target": "target", "fields": "fields"}
+    kind_fields = {role: {tag: {**spec.required, **spec.optional} for tag, spec in table.items()}
+                   for role, table in kinds.items()}
+    return kinds, field_roles, kind_fields, irspec.LITERAL
+
+
+def _slice(doc, role: str, path: list) -> tuple:
+    """A copy of `doc` in which every statement and expression below the top is a stub, and the
+    parts cut out: [(role, part, its path)]. The roles of a node's
+    fields come from the IR tables (irspec); above the first node (role "top") nodes are known by
+    their "k" or "s". A literal's value, which the schema leaves free, is copied as null, so that
+    statements differing only in literals (the rows of a content file) validate as one."""
+    kinds, field_roles, kind_fields, literal = _slice_tables()
+    stubbing = "expr" in _schemas()
+    cuts: list = []
+    holder = [None]
+    stack = [(doc, role, 0, path, holder, 0)]
+    while stack:
+        x, role, depth, where, parent, key = stack.pop()
+        if role == "top" and isinstance(x, dict):
+            k, st = x.get("k"), x.get("s")
+            role = "expr" if isinstance(k, str) and k in kinds["expr"] else \
+                "stmt" if isinstance(st, str) and st in kinds["stmt"] else "top"
+        if isinstance(x, dict) and stubbing and role in ("stmt", "expr") and depth > 0:
+            cuts.append((role, x, where))
+            parent[key] = dict(_STUBS[role])
+            continue
+        if isinstance(x, dict):
+            spec = None
+            if role in ("expr", "stmt"):
+                tag = x.get("k" if role == "expr" else "s")
+                spec = kinds[role].get(tag) if isinstance(tag, str) else None
+            copy: dict = {}
+            parent[key] = copy
+            fields = kind_fields[role][tag] if spec is not None else {}
+            for k, v in x.items():
+                copy[k] = v
+                if fields.get(k) == literal:
+                    copy[k] = None
+                    continue
+                if not isinstance(v, (dict, list)):
+                    continue
+                if spec is not None:
+                    t = fields.get(k)
+                    child = field_roles.get(t, "literal") if isinstance(t, str) else "literal"
+                elif role == "target":
+                    child = "expr" if k == "i" else "literal"
+                elif role == "fields":
+                    child = "expr"
+                else:
+                    child = "top" if role == "top" else "literal"
+                stack.append((v, child, depth + 1, where + [k], copy, k))
+        elif isinstance(x, list):
+            copy = list(x)
+            parent[key] = copy
+            child = {"exprs": "expr", "block": "stmt", "top": "top"}.get(role, "literal")
+            if child == "top" and x and all(isinstance(v, dict) and isinstance(v.get("s"), str)
+                                            and v["s"] in kinds["stmt"] for v in x):
+                child = "stmt"                   # a block of the top level (setup, a step's enter ...)
+            if child == "stmt" and stubbing:
+                # every statement of a block is cut out; the block (an array the schema puts no bound
+                # on) keeps one stub for them all, so 100,000 rows are not 100,000 stubs to validate
+                cuts.extend(("stmt", v, where + [i]) for i, v in enumerate(x) if isinstance(v, dict))
+                if all(isinstance(v, dict) for v in x):
+                    copy[:] = [dict(_STUBS["stmt"])] if x else []
+                else:                    # (something not even an object: keep the places, for the error's path)
+                    copy[:] = [dict(_STUBS["stmt"]) if isinstance(v, dict) else v for v in x]
+                continue
+            for i, v in enumerate(x):
+                if isinstance(v, (dict, list)):
+                    stack.append((v, child, depth + 1, where + [i], copy, i))
+        else:
+            parent[key] = x
+    return holder[0], cuts
+
+
+def validate_ir(ir: dict, file: str = "<ir>") -> None:
+    """Raise RuleError if `ir` does not match the schema (e.g. a hand-edited or foreign JSON file).
+
+    jsonschema validates by recursion, about ten Python frames per level of the document, and a
+    legal IR nests up to IR_DEPTH_LIMIT levels; so the document is validated a node at a time
+    (its expressions and statements stubbed, then validated on their own), each expression or
+    statement by the schema's case for its kind (an unknown kind by the whole union, which says
+    so), and alike nodes once."""
+    schemas, quick = _schemas(), _quick_checks()
+    found: list = []
+    seen: set = set()                                  # parts already validated, as JSON text
+    work = [("ir", ir, [])]
+    try:
+        while work and len(found) < 5:
+            role, doc, path = work.pop()
+            part, cuts = _slice(doc, "top" if role == "ir" else role, path)
+            work.extend(reversed(cuts))
+            tag = part.get("k" if role == "expr" else "s") if isinstance(part, dict) else None
+            key = role
+            if role in ("expr", "stmt") and isinstance(tag, str) and (role, tag) in schemas:
+                key = (role, tag)                      # (an unknown kind: the union says so)
+            if _passes(quick.get(key), part):
+                continue                               # valid: jsonschema would find nothing
+            if role != "ir":
+                text = json.dumps(part, sort_keys=True, default=repr)
+                if (role, text) in seen:
+                    continue
+                seen.add((role, text))
+            for e in _validators()[key].iter_errors(part):
+                found.append((path + list(e.absolute_path), e.message))
+    except RecursionError:
+        found.append(([], "it is nested too deeply to validate"))
+    if found:
+        diags = []
+        for where, message in sorted(found, key=lambda f: [str(p) for p in f[0]])[:5]:
+            where = "/".join(str(p) for p in where) or "(root)"
+            if len(message) > 200:                   # the message quotes the offending value
+                message = message[:200] + "…"
+            diags.append(Diagnostic("E301", f"IR does not match its schema at {where}: {message}", None))
+        raise RuleError(diags)
+
+
+class Compiler:
+    def __init__(self, checked: Checked):
+        self.c = checked
+        # defs a timed modifier (`modify D(…) += E until turn_end`) adds to
+        self.granted = {x.target for x in n.walk(checked.game) if isinstance(x, n.Grant)}
+        self.syms = checked.symbols
+        self.imports: list[dict] = []            # content files the IR was built from
+
+    def line(self, node) -> int:
+        return node.span.line
+
+    # ---- whole game ----
+    def run(self) -> dict:
+        g = self.c.game
+        decls = g.decls
+        of = lambda cls: [d for d in decls if isinstance(d, cls)]
+        players = of(n.Players)[0]
+        steps = of(n.StepDecl)
+        turn_steps = [s for s in steps if s.in_turn]
+        handlers: dict[str, list] = {}
+        handler_lines: dict[str, int] = {}
+        for d in of(n.OnDecl):
+            handlers.setdefault(d.event, []).extend(self.block(d.body))
+            handler_lines.setdefault(d.event, self.line(d))
+        setup: list = []
+        for d in of(n.SetupDecl):
+            setup.extend(self.block(d.body))
+        ir = {
+            "ir_version": IR_VERSION,
+            "name": g.name,
+            "source": g.span.file,
+            "players": {"min": players.low, "max": players.high},
+            "options": [{"name": d.name, "type": self.syms[d.name].type, "default": self.const(d.default)}
+                        for d in of(n.OptionDecl)],
+            "enums": {d.name: [{"name": i.name, "text": i.text} for i in d.items] for d in of(n.EnumDecl)},
+            "tables": {d.name: [[self.const(k), self.expr(v)] for k, v in d.entries] for d in of(n.TableDecl)},
+            "kinds": {d.name: {"fields": [{"name": f.name, "type": self.syms_type(f.type),
+                                            "default": self.expr(f.default) if f.default is not None else None,
+                                            "required": f.default is None} for f in d.fields],
+                               "label": self.expr(d.label) if d.label is not None else None}
+                      for d in of(n.KindDecl)},
+            "boards": [self.board(d) for d in of(n.BoardDecl)],
+            "zones": [self.zone(d) for d in of(n.ZoneDecl)],
+            "vars": [self.var(d) for d in of(n.VarDecl)],
+            "defs": {d.name: {"params": [p.name for p in d.params] if d.params is not None else None,
+                              "body": self.def_body(d), "show": d.show, "line": self.line(d),
+                              "as": self.text_as(self.type_of(d.body)),
+                              **({"label": d.label} if d.label is not None else {})}
+                     for d in of(n.DefDecl)},
+            "procs": {d.name: {"params": [p.name for p in d.params], "body": self.block(d.body), "line": self.line(d)}
+                      for d in of(n.ProcDecl)},
+            "setup": setup,
+            "steps": [self.step(s) for s in steps],
+            "first_step": (turn_steps or steps)[0].name,
+            "turn_order": "clockwise",
+            "handlers": handlers,
+            "checks": [{"when": self.expr(d.test), "body": self.block(d.body), "line": self.line(d)}
+                       for d in of(n.WhenDecl)],
+            "limits": [{"count": self.expr(d.count), "body": self.block(d.body), "line": self.line(d)}
+                       for d in of(n.LimitDecl)],
+            "scores": [self.expr(e) for e in players.ranking],
+        }
+        sigs = of(n.SignatureDecl)
+        if sigs or self.c.cards or self.c.abilities:
+            for what in ("event", "window", "hook"):
+                ir[what + "s"] = {d.name: [p.name for p in d.params] for d in sigs if d.what == what}
+            ir["cards"] = [{"kind": d.kind, "name": d.name, "line": self.line(d),
+                            "copies": next((f.value.value for f in d.fields if f.name == "copies"), 1),
+                            "fields": {f.name: self.expr(f.value) for f in d.fields if f.name != "copies"}}
+                           for d in self.c.cards]
+            ir["abilities"] = [{"form": a.form, "name": a.name, "card": a.card, "proc": a.proc, "where": a.where,
+                                "zones": list(a.zones) if a.zones is not None else None,
+                                "procs": list(a.procs), "line": a.span.line,
+                                **({"zone": a.zone} if a.zone is not None else {})}
+                               for a in self.c.abilities]
+        for file, _ in g.sources[1:]:        # included rule files: a cached IR is stale once they change
+            from .content import file_hash
+            rel = os.path.relpath(file, os.path.dirname(os.path.abspath(g.span.file)))
+            self.imports.append({"path": rel.replace(os.sep, "/"), "sha256": file_hash(Path(file))})
+        if "stuck" in handler_lines:         # (named when the game ends there without a reason of its own)
+            ir["handler_lines"] = {"stuck": handler_lines["stuck"]}
+        order = of(n.OrderDecl)
+        if order:
+            ir["trigger_order"] = self.expr(order[0].chooser)
+        for kind, key in ((n.EstimateDecl, "estimate"), (n.SideDecl, "side")):
+            found = of(kind)
+            if found:
+                ir[key] = self.expr(found[0].value)
+        about = self.about(of(n.AboutDecl))
+        if about:
+            ir["about"] = about
+        if self.imports:
+            ir["imports"] = self.imports       # filled while the blocks above were lowered
+        return ir
+
+    @staticmethod
+    def about(decls: list) -> dict:
+        """The `about` words, by what they are about; several for one thing are paragraphs."""
+        out: dict = {}
+        for d in decls:
+            if d.name is None:
+                out[d.what] = out[d.what] + "\n\n" + d.text if d.what in out else d.text
+            else:
+                table = out.setdefault(d.what + "s", {})
+                table[d.name] = table[d.name] + "\n\n" + d.text if d.name in table else d.text
+        return out
+
+    def def_body(self, d: n.DefDecl) -> dict:
+        """A def's body; for a def some card modifies, plus the sum of the modifiers in play."""
+        body = self.expr(d.body)
+        if any(a.form == "modify" and a.name == d.name for a in self.c.abilities) or d.name in self.granted:
+            mods = {"k": "mods", "n": d.name, "a": [{"k": "local", "n": p.name} for p in d.params or ()]}
+            body = {"k": "bin", "op": "+", "l": body, "r": mods}
+        return body
+
+    def syms_type(self, t: n.TypeRef) -> str:
+        if t.name == "list":
+            return "list:" + self.syms_type(t.elem)
+        sym = self.syms.get(t.name)
+        return sym.type if sym and sym.kind in ("enum", "kind") else t.name
+
+    def const(self, e):
+        """A literal value known at compile time (option defaults, table keys)."""
+        if isinstance(e, n.Lit):
+            return e.value
+        if isinstance(e, n.Name):
+            return e.name                     # an enum value
+        if isinstance(e, n.ListLit):
+            return [self.const(x) for x in e.items]
+        if isinstance(e, n.Unary) and e.op == "-" and isinstance(e.operand, n.Lit):
+            return -e.operand.value
+        return None
+
+    def mods(self, d) -> dict:
+        return {m.name: (self.const(m.value) if m.value is not None else True) for m in d.modifiers}
+
+    def board(self, d: n.BoardDecl) -> dict:
+        m = {x.name: x.value for x in d.modifiers}
+        return {"name": d.name, "shape": d.shape, "width": d.args[0].value, "height": d.args[-1].value,
+                "diagonal": "diagonal" in m, "draw": m["draw"].name if m.get("draw") is not None else None,
+                **({"cell_width": m["cell_width"].value} if m.get("cell_width") is not None else {})}
+
+    def zone(self, d: n.ZoneDecl) -> dict:
+        m = self.mods(d)
+        vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
+        out = {"name": d.name, "ordered": d.shape == "pile", "per": self.per(d), "visibility": vis,
+               "capacity": m.get("capacity")}
+        if out["per"] == "key":
+            out["key"] = self.key(d)
+        if m.get("play"):
+            out["play"] = True                 # a card here is in play: its abilities apply
+        if m.get("internal"):
+            out["internal"] = True             # bookkeeping: in no view at all
+        if "top" in m:
+            out["top"] = True                  # a public pile that shows only its top component
+        return out
+
+    def var(self, d: n.VarDecl) -> dict:
+        m = self.mods(d)
+        vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
+        if m.get("internal"):
+            vis = "hidden"                     # bookkeeping: in no view, like a hidden variable
+        out = {"name": d.name, "type": self.syms[d.name].type, "per": self.per(d), "visibility": vis,
+               "init": self.expr(d.init)}
+        if out["per"] == "key":
+            out["key"] = self.key(d)
+        return out
+
+    def per(self, d) -> str | None:
+        """A family's IR `per`: player, cell, component (of a kind), or key (per enum values, or a
+        combination such as per player per Colour, with its parts in `key`)."""
+        if d.more_per or (d.per and self.syms.get(d.per) and self.syms[d.per].kind == "enum"):
+            return "key"
+        return d.per if d.per in (None, "player", "cell") else "component"
+
+    def key(self, d) -> list:
+        parts = [d.per] + [p[0] for p in d.more_per]
+        return [p if p in ("player", "cell") else self.syms[p].type for p in parts]
+
+    def step(self, s: n.StepDecl) -> dict:
+        return {"name": s.name, "actor": self.expr(s.actor) if s.actor is not None else None,
+                "enter": self.block(s.enter), "actions": [self.action(a) for a in s.actions],
+                "in_turn": s.in_turn, "line": self.line(s)}
+
+    def action(self, a: n.ActionDecl) -> dict:
+        params = []
+        for p in a.params:
+            lo = hi = None
+            if p.size is not None:
+                if isinstance(p.size, n.Binary) and p.size.op == "..":
+                    lo, hi = self.expr(p.size.left), self.expr(p.size.right)
+                else:
+                    lo = hi = self.expr(p.size)
+            params.append({"name": p.name, "mode": p.mode, "domain": self.expr(p.domain), "min": lo, "max": hi,
+                           "show": self.text_as(self.c.types.get(id(p.domain), "any"), element=True)})
+        out = {} if a.text is None else {"text": self.expr(a.text)}
+        return {"name": a.name, "params": params, **out,
+                "require": self.expr(a.require) if a.require is not None else None,
+                "body": self.block(a.body), "line": self.line(a)}
+
+    # ---- statements ----
+    def block(self, stmts) -> list:
+        out = []
+        for s in stmts:
+            if isinstance(s, n.CreateFrom):
+                out.extend(self.create_from(s))
+            else:
+                out.append(self.stmt(s))
+        return out
+
+    def create_from(self, s: n.CreateFrom) -> list:
+        """One `create` per row of the checked YAML content (the IR carries the data itself)."""
+        content = self.c.contents[id(s)]
+        self.imports.append({"path": s.path, "sha256": content.sha256})
+        types = {f.name: self.syms_type(f.type) for f in self.syms[s.kind].decl.fields}
+
+        def lit(name, value):
+            t = types[name]
+            return {"k": "lit", "v": value, "enum": t[5:]} if t.startswith("enum:") else {"k": "lit", "v": value}
+        to = self.expr(s.dest)
+        return [{"s": "create", "kind": s.kind, "fields": {k: lit(k, v) for k, v in row.items()},
+                 "to": to, "pos": s.position, "line": self.line(s)} for row in content.rows]
+
+    def stmt(self, s) -> dict:
+        out = self._stmt(s)
+        out["line"] = self.line(s)
+        return out
+
+    def _stmt(self, s) -> dict:
+        if isinstance(s, n.Move):
+            return {"s": "move", "what": self.expr(s.what), "to": self.expr(s.dest), "pos": s.position}
+        if isinstance(s, n.Shuffle):
+            return {"s": "shuffle", "zone": self.expr(s.zone)}
+        if isinstance(s, n.Eliminate):
+            return {"s": "eliminate", "who": self.expr(s.who)}
+
+        if isinstance(s, n.Assign) and self.c.refs.get(id(s.target)) == ("turn_order",):
+            return {"s": "turn_order", "v": self.expr(s.value)}
+        if isinstance(s, n.Assign):
+            return {"s": "set", "target": self.target(s.target), "op": s.op, "v": self.expr(s.value)}
+        if isinstance(s, n.Append):
+            return {"s": "append", "target": self.target(s.target), "v": self.expr(s.value)}
+        if isinstance(s, n.Remove):
+            return {"s": "remove", "target": self.target(s.target), "v": self.expr(s.value)}
+        if isinstance(s, n.Let):
+            return {"s": "let", "n": s.name, "v": self.expr(s.value)}
+        if isinstance(s, n.If):
+            return {"s": "if", "c": self.expr(s.test), "then": self.block(s.then), "else": self.block(s.other)}
+        if isinstance(s, n.For):
+            return {"s": "for", "v": s.var, "in": self.iterable(s.iterable), "body": self.block(s.body)}
+        if isinstance(s, n.While):
+            return {"s": "while", "c": self.expr(s.test), "body": self.block(s.body)}
+        if isinstance(s, n.Repeat):
+            return {"s": "repeat", "n": self.expr(s.count), "body": self.block(s.body)}
+        if isinstance(s, n.Goto):
+            return {"s": "goto", "step": s.step}
+        if isinstance(s, n.EndTurn):
+            return {"s": "end_turn", "to": self.expr(s.to) if s.to is not None else None}
+        if isinstance(s, n.Finish):
+            out = {"s": "finish", "result": s.result, "who": self.expr(s.who) if s.who is not None else None}
+            if s.why is not None:
+                out["why"] = self.expr(s.why)
+            return out
+        if isinstance(s, n.CallStmt):
+            return {"s": "call", "proc": s.name, "a": [self.expr(a) for a in s.args]}
+        if isinstance(s, n.Create):
+            return {"s": "create", "kind": s.make.kind,
+                    "fields": {kw.name: self.expr(kw.value) for kw in s.make.kwargs},
+                    "to": self.expr(s.dest), "pos": s.position}
+        if isinstance(s, n.Log):
+            out = {"s": "log", "v": self.text(s.value)}
+            if s.to is not None:
+                out["to"] = self.expr(s.to)
+            return out
+        if isinstance(s, n.CreateCards):
+            return {"s": "create_cards", "kind": s.kind, "fields": {kw.name: self.expr(kw.value) for kw in s.kwargs},
+                    "where": self.expr(s.where), "to": self.expr(s.dest), "pos": s.position}
+        if isinstance(s, n.Choose):
+            lo = hi = None
+            if s.size is not None:
+                if isinstance(s.size, n.Binary) and s.size.op == "..":
+                    lo, hi = self.expr(s.size.left), self.expr(s.size.right)
+                else:
+                    lo = hi = self.expr(s.size)
+            return {"s": "choose", "v": s.var, "mode": s.mode, "in": self.expr(s.domain), "where": self.expr(s.where),
+                    "min": lo, "max": hi, "by": self.expr(s.chooser), "optional": s.optional,
+                    "prompt": self.expr(s.prompt), "show": self.text_as(self.type_of(s.domain), element=True),
+                    "body": self.block(s.body), "else": self.block(s.other),
+                    **({"as": self.expr(s.label)} if s.label is not None else {}),
+                    **({"always": True} if s.always else {})}
+        if isinstance(s, n.May):
+            return {"s": "may", "by": self.expr(s.chooser), "prompt": self.expr(s.prompt),
+                    "body": self.block(s.body), "else": self.block(s.other)}
+        if isinstance(s, n.Emit):
+            return {"s": "emit", "event": s.event, "a": [self.expr(a) for a in s.args]}
+        if isinstance(s, n.Open):
+            out = {"s": "open", "window": s.window, "a": [self.expr(a) for a in s.args], "from": self.expr(s.start)}
+            if s.to is not None:
+                out["to"] = self.expr(s.to)
+            if s.always:
+                out["always"] = True
+            return out
+        if isinstance(s, n.RunHook):
+            return {"s": "run", "hook": s.hook, "a": [self.expr(a) for a in s.args], "of": self.expr(s.card)}
+        if isinstance(s, n.Reveal):
+            return {"s": "reveal", "what": self.expr(s.what), "to": self.expr(s.to)}
+        if isinstance(s, n.Grant):
+            return {"s": "grant", "def": s.target, "a": [self.expr(a) for a in s.args], "v": self.expr(s.amount),
+                    "until": s.until}
+        raise AssertionError(f"unknown statement {type(s).__name__}")
+
+    def target(self, t: n.LValue) -> dict:
+        """What an assignment or append writes: a local, or a variable (one entry of it, if indexed)."""
+        kind = self.c.refs.get(id(t), ("local",))[0]
+        return {"k": kind, "n": t.name, "i": self.expr(t.index) if t.index is not None else None}
+
+    # ---- expressions ----
+    def type_of(self, e) -> str:
+        return self.c.types.get(id(e), "any")
+
+    def scalar(self, e) -> bool:
+        """Is the static type of `e` a single value (never a list or a zone)?"""
+        t = self.type_of(e)
+        return t in ("int", "bool", "text", "player", "cell", "none") or t.startswith(("enum:", "comp:"))
+
+    def text_as(self, t: str, element: bool = False) -> str:
+        """How the engine turns a value of static type `t` into text."""
+        if element and (t.startswith("list:") or t in ("zone", "range")):
+            t = "comp:*" if t == "zone" else "int" if t == "range" else t[5:]
+        if t.startswith("enum:"):
+            return t
+        if t.startswith("comp:"):
+            return "comp"
+        if t in ("player", "cell"):
+            return t
+        if t.startswith("list:"):
+            return "list:" + self.text_as(t[5:])
+        return "plain"
+
+    def text(self, e) -> dict:
+        return {"k": "text", "x": self.expr(e), "as": self.text_as(self.type_of(e))}
+
+    def iterable(self, e) -> dict:
+        return self.expr(e)
+
+    def expr(self, e):
+        if e is None:
+            return None
+        if isinstance(e, n.Lit):
+            return {"k": "lit", "v": e.value}
+        if isinstance(e, n.Name):
+            return self.name(e)
+        if isinstance(e, n.Unary):
+            return {"k": "un", "op": e.op, "x": self.expr(e.operand)}
+        if isinstance(e, n.Binary):
+            if e.op == "..":
+                return {"k": "range", "lo": self.expr(e.left), "hi": self.expr(e.right)}
+            if e.op == "in":
+                return {"k": "in", "x": self.expr(e.left), "in": self.expr(e.right)}
+            out = {"k": "bin", "op": e.op, "l": self.expr(e.left), "r": self.expr(e.right)}
+            if e.op in ("==", "!=") and self.scalar(e.left) and self.scalar(e.right):
+                out["scalar"] = True          # neither side can be a list: the engine compares directly
+            return out
+        if isinstance(e, n.Cond):
+            return {"k": "if", "c": self.expr(e.test), "t": self.expr(e.then), "e": self.expr(e.other)}
+        if isinstance(e, n.Attr):
+            kind = "cellattr" if self.type_of(e.obj) == "cell" else "attr"
+            return {"k": kind, "x": self.expr(e.obj), "n": e.name, "line": self.line(e)}
+        if isinstance(e, n.Index):
+            ref = self.c.refs.get(id(e.obj))
+            if ref and ref[0] == "table":
+                return {"k": "table", "n": ref[1], "i": self.expr(e.index), "line": self.line(e)}
+            if ref and ref[0] == "zone":
+                return {"k": "zone", "n": ref[1], "i": self.expr(e.index)}
+            if ref and ref[0] == "var":
+                return {"k": "var", "n": ref[1], "i": self.expr(e.index)}
+            return {"k": "index", "x": self.expr(e.obj), "i": self.expr(e.index), "line": self.line(e)}
+        if isinstance(e, n.Call):
+            sym = self.syms.get(e.name)
+            ref = self.c.refs.get(id(e))        # a def, or a builtin function (a def may hide one: W220)
+            if (ref[0] == "def") if ref is not None else (sym is not None and sym.kind == "def"):
+                return {"k": "def", "n": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
+            if e.name == "text":
+                return self.text(e.args[0])
+            if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
+                args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
+                return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
+            if e.name in ("max", "min") and len(e.args) == 2 and self.type_of(e.args[0]).startswith("list:"):
+                return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "or": True,
+                        "line": self.line(e)}          # max(xs, 0): 0 when xs is empty
+            if e.name == "count" and len(e.args) == 1 and self.type_of(e.args[0]) == "list:bool":
+                return self.count_true(self.expr(e.args[0]), e)
+            return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
+        if isinstance(e, n.Can):
+            return {"k": "can", "hook": e.hook, "a": [self.expr(a) for a in e.args], "of": self.expr(e.card)}
+        if isinstance(e, n.Aggregate):
+            if e.name == "count" and self.type_of(e.comp.elem) == "bool":
+                return self.count_true(self.comprehension(e.comp), e)
+            if e.default is not None:
+                return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp), self.expr(e.default)], "or": True,
+                        "line": self.line(e)}
+            return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
+        if isinstance(e, n.ListLit):
+            return {"k": "list", "items": [self.expr(x) for x in e.items]}
+        if isinstance(e, n.ListComp):
+            return self.comprehension(e.comp)
+        raise AssertionError(f"unknown expression {type(e).__name__}")
+
+    def count_true(self, items: dict, e) -> dict:
+        """`count` of true/false values counts the true ones (`count(x > 2 for x in xs)`)."""
+        flag = {"k": "local", "n": "_true"}
+        return {"k": "call", "f": "count", "line": self.line(e),
+                "a": [{"k": "comp", "x": flag, "v": "_true", "in": items, "where": flag}]}
+
+    def comprehension(self, c: n.Comprehension) -> dict:
+        elem = self.expr(c.elem)
+        if c.key is not None:                  # [key, x] pairs, then ordered by key
+            elem = {"k": "list", "items": [self.expr(c.key), elem]}
+        loops = [(c.var, c.iterable)] + [(name, it) for name, it, _ in c.more]
+        # [E for a in A for b in B where C] is flat([[E for b in B where C] for a in A])
+        out = {"k": "comp", "x": elem, "v": loops[-1][0], "in": self.expr(loops[-1][1]),
+               "where": self.expr(c.where) if c.where is not None else None}
+        for name, iterable in reversed(loops[:-1]):
+            out = {"k": "flat", "x": {"k": "comp", "x": out, "v": name, "in": self.expr(iterable), "where": None}}
+        return {"k": "sortby", "pairs": out} if c.key is not None else out
+
+    def name(self, e: n.Name) -> dict:
+        kind, name = self.c.refs.get(id(e), ("unknown", e.name))
+        if kind == "local":
+            return {"k": "local", "n": name}
+        if kind == "builtin":
+            return {"k": "builtin", "n": name}
+        if kind == "enumval":
+            enum = self.syms[name].type[5:]
+            return {"k": "lit", "v": name, "enum": enum}
+        if kind == "enum":
+            return {"k": "list", "items": [{"k": "lit", "v": i.name} for i in self.syms[name].decl.items]}
+        if kind == "var":
+            return {"k": "var", "n": name, "i": None}
+        if kind == "zone":
+            return {"k": "zone", "n": name, "i": None}
+        if kind == "def":
+            return {"k": "def", "n": name, "a": [], "line": self.line(e)}
+        if kind == "option":
+            return {"k": "option", "n": name}
+        if kind == "board":
+            return {"k": "lit", "v": name}
+        raise AssertionError(f"unresolved name {name!r} ({kind})")
+
+
+def compile_checked(checked: Checked) -> dict:
+    """The validated IR of a checked rule file (a RuleError, never a traceback, if it cannot be)."""
+    try:
+        ir = Compiler(checked).run()
+    except RecursionError:                 # (the parser's nesting limits should make this impossible)
+        raise RuleError([Diagnostic("E006", "the rule file is too deeply nested for rulelang to compile: "
+                                            "simplify its most deeply nested rule", checked.game.span)]) from None
+    validate_ir(ir, checked.game.span.file)
+    return ir

@@ -1,0 +1,276 @@
+"""`rulelang bench`: random playouts per second, measured the way the speed references are.
+
+A playout is one match played to its end by a uniform random bot: `game.new_match(...)`
+(set-up and shuffles included), then `legal_actions()` + a uniform choice + `apply()` until
+the match is over. Match i of a run is seeded `seed + i` and its bot `10**6 + seed + i`, so
+`--seed 0` plays the very seeds of the hand-written references' own benchmark. Each rate is
+the best of `repeats` timed passes over the same games (the median is reported too: the
+machine may be noisy). A `--reference` module with the references' interface
+(`Match(players, seed, **options)`, `legal_actions()`, `apply()`, `is_over`) is timed the same
+way in the same run, so the ratio compares like with like.
+
+Besides speed: the mean number of legal actions per decision, and the size of one match
+state — the bytes of an independent copy (`clone()` then `own()`, as a clone is once played
+on), the bytes of a bare `clone()` (shared until played on), measured with tracemalloc, and the
+length of its `state()` JSON — with the cost of `clone()`, the copy, `state()` and
+`Match.from_state()`.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import rulelang
+from ..core.textsafe import printable
+
+POLICY_SEED = 10 ** 6        # the bot of match `seed` is seeded POLICY_SEED + seed
+COUNT_GAMES = 200            # games of the (untimed) pass that counts legal actions
+STATE_SAMPLES = 8            # match states sampled for the size figures
+TIMING_CALLS = 200           # calls timed per state()/from_state()/clone() figure
+
+
+def playout(game, players: int, seed: int, options: dict | None, count: bool = False):
+    """One match to its end by a uniform random bot: (match, actions applied, legal actions seen)."""
+    m = game.new_match(players, seed, options)
+    choice = random.Random(POLICY_SEED + seed).choice
+    legal_actions, apply = m.legal_actions, m.apply
+    n = seen = 0
+    if count:
+        while not m.is_over:
+            legal = legal_actions()
+            seen += len(legal)
+            apply(choice(legal))
+            n += 1
+    else:
+        while not m.is_over:
+            apply(choice(legal_actions()))
+            n += 1
+    return m, n, seen
+
+
+def _passes(play, games: int, seed: int, repeats: int) -> tuple[list[float], int]:
+    """Seconds of each timed pass over the games, and the actions of one pass."""
+    times = []
+    actions = 0
+    for _ in range(max(1, repeats)):
+        actions = 0
+        start = time.perf_counter()
+        for i in range(games):
+            actions += play(seed + i)
+        times.append(time.perf_counter() - start)
+    return times, actions
+
+
+def bench(game, players: int, games: int, seed: int = 0, options: dict | None = None, repeats: int = 3,
+          path: str | None = None) -> dict:
+    """The benchmark figures of one game at one player count (see the module docstring)."""
+    if games < 1:
+        raise ValueError("the number of games must be at least 1")
+    options = dict(options or {})
+    game.new_match(players, seed, options)             # a bad player count or option fails here, once
+    times, actions = _passes(lambda s: playout(game, players, s, options)[1], games, seed, repeats)
+    counted = decisions = 0
+    for i in range(min(games, COUNT_GAMES)):
+        _, n, seen = playout(game, players, seed + i, options, count=True)
+        decisions += n
+        counted += seen
+    best, median = min(times), statistics.median(times)
+    result = {
+        "game": game.name, "file": path, "players": players, "games": games, "seed": seed,
+        "options": options, "repeats": len(times), "python": sys.version.split()[0],
+        "seconds": best, "playouts_per_s": games / best, "playouts_per_s_median": games / median,
+        "actions": actions, "actions_per_s": actions / best, "actions_per_s_median": actions / median,
+        "mean_length": actions / games,
+        "mean_legal_actions": counted / decisions if decisions else 0.0,
+    }
+    result.update(state_figures(game, players, seed, options))
+    return result
+
+
+def state_figures(game, players: int, seed: int, options: dict) -> dict:
+    """Size and copy cost of a match state, over states sampled along one random game."""
+    m, n, _ = playout(game, players, seed, options)
+    samples = sorted({round(k * n / (STATE_SAMPLES - 1)) for k in range(STATE_SAMPLES)}) if n else [0]
+    m = game.new_match(players, seed, options)
+    choice = random.Random(POLICY_SEED + seed).choice
+    peak_bytes = clone_bytes = json_bytes = 0
+    middle = None
+    for step in range(n + 1):
+        if step in samples:
+            peak_bytes = max(peak_bytes, _allocated(lambda: _copy(m)))
+            clone_bytes = max(clone_bytes, _allocated(m.clone))
+            json_bytes = max(json_bytes, len(json.dumps(m.state(), ensure_ascii=False).encode("utf-8")))
+            if middle is None and step >= n // 2:
+                middle = m.clone()
+        if m.is_over:
+            break
+        m.apply(choice(m.legal_actions()))
+    middle = middle or m
+    data = middle.state()
+    return {
+        "state_bytes": peak_bytes,
+        "clone_bytes": clone_bytes,
+        "state_json_bytes": json_bytes,
+        "clone_us": _per_call(middle.clone),
+        "copy_us": _per_call(lambda: _copy(middle)),
+        "state_us": _per_call(middle.state),
+        "from_state_us": _per_call(lambda: rulelang.Match.from_state(game, data)),
+    }
+
+
+def _copy(m):
+    """An independent copy of a match, as a clone becomes once it is played on."""
+    c = m.clone()
+    c.own()
+    return c
+
+
+def _allocated(make, tries: int = 3) -> int:
+    """Bytes still allocated by what `make()` returns (tracemalloc; the least of a few tries, so
+    that a one-off allocation elsewhere is not counted)."""
+    was_tracing = tracemalloc.is_tracing()
+    if not was_tracing:
+        tracemalloc.start()
+    sizes = []
+    for _ in range(tries):
+        before = tracemalloc.get_traced_memory()[0]
+        kept = make()
+        sizes.append(tracemalloc.get_traced_memory()[0] - before)
+        del kept
+    if not was_tracing:
+        tracemalloc.stop()
+    return max(0, min(sizes))
+
+
+def _per_call(fn, calls: int = TIMING_CALLS) -> float:
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    return (time.perf_counter() - start) / calls * 1e6
+
+
+def load_reference(path: str):
+    """A hand-written reference module (not part of rulelang) imported from its file."""
+    file = Path(path)
+    shown = printable(path)
+    if not file.is_file():
+        raise ValueError(f"no reference module {shown}")
+    if file.suffix != ".py":
+        raise ValueError(f"the reference {shown} is not a Python module (a .py file)")
+    try:
+        spec = importlib.util.spec_from_file_location(f"_rulelang_reference_{file.stem}", file)
+    except (OSError, ValueError):
+        spec = None
+    if spec is None or spec.loader is None:
+        raise ValueError(f"the reference {shown} is not a Python module (a .py file)")
+    sys.path.insert(0, str(file.parent))
+    try:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except (Exception, SystemExit) as error:      # the user's module, not ours: its failure in one line
+        raise ValueError(f"cannot import the reference module {shown}: {_failure(error)}") from None
+    finally:
+        sys.path.remove(str(file.parent))
+    if not isinstance(getattr(module, "Match", None), type):
+        raise ValueError(f"the reference module {shown} has no Match class")
+    return module
+
+
+def _failure(error: BaseException) -> str:
+    """What went wrong in a reference module, in one line: `SyntaxError at line 3: invalid syntax`."""
+    if isinstance(error, SyntaxError):
+        where = f" at line {error.lineno}" if error.lineno else ""
+        return printable(f"SyntaxError{where}: {error.msg}")
+    return printable(f"{type(error).__name__}: {error}")
+
+
+def bench_reference(module, players: int, games: int, seed: int = 0, options: dict | None = None,
+                    repeats: int = 3) -> dict:
+    """The same protocol, on a reference module's `Match(players, seed, **options)`."""
+    options = dict(options or {})
+
+    def play(s: int) -> int:
+        m = module.Match(players, s, **options)
+        choice = random.Random(POLICY_SEED + s).choice
+        legal_actions, apply = m.legal_actions, m.apply
+        n = 0
+        while not m.is_over:
+            apply(choice(legal_actions()))
+            n += 1
+        return n
+    times, actions = _passes(play, games, seed, repeats)
+    best, median = min(times), statistics.median(times)
+    return {"playouts_per_s": games / best, "playouts_per_s_median": games / median,
+            "actions_per_s": actions / best, "mean_length": actions / games}
+
+
+def run(paths: list[str], players: list[int], games: int, seed: int, options: dict, repeats: int,
+        references: list[str] | None = None, load=None) -> list[dict]:
+    """Benchmark every file (at each player count it supports; its minimum if none given); with
+    references (one module per file, in order), time them too and add the ratios."""
+    load = load or rulelang.load
+    references = references or []
+    if references and len(references) != len(paths):
+        raise ValueError(f"give one --reference per file ({len(paths)} files, {len(references)} references)")
+    results = []
+    for k, path in enumerate(paths):
+        game = load(path)
+        counts = [p for p in players if game.min_players <= p <= game.max_players] if players \
+            else [game.min_players]
+        if not counts:
+            raise ValueError(f"{game.name} is for {game.min_players}..{game.max_players} players, "
+                             f"not {', '.join(map(str, players))}")
+        module = load_reference(references[k]) if references else None
+        for p in counts:
+            result = bench(game, p, games, seed, options, repeats, str(path))
+            if module is not None:
+                try:
+                    ref = bench_reference(module, p, games, seed, options, repeats)
+                except (Exception, SystemExit) as error:      # the user's module, not ours
+                    raise ValueError(f"the reference module {printable(str(references[k]))} failed: "
+                                     f"{_failure(error)}") from None
+                result["reference"] = {"module": str(references[k]), **ref}
+                result["ratio"] = result["playouts_per_s"] / ref["playouts_per_s"]
+                result["ratio_median"] = result["playouts_per_s_median"] / ref["playouts_per_s_median"]
+            results.append(result)
+    return results
+
+
+def format_report(results: list[dict]) -> str:
+    """The figures as a table, then the state figures, one line per row."""
+    if not results:
+        return "nothing to measure"
+    r0 = results[0]
+    lines = [f"Python {r0['python']}, uniform random bot, {r0['games']} games from seed {r0['seed']}, "
+             f"best (median) of {r0['repeats']} passes"]
+    head = f"{'game':<24}{'playouts/s':>22}{'actions/s':>24}{'length':>8}{'legal':>7}"
+    has_ref = any("reference" in r for r in results)
+    if has_ref:
+        head += f"{'reference/s':>20}{'ratio':>15}"
+    lines.append(head)
+    for r in results:
+        opts = "".join(f" {k}={v}" for k, v in r["options"].items())
+        name = f"{r['game']} {r['players']}p{opts}"
+        line = (f"{name:<24}{r['playouts_per_s']:>12,.0f} ({r['playouts_per_s_median']:>7,.0f})"
+                f"{r['actions_per_s']:>14,.0f} ({r['actions_per_s_median']:>7,.0f})"
+                f"{r['mean_length']:>8.1f}{r['mean_legal_actions']:>7.1f}")
+        if "reference" in r:
+            ref = r["reference"]
+            line += (f"{ref['playouts_per_s']:>11,.0f} ({ref['playouts_per_s_median']:>6,.0f})"
+                     f"{r['ratio']:>8.2f} ({r['ratio_median']:.2f})")
+        lines.append(line)
+    lines.append("")
+    lines.append(f"{'state':<24}{'bytes (copy)':>14}{'bytes (clone)':>14}{'bytes (JSON)':>14}{'clone':>10}"
+                 f"{'copy':>10}{'state()':>10}{'from_state':>12}")
+    for r in results:
+        name = f"{r['game']} {r['players']}p"
+        lines.append(f"{name:<24}{r['state_bytes']:>14,}{r['clone_bytes']:>14,}{r['state_json_bytes']:>14,}"
+                     f"{r['clone_us']:>8.1f}us{r['copy_us']:>8.1f}us{r['state_us']:>8.1f}us"
+                     f"{r['from_state_us']:>10.1f}us")
+    return "\n".join(lines)

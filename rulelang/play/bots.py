@@ -1,0 +1,333 @@
+"""Bots: players that choose actions through the public engine API only.
+
+Each bot owns its random generator, so a match played by bots is reproducible from
+the match seed alone (see `bot_seed`), whether it runs in the REPL or in `simulate`.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+
+from ..core.errors import RulelangError
+
+
+def bot_seed(match_seed: int, seat: int) -> int:
+    """The seed of the bot at `seat` in the match seeded `match_seed`.
+
+    A hash rather than arithmetic, so bots of neighbouring matches and seats do not
+    share random streams; the REPL and `simulate` both use it, so a simulated game
+    can be replayed with `rulelang play --seed`.
+    """
+    digest = hashlib.sha256(f"bot:{match_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions."""
+
+    kind = "random"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, match):
+        return self.rng.choice(match.legal_actions())
+
+
+class GreedyBot(RandomBot):
+    """Looks one action ahead: takes a win now if there is one, avoids an immediate
+    loss if it can, and otherwise plays at random."""
+
+    kind = "greedy"
+
+    def choose(self, match):
+        seat = match.current_player
+        ranked: dict[int, list] = {}
+        for action in match.legal_actions():
+            ranked.setdefault(self._rank(match, action, seat), []).append(action)
+        return self.rng.choice(ranked[max(ranked)])
+
+    @staticmethod
+    def _rank(match, action, seat: int) -> int:
+        """2 for a win, 1 for a game that goes on (or a draw), 0 for a loss."""
+        after = match.clone()
+        after.apply(action)
+        if not after.is_over:
+            return 1
+        result = after.outcome["results"][seat]
+        return {"win": 2, "lose": 0}.get(result, 1)
+
+
+class MctsBot:
+    """UCT Monte Carlo tree search with uniformly random rollouts, `iterations` per move.
+
+    It searches on `match.clone()`, so it SEES EVERYTHING the engine holds: hidden zones
+    (other hands, the order of a hidden deck) and the state of the match's random
+    generator. A clone continues with the same generator state, so repeated rollouts from
+    one node replay the same luck (a shuffle that happens at the same point comes out the
+    same), and that is the luck the real match will meet when the same actions are played:
+    the bot in effect also foresees shuffles. The search neither samples nor averages over
+    chance (no determinization). Use it for balance estimates ("how well can this game be
+    played by someone who sees everything"), not as a fair opponent.
+
+    Multi-player (max^n): each node's statistics are from the point of view of the seat
+    that chose the move into it, so it serves 1 to 4 players, rivals or co-operative.
+    A finished line scores 1 for a win, 0.5 for a draw and 0 for a loss; a rollout longer
+    than `rollout_cap` actions, or one stopped by a rule error, scores as a draw for
+    everyone (a rule error on a line the real match never plays is not the bot's to
+    report; if the real match reaches it, it is reported there). The answer is the most
+    visited move (ties: the better mean, then the earlier legal action), and depends only
+    on the seed and the match.
+    """
+
+    kind = "mcts"
+    DEFAULT_ITERATIONS = 200
+    ROLLOUT_CAP = 2_000
+    EXPLORATION = math.sqrt(2)
+
+    def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS,
+                 rollout_cap: int = ROLLOUT_CAP, exploration: float = EXPLORATION):
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.rollout_cap = rollout_cap
+        self.exploration = exploration
+        if iterations != self.DEFAULT_ITERATIONS:
+            self.kind = f"mcts:{iterations}"
+
+    def choose(self, match):
+        legal = match.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        root = _Node(None, None, match.current_player, legal)
+        for _ in range(self.iterations):
+            self._iterate(root, match.clone())
+        if not root.children:                  # every action failed with a rule error: let the match say so
+            return legal[0]
+        order = {str(action): i for i, action in enumerate(legal)}
+        best = max(root.children, key=lambda child: (child.visits, child.mean, -order[child.key]))
+        return best.action
+
+    def _iterate(self, root: "_Node", state) -> None:
+        """One UCT iteration on `state`, a fresh clone of the root position."""
+        node, path = root, [root]
+        rng = self.rng
+        try:
+            # selection: down the fully expanded nodes by UCB1, for the seat choosing there
+            while not node.untried and node.children:
+                node = node.select(self.exploration)
+                state.apply(node.action)
+                path.append(node)
+            # expansion: one untried action, chosen at random
+            if node.untried:
+                action = node.untried.pop(rng.randrange(len(node.untried)))
+                state.apply(action)
+                over = state.is_over
+                child = _Node(node, action, None if over else state.current_player,
+                              [] if over else state.legal_actions())
+                node.children.append(child)
+                node, path = child, path + [child]
+            rewards = self._rollout(state)
+        except RulelangError:
+            rewards = None
+        for visited in path:
+            visited.visits += 1
+            if visited.parent is not None:
+                mover = visited.parent.player
+                visited.total += 0.5 if rewards is None else rewards[mover]
+
+    def _rollout(self, state) -> list[float] | None:
+        """Uniformly random actions to the end: each seat's reward, or None (a draw) past the cap."""
+        rng = self.rng
+        for _ in range(self.rollout_cap):
+            if state.is_over:
+                return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
+            actions = state.legal_actions()
+            state.apply(actions[rng.randrange(len(actions))])
+        if state.is_over:
+            return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
+        return None
+
+
+_REWARD = {"win": 1.0, "draw": 0.5, "lose": 0.0}
+
+
+class _Node:
+    """A position in the search tree; `total` is the reward of the seat that moved into it."""
+
+    __slots__ = ("parent", "action", "key", "player", "untried", "children", "visits", "total")
+
+    def __init__(self, parent, action, player, legal):
+        self.parent = parent
+        self.action = action
+        self.key = None if action is None else str(action)
+        self.player = player                   # the seat that chooses here; None when over
+        self.untried = list(legal)
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.total = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+    def select(self, exploration: float) -> "_Node":
+        """The child with the best UCB1 score; the earliest expanded one on a tie."""
+        log_n = math.log(self.visits)
+        best, best_score = None, -math.inf
+        for child in self.children:
+            score = child.total / child.visits + exploration * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+
+class IsmctsBot:
+    """Information-set Monte Carlo tree search (single-observer ISMCTS), `iterations` per move.
+
+    It decides only from what its seat may know. Each iteration searches a fresh
+    `match.determinized(seat, …)`: the components the seat cannot see are dealt again at random
+    among the places it cannot see, and the copy gets a fresh random generator, so shuffles and
+    dice are sampled, not foreseen. One tree is shared by all those worlds: its edges are action
+    texts, and an edge is chosen among those legal in the world at hand (UCB1 with availability
+    counts). Two positions its seat sees alike give the same decision for the same bot seed.
+
+    A playout runs random actions until the game ends (1 for a win, 0.5 a draw, 0 a loss). If
+    the rules declare an `estimate` (how well each player is doing), it stops after
+    `rollout_depth` actions and the estimate scores it; without one it goes on to the end (at
+    most `rollout_cap` actions, then it counts as a draw). Games random play never wins
+    (a co-operative card game, say) need the estimate to learn anything. Rewards are per seat (max^n), so it serves
+    rivals and co-operative games alike. The answer is the most visited move.
+    """
+
+    kind = "ismcts"
+    DEFAULT_ITERATIONS = 200
+    ROLLOUT_DEPTH = 8
+    ROLLOUT_CAP = 2_000
+    EXPLORATION = 0.7
+
+    def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS,
+                 rollout_depth: int = ROLLOUT_DEPTH, exploration: float = EXPLORATION):
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+        if iterations != self.DEFAULT_ITERATIONS:
+            self.kind = f"ismcts:{iterations}"
+
+    def choose(self, match):
+        legal = match.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = match.current_player
+        self._depth = self.rollout_depth if match.estimate(seat) is not None else self.ROLLOUT_CAP
+        root = _InfoNode()
+        rng = self.rng
+        sample = match.sampler(seat)
+        for _ in range(self.iterations):
+            self._iterate(root, sample(rng.getrandbits(64)))
+        by_text = {str(a): a for a in legal}
+        ranked = [(child.visits, child.mean, -i) for i, child in enumerate(root.children.values())]
+        best = None
+        for (key, child), rank in zip(root.children.items(), ranked):
+            if key in by_text and (best is None or rank > best[0]):
+                best = (rank, key)
+        return by_text[best[1]] if best is not None else legal[0]
+
+    def _iterate(self, root: "_InfoNode", state) -> None:
+        node, path = root, []
+        rng = self.rng
+        try:
+            while not state.is_over:
+                legal = state.legal_actions()
+                mover = state.current_player
+                untried = [a for a in legal if str(a) not in node.children]
+                for a in legal:                               # these were available to choose here
+                    child = node.children.get(str(a))
+                    if child is not None:
+                        child.available += 1
+                if untried:
+                    action = untried[rng.randrange(len(untried))]
+                    child = node.children[str(action)] = _InfoNode()
+                    child.available = 1
+                    state.apply(action)
+                    path.append((child, mover))
+                    break
+                child_key, action = self._select(node, legal)
+                node = node.children[child_key]
+                state.apply(action)
+                path.append((node, mover))
+            rewards = self._rollout(state)
+        except RulelangError:
+            rewards = None
+        for visited, mover in path:
+            visited.visits += 1
+            visited.total += 0.5 if rewards is None else rewards[mover]
+
+    def _select(self, node: "_InfoNode", legal: list):
+        best, best_score = None, -math.inf
+        c = self.exploration
+        for action in legal:
+            child = node.children[str(action)]
+            score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = (str(action), action), score
+        return best
+
+    def _rollout(self, state) -> list[float]:
+        rng = self.rng
+        for _ in range(self._depth):
+            if state.is_over:
+                break
+            actions = state.legal_actions()
+            state.apply(actions[rng.randrange(len(actions))])
+        if state.is_over:
+            return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
+        out = []
+        for p in range(state.players):
+            value = state.estimate(p)
+            out.append(0.5 if value is None else value)
+        return out
+
+
+class _InfoNode:
+    """An information set reached by a sequence of action texts; `total` is the reward of the
+    seat that chose the edge into it, `available` how often that edge could have been chosen."""
+
+    __slots__ = ("children", "visits", "total", "available")
+
+    def __init__(self):
+        self.children: dict[str, _InfoNode] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+_BOTS = {cls.kind: cls for cls in (RandomBot, GreedyBot, MctsBot, IsmctsBot)}
+KINDS = tuple(_BOTS)
+KIND_HELP = "random, greedy, mcts[:ITERATIONS] (mcts = mcts:200), ismcts[:ITERATIONS] (ismcts = ismcts:200)"
+
+
+def make_bot(kind: str, seed: int):
+    """A bot of the named kind ("mcts:N" for N search iterations); ValueError naming the kinds otherwise."""
+    name, colon, budget = kind.partition(":")
+    try:
+        if name in ("mcts", "ismcts") and colon:
+            if not (budget.isdigit() and budget.isascii()) or len(budget) > 7 or int(budget) < 1:
+                raise KeyError(kind)
+            return _BOTS[name](seed, iterations=int(budget))
+        if colon:
+            raise KeyError(kind)
+        return _BOTS[name](seed)
+    except KeyError:
+        raise ValueError(f"unknown bot kind {kind!r}; choose one of: {KIND_HELP}") from None
+
+
+def check_kind(kind: str) -> str:
+    """`kind` if `make_bot` accepts it; the same ValueError otherwise."""
+    make_bot(kind, 0)
+    return kind

@@ -1,0 +1,183 @@
+"""Save files: what a saved match is, how it is read, and how it is rebuilt by replaying it.
+
+A save file is not trusted (people send each other saves), so it never chooses what runs: it holds
+the rules' fingerprint (a hash of their content), the game's name, the players, seed, options and
+the log of actions, plus the final state for checking. Loading a save replays the log on a new
+match of rules the *user* names — `--rules FILE`, the game being played, or a rule file beside
+the save whose fingerprint matches — never a path written in the save. The replayed position must
+be the saved one, which also proves the save is what those moves give (the engine's determinism).
+"""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import rulelang
+from .. import interrupt_seat
+from ..core import safejson
+from ..core.errors import IllegalAction, RuleError, RuleRuntimeError, StateError
+from ..core.limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
+from ..core.textsafe import printable
+
+SAVE_VERSION = 2
+RULES_BESIDE = 50            # rule files beside a save tried for the one whose fingerprint matches
+
+
+def fingerprint(game) -> str:
+    """The rules' content hash (a front-end test double may have none: "")."""
+    return getattr(game, "fingerprint", "") or ""
+
+
+def save_data(game, match, seed: int, options: dict) -> dict:
+    """A match as a save file: enough to replay it on the same rules, and its state to check."""
+    state = match.state()
+    return {"rulelang_save": SAVE_VERSION, "fingerprint": fingerprint(game), "name": game.name,
+            "players": match.players, "seed": seed, "options": dict(options), "log": list(match.log),
+            "state": state}
+
+
+def read(path: str) -> dict:
+    """The contents of a save file, checked for shape (not yet against any rules); StateError saying
+    why not (the caller names the file)."""
+    try:
+        raw = _read_regular(path, JSON_SIZE_LIMIT + 1)
+    except OSError as error:
+        raise StateError(error.strerror or "cannot read it") from None
+    if len(raw) > JSON_SIZE_LIMIT:
+        raise StateError(f"larger than {JSON_SIZE_LIMIT} bytes: not a rulelang save file")
+    try:
+        data = safejson.loads(raw.decode("utf-8"), "save file")
+    except (ValueError, UnicodeDecodeError):      # JSONLimitError is a ValueError; so is a 5000-digit number
+        raise StateError("not a rulelang save file") from None
+    if not isinstance(data, dict) or "rulelang_save" not in data:
+        raise StateError("not a rulelang save file")
+    if data["rulelang_save"] != SAVE_VERSION:
+        raise StateError(f"a save file of another rulelang version "
+                         f"(format {_short(data['rulelang_save'])}; this version reads format {SAVE_VERSION})")
+    fields = {"fingerprint": str, "name": str, "players": int, "seed": int, "options": dict, "log": list}
+    for key, want in fields.items():
+        if type(data.get(key)) is not want:
+            raise StateError(f"not a rulelang save file (bad `{key}`)")
+    if not all(isinstance(text, str) for text in data["log"]):
+        raise StateError("not a rulelang save file (bad `log`)")
+    if not isinstance(data.get("state", {}), dict):
+        raise StateError("not a rulelang save file (bad `state`)")
+    return data
+
+
+def is_save(path: str) -> bool:
+    """Whether the file at `path` is meant as a save file (a JSON object with `rulelang_save`),
+    however broken it may be otherwise; a rule file or a compiled game is not."""
+    if not str(path).endswith(".json"):
+        return False
+    try:
+        head = _read_regular(path, 4096)
+    except OSError:
+        return False
+    return head.lstrip()[:1] == b"{" and b'"rulelang_save"' in head
+
+
+def _read_regular(path: str, limit: int) -> bytes:
+    """At most `limit` bytes of a regular file; OSError (with a reason to show) for anything else:
+    a FIFO or a device (which could block, or never end), a directory, a name no file can have."""
+    if "\0" in str(path):
+        raise OSError(0, "no file can have that name (it holds a NUL byte)")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        return file.read(limit)
+
+
+def check_game(data: dict, game) -> None:
+    """StateError unless the save was made with these very rules."""
+    if data["name"] != game.name:
+        raise StateError(f"it is a save of {_short(repr(data['name']))}, not of {_short(repr(game.name))}")
+    if data["fingerprint"] != fingerprint(game):
+        raise StateError(f"it was saved with other rules for {_short(game.name)} (another version of the "
+                         f"rule file: fingerprint {_short(data['fingerprint'])}, these rules {fingerprint(game)})")
+
+
+def rebuild(data: dict, game, on_action=None):
+    """The saved match, replayed action by action from a new match on `game`.
+
+    `on_action(n, seat, text)` is told each action as it is played. StateError (the match as it
+    was is untouched) if the rules differ, an action is not legal, or the position reached is not
+    the saved one.
+    """
+    check_game(data, game)
+    try:
+        match = game.new_match(data["players"], data["seed"], data["options"])
+    except (ValueError, RuleRuntimeError) as error:
+        raise StateError(str(error)) from None
+    for n, text in enumerate(data["log"], 1):
+        seat = match.current_player
+        try:
+            match.apply(text)
+        except IllegalAction:
+            raise StateError(f"action {n}, `{_short(text)}`, is not legal at that point") from None
+        except RuleRuntimeError as error:
+            raise StateError(f"action {n}, `{_short(text)}`, fails: {error}") from None
+        if on_action is not None:
+            out_of_turn = interrupt_seat(text)            # `P3: reveal`: P3 acted, not the actor
+            if out_of_turn is not None:
+                seat, text = out_of_turn, text.partition(": ")[2]
+            on_action(n, seat, text)
+    if "state" in data and match.state() != data["state"]:
+        raise StateError("the replayed position differs from the saved one")
+    return match
+
+
+def find_game(save_path: str, data: dict, rules: str | None = None):
+    """The rules to replay a save on: `rules` if the user named them (they must match), else the
+    rule file beside the save whose fingerprint is the save's. Never a path the save names."""
+    if rules is not None:
+        game = rulelang.load(rules)
+        check_game(data, game)
+        return game
+    folder = Path(save_path).resolve().parent
+    try:                                        # regular files of a rule file's size only (not /dev/zero)
+        candidates = sorted(p for p in folder.glob("*.rules")
+                            if p.is_file() and p.stat().st_size <= SOURCE_LIMIT)[:RULES_BESIDE]
+    except OSError:
+        candidates = []
+    for path in candidates:
+        try:
+            game = rulelang.load(str(path))
+        except (RuleError, OSError, ValueError):           # not these rules, and not ours to report
+            continue
+        if fingerprint(game) == data["fingerprint"]:
+            return game
+    raise StateError(f"no rule file beside the save has the rules it was played with "
+                     f"({_short(data['name'])}, fingerprint {_short(data['fingerprint'])}): "
+                     f"give them with --rules FILE")
+
+
+def replay(data: dict, game, out=print) -> bool:
+    """Replay a save's actions on a new match of `game`, printing each; True when the saved
+    position is reproduced."""
+    players = data["players"]
+    out(printable(f"{game.name}: {players} player{'' if players == 1 else 's'}, seed {data['seed']}"))
+
+    def show(n: int, seat, text: str) -> None:
+        out(printable(f"{n:>4}. {_seat(seat)}: {text}"))
+    try:
+        match = rebuild(data, game, show)
+    except StateError as error:
+        out(printable(str(error)))
+        return False
+    if match.is_over:
+        out("outcome: " + ", ".join(f"{_seat(p)} {r}" for p, r in enumerate(match.outcome["results"])))
+    out(f"replayed {len(data['log'])} actions: the saved position is reproduced exactly")
+    return True
+
+
+def _seat(seat) -> str:
+    return "none" if seat is None else f"P{seat + 1}"
+
+
+def _short(value, limit: int = 60) -> str:
+    """A value from a save for a one-line message: printable, and cut short."""
+    text = printable(value if isinstance(value, str) else repr(value))
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -1,0 +1,187 @@
+"""Balance reports: one or more simulations (rule variants side by side) written to a folder as
+Markdown, the raw JSON, and plots when matplotlib is installed (`pip install 'rulelang[plots]'`).
+
+Every rate comes with a 95 % Wilson interval, so a designer can tell a real difference between
+variants from noise.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from ..core.textsafe import printable
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion wins/n ((0, 1) when n is 0)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate_text(wins: int, n: int) -> str:
+    lo, hi = wilson(wins, n)
+    return f"{(wins / n if n else 0):.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def variant_name(result: dict) -> str:
+    opts = result.get("options") or {}
+    return ", ".join(f"{k}={v}" for k, v in opts.items()) or "default"
+
+
+def legal_by_decision(records: list[dict], buckets: int = 10) -> list[float]:
+    """The mean number of legal actions at each tenth of the games (by decision index)."""
+    sums, counts = [0.0] * buckets, [0] * buckets
+    for r in records:
+        n = len(r["legal"])
+        for i, k in enumerate(r["legal"]):
+            b = min(buckets - 1, i * buckets // n)
+            sums[b] += k
+            counts[b] += 1
+    return [s / c if c else 0.0 for s, c in zip(sums, counts)]
+
+
+def summary(result: dict) -> dict:
+    """What a report shows of one simulation (plain data: also the raw JSON's `summary`)."""
+    records = [r for r in result["records"] if not r["error"]]
+    n = len(records)
+    taken: dict = {}
+    for r in result["records"]:
+        for name, k in r["taken"].items():
+            taken[name] = taken.get(name, 0) + k
+    lengths = sorted(r["actions"] for r in records)
+    leads = [r["lead_changes"] for r in records if r["lead_changes"] is not None]
+    return {
+        "variant": variant_name(result),
+        "finished": n,
+        "seats": [{"seat": f"P{s + 1}", "wins": c["win"], "draws": c["draw"], "games": n,
+                   "interval": wilson(c["win"], n)} for s, c in enumerate(result["outcomes_by_seat"])],
+        "sides": [{"side": side, "wins": c["win"], "games": sum(c.values()), "interval": wilson(c["win"], sum(c.values()))}
+                  for side, c in result["outcomes_by_side"].items()],
+        "draws": {"draws": result["outcomes"]["draw"], "games": n, "interval": wilson(result["outcomes"]["draw"], n)},
+        "length": {"mean": sum(lengths) / n if n else 0, "min": lengths[0] if lengths else 0,
+                   "median": lengths[n // 2] if lengths else 0, "max": lengths[-1] if lengths else 0},
+        "lengths": lengths,
+        "legal_by_decision": legal_by_decision(records),
+        "actions_taken": dict(sorted(taken.items(), key=lambda kv: -kv[1])),
+        "lead_changes": (sum(leads) / len(leads)) if leads else None,
+        "errors": result["errors"],
+    }
+
+
+def write_report(results: list[dict], directory: str) -> list[str]:
+    """Write report.md, report.json and (with matplotlib) plots; the files written."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    sums = [summary(r) for r in results]
+    written = []
+    raw = {"simulations": [{k: v for k, v in r.items()} for r in results], "summaries": sums}
+    (out / "report.json").write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    written.append(str(out / "report.json"))
+    plots = _plots(results, sums, out)
+    written += [str(out / p) for p in plots]
+    (out / "report.md").write_text(_markdown(results, sums, plots), encoding="utf-8")
+    written.insert(0, str(out / "report.md"))
+    return written
+
+
+def _markdown(results: list[dict], sums: list[dict], plots: list[str]) -> str:
+    first = results[0]
+    lines = [f"# {printable(first['game'])}: balance report", "",
+             f"{first['games']} games per variant, {first['players']} players, seed {first['seed']}, "
+             f"bots: {', '.join(first['bots'])}. Rates are given with their 95 % (Wilson) interval.", ""]
+    head = "| | " + " | ".join(printable(s["variant"]) for s in sums) + " |"
+    rule = "|---|" + "---|" * len(sums)
+    lines += ["## Win rates", "", head, rule]
+    for i in range(first["players"]):
+        lines.append(f"| P{i + 1} wins | " + " | ".join(rate_text(s["seats"][i]["wins"], s["finished"]) for s in sums) + " |")
+    sides = sorted({x["side"] for s in sums for x in s["sides"]})
+    for side in sides:
+        cells = []
+        for s in sums:
+            x = next((y for y in s["sides"] if y["side"] == side), None)
+            cells.append(rate_text(x["wins"], x["games"]) if x else "–")
+        lines.append(f"| side {printable(side)} | " + " | ".join(cells) + " |")
+    lines.append("| draws | " + " | ".join(rate_text(s["draws"]["draws"], s["finished"]) for s in sums) + " |")
+    lines += ["", "## Game length (actions)", "", head, rule]
+    for key in ("mean", "min", "median", "max"):
+        lines.append(f"| {key} | " + " | ".join(f"{s['length'][key]:.1f}" if key == "mean" else str(s["length"][key])
+                                                for s in sums) + " |")
+    if any(s["lead_changes"] is not None for s in sums):
+        lines.append("| lead changes per game | " + " | ".join(
+            "–" if s["lead_changes"] is None else f"{s['lead_changes']:.2f}" for s in sums) + " |")
+    lines += ["", "## Legal actions per decision, over the game (tenths)", "", head, rule]
+    for b in range(10):
+        lines.append(f"| {b * 10}–{b * 10 + 10} % | " + " | ".join(f"{s['legal_by_decision'][b]:.1f}" for s in sums) + " |")
+    lines += ["", "## Actions taken", "", head, rule]
+    names = []
+    for s in sums:
+        names += [k for k in s["actions_taken"] if k not in names]
+    for name in names:
+        cells = []
+        for s in sums:
+            total = sum(s["actions_taken"].values()) or 1
+            k = s["actions_taken"].get(name, 0)
+            cells.append(f"{k} ({k / total:.1%})")
+        lines.append(f"| {printable(name)} | " + " | ".join(cells) + " |")
+    lines += ["", "## Errors", "", head, rule, "| games stopped by an error | " + " | ".join(
+        str(s["errors"]) for s in sums) + " |", ""]
+    if plots:
+        lines += ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
+    else:
+        lines += ["(Plots need matplotlib: `pip install 'rulelang[plots]'`.)", ""]
+    return "\n".join(lines)
+
+
+def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    names = [s["variant"] for s in sums]
+    files = []
+    players = results[0]["players"]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    width = 0.8 / len(sums)
+    for k, s in enumerate(sums):
+        rates = [x["wins"] / x["games"] if x["games"] else 0 for x in s["seats"]]
+        errs = [[r - x["interval"][0] for r, x in zip(rates, s["seats"])],
+                [x["interval"][1] - r for r, x in zip(rates, s["seats"])]]
+        ax.bar([i + k * width for i in range(players)], rates, width, yerr=errs, capsize=3, label=names[k])
+    ax.set_xticks([i + width * (len(sums) - 1) / 2 for i in range(players)])
+    ax.set_xticklabels([f"P{i + 1}" for i in range(players)])
+    ax.set_ylabel("win rate (95 % interval)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(out / "win_rates.png", dpi=110)
+    plt.close(fig)
+    files.append("win_rates.png")
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for k, s in enumerate(sums):
+        if s["lengths"]:
+            ax.hist(s["lengths"], bins=30, alpha=0.5, label=names[k])
+    ax.set_xlabel("actions per game")
+    ax.set_ylabel("games")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(out / "game_length.png", dpi=110)
+    plt.close(fig)
+    files.append("game_length.png")
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for k, s in enumerate(sums):
+        ax.plot([b * 10 + 5 for b in range(10)], s["legal_by_decision"], marker="o", label=names[k])
+    ax.set_xlabel("progress through the game (%)")
+    ax.set_ylabel("legal actions per decision")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(out / "legal_actions.png", dpi=110)
+    plt.close(fig)
+    files.append("legal_actions.png")
+    return files

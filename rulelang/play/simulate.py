@@ -1,0 +1,266 @@
+"""Self-play statistics: many bot-played matches of one game, summarised.
+
+Every figure except the timings depends only on the arguments: match i is seeded
+`match_seed(seed, i)` and its bots `bot_seed(match seed, seat)`, so a surprising
+game can be replayed alone with `rulelang play --seed`.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+from .bots import bot_seed, make_bot
+from ..core.errors import RulelangError
+from .report import wilson
+from ..core.textsafe import printable
+
+MAX_ACTIONS = 100_000        # a game still going after this many actions counts as an error
+REPORTED_FAILURES = 10       # failures listed in the result; all are counted
+RESULTS = ("win", "lose", "draw")
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of the `index`-th match of a simulation seeded `seed`."""
+    return seed * 1_000_003 + index
+
+
+def seat_bots(bots: dict[int, str] | str, players: int) -> list[str]:
+    """The bot kind of every seat: one kind for all, or per seat with "random" for the rest."""
+    if isinstance(bots, str):
+        return [bots] * players
+    for seat in bots:
+        if not 0 <= seat < players:
+            raise ValueError(f"no seat P{seat + 1} in a {players}-player match")
+    return [bots.get(seat, "random") for seat in range(players)]
+
+
+def simulate(game, players: int, games: int, seed: int,
+             bots: dict[int, str] | str = "random", options: dict | None = None,
+             max_actions: int = MAX_ACTIONS, workers: int = 1, progress=None,
+             ray: str | bool | None = None) -> dict:
+    """Plays `games` matches with bots in every seat and returns the statistics.
+
+    "outcomes" counts the first seat's results over the games that finished (in a
+    co-operative game that is every seat's result), "outcomes_by_seat" every seat's;
+    "win_rate_by_seat" gives each seat's share of wins. A game stopped by a rule error or by
+    the action cap is not in those figures but in "errors", with its seed in "failures".
+
+    `workers` > 1 plays the games in that many processes; `ray` (True: a local Ray instance,
+    or a cluster's address) plays them as Ray tasks. Each worker builds the game from its
+    compiled IR (no file is shared). Every figure but the timings is the same whatever the
+    backend and the number of workers, since each game is seeded by its index and the records
+    are gathered in game order. `progress(done, games)` is called as games finish.
+    """
+    if games < 1:
+        raise ValueError("the number of games must be at least 1")
+    if workers < 1:
+        raise ValueError("the number of workers must be at least 1")
+    kinds = seat_bots(bots, players)
+    start = time.perf_counter()
+    jobs = [(index, players, seed, kinds, options, max_actions) for index in range(games)]
+    game.new_match(players, match_seed(seed, 0), options)   # bad players or options: one error, here
+    records = []
+    if ray:
+        records = _on_ray(game, jobs, ray, workers, progress)
+    elif workers == 1 or games == 1:
+        for job in jobs:
+            records.append(play_game(game, *job))
+            if progress is not None:
+                progress(len(records), games)
+    else:
+        import concurrent.futures
+        import multiprocessing
+        context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_load_worker,
+                                                    initargs=(game.ir,)) as pool:
+            for record in pool.map(_worker_game, jobs, chunksize=max(1, games // (workers * 8))):
+                records.append(record)
+                if progress is not None:
+                    progress(len(records), games)
+    seconds = time.perf_counter() - start
+    return summarize(game.name, players, games, seed, kinds, options, records, seconds)
+
+
+def play_game(game, index: int, players: int, seed: int, kinds: list[str], options, max_actions: int) -> dict:
+    """One match of a simulation, and what a report needs of it."""
+    seed_i = match_seed(seed, index)
+    record = {"game": index, "seed": seed_i, "actions": 0, "results": None, "error": None,
+              "legal": [], "taken": {}, "lead_changes": None, "sides": None}
+    try:
+        match = game.new_match(players, seed_i, options)     # (bad players or options: ValueError)
+    except RulelangError as error:
+        record["error"] = f"{type(error).__name__}: {error}"
+        return record
+    robots = [make_bot(kind, bot_seed(seed_i, seat)) for seat, kind in enumerate(kinds)]
+    leader, changes = _leader(match), 0
+    taken = record["taken"]
+    try:
+        while not match.is_over:
+            if record["actions"] >= max_actions:
+                record["error"] = f"no end after {max_actions} actions"
+                return record
+            legal = match.legal_actions()
+            record["legal"].append(len(legal))
+            action = robots[match.current_player].choose(match)
+            name = action.name if hasattr(action, "name") else str(action).split(" ")[0]
+            taken[name] = taken.get(name, 0) + 1
+            match.apply(action)
+            record["actions"] += 1
+            if leader is not None:
+                now = _leader(match)
+                if now is not None and now != leader:
+                    changes += 1
+                    leader = now
+    except RulelangError as error:
+        record["error"] = f"{type(error).__name__}: {error}"
+        return record
+    record["results"] = list(match.outcome["results"])
+    record["lead_changes"] = changes if leader is not None else None
+    record["sides"] = match.sides()
+    return record
+
+
+def _leader(match):
+    """The one player ahead on score (None: no score kept, or a tie for the lead)."""
+    scores = match.scores()
+    if scores is None:
+        return None
+    best = max(scores)
+    top = [p for p, s in enumerate(scores) if s == best]
+    return top[0] if len(top) == 1 else -1
+
+
+_worker_games: dict = {}                 # in a worker process: fingerprint -> the game built from its IR
+
+
+def _load_worker(ir: dict):
+    import rulelang
+    game = rulelang.Game(ir)
+    _worker_games.clear()
+    _worker_games[None] = game
+    return game
+
+
+def _worker_game(job: tuple) -> dict:
+    return play_game(_worker_games[None], *job)
+
+
+def _ray_chunk(ir: dict, jobs: list) -> list:
+    """A Ray task: some games of a simulation, the game built once per worker process."""
+    import rulelang
+    key = json.dumps(ir.get("name")), len(json.dumps(ir))
+    game = _worker_games.get(key)
+    if game is None:
+        game = _worker_games[key] = rulelang.Game(ir)
+    return [play_game(game, *job) for job in jobs]
+
+
+def _on_ray(game, jobs: list, address, workers: int, progress) -> list:
+    """The games as Ray tasks, on a local Ray instance (address True) or a cluster."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--ray needs Ray: pip install 'rulelang[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=None if address is True else address, include_dashboard=False,
+                 log_to_driver=False, ignore_reinit_error=True,
+                 **({"num_cpus": workers} if address is True and workers > 1 else {}))
+    task = ray.remote(_ray_chunk)
+    ir_ref = ray.put(game.ir)
+    size = max(1, len(jobs) // 32)
+    pending = [task.remote(ir_ref, jobs[i:i + size]) for i in range(0, len(jobs), size)]
+    records: list = []
+    for ref in pending:                       # in game order, whatever order they finish in
+        records += ray.get(ref)
+        if progress is not None:
+            progress(len(records), len(jobs))
+    return records
+
+
+def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], options,
+              records: list[dict], seconds: float) -> dict:
+    """The statistics of a simulation from its games' records (in game order)."""
+    counts = [dict.fromkeys(RESULTS, 0) for _ in range(players)]
+    lengths: list[int] = []
+    failures: list[dict] = []
+    total_actions = 0
+    sides: dict = {}
+    for r in records:
+        total_actions += r["actions"]
+        if r["error"]:
+            failures.append({"game": r["game"], "seed": r["seed"], "error": r["error"]})
+            continue
+        lengths.append(r["actions"])
+        for seat, result in enumerate(r["results"]):
+            counts[seat][result] += 1
+            if r["sides"] is not None:
+                tally = sides.setdefault(r["sides"][seat], dict.fromkeys(RESULTS, 0))
+                tally[result] += 1
+    finished = len(lengths)
+    return {
+        "game": name,
+        "games": games,
+        "players": players,
+        "seed": seed,
+        "bots": kinds,
+        "options": options or {},
+        "actions": total_actions,
+        "seconds": seconds,
+        "actions_per_s": total_actions / seconds if seconds else 0.0,
+        "playouts_per_s": games / seconds if seconds else 0.0,
+        "finished": finished,
+        "outcomes": counts[0],
+        "outcomes_by_seat": counts,
+        "win_rate_by_seat": [_rate(c["win"], finished) for c in counts],
+        "win_rate_by_side": {side: _rate(c["win"], sum(c.values())) for side, c in sorted(sides.items())},
+        "outcomes_by_side": {side: c for side, c in sorted(sides.items())},
+        "draw_rate": _rate(counts[0]["draw"], finished),
+        "mean_length": _rate(sum(lengths), finished),
+        "max_length": max(lengths, default=0),
+        "errors": len(failures),
+        "failures": failures[:REPORTED_FAILURES],
+        "records": records,
+    }
+
+
+def _interval(wins: int, n: int) -> str:
+    lo, hi = wilson(wins, n)
+    return f"{_rate(wins, n):.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def _rate(part: float, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+def format_report(result: dict) -> str:
+    """The result as a few lines of text for the terminal (the rule file's words made printable)."""
+    seats = ", ".join(f"P{seat + 1} {kind}" for seat, kind in enumerate(result["bots"]))
+    finished = result["finished"]
+    first = result["outcomes"]
+    lines = [
+        f"{printable(result['game'])}: {result['games']} game{'s' if result['games'] != 1 else ''}, "
+        f"{result['players']} player{'s' if result['players'] != 1 else ''}, "
+        f"seed {result['seed']} (bots: {seats})",
+    ]
+    if result["options"]:
+        lines.append("options: " + ", ".join(printable(f"{k}={v}") for k, v in result["options"].items()))
+    lines += [
+        "P1 results: " + ", ".join(f"{key} {_rate(first[key], finished):.1%}" for key in RESULTS),
+        "win rate by seat (95% interval): " + ", ".join(
+            f"P{seat + 1} {_interval(c['win'], finished)}" for seat, c in enumerate(result["outcomes_by_seat"])),
+    ]
+    if result["outcomes_by_side"]:
+        lines.append("win rate by side: " + ", ".join(
+            f"{printable(side)} {_interval(c['win'], sum(c.values()))}" for side, c in result["outcomes_by_side"].items()))
+    lines += [
+        f"draw rate: {result['draw_rate']:.1%}",
+        f"game length: mean {result['mean_length']:.1f}, max {result['max_length']} actions",
+        f"speed: {result['actions_per_s']:,.0f} actions/s, {result['playouts_per_s']:,.1f} playouts/s "
+        f"({result['actions']} actions in {result['seconds']:.2f} s; "
+        f"{1000 * result['seconds'] / max(1, result['actions']):.2f} ms per action, bots' thinking included)",
+        f"errors: {result['errors']}",
+    ]
+    lines += [f"  game {f['game']} (seed {f['seed']}): {printable(f['error'])}" for f in result["failures"]]
+    if result["errors"] > len(result["failures"]):
+        lines.append(f"  ... and {result['errors'] - len(result['failures'])} more")
+    return "\n".join(lines)
