@@ -170,3 +170,40 @@ def test_third_dead_neutral_ends_the_game_before_the_loot():
     _ended_without_a_question(m)
     assert winners(m) == [0, 2]
     assert equipment(m, 0) == []
+
+
+# ---- a kill counts for a killer who dies of the same effect ---------------------------------------
+def _charles_spider(charles_damage: int, dead: tuple[int, ...]):
+    # Charles (P1) draws the Bloodthirsty Spider and aims it at Emi (P4, 8 of 10)
+    pos = (Position(["Charles", "Vampire", "Werewolf", "Emi", "George", "Allie"])
+           .at("cemetery", "gate", "church", "woods", "altar", None).damage(0, charles_damage).damage(3, 8)
+           .deck("black", "Bloodthirsty Spider").turn(0, "area"))
+    if dead:
+        pos.dead(*dead)
+    m = pos.match()
+    play(m, "black card", "P4")
+    return m
+
+
+def test_charles_dying_of_his_own_spider_still_wins_by_its_kill():
+    # Allie dead; Emi and Charles die together: 3 dead, the kill is Charles's, dead or not
+    m = _charles_spider(9, (5,))
+    assert var(m, "dead") == [True, False, False, True, False, True]
+    _ended_without_a_question(m)
+    assert winners(m) == [0]
+
+
+def test_charles_spider_kill_with_two_dead_in_all_does_not_win():
+    m = _charles_spider(9, ())
+    assert var(m, "dead") == [True, False, False, True, False, False]
+    assert m.outcome is None
+
+
+def test_charles_killing_only_himself_is_no_kill():
+    # two dead already; Charles's Bloody Feast kills him: his own death is no kill of his
+    m = (Position(["Charles", "Vampire", "Werewolf", "Emi", "George", "Allie"])
+         .at("cabin", "gate", "church", "woods", None, None).dead(4, 5).reveal(0).damage(0, 9)
+         .turn(0, "fight").rolls((6, 4), (4, 1)).match())
+    play(m, "attack P2", "yes")
+    assert var(m, "dead") == [True, False, False, False, True, True]
+    assert m.outcome is None
