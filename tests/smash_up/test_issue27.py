@@ -242,3 +242,20 @@ def test_same_named_minions_with_different_attachments_are_labelled_by_what_they
     answer(m, "act Cannon")
     assert sorted(m.question["options"]) == [f"Collector (P2, {OASIS})",
                                              f"Collector (P2, {OASIS}) with Tooth and Claw... and Guns", "pass"]
+
+
+def test_ninja_acolyte_copies_one_use_per_base_and_a_question_when_they_carry_different_actions():
+    pos = Pos("ninjas+dinosaurs,aliens+pirates")
+    pos.minion("Ninja Acolyte", 0, OASIS)
+    upgraded = pos.minion("Ninja Acolyte", 0, OASIS)
+    pos.on_minion("Upgrade", 0, upgraded)
+    pos.minion("Ninja Acolyte", 0, LIBRARY)
+    pos.hand(0, "Shinobi")
+    m = pos.match()
+    assert [a for a in legal(m) if a.startswith("use")] == [f"use Ninja Acolyte on {OASIS}",
+                                                            f"use Ninja Acolyte on {LIBRARY}"]
+    answer(m, f"use Ninja Acolyte on {OASIS}")
+    assert m.question["options"] == [f"Ninja Acolyte (P1) on {OASIS}, power 2",
+                                     f"Ninja Acolyte (P1) on {OASIS} with Upgrade, power 4"]
+    answer(m, f"Ninja Acolyte (P1) on {OASIS} with Upgrade, power 4")
+    assert upgraded in m.state()["zones"]["hand"][0] and zone(m, "discard", 0) == ["Upgrade"]
