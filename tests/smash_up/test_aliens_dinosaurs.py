@@ -228,11 +228,15 @@ def test_terraforming_swaps_a_base_and_may_play_an_extra_minion_there():
     z = zones(m)
     assert lib in z["bases"] and pits in z["base_deck"] and var(m, "at")[rex] == lib
     assert jam in z["discard"][0] and var(m, "on_base")[jam] is None
-    # the extra minion: on the new base only, at once or not at all
-    assert m.question["prompt"] == "play an extra minion"
-    m.apply("Invader")
+    # the extra minion: on the new base only, kept for later in the play phase (issue 27)
+    assert m.question is None and var(m, "extra_on")[lib] == 1
+    m.apply("play Invader The Great Library")                    # both plays fit: which one?
+    assert m.question["prompt"] == "which play do you use"
+    assert sorted(m.question["options"]) == ["an extra minion on this base", "your minion play"]
+    m.apply("an extra minion on this base")
     inv = next(i for i in zones(m)["field"] if pos.comps[i]["label"] == "Invader")
     assert var(m, "at")[inv] == lib and var(m, "vp") == [1, 0] and var(m, "minion_plays") == [1, 0]
+    assert var(m, "extra_on")[lib] == 0
 
 
 # ---- Dinosaurs --------------------------------------------------------------------------------
@@ -360,7 +364,7 @@ def test_upgrade_gives_its_minion_2():
     pos.field("King Rex", 0, "Jungle Oasis")
     pos.field("Invader", 0, "Jungle Oasis")                      # 10, 12 with Upgrade
     m = pos.match()
-    m.apply("attach Upgrade King Rex")
+    m.apply("attach Upgrade to King Rex (P1) on Jungle Oasis")
     m.apply("done")
     assert var(m, "vp") == [2, 0]
 
@@ -380,7 +384,7 @@ def test_tooth_and_claw_is_destroyed_instead_of_its_minion():
     tac = pos.on_minion("Tooth and Claw... and Guns", 0, rex)
     up = pos.hand("Upgrade", 1)
     m = pos.match()
-    m.apply("attach Upgrade King Rex")
+    m.apply("attach Upgrade to King Rex (P1) on Jungle Oasis")
     z = zones(m)
     assert tac in z["discard"][0] and up in z["discard"][1] and z["attached"] == []
 

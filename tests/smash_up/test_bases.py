@@ -181,18 +181,19 @@ def sorted_labels(xs):
 # ================================================================================================
 
 def test_the_homeworld_extra_minion_of_power_2_or_less_anywhere_and_again_if_played_here():
+    """The extra minion is kept for later in the play phase (it need not be played at once), with
+    its limit: printed power 2 or less, on any base."""
     pos = (Position().bases("The Homeworld", "Jungle Oasis", "Tar Pits")
            .hand(0, "King Rex", "War Raptor", "War Raptor", "Laseratops"))
     m = pos.match()
     m.apply("play King Rex The Homeworld")
-    q = m.question
-    assert q["chooser"] == 0 and sorted(q["options"]) == ["War Raptor", "War Raptor #2", "pass"]
-    answer(m, "War Raptor")
-    assert sorted(options(m)) == ["Jungle Oasis", "Tar Pits", "The Homeworld"]
-    answer(m, "The Homeworld")                       # played here: the ability triggers again
-    assert options(m) == ["War Raptor", "pass"]
-    answer(m, "War Raptor", "Jungle Oasis")          # played elsewhere: no further extra minion
-    assert m.question is None
+    assert m.question is None and var(m, "extra_small") == 1       # no question: kept for later
+    assert sorted(a for a in legal(m) if a.startswith("play ")) == [
+        "play War Raptor Jungle Oasis", "play War Raptor Tar Pits", "play War Raptor The Homeworld"]
+    answer(m, "play War Raptor The Homeworld")       # played here: the ability triggers again
+    assert var(m, "extra_small") == 1
+    answer(m, "play War Raptor Jungle Oasis")        # played elsewhere: no further extra minion
+    assert var(m, "extra_small") == 0 and not any(a.startswith("play ") for a in legal(m))
     field = m.state()["zones"]["field"]
     assert sorted((lbl, where(m, c)) for lbl, c in zip(labels(m, field), field)) == [
         ("King Rex", "The Homeworld"), ("War Raptor", "Jungle Oasis"), ("War Raptor", "The Homeworld")]
@@ -204,8 +205,18 @@ def test_the_homeworld_extra_minion_of_power_2_or_less_anywhere_and_again_if_pla
 def test_the_homeworld_extra_minion_may_be_declined():
     m = Position().bases("The Homeworld", "Jungle Oasis", "Tar Pits").hand(0, "King Rex", "Collector").match()
     m.apply("play King Rex The Homeworld")
-    answer(m, "pass")
-    assert zone(m, "hand", 0) == ["Collector"] and zone(m, "field") == ["King Rex"]
+    answer(m, "done")                                # the extra minion is not used
+    assert zone(m, "field") == ["King Rex"]
+
+
+def test_the_homeworld_extra_minion_kept_while_other_cards_are_played():
+    """Issue 27: the extra minion of power 2 or less waits while an action is played first."""
+    m = (Position().bases("The Homeworld", "Jungle Oasis", "Tar Pits")
+         .hand(0, "King Rex", "Howl", "War Raptor").match())
+    m.apply("play King Rex The Homeworld")
+    answer(m, "act Howl")
+    answer(m, "play War Raptor Tar Pits")
+    assert zone(m, "hand", 0) == [] and var(m, "extra_small") == 0
 
 
 def test_the_mothership_winner_returns_a_minion_of_power_3_or_less():

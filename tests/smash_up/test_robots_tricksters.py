@@ -129,13 +129,16 @@ def test_hoverbot_leaves_an_action_on_top_shown_to_everyone():
     assert [c["label"] for c in deck["known"]] == ["Tech Center"]           # revealed to P2 too
 
 
-def test_zapbot_offers_only_minions_of_power_two_or_less_at_once():
+def test_zapbot_extra_minion_of_power_two_or_less_kept_for_later_in_the_play_phase():
     m = position(hands=(["Zapbot", "Microbot Guard", "Warbot", "Tech Center"], []))
     play(m, f"play Zapbot {OASIS}")
-    assert options(m) == ["Microbot Guard", "pass"]
-    play(m, "Microbot Guard", MALL)
+    assert m.question is None and m.state()["vars"]["extra_small"] == 1     # issue 27: not at once
+    acts = legal(m)
+    assert f"play Microbot Guard {MALL}" in acts and f"play Warbot {OASIS}" not in acts
+    play(m, "act Tech Center", f"{OASIS} (1)")         # an action first: the extra minion waits
+    play(m, f"play Microbot Guard {MALL}")
     assert where(m, "Microbot Guard", 0) == [MALL] and var(m, "minion_plays", 0) == 0
-    assert f"play Warbot {OASIS}" not in legal(m)
+    assert not any(a.startswith("play ") for a in legal(m))
 
 
 def test_warbot_is_not_destroyed_by_flame_trap_which_destroys_itself():
@@ -281,7 +284,7 @@ def test_brownie_makes_another_player_who_affects_it_discard_two_random_cards():
     # an action on a minion affects it too
     m = position(hands=([], ["Upgrade", "King Rex", "Invader", "Scout"]), field=[("Brownie", 0, OASIS)],
                  factions="tricksters+robots,aliens+dinosaurs", current=1)
-    play(m, "attach Upgrade Brownie")
+    play(m, f"attach Upgrade to Brownie (P1) on {OASIS}")
     assert len(labels(m, "hand", 1)) == 1 and len(labels(m, "discard", 1)) == 2
     # its owner affecting it: nothing
     m = position(hands=(["Beam Up", "Gnome"], ["King Rex"]), field=[("Brownie", 0, OASIS)],
@@ -330,7 +333,6 @@ def test_disenchant_destroys_an_action_in_play():
 def test_enshrouding_mist_one_extra_minion_there_any_time_in_the_turn():
     m = position(hands=(["Enshrouding Mist", "Zapbot", "Gremlin", "Gnome"], []))
     play(m, f"place Enshrouding Mist {OASIS}")         # at once, in the turn it is played
-    assert var(m, "minion_plays", 0) == 2
     play(m, f"play Gnome {LIBRARY}")                   # the normal play, elsewhere
     acts = legal(m)
     assert f"play Zapbot {OASIS}" in acts and f"play Zapbot {LIBRARY}" not in acts
@@ -340,27 +342,28 @@ def test_enshrouding_mist_one_extra_minion_there_any_time_in_the_turn():
 
 def test_enshrouding_mist_used_first_leaves_the_normal_play_and_comes_back_each_turn():
     m = position(hands=(["Gremlin", "Gnome", "Zapbot"], []), attached=[("Enshrouding Mist", 0, OASIS)])
-    assert var(m, "minion_plays", 0) == 1              # (the position starts after the turn start)
     end_turn(m)
     end_turn(m)
-    assert var(m, "minion_plays", 0) == 2
-    play(m, f"play Gremlin {OASIS}")                   # the Mist's play
+    play(m, f"play Gremlin {OASIS}")                   # both plays fit: the player names one
+    assert sorted(m.question["options"]) == ["an extra minion on this base", "your minion play"]
+    play(m, "an extra minion on this base")            # the Mist's play
     acts = legal(m)
     assert f"play Gnome {LIBRARY}" in acts and f"play Gnome {OASIS}" in acts
     play(m, f"play Gnome {LIBRARY}")
-    assert var(m, "minion_plays", 0) == 0
+    assert var(m, "minion_plays", 0) == 0 and not any(a.startswith("play ") for a in legal(m))
     # another player's turn: no extra play
     end_turn(m)
-    assert var(m, "minion_plays", 1) == 1
+    m2 = position(hands=([], ["Walker", "Walker"]), attached=[("Enshrouding Mist", 0, OASIS)], current=1)
+    play(m2, f"play Walker {OASIS}")
+    assert not any(a.startswith("play ") for a in legal(m2))
 
 
 def test_enshrouding_mist_destroyed_unused_takes_its_play_away():
-    m = position(hands=(["Disenchant", "Gnome", "Gremlin"], []), attached=[("Enshrouding Mist", 0, OASIS)],
-                 minion_plays={0: 2}, trick_open={("Enshrouding Mist", 0): True})
+    m = position(hands=(["Disenchant", "Gnome", "Gremlin"], []), attached=[("Enshrouding Mist", 0, OASIS)])
     assert f"play Gnome {LIBRARY}" in legal(m)
     play(m, "act Disenchant")
-    assert var(m, "minion_plays", 0) == 1 and labels(m, "discard", 0) == ["Disenchant", "Enshrouding Mist"]
-    play(m, f"play Gnome {LIBRARY}")
+    assert labels(m, "discard", 0) == ["Disenchant", "Enshrouding Mist"]
+    play(m, f"play Gnome {OASIS}")                    # the normal play: no question
     assert not any(a.startswith("play ") for a in legal(m))
 
 
@@ -388,7 +391,7 @@ def test_hideout_stops_another_players_action_for_all_its_minions_and_is_destroy
     # an action played on such a minion is discarded, and Hideout destroyed
     m = position(hands=([], ["Upgrade"]), field=[("Gremlin", 0, OASIS)], attached=[("Hideout", 0, OASIS)],
                  factions="tricksters+robots,aliens+dinosaurs", current=1)
-    play(m, "attach Upgrade Gremlin")
+    play(m, f"attach Upgrade to Gremlin (P1) on {OASIS}")
     assert labels(m, "attached") == [] and labels(m, "discard", 1) == ["Upgrade"]
     assert labels(m, "discard", 0) == ["Hideout"]
     # a minion's ability is not an action
@@ -404,12 +407,12 @@ def test_mark_of_sleep_no_actions_in_the_chosen_players_next_turn():
     assert options(m) == ["P1", "P2"]
     play(m, "P2")
     end_turn(m)
-    assert var(m, "action_plays", 1) == 0 and not any(a.startswith("act ") for a in legal(m))
-    play(m, f"play Chronomage {OASIS}")                # its extra action is taken back too
-    assert var(m, "action_plays", 1) == 0 and not any(a.startswith("act ") for a in legal(m))
+    assert var(m, "asleep", 1) and not any(a.startswith("act ") for a in legal(m))
+    play(m, f"play Chronomage {OASIS}")                # its extra action cannot be played either
+    assert not any(a.startswith("act ") for a in legal(m))
     end_turn(m)
     end_turn(m)                                          # their turn after: actions again
-    assert var(m, "action_plays", 1) == 1
+    assert not var(m, "asleep", 1) and any(a.startswith("act ") for a in legal(m))
 
 
 def test_pay_the_piper_another_player_playing_a_minion_here_discards_a_card():

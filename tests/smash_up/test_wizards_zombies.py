@@ -139,14 +139,18 @@ def test_neophyte_on_an_empty_deck_reveals_from_the_reshuffled_discard():
 
 
 # -- ongoing (minion) + start of turn --
+def actions_left(m, p):
+    return m.game.code.defs["actions_left"](m, p)
+
+
 def test_archmage_gives_an_extra_action_the_turn_it_lands_and_each_of_its_owners_turns():
     m = position(hands=(["Archmage"], []))
     play(m, "play Archmage Jungle Oasis")
-    assert var(m, "action_plays", 0) == 2
+    assert actions_left(m, 0) == 2
     end_turn(m)
-    assert m.current_player == 1 and var(m, "action_plays", 1) == 1
+    assert m.current_player == 1 and actions_left(m, 1) == 1
     end_turn(m)
-    assert m.current_player == 0 and var(m, "action_plays", 0) == 2
+    assert m.current_player == 0 and actions_left(m, 0) == 2
 
 
 def test_archmage_does_not_beat_mark_of_sleep():
@@ -156,7 +160,7 @@ def test_archmage_does_not_beat_mark_of_sleep():
     st["vars"]["no_actions"][0] = True           # (as Mark of Sleep leaves it)
     m = rulelang.Match.from_state(game, st)
     end_turn(m)
-    assert m.current_player == 0 and var(m, "action_plays", 0) == 0
+    assert m.current_player == 0 and actions_left(m, 0) == 0
 
 
 # -- actions --
@@ -337,17 +341,18 @@ def test_not_enough_bullets_returns_minions_of_one_name():
 
 def test_outbreak_plays_an_extra_minion_where_you_have_none():
     m = position(hands=(["Outbreak", "Walker"], []), field=[("Enchantress", 0, "Jungle Oasis")])
-    play(m, "act Outbreak", "Walker")
-    assert options(m) == ["Evans City Cemetery", "The Great Library"]
-    play(m, "The Great Library", "no")
+    play(m, "act Outbreak")                   # kept for later in the play phase (issue 27)
+    assert m.question is None and m.state()["vars"]["extra_empty"] == 1
+    play(m, "play Walker The Great Library", "an extra minion where you have none", "no")
     assert var(m, "minion_plays", 0) == 1 and labels(m, "hand", 0) == []
 
 
 def test_they_keep_coming_plays_an_extra_minion_from_the_discard():
     m = position(hands=(["They Keep Coming"], []), discards=(["Zombie Lord", "Summon"], []))
-    play(m, "act They Keep Coming")
-    assert options(m) == ["Zombie Lord", "pass"]
-    play(m, "Zombie Lord", "Jungle Oasis")                # (its own on-play: nothing of power ≤2 left)
+    play(m, "act They Keep Coming")           # kept for later in the play phase (issue 27)
+    assert options(m) == ["done"] + [f"play Zombie Lord from the discard pile on {b}"
+                                     for b in ("Evans City Cemetery", "Jungle Oasis", "The Great Library")]
+    play(m, "play Zombie Lord from the discard pile on Jungle Oasis")   # (its own on-play: nothing left)
     assert m.question is None and labels(m, "field") == ["Zombie Lord"] and var(m, "minion_plays", 0) == 1
 
 
@@ -366,26 +371,27 @@ def test_theyre_coming_to_get_you_plays_minions_from_the_discard_onto_its_base()
     m = position(hands=(["They're Coming to Get You", "Enchantress"], ["Zapbot"]),
                  decks=(["Summon", "Scry", "Portal", "Mystic Studies"], []), discards=(["Walker", "Zombie Lord"], []))
     play(m, "place They're Coming to Get You Jungle Oasis")
-    # offered after a card is played on its owner's turn (itself included), using a minion play
-    assert m.question["prompt"] == "They're Coming to Get You: play a minion from your discard pile on Jungle Oasis?"
-    assert options(m) == ["Walker", "Zombie Lord", "pass"]
-    play(m, "Walker", "no")                                   # (Walker's own on-play)
+    # the turn's minion play may come from the discard pile, onto its base only
+    assert m.question is None
+    assert options(m) == ["done"] + [f"play Enchantress {b}" for b in
+                                     ("Evans City Cemetery", "Jungle Oasis", "The Great Library")] + [
+        "play Walker from the discard pile on Jungle Oasis", "play Zombie Lord from the discard pile on Jungle Oasis"]
+    play(m, "play Walker from the discard pile on Jungle Oasis", "no")      # (Walker's own on-play)
     assert labels(m, "field") == ["Walker"] and labels(m, "discard", 0) == ["Zombie Lord"]
     assert var(m, "minion_plays", 0) == 0 and var(m, "minions_played", 0) == 1
     assert options(m) == ["done"]                             # no minion play left: Enchantress waits
     end_turn(m)
-    play(m, "play Zapbot Jungle Oasis")                       # not P2's card: no offer on P2's turn
-    assert m.question is None or "They're Coming" not in m.question["prompt"]
+    play(m, "play Zapbot Jungle Oasis")                       # not P2's card: nothing from P1's discard
+    assert not any("discard pile" in a for a in options(m))
 
 
-def test_theyre_coming_to_get_you_offers_at_the_start_of_its_owners_turn():
+def test_theyre_coming_to_get_you_on_its_owners_next_turn():
     m = position(hands=([], []), discards=(["Walker", "Zombie Lord"], []),
                  attached=[("They're Coming to Get You", 0, "Jungle Oasis")])
     end_turn(m)
     play(m, "done")                                           # P2 ends; P1's turn starts
-    assert m.current_player == 0 and m.question["chooser"] == 0
-    assert options(m) == ["Walker", "Zombie Lord", "pass"]
-    play(m, "Zombie Lord")
+    assert m.current_player == 0 and m.question is None
+    play(m, "play Zombie Lord from the discard pile on Jungle Oasis")
     # Zombie Lord's on-play: the two bases without P1's minions, Walker (power 2) from the discard
     assert options(m) == ["Evans City Cemetery", "The Great Library", "pass"]
     play(m, "The Great Library", "Walker", "no")            # (Walker's own on-play)
@@ -408,17 +414,16 @@ def test_mass_enchantment_refills_an_empty_deck_from_the_discard():
     assert labels(m, "discard", 1) == ["Grave Robbing"] and labels(m, "deck", 1) == []
 
 
-def test_theyre_coming_to_get_you_offers_again_after_a_pass_once_something_is_played():
+def test_theyre_coming_to_get_you_any_moment_of_the_play_phase():
+    """Issue 27: not only at the start of the turn or after a play: whenever a minion play is left."""
     m = position(hands=(["They're Coming to Get You", "Summon"], []), discards=(["Walker", "Zombie Lord"], []),
                  action_plays=[2, 0])
-    play(m, "place They're Coming to Get You Jungle Oasis", "pass")
-    assert m.question is None and var(m, "minion_plays", 0) == 1
-    play(m, "act Summon")                                     # a card played: offered again, 2 plays left
-    assert options(m) == ["Walker", "Zombie Lord", "pass"]
-    play(m, "Walker", "no")
-    assert var(m, "minion_plays", 0) == 1 and options(m) == ["Zombie Lord", "pass"]
-    play(m, "pass")
-    assert m.question is None and labels(m, "discard", 0) == ["Zombie Lord", "Summon"]
+    play(m, "place They're Coming to Get You Jungle Oasis", "act Summon")
+    assert var(m, "minion_plays", 0) == 2
+    play(m, "play Walker from the discard pile on Jungle Oasis", "no")
+    assert var(m, "minion_plays", 0) == 1
+    play(m, "play Zombie Lord from the discard pile on Jungle Oasis")
+    assert m.question is None and labels(m, "discard", 0) == ["Summon"]
 
 
 def test_scenario_2_one_minion_and_one_action_a_turn_unless_an_ability_grants_more():
