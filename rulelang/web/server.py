@@ -10,9 +10,13 @@ that match's lock, so a thinking bot never blocks the other matches or the pages
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import multiprocessing
+import os
 import secrets
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +65,66 @@ def shipped_games() -> list[Path]:
         if folder.is_dir():
             return sorted(p for p in folder.glob("*.rules") if p.is_file())
     return []
+
+
+_LOADED: dict = {}                # (path, mtime, size) -> Game: loaded once per process
+_LOADING = threading.Lock()
+
+
+def load_game(path: str):
+    """rulelang.load, once per process for a file that has not changed."""
+    info = os.stat(path)
+    key = (str(Path(path).resolve()), info.st_mtime_ns, info.st_size)
+    with _LOADING:
+        game = _LOADED.get(key)
+        if game is None:
+            game = _LOADED[key] = rulelang.load(str(path))
+        return game
+
+
+def _bot_move(path: str, fingerprint: str, state: dict, kind: str, seed: int) -> tuple[str, str]:
+    """In a worker process: the move a bot of `kind` makes in the position `state`."""
+    try:
+        game = load_game(path)
+        if game.fingerprint != fingerprint:
+            return "error", f"{path} has changed since the match began"
+        match = rulelang.Match.from_state(game, state)
+        return "ok", make_bot(kind, seed).choose(match).text
+    except (RulelangError, EngineFault, ValueError, OSError) as err:
+        return "error", printable(str(err))[:300]
+
+
+class BotPool:
+    """Search bots think in worker processes (spawned when first needed): a long search holds no
+    lock and no interpreter the server needs. Stopping the server ends them."""
+
+    def __init__(self, workers: int = 2):
+        self.workers = workers
+        self.pool = None
+        self.lock = threading.Lock()
+
+    def _start(self):
+        with self.lock:
+            if self.pool is None:
+                self.pool = multiprocessing.get_context("spawn").Pool(self.workers)
+            return self.pool
+
+    async def choose(self, *args) -> tuple[str, str]:
+        pool = self.pool or await asyncio.to_thread(self._start)
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+
+        def settle(value):
+            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(value))
+        pool.apply_async(_bot_move, args, callback=settle,
+                         error_callback=lambda err: settle(("error", printable(str(err))[:300])))
+        return await done
+
+    def close(self) -> None:
+        with self.lock:
+            if self.pool is not None:
+                self.pool.terminate()
+                self.pool = None
 
 
 @dataclass
@@ -114,13 +178,14 @@ class Server:
         self.entries: dict[str, Entry] = {}
         paths = (shipped_games() if include_shipped else []) + [Path(r) for r in (rules or [])]
         for path in paths:
-            game = rulelang.load(str(path))        # a RuleError names the file and line: the caller says it
+            game = load_game(str(path))            # a RuleError names the file and line: the caller says it
             key = _key(path.stem, self.entries)
             self.entries[key] = Entry(key, str(path.resolve()), game)
         self.store = Store(store)
         self.matches: dict[str, Served] = {}
         self.bot_delay = bot_delay
-        self.app = Starlette(routes=[
+        self.pool = BotPool()
+        self.app = Starlette(lifespan=self._lifespan, routes=[
             Route("/", self.lobby_page),
             Route("/api/games", self.api_games),
             Route("/api/matches", self.api_create, methods=["POST"]),
@@ -129,6 +194,17 @@ class Server:
             WebSocketRoute("/ws/{mid}/{token}", self.socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ], exception_handlers={404: self.not_found, 405: self.not_found, 500: self.internal})
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app):
+        yield
+        self.close()
+
+    def close(self) -> None:
+        self.pool.close()
+        for served in self.matches.values():
+            if served.bot_task is not None:
+                served.bot_task.cancel()
 
     # ---- pages ------------------------------------------------------------------------------
     async def lobby_page(self, request: Request) -> Response:
@@ -239,7 +315,7 @@ class Server:
         entry = next((e for e in self.entries.values() if e.path == saved["rules"]), None)
         if entry is None:
             entry = Entry(_key(Path(saved["rules"]).stem, self.entries), saved["rules"],
-                          await asyncio.to_thread(rulelang.load, saved["rules"]))
+                          await asyncio.to_thread(load_game, saved["rules"]))
         if entry.game.fingerprint != saved["fingerprint"]:
             raise ValueError(f"{saved['rules']} has changed since the match began")
 
@@ -429,25 +505,32 @@ class Server:
             await self.push(served)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            bot = served.bots[seat]
-            try:
-                action = await asyncio.to_thread(bot.choose, copy)
-            except (RulelangError, EngineFault) as err:
-                served.fault = f"a bot met a rule error: {printable(str(err))[:300]}"
+            kind = served.seats[seat]
+            if kind.startswith("ismcts"):          # a search: in a worker process
+                state = await asyncio.to_thread(copy.state)
+                status, text = await self.pool.choose(served.entry.path, served.entry.game.fingerprint, state,
+                                                      kind, bot_seed(served.seed + version, seat))
+            else:                                  # a glance: in a worker thread, on a copy
+                try:
+                    status, text = "ok", (await asyncio.to_thread(served.bots[seat].choose, copy)).text
+                except (RulelangError, EngineFault) as err:
+                    status, text = "error", printable(str(err))[:300]
+            if status != "ok":
+                served.fault = f"a bot met a rule error: {text}"
                 served.thinking = None
                 break
             async with served.lock:
                 if served.applied != version or served.match.current_player != seat:
                     continue
                 try:
-                    await asyncio.to_thread(served.match.apply, action.text)
+                    await asyncio.to_thread(served.match.apply, text)
                 except (RulelangError, EngineFault) as err:
                     served.fault = f"a bot met a rule error: {printable(str(err))[:300]}"
                     served.thinking = None
                     break
                 served.applied += 1
                 served.thinking = None
-                self.store.append(served.id, served.applied, action.text)
+                self.store.append(served.id, served.applied, text)
             await self.push(served)
         await self.push(served)
 

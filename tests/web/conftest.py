@@ -37,8 +37,9 @@ class Running:
         self.url = f"http://127.0.0.1:{self.port}"
 
     def stop(self):
+        self.server.close()
         self.uv.should_exit = True
-        self.thread.join(10)
+        self.thread.join(30)
         self.server.store.close()
         self.sock.close()
 
