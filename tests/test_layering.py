@@ -4,7 +4,7 @@
   but each other;
 - the engine (codegen, engine, boards, irspec) imports nothing from the front end of the language
   (parser, checker, compiler, lints, nodes, content);
-- front ends (cli, repl, bots, simulate, bench, replay, playtest, interop) use the public API — the
+- front ends (cli, repl, bots, simulate, bench, replay, playtest, interop, web) use the public API — the
   `rulelang` package itself — and each other, never engine or language internals;
 - editor support (lsp) reads the language's syntax trees and diagnostics (parser, nodes, checker, and
   irspec's table of builtins) but nothing that runs a game, nor any front end; front ends may start it;
@@ -23,7 +23,7 @@ LEAVES = {"errors", "limits", "textsafe", "safejson", "types"}
 ENGINE = {"codegen", "engine", "boards", "irspec", "chance"}
 LANGUAGE = {"parser", "checker", "compiler", "lints", "nodes", "content", "desugar"}
 EDITOR = {"lsp"}
-FRONT_ENDS = {"cli", "repl", "bots", "simulate", "bench", "replay", "playtest", "report", "__main__", "interop"}
+FRONT_ENDS = {"cli", "repl", "bots", "simulate", "bench", "replay", "playtest", "report", "__main__", "interop", "web"}
 
 
 def module_name(path: Path) -> str:

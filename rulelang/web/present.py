@@ -14,6 +14,7 @@ import json
 import math
 
 from rulelang.errors import RulelangError
+from rulelang.limits import WORK_LIMIT
 from rulelang.textsafe import printable
 
 LOG_TAIL = 300              # the last log lines and messages a page is sent (the page shows them all)
@@ -68,16 +69,11 @@ def cell_glyphs(match, seat: int | None) -> dict:
         return {}
     out: dict = {}
     if game.draw is not None:
-        try:                                   # (the view's own way: Match._drawing)
-            from rulelang.codegen import plain_text
-            from rulelang.limits import WORK_LIMIT
-        except ImportError:                    # (the engine moved: the page falls back to the cells' contents)
-            return {}
-        saved = match.me
+        saved = match.me                       # (the view's own way: Match._drawing)
         try:
             for c in range(g.size):
                 match.me, match.work = seat, WORK_LIMIT
-                out[g.names[c]] = printable(plain_text(game.draw(match, c)))[:max(3, g.cell_width)]
+                out[g.names[c]] = printable(_plain(game.draw(match, c)))[:max(3, g.cell_width)]
         except (RulelangError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RecursionError):
             return {}
         finally:
@@ -90,6 +86,17 @@ def cell_glyphs(match, seat: int | None) -> dict:
                 out[name] = printable(value[-1])
                 break
     return out
+
+
+def _plain(v) -> str:
+    """A value as the rules' `text` writes it (the drawing of a cell is short: long lists are cut)."""
+    if isinstance(v, str):
+        return v
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)[:40]
 
 
 # ---- the actions: what each involves (cards and cells), for narrowing by a click ------------

@@ -44,7 +44,11 @@
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "hello") { hello = msg; drawBoardBase(); header(); }
-      else if (msg.type === "state") { state = msg; render(); }
+      else if (msg.type === "state") {
+        if (state && msg.version !== state.version) narrow = null;    // a new position: all its actions
+        state = msg;
+        render();
+      }
       else if (msg.type === "error") { $("error").textContent = msg.message; }
     };
     ws.onclose = (ev) => {
