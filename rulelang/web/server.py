@@ -73,7 +73,10 @@ _LOADING = threading.Lock()
 
 def load_game(path: str):
     """rulelang.load, once per process for a file that has not changed."""
-    info = os.stat(path)
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):                  # rulelang.load says what is wrong, for people
+        return rulelang.load(str(path))
     key = (str(Path(path).resolve()), info.st_mtime_ns, info.st_size)
     with _LOADING:
         game = _LOADED.get(key)
@@ -176,9 +179,9 @@ class Server:
     def __init__(self, rules: list[str] | None = None, store: str = ":memory:", bot_delay: float = 0.0,
                  include_shipped: bool = True):
         self.entries: dict[str, Entry] = {}
-        paths = (shipped_games() if include_shipped else []) + [Path(r) for r in (rules or [])]
-        for path in paths:
-            game = load_game(str(path))            # a RuleError names the file and line: the caller says it
+        named = [(Path(r), load_game(str(r))) for r in (rules or [])]   # first: a mistake in them is said at once
+        shipped = [(path, load_game(str(path))) for path in (shipped_games() if include_shipped else [])]
+        for path, game in shipped + named:     # (a RuleError names the file and line: the caller says it)
             key = _key(path.stem, self.entries)
             self.entries[key] = Entry(key, str(path.resolve()), game)
         self.store = Store(store)

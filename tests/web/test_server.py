@@ -276,3 +276,14 @@ def test_a_thinking_bot_does_not_hold_up_other_matches(serve):
         return bots.applied
     applied = asyncio.run(meanwhile())
     assert applied <= 1 and bots.thinking is not None      # the bots' match was still thinking meanwhile
+
+
+def test_the_serve_command_says_what_is_wrong_with_a_rule_file(tmp_path, capsys):
+    from rulelang.cli import main
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game "x" {\n  players 1..1\n  bogus\n}\n', encoding="utf-8")
+    assert main(["serve", str(bad), "--store", str(tmp_path / "s.sqlite")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:3:3: error[E001]: unexpected `bogus`") and "Traceback" not in err
+    assert main(["serve", str(tmp_path / "none.rules"), "--store", str(tmp_path / "s.sqlite")]) == 1
+    assert capsys.readouterr().err.strip().endswith(f"no such file: {tmp_path / 'none.rules'}")
