@@ -287,3 +287,26 @@ def test_the_serve_command_says_what_is_wrong_with_a_rule_file(tmp_path, capsys)
     assert err.startswith(f"{bad}:3:3: error[E001]: unexpected `bogus`") and "Traceback" not in err
     assert main(["serve", str(tmp_path / "none.rules"), "--store", str(tmp_path / "s.sqlite")]) == 1
     assert capsys.readouterr().err.strip().endswith(f"no such file: {tmp_path / 'none.rules'}")
+
+
+def test_an_out_of_turn_action_is_offered_to_its_seat_only_and_played_from_there(serve):
+    server = serve([GAMES / "shadow_hunters.rules"], include_shipped=False)
+    body = make(server, "shadow_hunters", ["human"] * 4, seed=6)
+    served = server.server.matches[body["id"]]
+
+    async def out_of_turn():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        actor = served.match.current_player
+        other = (actor + 1) % 4
+        offered = [a["text"] for a in seats[other].state["out_of_turn"]]
+        assert offered == [f"P{other + 1}: reveal"] and seats[other].state["actions"] == []
+        assert seats[actor].state["out_of_turn"] == []
+        # another seat cannot play it for them
+        third = (actor + 2) % 4
+        await seats[third].act(offered[0])
+        assert (await seats[third].until(lambda m: m["type"] == "error"))["message"] == (
+            f"`{offered[0]}` is not one of your actions now")
+        await seats[other].act(offered[0])
+        await seats[other].until(lambda m: m["type"] == "state" and m["version"] == 1)
+        assert served.match.log == [offered[0]] and served.match.current_player == actor
+    asyncio.run(out_of_turn())
