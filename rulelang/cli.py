@@ -1,5 +1,5 @@
 """The `rulelang` command: lint, compile, play, simulate, replay and bench rule files; start a new one
-(`new`) and serve editors (`lsp`).
+(`new`), serve editors (`lsp`) and play in the browser (`serve`).
 
 Every failure a user can cause ends in a clear message on stderr and exit code 1
 (2 for a malformed command line), never a Python traceback. Text from rule files and saves
@@ -174,6 +174,19 @@ def _parser() -> argparse.ArgumentParser:
                                           "you type, hover, go to definition, completion (docs/editors.md). "
                                           "Needs pygls: pip install 'rulelang[lsp]'.")
     lsp.set_defaults(run=_lsp)
+
+    serve = commands.add_parser("serve", help="play in the browser, each player on their own device",
+                                description="A lobby and a table per seat in the browser (docs/web.md). "
+                                            "Needs the web extra: pip install 'rulelang[web]'.")
+    serve.add_argument("files", nargs="*", metavar="RULES", help="rule files to offer besides the shipped games")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this "
+                                                           "computer only; 0.0.0.0: your network)")
+    serve.add_argument("--port", type=_positive, default=8000, help="port (default: 8000)")
+    serve.add_argument("--store", metavar="FILE", help="the SQLite file matches are kept in (default: "
+                                                       "~/.local/share/rulelang/serve.sqlite)")
+    serve.add_argument("--bot-delay", type=_seconds, default=0.5, metavar="SECONDS",
+                       help="a bot waits this long before each move, so people can follow (default 0.5)")
+    serve.set_defaults(run=_serve)
     return parser
 
 
@@ -220,6 +233,11 @@ def _lsp(args) -> int:
         return 1
     from .editor.lsp import serve
     return serve()
+
+
+def _serve(args) -> int:
+    from rulelang.web import serve
+    return serve(args.files, args.host, args.port, args.store, args.bot_delay)
 
 
 def _rules(args) -> int:

@@ -1,0 +1,268 @@
+"""What a seat (or a spectator) of a served match is sent: plain JSON made only from the engine's
+public API (`view(p)`, `legal_actions()`, `interrupts(p)`, `log_for(p)`, `messages_for(p)`,
+`visible_to(p)`) and from the rule file's static facts (the board's geometry, the action
+parameters' types). Nothing here knows any game.
+
+A seat's payload holds exactly what `view(seat)` gives it, its own legal actions (only when it is
+to act or may act out of turn), the log as `log_for(seat)` words it and its messages. A spectator's
+payload is public information only: see `spectator_payload`.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import math
+
+from rulelang.core.errors import RulelangError
+from rulelang.core.limits import WORK_LIMIT
+from rulelang.core.textsafe import printable
+
+LOG_TAIL = 300              # the last log lines and messages a page is sent (the page shows them all)
+HIDDEN_ABILITY = "(an ability of a card you cannot see)"
+SQRT3_2 = math.sqrt(3) / 2
+
+
+def seat_name(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+# ---- the board: its cells as shapes, once per game ----------------------------------------------
+def board_layout(game) -> dict | None:
+    """The board's cells with their place and shape, for drawing as SVG; None without a board.
+    Rows run upwards (row 1 at the bottom), as the rule files name cells."""
+    g = getattr(game, "geometry", None)
+    if g is None:
+        return None
+    cells = []
+    for c in range(g.size):
+        col, row, kind = g.cols[c], g.rows[c], g.kinds[c]
+        y = g.height - row
+        if g.shape == "squares":
+            x, shape = col - 1, "square"
+        elif g.shape == "hexes":               # odd rows (2nd, 4th...) shifted half a cell right
+            x, y, shape = col - 1 + (0.5 if (row - 1) % 2 else 0.0), y * SQRT3_2, "hex"
+        elif g.axial:                          # rhombus, hexagon: each row half a cell right of the one below
+            x, y, shape = col - 1 + (row - 1) * 0.5, y * SQRT3_2, "hex"
+        elif kind == "socket":                 # octagons: a socket where four octagons meet
+            x, y, shape = col - 0.5, g.height - row - 0.5, "socket"
+        else:
+            x, shape = col - 1, "octagon"
+        cells.append({"name": g.names[c], "x": round(x, 4), "y": round(y, 4), "shape": shape})
+    xs = [c["x"] for c in cells] or [0]
+    ys = [c["y"] for c in cells] or [0]
+    return {"shape": g.shape, "width": g.width, "height": g.height, "cells": cells,
+            "min_x": min(xs), "min_y": min(ys), "max_x": max(xs), "max_y": max(ys)}
+
+
+def cell_glyphs(match, seat: int | None) -> dict:
+    """Each cell's short drawing, as the text board of `view(seat)` draws it: the rules' `draw` def
+    (evaluated for `seat`, as the view does), or the top component of the public cell zones.
+    A spectator (None): only the cells whose drawing is the same for every seat."""
+    if seat is None:
+        per = [cell_glyphs(match, p) for p in range(match.players)]
+        if match.players == 1:
+            return per[0]
+        return {name: glyph for name, glyph in per[0].items() if all(g.get(name) == glyph for g in per[1:])}
+    game = match.game
+    g = game.geometry
+    if g is None:
+        return {}
+    out: dict = {}
+    if game.draw is not None:
+        saved = match.me                       # (the view's own way: Match._drawing)
+        try:
+            for c in range(g.size):
+                match.me, match.work = seat, WORK_LIMIT
+                out[g.names[c]] = printable(_plain(game.draw(match, c)))[:max(3, g.cell_width)]
+        except (RulelangError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RecursionError):
+            return {}
+        finally:
+            match.me = saved
+        return out
+    view_cells = match.view(seat)["cells"]
+    for name, held in view_cells.items():
+        for value in held.values():
+            if isinstance(value, list) and value:
+                out[name] = printable(value[-1])
+                break
+    return out
+
+
+def _plain(v) -> str:
+    """A value as the rules' `text` writes it (the drawing of a cell is short: long lists are cut)."""
+    if isinstance(v, str):
+        return v
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)[:40]
+
+
+# ---- the actions: what each involves (cards and cells), for narrowing by a click ------------
+def _param_shows(game) -> dict:
+    """(action name, its parameters' names) -> each parameter's type as the rules show it
+    ("comp", "cell", "player", ...), from the IR."""
+    found = getattr(game, "_web_param_shows", None)
+    if found is not None:
+        return found
+    shows: dict = {}
+    for step in game.ir.get("steps", []):
+        for a in step.get("actions", []):
+            key = (a["name"], tuple(p["name"] for p in a.get("params", [])))
+            kinds = [p.get("show") or "plain" for p in a.get("params", [])]
+            old = shows.get(key)
+            shows[key] = kinds if old is None else [x if x == y else "plain" for x, y in zip(old, kinds)]
+    game._web_param_shows = shows
+    return shows
+
+
+def describe_actions(match, actions, seen_ids: set) -> list[dict]:
+    """Each action as {text, comps, cells}: the components (only ones the seat sees) and cells its
+    parameters name."""
+    shows = _param_shows(match.game)
+    g = match.game.geometry
+    out = []
+    for a in actions:
+        comps: list = []
+        cells: list = []
+        try:
+            args = a.args
+            kinds = shows.get((a.name, tuple(args)), [])
+        except (AttributeError, TypeError, IndexError):
+            args, kinds = {}, []
+        for kind, value in zip(kinds, args.values()):
+            values = value if isinstance(value, list) else [value]
+            for v in values:
+                if type(v) is not int:
+                    continue
+                if kind == "comp" and v in seen_ids:
+                    comps.append(v)
+                elif kind == "cell" and g is not None and 0 <= v < g.size:
+                    cells.append(g.names[v])
+        out.append({"text": printable(a.text), "comps": comps, "cells": cells})
+    return out
+
+
+# ---- payloads -----------------------------------------------------------------------------
+def _ids_in(view: dict) -> set:
+    """The components a view shows (by id)."""
+    ids = set()
+    for z in view["zones"]:
+        for c in (z.get("cards") or []) + (z.get("known") or []):
+            ids.add(c["id"])
+    return ids
+
+
+def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
+    """Everything `seat` is sent about the match now."""
+    view = match.view(seat)
+    seen = match.visible_to(seat) | _ids_in(view)
+    if not actions or match.is_over:
+        acts, out_of_turn = [], []
+    elif match.current_player == seat:
+        acts, out_of_turn = match.legal_actions(), []
+    else:
+        acts, out_of_turn = [], match.interrupts(seat)
+    return {"seat": seat, "view": view, "glyphs": cell_glyphs(match, seat),
+            "actions": describe_actions(match, acts, seen),
+            "out_of_turn": describe_actions(match, out_of_turn, seen),
+            "log": match.log_for(seat)[-LOG_TAIL:], "log_length": len(match.log),
+            "messages": match.messages_for(seat)[-LOG_TAIL:]}
+
+
+def spectator_payload(match) -> dict:
+    """Public information only. The components shown are those every seat may see and that lie in
+    zones the rules declare public; a value shown is one every seat's view shows alike (in a
+    one-seat game: the rules' declared visibility, and their `show` values); the log as
+    `log_for(None)` words it; the messages sent to everyone."""
+    n = match.players
+    views = [match.view(p) for p in range(n)]
+    public = set.intersection(*(match.visible_to(p) for p in range(n)))
+    view = copy.deepcopy(views[0])
+    view["viewer"] = None
+    for z in view["zones"]:
+        cards = z.get("cards")
+        if cards is not None and (z["visibility"] != "public" and not z.get("top_only")
+                                  or any(c["id"] not in public for c in cards)):
+            z["cards"] = None
+        if "known" in z:
+            z["known"] = [c for c in z["known"] if c["id"] in public]
+            if not z["known"]:
+                del z["known"]
+        if "of" in z and z["of"]["id"] not in public:
+            z["of"] = {"id": None, "label": "a hidden component"}
+    hidden_vars = {name for name, per, vis, _ in match.game.vars if vis != "public"}
+    comp_vars = {name for name, how in match.game.var_how.items() if how == "comp"}
+    values = []
+    for i, entry in enumerate(view["values"]):
+        others = [v["values"][i] for v in views[1:]]
+        entry = _public_value(entry, others, entry["name"] in hidden_vars and not entry.get("label"),
+                              entry["name"] in comp_vars and not entry.get("label"), public)
+        values.append(entry)
+    view["values"] = values
+    view["component_values"] = {k: v for k, v in view["component_values"].items() if int(k) in public}
+    if view.get("board") is not None and any(v.get("board") != view["board"] for v in views[1:]):
+        view["board"] = None
+    if "choice" in view:
+        choice = view["choice"]
+        choice["options"] = None
+        choice["running"] = [f if f.get("source") is None or f["source"] in public
+                             else {**f, "effect": HIDDEN_ABILITY, "source": None} for f in choice["running"]]
+    return {"seat": None, "view": view, "glyphs": cell_glyphs(match, None), "actions": [], "out_of_turn": [],
+            "log": match.log_for(None)[-LOG_TAIL:], "log_length": len(match.log),
+            "messages": [x["text"] for x in match.message_log() if x["to"] is None][-LOG_TAIL:]}
+
+
+def _public_value(entry: dict, others: list, declared_hidden: bool, comp: bool, public: set) -> dict:
+    """A view's value as a spectator may see it: parts that differ between seats are None."""
+    entry = copy.deepcopy(entry)
+    if declared_hidden:                              # an `owner` variable: nobody's, to a spectator
+        for key in ("per_player", "texts"):
+            if key in entry:
+                entry[key] = [None] * len(entry[key])
+        if "per_key" in entry:
+            for member in entry["per_key"]:
+                member["value"] = None
+                member.pop("text", None)
+        if "value" in entry:
+            entry["value"] = None
+            entry.pop("text", None)
+    for key in ("per_player", "texts"):              # a seat's own part: only where all seats see it alike
+        if key in entry:
+            entry[key] = [x if all(o.get(key, [None] * (i + 1))[i] == x for o in others) else None
+                          for i, x in enumerate(entry[key])]
+    if "per_key" in entry:
+        for i, member in enumerate(entry["per_key"]):
+            if any(o.get("per_key", [{}] * (i + 1))[i].get("value") != member["value"] for o in others):
+                member["value"] = None
+                member.pop("text", None)
+    if "value" in entry and any(o.get("value") != entry["value"] or o.get("text") != entry.get("text")
+                                for o in others):
+        entry["value"] = None
+        entry.pop("text", None)
+    if comp:                                         # a variable naming a component nobody may see
+        if "value" in entry and entry["value"] is not None and entry["value"] not in public:
+            entry["value"], entry["text"] = None, "a hidden component"
+        if "per_player" in entry:
+            for i, v in enumerate(entry["per_player"]):
+                if v is not None and v not in public:
+                    entry["per_player"][i] = None
+                    if "texts" in entry:
+                        entry["texts"][i] = "a hidden component"
+    return entry
+
+
+def outcome_words(match, kinds: list[str]) -> dict | None:
+    """The end of the match: each seat's result (and score), and why."""
+    outcome = match.outcome
+    if outcome is None:
+        return None
+    scores = outcome.get("scores")
+    return {"results": [{"seat": seat_name(p), "kind": kinds[p], "result": printable(r),
+                         "score": scores[p] if scores else None} for p, r in enumerate(outcome["results"])],
+            "reason": printable(outcome["reason"]) if outcome.get("reason") else None}
+
+
+def dumps(payload) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str)

@@ -1,0 +1,581 @@
+"""`rulelang serve`: a Starlette application (run by uvicorn) where people play served matches
+in their browsers, each on their own device, each seat behind its own unguessable link.
+
+The server is the authority: a seat's page and websocket receive only what the engine gives that
+seat (present.py), every action is checked against the seat's own legal actions and applied by
+the engine (atomic: a refused or failing action changes nothing), and every request and
+connection presents its token. Engine work runs in worker threads, one match at a time under
+that match's lock, so a thinking bot never blocks the other matches or the pages.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import multiprocessing
+import os
+import secrets
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import rulelang
+from rulelang.play.bots import bot_seed, make_bot
+from rulelang.core.errors import EngineFault, IllegalAction, RulelangError
+from rulelang.core.textsafe import printable
+
+from . import present
+from .store import Store
+
+STATIC = Path(__file__).resolve().parent / "static"
+MESSAGE_LIMIT = 4096          # characters of one message from a page
+BODY_LIMIT = 16384            # bytes of a lobby request
+RATE = 10.0                   # messages a second a connection may send, on average...
+BURST = 30.0                  # ...and at once
+FLOOD_CLOSE = 60              # messages refused for flooding before the connection is closed
+ACTION_TEXT_LIMIT = 1000
+MAX_ISMCTS = 5000             # the largest search budget a lobby may ask of a bot
+HUMAN = "human"
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                               "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",          # the links carry their tokens: never send them on
+    "Cache-Control": "no-store",
+}
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def shipped_games() -> list[Path]:
+    """The rule files of the games shipped with rulelang (games/ beside the package, in a clone or
+    a source tree), in a fixed order."""
+    here = Path(rulelang.__file__).resolve().parent
+    for folder in (here.parent / "games", here / "games", Path.cwd() / "games"):
+        if folder.is_dir():
+            return sorted(p for p in folder.glob("*.rules") if p.is_file())
+    return []
+
+
+_LOADED: dict = {}                # (path, mtime, size) -> Game: loaded once per process
+_LOADING = threading.Lock()
+
+
+def load_game(path: str):
+    """rulelang.load, once per process for a file that has not changed."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):                  # rulelang.load says what is wrong, for people
+        return rulelang.load(str(path))
+    key = (str(Path(path).resolve()), info.st_mtime_ns, info.st_size)
+    with _LOADING:
+        game = _LOADED.get(key)
+        if game is None:
+            game = _LOADED[key] = rulelang.load(str(path))
+        return game
+
+
+def _bot_move(path: str, fingerprint: str, state: dict, kind: str, seed: int) -> tuple[str, str]:
+    """In a worker process: the move a bot of `kind` makes in the position `state`."""
+    try:
+        game = load_game(path)
+        if game.fingerprint != fingerprint:
+            return "error", f"{path} has changed since the match began"
+        match = rulelang.Match.from_state(game, state)
+        return "ok", make_bot(kind, seed).choose(match).text
+    except (RulelangError, EngineFault, ValueError, OSError) as err:
+        return "error", printable(str(err))[:300]
+
+
+class BotPool:
+    """Search bots think in worker processes (spawned when first needed): a long search holds no
+    lock and no interpreter the server needs. Stopping the server ends them."""
+
+    def __init__(self, workers: int = 2):
+        self.workers = workers
+        self.pool = None
+        self.lock = threading.Lock()
+
+    def _start(self):
+        with self.lock:
+            if self.pool is None:
+                self.pool = multiprocessing.get_context("spawn").Pool(self.workers)
+            return self.pool
+
+    async def choose(self, *args) -> tuple[str, str]:
+        pool = self.pool or await asyncio.to_thread(self._start)
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+
+        def settle(value):
+            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(value))
+        pool.apply_async(_bot_move, args, callback=settle,
+                         error_callback=lambda err: settle(("error", printable(str(err))[:300])))
+        return await done
+
+    def close(self) -> None:
+        with self.lock:
+            if self.pool is not None:
+                self.pool.terminate()
+                self.pool = None
+
+
+@dataclass
+class Entry:
+    """A game the lobby offers."""
+    key: str
+    path: str
+    game: object
+
+    def describe(self) -> dict:
+        g = self.game
+        about = g.about or {}
+        words = about.get("game")
+        words = " ".join(words) if isinstance(words, list) else (words or "")
+        option_words = about.get("options") or {}
+        return {"key": self.key, "name": printable(g.name), "about": printable(words)[:600],
+                "min_players": g.min_players, "max_players": g.max_players,
+                "options": [{"name": o["name"], "type": o["type"], "default": o["default"],
+                             "about": printable(_join(option_words.get(o["name"], "")))[:300]}
+                            for o in g.options]}
+
+
+def _join(x) -> str:
+    return " ".join(x) if isinstance(x, list) else str(x or "")
+
+
+@dataclass
+class Served:
+    """A match being served: the engine's match, its seats and who is connected."""
+    id: str
+    entry: Entry
+    match: object
+    seats: list                              # per seat: "human" or a bot kind
+    tokens: dict                             # token hash -> seat (None: the spectator link)
+    seed: int
+    applied: int = 0                         # actions applied (and stored)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sockets: dict = field(default_factory=dict)     # websocket -> seat
+    bots: dict = field(default_factory=dict)
+    thinking: int | None = None
+    fault: str | None = None                 # the game cannot go on (a rule error met by a bot)
+    bot_task: asyncio.Task | None = None
+
+    def kinds(self) -> list[str]:
+        return ["human" if k == HUMAN else f"{k} bot" for k in self.seats]
+
+
+class Server:
+    def __init__(self, rules: list[str] | None = None, store: str = ":memory:", bot_delay: float = 0.0,
+                 include_shipped: bool = True):
+        self.entries: dict[str, Entry] = {}
+        named = [(Path(r), load_game(str(r))) for r in (rules or [])]   # first: a mistake in them is said at once
+        shipped = [(path, load_game(str(path))) for path in (shipped_games() if include_shipped else [])]
+        for path, game in shipped + named:     # (a RuleError names the file and line: the caller says it)
+            key = _key(path.stem, self.entries)
+            self.entries[key] = Entry(key, str(path.resolve()), game)
+        self.store = Store(store)
+        self.matches: dict[str, Served] = {}
+        self.bot_delay = bot_delay
+        self.pool = BotPool()
+        self.app = Starlette(lifespan=self._lifespan, routes=[
+            Route("/", self.lobby_page),
+            Route("/api/games", self.api_games),
+            Route("/api/matches", self.api_create, methods=["POST"]),
+            Route("/play/{mid}/{token}", self.table_page),
+            Route("/api/play/{mid}/{token}", self.api_state),
+            WebSocketRoute("/ws/{mid}/{token}", self.socket),
+            Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        ], exception_handlers={404: self.not_found, 405: self.not_found, 500: self.internal})
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app):
+        yield
+        self.close()
+
+    def close(self) -> None:
+        self.pool.close()
+        for served in self.matches.values():
+            if served.bot_task is not None:
+                served.bot_task.cancel()
+
+    # ---- pages ------------------------------------------------------------------------------
+    async def lobby_page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "lobby.html", headers=SECURITY_HEADERS)
+
+    async def table_page(self, request: Request) -> Response:
+        served, seat = await self._open(request.path_params["mid"], request.path_params["token"])
+        if served is None:
+            return _error_page(seat, 404)
+        return FileResponse(STATIC / "table.html", headers=SECURITY_HEADERS)
+
+    async def not_found(self, request, exc) -> Response:
+        return _error_page("no such page", 404)
+
+    async def internal(self, request, exc) -> Response:
+        return _error_page("the server met a problem; the match is unchanged", 500)
+
+    # ---- the lobby's API --------------------------------------------------------------------
+    async def api_games(self, request: Request) -> Response:
+        return JSONResponse({"games": [e.describe() for e in self.entries.values()],
+                             "bots": ["random", "greedy", "ismcts"], "max_ismcts": MAX_ISMCTS},
+                            headers=SECURITY_HEADERS)
+
+    async def api_create(self, request: Request) -> Response:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > BODY_LIMIT:
+                return _error(f"the request is larger than {BODY_LIMIT} bytes", 413)
+        try:
+            spec = json.loads(body or b"null")
+        except (ValueError, UnicodeDecodeError):
+            return _error("the request is not JSON")
+        try:
+            result = await self.create(spec)
+        except (ValueError, TypeError, RulelangError) as err:
+            return _error(printable(str(err))[:300])
+        base = str(request.base_url).rstrip("/")
+        result["links"] = [dict(x, url=base + x["path"]) for x in result["links"]]
+        result["spectator"] = dict(result["spectator"], url=base + result["spectator"]["path"])
+        return JSONResponse(result, headers=SECURITY_HEADERS)
+
+    async def create(self, spec) -> dict:
+        """A new match from the lobby's form: {game, players, options, seats: ["human" | "random" |
+        "greedy" | "ismcts:N"...], seed?}. ValueError for anything wrong, said for people."""
+        if not isinstance(spec, dict):
+            raise ValueError("send {game, players, options, seats}")
+        entry = self.entries.get(spec.get("game"))
+        if entry is None:
+            raise ValueError(f"no game {printable(str(spec.get('game')))[:60]!r}; the lobby lists them")
+        game = entry.game
+        players = spec.get("players", game.min_players)
+        if type(players) is not int or not game.min_players <= players <= game.max_players:
+            raise ValueError(f"{printable(game.name)} is for {game.min_players}..{game.max_players} players")
+        options = spec.get("options") or {}
+        if not isinstance(options, dict) or len(options) > 50:
+            raise ValueError("options must be an object of option names to values")
+        seats = spec.get("seats") or [HUMAN] * players
+        if not isinstance(seats, list) or len(seats) != players:
+            raise ValueError(f"give one seat (human or a bot) for each of the {players} players")
+        seats = [_seat_kind(s) for s in seats]
+        seed = spec.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(2 ** 31)
+        if type(seed) is not int or not 0 <= seed < 2 ** 63:
+            raise ValueError("the seed must be a whole number from 0")
+        match = await asyncio.to_thread(game.new_match, players, seed, options)
+        mid = secrets.token_urlsafe(9)
+        tokens = {secrets.token_urlsafe(24): p for p in range(players) if seats[p] == HUMAN}
+        watch = secrets.token_urlsafe(24)
+        hashed = {_hash(t): p for t, p in tokens.items()} | {_hash(watch): None}
+        self.store.create(mid, entry.path, game.fingerprint, entry.key, players, seed, match.options,
+                          seats, hashed)
+        served = Served(mid, entry, match, seats, hashed, seed)
+        served.bots = {p: make_bot(k, bot_seed(seed, p)) for p, k in enumerate(seats) if k != HUMAN}
+        self.matches[mid] = served
+        self._wake_bots(served)
+        return {"id": mid, "game": printable(game.name), "seed": seed,
+                "links": [{"seat": present.seat_name(p), "path": f"/play/{mid}/{t}"} for t, p in tokens.items()],
+                "bots": [{"seat": present.seat_name(p), "kind": k} for p, k in enumerate(seats) if k != HUMAN],
+                "spectator": {"path": f"/play/{mid}/{watch}"}}
+
+    # ---- a seat's state -----------------------------------------------------------------------
+    async def _open(self, mid: str, token: str):
+        """(served, seat) for a match id and a token; (None, why) when either is wrong."""
+        if not (isinstance(mid, str) and isinstance(token, str)) or len(mid) > 64 or len(token) > 128:
+            return None, "no such match, or a wrong link"
+        served = self.matches.get(mid)
+        if served is None:
+            try:
+                served = await self._restore(mid)
+            except (RulelangError, ValueError, OSError) as err:
+                return None, f"this match cannot be resumed: {printable(str(err))[:200]}"
+        if served is None:
+            return None, "no such match, or a wrong link"
+        key = _hash(token)
+        if key not in served.tokens:
+            return None, "no such match, or a wrong link"
+        return served, served.tokens[key]
+
+    async def _restore(self, mid: str) -> Served | None:
+        """A stored match, rebuilt by replaying its actions (after a restart)."""
+        if len(mid) > 64:
+            return None
+        saved = await asyncio.to_thread(self.store.get, mid)
+        if saved is None:
+            return None
+        entry = next((e for e in self.entries.values() if e.path == saved["rules"]), None)
+        if entry is None:
+            entry = Entry(_key(Path(saved["rules"]).stem, self.entries), saved["rules"],
+                          await asyncio.to_thread(load_game, saved["rules"]))
+        if entry.game.fingerprint != saved["fingerprint"]:
+            raise ValueError(f"{saved['rules']} has changed since the match began")
+
+        def replay():
+            m = entry.game.new_match(saved["players"], saved["seed"], saved["options"])
+            for text in saved["actions"]:
+                m.apply(text)
+            return m
+        match = await asyncio.to_thread(replay)
+        served = self.matches.get(mid)            # (another request restored it meanwhile)
+        if served is not None:
+            return served
+        served = Served(mid, entry, match, saved["seats"], saved["tokens"], saved["seed"],
+                        applied=len(saved["actions"]))
+        served.bots = {p: make_bot(k, bot_seed(saved["seed"] + served.applied, p))
+                       for p, k in enumerate(served.seats) if k != HUMAN}
+        self.matches[mid] = served
+        self._wake_bots(served)
+        return served
+
+    def payload(self, served: Served, seat: int | None) -> dict:
+        """What `seat` (None: a spectator) is sent now. Called under the match's lock."""
+        m = served.match
+        body = present.seat_payload(m, seat) if seat is not None else present.spectator_payload(m)
+        if seat is not None and seat in served.bots:
+            body["actions"], body["out_of_turn"] = [], []
+        body.update({"type": "state", "version": served.applied, "thinking": served.thinking,
+                     "fault": served.fault, "you": present.seat_name(seat) if seat is not None else None,
+                     "seats": [{"name": present.seat_name(p), "kind": k} for p, k in enumerate(served.kinds())],
+                     "outcome": present.outcome_words(m, served.kinds())})
+        return body
+
+    def hello(self, served: Served, seat: int | None) -> dict:
+        g = served.entry.game
+        return {"type": "hello", "game": printable(g.name), "seat": seat,
+                "you": present.seat_name(seat) if seat is not None else None,
+                "board": present.board_layout(g), "match": served.id}
+
+    async def api_state(self, request: Request) -> Response:
+        served, seat = await self._open(request.path_params["mid"], request.path_params["token"])
+        if served is None:
+            return _error(seat, 404)
+        async with served.lock:
+            body = await asyncio.to_thread(lambda: {**self.hello(served, seat), **self.payload(served, seat)})
+        return JSONResponse(body, headers=SECURITY_HEADERS)
+
+    # ---- the websocket ------------------------------------------------------------------------
+    async def socket(self, ws: WebSocket) -> None:
+        served, seat = await self._open(ws.path_params["mid"], ws.path_params["token"])
+        if served is None:
+            await ws.close(code=4404, reason="no such match, or a wrong link")
+            return
+        await ws.accept()
+        served.sockets[ws] = seat
+        allowance, refused = BURST, 0
+        last = asyncio.get_running_loop().time()
+        try:
+            async with served.lock:
+                first = await asyncio.to_thread(lambda: (self.hello(served, seat), self.payload(served, seat)))
+            for message in first:
+                await ws.send_text(present.dumps(message))
+            while True:
+                raw = await ws.receive_text()
+                now = asyncio.get_running_loop().time()
+                allowance = min(BURST, allowance + (now - last) * RATE)
+                last = now
+                if allowance < 1:
+                    refused += 1
+                    if refused >= FLOOD_CLOSE:
+                        await ws.close(code=1008, reason="too many messages")
+                        return
+                    await self._tell(ws, "too many messages: slow down")
+                    continue
+                allowance -= 1
+                await self.handle(served, seat, ws, raw)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            served.sockets.pop(ws, None)
+
+    async def _tell(self, ws: WebSocket, message: str) -> None:
+        try:
+            await ws.send_text(present.dumps({"type": "error", "message": message}))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+
+    async def handle(self, served: Served, seat: int | None, ws: WebSocket, raw: str) -> None:
+        """One message from a page: {"type": "act", "text": ..., "version": N} or {"type": "sync"}."""
+        if len(raw) > MESSAGE_LIMIT:
+            await self._tell(ws, f"a message may hold at most {MESSAGE_LIMIT} characters")
+            return
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            await self._tell(ws, "a message must be JSON")
+            return
+        if not isinstance(msg, dict) or msg.get("type") not in ("act", "sync"):
+            await self._tell(ws, 'a message is {"type": "act", "text": ..., "version": ...} or {"type": "sync"}')
+            return
+        if msg["type"] == "sync":
+            await self.push(served, only=ws)
+            return
+        text, version = msg.get("text"), msg.get("version")
+        if not isinstance(text, str) or not text or len(text) > ACTION_TEXT_LIMIT:
+            await self._tell(ws, "an action is its text, as the page lists it")
+            return
+        if type(version) is not int:
+            await self._tell(ws, "an action must say which position it was chosen in (version)")
+            return
+        if seat is None:
+            await self._tell(ws, "a spectator cannot act")
+            return
+        problem = None
+        async with served.lock:
+            m = served.match
+            if served.fault:
+                problem = "the match cannot go on"
+            elif m.is_over:
+                problem = "the game is over"
+            elif version != served.applied:
+                problem = "the match has moved on since then: choose again"
+            else:
+                problem = await asyncio.to_thread(self._apply_for, served, seat, text)
+        if problem:
+            await self._tell(ws, problem)
+            await self.push(served, only=ws)
+            return
+        await self.push(served)
+        self._wake_bots(served)
+
+    def _apply_for(self, served: Served, seat: int, text: str) -> str | None:
+        """Apply `text` for `seat` if it is one of that seat's own actions now (in a worker thread,
+        under the lock); the problem in words otherwise, and the match unchanged."""
+        m = served.match
+        try:
+            if m.current_player == seat:
+                mine = {a.text for a in m.legal_actions()}
+            else:
+                mine = {a.text for a in m.interrupts(seat)}
+            if text not in mine:
+                if not mine:
+                    return "it is not your turn" if m.current_player != seat else "you have no action now"
+                return f"`{printable(text)[:80]}` is not one of your actions now"
+            m.apply(text)
+        except IllegalAction as err:
+            return printable(str(err))[:300]
+        except (RulelangError, EngineFault) as err:
+            return f"rule error: {printable(str(err))[:300]} (the match is unchanged)"
+        served.applied += 1
+        self.store.append(served.id, served.applied, text)
+        return None
+
+    async def push(self, served: Served, only: WebSocket | None = None) -> None:
+        """Send each connected page its seat's state now (one computation per seat)."""
+        sockets = [(ws, s) for ws, s in list(served.sockets.items()) if only is None or ws is only]
+        if not sockets:
+            return
+        async with served.lock:
+            seats = {s for _, s in sockets}
+            bodies = await asyncio.to_thread(lambda: {s: present.dumps(self.payload(served, s)) for s in seats})
+        for ws, s in sockets:
+            try:
+                await ws.send_text(bodies[s])
+            except (WebSocketDisconnect, RuntimeError):
+                served.sockets.pop(ws, None)
+
+    # ---- bots -------------------------------------------------------------------------------------
+    def _wake_bots(self, served: Served) -> None:
+        if served.bots and (served.bot_task is None or served.bot_task.done()):
+            try:
+                served.bot_task = asyncio.get_running_loop().create_task(self._bots(served))
+            except RuntimeError:                   # no loop running (a match made outside the server)
+                pass
+
+    async def _bots(self, served: Served) -> None:
+        """While a bot is to act: it thinks on a copy (in a worker thread, the match free for
+        others' out-of-turn actions), then its action is applied if the match has not moved on."""
+        while True:
+            async with served.lock:
+                m = served.match
+                seat = m.current_player
+                if m.is_over or served.fault or seat not in served.bots:
+                    served.thinking = None
+                    break
+                served.thinking = seat
+                copy, version = m.clone(), served.applied
+            await self.push(served)
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            kind = served.seats[seat]
+            if kind.startswith("ismcts"):          # a search: in a worker process
+                state = await asyncio.to_thread(copy.state)
+                status, text = await self.pool.choose(served.entry.path, served.entry.game.fingerprint, state,
+                                                      kind, bot_seed(served.seed + version, seat))
+            else:                                  # a glance: in a worker thread, on a copy
+                try:
+                    status, text = "ok", (await asyncio.to_thread(served.bots[seat].choose, copy)).text
+                except (RulelangError, EngineFault) as err:
+                    status, text = "error", printable(str(err))[:300]
+            if status != "ok":
+                served.fault = f"a bot met a rule error: {text}"
+                served.thinking = None
+                break
+            async with served.lock:
+                if served.applied != version or served.match.current_player != seat:
+                    continue
+                try:
+                    await asyncio.to_thread(served.match.apply, text)
+                except (RulelangError, EngineFault) as err:
+                    served.fault = f"a bot met a rule error: {printable(str(err))[:300]}"
+                    served.thinking = None
+                    break
+                served.applied += 1
+                served.thinking = None
+                self.store.append(served.id, served.applied, text)
+            await self.push(served)
+        await self.push(served)
+
+
+def _key(stem: str, taken: dict) -> str:
+    key = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in stem.lower())[:40] or "game"
+    base, n = key, 2
+    while key in taken:
+        key, n = f"{base}-{n}", n + 1
+    return key
+
+
+def _seat_kind(kind) -> str:
+    if kind == HUMAN:
+        return HUMAN
+    if not isinstance(kind, str) or len(kind) > 20:
+        raise ValueError("a seat is human, random, greedy or ismcts:N")
+    name, _, budget = kind.partition(":")
+    if name not in ("random", "greedy", "ismcts") or (budget and name != "ismcts"):
+        raise ValueError(f"no bot {printable(kind)!r}: a seat is human, random, greedy or ismcts:N")
+    if name == "ismcts":
+        if not (budget.isdigit() and budget.isascii()) or not 1 <= int(budget) <= MAX_ISMCTS:
+            raise ValueError(f"an ismcts bot needs a budget of 1..{MAX_ISMCTS} iterations (ismcts:200)")
+    make_bot(kind, 0)
+    return kind
+
+
+def _error(message: str, status: int = 400) -> Response:
+    return JSONResponse({"error": message}, status_code=status, headers=SECURITY_HEADERS)
+
+
+def _error_page(message: str, status: int) -> Response:
+    import html
+    text = html.escape(message)
+    return HTMLResponse(f"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+                        f"<title>rulelang</title><link rel=stylesheet href='/static/style.css'>"
+                        f"<main class=page><h1>{text}</h1><p><a href='/'>Back to the lobby</a></p></main>",
+                        status_code=status, headers=SECURITY_HEADERS)
+
+
+def create_app(rules: list[str] | None = None, store: str = ":memory:", bot_delay: float = 0.0,
+               include_shipped: bool = True):
+    """The ASGI application (and its Server) for these rule files."""
+    server = Server(rules, store, bot_delay, include_shipped)
+    return server.app, server

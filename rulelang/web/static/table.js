@@ -1,0 +1,313 @@
+"use strict";
+// A seat's table (or a spectator's), drawn from what the server sends — the engine's view of the
+// match for this seat — with no knowledge of any game: the board as SVG, zones as rows of cards,
+// the rules' status values, the legal actions as buttons, questions as a dialog, the log.
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const SVG = "http://www.w3.org/2000/svg";
+  const parts = location.pathname.split("/");          // /play/MATCH/TOKEN
+  const matchId = parts[2], token = parts[3];
+  let ws = null, hello = null, state = null, retry = 500, closedForGood = false;
+  let narrow = null;                                     // {kind: "comp"|"cell", id, label}
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children) if (c !== null && c !== undefined) e.append(c);
+    return e;
+  }
+  function svg(tag, attrs) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    return e;
+  }
+  const seatName = (p) => (p === null || p === undefined ? "" : "P" + (p + 1));
+  function show(v) {
+    if (v === null || v === undefined) return "–";
+    if (v === true) return "yes";
+    if (v === false) return "no";
+    if (Array.isArray(v)) return v.map(show).join(", ");
+    if (typeof v === "object") return JSON.stringify(v);
+    return String(v);
+  }
+
+  // ---- the connection: one websocket, reopened when it drops ------------------------------
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${scheme}://${location.host}/ws/${matchId}/${token}`);
+    ws.onopen = () => { retry = 500; $("conn").textContent = ""; };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.type === "hello") { hello = msg; drawBoardBase(); header(); }
+      else if (msg.type === "state") {
+        if (state && msg.version !== state.version) narrow = null;    // a new position: all its actions
+        state = msg;
+        render();
+      }
+      else if (msg.type === "error") { $("error").textContent = msg.message; }
+    };
+    ws.onclose = (ev) => {
+      if (ev.code === 4404 || ev.code === 1008) {
+        closedForGood = true;
+        $("conn").textContent = ev.reason || "closed";
+        $("error").textContent = ev.reason || "this link does not open a match";
+        return;
+      }
+      $("conn").textContent = "reconnecting…";
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  }
+  function send(text) {
+    if (!ws || ws.readyState !== WebSocket.OPEN || !state) return;
+    $("error").textContent = "";
+    ws.send(JSON.stringify({ type: "act", text, version: state.version }));
+    for (const b of document.querySelectorAll("button.action, button.option")) b.disabled = true;
+  }
+
+  function header() {
+    $("game-name").textContent = hello.game;
+    $("who").textContent = hello.you ? `You are ${hello.you}` : "Spectator";
+    document.title = `${hello.game} — ${hello.you || "spectator"}`;
+  }
+
+  // ---- the board -------------------------------------------------------------------------------
+  const CELL = 40;
+  function cellPoints(c) {
+    const cx = (c.x - hello.board.min_x) * CELL + CELL, cy = (c.y - hello.board.min_y) * CELL + CELL;
+    const r = CELL / 2;
+    if (c.shape === "hex") {
+      const pts = [];
+      for (let i = 0; i < 6; i++) {
+        const a = Math.PI / 180 * (60 * i - 90);
+        pts.push([cx + r * 1.15 * Math.cos(a), cy + r * 1.15 * Math.sin(a)]);
+      }
+      return { cx, cy, pts };
+    }
+    if (c.shape === "octagon") {
+      const k = r * 0.41;
+      return { cx, cy, pts: [[cx - k, cy - r], [cx + k, cy - r], [cx + r, cy - k], [cx + r, cy + k], [cx + k, cy + r], [cx - k, cy + r], [cx - r, cy + k], [cx - r, cy - k]] };
+    }
+    if (c.shape === "socket") {
+      const s = r * 0.58;
+      return { cx, cy, pts: [[cx, cy - s], [cx + s, cy], [cx, cy + s], [cx - s, cy]] };
+    }
+    return { cx, cy, pts: [[cx - r, cy - r], [cx + r, cy - r], [cx + r, cy + r], [cx - r, cy + r]] };
+  }
+  function drawBoardBase() {
+    const b = hello.board, board = $("board");
+    board.replaceChildren();
+    $("board-wrap").hidden = !b;
+    if (!b) return;
+    const w = (b.max_x - b.min_x + 2) * CELL, h = (b.max_y - b.min_y + 2) * CELL;
+    board.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    const order = [...b.cells].sort((a, c) => (a.shape === "socket") - (c.shape === "socket"));
+    for (const c of order) {
+      const { cx, cy, pts } = cellPoints(c);
+      const g = svg("g", { class: "cell " + c.shape, "data-cell": c.name });
+      g.append(svg("polygon", { points: pts.map((p) => p.join(",")).join(" ") }));
+      const t = svg("text", { x: cx, y: cy + 5, "text-anchor": "middle" });
+      g.append(t);
+      const title = svg("title", {});
+      g.append(title);
+      g.addEventListener("click", () => setNarrow({ kind: "cell", id: c.name, label: c.name }));
+      board.append(g);
+    }
+  }
+  function drawBoard(view) {
+    if (!hello || !hello.board) return;
+    const cells = view.cells || {};
+    const glyphs = state.glyphs || {};
+    const active = new Set();
+    for (const a of state.actions.concat(state.out_of_turn)) for (const c of a.cells) active.add(c);
+    for (const g of $("board").querySelectorAll("g.cell")) {
+      const name = g.dataset.cell;
+      const held = cells[name] || {};
+      let glyph = glyphs[name];
+      if (glyph === undefined) {
+        glyph = "";
+        for (const v of Object.values(held)) { if (Array.isArray(v) && v.length) { glyph = v[v.length - 1]; break; } }
+      }
+      if (glyph === "." || glyph === "·") glyph = "";
+      g.querySelector("text").textContent = glyph;
+      const lines = [name, ...Object.entries(held).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") || "empty" : show(v) + (typeof v === "number" ? "" : "")}`)];
+      g.querySelector("title").textContent = lines.join("\n");
+      g.classList.toggle("hl", active.has(name));
+      g.classList.toggle("picked", !!narrow && narrow.kind === "cell" && narrow.id === name);
+      g.classList.toggle("held", Object.keys(held).length > 0);
+    }
+  }
+
+  // ---- zones as rows of cards --------------------------------------------------------------------
+  function cardWords(card) { return card.text ? `${card.label}: ${card.text}` : card.label; }
+  function cardEl(card, involved, values) {
+    const extra = values && values[String(card.id)];
+    const e = el("button", { type: "button", class: "card" + (involved.has(card.id) ? " hl" : "") + (narrow && narrow.kind === "comp" && narrow.id === card.id ? " picked" : ""), title: cardWords(card), "data-id": card.id },
+      el("span", { class: "label" }, card.label),
+      extra ? el("small", { class: "dim" }, Object.entries(extra).map(([k, v]) => `${k} ${show(v)}`).join(" · ")) : null);
+    e.addEventListener("click", (ev) => {
+      tip(card, ev.currentTarget);
+      if (involved.has(card.id)) setNarrow({ kind: "comp", id: card.id, label: card.label });
+    });
+    return e;
+  }
+  function backEl(count) {
+    return el("span", { class: "card back", title: `${count} hidden` }, el("span", { class: "label" }, count > 1 ? `×${count}` : "?"));
+  }
+  function tip(card, anchor) {
+    const t = $("card-tip");
+    t.replaceChildren(el("strong", {}, card.label), card.text ? el("p", {}, card.text) : null);
+    const r = anchor.getBoundingClientRect();
+    t.style.left = Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX)) + "px";
+    t.style.top = (r.bottom + window.scrollY + 4) + "px";
+    t.hidden = false;
+    clearTimeout(tip.timer);
+    tip.timer = setTimeout(() => { t.hidden = true; }, 4000);
+  }
+  function zoneTitle(z) {
+    let name = z.name.replace(/_/g, " ");
+    if (z.key_text) name += ` (${z.key_text})`;
+    if (z.of) name += ` of ${z.of.label}`;
+    return name;
+  }
+  function drawZones(view) {
+    const involved = new Set();
+    for (const a of state.actions.concat(state.out_of_turn)) for (const c of a.comps) involved.add(c);
+    const groups = new Map();
+    for (const z of view.zones) {
+      const owner = z.owner === null || z.owner === undefined ? null : z.owner;
+      if (!groups.has(owner)) groups.set(owner, []);
+      groups.get(owner).push(z);
+    }
+    const out = [];
+    const keys = [...groups.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a === view.viewer ? -1 : b === view.viewer ? 1 : a - b));
+    for (const owner of keys) {
+      const title = owner === null ? "Table" : seatName(owner) + (owner === view.viewer ? " (you)" : "") + (owner === view.actor ? " — to act" : "");
+      const box = el("div", { class: "group" + (owner !== null && owner === view.viewer ? " mine" : "") }, el("h3", {}, title));
+      for (const z of groups.get(owner)) {
+        if (z.count === 0 && !z.cards) continue;
+        const row = el("div", { class: "cards" });
+        if (z.cards) {
+          for (const c of z.cards) row.append(cardEl(c, involved, view.component_values));
+          if (z.top_only && z.count > 1) row.append(backEl(z.count - 1));
+        } else {
+          const known = z.known || [];
+          for (const c of known) row.append(cardEl(c, involved, view.component_values));
+          if (z.count - known.length > 0) row.append(backEl(z.count - known.length));
+        }
+        box.append(el("div", { class: "zone", "data-zone": z.name, "data-owner": owner === null ? "" : owner },
+          el("div", { class: "zone-name" }, `${zoneTitle(z)} `, el("small", { class: "dim" }, String(z.count))), row));
+      }
+      if (box.children.length > 1) out.push(box);
+    }
+    $("zones").replaceChildren(...out);
+  }
+
+  // ---- status values -----------------------------------------------------------------------------
+  function drawValues(view) {
+    const rows = [];
+    for (const v of view.values) {
+      let text;
+      if (v.per_player) text = v.per_player.map((x, p) => `${seatName(p)} ${show(v.texts && v.texts[p] !== null && v.texts[p] !== undefined ? v.texts[p] : x)}`).join(" · ");
+      else if (v.per_key) text = v.per_key.map((m) => `${m.key_text} ${show(m.text !== undefined ? m.text : m.value)}`).join(" · ");
+      else text = show(v.text !== undefined ? v.text : v.value);
+      const name = v.label ? v.name : v.name.replace(/_/g, " ");
+      if (Array.isArray(v.value) && !v.per_player) {
+        rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), el("ul", {}, ...v.value.map((x) => el("li", {}, show(x))))));
+      } else rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), " ", el("span", {}, text)));
+    }
+    $("values").replaceChildren(...rows);
+  }
+
+  // ---- status line, outcome -------------------------------------------------------------------
+  function drawStatus(view) {
+    const kinds = state.seats;
+    const kindOf = (p) => (kinds[p] && kinds[p].kind !== "human" ? ` (${kinds[p].kind})` : "");
+    let line;
+    if (state.fault) line = state.fault;
+    else if (view.over) line = "The game is over.";
+    else if (view.choice) {
+      const who = view.choice.chooser === view.viewer ? "You are" : `${seatName(view.choice.chooser)}${kindOf(view.choice.chooser)} is`;
+      line = `${who} deciding: ${view.choice.prompt || view.choice.kind}`;
+    } else {
+      const who = view.actor === view.viewer ? "Your turn" : `${seatName(view.actor)}${kindOf(view.actor)} to act`;
+      line = `${who} — ${String(view.step).replace(/_/g, " ")}` + (view.turn ? ` · turn ${view.turn}` : "");
+    }
+    if (state.thinking !== null && state.thinking !== undefined) line += ` · ${seatName(state.thinking)} is thinking…`;
+    $("status").textContent = line;
+    $("status").classList.toggle("mine", !view.over && view.actor === view.viewer);
+    const o = state.outcome;
+    const box = $("outcome");
+    box.hidden = !o;
+    if (o) {
+      box.replaceChildren(el("h2", {}, "Game over"),
+        el("ul", {}, ...o.results.map((r) => el("li", { class: "result-" + r.result }, `${r.seat} (${r.kind}): ${r.result}` + (r.score !== null && r.score !== undefined ? `, score ${show(r.score)}` : "") + (state.you === r.seat ? " — you" : "")))),
+        o.reason ? el("p", {}, "Why: " + o.reason) : null);
+    }
+  }
+
+  // ---- actions and questions -------------------------------------------------------------------
+  function setNarrow(n) {
+    narrow = narrow && n && narrow.kind === n.kind && narrow.id === n.id ? null : n;
+    render();
+  }
+  function involves(a) {
+    if (!narrow) return true;
+    return narrow.kind === "comp" ? a.comps.includes(narrow.id) : a.cells.includes(narrow.id);
+  }
+  function drawActions(view) {
+    const q = $("question");
+    const asked = view.choice && view.choice.chooser === view.viewer && state.actions.length > 0;
+    const filter = $("filter").value.trim().toLowerCase();
+    let acts = asked ? [] : state.actions.filter(involves);
+    if (filter) acts = acts.filter((a) => a.text.toLowerCase().includes(filter));
+    $("filter").hidden = asked || state.actions.length < 12;
+    $("narrow").hidden = !narrow;
+    if (narrow) $("narrow-text").textContent = `Actions with ${narrow.label}:`;
+    const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: () => send(a.text) }, a.text));
+    if (!asked && state.actions.length && !acts.length) buttons.push(el("p", { class: "dim" }, "No action matches."));
+    $("actions").replaceChildren(...buttons);
+    const oot = state.out_of_turn.filter(involves);
+    $("interrupts").hidden = oot.length === 0;
+    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: () => send(a.text) }, a.text.replace(/^P\d+: /, ""))));
+    if (asked) {
+      const c = view.choice;
+      $("q-prompt").textContent = c.prompt || "Choose";
+      const running = (c.running || []).map((f) => f.effect || (f.window ? `window ${f.window}` : "")).filter(Boolean);
+      $("q-running").textContent = (running.length ? running.join(" › ") + " · " : "") + ({ one: "choose one", subset: "choose some, then done", order: "put them in order", may: "yes or no" }[c.kind] || c.kind || "");
+      $("q-options").replaceChildren(...state.actions.map((a) => el("button", { type: "button", class: "option", "data-text": a.text, onclick: () => send(a.text) }, a.text)));
+      if (!q.open) q.show();
+    } else if (q.open) q.close();
+  }
+
+  // ---- messages and the log --------------------------------------------------------------------
+  function drawLogs() {
+    $("messages").replaceChildren(...state.messages.map((m) => el("li", {}, m)));
+    const start = state.log_length - state.log.length;
+    $("log").replaceChildren(...state.log.map((t, i) => el("li", { value: start + i + 1 }, t)));
+    $("messages").lastElementChild && $("messages").parentElement.open && $("messages").lastElementChild.scrollIntoView({ block: "nearest" });
+  }
+
+  function render() {
+    if (!state) return;
+    const view = state.view;
+    drawStatus(view);
+    drawBoard(view);
+    drawZones(view);
+    drawValues(view);
+    drawActions(view);
+    drawLogs();
+    document.body.dataset.version = state.version;
+    document.body.dataset.over = view.over ? "yes" : "no";
+  }
+
+  $("narrow-clear").addEventListener("click", () => { narrow = null; render(); });
+  $("filter").addEventListener("input", render);
+  document.addEventListener("click", (ev) => { if (!ev.target.closest(".card")) $("card-tip").hidden = true; });
+  connect();
+})();

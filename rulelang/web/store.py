@@ -1,0 +1,61 @@
+"""Where served matches are kept: one SQLite file, written on every action.
+
+A match is stored as its save (the rules' path and fingerprint, player count, seed, options, and
+the texts of the actions applied, in order), its seats (human or a bot kind) and the SHA-256 of
+each link's token (never the token itself: whoever reads the file cannot use the links). After a
+restart a match is rebuilt by replaying its actions from the seed, the first time a link of it is
+opened.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY, rules TEXT NOT NULL, fingerprint TEXT NOT NULL, game TEXT NOT NULL,
+    players INTEGER NOT NULL, seed INTEGER NOT NULL, options TEXT NOT NULL, seats TEXT NOT NULL,
+    tokens TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS actions (
+    match TEXT NOT NULL, n INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (match, n));
+"""
+
+
+class Store:
+    def __init__(self, path: str):
+        self.path = str(path)
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        with self.lock:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.executescript(SCHEMA)
+
+    def create(self, mid: str, rules: str, fingerprint: str, game: str, players: int, seed: int,
+               options: dict, seats: list, tokens: dict) -> None:
+        with self.lock:
+            self.db.execute("INSERT INTO matches VALUES (?,?,?,?,?,?,?,?,?,?)",
+                            (mid, rules, fingerprint, game, players, seed, json.dumps(options),
+                             json.dumps(seats), json.dumps(tokens), time.time()))
+
+    def append(self, mid: str, n: int, text: str) -> None:
+        with self.lock:
+            self.db.execute("INSERT INTO actions VALUES (?,?,?)", (mid, n, text))
+
+    def get(self, mid: str) -> dict | None:
+        with self.lock:
+            row = self.db.execute("SELECT rules, fingerprint, game, players, seed, options, seats, tokens "
+                                  "FROM matches WHERE id = ?", (mid,)).fetchone()
+            if row is None:
+                return None
+            actions = [t for (t,) in self.db.execute("SELECT text FROM actions WHERE match = ? ORDER BY n",
+                                                       (mid,))]
+        rules, fingerprint, game, players, seed, options, seats, tokens = row
+        return {"id": mid, "rules": rules, "fingerprint": fingerprint, "game": game, "players": players,
+                "seed": seed, "options": json.loads(options), "seats": json.loads(seats),
+                "tokens": json.loads(tokens), "actions": actions}
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()

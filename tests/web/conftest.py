@@ -1,0 +1,79 @@
+"""A real `rulelang serve` server (uvicorn, Starlette) on a free loopback port, in a thread."""
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+import uvicorn
+
+from rulelang.web.server import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = Path(__file__).resolve().parent / "small.rules"
+
+
+class Running:
+    """A server running in a thread; `url` is its http://127.0.0.1:PORT."""
+
+    def __init__(self, rules=(), store=":memory:", include_shipped=True):
+        self.app, self.server = create_app([str(r) for r in rules], str(store), 0.0, include_shipped)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.sock = sock
+        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536, lifespan="off")
+        self.uv = uvicorn.Server(config)
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.uv.serve(sockets=[sock])), daemon=True)
+        self.thread.start()
+        while not self.uv.started:
+            self.thread.join(0.02)
+            if not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.server.close()
+        self.uv.should_exit = True
+        self.thread.join(30)
+        self.server.store.close()
+        self.sock.close()
+
+
+@pytest.fixture
+def serve():
+    started = []
+
+    def start(*args, **kwargs):
+        r = Running(*args, **kwargs)
+        started.append(r)
+        return r
+    yield start
+    for r in started:
+        r.stop()
+
+
+def post(url: str, body) -> tuple[int, dict]:
+    import urllib.error
+    import urllib.request
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read() or b"{}")
+
+
+def get(url: str) -> tuple[int, bytes]:
+    import urllib.error
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()

@@ -1,0 +1,138 @@
+"""`rulelang serve` played in a real headless Chromium (the system's /usr/bin/chromium, driven by
+Playwright): the lobby makes a match, two browser contexts play it to the end by clicks only, and
+a board game is played by clicking its cells. In CI (CI=true) a missing browser fails the tests."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from .conftest import ROOT, SMALL
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = os.environ.get("RULELANG_SCREENSHOTS")       # a folder to keep the tables' screenshots in
+
+
+def _missing(why: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"{why}: the browser tests need it in CI (.ci/run installs it)", pytrace=False)
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        _missing("no Chromium: apt-get install -y chromium chromium-driver")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("no playwright: pip install -e '.[test]'")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def shot(page, tmp_path, name):
+    page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+
+
+def test_two_browsers_make_a_match_in_the_lobby_and_play_it_to_the_end(serve, browser, tmp_path):
+    server = serve([SMALL], include_shipped=False)
+    host = browser.new_context(viewport={"width": 1200, "height": 900})
+    guest = browser.new_context(viewport={"width": 390, "height": 844})       # a phone
+    lobby = host.new_page()
+    lobby.goto(server.url + "/")
+    lobby.select_option("#game", "small")
+    assert lobby.locator("[data-seat]").count() == 2
+    lobby.click("#create")
+    lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
+    links = {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}
+    assert set(links) == {"P1", "P2", "spectator"}
+
+    p1, p2 = host.new_page(), guest.new_page()
+    watcher = browser.new_context().new_page()
+    p1.goto(links["P1"])
+    p2.goto(links["P2"])
+    watcher.goto(links["spectator"])
+    pages = [p1, p2, watcher]
+    for page in pages:
+        page.wait_for_selector("body[data-version='0']")
+    (served,) = server.server.matches.values()
+    match = served.match
+    labels = [c["label"] for c in match.state()["components"]]
+    hands = [[labels[c] for c in match.state()["zones"]["hand"][p]] for p in range(2)]
+    # each seat sees its own hand and only the backs of the other's; the spectator sees backs only
+    assert p1.locator("[data-zone=hand][data-owner='0'] .card .label").all_inner_texts() == hands[0]
+    assert p1.locator("[data-zone=hand][data-owner='1'] .card.back").count() == 1
+    assert not any(label in p1.locator("#zones").inner_text() for label in hands[1])
+    assert not any(label in p2.locator("#zones").inner_text() for label in hands[0])
+    assert watcher.locator("[data-zone=hand] .card:not(.back)").count() == 0
+    assert "You are P1" in p1.inner_text("header") and "Spectator" in watcher.inner_text("header")
+    shot(p1, tmp_path, "small-P1-start")
+
+    version = 0
+    for _ in range(30):
+        if served.match.is_over:
+            break
+        actor = next(p for p in (p1, p2) if p.locator("button.action:enabled, button.option:enabled").count())
+        other = p2 if actor is p1 else p1
+        assert other.locator("button.action, button.option:visible").count() == 0
+        if actor.locator("dialog#question[open]").count():         # a question inside an effect
+            assert "take a bonus point?" in actor.inner_text("#q-prompt")
+            actor.click("button.option >> text=yes")
+        else:
+            actor.locator("button.action").first.click()
+        version += 1
+        for page in pages:
+            page.wait_for_selector(f"body[data-version='{version}']")
+    assert served.match.is_over
+    for page in pages:
+        page.wait_for_selector("body[data-over=yes]")
+        text = page.inner_text("#outcome")
+        assert "Game over" in text and "Why: the hands are empty" in text
+    winner = served.match.outcome["results"].index("win") if "win" in served.match.outcome["results"] else None
+    if winner is not None:
+        assert "— you" in (p1, p2)[winner].inner_text("#outcome .result-win")
+    shot(p1, tmp_path, "small-P1-end")
+    shot(p2, tmp_path, "small-P2-end-phone")
+    host.close()
+    guest.close()
+
+
+def test_a_board_is_drawn_and_a_click_on_a_cell_narrows_the_actions(serve, browser, tmp_path):
+    server = serve([ROOT / "games" / "valgard.rules"], include_shipped=False)
+    from .conftest import post
+    code, body = post(server.url + "/api/matches", {"game": "valgard", "players": 2, "seats": ["human", "random"],
+                                                    "seed": 2})
+    assert code == 200
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version='0']")
+    assert page.locator("#board g.cell.octagon").count() == 49
+    assert page.locator("#board g.cell.socket").count() == 36
+    highlighted = page.locator("#board g.cell.hl").evaluate_all("gs => gs.map(g => g.dataset.cell)")
+    assert highlighted == ["a1", "b1", "c1", "d1", "e1", "f1", "g1"]
+    page.click("#board g.cell[data-cell=d1]")
+    assert page.locator("button.action").all_inner_texts() == ["place d1"]
+    page.click("button.action >> text=place d1")
+    page.wait_for_selector("body[data-version='2']")            # the random bot answered
+    assert page.locator("#board g.cell[data-cell=d1] text").text_content() == "L"
+    assert page.locator("#board g.cell[data-cell=d1]").get_attribute("class").split().count("hl") == 0
+    shot(page, tmp_path, "valgard-P1")
+    page.close()
+
+
+def test_a_wrong_link_shows_a_clear_page(serve, browser):
+    server = serve([SMALL], include_shipped=False)
+    page = browser.new_page()
+    response = page.goto(server.url + "/play/nosuch/token")
+    assert response.status == 404
+    assert page.inner_text("h1") == "no such match, or a wrong link"
+    page.close()

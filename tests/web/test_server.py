@@ -1,0 +1,312 @@
+"""`rulelang serve` over real sockets on loopback: the lobby's API, a match played through two
+seats' websockets, tokens, bad input, what each seat is sent (no leaks), a restart, bots."""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+import websockets
+
+from .conftest import ROOT, SMALL, Running, get, post
+
+GAMES = ROOT / "games"
+
+
+def ws_url(link: str) -> str:
+    return link.replace("http://", "ws://").replace("/play/", "/ws/")
+
+
+class Seat:
+    """One page's websocket: the last state it was sent, every raw message, errors."""
+
+    def __init__(self, ws):
+        self.ws, self.raw, self.state, self.errors = ws, [], None, []
+
+    async def recv(self):
+        text = await asyncio.wait_for(self.ws.recv(), 30)
+        self.raw.append(text)
+        msg = json.loads(text)
+        if msg["type"] == "state":
+            self.state = msg
+        elif msg["type"] == "error":
+            self.errors.append(msg["message"])
+        return msg
+
+    async def until(self, test):
+        while True:
+            msg = await self.recv()
+            if test(msg):
+                return msg
+
+    async def act(self, text, version=None):
+        await self.ws.send(json.dumps({"type": "act", "text": text,
+                                       "version": self.state["version"] if version is None else version}))
+
+
+async def connect(link: str) -> Seat:
+    seat = Seat(await websockets.connect(ws_url(link), max_size=2 ** 22))
+    await seat.until(lambda m: m["type"] == "state")
+    return seat
+
+
+def make(server: Running, game: str, seats: list, seed: int = 1, **more) -> dict:
+    code, body = post(server.url + "/api/matches", {"game": game, "players": len(seats), "seats": seats,
+                                                    "seed": seed, **more})
+    assert code == 200, body
+    return body
+
+
+def test_the_lobby_offers_the_shipped_games_and_the_named_rule_file(serve):
+    server = serve([SMALL])
+    code, raw = get(server.url + "/api/games")
+    games = json.loads(raw)
+    assert code == 200
+    assert [g["key"] for g in games["games"]] == ["dozen_war", "regicide", "shadow_hunters", "smash_up", "valgard",
+                                                  "small"]
+    assert {"min_players": 2, "max_players": 2} == {k: games["games"][-1][k] for k in ("min_players", "max_players")}
+    code, page = get(server.url + "/")
+    assert code == 200 and b"/static/lobby.js" in page
+
+
+def test_two_seats_play_a_whole_game_over_websockets(serve):
+    server = serve([SMALL], include_shipped=False)
+    body = make(server, "small", ["human", "human"], seed=5)
+    assert len(body["links"]) == 2 and body["bots"] == []
+
+    async def play():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        watcher = await connect(body["spectator"]["url"])
+        rng = random.Random(2)
+        for _ in range(40):
+            states = [s.state for s in seats]
+            if states[0]["outcome"]:
+                break
+            acting = [i for i, st in enumerate(states) if st["actions"]]
+            assert len(acting) == 1, "exactly one seat is offered actions"
+            i = acting[0]
+            assert states[i]["view"]["actor"] == i
+            await seats[i].act(rng.choice(states[i]["actions"])["text"])
+            version = states[i]["version"] + 1
+            for s in seats + [watcher]:
+                await s.until(lambda m: m["type"] == "state" and m["version"] == version and m["thinking"] is None)
+        outcome = seats[0].state["outcome"]
+        assert outcome is not None and outcome["reason"] == "the hands are empty"
+        assert sorted(r["result"] for r in outcome["results"]) in (["lose", "win"], ["draw", "draw"])
+        assert watcher.state["outcome"] == outcome
+        match = server.server.matches[body["id"]].match
+        assert seats[0].state["log"] == match.log_for(0) and watcher.state["log"] == match.log_for(None)
+        for s in seats + [watcher]:
+            await s.ws.close()
+    asyncio.run(play())
+
+
+def test_a_link_is_its_seat_and_a_wrong_token_opens_nothing(serve):
+    server = serve([SMALL], include_shipped=False)
+    body = make(server, "small", ["human", "human"])
+    p1, p2 = body["links"][0]["url"], body["links"][1]["url"]
+    mid = body["id"]
+    token = p1.rsplit("/", 1)[1]
+    forged = token[:-1] + ("A" if token[-1] != "A" else "B")
+    for url in (f"{server.url}/play/{mid}/{forged}", f"{server.url}/play/nosuch/{token}",
+                f"{server.url}/api/play/{mid}/{forged}", f"{server.url}/play/{mid}/" + "x" * 500):
+        code, page = get(url)
+        assert code == 404 and b"Traceback" not in page
+    code, state = get(p1.replace("/play/", "/api/play/"))
+    assert code == 200 and json.loads(state)["seat"] == 0
+    code, state = get(p2.replace("/play/", "/api/play/"))
+    assert json.loads(state)["seat"] == 1
+
+    async def sockets():
+        with pytest.raises(websockets.exceptions.InvalidStatus if hasattr(websockets.exceptions, "InvalidStatus")
+                           else Exception):
+            async with websockets.connect(ws_url(f"{server.url}/play/{mid}/{forged}")) as ws:
+                await ws.recv()
+        seat2 = await connect(p2)                    # P2 may not act in P1's turn
+        assert seat2.state["actions"] == []
+        await seat2.act("play 1☾")
+        msg = await seat2.until(lambda m: m["type"] == "error")
+        assert msg["message"] == "it is not your turn"
+        watcher = await connect(body["spectator"]["url"])
+        await watcher.act("yes")
+        assert (await watcher.until(lambda m: m["type"] == "error"))["message"] == "a spectator cannot act"
+        assert server.server.matches[mid].match.log == []
+    asyncio.run(sockets())
+
+
+def test_bad_input_gets_a_clear_error_and_never_changes_the_match(serve):
+    server = serve([SMALL], include_shipped=False)
+    body = make(server, "small", ["human", "human"])
+    served = server.server.matches[body["id"]]
+
+    async def bad():
+        seat = await connect(body["links"][0]["url"])
+        legal = seat.state["actions"][0]["text"]
+        cases = [("not json", "a message must be JSON"),
+                 (json.dumps([1, 2]), 'a message is {"type": "act", "text": ..., "version": ...} or {"type": "sync"}'),
+                 (json.dumps({"type": "act", "text": legal}), "an action must say which position it was chosen in (version)"),
+                 (json.dumps({"type": "act", "text": 7, "version": 0}), "an action is its text, as the page lists it"),
+                 (json.dumps({"type": "act", "text": "play 9★", "version": 0}), "`play 9★` is not one of your actions now"),
+                 (json.dumps({"type": "act", "text": legal, "version": 3}), "the match has moved on since then: choose again"),
+                 ("x" * 5000, "a message may hold at most 4096 characters")]
+        for raw, said in cases:
+            await seat.ws.send(raw)
+            msg = await seat.until(lambda m: m["type"] == "error")
+            assert msg["message"] == said
+            assert served.match.log == [] and served.applied == 0
+        # a flood: refused past the burst, then the connection is closed
+        for _ in range(200):
+            await seat.ws.send(json.dumps({"type": "sync"}))
+        with pytest.raises(websockets.exceptions.ConnectionClosed):
+            while True:
+                await seat.recv()
+        assert "too many messages: slow down" in seat.errors
+        assert seat.ws.close_code == 1008
+        seat = await connect(body["links"][0]["url"])         # the seat comes back, the match as it was
+        assert seat.state["version"] == 0 and seat.state["actions"][0]["text"] == legal
+        await seat.act(legal)
+        await seat.until(lambda m: m["type"] == "state" and m["version"] == 1)
+        assert served.match.log == [legal]
+    asyncio.run(bad())
+
+    for spec, said in [({"game": "nosuch"}, "no game 'nosuch'; the lobby lists them"),
+                       ({"game": "small", "players": 3}, "Small Tricks is for 2..2 players"),
+                       ({"game": "small", "players": 2, "seats": ["human", "ismcts:0"]},
+                        "an ismcts bot needs a budget of 1..5000 iterations (ismcts:200)"),
+                       ({"game": "small", "players": 2, "seats": ["human", "mcts"]},
+                        "no bot 'mcts': a seat is human, random, greedy or ismcts:N"),
+                       ({"game": "small", "players": 2, "options": {"x": 1}}, "unknown option `x` for Small Tricks (options: none)")]:
+        code, answer = post(server.url + "/api/matches", spec)
+        assert (code, answer) == (400, {"error": said})
+    code, answer = post(server.url + "/api/matches", b"{" * 20000)
+    assert code == 413
+
+
+def _labels(match, ids) -> set:
+    labels = match.state()["components"]
+    return {labels[c]["label"] for c in ids}
+
+
+def _never_seen_leaks(raw: str, hidden: set) -> list:
+    return sorted(label for label in hidden if label in raw)
+
+
+@pytest.mark.parametrize("game, players, cap", [("regicide", 2, 120), ("smash_up", 2, 60), ("small", 2, 40)])
+def test_a_seat_is_never_sent_a_card_it_has_not_seen(serve, game, players, cap):
+    """Every message each seat's websocket carries, over a game of random moves, is scanned for the
+    names of components that seat has never been able to see (nor any card of the same name)."""
+    server = serve([SMALL])
+    body = make(server, game, ["human"] * players, seed=11)
+    served = server.server.matches[body["id"]]
+    match = served.match
+    everything = _labels(match, range(len(match.state()["components"])))
+
+    async def play():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        watcher = await connect(body["spectator"]["url"])
+        seen = [set() for _ in range(players)]
+        public: set = set()
+        rng = random.Random(4)
+        checked = [0] * (players + 1)
+
+        def check():
+            for p in range(players):
+                seen[p] |= _labels(match, match.visible_to(p))
+            public.update(_labels(match, set.intersection(*(match.visible_to(p) for p in range(players)))))
+            for p, s in enumerate(seats + [watcher]):
+                known = seen[p] if p < players else public
+                for raw in s.raw[checked[p]:]:
+                    assert _never_seen_leaks(raw, everything - known) == [], f"seat {p} was sent a hidden card"
+                checked[p] = len(s.raw)
+        check()
+        for _ in range(cap):
+            if match.is_over:
+                break
+            i = next(i for i, s in enumerate(seats) if s.state["actions"])
+            await seats[i].act(rng.choice(seats[i].state["actions"])["text"])
+            version = seats[i].state["version"] + 1
+            for s in seats + [watcher]:
+                await s.until(lambda m: m["type"] == "state" and m["version"] == version)
+            check()
+        assert sum(len(s.raw) for s in seats) > 2 * min(cap, len(match.log))
+    asyncio.run(play())
+
+
+def test_a_match_survives_a_restart_of_the_server(serve, tmp_path):
+    store = tmp_path / "serve.sqlite"
+    first = serve([SMALL], store=store, include_shipped=False)
+    body = make(first, "small", ["human", "human"], seed=8)
+
+    async def two_moves():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        for _ in range(2):
+            i = next(i for i, s in enumerate(seats) if s.state["actions"])
+            await seats[i].act(seats[i].state["actions"][-1]["text"])
+            version = seats[i].state["version"] + 1
+            for s in seats:
+                await s.until(lambda m: m["type"] == "state" and m["version"] == version)
+        return [s.state for s in seats]
+    before = asyncio.run(two_moves())
+    first.stop()
+    second = serve([SMALL], store=store, include_shipped=False)
+    for p, link in enumerate(body["links"]):
+        url = link["url"].replace(first.url, second.url).replace("/play/", "/api/play/")
+        code, raw = get(url)
+        after = json.loads(raw)
+        assert code == 200 and after["version"] == 2
+        assert after["view"] == before[p]["view"] and after["actions"] == before[p]["actions"]
+    code, _ = get(body["spectator"]["url"].replace(first.url, second.url))
+    assert code == 200
+
+
+def test_a_thinking_bot_does_not_hold_up_other_matches(serve):
+    server = serve([GAMES / "valgard.rules", SMALL], include_shipped=False)
+    slow = make(server, "valgard", ["ismcts:5000", "ismcts:5000"], seed=3)
+    bots = server.server.matches[slow["id"]]
+    body = make(server, "small", ["human", "human"])
+
+    async def meanwhile():
+        watcher = await connect(slow["spectator"]["url"])
+        if watcher.state["thinking"] is None:
+            await watcher.until(lambda m: m["type"] == "state" and m["thinking"] is not None)
+        seat = await connect(body["links"][0]["url"])
+        await seat.act(seat.state["actions"][0]["text"])
+        await seat.until(lambda m: m["type"] == "state" and m["version"] == 1)
+        return bots.applied
+    applied = asyncio.run(meanwhile())
+    assert applied <= 1 and bots.thinking is not None      # the bots' match was still thinking meanwhile
+
+
+def test_the_serve_command_says_what_is_wrong_with_a_rule_file(tmp_path, capsys):
+    from rulelang.cli import main
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game "x" {\n  players 1..1\n  bogus\n}\n', encoding="utf-8")
+    assert main(["serve", str(bad), "--store", str(tmp_path / "s.sqlite")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:3:3: error[E001]: unexpected `bogus`") and "Traceback" not in err
+    assert main(["serve", str(tmp_path / "none.rules"), "--store", str(tmp_path / "s.sqlite")]) == 1
+    assert capsys.readouterr().err.strip().endswith(f"no such file: {tmp_path / 'none.rules'}")
+
+
+def test_an_out_of_turn_action_is_offered_to_its_seat_only_and_played_from_there(serve):
+    server = serve([GAMES / "shadow_hunters.rules"], include_shipped=False)
+    body = make(server, "shadow_hunters", ["human"] * 4, seed=6)
+    served = server.server.matches[body["id"]]
+
+    async def out_of_turn():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        actor = served.match.current_player
+        other = (actor + 1) % 4
+        offered = [a["text"] for a in seats[other].state["out_of_turn"]]
+        assert offered == [f"P{other + 1}: reveal"] and seats[other].state["actions"] == []
+        assert seats[actor].state["out_of_turn"] == []
+        # another seat cannot play it for them
+        third = (actor + 2) % 4
+        await seats[third].act(offered[0])
+        assert (await seats[third].until(lambda m: m["type"] == "error"))["message"] == (
+            f"`{offered[0]}` is not one of your actions now")
+        await seats[other].act(offered[0])
+        await seats[other].until(lambda m: m["type"] == "state" and m["version"] == 1)
+        assert served.match.log == [offered[0]] and served.match.current_player == actor
+    asyncio.run(out_of_turn())
