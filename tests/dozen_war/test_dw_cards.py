@@ -51,7 +51,7 @@ def test_dodge_guards_generals_smoke_bomb_soldiers_spiked_armour_strikes_back():
     m = p.match()
     play(m, "attack f5 infantry e5 Gold Maker")
     assert sorted(legal(m)) == ["Dodge", "Golden Shield", "Spiked Armour", "pass"]
-    play(m, "Dodge", "pass")                                 # the window asks again until all pass
+    play(m, "Dodge")                     # stopped: asked again, with only `pass` (answered by play)
     play(m, "attack f4 infantry e4 archer")
     assert sorted(legal(m)) == ["Golden Shield", "Smoke Bomb", "Spiked Armour", "pass"]
     play(m, "Spiked Armour", "pass")

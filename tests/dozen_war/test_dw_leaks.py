@@ -5,12 +5,13 @@ The secrets, worked out from `state()` (which holds everything), not from what `
 (a) the token under a mountain that has not been dug (zone `buried`): a map piece, a treasure or
     the curse;
 (b) the equipment cards in another player's hand (zone `hand`, `owner`). games/dozen_war.md says
-    only that an ally "may give one equipment card to their ally" at the start of a round (D29): it
-    does not say allies see each other's hands, so here an ally's hand is as secret as an enemy's;
+    only that allies "may exchange one equipment card each" at the start of a round (D29), the card
+    offered being shown to the ally: it does not say allies see each other's hands, so here an ally's
+    hand is as secret as an enemy's, the offered card aside;
 (c) the equipment deck, its discard pile `used` (face down, reshuffled into the deck) and the event
     deck: which cards they hold and in what order.
 A component of those kinds is visible to p when it lies in a public zone (`past`), in p's own hand,
-or is revealed to p (`state()["known"]`; Dozen War reveals nothing). Tokens in the internal `box`
+or is revealed to p (`state()["known"]`; Dozen War reveals only a card offered to an ally). Tokens in the internal `box`
 were dug (announced) or are the starting map pieces: no secret.
 
 What is scanned, after every action (and after setup), for every seat p:
@@ -260,8 +261,8 @@ def test_no_player_is_shown_a_secret(players, seed, options):
 
 
 def test_a_game_with_digs_and_swaps_shows_no_secret():
-    """Random play seldom digs: a game that prefers digging, equipment, skills and (alliance) gifts,
-    so tokens are dug up, treasures found and cards pass between allies while being scanned."""
+    """Random play seldom digs: a game that prefers digging, equipment, skills and (alliance)
+    exchanges, so tokens are dug up, treasures found and cards pass between allies while being scanned."""
     m = game.new_match(4, seed=7, options={"alliance": True, "generals": "random"})
     rng = random.Random(7)
     scan = Scanner(m)
@@ -285,7 +286,7 @@ def test_a_game_with_digs_and_swaps_shows_no_secret():
                                                     "Moon", "Hawk", "Gold", "Fire", "Quicksilver"))]
                 if moves and rng.random() < 0.6:
                     pick = min(moves, key=lambda a: abs(int(a.rsplit(" ", 1)[1][1:]) - 6) + rng.random())
-        elif q is not None and q["prompt"].startswith("give an equipment card"):
+        elif q is not None and q["prompt"].startswith("exchange an equipment card"):
             pick = next((a for a in acts if a != "pass"), None)
             given += pick is not None
         if pick is None:
@@ -443,14 +444,15 @@ def test_the_scan_finds_leaks_planted_in_the_rules(tmp_path, file, old, new, wha
     assert what in found[0], found[0]
 
 
-@pytest.mark.parametrize("new,what", [
+@pytest.mark.parametrize("old,new,what", [
     # the card given to an ally announced to everyone
-    ('{ log text(p) + " gives " + text(c) + " to " + text(mate)  move c to hand[mate] }', "message to P2"),
-    # an ally shown the other's hand (allies may not see each other's hands)
-    ('{ move c to hand[mate] } else { log "my hand: " + text([text(x) for x in hand[p]]) to [mate] }', "hand"),
+    ('log text(p) + " and " + text(mate) + " exchange an equipment card"',
+     'log text(p) + " gives " + text(c) + " to " + text(mate)', "message to P2"),
+    # an ally shown the other's hand (allies may not see each other's hands, only the card offered)
+    ("reveal c to [mate]", 'reveal c to [mate]  log "my hand: " + text([text(x) for x in hand[p]]) to [mate]',
+     "hand"),
 ])
-def test_the_scan_finds_alliance_leaks_planted_in_the_rules(tmp_path, new, what):
-    old = "{ move c to hand[mate] }"
+def test_the_scan_finds_alliance_leaks_planted_in_the_rules(tmp_path, old, new, what):
     leaky = rulelang.load(str(mutated_rules(tmp_path, "dozen_war.rules", old, new)))
     for seed in (1, 2, 3):
         m = leaky.new_match(4, seed=seed, options={"alliance": True, "generals": "random"})
