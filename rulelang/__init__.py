@@ -153,7 +153,7 @@ def load(path: str) -> Game:
     from .engine.match import Game
     path = str(path)
     if path.endswith(".json"):
-        from .language.compiler import validate_ir
+        from .ir.validate import validate_ir
         try:
             ir = safejson.loads(_read(path, JSON_SIZE_LIMIT), "compiled game")
         except safejson.JSONLimitError as err:

@@ -18,7 +18,7 @@ import rulelang
 from rulelang.ir import spec as irspec
 from rulelang.engine.codegen import Lowerer
 from rulelang.engine.codegen.constants import PY_ASSIGN, PY_BINARY, PY_UNARY
-from rulelang.language.compiler import validate_ir
+from rulelang.ir.validate import validate_ir
 from rulelang.engine.match import Game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -121,3 +121,22 @@ def test_there_are_no_import_cycles():
         if m not in state:
             visit(m, [m])
     assert not cycles
+
+
+def test_a_compiled_game_loads_without_the_language_front_end(tmp_path):
+    """A `.json` game is validated by ir/validate.py and run by the engine: neither the parser,
+    the checker, the compiler nor Lark is imported."""
+    import json
+    import subprocess
+    import sys
+
+    import rulelang
+    path = tmp_path / "regicide.json"
+    path.write_text(json.dumps(rulelang.compile_file(str(PACKAGE.parent / "games" / "regicide.rules"))), encoding="utf-8")
+    probe = ("import sys, rulelang\n"
+             f"m = rulelang.load({str(path)!r}).new_match(2, seed=1)\n"
+             "m.apply(m.legal_actions()[0])\n"
+             "print(sorted(n for n in sys.modules if n == 'lark' or n.startswith(('lark.', 'rulelang.language.'))))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "['rulelang.language.cache']"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from rulelang.ir import validate
 from rulelang.language import checker, compiler, content, parser
 from rulelang.core import limits
 from rulelang.core.errors import RuleError
@@ -233,7 +234,7 @@ def test_validate_ir_still_finds_a_bad_node_deep_inside(tmp_path):
         path.append("x")
     e["k"] = "evil"
     with pytest.raises(RuleError) as err:
-        compiler.validate_ir(ir)
+        validate.validate_ir(ir)
     assert all(d.code == "E301" for d in err.value.diagnostics)
     assert any("/".join(path) in d.message for d in err.value.diagnostics)
 
@@ -242,8 +243,8 @@ def test_validate_ir_validates_many_alike_statements_once(monkeypatch):
     ir = rulelang.compile_source(game("n = 1"), "x.rules")
     ir["setup"] = [{"s": "set", "target": {"k": "var", "n": "n", "i": None}, "op": "=",
                     "v": {"k": "lit", "v": i}, "line": 8} for i in range(50_000)]
-    compiler.validate_ir(ir)
-    validators, calls = compiler._validators(), []
+    validate.validate_ir(ir)
+    validators, calls = validate._validators(), []
 
     class Counted:                                  # counts the parts jsonschema is asked to validate
         def __init__(self, validator):
@@ -254,13 +255,13 @@ def test_validate_ir_validates_many_alike_statements_once(monkeypatch):
             return self.validator.iter_errors(part)
     counted = {key: Counted(v) for key, v in validators.items()}
     with monkeypatch.context() as m:
-        m.setattr(compiler, "_quick_checks", lambda: {})        # (they pass these parts without jsonschema)
-        m.setattr(compiler, "_validators", lambda: counted)
-        compiler.validate_ir(ir)
+        m.setattr(validate, "_quick_checks", lambda: {})        # (they pass these parts without jsonschema)
+        m.setattr(validate, "_validators", lambda: counted)
+        validate.validate_ir(ir)
     assert 0 < len(calls) < 100                     # the 50,000 alike statements are validated once
     ir["setup"][40_000]["op"] = "*="
     with pytest.raises(RuleError) as err:
-        compiler.validate_ir(ir)
+        validate.validate_ir(ir)
     assert "setup/40000/op" in err.value.diagnostics[0].message
 
 

@@ -1,4 +1,4 @@
-"""The quick schema checks (compiler._quick_checks) answer as jsonschema does.
+"""The quick schema checks (validate._quick_checks) answer as jsonschema does.
 
 validate_ir asks a predicate built from ir.schema.json first and jsonschema only for a part the
 predicate does not pass. That is safe only if the predicate never passes what jsonschema refuses;
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.language import compiler
+from rulelang.ir import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -24,11 +24,11 @@ ODD_VALUES = [0, 1, -1, 2, True, False, None, 1.0, 1.5, "", "x", "lit", "var", "
 
 def parts(ir: dict):
     """Every part validate_ir validates, with the key of its validator (as validate_ir picks it)."""
-    schemas = compiler._schemas()
+    schemas = validate._schemas()
     work = [("ir", ir, [])]
     while work:
         role, doc, path = work.pop()
-        part, cuts = compiler._slice(doc, "top" if role == "ir" else role, path)
+        part, cuts = validate._slice(doc, "top" if role == "ir" else role, path)
         work.extend(reversed(cuts))
         tag = part.get("k" if role == "expr" else "s") if isinstance(part, dict) else None
         key = (role, tag) if role in ("expr", "stmt") and isinstance(tag, str) and (role, tag) in schemas else role
@@ -38,10 +38,10 @@ def parts(ir: dict):
 def verdicts(key, part) -> tuple:
     """(the quick check's answer or "unsure", whether jsonschema finds no error)."""
     try:
-        quick = compiler._quick_checks()[key](part)
-    except compiler._Unsure:
+        quick = validate._quick_checks()[key](part)
+    except validate._Unsure:
         quick = "unsure"
-    return quick, not any(True for _ in compiler._validators()[key].iter_errors(part))
+    return quick, not any(True for _ in validate._validators()[key].iter_errors(part))
 
 
 def shake(x, rng: random.Random):
@@ -73,7 +73,7 @@ def shake(x, rng: random.Random):
 
 
 def test_every_schema_has_a_quick_check():
-    assert set(compiler._quick_checks()) == set(compiler._schemas())
+    assert set(validate._quick_checks()) == set(validate._schemas())
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
@@ -100,18 +100,18 @@ def test_the_quick_checks_agree_with_jsonschema_on_mutants(path):
 
 
 def test_json_meanings_the_quick_checks_must_keep():
-    check = compiler._quick_checks()
+    check = validate._quick_checks()
     ok = {"k": "lit", "v": 1}
-    assert compiler._passes(check["expr"], ok)
-    assert not compiler._passes(check["expr"], {**ok, "k": "nope"})
-    assert not compiler._passes(check["expr"], {**ok, "extra": 1})          # additionalProperties: false
+    assert validate._passes(check["expr"], ok)
+    assert not validate._passes(check["expr"], {**ok, "k": "nope"})
+    assert not validate._passes(check["expr"], {**ok, "extra": 1})          # additionalProperties: false
     ir = rulelang.compile_file(str(ROOT / "games" / "regicide.rules"))
-    top, _ = compiler._slice(ir, "top", [])
-    assert compiler._passes(check["ir"], top)
+    top, _ = validate._slice(ir, "top", [])
+    assert validate._passes(check["ir"], top)
     for value in (True, 1.0, "1"):                    # `ir_version: {const: 1}`: not true, not 1.0, not "1"
-        assert not compiler._passes(check["ir"], {**top, "ir_version": value})
-    assert not compiler._passes(check["ir"], {**top, "players": {"min": True, "max": 2}})   # a bool is no integer
-    assert not compiler._passes(check["ir"], {**top, "setup": tuple(top["setup"])})         # a tuple is no array
+        assert not validate._passes(check["ir"], {**top, "ir_version": value})
+    assert not validate._passes(check["ir"], {**top, "players": {"min": True, "max": 2}})   # a bool is no integer
+    assert not validate._passes(check["ir"], {**top, "setup": tuple(top["setup"])})         # a tuple is no array
 
 
 def test_validate_ir_reports_exactly_what_jsonschema_alone_reports(monkeypatch):
@@ -122,11 +122,11 @@ def test_validate_ir_reports_exactly_what_jsonschema_alone_reports(monkeypatch):
 
     def report(ir):
         try:
-            compiler.validate_ir(copy.deepcopy(ir))
+            validate.validate_ir(copy.deepcopy(ir))
         except rulelang.RuleError as err:
             return [(d.code, d.message) for d in err.diagnostics]
         return []
     quick = [report(ir) for ir in mutants]
-    monkeypatch.setattr(compiler, "_quick_checks", lambda: {})
+    monkeypatch.setattr(validate, "_quick_checks", lambda: {})
     assert [report(ir) for ir in mutants] == quick
     assert any(quick) and not all(quick)
