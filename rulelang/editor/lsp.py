@@ -19,6 +19,7 @@ from ..language import nodes as n
 from ..core.errors import Diagnostic, RuleError, Span
 from ..core.limits import SOURCE_LIMIT
 from ..core.textsafe import printable
+from ..ir.spec import BUILTIN_FUNCTIONS
 
 DEBOUNCE = 0.15                 # seconds of quiet typing before a changed document is checked again
 WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -113,56 +114,11 @@ def doc_tables(markdown: str) -> dict[str, dict[str, tuple[str, str]]]:
     return out
 
 
-# Built from docs/language.md's tables (and its paragraph on built-in values) for an installed
-# package, which has no docs/; a source checkout reads docs/language.md itself (`builtin_docs`).
+# How each builtin is written and what it gives, from its one description (ir/spec.py), for an
+# installed package, which has no docs/; a source checkout reads docs/language.md itself (`builtin_docs`).
 BUILTIN_DOCS: dict[str, tuple[str, str]] = {
-    "size": ("size(z)", "how many"),
-    "count": ("count(list)", "how many; of true/false values, how many are true"),
-    "sum": ("sum(list)", "the sum of a list of numbers"),
-    "any": ("any(list)", "whether any of a list of true/false values is true"),
-    "all": ("all(list)", "whether every one of a list of true/false values is true"),
-    "max": ("max(list[, default]), max(a, b)", "the largest; `max(xs, 0)` gives 0 for an empty list"),
-    "min": ("min(list[, default]), min(a, b)", "the smallest; `min(xs, 0)` gives 0 for an empty list"),
-    "top": ("top(z), top(z, n)", "the top component (or `none`), or the top n, top first"),
-    "bottom": ("bottom(z), bottom(z, n)", "the bottom component (or `none`), or the bottom n"),
-    "first": ("first(list)", "the first element of a list"),
-    "last": ("last(list)", "the last element of a list"),
-    "distinct": ("distinct(list)", "the list without repeated elements"),
-    "reverse": ("reverse(list)", "the list backwards"),
-    "sort": ("sort(list)", "the list sorted ascending (numbers or texts; `none` first)"),
-    "text": ("text(x)", "a value's display text (an enum's text, a card's label, a player's \"P2\", a cell's name)"),
-    "next": ("next(p)", "the next player clockwise (with rounds: in turn order, skipping the eliminated)"),
-    "abs": ("abs(n)", "the absolute value of a number"),
-    "split": ("split(t, sep)", "the parts of a text between separators"),
+    **{name: b.doc for name, b in BUILTIN_FUNCTIONS.items()},
     "can": ("can HOOK(args) of c", "c's card has an ability for the hook that applies now"),
-    "roll": ("roll(n)", "a die roll 1..n, from the match's seeded generator"),
-    "pick": ("pick(list)", "a random element, from the match's seeded generator"),
-    "contains": ("contains(list, x)", "like `x in list`"),
-    "cells": ("cells(board[, kind])", "a board's cells (or those of a kind: `\"octagon\"`, `\"socket\"`, "
-                                      "`\"square\"`, `\"hex\"`)"),
-    "cell": ("cell(board, \"a1\") / cell(board, col, row)", "one cell, by name or by column and row (from 1; "
-                                                            "row 1 is the bottom row; `none` off the board)"),
-    "rows": ("rows(board)", "how many rows the board has"),
-    "cols": ("cols(board)", "how many columns the board has"),
-    "neighbours": ("neighbours(c[, kind])", "the cells next to c (of c's kind, or the touching cells of another "
-                                            "kind: an octagon's sockets)"),
-    "directions": ("directions(board)", "`\"n\" \"s\" \"e\" \"w\"` (+ `\"ne\" \"nw\" \"se\" \"sw\"` with `diagonal`; "
-                                        "hexes: `\"e\" \"w\" \"ne\" \"nw\" \"se\" \"sw\"`)"),
-    "step": ("step(c, dir)", "one step from c in a direction (or `none`)"),
-    "line": ("line(c, dir, n)", "up to n cells in a straight line from c (c left out)"),
-    "between": ("between(a, b)", "the cells strictly between two cells in a line"),
-    "direction": ("direction(a, b)", "the direction from a to b"),
-    "distance": ("distance(a, b)", "steps over neighbours"),
-    "reachable": ("reachable(c, n, passable)", "the cells reachable in 1..n steps, every cell entered satisfying "
-                                               "the def `passable(cell)`"),
-    "edge": ("edge(board, side)", "the cells along a side of the board: \"n\" (the top row), \"s\", \"e\", \"w\"; "
-                                  "a hexagon's sides are \"n\" \"s\" \"ne\" \"nw\" \"se\" \"sw\""),
-    "line_in": ("line_in(c, dir, cells)", "the cells in a straight line from c (c left out) as long as they are in "
-                                         "`cells`: for N in a row"),
-    "eliminated": ("eliminated(p)", "whether player p is out of the game (`eliminate p`): skipped by the turn "
-                                    "order, left out of `others` and `remaining`"),
-    "players_from": ("players_from(p)", "every seat in turn order, starting with p: [p, the next seat, …]"),
-    "opposite": ("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\""),
 }
 VALUE_DOCS: dict[str, str] = {
     "me": "the player deciding now; in flow blocks, whose turn it is",

@@ -18,6 +18,7 @@ import zlib
 
 import rulelang
 from ..core.types import ValueType
+from ..ir.spec import RANDOM_CALLS         # the builtins that draw from the generator
 
 INT_BINS = 16                 # a component's int field: its sum, and a histogram of values 0..15 (15: 15 or more)
 TEXT_BUCKETS = 16             # a component's text field (a card's name): counted in one of 16 buckets by CRC-32
@@ -26,7 +27,6 @@ DEFAULT_ACTION_CAP = 512      # index space: at most this many legal actions at 
 DEFAULT_UNIVERSE_CAP = 1024   # text space: at most this many action texts in all
 RESULT_REWARD = {"win": 1.0, "lose": -1.0, "draw": 0.0}
 CHOICE_KINDS = ("one", "subset", "order", "may", "window")
-RANDOM_CALLS = ("roll", "pick")          # docs/language.md: the builtins that draw from the generator
 PAUSING = ("choose", "may", "open", "run", "emit")   # statements that may stop an effect for a question
 
 

@@ -64,29 +64,93 @@ BUILTIN_VALUES = {
 
 @dataclass(frozen=True)
 class Builtin:
-    """A builtin function: how many arguments it takes and what calling it can do."""
-    low: int
-    high: int
-    random: bool = False
+    """A builtin function, described once. The checker types a call from `params` and `result`, the
+    code generator reads `random`, `pure` and `scans`, the language server and the editors' grammars
+    show `doc`, and a builtin with a `runtime` function needs no lowering of its own: adding one is
+    this entry plus that function in engine/codegen/runtime.py (and its line in docs/language.md)."""
+    low: int                  # how many arguments, at least
+    high: int                 # and at most
+    params: tuple[str, ...] = ()   # what each argument must be: a kind the checker knows (ARG_KINDS); "any" is
+                                   # unchecked; empty: the checker types this builtin itself (its own rule)
+    result: str = "any"       # the result's type; "elem" / "list:elem": the first argument's element type
+    random: bool = False      # draws from the match's generator
     board: bool = False       # needs the game's board
+    pure: bool = False        # its value depends on its arguments only (a label using it may be cached)
+    scans: bool = False       # walks a list it is given (a short list uncharged, a long one charged)
+    doc: tuple[str, str] = ("", "")   # how it is written, and what it gives
+    runtime: str = ""         # generated code calls `runtime(m, *args)`; "" when the generator lowers it itself
 
+
+# The kinds of argument a builtin's `params` may name (the checker holds the test for each, and the
+# words "`f` needs …" use).
+ARG_KINDS = ("any", "sized", "list", "ints", "bools", "sortable", "text", "separator", "player", "int")
 
 BUILTIN_FUNCTIONS: dict[str, Builtin] = {
-    "size": Builtin(1, 1), "sum": Builtin(1, 1), "count": Builtin(1, 1), "any": Builtin(1, 1),
-    "all": Builtin(1, 1), "max": Builtin(1, 9), "min": Builtin(1, 9), "top": Builtin(1, 2),
-    "bottom": Builtin(1, 2), "first": Builtin(1, 1), "last": Builtin(1, 1), "text": Builtin(1, 1),
-    "next": Builtin(1, 1), "abs": Builtin(1, 1), "roll": Builtin(1, 1, random=True),
-    "distinct": Builtin(1, 1), "pick": Builtin(1, 1, random=True), "contains": Builtin(2, 2),
-    "reverse": Builtin(1, 1), "sort": Builtin(1, 1), "split": Builtin(2, 2),
-    "cells": Builtin(1, 2, board=True), "neighbours": Builtin(1, 2, board=True),
-    "step": Builtin(2, 2, board=True), "directions": Builtin(1, 1, board=True),
-    "line": Builtin(3, 3, board=True), "between": Builtin(2, 2, board=True),
-    "direction": Builtin(2, 2, board=True), "distance": Builtin(2, 2, board=True),
-    "reachable": Builtin(3, 3, board=True), "cell": Builtin(2, 3, board=True),
-    "rows": Builtin(1, 1, board=True), "cols": Builtin(1, 1, board=True),
-    "eliminated": Builtin(1, 1), "players_from": Builtin(1, 1),
-    "edge": Builtin(2, 2, board=True), "line_in": Builtin(3, 3, board=True), "opposite": Builtin(1, 1),
+    "size": Builtin(1, 1, ("sized",), "int", pure=True, doc=("size(z)", "how many")),
+    "count": Builtin(1, 1, ("list",), "int", pure=True,
+                     doc=("count(list)", "how many; of true/false values, how many are true")),
+    "sum": Builtin(1, 1, ("ints",), "int", pure=True, scans=True, doc=("sum(list)", "the sum of a list of numbers")),
+    "any": Builtin(1, 1, ("bools",), "bool", pure=True, scans=True,
+                   doc=("any(list)", "whether any of a list of true/false values is true")),
+    "all": Builtin(1, 1, ("bools",), "bool", pure=True, scans=True,
+                   doc=("all(list)", "whether every one of a list of true/false values is true")),
+    "max": Builtin(1, 9, (), "int", pure=True, scans=True,
+                   doc=("max(list[, default]), max(a, b)", "the largest; `max(xs, 0)` gives 0 for an empty list")),
+    "min": Builtin(1, 9, (), "int", pure=True, scans=True,
+                   doc=("min(list[, default]), min(a, b)", "the smallest; `min(xs, 0)` gives 0 for an empty list")),
+    "top": Builtin(1, 2, doc=("top(z), top(z, n)", "the top component (or `none`), or the top n, top first")),
+    "bottom": Builtin(1, 2, doc=("bottom(z), bottom(z, n)", "the bottom component (or `none`), or the bottom n")),
+    "first": Builtin(1, 1, ("list",), "elem", pure=True, doc=("first(list)", "the first element of a list")),
+    "last": Builtin(1, 1, ("list",), "elem", pure=True, doc=("last(list)", "the last element of a list")),
+    "text": Builtin(1, 1, (), "text", doc=("text(x)", "a value's display text (an enum's text, a card's label, a "
+                                                       "player's \"P2\", a cell's name)")),
+    "next": Builtin(1, 1, ("player",), "player",
+                    doc=("next(p)", "the next player clockwise (with rounds: in turn order, skipping the eliminated)")),
+    "abs": Builtin(1, 1, ("int",), "int", pure=True, doc=("abs(n)", "the absolute value of a number")),
+    "clamp": Builtin(3, 3, ("int", "int", "int"), "int", pure=True, runtime="_clamp",
+                     doc=("clamp(n, low, high)", "n kept within low..high: `clamp(hp + 2, 0, max_hp)`")),
+    "roll": Builtin(1, 1, ("int",), "int", random=True,
+                    doc=("roll(n)", "a die roll 1..n, from the match's seeded generator")),
+    "distinct": Builtin(1, 1, ("list",), "list:elem", pure=True,
+                        doc=("distinct(list)", "the list without repeated elements")),
+    "pick": Builtin(1, 1, ("list",), "elem", random=True,
+                    doc=("pick(list)", "a random element, from the match's seeded generator")),
+    "contains": Builtin(2, 2, ("sized", "any"), "bool", pure=True, scans=True,
+                        doc=("contains(list, x)", "like `x in list`")),
+    "reverse": Builtin(1, 1, ("list",), "list:elem", doc=("reverse(list)", "the list backwards")),
+    "sort": Builtin(1, 1, ("sortable",), "list:elem",
+                    doc=("sort(list)", "the list sorted ascending (numbers or texts; `none` first)")),
+    "split": Builtin(2, 2, ("text", "separator"), "list:text",
+                     doc=("split(t, sep)", "the parts of a text between separators")),
+    "eliminated": Builtin(1, 1, ("player",), "bool", doc=("eliminated(p)", "whether player p is out of the "
+                          "game (`eliminate p`): skipped by the turn order, left out of `others` and `remaining`")),
+    "players_from": Builtin(1, 1, ("player",), "list:player",
+                            doc=("players_from(p)", "every seat in turn order, starting "
+                                                       "with p: [p, the next seat, …]")),
+    "cells": Builtin(1, 2, board=True, doc=("cells(board[, kind])", "a board's cells (or those of a kind: "
+                                            "`\"octagon\"`, `\"socket\"`, `\"square\"`, `\"hex\"`)")),
+    "neighbours": Builtin(1, 2, board=True, doc=("neighbours(c[, kind])", "the cells next to c (of c's kind, or the "
+                                                 "touching cells of another kind: an octagon's sockets)")),
+    "step": Builtin(2, 2, board=True, doc=("step(c, dir)", "one step from c in a direction (or `none`)")),
+    "directions": Builtin(1, 1, board=True, doc=("directions(board)", "`\"n\" \"s\" \"e\" \"w\"` (+ `\"ne\" "
+                          "\"nw\" \"se\" \"sw\"` with `diagonal`; hexes: `\"e\" \"w\" \"ne\" \"nw\" \"se\" \"sw\"`)")),
+    "line": Builtin(3, 3, board=True, doc=("line(c, dir, n)", "up to n cells in a straight line from c (c left out)")),
+    "between": Builtin(2, 2, board=True, doc=("between(a, b)", "the cells strictly between two cells in a line")),
+    "direction": Builtin(2, 2, board=True, doc=("direction(a, b)", "the direction from a to b")),
+    "distance": Builtin(2, 2, board=True, doc=("distance(a, b)", "steps over neighbours")),
+    "reachable": Builtin(3, 3, board=True, doc=("reachable(c, n, passable)", "the cells reachable in 1..n steps, "
+                         "every cell entered satisfying the def `passable(cell)`")),
+    "cell": Builtin(2, 3, board=True, doc=("cell(board, \"a1\") / cell(board, col, row)", "one cell, by name or by "
+                    "column and row (from 1; row 1 is the bottom row; `none` off the board)")),
+    "rows": Builtin(1, 1, board=True, doc=("rows(board)", "how many rows the board has")),
+    "cols": Builtin(1, 1, board=True, doc=("cols(board)", "how many columns the board has")),
+    "edge": Builtin(2, 2, board=True, doc=("edge(board, side)", "the cells along a side of the board: \"n\" (the "
+                    "top row), \"s\", \"e\", \"w\"; a hexagon's sides are \"n\" \"s\" \"ne\" \"nw\" \"se\" \"sw\"")),
+    "line_in": Builtin(3, 3, board=True, doc=("line_in(c, dir, cells)", "the cells in a straight line from c (c left "
+                       "out) as long as they are in `cells`: for N in a row")),
+    "opposite": Builtin(1, 1, doc=("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\"")),
 }
+RANDOM_CALLS = tuple(name for name, b in BUILTIN_FUNCTIONS.items() if b.random)
 # `text(x)` is compiled to a `text` node, never a call; the engine has no `text` call.
 CALLABLE = {name: b for name, b in BUILTIN_FUNCTIONS.items() if name != "text"}
 

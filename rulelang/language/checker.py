@@ -77,6 +77,22 @@ def compatible(a: str, b: str) -> bool:
     return False
 
 
+# What each kind of argument a builtin's description names must be (ir/spec.py, ARG_KINDS), and
+# the words of the E201 that says so.
+ARG_TESTS = {
+    "sized": (is_list_like, "a list or a zone"),
+    "list": (is_list_like, "a list"),
+    "ints": (lambda t: is_list_like(t) and compatible(elem(t), "int"), "a list of numbers"),
+    "bools": (lambda t: is_list_like(t) and compatible(elem(t), "bool"), "a list of true/false values"),
+    "sortable": (lambda t: is_list_like(t) and (compatible(elem(t), "int") or compatible(elem(t), "text")),
+                 "a list of numbers or of texts"),
+    "text": (lambda t: compatible(t, "text"), "a text"),
+    "separator": (lambda t: compatible(t, "text"), "a separator text"),
+    "player": (lambda t: compatible(t, "player"), "a player"),
+    "int": (lambda t: compatible(t, "int"), "a number"),
+}
+
+
 def show(t: str) -> str:
     if t.startswith("list:"):
         return f"list of {show(t[5:])}"
@@ -1400,18 +1416,12 @@ class Checker:
             if not pred(types[i]):
                 self.error("E201", f"`{name}` needs {what}, not {show(types[i])}", args[i].span)
 
-        if name == "size":
-            need(0, is_list_like, "a list or a zone")
-            return "int"
-        if name in ("sum",):
-            need(0, lambda t: is_list_like(t) and compatible(elem(t), "int"), "a list of numbers")
-            return "int"
-        if name in ("any", "all"):
-            need(0, lambda t: is_list_like(t) and compatible(elem(t), "bool"), "a list of true/false values")
-            return "bool"
-        if name == "count":
-            need(0, is_list_like, "a list")
-            return "int"
+        spec = BUILTIN_FUNCTIONS[name]
+        if spec.params:                              # typed from its description (ir/spec.py)
+            for i, kind in enumerate(spec.params[:len(types)]):
+                if kind != "any":
+                    need(i, *ARG_TESTS[kind])
+            return {"elem": elem(t0), "list:elem": "list:" + elem(t0)}.get(spec.result, spec.result)
         if name in ("max", "min"):
             if len(types) == 1 or (len(types) == 2 and types[0].startswith("list:")):
                 need(0, lambda t: is_list_like(t) and compatible(elem(t), "int"), "numbers")
@@ -1427,37 +1437,8 @@ class Checker:
                 need(1, lambda t: compatible(t, "int"), "a number of components")
                 return "list:comp:*"
             return "comp:*"
-        if name in ("first", "last", "pick"):
-            need(0, is_list_like, "a list")
-            return elem(t0)
-        if name in ("distinct", "reverse"):
-            need(0, is_list_like, "a list")
-            return "list:" + elem(t0)
-        if name == "split":
-            need(0, lambda t: compatible(t, "text"), "a text")
-            need(1, lambda t: compatible(t, "text"), "a separator text")
-            return "list:text"
-        if name == "sort":
-            need(0, lambda t: is_list_like(t) and (compatible(elem(t), "int") or compatible(elem(t), "text")),
-                 "a list of numbers or of texts")
-            return "list:" + elem(t0)
         if name == "text":
             return "text"
-        if name == "next":
-            need(0, lambda t: compatible(t, "player"), "a player")
-            return "player"
-        if name == "eliminated":
-            need(0, lambda t: compatible(t, "player"), "a player")
-            return "bool"
-        if name == "players_from":
-            need(0, lambda t: compatible(t, "player"), "a player")
-            return "list:player"
-        if name in ("abs", "roll"):
-            need(0, lambda t: compatible(t, "int"), "a number")
-            return "int"
-        if name == "contains":
-            need(0, is_list_like, "a list or a zone")
-            return "bool"
         return self.board_result(e, name, types, need)
 
     def board_result(self, e, name: str, types: list[str], need) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ...ir.spec import STATEMENTS, walk_ir
+from ...ir.spec import CALLABLE, STATEMENTS, walk_ir
 from .constants import ANY, BOARD_WALKS, COMPARE_WEIGHT, INLINE_DEPTH, RANDOM_CALLS, SCALAR, SMALL_LIST, UNROLL_MAX, WEIGHT_CAP, WEIGHT_UNIT
 
 
@@ -263,7 +263,7 @@ class Analyses:
                 total += 1 if key in self.recursive else weights.get(key, 1)
             elif k == "bin" and x.get("op") in _COMPARE and x["l"].get("k") != "lit" and x["r"].get("k") != "lit":
                 total += COMPARE_WEIGHT - 1    # (two texts may be compared to their last character)
-            elif k == "in" or (k == "call" and x.get("f") in ("contains", "max", "min", "sum", "any", "all")):
+            elif k == "in" or (k == "call" and CALLABLE[x["f"]].scans):
                 total += SMALL_LIST - 1        # (a short list is scanned uncharged)
             elif s == "call":
                 key = ("p", x["proc"])
@@ -352,9 +352,7 @@ class Analyses:
         """Depends on its locals and constants only (so a component's label can be cached)."""
         for x in walk_ir(e):
             k = x.get("k")
-            if k in ("var", "zone", "builtin", "option", "def", "mods", "can") or (k == "call" and x["f"] not in (
-                    "size", "count", "sum", "any", "all", "max", "min", "first", "last", "distinct", "abs",
-                    "contains")):
+            if k in ("var", "zone", "builtin", "option", "def", "mods", "can") or (k == "call" and not CALLABLE[x["f"]].pure):
                 return False
             if k == "table" and not self.tables[x["n"]][1]:
                 return False

@@ -4,7 +4,7 @@ constant folding, def inlining and memoising, and unrolled aggregates over subse
 from __future__ import annotations
 
 from ..boards import OPPOSITE
-from ...ir.spec import walk_ir
+from ...ir.spec import CALLABLE, walk_ir
 from .analysis import _ir_key, _memo_key, _size, _uses
 from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, LONG_LITERAL, NOCONST, PY_BINARY, PY_UNARY, SCALAR, SHORT_TEXT, SMALL_LIST
 from .frame import _join, _known, Bound, Const, Ctx, Name, P, Subset
@@ -809,6 +809,11 @@ class ExpressionLowering:
             return P(f"_pick(m, m.rng, {s[0]})", lvl, False)
         if f == "contains":
             return _num(P(self.in_src(ps[1], P(f"_items({s[0]})", shape=LIST)), lvl, pure, shape=SCALAR))
+        spec = CALLABLE[f]
+        if spec.runtime:                           # lowered from its description: `f(m, *args)`
+            out = P(f"{spec.runtime}(m, {', '.join(s)})", lvl, pure and spec.pure,
+                    shape=SCALAR if spec.result in ("int", "bool", "text", "player") else ANY)
+            return _num(out) if spec.result == "int" else out
         return self.board_call(f, args, ps, ctx)
 
     def fold_unrolled(self, f: str, parts) -> P:

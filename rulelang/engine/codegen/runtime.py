@@ -12,6 +12,7 @@ from itertools import combinations, compress
 from .constants import INTERN_LIMIT, MEMO_LIMIT, NOCONST
 
 from ..boards import reachable
+from ...ir.spec import BUILTIN_FUNCTIONS
 from ...core.errors import RuleFault, RuleRuntimeError
 from ...core.limits import CALL_DEPTH_LIMIT, COMPONENT_LIMIT, INT_LIMIT, LIST_DEPTH_LIMIT, LIST_LIMIT, LOOP_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, TEXT_LIMIT, VALUE_LIMIT, WORK_LIMIT
 
@@ -132,6 +133,15 @@ def _extreme(pick, seq, name):
 def _extreme_or(pick, seq, default):
     seq = as_items(seq)
     return pick(seq) if seq else default
+
+
+def _clamp(m, n, low, high):
+    """`clamp(n, low, high)`: n kept within low..high."""
+    if not all(type(x) is int for x in (n, low, high)):
+        _fault("`clamp` needs three numbers")
+    if low > high:
+        _fault(f"`clamp` between {low} and {high}: the low bound is above the high one")
+    return low if n < low else high if n > high else n
 
 
 def _next_seat(m, p):
@@ -925,5 +935,7 @@ NAMESPACE = {
     "_plus": _plus, "_in": _in, "_logged": _logged, "_memo_put": _memo_put, "_subsets_charge": _subsets_charge,
     "_charge": _charge, "_built": _built, "_text_of": _text_of, "_distinct": _distinct, "_reversed": _reversed,
     "_flat": _flat,
+    # builtins lowered generically (ir/spec.py, `Builtin.runtime`): `f(m, *args)`
+    **{b.runtime: globals()[b.runtime] for b in BUILTIN_FUNCTIONS.values() if b.runtime},
     "LOOP_LIMIT": LOOP_LIMIT, "CALL_DEPTH_LIMIT": CALL_DEPTH_LIMIT, "_max": max, "_min": min,
 }

@@ -1,0 +1,77 @@
+"""Builtins are described once (ir/spec.py, `Builtin`): every reader agrees with that description,
+and a builtin added there with a runtime function works end to end (`clamp`)."""
+from __future__ import annotations
+
+import pytest
+
+import rulelang
+from rulelang.editor import lsp
+from rulelang.engine.codegen.runtime import NAMESPACE
+from rulelang.interop import core as interop
+from rulelang.ir.spec import ARG_KINDS, BUILTIN_FUNCTIONS
+from rulelang.language.checker import ARG_TESTS
+
+GAME = """
+game "Clamp" {{
+  players 1
+  var hp: int = 5
+  var top_hp: int = 8
+  turn {{
+    step go {{
+      action go {{ {body} }}
+      action stop {{ finish draw }}
+    }}
+  }}
+}}
+"""
+
+
+def run(body: str) -> dict:
+    game = rulelang.Game(rulelang.compile_source(GAME.format(body=body), "clamp.rules"))
+    m = game.new_match(1, seed=0)
+    m.apply("go")
+    return m.state()["vars"]
+
+
+@pytest.mark.parametrize("body, hp", [
+    ("hp = clamp(hp + 2, 0, top_hp)", 7),
+    ("hp = clamp(hp + 9, 0, top_hp)", 8),
+    ("hp = clamp(hp - 9, 0, top_hp)", 0),
+    ("hp = clamp(3, 3, 3)", 3),
+])
+def test_clamp_keeps_a_number_within_its_bounds(body, hp):
+    assert run(body)["hp"] == hp
+
+
+def test_clamp_with_its_bounds_the_wrong_way_round_is_a_rule_error_at_its_line():
+    with pytest.raises(rulelang.RuleRuntimeError, match="low bound is above the high one") as err:
+        run("hp = clamp(hp, 9, 1)")
+    assert "clamp.rules:8" in str(err.value)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("hp = clamp(hp, 0)", "`clamp` takes 3 arguments, 2 given"),
+    ('hp = clamp("a", 0, 1)', "`clamp` needs a number, not"),
+])
+def test_clamp_is_checked_from_its_description(body, message):
+    with pytest.raises(rulelang.RuleError, match=message):
+        rulelang.compile_source(GAME.format(body=body), "clamp.rules")
+
+
+def test_every_argument_kind_a_description_names_has_a_test_in_the_checker():
+    named = {k for b in BUILTIN_FUNCTIONS.values() for k in b.params}
+    assert named <= set(ARG_KINDS)
+    assert set(ARG_TESTS) == set(ARG_KINDS) - {"any"}
+
+
+def test_every_builtin_is_documented_and_every_runtime_function_exists():
+    for name, b in BUILTIN_FUNCTIONS.items():
+        assert b.doc[0].startswith(name) and b.doc[1], name
+        assert lsp.BUILTIN_DOCS[name] == b.doc
+        assert not b.runtime or NAMESPACE.get(b.runtime) is not None, name
+        assert b.low <= b.high
+        assert not (b.random and b.pure), name
+
+
+def test_interop_knows_the_random_builtins_from_the_description():
+    assert set(interop.RANDOM_CALLS) == {n for n, b in BUILTIN_FUNCTIONS.items() if b.random} == {"roll", "pick"}
