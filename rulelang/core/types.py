@@ -47,6 +47,7 @@ class ValueType:
     def describe(self) -> str:
         """How a person would name the type in a message."""
         if self.base == "list":
+            assert self.elem is not None                # (a list type always has its element type)
             return f"list of {self.elem.describe()}"
         if self.base == "enum":
             return f"{self.arg} value"
@@ -85,8 +86,10 @@ class ValueType:
                 return True
             return value < len(ctx.kinds) and self.arg in ("*", ctx.kinds[value])
         if base == "list":
+            elem = self.elem
+            assert elem is not None
             return isinstance(value, list) and _depth < JSON_DEPTH_LIMIT and all(
-                self.elem.fits(v, ctx, _depth + 1) for v in value)
+                elem.fits(v, ctx, _depth + 1) for v in value)
         return plain_data(value)
 
 

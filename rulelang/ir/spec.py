@@ -537,7 +537,7 @@ class _Checker:
             self.typed(p[key], INT, f"/players/{key}", 0)
         if not 1 <= p["min"] <= p["max"] <= 64:
             raise _Bad("/players", "player counts must satisfy 1 <= min <= max <= 64")
-        self.options = {}
+        self.options: dict = {}
         for i, o in enumerate(self.array(ir["options"], "/options")):
             o = self.obj(o, f"/options/{i}", {"name": NAME, "type": OPTION_TYPES, "default": LITERAL})
             self.name(o["name"], f"/options/{i}/name")
@@ -594,7 +594,7 @@ class _Checker:
             self.obj(pr, f"/procs/{name}", {"params": None, "body": BLOCK}, {"line": INT})
             self.params(pr["params"], f"/procs/{name}/params")
         self.interaction()
-        self.steps = {}
+        self.steps: dict = {}
         for i, s in enumerate(self.array(ir["steps"], "/steps")):
             s = self.obj(s, f"/steps/{i}", {"name": NAME, "actor": OPTEXPR, "enter": BLOCK, "actions": None,
                                             "in_turn": BOOL}, {"line": INT})
@@ -773,7 +773,7 @@ class _Checker:
             raise _Bad(path, f"`{name}` is declared twice")
 
     def declare_list(self, section: str, fields: dict, optional: dict | None = None) -> dict:
-        out = {}
+        out: dict = {}
         for i, x in enumerate(self.array(self.ir[section], f"/{section}")):
             x = self.obj(x, f"/{section}/{i}", fields, optional)
             for key, t in {**fields, **{k: v for k, v in (optional or {}).items() if k in x}}.items():
@@ -949,7 +949,7 @@ def _show(x) -> str:
 def _field_schema(t) -> dict:
     if isinstance(t, tuple):
         return {"enum": list(t)}
-    return {
+    schemas: dict[str, dict] = {
         EXPR: {"$ref": "#/$defs/expr"}, OPTEXPR: {"$ref": "#/$defs/optexpr"},
         EXPRS: {"type": "array", "items": {"$ref": "#/$defs/expr"}}, BLOCK: {"$ref": "#/$defs/block"},
         NAME: {"$ref": "#/$defs/name"}, INT: {"type": "integer"}, BOOL: {"type": "boolean"},
@@ -958,7 +958,8 @@ def _field_schema(t) -> dict:
                    "properties": {"k": {"enum": ["local", "var"]}, "n": {"$ref": "#/$defs/name"},
                                   "i": {"$ref": "#/$defs/optexpr"}}},
         "fields": {"type": "object", "additionalProperties": {"$ref": "#/$defs/expr"}},
-    }[t]
+    }
+    return schemas[t]
 
 
 def _union(tag: str, table: dict, common: dict) -> dict:

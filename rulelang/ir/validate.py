@@ -25,7 +25,7 @@ def ir_schema() -> dict:
     return json.loads(resources.files("rulelang.ir").joinpath("schema.json").read_text(encoding="utf-8"))
 
 
-_STUBS = {"expr": {"k": "lit", "v": None}, "stmt": {"s": "goto", "step": "stub"}}
+_STUBS: dict[str, dict] = {"expr": {"k": "lit", "v": None}, "stmt": {"s": "goto", "step": "stub"}}
 
 
 @lru_cache(maxsize=1)
@@ -35,7 +35,7 @@ def _schemas() -> dict:
     that kind alone, its expressions and statements stubbed (they are validated on their own): the
     same rules as the union's case for the kind, without trying every other case first."""
     schema = ir_schema()
-    out = {"ir": schema}
+    out: dict = {"ir": schema}
     defs, base = schema.get("$defs", {}), schema.get("$id")
     if base and "expr" in defs and "stmt" in defs:
         for part, tag in (("expr", "k"), ("stmt", "s")):
@@ -324,7 +324,7 @@ def _passes(check, part) -> bool:
         return False
 
 
-_SHALLOW = {"#/$defs/expr": {"type": "object"}, "#/$defs/optexpr": {"type": ["object", "null"]},
+_SHALLOW: dict[str, dict] = {"#/$defs/expr": {"type": "object"}, "#/$defs/optexpr": {"type": ["object", "null"]},
             "#/$defs/block": {"type": "array", "items": {"type": "object"}}}
 
 
@@ -366,8 +366,8 @@ def _slice(doc, role: str, path: list) -> tuple:
     kinds, field_roles, kind_fields, literal = _slice_tables()
     stubbing = "expr" in _schemas()
     cuts: list = []
-    holder = [None]
-    stack = [(doc, role, 0, path, holder, 0)]
+    holder: list = [None]
+    stack: list = [(doc, role, 0, path, holder, 0)]
     while stack:
         x, role, depth, where, parent, key = stack.pop()
         if role == "top" and isinstance(x, dict):
@@ -404,8 +404,8 @@ def _slice(doc, role: str, path: list) -> tuple:
                     child = "top" if role == "top" else "literal"
                 stack.append((v, child, depth + 1, where + [k], copy, k))
         elif isinstance(x, list):
-            copy = list(x)
-            parent[key] = copy
+            items = list(x)
+            parent[key] = items
             child = {"exprs": "expr", "block": "stmt", "top": "top"}.get(role, "literal")
             if child == "top" and x and all(isinstance(v, dict) and isinstance(v.get("s"), str)
                                             and v["s"] in kinds["stmt"] for v in x):
@@ -415,13 +415,13 @@ def _slice(doc, role: str, path: list) -> tuple:
                 # on) keeps one stub for them all, so 100,000 rows are not 100,000 stubs to validate
                 cuts.extend(("stmt", v, where + [i]) for i, v in enumerate(x) if isinstance(v, dict))
                 if all(isinstance(v, dict) for v in x):
-                    copy[:] = [dict(_STUBS["stmt"])] if x else []
+                    items[:] = [dict(_STUBS["stmt"])] if x else []
                 else:                    # (something not even an object: keep the places, for the error's path)
-                    copy[:] = [dict(_STUBS["stmt"]) if isinstance(v, dict) else v for v in x]
+                    items[:] = [dict(_STUBS["stmt"]) if isinstance(v, dict) else v for v in x]
                 continue
             for i, v in enumerate(x):
                 if isinstance(v, (dict, list)):
-                    stack.append((v, child, depth + 1, where + [i], copy, i))
+                    stack.append((v, child, depth + 1, where + [i], items, i))
         else:
             parent[key] = x
     return holder[0], cuts
@@ -438,14 +438,14 @@ def validate_ir(ir: dict, file: str = "<ir>") -> None:
     schemas, quick = _schemas(), _quick_checks()
     found: list = []
     seen: set = set()                                  # parts already validated, as JSON text
-    work = [("ir", ir, [])]
+    work: list = [("ir", ir, [])]
     try:
         while work and len(found) < 5:
             role, doc, path = work.pop()
             part, cuts = _slice(doc, "top" if role == "ir" else role, path)
             work.extend(reversed(cuts))
             tag = part.get("k" if role == "expr" else "s") if isinstance(part, dict) else None
-            key = role
+            key: str | tuple = role
             if role in ("expr", "stmt") and isinstance(tag, str) and (role, tag) in schemas:
                 key = (role, tag)                      # (an unknown kind: the union says so)
             if _passes(quick.get(key), part):
