@@ -9,7 +9,7 @@ from rulelang.editor import lsp
 from rulelang.engine.codegen.runtime import NAMESPACE
 from rulelang.interop import core as interop
 from rulelang.ir.spec import ARG_KINDS, BUILTIN_FUNCTIONS
-from rulelang.language.checker import ARG_TESTS
+from rulelang.language.typerules import ARG_TESTS
 
 GAME = """
 game "Clamp" {{

@@ -126,3 +126,8 @@ def test_the_checker_reads_the_engines_builtin_table():
     assert set(checker.AGGREGATES) <= set(irspec.BUILTIN_FUNCTIONS)
     with pytest.raises(AssertionError, match="no result type for the builtin `teleport`"):
         Checker(parse(GAME, "x.rules")).builtin_result(n.Call(SPAN, "teleport", ()), "teleport", ["any"], [])
+
+
+def test_every_statement_kind_has_its_own_check():
+    from rulelang.language.check_statements import STATEMENT_CHECKS
+    assert set(STATEMENT_CHECKS) == set(STATEMENTS)

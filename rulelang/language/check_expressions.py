@@ -1,0 +1,452 @@
+"""The checker's third part: expressions, names, calls of defs and builtins, and their types.
+"""
+from __future__ import annotations
+
+from . import nodes as n
+from .typerules import AGGREGATES, ARG_TESTS, CELL_FIELDS, PRIMITIVES, compatible, elem, is_comp, is_list_like, is_value, show
+from ..ir.spec import BUILTIN_FUNCTIONS, BUILTIN_VALUES
+from ..core.limits import INT_LIMIT
+
+
+class ExpressionChecks:
+    """Part of `Checker` (checker.py), sharing its state: the type of every expression."""
+
+    # ---- expressions ----
+    def expect(self, e, want: str, what: str) -> str:
+        t = self.expr(e)
+        self.require_type(e, t, want, what)
+        return t
+
+    def require_type(self, e, got: str, want: str, what: str) -> None:
+        if not compatible(got, want):
+            self.error("E201", f"{what} must be {show(want)}, not {show(got)}", e.span)
+
+    def expr(self, e) -> str:
+        t = self._expr(e)
+        self.out.types[id(e)] = t
+        return t
+
+    def _expr(self, e) -> str:
+        if isinstance(e, n.Lit):
+            v = e.value
+            if type(v) is int and v > INT_LIMIT:
+                self.error("E203", f"this number is larger than the integer limit ({INT_LIMIT:,})", e.span)
+            return "none" if v is None else "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "text"
+        if isinstance(e, n.Name):
+            return self.name(e)
+        if isinstance(e, n.Unary):
+            if e.op == "not":
+                self.expect(e.operand, "bool", "the operand of `not`")
+                return "bool"
+            self.expect(e.operand, "int", "the operand of `-`")
+            return "int"
+        if isinstance(e, n.Binary):
+            return self.binary(e)
+        if isinstance(e, n.Cond):
+            self.expect(e.test, "bool", "an `if` condition")
+            a, b = self.expr(e.then), self.expr(e.other)
+            if not compatible(a, b):
+                self.error("E201", f"the two branches give {show(a)} and {show(b)}", e.span)
+            return b if a in ("none", "any") else a     # (`any`: a recursive call, say — the other branch tells)
+        if isinstance(e, n.Attr):
+            return self.attr(e)
+        if isinstance(e, n.Index):
+            return self.index(e)
+        if isinstance(e, n.Call):
+            return self.call(e)
+        if isinstance(e, n.Aggregate):
+            return self.aggregate(e)
+        if isinstance(e, n.Can):
+            sym = self.out.symbols.get(e.hook)
+            if sym is None or sym.kind != "hook":
+                self.error("E101", f"unknown hook `{e.hook}`", e.span, self.suggest(e.hook, self.names_of("hook")))
+                for a in e.args:
+                    self.expr(a)
+            else:
+                self.used.add(e.hook)
+                self.check_args(e, sym.decl.params, e.args, f"hook `{e.hook}`")
+            t = self.expr(e.card)
+            if not is_comp(t) and t not in ("any", "none"):
+                self.error("E201", f"`can … of` needs a component, not {show(t)}", e.card.span)
+            return "bool"
+        if isinstance(e, n.Make):
+            self.error("E201", f"`{e.kind}(...)` creates a component: use it with `create`", e.span)
+            self.make(e)
+            return "any"
+        if isinstance(e, n.ListLit):
+            types = [self.expr(x) for x in e.items]
+            first = next((t for t in types if t != "none"), "any")
+            for x, t in zip(e.items, types):
+                if not compatible(t, first):
+                    self.error("E201", f"a list mixes {show(first)} and {show(t)}", x.span)
+            return "list:" + first
+        if isinstance(e, n.ListComp):
+            return "list:" + self.comprehension(e.comp)
+        raise AssertionError(f"unknown expression node {type(e).__name__}")
+
+    def name(self, e: n.Name) -> str:
+        local = self.lookup_local(e.name)
+        if local is not None:
+            self.out.refs[id(e)] = ("local", e.name)
+            return local
+        sym = self.out.symbols.get(e.name)
+        if e.name in BUILTIN_VALUES and not is_value(sym):      # (a declaration of that name hides it: W220)
+            self.out.refs[id(e)] = ("builtin", e.name)
+            return BUILTIN_VALUES[e.name]
+        if sym is None:
+            self.error("E101", f"unknown name `{e.name}`", e.span, self.suggest(e.name, self.visible_names))
+            self.out.refs[id(e)] = ("unknown", e.name)
+            return "any"
+        self.used.add(e.name)
+        self.out.refs[id(e)] = (sym.kind, e.name)
+        if sym.kind == "enum":
+            return "list:" + sym.type              # an enum used as a value lists its values
+        if sym.kind == "def":
+            if sym.decl.params is not None:
+                if id(e) in self.function_refs:
+                    return "any"
+                self.error("E103", f"`{e.name}` takes arguments: call it as `{e.name}(...)`", e.span)
+            return self.typed(sym)
+        if sym.kind == "board":
+            return "board"
+        if sym.kind == "var":
+            return sym.type if not sym.decl.per else "list:" + sym.type
+        if sym.kind in ("kind", "proc", "step", "table"):
+            self.error("E201", f"`{e.name}` is a {sym.kind} and has no value here", e.span)
+            return "any"
+        return sym.type
+
+    def binary(self, e: n.Binary) -> str:
+        op = e.op
+        if op in ("and", "or"):
+            self.expect(e.left, "bool", f"the left side of `{op}`")
+            self.expect(e.right, "bool", f"the right side of `{op}`")
+            return "bool"
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if op in ("==", "!="):
+            if not compatible(lt, rt):
+                self.error("E201", f"cannot compare {show(lt)} with {show(rt)}", e.span)
+            return "bool"
+        if op == "in":
+            if not is_list_like(rt):
+                self.error("E201", f"`in` needs a list or a zone on its right, not {show(rt)}", e.right.span)
+            elif not compatible(lt, elem(rt)):
+                self.error("E201", f"{show(lt)} can never be in a {show(rt)}", e.span)
+            return "bool"
+        if op == "+" and "text" in (lt, rt):
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if t not in ("text", "any"):
+                    self.error("E201", f"cannot add {show(t)} to text: convert it with `text(...)`", side.span)
+            return "text"
+        if op == "+" and (lt.startswith("list:") or rt.startswith("list:") or "zone" in (lt, rt)):
+            # concatenation: two lists (or zones: their components, in order) of one element type
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if not (is_list_like(t) and t != "range" or t == "any"):
+                    self.error("E201", f"cannot add {show(t)} to a list: put it in brackets, `[x]`", side.span)
+                    return "any"
+            le, re_ = elem(lt), elem(rt)
+            if not compatible(le, re_):
+                self.error("E201", f"a list of {show(le)} and a list of {show(re_)} cannot be joined", e.span)
+            return "list:" + (le if le not in ("any", "none") else re_)
+        self.require_type(e.left, lt, "int", f"the left side of `{op}`")
+        self.require_type(e.right, rt, "int", f"the right side of `{op}`")
+        if op == "..":
+            return "range"
+        if op in ("<", "<=", ">", ">="):
+            return "bool"
+        return "int"
+
+    def kind_fields(self, kind: str | None) -> dict[str, str]:
+        """Fields of one kind, or (kind None) of every kind that agrees on a field's type (kept:
+        a file may read `.field` of untyped values thousands of times, over thousands of kinds)."""
+        if kind not in self.fields:
+            self.fields[kind] = self._kind_fields(kind)
+        return self.fields[kind]
+
+    def _kind_fields(self, kind: str | None) -> dict[str, str]:
+        kinds = [s.decl for s in self.out.symbols.values() if s.kind == "kind"]
+        if kind is not None:
+            kinds = [k for k in kinds if k.name == kind]
+        fields: dict[str, str] = {}
+        for k in kinds:
+            for f in k.fields:
+                t = self.resolve_type_quiet(f.type)
+                fields[f.name] = t if fields.get(f.name, t) == t else "any"
+        return fields
+
+    def resolve_type_quiet(self, t: n.TypeRef) -> str:
+        if t.name == "list":
+            return "list:" + self.resolve_type_quiet(t.elem)
+        if t.name in PRIMITIVES:
+            return t.name
+        sym = self.out.symbols.get(t.name)
+        return sym.type if sym and sym.kind in ("enum", "kind") else "any"
+
+    def attr(self, e: n.Attr) -> str:
+        t = self.expr(e.obj)
+        if t in ("any", "none"):
+            fields = self.kind_fields(None)
+            if e.name in CELL_FIELDS and e.name not in fields:
+                self.out.types[id(e.obj)] = "cell"     # only a cell has this field
+                return CELL_FIELDS[e.name]
+            if e.name in CELL_FIELDS:
+                self.error("E205", f"`.{e.name}` could be a cell's or a component's: give the parameter a type "
+                                   f"(e.g. `c: cell`)", e.span)
+            elif e.name not in fields:
+                self.error("E104", f"no component kind has a field `{e.name}`", e.span,
+                           self.suggest(e.name, lambda: list(fields) + list(CELL_FIELDS)))
+                return "any"
+            return fields.get(e.name, "any")
+        if t == "cell":
+            if e.name not in CELL_FIELDS:
+                self.error("E104", f"a cell has no field `{e.name}` (fields: {', '.join(CELL_FIELDS)})", e.span,
+                           self.suggest(e.name, CELL_FIELDS))
+                return "any"
+            return CELL_FIELDS[e.name]
+        if not t.startswith("comp:"):
+            self.error("E104", f"{show(t)} has no field `{e.name}`", e.span)
+            return "any"
+        kind = None if t == "comp:*" else t[5:]
+        fields = self.kind_fields(kind)
+        if e.name not in fields:
+            msg = f"kind `{kind}` has no field `{e.name}`" if kind else f"no component kind has a field `{e.name}`"
+            self.error("E104", msg, e.span, self.suggest(e.name, fields))
+            return "any"
+        return fields[e.name]
+
+    def index(self, e: n.Index) -> str:
+        obj = e.obj
+        if isinstance(obj, n.Name) and self.lookup_local(obj.name) is None:
+            sym = self.out.symbols.get(obj.name)
+            if sym is not None and sym.kind == "table":
+                self.used.add(obj.name)
+                self.out.refs[id(obj)] = ("table", obj.name)
+                self.expr(e.index)
+                return self.typed(sym)
+            if sym is not None and sym.kind == "zone":
+                self.used.add(obj.name)
+                self.out.refs[id(obj)] = ("zone", obj.name)
+                if not sym.decl.per:
+                    self.error("E201", f"zone `{obj.name}` is not declared `per …` and cannot be indexed",
+                               e.span)
+                else:
+                    self.check_key(e.index, sym.decl, obj.name)
+                return "zone"
+            if sym is not None and sym.kind == "var" and sym.decl.per:
+                self.used.add(obj.name)
+                self.out.refs[id(obj)] = ("var", obj.name)
+                self.check_key(e.index, sym.decl, obj.name)
+                return sym.type
+        t = self.expr(obj)
+        self.expect(e.index, "int", "a list index")
+        if t.startswith("list:") or t == "zone":
+            return elem(t)
+        if t != "any":
+            self.error("E201", f"{show(t)} cannot be indexed", e.span)
+        return "any"
+
+    def check_args(self, e, params, args, what: str) -> list[str]:
+        types = [self.expr(a) for a in args]
+        if len(args) != len(params):
+            self.error("E103", f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
+                               f"{len(args)} given", e.span)
+        for p, a, t in zip(params, args, types):
+            if p.type is not None:
+                self.require_type(a, t, self.resolve_type_quiet(p.type), f"argument `{p.name}` of {what}")
+            else:
+                self.arg_types.setdefault((p.span, p.name), set()).add(t)
+        return types
+
+    def inferable(self) -> dict:
+        """Untyped parameters every call gives the same player, cell, enum value or component."""
+        out = {}
+        for key, types in self.arg_types.items():
+            if len(types) == 1:
+                (t,) = types
+                if t in ("player", "cell") or t.startswith(("enum:", "comp:")):
+                    out[key] = t
+        return out
+
+    def call(self, e: n.Call) -> str:
+        sym = self.out.symbols.get(e.name)
+        if sym is not None and sym.kind == "def" and (sym.decl.params is not None or e.name not in BUILTIN_FUNCTIONS):
+            self.used.add(e.name)                # (a def of that name hides the builtin function: W220)
+            self.out.refs[id(e)] = ("def", e.name)
+            if sym.decl.params is None:
+                self.error("E103", f"`{e.name}` takes no arguments: write `{e.name}` without parentheses", e.span)
+                return self.typed(sym)
+            self.check_args(e, sym.decl.params, e.args, f"`{e.name}`")
+            return self.typed(sym)
+        if sym is not None and sym.kind == "proc" and e.name not in BUILTIN_FUNCTIONS:
+            self.error("E201", f"procedure `{e.name}` gives no value; call it as a statement", e.span)
+            return "any"
+        self.out.refs[id(e)] = ("builtin" if e.name in BUILTIN_FUNCTIONS else "unknown", e.name)
+        if e.name not in BUILTIN_FUNCTIONS:
+            defs = lambda: self.names_of("def") + list(BUILTIN_FUNCTIONS)
+            self.error("E101", f"unknown function `{e.name}`", e.span, self.suggest(e.name, defs))
+            for a in e.args:
+                self.expr(a)
+            return "any"
+        lo, hi = BUILTIN_FUNCTIONS[e.name].low, BUILTIN_FUNCTIONS[e.name].high
+        if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
+            self.function_refs.add(id(e.args[2]))      # a def passed by name, called by the engine
+        types = [self.expr(a) for a in e.args]
+        if not lo <= len(types) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            self.error("E103", f"`{e.name}` takes {want} argument{'s' if hi != 1 else ''}, {len(types)} given", e.span)
+            return "any"
+        return self.builtin_result(e, e.name, types, e.args)
+
+    def builtin_result(self, e, name: str, types: list[str], args) -> str:
+        t0 = types[0]
+
+        def need(i: int, pred, what: str) -> None:
+            if not pred(types[i]):
+                self.error("E201", f"`{name}` needs {what}, not {show(types[i])}", args[i].span)
+
+        spec = BUILTIN_FUNCTIONS.get(name)
+        if spec is not None and spec.params:         # typed from its description (ir/spec.py)
+            for i, kind in enumerate(spec.params[:len(types)]):
+                if kind != "any":
+                    need(i, *ARG_TESTS[kind])
+            return {"elem": elem(t0), "list:elem": "list:" + elem(t0)}.get(spec.result, spec.result)
+        if name in ("max", "min"):
+            if len(types) == 1 or (len(types) == 2 and types[0].startswith("list:")):
+                need(0, lambda t: is_list_like(t) and compatible(elem(t), "int"), "numbers")
+                if len(types) == 2:                    # max(xs, 0): 0 when xs is empty
+                    need(1, lambda t: compatible(t, "int"), "a number (the value when the list is empty)")
+            else:
+                for i in range(len(types)):
+                    need(i, lambda t: compatible(t, "int"), "numbers")
+            return "int"
+        if name in ("top", "bottom"):
+            need(0, lambda t: t in ("zone", "any"), "a zone")
+            if len(types) == 2:
+                need(1, lambda t: compatible(t, "int"), "a number of components")
+                return "list:comp:*"
+            return "comp:*"
+        if name == "text":
+            return "text"
+        return self.board_result(e, name, types, need)
+
+    def board_result(self, e, name: str, types: list[str], need) -> str:
+        is_cell = lambda t: compatible(t, "cell")
+        is_board = lambda t: t in ("board", "any")
+        is_text = lambda t: compatible(t, "text")
+        if name in ("cells", "directions", "rows", "cols"):
+            need(0, is_board, "a board")
+            if len(types) == 2:
+                need(1, is_text, "a cell kind such as \"octagon\"")
+            return {"cells": "list:cell", "directions": "list:text"}.get(name, "int")
+        if name == "cell":
+            need(0, is_board, "a board")
+            if len(types) == 3:                        # cell(board, col, row): by numbers from 1
+                need(1, lambda t: compatible(t, "int"), "a column number (from 1)")
+                need(2, lambda t: compatible(t, "int"), "a row number (from 1, the bottom row)")
+            else:
+                need(1, is_text, "a cell name such as \"a1\"")
+            return "cell"
+        if name == "edge":
+            need(0, is_board, "a board")
+            need(1, is_text, "a side such as \"n\"")
+            return "list:cell"
+        if name == "line_in":
+            need(0, is_cell, "a cell")
+            need(1, is_text, "a direction such as \"n\"")
+            need(2, lambda t: is_list_like(t) and compatible(elem(t), "cell"), "a list of cells")
+            return "list:cell"
+        if name == "opposite":
+            need(0, is_text, "a direction such as \"ne\"")
+            return "text"
+        if name == "neighbours":
+            need(0, is_cell, "a cell")
+            if len(types) == 2:
+                need(1, is_text, "a cell kind such as \"socket\"")
+            return "list:cell"
+        if name == "step":
+            need(0, is_cell, "a cell")
+            need(1, is_text, "a direction such as \"n\"")
+            return "cell"
+        if name == "line":
+            need(0, is_cell, "a cell")
+            need(1, is_text, "a direction such as \"n\"")
+            need(2, lambda t: compatible(t, "int"), "a number of cells")
+            return "list:cell"
+        if name in ("between", "direction", "distance"):
+            need(0, is_cell, "a cell")
+            need(1, is_cell, "a cell")
+            return {"between": "list:cell", "direction": "text"}.get(name, "int")
+        if name == "reachable":
+            need(0, is_cell, "a cell")
+            need(1, lambda t: compatible(t, "int"), "a number of steps")
+            arg = e.args[2] if isinstance(e, n.Call) else None
+            sym = self.out.symbols.get(getattr(arg, "name", ""))
+            if not isinstance(arg, n.Name) or sym is None or sym.kind != "def" or len(sym.decl.params or ()) != 1:
+                self.error("E201", "`reachable` needs the name of a def of one cell that says if a step may "
+                                   "enter it", (arg or e).span)
+            return "list:cell"
+        # every builtin in irspec's table has its result type above: one added there needs one here
+        raise AssertionError(f"no result type for the builtin `{name}`")
+
+    def comprehension(self, c: n.Comprehension) -> str:
+        it = self.expr(c.iterable)
+        if not is_list_like(it):
+            self.error("E201", f"`for ... in` needs a list, a range or a zone, not {show(it)}", c.iterable.span)
+        self.bind(c.var, c.span, "loop variable")
+        self.scopes.append({c.var: elem(it)})
+        depth = len(self.scopes)
+        for name, iterable, span in c.more:        # [a + b for a in xs for b in ys]: b's list may use a
+            inner = self.expr(iterable)
+            if not is_list_like(inner):
+                self.error("E201", f"`for ... in` needs a list, a range or a zone, not {show(inner)}", iterable.span)
+            self.bind(name, span, "loop variable")
+            self.scopes.append({name: elem(inner)})
+        try:
+            if c.where is not None:
+                self.expect(c.where, "bool", "a `where` condition")
+            if c.key is not None:
+                k = self.expr(c.key)
+                if not (compatible(k, "int") or compatible(k, "text")):
+                    self.error("E201", f"a `by` key must be a number or a text, not {show(k)}", c.key.span)
+            return self.expr(c.elem)
+        finally:
+            del self.scopes[depth - 1:]
+
+    def aggregate(self, e: n.Aggregate) -> str:
+        if e.name not in AGGREGATES:
+            self.error("E101", f"`{e.name}(... for ...)` is not an aggregate (use one of {', '.join(AGGREGATES)})",
+                       e.span, self.suggest(e.name, AGGREGATES))
+            self.comprehension(e.comp)
+            return "any"
+        t = self.comprehension(e.comp)
+        if e.default is not None:
+            if e.name not in ("max", "min"):
+                self.error("E103", f"only `max` and `min` take a value for when there is no element, not `{e.name}`",
+                           e.default.span)
+            self.expect(e.default, "int", f"the value of `{e.name}` when there is no element")
+        return self.builtin_result(e, e.name, ["list:" + t], [e.comp])
+
+    def make(self, e: n.Make) -> None:
+        sym = self.out.symbols.get(e.kind)
+        if sym is None or sym.kind != "kind":
+            self.error("E101", f"unknown component kind `{e.kind}`", e.span,
+                       self.suggest(e.kind, self.names_of("kind")))
+            for kw in e.kwargs:
+                self.expr(kw.value)
+            return
+        self.used.add(e.kind)
+        fields = {f.name: f for f in sym.decl.fields}
+        given = set()
+        for kw in e.kwargs:
+            if kw.name in given:
+                self.error("E102", f"field `{kw.name}` is given twice", kw.span)
+            given.add(kw.name)
+            f = fields.get(kw.name)
+            if f is None:
+                self.error("E104", f"kind `{e.kind}` has no field `{kw.name}`", kw.span, self.suggest(kw.name, fields))
+                self.expr(kw.value)
+                continue
+            self.expect(kw.value, self.resolve_type_quiet(f.type), f"field `{kw.name}`")
+        for f in sym.decl.fields:
+            if f.default is None and f.name not in given:
+                self.error("E103", f"`{e.kind}(...)` needs a value for field `{f.name}`", e.span)

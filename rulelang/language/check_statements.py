@@ -1,0 +1,372 @@
+"""The checker's second part: statements, each checked by its own method (`STATEMENT_CHECKS`).
+"""
+from __future__ import annotations
+
+from . import nodes as n
+from .typerules import compatible, elem, is_comp, is_list_like, is_value, show
+from ..core.limits import COMPONENT_LIMIT
+
+
+class StatementChecks:
+    """Part of `Checker` (checker.py), sharing its state: the rules of each statement."""
+
+    # ---- statements ----
+    def block(self, stmts) -> None:
+        self.scopes.append({})
+        try:
+            for s in stmts:
+                self.stmt(s)
+        finally:
+            self.scopes.pop()
+
+    def zone_target(self, e, what: str) -> None:
+        t = self.expr(e)
+        if t == "zones":
+            self.error("E201", f"{what} `{getattr(e, 'name', '')}` is a zone per player: say whose, e.g. "
+                               f"`{getattr(e, 'name', 'hand')}[me]`", e.span)
+        elif t not in ("zone", "any"):
+            self.error("E201", f"{what} must be a zone, not {show(t)}", e.span)
+
+    def stmt(self, s) -> None:
+        """Check one statement, by the method its kind has in STATEMENT_CHECKS."""
+        check = STATEMENT_CHECKS.get(type(s))
+        if check is None:           # a statement kind the parser makes but the checker was not taught
+            raise AssertionError(f"unknown statement node {type(s).__name__}")
+        check(self, s)
+
+    def check_move(self, s) -> None:
+        t = self.expr(s.what)
+        if t == "zones":
+            self.error("E201", "say whose zone to move from, e.g. `hand[me]`", s.what.span)
+        elif not (is_comp(t) or t == "zone" or (t.startswith("list:") and is_comp(elem(t)))):
+            self.error("E201", f"only components can be moved, not {show(t)}", s.what.span)
+        self.zone_target(s.dest, "the destination")
+
+    def check_shuffle(self, s) -> None:
+        self.zone_target(s.zone, "what is shuffled")
+
+    def check_eliminate(self, s) -> None:
+        self.players_expr(s.who, "who is eliminated")
+
+    def check_let(self, s) -> None:
+        t = self.expr(s.value)
+        self.bind(s.name, s.span)
+        self.scopes[-1][s.name] = t
+
+    def check_if(self, s) -> None:
+        self.expect(s.test, "bool", "an `if` condition")
+        self.block(s.then)
+        self.block(s.other)
+
+    def check_for(self, s) -> None:
+        t = self.expr(s.iterable)
+        if not is_list_like(t):
+            self.error("E201", f"`for` needs a list, a range or a zone, not {show(t)}", s.iterable.span)
+        self.bind(s.var, s.span, "loop variable")
+        self.scopes.append({s.var: elem(t)})
+        try:
+            self.block(s.body)
+        finally:
+            self.scopes.pop()
+
+    def check_while(self, s) -> None:
+        self.expect(s.test, "bool", "a `while` condition")
+        self.block(s.body)
+
+    def check_repeat(self, s) -> None:
+        self.expect(s.count, "int", "a repeat count")
+        self.block(s.body)
+
+    def check_goto(self, s) -> None:
+        sym = self.out.symbols.get(s.step)
+        if sym is None or sym.kind != "step":
+            self.error("E101", f"unknown step `{s.step}`", s.span, self.suggest(s.step, self.names_of("step")))
+
+    def check_end_turn(self, s) -> None:
+        if s.to is not None:
+            self.expect(s.to, "player", "the player who takes the next turn")
+
+    def check_finish(self, s) -> None:
+        if s.result == "score":
+            if not any(isinstance(d, n.Players) and d.ranking for d in self.game.decls):
+                self.error("E113", "`finish by score` needs the players ranked: `players 2..4 ranked by vp[me]`",
+                           s.span)
+            if s.why is not None:
+                self.expect(s.why, "text", "why the game ended")
+        else:
+            if s.why is not None:
+                self.expect(s.why, "text", "why the game ended")
+            if s.who is not None:
+                t = self.expr(s.who)
+                if not compatible(t, "player") and not compatible(t, "list:player"):
+                    self.error("E201", f"`finish {s.result} for` needs a player or a list of players, not {show(t)}",
+                               s.who.span)
+
+    def check_call_stmt(self, s) -> None:
+        sym = self.out.symbols.get(s.name)
+        if sym is None or sym.kind != "proc":
+            self.error("E101", f"unknown procedure `{s.name}`", s.span,
+                       self.suggest(s.name, self.names_of("proc")))
+            for a in s.args:
+                self.expr(a)
+            return
+        self.used.add(s.name)
+        self.check_args(s, sym.decl.params, s.args, f"procedure `{s.name}`")
+
+    def check_create(self, s) -> None:
+        self.make(s.make)
+        self.zone_target(s.dest, "where it is created")
+
+    def check_create_from(self, s) -> None:
+        self.create_from(s)
+        self.zone_target(s.dest, "where it is created")
+
+    def check_log(self, s) -> None:
+        self.expr(s.value)
+        if s.to is not None:
+            self.players_expr(s.to, "who a message is for")
+
+    def check_create_cards(self, s) -> None:
+        self.create_cards(s)
+        self.zone_target(s.dest, "where it is created")
+
+    def check_may(self, s) -> None:
+        if s.chooser is not None:
+            self.expect(s.chooser, "player", "who answers")
+        if s.prompt is not None:
+            self.expect(s.prompt, "text", "a prompt")
+        self.block(s.body)
+        self.block(s.other)
+
+    def check_signal(self, s) -> None:
+        what, name = (("event", s.event) if isinstance(s, n.Emit) else ("window", s.window)
+                      if isinstance(s, n.Open) else ("hook", s.hook))
+        sym = self.out.symbols.get(name)
+        if sym is None or sym.kind != what:
+            self.error("E101", f"unknown {what} `{name}`", s.span, self.suggest(name, self.names_of(what)))
+            for a in s.args:
+                self.expr(a)
+        else:
+            self.used.add(name)
+            self.check_args(s, sym.decl.params, s.args, f"{what} `{name}`")
+        if isinstance(s, n.Open) and s.start is not None:
+            self.expect(s.start, "player", "the first player asked")
+        if isinstance(s, n.Open) and s.to is not None:
+            self.players_expr(s.to, "who may respond")
+        if isinstance(s, n.RunHook):
+            t = self.expr(s.card)
+            if not is_comp(t) and t not in ("any", "none"):
+                self.error("E201", f"`run … of` needs a component, not {show(t)}", s.card.span)
+
+    def check_grant(self, s) -> None:
+        sym = self.out.symbols.get(s.target)
+        if sym is None or sym.kind != "def" or sym.decl.params is None:
+            self.error("E101", f"`modify … until` needs a def with parameters; `{s.target}` is not one", s.span,
+                       self.suggest(s.target, self.names_of("def")))
+            for a in s.args:
+                self.expr(a)
+        else:
+            self.used.add(s.target)
+            self.check_args(s, sym.decl.params, s.args, f"def `{s.target}`")
+        self.expect(s.amount, "int", "the amount added")
+        if s.until not in ("turn_end",):
+            self.error("E105", f"a timed modifier lasts `until turn_end`, not until `{s.until}`", s.span)
+
+    def check_reveal(self, s) -> None:
+        t = self.expr(s.what)
+        if not (is_comp(t) or t in ("zone", "any") or (t.startswith("list:") and is_comp(elem(t)))):
+            self.error("E201", f"only components can be revealed, not {show(t)}", s.what.span)
+        if s.to is not None:
+            self.players_expr(s.to, "who sees it")
+
+    def players_expr(self, e, what: str) -> None:
+        t = self.expr(e)
+        if not compatible(t, "player") and not compatible(t, "list:player"):
+            self.error("E201", f"{what} must be a player or a list of players, not {show(t)}", e.span)
+
+    def create_cards(self, s: n.CreateCards) -> None:
+        sym = self.out.symbols.get(s.kind)
+        if sym is None or sym.kind != "kind":
+            self.error("E101", f"unknown component kind `{s.kind}`", s.span, self.suggest(s.kind, self.names_of("kind")))
+            return
+        self.used.add(s.kind)
+        if not any(c.kind == s.kind for c in self.out.cards):
+            self.error("E201", f"there are no `card {s.kind} \"…\"` declarations to create", s.span)
+        fields = self.kind_fields(s.kind)
+        given = set()
+        for kw in s.kwargs:
+            if kw.name in given:
+                self.error("E102", f"field `{kw.name}` is given twice", kw.span)
+            given.add(kw.name)
+            if kw.name not in fields:
+                self.error("E104", f"kind `{s.kind}` has no field `{kw.name}`", kw.span, self.suggest(kw.name, fields))
+                self.expr(kw.value)
+                continue
+            self.expect(kw.value, fields[kw.name], f"field `{kw.name}`")
+        if s.where is not None:
+            with self.scope(dict(fields)):
+                self.expect(s.where, "bool", "which cards to create")
+        for f in sym.decl.fields:                # a field without a default: each card or the statement gives it
+            if f.default is None and f.name not in given:
+                for c in self.out.cards:
+                    if c.kind == s.kind and not any(x.name == f.name for x in c.fields):
+                        self.error("E103", f"card {c.name!r} has no `{f.name}`: give it here, "
+                                           f"`create cards {s.kind}({f.name}: …)`", s.span)
+                        break
+
+    def choose(self, s: n.Choose) -> None:
+        dt = self.expr(s.domain)
+        if dt == "zones":
+            self.error("E201", f"`{getattr(s.domain, 'name', '')}` is a zone per player: say whose", s.domain.span)
+            dt = "any"
+        elif not is_list_like(dt) and not dt.startswith("enum:") and dt != "any":
+            self.error("E201", f"the choices must be a list or a zone, not {show(dt)}", s.domain.span)
+        if s.chooser is not None:
+            self.expect(s.chooser, "player", "who chooses")
+        if s.prompt is not None:
+            self.expect(s.prompt, "text", "a prompt")
+        if s.size is not None and self.expr(s.size) not in ("range", "int", "any"):
+            self.error("E201", "a choice's size must be a number or a range like `0..2`", s.size.span)
+        one = dt if dt.startswith("enum:") else elem(dt)
+        self.bind(s.var, s.span, "choice")
+        self.scopes.append({s.var: one if s.mode == "one" else "list:" + one})
+        try:
+            if s.where is not None:
+                self.expect(s.where, "bool", "a choice's condition")
+            if s.label is not None:
+                self.scopes.append({s.var: one})
+                self.expect(s.label, "text", "how an option is shown")
+                self.scopes.pop()
+            self.block(s.body)
+        finally:
+            self.scopes.pop()
+        self.block(s.other)
+
+    def create_from(self, s: n.CreateFrom) -> None:
+        from .content import load_rows              # PyYAML only when a rule file imports content
+        sym = self.out.symbols.get(s.kind)
+        if sym is None or sym.kind != "kind":
+            self.error("E101", f"unknown component kind `{s.kind}`", s.span,
+                       self.suggest(s.kind, self.names_of("kind")))
+            return
+        self.used.add(s.kind)
+        fields = {f.name: (self.resolve_type_quiet(f.type), f.default is not None) for f in sym.decl.fields}
+        key = (s.path, s.kind)
+        first = key not in self.loaded
+        if first:
+            enums = {d.name: [i.name for i in d.items] for d in self.game.decls if isinstance(d, n.EnumDecl)}
+            self.loaded[key] = load_rows(self.game.span.file, s.path, s.path_span, s.kind, fields, enums,
+                                         self.suggest_names)
+        content, diags, sources = self.loaded[key]
+        if first:                                # (a file's own problems are reported once)
+            self.out.diagnostics.extend(diags)
+            self.out.sources.update(sources)
+        if content is None:
+            return
+        # every statement puts its rows into the IR: together they may not make more than a match may hold
+        self.content_rows += len(content.rows)
+        if self.content_rows > COMPONENT_LIMIT:
+            self.error("E506", f"the `create … from` statements make more than {COMPONENT_LIMIT:,} components "
+                               f"together (the limit for a match)", s.span)
+            return
+        self.out.contents[id(s)] = content
+
+    def assign(self, s: n.Assign) -> None:
+        vt = self.expr(s.value)
+        if _sets_turn_order(s) and self.lookup_local("turn_order") is None \
+                and not is_value(self.out.symbols.get("turn_order")):
+            self.require_type(s.value, vt, "list:player", "a turn order (a list of every player)")
+            self.out.refs[id(s.target)] = ("turn_order",)
+            return
+        want = self.target_type(s.target)
+        if want is None:
+            return
+        if s.op in ("+=", "-="):
+            if not compatible(want, "int"):
+                self.error("E201", f"`{s.op}` needs a number variable, `{s.target.name}` is {show(want)}", s.target.span)
+            self.require_type(s.value, vt, "int", f"the right side of `{s.op}`")
+        else:
+            self.require_type(s.value, vt, want, f"the value assigned to `{s.target.name}`")
+
+    def append(self, s) -> None:
+        """`append E to xs` and `remove E from xs`: xs a list, E one of its elements' type."""
+        word = "append" if isinstance(s, n.Append) else "remove"
+        vt = self.expr(s.value)
+        want = self.target_type(s.target)
+        if want is None:
+            return
+        if not want.startswith("list:"):
+            self.error("E201", f"`{word}` needs a list, `{s.target.name}` is {show(want)}", s.target.span)
+            return
+        done = "appended to" if word == "append" else "removed from"
+        self.require_type(s.value, vt, elem(want), f"the value {done} `{s.target.name}`")
+
+    def target_type(self, target: n.LValue) -> str | None:
+        """The type of an assignment's target (a local, a variable or one entry of a per-player or
+        per-cell one), recording which it is; None (after an error) if it is none of these."""
+        local = self.lookup_local(target.name)
+        if local is not None:
+            if target.index is not None:
+                self.error("E201", f"`{target.name}` is a local value and cannot be indexed", target.span)
+            want = local
+            self.out.refs[id(target)] = ("local", target.name)
+        else:
+            sym = self.out.symbols.get(target.name)
+            if sym is None or sym.kind != "var":
+                if sym is None:
+                    self.error("E101", f"unknown variable `{target.name}`", target.span,
+                               self.suggest(target.name, lambda: self.names_of("var") + list(self.visible_names())))
+                else:
+                    self.error("E201", f"`{target.name}` is a {sym.kind}, not a variable", target.span)
+                return None
+            self.used.add(target.name)
+            self.written.add(target.name)
+            self.out.refs[id(target)] = ("var", target.name)
+            per = sym.decl.per and self.index_type(sym.decl)
+            if per and target.index is None:
+                parts = [sym.decl.per] + [p[0] for p in sym.decl.more_per]
+                self.error("E201", f"`{target.name}` is per {self.pers(parts)}: say which, e.g. "
+                           f"`{target.name}[{self.key_examples(parts)}]`", target.span)
+            elif not per and target.index is not None:
+                self.error("E201", f"`{target.name}` is not declared `per …` and cannot be indexed", target.span)
+            elif target.index is not None:
+                self.check_key(target.index, sym.decl, target.name)
+            want = sym.type
+        return want
+
+
+
+# Each statement kind's check (every kind the parser makes has one: tests/test_dispatch.py)
+STATEMENT_CHECKS = {
+    n.Move: StatementChecks.check_move,
+    n.Shuffle: StatementChecks.check_shuffle,
+    n.Eliminate: StatementChecks.check_eliminate,
+    n.Assign: StatementChecks.assign,
+    n.Append: StatementChecks.append,
+    n.Remove: StatementChecks.append,
+    n.Let: StatementChecks.check_let,
+    n.If: StatementChecks.check_if,
+    n.For: StatementChecks.check_for,
+    n.While: StatementChecks.check_while,
+    n.Repeat: StatementChecks.check_repeat,
+    n.Goto: StatementChecks.check_goto,
+    n.EndTurn: StatementChecks.check_end_turn,
+    n.Finish: StatementChecks.check_finish,
+    n.CallStmt: StatementChecks.check_call_stmt,
+    n.Create: StatementChecks.check_create,
+    n.CreateFrom: StatementChecks.check_create_from,
+    n.Log: StatementChecks.check_log,
+    n.CreateCards: StatementChecks.check_create_cards,
+    n.Choose: StatementChecks.choose,
+    n.May: StatementChecks.check_may,
+    n.Emit: StatementChecks.check_signal,
+    n.Open: StatementChecks.check_signal,
+    n.RunHook: StatementChecks.check_signal,
+    n.Grant: StatementChecks.check_grant,
+    n.Reveal: StatementChecks.check_reveal,
+}
+
+
+def _sets_turn_order(s: n.Assign) -> bool:
+    """`turn_order = L`: the one builtin value the rules may set."""
+    return s.target.name == "turn_order" and s.target.index is None and s.op == "="

@@ -1,0 +1,93 @@
+"""The checker's type rules: what the short type strings mean and which fit where.
+
+Types are short strings: int, bool, text, player, none, any, enum:E, comp:K (comp:* for a
+component of any kind), list:T, zone (a concrete zone), zones (a per-player zone family that still
+needs its `[player]`), cell, range. Every part of the checker (checker.py and its check_*.py parts)
+reads them from here.
+"""
+from __future__ import annotations
+
+from ..ir.spec import SCALAR_TYPES, VISIBILITY
+
+# The vocabulary the engine accepts (builtin values and functions with their arities, scalar types,
+# events, board shapes, option types, visibilities) is irspec's: the checker reads the engine's
+# tables, so a builtin added there is known here, and the two never disagree on a name or an arity.
+PRIMITIVES = SCALAR_TYPES
+BOARD_MODIFIERS = ("diagonal", "draw", "cell_width")
+CELL_FIELDS = {"name": "text", "row": "int", "col": "int", "kind": "text"}
+PER = ("player", "cell")
+ZONE_SHAPES = ("pile", "set")
+ZONE_MODIFIERS = VISIBILITY + ("capacity", "play", "internal", "top")
+VAR_MODIFIERS = VISIBILITY + ("internal",)
+# Builtins that also take a comprehension: `sum(x.value for x in xs)`. Result types: see builtin_result.
+AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
+
+
+def elem(t: str) -> str:
+    if t.startswith("list:"):
+        return t[5:]
+    if t in ("zone",):
+        return "comp:*"
+    if t == "range":
+        return "int"
+    return "any"
+
+
+VALUE_KINDS = ("enum", "enumval", "zone", "var", "option", "board", "def")
+
+
+def is_value(sym) -> bool:
+    """Is this declaration what its name means when written alone, as a value? (A table, a kind, a
+    procedure, a step, an event and a def with parameters are not: there a builtin value of that
+    name keeps its meaning.)"""
+    return sym is not None and sym.kind in VALUE_KINDS and not (sym.kind == "def" and sym.decl.params is not None)
+
+
+def is_list_like(t: str) -> bool:
+    return t.startswith("list:") or t in ("zone", "range", "any")
+
+
+def is_comp(t: str) -> bool:
+    return t.startswith("comp:") or t in ("any", "none")
+
+
+def compatible(a: str, b: str) -> bool:
+    """Can a value of type `a` stand where `b` is expected (or the other way)?"""
+    if a == b or "any" in (a, b):
+        return True
+    if {a, b} == {"int", "player"}:      # seats are numbers: 0 is the first player
+        return True
+    if "none" in (a, b):
+        other = b if a == "none" else a
+        return other not in ("int", "bool")
+    if a.startswith("comp:") and b.startswith("comp:"):
+        return "comp:*" in (a, b)
+    if is_list_like(a) and is_list_like(b):
+        return compatible(elem(a), elem(b))
+    return False
+
+
+# What each kind of argument a builtin's description names must be (ir/spec.py, ARG_KINDS), and
+# the words of the E201 that says so.
+ARG_TESTS = {
+    "sized": (is_list_like, "a list or a zone"),
+    "list": (is_list_like, "a list"),
+    "ints": (lambda t: is_list_like(t) and compatible(elem(t), "int"), "a list of numbers"),
+    "bools": (lambda t: is_list_like(t) and compatible(elem(t), "bool"), "a list of true/false values"),
+    "sortable": (lambda t: is_list_like(t) and (compatible(elem(t), "int") or compatible(elem(t), "text")),
+                 "a list of numbers or of texts"),
+    "text": (lambda t: compatible(t, "text"), "a text"),
+    "separator": (lambda t: compatible(t, "text"), "a separator text"),
+    "player": (lambda t: compatible(t, "player"), "a player"),
+    "int": (lambda t: compatible(t, "int"), "a number"),
+}
+
+
+def show(t: str) -> str:
+    if t.startswith("list:"):
+        return f"list of {show(t[5:])}"
+    if t.startswith("comp:"):
+        return "component" if t == "comp:*" else t[5:]
+    if t.startswith("enum:"):
+        return t[5:]
+    return {"zones": "zone per player or per cell (index it)"}.get(t, t)
