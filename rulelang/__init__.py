@@ -24,13 +24,14 @@ from .core.version import __version__
 # its code generator, ~0.1 s), which linting or compiling a rule file never needs.
 _ENGINE = ("Action", "Game", "Match", "interrupt_seat")
 if TYPE_CHECKING:
-    from .engine.match import Action, Game, Match, interrupt_seat  # noqa: F401
+    from .engine.game import Game  # noqa: F401
+    from .engine.match import Action, Match, interrupt_seat  # noqa: F401
 
 
 def __getattr__(name: str):
     if name in _ENGINE:
-        from .engine import match as engine
-        return getattr(engine, name)
+        from .engine import game, match
+        return getattr(game if name == "Game" else match, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -150,7 +151,7 @@ def locations(path: str) -> dict | None:
 
 def load(path: str) -> Game:
     """A Game from a rule file (through the IR cache, see cache.py) or from compiled IR JSON."""
-    from .engine.match import Game
+    from .engine.game import Game
     path = str(path)
     if path.endswith(".json"):
         from .ir.validate import validate_ir

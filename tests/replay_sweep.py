@@ -1,6 +1,6 @@
 """The replay contract, checked over seeded random games (docs/engine.md, "The replay contract").
 
-With `rulelang.engine.CHECK_REPLAY` on, every answered chain is replayed once more from its base,
+With `rulelang.engine.support.CHECK_REPLAY` on, every answered chain is replayed once more from its base,
 and every stretch of actions once more from its checkpoint, and each must reach exactly the same
 position; any state living outside what a replay restores is an EngineFault. This plays random
 games of the five games and of every lint-clean corpus file with the check on.
@@ -31,7 +31,7 @@ def sweep(game, players: int, games: int, options: dict | None = None, first_see
     """Play `games` seeded random games with the replay check on: how many games and actions
     were checked, and every violation (the check's message) found."""
     import rulelang
-    from rulelang.engine import match as engine
+    from rulelang.engine import support as engine
     saved, engine.CHECK_REPLAY = engine.CHECK_REPLAY, True
     actions, violations, ran = 0, [], 0
     try:

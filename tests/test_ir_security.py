@@ -19,7 +19,7 @@ from rulelang.ir import spec as irspec
 from rulelang.engine.codegen import Lowerer
 from rulelang.engine.codegen.constants import PY_ASSIGN, PY_BINARY, PY_UNARY
 from rulelang.ir.validate import validate_ir
-from rulelang.engine.match import Game
+from rulelang.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))

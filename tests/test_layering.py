@@ -13,7 +13,8 @@
 
 There are no exemptions, and no import cycles between modules, the package's `__init__` included.
 Imports are read
-from the source, top-level and inside functions alike, so a lazy import counts.
+from the source, top-level and inside functions alike, so a lazy import counts; an import under
+`if TYPE_CHECKING:` is for annotations only and never runs, so it does not.
 """
 from __future__ import annotations
 
@@ -44,6 +45,19 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" and len(parts) > 1 else parts)
 
 
+def _runtime_nodes(tree):
+    """Every node, but those under `if TYPE_CHECKING:` (imports for annotations only, never run)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and isinstance(child.test, ast.Name) and child.test.id == "TYPE_CHECKING":
+                stack.extend(child.orelse)
+                continue
+            stack.append(child)
+
+
 def imports() -> dict[str, set[str]]:
     """Module -> the rulelang modules it imports (dotted, relative to the package; "" is the package)."""
     graph: dict[str, set[str]] = {}
@@ -51,7 +65,7 @@ def imports() -> dict[str, set[str]]:
         name = module_name(path)
         here = name.split(".") if path.name != "__init__.py" or name == "__init__" else name.split(".") + ["x"]
         found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 if node.level:
                     base = here[:len(here) - node.level]
@@ -140,3 +154,24 @@ def test_a_compiled_game_loads_without_the_language_front_end(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[0] == "['rulelang.language.cache']"
+
+
+def test_generated_code_uses_only_the_declared_match_interface():
+    """Generated code and the runtime it calls read a match through `m.NAME`: every such name is
+    declared, with a line saying what it is, in engine/match.py's GENERATED_CODE_INTERFACE, and each
+    declared name is an attribute, property or method a match has."""
+    import re
+
+    import rulelang
+    from rulelang.engine.match import GENERATED_CODE_INTERFACE
+    used = set()
+    for path in (PACKAGE / "engine" / "codegen").glob("*.py"):
+        used |= set(re.findall(r"\bm\.([A-Za-z_]\w*)", path.read_text(encoding="utf-8")))
+    assert used - set(GENERATED_CODE_INTERFACE) == set()
+    game = rulelang.Game(rulelang.compile_source(
+        'game "G" { players 2  turn { step s { action go { finish draw } } } }', "g.rules"))
+    m = game.new_match(2, seed=1)
+    missing = [name for name in GENERATED_CODE_INTERFACE
+               if not (hasattr(m, name) or hasattr(type(m), name)
+                       or name in ("seq", "answers", "trig", "frames", "known", "replacing", "grants", "private"))]
+    assert missing == []

@@ -18,7 +18,7 @@ import pytest
 import rulelang
 from rulelang.engine.codegen import Lowerer
 from rulelang.engine.codegen.constants import OPTIMISATIONS, optimisations
-from rulelang.engine.match import Game
+from rulelang.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))

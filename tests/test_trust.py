@@ -13,6 +13,7 @@ import pytest
 
 import rulelang
 from rulelang.engine import match as engine
+from rulelang.engine import support
 from rulelang.play.bots import make_bot
 from rulelang.core.errors import EngineFault, RuleRuntimeError
 from rulelang.play.repl import run_repl
@@ -52,7 +53,7 @@ def test_a_timed_modifier_is_applied_once_when_its_action_later_asks_a_question(
 def test_the_replay_check_finds_state_kept_outside_the_replay(monkeypatch):
     """Sabotage the copy the replay starts from (the old bug: an empty list of grants shared with
     the match) and the check says so, naming the part that differs."""
-    monkeypatch.setattr(engine, "CHECK_REPLAY", True)
+    monkeypatch.setattr(support, "CHECK_REPLAY", True)
     m = game(MODIFY_REPLAY).new_match(2, seed=1)
     m.apply("go")                                   # checked: the fixed engine passes
     original = engine.Match.own

@@ -1,0 +1,137 @@
+"""Fair copies for bots: what a seat may know of a position (`sides`, `origins`) and copies of the
+match with the unseen dealt again (`determinized`, `sampler`).
+
+Part of `Match` (match.py): a mixin sharing its state."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import random
+
+from .codegen.runtime import Batch
+from ..core.errors import RuleFault
+from ..core.limits import WORK_LIMIT
+from .support import RULE_FAULTS
+
+if TYPE_CHECKING:
+    from .match import Match
+
+
+class MatchCopies:
+    """What a seat may know of a position, and copies that deal the unseen again."""
+
+    def sides(self) -> list[str] | None:
+        """The side each player plays (`side`), or None if the rules declare none."""
+        fn = self.game.code.side
+        if fn is None:
+            return None
+        saved = self.me
+        out = []
+        try:
+            for p in range(self.players):
+                self.me, self.work = p, WORK_LIMIT
+                out.append(str(fn(self)))
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing the sides", err) from None
+        finally:
+            self.me = saved
+        return out
+
+    def determinized(self, player: int, seed) -> "Match":
+        """A copy of this match as `player` might imagine it: each component `player` cannot see
+        (in a hidden zone, in another player's `owner` zone, not revealed to them) changes places
+        at random with the others they cannot see that were created in the same zone, and the
+        copy gets a fresh random generator (future shuffles and dice are unknown). The copy
+        depends only on what `player` may know and on `seed`, so a search bot that decides on
+        such copies cannot cheat. Values of `hidden` variables are kept as they are.
+        (`sampler(player)` makes many such copies of one position faster.)"""
+        return self.sampler(player)(seed)
+
+    def sampler(self, player: int):
+        """A function seed -> `determinized(player, seed)` of this position as it is now."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"no player {player} in a {self.players}-player match")
+        origins = self.origins()
+        seen = self._seen_by(player)
+        # components of a kind made in one zone may be anywhere the others of it are; and those
+        # made elsewhere but lying unseen among them now (a card shuffled into a deck) too
+        parent: dict = {}
+
+        def root(key):
+            while parent.setdefault(key, key) != key:
+                key = parent[key]
+            return key
+        unseen = []
+        for slot, (z, value) in enumerate(zip(self.game.zones, self.Z)):
+            for family, zl in (enumerate(value) if z["per"] else [(None, value)]):
+                for i, c in enumerate(zl):
+                    if c not in seen:
+                        kind = self.kinds[c]
+                        made = (kind, origins[c] if origins[c] is not None else (z["name"],))
+                        parent[root(made)] = root((kind, z["name"]))
+                        unseen.append(((slot, family, i), c, made))
+        groups: dict = {}                        # a root -> the places of its unseen components
+        for place, c, made in unseen:
+            groups.setdefault(root(made), []).append((place, c))
+        # what is unseen, not where it is, decides the copy: fair
+        plan = [([place for place, _ in groups[key]], [c for _, c in groups[key]],
+                 sorted(c for _, c in groups[key])) for key in sorted(groups, key=repr)]
+        pending = self.pending
+
+        def sample(seed) -> "Match":
+            rng = random.Random(seed)
+            m = self.clone()
+            m.own()
+            Z, where = m.Z, m.where
+            mapping = {}
+            for places, olds, ids in plan:
+                ids = list(ids)
+                rng.shuffle(ids)
+                for (slot, family, i), old, new in zip(places, olds, ids):
+                    zl = Z[slot] if family is None else Z[slot][family]
+                    zl[i] = new
+                    where[new] = zl
+                    mapping[old] = new
+            m._by_text = None
+            m.zone_info = None
+            if m.known:
+                m.known = {c: k for c, k in m.known.items() if c in seen}
+            m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None
+            m.tape, m.ckpt = (), None             # chance given ahead of time is the future too
+            m.seed = None                         # (the seed would tell the deal: replay the setup)
+            if pending is not None:
+                # The paused chain replays from its base as it really ran, up to the question it
+                # waits for (what it did so far depended on the real cards: so does its replay).
+                # There, a *cut* deals the unseen components as this copy has them and gives a
+                # fresh generator: every later choice and draw meets the imagined world only.
+                base = pending["base"].clone()
+                base.cuts = tuple(base.cuts) + ((len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
+                m.pending = dict(pending, base=base)
+            return m
+        return sample
+
+    def origins(self) -> list:
+        """Where each component was created: (zone slot, index in its family or None), or None
+        where that is not known (a component created in play, in a restored match)."""
+        n = len(self.labels)
+        cached = self.origin_cache
+        if cached is not None and len(cached) == n:
+            return cached
+        created = self.created
+        if created is None and self.seed is None:   # a restored copy that keeps no seed: not known
+            created = []
+        elif created is None:                       # restored: a fresh match made them the same way
+            fresh = self.game.new_match(self.players, self.seed, self.options)
+            created = fresh.created if fresh.labels == self.labels[:len(fresh.labels)] else []
+        out: list = []
+        for entry in created:
+            if type(entry) is int:
+                batch = Batch.by_serial.get(entry)
+                if batch is None:
+                    break
+                out += [batch.dests[d] for d in batch.dest_of]
+            else:
+                out.append(entry[3] if len(entry) > 3 else None)
+        out = (out + [None] * n)[:n]
+        self.origin_cache = out
+        return out

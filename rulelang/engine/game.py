@@ -1,0 +1,292 @@
+"""A Game holds one compiled IR: it checks the IR, generates its code once, and makes matches."""
+from __future__ import annotations
+
+
+import hashlib
+import json
+import math
+
+from .chance import checked_tape
+from .codegen import Lowerer
+from ..core.errors import RuleFault
+from ..ir.spec import ANYTIME_STEP, check_ir, walk_ir
+from .match import Match
+from .support import RULE_FAULTS, SETUP, _short, _text
+
+
+UNIVERSES = 16               # component sets whose interned actions a Game keeps
+
+
+INTERN_SLOTS = 2_000_000     # slots of the nested-list intern tables of one universe
+
+
+KEPT_SLOTS = 8_000_000       # slots of the intern tables of all the universes a Game keeps
+
+
+def _how(t: str) -> str:
+    """How a value of declared type `t` is worded: player, comp, cell, enum:E, or plain (a number, a
+    text, a list: shown as it is)."""
+    if t.startswith("comp:"):
+        return "comp"
+    if t in ("player", "cell") or t.startswith("enum:"):
+        return t
+    return "plain"
+
+
+def _zone_kinds(ir: dict) -> dict:
+    """Each zone's component kind as far as the rules alone say (the same for every viewer, so
+    it tells nothing about hidden components): the only kind the game has, or the only kind its
+    `create` statements put there; None when it may hold several."""
+    kinds = list(ir["kinds"])
+    made: dict = {}
+    for x in walk_ir([ir["setup"], ir["procs"], ir["steps"], ir["handlers"], ir["checks"], ir["limits"]]):
+        if x.get("s") in ("create", "create_cards") and isinstance(x.get("to"), dict) and x["to"].get("k") == "zone":
+            made.setdefault(x["to"].get("n"), set()).add(x.get("kind"))
+    out = {}
+    for z in ir["zones"]:
+        found = made.get(z["name"], set())
+        out[z["name"]] = (kinds[0] if len(kinds) == 1 else next(iter(found)) if len(found) == 1 else None)
+    return out
+
+
+class _Uninterned:
+    """An intern table too large to make (engine INTERN_SLOTS): it keeps nothing, so each listing
+    makes its actions afresh. Read as nested lists indexed by ids, `depth` deep."""
+    __slots__ = ("inner",)
+
+    def __init__(self, depth: int):
+        self.inner = _Uninterned(depth - 1) if depth > 1 else None
+
+    def __getitem__(self, key):
+        return self.inner
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+class Game:
+    """A loaded rule file: build matches from it."""
+
+    def __init__(self, ir: dict, path: str | None = None):
+        check_ir(ir, path or "<ir>")            # untrusted IR: refused before any code is generated
+        self.ir = ir
+        self.path = path
+        self.name = ir["name"]
+        self.min_players = ir["players"]["min"]
+        self.max_players = ir["players"]["max"]
+        self.options = [dict(o) for o in ir["options"]]
+        # the rules' content, not where they were read from: `./x.rules` and `/abs/x.rules` are one game;
+        # nor the words about them (`about`): a save stays good when its rulebook is reworded
+        self.fingerprint = hashlib.sha256(json.dumps({k: v for k, v in ir.items() if k not in ("source", "about")},
+                                                     sort_keys=True).encode()).hexdigest()[:16]
+        self.about = ir.get("about", {})
+        low = Lowerer(ir)
+        code = low.build()
+        self.lowerer = low
+        self.code = code
+        self.zones = ir["zones"]
+        self.zone_slot = low.zone_slot
+        self.var_slot = low.var_slot
+        self.vars = [(v["name"], v["per"], v["visibility"], code.var_init[i]) for i, v in enumerate(ir["vars"])]
+        self.var_types = {v["name"]: v["type"] for v in ir["vars"]}
+        self.var_keys = {v["name"]: v["key"] for v in ir["vars"] if v["per"] == "key"}
+        self.enums = ir["enums"]
+        self.setup = code.setup
+        self.steps = code.steps
+        self.first_step = ir["first_step"]
+        self.handlers = code.handlers
+        self.on_turn_start = code.handlers.get("turn_start")
+        self.on_turn_end = code.handlers.get("turn_end")
+        self.sequenced = low.rounds                # rounds, a turn order, eliminated players (Match.seq)
+        self.on_round_start = code.handlers.get("round_start")
+        self.on_round_end = code.handlers.get("round_end")
+        self.first_goto = ("goto", ir["first_step"])
+        self.has_interrupts = ANYTIME_STEP in self.steps       # any-time actions, usable out of turn
+        # a turn ends and the next begins with no rule of its own to run (see Match._settle)
+        self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None and not self.sequenced
+                            and not any(code.builtin_triggers.values()) and not code.has_grants)
+        self.can_pause = code.can_pause
+        self.start_triggers = bool(code.builtin_triggers["turn_start"])   # card triggers on turn boundaries
+        self.end_triggers = bool(code.builtin_triggers["turn_end"])
+        self.checks = code.checks
+        self.limits = code.limits
+        self.scores = code.scores
+        self.geometry = low.geometry
+        self.columns = low.columns
+        self.kind_fields = low.kind_fields
+        board = (ir.get("boards") or [None])[0]
+        self.draw = code.defs[board["draw"]] if board and board["draw"] else None
+        self.shown = code.shown
+        self.slot_caps = [(z["capacity"], z["name"]) if z["capacity"] is not None else None for z in self.zones]
+        self._universes: dict = {}
+        self._kept = 0                             # slots of the intern tables kept in _universes
+        self._seats: dict = {}
+        self.field_types = {k: {f["name"]: f["type"] for f in spec["fields"]} for k, spec in ir["kinds"].items()}
+        self.enum_names = {e: {item["name"] for item in items} for e, items in ir["enums"].items()}
+        self._setups: dict = {}                    # see setup_components
+        self._play_kinds: set | None = None        # see play_kinds
+        # zone families per component: one zone per component, added as components are created
+        self.component_zones = [i for i, z in enumerate(self.zones) if z["per"] == "component"]
+        self.zone_kind = _zone_kinds(ir)           # what a zone's components are, where the rules say
+        # how a view words a variable that holds a player, a component, a cell or an enum value
+        self.var_how = {v["name"]: _how(v["type"]) for v in ir["vars"] if _how(v["type"]) != "plain"}
+
+    def family_size(self, per: str, players: int, components: int = 0, key=None) -> int:
+        """How many zones (or values) a `per player` / `per cell` / per-component declaration stands
+        for, or a family `per` enum values or a combination of parts (`key`)."""
+        if per == "key":
+            size = 1
+            for part in key:
+                size *= self.part_size(part, players)
+            return size
+        return players if per == "player" else components if per == "component" else self.geometry.size
+
+    def part_size(self, part: str, players: int) -> int:
+        return players if part == "player" else self.geometry.size if part == "cell" else len(self.enums[part[5:]])
+
+    def members(self, key: list, players: int) -> list[tuple]:
+        """Each member of a keyed family, in its list's order: a tuple of one value per part (a
+        seat, a cell index, an enum value's name), the last part varying fastest."""
+        out = [()]
+        for part in key:
+            values = (list(range(players)) if part == "player" else list(range(self.geometry.size))
+                      if part == "cell" else [v["name"] for v in self.enums[part[5:]]])
+            out = [t + (v,) for t in out for v in values]
+        return out
+
+    def member_owner(self, z: dict, member: int, players: int) -> int | None:
+        """The seat a zone of a family belongs to: its `per player` part, if it has one."""
+        per = z["per"]
+        if per == "player":
+            return member
+        if per != "key" or "player" not in z["key"]:
+            return None
+        stride = 1
+        for part in z["key"][z["key"].index("player") + 1:]:
+            stride *= self.part_size(part, players)
+        return (member // stride) % players
+
+    def member_text(self, key: list, values: tuple) -> str:
+        """`P2, red`: a member of a keyed family in words."""
+        words = []
+        for part, v in zip(key, values):
+            if part == "player":
+                words.append(f"P{v + 1}")
+            elif part == "cell":
+                words.append(self.geometry.names[v])
+            else:
+                words.append(next(x["text"] for x in self.enums[part[5:]] if x["name"] == v))
+        return ", ".join(words)
+
+    def option_values(self, options: dict | None) -> dict:
+        values = {o["name"]: o["default"] for o in self.options}
+        for key, value in (options or {}).items():
+            spec = next((o for o in self.options if o["name"] == key), None)
+            if spec is None:
+                known = ", ".join(values) or "none"
+                raise ValueError(f"unknown option `{_text(str(key))}` for {_text(self.name)} (options: {known})")
+            want = {"bool": bool, "int": int, "text": str}.get(spec["type"])
+            if want is not None and (type(value) is not want):
+                raise ValueError(f"option `{key}` must be {spec['type']}, not {_short(value)}")
+            values[key] = value
+        return values
+
+    def new_match(self, players: int | None = None, seed: int = 0, options: dict | None = None,
+                  chance: list | None = None) -> "Match":
+        """A match set up and ready for its first action. `chance`: outcomes its first shuffles,
+        rolls and picks use before the generator (`Match.supply_chance`), setup's included."""
+        players = self.min_players if players is None else players
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
+        m = Match(self, players, seed, self.option_values(options))
+        if chance:
+            m.tape = checked_tape(chance)
+        m.drawn = ()
+        if not self.can_pause:                      # a failed action rebuilds from a new match (no copy)
+            m.ckpt = ((SETUP, m.tape), 0)
+        if self.can_pause:                          # the setup may stop for a choice too
+            m._resume(m.clone(), ["start"], [], "setting up the match", here=True)
+            return m
+        try:
+            m._start()
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise m._rule_error("setting up the match", err) from None
+        return m
+
+    def setup_components(self, players: int, seed, options: dict) -> list:
+        """The components a new match with these settings starts with, as `state()` lists them:
+        what a restored state must hold (plus what the rules create in play), no more."""
+        key = (players, seed, tuple(sorted(options.items())))
+        found = self._setups.get(key)
+        if found is None:
+            found = self.new_match(players, seed, options).state()["components"]
+            if len(self._setups) >= UNIVERSES:
+                self._setups.clear()
+            self._setups[key] = found
+        return found
+
+    def play_kinds(self) -> set:
+        """The kinds of component the rules may create after setup (in an action, a step, a handler...)."""
+        if self._play_kinds is None:
+            self._play_kinds = {x["kind"] for key, part in self.ir.items() if key != "setup"
+                                for x in walk_ir(part) if x.get("s") == "create" and isinstance(x.get("kind"), str)}
+        return self._play_kinds
+
+    def seats(self, players: int) -> tuple[list, list]:
+        """`players` and `others` (clockwise after each seat) for a player count; shared, never changed."""
+        s = self._seats.get(players)
+        if s is None:
+            s = self._seats[players] = (list(range(players)),
+                                        [[(me + i) % players for i in range(1, players)] for me in range(players)])
+        return s
+
+    def universe(self, m: "Match") -> list:
+        """The interned actions (one table per action) shared by the matches whose components are
+        the same (same kinds, fields and labels, in the same order): keyed by how they were created
+        (the bulk creations and single creates, in order), or by their content after a restore."""
+        if m.created is not None:
+            key = tuple(m.created)
+        else:
+            key = ("restored", tuple(m.kinds), tuple(m.labels), tuple(tuple(col) for col in m.F))
+        try:
+            u = self._universes.get(key)
+        except TypeError:                      # unhashable field values: a universe of its own
+            key, u = None, None
+        if u is None:
+            sizes = {"comp": len(m.labels), "cell": self.geometry.size if self.geometry else 0,
+                     "player": self.max_players}
+            # nested lists indexed by ids while INTERN_SLOTS last (a pair of components of 10,000
+            # would be 100 million); past them a table keeps nothing, and the actions are made afresh
+            room, u = INTERN_SLOTS, []
+            for dims in self.code.intern_dims:
+                if not dims:
+                    u.append({})
+                    continue
+                shape = [sizes[d] for d in dims]
+                slots = math.prod(shape)
+                u.append(self._table(shape) if slots <= room else _Uninterned(len(shape)))
+                room -= min(slots, room)
+            used = INTERN_SLOTS - room
+            if key is not None and len(self._universes) < UNIVERSES and self._kept + used <= KEPT_SLOTS:
+                self._universes[key] = u
+                self._kept += used
+        return u
+
+    @staticmethod
+    def _table(sizes: list[int]):
+        """Nested lists of None, indexed by ids: where the actions of one universe are interned."""
+        if len(sizes) == 1:
+            return [None] * sizes[0]
+        return [Game._table(sizes[1:]) for _ in range(sizes[0])]
+
+    def rule_line(self, tb) -> int | None:
+        """The rule line of the innermost generated-code frame of a traceback."""
+        low = self.lowerer
+        line = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == low.filename:
+                n = tb.tb_lineno
+                if 0 < n < len(low.line_map) and low.line_map[n] is not None:
+                    line = low.line_map[n]
+            tb = tb.tb_next
+        return line

@@ -1,0 +1,273 @@
+"""What a seat may see: `view(p)`, the log and the messages for a seat, and the words they are in.
+
+Part of `Match` (match.py): a mixin sharing its state."""
+from __future__ import annotations
+
+
+from .codegen import plain_text, player_text
+from .codegen.effects import HIDDEN_ABILITY, known_to, seen_by
+from ..core.errors import RuleFault
+from ..core.limits import WORK_LIMIT
+from ..core.textsafe import printable
+from .support import RULE_FAULTS, SECRET_CHOICE
+
+
+class MatchViews:
+    """What each seat may see and read."""
+
+    def visible_to(self, player: int) -> set:
+        """The components `player` may see now (public zones, their own, revealed to them)."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"no player {player} in a {self.players}-player match")
+        return self._seen_by(player)
+
+    def _seen_by(self, player: int) -> set:
+        """The components `player` may see now."""
+        seen = set(known_to(self, player)) if self.known else set()
+        for z, value in zip(self.game.zones, self.Z):
+            if z["visibility"] == "public":
+                for zl in (value if z["per"] else [value]):
+                    seen.update(zl[-1:] if z.get("top") else zl)
+            elif z["visibility"] == "owner" and z["per"] == "player":
+                seen.update(value[player])
+            elif z["visibility"] == "owner" and z["per"] == "key":
+                for member, zl in enumerate(value):
+                    if self.game.member_owner(z, member, self.players) == player:
+                        seen.update(zl)
+        return seen
+
+    def log_for(self, player: int | None) -> list[str]:
+        """The log (actions and answers, in order) as `player` may read it: an answer naming a
+        component that player could not see when it was chosen reads "(a secret choice)".
+        None: as everyone may read it (a spectator)."""
+        private = self.private
+        if not private:
+            return list(self.log)
+        return [SECRET_CHOICE if i in private and (player is None or player not in private[i]) else text
+                for i, text in enumerate(self.log)]
+
+    def message_log(self) -> list[dict]:
+        """Every message so far, in order: {"to": None (everyone) or [players], "text": …}."""
+        return [{"to": None, "text": x} if isinstance(x, str) else {"to": list(x["to"]), "text": x["text"]}
+                for x in self.messages]
+
+    def messages_for(self, player: int) -> list[str]:
+        """The messages `player` may read: everyone's, and those sent to them (`log … to`)."""
+        return [x if isinstance(x, str) else x["text"] for x in self.messages
+                if isinstance(x, str) or player in x["to"]]
+
+    def view(self, player: int) -> dict:
+        if not 0 <= player < self.players:
+            raise ValueError(f"no player {player} in a {self.players}-player match")
+        self.work = WORK_LIMIT                      # shown defs may loop too
+        game = self.game
+        zones = []
+        cells: dict = {}
+        seen: list[int] = []                       # the components this player may see
+        geometry = game.geometry
+        known = known_to(self, player) if self.known else {}
+        for z in game.zones:
+            if z.get("internal"):                  # bookkeeping the rules keep out of every view
+                continue
+            name, vis = z["name"], z["visibility"]
+            value = self.Z[game.zone_slot[name]]
+            if z["per"] == "cell":
+                for cell, items in enumerate(value):
+                    if items:
+                        visible = (items[-1:] if z.get("top") else items) if vis == "public" else None
+                        shown = [self.labels[c] for c in visible] if visible is not None else None
+                        if visible is not None:
+                            seen.extend(visible)
+                        cells.setdefault(geometry.names[cell], {})[name] = shown if shown is not None else len(items)
+                continue
+            if z["per"] == "component":            # one zone per component: those holding something
+                owners = [c for c, items in enumerate(value) if items]
+            else:
+                owners = range(len(value)) if z["per"] else [None]
+            keyed = z["per"] == "key"
+            members = game.members(z["key"], self.players) if keyed else None
+            top_only = z.get("top")
+            for owner in owners:
+                items = value[owner] if owner is not None else value
+                if top_only and items:                 # a pile showing only its top: the rest unseen
+                    seen.append(items[-1])
+                    entry = {"name": name, "owner": owner, "visibility": vis, "ordered": True, "count": len(items),
+                             "kind": game.zone_kind[name], "top_only": True,
+                             "cards": [{"id": items[-1], "label": self.labels[items[-1]]}]}
+                    if z["per"] == "key":
+                        entry["key"] = list(game.members(z["key"], self.players)[owner])
+                        entry["key_text"] = game.member_text(z["key"], entry["key"])
+                        entry["owner"] = game.member_owner(z, owner, self.players)
+                    elif z["per"] == "cell" or z["per"] == "component":
+                        entry["owner"] = None
+                    zones.append(entry)
+                    continue
+                member = owner
+                if keyed:
+                    owner = game.member_owner(z, member, self.players)
+                visible = vis == "public" or (vis == "owner" and owner == player)
+                if visible:
+                    seen.extend(items)
+                kind = game.zone_kind[name]
+                if visible and items:                  # what is seen: its kinds are no secret
+                    kinds = {self.kinds[c] for c in items}
+                    kind = kinds.pop() if len(kinds) == 1 else None
+                entry = {"name": name, "owner": owner, "visibility": vis, "ordered": z["ordered"],
+                         "count": len(items), "kind": kind,
+                         "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None}
+                if z["per"] == "component":        # (its owner is a component: say which)
+                    entry["owner"] = None
+                    entry["of"] = {"id": owner, "label": self.labels[owner]}
+                elif keyed:                        # one of a family per enum value(s): which
+                    entry["key"] = list(members[member])
+                    entry["key_text"] = game.member_text(z["key"], members[member])
+                if not visible and known:
+                    shown = [{"id": c, "label": self.labels[c]} for c in items if c in known]
+                    if shown:                      # revealed to this player (`reveal`, `look`)
+                        entry["known"] = shown
+                        seen.extend(x["id"] for x in shown)
+                zones.append(entry)
+        values = []
+        component_values: dict = {}
+        saved = self.me
+        seen_set = set(seen)
+        try:
+            for name, per, vis, init in game.vars:
+                if vis == "hidden":
+                    continue
+                value = self.V[game.var_slot[name]]
+                if per == "component":                 # visible components whose value is not the initial one
+                    initial = next(v for slot, v in self.comp_defaults if slot == game.var_slot[name])
+                    for c in seen:
+                        if value[c] != initial:
+                            component_values.setdefault(str(c), {})[name] = self._plain(value[c])
+                    continue
+                if per == "cell":                      # only the cells that differ from the initial value
+                    initial = init(self)
+                    for cell, v in enumerate(value):
+                        if v != initial:
+                            cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
+                    continue
+                how = game.var_how.get(name)
+                if per == "key":                       # per enum value(s): each member named
+                    key = game.var_keys[name]
+                    owner_at = key.index("player") if "player" in key else None
+                    row = []
+                    for parts, v in zip(game.members(key, self.players), value):
+                        shown = vis == "public" or (owner_at is not None and parts[owner_at] == player)
+                        member = {"key": list(parts), "key_text": game.member_text(key, parts),
+                                  "value": self._seen_value(how, v, seen_set) if shown else None}
+                        if how is not None and shown:
+                            member["text"] = self._words(how, member["value"], seen_set)
+                        row.append(member)
+                    values.append({"name": name, "per_key": row})
+                    continue
+                if per:
+                    row = [self._seen_value(how, v, seen_set) if (vis == "public" or p == player) else None
+                           for p, v in enumerate(value)]
+                    entry = {"name": name, "per_player": row}
+                    if how is not None:                # "P2", a card's label: what the value is, in words
+                        entry["texts"] = [None if not (vis == "public" or p == player) or v is None
+                                          else self._words(how, v, seen_set) for p, v in enumerate(value)]
+                else:
+                    entry = {"name": name, "value": self._seen_value(how, value, seen_set)}
+                    if how is not None:
+                        entry["text"] = self._words(how, value, seen_set)
+                values.append(entry)
+            self.me = player
+            labels = game.code.labels
+            for name, fn, how, to_text in game.shown:
+                value = fn(self)
+                if how.startswith("list:"):       # a list: each element's text (the screen lays them out)
+                    inner = how[5:]
+                    shown = [self._plain(v) if inner == "plain" else to_text(self.labels, [v]) for v in value]
+                else:
+                    shown = self._plain(value) if how == "plain" else to_text(self.labels, value)
+                if name in labels:                 # `show "Label" = E`: named as the rules say
+                    values.append({"name": labels[name], "value": shown, "label": True})
+                else:
+                    values.append({"name": name, "value": shown})
+            drawing = self._drawing(player) if geometry is not None else None
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing a view", err) from None
+        finally:
+            self.me = saved
+        return {"game": game.name, "players": self.players, "viewer": player,
+                "actor": self.current_player, "turn_player": self.current, "step": self.step,
+                "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
+                "component_values": component_values, "board": drawing, "over": self.is_over,
+                "outcome": self.result, **self._choice_view(player),
+                **({"round": self.seq[0], "turn_order": list(self.seq[1]),
+                    "eliminated": [p for p in range(self.players) if self.seq[2][p]]} if game.sequenced else {})}
+
+    def _choice_view(self, player: int) -> dict:
+        """What a player sees of a paused effect: who must choose what, and what is running. The
+        options are the chooser's alone (they may name cards only the chooser can see)."""
+        if self.pending is None or self.result is not None:
+            return {}
+        q = self.pending["question"]
+        running = []
+        for f in q["stack"]:
+            source = f.get("source")
+            if source is not None and not seen_by(self, source, player):    # a card this player cannot see
+                f = {**f, "effect": HIDDEN_ABILITY, "source": None}
+            running.append(dict(f))
+        return {"choice": {"chooser": q["chooser"], "prompt": q["prompt"], "kind": q["kind"],
+                           "options": list(q["options"]) if player == q["chooser"] else None,
+                           "running": running}}
+
+    def zone_ids(self) -> dict:
+        """Every zone list of this match by id, with its (capacity, name) or None: for the targets
+        of `move` and `shuffle` that the rules compute at run time."""
+        if self._zone_ids is None:
+            ids: dict = {}
+            for z, value, cap in zip(self.game.zones, self.Z, self.game.slot_caps):
+                for zl in (value if z["per"] else [value]):
+                    ids[id(zl)] = cap
+            self._zone_ids = ids
+        return self._zone_ids
+
+    def _drawing(self, player: int) -> str:
+        game = self.game
+        g = game.geometry
+        if game.draw is not None:
+            draw = game.draw
+            # (with `cell_width N` a longer text is cut: it would push the cells after it out of line)
+            width = g.cell_width if "cell_width" in game.ir["boards"][0] else None
+            return g.draw(lambda cell: printable(plain_text(draw(self, cell)))[:width])   # the line breaks are ours
+        cell_zones = [game.zone_slot[z["name"]] for z in game.zones
+                      if z["per"] == "cell" and z["visibility"] == "public" and not z.get("internal")]
+
+        def glyph(cell):
+            for slot in cell_zones:
+                items = self.Z[slot][cell]
+                if items:
+                    return printable(self.labels[items[-1]][:g.cell_width])
+            return "." if g.kinds[cell] == g.kinds[0] else "·"
+        return g.draw(glyph)
+
+    def _words(self, how: str, v, seen: set) -> str:
+        """A variable's value in words for a view: a player's name, a cell's, an enum value's text,
+        a component's label if the viewer can see the component (else "a hidden component")."""
+        if v is None:
+            return "none"
+        if how == "comp":
+            return self.labels[v] if v in seen else "a hidden component"
+        if how == "player":
+            return player_text(v)
+        if how == "cell":
+            return self.game.geometry.names[v] if self.game.geometry is not None else plain_text(v)
+        if how.startswith("enum:"):
+            return self.game.lowerer.enum_text.get(how[5:], {}).get(v, plain_text(v))
+        return plain_text(v)
+
+    def _seen_value(self, how, v, seen: set):
+        """A variable's value as a view shows it: a component the viewer cannot see is no id (ids
+        follow the order components were made in, and could tell which card it is), only None."""
+        if how == "comp" and v is not None and v not in seen:
+            return None
+        return self._plain(v)
+
+    @staticmethod
+    def _plain(v):
+        return list(v) if isinstance(v, list) else v
