@@ -909,7 +909,7 @@ def view_parts(view: dict, width: int | None = None) -> dict:
         if len(lines[-1]) + 3 + len(part) > width and lines[-1] != "==":
             lines.append("  ")
         lines[-1] += (" · " if lines[-1] not in ("==", "  ") else " ") + part
-    board = [printable(view["board"].rstrip("\n"), multiline=True)] if view.get("board") else []
+    board = printable(view["board"].rstrip("\n"), multiline=True).split("\n") if view.get("board") else []
     zones = _zone_lines(view["zones"])
     values = [render_value(value) for value in view["values"]]
     zone_lines = [x for line in zones for x in _wrapped(line, width)]
@@ -968,7 +968,14 @@ def _zone_lines(zones: list) -> list[str]:
 def _wrapped(line: str, width: int) -> list[str]:
     """A zone or value line, indented, wrapped at the terminal's width with a hanging indent (a
     20-card pile stays readable); a line already laid out on several lines is kept as it is."""
-    if "\n" in line or len(line) + 2 <= width:
+    if "\n" in line:                        # each of its lines, wrapped under its own indent
+        out = []
+        for i, part in enumerate(line.split("\n")):
+            lead = "  " if i == 0 else " " * (len(part) - len(part.lstrip()))
+            out += textwrap.wrap(part.strip(), width, initial_indent=lead, subsequent_indent=lead + "    ",
+                                 break_long_words=False, break_on_hyphens=False) or [lead]
+        return out
+    if len(line) + 2 <= width:
         return ["  " + line]
     return textwrap.wrap(line, width, initial_indent="  ", subsequent_indent="      ",
                          break_long_words=False, break_on_hyphens=False)
@@ -1139,7 +1146,69 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
         doc.para("At any time, also in another player's turn:")
         for a in steps["__anytime"]["actions"]:
             _action(doc, "__anytime", a, about, code)
+    _component_texts(doc, game, ir)
     return doc.text()
+
+
+def component_texts(game, ir: dict) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every component's rules text, grouped: (group title, [(names, text)]). The `card`
+    declarations by kind (and by their kind's first enum field, `Pirates`…), the values of an enum
+    with a text, and the components a match's setup makes whose kind computes a text (`text E`);
+    names with the same text share a line."""
+    groups: dict = {}
+    order: list = []
+
+    def put(title: str, name: str, text: str) -> None:
+        if title not in groups:
+            groups[title] = {}
+            order.append(title)
+        names = groups[title]
+        for key, (shown, words_) in names.items():
+            if words_ == text:
+                names[key] = (shown + [name] if name not in shown else shown, words_)
+                return
+        names[len(names)] = ([name], text)
+
+    enums = {e: {i["name"]: i["text"] for i in items} for e, items in ir.get("enums", {}).items()}
+    for card in ir.get("cards", []):
+        if not card.get("text"):
+            continue
+        kind = ir["kinds"].get(card["kind"], {})
+        sub = ""
+        for f in kind.get("fields", []):
+            value = card["fields"].get(f["name"])
+            if str(f["type"]).startswith("enum:") and isinstance(value, dict) and value.get("enum"):
+                sub = enums.get(value["enum"], {}).get(value.get("v"), "")
+                break
+        plural_kind = kind_noun(card["kind"])[1].capitalize()
+        put(f"{plural_kind}: {sub}" if sub else plural_kind, card["name"], card["text"])
+    for enum, items in ir.get("enums", {}).items():
+        for item in items:
+            if item.get("about"):
+                put(_name(enum).capitalize(), item["text"], item["about"])
+    if any("__text_" + k in ir.get("defs", {}) for k in ir.get("kinds", {})):
+        try:
+            match = game.new_match(ir["players"]["min"], 0)
+            for c, label in enumerate(match.labels):
+                if "__text_" + match.kinds[c] in ir["defs"]:
+                    text = match.rules_text(c, 0)
+                    if text:
+                        put(kind_noun(match.kinds[c])[1].capitalize(), label, text)
+        except Exception:          # (a game that needs options to set up: its computed texts are left out)
+            pass
+    return [(title, [(", ".join(names), text) for names, text in groups[title].values()]) for title in order]
+
+
+def _component_texts(doc: "_Doc", game, ir: dict) -> None:
+    found = component_texts(game, ir)
+    if not found:
+        return
+    doc.heading("Cards and pieces")
+    doc.para("What each one does (at the table: `look NAME`).")
+    for title, entries in found:
+        doc.para(doc.strong(printable(title)) if doc.md else printable(title) + ":")
+        for names, text in entries:
+            doc.item(f"{doc.strong(printable(names))}: {printable(text)}")
 
 
 def action_help(game, name: str, match=None, source: str | None = None) -> str:
@@ -1192,6 +1261,9 @@ class _Doc:
 
     def code(self, text: str) -> str:
         return f"`{printable(text)}`"
+
+    def strong(self, text: str) -> str:
+        return f"**{text}**" if self.md else text
 
     def text(self) -> str:
         while self.lines and self.lines[-1] == "":

@@ -50,7 +50,11 @@ def pack(items: list[str], width: int, indent: str = "  ") -> list[str]:
             if current:
                 lines.append(current)
                 current = ""
-            lines += [indent + x if i == 0 else x for i, x in enumerate(item.split("\n"))]
+            for i, x in enumerate(item.split("\n")):
+                lead = indent if i == 0 else " " * (len(x) - len(x.lstrip()))
+                lines += textwrap.wrap(x.strip(), width, initial_indent=(indent if i == 0 else lead),
+                                       subsequent_indent=lead + "    ", break_long_words=False,
+                                       break_on_hyphens=False) or [lead]
             continue
         if current and len(current) + 3 + len(item) <= width:
             current += " · " + item
@@ -135,11 +139,11 @@ def action_lines(groups, width: int) -> list[str]:
 
 
 def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
-    """The lines of one decision's screen, at most `height` - 1 (the prompt's line) when it can be:
+    """The lines of one decision's screen, at most `height` - 4 (the prompt's line, and the last move's) when it can be:
     `parts` has the header, board, zones, values, extra and choice lines (lists). The full layout
     when it fits; else the zones and values packed side by side and the actions grouped; then the
     values shortened, then the actions paged. Returns the lines and whether actions were left out."""
-    budget = max(8, height - 1)
+    budget = max(8, height - 4)               # (the prompt, and room for the lines of the last move)
     plain = [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
 
     def total(*sections) -> int:
@@ -449,14 +453,11 @@ class Thinking:
 def terminal_size(stream) -> tuple[int, int] | None:
     """(columns, lines) of the terminal `stream` writes to; None when it is no terminal."""
     import os
+    import shutil
     try:
         if not stream.isatty():
             return None
-        size = os.get_terminal_size(stream.fileno())
-        return size.columns, size.lines
-    except (AttributeError, ValueError, OSError):
-        try:
-            size = os.get_terminal_size(sys.__stdout__.fileno())
-            return size.columns, size.lines
-        except (AttributeError, ValueError, OSError):
-            return None
+    except (AttributeError, ValueError):
+        return None
+    size = shutil.get_terminal_size((80, 24))      # (COLUMNS and LINES, when set, come first)
+    return max(40, size.columns), max(12, size.lines)
