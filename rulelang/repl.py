@@ -1152,7 +1152,7 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
 
 def component_texts(game, ir: dict) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every component's rules text, grouped: (group title, [(names, text)]). The `card`
-    declarations by kind (and by their kind's first enum field, `Pirates`…), the values of an enum
+    declarations by kind (and by their kind's first enum field, `Reds`…), the values of an enum
     with a text, and the components a match's setup makes whose kind computes a text (`text E`);
     names with the same text share a line."""
     groups: dict = {}

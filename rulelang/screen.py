@@ -111,7 +111,7 @@ def group_actions(actions: list, texts: list[str]) -> list[tuple[str, list[tuple
         if key[0] is not None and not head:
             head = ""
         out.append((head, [(n, t[len(head):].strip()) for n, t in members]))
-    # singletons side by side in one group (`done`, `flip jester`)
+    # singletons side by side in one group (`done`, `pass`)
     merged: list = []
     for head, members in out:
         if not head and merged and not merged[-1][0]:
@@ -269,7 +269,7 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
         return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", told))
 
     for (frm, to), labels in grouped.items():
-        fresh = [x for x in labels if not named(x) or len(x) <= 2 and not named(to.split(",")[0])]
+        fresh = [x for x in labels if not named(x) or len(x) == 1 and not named(to.split(",")[0])]
         if fresh:
             lines.append(f"{join_labels(fresh)}: {frm} → {to}")
     for src in hidden_out:
