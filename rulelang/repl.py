@@ -520,6 +520,7 @@ class _Session:
         parts = view_parts(view, width)
         texts = [self.show_text(a) for a in actions] if actions else []
         self.add_option_texts(view, texts, width)
+        parts["choice"] += self.cause_texts(view, seat, width)
         if size is None or not actions:
             lines = parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"] + parts["extra"] \
                 + parts["choice"] + [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
@@ -539,6 +540,26 @@ class _Session:
             short = names.short(text, room) if room > 12 else None
             if short:
                 texts[i] = f"{text} — {short}"
+
+    def cause_texts(self, view: dict, seat: int, width: int) -> list[str]:
+        """Under a decision, the rules text of the card whose ability asks it, when the player may
+        see that card (a card handed to them and read in secret included): what it asks of them."""
+        choice = view.get("choice")
+        if not choice or choice.get("chooser") != seat:
+            return []
+        out = []
+        for frame in choice.get("running", []):
+            source = frame.get("source")
+            if source is None:
+                continue
+            try:
+                text = self.match.rules_text(source, seat)
+            except RuleRuntimeError:
+                text = None
+            if text:
+                label = printable(str(frame.get("effect") or "").split(":")[0])
+                out += _wrapped(f"  ({label}: {printable(text)})", width)
+        return out[-6:]
 
     def redraw_board(self, _argument: str) -> bool:
         view = self.match.view(self.viewer())

@@ -194,3 +194,27 @@ def test_view_parts_word_a_window_without_words():
             "values": [], "choice": {"chooser": 1, "prompt": "respond in before_scores", "kind": "window",
                                      "running": [{"window": "before_scores", "asking": 1}]}}
     assert view_parts(view, 80)["choice"] == ["  ▶ before scores: you may respond now, or pass"]
+
+
+ASK = """
+game "Ask" {
+  players 2
+  kind Card { label card }
+  event played(c: Card)
+  card Card "Oracle" { text "Ask the table a question; answer it truthfully."
+    on played(x) from field where x == self { may prompt "is it so?" { log "so it is" } }
+  }
+  zone hand: set per player, owner
+  zone field: set, public
+  setup { create cards Card in hand[0] }
+  turn { step s { action play(c in hand[me]) { move c to field  emit played(c) }  action stop { finish draw } } }
+}
+"""
+
+
+def test_a_choice_a_card_s_ability_asks_shows_that_card_s_text():
+    game = rulelang.Game(rulelang.compile_source(ASK, "ask.rules"))
+    out = repl(game, ["play Oracle", "yes", "quit"])
+    assert ("  ▶ you must choose: is it so? (because of Oracle)\n"
+            "    (Oracle: Ask the table a question; answer it truthfully.)\n  1. yes\n  2. no\n") in out
+    assert "P1 chooses: yes (asked: is it so?)\n  > so it is\n" in out
