@@ -63,14 +63,14 @@ def _words(v: list) -> str:
 
 
 def _joined(texts) -> str:
-    """Texts joined by spaces, or by commas when one has a space (the text of a list), refused past TEXT_LIMIT characters as it goes."""
+    """Texts joined by spaces (the text of a list), refused past TEXT_LIMIT characters as it goes."""
     out, n = [], -1
     for t in texts:
         n += len(t) + 1
         if n > TEXT_LIMIT:
             _fault(f"a text grew past {TEXT_LIMIT} characters (text limit)")
         out.append(t)
-    return (", " if any(" " in t for t in out) else " ").join(out)   # multi-word names stay apart
+    return " ".join(out)
 
 
 def as_items(v):
