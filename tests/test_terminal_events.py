@@ -88,7 +88,7 @@ def test_a_watched_bot_game_shows_each_board_and_waits(monkeypatch):
     assert text.splitlines()[2] == "Watching the bots play, 0.25 s a move."
     assert text.count("== Tell · turn") == 5 + 1              # before each move, and the final position
     assert waits == [0.25] * 5
-    assert "Game over. Why: the bag is empty" in text
+    assert "Game over: a draw. Why: the bag is empty" in text
 
 
 def game_text(path: str, players: int, seed: int) -> str:

@@ -157,9 +157,9 @@ def test_the_repl_says_why_then_the_final_position_and_the_scores():
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {}, io.StringIO("up\n\nup\n\nup\n"), out, None)
     text = out.getvalue()
-    tail = text[text.index("Game over."):]
+    tail = text[text.index("Game over"):]
     lines = tail.splitlines()
-    assert lines[0] == "Game over. Why: three is one too many for P1"
+    assert lines[0] == "Game over: P2 wins. Why: three is one too many for P1"
     assert lines[1].startswith("== Count · turn 3 · P1's turn") and "you are P1" in lines[1]
     assert "n: P1 2, P2 1" in tail
     assert tail.rstrip().endswith("Result:\n  P1 (human): lose, score 2\n  P2 (human): win, score 1")
@@ -168,4 +168,4 @@ def test_the_repl_says_why_then_the_final_position_and_the_scores():
 def test_the_repl_names_the_last_move_when_the_rules_give_no_reason():
     out = io.StringIO()
     run_repl(build(COUNT), 2, 1, {}, {}, io.StringIO("up\nrest\n"), out, None)
-    assert "Game over. The last move: P2 plays: rest\n" in out.getvalue()
+    assert "Game over: a draw. The last move: P2 plays: rest\n" in out.getvalue()

@@ -64,7 +64,7 @@ def test_the_screen_names_a_labelled_value_by_its_label(screen):
     out = io.StringIO()
     run_repl(screen, 2, 1, {}, {1: "random"}, io.StringIO("take c3\nquit\n"), out, None)
     text = out.getvalue()
-    assert "  Chips left to take: 3\n  Your hand is worth: 0\n  total = 0\n" in text
+    assert "  Chips left to take: 3\n  Your hand is worth: 0\n  total: 0\n" in text
     assert "aside" not in text and "moves" not in text
 
 
@@ -106,13 +106,13 @@ def test_regicide_shows_what_a_player_thinks_in():
     for internal in ("staging", "box", "damage", "shield =", "immunity", "due", "paying"):
         assert internal not in text.replace("Enemy immune to", ""), internal
     assert "  Enemy health left: 20 of 20\n" in text
-    assert "  enemy attack = 10\n" in text
+    assert "  enemy attack: 10\n" in text
     assert "  Enemy immune to: ♥, the power of its own suit\n" in text
-    assert "  Damage to pay: 0\n" in text and text.endswith("  hand limit = 7")
+    assert "  Damage to pay: 0\n" in text and text.endswith("  hand limit: 7")
     m.apply("play 10♠")                                  # 10 damage to J♥; the shield takes 10 off its attack
     after = render_view(m.view(0))
     assert "  Enemy health left: 10 of 20\n" in after
-    assert "  Shield from spades: 10\n" in after and "  enemy attack = 0\n" in after
+    assert "  Shield from spades: 10\n" in after and "  enemy attack: 0\n" in after
 
 
 def test_regicide_shows_the_damage_to_pay_while_paying():
@@ -160,4 +160,4 @@ def test_a_variable_holding_a_player_a_card_or_an_enum_value_is_shown_in_words()
     assert values["under"]["value"] is None and values["on_top"]["value"] == 0   # nor its id (creation order)
     assert values["colour"]["text"] == "Blue" and values["pointed"]["texts"] == ["P1", "P1"]
     text = render_view(m.view(0))
-    assert "  starter = P2\n  on top = c1\n  under = a hidden component\n  colour = Blue\n  pointed: P1 P1, P2 P1" in text
+    assert "  starter: P2\n  on top: c1\n  under: a hidden component\n  colour: Blue\n  pointed: P1 P1, P2 P1" in text

@@ -271,3 +271,26 @@ class MatchViews:
     @staticmethod
     def _plain(v):
         return list(v) if isinstance(v, list) else v
+
+    def rules_text(self, c: int, player: int | None = None) -> str | None:
+        """Component c's rules text for people: its card declaration's `text "…"`, else its kind's
+        `text E` (computed with `me` the player asking); None when the rule file gives none."""
+        kind = self.kinds[c]
+        fields = self._fields(c, kind)
+        cards = self.game.__dict__.get("_card_texts")
+        if cards is None:
+            cards = self.game._card_texts = {(d["kind"], d["name"]): d["text"]
+                                             for d in self.game.ir.get("cards", []) if "text" in d}
+        if fields.get("card") and (kind, fields["card"]) in cards:
+            return cards[(kind, fields["card"])]
+        fn = self.game.code.defs.get("__text_" + kind)
+        if fn is None:
+            return None
+        saved, self.me, self.work = self.me, player if player is not None else self.me, WORK_LIMIT
+        try:
+            value = fn(self, c)
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing a component's text", err) from None
+        finally:
+            self.me = saved
+        return value if isinstance(value, str) else plain_text(value)

@@ -552,7 +552,9 @@ class _Checker:
         for name, items in ir["enums"].items():
             self.name(name, "/enums")
             for i, item in enumerate(self.array(items, f"/enums/{name}")):
-                self.obj(item, f"/enums/{name}/{i}", {"name": NAME, "text": TEXT})
+                self.obj(item, f"/enums/{name}/{i}", {"name": NAME, "text": TEXT}, {"about": TEXT})
+                if "about" in item:
+                    self.typed(item["about"], TEXT, f"/enums/{name}/{i}/about", 0)
                 self.name(item["name"], f"/enums/{name}/{i}/name")
                 self.typed(item["text"], TEXT, f"/enums/{name}/{i}/text", 0)
         self.boards()
@@ -699,7 +701,10 @@ class _Checker:
                 self.params(params, f"/{section}/{name}")
         cards = self.array(ir.get("cards", []), "/cards")
         for i, c in enumerate(cards):
-            self.obj(c, f"/cards/{i}", {"kind": NAME, "name": TEXT, "copies": INT, "fields": "fields"}, {"line": INT})
+            self.obj(c, f"/cards/{i}", {"kind": NAME, "name": TEXT, "copies": INT, "fields": "fields"},
+                     {"line": INT, "text": TEXT})
+            if "text" in c:
+                self.typed(c["text"], TEXT, f"/cards/{i}/text", 0)
             self.declared(c["kind"], ir["kinds"], "component kind", f"/cards/{i}/kind")
             self.typed(c["name"], TEXT, f"/cards/{i}/name", 0)
             if type(c["copies"]) is not int or not 0 <= c["copies"] <= 1000:

@@ -49,7 +49,8 @@ class Compiler:
             "players": {"min": players.low, "max": players.high},
             "options": [{"name": d.name, "type": self.syms[d.name].type, "default": self.const(d.default)}
                         for d in of(n.OptionDecl)],
-            "enums": {d.name: [{"name": i.name, "text": i.text} for i in d.items] for d in of(n.EnumDecl)},
+            "enums": {d.name: [{"name": i.name, "text": i.text, **({"about": i.about} if i.about is not None else {})}
+                               for i in d.items] for d in of(n.EnumDecl)},
             "tables": {d.name: [[self.const(k), self.expr(v)] for k, v in d.entries] for d in of(n.TableDecl)},
             "kinds": {d.name: {"fields": [{"name": f.name, "type": self.syms_type(f.type),
                                             "default": self.expr(f.default) if f.default is not None else None,
@@ -83,7 +84,8 @@ class Compiler:
                 ir[what + "s"] = {d.name: [p.name for p in d.params] for d in sigs if d.what == what}
             ir["cards"] = [{"kind": d.kind, "name": d.name, "line": self.line(d),
                             "copies": next((f.value.value for f in d.fields if f.name == "copies"), 1),
-                            "fields": {f.name: self.expr(f.value) for f in d.fields if f.name != "copies"}}
+                            "fields": {f.name: self.expr(f.value) for f in d.fields if f.name != "copies"},
+                            **({"text": d.text} if d.text is not None else {})}
                            for d in self.c.cards]
             ir["abilities"] = [{"form": a.form, "name": a.name, "card": a.card, "proc": a.proc, "where": a.where,
                                 "zones": list(a.zones) if a.zones is not None else None,

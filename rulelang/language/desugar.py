@@ -60,10 +60,47 @@ def _typed(params_decl: tuple, names: tuple, span) -> list:
     return out
 
 
+TEXT_DEF = "__text_"          # `kind K { text E }` becomes `def __text_K(self: K) = E` (fields: self.field)
+PROMPT_DEF = "__window_"      # `window W(params) as E` becomes `def __window_W(params) = E`
+
+
+def _bind_fields(x, fields: set, bound: frozenset = frozenset()):
+    """`x` with each bare name of a field (not bound by a comprehension) read as `self.field`."""
+    if isinstance(x, tuple):
+        return tuple(_bind_fields(y, fields, bound) for y in x)
+    if not isinstance(x, n.Node):
+        return x
+    if isinstance(x, n.Name):
+        return n.Attr(x.span, n.Name(x.span, "self"), x.name) if x.name in fields and x.name not in bound else x
+    if isinstance(x, n.Comprehension):
+        bound = bound | {x.var} | {m[0] for m in x.more}
+    changes = {name: _bind_fields(getattr(x, name), fields, bound)
+               for name in x.__dataclass_fields__ if name != "span"}
+    return type(x)(x.span, **changes)
+
+
+def _texts(game: n.Game) -> n.Game:
+    """Words for players that are computed: a kind's `text E` and a window's `as E` become defs the
+    engine evaluates when a player asks (the checker checks them like any other def)."""
+    extra = []
+    carded = {d.kind for d in game.decls if isinstance(d, n.CardDecl)}
+    for d in game.decls:
+        if isinstance(d, n.KindDecl) and d.text is not None:
+            fields = {f.name for f in d.fields} | ({"card"} if d.name in carded else set())
+            extra.append(n.DefDecl(d.text.span, TEXT_DEF + d.name,
+                                   (n.Param(d.span, "self", n.TypeRef(d.span, d.name)),),
+                                   _bind_fields(d.text, fields), False))
+        elif isinstance(d, n.SignatureDecl) and d.prompt is not None:
+            extra.append(n.DefDecl(d.prompt.span, PROMPT_DEF + d.name, d.params, d.prompt, False))
+    if not extra:
+        return game
+    return n.Game(game.span, game.name, game.decls + tuple(extra), game.sources)
+
+
 def desugar(game: n.Game, suggest: Suggester | None = None) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
     """`suggest`: the "did you mean" of the whole file (the checker's, its budget shared)."""
     suggest = suggest or Suggester()
-    game = _anytime(game)
+    game = _texts(_anytime(game))
     sigs: dict[str, n.SignatureDecl] = {}
     procs: dict[str, n.ProcDecl] = {}
     defs: dict[str, n.DefDecl] = {}
@@ -144,7 +181,7 @@ def desugar(game: n.Game, suggest: Suggester | None = None) -> tuple[n.Game, lis
         if isinstance(d, n.KindDecl) and d.name in carded and not any(f.name == "card" for f in d.fields):
             # a kind with card declarations: each component knows its card's name (`c.card`)
             d = n.KindDecl(d.span, d.name, d.fields + (n.Field(d.span, "card", n.TypeRef(d.span, "text"),
-                                                                n.Lit(d.span, "")),), d.label)
+                                                                n.Lit(d.span, "")),), d.label, d.text)
         out.append(d)
         if not isinstance(d, n.CardDecl):
             continue

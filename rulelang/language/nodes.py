@@ -347,6 +347,7 @@ class OptionDecl(Node):
 class EnumItem(Node):
     name: str
     text: str
+    about: str | None = None             # `text "…"`: its rules text, for people (shown on demand)
 
 
 @dataclass(frozen=True, eq=False)
@@ -373,6 +374,7 @@ class KindDecl(Node):
     name: str
     fields: tuple
     label: Node | None
+    text: Node | None = None             # `text E`: each component's rules text (its fields in scope)
 
 
 @dataclass(frozen=True, eq=False)
@@ -483,6 +485,7 @@ class SignatureDecl(Node):
     what: str                            # "event", "window" or "hook"
     name: str
     params: tuple
+    prompt: Node | None = None           # a window's `as E`: its question as players read it
 
 
 @dataclass(frozen=True, eq=False)
@@ -548,6 +551,7 @@ class CardDecl(Node):
     name: str
     fields: tuple
     abilities: tuple
+    text: str | None = None              # `text "…"`: the card's rules text, for people
 
 
 @dataclass(frozen=True, eq=False)

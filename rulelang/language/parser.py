@@ -243,7 +243,19 @@ class _ToNodes:
         return n.EnumDecl(self.sp(meta), str(c[0]), tuple(c[1:]))
 
     def enum_item(self, meta, c):
-        return n.EnumItem(self.sp(meta), str(c[0]), _unescape(c[1]) if len(c) > 1 else str(c[0]))
+        about = c.pop() if len(c) > 1 and isinstance(c[-1], tuple) else None
+        return n.EnumItem(self.sp(meta), str(c[0]), _unescape(c[1]) if len(c) > 1 else str(c[0]),
+                          about[1] if about else None)
+
+    def item_text(self, meta, c):
+        return ("text", self._text_words(c[0], c[1:]))
+
+    def _text_words(self, word, strings) -> str:
+        """`text "…" "…"`: the words joined; any other word there is a syntax error."""
+        if str(word) != "text":
+            raise RuleError([Diagnostic("E001", f"unexpected `{word}`; expected `text` (the rules text) or `:`",
+                                        self.tsp(word))])
+        return "".join(_unescape(s) for s in strings)
 
     def table_decl(self, meta, c):
         return n.TableDecl(self.sp(meta), str(c[0]), tuple(c[1:]))
@@ -253,8 +265,16 @@ class _ToNodes:
 
     def kind_decl(self, meta, c):
         fields = tuple(x for x in c[1:] if isinstance(x, n.Field))
-        labels = [x for x in c[1:] if not isinstance(x, n.Field)]
-        return n.KindDecl(self.sp(meta), str(c[0]), fields, labels[-1] if labels else None)
+        texts = [x[1] for x in c[1:] if isinstance(x, tuple)]
+        labels = [x for x in c[1:] if not isinstance(x, (n.Field, tuple))]
+        return n.KindDecl(self.sp(meta), str(c[0]), fields, labels[-1] if labels else None,
+                          texts[-1] if texts else None)
+
+    def kind_text(self, meta, c):
+        if str(c[0]) != "text":
+            raise RuleError([Diagnostic("E001", f"unexpected `{c[0]}`; expected `:` (a field), `label` or `text`",
+                                        self.tsp(c[0]))])
+        return ("text", c[1])
 
     def field(self, meta, c):
         return n.Field(self.sp(meta), str(c[0]), c[1], c[2] if len(c) > 2 else None)
@@ -407,7 +427,9 @@ class _ToNodes:
         return n.SignatureDecl(self.sp(meta), "event", str(c[0]), tuple(c[1]) if len(c) > 1 else ())
 
     def window_decl(self, meta, c):
-        return n.SignatureDecl(self.sp(meta), "window", str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+        params = next((tuple(x) for x in c[1:] if isinstance(x, list)), ())
+        prompt = next((x for x in c[1:] if not isinstance(x, list)), None)
+        return n.SignatureDecl(self.sp(meta), "window", str(c[0]), params, prompt)
 
     def hook_decl(self, meta, c):
         return n.SignatureDecl(self.sp(meta), "hook", str(c[0]), tuple(c[1]) if len(c) > 1 else ())
@@ -462,7 +484,12 @@ class _ToNodes:
     def card_decl(self, meta, c):
         fields = tuple(x for x in c[2:] if isinstance(x, n.CardField))
         abilities = tuple(x for x in c[2:] if isinstance(x, n.Ability))
-        return n.CardDecl(self.sp(meta), str(c[0]), _unescape(c[1]), fields, abilities)
+        texts = [x[1] for x in c[2:] if isinstance(x, tuple) and x[:1] == ("text",)]
+        return n.CardDecl(self.sp(meta), str(c[0]), _unescape(c[1]), fields, abilities,
+                          "\n\n".join(texts) if texts else None)
+
+    def card_text(self, meta, c):
+        return ("text", self._text_words(c[0], c[1:]))
 
     def card_field(self, meta, c):
         return n.CardField(self.sp(meta), str(c[0]), c[1])
@@ -927,7 +954,10 @@ def _parse_one(source: str, file: str, start: str):
     found = nesting_diagnostics(tree, file, where)
     if found:
         raise RuleError(found, {file: source})
-    return _ToNodes(file, where).transform(tree)
+    try:
+        return _ToNodes(file, where).transform(tree)
+    except RuleError as err:               # (a word the grammar could not tell apart: `text` expected)
+        raise RuleError(err.diagnostics, {file: source}) from None
 
 
 def _include_path(base: Path, written: str, span: Span) -> Path:

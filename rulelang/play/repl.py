@@ -29,6 +29,7 @@ from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError, fault_report
 from .replay import check_game, read, rebuild, save_data
 from ..core.textsafe import fit, printable
+from .screen import Texts, Thinking, changes, fit_screen, join_labels, terminal_size, words, wrap_text
 
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
@@ -38,8 +39,13 @@ Choose an action by its number, its text, or the start of its text (any case).
 Commands:
   help, ?      show this text
   help ACTION  what an action does and when it is allowed (help play)
+  help NAME, look NAME
+               the rules text of a card, character, piece… (Tab completes names)
   rules        the rules of the game
-  log          list the actions played so far
+  board, table, hand, status
+               draw again: the board, the table, your own cards, the status
+  more         every choice, one a line
+  log          list the actions played so far, with the questions answered
   undo         go back to the previous decision of a human player
   as P2        let another player at the terminal act now, out of turn (an any-time action)
   save FILE    write the match to FILE
@@ -49,7 +55,9 @@ Commands:
 # ANSI styles, used only when the output is a terminal and NO_COLOR is not set
 STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message": "35", "over": "1;32",
           "dim": "2"}
-COMMAND_NAMES = ("help", "?", "rules", "log", "undo", "as", "save", "load", "quit", "exit", "q")
+COMMAND_NAMES = ("help", "?", "rules", "log", "undo", "as", "save", "load", "quit", "exit", "q", "look", "board",
+                 "table", "hand", "status", "more")
+REDRAW = ("board", "table", "hand", "status", "more")     # commands only when typed alone (an action may start so)
 
 
 def seat_name(seat: int) -> str:
@@ -90,22 +98,25 @@ class _Stop(Exception):
 
 def run_repl(game, players: int, seed: int, options: dict | None = None,
              bots: dict[int, str] | None = None, stdin=None, stdout=None,
-             source_path: str | None = None, match=None, delay: float = 0.0, color: bool | None = None) -> int:
+             source_path: str | None = None, match=None, delay: float = 0.0, color: bool | None = None,
+             screen: tuple[int, int] | None = None) -> int:
     """Plays one match at the terminal; returns the exit code (0 unless a rule error stopped it).
 
     `bots` maps 0-based seats to bot kinds; every other seat is a human. `match` continues a
     match already under way (a resumed save) instead of a new one. With every seat a bot the
     game is watched: each move with the board before it, `delay` seconds apart. `color`
-    None: colours when the output is a terminal and NO_COLOR is not set.
+    None: colours when the output is a terminal and NO_COLOR is not set. `screen`: (columns,
+    lines) to fit each decision into (None: the terminal's size; no fitting when the output is
+    not a terminal).
     """
     session = _Session(game, players, seed, options, bots or {},
-                       stdin or sys.stdin, stdout or sys.stdout, source_path, match, delay, color)
+                       stdin or sys.stdin, stdout or sys.stdout, source_path, match, delay, color, screen)
     return session.run()
 
 
 class _Session:
     def __init__(self, game, players, seed, options, bots, stdin, stdout, source_path, match=None,
-                 delay=0.0, color=None):
+                 delay=0.0, color=None, screen=None):
         for seat in bots:
             if not 0 <= seat < players:
                 raise ValueError(f"no seat {seat_name(seat)} in a {players}-player match")
@@ -125,7 +136,14 @@ class _Session:
         self.last_move: str | None = None    # the last move announced
         self.commands = {"help": self.help, "?": self.help, "rules": self.rules, "log": self.show_log,
                          "undo": self.undo, "save": self.save, "load": self.load, "quit": self.quit,
-                         "exit": self.quit, "q": self.quit, "as": self.interrupt}
+                         "exit": self.quit, "q": self.quit, "as": self.interrupt, "look": self.look,
+                         "board": self.redraw_board, "table": self.redraw_table, "hand": self.redraw_hand,
+                         "status": self.redraw_status, "more": self.more}
+        self.screen = screen                 # (columns, lines) to fit a decision into; None: the terminal's
+        self.pending_line: str | None = None  # typed at a hand-over prompt: the next prompt's input
+        self.asked: dict[int, str] = {}       # log index -> the question that action answered
+        self.offered: list = []              # the actions (or texts) offered at the prompt now
+        self.texts: Texts | None = None
         self.was_choice = False                       # was the last move an answer to a choice?
         self.told = 0                                 # messages announced (public) so far
         self.told_to = [0] * self.match.players       # messages shown to each seat so far
@@ -138,6 +156,17 @@ class _Session:
         self.color = bool(color)
         self.completions: list[str] = []
         self.readline = self._line_editing()
+
+    def size(self) -> tuple[int, int] | None:
+        """(columns, lines) to fit a decision into; None: no fitting (output that is no terminal)."""
+        return self.screen or terminal_size(self.stdout)
+
+    def names(self) -> Texts:
+        """The names a player may look up, and their texts (made once: the rules do not change)."""
+        if self.texts is None:
+            viewer = self.on_screen if self.on_screen is not None else 0
+            self.texts = Texts(self.game, self.match, viewer)
+        return self.texts
 
     # -- the loop ---------------------------------------------------------------
 
@@ -172,18 +201,23 @@ class _Session:
     def game_over(self) -> None:
         outcome = self.match.outcome
         reason = outcome.get("reason")
+        try:
+            sides = self.match.sides()
+        except Exception:                     # (a side the rules cannot compute: left out)
+            sides = None
+        who = outcome_headline(outcome, sides)
         if reason:
-            self.say(f"Game over. Why: {printable(reason)}", "over")
+            self.say(f"Game over: {who}. Why: {printable(reason)}", "over")
         elif self.last_move:
-            self.say(f"Game over. The last move: {self.last_move}", "over")
+            self.say(f"Game over: {who}. The last move: {self.last_move}", "over")
         else:
-            self.say("Game over.", "over")
+            self.say(f"Game over: {who}.", "over")
         seat = self.on_screen if self.on_screen is not None else 0
         try:
             self.show_view(seat)
         except RuleRuntimeError as error:
             self.say(f"rule error: {printable(error)}", "error")
-        self.say(render_outcome(outcome, [self.player_kind(s) for s in range(self.match.players)]))
+        self.say(render_outcome(outcome, [self.player_kind(s) for s in range(self.match.players)], sides))
 
     def bot_turn(self, seat: int) -> None:
         """One bot move; a rule error goes back to the last human decision, as there is nothing a bot could do."""
@@ -191,8 +225,10 @@ class _Session:
         if self.watching:
             self.show_view(seat)
             self.tell_private(seat)
+        before = self.before_view()
         try:
-            action = bot.choose(self.match)
+            with Thinking(self.stdout, f"{seat_name(seat)} ({bot.kind})", _isatty(self.stdout)):
+                action = bot.choose(self.match)
             self.was_choice = self.match.question is not None
             self.apply(action)
         except (RuleRuntimeError, EngineFault) as error:
@@ -204,26 +240,37 @@ class _Session:
                         f"{what}\nback to the previous decision of a human player")
             return
         self.announce(f"{seat_name(seat)} ({bot.kind}) {self.played(action)}")
+        told = self.told
         self.tell_public()
         if self.on_screen is not None:       # the player at the terminal: what the move told them alone
             self.tell_private(self.on_screen)
+        self.tell_changes(before, action, told)
         if self.watching and self.delay:
             time.sleep(self.delay)
 
     def human_turn(self, seat: int) -> None:
         """Shows the view and reads lines until the match changes (an action, undo or load)."""
-        self.take_terminal(seat)
         actions = self.match.legal_actions()
-        self.say("\n".join(f"  {n}. {self.show_text(action)}" for n, action in enumerate(actions, 1)))
-        if self.interrupters(seat):
-            self.say("  (another player may act now, out of turn: as P1, as P2…)")
+        self.offered = actions
+        self.take_terminal(seat, actions)
+        others = self.interrupters(seat)
+        if others:
+            self.say("  (another player may act now, out of turn: "
+                     + ", ".join(f"as {seat_name(s)}" for s in others) + ")")
         self.completions = [self.show_text(a) for a in actions]
         while True:
-            line = " ".join(self.ask(f"{seat_name(seat)}> ").split())
+            if self.pending_line is not None:     # typed at the hand-over prompt: it counts
+                line, self.pending_line = self.pending_line, None
+                self.say(f"{seat_name(seat)}> {self.show_text(line)}")
+            else:
+                line = self.ask(f"{seat_name(seat)}> ")
+            line = " ".join(line.split())
             if not line:
                 continue
             word, _, argument = line.partition(" ")
             command = self.commands.get(word.lower())
+            if word.lower() in REDRAW and argument:     # `hand over …`: an action's text, not a command
+                command = None
             if command is not None:
                 if command(argument):
                     return
@@ -232,15 +279,16 @@ class _Session:
             if action is not None and self.play(seat, action):
                 return
 
-    def take_terminal(self, seat: int) -> None:
+    def take_terminal(self, seat: int, actions=None) -> None:
         """`seat` sits at the terminal (after a hand-over if the screen would show them secrets):
-        their view, then what happened since their last move, for them alone too."""
+        their view, then what happened since their last move, for them alone too; then the
+        actions offered, fitted with the view into the terminal's size."""
         if self.needs_hand_over(seat):
             self.hand_over(seat)
         self.on_screen = seat
         self.seen[seat] = len(self.events)
-        self.show_view(seat)
         self.tell_private(seat)
+        self.draw(seat, actions)
 
     def interrupters(self, seat: int) -> list[int]:
         """The other humans at the terminal, when the rules have any-time actions they might use."""
@@ -262,14 +310,14 @@ class _Session:
             self.error(f"{seat_name(seat)} is the one to act now")
             return False
         offers = self.match.interrupts(seat)
-        self.take_terminal(seat)
         prefix = seat_name(seat) + ": "
         texts = [action.text[len(prefix):] for action in offers]
+        self.offered = texts
+        self.take_terminal(seat, texts if offers else [])
         if not offers:
             self.say(f"{seat_name(seat)} has nothing to do out of turn now.")
             self.ask("Press Enter to give the terminal back ")
             return True
-        self.say("\n".join(f"  {n}. {self.show_text(text)}" for n, text in enumerate(texts, 1)))
         self.say("  (or back: nothing now)")
         self.completions = [self.show_text(t) for t in texts] + ["back"]
         while True:
@@ -312,6 +360,7 @@ class _Session:
     def play(self, seat: int, action) -> bool:
         """Applies a human's action; True if the match changed or was restored after a rule error."""
         before = self.match.state()
+        seen_before = self.before_view()
         self.was_choice = self.match.question is not None
         self.undo_stack.append(before)
         self.crossed.append(None)
@@ -327,8 +376,10 @@ class _Session:
             self.match = self.restore(before)        # (the engine leaves it so; a match of another make may not)
             return True
         self.announce(f"{seat_name(seat)} {self.played(action)}")
+        told = self.told
         self.tell_public()
         self.tell_private(seat)              # (still at the terminal: what the move told them alone)
+        self.tell_changes(seen_before, action, told)
         self.seen[seat] = len(self.events)   # all that was on their screen as it happened
         return True
 
@@ -342,7 +393,10 @@ class _Session:
         actor = match.current_player if actor is None else actor
         own = before.get(actor, set())          # a human showing their own card tells them nothing
         told = len(match.message_log())
+        question = match.question
         match.apply(action)
+        if question is not None and match.log:      # the question this answer was to (for `log`)
+            self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
         reason = learned(match, {p: seen | own for p, seen in before.items()}, told)
         if reason is not None and self.crossed:
             self.crossed[-1] = reason
@@ -363,9 +417,11 @@ class _Session:
             text = text.partition(": ")[2]
         if not self.was_choice:
             return f"plays: {printable(text)}"
+        asked = self.asked.get(len(self.match.log) - 1)
+        to = f" (asked: {printable(asked)})" if asked and not asked.startswith("respond in ") else ""
         if self.secret_answer():
-            return "makes a secret choice"
-        return f"chooses: {printable(text)}"
+            return "makes a secret choice" + to
+        return f"chooses: {printable(text)}{to}"
 
     def secret_answer(self) -> bool:
         """Did the answer just given name a component some seat could not see? (The engine
@@ -406,7 +462,9 @@ class _Session:
         """Clear the screen, wait for the next player, then tell them what happened since they
         last had the terminal (moves and messages everyone may see)."""
         self.clear_screen()
-        self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ")
+        typed = " ".join(self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ").split())
+        if typed:                            # (typed already: the next prompt's answer, not lost)
+            self.pending_line = typed
         missed = self.events[self.seen[seat]:]
         if missed and self.seen[seat]:
             self.say(f"Since {seat_name(seat)}'s last move:", "dim")
@@ -420,10 +478,158 @@ class _Session:
 
     def help(self, argument: str) -> bool:
         if argument.strip():
-            self.say(action_help(self.game, argument.strip(), self.match, self.rules_path()))
+            text = action_help(self.game, argument.strip(), self.match, self.rules_path())
+            if text.startswith("error: no action") and self.names().find(argument.strip(), self.encoding):
+                return self.look(argument)
+            if text.startswith("error: no action"):
+                more = self.names().candidates(argument.strip())
+                if more:
+                    text += f"; names with rules text like it: {', '.join(more)}"
+            self.say(text)
         else:
             self.say(HELP)
         return False
+
+    def look(self, argument: str) -> bool:
+        """`look NAME`: the rules text of a component, card or enum value (any seat may read it)."""
+        name = argument.strip()
+        if not name:
+            self.error("look needs a name, e.g. look " + (self.names().names() or ["NAME"])[0])
+            return False
+        found = self.names().find(name, self.encoding)
+        if not found:
+            more = self.names().candidates(name)
+            self.error(f"no card or piece named '{printable(name)}' has rules text"
+                       + (f"; did you mean: {', '.join(more)}" if more else "; look at a name on screen (Tab completes)"))
+            return False
+        width = (self.size() or (80, 24))[0]
+        for shown, text, kind in found:
+            self.say(f"{printable(shown)}" + (f" ({_name(kind).lower()})" if kind else ""), "header")
+            self.say(wrap_text(printable(text, multiline=True), width - 2))
+        return False
+
+    # -- drawing a decision: fitted into the terminal, and drawn again on demand ------------
+
+    def draw(self, seat: int, actions=None) -> None:
+        """A seat's view and the actions offered (numbered), fitted into the terminal when the
+        output is one: the header, the board, a compact table and status, the decision, then the
+        choices grouped by piece or card, paged when they still do not fit."""
+        view = self.match.view(seat)
+        size = self.size()
+        width = size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
+        parts = view_parts(view, width)
+        texts = [self.show_text(a) for a in actions] if actions else []
+        self.add_option_texts(view, texts, width)
+        parts["choice"] += self.cause_texts(view, seat, width)
+        if size is None or not actions:
+            lines = parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"] + parts["extra"] \
+                + parts["choice"] + [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
+        else:
+            lines, _ = fit_screen(parts, width, size[1], list(actions), texts)
+        self.say(lines[0], "header")
+        if len(lines) > 1:
+            self.say("\n".join(lines[1:]))
+
+    def add_option_texts(self, view: dict, texts: list[str], width: int) -> None:
+        """Beside each option of a choice that names a card or piece, the start of its rules text."""
+        if not view.get("choice") or not texts:
+            return
+        names = self.names()
+        for i, text in enumerate(texts):
+            room = width - len(text) - 10
+            short = names.short(text, room) if room > 12 else None
+            if short:
+                texts[i] = f"{text} — {short}"
+
+    def cause_texts(self, view: dict, seat: int, width: int) -> list[str]:
+        """Under a decision, the rules text of the card whose ability asks it, when the player may
+        see that card (a card handed to them and read in secret included): what it asks of them."""
+        choice = view.get("choice")
+        if not choice or choice.get("chooser") != seat:
+            return []
+        out = []
+        for frame in choice.get("running", []):
+            source = frame.get("source")
+            if source is None:
+                continue
+            try:
+                text = self.match.rules_text(source, seat)
+            except RuleRuntimeError:
+                text = None
+            if text:
+                label = printable(str(frame.get("effect") or "").split(":")[0])
+                out += _wrapped(f"  ({label}: {printable(text)})", width)
+        return out[-6:]
+
+    def redraw_board(self, _argument: str) -> bool:
+        view = self.match.view(self.viewer())
+        parts = view_parts(view, self.width())
+        self.say("\n".join(parts["header"] + (parts["board"] or parts["zone_lines"])))
+        return False
+
+    def redraw_table(self, _argument: str) -> bool:
+        view = self.match.view(self.viewer())
+        parts = view_parts(view, self.width())
+        self.say("\n".join(parts["header"] + parts["board"] + parts["zone_lines"]))
+        return False
+
+    def redraw_hand(self, _argument: str) -> bool:
+        viewer = self.viewer()
+        view = self.match.view(viewer)
+        mine = [z for z in view["zones"] if z.get("owner") == viewer]
+        lines = [render_zone(z) for z in mine] or ["you hold nothing of your own"]
+        self.say("\n".join("  " + x for x in lines))
+        names = [c["label"] for z in mine for c in (z["cards"] or [])]
+        if any(self.names().find(n) for n in names):
+            self.say("  (look NAME: a card's text)", "dim")
+        return False
+
+    def redraw_status(self, _argument: str) -> bool:
+        view = self.match.view(self.viewer())
+        parts = view_parts(view, self.width())
+        self.say("\n".join(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"]))
+        return False
+
+    def more(self, _argument: str) -> bool:
+        texts = [self.show_text(a) for a in self.offered]
+        self.say("\n".join(f"  {n}. {t}" for n, t in enumerate(texts, 1)) if texts else "nothing to choose now")
+        return False
+
+    def viewer(self) -> int:
+        return self.on_screen if self.on_screen is not None else 0
+
+    def width(self) -> int:
+        size = self.size()
+        return size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
+
+    # -- what changed: a line for each change the rules did not tell --------------------------
+
+    def before_view(self):
+        """The view of the player at the terminal before an action (None: nobody is)."""
+        seat = self.on_screen
+        if seat is None or seat in self.bots and not self.watching:
+            return None
+        try:
+            return seat, self.match.view(seat)
+        except RuleRuntimeError:
+            return None
+
+    def tell_changes(self, before, action, told: int) -> None:
+        """Lines for what the action changed on the table, as the player at the terminal sees it,
+        where the action's text and the messages it wrote said nothing of it."""
+        if before is None:
+            return
+        seat, seen = before
+        try:
+            after = self.match.view(seat)
+        except RuleRuntimeError:
+            return
+        said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])
+        lines = changes(seen, after, said, seat_name)
+        if len(lines) > 6:
+            lines = lines[:5] + [f"… and {len(lines) - 5} more changes (type table or status)"]
+        for line in lines:
+            self.say(f"  · {line}", "dim")
 
     def rules(self, _argument: str) -> bool:
         self.say(rulebook(self.game, source=self.rules_path()))
@@ -442,7 +648,13 @@ class _Session:
         reader = self.on_screen if self.on_screen is not None and self.on_screen not in self.bots else None
         log = self.match.log
         shown = self.match.log_for(reader)
-        self.say("\n".join(f"  {n}. {printable(text)}" for n, text in enumerate(shown, 1)) if log else "no actions yet")
+
+        def entry(i: int, text: str) -> str:
+            asked = self.asked.get(i)
+            if asked and not asked.startswith("respond in "):
+                return f"{printable(asked)} → {printable(text)}"
+            return printable(text)
+        self.say("\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)) if log else "no actions yet")
         return False
 
     def undo(self, _argument: str) -> bool:
@@ -507,6 +719,8 @@ class _Session:
         return True
 
     def quit(self, _argument: str) -> bool:
+        if self.interactive and not self.watching and not self.match.is_over:
+            raise _Stop("", self.leave())     # (as help says: at a terminal, offer to save first)
         raise _Stop("", 0)
 
     def leave(self) -> int:
@@ -560,7 +774,7 @@ class _Session:
 
     def show_view(self, seat: int) -> None:
         """A seat's view, its header line in colour."""
-        head, _, rest = render_view(self.match.view(seat)).partition("\n")
+        head, _, rest = render_view(self.match.view(seat), self.width()).partition("\n")
         self.say(head, "header")
         if rest:
             self.say(rest)
@@ -639,8 +853,11 @@ class _Session:
     def complete(self, text: str, state: int) -> str | None:
         """Tab completion: the commands and the texts of the actions offered now."""
         typed = text.lower()
-        words = [c + " " if c in ("help", "save", "load", "as") else c for c in COMMAND_NAMES if len(c) > 1]
-        found = [t for t in self.completions + words if t.lower().startswith(typed)]
+        commands = [c + " " if c in ("help", "save", "load", "as", "look") else c for c in COMMAND_NAMES if len(c) > 1]
+        found = [t for t in self.completions + commands if t.lower().startswith(typed)]
+        for verb in ("look ", "help "):       # look NAME, help NAME: the names with rules text
+            if typed.startswith(verb):
+                found += [verb + name for name in self.names().names() if (verb + name).lower().startswith(typed)]
         return found[state] if state < len(found) else None
 
 
@@ -682,8 +899,17 @@ def read_save(path: str, game, players: int) -> dict:
 
 # -- rendering: pure functions from view/outcome data to text ----------------
 
-def render_view(view: dict) -> str:
+def render_view(view: dict, width: int | None = None) -> str:
     """A seat's view as text: a header, the board drawing if any, the zones and the values."""
+    parts = view_parts(view, width)
+    return "\n".join(parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"]
+                     + parts["extra"] + parts["choice"])
+
+
+def view_parts(view: dict, width: int | None = None) -> dict:
+    """The parts of a view's screen, as lines: `header`, `board`, `zone_lines` and `value_lines`
+    (one a line, wrapped), `zones` and `values` (one item each, for a compact layout), `extra`
+    (the turn order) and `choice` (the decision waiting, in words)."""
     header = [printable(view["game"])]
     turn_player = view.get("turn_player")
     actor = view.get("actor")
@@ -698,28 +924,49 @@ def render_view(view: dict) -> str:
     if actor is not None and not view.get("over") and (actor != turn_player or not view.get("turn")):
         header.append(f"{seat_name(actor)} to act")
     header.append(f"you are {seat_name(view['viewer'])}")
-    width = max(60, shutil.get_terminal_size((80, 24)).columns)
+    width = width or max(60, shutil.get_terminal_size((80, 24)).columns)
     lines = ["=="]
     for part in header:                        # a long header goes on over several lines
         if len(lines[-1]) + 3 + len(part) > width and lines[-1] != "==":
             lines.append("  ")
         lines[-1] += (" · " if lines[-1] not in ("==", "  ") else " ") + part
-    if view.get("board"):
-        lines.append(printable(view["board"].rstrip("\n"), multiline=True))     # its lines are the engine's
-    for line in _zone_lines(view["zones"]) + [render_value(value) for value in view["values"]]:
-        lines += _wrapped(line, width)
+    board = printable(view["board"].rstrip("\n"), multiline=True).split("\n") if view.get("board") else []
+    zones = _zone_lines(view["zones"])
+    values = [render_value(value) for value in view["values"]]
+    zone_lines = [x for line in zones for x in _wrapped(line, width)]
+    value_lines = [x for line in values for x in _wrapped(line, width)]
+    extra = []
     if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):
         out = set(view.get("eliminated") or [])
-        lines.append("  turn order: " + ", ".join(seat_name(p) + (" (out)" if p in out else "")
-                                                 for p in view["turn_order"]))
+        extra.append("  turn order: " + ", ".join(seat_name(p) + (" (out)" if p in out else "")
+                                                  for p in view["turn_order"]))
     choice = view.get("choice")
+    choice_lines = []
     if choice:
-        running = [printable(f.get("effect") or f"window {f.get('window')}") for f in choice.get("running", [])]
-        doing = f" (resolving: {' > '.join(running)})" if running else ""
-        prompt = printable(choice.get("prompt") or choice.get("kind") or "a choice")
         who = "you" if choice["chooser"] == view["viewer"] else seat_name(choice["chooser"])
-        lines.append(f"  ▶ {who} must choose: {prompt}{doing}")
-    return "\n".join(lines)
+        choice_lines = [x for x in _wrapped("▶ " + choice_words(choice, who), width)]
+    return {"header": lines, "board": board, "zones": zones, "values": values, "zone_lines": zone_lines,
+            "value_lines": value_lines, "extra": extra, "choice": choice_lines}
+
+
+def choice_words(choice: dict, who: str) -> str:
+    """The decision waiting, as a sentence: `you must choose: which base scores first`; a window
+    the rules did not word: `before scores: you may respond now, or pass`; with what causes it."""
+    prompt = printable(choice.get("prompt") or choice.get("kind") or "a choice")
+    running = choice.get("running", [])
+    causes = []
+    for f in running:
+        effect = f.get("effect")
+        if effect:
+            cause = printable(str(effect).split(":")[0])
+            if cause and cause not in causes and cause.lower() not in prompt.lower():
+                causes.append(cause)
+    because = f" (because of {', '.join(causes)})" if causes else ""
+    if choice.get("kind") == "window" and prompt.startswith("respond in "):
+        moment = _name(prompt[len("respond in "):])
+        verb = "may respond now, or pass" if who == "you" else "may respond now"
+        return f"{moment}: {who} {verb}{because}"
+    return f"{who} must choose: {prompt}{because}"
 
 
 def _zone_lines(zones: list) -> list[str]:
@@ -742,7 +989,14 @@ def _zone_lines(zones: list) -> list[str]:
 def _wrapped(line: str, width: int) -> list[str]:
     """A zone or value line, indented, wrapped at the terminal's width with a hanging indent (a
     20-card pile stays readable); a line already laid out on several lines is kept as it is."""
-    if "\n" in line or len(line) + 2 <= width:
+    if "\n" in line:                        # each of its lines, wrapped under its own indent
+        out = []
+        for i, part in enumerate(line.split("\n")):
+            lead = "  " if i == 0 else " " * (len(part) - len(part.lstrip()))
+            out += textwrap.wrap(part.strip(), width, initial_indent=lead, subsequent_indent=lead + "    ",
+                                 break_long_words=False, break_on_hyphens=False) or [lead]
+        return out
+    if len(line) + 2 <= width:
         return ["  " + line]
     return textwrap.wrap(line, width, initial_indent="  ", subsequent_indent="      ",
                          break_long_words=False, break_on_hyphens=False)
@@ -770,14 +1024,14 @@ def render_zone(zone: dict) -> str:
     one, many = kind_noun(zone.get("kind"))
     if zone["cards"] is None:
         known = zone.get("known")
-        seen = f" (you know: {' '.join(printable(card['label']) for card in known)})" if known else ""
+        seen = f" (you know: {join_labels(card['label'] for card in known)})" if known else ""
         return f"{name}: {plural(count, one, many)}, hidden{seen}"
     if not zone["cards"]:
         return f"{name}: empty"
     if zone.get("top_only"):                   # only the top is seen
         return f"{name}: {plural(count, one, many)}, top: {printable(zone['cards'][-1]['label'])}"
     order = ", bottom to top" if zone.get("ordered") and count > 1 else ""
-    return f"{name}: {plural(count, one, many)}{order}: " + " ".join(printable(card["label"]) for card in zone["cards"])
+    return f"{name}: {plural(count, one, many)}{order}: " + join_labels(card["label"] for card in zone["cards"])
 
 
 def render_value(value: dict) -> str:
@@ -795,23 +1049,43 @@ def render_value(value: dict) -> str:
     shown = value["text"] if isinstance(value.get("text"), str) else value["value"]
     if isinstance(shown, list) and sum(len(str(x)) for x in shown) > 70:   # a long list: one item a line
         return f"{name}:" + "".join(f"\n    {_show(x)}" for x in shown)
-    return f"{name}: {_show(shown)}" if labelled else f"{name} = {_show(shown)}"
+    return f"{name}: {_show(shown)}"
 
 
-def render_outcome(outcome: dict, kinds: list[str]) -> str:
-    """Each seat's result (and score, when the game keeps one)."""
+def render_outcome(outcome: dict, kinds: list[str], sides: list[str] | None = None) -> str:
+    """Each seat's result (and side and score, when the game has them)."""
     scores = outcome.get("scores")
     lines = ["Result:"]
     for seat, result in enumerate(outcome["results"]):
         score = f", score {_show(scores[seat])}" if scores else ""
-        lines.append(f"  {seat_name(seat)} ({kinds[seat]}): {printable(result)}{score}")
+        side = f", {printable(sides[seat])}" if sides and sides[seat] else ""
+        lines.append(f"  {seat_name(seat)} ({kinds[seat]}{side}): {printable(result)}{score}")
     return "\n".join(lines)
 
 
+def outcome_headline(outcome: dict, sides: list[str] | None = None) -> str:
+    """Who won, as what: `P1 and P3 win (Hunter, Hunter)`, `everyone loses`, `a draw`."""
+    results = outcome["results"]
+    n = len(results)
+
+    def named(seats: list[int]) -> str:
+        names = [seat_name(s) + (f" ({printable(sides[s])})" if sides and sides[s] else "") for s in seats]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    won = [s for s in range(n) if results[s] == "win"]
+    drew = [s for s in range(n) if results[s] == "draw"]
+    if won and len(won) == n:
+        return "everyone wins" if n > 1 else f"{named(won)} wins"
+    if won:
+        return f"{named(won)} {'wins' if len(won) == 1 else 'win'}"
+    if drew and len(drew) == n:
+        return "a draw"
+    if drew:
+        return f"a draw between {named(drew)}"
+    return "everyone loses" if n > 1 else f"{named([0])} loses"
+
+
 def _show(value) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "-" if value is None else printable(value)
+    return words(value)
 
 
 # -- the rulebook: what the rule file says to players -------------------------
@@ -893,7 +1167,69 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
         doc.para("At any time, also in another player's turn:")
         for a in steps["__anytime"]["actions"]:
             _action(doc, "__anytime", a, about, code)
+    _component_texts(doc, game, ir)
     return doc.text()
+
+
+def component_texts(game, ir: dict) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every component's rules text, grouped: (group title, [(names, text)]). The `card`
+    declarations by kind (and by their kind's first enum field, `Reds`…), the values of an enum
+    with a text, and the components a match's setup makes whose kind computes a text (`text E`);
+    names with the same text share a line."""
+    groups: dict = {}
+    order: list = []
+
+    def put(title: str, name: str, text: str) -> None:
+        if title not in groups:
+            groups[title] = {}
+            order.append(title)
+        names = groups[title]
+        for key, (shown, words_) in names.items():
+            if words_ == text:
+                names[key] = (shown + [name] if name not in shown else shown, words_)
+                return
+        names[len(names)] = ([name], text)
+
+    enums = {e: {i["name"]: i["text"] for i in items} for e, items in ir.get("enums", {}).items()}
+    for card in ir.get("cards", []):
+        if not card.get("text"):
+            continue
+        kind = ir["kinds"].get(card["kind"], {})
+        sub = ""
+        for f in kind.get("fields", []):
+            value = card["fields"].get(f["name"])
+            if str(f["type"]).startswith("enum:") and isinstance(value, dict) and value.get("enum"):
+                sub = enums.get(value["enum"], {}).get(value.get("v"), "")
+                break
+        plural_kind = kind_noun(card["kind"])[1].capitalize()
+        put(f"{plural_kind}: {sub}" if sub else plural_kind, card["name"], card["text"])
+    for enum, items in ir.get("enums", {}).items():
+        for item in items:
+            if item.get("about"):
+                put(_name(enum).capitalize(), item["text"], item["about"])
+    if any("__text_" + k in ir.get("defs", {}) for k in ir.get("kinds", {})):
+        try:
+            match = game.new_match(ir["players"]["min"], 0)
+            for c, label in enumerate(match.labels):
+                if "__text_" + match.kinds[c] in ir["defs"]:
+                    text = match.rules_text(c, 0)
+                    if text:
+                        put(kind_noun(match.kinds[c])[1].capitalize(), label, text)
+        except Exception:          # (a game that needs options to set up: its computed texts are left out)
+            pass
+    return [(title, [(", ".join(names), text) for names, text in groups[title].values()]) for title in order]
+
+
+def _component_texts(doc: "_Doc", game, ir: dict) -> None:
+    found = component_texts(game, ir)
+    if not found:
+        return
+    doc.heading("Cards and pieces")
+    doc.para("What each one does (at the table: `look NAME`).")
+    for title, entries in found:
+        doc.para(doc.strong(printable(title)) if doc.md else printable(title) + ":")
+        for names, text in entries:
+            doc.item(f"{doc.strong(printable(names))}: {printable(text)}")
 
 
 def action_help(game, name: str, match=None, source: str | None = None) -> str:
@@ -946,6 +1282,9 @@ class _Doc:
 
     def code(self, text: str) -> str:
         return f"`{printable(text)}`"
+
+    def strong(self, text: str) -> str:
+        return f"**{text}**" if self.md else text
 
     def text(self) -> str:
         while self.lines and self.lines[-1] == "":

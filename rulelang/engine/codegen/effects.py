@@ -442,7 +442,7 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False):
         options[PASS] = SKIP
         m.frames.append({"window": name, "asking": p})
         try:
-            got = _answer(m, p, f"respond in {name}", options, "window")
+            got = _answer(m, p, _window_prompt(m, name, args, p), options, "window")
         finally:
             m.frames.pop()
         if got is SKIP:
@@ -454,6 +454,19 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False):
         s = _run_effect(m, entry.proc, full, p, c, f"{m.labels[c]}: {name}")
         signal = signal or s
     return signal
+
+
+def _window_prompt(m, name: str, args: tuple, p: int) -> str:
+    """A window's question: the rules' `window W(…) as E` for the player asked (`me`), or the default."""
+    fn = m.game.code.defs.get("__window_" + name)
+    if fn is None:
+        return f"respond in {name}"
+    saved, m.me = m.me, p
+    try:
+        text = fn(m, *args)
+    finally:
+        m.me = saved
+    return text if isinstance(text, str) else f"respond in {name}"
 
 
 def _hook_entry(m, hi: int, c, args: tuple):

@@ -39,10 +39,11 @@ def plain_text(v) -> str:
 
 
 def _list_text(v: list) -> str:
-    """str(v) for a list (the rules' plain text of one), refused past TEXT_LIMIT characters before
-    it is made: each text inside counts its characters, each list inside its brackets."""
+    """A list in words, its items' texts joined by commas (`1, 2`, `?, 11`; a list inside one in
+    brackets), refused past TEXT_LIMIT characters before it is made: each text inside counts its
+    characters, each list inside its brackets."""
     if len(v) <= 64 and not any(type(x) is str or type(x) is list for x in v):
-        return str(v)                          # (a few numbers: short)
+        return _words(v)                       # (a few numbers: short)
     n, stack = 0, [v]
     while stack:
         x = stack.pop()
@@ -53,7 +54,12 @@ def _list_text(v: list) -> str:
             n += (len(x) if type(x) is str else len(str(x))) + 4
         if n > TEXT_LIMIT:
             _fault(f"a text grew past {TEXT_LIMIT} characters (text limit)")
-    return str(v)
+    return _words(v)
+
+
+def _words(v: list) -> str:
+    """The items of a list in words: `a, b, c`; a list inside one in brackets: `[1, 2], 3`."""
+    return ", ".join("[" + _words(x) + "]" if type(x) is list else plain_text(x) for x in v)
 
 
 def _joined(texts) -> str:

@@ -1,0 +1,463 @@
+"""What the terminal player (`repl.py`) lays out on a screen, in words for people.
+
+Pure functions from views, actions and names to lines of text: values in words (never a Python
+repr), a screen fitted to the terminal's size (compact status, the board or table, the decision,
+the choices grouped by piece or card, paged when they still do not fit), what an action changed
+on the table (the engine's default line for each change the rule file did not tell), the rules
+text of every component and enum value a player may look up, and the "thinking…" indicator.
+"""
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+import threading
+import time
+from collections import Counter
+
+from rulelang.core.textsafe import printable
+
+
+def words(value) -> str:
+    """A value as people read it: yes/no, `-` for nothing, a list as its items joined by commas."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "-"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "none"
+        return ", ".join("(" + words(x) + ")" if isinstance(x, (list, tuple)) else words(x) for x in value)
+    return printable(value)
+
+
+def join_labels(labels) -> str:
+    """Names side by side: by commas when any of them has a space (`Gnome, Pay the Piper`), else by
+    spaces (`4♦ 7♥`)."""
+    labels = [printable(x) for x in labels]
+    return (", " if any(" " in x for x in labels) else " ").join(labels)
+
+
+# -- fitting a screen -----------------------------------------------------------------------
+
+def pack(items: list[str], width: int, indent: str = "  ") -> list[str]:
+    """Short items side by side (` · ` between them) on lines of at most `width`; an item too long
+    for a line wraps on its own with a hanging indent."""
+    lines: list[str] = []
+    current = ""
+    for item in items:
+        if "\n" in item:
+            if current:
+                lines.append(current)
+                current = ""
+            for i, x in enumerate(item.split("\n")):
+                lead = indent if i == 0 else " " * (len(x) - len(x.lstrip()))
+                lines += textwrap.wrap(x.strip(), width, initial_indent=(indent if i == 0 else lead),
+                                       subsequent_indent=lead + "    ", break_long_words=False,
+                                       break_on_hyphens=False) or [lead]
+            continue
+        if current and len(current) + 3 + len(item) <= width:
+            current += " · " + item
+            continue
+        if current:
+            lines.append(current)
+        if len(indent) + len(item) <= width:
+            current = indent + item
+        else:
+            lines += textwrap.wrap(item, width, initial_indent=indent, subsequent_indent=indent + "    ",
+                                   break_long_words=False, break_on_hyphens=False) or [indent]
+            current = ""
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _common_words(texts: list[str]) -> str:
+    """The words all the texts start with."""
+    split = [t.split(" ") for t in texts]
+    common = []
+    for group in zip(*split):
+        if all(w == group[0] for w in group):
+            common.append(group[0])
+        else:
+            break
+    return " ".join(common)
+
+
+def group_actions(actions: list, texts: list[str]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The actions by piece or card: actions of one name, and of one first choice when they have
+    several (`play Gnome` → its bases), form a group named by the words they share. Each group:
+    (its name, [(number, what is left of the text)]), numbers from 1 in the listed order."""
+    groups: dict = {}
+    order: list = []
+    for n, (action, text) in enumerate(zip(actions, texts), 1):
+        name = getattr(action, "name", None)
+        args = list(getattr(action, "args", {}).values()) if name is not None else []
+        key: tuple = (name,)
+        if len(args) >= 2:
+            first = args[0]
+            key = (name, tuple(first) if isinstance(first, list) else first)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append((n, text))
+    out = []
+    for key in order:
+        members = groups[key]
+        if len(members) == 1:
+            out.append(("", members))
+            continue
+        head = _common_words([t for _, t in members])
+        if key[0] is not None and not head:
+            head = ""
+        out.append((head, [(n, t[len(head):].strip()) for n, t in members]))
+    # singletons side by side in one group (`done`, `pass`)
+    merged: list = []
+    for head, members in out:
+        if not head and merged and not merged[-1][0]:
+            merged[-1][1].extend(members)
+        else:
+            merged.append((head, list(members)))
+    return merged
+
+
+def action_lines(groups, width: int) -> list[str]:
+    """Groups of actions as lines: `  play Gnome → 1 Jungle Oasis · 2 Tortuga`."""
+    lines = []
+    for head, members in groups:
+        items = [f"{n}. {rest}" if rest else f"{n}." for n, rest in members]
+        lead = f"  {head} → " if head else "  "
+        current = lead
+        pad = " " * min(len(lead), 12)
+        for item in items:
+            if current.strip() and current != lead and len(current) + 3 + len(item) > width:
+                lines.append(current)
+                current = pad
+            current += ("" if current in (lead, pad) else " · ") + item
+        lines.append(current)
+    return lines
+
+
+def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
+    """The lines of one decision's screen, at most `height` - 4 (the prompt's line, and the last move's) when it can be:
+    `parts` has the header, board, zones, values, extra and choice lines (lists). The full layout
+    when it fits; else the zones and values packed side by side and the actions grouped; then the
+    values shortened, then the actions paged. Returns the lines and whether actions were left out."""
+    budget = max(8, height - 4)               # (the prompt, and room for the lines of the last move)
+    plain = [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
+
+    def total(*sections) -> int:
+        return sum(len(s) for s in sections)
+
+    head, board, choice, extra = parts["header"], parts["board"], parts["choice"], parts["extra"]
+    full = head + board + parts["zone_lines"] + parts["value_lines"] + extra + choice
+    if total(full, plain) <= budget:
+        return full + plain, False
+    zones = pack(parts["zones"], width)
+    values = pack(parts["values"], width)
+    grouped = action_lines(group_actions(actions, texts), width)
+    if len(grouped) >= len(plain):
+        grouped = plain
+    if total(head, board, zones, values, extra, choice, grouped) <= budget:
+        return head + board + zones + values + extra + choice + grouped, False
+    room = budget - total(head, board, zones, extra, choice, grouped) - 1
+    if room >= 1 and len(values) > room:
+        values = values[:room] + [f"  … {len(values) - room} more lines of status: type status"]
+    elif room < 1 and values:
+        values = ["  (the status: type status)"]
+    if total(head, board, zones, values, extra, choice, grouped) <= budget:
+        return head + board + zones + values + extra + choice + grouped, False
+    room = budget - total(head, board, zones, values, extra, choice) - 1
+    if room < 3 and zones:                        # the table must give way to the decision
+        zones = ["  (the table: type table; your own cards: hand)"]
+        room = budget - total(head, board, zones, values, extra, choice) - 1
+    room = max(3, room)
+    if len(grouped) > room:
+        shown = grouped[:room]
+        left = len(actions) - max((int(m.group(1)) for line in shown for m in re.finditer(r"(\d+)\.", line)),
+                                  default=0)
+        return head + board + zones + values + extra + choice + shown + [
+            f"  … {left} more choices: type more (or a number, or the start of a text)"], True
+    return head + board + zones + values + extra + choice + grouped, False
+
+
+# -- what changed on the table ---------------------------------------------------------------
+
+def zone_title(zone: dict, seat_name) -> str:
+    name = " ".join(str(zone["name"]).replace("_", " ").split())
+    if zone.get("key_text"):
+        return f"{name} ({zone['key_text']})"
+    if zone.get("owner") is not None:
+        return f"{name} ({seat_name(zone['owner'])})"
+    if zone.get("of"):
+        return f"{name} ({zone['of']['label']})"
+    return name
+
+
+def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
+    """What an action changed that a player can see, one line per kind of change: components moved
+    (`Gnome: field → discard (P1)`), drawn or hidden, revealed, gone or new; pieces on the board;
+    values (`damage: P2 0 → 2`). Left out: what `said` (the action's text and the messages it
+    wrote) already names."""
+    def places(view):
+        where, hidden, labels = {}, {}, {}
+        for z in view["zones"]:
+            title = zone_title(z, seat_name)
+            if z["cards"] is None:
+                hidden[title] = z["count"]
+                continue
+            for card in z["cards"]:
+                where[card["id"]] = title
+                labels[card["id"]] = card["label"]
+        return where, hidden, labels
+
+    b_where, b_hidden, b_labels = places(before)
+    a_where, a_hidden, a_labels = places(after)
+    moves: list[tuple[str, str, str]] = []
+    gone: list[tuple[str, str]] = []          # (label, from)
+    came: list[tuple[str, str]] = []          # (label, to)
+    for c, title in a_where.items():
+        if c in b_where:
+            if b_where[c] != title:
+                moves.append((a_labels[c], b_where[c], title))
+        else:
+            came.append((a_labels[c], title))
+    for c, title in b_where.items():
+        if c not in a_where:
+            gone.append((b_labels[c], title))
+    for cell in sorted(set(before.get("cells") or {}) | set(after.get("cells") or {})):
+        bz, az = (before.get("cells") or {}).get(cell, {}), (after.get("cells") or {}).get(cell, {})
+        for zname in set(bz) | set(az):
+            was, now = bz.get(zname), az.get(zname)
+            if not isinstance(was, list) and was is not None or not isinstance(now, list) and now is not None:
+                continue
+            lost = Counter(was or []) - Counter(now or [])
+            got = Counter(now or []) - Counter(was or [])
+            gone += [(label, cell) for label, k in lost.items() for _ in range(k)]
+            came += [(label, cell) for label, k in got.items() for _ in range(k)]
+    hidden_out = Counter({t: b_hidden[t] - a_hidden.get(t, 0) for t in b_hidden if b_hidden[t] > a_hidden.get(t, 0)})
+    hidden_in = Counter({t: a_hidden[t] - b_hidden.get(t, 0) for t in a_hidden if a_hidden[t] > b_hidden.get(t, 0)})
+    for label, to in list(came):              # the same piece: from one place to another
+        match = next((g for g in gone if g[0] == label), None)
+        if match is not None:
+            gone.remove(match)
+            came.remove((label, to))
+            moves.append((label, match[1], to))
+    revealed = []
+    for label, to in list(came):              # from a hidden zone: drawn (or shown where it lies)
+        source = next((t for t in hidden_out if hidden_out[t] > 0), None)
+        if source is not None:
+            hidden_out[source] -= 1
+            came.remove((label, to))
+            moves.append((label, source, to))
+        elif to in b_hidden:
+            came.remove((label, to))
+            revealed.append((label, to))
+    for label, frm in list(gone):             # into a hidden zone
+        target = next((t for t in hidden_in if hidden_in[t] > 0), None)
+        if target is not None:
+            hidden_in[target] -= 1
+            gone.remove((label, frm))
+            moves.append((label, frm, target + ", face down"))
+    lines = []
+    grouped: dict = {}
+    for label, frm, to in moves:
+        grouped.setdefault((frm, to), []).append(label)
+    told = said.lower()
+
+    def named(label: str) -> bool:
+        return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", told))
+
+    for (frm, to), labels in grouped.items():
+        fresh = [x for x in labels if not named(x) or len(x) == 1 and not named(to.split(",")[0])]
+        if fresh:
+            lines.append(f"{join_labels(fresh)}: {frm} → {to}")
+    for src in hidden_out:
+        for dst in hidden_in:
+            k = min(hidden_out[src], hidden_in[dst])
+            if k > 0:
+                hidden_out[src] -= k
+                hidden_in[dst] -= k
+                lines.append(f"{k} {'card' if k == 1 else 'cards'}: {src} → {dst}")
+    for label, to in revealed:
+        lines.append(f"revealed: {label} ({to})")
+    for label, frm in gone:
+        if not named(label):
+            lines.append(f"{label}: gone from {frm}")
+    for label, to in came:
+        if not named(label):
+            lines.append(f"{label}: new in {to}")
+    for src, k in hidden_out.items():
+        if k > 0:
+            lines.append(f"{k} {'card' if k == 1 else 'cards'} left {src}")
+    for dst, k in hidden_in.items():
+        if k > 0:
+            lines.append(f"{k} {'card' if k == 1 else 'cards'} added to {dst}")
+    lines += _value_changes(before["values"], after["values"], told, seat_name)
+    return [printable(x) for x in lines]
+
+
+def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]:
+    was = {v["name"]: v for v in before}
+    out = []
+    for v in after:
+        old = was.get(v["name"])
+        if old is None:
+            continue
+        name = v["name"] if v.get("label") else str(v["name"]).replace("_", " ")
+        if name.lower() in told:
+            continue
+        if "per_player" in v and "per_player" in old:
+            new_row, old_row = v.get("texts") or v["per_player"], old.get("texts") or old["per_player"]
+            diffs = [f"{seat_name(p)} {words(a)} → {words(b)}" for p, (a, b) in enumerate(zip(old_row, new_row))
+                     if a != b and not isinstance(b, (list, dict))]
+            if diffs:
+                out.append(f"{name}: " + ", ".join(diffs))
+            continue
+        a = old["text"] if isinstance(old.get("text"), str) else old.get("value")
+        b = v["text"] if isinstance(v.get("text"), str) else v.get("value")
+        if a != b and not isinstance(a, (list, dict)) and not isinstance(b, (list, dict)) and "per_key" not in v:
+            if len(words(a)) + len(words(b)) < 60:
+                out.append(f"{name}: {words(a)} → {words(b)}")
+    return out
+
+
+# -- the rules text of components and enum values --------------------------------------------
+
+class Texts:
+    """Every name a player may look up (`look NAME`, `help NAME`): the components of the match and
+    every card the rule file declares, enum values with a text; each with its rules text."""
+
+    def __init__(self, game, match, viewer: int | None):
+        ir = getattr(game, "ir", None) or {}
+        self.entries: dict[str, list[tuple[str, str]]] = {}       # lower name -> [(name, text)]
+        for card in ir.get("cards", []):
+            self.add(card["name"], card.get("text"), card["kind"])
+        for enum, items in ir.get("enums", {}).items():
+            for item in items:
+                if item.get("about"):
+                    self.add(item["text"], item["about"], enum)
+        labels = getattr(match, "labels", None) or []
+        texts = getattr(match, "rules_text", None)
+        seen: set = set()
+        if texts is not None:
+            for c, label in enumerate(labels):
+                if label in seen:
+                    continue
+                seen.add(label)
+                try:
+                    text = texts(c, viewer)
+                except Exception:            # (a text the rules cannot compute: left out)
+                    text = None
+                if text:
+                    self.add(label, text, match.kinds[c] if hasattr(match, "kinds") else "")
+                    for other in range(c + 1, len(labels)):      # the same label, another text
+                        if labels[other] == label:
+                            try:
+                                more = texts(other, viewer)
+                            except Exception:
+                                more = None
+                            if more:
+                                self.add(label, more, match.kinds[other])
+
+    def add(self, name: str, text: str | None, kind: str) -> None:
+        if not text:
+            return
+        found = self.entries.setdefault(str(name).lower(), [])
+        if not any(t == text for _, t, _k in found):
+            found.append((str(name), text, kind))
+
+    def names(self) -> list[str]:
+        return sorted({found[0][0] for found in self.entries.values()})
+
+    def find(self, wanted: str, encoding: str = "utf-8") -> list[tuple[str, str, str]] | None:
+        """The entries a name means (exactly, then by its start if only one name starts so)."""
+        from rulelang.core.textsafe import fit
+        key = " ".join(wanted.lower().split())
+        if key in self.entries:
+            return self.entries[key]
+        for name, found in self.entries.items():
+            if fit(name, encoding).lower() == key:
+                return found
+        starts = [name for name in self.entries if name.startswith(key) or fit(name, encoding).lower().startswith(key)]
+        if len(starts) == 1:
+            return self.entries[starts[0]]
+        return None
+
+    def candidates(self, wanted: str) -> list[str]:
+        key = wanted.lower()
+        return sorted(self.entries[n][0][0] for n in self.entries if key in n)[:8]
+
+    def short(self, name: str, width: int) -> str | None:
+        """The start of a name's text, for beside an option (None: it has none)."""
+        found = self.entries.get(str(name).lower())
+        if not found:
+            return None
+        text = " ".join(found[0][1].split())
+        return text if len(text) <= width else text[:max(0, width - 1)].rstrip() + "…"
+
+
+def wrap_text(text: str, width: int, indent: str = "  ") -> str:
+    out = []
+    for para in str(text).split("\n\n"):
+        out += textwrap.wrap(" ".join(para.split()), width, initial_indent=indent, subsequent_indent=indent) or [""]
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+# -- waiting for a bot ------------------------------------------------------------------------
+
+class Thinking:
+    """While a bot chooses: after half a second, `P2 (ismcts) is thinking… 1.5 s` on the terminal's
+    last line, updated as it goes and wiped when the bot has chosen (only on a terminal)."""
+
+    def __init__(self, stream, who: str, enabled: bool):
+        self.stream, self.who, self.enabled = stream, who, enabled
+        self.done = threading.Event()
+        self.shown = False
+        self.thread = None
+
+    def __enter__(self):
+        if self.enabled:
+            self.start = time.monotonic()
+            self.thread = threading.Thread(target=self.run, daemon=True)
+            self.thread.start()
+        return self
+
+    def run(self) -> None:
+        if self.done.wait(0.5):
+            return
+        while not self.done.is_set():
+            elapsed = time.monotonic() - self.start
+            try:
+                self.stream.write(f"\r{self.who} is thinking… {elapsed:.1f} s ")
+                self.stream.flush()
+            except (OSError, ValueError):
+                return
+            self.shown = True
+            self.done.wait(0.2)
+
+    def __exit__(self, *exc):
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join()
+        if self.shown:
+            try:
+                self.stream.write("\r\033[K")
+                self.stream.flush()
+            except (OSError, ValueError):
+                pass
+        return False
+
+
+def terminal_size(stream) -> tuple[int, int] | None:
+    """(columns, lines) of the terminal `stream` writes to; None when it is no terminal."""
+    import os
+    import shutil
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    size = shutil.get_terminal_size((80, 24))      # (COLUMNS and LINES, when set, come first)
+    return max(40, size.columns), max(12, size.lines)

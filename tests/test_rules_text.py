@@ -1,0 +1,220 @@
+"""Rules text is part of a declaration (issue 28): `text "…"` on a card and an enum value, `text E`
+on a kind, a window's `as E`; the terminal shows it (`look`, `help NAME`, beside a choice's options,
+`rulelang rules`), says in words what each move changed, and fits a decision into the screen."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import rulelang
+from rulelang.core.errors import RuleError
+from rulelang.play.repl import rulebook, run_repl
+from rulelang.play.screen import changes, fit_screen, group_actions, words
+from rulelang.play.repl import seat_name, view_parts
+
+CARDS = """
+game "Cards" {
+  players 2
+  enum Faction { red "Reds" text "The red faction: " "fire.", blue "Blues" }
+  kind Card { faction: Faction  power: int = 0  label card }
+  kind Chip { v: int  label "c" + text(v)  text "Chip worth " + text(v) + ", " + text([v, v + 1]) + " for " + text(me) }
+  card Card "Fire Imp" { faction: red  power: 2  copies: 2  text "When played, destroy a minion of power 1." }
+  card Card "Ice Wall" { faction: blue  text "Ongoing: nothing passes." }
+  card Card "Plain" { faction: blue }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone field: set, public
+  zone chips: pile, public
+  var hurt: int = 0 per player
+  window react(c: Card) as text(me) + ", " + text(c) + " was played: answer it?"
+  setup { create cards Card in deck  create Chip(v: 4) in chips
+          move top(deck, 2) to hand[0]  move top(deck, 2) to hand[1] }
+  turn { step s {
+    action play(c in hand[me]) {
+      move c to field
+      hurt[next(me)] += 1
+      open react(c) from next(me) always
+      if size(hand[me]) == 0 { finish draw }
+      end turn
+    }
+  } }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def cards():
+    return rulelang.Game(rulelang.compile_source(CARDS, "cards.rules"))
+
+
+def test_texts_are_declared_compiled_and_computed(cards):
+    ir = cards.ir
+    assert [c.get("text") for c in ir["cards"]] == ["When played, destroy a minion of power 1.",
+                                                     "Ongoing: nothing passes.", None]
+    assert ir["enums"]["Faction"][0] == {"name": "red", "text": "Reds", "about": "The red faction: fire."}
+    assert "about" not in ir["enums"]["Faction"][1]
+    m = cards.new_match(2, seed=1)
+    chip = m.labels.index("c4")
+    assert m.rules_text(chip, 1) == "Chip worth 4, 4 5 for P2"          # fields in scope, `me` who asks
+    imp = m.labels.index("Fire Imp")
+    assert m.rules_text(imp, 0) == "When played, destroy a minion of power 1."
+    assert m.rules_text(m.labels.index("Plain"), 0) is None
+
+
+def test_a_window_is_asked_in_the_rules_words(cards):
+    m = cards.new_match(2, seed=1)
+    m.apply(str(m.legal_actions()[0]))
+    played = m.view(0)["zones"]
+    question = m.question
+    assert question["kind"] == "window" and question["chooser"] == 1
+    assert question["prompt"].startswith("P2, ") and question["prompt"].endswith(" was played: answer it?")
+    assert played
+
+
+def test_the_word_must_be_text():
+    bad = CARDS.replace('copies: 2  text "When', 'copies: 2  txt "When')
+    with pytest.raises(RuleError) as err:
+        rulelang.compile_source(bad, "cards.rules")
+    assert "unexpected `txt`; expected `text`" in str(err.value) and "cards.rules:7:" in str(err.value)
+    with pytest.raises(RuleError) as err:
+        rulelang.compile_source(CARDS.replace('label "c" + text(v)  text', 'label "c" + text(v)  words'), "c.rules")
+    assert "expected `:` (a field), `label` or `text`" in str(err.value)
+
+
+def test_a_list_reads_as_words():
+    game = rulelang.Game(rulelang.compile_source(
+        'game "W" { players 1  var xs: list[text] = ["?", "11"]\n'
+        '  show "max hp" = xs  show "joined" = text(["a b", "c"])  show "plain" = text([1, 2])\n'
+        '  turn { step s { action a { finish draw } } } }', "w.rules"))
+    values = {v["name"]: v["value"] for v in game.new_match(1).view(0)["values"]}
+    assert values["joined"] == "a b c" and values["plain"] == "1 2"         # (a typed list: spaces, as before)
+    assert words(["?", "11", None, True]) == "?, 11, -, yes" and words([]) == "none"
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO("quit\n"), out, None)
+    assert "  xs: ?, 11\n" in out.getvalue() and "['" not in out.getvalue()
+
+
+def test_the_rulebook_lists_every_text_grouped(cards):
+    book = rulebook(cards)
+    part = book[book.index("Cards and pieces"):]
+    assert "Cards: Reds:\n\n- Fire Imp: When played, destroy a minion of power 1." in part
+    assert "Cards: Blues:\n\n- Ice Wall: Ongoing: nothing passes." in part
+    assert "Faction:\n\n- Reds: The red faction: fire." in part
+    assert "- c4: Chip worth 4, 4 5 for P1" in part and "Plain" not in part
+
+
+def test_regicide_and_valgard_give_every_component_a_text():
+    for path, players in (("games/regicide.rules", 1), ("games/valgard.rules", 2)):
+        game = rulelang.load(path)
+        m = game.new_match(players, seed=3)
+        missing = [m.labels[c] for c in range(len(m.labels)) if not m.rules_text(c, 0)]
+        assert not missing, (path, missing)
+    regicide = rulelang.load("games/regicide.rules").new_match(2, seed=3)
+    texts = {regicide.labels[c]: regicide.rules_text(c, 0) for c in range(len(regicide.labels))}
+    assert texts["K♣"].startswith("King of Clubs: a royal. As an enemy: health 40, attack 20, immune to the power of ♣.")
+    assert texts["A♠"].startswith("Ace of Spades (an animal companion): attack 1")
+    assert texts["7♦"].endswith("♦ draws: that many cards are dealt from the tavern round the table.")
+
+
+def repl(game, lines, screen=None, bots=None, players=2):
+    out = io.StringIO()
+    run_repl(game, players, 1, {}, bots or {}, io.StringIO("".join(x + "\n" for x in lines)), out, "x.rules",
+             screen=screen)
+    return out.getvalue()
+
+
+def test_look_and_help_show_a_name_s_text(cards):
+    out = repl(cards, ["look fire imp", "help Ice", "look c4", "look Reds", "look nothing", "help plain", "quit"])
+    assert "P1> look fire imp\nFire Imp (card)\n  When played, destroy a minion of power 1.\n" in out
+    assert "P1> help Ice\nIce Wall (card)\n  Ongoing: nothing passes.\n" in out
+    assert "P1> look c4\nc4 (chip)\n  Chip worth 4, 4 5 for P1\n" in out
+    assert "P1> look Reds\nReds (faction)\n  The red faction: fire.\n" in out
+    assert "P1> look nothing\nerror: no card or piece named 'nothing' has rules text" in out
+    assert "P1> help plain\nerror: no action `plain`" in out
+
+
+def test_a_move_says_what_it_changed_and_a_choice_its_question(cards):
+    out = repl(cards, ["1", "pass", "log", "quit"])
+    assert "P1 plays: play " in out
+    assert "  · hurt: P2 0 → 1\n" in out                       # a counter the rules did not tell
+    assert "Pass the terminal to P2 and press Enter pass\n" in out           # typed there: not lost
+    assert "  ▶ you must choose: P2, Plain was played: answer it?\n  1. pass\nP2> pass\n" in out
+    assert "P2 chooses: pass (asked: P2, " in out
+    assert "  2. P2, Plain was played: answer it? → pass\n" in out
+
+
+def test_changes_name_moves_draws_reveals_and_counters():
+    def view(zones, values=()):
+        return {"zones": zones, "values": list(values), "cells": {}}
+
+    def zone(name, cards=None, count=None, owner=None):
+        return {"name": name, "owner": owner, "count": count if cards is None else len(cards),
+                "cards": None if cards is None else [{"id": i, "label": label} for i, label in cards]}
+    before = view([zone("deck", count=5), zone("hand", [(1, "Gnome")], owner=0), zone("field", []),
+                   zone("hand", count=2, owner=1)], [{"name": "vp", "per_player": [0, 0]}])
+    after = view([zone("deck", count=4), zone("hand", [(2, "Pay the Piper")], owner=0),
+                  zone("field", [(1, "Gnome")]), zone("hand", count=2, owner=1)],
+                 [{"name": "vp", "per_player": [0, 3]}])
+    assert changes(before, after, "done", seat_name) == [
+        "Gnome: hand (P1) → field", "Pay the Piper: deck → hand (P1)", "vp: P2 0 → 3"]
+    assert changes(before, after, "play Gnome", seat_name) == ["Pay the Piper: deck → hand (P1)", "vp: P2 0 → 3"]
+    assert changes(before, after, "P2 gains 3 VP", seat_name)[-1] != "vp: P2 0 → 3"
+
+
+def test_a_decision_fits_80x24_with_its_choices_grouped():
+    game = rulelang.load("games/regicide.rules")
+    out = repl(game, ["quit"], screen=(80, 24))
+    screen = out[out.index("== Regicide"):out.index("P1> quit")].rstrip("\n").split("\n")
+    assert len(screen) <= 20 and all(len(line) <= 80 for line in screen)
+    assert any(line.startswith("  play → 1. ") for line in screen)
+    assert " · " in screen[1]                                  # zones side by side
+    full = repl(game, ["quit"])                                  # piped: not fitted, one a line
+    assert "\n  1. play " in full
+
+
+def test_choices_group_by_their_first_choice_and_page_when_they_must():
+    class A:
+        def __init__(self, name, args, text):
+            self.name, self.args, self.text = name, args, text
+    acts = [A("play", {"c": 1, "b": b}, f"play Gnome {base}") for b, base in enumerate(["Jungle Oasis", "Tortuga"])]
+    acts += [A("play", {"c": 2, "b": 0}, "play Saucy Wench Jungle Oasis"), A("done", {}, "done")]
+    groups = group_actions(acts, [a.text for a in acts])
+    assert groups == [("play Gnome", [(1, "Jungle Oasis"), (2, "Tortuga")]),
+                      ("", [(3, "play Saucy Wench Jungle Oasis"), (4, "done")])]
+    parts = {"header": ["== G"], "board": [], "zones": ["z: " + "x" * 30] * 3, "values": [], "extra": [],
+             "choice": [], "zone_lines": ["  z"] * 3, "value_lines": []}
+    many = [A("move", {"u": i, "to": j}, f"move u{i} c{j}") for i in range(30) for j in range(4)]
+    lines, paged = fit_screen(parts, 80, 24, many, [a.text for a in many])
+    assert paged and len(lines) <= 20 and "more choices: type more" in lines[-1]
+
+
+def test_view_parts_word_a_window_without_words():
+    view = {"game": "G", "turn": 1, "turn_player": 0, "actor": 1, "step": "s", "viewer": 1, "zones": [],
+            "values": [], "choice": {"chooser": 1, "prompt": "respond in before_scores", "kind": "window",
+                                     "running": [{"window": "before_scores", "asking": 1}]}}
+    assert view_parts(view, 80)["choice"] == ["  ▶ before scores: you may respond now, or pass"]
+
+
+ASK = """
+game "Ask" {
+  players 2
+  kind Card { label card }
+  event played(c: Card)
+  card Card "Oracle" { text "Ask the table a question; answer it truthfully."
+    on played(x) from field where x == self { may prompt "is it so?" { log "so it is" } }
+  }
+  zone hand: set per player, owner
+  zone field: set, public
+  setup { create cards Card in hand[0] }
+  turn { step s { action play(c in hand[me]) { move c to field  emit played(c) }  action stop { finish draw } } }
+}
+"""
+
+
+def test_a_choice_a_card_s_ability_asks_shows_that_card_s_text():
+    game = rulelang.Game(rulelang.compile_source(ASK, "ask.rules"))
+    out = repl(game, ["play Oracle", "yes", "quit"])
+    assert ("  ▶ you must choose: is it so? (because of Oracle)\n"
+            "    (Oracle: Ask the table a question; answer it truthfully.)\n  1. yes\n  2. no\n") in out
+    assert "P1 chooses: yes (asked: is it so?)\n  > so it is\n" in out
