@@ -128,17 +128,26 @@ class MatchFlow:
         finally:
             self.me = saved
 
-    def _begin_turn(self):
-        self.turn_count += 1
-        self.me = self.current
-        game = self.game
-        for i, (count, body) in enumerate(game.limits):
+    def _turn_limits(self):
+        """At a turn's start, the `turn limit` rules in order: the first one passed whose body ends the
+        game or moves the flow gives the signal (a body that does neither, "finish"); else None."""
+        for i, (count, body) in enumerate(self.game.limits):
             limit = count(self)
             if self.turn_count > limit:
                 signal = body(self)
                 self._explain(self._limit_reason(i, limit))
                 if signal is not None or self.result is not None:
                     return signal or ("finish",)
+        return None
+
+    def _begin_turn(self):
+        self.turn_count += 1
+        self.me = self.current
+        game = self.game
+        if game.limits:
+            signal = self._turn_limits()
+            if signal is not None:
+                return signal
         if game.on_turn_start is not None:
             signal = game.on_turn_start(self)
             if self.trig:
@@ -237,15 +246,7 @@ class MatchFlow:
                         self.current = (self.current + 1) % self.players if signal[1] is None else signal[1]
                         self.turn_count += 1
                         self.me = self.current
-                        signal = game.first_goto
-                        for i, (count, body) in enumerate(game.limits):
-                            limit = count(self)
-                            if self.turn_count > limit:
-                                ended = body(self)
-                                self._explain(self._limit_reason(i, limit))
-                                if ended is not None or self.result is not None:
-                                    signal = ended or ("finish",)
-                                    break
+                        signal = (game.limits and self._turn_limits()) or game.first_goto
                     else:
                         signal = self._end_turn(signal[1])
                 else:
