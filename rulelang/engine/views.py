@@ -61,6 +61,30 @@ class MatchViews:
             raise ValueError(f"no player {player} in a {self.players}-player match")
         self.work = WORK_LIMIT                      # shown defs may loop too
         game = self.game
+        geometry = game.geometry
+        zones, cells, seen = self._view_zones(player)
+        saved = self.me
+        try:
+            values, component_values = self._view_values(player, seen, cells)
+            self.me = player
+            self._view_shown(values)
+            drawing = self._drawing(player) if geometry is not None else None
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing a view", err) from None
+        finally:
+            self.me = saved
+        return {"game": game.name, "players": self.players, "viewer": player,
+                "actor": self.current_player, "turn_player": self.current, "step": self.step,
+                "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
+                "component_values": component_values, "board": drawing, "over": self.is_over,
+                "outcome": self.result, **self._choice_view(player),
+                **({"round": self.seq[0], "turn_order": list(self.seq[1]),
+                    "eliminated": [p for p in range(self.players) if self.seq[2][p]]} if game.sequenced else {})}
+
+    def _view_zones(self, player: int) -> tuple[list, dict, list]:
+        """The zones as `player` sees them, what lies on the board's cells, and the components seen."""
+        game = self.game
+        geometry = game.geometry
         zones = []
         cells: dict = {}
         seen: list[int] = []                       # the components this player may see
@@ -127,78 +151,75 @@ class MatchViews:
                         entry["known"] = shown
                         seen.extend(x["id"] for x in shown)
                 zones.append(entry)
-        values = []
+        return zones, cells, seen
+
+    def _view_values(self, player: int, seen: list, cells: dict) -> tuple[list, dict]:
+        """The variables `player` may see: per-player ones with the others' hidden, per-component and
+        per-cell ones where they differ from their initial value."""
+        game = self.game
+        geometry = game.geometry
+        values: list = []
         component_values: dict = {}
-        saved = self.me
         seen_set = set(seen)
-        try:
-            for name, per, vis, init in game.vars:
-                if vis == "hidden":
-                    continue
-                value = self.V[game.var_slot[name]]
-                if per == "component":                 # visible components whose value is not the initial one
-                    initial = next(v for slot, v in self.comp_defaults if slot == game.var_slot[name])
-                    for c in seen:
-                        if value[c] != initial:
-                            component_values.setdefault(str(c), {})[name] = self._plain(value[c])
-                    continue
-                if per == "cell":                      # only the cells that differ from the initial value
-                    initial = init(self)
-                    for cell, v in enumerate(value):
-                        if v != initial:
-                            cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
-                    continue
-                how = game.var_how.get(name)
-                if per == "key":                       # per enum value(s): each member named
-                    key = game.var_keys[name]
-                    owner_at = key.index("player") if "player" in key else None
-                    row = []
-                    for parts, v in zip(game.members(key, self.players), value):
-                        shown = vis == "public" or (owner_at is not None and parts[owner_at] == player)
-                        member = {"key": list(parts), "key_text": game.member_text(key, parts),
-                                  "value": self._seen_value(how, v, seen_set) if shown else None}
-                        if how is not None and shown:
-                            member["text"] = self._words(how, member["value"], seen_set)
-                        row.append(member)
-                    values.append({"name": name, "per_key": row})
-                    continue
-                if per:
-                    row = [self._seen_value(how, v, seen_set) if (vis == "public" or p == player) else None
-                           for p, v in enumerate(value)]
-                    entry = {"name": name, "per_player": row}
-                    if how is not None:                # "P2", a card's label: what the value is, in words
-                        entry["texts"] = [None if not (vis == "public" or p == player) or v is None
-                                          else self._words(how, v, seen_set) for p, v in enumerate(value)]
-                else:
-                    entry = {"name": name, "value": self._seen_value(how, value, seen_set)}
-                    if how is not None:
-                        entry["text"] = self._words(how, value, seen_set)
-                values.append(entry)
-            self.me = player
-            labels = game.code.labels
-            for name, fn, how, to_text in game.shown:
-                value = fn(self)
-                if how.startswith("list:"):       # a list: each element's text (the screen lays them out)
-                    inner = how[5:]
-                    shown = [self._plain(v) if inner == "plain" else to_text(self.labels, [v]) for v in value]
-                else:
-                    shown = self._plain(value) if how == "plain" else to_text(self.labels, value)
-                if name in labels:                 # `show "Label" = E`: named as the rules say
-                    values.append({"name": labels[name], "value": shown, "label": True})
-                else:
-                    values.append({"name": name, "value": shown})
-            drawing = self._drawing(player) if geometry is not None else None
-        except RULE_FAULTS + (RuleFault,) as err:
-            raise self._rule_error("computing a view", err) from None
-        finally:
-            self.me = saved
-        return {"game": game.name, "players": self.players, "viewer": player,
-                "actor": self.current_player, "turn_player": self.current, "step": self.step,
-                "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
-                "component_values": component_values, "board": drawing, "over": self.is_over,
-                "outcome": self.result, **self._choice_view(player),
-                **({"round": self.seq[0], "turn_order": list(self.seq[1]),
-                    "eliminated": [p for p in range(self.players) if self.seq[2][p]]} if game.sequenced else {})}
+        for name, per, vis, init in game.vars:
+            if vis == "hidden":
+                continue
+            value = self.V[game.var_slot[name]]
+            if per == "component":                 # visible components whose value is not the initial one
+                initial = next(v for slot, v in self.comp_defaults if slot == game.var_slot[name])
+                for c in seen:
+                    if value[c] != initial:
+                        component_values.setdefault(str(c), {})[name] = self._plain(value[c])
+                continue
+            if per == "cell":                      # only the cells that differ from the initial value
+                initial = init(self)
+                for cell, v in enumerate(value):
+                    if v != initial:
+                        cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
+                continue
+            how = game.var_how.get(name)
+            if per == "key":                       # per enum value(s): each member named
+                key = game.var_keys[name]
+                owner_at = key.index("player") if "player" in key else None
+                row = []
+                for parts, v in zip(game.members(key, self.players), value):
+                    shown = vis == "public" or (owner_at is not None and parts[owner_at] == player)
+                    member = {"key": list(parts), "key_text": game.member_text(key, parts),
+                              "value": self._seen_value(how, v, seen_set) if shown else None}
+                    if how is not None and shown:
+                        member["text"] = self._words(how, member["value"], seen_set)
+                    row.append(member)
+                values.append({"name": name, "per_key": row})
+                continue
+            if per:
+                row = [self._seen_value(how, v, seen_set) if (vis == "public" or p == player) else None
+                       for p, v in enumerate(value)]
+                entry = {"name": name, "per_player": row}
+                if how is not None:                # "P2", a card's label: what the value is, in words
+                    entry["texts"] = [None if not (vis == "public" or p == player) or v is None
+                                      else self._words(how, v, seen_set) for p, v in enumerate(value)]
+            else:
+                entry = {"name": name, "value": self._seen_value(how, value, seen_set)}
+                if how is not None:
+                    entry["text"] = self._words(how, value, seen_set)
+            values.append(entry)
+        return values, component_values
+
+    def _view_shown(self, values: list) -> None:
+        """The `show` values, computed for `me` (the viewer), added to `values`."""
+        game = self.game
+        labels = game.code.labels
+        for name, fn, how, to_text in game.shown:
+            value = fn(self)
+            if how.startswith("list:"):       # a list: each element's text (the screen lays them out)
+                inner = how[5:]
+                shown = [self._plain(v) if inner == "plain" else to_text(self.labels, [v]) for v in value]
+            else:
+                shown = self._plain(value) if how == "plain" else to_text(self.labels, value)
+            if name in labels:                 # `show "Label" = E`: named as the rules say
+                values.append({"name": labels[name], "value": shown, "label": True})
+            else:
+                values.append({"name": name, "value": shown})
 
     def _choice_view(self, player: int) -> dict:
         """What a player sees of a paused effect: who must choose what, and what is running. The
