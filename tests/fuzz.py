@@ -650,7 +650,7 @@ def cost_decls(rng) -> tuple[list[str], list[str], str, dict]:
         n = rng.choice([5_000, 20_000] if large else [10, 100])
         return [f"  var w{i}: list[int] = []" for i in range(n)], [], f"cost: {n} variables", {}
     if op == "content":
-        values, rows = rng.choice([5_000, 40_000] if large else [3, 100]), rng.choice([3_000, 30_000] if large else [1, 100])
+        values, rows = rng.choice([5_000, 30_000] if large else [3, 100]), rng.choice([3_000, 30_000] if large else [1, 100])
         copies, bad = rng.choice([1, 3, 1_000, 1_001]), rng.random() < 0.4
         body = "".join(f"- {{b: {'w' if bad else 'big'}{i % values}{'x' if bad else ''}, copies: {copies}}}\n"
                        for i in range(rows))
@@ -1482,7 +1482,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cost:                 # a case may take up to CAP_CPU of CPU on a busy machine: wait longer for it
         global CASE_LIMIT
         CASE_LIMIT = max(CASE_LIMIT, 20 * CAP_CPU)
-    report = run_fuzz(args.cases, args.seed, kinds, args.jobs, args.out, progress=print,
+    report = run_fuzz(args.cases, args.seed, kinds, args.jobs, args.out, progress=lambda line: print(line, flush=True),
                       capped=args.cost or "cost" in kinds)
     print(report.summary(args.out))
     return 1 if report.groups else 0
