@@ -476,8 +476,7 @@ def _simulate_here(game, players, games, seed, bots, options, bar, cpu_limit=Non
     spent = False
     try:
         for index in range(games):
-            records.append(sim.play_game(game, index, players, seed, kinds, options, sim.MAX_ACTIONS,
-                                         deadline=deadline))
+            records.append(sim.play_game(game, index, players, seed, kinds, options, sim.MAX_ACTIONS, deadline))
             bar(len(records), games)
     except sim.BudgetSpent:
         spent = True
