@@ -120,12 +120,13 @@ class Seeds:
     strings: list[str]             # every string in the IR and saves, plus payloads
     keys: list[str]                # every object key in the IR and saves
     by_key: dict[str, list]        # key -> values found under that key (a list item: under "key[]")
+    cost_ir: dict                  # the compiled game cost mutants of an IR start from
 
 
 def build_seeds() -> Seeds:
     rules = {p.name: p.read_text(encoding="utf-8") for p in GAMES + sorted(CORPUS.glob("*.rules"))}
     yaml = {p.name: p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.yaml"))}
-    ir = {"cost-base": rulelang.compile_source(COST_BASE, "cost.rules")}
+    ir = {}
     for p in GAMES + sorted(CORPUS.glob("*.rules")):
         try:
             ir[p.name] = rulelang.compile_file(str(p))
@@ -143,7 +144,8 @@ def build_seeds() -> Seeds:
     for d in docs:
         for c, k, p in slots(d):
             by_key.setdefault(slot_key(c, k, p), []).append(c[k])
-    return Seeds(rules, yaml, ir, saves, tokens, names, strings, keys, by_key)
+    return Seeds(rules, yaml, ir, saves, tokens, names, strings, keys, by_key,
+                 rulelang.compile_source(COST_BASE, "cost.rules"))
 
 
 def build_saves() -> dict[str, tuple]:
@@ -711,8 +713,7 @@ def cost_source(rng) -> tuple[str, list[str], dict]:
 def cost_ir(rng, seeds: Seeds) -> tuple[str, list[str]]:
     """A compiled game whose constants are multiplied: texts and lists times huge numbers (folded
     when loaded), huge repeat counts and ranges, big enums under a family."""
-    base = seeds.ir.get("cost-base")
-    doc = copy.deepcopy(base)
+    doc = copy.deepcopy(seeds.cost_ir)
     notes = []
     lits = [(c, k, p) for c, k, p in slots(doc) if isinstance(c[k], dict) and c[k].get("k") == "lit"]
     for _ in range(rng.choice([1, 2, 3])):
@@ -745,7 +746,7 @@ def cost_ir(rng, seeds: Seeds) -> tuple[str, list[str]]:
 
 
 def mutate_cost(rng, seeds: Seeds) -> Mutant:
-    if rng.random() < 0.2 and "cost-base" in seeds.ir:
+    if rng.random() < 0.2:
         text, notes = cost_ir(rng, seeds)
         return Mutant("cost", text, "cost-base", notes, {"format": "ir"})
     text, notes, extra = cost_source(rng)
@@ -1400,7 +1401,9 @@ def run_fuzz(cases: int, seed: int = 1, kinds: tuple = KINDS, jobs: int = 2, out
                 if progress and report.cases % 500 == 0:
                     progress(f"[{report.cases:>6}/{cases}] {time.time() - began:7.1f} s  "
                              f"{len(report.groups)} failure classes, "
-                             f"{sum(g['count'] for g in report.groups.values())} failures")
+                             f"{sum(g['count'] for g in report.groups.values())} failures; "
+                             f"max RSS {report.max_rss[0]:.0f} MB, max CPU {report.max_cpu[0]:.1f} s, "
+                             f"{report.cpu:.0f} s of CPU")
             elif w in fleet.procs:
                 fleet.procs.pop(w).join()
     report.seconds = time.time() - began
