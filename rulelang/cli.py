@@ -23,6 +23,7 @@ from .core import safejson
 from .play.bots import KIND_HELP, check_kind
 from .core.errors import EngineFault, RuleError, RulelangError, fault_report
 from .core.textsafe import FALLBACK, printable
+from .core.limits import RUN_CPU_LIMIT
 
 # The terminal game (repl) and the simulator are imported by the commands that use them, and the
 # engine with them: `rulelang lint` and `compile` never run a game and start ~0.1 s sooner.
@@ -110,6 +111,9 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument("--games", type=_positive, default=None, metavar="G",
                       help="random games per file for --deep (default: 200)")
     lint.add_argument("--seed", type=int, default=0, metavar="S", help="first seed for --deep (default: 0)")
+    lint.add_argument("--max-cpu", type=_budget, default=None, metavar="SECONDS",
+                      help=f"CPU time --deep may spend on one file before it stops with a warning "
+                           f"(default: {RUN_CPU_LIMIT:g}; 0: no limit)")
     lint.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     lint.add_argument("--time", action="store_true", help="print how long linting took (on stderr)")
     lint.set_defaults(run=_lint)
@@ -133,6 +137,9 @@ def _parser() -> argparse.ArgumentParser:
     sim = commands.add_parser("simulate", help="play many games with bots and report statistics")
     _match_arguments(sim, default_seed=0)
     sim.add_argument("--games", type=int, default=100, metavar="G")
+    sim.add_argument("--max-cpu", type=_budget, default=RUN_CPU_LIMIT, metavar="SECONDS",
+                     help="CPU time the whole run may spend before it stops with the games finished so far "
+                          "(default: %(default)g; 0: no limit)")
     sim.add_argument("--json", action="store_true", help="print the result as one JSON object (a list with sweeps)")
     sim.add_argument("--workers", type=int, default=1, metavar="N",
                      help="play the games in N processes (the same results for any N)")
@@ -312,8 +319,9 @@ def _positive(text: str) -> int:
 
 
 def _lint(args) -> int:
-    if args.games is not None and not args.deep:
-        print("rulelang lint: error: --games needs --deep", file=sys.stderr)
+    if (args.games is not None or args.max_cpu is not None) and not args.deep:
+        print(f"rulelang lint: error: {'--games' if args.games is not None else '--max-cpu'} needs --deep",
+              file=sys.stderr)
         return 2
     started = time.perf_counter()
     diagnostics, sources = rulelang.lint(args.files)
@@ -329,7 +337,8 @@ def _lint(args) -> int:
         started = time.perf_counter()
         for path in dict.fromkeys(str(p) for p in args.files):
             if path in sources and path not in broken:
-                diagnostics.extend(rulelang.deep_lint(path, games=games, seed=args.seed))
+                diagnostics.extend(rulelang.deep_lint(path, games=games, seed=args.seed, cpu_limit=(
+                    RUN_CPU_LIMIT if args.max_cpu is None else args.max_cpu)))
         order = {str(p): i for i, p in reversed(list(enumerate(args.files)))}
         diagnostics.sort(key=lambda d: order.get(d.file or "", -1))      # stable: each file's own together
         if args.time:
@@ -396,6 +405,17 @@ def _resume(args) -> int:
                     sys.stdin, sys.stdout, args.rules, match=match, delay=args.delay)
 
 
+def _budget(text: str) -> float:
+    """A run's CPU budget in seconds (--max-cpu): 0 for none."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more seconds, not {text}")
+    return value
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -407,7 +427,8 @@ def _seconds(text: str) -> float:
 
 
 def _simulate(args) -> int:
-    from .play.simulate import format_report, simulate
+    from .play.simulate import budget_message, deadline_after, format_report, simulate
+    deadline = deadline_after(args.max_cpu)      # one budget for the whole run, every sweep included
     game = rulelang.load(args.file)
     players = game.min_players if args.players is None else args.players
     if args.workers < 1 or args.workers > 64:
@@ -417,12 +438,13 @@ def _simulate(args) -> int:
     stopped = False
     for options in _variants(game, args.option):
         bots = _seat_bots(args.bot, players)
+        left = None if deadline is None else max(deadline - time.process_time(), 1e-9)
         try:
             if bar is not None and args.workers == 1 and not args.ray:
-                result = _simulate_here(game, players, args.games, args.seed, bots, options, bar)
+                result = _simulate_here(game, players, args.games, args.seed, bots, options, bar, left)
             else:
                 result = simulate(game, players, args.games, args.seed, bots, options,
-                                  workers=args.workers, ray=args.ray, progress=bar)
+                                  workers=args.workers, ray=args.ray, progress=bar, cpu_limit=left)
         except KeyboardInterrupt:
             if bar is not None:
                 bar.close()
@@ -434,9 +456,11 @@ def _simulate(args) -> int:
         finally:
             if bar is not None:
                 bar.close()
+        if result.get("stopped"):               # (said of the whole run's budget, not of what this sweep had left)
+            result["stopped"] = budget_message(result["games"], result["planned"], args.max_cpu)
         results.append(result)
         if not args.json:
-            if result.get("partial"):
+            if result.get("partial") and not result.get("stopped"):
                 print(f"interrupted: partial results, {result['games']} of {result['planned']} games", flush=True)
             print(format_report(result) + ("\n" if len(results) else ""), flush=True)
         if result.get("partial"):
@@ -444,6 +468,8 @@ def _simulate(args) -> int:
             break
     if not results:
         return 130 if stopped else 0
+    if results[-1].get("stopped"):
+        print(printable(f"rulelang simulate: {results[-1]['stopped']}"), file=sys.stderr)
     if args.report:
         from .play.report import write_report
         for path in write_report(results, args.report):
@@ -451,22 +477,27 @@ def _simulate(args) -> int:
     if args.json:
         shown = [{k: v for k, v in r.items() if k != "records"} for r in results]
         print(printable(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False)))
-    return 130 if stopped else 0
+    return 1 if results[-1].get("stopped") else 130 if stopped else 0
 
 
-def _simulate_here(game, players, games, seed, bots, options, bar) -> dict:
+def _simulate_here(game, players, games, seed, bots, options, bar, cpu_limit=None) -> dict:
     """`simulate` in this process, game by game as `simulate.simulate` plays them (the same
-    seeds, the same records), with a progress bar; Ctrl-C stops it, and the games finished so far
-    are summarized, marked `"partial": true` (with the `"planned"` number of games)."""
+    seeds, the same records), with a progress bar; Ctrl-C, or the run's CPU budget spent, stops
+    it, and the games finished so far are summarized, marked `"partial": true` (with the
+    `"planned"` number of games; a spent budget also says so in `"stopped"`)."""
     from .play import simulate as sim
     kinds = sim.seat_bots(bots, players)
+    deadline = sim.deadline_after(cpu_limit)
     game.new_match(players, sim.match_seed(seed, 0), options)     # bad players or options: one error, here
     start = time.perf_counter()
     records: list = []
+    spent = False
     try:
         for index in range(games):
-            records.append(sim.play_game(game, index, players, seed, kinds, options, sim.MAX_ACTIONS))
+            records.append(sim.play_game(game, index, players, seed, kinds, options, sim.MAX_ACTIONS, deadline))
             bar(len(records), games)
+    except sim.BudgetSpent:
+        spent = True
     except KeyboardInterrupt:
         if not records:
             raise
@@ -474,6 +505,8 @@ def _simulate_here(game, players, games, seed, bots, options, bar) -> dict:
                            time.perf_counter() - start)
     if len(records) < games:
         result["partial"], result["planned"] = True, games
+        if spent:
+            result["stopped"] = sim.budget_message(len(records), games, cpu_limit)
     return result
 
 

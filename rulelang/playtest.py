@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from dataclasses import dataclass
 
 from .core.errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, Span
 from .core.types import ValueType
+from .core.limits import RUN_CPU_LIMIT
 
 DEEP_GAMES = 200
 DEEP_MAX_ACTIONS = 2_000       # a random game still going after this many actions is reported (W405)
@@ -162,12 +164,17 @@ def _invariants(match, ir: dict, data: dict) -> str | None:
 
 
 def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
-              max_actions: int = DEEP_MAX_ACTIONS, *, load, locations) -> list[Diagnostic]:
+              max_actions: int = DEEP_MAX_ACTIONS, cpu_limit: float | None = RUN_CPU_LIMIT, *, load,
+              locations) -> list[Diagnostic]:
     """Play `games` seeded random games of a rule file (or IR) and report what went wrong.
 
     Each distinct problem is reported once, with the shortest game that shows it: its seed,
-    player count, options and action log (a Finding). A file with errors gives its errors."""
+    player count, options and action log (a Finding). A file with errors gives its errors.
+    The whole run has `cpu_limit` seconds of CPU time (limits.RUN_CPU_LIMIT; None or 0: no
+    limit): when they are spent the games stop, with a warning (W406) besides what they found."""
     path = str(game_path)
+    deadline = None if not cpu_limit or cpu_limit <= 0 else time.process_time() + cpu_limit
+    spent = None                         # the games played when the budget ran out
     try:
         game = load(path)
     except RuleError as err:
@@ -189,6 +196,11 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
     low, high = game.min_players, game.max_players
     bool_options = [o["name"] for o in game.options if o.get("type") == "bool"]
     for i in range(max(0, games)):
+        if spent is not None:
+            break
+        if deadline is not None and time.process_time() > deadline:
+            spent = i
+            break
         seed_i = seed * SEED_STRIDE + i
         players = low + i % (high - low + 1)
         chooser = random.Random(seed_i)
@@ -210,6 +222,9 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
                 fail("E413", "broken invariant", problem, where.game_span)
                 continue
             while not match.is_over:
+                if deadline is not None and time.process_time() > deadline:
+                    spent = i + 1              # (this game unfinished: what it found so far stands)
+                    break
                 if len(log) >= max_actions:
                     fail("W405", "no end", f"the game did not end within {max_actions} random actions",
                          where.game_span)
@@ -239,10 +254,11 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
             fail("E412", "loop limit", "the rules recurse too deeply for Python")
         except Exception as err:          # an engine bug: still a report, never a traceback
             fail("E414", "engine error", f"the engine failed: {type(err).__name__}: {err}")
+    played = games if spent is None else spent
     out: list[Diagnostic] = []
     for f in sorted(found.values(), key=lambda f: (f["code"], f["span"].line, f["span"].column)):
         opts = ", ".join(f"{k}={_option_text(v)}" for k, v in f["options"])
-        detail = (f"{f['what']}: {f['message']} (in {f['games']} of {games} games; shortest: seed {f['seed']}, "
+        detail = (f"{f['what']}: {f['message']} (in {f['games']} of {played} games; shortest: seed {f['seed']}, "
                   f"{f['players']} player{'s' if f['players'] != 1 else ''}{', ' + opts if opts else ''}, "
                   f"{len(f['log'])} action{'s' if len(f['log']) != 1 else ''})")
         # stuck, a loop limit, a broken invariant, a rule error: the rules can break, an error;
@@ -250,4 +266,9 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
         severity = "warning" if f["code"].startswith("W") else "error"
         out.append(Finding(f["code"], detail, f["span"], severity, None, seed=f["seed"], players=f["players"],
                            options=f["options"], log=f["log"], games=f["games"]))
+    if spent is not None:
+        out.append(Diagnostic("W406", f"the deep lint stopped after {spent} of {games} game{'s' if games != 1 else ''}: "
+                                      f"its budget of {cpu_limit:g} s of CPU time is spent (run limit: each game is "
+                                      f"costly; fewer --games, or --max-cpu SECONDS, 0 for none)",
+                              where.game_span, "warning"))
     return out

@@ -67,6 +67,7 @@ GAMES = sorted((ROOT / "games").glob("*.rules"))
 CORPUS = ROOT / "tests" / "lint" / "corpus"
 GRAMMAR = ROOT / "grammar" / "rulelang.lark"
 KINDS = ("rules", "ir", "save")
+COST_KINDS = KINDS + ("cost",)   # --cost: and mutants that multiply sizes, each case in a capped child
 # A hang is told by CPU time, which other work on a busy machine does not stretch: the slowest call
 # takes ~1.5 s of it. The wall-clock limit of a whole case is only the safety net for a hang that
 # never returns to Python (in C code) or waits without using the CPU; it is far above any real case.
@@ -120,6 +121,7 @@ class Seeds:
     strings: list[str]             # every string in the IR and saves, plus payloads
     keys: list[str]                # every object key in the IR and saves
     by_key: dict[str, list]        # key -> values found under that key (a list item: under "key[]")
+    cost_ir: dict                  # the compiled game cost mutants of an IR start from
 
 
 def build_seeds() -> Seeds:
@@ -143,7 +145,8 @@ def build_seeds() -> Seeds:
     for d in docs:
         for c, k, p in slots(d):
             by_key.setdefault(slot_key(c, k, p), []).append(c[k])
-    return Seeds(rules, yaml, ir, saves, tokens, names, strings, keys, by_key)
+    return Seeds(rules, yaml, ir, saves, tokens, names, strings, keys, by_key,
+                 rulelang.compile_source(COST_BASE, "cost.rules"))
 
 
 def build_saves() -> dict[str, tuple]:
@@ -573,7 +576,270 @@ def mutate_save(rng, seeds: Seeds) -> Mutant:
     return Mutant("save", text, name, notes, dict(meta), rules)
 
 
-MUTATE = {"rules": mutate_rules, "ir": mutate_ir, "save": mutate_save}
+# ============================================================================ cost mutants
+
+# Sizes a cost mutant multiplies by: within every limit, just past one, and far past all of them.
+LARGE_SHARE = 0.05        # cost mutants whose declarations make a file of hundreds of kilobytes
+BIG = [2, 40, 1_000, 9_999, 10_001, 99_999, 100_001, 1_000_000, 2_000_000_000, 10 ** 30]
+DOUBLINGS = [10, 13, 14, 20, 40, 64, 300]
+
+
+def big(rng) -> int:
+    return rng.choice(BIG)
+
+
+def _enum(name: str, count: int) -> str:
+    return f"  enum {name} {{ " + ", ".join(f"{name.lower()}{i}" for i in range(count)) + " }"
+
+
+# Action bodies that multiply sizes: (body, declarations it needs). Each is a lambda of the rng.
+COST_BODIES = {
+    "repeat": lambda r: (f"repeat {big(r)} {{ k = k + 1 }}", ""),
+    "nested repeat": lambda r: (f"repeat {big(r)} {{ repeat {big(r)} {{ k = k + 1 }} }}", ""),
+    "while": lambda r: (f"while k < {big(r)} {{ k = k + 1 }}", ""),
+    "text doubling": lambda r: (f"repeat {r.choice(DOUBLINGS)} {{ s = s + s }}", ""),
+    "list doubling": lambda r: (f"xs = [1]  repeat {r.choice(DOUBLINGS)} {{ xs = xs + xs }}  k = size(xs)", ""),
+    "list doubling (recursion)": lambda r: (f"k = size(dbl({r.choice(DOUBLINGS)}, [1]))",
+                                            "  def dbl(n, ys) = if n == 0 then ys else dbl(n - 1, ys + ys)"),
+    "text doubling (recursion)": lambda r: (f"k = size(twice({r.choice(DOUBLINGS)}, s))",
+                                            "  def twice(n, t) = if n == 0 then t else twice(n - 1, t + t)"),
+    "text * n": lambda r: (f's = "xy" * {big(r)}', ""),
+    "n * text": lambda r: (f"k = size({big(r)} * s)", ""),
+    "list * n": lambda r: (f"xs = [1, 2] * {big(r)}  k = size(xs)", ""),
+    "append": lambda r: (f"repeat {big(r)} {{ append k to xs }}", ""),
+    "costly iterations": lambda r: (f"let bg = [i for i in 1..{big(r)}]  k = sum(size(bg + bg) for i in 1..{big(r)})", ""),
+    "text of a list": lambda r: (f"k = size(text([i for i in 1..{big(r)}]))", ""),
+    "sort": lambda r: (f"k = size(sort([0 - i for i in 1..{big(r)}]))", ""),
+    "distinct": lambda r: (f"k = size(distinct([i / 2 for i in 1..{big(r)}]))", ""),
+    "in": lambda r: (f"let bg = [i for i in 1..{big(r)}]  k = size([i for i in 1..{big(r)} where i in bg])", ""),
+    "log a list": lambda r: (f"let bg = [i for i in 1..{big(r)}]  log text(bg)", ""),
+    "grid": lambda r: (f"let row = [i for i in 1..{big(r)}]  let grid = [row for i in 1..{big(r)}]  "
+                       f'if text(grid) == "" {{ k = 1 }}', ""),
+    "for in a for": lambda r: (f"for i in 1..{big(r)} {{ for j in 1..{big(r)} {{ k = k + 1 }} }}", ""),
+    "growing state": lambda r: (f"append [i for i in 1..{big(r)}] to rs", ""),
+    "calls ten wide": lambda r: ("k = f6(1)", "\n".join(["  def f0(x) = x + k"] + [
+        f"  def f{i}(x) = " + " + ".join([f"f{i - 1}(x)"] * 10) for i in range(1, 7)])),
+    "long chain": lambda r: ("k = " + " + ".join(["k"] * r.choice([10, 60, 63, 64, 65, 2000])), ""),
+    "long body": lambda r: (f"repeat {big(r)} {{ " + "k = k + 1  " * r.choice([10, 10, 10, 500, 500, 3000]) + "}", ""),
+}
+
+
+def cost_decls(rng) -> tuple[list[str], list[str], str, dict]:
+    """Declarations that multiply sizes: (declarations, actions' extra bodies, a note, extra files).
+    One in LARGE_SHARE makes a file of hundreds of kilobytes (each costs seconds to read: rarer)."""
+    large = rng.random() < LARGE_SHARE
+    op = rng.choice(["family", "family", "long enum", "unknown handlers", "many actions", "many vars",
+                     "content", "content", "players", "nesting", "none", "none"])
+    if op == "family":
+        a, b = rng.choice([1_000, 25_000] if large else [10, 300]), rng.choice([2, 300, 1_000, 25_000] if large else [2, 300])
+        a, b = (a, b) if 9 * (a + b) < 360_000 else (a, 2)
+        decl = rng.choice(["zone zz: pile per E per F", "var vv: int = 0 per E per F",
+                           "zone zz: pile per E per F per player", "var vv: int = 0 per E"])
+        use = "k = size(zz[e1, f1])" if "zone" in decl else "k = vv[e1, f1]" if "per F" in decl else "k = vv[e1]"
+        if "per player" in decl:
+            use = "k = size(zz[e1, f1, me])"
+        return [_enum("E", a), _enum("F", b), "  " + decl], [use], f"cost: family {decl} ({a} x {b})", {}
+    if op == "long enum":
+        n = rng.choice([30_000, 45_000] if large else [100, 5_000])
+        return [_enum("E", n), "  var ee: E = e0"], [f"ee = e{n - 1}"], f"cost: enum of {n} values", {}
+    if op == "unknown handlers":
+        n, m = rng.choice([1_000, 5_000] if large else [10, 300]), rng.choice([1_000, 5_000] if large else [10, 300])
+        return ([f"  event evt{i}()" for i in range(n)] + [f"  on evx{i}q {{ }}" for i in range(m)], [],
+                f"cost: {n} events, {m} handlers of unknown events", {})
+    if op == "many actions":
+        n = rng.choice([1_000, 3_000] if large else [10, 100])
+        return [], [f"__ACTIONS__{n}"], f"cost: {n} actions", {}
+    if op == "many vars":
+        n = rng.choice([5_000, 20_000] if large else [10, 100])
+        return [f"  var w{i}: list[int] = []" for i in range(n)], [], f"cost: {n} variables", {}
+    if op == "content":
+        values, rows = rng.choice([5_000, 30_000] if large else [3, 100]), rng.choice([3_000, 30_000] if large else [1, 100])
+        copies, bad = rng.choice([1, 3, 1_000, 1_001]), rng.random() < 0.4
+        body = "".join(f"- {{b: {'w' if bad else 'big'}{i % values}{'x' if bad else ''}, copies: {copies}}}\n"
+                       for i in range(rows))
+        decls = [_enum("Big", values), "  kind C { b: Big }", "  zone deck: pile"]
+        return decls, ["__SETUP__create C from \"big.yaml\" in deck"], \
+            f"cost: {rows} YAML rows x {copies} copies, an enum of {values}{', bad values' if bad else ''}", \
+            {"big.yaml": body}
+    if op == "players":
+        return ["__PLAYERS__" + rng.choice(["1..64", "64", "1..65", "2..1000000"])], [], "cost: players", {}
+    if op == "nesting":
+        return ["__NEST__" + str(rng.choice([5, 12, 13, 40]))], [], "cost: nesting", {}
+    return [], [], "", {}
+
+
+def cost_source(rng) -> tuple[str, list[str], dict]:
+    """A small lint-clean game whose one action (or setup) does something costly."""
+    decls, bodies, notes, extra = [], [], [], {}
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        name = rng.choice(sorted(COST_BODIES))
+        body, decl = COST_BODIES[name](rng)
+        bodies.append(body)
+        if decl and decl not in decls:
+            decls.append(decl)
+        notes.append(f"cost: {name}: {body[:80]}")
+    more, uses, note, extra = cost_decls(rng)
+    if note:
+        notes.append(note)
+    players, nest, setup, actions = "1..2", 0, [], ""
+    for d in more:
+        if d.startswith("__PLAYERS__"):
+            players = d[len("__PLAYERS__"):]
+        elif d.startswith("__NEST__"):
+            nest = int(d[len("__NEST__"):])
+        else:
+            decls.append(d)
+    for u in uses:
+        if u.startswith("__SETUP__"):
+            setup.append(u[len("__SETUP__"):])
+        elif u.startswith("__ACTIONS__"):
+            actions = "".join(f"      action a{i} {{ k = k + {i}  end turn }}\n" for i in range(int(u[11:])))
+        else:
+            bodies.append(u)
+    where = rng.random()
+    body = "  ".join(bodies)
+    if nest:
+        body = "if k >= 0 { " * nest + body + " }" * nest
+    if where < 0.15:                            # in the setup: every match pays it before any action
+        setup.append(body)
+        body = "k = k + 1"
+    text = (f'game "Cost" {{\n  players {players}\n  var k: int = 0\n  var s: text = "ab"\n'
+            f"  var xs: list[int] = []\n  var rs: list[list[int]] = []\n" + "\n".join(decls) + "\n"
+            f"  setup {{ {'  '.join(setup)} }}\n  turn {{\n    step play {{\n"
+            f"      action go {{\n        {body}\n        log text(k)\n        end turn\n      }}\n{actions}"
+            f"      action stop require k > 3 {{ finish draw }}\n    }}\n  }}\n}}\n")
+    return text, notes, extra
+
+
+def cost_ir(rng, seeds: Seeds) -> tuple[str, list[str]]:
+    """A compiled game whose constants are multiplied: texts and lists times huge numbers (folded
+    when loaded), huge repeat counts and ranges, big enums under a family."""
+    doc = copy.deepcopy(seeds.cost_ir)
+    notes = []
+    lits = [(c, k, p) for c, k, p in slots(doc) if isinstance(c[k], dict) and c[k].get("k") == "lit"]
+    for _ in range(rng.choice([1, 2, 3])):
+        op = rng.choice(["product", "product", "number", "family", "enum"])
+        if op == "product" and lits:
+            c, k, p = rng.choice(lits)
+            left = rng.choice([{"k": "lit", "v": "xy"}, {"k": "lit", "v": [1, 2]}, c[k], {"k": "var", "n": "s"},
+                               {"k": "var", "n": "xs"}])
+            n = {"k": "lit", "v": rng.choice([2_000_000_000, 10 ** 6, 10_001, 2 ** 62, -3])}
+            c[k] = {"k": "bin", "op": "*", "l": left, "r": n} if rng.random() < 0.5 else \
+                {"k": "bin", "op": "*", "l": n, "r": left}
+            notes.append(f"cost-ir: {p} := {short(c[k])}")
+        elif op == "number":
+            ints = [(c, k, p) for c, k, p in lits if type(c[k].get("v")) is int]
+            if ints:
+                c, k, p = rng.choice(ints)
+                c[k] = {"k": "lit", "v": rng.choice([10 ** 6, 2 ** 31, 2 ** 62, 10 ** 30])}
+                notes.append(f"cost-ir: {p} := {c[k]['v']}")
+        elif op == "family":
+            n = rng.choice([300, 1_000, 40_000])
+            doc.setdefault("enums", {})["Q"] = [{"name": f"q{i}", "text": str(i)} for i in range(n)]
+            doc["zones"].append({"name": "qq", "ordered": True, "per": "key", "visibility": "public",
+                                 "capacity": None, "key": ["enum:Q", "enum:Q"] + (["player"] if rng.random() < 0.5 else [])})
+            notes.append(f"cost-ir: a zone per Q per Q, Q of {n}")
+        else:
+            n = rng.choice([1_000, 100_000, 400_000])
+            doc.setdefault("enums", {})["R"] = [{"name": f"r{i}", "text": "r" * 20} for i in range(n)]
+            notes.append(f"cost-ir: an enum of {n} values")
+    return dump(doc), notes
+
+
+def mutate_cost(rng, seeds: Seeds) -> Mutant:
+    if rng.random() < 0.2:
+        text, notes = cost_ir(rng, seeds)
+        return Mutant("cost", text, "cost-base", notes, {"format": "ir"})
+    text, notes, extra = cost_source(rng)
+    return Mutant("cost", text, "cost", notes, {"format": "rules"}, extra)
+
+
+COST_BASE = ('game "Cost" {\n  players 1..2\n  var k: int = 0\n  var s: text = "ab"\n  var xs: list[int] = []\n'
+             '  setup { xs = [1, 2, 3] }\n  turn {\n    step play {\n      action go {\n'
+             '        repeat 3 { k = k + 1 }  s = s + "c"  xs = xs + [k]  log text(size(xs))\n        end turn\n      }\n'
+             '      action stop require k > 3 { finish draw }\n    }\n  }\n}\n')
+
+
+# ============================================================================ the entry points a cost mutant goes through
+
+COST_GAMES = 2               # games of `lint --deep` and `simulate` per case (the CLI plays 200 and 100)
+COST_ACTIONS = 12            # actions per game of those, and of the scripted `play`
+COST_RUN_CPU = 1.5           # the run budget (--max-cpu) those runs get: it must stop them, not the caps
+PLAY_SCRIPT = "1\n2\nlog\nundo\n1\nquit\n"   # a few actions at `rulelang play`, then quit
+
+
+class FaultShown(Exception):
+    """An entry point printed an internal error or a traceback instead of raising it."""
+
+
+def shown_fault(text: str) -> str | None:
+    for line in text.splitlines():
+        if "internal error" in line or line.startswith("Traceback"):
+            return line[:300]
+    return None
+
+
+def lint_entry(path: str):
+    diagnostics, sources = rulelang.lint([path])
+    fault = shown_fault("\n".join(d.message for d in diagnostics))
+    if fault:
+        raise FaultShown(fault)
+    return diagnostics, sources
+
+
+def lsp_entry(path: str, text: str):
+    """What the language server does on every keystroke: analyze the document, its diagnostics as LSP."""
+    from rulelang.editor import lsp
+    analysis = lsp.analyze(text, path)
+    items = lsp.lsp_diagnostics(analysis)
+    fault = shown_fault("\n".join(i["message"] for i in items))
+    if fault:
+        raise FaultShown(fault)
+    return items
+
+
+def play_entry(game, path: str, players: int, seed: int):
+    """`rulelang play` at the terminal with a few scripted answers (every seat human)."""
+    out = io.StringIO()
+    repl.run_repl(game, players, seed, {}, {}, io.StringIO(PLAY_SCRIPT), out, path)
+    fault = shown_fault(out.getvalue())
+    if fault:
+        raise FaultShown(fault)
+
+
+def simulate_entry(game, players: int, seed: int):
+    from rulelang.play.simulate import format_report, simulate
+    result = simulate(game, players, COST_GAMES, seed, max_actions=COST_ACTIONS, cpu_limit=COST_RUN_CPU)
+    fault = shown_fault(format_report(result))
+    if fault:
+        raise FaultShown(fault)
+    return result
+
+
+def run_cost(probe: Probe, path: str, text: str, rng) -> None:
+    """A cost mutant through every entry point a user reaches: lint, the language server, and for
+    a file without errors lint --deep, play (a few scripted actions) and simulate (a few games)."""
+    clean = True
+    if path.endswith(".rules"):
+        ok, linted = probe.call("lint", lint_entry, path)
+        clean = ok and not any(d.severity == "error" for d in linted[0])
+        if ok:
+            probe.check_spans("lint", *linted)
+        probe.call("lsp", lsp_entry, path, text)
+    if not clean:
+        return
+    probe.call("lint --deep", rulelang.deep_lint, path, games=COST_GAMES, max_actions=COST_ACTIONS,
+               cpu_limit=COST_RUN_CPU)
+    ok, game = probe.call("load", rulelang.load, path)
+    if not ok:
+        return
+    players = game.min_players
+    seed = rng.randrange(1000)
+    probe.call("play", play_entry, game, path, players, seed)
+    probe.call("simulate", simulate_entry, game, players, seed)
+
+
+MUTATE = {"rules": mutate_rules, "ir": mutate_ir, "save": mutate_save, "cost": mutate_cost}
 
 
 def make_case(seeds: Seeds, seed: int, i: int, kinds: tuple) -> Mutant:
@@ -610,30 +876,40 @@ class Probe:
         self.files = files        # path -> text of every input file (for span checks)
         self.cwd = cwd
         self.failures: list[Failure] = []
+        self.entries: dict[str, list] = {}    # stage -> [calls, returned, refused (RulelangError), failed, CPU s]
 
     def call(self, stage: str, fn, *args, **kwargs):
         """(True, result) or (False, the RulelangError or None)."""
         signal.signal(signal.SIGPROF, _on_cpu_limit)
+        tally = self.entries.setdefault(stage, [0, 0, 0, 0, 0.0])
+        tally[0] += 1
+        began = time.process_time()
         try:
             signal.setitimer(signal.ITIMER_PROF, CALL_LIMIT)   # counts this process's CPU time only
             try:
-                return True, fn(*args, **kwargs)
+                result = True, fn(*args, **kwargs)
             finally:
                 signal.setitimer(signal.ITIMER_PROF, 0)    # before any handling below
+            tally[1] += 1
+            return result
         except Timeout as err:
+            tally[3] += 1
             self.fail(f"Hang in {innermost_frame(err.__traceback__)}", stage, str(err), err)
             return False, None
         except RulelangError as err:
+            tally[2] += 1
             if isinstance(err, RuleError):
                 self.check_spans(stage, err.diagnostics, err.sources)
             return False, err
         except KeyboardInterrupt:
             raise
         except BaseException as err:      # noqa: B036 - anything else is what we are looking for
+            tally[3] += 1
             self.fail(f"{type(err).__name__} at {innermost_frame(err.__traceback__)}", stage,
                       f"{type(err).__name__}: {err}", err)
             return False, None
         finally:
+            tally[4] += time.process_time() - began
             self.check_cwd(stage)
 
     def fail(self, sig: str, stage: str, message: str, err: BaseException | None = None) -> None:
@@ -827,9 +1103,15 @@ def quietly(fn, *args):
         sys.stdout, sys.stderr = saved
 
 
+def input_name(kind: str, meta: dict) -> str:
+    if kind == "cost":
+        return "input.ir.json" if meta.get("format") == "ir" else "input.rules"
+    return {"rules": "input.rules", "ir": "input.ir.json", "save": "input.save.json"}[kind]
+
+
 def write_inputs(mutant: Mutant, folder: Path) -> Path:
     """The mutant's files in `folder`; returns the main one."""
-    name = {"rules": "input.rules", "ir": "input.ir.json", "save": "input.save.json"}[mutant.kind]
+    name = input_name(mutant.kind, mutant.meta)
     for extra, body in mutant.extra.items():
         (folder / extra).write_text(body, encoding="utf-8", errors="surrogatepass")
     main = folder / name
@@ -837,8 +1119,9 @@ def write_inputs(mutant: Mutant, folder: Path) -> Path:
     return main
 
 
-def run_case(mutant: Mutant, work: Path, case: int = 0) -> list[Failure]:
-    """Write the mutant to work/in, run it from the empty work/cwd; the failures found."""
+def run_case(mutant: Mutant, work: Path, case: int = 0, entries: dict | None = None) -> list[Failure]:
+    """Write the mutant to work/in, run it from the empty work/cwd; the failures found (and in
+    `entries`, if given, how each API call ended: stage -> [calls, returned, refused, failed])."""
     for sub in ("in", "cwd"):
         shutil.rmtree(work / sub, ignore_errors=True)
         (work / sub).mkdir(parents=True)
@@ -853,11 +1136,72 @@ def run_case(mutant: Mutant, work: Path, case: int = 0) -> list[Failure]:
             run_rules(probe, str(main), mutant.text, rng)
         elif mutant.kind == "ir":
             run_ir(probe, str(main), mutant.text, rng)
+        elif mutant.kind == "cost":
+            run_cost(probe, str(main), mutant.text, rng)
         else:
             run_save(probe, str(main), mutant.text, mutant.meta, rng)
     finally:
         os.chdir(here)
+    if entries is not None:
+        entries.update(probe.entries)
     return probe.failures
+
+
+# ============================================================================ one case in a capped child (--cost)
+
+CAP_MEMORY = 1 << 30      # bytes of address space of one capped case: the promise is 1 GB
+CAP_CPU = 60              # CPU seconds of one capped case before the kernel stops it: the promise is 60 s
+
+
+def run_case_capped(mutant: Mutant, work: Path, case: int = 0) -> tuple[list[Failure], dict]:
+    """run_case in a forked child whose address space is capped at CAP_MEMORY and CPU time at
+    CAP_CPU; (failures, stats: entries, cpu, rss_mb). A child stopped by a signal (the CPU cap) is
+    a failure "CapKill"; a MemoryError (the memory cap) is one of the failures run_case reports."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                  # the child: never returns
+        code = 0
+        try:
+            os.close(r)
+            resource.setrlimit(resource.RLIMIT_AS, (CAP_MEMORY, CAP_MEMORY))
+            resource.setrlimit(resource.RLIMIT_CPU, (CAP_CPU, CAP_CPU + 5))
+            entries: dict = {}
+            failures = run_case(mutant, work, case, entries)
+            data = json.dumps({"failures": [[f.sig, f.stage, f.message, f.detail] for f in failures],
+                               "entries": entries}).encode("utf-8", "backslashreplace")
+            with os.fdopen(w, "wb") as pipe:
+                pipe.write(data)
+        except BaseException:                     # noqa: B036 - the harness's own fault: say so
+            code = 3
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    os.close(w)
+    with os.fdopen(r, "rb") as pipe:
+        data = pipe.read()
+    _, status, usage = os.wait4(pid, 0)
+    stats = {"entries": {}, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024}
+    failures = []
+    if data:
+        try:
+            report = json.loads(data)
+            stats["entries"] = report["entries"]
+            failures = [Failure(*f) for f in report["failures"]]
+        except ValueError:
+            data = b""
+    if os.WIFSIGNALED(status):
+        name = signal.Signals(os.WTERMSIG(status)).name
+        failures.append(Failure(f"CapKill {name}", "?", f"the case was stopped by {name} after "
+                                f"{stats['cpu']:.1f} s of CPU time, {stats['rss_mb']:.0f} MB"))
+    elif not data:
+        failures.append(Failure(f"HarnessError exit {os.WEXITSTATUS(status)}", "?", "the capped child gave no report"))
+    return failures, stats
+
+
+def cap_kill(sig: str) -> bool:
+    """A failure that is a run over the caps: stopped by the CPU cap (a signal, or a call over
+    CALL_LIMIT), out of memory under the memory cap, a worker killed or stuck."""
+    return sig.startswith(("CapKill", "Hang", "HardHang", "WorkerDied", "MemoryError"))
 
 
 # ============================================================================ reproducers
@@ -891,7 +1235,7 @@ def save_reproducer(out: Path, mutant: Mutant, failure: Failure, case: int | Non
 
 def load_reproducer(folder: Path) -> Mutant:
     meta = json.loads((folder / "meta.json").read_text())
-    main = {"rules": "input.rules", "ir": "input.ir.json", "save": "input.save.json"}[meta["kind"]]
+    main = input_name(meta["kind"], meta["meta"])
     read = lambda p: p.read_text(encoding="utf-8", errors="surrogatepass")  # noqa: E731
     return Mutant(meta["kind"], read(folder / main), meta["seed"], [], meta["meta"],
                   {name: read(folder / name) for name in meta["extra"]})
@@ -900,7 +1244,7 @@ def load_reproducer(folder: Path) -> Mutant:
 # ============================================================================ running many cases
 
 def worker(w: int, start: int, stride: int, cases: int, seed: int, kinds: tuple, seeds: Seeds,
-           out: Path, base: Path, results) -> None:
+           out: Path, base: Path, results, capped: bool = False) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     work = base / f"w{w}"
     work.mkdir(parents=True, exist_ok=True)
@@ -912,11 +1256,18 @@ def worker(w: int, start: int, stride: int, cases: int, seed: int, kinds: tuple,
             stack.seek(0)
             stack.truncate()
             faulthandler.dump_traceback_later(CASE_LIMIT * 0.8, file=stack)
-            failures = run_case(mutant, work, i)
+            if capped:
+                failures, stats = run_case_capped(mutant, work, i)
+            else:
+                entries: dict = {}
+                began = time.process_time()
+                failures = run_case(mutant, work, i, entries)
+                stats = {"entries": entries, "cpu": time.process_time() - began,
+                         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
             faulthandler.cancel_dump_traceback_later()
             for f in failures:
                 save_reproducer(out, mutant, f, i)
-            results.put(("done", w, i, [(f.sig, f.stage, f.message) for f in failures]))
+            results.put(("done", w, i, ([(f.sig, f.stage, f.message) for f in failures], stats)))
     results.put(("exit", w, None, None))
 
 
@@ -926,10 +1277,22 @@ class Report:
     seconds: float = 0.0
     by_kind: dict = field(default_factory=dict)
     groups: dict = field(default_factory=dict)    # sig -> {"count", "stage", "message", "kinds"}
+    entries: dict = field(default_factory=dict)   # stage -> [calls, returned, refused, failed, CPU s]
+    max_cpu: tuple = (0.0, None)                  # (CPU seconds, case) of the costliest case
+    max_rss: tuple = (0.0, None)                  # (MB, case) of the largest peak memory of a case
+    cpu: float = 0.0                              # CPU seconds of every case together
 
-    def count(self, kind: str, failures: list) -> None:
+    def count(self, kind: str, failures: list, stats: dict | None = None, case: int | None = None) -> None:
         self.cases += 1
         self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
+        if stats:
+            for stage, tally in stats["entries"].items():
+                mine = self.entries.setdefault(stage, [0, 0, 0, 0, 0.0])
+                for k, n in enumerate(tally):
+                    mine[k] += n
+            self.cpu += stats["cpu"]
+            self.max_cpu = max(self.max_cpu, (stats["cpu"], case), key=lambda t: t[0])
+            self.max_rss = max(self.max_rss, (stats["rss_mb"], case), key=lambda t: t[0])
         for sig, stage, message in failures:
             g = self.groups.setdefault(sig, {"count": 0, "stage": stage, "message": message, "kinds": set()})
             g["count"] += 1
@@ -944,14 +1307,34 @@ class Report:
             lines.append(f"         reproducer: {out / slug(sig)}")
         hangs = sum(g["count"] for s, g in self.groups.items() if s.startswith(("Hang", "HardHang")))
         lines.append(f"hangs: {hangs}")
-        return "\n".join(lines)
+        return "\n".join(lines + self.figures())
+
+    def figures(self) -> list[str]:
+        """Cases, calls per entry point, tracebacks, runs over the caps, peak memory and CPU."""
+        kills = sum(g["count"] for s, g in self.groups.items() if cap_kill(s))
+        tracebacks = sum(g["count"] for s, g in self.groups.items()
+                         if not cap_kill(s) and not s.startswith(("SpanOutsideFile", "LintClean", "RoundTrip",
+                                                                  "FileCreated")))
+        failures = sum(g["count"] for g in self.groups.values())
+        lines = ["figures:", f"  cases run: {self.cases} ({', '.join(f'{k} {n}' for k, n in sorted(self.by_kind.items()))})",
+                 "  calls per entry point (returned / refused with a RulelangError / failed; CPU time):"]
+        for stage, (calls, ok, refused, failed, cpu) in sorted(self.entries.items(), key=lambda kv: -kv[1][0]):
+            lines.append(f"    {stage:<28} {calls:>7}  ({ok} / {refused} / {failed}; {cpu:.1f} s)")
+        lines += [f"  tracebacks or internal errors: {tracebacks}",
+                  f"  runs over the caps (CPU or memory, or a hang): {kills}",
+                  f"  other failures (spans, round trips, files made): {failures - tracebacks - kills}",
+                  f"  max RSS of a case: {self.max_rss[0]:.0f} MB (case {self.max_rss[1]})",
+                  f"  max CPU of a case: {self.max_cpu[0]:.2f} s (case {self.max_cpu[1]}); "
+                  f"mean {self.cpu / max(1, self.cases):.2f} s, {self.cpu:.0f} s in all"]
+        return lines
 
 
 class Fleet:
     """Worker processes, each taking every `jobs`-th case; a dead or stuck one is replaced."""
 
-    def __init__(self, cases, seed, kinds, jobs, seeds, out, base):
+    def __init__(self, cases, seed, kinds, jobs, seeds, out, base, capped=False):
         self.args = (cases, seed, kinds, jobs, seeds, out, base)
+        self.capped = capped
         self.ctx = multiprocessing.get_context("fork")
         self.results = self.ctx.Queue()
         self.procs, self.current = {}, {}
@@ -963,7 +1346,7 @@ class Fleet:
         if start >= cases:
             return
         self.procs[w] = self.ctx.Process(target=worker, daemon=True, args=(
-            w, start, jobs, cases, seed, kinds, seeds, out, base, self.results))
+            w, start, jobs, cases, seed, kinds, seeds, out, base, self.results, self.capped))
         self.procs[w].start()
 
     def check(self, report: Report) -> None:
@@ -990,18 +1373,19 @@ class Fleet:
             sig = f"HardHang in {where}" if stuck else f"WorkerDied exit {proc.exitcode}"
             failure = Failure(sig, "?", f"case {i} ({kind})", stack[-4000:])
             save_reproducer(out, make_case(seeds, seed, i, kinds), failure, i)
-            report.count(kind, [(sig, "?", failure.message)])
+            report.count(kind, [(sig, "?", failure.message)], case=i)
             self.spawn(w, i + jobs)
 
 
 def run_fuzz(cases: int, seed: int = 1, kinds: tuple = KINDS, jobs: int = 2, out: Path = DEFAULT_OUT,
-             progress=None) -> Report:
-    """Run `cases` cases on `jobs` worker processes."""
+             progress=None, capped: bool = False) -> Report:
+    """Run `cases` cases on `jobs` worker processes (capped: each case in a child process capped at
+    CAP_MEMORY and CAP_CPU, whose peak memory and CPU time are the figures)."""
     out.mkdir(parents=True, exist_ok=True)
     seeds = build_seeds()
     report, began = Report(), time.time()
     with tempfile.TemporaryDirectory(prefix="rulelang-fuzz-") as tmp:
-        fleet = Fleet(cases, seed, kinds, jobs, seeds, out, Path(tmp))
+        fleet = Fleet(cases, seed, kinds, jobs, seeds, out, Path(tmp), capped)
         checked = time.time()
         while fleet.procs:
             if time.time() - checked > 1.0:
@@ -1014,11 +1398,13 @@ def run_fuzz(cases: int, seed: int = 1, kinds: tuple = KINDS, jobs: int = 2, out
             if what == "start":
                 fleet.current[w] = (i, payload, time.time())
             elif what == "done":
-                report.count(fleet.current.pop(w)[1], payload)
+                report.count(fleet.current.pop(w)[1], *payload, case=i)
                 if progress and report.cases % 500 == 0:
                     progress(f"[{report.cases:>6}/{cases}] {time.time() - began:7.1f} s  "
                              f"{len(report.groups)} failure classes, "
-                             f"{sum(g['count'] for g in report.groups.values())} failures")
+                             f"{sum(g['count'] for g in report.groups.values())} failures; "
+                             f"max RSS {report.max_rss[0]:.0f} MB, max CPU {report.max_cpu[0]:.1f} s, "
+                             f"{report.cpu:.0f} s of CPU")
             elif w in fleet.procs:
                 fleet.procs.pop(w).join()
     report.seconds = time.time() - began
@@ -1077,7 +1463,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--kind", choices=KINDS + ("all",), default="all")
+    ap.add_argument("--kind", choices=COST_KINDS + ("all",), default="all")
+    ap.add_argument("--cost", action="store_true",
+                    help="also cost mutants (sizes multiplied), every case in a child capped at 1 GB and 60 s "
+                         "of CPU, through lint, the language server, lint --deep, play and simulate; prints "
+                         "figures (calls per entry point, tracebacks, cap kills, max RSS and CPU of a case)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where reproducers go (default %(default)s)")
     ap.add_argument("--jobs", type=int, default=max(1, min(2, os.cpu_count() or 1)))
     ap.add_argument("--run", type=Path, metavar="DIR", help="run one reproducer folder and print its failures")
@@ -1092,8 +1482,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.shrink:
         print(f"minimal reproducer: {shrink(args.shrink, args.out)}")
         return 0
-    kinds = KINDS if args.kind == "all" else (args.kind,)
-    report = run_fuzz(args.cases, args.seed, kinds, args.jobs, args.out, progress=print)
+    kinds = (COST_KINDS if args.cost else KINDS) if args.kind == "all" else (args.kind,)
+    if args.cost:                 # a case may take up to CAP_CPU of CPU on a busy machine: wait longer for it
+        global CASE_LIMIT
+        CASE_LIMIT = max(CASE_LIMIT, 20 * CAP_CPU)
+    report = run_fuzz(args.cases, args.seed, kinds, args.jobs, args.out, progress=lambda line: print(line, flush=True),
+                      capped=args.cost or "cost" in kinds)
     print(report.summary(args.out))
     return 1 if report.groups else 0
 

@@ -193,6 +193,25 @@ def test_a_crafted_product_is_measured_before_it_is_made(value, limit):
     stops({"ir": ir, "actions": ["go"]}, "crafted.rules:", limit)
 
 
+@pytest.mark.parametrize("value, words", [
+    # found by the cost fuzzer (tests/fuzz.py --cost): `k + (-3 * [1, 2])` in a crafted IR was an
+    # "internal error" once `+` and `*` went through the runtime's measuring helpers
+    ({"k": "bin", "op": "+", "l": {"k": "var", "n": "k"}, "r": {"k": "bin", "op": "*", "l": {"k": "lit", "v": -3},
+                                                                 "r": {"k": "lit", "v": [1, 2]}}},
+     "`+` of a number and a list"),
+    ({"k": "bin", "op": "*", "l": {"k": "var", "n": "s"}, "r": {"k": "lit", "v": [1, 2]}}, "`*` of a text and a list"),
+    ({"k": "bin", "op": "*", "l": {"k": "lit", "v": "x"}, "r": {"k": "var", "n": "s"}}, "`*` of a text and a text"),
+], ids=["number + list", "text * list", "text * text"])
+def test_a_crafted_ir_mixing_types_in_a_sum_or_product_is_a_rule_error(value, words):
+    game = rulelang.Game(crafted(value), "crafted.json")
+    match = game.new_match(1)
+    with pytest.raises(rulelang.RulelangError) as raised:
+        match.apply("go")
+    assert type(raised.value).__name__ == "RuleRuntimeError", raised.value
+    assert str(raised.value) == f"crafted.rules:10: {words}: they do not go together"
+    assert match.log == []                      # the action changed nothing
+
+
 def test_folding_a_crafted_product_allocates_nothing():
     ir = crafted({"k": "bin", "op": "*", "l": {"k": "lit", "v": "x"}, "r": {"k": "lit", "v": 2_000_000_000}})
     report = run_capped({"ir": ir})                 # loading (and folding), no action

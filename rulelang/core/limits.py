@@ -29,6 +29,14 @@ STATE_LIMIT = 4_000_000        # elements and characters a position holds (varia
 FAMILY_LIMIT = 100_000         # members of one `per …` zone or variable family (at the most players)
 FAMILIES_LIMIT = 1_000_000     # members of all the families of a game together
 
+# ---- a run of many games ----
+# Each effect is bounded (WORK_LIMIT), but a run plays as many as its games take: a file whose every
+# action is costly, or whose position is large, could keep `simulate` or `lint --deep` busy for hours.
+# So a run has a budget of CPU time (measured between actions; `--max-cpu`, 0 for none): when it is
+# spent the run stops with a clear message and what it found so far. It leaves room under a minute
+# for loading the file and for the one effect (a few seconds at most) still running when it runs out.
+RUN_CPU_LIMIT = 45.0           # CPU seconds of one `simulate` (all its games and sweeps) or one file's `lint --deep`
+
 # ---- reading a rule file ----
 SOURCE_LIMIT = 400_000         # characters of one rule file (the parser reads ~100,000 a second)
 NESTING_LIMIT = 12             # blocks nested inside blocks (if, for, while, repeat ...)

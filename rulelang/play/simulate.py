@@ -13,10 +13,27 @@ from .bots import bot_seed, make_bot
 from ..core.errors import RulelangError
 from .report import wilson
 from ..core.textsafe import printable
+from ..core.limits import RUN_CPU_LIMIT
 
 MAX_ACTIONS = 100_000        # a game still going after this many actions counts as an error
 REPORTED_FAILURES = 10       # failures listed in the result; all are counted
 RESULTS = ("win", "lose", "draw")
+
+
+class BudgetSpent(RulelangError):
+    """A run of many games used up its CPU budget (limits.RUN_CPU_LIMIT) before its last game."""
+
+
+def budget_message(done: int, games: int, cpu_limit: float) -> str:
+    """The one line saying a run stopped on its budget."""
+    return (f"stopped after {done} of {games} game{'s' if games != 1 else ''}: the run's budget of "
+            f"{cpu_limit:g} s of CPU time is spent (run limit; --max-cpu SECONDS to change it, 0 for none)")
+
+
+def deadline_after(cpu_limit: float | None) -> float | None:
+    """The process CPU time (time.process_time) at which a budget of `cpu_limit` seconds from now
+    is spent (None: no budget)."""
+    return None if cpu_limit is None or cpu_limit <= 0 else time.process_time() + cpu_limit
 
 
 def match_seed(seed: int, index: int) -> int:
@@ -37,7 +54,7 @@ def seat_bots(bots: dict[int, str] | str, players: int) -> list[str]:
 def simulate(game, players: int, games: int, seed: int,
              bots: dict[int, str] | str = "random", options: dict | None = None,
              max_actions: int = MAX_ACTIONS, workers: int = 1, progress=None,
-             ray: str | bool | None = None) -> dict:
+             ray: str | bool | None = None, cpu_limit: float | None = RUN_CPU_LIMIT) -> dict:
     """Plays `games` matches with bots in every seat and returns the statistics.
 
     "outcomes" counts the first seat's results over the games that finished (in a
@@ -50,6 +67,10 @@ def simulate(game, players: int, games: int, seed: int,
     compiled IR (no file is shared). Every figure but the timings is the same whatever the
     backend and the number of workers, since each game is seeded by its index and the records
     are gathered in game order. `progress(done, games)` is called as games finish.
+
+    The run has a budget of `cpu_limit` seconds of CPU time (limits.RUN_CPU_LIMIT; None or 0: no
+    budget), shared among the workers: when it is spent the games not finished are dropped and
+    the result says so ("partial", "planned", "stopped"), as it does for the games finished.
     """
     if games < 1:
         raise ValueError("the number of games must be at least 1")
@@ -58,31 +79,45 @@ def simulate(game, players: int, games: int, seed: int,
     kinds = seat_bots(bots, players)
     start = time.perf_counter()
     jobs = [(index, players, seed, kinds, options, max_actions) for index in range(games)]
+    budget = cpu_limit if cpu_limit and cpu_limit > 0 else None
+    deadline = deadline_after(budget)
     game.new_match(players, match_seed(seed, 0), options)   # bad players or options: one error, here
     records = []
     if ray:
-        records = _on_ray(game, jobs, ray, workers, progress)
+        records = _on_ray(game, jobs, ray, workers, progress, budget)
     elif workers == 1 or games == 1:
         for job in jobs:
-            records.append(play_game(game, *job))
+            try:
+                records.append(play_game(game, *job, deadline=deadline))
+            except BudgetSpent:
+                break
             if progress is not None:
                 progress(len(records), games)
     else:
         import concurrent.futures
         import multiprocessing
         context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
+        share = budget / workers if budget else None          # each process: its share of the budget
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_load_worker,
-                                                    initargs=(game.ir,)) as pool:
+                                                    initargs=(game.ir, share)) as pool:
             for record in pool.map(_worker_game, jobs, chunksize=max(1, games // (workers * 8))):
                 records.append(record)
                 if progress is not None:
                     progress(len(records), games)
     seconds = time.perf_counter() - start
-    return summarize(game.name, players, games, seed, kinds, options, records, seconds)
+    played = [r for r in records if not r.get("skipped")]
+    played = played[:next((i for i, r in enumerate(records) if r.get("skipped")), len(records))]
+    result = summarize(game.name, players, len(played), seed, kinds, options, played, seconds)
+    if len(played) < games:                  # (in game order: the first game the budget left unplayed ends it)
+        result["partial"], result["planned"] = True, games
+        result["stopped"] = budget_message(len(played), games, budget)
+    return result
 
 
-def play_game(game, index: int, players: int, seed: int, kinds: list[str], options, max_actions: int) -> dict:
-    """One match of a simulation, and what a report needs of it."""
+def play_game(game, index: int, players: int, seed: int, kinds: list[str], options, max_actions: int,
+              deadline: float | None = None) -> dict:
+    """One match of a simulation, and what a report needs of it. BudgetSpent when the process's
+    CPU time passes `deadline` (time.process_time) before the match ends."""
     seed_i = match_seed(seed, index)
     record = {"game": index, "seed": seed_i, "actions": 0, "results": None, "error": None,
               "legal": [], "taken": {}, "lead_changes": None, "sides": None}
@@ -96,6 +131,8 @@ def play_game(game, index: int, players: int, seed: int, kinds: list[str], optio
     taken = record["taken"]
     try:
         while not match.is_over:
+            if deadline is not None and time.process_time() > deadline:
+                raise BudgetSpent(f"game {index}: the run's CPU budget is spent")
             if record["actions"] >= max_actions:
                 record["error"] = f"no end after {max_actions} actions"
                 return record
@@ -111,6 +148,8 @@ def play_game(game, index: int, players: int, seed: int, kinds: list[str], optio
                 if now is not None and now != leader:
                     changes += 1
                     leader = now
+    except BudgetSpent:
+        raise
     except RulelangError as error:
         record["error"] = f"{type(error).__name__}: {error}"
         return record
@@ -131,31 +170,53 @@ def _leader(match):
 
 
 _worker_games: dict = {}                 # in a worker process: fingerprint -> the game built from its IR
+_worker_deadline: list = [None]          # in a worker process: when its share of the run's budget is spent
 
 
-def _load_worker(ir: dict):
+def _load_worker(ir: dict, cpu_limit: float | None = None):
     import rulelang
+    _worker_deadline[0] = deadline_after(cpu_limit)
     game = rulelang.Game(ir)
     _worker_games.clear()
     _worker_games[None] = game
     return game
 
 
+def _skipped(job: tuple) -> dict:
+    """The record of a game the run's budget left unplayed."""
+    return {"game": job[0], "skipped": True}
+
+
+def _played(game, job: tuple, deadline) -> dict:
+    try:
+        return play_game(game, *job, deadline=deadline)
+    except BudgetSpent:
+        return _skipped(job)
+
+
 def _worker_game(job: tuple) -> dict:
-    return play_game(_worker_games[None], *job)
+    deadline = _worker_deadline[0]
+    if deadline is not None and time.process_time() > deadline:
+        return _skipped(job)
+    return _played(_worker_games[None], job, deadline)
 
 
-def _ray_chunk(ir: dict, jobs: list) -> list:
-    """A Ray task: some games of a simulation, the game built once per worker process."""
+def _ray_chunk(ir: dict, jobs: list, cpu_limit: float | None = None) -> list:
+    """A Ray task: some games of a simulation, the game built once per worker process, within
+    `cpu_limit` seconds of CPU time (its share of the run's budget)."""
     import rulelang
+    deadline = deadline_after(cpu_limit)
     key = json.dumps(ir.get("name")), len(json.dumps(ir))
     game = _worker_games.get(key)
     if game is None:
         game = _worker_games[key] = rulelang.Game(ir)
-    return [play_game(game, *job) for job in jobs]
+    out = []
+    for job in jobs:
+        out.append(_skipped(job) if out and out[-1].get("skipped") else _played(game, job, deadline))
+    return out
 
 
-def _on_ray(game, jobs: list, address, workers: int, progress) -> list:
+def _on_ray(game, jobs: list, address, workers: int, progress, cpu_limit: float | None = None) -> list:
     """The games as Ray tasks, on a local Ray instance (address True) or a cluster."""
     try:
         import ray
@@ -168,7 +229,8 @@ def _on_ray(game, jobs: list, address, workers: int, progress) -> list:
     task = ray.remote(_ray_chunk)
     ir_ref = ray.put(game.ir)
     size = max(1, len(jobs) // 32)
-    pending = [task.remote(ir_ref, jobs[i:i + size]) for i in range(0, len(jobs), size)]
+    pending = [task.remote(ir_ref, jobs[i:i + size], cpu_limit * len(jobs[i:i + size]) / len(jobs) if cpu_limit else None)
+               for i in range(0, len(jobs), size)]
     records: list = []
     for ref in pending:                       # in game order, whatever order they finish in
         records += ray.get(ref)
@@ -260,6 +322,8 @@ def format_report(result: dict) -> str:
         f"{1000 * result['seconds'] / max(1, result['actions']):.2f} ms per action, bots' thinking included)",
         f"errors: {result['errors']}",
     ]
+    if result.get("stopped"):
+        lines.insert(0, printable(result["stopped"]))
     lines += [f"  game {f['game']} (seed {f['seed']}): {printable(f['error'])}" for f in result["failures"]]
     if result["errors"] > len(result["failures"]):
         lines.append(f"  ... and {result['errors'] - len(result['failures'])} more")

@@ -332,6 +332,15 @@ def _too_long(n: int, text: bool) -> None:
     _fault(f"a list grew past {LIST_LIMIT} elements (list limit)")
 
 
+def _wrong_pair(op: str, a, b) -> None:
+    """A rule error for `a op b` of values that do not go together (a number and a list): the rules'
+    error, not the engine's (a `none` is left to the TypeError the engine already words)."""
+    if a is None or b is None:
+        return
+    words = {int: "a number", bool: "a truth value", str: "a text", list: "a list"}
+    _fault(f"`{op}` of {words.get(type(a), 'a value')} and {words.get(type(b), 'a value')}: they do not go together")
+
+
 def _nested(v) -> bool:
     """Does the list v hold lists? (a scan in C, as cheap as the copy it guards)"""
     return list in map(type, v)
@@ -459,7 +468,11 @@ def _plus(m, a, b):
             _overworked()
         v = a + b
         return _built(m, v) if n and (_nested(a) or _nested(b)) else v
-    return a + b                               # numbers (or the TypeError of a wrong pair, as before)
+    try:
+        return a + b                           # numbers
+    except TypeError:
+        _wrong_pair("+", a, b)                 # (only a crafted IR: the checker types a rule file's `+`)
+        raise
 
 
 def _mul(m, a, b):
@@ -476,7 +489,11 @@ def _mul(m, a, b):
     elif tb in (str, list) and ta in (int, bool):
         seq, k = b, a
     else:
-        return a * b                           # (a TypeError: the rules' error, as before)
+        try:
+            return a * b
+        except TypeError:
+            _wrong_pair("*", a, b)
+            raise
     n = len(seq) * k if k > 0 else 0
     if n > (TEXT_LIMIT if type(seq) is str else LIST_LIMIT):
         _too_long(n, type(seq) is str)
