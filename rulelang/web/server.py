@@ -241,6 +241,7 @@ class Server:
         self.store = Store(store)
         self.matches: dict[str, Served] = {}
         self.bot_delay = bot_delay
+        self.rate, self.burst = RATE, BURST      # a connection's messages a second, and at once
         self.pool = BotPool()
         self.app = Starlette(lifespan=self._lifespan, routes=[
             Route("/", self.lobby_page),
@@ -438,7 +439,7 @@ class Server:
             return
         await ws.accept()
         served.sockets[ws] = seat
-        allowance, refused = BURST, 0
+        allowance, refused = self.burst, 0
         last = asyncio.get_running_loop().time()
         try:
             async with served.lock:
@@ -448,7 +449,7 @@ class Server:
             while True:
                 raw = await ws.receive_text()
                 now = asyncio.get_running_loop().time()
-                allowance = min(BURST, allowance + (now - last) * RATE)
+                allowance = min(self.burst, allowance + (now - last) * self.rate)
                 last = now
                 if allowance < 1:
                     refused += 1
