@@ -52,7 +52,7 @@ def version_of(page) -> str | None:
     return page.get_attribute("body", "data-version")
 
 
-def settle(served, pages, seconds=60.0) -> None:
+def settle(served, pages, seconds=120.0) -> None:
     """Until the bots are done (a person is to act, or the game is over) and every page shows the
     match's position now."""
     deadline = time.monotonic() + seconds
@@ -62,7 +62,7 @@ def settle(served, pages, seconds=60.0) -> None:
         if (m.is_over or m.current_player not in served.bots) and not bots_busy:
             v = served.version
             for p in pages:
-                p.wait_for_selector(f"body[data-version='{v}']", state="attached", timeout=30000)
+                p.wait_for_selector(f"body[data-version='{v}']", state="attached", timeout=60000)
             if served.version == v:
                 return
         time.sleep(0.02)
@@ -91,7 +91,7 @@ def play_by_clicks(served, seats: dict, watchers: list, seed: int, cap: int) -> 
         before = served.version
         buttons.nth(rng.randrange(count)).click()
         clicks += 1
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while served.version == before and time.monotonic() < deadline:
             time.sleep(0.01)
         assert served.version > before, page.inner_text("#error")
