@@ -183,8 +183,7 @@ def _parser() -> argparse.ArgumentParser:
     lsp.set_defaults(run=_lsp)
 
     serve = commands.add_parser("serve", help="play in the browser, each player on their own device",
-                                description="A lobby and a table per seat in the browser (docs/web.md). "
-                                            "Needs the web extra: pip install 'rulelang[web]'.")
+                                description="A lobby and a table per seat in the browser (docs/serve.md).")
     serve.add_argument("files", nargs="*", metavar="RULES", help="rule files to offer besides the shipped games")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this "
                                                            "computer only; 0.0.0.0: your network)")

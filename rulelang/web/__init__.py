@@ -1,6 +1,6 @@
-"""`rulelang serve`: play rule files in the browser, each player on their own device (docs/web.md).
+"""`rulelang serve`: play rule files in the browser, each player on their own device (docs/serve.md).
 
-Needs the `web` extra (Starlette and uvicorn): pip install 'rulelang[web]'.
+Starlette, uvicorn and websockets are core dependencies: a plain `pip install .` serves.
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ def serve(rules: list[str], host: str = "127.0.0.1", port: int = 8000, store: st
         import uvicorn
         from .server import create_app
     except ImportError:
-        print("rulelang serve needs Starlette and uvicorn: pip install 'rulelang[web]'", file=sys.stderr)
+        print("rulelang serve needs Starlette and uvicorn (dependencies of rulelang): pip install .",
+              file=sys.stderr)
         return 1
     store = store or default_store()
     if store != ":memory:":
@@ -39,7 +40,7 @@ def serve(rules: list[str], host: str = "127.0.0.1", port: int = 8000, store: st
               f"rulelang serve --host 0.0.0.0 --port {port} (then open http://THIS-COMPUTER'S-ADDRESS:{port}/)")
     else:
         print("anyone who can reach this address can open the lobby and start matches; each seat's link "
-              "is its own secret (see docs/web.md for a reverse proxy with HTTPS)")
+              "is its own secret (see docs/serve.md for a reverse proxy with HTTPS)")
     print("Ctrl-C stops the server", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
                 ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=2)

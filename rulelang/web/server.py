@@ -28,7 +28,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import rulelang
+from rulelang import interrupt_seat
 from rulelang.play.bots import bot_seed, make_bot
+from rulelang.play.repl import learned
 from rulelang.core.errors import EngineFault, IllegalAction, RulelangError
 from rulelang.core.textsafe import printable
 
@@ -163,7 +165,14 @@ class Served:
     seats: list                              # per seat: "human" or a bot kind
     tokens: dict                             # token hash -> seat (None: the spectator link)
     seed: int
-    applied: int = 0                         # actions applied (and stored)
+    applied: int = 0                         # actions applied (and stored): the match's log of texts
+    version: int = 0                         # changes so far (actions and undos): a page's position
+    texts: list = field(default_factory=list)       # the texts applied, in order
+    actors: list = field(default_factory=list)      # per text: the seat that chose it
+    crossed: list = field(default_factory=list)     # per text: (what it told a person but its chooser's own
+                                                    # cards, what it told a person at all), or None
+    undo: dict | None = None                 # an undo asked and not yet answered: {by, back_to, waiting}
+    notice: str | None = None                # the last word about an undo, until the next action
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict = field(default_factory=dict)     # websocket -> seat
     bots: dict = field(default_factory=dict)
@@ -173,6 +182,51 @@ class Served:
 
     def kinds(self) -> list[str]:
         return ["human" if k == HUMAN else f"{k} bot" for k in self.seats]
+
+    def humans(self) -> list[int]:
+        return [p for p, k in enumerate(self.seats) if k == HUMAN]
+
+    def play(self, text: str, seat: int | None = None) -> None:
+        """Apply `text` (chosen by `seat`; None: as the text or the turn says) and note what it told
+        a person's seat it could not know before, in the terminal's words (play/repl.py `learned`):
+        chance drawn, a card a person now sees, a message to a person alone. Twice: as the terminal
+        judges it (the chooser's own cards shown to others do not count: undoing that decision costs
+        only its chooser), and strictly (they do: a later decision of another seat that showed a
+        person its cards may not be undone). Raises as Match.apply does (and then nothing changed)."""
+        m = self.match
+        if seat is None:
+            seat = interrupt_seat(text)
+            seat = m.current_player if seat is None else seat
+        before = {p: m.visible_to(p) for p in self.humans()}
+        own = before.get(seat, set())           # a human showing their own card tells them nothing
+        told = len(m.message_log())
+        m.apply(text)
+        lenient = learned(m, {p: seen | own for p, seen in before.items()}, told)
+        strict = lenient if lenient is not None else learned(
+            m, {p: seen | own if p == seat else seen for p, seen in before.items()}, told)
+        self.crossed.append((lenient, strict))
+        self.texts.append(text)
+        self.actors.append(seat)
+        self.applied += 1
+        self.version += 1
+        self.notice = None
+
+    def undo_target(self, seat: int) -> tuple[int | None, str | None]:
+        """(how many actions stay, None) to undo `seat`'s last decision and all played since; or
+        (None, why not) in words."""
+        if seat not in self.humans():
+            return None, "only a person's seat may ask to undo"
+        if self.match.is_over:
+            return None, "the game is over"
+        last = next((i for i in range(len(self.actors) - 1, -1, -1) if self.actors[i] == seat), None)
+        if last is None:
+            return None, "you have no move to undo"
+        for i in range(last, len(self.crossed)):
+            reason = self.crossed[i][0 if self.actors[i] == seat else 1]
+            if reason is not None:
+                return None, (f"cannot undo: since your last move {reason}, and undoing would let it be "
+                              f"played again knowing it")
+        return last, None
 
 
 class Server:
@@ -187,6 +241,7 @@ class Server:
         self.store = Store(store)
         self.matches: dict[str, Served] = {}
         self.bot_delay = bot_delay
+        self.rate, self.burst = RATE, BURST      # a connection's messages a second, and at once
         self.pool = BotPool()
         self.app = Starlette(lifespan=self._lifespan, routes=[
             Route("/", self.lobby_page),
@@ -324,16 +379,17 @@ class Server:
 
         def replay():
             m = entry.game.new_match(saved["players"], saved["seed"], saved["options"])
+            served = Served(mid, entry, m, saved["seats"], saved["tokens"], saved["seed"])
             for text in saved["actions"]:
-                m.apply(text)
-            return m
-        match = await asyncio.to_thread(replay)
+                served.play(text)
+            served.version = saved["version"]
+            return served
+        restored = await asyncio.to_thread(replay)
         served = self.matches.get(mid)            # (another request restored it meanwhile)
         if served is not None:
             return served
-        served = Served(mid, entry, match, saved["seats"], saved["tokens"], saved["seed"],
-                        applied=len(saved["actions"]))
-        served.bots = {p: make_bot(k, bot_seed(saved["seed"] + served.applied, p))
+        served = restored
+        served.bots = {p: make_bot(k, bot_seed(saved["seed"] + served.version, p))
                        for p, k in enumerate(served.seats) if k != HUMAN}
         self.matches[mid] = served
         self._wake_bots(served)
@@ -345,7 +401,17 @@ class Server:
         body = present.seat_payload(m, seat) if seat is not None else present.spectator_payload(m)
         if seat is not None and seat in served.bots:
             body["actions"], body["out_of_turn"] = [], []
-        body.update({"type": "state", "version": served.applied, "thinking": served.thinking,
+        undo = served.undo
+        if seat is not None and seat in served.humans():
+            _, why = served.undo_target(seat)
+        else:
+            why = "only a person's seat may ask to undo"
+        body.update({"undo": None if undo is None else {
+                         "by": present.seat_name(undo["by"]), "mine": undo["by"] == seat,
+                         "waiting": [present.seat_name(p) for p in sorted(undo["waiting"])],
+                         "to_answer": seat in undo["waiting"]},
+                     "can_undo": why is None and undo is None, "undo_why": why, "notice": served.notice})
+        body.update({"type": "state", "version": served.version, "thinking": served.thinking,
                      "fault": served.fault, "you": present.seat_name(seat) if seat is not None else None,
                      "seats": [{"name": present.seat_name(p), "kind": k} for p, k in enumerate(served.kinds())],
                      "outcome": present.outcome_words(m, served.kinds())})
@@ -373,7 +439,7 @@ class Server:
             return
         await ws.accept()
         served.sockets[ws] = seat
-        allowance, refused = BURST, 0
+        allowance, refused = self.burst, 0
         last = asyncio.get_running_loop().time()
         try:
             async with served.lock:
@@ -383,7 +449,7 @@ class Server:
             while True:
                 raw = await ws.receive_text()
                 now = asyncio.get_running_loop().time()
-                allowance = min(BURST, allowance + (now - last) * RATE)
+                allowance = min(self.burst, allowance + (now - last) * self.rate)
                 last = now
                 if allowance < 1:
                     refused += 1
@@ -415,11 +481,15 @@ class Server:
         except ValueError:
             await self._tell(ws, "a message must be JSON")
             return
-        if not isinstance(msg, dict) or msg.get("type") not in ("act", "sync"):
-            await self._tell(ws, 'a message is {"type": "act", "text": ..., "version": ...} or {"type": "sync"}')
+        if not isinstance(msg, dict) or msg.get("type") not in ("act", "sync", "undo", "answer_undo"):
+            await self._tell(ws, 'a message is {"type": "act", "text": ..., "version": ...}, {"type": "sync"}, '
+                                 '{"type": "undo", "version": ...} or {"type": "answer_undo", "accept": ...}')
             return
         if msg["type"] == "sync":
             await self.push(served, only=ws)
+            return
+        if msg["type"] in ("undo", "answer_undo"):
+            await self.undo_message(served, seat, ws, msg)
             return
         text, version = msg.get("text"), msg.get("version")
         if not isinstance(text, str) or not text or len(text) > ACTION_TEXT_LIMIT:
@@ -438,8 +508,11 @@ class Server:
                 problem = "the match cannot go on"
             elif m.is_over:
                 problem = "the game is over"
-            elif version != served.applied:
+            elif version != served.version:
                 problem = "the match has moved on since then: choose again"
+            elif served.undo is not None:
+                problem = (f"{present.seat_name(served.undo['by'])} has asked to undo their last move: "
+                           f"that is answered first")
             else:
                 problem = await asyncio.to_thread(self._apply_for, served, seat, text)
         if problem:
@@ -448,6 +521,82 @@ class Server:
             return
         await self.push(served)
         self._wake_bots(served)
+
+    async def undo_message(self, served: Served, seat: int | None, ws: WebSocket, msg: dict) -> None:
+        """{"type": "undo", "version": N}: a seat asks to take back its last decision (and all played
+        since); every other person's seat must accept (bots accept), and none of those actions may
+        have told a person something hidden (chance, a card, a private message).
+        {"type": "answer_undo", "accept": true|false}: an answer (the asker's false withdraws it)."""
+        if seat is None:
+            await self._tell(ws, "a spectator cannot ask or answer an undo")
+            return
+        problem, done = None, False
+        async with served.lock:
+            undo = served.undo
+            if msg["type"] == "undo":
+                if type(msg.get("version")) is not int:
+                    problem = "an undo must say which position it was asked in (version)"
+                elif msg["version"] != served.version:
+                    problem = "the match has moved on since then: ask again"
+                elif undo is not None:
+                    problem = f"{present.seat_name(undo['by'])} has already asked to undo: answer that first"
+                else:
+                    back_to, problem = served.undo_target(seat)
+                    if problem is None:
+                        waiting = set(served.humans()) - {seat}
+                        served.undo = {"by": seat, "back_to": back_to, "waiting": waiting}
+                        served.notice = None
+                        done = not waiting
+            else:
+                accept = msg.get("accept")
+                if type(accept) is not bool:
+                    problem = "an answer to an undo is accept: true or false"
+                elif undo is None:
+                    problem = "no undo is asked now"
+                elif seat == undo["by"]:
+                    if not accept:
+                        served.undo = None
+                        served.notice = f"{present.seat_name(seat)} withdrew their undo"
+                    else:
+                        problem = "you asked for it: the others answer"
+                elif seat not in undo["waiting"]:
+                    problem = "you have answered already"
+                elif not accept:
+                    served.undo = None
+                    served.notice = f"{present.seat_name(seat)} declined to undo {present.seat_name(undo['by'])}'s move"
+                else:
+                    undo["waiting"].discard(seat)
+                    done = not undo["waiting"]
+            if done:
+                problem = await asyncio.to_thread(self._undo_now, served)
+        if problem:
+            await self._tell(ws, problem)
+            await self.push(served, only=ws)
+            return
+        await self.push(served)
+        self._wake_bots(served)
+
+    def _undo_now(self, served: Served) -> str | None:
+        """Rebuild the match from its seed with the actions before the asker's last decision (under
+        the lock, in a worker thread). The store forgets the undone actions."""
+        undo, served.undo = served.undo, None
+        keep = undo["back_to"]
+        m = served.entry.game.new_match(served.match.players, served.seed, served.match.options)
+        try:
+            for text in served.texts[:keep]:
+                m.apply(text)
+        except (RulelangError, EngineFault) as err:      # (a replay of applied actions: not expected)
+            return f"cannot undo: {printable(str(err))[:200]}"
+        undone = served.applied - keep
+        served.match = m
+        del served.texts[keep:], served.actors[keep:], served.crossed[keep:]
+        served.applied = keep
+        served.version += 1
+        served.fault = None
+        served.notice = (f"{present.seat_name(undo['by'])}'s last move was undone"
+                         f" ({undone} action{'s' if undone != 1 else ''} taken back)")
+        self.store.undo(served.id, served.version, keep)
+        return None
 
     def _apply_for(self, served: Served, seat: int, text: str) -> str | None:
         """Apply `text` for `seat` if it is one of that seat's own actions now (in a worker thread,
@@ -462,13 +611,12 @@ class Server:
                 if not mine:
                     return "it is not your turn" if m.current_player != seat else "you have no action now"
                 return f"`{printable(text)[:80]}` is not one of your actions now"
-            m.apply(text)
+            served.play(text, seat)
         except IllegalAction as err:
             return printable(str(err))[:300]
         except (RulelangError, EngineFault) as err:
             return f"rule error: {printable(str(err))[:300]} (the match is unchanged)"
-        served.applied += 1
-        self.store.append(served.id, served.applied, text)
+        self.store.append(served.id, served.version, text)
         return None
 
     async def push(self, served: Served, only: WebSocket | None = None) -> None:
@@ -500,11 +648,11 @@ class Server:
             async with served.lock:
                 m = served.match
                 seat = m.current_player
-                if m.is_over or served.fault or seat not in served.bots:
-                    served.thinking = None
+                if m.is_over or served.fault or seat not in served.bots or served.undo is not None:
+                    served.thinking = None          # (an undo asked: the bots wait for its answer)
                     break
                 served.thinking = seat
-                copy, version = m.clone(), served.applied
+                copy, version = m.clone(), served.version
             await self.push(served)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
@@ -523,17 +671,16 @@ class Server:
                 served.thinking = None
                 break
             async with served.lock:
-                if served.applied != version or served.match.current_player != seat:
+                if served.version != version or served.match.current_player != seat or served.undo is not None:
                     continue
                 try:
-                    await asyncio.to_thread(served.match.apply, text)
+                    await asyncio.to_thread(served.play, text, seat)
                 except (RulelangError, EngineFault) as err:
                     served.fault = f"a bot met a rule error: {printable(str(err))[:300]}"
                     served.thinking = None
                     break
-                served.applied += 1
                 served.thinking = None
-                self.store.append(served.id, served.applied, text)
+                self.store.append(served.id, served.version, text)
             await self.push(served)
         await self.push(served)
 

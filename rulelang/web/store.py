@@ -1,7 +1,8 @@
 """Where served matches are kept: one SQLite file, written on every action.
 
 A match is stored as its save (the rules' path and fingerprint, player count, seed, options, and
-the texts of the actions applied, in order), its seats (human or a bot kind) and the SHA-256 of
+the texts of the actions applied, in order, each numbered by the match's change count; an undo
+deletes the actions it takes back and records its own change number in `undos`), its seats (human or a bot kind) and the SHA-256 of
 each link's token (never the token itself: whoever reads the file cannot use the links). After a
 restart a match is rebuilt by replaying its actions from the seed, the first time a link of it is
 opened.
@@ -20,6 +21,8 @@ CREATE TABLE IF NOT EXISTS matches (
     tokens TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS actions (
     match TEXT NOT NULL, n INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (match, n));
+CREATE TABLE IF NOT EXISTS undos (
+    match TEXT NOT NULL, version INTEGER NOT NULL, kept INTEGER NOT NULL, PRIMARY KEY (match, version));
 """
 
 
@@ -39,9 +42,19 @@ class Store:
                             (mid, rules, fingerprint, game, players, seed, json.dumps(options),
                              json.dumps(seats), json.dumps(tokens), time.time()))
 
-    def append(self, mid: str, n: int, text: str) -> None:
+    def append(self, mid: str, version: int, text: str) -> None:
+        """An action applied, as the match's change number `version` (they only grow)."""
         with self.lock:
-            self.db.execute("INSERT INTO actions VALUES (?,?,?)", (mid, n, text))
+            self.db.execute("INSERT INTO actions VALUES (?,?,?)", (mid, version, text))
+
+    def undo(self, mid: str, version: int, kept: int) -> None:
+        """An undo, the match's change number `version`: only its first `kept` actions stay."""
+        with self.lock:
+            self.db.execute("BEGIN")
+            self.db.execute("DELETE FROM actions WHERE match = ? AND n IN "
+                            "(SELECT n FROM actions WHERE match = ? ORDER BY n LIMIT -1 OFFSET ?)", (mid, mid, kept))
+            self.db.execute("INSERT INTO undos VALUES (?,?,?)", (mid, version, kept))
+            self.db.execute("COMMIT")
 
     def get(self, mid: str) -> dict | None:
         with self.lock:
@@ -49,12 +62,14 @@ class Store:
                                   "FROM matches WHERE id = ?", (mid,)).fetchone()
             if row is None:
                 return None
-            actions = [t for (t,) in self.db.execute("SELECT text FROM actions WHERE match = ? ORDER BY n",
-                                                       (mid,))]
+            rows = self.db.execute("SELECT n, text FROM actions WHERE match = ? ORDER BY n", (mid,)).fetchall()
+            (undone,) = self.db.execute("SELECT MAX(version) FROM undos WHERE match = ?", (mid,)).fetchone()
+        actions = [t for _, t in rows]
+        version = max([rows[-1][0] if rows else 0, undone or 0])
         rules, fingerprint, game, players, seed, options, seats, tokens = row
         return {"id": mid, "rules": rules, "fingerprint": fingerprint, "game": game, "players": players,
                 "seed": seed, "options": json.loads(options), "seats": json.loads(seats),
-                "tokens": json.loads(tokens), "actions": actions}
+                "tokens": json.loads(tokens), "actions": actions, "version": version}
 
     def close(self) -> None:
         with self.lock:

@@ -144,7 +144,11 @@ def test_bad_input_gets_a_clear_error_and_never_changes_the_match(serve):
         seat = await connect(body["links"][0]["url"])
         legal = seat.state["actions"][0]["text"]
         cases = [("not json", "a message must be JSON"),
-                 (json.dumps([1, 2]), 'a message is {"type": "act", "text": ..., "version": ...} or {"type": "sync"}'),
+                 (json.dumps([1, 2]), 'a message is {"type": "act", "text": ..., "version": ...}, {"type": "sync"}, '
+                                     '{"type": "undo", "version": ...} or {"type": "answer_undo", "accept": ...}'),
+                 (json.dumps({"type": "undo"}), "an undo must say which position it was asked in (version)"),
+                 (json.dumps({"type": "answer_undo", "accept": "yes"}), "an answer to an undo is accept: true or false"),
+                 (json.dumps({"type": "answer_undo", "accept": True}), "no undo is asked now"),
                  (json.dumps({"type": "act", "text": legal}), "an action must say which position it was chosen in (version)"),
                  (json.dumps({"type": "act", "text": 7, "version": 0}), "an action is its text, as the page lists it"),
                  (json.dumps({"type": "act", "text": "play 9★", "version": 0}), "`play 9★` is not one of your actions now"),

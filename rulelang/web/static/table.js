@@ -70,6 +70,32 @@
     for (const b of document.querySelectorAll("button.action, button.option")) b.disabled = true;
   }
 
+  function sendUndo(body) {
+    if (!ws || ws.readyState !== WebSocket.OPEN || !state) return;
+    $("error").textContent = "";
+    ws.send(JSON.stringify(Object.assign({ version: state.version }, body)));
+  }
+  // ---- undo: asked by a seat, answered by every other person's seat ------------------------------
+  function drawUndo() {
+    const u = state.undo, mine = state.you !== null && state.you !== undefined;
+    $("undo-box").hidden = !mine || view_over();
+    const b = $("undo");
+    b.disabled = !state.can_undo;
+    b.title = state.undo_why || "take back your last decision (the others are asked)";
+    $("undo-why").textContent = state.undo_why && state.undo_why.startsWith("cannot") ? state.undo_why : "";
+    const ask = $("undo-ask");
+    ask.hidden = !u;
+    if (u) {
+      $("undo-text").textContent = u.to_answer ? `${u.by} asks to undo their last move.`
+        : u.mine ? `You asked to undo your last move: waiting for ${u.waiting.join(", ")}.`
+        : `${u.by} asks to undo their last move: waiting for ${u.waiting.join(", ")}.`;
+      $("undo-yes").hidden = !u.to_answer;
+      $("undo-no").hidden = !(u.to_answer || u.mine);
+      $("undo-no").textContent = u.mine ? "Withdraw" : "Decline";
+    }
+  }
+  function view_over() { return !!(state && state.view && state.view.over); }
+
   function header() {
     $("game-name").textContent = hello.game;
     $("who").textContent = hello.you ? `You are ${hello.you}` : "Spectator";
@@ -239,6 +265,7 @@
       line = `${who} — ${String(view.step).replace(/_/g, " ")}` + (view.turn ? ` · turn ${view.turn}` : "");
     }
     if (state.thinking !== null && state.thinking !== undefined) line += ` · ${seatName(state.thinking)} is thinking…`;
+    if (state.notice) line += ` · ${state.notice}`;
     $("status").textContent = line;
     $("status").classList.toggle("mine", !view.over && view.actor === view.viewer);
     const o = state.outcome;
@@ -302,10 +329,14 @@
     drawValues(view);
     drawActions(view);
     drawLogs();
+    drawUndo();
     document.body.dataset.version = state.version;
     document.body.dataset.over = view.over ? "yes" : "no";
   }
 
+  $("undo").addEventListener("click", () => sendUndo({ type: "undo" }));
+  $("undo-yes").addEventListener("click", () => sendUndo({ type: "answer_undo", accept: true }));
+  $("undo-no").addEventListener("click", () => sendUndo({ type: "answer_undo", accept: false }));
   $("narrow-clear").addEventListener("click", () => { narrow = null; render(); });
   $("filter").addEventListener("input", render);
   document.addEventListener("click", (ev) => { if (!ev.target.closest(".card")) $("card-tip").hidden = true; });

@@ -1,0 +1,168 @@
+"""Undo in a served match, over real websockets: a seat asks to take back its last decision (and
+everything played since), every other person's seat must accept (bots accept), and no undo goes
+back past chance or hidden information a person saw — the terminal's rules (play/repl.py)."""
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from .conftest import ROOT, SMALL, get
+from .test_server import connect, make
+
+DICE = Path(__file__).resolve().parent / "dice.rules"
+VALGARD = ROOT / "games" / "valgard.rules"
+
+
+async def state_at(seats, version):
+    for s in seats:
+        if s.state["version"] != version:
+            await s.until(lambda m: m["type"] == "state" and m["version"] == version)
+
+
+async def ask(seat, kind="undo", **more):
+    await seat.ws.send(json.dumps({"type": kind, "version": seat.state["version"], **more}))
+
+
+async def said(seat) -> str:
+    return (await seat.until(lambda m: m["type"] == "error"))["message"]
+
+
+def test_an_undo_asks_the_other_person_and_is_done_only_when_accepted(serve, tmp_path):
+    store = tmp_path / "s.sqlite"
+    server = serve([DICE], store=store, include_shipped=False)
+    body = make(server, "dice", ["human", "human"], seed=3)
+    served = server.server.matches[body["id"]]
+
+    async def play():
+        p1, p2 = [await connect(link["url"]) for link in body["links"]]
+        watcher = await connect(body["spectator"]["url"])
+        everyone = [p1, p2, watcher]
+        assert p1.state["can_undo"] is False and p1.state["undo_why"] == "you have no move to undo"
+        await p1.act("step")
+        await state_at(everyone, 1)
+        await p2.act("step")
+        await state_at(everyone, 2)
+        assert p1.state["can_undo"] and p2.state["can_undo"]
+        assert watcher.state["can_undo"] is False
+
+        await ask(p1)                                   # P1 asks: P2 is asked, nothing changes yet
+        await state_at(everyone, 2)
+        await p2.until(lambda m: m["type"] == "state" and m["undo"])
+        assert p2.state["undo"] == {"by": "P1", "mine": False, "waiting": ["P2"], "to_answer": True}
+        await p1.until(lambda m: m["type"] == "state" and m["undo"])
+        assert p1.state["undo"]["mine"] and not p1.state["undo"]["to_answer"]
+        assert served.match.log == ["step", "step"]
+        await p1.act("step")                            # no move while it is asked
+        assert await said(p1) == "P1 has asked to undo their last move: that is answered first"
+        await ask(p2)
+        assert await said(p2) == "P1 has already asked to undo: answer that first"
+        await ask(p1, "answer_undo", accept=True)
+        assert await said(p1) == "you asked for it: the others answer"
+        await ask(watcher, "answer_undo", accept=True)
+        assert await said(watcher) == "a spectator cannot ask or answer an undo"
+
+        await ask(p2, "answer_undo", accept=False)      # declined: the match as it was
+        await p1.until(lambda m: m["type"] == "state" and m["undo"] is None)
+        assert p1.state["notice"] == "P2 declined to undo P1's move"
+        assert served.match.log == ["step", "step"] and served.version == 2
+
+        await ask(p1)
+        await p2.until(lambda m: m["type"] == "state" and m["undo"])
+        await ask(p2, "answer_undo", accept=True)       # accepted: back to before P1's last move
+        await state_at(everyone, 3)
+        assert served.match.log == [] and served.applied == 0
+        for s in everyone:
+            assert s.state["undo"] is None and s.state["notice"] == "P1's last move was undone (2 actions taken back)"
+            assert s.state["log"] == []
+        assert p1.state["actions"] and p2.state["actions"] == []
+        await p1.act("step")                            # play on from there
+        await state_at(everyone, 4)
+        assert served.match.log == ["step"]
+        for s in everyone:
+            await s.ws.close()
+    asyncio.run(play())
+
+    saved = server.server.store.get(body["id"])         # the store forgot the undone moves
+    assert saved["actions"] == ["step"] and saved["version"] == 4
+    server.stop()
+    again = serve([DICE], store=store, include_shipped=False)
+    code, raw = get(body["links"][1]["url"].replace(server.url, again.url).replace("/play/", "/api/play/"))
+    after = json.loads(raw)
+    assert code == 200 and after["version"] == 4 and after["log"] == ["step"] and after["can_undo"] is False
+
+
+def test_no_undo_past_chance(serve):
+    server = serve([DICE], include_shipped=False)
+    body = make(server, "dice", ["human", "human"], seed=3)
+    served = server.server.matches[body["id"]]
+
+    async def play():
+        p1, p2 = [await connect(link["url"]) for link in body["links"]]
+        await p1.act("step")
+        await state_at([p1, p2], 1)
+        await p2.act("roll")                            # P2's roll: P1's step is no longer undoable either
+        await state_at([p1, p2], 2)
+        why = "cannot undo: since your last move a die was rolled, and undoing would let it be played again knowing it"
+        assert (p1.state["can_undo"], p1.state["undo_why"]) == (False, why)
+        assert (p2.state["can_undo"], p2.state["undo_why"]) == (False, why)
+        await ask(p1)
+        assert await said(p1) == why
+        assert served.undo is None and served.match.log == ["step", "roll"]
+    asyncio.run(play())
+
+
+def test_no_undo_past_a_card_another_seat_showed_a_person(serve):
+    """Showing one's own card does not stop its chooser's undo (the others saw it and must accept:
+    only the chooser loses), as at the terminal; a card another seat showed since does."""
+    server = serve([SMALL], include_shipped=False)
+    body = make(server, "small", ["human", "human"], seed=5)
+    served = server.server.matches[body["id"]]
+
+    async def play():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        first = served.match.current_player
+        second = 1 - first
+        await seats[first].act(seats[first].state["actions"][0]["text"])     # a card from a hidden hand
+        await state_at(seats, 1)
+        assert seats[first].state["can_undo"] and seats[first].state["undo_why"] is None
+        await seats[second].act(seats[second].state["actions"][0]["text"])   # shows the first a card
+        await state_at(seats, 2)
+        why = (f"cannot undo: since your last move P{first + 1} has seen a card that was hidden from them, "
+               "and undoing would let it be played again knowing it")
+        assert seats[first].state["undo_why"] == why
+        await ask(seats[first])
+        assert await said(seats[first]) == why
+        chooser = served.match.current_player            # the trick's winner: "take a bonus point?"
+        assert [a["text"] for a in seats[chooser].state["actions"]] == ["yes", "no"]
+        await seats[chooser].act("yes")
+        await state_at(seats, 3)
+        assert seats[chooser].state["can_undo"], seats[chooser].state["undo_why"]
+        await ask(seats[chooser])
+        other = 1 - chooser
+        await seats[other].until(lambda m: m["type"] == "state" and m["undo"])
+        await ask(seats[other], "answer_undo", accept=True)
+        await state_at(seats, 4)
+        assert len(served.match.log) == 2 and served.match.question is not None
+        assert [a["text"] for a in seats[chooser].state["actions"]] == ["yes", "no"]
+    asyncio.run(play())
+
+
+def test_bots_accept_an_undo_at_once_and_wait_while_one_is_asked(serve):
+    server = serve([VALGARD], include_shipped=False)
+    body = make(server, "valgard", ["human", "random"], seed=2)
+    served = server.server.matches[body["id"]]
+
+    async def play():
+        p1 = await connect(body["links"][0]["url"])
+        await p1.act("place d1")
+        await p1.until(lambda m: m["type"] == "state" and m["version"] == 2 and m["actions"])
+        bot_move = served.match.log[1]
+        await ask(p1)                                   # no other person: done at once
+        await p1.until(lambda m: m["type"] == "state" and m["version"] == 3)
+        assert served.match.log == [] and p1.state["notice"] == "P1's last move was undone (2 actions taken back)"
+        await p1.act("place d1")                        # the bot plays again from there
+        await p1.until(lambda m: m["type"] == "state" and m["version"] == 5 and m["actions"])
+        assert served.match.log[0] == "place d1" and len(served.match.log) == 2
+        return bot_move
+    asyncio.run(play())
