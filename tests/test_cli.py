@@ -207,7 +207,7 @@ def test_bots_alone_play_a_whole_game(capsys, monkeypatch):
     code, out, err = play_cli(capsys, monkeypatch, [], REGICIDE, "--players", "3", "--seed", "8",
                               "--bot", "random")
     assert code == 0 and err == ""
-    assert "Game over." in out
+    assert "Game over: everyone loses" in out or "Game over: everyone wins" in out
     assert re.search(r"P3 \(random bot\): (win|lose|draw)", out)
 
 
@@ -299,7 +299,7 @@ def test_hot_seat_never_shows_the_other_hand_to_the_deciding_player(game, seed, 
     code = run_repl(game, 2, seed, {}, {}, keys, out, REGICIDE)
     text = out.getvalue()
     assert code == 0 and "Traceback" not in text
-    assert "Game over." in text
+    assert "Game over: " in text
     assert text.count(HAND_OVER) >= 2
     if script:
         assert "P2> undo\nundone\n" in text

@@ -119,11 +119,12 @@ CASES = [
          "E203", "player counts 4..1 are not a valid range"),
     Case("missing-inner-brace", "hand[p] }\n  }\n\n  proc draw_round", "hand[p] }\n\n  proc draw_round",
          "proc", "E001", None),
-    Case("stray-character-after-unicode", 'spades "♠" }', 'spades "♠" } @', "@",
+    Case("stray-character-after-unicode", 'clubs: "♣ doubles the damage dealt.",',
+         'clubs: "♣ doubles the damage dealt.", @', "@",
          "E002", "unexpected character `@`"),
 ]
 # Caret widths that are not simply the anchor's length (the span of `on` is the whole handler).
-WIDTHS = {"unknown-event": len("on stuk { finish lose }")}
+WIDTHS = {"unknown-event": len('on stuk { finish lose "" + text(me) + " can neither play a card nor yield" }')}
 
 
 def case_params(skip: tuple[str, ...] = ()):

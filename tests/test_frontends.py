@@ -39,7 +39,7 @@ def test_numbers_play_a_whole_game_to_its_outcome():
     assert code == 0
     assert "P1 plays: take 1" in out
     assert "P2 (random) plays:" in out
-    assert "Game over." in out
+    assert "Game over: " in out
     assert "P1 (human): " in out and "score" in out
     assert "Traceback" not in out
 
@@ -162,7 +162,7 @@ def test_a_rule_error_in_a_bot_move_without_human_decision_stops_the_game():
 def test_all_bot_seats_play_to_the_end():
     code, out = play([], bots={0: "random", 1: "greedy"})
     assert code == 0
-    assert "Game over." in out and "P2 (greedy bot)" in out
+    assert "Game over: " in out and "P2 (greedy bot)" in out
 
 
 def test_hot_seat_hands_over_and_never_shows_the_other_players_secrets():
@@ -325,7 +325,7 @@ def test_cli_play_reads_piped_input_and_prints_the_seed(fake_engine, monkeypatch
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 20))
     assert main(["play", "x.rules", "--seed", "4", "--bot", "2=random", "--option", "pile=4"]) == 0
     out = capsys.readouterr().out
-    assert "Take Last: 2 players, seed 4" in out and "Game over." in out
+    assert "Take Last: 2 players, seed 4" in out and "Game over: " in out
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "x.rules", "--bot", "random"]) == 0
     assert "seed " in capsys.readouterr().out

@@ -15,7 +15,7 @@ def test_a_full_game_against_a_random_bot_at_the_terminal(capsys, monkeypatch):
     code = main(["play", VALGARD, "--seed", "5", "--bot", "2=random", "--option", "turn_limit=150"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "Game over." in out
+    assert "Game over: " in out
     assert "Traceback" not in out
     # The board is drawn with labelled rows and columns, sockets between the octagon rows.
     assert "     a   b   c   d   e   f   g" in out
