@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import rulelang
@@ -172,6 +173,11 @@ def play(m, *texts: str, stay_hidden: bool = True):
 def shown(view: dict, label: str):
     """A value the screen shows under this label (`show "Players" = …`)."""
     return next(v["value"] for v in view["values"] if v["name"] == label)
+
+
+def player_lines(players: str) -> list[str]:
+    """The "Players" value split into each player's part (`P2: hidden`, `P3: Allie (Neutral, 8 HP), revealed`)."""
+    return re.split(r" · (?=P\d+(?: \(you\))?: )", players)
 
 
 def legal(m) -> list[str]:

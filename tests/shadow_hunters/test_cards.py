@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from sh_helpers import Position, game, labels, legal, play, shown, var, zones
+from sh_helpers import Position, game, labels, legal, play, player_lines, shown, var, zones
 
 # name: (faction, HP, edition) — the card reference's character table
 CHARACTERS = {
@@ -544,8 +544,7 @@ def test_hermit_card_messages_name_it_only_to_giver_and_receiver():
     play(m, "it applies")
     assert m.messages_for(0) == ["you draw Hermit's Slap", "P1 draws a hermit card", "P1 gives a hermit card to P2",
                                  "P2 takes 1 damage (hermit card)"]
-    assert m.messages_for(1) == ["P1 draws a hermit card", "P1 gives you Hermit's Slap: Hermit card. If you are a Hunter: take 1 damage. "
-                                 "Otherwise nothing happens. You must answer truthfully (only Unknown may lie).",
+    assert m.messages_for(1) == ["P1 draws a hermit card", "P1 gives you Hermit's Slap: If you are a Hunter: take 1 damage. Otherwise nothing happens.",
                                  "P1 gives a hermit card to P2", "P2 takes 1 damage (hermit card)"]
     for p in (2, 3):
         assert m.messages_for(p) == ["P1 draws a hermit card", "P1 gives a hermit card to P2",
@@ -644,9 +643,9 @@ def test_prediction_shows_the_receivers_character_to_the_giver_only():
     allie = zones(m)["character"][1][0]
 
     def known(p):
-        return allie in m.visible_to(p), shown(m.view(p), "Players")[1]
-    assert known(0) == (True, "P2: Allie (Neutral, hidden) · damage 0 of 8")
-    assert known(2) == (False, "P2: hidden · damage 0") and known(3) == (False, "P2: hidden · damage 0")
+        return allie in m.visible_to(p), player_lines(shown(m.view(p), "Players"))[1]
+    assert known(0) == (True, "P2: Allie (Neutral, 8 HP), hidden")
+    assert known(2) == (False, "P2: hidden") and known(3) == (False, "P2: hidden")
     assert "Allie" not in json.dumps(m.view(2)) and "Allie" not in json.dumps(m.view(3))
     assert m.messages_for(0)[-2:] == ["P2 shows you the character card: Allie", "P2 shows P1 the character card"]
     assert m.messages_for(2)[-1] == "P2 shows P1 the character card"
@@ -654,7 +653,7 @@ def test_prediction_shows_the_receivers_character_to_the_giver_only():
     assert var(m, "revealed") == [False, False, False, False]
     # still known to the giver in later turns
     play(m, "pass", "end turn")
-    assert known(0) == (True, "P2: Allie (Neutral, hidden) · damage 0 of 8")
+    assert known(0) == (True, "P2: Allie (Neutral, 8 HP), hidden")
 
 
 def test_unknown_may_lie_nothing_happens_on_a_card_that_applies():

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from sh_helpers import ROOT, Position, game, play
+from sh_helpers import ROOT, Position, game, play, player_lines
 
 CHARACTERS = {   # name: (faction, HP) — the card reference's table
     "Unknown": ("Shadow", 11), "Vampire": ("Shadow", 13), "Werewolf": ("Shadow", 14),
@@ -166,10 +166,10 @@ class Scanner:
             for s in set(strings(rest)):
                 out += [x for x in self.leaks(p, s, f"view(P{p + 1}) string") if "faction" in x or "HP" in x]
         known = self.knows(p)
-        rows = next(v["value"] for v in view["values"] if v["name"] == "Players")
+        rows = player_lines(next(v["value"] for v in view["values"] if v["name"] == "Players"))
         for q in range(self.n):
-            if q not in known and not re.fullmatch(rf"P{q + 1}: hidden · damage \d+( · .*)?", rows[q]) \
-                    or q not in known and " of " in rows[q].split(" · ")[1]:
+            if q not in known and not re.fullmatch(rf"P{q + 1}: hidden( · (cursed|Guardian Angel|\d+ more turn).*)?",
+                                                   rows[q]):
                 out.append(f"view(P{p + 1}): P{q + 1}'s line shows more than it may: {rows[q]!r}")
         for z in view["zones"]:
             if z["name"] == "character" and z["owner"] not in known and (z["cards"] or z.get("known")):
@@ -287,7 +287,8 @@ def test_scanner_flags_planted_leaks():
     view = m.view(1)                                           # P2's view shown to P1
     assert any("'Emi'" in x for x in s.view_leaks(0, view))
     shown = json.loads(json.dumps(m.view(0)))
-    next(v for v in shown["values"] if v["name"] == "Players")["value"][1] = "P2: hidden · damage 0 of 10"
+    players = next(v for v in shown["values"] if v["name"] == "Players")
+    players["value"] = players["value"].replace("P2: hidden", "P2: hidden (10 HP)")
     assert s.view_leaks(0, shown)
     assert s.view_leaks(0, m.view(0)) == []
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from sh_helpers import Position, labels, legal, play, shown, var, winners, zones
+from sh_helpers import Position, labels, legal, play, player_lines, shown, var, winners, zones
 
 ALL_AREAS = ["Hermit's Cabin (2-3)", "Underworld Gate (4-5)", "Church (6)", "Cemetery (8)",
              "Weird Woods (9)", "Erstwhile Altar (10)"]
@@ -144,8 +144,8 @@ def test_3_the_card_is_seen_by_giver_and_receiver_only():
     m = _exorcism("Vampire")
     play(m, "it applies")
     assert "you draw Hermit's Exorcism" in m.messages_for(0)
-    assert any(t.startswith("P1 gives you Hermit's Exorcism: Hermit card. If you are a Shadow: take 2 damage.")
-               for t in m.messages_for(1))
+    assert "P1 gives you Hermit's Exorcism: If you are a Shadow: take 2 damage. Otherwise nothing happens." \
+        in m.messages_for(1)
     for p in (2, 3):
         assert not any("Exorcism" in t for t in m.messages_for(p))
 
@@ -385,6 +385,5 @@ def test_10_view_hides_unrevealed_opponents():
                 # (Allie's "Neutral" is known to all: no other faction word is anywhere, and the
                 # hidden player's own line says nothing of it)
                 assert faction == "Neutral" or faction not in text, (viewer, name)
-                row = next(x for x in shown(m.view(viewer), "Players") if x.startswith(f"P{seat + 1}"))
-                assert row.startswith(f"P{seat + 1}: hidden · damage "), row
+                assert player_lines(shown(m.view(viewer), "Players"))[seat] == f"P{seat + 1}: hidden"
         assert "Allie" in text                       # revealed: seen by all
