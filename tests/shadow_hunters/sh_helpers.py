@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import rulelang
@@ -144,13 +145,39 @@ class Position:
 
 
 # ---- playing ----
-def play(m, *texts: str):
-    """Apply actions or answers by their texts, each of which must be legal then."""
+REVEAL_OFFER = "attacked you: do you reveal your character now?"
+
+
+def offered_reveal(m) -> bool:
+    """Whether the match asks an attacked hidden character whether it reveals itself (every hidden
+    living target of an attack is asked: H9, the Werewolf's counterattack)."""
+    q = m.question
+    return q is not None and q["prompt"].endswith(REVEAL_OFFER)
+
+
+def play(m, *texts: str, stay_hidden: bool = True):
+    """Apply actions or answers by their texts, each of which must be legal then. With
+    `stay_hidden`, an attacked hidden character that the texts do not answer for (the next text is
+    not an answer, or there is none) stays hidden: tests of other rules need not say so each time."""
     for text in texts:
+        while stay_hidden and offered_reveal(m) and text not in legal(m):
+            m.apply("stay hidden")
         now = legal(m)
         assert text in now, f"{text!r} is not legal; legal: {now}"
         m.apply(text)
+    while stay_hidden and offered_reveal(m):
+        m.apply("stay hidden")
     return m
+
+
+def shown(view: dict, label: str):
+    """A value the screen shows under this label (`show "Players" = …`)."""
+    return next(v["value"] for v in view["values"] if v["name"] == label)
+
+
+def player_lines(players: str) -> list[str]:
+    """The "Players" value split into each player's part (`P2: hidden`, `P3: Allie (Neutral, 8 HP), revealed`)."""
+    return re.split(r" · (?=P\d+(?: \(you\))?: )", players)
 
 
 def legal(m) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 
 from sh_helpers import Position, labels, legal, play, var, zones
 
-# the areas' texts (what a "move to" choice offers and a move message names)
+# the areas' texts (what a "Which area do you move to?" choice offers and a move message names)
 AREA = {"cabin": "Hermit's Cabin (2-3)", "gate": "Underworld Gate (4-5)", "church": "Church (6)",
         "cemetery": "Cemetery (8)", "woods": "Weird Woods (9)", "altar": "Erstwhile Altar (10)"}
 ALL_AREAS = [AREA[a] for a in ("cabin", "gate", "church", "cemetery", "woods", "altar")]
@@ -61,7 +61,7 @@ def test_a_seven_lets_the_mover_choose_any_area_but_the_current_one():
     m = Position(SH).at("church", "gate", "woods", "woods").turn(0, "move").rolls((6, 4), (4, 3)).match()
     play(m, "roll")
     q = m.question
-    assert q["chooser"] == 0 and q["prompt"] == "move to"
+    assert q["chooser"] == 0 and q["prompt"] == "Which area do you move to?"
     assert q["options"] == [AREA[a] for a in ("cabin", "gate", "cemetery", "woods", "altar")]
     assert legal(m) == q["options"]
     play(m, AREA["cemetery"])
@@ -98,7 +98,7 @@ def test_mystic_compass_rolls_twice_and_the_mover_picks_either():
          .rolls((6, 1), (4, 2), (6, 5), (4, 4)).match())
     play(m, "roll")
     assert m.messages_for(0) == ["P1 rolls 1 + 2 = 3", "P1 rolls 5 + 4 = 9"]
-    assert m.question["prompt"] == "move to"
+    assert m.question["prompt"] == "Which area do you move to?"
     assert legal(m) == [AREA["cabin"], AREA["woods"]]
     play(m, AREA["woods"])
     assert var(m, "at")[0] == "woods"
@@ -162,7 +162,7 @@ def test_hermits_cabin_draws_a_hermit_card_to_give_to_another_living_player():
     m = (Position(SH).at("cabin", "gate", "woods", "woods").dead(2).deck("hermit", "Hermit's Slap")
          .turn(0, "area").match())
     play(m, "hermit card")
-    assert m.question["chooser"] == 0 and m.question["prompt"] == "give the hermit card to"
+    assert m.question["chooser"] == 0 and m.question["prompt"] == "Who do you give the hermit card to?"
     assert legal(m) == ["P2", "P4"]                  # P3 is dead, P1 is the drawer
 
 
@@ -179,7 +179,7 @@ def test_underworld_gate_draws_from_the_deck_of_ones_choice():
     assert m.messages_for(1) == ["P1 draws Chainsaw", "P1 takes Chainsaw"]
     m = pos().match()
     play(m, "draw card hermit")
-    assert m.question["prompt"] == "give the hermit card to"
+    assert m.question["prompt"] == "Who do you give the hermit card to?"
     assert m.messages_for(0) == ["you draw Hermit's Slap", "P1 draws a hermit card"]
     assert m.messages_for(1) == ["P1 draws a hermit card"]
 
@@ -280,7 +280,7 @@ def test_erstwhile_altar_takes_one_equipment_card_from_any_other_player():
     play(m, "take P2 Chainsaw")
     assert equipment_of(m, 0) == ["Chainsaw", "Talisman"]
     assert equipment_of(m, 1) == ["Holy Robe"]
-    assert m.messages_for(2) == ["P1 takes Chainsaw"]
+    assert m.messages_for(2) == ["P1 takes Chainsaw from P2"]
     assert m.state()["step"] == "fight"
 
 
@@ -548,7 +548,7 @@ def test_the_killer_takes_one_equipment_card_of_their_choice_the_rest_is_discard
     assert var(m, "dead") == [False, True, False, False]
     assert var(m, "revealed") == [False, True, False, False]
     q = m.question
-    assert q["chooser"] == 0 and q["prompt"] == "take one of P2's equipment cards"
+    assert q["chooser"] == 0 and q["prompt"] == "Which of P2's equipment cards do you take?"
     assert sorted(q["options"]) == ["Chainsaw", "Holy Robe", "Talisman"]
     play(m, "Holy Robe")
     assert equipment_of(m, 0) == ["Holy Robe"]
@@ -580,7 +580,7 @@ def test_a_kill_by_an_area_is_credited_to_the_player_using_it():
     m = (Position(SH).at("woods", "cemetery", "woods", "woods").equipment(1, "Talisman", "Chainsaw")
          .damage(1, 8).turn(0, "area").match())
     play(m, "wound P2")
-    assert m.question["prompt"] == "take one of P2's equipment cards" and m.question["chooser"] == 0
+    assert m.question["prompt"] == "Which of P2's equipment cards do you take?" and m.question["chooser"] == 0
     play(m, "Talisman")
     assert equipment_of(m, 0) == ["Talisman"]
     assert labels(m, zones(m)["black_discard"]) == ["Chainsaw"]

@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from sh_helpers import Position, game, labels, legal, play, var, zones
+from sh_helpers import Position, game, labels, legal, play, player_lines, shown, var, zones
 
 # name: (faction, HP, edition) — the card reference's character table
 CHARACTERS = {
@@ -142,7 +142,7 @@ def test_the_versions_of_the_four_changed_cards_follow_the_character_set(option,
 
 def test_advent_a_hidden_hunter_may_reveal_and_heal_all():
     m = draw_white("Advent", setup=lambda p: p.damage(0, 6))
-    assert m.question["chooser"] == 0 and m.question["prompt"] == "the card you drew"
+    assert m.question["chooser"] == 0 and m.question["prompt"] == "Do you reveal yourself to heal all your damage?"
     assert legal(m) == ["reveal and heal all damage", "do nothing"]
     play(m, "reveal and heal all damage")
     assert var(m, "revealed")[0] is True and var(m, "damage")[0] == 0
@@ -166,7 +166,7 @@ def test_advent_a_revealed_hunter_heals_all_at_once():
 @pytest.mark.parametrize("char", ["Vampire", "Allie", "Unknown", "Daniel"])
 def test_advent_anyone_else_is_asked_but_may_only_do_nothing(char):
     m = draw_white("Advent", chars=cast(char), setup=lambda p: p.damage(0, 3))
-    assert m.question["chooser"] == 0 and m.question["prompt"] == "the card you drew"
+    assert m.question["chooser"] == 0 and m.question["prompt"] == "Do you reveal yourself to heal all your damage?"
     assert legal(m) == ["do nothing"]
     play(m, "do nothing")
     assert var(m, "damage")[0] == 3 and var(m, "revealed")[0] is False
@@ -174,7 +174,7 @@ def test_advent_anyone_else_is_asked_but_may_only_do_nothing(char):
 
 def test_blessing_another_character_heals_a_d6():
     m = draw_white("Blessing", setup=lambda p: p.damage(1, 5).damage(0, 5).dead(3).rolls((6, 3)))
-    assert m.question["prompt"] == "Blessing: a character heals a d6"
+    assert m.question["prompt"] == "Blessing: who heals a d6 of damage?"
     assert legal(m) == ["P2", "P3"]            # not oneself, not the dead
     play(m, "P2")
     assert var(m, "damage")[:2] == [5, 2]
@@ -191,7 +191,7 @@ def test_blessing_heals_no_more_than_the_damage():
 def test_chocolate_expansion_version(char):
     m = draw_white("Chocolate", chars=cast(char), setup=lambda p: p.damage(0, 4))
     options = ["reveal and heal all damage", "do nothing"] if char in CHOCOLATE_EXP else ["do nothing"]
-    assert m.question["prompt"] == "the card you drew"
+    assert m.question["prompt"] == "Do you reveal yourself to heal all your damage?"
     assert legal(m) == options
     play(m, options[0])
     healed = char in CHOCOLATE_EXP
@@ -235,7 +235,7 @@ def test_disenchant_mirror_base_version(char):
 
 def test_first_aid_sets_any_characters_damage_to_7():
     m = draw_white("First Aid", setup=lambda p: p.damage(1, 11).dead(3))
-    assert m.question["prompt"] == "First Aid: set a character's damage to 7"
+    assert m.question["prompt"] == "First Aid: whose damage becomes 7?"
     assert legal(m) == ["P1", "P2", "P3"]       # oneself too; not the dead
     play(m, "P2")
     assert var(m, "damage")[1] == 7
@@ -256,7 +256,7 @@ def test_flare_of_judgement_kills_together_and_the_drawer_loots_each():
                    setup=lambda p: p.at("church", "cemetery", "woods", "woods", "gate").damage(1, 11).damage(3, 12)
                    .equipment(1, "Talisman", "Chainsaw").equipment(3, "Handgun"))
     assert var(m, "dead") == [False, True, False, True, False]
-    assert m.question["prompt"] == "take one of P2's equipment cards"
+    assert m.question["prompt"] == "Which of P2's equipment cards do you take?"
     play(m, "Chainsaw")                         # P4's one card: taken without a question
     assert m.question is None and m.outcome is None
     assert eq(m, 0) == ["Chainsaw", "Handgun"]
@@ -338,10 +338,10 @@ def test_banana_peel_without_equipment_1_damage():
 
 def test_banana_peel_gives_one_of_ones_equipment_cards_to_another():
     m = draw_black("Banana Peel", setup=lambda p: p.equipment(0, "Talisman", "Chainsaw").dead(3))
-    assert m.question["prompt"] == "Banana Peel: give one of your equipment cards"
+    assert m.question["prompt"] == "Banana Peel: which of your equipment cards do you give away?"
     assert sorted(legal(m)) == ["Chainsaw", "Talisman"]
     play(m, "Chainsaw")
-    assert m.question["prompt"] == "to whom"
+    assert m.question["prompt"] == "Banana Peel: who gets Chainsaw?"
     assert legal(m) == ["P2", "P3"]
     play(m, "P3")
     assert eq(m, 0) == ["Talisman"] and eq(m, 2) == ["Chainsaw"]
@@ -350,7 +350,7 @@ def test_banana_peel_gives_one_of_ones_equipment_cards_to_another():
 
 def test_bloodthirsty_spider_2_damage_to_a_character_and_2_to_oneself():
     m = draw_black("Bloodthirsty Spider", setup=lambda p: p.dead(2))
-    assert m.question["prompt"] == "Bloodthirsty Spider: 2 damage to a character (and 2 to you)"
+    assert m.question["prompt"] == "Bloodthirsty Spider: who takes 2 damage (and you 2)?"
     assert legal(m) == ["P2", "P4"]
     play(m, "P4")
     assert var(m, "damage") == [2, 0, 0, 2]
@@ -380,7 +380,7 @@ def test_black_equipment_goes_in_front_of_its_drawer(card):
 def test_diabolic_ritual(char):
     m = draw_black("Diabolic Ritual", chars=cast(char), setup=lambda p: p.damage(0, 5))
     shadow = faction(char) == "Shadow"
-    assert m.question["prompt"] == "the card you drew"
+    assert m.question["prompt"] == "Do you reveal yourself to heal all your damage?"
     assert legal(m) == (["reveal and heal all damage", "do nothing"] if shadow else ["do nothing"])
     play(m, legal(m)[0])
     assert var(m, "damage")[0] == (0 if shadow else 5)
@@ -417,10 +417,10 @@ def test_dynamite_into_either_number_of_a_two_number_area():
 def test_moody_goblin_takes_an_equipment_card_from_any_character():
     m = draw_black("Moody Goblin", setup=lambda p: p.equipment(1, "Talisman").equipment(3, "Chainsaw", "Handgun")
                    .equipment(0, "Holy Robe"))
-    assert m.question["prompt"] == "Moody Goblin: take an equipment card from"
+    assert m.question["prompt"] == "Moody Goblin: whose equipment card do you take?"
     assert legal(m) == ["P2", "P4"]
     play(m, "P4")
-    assert m.question["prompt"] == "which one"
+    assert m.question["prompt"] == "Moody Goblin: which of P4's equipment cards do you take?"
     assert sorted(legal(m)) == ["Chainsaw", "Handgun"]
     play(m, "Handgun")
     assert eq(m, 0) == ["Handgun", "Holy Robe"] and eq(m, 3) == ["Chainsaw"]
@@ -435,7 +435,7 @@ def test_moody_goblin_with_no_equipment_anywhere_does_nothing():
 @pytest.mark.parametrize("d,target,drawer", [(1, 3, 0), (4, 3, 0), (5, 0, 3), (6, 0, 3)])
 def test_spiritual_doll(d, target, drawer):
     m = draw_black("Spiritual Doll", setup=lambda p: p.rolls((6, d)))
-    assert m.question["prompt"] == "Spiritual Doll: curse a character"
+    assert m.question["prompt"] == "Spiritual Doll: whom do you curse?"
     assert legal(m) == ["P2", "P3", "P4"]
     play(m, "P3")
     assert var(m, "damage") == [drawer, 0, target, 0]
@@ -443,7 +443,7 @@ def test_spiritual_doll(d, target, drawer):
 
 def test_vampire_bat_2_damage_and_the_drawer_heals_1():
     m = draw_black("Vampire Bat", setup=lambda p: p.damage(0, 3))
-    assert m.question["prompt"] == "Vampire Bat: 2 damage to a character (you heal 1)"
+    assert m.question["prompt"] == "Vampire Bat: who takes 2 damage (you heal 1)?"
     assert legal(m) == ["P2", "P3", "P4"]
     play(m, "P2")
     assert var(m, "damage")[:2] == [2, 2]
@@ -472,7 +472,7 @@ def give(card, receiver_char, *, base=False, setup=None, giver_char=None):
         setup(p)
     m = p.match()
     play(m, "hermit card")
-    assert m.question["chooser"] == 0 and m.question["prompt"] == "give the hermit card to"
+    assert m.question["chooser"] == 0 and m.question["prompt"] == "Who do you give the hermit card to?"
     play(m, "P2")
     return m
 
@@ -492,12 +492,12 @@ CASES_BASE = [(card, char) for card in HERMIT for char in BASE]
 def test_hermit_receiver_is_always_asked_and_may_answer_truthfully_only(card, char):
     m = give(card, char)
     q = m.question
-    assert q["chooser"] == 1 and q["kind"] == "one" and q["prompt"] == "the hermit card P1 gave you"
+    assert q["chooser"] == 1 and q["kind"] == "one" and q["prompt"] == "P1 gave you a hermit card: does it apply to you?"
     assert q["options"] == expected_answers(card, char, False)
     assert legal(m) == q["options"]
     # the others see that P2 is choosing, not what
     for p in (0, 2, 3):
-        assert m.view(p)["choice"] == {"chooser": 1, "prompt": "the hermit card P1 gave you", "kind": "one",
+        assert m.view(p)["choice"] == {"chooser": 1, "prompt": "P1 gave you a hermit card: does it apply to you?", "kind": "one",
                                        "options": None, "running": []}
 
 
@@ -528,7 +528,7 @@ def test_with_one_other_living_player_the_card_goes_to_them_without_a_question()
     p = Position(["George", "Vampire", "Emi", "Werewolf"]).at("cabin", "church", "woods", "woods")
     m = p.dead(2, 3).deck("hermit", "Hermit's Spell").turn(0, "area").match()
     play(m, "hermit card")
-    assert m.question["chooser"] == 1 and m.question["prompt"] == "the hermit card P1 gave you"
+    assert m.question["chooser"] == 1 and m.question["prompt"] == "P1 gave you a hermit card: does it apply to you?"
     assert m.messages_for(2) == ["P1 draws a hermit card", "P1 gives a hermit card to P2"]
 
 
@@ -544,7 +544,7 @@ def test_hermit_card_messages_name_it_only_to_giver_and_receiver():
     play(m, "it applies")
     assert m.messages_for(0) == ["you draw Hermit's Slap", "P1 draws a hermit card", "P1 gives a hermit card to P2",
                                  "P2 takes 1 damage (hermit card)"]
-    assert m.messages_for(1) == ["P1 draws a hermit card", "P1 gives you Hermit's Slap",
+    assert m.messages_for(1) == ["P1 draws a hermit card", "P1 gives you Hermit's Slap: If you are a Hunter: take 1 damage. Otherwise nothing happens.",
                                  "P1 gives a hermit card to P2", "P2 takes 1 damage (hermit card)"]
     for p in (2, 3):
         assert m.messages_for(p) == ["P1 draws a hermit card", "P1 gives a hermit card to P2",
@@ -566,8 +566,9 @@ def test_the_hermit_card_is_discarded_unseen():
     assert len(zones(m)["hermit_deck"]) == n - 1
     for p in range(4):
         v = m.view(p)
-        d = next(z for z in v["zones"] if z["name"] == "hermit_discard")
-        assert d["count"] == 1 and d["cards"] is None and "known" not in d
+        assert "hermit_discard" not in [z["name"] for z in v["zones"]]       # (internal: shown as words)
+        assert shown(v, "Decks").endswith("(used hermit cards: 1, face down)")
+        assert "Hermit's Slap" not in json.dumps(v)
     assert m.state()["step"] == "fight"
 
 
@@ -621,7 +622,7 @@ def test_give_or_hurt_gives_an_equipment_card_to_the_giver(card, char):
     m = give(card, char, setup=lambda p: p.equipment(1, "Talisman", "Chainsaw"))
     play(m, "it applies")
     q = m.question
-    assert q["chooser"] == 1 and q["prompt"] == "give P1 an equipment card (pass: take 1 damage)"
+    assert q["chooser"] == 1 and q["prompt"] == "Which equipment card do you give P1? (pass: take 1 damage instead)"
     assert legal(m) == ["Talisman", "Chainsaw", "pass"]
     play(m, "Chainsaw")
     assert eq(m, 0) == ["Chainsaw"] and eq(m, 1) == ["Talisman"]
@@ -639,11 +640,12 @@ def test_prediction_shows_the_receivers_character_to_the_giver_only():
     m = give("Hermit's Prediction", "Allie")
     play(m, "it applies")
 
+    allie = zones(m)["character"][1][0]
+
     def known(p):
-        z = next(z for z in m.view(p)["zones"] if z["name"] == "character" and z["owner"] == 1)
-        return z.get("known"), z["cards"]
-    assert known(0) == ([{"id": zones(m)["character"][1][0], "label": "Allie"}], None)
-    assert known(2) == (None, None) and known(3) == (None, None)
+        return allie in m.visible_to(p), player_lines(shown(m.view(p), "Players"))[1]
+    assert known(0) == (True, "P2: Allie (Neutral, 8 HP), hidden")
+    assert known(2) == (False, "P2: hidden") and known(3) == (False, "P2: hidden")
     assert "Allie" not in json.dumps(m.view(2)) and "Allie" not in json.dumps(m.view(3))
     assert m.messages_for(0)[-2:] == ["P2 shows you the character card: Allie", "P2 shows P1 the character card"]
     assert m.messages_for(2)[-1] == "P2 shows P1 the character card"
@@ -651,7 +653,7 @@ def test_prediction_shows_the_receivers_character_to_the_giver_only():
     assert var(m, "revealed") == [False, False, False, False]
     # still known to the giver in later turns
     play(m, "pass", "end turn")
-    assert known(0)[0] == [{"id": zones(m)["character"][1][0], "label": "Allie"}]
+    assert known(0) == (True, "P2: Allie (Neutral, 8 HP), hidden")
 
 
 def test_unknown_may_lie_nothing_happens_on_a_card_that_applies():
@@ -684,7 +686,7 @@ def test_a_hermit_card_kill_is_credited_to_the_giver():
     m = give("Hermit's Exorcism", "Vampire", setup=lambda p: p.damage(1, 11).equipment(1, "Talisman", "Chainsaw"))
     play(m, "it applies")
     assert var(m, "dead")[1] is True
-    assert m.question["chooser"] == 0 and m.question["prompt"] == "take one of P2's equipment cards"
+    assert m.question["chooser"] == 0 and m.question["prompt"] == "Which of P2's equipment cards do you take?"
     play(m, "Talisman")
     assert eq(m, 0) == ["Talisman"]
 

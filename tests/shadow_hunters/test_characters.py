@@ -205,7 +205,7 @@ def test_ultra_soul_murder_ray_hits_one_character_in_the_gate_every_turn():
     m = (Position(["Ultra Soul", "Emi", "Vampire", "George"]).at("church", "gate", "woods", "gate")
          .reveal(0).var("extra", 0, 1).turn(0, "start").rolls((6, 1), (4, 1)).match())
     play(m, "begin")
-    assert m.question["prompt"] == "Murder Ray: 3 damage to a character in the Underworld Gate"
+    assert m.question["prompt"] == "Murder Ray: who in the Underworld Gate takes 3 damage?"
     assert legal(m) == ["P2", "P4", "pass"]
     play(m, "P4")
     assert var(m, "damage") == [0, 0, 0, 3]
@@ -344,8 +344,8 @@ def test_emi_cursed_must_roll():
 
 # ---- Franklin: Lightning, George: Demolish ---------------------------------------------------------
 @pytest.mark.parametrize("name, sides, value, prompt", [
-    ("Franklin", 6, 5, "Lightning (once per game): a character takes a d6 of damage"),
-    ("George", 4, 3, "Demolish (once per game): a character takes a d4 of damage"),
+    ("Franklin", 6, 5, "Lightning (once per game): who takes a d6 of damage?"),
+    ("George", 4, 3, "Demolish (once per game): who takes a d4 of damage?"),
 ])
 def test_franklin_and_george_strike_once_per_game(name, sides, value, prompt):
     other = "Emi"
@@ -390,7 +390,7 @@ def test_ellen_curse_removes_the_werewolf_counterattack():
     m = (Position(["Ellen", "Werewolf", "Vampire", "George"]).at("church", "gate", "woods", "altar")
          .reveal(0, 1).turn(0, "start").rolls((6, 1), (4, 1), (6, 5), (4, 1)).match())
     play(m, "begin")
-    assert m.question["prompt"] == "Chain of Forbidden Curse (once per game): a character loses its ability"
+    assert m.question["prompt"] == "Chain of Forbidden Curse (once per game): who loses its ability?"
     assert legal(m) == ["P2", "P3", "P4", "pass"]                     # not herself
     play(m, "P2")
     assert var(m, "cursed") == [False, True, False, False]
@@ -413,7 +413,7 @@ def test_fuka_sets_any_damage_to_seven_even_her_own():
     m = (Position(["Fu-ka", "Vampire", "Werewolf", "George"]).at("cabin", "gate", "church", "woods")
          .reveal(0).damage(0, 3).damage(1, 11).turn(0, "start").match())
     play(m, "begin")
-    assert m.question["prompt"] == "Dynamite Nurse (once per game): set a character's damage to 7"
+    assert m.question["prompt"] == "Dynamite Nurse (once per game): whose damage becomes 7?"
     assert legal(m) == ["P1", "P2", "P3", "P4", "pass"]
     play(m, "P1")
     assert var(m, "damage") == [7, 11, 0, 0]
@@ -554,7 +554,7 @@ def test_bob_robs_an_equipment_card_instead_of_damage():
     m = _bob_attacks(FIVE, [(6, 5), (4, 3)])
     assert m.question["prompt"] == "Robbery: take an equipment card from P2 instead of dealing damage?"
     play(m, "yes")
-    assert m.question["prompt"] == "take which equipment card"
+    assert m.question["prompt"] == "Robbery: which of P2's equipment cards do you take?"
     assert sorted(legal(m)) == ["Chainsaw", "Talisman"]
     play(m, "Chainsaw")
     assert equipment(m, 0) == ["Chainsaw"]
@@ -634,7 +634,7 @@ def test_bob_seven_players_kill_by_weird_woods_takes_only_one():
     m = (Position(SEVEN).at("woods", "gate", "church", "cabin", "altar", "altar", "altar").reveal(0)
          .damage(1, 12).equipment(1, "Talisman", "Chainsaw").turn(0, "area").match())
     play(m, "wound P2")
-    assert m.question["prompt"] == "take one of P2's equipment cards"
+    assert m.question["prompt"] == "Which of P2's equipment cards do you take?"
     play(m, "Talisman")
     assert equipment(m, 0) == ["Talisman"]
 
@@ -876,7 +876,7 @@ def test_david_grave_digger_takes_discarded_equipment_once():
          .turn(1, "move").match())
     assert interrupts(m, 0) == ["P1: ability"]
     m.apply("P1: ability")
-    assert m.question["prompt"] == "Grave Digger (once per game): take an equipment card from the discards"
+    assert m.question["prompt"] == "Grave Digger (once per game): which equipment card do you take from the discards?"
     assert legal(m) == ["Holy Robe", "Chainsaw", "pass"]
     play(m, "Chainsaw")
     assert equipment(m, 0) == ["Chainsaw"]
@@ -979,5 +979,7 @@ def test_the_game_ends_revealing_everyone():
          .dead(3).damage(1, 12).turn(0, "fight").rolls((6, 3), (4, 1)).match())
     play(m, "attack P2")
     assert var(m, "revealed") == [True] * 5
-    assert m.messages_for(4)[-1] == "The game ends: P1 P3 P5 win"
+    assert m.outcome["reason"] == ("Hunters win: every Shadow is dead (P2 Vampire, P4 Werewolf). P5 Allie wins: "
+                                   "Allie is alive when the game ends. The winners: P1 Emi (Hunter), P3 George "
+                                   "(Hunter), P5 Allie (Neutral).")
     assert legal(m) == []

@@ -35,7 +35,8 @@ def test_bob_does_not_win_with_the_card_of_the_kill_that_ended_the_game():
     assert winners(m) == [1, 2]                       # the Vampire and the Werewolf; not Bob
     assert equipment(m, 0) == sorted(BOB_4)           # the knife was never taken
     assert "P1 takes Butcher Knife" not in m.messages_for(0)
-    assert m.messages_for(0)[-1] == "The game ends: P2 P3 win"
+    assert m.outcome["reason"] == ("Shadows win: every Hunter is dead (P4 Emi, P5 George). The winners: "
+                                   "P2 Vampire (Shadow), P3 Werewolf (Shadow).")
 
 
 def test_bob_revealed_does_not_win_with_it_either():
@@ -66,7 +67,7 @@ def test_a_kill_that_decides_nothing_still_asks_the_killer():
          .rolls((6, 2), (4, 1)).match())
     play(m, "attack P3")
     assert m.outcome is None
-    assert m.question["prompt"] == "take one of P3's equipment cards"
+    assert m.question["prompt"] == "Which of P3's equipment cards do you take?"
 
 
 # ---- taking all (Silver Rosary; Bob with 7–8 players): nothing once the game is decided ----------

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from sh_helpers import ROOT, Position, game, play
+from sh_helpers import ROOT, Position, game, play, player_lines
 
 CHARACTERS = {   # name: (faction, HP) — the card reference's table
     "Unknown": ("Shadow", 11), "Vampire": ("Shadow", 13), "Werewolf": ("Shadow", 14),
@@ -97,6 +97,10 @@ class Scanner:
         self.ctx = None                                   # the hermit card resolving: card, giver, receiver
         self.seen_messages = [len(m.messages_for(p)) for p in range(self.n)]
         self.revealed = list(st["vars"]["revealed"])
+        # the rules texts of the cards and characters are public (a hermit card's text names
+        # characters and factions): they are taken out of a text before it is checked
+        self.rules_texts = sorted({t for c in range(len(comps)) for t in [m.rules_text(c, 0)] if t},
+                                  key=len, reverse=True)
 
     # ---- knowledge ----
     def knows(self, p: int) -> set[int]:
@@ -114,6 +118,9 @@ class Scanner:
         known_names = {self.char[q] for q in known}
         short = text[:300]
         out = []
+        for rules in self.rules_texts:
+            if rules in text:
+                text = text.replace(rules, "")
         plain = self.mask.sub("", text) if any(m in text for m in self.masked) else text
         low = plain.lower()
         # (substring tests first: the regular expressions only run where something may be found)
@@ -144,17 +151,26 @@ class Scanner:
         return out
 
     def view_leaks(self, p: int, view: dict) -> list[str]:
-        whole = json.dumps(view)
-        out = self.leaks(p, whole, f"view(P{p + 1})")
+        # "You": p's own character (its side, HP, win condition: "every Shadow character is dead")
+        # and the hermit card p is party to. Its faction and HP words are about p or the rules, so
+        # only names, abilities and hermit cards are checked there.
+        own = [v for v in view["values"] if v["name"] == "You"]
+        rest = dict(view, values=[v for v in view["values"] if v["name"] != "You"])
+        out = []
+        for s in strings(own):
+            out += [x for x in self.leaks(p, s, f"view(P{p + 1}) You") if "faction" not in x and "HP" not in x]
+        whole = json.dumps(rest)
+        out += self.leaks(p, whole, f"view(P{p + 1})")
         low = whole.replace(GAME_NAME, "").lower()
         if "shadow" in low or "hunter" in low or "neutral" in low or " hp" in low:   # tied to whom: string by string
-            for s in set(strings(view)):
+            for s in set(strings(rest)):
                 out += [x for x in self.leaks(p, s, f"view(P{p + 1}) string") if "faction" in x or "HP" in x]
         known = self.knows(p)
-        max_hp = next(v["value"] for v in view["values"] if v["name"] == "max_hp")
+        rows = player_lines(next(v["value"] for v in view["values"] if v["name"] == "Players"))
         for q in range(self.n):
-            if q not in known and max_hp[q] != "?":
-                out.append(f"view(P{p + 1}): max_hp of P{q + 1} shown: {max_hp[q]!r}")
+            if q not in known and not re.fullmatch(rf"P{q + 1}: hidden( · (cursed|Guardian Angel|\d+ more turn).*)?",
+                                                   rows[q]):
+                out.append(f"view(P{p + 1}): P{q + 1}'s line shows more than it may: {rows[q]!r}")
         for z in view["zones"]:
             if z["name"] == "character" and z["owner"] not in known and (z["cards"] or z.get("known")):
                 out.append(f"view(P{p + 1}): P{z['owner'] + 1}'s character zone shows {z}")
@@ -271,7 +287,8 @@ def test_scanner_flags_planted_leaks():
     view = m.view(1)                                           # P2's view shown to P1
     assert any("'Emi'" in x for x in s.view_leaks(0, view))
     shown = json.loads(json.dumps(m.view(0)))
-    next(v for v in shown["values"] if v["name"] == "max_hp")["value"][1] = "10"
+    players = next(v for v in shown["values"] if v["name"] == "Players")
+    players["value"] = players["value"].replace("P2: hidden", "P2: hidden (10 HP)")
     assert s.view_leaks(0, shown)
     assert s.view_leaks(0, m.view(0)) == []
 

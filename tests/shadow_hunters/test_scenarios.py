@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from sh_helpers import Position, labels, legal, play, var, winners, zones
+from sh_helpers import Position, labels, legal, play, player_lines, shown, var, winners, zones
 
 ALL_AREAS = ["Hermit's Cabin (2-3)", "Underworld Gate (4-5)", "Church (6)", "Cemetery (8)",
              "Weird Woods (9)", "Erstwhile Altar (10)"]
@@ -26,7 +26,7 @@ def test_1_roll_seven_offers_every_area_but_the_current_one():
          .turn(0, "move").rolls((6, 3), (4, 4)).match())
     play(m, "roll")
     assert m.question["chooser"] == 0
-    assert m.question["prompt"] == "move to"
+    assert m.question["prompt"] == "Which area do you move to?"
     assert legal(m) == [a for a in ALL_AREAS if a != "Hermit's Cabin (2-3)"]
     play(m, "Cemetery (8)")
     assert var(m, "at") == ["cemetery", "gate", "church", "woods"]
@@ -100,11 +100,11 @@ def _exorcism(receiver_char: str):
     m = (Position(["Emi", receiver_char, "Werewolf", fourth]).at("cabin", "gate", "church", "woods")
          .damage(1, 1).turn(0, "area").deck("hermit", "Hermit's Exorcism").match())
     play(m, "hermit card")
-    assert m.question["prompt"] == "give the hermit card to"
+    assert m.question["prompt"] == "Who do you give the hermit card to?"
     assert legal(m) == ["P2", "P3", "P4"]
     play(m, "P2")
     assert m.question["chooser"] == 1
-    assert m.question["prompt"] == "the hermit card P1 gave you"
+    assert m.question["prompt"] == "P1 gave you a hermit card: does it apply to you?"
     return m
 
 
@@ -144,19 +144,20 @@ def test_3_the_card_is_seen_by_giver_and_receiver_only():
     m = _exorcism("Vampire")
     play(m, "it applies")
     assert "you draw Hermit's Exorcism" in m.messages_for(0)
-    assert "P1 gives you Hermit's Exorcism" in m.messages_for(1)
+    assert "P1 gives you Hermit's Exorcism: If you are a Shadow: take 2 damage. Otherwise nothing happens." \
+        in m.messages_for(1)
     for p in (2, 3):
         assert not any("Exorcism" in t for t in m.messages_for(p))
 
 
 # ---- 4. Werewolf, revealed, counter-attacks out of its turn --------------------------------------
-def _werewolf_attacked(revealed: bool):
+def _werewolf_attacked(revealed: bool, stay_hidden: bool = True):
     pos = (Position(["Emi", "Werewolf", "Allie", "Bob"]).at("cabin", "gate", "church", "woods")
            .turn(0, "fight").rolls((6, 5), (4, 1), (6, 4), (4, 1)))
     if revealed:
         pos.reveal(1)
     m = pos.match()
-    play(m, "attack P2")
+    play(m, "attack P2", stay_hidden=stay_hidden)
     return m
 
 
@@ -177,11 +178,64 @@ def test_4_werewolf_may_decline_the_counterattack():
     assert var(m, "damage") == [0, 4, 0, 0]
 
 
-def test_4_hidden_werewolf_does_not_counterattack():
-    m = _werewolf_attacked(False)
-    assert m.question is None
+OFFER = "P1 attacked you: do you reveal your character now?"
+
+
+def test_4_hidden_werewolf_is_asked_whether_it_reveals_and_may_then_counterattack():
+    m = _werewolf_attacked(False, stay_hidden=False)
     assert var(m, "damage") == [0, 4, 0, 0]
+    q = m.question
+    assert q["chooser"] == 1 and q["prompt"] == OFFER and q["options"] == ["reveal myself", "stay hidden"]
+    play(m, "reveal myself", stay_hidden=False)
+    assert var(m, "revealed") == [False, True, False, False]
+    assert "P2 is Werewolf (Shadow, 14 HP)" in m.messages_for(0)
+    assert m.question["chooser"] == 1 and m.question["prompt"] == "Counterattack: attack P1?"
+    play(m, "yes", stay_hidden=False)
+    assert m.question["chooser"] == 0 and m.question["prompt"] == "P2 attacked you: do you reveal your character now?"
+    play(m, "stay hidden", stay_hidden=False)
+    assert var(m, "damage") == [3, 4, 0, 0]          # d6 4, d4 1 back at P1
+    assert current(m) == 0 and step(m) == "end"
+
+
+def test_4_hidden_werewolf_that_stays_hidden_does_not_counterattack():
+    m = _werewolf_attacked(False, stay_hidden=False)
+    play(m, "stay hidden", stay_hidden=False)
+    assert m.question is None
+    assert var(m, "damage") == [0, 4, 0, 0] and var(m, "revealed") == [False] * 4
     assert legal(m) == ["end turn", "reveal"]
+
+
+def test_4_every_hidden_attacked_character_is_asked_the_same_so_asking_betrays_nothing():
+    """Emi, a Hunter, attacked by the Werewolf is asked exactly what the Werewolf is asked, and the
+    others see only that P2 is choosing."""
+    m = (Position(["Werewolf", "Emi", "Allie", "Bob"]).at("cabin", "gate", "church", "woods")
+         .turn(0, "fight").rolls((6, 5), (4, 1)).match())
+    play(m, "attack P2", stay_hidden=False)
+    q = m.question
+    assert q["chooser"] == 1 and q["prompt"] == OFFER and q["options"] == ["reveal myself", "stay hidden"]
+    for p in (0, 2, 3):
+        assert m.view(p)["choice"] == {"chooser": 1, "prompt": OFFER, "kind": "one", "options": None, "running": []}
+    play(m, "reveal myself", stay_hidden=False)       # any character may reveal then (H9)
+    assert var(m, "revealed") == [False, True, False, False] and m.question is None
+
+
+def test_4_daniel_is_asked_too_but_may_only_stay_hidden():
+    m = (Position(["Werewolf", "Daniel", "Emi", "George", "Vampire"]).at("cabin", "gate", "church", "woods", "altar")
+         .turn(0, "fight").rolls((6, 5), (4, 1)).match())
+    play(m, "attack P2", stay_hidden=False)
+    assert m.question["chooser"] == 1 and m.question["prompt"] == OFFER
+    assert m.question["options"] == ["stay hidden"]
+
+
+def test_4_revealed_or_killed_targets_are_not_asked():
+    m = (Position(["Emi", "Werewolf", "Allie", "Bob"]).at("cabin", "gate", "church", "woods").reveal(1)
+         .turn(0, "fight").rolls((6, 5), (4, 1)).match())
+    play(m, "attack P2", stay_hidden=False)
+    assert m.question["prompt"] == "Counterattack: attack P1?"          # revealed: straight to its ability
+    m = (Position(["Emi", "Vampire", "Werewolf", "George"]).at("cabin", "gate", "church", "woods").damage(1, 12)
+         .turn(0, "fight").rolls((6, 5), (4, 1)).match())
+    play(m, "attack P2", stay_hidden=False)
+    assert var(m, "dead")[1] and m.question is None
 
 
 # ---- 5. Vampire heals 2 when its attack deals damage -------------------------------------------
@@ -208,7 +262,7 @@ def test_6_killer_chooses_one_of_two_equipment_cards():
     play(m, "attack P2")
     assert var(m, "dead") == [False, True, False, False]
     assert m.question["chooser"] == 0
-    assert m.question["prompt"] == "take one of P2's equipment cards"
+    assert m.question["prompt"] == "Which of P2's equipment cards do you take?"
     assert sorted(legal(m)) == ["Mystic Compass", "Talisman"]
     play(m, "Mystic Compass")
     z = zones(m)
@@ -235,7 +289,9 @@ def test_7_all_hunters_dead_shadows_win_with_dead_shadows_and_living_allie():
     assert var(m, "dead") == [True, False, True, True, False]
     assert m.outcome is not None
     assert winners(m) == [0, 1, 4]
-    assert m.messages_for(2)[-1] == "The game ends: P1 P2 P5 win"
+    assert m.outcome["reason"] == ("Shadows win: every Hunter is dead (P3 Emi, P4 George). P5 Allie wins: Allie "
+                                   "is alive when the game ends. The winners: P1 Vampire (Shadow), P2 Werewolf "
+                                   "(Shadow), P5 Allie (Neutral).")
 
 
 def test_7_dead_allie_does_not_win():
@@ -317,11 +373,17 @@ def test_10_view_hides_unrevealed_opponents():
     for viewer in range(4):
         v = m.view(viewer)
         v.pop("game")                                # "Shadow Hunters" itself
+        # (your own character's lines name the side you play against: "You win when every Hunter …")
+        v["values"] = [x for x in v["values"] if x["name"] != "You"]
         text = json.dumps(v) + json.dumps(m.messages_for(viewer))
         for p, (name, faction) in enumerate([("Vampire", "Shadow"), ("Emi", "Hunter"), ("Bob", "Neutral")]):
             seat = [0, 1, 3][p]
             if seat == viewer:
                 assert name in text
             else:
-                assert name not in text and faction not in text, (viewer, name)
+                assert name not in text, (viewer, name)
+                # (Allie's "Neutral" is known to all: no other faction word is anywhere, and the
+                # hidden player's own line says nothing of it)
+                assert faction == "Neutral" or faction not in text, (viewer, name)
+                assert player_lines(shown(m.view(viewer), "Players"))[seat] == f"P{seat + 1}: hidden"
         assert "Allie" in text                       # revealed: seen by all
