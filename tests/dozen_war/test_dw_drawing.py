@@ -26,5 +26,5 @@ def test_the_map_shows_units_castles_mountains_and_the_warp():
     assert "@" in rows[6].split() and "^" in rows[6].split()
     assert "#2C1" in rows[1].split() and "#2I2" in rows[1].split()
     units = [v for v in m.view(0)["values"] if v["name"].startswith("Units")][0]["value"]
-    assert "e5 P1: Hawk Eye (A) 3hp +2 pieces 2 I" in units
+    assert "e5 P1: Hawk Eye (A) 3hp +2 pieces, 2 infantry" in units
     assert "g5 P2: Iron Warden (I) 2hp" in units
