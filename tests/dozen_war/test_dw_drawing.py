@@ -14,16 +14,17 @@ def test_the_map_shows_units_castles_mountains_and_the_warp():
     p = (Position(4).general(0, "Hawk Eye", "e5", pieces=2).soldier(0, "infantry", "e5", n=2)
          .general(1, "Iron Warden", "g5", hp=2).soldier(2, "infantry", "b5").soldier(2, "cavalry", "b5")
          .soldier(3, "archer", "f8").var("warp", None, idx("f6")).var("mount", idx("f6"), False)
-         .castle("South cavalry castle", 1))
+         .castle("South cavalry castle", 1).var("ground", idx("d3"), 2))
     m = p.match()
     board = m.view(0)["board"]
     assert max(len(line) for line in board.splitlines()) <= 80
     rows = board_rows(m)
     cells5 = rows[5].split()
-    assert cells5[:8] == ["5", ".", "31I1C", ".", ".", "1A3*2", ".", "2I2"]   # Hawk Eye: 3 hp, pieces, 2 soldiers
-    assert "4^A" in rows[8].split()                           # P4's archer on the North Hill
+    assert cells5[:8] == ["5", ".", "3i1c1", ".", ".", "1A3*2", ".", "2I2"]   # Hawk Eye: 3 hp, pieces, 2 soldiers
+    assert "4^a" in rows[8].split()                           # P4's archer on the North Hill
+    assert rows[3].split()[4] == "m2"                         # map pieces lying on d3: not the general's "*"
     assert "@" in rows[6].split() and "^" in rows[6].split()
     assert "#2C1" in rows[1].split() and "#2I2" in rows[1].split()
     units = [v for v in m.view(0)["values"] if v["name"].startswith("Units")][0]["value"]
-    assert "e5 P1: Hawk Eye (A) 3hp +2 pieces 2 I" in units
+    assert "e5 P1: Hawk Eye (A) 3hp +2 pieces, 2 infantry" in units
     assert "g5 P2: Iron Warden (I) 2hp" in units

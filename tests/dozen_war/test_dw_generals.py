@@ -58,7 +58,7 @@ def test_shield_mother():
     p = (Position(2).general(0, "Shield Mother", "e5").soldier(0, "infantry", "f5").soldier(1, "infantry", "g5")
          .turn(0))
     m = p.match()
-    play(m, "skill Brace", "P1 infantry at f5", "attack f5 infantry g5 infantry")
+    play(m, "skill Brace", "infantry at f5", "attack f5 infantry g5 infantry")
     assert units_at(m, "g5") == []
     # Brace as a defence: -1 damage; Last Stand: stop and strike back 1
     p = (Position(2).general(0, "Shield Mother", "e5").soldier(0, "infantry", "f5").soldier(1, "cavalry", "g5")

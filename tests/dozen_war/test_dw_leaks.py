@@ -286,7 +286,7 @@ def test_a_game_with_digs_and_swaps_shows_no_secret():
                                                     "Moon", "Hawk", "Gold", "Fire", "Quicksilver"))]
                 if moves and rng.random() < 0.6:
                     pick = min(moves, key=lambda a: abs(int(a.rsplit(" ", 1)[1][1:]) - 6) + rng.random())
-        elif q is not None and q["prompt"].startswith("exchange an equipment card"):
+        elif q is not None and (q["prompt"].startswith("Offer an equipment card") or " offers you a card" in q["prompt"]):
             pick = next((a for a in acts if a != "pass"), None)
             given += pick is not None
         if pick is None:
@@ -339,7 +339,7 @@ def test_scanner_flags_planted_leaks():
     shown["cells"]["c9"]["buried"] = ["Dragon Gold"]
     assert s.view_leaks(0, shown)
     shown = json.loads(json.dumps(m.view(0)))
-    next(z for z in shown["zones"] if z["name"] == "deck")["cards"] = []
+    next(z for z in shown["zones"] if z["name"] == "hand" and z["owner"] == 1)["cards"] = []
     assert s.view_leaks(0, shown)
     for p in range(2):
         assert s.view_leaks(p, m.view(p)) == []
@@ -429,12 +429,12 @@ def mutated_rules(tmp_path: Path, file: str, old: str, new: str) -> Path:
     ("dozen_war.rules", "move pick([t for t in stash]) to buried[h]",
      'let t = pick([t for t in stash])  log "buried: " + text(t)  move t to buried[h]', "buried"),
     # (c) the next event named in advance
-    ("dozen_war.rules", 'log "Event " + text(size(past)) + ": " + text(e)',
-     'log "Event " + text(size(past)) + ": " + text(e)  if size(events) > 0 { log "next: " + text(top(events)) }',
+    ("dozen_war.rules", 'log text(p) + " rolls " + text(d) + ": "',
+     'log text(p) + " rolls " + text(d) + (if size(events) > 0 then " next: " + text(top(events)) else "") + ": "',
      "events"),
     # (c) a prompt naming the next event (every view shows a waiting choice's prompt)
-    ("dozen_war.rules", 'prompt "the general for " + text(k)',
-     'prompt "the general for " + text(k) + " (" + text(top(events)) + " is next)"', "in events"),
+    ("dozen_war.rules", 'prompt "Which general stands in your " + text(k)',
+     'prompt "Which general stands in your " + text(k) + " (" + text(top(events)) + " is next)"', "in events"),
 ])
 def test_the_scan_finds_leaks_planted_in_the_rules(tmp_path, file, old, new, what):
     leaky = rulelang.load(str(mutated_rules(tmp_path, file, old, new)))

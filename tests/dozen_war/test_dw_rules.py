@@ -8,15 +8,18 @@ from dw_helpers import Position, game, hp, idx, legal, play, units_at, var, wher
 def test_draft_bans_then_two_picks_then_a_banned_general_each():
     m = game.new_match(2, seed=5, options={"generals": "draft"})
     q = m.question
-    assert q["chooser"] == 1 and q["prompt"] == "ban a general"       # bans in order 2-1
+    assert q["chooser"] == 1 and q["prompt"] == "Ban a general (banned ones are picked last)"       # bans in order 2-1
     play(m, "Iron Warden")
     assert m.question["chooser"] == 0
     play(m, "Gold Maker")
     order = []
-    while m.question and m.question["prompt"].startswith("pick"):
+    while m.question and m.question["prompt"].startswith("Pick"):
         order.append(m.question["chooser"])
         m.apply(legal(m)[0])
     assert order[:4] == [0, 1, 1, 0] and len(order) == 5     # 1-2, 2-1, then by the die (the last: forced)
+    rolls = {x.split(" ")[0]: int(x.split(" ")[2]) for x in m.messages_for(0) if x.endswith("(highest first, ties to the lower seat)")}
+    assert sorted(rolls) == ["P1", "P2"]                       # the die that orders the third pick is told
+    assert order[4] == (0 if rolls["P1"] >= rolls["P2"] else 1)
     st = m.state()
     owned = [sorted(st["components"][g]["label"] for g in st["zones"]["fallen"][p]) for p in range(2)]
     assert sum(len(o) for o in owned) == 6
@@ -57,7 +60,7 @@ def test_killing_a_general_gives_a_skull_a_coin_and_its_map_pieces():
     warden, maker = p.unit_at("e5"), p.unit_at("a1")
     m = p.match()
     play(m, "attack e5 Iron Warden f5 Moon Bow")
-    assert m.question["prompt"] == "which general keeps the map pieces"
+    assert m.question["prompt"] == "Which of your generals takes the 2 map pieces?"
     play(m, "Gold Maker")
     assert var(m, "skulls") == [1, 0] and var(m, "coins") == [1, 0]
     assert var(m, "pcs")[maker] == 2 and var(m, "pcs")[warden] == 0
@@ -99,7 +102,7 @@ def test_the_leader_in_map_pieces_reorders_the_turns():
     m = (Position(3).general(2, "Gold Maker", "e5", pieces=2).general(0, "Iron Warden", "a1")
          .general(1, "Moon Bow", "k1").events_top("Gold Vein").turn(2).match())
     play(m, "end turn")                                      # P3 ends round 1
-    assert m.question["chooser"] == 2 and m.question["prompt"] == "set the turn order"
+    assert m.question["chooser"] == 2 and m.question["prompt"] == "You hold the most map pieces: set the turn order, first to last"
     play(m, "P3", "P2")                                      # P1 is last: no question
     assert m.state()["rounds"]["order"] == [2, 1, 0]
     assert m.state()["current"] == 2 and var(m, "round") == 2
@@ -139,7 +142,7 @@ def test_a_strike_back_may_be_taken_by_the_attackers_infantry_but_not_defended()
     cav, inf = p.unit_at("g5"), p.unit_at("h5")
     m = p.match()
     play(m, "attack g5 cavalry f5 archer", "Last Stand")
-    assert m.question["chooser"] == 1 and m.question["prompt"] == "an infantry takes the blow for cavalry"
+    assert m.question["chooser"] == 1 and m.question["prompt"] == "Let an infantry take the blow struck back at P2 cavalry at g5?"
     assert legal(m) == ["infantry", "pass"]                  # no Iron Shield against a strike back
     play(m, "infantry")
     assert hp(m, cav) == 1 and hp(m, inf) == 1

@@ -109,8 +109,8 @@ def test_6_castle_with_soldiers_cannot_be_attacked_then_falls_in_two_hits():
     assert var(m, "razed") == [0, 0]
     play(m, "siege e1 cavalry d1")
     assert var(m, "razed") == [1, 0] and var(m, "coins") == [1, 0]
-    scores = [v for v in m.view(0)["values"] if v["name"].startswith("Score")][0]["value"]
-    assert scores == "P1=2 P2=0"
+    scores = [v for v in m.view(0)["values"] if v["name"].startswith("Points")][0]["value"]
+    assert scores == "P1 2 (0 skulls, 1 castle, 0 pieces); P2 0 (0 skulls, 0 castles, 0 pieces)"
     play(m, "end turn", "end turn")                          # round 2: income
     assert var(m, "round") == 2
     assert units_at(m, "d1") == []                           # the destroyed castle gives nothing

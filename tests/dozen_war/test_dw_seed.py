@@ -55,7 +55,7 @@ def test_an_allys_infantry_takes_the_strike_back_for_its_ally():
     cav, inf = p.unit_at("g5"), p.unit_at("h5")
     m = p.match()
     play(m, "attack g5 cavalry f5 archer", "Last Stand")
-    assert m.question["chooser"] == 2 and m.question["prompt"] == "an infantry takes the blow for cavalry"
+    assert m.question["chooser"] == 2 and m.question["prompt"] == "Let an infantry of yours take the blow struck back at your ally's P1 cavalry at g5?"
     play(m, "infantry")
     assert hp(m, cav) == 1 and hp(m, inf) == 1
 

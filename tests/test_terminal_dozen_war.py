@@ -1,0 +1,69 @@
+"""Dozen War at a real (pseudo-)terminal, 80×24 (issue 28): each decision fits with the map, no
+Python repr is on screen, every card or piece named on screen has rules text (`look NAME`), the
+status and the map's key are a command away, and the glyphs are the unambiguous ones."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_terminal_fit import PROMPT, REPR, check_fits, sized
+from test_terminal_pty import ROOT
+
+DOZEN_WAR = str(ROOT / "games" / "dozen_war.rules")
+OLD_GLYPH = re.compile(r"(?<![#\w])[1-4]\d[ICA](?!\w)")     # "11A": owner and count run together
+
+
+def names_on(screen: list[str]) -> set[str]:
+    """Cards and pieces a Dozen War screen names: options with their text, hand, the event."""
+    found = set()
+    for line in screen:
+        for m in re.finditer(r"\d+\. ([A-Z][\w' ]+?) — ", line):
+            found.add(m.group(1))
+        m = re.search(r"hand \(P1\): \d+ cards?: (.+?)(?: · |$)", line)
+        if m:
+            found.update(x.strip() for x in m.group(1).split(", "))
+        m = re.search(r"Event: \d of 7: ([\w' ]+)", line)
+        if m:
+            found.add(m.group(1).strip())
+    return found
+
+
+@pytest.mark.slow
+def test_dozen_war_against_a_bot_at_80x24():
+    term = sized("play", DOZEN_WAR, "--seed", "3", "--players", "2", "--bot", "2=random", columns=80, lines=24)
+    found = term.expect(PROMPT)
+    screen = check_fits(term, found.start(), 80, 24)
+    assert any(line.startswith(" 11 ") for line in screen)            # the map is on the decision's screen
+    names = names_on(screen)
+    assert "Stone Breaker" in names, names                           # the draft's generals, with their text
+    for piece, says in (("infantry", "An infantry soldier: 2 health"), ("Volcano", "The volcano, in the middle"),
+                        ("North archer castle", "The North player's archer castle"),
+                        ("Cursed Idol", "Curse: 2 damage"), ("Call to Arms", r"An infantry soldier joins")):
+        term.line(f"look {piece}")
+        term.expect(re.escape(piece) + r" \(\w+\)\n  " + says)
+        term.expect(PROMPT)
+    term.line("status")                                              # the map's key, in words
+    term.expect(r"Map key: 1A3\+2: P1's archer general")
+    term.expect(PROMPT)
+    seen: set[str] = set()
+    for turn in range(70):
+        term.line("end turn" if turn % 5 == 4 and "end turn" in "\n".join(screen) else "1")
+        found = term.expect(rf"(?:{PROMPT}|Game over)")
+        if found.group() == "Game over":
+            break
+        screen = check_fits(term, found.start(), 80, 24)
+        seen |= names_on(screen)
+    assert any(" rolls " in x and ": " in x for x in term.text.split("\n") if "> P" in x)   # event outcomes told
+    assert re.search(r"Event \d of 7: [\w' ]+ \(1-3: ", term.text)
+    assert len(seen) >= 3, seen
+    for name in sorted(seen):                                        # every name on screen has text
+        term.line(f"look {name}")
+        term.expect(re.escape(name) + r" \(\w+\)\n  \S")
+        term.expect(PROMPT)
+    term.line("quit")
+    term.expect(r"Save the match")
+    term.line("")
+    term.close()
+    assert not REPR.search(term.text), REPR.search(term.text)
+    assert not OLD_GLYPH.search(term.text), OLD_GLYPH.search(term.text)
