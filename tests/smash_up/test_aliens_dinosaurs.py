@@ -129,7 +129,8 @@ def test_scout_special_after_its_base_scores_goes_to_hand():
     pos.field("Collector", 0, "Jungle Oasis")                    # 3 + 7 + 2 = 12: Oasis scores
     m = pos.match()
     m.apply("done")
-    assert m.question["prompt"] == "respond in after_scores" and m.question["options"] == ["Scout", "pass"]
+    assert m.question["prompt"] == "Jungle Oasis has scored: use a Special before its cards are discarded?"
+    assert m.question["options"] == ["Scout", "pass"]
     m.apply("Scout")
     z = zones(m)
     assert scout in z["hand"][0] and rex in z["discard"][0]

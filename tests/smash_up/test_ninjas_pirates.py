@@ -188,7 +188,8 @@ def test_scenario_8_first_mate_moves_away_after_scoring_instead_of_being_discard
     pos.minion("King Rex", 1, OASIS)                 # 7: 13 ≥ 12
     m = pos.match()
     play(m, "done")
-    assert m.question["kind"] == "window" and "after_scores" in m.question["prompt"]
+    assert m.question["kind"] == "window" and m.question["prompt"] == (
+        "Jungle Oasis has scored: use a Special before its cards are discarded?")
     assert m.state()["vars"]["vp"] == [0, 2]         # VP awarded before the after-scores window
     assert acts(m) == ["First Mate", "pass"]
     play(m, "First Mate")
@@ -461,7 +462,8 @@ def test_full_sail_as_a_before_scores_special():
     play(m, "done", "Full Sail", f"First Mate (P1, {LIBRARY})", OASIS, f"Buccaneer (P1, {LIBRARY})", OASIS)
     assert acts(m) == [f"Saucy Wench (P1, {OASIS})", "pass"]    # each minion moved at most once
     play(m, "pass")                                  # Full Sail is gone: the window closes
-    assert m.question["prompt"] == "respond in after_scores" and acts(m) == ["First Mate", "pass"]
+    assert m.question["prompt"] == f"{OASIS} has scored: use a Special before its cards are discarded?"
+    assert acts(m) == ["First Mate", "pass"]
     play(m, "pass")
     st = m.state()
     assert st["vars"]["vp"] == [2, 2]                # 9 vs 9: tied for first (5 vs 9 without)
