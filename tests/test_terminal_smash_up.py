@@ -69,7 +69,7 @@ def test_smash_up_against_a_bot_at_80x24_to_the_end():
     term.expect(r"Base\. Breakpoint 20; VP 5 for 1st, 3 for 2nd, 2 for 3rd\. At the start of\s+each player's turn")
     term.expect(PROMPT)
     term.line("look Robots")                         # a faction's words
-    term.expect(r"Robots: 18 minions \(total power 38\) and 2 actions")
+    term.expect(r"Robots \(faction\)\n  18 minions \(total power 38\) and 2 actions")
     term.expect(PROMPT)
     term.line("1")
     looked: set[str] = set(names)
