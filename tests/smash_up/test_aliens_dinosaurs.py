@@ -90,7 +90,7 @@ def test_invader_on_play_gains_1_vp():
     pos = Position()
     inv = pos.hand("Invader", 0)
     m = pos.match()
-    m.apply("play Invader Jungle Oasis")
+    m.apply("play Invader on Jungle Oasis")
     assert var(m, "vp") == [1, 0]
     assert inv in zones(m)["field"] and var(m, "at")[inv] == pos.base("Jungle Oasis")
 
@@ -102,7 +102,7 @@ def test_collector_may_return_a_minion_of_power_3_or_less_here():
     pos.field("Pirate King", 1, "Jungle Oasis")                  # 5: too strong
     pos.field("First Mate", 1, "Tar Pits")                       # another base
     m = pos.match()
-    m.apply("play Collector Jungle Oasis")
+    m.apply("play Collector on Jungle Oasis")
     assert m.question["prompt"] == "return a minion of power 3 or less to its owner's hand"
     assert sorted(m.question["options"]) == ["Collector (P1) on Jungle Oasis", "Saucy Wench (P2) on Jungle Oasis",
                                              "pass"]
@@ -116,7 +116,7 @@ def test_supreme_overlord_may_return_any_minion_or_pass():
     rex = pos.field("King Rex", 0, "Tar Pits")
     wench = pos.field("Saucy Wench", 1, "The Central Brain")
     m = pos.match()
-    m.apply("play Supreme Overlord Jungle Oasis")
+    m.apply("play Supreme Overlord on Jungle Oasis")
     assert "pass" in m.question["options"] and "Saucy Wench (P2) on The Central Brain" in m.question["options"]
     m.apply("pass")
     assert rex in zones(m)["field"] and wench in zones(m)["field"]
@@ -129,7 +129,8 @@ def test_scout_special_after_its_base_scores_goes_to_hand():
     pos.field("Collector", 0, "Jungle Oasis")                    # 3 + 7 + 2 = 12: Oasis scores
     m = pos.match()
     m.apply("done")
-    assert m.question["prompt"] == "respond in after_scores" and m.question["options"] == ["Scout", "pass"]
+    assert m.question["prompt"] == "Jungle Oasis has scored: use a Special before its cards are discarded?"
+    assert m.question["options"] == ["Scout", "pass"]
     m.apply("Scout")
     z = zones(m)
     assert scout in z["hand"][0] and rex in z["discard"][0]
@@ -144,7 +145,7 @@ def test_jammed_signal_cancels_the_central_brain():
         pos.hand("Jammed Signal", 0)
         m = pos.match()
         if jam:
-            m.apply("place Jammed Signal The Central Brain")
+            m.apply("place Jammed Signal on The Central Brain")
         m.apply("done")
         return pos, m
     pos, m = play(False)
@@ -187,8 +188,8 @@ def test_abduction_returns_a_minion_then_grants_an_extra_minion_play():
     m = pos.match()
     m.apply("act Abduction")                                     # the only minion: no question
     assert wench in zones(m)["hand"][1] and var(m, "minion_plays") == [2, 0]
-    m.apply("play Invader Jungle Oasis")
-    m.apply("play Scout Tar Pits")
+    m.apply("play Invader on Jungle Oasis")
+    m.apply("play Scout on Tar Pits")
     assert var(m, "minion_plays") == [0, 0]
 
 
@@ -230,7 +231,7 @@ def test_terraforming_swaps_a_base_and_may_play_an_extra_minion_there():
     assert jam in z["discard"][0] and var(m, "on_base")[jam] is None
     # the extra minion: on the new base only, kept for later in the play phase (issue 27)
     assert m.question is None and var(m, "extra_on")[lib] == 1
-    m.apply("play Invader The Great Library")                    # both plays fit: which one?
+    m.apply("play Invader on The Great Library")                    # both plays fit: which one?
     assert m.question["prompt"] == "which play do you use"
     assert sorted(m.question["options"]) == ["an extra minion on this base", "your minion play"]
     m.apply("an extra minion on this base")
@@ -247,7 +248,7 @@ def test_laseratops_must_destroy_a_minion_of_power_2_or_less_here_even_its_own()
     mate = pos.field("First Mate", 1, "Jungle Oasis")            # 2
     pos.field("War Raptor", 0, "Jungle Oasis")                   # 2 + 1 = 3: not a target
     m = pos.match()
-    m.apply("play Laseratops Jungle Oasis")
+    m.apply("play Laseratops on Jungle Oasis")
     assert sorted(m.question["options"]) == ["Collector (P1) on Jungle Oasis", "First Mate (P2) on Jungle Oasis"]
     m.apply("Collector (P1) on Jungle Oasis")
     z = zones(m)
@@ -408,7 +409,7 @@ def test_wildlife_preserve_shelters_your_minions_there_from_other_players_action
     col = pos.field("Collector", 0, "Jungle Oasis")
     pos.hand("Laseratops", 1)
     m = pos.match()
-    m.apply("play Laseratops Jungle Oasis")
+    m.apply("play Laseratops on Jungle Oasis")
     assert col in zones(m)["discard"][0]
     # its owner's own actions still affect them
     pos = Position(factions=MIRROR)

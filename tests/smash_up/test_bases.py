@@ -186,13 +186,13 @@ def test_the_homeworld_extra_minion_of_power_2_or_less_anywhere_and_again_if_pla
     pos = (Position().bases("The Homeworld", "Jungle Oasis", "Tar Pits")
            .hand(0, "King Rex", "War Raptor", "War Raptor", "Laseratops"))
     m = pos.match()
-    m.apply("play King Rex The Homeworld")
+    m.apply("play King Rex on The Homeworld")
     assert m.question is None and var(m, "extra_small") == 1       # no question: kept for later
     assert sorted(a for a in legal(m) if a.startswith("play ")) == [
-        "play War Raptor Jungle Oasis", "play War Raptor Tar Pits", "play War Raptor The Homeworld"]
-    answer(m, "play War Raptor The Homeworld")       # played here: the ability triggers again
+        "play War Raptor on Jungle Oasis", "play War Raptor on Tar Pits", "play War Raptor on The Homeworld"]
+    answer(m, "play War Raptor on The Homeworld")       # played here: the ability triggers again
     assert var(m, "extra_small") == 1
-    answer(m, "play War Raptor Jungle Oasis")        # played elsewhere: no further extra minion
+    answer(m, "play War Raptor on Jungle Oasis")        # played elsewhere: no further extra minion
     assert var(m, "extra_small") == 0 and not any(a.startswith("play ") for a in legal(m))
     field = m.state()["zones"]["field"]
     assert sorted((lbl, where(m, c)) for lbl, c in zip(labels(m, field), field)) == [
@@ -204,7 +204,7 @@ def test_the_homeworld_extra_minion_of_power_2_or_less_anywhere_and_again_if_pla
 
 def test_the_homeworld_extra_minion_may_be_declined():
     m = Position().bases("The Homeworld", "Jungle Oasis", "Tar Pits").hand(0, "King Rex", "Collector").match()
-    m.apply("play King Rex The Homeworld")
+    m.apply("play King Rex on The Homeworld")
     answer(m, "done")                                # the extra minion is not used
     assert zone(m, "field") == ["King Rex"]
 
@@ -213,9 +213,9 @@ def test_the_homeworld_extra_minion_kept_while_other_cards_are_played():
     """Issue 27: the extra minion of power 2 or less waits while an action is played first."""
     m = (Position().bases("The Homeworld", "Jungle Oasis", "Tar Pits")
          .hand(0, "King Rex", "Howl", "War Raptor").match())
-    m.apply("play King Rex The Homeworld")
+    m.apply("play King Rex on The Homeworld")
     answer(m, "act Howl")
-    answer(m, "play War Raptor Tar Pits")
+    answer(m, "play War Raptor on Tar Pits")
     assert zone(m, "hand", 0) == [] and var(m, "extra_small") == 0
 
 
@@ -723,7 +723,7 @@ def test_s10_fifteen_vp_tied_for_the_lead_the_game_goes_on_until_a_single_leader
     assert not m.is_over and m.current_player == 1
     m.apply("done")                                  # P2 scores nothing: still tied
     assert not m.is_over and m.current_player == 0
-    m.apply("play King Rex Tar Pits")                # 17 ≥ 16
+    m.apply("play King Rex on Tar Pits")                # 17 ≥ 16
     m.apply("done")
     assert var(m, "vp") == [19, 15]
     assert m.is_over and m.outcome["results"] == ["win", "lose"]

@@ -95,15 +95,15 @@ def test_outbreak_extra_minion_waits_and_checks_the_base_when_it_is_played():
     m = pos.match()
     answer(m, "act Outbreak")
     assert m.question is None
-    answer(m, f"play Enchantress {LIBRARY}", "your minion play")     # the turn's play, on purpose
+    answer(m, f"play Enchantress on {LIBRARY}", "your minion play")     # the turn's play, on purpose
     # the extra one: only where P1 has no minion now (not Jungle Oasis, not The Great Library)
-    assert plays(m) == [f"play Grave Digger {PITS}"]
+    assert plays(m) == [f"play Grave Digger on {PITS}"]
 
 
 def test_zapbot_extra_minion_is_lost_at_the_end_of_the_turn():
     pos = Pos("robots+wizards,aliens+dinosaurs").hand(0, "Zapbot", "Microbot Guard")
     m = pos.match()
-    answer(m, f"play Zapbot {OASIS}", "done")
+    answer(m, f"play Zapbot on {OASIS}", "done")
     answer(m, "done")                                # P2's turn, then P1's again
     assert var(m, "extra_small") == 0 and var(m, "minion_plays")[0] == 1
 
@@ -114,9 +114,9 @@ def test_mass_enchantment_an_ongoing_action_from_another_deck_is_controlled_by_i
            .hand(0, "Mass Enchantment", "Invader").hand(1, "Walker").deck(1, "Overrun"))
     m = pos.match()
     answer(m, "act Mass Enchantment", "Overrun (P2)", OASIS)
-    assert f"play Invader {OASIS}" in legal(m)      # P1 controls Overrun: P1 may play there
+    assert f"play Invader on {OASIS}" in legal(m)      # P1 controls Overrun: P1 may play there
     answer(m, "done")
-    assert f"play Walker {OASIS}" not in legal(m) and f"play Walker {LIBRARY}" in legal(m)
+    assert f"play Walker on {OASIS}" not in legal(m) and f"play Walker on {LIBRARY}" in legal(m)
     answer(m, "done")                                # P1's turn: "destroy this card at the start of your turn"
     assert zone(m, "attached") == [] and "Overrun" in zone(m, "discard", 1)
 
@@ -182,7 +182,7 @@ def test_hidden_ninja_and_full_sail_not_under_mark_of_sleep():
     m = pos.match()
     answer(m, "act Mark of Sleep", "P1", "done")    # P1's next turn: no action at all
     assert "act Full Sail" not in legal(m)
-    answer(m, f"play Ninja Master {OASIS}", "pass", "done")     # 12: Jungle Oasis scores
+    answer(m, f"play Ninja Master on {OASIS}", "pass", "done")     # 12: Jungle Oasis scores
     assert m.question["kind"] == "window" and m.question["options"] == ["Shinobi", "pass"]
 
 
@@ -196,7 +196,7 @@ def test_mark_of_sleep_stops_an_extra_action_played_at_once():
            .deck(0, "Summon"))
     m = pos.match()
     answer(m, "act Mark of Sleep", "P1", "done")
-    answer(m, f"play Neophyte {OASIS}")
+    answer(m, f"play Neophyte on {OASIS}")
     assert m.question is None and "Summon" in zone(m, "hand", 0)
 
 
@@ -206,7 +206,7 @@ def test_archmage_leaving_play_takes_its_unused_extra_action():
            .hand(0, "Supreme Overlord", "Mystic Studies", "Summon"))
     m = pos.match()
     answer(m, "done")                                # P1's turn starts: Archmage's extra action
-    answer(m, f"play Supreme Overlord {LIBRARY}", f"Archmage (P1) on {OASIS}")
+    answer(m, f"play Supreme Overlord on {LIBRARY}", f"Archmage (P1) on {OASIS}")
     assert "Archmage" in zone(m, "hand", 0)
     answer(m, "act Mystic Studies")                  # the turn's own action play
     assert not any(a.startswith("act ") for a in legal(m))

@@ -188,7 +188,8 @@ def test_scenario_8_first_mate_moves_away_after_scoring_instead_of_being_discard
     pos.minion("King Rex", 1, OASIS)                 # 7: 13 ≥ 12
     m = pos.match()
     play(m, "done")
-    assert m.question["kind"] == "window" and "after_scores" in m.question["prompt"]
+    assert m.question["kind"] == "window" and m.question["prompt"] == (
+        "Jungle Oasis has scored: use a Special before its cards are discarded?")
     assert m.state()["vars"]["vp"] == [0, 2]         # VP awarded before the after-scores window
     assert acts(m) == ["First Mate", "pass"]
     play(m, "First Mate")
@@ -222,7 +223,7 @@ def test_tiger_assassin_on_play_may_destroy_a_minion_of_power_3_or_less_here():
     pos.minion("Collector", 1, CEMETERY)
     pos.hand(0, "Tiger Assassin")
     m = pos.match()
-    play(m, f"play Tiger Assassin {LIBRARY}")
+    play(m, f"play Tiger Assassin on {LIBRARY}")
     assert sorted(acts(m)) == ["Collector (P2)", "Invader (P2)", "pass"]     # not King Rex, not elsewhere
     play(m, "Invader (P2)")
     assert zone(m, "discard", 1) == ["Invader"]
@@ -242,7 +243,7 @@ def test_ninja_acolyte_special_returns_it_and_plays_an_extra_minion_on_its_base(
     assert m.state()["zones"]["hand"][0].count(ac) == 1
     # the extra minion on this base is kept for later in the play phase: the normal play fits too
     assert m.question is None and m.state()["vars"]["extra_on"][pos.base(LIBRARY)] == 1
-    play(m, f"play Tiger Assassin {LIBRARY}", "an extra minion on this base")
+    play(m, f"play Tiger Assassin on {LIBRARY}", "an extra minion on this base")
     st = m.state()
     ta = st["components"].index(next(c for c in st["components"] if c["label"] == "Tiger Assassin"
                                      and c["fields"]["owner"] == 0))
@@ -256,7 +257,7 @@ def test_ninja_acolyte_special_not_offered_after_a_minion_was_played():
     pos.minion("Ninja Acolyte", 0, LIBRARY)
     pos.hand(0, "Shinobi")
     m = pos.match()
-    play(m, f"play Shinobi {CEMETERY}")
+    play(m, f"play Shinobi on {CEMETERY}")
     assert not any(a.startswith("use") for a in acts(m))
 
 
@@ -299,7 +300,7 @@ def test_smoke_bomb_protects_from_other_players_actions_but_not_minions_and_leav
     play(m, "act Seeing Stars")                      # no target: the only one is guarded
     assert acolyte in m.state()["zones"]["field"]    # not affected: Seeing Stars is an action
     assert zone(m, "discard", 0) == ["Seeing Stars"]
-    play(m, f"play Tiger Assassin {LIBRARY}", "Ninja Acolyte (P2) with Smoke Bomb")   # a minion's ability
+    play(m, f"play Tiger Assassin on {LIBRARY}", "Ninja Acolyte (P2) with Smoke Bomb")   # a minion's ability
     assert acolyte not in m.state()["zones"]["field"]
     assert zone(m, "discard", 1) == ["Ninja Acolyte", "Smoke Bomb"]
 
@@ -336,7 +337,7 @@ def test_infiltrate_destroys_another_action_on_the_base():
     pos.on_base("Jammed Signal", 1, LIBRARY)
     pos.hand(0, "Infiltrate")
     m = pos.match()
-    play(m, f"place Infiltrate {LIBRARY}")
+    play(m, f"place Infiltrate on {LIBRARY}")
     assert zone(m, "discard", 1) == ["Jammed Signal"]
     assert zone(m, "attached") == ["Infiltrate"]
 
@@ -376,7 +377,7 @@ def test_saucy_wench_may_destroy_a_minion_of_power_2_or_less_here():
     pos.minion("Invader", 1, LIBRARY)
     pos.hand(0, "Saucy Wench")
     m = pos.match()
-    play(m, f"play Saucy Wench {LIBRARY}")
+    play(m, f"play Saucy Wench on {LIBRARY}")
     assert acts(m) == ["Collector (P2)", "pass"]
     play(m, "Collector (P2)")
     assert zone(m, "discard", 1) == ["Collector"]
@@ -387,7 +388,7 @@ def test_buccaneer_moves_instead_of_being_destroyed():
     bu = pos.minion("Buccaneer", 1, LIBRARY)
     pos.hand(0, "Ninja Master")
     m = pos.match()
-    play(m, f"play Ninja Master {LIBRARY}", "Buccaneer (P2)")
+    play(m, f"play Ninja Master on {LIBRARY}", "Buccaneer (P2)")
     assert m.question["chooser"] == 1                # its owner picks where it goes
     assert sorted(acts(m)) == sorted([OASIS, CEMETERY])
     play(m, OASIS)
@@ -461,7 +462,8 @@ def test_full_sail_as_a_before_scores_special():
     play(m, "done", "Full Sail", f"First Mate (P1, {LIBRARY})", OASIS, f"Buccaneer (P1, {LIBRARY})", OASIS)
     assert acts(m) == [f"Saucy Wench (P1, {OASIS})", "pass"]    # each minion moved at most once
     play(m, "pass")                                  # Full Sail is gone: the window closes
-    assert m.question["prompt"] == "respond in after_scores" and acts(m) == ["First Mate", "pass"]
+    assert m.question["prompt"] == f"{OASIS} has scored: use a Special before its cards are discarded?"
+    assert acts(m) == ["First Mate", "pass"]
     play(m, "pass")
     st = m.state()
     assert st["vars"]["vp"] == [2, 2]                # 9 vs 9: tied for first (5 vs 9 without)

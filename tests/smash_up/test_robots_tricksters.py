@@ -113,7 +113,7 @@ def end_turn(m):
 # ---- Robots ---------------------------------------------------------------------------------
 def test_hoverbot_plays_the_revealed_minion_as_an_extra_minion():
     m = position(hands=(["Hoverbot"], []), decks=(["Warbot", "Zapbot"], []))
-    play(m, f"play Hoverbot {OASIS}")
+    play(m, f"play Hoverbot on {OASIS}")
     assert m.question["prompt"] == "play an extra minion" and options(m) == ["Warbot", "pass"]
     play(m, "Warbot", LIBRARY)
     assert where(m, "Hoverbot", 0) == [OASIS] and where(m, "Warbot", 0) == [LIBRARY]
@@ -123,7 +123,7 @@ def test_hoverbot_plays_the_revealed_minion_as_an_extra_minion():
 
 def test_hoverbot_leaves_an_action_on_top_shown_to_everyone():
     m = position(hands=(["Hoverbot"], []), decks=(["Tech Center", "Zapbot"], []))
-    play(m, f"play Hoverbot {OASIS}")
+    play(m, f"play Hoverbot on {OASIS}")
     assert m.question is None and top_down(m, 0, 2) == ["Tech Center", "Zapbot"]
     deck = next(z for z in m.view(1)["zones"] if z["name"] == "deck" and z["owner"] == 0)
     assert [c["label"] for c in deck["known"]] == ["Tech Center"]           # revealed to P2 too
@@ -131,12 +131,12 @@ def test_hoverbot_leaves_an_action_on_top_shown_to_everyone():
 
 def test_zapbot_extra_minion_of_power_two_or_less_kept_for_later_in_the_play_phase():
     m = position(hands=(["Zapbot", "Microbot Guard", "Warbot", "Tech Center"], []))
-    play(m, f"play Zapbot {OASIS}")
+    play(m, f"play Zapbot on {OASIS}")
     assert m.question is None and m.state()["vars"]["extra_small"] == 1     # issue 27: not at once
     acts = legal(m)
-    assert f"play Microbot Guard {MALL}" in acts and f"play Warbot {OASIS}" not in acts
+    assert f"play Microbot Guard on {MALL}" in acts and f"play Warbot on {OASIS}" not in acts
     play(m, "act Tech Center", f"{OASIS} (1)")         # an action first: the extra minion waits
-    play(m, f"play Microbot Guard {MALL}")
+    play(m, f"play Microbot Guard on {MALL}")
     assert where(m, "Microbot Guard", 0) == [MALL] and var(m, "minion_plays", 0) == 0
     assert not any(a.startswith("play ") for a in legal(m))
 
@@ -144,7 +144,7 @@ def test_zapbot_extra_minion_of_power_two_or_less_kept_for_later_in_the_play_pha
 def test_warbot_is_not_destroyed_by_flame_trap_which_destroys_itself():
     m = position(hands=(["Warbot"], []), attached=[("Flame Trap", 1, OASIS)],
                  factions="robots+wizards,tricksters+zombies")
-    play(m, f"play Warbot {OASIS}")
+    play(m, f"play Warbot on {OASIS}")
     assert where(m, "Warbot", 0) == [OASIS]
     assert labels(m, "attached") == [] and labels(m, "discard", 1) == ["Flame Trap"]
 
@@ -156,7 +156,7 @@ def test_nukebot_destroyed_destroys_the_other_players_minions_on_its_base():
                  field=[("Zapbot", 0, OASIS), ("Gremlin", 1, OASIS), ("Walker", 1, OASIS),
                         ("Walker", 1, LIBRARY)],
                  attached=[("Flame Trap", 1, OASIS)], factions="robots+wizards,tricksters+zombies")
-    play(m, f"play Nukebot {OASIS}")
+    play(m, f"play Nukebot on {OASIS}")
     assert m.question is None
     assert labels(m, "field") == ["Walker", "Zapbot"] and where(m, "Walker", 1) == [LIBRARY]
     assert labels(m, "discard", 0) == ["Nukebot", "Zapbot"]          # Zapbot: Gremlin's random discard
@@ -168,16 +168,16 @@ def test_microbot_archive_draws_when_a_microbot_is_destroyed_itself_included():
     m = position(hands=(["Microbot Guard", "Zapbot"], []), decks=(["Warbot", "Hoverbot", "Nukebot"], []),
                  field=[("Microbot Archive", 0, LIBRARY)], attached=[("Flame Trap", 1, OASIS)],
                  factions="robots+wizards,tricksters+zombies")
-    play(m, f"play Microbot Guard {OASIS}")             # destroyed by Flame Trap: a Microbot
+    play(m, f"play Microbot Guard on {OASIS}")             # destroyed by Flame Trap: a Microbot
     assert labels(m, "hand", 0) == ["Warbot", "Zapbot"]
     m = position(hands=(["Zapbot"], []), decks=(["Warbot"], []),
                  field=[("Microbot Archive", 0, LIBRARY)], attached=[("Flame Trap", 1, OASIS)],
                  factions="robots+wizards,tricksters+zombies")
-    play(m, f"play Zapbot {OASIS}")                     # not a Microbot: no card
+    play(m, f"play Zapbot on {OASIS}")                     # not a Microbot: no card
     assert labels(m, "hand", 0) == [] and labels(m, "discard", 0) == ["Zapbot"]
     m = position(hands=(["Microbot Archive"], []), decks=(["Warbot"], []),
                  attached=[("Flame Trap", 1, OASIS)], factions="robots+wizards,tricksters+zombies")
-    play(m, f"play Microbot Archive {OASIS}")           # itself
+    play(m, f"play Microbot Archive on {OASIS}")           # itself
     assert labels(m, "hand", 0) == ["Warbot"]
 
 
@@ -185,7 +185,7 @@ def test_microbot_archive_counts_every_minion_as_a_microbot_while_alpha_is_in_pl
     m = position(hands=(["Zapbot"], []), decks=(["Warbot"], []),
                  field=[("Microbot Archive", 0, LIBRARY), ("Microbot Alpha", 0, MALL)],
                  attached=[("Flame Trap", 1, OASIS)], factions="robots+wizards,tricksters+zombies")
-    play(m, f"play Zapbot {OASIS}")
+    play(m, f"play Zapbot on {OASIS}")
     assert labels(m, "hand", 0) == ["Warbot"]
 
 
@@ -208,21 +208,21 @@ def test_microbot_alpha_and_fixer_power():
 
 def test_microbot_fixer_gives_an_extra_minion_for_later_only_as_the_first_minion():
     m = position(hands=(["Microbot Fixer", "Warbot", "Microbot Fixer"], []))
-    play(m, f"play Microbot Fixer {OASIS}")
+    play(m, f"play Microbot Fixer on {OASIS}")
     assert m.question is None and var(m, "minion_plays", 0) == 1
-    assert f"play Warbot {LIBRARY}" in legal(m)
-    play(m, f"play Warbot {LIBRARY}")
+    assert f"play Warbot on {LIBRARY}" in legal(m)
+    play(m, f"play Warbot on {LIBRARY}")
     assert var(m, "minion_plays", 0) == 0 and not any(a.startswith("play ") for a in legal(m))
     # the second minion this turn: no extra play
     m = position(hands=(["Microbot Fixer", "Warbot"], []), minion_plays={0: 2}, minions_played={0: 1})
-    play(m, f"play Microbot Fixer {OASIS}")
+    play(m, f"play Microbot Fixer on {OASIS}")
     assert var(m, "minion_plays", 0) == 1
 
 
 def test_microbot_reclaimer_extra_minion_and_shuffles_microbots_back():
     m = position(hands=(["Microbot Reclaimer"], []),
                  discards=(["Microbot Guard", "Zapbot", "Tech Center", "Microbot Fixer"], []))
-    play(m, f"play Microbot Reclaimer {OASIS}")
+    play(m, f"play Microbot Reclaimer on {OASIS}")
     assert options(m) == ["Microbot Fixer", "Microbot Guard", "done"]
     play(m, "Microbot Guard", "done")
     assert m.question is None and var(m, "minion_plays", 0) == 1
@@ -231,7 +231,7 @@ def test_microbot_reclaimer_extra_minion_and_shuffles_microbots_back():
     # with Microbot Alpha in play every minion is a Microbot
     m = position(hands=(["Microbot Reclaimer"], []), discards=(["Zapbot", "Tech Center"], []),
                  field=[("Microbot Alpha", 0, MALL)])
-    play(m, f"play Microbot Reclaimer {OASIS}")
+    play(m, f"play Microbot Reclaimer on {OASIS}")
     assert options(m) == ["Zapbot", "done"]
 
 
@@ -239,7 +239,7 @@ def test_microbot_guard_must_destroy_a_minion_below_your_minion_count_here():
     m = position(hands=(["Microbot Guard"], []),
                  field=[("Zapbot", 0, OASIS), ("Zapbot", 0, OASIS), ("Walker", 1, OASIS),
                         ("Grave Digger", 1, OASIS), ("Walker", 1, LIBRARY)])
-    play(m, f"play Microbot Guard {OASIS}")          # 3 minions of P1 here: power 2 or less
+    play(m, f"play Microbot Guard on {OASIS}")          # 3 minions of P1 here: power 2 or less
     assert "pass" not in m.question["options"]
     assert options(m) == ["Microbot Guard (P1) on Jungle Oasis", "Walker (P2) on Jungle Oasis",
                           "Zapbot (P1) on Jungle Oasis", "Zapbot (P1) on Jungle Oasis #2"]
@@ -264,14 +264,14 @@ ROBOTS_P2 = "tricksters+wizards,robots+zombies"
 def test_leprechaun_destroys_a_weaker_minion_another_player_plays_here_after_its_ability():
     m = position(hands=([], ["Hoverbot"]), decks=([], ["Tech Center"]),
                  field=[("Leprechaun", 0, OASIS)], factions=ROBOTS_P2, current=1)
-    play(m, f"play Hoverbot {OASIS}")               # its on-play revealed Tech Center first
+    play(m, f"play Hoverbot on {OASIS}")               # its on-play revealed Tech Center first
     assert labels(m, "discard", 1) == ["Hoverbot"] and labels(m, "field") == ["Leprechaun"]
     m = position(hands=([], ["Nukebot", "Hoverbot"]), field=[("Leprechaun", 0, OASIS)],
                  factions=ROBOTS_P2, current=1)
-    play(m, f"play Nukebot {OASIS}")                # not weaker: it stays
+    play(m, f"play Nukebot on {OASIS}")                # not weaker: it stays
     assert labels(m, "field") == ["Leprechaun", "Nukebot"]
     m = position(hands=(["Gremlin"], []), field=[("Leprechaun", 0, OASIS)], factions=ROBOTS_P2)
-    play(m, f"play Gremlin {OASIS}")                # its owner's own minion: it stays
+    play(m, f"play Gremlin on {OASIS}")                # its owner's own minion: it stays
     assert labels(m, "field") == ["Gremlin", "Leprechaun"]
 
 
@@ -296,7 +296,7 @@ def test_brownie_makes_another_player_who_affects_it_discard_two_random_cards():
 def test_gnome_may_destroy_a_minion_below_your_minion_count_here():
     m = position(hands=(["Gnome"], []),
                  field=[("Zapbot", 0, OASIS), ("Microbot Guard", 0, OASIS), ("Walker", 1, OASIS)])
-    play(m, f"play Gnome {OASIS}")                  # 3 minions of P1 here: power 2 or less
+    play(m, f"play Gnome on {OASIS}")                  # 3 minions of P1 here: power 2 or less
     assert options(m) == ["Microbot Guard (P1) on Jungle Oasis", "Walker (P2) on Jungle Oasis",
                           "Zapbot (P1) on Jungle Oasis", "pass"]
     play(m, "pass")
@@ -306,19 +306,19 @@ def test_gnome_may_destroy_a_minion_below_your_minion_count_here():
 def test_gremlin_destroyed_draws_and_each_other_player_discards_a_random_card():
     m = position(hands=(["Gnome"], ["Walker"]), decks=(["Warbot"], []),
                  field=[("Gremlin", 0, OASIS), ("Zapbot", 0, OASIS)])
-    play(m, f"play Gnome {OASIS}", "Gremlin (P1) on Jungle Oasis")
+    play(m, f"play Gnome on {OASIS}", "Gremlin (P1) on Jungle Oasis")
     assert labels(m, "hand", 0) == ["Warbot"] and labels(m, "discard", 0) == ["Gremlin"]
     assert labels(m, "hand", 1) == [] and labels(m, "discard", 1) == ["Walker"]
 
 
 def test_block_the_path_forbids_the_named_factions_minions_there():
     m = position(hands=(["Block the Path", "Zapbot", "Gnome"], []))
-    play(m, f"place Block the Path {OASIS}")
+    play(m, f"place Block the Path on {OASIS}")
     assert "Robots" in m.question["options"]
     play(m, "Robots")
     acts = legal(m)
-    assert f"play Zapbot {OASIS}" not in acts and f"play Zapbot {LIBRARY}" in acts
-    assert f"play Gnome {OASIS}" in acts
+    assert f"play Zapbot on {OASIS}" not in acts and f"play Zapbot on {LIBRARY}" in acts
+    assert f"play Gnome on {OASIS}" in acts
 
 
 def test_disenchant_destroys_an_action_in_play():
@@ -332,11 +332,11 @@ def test_disenchant_destroys_an_action_in_play():
 
 def test_enshrouding_mist_one_extra_minion_there_any_time_in_the_turn():
     m = position(hands=(["Enshrouding Mist", "Zapbot", "Gremlin", "Gnome"], []))
-    play(m, f"place Enshrouding Mist {OASIS}")         # at once, in the turn it is played
-    play(m, f"play Gnome {LIBRARY}")                   # the normal play, elsewhere
+    play(m, f"place Enshrouding Mist on {OASIS}")         # at once, in the turn it is played
+    play(m, f"play Gnome on {LIBRARY}")                   # the normal play, elsewhere
     acts = legal(m)
-    assert f"play Zapbot {OASIS}" in acts and f"play Zapbot {LIBRARY}" not in acts
-    play(m, f"play Gremlin {OASIS}")
+    assert f"play Zapbot on {OASIS}" in acts and f"play Zapbot on {LIBRARY}" not in acts
+    play(m, f"play Gremlin on {OASIS}")
     assert not any(a.startswith("play ") for a in legal(m))
 
 
@@ -344,38 +344,38 @@ def test_enshrouding_mist_used_first_leaves_the_normal_play_and_comes_back_each_
     m = position(hands=(["Gremlin", "Gnome", "Zapbot"], []), attached=[("Enshrouding Mist", 0, OASIS)])
     end_turn(m)
     end_turn(m)
-    play(m, f"play Gremlin {OASIS}")                   # both plays fit: the player names one
+    play(m, f"play Gremlin on {OASIS}")                   # both plays fit: the player names one
     assert sorted(m.question["options"]) == ["an extra minion on this base", "your minion play"]
     play(m, "an extra minion on this base")            # the Mist's play
     acts = legal(m)
-    assert f"play Gnome {LIBRARY}" in acts and f"play Gnome {OASIS}" in acts
-    play(m, f"play Gnome {LIBRARY}")
+    assert f"play Gnome on {LIBRARY}" in acts and f"play Gnome on {OASIS}" in acts
+    play(m, f"play Gnome on {LIBRARY}")
     assert var(m, "minion_plays", 0) == 0 and not any(a.startswith("play ") for a in legal(m))
     # another player's turn: no extra play
     end_turn(m)
     m2 = position(hands=([], ["Walker", "Walker"]), attached=[("Enshrouding Mist", 0, OASIS)], current=1)
-    play(m2, f"play Walker {OASIS}")
+    play(m2, f"play Walker on {OASIS}")
     assert not any(a.startswith("play ") for a in legal(m2))
 
 
 def test_enshrouding_mist_destroyed_unused_takes_its_play_away():
     m = position(hands=(["Disenchant", "Gnome", "Gremlin"], []), attached=[("Enshrouding Mist", 0, OASIS)])
-    assert f"play Gnome {LIBRARY}" in legal(m)
+    assert f"play Gnome on {LIBRARY}" in legal(m)
     play(m, "act Disenchant")
     assert labels(m, "discard", 0) == ["Disenchant", "Enshrouding Mist"]
-    play(m, f"play Gnome {OASIS}")                    # the normal play: no question
+    play(m, f"play Gnome on {OASIS}")                    # the normal play: no question
     assert not any(a.startswith("play ") for a in legal(m))
 
 
 def test_flame_trap_destroys_another_players_minion_here_and_itself():
     m = position(hands=([], ["Walker"]), attached=[("Flame Trap", 0, OASIS)], current=1)
-    play(m, f"play Walker {OASIS}")
+    play(m, f"play Walker on {OASIS}")
     assert m.question["prompt"].startswith("Walker")    # Walker's own on-play ability first
     play(m, "no")
     assert labels(m, "field") == [] and labels(m, "attached") == []
     assert labels(m, "discard", 1) == ["Walker"] and labels(m, "discard", 0) == ["Flame Trap"]
     m = position(hands=(["Gremlin"], []), attached=[("Flame Trap", 0, OASIS)])
-    play(m, f"play Gremlin {OASIS}")                   # its owner's: nothing
+    play(m, f"play Gremlin on {OASIS}")                   # its owner's: nothing
     assert labels(m, "field") == ["Gremlin"] and labels(m, "attached") == ["Flame Trap"]
 
 
@@ -397,7 +397,7 @@ def test_hideout_stops_another_players_action_for_all_its_minions_and_is_destroy
     # a minion's ability is not an action
     m = position(hands=([], ["Collector"]), field=[("Gremlin", 0, OASIS)], attached=[("Hideout", 0, OASIS)],
                  factions="tricksters+robots,aliens+dinosaurs", current=1)
-    play(m, f"play Collector {OASIS}", "Gremlin (P1) on Jungle Oasis")
+    play(m, f"play Collector on {OASIS}", "Gremlin (P1) on Jungle Oasis")
     assert labels(m, "hand", 0) == ["Gremlin"] and labels(m, "attached") == ["Hideout"]
 
 
@@ -408,7 +408,7 @@ def test_mark_of_sleep_no_actions_in_the_chosen_players_next_turn():
     play(m, "P2")
     end_turn(m)
     assert var(m, "asleep", 1) and not any(a.startswith("act ") for a in legal(m))
-    play(m, f"play Chronomage {OASIS}")                # its extra action cannot be played either
+    play(m, f"play Chronomage on {OASIS}")                # its extra action cannot be played either
     assert not any(a.startswith("act ") for a in legal(m))
     end_turn(m)
     end_turn(m)                                          # their turn after: actions again
@@ -418,7 +418,7 @@ def test_mark_of_sleep_no_actions_in_the_chosen_players_next_turn():
 def test_pay_the_piper_another_player_playing_a_minion_here_discards_a_card():
     m = position(hands=([], ["Walker", "Mystic Studies", "Summon"]), attached=[("Pay the Piper", 0, OASIS)],
                  decks=([], ["Grave Digger"]), current=1)
-    play(m, f"play Walker {OASIS}")
+    play(m, f"play Walker on {OASIS}")
     assert m.question["prompt"].startswith("Walker")    # Walker's own on-play ability first
     play(m, "no")
     assert m.question["chooser"] == 1 and options(m) == ["Mystic Studies", "Summon"]

@@ -97,13 +97,13 @@ def end_turn(m):
 # -- on play (minions) --
 def test_enchantress_draws_a_card():
     m = position(hands=(["Enchantress"], []), decks=(["Summon", "Walker"], []))
-    play(m, "play Enchantress Jungle Oasis")
+    play(m, "play Enchantress on Jungle Oasis")
     assert labels(m, "hand", 0) == ["Summon"] and top_down(m, 0)[0] == "Walker"
 
 
 def test_chronomage_gives_an_extra_action_this_turn():
     m = position(hands=(["Chronomage", "Mystic Studies", "Summon"], []), decks=(["Walker"] * 2, []))
-    play(m, "play Chronomage Jungle Oasis")
+    play(m, "play Chronomage on Jungle Oasis")
     assert var(m, "action_plays", 0) == 2
     play(m, "act Summon", "act Mystic Studies")
     assert var(m, "action_plays", 0) == 0 and sorted(labels(m, "hand", 0)) == ["Walker", "Walker"]
@@ -111,7 +111,7 @@ def test_chronomage_gives_an_extra_action_this_turn():
 
 def test_neophyte_plays_a_revealed_action_as_an_extra_action():
     m = position(hands=(["Neophyte"], []), decks=(["Mystic Studies", "Walker", "Scry"], []))
-    play(m, "play Neophyte Jungle Oasis")
+    play(m, "play Neophyte on Jungle Oasis")
     assert m.question["prompt"] == "Neophyte: play Mystic Studies as an extra action? (no: put it in your hand)"
     play(m, "yes")
     assert sorted(labels(m, "hand", 0)) == ["Scry", "Walker"]
@@ -120,7 +120,7 @@ def test_neophyte_plays_a_revealed_action_as_an_extra_action():
 
 def test_neophyte_puts_a_revealed_action_in_hand_shown_to_everyone():
     m = position(hands=(["Neophyte"], []), decks=(["Summon", "Walker"], []))
-    play(m, "play Neophyte Jungle Oasis", "no")
+    play(m, "play Neophyte on Jungle Oasis", "no")
     assert labels(m, "hand", 0) == ["Summon"] and top_down(m, 0)[0] == "Walker"
     hand = [z for z in m.view(1)["zones"] if z["name"] == "hand" and z["owner"] == 0][0]
     assert [k["label"] for k in hand["known"]] == ["Summon"]
@@ -128,13 +128,13 @@ def test_neophyte_puts_a_revealed_action_in_hand_shown_to_everyone():
 
 def test_neophyte_leaves_a_minion_on_top():
     m = position(hands=(["Neophyte"], []), decks=(["Walker", "Summon"], []))
-    play(m, "play Neophyte Jungle Oasis")
+    play(m, "play Neophyte on Jungle Oasis")
     assert m.question is None and labels(m, "hand", 0) == [] and top_down(m, 0)[:2] == ["Walker", "Summon"]
 
 
 def test_neophyte_on_an_empty_deck_reveals_from_the_reshuffled_discard():
     m = position(hands=(["Neophyte"], []), discards=(["Time Loop"], []), aside=True)
-    play(m, "play Neophyte Jungle Oasis", "no")
+    play(m, "play Neophyte on Jungle Oasis", "no")
     assert labels(m, "hand", 0) == ["Time Loop"] and labels(m, "deck", 0) == [] and labels(m, "discard", 0) == []
 
 
@@ -145,7 +145,7 @@ def actions_left(m, p):
 
 def test_archmage_gives_an_extra_action_the_turn_it_lands_and_each_of_its_owners_turns():
     m = position(hands=(["Archmage"], []))
-    play(m, "play Archmage Jungle Oasis")
+    play(m, "play Archmage on Jungle Oasis")
     assert actions_left(m, 0) == 2
     end_turn(m)
     assert m.current_player == 1 and actions_left(m, 1) == 1
@@ -172,7 +172,7 @@ def test_mystic_studies_draws_two():
 
 def test_summon_and_time_loop_add_plays_for_later_this_turn():
     m = position(hands=(["Summon", "Walker", "Enchantress"], []), decks=(["Scry"], []))
-    play(m, "act Summon", "play Walker Jungle Oasis", "no", "play Enchantress Jungle Oasis")
+    play(m, "act Summon", "play Walker on Jungle Oasis", "no", "play Enchantress on Jungle Oasis")
     assert var(m, "minion_plays", 0) == 0 and len(labels(m, "field")) == 2
     m = position(hands=(["Time Loop", "Mystic Studies", "Summon"], []))
     play(m, "act Time Loop")
@@ -252,7 +252,7 @@ def test_mass_enchantment_leaves_a_revealed_minion_on_top():
 # -- on play (minions) --
 def test_walker_discards_the_top_card_or_leaves_it():
     m = position(hands=(["Walker", "Summon"], []), decks=(["Scry", "Portal"], []))
-    play(m, "play Walker Jungle Oasis")
+    play(m, "play Walker on Jungle Oasis")
     assert m.question["prompt"] == "Walker: discard your top card? (no: it stays on top)"
     known = lambda p: [k["label"] for z in m.view(p)["zones"] if z["name"] == "deck" and z["owner"] == 0
                        for k in z.get("known") or []]
@@ -260,13 +260,13 @@ def test_walker_discards_the_top_card_or_leaves_it():
     play(m, "yes")
     assert labels(m, "discard", 0) == ["Scry"] and top_down(m, 0)[0] == "Portal"
     m = position(hands=(["Walker"], []), decks=(["Scry", "Portal"], []))
-    play(m, "play Walker Jungle Oasis", "no")
+    play(m, "play Walker on Jungle Oasis", "no")
     assert labels(m, "discard", 0) == [] and top_down(m, 0)[:2] == ["Scry", "Portal"]
 
 
 def test_grave_digger_returns_a_minion_from_the_discard():
     m = position(hands=(["Grave Digger"], []), discards=(["Summon", "Walker", "Zombie Lord"], []))
-    play(m, "play Grave Digger Jungle Oasis")
+    play(m, "play Grave Digger on Jungle Oasis")
     assert options(m) == ["Walker", "Zombie Lord", "pass"]
     play(m, "Zombie Lord")
     assert labels(m, "hand", 0) == ["Zombie Lord"] and labels(m, "discard", 0) == ["Summon", "Walker"]
@@ -275,7 +275,7 @@ def test_grave_digger_returns_a_minion_from_the_discard():
 def test_zombie_lord_fills_each_base_without_your_minions_from_the_discard():
     m = position(hands=(["Zombie Lord"], []), discards=(["Walker", "Tenacious Z", "Grave Digger", "Summon"], []),
                  field=[("Zapbot", 1, "The Great Library")])
-    play(m, "play Zombie Lord Jungle Oasis")
+    play(m, "play Zombie Lord on Jungle Oasis")
     assert options(m) == ["Evans City Cemetery", "The Great Library", "pass"]
     play(m, "The Great Library")
     assert options(m) == ["Tenacious Z", "Walker", "pass"]          # power 2 or less
@@ -343,7 +343,7 @@ def test_outbreak_plays_an_extra_minion_where_you_have_none():
     m = position(hands=(["Outbreak", "Walker"], []), field=[("Enchantress", 0, "Jungle Oasis")])
     play(m, "act Outbreak")                   # kept for later in the play phase (issue 27)
     assert m.question is None and m.state()["vars"]["extra_empty"] == 1
-    play(m, "play Walker The Great Library", "an extra minion where you have none", "no")
+    play(m, "play Walker on The Great Library", "an extra minion where you have none", "no")
     assert var(m, "minion_plays", 0) == 1 and labels(m, "hand", 0) == []
 
 
@@ -359,10 +359,10 @@ def test_they_keep_coming_plays_an_extra_minion_from_the_discard():
 # -- ongoing (on a base) + start of turn --
 def test_overrun_stops_other_players_minions_until_its_owners_next_turn():
     m = position(hands=(["Overrun", "Walker"], ["Zapbot"]))
-    play(m, "place Overrun Jungle Oasis")
-    assert "play Walker Jungle Oasis" in options(m)                  # its owner still may
+    play(m, "place Overrun on Jungle Oasis")
+    assert "play Walker on Jungle Oasis" in options(m)                  # its owner still may
     end_turn(m)
-    assert "play Zapbot Jungle Oasis" not in options(m) and "play Zapbot The Great Library" in options(m)
+    assert "play Zapbot on Jungle Oasis" not in options(m) and "play Zapbot on The Great Library" in options(m)
     end_turn(m)
     assert labels(m, "attached") == [] and "Overrun" in labels(m, "discard", 0)
 
@@ -370,10 +370,10 @@ def test_overrun_stops_other_players_minions_until_its_owners_next_turn():
 def test_theyre_coming_to_get_you_plays_minions_from_the_discard_onto_its_base():
     m = position(hands=(["They're Coming to Get You", "Enchantress"], ["Zapbot"]),
                  decks=(["Summon", "Scry", "Portal", "Mystic Studies"], []), discards=(["Walker", "Zombie Lord"], []))
-    play(m, "place They're Coming to Get You Jungle Oasis")
+    play(m, "place They're Coming to Get You on Jungle Oasis")
     # the turn's minion play may come from the discard pile, onto its base only
     assert m.question is None
-    assert options(m) == ["done"] + [f"play Enchantress {b}" for b in
+    assert options(m) == ["done"] + [f"play Enchantress on {b}" for b in
                                      ("Evans City Cemetery", "Jungle Oasis", "The Great Library")] + [
         "play Walker from the discard pile on Jungle Oasis", "play Zombie Lord from the discard pile on Jungle Oasis"]
     play(m, "play Walker from the discard pile on Jungle Oasis", "no")      # (Walker's own on-play)
@@ -381,7 +381,7 @@ def test_theyre_coming_to_get_you_plays_minions_from_the_discard_onto_its_base()
     assert var(m, "minion_plays", 0) == 0 and var(m, "minions_played", 0) == 1
     assert options(m) == ["done"]                             # no minion play left: Enchantress waits
     end_turn(m)
-    play(m, "play Zapbot Jungle Oasis")                       # not P2's card: nothing from P1's discard
+    play(m, "play Zapbot on Jungle Oasis")                       # not P2's card: nothing from P1's discard
     assert not any("discard pile" in a for a in options(m))
 
 
@@ -418,7 +418,7 @@ def test_theyre_coming_to_get_you_any_moment_of_the_play_phase():
     """Issue 27: not only at the start of the turn or after a play: whenever a minion play is left."""
     m = position(hands=(["They're Coming to Get You", "Summon"], []), discards=(["Walker", "Zombie Lord"], []),
                  action_plays=[2, 0])
-    play(m, "place They're Coming to Get You Jungle Oasis", "act Summon")
+    play(m, "place They're Coming to Get You on Jungle Oasis", "act Summon")
     assert var(m, "minion_plays", 0) == 2
     play(m, "play Walker from the discard pile on Jungle Oasis", "no")
     assert var(m, "minion_plays", 0) == 1
@@ -432,13 +432,13 @@ def test_scenario_2_one_minion_and_one_action_a_turn_unless_an_ability_grants_mo
     m = position(hands=(("Walker", "Enchantress", "Summon", "Mystic Studies"), ()),
                  decks=(("Grave Digger", "Neophyte", "Walker"), ()))
     texts = lambda: [a.text for a in m.legal_actions()]
-    m.apply("play Walker Jungle Oasis")
+    m.apply("play Walker on Jungle Oasis")
     while m.question is not None:                 # (Walker: keep or discard the top card)
         m.apply(m.legal_actions()[0])
     assert not any(t.startswith("play ") for t in texts())          # no second minion play
     assert "act Summon" in texts() and "act Mystic Studies" in texts()
     m.apply("act Summon")                                          # the one action play: +1 minion
-    assert "play Enchantress Jungle Oasis" in texts()
+    assert "play Enchantress on Jungle Oasis" in texts()
     assert not any(t.startswith("act ") for t in texts())          # no second action play
-    m.apply("play Enchantress Jungle Oasis")
+    m.apply("play Enchantress on Jungle Oasis")
     assert not any(t.startswith("play ") for t in texts())

@@ -1,0 +1,106 @@
+"""Smash Up at a real (pseudo-)terminal of 80×24 (issue 28): a seeded game against a random bot,
+played to the end by answering the first choice. Every decision fits the screen with the table of
+bases (power/breakpoint, VP for 1st/2nd/3rd, who has which minions, the actions attached); every
+card, base and faction named on screen has its rules text (`look NAME`); multi-word names are
+told apart; scoring says the ranks and power; a destroyed minion gets a line; the before-scores
+question is a sentence; the end says who won, as which factions, and why; no Python repr."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_terminal_fit import PROMPT, REPR, SMASH_UP, check_fits, screen_before, sized
+
+BASE_LINE = re.compile(r"^    (?P<name>\S.*?) \d+/\d+(?: \(scores\))? · VP \d+/\d+/\d+(?: · (?P<attached>.*))?$")
+SIDE_LINE = re.compile(r"^      P\d \d+: (?P<minions>.*)$")
+MINION = re.compile(r"(?P<name>[^,\[\]]+?) \d+(?: \[(?P<attached>[^\]]*)\])?(?:, |$)")
+
+
+def names_on(screen: list[str]) -> set[str]:
+    """Every card and base the screen names: the hand, the bases, the minions, the actions attached."""
+    found: set[str] = set()
+
+    def actions(text: str | None) -> None:
+        for part in re.split(r"\), ", text or ""):
+            if part:
+                found.add(part.split(" (")[0].strip())
+    for i, line in enumerate(screen):
+        hand = re.match(r"  hand \(P1\): \d+ cards?: (.*)$", line)
+        if hand:
+            listed = hand.group(1)
+            for more in screen[i + 1:]:              # a long hand goes on, indented, on the next lines
+                if not more.startswith("      ") or more.startswith("       "):
+                    break
+                listed += " " + more.strip()
+            # (by commas when a name has a space; one-word names only: by spaces, the engine's way)
+            found.update(x.strip() for x in (listed.split(", ") if ", " in listed else listed.split()) if x.strip())
+        base = BASE_LINE.match(line)
+        if base:
+            found.add(base.group("name"))
+            actions(base.group("attached"))
+        side = SIDE_LINE.match(line)
+        if side:
+            for m in MINION.finditer(side.group("minions")):
+                found.add(m.group("name").strip())
+                actions(m.group("attached"))
+    return found
+
+
+@pytest.mark.slow
+def test_smash_up_against_a_bot_at_80x24_to_the_end():
+    term = sized("play", SMASH_UP, "--seed", "5", "--players", "2", "--bot", "2=random", columns=80, lines=24)
+    found = term.expect(PROMPT)
+    screen = check_fits(term, found.start(), 80, 24)
+    body = "\n".join(screen)
+    # the table: each base with its breakpoint and VP for 1st/2nd/3rd, the seat's factions and VP
+    assert "  Bases (power/breakpoint · VP for 1st/2nd/3rd):" in screen, body
+    assert "    Mushroom Kingdom 0/20 · VP 5/3/2" in screen, body
+    assert "  This turn: 1 minion, 1 action · VP (15 wins): P1 0, P2 0" in screen, body
+    # multi-word names are told apart
+    assert "  hand (P1): 5 cards: Warbot, Neophyte, Microbot Guard, Hoverbot, Microbot Alpha" in screen, body
+    names = names_on(screen)
+    assert {"Mushroom Kingdom", "The Grey Opal", "The Central Brain", "Microbot Guard", "Warbot"} <= names, names
+    for name in sorted(names):                       # every card and base named on screen has its text
+        term.line(f"look {name}")
+        term.expect(rf"{re.escape(name)} \((?:card|base)\)\n  (?:Minion|Action|Base)\b")
+        term.expect(PROMPT)
+    term.line("look Mushroom Kingdom")               # a base's ability, with its breakpoint and VP
+    term.expect(r"Base\. Breakpoint 20; VP 5 for 1st, 3 for 2nd, 2 for 3rd\. At the start of\s+each player's turn")
+    term.expect(PROMPT)
+    term.line("look Robots")                         # a faction's words
+    term.expect(r"Robots \(faction\)\n  18 minions \(total power 38\) and 2 actions")
+    term.expect(PROMPT)
+    term.line("1")
+    looked: set[str] = set(names)
+    for _ in range(400):                             # play on: every decision fits, with its table
+        found = term.expect(rf"(?:{PROMPT}|Game over)")
+        if found.group() == "Game over":
+            break
+        screen = check_fits(term, found.start(), 80, 24)
+        if "step play" in screen[0] and "▶" not in "\n".join(screen):
+            assert "  Bases (power/breakpoint · VP for 1st/2nd/3rd):" in screen, "\n".join(screen)
+            fresh = names_on(screen) - looked
+            for name in sorted(fresh):               # names that came into play later have text too
+                term.line(f"look {name}")
+                term.expect(rf"{re.escape(name)} \((?:card|base)\)\n  (?:Minion|Action|Base)\b")
+                term.expect(PROMPT)
+            looked |= fresh
+        term.line("1")
+    else:
+        raise AssertionError("the game did not end")
+    assert term.close() == 0
+    text = term.text
+    assert len(looked) > 20, looked
+    assert re.search(r"asked: Mushroom Kingdom is about to score: play a Special\?", text)
+    assert re.search(r"  > Mushroom Kingdom scores: power \d+, breakpoint 20\n", text)
+    assert re.search(r"  > P1 is 1st on Mushroom Kingdom with power \d+: 5 VP \(5 in all\)\n", text)
+    assert re.search(r"  > Walker \(P2\) on Mushroom Kingdom is destroyed\n", text)
+    assert re.search(r"  > \w[\w ]* \(P\d\) on [\w ]+ moves to [\w ]+\n", text)
+    end = text[text.rindex("Game over"):]
+    assert re.match(r"Game over: P1 \(Robots \+ Wizards\) wins\. Why: P1 has \d+ VP, 15 or more, and is alone "
+                    r"in the lead\n", end), end[:200]
+    assert not REPR.search(text), REPR.search(text)
+    for hidden in ("minion plays", "extra small", "minions played", "field:", "attached:", "resolving",
+                   "asleep", "respond in"):
+        assert hidden not in text, hidden
