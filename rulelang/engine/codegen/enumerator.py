@@ -195,9 +195,18 @@ class ActionEnumerator:
                 fn.emit(f"for {ix} in range({start}, {pending['n']} - {k - 1 - j}):")
                 fn.indent += 1
                 fn.emit(f"{el} = {pending['items']}[{ix}]")
-            pending["names"][j].emit_derived(fn)
-            if checks is not None:
-                checks(j)
+            if checks is None:
+                pending["names"][j].emit_derived(fn)
+                continue
+            # the checks first (kept aside), then the reads they use, the checks, the other reads
+            start = len(fn.body)
+            checks(j)
+            emitted = fn.body[start:]
+            del fn.body[start:]
+            later = pending["names"][j].emit_derived(fn, "\n".join(text for text, _ in emitted))
+            fn.body.extend(emitted)
+            for text in later:
+                fn.emit(text)
 
     def emit_items(self, p, ctx: Ctx) -> tuple[str, str]:
         fn = ctx.fn
