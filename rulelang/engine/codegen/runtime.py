@@ -868,7 +868,7 @@ def _same_text(m, out: dict, act: Action, shows: tuple) -> None:
     """A legal action shows the text of one listed before it (`out[act.text]`). The same choice
     (the same action with interchangeable arguments: see _interchangeable) is listed once, as
     the rules say; a different one is never dropped: it is listed with the first free ordinal
-    after its text, `use Ninja Acolyte (2)`, in the rules' order."""
+    after its text, `use Guard (2)`, in the rules' order."""
     text = act.text
     first = out[text]
     n = 1
