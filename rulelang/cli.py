@@ -568,13 +568,16 @@ def _variants(game, given: list[tuple[str, object]]) -> list[dict]:
 def _bench_parser(commands) -> None:
     bench = commands.add_parser("bench", help="random playouts per second of rule files, and the size of a state",
                                 description="Time random playouts (a uniform random bot over legal_actions(), "
-                                            "match set-up included), best and median of several passes.")
+                                            "match set-up included) in CPU time, best and median of several "
+                                            "rounds; a reference is timed interleaved with the engine.")
     bench.add_argument("files", nargs="+", metavar="FILE", help=".rules files or compiled IR .json")
     bench.add_argument("--players", type=_player_counts, action="append", default=[], metavar="N",
                        help="player count(s), e.g. 2 or 1,2,4 (default: each game's minimum)")
     bench.add_argument("--games", type=_positive, default=200, metavar="G", help="playouts per pass (200)")
     bench.add_argument("--seed", type=int, default=0, metavar="S", help="first match seed (0)")
-    bench.add_argument("--repeats", type=_positive, default=3, metavar="R", help="timed passes (3)")
+    bench.add_argument("--repeats", type=_positive, default=3, metavar="R", help="timed rounds (3)")
+    bench.add_argument("--chunk", type=_positive, default=20, metavar="C",
+                       help="games per chunk, engine and reference alternating (20)")
     bench.add_argument("--option", type=_option, action="append", default=[], metavar="K=V", help="a game option")
     bench.add_argument("--reference", action="append", default=[], metavar="REF.py",
                        help="a hand-written Match module to time the same way, one per FILE, for the ratio")
@@ -598,7 +601,7 @@ def _bench(args) -> int:
     bar = _Progress.for_terminal("measurements")
     if bar is None:
         results = run_bench(args.files, players, args.games, args.seed, dict(args.option), args.repeats,
-                            args.reference)
+                            args.reference, chunk=args.chunk)
         partial = False
     else:                      # one file and player count at a time: a progress bar, and Ctrl-C keeps what is done
         results, partial = _bench_here(args, players, run_bench, bar)
@@ -628,7 +631,7 @@ def _bench_here(args, players, run_bench, bar) -> tuple[list, bool]:
         for done, (path, counts, refs) in enumerate(units):
             bar(done, len(units), f"{path} {counts[0] if counts else ''}p")
             results += run_bench([path], counts, args.games, args.seed, dict(args.option), args.repeats, refs,
-                                 load=games.__getitem__)
+                                 load=games.__getitem__, chunk=args.chunk)
         bar(len(units), len(units))
     except KeyboardInterrupt:
         return results, True

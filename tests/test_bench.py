@@ -14,7 +14,8 @@ from rulelang.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 REGICIDE = str(ROOT / "games" / "regicide.rules")
 VALGARD = str(ROOT / "games" / "valgard.rules")
-KEYS = {"game", "file", "players", "games", "seed", "options", "repeats", "python", "seconds",
+KEYS = {"game", "file", "players", "games", "seed", "options", "repeats", "python", "clock", "chunk", "seconds",
+        "seconds_wall",
         "playouts_per_s", "playouts_per_s_median", "actions", "actions_per_s", "actions_per_s_median",
         "mean_length", "mean_legal_actions", "state_bytes", "clone_bytes", "state_json_bytes", "clone_us", "copy_us", "state_us",
         "from_state_us"}
@@ -32,6 +33,7 @@ def test_bench_prints_the_figures_of_every_file_and_player_count(capsys):
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].startswith("Python ") and "5 games from seed 0" in lines[0]
+    assert "CPU time, best (median) of 1 rounds" in lines[0] and "interleaved" not in lines[0]
     rows = [line for line in lines if re.match(r"(Regicide|Valgarð) \dp ", line)]
     # the table (Regicide 1p, 2p; Valgarð is 2 players only), then the state figures
     assert [r.split()[0] + " " + r.split()[1] for r in rows] == ["Regicide 1p", "Regicide 2p", "Valgarð 2p"] * 2
@@ -90,14 +92,48 @@ def test_reference_modules_are_timed_the_same_way(tmp_path, capsys):
         "    def apply(self, action):\n"
         "        self.left -= 1\n"
         "        self.is_over = self.left == 0\n", encoding="utf-8")
-    code, out, _ = run(capsys, "bench", VALGARD, "--games", "3", "--repeats", "1", "--reference", str(ref),
+    code, out, _ = run(capsys, "bench", VALGARD, "--games", "3", "--repeats", "3", "--reference", str(ref),
                        "--json")
     assert code == 0
     (result,) = json.loads(out)
-    assert result["reference"]["module"] == str(ref)
-    assert result["ratio"] == pytest.approx(result["playouts_per_s"] / result["reference"]["playouts_per_s"])
-    code, out, _ = run(capsys, "bench", VALGARD, "--games", "3", "--repeats", "1", "--reference", str(ref))
-    assert "reference/s" in out and "ratio" in out
+    assert result["reference"]["module"] == str(ref) and result["clock"] == "cpu"
+    assert set(result["reference"]) == {"module", "playouts_per_s", "playouts_per_s_median", "actions_per_s",
+                                        "mean_length"}
+    # 4, 3 and 3 ticks: seeds 0, 1, 2 of the tiny game (3 + random.Random(seed).randrange(3))
+    assert result["reference"]["mean_length"] == pytest.approx(10 / 3)
+    # one ratio per round (reference time / engine time); min and median of them
+    assert len(result["ratios"]) == 3
+    assert result["ratio_min"] == min(result["ratios"]) <= result["ratio_median"] <= result["ratio_max"]
+    assert result["ratio"] == result["ratio_median"] == sorted(result["ratios"])[1]
+    code, out, _ = run(capsys, "bench", VALGARD, "--games", "3", "--repeats", "2", "--chunk", "2",
+                       "--reference", str(ref))
+    lines = out.splitlines()
+    assert "CPU time, best (median) of 2 rounds" in lines[0]
+    assert "engine and reference interleaved in chunks of 2 games" in lines[0]
+    assert "reference/s" in lines[1] and "ratio min / median" in lines[1]
+    assert re.search(r"[\d,]+ \( *[\d,]+\) +\d+\.\d\d / \d+\.\d\d$", lines[2]), lines[2]
+    assert lines[3].startswith("ratio: reference CPU time / engine CPU time")
+
+
+def test_engine_and_reference_alternate_chunk_by_chunk():
+    """Every side plays each chunk in turn, the order reversed chunk by chunk and round by round, so a
+    burst of load falls on both alike; each plays every game once per round, after one warm-up chunk."""
+    calls = []
+
+    def side(name):
+        def play(seed):
+            calls.append((name, seed))
+            return 1
+        return play
+    timed = bench.timed_rounds([side("e"), side("r")], games=5, seed=10, rounds=2, chunk=2)
+    warm = [("e", 10), ("r", 10), ("e", 11), ("r", 11)]
+    round1 = [("e", 10), ("e", 11), ("r", 10), ("r", 11), ("r", 12), ("r", 13), ("e", 12), ("e", 13),
+              ("e", 14), ("r", 14)]
+    round2 = [("r", 10), ("r", 11), ("e", 10), ("e", 11), ("e", 12), ("e", 13), ("r", 12), ("r", 13),
+              ("r", 14), ("e", 14)]
+    assert calls == warm + round1 + round2
+    assert timed["actions"] == [5, 5]
+    assert [len(x) for x in timed["cpu"]] == [2, 2] and [len(x) for x in timed["wall"]] == [2, 2]
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -59,8 +59,22 @@ def test_mcts_kinds_and_budgets():
     assert make_bot("random", 1).kind == "random" and make_bot("greedy", 1).kind == "greedy"
 
 
+def test_a_cpu_time_budget_per_move():
+    bot = make_bot("ismcts:0.5s", 1)
+    assert bot.seconds == 0.5 and bot.kind == "ismcts:0.5s"
+    assert make_bot("mcts:2s", 1).seconds == 2.0 and make_bot("mcts:2s", 1).kind == "mcts:2s"
+    assert make_bot("ismcts:200", 1).seconds is None
+    # a budget too small for a whole iteration still searches once, and answers a legal action
+    match = rulelang.load(VALGARD).new_match(2, seed=3, options={"turn_limit": 6})
+    for kind in ("ismcts:0.000001s", "mcts:0.000001s"):
+        action = make_bot(kind, 7).choose(match)
+        assert action in match.legal_actions()
+
+
 @pytest.mark.parametrize("kind", ["smart", "mcts:", "mcts:0", "mcts:-5", "mcts:x", "mcts:1.5",
-                                  "random:3", "MCTS", "mcts:２"])
+                                  "random:3", "MCTS", "mcts:２", "ismcts:0s", "ismcts:s", "ismcts:.s",
+                                  "ismcts:1.2.3s", "ismcts:-1s", "ismcts:3601s", "random:1s", "ismcts:1e3s",
+                                  "ismcts:１s"])
 def test_unknown_or_invalid_kinds_name_the_kinds(kind):
     with pytest.raises(ValueError, match=r"unknown bot kind .*random, greedy, mcts"):
         make_bot(kind, 1)
@@ -74,8 +88,9 @@ def test_cli_accepts_an_mcts_budget_and_refuses_a_bad_one_in_one_line(capsys):
     assert "bots: P1 mcts:5, P2 mcts" in out
     assert main(["simulate", VALGARD, "--bot", "2=mcts:lots"]) == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(
-        "argument --bot: unknown bot kind 'mcts:lots'; choose one of: random, greedy, mcts[:ITERATIONS] "
-        "(mcts = mcts:200), ismcts[:ITERATIONS] (ismcts = ismcts:200)")
+        "argument --bot: unknown bot kind 'mcts:lots'; choose one of: random, greedy, mcts[:ITERATIONS|:SECONDSs] "
+        "(mcts = mcts:200), ismcts[:ITERATIONS|:SECONDSs] (ismcts = ismcts:200; ismcts:0.5s: 0.5 s of CPU time "
+        "per move)")
 
 
 # -- mcts ------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ and off) that give the same traces for the same seeds behave the same on those g
 
     python tests/traces.py record OUT.json     # traces of the corpus below, with this checkout
     python tests/traces.py compare OUT.json    # the same corpus now: exit 1 on the first difference
+    python tests/traces.py compare OUT.json regicide valgard   # only the rule files whose path has one
 """
 from __future__ import annotations
 
@@ -63,14 +64,20 @@ def lint_clean_corpus() -> list[str]:
     return out
 
 
-def record(seeds: int = 20, corpus_seeds: int = 3) -> dict:
+def record(seeds: int = 20, corpus_seeds: int = 3, only: list[str] | None = None) -> dict:
+    """The traces of the corpus; with `only`, of the rule files whose path contains one of those
+    texts (`compare OUT.json regicide valgard`)."""
     import rulelang
     traces = {}
     for path, players, options in corpus():
+        if only and not any(o in path for o in only):
+            continue
         game = rulelang.load(path)
         for seed in range(seeds):
             traces[f"{path} {players} {options} {seed}"] = trace(game, players, seed, options)
     for path in lint_clean_corpus():
+        if only and not any(o in path for o in only):
+            continue
         try:
             game = rulelang.load(path)
         except rulelang.RulelangError:
@@ -87,12 +94,14 @@ def record(seeds: int = 20, corpus_seeds: int = 3) -> dict:
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
     os.chdir(ROOT)                      # paths relative to the checkout, as rule errors quote them
-    command, out = sys.argv[1], Path(sys.argv[2])
+    command, out, only = sys.argv[1], Path(sys.argv[2]), sys.argv[3:]     # (only: path texts, see record)
     if command == "record":
-        out.write_text(json.dumps(record()), encoding="utf-8")
+        out.write_text(json.dumps(record(only=only)), encoding="utf-8")
         print(f"recorded {len(json.loads(out.read_text()))} games")
     else:
-        before, now = json.loads(out.read_text(encoding="utf-8")), record()
+        before, now = json.loads(out.read_text(encoding="utf-8")), record(only=only)
+        if only:
+            before = {k: v for k, v in before.items() if any(o in k.split()[0] for o in only)}
         differ = [k for k in before if before[k] != now.get(k)]
         print(f"compared {len(before)} games: {len(differ)} differ" + (f", first: {differ[0]}" if differ else ""))
         sys.exit(1 if differ or set(before) != set(now) else 0)

@@ -583,7 +583,7 @@ class StaticLint:
             used = {x.name for x in walk(a.text) if isinstance(x, n.Name)}
             if not used & {p.name for p in a.params}:
                 self.report("W219", "warning", f"the text of action `{a.name}` (`as`) uses none of its parameters: "
-                            f"every choice gets the same text, and only the first is offered", a.text.span)
+                            f"every choice gets the same text, told apart only by a number (`TEXT (2)`)", a.text.span)
         for p in a.params:
             z = self.root_zone(p.domain)
             sym = self.c.symbols.get(z) if z else None

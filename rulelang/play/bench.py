@@ -3,11 +3,17 @@
 A playout is one match played to its end by a uniform random bot: `game.new_match(...)`
 (set-up and shuffles included), then `legal_actions()` + a uniform choice + `apply()` until
 the match is over. Match i of a run is seeded `seed + i` and its bot `10**6 + seed + i`, so
-`--seed 0` plays the very seeds of the hand-written references' own benchmark. Each rate is
-the best of `repeats` timed passes over the same games (the median is reported too: the
-machine may be noisy). A `--reference` module with the references' interface
-(`Match(players, seed, **options)`, `legal_actions()`, `apply()`, `is_over`) is timed the same
-way in the same run, so the ratio compares like with like.
+`--seed 0` plays the very seeds of the hand-written references' own benchmark.
+
+Timing is made to be trusted on a shared, busy machine: it counts the CPU time of this thread
+(`time.thread_time`), not the wall clock, so other programs' load does not count, and it runs
+`repeats` rounds over the same games, each reporting best and median. A `--reference` module
+with the references' interface (`Match(players, seed, **options)`, `legal_actions()`, `apply()`,
+`is_over`) is timed in the same rounds, *interleaved*: each round plays the games in chunks of
+`chunk`, engine then reference on one chunk, reference then engine on the next, so whatever slows
+the machine (frequency scaling, cache pressure from neighbours) falls on both alike. The ratio of a
+round is reference time / engine time (>= 1: the engine is faster); the report gives the min and
+the median over the rounds.
 
 Besides speed: the mean number of legal actions per decision, and the size of one match
 state — the bytes of an independent copy (`clone()` then `own()`, as a clone is once played
@@ -33,6 +39,7 @@ POLICY_SEED = 10 ** 6        # the bot of match `seed` is seeded POLICY_SEED + s
 COUNT_GAMES = 200            # games of the (untimed) pass that counts legal actions
 STATE_SAMPLES = 8            # match states sampled for the size figures
 TIMING_CALLS = 200           # calls timed per state()/from_state()/clone() figure
+DEFAULT_CHUNK = 20           # games per chunk when an engine and a reference are interleaved
 
 
 def playout(game, players: int, seed: int, options: dict | None, count: bool = False):
@@ -54,41 +61,101 @@ def playout(game, players: int, seed: int, options: dict | None, count: bool = F
     return m, n, seen
 
 
-def _passes(play, games: int, seed: int, repeats: int) -> tuple[list[float], int]:
-    """Seconds of each timed pass over the games, and the actions of one pass."""
-    times = []
-    actions = 0
-    for _ in range(max(1, repeats)):
-        actions = 0
-        start = time.perf_counter()
-        for i in range(games):
-            actions += play(seed + i)
-        times.append(time.perf_counter() - start)
-    return times, actions
+class _ReferenceFailed(Exception):
+    """The reference module (the user's code, not ours) failed: its failure in one line."""
+
+
+def _reference_play(module, players: int, options: dict):
+    """One playout of a reference module, by the same protocol: its actions applied."""
+    def play(s: int) -> int:
+        try:
+            m = module.Match(players, s, **options)
+            choice = random.Random(POLICY_SEED + s).choice
+            legal_actions, apply = m.legal_actions, m.apply
+            n = 0
+            while not m.is_over:
+                apply(choice(legal_actions()))
+                n += 1
+            return n
+        except (Exception, SystemExit) as error:
+            raise _ReferenceFailed(_failure(error)) from None
+    return play
+
+
+def timed_rounds(plays: list, games: int, seed: int, rounds: int, chunk: int) -> dict:
+    """Play games seed..seed+games-1 with every `plays[j]` (seed -> actions applied), `rounds`
+    times. Within a round the games go in chunks of `chunk`, every side playing each chunk in
+    turn, the order of the sides reversed from one chunk to the next (and from one round to the
+    next): a burst of load falls on every side alike. Each side is timed in CPU seconds of this
+    thread (and wall seconds, for information). A warm-up chunk is played first, untimed."""
+    k = len(plays)
+    chunk = max(1, min(chunk, games))
+    for i in range(chunk):                        # warm-up: caches, interning, the first failure
+        for play in plays:
+            play(seed + i)
+    cpu = [[0.0] * rounds for _ in plays]
+    wall = [[0.0] * rounds for _ in plays]
+    actions = [0] * k
+    thread_time, perf_counter = time.thread_time, time.perf_counter
+    for r in range(rounds):
+        counted = [0] * k
+        flip = r % 2
+        for start in range(0, games, chunk):
+            order = range(k) if not flip else range(k - 1, -1, -1)
+            flip ^= 1
+            stop = min(games, start + chunk)
+            for j in order:
+                play = plays[j]
+                n = 0
+                c0, w0 = thread_time(), perf_counter()
+                for i in range(start, stop):
+                    n += play(seed + i)
+                cpu[j][r] += thread_time() - c0
+                wall[j][r] += perf_counter() - w0
+                counted[j] += n
+        actions = counted
+    return {"cpu": cpu, "wall": wall, "actions": actions}
 
 
 def bench(game, players: int, games: int, seed: int = 0, options: dict | None = None, repeats: int = 3,
-          path: str | None = None) -> dict:
-    """The benchmark figures of one game at one player count (see the module docstring)."""
+          path: str | None = None, reference=None, chunk: int = DEFAULT_CHUNK) -> dict:
+    """The benchmark figures of one game at one player count (see the module docstring); with a
+    `reference` module, timed interleaved with it, and the ratios."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     options = dict(options or {})
     game.new_match(players, seed, options)             # a bad player count or option fails here, once
-    times, actions = _passes(lambda s: playout(game, players, s, options)[1], games, seed, repeats)
+    plays = [lambda s: playout(game, players, s, options)[1]]
+    if reference is not None:
+        plays.append(_reference_play(reference, players, options))
+    rounds = max(1, repeats)
+    timed = timed_rounds(plays, games, seed, rounds, chunk)
+    cpu, actions = timed["cpu"][0], timed["actions"][0]
     counted = decisions = 0
     for i in range(min(games, COUNT_GAMES)):
         _, n, seen = playout(game, players, seed + i, options, count=True)
         decisions += n
         counted += seen
-    best, median = min(times), statistics.median(times)
+    best, median = min(cpu), statistics.median(cpu)
     result = {
         "game": game.name, "file": path, "players": players, "games": games, "seed": seed,
-        "options": options, "repeats": len(times), "python": sys.version.split()[0],
-        "seconds": best, "playouts_per_s": games / best, "playouts_per_s_median": games / median,
+        "options": options, "repeats": rounds, "python": sys.version.split()[0],
+        "clock": "cpu", "chunk": max(1, min(chunk, games)),
+        "seconds": best, "seconds_wall": min(timed["wall"][0]),
+        "playouts_per_s": games / best, "playouts_per_s_median": games / median,
         "actions": actions, "actions_per_s": actions / best, "actions_per_s_median": actions / median,
         "mean_length": actions / games,
         "mean_legal_actions": counted / decisions if decisions else 0.0,
     }
+    if reference is not None:
+        rcpu, ractions = timed["cpu"][1], timed["actions"][1]
+        ratios = [r / e for e, r in zip(cpu, rcpu)]        # per round: reference time / engine time
+        rbest, rmedian = min(rcpu), statistics.median(rcpu)
+        result["reference"] = {"playouts_per_s": games / rbest, "playouts_per_s_median": games / rmedian,
+                               "actions_per_s": ractions / rbest, "mean_length": ractions / games}
+        result.update({"ratio": statistics.median(ratios), "ratio_min": min(ratios),
+                       "ratio_median": statistics.median(ratios), "ratio_max": max(ratios),
+                       "ratios": ratios})
     result.update(state_figures(game, players, seed, options))
     return result
 
@@ -190,30 +257,10 @@ def _failure(error: BaseException) -> str:
     return printable(f"{type(error).__name__}: {error}")
 
 
-def bench_reference(module, players: int, games: int, seed: int = 0, options: dict | None = None,
-                    repeats: int = 3) -> dict:
-    """The same protocol, on a reference module's `Match(players, seed, **options)`."""
-    options = dict(options or {})
-
-    def play(s: int) -> int:
-        m = module.Match(players, s, **options)
-        choice = random.Random(POLICY_SEED + s).choice
-        legal_actions, apply = m.legal_actions, m.apply
-        n = 0
-        while not m.is_over:
-            apply(choice(legal_actions()))
-            n += 1
-        return n
-    times, actions = _passes(play, games, seed, repeats)
-    best, median = min(times), statistics.median(times)
-    return {"playouts_per_s": games / best, "playouts_per_s_median": games / median,
-            "actions_per_s": actions / best, "mean_length": actions / games}
-
-
 def run(paths: list[str], players: list[int], games: int, seed: int, options: dict, repeats: int,
-        references: list[str] | None = None, load=None) -> list[dict]:
+        references: list[str] | None = None, load=None, chunk: int = DEFAULT_CHUNK) -> list[dict]:
     """Benchmark every file (at each player count it supports; its minimum if none given); with
-    references (one module per file, in order), time them too and add the ratios."""
+    references (one module per file, in order), time them too, interleaved, and add the ratios."""
     load = load or rulelang.load
     references = references or []
     if references and len(references) != len(paths):
@@ -228,16 +275,13 @@ def run(paths: list[str], players: list[int], games: int, seed: int, options: di
                              f"not {', '.join(map(str, players))}")
         module = load_reference(references[k]) if references else None
         for p in counts:
-            result = bench(game, p, games, seed, options, repeats, str(path))
+            try:
+                result = bench(game, p, games, seed, options, repeats, str(path), module, chunk)
+            except _ReferenceFailed as error:                 # the user's module, not ours
+                raise ValueError(f"the reference module {printable(str(references[k]))} failed: "
+                                 f"{error}") from None
             if module is not None:
-                try:
-                    ref = bench_reference(module, p, games, seed, options, repeats)
-                except (Exception, SystemExit) as error:      # the user's module, not ours
-                    raise ValueError(f"the reference module {printable(str(references[k]))} failed: "
-                                     f"{_failure(error)}") from None
-                result["reference"] = {"module": str(references[k]), **ref}
-                result["ratio"] = result["playouts_per_s"] / ref["playouts_per_s"]
-                result["ratio_median"] = result["playouts_per_s_median"] / ref["playouts_per_s_median"]
+                result["reference"] = {"module": str(references[k]), **result["reference"]}
             results.append(result)
     return results
 
@@ -247,12 +291,13 @@ def format_report(results: list[dict]) -> str:
     if not results:
         return "nothing to measure"
     r0 = results[0]
-    lines = [f"Python {r0['python']}, uniform random bot, {r0['games']} games from seed {r0['seed']}, "
-             f"best (median) of {r0['repeats']} passes"]
-    head = f"{'game':<24}{'playouts/s':>22}{'actions/s':>24}{'length':>8}{'legal':>7}"
     has_ref = any("reference" in r for r in results)
+    lines = [f"Python {r0['python']}, uniform random bot, {r0['games']} games from seed {r0['seed']}, "
+             f"CPU time, best (median) of {r0['repeats']} rounds"
+             + (f", engine and reference interleaved in chunks of {r0['chunk']} games" if has_ref else "")]
+    head = f"{'game':<24}{'playouts/s':>22}{'actions/s':>24}{'length':>8}{'legal':>7}"
     if has_ref:
-        head += f"{'reference/s':>20}{'ratio':>15}"
+        head += f"{'reference/s':>20}{'ratio min / median':>20}"
     lines.append(head)
     for r in results:
         opts = "".join(f" {k}={v}" for k, v in r["options"].items())
@@ -263,8 +308,10 @@ def format_report(results: list[dict]) -> str:
         if "reference" in r:
             ref = r["reference"]
             line += (f"{ref['playouts_per_s']:>11,.0f} ({ref['playouts_per_s_median']:>6,.0f})"
-                     f"{r['ratio']:>8.2f} ({r['ratio_median']:.2f})")
+                     f"{r['ratio_min']:>13.2f} / {r['ratio_median']:.2f}")
         lines.append(line)
+    if has_ref:
+        lines.append("ratio: reference CPU time / engine CPU time per round (>= 1.00: the engine is faster)")
     lines.append("")
     lines.append(f"{'state':<24}{'bytes (copy)':>14}{'bytes (clone)':>14}{'bytes (JSON)':>14}{'clone':>10}"
                  f"{'copy':>10}{'state()':>10}{'from_state':>12}")

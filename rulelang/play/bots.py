@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import time
 
 from ..core.errors import RulelangError
 
@@ -87,12 +88,16 @@ class MctsBot:
     EXPLORATION = math.sqrt(2)
 
     def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS,
-                 rollout_cap: int = ROLLOUT_CAP, exploration: float = EXPLORATION):
+                 rollout_cap: int = ROLLOUT_CAP, exploration: float = EXPLORATION,
+                 seconds: float | None = None):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.rollout_cap = rollout_cap
         self.exploration = exploration
-        if iterations != self.DEFAULT_ITERATIONS:
+        self.seconds = seconds                 # a CPU-time budget per move instead of a count
+        if seconds is not None:
+            self.kind = f"mcts:{_shown_seconds(seconds)}"
+        elif iterations != self.DEFAULT_ITERATIONS:
             self.kind = f"mcts:{iterations}"
 
     def choose(self, match):
@@ -100,7 +105,7 @@ class MctsBot:
         if len(legal) == 1:
             return legal[0]
         root = _Node(None, None, match.current_player, legal)
-        for _ in range(self.iterations):
+        for _ in _budget(self.iterations, self.seconds):
             self._iterate(root, match.clone())
         if not root.children:                  # every action failed with a rule error: let the match say so
             return legal[0]
@@ -207,12 +212,16 @@ class IsmctsBot:
     EXPLORATION = 0.7
 
     def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS,
-                 rollout_depth: int = ROLLOUT_DEPTH, exploration: float = EXPLORATION):
+                 rollout_depth: int = ROLLOUT_DEPTH, exploration: float = EXPLORATION,
+                 seconds: float | None = None):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.rollout_depth = rollout_depth
         self.exploration = exploration
-        if iterations != self.DEFAULT_ITERATIONS:
+        self.seconds = seconds                 # a CPU-time budget per move instead of a count
+        if seconds is not None:
+            self.kind = f"ismcts:{_shown_seconds(seconds)}"
+        elif iterations != self.DEFAULT_ITERATIONS:
             self.kind = f"ismcts:{iterations}"
 
     def choose(self, match):
@@ -224,7 +233,7 @@ class IsmctsBot:
         root = _InfoNode()
         rng = self.rng
         sample = match.sampler(seat)
-        for _ in range(self.iterations):
+        for _ in _budget(self.iterations, self.seconds):
             self._iterate(root, sample(rng.getrandbits(64)))
         by_text = {str(a): a for a in legal}
         ranked = [(child.visits, child.mean, -i) for i, child in enumerate(root.children.values())]
@@ -307,15 +316,48 @@ class _InfoNode:
         return self.total / self.visits if self.visits else 0.0
 
 
+def _budget(iterations: int, seconds: float | None):
+    """The iterations of one search: `iterations` of them, or with a CPU-time budget (`seconds`
+    of this thread's CPU time, so that other programs' load does not shorten it) as many as fit,
+    at least one. A time budget makes the decision depend on the machine's speed: a game played
+    with it cannot be replayed exactly from its seed."""
+    if seconds is None:
+        yield from range(iterations)
+        return
+    clock = time.thread_time
+    deadline = clock() + seconds
+    yield 0
+    n = 1
+    while clock() < deadline:
+        yield n
+        n += 1
+
+
+def _shown_seconds(seconds: float) -> str:
+    return f"{seconds:g}s"
+
+
 _BOTS = {cls.kind: cls for cls in (RandomBot, GreedyBot, MctsBot, IsmctsBot)}
 KINDS = tuple(_BOTS)
-KIND_HELP = "random, greedy, mcts[:ITERATIONS] (mcts = mcts:200), ismcts[:ITERATIONS] (ismcts = ismcts:200)"
+KIND_HELP = ("random, greedy, mcts[:ITERATIONS|:SECONDSs] (mcts = mcts:200), "
+             "ismcts[:ITERATIONS|:SECONDSs] (ismcts = ismcts:200; ismcts:0.5s: 0.5 s of CPU time per move)")
+SECONDS_LIMIT = 3600.0
 
 
 def make_bot(kind: str, seed: int):
-    """A bot of the named kind ("mcts:N" for N search iterations); ValueError naming the kinds otherwise."""
+    """A bot of the named kind ("mcts:N" for N search iterations, "ismcts:0.5s" for a CPU-time
+    budget per move); ValueError naming the kinds otherwise."""
     name, colon, budget = kind.partition(":")
     try:
+        if name in ("mcts", "ismcts") and colon and budget.endswith("s") and budget.isascii():
+            number = budget[:-1]
+            if not number or len(number) > 10 or not all(ch.isdigit() or ch == "." for ch in number) \
+                    or number.count(".") > 1 or number == ".":
+                raise KeyError(kind)
+            seconds = float(number)
+            if not 0 < seconds <= SECONDS_LIMIT:
+                raise KeyError(kind)
+            return _BOTS[name](seed, seconds=seconds)
         if name in ("mcts", "ismcts") and colon:
             if not (budget.isdigit() and budget.isascii()) or len(budget) > 7 or int(budget) < 1:
                 raise KeyError(kind)

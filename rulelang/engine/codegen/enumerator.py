@@ -195,9 +195,18 @@ class ActionEnumerator:
                 fn.emit(f"for {ix} in range({start}, {pending['n']} - {k - 1 - j}):")
                 fn.indent += 1
                 fn.emit(f"{el} = {pending['items']}[{ix}]")
-            pending["names"][j].emit_derived(fn)
-            if checks is not None:
-                checks(j)
+            if checks is None:
+                pending["names"][j].emit_derived(fn)
+                continue
+            # the checks first (kept aside), then the reads they use, the checks, the other reads
+            start = len(fn.body)
+            checks(j)
+            emitted = fn.body[start:]
+            del fn.body[start:]
+            later = pending["names"][j].emit_derived(fn, "\n".join(text for text, _ in emitted))
+            fn.body.extend(emitted)
+            for text in later:
+                fn.emit(text)
 
     def emit_items(self, p, ctx: Ctx) -> tuple[str, str]:
         fn = ctx.fn
@@ -455,8 +464,14 @@ class ActionEnumerator:
         if self.unique_texts[ai]:
             fn.emit("out[act.text] = act")
         else:
+            # two bindings showing one text: the same choice is listed once, a different one is
+            # never dropped (runtime._same_text)
+            shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
+                          if p.get("show", "plain") == "comp" else "other" for p in a["params"])
+            shows = self.const(shows, "S", ("shows", shows))
             fn.emit("t = act.text")
             fn.emit("if t not in out: out[t] = act")
+            fn.emit(f"elif out[t] is not act: _same_text(m, out, act, {shows})")
 
     def plan_actions(self) -> None:
         """Per action: how its interned actions are stored (nested lists indexed by the
@@ -482,4 +497,5 @@ class ActionEnumerator:
                                 and p.get("show") in ("cell", "player") for i, p in enumerate(params))
                 prefix = any(i != j and (x == shown[j] or x.startswith(shown[j] + " ") or
                                          shown[j].startswith(x + " ")) for i, x in enumerate(shown))
+                prefix = prefix or any("text" in x for x in s["actions"])    # (an `as` text may be any)
                 self.unique_texts[ai] = injective and not prefix and "intern" in self.opt and "text" not in a

@@ -3,6 +3,8 @@ the names in scope (`Ctx`, `Name`, `Subset`, `Bound`, `Const`).
 """
 from __future__ import annotations
 
+import re
+
 from .constants import ANY, NOCONST
 from .writer import Fn
 
@@ -93,10 +95,17 @@ class Name:
             fn.use(key)
         return name
 
-    def emit_derived(self, fn: "Fn") -> None:
+    def emit_derived(self, fn: "Fn", before: str | None = None) -> list[str]:
+        """The reads of this value's state, at its binding. With `before` (the text of the checks
+        that come next), only the reads those checks use are emitted; the others are returned, to
+        be emitted after the checks (a value the checks reject costs no read it does not need)."""
+        later = []
         if self.derive:
             for key, name in self.derive.items():
-                fn.emit(f"{name} = {key}[{self.src}]")
+                if before is not None and not re.search(rf"\b{name}\b", before):
+                    later.append(f"{name} = {key}[{self.src}]")
+                else:
+                    fn.emit(f"{name} = {key}[{self.src}]")
         for table, name in self.rows.items():
             fn.emit(f"{name} = {table}[{self.src}]")
         for call, name in (self.calls or {}).items():
@@ -105,6 +114,7 @@ class Name:
             fn.emit("except _FAULTS:")
             fn.emit(f"    {name} = _UNSET")
         self.frozen = True
+        return later
 
 
 class Subset:

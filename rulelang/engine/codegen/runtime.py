@@ -897,6 +897,61 @@ def _mkact(table, key, text: str, fn, args: tuple, meta) -> Action:
     return a
 
 
+def _same_text(m, out: dict, act: Action, shows: tuple) -> None:
+    """A legal action shows the text of one listed before it (`out[act.text]`). The same choice
+    (the same action with interchangeable arguments: see _interchangeable) is listed once, as
+    the rules say; a different one is never dropped: it is listed with the first free ordinal
+    after its text, `use Guard (2)`, in the rules' order."""
+    text = act.text
+    first = out[text]
+    n = 1
+    while True:
+        if first._fn is act._fn and _interchangeable(m, first._args, act._args, shows):
+            return
+        n += 1
+        shown = f"{text} ({n})"
+        first = out.get(shown)
+        if first is None:
+            out[shown] = Action(shown, act._fn, act._args, act._meta)
+            return
+
+
+def _interchangeable(m, xs: tuple, ys: tuple, shows: tuple) -> bool:
+    """Two bindings of one action that make the same choice: equal arguments, but for
+    components that are copies in every respect the rules can tell — the same kind, label and
+    fields, in the same zone (where in a pile is not told apart: a text that must name a place in
+    a pile names it), with equal values of every per-component variable and nothing in their
+    own zones."""
+    for x, y, how in zip(xs, ys, shows):
+        if x == y:
+            continue
+        if how == "comp":
+            pairs = [(x, y)]
+        elif how == "comps" and isinstance(x, (tuple, list)) and isinstance(y, (tuple, list)) and len(x) == len(y):
+            pairs = [(a, b) for a, b in zip(x, y) if a != b]
+        else:
+            return False
+        for a, b in pairs:
+            if not _copies(m, a, b):
+                return False
+    return True
+
+
+def _copies(m, a, b) -> bool:
+    if not (type(a) is int and type(b) is int and 0 <= a < len(m.labels) and 0 <= b < len(m.labels)):
+        return False
+    if m.kinds[a] != m.kinds[b] or m.labels[a] != m.labels[b] or any(col[a] != col[b] for col in m.F):
+        return False
+    zl = m.where[a]
+    if zl is None or zl is not m.where[b]:
+        return False
+    game = m.game
+    for i, var in enumerate(game.ir["vars"]):
+        if var.get("per") == "component" and m.V[i][a] != m.V[i][b]:
+            return False
+    return all(not m.Z[z][a] and not m.Z[z][b] for z in game.component_zones)
+
+
 def make_texter(how: str, enum_text: dict, geometry):
     """A function (labels, value) -> display text for values of one static type."""
     if how.startswith("list:"):
@@ -950,7 +1005,7 @@ NAMESPACE = {
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
     "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_unless_false": _unless_false, "_scoped": _scoped, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
-    "_add_batch": _add_batch, "_mkact": _mkact, "_fault": _fault, "_compress": compress, "_fill": _fill,
+    "_add_batch": _add_batch, "_mkact": _mkact, "_same_text": _same_text, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,
     "_ONCE": (None,), "_UNSET": NOCONST,
     "_FAULTS": FAULTS,

@@ -1,0 +1,81 @@
+"""Two legal actions that show the same text: the same choice is listed once, a different one is
+never dropped (it is listed with an ordinal: `use Acolyte (2)`). Exact positions, exact listings."""
+from __future__ import annotations
+
+import rulelang
+
+RULES = """
+game "Copies" {
+  players 2
+  kind Card {
+    name: text
+    power: int
+    label name
+  }
+  zone hand: set per player, public
+  zone field: set, public
+  zone discard: pile, public
+  var at: int = 0 per Card
+  setup {
+    for i in 1..3 { create Card(name: "Acolyte", power: 2) in hand[first(players)] }
+    create Card(name: "Brute", power: 5) in discard
+  }
+  turn {
+    step s {
+      action place(c in hand[me]) { move c to field  at[c] = size(field) }
+      action use(c in field) { move c to discard }
+      action also(c in field) as "use " + text(c) { move c to hand[me] }
+      action drop(c in discard) { move c to hand[me] }
+      action stop { finish draw }
+    }
+  }
+}
+"""
+
+
+def load(tmp_path):
+    path = tmp_path / "copies.rules"
+    path.write_text(RULES, encoding="utf-8")
+    return rulelang.load(str(path))
+
+
+def texts(m):
+    return [a.text for a in m.legal_actions()]
+
+
+def test_copies_in_the_same_state_are_one_choice(tmp_path):
+    m = load(tmp_path).new_match(2, 0)
+    # three Acolytes in one hand, nothing tells them apart: one `place`
+    assert texts(m) == ["place Acolyte", "drop Brute", "stop"]
+
+
+def test_copies_the_rules_tell_apart_are_all_offered(tmp_path):
+    m = load(tmp_path).new_match(2, 0)
+    m.apply("place Acolyte")
+    m.apply("place Acolyte")            # the same player acts again: two Acolytes in play, at 1 and 2
+    listed = m.legal_actions()
+    # before: one `use Acolyte` (the second copy, at another place, silently dropped), and the `as`
+    # text of `also` merged into it
+    assert [a.text for a in listed] == ["place Acolyte", "use Acolyte", "use Acolyte (2)",
+                                        "use Acolyte (3)", "use Acolyte (4)", "drop Brute", "stop"]
+    # each is its own choice: the two copies, by `use` then by `also`
+    args = [(a.name, a.args) for a in listed[1:5]]
+    first, second = args[0][1]["c"], args[1][1]["c"]
+    assert first != second
+    assert args == [("use", {"c": first}), ("use", {"c": second}), ("also", {"c": first}), ("also", {"c": second})]
+    m.apply("use Acolyte (2)")          # the second copy goes to the discard pile
+    assert texts(m) == ["place Acolyte", "use Acolyte", "use Acolyte (2)", "drop Brute",
+                                            "drop Acolyte", "stop"]
+    assert [a.args["c"] for a in m.legal_actions()[1:3]] == [first, first]     # the copy still in play
+
+
+def test_an_action_text_that_names_no_parameter_lists_every_choice(tmp_path):
+    """(W219) `as` with a constant text: every different choice is offered, numbered."""
+    text = RULES.replace('action stop { finish draw }',
+                         'action pick(n in [1, 2, 3]) as "pick a number" { finish draw }\n      action stop { finish draw }')
+    path = tmp_path / "numbers.rules"
+    path.write_text(text, encoding="utf-8")
+    m = rulelang.load(str(path)).new_match(2, 0)
+    assert texts(m) == ["place Acolyte", "drop Brute", "pick a number", "pick a number (2)", "pick a number (3)",
+                        "stop"]
+    assert [a.args for a in m.legal_actions()[2:5]] == [{"n": 1}, {"n": 2}, {"n": 3}]
