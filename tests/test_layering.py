@@ -23,7 +23,7 @@ LEAVES = {"errors", "limits", "textsafe", "safejson", "types"}
 ENGINE = {"codegen", "engine", "boards", "irspec", "chance"}
 LANGUAGE = {"parser", "checker", "compiler", "lints", "nodes", "content", "desugar"}
 EDITOR = {"lsp"}
-FRONT_ENDS = {"cli", "repl", "bots", "simulate", "bench", "replay", "playtest", "report", "__main__", "interop"}
+FRONT_ENDS = {"cli", "repl", "screen", "bots", "simulate", "bench", "replay", "playtest", "report", "__main__", "interop"}
 
 
 def module_name(path: Path) -> str:
