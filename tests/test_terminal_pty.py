@@ -193,7 +193,10 @@ def test_an_8_bit_terminal_gets_stand_ins():
     term.line("play AS")                                                  # typed as shown: A♠
     term.expect(r"P1 plays: play AS")
     term.expect(r"P1> ")
-    term.line("quit")
+    term.line("quit")                                                     # at a terminal: the offer to save
+    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving\): ")
+    term.line("")
+    term.expect(r"left the game")
     assert term.close() == 0
     assert "Traceback" not in term.text and "?" not in term.text.split("P1 plays")[0].replace("help", "")
 
