@@ -146,7 +146,7 @@ def test_the_real_games_stay_well_within_the_limits(monkeypatch):
     monkeypatch.setattr(parser, "ELSE_IF_LIMIT", parser.ELSE_IF_LIMIT // 4)
     for path in GAMES:
         text = path.read_text(encoding="utf-8")
-        assert len(text) < limits.SOURCE_LIMIT // 10     # (the largest, shadow_hunters.rules: ~20,000)
+        assert len(text) < limits.SOURCE_LIMIT // 5      # (the largest, with every card's rules text: ~45,000)
         parser.parse(text, str(path))                 # no E004 / E005 at a quarter of the limits
 
 
