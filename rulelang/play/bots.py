@@ -95,10 +95,7 @@ class MctsBot:
         self.rollout_cap = rollout_cap
         self.exploration = exploration
         self.seconds = seconds                 # a CPU-time budget per move instead of a count
-        if seconds is not None:
-            self.kind = f"mcts:{_shown_seconds(seconds)}"
-        elif iterations != self.DEFAULT_ITERATIONS:
-            self.kind = f"mcts:{iterations}"
+        self.kind = _search_kind("mcts", iterations, self.DEFAULT_ITERATIONS, seconds)
 
     def choose(self, match):
         legal = match.legal_actions()
@@ -219,10 +216,7 @@ class IsmctsBot:
         self.rollout_depth = rollout_depth
         self.exploration = exploration
         self.seconds = seconds                 # a CPU-time budget per move instead of a count
-        if seconds is not None:
-            self.kind = f"ismcts:{_shown_seconds(seconds)}"
-        elif iterations != self.DEFAULT_ITERATIONS:
-            self.kind = f"ismcts:{iterations}"
+        self.kind = _search_kind("ismcts", iterations, self.DEFAULT_ITERATIONS, seconds)
 
     def choose(self, match):
         legal = match.legal_actions()
@@ -332,6 +326,13 @@ def _budget(iterations: int, seconds: float | None):
         yield n
         n += 1
 
+
+
+def _search_kind(name: str, iterations: int, default: int, seconds: float | None) -> str:
+    """How a search bot is named: `ismcts`, `ismcts:500` (iterations) or `ismcts:0.5s` (a CPU budget)."""
+    if seconds is not None:
+        return f"{name}:{_shown_seconds(seconds)}"
+    return f"{name}:{iterations}" if iterations != default else name
 
 def _shown_seconds(seconds: float) -> str:
     return f"{seconds:g}s"

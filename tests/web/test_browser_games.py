@@ -14,24 +14,10 @@ import time
 import pytest
 
 from .conftest import ROOT, post
-from .test_browser import ARGS, CHROMIUM, SHOTS, _missing
+from .test_browser import SHOTS, browser  # noqa: F401  (the one Chromium fixture, shared)
 
 GAMES = ROOT / "games"
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        _missing("no Chromium: apt-get install -y chromium chromium-driver")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("no playwright: pip install -e '.[test]'")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def save_shot(page, tmp_path, name):
