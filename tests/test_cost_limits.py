@@ -310,3 +310,23 @@ def test_the_benchmarked_games_stay_far_below_the_work_limit(path, players):
             m.apply(rng.choice(actions))
             most = max(most, WORK_LIMIT - m.work)
     assert 0 < most < WORK_LIMIT // 100
+
+
+def test_a_view_names_each_member_of_a_family_without_searching_its_enum(monkeypatch):
+    # fuzz finding (issue 25): `member_text` searched the enum's list once per member shown, so the
+    # view of a `per E` variable with 25,000 members took a quadratic 20 s
+    source = game("k = v[e1]", "\n".join([enum("E", 2_000), "  var v: int = 0 per E"]))
+    g = rulelang.Game(rulelang.compile_source(source, "family.rules"))
+    searched = []
+
+    class Members(list):
+        def __iter__(self):
+            searched.append(1)
+            return super().__iter__()
+
+    g.enums["E"] = Members(g.enums["E"])
+    view = g.new_match(players=2, seed=1).view(0)
+    [family] = [v for v in view["values"] if v["name"] == "v"]
+    texts = [m["key_text"] for m in family["per_key"]]
+    assert texts[:3] == ["e0", "e1", "e2"] and len(texts) == 2_000
+    assert len(searched) < 10                     # the enum read a few times in all, not once per member

@@ -432,3 +432,25 @@ def pretty(value, indent: str = "") -> str:
 
 if __name__ == "__main__":
     write_transcript(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/lsp-session.md"))
+
+
+def test_many_diagnostics_in_one_content_file_read_and_split_that_file_once(tmp_path, monkeypatch):
+    # fuzz finding (issue 25): 3,000 bad YAML rows re-read and re-split their file per diagnostic,
+    # quadratic in the file's size
+    rows = "".join(f"- {{name: c{i}, colour: nope{i}}}\n" for i in range(300))
+    (tmp_path / "cards.yaml").write_text(rows, encoding="utf-8")
+    source = ('game "x" {\n  players 2\n  enum Colour { red, blue }\n  kind Card { name: text  colour: Colour }\n'
+              '  zone deck: pile\n  setup { create Card from "cards.yaml" in deck }\n'
+              '  turn { step s { action go { finish draw } } }\n}\n')
+    path = tmp_path / "x.rules"
+    path.write_text(source, encoding="utf-8")
+    analysis = lsp.analyze(source, str(path))
+    splits = []
+    real_text = lsp.Text
+    monkeypatch.setattr(lsp, "Text", lambda text: splits.append(len(text)) or real_text(text))
+    found = lsp.lsp_diagnostics(analysis)
+    about_rows = [d for d in found if d["message"].startswith("cards.yaml:")]
+    assert len(about_rows) == 300
+    assert all(d["relatedInformation"][0]["location"]["range"]["start"]["line"] == int(d["message"].split(":")[1]) - 1
+               for d in about_rows)
+    assert len(splits) == 2                       # this document and the content file, once each

@@ -453,6 +453,8 @@ def lsp_diagnostics(analysis: Analysis, encoding: str = "utf-16") -> list[dict]:
     """The diagnostics as LSP Diagnostic objects (plain dicts). One in another file (an included
     file, a YAML content file) is shown on the line of this document that names that file."""
     text = Text(analysis.source)
+    others: dict[str, Text | None] = {}      # each other file read and split once, not per diagnostic
+    mentions: dict[str, tuple] = {}
     out = []
     for d in analysis.diagnostics:
         message = d.message + (f" (did you mean `{d.suggestion}`?)" if d.suggestion else "")
@@ -462,11 +464,15 @@ def lsp_diagnostics(analysis: Analysis, encoding: str = "utf-16") -> list[dict]:
         elif d.span.file == analysis.path:
             rng = text.range(d.span, encoding)
         else:
-            rng = _mention(text, d.span.file, encoding)
+            if d.span.file not in mentions:
+                mentions[d.span.file] = _mention(text, d.span.file, encoding)
+                read = _read(d.span.file, analysis)
+                others[d.span.file] = None if read is None else Text(read)
+            rng = mentions[d.span.file]
             message = f"{Path(d.span.file).name}:{d.span.line}:{d.span.column}: {message}"
-            other = _read(d.span.file, analysis)
+            other = others[d.span.file]
             if other is not None:
-                (a, b), (c, e) = Text(other).range(d.span, encoding)
+                (a, b), (c, e) = other.range(d.span, encoding)
                 related.append({"location": {"uri": Path(d.span.file).resolve().as_uri(),
                                              "range": _range(((a, b), (c, e)))},
                                 "message": d.message})

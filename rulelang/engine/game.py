@@ -91,6 +91,7 @@ class Game:
         self.var_types = {v["name"]: v["type"] for v in ir["vars"]}
         self.var_keys = {v["name"]: v["key"] for v in ir["vars"] if v["per"] == "key"}
         self.enums = ir["enums"]
+        self._member_texts: dict[str, dict] = {}
         self.setup = code.setup
         self.steps = code.steps
         self.first_step = ir["first_step"]
@@ -175,8 +176,15 @@ class Game:
             elif part == "cell":
                 words.append(self.geometry.names[v])
             else:
-                words.append(next(x["text"] for x in self.enums[part[5:]] if x["name"] == v))
+                words.append(self._enum_texts(part[5:])[v])
         return ", ".join(words)
+
+    def _enum_texts(self, enum: str) -> dict:
+        """An enum's member texts by name, built once (a view may name every member of a family)."""
+        texts = self._member_texts.get(enum)
+        if texts is None:
+            texts = self._member_texts[enum] = {x["name"]: x["text"] for x in self.enums[enum]}
+        return texts
 
     def option_values(self, options: dict | None) -> dict:
         values = {o["name"]: o["default"] for o in self.options}
