@@ -374,7 +374,7 @@ def test_every_builtin_has_hover_docs():
         kind, doc = lsp.resolve(analysis, lsp.Cursor(name, 0, len(name), False, 0))
         assert kind in ("function", "value") and len(doc) > len(name) + 30, name
     missing = set(functions) - set(lsp.BUILTIN_DOCS)
-    assert not missing, f"add these builtins to rulelang/editor/lsp.py's BUILTIN_DOCS (from docs/language.md): {missing}"
+    assert not missing, f"add these builtins to rulelang/editor/reference.py's BUILTIN_DOCS (from docs/language.md): {missing}"
 
 
 def test_the_docs_tables_are_read_for_hover():
@@ -446,8 +446,9 @@ def test_many_diagnostics_in_one_content_file_read_and_split_that_file_once(tmp_
     path.write_text(source, encoding="utf-8")
     analysis = lsp.analyze(source, str(path))
     splits = []
-    real_text = lsp.Text
-    monkeypatch.setattr(lsp, "Text", lambda text: splits.append(len(text)) or real_text(text))
+    from rulelang.editor import analysis as analysed
+    real_text = analysed.Text
+    monkeypatch.setattr(analysed, "Text", lambda text: splits.append(len(text)) or real_text(text))
     found = lsp.lsp_diagnostics(analysis)
     about_rows = [d for d in found if d["message"].startswith("cards.yaml:")]
     assert len(about_rows) == 300
