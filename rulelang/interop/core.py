@@ -349,17 +349,27 @@ class Encoder:
                     out[base + rel] += x
         w.i += self.cards_width
 
-    # -- the whole vector
+    # -- the whole vector, segment by segment (a missing view writes every segment's "unknown")
     def _write(self, w: _Writer, view: dict | None, components, by_label: dict | None = None):
-        n = self.players
-        live = view is not None
-
         def comp(c):
             if isinstance(c, int) and 0 <= c < len(components):
                 return components[c]
             raise _Stale(c)
 
-        # header: whose view, who acts, whose turn, the step, the turn number, the end
+        self._write_header(w, view)
+        self._write_choice(w, view)
+        self._write_zones(w, view, comp)
+        if self.cells and (self.cell_zones or self.cell_vars):
+            self._write_cells(w, view, by_label)
+        shown_values = self._write_vars(w, view)
+        if self.comp_vars:
+            self._write_component_vars(w, view)
+        if self.shown:
+            self._write_shown(w, view, shown_values)
+
+    def _write_header(self, w: _Writer, view: dict | None):
+        """Whose view, who acts, whose turn, the step, the turn number, the end."""
+        n, live = self.players, view is not None
         w.seg("header")
         w.put(n, view["viewer"] if live else None)
         actor = view["actor"] if live else None
@@ -373,18 +383,22 @@ class Encoder:
         w.put(1, 0 if live and view["over"] else None)
         result = view["outcome"]["results"][view["viewer"]] if live and view["outcome"] else None
         w.put(3, ("win", "lose", "draw").index(result) if result in ("win", "lose", "draw") else None)
-        # a question waiting for an answer: who chooses, what kind, how many options (if mine)
+
+    def _write_choice(self, w: _Writer, view: dict | None):
+        """A question waiting for an answer: who chooses, what kind, how many options (if mine)."""
         w.seg("choice")
-        choice = view.get("choice") if live else None
+        choice = view.get("choice") if view is not None else None
         w.put(1, 0 if choice else None)
-        w.put(n, choice["chooser"] if choice else None)
+        w.put(self.players, choice["chooser"] if choice else None)
         w.put(len(CHOICE_KINDS) + 1, (CHOICE_KINDS.index(choice["kind"]) if choice["kind"] in CHOICE_KINDS
                                       else len(CHOICE_KINDS)) if choice else None)
         w.put(1, 0, float(len(choice["options"])) if choice and choice["options"] is not None else 0.0)
-        # zones: one block per zone, per member of a family (a seat, an enum value, a combination;
-        # one block for all of a `per KIND` family)
+
+    def _write_zones(self, w: _Writer, view: dict | None, comp):
+        """One block per zone, per member of a family (a seat, an enum value, a combination; one
+        block for all of a `per KIND` family)."""
         entries: dict = {}
-        if live:
+        if view is not None:
             for e in view["zones"]:
                 if "of" in e:
                     member = "of"
@@ -406,24 +420,29 @@ class Encoder:
                 if z["ordered"] and member != "of":
                     top = found[0]["cards"][-1:] if len(found) == 1 and found[0]["cards"] else []
                     self._cards(w, [comp(c["id"]) for c in top])
-        # board cells: per cell, each cell zone's count and (public) contents, each cell variable
-        if self.cells and (self.cell_zones or self.cell_vars):
-            w.seg("cells")
-            cells = view["cells"] if live else {}
-            for name in self.cells:
-                here = cells.get(name, {})
-                for z in self.cell_zones:
-                    v = here.get(z["name"])
-                    w.put(1, 0, float(len(v) if isinstance(v, list) else v or 0))
-                    self._cards(w, [by_label[x] for x in v if x in by_label] if isinstance(v, list) else [])
-                for var, t in self.cell_vars:
-                    w.put(1, 0 if var in here else None)
-                    self._value(w, t, here.get(var))
-        # variables (not hidden): one value, or one per seat with a "can see it" flag
+
+    def _write_cells(self, w: _Writer, view: dict | None, by_label: dict | None):
+        """Per board cell: each cell zone's count and (public) contents, each cell variable."""
+        w.seg("cells")
+        cells = view["cells"] if view is not None else {}
+        for name in self.cells:
+            here = cells.get(name, {})
+            for z in self.cell_zones:
+                v = here.get(z["name"])
+                w.put(1, 0, float(len(v) if isinstance(v, list) else v or 0))
+                self._cards(w, [by_label[x] for x in v if x in by_label] if isinstance(v, list) else [])
+            for var, t in self.cell_vars:
+                w.put(1, 0 if var in here else None)
+                self._value(w, t, here.get(var))
+
+    def _write_vars(self, w: _Writer, view: dict | None) -> dict:
+        """Variables (not hidden): one value, or one per seat with a "can see it" flag. Returns the
+        shown values (`show`) found among the view's values, for their own segment."""
+        n = self.players
         w.seg("vars")
         values = {}
-        shown_values = {}
-        if live:
+        shown_values: dict = {}
+        if view is not None:
             for e in view["values"]:
                 if e.get("label") or e["name"] not in self.var_names or e["name"] in values:
                     shown_values.setdefault(e["name"], e.get("value"))
@@ -444,22 +463,24 @@ class Encoder:
                     self._value(w, t, v)
             else:
                 self._value(w, t, e["value"] if e else None)
-        # per-component variables: over the components the view shows, those not at their initial value
-        if self.comp_vars:
-            w.seg("component vars")
-            changed = view["component_values"] if live else {}
-            for name, t in self.comp_vars:
-                vals = [d[name] for d in changed.values() if name in d]
-                w.put(1, 0, float(len(vals)))
-                self._elems(w, t, vals)
-        # shown values (`show`): present, and the number (an int, a bool, a list's length, a numeric text)
-        if self.shown:
-            w.seg("shown")
-            for name in self.shown:
-                v = shown_values.get(name)
-                w.put(1, 0 if live and v is not None else None)
-                w.put(1, 0, _number(v) if live else 0.0)
+        return shown_values
 
+    def _write_component_vars(self, w: _Writer, view: dict | None):
+        """Per-component variables: over the components the view shows, those not at their initial value."""
+        w.seg("component vars")
+        changed = view["component_values"] if view is not None else {}
+        for name, t in self.comp_vars:
+            vals = [d[name] for d in changed.values() if name in d]
+            w.put(1, 0, float(len(vals)))
+            self._elems(w, t, vals)
+
+    def _write_shown(self, w: _Writer, view: dict | None, shown_values: dict):
+        """Shown values (`show`): present, and the number (an int, a bool, a list's length, a numeric text)."""
+        w.seg("shown")
+        for name in self.shown:
+            v = shown_values.get(name)
+            w.put(1, 0 if view is not None and v is not None else None)
+            w.put(1, 0, _number(v) if view is not None else 0.0)
 
 def _number(v) -> float:
     if isinstance(v, bool):
