@@ -486,6 +486,18 @@ class SignatureDecl(Node):
     name: str
     params: tuple
     prompt: Node | None = None           # a window's `as E`: its question as players read it
+    order: str | None = None             # a window's `order seat|first` (None: seat order)
+    responses: tuple = ()                # a window's `respond NAME …` (WindowResponse), before desugaring
+
+
+@dataclass(frozen=True, eq=False)
+class WindowResponse(Node):
+    """`respond NAME [as "TEXT"] [where C] { … }` in a window's body: a response any player asked
+    may make (when C holds, `me` the player asked), with no card."""
+    name: str
+    text: str | None
+    where: Node | None
+    body: tuple
 
 
 @dataclass(frozen=True, eq=False)

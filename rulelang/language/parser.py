@@ -428,8 +428,40 @@ class _ToNodes:
 
     def window_decl(self, meta, c):
         params = next((tuple(x) for x in c[1:] if isinstance(x, list)), ())
-        prompt = next((x for x in c[1:] if not isinstance(x, list)), None)
-        return n.SignatureDecl(self.sp(meta), "window", str(c[0]), params, prompt)
+        prompt = next((x for x in c[1:] if not isinstance(x, (list, dict))), None)
+        body = next((x for x in c[1:] if isinstance(x, dict)), {})
+        order, responses = None, []
+        for kind, item, where in body.get("items", ()):
+            if kind == "prompt":
+                if prompt is not None:
+                    raise RuleError([Diagnostic("E105", f"window `{c[0]}` is worded twice (`as` and `prompt`): "
+                                                        f"keep one", where)])
+                prompt = item
+            elif kind == "order":
+                if str(item) not in ("seat", "first") or order is not None:
+                    raise RuleError([Diagnostic("E105", f"`order {item}`: a window's order is `order seat` (in turn, "
+                                                        f"the default) or `order first` (the first to answer), once",
+                                                where)])
+                order = str(item)
+            else:
+                responses.append(item)
+        return n.SignatureDecl(self.sp(meta), "window", str(c[0]), params, prompt, order, tuple(responses))
+
+    def window_body(self, meta, c):
+        return {"items": list(c)}
+
+    def window_prompt(self, meta, c):
+        return ("prompt", c[0], self.sp(meta))
+
+    def window_order(self, meta, c):
+        return ("order", c[0], self.tsp(c[0]))
+
+    def window_respond(self, meta, c):
+        name, rest = str(c[0]), list(c[1:])
+        body = rest.pop()
+        text = _unescape(rest.pop(0)) if rest and isinstance(rest[0], Token) and rest[0].type == "STRING" else None
+        where = rest[0] if rest else None
+        return ("respond", n.WindowResponse(self.sp(meta), name, text, where, body), None)
 
     def hook_decl(self, meta, c):
         return n.SignatureDecl(self.sp(meta), "hook", str(c[0]), tuple(c[1]) if len(c) > 1 else ())
