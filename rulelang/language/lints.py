@@ -331,6 +331,14 @@ class StaticLint:
             if isinstance(d, n.SignatureDecl) and d.what == "window" and d.name not in answered:
                 self.report("W214", "warning", f"no card responds in window `{d.name}`: opening it never asks "
                             f"anyone (add `on {d.name}(…) from ZONE {{ … }}` to a card)", d.span)
+        unlimited = [a for a in abilities if a.form == "response" and a.card is None and a.where is None]
+        if unlimited:
+            opened = {x.window for x in self.every_node if isinstance(x, n.Open) and x.to is None}
+            for a in unlimited:
+                if a.name in opened:
+                    self.report("W225", "warning", f"window `{a.name}`: every player asked may respond `{a.text}`, "
+                                f"the player it is about too — say who may with `respond {a.text.replace(' ', '_')} "
+                                f"where …` (or open it `to` some players)", a.span)
         procs = {p.name: p for p in self.game.decls if isinstance(p, n.ProcDecl)}
         for a in abilities:
             if a.form != "trigger" or a.where is not None or a.proc is None:
