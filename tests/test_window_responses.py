@@ -187,3 +187,70 @@ def test_the_linter_knows_player_responses():
             "say who may with `respond yes where …` (or open it `to` some players)") in found
     src = SMALL.replace("ORDER", "").replace("RESPOND", "")
     assert not [d for d in rulelang.check_source(src, "w.rules")[1] if d.code in ("W214", "W225")]
+
+
+# ---- hidden information: a leak scan over random games --------------------------------------------
+def _twin(m: rulelang.Match, p: int, rng: random.Random) -> rulelang.Match | None:
+    """The same position with the roles p cannot see dealt otherwise (the other seats' roles and
+    the deck, shuffled among themselves; also in the position a paused effect replays from), or
+    None when that deal changes what a replay of the paused effect does (a challenge it resolved)."""
+    st = json.loads(json.dumps(m.state()))
+    hidden = st["zones"]["deck"] + [c for q, cs in enumerate(st["zones"]["role"]) if q != p for c in cs]
+    shuffled = hidden[:]
+    rng.shuffle(shuffled)
+    swap = dict(zip(hidden, shuffled))
+
+    def deal(s: dict) -> None:
+        s["zones"]["deck"] = [swap.get(c, c) for c in s["zones"]["deck"]]
+        s["zones"]["role"] = [[swap.get(c, c) for c in cs] for cs in s["zones"]["role"]]
+    deal(st)
+    if "pending" in st:
+        deal(st["pending"]["base"])
+    try:
+        return rulelang.Match.from_state(GAME, st)
+    except rulelang.StateError:
+        return None
+
+
+def _seen(m: rulelang.Match, p: int) -> dict:
+    """Everything seat p is shown now: its view, its actions (legal ones when it is to act, its
+    answers out of turn), the question, the messages and the log as p may read them."""
+    return {"view": m.view(p), "actions": texts(m.legal_actions()) if m.current_player == p else None,
+            "out_of_turn": texts(m.interrupts(p)), "messages": m.messages_for(p), "log": m.log_for(p)}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_no_seat_is_shown_anything_that_depends_on_roles_it_cannot_see(players):
+    compared = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        m = GAME.new_match(players, seed)
+        while not m.is_over and len(m.log) < 120:
+            for p in range(players):
+                twin = _twin(m, p, rng)
+                if twin is not None:
+                    assert _seen(twin, p) == _seen(m, p), (p, m.log)
+                    compared += 1
+            mine = texts(m.legal_actions())
+            others = [t for q in range(players) for t in texts(m.interrupts(q))]
+            m.apply(rng.choice(mine + others))               # the first answer may come from anyone
+        # a response is no secret: everyone reads the whole log and every message
+        assert all(m.log_for(p) == m.log for p in range(players))
+        assert all(m.messages_for(p) == m.messages_for(0) for p in range(players))
+    assert compared > 60
+
+
+def test_the_terminal_announces_a_challenge_with_its_question_and_shows_no_other_role():
+    out = io.StringIO()
+    lines = "\n".join(["smuggle", "seize P2", "1", "2", "work"] * 6) + "\nquit\n"
+    run_repl(GAME, 3, 4, {}, {1: "random", 2: "random"}, io.StringIO(lines), out, PATH)
+    text = out.getvalue()
+    assert "P2 (random) chooses: challenge (asked: P1 claims to be the Smuggler: challenge?)" in text
+    assert "secret choice" not in text and "respond in" not in text
+    assert re.findall(r"role \(P[23]\): [^\n]*", text) and all(
+        line.endswith("hidden") for line in re.findall(r"role \(P[23]\): [^\n]*", text))
+    # every line naming a role is P1's own hand, a claim, a message, or the rules
+    jobs = re.compile(r"Smuggler|Inspector|Merchant")
+    public = re.compile(r"role \(P1\)|claims to be the|> P\d (shows|is not) the|blocks as the Merchant|"
+                        r"block as the Merchant\?|^P1> ")
+    assert [line for line in text.splitlines() if jobs.search(line) and not public.search(line)] == []
