@@ -254,3 +254,48 @@ def test_the_terminal_announces_a_challenge_with_its_question_and_shows_no_other
     public = re.compile(r"role \(P1\)|claims to be the|> P\d (shows|is not) the|blocks as the Merchant|"
                         r"block as the Merchant\?|^P1> ")
     assert [line for line in text.splitlines() if jobs.search(line) and not public.search(line)] == []
+
+
+# ---- the rulebook covers responses, cards and every ending -----------------------------------------
+def test_the_rulebook_tells_who_may_respond_and_the_endings_reached_through_a_response():
+    from rulelang.play.repl import rulebook
+    text = rulebook(GAME, source=PATH)
+    assert ("- the players it names win, the others lose — “the last player in” (in lose_life, when a player "
+            "responds challenge in window claim)") in text
+    assert ("- window `claim`: asked “… claims to be the …: challenge?”; everyone asked may answer at once; the "
+            "first to respond has the right to, and the window closes") in text
+    assert "  - a player may respond `challenge` (`respond challenge where me != p and not eliminated(me)`)" in text
+    assert "  - opened by the action smuggle, the action seize, when a player responds block in window seizure" in text
+    assert "  - a player may respond `block` (`respond block where me == t`)" in text
+
+
+CARDS = """game "Relay" {
+  players 2
+  kind Token { label card }
+  zone table: set, public, play
+  zone box: set, public
+  hook use(p: player)
+  window answer(p: player)
+  card Token "Horn" { text "Sound it: P wins."  copies: 2
+    on use(p) { finish win for p "the horn sounded" } }
+  card Token "Shield" { on answer(p) where p != me { finish lose for p "blocked by a shield" } }
+  setup { create cards Token in table }
+  turn { step s {
+    action blow { run use(me) of first([c for c in table where c.card == "Horn"]) }
+    action ask { open answer(me) from next(me)  end turn }
+  } }
+}"""
+
+
+def test_the_rulebook_lists_hooks_cards_and_their_abilities(tmp_path):
+    from rulelang.play.repl import rulebook
+    path = tmp_path / "relay.rules"
+    path.write_text(CARDS)
+    text = rulebook(rulelang.load(str(path)), source=str(path))
+    assert "- hook `use`: Horn" in text
+    assert "- Horn (×2): hook use\n- Shield: responds in window answer" in text
+    assert "- window `answer`: no question of its own; asked in turn;" in text
+    assert "  - the player controlling Shield may respond with it" in text
+    assert "“the horn sounded” (in Horn's ability (on use))" in text
+    assert "“blocked by a shield” (in Shield's ability (responding in window answer))" in text
+    assert "- Horn: Sound it: P wins." in text
