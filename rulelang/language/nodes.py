@@ -192,6 +192,14 @@ class While(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class Resolve(While):
+    """`open W(args) … then resolve s from Z { … }`, read as the loop it is: while Z holds anything,
+    open the window (each player may respond, and put more on Z), then, if Z still holds anything,
+    `let s = top(Z)` and the block (which takes s off Z). `name` is s (for the linter)."""
+    name: str = ""
+
+
+@dataclass(frozen=True, eq=False)
 class Repeat(Node):
     count: Node
     body: tuple

@@ -734,7 +734,17 @@ class _ToNodes:
     def open_stmt(self, meta, c):
         args = c[1] if len(c) > 1 and isinstance(c[1], list) else []
         parts = dict(x for x in c[1:] if isinstance(x, tuple))
-        return n.Open(self.sp(meta), str(c[0]), tuple(args), parts.get("from"), parts.get("to"), "always" in parts)
+        opened = n.Open(self.sp(meta), str(c[0]), tuple(args), parts.get("from"), parts.get("to"), "always" in parts)
+        if "resolve" not in parts:
+            return opened
+        name, zone, body, where = parts["resolve"]
+        def held():
+            return n.Binary(zone.span, ">", n.Call(zone.span, "size", (zone,)), n.Lit(zone.span, 0))
+        top = n.Let(where, name, n.Call(zone.span, "top", (zone,)))
+        return n.Resolve(self.sp(meta), held(), (opened, n.If(where, held(), (top,) + tuple(body), ())), name)
+
+    def open_resolve(self, meta, c):
+        return ("resolve", (str(c[0]), c[1], c[2], self.sp(meta)))
 
     def open_from(self, meta, c):
         return ("from", c[0])
