@@ -74,7 +74,7 @@ def test_every_statement_kind_is_one_the_lints_classify():
     section = source[source.index("# ---- statements"):source.index("# ---- declarations")]
     declared = {getattr(n, name) for name in re.findall(r"^class (\w+)\((?:Node|While)\)", section, re.M)} - {n.LValue}
     assert declared == set(STATEMENTS)
-    kinds = [set(lints.SIMPLE_STATEMENTS), set(lints.JUMPS), {n.If, n.For, n.While, n.Repeat}, {n.CallStmt},
+    kinds = [set(lints.SIMPLE_STATEMENTS), set(lints.JUMPS), {n.If, n.For, n.While, n.Resolve, n.Repeat}, {n.CallStmt},
              set(lints.CHOICES), set(lints.ABILITY_STATEMENTS)]
     assert sorted(c.__name__ for k in kinds for c in k) == sorted(c.__name__ for c in STATEMENTS)
 
