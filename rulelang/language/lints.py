@@ -346,7 +346,8 @@ class StaticLint:
         for d in self.game.decls:
             if isinstance(d, n.SignatureDecl) and d.what == "window" and d.name not in answered:
                 self.report("W214", "warning", f"no card responds in window `{d.name}`: opening it never asks "
-                            f"anyone (add `on {d.name}(…) from ZONE {{ … }}` to a card)", d.span)
+                            f"anyone (add `on {d.name}(…) from ZONE {{ … }}` to a card, or a player's response "
+                            f"to the window: `window {d.name}(…) {{ respond NAME {{ … }} }}`)", d.span)
         self.stack_lints()
         unlimited = [a for a in abilities if a.form == "response" and a.card is None and a.where is None]
         if unlimited:
