@@ -278,7 +278,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
             return []
         for seat, texts in self.pending["question"].get("also", ()):
             if seat == player:
-                return texts
+                return list(texts)
         return []
 
     def _as_interrupt(self, player: int, run):
