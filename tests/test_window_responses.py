@@ -299,3 +299,26 @@ def test_the_rulebook_lists_hooks_cards_and_their_abilities(tmp_path):
     assert "“the horn sounded” (in Horn's ability (on use))" in text
     assert "“blocked by a shield” (in Shield's ability (responding in window answer))" in text
     assert "- Horn: Sound it: P wins." in text
+
+
+def test_always_offers_a_first_to_answer_question_to_everyone_asked():
+    src = """game "A" {
+      players 3
+      var hits: int = 0 per player
+      window ask(p: player) { prompt "anyone?"  order first  respond hit where me == 2 { hits[me] += 1 } }
+      turn { step s {
+        action quiet { open ask(me) from next(me)  end turn }
+        action loud { open ask(me) from next(me) always  end turn }
+        action stop { finish draw } } }
+    }"""
+    game = rulelang.Game(rulelang.compile_source(src, "a.rules"))
+    m = game.new_match(3, 1)
+    m.apply("quiet")                                         # only P3 may respond: P3 alone is asked
+    assert m.current_player == 2 and "also" not in m.question and m.view(0)["choice"].get("also") is None
+    m.apply("pass")
+    m = game.new_match(3, 1)
+    m.apply("loud")                                          # always: P2 and P3 are asked alike
+    assert m.current_player == 1 and texts(m.legal_actions()) == ["pass"] and m.view(0)["choice"]["also"] == [2]
+    assert texts(m.interrupts(2)) == ["P3: hit", "P3: pass"] and texts(m.interrupts(0)) == []
+    m.apply("P3: hit")
+    assert m.state()["vars"]["hits"] == [0, 0, 1] and m.question is None
