@@ -317,8 +317,8 @@ def test_always_offers_a_first_to_answer_question_to_everyone_asked():
     assert m.current_player == 2 and "also" not in m.question and m.view(0)["choice"].get("also") is None
     m.apply("pass")
     m = game.new_match(3, 1)
-    m.apply("loud")                                          # always: P2 and P3 are asked alike
-    assert m.current_player == 1 and texts(m.legal_actions()) == ["pass"] and m.view(0)["choice"]["also"] == [2]
-    assert texts(m.interrupts(2)) == ["P3: hit", "P3: pass"] and texts(m.interrupts(0)) == []
+    m.apply("loud")                                          # always: everyone is asked alike, P1 too
+    assert m.current_player == 1 and texts(m.legal_actions()) == ["pass"] and m.view(0)["choice"]["also"] == [2, 0]
+    assert texts(m.interrupts(2)) == ["P3: hit", "P3: pass"] and texts(m.interrupts(0)) == ["P1: pass"]
     m.apply("P3: hit")
     assert m.state()["vars"]["hits"] == [0, 0, 1] and m.question is None
