@@ -18,7 +18,7 @@ from rulelang.language.parser import parse
 SPAN = Span("x.rules", 1, 1)
 STATEMENTS = (n.Move, n.Shuffle, n.Eliminate, n.Assign, n.Append, n.Remove, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
               n.CallStmt, n.Create, n.CreateFrom, n.Log, n.CreateCards, n.Choose, n.May, n.Emit, n.Open, n.RunHook,
-              n.Reveal, n.Grant)
+              n.Reveal, n.Grant, n.Resolve)
 GAME = """
 game "All" {
   players 2
@@ -50,6 +50,7 @@ game "All" {
         modify worth(c) += 1 until turn_end
         emit taken_one(c)
         open after_take(c)
+        open after_take(c) then resolve t from pool { move t to hand[me] }
         run on_take() of c
         if size(pool) == 0 { finish win for me }
         end turn
@@ -71,9 +72,9 @@ def test_every_statement_kind_is_one_the_lints_classify():
     the lints put each in exactly one class: simple, jump, block or call."""
     source = Path(n.__file__).read_text(encoding="utf-8")
     section = source[source.index("# ---- statements"):source.index("# ---- declarations")]
-    declared = {getattr(n, name) for name in re.findall(r"^class (\w+)\(Node\)", section, re.M)} - {n.LValue}
+    declared = {getattr(n, name) for name in re.findall(r"^class (\w+)\((?:Node|While)\)", section, re.M)} - {n.LValue}
     assert declared == set(STATEMENTS)
-    kinds = [set(lints.SIMPLE_STATEMENTS), set(lints.JUMPS), {n.If, n.For, n.While, n.Repeat}, {n.CallStmt},
+    kinds = [set(lints.SIMPLE_STATEMENTS), set(lints.JUMPS), {n.If, n.For, n.While, n.Resolve, n.Repeat}, {n.CallStmt},
              set(lints.CHOICES), set(lints.ABILITY_STATEMENTS)]
     assert sorted(c.__name__ for k in kinds for c in k) == sorted(c.__name__ for c in STATEMENTS)
 

@@ -256,7 +256,11 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
         """The `anytime` actions `player` may take now although another player is to act (revealing
         one's role in someone else's turn). Offered only while no effect waits for an answer, so
         nobody is ever asked to pass. Their texts name the player (`P3: reveal`); `apply` takes them
-        like any legal action, and the player to act afterwards is the one who was to act before."""
+        like any legal action, and the player to act afterwards is the one who was to act before.
+        While a window declared `order first` waits, they are `player`'s answers to it
+        (`P3: challenge`, `P3: pass`): the first answer `apply` takes is the one that counts."""
+        if self.pending is not None and "also" in self.pending["question"]:
+            return [Action(t, None, (), ("choose", ())) for t in self._also(player)]
         if (self.result is not None or self.pending is not None or ANYTIME_STEP not in self.game.steps
                 or type(player) is not int or not 0 <= player < self.players or player == self.actor):
             return []
@@ -266,6 +270,16 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
             raise self._rule_error("listing the legal actions", err) from None
         prefix = player_text(player) + ": "
         return [Action(prefix + a.text, a._fn, a._args, a._meta) for a in found.values()]
+
+    def _also(self, player) -> list:
+        """The answers `player`, not the chooser, may give to the question waiting now (a window
+        answered first), or []."""
+        if self.result is not None or self.pending is None:
+            return []
+        for seat, texts in self.pending["question"].get("also", ()):
+            if seat == player:
+                return list(texts)
+        return []
 
     def _as_interrupt(self, player: int, run):
         """Run `run()` as if `player` acted at the anytime step; the step and actor are put back."""
@@ -310,6 +324,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
         if found is None and self.pending is None:
             found = self._interrupt(text)
             interrupt = found is not None
+        elif found is None and "also" in self.pending["question"] and text in self._also(interrupt_seat(text)):
+            found = Action(text, None, (), ("choose", ()))      # another seat answers a window first
         if found is None:
             raise IllegalAction(f"`{text}` is not a legal action now")
         if self.game.can_pause:

@@ -64,7 +64,8 @@ class MatchSaves:
             out["pending"] = {
                 "root": list(pending["root"]), "answers": list(pending["answers"]),
                 "question": {"chooser": q["chooser"], "prompt": q["prompt"], "kind": q["kind"],
-                             "options": list(q["options"])},
+                             "options": list(q["options"]),
+                             **({"also": [[p, list(t)] for p, t in q["also"]]} if "also" in q else {})},
                 # where the effect stopped: the abilities and windows running, the triggers waiting
                 "stack": [dict(f) for f in q["stack"]], "triggers": list(q["triggers"]),
                 "base": pending["base"].state() if pending["root"] != ["start"] else None}

@@ -233,9 +233,13 @@ class MatchViews:
             if source is not None and not seen_by(self, source, player):    # a card this player cannot see
                 f = {**f, "effect": HIDDEN_ABILITY, "source": None}
             running.append(dict(f))
-        return {"choice": {"chooser": q["chooser"], "prompt": q["prompt"], "kind": q["kind"],
-                           "options": list(q["options"]) if player == q["chooser"] else None,
-                           "running": running}}
+        choice = {"chooser": q["chooser"], "prompt": q["prompt"], "kind": q["kind"],
+                  "options": list(q["options"]) if player == q["chooser"] else None,
+                  "running": running}
+        if "also" in q:                # a window answered first: who else may answer, and this seat's answers
+            choice["also"] = [seat for seat, _ in q["also"]]
+            choice["options"] = choice["options"] or self._also(player) or None
+        return {"choice": choice}
 
     def zone_ids(self) -> dict:
         """Every zone list of this match by id, with its (capacity, name) or None: for the targets

@@ -526,7 +526,7 @@ class _Checker:
                "setup": None, "steps": None, "first_step": NAME, "turn_order": ("clockwise",),
                "handlers": None, "checks": None, "boards": None, "limits": None}
         self.obj(ir, "", top, {"source": TEXT, "imports": None, "scores": None, "events": None, "windows": None,
-                               "hooks": None, "cards": None, "abilities": None,
+                               "hooks": None, "cards": None, "abilities": None, "answered_first": None,
                                "trigger_order": EXPR, "estimate": EXPR, "side": EXPR, "handler_lines": None,
                                "about": None})
         for key in ("ir_version", "name", "first_step", "turn_order", "source"):
@@ -699,6 +699,8 @@ class _Checker:
             for name, params in table.items():
                 self.name(name, f"/{section}")
                 self.params(params, f"/{section}/{name}")
+        for i, name in enumerate(self.array(ir.get("answered_first", []), "/answered_first")):
+            self.declared(name, ir.get("windows", {}), "window", f"/answered_first/{i}")
         cards = self.array(ir.get("cards", []), "/cards")
         for i, c in enumerate(cards):
             self.obj(c, f"/cards/{i}", {"kind": NAME, "name": TEXT, "copies": INT, "fields": "fields"},
@@ -721,12 +723,20 @@ class _Checker:
             path = f"/abilities/{i}"
             self.obj(a, path, {"form": ("hook", "trigger", "response", "replace", "modify"), "name": NAME,
                                "card": None, "proc": None, "where": None, "zones": None, "procs": None},
-                     {"line": INT, "zone": NAME})
+                     {"line": INT, "zone": NAME, "text": TEXT})
             self.typed(a["form"], ("hook", "trigger", "response", "replace", "modify"), f"{path}/form", 0)
             if a["card"] is not None and not (type(a["card"]) is int and 0 <= a["card"] < len(cards)):
                 raise _Bad(f"{path}/card", "not a card declaration's index")
-            if a["card"] is None and a["form"] != "trigger":
-                raise _Bad(f"{path}/card", "only a trigger may belong to no card")
+            if a["card"] is None and a["form"] not in ("trigger", "response"):
+                raise _Bad(f"{path}/card", "only a trigger or a player's response may belong to no card")
+            if "text" in a:
+                if a["form"] != "response" or a["card"] is not None:
+                    raise _Bad(f"{path}/text", "only a player's response (of no card) has a text")
+                self.typed(a["text"], TEXT, f"{path}/text", 0)
+                if not a["text"] or len(a["text"]) > 200 or a["text"] in ("pass", "done"):
+                    raise _Bad(f"{path}/text", "expected a response's text (1 to 200 characters, not pass or done)")
+            elif a["form"] == "response" and a["card"] is None:
+                raise _Bad(f"{path}/text", "a player's response needs its text")
             section = {"hook": "hooks", "trigger": "events", "response": "windows", "replace": "procs",
                        "modify": "defs"}[a["form"]]
             zone_event = a["form"] == "trigger" and a["name"] in ("enter", "leave") and "zone" in a

@@ -362,6 +362,8 @@ class DeclarationChecks:
             sym.type = self.known.get(d.name, "any")     # what a recursive call reads (see typed)
         with self.scope(scope):
             t = self.expr(d.body)
+            if d.name.startswith("__r") and d.name.endswith("_where"):     # a window's `respond … where C`
+                self.expect(d.body, "bool", "a response's `where` condition")
         if sym is not None and sym.decl is d:
             sym.type = t
         if d.show and d.params:

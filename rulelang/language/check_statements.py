@@ -348,6 +348,7 @@ STATEMENT_CHECKS = {
     n.If: StatementChecks.check_if,
     n.For: StatementChecks.check_for,
     n.While: StatementChecks.check_while,
+    n.Resolve: StatementChecks.check_while,      # (`open … then resolve`: a while loop, see nodes.Resolve)
     n.Repeat: StatementChecks.check_repeat,
     n.Goto: StatementChecks.check_goto,
     n.EndTurn: StatementChecks.check_end_turn,

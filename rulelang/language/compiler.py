@@ -90,8 +90,12 @@ class Compiler:
             ir["abilities"] = [{"form": a.form, "name": a.name, "card": a.card, "proc": a.proc, "where": a.where,
                                 "zones": list(a.zones) if a.zones is not None else None,
                                 "procs": list(a.procs), "line": a.span.line,
-                                **({"zone": a.zone} if a.zone is not None else {})}
+                                **({"zone": a.zone} if a.zone is not None else {}),
+                                **({"text": a.text} if a.text is not None else {})}
                                for a in self.c.abilities]
+            first = [d.name for d in sigs if d.what == "window" and d.order == "first"]
+            if first:                        # windows whose first answer takes the right to respond
+                ir["answered_first"] = first
         for file, _ in g.sources[1:]:        # included rule files: a cached IR is stale once they change
             from .content import file_hash
             rel = os.path.relpath(file, os.path.dirname(os.path.abspath(g.span.file)))

@@ -35,6 +35,7 @@ class AbilityInfo:
     span: object
     procs: tuple = ()          # replace: every procedure it replaces
     zone: str | None = None    # a trigger on a component entering/leaving this zone (name: enter/leave)
+    text: str | None = None    # a player's response declared on a window: its text (`challenge`)
 
 
 def _anytime(game: n.Game) -> n.Game:
@@ -115,7 +116,8 @@ def desugar(game: n.Game, suggest: Suggester | None = None) -> tuple[n.Game, lis
         elif isinstance(d, n.KindDecl):
             kinds.setdefault(d.name, d)
     if not any(isinstance(d, (n.CardDecl, n.OnDecl)) and (isinstance(d, n.CardDecl) or d.params is not None
-                                                          or d.event not in HANDLERS) for d in game.decls):
+                                                          or d.event not in HANDLERS)
+               or isinstance(d, n.SignatureDecl) and d.responses for d in game.decls):
         return game, [], []
     carded = {d.kind for d in game.decls if isinstance(d, n.CardDecl)}
     out: list = []
@@ -177,6 +179,9 @@ def desugar(game: n.Game, suggest: Suggester | None = None) -> tuple[n.Game, lis
                 where = base + "_where"
                 out.append(n.DefDecl(d.where.span, where, plist, d.where, False))
             infos.append(AbilityInfo("trigger", d.event, None, base, where, None, d.span, (), d.zone))
+            continue
+        if isinstance(d, n.SignatureDecl) and d.responses:
+            out.append(_window_responses(d, out, infos, diags))
             continue
         if isinstance(d, n.KindDecl) and d.name in carded and not any(f.name == "card" for f in d.fields):
             # a kind with card declarations: each component knows its card's name (`c.card`)
@@ -242,3 +247,26 @@ def desugar(game: n.Game, suggest: Suggester | None = None) -> tuple[n.Game, lis
                 out.append(n.DefDecl(a.span, base, plist, value, False))
                 infos.append(AbilityInfo("modify", a.names[0], ci, None, base, a.zones, a.span))
     return n.Game(game.span, game.name, tuple(out), game.sources), infos, diags
+
+
+def _window_responses(d: n.SignatureDecl, out: list, infos: list, diags: list) -> n.SignatureDecl:
+    """A window's `respond NAME [as "TEXT"] [where C] { … }`s: each a procedure of the window's
+    parameters (and its condition a def of them), run with `me` the player who responds. Returns the
+    window's declaration without them (their bodies now live in the procedures alone)."""
+    texts: set = set()
+    for r in d.responses:
+        text = r.text if r.text is not None else r.name.replace("_", " ")
+        if text in texts or text in ("pass", "done"):
+            diags.append(Diagnostic("E102", f"window `{d.name}` has two responses shown `{text}`" if text in texts
+                                    else f"a response may not be shown `{text}` (that is how a player declines)",
+                                    r.span))
+            continue
+        texts.add(text)
+        base = f"__r{len(infos)}_{d.name}"
+        out.append(n.ProcDecl(r.span, base, d.params, r.body))
+        where = None
+        if r.where is not None:
+            where = base + "_where"
+            out.append(n.DefDecl(r.where.span, where, d.params, r.where, False))
+        infos.append(AbilityInfo("response", d.name, None, base, where, None, r.span, (), None, text))
+    return n.SignatureDecl(d.span, d.what, d.name, d.params, d.prompt, d.order, ())

@@ -321,6 +321,22 @@ class StaticLint:
                     part = getattr(x, name)
                     stack.append((part, guarded or (guard is not None and name in guard[1] and _tests_size(guard[0]))))
 
+    # ---- a stack whose top never leaves it ----
+    def stack_lints(self) -> None:
+        """W226: `open W(…) then resolve s from Z { … }` resolves the top of Z while Z holds anything:
+        a block that never moves `s` (nor calls anything that might) resolves the same top for ever."""
+        for x in self.every_node:
+            if not isinstance(x, n.Resolve) or len(x.body) < 2 or not isinstance(x.body[1], n.If):
+                continue
+            block = x.body[1].then[1:]
+            moved = any(isinstance(y, n.Move) and isinstance(y.what, n.Name) and y.what.name == x.name
+                        or isinstance(y, (n.CallStmt, n.RunHook, n.Emit, n.Open, n.Choose, n.May, n.Shuffle))
+                        for y in walk(block))
+            if not moved:
+                self.report("W226", "warning", f"`resolve {x.name}`: its block never moves `{x.name}` off the "
+                            f"stack, so the same top resolves again and again (until the loop limit): "
+                            f"`move {x.name} to …`", x.span)
+
     # ---- windows nobody answers, triggers that set themselves off ----
     def interaction_lints(self) -> None:
         abilities = self.c.abilities
@@ -330,7 +346,17 @@ class StaticLint:
         for d in self.game.decls:
             if isinstance(d, n.SignatureDecl) and d.what == "window" and d.name not in answered:
                 self.report("W214", "warning", f"no card responds in window `{d.name}`: opening it never asks "
-                            f"anyone (add `on {d.name}(…) from ZONE {{ … }}` to a card)", d.span)
+                            f"anyone (add `on {d.name}(…) from ZONE {{ … }}` to a card, or a player's response "
+                            f"to the window: `window {d.name}(…) {{ respond NAME {{ … }} }}`)", d.span)
+        self.stack_lints()
+        unlimited = [a for a in abilities if a.form == "response" and a.card is None and a.where is None]
+        if unlimited:
+            opened = {x.window for x in self.every_node if isinstance(x, n.Open) and x.to is None}
+            for a in unlimited:
+                if a.name in opened:
+                    self.report("W225", "warning", f"window `{a.name}`: every player asked may respond `{a.text}`, "
+                                f"the player it is about too — say who may with `respond {a.text.replace(' ', '_')} "
+                                f"where …` (or open it `to` some players)", a.span)
         procs = {p.name: p for p in self.game.decls if isinstance(p, n.ProcDecl)}
         for a in abilities:
             if a.form != "trigger" or a.where is not None or a.proc is None:

@@ -192,6 +192,14 @@ class While(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class Resolve(While):
+    """`open W(args) … then resolve s from Z { … }`, read as the loop it is: while Z holds anything,
+    open the window (each player may respond, and put more on Z), then, if Z still holds anything,
+    `let s = top(Z)` and the block (which takes s off Z). `name` is s (for the linter)."""
+    name: str = ""
+
+
+@dataclass(frozen=True, eq=False)
 class Repeat(Node):
     count: Node
     body: tuple
@@ -486,6 +494,18 @@ class SignatureDecl(Node):
     name: str
     params: tuple
     prompt: Node | None = None           # a window's `as E`: its question as players read it
+    order: str | None = None             # a window's `order seat|first` (None: seat order)
+    responses: tuple = ()                # a window's `respond NAME …` (WindowResponse), before desugaring
+
+
+@dataclass(frozen=True, eq=False)
+class WindowResponse(Node):
+    """`respond NAME [as "TEXT"] [where C] { … }` in a window's body: a response any player asked
+    may make (when C holds, `me` the player asked), with no card."""
+    name: str
+    text: str | None
+    where: Node | None
+    body: tuple
 
 
 @dataclass(frozen=True, eq=False)

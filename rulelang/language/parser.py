@@ -428,8 +428,40 @@ class _ToNodes:
 
     def window_decl(self, meta, c):
         params = next((tuple(x) for x in c[1:] if isinstance(x, list)), ())
-        prompt = next((x for x in c[1:] if not isinstance(x, list)), None)
-        return n.SignatureDecl(self.sp(meta), "window", str(c[0]), params, prompt)
+        prompt = next((x for x in c[1:] if not isinstance(x, (list, dict))), None)
+        body = next((x for x in c[1:] if isinstance(x, dict)), {})
+        order, responses = None, []
+        for kind, item, where in body.get("items", ()):
+            if kind == "prompt":
+                if prompt is not None:
+                    raise RuleError([Diagnostic("E105", f"window `{c[0]}` is worded twice (`as` and `prompt`): "
+                                                        f"keep one", where)])
+                prompt = item
+            elif kind == "order":
+                if str(item) not in ("seat", "first") or order is not None:
+                    raise RuleError([Diagnostic("E105", f"`order {item}`: a window's order is `order seat` (in turn, "
+                                                        f"the default) or `order first` (the first to answer), once",
+                                                where)])
+                order = str(item)
+            else:
+                responses.append(item)
+        return n.SignatureDecl(self.sp(meta), "window", str(c[0]), params, prompt, order, tuple(responses))
+
+    def window_body(self, meta, c):
+        return {"items": list(c)}
+
+    def window_prompt(self, meta, c):
+        return ("prompt", c[0], self.sp(meta))
+
+    def window_order(self, meta, c):
+        return ("order", c[0], self.tsp(c[0]))
+
+    def window_respond(self, meta, c):
+        name, rest = str(c[0]), list(c[1:])
+        body = rest.pop()
+        text = _unescape(rest.pop(0)) if rest and isinstance(rest[0], Token) and rest[0].type == "STRING" else None
+        where = rest[0] if rest else None
+        return ("respond", n.WindowResponse(self.sp(meta), name, text, where, body), None)
 
     def hook_decl(self, meta, c):
         return n.SignatureDecl(self.sp(meta), "hook", str(c[0]), tuple(c[1]) if len(c) > 1 else ())
@@ -702,7 +734,17 @@ class _ToNodes:
     def open_stmt(self, meta, c):
         args = c[1] if len(c) > 1 and isinstance(c[1], list) else []
         parts = dict(x for x in c[1:] if isinstance(x, tuple))
-        return n.Open(self.sp(meta), str(c[0]), tuple(args), parts.get("from"), parts.get("to"), "always" in parts)
+        opened = n.Open(self.sp(meta), str(c[0]), tuple(args), parts.get("from"), parts.get("to"), "always" in parts)
+        if "resolve" not in parts:
+            return opened
+        name, zone, body, where = parts["resolve"]
+        def held():
+            return n.Binary(zone.span, ">", n.Call(zone.span, "size", (zone,)), n.Lit(zone.span, 0))
+        top = n.Let(where, name, n.Call(zone.span, "top", (zone,)))
+        return n.Resolve(self.sp(meta), held(), (opened, n.If(where, held(), (top,) + tuple(body), ())), name)
+
+    def open_resolve(self, meta, c):
+        return ("resolve", (str(c[0]), c[1], c[2], self.sp(meta)))
 
     def open_from(self, meta, c):
         return ("from", c[0])

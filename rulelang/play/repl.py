@@ -1167,8 +1167,93 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
         doc.para("At any time, also in another player's turn:")
         for a in steps["__anytime"]["actions"]:
             _action(doc, "__anytime", a, about, code)
+    _interaction(doc, ir, code)
     _component_texts(doc, game, ir)
     return doc.text()
+
+
+def _ability_words(ir: dict) -> dict:
+    """Each ability's procedure -> when it runs, in words: `when a player responds challenge in
+    window claim`, `in Old Clock's ability (on sold)`, `in a triggered rule (on outbid)`."""
+    cards = ir.get("cards", [])
+    out = {}
+    for a in ir.get("abilities", []):
+        if a.get("proc") is None:
+            continue
+        name = a["name"].replace("_", " ") + (f" {a['zone']}" if a.get("zone") else "")
+        if a["form"] == "response" and a["card"] is None:
+            out[a["proc"]] = f"when a player responds {a.get('text', '')} in window {a['name']}"
+        elif a["card"] is None:
+            out[a["proc"]] = f"in a triggered rule (on {name})"
+        else:
+            what = {"hook": "on", "trigger": "on", "response": "responding in window", "replace": "instead of"}.get(
+                a["form"], "on")
+            out[a["proc"]] = f"in {cards[a['card']]['name']}'s ability ({what} {name})"
+    return out
+
+
+def _opened_where(ir: dict) -> dict:
+    """Each window -> where the rules open it, in words (the actions, procedures and rules)."""
+    out: dict = {}
+    words = _ability_words(ir)
+
+    def visit(block, where: str) -> None:
+        for x in _statements(block):
+            if x.get("s") == "open" and where not in out.setdefault(x["window"], []):
+                out[x["window"]].append(where)
+
+    for s in ir["steps"]:
+        visit(s["enter"], f"on entering step {s['name']}")
+        for a in s["actions"]:
+            visit(a["body"], f"the action {a['name'].replace('_', ' ')}")
+    for name, p in ir["procs"].items():
+        visit(p["body"], words.get(name, name) if name.startswith("__") else name)
+    visit(ir["setup"], "the setup")
+    return out
+
+
+def _interaction(doc: _Doc, ir: dict, code: _Source) -> None:
+    """The windows (their question, order, who may respond and with what, where they open), the
+    hooks and the cards' abilities: what the rules run besides the steps' actions."""
+    windows, hooks, cards = ir.get("windows", {}), ir.get("hooks", {}), ir.get("cards", [])
+    abilities = ir.get("abilities", [])
+    if windows:
+        doc.heading("Responses")
+        doc.para("At some moments the rules open a window: players are asked, and may respond or pass.")
+        first = set(ir.get("answered_first", ()))
+        opened = _opened_where(ir)
+        for name in windows:
+            prompt = ir["defs"].get("__window_" + name)
+            asked = f"asked {_reason_words(prompt['body'])}" if prompt else "no question of its own"
+            order = ("everyone asked may answer at once; the first to respond has the right to, and the window "
+                     "closes" if name in first else "asked in turn; after a response the others are asked again, "
+                     "until everyone passes in a row")
+            doc.item(f"window {doc.code(name)}: {asked}; {order}")
+            for a in abilities:
+                if a["form"] != "response" or a["name"] != name:
+                    continue
+                if a["card"] is None:
+                    rule = code.rule(a.get("line"), "respond")
+                    cond = f" ({doc.code(rule)})" if rule else " (when its condition holds)" if a["where"] else ""
+                    doc.item(f"a player may respond {doc.code(a.get('text', ''))}{cond}", 1)
+                else:
+                    doc.item(f"the player controlling {printable(cards[a['card']]['name'])} may respond with it", 1)
+            if opened.get(name):
+                doc.item("opened by " + printable(", ".join(opened[name])), 1)
+    carded = [a for a in abilities if a["card"] is not None]
+    if hooks or carded:
+        doc.heading("Card abilities")
+        for name in hooks:
+            who = sorted({cards[a["card"]]["name"] for a in carded if a["form"] == "hook" and a["name"] == name})
+            doc.item(f"hook {doc.code(name)}: " + (printable(", ".join(who)) if who else "no card has it"))
+        form = {"hook": "hook", "trigger": "on", "response": "responds in window", "replace": "instead of",
+                "modify": "adds to"}
+        for i, card in enumerate(cards):
+            mine = [f"{form[a['form']]} {a['name']}" + (f" {a['zone']}" if a.get("zone") else "")
+                    for a in carded if a["card"] == i]
+            if mine:
+                copies = f" (×{card['copies']})" if card.get("copies", 1) != 1 else ""
+                doc.item(f"{doc.strong(printable(card['name']))}{copies}: {printable('; '.join(mine))}")
 
 
 def component_texts(game, ir: dict) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -1447,8 +1532,11 @@ def _endings(ir: dict, code: _Source) -> list[str]:
         visit(s["enter"], f"on entering step {s['name']}")
         for a in s["actions"]:
             visit(a["body"], f"after the action {a['name'].replace('_', ' ')}")
+    abilities = _ability_words(ir)
     for name, p in ir["procs"].items():
-        if name.startswith("__c"):
+        if name in abilities:
+            where = abilities[name]
+        elif name.startswith("__c"):
             where = "in a card's ability"
         elif name.startswith("__t"):
             where = "in a triggered rule"
@@ -1503,12 +1591,15 @@ def _callers(ir: dict, code: _Source) -> dict:
         calls(s["enter"], ("rule", f"on entering step {s['name']}"))
         for a in s["actions"]:
             calls(a["body"], ("action", f"after the action {a['name'].replace('_', ' ')}"))
+    abilities = _ability_words(ir)
     out: dict = {}
     for name in ir["procs"]:
         seen, todo, found = {name}, [name], []
         while todo:
             for kind, who in direct.get(todo.pop(), ()):
                 if kind == "proc":
+                    if who in abilities and ("rule", abilities[who]) not in found:
+                        found.append(("rule", abilities[who]))    # (a response, a card's ability: a rule)
                     if who not in seen:
                         seen.add(who)
                         todo.append(who)

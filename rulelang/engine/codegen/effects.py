@@ -15,7 +15,7 @@ from __future__ import annotations
 import random as _random
 
 from ...core.errors import RuleFault
-from .runtime import _move, _overworked, as_items
+from .runtime import _move, _overworked, as_items, player_text
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
 _DECLINED = object()             # `pass` at the first pick of an optional subset
@@ -31,10 +31,13 @@ class Paused(BaseException):
 
 
 # ---- asking -----------------------------------------------------------------------------------
-def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = False):
+def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = False, mine: list | None = None,
+            also: list | None = None):
     """The value of the answer to this question: recorded, forced, or (none yet) pause.
     `comps`: the options are components; an answer naming one that a seat cannot see now is
-    logged as private to the chooser and those who can (see `private_to`)."""
+    logged as private to the chooser and those who can (see `private_to`). `mine` and `also`: a
+    question other seats may answer too (a window answered first): the chooser's own options, and
+    [seat, its options] of each other seat (`options` holds them all)."""
     mapping = cut_here(m) if m.cuts and m.cuts[0][0] == m.pos else None
     if m.pos < len(m.answers):
         text = m.answers[m.pos]
@@ -48,9 +51,13 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
             private_to(m, chooser, value)
         m.log.append(text)
         return value
-    raise Paused({"chooser": chooser, "prompt": prompt, "kind": kind, "options": list(options),
-                  "stack": [dict(f) for f in m.frames],
-                  "triggers": [t[4] for t in m.trig]})
+    question = {"chooser": chooser, "prompt": prompt, "kind": kind,
+                "options": list(options) if mine is None else list(mine),
+                "stack": [dict(f) for f in m.frames],
+                "triggers": [t[4] for t in m.trig]}
+    if also:
+        question["also"] = [[p, list(texts)] for p, texts in also]
+    raise Paused(question)
 
 
 def cut_here(m) -> dict:
@@ -408,7 +415,8 @@ def emit_builtin(m, name: str) -> None:
 def _open(m, wi: int, args: tuple, start, to=None, always=False):
     """A window: players in turn from `start` (only those in `to`, if given) respond or pass; it
     closes when all of them have passed in a row. A player with no legal response passes without
-    being asked — unless `always`: then being asked at all tells the others nothing."""
+    being asked — unless `always`: then being asked at all tells the others nothing. A window
+    declared `order first` asks them all at once instead (`_open_first`)."""
     code = m.game.code
     entries = code.responses[wi]
     name = code.window_names[wi]
@@ -418,24 +426,14 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False):
     if to is not None:
         wanted = set(to) if isinstance(to, list) else {to}
         asked = [p for p in asked if p in wanted]
+    if wi in code.first_windows:
+        return _open_first(m, wi, name, args, asked, always)
     passes, k = 0, 0
     signal = None
-    saved = m.me
     while asked and passes < len(asked) and m.result is None:
         p = asked[k % len(asked)]
         k += 1
-        options: dict = {}
-        try:
-            m.me = p
-            for entry in entries:
-                for c in _holders(m, entry):
-                    if _controller(m, c) != p:
-                        continue
-                    full = (c,) + args[:entry.arity]
-                    if entry.where is None or entry.where(m, *full):
-                        options.setdefault(m.labels[c], (entry, full, c))
-        finally:
-            m.me = saved
+        options = _responses(m, wi, entries, args, p)
         if not options and not always:
             passes += 1
             continue
@@ -449,11 +447,78 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False):
             passes += 1
             continue
         passes = 0
-        entry, full, c = got
-        m.work -= 1
-        s = _run_effect(m, entry.proc, full, p, c, f"{m.labels[c]}: {name}")
+        s = _respond(m, got, p, name)
         signal = signal or s
     return signal
+
+
+def _responses(m, wi: int, entries, args: tuple, p: int) -> dict:
+    """What player p may respond with in window `wi` now: its own responses declared on the window
+    (`respond NAME where C`, shown by their texts), then its cards' responses (shown by the cards'
+    labels). Text -> (ability, its arguments, the card or None)."""
+    options: dict = {}
+    saved = m.me
+    try:
+        m.me = p
+        for entry in m.game.code.player_responses[wi]:
+            own = args[:entry.arity]
+            if entry.where is None or entry.where(m, *own):
+                options.setdefault(entry.label, (entry, own, None))
+        for entry in entries:
+            for c in _holders(m, entry):
+                if _controller(m, c) != p:
+                    continue
+                full = (c,) + args[:entry.arity]
+                if entry.where is None or entry.where(m, *full):
+                    options.setdefault(m.labels[c], (entry, full, c))
+    finally:
+        m.me = saved
+    return options
+
+
+def _respond(m, got: tuple, p: int, name: str):
+    """Run the response p chose: a card's, or p's own (then the running effect is named by p)."""
+    entry, full, c = got
+    m.work -= 1
+    label = f"{m.labels[c]}: {name}" if c is not None else f"{player_text(p)}: {entry.label}"
+    return _run_effect(m, entry.proc, full, p, c, label)
+
+
+def _open_first(m, wi: int, name: str, args: tuple, asked: list, always: bool):
+    """A window answered first (`order first`): every player asked may answer at once, and the first
+    response takes the right to respond; the window then closes. A pass takes that player out. The
+    question is put to the first of them still in (in turn from `start`: how a terminal or a bot
+    answers it); the others may answer it too, as `P3: challenge` (`Match.interrupts`), and a
+    networked table takes whichever answer comes first."""
+    entries = m.game.code.responses[wi]
+    offers = {p: _responses(m, wi, entries, args, p) for p in asked}
+    waiting = [p for p in asked if offers[p] or always]
+    while waiting and m.result is None:
+        chooser = waiting[0]
+        options: dict = {}
+        mine: list = []
+        also: list = []
+        for p in waiting:
+            prefix = "" if p == chooser else player_text(p) + ": "
+            texts = []
+            for text, got in list(offers[p].items()) + [(PASS, SKIP)]:
+                options[prefix + text] = (p, got)
+                texts.append(prefix + text)
+            if p == chooser:
+                mine = texts
+            else:
+                also.append([p, texts])
+        m.frames.append({"window": name, "asking": chooser})
+        try:
+            p, got = _answer(m, chooser, _window_prompt(m, name, args, chooser), options, "window", mine=mine,
+                             also=also)
+        finally:
+            m.frames.pop()
+        if got is SKIP:
+            waiting.remove(p)
+            continue
+        return _respond(m, got, p, name)
+    return None
 
 
 def _window_prompt(m, name: str, args: tuple, p: int) -> str:

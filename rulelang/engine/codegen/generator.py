@@ -419,6 +419,8 @@ def _ability_tables(self, low: Lowerer) -> None:
     self.zone_triggers: dict = {}          # ("enter"/"leave", zone) -> entries
     self.responses = [[] for _ in ir.get("windows", {})]
     self.window_names = list(ir.get("windows", {}))
+    self.player_responses = [[] for _ in ir.get("windows", {})]     # `respond …` on the window: no card
+    self.first_windows = frozenset(low.window_index[w] for w in ir.get("answered_first", ()))
     self.hooks = [{} for _ in ir.get("hooks", {})]
     self.replacements = [[] for _ in ir["procs"]]
     self.modifiers = [[] for _ in ir["defs"]]
@@ -450,6 +452,9 @@ def _ability_tables(self, low: Lowerer) -> None:
                 self.builtin_triggers[a["name"]].append(entry)
             else:
                 self.triggers[low.event_index[a["name"]]].append(entry)
+        elif form == "response" and card is None:
+            entry.label = a.get("text") or a["name"]
+            self.player_responses[low.window_index[a["name"]]].append(entry)
         elif form == "response":
             self.responses[low.window_index[a["name"]]].append(entry)
         elif form == "replace":
