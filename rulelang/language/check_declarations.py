@@ -229,14 +229,20 @@ class DeclarationChecks:
                        d.shape_span, self.suggest(d.shape, ZONE_SHAPES))
         self.check_per(d, "a zone")
         self.check_modifiers(d.modifiers, ZONE_MODIFIERS, "zone")
-        vis = [m.name for m in d.modifiers if m.name in ("public", "hidden", "owner")]
+        vis = [m.name for m in d.modifiers if m.name in ("public", "hidden", "owner", "others")]
         if len(vis) > 1:
             self.error("E105", f"zone `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
+        if any(m.name == "uncounted" for m in d.modifiers) and vis in ([], ["public"]):
+            self.error("E105", f"zone `{d.name}` is `uncounted` but public: everyone sees what it holds, "
+                               f"so how many too (use it with `hidden`, `owner` or `others`)", d.span)
 
         if any(m.name == "top" for m in d.modifiers) and (d.shape != "pile" or vis not in ([], ["public"])):
             self.error("E105", f"zone `{d.name}` shows only its `top`: it must be a public `pile`", d.span)
         if "owner" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
             self.error("E105", f"zone `{d.name}` is seen by its `owner` but is not declared `per player`", d.span)
+        if "others" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
+            self.error("E105", f"zone `{d.name}` is seen by the `others` (all but its owner) but is not "
+                               f"declared `per player`", d.span)
 
     def index_type(self, decl) -> str:
         """What indexes a `per` declaration: a player, a cell, a component of the kind, a value of
@@ -352,6 +358,9 @@ class DeclarationChecks:
         vis = [m.name for m in d.modifiers if m.name in VAR_MODIFIERS]
         if len(vis) > 1:
             self.error("E105", f"variable `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
+        if "others" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
+            self.error("E105", f"variable `{d.name}` is seen by the `others` (all but its owner) but is not "
+                               f"declared `per player`", d.span)
         with self.scope({}):
             self.expect(d.init, t, f"the initial value of `{d.name}`")
 

@@ -161,7 +161,7 @@ class Compiler:
 
     def zone(self, d: n.ZoneDecl) -> dict:
         m = self.mods(d)
-        vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
+        vis = next((v for v in ("public", "hidden", "owner", "others") if v in m), "public")
         out = {"name": d.name, "ordered": d.shape == "pile", "per": self.per(d), "visibility": vis,
                "capacity": m.get("capacity")}
         if out["per"] == "key":
@@ -172,11 +172,13 @@ class Compiler:
             out["internal"] = True             # bookkeeping: in no view at all
         if "top" in m:
             out["top"] = True                  # a public pile that shows only its top component
+        if "uncounted" in m:
+            out["uncounted"] = True            # who cannot see into it does not see its size either
         return out
 
     def var(self, d: n.VarDecl) -> dict:
         m = self.mods(d)
-        vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
+        vis = next((v for v in ("public", "hidden", "owner", "others") if v in m), "public")
         if m.get("internal"):
             vis = "hidden"                     # bookkeeping: in no view, like a hidden variable
         out = {"name": d.name, "type": self.syms[d.name].type, "per": self.per(d), "visibility": vis,
