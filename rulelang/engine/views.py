@@ -84,7 +84,9 @@ class MatchViews:
                 "component_values": component_values, "board": drawing, "over": self.is_over,
                 "outcome": self.result, **self._choice_view(player),
                 **({"round": self.seq[0], "turn_order": list(self.seq[1]),
-                    "eliminated": [p for p in range(self.players) if self.seq[2][p]]} if game.sequenced else {})}
+                    "eliminated": [p for p in range(self.players) if self.seq[2][p]],
+                    **({"out_this_round": [p for p in range(self.players) if self.seq[2][p] == "round"]}
+                       if "round" in self.seq[2] else {})} if game.sequenced else {})}
 
     def _view_zones(self, player: int) -> tuple[list, dict, list]:
         """The zones as `player` sees them, what lies on the board's cells, and the components seen."""

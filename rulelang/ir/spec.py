@@ -188,10 +188,13 @@ EXPRESSIONS: dict[str, NodeSpec] = {
     "can": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}),
 }
 
+READMIT = "readmit"      # the builtin procedure `readmit(P)` (a proc the rules declare of that name hides it)
+
 STATEMENTS: dict[str, NodeSpec] = {
     "move": NodeSpec({"what": EXPR, "to": EXPR, "pos": POSITIONS}),
     "shuffle": NodeSpec({"zone": EXPR}, random=True),
-    "eliminate": NodeSpec({"who": EXPR}),
+    "eliminate": NodeSpec({"who": EXPR}, {"until": ("round_end",)}),   # until: out for the rest of this round
+    "readmit": NodeSpec({"who": EXPR}),          # the way back: an eliminated player is in again
     "turn_order": NodeSpec({"v": EXPR}),
     "set": NodeSpec({"target": "target", "op": ASSIGN_OPS, "v": EXPR}),
     "let": NodeSpec({"n": NAME, "v": EXPR}),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import nodes as n
 from .typerules import compatible, elem, is_comp, is_list_like, is_value, show
 from ..core.limits import COMPONENT_LIMIT
+from ..ir.spec import READMIT
 
 
 class StatementChecks:
@@ -46,7 +47,11 @@ class StatementChecks:
         self.zone_target(s.zone, "what is shuffled")
 
     def check_eliminate(self, s) -> None:
-        self.players_expr(s.who, "who is eliminated")
+        self.players_expr(s.who, "who is readmitted" if s.back else "who is eliminated")
+        if s.until is not None and s.until != "round_end":
+            self.error("E105", f"`eliminate … until {s.until}`: a player can be out until `round_end` (the end of "
+                               f"this round) or for good (no `until`)", s.until_span or s.span,
+                       self.suggest(s.until, ("round_end",)))
 
     def check_let(self, s) -> None:
         t = self.expr(s.value)
@@ -104,6 +109,15 @@ class StatementChecks:
 
     def check_call_stmt(self, s) -> None:
         sym = self.out.symbols.get(s.name)
+        if sym is None and s.name == READMIT:          # the builtin procedure: the way back in
+            if len(s.args) != 1:
+                self.error("E103", f"`{READMIT}(P)` takes one argument (a player or a list of players), "
+                                   f"not {len(s.args)}", s.span)
+                for a in s.args:
+                    self.expr(a)
+                return
+            self.players_expr(s.args[0], "who is readmitted")
+            return
         if sym is None or sym.kind != "proc":
             self.error("E101", f"unknown procedure `{s.name}`", s.span,
                        self.suggest(s.name, self.names_of("proc")))

@@ -14,6 +14,7 @@ from . import nodes as n
 from .checker import Checked
 from ..core.errors import Diagnostic, RuleError
 from ..ir.validate import IR_VERSION, validate_ir
+from ..ir.spec import READMIT
 
 class Compiler:
     def __init__(self, checked: Checked):
@@ -253,7 +254,9 @@ class Compiler:
         if isinstance(s, n.Shuffle):
             return {"s": "shuffle", "zone": self.expr(s.zone)}
         if isinstance(s, n.Eliminate):
-            return {"s": "eliminate", "who": self.expr(s.who)}
+            if s.back:
+                return {"s": "readmit", "who": self.expr(s.who)}
+            return {"s": "eliminate", "who": self.expr(s.who), **({"until": s.until} if s.until else {})}
 
         if isinstance(s, n.Assign) and self.c.refs.get(id(s.target)) == ("turn_order",):
             return {"s": "turn_order", "v": self.expr(s.value)}
@@ -283,6 +286,8 @@ class Compiler:
                 out["why"] = self.expr(s.why)
             return out
         if isinstance(s, n.CallStmt):
+            if s.name == READMIT and (self.syms.get(s.name) is None or self.syms[s.name].kind != "proc"):
+                return {"s": "readmit", "who": self.expr(s.args[0])}     # the builtin procedure
             return {"s": "call", "proc": s.name, "a": [self.expr(a) for a in s.args]}
         if isinstance(s, n.Create):
             return {"s": "create", "kind": s.make.kind,

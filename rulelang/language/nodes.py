@@ -142,8 +142,12 @@ class Shuffle(Node):
 
 @dataclass(frozen=True, eq=False)
 class Eliminate(Node):
-    """`eliminate P`: P (a player or a list) is out: skipped by the turn order from now on."""
+    """`eliminate P`: P (a player or a list) is out: skipped by the turn order from now on.
+    `until round_end`: for the rest of this round (`until` the period's name); `readmit P`: in again (back)."""
     who: Node
+    until: str | None = None
+    until_span: Span | None = None
+    back: bool = False
 
 
 @dataclass(frozen=True, eq=False)

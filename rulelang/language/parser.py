@@ -551,6 +551,8 @@ class _ToNodes:
         return n.Shuffle(self.sp(meta), c[0])
 
     def eliminate_stmt(self, meta, c):
+        if len(c) > 1:
+            return n.Eliminate(self.sp(meta), c[0], str(c[1]), self.tsp(c[1]))
         return n.Eliminate(self.sp(meta), c[0])
 
     def assign(self, meta, c):

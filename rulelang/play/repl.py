@@ -938,7 +938,9 @@ def view_parts(view: dict, width: int | None = None) -> dict:
     extra = []
     if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):
         out = set(view.get("eliminated") or [])
-        extra.append("  turn order: " + ", ".join(seat_name(p) + (" (out)" if p in out else "")
+        brief = set(view.get("out_this_round") or [])
+        extra.append("  turn order: " + ", ".join(seat_name(p) + (" (out this round)" if p in brief else
+                                                                  " (out)" if p in out else "")
                                                   for p in view["turn_order"]))
     choice = view.get("choice")
     choice_lines = []
