@@ -367,10 +367,16 @@ class DeclarationChecks:
     def check_def(self, d: n.DefDecl) -> None:
         scope = self.params_scope(d.params or ())
         sym = self.out.symbols.get(d.name)
+        declared = self.resolve_type(d.result) if d.result is not None else None    # `def f(x): T = E`
         if sym is not None and sym.decl is d:
-            sym.type = self.known.get(d.name, "any")     # what a recursive call reads (see typed)
+            sym.type = declared or self.known.get(d.name, "any")     # what a recursive call reads (see typed)
         with self.scope(scope):
             t = self.expr(d.body)
+        if declared is not None:
+            if not compatible(t, declared):
+                self.error("E201", f"def `{d.name}` is declared {show(declared)}, but its value is {show(t)}",
+                           d.body.span)
+            t = declared if declared != "any" else t
         if sym is not None and sym.decl is d:
             sym.type = t
         if d.show and d.params:

@@ -242,6 +242,18 @@ class StatementChecks:
         if s.size is not None and self.expr(s.size) not in ("range", "int", "any"):
             self.error("E201", "a choice's size must be a number or a range like `0..2`", s.size.span)
         one = dt if dt.startswith("enum:") else elem(dt)
+        if s.var_type is not None:                 # `choose x: T in …`: the variable's declared type
+            declared = self.resolve_type(s.var_type)
+            want = declared if s.mode == "one" else elem(declared) if declared.startswith("list:") else None
+            if want is None:
+                self.error("E201", f"`choose {s.var}: …` picks a subset or an order: its type is a list "
+                                   f"(`list[{show(one)}]`), not {show(declared)}", s.var_type.span)
+            elif not compatible(one, want):
+                self.error("E201", f"`{s.var}` is declared {show(declared)}, but the choices are "
+                                   f"{show('list:' + one)}", s.var_type.span)
+            elif want != "any":
+                one = want
+            self.out.types[id(s.var_type)] = "list:" + one   # (the compiler shows the options as this type)
         self.bind(s.var, s.span, "choice")
         self.scopes.append({s.var: one if s.mode == "one" else "list:" + one})
         try:

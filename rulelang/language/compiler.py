@@ -310,7 +310,7 @@ class Compiler:
                     lo = hi = self.expr(s.size)
             return {"s": "choose", "v": s.var, "mode": s.mode, "in": self.expr(s.domain), "where": self.expr(s.where),
                     "min": lo, "max": hi, "by": self.expr(s.chooser), "optional": s.optional,
-                    "prompt": self.expr(s.prompt), "show": self.text_as(self.type_of(s.domain), element=True),
+                    "prompt": self.expr(s.prompt), "show": self.text_as(self.c.types.get(id(s.var_type)) or self.type_of(s.domain), element=True),
                     "body": self.block(s.body), "else": self.block(s.other),
                     **({"as": self.expr(s.label)} if s.label is not None else {}),
                     **({"always": True} if s.always else {})}

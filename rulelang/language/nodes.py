@@ -275,6 +275,7 @@ class Choose(Node):
     other: tuple
     label: Node | None = None            # `as E`: the text an option is shown as (the var is one option)
     always: bool = False                 # `always`: asked even when one answer is forced (hides that it was)
+    var_type: Any = None                 # `choose x: T in …`: the variable's declared type (a TypeRef)
 
 
 @dataclass(frozen=True, eq=False)
@@ -426,6 +427,7 @@ class DefDecl(Node):
     body: Node
     show: bool
     label: str | None = None             # `show "Label" = E`: how the screen names it
+    result: Any = None                   # `def f(x): T = E`: the declared type of its value (a TypeRef)
 
 
 @dataclass(frozen=True, eq=False)
