@@ -234,3 +234,21 @@ def test_leak_scan_at_the_terminal(lanterns):
         assert "hand slot" in text
         for c in never:
             assert not re.search(r"\b" + m.labels[c] + r"\b", text), (seed, m.labels[c])
+
+
+def test_reveal_to_others_and_to_the_owner_keep_working():
+    src = LANTERNS.replace('''      action swap {''', '''      action flash(c in hand[me]) { reveal c to [me]  end turn }
+      action swap {''')
+    owner_src = src.replace("zone hand: set per player, others", "zone hand: set per player, owner").replace(
+        "reveal c to [me]", "reveal c to others")
+    g = rulelang.Game(rulelang.compile_source(owner_src, "x.rules"))
+    m = g.new_match(3, seed=3)
+    c = m.Z[g.zone_slot["hand"]][0][0]
+    m.apply("flash " + m.labels[c])                       # an owner hand: shown to the others
+    assert [k["id"] for k in hand_zone(m.view(1), 0)["known"]] == [c] and "known" not in hand_zone(m.view(2), 1)
+    g = rulelang.Game(rulelang.compile_source(src, "x.rules"))
+    m = g.new_match(3, seed=3)
+    c = m.Z[g.zone_slot["hand"]][0][0]
+    m.apply("flash hand slot 1")                          # an `others` hand: its owner is shown one
+    assert [k["label"] for k in hand_zone(m.view(0), 0)["known"]] == [m.labels[c]]
+    assert m.current == 1 and "known" not in hand_zone(m.view(1), 1)
