@@ -25,18 +25,8 @@ def counts(z: dict, owner: int | None, player: int) -> bool:
 
 def has_others(game) -> bool:
     """Does the game have a zone seen by everyone but its owner? (Then an action or a choice names
-    a component its chooser cannot see by its place, not by its label: see slot_text.)"""
+    a component its chooser cannot see by its place, not by its label: codegen.effects.slot_text.)"""
     found = game.__dict__.get("_has_others")
     if found is None:
         found = game._has_others = any(z["visibility"] == "others" for z in game.ir["zones"])
     return found
-
-
-def slot_text(m, c: int) -> str:
-    """Component c named by its place, for a player who cannot see it: `hand slot 2` (counted from
-    1, in the zone's order; a pile's top is its last slot)."""
-    from .codegen.effects import _zone_info
-    zl = m.where[c]
-    where = _zone_info(m).get(id(zl)) if zl is not None else None
-    name = " ".join(str(where[0]).split("_")) if where is not None else "a hidden place"
-    return f"{name} slot {zl.index(c) + 1}" if zl is not None else name

@@ -16,7 +16,7 @@ import random as _random
 
 from ...core.errors import RuleFault
 from .runtime import _move, _overworked, as_items
-from ..visibility import has_others, slot_text
+from ..visibility import has_others
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
 _DECLINED = object()             # `pass` at the first pick of an optional subset
@@ -266,6 +266,33 @@ def seen_by(m, c, player: int) -> bool:
 
 
 HIDDEN_ABILITY = "a hidden card's ability"
+
+
+def slot_text(m, c: int) -> str:
+    """Component c named by its place, for a player who cannot see it: `hand slot 2` (counted from
+    1, in the zone's order; a pile's top is its last slot)."""
+    zl = m.where[c]
+    where = _zone_info(m).get(id(zl)) if zl is not None else None
+    name = " ".join(str(where[0]).split("_")) if where is not None else "a hidden place"
+    return f"{name} slot {zl.index(c) + 1}" if zl is not None else name
+
+
+def _comp_seen_text(m, lb, v):
+    """A component as the player to act may name it in an action's text: its label, or its place
+    if they cannot see it (a card of their own hand, in a zone seen by the `others`)."""
+    if v is None:
+        return "none"
+    return lb[v] if seen_by(m, v, m.me) else slot_text(m, v)
+
+
+def _all_seen(m, args) -> bool:
+    """Does the player to act see every component among an action's component arguments? (Else
+    the rules' `as` words, which may name them, are not used.)"""
+    for a in args:
+        for v in (a if isinstance(a, (tuple, list)) else (a,)):
+            if type(v) is int and not seen_by(m, v, m.me):
+                return False
+    return True
 
 
 def _controller(m, c) -> int:
@@ -606,4 +633,5 @@ NAMESPACE = {
     "_emit": _emit, "_open": _open, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
     "_reveal": _reveal, "_tell": _tell, "_forget": _forget, "_grant": _grant,
     "_watched_move": _watched_move, "_created": _created,
+    "_comp_seen_text": _comp_seen_text, "_all_seen": _all_seen,
 }

@@ -1001,33 +1001,12 @@ def _comp_text(lb, v):
     return "none" if v is None else lb[v]
 
 
-def _comp_seen_text(m, lb, v):
-    """A component as the player to act may name it: its label, or its place if they cannot see it
-    (a card in their own hand of a zone seen by the `others`: `hand slot 2`)."""
-    if v is None:
-        return "none"
-    from ..visibility import slot_text
-    from .effects import seen_by
-    return lb[v] if seen_by(m, v, m.me) else slot_text(m, v)
-
-
-def _all_seen(m, args) -> bool:
-    """Does the player to act see every component among an action's arguments? (Else the rules'
-    `as` words, which may name them, are not used.)"""
-    from .effects import seen_by
-    for a in args:
-        for v in (a if isinstance(a, (tuple, list)) else (a,)):
-            if type(v) is int and not seen_by(m, v, m.me):
-                return False
-    return True
-
-
 
 # Every name generated code may use besides the game's own constants and functions: the
 # generator's templates refer to these and nothing else.
 NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
-    "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_extreme_or": _extreme_or, "_action_text": _action_text, "_comp_seen_text": _comp_seen_text, "_all_seen": _all_seen,
+    "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_extreme_or": _extreme_or, "_action_text": _action_text,
     "_next_seat": _next_seat, "_others": _others, "_remaining": _remaining, "_players_from": _players_from,
     "_eliminate": _eliminate, "ROUND_OUT": ROUND_OUT, "_ord": _ord, "_set_order": _set_order, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
