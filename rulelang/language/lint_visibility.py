@@ -1,6 +1,7 @@
 """Lints of the visibilities `others` and `uncounted` and of `eliminate … until round_end`:
 W230 (a choice's legality reads a card its chooser cannot see), W231 (a shown value counts a zone
-whose size is hidden), W232 (out until the end of a round that is already ending).
+whose size is hidden), W232 (out until the end of a round that is already ending), W233 (a shown
+value reads the viewer's own cards of an `others` zone).
 
 Called by lints.py (`Lints.run`), sharing its state (the checked file, `root_zone`, `report`)."""
 from __future__ import annotations
@@ -25,7 +26,7 @@ def _others_zone(lints, domain) -> str | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232."""
+    """W230, W231, W232, W233."""
     for d in lints.every_node:
         if isinstance(d, n.ActionDecl):
             for p in d.params:
@@ -38,6 +39,11 @@ def visibility_lints(lints) -> None:
                 _w230(lints, d.var, z, "which of them are offered", d.where.span)
         elif isinstance(d, n.DefDecl) and d.show:
             for x in walk(d.body):
+                if isinstance(x, n.Index) and isinstance(x.index, n.Name) and x.index.name == "me" \
+                        and _others_zone(lints, x.obj) is not None:
+                    lints.report("W233", "warning", f"this shown value reads `{_others_zone(lints, x.obj)}[me]`, "
+                                 f"which its viewer cannot see (`others`): every player is shown something of "
+                                 f"their own cards", x.span)
                 if isinstance(x, n.Call) and x.name in ("size", "count") and x.args \
                         and x.name not in lints.c.symbols:
                     z = lints.root_zone(x.args[0])
