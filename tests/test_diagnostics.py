@@ -105,7 +105,7 @@ CASES = [
     Case("unknown-zone-shape", "zone castle: pile", "zone castle: pil", "pil",
          "E105", "unknown zone shape `pil` (a zone is a `pile` or a `set`)", "pile"),
     Case("unknown-zone-property", "zone castle: pile, hidden", "zone castle: pile, hiden", "hiden",
-         "E105", "unknown zone property `hiden` (known: public, hidden, owner, capacity, play, internal, top)", "hidden"),
+         "E105", "unknown zone property `hiden` (known: public, hidden, owner, others, capacity, play, internal, top, uncounted)", "hidden"),
     Case("int-if-condition", "if size(castle) == 0 { finish win", "if 3 { finish win", "3",
          "E201", "an `if` condition must be bool, not int"),
     Case("unknown-type", "rank: int ", "rank: itn ", "itn", "E101", "unknown type `itn`", "int"),

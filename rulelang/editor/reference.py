@@ -71,6 +71,8 @@ WORD_DOCS: dict[str, str] = {
     "public": "visibility: everyone sees it",
     "hidden": "visibility: only its size is seen (a variable: no one sees it)",
     "owner": "visibility: its owner sees it, others see its size",
+    "others": "visibility: every player but its owner sees it; its owner sees its size",
+    "uncounted": "zone modifier: who cannot see what it holds does not see how many either",
     "internal": "bookkeeping: in no view at all",
     "capacity": "zone modifier: at most N components",
     "play": "zone modifier: cards here are in play (their abilities apply)",

@@ -204,7 +204,10 @@ class MatchFlow:
                 signal = drain(self) or signal
             if self.result is not None or (signal is not None and signal[0] == "finish"):
                 return signal or ("finish",)
-        remaining = [p for p in self.seq[1] if not self.seq[2][p]]
+        out = self.seq[2]
+        if "round" in out:                          # out for that round only: in again
+            self.seq[2] = out = [False if x == "round" else x for x in out]
+        remaining = [p for p in self.seq[1] if not out[p]]
         if to is None and not remaining:
             self._fail(None, "every player is eliminated, and the game has not ended")
         self.current = to if to is not None else remaining[0]

@@ -44,7 +44,9 @@ class MatchSaves:
                          for at, mapping, seen, luck in self.cuts]} if self.cuts else {}),
             **self._interaction_state(),
             **({"rounds": {"round": self.seq[0], "order": list(self.seq[1]),
-                           "eliminated": [p for p in range(self.players) if self.seq[2][p]]}}
+                           "eliminated": [p for p in range(self.players) if self.seq[2][p]],
+                           **({"this_round": [p for p in range(self.players) if self.seq[2][p] == "round"]}
+                              if "round" in self.seq[2] else {})}}
                if game.sequenced else {}),
         }
 

@@ -242,7 +242,10 @@ def _rounds(raw, players: int) -> list:
         raise StateError(f"the turn order must name every seat once, not {_short(order)}")
     if not (isinstance(out, list) and all(type(p) is int and 0 <= p < players for p in out)):
         raise StateError(f"the eliminated players must be seats, not {_short(out)}")
-    return [number, list(order), [p in out for p in range(players)]]
+    brief = raw.get("this_round", [])              # (out for this round only: `eliminate … until round_end`)
+    if not (isinstance(brief, list) and all(type(p) is int and p in out for p in brief)):
+        raise StateError(f"the players out for this round must be eliminated seats, not {_short(brief)}")
+    return [number, list(order), ["round" if p in brief else p in out for p in range(players)]]
 
 
 def _engine_fault(err: BaseException, generated: str) -> bool:

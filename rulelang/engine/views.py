@@ -10,6 +10,7 @@ from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
 from ..core.textsafe import printable
 from .support import RULE_FAULTS, SECRET_CHOICE
+from .visibility import counts, sees
 
 
 class MatchViews:
@@ -33,6 +34,10 @@ class MatchViews:
             elif z["visibility"] == "owner" and z["per"] == "key":
                 for member, zl in enumerate(value):
                     if self.game.member_owner(z, member, self.players) == player:
+                        seen.update(zl)
+            elif z["visibility"] == "others" and z["per"] in ("player", "key"):
+                for member, zl in enumerate(value):
+                    if sees("others", self.game.member_owner(z, member, self.players), player):
                         seen.update(zl)
         return seen
 
@@ -79,7 +84,9 @@ class MatchViews:
                 "component_values": component_values, "board": drawing, "over": self.is_over,
                 "outcome": self.result, **self._choice_view(player),
                 **({"round": self.seq[0], "turn_order": list(self.seq[1]),
-                    "eliminated": [p for p in range(self.players) if self.seq[2][p]]} if game.sequenced else {})}
+                    "eliminated": [p for p in range(self.players) if self.seq[2][p]],
+                    **({"out_this_round": [p for p in range(self.players) if self.seq[2][p] == "round"]}
+                       if "round" in self.seq[2] else {})} if game.sequenced else {})}
 
     def _view_zones(self, player: int) -> tuple[list, dict, list]:
         """The zones as `player` sees them, what lies on the board's cells, and the components seen."""
@@ -129,7 +136,7 @@ class MatchViews:
                 member = owner
                 if keyed:
                     owner = game.member_owner(z, member, self.players)
-                visible = vis == "public" or (vis == "owner" and owner == player)
+                visible = sees(vis, owner, player)
                 if visible:
                     seen.extend(items)
                 kind = game.zone_kind[name]
@@ -137,8 +144,10 @@ class MatchViews:
                     kinds = {self.kinds[c] for c in items}
                     kind = kinds.pop() if len(kinds) == 1 else None
                 entry = {"name": name, "owner": owner, "visibility": vis, "ordered": z["ordered"],
-                         "count": len(items), "kind": kind,
+                         "count": len(items) if counts(z, owner, player) else None, "kind": kind,
                          "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None}
+                if z.get("uncounted"):             # (its size hidden from who cannot see into it)
+                    entry["uncounted"] = True
                 if z["per"] == "component":        # (its owner is a component: say which)
                     entry["owner"] = None
                     entry["of"] = {"id": owner, "label": self.labels[owner]}
@@ -183,7 +192,7 @@ class MatchViews:
                 owner_at = key.index("player") if "player" in key else None
                 row = []
                 for parts, v in zip(game.members(key, self.players), value):
-                    shown = vis == "public" or (owner_at is not None and parts[owner_at] == player)
+                    shown = vis == "public" or (owner_at is not None and sees(vis, parts[owner_at], player))
                     member = {"key": list(parts), "key_text": game.member_text(key, parts),
                               "value": self._seen_value(how, v, seen_set) if shown else None}
                     if how is not None and shown:
@@ -192,11 +201,11 @@ class MatchViews:
                 values.append({"name": name, "per_key": row})
                 continue
             if per:
-                row = [self._seen_value(how, v, seen_set) if (vis == "public" or p == player) else None
+                row = [self._seen_value(how, v, seen_set) if sees(vis, p, player) else None
                        for p, v in enumerate(value)]
                 entry = {"name": name, "per_player": row}
                 if how is not None:                # "P2", a card's label: what the value is, in words
-                    entry["texts"] = [None if not (vis == "public" or p == player) or v is None
+                    entry["texts"] = [None if not sees(vis, p, player) or v is None
                                       else self._words(how, v, seen_set) for p, v in enumerate(value)]
             else:
                 entry = {"name": name, "value": self._seen_value(how, value, seen_set)}

@@ -414,7 +414,7 @@ class Encoder:
                 shown = [c for e in found for c in (e["cards"] or [])]
                 known = [c for e in found for c in (e.get("known") or [])]
                 w.put(1, 0 if any(e["cards"] is not None for e in found) else None)
-                w.put(1, 0, float(sum(e["count"] for e in found)))
+                w.put(1, 0, float(sum(e["count"] or 0 for e in found)))   # (None: `uncounted`, not seen)
                 w.put(1, 0, float(len(known)))
                 self._cards(w, [comp(c["id"]) for c in shown + known])
                 if z["ordered"] and member != "of":
@@ -519,6 +519,8 @@ def text_universe(game: rulelang.Game, players: int, options: dict | None, cap: 
     ir = game.ir
     if facts(ir, players)["pauses"]:
         return None, "effects may stop for a question"
+    if any(z["visibility"] == "others" for z in ir["zones"]):
+        return None, "a card its actor cannot see is named by its place (`hand slot 2`)"
     enum_text = {e: [i.get("text") or i["name"] for i in items] for e, items in ir["enums"].items()}
     labels = None
     texts: list = []

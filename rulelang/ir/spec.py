@@ -188,10 +188,13 @@ EXPRESSIONS: dict[str, NodeSpec] = {
     "can": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}),
 }
 
+READMIT = "readmit"      # the builtin procedure `readmit(P)` (a proc the rules declare of that name hides it)
+
 STATEMENTS: dict[str, NodeSpec] = {
     "move": NodeSpec({"what": EXPR, "to": EXPR, "pos": POSITIONS}),
     "shuffle": NodeSpec({"zone": EXPR}, random=True),
-    "eliminate": NodeSpec({"who": EXPR}),
+    "eliminate": NodeSpec({"who": EXPR}, {"until": ("round_end",)}),   # until: out for the rest of this round
+    "readmit": NodeSpec({"who": EXPR}),          # the way back: an eliminated player is in again
     "turn_order": NodeSpec({"v": EXPR}),
     "set": NodeSpec({"target": "target", "op": ASSIGN_OPS, "v": EXPR}),
     "let": NodeSpec({"n": NAME, "v": EXPR}),
@@ -229,7 +232,7 @@ SCALAR_TYPES = ("int", "bool", "text", "player", "cell")
 OPTION_TYPES = ("bool", "int", "text")
 ZONE_PER = (None, "player", "cell", "component", "key")
 VAR_PER = (None, "player", "cell", "component", "key")
-VISIBILITY = ("public", "hidden", "owner")
+VISIBILITY = ("public", "hidden", "owner", "others")   # others: every player but the owner
 EVENTS = ("stuck", "turn_start", "turn_end", "round_start", "round_end")
 BOARD_SHAPES = ("squares", "hexes", "rhombus", "hexagon", "octagons")
 
@@ -561,7 +564,7 @@ class _Checker:
         self.kinds()
         self.zones = self.declare_list("zones", {"name": NAME, "ordered": BOOL, "per": ZONE_PER,
                                                  "visibility": VISIBILITY, "capacity": None},
-                                       {"play": BOOL, "internal": BOOL, "top": BOOL, "key": None})
+                                       {"play": BOOL, "internal": BOOL, "top": BOOL, "uncounted": BOOL, "key": None})
         for i, z in enumerate(ir["zones"]):
             self.family_key(z, f"/zones/{i}")
             if z["per"] == "cell" and not ir["boards"]:

@@ -229,14 +229,20 @@ class DeclarationChecks:
                        d.shape_span, self.suggest(d.shape, ZONE_SHAPES))
         self.check_per(d, "a zone")
         self.check_modifiers(d.modifiers, ZONE_MODIFIERS, "zone")
-        vis = [m.name for m in d.modifiers if m.name in ("public", "hidden", "owner")]
+        vis = [m.name for m in d.modifiers if m.name in ("public", "hidden", "owner", "others")]
         if len(vis) > 1:
             self.error("E105", f"zone `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
+        if any(m.name == "uncounted" for m in d.modifiers) and vis in ([], ["public"]):
+            self.error("E105", f"zone `{d.name}` is `uncounted` but public: everyone sees what it holds, "
+                               f"so how many too (use it with `hidden`, `owner` or `others`)", d.span)
 
         if any(m.name == "top" for m in d.modifiers) and (d.shape != "pile" or vis not in ([], ["public"])):
             self.error("E105", f"zone `{d.name}` shows only its `top`: it must be a public `pile`", d.span)
         if "owner" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
             self.error("E105", f"zone `{d.name}` is seen by its `owner` but is not declared `per player`", d.span)
+        if "others" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
+            self.error("E105", f"zone `{d.name}` is seen by the `others` (all but its owner) but is not "
+                               f"declared `per player`", d.span)
 
     def index_type(self, decl) -> str:
         """What indexes a `per` declaration: a player, a cell, a component of the kind, a value of
@@ -352,18 +358,27 @@ class DeclarationChecks:
         vis = [m.name for m in d.modifiers if m.name in VAR_MODIFIERS]
         if len(vis) > 1:
             self.error("E105", f"variable `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
+        if "others" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
+            self.error("E105", f"variable `{d.name}` is seen by the `others` (all but its owner) but is not "
+                               f"declared `per player`", d.span)
         with self.scope({}):
             self.expect(d.init, t, f"the initial value of `{d.name}`")
 
     def check_def(self, d: n.DefDecl) -> None:
         scope = self.params_scope(d.params or ())
         sym = self.out.symbols.get(d.name)
+        declared = self.resolve_type(d.result) if d.result is not None else None    # `def f(x): T = E`
         if sym is not None and sym.decl is d:
-            sym.type = self.known.get(d.name, "any")     # what a recursive call reads (see typed)
+            sym.type = declared or self.known.get(d.name, "any")     # what a recursive call reads (see typed)
         with self.scope(scope):
             t = self.expr(d.body)
             if d.name.startswith("__r") and d.name.endswith("_where"):     # a window's `respond … where C`
                 self.expect(d.body, "bool", "a response's `where` condition")
+        if declared is not None:
+            if not compatible(t, declared):
+                self.error("E201", f"def `{d.name}` is declared {show(declared)}, but its value is {show(t)}",
+                           d.body.span)
+            t = declared if declared != "any" else t
         if sym is not None and sym.decl is d:
             sym.type = t
         if d.show and d.params:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import nodes as n
 from .typerules import compatible, elem, is_comp, is_list_like, is_value, show
 from ..core.limits import COMPONENT_LIMIT
+from ..ir.spec import READMIT
 
 
 class StatementChecks:
@@ -46,7 +47,11 @@ class StatementChecks:
         self.zone_target(s.zone, "what is shuffled")
 
     def check_eliminate(self, s) -> None:
-        self.players_expr(s.who, "who is eliminated")
+        self.players_expr(s.who, "who is readmitted" if s.back else "who is eliminated")
+        if s.until is not None and s.until != "round_end":
+            self.error("E105", f"`eliminate … until {s.until}`: a player can be out until `round_end` (the end of "
+                               f"this round) or for good (no `until`)", s.until_span or s.span,
+                       self.suggest(s.until, ("round_end",)))
 
     def check_let(self, s) -> None:
         t = self.expr(s.value)
@@ -104,6 +109,15 @@ class StatementChecks:
 
     def check_call_stmt(self, s) -> None:
         sym = self.out.symbols.get(s.name)
+        if sym is None and s.name == READMIT:          # the builtin procedure: the way back in
+            if len(s.args) != 1:
+                self.error("E103", f"`{READMIT}(P)` takes one argument (a player or a list of players), "
+                                   f"not {len(s.args)}", s.span)
+                for a in s.args:
+                    self.expr(a)
+                return
+            self.players_expr(s.args[0], "who is readmitted")
+            return
         if sym is None or sym.kind != "proc":
             self.error("E101", f"unknown procedure `{s.name}`", s.span,
                        self.suggest(s.name, self.names_of("proc")))
@@ -228,6 +242,18 @@ class StatementChecks:
         if s.size is not None and self.expr(s.size) not in ("range", "int", "any"):
             self.error("E201", "a choice's size must be a number or a range like `0..2`", s.size.span)
         one = dt if dt.startswith("enum:") else elem(dt)
+        if s.var_type is not None:                 # `choose x: T in …`: the variable's declared type
+            declared = self.resolve_type(s.var_type)
+            want = declared if s.mode == "one" else elem(declared) if declared.startswith("list:") else None
+            if want is None:
+                self.error("E201", f"`choose {s.var}: …` picks a subset or an order: its type is a list "
+                                   f"(`list[{show(one)}]`), not {show(declared)}", s.var_type.span)
+            elif not compatible(one, want):
+                self.error("E201", f"`{s.var}` is declared {show(declared)}, but the choices are "
+                                   f"{show('list:' + one)}", s.var_type.span)
+            elif want != "any":
+                one = want
+            self.out.types[id(s.var_type)] = "list:" + one   # (the compiler shows the options as this type)
         self.bind(s.var, s.span, "choice")
         self.scopes.append({s.var: one if s.mode == "one" else "list:" + one})
         try:

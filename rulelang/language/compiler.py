@@ -14,6 +14,7 @@ from . import nodes as n
 from .checker import Checked
 from ..core.errors import Diagnostic, RuleError
 from ..ir.validate import IR_VERSION, validate_ir
+from ..ir.spec import READMIT
 
 class Compiler:
     def __init__(self, checked: Checked):
@@ -165,7 +166,7 @@ class Compiler:
 
     def zone(self, d: n.ZoneDecl) -> dict:
         m = self.mods(d)
-        vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
+        vis = next((v for v in ("public", "hidden", "owner", "others") if v in m), "public")
         out = {"name": d.name, "ordered": d.shape == "pile", "per": self.per(d), "visibility": vis,
                "capacity": m.get("capacity")}
         if out["per"] == "key":
@@ -176,11 +177,13 @@ class Compiler:
             out["internal"] = True             # bookkeeping: in no view at all
         if "top" in m:
             out["top"] = True                  # a public pile that shows only its top component
+        if "uncounted" in m:
+            out["uncounted"] = True            # who cannot see into it does not see its size either
         return out
 
     def var(self, d: n.VarDecl) -> dict:
         m = self.mods(d)
-        vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
+        vis = next((v for v in ("public", "hidden", "owner", "others") if v in m), "public")
         if m.get("internal"):
             vis = "hidden"                     # bookkeeping: in no view, like a hidden variable
         out = {"name": d.name, "type": self.syms[d.name].type, "per": self.per(d), "visibility": vis,
@@ -255,7 +258,9 @@ class Compiler:
         if isinstance(s, n.Shuffle):
             return {"s": "shuffle", "zone": self.expr(s.zone)}
         if isinstance(s, n.Eliminate):
-            return {"s": "eliminate", "who": self.expr(s.who)}
+            if s.back:
+                return {"s": "readmit", "who": self.expr(s.who)}
+            return {"s": "eliminate", "who": self.expr(s.who), **({"until": s.until} if s.until else {})}
 
         if isinstance(s, n.Assign) and self.c.refs.get(id(s.target)) == ("turn_order",):
             return {"s": "turn_order", "v": self.expr(s.value)}
@@ -285,6 +290,8 @@ class Compiler:
                 out["why"] = self.expr(s.why)
             return out
         if isinstance(s, n.CallStmt):
+            if s.name == READMIT and (self.syms.get(s.name) is None or self.syms[s.name].kind != "proc"):
+                return {"s": "readmit", "who": self.expr(s.args[0])}     # the builtin procedure
             return {"s": "call", "proc": s.name, "a": [self.expr(a) for a in s.args]}
         if isinstance(s, n.Create):
             return {"s": "create", "kind": s.make.kind,
@@ -307,7 +314,7 @@ class Compiler:
                     lo = hi = self.expr(s.size)
             return {"s": "choose", "v": s.var, "mode": s.mode, "in": self.expr(s.domain), "where": self.expr(s.where),
                     "min": lo, "max": hi, "by": self.expr(s.chooser), "optional": s.optional,
-                    "prompt": self.expr(s.prompt), "show": self.text_as(self.type_of(s.domain), element=True),
+                    "prompt": self.expr(s.prompt), "show": self.text_as(self.c.types.get(id(s.var_type)) or self.type_of(s.domain), element=True),
                     "body": self.block(s.body), "else": self.block(s.other),
                     **({"as": self.expr(s.label)} if s.label is not None else {}),
                     **({"always": True} if s.always else {})}

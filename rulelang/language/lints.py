@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from . import nodes as n
+from .lint_visibility import visibility_lints
 from .nodes import walk
 from ..core.errors import Diagnostic, Span
 from ..ir.spec import board_cells, family_limit_message, family_members
@@ -289,6 +290,7 @@ class StaticLint:
         self.progress()
         self.interaction_lints()
         self.empty_extreme_lints()
+        visibility_lints(self)
         return self.out
 
     # ---- max/min of what may be empty ----

@@ -142,8 +142,12 @@ class Shuffle(Node):
 
 @dataclass(frozen=True, eq=False)
 class Eliminate(Node):
-    """`eliminate P`: P (a player or a list) is out: skipped by the turn order from now on."""
+    """`eliminate P`: P (a player or a list) is out: skipped by the turn order from now on.
+    `until round_end`: for the rest of this round (`until` the period's name); `readmit P`: in again (back)."""
     who: Node
+    until: str | None = None
+    until_span: Span | None = None
+    back: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -279,6 +283,7 @@ class Choose(Node):
     other: tuple
     label: Node | None = None            # `as E`: the text an option is shown as (the var is one option)
     always: bool = False                 # `always`: asked even when one answer is forced (hides that it was)
+    var_type: Any = None                 # `choose x: T in …`: the variable's declared type (a TypeRef)
 
 
 @dataclass(frozen=True, eq=False)
@@ -430,6 +435,7 @@ class DefDecl(Node):
     body: Node
     show: bool
     label: str | None = None             # `show "Label" = E`: how the screen names it
+    result: Any = None                   # `def f(x): T = E`: the declared type of its value (a TypeRef)
 
 
 @dataclass(frozen=True, eq=False)

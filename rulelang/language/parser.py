@@ -327,9 +327,12 @@ class _ToNodes:
             c = c[1:]
         name = str(c[0])
         params = None
+        result = c[-2] if len(c) > 2 and isinstance(c[-2], n.TypeRef) else None
+        if result is not None:
+            c = c[:-2] + c[-1:]
         if len(c) == 3:
             params = tuple(c[1])
-        return n.DefDecl(self.sp(meta), name, params, c[-1], show)
+        return n.DefDecl(self.sp(meta), name, params, c[-1], show, result=result)
 
     def show_decl(self, meta, c):
         return n.ShowDecl(self.sp(meta), _unescape(c[1]), c[2])
@@ -583,6 +586,8 @@ class _ToNodes:
         return n.Shuffle(self.sp(meta), c[0])
 
     def eliminate_stmt(self, meta, c):
+        if len(c) > 1:
+            return n.Eliminate(self.sp(meta), c[0], str(c[1]), self.tsp(c[1]))
         return n.Eliminate(self.sp(meta), c[0])
 
     def assign(self, meta, c):
@@ -685,6 +690,7 @@ class _ToNodes:
         return n.CreateCards(self.sp(meta), str(c[0]), kwargs, where, dest, pos)
 
     def choose_stmt(self, meta, c):
+        var_type = c.pop(1) if isinstance(c[1], n.TypeRef) else None
         var, (mode, domain, extra) = str(c[0]), c[1]
         opts = [x for x in c[2:] if isinstance(x, tuple) and x and x[0] == "opt"]
         blocks = [x for x in c[2:] if not (isinstance(x, tuple) and x and x[0] == "opt")]
@@ -695,7 +701,7 @@ class _ToNodes:
         label = next((x[2] for x in opts if x[1] == "as"), None)
         return n.Choose(self.sp(meta), var, mode, domain, extra if mode == "one" else None,
                         extra if mode != "one" else None, by, optional, prompt, blocks[0],
-                        blocks[1] if len(blocks) > 1 else (), label, always)
+                        blocks[1] if len(blocks) > 1 else (), label, always, var_type)
 
     def choice_one(self, meta, c):
         return ("one", c[0], c[1] if len(c) > 1 else None)

@@ -17,7 +17,7 @@ BOARD_MODIFIERS = ("diagonal", "draw", "cell_width")
 CELL_FIELDS = {"name": "text", "row": "int", "col": "int", "kind": "text"}
 PER = ("player", "cell")
 ZONE_SHAPES = ("pile", "set")
-ZONE_MODIFIERS = VISIBILITY + ("capacity", "play", "internal", "top")
+ZONE_MODIFIERS = VISIBILITY + ("capacity", "play", "internal", "top", "uncounted")
 VAR_MODIFIERS = VISIBILITY + ("internal",)
 # Builtins that also take a comprehension: `sum(x.value for x in xs)`. Result types: see builtin_result.
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")

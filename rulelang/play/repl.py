@@ -938,7 +938,9 @@ def view_parts(view: dict, width: int | None = None) -> dict:
     extra = []
     if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):
         out = set(view.get("eliminated") or [])
-        extra.append("  turn order: " + ", ".join(seat_name(p) + (" (out)" if p in out else "")
+        brief = set(view.get("out_this_round") or [])
+        extra.append("  turn order: " + ", ".join(seat_name(p) + (" (out this round)" if p in brief else
+                                                                  " (out)" if p in out else "")
                                                   for p in view["turn_order"]))
     choice = view.get("choice")
     choice_lines = []
@@ -1025,6 +1027,8 @@ def render_zone(zone: dict) -> str:
     if zone["cards"] is None:
         known = zone.get("known")
         seen = f" (you know: {join_labels(card['label'] for card in known)})" if known else ""
+        if count is None:                      # `uncounted`: not even how many
+            return f"{name}: hidden, how many is not known{seen}"
         return f"{name}: {plural(count, one, many)}, hidden{seen}"
     if not zone["cards"]:
         return f"{name}: empty"
@@ -1096,7 +1100,8 @@ def _show(value) -> str:
 # file goes through `printable`.
 
 VISIBLE = {"public": "face up", "hidden": "face down, only how many is known",
-           "owner": "seen by its owner, the others know how many"}
+           "owner": "seen by its owner, the others know how many",
+           "others": "seen by every player but its owner, who knows how many"}
 RESULT_WORDS = {"win": "everyone wins", "lose": "everyone loses", "draw": "a draw",
                 "score": "the best score wins (a full tie is a draw)"}
 
@@ -1471,6 +1476,7 @@ def _zone_line(doc: _Doc, z: dict, words, kinds: dict) -> str:
         parts = ["player" if k == "player" else "cell" if k == "cell" else k[5:] for k in z["key"]]
         per = "one for each " + " and ".join(parts)
     what = [shape, "face up, only its top card seen" if z.get("top") else VISIBLE[z["visibility"]], per,
+            "how many it holds is not shown either" if z.get("uncounted") else None,
             f"at most {z['capacity']}" if z.get("capacity") is not None else None,
             "in play: its cards' abilities apply" if z.get("play") else None]
     line = f"{doc.code(z['name'])} ({', '.join(w for w in what if w)})"

@@ -204,7 +204,8 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
         for z in view["zones"]:
             title = zone_title(z, seat_name)
             if z["cards"] is None:
-                hidden[title] = z["count"]
+                if z["count"] is not None:     # (an `uncounted` zone: nothing to tell)
+                    hidden[title] = z["count"]
                 continue
             for card in z["cards"]:
                 where[card["id"]] = title

@@ -186,6 +186,8 @@ def spectator_payload(match) -> dict:
         if cards is not None and (z["visibility"] != "public" and not z.get("top_only")
                                   or any(c["id"] not in public for c in cards)):
             z["cards"] = None
+        if z.get("uncounted") and z.get("cards") is None:
+            z["count"] = None                  # its size is hidden from some seat: from a spectator too
         if "known" in z:
             z["known"] = [c for c in z["known"] if c["id"] in public]
             if not z["known"]:

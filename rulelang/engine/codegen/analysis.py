@@ -448,7 +448,7 @@ def uses_rounds(ir: dict) -> bool:
     if any(event in ir["handlers"] for event in ("round_start", "round_end")):
         return True
     for x in walk_ir(ir):
-        if (x.get("k") == "builtin" and x.get("n") in ROUND_VALUES) or x.get("s") in ("eliminate", "turn_order") \
+        if (x.get("k") == "builtin" and x.get("n") in ROUND_VALUES) or x.get("s") in ("eliminate", "readmit", "turn_order") \
                 or (x.get("k") == "call" and x.get("f") == "eliminated"):
             return True
     return False

@@ -16,6 +16,7 @@ import random as _random
 
 from ...core.errors import RuleFault
 from .runtime import _move, _overworked, as_items, player_text
+from ..visibility import has_others
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
 _DECLINED = object()             # `pass` at the first pick of an optional subset
@@ -118,10 +119,12 @@ def widen_private(m) -> None:
     m.private, m.named = private, []
 
 
-def _options(m, values, texter) -> dict:
+def _options(m, values, texter, unseen_by=None) -> dict:
     """Text -> value. Equal values are one option; different values shown alike are told apart
     by a number (`Walker`, `Walker #2`), in the order of the choices. (texter None: values are
-    already (text, value) pairs, from `as`.)"""
+    already (text, value) pairs, from `as`.) `unseen_by`: the chooser, when the values are
+    components of a game with `others` zones: one the chooser cannot see is named by its place
+    (`hand slot 2`), never by its label or the rules' `as` words."""
     labels = m.labels
     out: dict = {}
     for v in values:
@@ -129,6 +132,8 @@ def _options(m, values, texter) -> dict:
             text, v = v
         else:
             text = texter(labels, v)
+        if unseen_by is not None and type(v) is int and not seen_by(m, v, unseen_by):
+            text = slot_text(m, v)
         m.work -= len(text) + 1                # (each option's text is made, kept and shown: charged)
         if text in (PASS, "done"):
             text = f"{text} #1"
@@ -151,7 +156,7 @@ def _options(m, values, texter) -> dict:
 def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False, comps: bool = False):
     """One element of `values` (SKIP if there is none, or the chooser passes). `always`: ask even
     a forced choice, so that whether a question came tells the others nothing."""
-    options = _options(m, values, texter)
+    options = _options(m, values, texter, _unseen_by(m, chooser, comps))
     if not options:
         return SKIP
     if len(options) == 1 and not optional and not always:
@@ -169,6 +174,9 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
     remaining = list(values)
     if texter is None:                     # (text, value) pairs: pick among them, give the values
         pairs = remaining
+        who = _unseen_by(m, chooser, comps)
+        if who is not None:                # (a component its chooser cannot see: by its place)
+            pairs = [(slot_text(m, v) if type(v) is int and not seen_by(m, v, who) else t, v) for t, v in pairs]
         got = _choose_many(m, chooser, prompt, list(range(len(pairs))), lambda lb, i: pairs[i][0], lo, hi,
                            ordered, optional, always, comps and [v for _, v in pairs])
         return got if got is SKIP else [pairs[i][1] for i in got]
@@ -181,7 +189,7 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
         return remaining                       # every one of them: nothing to decide
     picked: list = []
     while len(picked) < hi and remaining:
-        options = _options(m, remaining, texter)
+        options = _options(m, remaining, texter, _unseen_by(m, chooser, comps))
         if len(picked) >= lo:
             options["done"] = SKIP
         elif optional and not picked:
@@ -200,6 +208,13 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
         picked.append(v)
         remaining.remove(v)
     return picked
+
+
+def _unseen_by(m, chooser, comps):
+    """The chooser, when options naming components it cannot see must be named by their place."""
+    if comps is True and has_others(m.game):
+        return chooser if chooser is not None else m.me
+    return None
 
 
 def _may(m, chooser, prompt):
@@ -251,12 +266,40 @@ def seen_by(m, c, player: int) -> bool:
         zl = m.where[c]
         if zl and zl[-1] == c:
             return True
-    elif vis == "public" or (vis == "owner" and where[1] == player):
+    elif vis == "public" or (vis == "owner" and where[1] == player) or (vis == "others" and where[1] is not None
+                                                                         and where[1] != player):
         return True
     return c in known_to(m, player)
 
 
 HIDDEN_ABILITY = "a hidden card's ability"
+
+
+def slot_text(m, c: int) -> str:
+    """Component c named by its place, for a player who cannot see it: `hand slot 2` (counted from
+    1, in the zone's order; a pile's top is its last slot)."""
+    zl = m.where[c]
+    where = _zone_info(m).get(id(zl)) if zl is not None else None
+    name = " ".join(str(where[0]).split("_")) if where is not None else "a hidden place"
+    return f"{name} slot {zl.index(c) + 1}" if zl is not None else name
+
+
+def _comp_seen_text(m, lb, v):
+    """A component as the player to act may name it in an action's text: its label, or its place
+    if they cannot see it (a card of their own hand, in a zone seen by the `others`)."""
+    if v is None:
+        return "none"
+    return lb[v] if seen_by(m, v, m.me) else slot_text(m, v)
+
+
+def _all_seen(m, args) -> bool:
+    """Does the player to act see every component among an action's component arguments? (Else
+    the rules' `as` words, which may name them, are not used.)"""
+    for a in args:
+        for v in (a if isinstance(a, (tuple, list)) else (a,)):
+            if type(v) is int and not seen_by(m, v, m.me):
+                return False
+    return True
 
 
 def _controller(m, c) -> int:
@@ -655,4 +698,5 @@ NAMESPACE = {
     "_emit": _emit, "_open": _open, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
     "_reveal": _reveal, "_tell": _tell, "_forget": _forget, "_grant": _grant,
     "_watched_move": _watched_move, "_created": _created,
+    "_comp_seen_text": _comp_seen_text, "_all_seen": _all_seen,
 }

@@ -408,9 +408,17 @@ class ActionEnumerator:
                 texts.append(self.text_src(how, b.src, fn))
         key = "(" + "".join(x + ", " for x in args) + ")"
         shown = a["name"].replace("_", " ")
+        hides = any(z["visibility"] == "others" for z in self.ir["zones"]) and any(
+            p.get("show") == "comp" for p in a["params"])
+        if hides:       # a component the actor cannot see (its own `others` hand) is named by its place
+            texts = [t.replace("_comp_text(", "_comp_seen_text(m, ") for t in texts]
         text = f"' '.join(({_lit(shown)}, {''.join(t + ', ' for t in texts)}))" if texts else _lit(shown)
         if a.get("text") is not None:               # `as TEXT`: the author's words (kept per binding)
             text = f"_action_text({self.ex(a['text'], ctx).src}, {_lit(shown)})"
+            if hides:                               # … unless they would name a card its actor cannot see
+                comps = "(" + "".join(x + ", " for x, p in zip(args, a["params"]) if p.get("show") == "comp") + ")"
+                text = f"({text} if _all_seen(m, {comps}) else ' '.join(({_lit(shown)}, " \
+                       f"{''.join(t + ', ' for t in texts)})))"
         meta = self.const(self.action_meta[ai], "M")
         body = f"ac{ai}"
         for p in a["params"]:
@@ -422,6 +430,15 @@ class ActionEnumerator:
         def make(k: str) -> str:
             return f"_mkact({tab}, {k}, {text}, {body}, {key}, {meta})"
         dims = self.intern_dims[ai]
+        if hides:       # (its text depends on where the component is, and who acts: made afresh)
+            fn.emit(f"act = _mkact(None, None, {text}, {body}, {key}, {meta})")
+            fn.emit("t = act.text")
+            fn.emit("if t not in out: out[t] = act")
+            shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
+                          if p.get("show", "plain") == "comp" else "other" for p in a["params"])
+            shows = self.const(shows, "S", ("shows", shows))
+            fn.emit(f"elif out[t] is not act: _same_text(m, out, act, {shows})")
+            return
         lone = ctx.names[a["params"][0]["name"]] if len(a["params"]) == 1 else None
         if isinstance(lone, Subset) and len(lone.elems) in st["ktab"]:
             ktab = st["ktab"][len(lone.elems)]

@@ -795,7 +795,7 @@ class ExpressionLowering:
                 return P(f"_next_seat(m, {s[0]})", lvl, False, shape=SCALAR)
             return P(f"(({s[0]}) + 1) % {ctx.fn.use('NP')}", lvl, pure, shape=SCALAR)
         if f == "eliminated":
-            return P(f"m.seq[2][{s[0]}]", lvl, False, shape=SCALAR)
+            return P(f"(m.seq[2][{s[0]}] is not False)", lvl, False, shape=SCALAR)   # (out for good or this round)
         if f == "players_from":
             return _small(P(f"_players_from(m, {s[0]}, {ctx.fn.use('NP')})", lvl, False, shape=LIST, elem=SCALAR),
                           self.few_players)

@@ -471,7 +471,7 @@ Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
     "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
     "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby", "flat", "ord")}
 Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
-    "move", "shuffle", "eliminate", "turn_order", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
+    "move", "shuffle", "eliminate", "readmit", "turn_order", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
     "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal", "grant")}
 
 

@@ -182,11 +182,18 @@ def _players_from(m, p, count):
     return order[i:] + order[:i]
 
 
-def _eliminate(m, who):
+ROUND_OUT = "round"        # Match.seq[2][p] of a player out for the rest of this round (True: for good)
+
+
+def _eliminate(m, who, how=True):
+    """`eliminate` (how True), `eliminate … until round_end` (ROUND_OUT: never shortens an
+    elimination for good), `readmit` (False: in again)."""
     for p in (_each(m, who) if isinstance(who, list) else [who]):
         if type(p) is not int or not 0 <= p < m.players:
-            _fault(f"only a player can be eliminated, not {p!r}")
-        m.seq[2][p] = True
+            _fault(f"only a player can be {'readmitted' if how is False else 'eliminated'}, not {p!r}")
+        if how is ROUND_OUT and m.seq[2][p] is True:
+            continue
+        m.seq[2][p] = how
 
 
 def _set_order(m, order):
@@ -1001,7 +1008,7 @@ NAMESPACE = {
     "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_extreme_or": _extreme_or, "_action_text": _action_text,
     "_next_seat": _next_seat, "_others": _others, "_remaining": _remaining, "_players_from": _players_from,
-    "_eliminate": _eliminate, "_ord": _ord, "_set_order": _set_order, "_div": _div, "_mod": _mod,
+    "_eliminate": _eliminate, "ROUND_OUT": ROUND_OUT, "_ord": _ord, "_set_order": _set_order, "_div": _div, "_mod": _mod,
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
     "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_unless_false": _unless_false, "_scoped": _scoped, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,

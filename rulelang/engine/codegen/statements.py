@@ -123,7 +123,13 @@ class StatementLowering:
             fn.emit(f"_over({dest}, {_lit(decl['capacity'])}, {_lit(decl['name'])})")
 
     def s_eliminate(self, s, ctx):
+        if s.get("until"):                       # out for the rest of this round: back at its end
+            ctx.fn.emit(f"_eliminate(m, {self.ex(s['who'], ctx).src}, ROUND_OUT)")
+            return
         ctx.fn.emit(f"_eliminate(m, {self.ex(s['who'], ctx).src})")
+
+    def s_readmit(self, s, ctx):
+        ctx.fn.emit(f"_eliminate(m, {self.ex(s['who'], ctx).src}, False)")
 
     def s_turn_order(self, s, ctx):
         ctx.fn.emit(f"_set_order(m, {self.ex(s['v'], ctx).src})")

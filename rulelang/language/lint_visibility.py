@@ -1,0 +1,64 @@
+"""Lints of the visibilities `others` and `uncounted` and of `eliminate … until round_end`:
+W230 (a choice's legality reads a card its chooser cannot see), W231 (a shown value counts a zone
+whose size is hidden), W232 (out until the end of a round that is already ending), W233 (a shown
+value reads the viewer's own cards of an `others` zone).
+
+Called by lints.py (`Lints.run`), sharing its state (the checked file, `root_zone`, `report`)."""
+from __future__ import annotations
+
+from . import nodes as n
+from .nodes import walk
+
+
+def _vis(decl) -> list:
+    return [m.name for m in getattr(decl, "modifiers", ()) if m.name in ("public", "hidden", "owner", "others")]
+
+
+def _names(e) -> set:
+    return {x.name for x in walk(e) if isinstance(x, n.Name)} if e is not None else set()
+
+
+def _others_zone(lints, domain) -> str | None:
+    """The `others` zone a choice's options come from (`hand[me]`), or None."""
+    z = lints.root_zone(domain)
+    sym = lints.c.symbols.get(z) if z else None
+    return z if sym is not None and _vis(sym.decl) == ["others"] else None
+
+
+def visibility_lints(lints) -> None:
+    """W230, W231, W232, W233."""
+    for d in lints.every_node:
+        if isinstance(d, n.ActionDecl):
+            for p in d.params:
+                z = _others_zone(lints, p.domain)
+                if z is not None and p.name in _names(d.require):
+                    _w230(lints, p.name, z, "which of them may be played", d.require.span)
+        elif isinstance(d, n.Choose):
+            z = _others_zone(lints, d.domain)
+            if z is not None and d.var in _names(d.where):
+                _w230(lints, d.var, z, "which of them are offered", d.where.span)
+        elif isinstance(d, n.DefDecl) and d.show:
+            for x in walk(d.body):
+                if isinstance(x, n.Index) and isinstance(x.index, n.Name) and x.index.name == "me" \
+                        and _others_zone(lints, x.obj) is not None:
+                    lints.report("W233", "warning", f"this shown value reads `{_others_zone(lints, x.obj)}[me]`, "
+                                 f"which its viewer cannot see (`others`): every player is shown something of "
+                                 f"their own cards", x.span)
+                if isinstance(x, n.Call) and x.name in ("size", "count") and x.args \
+                        and x.name not in lints.c.symbols:
+                    z = lints.root_zone(x.args[0])
+                    sym = lints.c.symbols.get(z) if z else None
+                    if sym is not None and any(m.name == "uncounted" for m in sym.decl.modifiers):
+                        lints.report("W231", "warning", f"this shown value counts zone `{z}`, which is `uncounted`: "
+                                     f"every player sees the size the zone hides", x.span)
+    for s in walk(lints.handlers.get("round_end", ())):
+        if isinstance(s, n.Eliminate) and s.until == "round_end":
+            lints.report("W232", "warning", "`eliminate … until round_end` in `on round_end`: the round is "
+                         "ending, so the player is back at once; write `eliminate` (for good) or do it "
+                         "in `on round_start` (out for the round that starts)", s.span)
+
+
+def _w230(lints, name: str, zone: str, what: str, span) -> None:
+    lints.report("W230", "warning", f"`{name}` comes from zone `{zone}`, which its owner cannot see (`others`), "
+                 f"and this condition reads it: {what} tells the owner about their own cards; read only what "
+                 f"the owner knows (their place, a variable the rules set when they are told)", span)

@@ -1,0 +1,142 @@
+"""Elimination for a round (`eliminate P until round_end`) and the way back (`readmit(P)`), and the
+types authors may now write (`choose x: T in …`, `def f(x): T = …`), on small invented games."""
+from __future__ import annotations
+
+import pytest
+
+import rulelang
+from rulelang.play.repl import render_view
+
+# Stunts: each round every player still in takes a turn: stun another player (out for the rest of
+# this round: they miss their turn), fold (out of the hand until it is dealt again) or score a point.
+# A hand ends when one player is left in it: they score 2 and everyone is readmitted.
+STUNTS = """
+game "Stunts" {
+  players 3..4 ranked by points[me]
+  var points: int = 0 per player
+  var hands: int = 0
+  show "in" = text(remaining)
+  turn {
+    step act {
+      action stun(p in others) { eliminate p until round_end  log text(me) + " stuns " + text(p)  end turn }
+      action fold { eliminate me  end turn }
+      action score { points[me] += 1  end turn }
+    }
+  }
+  when size(remaining) == 1 { points[first(remaining)] += 2  hands += 1  readmit(players) }
+  on round_end { if round_count == 6 { finish by score } }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def stunts():
+    return rulelang.Game(rulelang.compile_source(STUNTS, "stunts.rules"))
+
+
+def shown(m, p=0):
+    return next(v["value"] for v in m.view(p)["values"] if v["name"] == "in")
+
+
+def test_out_for_the_round_misses_its_turn_and_comes_back(stunts):
+    m = stunts.new_match(3, seed=1)
+    assert m.current == 0 and m.view(0)["round"] == 1
+    m.apply("stun P2")
+    # P2 is out for this round: skipped (P3 is next), not in `remaining`, not among P3's others
+    assert m.current == 2 and shown(m) == "P1 P3"
+    assert [a.text for a in m.legal_actions()] == ["stun P1", "fold", "score"]
+    v = m.view(0)
+    assert v["eliminated"] == [1] and v["out_this_round"] == [1] and v["round"] == 1
+    assert "turn order: P1, P2 (out this round), P3" in render_view(v)
+    assert m.state()["rounds"] == {"round": 1, "order": [0, 1, 2], "eliminated": [1], "this_round": [1]}
+    restored = type(m).from_state(stunts, m.state())
+    assert restored.state() == m.state() and restored.current == 2
+    m.apply("score")                                   # P3; the round ends: P2 is back
+    assert m.current == 0 and m.view(0)["round"] == 2 and shown(m) == "P1 P2 P3"
+    assert m.view(0)["eliminated"] == [] and "out_this_round" not in m.view(0)
+    m.apply("score")
+    assert m.current == 1                               # P2 plays in round 2
+
+
+def test_folding_is_final_until_readmitted(stunts):
+    m = stunts.new_match(4, seed=1)
+    m.apply("fold")                                     # P1 out of the hand (for good, until readmitted)
+    assert [a.text for a in m.legal_actions()] == ["stun P3", "stun P4", "fold", "score"]
+    m.apply("score")                                    # P2
+    assert m.state()["rounds"]["eliminated"] == [0] and "this_round" not in m.state()["rounds"]
+    m.apply("score")                                    # P3
+    m.apply("score")                                    # P4; round 2 starts: P1 is still out
+    assert m.view(0)["round"] == 2 and m.current == 1 and shown(m) == "P2 P3 P4"
+    m.apply("fold")                                     # P2
+    m.apply("fold")                                     # P3: P4 alone: scores 2, everyone readmitted
+    assert m.V[stunts.var_slot["points"]] == [0, 1, 1, 3] and m.V[stunts.var_slot["hands"]] == 1
+    assert shown(m) == "P1 P2 P3 P4" and m.current == 3
+
+
+def test_random_games_run_and_remaining_follows(stunts):
+    import random
+    for seed in range(20):
+        m = stunts.new_match(3 + seed % 2, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over:
+            assert m.current not in m.view(0)["eliminated"]       # an out player never has a turn
+            m.apply(rng.choice(m.legal_actions()))
+        assert m.outcome["scores"] is not None
+
+
+def test_the_period_is_checked_and_a_useless_one_warned():
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(STUNTS.replace("until round_end", "until turn_end"), "x.rules")
+    assert "a player can be out until `round_end`" in err.value.diagnostics[0].message
+    _, diags = rulelang.check_source(STUNTS.replace("if round_count == 6 { finish by score }",
+                                                    "if round_count == 6 { finish by score }  "
+                                                    "eliminate current until round_end"), "x.rules")
+    assert [d.code for d in diags if d.code == "W232"] == ["W232"]
+    # a procedure of the rules named `readmit` keeps its meaning (it hides the builtin)
+    own = STUNTS.replace("var hands: int = 0", "var hands: int = 0\n  proc readmit(x) { hands += 10 }")
+    g = rulelang.Game(rulelang.compile_source(own, "x.rules"))
+    m = g.new_match(3, seed=1)
+    m.apply("fold")
+    m.apply("fold")
+    assert m.V[g.var_slot["hands"]] == 11 and m.view(0)["eliminated"] == [0, 1]
+
+
+TYPED = """
+game "Typed" {
+  players 2
+  kind Card { v: int  label "c" + text(v) }
+  zone hand: set per player, owner
+  zone pile: pile, public
+  var mark: int = 0 per player
+  def leader: player = if mark[0] >= mark[1] then 0 else 1
+  def best(p): Card = first(c for c in hand[p] by -c.v)
+  setup { for v in 1..3 { create Card(v: v) in hand[0]  create Card(v: v + 3) in hand[1] } }
+  turn { step s {
+    action go {
+      choose q: player in [0, 1] prompt "whom?" { mark[q] += 1 }
+      choose cs: list[Card] subset of hand[me] size 0..1 { move cs to pile }
+      log text(leader) + " leads, holding " + text(best(me))
+      if size(hand[me]) == 0 { finish draw }
+      end turn
+    }
+  } }
+}
+"""
+
+
+def test_typed_choice_variables_and_def_results():
+    g = rulelang.Game(rulelang.compile_source(TYPED, "typed.rules"))
+    m = g.new_match(2, seed=1)
+    m.apply("go")
+    assert m.view(0)["choice"]["options"] == ["P1", "P2"]      # seats, not 0 and 1
+    m.apply("P2")
+    m.apply("c3")
+    assert m.messages_for(0) == ["P2 leads, holding c2"]
+    bad = TYPED.replace("choose q: player", "choose q: Card").replace("def leader: player", "def leader: Card")
+    bad = bad.replace("choose cs: list[Card]", "choose cs: Card")
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(bad, "typed.rules")
+    assert sorted(d.message for d in err.value.diagnostics) == [
+        "`choose cs: …` picks a subset or an order: its type is a list (`list[component]`), not Card",
+        "`q` is declared Card, but the choices are list of int",
+        "def `leader` is declared Card, but its value is int"]
