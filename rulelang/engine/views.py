@@ -11,6 +11,8 @@ from ..core.limits import WORK_LIMIT
 from ..core.textsafe import printable
 from .support import RULE_FAULTS, SECRET_CHOICE
 
+_TEXTING: set = set()      # (match, component) whose text is being computed: a text reading itself stops
+
 
 class MatchViews:
     """What each seat may see and read."""
@@ -146,7 +148,9 @@ class MatchViews:
                     entry["key"] = list(members[member])
                     entry["key_text"] = game.member_text(z["key"], members[member])
                 if not visible and known:
-                    shown = [{"id": c, "label": self.labels[c]} for c in items if c in known]
+                    shown = [{"id": c, "label": self.labels[c],        # (revealed: to everyone)
+                              **({"revealed": True} if self.known[c][1] == "all" else {})}
+                             for c in items if c in known]
                     if shown:                      # revealed to this player (`reveal`, `look`)
                         entry["known"] = shown
                         seen.extend(x["id"] for x in shown)
@@ -220,6 +224,9 @@ class MatchViews:
                 values.append({"name": labels[name], "value": shown, "label": True})
             else:
                 values.append({"name": name, "value": shown})
+            place = game.ir["defs"][name].get("place")
+            if place:                          # `, own` (the viewer's own secrets) or `, table`
+                values[-1][place] = True
 
     def _choice_view(self, player: int) -> dict:
         """What a player sees of a paused effect: who must choose what, and what is running. The
@@ -294,24 +301,39 @@ class MatchViews:
         return list(v) if isinstance(v, list) else v
 
     def rules_text(self, c: int, player: int | None = None) -> str | None:
-        """Component c's rules text for people: its card declaration's `text "…"`, else its kind's
-        `text E` (computed with `me` the player asking); None when the rule file gives none."""
+        """Component c's rules text for people: its card declaration's `text "…"` first, then its
+        kind's `text E` (computed with `me` the player asking), as paragraphs; None when the rule
+        file gives none."""
+        saved, self.me, self.work = self.me, player if player is not None else self.me, WORK_LIMIT
+        try:
+            return self.component_text(c)
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing a component's text", err) from None
+        finally:
+            self.me = saved
+
+    def component_text(self, c: int) -> str | None:
+        """Component c's card text, then its kind's text (with `me` as it is now; the work it does
+        is charged to whatever reads it: `rules_text(c)` in the rules). None: it has none."""
         kind = self.kinds[c]
         fields = self._fields(c, kind)
         cards = self.game.__dict__.get("_card_texts")
         if cards is None:
             cards = self.game._card_texts = {(d["kind"], d["name"]): d["text"]
                                              for d in self.game.ir.get("cards", []) if "text" in d}
-        if fields.get("card") and (kind, fields["card"]) in cards:
-            return cards[(kind, fields["card"])]
+        own = cards.get((kind, fields["card"])) if fields.get("card") else None
         fn = self.game.code.defs.get("__text_" + kind)
         if fn is None:
-            return None
-        saved, self.me, self.work = self.me, player if player is not None else self.me, WORK_LIMIT
+            return own
+        key = (id(self), c)
+        if key in _TEXTING:                         # its text reads its own text
+            raise RuleFault(f"the text of {self.labels[c]} reads itself (`rules_text`)")
+        _TEXTING.add(key)
         try:
             value = fn(self, c)
-        except RULE_FAULTS + (RuleFault,) as err:
-            raise self._rule_error("computing a component's text", err) from None
         finally:
-            self.me = saved
-        return value if isinstance(value, str) else plain_text(value)
+            _TEXTING.discard(key)
+        value = value if isinstance(value, str) else plain_text(value)
+        if own and value:
+            return own + "\n\n" + value
+        return own or value or None

@@ -83,7 +83,7 @@ class Builtin:
 
 # The kinds of argument a builtin's `params` may name (the checker holds the test for each, and the
 # words "`f` needs …" use).
-ARG_KINDS = ("any", "sized", "list", "ints", "bools", "sortable", "text", "separator", "player", "int")
+ARG_KINDS = ("any", "sized", "list", "ints", "bools", "sortable", "text", "separator", "player", "int", "component")
 
 BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "size": Builtin(1, 1, ("sized",), "int", pure=True, doc=("size(z)", "how many")),
@@ -149,6 +149,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "line_in": Builtin(3, 3, board=True, doc=("line_in(c, dir, cells)", "the cells in a straight line from c (c left "
                        "out) as long as they are in `cells`: for N in a row")),
     "opposite": Builtin(1, 1, doc=("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\"")),
+    "rules_text": Builtin(1, 1, ("component",), "text", runtime="_rules_text",
+                          doc=("rules_text(c)", "a component's rules text, as players read it: its card's `text "
+                               "\"…\"`, then its kind's `text E` (`me` as where it is read); \"\" when it has none")),
 }
 RANDOM_CALLS = tuple(name for name, b in BUILTIN_FUNCTIONS.items() if b.random)
 # `text(x)` is compiled to a `text` node, never a call; the engine has no `text` call.
@@ -584,9 +587,12 @@ class _Checker:
                 self.name(name, f"/{section}")
         for name, d in ir["defs"].items():
             self.obj(d, f"/defs/{name}", {"params": None, "body": EXPR, "show": BOOL},
-                     {"line": INT, "as": TEXT, "label": TEXT})
+                     {"line": INT, "as": TEXT, "label": TEXT, "place": TEXT})
             if "label" in d:
                 self.typed(d["label"], TEXT, f"/defs/{name}/label", 0)
+            if "place" in d and (d["place"] not in ("own", "table") or not d["show"]):
+                raise _Bad(f"/defs/{name}/place", "a shown value's place is \"own\" (the viewer's own secrets, "
+                                                  "kept on screen first) or \"table\" (part of the table)")
             if d["params"] is not None:
                 self.params(d["params"], f"/defs/{name}/params")
             self.typed(d["show"], BOOL, f"/defs/{name}/show", 0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import nodes as n
 from .nodes import walk
 from .content import LISTED, listing, short
-from .typerules import (BOARD_MODIFIERS, PER, PRIMITIVES, VAR_MODIFIERS,
+from .typerules import (BOARD_MODIFIERS, PER, PRIMITIVES, SHOW_MODIFIERS, VAR_MODIFIERS,
                         ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_list_like, show)
 from .checked import Symbol
 from ..ir.spec import BOARD_SHAPES, EVENTS, OPTION_TYPES
@@ -366,6 +366,10 @@ class DeclarationChecks:
             sym.type = t
         if d.show and d.params:
             self.error("E105", "only a def without parameters can be `show`n", d.span)
+        if d.modifiers:
+            self.check_modifiers(d.modifiers, SHOW_MODIFIERS, "shown value")
+            if len({m.name for m in d.modifiers}) > 1:
+                self.error("E105", "a shown value is either `own` or `table`, not both", d.span)
 
     def typed(self, sym: Symbol) -> str:
         """The type of a def or table where it is read. Every def and table is checked before the

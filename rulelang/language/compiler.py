@@ -63,7 +63,8 @@ class Compiler:
             "defs": {d.name: {"params": [p.name for p in d.params] if d.params is not None else None,
                               "body": self.def_body(d), "show": d.show, "line": self.line(d),
                               "as": self.text_as(self.type_of(d.body)),
-                              **({"label": d.label} if d.label is not None else {})}
+                              **({"label": d.label} if d.label is not None else {}),
+                              **({"place": d.modifiers[0].name} if d.modifiers else {})}
                      for d in of(n.DefDecl)},
             "procs": {d.name: {"params": [p.name for p in d.params], "body": self.block(d.body), "line": self.line(d)}
                       for d in of(n.ProcDecl)},

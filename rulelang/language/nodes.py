@@ -422,6 +422,7 @@ class DefDecl(Node):
     body: Node
     show: bool
     label: str | None = None             # `show "Label" = E`: how the screen names it
+    modifiers: tuple = ()                # `show "Label" = E, own` / `, table`: where the screen keeps it
 
 
 @dataclass(frozen=True, eq=False)
@@ -430,6 +431,7 @@ class ShowDecl(Node):
     The checker makes it a shown def of its own (named `__showN`)."""
     label: str
     value: Node
+    modifiers: tuple = ()                # `, own` (the viewer's own secrets) or `, table` (part of the table)
 
 
 @dataclass(frozen=True, eq=False)

@@ -19,6 +19,7 @@ PER = ("player", "cell")
 ZONE_SHAPES = ("pile", "set")
 ZONE_MODIFIERS = VISIBILITY + ("capacity", "play", "internal", "top")
 VAR_MODIFIERS = VISIBILITY + ("internal",)
+SHOW_MODIFIERS = ("own", "table")      # `show "…" = E, own`: the viewer's own secrets; `, table`: part of the table
 # Builtins that also take a comprehension: `sum(x.value for x in xs)`. Result types: see builtin_result.
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
 
@@ -80,6 +81,7 @@ ARG_TESTS = {
     "separator": (lambda t: compatible(t, "text"), "a separator text"),
     "player": (lambda t: compatible(t, "player"), "a player"),
     "int": (lambda t: compatible(t, "int"), "a number"),
+    "component": (lambda t: t.startswith("comp:") or t in ("any", "none"), "a component"),
 }
 
 

@@ -517,6 +517,9 @@ class _Session:
         view = self.match.view(seat)
         size = self.size()
         width = size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
+        asker = self.asker(view, seat)
+        if asker:                                # the card whose play asks it: `Gnome: destroy a minion…`
+            view = dict(view, choice=dict(view["choice"], prompt=f"{asker}: {view['choice']['prompt']}"))
         parts = view_parts(view, width)
         texts = [self.show_text(a) for a in actions] if actions else []
         self.add_option_texts(view, texts, width)
@@ -529,6 +532,33 @@ class _Session:
         self.say(lines[0], "header")
         if len(lines) > 1:
             self.say("\n".join(lines[1:]))
+
+    def asker(self, view: dict, seat: int) -> str | None:
+        """The card or piece a question comes from when no ability of a card asks it (then the
+        choice names its card): the first one with rules text named by the action that began the
+        effect (`play Gnome on Tortuga` → Gnome), if the seat may see it and the question does not
+        name it already. None: none."""
+        choice = view.get("choice")
+        pending = getattr(self.match, "pending", None)
+        if not choice or choice.get("kind") == "window" or not isinstance(pending, dict):
+            return None
+        if any(f.get("effect") or f.get("source") is not None for f in choice.get("running", [])):
+            return None
+        root = pending.get("root") or []
+        if len(root) != 2 or root[0] != "action":
+            return None
+        text, prompt = str(root[1]).lower(), str(choice.get("prompt") or "").lower()
+        found = []
+        labels = self.match.labels
+        for c in self.match.visible_to(seat):
+            label = str(labels[c])
+            m = re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", text)
+            if m and self.names().find(label):
+                found.append((m.start(), -len(label), label))
+        if not found:
+            return None
+        label = min(found)[2]
+        return None if label.lower() in prompt else printable(label)
 
     def add_option_texts(self, view: dict, texts: list[str], width: int) -> None:
         """Beside each option of a choice that names a card or piece, the start of its rules text."""
@@ -570,7 +600,7 @@ class _Session:
     def redraw_table(self, _argument: str) -> bool:
         view = self.match.view(self.viewer())
         parts = view_parts(view, self.width())
-        self.say("\n".join(parts["header"] + parts["board"] + parts["zone_lines"]))
+        self.say("\n".join(parts["header"] + parts["board"] + parts["zone_lines"] + parts["table_lines"]))
         return False
 
     def redraw_hand(self, _argument: str) -> bool:
@@ -946,12 +976,17 @@ def view_parts(view: dict, width: int | None = None) -> dict:
         who = "you" if choice["chooser"] == view["viewer"] else seat_name(choice["chooser"])
         choice_lines = [x for x in _wrapped("▶ " + choice_words(choice, who), width)]
     return {"header": lines, "board": board, "zones": zones, "values": values, "zone_lines": zone_lines,
-            "value_lines": value_lines, "extra": extra, "choice": choice_lines}
+            "value_lines": value_lines, "extra": extra, "choice": choice_lines,
+            "zone_ranks": _zone_ranks(view["zones"], view["viewer"]),
+            "value_ranks": [0 if v.get("own") else 1 if v.get("table") else 2 for v in view["values"]],
+            "table_lines": [x for v, line in zip(view["values"], values) if v.get("table")
+                            for x in _wrapped(line, width)]}
 
 
 def choice_words(choice: dict, who: str) -> str:
     """The decision waiting, as a sentence: `you must choose: which base scores first`; a window
-    the rules did not word: `before scores: you may respond now, or pass`; with what causes it."""
+    the rules did not word: `before scores: you may respond now, or pass`; one they worded: its
+    question (`Jungle Oasis is about to score: play a Special?`); with what causes it."""
     prompt = printable(choice.get("prompt") or choice.get("kind") or "a choice")
     running = choice.get("running", [])
     causes = []
@@ -966,6 +1001,8 @@ def choice_words(choice: dict, who: str) -> str:
         moment = _name(prompt[len("respond in "):])
         verb = "may respond now, or pass" if who == "you" else "may respond now"
         return f"{moment}: {who} {verb}{because}"
+    if choice.get("kind") == "window":        # worded by the rules (`window … as`): the question itself
+        return f"{prompt}{because}" if who == "you" else f"{who} is asked: {prompt}{because}"
     return f"{who} must choose: {prompt}{because}"
 
 
@@ -984,6 +1021,20 @@ def _zone_lines(zones: list) -> list[str]:
         lines[at] = f"{_name(name)}: the others empty" if any(
             z["name"] == name and z.get("key_text") and z["count"] for z in zones) else f"{_name(name)}: all empty"
     return lines
+
+
+def _zone_ranks(zones: list, viewer) -> list[int]:
+    """For each line of `_zone_lines`: 0 a zone only its owner sees, the viewer's (a hand), 1 the rest."""
+    ranks, empty = [], set()
+    for zone in zones:
+        if zone.get("key_text") and zone["count"] == 0:
+            if zone["name"] not in empty:
+                empty.add(zone["name"])
+                ranks.append(1)
+            continue
+        mine = zone.get("visibility") == "owner" and zone.get("owner") is not None and zone["owner"] == viewer
+        ranks.append(0 if mine else 1)
+    return ranks
 
 
 def _wrapped(line: str, width: int) -> list[str]:
@@ -1023,8 +1074,13 @@ def render_zone(zone: dict) -> str:
     count = zone["count"]
     one, many = kind_noun(zone.get("kind"))
     if zone["cards"] is None:
-        known = zone.get("known")
-        seen = f" (you know: {join_labels(card['label'] for card in known)})" if known else ""
+        known = zone.get("known") or []
+        shown = [card["label"] for card in known if card.get("revealed")]
+        private = [card["label"] for card in known if not card.get("revealed")]
+        if shown and len(shown) == count:          # every one revealed to everyone: by name
+            return f"{name}: {plural(count, one, many)}, revealed: {join_labels(shown)}"
+        seen = (f", revealed: {join_labels(shown)}" if shown else "") \
+            + (f" (you know: {join_labels(private)})" if private else "")
         return f"{name}: {plural(count, one, many)}, hidden{seen}"
     if not zone["cards"]:
         return f"{name}: empty"
