@@ -151,7 +151,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "opposite": Builtin(1, 1, doc=("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\"")),
     "rules_text": Builtin(1, 1, ("component",), "text", runtime="_rules_text",
                           doc=("rules_text(c)", "a component's rules text, as players read it: its card's `text "
-                               "\"…\"`, then its kind's `text E` (`me` as where it is read); \"\" when it has none")),
+                               "\"…\"`, then its kind's `text E` (`me` as where it is read), on one line; \"\" when "
+                               "it has none")),
 }
 RANDOM_CALLS = tuple(name for name, b in BUILTIN_FUNCTIONS.items() if b.random)
 # `text(x)` is compiled to a `text` node, never a call; the engine has no `text` call.

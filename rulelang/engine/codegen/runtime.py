@@ -151,12 +151,13 @@ def _clamp(m, n, low, high):
 
 
 def _rules_text(m, c):
-    """`rules_text(c)`: component c's rules text (its card's, then its kind's); "" when none."""
+    """`rules_text(c)`: component c's rules text (its card's, then its kind's) on one line, its
+    paragraphs joined by a space; "" when none."""
     if c is None:
         return ""
     if type(c) is not int or not 0 <= c < len(m.kinds):
         _fault("`rules_text` needs a component")
-    return m.component_text(c) or ""
+    return " ".join((m.component_text(c) or "").split())
 
 
 def _next_seat(m, p):
