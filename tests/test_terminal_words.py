@@ -117,3 +117,27 @@ def test_a_card_revealed_to_everyone_reads_as_revealed_by_name(game):
     p2 = out[out.index("you are P2"):]
     assert "  secret (P1): 1 spell, revealed: Glow\n" in p2
     assert "you know: Glow" not in p2
+
+
+WALLS = """
+game "Walls" {
+  players 2
+  board b: squares(3, 3), legend ["#: a wall", "o: " + "a stone", ".: an empty cell"]
+  zone stones: pile per cell of b
+  setup { create Stone() in stones[cell(b, "a1")] }
+  kind Stone { label "o" }
+  turn { step s { action go { finish draw } } }
+}
+"""
+
+
+def test_a_board_declares_its_legend_and_board_shows_it():
+    ir = rulelang.compile_source(WALLS, "walls.rules")
+    assert ir["boards"][0]["legend"] == ["#: a wall", "o: a stone", ".: an empty cell"]
+    out = io.StringIO()
+    run_repl(rulelang.Game(ir), 2, 1, {}, {}, io.StringIO("board\nquit\n"), out, "walls.rules")
+    shown = out.getvalue().split("P1> board\n")[1]
+    assert "\n  Key:\n    #: a wall\n    o: a stone\n    .: an empty cell\nP1> quit" in shown
+    with pytest.raises(RuleError) as err:
+        rulelang.compile_source(WALLS.replace('legend ["#', 'legend [size(stones), "#'), "walls.rules")
+    assert "walls.rules:4:" in str(err.value) and "`legend` is a text or a list of texts written out" in str(err.value)

@@ -872,7 +872,11 @@ class _Checker:
             raise _Bad("/boards", "at most one board")
         for i, b in enumerate(boards):
             b = self.obj(b, f"/boards/{i}", {"name": NAME, "shape": BOARD_SHAPES, "width": INT, "height": INT,
-                                             "diagonal": BOOL, "draw": None}, {"cell_width": INT})
+                                             "diagonal": BOOL, "draw": None}, {"cell_width": INT, "legend": None})
+            if "legend" in b and not (isinstance(b["legend"], list) and 1 <= len(b["legend"]) <= 100
+                                      and all(type(x) is str and len(x) <= 1000 for x in b["legend"])):
+                raise _Bad(f"/boards/{i}/legend", "a board's legend is a list of 1..100 texts (the key of its "
+                                                  "glyphs, one entry each)")
             for key, t in (("name", NAME), ("shape", BOARD_SHAPES), ("width", INT), ("height", INT),
                            ("diagonal", BOOL)):
                 self.typed(b[key], t, f"/boards/{i}/{key}", 0)

@@ -7,7 +7,7 @@ from . import nodes as n
 from .nodes import walk
 from .content import LISTED, listing, short
 from .typerules import (BOARD_MODIFIERS, PER, PRIMITIVES, SHOW_MODIFIERS, VAR_MODIFIERS,
-                        ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_list_like, show)
+                        ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_list_like, legend_texts, show)
 from .checked import Symbol
 from ..ir.spec import BOARD_SHAPES, EVENTS, OPTION_TYPES
 
@@ -339,6 +339,10 @@ class DeclarationChecks:
                     self.error("E201", "`draw` names a def of one cell that gives the text of that cell", m.span)
                 else:
                     self.used.add(m.value.name)
+            elif m.name == "legend":
+                if m.value is None or legend_texts(m.value) is None:
+                    self.error("E203", "`legend` is a text or a list of texts written out, one per glyph: "
+                               "`legend [\"#: a wall\", \".: an empty cell\"]`", m.span)
             elif m.name == "cell_width":
                 if not (isinstance(m.value, n.Lit) and type(m.value.value) is int and 1 <= m.value.value <= 8):
                     self.error("E203", "`cell_width N`: how many characters a cell's drawing takes, 1 to 8", m.span)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import nodes as n
 from .checker import Checked
+from .typerules import legend_texts
 from ..core.errors import Diagnostic, RuleError
 from ..ir.validate import IR_VERSION, validate_ir
 
@@ -158,7 +159,8 @@ class Compiler:
         m = {x.name: x.value for x in d.modifiers}
         return {"name": d.name, "shape": d.shape, "width": d.args[0].value, "height": d.args[-1].value,
                 "diagonal": "diagonal" in m, "draw": m["draw"].name if m.get("draw") is not None else None,
-                **({"cell_width": m["cell_width"].value} if m.get("cell_width") is not None else {})}
+                **({"cell_width": m["cell_width"].value} if m.get("cell_width") is not None else {}),
+                **({"legend": legend_texts(m["legend"])} if m.get("legend") is not None else {})}
 
     def zone(self, d: n.ZoneDecl) -> dict:
         m = self.mods(d)

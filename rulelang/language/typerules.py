@@ -13,7 +13,7 @@ from ..ir.spec import SCALAR_TYPES, VISIBILITY
 # events, board shapes, option types, visibilities) is irspec's: the checker reads the engine's
 # tables, so a builtin added there is known here, and the two never disagree on a name or an arity.
 PRIMITIVES = SCALAR_TYPES
-BOARD_MODIFIERS = ("diagonal", "draw", "cell_width")
+BOARD_MODIFIERS = ("diagonal", "draw", "cell_width", "legend")
 CELL_FIELDS = {"name": "text", "row": "int", "col": "int", "kind": "text"}
 PER = ("player", "cell")
 ZONE_SHAPES = ("pile", "set")
@@ -83,6 +83,23 @@ ARG_TESTS = {
     "int": (lambda t: compatible(t, "int"), "a number"),
     "component": (lambda t: t.startswith("comp:") or t in ("any", "none"), "a component"),
 }
+
+
+def legend_texts(e) -> list[str] | None:
+    """A board's `legend`: a text, or a list of texts, written out (literals, joined by `+`): the
+    key of its glyphs, one entry each. None: it is not."""
+    from . import nodes as n
+
+    def text(x):
+        if isinstance(x, n.Lit) and type(x.value) is str:
+            return x.value
+        if isinstance(x, n.Binary) and x.op == "+":
+            a, b = text(x.left), text(x.right)
+            return a + b if a is not None and b is not None else None
+        return None
+    items = list(e.items) if isinstance(e, n.ListLit) else [e]
+    out = [text(x) for x in items]
+    return out if out and all(x is not None for x in out) else None
 
 
 def show(t: str) -> str:

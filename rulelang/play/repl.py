@@ -594,7 +594,8 @@ class _Session:
     def redraw_board(self, _argument: str) -> bool:
         view = self.match.view(self.viewer())
         parts = view_parts(view, self.width())
-        self.say("\n".join(parts["header"] + (parts["board"] or parts["zone_lines"])))
+        self.say("\n".join(parts["header"] + (parts["board"] or parts["zone_lines"])
+                           + (legend_lines(self.game.ir, self.width()) if parts["board"] else [])))
         return False
 
     def redraw_table(self, _argument: str) -> bool:
@@ -1021,6 +1022,16 @@ def _zone_lines(zones: list) -> list[str]:
         lines[at] = f"{_name(name)}: the others empty" if any(
             z["name"] == name and z.get("key_text") and z["count"] for z in zones) else f"{_name(name)}: all empty"
     return lines
+
+
+def legend_lines(ir: dict, width: int) -> list[str]:
+    """The board's key, as the rule file declares it (`board … , legend [...]`): one entry a line."""
+    legend = next((b.get("legend") for b in ir.get("boards") or [] if b.get("legend")), None)
+    if not legend:
+        return []
+    return ["  Key:"] + [x for entry in legend for x in textwrap.wrap(
+        printable(entry), width, initial_indent="    ", subsequent_indent="        ",
+        break_long_words=False, break_on_hyphens=False)]
 
 
 def _zone_ranks(zones: list, viewer) -> list[int]:
