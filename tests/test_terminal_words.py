@@ -141,3 +141,17 @@ def test_a_board_declares_its_legend_and_board_shows_it():
     with pytest.raises(RuleError) as err:
         rulelang.compile_source(WALLS.replace('legend ["#', 'legend [size(stones), "#'), "walls.rules")
     assert "walls.rules:4:" in str(err.value) and "`legend` is a text or a list of texts written out" in str(err.value)
+
+
+def test_the_linter_says_what_internal_now_means_and_an_own_value_must_read_me():
+    src = SOURCE.replace("  var burnt: text = \"\"", "  var burnt: text = \"\"\n  var turns_seen: int = 0, internal\n"
+                         "  var peeked: int = 0, hidden, internal")
+    src = src.replace('show "Burnt" = burnt', 'show "Burnt" = burnt\n  show "Altar size" = size(altar), own')
+    diags = [d for d in rulelang.check_source(src, "spells.rules")[1] if d.code in ("W230", "W231")]
+    assert [(d.code, d.span.line) for d in diags] == [("W230", 15), ("W231", 25)], [str(d) for d in diags]
+    assert "views and interop carry it, as public" in diags[0].message
+    assert "`Altar size` is shown as the viewer's `own`, but never reads `me`" in diags[1].message
+    game = rulelang.Game(rulelang.compile_source(src, "spells.rules"))
+    view = game.new_match(2, seed=1).view(1)
+    assert {"name": "turns_seen", "value": 0, "internal": True} in view["values"]      # carried, flagged
+    assert all(v["name"] != "peeked" for v in view["values"])                         # hidden: in no view

@@ -11,6 +11,24 @@ from ..core.limits import WORK_LIMIT
 from ..core.textsafe import printable
 from .support import RULE_FAULTS, SECRET_CHOICE
 
+def without_internal(view: dict) -> dict:
+    """A view without what the rules keep `internal` (bookkeeping: in the view for programs, off
+    every screen): its zones and values, and those on the board's cells and of components."""
+    internal = set(view.get("internal") or ())
+    if not internal:
+        return view
+    out = dict(view)
+    out["zones"] = [z for z in view["zones"] if not z.get("internal")]
+    out["values"] = [v for v in view["values"] if not v.get("internal")]
+    out["cells"] = {cell: {k: x for k, x in held.items() if k not in internal}
+                    for cell, held in (view.get("cells") or {}).items()}
+    out["cells"] = {cell: held for cell, held in out["cells"].items() if held}
+    out["component_values"] = {c: {k: x for k, x in vals.items() if k not in internal}
+                               for c, vals in (view.get("component_values") or {}).items()}
+    out["component_values"] = {c: vals for c, vals in out["component_values"].items() if vals}
+    return out
+
+
 _TEXTING: set = set()      # (match, component) whose text is being computed: a text reading itself stops
 
 
@@ -79,6 +97,7 @@ class MatchViews:
                 "actor": self.current_player, "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
                 "component_values": component_values, "board": drawing, "over": self.is_over,
+                **({"internal": sorted(self._internal_names())} if self._internal_names() else {}),
                 "outcome": self.result, **self._choice_view(player),
                 **({"round": self.seq[0], "turn_order": list(self.seq[1]),
                     "eliminated": [p for p in range(self.players) if self.seq[2][p]]} if game.sequenced else {})}
@@ -93,8 +112,6 @@ class MatchViews:
         geometry = game.geometry
         known = known_to(self, player) if self.known else {}
         for z in game.zones:
-            if z.get("internal"):                  # bookkeeping the rules keep out of every view
-                continue
             name, vis = z["name"], z["visibility"]
             value = self.Z[game.zone_slot[name]]
             if z["per"] == "cell":
@@ -126,6 +143,8 @@ class MatchViews:
                         entry["owner"] = game.member_owner(z, owner, self.players)
                     elif z["per"] == "cell" or z["per"] == "component":
                         entry["owner"] = None
+                    if z.get("internal"):      # bookkeeping: off the screen, not out of the view
+                        entry["internal"] = True
                     zones.append(entry)
                     continue
                 member = owner
@@ -154,6 +173,8 @@ class MatchViews:
                     if shown:                      # revealed to this player (`reveal`, `look`)
                         entry["known"] = shown
                         seen.extend(x["id"] for x in shown)
+                if z.get("internal"):              # bookkeeping: off the screen, not out of the view
+                    entry["internal"] = True
                 zones.append(entry)
         return zones, cells, seen
 
@@ -165,6 +186,7 @@ class MatchViews:
         values: list = []
         component_values: dict = {}
         seen_set = set(seen)
+        internal = self._internal_names()
         for name, per, vis, init in game.vars:
             if vis == "hidden":
                 continue
@@ -193,7 +215,7 @@ class MatchViews:
                     if how is not None and shown:
                         member["text"] = self._words(how, member["value"], seen_set)
                     row.append(member)
-                values.append({"name": name, "per_key": row})
+                values.append({"name": name, "per_key": row, **({"internal": True} if name in internal else {})})
                 continue
             if per:
                 row = [self._seen_value(how, v, seen_set) if (vis == "public" or p == player) else None
@@ -206,8 +228,19 @@ class MatchViews:
                 entry = {"name": name, "value": self._seen_value(how, value, seen_set)}
                 if how is not None:
                     entry["text"] = self._words(how, value, seen_set)
+            if name in internal:                   # bookkeeping: off the screen, not out of the view
+                entry["internal"] = True
             values.append(entry)
         return values, component_values
+
+    def _internal_names(self) -> frozenset:
+        """The zones and variables the rules mark `internal` (bookkeeping: kept off the screen)."""
+        names = self.game.__dict__.get("_internal_names")
+        if names is None:
+            ir = self.game.ir
+            names = self.game._internal_names = frozenset(
+                x["name"] for x in ir["zones"] + ir["vars"] if x.get("internal"))
+        return names
 
     def _view_shown(self, values: list) -> None:
         """The `show` values, computed for `me` (the viewer), added to `values`."""

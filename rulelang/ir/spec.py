@@ -574,7 +574,7 @@ class _Checker:
             if cap is not None and (type(cap) is not int or cap < 0):
                 raise _Bad(f"/zones/{i}/capacity", "expected null or a non-negative integer")
         self.vars = self.declare_list("vars", {"name": NAME, "type": TEXT, "per": VAR_PER,
-                                               "visibility": VISIBILITY, "init": EXPR}, {"key": None})
+                                               "visibility": VISIBILITY, "init": EXPR}, {"key": None, "internal": BOOL})
         for i, v in enumerate(ir["vars"]):
             self.family_key(v, f"/vars/{i}")
             self.value_type(v["type"], f"/vars/{i}/type")

@@ -353,7 +353,7 @@ class DeclarationChecks:
         t = self.out.symbols[d.name].type if self.out.symbols.get(d.name, Symbol("", None)).decl is d else "any"
         self.check_per(d, "a variable")
         self.check_modifiers(d.modifiers, VAR_MODIFIERS, "variable")
-        vis = [m.name for m in d.modifiers if m.name in VAR_MODIFIERS]
+        vis = [m.name for m in d.modifiers if m.name in VAR_MODIFIERS and m.name != "internal"]
         if len(vis) > 1:
             self.error("E105", f"variable `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
         with self.scope({}):

@@ -172,7 +172,7 @@ class Compiler:
         if m.get("play"):
             out["play"] = True                 # a card here is in play: its abilities apply
         if m.get("internal"):
-            out["internal"] = True             # bookkeeping: in no view at all
+            out["internal"] = True             # bookkeeping: off the screen; views and interop still carry it
         if "top" in m:
             out["top"] = True                  # a public pile that shows only its top component
         return out
@@ -180,10 +180,10 @@ class Compiler:
     def var(self, d: n.VarDecl) -> dict:
         m = self.mods(d)
         vis = next((v for v in ("public", "hidden", "owner") if v in m), "public")
-        if m.get("internal"):
-            vis = "hidden"                     # bookkeeping: in no view, like a hidden variable
         out = {"name": d.name, "type": self.syms[d.name].type, "per": self.per(d), "visibility": vis,
                "init": self.expr(d.init)}
+        if m.get("internal"):
+            out["internal"] = True             # bookkeeping: off the screen; views and interop still carry it
         if out["per"] == "key":
             out["key"] = self.key(d)
         return out

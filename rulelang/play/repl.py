@@ -29,7 +29,7 @@ from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError, fault_report
 from .replay import check_game, read, rebuild, save_data
 from ..core.textsafe import fit, printable
-from .screen import Texts, Thinking, changes, fit_screen, join_labels, terminal_size, words, wrap_text
+from .screen import Texts, Thinking, changes, fit_screen, join_labels, without_internal, terminal_size, words, wrap_text
 
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
@@ -456,7 +456,7 @@ class _Session:
         """Whether the two seats' views differ in anything but whose view it is."""
         def seen(view: dict) -> dict:
             return {key: value for key, value in view.items() if key != "viewer"}
-        return seen(self.match.view(one)) != seen(self.match.view(other))
+        return seen(self.screen_view(one)) != seen(self.screen_view(other))
 
     def hand_over(self, seat: int) -> None:
         """Clear the screen, wait for the next player, then tell them what happened since they
@@ -514,7 +514,7 @@ class _Session:
         """A seat's view and the actions offered (numbered), fitted into the terminal when the
         output is one: the header, the board, a compact table and status, the decision, then the
         choices grouped by piece or card, paged when they still do not fit."""
-        view = self.match.view(seat)
+        view = self.screen_view(seat)
         size = self.size()
         width = size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
         asker = self.asker(view, seat)
@@ -532,6 +532,10 @@ class _Session:
         self.say(lines[0], "header")
         if len(lines) > 1:
             self.say("\n".join(lines[1:]))
+
+    def screen_view(self, seat: int) -> dict:
+        """A seat's view as the screen shows it: without what the rules keep `internal`."""
+        return without_internal(self.match.view(seat))
 
     def asker(self, view: dict, seat: int) -> str | None:
         """The card or piece a question comes from when no ability of a card asks it (then the
@@ -592,21 +596,21 @@ class _Session:
         return out[-6:]
 
     def redraw_board(self, _argument: str) -> bool:
-        view = self.match.view(self.viewer())
+        view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
         self.say("\n".join(parts["header"] + (parts["board"] or parts["zone_lines"])
                            + (legend_lines(self.game.ir, self.width()) if parts["board"] else [])))
         return False
 
     def redraw_table(self, _argument: str) -> bool:
-        view = self.match.view(self.viewer())
+        view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
         self.say("\n".join(parts["header"] + parts["board"] + parts["zone_lines"] + parts["table_lines"]))
         return False
 
     def redraw_hand(self, _argument: str) -> bool:
         viewer = self.viewer()
-        view = self.match.view(viewer)
+        view = self.screen_view(viewer)
         mine = [z for z in view["zones"] if z.get("owner") == viewer]
         lines = [render_zone(z) for z in mine] or ["you hold nothing of your own"]
         self.say("\n".join("  " + x for x in lines))
@@ -616,7 +620,7 @@ class _Session:
         return False
 
     def redraw_status(self, _argument: str) -> bool:
-        view = self.match.view(self.viewer())
+        view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
         self.say("\n".join(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"]))
         return False
@@ -641,7 +645,7 @@ class _Session:
         if seat is None or seat in self.bots and not self.watching:
             return None
         try:
-            return seat, self.match.view(seat)
+            return seat, self.screen_view(seat)
         except RuleRuntimeError:
             return None
 
@@ -652,7 +656,7 @@ class _Session:
             return
         seat, seen = before
         try:
-            after = self.match.view(seat)
+            after = self.screen_view(seat)
         except RuleRuntimeError:
             return
         said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])
@@ -805,7 +809,7 @@ class _Session:
 
     def show_view(self, seat: int) -> None:
         """A seat's view, its header line in colour."""
-        head, _, rest = render_view(self.match.view(seat), self.width()).partition("\n")
+        head, _, rest = render_view(self.screen_view(seat), self.width()).partition("\n")
         self.say(head, "header")
         if rest:
             self.say(rest)
@@ -940,7 +944,9 @@ def render_view(view: dict, width: int | None = None) -> str:
 def view_parts(view: dict, width: int | None = None) -> dict:
     """The parts of a view's screen, as lines: `header`, `board`, `zone_lines` and `value_lines`
     (one a line, wrapped), `zones` and `values` (one item each, for a compact layout), `extra`
-    (the turn order) and `choice` (the decision waiting, in words)."""
+    (the turn order) and `choice` (the decision waiting, in words). What the rules keep
+    `internal` is left out."""
+    view = without_internal(view)
     header = [printable(view["game"])]
     turn_player = view.get("turn_player")
     actor = view.get("actor")
@@ -1203,7 +1209,9 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
     doc.heading("Components")
     if ir.get("boards"):
         b = ir["boards"][0]
-        doc.para(f"The board: {b['shape']}, {b['width']} by {b['height']}.")
+        doc.para(f"The board: {b['shape']}, {b['width']} by {b['height']}." + (" Its key:" if b.get("legend") else ""))
+        for entry in b.get("legend") or []:
+            doc.item(printable(entry))
     kinds = {k: kind_noun(k)[1] for k in ir.get("kinds", {})}
     for z in ir["zones"]:
         if z.get("internal"):

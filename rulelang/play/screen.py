@@ -16,6 +16,7 @@ import time
 from collections import Counter
 
 from rulelang.core.textsafe import printable
+from rulelang.engine.views import without_internal  # noqa: F401  (the screen's view: without `internal`)
 
 
 def words(value) -> str:
