@@ -518,7 +518,7 @@ class _Session:
         size = self.size()
         width = size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
         asker = self.asker(view, seat)
-        if asker:                                # the card whose play asks it: `Gnome: destroy a minion…`
+        if asker:                                # the card whose play asks it: `Imp: destroy a card…`
             view = dict(view, choice=dict(view["choice"], prompt=f"{asker}: {view['choice']['prompt']}"))
         parts = view_parts(view, width)
         texts = [self.show_text(a) for a in actions] if actions else []
