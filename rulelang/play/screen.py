@@ -199,23 +199,23 @@ def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[
         room = budget - fixed - total(zones, table, status, grouped)
         if room >= 0:
             return screen(status, grouped)
-    if table and budget - fixed - total(zones, status, grouped) >= 2:
-        table = cut(table, budget - fixed - total(zones, status, grouped), "table")
+    room = budget - fixed - total(zones, status, grouped)
+    if table and room >= max(2, len(table) * 2 // 3):      # (most of the table: else page the actions)
+        table = cut(table, room, "table")
         return screen(status, grouped)
     # 3. the actions paged: a page of at least 3 lines (and the line saying there are more), the
     # table before the other zones before the rest of the status; the status is fitted beside
-    # the page printed, each getting about half of the room left.
+    # the page printed, in up to a third of the room left.
     zones = pack(parts["zones"], width)
+    zones = collapsed if len(collapsed) < len(zones) else zones
     table = pack([v for v, r in zip(parts["values"], value_ranks) if r == 1], width)
     avail = budget - fixed
-    if len(table) > avail - 4:
-        table = cut(table, avail - 4 - (1 if len(collapsed) < len(zones) else 0), "table")
-    if len(zones) > avail - 4 - len(table):
-        zones = collapsed if len(collapsed) < len(zones) else zones
-        if table == ["  (the table: type table)"]:
+    if len(table) > avail - 4 - len(zones):
+        table = cut(table, avail - 4 - len(zones), "table")
+        if table == ["  (the table: type table)"] and zones and zones[-1] == collapsed[-1]:
             table = []                                # (the line about the zones says it)
     left = avail - total(zones, table)
-    status = cut(rest, max(0, min(len(rest), left - 1 - max(3, (left - 1) // 2))), "status")
+    status = cut(rest, max(0, min(len(rest), (left - 1) // 3)), "status")
     page = max(3, left - 1 - len(status))
     if len(grouped) <= page + 1:                      # (the line saying there are more would take as much room)
         return screen(cut(rest, left - len(grouped), "status"), grouped)
