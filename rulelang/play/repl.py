@@ -43,7 +43,7 @@ Commands:
                the rules text of a card, character, piece… (Tab completes names)
   rules        the rules of the game
   board, table, hand, status
-               draw again: the board, the table, your own cards, the status
+               draw again: the board (and its key), the table, your own cards, the status
   more         every choice, one a line
   log          list the actions played so far, with the questions answered
   undo         go back to the previous decision of a human player
