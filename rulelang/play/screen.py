@@ -215,7 +215,12 @@ def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[
         if table == ["  (the table: type table)"] and zones and zones[-1] == collapsed[-1]:
             table = []                                # (the line about the zones says it)
     left = avail - total(zones, table)
+    if left < min(len(grouped), 4) and len(zones) > 1:   # (last of all, the viewer's own zones: a line)
+        zones = collapsed[-1:]
+        left = avail - total(zones, table)
     status = cut(rest, max(0, min(len(rest), (left - 1) // 3)), "status")
+    if left - 1 - len(status) < 3:                    # (a page of 3 comes first)
+        status = []
     page = max(3, left - 1 - len(status))
     if len(grouped) <= page + 1:                      # (the line saying there are more would take as much room)
         return screen(cut(rest, left - len(grouped), "status"), grouped)
