@@ -552,6 +552,9 @@ class _Session:
         if len(root) != 2 or root[0] != "action":
             return None
         text, prompt = str(root[1]).lower(), str(choice.get("prompt") or "").lower()
+        head, colon, _ = prompt.partition(":")
+        if colon and self.names().entries.get(" ".join(head.split())):
+            return None                          # (it names its card already: `Neophyte: play …?`)
         found = []
         labels = self.match.labels
         for c in self.match.visible_to(seat):

@@ -104,7 +104,7 @@ class Scanner:
         out = set()
         for c in self.secret_kind:
             z, i = where.get(c, (None, None))
-            if z in ("past", "box") or (z == "hand" and i == p):      # (box: spent tokens, announced)
+            if z == "past" or (z == "hand" and i == p):
                 out.add(c)
         for key, entry in known.items():
             c = int(key)
