@@ -38,7 +38,7 @@ def test_an_answer_is_repeated_only_once_every_player_can_see_its_card():
     after = text[text.index("P1> Ruby") + len("P1> Ruby"):]
     assert "makes a secret choice" in after                      # …here still in the hand
     # P1's own log: P1 chose it, so P1 reads it; nowhere else is it named
-    assert [line for line in after.splitlines() if "Ruby" in line] == ["  hand (P1): 2 cards: Ruby Onyx", "  2. keep which? → Ruby"]
+    assert [line for line in after.splitlines() if "Ruby" in line] == ["  hand (P1): 2 cards: Ruby, Onyx", "  2. keep which? → Ruby"]
     assert game2.new_match(2, 1).log_for(1) == []
     m = game2.new_match(2, 1)
     m.apply("stash"), m.apply("Ruby")

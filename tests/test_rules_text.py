@@ -139,7 +139,7 @@ def test_a_move_says_what_it_changed_and_a_choice_its_question(cards):
     assert "P1 plays: play " in out
     assert "  · hurt: P2 0 → 1\n" in out                       # a counter the rules did not tell
     assert "Pass the terminal to P2 and press Enter pass\n" in out           # typed there: not lost
-    assert "  ▶ you must choose: P2, Plain was played: answer it?\n  1. pass\nP2> pass\n" in out
+    assert "  ▶ P2, Plain was played: answer it?\n  1. pass\nP2> pass\n" in out     # a worded window: its question
     assert "P2 chooses: pass (asked: P2, " in out
     assert "  2. P2, Plain was played: answer it? → pass\n" in out
 

@@ -1,6 +1,6 @@
 """Dozen War at a real (pseudo-)terminal, 80×24 (issue 28): each decision fits with the map, no
 Python repr is on screen, every card or piece named on screen has rules text (`look NAME`), the
-status and the map's key are a command away, and the glyphs are the unambiguous ones."""
+status and the map's key (`board`) are a command away, and the glyphs are the unambiguous ones."""
 from __future__ import annotations
 
 import re
@@ -43,8 +43,8 @@ def test_dozen_war_against_a_bot_at_80x24():
         term.line(f"look {piece}")
         term.expect(re.escape(piece) + r" \(\w+\)\n  " + says)
         term.expect(PROMPT)
-    term.line("status")                                              # the map's key, in words
-    term.expect(r"Map key: 1A3\+2: P1's archer general")
+    term.line("board")                                               # the map and its key, in words
+    term.expect(r"  Key:\n    1A3\+2: P1's archer general")
     term.expect(PROMPT)
     seen: set[str] = set()
     for turn in range(70):

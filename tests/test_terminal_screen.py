@@ -1,5 +1,5 @@
-"""The rule file decides what is on screen (issue 13): `internal` zones and variables are in no
-view, `show "Label" = E` shows a value with a label for people; Regicide and Valgarð show what a
+"""The rule file decides what is on screen (issue 13): `internal` zones and variables are kept off
+the screen (a view carries them, flagged), `show "Label" = E` shows a value with a label for people; Regicide and Valgarð show what a
 player thinks in (health left, immunity in words, damage to pay, a board legend)."""
 from __future__ import annotations
 
@@ -40,13 +40,21 @@ def screen():
     return rulelang.Game(rulelang.compile_source(SCREEN, "screen.rules"))
 
 
-def test_internal_zones_and_variables_are_in_no_view(screen):
+def test_internal_zones_and_variables_are_in_the_view_but_off_the_screen(screen):
+    """`internal` keeps bookkeeping off the screen only: a view (for programs: interop, bots,
+    tools) carries it, flagged, as its visibility says (`aside` is hidden: its size only)."""
     m = screen.new_match(2, seed=1)
     for p in (0, 1):
         view = m.view(p)
-        assert [z["name"] for z in view["zones"]] == ["pool", "hand", "hand"]
-        assert [v["name"] for v in view["values"]] == ["turns", "Chips left to take", "Your hand is worth", "total"]
-    assert m.state()["zones"]["aside"] and m.state()["vars"]["moves"] == 0     # still kept, and used
+        assert [z["name"] for z in view["zones"]] == ["pool", "aside", "hand", "hand"]
+        aside = view["zones"][1]
+        assert aside["internal"] is True and aside["cards"] is None and aside["count"] == 1
+        assert [v["name"] for v in view["values"]] == ["moves", "turns", "Chips left to take", "Your hand is worth",
+                                                       "total"]
+        assert view["values"][0] == {"name": "moves", "value": 0, "internal": True}
+        assert view["internal"] == ["aside", "moves"]
+        shown = render_view(view)
+        assert "aside" not in shown and "moves" not in shown and "turns: 0" in shown
     m.apply("take c1")
     assert m.view(0)["values"][-1] == {"name": "total", "value": 1}
 
@@ -74,7 +82,8 @@ def test_the_ir_carries_labels_and_internal_zones_and_stays_valid(screen):
     jsonschema.validate(ir, schema)
     assert ir["defs"]["__show0"]["label"] == "Chips left to take" and ir["defs"]["__show0"]["show"] is True
     assert next(z for z in ir["zones"] if z["name"] == "aside")["internal"] is True
-    assert next(v for v in ir["vars"] if v["name"] == "moves")["visibility"] == "hidden"
+    moves = next(v for v in ir["vars"] if v["name"] == "moves")
+    assert moves["visibility"] == "public" and moves["internal"] is True
     bad = json.loads(json.dumps(ir))
     bad["defs"]["__show0"]["label"] = 7
     with pytest.raises(rulelang.RuleError, match="label"):
@@ -82,7 +91,7 @@ def test_the_ir_carries_labels_and_internal_zones_and_stays_valid(screen):
 
 
 @pytest.mark.parametrize("edit, code, message", [
-    (("var turns: int = 0", "var turns: int = 0, public, internal"), "E105", "more than one visibility"),
+    (("var turns: int = 0", "var turns: int = 0, public, hidden, internal"), "E105", "more than one visibility"),
     (("zone aside: pile, hidden, internal", "zone aside: pile, hidden, internl"), "E105", "unknown zone property"),
     (('show "Chips left to take" = size(pool)', 'show "Chips" = size(pools)'), "E101", "unknown name `pools`"),
     (('show "Chips left to take" = size(pool)', 'show Chips = size(pool)'), "E001", "unexpected"),

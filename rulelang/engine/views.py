@@ -12,6 +12,26 @@ from ..core.textsafe import printable
 from .support import RULE_FAULTS, SECRET_CHOICE
 from .visibility import counts, sees
 
+def without_internal(view: dict) -> dict:
+    """A view without what the rules keep `internal` (bookkeeping: in the view for programs, off
+    every screen): its zones and values, and those on the board's cells and of components."""
+    internal = set(view.get("internal") or ())
+    if not internal:
+        return view
+    out = dict(view)
+    out["zones"] = [z for z in view["zones"] if not z.get("internal")]
+    out["values"] = [v for v in view["values"] if not v.get("internal")]
+    out["cells"] = {cell: {k: x for k, x in held.items() if k not in internal}
+                    for cell, held in (view.get("cells") or {}).items()}
+    out["cells"] = {cell: held for cell, held in out["cells"].items() if held}
+    out["component_values"] = {c: {k: x for k, x in vals.items() if k not in internal}
+                               for c, vals in (view.get("component_values") or {}).items()}
+    out["component_values"] = {c: vals for c, vals in out["component_values"].items() if vals}
+    return out
+
+
+_TEXTING: set = set()      # (match, component) whose text is being computed: a text reading itself stops
+
 
 class MatchViews:
     """What each seat may see and read."""
@@ -82,6 +102,7 @@ class MatchViews:
                 "actor": self.current_player, "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
                 "component_values": component_values, "board": drawing, "over": self.is_over,
+                **({"internal": sorted(self._internal_names())} if self._internal_names() else {}),
                 "outcome": self.result, **self._choice_view(player),
                 **({"round": self.seq[0], "turn_order": list(self.seq[1]),
                     "eliminated": [p for p in range(self.players) if self.seq[2][p]],
@@ -98,8 +119,6 @@ class MatchViews:
         geometry = game.geometry
         known = known_to(self, player) if self.known else {}
         for z in game.zones:
-            if z.get("internal"):                  # bookkeeping the rules keep out of every view
-                continue
             name, vis = z["name"], z["visibility"]
             value = self.Z[game.zone_slot[name]]
             if z["per"] == "cell":
@@ -131,6 +150,8 @@ class MatchViews:
                         entry["owner"] = game.member_owner(z, owner, self.players)
                     elif z["per"] == "cell" or z["per"] == "component":
                         entry["owner"] = None
+                    if z.get("internal"):      # bookkeeping: off the screen, not out of the view
+                        entry["internal"] = True
                     zones.append(entry)
                     continue
                 member = owner
@@ -155,10 +176,14 @@ class MatchViews:
                     entry["key"] = list(members[member])
                     entry["key_text"] = game.member_text(z["key"], members[member])
                 if not visible and known:
-                    shown = [{"id": c, "label": self.labels[c]} for c in items if c in known]
+                    shown = [{"id": c, "label": self.labels[c],        # (revealed: to everyone)
+                              **({"revealed": True} if self.known[c][1] == "all" else {})}
+                             for c in items if c in known]
                     if shown:                      # revealed to this player (`reveal`, `look`)
                         entry["known"] = shown
                         seen.extend(x["id"] for x in shown)
+                if z.get("internal"):              # bookkeeping: off the screen, not out of the view
+                    entry["internal"] = True
                 zones.append(entry)
         return zones, cells, seen
 
@@ -170,6 +195,7 @@ class MatchViews:
         values: list = []
         component_values: dict = {}
         seen_set = set(seen)
+        internal = self._internal_names()
         for name, per, vis, init in game.vars:
             if vis == "hidden":
                 continue
@@ -198,7 +224,7 @@ class MatchViews:
                     if how is not None and shown:
                         member["text"] = self._words(how, member["value"], seen_set)
                     row.append(member)
-                values.append({"name": name, "per_key": row})
+                values.append({"name": name, "per_key": row, **({"internal": True} if name in internal else {})})
                 continue
             if per:
                 row = [self._seen_value(how, v, seen_set) if sees(vis, p, player) else None
@@ -211,8 +237,19 @@ class MatchViews:
                 entry = {"name": name, "value": self._seen_value(how, value, seen_set)}
                 if how is not None:
                     entry["text"] = self._words(how, value, seen_set)
+            if name in internal:                   # bookkeeping: off the screen, not out of the view
+                entry["internal"] = True
             values.append(entry)
         return values, component_values
+
+    def _internal_names(self) -> frozenset:
+        """The zones and variables the rules mark `internal` (bookkeeping: kept off the screen)."""
+        names = self.game.__dict__.get("_internal_names")
+        if names is None:
+            ir = self.game.ir
+            names = self.game._internal_names = frozenset(
+                x["name"] for x in ir["zones"] + ir["vars"] if x.get("internal"))
+        return names
 
     def _view_shown(self, values: list) -> None:
         """The `show` values, computed for `me` (the viewer), added to `values`."""
@@ -229,6 +266,9 @@ class MatchViews:
                 values.append({"name": labels[name], "value": shown, "label": True})
             else:
                 values.append({"name": name, "value": shown})
+            place = game.ir["defs"][name].get("place")
+            if place:                          # `, own` (the viewer's own secrets) or `, table`
+                values[-1][place] = True
 
     def _choice_view(self, player: int) -> dict:
         """What a player sees of a paused effect: who must choose what, and what is running. The
@@ -307,24 +347,39 @@ class MatchViews:
         return list(v) if isinstance(v, list) else v
 
     def rules_text(self, c: int, player: int | None = None) -> str | None:
-        """Component c's rules text for people: its card declaration's `text "…"`, else its kind's
-        `text E` (computed with `me` the player asking); None when the rule file gives none."""
+        """Component c's rules text for people: its card declaration's `text "…"` first, then its
+        kind's `text E` (computed with `me` the player asking), as paragraphs; None when the rule
+        file gives none."""
+        saved, self.me, self.work = self.me, player if player is not None else self.me, WORK_LIMIT
+        try:
+            return self.component_text(c)
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing a component's text", err) from None
+        finally:
+            self.me = saved
+
+    def component_text(self, c: int) -> str | None:
+        """Component c's card text, then its kind's text (with `me` as it is now; the work it does
+        is charged to whatever reads it: `rules_text(c)` in the rules). None: it has none."""
         kind = self.kinds[c]
         fields = self._fields(c, kind)
         cards = self.game.__dict__.get("_card_texts")
         if cards is None:
             cards = self.game._card_texts = {(d["kind"], d["name"]): d["text"]
                                              for d in self.game.ir.get("cards", []) if "text" in d}
-        if fields.get("card") and (kind, fields["card"]) in cards:
-            return cards[(kind, fields["card"])]
+        own = cards.get((kind, fields["card"])) if fields.get("card") else None
         fn = self.game.code.defs.get("__text_" + kind)
         if fn is None:
-            return None
-        saved, self.me, self.work = self.me, player if player is not None else self.me, WORK_LIMIT
+            return own
+        key = (id(self), c)
+        if key in _TEXTING:                         # its text reads its own text
+            raise RuleFault(f"the text of {self.labels[c]} reads itself (`rules_text`)")
+        _TEXTING.add(key)
         try:
             value = fn(self, c)
-        except RULE_FAULTS + (RuleFault,) as err:
-            raise self._rule_error("computing a component's text", err) from None
         finally:
-            self.me = saved
-        return value if isinstance(value, str) else plain_text(value)
+            _TEXTING.discard(key)
+        value = value if isinstance(value, str) else plain_text(value)
+        if own and value:
+            return own + "\n\n" + value
+        return own or value or None

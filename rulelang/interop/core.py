@@ -80,8 +80,8 @@ def facts(ir: dict, players: int) -> dict:
     """What an OpenSpiel GameType says, read from the IR.
 
     chance: a `shuffle`, `roll(n)` or `pick(list)` anywhere (setup included).
-    imperfect: a hidden or owner zone, or a hidden or owner variable (the IR does not tell an
-      `internal` variable from a `hidden` one, so bookkeeping counts as hidden too).
+    imperfect: a hidden or owner zone, or a hidden or owner variable (an `internal` one counts by
+      its visibility: `internal` only keeps it off the screen).
     utility: "identical" when every `finish` names no player and is not by score (the players win
       or lose together); else "zero_sum" for two players with no everyone-wins/everyone-loses
       finish (a finish naming a player gives the other the opposite result; a draw is 0, 0);
@@ -172,7 +172,7 @@ class Encoder:
         self.steps = [s["name"] for s in ir["steps"]]
         self.cells = cell_names(ir)
         self.cell_index = {c: i for i, c in enumerate(self.cells)}
-        visible = [z for z in ir["zones"] if not z.get("internal")]
+        visible = ir["zones"]                 # (`internal` ones too: off the screen only, in the view)
         self.zones = [z for z in visible if z["per"] != "cell"]
         self.cell_zones = [z for z in visible if z["per"] == "cell"]
         shown_vars = [v for v in ir["vars"] if v["visibility"] != "hidden"]

@@ -83,7 +83,7 @@ class Builtin:
 
 # The kinds of argument a builtin's `params` may name (the checker holds the test for each, and the
 # words "`f` needs …" use).
-ARG_KINDS = ("any", "sized", "list", "ints", "bools", "sortable", "text", "separator", "player", "int")
+ARG_KINDS = ("any", "sized", "list", "ints", "bools", "sortable", "text", "separator", "player", "int", "component")
 
 BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "size": Builtin(1, 1, ("sized",), "int", pure=True, doc=("size(z)", "how many")),
@@ -149,6 +149,10 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "line_in": Builtin(3, 3, board=True, doc=("line_in(c, dir, cells)", "the cells in a straight line from c (c left "
                        "out) as long as they are in `cells`: for N in a row")),
     "opposite": Builtin(1, 1, doc=("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\"")),
+    "rules_text": Builtin(1, 1, ("component",), "text", runtime="_rules_text",
+                          doc=("rules_text(c)", "a component's rules text, as players read it: its card's `text "
+                               "\"…\"`, then its kind's `text E` (`me` as where it is read), on one line; \"\" when "
+                               "it has none")),
 }
 RANDOM_CALLS = tuple(name for name, b in BUILTIN_FUNCTIONS.items() if b.random)
 # `text(x)` is compiled to a `text` node, never a call; the engine has no `text` call.
@@ -573,7 +577,7 @@ class _Checker:
             if cap is not None and (type(cap) is not int or cap < 0):
                 raise _Bad(f"/zones/{i}/capacity", "expected null or a non-negative integer")
         self.vars = self.declare_list("vars", {"name": NAME, "type": TEXT, "per": VAR_PER,
-                                               "visibility": VISIBILITY, "init": EXPR}, {"key": None})
+                                               "visibility": VISIBILITY, "init": EXPR}, {"key": None, "internal": BOOL})
         for i, v in enumerate(ir["vars"]):
             self.family_key(v, f"/vars/{i}")
             self.value_type(v["type"], f"/vars/{i}/type")
@@ -587,9 +591,12 @@ class _Checker:
                 self.name(name, f"/{section}")
         for name, d in ir["defs"].items():
             self.obj(d, f"/defs/{name}", {"params": None, "body": EXPR, "show": BOOL},
-                     {"line": INT, "as": TEXT, "label": TEXT})
+                     {"line": INT, "as": TEXT, "label": TEXT, "place": TEXT})
             if "label" in d:
                 self.typed(d["label"], TEXT, f"/defs/{name}/label", 0)
+            if "place" in d and (d["place"] not in ("own", "table") or not d["show"]):
+                raise _Bad(f"/defs/{name}/place", "a shown value's place is \"own\" (the viewer's own secrets, "
+                                                  "kept on screen first) or \"table\" (part of the table)")
             if d["params"] is not None:
                 self.params(d["params"], f"/defs/{name}/params")
             self.typed(d["show"], BOOL, f"/defs/{name}/show", 0)
@@ -878,7 +885,11 @@ class _Checker:
             raise _Bad("/boards", "at most one board")
         for i, b in enumerate(boards):
             b = self.obj(b, f"/boards/{i}", {"name": NAME, "shape": BOARD_SHAPES, "width": INT, "height": INT,
-                                             "diagonal": BOOL, "draw": None}, {"cell_width": INT})
+                                             "diagonal": BOOL, "draw": None}, {"cell_width": INT, "legend": None})
+            if "legend" in b and not (isinstance(b["legend"], list) and 1 <= len(b["legend"]) <= 100
+                                      and all(type(x) is str and len(x) <= 1000 for x in b["legend"])):
+                raise _Bad(f"/boards/{i}/legend", "a board's legend is a list of 1..100 texts (the key of its "
+                                                  "glyphs, one entry each)")
             for key, t in (("name", NAME), ("shape", BOARD_SHAPES), ("width", INT), ("height", INT),
                            ("diagonal", BOOL)):
                 self.typed(b[key], t, f"/boards/{i}/{key}", 0)

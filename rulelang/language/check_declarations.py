@@ -6,8 +6,8 @@ from __future__ import annotations
 from . import nodes as n
 from .nodes import walk
 from .content import LISTED, listing, short
-from .typerules import (BOARD_MODIFIERS, PER, PRIMITIVES, VAR_MODIFIERS,
-                        ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_list_like, show)
+from .typerules import (BOARD_MODIFIERS, PER, PRIMITIVES, SHOW_MODIFIERS, VAR_MODIFIERS,
+                        ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_list_like, legend_texts, show)
 from .checked import Symbol
 from ..ir.spec import BOARD_SHAPES, EVENTS, OPTION_TYPES
 
@@ -345,6 +345,10 @@ class DeclarationChecks:
                     self.error("E201", "`draw` names a def of one cell that gives the text of that cell", m.span)
                 else:
                     self.used.add(m.value.name)
+            elif m.name == "legend":
+                if m.value is None or legend_texts(m.value) is None:
+                    self.error("E203", "`legend` is a text or a list of texts written out, one per glyph: "
+                               "`legend [\"#: a wall\", \".: an empty cell\"]`", m.span)
             elif m.name == "cell_width":
                 if not (isinstance(m.value, n.Lit) and type(m.value.value) is int and 1 <= m.value.value <= 8):
                     self.error("E203", "`cell_width N`: how many characters a cell's drawing takes, 1 to 8", m.span)
@@ -355,7 +359,7 @@ class DeclarationChecks:
         t = self.out.symbols[d.name].type if self.out.symbols.get(d.name, Symbol("", None)).decl is d else "any"
         self.check_per(d, "a variable")
         self.check_modifiers(d.modifiers, VAR_MODIFIERS, "variable")
-        vis = [m.name for m in d.modifiers if m.name in VAR_MODIFIERS]
+        vis = [m.name for m in d.modifiers if m.name in VAR_MODIFIERS and m.name != "internal"]
         if len(vis) > 1:
             self.error("E105", f"variable `{d.name}` has more than one visibility ({', '.join(vis)})", d.span)
         if "others" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
@@ -383,6 +387,10 @@ class DeclarationChecks:
             sym.type = t
         if d.show and d.params:
             self.error("E105", "only a def without parameters can be `show`n", d.span)
+        if d.modifiers:
+            self.check_modifiers(d.modifiers, SHOW_MODIFIERS, "shown value")
+            if len({m.name for m in d.modifiers}) > 1:
+                self.error("E105", "a shown value is either `own` or `table`, not both", d.span)
 
     def typed(self, sym: Symbol) -> str:
         """The type of a def or table where it is read. Every def and table is checked before the

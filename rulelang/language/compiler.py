@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import nodes as n
 from .checker import Checked
+from .typerules import legend_texts
 from ..core.errors import Diagnostic, RuleError
 from ..ir.validate import IR_VERSION, validate_ir
 from ..ir.spec import READMIT
@@ -64,7 +65,8 @@ class Compiler:
             "defs": {d.name: {"params": [p.name for p in d.params] if d.params is not None else None,
                               "body": self.def_body(d), "show": d.show, "line": self.line(d),
                               "as": self.text_as(self.type_of(d.body)),
-                              **({"label": d.label} if d.label is not None else {})}
+                              **({"label": d.label} if d.label is not None else {}),
+                              **({"place": d.modifiers[0].name} if d.modifiers else {})}
                      for d in of(n.DefDecl)},
             "procs": {d.name: {"params": [p.name for p in d.params], "body": self.block(d.body), "line": self.line(d)}
                       for d in of(n.ProcDecl)},
@@ -162,7 +164,8 @@ class Compiler:
         m = {x.name: x.value for x in d.modifiers}
         return {"name": d.name, "shape": d.shape, "width": d.args[0].value, "height": d.args[-1].value,
                 "diagonal": "diagonal" in m, "draw": m["draw"].name if m.get("draw") is not None else None,
-                **({"cell_width": m["cell_width"].value} if m.get("cell_width") is not None else {})}
+                **({"cell_width": m["cell_width"].value} if m.get("cell_width") is not None else {}),
+                **({"legend": legend_texts(m["legend"])} if m.get("legend") is not None else {})}
 
     def zone(self, d: n.ZoneDecl) -> dict:
         m = self.mods(d)
@@ -174,7 +177,7 @@ class Compiler:
         if m.get("play"):
             out["play"] = True                 # a card here is in play: its abilities apply
         if m.get("internal"):
-            out["internal"] = True             # bookkeeping: in no view at all
+            out["internal"] = True             # bookkeeping: off the screen; views and interop still carry it
         if "top" in m:
             out["top"] = True                  # a public pile that shows only its top component
         if "uncounted" in m:
@@ -184,10 +187,10 @@ class Compiler:
     def var(self, d: n.VarDecl) -> dict:
         m = self.mods(d)
         vis = next((v for v in ("public", "hidden", "owner", "others") if v in m), "public")
-        if m.get("internal"):
-            vis = "hidden"                     # bookkeeping: in no view, like a hidden variable
         out = {"name": d.name, "type": self.syms[d.name].type, "per": self.per(d), "visibility": vis,
                "init": self.expr(d.init)}
+        if m.get("internal"):
+            out["internal"] = True             # bookkeeping: off the screen; views and interop still carry it
         if out["per"] == "key":
             out["key"] = self.key(d)
         return out

@@ -291,7 +291,28 @@ class StaticLint:
         self.interaction_lints()
         self.empty_extreme_lints()
         visibility_lints(self)
+        self.screen_lints()
         return self.out
+
+    def screen_lints(self) -> None:
+        """W234: `internal` keeps a zone or variable off the screen only — a view and interop carry
+        it as its visibility says (until issue 28 it was in no view, a variable as if `hidden`): one
+        with no visibility written is public there. W235: a value shown as the viewer's `own` that
+        never reads `me` is the same for every player."""
+        for d in list(self.zones.values()) + list(self.vars.values()):
+            written = {m.name: m for m in d.modifiers}
+            if "internal" in written and not {"public", "hidden", "owner", "others"} & set(written):
+                what = "zone" if isinstance(d, n.ZoneDecl) else "variable"
+                self.report("W234", "warning", f"`internal` keeps {what} `{d.name}` off the screen only: views and "
+                            "interop carry it, as public (it used to be in no view); write `, public, internal` "
+                            "if that is meant, or `, hidden, internal` to keep it out of every view",
+                            written["internal"].span)
+        for d in self.game.decls:
+            own = next((m for m in getattr(d, "modifiers", ()) if isinstance(d, n.DefDecl) and m.name == "own"), None)
+            if own is not None and not any(isinstance(x, n.Name) and x.name == "me" for x in walk(d.body)):
+                self.report("W235", "warning", f"`{d.label or d.name}` is shown as the viewer's `own`, but never "
+                            "reads `me`: every player sees the same (`own` is for what a player knows of "
+                            "themself: their hidden role, their hand's worth)", own.span)
 
     # ---- max/min of what may be empty ----
     def empty_extreme_lints(self) -> None:

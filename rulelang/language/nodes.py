@@ -436,6 +436,7 @@ class DefDecl(Node):
     show: bool
     label: str | None = None             # `show "Label" = E`: how the screen names it
     result: Any = None                   # `def f(x): T = E`: the declared type of its value (a TypeRef)
+    modifiers: tuple = ()                # `show "Label" = E, own` / `, table`: where the screen keeps it
 
 
 @dataclass(frozen=True, eq=False)
@@ -444,6 +445,7 @@ class ShowDecl(Node):
     The checker makes it a shown def of its own (named `__showN`)."""
     label: str
     value: Node
+    modifiers: tuple = ()                # `, own` (the viewer's own secrets) or `, table` (part of the table)
 
 
 @dataclass(frozen=True, eq=False)

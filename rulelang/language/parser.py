@@ -335,7 +335,7 @@ class _ToNodes:
         return n.DefDecl(self.sp(meta), name, params, c[-1], show, result=result)
 
     def show_decl(self, meta, c):
-        return n.ShowDecl(self.sp(meta), _unescape(c[1]), c[2])
+        return n.ShowDecl(self.sp(meta), _unescape(c[1]), c[2], tuple(x for x in c[3:] if isinstance(x, n.Modifier)))
 
     def proc_decl(self, meta, c):
         params = tuple(c[1]) if len(c) == 3 else ()

@@ -13,12 +13,13 @@ from ..ir.spec import SCALAR_TYPES, VISIBILITY
 # events, board shapes, option types, visibilities) is irspec's: the checker reads the engine's
 # tables, so a builtin added there is known here, and the two never disagree on a name or an arity.
 PRIMITIVES = SCALAR_TYPES
-BOARD_MODIFIERS = ("diagonal", "draw", "cell_width")
+BOARD_MODIFIERS = ("diagonal", "draw", "cell_width", "legend")
 CELL_FIELDS = {"name": "text", "row": "int", "col": "int", "kind": "text"}
 PER = ("player", "cell")
 ZONE_SHAPES = ("pile", "set")
 ZONE_MODIFIERS = VISIBILITY + ("capacity", "play", "internal", "top", "uncounted")
 VAR_MODIFIERS = VISIBILITY + ("internal",)
+SHOW_MODIFIERS = ("own", "table")      # `show "…" = E, own`: the viewer's own secrets; `, table`: part of the table
 # Builtins that also take a comprehension: `sum(x.value for x in xs)`. Result types: see builtin_result.
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
 
@@ -80,7 +81,25 @@ ARG_TESTS = {
     "separator": (lambda t: compatible(t, "text"), "a separator text"),
     "player": (lambda t: compatible(t, "player"), "a player"),
     "int": (lambda t: compatible(t, "int"), "a number"),
+    "component": (lambda t: t.startswith("comp:") or t in ("any", "none"), "a component"),
 }
+
+
+def legend_texts(e) -> list[str] | None:
+    """A board's `legend`: a text, or a list of texts, written out (literals, joined by `+`): the
+    key of its glyphs, one entry each. None: it is not."""
+    from . import nodes as n
+
+    def text(x):
+        if isinstance(x, n.Lit) and type(x.value) is str:
+            return x.value
+        if isinstance(x, n.Binary) and x.op == "+":
+            a, b = text(x.left), text(x.right)
+            return a + b if a is not None and b is not None else None
+        return None
+    items = list(e.items) if isinstance(e, n.ListLit) else [e]
+    out = [text(x) for x in items]
+    return out if out and all(x is not None for x in out) else None
 
 
 def show(t: str) -> str:

@@ -29,7 +29,7 @@ from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError, fault_report
 from .replay import check_game, read, rebuild, save_data
 from ..core.textsafe import fit, printable
-from .screen import Texts, Thinking, changes, fit_screen, join_labels, terminal_size, words, wrap_text
+from .screen import Texts, Thinking, changes, fit_screen, join_labels, without_internal, terminal_size, words, wrap_text
 
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
@@ -43,7 +43,7 @@ Commands:
                the rules text of a card, character, piece… (Tab completes names)
   rules        the rules of the game
   board, table, hand, status
-               draw again: the board, the table, your own cards, the status
+               draw again: the board (and its key), the table, your own cards, the status
   more         every choice, one a line
   log          list the actions played so far, with the questions answered
   undo         go back to the previous decision of a human player
@@ -456,7 +456,7 @@ class _Session:
         """Whether the two seats' views differ in anything but whose view it is."""
         def seen(view: dict) -> dict:
             return {key: value for key, value in view.items() if key != "viewer"}
-        return seen(self.match.view(one)) != seen(self.match.view(other))
+        return seen(self.screen_view(one)) != seen(self.screen_view(other))
 
     def hand_over(self, seat: int) -> None:
         """Clear the screen, wait for the next player, then tell them what happened since they
@@ -514,9 +514,12 @@ class _Session:
         """A seat's view and the actions offered (numbered), fitted into the terminal when the
         output is one: the header, the board, a compact table and status, the decision, then the
         choices grouped by piece or card, paged when they still do not fit."""
-        view = self.match.view(seat)
+        view = self.screen_view(seat)
         size = self.size()
         width = size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
+        asker = self.asker(view, seat)
+        if asker:                                # the card whose play asks it: `Imp: destroy a card…`
+            view = dict(view, choice=dict(view["choice"], prompt=f"{asker}: {view['choice']['prompt']}"))
         parts = view_parts(view, width)
         texts = [self.show_text(a) for a in actions] if actions else []
         self.add_option_texts(view, texts, width)
@@ -529,6 +532,40 @@ class _Session:
         self.say(lines[0], "header")
         if len(lines) > 1:
             self.say("\n".join(lines[1:]))
+
+    def screen_view(self, seat: int) -> dict:
+        """A seat's view as the screen shows it: without what the rules keep `internal`."""
+        return without_internal(self.match.view(seat))
+
+    def asker(self, view: dict, seat: int) -> str | None:
+        """The card or piece a question comes from when no ability of a card asks it (then the
+        choice names its card): the first one with rules text named by the action that began the
+        effect (`play Gnome on Tortuga` → Gnome), if the seat may see it and the question does not
+        name it already. None: none."""
+        choice = view.get("choice")
+        pending = getattr(self.match, "pending", None)
+        if not choice or choice.get("kind") == "window" or not isinstance(pending, dict):
+            return None
+        if any(f.get("effect") or f.get("source") is not None for f in choice.get("running", [])):
+            return None
+        root = pending.get("root") or []
+        if len(root) != 2 or root[0] != "action":
+            return None
+        text, prompt = str(root[1]).lower(), str(choice.get("prompt") or "").lower()
+        head, colon, _ = prompt.partition(":")
+        if colon and self.names().entries.get(" ".join(head.split())):
+            return None                          # (it names its card already: `Neophyte: play …?`)
+        found = []
+        labels = self.match.labels
+        for c in self.match.visible_to(seat):
+            label = str(labels[c])
+            m = re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", text)
+            if m and self.names().find(label):
+                found.append((m.start(), -len(label), label))
+        if not found:
+            return None
+        label = min(found)[2]
+        return None if label.lower() in prompt else printable(label)
 
     def add_option_texts(self, view: dict, texts: list[str], width: int) -> None:
         """Beside each option of a choice that names a card or piece, the start of its rules text."""
@@ -562,20 +599,21 @@ class _Session:
         return out[-6:]
 
     def redraw_board(self, _argument: str) -> bool:
-        view = self.match.view(self.viewer())
+        view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
-        self.say("\n".join(parts["header"] + (parts["board"] or parts["zone_lines"])))
+        self.say("\n".join(parts["header"] + (parts["board"] or parts["zone_lines"])
+                           + (legend_lines(self.game.ir, self.width()) if parts["board"] else [])))
         return False
 
     def redraw_table(self, _argument: str) -> bool:
-        view = self.match.view(self.viewer())
+        view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
-        self.say("\n".join(parts["header"] + parts["board"] + parts["zone_lines"]))
+        self.say("\n".join(parts["header"] + parts["board"] + parts["zone_lines"] + parts["table_lines"]))
         return False
 
     def redraw_hand(self, _argument: str) -> bool:
         viewer = self.viewer()
-        view = self.match.view(viewer)
+        view = self.screen_view(viewer)
         mine = [z for z in view["zones"] if z.get("owner") == viewer]
         lines = [render_zone(z) for z in mine] or ["you hold nothing of your own"]
         self.say("\n".join("  " + x for x in lines))
@@ -585,7 +623,7 @@ class _Session:
         return False
 
     def redraw_status(self, _argument: str) -> bool:
-        view = self.match.view(self.viewer())
+        view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
         self.say("\n".join(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"]))
         return False
@@ -610,7 +648,7 @@ class _Session:
         if seat is None or seat in self.bots and not self.watching:
             return None
         try:
-            return seat, self.match.view(seat)
+            return seat, self.screen_view(seat)
         except RuleRuntimeError:
             return None
 
@@ -621,7 +659,7 @@ class _Session:
             return
         seat, seen = before
         try:
-            after = self.match.view(seat)
+            after = self.screen_view(seat)
         except RuleRuntimeError:
             return
         said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])
@@ -774,7 +812,7 @@ class _Session:
 
     def show_view(self, seat: int) -> None:
         """A seat's view, its header line in colour."""
-        head, _, rest = render_view(self.match.view(seat), self.width()).partition("\n")
+        head, _, rest = render_view(self.screen_view(seat), self.width()).partition("\n")
         self.say(head, "header")
         if rest:
             self.say(rest)
@@ -909,7 +947,9 @@ def render_view(view: dict, width: int | None = None) -> str:
 def view_parts(view: dict, width: int | None = None) -> dict:
     """The parts of a view's screen, as lines: `header`, `board`, `zone_lines` and `value_lines`
     (one a line, wrapped), `zones` and `values` (one item each, for a compact layout), `extra`
-    (the turn order) and `choice` (the decision waiting, in words)."""
+    (the turn order) and `choice` (the decision waiting, in words). What the rules keep
+    `internal` is left out."""
+    view = without_internal(view)
     header = [printable(view["game"])]
     turn_player = view.get("turn_player")
     actor = view.get("actor")
@@ -948,12 +988,17 @@ def view_parts(view: dict, width: int | None = None) -> dict:
         who = "you" if choice["chooser"] == view["viewer"] else seat_name(choice["chooser"])
         choice_lines = [x for x in _wrapped("▶ " + choice_words(choice, who), width)]
     return {"header": lines, "board": board, "zones": zones, "values": values, "zone_lines": zone_lines,
-            "value_lines": value_lines, "extra": extra, "choice": choice_lines}
+            "value_lines": value_lines, "extra": extra, "choice": choice_lines,
+            "zone_ranks": _zone_ranks(view["zones"], view["viewer"]),
+            "value_ranks": [0 if v.get("own") else 1 if v.get("table") else 2 for v in view["values"]],
+            "table_lines": [x for v, line in zip(view["values"], values) if v.get("table")
+                            for x in _wrapped(line, width)]}
 
 
 def choice_words(choice: dict, who: str) -> str:
     """The decision waiting, as a sentence: `you must choose: which base scores first`; a window
-    the rules did not word: `before scores: you may respond now, or pass`; with what causes it."""
+    the rules did not word: `before scores: you may respond now, or pass`; one they worded: its
+    question (`Jungle Oasis is about to score: play a Special?`); with what causes it."""
     prompt = printable(choice.get("prompt") or choice.get("kind") or "a choice")
     running = choice.get("running", [])
     causes = []
@@ -968,6 +1013,8 @@ def choice_words(choice: dict, who: str) -> str:
         moment = _name(prompt[len("respond in "):])
         verb = "may respond now, or pass" if who == "you" else "may respond now"
         return f"{moment}: {who} {verb}{because}"
+    if choice.get("kind") == "window":        # worded by the rules (`window … as`): the question itself
+        return f"{prompt}{because}" if who == "you" else f"{who} is asked: {prompt}{because}"
     return f"{who} must choose: {prompt}{because}"
 
 
@@ -986,6 +1033,30 @@ def _zone_lines(zones: list) -> list[str]:
         lines[at] = f"{_name(name)}: the others empty" if any(
             z["name"] == name and z.get("key_text") and z["count"] for z in zones) else f"{_name(name)}: all empty"
     return lines
+
+
+def legend_lines(ir: dict, width: int) -> list[str]:
+    """The board's key, as the rule file declares it (`board … , legend [...]`): one entry a line."""
+    legend = next((b.get("legend") for b in ir.get("boards") or [] if b.get("legend")), None)
+    if not legend:
+        return []
+    return ["  Key:"] + [x for entry in legend for x in textwrap.wrap(
+        printable(entry), width, initial_indent="    ", subsequent_indent="        ",
+        break_long_words=False, break_on_hyphens=False)]
+
+
+def _zone_ranks(zones: list, viewer) -> list[int]:
+    """For each line of `_zone_lines`: 0 a zone only its owner sees, the viewer's (a hand), 1 the rest."""
+    ranks, empty = [], set()
+    for zone in zones:
+        if zone.get("key_text") and zone["count"] == 0:
+            if zone["name"] not in empty:
+                empty.add(zone["name"])
+                ranks.append(1)
+            continue
+        mine = zone.get("visibility") == "owner" and zone.get("owner") is not None and zone["owner"] == viewer
+        ranks.append(0 if mine else 1)
+    return ranks
 
 
 def _wrapped(line: str, width: int) -> list[str]:
@@ -1025,10 +1096,15 @@ def render_zone(zone: dict) -> str:
     count = zone["count"]
     one, many = kind_noun(zone.get("kind"))
     if zone["cards"] is None:
-        known = zone.get("known")
-        seen = f" (you know: {join_labels(card['label'] for card in known)})" if known else ""
+        known = zone.get("known") or []
+        shown = [card["label"] for card in known if card.get("revealed")]
+        private = [card["label"] for card in known if not card.get("revealed")]
+        seen = (f", revealed: {join_labels(shown)}" if shown else "") \
+            + (f" (you know: {join_labels(private)})" if private else "")
         if count is None:                      # `uncounted`: not even how many
             return f"{name}: hidden, how many is not known{seen}"
+        if shown and len(shown) == count:          # every one revealed to everyone: by name
+            return f"{name}: {plural(count, one, many)}, revealed: {join_labels(shown)}"
         return f"{name}: {plural(count, one, many)}, hidden{seen}"
     if not zone["cards"]:
         return f"{name}: empty"
@@ -1141,7 +1217,9 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
     doc.heading("Components")
     if ir.get("boards"):
         b = ir["boards"][0]
-        doc.para(f"The board: {b['shape']}, {b['width']} by {b['height']}.")
+        doc.para(f"The board: {b['shape']}, {b['width']} by {b['height']}." + (" Its key:" if b.get("legend") else ""))
+        for entry in b.get("legend") or []:
+            doc.item(printable(entry))
     kinds = {k: kind_noun(k)[1] for k in ir.get("kinds", {})}
     for z in ir["zones"]:
         if z.get("internal"):

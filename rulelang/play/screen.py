@@ -16,6 +16,7 @@ import time
 from collections import Counter
 
 from rulelang.core.textsafe import printable
+from rulelang.engine.views import without_internal  # noqa: F401  (the screen's view: without `internal`)
 
 
 def words(value) -> str:
@@ -32,10 +33,8 @@ def words(value) -> str:
 
 
 def join_labels(labels) -> str:
-    """Names side by side: by commas when any of them has a space (`Gnome, Pay the Piper`), else by
-    spaces (`4♦ 7♥`)."""
-    labels = [printable(x) for x in labels]
-    return (", " if any(" " in x for x in labels) else " ").join(labels)
+    """Names side by side, always by commas: `Gnome, Pay the Piper`, `4♦, 7♥`."""
+    return ", ".join(printable(x) for x in labels)
 
 
 # -- fitting a screen -----------------------------------------------------------------------
@@ -140,9 +139,14 @@ def action_lines(groups, width: int) -> list[str]:
 
 def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
     """The lines of one decision's screen, at most `height` - 4 (the prompt's line, and the last move's) when it can be:
-    `parts` has the header, board, zones, values, extra and choice lines (lists). The full layout
-    when it fits; else the zones and values packed side by side and the actions grouped; then the
-    values shortened, then the actions paged. Returns the lines and whether actions were left out."""
+    `parts` has the header, board, zones, values, extra and choice lines (lists), and may rank the
+    zones and values (`zone_ranks`, `value_ranks`: 0 the viewer's own secrets, 1 the table, 2 the
+    rest of the status). The full layout when it fits; else the zones and values packed side by
+    side, the viewer's own first, then the table, then the rest, and the actions grouped. What
+    gives way, in turn: the rest of the status (cut, then one line saying where it is), the zones
+    that are not the viewer's, the table's values; the viewer's own are never cut. When the actions
+    must be paged anyway, the status is fitted beside the page actually printed (not beside every
+    action). Returns the lines and whether actions were left out."""
     budget = max(8, height - 4)               # (the prompt, and room for the lines of the last move)
     plain = [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
 
@@ -153,32 +157,74 @@ def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[
     full = head + board + parts["zone_lines"] + parts["value_lines"] + extra + choice
     if total(full, plain) <= budget:
         return full + plain, False
+    zone_ranks = parts.get("zone_ranks") or [1] * len(parts["zones"])
+    value_ranks = parts.get("value_ranks") or [2] * len(parts["values"])
+    own_zones = [z for z, r in zip(parts["zones"], zone_ranks) if r == 0]
     zones = pack(parts["zones"], width)
-    values = pack(parts["values"], width)
+    own = pack([v for v, r in zip(parts["values"], value_ranks) if r == 0], width)
+    table = pack([v for v, r in zip(parts["values"], value_ranks) if r == 1], width)
+    rest = pack([v for v, r in zip(parts["values"], value_ranks) if r not in (0, 1)], width)
     grouped = action_lines(group_actions(actions, texts), width)
     if len(grouped) >= len(plain):
         grouped = plain
-    if total(head, board, zones, values, extra, choice, grouped) <= budget:
-        return head + board + zones + values + extra + choice + grouped, False
-    room = budget - total(head, board, zones, extra, choice, grouped) - 1
-    if room >= 1 and len(values) > room:
-        values = values[:room] + [f"  … {len(values) - room} more lines of status: type status"]
-    elif room < 1 and values:
-        values = ["  (the status: type status)"]
-    if total(head, board, zones, values, extra, choice, grouped) <= budget:
-        return head + board + zones + values + extra + choice + grouped, False
-    room = budget - total(head, board, zones, values, extra, choice) - 1
-    if room < 3 and zones:                        # the table must give way to the decision
-        zones = ["  (the table: type table; your own cards: hand)"]
-        room = budget - total(head, board, zones, values, extra, choice) - 1
-    room = max(3, room)
-    if len(grouped) > room:
-        shown = grouped[:room]
-        left = len(actions) - max((int(m.group(1)) for line in shown for m in re.finditer(r"(\d+)\.", line)),
+
+    def screen(status: list[str], shown: list[str], more: bool = False):
+        lines = head + board + zones + own + table + status + extra + choice + shown
+        if not more:
+            return lines, False
+        left = len(actions) - max((int(m.group(1)) for line in shown for m in re.finditer(r"(?:^ +|→ |· )(\d+)\.", line)),
                                   default=0)
-        return head + board + zones + values + extra + choice + shown + [
-            f"  … {left} more choices: type more (or a number, or the start of a text)"], True
-    return head + board + zones + values + extra + choice + grouped, False
+        return lines + [f"  … {left} more choices: type more (or a number, or the start of a text)"], True
+
+    def cut(lines: list[str], room: int, what: str) -> list[str]:
+        """`lines` in at most `room` lines, the last saying where the rest is (`what`: status, table)."""
+        if len(lines) <= room:
+            return lines
+        if room >= 2:
+            return lines[:room - 1] + [f"  … {len(lines) - room + 1} more lines of {what}: type {what}"]
+        return [f"  (the {what}: type {what})"] if room == 1 else []
+
+    fixed = total(head, board, extra, choice, own)
+    # 1. every action on screen, the rest of the status cut to what is left
+    room = budget - fixed - total(zones, table, grouped)
+    if room >= len(rest):
+        return screen(rest, grouped)
+    if room >= 1:
+        return screen(cut(rest, room, "status"), grouped)
+    # 2. ... the zones that are not the viewer's giving way too, then the table's values
+    status = cut(rest, 1, "status")
+    collapsed = pack(own_zones, width) + ["  (the table: type table; your own cards: hand)"]
+    if len(collapsed) < len(zones):
+        zones = collapsed
+        room = budget - fixed - total(zones, table, status, grouped)
+        if room >= 0:
+            return screen(status, grouped)
+    room = budget - fixed - total(zones, status, grouped)
+    if table and room >= max(2, len(table) * 2 // 3):      # (most of the table: else page the actions)
+        table = cut(table, room, "table")
+        return screen(status, grouped)
+    # 3. the actions paged: a page of at least 3 lines (and the line saying there are more), the
+    # table before the other zones before the rest of the status; the status is fitted beside
+    # the page printed, in up to a third of the room left.
+    zones = pack(parts["zones"], width)
+    zones = collapsed if len(collapsed) < len(zones) else zones
+    table = pack([v for v, r in zip(parts["values"], value_ranks) if r == 1], width)
+    avail = budget - fixed
+    if len(table) > avail - 4 - len(zones):
+        table = cut(table, avail - 4 - len(zones), "table")
+        if table == ["  (the table: type table)"] and zones and zones[-1] == collapsed[-1]:
+            table = []                                # (the line about the zones says it)
+    left = avail - total(zones, table)
+    if left < min(len(grouped), 4) and len(zones) > 1:   # (last of all, the viewer's own zones: a line)
+        zones = collapsed[-1:]
+        left = avail - total(zones, table)
+    status = cut(rest, max(0, min(len(rest), (left - 1) // 3)), "status")
+    if left - 1 - len(status) < 3:                    # (a page of 3 comes first)
+        status = []
+    page = max(3, left - 1 - len(status))
+    if len(grouped) <= page + 1:                      # (the line saying there are more would take as much room)
+        return screen(cut(rest, left - len(grouped), "status"), grouped)
+    return screen(status, grouped[:page], more=True)
 
 
 # -- what changed on the table ---------------------------------------------------------------

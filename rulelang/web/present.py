@@ -16,6 +16,7 @@ import math
 from rulelang.core.errors import RulelangError
 from rulelang.core.limits import WORK_LIMIT
 from rulelang.core.textsafe import printable
+from rulelang.engine.views import without_internal
 
 LOG_TAIL = 300              # the last log lines and messages a page is sent (the page shows them all)
 HIDDEN_ABILITY = "(an ability of a card you cannot see)"
@@ -79,7 +80,7 @@ def cell_glyphs(match, seat: int | None) -> dict:
         finally:
             match.me = saved
         return out
-    view_cells = match.view(seat)["cells"]
+    view_cells = without_internal(match.view(seat))["cells"]
     for name, held in view_cells.items():
         for value in held.values():
             if isinstance(value, list) and value:
@@ -156,7 +157,7 @@ def _ids_in(view: dict) -> set:
 
 def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
     """Everything `seat` is sent about the match now."""
-    view = match.view(seat)
+    view = without_internal(match.view(seat))         # (without what the rules keep `internal`)
     seen = match.visible_to(seat) | _ids_in(view)
     if not actions or match.is_over:
         acts, out_of_turn = [], []
@@ -177,7 +178,7 @@ def spectator_payload(match) -> dict:
     one-seat game: the rules' declared visibility, and their `show` values); the log as
     `log_for(None)` words it; the messages sent to everyone."""
     n = match.players
-    views = [match.view(p) for p in range(n)]
+    views = [without_internal(match.view(p)) for p in range(n)]
     public = set.intersection(*(match.visible_to(p) for p in range(n)))
     view = copy.deepcopy(views[0])
     view["viewer"] = None

@@ -164,7 +164,9 @@ class Scanner:
 
     def view_leaks(self, p: int, view: dict, explained: set[int] = frozenset()) -> list[str]:
         out = []
-        vis = self.visible(p) | set(explained)
+        # (the internal box, in views since issue 28: spent tokens, each announced as it was dug)
+        explained = set(explained) | {c for c in self.secret_kind if self.where.get(c, (None,))[0] == "box"}
+        vis = self.visible(p) | explained
         for z in view["zones"]:
             listed = (z.get("cards") or []) + (z.get("known") or [])
             for card in listed:

@@ -60,5 +60,5 @@ def test_soldiers_generals_castles_and_lying_pieces_read_differently():
     assert rows[5][7] == "1A3*"         # P1's archer general, 3 health, carrying map pieces
     assert rows[5][3] == "2c2"          # P2, 2 cavalry
     assert "#1I2" in rows[11]           # an empty castle
-    key = [v for v in m.view(0)["values"] if v["name"] == "Map key"][0]["value"]
+    key = " ".join(m.game.ir["boards"][0]["legend"])                  # the board's declared key
     assert "1i2c1: P1's soldiers" in key and "m2: 2 map pieces lying there" in key and "#1I2: P1's infantry castle" in key

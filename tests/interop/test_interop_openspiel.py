@@ -16,7 +16,7 @@ from rulelang.interop import openspiel  # noqa: E402
 T = pyspiel.GameType
 EXPECTED = {   # chance, information, utility (per player count given in GAMES)
     "regicide": (T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.IDENTICAL),
-    "valgard": (T.ChanceMode.DETERMINISTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.ZERO_SUM),
+    "valgard": (T.ChanceMode.DETERMINISTIC, T.Information.PERFECT_INFORMATION, T.Utility.ZERO_SUM),   # (`internal` is no secret)
     "shadow_hunters": (T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.GENERAL_SUM),
     "smash_up": (T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.ZERO_SUM),
     "noughts": (T.ChanceMode.DETERMINISTIC, T.Information.PERFECT_INFORMATION, T.Utility.ZERO_SUM),

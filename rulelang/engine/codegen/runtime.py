@@ -150,6 +150,16 @@ def _clamp(m, n, low, high):
     return low if n < low else high if n > high else n
 
 
+def _rules_text(m, c):
+    """`rules_text(c)`: component c's rules text (its card's, then its kind's) on one line, its
+    paragraphs joined by a space; "" when none."""
+    if c is None:
+        return ""
+    if type(c) is not int or not 0 <= c < len(m.kinds):
+        _fault("`rules_text` needs a component")
+    return " ".join((m.component_text(c) or "").split())
+
+
 def _next_seat(m, p):
     """The next player in the turn order who is not eliminated (p itself if nobody else is in)."""
     order, out = m.seq[1], m.seq[2]

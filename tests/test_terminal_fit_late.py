@@ -1,0 +1,115 @@
+"""Issue 28, late-game screens at a fixed terminal size (positions reached by a seeded run of
+random moves): the viewer's own secrets (`show … , own`) are never cut, the table (`show …,
+table`) gives way only after the zones and the rest of the status, `table` redraws it, and when
+the actions are paged the status is fitted beside the page printed, not beside every action."""
+from __future__ import annotations
+
+import io
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.play.repl import run_repl
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {name: rulelang.load(str(ROOT / "games" / f"{name}.rules"))
+            for name in ("shadow_hunters", "smash_up", "dozen_war")}
+
+
+def position(game, players: int, seed: int, moves: int):
+    """The match after `moves` random moves (seeded): a late-game position, the same every run."""
+    match = game.new_match(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+def screen(game, match, size: tuple[int, int], typed: str = "") -> tuple[list[str], str]:
+    """The decision's screen drawn for the seat to act at `size`, and all that was printed."""
+    out = io.StringIO()
+    run_repl(game, match.players, 0, stdin=io.StringIO(typed + "quit\n\n"), stdout=out, match=match, screen=size)
+    text = out.getvalue()
+    start = text.index("\n== ") + 1
+    end = text.index(f"P{match.current_player + 1}> ", start)
+    return text[start:end].rstrip("\n").split("\n"), text
+
+
+def value(match, seat: int, label: str):
+    return next(v["value"] for v in match.view(seat)["values"] if v["name"].startswith(label))
+
+
+def test_the_own_block_is_whole_on_a_crowded_late_screen(games):
+    """Shadow Hunters, turn 19 at 80×24: P2 (the Werewolf) is asked whether to counterattack; the
+    question, the Werewolf's text and the choices fill the screen, and the "You" block (P2's own
+    character, side, HP, win condition and ability) must still be whole on it (it fell behind
+    `… more lines of status`)."""
+    game = games["shadow_hunters"]
+    match = position(game, 4, 4, 77)
+    seat = match.current_player
+    lines, _ = screen(game, match, (80, 24))
+    assert len(lines) <= 20, "\n".join(lines)
+    body = " ".join(" ".join(lines).split())
+    assert "Counterattack" in body and "1. yes" in body
+    for line in value(match, seat, "You"):          # every line of the seat's own secrets
+        assert " ".join(line.split()) in body, (line, "\n".join(lines))
+
+
+def test_the_own_block_is_never_cut_through_a_game(games):
+    game = games["shadow_hunters"]
+    match = game.new_match(4, seed=3)
+    rng = random.Random(3)
+    for move in range(110):
+        if match.is_over:
+            break
+        if move % 5 == 0:
+            lines, _ = screen(game, match, (80, 24))
+            body = " ".join(" ".join(lines).split())
+            for line in value(match, match.current_player, "You"):
+                assert " ".join(line.split()) in body, (move, line, "\n".join(lines))
+        match.apply(rng.choice(match.legal_actions()))
+
+
+def test_the_table_gives_way_after_the_zones_and_table_redraws_it(games):
+    """Smash Up, turn 15 at 80×24: the bases (a shown value marked `table`) were cut to make room
+    for the decks and the other player's hand; now those zones give way first, and every base
+    with its minions is on screen. `table` redraws the bases too (it drew only the zones)."""
+    game = games["smash_up"]
+    match = position(game, 2, 3, 56)
+    seat = match.current_player
+    lines, text = screen(game, match, (80, 24), typed="table\n")
+    assert len(lines) <= 20, "\n".join(lines)
+    body = "\n".join(lines)
+    bases = value(match, seat, "Bases")
+    assert len(bases) >= 7
+    for line in bases:
+        assert line.strip() in body, (line, body)
+    assert "deck (P1): " not in body and "(the table: type table" in body
+    assert re.search(r"1\. \S", body)
+    redrawn = text[text.index(f"P{seat + 1}> ", text.index(body)):]
+    for line in bases:                               # `table`: the zones and the table's values
+        assert line.strip() in redrawn, (line, redrawn)
+    assert "deck (P1): 2" in redrawn
+
+
+def test_a_paged_turn_keeps_the_status_beside_the_page(games):
+    """Dozen War, round 4 at 120×40: 133 moves do not fit and are paged; the status (points,
+    coins, event) must be fitted beside the page printed, not replaced by `(the status: type
+    status)` because all the grouped moves would not fit."""
+    game = games["dozen_war"]
+    match = position(game, 2, 3, 90)
+    lines, _ = screen(game, match, (120, 40))
+    assert len(lines) <= 36, "\n".join(lines)
+    body = "\n".join(lines)
+    assert re.search(r"… \d+ more choices: type more", body), body
+    assert "(the status: type status)" not in body
+    assert re.search(r"^  Players: P1: \d+ points?, \d+ pieces?, \d+ coins?", body, re.M), body
+    assert "Event: " in body
+    assert sum(1 for x in lines if re.search(r"(→ |^  )\d+\. ", x)) >= 6      # a page of choices, not 3 lines

@@ -1,0 +1,157 @@
+"""Issue 28's smaller defects, on a game of its own: names always joined by commas, a worded
+window asked as its question, a question from a card's play naming that card, a card revealed to
+everyone read as revealed by name; a card's `text` before its kind's; `rules_text(c)` in rules;
+`show … , own` and `, table` in the view and the IR."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import rulelang
+from rulelang.core.errors import RuleError
+from rulelang.play.repl import run_repl
+
+SOURCE = """
+game "Spells" {
+  players 2
+  kind Spell { power: int  label card  text "Power " + text(power) + "." }
+  card Spell "Hex" { power: 1  copies: 2  text "Play: pick a spell on the altar to burn." }
+  card Spell "Ward" { power: 2 }
+  card Spell "Glow" { power: 3 }
+  card Spell "Dust" { power: 0 }
+  zone deck: pile, hidden, internal
+  zone hand: set per player, owner
+  zone secret: set per player, owner
+  zone altar: set, public
+  zone ash: set, public
+  var burnt: text = ""
+  window answer(s: Spell) as text(me) + ", " + text(s) + " was cast: answer it?"
+  setup { create cards Spell in deck
+          move [s for s in deck where s.card == "Glow"] to secret[0]
+          move [s for s in deck where s.card == "Ward" or s.card == "Dust"] to altar
+          move first([s for s in deck where s.card == "Hex"]) to hand[0]  move deck to hand[1] }
+  show "Your secret" = [text(s) for s in secret[me]], own
+  show "On the altar" = [text(s) + ": " + rules_text(s) for s in altar], table
+  show "Burnt" = burnt
+  turn { step s {
+    action cast(c in hand[me]) {
+      move c to altar
+      choose t in altar where t != c prompt "pick a spell to burn" { burnt = rules_text(t)  move t to ash }
+      open answer(c) from next(me) always
+      end turn
+    }
+    action show_secret require size(secret[me]) > 0 { reveal secret[me]  end turn }
+    action quit_game { finish draw }
+  } }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def game():
+    return rulelang.Game(rulelang.compile_source(SOURCE, "spells.rules"))
+
+
+def play(game, lines: list[str], screen=(100, 40)) -> str:
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("".join(x + "\n" for x in lines)), out, "spells.rules", screen=screen)
+    return out.getvalue()
+
+
+def test_a_cards_text_comes_before_its_kinds_and_rules_can_read_it(game):
+    m = game.new_match(2, seed=1)
+    hexes = [c for c, label in enumerate(m.labels) if label == "Hex"]
+    ward = m.labels.index("Ward")
+    assert m.rules_text(hexes[0], 0) == "Play: pick a spell on the altar to burn.\n\nPower 1."
+    assert m.rules_text(ward, 0) == "Power 2."
+    m.apply("cast Hex")
+    m.apply("Ward")
+    assert m.state()["vars"]["burnt"] == "Power 2."
+    m.apply("pass")
+    m.apply("pass")                           # (the window asks P1 too)
+    m.apply("cast Hex")
+    m.apply("Hex")                            # the first one: its card's text, then its kind's, on one line
+    assert m.state()["vars"]["burnt"] == "Play: pick a spell on the altar to burn. Power 1."
+
+
+def test_rules_text_needs_a_component_and_a_text_cannot_read_itself():
+    with pytest.raises(RuleError) as err:
+        rulelang.compile_source(SOURCE.replace("rules_text(t)", "rules_text(3)"), "spells.rules")
+    assert "spells.rules:" in str(err.value) and "a component" in str(err.value)
+    selfish = SOURCE.replace('text "Power " + text(power) + "."', 'text "Power " + rules_text(self)')
+    m = rulelang.Game(rulelang.compile_source(selfish, "spells.rules")).new_match(2, seed=1)
+    with pytest.raises(rulelang.RuleRuntimeError) as err:
+        m.rules_text(m.labels.index("Ward"), 0)
+    assert "reads itself" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_own_and_table_values_are_marked_in_the_view_and_the_ir(game):
+    assert game.ir["defs"]["__show0"]["place"] == "own" and game.ir["defs"]["__show1"]["place"] == "table"
+    assert "place" not in game.ir["defs"]["__show2"]
+    values = {v["name"]: v for v in game.new_match(2, seed=1).view(0)["values"]}
+    assert values["Your secret"] == {"name": "Your secret", "value": ["Glow"], "label": True, "own": True}
+    assert values["On the altar"]["table"] is True and "own" not in values["On the altar"]
+    assert "table" not in values["Burnt"] and "own" not in values["Burnt"]
+    with pytest.raises(RuleError) as err:
+        rulelang.compile_source(SOURCE.replace("for s in secret[me]], own", "for s in secret[me]], mine"), "s.rules")
+    assert "unknown shown value property `mine` (known: own, table)" in str(err.value)
+
+
+def test_the_smaller_defects_on_screen(game):
+    out = play(game, ["cast Hex", "Ward", "pass", "quit"])
+    # a question from the card just played names it
+    assert "  ▶ you must choose: Hex: pick a spell to burn\n" in out
+    # a worded window is asked as its question, not "you must choose: …"
+    assert "  ▶ P2, Hex was cast: answer it?\n" in out
+    assert "must choose: P2, Hex" not in out
+    # names side by side always by commas, one-word names too
+    out = play(game, ["table", "quit"])
+    assert "  secret (P1): 1 spell: Glow\n" in out
+    assert "  altar: 2 spells: Ward, Dust\n" in out
+    assert "  On the altar: Ward: Power 2., Dust: Power 0.\nP1> quit" in out.split("P1> table")[1]   # `table`
+
+
+def test_a_card_revealed_to_everyone_reads_as_revealed_by_name(game):
+    out = play(game, ["show secret", "", "quit"])
+    p2 = out[out.index("you are P2"):]
+    assert "  secret (P1): 1 spell, revealed: Glow\n" in p2
+    assert "you know: Glow" not in p2
+
+
+WALLS = """
+game "Walls" {
+  players 2
+  board b: squares(3, 3), legend ["#: a wall", "o: " + "a stone", ".: an empty cell"]
+  zone stones: pile per cell of b
+  setup { create Stone() in stones[cell(b, "a1")] }
+  kind Stone { label "o" }
+  turn { step s { action go { finish draw } } }
+}
+"""
+
+
+def test_a_board_declares_its_legend_and_board_shows_it():
+    ir = rulelang.compile_source(WALLS, "walls.rules")
+    assert ir["boards"][0]["legend"] == ["#: a wall", "o: a stone", ".: an empty cell"]
+    out = io.StringIO()
+    run_repl(rulelang.Game(ir), 2, 1, {}, {}, io.StringIO("board\nquit\n"), out, "walls.rules")
+    shown = out.getvalue().split("P1> board\n")[1]
+    assert "\n  Key:\n    #: a wall\n    o: a stone\n    .: an empty cell\nP1> quit" in shown
+    with pytest.raises(RuleError) as err:
+        rulelang.compile_source(WALLS.replace('legend ["#', 'legend [size(stones), "#'), "walls.rules")
+    assert "walls.rules:4:" in str(err.value) and "`legend` is a text or a list of texts written out" in str(err.value)
+
+
+def test_the_linter_says_what_internal_now_means_and_an_own_value_must_read_me():
+    src = SOURCE.replace("  var burnt: text = \"\"", "  var burnt: text = \"\"\n  var turns_seen: int = 0, internal\n"
+                         "  var peeked: int = 0, hidden, internal")
+    src = src.replace('show "Burnt" = burnt', 'show "Burnt" = burnt\n  show "Altar size" = size(altar), own')
+    diags = [d for d in rulelang.check_source(src, "spells.rules")[1] if d.code in ("W234", "W235")]
+    assert [(d.code, d.span.line) for d in diags] == [("W234", 15), ("W235", 25)], [str(d) for d in diags]
+    assert "views and interop carry it, as public" in diags[0].message
+    assert "`Altar size` is shown as the viewer's `own`, but never reads `me`" in diags[1].message
+    game = rulelang.Game(rulelang.compile_source(src, "spells.rules"))
+    view = game.new_match(2, seed=1).view(1)
+    assert {"name": "turns_seen", "value": 0, "internal": True} in view["values"]      # carried, flagged
+    assert all(v["name"] != "peeked" for v in view["values"])                         # hidden: in no view
