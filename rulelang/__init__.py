@@ -26,16 +26,20 @@ _ENGINE = ("Action", "Game", "Match", "interrupt_seat")
 if TYPE_CHECKING:
     from .engine.game import Game  # noqa: F401
     from .engine.match import Action, Match, interrupt_seat  # noqa: F401
+    from .engine.views import without_internal  # noqa: F401
 
 
 def __getattr__(name: str):
     if name in _ENGINE:
         from .engine import game, match
         return getattr(game if name == "Game" else match, name)
+    if name == "without_internal":        # a view as a screen shows it (for front ends)
+        from .engine.views import without_internal
+        return without_internal
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action", "interrupt_seat",
+__all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action", "interrupt_seat", "without_internal",
            "Diagnostic", "Span", "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError",
            "EngineFault"]
 

@@ -100,6 +100,7 @@ GENERATED_CODE_INTERFACE = {
     "cards_index": "the card declarations' index, built once",
     "src": "the card whose ability runs now (`source`)",
     "cuts": "a determinized copy's base: where its replay leaves the real world",
+    "component_text": "a component's rules text (`rules_text(c)`), its card's then its kind's",
 }
 
 

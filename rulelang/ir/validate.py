@@ -277,6 +277,9 @@ class _Quick:
     def k_maxItems(self, high, schema):
         return self._bound(high, lambda x: not len(x) > high, "array")
 
+    def k_maxLength(self, high, schema):
+        return self._bound(high, lambda x: not len(x) > high, "string")     # (code points, as jsonschema counts)
+
     def k_pattern(self, pattern, schema):
         search = re.compile(pattern).search             # (jsonschema: re.search, the same engine)
 

@@ -308,7 +308,7 @@ def _shown_values(game: n.Game) -> n.Game:
     decls, count = [], 0
     for d in game.decls:
         if isinstance(d, n.ShowDecl):
-            d = n.DefDecl(d.span, f"__show{count}", None, d.value, True, d.label, d.modifiers)
+            d = n.DefDecl(d.span, f"__show{count}", None, d.value, True, d.label, modifiers=d.modifiers)
             count += 1
         decls.append(d)
     return n.Game(game.span, game.name, tuple(decls), game.sources)

@@ -9,14 +9,13 @@ text of every component and enum value a player may look up, and the "thinkingâ€
 from __future__ import annotations
 
 import re
-import sys
 import textwrap
 import threading
 import time
 from collections import Counter
 
 from rulelang.core.textsafe import printable
-from rulelang.engine.views import without_internal  # noqa: F401  (the screen's view: without `internal`)
+from rulelang import without_internal  # noqa: F401  (the screen's view: without `internal`)
 
 
 def words(value) -> str:
@@ -499,7 +498,6 @@ class Thinking:
 
 def terminal_size(stream) -> tuple[int, int] | None:
     """(columns, lines) of the terminal `stream` writes to; None when it is no terminal."""
-    import os
     import shutil
     try:
         if not stream.isatty():

@@ -16,7 +16,7 @@ import math
 from rulelang.core.errors import RulelangError
 from rulelang.core.limits import WORK_LIMIT
 from rulelang.core.textsafe import printable
-from rulelang.engine.views import without_internal
+from rulelang import without_internal
 
 LOG_TAIL = 300              # the last log lines and messages a page is sent (the page shows them all)
 HIDDEN_ABILITY = "(an ability of a card you cannot see)"
