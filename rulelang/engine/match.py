@@ -31,6 +31,7 @@ from .pausing import MatchPausing
 from .copies import MatchCopies
 from .views import MatchViews
 from .saves import MatchSaves
+from .simultaneous import MatchSimultaneous
 from .support import CHECKPOINT_EVERY, HELD_CHECK_WORK, RULE_FAULTS, SHARED_ALL, SHARED_COMPONENTS, _checking, _engine_fault, _in_words, _replay_check, _text
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ GENERATED_CODE_INTERFACE = {
 }
 
 
-class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
+class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchSimultaneous):
     """One play of a game. Use only the public methods; the rest is the engine's."""
 
     # The interaction model's state (codegen/effects.py). Class-level defaults: a game that can
@@ -258,6 +259,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
         nobody is ever asked to pass. Their texts name the player (`P3: reveal`); `apply` takes them
         like any legal action, and the player to act afterwards is the one who was to act before."""
         if (self.result is not None or self.pending is not None or ANYTIME_STEP not in self.game.steps
+                or self.simul is not None
                 or type(player) is not int or not 0 <= player < self.players or player == self.actor):
             return []
         try:
@@ -299,6 +301,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
 
     def apply(self, action) -> None:
         text = action.text if type(action) is Action else str(action).strip()
+        if self.simul is not None and self.result is None:     # a simultaneous decision (simultaneous.py)
+            self._commit(text)
+            return
         by_text = self._by_text
         if by_text is None or self.result is not None:
             if self.result is not None:

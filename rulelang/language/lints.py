@@ -288,6 +288,7 @@ class StaticLint:
         self.flow()
         self.progress()
         self.interaction_lints()
+        self.simultaneous_lints()
         self.empty_extreme_lints()
         return self.out
 
@@ -320,6 +321,23 @@ class StaticLint:
                 if name != "span":
                     part = getattr(x, name)
                     stack.append((part, guarded or (guard is not None and name in guard[1] and _tests_size(guard[0]))))
+
+    # ---- simultaneous steps nobody can answer ----
+    def simultaneous_lints(self) -> None:
+        for step in self.steps.values():
+            d = step.decl
+            if d.reveal and not d.simultaneous:
+                self.report("W231", "warning", f"step `{d.name}` is not simultaneous, so its `reveal` block never "
+                            f"runs (write `step {d.name} simultaneous {{ … }}`)", d.span)
+            if not d.simultaneous:
+                continue
+            if isinstance(d.actor, n.ListLit) and not d.actor.items:
+                self.report("W230", "warning", f"nobody can answer simultaneous step `{d.name}`: `by []` asks no "
+                            f"player (the engine runs `on stuck` there)", d.actor.span)
+            elif not step.playable:
+                why = "it has no action" if not d.actions else "none of its actions can ever be played"
+                self.report("W230", "warning", f"nobody can answer simultaneous step `{d.name}`: {why} "
+                            f"(the engine runs `on stuck` there)", d.span)
 
     # ---- windows nobody answers, triggers that set themselves off ----
     def interaction_lints(self) -> None:
@@ -541,6 +559,7 @@ class StaticLint:
         for step in self.steps.values():
             yield step.decl.enter
             yield from (a.body for a in step.decl.actions)
+            yield step.decl.reveal
         yield from self.handlers.values()
         yield from (d.body for d in self.whens)
         yield from (d.body for d in self.limits)
@@ -770,6 +789,7 @@ class StaticLint:
         for step in self.steps.values():
             blocks.append(step.decl.enter)
             blocks.extend(a.body for a in step.decl.actions)
+            blocks.append(step.decl.reveal)
         blocks.extend(self.handlers.values())
         blocks.extend(d.body for d in self.whens)
         blocks.extend(d.body for d in self.limits)
@@ -820,10 +840,15 @@ class StaticLint:
             wait = _wait(name)
             g[_enter(name)] = self.targets(self.exits(step.decl.enter, quiet), wait, quiet)
             succ = set()
+            # a simultaneous step: the answers' bodies, then its `reveal` block, which decides if it moves the flow
+            reveal = self.exits(step.decl.reveal, quiet) if step.decl.simultaneous and step.decl.reveal else None
             for a in step.playable:
                 if quiet and a.require is not None and _mentions_turn_count(a.require, self.c):
                     continue
-                for t in self.targets(self.exits(a.body, quiet), wait, quiet):
+                outs = self.exits(a.body, quiet)
+                if reveal is not None:
+                    outs = (reveal - {FALL}) | (outs if FALL in reveal else frozenset())
+                for t in self.targets(outs, wait, quiet):
                     succ.add(t)
                     self.action_edges.setdefault((wait, t), []).append(a)
             if step.may_be_stuck and not quiet:
