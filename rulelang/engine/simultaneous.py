@@ -143,6 +143,14 @@ class MatchSimultaneous:
         self._by_text = None
         self._settle(signal)
 
+    @property
+    def simultaneous(self) -> dict | None:
+        """The simultaneous decision open now, as everyone may know it: {"step", "seats"} (who is
+        asked, in order), or None. Who has answered, and what, it does not say."""
+        if self.simul is None or self.result is not None:
+            return None
+        return {"step": self.simul[0], "seats": list(self.simul[1])}
+
     # ---- what others may know ----
     def _simul_view(self, player: int) -> dict:
         """A seat's view of an open simultaneous decision: who is asked (the rules say it), its own
