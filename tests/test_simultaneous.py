@@ -291,3 +291,27 @@ def test_pettingzoo_agents_act_in_turn_and_observe_no_answer(rps):
         assert e.agent_selection == "P2"
         seen.append((e.observe("P2")["observation"].tolist(), e.observe_text("P2"), e.infos["P2"]))
     assert seen[0] == seen[1]
+
+
+def test_each_seat_lists_its_own_answers_and_plays_them_in_any_order(bids):
+    m = bids.new_match(3, seed=0)
+    assert [len(m.legal_actions_of(p)) for p in range(3)] == [11, 11, 11]
+    m.apply("bid 4", seat=2)
+    assert m.legal_actions_of(2) == [] and m.current_player == 0
+    with pytest.raises(IllegalAction):
+        m.apply("bid 1", seat=2)                       # answered already
+    m.apply("bid 9", seat=1)
+    m.apply("bid 1", seat=0)
+    assert m.log == ["P1: bid 1", "P2: bid 9", "P3: bid 4"] and m.messages == ["P2 takes lot of 4 for 9"]
+
+
+def test_pettingzoo_parallel_env_asks_every_answer_in_one_step(bids):
+    pz = pytest.importorskip("rulelang.interop.pettingzoo")
+    e = pz.parallel_env(bids, players=2)
+    obs, infos = e.reset(seed=0)
+    assert e.acting() == ["P1", "P2"] and infos["P1"]["legal_texts"][:3] == ["bid 0", "bid 1", "bid 10"]
+    index = {t: i for i, t in enumerate(infos["P1"]["legal_texts"])}
+    obs, rewards, terms, truncs, infos = e.step({"P1": index["bid 3"], "P2": index["bid 5"]})
+    assert e.match.messages == ["P2 takes lot of 4 for 5"] and not any(terms.values())
+    from pettingzoo.test import parallel_api_test
+    parallel_api_test(pz.parallel_env(bids, players=3), num_cycles=40)

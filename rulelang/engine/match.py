@@ -299,11 +299,16 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             signal = drain(self) or signal
         self._settle(signal)
 
-    def apply(self, action) -> None:
+    def apply(self, action, seat: int | None = None) -> None:
+        """Play a legal action of the player to act (`current_player`). `seat`: the player who
+        plays it — during a simultaneous decision any player still to answer (`legal_actions_of`),
+        otherwise it must be the player to act."""
         text = action.text if type(action) is Action else str(action).strip()
         if self.simul is not None and self.result is None:     # a simultaneous decision (simultaneous.py)
-            self._commit(text)
+            self._commit(text, seat)
             return
+        if seat is not None and seat != self.current_player:
+            raise IllegalAction(f"`{text}` is not a legal action of {player_text(seat) if type(seat) is int else seat} now")
         by_text = self._by_text
         if by_text is None or self.result is not None:
             if self.result is not None:

@@ -24,7 +24,7 @@ from .codegen import player_text
 from .codegen.effects import drain
 from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
-from .support import _short
+from .support import RULE_FAULTS, _short
 
 
 def _seat_prefix(text: str):
@@ -89,11 +89,18 @@ class MatchSimultaneous:
         return True
 
     # ---- answering (Match.apply) ----
-    def _commit(self, text: str) -> None:
-        """One seat's answer: kept in secret, or, the last one, all revealed and run."""
+    def _commit(self, text: str, given: int | None = None) -> None:
+        """One seat's answer (the actor's, `given`'s, or the one `P3: TEXT` names): kept in
+        secret, or, the last one, all revealed and run."""
         step, seats, answers = self.simul
         self.legal_actions()
-        if text in self._by_text:               # the actor's own answer
+        if given is not None:
+            if (type(given) is not int or given not in seats or answers[seats.index(given)] is not None
+                    or text not in (self._by_text if given == self.actor else self._listing_of(given))):
+                raise IllegalAction(f"`{text}` is not a legal action of "
+                                    f"{player_text(given) if type(given) is int else given} now")
+            seat, answer = given, text
+        elif text in self._by_text:             # the actor's own answer
             seat, answer = self.actor, text
         else:                                   # `P3: TEXT`: P3's, whoever is the actor
             seat, answer = _seat_prefix(text)
@@ -150,6 +157,24 @@ class MatchSimultaneous:
         if self.simul is None or self.result is not None:
             return None
         return {"step": self.simul[0], "seats": list(self.simul[1])}
+
+    def legal_actions_of(self, player: int) -> list:
+        """The actions `player` may take now: during a simultaneous decision, its answers while
+        it has still to answer (play one with `apply(action, seat=player)`, in any order);
+        otherwise the legal actions if `player` is the one to act, else none."""
+        if self.result is not None or type(player) is not int or not 0 <= player < self.players:
+            return []
+        if self.simul is None:
+            return self.legal_actions() if player == self.current_player else []
+        step, seats, answers = self.simul
+        if player not in seats or answers[seats.index(player)] is not None:
+            return []
+        if player == self.actor:
+            return self.legal_actions()
+        try:
+            return list(self._listing_of(player).values())
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("listing the legal actions", err) from None
 
     # ---- what others may know ----
     def _simul_view(self, player: int) -> dict:

@@ -583,9 +583,9 @@ class Actions:
         else:
             self.mode, self.size = "index", cap
 
-    def legal(self, match) -> list:
-        """(index, Action) pairs, ascending by index."""
-        acts = match.legal_actions()
+    def legal(self, match, acts: list | None = None) -> list:
+        """(index, Action) pairs, ascending by index (of `acts`: by default, the legal actions)."""
+        acts = match.legal_actions() if acts is None else acts
         if self.mode == "index":
             acts = sorted(acts, key=str)[:self.size]
             return list(enumerate(acts))

@@ -840,15 +840,10 @@ class StaticLint:
             wait = _wait(name)
             g[_enter(name)] = self.targets(self.exits(step.decl.enter, quiet), wait, quiet)
             succ = set()
-            # a simultaneous step: the answers' bodies, then its `reveal` block, which decides if it moves the flow
-            reveal = self.exits(step.decl.reveal, quiet) if step.decl.simultaneous and step.decl.reveal else None
             for a in step.playable:
                 if quiet and a.require is not None and _mentions_turn_count(a.require, self.c):
                     continue
-                outs = self.exits(a.body, quiet)
-                if reveal is not None:
-                    outs = (reveal - {FALL}) | (outs if FALL in reveal else frozenset())
-                for t in self.targets(outs, wait, quiet):
+                for t in self.targets(self.answered(step, self.exits(a.body, quiet), quiet), wait, quiet):
                     succ.add(t)
                     self.action_edges.setdefault((wait, t), []).append(a)
             if step.may_be_stuck and not quiet:
@@ -861,6 +856,14 @@ class StaticLint:
         g[END] = set()
         g[ERROR] = set()
         return g
+
+    def answered(self, step: Step, outs: frozenset, quiet: bool = False) -> frozenset:
+        """How an action of this step may end the effect: at a simultaneous step, its body and then
+        the step's `reveal` block, whose `goto`/`end turn`/`finish` wins over the body's."""
+        if not (step.decl.simultaneous and step.decl.reveal):
+            return outs
+        reveal = self.exits(step.decl.reveal, quiet)
+        return (reveal - {FALL}) | (outs if FALL in reveal else frozenset())
 
     def flow(self) -> None:
         if not self.steps:
@@ -883,7 +886,7 @@ class StaticLint:
             if _enter(name) not in reach and not name.startswith("__"):     # (`__anytime`: see desugar.py)
                 how = "no `goto` leads to it" + ("" if step.decl.in_turn else " and it is not in the `turn`")
                 self.report("W202", "warning", f"step `{name}` can never be reached: {how}", step.decl.span)
-        stays = any(FALL in self.exits(a.body) for name, step in self.steps.items()
+        stays = any(FALL in self.answered(step, self.exits(a.body)) for name, step in self.steps.items()
                     if _wait(name) in reach for a in step.playable)
         if self.consts.players[1] > 1 and self.first_step and stays and not any(d.severity == "error" for d in self.out) \
                 and not any(TURN in g.get(node, ()) for node in reach if node != START):
