@@ -315,3 +315,17 @@ def test_pettingzoo_parallel_env_asks_every_answer_in_one_step(bids):
     assert e.match.messages == ["P2 takes lot of 4 for 5"] and not any(terms.values())
     from pettingzoo.test import parallel_api_test
     parallel_api_test(pz.parallel_env(bids, players=3), num_cycles=40)
+
+
+def test_a_save_file_made_mid_decision_replays_with_its_answers_and_the_rulebook_says_how(bids):
+    from rulelang.play.replay import rebuild, save_data
+    from rulelang.play.repl import rulebook
+    m = bids.new_match(3, seed=5)
+    m.apply("bid 2"), m.apply("P3: bid 7")
+    data = json.loads(json.dumps(save_data(bids, m, 5, {})))
+    assert data["log"] == []                           # the answers are not in the log: only in the state
+    assert rebuild(data, bids).state() == m.state()
+    text = rulebook(bids)
+    assert ("Step `auction` (every player still in answers at once, in secret; the answers are revealed "
+            "together, then the step's `reveal` rule runs)") in text
+    assert "“every lot is sold” (once the answers at step auction are revealed)" in text

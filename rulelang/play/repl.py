@@ -1417,6 +1417,11 @@ def _action_name(a: dict) -> str:
 def _step(doc: _Doc, s: dict, about: dict, code: _Source, ir: dict, anytime: set) -> None:
     words = about.get("steps", {}).get(s["name"])
     actor = " (the rules say who acts)" if s.get("actor") is not None else ""
+    together = s.get("simultaneous")
+    if together is not None:                   # (language.md, "Simultaneous decisions")
+        who = "the players the rules name answer" if together["seats"] is not None else "every player still in answers"
+        actor = (f" ({who} at once, in secret; the answers are revealed together"
+                 + (", then the step's `reveal` rule runs)" if together["reveal"] else ")"))
     doc.para(f"Step {doc.code(s['name'])}{actor}" + (f": {printable(words)}" if words else ""))
     for a in s["actions"]:
         if a["name"] not in anytime:          # (listed once, under "at any time")
@@ -1464,6 +1469,8 @@ def _endings(ir: dict, code: _Source) -> list[str]:
         visit(s["enter"], f"on entering step {s['name']}")
         for a in s["actions"]:
             visit(a["body"], f"after the action {a['name'].replace('_', ' ')}")
+        if s.get("simultaneous") is not None:
+            visit(s["simultaneous"]["reveal"], f"once the answers at step {s['name']} are revealed")
     for name, p in ir["procs"].items():
         if name.startswith("__c"):
             where = "in a card's ability"
