@@ -329,3 +329,14 @@ def test_a_save_file_made_mid_decision_replays_with_its_answers_and_the_rulebook
     assert ("Step `auction` (every player still in answers at once, in secret; the answers are revealed "
             "together, then the step's `reveal` rule runs)") in text
     assert "“every lot is sold” (once the answers at step auction are revealed)" in text
+
+
+def test_a_greedy_bot_cannot_take_a_win_it_could_only_see_in_the_others_answers(rps):
+    from rulelang.play.bots import GreedyBot
+    picks = set()
+    for first in ("rock", "paper", "scissors"):
+        m = rps.new_match(2, seed=1)
+        m.apply("rock"), m.apply("paper")              # P2 leads 1-0: one more win ends the game
+        m.apply(first)
+        picks.add(GreedyBot(seed=3).choose(m).text)
+    assert len(picks) == 1                             # (looking at the real answer would pick the winner)
