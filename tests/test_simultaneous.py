@@ -340,3 +340,14 @@ def test_a_greedy_bot_cannot_take_a_win_it_could_only_see_in_the_others_answers(
         m.apply(first)
         picks.add(GreedyBot(seed=3).choose(m).text)
     assert len(picks) == 1                             # (looking at the real answer would pick the winner)
+
+
+def test_the_replay_contract_holds_through_answers_and_reveals(rps, bids, monkeypatch):
+    from rulelang.engine import support
+    monkeypatch.setattr(support, "CHECK_REPLAY", True)     # every chain is run twice and compared
+    rng = random.Random(5)
+    for game, players in ((rps, 3), (bids, 4)):
+        for seed in range(3):
+            m = game.new_match(players, seed=seed)
+            while not m.is_over:
+                m.apply(rng.choice(m.legal_actions()))
