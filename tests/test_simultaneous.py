@@ -45,6 +45,12 @@ def test_the_ir_of_a_simultaneous_step_and_of_an_old_one(rps):
     assert step["simultaneous"]["reveal"][-1] == {"s": "end_turn", "to": None, "line": 21}
     old = rulelang.compile_source('game "g" { players 2  turn { step s { action a { finish draw } } } }', "g.rules")
     assert "simultaneous" not in old["steps"][0]          # an old rule file compiles as it did
+    var = rulelang.compile_source('game "g" { players 2  var simultaneous: int = 0  turn { step s by simultaneous '
+                                  '{ action a { simultaneous += 1  finish draw } } } }', "g.rules")
+    step = rulelang.compile_source('game "g" { players 2  turn { step simultaneous { action b { finish draw } } } }',
+                                   "g.rules")
+    assert var["steps"][0]["actor"]["k"] == "var" and step["steps"][0]["name"] == "simultaneous"
+    assert "simultaneous" not in var["steps"][0] and "simultaneous" not in step["steps"][0]   # (a keyword only here)
 
 
 def lint(source: str) -> list[str]:
