@@ -15,6 +15,7 @@ from rulelang import check_source
 from rulelang.core.errors import IllegalAction, RuleRuntimeError, StateError
 from rulelang.play.bots import IsmctsBot
 from rulelang.play.repl import run_repl
+from rulelang.web.present import seat_payload, spectator_payload
 
 HERE = Path(__file__).parent / "simultaneous"
 
@@ -227,6 +228,7 @@ def observations(m, q: int, iface=None) -> str:
            "interrupts": [a.text for a in m.interrupts(q)]}
     if iface is not None:
         out["vector"] = iface.observe(m, q).tolist()
+    out["web"] = seat_payload(m, q)                    # what a seat's browser is sent
     return json.dumps(out, sort_keys=True, default=str)
 
 
@@ -253,7 +255,9 @@ def test_leak_scan_no_committed_answer_reaches_another_seat_before_the_reveal(na
                     w.apply(text)
                     if len(w.log) > len(m.log):       # the last answer reveals: nothing left to hide
                         break
-                    worlds.append({q: observations(w, q, iface) for q in range(players) if q != p})
+                    seen = {q: observations(w, q, iface) for q in range(players) if q != p}
+                    seen["spectator"] = json.dumps(spectator_payload(w), sort_keys=True, default=str)
+                    worlds.append(seen)
                 for other in worlds[1:]:
                     assert other == worlds[0], f"{name}: an answer of P{p + 1} shows to another seat"
                 commits += len(worlds) > 1
