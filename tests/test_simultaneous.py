@@ -361,3 +361,17 @@ def test_the_replay_contract_holds_through_answers_and_reveals(rps, bids, monkey
             m = game.new_match(players, seed=seed)
             while not m.is_over:
                 m.apply(rng.choice(m.legal_actions()))
+
+
+def test_a_save_paused_in_a_reveal_must_reveal_the_answers_given():
+    game = game_of('''game "g" { players 2  var n: int = 0 per player
+      turn { step s simultaneous {
+        action pick(k in 1..2) { n[me] = k  may by me prompt "double?" { n[me] = 2 * k } }
+        reveal { finish draw } } } }''')
+    m = game.new_match(2, seed=0)
+    m.apply("pick 2"), m.apply("pick 1")
+    saved = json.loads(json.dumps(m.state()))
+    for pairs in ([[0, "pick 1"], [1, "pick 1"]], [[0, "pick 2"], [0, "pick 1"]], [[1, "pick 1"], [0, "pick 2"]]):
+        bad = dict(saved, pending=dict(saved["pending"], root=["simul", "s", pairs]))
+        with pytest.raises(StateError, match="cannot be replayed: .*not those given"):
+            rulelang.Match.from_state(game, bad)

@@ -122,6 +122,10 @@ class MatchSimultaneous:
         """Run every answer's action (bound from the position they were chosen in), then `reveal`."""
         if self.simul is None or self.simul[0] != step or self.step != step:
             raise RuleFault(f"no simultaneous decision is open at step `{step}`")
+        _, seats, answers = self.simul
+        if ([p for p, _ in pairs] != list(seats) or answers.count(None) != 1
+                or any(a is not None and a != text for a, (_, text) in zip(answers, pairs))):
+            raise RuleFault(f"the answers revealed at step `{step}` are not those given")
         self.simul = None
         found = []
         for p, text in pairs:
