@@ -375,3 +375,21 @@ def test_a_save_paused_in_a_reveal_must_reveal_the_answers_given():
         bad = dict(saved, pending=dict(saved["pending"], root=["simul", "s", pairs]))
         with pytest.raises(StateError, match="cannot be replayed: .*not those given"):
             rulelang.Match.from_state(game, bad)
+
+
+def test_the_games_play_the_same_without_the_engines_fast_paths(rps, bids, monkeypatch):
+    from rulelang.engine.codegen.constants import OPTIMISATIONS
+    from rulelang.engine.game import Game
+    traces = {}
+    for setting in ("all", "none"):
+        monkeypatch.setenv("RULELANG_OPTIMISE", setting)
+        for name, game, players in (("rps", rps, 3), ("bids", bids, 3)):
+            plain = Game(game.ir)
+            assert plain.lowerer.opt == (frozenset(OPTIMISATIONS) if setting == "all" else frozenset())
+            rng = random.Random(2)
+            for seed in range(3):
+                m = plain.new_match(players, seed=seed)
+                while not m.is_over:
+                    m.apply(rng.choice(m.legal_actions()))
+                traces.setdefault((name, seed), []).append(m.state())
+    assert all(a == b for a, b in traces.values())
