@@ -44,6 +44,13 @@ def test_the_ir_of_a_simultaneous_step_and_of_an_old_one(rps):
     step = rps.ir["steps"][0]
     assert step["actor"] is None and step["simultaneous"]["seats"] is None
     assert step["simultaneous"]["reveal"][-1] == {"s": "end_turn", "to": None, "line": 21}
+    from jsonschema import Draft202012Validator
+    schema = json.loads((Path(rulelang.__file__).parent / "ir" / "schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator(schema).validate(rps.ir)
+    bad = json.loads(json.dumps(rps.ir))
+    bad["steps"][0]["actor"] = {"k": "lit", "v": 0}
+    with pytest.raises(rulelang.RulelangError, match="a simultaneous step has no actor"):
+        rulelang.Game(bad)
     old = rulelang.compile_source('game "g" { players 2  turn { step s { action a { finish draw } } } }', "g.rules")
     assert "simultaneous" not in old["steps"][0]          # an old rule file compiles as it did
     var = rulelang.compile_source('game "g" { players 2  var simultaneous: int = 0  turn { step s by simultaneous '
