@@ -70,6 +70,13 @@ class MatchSimultaneous:
             self.actor, self._by_text = actor, listed
             self.me = actor
 
+    def _listing_for(self, seat: int) -> dict:
+        """`_listing_of` outside an effect: a fault of the rules is a rule error (file and line)."""
+        try:
+            return self._listing_of(seat)
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("listing the legal actions", err) from None
+
     def _open_simultaneous(self) -> bool:
         """At a simultaneous step: ask every seat that has a legal action. False if none has one
         (then `on stuck` decides, `me` whose turn it is)."""
@@ -96,7 +103,7 @@ class MatchSimultaneous:
         self.legal_actions()
         if given is not None:
             if (type(given) is not int or given not in seats or answers[seats.index(given)] is not None
-                    or text not in (self._by_text if given == self.actor else self._listing_of(given))):
+                    or text not in (self._by_text if given == self.actor else self._listing_for(given))):
                 raise IllegalAction(f"`{text}` is not a legal action of "
                                     f"{player_text(given) if type(given) is int else given} now")
             seat, answer = given, text
@@ -105,7 +112,7 @@ class MatchSimultaneous:
         else:                                   # `P3: TEXT`: P3's, whoever is the actor
             seat, answer = _seat_prefix(text)
             if (seat not in seats or answers[seats.index(seat)] is not None
-                    or answer not in self._listing_of(seat)):
+                    or answer not in self._listing_for(seat)):
                 raise IllegalAction(f"`{text}` is not a legal action now")
         i = seats.index(seat)
         answers = answers[:i] + (answer,) + answers[i + 1:]
@@ -175,10 +182,7 @@ class MatchSimultaneous:
             return []
         if player == self.actor:
             return self.legal_actions()
-        try:
-            return list(self._listing_of(player).values())
-        except RULE_FAULTS + (RuleFault,) as err:
-            raise self._rule_error("listing the legal actions", err) from None
+        return list(self._listing_for(player).values())
 
     # ---- what others may know ----
     def _simul_view(self, player: int) -> dict:
@@ -198,7 +202,7 @@ class MatchSimultaneous:
             if p == player or a is None:
                 fresh.append(a)
                 continue
-            options = list(m._listing_of(p))
+            options = list(m._listing_for(p))
             fresh.append(options[rng.randrange(len(options))] if options else None)
         m.simul = (step, seats, tuple(fresh))
         m.actor = seats[fresh.index(None)] if None in fresh else m.actor
