@@ -30,6 +30,11 @@ def bids():
     return rulelang.load(str(HERE / "sealed_bids.rules"))
 
 
+@pytest.fixture(scope="module")
+def draft():
+    return rulelang.load(str(HERE / "draft.rules"))
+
+
 def game_of(source: str) -> rulelang.Game:
     return rulelang.Game(rulelang.compile_source(source, "x.rules"))
 
@@ -239,7 +244,7 @@ def observations(m, q: int, iface=None) -> str:
     return json.dumps(out, sort_keys=True, default=str)
 
 
-@pytest.mark.parametrize("name,players", [("rps", 3), ("bids", 3), ("bids", 2)])
+@pytest.mark.parametrize("name,players", [("rps", 3), ("bids", 3), ("bids", 2), ("draft", 3)])
 def test_leak_scan_no_committed_answer_reaches_another_seat_before_the_reveal(name, players, request):
     game = request.getfixturevalue(name)
     try:
@@ -400,3 +405,24 @@ def test_the_games_play_the_same_without_the_engines_fast_paths(rps, bids, monke
                     m.apply(rng.choice(m.legal_actions()))
                 traces.setdefault((name, seed), []).append(m.state())
     assert all(a == b for a, b in traces.values())
+
+
+def test_a_drafted_card_stays_secret_after_the_reveal_and_taking_two_is_not_seen_before(draft):
+    m = draft.new_match(2, seed=1)
+    hand = lambda p: next(z for z in m.view(p)["zones"] if z["name"] == "hand" and z["owner"] == p)  # noqa: E731
+    assert [c["label"] for c in hand(0)["cards"]] == ["card 5", "card 10", "card 14", "card 13"]
+    assert [c["label"] for c in hand(1)["cards"]] == ["card 2", "card 16", "card 12", "card 8"]
+    before = m.view(0)
+    m.apply("pick two card 12 card 8", seat=1)          # P2 takes two: P1 sees nothing of it
+    assert m.view(0) == before
+    m.apply("pick card 14")
+    assert m.log == ["P1: pick card 14", "P2: pick two card 12 card 8"]
+    assert m.log_for(0) == ["P1: pick card 14", "(a secret choice)"]
+    assert m.log_for(1) == ["(a secret choice)", "P2: pick two card 12 card 8"]
+    assert values(m)["doubles"] == [1, 0]               # that P2 took two is public once revealed
+    picked = {z["owner"]: z["count"] for z in m.view(0)["zones"] if z["name"] == "picked"}
+    assert picked == {0: 1, 1: 2}
+    out = io.StringIO()
+    run_repl(draft, 2, 1, {}, {1: "random"}, io.StringIO("pick card 14\nquit\n"), out, "draft.rules")
+    line = next(x for x in out.getvalue().splitlines() if x.startswith("P2 (random) answers in secret;"))
+    assert line == "P2 (random) answers in secret; every answer is revealed: P1: (a secret choice) · P2: (a secret choice)"

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from .codegen import player_text
-from .codegen.effects import drain
+from .codegen.effects import drain, seen_by
 from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS, _short
@@ -143,9 +143,11 @@ class MatchSimultaneous:
         self._by_text = None
         self.work = WORK_LIMIT                  # (the answers and `reveal` are one effect)
         signal = None
+        for p, text, action in found:           # all revealed at once, before any of them runs
+            self.log.append(f"{player_text(p)}: {text}")
+            self._private_answer(step, p, action, len(self.log) - 1)
         for p, text, action in found:
             self.actor = self.me = p
-            self.log.append(f"{player_text(p)}: {text}")
             got = action._fn(self, action._args)
             if self.trig:
                 got = drain(self) or got
@@ -160,6 +162,27 @@ class MatchSimultaneous:
             signal = got or signal
         self._by_text = None
         self._settle(signal)
+
+    def _private_answer(self, step: str, seat: int, action, at: int) -> None:
+        """An answer that names components some seat cannot see (a card picked from one's own hand)
+        is logged as private to its player and those who can see them, as a choice's answer is: a
+        drafted card stays secret. When the chain ends, seats that can see it by then (it was laid
+        face up) may read it too (effects.widen_private)."""
+        flags = self.game.__dict__.setdefault("_simul_comp_params", {}).get((step, action._meta[0]))
+        if flags is None:
+            decl = next(a for s in self.game.ir["steps"] if s["name"] == step
+                        for a in s["actions"] if a["name"] == action._meta[0])
+            flags = self.game._simul_comp_params[(step, action._meta[0])] = [p.get("show") == "comp"
+                                                                             for p in decl["params"]]
+        comps = [c for flag, arg in zip(flags, action._args) if flag
+                 for c in (arg if isinstance(arg, (list, tuple)) else [arg]) if type(c) is int]
+        if not comps:
+            return
+        seats = [q for q in range(self.players) if q == seat or all(seen_by(self, c, q) for c in comps)]
+        if len(seats) < self.players:
+            self.private = {**self.private, at: seats}
+            if len(comps) == 1:                 # (several: widened by none of them alone)
+                self.named = self.named + [(at, comps[0])]
 
     @property
     def simultaneous(self) -> dict | None:

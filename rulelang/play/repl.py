@@ -396,10 +396,15 @@ class _Session:
         own = before.get(actor, set())          # a human showing their own card tells them nothing
         told = len(match.message_log())
         question = match.question
-        self.was_secret = match.simultaneous is not None       # (engine/simultaneous.py)
+        together = match.simultaneous                          # (engine/simultaneous.py)
+        self.was_secret = together is not None
         logged = len(match.log)
         match.apply(action)
-        self.revealed = match.log_for(None)[logged:] if self.was_secret else []
+        self.revealed = []
+        if together is not None and len(match.log) > logged:    # the last answer: one entry per player asked
+            public, raw = match.log_for(None)[logged:], match.log[logged:]
+            self.revealed = [text if text == mine else f"{seat_name(seat)}: {text}"     # (a drafted card stays secret)
+                             for seat, text, mine in zip(together["seats"], public, raw)]
         if question is not None and match.log:      # the question this answer was to (for `log`)
             self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
         reason = learned(match, {p: seen | own for p, seen in before.items()}, told)
