@@ -99,6 +99,8 @@ class MatchCopies:
             m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None
             m.tape, m.ckpt = (), None             # chance given ahead of time is the future too
             m.seed = None                         # (the seed would tell the deal: replay the setup)
+            if m.simul is not None:               # the others' secret answers: drawn again
+                m._simul_hide(m, player, rng)
             if pending is not None:
                 # The paused chain replays from its base as it really ran, up to the question it
                 # waits for (what it did so far depended on the real cards: so does its replay).

@@ -276,8 +276,13 @@ class MatchFlow:
             self.actor = actor_fn(self) if actor_fn is not None else self.current
             if self.intern is None:
                 self.intern = game.universe(self)
-            self.me = self.actor
-            out = self._by_text = enum(self)
+            if interactive and self.step in game.code.simultaneous:   # every seat asked answers in secret
+                if self._open_simultaneous():
+                    return
+                out = None
+            else:
+                self.me = self.actor
+                out = self._by_text = enum(self)
             if out:
                 return
             handler = game.handlers.get("stuck")

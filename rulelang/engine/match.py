@@ -31,6 +31,7 @@ from .pausing import MatchPausing
 from .copies import MatchCopies
 from .views import MatchViews
 from .saves import MatchSaves
+from .simultaneous import MatchSimultaneous
 from .support import CHECKPOINT_EVERY, HELD_CHECK_WORK, RULE_FAULTS, SHARED_ALL, SHARED_COMPONENTS, _checking, _engine_fault, _in_words, _replay_check, _text
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ GENERATED_CODE_INTERFACE = {
 }
 
 
-class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
+class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchSimultaneous):
     """One play of a game. Use only the public methods; the rest is the engine's."""
 
     # The interaction model's state (codegen/effects.py). Class-level defaults: a game that can
@@ -263,6 +264,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
         if self.pending is not None and "also" in self.pending["question"]:
             return [Action(t, None, (), ("choose", ())) for t in self._also(player)]
         if (self.result is not None or self.pending is not None or ANYTIME_STEP not in self.game.steps
+                or self.simul is not None
                 or type(player) is not int or not 0 <= player < self.players or player == self.actor):
             return []
         try:
@@ -312,8 +314,16 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves):
             signal = drain(self) or signal
         self._settle(signal)
 
-    def apply(self, action) -> None:
+    def apply(self, action, seat: int | None = None) -> None:
+        """Play a legal action of the player to act (`current_player`). `seat`: the player who
+        plays it — during a simultaneous decision any player still to answer (`legal_actions_of`),
+        otherwise it must be the player to act."""
         text = action.text if type(action) is Action else str(action).strip()
+        if self.simul is not None and self.result is None:     # a simultaneous decision (simultaneous.py)
+            self._commit(text, seat)
+            return
+        if seat is not None and seat != self.current_player:
+            raise IllegalAction(f"`{text}` is not a legal action of {player_text(seat) if type(seat) is int else seat} now")
         by_text = self._by_text
         if by_text is None or self.result is not None:
             if self.result is not None:

@@ -94,6 +94,9 @@ class MatchPausing:
         if root[0] == "start":
             self._start()
             return
+        if root[0] == "simul":                  # the last answer of a simultaneous step: reveal them all
+            self._reveal(root[1], root[2])
+            return
         text = root[1]
         found = self._listed().get(text)
         if found is None:

@@ -11,7 +11,7 @@ import json
 from .chance import checked_tape
 from .codegen import player_text
 from ..core.errors import RuleFault, RuleRuntimeError, StateError
-from ..core.limits import COMPONENT_LIMIT, INT_LIMIT
+from ..core.limits import COMPONENT_LIMIT, INT_LIMIT, PLAYER_LIMIT
 from ..core.types import ValueType
 from .support import RULE_FAULTS, STATE_FORMAT, _component_key, _components, _cuts, _message, _named, _outcome, _plain_value, _rng_state, _rounds, _short, _text
 
@@ -43,6 +43,7 @@ class MatchSaves:
             **({"cuts": [[at, sorted([a, b] for a, b in mapping.items()), sorted(seen), luck]
                          for at, mapping, seen, luck in self.cuts]} if self.cuts else {}),
             **self._interaction_state(),
+            **self._simul_state(),
             **({"rounds": {"round": self.seq[0], "order": list(self.seq[1]),
                            "eliminated": [p for p in range(self.players) if self.seq[2][p]],
                            **({"this_round": [p for p in range(self.players) if self.seq[2][p] == "round"]}
@@ -198,8 +199,16 @@ class MatchSaves:
             m._restore_private(data.get("private", {}))
             if "pending" in data:
                 return m._restore_pending(data)
+        if m.result is None and m.step in game.code.simultaneous:     # (simultaneous.py)
+            try:
+                m._restore_simultaneous(data.get("simultaneous"))
+            except RULE_FAULTS + (RuleFault,) as err:
+                raise m._rule_error("restoring a state", err) from None
+        elif "simultaneous" in data:
+            raise StateError("`simultaneous`: no simultaneous decision is open in this position")
         if m.result is None:
-            m._check_actor()
+            if m.step not in game.code.simultaneous:
+                m._check_actor()
             try:
                 m._enumerate()
                 if not m._by_text:                  # a built position where the actor is stuck:
@@ -260,8 +269,8 @@ class MatchSaves:
             raise StateError("`pending` must be an object")
         root, answers, base_data = raw.get("root"), raw.get("answers"), raw.get("base")
         if not (isinstance(root, list) and (root == ["start"] or len(root) == 2 and root[0] == "action"
-                                            and isinstance(root[1], str))):
-            raise StateError("`pending.root` must be [\"start\"] or [\"action\", TEXT]")
+                                            and isinstance(root[1], str) or _simul_root(root))):
+            raise StateError("`pending.root` must be [\"start\"], [\"action\", TEXT] or [\"simul\", STEP, ANSWERS]")
         if not (isinstance(answers, list) and all(isinstance(a, str) for a in answers)):
             raise StateError("`pending.answers` must be a list of texts")
         if root == ["start"]:                   # paused in the setup: the base is the match before it
@@ -336,3 +345,11 @@ class MatchSaves:
         if expected is not None and expected != self.actor:
             raise StateError(f"at step `{self.step}` the actor must be {player_text(expected)}, "
                              f"not {player_text(self.actor)}")
+
+
+def _simul_root(root: list) -> bool:
+    """`["simul", STEP, [[seat, TEXT], …]]`: the reveal of a simultaneous step (simultaneous.py)."""
+    return (len(root) == 3 and root[0] == "simul" and isinstance(root[1], str) and isinstance(root[2], list)
+            and 0 < len(root[2]) <= PLAYER_LIMIT
+            and all(isinstance(x, list) and len(x) == 2 and type(x[0]) is int and isinstance(x[1], str)
+                    for x in root[2]))

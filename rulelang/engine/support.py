@@ -76,7 +76,7 @@ def _check_chain(m: Match, base: Match, root: list, answers: list) -> None:
         again = base.clone()
         again._chain(base, root, answers, "replaying")
         return again
-    _replay_check(m, replay, f"replaying `{' '.join(root)}` with {len(answers)} answer(s)")
+    _replay_check(m, replay, f"replaying `{' '.join(map(str, root))}` with {len(answers)} answer(s)")
 
 
 def _replay_check(m: Match, replay, what: str) -> None:

@@ -99,7 +99,7 @@ class MatchViews:
         finally:
             self.me = saved
         return {"game": game.name, "players": self.players, "viewer": player,
-                "actor": self.current_player, "turn_player": self.current, "step": self.step,
+                "actor": self.current_player if self.simul is None else self._simul_actor(player), "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
                 "component_values": component_values, "board": drawing, "over": self.is_over,
                 **({"internal": sorted(self._internal_names())} if self._internal_names() else {}),
@@ -273,6 +273,8 @@ class MatchViews:
     def _choice_view(self, player: int) -> dict:
         """What a player sees of a paused effect: who must choose what, and what is running. The
         options are the chooser's alone (they may name cards only the chooser can see)."""
+        if self.simul is not None and self.result is None:
+            return self._simul_view(player)
         if self.pending is None or self.result is not None:
             return {}
         q = self.pending["question"]

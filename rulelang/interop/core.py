@@ -87,6 +87,8 @@ def facts(ir: dict, players: int) -> dict:
       finish (a finish naming a player gives the other the opposite result; a draw is 0, 0);
       else "general_sum".
     pauses: an effect may stop for a question (choose, may, windows, triggers).
+    A simultaneous step makes the game imperfect: its seats answer one after another (OpenSpiel's
+    sequential equivalent of a simultaneous move), each without seeing the answers given before.
     """
     chance, everyone, named, pauses = False, False, False, False
     for node in _nodes({k: v for k, v in ir.items() if k not in ("source", "about")}):
@@ -101,7 +103,8 @@ def facts(ir: dict, players: int) -> dict:
             elif node.get("who") is not None or node.get("result") == "score":
                 named = True
     imperfect = any(z["visibility"] != "public" for z in ir["zones"]) or \
-        any(v["visibility"] != "public" for v in ir["vars"])
+        any(v["visibility"] != "public" for v in ir["vars"]) or \
+        any(s.get("simultaneous") is not None for s in ir["steps"])   # answers in secret (a sequential equivalent)
     if everyone and not named:
         utility = "identical"
     elif players == 2 and not everyone:
@@ -527,6 +530,8 @@ def text_universe(game: rulelang.Game, players: int, options: dict | None, cap: 
     size = 0
     for step in ir["steps"]:
         for action in step.get("actions", []):
+            if "text" in action:               # `as TEXT`: the author's words, worked out in play
+                return None, f"action `{action['name']}` has a text of its own (`as …`)"
             domains = []
             for p in action["params"]:
                 how = p.get("show", "plain")
@@ -601,9 +606,9 @@ class Actions:
         else:
             self.mode, self.size = "index", cap
 
-    def legal(self, match) -> list:
-        """(index, Action) pairs, ascending by index."""
-        acts = match.legal_actions()
+    def legal(self, match, acts: list | None = None) -> list:
+        """(index, Action) pairs, ascending by index (of `acts`: by default, the legal actions)."""
+        acts = match.legal_actions() if acts is None else acts
         if self.mode == "index":
             acts = sorted(acts, key=str)[:self.size]
             return list(enumerate(acts))

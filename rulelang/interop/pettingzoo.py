@@ -21,7 +21,7 @@ from .core import Interface, need
 need("pettingzoo", "pettingzoo")
 gymnasium = need("gymnasium", "pettingzoo")
 from gymnasium import spaces  # noqa: E402
-from pettingzoo import AECEnv  # noqa: E402
+from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -142,6 +142,121 @@ class RulelangEnv(AECEnv):
         if self.render_mode == "ansi" and self.match is not None:
             seat = self.match.current_player
             return self.interface.view_text(self.match, 0 if seat is None else seat)
+        return None
+
+    def close(self):
+        pass
+
+
+def parallel_env(game, players: int | None = None, options: dict | None = None,
+                 **kwargs) -> "RulelangParallelEnv":
+    """The parallel environment of a rule file (or a loaded Game); see RulelangParallelEnv."""
+    return RulelangParallelEnv(game, players=players, options=options, **kwargs)
+
+
+class RulelangParallelEnv(ParallelEnv):
+    """PettingZoo's parallel API: in one `step`, every agent that may act now acts. At a
+    simultaneous step (`step NAME simultaneous`) that is every player still to answer — their
+    answers are committed together and revealed together; anywhere else it is the one player to
+    act (the rules' current player). The others get an all-zero mask, and their entry in the
+    actions given to `step` is ignored (None will do). Observations, `observe_text`, rewards and
+    keywords (`actions`, `action_cap`, `universe_cap`, `max_steps`) are those of the AEC `env`;
+    each acting agent's info has "legal_texts"."""
+
+    metadata = {"render_modes": [], "name": "rulelang_parallel_v0"}
+
+    def __init__(self, game, players: int | None = None, options: dict | None = None, actions: str = "auto",
+                 action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = None):
+        kw = {k: v for k, v in (("action_cap", action_cap), ("universe_cap", universe_cap)) if v is not None}
+        self.interface = Interface(game, players, options, actions=actions, **kw)
+        self.players = self.interface.players
+        self.max_steps = max_steps
+        self.possible_agents = [f"P{i + 1}" for i in range(self.players)]
+        self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.metadata = dict(self.metadata, name=self.interface.game.name)
+        n, size = self.interface.observation_size, self.interface.actions.size
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(-1e9, 1e9, (n,), np.float32),
+            "action_mask": spaces.Box(0, 1, (size,), np.int8)})
+        self._act_space = spaces.Discrete(size)
+        self._seeds = random.Random()
+        self.match = None
+        self.agents: list = []
+        self._legal: dict = {}
+
+    def observation_space(self, agent):
+        return self._obs_space
+
+    def action_space(self, agent):
+        return self._act_space
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._seeds.seed(seed)
+            match_seed = seed
+        else:
+            match_seed = self._seeds.getrandbits(31)
+        self.seed_used = match_seed
+        self.match = self.interface.new_match(match_seed)
+        self.agents = list(self.possible_agents)
+        self.steps = 0
+        self._list()
+        return self._observations(), self._infos()
+
+    def _list(self) -> None:
+        """Each agent's legal (index, action) pairs now: those who may act (see the class)."""
+        m = self.match
+        self._legal = {}
+        if m.is_over:
+            return
+        for agent in self.possible_agents:
+            acts = m.legal_actions_of(self.agent_seat[agent])
+            if acts:
+                self._legal[agent] = self.interface.actions.legal(m, acts)
+
+    def acting(self) -> list[str]:
+        """The agents whose actions the next `step` plays."""
+        return list(self._legal)
+
+    def _observations(self) -> dict:
+        return {a: {"observation": self.interface.observe(self.match, self.agent_seat[a]),
+                    "action_mask": self.interface.actions.mask(self._legal.get(a, []))} for a in self.agents}
+
+    def _infos(self) -> dict:
+        m = self.match
+        if m.is_over:
+            return {a: {"outcome": m.outcome} for a in self.agents}
+        return {a: ({"legal_texts": [str(x) for _, x in self._legal[a]]} if a in self._legal else {})
+                for a in self.agents}
+
+    def observe_text(self, agent) -> str:
+        return self.interface.view_text(self.match, self.agent_seat[agent])
+
+    def step(self, actions: dict):
+        chosen = []
+        for agent, legal in self._legal.items():
+            index = actions.get(agent)
+            found = next((a for i, a in legal if index is not None and i == int(index)), None)
+            if found is None:
+                raise ValueError(f"action {index} is not legal for {agent} now (see the action mask)")
+            chosen.append((self.agent_seat[agent], found))
+        for seat, found in chosen:              # (answers to a simultaneous step: the last reveals them all)
+            self.match.apply(found, seat=seat)
+        self.steps += 1
+        m = self.match
+        agents = list(self.agents)
+        self._list()
+        observations, infos = self._observations(), self._infos()
+        over = m.is_over
+        truncated = not over and self.max_steps is not None and self.steps >= self.max_steps
+        rewards = dict(zip(self.possible_agents, self.interface.rewards(m))) if over else {}
+        out = (observations, {a: rewards.get(a, 0.0) for a in agents}, {a: over for a in agents},
+               {a: truncated for a in agents}, infos)
+        if over or truncated:
+            self.agents = []
+        return out
+
+    def render(self):
         return None
 
     def close(self):

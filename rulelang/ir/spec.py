@@ -609,7 +609,9 @@ class _Checker:
         self.steps: dict = {}
         for i, s in enumerate(self.array(ir["steps"], "/steps")):
             s = self.obj(s, f"/steps/{i}", {"name": NAME, "actor": OPTEXPR, "enter": BLOCK, "actions": None,
-                                            "in_turn": BOOL}, {"line": INT})
+                                            "in_turn": BOOL}, {"line": INT, "simultaneous": None})
+            if "simultaneous" in s:            # answered by several players in secret (see the schema)
+                self.obj(s["simultaneous"], f"/steps/{i}/simultaneous", {"seats": OPTEXPR, "reveal": BLOCK}, {})
             self.unique(self.name(s["name"], f"/steps/{i}/name"), self.steps, f"/steps/{i}")
             self.steps[s["name"]] = s
         if not self.steps:
@@ -650,6 +652,11 @@ class _Checker:
             self.typed(s["actor"], OPTEXPR, f"/steps/{i}/actor", 0)
             self.block(s["enter"], f"/steps/{i}/enter", 0)
             self.typed(s["in_turn"], BOOL, f"/steps/{i}/in_turn", 0)
+            if "simultaneous" in s:
+                if s["actor"] is not None:
+                    raise _Bad(f"/steps/{i}/actor", "a simultaneous step has no actor: `simultaneous.seats` says who answers")
+                self.typed(s["simultaneous"]["seats"], OPTEXPR, f"/steps/{i}/simultaneous/seats", 0)
+                self.block(s["simultaneous"]["reveal"], f"/steps/{i}/simultaneous/reveal", 0)
             for j, a in enumerate(self.array(s["actions"], f"/steps/{i}/actions")):
                 self.action(a, f"/steps/{i}/actions/{j}")
         if not isinstance(ir["handlers"], dict):

@@ -459,9 +459,14 @@ class DeclarationChecks:
 
     def check_step(self, d: n.StepDecl) -> None:
         with self.scope({}):
-            if d.actor is not None:
+            if d.actor is not None and d.simultaneous:
+                self.expect(d.actor, "list:player", "the players who answer a simultaneous step")
+            elif d.actor is not None:
                 self.expect(d.actor, "player", "the player who acts in a step")
             self.block(d.enter)
+        if d.reveal:
+            with self.scope({}):
+                self.block(d.reveal)
         names = set()
         for a in d.actions:
             if a.name in names:

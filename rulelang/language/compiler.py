@@ -207,6 +207,11 @@ class Compiler:
         return [p if p in ("player", "cell") else self.syms[p].type for p in parts]
 
     def step(self, s: n.StepDecl) -> dict:
+        if s.simultaneous:                     # `by` lists who answers; `reveal` runs once all answers have run
+            by = self.expr(s.actor) if s.actor is not None else None
+            return {"name": s.name, "actor": None, "enter": self.block(s.enter),
+                    "actions": [self.action(a) for a in s.actions], "in_turn": s.in_turn, "line": self.line(s),
+                    "simultaneous": {"seats": by, "reveal": self.block(s.reveal)}}
         return {"name": s.name, "actor": self.expr(s.actor) if s.actor is not None else None,
                 "enter": self.block(s.enter), "actions": [self.action(a) for a in s.actions],
                 "in_turn": s.in_turn, "line": self.line(s)}

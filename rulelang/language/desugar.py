@@ -11,7 +11,7 @@ Generated names start with `__`, which a rule file cannot declare (the checker r
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import nodes as n
 from .content import Suggester, listing
@@ -45,8 +45,8 @@ def _anytime(game: n.Game) -> n.Game:
     extra = tuple(d.action for d in game.decls if isinstance(d, n.AnytimeDecl))
     if not extra:
         return game
-    decls = tuple(n.StepDecl(d.span, d.name, d.actor, d.enter, d.actions + extra, d.in_turn)
-                  if isinstance(d, n.StepDecl) else d for d in game.decls if not isinstance(d, n.AnytimeDecl))
+    decls = tuple(replace(d, actions=d.actions + extra)     # (a simultaneous step's answers are its own)
+                  if isinstance(d, n.StepDecl) and not d.simultaneous else d for d in game.decls if not isinstance(d, n.AnytimeDecl))
     span = next(d.span for d in game.decls if isinstance(d, n.AnytimeDecl))
     decls += (n.StepDecl(span, ANYTIME_STEP, None, (), extra, False),)
     return n.Game(game.span, game.name, decls, game.sources)

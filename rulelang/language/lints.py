@@ -289,6 +289,7 @@ class StaticLint:
         self.flow()
         self.progress()
         self.interaction_lints()
+        self.simultaneous_lints()
         self.empty_extreme_lints()
         visibility_lints(self)
         self.screen_lints()
@@ -359,6 +360,23 @@ class StaticLint:
                 self.report("W226", "warning", f"`resolve {x.name}`: its block never moves `{x.name}` off the "
                             f"stack, so the same top resolves again and again (until the loop limit): "
                             f"`move {x.name} to …`", x.span)
+
+    # ---- simultaneous steps nobody can answer ----
+    def simultaneous_lints(self) -> None:
+        for step in self.steps.values():
+            d = step.decl
+            if d.reveal and not d.simultaneous:
+                self.report("W237", "warning", f"step `{d.name}` is not simultaneous, so its `reveal` block never "
+                            f"runs (write `step {d.name} simultaneous {{ … }}`)", d.span)
+            if not d.simultaneous:
+                continue
+            if isinstance(d.actor, n.ListLit) and not d.actor.items:
+                self.report("W236", "warning", f"nobody can answer simultaneous step `{d.name}`: `by []` asks no "
+                            f"player (the engine runs `on stuck` there)", d.actor.span)
+            elif not step.playable:
+                why = "it has no action" if not d.actions else "none of its actions can ever be played"
+                self.report("W236", "warning", f"nobody can answer simultaneous step `{d.name}`: {why} "
+                            f"(the engine runs `on stuck` there)", d.span)
 
     # ---- windows nobody answers, triggers that set themselves off ----
     def interaction_lints(self) -> None:
@@ -590,6 +608,7 @@ class StaticLint:
         for step in self.steps.values():
             yield step.decl.enter
             yield from (a.body for a in step.decl.actions)
+            yield step.decl.reveal
         yield from self.handlers.values()
         yield from (d.body for d in self.whens)
         yield from (d.body for d in self.limits)
@@ -819,6 +838,7 @@ class StaticLint:
         for step in self.steps.values():
             blocks.append(step.decl.enter)
             blocks.extend(a.body for a in step.decl.actions)
+            blocks.append(step.decl.reveal)
         blocks.extend(self.handlers.values())
         blocks.extend(d.body for d in self.whens)
         blocks.extend(d.body for d in self.limits)
@@ -872,7 +892,7 @@ class StaticLint:
             for a in step.playable:
                 if quiet and a.require is not None and _mentions_turn_count(a.require, self.c):
                     continue
-                for t in self.targets(self.exits(a.body, quiet), wait, quiet):
+                for t in self.targets(self.answered(step, self.exits(a.body, quiet), quiet), wait, quiet):
                     succ.add(t)
                     self.action_edges.setdefault((wait, t), []).append(a)
             if step.may_be_stuck and not quiet:
@@ -885,6 +905,14 @@ class StaticLint:
         g[END] = set()
         g[ERROR] = set()
         return g
+
+    def answered(self, step: Step, outs: frozenset, quiet: bool = False) -> frozenset:
+        """How an action of this step may end the effect: at a simultaneous step, its body and then
+        the step's `reveal` block, whose `goto`/`end turn`/`finish` wins over the body's."""
+        if not (step.decl.simultaneous and step.decl.reveal):
+            return outs
+        reveal = self.exits(step.decl.reveal, quiet)
+        return (reveal - {FALL}) | (outs if FALL in reveal else frozenset())
 
     def flow(self) -> None:
         if not self.steps:
@@ -907,7 +935,7 @@ class StaticLint:
             if _enter(name) not in reach and not name.startswith("__"):     # (`__anytime`: see desugar.py)
                 how = "no `goto` leads to it" + ("" if step.decl.in_turn else " and it is not in the `turn`")
                 self.report("W202", "warning", f"step `{name}` can never be reached: {how}", step.decl.span)
-        stays = any(FALL in self.exits(a.body) for name, step in self.steps.items()
+        stays = any(FALL in self.answered(step, self.exits(a.body)) for name, step in self.steps.items()
                     if _wait(name) in reach for a in step.playable)
         if self.consts.players[1] > 1 and self.first_step and stays and not any(d.severity == "error" for d in self.out) \
                 and not any(TURN in g.get(node, ()) for node in reach if node != START):

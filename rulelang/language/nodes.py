@@ -484,6 +484,8 @@ class StepDecl(Node):
     enter: tuple
     actions: tuple
     in_turn: bool
+    simultaneous: bool = False           # `step NAME simultaneous [by PLAYERS]`: answered in secret, revealed together
+    reveal: tuple = ()                   # its `reveal { … }` block: runs once every answer has run
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,6 +21,7 @@ import re
 import stat
 from importlib import resources
 from pathlib import Path
+from dataclasses import replace
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -351,21 +352,30 @@ class _ToNodes:
         return n.SetupDecl(self.sp(meta), c[0])
 
     def turn_decl(self, meta, c):
-        return [n.StepDecl(s.span, s.name, s.actor, s.enter, s.actions, True) for s in c]
+        return [replace(s, in_turn=True) for s in c]
 
     def step_decl(self, meta, c):
         name, rest = c[0], c[1:]
+        simultaneous = bool(rest) and isinstance(rest[0], Token) and rest[0].type == "SIMULTANEOUS"
+        if simultaneous:
+            rest = rest[1:]
         actor = None
         if rest and not isinstance(rest[0], (n.ActionDecl, list)):
             actor, rest = rest[0], rest[1:]
         enter: tuple = ()
+        reveal: tuple = ()
         actions = []
         for item in rest:
             if isinstance(item, n.ActionDecl):
                 actions.append(item)
+            elif item[0] == "reveal":
+                reveal = reveal + tuple(item[1])
             else:
                 enter = enter + tuple(item[1])
-        return n.StepDecl(self.sp(meta), str(name), actor, enter, tuple(actions), False)
+        return n.StepDecl(self.sp(meta), str(name), actor, enter, tuple(actions), False, simultaneous, reveal)
+
+    def reveal_block(self, meta, c):
+        return ["reveal", c[0]]
 
     def enter(self, meta, c):
         return ["enter", c[0]]

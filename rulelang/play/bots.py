@@ -44,15 +44,19 @@ class GreedyBot(RandomBot):
 
     def choose(self, match):
         seat = match.current_player
+        look = None
+        if match.simultaneous is not None:      # the others' answers are secret: looked ahead in an
+            sample, seed = match.sampler(seat), self.rng.getrandbits(64)     # imagined copy, one for all
+            look = lambda: sample(seed)         # noqa: E731
         ranked: dict[int, list] = {}
         for action in match.legal_actions():
-            ranked.setdefault(self._rank(match, action, seat), []).append(action)
+            ranked.setdefault(self._rank(match, action, seat, look), []).append(action)
         return self.rng.choice(ranked[max(ranked)])
 
     @staticmethod
-    def _rank(match, action, seat: int) -> int:
+    def _rank(match, action, seat: int, look=None) -> int:
         """2 for a win, 1 for a game that goes on (or a draw), 0 for a loss."""
-        after = match.clone()
+        after = match.clone() if look is None else look()
         after.apply(action)
         if not after.is_over:
             return 1

@@ -145,6 +145,8 @@ class _Session:
         self.offered: list = []              # the actions (or texts) offered at the prompt now
         self.texts: Texts | None = None
         self.was_choice = False                       # was the last move an answer to a choice?
+        self.was_secret = False                       # was it an answer to a simultaneous step?
+        self.revealed: list = []                      # the answers it revealed, if it was the last one
         self.told = 0                                 # messages announced (public) so far
         self.told_to = [0] * self.match.players       # messages shown to each seat so far
         self.watching = len(self.bots) == self.match.players
@@ -394,7 +396,15 @@ class _Session:
         own = before.get(actor, set())          # a human showing their own card tells them nothing
         told = len(match.message_log())
         question = match.question
+        together = match.simultaneous                          # (engine/simultaneous.py)
+        self.was_secret = together is not None
+        logged = len(match.log)
         match.apply(action)
+        self.revealed = []
+        if together is not None and len(match.log) > logged:    # the last answer: one entry per player asked
+            public, raw = match.log_for(None)[logged:], match.log[logged:]
+            self.revealed = [text if text == mine else f"{seat_name(seat)}: {text}"     # (a drafted card stays secret)
+                             for seat, text, mine in zip(together["seats"], public, raw)]
         if question is not None and match.log:      # the question this answer was to (for `log`)
             self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
         reason = learned(match, {p: seen | own for p, seen in before.items()}, told)
@@ -415,6 +425,11 @@ class _Session:
         text = str(action)
         if interrupt_seat(text) is not None:                  # an interrupt: `P3: reveal`
             text = text.partition(": ")[2]
+        if self.was_secret:                 # a simultaneous step's answer: never its text before all are in
+            revealed = self.revealed
+            if not revealed:
+                return "answers in secret"
+            return "answers in secret; every answer is revealed: " + " · ".join(printable(x) for x in revealed)
         if not self.was_choice:
             return f"plays: {printable(text)}"
         asked = self.asked.get(len(self.match.log) - 1)
@@ -987,6 +1002,13 @@ def view_parts(view: dict, width: int | None = None) -> dict:
     if choice:
         who = "you" if choice["chooser"] == view["viewer"] else seat_name(choice["chooser"])
         choice_lines = [x for x in _wrapped("▶ " + choice_words(choice, who), width)]
+    together = view.get("simultaneous")
+    if together and not view.get("over"):   # answered in secret, revealed together: own answer only
+        mine = (f"your answer: {printable(together['answer'])}" if together["answer"] is not None
+                else "you have still to answer" if together["to_answer"] else "you are not asked")
+        asked = ", ".join(seat_name(p) for p in together["seats"])
+        choice_lines = [x for x in _wrapped(f"▶ {asked} answer at once, in secret; the answers are revealed "
+                                            f"together ({mine})", width)]
     return {"header": lines, "board": board, "zones": zones, "values": values, "zone_lines": zone_lines,
             "value_lines": value_lines, "extra": extra, "choice": choice_lines,
             "zone_ranks": _zone_ranks(view["zones"], view["viewer"]),
@@ -1569,6 +1591,11 @@ def _action_name(a: dict) -> str:
 def _step(doc: _Doc, s: dict, about: dict, code: _Source, ir: dict, anytime: set) -> None:
     words = about.get("steps", {}).get(s["name"])
     actor = " (the rules say who acts)" if s.get("actor") is not None else ""
+    together = s.get("simultaneous")
+    if together is not None:                   # (language.md, "Simultaneous decisions")
+        who = "the players the rules name answer" if together["seats"] is not None else "every player still in answers"
+        actor = (f" ({who} at once, in secret; the answers are revealed together"
+                 + (", then the step's `reveal` rule runs)" if together["reveal"] else ")"))
     doc.para(f"Step {doc.code(s['name'])}{actor}" + (f": {printable(words)}" if words else ""))
     for a in s["actions"]:
         if a["name"] not in anytime:          # (listed once, under "at any time")
@@ -1616,6 +1643,8 @@ def _endings(ir: dict, code: _Source) -> list[str]:
         visit(s["enter"], f"on entering step {s['name']}")
         for a in s["actions"]:
             visit(a["body"], f"after the action {a['name'].replace('_', ' ')}")
+        if s.get("simultaneous") is not None:
+            visit(s["simultaneous"]["reveal"], f"once the answers at step {s['name']} are revealed")
     abilities = _ability_words(ir)
     for name, p in ir["procs"].items():
         if name in abilities:

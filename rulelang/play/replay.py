@@ -124,9 +124,31 @@ def rebuild(data: dict, game, on_action=None):
             if out_of_turn is not None:
                 seat, text = out_of_turn, text.partition(": ")[2]
             on_action(n, seat, text)
+    _answers_given(data, match, on_action)
     if "state" in data and match.state() != data["state"]:
         raise StateError("the replayed position differs from the saved one")
     return match
+
+
+def _answers_given(data: dict, match, on_action) -> None:
+    """A save made during a simultaneous decision: the answers committed so far are in its state,
+    not yet in the log (they are revealed together). Give them again, as their players did."""
+    together = data.get("state", {}).get("simultaneous") if isinstance(data.get("state"), dict) else None
+    if not isinstance(together, dict) or match.simultaneous is None:
+        return
+    seats, answers = together.get("seats"), together.get("answers")
+    if not (isinstance(seats, list) and isinstance(answers, list) and len(seats) == len(answers)):
+        raise StateError("the saved simultaneous decision is not a list of answers")
+    for seat, text in zip(seats, answers):
+        if text is None:
+            continue
+        try:
+            match.apply(text, seat=seat)
+        except (IllegalAction, RuleRuntimeError):
+            raise StateError(f"the answer {_short(text)} of {_seat(seat) if type(seat) is int else '?'} "
+                             f"is not legal at that point") from None
+        if on_action is not None:
+            on_action(len(data["log"]) + 1, seat, f"{text} (an answer not yet revealed)")
 
 
 def find_game(save_path: str, data: dict, rules: str | None = None):

@@ -207,6 +207,9 @@ def spectator_payload(match) -> dict:
     view["component_values"] = {k: v for k, v in view["component_values"].items() if int(k) in public}
     if view.get("board") is not None and any(v.get("board") != view["board"] for v in views[1:]):
         view["board"] = None
+    if "simultaneous" in view:                 # seat 0's own answer, and whether it is still to give one: not public
+        view["simultaneous"] = {**view["simultaneous"], "answer": None, "to_answer": None}
+        view["actor"] = None
     if "choice" in view:
         choice = view["choice"]
         choice["options"] = None

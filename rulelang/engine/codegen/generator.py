@@ -174,6 +174,13 @@ class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator)
                 self.add_fn(fn)
             self.gen_block_fn(f"st_enter{si}", s["enter"], s.get("line"))
             self.gen_enumerator(si, s)
+            simul = s.get("simultaneous")
+            if simul is not None:              # who answers, and what runs once every answer has run
+                if simul["seats"] is not None:
+                    fn = Fn(self, f"def st_seats{si}(m):", s.get("line"))
+                    fn.emit("return " + self.ex(simul["seats"], Ctx(fn, fallback=False)).src)
+                    self.add_fn(fn)
+                self.gen_block_fn(f"st_reveal{si}", simul["reveal"], s.get("line"))
         for event, body in ir["handlers"].items():
             self.gen_block_fn(f"on_{event}", body, None)
         for i, c in enumerate(ir["checks"]):
@@ -500,6 +507,9 @@ class Compiled:
         for si, s in enumerate(ir["steps"]):
             enter = ns[f"st_enter{si}"] if s["enter"] else None
             self.steps[s["name"]] = (ns.get(f"st_actor{si}"), enter, ns[f"st_enum{si}"])
+        # simultaneous steps: name -> (who answers, or None: every player still in; the `reveal` block)
+        self.simultaneous = {s["name"]: (ns.get(f"st_seats{si}"), ns[f"st_reveal{si}"])
+                             for si, s in enumerate(ir["steps"]) if s.get("simultaneous") is not None}
         self.handlers = {event: ns[f"on_{event}"] for event in ir["handlers"]}
         self.checks = [(ns[f"ck_when{i}"], ns[f"ck_body{i}"]) for i in range(len(ir["checks"]))]
         self.limits = [(ns[f"lim_count{i}"], ns[f"lim_body{i}"]) for i in range(len(ir.get("limits", [])))]
@@ -515,7 +525,8 @@ class Compiled:
         self.n_actions = len(low.action_meta)
         # can an action stop half-way for a decision? (then the engine keeps a base to replay from)
         # (a game that reveals keeps per-match knowledge, which the same machinery carries)
-        self.can_pause = bool(ir.get("abilities")) or any(x.get("s") in ("choose", "may", "open", "reveal", "grant")
+        # (a simultaneous step too: its last answer runs every answer's action, from a base kept to undo it)
+        self.can_pause = bool(ir.get("abilities")) or bool(self.simultaneous) or any(x.get("s") in ("choose", "may", "open", "reveal", "grant")
                                                            for x in walk_ir(ir))
         self.has_grants = any(x.get("s") == "grant" for x in walk_ir(ir))
         self.intern_dims = list(low.intern_dims)          # per table: nested-list dims, or None (a dict)

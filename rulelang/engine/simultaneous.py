@@ -1,0 +1,274 @@
+"""Simultaneous decisions: a step every player of a list answers in secret (`step NAME simultaneous`).
+
+When the flow rests on such a step, each seat asked gets its own legal actions, listed from the same
+position (`me` is that seat); a seat with none is not asked. Answers are *committed*: kept in
+`simul = (step, seats, answers)` and nowhere else — not in the log, not in any view but the
+answering seat's own, not in a determinized copy made for another seat. The actor (`current_player`)
+is the first seat in the list still to answer, so a front end that asks one seat at a time asks them
+in that order; `apply("P3: TEXT")` commits P3's answer out of that order (what a networked table or
+PettingZoo's parallel API does). A commit changes nothing else in the position.
+
+The last answer reveals them all: one chain (`["simul", step, [[seat, text], …]]`, replayed like any
+paused action) logs `P1: TEXT`, `P2: TEXT`… and runs each answer's action in the list's order with
+`me` its seat (each as it was chosen: the actions were bound before any runs), then the step's
+`reveal` block (`me` whose turn it is). A `goto`/`end turn` of an answer is kept (the first one);
+the `reveal` block's own overrides it; neither: the step is asked again. A failure in any of it
+changes nothing: the last commit is undone with it.
+
+Part of `Match` (match.py): a mixin sharing its state."""
+from __future__ import annotations
+
+import random
+
+from .codegen import player_text
+from .codegen.effects import drain, seen_by
+from ..core.errors import IllegalAction, RuleFault, StateError
+from ..core.limits import WORK_LIMIT
+from .support import RULE_FAULTS, _short
+
+
+def _seat_prefix(text: str):
+    """(seat, rest) of `P3: TEXT`, or (None, text)."""
+    head, sep, rest = text.partition(": ")
+    digits = head[1:]
+    if not sep or head[:1] != "P" or not (digits.isascii() and digits.isdigit()) or len(digits) > 3:
+        return None, text
+    return int(digits) - 1, rest
+
+
+class MatchSimultaneous:
+    """Steps several players answer at once, in secret; revealed together."""
+
+    simul = None                    # an open simultaneous decision: (step, seats, answers: text or None each)
+
+    # ---- opening one (Match._settle) ----
+    def _simul_seats(self, step: str) -> list:
+        """Who is asked at this simultaneous step: its `by` list, else every player still in."""
+        seats_fn = self.game.code.simultaneous[step][0]
+        if seats_fn is None:
+            out = [p for p in range(self.players) if not (self.game.sequenced and self.seq[2][p])]
+        else:
+            self.me = self.current
+            out = seats_fn(self)
+            if not isinstance(out, list) or any(type(p) is not int or not 0 <= p < self.players for p in out):
+                self._fail(None, f"the players who answer step `{step}` must be a list of players, "
+                                 f"not {_short(out)}")
+            if len(set(out)) != len(out):
+                self._fail(None, f"a player is named twice among those who answer step `{step}`")
+        return out
+
+    def _listing_of(self, seat: int) -> dict:
+        """The legal actions of `seat` at the simultaneous step, by text (the actor is put back)."""
+        actor, listed = self.actor, self._by_text
+        if self.intern is None:
+            self.intern = self.game.universe(self)
+        self.actor = self.me = seat
+        self.work = WORK_LIMIT
+        try:
+            return self.game.steps[self.step][2](self)
+        finally:
+            self.actor, self._by_text = actor, listed
+            self.me = actor
+
+    def _listing_for(self, seat: int) -> dict:
+        """`_listing_of` outside an effect: a fault of the rules is a rule error (file and line)."""
+        try:
+            return self._listing_of(seat)
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("listing the legal actions", err) from None
+
+    def _open_simultaneous(self) -> bool:
+        """At a simultaneous step: ask every seat that has a legal action. False if none has one
+        (then `on stuck` decides, `me` whose turn it is)."""
+        step = self.step
+        asked, first = [], None
+        for p in self._simul_seats(step):
+            out = self._listing_of(p)
+            if out:
+                asked.append(p)
+                first = out if first is None else first
+        if not asked:
+            self.actor = self.current
+            return False
+        self.simul = (step, tuple(asked), (None,) * len(asked))
+        self.actor = self.me = asked[0]
+        self._by_text = first
+        return True
+
+    # ---- answering (Match.apply) ----
+    def _commit(self, text: str, given: int | None = None) -> None:
+        """One seat's answer (the actor's, `given`'s, or the one `P3: TEXT` names): kept in
+        secret, or, the last one, all revealed and run."""
+        step, seats, answers = self.simul
+        self.legal_actions()
+        if given is not None:
+            if (type(given) is not int or given not in seats or answers[seats.index(given)] is not None
+                    or text not in (self._by_text if given == self.actor else self._listing_for(given))):
+                raise IllegalAction(f"`{text}` is not a legal action of "
+                                    f"{player_text(given) if type(given) is int else given} now")
+            seat, answer = given, text
+        elif text in self._by_text:             # the actor's own answer
+            seat, answer = self.actor, text
+        else:                                   # `P3: TEXT`: P3's, whoever is the actor
+            seat, answer = _seat_prefix(text)
+            if (seat not in seats or answers[seats.index(seat)] is not None
+                    or answer not in self._listing_for(seat)):
+                raise IllegalAction(f"`{text}` is not a legal action now")
+        i = seats.index(seat)
+        answers = answers[:i] + (answer,) + answers[i + 1:]
+        if None in answers:                     # not everyone yet: nothing else changes
+            self.simul = (step, seats, answers)
+            actor = seats[answers.index(None)]
+            if actor != self.actor:
+                self.actor, self._by_text = actor, None
+            return
+        root = ["simul", step, [[p, a] for p, a in zip(seats, answers)]]
+        self._resume(self._base(), root, [], f"revealing the answers at step `{step}`", here=True)
+
+    def _reveal(self, step: str, pairs: list) -> None:
+        """Run every answer's action (bound from the position they were chosen in), then `reveal`."""
+        if self.simul is None or self.simul[0] != step or self.step != step:
+            raise RuleFault(f"no simultaneous decision is open at step `{step}`")
+        _, seats, answers = self.simul
+        if ([p for p, _ in pairs] != list(seats) or answers.count(None) != 1
+                or any(a is not None and a != text for a, (_, text) in zip(answers, pairs))):
+            raise RuleFault(f"the answers revealed at step `{step}` are not those given")
+        self.simul = None
+        found = []
+        for p, text in pairs:
+            action = self._listing_of(p).get(text)
+            if action is None:
+                raise RuleFault(f"`{text}` is not a legal answer of {player_text(p)} at step `{step}`")
+            found.append((p, text, action))
+        self._by_text = None
+        self.work = WORK_LIMIT                  # (the answers and `reveal` are one effect)
+        signal = None
+        for p, text, action in found:           # all revealed at once, before any of them runs
+            self.log.append(f"{player_text(p)}: {text}")
+            self._private_answer(step, p, action, len(self.log) - 1)
+        for p, text, action in found:
+            self.actor = self.me = p
+            got = action._fn(self, action._args)
+            if self.trig:
+                got = drain(self) or got
+            if self.result is not None:
+                break
+            signal = signal or got
+        if self.result is None:
+            self.me = self.current
+            got = self.game.code.simultaneous[step][1](self)
+            if self.trig:
+                got = drain(self) or got
+            signal = got or signal
+        self._by_text = None
+        self._settle(signal)
+
+    def _private_answer(self, step: str, seat: int, action, at: int) -> None:
+        """An answer that names components some seat cannot see (a card picked from one's own hand)
+        is logged as private to its player and those who can see them, as a choice's answer is: a
+        drafted card stays secret. When the chain ends, seats that can see it by then (it was laid
+        face up) may read it too (effects.widen_private)."""
+        flags = self.game.__dict__.setdefault("_simul_comp_params", {}).get((step, action._meta[0]))
+        if flags is None:
+            decl = next(a for s in self.game.ir["steps"] if s["name"] == step
+                        for a in s["actions"] if a["name"] == action._meta[0])
+            flags = self.game._simul_comp_params[(step, action._meta[0])] = [p.get("show") == "comp"
+                                                                             for p in decl["params"]]
+        comps = [c for flag, arg in zip(flags, action._args) if flag
+                 for c in (arg if isinstance(arg, (list, tuple)) else [arg]) if type(c) is int]
+        if not comps:
+            return
+        seats = [q for q in range(self.players) if q == seat or all(seen_by(self, c, q) for c in comps)]
+        if len(seats) < self.players:
+            self.private = {**self.private, at: seats}
+            if len(comps) == 1:                 # (several: widened by none of them alone)
+                self.named = self.named + [(at, comps[0])]
+
+    @property
+    def simultaneous(self) -> dict | None:
+        """The simultaneous decision open now, as everyone may know it: {"step", "seats"} (who is
+        asked, in order), or None. Who has answered, and what, it does not say."""
+        if self.simul is None or self.result is not None:
+            return None
+        return {"step": self.simul[0], "seats": list(self.simul[1])}
+
+    def legal_actions_of(self, player: int) -> list:
+        """The actions `player` may take now: during a simultaneous decision, its answers while
+        it has still to answer (play one with `apply(action, seat=player)`, in any order);
+        otherwise the legal actions if `player` is the one to act, else none."""
+        if self.result is not None or type(player) is not int or not 0 <= player < self.players:
+            return []
+        if self.simul is None:
+            return self.legal_actions() if player == self.current_player else []
+        step, seats, answers = self.simul
+        if player not in seats or answers[seats.index(player)] is not None:
+            return []
+        if player == self.actor:
+            return self.legal_actions()
+        return list(self._listing_for(player).values())
+
+    # ---- what others may know ----
+    def _simul_view(self, player: int) -> dict:
+        """A seat's view of an open simultaneous decision: who is asked (the rules say it), its own
+        answer if it gave one; never who else has answered, nor what."""
+        step, seats, answers = self.simul
+        mine = answers[seats.index(player)] if player in seats else None
+        return {"simultaneous": {"step": step, "seats": list(seats), "answer": mine,
+                                 "to_answer": player in seats and mine is None}}
+
+    def _simul_hide(self, m, player: int, rng: random.Random) -> None:
+        """In a copy made for `player` (determinized): the others' committed answers are not known
+        to `player`, so each is drawn again at random among that seat's legal actions."""
+        step, seats, answers = m.simul
+        fresh = []
+        for p, a in zip(seats, answers):
+            if p == player or a is None:
+                fresh.append(a)
+                continue
+            options = list(m._listing_for(p))
+            fresh.append(options[rng.randrange(len(options))] if options else None)
+        m.simul = (step, seats, tuple(fresh))
+        m.actor = seats[fresh.index(None)] if None in fresh else m.actor
+        m._by_text = None
+
+    # ---- saves ----
+    def _simul_state(self) -> dict:
+        if self.simul is None:
+            return {}
+        step, seats, answers = self.simul
+        return {"simultaneous": {"step": step, "seats": list(seats), "answers": list(answers)}}
+
+    def _restore_simultaneous(self, raw) -> None:
+        """A position at a simultaneous step: open it as the rules do, then put back the answers
+        committed so far (each must be legal for its seat; the actor the first still to answer)."""
+        given_actor = self.actor
+        if not self._open_simultaneous():
+            if raw is not None:
+                raise StateError(f"nobody can answer step `{self.step}` in this position")
+            return
+        if raw is None:
+            raw = {"step": self.step, "seats": list(self.simul[1]), "answers": [None] * len(self.simul[1])}
+        if not isinstance(raw, dict) or set(raw) != {"step", "seats", "answers"}:
+            raise StateError("`simultaneous` must be {\"step\", \"seats\", \"answers\"}")
+        step, seats, answers = self.simul
+        if raw["step"] != step or raw["seats"] != list(seats):
+            raise StateError(f"at step `{step}` the players asked are {[player_text(p) for p in seats]}")
+        given = raw["answers"]
+        if not (isinstance(given, list) and len(given) == len(seats)
+                and all(a is None or isinstance(a, str) for a in given)) or None not in given:
+            raise StateError("`simultaneous.answers` must give a text or null per player asked, one null at least")
+        for p, a in zip(seats, given):
+            if a is not None and a not in self._listing_of(p):
+                raise StateError(f"{_short(a)} is not a legal answer of {player_text(p)} at step `{step}`")
+        self.simul = (step, seats, tuple(given))
+        self.actor = actor = seats[given.index(None)]
+        if given_actor != actor:
+            raise StateError(f"at step `{step}` the actor must be {player_text(actor)}, "
+                             f"the first player still to answer")
+        self._by_text = None
+
+    def _simul_actor(self, player: int):
+        """`view(p)["actor"]` while a simultaneous decision is open: p, if p has still to answer;
+        else None (who else has answered is no one's business)."""
+        step, seats, answers = self.simul
+        return player if player in seats and answers[seats.index(player)] is None else None
