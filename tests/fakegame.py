@@ -51,6 +51,7 @@ def load(path: str) -> FakeGame:
 
 class FakeMatch:
     question = None                          # (its effects never pause)
+    simultaneous = None                      # (nor does it have a simultaneous step)
 
     def interrupts(self, player: int) -> list:
         return []

@@ -340,7 +340,7 @@ def test_a_revealed_card_is_forgotten_once_it_moves_to_another_zone(peek):
 def test_reveal_to_everyone_and_private_reveals_add_up(peek):
     m = peek.new_match(3, seed=1)
     m.apply("show")
-    assert [known(m, p) for p in range(3)] == [[{"id": 2, "label": "r3"}]] * 3
+    assert [known(m, p) for p in range(3)] == [[{"id": 2, "label": "r3", "revealed": True}]] * 3      # (to everyone: marked so)
     m = peek.new_match(3, seed=1)
     play(m, "look", "look")                            # P1 then P2 look at the same card
     assert [known(m, p) is not None for p in range(3)] == [True, True, False]

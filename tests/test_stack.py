@@ -14,7 +14,7 @@ DUEL = """game "Spell Duel" {
   zone stack: pile, public                 # last in, first out
   zone grave: set, public
   var life: int = 2 per player, public
-  var cast_by: player = 0 per Spell, internal
+  var cast_by: player = 0 per Spell, public, internal
   hook effect(by: player)
   card Spell "Bolt" { copies: 2  text "1 damage to the other player."
     on effect(by) { life[next(by)] -= 1 } }

@@ -12,6 +12,8 @@ from collections import Counter
 
 import pytest
 
+import rulelang
+
 from sh_helpers import Position, game, labels, legal, play, player_lines, shown, var, zones
 
 # name: (faction, HP, edition) — the card reference's character table
@@ -566,7 +568,9 @@ def test_the_hermit_card_is_discarded_unseen():
     assert len(zones(m)["hermit_deck"]) == n - 1
     for p in range(4):
         v = m.view(p)
-        assert "hermit_discard" not in [z["name"] for z in v["zones"]]       # (internal: shown as words)
+        [pile] = [z for z in v["zones"] if z["name"] == "hermit_discard"]     # hidden: its size only
+        assert pile["cards"] is None and pile["count"] == 1 and pile.get("internal")
+        assert "hermit_discard" not in [z["name"] for z in rulelang.without_internal(v)["zones"]]   # (the screen: in words)
         assert shown(v, "Decks").endswith("(used hermit cards: 1, face down)")
         assert "Hermit's Slap" not in json.dumps(v)
     assert m.state()["step"] == "fight"
