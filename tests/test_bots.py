@@ -88,9 +88,9 @@ def test_cli_accepts_an_mcts_budget_and_refuses_a_bad_one_in_one_line(capsys):
     assert "bots: P1 mcts:5, P2 mcts" in out
     assert main(["simulate", VALGARD, "--bot", "2=mcts:lots"]) == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(
-        "argument --bot: unknown bot kind 'mcts:lots'; choose one of: random, greedy, mcts[:ITERATIONS|:SECONDSs] "
-        "(mcts = mcts:200), ismcts[:ITERATIONS|:SECONDSs] (ismcts = ismcts:200; ismcts:0.5s: 0.5 s of CPU time "
-        "per move)")
+        "argument --bot: unknown bot kind 'mcts:lots'; choose one of: random, greedy, mcts[:ITERATIONS|:SECONDSs], "
+        "ismcts[:ITERATIONS|:SECONDSs] (mcts, ismcts: 200 iterations, at most 0.5 s of CPU time per move; "
+        "ismcts:0.5s: 0.5 s of CPU time per move)")
 
 
 # -- mcts ------------------------------------------------------------------------------
