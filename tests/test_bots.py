@@ -154,3 +154,15 @@ def test_mcts_beats_random_at_valgard(valgard):
         wins += result == "win"
         losses += result == "lose"
     assert losses == 0 and wins >= 3, (wins, losses)
+
+
+def test_the_default_search_budget_is_200_iterations_capped_at_half_a_cpu_second(monkeypatch):
+    from rulelang.play import bots
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(bots.time, "thread_time", lambda: next(ticks) * 0.01)   # 10 ms of CPU per iteration
+    default = make_bot("ismcts", 1)
+    assert (default.kind, default.iterations, default.seconds, default.cap) == ("ismcts", 200, None, 0.5)
+    assert len(list(bots._budget(default.iterations, default.seconds, default.cap))) == 50
+    exact = make_bot("ismcts:200", 1)                   # a count is exact: reproducible from the seed
+    assert exact.kind == "ismcts:200" and len(list(bots._budget(exact.iterations, exact.seconds, exact.cap))) == 200
+    assert make_bot("mcts", 1).cap == 0.5 and make_bot("mcts:30", 1).cap is None
