@@ -333,10 +333,13 @@ def _budget(iterations: int, seconds: float | None, cap: float | None = None):
         if cap is None:
             yield from range(iterations)
             return
-        deadline = clock() + cap
+        start = clock()
+        deadline = start + cap
         for n in range(iterations):
-            if n and clock() >= deadline:
-                return
+            if n:                               # (stop before an iteration of the mean cost would pass it)
+                now = clock()
+                if now + (now - start) / n > deadline:
+                    return
             yield n
         return
     deadline = clock() + seconds
