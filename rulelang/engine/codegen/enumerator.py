@@ -402,7 +402,7 @@ class ActionEnumerator:
 
     def emit_leaf(self, a: dict, ctx: Ctx, fn: Fn, verdict: str | None = None) -> None:
         """Intern the action for this binding (its text is built once per universe) and add it to
-        `out` (keyed by text; the first binding of a text wins, as in the rules' order)."""
+        `out`, in the rules' order (two of one text are told apart at the end: gen_enumerator)."""
         st = self.enum_state
         tab = st["tab"]
         ai = self.action_index[id(a)]
