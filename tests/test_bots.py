@@ -88,9 +88,9 @@ def test_cli_accepts_an_mcts_budget_and_refuses_a_bad_one_in_one_line(capsys):
     assert "bots: P1 mcts:5, P2 mcts" in out
     assert main(["simulate", VALGARD, "--bot", "2=mcts:lots"]) == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(
-        "argument --bot: unknown bot kind 'mcts:lots'; choose one of: random, greedy, mcts[:ITERATIONS|:SECONDSs] "
-        "(mcts = mcts:200), ismcts[:ITERATIONS|:SECONDSs] (ismcts = ismcts:200; ismcts:0.5s: 0.5 s of CPU time "
-        "per move)")
+        "argument --bot: unknown bot kind 'mcts:lots'; choose one of: random, greedy, mcts[:ITERATIONS|:SECONDSs], "
+        "ismcts[:ITERATIONS|:SECONDSs] (mcts, ismcts: 200 iterations, at most 0.5 s of CPU time per move; "
+        "ismcts:0.5s: 0.5 s of CPU time per move)")
 
 
 # -- mcts ------------------------------------------------------------------------------
@@ -154,3 +154,15 @@ def test_mcts_beats_random_at_valgard(valgard):
         wins += result == "win"
         losses += result == "lose"
     assert losses == 0 and wins >= 3, (wins, losses)
+
+
+def test_the_default_search_budget_is_200_iterations_capped_at_half_a_cpu_second(monkeypatch):
+    from rulelang.play import bots
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(bots.time, "thread_time", lambda: next(ticks) * 0.01)   # 10 ms of CPU per iteration
+    default = make_bot("ismcts", 1)
+    assert (default.kind, default.iterations, default.seconds, default.cap) == ("ismcts", 200, None, 0.5)
+    assert len(list(bots._budget(default.iterations, default.seconds, default.cap))) == 50
+    exact = make_bot("ismcts:200", 1)                   # a count is exact: reproducible from the seed
+    assert exact.kind == "ismcts:200" and len(list(bots._budget(exact.iterations, exact.seconds, exact.cap))) == 200
+    assert make_bot("mcts", 1).cap == 0.5 and make_bot("mcts:30", 1).cap is None

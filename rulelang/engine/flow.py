@@ -255,7 +255,7 @@ class MatchFlow:
                 else:
                     signal = None
             if self.result is not None:
-                self._by_text = {}
+                self._by_text = []
                 return
             if game.checks:
                 for i, (when, body) in enumerate(game.checks):

@@ -158,7 +158,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         self.intern = None                         # this match's universe (see Game.universe)
         self.created: list | None = []             # how its components were created (universe key)
         self.comp_defaults: list = []              # (var slot, initial value) of each per-component variable
-        self._by_text: dict | None = None          # the legal actions now, by text (None: not listed yet)
+        self._by_text: list | None = None          # the legal actions now, in order (None: not listed yet)
         self._zone_ids = None
         if game.can_pause:
             self.answers, self.trig, self.frames, self.known, self.replacing = [], [], [], {}, []
@@ -252,7 +252,20 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 self._enumerate()
             except RULE_FAULTS + (RuleFault,) as err:
                 raise self._rule_error("listing the legal actions", err) from None
-        return list(self._by_text.values())
+        return list(self._by_text)
+
+    def _find(self, legal: list, action) -> Action | None:
+        """The listed action `action` stands for: the very object (a bot's pick), else the one of its
+        text. (Listed texts are distinct: see runtime._told_apart.)"""
+        if type(action) is Action:
+            for a in legal:
+                if a is action:
+                    return a
+            action = action.text
+        for a in legal:
+            if a.text == action:
+                return a
+        return None
 
     def interrupts(self, player: int) -> list[Action]:
         """The `anytime` actions `player` may take now although another player is to act (revealing
@@ -272,7 +285,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         except RULE_FAULTS + (RuleFault,) as err:
             raise self._rule_error("listing the legal actions", err) from None
         prefix = player_text(player) + ": "
-        return [Action(prefix + a.text, a._fn, a._args, a._meta) for a in found.values()]
+        return [Action(prefix + a.text, a._fn, a._args, a._meta) for a in found]
 
     def _also(self, player) -> list:
         """The answers `player`, not the chooser, may give to the question waiting now (a window
@@ -330,7 +343,17 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 raise IllegalAction(f"the game is over; `{text}` cannot be played")
             self.legal_actions()
             by_text = self._by_text
-        found = by_text.get(text)
+        found = None                            # the very object listed (a bot's pick), else its text
+        if type(action) is Action:
+            for a in by_text:
+                if a is action:
+                    found = a
+                    break
+        if found is None:
+            for a in by_text:
+                if a.text == text:
+                    found = a
+                    break
         interrupt = False
         if found is None and self.pending is None:
             found = self._interrupt(text)
@@ -501,10 +524,10 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
 
     def _enumerate(self) -> None:
         if self.result is not None:
-            self._by_text = {}
+            self._by_text = []
             return
         if self.pending is not None:
-            self._by_text = {t: Action(t, None, (), ("choose", ())) for t in self.pending["question"]["options"]}
+            self._by_text = [Action(t, None, (), ("choose", ())) for t in self.pending["question"]["options"]]
             return
         if self.intern is None:
             self.intern = self.game.universe(self)

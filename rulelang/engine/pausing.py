@@ -98,7 +98,7 @@ class MatchPausing:
             self._reveal(root[1], root[2])
             return
         text = root[1]
-        found = self._listed().get(text)
+        found = self._find(self._listed(), text)
         if found is None:
             found = self._interrupt(text)
             if found is not None:
@@ -113,7 +113,7 @@ class MatchPausing:
             signal = drain(self) or signal
         self._settle(signal)
 
-    def _listed(self) -> dict:
+    def _listed(self) -> list:
         if self._by_text is None:
             self._enumerate()
         return self._by_text

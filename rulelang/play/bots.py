@@ -91,22 +91,21 @@ class MctsBot:
     ROLLOUT_CAP = 2_000
     EXPLORATION = math.sqrt(2)
 
-    def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS,
+    def __init__(self, seed: int, iterations: int | None = None,
                  rollout_cap: int = ROLLOUT_CAP, exploration: float = EXPLORATION,
                  seconds: float | None = None):
         self.rng = random.Random(seed)
-        self.iterations = iterations
         self.rollout_cap = rollout_cap
         self.exploration = exploration
-        self.seconds = seconds                 # a CPU-time budget per move instead of a count
-        self.kind = _search_kind("mcts", iterations, self.DEFAULT_ITERATIONS, seconds)
+        self.kind = _search_kind("mcts", iterations, seconds)
+        self.iterations, self.seconds, self.cap = _budget_of(iterations, seconds, self.DEFAULT_ITERATIONS)
 
     def choose(self, match):
         legal = match.legal_actions()
         if len(legal) == 1:
             return legal[0]
         root = _Node(None, None, match.current_player, legal)
-        for _ in _budget(self.iterations, self.seconds):
+        for _ in _budget(self.iterations, self.seconds, self.cap):
             self._iterate(root, match.clone())
         if not root.children:                  # every action failed with a rule error: let the match say so
             return legal[0]
@@ -212,15 +211,14 @@ class IsmctsBot:
     ROLLOUT_CAP = 2_000
     EXPLORATION = 0.7
 
-    def __init__(self, seed: int, iterations: int = DEFAULT_ITERATIONS,
+    def __init__(self, seed: int, iterations: int | None = None,
                  rollout_depth: int = ROLLOUT_DEPTH, exploration: float = EXPLORATION,
                  seconds: float | None = None):
         self.rng = random.Random(seed)
-        self.iterations = iterations
         self.rollout_depth = rollout_depth
         self.exploration = exploration
-        self.seconds = seconds                 # a CPU-time budget per move instead of a count
-        self.kind = _search_kind("ismcts", iterations, self.DEFAULT_ITERATIONS, seconds)
+        self.kind = _search_kind("ismcts", iterations, seconds)
+        self.iterations, self.seconds, self.cap = _budget_of(iterations, seconds, self.DEFAULT_ITERATIONS)
 
     def choose(self, match):
         legal = match.legal_actions()
@@ -231,7 +229,7 @@ class IsmctsBot:
         root = _InfoNode()
         rng = self.rng
         sample = match.sampler(seat)
-        for _ in _budget(self.iterations, self.seconds):
+        for _ in _budget(self.iterations, self.seconds, self.cap):
             self._iterate(root, sample(rng.getrandbits(64)))
         by_text = {str(a): a for a in legal}
         ranked = [(child.visits, child.mean, -i) for i, child in enumerate(root.children.values())]
@@ -314,15 +312,40 @@ class _InfoNode:
         return self.total / self.visits if self.visits else 0.0
 
 
-def _budget(iterations: int, seconds: float | None):
+DEFAULT_SECONDS = 0.5     # the default search's CPU-time cap per move (its 200 iterations or this)
+
+
+def _budget_of(iterations: int | None, seconds: float | None, default: int) -> tuple:
+    """(iterations, seconds, cap) of a search: a count (exactly that many iterations: the game can be
+    replayed from its seed), a CPU-time budget, or neither — the default: `default` iterations, but
+    no more than DEFAULT_SECONDS of CPU time per move, so that it answers promptly in every game."""
+    if seconds is not None:
+        return default, seconds, None
+    if iterations is not None:
+        return iterations, None, None
+    return default, None, DEFAULT_SECONDS
+
+
+def _budget(iterations: int, seconds: float | None, cap: float | None = None):
     """The iterations of one search: `iterations` of them, or with a CPU-time budget (`seconds`
     of this thread's CPU time, so that other programs' load does not shorten it) as many as fit,
-    at least one. A time budget makes the decision depend on the machine's speed: a game played
-    with it cannot be replayed exactly from its seed."""
-    if seconds is None:
-        yield from range(iterations)
-        return
+    at least one; with a `cap` (seconds), `iterations` unless the cap's time runs out first. A time
+    budget makes the decision depend on the machine's speed: a game played with it (or with the
+    default, where the cap is reached) cannot be replayed exactly from its seed."""
     clock = time.thread_time
+    if seconds is None:
+        if cap is None:
+            yield from range(iterations)
+            return
+        start = clock()
+        deadline = start + cap
+        for n in range(iterations):
+            if n:                               # (stop before an iteration of the mean cost would pass it)
+                now = clock()
+                if now + (now - start) / n > deadline:
+                    return
+            yield n
+        return
     deadline = clock() + seconds
     yield 0
     n = 1
@@ -331,12 +354,12 @@ def _budget(iterations: int, seconds: float | None):
         n += 1
 
 
-
-def _search_kind(name: str, iterations: int, default: int, seconds: float | None) -> str:
-    """How a search bot is named: `ismcts`, `ismcts:500` (iterations) or `ismcts:0.5s` (a CPU budget)."""
+def _search_kind(name: str, iterations: int | None, seconds: float | None) -> str:
+    """How a search bot is named: `ismcts` (the default budget), `ismcts:500` (iterations) or
+    `ismcts:0.5s` (a CPU budget)."""
     if seconds is not None:
         return f"{name}:{_shown_seconds(seconds)}"
-    return f"{name}:{iterations}" if iterations != default else name
+    return f"{name}:{iterations}" if iterations is not None else name
 
 def _shown_seconds(seconds: float) -> str:
     return f"{seconds:g}s"
@@ -344,34 +367,38 @@ def _shown_seconds(seconds: float) -> str:
 
 _BOTS = {cls.kind: cls for cls in (RandomBot, GreedyBot, MctsBot, IsmctsBot)}
 KINDS = tuple(_BOTS)
-KIND_HELP = ("random, greedy, mcts[:ITERATIONS|:SECONDSs] (mcts = mcts:200), "
-             "ismcts[:ITERATIONS|:SECONDSs] (ismcts = ismcts:200; ismcts:0.5s: 0.5 s of CPU time per move)")
+KIND_HELP = ("random, greedy, mcts[:ITERATIONS|:SECONDSs], ismcts[:ITERATIONS|:SECONDSs] (mcts, ismcts: 200 "
+             "iterations, at most 0.5 s of CPU time per move; ismcts:0.5s: 0.5 s of CPU time per move)")
 SECONDS_LIMIT = 3600.0
+ITERATIONS_LIMIT = 9_999_999
+
+
+def parse_kind(kind: str) -> tuple[str, int | None, float | None]:
+    """A bot kind as (name, iterations, seconds): `random`, `greedy`, `mcts`/`ismcts` with no budget
+    (the default), `ismcts:500` (iterations) or `ismcts:0.5s` (CPU seconds per move). The one parser
+    of bot kinds (the command line, the web lobby, simulations); ValueError naming the kinds."""
+    name, colon, budget = kind.partition(":") if isinstance(kind, str) else ("", "", "")
+    if name not in _BOTS or (colon and name not in ("mcts", "ismcts")):
+        raise ValueError(f"unknown bot kind {kind!r}; choose one of: {KIND_HELP}")
+    if not colon:
+        return name, None, None
+    if budget.endswith("s") and budget.isascii():
+        number = budget[:-1]
+        if number and len(number) <= 10 and all(ch.isdigit() or ch == "." for ch in number) \
+                and number.count(".") <= 1 and number != "." and 0 < float(number) <= SECONDS_LIMIT:
+            return name, None, float(number)
+    elif budget.isdigit() and budget.isascii() and len(budget) <= 7 and 1 <= int(budget) <= ITERATIONS_LIMIT:
+        return name, int(budget), None
+    raise ValueError(f"unknown bot kind {kind!r}; choose one of: {KIND_HELP}")
 
 
 def make_bot(kind: str, seed: int):
     """A bot of the named kind ("mcts:N" for N search iterations, "ismcts:0.5s" for a CPU-time
-    budget per move); ValueError naming the kinds otherwise."""
-    name, colon, budget = kind.partition(":")
-    try:
-        if name in ("mcts", "ismcts") and colon and budget.endswith("s") and budget.isascii():
-            number = budget[:-1]
-            if not number or len(number) > 10 or not all(ch.isdigit() or ch == "." for ch in number) \
-                    or number.count(".") > 1 or number == ".":
-                raise KeyError(kind)
-            seconds = float(number)
-            if not 0 < seconds <= SECONDS_LIMIT:
-                raise KeyError(kind)
-            return _BOTS[name](seed, seconds=seconds)
-        if name in ("mcts", "ismcts") and colon:
-            if not (budget.isdigit() and budget.isascii()) or len(budget) > 7 or int(budget) < 1:
-                raise KeyError(kind)
-            return _BOTS[name](seed, iterations=int(budget))
-        if colon:
-            raise KeyError(kind)
-        return _BOTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot kind {kind!r}; choose one of: {KIND_HELP}") from None
+    budget per move: see parse_kind); ValueError naming the kinds otherwise."""
+    name, iterations, seconds = parse_kind(kind)
+    if name in ("mcts", "ismcts"):
+        return _BOTS[name](seed, iterations=iterations, seconds=seconds)
+    return _BOTS[name](seed)
 
 
 def check_kind(kind: str) -> str:

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import rulelang
 from rulelang import interrupt_seat
-from rulelang.play.bots import bot_seed, make_bot
+from rulelang.play.bots import bot_seed, make_bot, parse_kind
 from rulelang.play.repl import learned
 from rulelang.core.errors import EngineFault, IllegalAction, RulelangError
 from rulelang.core.textsafe import printable
@@ -45,6 +45,7 @@ BURST = 30.0                  # ...and at once
 FLOOD_CLOSE = 60              # messages refused for flooding before the connection is closed
 ACTION_TEXT_LIMIT = 1000
 MAX_ISMCTS = 5000             # the largest search budget a lobby may ask of a bot
+MAX_BOT_SECONDS = 10.0        # the most CPU time per move a lobby may give a bot (ismcts:10s)
 HUMAN = "human"
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
@@ -283,7 +284,8 @@ class Server:
     # ---- the lobby's API --------------------------------------------------------------------
     async def api_games(self, request: Request) -> Response:
         return JSONResponse({"games": [e.describe() for e in self.entries.values()],
-                             "bots": ["random", "greedy", "ismcts"], "max_ismcts": MAX_ISMCTS},
+                             "bots": ["random", "greedy", "ismcts"], "max_ismcts": MAX_ISMCTS,
+                             "max_bot_seconds": MAX_BOT_SECONDS},
                             headers=SECURITY_HEADERS)
 
     async def api_create(self, request: Request) -> Response:
@@ -307,7 +309,7 @@ class Server:
 
     async def create(self, spec) -> dict:
         """A new match from the lobby's form: {game, players, options, seats: ["human" | "random" |
-        "greedy" | "ismcts:N"...], seed?}. ValueError for anything wrong, said for people."""
+        "greedy" | "ismcts[:N|:Ss]"...], seed?}. ValueError for anything wrong, said for people."""
         if not isinstance(spec, dict):
             raise ValueError("send {game, players, options, seats}")
         entry = self.entries.get(spec.get("game"))
@@ -694,17 +696,28 @@ def _key(stem: str, taken: dict) -> str:
 
 
 def _seat_kind(kind) -> str:
+    """A seat's kind: human, or a bot kind as the command line takes it (bots.parse_kind: random,
+    greedy, ismcts, ismcts:N, ismcts:0.5s), within the lobby's limits. Not `mcts`: it sees every
+    hidden component, and a seat at a table plays only from what it may know."""
     if kind == HUMAN:
         return HUMAN
+    said = "a seat is human, random, greedy or ismcts[:N|:SECONDSs]"
     if not isinstance(kind, str) or len(kind) > 20:
-        raise ValueError("a seat is human, random, greedy or ismcts:N")
-    name, _, budget = kind.partition(":")
-    if name not in ("random", "greedy", "ismcts") or (budget and name != "ismcts"):
-        raise ValueError(f"no bot {printable(kind)!r}: a seat is human, random, greedy or ismcts:N")
-    if name == "ismcts":
-        if not (budget.isdigit() and budget.isascii()) or not 1 <= int(budget) <= MAX_ISMCTS:
-            raise ValueError(f"an ismcts bot needs a budget of 1..{MAX_ISMCTS} iterations (ismcts:200)")
-    make_bot(kind, 0)
+        raise ValueError(said)
+    try:
+        name, iterations, seconds = parse_kind(kind)
+    except ValueError:
+        name, _, budget = kind.partition(":")
+        if name == "ismcts" and budget.isdigit() and budget.isascii():
+            iterations, seconds = MAX_ISMCTS + 1, None     # (0, or too many to parse: said as the range)
+        else:
+            raise ValueError(f"no bot {printable(kind)!r}: {said}") from None
+    if name == "mcts":
+        raise ValueError(f"no bot {printable(kind)!r}: mcts sees the hidden cards; {said}")
+    if iterations is not None and iterations > MAX_ISMCTS:
+        raise ValueError(f"an ismcts bot needs a budget of 1..{MAX_ISMCTS} iterations (ismcts:200)")
+    if seconds is not None and seconds > MAX_BOT_SECONDS:
+        raise ValueError(f"an ismcts bot may think at most {MAX_BOT_SECONDS:g} s per move (ismcts:0.5s)")
     return kind
 
 

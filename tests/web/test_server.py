@@ -179,7 +179,12 @@ def test_bad_input_gets_a_clear_error_and_never_changes_the_match(serve):
                        ({"game": "small", "players": 2, "seats": ["human", "ismcts:0"]},
                         "an ismcts bot needs a budget of 1..5000 iterations (ismcts:200)"),
                        ({"game": "small", "players": 2, "seats": ["human", "mcts"]},
-                        "no bot 'mcts': a seat is human, random, greedy or ismcts:N"),
+                        "no bot 'mcts': mcts sees the hidden cards; a seat is human, random, greedy or "
+                        "ismcts[:N|:SECONDSs]"),
+                       ({"game": "small", "players": 2, "seats": ["human", "ismcts:11s"]},
+                        "an ismcts bot may think at most 10 s per move (ismcts:0.5s)"),
+                       ({"game": "small", "players": 2, "seats": ["human", "ismcts:1e3s"]},
+                        "no bot 'ismcts:1e3s': a seat is human, random, greedy or ismcts[:N|:SECONDSs]"),
                        ({"game": "small", "players": 2, "options": {"x": 1}}, "unknown option `x` for Small Tricks (options: none)")]:
         code, answer = post(server.url + "/api/matches", spec)
         assert (code, answer) == (400, {"error": said})
@@ -314,3 +319,14 @@ def test_an_out_of_turn_action_is_offered_to_its_seat_only_and_played_from_there
         await seats[other].until(lambda m: m["type"] == "state" and m["version"] == 1)
         assert served.match.log == [offered[0]] and served.match.current_player == actor
     asyncio.run(out_of_turn())
+
+
+def test_a_seat_takes_every_fair_bot_kind_the_command_line_takes():
+    from rulelang.play.bots import parse_kind
+    from rulelang.web.server import _seat_kind
+    for kind in ("human", "random", "greedy", "ismcts", "ismcts:200", "ismcts:0.5s", "ismcts:2s", "ismcts:5000"):
+        assert _seat_kind(kind) == kind
+        assert kind == "human" or parse_kind(kind)[0] in ("random", "greedy", "ismcts")
+    for kind in ("mcts", "mcts:50", "mcts:0.5s", "ismcts:5001", "ismcts:0s", "ismcts:x", "smart", 3):
+        with pytest.raises(ValueError):
+            _seat_kind(kind)

@@ -71,8 +71,9 @@ class ActionEnumerator:
         name = f"st_enum{si}_" if self.listing_memo_defs else f"st_enum{si}"
         fn = Fn(self, f"def {name}(m):", step.get("line"))
         fn.enumerator = True           # a require is tested once per binding: its loops are charged
-        fn.emit("out = {}")
+        fn.emit("out = []")            # the legal actions in the rules' order (see emit_leaf)
         fn.emit("IU = m.intern")
+        fn.emit(f"TX = IU[-1][{si}]")
         ctx = Ctx(fn, memo={})
         self.shared_domains = {}       # a domain computed once per listing -> [its charge's line, units]
         for a in step["actions"]:
@@ -81,10 +82,22 @@ class ActionEnumerator:
         for at, units in self.shared_domains.values():      # (charged once, for all the actions using it)
             text, line = fn.body[at]
             fn.body[at] = (text.replace("* UNITS", f"* {units}"), line)
-        fn.emit("return out")
+        # two actions of one text are possible only once two bindings showed one text in this
+        # universe (TX.clash), or where a binding can repeat (a domain whose elements may repeat:
+        # `rep`, see gen_action_enum)
+        if all(self.distinct_bindings(a) for a in step["actions"]):
+            fn.emit("return out if not TX.clash else _told_apart(m, out)")
+        else:
+            fn.body.insert(0, ("    rep = False", fn.line))
+            fn.emit("return out if not (TX.clash or rep) else _told_apart(m, out)")
         # memo locals start unset
         memo_inits = [(f"    {name} = _UNSET", step.get("line")) for name in ctx.memo.values()]
         self.add_fn_with_prelude(fn, memo_inits)
+
+    def distinct_bindings(self, a: dict) -> bool:
+        """Does the enumeration of `a` never give one binding twice (every domain's elements are
+        distinct ids: a zone, the players, cells; so are the subsets of such a domain)?"""
+        return all(self.ids_of(p["domain"]) is not None for p in a["params"])
 
     def listing_memo(self, steps: list, checks: int) -> None:
         """The enumerators, and the conditions of `when` rules (tested after every action), each
@@ -115,6 +128,10 @@ class ActionEnumerator:
         fn = ctx.fn
         tab = fn.new("I")
         fn.emit(f"{tab} = IU[{self.action_index[id(a)]}]")
+        distinct = self.distinct_bindings(a)
+        if not distinct:                        # (where it starts in `out`: see the end)
+            start = fn.new("s")
+            fn.emit(f"{start} = len(out)")
         fn.emit("for _ in _ONCE:")
         fn.indent += 1
         unroll = [self.unrolls(p) for p in a["params"]]
@@ -128,6 +145,8 @@ class ActionEnumerator:
                            "folded": set()}
         self.enum_param(0, ctx.child(), 0, 0)
         fn.indent -= 1
+        if not distinct:                        # a binding may have come twice: one text twice?
+            fn.emit(f"if len(out) > {start} + 1 and len({{x.text for x in out[{start}:]}}) < len(out) - {start}: rep = True")
 
     def enum_param(self, i: int, ctx: Ctx, level: int, floor: int) -> None:
         """Loops for params[i:]. Conjuncts are placed only below the last unrolled subset's branch
@@ -383,7 +402,7 @@ class ActionEnumerator:
 
     def emit_leaf(self, a: dict, ctx: Ctx, fn: Fn, verdict: str | None = None) -> None:
         """Intern the action for this binding (its text is built once per universe) and add it to
-        `out` (keyed by text; the first binding of a text wins, as in the rules' order)."""
+        `out`, in the rules' order (two of one text are told apart at the end: gen_enumerator)."""
         st = self.enum_state
         tab = st["tab"]
         ai = self.action_index[id(a)]
@@ -427,8 +446,13 @@ class ActionEnumerator:
                 body = self.body_variants.get((ai, len(b.elems)), body)
                 break
 
+        if not self.unique_texts[ai]:           # how its arguments show, for _same_text (_told_apart)
+            shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
+                          if p.get("show", "plain") == "comp" else "other" for p in a["params"])
+            meta = self.const(self.action_meta[ai] + (shows,), "M")
+
         def make(k: str) -> str:
-            return f"_mkact({tab}, {k}, {text}, {body}, {key}, {meta})"
+            return f"_mkact({tab}, {k}, {text}, {body}, {key}, {meta}, TX)"
         dims = self.intern_dims[ai]
         if hides:       # (its text depends on where the component is, and who acts: made afresh)
             fn.emit(f"act = _mkact(None, None, {text}, {body}, {key}, {meta})")
@@ -452,22 +476,22 @@ class ActionEnumerator:
                 fn.emit(f"    if not {verdict}:")
                 fn.emit(f"        {cell} = False")
                 fn.emit("        continue")
-                fn.emit(f"    act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta})")
+                fn.emit(f"    act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta}, TX)")
             else:
-                fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta})")
+                fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta}, TX)")
         elif dims is not None:
             first = ctx.names[a["params"][0]["name"]]
             head = first.rows.get(tab) if isinstance(first, Name) else None
             cell = (head + "".join(f"[{x}]" for x in args[1:]) if head is not None else
                     tab + "".join(f"[{x}]" for x in args))
             fn.emit(f"act = {cell}")
-            fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta})")
+            fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta}, TX)")
         elif hashable:
             if len(args) == 1 and isinstance(ctx.names[a["params"][0]["name"]], Subset):
                 key = args[0]                      # a lone subset: its elements are the key
                 fn.emit(f"k = {key}")
                 fn.emit(f"act = {tab}.get(k)")
-                fn.emit(f"if act is None: act = _mkact({tab}, k, {text}, {body}, (k,), {meta})")
+                fn.emit(f"if act is None: act = _mkact({tab}, k, {text}, {body}, (k,), {meta}, TX)")
             else:
                 fn.emit(f"act = {tab}.get({key})")
                 fn.emit(f"if act is None: act = {make(key)}")
@@ -478,17 +502,9 @@ class ActionEnumerator:
             fn.emit("except TypeError:")
             fn.emit("    act = k = None")
             fn.emit(f"if act is None: act = {make('k')}")
-        if self.unique_texts[ai]:
-            fn.emit("out[act.text] = act")
-        else:
-            # two bindings showing one text: the same choice is listed once, a different one is
-            # never dropped (runtime._same_text)
-            shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
-                          if p.get("show", "plain") == "comp" else "other" for p in a["params"])
-            shows = self.const(shows, "S", ("shows", shows))
-            fn.emit("t = act.text")
-            fn.emit("if t not in out: out[t] = act")
-            fn.emit(f"elif out[t] is not act: _same_text(m, out, act, {shows})")
+        # listed in order; two of one text are told apart at the end, if they can occur at all
+        # (gen_enumerator, runtime._told_apart)
+        fn.emit("out.append(act)")
 
     def plan_actions(self) -> None:
         """Per action: how its interned actions are stored (nested lists indexed by the

@@ -907,11 +907,53 @@ class Action:
         return hash(self.text)
 
 
-def _mkact(table, key, text: str, fn, args: tuple, meta) -> Action:
+class _Texts(dict):
+    """A step's texts in one universe: text -> the first action made with it. `clash` turns true
+    (for good) once two different bindings (another body or other arguments) showed one text, or
+    when the texts outgrow INTERN_LIMIT: only then may a listing of that step hold two actions of
+    one text, and only then is it passed through _told_apart."""
+    __slots__ = ("clash",)
+
+    def __init__(self):
+        super().__init__()
+        self.clash = False
+
+
+def _mkact(table, key, text: str, fn, args: tuple, meta, texts=None) -> Action:
     a = Action(text, fn, args, meta)
     if key is not None and len(table) < INTERN_LIMIT:
         table[key] = a
+    if texts is not None and not texts.clash:
+        first = texts.get(text)
+        if first is None:
+            if len(texts) < INTERN_LIMIT:
+                texts[text] = a
+            else:
+                texts.clash = True
+        elif first._fn is not fn or first._args != args:
+            texts.clash = True
     return a
+
+
+def _told_apart(m, out: list) -> list:
+    """A listing (in the rules' order) where two actions may show one text: the same action listed
+    twice, or two bindings of one text. The same choice is kept once; another one is told apart by
+    an ordinal (_same_text). Exactly what keying the listing by text did, as it was before."""
+    if len({a.text for a in out}) == len(out):
+        return out
+    by_text: dict = {}
+    for act in out:
+        t = act.text
+        first = by_text.get(t)
+        if first is None:
+            by_text[t] = act
+        elif first is not act:
+            meta = act._meta
+            if len(meta) > 2:                   # (the third: how its arguments show, for _same_text)
+                _same_text(m, by_text, act, meta[2])
+            else:                               # (an action whose texts were proven unique)
+                by_text[t] = act
+    return list(by_text.values())
 
 
 def _same_text(m, out: dict, act: Action, shows: tuple) -> None:
@@ -1022,7 +1064,7 @@ NAMESPACE = {
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
     "_range": _range, "_mul": _mul, "_grown": _grown, "_overworked": _overworked, "_each": _each, "_unless_false": _unless_false, "_scoped": _scoped, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
-    "_add_batch": _add_batch, "_mkact": _mkact, "_same_text": _same_text, "_fault": _fault, "_compress": compress, "_fill": _fill,
+    "_add_batch": _add_batch, "_mkact": _mkact, "_same_text": _same_text, "_told_apart": _told_apart, "_fault": _fault, "_compress": compress, "_fill": _fill,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,
     "_ONCE": (None,), "_UNSET": NOCONST,
     "_FAULTS": FAULTS,
