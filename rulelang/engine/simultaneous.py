@@ -58,14 +58,15 @@ class MatchSimultaneous:
         return out
 
     def _listing_of(self, seat: int) -> dict:
-        """The legal actions of `seat` at the simultaneous step, by text (the actor is put back)."""
+        """The legal actions of `seat` at the simultaneous step, by text (the actor is put back;
+        listed texts are distinct, see runtime._told_apart)."""
         actor, listed = self.actor, self._by_text
         if self.intern is None:
             self.intern = self.game.universe(self)
         self.actor = self.me = seat
         self.work = WORK_LIMIT
         try:
-            return self.game.steps[self.step][2](self)
+            return {a.text: a for a in self.game.steps[self.step][2](self)}
         finally:
             self.actor, self._by_text = actor, listed
             self.me = actor
@@ -92,7 +93,7 @@ class MatchSimultaneous:
             return False
         self.simul = (step, tuple(asked), (None,) * len(asked))
         self.actor = self.me = asked[0]
-        self._by_text = first
+        self._by_text = list(first.values())
         return True
 
     # ---- answering (Match.apply) ----
@@ -103,11 +104,11 @@ class MatchSimultaneous:
         self.legal_actions()
         if given is not None:
             if (type(given) is not int or given not in seats or answers[seats.index(given)] is not None
-                    or text not in (self._by_text if given == self.actor else self._listing_for(given))):
+                    or text not in (_texts(self._by_text) if given == self.actor else self._listing_for(given))):
                 raise IllegalAction(f"`{text}` is not a legal action of "
                                     f"{player_text(given) if type(given) is int else given} now")
             seat, answer = given, text
-        elif text in self._by_text:             # the actor's own answer
+        elif text in _texts(self._by_text):     # the actor's own answer
             seat, answer = self.actor, text
         else:                                   # `P3: TEXT`: P3's, whoever is the actor
             seat, answer = _seat_prefix(text)
@@ -272,3 +273,8 @@ class MatchSimultaneous:
         else None (who else has answered is no one's business)."""
         step, seats, answers = self.simul
         return player if player in seats and answers[seats.index(player)] is None else None
+
+
+def _texts(listed: list) -> set:
+    """The texts of a listing (a list of actions)."""
+    return {a.text for a in listed}

@@ -455,13 +455,11 @@ class ActionEnumerator:
             return f"_mkact({tab}, {k}, {text}, {body}, {key}, {meta}, TX)"
         dims = self.intern_dims[ai]
         if hides:       # (its text depends on where the component is, and who acts: made afresh)
-            fn.emit(f"act = _mkact(None, None, {text}, {body}, {key}, {meta})")
-            fn.emit("t = act.text")
-            fn.emit("if t not in out: out[t] = act")
             shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
                           if p.get("show", "plain") == "comp" else "other" for p in a["params"])
-            shows = self.const(shows, "S", ("shows", shows))
-            fn.emit(f"elif out[t] is not act: _same_text(m, out, act, {shows})")
+            meta = self.const(self.action_meta[ai] + (shows,), "M")
+            fn.emit(f"out.append(_mkact(None, None, {text}, {body}, {key}, {meta}))")
+            fn.emit("TX.clash = True")          # (texts made afresh may meet: told apart at the end)
             return
         lone = ctx.names[a["params"][0]["name"]] if len(a["params"]) == 1 else None
         if isinstance(lone, Subset) and len(lone.elems) in st["ktab"]:
