@@ -57,10 +57,13 @@ def find_section(text: str, groups: list[tuple[str, list[tuple[str, str]]]], wan
     for title, body in found:
         if wanted in (key_of(title), title.lower()):
             return [title, "-" * len(title), ""] + body
+    out: list[str] = []
     for title, entries in groups:
         name = title.lower().rstrip(":")
-        if wanted in (name, name.rstrip("s"), name + "s"):
-            return [title, "-" * len(title), ""] + [f"- {names}: {words}" for names, words in entries]
+        if wanted in (name, name.rstrip("s"), name + "s", key_of(title), key_of(title).rstrip("s")):
+            out += [title, "-" * len(title), ""] + [f"- {names}: {words}" for names, words in entries] + [""]
+    if out:
+        return out[:-1]
     for title, body in found:
         if wanted in [w for w in re.findall(r"[\w'-]+", title.lower()) if w not in STOP_WORDS]:
             return [title, "-" * len(title), ""] + body
@@ -91,8 +94,9 @@ def overview(text: str, groups: list[tuple[str, list[tuple[str, str]]]]) -> list
     for title, _ in found:
         out.append(f"  rules {key_of(title):<12} {title}")
     if groups:
-        names = ", ".join(key_of(t) for t, _ in groups)
-        out.append(f"  rules {'NAME':<12} one card or piece ({names}: a whole group)")
+        example = next((names.split(",")[0].split(" (")[0] for _, entries in groups for names, _ in entries), "")
+        out.append(f"  rules {'NAME':<12} one card or piece" + (f", e.g. rules {example}" if example else ""))
+        out.append(f"  rules {'GROUP':<12} a group of them: " + ", ".join(key_of(t) for t, _ in groups))
     out.append(f"  rules {'all':<12} everything")
     return out
 

@@ -36,7 +36,8 @@ CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
 
 HELP = """\
-Choose an action by its number, its text, or the start of its text (any case).
+Choose an action by its number, its text, or the start of its text or of a word
+in it, when only one action has it (any case: `outbreak` for `act Outbreak`).
 Commands:
   help, ?      show this text
   help ACTION  what an action does and when it is allowed (help play)
@@ -535,7 +536,11 @@ class _Session:
 
     def help(self, argument: str) -> bool:
         if argument.strip():
+            about = command_help(argument.strip())
             text = action_help(self.game, argument.strip(), self.match, self.rules_path())
+            if about and text.startswith("error: no action"):      # `help rules`: the command (no action so named)
+                self.say(about)
+                return False
             if text.startswith("error: no action") and self.names().find(argument.strip(), self.encoding):
                 return self.look(argument)
             if text.startswith("error: no action"):
@@ -779,8 +784,8 @@ class _Session:
         rows = []
         for line in lines:
             lead = " " * (len(line) - len(line.lstrip()))
-            if line.lstrip().startswith("- "):
-                lead += "  "
+            if lead or line.startswith("- "):
+                lead += "  " if line.lstrip().startswith("- ") or not line.lstrip().startswith("rules ") else " " * 19
             rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=True,
                                   break_on_hyphens=False) or [""]
         screens = pages(rows, size[1])
@@ -823,7 +828,10 @@ class _Session:
                     if m["to"] is None or reader is not None and reader in m["to"]]
             head = f"{seat_name(seat)}: {text}" if seat is not None else text
             return "\n".join([head] + [f"       > {printable(x)}" for x in said])
-        self.say("\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)) if log else "no actions yet")
+        if not log:
+            self.say("no actions yet")
+            return False
+        self.page("\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)).split("\n"))
         return False
 
     def undo(self, _argument: str) -> bool:
@@ -1031,6 +1039,22 @@ class _Session:
             if typed.startswith(verb):
                 found += [verb + name for name in self.names().names() if (verb + name).lower().startswith(typed)]
         return found[state] if state < len(found) else None
+
+
+def command_help(word: str) -> str | None:
+    """`help COMMAND`: the lines of HELP about a command (None: no command is so named)."""
+    word = word.lower()
+    if word not in COMMAND_NAMES:
+        return None
+    out: list[str] = []
+    taking = False
+    for line in HELP.split("\n")[2:]:
+        if re.match(r"  \S", line):          # a command's line: ours if it names the command
+            names = re.split(r",\s*", re.split(r"\s{2,}", line.strip())[0])
+            taking = any(n.split()[0].lower() == word for n in names if n.split())
+        if taking:
+            out.append(line)
+    return "\n".join(out) if out else None
 
 
 def learned(match, before: dict, told: int) -> str | None:
