@@ -156,3 +156,13 @@ def test_the_start_of_a_word_in_a_choice_picks_it_when_only_one_has_it(race):
     out = play(race, ["C7", "c", "quit"])
     assert "P1> C7\nP1 plays: take c7\n" in out
     assert "P1> c\nambiguous: 'c' could be take c1, take c2" in out
+
+
+def test_at_one_terminal_recap_after_a_hand_over_has_the_public_lines_only():
+    source = RACE.replace("  zone box: pile, public\n", "  zone box: pile, public\n  zone hand: set per player, owner\n") \
+                 .replace("create Chip(v: v) in pool }", "create Chip(v: v) in pool }\n    for p in players { create Chip(v: 0) in hand[p] }")
+    game = rulelang.Game(rulelang.compile_source(source, "race.rules"))
+    out = play(game, ["c7", "", "c3", "", "c1", "", "recap", "quit"], bots={})
+    recap = between(out, "P2> recap\n", "P2> quit")
+    assert recap == "Since your last move:\nP1 plays: take c1\n  > P1 boxes chip 1\n(clear: your decision again)\n"
+    assert "only P1 hears" not in recap

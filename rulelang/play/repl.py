@@ -528,6 +528,9 @@ class _Session:
             self.say(f"Since {seat_name(seat)}'s last move:", "dim")
         for line, style in missed:
             self.say(line, style)
+        if self.seen[seat]:                  # (public lines only: `recap` shows them again)
+            self.recap_lines = [line for line, _ in missed]
+            self.recap_note = bool(missed)
 
     def clear_screen(self) -> None:
         self.stdout.write(CLEAR_SCREEN if _isatty(self.stdout) else "\n" + "=" * 60 + "\n")
