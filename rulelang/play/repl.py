@@ -29,7 +29,7 @@ from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError, fault_report
 from .replay import check_game, read, rebuild, save_data
 from ..core.textsafe import fit, printable
-from .pager import MORE, find_section, overview, pages
+from .pager import MORE, find_section, key_of, overview, pages, sections
 from .screen import Texts, Thinking, changes, fit_screen, join_labels, without_internal, terminal_size, words, wrap_text
 
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
@@ -1038,6 +1038,9 @@ class _Session:
         typed = text.lower()
         commands = [c + " " if c in ("help", "save", "load", "as", "look") else c for c in COMMAND_NAMES if len(c) > 1]
         found = [t for t in self.completions + commands if t.lower().startswith(typed)]
+        if typed.startswith("rules "):       # rules KEY: the sections' words
+            keys = [key_of(title) for title, _ in sections(rulebook(self.game, source=self.rules_path()))[1]]
+            found += ["rules " + k for k in keys + ["all"] if ("rules " + k).startswith(typed)]
         for verb in ("look ", "help "):       # look NAME, help NAME: the names with rules text
             if typed.startswith(verb):
                 found += [verb + name for name in self.names().names() if (verb + name).lower().startswith(typed)]
