@@ -888,13 +888,14 @@ class _Session:
             return False
         try:
             data = read_save(path, self.game, self.match.players)
-            match = rebuild(data, self.game)
+            seats: dict[int, tuple] = {}     # (for `log`: who made each move; what it said is not kept)
+            match = rebuild(data, self.game, lambda n, seat, _text: seats.__setitem__(n - 1, (seat, 0, 0)))
         except StateError as error:
             self.error(f"cannot load {printable(path)}: {printable(error)}")
             return False
         self.seed = data["seed"]
         self.options = data["options"]
-        self.log_meta, self.asked = {}, {}
+        self.log_meta, self.asked = seats, {}
         self.undo_stack, self.crossed = [], []
         self.rewind(match, f"loaded {printable(path)}")
         return True
