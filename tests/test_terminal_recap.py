@@ -166,3 +166,11 @@ def test_at_one_terminal_recap_after_a_hand_over_has_the_public_lines_only():
     recap = between(out, "P2> recap\n", "P2> quit")
     assert recap == "Since your last move:\nP1 plays: take c1\n  > P1 boxes chip 1\n(clear: your decision again)\n"
     assert "only P1 hears" not in recap
+
+
+def test_help_fits_80_columns_and_pages_at_24_lines(race):
+    out = play(race, ["help", "", "quit"])
+    shown = between(out, "P1> help\n", "P1> quit")
+    assert MORE in shown and "  recap" in shown and "  clear" in shown
+    assert all(len(line) <= 80 for line in shown.split("\n"))
+    assert len(shown.split(MORE)[0].rstrip("\n").split("\n")) <= 23

@@ -48,16 +48,19 @@ Commands:
   rules KEY    one section (rules turn, rules cards), or one card: rules NAME
   rules all    the whole rulebook
   board, table, hand, status
-               draw again: the board (and its key), the table, your own cards, the status
+               draw again: the board (and its key), the table, your own cards,
+               the status
   more         every choice, one a line
   clear        clear the screen and draw your decision again
   recap        what happened since your last move (the other players' turns)
   log          list the actions played so far, with the questions answered
   undo         go back to the previous decision of a human player
-  as P2        let another player at the terminal act now, out of turn (an any-time action)
+  as P2        let another player at the terminal act now, out of turn (an
+               any-time action)
   save FILE    write the match to FILE
   load FILE    continue a match written by save
-  quit, exit, q  leave the game (Ctrl-D too; at a terminal it offers to save first)"""
+  quit, exit, q  leave the game (Ctrl-D too; at a terminal it offers to save
+               first)"""
 
 # ANSI styles, used only when the output is a terminal and NO_COLOR is not set
 STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message": "35", "over": "1;32",
@@ -552,7 +555,7 @@ class _Session:
                     text += f"; names with rules text like it: {', '.join(more)}"
             self.say(text)
         else:
-            self.say(HELP)
+            self.page(HELP.split("\n"))
         return False
 
     def look(self, argument: str) -> bool:
