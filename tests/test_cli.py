@@ -171,7 +171,7 @@ def test_play_by_number_text_and_prefix_with_log_undo_save_load(tmp_path, capsys
     assert f"P1> 1\nP1 plays: {first[0]}\n" in out
     assert "P1> undo\nundone\n" in out
     assert f"P1 plays: {first[1]}\n" in out
-    assert f"P1> log\n  1. {first[1]}\nP1> save" in out
+    assert f"P1> log\n  1. P1: {first[1]}\nP1> save" in out          # (who played it: issue 28)
     assert f"saved {save}\n" in out
     assert f"P1> {prefix}\nP1 plays: {discards[-1]}\n" in out
     assert error_lines(out) == [
@@ -183,7 +183,7 @@ def test_play_by_number_text_and_prefix_with_log_undo_save_load(tmp_path, capsys
         assert f"{line}\nP1> " in out
     assert f"loaded {save}\n" in out
     after_load = out.split(f"loaded {save}\n")[1]
-    assert f"P1> log\n  1. {first[1]}\nP1> quit" in after_load
+    assert f"P1> log\n  1. P1: {first[1]}\nP1> quit" in after_load     # (who, from the replayed save)
     saved = json.loads(save.read_text(encoding="utf-8"))
     assert saved["players"] == 2 and saved["seed"] == 5 and saved["state"]["log"] == [first[1]]
 

@@ -611,7 +611,7 @@ def test_repl_an_interrupt_is_played_and_announced_and_the_actor_goes_on(secret)
     assert "Pass the terminal to P1 and press Enter" in back
     tail = back[back.index("you are P1"):]
     assert "shown: 2" in tail and HINT in tail
-    assert "P1> log\n  1. P3: reveal\nP1> stop\nP1 plays: stop\n" in tail
+    assert "P1> log\n  1. P3: reveal\n       > P3 is 9\nP1> stop\nP1 plays: stop\n" in tail    # (issue 28: what it told)
     assert "Game over" in tail
 
 

@@ -30,7 +30,7 @@ def test_an_answer_is_repeated_only_once_every_player_can_see_its_card():
     run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("stash\nRuby\nlog\nquit\n"), out, "hide.rules")
     text = out.getvalue()
     after = text[text.index("P1> Ruby"):]
-    assert "P1 chooses: Ruby" in after and "2. keep which? → Ruby" in after    # Ruby lies on the public pile by now…
+    assert "P1 chooses: Ruby" in after and "2. P1: keep which? → Ruby" in after    # Ruby lies on the public pile by now…
     game2 = rulelang.Game(rulelang.compile_source(SOURCE.replace("move c to pile", "log \"kept\""), "hide.rules"))
     out = io.StringIO()
     run_repl(game2, 2, 1, {}, {1: "random"}, io.StringIO("stash\nRuby\nlog\nquit\n"), out, "hide.rules")
@@ -38,7 +38,7 @@ def test_an_answer_is_repeated_only_once_every_player_can_see_its_card():
     after = text[text.index("P1> Ruby") + len("P1> Ruby"):]
     assert "makes a secret choice" in after                      # …here still in the hand
     # P1's own log: P1 chose it, so P1 reads it; nowhere else is it named
-    assert [line for line in after.splitlines() if "Ruby" in line] == ["  hand (P1): 2 cards: Ruby, Onyx", "  2. keep which? → Ruby"]
+    assert [line for line in after.splitlines() if "Ruby" in line] == ["  hand (P1): 2 cards: Ruby, Onyx", "  2. P1: keep which? → Ruby"]
     assert game2.new_match(2, 1).log_for(1) == []
     m = game2.new_match(2, 1)
     m.apply("stash"), m.apply("Ruby")

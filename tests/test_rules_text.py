@@ -141,7 +141,7 @@ def test_a_move_says_what_it_changed_and_a_choice_its_question(cards):
     assert "Pass the terminal to P2 and press Enter pass\n" in out           # typed there: not lost
     assert "  ▶ P2, Plain was played: answer it?\n  1. pass\nP2> pass\n" in out     # a worded window: its question
     assert "P2 chooses: pass (asked: P2, " in out
-    assert "  2. P2, Plain was played: answer it? → pass\n" in out
+    assert "  2. P2: Plain was played: answer it? → pass\n" in out          # (issue 28: who, then what)
 
 
 def test_changes_name_moves_draws_reveals_and_counters():

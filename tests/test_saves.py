@@ -195,7 +195,7 @@ def test_repl_load_replays_the_log(tmp_path):
     log = json.loads(path.read_text(encoding="utf-8"))["log"]
     out = repl(GAME, [f"load {path}", "log", "quit"])
     assert f"loaded {path}" in out
-    assert "\n".join(f"  {n}. {text}" for n, text in enumerate(log, 1)) in out.split(f"loaded {path}")[1]
+    assert "\n".join(f"  {n}. P1: {text}" for n, text in enumerate(log, 1)) in out.split(f"loaded {path}")[1]
 
 
 @pytest.mark.parametrize("change, reason", [

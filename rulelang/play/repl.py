@@ -29,35 +29,45 @@ from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError, fault_report
 from .replay import check_game, read, rebuild, save_data
 from ..core.textsafe import fit, printable
+from .pager import MORE, find_section, key_of, overview, pages, sections
 from .screen import Texts, Thinking, changes, fit_screen, join_labels, without_internal, terminal_size, words, wrap_text
 
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
 
 HELP = """\
-Choose an action by its number, its text, or the start of its text (any case).
+Choose an action by its number, its text, or the start of its text or of a word
+in it, when only one action has it (any case: `outbreak` for `act Outbreak`).
 Commands:
   help, ?      show this text
   help ACTION  what an action does and when it is allowed (help play)
   help NAME, look NAME
                the rules text of a card, character, piece… (Tab completes names)
-  rules        the rules of the game
+  rules        the basics (how to win, a turn) and a list of sections; at a
+               terminal it stops at each screenful (Enter: on, q: stop)
+  rules KEY    one section (rules turn, rules cards), or one card: rules NAME
+  rules all    the whole rulebook
   board, table, hand, status
-               draw again: the board (and its key), the table, your own cards, the status
+               draw again: the board (and its key), the table, your own cards,
+               the status
   more         every choice, one a line
+  clear        clear the screen and draw your decision again
+  recap        what happened since your last move (the other players' turns)
   log          list the actions played so far, with the questions answered
   undo         go back to the previous decision of a human player
-  as P2        let another player at the terminal act now, out of turn (an any-time action)
+  as P2        let another player at the terminal act now, out of turn (an
+               any-time action)
   save FILE    write the match to FILE
   load FILE    continue a match written by save
-  quit, exit, q  leave the game (Ctrl-D too; at a terminal it offers to save first)"""
+  quit, exit, q  leave the game (Ctrl-D too; at a terminal it offers to save
+               first)"""
 
 # ANSI styles, used only when the output is a terminal and NO_COLOR is not set
 STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message": "35", "over": "1;32",
           "dim": "2"}
 COMMAND_NAMES = ("help", "?", "rules", "log", "undo", "as", "save", "load", "quit", "exit", "q", "look", "board",
-                 "table", "hand", "status", "more")
-REDRAW = ("board", "table", "hand", "status", "more")     # commands only when typed alone (an action may start so)
+                 "table", "hand", "status", "more", "recap", "clear")
+REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # commands only when typed alone (an action may start so)
 
 
 def seat_name(seat: int) -> str:
@@ -99,7 +109,7 @@ class _Stop(Exception):
 def run_repl(game, players: int, seed: int, options: dict | None = None,
              bots: dict[int, str] | None = None, stdin=None, stdout=None,
              source_path: str | None = None, match=None, delay: float = 0.0, color: bool | None = None,
-             screen: tuple[int, int] | None = None) -> int:
+             screen: tuple[int, int] | None = None, pager: bool | None = None) -> int:
     """Plays one match at the terminal; returns the exit code (0 unless a rule error stopped it).
 
     `bots` maps 0-based seats to bot kinds; every other seat is a human. `match` continues a
@@ -107,16 +117,18 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
     game is watched: each move with the board before it, `delay` seconds apart. `color`
     None: colours when the output is a terminal and NO_COLOR is not set. `screen`: (columns,
     lines) to fit each decision into (None: the terminal's size; no fitting when the output is
-    not a terminal).
+    not a terminal). `pager`: whether long output stops at each screenful (`-- more --`) and the
+    bots' lines wait before the next decision when they would scroll away (None: when input and
+    output are a terminal).
     """
     session = _Session(game, players, seed, options, bots or {},
-                       stdin or sys.stdin, stdout or sys.stdout, source_path, match, delay, color, screen)
+                       stdin or sys.stdin, stdout or sys.stdout, source_path, match, delay, color, screen, pager)
     return session.run()
 
 
 class _Session:
     def __init__(self, game, players, seed, options, bots, stdin, stdout, source_path, match=None,
-                 delay=0.0, color=None, screen=None):
+                 delay=0.0, color=None, screen=None, pager=None):
         for seat in bots:
             if not 0 <= seat < players:
                 raise ValueError(f"no seat {seat_name(seat)} in a {players}-player match")
@@ -138,10 +150,12 @@ class _Session:
                          "undo": self.undo, "save": self.save, "load": self.load, "quit": self.quit,
                          "exit": self.quit, "q": self.quit, "as": self.interrupt, "look": self.look,
                          "board": self.redraw_board, "table": self.redraw_table, "hand": self.redraw_hand,
-                         "status": self.redraw_status, "more": self.more}
+                         "status": self.redraw_status, "more": self.more, "recap": self.recap,
+                         "clear": self.redraw}
         self.screen = screen                 # (columns, lines) to fit a decision into; None: the terminal's
         self.pending_line: str | None = None  # typed at a hand-over prompt: the next prompt's input
         self.asked: dict[int, str] = {}       # log index -> the question that action answered
+        self.log_meta: dict[int, tuple] = {}  # log index -> (who acted, first and end message it wrote)
         self.offered: list = []              # the actions (or texts) offered at the prompt now
         self.texts: Texts | None = None
         self.was_choice = False                       # was the last move an answer to a choice?
@@ -158,6 +172,12 @@ class _Session:
         self.color = bool(color)
         self.completions: list[str] = []
         self.readline = self._line_editing()
+        self.paging = (_isatty(stdin) and _isatty(stdout)) if pager is None else bool(pager)
+        self.recording: list[str] | None = None   # lines said since the human at the terminal acted
+        self.paused = 0                            # of them, those said since the last `-- more --`
+        self.recording_seat: int | None = None     # the seat whose move began the recording
+        self.recap_lines: list[str] = []           # what `recap` shows again
+        self.recap_note = False                    # say on the next screen that lines scrolled away
 
     def size(self) -> tuple[int, int] | None:
         """(columns, lines) to fit a decision into; None: no fitting (output that is no terminal)."""
@@ -219,6 +239,13 @@ class _Session:
             self.show_view(seat)
         except RuleRuntimeError as error:
             self.say(f"rule error: {printable(error)}", "error")
+        # the reason again right above the result: the view drawn above scrolls the first line away
+        if reason:
+            self.say(f"Why: {printable(reason)}", "over")
+        elif self.last_move:
+            self.say(f"Why: the last move ended the game: {self.last_move}", "over")
+        else:
+            self.say("Why: the rules ended the game before any move", "over")
         self.say(render_outcome(outcome, [self.player_kind(s) for s in range(self.match.players)], sides))
 
     def bot_turn(self, seat: int) -> None:
@@ -285,6 +312,10 @@ class _Session:
         """`seat` sits at the terminal (after a hand-over if the screen would show them secrets):
         their view, then what happened since their last move, for them alone too; then the
         actions offered, fitted with the view into the terminal's size."""
+        recorded, self.recording = self.recording, None
+        if recorded is not None:             # (never another seat's lines: they may hold its secrets)
+            self.recap_lines = recorded if self.recording_seat == seat else []
+            self.recap_note = bool(self.recap_lines)
         if self.needs_hand_over(seat):
             self.hand_over(seat)
         self.on_screen = seat
@@ -349,6 +380,10 @@ class _Session:
                 return action
         matches = [action for action, text, seen in zip(actions, texts, shown)
                    if text.startswith(wanted) or seen.startswith(wanted)]
+        if not matches:                      # the start of a word after the first (`outbreak`: `act Outbreak`)
+            inner = re.compile(r"(?<=\s)" + re.escape(wanted))
+            matches = [action for action, text, seen in zip(actions, texts, shown)
+                       if inner.search(text) or inner.search(seen)]
         if len(matches) == 1:
             return matches[0]
         if matches:
@@ -377,6 +412,7 @@ class _Session:
             self.say(self.fault_text(error), "error")
             self.match = self.restore(before)        # (the engine leaves it so; a match of another make may not)
             return True
+        self.recording, self.recording_seat = [], seat     # (for `recap`: from this move to their next)
         self.announce(f"{seat_name(seat)} {self.played(action)}")
         told = self.told
         self.tell_public()
@@ -405,11 +441,21 @@ class _Session:
             public, raw = match.log_for(None)[logged:], match.log[logged:]
             self.revealed = [text if text == mine else f"{seat_name(seat)}: {text}"     # (a drafted card stays secret)
                              for seat, text, mine in zip(together["seats"], public, raw)]
+        self.note_log(logged, actor, together, told)
         if question is not None and match.log:      # the question this answer was to (for `log`)
             self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
         reason = learned(match, {p: seen | own for p, seen in before.items()}, told)
         if reason is not None and self.crossed:
             self.crossed[-1] = reason
+
+    def note_log(self, logged: int, actor, together, told: int) -> None:
+        """For `log`: who made each new log entry, and the messages the move wrote (under its last entry)."""
+        new, messages = len(self.match.log), len(self.match.message_log())
+        seats = list(together["seats"]) if together is not None else []
+        for i in range(logged, new):
+            k = i - logged
+            seat = seats[k] if len(seats) == new - logged else actor
+            self.log_meta[i] = (seat, messages, messages) if i < new - 1 else (seat, told, messages)
 
     @staticmethod
     def fault_text(error) -> str:
@@ -485,6 +531,9 @@ class _Session:
             self.say(f"Since {seat_name(seat)}'s last move:", "dim")
         for line, style in missed:
             self.say(line, style)
+        if self.seen[seat]:                  # (public lines only: `recap` shows them again)
+            self.recap_lines = [line for line, _ in missed]
+            self.recap_note = bool(missed)
 
     def clear_screen(self) -> None:
         self.stdout.write(CLEAR_SCREEN if _isatty(self.stdout) else "\n" + "=" * 60 + "\n")
@@ -493,7 +542,11 @@ class _Session:
 
     def help(self, argument: str) -> bool:
         if argument.strip():
+            about = command_help(argument.strip())
             text = action_help(self.game, argument.strip(), self.match, self.rules_path())
+            if about and text.startswith("error: no action"):      # `help rules`: the command (no action so named)
+                self.say(about)
+                return False
             if text.startswith("error: no action") and self.names().find(argument.strip(), self.encoding):
                 return self.look(argument)
             if text.startswith("error: no action"):
@@ -502,7 +555,7 @@ class _Session:
                     text += f"; names with rules text like it: {', '.join(more)}"
             self.say(text)
         else:
-            self.say(HELP)
+            self.page(HELP.split("\n"))
         return False
 
     def look(self, argument: str) -> bool:
@@ -543,7 +596,13 @@ class _Session:
             lines = parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"] + parts["extra"] \
                 + parts["choice"] + [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
         else:
-            lines, _ = fit_screen(parts, width, size[1], list(actions), texts)
+            lines, _ = fit_screen(dict(parts), width, size[1], list(actions), texts)
+        note, self.recap_note = self.recap_note, False
+        if note and size is not None and len(self.recap_lines) + len(lines) >= size[1]:
+            # what happened since the player's move has scrolled away (or will with this screen): say so
+            if actions:
+                lines, _ = fit_screen(parts, width, size[1] - 1, list(actions), texts)
+            self.say(f"({plural(len(self.recap_lines), 'line')} since your last move scrolled up: type recap)", "dim")
         self.say(lines[0], "header")
         if len(lines) > 1:
             self.say("\n".join(lines[1:]))
@@ -648,6 +707,20 @@ class _Session:
         self.say("\n".join(f"  {n}. {t}" for n, t in enumerate(texts, 1)) if texts else "nothing to choose now")
         return False
 
+    def recap(self, _argument: str) -> bool:
+        """`recap`: the lines said from the last move of the player at the terminal to their decision now."""
+        if not self.recap_lines:
+            self.say("nothing happened since your last move")
+            return False
+        self.page(["Since your last move:"] + self.recap_lines + ["(clear: your decision again)"])
+        return False
+
+    def redraw(self, _argument: str) -> bool:
+        """`clear`: a clean screen with the decision on it."""
+        self.clear_screen()
+        self.draw(self.viewer(), self.offered)
+        return False
+
     def viewer(self) -> int:
         return self.on_screen if self.on_screen is not None else 0
 
@@ -684,9 +757,48 @@ class _Session:
         for line in lines:
             self.say(f"  · {line}", "dim")
 
-    def rules(self, _argument: str) -> bool:
-        self.say(rulebook(self.game, source=self.rules_path()))
+    def rules(self, argument: str) -> bool:
+        """`rules`: at a terminal the basics and a table of contents, paged; piped, everything.
+        `rules KEY`: one section, or one group of cards and pieces; `rules NAME`: one's text."""
+        text = rulebook(self.game, source=self.rules_path())
+        wanted = " ".join(argument.split())
+        ir = getattr(self.game, "ir", None)
+        groups = component_texts(self.game, ir) if ir is not None else []
+        if not wanted:
+            if not self.paging:
+                self.say(text)
+                return False
+            lines = overview(text, groups)
+        elif wanted.lower() in ("all", "everything"):
+            lines = text.split("\n")
+        else:
+            lines = find_section(text, groups, wanted)
+            if lines is None:
+                if self.names().find(wanted, self.encoding):
+                    return self.look(wanted)
+                self.error(f"the rules have no section '{printable(wanted)}'; type rules for the list")
+                return False
+        self.page(lines)
         return False
+
+    def page(self, lines: list[str]) -> None:
+        """Lines, a screenful at a time at a terminal (Enter: the next, q: stop); all at once otherwise."""
+        size = self.size() or (80, 24)
+        if not self.paging:
+            self.say("\n".join(lines))
+            return
+        rows = []
+        for line in lines:
+            lead = " " * (len(line) - len(line.lstrip()))
+            if lead or line.startswith("- "):
+                lead += "  " if line.lstrip().startswith("- ") or not line.lstrip().startswith("rules ") else " " * 19
+            rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=True,
+                                  break_on_hyphens=False) or [""]
+        screens = pages(rows, size[1])
+        for i, screen in enumerate(screens):
+            self.say("\n".join(screen))
+            if i < len(screens) - 1 and self.ask(MORE).strip().lower().startswith("q"):
+                return
 
     def rules_path(self) -> str | None:
         """The rule file this game was read from, for the rulebook's quotes (None: not a .rules file)."""
@@ -702,12 +814,30 @@ class _Session:
         log = self.match.log
         shown = self.match.log_for(reader)
 
+        messages = self.match.message_log()
+
         def entry(i: int, text: str) -> str:
+            meta = self.log_meta.get(i)
+            if meta is not None and interrupt_seat(text) is not None:     # `P3: reveal`: its seat said once
+                text = text.partition(": ")[2]
             asked = self.asked.get(i)
+            if asked and meta is not None and meta[0] is not None and asked.startswith(seat_name(meta[0]) + ", "):
+                asked = asked[len(seat_name(meta[0])) + 2:]     # (`P2: Plain was played…`, its seat said once)
             if asked and not asked.startswith("respond in "):
-                return f"{printable(asked)} → {printable(text)}"
-            return printable(text)
-        self.say("\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)) if log else "no actions yet")
+                text = f"{printable(asked)} → {printable(text)}"
+            else:
+                text = printable(text)
+            if meta is None:                 # (a move of a match resumed from a save: who is not known)
+                return text
+            seat, first, end = meta
+            said = [m["text"] for m in messages[first:end]
+                    if m["to"] is None or reader is not None and reader in m["to"]]
+            head = f"{seat_name(seat)}: {text}" if seat is not None else text
+            return "\n".join([head] + [f"       > {printable(x)}" for x in said])
+        if not log:
+            self.say("no actions yet")
+            return False
+        self.page("\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)).split("\n"))
         return False
 
     def undo(self, _argument: str) -> bool:
@@ -761,12 +891,14 @@ class _Session:
             return False
         try:
             data = read_save(path, self.game, self.match.players)
-            match = rebuild(data, self.game)
+            seats: dict[int, tuple] = {}     # (for `log`: who made each move; what it said is not kept)
+            match = rebuild(data, self.game, lambda n, seat, _text: seats.__setitem__(n - 1, (seat, 0, 0)))
         except StateError as error:
             self.error(f"cannot load {printable(path)}: {printable(error)}")
             return False
         self.seed = data["seed"]
         self.options = data["options"]
+        self.log_meta, self.asked = seats, {}
         self.undo_stack, self.crossed = [], []
         self.rewind(match, f"loaded {printable(path)}")
         return True
@@ -842,6 +974,8 @@ class _Session:
         and this pass catches what may have slipped through (keeping our line breaks). Colour
         codes are ours, added after that."""
         shown = fit(printable(text, multiline=True), self.encoding)
+        if self.recording is not None:
+            self.recording += shown.split("\n")
         self.stdout.write(self.paint(shown, style) + "\n")
         self.stdout.flush()
 
@@ -908,10 +1042,29 @@ class _Session:
         typed = text.lower()
         commands = [c + " " if c in ("help", "save", "load", "as", "look") else c for c in COMMAND_NAMES if len(c) > 1]
         found = [t for t in self.completions + commands if t.lower().startswith(typed)]
+        if typed.startswith("rules "):       # rules KEY: the sections' words
+            keys = [key_of(title) for title, _ in sections(rulebook(self.game, source=self.rules_path()))[1]]
+            found += ["rules " + k for k in keys + ["all"] if ("rules " + k).startswith(typed)]
         for verb in ("look ", "help "):       # look NAME, help NAME: the names with rules text
             if typed.startswith(verb):
                 found += [verb + name for name in self.names().names() if (verb + name).lower().startswith(typed)]
         return found[state] if state < len(found) else None
+
+
+def command_help(word: str) -> str | None:
+    """`help COMMAND`: the lines of HELP about a command (None: no command is so named)."""
+    word = word.lower()
+    if word not in COMMAND_NAMES:
+        return None
+    out: list[str] = []
+    taking = False
+    for line in HELP.split("\n")[2:]:
+        if re.match(r"  \S", line):          # a command's line: ours if it names the command
+            names = re.split(r",\s*", re.split(r"\s{2,}", line.strip())[0])
+            taking = any(n.split()[0].lower() == word for n in names if n.split())
+        if taking:
+            out.append(line)
+    return "\n".join(out) if out else None
 
 
 def learned(match, before: dict, told: int) -> str | None:
@@ -1615,7 +1768,7 @@ def _action_details(doc: _Doc, step: str, a: dict, about: dict, code: _Source) -
     doc.para(printable(words) if words else "(the rule file says nothing more about it)")
     header = code.header(step, a["name"])
     if header:
-        doc.para(f"as the rules write it: {printable(header)}")
+        doc.para(f"for rule authors, as the rules write it: {printable(header)}")
     elif a.get("require") is not None:
         doc.para("it is allowed only when its condition holds")
 

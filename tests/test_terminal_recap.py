@@ -1,0 +1,176 @@
+"""Issue 28, reading at 80×24: `rules` in sections and paged at a terminal, `recap` of the other
+players' turns that scrolled away, `log` saying who played and what followed (never another
+seat's private lines), the reason right above the result, `clear`, `help COMMAND`, the rule
+text of `help ACTION` labelled for rule authors, and a choice picked by the start of a word."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+import rulelang
+from rulelang.play.repl import rulebook, run_repl
+
+RACE = """
+game "Race" {
+  players 2..3
+  about "Take chips from the pool, one a turn."
+  about win "Whoever takes the last chip wins."
+  about action take "Take a chip from the pool."
+  kind Chip { v: int  label "c" + text(v) }
+  zone pool: pile, public
+  zone box: pile, public
+  setup { for v in 1..9 { create Chip(v: v) in pool } }
+  turn { step s {
+    action take(c in pool) require c.v > 0 {
+      move c to box
+      log text(me) + " boxes chip " + text(c.v)
+      log "only " + text(me) + " hears this: psst " + text(c.v) to [me]
+      if size(pool) == 0 { finish win for me }
+      end turn
+    }
+  } }
+}
+"""
+MORE = "-- more: Enter, q to stop --"
+
+
+@pytest.fixture(scope="module")
+def race():
+    return rulelang.Game(rulelang.compile_source(RACE, "race.rules"))
+
+
+def play(game, typed: list[str], bots=None, screen=(80, 24), pager=True, source="race.rules") -> str:
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, bots if bots is not None else {1: "random"},
+             io.StringIO("".join(x + "\n" for x in typed)), out, source, screen=screen, pager=pager)
+    return out.getvalue()
+
+
+def between(out: str, start: str, end: str) -> str:
+    at = out.index(start) + len(start)
+    return out[at:out.index(end, at)]
+
+
+# -- 1. rules: a table of contents and the basics, sections, paged at the terminal's height ----
+
+def test_rules_at_a_terminal_gives_the_basics_and_the_sections_a_screen_at_a_time(race):
+    out = play(race, ["rules"] + [""] * 10 + ["quit"], screen=(80, 10))
+    shown = between(out, "P1> rules\n", "P1> \nP1> ")
+    assert "How to win\n----------\n\nWhoever takes the last chip wins." in shown
+    assert "Step `s`" in shown and "More to read (type rules and a word):" in shown
+    assert re.search(r"^  rules turn +A turn$", shown, re.M) and re.search(r"^  rules all +everything$", shown, re.M)
+    pages = shown.split(MORE)
+    assert len(pages) >= 2 and all(len(p.strip("\n").split("\n")) <= 9 for p in pages), pages
+    assert "Take a chip from the pool." not in shown          # (the actions: in `rules turn`)
+
+
+def test_q_at_the_more_prompt_stops_and_rules_all_is_the_whole_book(race):
+    out = play(race, ["rules all", "q", "quit"], screen=(80, 10))
+    shown = between(out, "P1> rules all\n", "P1> quit")
+    assert shown.count(MORE) == 1 and shown.endswith(MORE + "q\n")
+    whole = play(race, ["rules all"] + [""] * 20 + ["quit"], screen=(200, 10))
+    text = between(whole, "P1> rules all\n", "\nP1> ").replace(MORE + "\n", "")
+    assert text.rstrip("\n") == rulebook(race, source=None)
+
+
+def test_rules_piped_prints_everything_as_before(race):
+    out = play(race, ["rules", "quit"], screen=None, pager=None)
+    assert between(out, "P1> rules\n", "P1> quit").rstrip("\n") == rulebook(race, source=None)
+    assert MORE not in out
+
+
+def test_rules_section_by_its_word_and_an_unknown_one_is_one_line(race):
+    out = play(race, ["rules turn", "rules win", "rules moon", "quit"])
+    turn = between(out, "P1> rules turn\n", "P1> rules win")
+    assert turn.startswith("A turn\n------\n") and "Take a chip from the pool." in turn and "How to win" not in turn
+    assert between(out, "P1> rules win\n", "P1> rules moon").startswith("How to win\n----------\n\nWhoever takes")
+    assert "P1> rules moon\nerror: the rules have no section 'moon'; type rules for the list\nP1> quit" in out
+
+
+def test_help_rules_explains_the_command(race):
+    out = play(race, ["help rules", "help recap", "quit"])
+    assert "no action" not in out
+    assert re.search(r"P1> help rules\n  rules +the basics .*\n(.*\n)*  rules KEY +one section", out)
+    assert re.search(r"P1> help recap\n  recap +what happened since your last move", out)
+
+
+# -- 2. the other players' turns that scrolled away: a note on the screen, and `recap` -----------
+
+def test_what_scrolled_away_is_noted_and_recap_shows_it(race):
+    out = play(race, ["c7", "c1", "recap", "quit"], screen=(80, 12))
+    assert "(5 lines since your last move scrolled up: type recap)\n== Race · turn 5" in out
+    recap = between(out, "P1> recap\n", "P1> quit")
+    assert recap == ("Since your last move:\nP1 plays: take c1\n  > P1 boxes chip 1\n"
+                     "  (to you) only P1 hears this: psst 1\nP2 (random) plays: take c5\n  > P2 boxes chip 5\n"
+                     "(clear: your decision again)\n")
+    screen = out[out.index("(5 lines since"):out.index("P1> recap")].split("\n")
+    assert len(screen) <= 12                                  # the note, the decision and the prompt fit
+
+
+def test_no_note_when_it_all_fits_and_recap_before_any_move(race):
+    out = play(race, ["recap", "c7", "quit"], screen=(80, 24))
+    assert "P1> recap\nnothing happened since your last move\n" in out and "type recap" not in out
+
+
+def test_recap_is_never_another_seats(race):
+    out = play(race, ["c7", "recap", "quit"], bots={})         # two people at one terminal
+    assert "P2> recap\nnothing happened since your last move\n" in out
+
+
+def test_clear_draws_the_decision_again(race):
+    out = play(race, ["clear", "quit"], screen=None, pager=None)
+    assert out.count("== Race · turn 1") == 2 and "P1> clear\n\n" + "=" * 60 + "\n== Race · turn 1" in out
+
+
+# -- 3. log: who played, and what the move made happen, as the reader may see it ------------------
+
+def test_log_says_who_and_the_messages_each_move_wrote_but_not_others_private_ones(race):
+    out = play(race, ["c7", "log", "quit"], screen=None, pager=None)
+    log = between(out, "P1> log\n", "P1> quit")
+    assert log == ("  1. P1: take c7\n       > P1 boxes chip 7\n       > only P1 hears this: psst 7\n"
+                   "  2. P2: take c3\n       > P2 boxes chip 3\n")
+    assert "only P2 hears" not in out
+
+
+# -- 4. the reason right above the result ---------------------------------------------------------
+
+def test_the_end_says_why_right_above_the_result(race):
+    out = play(race, ["1"] * 5 + ["quit"])
+    assert re.search(r"\nWhy: the last move ended the game: P1 plays: take c\d\nResult:\n  P1 \(human\): win\n", out)
+
+
+# -- 5. help ACTION for players first, then for rule authors; a word's start picks a choice -------
+
+def test_help_action_puts_the_rule_text_last_labelled_for_rule_authors(race, tmp_path):
+    path = tmp_path / "race.rules"
+    path.write_text(RACE, encoding="utf-8")
+    out = play(race, ["help take", "quit"], source=str(path))
+    text = between(out, "P1> help take\n", "P1> quit")
+    assert text.index("Take a chip from the pool.") < text.index(
+        "for rule authors, as the rules write it: take(c in pool) require c.v > 0")
+
+
+def test_the_start_of_a_word_in_a_choice_picks_it_when_only_one_has_it(race):
+    out = play(race, ["C7", "c", "quit"])
+    assert "P1> C7\nP1 plays: take c7\n" in out
+    assert "P1> c\nambiguous: 'c' could be take c1, take c2" in out
+
+
+def test_at_one_terminal_recap_after_a_hand_over_has_the_public_lines_only():
+    source = RACE.replace("  zone box: pile, public\n", "  zone box: pile, public\n  zone hand: set per player, owner\n") \
+                 .replace("create Chip(v: v) in pool }", "create Chip(v: v) in pool }\n    for p in players { create Chip(v: 0) in hand[p] }")
+    game = rulelang.Game(rulelang.compile_source(source, "race.rules"))
+    out = play(game, ["c7", "", "c3", "", "c1", "", "recap", "quit"], bots={})
+    recap = between(out, "P2> recap\n", "P2> quit")
+    assert recap == "Since your last move:\nP1 plays: take c1\n  > P1 boxes chip 1\n(clear: your decision again)\n"
+    assert "only P1 hears" not in recap
+
+
+def test_help_fits_80_columns_and_pages_at_24_lines(race):
+    out = play(race, ["help", "", "quit"])
+    shown = between(out, "P1> help\n", "P1> quit")
+    assert MORE in shown and "  recap" in shown and "  clear" in shown
+    assert all(len(line) <= 80 for line in shown.split("\n"))
+    assert len(shown.split(MORE)[0].rstrip("\n").split("\n")) <= 23
