@@ -174,3 +174,17 @@ def test_help_fits_80_columns_and_pages_at_24_lines(race):
     assert MORE in shown and "  recap" in shown and "  clear" in shown
     assert all(len(line) <= 80 for line in shown.split("\n"))
     assert len(shown.split(MORE)[0].rstrip("\n").split("\n")) <= 23
+
+
+# -- status, table and the full list of choices: taller than the screen, read from their top ----
+
+def test_the_list_of_choices_taller_than_the_screen_is_paged_and_a_table_that_fits_is_not(race):
+    out = play(race, ["more", "", "table", "quit"], screen=(80, 6))
+    listed = between(out, "P1> more\n", "P1> table")
+    assert MORE in listed and "  1. take c1" in listed.split(MORE)[0]          # from the top, a screen at a time
+    assert all(len(p.strip("\n").split("\n")) <= 5 for p in listed.split(MORE))
+    assert "  9. take c9" in listed
+    table = between(out, "P1> table\n", "P1> quit")
+    assert table.startswith("== Race") and MORE not in table                  # (it fits: not stopped)
+    piped = play(race, ["more", "quit"], screen=None, pager=None)
+    assert MORE not in piped and "  9. take c9" in piped

@@ -682,7 +682,7 @@ class _Session:
     def redraw_table(self, _argument: str) -> bool:
         view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
-        self.say("\n".join(parts["header"] + parts["board"] + parts["zone_lines"] + parts["table_lines"]))
+        self.page_drawn(parts["header"] + parts["board"] + parts["zone_lines"] + parts["table_lines"])
         return False
 
     def redraw_hand(self, _argument: str) -> bool:
@@ -699,12 +699,15 @@ class _Session:
     def redraw_status(self, _argument: str) -> bool:
         view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
-        self.say("\n".join(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"]))
+        self.page_drawn(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"])
         return False
 
     def more(self, _argument: str) -> bool:
         texts = [self.show_text(a) for a in self.offered]
-        self.say("\n".join(f"  {n}. {t}" for n, t in enumerate(texts, 1)) if texts else "nothing to choose now")
+        if not texts:
+            self.say("nothing to choose now")
+            return False
+        self.page([f"  {n}. {t}" for n, t in enumerate(texts, 1)])
         return False
 
     def recap(self, _argument: str) -> bool:
@@ -781,6 +784,23 @@ class _Session:
         self.page(lines)
         return False
 
+    def page_drawn(self, lines: list[str]) -> None:
+        """Lines already fitted to the width (a board, a status), a screenful at a time at a
+        terminal: a status or a table taller than the screen is read from its top."""
+        rows = [row for line in lines for row in line.split("\n")]
+        if not self.paging:
+            self.say("\n".join(rows))
+            return
+        self.page_rows(rows)
+
+    def page_rows(self, rows: list[str]) -> None:
+        """Rows of the screen's width, a screenful at a time (Enter: the next, q: stop)."""
+        screens = pages(rows, (self.size() or (80, 24))[1])
+        for i, screen in enumerate(screens):
+            self.say("\n".join(screen))
+            if i < len(screens) - 1 and self.ask(MORE).strip().lower().startswith("q"):
+                return
+
     def page(self, lines: list[str]) -> None:
         """Lines, a screenful at a time at a terminal (Enter: the next, q: stop); all at once otherwise."""
         size = self.size() or (80, 24)
@@ -794,11 +814,7 @@ class _Session:
                 lead += "  " if line.lstrip().startswith("- ") or not line.lstrip().startswith("rules ") else " " * 19
             rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=True,
                                   break_on_hyphens=False) or [""]
-        screens = pages(rows, size[1])
-        for i, screen in enumerate(screens):
-            self.say("\n".join(screen))
-            if i < len(screens) - 1 and self.ask(MORE).strip().lower().startswith("q"):
-                return
+        self.page_rows(rows)
 
     def rules_path(self) -> str | None:
         """The rule file this game was read from, for the rulebook's quotes (None: not a .rules file)."""
