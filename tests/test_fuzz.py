@@ -22,7 +22,7 @@ import pytest  # noqa: E402
 
 import fuzz  # noqa: E402
 
-CASES = 300                  # (~30 s on 2 cores; the full run is the command above)
+CASES = 150                  # (~15 s on 2 cores: a smoke test; the full run is the command above)
 COST_CASES = 24              # (~15 s of CPU: cost mutants each read, linted, played and simulated)
 SEED = 20240611
 
@@ -81,8 +81,8 @@ def test_bounded_cost_fuzz_run_stays_within_the_caps(tmp_path):
 
 def test_cost_mutants_multiply_sizes_and_are_deterministic():
     seeds = fuzz.build_seeds()
-    cases = [fuzz.make_case(seeds, 3, i, ("cost",)) for i in range(40)]
-    again = [fuzz.make_case(seeds, 3, i, ("cost",)) for i in range(40)]
+    cases = [fuzz.make_case(seeds, 3, i, ("cost",)) for i in range(12, 28)]      # (both kinds among them)
+    again = [fuzz.make_case(seeds, 3, i, ("cost",)) for i in range(12, 28)]
     assert [c.text for c in cases] == [c.text for c in again]
     notes = " ".join(n for c in cases for n in c.notes)
     for what in ("cost: ", "cost-ir: "):
