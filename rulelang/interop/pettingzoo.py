@@ -44,21 +44,8 @@ class RulelangEnv(AECEnv):
                  action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = None,
                  render_mode: str | None = None):
         super().__init__()
-        kw = {k: v for k, v in (("action_cap", action_cap), ("universe_cap", universe_cap)) if v is not None}
-        self.interface = Interface(game, players, options, actions=actions, **kw)
-        self.players = self.interface.players
-        self.max_steps = max_steps
+        _set_up(self, game, players, options, actions, action_cap, universe_cap, max_steps)
         self.render_mode = render_mode
-        self.possible_agents = [f"P{i + 1}" for i in range(self.players)]
-        self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.metadata = dict(self.metadata, name=self.interface.game.name)
-        n, size = self.interface.observation_size, self.interface.actions.size
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(-1e9, 1e9, (n,), np.float32),
-            "action_mask": spaces.Box(0, 1, (size,), np.int8)})
-        self._act_space = spaces.Discrete(size)
-        self._seeds = random.Random()
-        self.match = None
         self._legal: list = []
 
     # -- spaces
@@ -167,20 +154,7 @@ class RulelangParallelEnv(ParallelEnv):
 
     def __init__(self, game, players: int | None = None, options: dict | None = None, actions: str = "auto",
                  action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = None):
-        kw = {k: v for k, v in (("action_cap", action_cap), ("universe_cap", universe_cap)) if v is not None}
-        self.interface = Interface(game, players, options, actions=actions, **kw)
-        self.players = self.interface.players
-        self.max_steps = max_steps
-        self.possible_agents = [f"P{i + 1}" for i in range(self.players)]
-        self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.metadata = dict(self.metadata, name=self.interface.game.name)
-        n, size = self.interface.observation_size, self.interface.actions.size
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(-1e9, 1e9, (n,), np.float32),
-            "action_mask": spaces.Box(0, 1, (size,), np.int8)})
-        self._act_space = spaces.Discrete(size)
-        self._seeds = random.Random()
-        self.match = None
+        _set_up(self, game, players, options, actions, action_cap, universe_cap, max_steps)
         self.agents: list = []
         self._legal: dict = {}
 
@@ -261,3 +235,21 @@ class RulelangParallelEnv(ParallelEnv):
 
     def close(self):
         pass
+
+
+def _set_up(env, game, players, options, actions, action_cap, universe_cap, max_steps) -> None:
+    """What both environments (turn by turn, and parallel) hold: the interface, the agents, the spaces."""
+    kw = {k: v for k, v in (("action_cap", action_cap), ("universe_cap", universe_cap)) if v is not None}
+    env.interface = Interface(game, players, options, actions=actions, **kw)
+    env.players = env.interface.players
+    env.max_steps = max_steps
+    env.possible_agents = [f"P{i + 1}" for i in range(env.players)]
+    env.agent_seat = {a: i for i, a in enumerate(env.possible_agents)}
+    env.metadata = dict(env.metadata, name=env.interface.game.name)
+    n, size = env.interface.observation_size, env.interface.actions.size
+    env._obs_space = spaces.Dict({
+        "observation": spaces.Box(-1e9, 1e9, (n,), np.float32),
+        "action_mask": spaces.Box(0, 1, (size,), np.int8)})
+    env._act_space = spaces.Discrete(size)
+    env._seeds = random.Random()
+    env.match = None
