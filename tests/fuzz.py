@@ -37,6 +37,7 @@ import argparse
 import copy
 import faulthandler
 import io
+import functools
 import json
 import math
 import multiprocessing
@@ -124,7 +125,9 @@ class Seeds:
     cost_ir: dict                  # the compiled game cost mutants of an IR start from
 
 
+@functools.lru_cache(maxsize=1)
 def build_seeds() -> Seeds:
+    """The seed inputs, built once per process (every mutant works on a copy)."""
     rules = {p.name: p.read_text(encoding="utf-8") for p in GAMES + sorted(CORPUS.glob("*.rules"))}
     yaml = {p.name: p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.yaml"))}
     ir = {}
