@@ -59,14 +59,7 @@ class RulelangEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         """A new match: seeded `seed`, or (no seed) the next seed of this env's own generator,
         itself seeded by the last seed given."""
-        if seed is not None:
-            self._seeds.seed(seed)
-            match_seed = seed
-        else:
-            match_seed = self._seeds.getrandbits(31)
-        self.seed_used = match_seed
-        self.match = self.interface.new_match(match_seed)
-        self.agents = list(self.possible_agents)
+        _new_match(self, seed)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
@@ -165,14 +158,7 @@ class RulelangParallelEnv(ParallelEnv):
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        if seed is not None:
-            self._seeds.seed(seed)
-            match_seed = seed
-        else:
-            match_seed = self._seeds.getrandbits(31)
-        self.seed_used = match_seed
-        self.match = self.interface.new_match(match_seed)
-        self.agents = list(self.possible_agents)
+        _new_match(self, seed)
         self.steps = 0
         self._list()
         return self._observations(), self._infos()
@@ -253,3 +239,16 @@ def _set_up(env, game, players, options, actions, action_cap, universe_cap, max_
     env._act_space = spaces.Discrete(size)
     env._seeds = random.Random()
     env.match = None
+
+
+def _new_match(env, seed: int | None) -> None:
+    """A new match for either environment: seeded `seed`, or (no seed) the next seed of the env's
+    own generator, itself seeded by the last seed given; every agent in it."""
+    if seed is not None:
+        env._seeds.seed(seed)
+        match_seed = seed
+    else:
+        match_seed = env._seeds.getrandbits(31)
+    env.seed_used = match_seed
+    env.match = env.interface.new_match(match_seed)
+    env.agents = list(env.possible_agents)
