@@ -38,6 +38,14 @@ def version_of(page) -> str | None:
     return page.get_attribute("body", "data-version")
 
 
+def until(condition, seconds=60.0) -> None:
+    """Until the server has handled a click (a click returns before its request is answered)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the server did not handle the click"
+        time.sleep(0.02)
+
+
 def settle(served, pages, seconds=120.0) -> None:
     """Until the bots are done (a person is to act, or the game is over) and every page shows the
     match's position now."""
@@ -47,9 +55,9 @@ def settle(served, pages, seconds=120.0) -> None:
         bots_busy = served.bot_task is not None and not served.bot_task.done()
         if (m.is_over or m.current_player not in served.bots) and not bots_busy:
             v = served.version
-            for p in pages:
-                p.wait_for_selector(f"body[data-version='{v}']", state="attached", timeout=60000)
-            if served.version == v:
+            for p in pages:                    # at least v: a click may move the match on meanwhile
+                p.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=v, timeout=60000)
+            if served.version == v and all(version_of(p) == str(v) for p in pages):
                 return
         time.sleep(0.02)
     raise AssertionError(f"the pages did not settle (version {served.version})")
@@ -148,16 +156,16 @@ def test_valgard_two_browser_seats_with_an_undo_asked_and_accepted(serve, browse
     p1.click("#actions button.action >> text=place d1")               # ...to its action
     settle(served, pages)
     p2.locator("#actions button.action").first.click()
+    until(lambda: served.applied == 2)
     settle(served, pages)
-    assert served.applied == 2
     p1.click("#undo")                                                  # P1 asks; P2 is asked
     p2.wait_for_selector("#undo-ask:not([hidden]) >> text=P1 asks to undo their last move.")
     assert "waiting for P2" in p1.inner_text("#undo-ask")
     save_shot(p2, tmp_path, "serve-undo-asked-phone")
     p2.click("#undo-yes")
-    for page in pages:
-        page.wait_for_selector(f"body[data-version='{served.version}']")
-    assert served.applied == 0 and "P1's last move was undone" in p1.inner_text("#status")
+    until(lambda: served.applied == 0)
+    settle(served, pages)
+    assert "P1's last move was undone" in p1.inner_text("#status")
     assert p1.locator("#board g.cell[data-cell=d1] text").text_content() == ""
     clicks = play_by_clicks(served, seats, [watcher], seed=2, cap=200)
     assert clicks > 10
