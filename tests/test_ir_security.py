@@ -166,7 +166,7 @@ def mutate(ir: dict, rng: random.Random) -> dict:
     return ir
 
 
-MUTANTS = 30        # per game here; `python tests/fuzz.py --kind ir` runs thousands
+MUTANTS = 16        # per game here; `python tests/fuzz.py --kind ir` runs thousands
 
 
 def play_briefly(game: Game, seed: int) -> None:

@@ -13,6 +13,7 @@ A card is "named" when its label appears and no card p may see has that label (c
 """
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -62,6 +63,12 @@ def strings(x):
             yield from strings(v)
 
 
+@functools.cache
+def word(label: str) -> re.Pattern:
+    """The label as a whole word."""
+    return re.compile(r"(?<![A-Za-z])" + re.escape(label) + r"(?![A-Za-z])")
+
+
 def leaks(texts, state: dict, seen: set[int]) -> list[str]:
     labels = [c["label"] for c in state["components"]]
     visible_labels = {labels[c] for c in seen}
@@ -69,7 +76,7 @@ def leaks(texts, state: dict, seen: set[int]) -> list[str]:
     found = []
     for text in texts:
         for label in secret:
-            if re.search(r"(?<![A-Za-z])" + re.escape(label) + r"(?![A-Za-z])", text):
+            if label in text and word(label).search(text):       # (the substring test first: fast)
                 found.append(f"{label!r} in {text!r}")
     return found
 

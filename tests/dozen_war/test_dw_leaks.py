@@ -251,10 +251,11 @@ def play_random(m, seed: int, scanner: Scanner | None = None, cap: int = 2000, v
     return found, steps
 
 
-GAMES = [(2, 1, {}), (3, 2, {}), (4, 3, {}), (4, 4, {"alliance": True})]
+# (four players without alliances: the 3-player game has several opponents, the 4-player ones allies)
+GAMES = [(2, 1, {}), (3, 2, {}), (4, 4, {"alliance": True})]
 
 
-@pytest.mark.parametrize("players,seed,options", GAMES, ids=["2p", "3p", "4p", "4p-alliance"])
+@pytest.mark.parametrize("players,seed,options", GAMES, ids=["2p", "3p", "4p-alliance"])
 def test_no_player_is_shown_a_secret(players, seed, options):
     m = game.new_match(players, seed=seed, options=options)
     found, steps = play_random(m, seed, view_every=players - 1)   # (the views are most of the time)

@@ -13,10 +13,10 @@ player, its HP likewise (and `max_hp` must show "?"), the names of its abilities
 and the name of every hermit card p is not party to.
 
 After every action (and every out-of-turn interrupt), for every player p, these are scanned:
-`json.dumps(view(p))` (and its strings one by one), the legal actions when p is to act, p's
-interrupts, the messages p may read that this action wrote, and the text just played (everyone
-sees what was played). The self-tests show the scanner flags planted leaks, including leaks
-planted in a copy of the rules.
+every text in `view(p)` (keys too; one by one, each once per state of p's knowledge), the legal
+actions when p is to act, p's interrupts, the messages p may read that this action wrote, and the
+text just played (everyone sees what was played). The self-tests show the scanner flags planted
+leaks, including leaks planted in a copy of the rules.
 """
 from __future__ import annotations
 
@@ -64,16 +64,19 @@ def alternation(words) -> re.Pattern:
                       + r")(?![A-Za-z])")
 
 
-def strings(x):
-    if isinstance(x, str):
-        yield x
-    elif isinstance(x, dict):
-        for k, v in x.items():
-            yield from strings(k)
-            yield from strings(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from strings(v)
+def strings(x) -> list[str]:
+    """Every text in a view (keys too), in no particular order."""
+    out, stack = [], [x]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            stack += v
+            stack += v.values()
+        elif isinstance(v, list):
+            stack += v
+    return out
 
 
 class Scanner:
@@ -96,6 +99,7 @@ class Scanner:
         self.predicted = [set() for _ in range(self.n)]   # p: the players whose card p was shown
         self.ctx = None                                   # the hermit card resolving: card, giver, receiver
         self.seen_messages = [len(m.messages_for(p)) for p in range(self.n)]
+        self.checked: dict[tuple, list[str]] = {}        # (knowledge, hermit card allowed, text): leaks
         self.revealed = list(st["vars"]["revealed"])
         # the rules texts of the cards and characters are public (a hermit card's text names
         # characters and factions): they are taken out of a text before it is checked
@@ -114,7 +118,15 @@ class Scanner:
 
     # ---- the check of one text ----
     def leaks(self, p: int, text: str, where: str) -> list[str]:
-        known = self.knows(p)
+        """The leaks of `text` shown to p. A view repeats most of its strings from one position to
+        the next: a text is checked once per state of p's knowledge."""
+        key = (frozenset(self.knows(p)), frozenset(self.hermit_allowed(p)), text)
+        found = self.checked.get(key)
+        if found is None:
+            found = self.checked[key] = self.check(*key)
+        return [f"{where}: {x}" for x in found]
+
+    def check(self, known: frozenset, allowed: frozenset, text: str) -> list[str]:
         known_names = {self.char[q] for q in known}
         short = text[:300]
         out = []
@@ -127,15 +139,15 @@ class Scanner:
         if any(name in plain for name in self.char_labels):
             for name in sorted(set(self.names.findall(plain)) - known_names):
                 whose = next((f"P{q + 1}'s" for q in range(self.n) if self.char[q] == name), "an unused")
-                out.append(f"{where}: {whose} character {name!r} in {short!r}")
+                out.append(f"{whose} character {name!r} in {short!r}")
         if "Hermit" in text:
-            for name in sorted(set(self.hermits.findall(text)) - self.hermit_allowed(p)):
-                out.append(f"{where}: hermit card {name!r} in {short!r}")
+            for name in sorted(set(self.hermits.findall(text)) - allowed):
+                out.append(f"hermit card {name!r} in {short!r}")
         if any(w in low for w in ABILITY_OF):
             for w in ABILITY.findall(plain):
                 name = ABILITY_OF[w.lower()]
                 if name not in known_names:
-                    out.append(f"{where}: {name}'s ability/condition {w!r} in {short!r}")
+                    out.append(f"{name}'s ability/condition {w!r} in {short!r}")
         factions = ({f.capitalize() for f in FACTION.findall(plain)}
                     if "shadow" in low or "hunter" in low or "neutral" in low else set())
         hps = {int(x) for x in HP.findall(plain)} if "HP" in plain else set()
@@ -147,7 +159,7 @@ class Scanner:
                     shown = [q for q in mentioned if q in known and CHARACTERS[self.char[q]][of] == v]
                     alone = not mentioned and v not in {CHARACTERS[self.char[q]][of] for q in known}
                     if (hidden and not shown) or alone:
-                        out.append(f"{where}: {what} {v!r} of {['P%d' % (q + 1) for q in hidden]} in {short!r}")
+                        out.append(f"{what} {v!r} of {['P%d' % (q + 1) for q in hidden]} in {short!r}")
         return out
 
     def view_leaks(self, p: int, view: dict) -> list[str]:
@@ -159,12 +171,8 @@ class Scanner:
         out = []
         for s in strings(own):
             out += [x for x in self.leaks(p, s, f"view(P{p + 1}) You") if "faction" not in x and "HP" not in x]
-        whole = json.dumps(rest)
-        out += self.leaks(p, whole, f"view(P{p + 1})")
-        low = whole.replace(GAME_NAME, "").lower()
-        if "shadow" in low or "hunter" in low or "neutral" in low or " hp" in low:   # tied to whom: string by string
-            for s in set(strings(rest)):
-                out += [x for x in self.leaks(p, s, f"view(P{p + 1}) string") if "faction" in x or "HP" in x]
+        for s in set(strings(rest)):             # string by string: a faction or HP is tied to whom in its string
+            out += self.leaks(p, s, f"view(P{p + 1})")
         known = self.knows(p)
         rows = player_lines(next(v["value"] for v in view["values"] if v["name"] == "Players"))
         for q in range(self.n):
