@@ -7,6 +7,7 @@ the limit, never a MemoryError, a traceback or a hang.
 """
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -73,6 +74,18 @@ def test_doubling_by_addition_stops_at_the_integer_limit():
     g = game("      action grow { x = 1  repeat 100 { x = x + x } }")
     m = g.new_match(1)
     fails_quickly(lambda: m.apply("grow"), "integer limit")
+
+
+@pytest.mark.parametrize("start, step", [("4611686018427387904", "x += 1"), ("-4611686018427387904", "x -= 1")])
+def test_a_constant_step_from_the_limit_is_refused_and_changes_nothing(start, step):
+    # (found by the cost fuzzer: `n += 1` from a literal at the limit was not checked, and the
+    # position it made could not be saved and loaded again)
+    g = game(f"      action grow {{ {step} }}", setup=f"x = {start}")
+    m = g.new_match(1)
+    before = m.state()
+    fails_quickly(lambda: m.apply("grow"), "integer limit")
+    assert m.state() == before
+    assert rulelang.Match.from_state(g, json.loads(json.dumps(before))).state() == before
 
 
 def test_three_nested_repeats_stop_at_the_work_limit():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ...core.limits import COMPONENT_LIMIT, INT_LIMIT, LOOP_LIMIT
-from .analysis import _arith, _constant
+from .analysis import _arith
 from .constants import ANY, PY_ASSIGN, REBIND, SCALAR
 from .frame import _known, Ctx, Name, P
 from .runtime import make_texter
@@ -147,10 +147,10 @@ class StatementLowering:
         v = self.ex(s["v"], ctx)
         sign = PY_ASSIGN[s["op"]]
         if sign:
-            # x += E: an int (or an error); checked in line when E could make it grow without
-            # bound (x += x in a loop), not when E is a constant
-            self.store(s["target"], lambda old: f"{old} {sign} ({v.src})", v.pure, ctx,
-                       int_check=not (_constant(s["v"]) and v.num))
+            # x += E: an int (or an error), checked in line, E a constant too: a value may start
+            # at the limit (`var n: int = 4611686018427387904`, then `n += 1`), and a number past
+            # it would make a position no save file may hold
+            self.store(s["target"], lambda old: f"{old} {sign} ({v.src})", v.pure, ctx, int_check=True)
         elif _arith(s["v"]):
             self.store(s["target"], lambda old: f"_grown({v.src})", v.pure, ctx)
         else:
