@@ -247,7 +247,7 @@ def _serve(args) -> int:
 
 
 def _rules(args) -> int:
-    from .play.repl import rulebook
+    from .play.rulebook import rulebook
     game = rulelang.load(args.file)
     print(rulebook(game, markdown=args.format == "md", source=args.file))
     return 0

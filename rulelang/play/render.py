@@ -1,0 +1,293 @@
+"""The text of what a seat is shown: a view (header, board, zones, values, the question), a zone,
+a value and a match's outcome, as pure functions from the engine's view data to lines. The
+terminal (repl.py) and the rulebook (rulebook.py) read them; nothing here asks the engine.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import textwrap
+
+from ..core.textsafe import printable
+from .screen import join_labels, without_internal, words
+
+def seat_name(seat: int) -> str:
+    """Seats are 0-based in the API and P1..Pn for people."""
+    return f"P{seat + 1}"
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """`1 player`, `2 players` (`nouns` for an irregular plural)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def kind_noun(kind: str | None) -> tuple[str, str]:
+    """A component kind's name as a noun, singular and plural: `Warrior` → warrior, warriors;
+    `PlayerCard` → player card, player cards. Without a kind: card, cards."""
+    if not kind:
+        return "card", "cards"
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).replace("_", " ").lower().split()
+    if not words:
+        return "card", "cards"
+    last = words[-1]
+    if re.search(r"(s|x|z|ch|sh)$", last):
+        many = last + "es"
+    elif re.search(r"[^aeiou]y$", last):
+        many = last[:-1] + "ies"
+    else:
+        many = last + "s"
+    return " ".join(words), " ".join(words[:-1] + [many])
+
+
+
+
+def render_view(view: dict, width: int | None = None) -> str:
+    """A seat's view as text: a header, the board drawing if any, the zones and the values."""
+    parts = view_parts(view, width)
+    return "\n".join(parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"]
+                     + parts["extra"] + parts["choice"])
+
+
+def view_parts(view: dict, width: int | None = None) -> dict:
+    """The parts of a view's screen, as lines: `header`, `board`, `zone_lines` and `value_lines`
+    (one a line, wrapped), `zones` and `values` (one item each, for a compact layout), `extra`
+    (the turn order) and `choice` (the decision waiting, in words). What the rules keep
+    `internal` is left out."""
+    view = without_internal(view)
+    header = [printable(view["game"])]
+    turn_player = view.get("turn_player")
+    actor = view.get("actor")
+    if not view.get("turn") or turn_player is None:
+        header.append("setting up")
+    else:
+        if view.get("round"):                  # a game of rounds: `round 3 · turn 7`
+            header.append(f"round {view['round']}")
+        header += [f"turn {view['turn']}", f"{seat_name(turn_player)}'s turn"]
+    if view.get("step") and not str(view["step"]).startswith("__"):
+        header.append(f"step {printable(view['step'])}")
+    if actor is not None and not view.get("over") and (actor != turn_player or not view.get("turn")):
+        header.append(f"{seat_name(actor)} to act")
+    header.append(f"you are {seat_name(view['viewer'])}")
+    width = width or max(60, shutil.get_terminal_size((80, 24)).columns)
+    lines = ["=="]
+    for part in header:                        # a long header goes on over several lines
+        if len(lines[-1]) + 3 + len(part) > width and lines[-1] != "==":
+            lines.append("  ")
+        lines[-1] += (" · " if lines[-1] not in ("==", "  ") else " ") + part
+    board = printable(view["board"].rstrip("\n"), multiline=True).split("\n") if view.get("board") else []
+    zones = _zone_lines(view["zones"])
+    values = [render_value(value) for value in view["values"]]
+    zone_lines = [x for line in zones for x in _wrapped(line, width)]
+    value_lines = [x for line in values for x in _wrapped(line, width)]
+    extra = []
+    if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):
+        out = set(view.get("eliminated") or [])
+        brief = set(view.get("out_this_round") or [])
+        extra.append("  turn order: " + ", ".join(seat_name(p) + (" (out this round)" if p in brief else
+                                                                  " (out)" if p in out else "")
+                                                  for p in view["turn_order"]))
+    choice = view.get("choice")
+    choice_lines = []
+    if choice:
+        who = "you" if choice["chooser"] == view["viewer"] else seat_name(choice["chooser"])
+        choice_lines = [x for x in _wrapped("▶ " + choice_words(choice, who), width)]
+    together = view.get("simultaneous")
+    if together and not view.get("over"):   # answered in secret, revealed together: own answer only
+        mine = (f"your answer: {printable(together['answer'])}" if together["answer"] is not None
+                else "you have still to answer" if together["to_answer"] else "you are not asked")
+        asked = ", ".join(seat_name(p) for p in together["seats"])
+        choice_lines = [x for x in _wrapped(f"▶ {asked} answer at once, in secret; the answers are revealed "
+                                            f"together ({mine})", width)]
+    return {"header": lines, "board": board, "zones": zones, "values": values, "zone_lines": zone_lines,
+            "value_lines": value_lines, "extra": extra, "choice": choice_lines,
+            "zone_ranks": _zone_ranks(view["zones"], view["viewer"]),
+            "value_ranks": [0 if v.get("own") else 1 if v.get("table") else 2 for v in view["values"]],
+            "table_lines": [x for v, line in zip(view["values"], values) if v.get("table")
+                            for x in _wrapped(line, width)]}
+
+
+def choice_words(choice: dict, who: str) -> str:
+    """The decision waiting, as a sentence: `you must choose: which base scores first`; a window
+    the rules did not word: `before scores: you may respond now, or pass`; one they worded: its
+    question (`Jungle Oasis is about to score: play a Special?`); with what causes it."""
+    prompt = printable(choice.get("prompt") or choice.get("kind") or "a choice")
+    running = choice.get("running", [])
+    causes = []
+    for f in running:
+        effect = f.get("effect")
+        if effect:
+            cause = printable(str(effect).split(":")[0])
+            if cause and cause not in causes and cause.lower() not in prompt.lower():
+                causes.append(cause)
+    because = f" (because of {', '.join(causes)})" if causes else ""
+    if choice.get("kind") == "window" and prompt.startswith("respond in "):
+        moment = _name(prompt[len("respond in "):])
+        verb = "may respond now, or pass" if who == "you" else "may respond now"
+        return f"{moment}: {who} {verb}{because}"
+    if choice.get("kind") == "window":        # worded by the rules (`window … as`): the question itself
+        return f"{prompt}{because}" if who == "you" else f"{who} is asked: {prompt}{because}"
+    return f"{who} must choose: {prompt}{because}"
+
+
+def _zone_lines(zones: list) -> list[str]:
+    """A line per zone; of a family per enum value(s) (`trail (P1, R)`…) only the members holding
+    something, and one line for those that are empty."""
+    lines, empty = [], {}
+    for zone in zones:
+        if zone.get("key_text") and zone["count"] == 0:
+            if zone["name"] not in empty:
+                empty[zone["name"]] = len(lines)
+                lines.append(None)
+            continue
+        lines.append(render_zone(zone))
+    for name, at in empty.items():
+        lines[at] = f"{_name(name)}: the others empty" if any(
+            z["name"] == name and z.get("key_text") and z["count"] for z in zones) else f"{_name(name)}: all empty"
+    return lines
+
+
+def legend_lines(ir: dict, width: int) -> list[str]:
+    """The board's key, as the rule file declares it (`board … , legend [...]`): one entry a line."""
+    legend = next((b.get("legend") for b in ir.get("boards") or [] if b.get("legend")), None)
+    if not legend:
+        return []
+    return ["  Key:"] + [x for entry in legend for x in textwrap.wrap(
+        printable(entry), width, initial_indent="    ", subsequent_indent="        ",
+        break_long_words=False, break_on_hyphens=False)]
+
+
+def _zone_ranks(zones: list, viewer) -> list[int]:
+    """For each line of `_zone_lines`: 0 a zone only its owner sees, the viewer's (a hand), 1 the rest."""
+    ranks, empty = [], set()
+    for zone in zones:
+        if zone.get("key_text") and zone["count"] == 0:
+            if zone["name"] not in empty:
+                empty.add(zone["name"])
+                ranks.append(1)
+            continue
+        mine = zone.get("visibility") == "owner" and zone.get("owner") is not None and zone["owner"] == viewer
+        ranks.append(0 if mine else 1)
+    return ranks
+
+
+def _wrapped(line: str, width: int) -> list[str]:
+    """A zone or value line, indented, wrapped at the terminal's width with a hanging indent (a
+    20-card pile stays readable); a line already laid out on several lines is kept as it is."""
+    if "\n" in line:                        # each of its lines, wrapped under its own indent
+        out = []
+        for i, part in enumerate(line.split("\n")):
+            lead = "  " if i == 0 else " " * (len(part) - len(part.lstrip()))
+            out += textwrap.wrap(part.strip(), width, initial_indent=lead, subsequent_indent=lead + "    ",
+                                 break_long_words=False, break_on_hyphens=False) or [lead]
+        return out
+    if len(line) + 2 <= width:
+        return ["  " + line]
+    return textwrap.wrap(line, width, initial_indent="  ", subsequent_indent="      ",
+                         break_long_words=False, break_on_hyphens=False)
+
+
+HANDLER_WHEN = {"stuck": "when the player to act has no legal action", "turn_start": "at the start of a turn",
+                "turn_end": "at the end of a turn", "round_start": "at the start of a round",
+                "round_end": "at the end of a round"}
+
+
+def _name(name: str) -> str:
+    """A declared name as people read it: `cards_aside` → cards aside."""
+    return printable(" ".join(str(name).replace("_", " ").split()) or name)
+
+
+def render_zone(zone: dict) -> str:
+    name = _name(zone["name"])
+    if zone.get("key_text"):                   # one of a family per enum value(s): which
+        name = f"{name} ({printable(zone['key_text'])})"
+    elif zone["owner"] is not None:
+        name = f"{name} ({seat_name(zone['owner'])})"
+    elif zone.get("of"):                       # a zone per component: whose
+        name = f"{name} ({printable(zone['of']['label'])})"
+    count = zone["count"]
+    one, many = kind_noun(zone.get("kind"))
+    if zone["cards"] is None:
+        known = zone.get("known") or []
+        shown = [card["label"] for card in known if card.get("revealed")]
+        private = [card["label"] for card in known if not card.get("revealed")]
+        seen = (f", revealed: {join_labels(shown)}" if shown else "") \
+            + (f" (you know: {join_labels(private)})" if private else "")
+        if count is None:                      # `uncounted`: not even how many
+            return f"{name}: hidden, how many is not known{seen}"
+        if shown and len(shown) == count:          # every one revealed to everyone: by name
+            return f"{name}: {plural(count, one, many)}, revealed: {join_labels(shown)}"
+        return f"{name}: {plural(count, one, many)}, hidden{seen}"
+    if not zone["cards"]:
+        return f"{name}: empty"
+    if zone.get("top_only"):                   # only the top is seen
+        return f"{name}: {plural(count, one, many)}, top: {printable(zone['cards'][-1]['label'])}"
+    order = ", bottom to top" if zone.get("ordered") and count > 1 else ""
+    return f"{name}: {plural(count, one, many)}{order}: " + join_labels(card["label"] for card in zone["cards"])
+
+
+def render_value(value: dict) -> str:
+    """`name = value` (a rule file's name), `Label: value` (a value the rules label: `show "Enemy
+    health" = …`), a per-player value `name: P1 …, P2 …`, a long list one item a line."""
+    labelled = bool(value.get("label"))
+    name = printable(value["name"]) if labelled else _name(value["name"])
+    if "per_player" in value:
+        row = value.get("texts") or value["per_player"]
+        return f"{name}: " + ", ".join(f"{seat_name(seat)} {_show(v)}" for seat, v in enumerate(row))
+    if "per_key" in value:                     # per enum value(s): `score: R 3, B 0`
+        return f"{name}: " + ", ".join(
+            f"({printable(x['key_text'])}) {_show(x['text'] if isinstance(x.get('text'), str) else x['value'])}"
+            for x in value["per_key"] if x["value"] is not None)
+    shown = value["text"] if isinstance(value.get("text"), str) else value["value"]
+    if isinstance(shown, list) and sum(len(str(x)) for x in shown) > 70:   # a long list: one item a line
+        return f"{name}:" + "".join(f"\n    {_show(x)}" for x in shown)
+    return f"{name}: {_show(shown)}"
+
+
+def render_outcome(outcome: dict, kinds: list[str], sides: list[str] | None = None) -> str:
+    """Each seat's result (and side and score, when the game has them)."""
+    scores = outcome.get("scores")
+    lines = ["Result:"]
+    for seat, result in enumerate(outcome["results"]):
+        score = f", score {_show(scores[seat])}" if scores else ""
+        side = f", {printable(sides[seat])}" if sides and sides[seat] else ""
+        lines.append(f"  {seat_name(seat)} ({kinds[seat]}{side}): {printable(result)}{score}")
+    return "\n".join(lines)
+
+
+def outcome_headline(outcome: dict, sides: list[str] | None = None) -> str:
+    """Who won, as what: `P1 and P3 win (Hunter, Hunter)`, `everyone loses`, `a draw`."""
+    results = outcome["results"]
+    n = len(results)
+
+    def named(seats: list[int]) -> str:
+        names = [seat_name(s) + (f" ({printable(sides[s])})" if sides and sides[s] else "") for s in seats]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    won = [s for s in range(n) if results[s] == "win"]
+    drew = [s for s in range(n) if results[s] == "draw"]
+    if won and len(won) == n:
+        return "everyone wins" if n > 1 else f"{named(won)} wins"
+    if won:
+        return f"{named(won)} {'wins' if len(won) == 1 else 'win'}"
+    if drew and len(drew) == n:
+        return "a draw"
+    if drew:
+        return f"a draw between {named(drew)}"
+    return "everyone loses" if n > 1 else f"{named([0])} loses"
+
+
+def _show(value) -> str:
+    return words(value)
+
+
+# -- the rulebook: what the rule file says to players -------------------------
+#
+# Made from the compiled game: its `about` words and its declarations (players, options, zones,
+# steps, actions and every `finish`), with the rule file's own text for each action's choices
+# and condition when the rule file can be read (`rulelang.locations`). Every word from the rule
+# file goes through `printable`.
+
+VISIBLE = {"public": "face up", "hidden": "face down, only how many is known",
+           "owner": "seen by its owner, the others know how many",
+           "others": "seen by every player but its owner, who knows how many"}
+RESULT_WORDS = {"win": "everyone wins", "lose": "everyone loses", "draw": "a draw",
+                "score": "the best score wins (a full tie is a draw)"}

@@ -1,0 +1,548 @@
+"""A game's rulebook for players (`rulelang rules`, the REPL's `rules` and `help`): what it is,
+the players and options, how to win and how it ends, the components and their texts, the setup
+and a turn step by step, read from the compiled IR and the rule file's comments.
+"""
+from __future__ import annotations
+
+import json
+
+from ..core.textsafe import printable
+from .render import HANDLER_WHEN, RESULT_WORDS, VISIBLE, _name, kind_noun, plural
+
+def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
+    """The rules of a game for players, as text (or Markdown): what it is, the players and
+    options, how to win and how it ends, the components, the setup and a turn step by step."""
+    ir = getattr(game, "ir", None)
+    doc = _Doc(markdown)
+    doc.title(printable(game.name))
+    if ir is None:                      # (a game object without an IR: only its name is known)
+        doc.para("No rules text is available for this game.")
+        return doc.text()
+    about = ir.get("about", {})
+    code = _Source(source or getattr(game, "path", None))
+    for part in _paragraphs(about.get("game")):
+        doc.para(part)
+    doc.heading("Players")
+    low, high = ir["players"]["min"], ir["players"]["max"]
+    doc.para(f"{low} to {high} players." if low != high else plural(low, "player") + ".")
+    options = ir.get("options", [])
+    if options:
+        doc.para("Options (`--option NAME=VALUE` when the match starts):")
+        for o in options:
+            words = printable(about.get("options", {}).get(o["name"], ""))
+            kind = {"bool": "true or false", "int": "a number", "text": "a text"}.get(o["type"], o["type"])
+            default = printable(json.dumps(o["default"], ensure_ascii=False))
+            doc.item(f"{doc.code(o['name'])} ({kind}, default {default})" + (f": {words}" if words else ""))
+    doc.heading("How to win")
+    for part in _paragraphs(about.get("win")):
+        doc.para(part)
+    ends = _endings(ir, code)
+    if ends:
+        doc.para("The game ends:")
+        for line in ends:
+            doc.item(line)
+    doc.heading("Components")
+    if ir.get("boards"):
+        b = ir["boards"][0]
+        doc.para(f"The board: {b['shape']}, {b['width']} by {b['height']}." + (" Its key:" if b.get("legend") else ""))
+        for entry in b.get("legend") or []:
+            doc.item(printable(entry))
+    kinds = {k: kind_noun(k)[1] for k in ir.get("kinds", {})}
+    for z in ir["zones"]:
+        if z.get("internal"):
+            continue
+        doc.item(_zone_line(doc, z, about.get("zones", {}).get(z["name"]), kinds))
+    shown = [d.get("label") or d_name.replace("_", " ") for d_name, d in ir["defs"].items() if d["show"]]
+    if shown:
+        doc.para("The screen also shows: " + ", ".join(printable(x) for x in shown) + ".")
+    steps = {s["name"]: s for s in ir["steps"]}
+    before = [s for s in ir["steps"] if not s["in_turn"] and not s["name"].startswith("__")]
+    if about.get("setup") or before:
+        doc.heading("Setup")
+    for part in _paragraphs(about.get("setup")):
+        doc.para(part)
+    if before:
+        doc.para("Before the first turn (and whenever the rules go there):")
+        for s in before:
+            _step(doc, s, about, code, ir, set())
+    doc.heading("A turn")
+    doc.para("Players take turns in seat order (P1, P2, …), starting with P1, unless the rules say otherwise. "
+             f"A turn starts at step {doc.code(ir['first_step'])}; at each step the player to act "
+             "chooses one of its actions.")
+    anytime = {a["name"] for a in steps["__anytime"]["actions"]} if "__anytime" in steps else set()
+    for s in ir["steps"]:
+        if s["in_turn"]:
+            _step(doc, s, about, code, ir, anytime)
+    if "__anytime" in steps:
+        doc.para("At any time, also in another player's turn:")
+        for a in steps["__anytime"]["actions"]:
+            _action(doc, "__anytime", a, about, code)
+    _interaction(doc, ir, code)
+    _component_texts(doc, game, ir)
+    return doc.text()
+
+
+def _ability_words(ir: dict) -> dict:
+    """Each ability's procedure -> when it runs, in words: `when a player responds challenge in
+    window claim`, `in Old Clock's ability (on sold)`, `in a triggered rule (on outbid)`."""
+    cards = ir.get("cards", [])
+    out = {}
+    for a in ir.get("abilities", []):
+        if a.get("proc") is None:
+            continue
+        name = a["name"].replace("_", " ") + (f" {a['zone']}" if a.get("zone") else "")
+        if a["form"] == "response" and a["card"] is None:
+            out[a["proc"]] = f"when a player responds {a.get('text', '')} in window {a['name']}"
+        elif a["card"] is None:
+            out[a["proc"]] = f"in a triggered rule (on {name})"
+        else:
+            what = {"hook": "on", "trigger": "on", "response": "responding in window", "replace": "instead of"}.get(
+                a["form"], "on")
+            out[a["proc"]] = f"in {cards[a['card']]['name']}'s ability ({what} {name})"
+    return out
+
+
+def _opened_where(ir: dict) -> dict:
+    """Each window -> where the rules open it, in words (the actions, procedures and rules)."""
+    out: dict = {}
+    words = _ability_words(ir)
+
+    def visit(block, where: str) -> None:
+        for x in _statements(block):
+            if x.get("s") == "open" and where not in out.setdefault(x["window"], []):
+                out[x["window"]].append(where)
+
+    for s in ir["steps"]:
+        visit(s["enter"], f"on entering step {s['name']}")
+        for a in s["actions"]:
+            visit(a["body"], f"the action {a['name'].replace('_', ' ')}")
+    for name, p in ir["procs"].items():
+        visit(p["body"], words.get(name, name) if name.startswith("__") else name)
+    visit(ir["setup"], "the setup")
+    return out
+
+
+def _interaction(doc: _Doc, ir: dict, code: _Source) -> None:
+    """The windows (their question, order, who may respond and with what, where they open), the
+    hooks and the cards' abilities: what the rules run besides the steps' actions."""
+    windows, hooks, cards = ir.get("windows", {}), ir.get("hooks", {}), ir.get("cards", [])
+    abilities = ir.get("abilities", [])
+    if windows:
+        doc.heading("Responses")
+        doc.para("At some moments the rules open a window: players are asked, and may respond or pass.")
+        first = set(ir.get("answered_first", ()))
+        opened = _opened_where(ir)
+        for name in windows:
+            prompt = ir["defs"].get("__window_" + name)
+            asked = f"asked {_reason_words(prompt['body'])}" if prompt else "no question of its own"
+            order = ("everyone asked may answer at once; the first to respond has the right to, and the window "
+                     "closes" if name in first else "asked in turn; after a response the others are asked again, "
+                     "until everyone passes in a row")
+            doc.item(f"window {doc.code(name)}: {asked}; {order}")
+            for a in abilities:
+                if a["form"] != "response" or a["name"] != name:
+                    continue
+                if a["card"] is None:
+                    rule = code.rule(a.get("line"), "respond")
+                    cond = f" ({doc.code(rule)})" if rule else " (when its condition holds)" if a["where"] else ""
+                    doc.item(f"a player may respond {doc.code(a.get('text', ''))}{cond}", 1)
+                else:
+                    doc.item(f"the player controlling {printable(cards[a['card']]['name'])} may respond with it", 1)
+            if opened.get(name):
+                doc.item("opened by " + printable(", ".join(opened[name])), 1)
+    carded = [a for a in abilities if a["card"] is not None]
+    if hooks or carded:
+        doc.heading("Card abilities")
+        for name in hooks:
+            who = sorted({cards[a["card"]]["name"] for a in carded if a["form"] == "hook" and a["name"] == name})
+            doc.item(f"hook {doc.code(name)}: " + (printable(", ".join(who)) if who else "no card has it"))
+        form = {"hook": "hook", "trigger": "on", "response": "responds in window", "replace": "instead of",
+                "modify": "adds to"}
+        for i, card in enumerate(cards):
+            mine = [f"{form[a['form']]} {a['name']}" + (f" {a['zone']}" if a.get("zone") else "")
+                    for a in carded if a["card"] == i]
+            if mine:
+                copies = f" (×{card['copies']})" if card.get("copies", 1) != 1 else ""
+                doc.item(f"{doc.strong(printable(card['name']))}{copies}: {printable('; '.join(mine))}")
+
+
+def component_texts(game, ir: dict) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every component's rules text, grouped: (group title, [(names, text)]). The `card`
+    declarations by kind (and by their kind's first enum field, `Reds`…), the values of an enum
+    with a text, and the components a match's setup makes whose kind computes a text (`text E`);
+    names with the same text share a line."""
+    groups: dict = {}
+    order: list = []
+
+    def put(title: str, name: str, text: str) -> None:
+        if title not in groups:
+            groups[title] = {}
+            order.append(title)
+        names = groups[title]
+        for key, (shown, words_) in names.items():
+            if words_ == text:
+                names[key] = (shown + [name] if name not in shown else shown, words_)
+                return
+        names[len(names)] = ([name], text)
+
+    enums = {e: {i["name"]: i["text"] for i in items} for e, items in ir.get("enums", {}).items()}
+    for card in ir.get("cards", []):
+        if not card.get("text"):
+            continue
+        kind = ir["kinds"].get(card["kind"], {})
+        sub = ""
+        for f in kind.get("fields", []):
+            value = card["fields"].get(f["name"])
+            if str(f["type"]).startswith("enum:") and isinstance(value, dict) and value.get("enum"):
+                sub = enums.get(value["enum"], {}).get(value.get("v"), "")
+                break
+        plural_kind = kind_noun(card["kind"])[1].capitalize()
+        put(f"{plural_kind}: {sub}" if sub else plural_kind, card["name"], card["text"])
+    for enum, items in ir.get("enums", {}).items():
+        for item in items:
+            if item.get("about"):
+                put(_name(enum).capitalize(), item["text"], item["about"])
+    if any("__text_" + k in ir.get("defs", {}) for k in ir.get("kinds", {})):
+        try:
+            match = game.new_match(ir["players"]["min"], 0)
+            for c, label in enumerate(match.labels):
+                if "__text_" + match.kinds[c] in ir["defs"]:
+                    text = match.rules_text(c, 0)
+                    if text:
+                        put(kind_noun(match.kinds[c])[1].capitalize(), label, text)
+        except Exception:          # (a game that needs options to set up: its computed texts are left out)
+            pass
+    return [(title, [(", ".join(names), text) for names, text in groups[title].values()]) for title in order]
+
+
+def _component_texts(doc: "_Doc", game, ir: dict) -> None:
+    found = component_texts(game, ir)
+    if not found:
+        return
+    doc.heading("Cards and pieces")
+    doc.para("What each one does (at the table: `look NAME`).")
+    for title, entries in found:
+        doc.para(doc.strong(printable(title)) if doc.md else printable(title) + ":")
+        for names, text in entries:
+            doc.item(f"{doc.strong(printable(names))}: {printable(text)}")
+
+
+def action_help(game, name: str, match=None, source: str | None = None) -> str:
+    """`help ACTION`: what an action does and when it is allowed, from the rulebook's words."""
+    ir = getattr(game, "ir", None)
+    wanted = name.split()[0].lower() if name.split() else ""
+    if ir is None:
+        return f"no help for `{printable(name)}`: this game has no rules text"
+    about = ir.get("about", {})
+    code = _Source(source or getattr(game, "path", None))
+    found = [(s, a) for s in ir["steps"] for a in s["actions"]
+             if a["name"].lower() == wanted or a["name"].replace("_", " ").lower() == name.lower().strip()]
+    if not found:
+        names = sorted({a["name"].replace("_", " ") for s in ir["steps"] for a in s["actions"]})
+        return f"error: no action `{printable(name)}`; the actions are: {printable(', '.join(names))}"
+    doc = _Doc(False)
+    seen = set()
+    for s, a in found:
+        where = "at any time" if s["name"].startswith("__") else f"at step {s['name']}"
+        key = (a["name"], code.header(s["name"], a["name"]))
+        if key in seen:
+            continue
+        seen.add(key)
+        doc.para(f"{_action_name(a)} ({printable(where)})")
+        _action_details(doc, s["name"], a, about, code)
+    return doc.text()
+
+
+class _Doc:
+    """Text or Markdown, written a block at a time."""
+
+    def __init__(self, markdown: bool):
+        self.md = markdown
+        self.lines: list[str] = []
+
+    def title(self, text: str) -> None:
+        self.lines += [f"# {text}", ""] if self.md else [text, "=" * len(text), ""]
+
+    def heading(self, text: str) -> None:
+        self.lines += [f"## {text}", ""] if self.md else [text, "-" * len(text), ""]
+
+    def para(self, text: str) -> None:
+        self.lines += [text, ""]
+
+    def item(self, text: str, level: int = 0) -> None:
+        pad = "  " * level
+        if self.lines and self.lines[-1] == "" and len(self.lines) > 1 and self.lines[-2].lstrip().startswith("- "):
+            self.lines.pop()                 # items of one list stay together
+        self.lines += [f"{pad}- {text}", ""]
+
+    def code(self, text: str) -> str:
+        return f"`{printable(text)}`"
+
+    def strong(self, text: str) -> str:
+        return f"**{text}**" if self.md else text
+
+    def text(self) -> str:
+        while self.lines and self.lines[-1] == "":
+            self.lines.pop()
+        return "\n".join(self.lines)
+
+
+class _Source:
+    """The rule file's own text for actions and rules, when it can be read (else nothing)."""
+
+    def __init__(self, path):
+        self.where = None
+        self.files: dict = {}
+        if path and str(path).endswith(".rules"):
+            try:
+                import rulelang
+                self.where = rulelang.locations(str(path))
+            except Exception:           # (no text is no loss: the rulebook only leaves it out)
+                self.where = None
+
+    def text(self, span) -> str | None:
+        if span is None or not span.line:
+            return None
+        if span.file not in self.files:
+            try:
+                with open(span.file, encoding="utf-8") as f:
+                    self.files[span.file] = f.read().splitlines()
+            except (OSError, UnicodeDecodeError):
+                self.files[span.file] = None
+        lines = self.files[span.file]
+        if not lines or span.line > len(lines):
+            return None
+        chunk = lines[span.line - 1:span.end_line or span.line]
+        chunk[0] = chunk[0][span.column - 1:]
+        return "\n".join(chunk)
+
+    def header(self, step: str, action: str) -> str | None:
+        """`play(cards subset of hand[me] size 1..4) require valid_play(cards)`: an action as written."""
+        if self.where is None:
+            return None
+        text = self.text(self.where["actions"].get((step, action)))
+        if text is None:
+            return None
+        depth, quoted, end = 0, False, len(text)
+        for i, ch in enumerate(text):
+            if ch == '"':
+                quoted = not quoted
+            elif quoted:
+                continue
+            elif ch in "([":
+                depth += 1
+            elif ch in ")]":
+                depth -= 1
+            elif ch == "{" and depth == 0:
+                end = i
+                break
+        header = " ".join(" ".join(_uncommented(line) for line in text[:end].splitlines()).split())
+        return header[len("action "):] if header.startswith("action ") else header
+
+    def rule(self, number, word: str) -> str | None:
+        """The head of the rule that starts on this line (of the main file): `when dead[current]`,
+        `turn limit turn_limit`: up to its block, without comments."""
+        if self.where is None or not number:
+            return None
+        text = self.text(self.where["lines"].get(number))
+        if text is None:
+            return None
+        head = _uncommented(text.splitlines()[0])
+        quoted = False
+        for i, ch in enumerate(head):
+            quoted = quoted != (ch == '"')
+            if ch == "{" and not quoted:
+                head = head[:i]
+                break
+        head = " ".join(head.split())
+        return head if head.split(" ", 1)[0] == word else None      # (a line of another file: not known)
+
+
+def _uncommented(line: str) -> str:
+    """A line of a rule file without its `# comment` (a `#` inside a string is no comment)."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:i]
+    return line
+
+
+def _paragraphs(text) -> list[str]:
+    return [printable(p) for p in str(text).split("\n\n")] if text else []
+
+
+def _zone_line(doc: _Doc, z: dict, words, kinds: dict) -> str:
+    shape = "a pile" if z["ordered"] else "a set"
+    per = {"player": "each player has one", "cell": "one on each cell of the board",
+           "component": "one for each component"}.get(z["per"])
+    if z["per"] == "key":                      # per enum value(s): "one for each player and Colour"
+        parts = ["player" if k == "player" else "cell" if k == "cell" else k[5:] for k in z["key"]]
+        per = "one for each " + " and ".join(parts)
+    what = [shape, "face up, only its top card seen" if z.get("top") else VISIBLE[z["visibility"]], per,
+            "how many it holds is not shown either" if z.get("uncounted") else None,
+            f"at most {z['capacity']}" if z.get("capacity") is not None else None,
+            "in play: its cards' abilities apply" if z.get("play") else None]
+    line = f"{doc.code(z['name'])} ({', '.join(w for w in what if w)})"
+    return line + (f": {printable(words)}" if words else "")
+
+
+def _action_name(a: dict) -> str:
+    params = " ".join(p["name"].upper() for p in a["params"])
+    return printable(a["name"].replace("_", " ") + (f" {params}" if params else ""))
+
+
+def _step(doc: _Doc, s: dict, about: dict, code: _Source, ir: dict, anytime: set) -> None:
+    words = about.get("steps", {}).get(s["name"])
+    actor = " (the rules say who acts)" if s.get("actor") is not None else ""
+    together = s.get("simultaneous")
+    if together is not None:                   # (language.md, "Simultaneous decisions")
+        who = "the players the rules name answer" if together["seats"] is not None else "every player still in answers"
+        actor = (f" ({who} at once, in secret; the answers are revealed together"
+                 + (", then the step's `reveal` rule runs)" if together["reveal"] else ")"))
+    doc.para(f"Step {doc.code(s['name'])}{actor}" + (f": {printable(words)}" if words else ""))
+    for a in s["actions"]:
+        if a["name"] not in anytime:          # (listed once, under "at any time")
+            _action(doc, s["name"], a, about, code)
+
+
+def _action(doc: _Doc, step: str, a: dict, about: dict, code: _Source) -> None:
+    words = about.get("actions", {}).get(a["name"])
+    doc.item(f"{doc.code(_action_name(a))}" + (f": {printable(words)}" if words else ""))
+    header = code.header(step, a["name"])
+    if header and header != a["name"]:
+        doc.item(f"as the rules write it: {doc.code(header)}", 1)
+
+
+def _action_details(doc: _Doc, step: str, a: dict, about: dict, code: _Source) -> None:
+    words = about.get("actions", {}).get(a["name"])
+    doc.para(printable(words) if words else "(the rule file says nothing more about it)")
+    header = code.header(step, a["name"])
+    if header:
+        doc.para(f"for rule authors, as the rules write it: {printable(header)}")
+    elif a.get("require") is not None:
+        doc.para("it is allowed only when its condition holds")
+
+
+def _endings(ir: dict, code: _Source) -> list[str]:
+    """Every `finish`, where it is, and its reason's words (`…` for what is computed)."""
+    found: list[str] = []
+    callers = _callers(ir, code)
+
+    def visit(block, where: str) -> None:
+        for x in _statements(block):
+            if x.get("s") == "finish":
+                result = RESULT_WORDS[x["result"]]
+                if x.get("who") is not None:
+                    who, one = _who(x["who"])
+                    win, lose = ("wins", "loses") if one else ("win", "lose")
+                    result = {"win": f"{who} {win}, the others lose", "lose": f"{who} {lose}, the others win"}.get(
+                        x["result"], result)
+                why = f" — {_reason_words(x['why'])}" if x.get("why") is not None else ""
+                line = f"{result}{why} ({where})"
+                if line not in found:
+                    found.append(line)
+
+    for s in ir["steps"]:
+        visit(s["enter"], f"on entering step {s['name']}")
+        for a in s["actions"]:
+            visit(a["body"], f"after the action {a['name'].replace('_', ' ')}")
+        if s.get("simultaneous") is not None:
+            visit(s["simultaneous"]["reveal"], f"once the answers at step {s['name']} are revealed")
+    abilities = _ability_words(ir)
+    for name, p in ir["procs"].items():
+        if name in abilities:
+            where = abilities[name]
+        elif name.startswith("__c"):
+            where = "in a card's ability"
+        elif name.startswith("__t"):
+            where = "in a triggered rule"
+        else:
+            users = callers.get(name, [])
+            more = ", …" if len(users) > 3 else ""
+            where = f"in {name}" + (f", {', '.join(users[:3])}{more}" if users else "")
+        visit(p["body"], where)
+    visit(ir["setup"], "during the setup")
+    for event, body in ir["handlers"].items():
+        visit(body, HANDLER_WHEN[event])
+    for c in ir["checks"]:
+        rule = code.rule(c.get("line"), "when")
+        visit(c["body"], f"as soon as `{printable(rule)}`" if rule else "when a `when` rule applies")
+    for lim in ir.get("limits", []):
+        rule = code.rule(lim.get("line"), "turn")
+        visit(lim["body"], f"once the turns run out: `{printable(rule)}`" if rule else "once the turns run out")
+    return found
+
+
+def _statements(block):
+    """Every statement in a block, nested ones included (without recursion)."""
+    stack = list(reversed(block or []))
+    while stack:
+        x = stack.pop()
+        if not isinstance(x, dict):
+            continue
+        yield x
+        for key in ("then", "else", "body"):
+            stack.extend(reversed(x.get(key) or []))
+
+
+def _callers(ir: dict, code: _Source) -> dict:
+    """For each procedure, the rules and actions that run it (directly or through other
+    procedures), in words: `when` rules, handlers and the setup first, then actions."""
+    direct: dict = {}
+
+    def calls(block, who) -> None:
+        for x in _statements(block):
+            if x.get("s") == "call":
+                direct.setdefault(x["proc"], []).append(who)
+
+    for name, p in ir["procs"].items():
+        calls(p["body"], ("proc", name))
+    for c in ir["checks"]:
+        rule = code.rule(c.get("line"), "when")
+        calls(c["body"], ("rule", f"as soon as `{printable(rule)}`" if rule else "when a `when` rule applies"))
+    for event, body in ir["handlers"].items():
+        calls(body, ("rule", HANDLER_WHEN[event]))
+    calls(ir["setup"], ("rule", "during the setup"))
+    for s in ir["steps"]:
+        calls(s["enter"], ("rule", f"on entering step {s['name']}"))
+        for a in s["actions"]:
+            calls(a["body"], ("action", f"after the action {a['name'].replace('_', ' ')}"))
+    abilities = _ability_words(ir)
+    out: dict = {}
+    for name in ir["procs"]:
+        seen, todo, found = {name}, [name], []
+        while todo:
+            for kind, who in direct.get(todo.pop(), ()):
+                if kind == "proc":
+                    if who in abilities and ("rule", abilities[who]) not in found:
+                        found.append(("rule", abilities[who]))    # (a response, a card's ability: a rule)
+                    if who not in seen:
+                        seen.add(who)
+                        todo.append(who)
+                elif (kind, who) not in found:
+                    found.append((kind, who))
+        out[name] = [who for kind, who in found if kind == "rule"] + [who for kind, who in found if kind == "action"]
+    return out
+
+
+def _who(e: dict) -> tuple[str, bool]:
+    """Who a `finish … for` names, in words, and whether that is one player."""
+    if e.get("k") == "builtin" and e.get("n") in ("me", "current"):
+        return {"me": "the player to act", "current": "the player whose turn it is"}[e["n"]], True
+    return "the players it names", False
+
+
+def _reason_words(e: dict) -> str:
+    """A reason as written: its strings, `…` for each computed part (`cannot pay … damage`)."""
+    parts, stack = [], [e]
+    while stack:
+        x = stack.pop()
+        if x.get("k") == "bin" and x.get("op") == "+":
+            stack += [x["r"], x["l"]]
+        elif x.get("k") == "lit" and isinstance(x.get("v"), str):
+            parts.append(x["v"])
+        elif not parts or parts[-1] != "…":
+            parts.append("…")
+    return "“" + printable("".join(parts)) + "”"
