@@ -297,4 +297,7 @@ def _in_words(err: BaseException) -> str:
             return ("`none` where a component, a player or a cell was due (a field of `top`, `first` or "
                     "`bottom` of an empty list or zone, say): test the size first")
         return "`none` where a value was due: test for `none` (or the size of the list) first"
+    if isinstance(err, RecursionError):          # (Python's words vary with where the limit is met)
+        return ("calls or triggers nested too deeply (a def that calls itself, or a trigger that sets "
+                "itself off, without an end)")
     return f"{type(err).__name__}: {text}"
