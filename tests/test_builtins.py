@@ -6,7 +6,7 @@ import pytest
 
 import rulelang
 from rulelang.editor import lsp
-from rulelang.engine.codegen.runtime import NAMESPACE
+from rulelang.engine.codegen.namespace import NAMESPACE
 from rulelang.interop import core as interop
 from rulelang.ir.spec import ARG_KINDS, BUILTIN_FUNCTIONS
 from rulelang.language.typerules import ARG_TESTS

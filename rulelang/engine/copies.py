@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import random
 
-from .codegen.runtime import Batch
+from .codegen.runtime_moves import Batch
 from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS

@@ -8,7 +8,7 @@ import math
 
 from .chance import checked_tape
 from .codegen import Lowerer
-from .codegen.runtime import _Texts
+from .codegen.runtime_actions import _Texts
 from ..core.errors import RuleFault
 from ..ir.spec import ANYTIME_STEP, check_ir, walk_ir
 from .match import Match
@@ -275,7 +275,7 @@ class Game:
                 slots = math.prod(shape)
                 u.append(self._table(shape) if slots <= room else _Uninterned(len(shape)))
                 room -= min(slots, room)
-            u.append([_Texts() for _ in self.ir["steps"]])   # each step's texts (runtime._Texts)
+            u.append([_Texts() for _ in self.ir["steps"]])   # each step's texts (runtime_actions._Texts)
             used = INTERN_SLOTS - room
             if key is not None and len(self._universes) < UNIVERSES and self._kept + used <= KEPT_SLOTS:
                 self._universes[key] = u

@@ -32,6 +32,7 @@ Statement functions return None to go on, or a signal tuple that ends the effect
 from __future__ import annotations
 
 from .generator import Compiled, Lowerer
-from .runtime import Action, RuleFault, held_size, plain_text, player_text
+from .runtime import RuleFault, held_size, plain_text, player_text
+from .runtime_actions import Action
 
 __all__ = ["Action", "Compiled", "Lowerer", "RuleFault", "held_size", "plain_text", "player_text"]

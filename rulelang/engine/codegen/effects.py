@@ -15,7 +15,8 @@ from __future__ import annotations
 import random as _random
 
 from ...core.errors import RuleFault
-from .runtime import _move, _overworked, as_items, player_text
+from .runtime import _overworked, as_items, player_text
+from .runtime_moves import _move
 from ..visibility import has_others
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose

@@ -16,7 +16,8 @@ from .enumerator import ActionEnumerator
 from .expressions import ExpressionLowering
 from .frame import Ctx, Name, Subset
 from .effects import NAMESPACE as EFFECTS
-from .runtime import NAMESPACE, ExprTable, Table, make_texter
+from .namespace import NAMESPACE
+from .runtime import ExprTable, Table, make_texter
 from .statements import StatementLowering
 from .writer import _lit, Fn
 

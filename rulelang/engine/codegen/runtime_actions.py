@@ -1,0 +1,137 @@
+"""Run-time helpers for legal actions: the Action object (its text is its identity), the texts
+of a listing, and whether two listed actions can be told apart or are interchangeable copies.
+"""
+from __future__ import annotations
+
+from .constants import INTERN_LIMIT
+
+class Action:
+    """One legal choice; its text is its identity ("play 8♦ A♣")."""
+    __slots__ = ("text", "_fn", "_args", "_meta")
+
+    def __init__(self, text: str, fn, args: tuple, meta):
+        self.text, self._fn, self._args, self._meta = text, fn, args, meta
+
+    @property
+    def name(self) -> str:
+        return self._meta[0]
+
+    @property
+    def args(self) -> dict:
+        return {p: (list(v) if isinstance(v, tuple) else v) for p, v in zip(self._meta[1], self._args)}
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Action) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+class _Texts(dict):
+    """A step's texts in one universe: text -> the first action made with it. `clash` turns true
+    (for good) once two different bindings (another body or other arguments) showed one text, or
+    when the texts outgrow INTERN_LIMIT: only then may a listing of that step hold two actions of
+    one text, and only then is it passed through _told_apart."""
+    __slots__ = ("clash",)
+
+    def __init__(self):
+        super().__init__()
+        self.clash = False
+
+
+def _mkact(table, key, text: str, fn, args: tuple, meta, texts=None) -> Action:
+    a = Action(text, fn, args, meta)
+    if key is not None and len(table) < INTERN_LIMIT:
+        table[key] = a
+    if texts is not None and not texts.clash:
+        first = texts.get(text)
+        if first is None:
+            if len(texts) < INTERN_LIMIT:
+                texts[text] = a
+            else:
+                texts.clash = True
+        elif first._fn is not fn or first._args != args:
+            texts.clash = True
+    return a
+
+
+def _told_apart(m, out: list) -> list:
+    """A listing (in the rules' order) where two actions may show one text: the same action listed
+    twice, or two bindings of one text. The same choice is kept once; another one is told apart by
+    an ordinal (_same_text). Exactly what keying the listing by text did, as it was before."""
+    if len({a.text for a in out}) == len(out):
+        return out
+    by_text: dict = {}
+    for act in out:
+        t = act.text
+        first = by_text.get(t)
+        if first is None:
+            by_text[t] = act
+        elif first is not act:
+            meta = act._meta
+            if len(meta) > 2:                   # (the third: how its arguments show, for _same_text)
+                _same_text(m, by_text, act, meta[2])
+            else:                               # (an action whose texts were proven unique)
+                by_text[t] = act
+    return list(by_text.values())
+
+
+def _same_text(m, out: dict, act: Action, shows: tuple) -> None:
+    """A legal action shows the text of one listed before it (`out[act.text]`). The same choice
+    (the same action with interchangeable arguments: see _interchangeable) is listed once, as
+    the rules say; a different one is never dropped: it is listed with the first free ordinal
+    after its text, `use Guard (2)`, in the rules' order."""
+    text = act.text
+    first = out[text]
+    n = 1
+    while True:
+        if first._fn is act._fn and _interchangeable(m, first._args, act._args, shows):
+            return
+        n += 1
+        shown = f"{text} ({n})"
+        first = out.get(shown)
+        if first is None:
+            out[shown] = Action(shown, act._fn, act._args, act._meta)
+            return
+
+
+def _interchangeable(m, xs: tuple, ys: tuple, shows: tuple) -> bool:
+    """Two bindings of one action that make the same choice: equal arguments, but for
+    components that are copies in every respect the rules can tell — the same kind, label and
+    fields, in the same zone (where in a pile is not told apart: a text that must name a place in
+    a pile names it), with equal values of every per-component variable and nothing in their
+    own zones."""
+    for x, y, how in zip(xs, ys, shows):
+        if x == y:
+            continue
+        if how == "comp":
+            pairs = [(x, y)]
+        elif how == "comps" and isinstance(x, (tuple, list)) and isinstance(y, (tuple, list)) and len(x) == len(y):
+            pairs = [(a, b) for a, b in zip(x, y) if a != b]
+        else:
+            return False
+        for a, b in pairs:
+            if not _copies(m, a, b):
+                return False
+    return True
+
+
+def _copies(m, a, b) -> bool:
+    if not (type(a) is int and type(b) is int and 0 <= a < len(m.labels) and 0 <= b < len(m.labels)):
+        return False
+    if m.kinds[a] != m.kinds[b] or m.labels[a] != m.labels[b] or any(col[a] != col[b] for col in m.F):
+        return False
+    zl = m.where[a]
+    if zl is None or zl is not m.where[b]:
+        return False
+    game = m.game
+    for i, var in enumerate(game.ir["vars"]):
+        if var.get("per") == "component" and m.V[i][a] != m.V[i][b]:
+            return False
+    return all(not m.Z[z][a] and not m.Z[z][b] for z in game.component_zones)
