@@ -16,6 +16,7 @@ import pytest
 
 import rulelang
 from rulelang.ir import spec as irspec
+from rulelang.ir.check import check_ir
 from rulelang.engine.codegen import Lowerer
 from rulelang.engine.codegen.constants import PY_ASSIGN, PY_BINARY, PY_UNARY
 from rulelang.ir.validate import validate_ir
@@ -116,7 +117,7 @@ def test_the_schema_requires_each_kind_s_fields():
 def test_every_game_s_ir_passes_both_checks(path):
     ir = rulelang.compile_file(str(path))
     validate_ir(ir)
-    irspec.check_ir(ir)
+    check_ir(ir)
 
 
 # ---- hand-edited IR mutants ----

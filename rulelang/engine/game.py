@@ -10,7 +10,8 @@ from .chance import checked_tape
 from .codegen import Lowerer
 from .codegen.runtime_actions import _Texts
 from ..core.errors import RuleFault
-from ..ir.spec import ANYTIME_STEP, check_ir, walk_ir
+from ..ir.check import check_ir
+from ..ir.spec import ANYTIME_STEP, walk_ir
 from .match import Match
 from .support import RULE_FAULTS, SETUP, _short, _text
 

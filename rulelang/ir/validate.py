@@ -4,7 +4,7 @@ ir/spec.py): the one description of what an IR may hold.
 Two readers share that description: a fast path, a predicate compiled from the schema (`_Quick`),
 answers for the parts that are valid, which is nearly all of them; jsonschema is asked only for a part
 the fast path refuses, to word the error (tests/test_quick_schema.py checks the two agree). The
-semantic checks a schema cannot say (names resolve, arities, references) are `spec.check_ir`, which
+semantic checks a schema cannot say (names resolve, arities, references) are `check.check_ir`, which
 the engine runs on every IR before code is generated. Loading a compiled `.json` game imports this
 module, never the language front end.
 """

@@ -16,7 +16,7 @@ A cache directory may be shared or planted, so entries are not trusted (docs/sec
 - each entry is signed with HMAC-SHA-256 under a key private to the user (`signing_key`, kept
   outside the cache directory, mode 0600); an entry whose signature does not match is ignored;
 - a signed entry is still read within size and depth limits, and the IR it holds is checked by
-  the engine (`irspec.check_ir`) before any code is generated from it, like any compiled IR.
+  the engine (`ir.check.check_ir`) before any code is generated from it, like any compiled IR.
 Only IR is cached, never code: the engine still builds its functions from the IR.
 """
 from __future__ import annotations
