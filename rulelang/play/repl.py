@@ -15,70 +15,30 @@ the end of input (Ctrl-D) or Ctrl-C at any prompt offers to save the match befor
 """
 from __future__ import annotations
 
-import json
 import os
 import re
-import shutil
-import stat
 import sys
-import textwrap
 import time
 
 from .bots import bot_seed, make_bot
 from .. import interrupt_seat
-from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError, fault_report
-from .replay import check_game, read, rebuild, save_data
+from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, fault_report
 from ..core.textsafe import fit, printable
-from .pager import MORE, find_section, key_of, overview, pages, sections
-from .screen import Texts, Thinking, changes, fit_screen, without_internal, terminal_size, wrap_text
-from .render import (kind_noun, legend_lines, outcome_headline, plural, render_outcome,  # noqa: F401 (kind_noun: the API)
-                     render_view, render_zone, seat_name, view_parts, _name, _wrapped)
-from .rulebook import action_help, component_texts, rulebook  # noqa: F401  (the REPL's `rules` and `help`)
+from .pager import key_of, sections
+from .screen import Texts, Thinking, terminal_size
+from .repl_commands import COMMAND_NAMES, Commands, _Stop
+from .repl_drawing import Drawing
+# (names tests and the API have imported from here since before the split: the rendering and rulebook)
+from .render import kind_noun, outcome_headline, plural, render_outcome, render_view, render_zone, seat_name, view_parts  # noqa: F401
+from .rulebook import action_help, rulebook  # noqa: F401
 
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
 
-HELP = """\
-Choose an action by its number, its text, or the start of its text or of a word
-in it, when only one action has it (any case: `outbreak` for `act Outbreak`).
-Commands:
-  help, ?      show this text
-  help ACTION  what an action does and when it is allowed (help play)
-  help NAME, look NAME
-               the rules text of a card, character, piece… (Tab completes names)
-  rules        the basics (how to win, a turn) and a list of sections; at a
-               terminal it stops at each screenful (Enter: on, q: stop)
-  rules KEY    one section (rules turn, rules cards), or one card: rules NAME
-  rules all    the whole rulebook
-  board, table, hand, status
-               draw again: the board (and its key), the table, your own cards,
-               the status
-  more         every choice, one a line
-  clear        clear the screen and draw your decision again
-  recap        what happened since your last move (the other players' turns)
-  log          list the actions played so far, with the questions answered
-  undo         go back to the previous decision of a human player
-  as P2        let another player at the terminal act now, out of turn (an
-               any-time action)
-  save FILE    write the match to FILE
-  load FILE    continue a match written by save
-  quit, exit, q  leave the game (Ctrl-D too; at a terminal it offers to save
-               first)"""
-
 # ANSI styles, used only when the output is a terminal and NO_COLOR is not set
 STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message": "35", "over": "1;32",
           "dim": "2"}
-COMMAND_NAMES = ("help", "?", "rules", "log", "undo", "as", "save", "load", "quit", "exit", "q", "look", "board",
-                 "table", "hand", "status", "more", "recap", "clear")
 REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # commands only when typed alone (an action may start so)
-
-
-class _Stop(Exception):
-    """Ends the session early, with the exit code to return."""
-
-    def __init__(self, message: str, code: int):
-        super().__init__(message)
-        self.code = code
 
 
 def run_repl(game, players: int, seed: int, options: dict | None = None,
@@ -101,7 +61,7 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
     return session.run()
 
 
-class _Session:
+class _Session(Drawing, Commands):
     def __init__(self, game, players, seed, options, bots, stdin, stdout, source_path, match=None,
                  delay=0.0, color=None, screen=None, pager=None):
         for seat in bots:
@@ -513,413 +473,6 @@ class _Session:
     def clear_screen(self) -> None:
         self.stdout.write(CLEAR_SCREEN if _isatty(self.stdout) else "\n" + "=" * 60 + "\n")
 
-    # -- commands: each returns True when the match changed ---------------------
-
-    def help(self, argument: str) -> bool:
-        if argument.strip():
-            about = command_help(argument.strip())
-            text = action_help(self.game, argument.strip(), self.match, self.rules_path())
-            if about and text.startswith("error: no action"):      # `help rules`: the command (no action so named)
-                self.say(about)
-                return False
-            if text.startswith("error: no action") and self.names().find(argument.strip(), self.encoding):
-                return self.look(argument)
-            if text.startswith("error: no action"):
-                more = self.names().candidates(argument.strip())
-                if more:
-                    text += f"; names with rules text like it: {', '.join(more)}"
-            self.say(text)
-        else:
-            self.page(HELP.split("\n"))
-        return False
-
-    def look(self, argument: str) -> bool:
-        """`look NAME`: the rules text of a component, card or enum value (any seat may read it)."""
-        name = argument.strip()
-        if not name:
-            self.error("look needs a name, e.g. look " + (self.names().names() or ["NAME"])[0])
-            return False
-        found = self.names().find(name, self.encoding)
-        if not found:
-            more = self.names().candidates(name)
-            self.error(f"no card or piece named '{printable(name)}' has rules text"
-                       + (f"; did you mean: {', '.join(more)}" if more else "; look at a name on screen (Tab completes)"))
-            return False
-        width = (self.size() or (80, 24))[0]
-        for shown, text, kind in found:
-            self.say(f"{printable(shown)}" + (f" ({_name(kind).lower()})" if kind else ""), "header")
-            self.say(wrap_text(printable(text, multiline=True), width - 2))
-        return False
-
-    # -- drawing a decision: fitted into the terminal, and drawn again on demand ------------
-
-    def draw(self, seat: int, actions=None) -> None:
-        """A seat's view and the actions offered (numbered), fitted into the terminal when the
-        output is one: the header, the board, a compact table and status, the decision, then the
-        choices grouped by piece or card, paged when they still do not fit."""
-        view = self.screen_view(seat)
-        size = self.size()
-        width = size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
-        asker = self.asker(view, seat)
-        if asker:                                # the card whose play asks it: `Imp: destroy a card…`
-            view = dict(view, choice=dict(view["choice"], prompt=f"{asker}: {view['choice']['prompt']}"))
-        parts = view_parts(view, width)
-        texts = [self.show_text(a) for a in actions] if actions else []
-        self.add_option_texts(view, texts, width)
-        parts["choice"] += self.cause_texts(view, seat, width)
-        if size is None or not actions:
-            lines = parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"] + parts["extra"] \
-                + parts["choice"] + [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
-        else:
-            lines, _ = fit_screen(dict(parts), width, size[1], list(actions), texts)
-        note, self.recap_note = self.recap_note, False
-        if note and size is not None and len(self.recap_lines) + len(lines) >= size[1]:
-            # what happened since the player's move has scrolled away (or will with this screen): say so
-            if actions:
-                lines, _ = fit_screen(parts, width, size[1] - 1, list(actions), texts)
-            self.say(f"({plural(len(self.recap_lines), 'line')} since your last move scrolled up: type recap)", "dim")
-        self.say(lines[0], "header")
-        if len(lines) > 1:
-            self.say("\n".join(lines[1:]))
-
-    def screen_view(self, seat: int) -> dict:
-        """A seat's view as the screen shows it: without what the rules keep `internal`."""
-        return without_internal(self.match.view(seat))
-
-    def asker(self, view: dict, seat: int) -> str | None:
-        """The card or piece a question comes from when no ability of a card asks it (then the
-        choice names its card): the first one with rules text named by the action that began the
-        effect (`play Gnome on Tortuga` → Gnome), if the seat may see it and the question does not
-        name it already. None: none."""
-        choice = view.get("choice")
-        pending = getattr(self.match, "pending", None)
-        if not choice or choice.get("kind") == "window" or not isinstance(pending, dict):
-            return None
-        if any(f.get("effect") or f.get("source") is not None for f in choice.get("running", [])):
-            return None
-        root = pending.get("root") or []
-        if len(root) != 2 or root[0] != "action":
-            return None
-        text, prompt = str(root[1]).lower(), str(choice.get("prompt") or "").lower()
-        head, colon, _ = prompt.partition(":")
-        if colon and self.names().entries.get(" ".join(head.split())):
-            return None                          # (it names its card already: `Neophyte: play …?`)
-        found = []
-        labels = self.match.labels
-        for c in self.match.visible_to(seat):
-            label = str(labels[c])
-            m = re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", text)
-            if m and self.names().find(label):
-                found.append((m.start(), -len(label), label))
-        if not found:
-            return None
-        label = min(found)[2]
-        return None if label.lower() in prompt else printable(label)
-
-    def add_option_texts(self, view: dict, texts: list[str], width: int) -> None:
-        """Beside each option of a choice that names a card or piece, the start of its rules text."""
-        if not view.get("choice") or not texts:
-            return
-        names = self.names()
-        for i, text in enumerate(texts):
-            room = width - len(text) - 10
-            short = names.short(text, room) if room > 12 else None
-            if short:
-                texts[i] = f"{text} — {short}"
-
-    def cause_texts(self, view: dict, seat: int, width: int) -> list[str]:
-        """Under a decision, the rules text of the card whose ability asks it, when the player may
-        see that card (a card handed to them and read in secret included): what it asks of them."""
-        choice = view.get("choice")
-        if not choice or choice.get("chooser") != seat:
-            return []
-        out = []
-        for frame in choice.get("running", []):
-            source = frame.get("source")
-            if source is None:
-                continue
-            try:
-                text = self.match.rules_text(source, seat)
-            except RuleRuntimeError:
-                text = None
-            if text:
-                label = printable(str(frame.get("effect") or "").split(":")[0])
-                out += _wrapped(f"  ({label}: {printable(text)})", width)
-        return out[-6:]
-
-    def redraw_board(self, _argument: str) -> bool:
-        view = self.screen_view(self.viewer())
-        parts = view_parts(view, self.width())
-        self.say("\n".join(parts["header"] + (parts["board"] or parts["zone_lines"])
-                           + (legend_lines(self.game.ir, self.width()) if parts["board"] else [])))
-        return False
-
-    def redraw_table(self, _argument: str) -> bool:
-        view = self.screen_view(self.viewer())
-        parts = view_parts(view, self.width())
-        self.page_drawn(parts["header"] + parts["board"] + parts["zone_lines"] + parts["table_lines"])
-        return False
-
-    def redraw_hand(self, _argument: str) -> bool:
-        viewer = self.viewer()
-        view = self.screen_view(viewer)
-        mine = [z for z in view["zones"] if z.get("owner") == viewer]
-        lines = [render_zone(z) for z in mine] or ["you hold nothing of your own"]
-        self.say("\n".join("  " + x for x in lines))
-        names = [c["label"] for z in mine for c in (z["cards"] or [])]
-        if any(self.names().find(n) for n in names):
-            self.say("  (look NAME: a card's text)", "dim")
-        return False
-
-    def redraw_status(self, _argument: str) -> bool:
-        view = self.screen_view(self.viewer())
-        parts = view_parts(view, self.width())
-        self.page_drawn(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"])
-        return False
-
-    def more(self, _argument: str) -> bool:
-        texts = [self.show_text(a) for a in self.offered]
-        if not texts:
-            self.say("nothing to choose now")
-            return False
-        self.page([f"  {n}. {t}" for n, t in enumerate(texts, 1)])
-        return False
-
-    def recap(self, _argument: str) -> bool:
-        """`recap`: the lines said from the last move of the player at the terminal to their decision now."""
-        if not self.recap_lines:
-            self.say("nothing happened since your last move")
-            return False
-        self.page(["Since your last move:"] + self.recap_lines + ["(clear: your decision again)"])
-        return False
-
-    def redraw(self, _argument: str) -> bool:
-        """`clear`: a clean screen with the decision on it."""
-        self.clear_screen()
-        self.draw(self.viewer(), self.offered)
-        return False
-
-    def viewer(self) -> int:
-        return self.on_screen if self.on_screen is not None else 0
-
-    def width(self) -> int:
-        size = self.size()
-        return size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
-
-    # -- what changed: a line for each change the rules did not tell --------------------------
-
-    def before_view(self):
-        """The view of the player at the terminal before an action (None: nobody is)."""
-        seat = self.on_screen
-        if seat is None or seat in self.bots and not self.watching:
-            return None
-        try:
-            return seat, self.screen_view(seat)
-        except RuleRuntimeError:
-            return None
-
-    def tell_changes(self, before, action, told: int) -> None:
-        """Lines for what the action changed on the table, as the player at the terminal sees it,
-        where the action's text and the messages it wrote said nothing of it."""
-        if before is None:
-            return
-        seat, seen = before
-        try:
-            after = self.screen_view(seat)
-        except RuleRuntimeError:
-            return
-        said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])
-        lines = changes(seen, after, said, seat_name)
-        if len(lines) > 6:
-            lines = lines[:5] + [f"… and {len(lines) - 5} more changes (type table or status)"]
-        for line in lines:
-            self.say(f"  · {line}", "dim")
-
-    def rules(self, argument: str) -> bool:
-        """`rules`: at a terminal the basics and a table of contents, paged; piped, everything.
-        `rules KEY`: one section, or one group of cards and pieces; `rules NAME`: one's text."""
-        text = rulebook(self.game, source=self.rules_path())
-        wanted = " ".join(argument.split())
-        ir = getattr(self.game, "ir", None)
-        groups = component_texts(self.game, ir) if ir is not None else []
-        if not wanted:
-            if not self.paging:
-                self.say(text)
-                return False
-            lines = overview(text, groups)
-        elif wanted.lower() in ("all", "everything"):
-            lines = text.split("\n")
-        else:
-            lines = find_section(text, groups, wanted)
-            if lines is None:
-                if self.names().find(wanted, self.encoding):
-                    return self.look(wanted)
-                self.error(f"the rules have no section '{printable(wanted)}'; type rules for the list")
-                return False
-        self.page(lines)
-        return False
-
-    def page_drawn(self, lines: list[str]) -> None:
-        """Lines already fitted to the width (a board, a status), a screenful at a time at a
-        terminal: a status or a table taller than the screen is read from its top."""
-        rows = [row for line in lines for row in line.split("\n")]
-        if not self.paging:
-            self.say("\n".join(rows))
-            return
-        self.page_rows(rows)
-
-    def page_rows(self, rows: list[str]) -> None:
-        """Rows of the screen's width, a screenful at a time (Enter: the next, q: stop)."""
-        screens = pages(rows, (self.size() or (80, 24))[1])
-        for i, screen in enumerate(screens):
-            self.say("\n".join(screen))
-            if i < len(screens) - 1 and self.ask(MORE).strip().lower().startswith("q"):
-                return
-
-    def page(self, lines: list[str]) -> None:
-        """Lines, a screenful at a time at a terminal (Enter: the next, q: stop); all at once otherwise."""
-        size = self.size() or (80, 24)
-        if not self.paging:
-            self.say("\n".join(lines))
-            return
-        rows = []
-        for line in lines:
-            lead = " " * (len(line) - len(line.lstrip()))
-            if lead or line.startswith("- "):
-                lead += "  " if line.lstrip().startswith("- ") or not line.lstrip().startswith("rules ") else " " * 19
-            rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=True,
-                                  break_on_hyphens=False) or [""]
-        self.page_rows(rows)
-
-    def rules_path(self) -> str | None:
-        """The rule file this game was read from, for the rulebook's quotes (None: not a .rules file)."""
-        for path in (self.source_path, getattr(self.game, "path", None)):
-            if path and str(path).endswith(".rules"):
-                return str(path)
-        return None
-
-    def show_log(self, _argument: str) -> bool:
-        # an answer naming a card the player at the terminal could not see is not repeated (nor,
-        # with nobody's secrets on screen, one that any player could not see)
-        reader = self.on_screen if self.on_screen is not None and self.on_screen not in self.bots else None
-        log = self.match.log
-        shown = self.match.log_for(reader)
-
-        messages = self.match.message_log()
-
-        def entry(i: int, text: str) -> str:
-            meta = self.log_meta.get(i)
-            if meta is not None and interrupt_seat(text) is not None:     # `P3: reveal`: its seat said once
-                text = text.partition(": ")[2]
-            asked = self.asked.get(i)
-            if asked and meta is not None and meta[0] is not None and asked.startswith(seat_name(meta[0]) + ", "):
-                asked = asked[len(seat_name(meta[0])) + 2:]     # (`P2: Plain was played…`, its seat said once)
-            if asked and not asked.startswith("respond in "):
-                text = f"{printable(asked)} → {printable(text)}"
-            else:
-                text = printable(text)
-            if meta is None:                 # (a move of a match resumed from a save: who is not known)
-                return text
-            seat, first, end = meta
-            said = [m["text"] for m in messages[first:end]
-                    if m["to"] is None or reader is not None and reader in m["to"]]
-            head = f"{seat_name(seat)}: {text}" if seat is not None else text
-            return "\n".join([head] + [f"       > {printable(x)}" for x in said])
-        if not log:
-            self.say("no actions yet")
-            return False
-        self.page("\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)).split("\n"))
-        return False
-
-    def undo(self, _argument: str) -> bool:
-        if not self.undo_stack:
-            self.say("nothing to undo")
-            return False
-        if self.crossed[-1] is not None:
-            self.say(f"cannot undo: since that decision {self.crossed[-1]}, and undoing would let it be "
-                     f"played again knowing it", "error")
-            return False
-        self.crossed.pop()
-        self.rewind(self.restore(self.undo_stack.pop()), "undone")
-        return True
-
-    def save(self, path: str) -> bool:
-        if not path:
-            self.error("save needs a file name, e.g. save match.json")
-            return False
-        self.write_save(path)
-        return False
-
-    def write_save(self, path: str) -> bool:
-        data = save_data(self.game, self.match, self.seed, self.options)
-        if "\0" in path:
-            self.error(f"cannot save {printable(path)}: a file name cannot hold a NUL byte")
-            return False
-        try:
-            # never wait on a FIFO or write through a device: a save is a regular file
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
-            try:
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
-                    raise OSError(0, "not a regular file")
-                os.ftruncate(fd, 0)
-                with os.fdopen(fd, "w", encoding="utf-8") as file:
-                    fd = None
-                    json.dump(data, file, ensure_ascii=False, indent=1)
-            finally:
-                if fd is not None:
-                    os.close(fd)
-        except OSError as error:
-            self.error(f"cannot save {printable(path)}: {error.strerror or error}")
-            return False
-        self.say(f"saved {printable(path)}")
-        return True
-
-    def load(self, path: str) -> bool:
-        """Rebuilds the saved match by replaying its log on this game; the match goes on unchanged
-        if the save is not of these rules and players, or does not replay to its saved position."""
-        if not path:
-            self.error("load needs a file name, e.g. load match.json")
-            return False
-        try:
-            data = read_save(path, self.game, self.match.players)
-            seats: dict[int, tuple] = {}     # (for `log`: who made each move; what it said is not kept)
-            match = rebuild(data, self.game, lambda n, seat, _text: seats.__setitem__(n - 1, (seat, 0, 0)))
-        except StateError as error:
-            self.error(f"cannot load {printable(path)}: {printable(error)}")
-            return False
-        self.seed = data["seed"]
-        self.options = data["options"]
-        self.log_meta, self.asked = seats, {}
-        self.undo_stack, self.crossed = [], []
-        self.rewind(match, f"loaded {printable(path)}")
-        return True
-
-    def quit(self, _argument: str) -> bool:
-        if self.interactive and not self.watching and not self.match.is_over:
-            raise _Stop("", self.leave())     # (as help says: at a terminal, offer to save first)
-        raise _Stop("", 0)
-
-    def leave(self) -> int:
-        """Ctrl-D or Ctrl-C at a terminal: offer to save, then leave."""
-        self.offer_save()
-        self.say("left the game")
-        return 0
-
-    def offer_save(self) -> None:
-        if self.match.is_over:
-            return
-        while True:
-            try:
-                path = self.read_line("Save the match before leaving? File name (Enter: leave without saving): ")
-            except KeyboardInterrupt:
-                path = None
-            if path is None:
-                self.stdout.write("\n")
-                return
-            path = path.strip()
-            if not path or self.write_save(path):
-                return
-
     # -- helpers ----------------------------------------------------------------
 
     def restore(self, state: dict):
@@ -1042,22 +595,6 @@ class _Session:
         return found[state] if state < len(found) else None
 
 
-def command_help(word: str) -> str | None:
-    """`help COMMAND`: the lines of HELP about a command (None: no command is so named)."""
-    word = word.lower()
-    if word not in COMMAND_NAMES:
-        return None
-    out: list[str] = []
-    taking = False
-    for line in HELP.split("\n")[2:]:
-        if re.match(r"  \S", line):          # a command's line: ours if it names the command
-            names = re.split(r",\s*", re.split(r"\s{2,}", line.strip())[0])
-            taking = any(n.split()[0].lower() == word for n in names if n.split())
-        if taking:
-            out.append(line)
-    return "\n".join(out) if out else None
-
-
 def learned(match, before: dict, told: int) -> str | None:
     """What the last action told a seat that it could not know before, in words (None: nothing):
     chance drawn (a shuffle, a roll, a random pick), a component a seat now sees that it did not
@@ -1082,13 +619,3 @@ def _isatty(stream) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
-
-
-def read_save(path: str, game, players: int) -> dict:
-    """The contents of a save file of this game (these very rules) and player count; StateError
-    saying why not (without the path, which the caller names)."""
-    data = read(path)
-    check_game(data, game)
-    if data["players"] != players:
-        raise StateError(f"it was saved with {data['players']} players, this match has {players}")
-    return data

@@ -1,0 +1,247 @@
+"""The terminal's commands beyond choosing an action (a part of repl._Session, sharing its
+state): help and look, the log, undo, save, load and quit.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+
+from .. import interrupt_seat
+from ..core.errors import StateError
+from ..core.textsafe import printable
+from .render import _name, seat_name
+from .replay import check_game, read, rebuild, save_data
+from .rulebook import action_help
+from .screen import wrap_text
+
+HELP = """\
+Choose an action by its number, its text, or the start of its text or of a word
+in it, when only one action has it (any case: `outbreak` for `act Outbreak`).
+Commands:
+  help, ?      show this text
+  help ACTION  what an action does and when it is allowed (help play)
+  help NAME, look NAME
+               the rules text of a card, character, piece… (Tab completes names)
+  rules        the basics (how to win, a turn) and a list of sections; at a
+               terminal it stops at each screenful (Enter: on, q: stop)
+  rules KEY    one section (rules turn, rules cards), or one card: rules NAME
+  rules all    the whole rulebook
+  board, table, hand, status
+               draw again: the board (and its key), the table, your own cards,
+               the status
+  more         every choice, one a line
+  clear        clear the screen and draw your decision again
+  recap        what happened since your last move (the other players' turns)
+  log          list the actions played so far, with the questions answered
+  undo         go back to the previous decision of a human player
+  as P2        let another player at the terminal act now, out of turn (an
+               any-time action)
+  save FILE    write the match to FILE
+  load FILE    continue a match written by save
+  quit, exit, q  leave the game (Ctrl-D too; at a terminal it offers to save
+               first)"""
+
+
+COMMAND_NAMES = ("help", "?", "rules", "log", "undo", "as", "save", "load", "quit", "exit", "q", "look", "board",
+                 "table", "hand", "status", "more", "recap", "clear")
+
+
+class _Stop(Exception):
+    """Ends the session early, with the exit code to return."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.code = code
+
+
+class Commands:
+    """The commands; `_Session` (repl.py) is made of these, `Drawing` and its own loop."""
+
+    # -- commands: each returns True when the match changed ---------------------
+
+    def help(self, argument: str) -> bool:
+        if argument.strip():
+            about = command_help(argument.strip())
+            text = action_help(self.game, argument.strip(), self.match, self.rules_path())
+            if about and text.startswith("error: no action"):      # `help rules`: the command (no action so named)
+                self.say(about)
+                return False
+            if text.startswith("error: no action") and self.names().find(argument.strip(), self.encoding):
+                return self.look(argument)
+            if text.startswith("error: no action"):
+                more = self.names().candidates(argument.strip())
+                if more:
+                    text += f"; names with rules text like it: {', '.join(more)}"
+            self.say(text)
+        else:
+            self.page(HELP.split("\n"))
+        return False
+
+    def look(self, argument: str) -> bool:
+        """`look NAME`: the rules text of a component, card or enum value (any seat may read it)."""
+        name = argument.strip()
+        if not name:
+            self.error("look needs a name, e.g. look " + (self.names().names() or ["NAME"])[0])
+            return False
+        found = self.names().find(name, self.encoding)
+        if not found:
+            more = self.names().candidates(name)
+            self.error(f"no card or piece named '{printable(name)}' has rules text"
+                       + (f"; did you mean: {', '.join(more)}" if more else "; look at a name on screen (Tab completes)"))
+            return False
+        width = (self.size() or (80, 24))[0]
+        for shown, text, kind in found:
+            self.say(f"{printable(shown)}" + (f" ({_name(kind).lower()})" if kind else ""), "header")
+            self.say(wrap_text(printable(text, multiline=True), width - 2))
+        return False
+
+
+    def show_log(self, _argument: str) -> bool:
+        # an answer naming a card the player at the terminal could not see is not repeated (nor,
+        # with nobody's secrets on screen, one that any player could not see)
+        reader = self.on_screen if self.on_screen is not None and self.on_screen not in self.bots else None
+        log = self.match.log
+        shown = self.match.log_for(reader)
+
+        messages = self.match.message_log()
+
+        def entry(i: int, text: str) -> str:
+            meta = self.log_meta.get(i)
+            if meta is not None and interrupt_seat(text) is not None:     # `P3: reveal`: its seat said once
+                text = text.partition(": ")[2]
+            asked = self.asked.get(i)
+            if asked and meta is not None and meta[0] is not None and asked.startswith(seat_name(meta[0]) + ", "):
+                asked = asked[len(seat_name(meta[0])) + 2:]     # (`P2: Plain was played…`, its seat said once)
+            if asked and not asked.startswith("respond in "):
+                text = f"{printable(asked)} → {printable(text)}"
+            else:
+                text = printable(text)
+            if meta is None:                 # (a move of a match resumed from a save: who is not known)
+                return text
+            seat, first, end = meta
+            said = [m["text"] for m in messages[first:end]
+                    if m["to"] is None or reader is not None and reader in m["to"]]
+            head = f"{seat_name(seat)}: {text}" if seat is not None else text
+            return "\n".join([head] + [f"       > {printable(x)}" for x in said])
+        if not log:
+            self.say("no actions yet")
+            return False
+        self.page("\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)).split("\n"))
+        return False
+
+    def undo(self, _argument: str) -> bool:
+        if not self.undo_stack:
+            self.say("nothing to undo")
+            return False
+        if self.crossed[-1] is not None:
+            self.say(f"cannot undo: since that decision {self.crossed[-1]}, and undoing would let it be "
+                     f"played again knowing it", "error")
+            return False
+        self.crossed.pop()
+        self.rewind(self.restore(self.undo_stack.pop()), "undone")
+        return True
+
+    def save(self, path: str) -> bool:
+        if not path:
+            self.error("save needs a file name, e.g. save match.json")
+            return False
+        self.write_save(path)
+        return False
+
+    def write_save(self, path: str) -> bool:
+        data = save_data(self.game, self.match, self.seed, self.options)
+        if "\0" in path:
+            self.error(f"cannot save {printable(path)}: a file name cannot hold a NUL byte")
+            return False
+        try:
+            # never wait on a FIFO or write through a device: a save is a regular file
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise OSError(0, "not a regular file")
+                os.ftruncate(fd, 0)
+                with os.fdopen(fd, "w", encoding="utf-8") as file:
+                    fd = None
+                    json.dump(data, file, ensure_ascii=False, indent=1)
+            finally:
+                if fd is not None:
+                    os.close(fd)
+        except OSError as error:
+            self.error(f"cannot save {printable(path)}: {error.strerror or error}")
+            return False
+        self.say(f"saved {printable(path)}")
+        return True
+
+    def load(self, path: str) -> bool:
+        """Rebuilds the saved match by replaying its log on this game; the match goes on unchanged
+        if the save is not of these rules and players, or does not replay to its saved position."""
+        if not path:
+            self.error("load needs a file name, e.g. load match.json")
+            return False
+        try:
+            data = read_save(path, self.game, self.match.players)
+            seats: dict[int, tuple] = {}     # (for `log`: who made each move; what it said is not kept)
+            match = rebuild(data, self.game, lambda n, seat, _text: seats.__setitem__(n - 1, (seat, 0, 0)))
+        except StateError as error:
+            self.error(f"cannot load {printable(path)}: {printable(error)}")
+            return False
+        self.seed = data["seed"]
+        self.options = data["options"]
+        self.log_meta, self.asked = seats, {}
+        self.undo_stack, self.crossed = [], []
+        self.rewind(match, f"loaded {printable(path)}")
+        return True
+
+    def quit(self, _argument: str) -> bool:
+        if self.interactive and not self.watching and not self.match.is_over:
+            raise _Stop("", self.leave())     # (as help says: at a terminal, offer to save first)
+        raise _Stop("", 0)
+
+    def leave(self) -> int:
+        """Ctrl-D or Ctrl-C at a terminal: offer to save, then leave."""
+        self.offer_save()
+        self.say("left the game")
+        return 0
+
+    def offer_save(self) -> None:
+        if self.match.is_over:
+            return
+        while True:
+            try:
+                path = self.read_line("Save the match before leaving? File name (Enter: leave without saving): ")
+            except KeyboardInterrupt:
+                path = None
+            if path is None:
+                self.stdout.write("\n")
+                return
+            path = path.strip()
+            if not path or self.write_save(path):
+                return
+
+
+def command_help(word: str) -> str | None:
+    """`help COMMAND`: the lines of HELP about a command (None: no command is so named)."""
+    word = word.lower()
+    if word not in COMMAND_NAMES:
+        return None
+    out: list[str] = []
+    taking = False
+    for line in HELP.split("\n")[2:]:
+        if re.match(r"  \S", line):          # a command's line: ours if it names the command
+            names = re.split(r",\s*", re.split(r"\s{2,}", line.strip())[0])
+            taking = any(n.split()[0].lower() == word for n in names if n.split())
+        if taking:
+            out.append(line)
+    return "\n".join(out) if out else None
+
+
+def read_save(path: str, game, players: int) -> dict:
+    """The contents of a save file of this game (these very rules) and player count; StateError
+    saying why not (without the path, which the caller names)."""
+    data = read(path)
+    check_game(data, game)
+    if data["players"] != players:
+        raise StateError(f"it was saved with {data['players']} players, this match has {players}")
+    return data

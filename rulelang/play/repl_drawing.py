@@ -1,0 +1,267 @@
+"""Drawing a decision at the terminal (a part of repl._Session, sharing its state): fitted
+into the terminal and drawn again on demand (board, table, hand, status, more, recap), a line for
+each change the rules did not tell, and the rulebook paged.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import textwrap
+
+from ..core.errors import RuleRuntimeError
+from ..core.textsafe import printable
+from .pager import MORE, find_section, overview, pages
+from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view_parts
+from .rulebook import component_texts, rulebook
+from .screen import changes, fit_screen, without_internal
+
+
+class Drawing:
+    """What the session draws; `_Session` (repl.py) is made of these, `Commands` and its own loop."""
+
+    # -- drawing a decision: fitted into the terminal, and drawn again on demand ------------
+
+    def draw(self, seat: int, actions=None) -> None:
+        """A seat's view and the actions offered (numbered), fitted into the terminal when the
+        output is one: the header, the board, a compact table and status, the decision, then the
+        choices grouped by piece or card, paged when they still do not fit."""
+        view = self.screen_view(seat)
+        size = self.size()
+        width = size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
+        asker = self.asker(view, seat)
+        if asker:                                # the card whose play asks it: `Imp: destroy a card…`
+            view = dict(view, choice=dict(view["choice"], prompt=f"{asker}: {view['choice']['prompt']}"))
+        parts = view_parts(view, width)
+        texts = [self.show_text(a) for a in actions] if actions else []
+        self.add_option_texts(view, texts, width)
+        parts["choice"] += self.cause_texts(view, seat, width)
+        if size is None or not actions:
+            lines = parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"] + parts["extra"] \
+                + parts["choice"] + [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
+        else:
+            lines, _ = fit_screen(dict(parts), width, size[1], list(actions), texts)
+        note, self.recap_note = self.recap_note, False
+        if note and size is not None and len(self.recap_lines) + len(lines) >= size[1]:
+            # what happened since the player's move has scrolled away (or will with this screen): say so
+            if actions:
+                lines, _ = fit_screen(parts, width, size[1] - 1, list(actions), texts)
+            self.say(f"({plural(len(self.recap_lines), 'line')} since your last move scrolled up: type recap)", "dim")
+        self.say(lines[0], "header")
+        if len(lines) > 1:
+            self.say("\n".join(lines[1:]))
+
+    def screen_view(self, seat: int) -> dict:
+        """A seat's view as the screen shows it: without what the rules keep `internal`."""
+        return without_internal(self.match.view(seat))
+
+    def asker(self, view: dict, seat: int) -> str | None:
+        """The card or piece a question comes from when no ability of a card asks it (then the
+        choice names its card): the first one with rules text named by the action that began the
+        effect (`play Gnome on Tortuga` → Gnome), if the seat may see it and the question does not
+        name it already. None: none."""
+        choice = view.get("choice")
+        pending = getattr(self.match, "pending", None)
+        if not choice or choice.get("kind") == "window" or not isinstance(pending, dict):
+            return None
+        if any(f.get("effect") or f.get("source") is not None for f in choice.get("running", [])):
+            return None
+        root = pending.get("root") or []
+        if len(root) != 2 or root[0] != "action":
+            return None
+        text, prompt = str(root[1]).lower(), str(choice.get("prompt") or "").lower()
+        head, colon, _ = prompt.partition(":")
+        if colon and self.names().entries.get(" ".join(head.split())):
+            return None                          # (it names its card already: `Neophyte: play …?`)
+        found = []
+        labels = self.match.labels
+        for c in self.match.visible_to(seat):
+            label = str(labels[c])
+            m = re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", text)
+            if m and self.names().find(label):
+                found.append((m.start(), -len(label), label))
+        if not found:
+            return None
+        label = min(found)[2]
+        return None if label.lower() in prompt else printable(label)
+
+    def add_option_texts(self, view: dict, texts: list[str], width: int) -> None:
+        """Beside each option of a choice that names a card or piece, the start of its rules text."""
+        if not view.get("choice") or not texts:
+            return
+        names = self.names()
+        for i, text in enumerate(texts):
+            room = width - len(text) - 10
+            short = names.short(text, room) if room > 12 else None
+            if short:
+                texts[i] = f"{text} — {short}"
+
+    def cause_texts(self, view: dict, seat: int, width: int) -> list[str]:
+        """Under a decision, the rules text of the card whose ability asks it, when the player may
+        see that card (a card handed to them and read in secret included): what it asks of them."""
+        choice = view.get("choice")
+        if not choice or choice.get("chooser") != seat:
+            return []
+        out = []
+        for frame in choice.get("running", []):
+            source = frame.get("source")
+            if source is None:
+                continue
+            try:
+                text = self.match.rules_text(source, seat)
+            except RuleRuntimeError:
+                text = None
+            if text:
+                label = printable(str(frame.get("effect") or "").split(":")[0])
+                out += _wrapped(f"  ({label}: {printable(text)})", width)
+        return out[-6:]
+
+    def redraw_board(self, _argument: str) -> bool:
+        view = self.screen_view(self.viewer())
+        parts = view_parts(view, self.width())
+        self.say("\n".join(parts["header"] + (parts["board"] or parts["zone_lines"])
+                           + (legend_lines(self.game.ir, self.width()) if parts["board"] else [])))
+        return False
+
+    def redraw_table(self, _argument: str) -> bool:
+        view = self.screen_view(self.viewer())
+        parts = view_parts(view, self.width())
+        self.page_drawn(parts["header"] + parts["board"] + parts["zone_lines"] + parts["table_lines"])
+        return False
+
+    def redraw_hand(self, _argument: str) -> bool:
+        viewer = self.viewer()
+        view = self.screen_view(viewer)
+        mine = [z for z in view["zones"] if z.get("owner") == viewer]
+        lines = [render_zone(z) for z in mine] or ["you hold nothing of your own"]
+        self.say("\n".join("  " + x for x in lines))
+        names = [c["label"] for z in mine for c in (z["cards"] or [])]
+        if any(self.names().find(n) for n in names):
+            self.say("  (look NAME: a card's text)", "dim")
+        return False
+
+    def redraw_status(self, _argument: str) -> bool:
+        view = self.screen_view(self.viewer())
+        parts = view_parts(view, self.width())
+        self.page_drawn(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"])
+        return False
+
+    def more(self, _argument: str) -> bool:
+        texts = [self.show_text(a) for a in self.offered]
+        if not texts:
+            self.say("nothing to choose now")
+            return False
+        self.page([f"  {n}. {t}" for n, t in enumerate(texts, 1)])
+        return False
+
+    def recap(self, _argument: str) -> bool:
+        """`recap`: the lines said from the last move of the player at the terminal to their decision now."""
+        if not self.recap_lines:
+            self.say("nothing happened since your last move")
+            return False
+        self.page(["Since your last move:"] + self.recap_lines + ["(clear: your decision again)"])
+        return False
+
+    def redraw(self, _argument: str) -> bool:
+        """`clear`: a clean screen with the decision on it."""
+        self.clear_screen()
+        self.draw(self.viewer(), self.offered)
+        return False
+
+    def viewer(self) -> int:
+        return self.on_screen if self.on_screen is not None else 0
+
+    def width(self) -> int:
+        size = self.size()
+        return size[0] if size else max(60, shutil.get_terminal_size((80, 24)).columns)
+
+    # -- what changed: a line for each change the rules did not tell --------------------------
+
+    def before_view(self):
+        """The view of the player at the terminal before an action (None: nobody is)."""
+        seat = self.on_screen
+        if seat is None or seat in self.bots and not self.watching:
+            return None
+        try:
+            return seat, self.screen_view(seat)
+        except RuleRuntimeError:
+            return None
+
+    def tell_changes(self, before, action, told: int) -> None:
+        """Lines for what the action changed on the table, as the player at the terminal sees it,
+        where the action's text and the messages it wrote said nothing of it."""
+        if before is None:
+            return
+        seat, seen = before
+        try:
+            after = self.screen_view(seat)
+        except RuleRuntimeError:
+            return
+        said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])
+        lines = changes(seen, after, said, seat_name)
+        if len(lines) > 6:
+            lines = lines[:5] + [f"… and {len(lines) - 5} more changes (type table or status)"]
+        for line in lines:
+            self.say(f"  · {line}", "dim")
+
+    def rules(self, argument: str) -> bool:
+        """`rules`: at a terminal the basics and a table of contents, paged; piped, everything.
+        `rules KEY`: one section, or one group of cards and pieces; `rules NAME`: one's text."""
+        text = rulebook(self.game, source=self.rules_path())
+        wanted = " ".join(argument.split())
+        ir = getattr(self.game, "ir", None)
+        groups = component_texts(self.game, ir) if ir is not None else []
+        if not wanted:
+            if not self.paging:
+                self.say(text)
+                return False
+            lines = overview(text, groups)
+        elif wanted.lower() in ("all", "everything"):
+            lines = text.split("\n")
+        else:
+            lines = find_section(text, groups, wanted)
+            if lines is None:
+                if self.names().find(wanted, self.encoding):
+                    return self.look(wanted)
+                self.error(f"the rules have no section '{printable(wanted)}'; type rules for the list")
+                return False
+        self.page(lines)
+        return False
+
+    def page_drawn(self, lines: list[str]) -> None:
+        """Lines already fitted to the width (a board, a status), a screenful at a time at a
+        terminal: a status or a table taller than the screen is read from its top."""
+        rows = [row for line in lines for row in line.split("\n")]
+        if not self.paging:
+            self.say("\n".join(rows))
+            return
+        self.page_rows(rows)
+
+    def page_rows(self, rows: list[str]) -> None:
+        """Rows of the screen's width, a screenful at a time (Enter: the next, q: stop)."""
+        screens = pages(rows, (self.size() or (80, 24))[1])
+        for i, screen in enumerate(screens):
+            self.say("\n".join(screen))
+            if i < len(screens) - 1 and self.ask(MORE).strip().lower().startswith("q"):
+                return
+
+    def page(self, lines: list[str]) -> None:
+        """Lines, a screenful at a time at a terminal (Enter: the next, q: stop); all at once otherwise."""
+        size = self.size() or (80, 24)
+        if not self.paging:
+            self.say("\n".join(lines))
+            return
+        rows = []
+        for line in lines:
+            lead = " " * (len(line) - len(line.lstrip()))
+            if lead or line.startswith("- "):
+                lead += "  " if line.lstrip().startswith("- ") or not line.lstrip().startswith("rules ") else " " * 19
+            rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=True,
+                                  break_on_hyphens=False) or [""]
+        self.page_rows(rows)
+
+    def rules_path(self) -> str | None:
+        """The rule file this game was read from, for the rulebook's quotes (None: not a .rules file)."""
+        for path in (self.source_path, getattr(self.game, "path", None)):
+            if path and str(path).endswith(".rules"):
+                return str(path)
+        return None
