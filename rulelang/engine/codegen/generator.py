@@ -13,6 +13,9 @@ from ...core.limits import CALL_DEPTH_LIMIT
 from .analysis import _memo_key, _shown_shape, Analyses, uses_rounds
 from .constants import ANY, CELL_MEMO_SLOTS, CODE_LIMIT, INLINE_DEPTH, INLINE_TOTAL, LIST, MEMO_LIMIT, MEMO_SIZE_LIMIT, PART_LIMIT, PART_SIZE, RANDOM_CALLS, SCALAR, SMALL_LIST, optimisations
 from .enumerator import ActionEnumerator
+from .calls import CallLowering
+from .comprehensions import ComprehensionLowering
+from .def_calls import DefLowering
 from .expressions import ExpressionLowering
 from .frame import Ctx, Name, Subset
 from .effects import NAMESPACE as EFFECTS
@@ -22,7 +25,8 @@ from .statements import StatementLowering
 from .writer import _lit, Fn
 
 
-class Lowerer(Analyses, ExpressionLowering, StatementLowering, ActionEnumerator):
+class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, CallLowering, StatementLowering,
+              ActionEnumerator):
     """Compiles the IR of one game into Python functions; see the package docstring."""
 
     def __init__(self, ir: dict, optimise: frozenset | None = None):

@@ -1,0 +1,187 @@
+"""Lowering builtin calls and texts (a part of the Lowerer, sharing its state): each builtin's
+fast path (sizes, aggregates, the board's geometry), and a value's display text by its type.
+"""
+from __future__ import annotations
+
+from ..boards import OPPOSITE
+from ...ir.spec import CALLABLE
+from .constants import ANY, LIST, SCALAR
+from .expressions import _num, _small
+from .frame import _join, _known, P, Subset
+from .runtime import make_texter
+from .writer import _lit, Fn
+
+
+class CallLowering:
+    """A part of the Lowerer (generator.py): see the module's docstring."""
+
+    def x_text(self, e, ctx):
+        x = self.ex(e["x"], ctx)
+        how = e["as"]
+        src = self.text_src(how, x.src, ctx.fn)
+        if how.startswith("list:") or (how == "plain" and x.shape != SCALAR):
+            src = f"_text_of(m, {src})"          # the text of a list: as long as the list (charged)
+        p = P(src, x.level, x.pure, shape=SCALAR)
+        # what is known of its length: a player's name, a cell's, a number's
+        p.maxlen = (4 if how == "player" else max(map(len, self.geometry.names), default=0) + 4
+                    if how == "cell" and self.geometry is not None else 21 if how == "plain" and x.num else
+                    x.maxlen if how == "plain" else None)
+        return p
+
+    def text_src(self, how: str, v: str, fn: Fn) -> str:
+        if how == "comp":
+            return f"_comp_text({fn.use('LB')}, {v})"
+        if how == "player":
+            return f"_ptext({v})"
+        if how == "plain":
+            return f"_plain({v})"
+        name = self.const(make_texter(how, self.enum_text, self.geometry), "X", ("text", how))
+        return f"{name}({fn.use('LB')}, {v})"
+
+    def x_call(self, e, ctx):
+        f, args = e["f"], e["a"]
+        a0 = args[0] if args else None
+        if f in ("size", "count", "sum", "any", "all") and a0 is not None:
+            if a0["k"] == "local":
+                b = self.binding(a0["n"], ctx)
+                if isinstance(b, Subset) and f in ("size", "count"):
+                    return self.lit(len(b.elems))
+            if a0["k"] == "comp":
+                parts = self.unrolled(a0, ctx)
+                if parts is not None:
+                    return self.fold_unrolled(f, parts)
+            p = self.seq(a0, ctx)
+            if f in ("size", "count"):
+                size = _num(P(f"len({p.src})", p.level, p.pure, shape=SCALAR,
+                              lenof=p.src if p.shape == LIST else None))
+                size.family = p.family
+                return size
+            out = P(f"{f}({self.scan(p)})", p.level, p.pure, shape=SCALAR if f != "sum" else ANY)
+            out.num = True                         # (sum: a number, or the rules' error)
+            return out
+        if f in ("first", "last", "top", "bottom") and len(args) == 1:
+            if a0["k"] == "local":
+                b = self.binding(a0["n"], ctx)
+                if isinstance(b, Subset):
+                    if not b.elems:
+                        return self.lit(None)
+                    return self.of_binding(b.elems[0] if f in ("first", "bottom") else b.elems[-1])
+            p = self.ex(a0, ctx)
+            if f in ("top", "bottom") and p.cheap and p.shape == LIST:
+                idx = "-1" if f == "top" else "0"
+                return P(f"({p.src}[{idx}] if {p.src} else None)", p.level, p.pure)
+            helper = {"first": "_first", "last": "_last", "top": "_top", "bottom": "_bottom"}[f]
+            return P(f"{helper}({p.src})", p.level, p.pure)
+        ps = [self.ex(a, ctx) for a in args]
+        lvl, pure = _join(*ps)
+        s = [p.src for p in ps]
+        if f in ("max", "min"):
+            if e.get("or"):
+                return P(f"_extreme_or(_{f}, {self.scan(ps[0])}, {s[1]})", lvl, pure)
+            if len(ps) == 1:
+                return P(f"_extreme(_{f}, {self.scan(ps[0])}, {_lit(f)})", lvl, pure)
+            p = P(f"_{f}({', '.join(s)})", lvl, pure)
+            if any(x.num for x in ps):             # (the larger of a number and anything: a number or an error)
+                p.num, p.shape = True, SCALAR
+            return p
+        if f in ("top", "bottom"):
+            return P(f"_{f}n(m, {s[0]}, {s[1]})", lvl, pure, shape=LIST)
+        if f == "distinct":
+            return P(f"_distinct(m, {s[0]})", lvl, pure, shape=LIST)
+        if f == "reverse":
+            return P(f"_reversed(m, {s[0]})", lvl, pure, shape=LIST, elem=ps[0].elem)
+        if f == "sort":
+            return P(f"_sorted(m, {s[0]})", lvl, pure, shape=LIST, elem=ps[0].elem)
+        if f == "split":
+            return P(f"_split(m, {s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
+        if f == "next":
+            if self.rounds:
+                return P(f"_next_seat(m, {s[0]})", lvl, False, shape=SCALAR)
+            return P(f"(({s[0]}) + 1) % {ctx.fn.use('NP')}", lvl, pure, shape=SCALAR)
+        if f == "eliminated":
+            return P(f"(m.seq[2][{s[0]}] is not False)", lvl, False, shape=SCALAR)   # (out for good or this round)
+        if f == "players_from":
+            return _small(P(f"_players_from(m, {s[0]}, {ctx.fn.use('NP')})", lvl, False, shape=LIST, elem=SCALAR),
+                          self.few_players)
+        if f == "opposite":
+            return P(f"{self.const(OPPOSITE, 'K', ('opposite',))}.get({s[0]})", lvl, pure, shape=SCALAR)
+        if f == "abs":
+            return _num(P(f"abs({s[0]})", lvl, pure, shape=SCALAR))
+        if f == "roll":
+            return _num(P(f"m.rng.randint(1, {s[0]})", lvl, False, shape=SCALAR))
+        if f == "pick":
+            return P(f"_pick(m, m.rng, {s[0]})", lvl, False)
+        if f == "contains":
+            return _num(P(self.in_src(ps[1], P(f"_items({s[0]})", shape=LIST)), lvl, pure, shape=SCALAR))
+        spec = CALLABLE[f]
+        if spec.runtime:                           # lowered from its description: `f(m, *args)`
+            out = P(f"{spec.runtime}(m, {', '.join(s)})", lvl, pure and spec.pure,
+                    shape=SCALAR if spec.result in ("int", "bool", "text", "player") else ANY)
+            return _num(out) if spec.result == "int" else out
+        return self.board_call(f, args, ps, ctx)
+
+    def board_call(self, f, args, ps, ctx):
+        g = self.geometry
+        lvl, pure = _join(*ps)
+        s = [p.src for p in ps]
+        if g is None:
+            return P(f"_fault({_lit(f'`{f}` needs a board, and the game declares none')})", lvl, pure)
+        if f == "cells":
+            if len(ps) == 1:
+                return P(self.const(list(range(g.size)), "G", ("cells",)), lvl, pure, shape=LIST, cheap=True,
+                         elem=SCALAR)
+            by_kind: dict = {}
+            for c in range(g.size):
+                by_kind.setdefault(g.kinds[c], []).append(c)
+            if _known(ps[1]):
+                return P(self.const(by_kind.get(ps[1].const, []), "G", ("cells", ps[1].const)), lvl, pure,
+                         shape=LIST, cheap=True, elem=SCALAR)
+            return P(f"{self.const(by_kind, 'G', ('cells', None))}.get({s[1]}, [])", lvl, pure, shape=LIST,
+                     elem=SCALAR)
+        if f == "rows":
+            return self.lit(g.height)
+        if f == "cols":
+            return self.lit(g.width)
+        if f == "directions":
+            return _small(P(self.const(list(g.directions), "G", ("directions",)), lvl, pure, shape=LIST, cheap=True,
+                            elem=SCALAR))
+        if f == "cell":
+            if len(s) == 3:
+                return P(f"G.at_col_row({s[1]}, {s[2]})", lvl, pure, shape=SCALAR)
+            return P(f"G.named({s[1]})", lvl, pure, shape=SCALAR)
+        if f == "edge":
+            if _known(ps[1]) and ps[1].const in g.edges:
+                return P(self.const(g.edges[ps[1].const], "G", ("edge", ps[1].const)), lvl, pure, shape=LIST,
+                         cheap=True, elem=SCALAR)
+            return P(f"G.edge({s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
+        if f == "line_in":
+            return _small(P(f"G.line_in({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR), self.short_lines)
+        if f == "neighbours":
+            if len(ps) == 1:
+                table = [g.neighbours_of(c) for c in range(g.size)]
+                return _small(P(f"{self.const(table, 'G', ('nb', None))}[{s[0]}]", lvl, pure, shape=LIST,
+                                cheap=ps[0].cheap, elem=SCALAR))
+            if _known(ps[1]):
+                table = g.neighbours.get(ps[1].const)
+                if table is None:
+                    return P(f"({s[0]}, [])[1]", lvl, pure, shape=LIST)
+                return _small(P(f"{self.const(table, 'G', ('nb', ps[1].const))}[{s[0]}]", lvl, pure, shape=LIST,
+                                cheap=ps[0].cheap, elem=SCALAR))
+            return _small(P(f"G.neighbours_of({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR))
+        if f == "step":
+            return P(f"G.step({s[0]}, {s[1]})", lvl, pure)
+        if f == "line":
+            return _small(P(f"G.line_of({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR), self.short_lines)
+        if f == "between":
+            return _small(P(f"G.between_of({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR), self.short_lines)
+        if f == "direction":
+            return P(f"G.direction({s[0]}, {s[1]})", lvl, pure)
+        if f == "distance":
+            return P(f"G.distance({s[0]}, {s[1]})", lvl, pure, shape=SCALAR)
+        if f == "reachable":
+            name = args[2]["v"]
+            d = self.def_index[name]
+            # a walk of the board: every cell it reaches asks the def of each neighbour (charged)
+            return P(f"_reachable(G, {s[0]}, {s[1]}, lambda c: _charge(m, 1) or d{d}(m, c))", lvl,
+                     pure and name not in self.impure_defs, shape=LIST, elem=SCALAR)
+        raise AssertionError(f"unknown builtin {f}")

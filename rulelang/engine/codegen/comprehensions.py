@@ -1,0 +1,175 @@
+"""Lowering lists and comprehensions (a part of the Lowerer, sharing its state): `where` parts pushed
+down to the loop they read, aggregates unrolled over small known lists and subsets.
+"""
+from __future__ import annotations
+
+from ...ir.spec import walk_ir
+from .constants import ANY, LIST, SCALAR, SMALL_LIST
+from .expressions import _and_terms
+from .frame import _join, Ctx, Name, P, Subset
+
+
+class ComprehensionLowering:
+    """A part of the Lowerer (generator.py): see the module's docstring."""
+
+    def x_list(self, e, ctx):
+        items = [self.ex(x, ctx) for x in e["items"]]
+        lvl, pure = _join(*items)
+        src = "[" + ", ".join(x.src for x in items) + "]"
+        if len(items) > SMALL_LIST:
+            src = f"_charge(m, {len(items)}) or {src}"
+        scalar = all(x.shape == SCALAR for x in items)
+        p = P(src if scalar else f"_built(m, {src})", lvl, pure, shape=LIST, elem=SCALAR if scalar else ANY)
+        p.small = len(items) <= SMALL_LIST
+        return p
+
+    def comp_parts(self, e, ctx: Ctx):
+        """(var, iterable P, inner ctx) of a comprehension."""
+        it = self.seq(e["in"], ctx)
+        var = ctx.fn.new("q")
+        inner = ctx.child(in_comp=True)
+        inner.names[e["v"]] = Name(var, 0, it.elem)
+        return var, it, inner
+
+    def x_comp(self, e, ctx, opener="[", closer="]"):
+        var, it, inner = self.comp_parts(e, ctx)
+        precharged = False
+        where = e.get("where")
+        const = self.ns.get(it.src)
+        if where is not None and isinstance(const, list):
+            it, where = self.pushdown(e, it, where, ctx)
+        if where is not None and not isinstance(const, list) and it.pure and not it.cheap and "hoist" in self.opt:
+            guard = self.comp_guard(e, where, ctx)
+            if guard is not None:
+                it = P(f"({it.src} if _unless_false(lambda: {guard.t}) else ())", *_join(it, guard), shape=LIST,
+                       elem=it.elem)
+        x = self.ex(e["x"], inner)
+        parts = [x, it]
+        cond = ""
+        if where is not None:
+            w = self.ex(where, inner)
+            if isinstance(const, list) and const == list(range(len(const))) and not ctx.in_comp:
+                # [.. for c in 0..n-1 where size(ZONES[c]) > 0 and ...]: the non-empty zones are picked
+                # by itertools.compress, in C, the rest of the condition tested on them only
+                cs = self.conjuncts(where, inner)
+                if cs and cs[0].nonempty is not None and cs[0].nonempty[1] == var and cs[0].pure:
+                    # (charged as the whole constant list: no list of the picked ones is made to count them)
+                    w = 1 + self.units(self.weight_of([e["x"], where]))
+                    it = P(f"_compress(_each(m, {it.src}{f', {w}' if w > 1 else ''}), {cs[0].nonempty[0]})", it.level,
+                           True, shape=LIST, elem=SCALAR)
+                    precharged = True
+                    w = P("(" + " and ".join(c.t for c in cs[1:]) + ")" if cs[1:] else "True",
+                          *_join(*cs[1:]))
+            parts.append(w)
+            if w.src != "True":
+                cond = f" if {w.t}"
+        lvl, pure = _join(*parts)
+        # every turn of a comprehension is charged to the effect's (or the listing's) budget,
+        # unless its list is short: what it builds is no longer than what it reads
+        # each element runs x and where: charged as it weighs, unless the list is short (then it
+        # weighs where the comprehension is: analysis.weight_of)
+        w = 1 + self.units(self.weight_of([e["x"], where]))
+        # (a short list's elements weigh where the comprehension is, when analysis.small_source knows
+        # it short too; else they are charged here)
+        uncharged = precharged or (it.paid and w == 1) or (it.small and (w == 1 or self.small_source(e["in"])))
+        src = it.src if uncharged else f"_each(m, {it.src}{f', {w}' if w > 1 else ''})"
+        out = f"{opener}{x.src} for {var} in {src}{cond}{closer}"
+        if opener == "[" and x.shape != SCALAR:
+            out = f"_built(m, {out})"            # a list of lists: measured as a whole (VALUE_LIMIT)
+        p = P(out, lvl, pure, shape=LIST, elem=SCALAR if x.shape == SCALAR else ANY)
+        p.paid = True
+        return p
+
+    def comp_guard(self, e, where, ctx: Ctx) -> P | None:
+        """The `and`-conjuncts of a comprehension's condition that do not read its variable, as one
+        test made before its list is computed: if it is false, so is the condition for every
+        element, and the list is not computed at all — `[t for a in A for t in seen(a) where
+        a.cls == archer]` looks only at the archers' lists. The condition stays as written, tested
+        per element; a test that fails with a rule error counts as true (_unless_false), so the
+        list, and the error where the rules meet it, come as before. Only pure conjuncts of a pure,
+        costly list (a cheap one is not worth a test)."""
+        conj = _and_terms(where)
+        var = e["v"]
+        free = [c for c in conj if not any(x.get("k") == "local" and x.get("n") == var for x in walk_ir(c))]
+        if not free:
+            return None
+        guard = [self.ex(c, ctx) for c in free]
+        if not all(g.pure for g in guard):
+            return None
+        src = " and ".join(f"({g.t})" for g in guard)
+        return P(f"({src})" if len(guard) > 1 else guard[0].src, *_join(*guard))
+
+    def pushdown(self, e, it: P, where, ctx: Ctx):
+        """`[x for c in CONSTANT_LIST where c.row == E and ...]` iterates only the cells whose row is
+        E: a conjunct comparing a cell field of the variable with a value that does not depend on
+        it selects from a precomputed index (same order as the list)."""
+        g = self.geometry
+        conj = _and_terms(where)
+        var = e["v"]
+        for n, c in enumerate(conj):
+            if not (c["k"] == "bin" and c["op"] == "=="):
+                continue
+            for side, other in ((c["l"], c["r"]), (c["r"], c["l"])):
+                if not (side["k"] == "cellattr" and side["x"] == {"k": "local", "n": var}) or g is None:
+                    continue
+                if any(x.get("k") == "local" and x.get("n") == var for x in walk_ir(other)):
+                    continue
+                value = self.ex(other, ctx)
+                if not value.pure or not (value.shape == SCALAR or c.get("scalar")):
+                    continue
+                items = self.ns[it.src]
+                table = {"name": g.names, "row": g.rows, "col": g.cols, "kind": g.kinds}[side["n"]]
+                index: dict = {}
+                for cell in items:
+                    index.setdefault(table[cell], []).append(cell)
+                name = self.const(index, "G", ("index", it.src, side["n"]))
+                rest = conj[:n] + conj[n + 1:]
+                rebuilt = None
+                for r in rest:
+                    rebuilt = r if rebuilt is None else {"k": "bin", "op": "and", "l": rebuilt, "r": r}
+                picked = P(f"{name}.get({value.src}, ())", value.level, True, shape=LIST, elem=SCALAR)
+                picked.small = max(map(len, index.values()), default=0) <= SMALL_LIST
+                return picked, rebuilt
+        return it, where
+
+    def unrolled(self, e, ctx: Ctx):
+        """For a comprehension over an unrolled subset: [(element P, where P or None)], else None."""
+        src = e["in"]
+        if src["k"] != "local":
+            return None
+        b = self.binding(src["n"], ctx)
+        if not isinstance(b, Subset):
+            return None
+        out = []
+        for el in b.elems:
+            inner = ctx.child()
+            inner.names[e["v"]] = el
+            x = self.ex(e["x"], inner)
+            w = self.ex(e["where"], inner) if e.get("where") is not None else None
+            out.append((x, w))
+        return out
+
+    def fold_unrolled(self, f: str, parts) -> P:
+        """any/all/sum/size of a comprehension over an unrolled subset."""
+        ps = [x for x, _ in parts] + [w for _, w in parts if w is not None]
+        lvl, pure = _join(*ps)
+        terms = []
+        for x, w in parts:
+            if f == "any":
+                terms.append(x.t if w is None else f"({w.t} and {x.t})")
+            elif f == "all":
+                terms.append(x.t if w is None else f"(not {w.t} or {x.t})")
+            elif f == "sum":
+                terms.append(x.src if w is None else f"({x.src} if {w.t} else 0)")
+            else:
+                terms.append("1" if w is None else f"(1 if {w.t} else 0)")
+        if f in ("any", "all"):
+            if not terms:
+                return self.lit(f == "all")
+            joined = (' or ' if f == 'any' else ' and ').join(terms)
+            p = P(f"bool({joined})", lvl, pure, shape=SCALAR)
+            p.tsrc = f"({joined})"
+            return p
+        if f in ("size", "count") and all(w is None for _, w in parts):
+            return self.lit(len(parts))
+        return P("(0" + "".join(" + " + t for t in terms) + ")", lvl, pure)

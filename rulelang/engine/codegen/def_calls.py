@@ -1,0 +1,181 @@
+"""Lowering calls of the rules' defs (a part of the Lowerer, sharing its state): inlined where small,
+memoised where pure and asked again and again (per match, per position, per cell), called otherwise.
+"""
+from __future__ import annotations
+
+from .analysis import _ir_key, _memo_key, _size, _uses
+from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, NOCONST, SCALAR
+from .frame import _join, _known, Bound, Const, Ctx, Name, P, Subset
+from .writer import Fn
+
+
+class DefLowering:
+    """A part of the Lowerer (generator.py): see the module's docstring."""
+
+    def memo_expr(self, e, ctx: Ctx) -> P | None:
+        """A static board expression of some locals, as a call of a function memoising it per game."""
+        if "memo" not in self.opt:
+            return None
+        free: list[str] = []
+
+        def scan(x, bound):
+            if isinstance(x, list):
+                for v in x:
+                    scan(v, bound)
+            elif isinstance(x, dict):
+                if x.get("k") == "local" and x["n"] not in bound and x["n"] not in free:
+                    free.append(x["n"])
+                if x.get("k") == "comp":
+                    scan(x["in"], bound)
+                    scan([x["x"], x.get("where")], bound | {x["v"]})
+                    return
+                for v in x.values():
+                    scan(v, bound)
+        scan(e, frozenset())
+        args = []
+        for name in free:
+            b = ctx.names.get(name) if (name in ctx.names or not ctx.fallback) else None
+            if b is None and ctx.fallback:
+                b = Name(ctx.fn.local(name), 0, ANY)
+            if b is None or isinstance(b, Subset):
+                return None
+            args.append(self.of_binding(b))
+        k = _ir_key(e)
+        fname = self.memo_fns.get(k)
+        if fname is None:
+            fname = self.memo_fns[k] = f"sx{len(self.memo_fns)}"
+            cache = self.const({}, "C")
+            self.memo_cache[fname] = cache
+            ps = "".join(f", p{j}" for j in range(len(free)))
+            key = _memo_key([f"p{j}" for j in range(len(free))])
+            fn = Fn(self, f"def {fname}(m{ps}):", e.get("line"))
+            inner = Ctx(fn, {n: Name(f"p{j}", 0, ANY) for j, n in enumerate(free)}, fallback=False, nomemo=True)
+            body = getattr(self, "x_" + e["k"])(e, inner)
+            fn.emit("try:")
+            fn.emit(f"    return {cache}[{key}]")
+            fn.emit("except KeyError:")
+            fn.emit(f"    return _memo_put(_ROOM, {cache}, {key}, {body.src})")
+            fn.emit("except TypeError:")
+            fn.emit(f"    return {body.src}")
+            self.memo_out.extend(fn.lines())
+            self.memo_out.append(("", None))
+            self.memo_shape[fname] = (body.shape, body.elem)
+        lvl, _ = _join(*args)
+        shape, elem = self.memo_shape[fname]
+        return P(self.memo_call(fname, args), lvl, True, shape=shape, elem=elem)
+
+    def arg_binding(self, a, ctx: Ctx):
+        """The binding an argument gives an inlined parameter, or None if it is not a plain name."""
+        k = a["k"]
+        if k == "local":
+            return self.binding(a["n"], ctx)
+        if k == "lit" and not isinstance(a["v"], (list, dict)):
+            return Const(a["v"])
+        if k == "builtin" and a["n"] in ("me", "current", "player_count"):
+            p = self.x_builtin(a, ctx)
+            return Name(p.src, 0, SCALAR)
+        return None
+
+    def inline(self, name: str, args: list, ctx: Ctx):
+        """(body IR, ctx) for an inlinable call, else None."""
+        d = self.ir["defs"][name]
+        if "inline" not in self.opt or ("d", name) in self.recursive or ctx.depth >= INLINE_DEPTH or _size(d["body"]) > INLINE_SIZE \
+                or name in self.memo_defs \
+                or (name in self.listing_memo_defs and not d["params"] and not ctx.fn.enumerator):
+            # (a def of no parameters read by a card's condition or another def: its memo is worth
+            # more; in a listing itself, a domain is computed once per pass anyway)
+            return None
+        size = _size(d["body"])
+        if size > self.inline_room:
+            return None                        # (inlined into inlined defs: the game's budget is spent)
+        params = d["params"] or []
+        names = {}
+        for p, a in zip(params, args):
+            b = self.arg_binding(a, ctx)
+            if b is None:
+                # a computed argument: substitute it if the body reads it once, outside any loop
+                if _uses(d["body"], p) > 1:
+                    return None
+                arg = self.ex(a, ctx)
+                if not arg.pure:
+                    return None
+                b = Bound(arg)
+            names[p] = b
+        self.inline_room -= size
+        return d["body"], ctx.child(names=names, fallback=False, depth=ctx.depth + 1)
+
+    def x_def(self, e, ctx):
+        name = e["n"]
+        inl = self.inline(name, e["a"], ctx)
+        if inl is not None:
+            p = self.ex(inl[0], inl[1])
+            if name in self.impure_defs:
+                p.pure = False
+            return p
+        args = [self.ex(a, ctx) for a in e["a"]]
+        lvl, pure = _join(*args)
+        shape, elem = self.def_shape.get(name, (ANY, ANY))
+        fname = f"d{self.def_index[name]}"
+        if name in self.listing_memo_defs:
+            if any(a.shape == LIST for a in args):
+                fname += "_"                   # a list is no memo key: straight to the def's body
+            else:
+                self.listing_memo_used = True
+        return P(self.memo_call(fname, args), lvl, pure and name not in self.impure_defs,
+                 shape=shape, elem=elem)
+
+    def memo_call(self, fname: str, args: list) -> str:
+        """A call; of a memoised function with scalar arguments, a cache look-up first; with
+        enumeration loop variables for arguments, made once per value of the deepest of them."""
+        call = f"{fname}(m{''.join(', ' + a.src for a in args)})"
+        cache = self.memo_cache.get(fname)
+        if cache is None or not args or not all(a.shape == SCALAR and a.cheap for a in args):
+            return call
+        binders = [a.bind for a in args if a.bind is not None]
+        if self.geometry is not None and len(args) <= 2 and len(binders) == len(args) \
+                and all(b.ids == "cell" for b in binders) and self.cell_memo_fits(fname, len(args)):
+            # loop variables over cells: the memo is also kept in a table indexed by cell ids (no
+            # key tuple, no hashing), made once per value of the deepest of them
+            once = self.cell_memo(fname, call, args)
+            deepest = max(binders, key=lambda b: b.level)
+            name = deepest.call_once(once, None)
+            if name is not None:
+                return f"({name} if {name} is not _UNSET else {call})"
+            return once
+        call = f"({cache}.get({_memo_key([a.src for a in args])}) or {call})"
+        if binders and all(a.bind is not None or _known(a) for a in args):
+            deepest = max(binders, key=lambda b: b.level)
+            name = deepest.call_once(call, None)
+            if name is not None:
+                return f"({name} if {name} is not _UNSET else {call})"
+        return call
+
+    def cell_memo_fits(self, fname: str, cells: int) -> bool:
+        """May `fname` have a table of its results indexed by cells (one slot per cell, or per pair
+        of cells)? While the game's tables hold fewer than CELL_MEMO_SLOTS slots in all."""
+        if ("cellmemo", fname) in self.consts:
+            return True
+        slots = self.geometry.size ** cells
+        if slots > self.cell_memo_room:
+            return False
+        self.cell_memo_room -= slots
+        return True
+
+    def cell_memo(self, fname: str, call: str, args: list) -> str:
+        """`call` (of a memoised function of one or two cells) through a per-game table of its
+        results indexed by the cells, filled on first use; with two cells, the row of the first
+        is read once per value of its loop when that can still be arranged."""
+        size = self.geometry.size
+        key = ("cellmemo", fname)
+        table = self.consts.get(key)
+        if table is None:
+            value = [NOCONST] * size if len(args) == 1 else [[NOCONST] * size for _ in range(size)]
+            table = self.const(value, "R", key)
+        if len(args) == 1:
+            row = table
+        else:
+            first = args[0].bind
+            row = first.rows.get(table) if first.frozen else first.row(table)
+            row = row or f"{table}[{args[0].src}]"
+        last = args[-1].src
+        return f"({row}[{last}] if {row}[{last}] is not _UNSET else _fill(_ROOM, {row}, {last}, {call}))"
