@@ -94,6 +94,43 @@ class MatchSaves:
 
     @classmethod
     def _restore(cls, game: Game, data: dict) -> "Match":
+        """The match a state describes, each part checked as it is read, in this order: the header
+        (game, players, options, generator), the components, the zones, the variables, the position
+        (step, seats, turn, outcome, log), then what is paused or open, and the legal actions."""
+        m = cls._restore_header(game, data)
+        ctx = m._restore_components(data)
+        m._restore_zones(data)
+        m._restore_vars(data, ctx)
+        m._restore_position(data)
+        if "known" in data or "pending" in data or "grants" in data or "private" in data:
+            if not m.game.can_pause:
+                raise StateError("these rules never pause an effect or reveal a component")
+            m._restore_known(data.get("known", {}))
+            m._restore_grants(data.get("grants", []))
+            m._restore_private(data.get("private", {}))
+            if "pending" in data:
+                return m._restore_pending(data)
+        if m.result is None and m.step in m.game.code.simultaneous:     # (simultaneous.py)
+            try:
+                m._restore_simultaneous(data.get("simultaneous"))
+            except RULE_FAULTS + (RuleFault,) as err:
+                raise m._rule_error("restoring a state", err) from None
+        elif "simultaneous" in data:
+            raise StateError("`simultaneous`: no simultaneous decision is open in this position")
+        if m.result is None:
+            if m.step not in m.game.code.simultaneous:
+                m._check_actor()
+            try:
+                m._enumerate()
+                if not m._by_text:                  # a built position where the actor is stuck:
+                    m._settle(None)                 # the rules decide, as after any action
+            except RULE_FAULTS + (RuleFault,) as err:
+                raise m._rule_error("restoring a state", err) from None
+        return m
+
+    @classmethod
+    def _restore_header(cls, game: Game, data: dict) -> "Match":
+        """A new match of these rules, players and options, with the saved generator."""
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
             raise StateError("not a rulelang match state")
         if data.get("fingerprint") != game.fingerprint:
@@ -124,6 +161,11 @@ class MatchSaves:
                 raise StateError(f"`tape`: {err}") from None
         if "cuts" in data:
             m.cuts = _cuts(data["cuts"], len(data.get("components") or ()))
+        return m
+
+    def _restore_components(self, data: dict):
+        """The components (those made in play: their fields checked); the type context after them."""
+        m, game = self, self.game
         comps, extra = m._conserved(data.get("components"))
         m.kinds = [c["kind"] for c in comps]
         m.labels = [c["label"] for c in comps]
@@ -137,6 +179,10 @@ class MatchSaves:
                 if not typ.fits(value, ctx):
                     raise StateError(f"field `{name}` of component {_text(c['label'])} holds {_short(value)}, "
                                      f"which is not {typ.with_article()}")
+        return ctx
+
+    def _restore_zones(self, data: dict) -> None:
+        m, game = self, self.game
         zones = _named(data.get("zones"), [z["name"] for z in game.zones], "zone")
         Z = m.Z = []
         for z in game.zones:
@@ -156,6 +202,9 @@ class MatchSaves:
         missing = [m.labels[c] for c, zl in enumerate(m.where) if zl is None]
         if missing:
             raise StateError(f"components in no zone: {_text(', '.join(missing[:5]))}")
+
+    def _restore_vars(self, data: dict, ctx) -> None:
+        m, game = self, self.game
         values = _named(data.get("vars"), [name for name, *_ in game.vars], "variable")
         V = m.V = []
         for slot, (name, per, _, init) in enumerate(game.vars):
@@ -174,6 +223,10 @@ class MatchSaves:
                 if not typ.fits(v, ctx):
                     raise StateError(f"variable `{name}` holds {_short(v)}, which is not {typ.with_article()}")
             V.append(list(value) if isinstance(value, list) else value)
+
+    def _restore_position(self, data: dict) -> None:
+        """The step, the seats, the turn, the outcome, the rounds, the log and the messages."""
+        m, game = self, self.game
         m.step, m.current, m.actor = data.get("step"), data.get("current"), data.get("actor")
         m.turn_count = data.get("turn")
         if not (isinstance(m.step, str) and m.step in game.steps):
@@ -191,31 +244,6 @@ class MatchSaves:
             raise StateError("the log and the messages must be lists of texts")
         m.log, m.messages = list(log), [x if isinstance(x, str) else {"to": list(x["to"]), "text": x["text"]}
                                         for x in messages]
-        if "known" in data or "pending" in data or "grants" in data or "private" in data:
-            if not game.can_pause:
-                raise StateError("these rules never pause an effect or reveal a component")
-            m._restore_known(data.get("known", {}))
-            m._restore_grants(data.get("grants", []))
-            m._restore_private(data.get("private", {}))
-            if "pending" in data:
-                return m._restore_pending(data)
-        if m.result is None and m.step in game.code.simultaneous:     # (simultaneous.py)
-            try:
-                m._restore_simultaneous(data.get("simultaneous"))
-            except RULE_FAULTS + (RuleFault,) as err:
-                raise m._rule_error("restoring a state", err) from None
-        elif "simultaneous" in data:
-            raise StateError("`simultaneous`: no simultaneous decision is open in this position")
-        if m.result is None:
-            if m.step not in game.code.simultaneous:
-                m._check_actor()
-            try:
-                m._enumerate()
-                if not m._by_text:                  # a built position where the actor is stuck:
-                    m._settle(None)                 # the rules decide, as after any action
-            except RULE_FAULTS + (RuleFault,) as err:
-                raise m._rule_error("restoring a state", err) from None
-        return m
 
     def _restore_known(self, raw) -> None:
         if not isinstance(raw, dict):
