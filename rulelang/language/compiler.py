@@ -54,20 +54,11 @@ class Compiler:
             "enums": {d.name: [{"name": i.name, "text": i.text, **({"about": i.about} if i.about is not None else {})}
                                for i in d.items] for d in of(n.EnumDecl)},
             "tables": {d.name: [[self.const(k), self.expr(v)] for k, v in d.entries] for d in of(n.TableDecl)},
-            "kinds": {d.name: {"fields": [{"name": f.name, "type": self.syms_type(f.type),
-                                            "default": self.expr(f.default) if f.default is not None else None,
-                                            "required": f.default is None} for f in d.fields],
-                               "label": self.expr(d.label) if d.label is not None else None}
-                      for d in of(n.KindDecl)},
+            "kinds": {d.name: self.kind(d) for d in of(n.KindDecl)},
             "boards": [self.board(d) for d in of(n.BoardDecl)],
             "zones": [self.zone(d) for d in of(n.ZoneDecl)],
             "vars": [self.var(d) for d in of(n.VarDecl)],
-            "defs": {d.name: {"params": [p.name for p in d.params] if d.params is not None else None,
-                              "body": self.def_body(d), "show": d.show, "line": self.line(d),
-                              "as": self.text_as(self.type_of(d.body)),
-                              **({"label": d.label} if d.label is not None else {}),
-                              **({"place": d.modifiers[0].name} if d.modifiers else {})}
-                     for d in of(n.DefDecl)},
+            "defs": {d.name: self.define(d) for d in of(n.DefDecl)},
             "procs": {d.name: {"params": [p.name for p in d.params], "body": self.block(d.body), "line": self.line(d)}
                       for d in of(n.ProcDecl)},
             "setup": setup,
@@ -81,24 +72,48 @@ class Compiler:
                        for d in of(n.LimitDecl)],
             "scores": [self.expr(e) for e in players.ranking],
         }
-        sigs = of(n.SignatureDecl)
-        if sigs or self.c.cards or self.c.abilities:
-            for what in ("event", "window", "hook"):
-                ir[what + "s"] = {d.name: [p.name for p in d.params] for d in sigs if d.what == what}
-            ir["cards"] = [{"kind": d.kind, "name": d.name, "line": self.line(d),
-                            "copies": next((f.value.value for f in d.fields if f.name == "copies"), 1),
-                            "fields": {f.name: self.expr(f.value) for f in d.fields if f.name != "copies"},
-                            **({"text": d.text} if d.text is not None else {})}
-                           for d in self.c.cards]
-            ir["abilities"] = [{"form": a.form, "name": a.name, "card": a.card, "proc": a.proc, "where": a.where,
-                                "zones": list(a.zones) if a.zones is not None else None,
-                                "procs": list(a.procs), "line": a.span.line,
-                                **({"zone": a.zone} if a.zone is not None else {}),
-                                **({"text": a.text} if a.text is not None else {})}
-                               for a in self.c.abilities]
-            first = [d.name for d in sigs if d.what == "window" and d.order == "first"]
-            if first:                        # windows whose first answer takes the right to respond
-                ir["answered_first"] = first
+        self.interaction(ir, of(n.SignatureDecl))
+        self.extras(ir, of, handler_lines)
+        return ir
+
+    def kind(self, d: n.KindDecl) -> dict:
+        return {"fields": [{"name": f.name, "type": self.syms_type(f.type),
+                            "default": self.expr(f.default) if f.default is not None else None,
+                            "required": f.default is None} for f in d.fields],
+                "label": self.expr(d.label) if d.label is not None else None}
+
+    def define(self, d: n.DefDecl) -> dict:
+        return {"params": [p.name for p in d.params] if d.params is not None else None,
+                "body": self.def_body(d), "show": d.show, "line": self.line(d),
+                "as": self.text_as(self.type_of(d.body)),
+                **({"label": d.label} if d.label is not None else {}),
+                **({"place": d.modifiers[0].name} if d.modifiers else {})}
+
+    def interaction(self, ir: dict, sigs: list) -> None:
+        """Events, windows and hooks (their parameters), the cards and their abilities."""
+        if not (sigs or self.c.cards or self.c.abilities):
+            return
+        for what in ("event", "window", "hook"):
+            ir[what + "s"] = {d.name: [p.name for p in d.params] for d in sigs if d.what == what}
+        ir["cards"] = [{"kind": d.kind, "name": d.name, "line": self.line(d),
+                        "copies": next((f.value.value for f in d.fields if f.name == "copies"), 1),
+                        "fields": {f.name: self.expr(f.value) for f in d.fields if f.name != "copies"},
+                        **({"text": d.text} if d.text is not None else {})}
+                       for d in self.c.cards]
+        ir["abilities"] = [{"form": a.form, "name": a.name, "card": a.card, "proc": a.proc, "where": a.where,
+                            "zones": list(a.zones) if a.zones is not None else None,
+                            "procs": list(a.procs), "line": a.span.line,
+                            **({"zone": a.zone} if a.zone is not None else {}),
+                            **({"text": a.text} if a.text is not None else {})}
+                           for a in self.c.abilities]
+        first = [d.name for d in sigs if d.what == "window" and d.order == "first"]
+        if first:                        # windows whose first answer takes the right to respond
+            ir["answered_first"] = first
+
+    def extras(self, ir: dict, of, handler_lines: dict) -> None:
+        """What the IR says only when the rules do: included files, the `stuck` handler's line,
+        the trigger order, the estimate, the side, the `about` words."""
+        g = self.c.game
         for file, _ in g.sources[1:]:        # included rule files: a cached IR is stale once they change
             from .content import file_hash
             rel = os.path.relpath(file, os.path.dirname(os.path.abspath(g.span.file)))
@@ -117,7 +132,6 @@ class Compiler:
             ir["about"] = about
         if self.imports:
             ir["imports"] = self.imports       # filled while the blocks above were lowered
-        return ir
 
     @staticmethod
     def about(decls: list) -> dict:
