@@ -75,85 +75,102 @@ class DeclarationChecks:
             self.declared(name, ir.get("windows", {}), "window", f"/answered_first/{i}")
         cards = self.array(ir.get("cards", []), "/cards")
         for i, c in enumerate(cards):
-            self.obj(c, f"/cards/{i}", {"kind": NAME, "name": TEXT, "copies": INT, "fields": "fields"},
-                     {"line": INT, "text": TEXT})
-            if "text" in c:
-                self.typed(c["text"], TEXT, f"/cards/{i}/text", 0)
-            self.declared(c["kind"], ir["kinds"], "component kind", f"/cards/{i}/kind")
-            self.typed(c["name"], TEXT, f"/cards/{i}/name", 0)
-            if type(c["copies"]) is not int or not 0 <= c["copies"] <= 1000:
-                raise _Bad(f"/cards/{i}/copies", "expected a number from 0 to 1000")
-            fields = {f["name"] for f in ir["kinds"][c["kind"]]["fields"]}
-            if not isinstance(c["fields"], dict):
-                raise _Bad(f"/cards/{i}/fields", "expected an object")
-            for f, v in c["fields"].items():
-                self.declared(f, fields, f"field of `{c['kind']}`", f"/cards/{i}/fields")
-                if not isinstance(v, dict) or v.get("k") not in ("lit", "list"):
-                    raise _Bad(f"/cards/{i}/fields/{f}", "a card's field is a literal")
-                self.expr(v, f"/cards/{i}/fields/{f}", 0)
+            self.card(i, c)
         for i, a in enumerate(self.array(ir.get("abilities", []), "/abilities")):
-            path = f"/abilities/{i}"
-            self.obj(a, path, {"form": ("hook", "trigger", "response", "replace", "modify"), "name": NAME,
-                               "card": None, "proc": None, "where": None, "zones": None, "procs": None},
-                     {"line": INT, "zone": NAME, "text": TEXT})
-            self.typed(a["form"], ("hook", "trigger", "response", "replace", "modify"), f"{path}/form", 0)
-            if a["card"] is not None and not (type(a["card"]) is int and 0 <= a["card"] < len(cards)):
-                raise _Bad(f"{path}/card", "not a card declaration's index")
-            if a["card"] is None and a["form"] not in ("trigger", "response"):
-                raise _Bad(f"{path}/card", "only a trigger or a player's response may belong to no card")
-            if "text" in a:
-                if a["form"] != "response" or a["card"] is not None:
-                    raise _Bad(f"{path}/text", "only a player's response (of no card) has a text")
-                self.typed(a["text"], TEXT, f"{path}/text", 0)
-                if not a["text"] or len(a["text"]) > 200 or a["text"] in ("pass", "done"):
-                    raise _Bad(f"{path}/text", "expected a response's text (1 to 200 characters, not pass or done)")
-            elif a["form"] == "response" and a["card"] is None:
-                raise _Bad(f"{path}/text", "a player's response needs its text")
-            section = {"hook": "hooks", "trigger": "events", "response": "windows", "replace": "procs",
-                       "modify": "defs"}[a["form"]]
-            zone_event = a["form"] == "trigger" and a["name"] in ("enter", "leave") and "zone" in a
-            if zone_event:
-                self.declared(a["zone"], self.zones, "zone", f"{path}/zone")
-            elif "zone" in a:
-                raise _Bad(f"{path}/zone", "only an enter/leave trigger names a zone")
-            elif not (a["form"] == "trigger" and a["name"] in ("turn_start", "turn_end")):
-                self.declared(a["name"], ir.get(section, {}), section[:-1], f"{path}/name")
-            extra = 0 if a["card"] is None else 1                # `self`
-            if a["form"] == "modify":
-                if a["proc"] is not None:
-                    raise _Bad(f"{path}/proc", "a modifier has no body")
-            else:
-                if not isinstance(a["proc"], str):
-                    raise _Bad(f"{path}/proc", "expected a procedure's name")
-                self.declared(a["proc"], ir["procs"], "proc", f"{path}/proc")
-            if a["where"] is not None:
-                if not isinstance(a["where"], str):
-                    raise _Bad(f"{path}/where", "expected a def's name")
-                self.declared(a["where"], ir["defs"], "def", f"{path}/where")
-                if a["proc"] is not None and ir["defs"][a["where"]]["params"] != ir["procs"][a["proc"]]["params"]:
-                    raise _Bad(f"{path}/where", "its parameters must be its body's")
-            elif a["form"] == "modify":
-                raise _Bad(f"{path}/where", "a modifier names the def of its amount")
-            own = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
-            if own is None or len(own) < extra:
-                raise _Bad(path, "its procedure takes the card as its first parameter")
-            if zone_event:
-                if len(own) - extra > 1:
-                    raise _Bad(path, "an enter/leave trigger has one parameter, the component")
-            elif a["form"] in ("trigger", "response", "hook") and a["name"] not in ("turn_start", "turn_end"):
-                if len(own) - extra > len(ir[section][a["name"]]):
-                    raise _Bad(path, f"more parameters than `{a['name']}` has")
-            elif a["form"] == "replace":
-                for p in self.array(a["procs"], f"{path}/procs"):
-                    self.declared(p, ir["procs"], "proc", f"{path}/procs")
-                    if len(own) - extra > len(ir["procs"][p]["params"]):
-                        raise _Bad(path, f"more parameters than `{p}` has")
-            elif a["form"] == "modify":
-                if len(own) - extra != len(ir["defs"][a["name"]]["params"] or []):
-                    raise _Bad(path, f"not as many parameters as `{a['name']}` has")
-            if a["zones"] is not None and a["zones"] != ["anywhere"]:
-                for z in self.array(a["zones"], f"{path}/zones"):
-                    self.declared(z, self.zones, "zone", f"{path}/zones")
+            self.ability(i, a, len(cards))
+
+    def card(self, i: int, c) -> None:
+        """A card declaration: its kind, name, copies and literal fields."""
+        ir = self.ir
+        self.obj(c, f"/cards/{i}", {"kind": NAME, "name": TEXT, "copies": INT, "fields": "fields"},
+                 {"line": INT, "text": TEXT})
+        if "text" in c:
+            self.typed(c["text"], TEXT, f"/cards/{i}/text", 0)
+        self.declared(c["kind"], ir["kinds"], "component kind", f"/cards/{i}/kind")
+        self.typed(c["name"], TEXT, f"/cards/{i}/name", 0)
+        if type(c["copies"]) is not int or not 0 <= c["copies"] <= 1000:
+            raise _Bad(f"/cards/{i}/copies", "expected a number from 0 to 1000")
+        fields = {f["name"] for f in ir["kinds"][c["kind"]]["fields"]}
+        if not isinstance(c["fields"], dict):
+            raise _Bad(f"/cards/{i}/fields", "expected an object")
+        for f, v in c["fields"].items():
+            self.declared(f, fields, f"field of `{c['kind']}`", f"/cards/{i}/fields")
+            if not isinstance(v, dict) or v.get("k") not in ("lit", "list"):
+                raise _Bad(f"/cards/{i}/fields/{f}", "a card's field is a literal")
+            self.expr(v, f"/cards/{i}/fields/{f}", 0)
+
+    def ability(self, i: int, a, cards: int) -> None:
+        """An ability: its form, its card (or none), what it names, its procedure and condition, and
+        that their parameters fit what the event, window, hook, procedure or def gives."""
+        ir = self.ir
+        path = f"/abilities/{i}"
+        self.obj(a, path, {"form": ("hook", "trigger", "response", "replace", "modify"), "name": NAME,
+                           "card": None, "proc": None, "where": None, "zones": None, "procs": None},
+                 {"line": INT, "zone": NAME, "text": TEXT})
+        self.typed(a["form"], ("hook", "trigger", "response", "replace", "modify"), f"{path}/form", 0)
+        if a["card"] is not None and not (type(a["card"]) is int and 0 <= a["card"] < cards):
+            raise _Bad(f"{path}/card", "not a card declaration's index")
+        if a["card"] is None and a["form"] not in ("trigger", "response"):
+            raise _Bad(f"{path}/card", "only a trigger or a player's response may belong to no card")
+        if "text" in a:
+            if a["form"] != "response" or a["card"] is not None:
+                raise _Bad(f"{path}/text", "only a player's response (of no card) has a text")
+            self.typed(a["text"], TEXT, f"{path}/text", 0)
+            if not a["text"] or len(a["text"]) > 200 or a["text"] in ("pass", "done"):
+                raise _Bad(f"{path}/text", "expected a response's text (1 to 200 characters, not pass or done)")
+        elif a["form"] == "response" and a["card"] is None:
+            raise _Bad(f"{path}/text", "a player's response needs its text")
+        section = {"hook": "hooks", "trigger": "events", "response": "windows", "replace": "procs",
+                   "modify": "defs"}[a["form"]]
+        zone_event = a["form"] == "trigger" and a["name"] in ("enter", "leave") and "zone" in a
+        if zone_event:
+            self.declared(a["zone"], self.zones, "zone", f"{path}/zone")
+        elif "zone" in a:
+            raise _Bad(f"{path}/zone", "only an enter/leave trigger names a zone")
+        elif not (a["form"] == "trigger" and a["name"] in ("turn_start", "turn_end")):
+            self.declared(a["name"], ir.get(section, {}), section[:-1], f"{path}/name")
+        extra = 0 if a["card"] is None else 1                # `self`
+        if a["form"] == "modify":
+            if a["proc"] is not None:
+                raise _Bad(f"{path}/proc", "a modifier has no body")
+        else:
+            if not isinstance(a["proc"], str):
+                raise _Bad(f"{path}/proc", "expected a procedure's name")
+            self.declared(a["proc"], ir["procs"], "proc", f"{path}/proc")
+        if a["where"] is not None:
+            if not isinstance(a["where"], str):
+                raise _Bad(f"{path}/where", "expected a def's name")
+            self.declared(a["where"], ir["defs"], "def", f"{path}/where")
+            if a["proc"] is not None and ir["defs"][a["where"]]["params"] != ir["procs"][a["proc"]]["params"]:
+                raise _Bad(f"{path}/where", "its parameters must be its body's")
+        elif a["form"] == "modify":
+            raise _Bad(f"{path}/where", "a modifier names the def of its amount")
+        self.ability_arity(a, path, section, zone_event, extra)
+
+    def ability_arity(self, a, path: str, section: str, zone_event: bool, extra: int) -> None:
+        """An ability's procedure (or def) takes the card (when it has one), then at most what its
+        event, window, hook or replaced procedure gives (a modifier: exactly its def's)."""
+        ir = self.ir
+        own = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
+        if own is None or len(own) < extra:
+            raise _Bad(path, "its procedure takes the card as its first parameter")
+        if zone_event:
+            if len(own) - extra > 1:
+                raise _Bad(path, "an enter/leave trigger has one parameter, the component")
+        elif a["form"] in ("trigger", "response", "hook") and a["name"] not in ("turn_start", "turn_end"):
+            if len(own) - extra > len(ir[section][a["name"]]):
+                raise _Bad(path, f"more parameters than `{a['name']}` has")
+        elif a["form"] == "replace":
+            for p in self.array(a["procs"], f"{path}/procs"):
+                self.declared(p, ir["procs"], "proc", f"{path}/procs")
+                if len(own) - extra > len(ir["procs"][p]["params"]):
+                    raise _Bad(path, f"more parameters than `{p}` has")
+        elif a["form"] == "modify":
+            if len(own) - extra != len(ir["defs"][a["name"]]["params"] or []):
+                raise _Bad(path, f"not as many parameters as `{a['name']}` has")
+        if a["zones"] is not None and a["zones"] != ["anywhere"]:
+            for z in self.array(a["zones"], f"{path}/zones"):
+                self.declared(z, self.zones, "zone", f"{path}/zones")
 
     def unique(self, name: str, seen, path: str) -> None:
         if name in seen:
