@@ -244,21 +244,34 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
     (`Gnome: field → discard (P1)`), drawn or hidden, revealed, gone or new; pieces on the board;
     values (`damage: P2 0 → 2`). Left out: what `said` (the action's text and the messages it
     wrote) already names."""
-    def places(view):
-        where, hidden, labels = {}, {}, {}
-        for z in view["zones"]:
-            title = zone_title(z, seat_name)
-            if z["cards"] is None:
-                if z["count"] is not None:     # (an `uncounted` zone: nothing to tell)
-                    hidden[title] = z["count"]
-                continue
-            for card in z["cards"]:
-                where[card["id"]] = title
-                labels[card["id"]] = card["label"]
-        return where, hidden, labels
+    (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
+    moves, gone, came, revealed, hidden_out, hidden_in = _matched(before, after, b_where, b_hidden, b_labels,
+                                                                  a_where, a_hidden, a_labels)
+    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower())
+    lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
+    return [printable(x) for x in lines]
 
-    b_where, b_hidden, b_labels = places(before)
-    a_where, a_hidden, a_labels = places(after)
+
+def _places(view: dict, seat_name):
+    """Where each component a view shows lies (by zone title), its label, and the sizes of the zones
+    whose cards are not shown."""
+    where, hidden, labels = {}, {}, {}
+    for z in view["zones"]:
+        title = zone_title(z, seat_name)
+        if z["cards"] is None:
+            if z["count"] is not None:     # (an `uncounted` zone: nothing to tell)
+                hidden[title] = z["count"]
+            continue
+        for card in z["cards"]:
+            where[card["id"]] = title
+            labels[card["id"]] = card["label"]
+    return where, hidden, labels
+
+
+def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels):
+    """The components' comings and goings between two views, matched where they can be: moved (the
+    same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
+    and the hidden zones' counts left over."""
     moves: list[tuple[str, str, str]] = []
     gone: list[tuple[str, str]] = []          # (label, from)
     came: list[tuple[str, str]] = []          # (label, to)
@@ -271,16 +284,9 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
     for c, title in b_where.items():
         if c not in a_where:
             gone.append((b_labels[c], title))
-    for cell in sorted(set(before.get("cells") or {}) | set(after.get("cells") or {})):
-        bz, az = (before.get("cells") or {}).get(cell, {}), (after.get("cells") or {}).get(cell, {})
-        for zname in set(bz) | set(az):
-            was, now = bz.get(zname), az.get(zname)
-            if not isinstance(was, list) and was is not None or not isinstance(now, list) and now is not None:
-                continue
-            lost = Counter(was or []) - Counter(now or [])
-            got = Counter(now or []) - Counter(was or [])
-            gone += [(label, cell) for label, k in lost.items() for _ in range(k)]
-            came += [(label, cell) for label, k in got.items() for _ in range(k)]
+    board_gone, board_came = _board_changes(before, after)
+    gone += board_gone
+    came += board_came
     hidden_out = Counter({t: b_hidden[t] - a_hidden.get(t, 0) for t in b_hidden if b_hidden[t] > a_hidden.get(t, 0)})
     hidden_in = Counter({t: a_hidden[t] - b_hidden.get(t, 0) for t in a_hidden if a_hidden[t] > b_hidden.get(t, 0)})
     for label, to in list(came):              # the same piece: from one place to another
@@ -305,11 +311,32 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
             hidden_in[target] -= 1
             gone.remove((label, frm))
             moves.append((label, frm, target + ", face down"))
+    return moves, gone, came, revealed, hidden_out, hidden_in
+
+
+def _board_changes(before: dict, after: dict) -> tuple[list, list]:
+    """The pieces gone from and come to each cell of the board, as (label, cell) pairs."""
+    gone: list[tuple[str, str]] = []
+    came: list[tuple[str, str]] = []
+    for cell in sorted(set(before.get("cells") or {}) | set(after.get("cells") or {})):
+        bz, az = (before.get("cells") or {}).get(cell, {}), (after.get("cells") or {}).get(cell, {})
+        for zname in set(bz) | set(az):
+            was, now = bz.get(zname), az.get(zname)
+            if not isinstance(was, list) and was is not None or not isinstance(now, list) and now is not None:
+                continue
+            lost = Counter(was or []) - Counter(now or [])
+            got = Counter(now or []) - Counter(was or [])
+            gone += [(label, cell) for label, k in lost.items() for _ in range(k)]
+            came += [(label, cell) for label, k in got.items() for _ in range(k)]
+    return gone, came
+
+
+def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str) -> list[str]:
+    """A line per kind of change, leaving out what `told` (the action's text and messages) names."""
     lines = []
     grouped: dict = {}
     for label, frm, to in moves:
         grouped.setdefault((frm, to), []).append(label)
-    told = said.lower()
 
     def named(label: str) -> bool:
         return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", told))
@@ -339,8 +366,7 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
     for dst, k in hidden_in.items():
         if k > 0:
             lines.append(f"{k} {'card' if k == 1 else 'cards'} added to {dst}")
-    lines += _value_changes(before["values"], after["values"], told, seat_name)
-    return [printable(x) for x in lines]
+    return lines
 
 
 def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]:
