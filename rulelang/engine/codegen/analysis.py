@@ -111,16 +111,33 @@ class Analyses:
         return defs, procs
 
     def _analyse(self) -> None:
+        """The static facts, each from those before it: the call graph, recursion, purity (random,
+        static, memoised per game), what is memoised per listing, what runs per element or loop turn,
+        the stable variables, the creating and signalling procs, and the weight of each call."""
         ir = self.ir
-        graph: dict[tuple, set] = {}
         # each def's nodes, listed once: the fixed points below test every def again each round
         nodes = {name: list(walk_ir(d["body"])) for name, d in ir["defs"].items()}
+        graph = self._call_graph(nodes)
+        self._recursion(graph)
+        self._purity(graph, nodes)
+        self._listing_memo(nodes)
+        self._repeated(graph)
+        self._procs_and_vars()
+        self._weights(graph)
+
+    def _call_graph(self, nodes: dict) -> dict:
+        """("d"|"p", name) -> the defs and procs it calls."""
+        ir = self.ir
+        graph: dict[tuple, set] = {}
         for name, d in ir["defs"].items():
             ds, ps = self._calls(d["body"], nodes[name])
             graph[("d", name)] = {("d", x) for x in ds} | {("p", x) for x in ps}
         for name, p in ir["procs"].items():
             ds, ps = self._calls(p["body"])
             graph[("p", name)] = {("d", x) for x in ds} | {("p", x) for x in ps}
+        return graph
+
+    def _recursion(self, graph: dict) -> None:
         # recursive: a node that reaches itself
         self.recursive = set()
         for start in graph:
@@ -134,6 +151,9 @@ class Analyses:
                     continue
                 seen.add(x)
                 stack.extend(graph[x])
+
+    def _purity(self, graph: dict, nodes: dict) -> None:
+        ir = self.ir
         # impure: uses the random generator, directly or through a def
         self.impure_defs = set()
         direct = {name for name, d in ir["defs"].items()
@@ -148,6 +168,9 @@ class Analyses:
         self.memo_defs = {name for name in self.static_defs if "memo" in self.opt and ir["defs"][name]["params"]
                           and any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
                                   for x in nodes[name])}
+
+    def _listing_memo(self, nodes: dict) -> None:
+        ir = self.ir
         # defs that read the match and do real work (a comprehension, a board walk, or a call of such
         # a def): while one listing of legal actions runs, nothing changes, so their results are kept
         # for that listing (card conditions re-ask the same questions for every card and binding)
@@ -165,6 +188,9 @@ class Analyses:
                 name not in self.static_defs and name not in self.impure_defs
                 and name not in sourced
                 and ("d", name) not in self.recursive and worth(name, d)))
+
+    def _repeated(self, graph: dict) -> None:
+        ir = self.ir
         # defs that may run once per element of a comprehension or per round of a loop (directly or
         # through other defs): their own comprehensions multiply, and are charged to the budget
         looped: set = set()
@@ -194,6 +220,9 @@ class Analyses:
                     looped.add(callee)
                     stack.append(callee)
         self.repeated_defs = {name for kind, name in looped | self.recursive if kind == "d"}
+
+    def _procs_and_vars(self) -> None:
+        ir = self.ir
         # per-player / per-cell variables never assigned as a whole keep one list for the whole match
         whole = {x["target"]["n"] for x in walk_ir(ir) if x.get("s") == "set" and x["target"].get("k") == "var"
                  and x["target"].get("i") is None}
@@ -206,7 +235,6 @@ class Analyses:
         # procs that may end an effect (goto, end turn, finish), directly or through a call
         self.signalling: set = set()
         _grow(self.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))
-        self._weights(graph)
 
     # ---- the weight of code, for the cost model (limits.py) ----
     # A loop turn, an element of a comprehension, a call of a def: each runs some fixed code. The
