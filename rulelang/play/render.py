@@ -54,6 +54,31 @@ def view_parts(view: dict, width: int | None = None) -> dict:
     (the turn order) and `choice` (the decision waiting, in words). What the rules keep
     `internal` is left out."""
     view = without_internal(view)
+    width = width or max(60, shutil.get_terminal_size((80, 24)).columns)
+    lines = _header_lines(view, width)
+    board = printable(view["board"].rstrip("\n"), multiline=True).split("\n") if view.get("board") else []
+    zones = _zone_lines(view["zones"])
+    values = [render_value(value) for value in view["values"]]
+    zone_lines = [x for line in zones for x in _wrapped(line, width)]
+    value_lines = [x for line in values for x in _wrapped(line, width)]
+    extra = []
+    if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):
+        out = set(view.get("eliminated") or [])
+        brief = set(view.get("out_this_round") or [])
+        extra.append("  turn order: " + ", ".join(seat_name(p) + (" (out this round)" if p in brief else
+                                                                  " (out)" if p in out else "")
+                                                  for p in view["turn_order"]))
+    choice_lines = _choice_lines(view, width)
+    return {"header": lines, "board": board, "zones": zones, "values": values, "zone_lines": zone_lines,
+            "value_lines": value_lines, "extra": extra, "choice": choice_lines,
+            "zone_ranks": _zone_ranks(view["zones"], view["viewer"]),
+            "value_ranks": [0 if v.get("own") else 1 if v.get("table") else 2 for v in view["values"]],
+            "table_lines": [x for v, line in zip(view["values"], values) if v.get("table")
+                            for x in _wrapped(line, width)]}
+
+
+def _header_lines(view: dict, width: int) -> list[str]:
+    """`== Game · round 3 · turn 7 · P2's turn · step play · you are P1`, over several lines when long."""
     header = [printable(view["game"])]
     turn_player = view.get("turn_player")
     actor = view.get("actor")
@@ -68,24 +93,16 @@ def view_parts(view: dict, width: int | None = None) -> dict:
     if actor is not None and not view.get("over") and (actor != turn_player or not view.get("turn")):
         header.append(f"{seat_name(actor)} to act")
     header.append(f"you are {seat_name(view['viewer'])}")
-    width = width or max(60, shutil.get_terminal_size((80, 24)).columns)
     lines = ["=="]
     for part in header:                        # a long header goes on over several lines
         if len(lines[-1]) + 3 + len(part) > width and lines[-1] != "==":
             lines.append("  ")
         lines[-1] += (" · " if lines[-1] not in ("==", "  ") else " ") + part
-    board = printable(view["board"].rstrip("\n"), multiline=True).split("\n") if view.get("board") else []
-    zones = _zone_lines(view["zones"])
-    values = [render_value(value) for value in view["values"]]
-    zone_lines = [x for line in zones for x in _wrapped(line, width)]
-    value_lines = [x for line in values for x in _wrapped(line, width)]
-    extra = []
-    if view.get("turn_order") and (view.get("eliminated") or view["turn_order"] != sorted(view["turn_order"])):
-        out = set(view.get("eliminated") or [])
-        brief = set(view.get("out_this_round") or [])
-        extra.append("  turn order: " + ", ".join(seat_name(p) + (" (out this round)" if p in brief else
-                                                                  " (out)" if p in out else "")
-                                                  for p in view["turn_order"]))
+    return lines
+
+
+def _choice_lines(view: dict, width: int) -> list[str]:
+    """The decision waiting, in words; a simultaneous one says only the viewer's own answer."""
     choice = view.get("choice")
     choice_lines = []
     if choice:
@@ -98,12 +115,7 @@ def view_parts(view: dict, width: int | None = None) -> dict:
         asked = ", ".join(seat_name(p) for p in together["seats"])
         choice_lines = [x for x in _wrapped(f"▶ {asked} answer at once, in secret; the answers are revealed "
                                             f"together ({mine})", width)]
-    return {"header": lines, "board": board, "zones": zones, "values": values, "zone_lines": zone_lines,
-            "value_lines": value_lines, "extra": extra, "choice": choice_lines,
-            "zone_ranks": _zone_ranks(view["zones"], view["viewer"]),
-            "value_ranks": [0 if v.get("own") else 1 if v.get("table") else 2 for v in view["values"]],
-            "table_lines": [x for v, line in zip(view["values"], values) if v.get("table")
-                            for x in _wrapped(line, width)]}
+    return choice_lines
 
 
 def choice_words(choice: dict, who: str) -> str:
