@@ -112,23 +112,15 @@ class MatchViews:
     def _view_zones(self, player: int) -> tuple[list, dict, list]:
         """The zones as `player` sees them, what lies on the board's cells, and the components seen."""
         game = self.game
-        geometry = game.geometry
         zones = []
         cells: dict = {}
         seen: list[int] = []                       # the components this player may see
-        geometry = game.geometry
         known = known_to(self, player) if self.known else {}
         for z in game.zones:
             name, vis = z["name"], z["visibility"]
             value = self.Z[game.zone_slot[name]]
             if z["per"] == "cell":
-                for cell, items in enumerate(value):
-                    if items:
-                        visible = (items[-1:] if z.get("top") else items) if vis == "public" else None
-                        shown = [self.labels[c] for c in visible] if visible is not None else None
-                        if visible is not None:
-                            seen.extend(visible)
-                        cells.setdefault(geometry.names[cell], {})[name] = shown if shown is not None else len(items)
+                self._view_cell_zone(z, value, cells, seen)
                 continue
             if z["per"] == "component":            # one zone per component: those holding something
                 owners = [c for c, items in enumerate(value) if items]
@@ -141,18 +133,7 @@ class MatchViews:
                 items = value[owner] if owner is not None else value
                 if top_only and items:                 # a pile showing only its top: the rest unseen
                     seen.append(items[-1])
-                    entry = {"name": name, "owner": owner, "visibility": vis, "ordered": True, "count": len(items),
-                             "kind": game.zone_kind[name], "top_only": True,
-                             "cards": [{"id": items[-1], "label": self.labels[items[-1]]}]}
-                    if z["per"] == "key":
-                        entry["key"] = list(game.members(z["key"], self.players)[owner])
-                        entry["key_text"] = game.member_text(z["key"], entry["key"])
-                        entry["owner"] = game.member_owner(z, owner, self.players)
-                    elif z["per"] == "cell" or z["per"] == "component":
-                        entry["owner"] = None
-                    if z.get("internal"):      # bookkeeping: off the screen, not out of the view
-                        entry["internal"] = True
-                    zones.append(entry)
+                    zones.append(self._view_top_only(z, owner, items))
                     continue
                 member = owner
                 if keyed:
@@ -186,6 +167,33 @@ class MatchViews:
                     entry["internal"] = True
                 zones.append(entry)
         return zones, cells, seen
+
+    def _view_cell_zone(self, z: dict, value: list, cells: dict, seen: list) -> None:
+        """A zone per cell: what lies on each cell (labels where public, else how many)."""
+        names, vis = self.game.geometry.names, z["visibility"]
+        for cell, items in enumerate(value):
+            if items:
+                visible = (items[-1:] if z.get("top") else items) if vis == "public" else None
+                shown = [self.labels[c] for c in visible] if visible is not None else None
+                if visible is not None:
+                    seen.extend(visible)
+                cells.setdefault(names[cell], {})[z["name"]] = shown if shown is not None else len(items)
+
+    def _view_top_only(self, z: dict, owner, items: list) -> dict:
+        """A pile that shows only its top component, to everyone."""
+        game, name = self.game, z["name"]
+        entry = {"name": name, "owner": owner, "visibility": z["visibility"], "ordered": True, "count": len(items),
+                 "kind": game.zone_kind[name], "top_only": True,
+                 "cards": [{"id": items[-1], "label": self.labels[items[-1]]}]}
+        if z["per"] == "key":
+            entry["key"] = list(game.members(z["key"], self.players)[owner])
+            entry["key_text"] = game.member_text(z["key"], entry["key"])
+            entry["owner"] = game.member_owner(z, owner, self.players)
+        elif z["per"] == "cell" or z["per"] == "component":
+            entry["owner"] = None
+        if z.get("internal"):      # bookkeeping: off the screen, not out of the view
+            entry["internal"] = True
+        return entry
 
     def _view_values(self, player: int, seen: list, cells: dict) -> tuple[list, dict]:
         """The variables `player` may see: per-player ones with the others' hidden, per-component and
