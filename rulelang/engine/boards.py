@@ -60,6 +60,21 @@ class Geometry:
         self.by_name: dict[str, int] = {}
         self.at: dict[tuple, int] = {}                 # (kind, col, row) -> cell
         main = SHAPES[shape][0]
+        self._add_cells(main)
+        if SHAPES[shape] == ("hex",):
+            self.directions = list(HEX_DIRECTIONS)
+        else:
+            self.directions = list(ORTHOGONAL) + (list(DIAGONAL) if diagonal else [])
+        self._link(main)
+        self._edges(main)
+        self._distances: dict[int, list[int]] = {}
+        self._lines: dict[tuple, list[int]] = {}
+        self._between: dict[tuple, list[int]] = {}
+
+    def _add_cells(self, main: str) -> None:
+        """Every cell: the main kind row by row (a hexagon's within its six sides), then an octagon
+        board's sockets between each four octagons."""
+        shape, width, height = self.shape, self.width, self.height
         side = (width + 1) // 2
         for row in range(1, height + 1):
             for col in range(1, width + 1):
@@ -70,11 +85,10 @@ class Geometry:
             for row in range(1, height):
                 for col in range(1, width):
                     self._add(f"{col_name(col)}{col_name(col + 1)}{row}{row + 1}", "socket", col, row)
-        n = len(self.names)
-        if SHAPES[shape] == ("hex",):
-            self.directions = list(HEX_DIRECTIONS)
-        else:
-            self.directions = list(ORTHOGONAL) + (list(DIAGONAL) if diagonal else [])
+
+    def _link(self, main: str) -> None:
+        """steps[d][cell]: the next cell in direction d; neighbours[kind][cell]: the touching cells."""
+        shape, n = self.shape, len(self.names)
         self.steps: dict[str, list] = {d: [None] * n for d in self.directions}
         for cell in range(n):
             if self.kinds[cell] != main:
@@ -96,6 +110,9 @@ class Geometry:
                 self.neighbours["octagon"][s] = corners
                 for o in corners:
                     self.neighbours["socket"][o].append(s)
+
+    def _edges(self, main: str) -> None:
+        shape, width, height, n = self.shape, self.width, self.height, len(self.names)
         # edges[d]: the cells along the board's d side. A board of rows and columns has four:
         # n (the top row), s, e (the last column), w; a hexagon six: n, s and its slanted sides
         # ne, nw, se, sw (the cells with no neighbour that way, nor straight east or west)
@@ -111,9 +128,6 @@ class Geometry:
                           "s": [c for c in mains if self.rows[c] == 1],
                           "e": [c for c in mains if self.cols[c] == width],
                           "w": [c for c in mains if self.cols[c] == 1]}
-        self._distances: dict[int, list[int]] = {}
-        self._lines: dict[tuple, list[int]] = {}
-        self._between: dict[tuple, list[int]] = {}
 
     def _add(self, name: str, kind: str, col: int, row: int) -> None:
         cell = len(self.names)
