@@ -38,12 +38,10 @@ def version_of(page) -> str | None:
     return page.get_attribute("body", "data-version")
 
 
-def until(condition, seconds=60.0) -> None:
-    """Until the server has handled a click (a click returns before its request is answered)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the server did not handle the click"
-        time.sleep(0.02)
+def moved_on(page, version: int) -> None:
+    """Until the page shows a position after `version`: a click returns before the server has
+    handled it, and the page hears of the new position only once it has."""
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version, timeout=60000)
 
 
 def settle(served, pages, seconds=120.0) -> None:
@@ -155,17 +153,20 @@ def test_valgard_two_browser_seats_with_an_undo_asked_and_accepted(serve, browse
     p1.click("#board g.cell[data-cell=d1]")                           # a click on a cell narrows...
     p1.click("#actions button.action >> text=place d1")               # ...to its action
     settle(served, pages)
+    before = served.version
     p2.locator("#actions button.action").first.click()
-    until(lambda: served.applied == 2)
+    moved_on(p2, before)
     settle(served, pages)
+    assert served.applied == 2
     p1.click("#undo")                                                  # P1 asks; P2 is asked
     p2.wait_for_selector("#undo-ask:not([hidden]) >> text=P1 asks to undo their last move.")
     assert "waiting for P2" in p1.inner_text("#undo-ask")
     save_shot(p2, tmp_path, "serve-undo-asked-phone")
+    before = served.version
     p2.click("#undo-yes")
-    until(lambda: served.applied == 0)
+    moved_on(p1, before)
     settle(served, pages)
-    assert "P1's last move was undone" in p1.inner_text("#status")
+    assert served.applied == 0 and "P1's last move was undone" in p1.inner_text("#status")
     assert p1.locator("#board g.cell[data-cell=d1] text").text_content() == ""
     clicks = play_by_clicks(served, seats, [watcher], seed=2, cap=200)
     assert clicks > 10
