@@ -173,7 +173,7 @@ class MatchSimultaneous:
         if flags is None:
             decl = next(a for s in self.game.ir["steps"] if s["name"] == step
                         for a in s["actions"] if a["name"] == action._meta[0])
-            flags = self.game._simul_comp_params[(step, action._meta[0])] = [p.get("show") == "comp"
+            flags = self.game._simul_comp_params[(step, action._meta[0])] = [p.get("show") in ("comp", "comp_or_player")
                                                                              for p in decl["params"]]
         comps = [c for flag, arg in zip(flags, action._args) if flag
                  for c in (arg if isinstance(arg, (list, tuple)) else [arg]) if type(c) is int]

@@ -194,7 +194,7 @@ class _Checker(DeclarationChecks):
     def text_as(self, how, path: str) -> None:
         while isinstance(how, str) and how.startswith("list:"):
             how = how[5:]
-        if how in ("plain", "comp", "player", "cell"):
+        if how in ("plain", "comp", "player", "cell", "comp_or_player"):
             return
         if isinstance(how, str) and how.startswith("enum:") and how[5:] in self.ir["enums"]:
             return

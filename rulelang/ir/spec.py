@@ -22,10 +22,10 @@ NAME_PATTERN = "^[A-Za-z_][A-Za-z_0-9]*$"
 # Field types of IR nodes:
 #   expr / optexpr (an expression or null) / exprs (a list of them) / block (a list of statements)
 #   name (an identifier) / int / bool / text / literal (JSON data) / tuple of allowed strings
-#   how (the way a value is shown: plain, comp, player, cell, enum:E, list:HOW)
+#   how (the way a value is shown: plain, comp, player, cell, comp_or_player, enum:E, list:HOW)
 EXPR, OPTEXPR, EXPRS, BLOCK, NAME, INT, BOOL, TEXT, LITERAL, HOW = (
     "expr", "optexpr", "exprs", "block", "name", "int", "bool", "text", "literal", "how")
-HOW_PATTERN = "^(list:)*(plain|comp|player|cell|enum:[A-Za-z_][A-Za-z_0-9]*)$"
+HOW_PATTERN = "^(list:)*(plain|comp|player|cell|comp_or_player|enum:[A-Za-z_][A-Za-z_0-9]*)$"
 
 
 @dataclass(frozen=True)

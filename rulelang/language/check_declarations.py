@@ -7,7 +7,8 @@ from . import nodes as n
 from .nodes import walk
 from .content import LISTED, listing, short
 from .typerules import (BOARD_MODIFIERS, PER, PRIMITIVES, SHOW_MODIFIERS, VAR_MODIFIERS,
-                        ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_list_like, legend_texts, show)
+                        ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_list_like, is_union, legend_texts, show,
+                        union_of)
 from .checked import Symbol
 from ..ir.spec import BOARD_SHAPES, EVENTS, OPTION_TYPES
 
@@ -18,6 +19,8 @@ class DeclarationChecks:
     def resolve_type(self, t: n.TypeRef) -> str:
         if t.name == "list":
             return "list:" + self.resolve_type(t.elem)
+        if t.name == "or":
+            return self.resolve_union(t)
         if t.name in PRIMITIVES or t.name == "any":
             return t.name
         sym = self.out.symbols.get(t.name)
@@ -27,6 +30,23 @@ class DeclarationChecks:
         choices = lambda: list(PRIMITIVES) + self.names_of("enum", "kind")
         self.error("E101", f"unknown type `{t.name}`", t.span, self.suggest(t.name, choices))
         return "any"
+
+    def resolve_union(self, t: n.TypeRef) -> str:
+        """`K or player`: a component of kind K or a player — the one union the engine holds (players and components are both numbers; see typerules.UNION)."""
+        parts = [self.resolve_type(a) for a in t.alts]
+        comps = [p for p in parts if p.startswith("comp:")]
+        if sorted(parts, key=lambda p: p.startswith("comp:")) != ["player"] + comps or len(comps) != 1:
+            if "any" not in parts:
+                self.error("E201", "a union is one component kind and `player` (`Creature or player`), "
+                                   f"not {' or '.join(a.name for a in t.alts)}", t.span)
+            return "any"
+        return union_of(comps[0])
+
+    def no_union(self, t: str, span, what: str) -> None:
+        """Unions are for values a rule passes around (choices, defs), not for state it keeps."""
+        if is_union(t) or t.startswith("list:") and is_union(elem(t)):
+            self.error("E201", f"{what} cannot hold {show(t)}: a union is the type of a `choose` variable, "
+                               f"a def's parameter or a def's value", span)
 
     # ---- declarations ----
     def check_decl(self, d) -> None:
@@ -85,7 +105,7 @@ class DeclarationChecks:
                 if p.type is None:
                     self.error("E201", f"a parameter of {d.what} `{d.name}` needs a type (`{p.name}: player`)", p.span)
                 else:
-                    self.resolve_type(p.type)
+                    self.no_union(self.resolve_type(p.type), p.type.span, f"a parameter of {d.what} `{d.name}`")
         elif isinstance(d, n.CardDecl):
             self.check_card(d)
         elif isinstance(d, n.OrderDecl):
@@ -201,6 +221,7 @@ class DeclarationChecks:
             if f.name in names:
                 self.error("E102", f"kind `{d.name}` has the field `{f.name}` twice", f.span)
             t = self.resolve_type(f.type)
+            self.no_union(t, f.type.span, f"field `{f.name}`")
             names[f.name] = t
             if f.default is not None:
                 self.expect(f.default, t, f"the default of `{f.name}`")
@@ -379,7 +400,7 @@ class DeclarationChecks:
             if d.name.startswith("__r") and d.name.endswith("_where"):     # a window's `respond … where C`
                 self.expect(d.body, "bool", "a response's `where` condition")
         if declared is not None:
-            if not compatible(t, declared):
+            if not self.fits(d.body, t, declared):
                 self.error("E201", f"def `{d.name}` is declared {show(declared)}, but its value is {show(t)}",
                            d.body.span)
             t = declared if declared != "any" else t

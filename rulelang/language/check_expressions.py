@@ -2,8 +2,11 @@
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from . import nodes as n
-from .typerules import AGGREGATES, ARG_TESTS, CELL_FIELDS, PRIMITIVES, compatible, elem, is_comp, is_list_like, is_value, show
+from .typerules import (AGGREGATES, ARG_TESTS, CELL_FIELDS, PRIMITIVES, compatible, elem, enters_union, is_comp,
+                        is_list_like, is_union, is_value, joined, show, union_comp, union_of)
 from ..ir.spec import BUILTIN_FUNCTIONS, BUILTIN_VALUES
 from ..core.limits import INT_LIMIT
 
@@ -18,8 +21,77 @@ class ExpressionChecks:
         return t
 
     def require_type(self, e, got: str, want: str, what: str) -> None:
-        if not compatible(got, want):
+        if not self.fits(e, got, want):
             self.error("E201", f"{what} must be {show(want)}, not {show(got)}", e.span)
+
+    def fits(self, e, got: str, want: str) -> bool:
+        """Can `e`, of type `got`, stand where a `want` is expected? A player entering a union is
+        tagged there (see typerules.UNION); a union never stands for a plain player or component."""
+        how = enters_union(got, want)
+        if how is not None:
+            self.tag(e, how)
+            return True
+        if is_union(got) and want != "any" or got.startswith("list:") and is_union(elem(got)) and \
+                want.startswith("list:") and elem(want) != "any":
+            return False
+        return compatible(got, want)
+
+    def tag(self, e, how: str) -> None:
+        if how:
+            self.out.tags[id(e)] = how
+
+    def join(self, sides: list, types: list[str], union: str) -> None:
+        """Tag the sides that are players (or lists of players) where they meet a union."""
+        for side, t in zip(sides, types):
+            if t == "player":
+                self.tag(side, "one")
+            elif t == "list:player" and union.startswith("list:"):
+                self.tag(side, "list")
+
+    # ---- narrowing: `if t in players { … }` ----
+    def narrowing(self, test) -> tuple[dict, dict]:
+        """What a condition tells of union-typed names when it holds, and when it does not:
+        `t in players` makes `t` a player (and, not in `players`, a component); `t in xs` of
+        components makes it a component. Joined through `and`, `or` and `not`."""
+        if isinstance(test, n.Unary) and test.op == "not":
+            yes, no = self.narrowing(test.operand)
+            return no, yes
+        if isinstance(test, n.Binary) and test.op in ("and", "or"):
+            (y1, n1), (y2, n2) = self.narrowing(test.left), self.narrowing(test.right)
+            return ({**y1, **y2}, {}) if test.op == "and" else ({}, {**n1, **n2})
+        if not (isinstance(test, n.Binary) and test.op == "in" and isinstance(test.left, n.Name)):
+            return {}, {}
+        t = self.out.types.get(id(test.left), "any")
+        if not is_union(t) or self.out.refs.get(id(test.left), ("",))[0] != "local":
+            return {}, {}
+        inside = elem(self.out.types.get(id(test.right), "any"))
+        every_player = self.out.refs.get(id(test.right)) == ("builtin", "players")
+        name = test.left.name
+        if inside == "player":
+            return {name: "player"}, ({name: union_comp(t)} if every_player else {})
+        if inside.startswith("comp:") or inside == "zone":
+            return {name: union_comp(t)}, {}
+        return {}, {}
+
+    @contextmanager
+    def narrowed(self, names: dict):
+        """A scope in which these names have their narrowed types (see name())."""
+        if not names:
+            yield
+            return
+        self.narrowing_ids.add(id(names))
+        self.scopes.append(names)
+        try:
+            yield
+        finally:
+            self.scopes.pop()
+            self.narrowing_ids.discard(id(names))     # (an id is reused once its dict is gone)
+
+    def narrowed_scope(self, name: str) -> bool:
+        for s in reversed(self.scopes):
+            if name in s:
+                return id(s) in self.narrowing_ids
+        return False
 
     def expr(self, e) -> str:
         t = self._expr(e)
@@ -44,7 +116,15 @@ class ExpressionChecks:
             return self.binary(e)
         if isinstance(e, n.Cond):
             self.expect(e.test, "bool", "an `if` condition")
-            a, b = self.expr(e.then), self.expr(e.other)
+            yes, no = self.narrowing(e.test)
+            with self.narrowed(yes):
+                a = self.expr(e.then)
+            with self.narrowed(no):
+                b = self.expr(e.other)
+            union = joined(a, b)
+            if union is not None:
+                self.join([e.then, e.other], [a, b], union)
+                return union
             if not compatible(a, b):
                 self.error("E201", f"the two branches give {show(a)} and {show(b)}", e.span)
             return b if a in ("none", "any") else a     # (`any`: a recursive call, say — the other branch tells)
@@ -76,6 +156,13 @@ class ExpressionChecks:
         if isinstance(e, n.ListLit):
             types = [self.expr(x) for x in e.items]
             first = next((t for t in types if t != "none"), "any")
+            union = first
+            for t in types:
+                union = joined(union, t) or union
+            if is_union(union):               # [c, me]: a list of components and players
+                if all(t in ("none", "player") or joined(union, t) == union for t in types):
+                    self.join(list(e.items), types, union)
+                    return "list:" + union
             for x, t in zip(e.items, types):
                 if not compatible(t, first):
                     self.error("E201", f"a list mixes {show(first)} and {show(t)}", x.span)
@@ -88,6 +175,8 @@ class ExpressionChecks:
         local = self.lookup_local(e.name)
         if local is not None:
             self.out.refs[id(e)] = ("local", e.name)
+            if local == "player" and self.narrowed_scope(e.name):
+                self.out.untags.add(id(e))        # a union narrowed to a player: read as the player
             return local
         sym = self.out.symbols.get(e.name)
         if e.name in BUILTIN_VALUES and not is_value(sym):      # (a declaration of that name hides it: W220)
@@ -120,16 +209,23 @@ class ExpressionChecks:
         op = e.op
         if op in ("and", "or"):
             self.expect(e.left, "bool", f"the left side of `{op}`")
-            self.expect(e.right, "bool", f"the right side of `{op}`")
+            yes, no = self.narrowing(e.left)
+            with self.narrowed(yes if op == "and" else no):
+                self.expect(e.right, "bool", f"the right side of `{op}`")
             return "bool"
         lt, rt = self.expr(e.left), self.expr(e.right)
         if op in ("==", "!="):
-            if not compatible(lt, rt):
+            union = joined(lt, rt) if is_union(lt) or is_union(rt) else None
+            if union is not None:
+                self.join([e.left, e.right], [lt, rt], union)
+            elif not compatible(lt, rt):
                 self.error("E201", f"cannot compare {show(lt)} with {show(rt)}", e.span)
             return "bool"
         if op == "in":
             if not is_list_like(rt):
                 self.error("E201", f"`in` needs a list or a zone on its right, not {show(rt)}", e.right.span)
+            elif (is_union(lt) or is_union(elem(rt))) and joined(lt, elem(rt)) is not None:
+                self.join([e.left, e.right], [lt, rt], "list:" + str(joined(lt, elem(rt))))
             elif not compatible(lt, elem(rt)):
                 self.error("E201", f"{show(lt)} can never be in a {show(rt)}", e.span)
             return "bool"
@@ -145,6 +241,10 @@ class ExpressionChecks:
                     self.error("E201", f"cannot add {show(t)} to a list: put it in brackets, `[x]`", side.span)
                     return "any"
             le, re_ = elem(lt), elem(rt)
+            union = joined(le, re_)
+            if union is not None:
+                self.join([e.left, e.right], [lt, rt], "list:" + union)
+                return "list:" + union
             if not compatible(le, re_):
                 self.error("E201", f"a list of {show(le)} and a list of {show(re_)} cannot be joined", e.span)
             return "list:" + (le if le not in ("any", "none") else re_)
@@ -177,6 +277,10 @@ class ExpressionChecks:
     def resolve_type_quiet(self, t: n.TypeRef) -> str:
         if t.name == "list":
             return "list:" + self.resolve_type_quiet(t.elem)
+        if t.name == "or":
+            parts = [self.resolve_type_quiet(a) for a in t.alts]
+            comps = [p for p in parts if p.startswith("comp:")]
+            return union_of(comps[0]) if len(parts) == 2 and len(comps) == 1 and "player" in parts else "any"
         if t.name in PRIMITIVES:
             return t.name
         sym = self.out.symbols.get(t.name)
@@ -203,6 +307,11 @@ class ExpressionChecks:
                            self.suggest(e.name, CELL_FIELDS))
                 return "any"
             return CELL_FIELDS[e.name]
+        if is_union(t):
+            x = e.obj.name if isinstance(e.obj, n.Name) else "x"
+            self.error("E201", f"`{e.name}` of {show(t)}: say which it is first, "
+                               f"`if {x} in players {{ … }} else {{ … {x}.{e.name} … }}`", e.span)
+            return "any"
         if not t.startswith("comp:"):
             self.error("E104", f"{show(t)} has no field `{e.name}`", e.span)
             return "any"
@@ -263,7 +372,7 @@ class ExpressionChecks:
         for key, types in self.arg_types.items():
             if len(types) == 1:
                 (t,) = types
-                if t in ("player", "cell") or t.startswith(("enum:", "comp:")):
+                if t in ("player", "cell") or t.startswith(("enum:", "comp:", "union:")):
                     out[key] = t
         return out
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import nodes as n
-from .typerules import compatible, elem, is_comp, is_list_like, is_value, show
+from .typerules import compatible, elem, is_comp, is_list_like, is_union, is_value, show
 from ..core.limits import COMPONENT_LIMIT
 from ..ir.spec import READMIT
 
@@ -60,8 +60,11 @@ class StatementChecks:
 
     def check_if(self, s) -> None:
         self.expect(s.test, "bool", "an `if` condition")
-        self.block(s.then)
-        self.block(s.other)
+        yes, no = self.narrowing(s.test)          # `if t in players`: t is a player here, a component there
+        with self.narrowed(yes):
+            self.block(s.then)
+        with self.narrowed(no):
+            self.block(s.other)
 
     def check_for(self, s) -> None:
         t = self.expr(s.iterable)
@@ -248,7 +251,7 @@ class StatementChecks:
             if want is None:
                 self.error("E201", f"`choose {s.var}: …` picks a subset or an order: its type is a list "
                                    f"(`list[{show(one)}]`), not {show(declared)}", s.var_type.span)
-            elif not compatible(one, want):
+            elif not (self.fits(s.domain, dt, "list:" + want) if is_union(want) else compatible(one, want)):
                 self.error("E201", f"`{s.var}` is declared {show(declared)}, but the choices are "
                                    f"{show('list:' + one)}", s.var_type.span)
             elif want != "any":
@@ -332,6 +335,9 @@ class StatementChecks:
         per-cell one), recording which it is; None (after an error) if it is none of these."""
         local = self.lookup_local(target.name)
         if local is not None:
+            if self.narrowed_scope(target.name):
+                self.error("E201", f"`{target.name}` is narrowed by the `if` around it: change it outside "
+                                   f"that `if`", target.span)
             if target.index is not None:
                 self.error("E201", f"`{target.name}` is a local value and cannot be indexed", target.span)
             want = local

@@ -26,6 +26,11 @@ class Checked:
     sources: dict[str, str] = field(default_factory=dict)      # content files' text, for caret lines
     abilities: list = field(default_factory=list)              # desugar.AbilityInfo of cards and triggers
     cards: list = field(default_factory=list)                  # the `card` declarations, in order
+    # unions ("a creature or a player", typerules.UNION): where a player value enters a union, by
+    # id(expr) -> "one" (a player) or "list" (each player of a list); and the ids of the names read
+    # where an `if … in players` has narrowed a union to a player. The compiler writes both as -1 - x.
+    tags: dict[int, str] = field(default_factory=dict)
+    untags: set[int] = field(default_factory=set)
 
     @property
     def ok(self) -> bool:

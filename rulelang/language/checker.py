@@ -69,6 +69,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         # the parameters of a card's `replace`/`modify` are the target procedure's or def's: an
         # untyped one gets the type inferred for the target's parameter (see ability_params)
         self.param_alias: dict = {}
+        self.narrowing_ids: set[int] = set()     # ids of the scopes an `if … in players` narrowed
         self.content_rows = 0                    # rows all `create ... from` statements make together
 
     # ---- reporting ----
@@ -202,6 +203,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         for d in self.game.decls:
             if isinstance(d, (n.VarDecl, n.OptionDecl)) and d.name in syms and syms[d.name].decl is d:
                 syms[d.name].type = self.resolve_type(d.type)
+                self.no_union(syms[d.name].type, d.type.span, f"`{d.name}`")
 
     # ---- scopes ----
     def scope(self, names: dict):

@@ -385,6 +385,8 @@ class Compiler:
             return "comp"
         if t in ("player", "cell"):
             return t
+        if t.startswith("union:"):
+            return "comp_or_player"
         if t.startswith("list:"):
             return "list:" + self.text_as(t[5:])
         return "plain"
@@ -396,6 +398,20 @@ class Compiler:
         return self.expr(e)
 
     def expr(self, e):
+        out = self.plain_expr(e)
+        if e is None or not (self.c.untags or self.c.tags):
+            return out
+        if id(e) in self.c.untags:             # a union narrowed to a player: -1 - x is the player
+            out = _flip(out)
+        how = self.c.tags.get(id(e))
+        if how == "one":                       # a player entering a union is held as -1 - p
+            out = _flip(out)
+        elif how == "list":
+            out = {"k": "comp", "x": _flip({"k": "local", "n": "_player"}), "v": "_player", "in": out,
+                   "where": None}
+        return out
+
+    def plain_expr(self, e):
         if e is None:
             return None
         if isinstance(e, n.Lit):
@@ -498,6 +514,11 @@ class Compiler:
         if kind == "board":
             return {"k": "lit", "v": name}
         raise AssertionError(f"unresolved name {name!r} ({kind})")
+
+
+def _flip(x: dict) -> dict:
+    """-1 - x: a player as a union holds it, and back (see language/typerules.UNION)."""
+    return {"k": "bin", "op": "-", "l": {"k": "lit", "v": -1}, "r": x}
 
 
 def compile_checked(checked: Checked) -> dict:

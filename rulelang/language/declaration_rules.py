@@ -117,6 +117,10 @@ class DeclarationRules:
     def list_type(self, meta, c):
         return n.TypeRef(self.sp(meta), "list", c[0])
 
+    def union_type(self, meta, c):
+        span = self.sp(meta)
+        return n.TypeRef(span, "or", alts=tuple(n.TypeRef(span, str(x)) for x in c))
+
     def def_decl(self, meta, c):
         show = isinstance(c[0], Token) and c[0].type == "SHOW"
         if show:

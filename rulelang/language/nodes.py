@@ -19,8 +19,9 @@ class Node:
 # ---- types -------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class TypeRef(Node):
-    name: str
+    name: str                           # a type's name, "list", or "or" (a union: `Card or player`)
     elem: "TypeRef | None" = None      # for list[...]
+    alts: tuple = ()                    # for a union: its TypeRefs
 
 
 # ---- expressions -------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Types are short strings: int, bool, text, player, none, any, enum:E, comp:K (comp:* for a
 component of any kind), list:T, zone (a concrete zone), zones (a per-player zone family that still
-needs its `[player]`), cell, range. Every part of the checker (checker.py and its check_*.py parts)
+needs its `[player]`), cell, range, and union:comp:K+player ("a K or a player", `K or player`). Every part of the checker (checker.py and its check_*.py parts)
 reads them from here.
 """
 from __future__ import annotations
@@ -50,6 +50,61 @@ def is_list_like(t: str) -> bool:
 
 def is_comp(t: str) -> bool:
     return t.startswith("comp:") or t in ("any", "none")
+
+
+# ---- unions: "a creature or a player" ----
+# Players and components are both small numbers at run time, so inside a union a player p is held
+# as -1 - p (negative: never a component). The checker says where a player value enters a union (it
+# is tagged there) and where a name narrowed to a player is read (it is untagged there); the
+# compiler writes both as `-1 - x`, which is its own inverse.
+UNION = "union:"
+
+
+def union_of(comp: str) -> str:
+    """The union of components of type `comp` (comp:K or comp:*) and players."""
+    return f"{UNION}{comp}+player"
+
+
+def is_union(t: str) -> bool:
+    return t.startswith(UNION)
+
+
+def union_comp(t: str) -> str:
+    """The component part of a union type (comp:K or comp:*)."""
+    return t[len(UNION):].split("+")[0]
+
+
+def joined(a: str, b: str) -> str | None:
+    """The type of a value that is sometimes `a` and sometimes `b`, when one of them is a union or
+    a player and the other a component (None: no union joins them). A player joins as itself."""
+    if a == b and is_union(a):
+        return a
+    for x, y in ((a, b), (b, a)):
+        if is_union(x) and (y == "player" or y.startswith("comp:") and comp_fits(y, union_comp(x))):
+            return x
+        if x == "player" and y.startswith("comp:"):
+            return union_of(y)
+    return None
+
+
+def comp_fits(got: str, want: str) -> bool:
+    return got == want or "comp:*" in (got, want)
+
+
+def enters_union(got: str, want: str) -> str | None:
+    """Where a value of type `got` stands for a `want`: how it must be tagged ("one": a player,
+    "list": a list of players), "" if it fits as it is, None if this is no union's business."""
+    if is_union(want):
+        if got == "player":
+            return "one"
+        if got in ("none", "any") or got.startswith("comp:") and comp_fits(got, union_comp(want)) or \
+                is_union(got) and comp_fits(union_comp(got), union_comp(want)):
+            return ""
+        return None
+    if want.startswith("list:") and is_union(want[5:]) and is_list_like(got):
+        inner = enters_union(elem(got), want[5:])
+        return {"one": "list", "": ""}.get(inner) if inner is not None else None
+    return None
 
 
 def compatible(a: str, b: str) -> bool:
@@ -107,6 +162,8 @@ def show(t: str) -> str:
         return f"list of {show(t[5:])}"
     if t.startswith("comp:"):
         return "component" if t == "comp:*" else t[5:]
+    if is_union(t):
+        return f"{show(union_comp(t))} or player"
     if t.startswith("enum:"):
         return t[5:]
     return {"zones": "zone per player or per cell (index it)"}.get(t, t)

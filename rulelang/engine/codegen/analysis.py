@@ -42,7 +42,7 @@ def _unrolls(param: dict) -> bool:
 def _shown_shape(param: dict) -> str:
     """The shape of a parameter's values, from how they are shown (a component, cell, player or enum)."""
     how = param.get("show", "plain")
-    return SCALAR if how in ("comp", "cell", "player") or how.startswith("enum:") else ANY
+    return SCALAR if how in ("comp", "cell", "player", "comp_or_player") or how.startswith("enum:") else ANY
 
 
 def _memo_key(srcs: list[str]) -> str:

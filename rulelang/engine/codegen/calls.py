@@ -33,6 +33,8 @@ class CallLowering:
             return f"_comp_text({fn.use('LB')}, {v})"
         if how == "player":
             return f"_ptext({v})"
+        if how == "comp_or_player":
+            return f"_union_text({fn.use('LB')}, {v})"
         if how == "plain":
             return f"_plain({v})"
         name = self.const(make_texter(how, self.enum_text, self.geometry), "X", ("text", how))

@@ -95,7 +95,7 @@ def private_to(m, chooser: int, value, at: int | None = None) -> None:
     """Note the answer about to be logged as private when some seat cannot see the component it
     names, at this moment: its text is then for the chooser and those who can see it alone. By
     identity, never by label: a face-up card named like a hidden one tells nothing of it."""
-    if type(value) is not int:                          # a pass, `done`, a declined pick
+    if type(value) is not int or value < 0:             # a pass, `done`, a declined pick, a player (-1 - p)
         return
     seats = [p for p in range(m.players) if p == chooser or seen_by(m, value, p)]
     if len(seats) < m.players:
@@ -133,7 +133,7 @@ def _options(m, values, texter, unseen_by=None) -> dict:
             text, v = v
         else:
             text = texter(labels, v)
-        if unseen_by is not None and type(v) is int and not seen_by(m, v, unseen_by):
+        if unseen_by is not None and type(v) is int and v >= 0 and not seen_by(m, v, unseen_by):
             text = slot_text(m, v)
         m.work -= len(text) + 1                # (each option's text is made, kept and shown: charged)
         if text in (PASS, "done"):
@@ -177,7 +177,8 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
         pairs = remaining
         who = _unseen_by(m, chooser, comps)
         if who is not None:                # (a component its chooser cannot see: by its place)
-            pairs = [(slot_text(m, v) if type(v) is int and not seen_by(m, v, who) else t, v) for t, v in pairs]
+            pairs = [(slot_text(m, v) if type(v) is int and v >= 0 and not seen_by(m, v, who) else t, v)
+                     for t, v in pairs]
         got = _choose_many(m, chooser, prompt, list(range(len(pairs))), lambda lb, i: pairs[i][0], lo, hi,
                            ordered, optional, always, comps and [v for _, v in pairs])
         return got if got is SKIP else [pairs[i][1] for i in got]
@@ -293,12 +294,22 @@ def _comp_seen_text(m, lb, v):
     return lb[v] if seen_by(m, v, m.me) else slot_text(m, v)
 
 
+def _union_text(lb, v):
+    """A value of a union ("a creature or a player"): a player p is held as -1 - p."""
+    return "none" if v is None else player_text(-1 - v) if v < 0 else lb[v]
+
+
+def _union_seen_text(m, lb, v):
+    """_comp_seen_text for a union: a player is seen by everyone."""
+    return _union_text(lb, v) if v is None or v < 0 else _comp_seen_text(m, lb, v)
+
+
 def _all_seen(m, args) -> bool:
     """Does the player to act see every component among an action's component arguments? (Else
     the rules' `as` words, which may name them, are not used.)"""
     for a in args:
         for v in (a if isinstance(a, (tuple, list)) else (a,)):
-            if type(v) is int and not seen_by(m, v, m.me):
+            if type(v) is int and v >= 0 and not seen_by(m, v, m.me):     # (-1 - p: a player, seen by all)
                 return False
     return True
 
@@ -699,5 +710,6 @@ NAMESPACE = {
     "_emit": _emit, "_open": _open, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
     "_reveal": _reveal, "_tell": _tell, "_forget": _forget, "_grant": _grant,
     "_watched_move": _watched_move, "_created": _created,
-    "_comp_seen_text": _comp_seen_text, "_all_seen": _all_seen,
+    "_comp_seen_text": _comp_seen_text, "_all_seen": _all_seen, "_union_text": _union_text,
+    "_union_seen_text": _union_seen_text,
 }

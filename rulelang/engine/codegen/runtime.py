@@ -683,6 +683,8 @@ def make_texter(how: str, enum_text: dict, geometry):
         return lambda lb, v: "none" if v is None else lb[v]
     if how == "player":
         return lambda lb, v: player_text(v)
+    if how == "comp_or_player":                # a union holds a player p as -1 - p
+        return lambda lb, v: "none" if v is None else player_text(-1 - v) if v < 0 else lb[v]
     if how == "cell":
         cells = geometry.names if geometry else []
         return lambda lb, v: "none" if v is None else cells[v]

@@ -456,7 +456,7 @@ class StatementLowering:
             label = self.ex(s["as"], inner)
             values, texter = f"[({label.src}, {q}) for {q} in {values}]", "None"
         got = fn.new("t")
-        comps = s["show"] in ("comp", "list:comp")      # answers naming components may be private
+        comps = s["show"] in ("comp", "list:comp", "comp_or_player", "list:comp_or_player")  # answers naming components may be private
         if s["mode"] == "one":
             fn.emit(f"{got} = _choose_one(m, {by}, {prompt}, {values}, {texter}, {s['optional']}, "
                     f"{bool(s.get('always'))}, {comps})")
