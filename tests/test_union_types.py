@@ -138,3 +138,22 @@ def test_a_union_joins_where_lists_or_branches_meet_and_a_def_takes_either():
     m.apply("bolt Goblin")
     m.apply("zap")                          # (P1 has no creature left: the choice is forced)
     assert m.messages[-1] == "player P1, creature Goblin, 2, P1"
+
+
+def test_contains_and_in_tag_a_player_so_it_is_never_taken_for_component_0():
+    # the Goblin is component 0 and P1 is player 0: in a union they must not be equal
+    source = '''game "c" {
+  players 2
+  kind Creature { name: text  label name }
+  zone field: set per player, public
+  def targets: list[Creature or player] = [c for c in field[0]] + [players[1]]
+  setup { create Creature(name: "Goblin") in field[0] }
+  turn { step s { action a {
+    log text(contains(targets, me)) + " " + text(me in targets) + " " + text(contains(targets, players[1]))
+        + " " + text(players[1] in targets) + " " + text(contains(targets, top(field[0])))
+    finish draw
+  } } }
+}'''
+    m = rulelang.Game(rulelang.compile_source(source, "c.rules")).new_match(seed=1)
+    m.apply("a")
+    assert m.messages[-1] == "false false true true true"

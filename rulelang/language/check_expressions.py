@@ -418,6 +418,9 @@ class ExpressionChecks:
             for i, kind in enumerate(spec.params[:len(types)]):
                 if kind != "any":
                     need(i, *ARG_TESTS[kind])
+            if name == "contains" and len(types) == 2 and is_union(elem(t0)) and \
+                    not self.fits(args[1], types[1], elem(t0)):          # contains(targets, me): tagged
+                self.error("E201", f"{show(types[1])} can never be in a {show(t0)}", e.span)
             return {"elem": elem(t0), "list:elem": "list:" + elem(t0)}.get(spec.result, spec.result)
         if name in ("max", "min"):
             if len(types) == 1 or (len(types) == 2 and types[0].startswith("list:")):
