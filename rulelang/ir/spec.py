@@ -80,7 +80,8 @@ class Builtin:
 
 # The kinds of argument a builtin's `params` may name (the checker holds the test for each, and the
 # words "`f` needs …" use).
-ARG_KINDS = ("any", "sized", "list", "ints", "bools", "sortable", "text", "separator", "player", "int", "component")
+ARG_KINDS = ("any", "sized", "list", "ints", "bools", "sortable", "text", "separator", "player", "int", "component",
+             "board", "cell", "cells", "cellkind", "direction", "side", "steps", "cellcount")
 
 BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "size": Builtin(1, 1, ("sized",), "int", pure=True, doc=("size(z)", "how many")),
@@ -124,28 +125,28 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "players_from": Builtin(1, 1, ("player",), "list:player",
                             doc=("players_from(p)", "every seat in turn order, starting "
                                                        "with p: [p, the next seat, …]")),
-    "cells": Builtin(1, 2, board=True, doc=("cells(board[, kind])", "a board's cells (or those of a kind: "
+    "cells": Builtin(1, 2, ("board", "cellkind"), "list:cell", board=True, doc=("cells(board[, kind])", "a board's cells (or those of a kind: "
                                             "`\"octagon\"`, `\"socket\"`, `\"square\"`, `\"hex\"`)")),
-    "neighbours": Builtin(1, 2, board=True, doc=("neighbours(c[, kind])", "the cells next to c (of c's kind, or the "
+    "neighbours": Builtin(1, 2, ("cell", "cellkind"), "list:cell", board=True, doc=("neighbours(c[, kind])", "the cells next to c (of c's kind, or the "
                                                  "touching cells of another kind: an octagon's sockets)")),
-    "step": Builtin(2, 2, board=True, doc=("step(c, dir)", "one step from c in a direction (or `none`)")),
-    "directions": Builtin(1, 1, board=True, doc=("directions(board)", "`\"n\" \"s\" \"e\" \"w\"` (+ `\"ne\" "
+    "step": Builtin(2, 2, ("cell", "direction"), "cell", board=True, doc=("step(c, dir)", "one step from c in a direction (or `none`)")),
+    "directions": Builtin(1, 1, ("board",), "list:text", board=True, doc=("directions(board)", "`\"n\" \"s\" \"e\" \"w\"` (+ `\"ne\" "
                           "\"nw\" \"se\" \"sw\"` with `diagonal`; hexes: `\"e\" \"w\" \"ne\" \"nw\" \"se\" \"sw\"`)")),
-    "line": Builtin(3, 3, board=True, doc=("line(c, dir, n)", "up to n cells in a straight line from c (c left out)")),
-    "between": Builtin(2, 2, board=True, doc=("between(a, b)", "the cells strictly between two cells in a line")),
-    "direction": Builtin(2, 2, board=True, doc=("direction(a, b)", "the direction from a to b")),
-    "distance": Builtin(2, 2, board=True, doc=("distance(a, b)", "steps over neighbours")),
+    "line": Builtin(3, 3, ("cell", "direction", "cellcount"), "list:cell", board=True, doc=("line(c, dir, n)", "up to n cells in a straight line from c (c left out)")),
+    "between": Builtin(2, 2, ("cell", "cell"), "list:cell", board=True, doc=("between(a, b)", "the cells strictly between two cells in a line")),
+    "direction": Builtin(2, 2, ("cell", "cell"), "text", board=True, doc=("direction(a, b)", "the direction from a to b")),
+    "distance": Builtin(2, 2, ("cell", "cell"), "int", board=True, doc=("distance(a, b)", "steps over neighbours")),
     "reachable": Builtin(3, 3, board=True, doc=("reachable(c, n, passable)", "the cells reachable in 1..n steps, "
                          "every cell entered satisfying the def `passable(cell)`")),
     "cell": Builtin(2, 3, board=True, doc=("cell(board, \"a1\") / cell(board, col, row)", "one cell, by name or by "
                     "column and row (from 1; row 1 is the bottom row; `none` off the board)")),
-    "rows": Builtin(1, 1, board=True, doc=("rows(board)", "how many rows the board has")),
-    "cols": Builtin(1, 1, board=True, doc=("cols(board)", "how many columns the board has")),
-    "edge": Builtin(2, 2, board=True, doc=("edge(board, side)", "the cells along a side of the board: \"n\" (the "
+    "rows": Builtin(1, 1, ("board",), "int", board=True, doc=("rows(board)", "how many rows the board has")),
+    "cols": Builtin(1, 1, ("board",), "int", board=True, doc=("cols(board)", "how many columns the board has")),
+    "edge": Builtin(2, 2, ("board", "side"), "list:cell", board=True, doc=("edge(board, side)", "the cells along a side of the board: \"n\" (the "
                     "top row), \"s\", \"e\", \"w\"; a hexagon's sides are \"n\" \"s\" \"ne\" \"nw\" \"se\" \"sw\"")),
-    "line_in": Builtin(3, 3, board=True, doc=("line_in(c, dir, cells)", "the cells in a straight line from c (c left "
+    "line_in": Builtin(3, 3, ("cell", "direction", "cells"), "list:cell", board=True, doc=("line_in(c, dir, cells)", "the cells in a straight line from c (c left "
                        "out) as long as they are in `cells`: for N in a row")),
-    "opposite": Builtin(1, 1, doc=("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\"")),
+    "opposite": Builtin(1, 1, ("direction",), "text", doc=("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\"")),
     "rules_text": Builtin(1, 1, ("component",), "text", runtime="_rules_text",
                           doc=("rules_text(c)", "a component's rules text, as players read it: its card's `text "
                                "\"…\"`, then its kind's `text E` (`me` as where it is read), on one line; \"\" when "

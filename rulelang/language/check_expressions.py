@@ -442,52 +442,17 @@ class ExpressionChecks:
         return self.board_result(e, name, types, need)
 
     def board_result(self, e, name: str, types: list[str], need) -> str:
+        """The two board builtins with a rule of their own (every other one is typed from its entry
+        in ir/spec.py): `cell` takes a name or a column and a row, `reachable` the name of a def."""
         is_cell = lambda t: compatible(t, "cell")
-        is_board = lambda t: t in ("board", "any")
-        is_text = lambda t: compatible(t, "text")
-        if name in ("cells", "directions", "rows", "cols"):
-            need(0, is_board, "a board")
-            if len(types) == 2:
-                need(1, is_text, "a cell kind such as \"octagon\"")
-            return {"cells": "list:cell", "directions": "list:text"}.get(name, "int")
         if name == "cell":
-            need(0, is_board, "a board")
+            need(0, lambda t: t in ("board", "any"), "a board")
             if len(types) == 3:                        # cell(board, col, row): by numbers from 1
                 need(1, lambda t: compatible(t, "int"), "a column number (from 1)")
                 need(2, lambda t: compatible(t, "int"), "a row number (from 1, the bottom row)")
             else:
-                need(1, is_text, "a cell name such as \"a1\"")
+                need(1, lambda t: compatible(t, "text"), "a cell name such as \"a1\"")
             return "cell"
-        if name == "edge":
-            need(0, is_board, "a board")
-            need(1, is_text, "a side such as \"n\"")
-            return "list:cell"
-        if name == "line_in":
-            need(0, is_cell, "a cell")
-            need(1, is_text, "a direction such as \"n\"")
-            need(2, lambda t: is_list_like(t) and compatible(elem(t), "cell"), "a list of cells")
-            return "list:cell"
-        if name == "opposite":
-            need(0, is_text, "a direction such as \"ne\"")
-            return "text"
-        if name == "neighbours":
-            need(0, is_cell, "a cell")
-            if len(types) == 2:
-                need(1, is_text, "a cell kind such as \"socket\"")
-            return "list:cell"
-        if name == "step":
-            need(0, is_cell, "a cell")
-            need(1, is_text, "a direction such as \"n\"")
-            return "cell"
-        if name == "line":
-            need(0, is_cell, "a cell")
-            need(1, is_text, "a direction such as \"n\"")
-            need(2, lambda t: compatible(t, "int"), "a number of cells")
-            return "list:cell"
-        if name in ("between", "direction", "distance"):
-            need(0, is_cell, "a cell")
-            need(1, is_cell, "a cell")
-            return {"between": "list:cell", "direction": "text"}.get(name, "int")
         if name == "reachable":
             need(0, is_cell, "a cell")
             need(1, lambda t: compatible(t, "int"), "a number of steps")
@@ -497,7 +462,7 @@ class ExpressionChecks:
                 self.error("E201", "`reachable` needs the name of a def of one cell that says if a step may "
                                    "enter it", (arg or e).span)
             return "list:cell"
-        # every builtin in irspec's table has its result type above: one added there needs one here
+        # every builtin in irspec's table has its params and result there, or a rule above
         raise AssertionError(f"no result type for the builtin `{name}`")
 
     def comprehension(self, c: n.Comprehension) -> str:

@@ -137,6 +137,14 @@ ARG_TESTS = {
     "player": (lambda t: compatible(t, "player"), "a player"),
     "int": (lambda t: compatible(t, "int"), "a number"),
     "component": (lambda t: t.startswith("comp:") or t in ("any", "none"), "a component"),
+    "board": (lambda t: t in ("board", "any"), "a board"),
+    "cell": (lambda t: compatible(t, "cell"), "a cell"),
+    "cells": (lambda t: is_list_like(t) and compatible(elem(t), "cell"), "a list of cells"),
+    "cellkind": (lambda t: compatible(t, "text"), "a cell kind such as \"octagon\""),
+    "direction": (lambda t: compatible(t, "text"), "a direction such as \"n\""),
+    "side": (lambda t: compatible(t, "text"), "a side such as \"n\""),
+    "steps": (lambda t: compatible(t, "int"), "a number of steps"),
+    "cellcount": (lambda t: compatible(t, "int"), "a number of cells"),
 }
 
 
