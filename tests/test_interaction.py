@@ -1083,7 +1083,7 @@ def test_a_response_with_a_choice(last_call):
     play(m, "call", "Jump")
     q = m.question
     assert q["chooser"] == 2 and q["prompt"] == "jump by" and texts(m) == ["2", "4"]
-    assert q["stack"] == [{"effect": "Jump: last_call", "source": 1, "controller": 2}]   # Jump is component 1
+    assert q["stack"] == [{"effect": "Jump: last call", "source": 1, "controller": 2}]   # Jump is component 1
     m.apply("4")
     # high is 4: Raise no longer applies, Jump is used: nobody can respond, the window closes
     assert m.pending is None and var(m, "high") == 4 and var(m, "whos") == [2]

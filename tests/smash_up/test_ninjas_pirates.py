@@ -313,7 +313,7 @@ def test_smoke_bomb_is_destroyed_at_the_start_of_its_owners_turn():
     m = pos.match()
     play(m, "done")                                  # P1 draws; P2's turn starts
     assert m.question["chooser"] == 1 and m.question["prompt"] == "which ability resolves first"
-    play(m, "Smoke Bomb: turn_start")
+    play(m, "Smoke Bomb: start of turn")
     assert m.question is None and m.state()["current"] == 1
     assert zone(m, "attached") == []
     assert zone(m, "discard", 1) == ["Infiltrate", "Smoke Bomb"]

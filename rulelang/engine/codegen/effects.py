@@ -447,7 +447,7 @@ def _collect(m, entries, args: tuple) -> None:
             for c in _holders(m, entry):
                 me = m.me = _controller(m, c)
                 if entry.where is None or entry.where(m, c, *args[:entry.arity]):
-                    m.trig.append((entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.name}"))
+                    m.trig.append((entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.said}"))
                 m.me = saved
     finally:
         m.me = saved
@@ -461,7 +461,7 @@ def emit_builtin(m, name: str) -> None:
             for c in _holders(m, entry):
                 me = m.me = _controller(m, c)
                 if entry.where is None or entry.where(m, c):
-                    m.trig.append((entry.proc, (c,), me, c, f"{m.labels[c]}: {name}"))
+                    m.trig.append((entry.proc, (c,), me, c, f"{m.labels[c]}: {entry.said}"))
                 m.me = saved
     finally:
         m.me = saved
@@ -535,7 +535,7 @@ def _respond(m, got: tuple, p: int, name: str):
     """Run the response p chose: a card's, or p's own (then the running effect is named by p)."""
     entry, full, c = got
     m.work -= 1
-    label = f"{m.labels[c]}: {name}" if c is not None else f"{player_text(p)}: {entry.label}"
+    label = f"{m.labels[c]}: {name.replace('_', ' ')}" if c is not None else f"{player_text(p)}: {entry.label}"
     return _run_effect(m, entry.proc, full, p, c, label)
 
 

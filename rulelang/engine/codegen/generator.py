@@ -449,8 +449,9 @@ def _ability_tables(self, low: Lowerer) -> None:
         params = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
         arity = len(params) - (1 if card is not None else 0)
         name = a["name"] + (" " + a["zone"] if "zone" in a else "")      # (`enter hand`)
-        label = (f"{card}: {name}" if card is not None else name if top_level[a["name"]] == 1
-                 else f"{name} (line {a.get('line', '?')})")     # (several on one event: told apart)
+        said = _EVENT_WORDS.get(name) or name.replace("_", " ")          # (AbilityEntry.said)
+        label = (f"{card}: {said}" if card is not None else said if top_level[a["name"]] == 1
+                 else f"{said} (line {a.get('line', '?')})")     # (several on one event: told apart)
         entry = AbilityEntry(card, proc, where, zones, arity, name, label)
         form = a["form"]
         if form == "hook":
@@ -488,13 +489,20 @@ Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
 
 
 
+# The engine's own events as a question names an ability on them ("Smoke Bomb: start of turn");
+# a rule file's events read as their names, with spaces for `_`.
+_EVENT_WORDS = {"turn_start": "start of turn", "turn_end": "end of turn", "round_start": "start of round",
+                "round_end": "end of round"}
+
+
 class AbilityEntry:
     """One ability as the engine dispatches it (see effects.py)."""
-    __slots__ = ("card", "proc", "where", "zones", "arity", "name", "label")
+    __slots__ = ("card", "proc", "where", "zones", "arity", "name", "label", "said")
 
     def __init__(self, card, proc, where, zones, arity: int, name: str, label: str):
         self.card, self.proc, self.where, self.zones = card, proc, where, zones
         self.arity, self.name, self.label = arity, name, label
+        self.said = _EVENT_WORDS.get(name) or name.replace("_", " ")    # its event, as a player reads it
 
 
 class Compiled:
