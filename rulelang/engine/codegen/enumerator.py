@@ -14,57 +14,87 @@ class ActionEnumerator:
     """A mixin of the Lowerer: see generator.py."""
 
     def conjuncts(self, e, ctx: Ctx) -> list[P]:
-        """The `and`-conjuncts of a require, through inlined defs and unrolled `all`."""
+        """The `and`-conjuncts of a require, through inlined defs and unrolled `all`: a node kind with
+        a way of its own (CONJUNCT_KINDS) first, then a quantifier tested by a loop, else the whole."""
         if e is None:
             return []
-        k = e["k"]
-        if k == "bin" and e["op"] == "and":
+        split = self.CONJUNCT_KINDS.get(e["k"])
+        parts = split(self, e, ctx) if split is not None else None
+        if parts is not None:
+            return parts
+        loop = self.quantifier_conjunct(e, ctx)
+        if loop is not None:
+            return [loop]
+        p = self.ex(e, ctx)
+        if _known(p) and p.const:
+            return []
+        return [p]
+
+    def conjuncts_of_logic(self, e, ctx: Ctx) -> list[P] | None:
+        """`a and b`: both sides' conjuncts (none past a constant false); `a or b` with a known `a`:
+        none, or b's. None where the node is a single conjunct."""
+        if e["op"] == "and":
             left = self.conjuncts(e["l"], ctx)
             if any(_known(p) and not p.const for p in left):
                 return left
             return left + self.conjuncts(e["r"], ctx)
-        if k == "bin" and e["op"] == "or":
+        if e["op"] == "or":
             left = self.ex(e["l"], ctx)
             if _known(left):
                 return [] if left.const else self.conjuncts(e["r"], ctx)
-        if k == "if":
-            c = self.ex(e["c"], ctx)
-            if _known(c):
-                return self.conjuncts(e["t"] if c.const else e["e"], ctx)
-        if k == "def":
-            inl = self.inline(e["n"], e["a"], ctx)
-            if inl is not None and e["n"] not in self.impure_defs:
-                return self.conjuncts(inl[0], inl[1])
-        if k == "call" and e["f"] == "all" and e["a"][0]["k"] == "comp":
+        return None
+
+    def conjuncts_of_if(self, e, ctx: Ctx) -> list[P] | None:
+        """`if` with a known condition: the conjuncts of the branch taken."""
+        c = self.ex(e["c"], ctx)
+        if _known(c):
+            return self.conjuncts(e["t"] if c.const else e["e"], ctx)
+        return None
+
+    def conjuncts_of_def(self, e, ctx: Ctx) -> list[P] | None:
+        """A pure def that can be inlined: the conjuncts of its body."""
+        inl = self.inline(e["n"], e["a"], ctx)
+        if inl is not None and e["n"] not in self.impure_defs:
+            return self.conjuncts(inl[0], inl[1])
+        return None
+
+    def conjuncts_of_call(self, e, ctx: Ctx) -> list[P] | None:
+        """`all` of an unrolled pure comprehension: one conjunct per element (`where` as a premise)."""
+        if e["f"] == "all" and e["a"][0]["k"] == "comp":
             parts = self.unrolled(e["a"][0], ctx)
             if parts is not None and all(x.pure and (w is None or w.pure) for x, w in parts):
                 out = []
                 for x, w in parts:
                     out.append(x if w is None else P(f"(not {w.t} or {x.t})", *_join(x, w)))
                 return out
-        # `all(...)`, `any(...)` and their negations over a comprehension: tested by a plain loop in
-        # the enumerator (no list, no function call per test); `not all(x)` is `any(not x)`
-        negated = k == "un" and e["op"] == "not"
+        return None
+
+    CONJUNCT_KINDS = {"bin": conjuncts_of_logic, "if": conjuncts_of_if, "def": conjuncts_of_def,
+                      "call": conjuncts_of_call}
+
+    def quantifier_conjunct(self, e, ctx: Ctx) -> P | None:
+        """`all(...)`, `any(...)` and their negations over a comprehension: tested by a plain loop in
+        the enumerator (no list, no function call per test); `not all(x)` is `any(not x)`. The
+        conjunct carries its loop (P.loop); None where it is not such a test."""
+        negated = e["k"] == "un" and e["op"] == "not"
         q = e["x"] if negated else e
-        if q["k"] == "call" and q["f"] in ("all", "any") and q["a"][0]["k"] == "comp" and not ctx.in_comp \
-                and self.unrolled(q["a"][0], ctx) is None:
-            p = self.ex(e, ctx)
-            if p.pure and not _known(p):
-                c = q["a"][0]
-                it = self.seq(c["in"], ctx)
-                var = ctx.fn.new("q")
-                inner = ctx.child()
-                inner.names[c["v"]] = Name(var, 0, it.elem)
-                x = self.ex(c["x"], inner)
-                w = self.ex(c["where"], inner) if c.get("where") is not None else None
-                kind = q["f"] if not negated else {"all": "any", "any": "all"}[q["f"]]
-                test = x.t if not negated else f"(not {x.t})"
-                p.loop = (kind, var, it.src, test, w.t if w is not None else None)
-                return [p]
+        if not (q["k"] == "call" and q["f"] in ("all", "any") and q["a"][0]["k"] == "comp" and not ctx.in_comp
+                and self.unrolled(q["a"][0], ctx) is None):
+            return None
         p = self.ex(e, ctx)
-        if _known(p) and p.const:
-            return []
-        return [p]
+        if not p.pure or _known(p):
+            return None
+        c = q["a"][0]
+        it = self.seq(c["in"], ctx)
+        var = ctx.fn.new("q")
+        inner = ctx.child()
+        inner.names[c["v"]] = Name(var, 0, it.elem)
+        x = self.ex(c["x"], inner)
+        w = self.ex(c["where"], inner) if c.get("where") is not None else None
+        kind = q["f"] if not negated else {"all": "any", "any": "all"}[q["f"]]
+        test = x.t if not negated else f"(not {x.t})"
+        p.loop = (kind, var, it.src, test, w.t if w is not None else None)
+        return p
 
     def gen_enumerator(self, si: int, step: dict) -> None:
         # (named st_enum{si}_ when some defs are memoised while a listing runs: see listing_memo)
