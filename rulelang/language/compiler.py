@@ -427,67 +427,85 @@ class Compiler:
         return self.expr(e)
 
     def expr(self, e):
+        """An expression's IR (None for none), by the method its node's type has in EXPRESSION_LOWERING."""
         if e is None:
             return None
-        if isinstance(e, n.Lit):
-            return {"k": "lit", "v": e.value}
-        if isinstance(e, n.Name):
-            return self.name(e)
-        if isinstance(e, n.Unary):
-            return {"k": "un", "op": e.op, "x": self.expr(e.operand)}
-        if isinstance(e, n.Binary):
-            if e.op == "..":
-                return {"k": "range", "lo": self.expr(e.left), "hi": self.expr(e.right)}
-            if e.op == "in":
-                return {"k": "in", "x": self.expr(e.left), "in": self.expr(e.right)}
-            out = {"k": "bin", "op": e.op, "l": self.expr(e.left), "r": self.expr(e.right)}
-            if e.op in ("==", "!=") and self.scalar(e.left) and self.scalar(e.right):
-                out["scalar"] = True          # neither side can be a list: the engine compares directly
-            return out
-        if isinstance(e, n.Cond):
-            return {"k": "if", "c": self.expr(e.test), "t": self.expr(e.then), "e": self.expr(e.other)}
-        if isinstance(e, n.Attr):
-            kind = "cellattr" if self.type_of(e.obj) == "cell" else "attr"
-            return {"k": kind, "x": self.expr(e.obj), "n": e.name, "line": self.line(e)}
-        if isinstance(e, n.Index):
-            ref = self.c.refs.get(id(e.obj))
-            if ref and ref[0] == "table":
-                return {"k": "table", "n": ref[1], "i": self.expr(e.index), "line": self.line(e)}
-            if ref and ref[0] == "zone":
-                return {"k": "zone", "n": ref[1], "i": self.expr(e.index)}
-            if ref and ref[0] == "var":
-                return {"k": "var", "n": ref[1], "i": self.expr(e.index)}
-            return {"k": "index", "x": self.expr(e.obj), "i": self.expr(e.index), "line": self.line(e)}
-        if isinstance(e, n.Call):
-            sym = self.syms.get(e.name)
-            ref = self.c.refs.get(id(e))        # a def, or a builtin function (a def may hide one: W220)
-            if (ref[0] == "def") if ref is not None else (sym is not None and sym.kind == "def"):
-                return {"k": "def", "n": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
-            if e.name == "text":
-                return self.text(e.args[0])
-            if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
-                args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
-                return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
-            if e.name in ("max", "min") and len(e.args) == 2 and self.type_of(e.args[0]).startswith("list:"):
-                return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "or": True,
-                        "line": self.line(e)}          # max(xs, 0): 0 when xs is empty
-            if e.name == "count" and len(e.args) == 1 and self.type_of(e.args[0]) == "list:bool":
-                return self.count_true(self.expr(e.args[0]), e)
-            return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
-        if isinstance(e, n.Can):
-            return {"k": "can", "hook": e.hook, "a": [self.expr(a) for a in e.args], "of": self.expr(e.card)}
-        if isinstance(e, n.Aggregate):
-            if e.name == "count" and self.type_of(e.comp.elem) == "bool":
-                return self.count_true(self.comprehension(e.comp), e)
-            if e.default is not None:
-                return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp), self.expr(e.default)], "or": True,
-                        "line": self.line(e)}
-            return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
-        if isinstance(e, n.ListLit):
-            return {"k": "list", "items": [self.expr(x) for x in e.items]}
-        if isinstance(e, n.ListComp):
-            return self.comprehension(e.comp)
-        raise AssertionError(f"unknown expression {type(e).__name__}")
+        lower = EXPRESSION_LOWERING.get(type(e))
+        if lower is None:
+            raise AssertionError(f"unknown expression {type(e).__name__}")
+        return lower(self, e)
+
+    def expr_lit(self, e: n.Lit) -> dict:
+        return {"k": "lit", "v": e.value}
+
+    def expr_unary(self, e: n.Unary) -> dict:
+        return {"k": "un", "op": e.op, "x": self.expr(e.operand)}
+
+    def expr_binary(self, e: n.Binary) -> dict:
+        """A range (`..`), a membership (`in`), or an operator; `==`/`!=` of two single values marked."""
+        if e.op == "..":
+            return {"k": "range", "lo": self.expr(e.left), "hi": self.expr(e.right)}
+        if e.op == "in":
+            return {"k": "in", "x": self.expr(e.left), "in": self.expr(e.right)}
+        out = {"k": "bin", "op": e.op, "l": self.expr(e.left), "r": self.expr(e.right)}
+        if e.op in ("==", "!=") and self.scalar(e.left) and self.scalar(e.right):
+            out["scalar"] = True          # neither side can be a list: the engine compares directly
+        return out
+
+    def expr_cond(self, e: n.Cond) -> dict:
+        return {"k": "if", "c": self.expr(e.test), "t": self.expr(e.then), "e": self.expr(e.other)}
+
+    def expr_attr(self, e: n.Attr) -> dict:
+        """A component's field, or a cell's attribute (name, row, col, kind)."""
+        kind = "cellattr" if self.type_of(e.obj) == "cell" else "attr"
+        return {"k": kind, "x": self.expr(e.obj), "n": e.name, "line": self.line(e)}
+
+    def expr_index(self, e: n.Index) -> dict:
+        """`X[i]`: a table's row, a zone or variable per player (or key), else an element of a list."""
+        ref = self.c.refs.get(id(e.obj))
+        if ref and ref[0] == "table":
+            return {"k": "table", "n": ref[1], "i": self.expr(e.index), "line": self.line(e)}
+        if ref and ref[0] == "zone":
+            return {"k": "zone", "n": ref[1], "i": self.expr(e.index)}
+        if ref and ref[0] == "var":
+            return {"k": "var", "n": ref[1], "i": self.expr(e.index)}
+        return {"k": "index", "x": self.expr(e.obj), "i": self.expr(e.index), "line": self.line(e)}
+
+    def expr_call(self, e: n.Call) -> dict:
+        """A def's call, or a builtin's; a few builtins take their arguments in a form of their own."""
+        sym = self.syms.get(e.name)
+        ref = self.c.refs.get(id(e))        # a def, or a builtin function (a def may hide one: W220)
+        if (ref[0] == "def") if ref is not None else (sym is not None and sym.kind == "def"):
+            return {"k": "def", "n": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
+        if e.name == "text":
+            return self.text(e.args[0])
+        if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
+            args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
+            return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
+        if e.name in ("max", "min") and len(e.args) == 2 and self.type_of(e.args[0]).startswith("list:"):
+            return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "or": True,
+                    "line": self.line(e)}          # max(xs, 0): 0 when xs is empty
+        if e.name == "count" and len(e.args) == 1 and self.type_of(e.args[0]) == "list:bool":
+            return self.count_true(self.expr(e.args[0]), e)
+        return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
+
+    def expr_can(self, e: n.Can) -> dict:
+        return {"k": "can", "hook": e.hook, "a": [self.expr(a) for a in e.args], "of": self.expr(e.card)}
+
+    def expr_aggregate(self, e: n.Aggregate) -> dict:
+        """`sum(x for x in xs)` and the like: a builtin of a comprehension (with its `or` default)."""
+        if e.name == "count" and self.type_of(e.comp.elem) == "bool":
+            return self.count_true(self.comprehension(e.comp), e)
+        if e.default is not None:
+            return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp), self.expr(e.default)], "or": True,
+                    "line": self.line(e)}
+        return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
+
+    def expr_list(self, e: n.ListLit) -> dict:
+        return {"k": "list", "items": [self.expr(x) for x in e.items]}
+
+    def expr_list_comp(self, e: n.ListComp) -> dict:
+        return self.comprehension(e.comp)
 
     def count_true(self, items: dict, e) -> dict:
         """`count` of true/false values counts the true ones (`count(x > 2 for x in xs)`)."""
@@ -542,6 +560,14 @@ STATEMENT_LOWERING = {
     n.Create: Compiler.stmt_create, n.Log: Compiler.stmt_log, n.CreateCards: Compiler.stmt_create_cards,
     n.Choose: Compiler.stmt_choose, n.May: Compiler.stmt_may, n.Emit: Compiler.stmt_emit, n.Open: Compiler.stmt_open,
     n.RunHook: Compiler.stmt_run, n.Reveal: Compiler.stmt_reveal, n.Grant: Compiler.stmt_grant,
+}
+
+# Each expression kind's lowering
+EXPRESSION_LOWERING = {
+    n.Lit: Compiler.expr_lit, n.Name: Compiler.name, n.Unary: Compiler.expr_unary, n.Binary: Compiler.expr_binary,
+    n.Cond: Compiler.expr_cond, n.Attr: Compiler.expr_attr, n.Index: Compiler.expr_index, n.Call: Compiler.expr_call,
+    n.Can: Compiler.expr_can, n.Aggregate: Compiler.expr_aggregate, n.ListLit: Compiler.expr_list,
+    n.ListComp: Compiler.expr_list_comp,
 }
 
 
