@@ -347,17 +347,28 @@ def _shallow(schema, defs: dict):
     return schema
 
 
+_NULL = "null"          # the role of a literal's value in _slice: copied as null
+
+
 @lru_cache(maxsize=1)
 def _slice_tables() -> tuple:
-    """The IR tables _slice reads, built once: the kinds of expression and statement, the role of each
-    type of field, each kind's fields (required and optional together), and the literal field type."""
+    """The IR tables _slice reads, built once: the kinds of expression and statement, and for each
+    kind the role of each of its fields (required and optional together) by the field's type:
+    expression(s), block, target, fields, _NULL for a literal's value, else "literal"."""
     from ..ir import spec as irspec
     kinds = {"expr": irspec.EXPRESSIONS, "stmt": irspec.STATEMENTS}
-    field_roles = {irspec.EXPR: "expr", irspec.OPTEXPR: "expr", irspec.EXPRS: "exprs", irspec.BLOCK: "block",
-                   "target": "target", "fields": "fields"}
-    kind_fields = {role: {tag: {**spec.required, **spec.optional} for tag, spec in table.items()}
-                   for role, table in kinds.items()}
-    return kinds, field_roles, kind_fields, irspec.LITERAL
+    type_roles = {irspec.EXPR: "expr", irspec.OPTEXPR: "expr", irspec.EXPRS: "exprs", irspec.BLOCK: "block",
+                  "target": "target", "fields": "fields", irspec.LITERAL: _NULL}
+    kind_roles = {role: {tag: {k: type_roles.get(t, "literal") if isinstance(t, str) else "literal"
+                               for k, t in {**spec.required, **spec.optional}.items()}
+                         for tag, spec in table.items() if spec is not None}
+                  for role, table in kinds.items()}
+    return kinds, kind_roles
+
+
+# the roles of the fields of an object that is no node, by the object's role: (by name, any other)
+_PLAIN_FIELD_ROLES = {"target": ({"i": "expr"}, "literal"), "fields": ({}, "expr"), "top": ({}, "top")}
+_NO_ROLES: dict = {}
 
 
 def _slice(doc, role: str, path: list) -> tuple:
@@ -366,68 +377,83 @@ def _slice(doc, role: str, path: list) -> tuple:
     fields come from the IR tables (irspec); above the first node (role "top") nodes are known by
     their "k" or "s". A literal's value, which the schema leaves free, is copied as null, so that
     statements differing only in literals (the rows of a content file) validate as one."""
-    kinds, field_roles, kind_fields, literal = _slice_tables()
-    stubbing = "expr" in _schemas()
-    cuts: list = []
-    holder: list = [None]
-    stack: list = [(doc, role, 0, path, holder, 0)]
-    while stack:
-        x, role, depth, where, parent, key = stack.pop()
-        if role == "top" and isinstance(x, dict):
+    return _Slicer(doc, role, path).run()
+
+
+class _Slicer:
+    """One walk of _slice, with an explicit stack (a legal IR nests deeper than Python's recursion
+    allows): each value popped is copied by its type, an object or an array pushing its children
+    with their roles."""
+
+    def __init__(self, doc, role: str, path: list):
+        self.kinds, self.kind_roles = _slice_tables()
+        self.stubbing = "expr" in _schemas()
+        self.cuts: list = []
+        self.holder: list = [None]
+        self.stack: list = [(doc, role, 0, path, self.holder, 0)]
+
+    def run(self) -> tuple:
+        stack = self.stack
+        while stack:
+            x, role, depth, where, parent, key = stack.pop()
+            if isinstance(x, dict):
+                self.object(x, role, depth, where, parent, key)
+            elif isinstance(x, list):
+                self.array(x, role, depth, where, parent, key)
+            else:
+                parent[key] = x
+        return self.holder[0], self.cuts
+
+    def object(self, x: dict, role: str, depth: int, where: list, parent, key) -> None:
+        """An object: a node below the top is cut out (a stub in its place); else copied, a
+        literal's value as null, each field's value pushed with the role its kind gives it."""
+        if role == "top":
             k, st = x.get("k"), x.get("s")
-            role = "expr" if isinstance(k, str) and k in kinds["expr"] else \
-                "stmt" if isinstance(st, str) and st in kinds["stmt"] else "top"
-        if isinstance(x, dict) and stubbing and role in ("stmt", "expr") and depth > 0:
-            cuts.append((role, x, where))
-            parent[key] = dict(_STUBS[role])
-            continue
-        if isinstance(x, dict):
-            spec = None
-            if role in ("expr", "stmt"):
-                tag = x.get("k" if role == "expr" else "s")
-                spec = kinds[role].get(tag) if isinstance(tag, str) else None
-            copy: dict = {}
-            parent[key] = copy
-            fields = kind_fields[role][tag] if spec is not None else {}
-            for k, v in x.items():
-                copy[k] = v
-                if fields.get(k) == literal:
-                    copy[k] = None
-                    continue
-                if not isinstance(v, (dict, list)):
-                    continue
-                if spec is not None:
-                    t = fields.get(k)
-                    child = field_roles.get(t, "literal") if isinstance(t, str) else "literal"
-                elif role == "target":
-                    child = "expr" if k == "i" else "literal"
-                elif role == "fields":
-                    child = "expr"
-                else:
-                    child = "top" if role == "top" else "literal"
-                stack.append((v, child, depth + 1, where + [k], copy, k))
-        elif isinstance(x, list):
-            items = list(x)
-            parent[key] = items
-            child = {"exprs": "expr", "block": "stmt", "top": "top"}.get(role, "literal")
-            if child == "top" and x and all(isinstance(v, dict) and isinstance(v.get("s"), str)
-                                            and v["s"] in kinds["stmt"] for v in x):
-                child = "stmt"                   # a block of the top level (setup, a step's enter ...)
-            if child == "stmt" and stubbing:
-                # every statement of a block is cut out; the block (an array the schema puts no bound
-                # on) keeps one stub for them all, so 100,000 rows are not 100,000 stubs to validate
-                cuts.extend(("stmt", v, where + [i]) for i, v in enumerate(x) if isinstance(v, dict))
-                if all(isinstance(v, dict) for v in x):
-                    items[:] = [dict(_STUBS["stmt"])] if x else []
-                else:                    # (something not even an object: keep the places, for the error's path)
-                    items[:] = [dict(_STUBS["stmt"]) if isinstance(v, dict) else v for v in x]
-                continue
-            for i, v in enumerate(x):
-                if isinstance(v, (dict, list)):
-                    stack.append((v, child, depth + 1, where + [i], items, i))
-        else:
-            parent[key] = x
-    return holder[0], cuts
+            role = "expr" if isinstance(k, str) and k in self.kinds["expr"] else \
+                "stmt" if isinstance(st, str) and st in self.kinds["stmt"] else "top"
+        named, other = _PLAIN_FIELD_ROLES.get(role, (_NO_ROLES, "literal"))
+        if role in ("expr", "stmt"):
+            if self.stubbing and depth > 0:
+                self.cuts.append((role, x, where))
+                parent[key] = dict(_STUBS[role])
+                return
+            tag = x.get("k" if role == "expr" else "s")
+            roles = self.kind_roles[role].get(tag) if isinstance(tag, str) else None
+            if roles is not None:                 # a node of a known kind
+                named, other = roles, "literal"
+        copy: dict = {}
+        parent[key] = copy
+        push = self.stack.append
+        for k, v in x.items():
+            child = named.get(k, other)
+            copy[k] = None if child is _NULL else v
+            if child is not _NULL and isinstance(v, (dict, list)):
+                push((v, child, depth + 1, where + [k], copy, k))
+
+    def array(self, x: list, role: str, depth: int, where: list, parent, key) -> None:
+        """An array: a block's statements are cut out (stub_block); other items pushed, with the
+        role of the array's elements."""
+        items = list(x)
+        parent[key] = items
+        child = {"exprs": "expr", "block": "stmt", "top": "top"}.get(role, "literal")
+        if child == "top" and x and all(isinstance(v, dict) and isinstance(v.get("s"), str)
+                                        and v["s"] in self.kinds["stmt"] for v in x):
+            child = "stmt"                   # a block of the top level (setup, a step's enter ...)
+        if child == "stmt" and self.stubbing:
+            self.stub_block(x, where, items)
+            return
+        for i, v in enumerate(x):
+            if isinstance(v, (dict, list)):
+                self.stack.append((v, child, depth + 1, where + [i], items, i))
+
+    def stub_block(self, x: list, where: list, items: list) -> None:
+        """Every statement of a block is cut out; the block (an array the schema puts no bound on)
+        keeps one stub for them all, so 100,000 rows are not 100,000 stubs to validate."""
+        self.cuts.extend(("stmt", v, where + [i]) for i, v in enumerate(x) if isinstance(v, dict))
+        if all(isinstance(v, dict) for v in x):
+            items[:] = [dict(_STUBS["stmt"])] if x else []
+        else:                    # (something not even an object: keep the places, for the error's path)
+            items[:] = [dict(_STUBS["stmt"]) if isinstance(v, dict) else v for v in x]
 
 
 def validate_ir(ir: dict, file: str = "<ir>") -> None:

@@ -275,91 +275,122 @@ class Compiler:
         return out
 
     def _stmt(self, s) -> dict:
-        if isinstance(s, n.Move):
-            return {"s": "move", "what": self.expr(s.what), "to": self.expr(s.dest), "pos": s.position}
-        if isinstance(s, n.Shuffle):
-            return {"s": "shuffle", "zone": self.expr(s.zone)}
-        if isinstance(s, n.Eliminate):
-            if s.back:
-                return {"s": "readmit", "who": self.expr(s.who)}
-            return {"s": "eliminate", "who": self.expr(s.who), **({"until": s.until} if s.until else {})}
+        """A statement's IR, by the method its node's type has in STATEMENT_LOWERING."""
+        lower = STATEMENT_LOWERING.get(type(s))
+        if lower is None:
+            raise AssertionError(f"unknown statement {type(s).__name__}")
+        return lower(self, s)
 
-        if isinstance(s, n.Assign) and self.c.refs.get(id(s.target)) == ("turn_order",):
+    def stmt_move(self, s: n.Move) -> dict:
+        return {"s": "move", "what": self.expr(s.what), "to": self.expr(s.dest), "pos": s.position}
+
+    def stmt_shuffle(self, s: n.Shuffle) -> dict:
+        return {"s": "shuffle", "zone": self.expr(s.zone)}
+
+    def stmt_eliminate(self, s: n.Eliminate) -> dict:
+        """`eliminate P [until …]`, or `readmit P` (the same node, `back`)."""
+        if s.back:
+            return {"s": "readmit", "who": self.expr(s.who)}
+        return {"s": "eliminate", "who": self.expr(s.who), **({"until": s.until} if s.until else {})}
+
+    def stmt_assign(self, s: n.Assign) -> dict:
+        """An assignment; to `turn_order` (the one builtin value rules may set) a statement of its own."""
+        if self.c.refs.get(id(s.target)) == ("turn_order",):
             return {"s": "turn_order", "v": self.expr(s.value)}
-        if isinstance(s, n.Assign):
-            return {"s": "set", "target": self.target(s.target), "op": s.op, "v": self.expr(s.value)}
-        if isinstance(s, n.Append):
-            return {"s": "append", "target": self.target(s.target), "v": self.expr(s.value)}
-        if isinstance(s, n.Remove):
-            return {"s": "remove", "target": self.target(s.target), "v": self.expr(s.value)}
-        if isinstance(s, n.Let):
-            return {"s": "let", "n": s.name, "v": self.expr(s.value)}
-        if isinstance(s, n.If):
-            return {"s": "if", "c": self.expr(s.test), "then": self.block(s.then), "else": self.block(s.other)}
-        if isinstance(s, n.For):
-            return {"s": "for", "v": s.var, "in": self.iterable(s.iterable), "body": self.block(s.body)}
-        if isinstance(s, n.While):
-            return {"s": "while", "c": self.expr(s.test), "body": self.block(s.body)}
-        if isinstance(s, n.Repeat):
-            return {"s": "repeat", "n": self.expr(s.count), "body": self.block(s.body)}
-        if isinstance(s, n.Goto):
-            return {"s": "goto", "step": s.step}
-        if isinstance(s, n.EndTurn):
-            return {"s": "end_turn", "to": self.expr(s.to) if s.to is not None else None}
-        if isinstance(s, n.Finish):
-            out = {"s": "finish", "result": s.result, "who": self.expr(s.who) if s.who is not None else None}
-            if s.why is not None:
-                out["why"] = self.expr(s.why)
-            return out
-        if isinstance(s, n.CallStmt):
-            if s.name == READMIT and (self.syms.get(s.name) is None or self.syms[s.name].kind != "proc"):
-                return {"s": "readmit", "who": self.expr(s.args[0])}     # the builtin procedure
-            return {"s": "call", "proc": s.name, "a": [self.expr(a) for a in s.args]}
-        if isinstance(s, n.Create):
-            return {"s": "create", "kind": s.make.kind,
-                    "fields": {kw.name: self.expr(kw.value) for kw in s.make.kwargs},
-                    "to": self.expr(s.dest), "pos": s.position}
-        if isinstance(s, n.Log):
-            out = {"s": "log", "v": self.text(s.value)}
-            if s.to is not None:
-                out["to"] = self.expr(s.to)
-            return out
-        if isinstance(s, n.CreateCards):
-            return {"s": "create_cards", "kind": s.kind, "fields": {kw.name: self.expr(kw.value) for kw in s.kwargs},
-                    "where": self.expr(s.where), "to": self.expr(s.dest), "pos": s.position}
-        if isinstance(s, n.Choose):
-            lo = hi = None
-            if s.size is not None:
-                if isinstance(s.size, n.Binary) and s.size.op == "..":
-                    lo, hi = self.expr(s.size.left), self.expr(s.size.right)
-                else:
-                    lo = hi = self.expr(s.size)
-            return {"s": "choose", "v": s.var, "mode": s.mode, "in": self.expr(s.domain), "where": self.expr(s.where),
-                    "min": lo, "max": hi, "by": self.expr(s.chooser), "optional": s.optional,
-                    "prompt": self.expr(s.prompt), "show": self.text_as(self.c.types.get(id(s.var_type)) or self.type_of(s.domain), element=True),
-                    "body": self.block(s.body), "else": self.block(s.other),
-                    **({"as": self.expr(s.label)} if s.label is not None else {}),
-                    **({"always": True} if s.always else {})}
-        if isinstance(s, n.May):
-            return {"s": "may", "by": self.expr(s.chooser), "prompt": self.expr(s.prompt),
-                    "body": self.block(s.body), "else": self.block(s.other)}
-        if isinstance(s, n.Emit):
-            return {"s": "emit", "event": s.event, "a": [self.expr(a) for a in s.args]}
-        if isinstance(s, n.Open):
-            out = {"s": "open", "window": s.window, "a": [self.expr(a) for a in s.args], "from": self.expr(s.start)}
-            if s.to is not None:
-                out["to"] = self.expr(s.to)
-            if s.always:
-                out["always"] = True
-            return out
-        if isinstance(s, n.RunHook):
-            return {"s": "run", "hook": s.hook, "a": [self.expr(a) for a in s.args], "of": self.expr(s.card)}
-        if isinstance(s, n.Reveal):
-            return {"s": "reveal", "what": self.expr(s.what), "to": self.expr(s.to)}
-        if isinstance(s, n.Grant):
-            return {"s": "grant", "def": s.target, "a": [self.expr(a) for a in s.args], "v": self.expr(s.amount),
-                    "until": s.until}
-        raise AssertionError(f"unknown statement {type(s).__name__}")
+        return {"s": "set", "target": self.target(s.target), "op": s.op, "v": self.expr(s.value)}
+
+    def stmt_append(self, s: n.Append) -> dict:
+        return {"s": "append", "target": self.target(s.target), "v": self.expr(s.value)}
+
+    def stmt_remove(self, s: n.Remove) -> dict:
+        return {"s": "remove", "target": self.target(s.target), "v": self.expr(s.value)}
+
+    def stmt_let(self, s: n.Let) -> dict:
+        return {"s": "let", "n": s.name, "v": self.expr(s.value)}
+
+    def stmt_if(self, s: n.If) -> dict:
+        return {"s": "if", "c": self.expr(s.test), "then": self.block(s.then), "else": self.block(s.other)}
+
+    def stmt_for(self, s: n.For) -> dict:
+        return {"s": "for", "v": s.var, "in": self.iterable(s.iterable), "body": self.block(s.body)}
+
+    def stmt_while(self, s: n.While) -> dict:
+        return {"s": "while", "c": self.expr(s.test), "body": self.block(s.body)}
+
+    def stmt_repeat(self, s: n.Repeat) -> dict:
+        return {"s": "repeat", "n": self.expr(s.count), "body": self.block(s.body)}
+
+    def stmt_goto(self, s: n.Goto) -> dict:
+        return {"s": "goto", "step": s.step}
+
+    def stmt_end_turn(self, s: n.EndTurn) -> dict:
+        return {"s": "end_turn", "to": self.expr(s.to) if s.to is not None else None}
+
+    def stmt_finish(self, s: n.Finish) -> dict:
+        out = {"s": "finish", "result": s.result, "who": self.expr(s.who) if s.who is not None else None}
+        if s.why is not None:
+            out["why"] = self.expr(s.why)
+        return out
+
+    def stmt_call(self, s: n.CallStmt) -> dict:
+        """A procedure's call; `readmit(P)` is the builtin procedure unless the game has its own."""
+        if s.name == READMIT and (self.syms.get(s.name) is None or self.syms[s.name].kind != "proc"):
+            return {"s": "readmit", "who": self.expr(s.args[0])}     # the builtin procedure
+        return {"s": "call", "proc": s.name, "a": [self.expr(a) for a in s.args]}
+
+    def stmt_create(self, s: n.Create) -> dict:
+        return {"s": "create", "kind": s.make.kind, "fields": {kw.name: self.expr(kw.value) for kw in s.make.kwargs},
+                "to": self.expr(s.dest), "pos": s.position}
+
+    def stmt_log(self, s: n.Log) -> dict:
+        out = {"s": "log", "v": self.text(s.value)}
+        if s.to is not None:
+            out["to"] = self.expr(s.to)
+        return out
+
+    def stmt_create_cards(self, s: n.CreateCards) -> dict:
+        return {"s": "create_cards", "kind": s.kind, "fields": {kw.name: self.expr(kw.value) for kw in s.kwargs},
+                "where": self.expr(s.where), "to": self.expr(s.dest), "pos": s.position}
+
+    def stmt_choose(self, s: n.Choose) -> dict:
+        """`choose`: its size (`n` or `lo..hi`) as min and max, and how the engine shows each choice."""
+        lo = hi = None
+        if s.size is not None:
+            if isinstance(s.size, n.Binary) and s.size.op == "..":
+                lo, hi = self.expr(s.size.left), self.expr(s.size.right)
+            else:
+                lo = hi = self.expr(s.size)
+        return {"s": "choose", "v": s.var, "mode": s.mode, "in": self.expr(s.domain), "where": self.expr(s.where),
+                "min": lo, "max": hi, "by": self.expr(s.chooser), "optional": s.optional,
+                "prompt": self.expr(s.prompt), "show": self.text_as(self.c.types.get(id(s.var_type)) or self.type_of(s.domain), element=True),
+                "body": self.block(s.body), "else": self.block(s.other),
+                **({"as": self.expr(s.label)} if s.label is not None else {}),
+                **({"always": True} if s.always else {})}
+
+    def stmt_may(self, s: n.May) -> dict:
+        return {"s": "may", "by": self.expr(s.chooser), "prompt": self.expr(s.prompt),
+                "body": self.block(s.body), "else": self.block(s.other)}
+
+    def stmt_emit(self, s: n.Emit) -> dict:
+        return {"s": "emit", "event": s.event, "a": [self.expr(a) for a in s.args]}
+
+    def stmt_open(self, s: n.Open) -> dict:
+        out = {"s": "open", "window": s.window, "a": [self.expr(a) for a in s.args], "from": self.expr(s.start)}
+        if s.to is not None:
+            out["to"] = self.expr(s.to)
+        if s.always:
+            out["always"] = True
+        return out
+
+    def stmt_run(self, s: n.RunHook) -> dict:
+        return {"s": "run", "hook": s.hook, "a": [self.expr(a) for a in s.args], "of": self.expr(s.card)}
+
+    def stmt_reveal(self, s: n.Reveal) -> dict:
+        return {"s": "reveal", "what": self.expr(s.what), "to": self.expr(s.to)}
+
+    def stmt_grant(self, s: n.Grant) -> dict:
+        return {"s": "grant", "def": s.target, "a": [self.expr(a) for a in s.args], "v": self.expr(s.amount),
+                "until": s.until}
 
     def target(self, t: n.LValue) -> dict:
         """What an assignment or append writes: a local, or a variable (one entry of it, if indexed)."""
@@ -412,67 +443,85 @@ class Compiler:
         return out
 
     def plain_expr(self, e):
+        """An expression's IR (None for none), by the method its node's type has in EXPRESSION_LOWERING."""
         if e is None:
             return None
-        if isinstance(e, n.Lit):
-            return {"k": "lit", "v": e.value}
-        if isinstance(e, n.Name):
-            return self.name(e)
-        if isinstance(e, n.Unary):
-            return {"k": "un", "op": e.op, "x": self.expr(e.operand)}
-        if isinstance(e, n.Binary):
-            if e.op == "..":
-                return {"k": "range", "lo": self.expr(e.left), "hi": self.expr(e.right)}
-            if e.op == "in":
-                return {"k": "in", "x": self.expr(e.left), "in": self.expr(e.right)}
-            out = {"k": "bin", "op": e.op, "l": self.expr(e.left), "r": self.expr(e.right)}
-            if e.op in ("==", "!=") and self.scalar(e.left) and self.scalar(e.right):
-                out["scalar"] = True          # neither side can be a list: the engine compares directly
-            return out
-        if isinstance(e, n.Cond):
-            return {"k": "if", "c": self.expr(e.test), "t": self.expr(e.then), "e": self.expr(e.other)}
-        if isinstance(e, n.Attr):
-            kind = "cellattr" if self.type_of(e.obj) == "cell" else "attr"
-            return {"k": kind, "x": self.expr(e.obj), "n": e.name, "line": self.line(e)}
-        if isinstance(e, n.Index):
-            ref = self.c.refs.get(id(e.obj))
-            if ref and ref[0] == "table":
-                return {"k": "table", "n": ref[1], "i": self.expr(e.index), "line": self.line(e)}
-            if ref and ref[0] == "zone":
-                return {"k": "zone", "n": ref[1], "i": self.expr(e.index)}
-            if ref and ref[0] == "var":
-                return {"k": "var", "n": ref[1], "i": self.expr(e.index)}
-            return {"k": "index", "x": self.expr(e.obj), "i": self.expr(e.index), "line": self.line(e)}
-        if isinstance(e, n.Call):
-            sym = self.syms.get(e.name)
-            ref = self.c.refs.get(id(e))        # a def, or a builtin function (a def may hide one: W220)
-            if (ref[0] == "def") if ref is not None else (sym is not None and sym.kind == "def"):
-                return {"k": "def", "n": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
-            if e.name == "text":
-                return self.text(e.args[0])
-            if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
-                args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
-                return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
-            if e.name in ("max", "min") and len(e.args) == 2 and self.type_of(e.args[0]).startswith("list:"):
-                return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "or": True,
-                        "line": self.line(e)}          # max(xs, 0): 0 when xs is empty
-            if e.name == "count" and len(e.args) == 1 and self.type_of(e.args[0]) == "list:bool":
-                return self.count_true(self.expr(e.args[0]), e)
-            return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
-        if isinstance(e, n.Can):
-            return {"k": "can", "hook": e.hook, "a": [self.expr(a) for a in e.args], "of": self.expr(e.card)}
-        if isinstance(e, n.Aggregate):
-            if e.name == "count" and self.type_of(e.comp.elem) == "bool":
-                return self.count_true(self.comprehension(e.comp), e)
-            if e.default is not None:
-                return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp), self.expr(e.default)], "or": True,
-                        "line": self.line(e)}
-            return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
-        if isinstance(e, n.ListLit):
-            return {"k": "list", "items": [self.expr(x) for x in e.items]}
-        if isinstance(e, n.ListComp):
-            return self.comprehension(e.comp)
-        raise AssertionError(f"unknown expression {type(e).__name__}")
+        lower = EXPRESSION_LOWERING.get(type(e))
+        if lower is None:
+            raise AssertionError(f"unknown expression {type(e).__name__}")
+        return lower(self, e)
+
+    def expr_lit(self, e: n.Lit) -> dict:
+        return {"k": "lit", "v": e.value}
+
+    def expr_unary(self, e: n.Unary) -> dict:
+        return {"k": "un", "op": e.op, "x": self.expr(e.operand)}
+
+    def expr_binary(self, e: n.Binary) -> dict:
+        """A range (`..`), a membership (`in`), or an operator; `==`/`!=` of two single values marked."""
+        if e.op == "..":
+            return {"k": "range", "lo": self.expr(e.left), "hi": self.expr(e.right)}
+        if e.op == "in":
+            return {"k": "in", "x": self.expr(e.left), "in": self.expr(e.right)}
+        out = {"k": "bin", "op": e.op, "l": self.expr(e.left), "r": self.expr(e.right)}
+        if e.op in ("==", "!=") and self.scalar(e.left) and self.scalar(e.right):
+            out["scalar"] = True          # neither side can be a list: the engine compares directly
+        return out
+
+    def expr_cond(self, e: n.Cond) -> dict:
+        return {"k": "if", "c": self.expr(e.test), "t": self.expr(e.then), "e": self.expr(e.other)}
+
+    def expr_attr(self, e: n.Attr) -> dict:
+        """A component's field, or a cell's attribute (name, row, col, kind)."""
+        kind = "cellattr" if self.type_of(e.obj) == "cell" else "attr"
+        return {"k": kind, "x": self.expr(e.obj), "n": e.name, "line": self.line(e)}
+
+    def expr_index(self, e: n.Index) -> dict:
+        """`X[i]`: a table's row, a zone or variable per player (or key), else an element of a list."""
+        ref = self.c.refs.get(id(e.obj))
+        if ref and ref[0] == "table":
+            return {"k": "table", "n": ref[1], "i": self.expr(e.index), "line": self.line(e)}
+        if ref and ref[0] == "zone":
+            return {"k": "zone", "n": ref[1], "i": self.expr(e.index)}
+        if ref and ref[0] == "var":
+            return {"k": "var", "n": ref[1], "i": self.expr(e.index)}
+        return {"k": "index", "x": self.expr(e.obj), "i": self.expr(e.index), "line": self.line(e)}
+
+    def expr_call(self, e: n.Call) -> dict:
+        """A def's call, or a builtin's; a few builtins take their arguments in a form of their own."""
+        sym = self.syms.get(e.name)
+        ref = self.c.refs.get(id(e))        # a def, or a builtin function (a def may hide one: W220)
+        if (ref[0] == "def") if ref is not None else (sym is not None and sym.kind == "def"):
+            return {"k": "def", "n": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
+        if e.name == "text":
+            return self.text(e.args[0])
+        if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
+            args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
+            return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
+        if e.name in ("max", "min") and len(e.args) == 2 and self.type_of(e.args[0]).startswith("list:"):
+            return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "or": True,
+                    "line": self.line(e)}          # max(xs, 0): 0 when xs is empty
+        if e.name == "count" and len(e.args) == 1 and self.type_of(e.args[0]) == "list:bool":
+            return self.count_true(self.expr(e.args[0]), e)
+        return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
+
+    def expr_can(self, e: n.Can) -> dict:
+        return {"k": "can", "hook": e.hook, "a": [self.expr(a) for a in e.args], "of": self.expr(e.card)}
+
+    def expr_aggregate(self, e: n.Aggregate) -> dict:
+        """`sum(x for x in xs)` and the like: a builtin of a comprehension (with its `or` default)."""
+        if e.name == "count" and self.type_of(e.comp.elem) == "bool":
+            return self.count_true(self.comprehension(e.comp), e)
+        if e.default is not None:
+            return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp), self.expr(e.default)], "or": True,
+                    "line": self.line(e)}
+        return {"k": "call", "f": e.name, "a": [self.comprehension(e.comp)], "line": self.line(e)}
+
+    def expr_list(self, e: n.ListLit) -> dict:
+        return {"k": "list", "items": [self.expr(x) for x in e.items]}
+
+    def expr_list_comp(self, e: n.ListComp) -> dict:
+        return self.comprehension(e.comp)
 
     def count_true(self, items: dict, e) -> dict:
         """`count` of true/false values counts the true ones (`count(x > 2 for x in xs)`)."""
@@ -519,6 +568,28 @@ class Compiler:
 def _flip(x: dict) -> dict:
     """-1 - x: a player as a union holds it, and back (see language/typerules.UNION)."""
     return {"k": "bin", "op": "-", "l": {"k": "lit", "v": -1}, "r": x}
+
+
+# Each statement kind's lowering (`open … then resolve` is the while loop it is: see nodes.Resolve;
+# `create … from FILE` is one `create` per row: Compiler.block)
+STATEMENT_LOWERING = {
+    n.Move: Compiler.stmt_move, n.Shuffle: Compiler.stmt_shuffle, n.Eliminate: Compiler.stmt_eliminate,
+    n.Assign: Compiler.stmt_assign, n.Append: Compiler.stmt_append, n.Remove: Compiler.stmt_remove,
+    n.Let: Compiler.stmt_let, n.If: Compiler.stmt_if, n.For: Compiler.stmt_for, n.While: Compiler.stmt_while,
+    n.Resolve: Compiler.stmt_while, n.Repeat: Compiler.stmt_repeat, n.Goto: Compiler.stmt_goto,
+    n.EndTurn: Compiler.stmt_end_turn, n.Finish: Compiler.stmt_finish, n.CallStmt: Compiler.stmt_call,
+    n.Create: Compiler.stmt_create, n.Log: Compiler.stmt_log, n.CreateCards: Compiler.stmt_create_cards,
+    n.Choose: Compiler.stmt_choose, n.May: Compiler.stmt_may, n.Emit: Compiler.stmt_emit, n.Open: Compiler.stmt_open,
+    n.RunHook: Compiler.stmt_run, n.Reveal: Compiler.stmt_reveal, n.Grant: Compiler.stmt_grant,
+}
+
+# Each expression kind's lowering
+EXPRESSION_LOWERING = {
+    n.Lit: Compiler.expr_lit, n.Name: Compiler.name, n.Unary: Compiler.expr_unary, n.Binary: Compiler.expr_binary,
+    n.Cond: Compiler.expr_cond, n.Attr: Compiler.expr_attr, n.Index: Compiler.expr_index, n.Call: Compiler.expr_call,
+    n.Can: Compiler.expr_can, n.Aggregate: Compiler.expr_aggregate, n.ListLit: Compiler.expr_list,
+    n.ListComp: Compiler.expr_list_comp,
+}
 
 
 def compile_checked(checked: Checked) -> dict:

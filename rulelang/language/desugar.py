@@ -100,153 +100,174 @@ def _texts(game: n.Game) -> n.Game:
 
 def desugar(game: n.Game, suggest: Suggester | None = None) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
     """`suggest`: the "did you mean" of the whole file (the checker's, its budget shared)."""
-    suggest = suggest or Suggester()
     game = _texts(_anytime(game))
-    sigs: dict[str, n.SignatureDecl] = {}
-    procs: dict[str, n.ProcDecl] = {}
-    defs: dict[str, n.DefDecl] = {}
-    kinds: dict[str, n.KindDecl] = {}
-    for d in game.decls:
-        if isinstance(d, n.SignatureDecl):
-            sigs.setdefault(d.name, d)
-        elif isinstance(d, n.ProcDecl):
-            procs.setdefault(d.name, d)
-        elif isinstance(d, n.DefDecl):
-            defs.setdefault(d.name, d)
-        elif isinstance(d, n.KindDecl):
-            kinds.setdefault(d.name, d)
     if not any(isinstance(d, (n.CardDecl, n.OnDecl)) and (isinstance(d, n.CardDecl) or d.params is not None
                                                           or d.event not in HANDLERS)
                or isinstance(d, n.SignatureDecl) and d.responses for d in game.decls):
         return game, [], []
-    carded = {d.kind for d in game.decls if isinstance(d, n.CardDecl)}
-    out: list = []
-    infos: list[AbilityInfo] = []
-    diags: list[Diagnostic] = []
-    cards = 0
+    return _Desugaring(game, suggest or Suggester()).run()
 
-    zone_names = {d.name for d in game.decls if isinstance(d, n.ZoneDecl)}
-    named: list = []                           # [(events, windows and hooks, both)]: at the first unknown event
 
-    def unknown_event(name: str, span) -> Diagnostic:
+class _Desugaring:
+    """One game's desugaring: the declarations in order, each trigger, window and card turned into
+    procedures and defs (`out`), with the abilities' records (`infos`) and the errors (`diags`)."""
+
+    def __init__(self, game: n.Game, suggest: Suggester):
+        self.game, self.suggest = game, suggest
+        self.sigs: dict[str, n.SignatureDecl] = {}
+        self.procs: dict[str, n.ProcDecl] = {}
+        self.defs: dict[str, n.DefDecl] = {}
+        for d in game.decls:
+            if isinstance(d, n.SignatureDecl):
+                self.sigs.setdefault(d.name, d)
+            elif isinstance(d, n.ProcDecl):
+                self.procs.setdefault(d.name, d)
+            elif isinstance(d, n.DefDecl):
+                self.defs.setdefault(d.name, d)
+        self.carded = {d.kind for d in game.decls if isinstance(d, n.CardDecl)}
+        self.zone_names = {d.name for d in game.decls if isinstance(d, n.ZoneDecl)}
+        self.named: list = []                  # [(events, windows and hooks, both)]: at the first unknown event
+        self.out: list = []
+        self.infos: list[AbilityInfo] = []
+        self.diags: list[Diagnostic] = []
+        self.cards = 0
+
+    def run(self) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
+        for d in self.game.decls:
+            if isinstance(d, n.OnDecl) and (d.params is not None or d.event not in HANDLERS):
+                self.trigger(d)
+            elif isinstance(d, n.SignatureDecl) and d.responses:
+                self.out.append(_window_responses(d, self.out, self.infos, self.diags))
+            elif isinstance(d, n.CardDecl):
+                self.out.append(d)
+                self.card(d)
+            elif isinstance(d, n.KindDecl) and d.name in self.carded and not any(f.name == "card" for f in d.fields):
+                # a kind with card declarations: each component knows its card's name (`c.card`)
+                self.out.append(n.KindDecl(d.span, d.name, d.fields + (n.Field(d.span, "card", n.TypeRef(
+                    d.span, "text"), n.Lit(d.span, "")),), d.label, d.text))
+            else:
+                self.out.append(d)
+        game = self.game
+        return n.Game(game.span, game.name, tuple(self.out), game.sources), self.infos, self.diags
+
+    def unknown_event(self, name: str, span) -> Diagnostic:
         """E106 with a short list of what there is (a file may declare thousands of events)."""
-        if not named:
+        sigs = self.sigs
+        if not self.named:
             known = list(HANDLERS) + [x for x in sigs if sigs[x].what == "event"]
             others = [x for x in sigs if sigs[x].what != "event"]
-            named.append((known, others, known + others))
-        known, others, every = named[0]
-        close = suggest(name, every)
+            self.named.append((known, others, known + others))
+        known, others, every = self.named[0]
+        close = self.suggest(name, every)
         return Diagnostic("E106", f"unknown event `{name}` (events: {listing(known)}"
                                   + (f"; windows and hooks: {listing(others)}" if others else "") + ")",
                           span, "error", close)
 
-    def signature(name: str, span, zone: str | None = None) -> tuple[str, tuple] | None:
+    def signature(self, name: str, span, zone: str | None = None) -> tuple[str, tuple] | None:
+        """What `name` is (event, hook, window) and its parameters; None (and an error) if unknown."""
         if zone is not None:                   # `on enter Z(c)`: c is the component that moves
-            if zone not in zone_names:
-                diags.append(Diagnostic("E101", f"unknown zone `{zone}`", span))
+            if zone not in self.zone_names:
+                self.diags.append(Diagnostic("E101", f"unknown zone `{zone}`", span))
                 return None
             return "event", (n.Param(span, "c", n.TypeRef(span, "any")),)
         if name in BUILTIN_EVENTS:
             return "event", ()
-        sig = sigs.get(name)
+        sig = self.sigs.get(name)
         if sig is None:
-            diags.append(unknown_event(name, span))
+            self.diags.append(self.unknown_event(name, span))
             return None
         return sig.what, sig.params
 
-    for d in game.decls:
-        if isinstance(d, n.OnDecl) and (d.params is not None or d.event not in HANDLERS):
-            found = signature(d.event, d.span, d.zone)
-            if found is None:                   # (its body is still checked, as a procedure)
-                out.append(n.ProcDecl(d.span, f"__bad{len(out)}", tuple(n.Param(d.span, x, None)
-                                                                       for x in d.params or ()), d.body))
-                continue
-            what, params = found
-            if what != "event":
-                diags.append(Diagnostic("E106", f"`{d.event}` is a {what}: only an event can be triggered on at the "
-                                                f"top level (a {what}'s abilities belong to cards)", d.span))
-                continue
-            names = d.params or ()
-            if len(names) > len(params):
-                diags.append(Diagnostic("E104", f"event `{d.event}` has {len(params)} parameters, not {len(names)}",
-                                        d.span))
-                continue
-            base = f"__t{len(infos)}_{d.event}"
-            plist = tuple(_typed(params, names, d.span))
-            out.append(n.ProcDecl(d.span, base, plist, d.body))
-            where = None
-            if d.where is not None:
-                where = base + "_where"
-                out.append(n.DefDecl(d.where.span, where, plist, d.where, False))
-            infos.append(AbilityInfo("trigger", d.event, None, base, where, None, d.span, (), d.zone))
-            continue
-        if isinstance(d, n.SignatureDecl) and d.responses:
-            out.append(_window_responses(d, out, infos, diags))
-            continue
-        if isinstance(d, n.KindDecl) and d.name in carded and not any(f.name == "card" for f in d.fields):
-            # a kind with card declarations: each component knows its card's name (`c.card`)
-            d = n.KindDecl(d.span, d.name, d.fields + (n.Field(d.span, "card", n.TypeRef(d.span, "text"),
-                                                                n.Lit(d.span, "")),), d.label, d.text)
-        out.append(d)
-        if not isinstance(d, n.CardDecl):
-            continue
-        ci = cards
-        cards += 1
+    def body_and_where(self, span, base: str, plist: tuple, body, where) -> str | None:
+        """The procedure `base` of the body, and the def `base_where` of its condition (if any): its name."""
+        self.out.append(n.ProcDecl(span, base, plist, body))
+        if where is None:
+            return None
+        self.out.append(n.DefDecl(where.span, base + "_where", plist, where, False))
+        return base + "_where"
+
+    def trigger(self, d: n.OnDecl) -> None:
+        """A top-level `on EVENT(x) where C { … }`: a procedure and a def, run when the event happens."""
+        found = self.signature(d.event, d.span, d.zone)
+        if found is None:                   # (its body is still checked, as a procedure)
+            self.out.append(n.ProcDecl(d.span, f"__bad{len(self.out)}", tuple(n.Param(d.span, x, None)
+                                                                             for x in d.params or ()), d.body))
+            return
+        what, params = found
+        if what != "event":
+            self.diags.append(Diagnostic("E106", f"`{d.event}` is a {what}: only an event can be triggered on at "
+                                                 f"the top level (a {what}'s abilities belong to cards)", d.span))
+            return
+        names = d.params or ()
+        if len(names) > len(params):
+            self.diags.append(Diagnostic("E104", f"event `{d.event}` has {len(params)} parameters, not "
+                                                 f"{len(names)}", d.span))
+            return
+        base = f"__t{len(self.infos)}_{d.event}"
+        plist = tuple(_typed(params, names, d.span))
+        where = self.body_and_where(d.span, base, plist, d.body, d.where)
+        self.infos.append(AbilityInfo("trigger", d.event, None, base, where, None, d.span, (), d.zone))
+
+    def card(self, d: n.CardDecl) -> None:
+        """Each ability of a card, by its form (ABILITY_FORMS), with the card as `self`."""
+        ci = self.cards
+        self.cards += 1
         self_param = n.Param(d.span, "self", n.TypeRef(d.span, d.kind))
         for j, a in enumerate(d.abilities):
-            base = f"__c{ci}_{j}"
-            if a.form == "on":
-                name = a.names[0]
-                found = signature(name, a.span, a.zone)
-                if found is None:
-                    continue
-                what, params = found
-                if len(a.params) > len(params):
-                    diags.append(Diagnostic("E104", f"{what} `{name}` has {len(params)} parameters, not "
-                                                    f"{len(a.params)}", a.span))
-                    continue
-                plist = (self_param,) + tuple(_typed(params, a.params, a.span))
-                out.append(n.ProcDecl(a.span, base, plist, a.body))
-                where = None
-                if a.where is not None:
-                    where = base + "_where"
-                    out.append(n.DefDecl(a.where.span, where, plist, a.where, False))
-                form = {"hook": "hook", "event": "trigger", "window": "response"}[what]
-                infos.append(AbilityInfo(form, name, ci, base, where, a.zones, a.span, (), a.zone))
-            elif a.form == "replace":
-                target = procs.get(a.names[0])
-                if target is None:
-                    diags.append(Diagnostic("E101", f"unknown procedure `{a.names[0]}` to replace", a.span))
-                    continue
-                if len(a.params) > len(target.params):
-                    diags.append(Diagnostic("E104", f"procedure `{target.name}` has {len(target.params)} parameters, "
-                                                    f"not {len(a.params)}", a.span))
-                    continue
-                for other in a.names[1:]:
-                    if other not in procs:
-                        diags.append(Diagnostic("E101", f"unknown procedure `{other}` to replace", a.span))
-                plist = (self_param,) + tuple(_typed(target.params, a.params, a.span))
-                out.append(n.ProcDecl(a.span, base, plist, a.body))
-                where = None
-                if a.where is not None:
-                    where = base + "_where"
-                    out.append(n.DefDecl(a.where.span, where, plist, a.where, False))
-                infos.append(AbilityInfo("replace", a.names[0], ci, base, where, a.zones, a.span, a.names))
-            else:                                   # modify D(params) += E [where C]
-                target = defs.get(a.names[0])
-                if target is None or target.params is None:
-                    diags.append(Diagnostic("E101", f"`modify` needs a def with parameters; `{a.names[0]}` is not one",
-                                            a.span))
-                    continue
-                if len(a.params) != len(target.params):
-                    diags.append(Diagnostic("E104", f"def `{target.name}` has {len(target.params)} parameters, "
-                                                    f"not {len(a.params)}", a.span))
-                    continue
-                plist = (self_param,) + tuple(_typed(target.params, a.params, a.span))
-                value = a.value if a.where is None else n.Cond(a.value.span, a.where, a.value, n.Lit(a.value.span, 0))
-                out.append(n.DefDecl(a.span, base, plist, value, False))
-                infos.append(AbilityInfo("modify", a.names[0], ci, None, base, a.zones, a.span))
-    return n.Game(game.span, game.name, tuple(out), game.sources), infos, diags
+            self.ABILITY_FORMS.get(a.form, _Desugaring.modifier)(self, a, ci, f"__c{ci}_{j}", self_param)
+
+    def ability(self, a: n.Ability, ci: int, base: str, self_param: n.Param) -> None:
+        """`on NAME(x) where C { … }` of a card: a hook, a trigger or a window's response."""
+        name = a.names[0]
+        found = self.signature(name, a.span, a.zone)
+        if found is None:
+            return
+        what, params = found
+        if len(a.params) > len(params):
+            self.diags.append(Diagnostic("E104", f"{what} `{name}` has {len(params)} parameters, not "
+                                                 f"{len(a.params)}", a.span))
+            return
+        plist = (self_param,) + tuple(_typed(params, a.params, a.span))
+        where = self.body_and_where(a.span, base, plist, a.body, a.where)
+        form = {"hook": "hook", "event": "trigger", "window": "response"}[what]
+        self.infos.append(AbilityInfo(form, name, ci, base, where, a.zones, a.span, (), a.zone))
+
+    def replacement(self, a: n.Ability, ci: int, base: str, self_param: n.Param) -> None:
+        """`replace P, Q(x) where C { … }`: a procedure run instead of the named ones."""
+        procs = self.procs
+        target = procs.get(a.names[0])
+        if target is None:
+            self.diags.append(Diagnostic("E101", f"unknown procedure `{a.names[0]}` to replace", a.span))
+            return
+        if len(a.params) > len(target.params):
+            self.diags.append(Diagnostic("E104", f"procedure `{target.name}` has {len(target.params)} parameters, "
+                                                 f"not {len(a.params)}", a.span))
+            return
+        for other in a.names[1:]:
+            if other not in procs:
+                self.diags.append(Diagnostic("E101", f"unknown procedure `{other}` to replace", a.span))
+        plist = (self_param,) + tuple(_typed(target.params, a.params, a.span))
+        where = self.body_and_where(a.span, base, plist, a.body, a.where)
+        self.infos.append(AbilityInfo("replace", a.names[0], ci, base, where, a.zones, a.span, a.names))
+
+    def modifier(self, a: n.Ability, ci: int, base: str, self_param: n.Param) -> None:
+        """`modify D(params) += E [where C]`: a def added to D's value (0 where C does not hold)."""
+        target = self.defs.get(a.names[0])
+        if target is None or target.params is None:
+            self.diags.append(Diagnostic("E101", f"`modify` needs a def with parameters; `{a.names[0]}` is not one",
+                                         a.span))
+            return
+        if len(a.params) != len(target.params):
+            self.diags.append(Diagnostic("E104", f"def `{target.name}` has {len(target.params)} parameters, "
+                                                 f"not {len(a.params)}", a.span))
+            return
+        plist = (self_param,) + tuple(_typed(target.params, a.params, a.span))
+        value = a.value if a.where is None else n.Cond(a.value.span, a.where, a.value, n.Lit(a.value.span, 0))
+        self.out.append(n.DefDecl(a.span, base, plist, value, False))
+        self.infos.append(AbilityInfo("modify", a.names[0], ci, None, base, a.zones, a.span))
+
+    # an ability's form: its desugaring (any other form is a `modify`)
+    ABILITY_FORMS = {"on": ability, "replace": replacement}
 
 
 def _window_responses(d: n.SignatureDecl, out: list, infos: list, diags: list) -> n.SignatureDecl:

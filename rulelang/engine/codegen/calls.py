@@ -41,86 +41,125 @@ class CallLowering:
         return f"{name}({fn.use('LB')}, {v})"
 
     def x_call(self, e, ctx):
+        """A builtin call. An aggregate or an end of a list looks at its argument before lowering it
+        (an unrolled subset or comprehension is folded); the others are lowered by their builtin's
+        method (CALL_LOWERING), else from their description in ir.spec, else as a board call."""
         f, args = e["f"], e["a"]
-        a0 = args[0] if args else None
-        if f in ("size", "count", "sum", "any", "all") and a0 is not None:
-            if a0["k"] == "local":
-                b = self.binding(a0["n"], ctx)
-                if isinstance(b, Subset) and f in ("size", "count"):
-                    return self.lit(len(b.elems))
-            if a0["k"] == "comp":
-                parts = self.unrolled(a0, ctx)
-                if parts is not None:
-                    return self.fold_unrolled(f, parts)
-            p = self.seq(a0, ctx)
-            if f in ("size", "count"):
-                size = _num(P(f"len({p.src})", p.level, p.pure, shape=SCALAR,
-                              lenof=p.src if p.shape == LIST else None))
-                size.family = p.family
-                return size
-            out = P(f"{f}({self.scan(p)})", p.level, p.pure, shape=SCALAR if f != "sum" else ANY)
-            out.num = True                         # (sum: a number, or the rules' error)
-            return out
+        if f in ("size", "count", "sum", "any", "all") and args:
+            return self.call_aggregate(f, args[0], ctx)
         if f in ("first", "last", "top", "bottom") and len(args) == 1:
-            if a0["k"] == "local":
-                b = self.binding(a0["n"], ctx)
-                if isinstance(b, Subset):
-                    if not b.elems:
-                        return self.lit(None)
-                    return self.of_binding(b.elems[0] if f in ("first", "bottom") else b.elems[-1])
-            p = self.ex(a0, ctx)
-            if f in ("top", "bottom") and p.cheap and p.shape == LIST:
-                idx = "-1" if f == "top" else "0"
-                return P(f"({p.src}[{idx}] if {p.src} else None)", p.level, p.pure)
-            helper = {"first": "_first", "last": "_last", "top": "_top", "bottom": "_bottom"}[f]
-            return P(f"{helper}({p.src})", p.level, p.pure)
+            return self.call_end(f, args[0], ctx)
         ps = [self.ex(a, ctx) for a in args]
         lvl, pure = _join(*ps)
-        s = [p.src for p in ps]
-        if f in ("max", "min"):
-            if e.get("or"):
-                return P(f"_extreme_or(_{f}, {self.scan(ps[0])}, {s[1]})", lvl, pure)
-            if len(ps) == 1:
-                return P(f"_extreme(_{f}, {self.scan(ps[0])}, {_lit(f)})", lvl, pure)
-            p = P(f"_{f}({', '.join(s)})", lvl, pure)
-            if any(x.num for x in ps):             # (the larger of a number and anything: a number or an error)
-                p.num, p.shape = True, SCALAR
-            return p
-        if f in ("top", "bottom"):
-            return P(f"_{f}n(m, {s[0]}, {s[1]})", lvl, pure, shape=LIST)
-        if f == "distinct":
-            return P(f"_distinct(m, {s[0]})", lvl, pure, shape=LIST)
-        if f == "reverse":
-            return P(f"_reversed(m, {s[0]})", lvl, pure, shape=LIST, elem=ps[0].elem)
-        if f == "sort":
-            return P(f"_sorted(m, {s[0]})", lvl, pure, shape=LIST, elem=ps[0].elem)
-        if f == "split":
-            return P(f"_split(m, {s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
-        if f == "next":
-            if self.rounds:
-                return P(f"_next_seat(m, {s[0]})", lvl, False, shape=SCALAR)
-            return P(f"(({s[0]}) + 1) % {ctx.fn.use('NP')}", lvl, pure, shape=SCALAR)
-        if f == "eliminated":
-            return P(f"(m.seq[2][{s[0]}] is not False)", lvl, False, shape=SCALAR)   # (out for good or this round)
-        if f == "players_from":
-            return _small(P(f"_players_from(m, {s[0]}, {ctx.fn.use('NP')})", lvl, False, shape=LIST, elem=SCALAR),
-                          self.few_players)
-        if f == "opposite":
-            return P(f"{self.const(OPPOSITE, 'K', ('opposite',))}.get({s[0]})", lvl, pure, shape=SCALAR)
-        if f == "abs":
-            return _num(P(f"abs({s[0]})", lvl, pure, shape=SCALAR))
-        if f == "roll":
-            return _num(P(f"m.rng.randint(1, {s[0]})", lvl, False, shape=SCALAR))
-        if f == "pick":
-            return P(f"_pick(m, m.rng, {s[0]})", lvl, False)
-        if f == "contains":
-            return _num(P(self.in_src(ps[1], P(f"_items({s[0]})", shape=LIST)), lvl, pure, shape=SCALAR))
+        lower = self.CALL_LOWERING.get(f)
+        if lower is not None:
+            return lower(self, f, e, ps, lvl, pure, ctx)
         spec = CALLABLE[f]
         if spec.runtime:                           # lowered from its description: `f(m, *args)`
-            out = P(f"{spec.runtime}(m, {', '.join(s)})", lvl, pure and spec.pure,
+            out = P(f"{spec.runtime}(m, {', '.join(p.src for p in ps)})", lvl, pure and spec.pure,
                     shape=SCALAR if spec.result in ("int", "bool", "text", "player") else ANY)
             return _num(out) if spec.result == "int" else out
         return self.board_call(f, args, ps, ctx)
+
+    def call_aggregate(self, f: str, a0, ctx) -> P:
+        """size, count, sum, any, all of a list: the size of an unrolled subset is a constant, an
+        unrolled comprehension is folded, a size is `len` (its source kept for emptiness tests)."""
+        if a0["k"] == "local":
+            b = self.binding(a0["n"], ctx)
+            if isinstance(b, Subset) and f in ("size", "count"):
+                return self.lit(len(b.elems))
+        if a0["k"] == "comp":
+            parts = self.unrolled(a0, ctx)
+            if parts is not None:
+                return self.fold_unrolled(f, parts)
+        p = self.seq(a0, ctx)
+        if f in ("size", "count"):
+            size = _num(P(f"len({p.src})", p.level, p.pure, shape=SCALAR, lenof=p.src if p.shape == LIST else None))
+            size.family = p.family
+            return size
+        out = P(f"{f}({self.scan(p)})", p.level, p.pure, shape=SCALAR if f != "sum" else ANY)
+        out.num = True                         # (sum: a number, or the rules' error)
+        return out
+
+    def call_end(self, f: str, a0, ctx) -> P:
+        """first, last, top, bottom of one list: an unrolled subset's element, an index of a cheap
+        list, else a helper (none of them fails on an empty list: None)."""
+        if a0["k"] == "local":
+            b = self.binding(a0["n"], ctx)
+            if isinstance(b, Subset):
+                if not b.elems:
+                    return self.lit(None)
+                return self.of_binding(b.elems[0] if f in ("first", "bottom") else b.elems[-1])
+        p = self.ex(a0, ctx)
+        if f in ("top", "bottom") and p.cheap and p.shape == LIST:
+            idx = "-1" if f == "top" else "0"
+            return P(f"({p.src}[{idx}] if {p.src} else None)", p.level, p.pure)
+        helper = {"first": "_first", "last": "_last", "top": "_top", "bottom": "_bottom"}[f]
+        return P(f"{helper}({p.src})", p.level, p.pure)
+
+    def call_extreme(self, f, e, ps, lvl, pure, ctx) -> P:
+        """max / min: of a list (with an `or` value for an empty one), or of its arguments."""
+        s = [p.src for p in ps]
+        if e.get("or"):
+            return P(f"_extreme_or(_{f}, {self.scan(ps[0])}, {s[1]})", lvl, pure)
+        if len(ps) == 1:
+            return P(f"_extreme(_{f}, {self.scan(ps[0])}, {_lit(f)})", lvl, pure)
+        p = P(f"_{f}({', '.join(s)})", lvl, pure)
+        if any(x.num for x in ps):             # (the larger of a number and anything: a number or an error)
+            p.num, p.shape = True, SCALAR
+        return p
+
+    def call_ends(self, f, e, ps, lvl, pure, ctx) -> P:
+        """top / bottom with a count: a new list of that many."""
+        return P(f"_{f}n(m, {ps[0].src}, {ps[1].src})", lvl, pure, shape=LIST)
+
+    def call_distinct(self, f, e, ps, lvl, pure, ctx) -> P:
+        return P(f"_distinct(m, {ps[0].src})", lvl, pure, shape=LIST)
+
+    def call_reverse(self, f, e, ps, lvl, pure, ctx) -> P:
+        return P(f"_reversed(m, {ps[0].src})", lvl, pure, shape=LIST, elem=ps[0].elem)
+
+    def call_sort(self, f, e, ps, lvl, pure, ctx) -> P:
+        return P(f"_sorted(m, {ps[0].src})", lvl, pure, shape=LIST, elem=ps[0].elem)
+
+    def call_split(self, f, e, ps, lvl, pure, ctx) -> P:
+        return P(f"_split(m, {ps[0].src}, {ps[1].src})", lvl, pure, shape=LIST, elem=SCALAR)
+
+    def call_next(self, f, e, ps, lvl, pure, ctx) -> P:
+        """The next seat: skipping eliminated players where the game has rounds, else modulo the players."""
+        if self.rounds:
+            return P(f"_next_seat(m, {ps[0].src})", lvl, False, shape=SCALAR)
+        return P(f"(({ps[0].src}) + 1) % {ctx.fn.use('NP')}", lvl, pure, shape=SCALAR)
+
+    def call_eliminated(self, f, e, ps, lvl, pure, ctx) -> P:
+        """Out for good or for this round (Match.seq)."""
+        return P(f"(m.seq[2][{ps[0].src}] is not False)", lvl, False, shape=SCALAR)
+
+    def call_players_from(self, f, e, ps, lvl, pure, ctx) -> P:
+        return _small(P(f"_players_from(m, {ps[0].src}, {ctx.fn.use('NP')})", lvl, False, shape=LIST, elem=SCALAR),
+                      self.few_players)
+
+    def call_opposite(self, f, e, ps, lvl, pure, ctx) -> P:
+        return P(f"{self.const(OPPOSITE, 'K', ('opposite',))}.get({ps[0].src})", lvl, pure, shape=SCALAR)
+
+    def call_abs(self, f, e, ps, lvl, pure, ctx) -> P:
+        return _num(P(f"abs({ps[0].src})", lvl, pure, shape=SCALAR))
+
+    def call_roll(self, f, e, ps, lvl, pure, ctx) -> P:
+        return _num(P(f"m.rng.randint(1, {ps[0].src})", lvl, False, shape=SCALAR))
+
+    def call_pick(self, f, e, ps, lvl, pure, ctx) -> P:
+        return P(f"_pick(m, m.rng, {ps[0].src})", lvl, False)
+
+    def call_contains(self, f, e, ps, lvl, pure, ctx) -> P:
+        return _num(P(self.in_src(ps[1], P(f"_items({ps[0].src})", shape=LIST)), lvl, pure, shape=SCALAR))
+
+    # the builtins with a lowering of their own, after their arguments are lowered (x_call)
+    CALL_LOWERING = {"max": call_extreme, "min": call_extreme, "top": call_ends, "bottom": call_ends,
+                     "distinct": call_distinct, "reverse": call_reverse, "sort": call_sort, "split": call_split,
+                     "next": call_next, "eliminated": call_eliminated, "players_from": call_players_from,
+                     "opposite": call_opposite, "abs": call_abs, "roll": call_roll, "pick": call_pick,
+                     "contains": call_contains}
 
     def board_call(self, f, args, ps, ctx):
         g = self.geometry

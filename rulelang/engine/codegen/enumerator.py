@@ -3,6 +3,8 @@
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .analysis import _ir_key, _shown_shape
 from .constants import INTERN_CELLS, LIST, SMALL_DOMAIN
 from .frame import _join, _known, Ctx, Name, P, Subset
@@ -14,57 +16,87 @@ class ActionEnumerator:
     """A mixin of the Lowerer: see generator.py."""
 
     def conjuncts(self, e, ctx: Ctx) -> list[P]:
-        """The `and`-conjuncts of a require, through inlined defs and unrolled `all`."""
+        """The `and`-conjuncts of a require, through inlined defs and unrolled `all`: a node kind with
+        a way of its own (CONJUNCT_KINDS) first, then a quantifier tested by a loop, else the whole."""
         if e is None:
             return []
-        k = e["k"]
-        if k == "bin" and e["op"] == "and":
+        split = self.CONJUNCT_KINDS.get(e["k"])
+        parts = split(self, e, ctx) if split is not None else None
+        if parts is not None:
+            return parts
+        loop = self.quantifier_conjunct(e, ctx)
+        if loop is not None:
+            return [loop]
+        p = self.ex(e, ctx)
+        if _known(p) and p.const:
+            return []
+        return [p]
+
+    def conjuncts_of_logic(self, e, ctx: Ctx) -> list[P] | None:
+        """`a and b`: both sides' conjuncts (none past a constant false); `a or b` with a known `a`:
+        none, or b's. None where the node is a single conjunct."""
+        if e["op"] == "and":
             left = self.conjuncts(e["l"], ctx)
             if any(_known(p) and not p.const for p in left):
                 return left
             return left + self.conjuncts(e["r"], ctx)
-        if k == "bin" and e["op"] == "or":
+        if e["op"] == "or":
             left = self.ex(e["l"], ctx)
             if _known(left):
                 return [] if left.const else self.conjuncts(e["r"], ctx)
-        if k == "if":
-            c = self.ex(e["c"], ctx)
-            if _known(c):
-                return self.conjuncts(e["t"] if c.const else e["e"], ctx)
-        if k == "def":
-            inl = self.inline(e["n"], e["a"], ctx)
-            if inl is not None and e["n"] not in self.impure_defs:
-                return self.conjuncts(inl[0], inl[1])
-        if k == "call" and e["f"] == "all" and e["a"][0]["k"] == "comp":
+        return None
+
+    def conjuncts_of_if(self, e, ctx: Ctx) -> list[P] | None:
+        """`if` with a known condition: the conjuncts of the branch taken."""
+        c = self.ex(e["c"], ctx)
+        if _known(c):
+            return self.conjuncts(e["t"] if c.const else e["e"], ctx)
+        return None
+
+    def conjuncts_of_def(self, e, ctx: Ctx) -> list[P] | None:
+        """A pure def that can be inlined: the conjuncts of its body."""
+        inl = self.inline(e["n"], e["a"], ctx)
+        if inl is not None and e["n"] not in self.impure_defs:
+            return self.conjuncts(inl[0], inl[1])
+        return None
+
+    def conjuncts_of_call(self, e, ctx: Ctx) -> list[P] | None:
+        """`all` of an unrolled pure comprehension: one conjunct per element (`where` as a premise)."""
+        if e["f"] == "all" and e["a"][0]["k"] == "comp":
             parts = self.unrolled(e["a"][0], ctx)
             if parts is not None and all(x.pure and (w is None or w.pure) for x, w in parts):
                 out = []
                 for x, w in parts:
                     out.append(x if w is None else P(f"(not {w.t} or {x.t})", *_join(x, w)))
                 return out
-        # `all(...)`, `any(...)` and their negations over a comprehension: tested by a plain loop in
-        # the enumerator (no list, no function call per test); `not all(x)` is `any(not x)`
-        negated = k == "un" and e["op"] == "not"
+        return None
+
+    CONJUNCT_KINDS = {"bin": conjuncts_of_logic, "if": conjuncts_of_if, "def": conjuncts_of_def,
+                      "call": conjuncts_of_call}
+
+    def quantifier_conjunct(self, e, ctx: Ctx) -> P | None:
+        """`all(...)`, `any(...)` and their negations over a comprehension: tested by a plain loop in
+        the enumerator (no list, no function call per test); `not all(x)` is `any(not x)`. The
+        conjunct carries its loop (P.loop); None where it is not such a test."""
+        negated = e["k"] == "un" and e["op"] == "not"
         q = e["x"] if negated else e
-        if q["k"] == "call" and q["f"] in ("all", "any") and q["a"][0]["k"] == "comp" and not ctx.in_comp \
-                and self.unrolled(q["a"][0], ctx) is None:
-            p = self.ex(e, ctx)
-            if p.pure and not _known(p):
-                c = q["a"][0]
-                it = self.seq(c["in"], ctx)
-                var = ctx.fn.new("q")
-                inner = ctx.child()
-                inner.names[c["v"]] = Name(var, 0, it.elem)
-                x = self.ex(c["x"], inner)
-                w = self.ex(c["where"], inner) if c.get("where") is not None else None
-                kind = q["f"] if not negated else {"all": "any", "any": "all"}[q["f"]]
-                test = x.t if not negated else f"(not {x.t})"
-                p.loop = (kind, var, it.src, test, w.t if w is not None else None)
-                return [p]
+        if not (q["k"] == "call" and q["f"] in ("all", "any") and q["a"][0]["k"] == "comp" and not ctx.in_comp
+                and self.unrolled(q["a"][0], ctx) is None):
+            return None
         p = self.ex(e, ctx)
-        if _known(p) and p.const:
-            return []
-        return [p]
+        if not p.pure or _known(p):
+            return None
+        c = q["a"][0]
+        it = self.seq(c["in"], ctx)
+        var = ctx.fn.new("q")
+        inner = ctx.child()
+        inner.names[c["v"]] = Name(var, 0, it.elem)
+        x = self.ex(c["x"], inner)
+        w = self.ex(c["where"], inner) if c.get("where") is not None else None
+        kind = q["f"] if not negated else {"all": "any", "any": "all"}[q["f"]]
+        test = x.t if not negated else f"(not {x.t})"
+        p.loop = (kind, var, it.src, test, w.t if w is not None else None)
+        return p
 
     def gen_enumerator(self, si: int, step: dict) -> None:
         # (named st_enum{si}_ when some defs are memoised while a listing runs: see listing_memo)
@@ -402,10 +434,46 @@ class ActionEnumerator:
 
     def emit_leaf(self, a: dict, ctx: Ctx, fn: Fn, verdict: str | None = None) -> None:
         """Intern the action for this binding (its text is built once per universe) and add it to
-        `out`, in the rules' order (two of one text are told apart at the end: gen_enumerator)."""
+        `out`, in the rules' order (two of one text are told apart at the end: gen_enumerator).
+        Where it is kept depends on its parameters: see the leaf_* methods."""
         st = self.enum_state
-        tab = st["tab"]
         ai = self.action_index[id(a)]
+        args, texts, hashable = self.leaf_arguments(a, ctx, fn)
+        key = "(" + "".join(x + ", " for x in args) + ")"
+        hides = any(z["visibility"] == "others" for z in self.ir["zones"]) and any(
+            p.get("show") == "comp" for p in a["params"])
+        text = self.leaf_text(a, ctx, args, texts, hides)
+        meta = self.const(self.action_meta[ai], "M")
+        body = f"ac{ai}"
+        for p in a["params"]:
+            b = ctx.names[p["name"]]
+            if isinstance(b, Subset):
+                body = self.body_variants.get((ai, len(b.elems)), body)
+                break
+        if not self.unique_texts[ai]:           # how its arguments show, for _same_text (_told_apart)
+            meta = self.leaf_shows_meta(a, ai, ctx)
+        leaf = _Leaf(st["tab"], text, body, key, meta)
+        if hides:       # (its text depends on where the component is, and who acts: made afresh)
+            meta = self.leaf_shows_meta(a, ai, ctx)
+            fn.emit(f"out.append(_mkact(None, None, {text}, {body}, {key}, {meta}))")
+            fn.emit("TX.clash = True")          # (texts made afresh may meet: told apart at the end)
+            return
+        lone = ctx.names[a["params"][0]["name"]] if len(a["params"]) == 1 else None
+        if isinstance(lone, Subset) and len(lone.elems) in st["ktab"]:
+            self.leaf_in_subset_table(lone, leaf, fn, verdict)
+        elif self.intern_dims[ai] is not None:
+            self.leaf_in_table(a, ctx, args, leaf, fn)
+        elif hashable:
+            self.leaf_in_dict(a, ctx, args, leaf, fn)
+        else:
+            self.leaf_in_dict_if_hashable(leaf, fn)
+        # listed in order; two of one text are told apart at the end, if they can occur at all
+        # (gen_enumerator, runtime._told_apart)
+        fn.emit("out.append(act)")
+
+    def leaf_arguments(self, a: dict, ctx: Ctx, fn: Fn) -> tuple[list[str], list[str], bool]:
+        """The sources of the binding's arguments and of their texts, and whether the arguments
+        are surely hashable (ids or enum members shown as such)."""
         args, texts = [], []
         hashable = True
         for p in a["params"]:
@@ -417,18 +485,19 @@ class ActionEnumerator:
                 args.append("(" + "".join(x.src + ", " for x in b.elems) + ")")
                 parts = [self.text_src(how, x.src, fn) for x in b.elems]
                 texts.append(f"' '.join(({''.join(t + ', ' for t in parts)}))")
-            elif p["name"] in st["combo"]:
-                var = st["combo"][p["name"]]
+            elif p["name"] in self.enum_state["combo"]:
+                var = self.enum_state["combo"][p["name"]]
                 args.append(var)
                 q = fn.new("q")
                 texts.append(f"' '.join([{self.text_src(how, q, fn)} for {q} in {var}])")
             else:
                 args.append(b.src)
                 texts.append(self.text_src(how, b.src, fn))
-        key = "(" + "".join(x + ", " for x in args) + ")"
+        return args, texts, hashable
+
+    def leaf_text(self, a: dict, ctx: Ctx, args: list[str], texts: list[str], hides: bool) -> str:
+        """The source of the action's text: its name and arguments, or the author's `as` words."""
         shown = a["name"].replace("_", " ")
-        hides = any(z["visibility"] == "others" for z in self.ir["zones"]) and any(
-            p.get("show") == "comp" for p in a["params"])
         if hides:       # a component the actor cannot see (its own `others` hand) is named by its place
             texts = [t.replace("_comp_text(", "_comp_seen_text(m, ") for t in texts]
         text = f"' '.join(({_lit(shown)}, {''.join(t + ', ' for t in texts)}))" if texts else _lit(shown)
@@ -438,71 +507,61 @@ class ActionEnumerator:
                 comps = "(" + "".join(x + ", " for x, p in zip(args, a["params"]) if p.get("show") == "comp") + ")"
                 text = f"({text} if _all_seen(m, {comps}) else ' '.join(({_lit(shown)}, " \
                        f"{''.join(t + ', ' for t in texts)})))"
-        meta = self.const(self.action_meta[ai], "M")
-        body = f"ac{ai}"
-        for p in a["params"]:
-            b = ctx.names[p["name"]]
-            if isinstance(b, Subset):
-                body = self.body_variants.get((ai, len(b.elems)), body)
-                break
+        return text
 
-        if not self.unique_texts[ai]:           # how its arguments show, for _same_text (_told_apart)
-            shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
-                          if p.get("show", "plain") == "comp" else "other" for p in a["params"])
-            meta = self.const(self.action_meta[ai] + (shows,), "M")
+    def leaf_shows_meta(self, a: dict, ai: int, ctx: Ctx) -> str:
+        """A new constant of the action's meta with how each argument shows (a component, several, other)."""
+        st = self.enum_state
+        shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
+                      if p.get("show", "plain") == "comp" else "other" for p in a["params"])
+        return self.const(self.action_meta[ai] + (shows,), "M")
 
-        def make(k: str) -> str:
-            return f"_mkact({tab}, {k}, {text}, {body}, {key}, {meta}, TX)"
-        dims = self.intern_dims[ai]
-        if hides:       # (its text depends on where the component is, and who acts: made afresh)
-            shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
-                          if p.get("show", "plain") == "comp" else "other" for p in a["params"])
-            meta = self.const(self.action_meta[ai] + (shows,), "M")
-            fn.emit(f"out.append(_mkact(None, None, {text}, {body}, {key}, {meta}))")
-            fn.emit("TX.clash = True")          # (texts made afresh may meet: told apart at the end)
-            return
-        lone = ctx.names[a["params"][0]["name"]] if len(a["params"]) == 1 else None
-        if isinstance(lone, Subset) and len(lone.elems) in st["ktab"]:
-            ktab = st["ktab"][len(lone.elems)]
-            head = lone.elems[0].rows.get(ktab)
-            cell = (head + "".join(f"[{x.src}]" for x in lone.elems[1:]) if head is not None else
-                    ktab + "".join(f"[{x.src}]" for x in lone.elems))
-            fn.emit(f"act = {cell}")
-            if verdict is not None:
-                fn.emit("if act is False: continue")
-                fn.emit("if act is None:")
-                fn.emit(f"    if not {verdict}:")
-                fn.emit(f"        {cell} = False")
-                fn.emit("        continue")
-                fn.emit(f"    act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta}, TX)")
-            else:
-                fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta}, TX)")
-        elif dims is not None:
-            first = ctx.names[a["params"][0]["name"]]
-            head = first.rows.get(tab) if isinstance(first, Name) else None
-            cell = (head + "".join(f"[{x}]" for x in args[1:]) if head is not None else
-                    tab + "".join(f"[{x}]" for x in args))
-            fn.emit(f"act = {cell}")
-            fn.emit(f"if act is None: act = {cell} = _mkact(None, None, {text}, {body}, {key}, {meta}, TX)")
-        elif hashable:
-            if len(args) == 1 and isinstance(ctx.names[a["params"][0]["name"]], Subset):
-                key = args[0]                      # a lone subset: its elements are the key
-                fn.emit(f"k = {key}")
-                fn.emit(f"act = {tab}.get(k)")
-                fn.emit(f"if act is None: act = _mkact({tab}, k, {text}, {body}, (k,), {meta}, TX)")
-            else:
-                fn.emit(f"act = {tab}.get({key})")
-                fn.emit(f"if act is None: act = {make(key)}")
+    def leaf_in_subset_table(self, lone: Subset, leaf: "_Leaf", fn: Fn, verdict: str | None) -> None:
+        """A lone small subset of components: kept in nested lists by id, with the require's verdict
+        (False: not legal) where it is cached (enum_rest)."""
+        ktab = self.enum_state["ktab"][len(lone.elems)]
+        head = lone.elems[0].rows.get(ktab)
+        cell = (head + "".join(f"[{x.src}]" for x in lone.elems[1:]) if head is not None else
+                ktab + "".join(f"[{x.src}]" for x in lone.elems))
+        fn.emit(f"act = {cell}")
+        if verdict is not None:
+            fn.emit("if act is False: continue")
+            fn.emit("if act is None:")
+            fn.emit(f"    if not {verdict}:")
+            fn.emit(f"        {cell} = False")
+            fn.emit("        continue")
+            fn.emit(f"    act = {cell} = {leaf.make('None', 'None')}")
         else:
-            fn.emit("try:")
-            fn.emit(f"    k = {key}")
-            fn.emit(f"    act = {tab}.get(k)")
-            fn.emit("except TypeError:")
-            fn.emit("    act = k = None")
-            fn.emit(f"if act is None: act = {make('k')}")
-        # listed in order; two of one text are told apart at the end, if they can occur at all
-        # (gen_enumerator, runtime._told_apart)
-        fn.emit("out.append(act)")
+            fn.emit(f"if act is None: act = {cell} = {leaf.make('None', 'None')}")
+
+    def leaf_in_table(self, a: dict, ctx: Ctx, args: list[str], leaf: "_Leaf", fn: Fn) -> None:
+        """Parameters that are all ids (intern_dims): kept in nested lists indexed by them."""
+        first = ctx.names[a["params"][0]["name"]]
+        head = first.rows.get(leaf.tab) if isinstance(first, Name) else None
+        cell = (head + "".join(f"[{x}]" for x in args[1:]) if head is not None else
+                leaf.tab + "".join(f"[{x}]" for x in args))
+        fn.emit(f"act = {cell}")
+        fn.emit(f"if act is None: act = {cell} = {leaf.make('None', 'None')}")
+
+    def leaf_in_dict(self, a: dict, ctx: Ctx, args: list[str], leaf: "_Leaf", fn: Fn) -> None:
+        """Hashable arguments: kept in a dict by their tuple (a lone subset: by its elements)."""
+        tab = leaf.tab
+        if len(args) == 1 and isinstance(ctx.names[a["params"][0]["name"]], Subset):
+            fn.emit(f"k = {args[0]}")                # a lone subset: its elements are the key
+            fn.emit(f"act = {tab}.get(k)")
+            fn.emit(f"if act is None: act = {leaf.make(tab, 'k', '(k,)')}")
+        else:
+            fn.emit(f"act = {tab}.get({leaf.key})")
+            fn.emit(f"if act is None: act = {leaf.make(tab, leaf.key)}")
+
+    def leaf_in_dict_if_hashable(self, leaf: "_Leaf", fn: Fn) -> None:
+        """Arguments that may be lists: kept in the dict when they hash, else made afresh."""
+        fn.emit("try:")
+        fn.emit(f"    k = {leaf.key}")
+        fn.emit(f"    act = {leaf.tab}.get(k)")
+        fn.emit("except TypeError:")
+        fn.emit("    act = k = None")
+        fn.emit(f"if act is None: act = {leaf.make(leaf.tab, 'k')}")
 
     def plan_actions(self) -> None:
         """Per action: how its interned actions are stored (nested lists indexed by the
@@ -530,3 +589,17 @@ class ActionEnumerator:
                                          shown[j].startswith(x + " ")) for i, x in enumerate(shown))
                 prefix = prefix or any("text" in x for x in s["actions"])    # (an `as` text may be any)
                 self.unique_texts[ai] = injective and not prefix and "intern" in self.opt and "text" not in a
+
+
+class _Leaf(NamedTuple):
+    """One binding's action as emit_leaf makes it: its intern table, and the sources of its text,
+    body, arguments' tuple (key) and meta."""
+    tab: str
+    text: str
+    body: str
+    key: str
+    meta: str
+
+    def make(self, table: str, k: str, key: str | None = None) -> str:
+        """The source making the action (`_mkact`), kept in `table` under `k` ("None": kept by the caller)."""
+        return f"_mkact({table}, {k}, {self.text}, {self.body}, {key or self.key}, {self.meta}, TX)"

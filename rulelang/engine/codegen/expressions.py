@@ -238,69 +238,103 @@ class ExpressionLowering:
         return _num(P(f"(-{x.src})", x.level, x.pure, shape=SCALAR))
 
     def x_bin(self, e, ctx):
+        """A binary operator: `and`/`or` keep Python's short circuit; the others are folded when both
+        sides are constants, else lowered by their operator's method (BIN_LOWERING)."""
         op = PY_BINARY[e["op"]]
         l = self.ex(e["l"], ctx)
         if op in ("and", "or"):
-            if _known(l):
-                if (op == "and") == bool(l.const):
-                    return self.ex(e["r"], ctx)
-                return l
-            r = self.ex(e["r"], ctx)
-            if _known(r) and bool(r.const) == (op == "and") and r.const is True:
-                # `x and true` is x only for a bool x; keep the general form otherwise
-                pass
-            lvl, pure = _join(l, r)
-            p = P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR if l.shape == r.shape == SCALAR else ANY)
-            if l.tsrc is not None or r.tsrc is not None:
-                p.tsrc = f"({l.t} {op} {r.t})"
-            return p
+            return self.bin_logic(op, l, e, ctx)
         r = self.ex(e["r"], ctx)
-        lvl, pure = _join(l, r)
-        if op in ("/", "%"):
-            return _num(P(f"{'_div' if op == '/' else '_mod'}({l.src}, {r.src})", lvl, pure, shape=SCALAR))
         if _known(l) and _known(r) and type(l.const) in (int, bool, str) and type(r.const) in (int, bool, str):
-            folded = _fold(op, l.const, r.const)
+            folded = _fold(op, l.const, r.const)         # (never `/` nor `%`: those are not folded)
             if folded is not NOCONST:
                 return self.lit(folded)
-        if op == "*":
-            small = _known(l) and l.num and abs(l.const) <= 2 ** 16 or _known(r) and r.num and abs(r.const) <= 2 ** 16
-            if small and l.num and r.num:
-                # a number times a small constant: a few bits more per round, and assignments are
-                # bounded anyway (s_set)
-                return _num(P(f"({l.src} * {r.src})", lvl, pure, shape=SCALAR))
-            # a product of two unknowns can square a number (x * x), and a text or a list times a
-            # number is as long as it says: _mul measures before it multiplies
-            p = P(f"_mul(m, {l.src}, {r.src})", lvl, pure, shape=SCALAR if l.num and r.num else ANY)
-            p.num = l.num and r.num
-            return p
-        if op == "+" and l.maxlen is not None and r.maxlen is not None and l.maxlen + r.maxlen <= SHORT_TEXT:
+        lvl, pure = _join(l, r)
+        return self.BIN_LOWERING[op](self, op, l, r, lvl, pure, e)
+
+    def bin_logic(self, op: str, l: P, e, ctx: Ctx) -> P:
+        """`and` / `or`: a known left side decides at once (the right side is not lowered)."""
+        if _known(l):
+            if (op == "and") == bool(l.const):
+                return self.ex(e["r"], ctx)
+            return l
+        r = self.ex(e["r"], ctx)                # (`x and true` is x only for a bool x: kept whole)
+        lvl, pure = _join(l, r)
+        p = P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR if l.shape == r.shape == SCALAR else ANY)
+        if l.tsrc is not None or r.tsrc is not None:
+            p.tsrc = f"({l.t} {op} {r.t})"
+        return p
+
+    def bin_divide(self, op, l: P, r: P, lvl, pure, e) -> P:
+        """`/` and `%`: through _div and _mod, which refuse a division by zero with a rule error."""
+        return _num(P(f"{'_div' if op == '/' else '_mod'}({l.src}, {r.src})", lvl, pure, shape=SCALAR))
+
+    def bin_times(self, op, l: P, r: P, lvl, pure, e) -> P:
+        """`*`: plain only for a number times a small constant; else _mul measures before it multiplies."""
+        small = _known(l) and l.num and abs(l.const) <= 2 ** 16 or _known(r) and r.num and abs(r.const) <= 2 ** 16
+        if small and l.num and r.num:
+            # a number times a small constant: a few bits more per round, and assignments are
+            # bounded anyway (s_set)
+            return _num(P(f"({l.src} * {r.src})", lvl, pure, shape=SCALAR))
+        # a product of two unknowns can square a number (x * x), and a text or a list times a
+        # number is as long as it says: _mul measures before it multiplies
+        p = P(f"_mul(m, {l.src}, {r.src})", lvl, pure, shape=SCALAR if l.num and r.num else ANY)
+        p.num = l.num and r.num
+        return p
+
+    def bin_plus(self, op, l: P, r: P, lvl, pure, e) -> P:
+        """`+`: two short texts joined as they are, texts or lists measured first (_plus), numbers plain."""
+        if l.maxlen is not None and r.maxlen is not None and l.maxlen + r.maxlen <= SHORT_TEXT:
             # two texts known short (a constant, a player's or a cell's name...): joined as they are
             p = P(f"({l.src} + {r.src})", lvl, pure, shape=SCALAR)
             p.maxlen = l.maxlen + r.maxlen
             return p
-        if op == "+" and not (l.num or r.num):
+        if not (l.num or r.num):
             # a text or a list joined: its size is measured before it is made (_plus)
             return P(f"_plus(m, {l.src}, {r.src})", lvl, pure,
                      shape=LIST if LIST in (l.shape, r.shape) else SCALAR if l.shape == r.shape == SCALAR else ANY)
-        if l.lenof is not None and _known(r) and r.const == 0 and type(r.const) is int and op in ("==", "!=", ">"):
-            if op == "==":
-                return P(f"(not {l.lenof})", lvl, pure, shape=SCALAR)
-            p = P(f"(not not {l.lenof})", lvl, pure, shape=SCALAR)
-            p.tsrc = l.lenof
-            p.nonempty = l.family
-            return p
-        if op in ("==", "!=") and l.src == r.src and l.cheap and l.pure and l.shape == SCALAR:
-            return self.lit(op == "==")           # the same value read twice (never a float: no NaN)
-        if op in ("==", "!="):
-            if e.get("scalar") or (l.shape == SCALAR and r.shape == SCALAR):
-                return _num(P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR))
-            src = f"_eq(m, {l.src}, {r.src})"
-            return _num(P(src if op == "==" else f"(not {src})", lvl, pure, shape=SCALAR))
-        if op in ("<", "<=", ">", ">="):
-            return _num(P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR))
+        return self.bin_arithmetic(op, l, r, lvl, pure, e)
+
+    def bin_arithmetic(self, op, l: P, r: P, lvl, pure, e) -> P:
+        """`-`, and `+` of a number: Python's operator (`-` of texts or lists is a rule error)."""
         p = P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR if op == "-" or l.num or r.num else ANY)
-        p.num = op == "-" or l.num and r.num       # (`-` of texts or lists is a rule error)
+        p.num = op == "-" or l.num and r.num
         return p
+
+    def bin_emptiness(self, op, l: P, r: P, lvl, pure) -> P | None:
+        """`count == 0`, `!= 0`, `> 0` of a list whose length is known as `lenof`: a truth test of the
+        list, never its length; None for any other comparison."""
+        if l.lenof is None or not (_known(r) and r.const == 0 and type(r.const) is int):
+            return None
+        if op == "==":
+            return P(f"(not {l.lenof})", lvl, pure, shape=SCALAR)
+        p = P(f"(not not {l.lenof})", lvl, pure, shape=SCALAR)
+        p.tsrc = l.lenof
+        p.nonempty = l.family
+        return p
+
+    def bin_equal(self, op, l: P, r: P, lvl, pure, e) -> P:
+        """`==` / `!=`: Python's for two single values, else _eq (lists compared element by element)."""
+        empty = self.bin_emptiness(op, l, r, lvl, pure)
+        if empty is not None:
+            return empty
+        if l.src == r.src and l.cheap and l.pure and l.shape == SCALAR:
+            return self.lit(op == "==")           # the same value read twice (never a float: no NaN)
+        if e.get("scalar") or (l.shape == SCALAR and r.shape == SCALAR):
+            return _num(P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR))
+        src = f"_eq(m, {l.src}, {r.src})"
+        return _num(P(src if op == "==" else f"(not {src})", lvl, pure, shape=SCALAR))
+
+    def bin_order(self, op, l: P, r: P, lvl, pure, e) -> P:
+        """`<`, `<=`, `>`, `>=`: Python's; `> 0` of a known length is a truth test (bin_emptiness)."""
+        empty = self.bin_emptiness(op, l, r, lvl, pure) if op == ">" else None
+        if empty is not None:
+            return empty
+        return _num(P(f"({l.src} {op} {r.src})", lvl, pure, shape=SCALAR))
+
+    BIN_LOWERING = {"/": bin_divide, "%": bin_divide, "*": bin_times, "+": bin_plus, "-": bin_arithmetic,
+                    "==": bin_equal, "!=": bin_equal, "<": bin_order, "<=": bin_order, ">": bin_order,
+                    ">=": bin_order}
 
     def seq(self, e, ctx: Ctx) -> P:
         """An expression used as a sequence: a tuple of elements for an unrolled subset, else as is."""
