@@ -35,6 +35,8 @@ class Drawing:
         texts = [self.show_text(a) for a in actions] if actions else []
         self.add_option_texts(view, texts, width)
         parts["choice"] += self.cause_texts(view, seat, width)
+        if size is not None and actions and self.interrupters(seat):
+            size = (size[0], size[1] - 1)        # (the line under it: another player may act out of turn)
         if size is None or not actions:
             lines = parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"] + parts["extra"] \
                 + parts["choice"] + [f"  {n}. {t}" for n, t in enumerate(texts, 1)]

@@ -143,7 +143,8 @@ def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[
     rest of the status). The full layout when it fits; else the zones and values packed side by
     side, the viewer's own first, then the table, then the rest, and the actions grouped. What
     gives way, in turn: the rest of the status (cut, then one line saying where it is), the zones
-    that are not the viewer's, the table's values; the viewer's own are never cut. When the actions
+    that are not the viewer's, the actions (paged), the table's values; the viewer's own are
+    never cut. When the actions
     must be paged anyway, the status is fitted beside the page actually printed (not beside every
     action). Returns the lines and whether actions were left out."""
     budget = max(8, height - 4)               # (the prompt, and room for the lines of the last move)
@@ -198,13 +199,10 @@ def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[
         room = budget - fixed - total(zones, table, status, grouped)
         if room >= 0:
             return screen(status, grouped)
-    room = budget - fixed - total(zones, status, grouped)
-    if table and room >= max(2, len(table) * 2 // 3):      # (most of the table: else page the actions)
-        table = cut(table, room, "table")
-        return screen(status, grouped)
-    # 3. the actions paged: a page of at least 3 lines (and the line saying there are more), the
-    # table before the other zones before the rest of the status; the status is fitted beside
-    # the page printed, in up to a third of the room left.
+    # 3. the actions paged (the table is what the decision is about: it stays whole while a
+    # page of at least 3 lines, and the line saying there are more, fits beside it), the table
+    # before the other zones before the rest of the status; the status is fitted beside the
+    # page printed, in up to a third of the room left.
     zones = pack(parts["zones"], width)
     zones = collapsed if len(collapsed) < len(zones) else zones
     table = pack([v for v, r in zip(parts["values"], value_ranks) if r == 1], width)
