@@ -159,3 +159,29 @@ def test_a_long_dozen_war_turn_keeps_its_status_beside_the_page(tmp_path):
     assert re.search(r"^  Players: P1: \d+ points?, \d+ pieces?, \d+ coins?", body, re.M), body
     assert "Event: " in body
     leave(term)
+
+
+@pytest.mark.slow
+def test_a_character_revealed_to_everyone_reads_as_the_card():
+    """Shadow Hunters, four people at the terminal: P1 reveals; P2 (`as P2`) reads P1's character
+    as the character it is, of its kind (it read `1 card, hidden (you know: Werewolf)`, then `1 card,
+    revealed: …`), while the hidden ones stay `1 card, hidden`."""
+    term = sized("play", str(ROOT / "games" / "shadow_hunters.rules"), "--seed", "0", "--players", "4",
+                 columns=120, lines=40)
+    term.expect(PROMPT)
+    term.line("reveal")
+    term.expect(r"P1 is Werewolf")
+    term.expect(PROMPT)
+    term.line("as P2")
+    term.expect(HAND_OVER)
+    term.line("")
+    start = term.expect(r"you are P2\n").end()
+    found = term.expect(r"P2 \(out of turn\)> ")
+    screen = term.text[start:found.start()]
+    assert "  character (P1): 1 character, revealed: Werewolf\n" in screen, screen
+    assert "  character (P3): 1 card, hidden\n" in screen and "(you know:" not in screen
+    term.line("back")
+    term.expect(HAND_OVER)
+    term.line("")
+    term.expect(PROMPT)
+    leave(term)
