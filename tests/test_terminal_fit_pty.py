@@ -185,3 +185,26 @@ def test_a_character_revealed_to_everyone_reads_as_the_card():
     term.line("")
     term.expect(PROMPT)
     leave(term)
+
+
+@pytest.mark.slow
+def test_the_text_of_the_card_that_asks_gives_way_before_the_table(tmp_path):
+    """Shadow Hunters, turn 3 at 80×24: P1 (the Werewolf, revealed) is asked whether to
+    counterattack. The Werewolf's text under the question (6 lines, said by the "You" block too)
+    left no room for the areas and the players (the table); now a line says where that text is,
+    the table is whole, and `look Werewolf` reads the text."""
+    _, match, save = saved_position(tmp_path, "shadow_hunters", 4, 1, 15)
+    seat = match.current_player
+    term = sized("play", save, "--rules", str(ROOT / "games" / "shadow_hunters.rules"), columns=80, lines=24)
+    screen, _ = first_screen(term)
+    body = " ".join(" ".join(screen).split())
+    assert len(screen) <= 20, "\n".join(screen)
+    assert "Counterattack: attack P3?" in body and "1. yes · 2. no" in body
+    for flag in ("own", "table"):
+        for line in shown(match, seat, flag):
+            assert " ".join(line.split()) in body, (flag, line, "\n".join(screen))
+    assert "    (what Werewolf does: look Werewolf)" in screen
+    term.line("look Werewolf")
+    term.expect(r"Werewolf \(character\)\n  Shadow, 14 HP")
+    term.expect(PROMPT)
+    leave(term)
