@@ -163,6 +163,9 @@ class MatchViews:
                     if shown:                      # revealed to this player (`reveal`, `look`)
                         entry["known"] = shown
                         seen.extend(x["id"] for x in shown)
+                        kinds = {self.kinds[c] for c in items}
+                        if len(kinds) == 1 and len(shown) == len(items) and all(x.get("revealed") for x in shown):
+                            entry["kind"] = kinds.pop()    # (all revealed to everyone: their kind is no secret)
                 if z.get("internal"):              # bookkeeping: off the screen, not out of the view
                     entry["internal"] = True
                 zones.append(entry)

@@ -34,7 +34,12 @@ class Drawing:
         parts = view_parts(view, width)
         texts = [self.show_text(a) for a in actions] if actions else []
         self.add_option_texts(view, texts, width)
-        parts["choice"] += self.cause_texts(view, seat, width)
+        cause, pointers = self.cause_texts(view, seat, width)
+        if cause:
+            parts["choice_short"] = parts["choice"] + pointers
+            parts["choice"] = parts["choice"] + cause
+        if size is not None and actions and self.interrupters(seat):
+            size = (size[0], size[1] - 1)        # (the line under it: another player may act out of turn)
         if size is None or not actions:
             lines = parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"] + parts["extra"] \
                 + parts["choice"] + [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
@@ -95,13 +100,14 @@ class Drawing:
             if short:
                 texts[i] = f"{text} — {short}"
 
-    def cause_texts(self, view: dict, seat: int, width: int) -> list[str]:
+    def cause_texts(self, view: dict, seat: int, width: int) -> tuple[list[str], list[str]]:
         """Under a decision, the rules text of the card whose ability asks it, when the player may
-        see that card (a card handed to them and read in secret included): what it asks of them."""
+        see that card (a card handed to them and read in secret included): what it asks of them.
+        And a line saying where that text is, for a screen too short for it."""
         choice = view.get("choice")
         if not choice or choice.get("chooser") != seat:
-            return []
-        out = []
+            return [], []
+        out, pointers = [], []
         for frame in choice.get("running", []):
             source = frame.get("source")
             if source is None:
@@ -113,7 +119,8 @@ class Drawing:
             if text:
                 label = printable(str(frame.get("effect") or "").split(":")[0])
                 out += _wrapped(f"  ({label}: {printable(text)})", width)
-        return out[-6:]
+                pointers += _wrapped(f"  (what {label} does: look {label})", width)
+        return out[-6:], pointers[-1:]
 
     def redraw_board(self, _argument: str) -> bool:
         view = self.screen_view(self.viewer())

@@ -137,13 +137,29 @@ def action_lines(groups, width: int) -> list[str]:
 
 
 def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
+    """The lines of one decision's screen (see `_fit`). The rules text of the card whose ability
+    asks (under the question; `parts["choice_short"]`: the question with a line saying where
+    that text is instead) gives way before the table does: `look NAME` reads it again."""
+    lines, more = _fit(parts, width, height, actions, texts)
+    short = parts.get("choice_short")
+    if short is None or len(short) >= len(parts["choice"]):
+        return lines, more
+    ranks = parts.get("value_ranks") or [2] * len(parts["values"])
+    table = pack([v for v, r in zip(parts["values"], ranks) if r == 1], width)
+    if all(line in lines for line in table):
+        return lines, more
+    return _fit(dict(parts, choice=short), width, height, actions, texts)
+
+
+def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
     """The lines of one decision's screen, at most `height` - 4 (the prompt's line, and the last move's) when it can be:
     `parts` has the header, board, zones, values, extra and choice lines (lists), and may rank the
     zones and values (`zone_ranks`, `value_ranks`: 0 the viewer's own secrets, 1 the table, 2 the
     rest of the status). The full layout when it fits; else the zones and values packed side by
     side, the viewer's own first, then the table, then the rest, and the actions grouped. What
     gives way, in turn: the rest of the status (cut, then one line saying where it is), the zones
-    that are not the viewer's, the table's values; the viewer's own are never cut. When the actions
+    that are not the viewer's, the actions (paged), the table's values; the viewer's own are
+    never cut. When the actions
     must be paged anyway, the status is fitted beside the page actually printed (not beside every
     action). Returns the lines and whether actions were left out."""
     budget = max(8, height - 4)               # (the prompt, and room for the lines of the last move)
@@ -198,19 +214,17 @@ def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[
         room = budget - fixed - total(zones, table, status, grouped)
         if room >= 0:
             return screen(status, grouped)
-    room = budget - fixed - total(zones, status, grouped)
-    if table and room >= max(2, len(table) * 2 // 3):      # (most of the table: else page the actions)
-        table = cut(table, room, "table")
-        return screen(status, grouped)
-    # 3. the actions paged: a page of at least 3 lines (and the line saying there are more), the
-    # table before the other zones before the rest of the status; the status is fitted beside
-    # the page printed, in up to a third of the room left.
+    # 3. the actions paged (the table is what the decision is about: it stays whole while a
+    # page of at least 3 lines, and the line saying there are more, fits beside it), the table
+    # before the other zones before the rest of the status; the status is fitted beside the
+    # page printed, in up to a third of the room left.
     zones = pack(parts["zones"], width)
     zones = collapsed if len(collapsed) < len(zones) else zones
     table = pack([v for v, r in zip(parts["values"], value_ranks) if r == 1], width)
     avail = budget - fixed
-    if len(table) > avail - 4 - len(zones):
-        table = cut(table, avail - 4 - len(zones), "table")
+    page_room = len(grouped) if len(grouped) <= 4 else 4      # (a page of 3 and its line: room for 4 lines)
+    if len(table) > avail - page_room - len(zones):
+        table = cut(table, avail - page_room - len(zones), "table")
         if table == ["  (the table: type table)"] and zones and zones[-1] == collapsed[-1]:
             table = []                                # (the line about the zones says it)
     left = avail - total(zones, table)
