@@ -157,3 +157,24 @@ def test_contains_and_in_tag_a_player_so_it_is_never_taken_for_component_0():
     m = rulelang.Game(rulelang.compile_source(source, "c.rules")).new_match(seed=1)
     m.apply("a")
     assert m.messages[-1] == "false false true true true"
+
+
+def test_a_union_never_names_a_card_its_chooser_may_not_see():
+    # `others`: every player but its owner sees a hand; the owner picks among its own cards blind
+    source = '''game "Blind" {
+  players 2
+  kind Card { name: text  label name }
+  zone hand: set per player, others
+  def marks: list[Card or player] = [c for c in hand[me]] + others
+  setup { create Card(name: "Ace") in hand[0]  create Card(name: "King") in hand[1] }
+  turn { step s {
+    action mark(t in marks) { log "marked"  end turn }
+    action tag(t in marks) as "tag " + text(t) { log "tagged"  end turn }
+    action pick { choose u: Card or player in marks prompt "which?" { log "picked" }  end turn }
+  } }
+  turn limit 4 { finish draw }
+}'''
+    m = rulelang.Game(rulelang.compile_source(source, "blind.rules")).new_match(seed=1)
+    assert texts(m) == ["mark hand slot 1", "mark P2", "tag hand slot 1", "tag P2", "pick"]
+    m.apply("pick")
+    assert texts(m) == ["hand slot 1", "P2"]

@@ -441,7 +441,7 @@ class ActionEnumerator:
         args, texts, hashable = self.leaf_arguments(a, ctx, fn)
         key = "(" + "".join(x + ", " for x in args) + ")"
         hides = any(z["visibility"] == "others" for z in self.ir["zones"]) and any(
-            p.get("show") == "comp" for p in a["params"])
+            p.get("show") in ("comp", "comp_or_player") for p in a["params"])
         text = self.leaf_text(a, ctx, args, texts, hides)
         meta = self.const(self.action_meta[ai], "M")
         body = f"ac{ai}"
@@ -479,7 +479,7 @@ class ActionEnumerator:
         for p in a["params"]:
             b = ctx.names[p["name"]]
             how = p.get("show", "plain")
-            if how not in ("comp", "cell", "player") and not how.startswith("enum:"):
+            if how not in ("comp", "cell", "player", "comp_or_player") and not how.startswith("enum:"):
                 hashable = False
             if isinstance(b, Subset):
                 args.append("(" + "".join(x.src + ", " for x in b.elems) + ")")
@@ -499,12 +499,14 @@ class ActionEnumerator:
         """The source of the action's text: its name and arguments, or the author's `as` words."""
         shown = a["name"].replace("_", " ")
         if hides:       # a component the actor cannot see (its own `others` hand) is named by its place
-            texts = [t.replace("_comp_text(", "_comp_seen_text(m, ") for t in texts]
+            texts = [t.replace("_comp_text(", "_comp_seen_text(m, ").replace("_union_text(", "_union_seen_text(m, ")
+                     for t in texts]
         text = f"' '.join(({_lit(shown)}, {''.join(t + ', ' for t in texts)}))" if texts else _lit(shown)
         if a.get("text") is not None:               # `as TEXT`: the author's words (kept per binding)
             text = f"_action_text({self.ex(a['text'], ctx).src}, {_lit(shown)})"
             if hides:                               # … unless they would name a card its actor cannot see
-                comps = "(" + "".join(x + ", " for x, p in zip(args, a["params"]) if p.get("show") == "comp") + ")"
+                comps = "(" + "".join(x + ", " for x, p in zip(args, a["params"])
+                                      if p.get("show") in ("comp", "comp_or_player")) + ")"
                 text = f"({text} if _all_seen(m, {comps}) else ' '.join(({_lit(shown)}, " \
                        f"{''.join(t + ', ' for t in texts)})))"
         return text
