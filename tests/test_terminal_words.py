@@ -155,3 +155,34 @@ def test_the_linter_says_what_internal_now_means_and_an_own_value_must_read_me()
     view = game.new_match(2, seed=1).view(1)
     assert {"name": "turns_seen", "value": 0, "internal": True} in view["values"]      # carried, flagged
     assert all(v["name"] != "peeked" for v in view["values"])                         # hidden: in no view
+
+
+ECHOES = """
+game "Echoes" {
+  players 2
+  kind Spell { label card }
+  hook cast()
+  card Spell "Mirror" { text "Play: cast the spell on the altar again."  on cast() { run cast() of top(altar) } }
+  card Spell "Flare" { text "Play: pick a player to singe."
+    on cast() { choose p in players prompt "whom to singe" { log text(p) + " is singed" } } }
+  zone hand: set per player, public
+  zone altar: pile, public
+  setup { create Spell(card: "Flare") in altar  create Spell(card: "Mirror") in hand[0] }
+  turn { step s {
+    action play(c in hand[me]) { run cast() of c  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_question_names_the_card_whose_ability_asks_it_not_the_card_played():
+    # Mirror is played; Flare's own ability asks: the engine says so (the view's choice `asker`)
+    game = rulelang.Game(rulelang.compile_source(ECHOES, "echoes.rules"))
+    m = game.new_match(seed=1)
+    m.apply("play Mirror")
+    assert [m.view(p)["choice"]["asker"]["label"] for p in (0, 1)] == ["Flare", "Flare"]
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("play Mirror\nquit\n"), out, "echoes.rules", screen=(100, 40))
+    assert "  ▶ you must choose: Flare: whom to singe\n" in out.getvalue()
+    assert "Mirror: whom to singe" not in out.getvalue()

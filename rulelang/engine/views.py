@@ -298,6 +298,9 @@ class MatchViews:
         choice = {"chooser": q["chooser"], "prompt": q["prompt"], "kind": q["kind"],
                   "options": list(q["options"]) if player == q["chooser"] else None,
                   "running": running}
+        asker = q.get("asker")
+        if asker is not None and seen_by(self, asker, player):     # the card whose ability asks, if seen
+            choice["asker"] = {"source": asker, "label": self.labels[asker]}
         if "also" in q:                # a window answered first: who else may answer, and this seat's answers
             choice["also"] = [seat for seat, _ in q["also"]]
             choice["options"] = choice["options"] or self._also(player) or None

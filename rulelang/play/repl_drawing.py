@@ -70,6 +70,10 @@ class Drawing:
             return None
         if any(f.get("effect") or f.get("source") is not None for f in choice.get("running", [])):
             return None
+        if choice.get("asker"):                  # the engine says which card's ability asks
+            label = printable(str(choice["asker"]["label"]))
+            prompt = str(choice.get("prompt") or "").lower()
+            return None if label.lower() in prompt else label
         root = pending.get("root") or []
         if len(root) != 2 or root[0] != "action":
             return None

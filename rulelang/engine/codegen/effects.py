@@ -57,6 +57,8 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
                 "options": list(options) if mine is None else list(mine),
                 "stack": [dict(f) for f in m.frames],
                 "triggers": [t[4] for t in m.trig]}
+    if m.src is not None and (not m.frames or m.frames[-1].get("source") != m.src):
+        question["asker"] = m.src                         # a card's hook asks (`run play of c`): that card
     if also:
         question["also"] = [[p, list(texts)] for p, texts in also]
     raise Paused(question)
