@@ -75,3 +75,21 @@ def test_every_builtin_is_documented_and_every_runtime_function_exists():
 
 def test_interop_knows_the_random_builtins_from_the_description():
     assert set(interop.RANDOM_CALLS) == {n for n, b in BUILTIN_FUNCTIONS.items() if b.random} == {"roll", "pick"}
+
+
+def test_join_puts_a_separator_between_texts():
+    game = rulelang.Game(rulelang.compile_source('''game "j" { players 1
+      kind C { name: text  label name }
+      zone z: set, public
+      setup { create C(name: "Ace") in z  create C(name: "King") in z }
+      turn { step s { action a { log join([text(c) for c in z], ", ") + "|" + join([], "-") + "|" + join(["x"], "-")
+                                 finish draw } } } }''', "j.rules"))
+    m = game.new_match(1, seed=0)
+    m.apply("a")
+    assert m.messages[-1] == "Ace, King||x"
+
+
+def test_join_is_checked_from_its_description():
+    _, diags = rulelang.check_source('game "j" { players 1  turn { step s { action a { log join([1, 2], ",") '
+                                     ' finish draw } } } }', "j.rules")
+    assert [d.message for d in diags if d.severity == "error"] == ["`join` needs a list of texts, not list of int"]

@@ -80,7 +80,7 @@ class Builtin:
 
 # The kinds of argument a builtin's `params` may name (the checker holds the test for each, and the
 # words "`f` needs …" use).
-ARG_KINDS = ("any", "sized", "list", "ints", "bools", "sortable", "text", "separator", "player", "int", "component",
+ARG_KINDS = ("any", "sized", "list", "ints", "bools", "sortable", "text", "texts", "separator", "player", "int", "component",
              "board", "cell", "cells", "cellkind", "direction", "side", "steps", "cellcount")
 
 BUILTIN_FUNCTIONS: dict[str, Builtin] = {
@@ -120,6 +120,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
                     doc=("sort(list)", "the list sorted ascending (numbers or texts; `none` first)")),
     "split": Builtin(2, 2, ("text", "separator"), "list:text",
                      doc=("split(t, sep)", "the parts of a text between separators")),
+    "join": Builtin(2, 2, ("texts", "separator"), "text", pure=True, runtime="_join",
+                    doc=("join(texts, sep)", "texts joined by a separator: `join([text(c) for c in hand[me]], \", \")`")),
     "eliminated": Builtin(1, 1, ("player",), "bool", doc=("eliminated(p)", "whether player p is out of the "
                           "game (`eliminate p`): skipped by the turn order, left out of `others` and `remaining`")),
     "players_from": Builtin(1, 1, ("player",), "list:player",

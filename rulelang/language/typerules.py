@@ -133,6 +133,7 @@ ARG_TESTS = {
     "sortable": (lambda t: is_list_like(t) and (compatible(elem(t), "int") or compatible(elem(t), "text")),
                  "a list of numbers or of texts"),
     "text": (lambda t: compatible(t, "text"), "a text"),
+    "texts": (lambda t: is_list_like(t) and t != "zone" and compatible(elem(t), "text"), "a list of texts"),
     "separator": (lambda t: compatible(t, "text"), "a separator text"),
     "player": (lambda t: compatible(t, "player"), "a player"),
     "int": (lambda t: compatible(t, "int"), "a number"),

@@ -157,6 +157,18 @@ def _rules_text(m, c):
     return " ".join((m.component_text(c) or "").split())
 
 
+def _join(m, texts, sep):
+    """`join(texts, sep)`: the texts with the separator between them (text limit checked)."""
+    items = as_items(texts)
+    if not isinstance(sep, str) or not all(isinstance(t, str) for t in items):
+        _fault("`join` needs a list of texts and a separator text")
+    _charge(m, len(items) + 1)
+    size = sum(len(t) for t in items) + len(sep) * max(0, len(items) - 1)
+    if size > TEXT_LIMIT:
+        _fault(f"a text grew past {TEXT_LIMIT} characters (text limit)")
+    return sep.join(items)
+
+
 def _next_seat(m, p):
     """The next player in the turn order who is not eliminated (p itself if nobody else is in)."""
     order, out = m.seq[1], m.seq[2]
