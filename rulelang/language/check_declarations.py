@@ -7,8 +7,8 @@ from . import nodes as n
 from .nodes import walk
 from .content import LISTED, listing, short
 from .typerules import (BOARD_MODIFIERS, PER, PRIMITIVES, SHOW_MODIFIERS, VAR_MODIFIERS,
-                        ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_list_like, is_union, legend_texts, show,
-                        union_of)
+                        ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_comp_type, is_enum, is_list, is_list_like,
+                        is_union, legend_texts, show, union_of)
 from .checked import Symbol
 from ..ir.spec import BOARD_SHAPES, EVENTS, OPTION_TYPES
 
@@ -34,8 +34,8 @@ class DeclarationChecks:
     def resolve_union(self, t: n.TypeRef) -> str:
         """`K or player`: a component of kind K or a player — the one union the engine holds (players and components are both numbers; see typerules.UNION)."""
         parts = [self.resolve_type(a) for a in t.alts]
-        comps = [p for p in parts if p.startswith("comp:")]
-        if sorted(parts, key=lambda p: p.startswith("comp:")) != ["player"] + comps or len(comps) != 1:
+        comps = [p for p in parts if is_comp_type(p)]
+        if sorted(parts, key=lambda p: is_comp_type(p)) != ["player"] + comps or len(comps) != 1:
             if "any" not in parts:
                 self.error("E201", "a union is one component kind and `player` (`Creature or player`), "
                                    f"not {' or '.join(a.name for a in t.alts)}", t.span)
@@ -44,7 +44,7 @@ class DeclarationChecks:
 
     def no_union(self, t: str, span, what: str) -> None:
         """Unions are for values a rule passes around (choices, defs), not for state it keeps."""
-        if is_union(t) or t.startswith("list:") and is_union(elem(t)):
+        if is_union(t) or is_list(t) and is_union(elem(t)):
             self.error("E201", f"{what} cannot hold {show(t)}: a union is the type of a `choose` variable, "
                                f"a def's parameter or a def's value", span)
 
@@ -199,7 +199,7 @@ class DeclarationChecks:
             for part in parts:
                 pt = self.out.types.get(id(part), kt)
                 if not isinstance(part, (n.Lit, n.Name)) or (isinstance(part, n.Name) and pt != "any"
-                                                              and not pt.startswith("enum:")):
+                                                              and not is_enum(pt)):
                     self.error("E204", "a table key must be a number, a string, an enum value or a list of them",
                                part.span)
             kv = tuple(getattr(p, "value", getattr(p, "name", None)) for p in parts)
@@ -502,7 +502,7 @@ class DeclarationChecks:
                         self.error("E201", f"`{p.domain.name}` is a zone per player: say whose, e.g. `{p.domain.name}[me]`",
                                    p.domain.span)
                         dt = "any"
-                    elif not is_list_like(dt) and not dt.startswith("enum:"):
+                    elif not is_list_like(dt) and not is_enum(dt):
                         self.error("E201", f"a parameter's choices must be a list or a zone, not {show(dt)}",
                                    p.domain.span)
                     if p.mode == "subset":
@@ -510,7 +510,7 @@ class DeclarationChecks:
                             self.error("E201", "a subset's size must be a number or a range like `1..4`", p.size.span)
                         scope[p.name] = "list:" + elem(dt)
                     else:
-                        scope[p.name] = dt if dt.startswith("enum:") else elem(dt)
+                        scope[p.name] = dt if is_enum(dt) else elem(dt)
                 if a.text is not None:
                     self.action_text(a, set(scope))
                 if a.require is not None:

@@ -6,7 +6,8 @@ from contextlib import contextmanager
 
 from . import nodes as n
 from .typerules import (AGGREGATES, ARG_TESTS, CELL_FIELDS, PRIMITIVES, compatible, elem, enters_union, is_comp,
-                        is_list_like, is_union, is_value, joined, show, union_comp, union_of)
+                        is_comp_type, is_enum, is_list, is_list_like, is_union, is_value, joined, kind_name, show,
+                        union_comp, union_of)
 from ..ir.spec import BUILTIN_FUNCTIONS, BUILTIN_VALUES
 from ..core.limits import INT_LIMIT
 
@@ -31,8 +32,8 @@ class ExpressionChecks:
         if how is not None:
             self.tag(e, how)
             return True
-        if is_union(got) and want != "any" or got.startswith("list:") and is_union(elem(got)) and \
-                want.startswith("list:") and elem(want) != "any":
+        if is_union(got) and want != "any" or is_list(got) and is_union(elem(got)) and \
+                is_list(want) and elem(want) != "any":
             return False
         return compatible(got, want)
 
@@ -45,7 +46,7 @@ class ExpressionChecks:
         for side, t in zip(sides, types):
             if t == "player":
                 self.tag(side, "one")
-            elif t == "list:player" and union.startswith("list:"):
+            elif t == "list:player" and is_list(union):
                 self.tag(side, "list")
 
     # ---- narrowing: `if t in players { … }` ----
@@ -69,7 +70,7 @@ class ExpressionChecks:
         name = test.left.name
         if inside == "player":
             return {name: "player"}, ({name: union_comp(t)} if every_player else {})
-        if inside.startswith("comp:") or inside == "zone":
+        if is_comp_type(inside) or inside == "zone":
             return {name: union_comp(t)}, {}
         return {}, {}
 
@@ -234,7 +235,7 @@ class ExpressionChecks:
                 if t not in ("text", "any"):
                     self.error("E201", f"cannot add {show(t)} to text: convert it with `text(...)`", side.span)
             return "text"
-        if op == "+" and (lt.startswith("list:") or rt.startswith("list:") or "zone" in (lt, rt)):
+        if op == "+" and (is_list(lt) or is_list(rt) or "zone" in (lt, rt)):
             # concatenation: two lists (or zones: their components, in order) of one element type
             for side, t in ((e.left, lt), (e.right, rt)):
                 if not (is_list_like(t) and t != "range" or t == "any"):
@@ -279,7 +280,7 @@ class ExpressionChecks:
             return "list:" + self.resolve_type_quiet(t.elem)
         if t.name == "or":
             parts = [self.resolve_type_quiet(a) for a in t.alts]
-            comps = [p for p in parts if p.startswith("comp:")]
+            comps = [p for p in parts if is_comp_type(p)]
             return union_of(comps[0]) if len(parts) == 2 and len(comps) == 1 and "player" in parts else "any"
         if t.name in PRIMITIVES:
             return t.name
@@ -312,10 +313,10 @@ class ExpressionChecks:
             self.error("E201", f"`{e.name}` of {show(t)}: say which it is first, "
                                f"`if {x} in players {{ … }} else {{ … {x}.{e.name} … }}`", e.span)
             return "any"
-        if not t.startswith("comp:"):
+        if not is_comp_type(t):
             self.error("E104", f"{show(t)} has no field `{e.name}`", e.span)
             return "any"
-        kind = None if t == "comp:*" else t[5:]
+        kind = kind_name(t)
         fields = self.kind_fields(kind)
         if e.name not in fields:
             msg = f"kind `{kind}` has no field `{e.name}`" if kind else f"no component kind has a field `{e.name}`"
@@ -348,7 +349,7 @@ class ExpressionChecks:
                 return sym.type
         t = self.expr(obj)
         self.expect(e.index, "int", "a list index")
-        if t.startswith("list:") or t == "zone":
+        if is_list(t) or t == "zone":
             return elem(t)
         if t != "any":
             self.error("E201", f"{show(t)} cannot be indexed", e.span)
@@ -372,7 +373,7 @@ class ExpressionChecks:
         for key, types in self.arg_types.items():
             if len(types) == 1:
                 (t,) = types
-                if t in ("player", "cell") or t.startswith(("enum:", "comp:", "union:")):
+                if t in ("player", "cell") or (is_enum(t) or is_comp_type(t) or is_union(t)):
                     out[key] = t
         return out
 
@@ -423,7 +424,7 @@ class ExpressionChecks:
                 self.error("E201", f"{show(types[1])} can never be in a {show(t0)}", e.span)
             return {"elem": elem(t0), "list:elem": "list:" + elem(t0)}.get(spec.result, spec.result)
         if name in ("max", "min"):
-            if len(types) == 1 or (len(types) == 2 and types[0].startswith("list:")):
+            if len(types) == 1 or (len(types) == 2 and is_list(types[0])):
                 need(0, lambda t: is_list_like(t) and compatible(elem(t), "int"), "numbers")
                 if len(types) == 2:                    # max(xs, 0): 0 when xs is empty
                     need(1, lambda t: compatible(t, "int"), "a number (the value when the list is empty)")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import nodes as n
-from .typerules import compatible, elem, is_comp, is_list_like, is_union, is_value, show
+from .typerules import compatible, elem, is_comp, is_enum, is_list, is_list_like, is_union, is_value, show
 from ..core.limits import COMPONENT_LIMIT
 from ..ir.spec import READMIT
 
@@ -39,7 +39,7 @@ class StatementChecks:
         t = self.expr(s.what)
         if t == "zones":
             self.error("E201", "say whose zone to move from, e.g. `hand[me]`", s.what.span)
-        elif not (is_comp(t) or t == "zone" or (t.startswith("list:") and is_comp(elem(t)))):
+        elif not (is_comp(t) or t == "zone" or (is_list(t) and is_comp(elem(t)))):
             self.error("E201", f"only components can be moved, not {show(t)}", s.what.span)
         self.zone_target(s.dest, "the destination")
 
@@ -191,7 +191,7 @@ class StatementChecks:
 
     def check_reveal(self, s) -> None:
         t = self.expr(s.what)
-        if not (is_comp(t) or t in ("zone", "any") or (t.startswith("list:") and is_comp(elem(t)))):
+        if not (is_comp(t) or t in ("zone", "any") or (is_list(t) and is_comp(elem(t)))):
             self.error("E201", f"only components can be revealed, not {show(t)}", s.what.span)
         if s.to is not None:
             self.players_expr(s.to, "who sees it")
@@ -236,7 +236,7 @@ class StatementChecks:
         if dt == "zones":
             self.error("E201", f"`{getattr(s.domain, 'name', '')}` is a zone per player: say whose", s.domain.span)
             dt = "any"
-        elif not is_list_like(dt) and not dt.startswith("enum:") and dt != "any":
+        elif not is_list_like(dt) and not is_enum(dt) and dt != "any":
             self.error("E201", f"the choices must be a list or a zone, not {show(dt)}", s.domain.span)
         if s.chooser is not None:
             self.expect(s.chooser, "player", "who chooses")
@@ -244,10 +244,10 @@ class StatementChecks:
             self.expect(s.prompt, "text", "a prompt")
         if s.size is not None and self.expr(s.size) not in ("range", "int", "any"):
             self.error("E201", "a choice's size must be a number or a range like `0..2`", s.size.span)
-        one = dt if dt.startswith("enum:") else elem(dt)
+        one = dt if is_enum(dt) else elem(dt)
         if s.var_type is not None:                 # `choose x: T in …`: the variable's declared type
             declared = self.resolve_type(s.var_type)
-            want = declared if s.mode == "one" else elem(declared) if declared.startswith("list:") else None
+            want = declared if s.mode == "one" else elem(declared) if is_list(declared) else None
             if want is None:
                 self.error("E201", f"`choose {s.var}: …` picks a subset or an order: its type is a list "
                                    f"(`list[{show(one)}]`), not {show(declared)}", s.var_type.span)
@@ -324,7 +324,7 @@ class StatementChecks:
         want = self.target_type(s.target)
         if want is None:
             return
-        if not want.startswith("list:"):
+        if not is_list(want):
             self.error("E201", f"`{word}` needs a list, `{s.target.name}` is {show(want)}", s.target.span)
             return
         done = "appended to" if word == "append" else "removed from"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import nodes as n
 from .checker import Checked
-from .typerules import legend_texts
+from .typerules import elem, enum_name, is_comp_type, is_enum, is_list, is_union, legend_texts
 from ..core.errors import Diagnostic, RuleError
 from ..ir.validate import IR_VERSION, validate_ir
 from ..ir.spec import READMIT
@@ -264,7 +264,7 @@ class Compiler:
 
         def lit(name, value):
             t = types[name]
-            return {"k": "lit", "v": value, "enum": t[5:]} if t.startswith("enum:") else {"k": "lit", "v": value}
+            return {"k": "lit", "v": value, "enum": enum_name(t)} if is_enum(t) else {"k": "lit", "v": value}
         to = self.expr(s.dest)
         return [{"s": "create", "kind": s.kind, "fields": {k: lit(k, v) for k, v in row.items()},
                  "to": to, "pos": s.position, "line": self.line(s)} for row in content.rows]
@@ -404,22 +404,22 @@ class Compiler:
     def scalar(self, e) -> bool:
         """Is the static type of `e` a single value (never a list or a zone)?"""
         t = self.type_of(e)
-        return t in ("int", "bool", "text", "player", "cell", "none") or t.startswith(("enum:", "comp:"))
+        return t in ("int", "bool", "text", "player", "cell", "none") or (is_enum(t) or is_comp_type(t))
 
     def text_as(self, t: str, element: bool = False) -> str:
         """How the engine turns a value of static type `t` into text."""
-        if element and (t.startswith("list:") or t in ("zone", "range")):
-            t = "comp:*" if t == "zone" else "int" if t == "range" else t[5:]
-        if t.startswith("enum:"):
+        if element and (is_list(t) or t in ("zone", "range")):
+            t = "comp:*" if t == "zone" else "int" if t == "range" else elem(t)
+        if is_enum(t):
             return t
-        if t.startswith("comp:"):
+        if is_comp_type(t):
             return "comp"
         if t in ("player", "cell"):
             return t
-        if t.startswith("union:"):
+        if is_union(t):
             return "comp_or_player"
-        if t.startswith("list:"):
-            return "list:" + self.text_as(t[5:])
+        if is_list(t):
+            return "list:" + self.text_as(elem(t))
         return "plain"
 
     def text(self, e) -> dict:
@@ -498,7 +498,7 @@ class Compiler:
         if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
             args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
             return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
-        if e.name in ("max", "min") and len(e.args) == 2 and self.type_of(e.args[0]).startswith("list:"):
+        if e.name in ("max", "min") and len(e.args) == 2 and is_list(self.type_of(e.args[0])):
             return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "or": True,
                     "line": self.line(e)}          # max(xs, 0): 0 when xs is empty
         if e.name == "count" and len(e.args) == 1 and self.type_of(e.args[0]) == "list:bool":
@@ -548,7 +548,7 @@ class Compiler:
         if kind == "builtin":
             return {"k": "builtin", "n": name}
         if kind == "enumval":
-            enum = self.syms[name].type[5:]
+            enum = enum_name(self.syms[name].type)
             return {"k": "lit", "v": name, "enum": enum}
         if kind == "enum":
             return {"k": "list", "items": [{"k": "lit", "v": i.name} for i in self.syms[name].decl.items]}

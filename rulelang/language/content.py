@@ -152,7 +152,7 @@ def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, e
     diags: list[Diagnostic] = []
     shown = str(Path(rule_file).parent / path)
     for name, (typ, _) in fields.items():
-        if typ not in YAML_TYPES and not typ.startswith("enum:"):
+        if typ not in YAML_TYPES and ValueType.parse(typ).base != "enum":
             diags.append(Diagnostic("E504", f"field `{name}` of kind `{kind}` is a {typ}, which a YAML file "
                                             f"cannot give (only numbers, true/false, text and enum values)", path_span))
     if diags:

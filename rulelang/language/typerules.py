@@ -24,6 +24,35 @@ SHOW_MODIFIERS = ("own", "table")      # `show "…" = E, own`: the viewer's own
 AGGREGATES = ("sum", "count", "any", "all", "max", "min", "distinct", "first", "last", "size")
 
 
+# ---- reading a type string: the only place that knows how one is written ----
+def is_list(t: str) -> bool:
+    """A list type, `list:T` (not a zone or a range, which are list-like)."""
+    return t.startswith("list:")
+
+
+def is_comp_type(t: str) -> bool:
+    """A component type, `comp:K` or `comp:*` (is_comp also takes `any` and `none`)."""
+    return t.startswith("comp:")
+
+
+def is_enum(t: str) -> bool:
+    return t.startswith("enum:")
+
+
+def enum_name(t: str) -> str:
+    """The enum of an enum type `enum:E`."""
+    return t[5:]
+
+
+def kind_name(t: str) -> str | None:
+    """The kind of a component type `comp:K` (None for any kind, `comp:*`)."""
+    return None if t == "comp:*" else t[5:]
+
+
+def list_of(t: str) -> str:
+    return "list:" + t
+
+
 def elem(t: str) -> str:
     if t.startswith("list:"):
         return t[5:]
