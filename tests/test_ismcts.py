@@ -165,7 +165,7 @@ def test_ismcts_searches_paused_effects_in_shadow_hunters():
     from sh_helpers import Position
     m = (Position(["Vampire", "Emi", "Allie", "Bob"]).at("cabin", "cemetery", "woods", "altar")
          .deck("hermit", "Hermit's Anger").turn(0, "area").match())
-    m.apply("hermit card")                                   # P1 must give the hermit card
+    m.apply("draw a hermit card")                                 # P1 must give the hermit card
     assert m.question is not None
     choice = IsmctsBot(3, iterations=30).choose(m)
     assert str(choice) in [str(a) for a in m.legal_actions()]

@@ -164,6 +164,39 @@ def test_s08_no_yield_when_every_other_player_yielded():
     assert "yield" in legal(m)
 
 
+def test_yield_says_who_may_and_why_not():
+    # solo: never (R26); the screen says so instead of a `yielded: P1 no` row
+    m = build(1, enemy="J♥", hands=[["2♥"]])
+    assert "yield" not in legal(m)
+    assert shown(m, "Yield") == "never in a solo game (not allowed when every other player yielded: there is none)"
+    assert all(v["name"] != "yielded" or v.get("internal") for v in m.view(0)["values"])
+    m = build(3, enemy="J♥", hands=[["2♥"], ["3♥"], ["4♥"]], vars={"yielded": [False, True, True]})
+    assert shown(m, "Yield", 1) == "P1 may not yield: every other player yielded on their last turn (yielded on their last turn: P2 P3)"
+    m = build(3, enemy="J♥", hands=[["2♥"], ["3♥"], ["4♥"]], vars={"yielded": [False, True, False]})
+    assert shown(m, "Yield") == "P1 may yield (yielded on their last turn: P2)"
+
+
+def test_an_attack_of_0_says_there_is_nothing_to_discard():
+    m = build(2, enemy="J♥", hands=[["2♥", "5♥"], ["3♥"]], vars={"shield": 10})
+    m.apply("yield")
+    assert m.current_player == 1
+    assert m.messages_for(0)[-1] == "J♥'s attack is 0 after shields: nothing to discard"
+
+
+def test_diamonds_say_why_fewer_cards_were_drawn():
+    # ♦5 with room for 2 only (limit 7: P1 holds 6 after the play, P2 6): the other 3 are skipped
+    m = build(2, enemy="J♠", hands=[["5♦", "2♥", "3♥", "4♥", "6♥", "7♥", "8♥"], ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣"]])
+    m.apply("play 5♦")
+    assert len(hand(m, 0)) == 7 and len(hand(m, 1)) == 7
+    assert "2 of 5 cards are drawn round the table: every hand is full" in m.messages_for(0)
+    m = build(2, enemy="J♠", hands=[["5♦"], []])
+    m.apply("play 5♦")
+    assert "5 cards are drawn round the table" in m.messages_for(0)
+    m = build(2, enemy="J♠", hands=[["A♦"], []])
+    m.apply("play A♦")
+    assert "1 card is drawn round the table" in m.messages_for(0)
+
+
 def test_s08_yields_played_through_the_engine():
     # shield 10 against J♥: attack 0, so a yield costs nothing and the turn passes
     m = build(3, enemy="J♥", hands=[["2♥", "5♥"], ["3♥"], ["4♥"]], vars={"shield": 10})

@@ -117,7 +117,7 @@ def test_rules_command_text_and_markdown(capsys):
     assert main(["rules", str(ROOT / "games" / "valgard.rules")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Valgarð\n=======\n\nValgarð: The Walls of the Slain is an abstract game")
-    for part in ("2 players.", "How to win", "has nothing they may do", "The game ends:",
+    for part in ("2 players.", "How to win", "cannot move at the start of their turn", "The game ends:",
                  "“no winner after … turns” (once the turns run out: `turn limit turn_limit`)",
                  "Step `muster` (the rules say who acts)", "- `march FROM TO`: Move a warrior",
                  "`hardcore` (true or false, default false)"):

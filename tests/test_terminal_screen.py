@@ -116,7 +116,7 @@ def test_regicide_shows_what_a_player_thinks_in():
         assert internal not in text.replace("Enemy immune to", ""), internal
     assert "  Enemy health left: 20 of 20\n" in text
     assert "  enemy attack: 10\n" in text
-    assert "  Enemy immune to: ♥, the power of its own suit\n" in text
+    assert "  Enemy immune to: ♥, its own suit: ♥ cards attack without their power\n" in text
     assert "  Damage to pay: 0\n" in text and text.endswith("  hand limit: 7")
     m.apply("play 10♠")                                  # 10 damage to J♥; the shield takes 10 off its attack
     after = render_view(m.view(0))

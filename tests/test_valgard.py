@@ -273,6 +273,8 @@ def test_s5_dead_home_row_no_pieces_loses_with_a_full_reserve():
     m.apply("march d5 d4")
     assert m.is_over and m.current_player is None
     assert m.outcome["results"] == ["lose", "win"]
+    assert m.outcome["reason"] == ("P1 cannot move at the start of their turn: no piece of theirs is left on the "
+                                   "board, and they cannot deploy (every octagon of their home row is dead or taken)")
     assert m.legal_actions() == []
     with pytest.raises(rulelang.IllegalAction):
         m.apply("deploy a1")
@@ -550,6 +552,8 @@ def test_v15_annihilated_with_an_empty_reserve_loses():
     m = build({"d5": "D"}, reserve=(0, 11), current=DARK)
     m.apply("march d5 d4")
     assert m.is_over and m.outcome["results"] == ["lose", "win"]
+    assert m.outcome["reason"] == ("P1 cannot move at the start of their turn: no piece of theirs is left on the "
+                                   "board, and they cannot deploy (their reserve is empty)")
 
 
 def test_v15_stalemate_by_runes_loses():
@@ -557,6 +561,19 @@ def test_v15_stalemate_by_runes_loses():
     m = build({"d4": "LL", "g7": "D"}, dead=["d3", "d5", "c4", "e4"], reserve=(0, 11), current=DARK)
     m.apply("march g7 g6")
     assert m.is_over and m.outcome["results"] == ["lose", "win"]
+    assert m.outcome["reason"] == ("P1 cannot move at the start of their turn: every piece of theirs is hemmed in, "
+                                   "and they cannot deploy (their reserve is empty)")
+
+
+def test_how_to_win_and_socket_names_are_said():
+    from rulelang.play.repl import rulebook
+    legend = " ".join(GAME.ir["boards"][0]["legend"])
+    assert "bc12 is where b1, c1, b2 and c2 meet" in legend
+    # …which is what the board says of that socket
+    assert sorted(GEO.names[c] for c in GEO.neighbours_of(GEO.by_name["bc12"], "octagon")) == ["b1", "b2", "c1", "c2"]
+    book = rulebook(GAME)
+    assert "You win when your opponent cannot move at the start of their turn" in book
+    assert "A socket is named by the two columns and the two rows it sits between" in book
 
 
 def test_v15_a_rune_is_still_an_action():

@@ -2,7 +2,7 @@
 the dice did, every damage and heal gets a line, the map's glyphs say one thing each."""
 from __future__ import annotations
 
-from dw_helpers import Position, game, hp, play
+from dw_helpers import Position, game, hp, legal, play
 
 
 def test_every_component_has_rules_text_with_its_effect_and_marks():
@@ -62,3 +62,78 @@ def test_soldiers_generals_castles_and_lying_pieces_read_differently():
     assert "#1I2" in rows[11]           # an empty castle
     key = " ".join(m.game.ir["boards"][0]["legend"])                  # the board's declared key
     assert "1i2c1: P1's soldiers" in key and "m2: 2 map pieces lying there" in key and "#1I2: P1's infantry castle" in key
+
+
+def test_one_star_one_map_piece_and_a_dug_piece_read_right():
+    # `(1 stars)` read wrong: a Sharp Sword's attack carries 1 star
+    p = (Position(2).soldier(0, "infantry", "e5").soldier(1, "infantry", "e6").hand(0, "Sharp Sword")
+         .hand(1, "Wooden Shield").turn(0))
+    m = p.match()
+    play(m, "equip Sharp Sword")
+    m.apply("attack e5 infantry e6 infantry")
+    assert m.question["prompt"].startswith("P1 infantry at e5 attacks P2 infantry at e6 (1 star): answer")
+    assert "P1: infantry at e5 attacks P2's infantry at e6 (1 star)" in m.messages_for(1)
+    # the killer's prompt and the hand-over of a single map piece
+    p = (Position(2).general(0, "Iron Warden", "e5").general(0, "Gold Maker", "a1")
+         .general(1, "Moon Bow", "f5", hp=1, pieces=1).turn(0))
+    m = p.match()
+    play(m, "attack e5 Iron Warden f5 Moon Bow")
+    assert m.question["prompt"] == "Which of your generals takes the map piece?"
+    m = Position(2).general(0, "Iron Warden", "e5", pieces=1).general(0, "Gold Maker", "f5").turn(0).match()
+    play(m, "hand over Iron Warden Gold Maker")
+    assert m.messages_for(1)[-1] == "P1's Iron Warden hands its map piece to Gold Maker"
+    # a dug token: "a map piece", "the Dragon Gold"
+    m = Position(2).general(0, "Iron Warden", "e8").bury("f8", "Map piece").turn(0).match()
+    play(m, "dig Iron Warden f8")
+    assert "P1's Iron Warden digs up a map piece" in m.messages_for(1)
+    m = Position(2).general(0, "Iron Warden", "e8").bury("f8", "Dragon Gold").turn(0).match()
+    play(m, "dig Iron Warden f8")
+    assert "P1's Iron Warden digs up the Dragon Gold" in m.messages_for(1)
+
+
+def test_a_castle_with_units_in_it_stays_on_the_map_and_the_key_says_so():
+    p = (Position(2).general(0, "Hawk Eye", "h11", pieces=2).soldier(0, "infantry", "h11", n=2)
+         .soldier(0, "cavalry", "f11", n=3).soldier(0, "archer", "d11").soldier(0, "infantry", "d11"))
+    m = p.match()
+    rows = {int(line[:3]): line.split() for line in m.view(0)["board"].splitlines()[1:]}
+    # before: `1A3*2` and `1c3`, the castle gone from the map
+    assert [rows[11][i] for i in (4, 6, 8)] == ["1#+2", "1#c3", "1#A*2"]      # d11, f11, h11
+    m = Position(2).general(0, "Hawk Eye", "h11").match()
+    rows = {int(line[:3]): line.split() for line in m.view(0)["board"].splitlines()[1:]}
+    assert [rows[11][i] for i in (4, 6, 8)] == ["#1I2", "#1C2", "1#A"]
+    key = m.game.ir["boards"][0]["legend"]
+    assert any(x.startswith("1#A+2: P1's units inside P1's castle") for x in key)
+    # the key no longer reads `*2` as the pieces carried
+    assert any(x.startswith("1A3*2: the same general carrying map pieces (* in place of +; how many: see Units), "
+                            "with 2 soldiers") for x in key)
+    # which cells touch, checked against the board's own neighbours
+    touch = next(x for x in key if x.startswith("Each cell touches six"))
+    assert "b3 touches a4, b4, a2, b2" in touch and "b4 touches b5, c5, b3, c3" in touch
+    g = m.game.geometry
+    assert sorted(g.names[c] for c in g.neighbours_of(g.names.index("b3"))) == ["a2", "a3", "a4", "b2", "b4", "c3"]
+    assert sorted(g.names[c] for c in g.neighbours_of(g.names.index("b4"))) == ["a4", "b3", "b5", "c3", "c4", "c5"]
+
+
+def _skills_line(m, p):
+    return next(v["value"] for v in m.view(p)["values"] if v["name"] == "Attack skills you cannot use now")
+
+
+def test_attack_skills_not_offered_say_why():
+    # Hawk Eye with nobody in sight: Aimed Shot is not offered, and the screen says why
+    p = Position(2).general(0, "Hawk Eye", "e5").coins(1, 0).turn(0)
+    m = p.match()
+    assert "skill Aimed Shot" not in legal(m)
+    line = _skills_line(m, 0)
+    assert "Aimed Shot: nothing for it to act on now" in line and "Hawk Dive: it costs 2 coins" in line
+    assert _skills_line(m, 1) == "all: it is not your turn"
+    # after one attack skill, none more this turn
+    m = Position(2).general(0, "Quicksilver", "e5", hp=1).turn(0).match()
+    play(m, "skill Elixir")
+    assert _skills_line(m, 0) == "all: one attack skill a turn, and you used it"
+    # a general that attacked this turn: its skills, once
+    p = (Position(2).general(0, "Iron Warden", "e5").soldier(1, "infantry", "e6").soldier(1, "infantry", "a1")
+         .coins(2, 0).turn(0))
+    m = p.match()
+    assert _skills_line(m, 0) == "none"
+    play(m, "attack e5 Iron Warden e6 infantry")
+    assert _skills_line(m, 0) == "Iron Warden attacked, dug or handed over map pieces this turn"

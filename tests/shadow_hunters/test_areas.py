@@ -138,10 +138,10 @@ def test_without_the_compass_only_one_roll_is_made():
 
 def test_each_area_offers_its_own_action_and_skip():
     expected = {
-        "cabin": ["hermit card", "skip", "reveal"],
-        "gate": ["draw card white", "draw card black", "draw card hermit", "skip", "reveal"],
-        "church": ["white card", "skip", "reveal"],
-        "cemetery": ["black card", "skip", "reveal"],
+        "cabin": ["draw a hermit card", "skip", "reveal"],
+        "gate": ["draw a white card", "draw a black card", "draw a hermit card", "skip", "reveal"],
+        "church": ["draw a white card", "skip", "reveal"],
+        "cemetery": ["draw a black card", "skip", "reveal"],
         "woods": ["wound P1", "wound P2", "wound P3", "wound P4",
                   "heal P1", "heal P2", "heal P3", "heal P4", "skip", "reveal"],
         "altar": ["take P2 Talisman", "skip", "reveal"],
@@ -161,7 +161,7 @@ def test_skip_goes_to_the_attack():
 def test_hermits_cabin_draws_a_hermit_card_to_give_to_another_living_player():
     m = (Position(SH).at("cabin", "gate", "woods", "woods").dead(2).deck("hermit", "Hermit's Slap")
          .turn(0, "area").match())
-    play(m, "hermit card")
+    play(m, "draw a hermit card")
     assert m.question["chooser"] == 0 and m.question["prompt"] == "Who do you give the hermit card to?"
     assert legal(m) == ["P2", "P4"]                  # P3 is dead, P1 is the drawer
 
@@ -170,15 +170,15 @@ def test_underworld_gate_draws_from_the_deck_of_ones_choice():
     pos = lambda: (Position(SH).at("gate", "cabin", "woods", "woods").deck("white", "Talisman")
                    .deck("black", "Chainsaw").deck("hermit", "Hermit's Slap").turn(0, "area"))
     m = pos().match()
-    play(m, "draw card white")
+    play(m, "draw a white card")
     assert equipment_of(m, 0) == ["Talisman"]
     assert m.state()["step"] == "fight"
     m = pos().match()
-    play(m, "draw card black")
+    play(m, "draw a black card")
     assert equipment_of(m, 0) == ["Chainsaw"]
     assert m.messages_for(1) == ["P1 draws Chainsaw", "P1 takes Chainsaw"]
     m = pos().match()
-    play(m, "draw card hermit")
+    play(m, "draw a hermit card")
     assert m.question["prompt"] == "Who do you give the hermit card to?"
     assert m.messages_for(0) == ["you draw Hermit's Slap", "P1 draws a hermit card"]
     assert m.messages_for(1) == ["P1 draws a hermit card"]
@@ -187,7 +187,7 @@ def test_underworld_gate_draws_from_the_deck_of_ones_choice():
 def test_church_draws_a_white_card():
     m = Position(SH).at("church", "cabin", "woods", "woods").deck("white", "Holy Robe").turn(0, "area").match()
     before = len(zones(m)["white_deck"])
-    play(m, "white card")
+    play(m, "draw a white card")
     assert equipment_of(m, 0) == ["Holy Robe"]
     assert len(zones(m)["white_deck"]) == before - 1
     assert m.messages_for(2) == ["P1 draws Holy Robe", "P1 takes Holy Robe"]
@@ -196,14 +196,14 @@ def test_church_draws_a_white_card():
 def test_cemetery_draws_a_black_card():
     m = (Position(SH).at("cemetery", "cabin", "woods", "woods").deck("black", "Butcher Knife")
          .turn(0, "area").match())
-    play(m, "black card")
+    play(m, "draw a black card")
     assert equipment_of(m, 0) == ["Butcher Knife"]
 
 
 def test_a_single_use_card_resolves_at_once_and_goes_to_its_discard_pile():
     m = (Position(SH).at("church", "cabin", "woods", "woods").damage(0, 5).deck("white", "Holy Water of Healing")
          .turn(0, "area").match())
-    play(m, "white card")
+    play(m, "draw a white card")
     assert var(m, "damage")[0] == 3
     assert labels(m, zones(m)["white_discard"]) == ["Holy Water of Healing"]
     assert zones(m)["resolving"] == [] and zones(m)["equipment"][0] == []
@@ -398,6 +398,31 @@ def test_holy_robe_reduces_attacks_both_ways():
     assert hit(False, True, 2, 1, ["Chainsaw", "Butcher Knife"]) == 2
 
 
+def test_holy_robe_and_weapons_say_what_they_change():
+    # the target's robe: `P4 attacks P3: d6 5, d4 3` took 1 damage with no word of why
+    m = (Position(SH).at("church", "cemetery", "woods", "woods").equipment(1, "Holy Robe")
+         .turn(0, "fight").rolls((6, 5), (4, 3)).match())
+    play(m, "attack P2")
+    assert m.messages_for(2) == ["P1 attacks P2: d6 5, d4 3", "P2's Holy Robe: 1 less damage", "P2 takes 1 damage"]
+    # the attacker's own robe takes an attack of 1 down to nothing: said, not silent
+    m = (Position(SH).at("church", "cemetery", "woods", "woods").equipment(0, "Holy Robe")
+         .turn(0, "fight").rolls((6, 2), (4, 1)).match())
+    play(m, "attack P2")
+    assert var(m, "damage")[1] == 0
+    assert m.messages_for(2) == ["P1 attacks P2: d6 2, d4 1", "P1's Holy Robe: 1 less damage", "P2 takes no damage"]
+    # weapons, once per attack; the Spear only for a revealed Hunter
+    m = (Position(["Emi", "Vampire", "George", "Werewolf"]).at("church", "cemetery", "woods", "woods").reveal(2)
+         .equipment(2, "Spear of Longinus", "Chainsaw").turn(2, "fight").rolls((6, 2), (4, 1)).match())
+    play(m, "attack P4")
+    assert m.messages_for(0) == ["P3 attacks P4: d6 2, d4 1", "P3's Spear of Longinus: 2 more damage",
+                                 "P3's Chainsaw: 1 more damage", "P4 takes 4 damage"]
+    # a Ghostly Barrier says so
+    m = (Position(SH).at("church", "cemetery", "woods", "woods").var("barrier", 1, True)
+         .turn(0, "fight").rolls((6, 5), (4, 3)).match())
+    play(m, "attack P2")
+    assert m.messages_for(2) == ["P1 attacks P2: d6 5, d4 3", "P2 takes no damage (Ghostly Barrier)"]
+
+
 def test_spear_weapon_and_own_holy_robe_add_up():
     m = (Position(["Emi", "Vampire", "George", "Werewolf"]).at("church", "cemetery", "woods", "woods").reveal(0)
          .equipment(0, "Spear of Longinus", "Holy Robe", "Chainsaw").turn(0, "fight").rolls((6, 2), (4, 1)).match())
@@ -451,16 +476,17 @@ def test_masamune_damage_gets_the_weapon_bonus():
 def test_machine_gun_hits_everyone_in_range_with_one_roll():
     m = (Position(SH).at("church", "cemetery", "church", "woods").equipment(0, "Machine Gun").equipment(2, "Holy Robe")
          .turn(0, "fight").rolls((6, 6), (4, 2)).match())
-    assert legal(m) == ["attack all", "pass", "reveal"]
-    play(m, "attack all")
+    assert legal(m) == ["attack everyone in range: P2 P3", "pass", "reveal"]
+    play(m, "attack everyone in range: P2 P3")
     assert var(m, "damage") == [0, 4, 3, 0]
-    assert m.messages_for(3) == ["P1 attacks P2 P3: d6 6, d4 2", "P2 takes 4 damage", "P3 takes 3 damage"]
+    assert m.messages_for(3) == ["P1 attacks P2 P3: d6 6, d4 2", "P2 takes 4 damage", "P3's Holy Robe: 1 less damage",
+                                 "P3 takes 3 damage"]
 
 
 def test_machine_gun_miss_hits_nobody():
     m = (Position(SH).at("church", "cemetery", "church", "woods").equipment(0, "Machine Gun")
          .turn(0, "fight").rolls((6, 2), (4, 2)).match())
-    play(m, "attack all")
+    play(m, "attack everyone in range: P2 P3")
     assert var(m, "damage") == [0, 0, 0, 0]
 
 
@@ -472,22 +498,22 @@ def test_machine_gun_with_nobody_in_range():
 def test_machine_gun_with_the_handgun_hits_everyone_outside_the_pair():
     m = (Position(SH).at("church", "cemetery", "woods", "gate").equipment(0, "Machine Gun", "Handgun")
          .turn(0, "fight").rolls((6, 5), (4, 2)).match())
-    play(m, "attack all")
+    play(m, "attack everyone in range: P3 P4")
     assert var(m, "damage") == [0, 0, 3, 3]
 
 
 def test_machine_gun_and_masamune_one_d4_for_everyone():
     m = (Position(SH).at("church", "cemetery", "church", "woods")
          .equipment(0, "Machine Gun", "Cursed Sword Masamune").turn(0, "fight").rolls((4, 2)).match())
-    assert legal(m) == ["attack all", "reveal"]
-    play(m, "attack all")
+    assert legal(m) == ["attack everyone in range: P2 P3", "reveal"]
+    play(m, "attack everyone in range: P2 P3")
     assert var(m, "damage") == [0, 2, 2, 0]
 
 
 # ---- H6: empty decks ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("color,action", [("white", "white card"), ("black", "black card"),
-                                          ("hermit", "hermit card")])
+@pytest.mark.parametrize("color,action", [("white", "draw a white card"), ("black", "draw a black card"),
+                                          ("hermit", "draw a hermit card")])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_an_empty_deck_is_refilled_from_its_discard_pile(color, action, seed):
     area = {"white": "church", "black": "cemetery", "hermit": "cabin"}[color]
@@ -522,7 +548,7 @@ def test_a_refilled_deck_is_the_discard_pile_shuffled():
     z["white_deck"].clear()
     ids = sorted(z["white_discard"])
     m = pos.match()
-    play(m, "white card")
+    play(m, "draw a white card")
     z = zones(m)
     held = z["equipment"][0] + z["white_discard"]
     assert len(held) == 1
@@ -533,7 +559,7 @@ def test_a_refill_only_happens_when_the_deck_is_empty():
     m = (Position(SH).at("church", "gate", "woods", "woods").discard("white", "Talisman")
          .deck("white", "Holy Robe").turn(0, "area").match())
     deck = len(zones(m)["white_deck"])
-    play(m, "white card")
+    play(m, "draw a white card")
     assert equipment_of(m, 0) == ["Holy Robe"]
     assert labels(m, zones(m)["white_discard"]) == ["Talisman"]
     assert len(zones(m)["white_deck"]) == deck - 1
@@ -622,7 +648,7 @@ def test_concealed_knowledge_gives_another_turn_right_after_this_one():
     m = (Position(SH).at("church", "gate", "woods", "woods").deck("white", "Concealed Knowledge")
          .turn(0, "area").match())
     turn = m.state()["turn"]
-    play(m, "white card")
+    play(m, "draw a white card")
     assert var(m, "extra") == [1, 0, 0, 0]
     assert m.messages_for(1) == ["P1 draws Concealed Knowledge", "P1 will take another turn"]
     play(m, "pass", "end turn")

@@ -95,7 +95,7 @@ def draw_white(card, chars=("Emi", "Vampire", "George", "Werewolf"), base=False,
     if setup:
         setup(p)
     m = p.match()
-    play(m, "white card")
+    play(m, "draw a white card")
     return m
 
 
@@ -104,7 +104,7 @@ def draw_black(card, chars=("Emi", "Vampire", "George", "Werewolf"), base=False,
     if setup:
         setup(p)
     m = p.match()
-    play(m, "black card")
+    play(m, "draw a black card")
     return m
 
 
@@ -279,12 +279,21 @@ def test_guardian_angel_protects_from_attacks_until_the_next_turn():
     p = Position(["Emi", "Vampire", "George", "Werewolf"]).at("church", "cemetery", "woods", "woods")
     p.var("angel", 0, True).equipment(1, "Machine Gun").turn(1, "fight").rolls((6, 6), (4, 1))
     m = p.match()
-    play(m, "attack all")
+    play(m, "attack everyone in range: P1")
     assert var(m, "damage") == [0, 0, 0, 0]
     m = draw_black("Bloodthirsty Spider", chars=("Vampire", "Emi", "George", "Werewolf"),
                    setup=lambda p: p.var("angel", 1, True))
     play(m, "P2")
     assert var(m, "damage")[:2] == [2, 2]
+
+
+def test_the_players_line_words_a_protection_as_its_players():
+    m = (Position(["Emi", "Vampire", "George", "Werewolf"]).var("angel", 0, True).var("barrier", 1, True)
+         .var("cursed", 2, True).var("extra", 3, 1).match())
+    rows = player_lines(shown(m.view(0), "Players"))
+    assert rows[0] == "P1 (you): Emi (Hunter, 10 HP), hidden, protected by Guardian Angel (no damage from attacks)"
+    assert rows[1:] == ["P2: hidden, protected by Ghostly Barrier (no damage)", "P3: hidden, cursed (no ability any more)",
+                        "P4: hidden, 1 more turn to take"]
 
 
 def test_holy_robe_is_equipment():
@@ -327,6 +336,11 @@ def test_talisman_protects_from_spider_bat_and_dynamite_only():
     m = draw_black("Spiritual Doll", setup=lambda p: p.equipment(1, "Talisman").rolls((6, 1)))
     play(m, "P2")
     assert var(m, "damage")[1] == 3
+    # the protection is said, not silent
+    m = draw_black("Vampire Bat", setup=lambda p: p.equipment(1, "Talisman"))
+    play(m, "P2")
+    assert var(m, "damage")[1] == 0
+    assert "P2 takes no damage (Vampire Bat): an equipment card protects them" in m.messages_for(2)
 
 
 # ---- black cards ------------------------------------------------------------------------------------
@@ -441,6 +455,10 @@ def test_spiritual_doll(d, target, drawer):
     assert legal(m) == ["P2", "P3", "P4"]
     play(m, "P3")
     assert var(m, "damage") == [drawer, 0, target, 0]
+    # the roll's rule is said before its damage
+    said = ("1 to 4: the doll strikes P3" if d <= 4 else "5 or 6: the doll turns on its user, P1")
+    hurt = "P3" if d <= 4 else "P1"
+    assert m.messages_for(1)[-3:] == [f"P1 rolls a d6: {d}", said, f"{hurt} takes 3 damage (Spiritual Doll)"]
 
 
 def test_vampire_bat_2_damage_and_the_drawer_heals_1():
@@ -473,7 +491,7 @@ def give(card, receiver_char, *, base=False, setup=None, giver_char=None):
     if setup:
         setup(p)
     m = p.match()
-    play(m, "hermit card")
+    play(m, "draw a hermit card")
     assert m.question["chooser"] == 0 and m.question["prompt"] == "Who do you give the hermit card to?"
     play(m, "P2")
     return m
@@ -515,21 +533,21 @@ def test_expansion_hermit_versions_with_only_expansion_characters(card, char, an
     chars = ["Fu-ka", char, "Valkyrie", "Wight"] if char != "Fu-ka" else ["Ellen", char, "Valkyrie", "Wight"]
     p = Position(chars, options={"characters": "expansion"}).at("cabin", "church", "woods", "woods")
     m = p.deck("hermit", card).turn(0, "area").match()
-    play(m, "hermit card", "P2")
+    play(m, "draw a hermit card", "P2")
     assert legal(m) == [answer]
 
 
 def test_expansion_chocolate_with_only_expansion_characters():
     p = Position(["Ultra Soul", "Gregor", "Valkyrie", "Fu-ka"], options={"characters": "expansion"})
     m = p.at("church", "cemetery", "woods", "woods").deck("white", "Chocolate").damage(0, 4).turn(0, "area").match()
-    play(m, "white card")
+    play(m, "draw a white card")
     assert legal(m) == ["reveal and heal all damage", "do nothing"]
 
 
 def test_with_one_other_living_player_the_card_goes_to_them_without_a_question():
     p = Position(["George", "Vampire", "Emi", "Werewolf"]).at("cabin", "church", "woods", "woods")
     m = p.dead(2, 3).deck("hermit", "Hermit's Spell").turn(0, "area").match()
-    play(m, "hermit card")
+    play(m, "draw a hermit card")
     assert m.question["chooser"] == 1 and m.question["prompt"] == "P1 gave you a hermit card: does it apply to you?"
     assert m.messages_for(2) == ["P1 draws a hermit card", "P1 gives a hermit card to P2"]
 
@@ -537,7 +555,7 @@ def test_with_one_other_living_player_the_card_goes_to_them_without_a_question()
 def test_the_drawer_gives_to_another_living_player():
     p = Position(["George", "Vampire", "Emi", "Werewolf", "Allie"]).at("cabin", "church", "woods", "woods", "gate")
     m = p.dead(2).deck("hermit", "Hermit's Slap").turn(0, "area").match()
-    play(m, "hermit card")
+    play(m, "draw a hermit card")
     assert legal(m) == ["P2", "P4", "P5"]
 
 
@@ -698,7 +716,7 @@ def test_a_hermit_card_kill_is_credited_to_the_giver():
 def test_a_hermit_card_from_the_underworld_gate_works_the_same():
     p = Position(["George", "Emi", "Vampire", "Werewolf"]).at("gate", "church", "woods", "woods")
     m = p.deck("hermit", "Hermit's Slap").turn(0, "area").match()
-    play(m, "draw card hermit", "P2")
+    play(m, "draw a hermit card", "P2")
     assert m.question["options"] == ["it applies"] and m.question["chooser"] == 1
     play(m, "it applies")
     assert var(m, "damage")[1] == 1

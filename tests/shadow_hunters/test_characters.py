@@ -34,7 +34,7 @@ def _hermit_to_p2(chars, card, **extra):
     for name, (p, value) in extra.items():
         pos.var(name, p, value)
     m = pos.match()
-    play(m, "hermit card", "P2")
+    play(m, "draw a hermit card", "P2")
     return m
 
 
@@ -91,7 +91,7 @@ def test_vampire_with_a_machine_gun_heals_two_once_per_attack():
     # P1 (Vampire, 5 damage) hits P2 and P3 in the cabin/gate pair with one roll of 3
     m = (Position(["Vampire", "Emi", "Werewolf", "George"]).at("cabin", "gate", "cabin", "woods")
          .damage(0, 5).reveal(0).equipment(0, "Machine Gun").turn(0, "fight").rolls((6, 4), (4, 1)).match())
-    play(m, "attack all")
+    play(m, "attack everyone in range: P2 P3")
     assert m.question is None                              # one trigger: nothing to order
     assert var(m, "damage") == [3, 3, 3, 0]
 
@@ -732,8 +732,8 @@ def test_daniel_dying_together_with_another_first_wins():
     m = (Position(["Emi", "Vampire", "Werewolf", "George", "Daniel"])
          .at("cabin", "woods", "gate", "church", "gate").damage(2, 13).damage(4, 12)
          .equipment(0, "Machine Gun").turn(0, "fight").rolls((6, 3), (4, 1)).match())
-    assert legal(m) == ["attack all", "pass", "reveal"]
-    play(m, "attack all")
+    assert legal(m) == ["attack everyone in range: P3 P5", "pass", "reveal"]
+    play(m, "attack everyone in range: P3 P5")
     assert var(m, "dead") == [False, False, True, False, True]
     assert winners(m) == [4]
 
@@ -846,7 +846,7 @@ def test_catherine_first_to_die_wins():
 def test_catherine_dying_together_with_another_first_wins():
     m = (Position(CATH).at("gate", "church", "gate", "cabin", "altar").damage(0, 10).damage(2, 13)
          .equipment(3, "Machine Gun").turn(3, "fight").rolls((6, 3), (4, 1)).match())
-    play(m, "attack all")
+    play(m, "attack everyone in range: P1 P3")
     assert var(m, "dead") == [True, False, True, False, False]
     assert winners(m) == [0]
 

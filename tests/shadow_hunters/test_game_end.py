@@ -182,7 +182,7 @@ def _charles_spider(charles_damage: int, dead: tuple[int, ...]):
     if dead:
         pos.dead(*dead)
     m = pos.match()
-    play(m, "black card", "P4")
+    play(m, "draw a black card", "P4")
     return m
 
 

@@ -176,7 +176,7 @@ class Scanner:
         known = self.knows(p)
         rows = player_lines(next(v["value"] for v in view["values"] if v["name"] == "Players"))
         for q in range(self.n):
-            if q not in known and not re.fullmatch(rf"P{q + 1}: hidden( · (cursed|Guardian Angel|\d+ more turn).*)?",
+            if q not in known and not re.fullmatch(rf"P{q + 1}: hidden(, (cursed|protected by|\d+ more turn).*)?",
                                                    rows[q]):
                 out.append(f"view(P{p + 1}): P{q + 1}'s line shows more than it may: {rows[q]!r}")
         for z in view["zones"]:
@@ -191,7 +191,7 @@ class Scanner:
         if self.ctx and self.ctx.get("done"):
             self.ctx = None
         q = m.question
-        if played in ("hermit card", "draw card hermit") and actor == current and q is not None:
+        if played == "draw a hermit card" and actor == current and q is not None:
             top = st["zones"]["hermit_deck"][-1] if st["zones"]["hermit_deck"] else None
             self.ctx = {"card": st["components"][top]["label"] if top is not None else None,
                         "giver": current, "receiver": None}
@@ -319,7 +319,7 @@ def test_scanner_follows_a_hermit_card_and_a_prediction():
     m = (Position(["Vampire", "Emi", "Allie", "Bob"]).at("cabin", "gate", "church", "woods")
          .deck("hermit", "Hermit's Prediction").turn(0, "area").match())
     s = Scanner(m)
-    for text in ("hermit card", "P3", "it applies"):
+    for text in ("draw a hermit card", "P3", "it applies"):
         actor, current = m.current_player, m.state()["current"]
         play(m, text)
         assert s.after(m, text, actor, current) == []

@@ -99,7 +99,7 @@ def _exorcism(receiver_char: str):
     fourth = "Vampire" if receiver_char == "George" else "George"
     m = (Position(["Emi", receiver_char, "Werewolf", fourth]).at("cabin", "gate", "church", "woods")
          .damage(1, 1).turn(0, "area").deck("hermit", "Hermit's Exorcism").match())
-    play(m, "hermit card")
+    play(m, "draw a hermit card")
     assert m.question["prompt"] == "Who do you give the hermit card to?"
     assert legal(m) == ["P2", "P3", "P4"]
     play(m, "P2")

@@ -122,6 +122,7 @@ def test_neophyte_puts_a_revealed_action_in_hand_shown_to_everyone():
     m = position(hands=(["Neophyte"], []), decks=(["Summon", "Walker"], []))
     play(m, "play Neophyte on Jungle Oasis", "no")
     assert labels(m, "hand", 0) == ["Summon"] and top_down(m, 0)[0] == "Walker"
+    assert m.messages_for(1)[-1] == "P1 puts Summon from the top of their deck into their hand (Neophyte)"
     hand = [z for z in m.view(1)["zones"] if z["name"] == "hand" and z["owner"] == 0][0]
     assert [k["label"] for k in hand["known"]] == ["Summon"]
 
@@ -188,6 +189,8 @@ def test_portal_takes_revealed_minions_and_orders_the_rest():
     assert options(m) == ["Enchantress", "Tenacious Z", "Walker", "done"]
     play(m, "Walker", "Tenacious Z", "done")
     assert sorted(labels(m, "hand", 0)) == ["Tenacious Z", "Walker"]
+    # every minion taken is named (the screen's own change line leaves out what an answer named)
+    assert m.messages_for(1)[-1] == "P1 puts Walker, Tenacious Z into their hand (Portal)"
     assert options(m) == ["Enchantress", "Scry", "Summon"]
     play(m, "Scry", "Summon")
     if m.question is not None:                            # (the last one may be placed without asking)
@@ -259,6 +262,7 @@ def test_walker_discards_the_top_card_or_leaves_it():
     assert known(0) == ["Scry"] and known(1) == []
     play(m, "yes")
     assert labels(m, "discard", 0) == ["Scry"] and top_down(m, 0)[0] == "Portal"
+    assert m.messages_for(1)[-1] == "P1 discards Scry from the top of their deck (Walker)"
     m = position(hands=(["Walker"], []), decks=(["Scry", "Portal"], []))
     play(m, "play Walker on Jungle Oasis", "no")
     assert labels(m, "discard", 0) == [] and top_down(m, 0)[:2] == ["Scry", "Portal"]
@@ -336,6 +340,7 @@ def test_not_enough_bullets_returns_minions_of_one_name():
     assert options(m) == ["Tenacious Z", "Walker", "pass"]
     play(m, "Walker", "Walker", "done")                  # one of the two
     assert m.question is None and labels(m, "hand", 0) == ["Walker"]
+    assert "P1 puts Walker from their discard pile into their hand" in m.messages_for(1)
     assert labels(m, "discard", 0) == ["Tenacious Z", "Walker", "Summon", "Not Enough Bullets"]
 
 
