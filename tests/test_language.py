@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rulelang
+from rulelang import check_source
 
 CHIPS = """
 game "Chips" {
@@ -102,3 +103,40 @@ def test_ranking_and_finish_by_score_are_checked():
     with pytest.raises(rulelang.RuleError) as err:
         rulelang.compile_source(CHIPS.replace("then size(hand[me])", "then true"), "chips.rules")
     assert [d.code for d in err.value.diagnostics] == ["E201"]
+
+
+REFUSE = """
+game "Refuse" {
+  players 2
+  var coins: int = 1 per player
+  zone hand: set per player, public
+  kind C { name: text  label name }
+  setup { create C(name: "Ace") in hand[0] }
+  turn { step main {
+    action buy require coins[me] >= 3 else "a purchase costs 3 coins; you have " + text(coins[me]) { coins[me] -= 3  end turn }
+    action play_card(c in hand[me]) require coins[me] > 5 else "you need 6 coins to play a card" { end turn }
+    action earn { coins[me] += 1  end turn }
+    action quit_game { finish draw }
+  } }
+}
+"""
+
+
+def test_an_action_says_why_it_is_not_legal_in_the_rules_words():
+    m = rulelang.Game(rulelang.compile_source(REFUSE, "refuse.rules")).new_match(seed=1)
+    assert [a.text for a in m.legal_actions()] == ["earn", "quit game"]
+    assert m.refusal("buy") == "a purchase costs 3 coins; you have 1"
+    assert m.refusal("Play card Ace") == m.refusal("play card") == "you need 6 coins to play a card"
+    assert m.refusal("earn") is None and m.refusal("dance") is None      # legal; no such action
+    for _ in range(4):                                                   # P1 and P2 earn twice each
+        m.apply("earn")
+    assert m.refusal("buy") is None and "buy" in [a.text for a in m.legal_actions()]
+    assert m.refusal("play card") == "you need 6 coins to play a card"
+
+
+def test_a_refusal_is_a_text_that_cannot_read_the_parameters():
+    bad = REFUSE.replace('else "you need 6 coins to play a card"', 'else "cannot play " + text(c)')
+    assert [f"{d.code} {d.message}" for d in check_source(bad, "x.rules")[1] if d.severity == "error"] == \
+        ["E101 unknown name `c`"]
+    bad = REFUSE.replace('else "you need 6 coins to play a card"', 'else 6')
+    assert [d.code for d in check_source(bad, "x.rules")[1] if d.severity == "error"] == ["E201"]

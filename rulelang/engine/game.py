@@ -105,6 +105,10 @@ class Game:
         self.on_round_end = code.handlers.get("round_end")
         self.first_goto = ("goto", ir["first_step"])
         self.has_interrupts = ANYTIME_STEP in self.steps       # any-time actions, usable out of turn
+        # step -> the actions with a worded refusal (`require C else "…"`), longest name first
+        self.refusals = {s["name"]: sorted((a["name"] for a in s["actions"]
+                                            if f"__refusal_{s['name']}_{a['name']}" in ir["defs"]),
+                                           key=len, reverse=True) for s in ir["steps"]}
         # a turn ends and the next begins with no rule of its own to run (see Match._settle)
         self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None and not self.sequenced
                             and not any(code.builtin_triggers.values()) and not code.has_grants)

@@ -267,6 +267,29 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 return a
         return None
 
+    def refusal(self, text: str) -> str | None:
+        """Why the action a player typed is not legal now, in the rules' words (`action A … require C
+        else "…"`), for the player to act; None when it is legal, when no action of this step is
+        named so, or when the rules give no reason. Never raises: it only words an error."""
+        if self.result is not None or self.pending is not None or self.simul is not None:
+            return None
+        words = " ".join(str(text).split()).lower()
+        try:
+            if any(a.text.lower() == words for a in self.legal_actions()):
+                return None
+            for name in self.game.refusals.get(self.step, ()):
+                shown = name.replace("_", " ").lower()
+                if words == shown or words.startswith(shown + " "):
+                    saved, self.me = self.me, self.actor
+                    try:
+                        reason = self.game.code.defs[f"__refusal_{self.step}_{name}"](self)
+                    finally:
+                        self.me = saved
+                    return reason if isinstance(reason, str) and reason else None
+        except Exception:                       # (a reason that fails to compute: the plain error stands)
+            return None
+        return None
+
     def interrupts(self, player: int) -> list[Action]:
         """The `anytime` actions `player` may take now although another player is to act (revealing
         one's role in someone else's turn). Offered only while no effect waits for an answer, so

@@ -184,8 +184,11 @@ class DeclarationRules:
         params = rest.pop(0) if rest and isinstance(rest[0], list) else []
         body = rest.pop()
         text = rest.pop(0)[1] if rest and isinstance(rest[0], tuple) and rest[0][0] == "as" else None
-        require = rest[0] if rest else None
-        return n.ActionDecl(self.sp(meta), str(name), tuple(params), require, body, text)
+        require, refusal = rest[0][1:] if rest else (None, None)
+        return n.ActionDecl(self.sp(meta), str(name), tuple(params), require, body, text, refusal)
+
+    def action_require(self, meta, c):
+        return ("require", c[0], c[1] if len(c) > 1 else None)
 
     def action_text(self, meta, c):
         return ("as", c[0])

@@ -63,6 +63,7 @@ def _typed(params_decl: tuple, names: tuple, span) -> list:
 
 TEXT_DEF = "__text_"          # `kind K { text E }` becomes `def __text_K(self: K) = E` (fields: self.field)
 PROMPT_DEF = "__window_"      # `window W(params) as E` becomes `def __window_W(params) = E`
+REFUSAL_DEF = "__refusal_"    # `step S { action A … require C else E }` becomes `def __refusal_S_A: text = E`
 
 
 def _bind_fields(x, fields: set, bound: frozenset = frozenset()):
@@ -81,8 +82,9 @@ def _bind_fields(x, fields: set, bound: frozenset = frozenset()):
 
 
 def _texts(game: n.Game) -> n.Game:
-    """Words for players that are computed: a kind's `text E` and a window's `as E` become defs the
-    engine evaluates when a player asks (the checker checks them like any other def)."""
+    """Words for players that are computed: a kind's `text E`, a window's `as E` and an action's
+    `require … else E` become defs the engine evaluates when a player asks (the checker checks
+    them like any other def)."""
     extra = []
     carded = {d.kind for d in game.decls if isinstance(d, n.CardDecl)}
     for d in game.decls:
@@ -93,6 +95,10 @@ def _texts(game: n.Game) -> n.Game:
                                    _bind_fields(d.text, fields), False))
         elif isinstance(d, n.SignatureDecl) and d.prompt is not None:
             extra.append(n.DefDecl(d.prompt.span, PROMPT_DEF + d.name, d.params, d.prompt, False))
+        elif isinstance(d, n.StepDecl):
+            extra.extend(n.DefDecl(a.refusal.span, f"{REFUSAL_DEF}{d.name}_{a.name}", None, a.refusal, False,
+                                   result=n.TypeRef(a.refusal.span, "text"))
+                         for a in d.actions if a.refusal is not None)
     if not extra:
         return game
     return n.Game(game.span, game.name, game.decls + tuple(extra), game.sources)

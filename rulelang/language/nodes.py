@@ -476,6 +476,7 @@ class ActionDecl(Node):
     require: Node | None
     body: tuple
     text: Node | None = None             # `as "drop in column " + text(c)`: the action's text, by the author
+    refusal: Node | None = None          # `require C else TEXT`: why it is not legal now (no parameters)
 
 
 @dataclass(frozen=True, eq=False)
