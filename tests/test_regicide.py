@@ -702,3 +702,17 @@ def test_illegal_in_suffer_step():
         with pytest.raises(rulelang.IllegalAction):
             m.apply(bad)
         assert m.state() == before
+
+
+def test_yield_refused_says_why_in_the_rules_words():
+    game = GAME
+    solo = game.new_match(1, seed=3)
+    assert solo.refusal("yield") == ("in a solo game you may never yield (not when every other player "
+                                     "yielded: there is none)")
+    assert "yield" not in [a.text for a in solo.legal_actions()]
+    duo = game.new_match(2, seed=3)
+    assert "yield" in [a.text for a in duo.legal_actions()] and duo.refusal("yield") is None
+    duo.apply("yield")                       # P1 yields; P2 may not: every other player yielded
+    while duo.current_player != 1:
+        duo.apply(duo.legal_actions()[0])
+    assert duo.refusal("yield") == "every other player yielded on their last turn: you must play a card"

@@ -125,6 +125,7 @@ def test_attack_skills_not_offered_say_why():
     assert "skill Aimed Shot" not in legal(m)
     line = _skills_line(m, 0)
     assert "Aimed Shot: nothing for it to act on now" in line and "Hawk Dive: it costs 2 coins" in line
+    assert m.refusal("skill Aimed Shot") == "attack skills you cannot use now: " + line    # typed anyway
     assert _skills_line(m, 1) == "all: it is not your turn"
     # after one attack skill, none more this turn
     m = Position(2).general(0, "Quicksilver", "e5", hp=1).turn(0).match()
