@@ -612,7 +612,9 @@ class Server:
             if text not in mine:
                 if not mine:
                     return "it is not your turn" if m.current_player != seat else "you have no action now"
-                return f"`{printable(text)[:80]}` is not one of your actions now"
+                why = m.refusal(text) if m.current_player == seat else None     # the rules' words, if any
+                return f"`{printable(text)[:80]}` is not one of your actions now" + (
+                    f": {printable(why)[:200]}" if why else "")
             served.play(text, seat)
         except IllegalAction as err:
             return printable(str(err))[:300]

@@ -330,3 +330,19 @@ def test_a_seat_takes_every_fair_bot_kind_the_command_line_takes():
     for kind in ("mcts", "mcts:50", "mcts:0.5s", "ismcts:5001", "ismcts:0s", "ismcts:x", "smart", 3):
         with pytest.raises(ValueError):
             _seat_kind(kind)
+
+
+def test_an_action_refused_by_the_rules_says_why(serve):
+    # solo Regicide: `yield` is never legal, and the rule file says why (`require … else`)
+    server = serve([], include_shipped=True)
+    body = make(server, "regicide", ["human"])
+
+    async def refused():
+        seat = await connect(body["links"][0]["url"])
+        await seat.act("yield")
+        msg = await seat.until(lambda m: m["type"] == "error")
+        assert msg["message"] == ("`yield` is not one of your actions now: in a solo game you may never yield "
+                                  "(not when every other player yielded: there is none)")
+        assert server.server.matches[body["id"]].match.log == []
+        await seat.ws.close()
+    asyncio.run(refused())
