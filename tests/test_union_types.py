@@ -178,3 +178,25 @@ def test_a_union_never_names_a_card_its_chooser_may_not_see():
     assert texts(m) == ["mark hand slot 1", "mark P2", "tag hand slot 1", "tag P2", "pick"]
     m.apply("pick")
     assert texts(m) == ["hand slot 1", "P2"]
+
+
+def test_interop_lists_a_union_parameters_texts_in_its_fixed_action_space():
+    from rulelang.interop import core
+    source = '''game "Bolt" {
+  players 2
+  kind Creature { name: text  label name }
+  zone field: set, public
+  var life: int = 3 per player
+  def targets: list[Creature or player] = [c for c in field] + players
+  setup { create Creature(name: "Ogre") in field }
+  turn { step main { action bolt(t in targets) { if t in players { life[t] -= 1 }  end turn } } }
+  when any(life[p] <= 0 for p in players) { finish win for [p for p in players where life[p] > 0] }
+}'''
+    game = rulelang.Game(rulelang.compile_source(source, "bolt.rules"))
+    universe, why = core.text_universe(game, 2, None, 5000)
+    assert (universe, why) == (["bolt Ogre", "bolt P1", "bolt P2"], None)
+    m = game.new_match(seed=1)
+    while m.outcome is None:
+        assert set(texts(m)) <= set(universe)
+        m.apply("bolt P2")
+    assert m.outcome["results"] == ["win", "lose"]

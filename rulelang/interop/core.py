@@ -543,12 +543,12 @@ def text_universe(game: rulelang.Game, players: int, options: dict | None, cap: 
                     domains.append([f"P{i + 1}" for i in range(players)])
                 elif how.startswith("enum:"):
                     domains.append(enum_text.get(how[5:], []))
-                elif how == "comp":
+                elif how in ("comp", "comp_or_player"):     # (a union: the components, then the players)
                     if labels is None:
                         labels = _setup_labels(game, players, options)
                     if labels is None:
                         return None, "the components depend on the seed or are made in play"
-                    domains.append(labels)
+                    domains.append(labels + ([f"P{i + 1}" for i in range(players)] if how != "comp" else []))
                 elif p["domain"].get("k") == "list" and all(x.get("k") == "lit" for x in p["domain"]["items"]):
                     domains.append([_plain(x["v"]) for x in p["domain"]["items"]])
                 else:
