@@ -25,6 +25,7 @@ from .codegen.effects import drain, seen_by
 from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS, _short
+from .parts import MatchParts
 
 
 def _seat_prefix(text: str):
@@ -36,10 +37,10 @@ def _seat_prefix(text: str):
     return int(digits) - 1, rest
 
 
-class MatchSimultaneous:
+class MatchSimultaneous(MatchParts):
     """Steps several players answer at once, in secret; revealed together."""
 
-    simul = None                    # an open simultaneous decision: (step, seats, answers: text or None each)
+    # (its state, `simul`: (step, seats, answers: text or None each), is declared in parts.py)
 
     # ---- opening one (Match._settle) ----
     def _simul_seats(self, step: str) -> list:
@@ -91,6 +92,7 @@ class MatchSimultaneous:
         if not asked:
             self.actor = self.current
             return False
+        assert first is not None                # (the listing of the first seat asked)
         self.simul = (step, tuple(asked), (None,) * len(asked))
         self.actor = self.me = asked[0]
         self._by_text = list(first.values())
@@ -100,8 +102,10 @@ class MatchSimultaneous:
     def _commit(self, text: str, given: int | None = None) -> None:
         """One seat's answer (the actor's, `given`'s, or the one `P3: TEXT` names): kept in
         secret, or, the last one, all revealed and run."""
+        assert self.simul is not None           # (apply: a decision is open)
         step, seats, answers = self.simul
         self.legal_actions()
+        assert self._by_text is not None        # (listed)
         if given is not None:
             if (type(given) is not int or given not in seats or answers[seats.index(given)] is not None
                     or text not in (_texts(self._by_text) if given == self.actor else self._listing_for(given))):
@@ -212,6 +216,7 @@ class MatchSimultaneous:
     def _simul_view(self, player: int) -> dict:
         """A seat's view of an open simultaneous decision: who is asked (the rules say it), its own
         answer if it gave one; never who else has answered, nor what."""
+        assert self.simul is not None           # (view: a decision is open)
         step, seats, answers = self.simul
         mine = answers[seats.index(player)] if player in seats else None
         return {"simultaneous": {"step": step, "seats": list(seats), "answer": mine,
@@ -247,6 +252,7 @@ class MatchSimultaneous:
             if raw is not None:
                 raise StateError(f"nobody can answer step `{self.step}` in this position")
             return
+        assert self.simul is not None           # (opened)
         if raw is None:
             raw = {"step": self.step, "seats": list(self.simul[1]), "answers": [None] * len(self.simul[1])}
         if not isinstance(raw, dict) or set(raw) != {"step", "seats", "answers"}:
@@ -271,6 +277,7 @@ class MatchSimultaneous:
     def _simul_actor(self, player: int):
         """`view(p)["actor"]` while a simultaneous decision is open: p, if p has still to answer;
         else None (who else has answered is no one's business)."""
+        assert self.simul is not None           # (view: a decision is open)
         step, seats, answers = self.simul
         return player if player in seats and answers[seats.index(player)] is None else None
 

@@ -419,7 +419,7 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
             break
 
 
-def _ability_tables(self, low: Lowerer) -> None:
+def _ability_tables(self: Compiled, low: Lowerer) -> None:
     """Dispatch tables per hook, event, window, replaced procedure and modified def."""
     ir, ns = low.ir, low.ns
     cards = ir.get("cards", [])
@@ -428,7 +428,7 @@ def _ability_tables(self, low: Lowerer) -> None:
     self.control_columns = [low.column[c] for c in ("controller", "owner") if c in low.column]
     self.triggers = [[] for _ in ir.get("events", {})]
     self.builtin_triggers = {"turn_start": [], "turn_end": []}
-    self.zone_triggers: dict = {}          # ("enter"/"leave", zone) -> entries
+    self.zone_triggers = {}                # ("enter"/"leave", zone) -> entries
     self.responses = [[] for _ in ir.get("windows", {})]
     self.window_names = list(ir.get("windows", {}))
     self.player_responses = [[] for _ in ir.get("windows", {})]     # `respond …` on the window: no card
@@ -500,6 +500,20 @@ class AbilityEntry:
 class Compiled:
     """The functions of one compiled game, as the engine uses them."""
     _abilities = _ability_tables
+
+    # the dispatch tables _ability_tables makes
+    card_column: int | None
+    control_columns: list[int]
+    triggers: list[list[AbilityEntry]]
+    builtin_triggers: dict[str, list[AbilityEntry]]
+    zone_triggers: dict[tuple[str, str], list[AbilityEntry]]
+    responses: list[list[AbilityEntry]]
+    window_names: list[str]
+    player_responses: list[list[AbilityEntry]]
+    first_windows: frozenset[int]
+    hooks: list[dict[str | None, AbilityEntry]]
+    replacements: list[list[AbilityEntry]]
+    modifiers: list[list[AbilityEntry]]
 
     def __init__(self, low: Lowerer, shown: list[str]):
         ns = low.ns
