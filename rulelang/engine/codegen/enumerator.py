@@ -520,7 +520,7 @@ class ActionEnumerator(LowererParts):
                 size = 1
                 for k in kinds:
                     size *= {"cell": self.geometry.size if self.geometry else 1,
-                             "player": self.ir["players"]["max"]}.get(k, 1)  # type: ignore[arg-type]  # (None: 1)
+                             "player": self.ir["players"]["max"]}.get(k, 1)  # type: ignore[arg-type]  # (k None: 1)
                 ok = ok and size <= INTERN_CELLS and kinds.count("comp") <= 1 and "intern" in self.opt
                 self.intern_dims[ai] = kinds if ok else None
                 # unique: distinct bindings, texts that are injective and one word each, and no other
