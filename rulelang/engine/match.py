@@ -13,7 +13,7 @@ Match is one object made of parts by job: this module (state, legal actions, app
 clones), flow.py, pausing.py, copies.py, views.py and saves.py."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import random
 import traceback
@@ -503,7 +503,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         F = self.F
         return {name: F[col][c] for name, col in self.game.kind_fields.get(kind, ())}
 
-    def _fail(self, line, msg):
+    def _fail(self, line, msg) -> NoReturn:
         self.game.lowerer.fail(line, msg)
 
     def _enumerate(self) -> None:

@@ -4,8 +4,9 @@ pausing.py, copies.py, views.py, saves.py, simultaneous.py), each a class derivi
 so that each part type-checks on its own (mypy, tests/test_mypy.py).
 
 Declarations only, and the class-level defaults a match reads until it sets its own: no code at
-run time (the methods are declared under TYPE_CHECKING), so a match holds and does what it did. What each attribute means, for the generated code
-that reads most of them directly, is in match.GENERATED_CODE_INTERFACE."""
+run time (the methods are declared under TYPE_CHECKING), so a match holds and does what it did.
+What each attribute means, for the generated code that reads most of them directly, is in
+match.GENERATED_CODE_INTERFACE."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NoReturn
