@@ -160,8 +160,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         r = self._rng
         if r is None:
             r = self._rng = random.Random.__new__(random.Random)
-            assert self._rng_state is not None     # (kept whenever `_rng` is None)
-            r.setstate(self._rng_state)
+            r.setstate(self._rng_state)             # type: ignore[arg-type]  # (kept whenever `_rng` is None)
             self._rng_state = None
         return r
 
@@ -298,12 +297,11 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
     def _run_interrupt(self, found: Action) -> None:
         """Apply an interrupt; unless it moves the flow on, the same player is still to act."""
         player = interrupt_seat(found.text)
-        assert player is not None               # (found among the interrupts: its text names a seat)
         if self.shared == SHARED_ALL:
             self.own()
         self.log.append(found.text)
         self._by_text = None
-        signal = self._as_interrupt(player, lambda: found._fn(self, found._args))
+        signal = self._as_interrupt(player, lambda: found._fn(self, found._args))  # type: ignore[arg-type]  # (an interrupt's text names its seat)
         self._by_text = None
         if self.trig:
             signal = drain(self) or signal

@@ -92,27 +92,25 @@ class MatchSimultaneous(MatchParts):
         if not asked:
             self.actor = self.current
             return False
-        assert first is not None                # (the listing of the first seat asked)
         self.simul = (step, tuple(asked), (None,) * len(asked))
         self.actor = self.me = asked[0]
-        self._by_text = list(first.values())
+        self._by_text = list(first.values())    # type: ignore[union-attr]  # (asked: the first one's listing)
         return True
 
     # ---- answering (Match.apply) ----
     def _commit(self, text: str, given: int | None = None) -> None:
         """One seat's answer (the actor's, `given`'s, or the one `P3: TEXT` names): kept in
         secret, or, the last one, all revealed and run."""
-        assert self.simul is not None           # (apply: a decision is open)
-        step, seats, answers = self.simul
+        step, seats, answers = self.simul       # type: ignore[misc]  # (apply: a decision is open)
         self.legal_actions()
-        assert self._by_text is not None        # (listed)
         if given is not None:
             if (type(given) is not int or given not in seats or answers[seats.index(given)] is not None
-                    or text not in (_texts(self._by_text) if given == self.actor else self._listing_for(given))):
+                    or text not in (_texts(self._by_text)      # type: ignore[arg-type]  # (listed)
+                                    if given == self.actor else self._listing_for(given))):
                 raise IllegalAction(f"`{text}` is not a legal action of "
                                     f"{player_text(given) if type(given) is int else given} now")
             seat, answer = given, text
-        elif text in _texts(self._by_text):     # the actor's own answer
+        elif text in _texts(self._by_text):     # type: ignore[arg-type]  # the actor's own answer (listed)
             seat, answer = self.actor, text
         else:                                   # `P3: TEXT`: P3's, whoever is the actor
             seat, answer = _seat_prefix(text)
