@@ -167,6 +167,7 @@ class Geometry:
         return table[cell] if table is not None else None
 
     def line(self, cell: int, d: str, n: int) -> list[int]:
+        out: list[int]
         out, table = [], self.steps.get(d)
         if table is None:
             return out
@@ -230,6 +231,7 @@ class Geometry:
 
     def between(self, a: int, b: int) -> list[int]:
         """The cells strictly between a and b when they lie on one straight line, else []."""
+        path: list[int]
         for d in self.directions:
             path, cell = [], self.steps[d][a]
             while cell is not None:

@@ -12,12 +12,13 @@ from .codegen.runtime_moves import Batch
 from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS
+from .parts import MatchParts
 
 if TYPE_CHECKING:
     from .match import Match
 
 
-class MatchCopies:
+class MatchCopies(MatchParts):
     """What a seat may know of a position, and copies that deal the unseen again."""
 
     def sides(self) -> list[str] | None:
@@ -125,6 +126,7 @@ class MatchCopies:
         elif created is None:                       # restored: a fresh match made them the same way
             fresh = self.game.new_match(self.players, self.seed, self.options)
             created = fresh.created if fresh.labels == self.labels[:len(fresh.labels)] else []
+        assert created is not None                  # (a new match records them)
         out: list = []
         for entry in created:
             if type(entry) is int:

@@ -10,9 +10,10 @@ from .codegen.runtime import _next_seat
 from .codegen.effects import drain, emit_builtin
 from ..core.errors import StateError
 from .support import FLOW_LIMIT, _reason, _short, _text
+from .parts import MatchParts
 
 
-class MatchFlow:
+class MatchFlow(MatchParts):
     """Turns, rounds, steps settling after an action, and the end."""
 
     def _init_zones(self) -> None:

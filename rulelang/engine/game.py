@@ -13,6 +13,7 @@ from ..core.errors import RuleFault
 from ..ir.check import check_ir
 from ..ir.spec import ANYTIME_STEP, walk_ir
 from .match import Match
+from .parts import MatchParts
 from .support import RULE_FAULTS, SETUP, _short, _text
 
 
@@ -68,6 +69,12 @@ class _Uninterned:
 
 class Game:
     """A loaded rule file: build matches from it."""
+
+    # caches the parts of a match keep on their game, made when first needed (`__dict__.get`)
+    _internal_names: frozenset          # views.py
+    _card_texts: dict                   # views.py
+    _simul_comp_params: dict            # simultaneous.py
+    _has_others: bool                   # visibility.py
 
     def __init__(self, ir: dict, path: str | None = None):
         check_ir(ir, path or "<ir>")            # untrusted IR: refused before any code is generated
@@ -146,17 +153,18 @@ class Game:
             for part in key:
                 size *= self.part_size(part, players)
             return size
-        return players if per == "player" else components if per == "component" else self.geometry.size
+        return players if per == "player" else components if per == "component" else self.geometry.size  # type: ignore[union-attr]  # (a cell: the game has a board)
 
     def part_size(self, part: str, players: int) -> int:
-        return players if part == "player" else self.geometry.size if part == "cell" else len(self.enums[part[5:]])
+        return (players if part == "player"
+                else self.geometry.size if part == "cell" else len(self.enums[part[5:]]))  # type: ignore[union-attr]  # (a cell: the game has a board)
 
     def members(self, key: list, players: int) -> list[tuple]:
         """Each member of a keyed family, in its list's order: a tuple of one value per part (a
         seat, a cell index, an enum value's name), the last part varying fastest."""
-        out = [()]
+        out: list[tuple] = [()]
         for part in key:
-            values = (list(range(players)) if part == "player" else list(range(self.geometry.size))
+            values = (list(range(players)) if part == "player" else list(range(self.geometry.size))  # type: ignore[union-attr]  # (a cell: the game has a board)
                       if part == "cell" else [v["name"] for v in self.enums[part[5:]]])
             out = [t + (v,) for t in out for v in values]
         return out
@@ -180,7 +188,7 @@ class Game:
             if part == "player":
                 words.append(f"P{v + 1}")
             elif part == "cell":
-                words.append(self.geometry.names[v])
+                words.append(self.geometry.names[v])  # type: ignore[union-attr]  # (a cell: the game has a board)
             else:
                 words.append(self._enum_texts(part[5:])[v])
         return ", ".join(words)
@@ -254,10 +262,11 @@ class Game:
                                         [[(me + i) % players for i in range(1, players)] for me in range(players)])
         return s
 
-    def universe(self, m: "Match") -> list:
+    def universe(self, m: MatchParts) -> list:
         """The interned actions (one table per action) shared by the matches whose components are
         the same (same kinds, fields and labels, in the same order): keyed by how they were created
         (the bulk creations and single creates, in order), or by their content after a restore."""
+        key: tuple | None
         if m.created is not None:
             key = tuple(m.created)
         else:

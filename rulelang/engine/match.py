@@ -13,7 +13,7 @@ Match is one object made of parts by job: this module (state, legal actions, app
 clones), flow.py, pausing.py, copies.py, views.py and saves.py."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import random
 import traceback
@@ -108,27 +108,7 @@ GENERATED_CODE_INTERFACE = {
 class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchSimultaneous):
     """One play of a game. Use only the public methods; the rest is the engine's."""
 
-    # The interaction model's state (codegen/effects.py). Class-level defaults: a game that can
-    # never pause never sets them, and its matches and clones stay as small as before.
-    pending = None                  # a paused effect: {"base", "root", "answers", "question"}
-    answers: list = []              # answers to replay in the effect running now (never mutated)
-    pos = 0                         # how many of them the choices have used
-    trig: list = []                 # triggers waiting for the current effect to end
-    frames: list = []               # the abilities and windows running now (for `state()`)
-    known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
-    replacing: list = []            # replacements running now (each applies once per chain)
-    grants: list = []               # timed modifiers: [def index, arguments, amount] until the turn ends
-    private: dict = {}              # log index -> the seats that may read that answer (never mutated: replaced)
-    named: list = []                # (log index, component) of the private answers of the chain running
-    cards_index = None              # see effects._cards
-    src = None                      # the card whose ability runs now (`source`)
-    tape: tuple = ()                # chance outcomes to use before the generator (rulelang/engine/chance.py)
-    drawn = None                    # the chance outcomes the last action (its whole chain) drew
-    ckpt = None                     # (an earlier position or SETUP, its log's length): what a failed action rebuilds from
-    cuts: tuple = ()                # a determinized copy's base: where its replay leaves the real world (see sampler)
-    origin_cache = None             # see origins
-    zone_info = None                # see effects._zone_info
-    lm = None                       # while a listing runs (and only then): defs' results (codegen, "lmemo")
+    # (Its attributes, with their types, and the class-level defaults are declared in parts.py.)
 
     def __init__(self, game: Game, players: int, seed, options: dict):
         self.game = game
@@ -180,7 +160,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         r = self._rng
         if r is None:
             r = self._rng = random.Random.__new__(random.Random)
-            r.setstate(self._rng_state)
+            r.setstate(self._rng_state)             # type: ignore[arg-type]  # (kept whenever `_rng` is None)
             self._rng_state = None
         return r
 
@@ -189,7 +169,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         if self._rng is not None:
             self._rng_state = self._rng.getstate()
             self._rng = None
-        return self._rng_state
+        return self._rng_state  # type: ignore[return-value]  # (kept whenever `_rng` is None)
 
     def unshare(self) -> None:
         """Copy the component lists this match shares with clones, before adding to them."""
@@ -252,7 +232,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 self._enumerate()
             except RULE_FAULTS + (RuleFault,) as err:
                 raise self._rule_error("listing the legal actions", err) from None
-        return list(self._by_text)
+        return list(self._by_text)  # type: ignore[arg-type]  # (_enumerate listed them)
 
     def _find(self, legal: list, action) -> Action | None:
         """The listed action `action` stands for: the very object (a bot's pick), else the one of its
@@ -347,7 +327,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             self.own()
         self.log.append(found.text)
         self._by_text = None
-        signal = self._as_interrupt(player, lambda: found._fn(self, found._args))
+        signal = self._as_interrupt(player, lambda: found._fn(self, found._args))  # type: ignore[arg-type]  # (an interrupt's text names its seat)
         self._by_text = None
         if self.trig:
             signal = drain(self) or signal
@@ -371,12 +351,12 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             by_text = self._by_text
         found = None                            # the very object listed (a bot's pick), else its text
         if type(action) is Action:
-            for a in by_text:
+            for a in by_text:                   # type: ignore[union-attr]  # (listed above if it was None)
                 if a is action:
                     found = a
                     break
         if found is None:
-            for a in by_text:
+            for a in by_text:                   # type: ignore[union-attr]  # (listed above if it was None)
                 if a.text == text:
                     found = a
                     break
@@ -384,7 +364,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         if found is None and self.pending is None:
             found = self._interrupt(text)
             interrupt = found is not None
-        elif found is None and "also" in self.pending["question"] and text in self._also(interrupt_seat(text)):
+        elif (found is None and "also" in self.pending["question"]      # type: ignore[index]  # (None: the `if`)
+              and text in self._also(interrupt_seat(text))):
             found = Action(text, None, (), ("choose", ()))      # another seat answers a window first
         if found is None:
             raise IllegalAction(f"`{text}` is not a legal action now")
@@ -472,6 +453,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
 
     def _check_rebuild(self) -> None:
         """(support.CHECK_REPLAY) Replaying from the checkpoint gives exactly this position."""
+        assert self.ckpt is not None            # (apply keeps one)
         _replay_check(self, lambda: self._from_checkpoint(self.ckpt, len(self.log)),
                       f"replaying {len(self.log) - self.ckpt[1]} action(s) from a checkpoint")
 
@@ -545,7 +527,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         F = self.F
         return {name: F[col][c] for name, col in self.game.kind_fields.get(kind, ())}
 
-    def _fail(self, line, msg):
+    def _fail(self, line, msg) -> NoReturn:
         self.game.lowerer.fail(line, msg)
 
     def _enumerate(self) -> None:

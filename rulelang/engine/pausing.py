@@ -11,12 +11,13 @@ from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
 from . import support
 from .support import HELD_CHECK_WORK, SHARED_ALL, SHARED_COMPONENTS, _check_chain, _checking
+from .parts import MatchParts
 
 if TYPE_CHECKING:
     from .match import Match
 
 
-class MatchPausing:
+class MatchPausing(MatchParts):
     """Effects that stop for a question, and the replay of their chain with the answers."""
 
     # ---- effects that pause (codegen/effects.py) ----
@@ -43,7 +44,7 @@ class MatchPausing:
             self.shared = SHARED_COMPONENTS
         return base
 
-    def _resume(self, base: "Match", root: list, answers: list, doing: str, here: bool = False) -> None:
+    def _resume(self, base: MatchParts, root: list, answers: list, doing: str, here: bool = False) -> None:
         """Run a chain (an action, or the setup) with these answers: here, on this match (a new
         action; `base` is its copy from before), or on a copy of `base` that then becomes this
         match. A failure leaves this match as it was before."""
@@ -66,7 +67,7 @@ class MatchPausing:
             self.__dict__.clear()
             self.__dict__.update(m.__dict__)
 
-    def _chain(self, base: "Match", root: list, answers: list, doing: str) -> None:
+    def _chain(self, base: MatchParts, root: list, answers: list, doing: str) -> None:
         """Run `root` on this match, feeding `answers` to its choices, up to the end of the chain
         or the next question (then `pending` holds it). Everything the chain may depend on is the
         position it starts from, its generator and tape, and the answers (docs/engine.md, "The
@@ -116,7 +117,7 @@ class MatchPausing:
     def _listed(self) -> list:
         if self._by_text is None:
             self._enumerate()
-        return self._by_text
+        return self._by_text                    # type: ignore[return-value]  # (_enumerate listed them)
 
     @property
     def question(self) -> dict | None:

@@ -14,18 +14,20 @@ from ..core.errors import RuleFault, RuleRuntimeError, StateError
 from ..core.limits import COMPONENT_LIMIT, INT_LIMIT, PLAYER_LIMIT
 from ..core.types import ValueType
 from .support import RULE_FAULTS, STATE_FORMAT, _component_key, _components, _cuts, _message, _named, _outcome, _plain_value, _rng_state, _rounds, _short, _text
+from .parts import MatchParts
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from .game import Game
-    from .match import Match
 
 
-class MatchSaves:
+class MatchSaves(MatchParts):
     """The position as plain JSON, and back."""
 
     def state(self) -> dict:
         game = self.game
-        version, internal, gauss = self._rng.getstate() if self._rng is not None else self._rng_state
+        version, internal, gauss = self._rng.getstate() if self._rng is not None else self._rng_state  # type: ignore[misc]  # (kept whenever _rng is None)
         Z, V = self.Z, self.V
         return {
             "format": STATE_FORMAT, "version": 1, "game": game.name, "fingerprint": game.fingerprint,
@@ -75,7 +77,7 @@ class MatchSaves:
         return out
 
     @classmethod
-    def from_state(cls, game: Game, data: dict) -> "Match":
+    def from_state(cls, game: Game, data: dict) -> Self:
         """A match in the position `data` (a `state()`, or a test position built from one).
 
         The data may come from anywhere, so everything that can be checked is: the components are
@@ -93,7 +95,7 @@ class MatchSaves:
             raise StateError(f"corrupt match state ({type(err).__name__}: {_text(str(err), 120)})") from None
 
     @classmethod
-    def _restore(cls, game: Game, data: dict) -> "Match":
+    def _restore(cls, game: Game, data: dict) -> Self:
         """The match a state describes, each part checked as it is read, in this order: the header
         (game, players, options, generator), the components, the zones, the variables, the position
         (step, seats, turn, outcome, log), then what is paused or open, and the legal actions."""
@@ -129,7 +131,7 @@ class MatchSaves:
         return m
 
     @classmethod
-    def _restore_header(cls, game: Game, data: dict) -> "Match":
+    def _restore_header(cls, game: Game, data: dict) -> Self:
         """A new match of these rules, players and options, with the saved generator."""
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
             raise StateError("not a rulelang match state")
@@ -227,8 +229,9 @@ class MatchSaves:
     def _restore_position(self, data: dict) -> None:
         """The step, the seats, the turn, the outcome, the rounds, the log and the messages."""
         m, game = self, self.game
-        m.step, m.current, m.actor = data.get("step"), data.get("current"), data.get("actor")
-        m.turn_count = data.get("turn")
+        # (unchecked values from outside, each checked below)
+        m.step, m.current, m.actor = data.get("step"), data.get("current"), data.get("actor")  # type: ignore[assignment]
+        m.turn_count = data.get("turn")         # type: ignore[assignment]
         if not (isinstance(m.step, str) and m.step in game.steps):
             raise StateError(f"unknown step {_short(m.step)}")
         if not all(type(x) is int and 0 <= x < m.players for x in (m.current, m.actor)):
@@ -289,7 +292,7 @@ class MatchSaves:
             out.append([defs.index(g[0]), list(g[1]), g[2]])
         self.grants = out
 
-    def _restore_pending(self, data: dict) -> "Match":
+    def _restore_pending(self, data: dict) -> Self:
         """A paused position: restore its base, replay its action and answers, and check that
         this leads exactly to the position given."""
         raw = data["pending"]

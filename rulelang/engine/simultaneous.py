@@ -25,6 +25,7 @@ from .codegen.effects import drain, seen_by
 from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS, _short
+from .parts import MatchParts
 
 
 def _seat_prefix(text: str):
@@ -36,10 +37,10 @@ def _seat_prefix(text: str):
     return int(digits) - 1, rest
 
 
-class MatchSimultaneous:
+class MatchSimultaneous(MatchParts):
     """Steps several players answer at once, in secret; revealed together."""
 
-    simul = None                    # an open simultaneous decision: (step, seats, answers: text or None each)
+    # (its state, `simul`: (step, seats, answers: text or None each), is declared in parts.py)
 
     # ---- opening one (Match._settle) ----
     def _simul_seats(self, step: str) -> list:
@@ -93,22 +94,23 @@ class MatchSimultaneous:
             return False
         self.simul = (step, tuple(asked), (None,) * len(asked))
         self.actor = self.me = asked[0]
-        self._by_text = list(first.values())
+        self._by_text = list(first.values())    # type: ignore[union-attr]  # (asked: the first one's listing)
         return True
 
     # ---- answering (Match.apply) ----
     def _commit(self, text: str, given: int | None = None) -> None:
         """One seat's answer (the actor's, `given`'s, or the one `P3: TEXT` names): kept in
         secret, or, the last one, all revealed and run."""
-        step, seats, answers = self.simul
+        step, seats, answers = self.simul       # type: ignore[misc]  # (apply: a decision is open)
         self.legal_actions()
         if given is not None:
             if (type(given) is not int or given not in seats or answers[seats.index(given)] is not None
-                    or text not in (_texts(self._by_text) if given == self.actor else self._listing_for(given))):
+                    or text not in (_texts(self._by_text)      # type: ignore[arg-type]  # (listed)
+                                    if given == self.actor else self._listing_for(given))):
                 raise IllegalAction(f"`{text}` is not a legal action of "
                                     f"{player_text(given) if type(given) is int else given} now")
             seat, answer = given, text
-        elif text in _texts(self._by_text):     # the actor's own answer
+        elif text in _texts(self._by_text):     # type: ignore[arg-type]  # the actor's own answer (listed)
             seat, answer = self.actor, text
         else:                                   # `P3: TEXT`: P3's, whoever is the actor
             seat, answer = _seat_prefix(text)
@@ -212,6 +214,7 @@ class MatchSimultaneous:
     def _simul_view(self, player: int) -> dict:
         """A seat's view of an open simultaneous decision: who is asked (the rules say it), its own
         answer if it gave one; never who else has answered, nor what."""
+        assert self.simul is not None           # (view: a decision is open)
         step, seats, answers = self.simul
         mine = answers[seats.index(player)] if player in seats else None
         return {"simultaneous": {"step": step, "seats": list(seats), "answer": mine,
@@ -247,6 +250,7 @@ class MatchSimultaneous:
             if raw is not None:
                 raise StateError(f"nobody can answer step `{self.step}` in this position")
             return
+        assert self.simul is not None           # (opened)
         if raw is None:
             raw = {"step": self.step, "seats": list(self.simul[1]), "answers": [None] * len(self.simul[1])}
         if not isinstance(raw, dict) or set(raw) != {"step", "seats", "answers"}:
@@ -271,6 +275,7 @@ class MatchSimultaneous:
     def _simul_actor(self, player: int):
         """`view(p)["actor"]` while a simultaneous decision is open: p, if p has still to answer;
         else None (who else has answered is no one's business)."""
+        assert self.simul is not None           # (view: a decision is open)
         step, seats, answers = self.simul
         return player if player in seats and answers[seats.index(player)] is None else None
 

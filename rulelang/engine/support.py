@@ -17,6 +17,7 @@ from ..core.textsafe import printable
 if TYPE_CHECKING:
     from .game import Game
     from .match import Match
+    from .parts import MatchParts
 
 
 # Python errors a rule can provoke (a none where a number was due, say): reported as rule errors
@@ -69,7 +70,7 @@ SHARED_ALL = "all"                  # those and the zones, variables and logs: s
 PLAIN_DEPTH = 32             # nesting of a component field's value in a restored state
 
 
-def _check_chain(m: Match, base: Match, root: list, answers: list) -> None:
+def _check_chain(m: MatchParts, base: MatchParts, root: list, answers: list) -> None:
     """(CHECK_REPLAY) Replaying the chain from its base once more gives exactly the position `m`
     it gave: nothing the chain depends on lives outside the base, the tape and the answers."""
     def replay() -> Match:
@@ -79,7 +80,7 @@ def _check_chain(m: Match, base: Match, root: list, answers: list) -> None:
     _replay_check(m, replay, f"replaying `{' '.join(map(str, root))}` with {len(answers)} answer(s)")
 
 
-def _replay_check(m: Match, replay, what: str) -> None:
+def _replay_check(m: MatchParts, replay, what: str) -> None:
     """(CHECK_REPLAY) `replay()` gives exactly the position `m` is in, or an EngineFault says
     where they part. A replay made by the check is not checked itself."""
     if _checking[0]:
@@ -269,7 +270,7 @@ def _engine_fault(err: BaseException, generated: str) -> bool:
     return True
 
 
-def _snapshot(m: Match) -> dict:
+def _snapshot(m: MatchParts) -> dict:
     """(CHECK_REPLAY) Everything `state()` holds, as the engine holds it (cheaper than `state()`):
     two matches with equal snapshots are in the same position."""
     return {"zones": m.Z, "vars": m.V, "components": (m.kinds, m.labels, m.F),

@@ -3,6 +3,7 @@
 Part of `Match` (match.py): a mixin sharing its state."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
 from .codegen import plain_text, player_text
 from .codegen.effects import HIDDEN_ABILITY, known_to, seen_by
@@ -11,6 +12,12 @@ from ..core.limits import WORK_LIMIT
 from ..core.textsafe import printable
 from .support import RULE_FAULTS, SECRET_CHOICE
 from .visibility import counts, sees
+from .parts import MatchParts
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .boards import Geometry
 
 def without_internal(view: dict) -> dict:
     """A view without what the rules keep `internal` (bookkeeping: in the view for programs, off
@@ -33,7 +40,7 @@ def without_internal(view: dict) -> dict:
 _TEXTING: set = set()      # (match, component) whose text is being computed: a text reading itself stops
 
 
-class MatchViews:
+class MatchViews(MatchParts):
     """What each seat may see and read."""
 
     def visible_to(self, player: int) -> set:
@@ -122,6 +129,7 @@ class MatchViews:
             if z["per"] == "cell":
                 self._view_cell_zone(z, value, cells, seen)
                 continue
+            owners: Sequence[int | None]
             if z["per"] == "component":            # one zone per component: those holding something
                 owners = [c for c, items in enumerate(value) if items]
             else:
@@ -137,7 +145,7 @@ class MatchViews:
                     continue
                 member = owner
                 if keyed:
-                    owner = game.member_owner(z, member, self.players)
+                    owner = game.member_owner(z, member, self.players)  # type: ignore[arg-type]  # (keyed: an index)
                 visible = sees(vis, owner, player)
                 if visible:
                     seen.extend(items)
@@ -152,10 +160,10 @@ class MatchViews:
                     entry["uncounted"] = True
                 if z["per"] == "component":        # (its owner is a component: say which)
                     entry["owner"] = None
-                    entry["of"] = {"id": owner, "label": self.labels[owner]}
+                    entry["of"] = {"id": owner, "label": self.labels[owner]}  # type: ignore[index]  # (a component id)
                 elif keyed:                        # one of a family per enum value(s): which
-                    entry["key"] = list(members[member])
-                    entry["key_text"] = game.member_text(z["key"], members[member])
+                    entry["key"] = list(members[member])      # type: ignore[index]  # (keyed: listed above)
+                    entry["key_text"] = game.member_text(z["key"], members[member])  # type: ignore[index]
                 if not visible and known:
                     shown = [{"id": c, "label": self.labels[c],        # (revealed: to everyone)
                               **({"revealed": True} if self.known[c][1] == "all" else {})}
@@ -173,7 +181,7 @@ class MatchViews:
 
     def _view_cell_zone(self, z: dict, value: list, cells: dict, seen: list) -> None:
         """A zone per cell: what lies on each cell (labels where public, else how many)."""
-        names, vis = self.game.geometry.names, z["visibility"]
+        names, vis = self.game.geometry.names, z["visibility"]  # type: ignore[union-attr]  # (a cell: a board)
         for cell, items in enumerate(value):
             if items:
                 visible = (items[-1:] if z.get("top") else items) if vis == "public" else None
@@ -202,7 +210,7 @@ class MatchViews:
         """The variables `player` may see: per-player ones with the others' hidden, per-component and
         per-cell ones where they differ from their initial value."""
         game = self.game
-        geometry = game.geometry
+        geometry: Geometry = game.geometry  # type: ignore[assignment]  # (read only for a cell: a board)
         values: list = []
         component_values: dict = {}
         seen_set = set(seen)
@@ -227,7 +235,7 @@ class MatchViews:
             if per == "key":                       # per enum value(s): each member named
                 key = game.var_keys[name]
                 owner_at = key.index("player") if "player" in key else None
-                row = []
+                row: list = []
                 for parts, v in zip(game.members(key, self.players), value):
                     shown = vis == "public" or (owner_at is not None and sees(vis, parts[owner_at], player))
                     member = {"key": list(parts), "key_text": game.member_text(key, parts),
@@ -319,7 +327,7 @@ class MatchViews:
 
     def _drawing(self, player: int) -> str:
         game = self.game
-        g = game.geometry
+        g: Geometry = game.geometry  # type: ignore[assignment]  # (drawn only with a board)
         if game.draw is not None:
             draw = game.draw
             # (with `cell_width N` a longer text is cut: it would push the cells after it out of line)

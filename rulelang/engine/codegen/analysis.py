@@ -7,6 +7,7 @@ import json
 
 from ...ir.spec import CALLABLE, STATEMENTS, walk_ir
 from .constants import ANY, BOARD_WALKS, COMPARE_WEIGHT, INLINE_DEPTH, RANDOM_CALLS, SCALAR, SMALL_LIST, UNROLL_MAX, WEIGHT_CAP, WEIGHT_UNIT
+from .parts import LowererParts
 
 
 def _size(e) -> int:
@@ -89,7 +90,7 @@ def _constant(e) -> bool:
 
 
 
-class Analyses:
+class Analyses(LowererParts):
     """The Lowerer's whole-game and per-node analyses (a mixin: see generator.py)."""
 
     def unrolls(self, param: dict) -> bool:
@@ -163,7 +164,7 @@ class Analyses:
             ("d", x) in graph and x in self.impure_defs for _, x in graph[("d", name)]))
         # static defs read nothing of a match (only their parameters, constants and the board):
         # their results are memoised per game when they are worth it (a comprehension, a board walk)
-        self.static_defs: set = set()
+        self.static_defs = set()
         _grow(self.static_defs, ir["defs"], lambda name, d: self._static(d["body"], nodes[name]))
         self.memo_defs = {name for name in self.static_defs if "memo" in self.opt and ir["defs"][name]["params"]
                           and any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
@@ -174,7 +175,7 @@ class Analyses:
         # defs that read the match and do real work (a comprehension, a board walk, or a call of such
         # a def): while one listing of legal actions runs, nothing changes, so their results are kept
         # for that listing (card conditions re-ask the same questions for every card and binding)
-        self.listing_memo_defs: set = set()
+        self.listing_memo_defs = set()
         if "lmemo" in self.opt:
             def worth(name, d):
                 return any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
@@ -228,12 +229,12 @@ class Analyses:
                  and x["target"].get("i") is None}
         self.stable_vars = {v["name"] for v in ir["vars"] if v["per"] and v["name"] not in whole}
         # procs that create components, directly or through a call
-        self.creating: set = set()
+        self.creating = set()
         _grow(self.creating, ir["procs"], lambda name, p: any(
             ("s" in x and STATEMENTS[x["s"]].creating) or (x.get("s") == "call" and x["proc"] in self.creating)
             for x in walk_ir(p["body"])))
         # procs that may end an effect (goto, end turn, finish), directly or through a call
-        self.signalling: set = set()
+        self.signalling = set()
         _grow(self.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))
 
     # ---- the weight of code, for the cost model (limits.py) ----
@@ -249,7 +250,7 @@ class Analyses:
     def _weights(self, graph: dict) -> None:
         """self.weights: ("d"|"p", name) -> the weight of a call of it (its body's, plus one)."""
         ir = self.ir
-        self.weights: dict = {}
+        self.weights = {}
         order: list = []                       # callees before callers (an explicit stack: no recursion)
         seen: set = set()
         for root in graph:

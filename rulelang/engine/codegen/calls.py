@@ -10,9 +10,10 @@ from .expressions import _num, _small
 from .frame import _join, _known, P, Subset
 from .runtime import make_texter
 from .writer import _lit, Fn
+from .parts import LowererParts
 
 
-class CallLowering:
+class CallLowering(LowererParts):
     """A part of the Lowerer (generator.py): see the module's docstring."""
 
     def x_text(self, e, ctx):

@@ -7,9 +7,10 @@ from ...ir.spec import walk_ir
 from .constants import ANY, LIST, SCALAR, SMALL_LIST
 from .expressions import _and_terms
 from .frame import _join, Ctx, Name, P, Subset
+from .parts import LowererParts
 
 
-class ComprehensionLowering:
+class ComprehensionLowering(LowererParts):
     """A part of the Lowerer (generator.py): see the module's docstring."""
 
     def x_list(self, e, ctx):
@@ -118,7 +119,8 @@ class ComprehensionLowering:
                 if not value.pure or not (value.shape == SCALAR or c.get("scalar")):
                     continue
                 items = self.ns[it.src]
-                table = {"name": g.names, "row": g.rows, "col": g.cols, "kind": g.kinds}[side["n"]]
+                columns: dict[str, list] = {"name": g.names, "row": g.rows, "col": g.cols, "kind": g.kinds}
+                table = columns[side["n"]]
                 index: dict = {}
                 for cell in items:
                     index.setdefault(table[cell], []).append(cell)

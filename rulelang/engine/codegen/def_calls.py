@@ -7,9 +7,10 @@ from .analysis import _ir_key, _memo_key, _size, _uses
 from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, NOCONST, SCALAR
 from .frame import _join, _known, Bound, Const, Ctx, Name, P, Subset
 from .writer import Fn
+from .parts import LowererParts
 
 
-class DefLowering:
+class DefLowering(LowererParts):
     """A part of the Lowerer (generator.py): see the module's docstring."""
 
     def memo_expr(self, e, ctx: Ctx) -> P | None:
@@ -155,6 +156,7 @@ class DefLowering:
         of cells)? While the game's tables hold fewer than CELL_MEMO_SLOTS slots in all."""
         if ("cellmemo", fname) in self.consts:
             return True
+        assert self.geometry is not None        # (cells: a board)
         slots = self.geometry.size ** cells
         if slots > self.cell_memo_room:
             return False
@@ -165,6 +167,7 @@ class DefLowering:
         """`call` (of a memoised function of one or two cells) through a per-game table of its
         results indexed by the cells, filled on first use; with two cells, the row of the first
         is read once per value of its loop when that can still be arranged."""
+        assert self.geometry is not None        # (cells: a board)
         size = self.geometry.size
         key = ("cellmemo", fname)
         table = self.consts.get(key)

@@ -170,7 +170,7 @@ def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool
 
 
 def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, optional: bool = False,
-                 always: bool = False, comps: bool = False):
+                 always: bool = False, comps: list | bool = False):
     """A subset of `values` (in the order picked if `ordered`), picked one element at a time;
     `done` ends it once `lo` are picked. SKIP if there are fewer than `lo` to pick from, or the
     chooser passes (`optional`)."""
@@ -694,7 +694,7 @@ def _tell(m, text, to) -> None:
 
 def known_to(m, player: int) -> dict:
     """Components revealed to `player` that are still where they were revealed: id -> zone."""
-    out = {}
+    out: dict = {}
     if not m.known:
         return out
     info = _zone_info(m)

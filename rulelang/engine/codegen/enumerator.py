@@ -10,9 +10,10 @@ from .constants import INTERN_CELLS, LIST, SMALL_DOMAIN
 from .frame import _join, _known, Ctx, Name, P, Subset
 from .runtime import _subset_threshold, _subsets_charge
 from .writer import _lit, Fn
+from .parts import LowererParts
 
 
-class ActionEnumerator:
+class ActionEnumerator(LowererParts):
     """A mixin of the Lowerer: see generator.py."""
 
     def conjuncts(self, e, ctx: Ctx) -> list[P]:
@@ -307,7 +308,7 @@ class ActionEnumerator:
             few = (self.small_source(nxt["domain"]) if nxt is not None and nxt["mode"] == "one"
                    and not st["unroll"][i + 1] else 0)
             if few:
-                st["folded"].add(nxt["name"])
+                st["folded"].add(nxt["name"])  # type: ignore[index]  # (few: nxt is not None)
             if p["name"] in st["folded"] or ((d.small or d.paid) and w == 1 and not few):
                 fn.emit(f"for {b.src} in {d.src}:")
             elif level == 1 and d.src in ctx.memo.values():
@@ -392,11 +393,11 @@ class ActionEnumerator:
             cs = placed.get(leaf, [])
             cond = " and ".join(f"({x.t})" for x in cs) or "True"
             if dfr is not None:
-                cond = f"({full.t} if {dfr} else ({cond}))"
+                cond = f"({full.t} if {dfr} else ({cond}))"  # type: ignore[union-attr]  # (dfr: full is set)
             self.emit_leaf(a, ctx, fn, verdict=cond)
         else:
             if dfr is not None:
-                fn.emit(f"if {dfr} and not {full.t}: continue")
+                fn.emit(f"if {dfr} and not {full.t}: continue")  # type: ignore[union-attr]  # (dfr: full is set)
             self.emit_leaf(a, ctx, fn)
         fn.indent -= depth
 
@@ -580,7 +581,7 @@ class ActionEnumerator:
                 size = 1
                 for k in kinds:
                     size *= {"cell": self.geometry.size if self.geometry else 1,
-                             "player": self.ir["players"]["max"]}.get(k, 1)
+                             "player": self.ir["players"]["max"]}.get(k, 1)  # type: ignore[arg-type]  # (k None: 1)
                 ok = ok and size <= INTERN_CELLS and kinds.count("comp") <= 1 and "intern" in self.opt
                 self.intern_dims[ai] = kinds if ok else None
                 # unique: distinct bindings, texts that are injective and one word each, and no other

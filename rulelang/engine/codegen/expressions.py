@@ -7,6 +7,7 @@ from __future__ import annotations
 from .constants import ANY, LIST, LONG_LITERAL, NOCONST, PY_BINARY, PY_UNARY, SCALAR, SHORT_TEXT, SMALL_LIST
 from .frame import _join, _known, Bound, Ctx, Name, P, Subset
 from .writer import _lit
+from .parts import LowererParts
 
 
 def _small(p: P, known: bool = True) -> P:
@@ -56,7 +57,7 @@ def _and_terms(w) -> list:
     return [w]
 
 
-class ExpressionLowering:
+class ExpressionLowering(LowererParts):
     """A mixin of the Lowerer: see generator.py."""
 
     def ex(self, e, ctx: Ctx) -> P:
@@ -165,13 +166,13 @@ class ExpressionLowering:
             return self.ex(ie, ctx)
         parts = decl["key"]
         values = [ie] if len(parts) == 1 else ie["items"]
-        srcs = []
+        srcs: list[str] = []
         ps = []
         for part, v in zip(parts, values):
             p = self.ex({"k": "ord", "enum": part[5:], "x": v} if part.startswith("enum:") else v, ctx)
             ps.append(p)
             if srcs:
-                size = (ctx.fn.use("NP") if part == "player" else str(self.geometry.size) if part == "cell"
+                size = (ctx.fn.use("NP") if part == "player" else str(self.geometry.size) if part == "cell"  # type: ignore[union-attr]  # (a cell: a board)
                         else str(len(self.ir["enums"][part[5:]])))
                 srcs = [f"({srcs[0]})*{size}+{p.src}"]
             else:

@@ -4,6 +4,7 @@ the names in scope (`Ctx`, `Name`, `Subset`, `Bound`, `Const`).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .constants import ANY, NOCONST
 from .writer import Fn
@@ -16,6 +17,23 @@ class P:
     it is cheap enough to evaluate twice, and for `len(X)` the source of X."""
     __slots__ = ("src", "level", "pure", "const", "shape", "cheap", "elem", "lenof", "loop", "bind", "tsrc",
                  "family", "nonempty", "num", "small", "paid", "maxlen")
+    src: str
+    level: int
+    pure: bool
+    const: Any
+    shape: str
+    cheap: bool
+    elem: str
+    lenof: str | None
+    loop: tuple | None
+    bind: Name | None
+    tsrc: str | None
+    family: tuple | None
+    nonempty: tuple | None
+    num: bool
+    small: bool
+    paid: bool
+    maxlen: int | None
 
     def __init__(self, src: str, level: int = 0, pure: bool = True, const=NOCONST, shape: str = ANY,
                  cheap: bool = False, elem: str = ANY, lenof: str | None = None):

@@ -5,6 +5,7 @@ mixins in their own modules.
 from __future__ import annotations
 
 import os
+from typing import NoReturn
 
 from ..boards import Geometry
 from ...core.errors import Diagnostic, RuleError, RuleRuntimeError
@@ -56,7 +57,7 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
         # zones whose entering or leaving sets off triggers: moves there go through _watched_move
         self.zone_watch = {a["zone"] for a in ir.get("abilities", []) if "zone" in a}
         # component fields: one column per field name, across kinds
-        self.columns: list[str] = []
+        self.columns = []
         field_types: dict[str, set] = {}
         for spec in ir["kinds"].values():
             for f in spec["fields"]:
@@ -69,21 +70,21 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
                              for name, ts in field_types.items()}
         self.kind_fields = {k: [(f["name"], self.column[f["name"]]) for f in spec["fields"]]
                             for k, spec in ir["kinds"].items()}
-        self.ns: dict = {}
-        self.consts: dict = {}                 # constant source -> global name
-        self.out: list[tuple[str, object]] = []
-        self.action_meta: list = []            # global action index -> (name, param names)
-        self.action_index: dict = {}           # id(action IR) -> global action index
-        self._static_walk: dict = {}
-        self._keep: list = []                  # IR nodes whose id() keys _static_walk
-        self.memo_fns: dict = {}               # IR key of a memoised static expression -> function
-        self.memo_shape: dict = {}
-        self.memo_out: list = []
-        self.batches: list = []
-        self.memo_cache: dict = {}             # memoising function -> its cache's name
+        self.ns = {}
+        self.consts = {}                       # constant source -> global name
+        self.out = []
+        self.action_meta = []                  # global action index -> (name, param names)
+        self.action_index = {}                 # id(action IR) -> global action index
+        self._static_walk = {}
+        self._keep = []                        # IR nodes whose id() keys _static_walk
+        self.memo_fns = {}                     # IR key of a memoised static expression -> function
+        self.memo_shape = {}
+        self.memo_out = []
+        self.batches = []
+        self.memo_cache = {}                   # memoising function -> its cache's name
         self.listing_memo_used = False         # was a call of a def memoised per listing written?
-        self.body_variants: dict = {}          # (action, subset size) -> body function for that size
-        self.def_shape: dict = {}              # def -> (shape, element shape) of its value
+        self.body_variants = {}                # (action, subset size) -> body function for that size
+        self.def_shape = {}                    # def -> (shape, element shape) of its value
         self.batch_free = None
         self.makers = 0                        # component-making functions generated so far
         # IR nodes all inlined def bodies may add to the generated code: inlining multiplies (a def
@@ -99,7 +100,7 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
             raise RuleError([Diagnostic("E301", f"{self.source}: not a usable compiled game "
                                                 f"({type(err).__name__}: {err})")]) from None
 
-    def fail(self, line, msg: str):
+    def fail(self, line, msg: str) -> NoReturn:
         where = f"{self.source}:{line}: " if line else ""
         raise RuleRuntimeError(where + msg)
 
@@ -144,7 +145,7 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
         self.tables = {}
         for name, entries in ir["tables"].items():
             if all(v.get("k") == "lit" and not isinstance(v.get("v"), (list, dict)) for _, v in entries):
-                t = Table()
+                t: Table | ExprTable = Table()
                 for k, v in entries:
                     t[tuple(k) if isinstance(k, list) else k] = v["v"]
                 t.name = name
@@ -248,7 +249,7 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
                 start, size = i, 0
             size += len(text) + 1
 
-    def too_large(self, why: str):
+    def too_large(self, why: str) -> NoReturn:
         raise RuleError([Diagnostic("E301", f"{self.source}: the game is too large for the engine: {why}")])
 
     def def_ctx(self, fn: Fn, params) -> Ctx:
@@ -297,7 +298,7 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
     def listing_memo_wrappers(self) -> None:
         """`d{i}` of each def memoised per listing: a look-up in the listing's memo (m.lm), if one
         is open, before its body `d{i}_` — or, when no call of one was written, the body itself."""
-        for name in sorted(self.listing_memo_defs, key=self.def_index.get):
+        for name in sorted(self.listing_memo_defs, key=self.def_index.get):  # type: ignore[arg-type]  # (each def has an index)
             i = self.def_index[name]
             d = self.ir["defs"][name]
             ps = "".join(f", p{j}" for j in range(len(d["params"] or [])))
@@ -419,7 +420,7 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
             break
 
 
-def _ability_tables(self, low: Lowerer) -> None:
+def _ability_tables(self: Compiled, low: Lowerer) -> None:
     """Dispatch tables per hook, event, window, replaced procedure and modified def."""
     ir, ns = low.ir, low.ns
     cards = ir.get("cards", [])
@@ -428,7 +429,7 @@ def _ability_tables(self, low: Lowerer) -> None:
     self.control_columns = [low.column[c] for c in ("controller", "owner") if c in low.column]
     self.triggers = [[] for _ in ir.get("events", {})]
     self.builtin_triggers = {"turn_start": [], "turn_end": []}
-    self.zone_triggers: dict = {}          # ("enter"/"leave", zone) -> entries
+    self.zone_triggers = {}                # ("enter"/"leave", zone) -> entries
     self.responses = [[] for _ in ir.get("windows", {})]
     self.window_names = list(ir.get("windows", {}))
     self.player_responses = [[] for _ in ir.get("windows", {})]     # `respond …` on the window: no card
@@ -508,6 +509,20 @@ class AbilityEntry:
 class Compiled:
     """The functions of one compiled game, as the engine uses them."""
     _abilities = _ability_tables
+
+    # the dispatch tables _ability_tables makes
+    card_column: int | None
+    control_columns: list[int]
+    triggers: list[list[AbilityEntry]]
+    builtin_triggers: dict[str, list[AbilityEntry]]
+    zone_triggers: dict[tuple[str, str], list[AbilityEntry]]
+    responses: list[list[AbilityEntry]]
+    window_names: list[str]
+    player_responses: list[list[AbilityEntry]]
+    first_windows: frozenset[int]
+    hooks: list[dict[str | None, AbilityEntry]]
+    replacements: list[list[AbilityEntry]]
+    modifiers: list[list[AbilityEntry]]
 
     def __init__(self, low: Lowerer, shown: list[str]):
         ns = low.ns

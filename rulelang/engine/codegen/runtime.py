@@ -6,6 +6,7 @@ Nothing here generates code; everything here runs inside a match.
 from __future__ import annotations
 
 import math
+from typing import NoReturn
 from itertools import combinations
 
 from .constants import MEMO_LIMIT
@@ -14,7 +15,7 @@ from ...core.errors import RuleFault, RuleRuntimeError
 from ...core.limits import INT_LIMIT, LIST_DEPTH_LIMIT, LIST_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, TEXT_LIMIT, VALUE_LIMIT, WORK_LIMIT
 
 
-def _fault(msg: str):
+def _fault(msg: str) -> NoReturn:
     raise RuleFault(msg)
 
 
@@ -670,6 +671,7 @@ def _flat(m, xss) -> list:
 class Table(dict):
     """A rule table of constant values; a missing key is a rule error naming the table."""
     __slots__ = ("name",)
+    name: str
 
     def __missing__(self, key):
         _fault(f"table `{self.name}` has no entry for {plain_text(key)}")
@@ -678,6 +680,7 @@ class Table(dict):
 class ExprTable(dict):
     """A rule table whose values are computed (functions of the match)."""
     __slots__ = ("name",)
+    name: str
 
     def __missing__(self, key):
         _fault(f"table `{self.name}` has no entry for {plain_text(key)}")

@@ -11,11 +11,12 @@ from .constants import ANY, PY_ASSIGN, REBIND, SCALAR
 from .frame import _known, Ctx, Name, P
 from .runtime import make_texter
 from .writer import _lit, Fn
+from .parts import LowererParts
 
 _CALLS = re.compile(r"\b(d\d+)\(")         # calls of defs in generated source (`d12(`, not `d12_(`)
 
 
-class StatementLowering:
+class StatementLowering(LowererParts):
     """A mixin of the Lowerer: see generator.py."""
 
     def block(self, stmts, ctx: Ctx) -> None:

@@ -1,0 +1,131 @@
+"""What the parts of `Match` share, declared once with their types: the attributes of a match and the
+methods one part calls on another. Match is one object made of parts by job (match.py, flow.py,
+pausing.py, copies.py, views.py, saves.py, simultaneous.py), each a class deriving from MatchParts,
+so that each part type-checks on its own (mypy, tests/test_mypy.py).
+
+Declarations only, and the class-level defaults a match reads until it sets its own: no code at
+run time (the methods are declared under TYPE_CHECKING), so a match holds and does what it did.
+What each attribute means, for the generated code that reads most of them directly, is in
+match.GENERATED_CODE_INTERFACE."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    import random
+
+    from .codegen import Action
+    from .game import Game
+    from .match import Match
+    from ..core.errors import RulelangError
+    from ..core.types import Context
+
+
+class MatchParts:
+    """The state every part of a match reads and writes: set in Match.__init__, or (the class-level
+    defaults below) only when a game needs it."""
+
+    # the game, the seats, the options and chance
+    game: Game
+    players: int
+    seed: Any                       # an int usually; None for a determinized copy
+    options: dict[str, Any]
+    _rng: random.Random | None
+    _rng_state: tuple | None
+    # the position: zones, variables, components (match.py's docstring)
+    Z: list
+    V: list
+    F: list[list]
+    kinds: list[str]
+    labels: list[str]
+    where: list                     # component id -> the zone list holding it, or None
+    created: list | None
+    comp_defaults: list[tuple[int, Any]]
+    shared: bool | str              # False, support.SHARED_COMPONENTS or support.SHARED_ALL
+    # the flow
+    PL: list[int]
+    OTH: list[list[int]]
+    step: str
+    current: int
+    me: int
+    actor: int
+    turn_count: int
+    seq: list                       # [round, turn order, eliminated seats] in games with rounds
+    result: dict[str, Any] | None
+    log: list[str]
+    messages: list
+    # running the rules' code
+    depth: int
+    work: int
+    intern: Any                     # this match's universe of interned actions (Game.universe), or None
+    _by_text: list[Action] | None
+    _zone_ids: dict | None
+    # Class-level defaults, read until a match sets its own: a game that can never pause never sets
+    # the interaction model's state, and its matches and clones stay as small as before.
+    # the interaction model (codegen/effects.py)
+    pending: dict[str, Any] | None = None   # a paused effect: {"base", "root", "answers", "question"}
+    answers: list = []              # answers to replay in the effect running now (never mutated)
+    pos: int = 0                    # how many of them the choices have used
+    trig: list = []                 # triggers waiting for the current effect to end
+    frames: list = []               # the abilities and windows running now (for `state()`)
+    known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
+    replacing: list = []            # replacements running now (each applies once per chain)
+    grants: list = []               # timed modifiers: [def index, arguments, amount] until the turn ends
+    private: dict = {}              # log index -> the seats that may read that answer (never mutated: replaced)
+    named: list = []                # (log index, component) of the private answers of the chain running
+    cards_index: Any = None         # see effects._cards
+    src: int | None = None          # the card whose ability runs now (`source`)
+    # an open simultaneous decision (simultaneous.py): (step, seats, answers: text or None each)
+    simul: tuple[str, tuple[int, ...], tuple[str | None, ...]] | None = None
+    # chance (chance.py), checkpoints and copies
+    tape: tuple = ()                # chance outcomes to use before the generator
+    drawn: tuple | None = None      # the chance outcomes the last action (its whole chain) drew
+    ckpt: tuple | None = None       # (an earlier position or (SETUP, tape), its log's length): what a failed action rebuilds from
+    cuts: tuple = ()                # a determinized copy's base: where its replay leaves the real world (see sampler)
+    origin_cache: list | None = None    # see origins
+    zone_info: dict | None = None   # see effects._zone_info
+    lm: dict | None = None          # while a listing runs (and only then): defs' results (codegen, "lmemo")
+
+    if TYPE_CHECKING:
+        # what one part calls on another (each is defined in the part the comment names)
+        def __init__(self, game: Game, players: int, seed: Any, options: dict) -> None: ...
+        # match.py
+        @property
+        def rng(self) -> Any: ...
+        @property
+        def is_over(self) -> bool: ...
+        @property
+        def current_player(self) -> int | None: ...
+        def _gen(self) -> random.Random: ...
+        def _rng_snapshot(self) -> tuple: ...
+        def own(self) -> None: ...
+        def clone(self) -> Match: ...
+        def legal_actions(self) -> list[Action]: ...
+        def _find(self, legal: list, action: Any) -> Action | None: ...
+        def _also(self, player: Any) -> list: ...
+        def _interrupt(self, text: str) -> Action | None: ...
+        def _run_interrupt(self, found: Action) -> None: ...
+        def _enumerate(self) -> None: ...
+        def _check_held(self, text: str) -> None: ...
+        def _rule_error(self, doing: str, err: BaseException) -> RulelangError: ...
+        def _fields(self, c: int, kind: str) -> dict: ...
+        def _fail(self, line: Any, msg: str) -> NoReturn: ...
+        def type_context(self) -> Context: ...
+        # flow.py
+        def _index_zones(self) -> None: ...
+        def _start(self) -> None: ...
+        def _settle(self, signal: Any) -> None: ...
+        # pausing.py
+        def _base(self) -> Match: ...
+        def _resume(self, base: MatchParts, root: list, answers: list, doing: str, here: bool = False) -> None: ...
+        # views.py
+        def _seen_by(self, player: int) -> set: ...
+        # saves.py
+        def state(self) -> dict: ...
+        # simultaneous.py
+        def _open_simultaneous(self) -> bool: ...
+        def _restore_simultaneous(self, raw: Any) -> None: ...
+        def _reveal(self, step: str, pairs: list) -> None: ...
+        def _simul_view(self, player: int) -> dict: ...
+        def _simul_state(self) -> dict: ...
+        def _simul_actor(self, player: int) -> int | None: ...
