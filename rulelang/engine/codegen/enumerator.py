@@ -42,9 +42,9 @@ class ActionEnumerator(LowererParts):
                 return left
             return left + self.conjuncts(e["r"], ctx)
         if e["op"] == "or":
-            left = self.ex(e["l"], ctx)
-            if _known(left):
-                return [] if left.const else self.conjuncts(e["r"], ctx)
+            first = self.ex(e["l"], ctx)
+            if _known(first):
+                return [] if first.const else self.conjuncts(e["r"], ctx)
         return None
 
     def conjuncts_of_if(self, e, ctx: Ctx) -> list[P] | None:
@@ -251,10 +251,10 @@ class ActionEnumerator(LowererParts):
                 pending["names"][j].emit_derived(fn)
                 continue
             # the checks first (kept aside), then the reads they use, the checks, the other reads
-            start = len(fn.body)
+            mark = len(fn.body)
             checks(j)
-            emitted = fn.body[start:]
-            del fn.body[start:]
+            emitted = fn.body[mark:]
+            del fn.body[mark:]
             later = pending["names"][j].emit_derived(fn, "\n".join(text for text, _ in emitted))
             fn.body.extend(emitted)
             for text in later:
