@@ -92,10 +92,12 @@ def _constant(e) -> bool:
 
 class Analyses(LowererParts):
     """The Lowerer's whole-game and per-node analyses (a mixin: see generator.py)."""
+    _static_walk: dict                  # id() of an IR node -> static_walk of it
+    _keep: list                         # the IR nodes whose id() keys _static_walk
 
     def unrolls(self, param: dict) -> bool:
         """Is this parameter enumerated by unrolled loops (and its body specialised per size)?"""
-        return "unroll" in self.opt and _unrolls(param)
+        return "unroll" in self.sh.opt and _unrolls(param)
 
     def _calls(self, node, nodes: list | None = None) -> tuple[set, set]:
         """The defs and procs a part calls (`nodes`: its nodes, if already listed)."""
@@ -115,7 +117,7 @@ class Analyses(LowererParts):
         """The static facts, each from those before it: the call graph, recursion, purity (random,
         static, memoised per game), what is memoised per listing, what runs per element or loop turn,
         the stable variables, the creating and signalling procs, and the weight of each call."""
-        ir = self.ir
+        ir = self.sh.ir
         # each def's nodes, listed once: the fixed points below test every def again each round
         nodes = {name: list(walk_ir(d["body"])) for name, d in ir["defs"].items()}
         graph = self._call_graph(nodes)
@@ -128,7 +130,7 @@ class Analyses(LowererParts):
 
     def _call_graph(self, nodes: dict) -> dict:
         """("d"|"p", name) -> the defs and procs it calls."""
-        ir = self.ir
+        ir = self.sh.ir
         graph: dict[tuple, set] = {}
         for name, d in ir["defs"].items():
             ds, ps = self._calls(d["body"], nodes[name])
@@ -140,13 +142,13 @@ class Analyses(LowererParts):
 
     def _recursion(self, graph: dict) -> None:
         # recursive: a node that reaches itself
-        self.recursive = set()
+        self.sh.recursive = set()
         for start in graph:
             seen, stack = set(), list(graph[start])
             while stack:
                 x = stack.pop()
                 if x == start:
-                    self.recursive.add(start)
+                    self.sh.recursive.add(start)
                     break
                 if x in seen or x not in graph:
                     continue
@@ -154,44 +156,44 @@ class Analyses(LowererParts):
                 stack.extend(graph[x])
 
     def _purity(self, graph: dict, nodes: dict) -> None:
-        ir = self.ir
+        ir = self.sh.ir
         # impure: uses the random generator, directly or through a def
-        self.impure_defs = set()
+        self.sh.impure_defs = set()
         direct = {name for name, d in ir["defs"].items()
                   if any(x.get("k") == "call" and x.get("f") in RANDOM_CALLS for x in nodes[name])}
-        self.impure_defs |= direct
-        _grow(self.impure_defs, ir["defs"], lambda name, d: any(
-            ("d", x) in graph and x in self.impure_defs for _, x in graph[("d", name)]))
+        self.sh.impure_defs |= direct
+        _grow(self.sh.impure_defs, ir["defs"], lambda name, d: any(
+            ("d", x) in graph and x in self.sh.impure_defs for _, x in graph[("d", name)]))
         # static defs read nothing of a match (only their parameters, constants and the board):
         # their results are memoised per game when they are worth it (a comprehension, a board walk)
-        self.static_defs = set()
-        _grow(self.static_defs, ir["defs"], lambda name, d: self._static(d["body"], nodes[name]))
-        self.memo_defs = {name for name in self.static_defs if "memo" in self.opt and ir["defs"][name]["params"]
+        self.sh.static_defs = set()
+        _grow(self.sh.static_defs, ir["defs"], lambda name, d: self._static(d["body"], nodes[name]))
+        self.sh.memo_defs = {name for name in self.sh.static_defs if "memo" in self.sh.opt and ir["defs"][name]["params"]
                           and any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
                                   for x in nodes[name])}
 
     def _listing_memo(self, nodes: dict) -> None:
-        ir = self.ir
+        ir = self.sh.ir
         # defs that read the match and do real work (a comprehension, a board walk, or a call of such
         # a def): while one listing of legal actions runs, nothing changes, so their results are kept
         # for that listing (card conditions re-ask the same questions for every card and binding)
-        self.listing_memo_defs = set()
-        if "lmemo" in self.opt:
+        self.sh.listing_memo_defs = set()
+        if "lmemo" in self.sh.opt:
             def worth(name, d):
                 return any(x.get("k") == "comp" or (x.get("k") == "call" and x.get("f") in BOARD_WALKS)
-                           or (x.get("k") == "def" and (x["n"] in self.listing_memo_defs or x["n"] in self.memo_defs))
+                           or (x.get("k") == "def" and (x["n"] in self.sh.listing_memo_defs or x["n"] in self.sh.memo_defs))
                            for x in nodes[name])
             sourced: set = set()               # (`source` may change between two card conditions)
             _grow(sourced, ir["defs"], lambda name, d: any(
                 (x.get("k") == "builtin" and x.get("n") == "source") or (x.get("k") == "def" and x["n"] in sourced)
                 for x in nodes[name]))
-            _grow(self.listing_memo_defs, ir["defs"], lambda name, d: (
-                name not in self.static_defs and name not in self.impure_defs
+            _grow(self.sh.listing_memo_defs, ir["defs"], lambda name, d: (
+                name not in self.sh.static_defs and name not in self.sh.impure_defs
                 and name not in sourced
-                and ("d", name) not in self.recursive and worth(name, d)))
+                and ("d", name) not in self.sh.recursive and worth(name, d)))
 
     def _repeated(self, graph: dict) -> None:
-        ir = self.ir
+        ir = self.sh.ir
         # defs that may run once per element of a comprehension or per round of a loop (directly or
         # through other defs): their own comprehensions multiply, and are charged to the budget
         looped: set = set()
@@ -220,22 +222,22 @@ class Analyses(LowererParts):
                 if callee not in looped:
                     looped.add(callee)
                     stack.append(callee)
-        self.repeated_defs = {name for kind, name in looped | self.recursive if kind == "d"}
+        self.sh.repeated_defs = {name for kind, name in looped | self.sh.recursive if kind == "d"}
 
     def _procs_and_vars(self) -> None:
-        ir = self.ir
+        ir = self.sh.ir
         # per-player / per-cell variables never assigned as a whole keep one list for the whole match
         whole = {x["target"]["n"] for x in walk_ir(ir) if x.get("s") == "set" and x["target"].get("k") == "var"
                  and x["target"].get("i") is None}
-        self.stable_vars = {v["name"] for v in ir["vars"] if v["per"] and v["name"] not in whole}
+        self.sh.stable_vars = {v["name"] for v in ir["vars"] if v["per"] and v["name"] not in whole}
         # procs that create components, directly or through a call
-        self.creating = set()
-        _grow(self.creating, ir["procs"], lambda name, p: any(
-            ("s" in x and STATEMENTS[x["s"]].creating) or (x.get("s") == "call" and x["proc"] in self.creating)
+        self.sh.creating = set()
+        _grow(self.sh.creating, ir["procs"], lambda name, p: any(
+            ("s" in x and STATEMENTS[x["s"]].creating) or (x.get("s") == "call" and x["proc"] in self.sh.creating)
             for x in walk_ir(p["body"])))
         # procs that may end an effect (goto, end turn, finish), directly or through a call
-        self.signalling = set()
-        _grow(self.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))
+        self.sh.signalling = set()
+        _grow(self.sh.signalling, ir["procs"], lambda name, p: self._block_signals(p["body"]))
 
     # ---- the weight of code, for the cost model (limits.py) ----
     # A loop turn, an element of a comprehension, a call of a def: each runs some fixed code. The
@@ -248,9 +250,9 @@ class Analyses(LowererParts):
     # as the work it does.
 
     def _weights(self, graph: dict) -> None:
-        """self.weights: ("d"|"p", name) -> the weight of a call of it (its body's, plus one)."""
-        ir = self.ir
-        self.weights = {}
+        """self.sh.weights: ("d"|"p", name) -> the weight of a call of it (its body's, plus one)."""
+        ir = self.sh.ir
+        self.sh.weights = {}
         order: list = []                       # callees before callers (an explicit stack: no recursion)
         seen: set = set()
         for root in graph:
@@ -269,13 +271,13 @@ class Analyses(LowererParts):
                     stack.append((child, iter(sorted(graph[child]))))
         for kind, name in order:
             body = ir["defs"][name]["body"] if kind == "d" else ir["procs"][name]["body"]
-            self.weights[(kind, name)] = min(WEIGHT_CAP, 1 + self.weight_of(body))
+            self.sh.weights[(kind, name)] = min(WEIGHT_CAP, 1 + self.weight_of(body))
 
     def weight_of(self, part) -> int:
         """The weight of an IR expression, block or list of them (see above)."""
         total = 0
         stack = [part]
-        weights = self.weights
+        weights = self.sh.weights
         while stack:
             x = stack.pop()
             if isinstance(x, list):
@@ -289,14 +291,14 @@ class Analyses(LowererParts):
                 continue
             if k == "def":
                 key = ("d", x["n"])
-                total += 1 if key in self.recursive else weights.get(key, 1)
+                total += 1 if key in self.sh.recursive else weights.get(key, 1)
             elif k == "bin" and x.get("op") in _COMPARE and x["l"].get("k") != "lit" and x["r"].get("k") != "lit":
                 total += COMPARE_WEIGHT - 1    # (two texts may be compared to their last character)
             elif k == "in" or (k == "call" and CALLABLE[x["f"]].scans):
                 total += SMALL_LIST - 1        # (a short list is scanned uncharged)
             elif s == "call":
                 key = ("p", x["proc"])
-                total += 1 if key in self.recursive else weights.get(key, 1)
+                total += 1 if key in self.sh.recursive else weights.get(key, 1)
             if k == "comp":                    # its elements are charged one by one (_each)
                 stack.append(x.get("in"))
                 few = self.small_source(x.get("in"))
@@ -318,7 +320,7 @@ class Analyses(LowererParts):
         if not isinstance(e, dict):
             return 0
         k, f = e.get("k"), e.get("f")
-        players = self.ir["players"]["max"] if self.few_players else 0
+        players = self.sh.ir["players"]["max"] if self.sh.few_players else 0
         if k == "builtin":
             return players if e.get("n") in ("players", "others", "remaining", "turn_order") else 0
         if k == "list":
@@ -331,7 +333,7 @@ class Analyses(LowererParts):
             return 8
         if k == "call" and f == "players_from":
             return players
-        if k == "call" and f in ("line", "line_in", "between") and self.short_lines:
+        if k == "call" and f in ("line", "line_in", "between") and self.sh.short_lines:
             return 2 * SMALL_LIST                # (a line of octagons and the sockets between them)
         return 0
 
@@ -343,18 +345,18 @@ class Analyses(LowererParts):
         for x in (walk_ir(body) if nodes is None else nodes):
             k = x.get("k")
             if k in ("var", "zone", "builtin", "option", "attr", "table", "mods", "can"):
-                if k == "table" and x["n"] in self.ir["tables"] and all(
-                        v.get("k") == "lit" for _, v in self.ir["tables"][x["n"]]):
+                if k == "table" and x["n"] in self.sh.ir["tables"] and all(
+                        v.get("k") == "lit" for _, v in self.sh.ir["tables"][x["n"]]):
                     continue
                 return False
-            if k == "def" and x["n"] not in self.static_defs:
+            if k == "def" and x["n"] not in self.sh.static_defs:
                 return False
             if k == "text" and "comp" in x["as"]:
                 return False                       # a component's label belongs to its match
             if k == "call" and (x["f"] in RANDOM_CALLS or x["f"] in ("next", "cell")):
                 return False
             if k == "call" and x["f"] == "reachable" and (
-                    x["a"][2].get("k") != "lit" or x["a"][2].get("v") not in self.static_defs):
+                    x["a"][2].get("k") != "lit" or x["a"][2].get("v") not in self.sh.static_defs):
                 return False                       # the passable-test def is called on every cell
         return True
 
@@ -363,7 +365,7 @@ class Analyses(LowererParts):
             s = x.get("s")
             if s in ("goto", "end_turn", "finish"):
                 return True
-            if s == "call" and x["proc"] in self.signalling:
+            if s == "call" and x["proc"] in self.sh.signalling:
                 return True
         return False
 
@@ -383,7 +385,7 @@ class Analyses(LowererParts):
             k = x.get("k")
             if k in ("var", "zone", "builtin", "option", "def", "mods", "can") or (k == "call" and not CALLABLE[x["f"]].pure):
                 return False
-            if k == "table" and not self.tables[x["n"]][1]:
+            if k == "table" and not self.sh.tables[x["n"]][1]:
                 return False
             if k == "text" and "comp" in x["as"]:
                 return False
@@ -395,7 +397,7 @@ class Analyses(LowererParts):
         and then added in bulk."""
         k = s["s"]
         if k == "create":
-            spec = self.ir["kinds"][s["kind"]]
+            spec = self.sh.ir["kinds"][s["kind"]]
             exprs = [f["default"] for f in spec["fields"] if f["name"] not in s["fields"] and f["default"] is not None]
             if spec["label"] is None or not all(self.static_expr(x) for x in exprs + [spec["label"]]):
                 return False
@@ -415,13 +417,13 @@ class Analyses(LowererParts):
                     k == "builtin" and x["n"] not in ("players", "player_count")):
                 return False
             if k == "local" and x["n"] not in bound:
-                if self.batch_free is None:
+                if self.sh.batch_free is None:
                     return False
-                if x["n"] not in self.batch_free:
-                    self.batch_free.append(x["n"])   # an outer local: part of the batch's key
+                if x["n"] not in self.sh.batch_free:
+                    self.sh.batch_free.append(x["n"])   # an outer local: part of the batch's key
             if k == "call" and x["f"] not in ("size", "count", "sum", "max", "min", "first", "last", "abs"):
                 return False
-            if k == "table" and not self.tables[x["n"]][1]:
+            if k == "table" and not self.sh.tables[x["n"]][1]:
                 return False
             if k == "text" and "comp" in x["as"]:
                 return False
@@ -438,13 +440,13 @@ class Analyses(LowererParts):
             k = x.get("k")
             if k in ("var", "zone", "builtin", "option", "mods", "can") or (k == "local" and x["n"] not in allowed):
                 return False
-            if k == "table" and not self.tables[x["n"]][1]:
+            if k == "table" and not self.sh.tables[x["n"]][1]:
                 return False
             if k == "call" and (x["f"] in RANDOM_CALLS or x["f"] in ("reachable", "next")):
                 return False
             if k == "def":
-                d = self.ir["defs"][x["n"]]
-                if ("d", x["n"]) in self.recursive or x["n"] in self.impure_defs or not self.element_static(
+                d = self.sh.ir["defs"][x["n"]]
+                if ("d", x["n"]) in self.sh.recursive or x["n"] in self.sh.impure_defs or not self.element_static(
                         d["body"], set(d["params"] or []), depth + 1):
                     return False
         return True
@@ -460,24 +462,9 @@ class Analyses(LowererParts):
         if k == "builtin" and e["n"] in ("players", "others"):
             return "player"
         if k == "call" and e["f"] in ("cells", "neighbours", "line", "between", "reachable"):
-            return "cell" if self.geometry is not None else None
+            return "cell" if self.sh.geometry is not None else None
         if k == "comp" and e.get("x") == {"k": "local", "n": e["v"]}:
             return self.ids_of(e["in"], depth + 1)
-        if k == "def" and ("d", e["n"]) not in self.recursive:
-            return self.ids_of(self.ir["defs"][e["n"]]["body"], depth + 1)
+        if k == "def" and ("d", e["n"]) not in self.sh.recursive:
+            return self.ids_of(self.sh.ir["defs"][e["n"]]["body"], depth + 1)
         return None
-
-
-ROUND_VALUES = ("round_count", "turn_order", "remaining")
-
-
-def uses_rounds(ir: dict) -> bool:
-    """Does the game keep rounds, a turn order or eliminated players (Match.seq)? Only then does
-    the engine keep that state: every other game's state and speed stay as they were."""
-    if any(event in ir["handlers"] for event in ("round_start", "round_end")):
-        return True
-    for x in walk_ir(ir):
-        if (x.get("k") == "builtin" and x.get("n") in ROUND_VALUES) or x.get("s") in ("eliminate", "readmit", "turn_order") \
-                or (x.get("k") == "call" and x.get("f") == "eliminated"):
-            return True
-    return False

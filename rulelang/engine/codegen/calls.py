@@ -17,15 +17,15 @@ class CallLowering(LowererParts):
     """A part of the Lowerer (generator.py): see the module's docstring."""
 
     def x_text(self, e, ctx):
-        x = self.ex(e["x"], ctx)
+        x = self.exprs.ex(e["x"], ctx)
         how = e["as"]
         src = self.text_src(how, x.src, ctx.fn)
         if how.startswith("list:") or (how == "plain" and x.shape != SCALAR):
             src = f"_text_of(m, {src})"          # the text of a list: as long as the list (charged)
         p = P(src, x.level, x.pure, shape=SCALAR)
         # what is known of its length: a player's name, a cell's, a number's
-        p.maxlen = (4 if how == "player" else max(map(len, self.geometry.names), default=0) + 4
-                    if how == "cell" and self.geometry is not None else 21 if how == "plain" and x.num else
+        p.maxlen = (4 if how == "player" else max(map(len, self.sh.geometry.names), default=0) + 4
+                    if how == "cell" and self.sh.geometry is not None else 21 if how == "plain" and x.num else
                     x.maxlen if how == "plain" else None)
         return p
 
@@ -38,7 +38,7 @@ class CallLowering(LowererParts):
             return f"_union_text({fn.use('LB')}, {v})"
         if how == "plain":
             return f"_plain({v})"
-        name = self.const(make_texter(how, self.enum_text, self.geometry), "X", ("text", how))
+        name = self.sh.const(make_texter(how, self.sh.enum_text, self.sh.geometry), "X", ("text", how))
         return f"{name}({fn.use('LB')}, {v})"
 
     def x_call(self, e, ctx):
@@ -50,7 +50,7 @@ class CallLowering(LowererParts):
             return self.call_aggregate(f, args[0], ctx)
         if f in ("first", "last", "top", "bottom") and len(args) == 1:
             return self.call_end(f, args[0], ctx)
-        ps = [self.ex(a, ctx) for a in args]
+        ps = [self.exprs.ex(a, ctx) for a in args]
         lvl, pure = _join(*ps)
         lower = self.CALL_LOWERING.get(f)
         if lower is not None:
@@ -66,19 +66,19 @@ class CallLowering(LowererParts):
         """size, count, sum, any, all of a list: the size of an unrolled subset is a constant, an
         unrolled comprehension is folded, a size is `len` (its source kept for emptiness tests)."""
         if a0["k"] == "local":
-            b = self.binding(a0["n"], ctx)
+            b = self.exprs.binding(a0["n"], ctx)
             if isinstance(b, Subset) and f in ("size", "count"):
-                return self.lit(len(b.elems))
+                return self.exprs.lit(len(b.elems))
         if a0["k"] == "comp":
-            parts = self.unrolled(a0, ctx)
+            parts = self.comps.unrolled(a0, ctx)
             if parts is not None:
-                return self.fold_unrolled(f, parts)
-        p = self.seq(a0, ctx)
+                return self.comps.fold_unrolled(f, parts)
+        p = self.exprs.seq(a0, ctx)
         if f in ("size", "count"):
             size = _num(P(f"len({p.src})", p.level, p.pure, shape=SCALAR, lenof=p.src if p.shape == LIST else None))
             size.family = p.family
             return size
-        out = P(f"{f}({self.scan(p)})", p.level, p.pure, shape=SCALAR if f != "sum" else ANY)
+        out = P(f"{f}({self.exprs.scan(p)})", p.level, p.pure, shape=SCALAR if f != "sum" else ANY)
         out.num = True                         # (sum: a number, or the rules' error)
         return out
 
@@ -86,12 +86,12 @@ class CallLowering(LowererParts):
         """first, last, top, bottom of one list: an unrolled subset's element, an index of a cheap
         list, else a helper (none of them fails on an empty list: None)."""
         if a0["k"] == "local":
-            b = self.binding(a0["n"], ctx)
+            b = self.exprs.binding(a0["n"], ctx)
             if isinstance(b, Subset):
                 if not b.elems:
-                    return self.lit(None)
-                return self.of_binding(b.elems[0] if f in ("first", "bottom") else b.elems[-1])
-        p = self.ex(a0, ctx)
+                    return self.exprs.lit(None)
+                return self.exprs.of_binding(b.elems[0] if f in ("first", "bottom") else b.elems[-1])
+        p = self.exprs.ex(a0, ctx)
         if f in ("top", "bottom") and p.cheap and p.shape == LIST:
             idx = "-1" if f == "top" else "0"
             return P(f"({p.src}[{idx}] if {p.src} else None)", p.level, p.pure)
@@ -102,9 +102,9 @@ class CallLowering(LowererParts):
         """max / min: of a list (with an `or` value for an empty one), or of its arguments."""
         s = [p.src for p in ps]
         if e.get("or"):
-            return P(f"_extreme_or(_{f}, {self.scan(ps[0])}, {s[1]})", lvl, pure)
+            return P(f"_extreme_or(_{f}, {self.exprs.scan(ps[0])}, {s[1]})", lvl, pure)
         if len(ps) == 1:
-            return P(f"_extreme(_{f}, {self.scan(ps[0])}, {_lit(f)})", lvl, pure)
+            return P(f"_extreme(_{f}, {self.exprs.scan(ps[0])}, {_lit(f)})", lvl, pure)
         p = P(f"_{f}({', '.join(s)})", lvl, pure)
         if any(x.num for x in ps):             # (the larger of a number and anything: a number or an error)
             p.num, p.shape = True, SCALAR
@@ -128,7 +128,7 @@ class CallLowering(LowererParts):
 
     def call_next(self, f, e, ps, lvl, pure, ctx) -> P:
         """The next seat: skipping eliminated players where the game has rounds, else modulo the players."""
-        if self.rounds:
+        if self.sh.rounds:
             return P(f"_next_seat(m, {ps[0].src})", lvl, False, shape=SCALAR)
         return P(f"(({ps[0].src}) + 1) % {ctx.fn.use('NP')}", lvl, pure, shape=SCALAR)
 
@@ -138,10 +138,10 @@ class CallLowering(LowererParts):
 
     def call_players_from(self, f, e, ps, lvl, pure, ctx) -> P:
         return _small(P(f"_players_from(m, {ps[0].src}, {ctx.fn.use('NP')})", lvl, False, shape=LIST, elem=SCALAR),
-                      self.few_players)
+                      self.sh.few_players)
 
     def call_opposite(self, f, e, ps, lvl, pure, ctx) -> P:
-        return P(f"{self.const(OPPOSITE, 'K', ('opposite',))}.get({ps[0].src})", lvl, pure, shape=SCALAR)
+        return P(f"{self.sh.const(OPPOSITE, 'K', ('opposite',))}.get({ps[0].src})", lvl, pure, shape=SCALAR)
 
     def call_abs(self, f, e, ps, lvl, pure, ctx) -> P:
         return _num(P(f"abs({ps[0].src})", lvl, pure, shape=SCALAR))
@@ -153,7 +153,7 @@ class CallLowering(LowererParts):
         return P(f"_pick(m, m.rng, {ps[0].src})", lvl, False)
 
     def call_contains(self, f, e, ps, lvl, pure, ctx) -> P:
-        return _num(P(self.in_src(ps[1], P(f"_items({ps[0].src})", shape=LIST)), lvl, pure, shape=SCALAR))
+        return _num(P(self.exprs.in_src(ps[1], P(f"_items({ps[0].src})", shape=LIST)), lvl, pure, shape=SCALAR))
 
     # the builtins with a lowering of their own, after their arguments are lowered (x_call)
     CALL_LOWERING = {"max": call_extreme, "min": call_extreme, "top": call_ends, "bottom": call_ends,
@@ -163,29 +163,29 @@ class CallLowering(LowererParts):
                      "contains": call_contains}
 
     def board_call(self, f, args, ps, ctx):
-        g = self.geometry
+        g = self.sh.geometry
         lvl, pure = _join(*ps)
         s = [p.src for p in ps]
         if g is None:
             return P(f"_fault({_lit(f'`{f}` needs a board, and the game declares none')})", lvl, pure)
         if f == "cells":
             if len(ps) == 1:
-                return P(self.const(list(range(g.size)), "G", ("cells",)), lvl, pure, shape=LIST, cheap=True,
+                return P(self.sh.const(list(range(g.size)), "G", ("cells",)), lvl, pure, shape=LIST, cheap=True,
                          elem=SCALAR)
             by_kind: dict = {}
             for c in range(g.size):
                 by_kind.setdefault(g.kinds[c], []).append(c)
             if _known(ps[1]):
-                return P(self.const(by_kind.get(ps[1].const, []), "G", ("cells", ps[1].const)), lvl, pure,
+                return P(self.sh.const(by_kind.get(ps[1].const, []), "G", ("cells", ps[1].const)), lvl, pure,
                          shape=LIST, cheap=True, elem=SCALAR)
-            return P(f"{self.const(by_kind, 'G', ('cells', None))}.get({s[1]}, [])", lvl, pure, shape=LIST,
+            return P(f"{self.sh.const(by_kind, 'G', ('cells', None))}.get({s[1]}, [])", lvl, pure, shape=LIST,
                      elem=SCALAR)
         if f == "rows":
-            return self.lit(g.height)
+            return self.exprs.lit(g.height)
         if f == "cols":
-            return self.lit(g.width)
+            return self.exprs.lit(g.width)
         if f == "directions":
-            return _small(P(self.const(list(g.directions), "G", ("directions",)), lvl, pure, shape=LIST, cheap=True,
+            return _small(P(self.sh.const(list(g.directions), "G", ("directions",)), lvl, pure, shape=LIST, cheap=True,
                             elem=SCALAR))
         if f == "cell":
             if len(s) == 3:
@@ -193,37 +193,37 @@ class CallLowering(LowererParts):
             return P(f"G.named({s[1]})", lvl, pure, shape=SCALAR)
         if f == "edge":
             if _known(ps[1]) and ps[1].const in g.edges:
-                return P(self.const(g.edges[ps[1].const], "G", ("edge", ps[1].const)), lvl, pure, shape=LIST,
+                return P(self.sh.const(g.edges[ps[1].const], "G", ("edge", ps[1].const)), lvl, pure, shape=LIST,
                          cheap=True, elem=SCALAR)
             return P(f"G.edge({s[1]})", lvl, pure, shape=LIST, elem=SCALAR)
         if f == "line_in":
-            return _small(P(f"G.line_in({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR), self.short_lines)
+            return _small(P(f"G.line_in({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR), self.sh.short_lines)
         if f == "neighbours":
             if len(ps) == 1:
                 table = [g.neighbours_of(c) for c in range(g.size)]
-                return _small(P(f"{self.const(table, 'G', ('nb', None))}[{s[0]}]", lvl, pure, shape=LIST,
+                return _small(P(f"{self.sh.const(table, 'G', ('nb', None))}[{s[0]}]", lvl, pure, shape=LIST,
                                 cheap=ps[0].cheap, elem=SCALAR))
             if _known(ps[1]):
                 table = g.neighbours.get(ps[1].const)
                 if table is None:
                     return P(f"({s[0]}, [])[1]", lvl, pure, shape=LIST)
-                return _small(P(f"{self.const(table, 'G', ('nb', ps[1].const))}[{s[0]}]", lvl, pure, shape=LIST,
+                return _small(P(f"{self.sh.const(table, 'G', ('nb', ps[1].const))}[{s[0]}]", lvl, pure, shape=LIST,
                                 cheap=ps[0].cheap, elem=SCALAR))
             return _small(P(f"G.neighbours_of({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR))
         if f == "step":
             return P(f"G.step({s[0]}, {s[1]})", lvl, pure)
         if f == "line":
-            return _small(P(f"G.line_of({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR), self.short_lines)
+            return _small(P(f"G.line_of({s[0]}, {s[1]}, {s[2]})", lvl, pure, shape=LIST, elem=SCALAR), self.sh.short_lines)
         if f == "between":
-            return _small(P(f"G.between_of({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR), self.short_lines)
+            return _small(P(f"G.between_of({s[0]}, {s[1]})", lvl, pure, shape=LIST, elem=SCALAR), self.sh.short_lines)
         if f == "direction":
             return P(f"G.direction({s[0]}, {s[1]})", lvl, pure)
         if f == "distance":
             return P(f"G.distance({s[0]}, {s[1]})", lvl, pure, shape=SCALAR)
         if f == "reachable":
             name = args[2]["v"]
-            d = self.def_index[name]
+            d = self.sh.def_index[name]
             # a walk of the board: every cell it reaches asks the def of each neighbour (charged)
             return P(f"_reachable(G, {s[0]}, {s[1]}, lambda c: _charge(m, 1) or d{d}(m, c))", lvl,
-                     pure and name not in self.impure_defs, shape=LIST, elem=SCALAR)
+                     pure and name not in self.sh.impure_defs, shape=LIST, elem=SCALAR)
         raise AssertionError(f"unknown builtin {f}")

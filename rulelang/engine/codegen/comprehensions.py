@@ -14,7 +14,7 @@ class ComprehensionLowering(LowererParts):
     """A part of the Lowerer (generator.py): see the module's docstring."""
 
     def x_list(self, e, ctx):
-        items = [self.ex(x, ctx) for x in e["items"]]
+        items = [self.exprs.ex(x, ctx) for x in e["items"]]
         lvl, pure = _join(*items)
         src = "[" + ", ".join(x.src for x in items) + "]"
         if len(items) > SMALL_LIST:
@@ -26,7 +26,7 @@ class ComprehensionLowering(LowererParts):
 
     def comp_parts(self, e, ctx: Ctx):
         """(var, iterable P, inner ctx) of a comprehension."""
-        it = self.seq(e["in"], ctx)
+        it = self.exprs.seq(e["in"], ctx)
         var = ctx.fn.new("q")
         inner = ctx.child(in_comp=True)
         inner.names[e["v"]] = Name(var, 0, it.elem)
@@ -36,26 +36,26 @@ class ComprehensionLowering(LowererParts):
         var, it, inner = self.comp_parts(e, ctx)
         precharged = False
         where = e.get("where")
-        const = self.ns.get(it.src)
+        const = self.sh.ns.get(it.src)
         if where is not None and isinstance(const, list):
             it, where = self.pushdown(e, it, where, ctx)
-        if where is not None and not isinstance(const, list) and it.pure and not it.cheap and "hoist" in self.opt:
+        if where is not None and not isinstance(const, list) and it.pure and not it.cheap and "hoist" in self.sh.opt:
             guard = self.comp_guard(e, where, ctx)
             if guard is not None:
                 it = P(f"({it.src} if _unless_false(lambda: {guard.t}) else ())", *_join(it, guard), shape=LIST,
                        elem=it.elem)
-        x = self.ex(e["x"], inner)
+        x = self.exprs.ex(e["x"], inner)
         parts = [x, it]
         cond = ""
         if where is not None:
-            w = self.ex(where, inner)
+            w = self.exprs.ex(where, inner)
             if isinstance(const, list) and const == list(range(len(const))) and not ctx.in_comp:
                 # [.. for c in 0..n-1 where size(ZONES[c]) > 0 and ...]: the non-empty zones are picked
                 # by itertools.compress, in C, the rest of the condition tested on them only
-                cs = self.conjuncts(where, inner)
+                cs = self.enumerator.conjuncts(where, inner)
                 if cs and cs[0].nonempty is not None and cs[0].nonempty[1] == var and cs[0].pure:
                     # (charged as the whole constant list: no list of the picked ones is made to count them)
-                    w = 1 + self.units(self.weight_of([e["x"], where]))
+                    w = 1 + self.facts.units(self.facts.weight_of([e["x"], where]))
                     it = P(f"_compress(_each(m, {it.src}{f', {w}' if w > 1 else ''}), {cs[0].nonempty[0]})", it.level,
                            True, shape=LIST, elem=SCALAR)
                     precharged = True
@@ -69,10 +69,10 @@ class ComprehensionLowering(LowererParts):
         # unless its list is short: what it builds is no longer than what it reads
         # each element runs x and where: charged as it weighs, unless the list is short (then it
         # weighs where the comprehension is: analysis.weight_of)
-        w = 1 + self.units(self.weight_of([e["x"], where]))
+        w = 1 + self.facts.units(self.facts.weight_of([e["x"], where]))
         # (a short list's elements weigh where the comprehension is, when analysis.small_source knows
         # it short too; else they are charged here)
-        uncharged = precharged or (it.paid and w == 1) or (it.small and (w == 1 or self.small_source(e["in"])))
+        uncharged = precharged or (it.paid and w == 1) or (it.small and (w == 1 or self.facts.small_source(e["in"])))
         src = it.src if uncharged else f"_each(m, {it.src}{f', {w}' if w > 1 else ''})"
         out = f"{opener}{x.src} for {var} in {src}{cond}{closer}"
         if opener == "[" and x.shape != SCALAR:
@@ -94,7 +94,7 @@ class ComprehensionLowering(LowererParts):
         free = [c for c in conj if not any(x.get("k") == "local" and x.get("n") == var for x in walk_ir(c))]
         if not free:
             return None
-        guard = [self.ex(c, ctx) for c in free]
+        guard = [self.exprs.ex(c, ctx) for c in free]
         if not all(g.pure for g in guard):
             return None
         src = " and ".join(f"({g.t})" for g in guard)
@@ -104,7 +104,7 @@ class ComprehensionLowering(LowererParts):
         """`[x for c in CONSTANT_LIST where c.row == E and ...]` iterates only the cells whose row is
         E: a conjunct comparing a cell field of the variable with a value that does not depend on
         it selects from a precomputed index (same order as the list)."""
-        g = self.geometry
+        g = self.sh.geometry
         conj = _and_terms(where)
         var = e["v"]
         for n, c in enumerate(conj):
@@ -115,16 +115,16 @@ class ComprehensionLowering(LowererParts):
                     continue
                 if any(x.get("k") == "local" and x.get("n") == var for x in walk_ir(other)):
                     continue
-                value = self.ex(other, ctx)
+                value = self.exprs.ex(other, ctx)
                 if not value.pure or not (value.shape == SCALAR or c.get("scalar")):
                     continue
-                items = self.ns[it.src]
+                items = self.sh.ns[it.src]
                 columns: dict[str, list] = {"name": g.names, "row": g.rows, "col": g.cols, "kind": g.kinds}
                 table = columns[side["n"]]
                 index: dict = {}
                 for cell in items:
                     index.setdefault(table[cell], []).append(cell)
-                name = self.const(index, "G", ("index", it.src, side["n"]))
+                name = self.sh.const(index, "G", ("index", it.src, side["n"]))
                 rest = conj[:n] + conj[n + 1:]
                 rebuilt = None
                 for r in rest:
@@ -139,15 +139,15 @@ class ComprehensionLowering(LowererParts):
         src = e["in"]
         if src["k"] != "local":
             return None
-        b = self.binding(src["n"], ctx)
+        b = self.exprs.binding(src["n"], ctx)
         if not isinstance(b, Subset):
             return None
         out = []
         for el in b.elems:
             inner = ctx.child()
             inner.names[e["v"]] = el
-            x = self.ex(e["x"], inner)
-            w = self.ex(e["where"], inner) if e.get("where") is not None else None
+            x = self.exprs.ex(e["x"], inner)
+            w = self.exprs.ex(e["where"], inner) if e.get("where") is not None else None
             out.append((x, w))
         return out
 
@@ -167,11 +167,11 @@ class ComprehensionLowering(LowererParts):
                 terms.append("1" if w is None else f"(1 if {w.t} else 0)")
         if f in ("any", "all"):
             if not terms:
-                return self.lit(f == "all")
+                return self.exprs.lit(f == "all")
             joined = (' or ' if f == 'any' else ' and ').join(terms)
             p = P(f"bool({joined})", lvl, pure, shape=SCALAR)
             p.tsrc = f"({joined})"
             return p
         if f in ("size", "count") and all(w is None for _, w in parts):
-            return self.lit(len(parts))
+            return self.exprs.lit(len(parts))
         return P("(0" + "".join(" + " + t for t in terms) + ")", lvl, pure)

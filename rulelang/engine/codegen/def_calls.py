@@ -15,7 +15,7 @@ class DefLowering(LowererParts):
 
     def memo_expr(self, e, ctx: Ctx) -> P | None:
         """A static board expression of some locals, as a call of a function memoising it per game."""
-        if "memo" not in self.opt:
+        if "memo" not in self.sh.opt:
             return None
         free: list[str] = []
 
@@ -40,54 +40,54 @@ class DefLowering(LowererParts):
                 b = Name(ctx.fn.local(name), 0, ANY)
             if b is None or isinstance(b, Subset):
                 return None
-            args.append(self.of_binding(b))
+            args.append(self.exprs.of_binding(b))
         k = _ir_key(e)
-        fname = self.memo_fns.get(k)
+        fname = self.sh.memo_fns.get(k)
         if fname is None:
-            fname = self.memo_fns[k] = f"sx{len(self.memo_fns)}"
-            cache = self.const({}, "C")
-            self.memo_cache[fname] = cache
+            fname = self.sh.memo_fns[k] = f"sx{len(self.sh.memo_fns)}"
+            cache = self.sh.const({}, "C")
+            self.sh.memo_cache[fname] = cache
             ps = "".join(f", p{j}" for j in range(len(free)))
             key = _memo_key([f"p{j}" for j in range(len(free))])
-            fn = Fn(self, f"def {fname}(m{ps}):", e.get("line"))
+            fn = Fn(self.sh, f"def {fname}(m{ps}):", e.get("line"))
             inner = Ctx(fn, {n: Name(f"p{j}", 0, ANY) for j, n in enumerate(free)}, fallback=False, nomemo=True)
-            body = getattr(self, "x_" + e["k"])(e, inner)
+            body = self.exprs.expr_table[e["k"]](e, inner)
             fn.emit("try:")
             fn.emit(f"    return {cache}[{key}]")
             fn.emit("except KeyError:")
             fn.emit(f"    return _memo_put(_ROOM, {cache}, {key}, {body.src})")
             fn.emit("except TypeError:")
             fn.emit(f"    return {body.src}")
-            self.memo_out.extend(fn.lines())
-            self.memo_out.append(("", None))
-            self.memo_shape[fname] = (body.shape, body.elem)
+            self.sh.memo_out.extend(fn.lines())
+            self.sh.memo_out.append(("", None))
+            self.sh.memo_shape[fname] = (body.shape, body.elem)
         lvl, _ = _join(*args)
-        shape, elem = self.memo_shape[fname]
+        shape, elem = self.sh.memo_shape[fname]
         return P(self.memo_call(fname, args), lvl, True, shape=shape, elem=elem)
 
     def arg_binding(self, a, ctx: Ctx):
         """The binding an argument gives an inlined parameter, or None if it is not a plain name."""
         k = a["k"]
         if k == "local":
-            return self.binding(a["n"], ctx)
+            return self.exprs.binding(a["n"], ctx)
         if k == "lit" and not isinstance(a["v"], (list, dict)):
             return Const(a["v"])
         if k == "builtin" and a["n"] in ("me", "current", "player_count"):
-            p = self.x_builtin(a, ctx)
+            p = self.exprs.x_builtin(a, ctx)
             return Name(p.src, 0, SCALAR)
         return None
 
     def inline(self, name: str, args: list, ctx: Ctx):
         """(body IR, ctx) for an inlinable call, else None."""
-        d = self.ir["defs"][name]
-        if "inline" not in self.opt or ("d", name) in self.recursive or ctx.depth >= INLINE_DEPTH or _size(d["body"]) > INLINE_SIZE \
-                or name in self.memo_defs \
-                or (name in self.listing_memo_defs and not d["params"] and not ctx.fn.enumerator):
+        d = self.sh.ir["defs"][name]
+        if "inline" not in self.sh.opt or ("d", name) in self.sh.recursive or ctx.depth >= INLINE_DEPTH or _size(d["body"]) > INLINE_SIZE \
+                or name in self.sh.memo_defs \
+                or (name in self.sh.listing_memo_defs and not d["params"] and not ctx.fn.enumerator):
             # (a def of no parameters read by a card's condition or another def: its memo is worth
             # more; in a listing itself, a domain is computed once per pass anyway)
             return None
         size = _size(d["body"])
-        if size > self.inline_room:
+        if size > self.sh.inline_room:
             return None                        # (inlined into inlined defs: the game's budget is spent)
         params = d["params"] or []
         names = {}
@@ -97,43 +97,43 @@ class DefLowering(LowererParts):
                 # a computed argument: substitute it if the body reads it once, outside any loop
                 if _uses(d["body"], p) > 1:
                     return None
-                arg = self.ex(a, ctx)
+                arg = self.exprs.ex(a, ctx)
                 if not arg.pure:
                     return None
                 b = Bound(arg)
             names[p] = b
-        self.inline_room -= size
+        self.sh.inline_room -= size
         return d["body"], ctx.child(names=names, fallback=False, depth=ctx.depth + 1)
 
     def x_def(self, e, ctx):
         name = e["n"]
         inl = self.inline(name, e["a"], ctx)
         if inl is not None:
-            p = self.ex(inl[0], inl[1])
-            if name in self.impure_defs:
+            p = self.exprs.ex(inl[0], inl[1])
+            if name in self.sh.impure_defs:
                 p.pure = False
             return p
-        args = [self.ex(a, ctx) for a in e["a"]]
+        args = [self.exprs.ex(a, ctx) for a in e["a"]]
         lvl, pure = _join(*args)
-        shape, elem = self.def_shape.get(name, (ANY, ANY))
-        fname = f"d{self.def_index[name]}"
-        if name in self.listing_memo_defs:
+        shape, elem = self.sh.def_shape.get(name, (ANY, ANY))
+        fname = f"d{self.sh.def_index[name]}"
+        if name in self.sh.listing_memo_defs:
             if any(a.shape == LIST for a in args):
                 fname += "_"                   # a list is no memo key: straight to the def's body
             else:
-                self.listing_memo_used = True
-        return P(self.memo_call(fname, args), lvl, pure and name not in self.impure_defs,
+                self.sh.listing_memo_used = True
+        return P(self.memo_call(fname, args), lvl, pure and name not in self.sh.impure_defs,
                  shape=shape, elem=elem)
 
     def memo_call(self, fname: str, args: list) -> str:
         """A call; of a memoised function with scalar arguments, a cache look-up first; with
         enumeration loop variables for arguments, made once per value of the deepest of them."""
         call = f"{fname}(m{''.join(', ' + a.src for a in args)})"
-        cache = self.memo_cache.get(fname)
+        cache = self.sh.memo_cache.get(fname)
         if cache is None or not args or not all(a.shape == SCALAR and a.cheap for a in args):
             return call
         binders = [a.bind for a in args if a.bind is not None]
-        if self.geometry is not None and len(args) <= 2 and len(binders) == len(args) \
+        if self.sh.geometry is not None and len(args) <= 2 and len(binders) == len(args) \
                 and all(b.ids == "cell" for b in binders) and self.cell_memo_fits(fname, len(args)):
             # loop variables over cells: the memo is also kept in a table indexed by cell ids (no
             # key tuple, no hashing), made once per value of the deepest of them
@@ -154,26 +154,26 @@ class DefLowering(LowererParts):
     def cell_memo_fits(self, fname: str, cells: int) -> bool:
         """May `fname` have a table of its results indexed by cells (one slot per cell, or per pair
         of cells)? While the game's tables hold fewer than CELL_MEMO_SLOTS slots in all."""
-        if ("cellmemo", fname) in self.consts:
+        if ("cellmemo", fname) in self.sh.consts:
             return True
-        assert self.geometry is not None        # (cells: a board)
-        slots = self.geometry.size ** cells
-        if slots > self.cell_memo_room:
+        assert self.sh.geometry is not None        # (cells: a board)
+        slots = self.sh.geometry.size ** cells
+        if slots > self.sh.cell_memo_room:
             return False
-        self.cell_memo_room -= slots
+        self.sh.cell_memo_room -= slots
         return True
 
     def cell_memo(self, fname: str, call: str, args: list) -> str:
         """`call` (of a memoised function of one or two cells) through a per-game table of its
         results indexed by the cells, filled on first use; with two cells, the row of the first
         is read once per value of its loop when that can still be arranged."""
-        assert self.geometry is not None        # (cells: a board)
-        size = self.geometry.size
+        assert self.sh.geometry is not None        # (cells: a board)
+        size = self.sh.geometry.size
         key = ("cellmemo", fname)
-        table = self.consts.get(key)
+        table = self.sh.consts.get(key)
         if table is None:
             value = [NOCONST] * size if len(args) == 1 else [[NOCONST] * size for _ in range(size)]
-            table = self.const(value, "R", key)
+            table = self.sh.const(value, "R", key)
         if len(args) == 1:
             row = table
         else:

@@ -28,7 +28,7 @@ class ActionEnumerator(LowererParts):
         loop = self.quantifier_conjunct(e, ctx)
         if loop is not None:
             return [loop]
-        p = self.ex(e, ctx)
+        p = self.exprs.ex(e, ctx)
         if _known(p) and p.const:
             return []
         return [p]
@@ -42,29 +42,29 @@ class ActionEnumerator(LowererParts):
                 return left
             return left + self.conjuncts(e["r"], ctx)
         if e["op"] == "or":
-            first = self.ex(e["l"], ctx)
+            first = self.exprs.ex(e["l"], ctx)
             if _known(first):
                 return [] if first.const else self.conjuncts(e["r"], ctx)
         return None
 
     def conjuncts_of_if(self, e, ctx: Ctx) -> list[P] | None:
         """`if` with a known condition: the conjuncts of the branch taken."""
-        c = self.ex(e["c"], ctx)
+        c = self.exprs.ex(e["c"], ctx)
         if _known(c):
             return self.conjuncts(e["t"] if c.const else e["e"], ctx)
         return None
 
     def conjuncts_of_def(self, e, ctx: Ctx) -> list[P] | None:
         """A pure def that can be inlined: the conjuncts of its body."""
-        inl = self.inline(e["n"], e["a"], ctx)
-        if inl is not None and e["n"] not in self.impure_defs:
+        inl = self.defs.inline(e["n"], e["a"], ctx)
+        if inl is not None and e["n"] not in self.sh.impure_defs:
             return self.conjuncts(inl[0], inl[1])
         return None
 
     def conjuncts_of_call(self, e, ctx: Ctx) -> list[P] | None:
         """`all` of an unrolled pure comprehension: one conjunct per element (`where` as a premise)."""
         if e["f"] == "all" and e["a"][0]["k"] == "comp":
-            parts = self.unrolled(e["a"][0], ctx)
+            parts = self.comps.unrolled(e["a"][0], ctx)
             if parts is not None and all(x.pure and (w is None or w.pure) for x, w in parts):
                 out = []
                 for x, w in parts:
@@ -82,18 +82,18 @@ class ActionEnumerator(LowererParts):
         negated = e["k"] == "un" and e["op"] == "not"
         q = e["x"] if negated else e
         if not (q["k"] == "call" and q["f"] in ("all", "any") and q["a"][0]["k"] == "comp" and not ctx.in_comp
-                and self.unrolled(q["a"][0], ctx) is None):
+                and self.comps.unrolled(q["a"][0], ctx) is None):
             return None
-        p = self.ex(e, ctx)
+        p = self.exprs.ex(e, ctx)
         if not p.pure or _known(p):
             return None
         c = q["a"][0]
-        it = self.seq(c["in"], ctx)
+        it = self.exprs.seq(c["in"], ctx)
         var = ctx.fn.new("q")
         inner = ctx.child()
         inner.names[c["v"]] = Name(var, 0, it.elem)
-        x = self.ex(c["x"], inner)
-        w = self.ex(c["where"], inner) if c.get("where") is not None else None
+        x = self.exprs.ex(c["x"], inner)
+        w = self.exprs.ex(c["where"], inner) if c.get("where") is not None else None
         kind = q["f"] if not negated else {"all": "any", "any": "all"}[q["f"]]
         test = x.t if not negated else f"(not {x.t})"
         p.loop = (kind, var, it.src, test, w.t if w is not None else None)
@@ -101,18 +101,18 @@ class ActionEnumerator(LowererParts):
 
     def gen_enumerator(self, si: int, step: dict) -> None:
         # (named st_enum{si}_ when some defs are memoised while a listing runs: see listing_memo)
-        name = f"st_enum{si}_" if self.listing_memo_defs else f"st_enum{si}"
-        fn = Fn(self, f"def {name}(m):", step.get("line"))
+        name = f"st_enum{si}_" if self.sh.listing_memo_defs else f"st_enum{si}"
+        fn = Fn(self.sh, f"def {name}(m):", step.get("line"))
         fn.enumerator = True           # a require is tested once per binding: its loops are charged
         fn.emit("out = []")            # the legal actions in the rules' order (see emit_leaf)
         fn.emit("IU = m.intern")
         fn.emit(f"TX = IU[-1][{si}]")
         ctx = Ctx(fn, memo={})
-        self.shared_domains = {}       # a domain computed once per listing -> [its charge's line, units]
+        self.sh.shared_domains = {}       # a domain computed once per listing -> [its charge's line, units]
         for a in step["actions"]:
             fn.line = a.get("line")
             self.gen_action_enum(a, ctx)
-        for at, units in self.shared_domains.values():      # (charged once, for all the actions using it)
+        for at, units in self.sh.shared_domains.values():      # (charged once, for all the actions using it)
             text, line = fn.body[at]
             fn.body[at] = (text.replace("* UNITS", f"* {units}"), line)
         # two actions of one text are possible only once two bindings showed one text in this
@@ -130,7 +130,7 @@ class ActionEnumerator(LowererParts):
     def distinct_bindings(self, a: dict) -> bool:
         """Does the enumeration of `a` never give one binding twice (every domain's elements are
         distinct ids: a zone, the players, cells; so are the subsets of such a domain)?"""
-        return all(self.ids_of(p["domain"]) is not None for p in a["params"])
+        return all(self.facts.ids_of(p["domain"]) is not None for p in a["params"])
 
     def listing_memo(self, steps: list, checks: int) -> None:
         """The enumerators, and the conditions of `when` rules (tested after every action), each
@@ -140,41 +140,41 @@ class ActionEnumerator(LowererParts):
         names = [(f"st_enum{si}", step.get("line")) for si, step in enumerate(steps)]
         names += [(f"ck_when{i}", None) for i in range(checks)]
         for name, line in names:
-            if not self.listing_memo_used:
-                self.out.append((f"{name} = {name}_", line))
+            if not self.sh.listing_memo_used:
+                self.sh.out.append((f"{name} = {name}_", line))
                 continue
-            wrap = Fn(self, f"def {name}(m):", line)
+            wrap = Fn(self.sh, f"def {name}(m):", line)
             wrap.emit("m.lm = {}")
             wrap.emit("try:")
             wrap.emit(f"    return {name}_(m)")
             wrap.emit("finally:")
             wrap.emit("    m.lm = None")
-            self.add_fn(wrap)
+            self.sh.add_fn(wrap)
 
     def add_fn_with_prelude(self, fn: Fn, prelude) -> None:
         lines = fn.lines()
-        self.out.extend(lines[:1] + prelude + lines[1:])
-        self.out.append(("", None))
+        self.sh.out.extend(lines[:1] + prelude + lines[1:])
+        self.sh.out.append(("", None))
 
     def gen_action_enum(self, a: dict, ctx: Ctx) -> None:
         """Nested loops over the parameters of one action, adding its legal bindings to `out`."""
         fn = ctx.fn
         tab = fn.new("I")
-        fn.emit(f"{tab} = IU[{self.action_index[id(a)]}]")
+        fn.emit(f"{tab} = IU[{self.sh.action_index[id(a)]}]")
         distinct = self.distinct_bindings(a)
         if not distinct:                        # (where it starts in `out`: see the end)
             start = fn.new("s")
             fn.emit(f"{start} = len(out)")
         fn.emit("for _ in _ONCE:")
         fn.indent += 1
-        unroll = [self.unrolls(p) for p in a["params"]]
+        unroll = [self.facts.unrolls(p) for p in a["params"]]
         only = a["params"][0]["name"] if len(a["params"]) == 1 else None
-        cache = ("intern" in self.opt and only is not None and a.get("require") is not None
-                 and self.element_static(a["require"], {only}))
+        cache = ("intern" in self.sh.opt and only is not None and a.get("require") is not None
+                 and self.facts.element_static(a["require"], {only}))
         # the units of work one binding stands for: its loops' turns, its require, its later domains
-        w = 1 + self.units(self.weight_of([a.get("require"), [[p["domain"], p.get("min"), p.get("max")]
+        w = 1 + self.facts.units(self.facts.weight_of([a.get("require"), [[p["domain"], p.get("min"), p.get("max")]
                                                                for p in a["params"]]]))
-        self.enum_state = {"a": a, "tab": tab, "unroll": unroll, "combo": {}, "ktab": {}, "kcache": cache, "w": w,
+        self.sh.enum_state = {"a": a, "tab": tab, "unroll": unroll, "combo": {}, "ktab": {}, "kcache": cache, "w": w,
                            "folded": set()}
         self.enum_param(0, ctx.child(), 0, 0)
         fn.indent -= 1
@@ -184,7 +184,7 @@ class ActionEnumerator(LowererParts):
     def enum_param(self, i: int, ctx: Ctx, level: int, floor: int) -> None:
         """Loops for params[i:]. Conjuncts are placed only below the last unrolled subset's branch
         point, where every loop belongs to one size choice."""
-        st = self.enum_state
+        st = self.sh.enum_state
         fn, params, unroll = ctx.fn, st["a"]["params"], st["unroll"]
         later = [j for j in range(i, len(params)) if unroll[j]]
         if not later:
@@ -203,7 +203,7 @@ class ActionEnumerator(LowererParts):
             fn.emit(f"if {n} > {safe}: _subset_limit({n}, {_lit(lo)}, {_lit(hi)})")
         # the subsets of every size (and the partial ones on the way) charged to the listing's budget
         # at once, before the nested loops that list them (a table of their numbers for short domains)
-        table = self.const([_subsets_charge(d, lo, hi) for d in range(SMALL_DOMAIN)], "K", ("subsets", lo, hi))
+        table = self.sh.const([_subsets_charge(d, lo, hi) for d in range(SMALL_DOMAIN)], "K", ("subsets", lo, hi))
         fn.emit(f"m.work -= ({table}[{n}] if {n} < {SMALL_DOMAIN} else _subsets_charge({n}, {lo}, {hi})) * {st['w']}")
         fn.emit("if m.work < 0: _overworked()")
         for k in range(max(0, p["min"]["v"]), p["max"]["v"] + 1):
@@ -211,15 +211,15 @@ class ActionEnumerator(LowererParts):
             fn.indent += 1
             elems = [(fn.new("i"), fn.new("a")) for _ in range(k)]
             sub = ctx.child()
-            ids = self.ids_of(p["domain"])
+            ids = self.facts.ids_of(p["domain"])
             names = [Name(el, level + 1 + j, _shown_shape(p), ids, binder=True) for j, (_, el) in enumerate(elems)]
             sub.names[p["name"]] = Subset(names)
             if 1 <= k <= 2 and len(st["a"]["params"]) == 1 and ids == "comp" and p.get("show") == "comp" \
-                    and "intern" in self.opt:
+                    and "intern" in self.sh.opt:
                 # a lone small subset of components: its actions interned in nested lists by id
                 tab = fn.new("I")
-                fn.emit(f"{tab} = IU[{len(self.intern_dims)}]")
-                self.intern_dims.append(["comp"] * k)
+                fn.emit(f"{tab} = IU[{len(self.sh.intern_dims)}]")
+                self.sh.intern_dims.append(["comp"] * k)
                 st["ktab"][k] = tab
                 if st["kcache"]:
                     for x in names:                # their fields are read only on a cache miss
@@ -270,7 +270,7 @@ class ActionEnumerator(LowererParts):
 
     def domain(self, p, ctx: Ctx) -> P:
         """A parameter's domain as a sequence; pure parameter-free domains are computed once per pass."""
-        d = self.seq(p["domain"], ctx)
+        d = self.exprs.seq(p["domain"], ctx)
         if d.level == 0 and d.pure and not d.cheap and ctx.memo is not None and not ctx.in_comp:
             key = _ir_key(p["domain"])      # level 0: reads no parameter, only state
             name = ctx.memo.get(key)
@@ -284,10 +284,10 @@ class ActionEnumerator(LowererParts):
         """Bind a param's name (mode one, or a subset of unknown size as one list) at `level`."""
         var = ctx.fn.new("b")
         if p["mode"] == "one":
-            ctx.names[p["name"]] = Name(var, level, _shown_shape(p), self.ids_of(p["domain"]), binder=True)
+            ctx.names[p["name"]] = Name(var, level, _shown_shape(p), self.facts.ids_of(p["domain"]), binder=True)
         else:
             ctx.names[p["name"]] = Name(f"list({var})", level, LIST)
-            self.enum_state["combo"][p["name"]] = var
+            self.sh.enum_state["combo"][p["name"]] = var
 
     def emit_binder(self, p, ctx: Ctx, level: int) -> None:
         """The loop over one param's domain; its name must be planned already (or is planned here)."""
@@ -297,7 +297,7 @@ class ActionEnumerator(LowererParts):
         b = ctx.names[p["name"]]
         d = self.domain(p, ctx)
         if p["mode"] == "one":
-            st = self.enum_state
+            st = self.sh.enum_state
             w = st["w"]
             # the next parameter's domain, if it is short whatever the position (a cell's neighbours:
             # analysis.small_source), is charged here, by the most elements it has, for each element
@@ -305,7 +305,7 @@ class ActionEnumerator(LowererParts):
             params = st["a"]["params"]
             i = next(j for j, q in enumerate(params) if q is p)
             nxt = params[i + 1] if i + 1 < len(params) else None
-            few = (self.small_source(nxt["domain"]) if nxt is not None and nxt["mode"] == "one"
+            few = (self.facts.small_source(nxt["domain"]) if nxt is not None and nxt["mode"] == "one"
                    and not st["unroll"][i + 1] else 0)
             if few:
                 st["folded"].add(nxt["name"])  # type: ignore[index]  # (few: nxt is not None)
@@ -314,9 +314,9 @@ class ActionEnumerator(LowererParts):
             elif level == 1 and d.src in ctx.memo.values():
                 # an outermost domain computed once per listing (several actions may share it): its
                 # length charged once, for every action that loops over it (UNITS: their sum)
-                shared = self.shared_domains.get(d.src)
+                shared = self.sh.shared_domains.get(d.src)
                 if shared is None:
-                    shared = self.shared_domains[d.src] = [len(fn.body), 0]
+                    shared = self.sh.shared_domains[d.src] = [len(fn.body), 0]
                     fn.emit(f"m.work -= len({d.src}) * UNITS")
                     fn.emit("if m.work < 0: _overworked()")
                 shared[1] += w * (1 + few)
@@ -332,31 +332,31 @@ class ActionEnumerator(LowererParts):
             b.emit_derived(fn)
             return
         else:
-            var = self.enum_state["combo"][p["name"]]
+            var = self.sh.enum_state["combo"][p["name"]]
             items = fn.new("it")
             fn.emit(f"{items} = list({d.src})")
-            lo = self.ex(p["min"], ctx).src if p.get("min") is not None else "1"
-            hi = self.ex(p["max"], ctx).src if p.get("max") is not None else f"len({items})"
-            fn.emit(f"for {var} in _subsets(m, {items}, {lo}, {hi}, {self.enum_state['w']}):")
+            lo = self.exprs.ex(p["min"], ctx).src if p.get("min") is not None else "1"
+            hi = self.exprs.ex(p["max"], ctx).src if p.get("max") is not None else f"len({items})"
+            fn.emit(f"for {var} in _subsets(m, {items}, {lo}, {hi}, {self.sh.enum_state['w']}):")
         fn.indent += 1
 
     def enum_rest(self, i: int, ctx: Ctx, level: int, floor: int, pending) -> None:
         """Params[i:] (none an unrolled subset) and the pending subset's element loops: place each
         conjunct of the require at the shallowest level (>= floor) where its names are bound, in
         order, then emit the loops, the checks and the leaf."""
-        st = self.enum_state
+        st = self.sh.enum_state
         a, fn = st["a"], ctx.fn
         params = a["params"]
         rest = params[i:]
         for j, p in enumerate(rest):
             self.plan_binder(p, ctx, level + 1 + j)
         leaf = level + len(rest)
-        domains_pure = all(self.seq(p["domain"], ctx).pure for p in params)
+        domains_pure = all(self.exprs.seq(p["domain"], ctx).pure for p in params)
         placed: dict[int, list[P]] = {}
         last = floor
         hoisted = False
         for c in self.conjuncts(a.get("require"), ctx):
-            if not c.pure or not domains_pure or "hoist" not in self.opt:
+            if not c.pure or not domains_pure or "hoist" not in self.sh.opt:
                 last = leaf
             last = max(c.level, last)
             placed.setdefault(last, []).append(c)
@@ -365,7 +365,7 @@ class ActionEnumerator(LowererParts):
         if dead and all(c.pure for l, cs in placed.items() if l <= min(dead) for c in cs):
             fn.emit("pass")                # a conjunct is constant false here: nothing is legal
             return
-        dims = self.intern_dims[self.action_index[id(a)]]
+        dims = self.sh.intern_dims[self.sh.action_index[id(a)]]
         if dims is not None and len(params) >= 2 and i == 0:
             first = ctx.names[params[0]["name"]]
             if isinstance(first, Name) and not first.frozen:
@@ -374,7 +374,7 @@ class ActionEnumerator(LowererParts):
         if hoisted:
             dfr = fn.new("dfr")
             fn.emit(f"{dfr} = False")
-            full = self.ex(a["require"], ctx)
+            full = self.exprs.ex(a["require"], ctx)
         depth = 0
         # a lone small subset whose require reads only its components' fields: the verdict on each
         # combination is kept with its interned action (False: not legal), per universe
@@ -437,21 +437,21 @@ class ActionEnumerator(LowererParts):
         """Intern the action for this binding (its text is built once per universe) and add it to
         `out`, in the rules' order (two of one text are told apart at the end: gen_enumerator).
         Where it is kept depends on its parameters: see the leaf_* methods."""
-        st = self.enum_state
-        ai = self.action_index[id(a)]
+        st = self.sh.enum_state
+        ai = self.sh.action_index[id(a)]
         args, texts, hashable = self.leaf_arguments(a, ctx, fn)
         key = "(" + "".join(x + ", " for x in args) + ")"
-        hides = any(z["visibility"] == "others" for z in self.ir["zones"]) and any(
+        hides = any(z["visibility"] == "others" for z in self.sh.ir["zones"]) and any(
             p.get("show") in ("comp", "comp_or_player") for p in a["params"])
         text = self.leaf_text(a, ctx, args, texts, hides)
-        meta = self.const(self.action_meta[ai], "M")
+        meta = self.sh.const(self.sh.action_meta[ai], "M")
         body = f"ac{ai}"
         for p in a["params"]:
             b = ctx.names[p["name"]]
             if isinstance(b, Subset):
-                body = self.body_variants.get((ai, len(b.elems)), body)
+                body = self.sh.body_variants.get((ai, len(b.elems)), body)
                 break
-        if not self.unique_texts[ai]:           # how its arguments show, for _same_text (_told_apart)
+        if not self.sh.unique_texts[ai]:           # how its arguments show, for _same_text (_told_apart)
             meta = self.leaf_shows_meta(a, ai, ctx)
         leaf = _Leaf(st["tab"], text, body, key, meta)
         if hides:       # (its text depends on where the component is, and who acts: made afresh)
@@ -462,7 +462,7 @@ class ActionEnumerator(LowererParts):
         lone = ctx.names[a["params"][0]["name"]] if len(a["params"]) == 1 else None
         if isinstance(lone, Subset) and len(lone.elems) in st["ktab"]:
             self.leaf_in_subset_table(lone, leaf, fn, verdict)
-        elif self.intern_dims[ai] is not None:
+        elif self.sh.intern_dims[ai] is not None:
             self.leaf_in_table(a, ctx, args, leaf, fn)
         elif hashable:
             self.leaf_in_dict(a, ctx, args, leaf, fn)
@@ -484,16 +484,16 @@ class ActionEnumerator(LowererParts):
                 hashable = False
             if isinstance(b, Subset):
                 args.append("(" + "".join(x.src + ", " for x in b.elems) + ")")
-                parts = [self.text_src(how, x.src, fn) for x in b.elems]
+                parts = [self.calls.text_src(how, x.src, fn) for x in b.elems]
                 texts.append(f"' '.join(({''.join(t + ', ' for t in parts)}))")
-            elif p["name"] in self.enum_state["combo"]:
-                var = self.enum_state["combo"][p["name"]]
+            elif p["name"] in self.sh.enum_state["combo"]:
+                var = self.sh.enum_state["combo"][p["name"]]
                 args.append(var)
                 q = fn.new("q")
-                texts.append(f"' '.join([{self.text_src(how, q, fn)} for {q} in {var}])")
+                texts.append(f"' '.join([{self.calls.text_src(how, q, fn)} for {q} in {var}])")
             else:
                 args.append(b.src)
-                texts.append(self.text_src(how, b.src, fn))
+                texts.append(self.calls.text_src(how, b.src, fn))
         return args, texts, hashable
 
     def leaf_text(self, a: dict, ctx: Ctx, args: list[str], texts: list[str], hides: bool) -> str:
@@ -504,7 +504,7 @@ class ActionEnumerator(LowererParts):
                      for t in texts]
         text = f"' '.join(({_lit(shown)}, {''.join(t + ', ' for t in texts)}))" if texts else _lit(shown)
         if a.get("text") is not None:               # `as TEXT`: the author's words (kept per binding)
-            text = f"_action_text({self.ex(a['text'], ctx).src}, {_lit(shown)})"
+            text = f"_action_text({self.exprs.ex(a['text'], ctx).src}, {_lit(shown)})"
             if hides:                               # … unless they would name a card its actor cannot see
                 comps = "(" + "".join(x + ", " for x, p in zip(args, a["params"])
                                       if p.get("show") in ("comp", "comp_or_player")) + ")"
@@ -514,15 +514,15 @@ class ActionEnumerator(LowererParts):
 
     def leaf_shows_meta(self, a: dict, ai: int, ctx: Ctx) -> str:
         """A new constant of the action's meta with how each argument shows (a component, several, other)."""
-        st = self.enum_state
+        st = self.sh.enum_state
         shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
                       if p.get("show", "plain") == "comp" else "other" for p in a["params"])
-        return self.const(self.action_meta[ai] + (shows,), "M")
+        return self.sh.const(self.sh.action_meta[ai] + (shows,), "M")
 
     def leaf_in_subset_table(self, lone: Subset, leaf: "_Leaf", fn: Fn, verdict: str | None) -> None:
         """A lone small subset of components: kept in nested lists by id, with the require's verdict
         (False: not legal) where it is cached (enum_rest)."""
-        ktab = self.enum_state["ktab"][len(lone.elems)]
+        ktab = self.sh.enum_state["ktab"][len(lone.elems)]
         head = lone.elems[0].rows.get(ktab)
         cell = (head + "".join(f"[{x.src}]" for x in lone.elems[1:]) if head is not None else
                 ktab + "".join(f"[{x.src}]" for x in lone.elems))
@@ -569,21 +569,21 @@ class ActionEnumerator(LowererParts):
     def plan_actions(self) -> None:
         """Per action: how its interned actions are stored (nested lists indexed by the
         parameters' ids, or a dict) and whether two bindings can ever show the same text."""
-        self.intern_dims = [None] * len(self.action_meta)     # then more tables, see enum_param
-        self.unique_texts = {}
-        for s in self.ir["steps"]:
+        self.sh.intern_dims = [None] * len(self.sh.action_meta)     # then more tables, see enum_param
+        self.sh.unique_texts = {}
+        for s in self.sh.ir["steps"]:
             shown = [a["name"].replace("_", " ") for a in s["actions"]]
             for j, a in enumerate(s["actions"]):
-                ai = self.action_index[id(a)]
+                ai = self.sh.action_index[id(a)]
                 params = a["params"]
-                kinds = [self.ids_of(p["domain"]) if p["mode"] == "one" else None for p in params]
+                kinds = [self.facts.ids_of(p["domain"]) if p["mode"] == "one" else None for p in params]
                 ok = bool(params) and all(k is not None and p.get("show") == k for k, p in zip(kinds, params))
                 size = 1
                 for k in kinds:
-                    size *= {"cell": self.geometry.size if self.geometry else 1,
-                             "player": self.ir["players"]["max"]}.get(k, 1)  # type: ignore[arg-type]  # (k None: 1)
-                ok = ok and size <= INTERN_CELLS and kinds.count("comp") <= 1 and "intern" in self.opt
-                self.intern_dims[ai] = kinds if ok else None
+                    size *= {"cell": self.sh.geometry.size if self.sh.geometry else 1,
+                             "player": self.sh.ir["players"]["max"]}.get(k, 1)  # type: ignore[arg-type]  # (k None: 1)
+                ok = ok and size <= INTERN_CELLS and kinds.count("comp") <= 1 and "intern" in self.sh.opt
+                self.sh.intern_dims[ai] = kinds if ok else None
                 # unique: distinct bindings, texts that are injective and one word each, and no other
                 # action of the step whose name could be read as this one's name plus words
                 injective = all(p["mode"] == "one" and kinds[i] is not None
@@ -591,7 +591,7 @@ class ActionEnumerator(LowererParts):
                 prefix = any(i != j and (x == shown[j] or x.startswith(shown[j] + " ") or
                                          shown[j].startswith(x + " ")) for i, x in enumerate(shown))
                 prefix = prefix or any("text" in x for x in s["actions"])    # (an `as` text may be any)
-                self.unique_texts[ai] = injective and not prefix and "intern" in self.opt and "text" not in a
+                self.sh.unique_texts[ai] = injective and not prefix and "intern" in self.sh.opt and "text" not in a
 
 
 class _Leaf(NamedTuple):

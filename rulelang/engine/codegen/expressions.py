@@ -4,6 +4,8 @@ comprehensions.py, builtin calls and texts in calls.py (all parts of the one Low
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from .constants import ANY, LIST, LONG_LITERAL, NOCONST, PY_BINARY, PY_UNARY, SCALAR, SHORT_TEXT, SMALL_LIST
 from .frame import _join, _known, Bound, Ctx, Name, P, Subset
 from .writer import _lit
@@ -59,19 +61,20 @@ def _and_terms(w) -> list:
 
 class ExpressionLowering(LowererParts):
     """A mixin of the Lowerer: see generator.py."""
+    expr_table: dict[str, Callable[[Any, Ctx], P]]    # each kind's lowering, bound (Lowerer.EXPR_LOWERING)
 
     def ex(self, e, ctx: Ctx) -> P:
-        if e["k"] == "call" and not ctx.nomemo and self.static_walk(e):
-            p = self.memo_expr(e, ctx)
+        if e["k"] == "call" and not ctx.nomemo and self.facts.static_walk(e):
+            p = self.defs.memo_expr(e, ctx)
             if p is not None:
                 return p
-        return self.EXPR_LOWERING[e["k"]](self, e, ctx)
+        return self.expr_table[e["k"]](e, ctx)
 
     def lit(self, v) -> P:
         if isinstance(v, list) and len(v) > LONG_LITERAL:
             # a long literal list is a constant of the module, copied where it is used (never a
             # Python literal of thousands of elements for the compiler to build)
-            return P(f"_built(m, list(_each(m, {self.const(v, 'L')})))", shape=LIST)
+            return P(f"_built(m, list(_each(m, {self.sh.const(v, 'L')})))", shape=LIST)
         if isinstance(v, (list, dict)):
             p = P(_lit(v), shape=LIST if isinstance(v, list) else ANY)
             p.small = isinstance(v, list) and len(v) <= SMALL_LIST
@@ -121,17 +124,17 @@ class ExpressionLowering(LowererParts):
         if name == "current":
             return _num(P(fn.use("cur"), shape=SCALAR, cheap=True))
         if name == "players":
-            return _small(P(fn.use("PL"), shape=LIST, cheap=True, elem=SCALAR), self.few_players)
+            return _small(P(fn.use("PL"), shape=LIST, cheap=True, elem=SCALAR), self.sh.few_players)
         if name == "others":
-            if self.rounds:                       # in turn order, the eliminated left out
-                return _small(P(f"_others(m, {fn.use('me')})", shape=LIST, elem=SCALAR), self.few_players)
-            return _small(P(f"{fn.use('OTH')}[{fn.use('me')}]", shape=LIST, cheap=True, elem=SCALAR), self.few_players)
+            if self.sh.rounds:                       # in turn order, the eliminated left out
+                return _small(P(f"_others(m, {fn.use('me')})", shape=LIST, elem=SCALAR), self.sh.few_players)
+            return _small(P(f"{fn.use('OTH')}[{fn.use('me')}]", shape=LIST, cheap=True, elem=SCALAR), self.sh.few_players)
         if name == "round_count":
             return _num(P("m.seq[0]", shape=SCALAR, cheap=True))
         if name == "turn_order":
-            return _small(P("list(m.seq[1])", shape=LIST, elem=SCALAR), self.few_players)
+            return _small(P("list(m.seq[1])", shape=LIST, elem=SCALAR), self.sh.few_players)
         if name == "remaining":
-            return _small(P("_remaining(m)", shape=LIST, elem=SCALAR), self.few_players)
+            return _small(P("_remaining(m)", shape=LIST, elem=SCALAR), self.sh.few_players)
         if name == "player_count":
             return _num(P(fn.use("NP"), shape=SCALAR, cheap=True))
         if name == "turn_count":
@@ -142,13 +145,13 @@ class ExpressionLowering(LowererParts):
 
     def x_var(self, e, ctx):
         name = e["n"]
-        decl = self.var_decl[name]
-        slot = self.var_slot[name]
-        base = ctx.fn.use(f"V{slot}") if name in self.stable_vars else f"{ctx.fn.use('V')}[{slot}]"
+        decl = self.sh.var_decl[name]
+        slot = self.sh.var_slot[name]
+        base = ctx.fn.use(f"V{slot}") if name in self.sh.stable_vars else f"{ctx.fn.use('V')}[{slot}]"
         shape = LIST if decl["type"].startswith("list:") else SCALAR if decl["type"] != "any" else ANY
         if e.get("i") is None:
             return P(base, shape=LIST if decl["per"] else shape, cheap=True)
-        if name in self.stable_vars:
+        if name in self.sh.stable_vars:
             b = self.loop_var(e["i"], ctx, "comp" if decl["per"] == "component" else decl["per"])
             if b is not None:
                 d = b.derived(f"V{slot}", ctx.fn)
@@ -172,8 +175,8 @@ class ExpressionLowering(LowererParts):
             p = self.ex({"k": "ord", "enum": part[5:], "x": v} if part.startswith("enum:") else v, ctx)
             ps.append(p)
             if srcs:
-                size = (ctx.fn.use("NP") if part == "player" else str(self.geometry.size) if part == "cell"  # type: ignore[union-attr]  # (a cell: a board)
-                        else str(len(self.ir["enums"][part[5:]])))
+                size = (ctx.fn.use("NP") if part == "player" else str(self.sh.geometry.size) if part == "cell"  # type: ignore[union-attr]  # (a cell: a board)
+                        else str(len(self.sh.ir["enums"][part[5:]])))
                 srcs = [f"({srcs[0]})*{size}+{p.src}"]
             else:
                 srcs = [p.src]
@@ -181,23 +184,23 @@ class ExpressionLowering(LowererParts):
         return _num(P(srcs[0], lvl, pure, shape=SCALAR, cheap=all(p.cheap for p in ps)))
 
     def x_zone(self, e, ctx):
-        base = ctx.fn.use(f"Z{self.zone_slot[e['n']]}")
+        base = ctx.fn.use(f"Z{self.sh.zone_slot[e['n']]}")
         if e.get("i") is None:
             return P(base, shape=LIST, cheap=True, elem=SCALAR)
-        per = self.zone_decl[e["n"]]["per"]
+        per = self.sh.zone_decl[e["n"]]["per"]
         b = self.loop_var(e["i"], ctx, "comp" if per == "component" else per)
         if b is not None:
             d = b.derived(base, ctx.fn)
             if d is not None:
                 return P(d, b.level, shape=LIST, cheap=True, elem=SCALAR)
-        i = self.family_index(self.zone_decl[e["n"]], e["i"], ctx)
+        i = self.family_index(self.sh.zone_decl[e["n"]], e["i"], ctx)
         lvl, pure = _join(i)
         p = P(f"{base}[{i.src}]", lvl, pure, shape=LIST, cheap=i.cheap, elem=SCALAR)
         p.family = (base, i.src)
         return p
 
     def x_option(self, e, ctx):
-        spec = next((o for o in self.ir["options"] if o["name"] == e["n"]), None)
+        spec = next((o for o in self.sh.ir["options"] if o["name"] == e["n"]), None)
         shape = SCALAR if spec and spec["type"] in ("bool", "int", "text") else ANY
         return P(f"{ctx.fn.use('OPT')}[{_lit(e['n'])}]", shape=shape, cheap=True)
 
@@ -205,7 +208,7 @@ class ExpressionLowering(LowererParts):
         args = [self.ex(a, ctx) for a in e["a"]]
         of = self.ex(e["of"], ctx)
         lvl, pure = _join(of, *args)
-        return P(f"_can(m, {self.hook_index[e['hook']]}, {of.src}, ({''.join(a.src + ', ' for a in args)}))",
+        return P(f"_can(m, {self.sh.hook_index[e['hook']]}, {of.src}, ({''.join(a.src + ', ' for a in args)}))",
                  lvl, pure, shape=SCALAR)
 
     def x_sortby(self, e, ctx):
@@ -217,15 +220,15 @@ class ExpressionLowering(LowererParts):
         return P(f"_flat(m, {p.src})", p.level, p.pure, shape=LIST)
 
     def x_ord(self, e, ctx):
-        order = {v["name"]: i for i, v in enumerate(self.ir["enums"][e["enum"]])}
+        order = {v["name"]: i for i, v in enumerate(self.sh.ir["enums"][e["enum"]])}
         x = self.ex(e["x"], ctx)
-        return _num(P(f"_ord({self.const(order, 'K', ('ord', e['enum']))}, {x.src}, {_lit(e['enum'])})", x.level,
+        return _num(P(f"_ord({self.sh.const(order, 'K', ('ord', e['enum']))}, {x.src}, {_lit(e['enum'])})", x.level,
                       x.pure, shape=SCALAR))
 
     def x_mods(self, e, ctx):
         args = [self.ex(a, ctx) for a in e["a"]]
         lvl, pure = _join(*args)
-        return P(f"_mods(m, {self.def_index[e['n']]}, ({''.join(a.src + ', ' for a in args)}))", lvl, pure,
+        return P(f"_mods(m, {self.sh.def_index[e['n']]}, ({''.join(a.src + ', ' for a in args)}))", lvl, pure,
                  shape=SCALAR)
 
     def x_un(self, e, ctx):
@@ -382,15 +385,15 @@ class ExpressionLowering(LowererParts):
 
     def x_attr(self, e, ctx):
         x, name = self.ex(e["x"], ctx), e["n"]
-        if name not in self.column:
+        if name not in self.sh.column:
             return P(f"({x.src}, None)[1]", x.level, x.pure, const=NOCONST)
-        shape = SCALAR if self.scalar_field[name] else ANY
+        shape = SCALAR if self.sh.scalar_field[name] else ANY
         b = self.loop_var(e["x"], ctx, "comp", x)
         if b is not None:
-            d = b.derived(f"F{self.column[name]}", ctx.fn)
+            d = b.derived(f"F{self.sh.column[name]}", ctx.fn)
             if d is not None:
                 return P(d, b.level, shape=shape, cheap=True)
-        col = ctx.fn.use(f"F{self.column[name]}")
+        col = ctx.fn.use(f"F{self.sh.column[name]}")
         return P(f"{col}[{x.src}]", x.level, x.pure, shape=shape, cheap=x.cheap)
 
     def loop_var(self, e, ctx: Ctx, ids: str, p: P | None = None) -> Name | None:
@@ -404,11 +407,11 @@ class ExpressionLowering(LowererParts):
 
     def x_cellattr(self, e, ctx):
         x, name = self.ex(e["x"], ctx), e["n"]
-        g = self.geometry
+        g = self.sh.geometry
         if g is None:
             return P(f"_fault({_lit('cells need a board')})", x.level, x.pure)
         table = {"name": g.names, "row": g.rows, "col": g.cols, "kind": g.kinds}[name]
-        return P(f"{self.const(table, 'G', ('cellattr', name))}[{x.src}]", x.level, x.pure, shape=SCALAR,
+        return P(f"{self.sh.const(table, 'G', ('cellattr', name))}[{x.src}]", x.level, x.pure, shape=SCALAR,
                  cheap=x.cheap)
 
     def x_index(self, e, ctx):
@@ -417,7 +420,7 @@ class ExpressionLowering(LowererParts):
         return P(f"{x.src}[{i.src}]", lvl, pure)
 
     def x_table(self, e, ctx):
-        tname, static = self.tables[e["n"]]
+        tname, static = self.sh.tables[e["n"]]
         ie = e["i"]
         if ie["k"] == "list":
             items = [self.ex(x, ctx) for x in ie["items"]]
@@ -425,15 +428,15 @@ class ExpressionLowering(LowererParts):
             key = "(" + "".join(x.src + ", " for x in items) + ")"
             if all(_known(x) for x in items):
                 key_value = tuple(x.const for x in items)
-                table = self.ns[tname]
+                table = self.sh.ns[tname]
                 if static and key_value in table:
                     return self.lit(table[key_value])
         else:
             k = self.ex(ie, ctx)
             lvl, pure = _join(k)
             key = k.src if k.shape == SCALAR else f"_key(m, {k.src})"
-            if _known(k) and static and k.const in self.ns[tname]:
-                return self.lit(self.ns[tname][k.const])
+            if _known(k) and static and k.const in self.sh.ns[tname]:
+                return self.lit(self.sh.ns[tname][k.const])
         if static:
             return P(f"{tname}[{key}]", lvl, pure)
         return P(f"{tname}[{key}](m)", lvl, False)

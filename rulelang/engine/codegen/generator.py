@@ -5,13 +5,14 @@ mixins in their own modules.
 from __future__ import annotations
 
 import os
-from typing import NoReturn
+from typing import Callable, ClassVar, NoReturn
 
 from ..boards import Geometry
 from ...core.errors import Diagnostic, RuleError, RuleRuntimeError
 from ...ir.spec import walk_ir
 from ...core.limits import CALL_DEPTH_LIMIT
-from .analysis import _memo_key, _shown_shape, Analyses, uses_rounds
+from .analysis import _memo_key, _shown_shape, Analyses
+from .parts import Shared
 from .constants import ANY, CELL_MEMO_SLOTS, CODE_LIMIT, INLINE_DEPTH, INLINE_TOTAL, LIST, MEMO_LIMIT, MEMO_SIZE_LIMIT, PART_LIMIT, PART_SIZE, RANDOM_CALLS, SCALAR, SMALL_LIST, optimisations
 from .enumerator import ActionEnumerator
 from .calls import CallLowering
@@ -26,98 +27,45 @@ from .statements import StatementLowering
 from .writer import _lit, Fn
 
 
+# the parts, by the name each holds the others by (parts.Part)
+PARTS: dict[str, type] = {"facts": Analyses, "exprs": ExpressionLowering, "defs": DefLowering, "comps": ComprehensionLowering,
+                          "calls": CallLowering, "stmts": StatementLowering, "enumerator": ActionEnumerator}
+
+
+def _lowering(prefix: str, kinds: tuple[str, ...]) -> dict[str, tuple[str, Callable]]:
+    """Each kind's lowering: the part defining `prefix + kind`, and that method (exactly one)."""
+    table = {}
+    for k in kinds:
+        [(part, f)] = [(name, c.__dict__[prefix + k]) for name, c in PARTS.items() if prefix + k in c.__dict__]
+        table[k] = (part, f)
+    return table
+
+
 class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, CallLowering, StatementLowering,
               ActionEnumerator):
     """Compiles the IR of one game into Python functions; see the package docstring."""
+    # the closed dispatch of IR nodes to their lowering: kind -> (the part, its method)
+    EXPR_LOWERING: ClassVar[dict[str, tuple[str, Callable]]]
+    STMT_LOWERING: ClassVar[dict[str, tuple[str, Callable]]]
 
     def __init__(self, ir: dict, optimise: frozenset | None = None):
-        self.ir = ir
-        # the fast paths in use (constants.OPTIMISATIONS): all, unless RULELANG_OPTIMISE says otherwise
-        self.opt = optimisations(os.environ.get("RULELANG_OPTIMISE")) if optimise is None else optimise
-        board = (ir.get("boards") or [None])[0]
-        self.geometry = (Geometry(board["shape"], board["width"], board["height"], board["diagonal"],
-                                  board.get("cell_width", 3)) if board else None)
-        self.source = ir.get("source", "<ir>")
-        self.enum_text = {e: {i["name"]: i["text"] for i in items} for e, items in ir["enums"].items()}
-        self.rounds = uses_rounds(ir)              # rounds, a turn order, eliminated players: Match.seq
-        self.zone_slot = {z["name"]: i for i, z in enumerate(ir["zones"])}
-        self.zone_decl = {z["name"]: z for z in ir["zones"]}
-        self.has_capacity = any(z["capacity"] is not None for z in ir["zones"])
-        self.var_slot = {v["name"]: i for i, v in enumerate(ir["vars"])}
-        self.var_decl = {v["name"]: v for v in ir["vars"]}
-        self.def_index = {name: i for i, name in enumerate(ir["defs"])}
-        self.proc_index = {name: i for i, name in enumerate(ir["procs"])}
-        self.event_index = {name: i for i, name in enumerate(ir.get("events", {}))}
-        self.window_index = {name: i for i, name in enumerate(ir.get("windows", {}))}
-        self.hook_index = {name: i for i, name in enumerate(ir.get("hooks", {}))}
-        # procedures some card may replace: their calls go through the replacement check
-        self.replaced = {p for a in ir.get("abilities", []) if a["form"] == "replace" for p in a["procs"]}
-        # does the game reveal components? then moves and shuffles forget what was revealed
-        self.reveals = any(x.get("s") == "reveal" for x in walk_ir(ir))
-        # zones whose entering or leaving sets off triggers: moves there go through _watched_move
-        self.zone_watch = {a["zone"] for a in ir.get("abilities", []) if "zone" in a}
-        # component fields: one column per field name, across kinds
-        self.columns = []
-        field_types: dict[str, set] = {}
-        for spec in ir["kinds"].values():
-            for f in spec["fields"]:
-                if f["name"] not in field_types:
-                    self.columns.append(f["name"])
-                field_types.setdefault(f["name"], set()).add(f["type"])
-        self.column = {name: i for i, name in enumerate(self.columns)}
-        scalar_types = ("int", "bool", "text", "player", "cell")
-        self.scalar_field = {name: all(t in scalar_types or t.startswith(("enum:", "comp:")) for t in ts)
-                             for name, ts in field_types.items()}
-        self.kind_fields = {k: [(f["name"], self.column[f["name"]]) for f in spec["fields"]]
-                            for k, spec in ir["kinds"].items()}
-        self.ns = {}
-        self.consts = {}                       # constant source -> global name
-        self.out = []
-        self.action_meta = []                  # global action index -> (name, param names)
-        self.action_index = {}                 # id(action IR) -> global action index
+        Shared.__init__(self, ir, optimise)
+        # while parts are still mixins of one object, each part's name for another is this object
+        self.sh = self
+        self.facts = self.exprs = self.defs = self.comps = self.calls = self.stmts = self.enumerator = self
         self._static_walk = {}
         self._keep = []                        # IR nodes whose id() keys _static_walk
-        self.memo_fns = {}                     # IR key of a memoised static expression -> function
-        self.memo_shape = {}
-        self.memo_out = []
-        self.batches = []
-        self.memo_cache = {}                   # memoising function -> its cache's name
-        self.listing_memo_used = False         # was a call of a def memoised per listing written?
-        self.body_variants = {}                # (action, subset size) -> body function for that size
-        self.def_shape = {}                    # def -> (shape, element shape) of its value
-        self.batch_free = None
-        self.makers = 0                        # component-making functions generated so far
-        # IR nodes all inlined def bodies may add to the generated code: inlining multiplies (a def
-        # calling another six times, eight deep), and past this the defs are called instead
-        self.inline_room = INLINE_TOTAL
-        self.cell_memo_room = CELL_MEMO_SLOTS      # slots the tables of memos indexed by cells may have
-        # lists the cost model may scan uncharged (constants.SMALL_LIST): the players, a board's lines
-        self.few_players = ir["players"]["max"] <= SMALL_LIST
-        self.short_lines = self.geometry is not None and max(self.geometry.width, self.geometry.height) <= SMALL_LIST
+        self.expr_table = {k: getattr(getattr(self, part), f.__name__) for k, (part, f) in self.EXPR_LOWERING.items()}
+        self.stmt_table = {k: getattr(getattr(self, part), f.__name__) for k, (part, f) in self.STMT_LOWERING.items()}
         try:
-            self._analyse()
+            self.facts._analyse()
         except (RecursionError, KeyError, TypeError, IndexError, AttributeError) as err:
-            raise RuleError([Diagnostic("E301", f"{self.source}: not a usable compiled game "
+            raise RuleError([Diagnostic("E301", f"{self.sh.source}: not a usable compiled game "
                                                 f"({type(err).__name__}: {err})")]) from None
 
     def fail(self, line, msg: str) -> NoReturn:
-        where = f"{self.source}:{line}: " if line else ""
+        where = f"{self.sh.source}:{line}: " if line else ""
         raise RuleRuntimeError(where + msg)
-
-    def const(self, value, prefix: str = "K", key=None) -> str:
-        """A module-level constant of the generated code (geometry tables, tables, lists);
-        constants with the same key share one name (so equal sources compare equal)."""
-        if key is not None and key in self.consts:
-            return self.consts[key]
-        name = f"{prefix}{len(self.ns)}"
-        self.ns[name] = value
-        if key is not None:
-            self.consts[key] = name
-        return name
-
-    def add_fn(self, fn: Fn) -> None:
-        self.out.extend(fn.lines())
-        self.out.append(("", None))
 
     def build(self) -> "Compiled":
         """The compiled game. Any failure (an IR too deep or too large for Python to compile, or an
@@ -127,103 +75,103 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
         except RuleError:
             raise
         except (SyntaxError, RecursionError, MemoryError, OverflowError) as err:
-            raise RuleError([Diagnostic("E301", f"{self.source}: the game is too large or too deeply nested "
+            raise RuleError([Diagnostic("E301", f"{self.sh.source}: the game is too large or too deeply nested "
                                                 f"for the engine ({type(err).__name__}: {err})")]) from None
         except Exception as err:                  # an IR check_ir passed but the generator cannot use
-            raise RuleError([Diagnostic("E301", f"{self.source}: not a usable compiled game "
+            raise RuleError([Diagnostic("E301", f"{self.sh.source}: not a usable compiled game "
                                                 f"({type(err).__name__}: {err})")]) from None
 
     def _build(self) -> "Compiled":
-        ir = self.ir
-        ns = self.ns
+        ir = self.sh.ir
+        ns = self.sh.ns
         ns.update(NAMESPACE)
         ns.update(EFFECTS)
         ns["_ROOM"] = [MEMO_SIZE_LIMIT]        # list elements all the memos of this game may still keep
-        g = self.geometry
+        g = self.sh.geometry
         if g is not None:
             ns["G"] = g
-        self.tables = {}
+        self.sh.tables = {}
         for name, entries in ir["tables"].items():
             if all(v.get("k") == "lit" and not isinstance(v.get("v"), (list, dict)) for _, v in entries):
                 t: Table | ExprTable = Table()
                 for k, v in entries:
                     t[tuple(k) if isinstance(k, list) else k] = v["v"]
                 t.name = name
-                self.tables[name] = (self.const(t, "T"), True)
+                self.sh.tables[name] = (self.sh.const(t, "T"), True)
             else:
                 t = ExprTable()
                 t.name = name
-                tname = self.const(t, "T")
+                tname = self.sh.const(t, "T")
                 for j, (k, v) in enumerate(entries):
-                    fn = Fn(self, f"def tv{len(self.tables)}_{j}(m):")
-                    fn.emit("return " + self.ex(v, Ctx(fn, fallback=False)).src)
-                    self.add_fn(fn)
-                    t[tuple(k) if isinstance(k, list) else k] = f"tv{len(self.tables)}_{j}"
-                self.tables[name] = (tname, False)
+                    fn = Fn(self.sh, f"def tv{len(self.sh.tables)}_{j}(m):")
+                    fn.emit("return " + self.exprs.ex(v, Ctx(fn, fallback=False)).src)
+                    self.sh.add_fn(fn)
+                    t[tuple(k) if isinstance(k, list) else k] = f"tv{len(self.sh.tables)}_{j}"
+                self.sh.tables[name] = (tname, False)
         for name, d in ir["defs"].items():
             self.gen_def(name, d)
         for name, p in ir["procs"].items():
             self.gen_proc(name, p)
         for i, v in enumerate(ir["vars"]):
-            fn = Fn(self, f"def vi{i}(m):")
-            fn.emit("return " + self.ex(v["init"], Ctx(fn, fallback=False)).src)
-            self.add_fn(fn)
+            fn = Fn(self.sh, f"def vi{i}(m):")
+            fn.emit("return " + self.exprs.ex(v["init"], Ctx(fn, fallback=False)).src)
+            self.sh.add_fn(fn)
         self.gen_block_fn("setup", ir["setup"], None)
         for s in ir["steps"]:
             for a in s["actions"]:
                 self.gen_action_body(a)
-        self.plan_actions()
+        self.enumerator.plan_actions()
         for si, s in enumerate(ir["steps"]):
             if s["actor"] is not None:
-                fn = Fn(self, f"def st_actor{si}(m):", s.get("line"))
-                fn.emit("return " + self.ex(s["actor"], Ctx(fn, fallback=False)).src)
-                self.add_fn(fn)
+                fn = Fn(self.sh, f"def st_actor{si}(m):", s.get("line"))
+                fn.emit("return " + self.exprs.ex(s["actor"], Ctx(fn, fallback=False)).src)
+                self.sh.add_fn(fn)
             self.gen_block_fn(f"st_enter{si}", s["enter"], s.get("line"))
-            self.gen_enumerator(si, s)
+            self.enumerator.gen_enumerator(si, s)
             simul = s.get("simultaneous")
             if simul is not None:              # who answers, and what runs once every answer has run
                 if simul["seats"] is not None:
-                    fn = Fn(self, f"def st_seats{si}(m):", s.get("line"))
-                    fn.emit("return " + self.ex(simul["seats"], Ctx(fn, fallback=False)).src)
-                    self.add_fn(fn)
+                    fn = Fn(self.sh, f"def st_seats{si}(m):", s.get("line"))
+                    fn.emit("return " + self.exprs.ex(simul["seats"], Ctx(fn, fallback=False)).src)
+                    self.sh.add_fn(fn)
                 self.gen_block_fn(f"st_reveal{si}", simul["reveal"], s.get("line"))
         for event, body in ir["handlers"].items():
             self.gen_block_fn(f"on_{event}", body, None)
         for i, c in enumerate(ir["checks"]):
-            fn = Fn(self, f"def ck_when{i}{'_' if self.listing_memo_defs else ''}(m):", c.get("line"))
-            fn.emit("return " + self.ex(c["when"], Ctx(fn, fallback=False)).src)
-            self.add_fn(fn)
+            fn = Fn(self.sh, f"def ck_when{i}{'_' if self.sh.listing_memo_defs else ''}(m):", c.get("line"))
+            fn.emit("return " + self.exprs.ex(c["when"], Ctx(fn, fallback=False)).src)
+            self.sh.add_fn(fn)
             self.gen_block_fn(f"ck_body{i}", c["body"], c.get("line"))
         for key in ("trigger_order", "estimate", "side"):
             if key in ir:
-                fn = Fn(self, f"def {key}(m):", None)
-                fn.emit("return " + self.ex(ir[key], Ctx(fn, fallback=False)).src)
-                self.add_fn(fn)
+                fn = Fn(self.sh, f"def {key}(m):", None)
+                fn.emit("return " + self.exprs.ex(ir[key], Ctx(fn, fallback=False)).src)
+                self.sh.add_fn(fn)
         for i, x in enumerate(ir.get("scores", [])):
-            fn = Fn(self, f"def score{i}(m):", None)
-            fn.emit("return " + self.ex(x, Ctx(fn, fallback=False)).src)
-            self.add_fn(fn)
+            fn = Fn(self.sh, f"def score{i}(m):", None)
+            fn.emit("return " + self.exprs.ex(x, Ctx(fn, fallback=False)).src)
+            self.sh.add_fn(fn)
         for i, x in enumerate(ir.get("limits", [])):
-            fn = Fn(self, f"def lim_count{i}(m):", x.get("line"))
-            fn.emit("return " + self.ex(x["count"], Ctx(fn, fallback=False)).src)
-            self.add_fn(fn)
+            fn = Fn(self.sh, f"def lim_count{i}(m):", x.get("line"))
+            fn.emit("return " + self.exprs.ex(x["count"], Ctx(fn, fallback=False)).src)
+            self.sh.add_fn(fn)
             self.gen_block_fn(f"lim_body{i}", x["body"], x.get("line"))
-        if self.listing_memo_defs:
-            self.listing_memo(ir["steps"], len(ir["checks"]))
+        if self.sh.listing_memo_defs:
+            self.enumerator.listing_memo(ir["steps"], len(ir["checks"]))
             self.listing_memo_wrappers()
         shown = []
         for name, d in ir["defs"].items():
             if d["show"]:
                 shown.append(name)
         # compile
-        self.filename = f"<rulelang {self.source}>"
-        self.out = self.memo_out + self.out
-        source = "\n".join(text for text, _ in self.out) + "\n"
-        self.line_map = [None] + [line for _, line in self.out]
-        self.python = source
+        self.sh.filename = f"<rulelang {self.sh.source}>"
+        self.sh.out = self.sh.memo_out + self.sh.out
+        source = "\n".join(text for text, _ in self.sh.out) + "\n"
+        self.sh.line_map = [None] + [line for _, line in self.sh.out]
+        self.sh.python = source
         for code in self.compiled_parts():
             exec(code, ns)                     # engine templates only; see module docstring
-        for name, (tname, static) in self.tables.items():
+        for name, (tname, static) in self.sh.tables.items():
             if not static:
                 t = ns[tname]
                 for k in list(t):
@@ -235,22 +183,22 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
         whole module): Python's compiler needs ~150 bytes of memory per character it reads at once,
         and a crafted IR of 20 MB could make a module whose compilation alone needs gigabytes.
         Refused past CODE_LIMIT characters in all, or PART_LIMIT in one function."""
-        total = sum(len(text) + 1 for text, _ in self.out)
+        total = sum(len(text) + 1 for text, _ in self.sh.out)
         if total > CODE_LIMIT:
             self.too_large(f"its code would have {total:,} characters, more than {CODE_LIMIT:,}")
         start, size = 0, 0
-        for i, (text, _) in enumerate(self.out + [("END", None)]):
+        for i, (text, _) in enumerate(self.sh.out + [("END", None)]):
             top = text[:1] not in ("", " ")           # a new top-level statement (a def, an alias)
             if top and i > start and (size >= PART_SIZE or text == "END"):
-                part = "\n".join(t for t, _ in self.out[start:i]) + "\n"
+                part = "\n".join(t for t, _ in self.sh.out[start:i]) + "\n"
                 if size > PART_LIMIT:
                     self.too_large(f"one of its functions would have {size:,} characters, more than {PART_LIMIT:,}")
-                yield compile("\n" * start + part, self.filename, "exec")   # (blank lines: numbered as a whole)
+                yield compile("\n" * start + part, self.sh.filename, "exec")   # (blank lines: numbered as a whole)
                 start, size = i, 0
             size += len(text) + 1
 
     def too_large(self, why: str) -> NoReturn:
-        raise RuleError([Diagnostic("E301", f"{self.source}: the game is too large for the engine: {why}")])
+        raise RuleError([Diagnostic("E301", f"{self.sh.source}: the game is too large for the engine: {why}")])
 
     def def_ctx(self, fn: Fn, params) -> Ctx:
         names = {}
@@ -259,16 +207,16 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
         return Ctx(fn, names, fallback=False)
 
     def gen_def(self, name: str, d: dict) -> None:
-        i = self.def_index[name]
+        i = self.sh.def_index[name]
         params = d["params"] or []
         ps = "".join(f", p{j}" for j in range(len(params)))
         inner = f"d{i}"
-        if name in self.memo_defs:
+        if name in self.sh.memo_defs:
             inner = f"d{i}_"
-            cache = self.const({}, "C")
-            self.memo_cache[f"d{i}"] = cache
+            cache = self.sh.const({}, "C")
+            self.sh.memo_cache[f"d{i}"] = cache
             key = _memo_key([f"p{j}" for j in range(len(params))])
-            fn = Fn(self, f"def d{i}(m{ps}):", d.get("line"))
+            fn = Fn(self.sh, f"def d{i}(m{ps}):", d.get("line"))
             fn.emit("try:")
             fn.emit(f"    return {cache}[{key}]")
             fn.emit("except KeyError:")
@@ -276,37 +224,37 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
             fn.emit("except TypeError:")
             fn.emit(f"    return {inner}(m{ps})")
             fn.emit(f"return _memo_put(_ROOM, {cache}, {key}, {inner}(m{ps}))")
-            self.add_fn(fn)
-        elif name in self.listing_memo_defs:
+            self.sh.add_fn(fn)
+        elif name in self.sh.listing_memo_defs:
             inner = f"d{i}_"                   # (its memo is written by listing_memo_wrappers)
-        fn = Fn(self, f"def {inner}(m{ps}):", d.get("line"))
-        fn.repeated = name in self.repeated_defs     # its comprehensions are charged to the loop budget
-        if ("d", name) not in self.recursive:
-            self.charge_entry(fn, self.weights.get(("d", name), 1))
+        fn = Fn(self.sh, f"def {inner}(m{ps}):", d.get("line"))
+        fn.repeated = name in self.sh.repeated_defs     # its comprehensions are charged to the loop budget
+        if ("d", name) not in self.sh.recursive:
+            self.charge_entry(fn, self.sh.weights.get(("d", name), 1))
         ctx = self.def_ctx(fn, params)
-        ctx.depth = INLINE_DEPTH if ("d", name) in self.recursive else 0
-        p = self.ex(d["body"], ctx)
+        ctx.depth = INLINE_DEPTH if ("d", name) in self.sh.recursive else 0
+        p = self.exprs.ex(d["body"], ctx)
         body = p.src
-        if ("d", name) not in self.recursive:
-            self.def_shape[name] = (p.shape, p.elem)      # what a call of it gives, for its callers
-        if ("d", name) in self.recursive:
+        if ("d", name) not in self.sh.recursive:
+            self.sh.def_shape[name] = (p.shape, p.elem)      # what a call of it gives, for its callers
+        if ("d", name) in self.sh.recursive:
             self.emit_guarded(fn, name, [f"return {body}"])
         else:
             fn.emit(f"return {body}")
-        self.add_fn(fn)
+        self.sh.add_fn(fn)
 
     def listing_memo_wrappers(self) -> None:
         """`d{i}` of each def memoised per listing: a look-up in the listing's memo (m.lm), if one
         is open, before its body `d{i}_` — or, when no call of one was written, the body itself."""
-        for name in sorted(self.listing_memo_defs, key=self.def_index.get):  # type: ignore[arg-type]  # (each def has an index)
-            i = self.def_index[name]
-            d = self.ir["defs"][name]
+        for name in sorted(self.sh.listing_memo_defs, key=self.sh.def_index.get):  # type: ignore[arg-type]  # (each def has an index)
+            i = self.sh.def_index[name]
+            d = self.sh.ir["defs"][name]
             ps = "".join(f", p{j}" for j in range(len(d["params"] or [])))
-            if not self.listing_memo_used:
-                self.out.append((f"d{i} = d{i}_", d.get("line")))
+            if not self.sh.listing_memo_used:
+                self.sh.out.append((f"d{i} = d{i}_", d.get("line")))
                 continue
             inner = f"d{i}_"
-            fn = Fn(self, f"def d{i}(m{ps}):", d.get("line"))
+            fn = Fn(self.sh, f"def d{i}(m{ps}):", d.get("line"))
             fn.emit("lm = m.lm")
             fn.emit(f"if lm is None: return {inner}(m{ps})")
             fn.emit(f"k = ({i}{ps}, )")
@@ -318,12 +266,12 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
             fn.emit(f"    v = {inner}(m{ps})")
             fn.emit(f"    if len(lm) < {MEMO_LIMIT}: lm[k] = v")
             fn.emit("return v")
-            self.add_fn(fn)
+            self.sh.add_fn(fn)
 
     def charge_entry(self, fn: Fn, weight: int) -> None:
         """At the start of a function whose one run may evaluate `weight` IR nodes (its body and what
         it calls, analysis.weight_of): the units of work that stands for, if any."""
-        units = self.units(weight)
+        units = self.facts.units(weight)
         if units:
             fn.emit(f"m.work -= {units}")
             fn.emit("if m.work < 0: _overworked()")
@@ -336,42 +284,42 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
         fn.indent += 1
         fn.emit(f"if m.depth > CALL_DEPTH_LIMIT: _fault({msg})")
         # a recursive call is one unit of the effect's budget, and more if its body is heavy
-        fn.emit(f"m.work -= {1 + self.units(self.weights.get((kind, name), 1))}")
+        fn.emit(f"m.work -= {1 + self.facts.units(self.sh.weights.get((kind, name), 1))}")
         fn.emit("if m.work < 0: _overworked()")
         for x in lines or []:
             fn.emit(x)
         if block is not None:
-            self.block(block, ctx)
+            self.stmts.block(block, ctx)
         fn.indent -= 1
         fn.emit("finally:")
         fn.emit("    m.depth -= 1")
 
     def gen_proc(self, name: str, p: dict) -> None:
-        i = self.proc_index[name]
+        i = self.sh.proc_index[name]
         params = p["params"]
-        fn = Fn(self, f"def pr{i}(m{''.join(f', p{j}' for j in range(len(params)))}):", p.get("line"))
+        fn = Fn(self.sh, f"def pr{i}(m{''.join(f', p{j}' for j in range(len(params)))}):", p.get("line"))
         ctx = Ctx(fn)
         for j, pname in enumerate(params):
             fn.locals[pname] = f"p{j}"
-        if ("p", name) in self.recursive:
+        if ("p", name) in self.sh.recursive:
             self.emit_guarded(fn, name, block=p["body"], ctx=ctx, kind="p")
         else:
-            self.charge_entry(fn, self.weights.get(("p", name), 1))
-            self.block(p["body"], ctx)
-        self.add_fn(fn)
+            self.charge_entry(fn, self.sh.weights.get(("p", name), 1))
+            self.stmts.block(p["body"], ctx)
+        self.sh.add_fn(fn)
 
     def gen_block_fn(self, pyname: str, stmts: list, line) -> None:
-        fn = Fn(self, f"def {pyname}(m):", line)
-        self.charge_entry(fn, self.weight_of(stmts))
-        self.block(stmts, Ctx(fn))
-        self.add_fn(fn)
+        fn = Fn(self.sh, f"def {pyname}(m):", line)
+        self.charge_entry(fn, self.facts.weight_of(stmts))
+        self.stmts.block(stmts, Ctx(fn))
+        self.sh.add_fn(fn)
 
     def gen_action_body(self, a: dict) -> None:
-        ai = len(self.action_meta)
-        self.action_index[id(a)] = ai
+        ai = len(self.sh.action_meta)
+        self.sh.action_index[id(a)] = ai
         names = [p["name"] for p in a["params"]]
-        self.action_meta.append((a["name"], names))
-        fn = Fn(self, f"def ac{ai}(m, args):", a.get("line"))
+        self.sh.action_meta.append((a["name"], names))
+        fn = Fn(self.sh, f"def ac{ai}(m, args):", a.get("line"))
         ctx = Ctx(fn)
         # parameters the body never rebinds keep what is known of them (their shape, their size)
         assigned = {x["n"] if x["s"] == "let" else x["v"] if x["s"] == "for" else x["target"]["n"]
@@ -390,15 +338,15 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
                     ctx.names[p["name"]] = Name(py, 0, shown)
                 if p["name"] in ctx.names and p["mode"] == "subset" and shown == SCALAR:
                     ctx.names[p["name"]].elem = SCALAR
-        self.charge_entry(fn, self.weight_of(a["body"]))
-        self.block(a["body"], ctx)
-        self.add_fn(fn)
+        self.charge_entry(fn, self.facts.weight_of(a["body"]))
+        self.stmts.block(a["body"], ctx)
+        self.sh.add_fn(fn)
         # a subset of known size: one body per size, the subset unrolled as in the enumeration
         for i, p in enumerate(a["params"]):
-            if not self.unrolls(p) or p["name"] in assigned:
+            if not self.facts.unrolls(p) or p["name"] in assigned:
                 continue
             for k in range(max(1, p["min"]["v"]), p["max"]["v"] + 1):
-                fn = Fn(self, f"def ac{ai}_{i}_{k}(m, args):", a.get("line"))
+                fn = Fn(self.sh, f"def ac{ai}_{i}_{k}(m, args):", a.get("line"))
                 ctx = Ctx(fn)
                 targets = []
                 for j, q in enumerate(a["params"]):
@@ -413,10 +361,10 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
                             fn.emit(f"{py} = list({py})")
                 fn.body.insert(0, ("    " + ", ".join(targets) + ("," if len(targets) == 1 else "") + " = args",
                                    fn.line))
-                self.charge_entry(fn, self.weight_of(a["body"]))
-                self.block(a["body"], ctx)
-                self.add_fn(fn)
-                self.body_variants[(ai, k)] = f"ac{ai}_{i}_{k}"
+                self.charge_entry(fn, self.facts.weight_of(a["body"]))
+                self.stmts.block(a["body"], ctx)
+                self.sh.add_fn(fn)
+                self.sh.body_variants[(ai, k)] = f"ac{ai}_{i}_{k}"
             break
 
 
@@ -479,15 +427,14 @@ def _ability_tables(self: Compiled, low: Lowerer) -> None:
 
 
 
-# Closed dispatch: the only lowering for each node kind irspec.py allows (a kind missing here is a
-# KeyError at import, caught by the test that compares these with irspec's tables).
-Lowerer.EXPR_LOWERING = {k: getattr(Lowerer, "x_" + k) for k in (
+# Closed dispatch: the only lowering for each node kind irspec.py allows, as (the part, its method);
+# a kind with no method, or two, fails at import, and a test compares these with irspec's tables.
+Lowerer.EXPR_LOWERING = _lowering("x_", (
     "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
-    "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby", "flat", "ord")}
-Lowerer.STMT_LOWERING = {k: getattr(Lowerer, "s_" + k) for k in (
+    "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby", "flat", "ord"))
+Lowerer.STMT_LOWERING = _lowering("s_", (
     "move", "shuffle", "eliminate", "readmit", "turn_order", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
-    "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal", "grant")}
-
+    "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal", "grant"))
 
 
 # The engine's own events as a question names an ability on them ("Smoke Bomb: start of turn");

@@ -3,6 +3,8 @@ component creation and creation in bulk.
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import re
 
 from ...core.limits import COMPONENT_LIMIT, INT_LIMIT, LOOP_LIMIT
@@ -18,6 +20,7 @@ _CALLS = re.compile(r"\b(d\d+)\(")         # calls of defs in generated source (
 
 class StatementLowering(LowererParts):
     """A mixin of the Lowerer: see generator.py."""
+    stmt_table: dict[str, Callable[[Any, Ctx], None]]    # each kind's lowering, bound (Lowerer.STMT_LOWERING)
 
     def block(self, stmts, ctx: Ctx) -> None:
         for s in stmts:
@@ -28,7 +31,7 @@ class StatementLowering(LowererParts):
         saved = fn.line
         if s.get("line") is not None:
             fn.line = s["line"]
-        self.STMT_LOWERING[s["s"]](self, s, ctx)
+        self.stmt_table[s["s"]](s, ctx)
         fn.line = saved
 
     def sub_block(self, stmts, ctx: Ctx) -> None:
@@ -45,7 +48,7 @@ class StatementLowering(LowererParts):
         return self.target_p(e, ctx).src
 
     def target_p(self, e, ctx: Ctx) -> P:
-        p = self.ex(e, ctx)
+        p = self.exprs.ex(e, ctx)
         if e["k"] == "zone":
             return p
         return P(f"_zone(m, {p.src})", p.level, p.pure)
@@ -53,13 +56,13 @@ class StatementLowering(LowererParts):
     def needs_check(self, dest_e) -> bool:
         """Does adding to this destination need a capacity check after it?"""
         if dest_e["k"] != "zone":
-            return self.has_capacity
-        return self.zone_decl[dest_e["n"]]["capacity"] is not None
+            return self.sh.has_capacity
+        return self.sh.zone_decl[dest_e["n"]]["capacity"] is not None
 
     def s_move(self, s, ctx):
         fn = ctx.fn
-        what = self.ex(s["what"], ctx)
-        if self.reveals:                         # what was revealed of them is forgotten as they move
+        what = self.exprs.ex(s["what"], ctx)
+        if self.sh.reveals:                         # what was revealed of them is forgotten as they move
             t = fn.new("t")
             fn.emit(f"{t} = {what.src}")
             fn.emit(f"_forget(m, {t})")
@@ -69,7 +72,7 @@ class StatementLowering(LowererParts):
         destp = self.target_p(dest_e, ctx)
         dest = destp.src
         bottom = s["pos"] == "bottom"
-        if self.zone_watch:                      # entering and leaving zones are events here
+        if self.sh.zone_watch:                      # entering and leaving zones are events here
             if not (destp.cheap and destp.pure) and self.needs_check(dest_e):
                 t = fn.new("t")
                 fn.emit(f"{t} = {dest}")
@@ -78,7 +81,7 @@ class StatementLowering(LowererParts):
             self.capacity_check(dest_e, dest, fn)
             return
         static = dest_e["k"] == "zone"
-        cap = static and self.zone_decl[dest_e["n"]]["capacity"] is not None
+        cap = static and self.sh.zone_decl[dest_e["n"]]["capacity"] is not None
         once = destp.cheap and destp.pure            # may be read twice
         if not once and self.needs_check(dest_e):
             # the move, then the capacity check: evaluate each side once, in the rules' order
@@ -95,7 +98,7 @@ class StatementLowering(LowererParts):
             if wk == "call" and w["f"] in ("top", "bottom") and len(w["a"]) == 1 and w["a"][0]["k"] == "zone" \
                     and once:
                 # move top(ZONE) to ZONE2: pop it off, push it on
-                src = self.ex(w["a"][0], ctx)
+                src = self.exprs.ex(w["a"][0], ctx)
                 if src.cheap and src.pure:
                     c = fn.new("t")
                     fn.emit(f"if {src.src}:")
@@ -116,28 +119,28 @@ class StatementLowering(LowererParts):
     def capacity_check(self, dest_e, dest: str, fn: Fn) -> None:
         """After a move or create onto `dest`: the zone's capacity, if it has one."""
         if dest_e["k"] != "zone":
-            if self.has_capacity:
+            if self.sh.has_capacity:
                 fn.emit(f"_over_any(m, {dest})")
             return
-        decl = self.zone_decl[dest_e["n"]]
+        decl = self.sh.zone_decl[dest_e["n"]]
         if decl["capacity"] is not None:
             fn.emit(f"_over({dest}, {_lit(decl['capacity'])}, {_lit(decl['name'])})")
 
     def s_eliminate(self, s, ctx):
         if s.get("until"):                       # out for the rest of this round: back at its end
-            ctx.fn.emit(f"_eliminate(m, {self.ex(s['who'], ctx).src}, ROUND_OUT)")
+            ctx.fn.emit(f"_eliminate(m, {self.exprs.ex(s['who'], ctx).src}, ROUND_OUT)")
             return
-        ctx.fn.emit(f"_eliminate(m, {self.ex(s['who'], ctx).src})")
+        ctx.fn.emit(f"_eliminate(m, {self.exprs.ex(s['who'], ctx).src})")
 
     def s_readmit(self, s, ctx):
-        ctx.fn.emit(f"_eliminate(m, {self.ex(s['who'], ctx).src}, False)")
+        ctx.fn.emit(f"_eliminate(m, {self.exprs.ex(s['who'], ctx).src}, False)")
 
     def s_turn_order(self, s, ctx):
-        ctx.fn.emit(f"_set_order(m, {self.ex(s['v'], ctx).src})")
+        ctx.fn.emit(f"_set_order(m, {self.exprs.ex(s['v'], ctx).src})")
 
     def s_shuffle(self, s, ctx):
         zone = self.target(s['zone'], ctx)
-        if self.reveals:                         # a shuffle forgets where revealed cards lie
+        if self.sh.reveals:                         # a shuffle forgets where revealed cards lie
             t = ctx.fn.new("t")
             ctx.fn.emit(f"{t} = {zone}")
             ctx.fn.emit(f"_forget(m, {t})")
@@ -145,7 +148,7 @@ class StatementLowering(LowererParts):
         ctx.fn.emit(f"m.rng.shuffle(_each(m, {zone}))")         # (a shuffle is as long as its zone: charged)
 
     def s_set(self, s, ctx):
-        v = self.ex(s["v"], ctx)
+        v = self.exprs.ex(s["v"], ctx)
         sign = PY_ASSIGN[s["op"]]
         if sign:
             # x += E: an int (or an error), checked in line, E a constant too: a value may start
@@ -158,11 +161,11 @@ class StatementLowering(LowererParts):
             self.store(s["target"], lambda old: v.src, v.pure, ctx)
 
     def s_append(self, s, ctx):
-        v = self.ex(s["v"], ctx)
+        v = self.exprs.ex(s["v"], ctx)
         self.store(s["target"], lambda old: f"_appended(m, {old}, {v.src})", v.pure, ctx)
 
     def s_remove(self, s, ctx):
-        v = self.ex(s["v"], ctx)
+        v = self.exprs.ex(s["v"], ctx)
         self.store(s["target"], lambda old: f"_removed(m, {old}, {v.src})", v.pure, ctx)
 
     def store(self, t: dict, value, pure: bool, ctx, int_check: bool = False) -> None:
@@ -182,12 +185,12 @@ class StatementLowering(LowererParts):
         if t["k"] == "local":
             emit(self.local_target(t["n"], ctx))
             return
-        slot = self.var_slot[t["n"]]
-        base = fn.use(f"V{slot}") if t["n"] in self.stable_vars and t.get("i") is not None else f"{fn.use('V')}[{slot}]"
+        slot = self.sh.var_slot[t["n"]]
+        base = fn.use(f"V{slot}") if t["n"] in self.sh.stable_vars and t.get("i") is not None else f"{fn.use('V')}[{slot}]"
         if t.get("i") is None:
             emit(base)
             return
-        i = self.family_index(self.var_decl[t["n"]], t["i"], ctx)
+        i = self.exprs.family_index(self.sh.var_decl[t["n"]], t["i"], ctx)
         if i.cheap and i.pure and pure:
             # nothing here can change what the others read: no temporaries needed for the order
             emit(f"{base}[{i.src}]")
@@ -208,24 +211,24 @@ class StatementLowering(LowererParts):
         for as long as it runs (`_scoped`: nothing changes meanwhile), when `e` asks memoised defs or
         the cards' modifiers — a rule that sums a value over many components, each value asking
         every card that modifies it, asks the same things again and again."""
-        if not self.listing_memo_defs:
+        if not self.sh.listing_memo_defs:
             return src
-        memoised = {f"d{self.def_index[name]}" for name in self.listing_memo_defs}
+        memoised = {f"d{self.sh.def_index[name]}" for name in self.sh.listing_memo_defs}
         # (what the code calls, not what the rules name: an inlined def or one given a list calls
         # no memo, and then the scope would only cost)
         if not ("_mods(" in src or "_can(" in src or any(name in memoised for name in _CALLS.findall(src))):
             return src
-        self.listing_memo_used = True
+        self.sh.listing_memo_used = True
         return f"_scoped(m, lambda: {src})"
 
     def s_let(self, s, ctx):
-        v = self.ex(s["v"], ctx)
+        v = self.exprs.ex(s["v"], ctx)
         src = f"_grown({v.src})" if _arith(s["v"]) else v.src
         ctx.fn.emit(f"{self.local_target(s['n'], ctx)} = {self.scoped(s['v'], src)}")
 
     def s_if(self, s, ctx):
         fn = ctx.fn
-        c = self.ex(s["c"], ctx)
+        c = self.exprs.ex(s["c"], ctx)
         fn.emit(f"if {self.scoped(s['c'], c.t)}:")
         self.sub_block(s["then"], ctx)
         if s["else"]:
@@ -236,7 +239,7 @@ class StatementLowering(LowererParts):
         fn = ctx.fn
         if self.try_batch(s, ctx):
             return
-        it = self.seq(s["in"], ctx)
+        it = self.exprs.seq(s["in"], ctx)
         fresh = s["in"]["k"] in ("comp", "list", "range") or (s["in"]["k"] == "builtin")
         items = fn.new("t")
         fn.emit(f"{items} = {self.scoped(s['in'], it.src if fresh else f'list({it.src})')}")
@@ -247,7 +250,7 @@ class StatementLowering(LowererParts):
     def s_while(self, s, ctx):
         fn = ctx.fn
         n = fn.new("t")
-        c = self.ex(s["c"], ctx)
+        c = self.exprs.ex(s["c"], ctx)
         msg = _lit(f"`while` ran {LOOP_LIMIT} times without ending (loop limit)")
         fn.emit(f"{n} = 0")
         fn.emit(f"while {self.scoped(s['c'], c.t)}:")
@@ -263,7 +266,7 @@ class StatementLowering(LowererParts):
         if self.try_batch(s, ctx):
             return
         k = fn.new("t")
-        count = self.ex(s["n"], ctx)
+        count = self.exprs.ex(s["n"], ctx)
         fn.emit(f"{k} = {count.src}")
         fn.emit(f"if {k} > LOOP_LIMIT: _fault('`repeat ' + str({k}) + '` is over the loop limit {LOOP_LIMIT}')")
         self.spend(fn, f"({k} if {k} > 0 else 0)", s["body"])
@@ -275,7 +278,7 @@ class StatementLowering(LowererParts):
         action), so loops inside loops cannot multiply into a hang: each turn is one unit, and more
         when its body is heavy (analysis.weight_of: a body of a thousand statements, or calling a def
         that calls another ten times...)."""
-        w = 1 + self.units(self.weight_of(body))
+        w = 1 + self.facts.units(self.facts.weight_of(body))
         fn.emit(f"m.work -= {count}" if w == 1 else f"m.work -= ({count}) * {w}")
         fn.emit("if m.work < 0: _overworked()")
 
@@ -286,49 +289,49 @@ class StatementLowering(LowererParts):
         if s.get("to") is None:
             ctx.fn.emit("return ('end_turn', None)")
         else:
-            ctx.fn.emit(f"return ('end_turn', {self.ex(s['to'], ctx).src})")
+            ctx.fn.emit(f"return ('end_turn', {self.exprs.ex(s['to'], ctx).src})")
 
     def s_finish(self, s, ctx):
-        who = self.ex(s["who"], ctx).src if s.get("who") is not None else "None"
+        who = self.exprs.ex(s["who"], ctx).src if s.get("who") is not None else "None"
         if s.get("why") is not None:
-            ctx.fn.emit(f"m.finish({_lit(s['result'])}, {who}, {self.ex(s['why'], ctx).src})")
+            ctx.fn.emit(f"m.finish({_lit(s['result'])}, {who}, {self.exprs.ex(s['why'], ctx).src})")
         else:
             ctx.fn.emit(f"m.finish({_lit(s['result'])}, {who})")
         ctx.fn.emit("return ('finish',)")
 
     def s_call(self, s, ctx):
         fn = ctx.fn
-        args = [self.ex(a, ctx) for a in s["a"]]
-        call = f"pr{self.proc_index[s['proc']]}(m{''.join(', ' + a.src for a in args)})"
-        if s["proc"] in self.replaced:
-            i = self.proc_index[s["proc"]]
+        args = [self.exprs.ex(a, ctx) for a in s["a"]]
+        call = f"pr{self.sh.proc_index[s['proc']]}(m{''.join(', ' + a.src for a in args)})"
+        if s["proc"] in self.sh.replaced:
+            i = self.sh.proc_index[s["proc"]]
             call = f"_replaceable(m, {i}, pr{i}, ({''.join(a.src + ', ' for a in args)}))"
             self.signal_of(call, ctx)
             return
-        if s["proc"] in self.signalling:
+        if s["proc"] in self.sh.signalling:
             r = fn.new("t")
             fn.emit(f"{r} = {call}")
-            if s["proc"] in self.creating:
+            if s["proc"] in self.sh.creating:
                 fn.emit(REBIND)
             fn.emit(f"if {r} is not None: return {r}")
         else:
             fn.emit(call)
-            if s["proc"] in self.creating:
+            if s["proc"] in self.sh.creating:
                 fn.emit(REBIND)
 
     def s_create(self, s, ctx):
         fn = ctx.fn
         kind = s["kind"]
         given = list(s["fields"].items())
-        vals = [self.ex(v, ctx) for _, v in given]
+        vals = [self.exprs.ex(v, ctx) for _, v in given]
         maker = self.gen_maker(kind, [k for k, _ in given])
         if fn.batch:
             to = s["to"]
-            idx = self.family_index(self.zone_decl[to["n"]], to["i"], ctx).src if to.get("i") is not None else "None"
+            idx = self.exprs.family_index(self.sh.zone_decl[to["n"]], to["i"], ctx).src if to.get("i") is not None else "None"
             too_many = _lit(f"more than {COMPONENT_LIMIT} components in one match (component limit)")
             fn.emit(f"if len(out) >= {COMPONENT_LIMIT}: _fault({too_many})")
             fn.emit(f"out.append(({_lit(kind)}, {maker}(m{''.join(', ' + v.src for v in vals)}), "
-                    f"{self.zone_slot[to['n']]}, {idx}, {s['pos'] == 'bottom'}))")
+                    f"{self.sh.zone_slot[to['n']]}, {idx}, {s['pos'] == 'bottom'}))")
             return
         destp = self.target_p(s["to"], ctx)
         made = f"{maker}(m{''.join(', ' + v.src for v in vals)})"
@@ -339,27 +342,27 @@ class StatementLowering(LowererParts):
             fn.emit(f"{d} = {dest}")
             made, dest = t, d
         to = s["to"]
-        key = f"({self.zone_slot[to['n']]}, None)" if to["k"] == "zone" and not self.zone_decl[to["n"]]["per"] else "None"
+        key = f"({self.sh.zone_slot[to['n']]}, None)" if to["k"] == "zone" and not self.sh.zone_decl[to["n"]]["per"] else "None"
         fn.emit(f"_add(m, {_lit(kind)}, {made}, {dest}, {s['pos'] == 'bottom'}, {key})")
-        if self.zone_watch:
+        if self.sh.zone_watch:
             fn.emit("_created(m)")
         self.capacity_check(s["to"], dest, fn)
         fn.emit(REBIND)
 
     def gen_maker(self, kind: str, given: list[str]) -> str:
         """A function computing a new component's column row and label from its given fields."""
-        spec = self.ir["kinds"][kind]
-        i = self.makers
-        self.makers += 1
-        fn = Fn(self, f"def mk{i}(m{''.join(f', g{j}' for j in range(len(given)))}):")
+        spec = self.sh.ir["kinds"][kind]
+        i = self.sh.makers
+        self.sh.makers += 1
+        fn = Fn(self.sh, f"def mk{i}(m{''.join(f', g{j}' for j in range(len(given)))}):")
         names = {}
         for j, k in enumerate(given):
             names[k] = Name(f"g{j}", 0, ANY)
         exprs = [f["default"] for f in spec["fields"] if f["name"] not in given and f["default"] is not None]
         if spec["label"] is not None:
             exprs.append(spec["label"])
-        cacheable = spec["label"] is not None and all(self.static_expr(x) for x in exprs)
-        cache = self.const({}, "C")
+        cacheable = spec["label"] is not None and all(self.facts.static_expr(x) for x in exprs)
+        cache = self.sh.const({}, "C")
         if cacheable:
             key = "(" + "".join(f"g{j}, " for j in range(len(given))) + ")"
             fn.emit("try:")
@@ -371,17 +374,17 @@ class StatementLowering(LowererParts):
         for f in spec["fields"]:
             if f["name"] in given:
                 continue
-            py = f"f{self.column[f['name']]}"
+            py = f"f{self.sh.column[f['name']]}"
             if f["default"] is None:
                 fn.emit(f"{py} = None")
             else:
-                fn.emit(f"{py} = {self.ex(f['default'], ctx).src}")
+                fn.emit(f"{py} = {self.exprs.ex(f['default'], ctx).src}")
             ctx.names[f["name"]] = Name(py, 0, ANY)
         row = []
-        for col in self.columns:
-            b = ctx.names.get(col) if any(col == n for n, _ in self.kind_fields[kind]) else None
+        for col in self.sh.columns:
+            b = ctx.names.get(col) if any(col == n for n, _ in self.sh.kind_fields[kind]) else None
             row.append(b.src if b is not None else "None")
-        label = f"_plain({self.ex(spec['label'], ctx).src})" if spec["label"] is not None else "None"
+        label = f"_plain({self.exprs.ex(spec['label'], ctx).src})" if spec["label"] is not None else "None"
         fn.emit("hit = ((" + "".join(r + ", " for r in row) + f"), {label})")
         if cacheable:
             fn.emit("try:")
@@ -389,46 +392,46 @@ class StatementLowering(LowererParts):
             fn.emit("except TypeError:")
             fn.emit("    pass")
         fn.emit("return hit")
-        self.add_fn(fn)
+        self.sh.add_fn(fn)
         return f"mk{i}"
 
     def try_batch(self, s, ctx: Ctx) -> bool:
         """Emit `_add_batch` for a batchable statement, and the function that builds its batch.
         Outer locals it reads become parameters of that function and part of the batch's key."""
-        if ctx.fn.batch or "batch" not in self.opt or self.zone_watch:
+        if ctx.fn.batch or "batch" not in self.sh.opt or self.sh.zone_watch:
             return False
-        self.batch_free = []
+        self.sh.batch_free = []
         try:
-            if not self.batchable(s):
+            if not self.facts.batchable(s):
                 return False
-            free = self.batch_free
+            free = self.sh.batch_free
         finally:
-            self.batch_free = None
+            self.sh.batch_free = None
         args = []
         for name in free:
             b = ctx.names.get(name)
             if b is not None and not isinstance(b, Name):
                 return False
             args.append(b.src if b is not None else ctx.fn.local(name))
-        i = len(self.batches)
-        self.batches.append(s)
-        fn = Fn(self, f"def bt{i}(m{''.join(f', p{j}' for j in range(len(free)))}):", s.get("line"))
+        i = len(self.sh.batches)
+        self.sh.batches.append(s)
+        fn = Fn(self.sh, f"def bt{i}(m{''.join(f', p{j}' for j in range(len(free)))}):", s.get("line"))
         fn.batch = True
         fn.emit("out = []")
         self.stmt(s, Ctx(fn, {name: Name(f"p{j}", 0, ANY) for j, name in enumerate(free)}))
         fn.emit("return out")
-        self.add_fn(fn)
+        self.sh.add_fn(fn)
         key = "(" + "".join(a + ", " for a in args) + ")"
-        ctx.fn.emit(f"_add_batch(m, {self.const({}, 'C')}, bt{i}, {key})")
+        ctx.fn.emit(f"_add_batch(m, {self.sh.const({}, 'C')}, bt{i}, {key})")
         ctx.fn.emit(REBIND)
         return True
 
     def s_log(self, s, ctx):
         # a message is kept in the position and printed: charged by its length (_logged)
         if s.get("to") is not None:
-            ctx.fn.emit(f"_tell(m, _logged(m, {self.ex(s['v'], ctx).src}), {self.ex(s['to'], ctx).src})")
+            ctx.fn.emit(f"_tell(m, _logged(m, {self.exprs.ex(s['v'], ctx).src}), {self.exprs.ex(s['to'], ctx).src})")
             return
-        v = self.ex(s["v"], ctx)
+        v = self.exprs.ex(s["v"], ctx)
         if v.maxlen is not None:                 # (a text known short: charged as long as it may be)
             self.spend(ctx.fn, str(v.maxlen + 1), [])
             ctx.fn.emit(f"m.messages.append({v.src})")
@@ -437,16 +440,16 @@ class StatementLowering(LowererParts):
 
     # ---- the interaction model (runtime: effects.py) ----
     def texter(self, how: str) -> str:
-        return self.const(make_texter(how, self.enum_text, self.geometry), "X", ("text", how))
+        return self.sh.const(make_texter(how, self.sh.enum_text, self.sh.geometry), "X", ("text", how))
 
     def opt_src(self, e, ctx, default: str = "None") -> str:
-        return self.ex(e, ctx).src if e is not None else default
+        return self.exprs.ex(e, ctx).src if e is not None else default
 
     def s_choose(self, s, ctx):
         fn = ctx.fn
         v = s["v"]
         domain = {"k": "comp", "x": {"k": "local", "n": v}, "v": v, "in": s["in"], "where": s.get("where")}
-        values = self.ex(domain, ctx).src if s.get("where") is not None else self.seq(s["in"], ctx).src
+        values = self.exprs.ex(domain, ctx).src if s.get("where") is not None else self.exprs.seq(s["in"], ctx).src
         values = self.scoped(domain, values)
         by, prompt = self.opt_src(s.get("by"), ctx), self.opt_src(s.get("prompt"), ctx)
         texter = self.texter(s["show"])
@@ -454,7 +457,7 @@ class StatementLowering(LowererParts):
             q = fn.new("q")
             inner = ctx.child(names=dict(ctx.names))
             inner.names[v] = Name(q, 0, ANY)
-            label = self.ex(s["as"], inner)
+            label = self.exprs.ex(s["as"], inner)
             values, texter = f"[({label.src}, {q}) for {q} in {values}]", "None"
         got = fn.new("t")
         comps = s["show"] in ("comp", "list:comp", "comp_or_player", "list:comp_or_player")  # answers naming components may be private
@@ -485,7 +488,7 @@ class StatementLowering(LowererParts):
             self.sub_block(s["else"], ctx)
 
     def args_tuple(self, args, ctx) -> str:
-        return "(" + "".join(self.ex(a, ctx).src + ", " for a in args) + ")"
+        return "(" + "".join(self.exprs.ex(a, ctx).src + ", " for a in args) + ")"
 
     def signal_of(self, call: str, ctx) -> None:
         """A call that may run abilities: they may create components, and end the effect."""
@@ -496,31 +499,31 @@ class StatementLowering(LowererParts):
         fn.emit(f"if {r} is not None: return {r}")
 
     def s_emit(self, s, ctx):
-        ctx.fn.emit(f"_emit(m, {self.event_index[s['event']]}, {self.args_tuple(s['a'], ctx)})")
+        ctx.fn.emit(f"_emit(m, {self.sh.event_index[s['event']]}, {self.args_tuple(s['a'], ctx)})")
 
     def s_open(self, s, ctx):
         start = self.opt_src(s.get("from"), ctx)
         to = self.opt_src(s.get("to"), ctx)
-        self.signal_of(f"_open(m, {self.window_index[s['window']]}, {self.args_tuple(s['a'], ctx)}, {start}, "
+        self.signal_of(f"_open(m, {self.sh.window_index[s['window']]}, {self.args_tuple(s['a'], ctx)}, {start}, "
                        f"{to}, {bool(s.get('always'))})", ctx)
 
     def s_run(self, s, ctx):
-        of = self.ex(s["of"], ctx).src
-        self.signal_of(f"_hook(m, {self.hook_index[s['hook']]}, {of}, {self.args_tuple(s['a'], ctx)})", ctx)
+        of = self.exprs.ex(s["of"], ctx).src
+        self.signal_of(f"_hook(m, {self.sh.hook_index[s['hook']]}, {of}, {self.args_tuple(s['a'], ctx)})", ctx)
 
     def s_grant(self, s, ctx):
-        v = self.ex(s["v"], ctx)
-        ctx.fn.emit(f"_grant(m, {self.def_index[s['def']]}, {self.args_tuple(s['a'], ctx)}, {v.src})")
+        v = self.exprs.ex(s["v"], ctx)
+        ctx.fn.emit(f"_grant(m, {self.sh.def_index[s['def']]}, {self.args_tuple(s['a'], ctx)}, {v.src})")
 
     def s_reveal(self, s, ctx):
-        ctx.fn.emit(f"_reveal(m, {self.ex(s['what'], ctx).src}, {self.opt_src(s.get('to'), ctx)})")
+        ctx.fn.emit(f"_reveal(m, {self.exprs.ex(s['what'], ctx).src}, {self.opt_src(s.get('to'), ctx)})")
 
     def s_create_cards(self, s, ctx):
         """One `create` per copy of each card declaration of the kind whose fields pass `where`."""
         fn = ctx.fn
         kind = s["kind"]
-        defaults = {f["name"]: f["default"] for f in self.ir["kinds"][kind]["fields"]}
-        for card in self.ir.get("cards", []):
+        defaults = {f["name"]: f["default"] for f in self.sh.ir["kinds"][kind]["fields"]}
+        for card in self.sh.ir.get("cards", []):
             if card["kind"] != kind or card["copies"] == 0:
                 continue
             fields = {**card["fields"], "card": {"k": "lit", "v": card["name"]}}
@@ -529,8 +532,8 @@ class StatementLowering(LowererParts):
                 inner = ctx.child(names=dict(ctx.names))
                 for name, d in defaults.items():
                     value = fields.get(name, d)
-                    inner.names[name] = Name(self.ex(value, ctx).src if value is not None else "None", 0, ANY)
-                test = self.ex(s["where"], inner)
+                    inner.names[name] = Name(self.exprs.ex(value, ctx).src if value is not None else "None", 0, ANY)
+                test = self.exprs.ex(s["where"], inner)
                 if _known(test) and not test.const:
                     continue
             made = {"s": "create", "kind": kind, "fields": {**fields, **s["fields"]}, "to": s["to"], "pos": s["pos"]}
