@@ -7,7 +7,7 @@ import json
 
 from ...ir.spec import CALLABLE, STATEMENTS, walk_ir
 from .constants import ANY, BOARD_WALKS, COMPARE_WEIGHT, INLINE_DEPTH, RANDOM_CALLS, SCALAR, SMALL_LIST, UNROLL_MAX, WEIGHT_CAP, WEIGHT_UNIT
-from .parts import LowererParts
+from .parts import Part, Shared
 
 
 def _size(e) -> int:
@@ -90,10 +90,13 @@ def _constant(e) -> bool:
 
 
 
-class Analyses(LowererParts):
-    """The Lowerer's whole-game and per-node analyses (a mixin: see generator.py)."""
-    _static_walk: dict                  # id() of an IR node -> static_walk of it
-    _keep: list                         # the IR nodes whose id() keys _static_walk
+class Analyses(Part):
+    """The Lowerer's whole-game and per-node analyses: what they find is in `Shared` (parts.py)."""
+
+    def __init__(self, sh: Shared):
+        super().__init__(sh)
+        self._static_walk: dict = {}       # id() of an IR node -> static_walk of it
+        self._keep: list = []              # the IR nodes whose id() keys _static_walk
 
     def unrolls(self, param: dict) -> bool:
         """Is this parameter enumerated by unrolled loops (and its body specialised per size)?"""

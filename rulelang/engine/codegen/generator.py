@@ -41,7 +41,7 @@ def _lowering(prefix: str, kinds: tuple[str, ...]) -> dict[str, tuple[str, Calla
     return table
 
 
-class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, CallLowering, StatementLowering,
+class Lowerer(ExpressionLowering, DefLowering, ComprehensionLowering, CallLowering, StatementLowering,
               ActionEnumerator):
     """Compiles the IR of one game into Python functions; see the package docstring."""
     # the closed dispatch of IR nodes to their lowering: kind -> (the part, its method)
@@ -50,13 +50,15 @@ class Lowerer(Analyses, ExpressionLowering, DefLowering, ComprehensionLowering, 
 
     def __init__(self, ir: dict, optimise: frozenset | None = None):
         Shared.__init__(self, ir, optimise)
-        # while parts are still mixins of one object, each part's name for another is this object
+        # the parts: each its own object, holding the others by name; those still mixins are this object
         self.sh = self
-        self.facts = self.exprs = self.defs = self.comps = self.calls = self.stmts = self.enumerator = self
-        self._static_walk = {}
-        self._keep = []                        # IR nodes whose id() keys _static_walk
-        self.expr_table = {k: getattr(getattr(self, part), f.__name__) for k, (part, f) in self.EXPR_LOWERING.items()}
-        self.stmt_table = {k: getattr(getattr(self, part), f.__name__) for k, (part, f) in self.STMT_LOWERING.items()}
+        made = {name: cls(self) for name, cls in PARTS.items() if not isinstance(self, cls)}
+        named = {name: made.get(name, self) for name in PARTS}
+        for part in (self, *made.values()):
+            for name, obj in named.items():
+                setattr(part, name, obj)
+        self.exprs.expr_table = {k: getattr(getattr(self, part), f.__name__) for k, (part, f) in self.EXPR_LOWERING.items()}
+        self.stmts.stmt_table = {k: getattr(getattr(self, part), f.__name__) for k, (part, f) in self.STMT_LOWERING.items()}
         try:
             self.facts._analyse()
         except (RecursionError, KeyError, TypeError, IndexError, AttributeError) as err:

@@ -184,6 +184,9 @@ class Part:
     stmts: StatementLowering
     enumerator: ActionEnumerator
 
+    def __init__(self, sh: Shared):
+        self.sh = sh
+
 
 class LowererParts(Shared, Part):
     """(While parts are still mixins of the Lowerer.)"""
