@@ -10,11 +10,11 @@ from .constants import INTERN_CELLS, LIST, SMALL_DOMAIN
 from .frame import _join, _known, Ctx, Name, P, Subset
 from .runtime import _subset_threshold, _subsets_charge
 from .writer import _lit, Fn
-from .parts import LowererParts
+from .parts import Part
 
 
-class ActionEnumerator(LowererParts):
-    """A mixin of the Lowerer: see generator.py."""
+class ActionEnumerator(Part):
+    """The Lowerer's part `enumerator`: each step's legal-action enumerator (parts.Part)."""
 
     def conjuncts(self, e, ctx: Ctx) -> list[P]:
         """The `and`-conjuncts of a require, through inlined defs and unrolled `all`: a node kind with
