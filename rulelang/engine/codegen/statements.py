@@ -13,13 +13,13 @@ from .constants import ANY, PY_ASSIGN, REBIND, SCALAR
 from .frame import _known, Ctx, Name, P
 from .runtime import make_texter
 from .writer import _lit, Fn
-from .parts import LowererParts
+from .parts import Part
 
 _CALLS = re.compile(r"\b(d\d+)\(")         # calls of defs in generated source (`d12(`, not `d12_(`)
 
 
-class StatementLowering(LowererParts):
-    """A mixin of the Lowerer: see generator.py."""
+class StatementLowering(Part):
+    """The Lowerer's part `stmts`: each statement kind's lowering (parts.Part)."""
     stmt_table: dict[str, Callable[[Any, Ctx], None]]    # each kind's lowering, bound (Lowerer.STMT_LOWERING)
 
     def block(self, stmts, ctx: Ctx) -> None:
