@@ -10,11 +10,11 @@ from .expressions import _num, _small
 from .frame import _join, _known, P, Subset
 from .runtime import make_texter
 from .writer import _lit, Fn
-from .parts import LowererParts
+from .parts import Part
 
 
-class CallLowering(LowererParts):
-    """A part of the Lowerer (generator.py): see the module's docstring."""
+class CallLowering(Part):
+    """The Lowerer's part `calls` (parts.Part): see the module's docstring."""
 
     def x_text(self, e, ctx):
         x = self.exprs.ex(e["x"], ctx)
