@@ -7,11 +7,11 @@ from ...ir.spec import walk_ir
 from .constants import ANY, LIST, SCALAR, SMALL_LIST
 from .expressions import _and_terms
 from .frame import _join, Ctx, Name, P, Subset
-from .parts import LowererParts
+from .parts import Part
 
 
-class ComprehensionLowering(LowererParts):
-    """A part of the Lowerer (generator.py): see the module's docstring."""
+class ComprehensionLowering(Part):
+    """The Lowerer's part `comps` (parts.Part): see the module's docstring."""
 
     def x_list(self, e, ctx):
         items = [self.exprs.ex(x, ctx) for x in e["items"]]
