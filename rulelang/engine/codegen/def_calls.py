@@ -7,11 +7,11 @@ from .analysis import _ir_key, _memo_key, _size, _uses
 from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, NOCONST, SCALAR
 from .frame import _join, _known, Bound, Const, Ctx, Name, P, Subset
 from .writer import Fn
-from .parts import LowererParts
+from .parts import Part
 
 
-class DefLowering(LowererParts):
-    """A part of the Lowerer (generator.py): see the module's docstring."""
+class DefLowering(Part):
+    """The Lowerer's part `defs` (parts.Part): see the module's docstring."""
 
     def memo_expr(self, e, ctx: Ctx) -> P | None:
         """A static board expression of some locals, as a call of a function memoising it per game."""

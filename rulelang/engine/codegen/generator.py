@@ -41,7 +41,7 @@ def _lowering(prefix: str, kinds: tuple[str, ...]) -> dict[str, tuple[str, Calla
     return table
 
 
-class Lowerer(ExpressionLowering, DefLowering):
+class Lowerer(ExpressionLowering):
     """Compiles the IR of one game into Python functions; see the package docstring."""
     # the closed dispatch of IR nodes to their lowering: kind -> (the part, its method)
     EXPR_LOWERING: ClassVar[dict[str, tuple[str, Callable]]]
