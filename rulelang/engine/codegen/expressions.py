@@ -9,7 +9,7 @@ from typing import Any, Callable
 from .constants import ANY, LIST, LONG_LITERAL, NOCONST, PY_BINARY, PY_UNARY, SCALAR, SHORT_TEXT, SMALL_LIST
 from .frame import _join, _known, Bound, Ctx, Name, P, Subset
 from .writer import _lit
-from .parts import LowererParts
+from .parts import Part
 
 
 def _small(p: P, known: bool = True) -> P:
@@ -59,8 +59,8 @@ def _and_terms(w) -> list:
     return [w]
 
 
-class ExpressionLowering(LowererParts):
-    """A mixin of the Lowerer: see generator.py."""
+class ExpressionLowering(Part):
+    """The Lowerer's part `exprs`: each expression kind's lowering (parts.Part)."""
     expr_table: dict[str, Callable[[Any, Ctx], P]]    # each kind's lowering, bound (Lowerer.EXPR_LOWERING)
 
     def ex(self, e, ctx: Ctx) -> P:

@@ -12,7 +12,7 @@ from ...core.errors import Diagnostic, RuleError, RuleRuntimeError
 from ...ir.spec import walk_ir
 from ...core.limits import CALL_DEPTH_LIMIT
 from .analysis import _memo_key, _shown_shape, Analyses
-from .parts import Shared
+from .parts import LowererParts, Shared
 from .constants import ANY, CELL_MEMO_SLOTS, CODE_LIMIT, INLINE_DEPTH, INLINE_TOTAL, LIST, MEMO_LIMIT, MEMO_SIZE_LIMIT, PART_LIMIT, PART_SIZE, RANDOM_CALLS, SCALAR, SMALL_LIST, optimisations
 from .enumerator import ActionEnumerator
 from .calls import CallLowering
@@ -41,7 +41,7 @@ def _lowering(prefix: str, kinds: tuple[str, ...]) -> dict[str, tuple[str, Calla
     return table
 
 
-class Lowerer(ExpressionLowering):
+class Lowerer(LowererParts):
     """Compiles the IR of one game into Python functions; see the package docstring."""
     # the closed dispatch of IR nodes to their lowering: kind -> (the part, its method)
     EXPR_LOWERING: ClassVar[dict[str, tuple[str, Callable]]]
