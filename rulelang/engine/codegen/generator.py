@@ -5,14 +5,14 @@ mixins in their own modules.
 from __future__ import annotations
 
 import os
-from typing import Callable, ClassVar, NoReturn
+from typing import Any, Callable, ClassVar, NoReturn
 
 from ..boards import Geometry
 from ...core.errors import Diagnostic, RuleError, RuleRuntimeError
 from ...ir.spec import walk_ir
 from ...core.limits import CALL_DEPTH_LIMIT
 from .analysis import _memo_key, _shown_shape, Analyses
-from .parts import LowererParts, Shared
+from .parts import Shared
 from .constants import ANY, CELL_MEMO_SLOTS, CODE_LIMIT, INLINE_DEPTH, INLINE_TOTAL, LIST, MEMO_LIMIT, MEMO_SIZE_LIMIT, PART_LIMIT, PART_SIZE, RANDOM_CALLS, SCALAR, SMALL_LIST, optimisations
 from .enumerator import ActionEnumerator
 from .calls import CallLowering
@@ -41,28 +41,40 @@ def _lowering(prefix: str, kinds: tuple[str, ...]) -> dict[str, tuple[str, Calla
     return table
 
 
-class Lowerer(LowererParts):
+class Lowerer:
     """Compiles the IR of one game into Python functions; see the package docstring."""
     # the closed dispatch of IR nodes to their lowering: kind -> (the part, its method)
     EXPR_LOWERING: ClassVar[dict[str, tuple[str, Callable]]]
     STMT_LOWERING: ClassVar[dict[str, tuple[str, Callable]]]
+    sh: Shared
+    facts: Analyses
+    exprs: ExpressionLowering
+    stmts: StatementLowering
+    enumerator: ActionEnumerator
 
     def __init__(self, ir: dict, optimise: frozenset | None = None):
-        Shared.__init__(self, ir, optimise)
-        # the parts: each its own object, holding the others by name; those still mixins are this object
-        self.sh = self
-        made = {name: cls(self) for name, cls in PARTS.items() if not isinstance(self, cls)}
-        named = {name: made.get(name, self) for name in PARTS}
-        for part in (self, *made.values()):
-            for name, obj in named.items():
-                setattr(part, name, obj)
-        self.exprs.expr_table = {k: getattr(getattr(self, part), f.__name__) for k, (part, f) in self.EXPR_LOWERING.items()}
-        self.stmts.stmt_table = {k: getattr(getattr(self, part), f.__name__) for k, (part, f) in self.STMT_LOWERING.items()}
+        self.sh = Shared(ir, optimise)
+        # the parts, each its own object holding the Shared state and the others by name
+        parts = {name: cls(self.sh) for name, cls in PARTS.items()}
+        for part in parts.values():
+            for name, other in parts.items():
+                setattr(part, name, other)
+        self.facts, self.exprs, self.stmts, self.enumerator = (parts["facts"], parts["exprs"], parts["stmts"],
+                                                               parts["enumerator"])
+        self.exprs.expr_table = {k: getattr(parts[part], f.__name__) for k, (part, f) in self.EXPR_LOWERING.items()}
+        self.stmts.stmt_table = {k: getattr(parts[part], f.__name__) for k, (part, f) in self.STMT_LOWERING.items()}
         try:
             self.facts._analyse()
         except (RecursionError, KeyError, TypeError, IndexError, AttributeError) as err:
             raise RuleError([Diagnostic("E301", f"{self.sh.source}: not a usable compiled game "
                                                 f"({type(err).__name__}: {err})")]) from None
+
+    def __getattr__(self, name: str) -> Any:
+        """What the engine reads of a compiled game (zone_slot, geometry, python, line_map, …) is
+        the Shared state's."""
+        if name == "sh":                    # (not made yet)
+            raise AttributeError(name)
+        return getattr(self.sh, name)
 
     def fail(self, line, msg: str) -> NoReturn:
         where = f"{self.sh.source}:{line}: " if line else ""
@@ -371,18 +383,18 @@ class Lowerer(LowererParts):
 
 def _ability_tables(self: Compiled, low: Lowerer) -> None:
     """Dispatch tables per hook, event, window, replaced procedure and modified def."""
-    ir, ns = low.ir, low.ns
+    ir, ns = low.sh.ir, low.sh.ns
     cards = ir.get("cards", [])
     play = frozenset(z["name"] for z in ir["zones"] if z.get("play"))
-    self.card_column = low.column.get("card")
-    self.control_columns = [low.column[c] for c in ("controller", "owner") if c in low.column]
+    self.card_column = low.sh.column.get("card")
+    self.control_columns = [low.sh.column[c] for c in ("controller", "owner") if c in low.sh.column]
     self.triggers = [[] for _ in ir.get("events", {})]
     self.builtin_triggers = {"turn_start": [], "turn_end": []}
     self.zone_triggers = {}                # ("enter"/"leave", zone) -> entries
     self.responses = [[] for _ in ir.get("windows", {})]
     self.window_names = list(ir.get("windows", {}))
     self.player_responses = [[] for _ in ir.get("windows", {})]     # `respond …` on the window: no card
-    self.first_windows = frozenset(low.window_index[w] for w in ir.get("answered_first", ()))
+    self.first_windows = frozenset(low.sh.window_index[w] for w in ir.get("answered_first", ()))
     self.hooks = [{} for _ in ir.get("hooks", {})]
     self.replacements = [[] for _ in ir["procs"]]
     self.modifiers = [[] for _ in ir["defs"]]
@@ -392,8 +404,8 @@ def _ability_tables(self: Compiled, low: Lowerer) -> None:
             top_level[a["name"]] = top_level.get(a["name"], 0) + 1
     for a in ir.get("abilities", []):
         card = cards[a["card"]]["name"] if a["card"] is not None else None
-        proc = ns[f"pr{low.proc_index[a['proc']]}"] if a["proc"] is not None else None
-        where = ns[f"d{low.def_index[a['where']]}"] if a["where"] is not None else None
+        proc = ns[f"pr{low.sh.proc_index[a['proc']]}"] if a["proc"] is not None else None
+        where = ns[f"d{low.sh.def_index[a['where']]}"] if a["where"] is not None else None
         zones = (play if a["zones"] is None else "anywhere" if a["zones"] == ["anywhere"]
                  else frozenset(a["zones"]))
         params = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
@@ -407,24 +419,24 @@ def _ability_tables(self: Compiled, low: Lowerer) -> None:
         if form == "hook":
             if a["zones"] is None:
                 entry.zones = "anywhere"           # a hook runs where `run … of` finds the card
-            self.hooks[low.hook_index[a["name"]]].setdefault(card, entry)
+            self.hooks[low.sh.hook_index[a["name"]]].setdefault(card, entry)
         elif form == "trigger":
             if "zone" in a:
                 self.zone_triggers.setdefault((a["name"], a["zone"]), []).append(entry)
             elif a["name"] in self.builtin_triggers:
                 self.builtin_triggers[a["name"]].append(entry)
             else:
-                self.triggers[low.event_index[a["name"]]].append(entry)
+                self.triggers[low.sh.event_index[a["name"]]].append(entry)
         elif form == "response" and card is None:
             entry.label = a.get("text") or a["name"]
-            self.player_responses[low.window_index[a["name"]]].append(entry)
+            self.player_responses[low.sh.window_index[a["name"]]].append(entry)
         elif form == "response":
-            self.responses[low.window_index[a["name"]]].append(entry)
+            self.responses[low.sh.window_index[a["name"]]].append(entry)
         elif form == "replace":
             for p in a["procs"]:
-                self.replacements[low.proc_index[p]].append(entry)
+                self.replacements[low.sh.proc_index[p]].append(entry)
         else:
-            self.modifiers[low.def_index[a["name"]]].append(entry)
+            self.modifiers[low.sh.def_index[a["name"]]].append(entry)
 
 
 
@@ -473,8 +485,8 @@ class Compiled:
     modifiers: list[list[AbilityEntry]]
 
     def __init__(self, low: Lowerer, shown: list[str]):
-        ns = low.ns
-        ir = low.ir
+        ns = low.sh.ns
+        ir = low.sh.ir
         self.lowerer = low
         self._abilities(low)
         self.var_init = [ns[f"vi{i}"] for i in range(len(ir["vars"]))]
@@ -493,22 +505,22 @@ class Compiled:
         self.trigger_order = ns.get("trigger_order")        # who orders waiting triggers (None: current)
         self.estimate = ns.get("estimate")                  # `estimate`: how well `me` is doing, or None
         self.side = ns.get("side")                          # `side`: the side `me` played, or None
-        self.defs = {name: ns[f"d{low.def_index[name]}"] for name in ir["defs"]}
+        self.defs = {name: ns[f"d{low.sh.def_index[name]}"] for name in ir["defs"]}
         self.shown = [(name, self.defs[name], ir["defs"][name].get("as", "plain"),
-                       make_texter(ir["defs"][name].get("as", "plain"), low.enum_text, low.geometry))
+                       make_texter(ir["defs"][name].get("as", "plain"), low.sh.enum_text, low.sh.geometry))
                       for name in shown]
         self.labels = {name: ir["defs"][name]["label"] for name in shown if "label" in ir["defs"][name]}
-        self.n_actions = len(low.action_meta)
+        self.n_actions = len(low.sh.action_meta)
         # can an action stop half-way for a decision? (then the engine keeps a base to replay from)
         # (a game that reveals keeps per-match knowledge, which the same machinery carries)
         # (a simultaneous step too: its last answer runs every answer's action, from a base kept to undo it)
         self.can_pause = bool(ir.get("abilities")) or bool(self.simultaneous) or any(x.get("s") in ("choose", "may", "open", "reveal", "grant")
                                                            for x in walk_ir(ir))
         self.has_grants = any(x.get("s") == "grant" for x in walk_ir(ir))
-        self.intern_dims = list(low.intern_dims)          # per table: nested-list dims, or None (a dict)
+        self.intern_dims = list(low.sh.intern_dims)          # per table: nested-list dims, or None (a dict)
         # does listing the legal actions never use the random generator?
         self.pure_enumeration = not any(
-            x.get("k") == "call" and x.get("f") in RANDOM_CALLS or x.get("k") == "def" and x["n"] in low.impure_defs
-            or x.get("k") == "call" and x.get("f") == "reachable" and x["a"][2].get("v") in low.impure_defs
+            x.get("k") == "call" and x.get("f") in RANDOM_CALLS or x.get("k") == "def" and x["n"] in low.sh.impure_defs
+            or x.get("k") == "call" and x.get("f") == "reachable" and x["a"][2].get("v") in low.sh.impure_defs
             for s in ir["steps"] for a in s["actions"] for x in walk_ir([a.get("require"), a["params"], s["actor"]]))
 

@@ -188,10 +188,6 @@ class Part:
         self.sh = sh
 
 
-class LowererParts(Shared, Part):
-    """(While parts are still mixins of the Lowerer.)"""
-
-
 ROUND_VALUES = ("round_count", "turn_order", "remaining")
 
 
