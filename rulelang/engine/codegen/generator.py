@@ -1,19 +1,18 @@
 """The Lowerer: compiles one game's IR into a Python module, once per game, and `Compiled`,
 the functions the engine calls. Expressions, statements, the enumerator and the analyses are
-mixins in their own modules.
+parts in their own modules: objects the Lowerer makes, sharing one `Shared` state (parts.py;
+docs/engine.md, "How the parts fit together").
 """
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, ClassVar, NoReturn
 
-from ..boards import Geometry
 from ...core.errors import Diagnostic, RuleError, RuleRuntimeError
 from ...ir.spec import walk_ir
 from ...core.limits import CALL_DEPTH_LIMIT
 from .analysis import _memo_key, _shown_shape, Analyses
 from .parts import Shared
-from .constants import ANY, CELL_MEMO_SLOTS, CODE_LIMIT, INLINE_DEPTH, INLINE_TOTAL, LIST, MEMO_LIMIT, MEMO_SIZE_LIMIT, PART_LIMIT, PART_SIZE, RANDOM_CALLS, SCALAR, SMALL_LIST, optimisations
+from .constants import ANY, CODE_LIMIT, INLINE_DEPTH, LIST, MEMO_LIMIT, MEMO_SIZE_LIMIT, PART_LIMIT, PART_SIZE, RANDOM_CALLS, SCALAR
 from .enumerator import ActionEnumerator
 from .calls import CallLowering
 from .comprehensions import ComprehensionLowering

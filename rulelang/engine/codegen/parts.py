@@ -2,11 +2,11 @@
 analyses' facts, the module being written), and `Part`, what each part holds: that one `Shared`
 and the other parts, by name. The Lowerer (generator.py) makes the `Shared`, then one object per
 part (analysis.py, expressions.py, def_calls.py, comprehensions.py, calls.py, statements.py,
-enumerator.py), and gives each its references (docs/engine.md, "The code generator")."""
+enumerator.py), and gives each its references (docs/engine.md, "How the parts fit together")."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from ...ir.spec import walk_ir
 from ..boards import Geometry
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from .def_calls import DefLowering
     from .enumerator import ActionEnumerator
     from .expressions import ExpressionLowering
-    from .frame import Ctx, P
     from .statements import StatementLowering
     from .writer import Fn
 
@@ -28,7 +27,7 @@ class Shared:
     """The state every part of the Lowerer reads and writes: the IR's tables (made here), the facts
     the analyses find, and the generated module with its bookkeeping (set by the Lowerer's build)."""
 
-    # the IR and its tables (Lowerer.__init__)
+    # the IR and its tables (made in __init__)
     ir: dict[str, Any]
     opt: frozenset[str]                     # the fast paths in use (constants.OPTIMISATIONS)
     geometry: Geometry | None
@@ -54,7 +53,7 @@ class Shared:
     kind_fields: dict[str, list[tuple[str, int]]]
     few_players: bool
     short_lines: bool
-    # the generated module and its bookkeeping (Lowerer.__init__ and _build)
+    # the generated module and its bookkeeping (__init__, the parts, the Lowerer's _build)
     ns: dict[str, Any]
     consts: dict
     out: list[tuple[str, Any]]              # (line of code, rule line or None)
