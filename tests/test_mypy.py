@@ -1,8 +1,9 @@
 """The package type-checks where it is covered: mypy over core/, ir/ and engine/ (its codegen/
 included) is clean, and the README's test command, and so CI, runs it. The language, the front ends
-and the interop are not covered yet. Match and the Lowerer are each one object made of parts: each
-part type-checks on its own because what the parts share is declared once, with types
-(engine/parts.py, engine/codegen/parts.py; docs/engine.md, "Types")."""
+and the interop are not covered yet. Match is one object made of parts, which type-check on their own
+because what they share is declared once, with types (engine/parts.py); the code generator's parts
+are objects of their own, sharing a typed `Shared` state (engine/codegen/parts.py; docs/engine.md,
+"Types")."""
 from __future__ import annotations
 
 import subprocess
