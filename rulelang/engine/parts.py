@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .codegen import Action
     from .game import Game
     from .match import Match
+    from .records import Trigger
     from ..core.errors import RulelangError
     from ..core.types import Context
 
@@ -66,7 +67,7 @@ class MatchParts:
     pending: dict[str, Any] | None = None   # a paused effect: {"base", "root", "answers", "question"}
     answers: list = []              # answers to replay in the effect running now (never mutated)
     pos: int = 0                    # how many of them the choices have used
-    trig: list = []                 # triggers waiting for the current effect to end
+    trig: list[Trigger] = []        # triggers waiting for the current effect to end
     frames: list = []               # the abilities and windows running now (for `state()`)
     known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
     replacing: list = []            # replacements running now (each applies once per chain)

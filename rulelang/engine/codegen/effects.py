@@ -17,6 +17,7 @@ import random as _random
 from ...core.errors import RuleFault
 from .runtime import _overworked, as_items, player_text
 from .runtime_moves import _move
+from ..records import Trigger
 from ..visibility import has_others
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
@@ -56,7 +57,7 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     question = {"chooser": chooser, "prompt": prompt, "kind": kind,
                 "options": list(options) if mine is None else list(mine),
                 "stack": [dict(f) for f in m.frames],
-                "triggers": [t[4] for t in m.trig]}
+                "triggers": [t.label for t in m.trig]}
     if m.src is not None and (not m.frames or m.frames[-1].get("source") != m.src):
         question["asker"] = m.src                         # a card's hook asks (`run play of c`): that card
     if also:
@@ -386,7 +387,7 @@ def drain(m):
             chooser = order(m) if order is not None else m.current
             options = {}
             for i, t in enumerate(pending):
-                shown = t[4] if t[3] is None or seen_by(m, t[3], chooser) else HIDDEN_ABILITY
+                shown = t.label if t.source is None or seen_by(m, t.source, chooser) else HIDDEN_ABILITY
                 text, k = shown, 2
                 while text in options:           # (two copies of a card: told apart by number)
                     text, k = f"{shown} #{k}", k + 1
@@ -394,12 +395,12 @@ def drain(m):
             i = _answer(m, chooser, "which ability resolves first", options, "order")
         else:
             i = 0
-        fn, args, me, source, label = pending.pop(i)
+        t = pending.pop(i)
         m.work -= 1
         if m.work < 0:
             from .runtime import _overworked
             _overworked()
-        s = _run_effect(m, fn, args, me, source, label)
+        s = _run_effect(m, t.proc, t.args, t.controller, t.source, t.label)
         signal = signal or s
     return signal
 
@@ -444,12 +445,12 @@ def _collect(m, entries, args: tuple) -> None:
         for entry in entries:
             if entry.card is None:
                 if entry.where is None or entry.where(m, *args[:entry.arity]):
-                    m.trig.append((entry.proc, args[:entry.arity], saved, None, entry.label))
+                    m.trig.append(Trigger(entry.proc, args[:entry.arity], saved, None, entry.label))
                 continue
             for c in _holders(m, entry):
                 me = m.me = _controller(m, c)
                 if entry.where is None or entry.where(m, c, *args[:entry.arity]):
-                    m.trig.append((entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.said}"))
+                    m.trig.append(Trigger(entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.said}"))
                 m.me = saved
     finally:
         m.me = saved
@@ -463,7 +464,7 @@ def emit_builtin(m, name: str) -> None:
             for c in _holders(m, entry):
                 me = m.me = _controller(m, c)
                 if entry.where is None or entry.where(m, c):
-                    m.trig.append((entry.proc, (c,), me, c, f"{m.labels[c]}: {entry.said}"))
+                    m.trig.append(Trigger(entry.proc, (c,), me, c, f"{m.labels[c]}: {entry.said}"))
                 m.me = saved
     finally:
         m.me = saved

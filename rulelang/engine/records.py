@@ -1,0 +1,18 @@
+"""The small records a match keeps in its lists, declared once with named fields.
+
+Each is a `typing.NamedTuple`: a tuple still (equal to, and hashed like, the plain tuple of its
+fields; indexed and unpacked as before), so saves, clones, the replay check and the universe's
+keys treat it as they treated the tuple it replaces, and a reader names the field it wants.
+`state()` writes each as the JSON it always wrote (saves.py): the save format does not change."""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Trigger(NamedTuple):
+    """A triggered ability waiting for the effect running now to end (`Match.trig`)."""
+    proc: Any                   # the ability's compiled procedure
+    args: tuple                 # its arguments (its card first, when it has one)
+    controller: int             # the seat it runs for (`me`)
+    source: int | None          # its card, or None for the rules' own trigger
+    label: str                  # how a player is shown it ("Card: on event")
