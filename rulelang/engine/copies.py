@@ -11,6 +11,7 @@ import random
 from .codegen.runtime_moves import Batch
 from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
+from .records import Cut
 from .support import RULE_FAULTS
 from .parts import MatchParts
 
@@ -108,7 +109,7 @@ class MatchCopies(MatchParts):
                 # There, a *cut* deals the unseen components as this copy has them and gives a
                 # fresh generator: every later choice and draw meets the imagined world only.
                 base = pending["base"].clone()
-                base.cuts = tuple(base.cuts) + ((len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
+                base.cuts = tuple(base.cuts) + (Cut(len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
                 m.pending = dict(pending, base=base)
             return m
         return sample

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .codegen import Action
     from .game import Game
     from .match import Match
-    from .records import Trigger
+    from .records import Cut, Trigger
     from ..core.errors import RulelangError
     from ..core.types import Context
 
@@ -82,7 +82,7 @@ class MatchParts:
     tape: tuple = ()                # chance outcomes to use before the generator
     drawn: tuple | None = None      # the chance outcomes the last action (its whole chain) drew
     ckpt: tuple | None = None       # (an earlier position or (SETUP, tape), its log's length): what a failed action rebuilds from
-    cuts: tuple = ()                # a determinized copy's base: where its replay leaves the real world (see sampler)
+    cuts: tuple[Cut, ...] = ()      # a determinized copy's base: where its replay leaves the real world (see sampler)
     origin_cache: list | None = None    # see origins
     zone_info: dict | None = None   # see effects._zone_info
     lm: dict | None = None          # while a listing runs (and only then): defs' results (codegen, "lmemo")

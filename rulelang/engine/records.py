@@ -16,3 +16,11 @@ class Trigger(NamedTuple):
     controller: int             # the seat it runs for (`me`)
     source: int | None          # its card, or None for the rules' own trigger
     label: str                  # how a player is shown it ("Card: on event")
+
+
+class Cut(NamedTuple):
+    """Where a determinized copy's replay leaves the real world (`Match.cuts`, see `sampler`)."""
+    at: int                     # the question (index among the answers) it is made at
+    mapping: dict               # real component -> the unseen one the copy deals in its place
+    seen: set                   # the components the copy's player saw: they alone stay `known`
+    seed: int                   # the copy's own generator from there on

@@ -42,8 +42,8 @@ class MatchSaves(MatchParts):
             "outcome": self.result, "log": list(self.log), "messages": list(self.messages),
             **({"tape": [list(e) if e[0] != "shuffle" else [e[0], e[1], list(e[2])] for e in self.tape]}
                if self.tape else {}),
-            **({"cuts": [[at, sorted([a, b] for a, b in mapping.items()), sorted(seen), luck]
-                         for at, mapping, seen, luck in self.cuts]} if self.cuts else {}),
+            **({"cuts": [[cut.at, sorted([a, b] for a, b in cut.mapping.items()), sorted(cut.seen), cut.seed]
+                         for cut in self.cuts]} if self.cuts else {}),
             **self._interaction_state(),
             **self._simul_state(),
             **({"rounds": {"round": self.seq[0], "order": list(self.seq[1]),

@@ -17,7 +17,7 @@ import random as _random
 from ...core.errors import RuleFault
 from .runtime import _overworked, as_items, player_text
 from .runtime_moves import _move
-from ..records import Trigger
+from ..records import Cut, Trigger
 from ..visibility import has_others
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
@@ -41,7 +41,7 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     logged as private to the chooser and those who can (see `private_to`). `mine` and `also`: a
     question other seats may answer too (a window answered first): the chooser's own options, and
     [seat, its options] of each other seat (`options` holds them all)."""
-    mapping = cut_here(m) if m.cuts and m.cuts[0][0] == m.pos else None
+    mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
     if m.pos < len(m.answers):
         text = m.answers[m.pos]
         m.pos += 1
@@ -70,9 +70,10 @@ def cut_here(m) -> dict:
     from here on the unseen components lie as the copy dealt them, and chance is the copy's own.
     Returns the mapping (real component -> the one now in its place), all cuts here composed."""
     composed: dict = {}
-    while m.cuts and m.cuts[0][0] == m.pos:
-        _, mapping, seen, luck = m.cuts[0]
+    while m.cuts and m.cuts[0].at == m.pos:
+        cut: Cut = m.cuts[0]
         m.cuts = m.cuts[1:]
+        mapping = cut.mapping
         if m.shared == "all":
             m.own()
         where = m.where
@@ -85,9 +86,9 @@ def cut_here(m) -> dict:
                         where[new] = zl
         m.zone_info, m._zone_ids = None, None
         if m.known:
-            m.known = {c: k for c, k in m.known.items() if c in seen}
+            m.known = {c: k for c, k in m.known.items() if c in cut.seen}
         m.named = [(at, mapping.get(c, c)) for at, c in m.named]
-        m._rng, m._rng_state, m.tape = _random.Random(luck), None, ()
+        m._rng, m._rng_state, m.tape = _random.Random(cut.seed), None, ()
         m.seed = None                                       # (as in the copy: it would tell the deal)
         composed = {c: mapping.get(n, n) for c, n in composed.items()} | \
                    {c: n for c, n in mapping.items() if c not in composed}
