@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .codegen import Action
     from .game import Game
     from .match import Match
-    from .records import Cut, Trigger
+    from .records import Cut, Grant, Trigger
     from ..core.errors import RulelangError
     from ..core.types import Context
 
@@ -71,7 +71,7 @@ class MatchParts:
     frames: list = []               # the abilities and windows running now (for `state()`)
     known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
     replacing: list = []            # replacements running now (each applies once per chain)
-    grants: list = []               # timed modifiers: [def index, arguments, amount] until the turn ends
+    grants: list[Grant] = []        # timed modifiers until the turn ends
     private: dict = {}              # log index -> the seats that may read that answer (never mutated: replaced)
     named: list = []                # (log index, component) of the private answers of the chain running
     cards_index: Any = None         # see effects._cards

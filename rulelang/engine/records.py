@@ -24,3 +24,10 @@ class Cut(NamedTuple):
     mapping: dict               # real component -> the unseen one the copy deals in its place
     seen: set                   # the components the copy's player saw: they alone stay `known`
     seed: int                   # the copy's own generator from there on
+
+
+class Grant(NamedTuple):
+    """A timed modifier (`modify D(args) += E until turn_end`) kept until the turn ends (`Match.grants`)."""
+    def_index: int              # the def it adds to (index in the IR's defs)
+    args: list                  # the def's arguments it applies to
+    amount: int                 # what it adds

@@ -15,6 +15,7 @@ from ..core.limits import COMPONENT_LIMIT, INT_LIMIT, PLAYER_LIMIT
 from ..core.types import ValueType
 from .support import RULE_FAULTS, STATE_FORMAT, _component_key, _components, _cuts, _message, _named, _outcome, _plain_value, _rng_state, _rounds, _short, _text
 from .parts import MatchParts
+from .records import Grant
 
 if TYPE_CHECKING:
     from typing import Self
@@ -60,7 +61,7 @@ class MatchSaves(MatchParts):
             out["known"] = {str(c): {"zone": zone, "to": who} for c, (zone, who) in self.known.items()}
         if self.grants:
             names = list(self.game.ir["defs"])
-            out["grants"] = [[names[d], list(a), v] for d, a, v in self.grants]
+            out["grants"] = [[names[g.def_index], list(g.args), g.amount] for g in self.grants]
         if self.private:
             out["private"] = {str(i): list(seats) for i, seats in sorted(self.private.items())}
         pending = self.pending
@@ -289,7 +290,7 @@ class MatchSaves(MatchParts):
             if not (isinstance(g, list) and len(g) == 3 and g[0] in defs and isinstance(g[1], list)
                     and all(_plain_value(x) for x in g[1]) and type(g[2]) is int and abs(g[2]) <= INT_LIMIT):
                 raise StateError(f"not a timed modifier: {_short(g)}")
-            out.append([defs.index(g[0]), list(g[1]), g[2]])
+            out.append(Grant(defs.index(g[0]), list(g[1]), g[2]))
         self.grants = out
 
     def _restore_pending(self, data: dict) -> Self:

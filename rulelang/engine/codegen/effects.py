@@ -17,7 +17,7 @@ import random as _random
 from ...core.errors import RuleFault
 from .runtime import _overworked, as_items, player_text
 from .runtime_moves import _move
-from ..records import Cut, Trigger
+from ..records import Cut, Grant, Trigger
 from ..visibility import has_others
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
@@ -642,7 +642,7 @@ def _grant(m, di: int, args: tuple, amount) -> None:
     """`modify D(args) += E until turn_end`: kept in the match until the turn ends."""
     if type(amount) is not int:
         raise RuleFault("a timed modifier adds a number")
-    m.grants.append([di, list(args), amount])
+    m.grants.append(Grant(di, list(args), amount))
 
 
 def _mods(m, di: int, args: tuple) -> int:
@@ -651,9 +651,9 @@ def _mods(m, di: int, args: tuple) -> int:
     if m.grants:
         key = list(args)
         m.work -= len(m.grants)
-        for d, a, v in m.grants:
-            if d == di and a == key:
-                total += v
+        for g in m.grants:
+            if g.def_index == di and g.args == key:
+                total += g.amount
     for entry in m.game.code.modifiers[di]:
         holders = _holders(m, entry)
         m.work -= len(holders)                 # (each holder's amount is asked: charged)
