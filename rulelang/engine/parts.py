@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .codegen import Action
     from .game import Game
     from .match import Match
-    from .records import Cut, Grant, Trigger
+    from .records import Cut, Grant, Revealed, Trigger
     from ..core.errors import RulelangError
     from ..core.types import Context
 
@@ -69,7 +69,7 @@ class MatchParts:
     pos: int = 0                    # how many of them the choices have used
     trig: list[Trigger] = []        # triggers waiting for the current effect to end
     frames: list = []               # the abilities and windows running now (for `state()`)
-    known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
+    known: dict[int, Revealed] = {}     # component -> where it was revealed, and to whom
     replacing: list = []            # replacements running now (each applies once per chain)
     grants: list[Grant] = []        # timed modifiers until the turn ends
     private: dict = {}              # log index -> the seats that may read that answer (never mutated: replaced)

@@ -31,3 +31,9 @@ class Grant(NamedTuple):
     def_index: int              # the def it adds to (index in the IR's defs)
     args: list                  # the def's arguments it applies to
     amount: int                 # what it adds
+
+
+class Revealed(NamedTuple):
+    """Where a component was revealed and to whom (`Match.known`): known while it stays there."""
+    zone: list                  # [zone name, owner seat or None]
+    to: list | str              # the seats it was shown to, or "all"

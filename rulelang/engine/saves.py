@@ -15,7 +15,7 @@ from ..core.limits import COMPONENT_LIMIT, INT_LIMIT, PLAYER_LIMIT
 from ..core.types import ValueType
 from .support import RULE_FAULTS, STATE_FORMAT, _component_key, _components, _cuts, _message, _named, _outcome, _plain_value, _rng_state, _rounds, _short, _text
 from .parts import MatchParts
-from .records import Grant
+from .records import Grant, Revealed
 
 if TYPE_CHECKING:
     from typing import Self
@@ -58,7 +58,7 @@ class MatchSaves(MatchParts):
         """The paused effect and the revealed components, when there are any (plain JSON)."""
         out: dict = {}
         if self.known:
-            out["known"] = {str(c): {"zone": zone, "to": who} for c, (zone, who) in self.known.items()}
+            out["known"] = {str(c): {"zone": r.zone, "to": r.to} for c, r in self.known.items()}
         if self.grants:
             names = list(self.game.ir["defs"])
             out["grants"] = [[names[g.def_index], list(g.args), g.amount] for g in self.grants]
@@ -265,7 +265,7 @@ class MatchSaves(MatchParts):
             if not (who == "all" or isinstance(who, list) and all(type(p) is int and 0 <= p < self.players
                                                                    for p in who)):
                 raise StateError(f"`known` of component {c}: not a list of players")
-            known[c] = (list(zone), who if who == "all" else sorted(set(who)))
+            known[c] = Revealed(list(zone), who if who == "all" else sorted(set(who)))
         self.known = known
 
     def _restore_private(self, raw) -> None:

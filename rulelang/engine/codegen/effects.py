@@ -17,7 +17,7 @@ import random as _random
 from ...core.errors import RuleFault
 from .runtime import _overworked, as_items, player_text
 from .runtime_moves import _move
-from ..records import Cut, Grant, Trigger
+from ..records import Cut, Grant, Revealed, Trigger
 from ..visibility import has_others
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
@@ -675,9 +675,9 @@ def _reveal(m, what, to) -> None:
         if where is None:
             continue
         who, old = new, m.known.get(c)
-        if old is not None and old[0] == list(where):     # known already: to more players now
-            who = "all" if "all" in (old[1], new) else sorted(set(old[1]) | set(new))
-        m.known[c] = (list(where), who)
+        if old is not None and old.zone == list(where):   # known already: to more players now
+            who = "all" if "all" in (old.to, new) else sorted(set(old.to) | set(new))
+        m.known[c] = Revealed(list(where), who)
 
 
 def _forget(m, what) -> None:
@@ -700,12 +700,13 @@ def known_to(m, player: int) -> dict:
     if not m.known:
         return out
     info = _zone_info(m)
-    for c, (zone, who) in m.known.items():
-        if who != "all" and player not in who:
+    for c, revealed in m.known.items():
+        to = revealed.to
+        if to != "all" and player not in to:
             continue
         where = info.get(id(m.where[c]))
-        if where is not None and list(where) == zone:
-            out[c] = zone
+        if where is not None and list(where) == revealed.zone:
+            out[c] = revealed.zone
     return out
 
 
