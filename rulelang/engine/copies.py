@@ -130,13 +130,13 @@ class MatchCopies(MatchParts):
         assert created is not None                  # (a new match records them)
         out: list = []
         for entry in created:
-            if type(entry) is int:
+            if isinstance(entry, int):          # a bulk creation's serial
                 batch = Batch.by_serial.get(entry)
                 if batch is None:
                     break
                 out += [batch.dests[d] for d in batch.dest_of]
             else:
-                out.append(entry[3] if len(entry) > 3 else None)
+                out.append(entry.origin)
         out = (out + [None] * n)[:n]
         self.origin_cache = out
         return out

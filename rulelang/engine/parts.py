@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .codegen import Action
     from .game import Game
     from .match import Match
-    from .records import Cut, Grant, Revealed, Trigger
+    from .records import Created, Cut, Grant, Revealed, Trigger
     from ..core.errors import RulelangError
     from ..core.types import Context
 
@@ -40,7 +40,7 @@ class MatchParts:
     kinds: list[str]
     labels: list[str]
     where: list                     # component id -> the zone list holding it, or None
-    created: list | None
+    created: list[Created | int] | None     # how components were created: a record, or a bulk creation's serial
     comp_defaults: list[tuple[int, Any]]
     shared: bool | str              # False, support.SHARED_COMPONENTS or support.SHARED_ALL
     # the flow

@@ -37,3 +37,11 @@ class Revealed(NamedTuple):
     """Where a component was revealed and to whom (`Match.known`): known while it stays there."""
     zone: list                  # [zone name, owner seat or None]
     to: list | str              # the seats it was shown to, or "all"
+
+
+class Created(NamedTuple):
+    """How one component was created (`Match.created`, beside the serials of bulk creations)."""
+    kind: str
+    row: Any                    # its field values, in column order
+    label: str
+    origin: tuple | None        # (zone slot, index in its family or None) it was made in
