@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .codegen import Action
     from .game import Game
     from .match import Match
-    from .records import Created, Cut, Grant, Revealed, Trigger
+    from .records import Checkpoint, Created, Cut, Grant, Revealed, Trigger
     from ..core.errors import RulelangError
     from ..core.types import Context
 
@@ -81,7 +81,7 @@ class MatchParts:
     # chance (chance.py), checkpoints and copies
     tape: tuple = ()                # chance outcomes to use before the generator
     drawn: tuple | None = None      # the chance outcomes the last action (its whole chain) drew
-    ckpt: tuple | None = None       # (an earlier position or (SETUP, tape), its log's length): what a failed action rebuilds from
+    ckpt: Checkpoint | None = None  # what a failed action rebuilds from (games that never pause)
     cuts: tuple[Cut, ...] = ()      # a determinized copy's base: where its replay leaves the real world (see sampler)
     origin_cache: list | None = None    # see origins
     zone_info: dict | None = None   # see effects._zone_info

@@ -45,3 +45,9 @@ class Created(NamedTuple):
     row: Any                    # its field values, in column order
     label: str
     origin: tuple | None        # (zone slot, index in its family or None) it was made in
+
+
+class Checkpoint(NamedTuple):
+    """What a failed action is rebuilt from in a game that never pauses (`Match.ckpt`)."""
+    base: Any                   # a copy of an earlier position, or (SETUP, tape): the match new_match made
+    played: int                 # the log's length then: the actions after it are replayed
