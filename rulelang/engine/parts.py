@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .codegen import Action
     from .game import Game
     from .match import Match
-    from .records import Checkpoint, Created, Cut, Grant, Revealed, Trigger
+    from .records import Checkpoint, Created, Cut, Grant, OpenDecision, Revealed, Trigger
     from ..core.errors import RulelangError
     from ..core.types import Context
 
@@ -76,8 +76,7 @@ class MatchParts:
     named: list = []                # (log index, component) of the private answers of the chain running
     cards_index: Any = None         # see effects._cards
     src: int | None = None          # the card whose ability runs now (`source`)
-    # an open simultaneous decision (simultaneous.py): (step, seats, answers: text or None each)
-    simul: tuple[str, tuple[int, ...], tuple[str | None, ...]] | None = None
+    simul: OpenDecision | None = None   # an open simultaneous decision (simultaneous.py)
     # chance (chance.py), checkpoints and copies
     tape: tuple = ()                # chance outcomes to use before the generator
     drawn: tuple | None = None      # the chance outcomes the last action (its whole chain) drew

@@ -51,3 +51,10 @@ class Checkpoint(NamedTuple):
     """What a failed action is rebuilt from in a game that never pauses (`Match.ckpt`)."""
     base: Any                   # a copy of an earlier position, or (SETUP, tape): the match new_match made
     played: int                 # the log's length then: the actions after it are replayed
+
+
+class OpenDecision(NamedTuple):
+    """A simultaneous decision open now (`Match.simul`, simultaneous.py): kept apart from the log."""
+    step: str
+    seats: tuple                # the seats asked, in order (ints)
+    answers: tuple              # each seat's committed answer (an action's text), or None
