@@ -2,11 +2,11 @@
 
 When the flow rests on such a step, each seat asked gets its own legal actions, listed from the same
 position (`me` is that seat); a seat with none is not asked. Answers are *committed*: kept in
-`simul` (records.OpenDecision: step, seats, answers) and nowhere else — not in the log, not in
-any view but the answering seat's own, not in a determinized copy made for another seat. The
-actor (`current_player`) is the first seat in the list still to answer, so a front end that asks
-one seat at a time asks them in that order; `apply("P3: TEXT")` commits P3's answer out of that order (what a networked table or
-PettingZoo's parallel API does). A commit changes nothing else in the position.
+`simul` (records.OpenDecision: step, seats, answers) and nowhere else — not in the log, not in any
+view but the answering seat's own, not in a determinized copy made for another seat. The actor
+(`current_player`) is the first seat in the list still to answer, so a front end that asks one seat
+at a time asks them in that order; `apply("P3: TEXT")` commits P3's answer out of that order (what a
+networked table or PettingZoo's parallel API does). A commit changes nothing else in the position.
 
 The last answer reveals them all: one chain (`["simul", step, [[seat, text], …]]`, replayed like any
 paused action) logs `P1: TEXT`, `P2: TEXT`… and runs each answer's action in the list's order with
