@@ -58,3 +58,10 @@ class OpenDecision(NamedTuple):
     step: str
     seats: tuple                # the seats asked, in order (ints)
     answers: tuple              # each seat's committed answer (an action's text), or None
+
+
+class Response(NamedTuple):
+    """A response a player may give in a window (effects._responses): what runs if they choose it."""
+    ability: Any                # the response's entry (its procedure, arity, label)
+    args: tuple                 # its arguments (the card first, for a card's response)
+    card: int | None            # the card whose response it is, or None for the player's own

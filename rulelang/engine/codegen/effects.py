@@ -17,7 +17,7 @@ import random as _random
 from ...core.errors import RuleFault
 from .runtime import _overworked, as_items, player_text
 from .runtime_moves import _move
-from ..records import Cut, Grant, Revealed, Trigger
+from ..records import Cut, Grant, Response, Revealed, Trigger
 from ..visibility import has_others
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
@@ -514,7 +514,7 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False):
 def _responses(m, wi: int, entries, args: tuple, p: int) -> dict:
     """What player p may respond with in window `wi` now: its own responses declared on the window
     (`respond NAME where C`, shown by their texts), then its cards' responses (shown by the cards'
-    labels). Text -> (ability, its arguments, the card or None)."""
+    labels). Text -> its Response (ability, arguments, card or None)."""
     options: dict = {}
     saved = m.me
     try:
@@ -522,25 +522,25 @@ def _responses(m, wi: int, entries, args: tuple, p: int) -> dict:
         for entry in m.game.code.player_responses[wi]:
             own = args[:entry.arity]
             if entry.where is None or entry.where(m, *own):
-                options.setdefault(entry.label, (entry, own, None))
+                options.setdefault(entry.label, Response(entry, own, None))
         for entry in entries:
             for c in _holders(m, entry):
                 if _controller(m, c) != p:
                     continue
                 full = (c,) + args[:entry.arity]
                 if entry.where is None or entry.where(m, *full):
-                    options.setdefault(m.labels[c], (entry, full, c))
+                    options.setdefault(m.labels[c], Response(entry, full, c))
     finally:
         m.me = saved
     return options
 
 
-def _respond(m, got: tuple, p: int, name: str):
+def _respond(m, got: Response, p: int, name: str):
     """Run the response p chose: a card's, or p's own (then the running effect is named by p)."""
-    entry, full, c = got
+    c, ability = got.card, got.ability
     m.work -= 1
-    label = f"{m.labels[c]}: {name.replace('_', ' ')}" if c is not None else f"{player_text(p)}: {entry.label}"
-    return _run_effect(m, entry.proc, full, p, c, label)
+    label = f"{m.labels[c]}: {name.replace('_', ' ')}" if c is not None else f"{player_text(p)}: {ability.label}"
+    return _run_effect(m, ability.proc, got.args, p, c, label)
 
 
 def _open_first(m, wi: int, name: str, args: tuple, asked: list, always: bool):
