@@ -1,9 +1,11 @@
-"""The small records a match keeps in its lists, declared once with named fields.
+"""The small records the engine keeps in a match (and a window's options), declared once with
+named fields.
 
 Each is a `typing.NamedTuple`: a tuple still (equal to, and hashed like, the plain tuple of its
 fields; indexed and unpacked as before), so saves, clones, the replay check and the universe's
 keys treat it as they treated the tuple it replaces, and a reader names the field it wants.
-`state()` writes each as the JSON it always wrote (saves.py): the save format does not change."""
+`state()` writes those it saves as the JSON it always wrote (saves.py): the format is unchanged.
+Records the generated code builds or reads stay plain tuples (docs/engine.md, "Records")."""
 from __future__ import annotations
 
 from typing import Any, NamedTuple
