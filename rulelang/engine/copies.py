@@ -11,6 +11,7 @@ import random
 from .codegen.runtime_moves import Batch
 from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
+from .records import Cut
 from .support import RULE_FAULTS
 from .parts import MatchParts
 
@@ -108,7 +109,7 @@ class MatchCopies(MatchParts):
                 # There, a *cut* deals the unseen components as this copy has them and gives a
                 # fresh generator: every later choice and draw meets the imagined world only.
                 base = pending["base"].clone()
-                base.cuts = tuple(base.cuts) + ((len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
+                base.cuts = tuple(base.cuts) + (Cut(len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
                 m.pending = dict(pending, base=base)
             return m
         return sample
@@ -129,13 +130,13 @@ class MatchCopies(MatchParts):
         assert created is not None                  # (a new match records them)
         out: list = []
         for entry in created:
-            if type(entry) is int:
+            if isinstance(entry, int):          # a bulk creation's serial
                 batch = Batch.by_serial.get(entry)
                 if batch is None:
                     break
                 out += [batch.dests[d] for d in batch.dest_of]
             else:
-                out.append(entry[3] if len(entry) > 3 else None)
+                out.append(entry.origin)
         out = (out + [None] * n)[:n]
         self.origin_cache = out
         return out

@@ -14,6 +14,7 @@ from ..ir.check import check_ir
 from ..ir.spec import ANYTIME_STEP, walk_ir
 from .match import Match
 from .parts import MatchParts
+from .records import Checkpoint
 from .support import RULE_FAULTS, SETUP, _short, _text
 
 
@@ -225,7 +226,7 @@ class Game:
             m.tape = checked_tape(chance)
         m.drawn = ()
         if not self.can_pause:                      # a failed action rebuilds from a new match (no copy)
-            m.ckpt = ((SETUP, m.tape), 0)
+            m.ckpt = Checkpoint((SETUP, m.tape), 0)
         if self.can_pause:                          # the setup may stop for a choice too
             m._resume(m.clone(), ["start"], [], "setting up the match", here=True)
             return m

@@ -32,6 +32,7 @@ from .copies import MatchCopies
 from .views import MatchViews
 from .saves import MatchSaves
 from .simultaneous import MatchSimultaneous
+from .records import Checkpoint
 from .support import CHECKPOINT_EVERY, HELD_CHECK_WORK, RULE_FAULTS, SHARED_ALL, SHARED_COMPONENTS, _checking, _engine_fault, _in_words, _replay_check, _text
 
 if TYPE_CHECKING:
@@ -376,7 +377,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         # every action, keep a checkpoint now and then and the actions played since: a failure
         # rebuilds the position by replaying them (the same replay pausing relies on).
         ckpt = self.ckpt                        # (the actions since it are the log's last entries)
-        if ckpt is None or len(self.log) - ckpt[1] >= CHECKPOINT_EVERY:
+        if ckpt is None or len(self.log) - ckpt.played >= CHECKPOINT_EVERY:
             ckpt = self._checkpoint()
         self.drawn = ()
         played = len(self.log)                  # (the actions before this one: the log up to here)
@@ -399,7 +400,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             if not isinstance(err, Exception):
                 raise
             raise self._rule_error(f"playing `{text}`", err) from None
-        if support.CHECK_REPLAY and not _checking[0] and (len(self.log) - ckpt[1] == CHECKPOINT_EVERY
+        if support.CHECK_REPLAY and not _checking[0] and (len(self.log) - ckpt.played == CHECKPOINT_EVERY
                                                   or self.result is not None):
             self._check_rebuild()
 
@@ -422,20 +423,20 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         paused), in the form `supply_chance` takes."""
         return [outcome(e) for e in (self.drawn or ())]
 
-    def _checkpoint(self) -> tuple:
+    def _checkpoint(self) -> Checkpoint:
         """A copy of this position to rebuild from, which costs a copy of the lists only when this
         match would not have to copy them anyway (a fresh clone copies before it is played on)."""
         copy = self.clone()
         copy.ckpt = None                        # (a chain of checkpoints would keep every old position)
-        self.ckpt = (copy, len(self.log))
+        self.ckpt = Checkpoint(copy, len(self.log))
         return self.ckpt
 
-    def _from_checkpoint(self, ckpt: tuple, played: int) -> "Match":
+    def _from_checkpoint(self, ckpt: Checkpoint, played: int) -> "Match":
         """The position a checkpoint and the actions played since it, up to the log's first
         `played` entries, lead to (in a game whose effects never pause, the log is exactly the
         actions played)."""
-        base, start = ckpt
-        since = self.log[start:played]
+        base = ckpt.base
+        since = self.log[ckpt.played:played]
         if type(base) is tuple:                 # (SETUP, tape): this match as new_match made it
             m = self.game.new_match(self.players, self.seed, self.options, chance=list(base[1]))
         else:
@@ -444,7 +445,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             m.apply(text)
         return m
 
-    def _rebuild(self, ckpt: tuple, played: int) -> None:
+    def _rebuild(self, ckpt: Checkpoint, played: int) -> None:
         """Put this match back where it was before the action that failed: the checkpoint, with
         the actions played since it replayed."""
         m = self._from_checkpoint(ckpt, played)
@@ -455,7 +456,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         """(support.CHECK_REPLAY) Replaying from the checkpoint gives exactly this position."""
         assert self.ckpt is not None            # (apply keeps one)
         _replay_check(self, lambda: self._from_checkpoint(self.ckpt, len(self.log)),
-                      f"replaying {len(self.log) - self.ckpt[1]} action(s) from a checkpoint")
+                      f"replaying {len(self.log) - self.ckpt.played} action(s) from a checkpoint")
 
     # ---- what a player may know (for search bots) ----
     def estimate(self, player: int) -> float | None:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .codegen import Action
     from .game import Game
     from .match import Match
+    from .records import Checkpoint, Created, Cut, Grant, OpenDecision, Revealed, Trigger
     from ..core.errors import RulelangError
     from ..core.types import Context
 
@@ -39,7 +40,7 @@ class MatchParts:
     kinds: list[str]
     labels: list[str]
     where: list                     # component id -> the zone list holding it, or None
-    created: list | None
+    created: list[Created | int] | None     # how components were created: a record, or a bulk creation's serial
     comp_defaults: list[tuple[int, Any]]
     shared: bool | str              # False, support.SHARED_COMPONENTS or support.SHARED_ALL
     # the flow
@@ -66,22 +67,21 @@ class MatchParts:
     pending: dict[str, Any] | None = None   # a paused effect: {"base", "root", "answers", "question"}
     answers: list = []              # answers to replay in the effect running now (never mutated)
     pos: int = 0                    # how many of them the choices have used
-    trig: list = []                 # triggers waiting for the current effect to end
+    trig: list[Trigger] = []        # triggers waiting for the current effect to end
     frames: list = []               # the abilities and windows running now (for `state()`)
-    known: dict = {}                # component -> ([zone, owner], players or "all") it was revealed to
+    known: dict[int, Revealed] = {}     # component -> where it was revealed, and to whom
     replacing: list = []            # replacements running now (each applies once per chain)
-    grants: list = []               # timed modifiers: [def index, arguments, amount] until the turn ends
+    grants: list[Grant] = []        # timed modifiers until the turn ends
     private: dict = {}              # log index -> the seats that may read that answer (never mutated: replaced)
     named: list = []                # (log index, component) of the private answers of the chain running
     cards_index: Any = None         # see effects._cards
     src: int | None = None          # the card whose ability runs now (`source`)
-    # an open simultaneous decision (simultaneous.py): (step, seats, answers: text or None each)
-    simul: tuple[str, tuple[int, ...], tuple[str | None, ...]] | None = None
+    simul: OpenDecision | None = None   # an open simultaneous decision (simultaneous.py)
     # chance (chance.py), checkpoints and copies
     tape: tuple = ()                # chance outcomes to use before the generator
     drawn: tuple | None = None      # the chance outcomes the last action (its whole chain) drew
-    ckpt: tuple | None = None       # (an earlier position or (SETUP, tape), its log's length): what a failed action rebuilds from
-    cuts: tuple = ()                # a determinized copy's base: where its replay leaves the real world (see sampler)
+    ckpt: Checkpoint | None = None  # what a failed action rebuilds from (games that never pause)
+    cuts: tuple[Cut, ...] = ()      # a determinized copy's base: where its replay leaves the real world (see sampler)
     origin_cache: list | None = None    # see origins
     zone_info: dict | None = None   # see effects._zone_info
     lm: dict | None = None          # while a listing runs (and only then): defs' results (codegen, "lmemo")

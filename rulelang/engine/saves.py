@@ -15,6 +15,7 @@ from ..core.limits import COMPONENT_LIMIT, INT_LIMIT, PLAYER_LIMIT
 from ..core.types import ValueType
 from .support import RULE_FAULTS, STATE_FORMAT, _component_key, _components, _cuts, _message, _named, _outcome, _plain_value, _rng_state, _rounds, _short, _text
 from .parts import MatchParts
+from .records import Grant, Revealed
 
 if TYPE_CHECKING:
     from typing import Self
@@ -42,8 +43,8 @@ class MatchSaves(MatchParts):
             "outcome": self.result, "log": list(self.log), "messages": list(self.messages),
             **({"tape": [list(e) if e[0] != "shuffle" else [e[0], e[1], list(e[2])] for e in self.tape]}
                if self.tape else {}),
-            **({"cuts": [[at, sorted([a, b] for a, b in mapping.items()), sorted(seen), luck]
-                         for at, mapping, seen, luck in self.cuts]} if self.cuts else {}),
+            **({"cuts": [[cut.at, sorted([a, b] for a, b in cut.mapping.items()), sorted(cut.seen), cut.seed]
+                         for cut in self.cuts]} if self.cuts else {}),
             **self._interaction_state(),
             **self._simul_state(),
             **({"rounds": {"round": self.seq[0], "order": list(self.seq[1]),
@@ -57,10 +58,10 @@ class MatchSaves(MatchParts):
         """The paused effect and the revealed components, when there are any (plain JSON)."""
         out: dict = {}
         if self.known:
-            out["known"] = {str(c): {"zone": zone, "to": who} for c, (zone, who) in self.known.items()}
+            out["known"] = {str(c): {"zone": r.zone, "to": r.to} for c, r in self.known.items()}
         if self.grants:
             names = list(self.game.ir["defs"])
-            out["grants"] = [[names[d], list(a), v] for d, a, v in self.grants]
+            out["grants"] = [[names[g.def_index], list(g.args), g.amount] for g in self.grants]
         if self.private:
             out["private"] = {str(i): list(seats) for i, seats in sorted(self.private.items())}
         pending = self.pending
@@ -264,7 +265,7 @@ class MatchSaves(MatchParts):
             if not (who == "all" or isinstance(who, list) and all(type(p) is int and 0 <= p < self.players
                                                                    for p in who)):
                 raise StateError(f"`known` of component {c}: not a list of players")
-            known[c] = (list(zone), who if who == "all" else sorted(set(who)))
+            known[c] = Revealed(list(zone), who if who == "all" else sorted(set(who)))
         self.known = known
 
     def _restore_private(self, raw) -> None:
@@ -289,7 +290,7 @@ class MatchSaves(MatchParts):
             if not (isinstance(g, list) and len(g) == 3 and g[0] in defs and isinstance(g[1], list)
                     and all(_plain_value(x) for x in g[1]) and type(g[2]) is int and abs(g[2]) <= INT_LIMIT):
                 raise StateError(f"not a timed modifier: {_short(g)}")
-            out.append([defs.index(g[0]), list(g[1]), g[2]])
+            out.append(Grant(defs.index(g[0]), list(g[1]), g[2]))
         self.grants = out
 
     def _restore_pending(self, data: dict) -> Self:

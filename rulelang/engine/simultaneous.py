@@ -2,11 +2,11 @@
 
 When the flow rests on such a step, each seat asked gets its own legal actions, listed from the same
 position (`me` is that seat); a seat with none is not asked. Answers are *committed*: kept in
-`simul = (step, seats, answers)` and nowhere else — not in the log, not in any view but the
-answering seat's own, not in a determinized copy made for another seat. The actor (`current_player`)
-is the first seat in the list still to answer, so a front end that asks one seat at a time asks them
-in that order; `apply("P3: TEXT")` commits P3's answer out of that order (what a networked table or
-PettingZoo's parallel API does). A commit changes nothing else in the position.
+`simul` (records.OpenDecision: step, seats, answers) and nowhere else — not in the log, not in any
+view but the answering seat's own, not in a determinized copy made for another seat. The actor
+(`current_player`) is the first seat in the list still to answer, so a front end that asks one seat
+at a time asks them in that order; `apply("P3: TEXT")` commits P3's answer out of that order (what a
+networked table or PettingZoo's parallel API does). A commit changes nothing else in the position.
 
 The last answer reveals them all: one chain (`["simul", step, [[seat, text], …]]`, replayed like any
 paused action) logs `P1: TEXT`, `P2: TEXT`… and runs each answer's action in the list's order with
@@ -26,6 +26,7 @@ from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS, _short
 from .parts import MatchParts
+from .records import OpenDecision
 
 
 def _seat_prefix(text: str):
@@ -40,7 +41,7 @@ def _seat_prefix(text: str):
 class MatchSimultaneous(MatchParts):
     """Steps several players answer at once, in secret; revealed together."""
 
-    # (its state, `simul`: (step, seats, answers: text or None each), is declared in parts.py)
+    # (its state, `simul`: an OpenDecision or None, is declared in parts.py)
 
     # ---- opening one (Match._settle) ----
     def _simul_seats(self, step: str) -> list:
@@ -92,7 +93,7 @@ class MatchSimultaneous(MatchParts):
         if not asked:
             self.actor = self.current
             return False
-        self.simul = (step, tuple(asked), (None,) * len(asked))
+        self.simul = OpenDecision(step, tuple(asked), (None,) * len(asked))
         self.actor = self.me = asked[0]
         self._by_text = list(first.values())    # type: ignore[union-attr]  # (asked: the first one's listing)
         return True
@@ -101,7 +102,8 @@ class MatchSimultaneous(MatchParts):
     def _commit(self, text: str, given: int | None = None) -> None:
         """One seat's answer (the actor's, `given`'s, or the one `P3: TEXT` names): kept in
         secret, or, the last one, all revealed and run."""
-        step, seats, answers = self.simul       # type: ignore[misc]  # (apply: a decision is open)
+        assert self.simul is not None           # (apply: a decision is open)
+        step, seats, answers = self.simul.step, self.simul.seats, self.simul.answers
         self.legal_actions()
         if given is not None:
             if (type(given) is not int or given not in seats or answers[seats.index(given)] is not None
@@ -120,7 +122,7 @@ class MatchSimultaneous(MatchParts):
         i = seats.index(seat)
         answers = answers[:i] + (answer,) + answers[i + 1:]
         if None in answers:                     # not everyone yet: nothing else changes
-            self.simul = (step, seats, answers)
+            self.simul = OpenDecision(step, seats, answers)
             actor = seats[answers.index(None)]
             if actor != self.actor:
                 self.actor, self._by_text = actor, None
@@ -130,9 +132,9 @@ class MatchSimultaneous(MatchParts):
 
     def _reveal(self, step: str, pairs: list) -> None:
         """Run every answer's action (bound from the position they were chosen in), then `reveal`."""
-        if self.simul is None or self.simul[0] != step or self.step != step:
+        if self.simul is None or self.simul.step != step or self.step != step:
             raise RuleFault(f"no simultaneous decision is open at step `{step}`")
-        _, seats, answers = self.simul
+        seats, answers = self.simul.seats, self.simul.answers
         if ([p for p, _ in pairs] != list(seats) or answers.count(None) != 1
                 or any(a is not None and a != text for a, (_, text) in zip(answers, pairs))):
             raise RuleFault(f"the answers revealed at step `{step}` are not those given")
@@ -193,7 +195,7 @@ class MatchSimultaneous(MatchParts):
         asked, in order), or None. Who has answered, and what, it does not say."""
         if self.simul is None or self.result is not None:
             return None
-        return {"step": self.simul[0], "seats": list(self.simul[1])}
+        return {"step": self.simul.step, "seats": list(self.simul.seats)}
 
     def legal_actions_of(self, player: int) -> list:
         """The actions `player` may take now: during a simultaneous decision, its answers while
@@ -203,7 +205,7 @@ class MatchSimultaneous(MatchParts):
             return []
         if self.simul is None:
             return self.legal_actions() if player == self.current_player else []
-        step, seats, answers = self.simul
+        seats, answers = self.simul.seats, self.simul.answers
         if player not in seats or answers[seats.index(player)] is not None:
             return []
         if player == self.actor:
@@ -215,23 +217,23 @@ class MatchSimultaneous(MatchParts):
         """A seat's view of an open simultaneous decision: who is asked (the rules say it), its own
         answer if it gave one; never who else has answered, nor what."""
         assert self.simul is not None           # (view: a decision is open)
-        step, seats, answers = self.simul
-        mine = answers[seats.index(player)] if player in seats else None
-        return {"simultaneous": {"step": step, "seats": list(seats), "answer": mine,
+        seats = self.simul.seats
+        mine = self.simul.answers[seats.index(player)] if player in seats else None
+        return {"simultaneous": {"step": self.simul.step, "seats": list(seats), "answer": mine,
                                  "to_answer": player in seats and mine is None}}
 
     def _simul_hide(self, m, player: int, rng: random.Random) -> None:
         """In a copy made for `player` (determinized): the others' committed answers are not known
         to `player`, so each is drawn again at random among that seat's legal actions."""
-        step, seats, answers = m.simul
+        seats = m.simul.seats
         fresh = []
-        for p, a in zip(seats, answers):
+        for p, a in zip(seats, m.simul.answers):
             if p == player or a is None:
                 fresh.append(a)
                 continue
             options = list(m._listing_for(p))
             fresh.append(options[rng.randrange(len(options))] if options else None)
-        m.simul = (step, seats, tuple(fresh))
+        m.simul = m.simul._replace(answers=tuple(fresh))
         m.actor = seats[fresh.index(None)] if None in fresh else m.actor
         m._by_text = None
 
@@ -239,8 +241,8 @@ class MatchSimultaneous(MatchParts):
     def _simul_state(self) -> dict:
         if self.simul is None:
             return {}
-        step, seats, answers = self.simul
-        return {"simultaneous": {"step": step, "seats": list(seats), "answers": list(answers)}}
+        d = self.simul
+        return {"simultaneous": {"step": d.step, "seats": list(d.seats), "answers": list(d.answers)}}
 
     def _restore_simultaneous(self, raw) -> None:
         """A position at a simultaneous step: open it as the rules do, then put back the answers
@@ -252,10 +254,10 @@ class MatchSimultaneous(MatchParts):
             return
         assert self.simul is not None           # (opened)
         if raw is None:
-            raw = {"step": self.step, "seats": list(self.simul[1]), "answers": [None] * len(self.simul[1])}
+            raw = {"step": self.step, "seats": list(self.simul.seats), "answers": [None] * len(self.simul.seats)}
         if not isinstance(raw, dict) or set(raw) != {"step", "seats", "answers"}:
             raise StateError("`simultaneous` must be {\"step\", \"seats\", \"answers\"}")
-        step, seats, answers = self.simul
+        step, seats = self.simul.step, self.simul.seats
         if raw["step"] != step or raw["seats"] != list(seats):
             raise StateError(f"at step `{step}` the players asked are {[player_text(p) for p in seats]}")
         given = raw["answers"]
@@ -265,7 +267,7 @@ class MatchSimultaneous(MatchParts):
         for p, a in zip(seats, given):
             if a is not None and a not in self._listing_of(p):
                 raise StateError(f"{_short(a)} is not a legal answer of {player_text(p)} at step `{step}`")
-        self.simul = (step, seats, tuple(given))
+        self.simul = OpenDecision(step, seats, tuple(given))
         self.actor = actor = seats[given.index(None)]
         if given_actor != actor:
             raise StateError(f"at step `{step}` the actor must be {player_text(actor)}, "
@@ -276,8 +278,8 @@ class MatchSimultaneous(MatchParts):
         """`view(p)["actor"]` while a simultaneous decision is open: p, if p has still to answer;
         else None (who else has answered is no one's business)."""
         assert self.simul is not None           # (view: a decision is open)
-        step, seats, answers = self.simul
-        return player if player in seats and answers[seats.index(player)] is None else None
+        seats = self.simul.seats
+        return player if player in seats and self.simul.answers[seats.index(player)] is None else None
 
 
 def _texts(listed: list) -> set:

@@ -13,6 +13,7 @@ from .codegen import plain_text
 from ..core.errors import EngineFault, StateError
 from ..core.limits import INT_LIMIT, WORK_LIMIT
 from ..core.textsafe import printable
+from .records import Cut
 
 if TYPE_CHECKING:
     from .game import Game
@@ -211,7 +212,7 @@ def _reason(why) -> str:
     return text if len(text) <= REASON_LIMIT else text[:REASON_LIMIT - 1] + "…"
 
 
-def _cuts(raw, components: int) -> tuple:
+def _cuts(raw, components: int) -> tuple[Cut, ...]:
     """The cuts of a determinized copy's base (see Match.sampler), checked: each a question index,
     a one-to-one mapping between components, the components its player saw, a generator seed."""
     if not (isinstance(raw, list) and len(raw) <= 64):
@@ -228,7 +229,7 @@ def _cuts(raw, components: int) -> tuple:
         mapping = {a: b for a, b in pairs}
         if len(mapping) != len(pairs) or sorted(mapping) != sorted(mapping.values()):
             raise StateError("a cut must deal the same components anew, each once")
-        out.append((cut[0], mapping, set(seen), cut[3]))
+        out.append(Cut(cut[0], mapping, set(seen), cut[3]))
     return tuple(out)
 
 

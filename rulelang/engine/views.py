@@ -166,7 +166,7 @@ class MatchViews(MatchParts):
                     entry["key_text"] = game.member_text(z["key"], members[member])  # type: ignore[index]
                 if not visible and known:
                     shown = [{"id": c, "label": self.labels[c],        # (revealed: to everyone)
-                              **({"revealed": True} if self.known[c][1] == "all" else {})}
+                              **({"revealed": True} if self.known[c].to == "all" else {})}
                              for c in items if c in known]
                     if shown:                      # revealed to this player (`reveal`, `look`)
                         entry["known"] = shown

@@ -17,6 +17,7 @@ import random as _random
 from ...core.errors import RuleFault
 from .runtime import _overworked, as_items, player_text
 from .runtime_moves import _move
+from ..records import Cut, Grant, Response, Revealed, Trigger
 from ..visibility import has_others
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
@@ -40,7 +41,7 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     logged as private to the chooser and those who can (see `private_to`). `mine` and `also`: a
     question other seats may answer too (a window answered first): the chooser's own options, and
     [seat, its options] of each other seat (`options` holds them all)."""
-    mapping = cut_here(m) if m.cuts and m.cuts[0][0] == m.pos else None
+    mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
     if m.pos < len(m.answers):
         text = m.answers[m.pos]
         m.pos += 1
@@ -56,7 +57,7 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     question = {"chooser": chooser, "prompt": prompt, "kind": kind,
                 "options": list(options) if mine is None else list(mine),
                 "stack": [dict(f) for f in m.frames],
-                "triggers": [t[4] for t in m.trig]}
+                "triggers": [t.label for t in m.trig]}
     if m.src is not None and (not m.frames or m.frames[-1].get("source") != m.src):
         question["asker"] = m.src                         # a card's hook asks (`run play of c`): that card
     if also:
@@ -69,9 +70,10 @@ def cut_here(m) -> dict:
     from here on the unseen components lie as the copy dealt them, and chance is the copy's own.
     Returns the mapping (real component -> the one now in its place), all cuts here composed."""
     composed: dict = {}
-    while m.cuts and m.cuts[0][0] == m.pos:
-        _, mapping, seen, luck = m.cuts[0]
+    while m.cuts and m.cuts[0].at == m.pos:
+        cut: Cut = m.cuts[0]
         m.cuts = m.cuts[1:]
+        mapping = cut.mapping
         if m.shared == "all":
             m.own()
         where = m.where
@@ -84,9 +86,9 @@ def cut_here(m) -> dict:
                         where[new] = zl
         m.zone_info, m._zone_ids = None, None
         if m.known:
-            m.known = {c: k for c, k in m.known.items() if c in seen}
+            m.known = {c: k for c, k in m.known.items() if c in cut.seen}
         m.named = [(at, mapping.get(c, c)) for at, c in m.named]
-        m._rng, m._rng_state, m.tape = _random.Random(luck), None, ()
+        m._rng, m._rng_state, m.tape = _random.Random(cut.seed), None, ()
         m.seed = None                                       # (as in the copy: it would tell the deal)
         composed = {c: mapping.get(n, n) for c, n in composed.items()} | \
                    {c: n for c, n in mapping.items() if c not in composed}
@@ -386,7 +388,7 @@ def drain(m):
             chooser = order(m) if order is not None else m.current
             options = {}
             for i, t in enumerate(pending):
-                shown = t[4] if t[3] is None or seen_by(m, t[3], chooser) else HIDDEN_ABILITY
+                shown = t.label if t.source is None or seen_by(m, t.source, chooser) else HIDDEN_ABILITY
                 text, k = shown, 2
                 while text in options:           # (two copies of a card: told apart by number)
                     text, k = f"{shown} #{k}", k + 1
@@ -394,12 +396,12 @@ def drain(m):
             i = _answer(m, chooser, "which ability resolves first", options, "order")
         else:
             i = 0
-        fn, args, me, source, label = pending.pop(i)
+        t = pending.pop(i)
         m.work -= 1
         if m.work < 0:
             from .runtime import _overworked
             _overworked()
-        s = _run_effect(m, fn, args, me, source, label)
+        s = _run_effect(m, t.proc, t.args, t.controller, t.source, t.label)
         signal = signal or s
     return signal
 
@@ -444,12 +446,12 @@ def _collect(m, entries, args: tuple) -> None:
         for entry in entries:
             if entry.card is None:
                 if entry.where is None or entry.where(m, *args[:entry.arity]):
-                    m.trig.append((entry.proc, args[:entry.arity], saved, None, entry.label))
+                    m.trig.append(Trigger(entry.proc, args[:entry.arity], saved, None, entry.label))
                 continue
             for c in _holders(m, entry):
                 me = m.me = _controller(m, c)
                 if entry.where is None or entry.where(m, c, *args[:entry.arity]):
-                    m.trig.append((entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.said}"))
+                    m.trig.append(Trigger(entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.said}"))
                 m.me = saved
     finally:
         m.me = saved
@@ -463,7 +465,7 @@ def emit_builtin(m, name: str) -> None:
             for c in _holders(m, entry):
                 me = m.me = _controller(m, c)
                 if entry.where is None or entry.where(m, c):
-                    m.trig.append((entry.proc, (c,), me, c, f"{m.labels[c]}: {entry.said}"))
+                    m.trig.append(Trigger(entry.proc, (c,), me, c, f"{m.labels[c]}: {entry.said}"))
                 m.me = saved
     finally:
         m.me = saved
@@ -512,7 +514,7 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False):
 def _responses(m, wi: int, entries, args: tuple, p: int) -> dict:
     """What player p may respond with in window `wi` now: its own responses declared on the window
     (`respond NAME where C`, shown by their texts), then its cards' responses (shown by the cards'
-    labels). Text -> (ability, its arguments, the card or None)."""
+    labels). Text -> its Response (ability, arguments, card or None)."""
     options: dict = {}
     saved = m.me
     try:
@@ -520,25 +522,25 @@ def _responses(m, wi: int, entries, args: tuple, p: int) -> dict:
         for entry in m.game.code.player_responses[wi]:
             own = args[:entry.arity]
             if entry.where is None or entry.where(m, *own):
-                options.setdefault(entry.label, (entry, own, None))
+                options.setdefault(entry.label, Response(entry, own, None))
         for entry in entries:
             for c in _holders(m, entry):
                 if _controller(m, c) != p:
                     continue
                 full = (c,) + args[:entry.arity]
                 if entry.where is None or entry.where(m, *full):
-                    options.setdefault(m.labels[c], (entry, full, c))
+                    options.setdefault(m.labels[c], Response(entry, full, c))
     finally:
         m.me = saved
     return options
 
 
-def _respond(m, got: tuple, p: int, name: str):
+def _respond(m, got: Response, p: int, name: str):
     """Run the response p chose: a card's, or p's own (then the running effect is named by p)."""
-    entry, full, c = got
+    c, ability = got.card, got.ability
     m.work -= 1
-    label = f"{m.labels[c]}: {name.replace('_', ' ')}" if c is not None else f"{player_text(p)}: {entry.label}"
-    return _run_effect(m, entry.proc, full, p, c, label)
+    label = f"{m.labels[c]}: {name.replace('_', ' ')}" if c is not None else f"{player_text(p)}: {ability.label}"
+    return _run_effect(m, ability.proc, got.args, p, c, label)
 
 
 def _open_first(m, wi: int, name: str, args: tuple, asked: list, always: bool):
@@ -640,7 +642,7 @@ def _grant(m, di: int, args: tuple, amount) -> None:
     """`modify D(args) += E until turn_end`: kept in the match until the turn ends."""
     if type(amount) is not int:
         raise RuleFault("a timed modifier adds a number")
-    m.grants.append([di, list(args), amount])
+    m.grants.append(Grant(di, list(args), amount))
 
 
 def _mods(m, di: int, args: tuple) -> int:
@@ -649,9 +651,9 @@ def _mods(m, di: int, args: tuple) -> int:
     if m.grants:
         key = list(args)
         m.work -= len(m.grants)
-        for d, a, v in m.grants:
-            if d == di and a == key:
-                total += v
+        for g in m.grants:
+            if g.def_index == di and g.args == key:
+                total += g.amount
     for entry in m.game.code.modifiers[di]:
         holders = _holders(m, entry)
         m.work -= len(holders)                 # (each holder's amount is asked: charged)
@@ -673,9 +675,9 @@ def _reveal(m, what, to) -> None:
         if where is None:
             continue
         who, old = new, m.known.get(c)
-        if old is not None and old[0] == list(where):     # known already: to more players now
-            who = "all" if "all" in (old[1], new) else sorted(set(old[1]) | set(new))
-        m.known[c] = (list(where), who)
+        if old is not None and old.zone == list(where):   # known already: to more players now
+            who = "all" if "all" in (old.to, new) else sorted(set(old.to) | set(new))
+        m.known[c] = Revealed(list(where), who)
 
 
 def _forget(m, what) -> None:
@@ -698,12 +700,13 @@ def known_to(m, player: int) -> dict:
     if not m.known:
         return out
     info = _zone_info(m)
-    for c, (zone, who) in m.known.items():
-        if who != "all" and player not in who:
+    for c, revealed in m.known.items():
+        to = revealed.to
+        if to != "all" and player not in to:
             continue
         where = info.get(id(m.where[c]))
-        if where is not None and list(where) == zone:
-            out[c] = zone
+        if where is not None and list(where) == revealed.zone:
+            out[c] = revealed.zone
     return out
 
 

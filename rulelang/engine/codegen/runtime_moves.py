@@ -7,6 +7,7 @@ import weakref
 
 from .runtime import _charge, _fault, _overworked, as_items
 from ...core.limits import COMPONENT_LIMIT
+from ..records import Created
 
 def _move(m, what, dest, bottom: bool) -> None:
     """Move a component, a list of them or a whole zone (in its order) onto `dest`. Each component
@@ -195,7 +196,7 @@ def _add(m, kind: str, made, dest, bottom: bool, key=None) -> None:
     else:
         dest.append(c)
     if m.created is not None:                   # (with where it was made: see Match.origins)
-        m.created.append((kind, row, m.labels[c], key if key is not None else _zone_key(m, dest)))
+        m.created.append(Created(kind, row, m.labels[c], key if key is not None else _zone_key(m, dest)))
     if m.intern is not None:
         m.intern = None                    # components changed: action texts must be rebuilt
 
