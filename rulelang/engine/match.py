@@ -251,8 +251,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
     def refusal(self, text: str) -> str | None:
         """Why the action a player typed is not legal now, in the rules' words (`action A … require C
         else "…"`), for the player to act; None when it is legal, when no action of this step is
-        named so, when some choice of that action is legal (another card, say), or when the rules
-        give no reason. Never raises: it only words an error."""
+        named so, or when the rules give no reason. The reason is the action's as a whole (the rules
+        word it without the parameters), also when another choice of it is legal. Never raises: it
+        only words an error."""
         if self.result is not None or self.pending is not None or self.simul is not None:
             return None
         words = " ".join(str(text).split()).lower()
@@ -260,10 +261,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             legal = self.legal_actions()
             if any(a.text.lower() == words for a in legal):
                 return None
-            offered = {a.name for a in legal}       # (some choice of it is legal: the reason would mislead)
             for name in self.game.refusals.get(self.step, ()):
                 shown = name.replace("_", " ").lower()
-                if name not in offered and (words == shown or words.startswith(shown + " ")):
+                if words == shown or words.startswith(shown + " "):
                     saved, self.me = self.me, self.actor
                     try:
                         reason = self.game.code.defs[f"__refusal_{self.step}_{name}"](self)
