@@ -82,6 +82,6 @@ def test_shadow_hunters_two_people_and_two_bots_at_80x24():
     assert not REPR.search(term.text), REPR.search(term.text)
     assert "P1 gives you Hermit's" in term.text or "you draw Hermit's" in term.text or "hermit" not in term.text
     if ended:
-        end = term.text[term.text.rindex("Game over"):]
+        end = re.sub(r"\n  ", " ", term.text[term.text.rindex("Game over"):])     # (lines wrapped at 80)
         assert re.match(r"Game over: .* wins?\. Why: .*(Hunters win: every Shadow is dead|Shadows win: "
                         r"(every Hunter is dead|3 Neutrals are dead)|wins: ).* The winners: P\d \w", end), end[:300]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import textwrap
 import time
 
 from .bots import bot_seed, make_bot
@@ -223,12 +224,7 @@ class _Session(Drawing, Commands):
                      + ", ".join(f"as {seat_name(s)}" for s in others) + ")")
         self.completions = [self.show_text(a) for a in actions]
         while True:
-            if self.pending_line is not None:     # typed at the hand-over prompt: it counts
-                line, self.pending_line = self.pending_line, None
-                self.say(f"{seat_name(seat)}> {self.show_text(line)}")
-            else:
-                line = self.ask(f"{seat_name(seat)}> ")
-            line = " ".join(line.split())
+            line = " ".join(self.next_line(f"{seat_name(seat)}> ").split())
             if not line:
                 continue
             word, _, argument = line.partition(" ")
@@ -289,7 +285,7 @@ class _Session(Drawing, Commands):
         self.say("  (or back: nothing now)")
         self.completions = [self.show_text(t) for t in texts] + ["back"]
         while True:
-            line = " ".join(self.ask(f"{seat_name(seat)} (out of turn)> ").split())
+            line = " ".join(self.next_line(f"{seat_name(seat)} (out of turn)> ").split())
             if line.lower() in ("", "back"):
                 return True
             text = self.pick(line, texts)
@@ -518,6 +514,9 @@ class _Session(Drawing, Commands):
         and this pass catches what may have slipped through (keeping our line breaks). Colour
         codes are ours, added after that."""
         shown = fit(printable(text, multiline=True), self.encoding)
+        size = self.size()
+        if size is not None:
+            shown = "\n".join(row for line in shown.split("\n") for row in wrap_line(line, size[0]))
         if self.recording is not None:
             self.recording += shown.split("\n")
         self.stdout.write(self.paint(shown, style) + "\n")
@@ -540,6 +539,15 @@ class _Session(Drawing, Commands):
                 raise _Stop("", self.leave())
             raise _Stop("input ended", 0)
         return line
+
+    def next_line(self, prompt: str) -> str:
+        """The next command or action: one typed already (at a hand-over or a pager's prompt: it
+        counts, shown after `prompt`), else a line read after `prompt`."""
+        if self.pending_line is not None:
+            line, self.pending_line = self.pending_line, None
+            self.say(f"{prompt}{self.show_text(line)}")
+            return line
+        return self.ask(prompt)
 
     def read_line(self, prompt: str) -> str | None:
         """A line typed after `prompt`, None at the end of input."""
@@ -593,6 +601,19 @@ class _Session(Drawing, Commands):
             if typed.startswith(verb):
                 found += [verb + name for name in self.names().names() if (verb + name).lower().startswith(typed)]
         return found[state] if state < len(found) else None
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """A line of at most `width` columns as it is; a longer one broken between words (never inside
+    one, nor at a hyphen), its continuation indented under the line's own indent and two more. A
+    line with a word too wide for any line is left to the terminal."""
+    if len(line) <= width:
+        return [line]
+    lead = " " * (len(line) - len(line.lstrip()))
+    if max(len(word) for word in line.split()) > width - len(lead) - 2:
+        return [line]                # (a word wider than the screen, a file's path: the terminal cuts it anyway)
+    return textwrap.wrap(line, width, subsequent_indent=lead + "  ", break_long_words=False,
+                         break_on_hyphens=False) or [line]
 
 
 def learned(match, before: dict, told: int) -> str | None:

@@ -252,7 +252,13 @@ class Drawing:
         screens = pages(rows, (self.size() or (80, 24))[1])
         for i, screen in enumerate(screens):
             self.say("\n".join(screen))
-            if i < len(screens) - 1 and self.ask(MORE).strip().lower().startswith("q"):
+            if i == len(screens) - 1:
+                return
+            typed = " ".join(self.ask(MORE).split())
+            if typed.lower() == "q":
+                return
+            if typed:                # a command or an action typed at the pager: it ends the pager and is run
+                self.pending_line = typed
                 return
 
     def page(self, lines: list[str]) -> None:
@@ -266,7 +272,7 @@ class Drawing:
             lead = " " * (len(line) - len(line.lstrip()))
             if lead or line.startswith("- "):
                 lead += "  " if line.lstrip().startswith("- ") or not line.lstrip().startswith("rules ") else " " * 19
-            rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=True,
+            rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=False,
                                   break_on_hyphens=False) or [""]
         self.page_rows(rows)
 

@@ -486,7 +486,8 @@ class Texts:
 def wrap_text(text: str, width: int, indent: str = "  ") -> str:
     out = []
     for para in str(text).split("\n\n"):
-        out += textwrap.wrap(" ".join(para.split()), width, initial_indent=indent, subsequent_indent=indent) or [""]
+        out += textwrap.wrap(" ".join(para.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False) or [""]
         out.append("")
     return "\n".join(out).rstrip()
 
