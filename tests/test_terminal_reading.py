@@ -78,3 +78,81 @@ def test_a_command_typed_at_the_pager_is_run_when_input_is_piped_too():
     out = piped("regicide", 1, 4, ["rules all", "log", "quit"], bots={})
     assert "-- more: Enter, q to stop --log" in out
     assert re.search(r"-- more: Enter, q to stop --log\nP1> log\nno actions yet", out), out[-1500:]
+
+
+GEMS = """
+game "Gems" {
+  players 2
+  kind Gem { label card }
+  card Gem "Ruby" {}
+  card Gem "Opal" {}
+  card Gem "Jade" {}
+  card Gem "Onyx" {}
+  zone deck: pile, hidden, internal
+  zone hand: set per player, owner
+  zone vault: pile per player, owner
+  setup { create cards Gem in deck  move deck to hand[0] }
+  turn { step s {
+    action stash {
+      choose xs subset of hand[me] size 0..size(hand[me]) prompt "gems to put in your vault" { move xs to vault[me] }
+      end turn
+    }
+    action stack {
+      choose ys order of hand[me] size size(hand[me]) prompt "stack your gems, from the top down" { move ys to vault[me] }
+      end turn
+    }
+    action quit_game { finish draw }
+  } }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def gems():
+    return rulelang.Game(rulelang.compile_source(GEMS, "gems.rules"))
+
+
+def gem_play(game, lines: list[str], screen=(80, 24)) -> str:
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("".join(x + "\n" for x in lines)), out, "gems.rules", screen=screen)
+    return out.getvalue()
+
+
+def test_a_choice_of_several_items_says_how_to_answer_it_and_what_is_picked(gems):
+    """`Portal: minions to put in your hand` said nothing of picking one at a time then `done`, and
+    nothing showed what was picked already, though the list renumbers after each pick."""
+    out = gem_play(gems, ["stash", "Opal", "quit"])
+    first, second = out.split("P1> Opal")[0], out.split("P1> Opal")[1]
+    assert "Pick one at a time, then done (or several at once: 1 2 5" in first
+    assert "Picked so far" not in first
+    assert "Picked so far: Opal" in second.split("P1> quit")[0]
+    out = gem_play(gems, ["stack", "Jade", "quit"])
+    assert "Pick them in order, one at a time" in out and "In order so far: Jade" in out
+
+
+def test_several_numbers_or_names_are_as_many_picks_in_turn(gems):
+    """`1 2 5` gave an error; now it is that many picks, numbered as the list is on screen."""
+    out = gem_play(gems, ["stash", "1 3", "quit"])
+    listed = re.findall(r"(\d)\. (\w+)", out.split("P1> 1 3")[0].split("gems to put in your vault")[-1])
+    names = dict(listed)
+    assert re.search(rf"P1 chooses: {names['1']} .*\nP1 chooses: {names['3']} ", out), out
+    assert f"Picked so far: {names['1']}, {names['3']}" in out
+    out = gem_play(gems, ["stash", "jade, ruby, done", "", "quit"])
+    assert re.search(r"P1> jade, ruby, done\nP1 chooses: Jade \(asked: gems to put in your vault\)\n"
+                     r"P1 chooses: Ruby .*\nP1 chooses: done ", out), out
+    out = gem_play(gems, ["stash", "1 9", "1 1", "ruby, pearl", "log", "quit"])
+    assert "error: there is no choice 9; choose 1-5" in out and "a number is given twice" in out
+    assert "'pearl' is not a legal action" in out and "no actions yet" not in out.split("P1> log")[0]
+    assert re.search(r"P1> log\n  1\. P1: stash\n(?!  2\.)", out), out      # (nothing was picked)
+
+
+def test_a_players_own_secret_answer_is_told_to_them_and_to_nobody_else(gems):
+    """P1's pick from their own hand was echoed to P1 as `P1 makes a secret choice`; P2, who may
+    not see P1's hand, still reads it so (after the hand-over too), and in `log`."""
+    out = gem_play(gems, ["stash", "Opal", "done", "", "log", "quit"])
+    mine, theirs = out.split("Pass the terminal to P2")
+    assert "P1 chooses: Opal (asked: gems to put in your vault)" in mine
+    assert "secret" not in mine
+    assert "Opal" not in theirs
+    assert "P1 makes a secret choice (asked: gems to put in your vault)" in theirs
+    assert "gems to put in your vault → (a secret choice)" in theirs

@@ -28,7 +28,7 @@ from ..core.textsafe import fit, printable
 from .pager import key_of, sections
 from .screen import Texts, Thinking, terminal_size
 from .repl_commands import COMMAND_NAMES, Commands, _Stop
-from .repl_drawing import Drawing
+from .repl_drawing import PICKING, Drawing
 # (names tests and the API have imported from here since before the split: the rendering and rulebook)
 from .render import kind_noun, outcome_headline, plural, render_outcome, render_view, render_zone, seat_name, view_parts  # noqa: F401
 from .rulebook import action_help, rulebook  # noqa: F401
@@ -80,6 +80,7 @@ class _Session(Drawing, Commands):
         self.crossed: list = []              # per undo_stack entry: why undoing to it is refused, or None
         self.on_screen: int | None = None    # the human whose view was shown last
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
+        self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
         self.seen = [0] * self.match.players     # how many of them each seat has had on its screen
         self.last_move: str | None = None    # the last move announced
         self.commands = {"help": self.help, "?": self.help, "rules": self.rules, "log": self.show_log,
@@ -204,7 +205,7 @@ class _Session(Drawing, Commands):
             self.rewind(self.restore(self.undo_stack.pop()),
                         f"{what}\nback to the previous decision of a human player")
             return
-        self.announce(f"{seat_name(seat)} ({bot.kind}) {self.played(action)}")
+        self.announce_move(f"{seat_name(seat)} ({bot.kind})", action)
         told = self.told
         self.tell_public()
         if self.on_screen is not None:       # the player at the terminal: what the move told them alone
@@ -233,6 +234,12 @@ class _Session(Drawing, Commands):
                 command = None
             if command is not None:
                 if command(argument):
+                    return
+                continue
+            question = self.match.question
+            several = self.several(line, actions) if question and question.get("kind") in PICKING else None
+            if several is not None:
+                if several and self.play_several(seat, several):
                     return
                 continue
             action = self.pick(line, actions)
@@ -344,7 +351,7 @@ class _Session(Drawing, Commands):
             self.match = self.restore(before)        # (the engine leaves it so; a match of another make may not)
             return True
         self.recording, self.recording_seat = [], seat     # (for `recap`: from this move to their next)
-        self.announce(f"{seat_name(seat)} {self.played(action)}")
+        self.announce_move(seat_name(seat), action)
         told = self.told
         self.tell_public()
         self.tell_private(seat)              # (still at the terminal: what the move told them alone)
@@ -396,9 +403,21 @@ class _Session(Drawing, Commands):
 
     # -- what happened: moves, answers and messages, each shown only to who may see it ------
 
-    def played(self, action) -> str:
+    def announce_move(self, who: str, action) -> None:
+        """A move, announced: a choice's answer that names a card some player cannot see is said
+        without its text, but in full to the chooser and every human seat that may see it."""
+        public = f"{who} {self.played(action)}"
+        own = {}
+        if self.was_choice and not self.was_secret and self.secret_answer():
+            full = f"{who} {self.played(action, secret=False)}"
+            last = len(self.match.log) - 1
+            own = {p: full for p in range(self.match.players)
+                   if p not in self.bots and self.match.log_for(p)[last] == self.match.log[last]}
+        self.announce(public, own=own)
+
+    def played(self, action, secret: bool | None = None) -> str:
         """How a move is announced to everyone at the terminal. A choice's answer that names a
-        card some player cannot see is announced without its text."""
+        card some player cannot see is announced without its text (`secret` False: with it)."""
         text = str(action)
         if interrupt_seat(text) is not None:                  # an interrupt: `P3: reveal`
             text = text.partition(": ")[2]
@@ -411,7 +430,7 @@ class _Session(Drawing, Commands):
             return f"plays: {printable(text)}"
         asked = self.asked.get(len(self.match.log) - 1)
         to = f" (asked: {printable(asked)})" if asked and not asked.startswith("respond in ") else ""
-        if self.secret_answer():
+        if self.secret_answer() if secret is None else secret:
             return "makes a secret choice" + to
         return f"chooses: {printable(text)}{to}"
 
@@ -457,7 +476,9 @@ class _Session(Drawing, Commands):
         typed = " ".join(self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ").split())
         if typed:                            # (typed already: the next prompt's answer, not lost)
             self.pending_line = typed
-        missed = self.events[self.seen[seat]:]
+        start = self.seen[seat]
+        missed = [(self.own_events.get(i, {}).get(seat, line), style)
+                  for i, (line, style) in enumerate(self.events[start:], start)]
         if missed and self.seen[seat]:
             self.say(f"Since {seat_name(seat)}'s last move:", "dim")
         for line, style in missed:
@@ -485,11 +506,14 @@ class _Session(Drawing, Commands):
     def player_kind(self, seat: int) -> str:
         return f"{self.bots[seat].kind} bot" if seat in self.bots else "human"
 
-    def announce(self, line: str, style: str = "move") -> None:
+    def announce(self, line: str, style: str = "move", own: dict[int, str] | None = None) -> None:
+        """A line for everyone at the terminal (`own`: the line as some seats may read it instead)."""
         self.events.append((line, style))
+        if own:
+            self.own_events[len(self.events) - 1] = own
         if style == "move" and not line.startswith("  "):
             self.last_move = line
-        self.say(line, style)
+        self.say((own or {}).get(self.on_screen, line) if self.on_screen is not None and not self.watching else line, style)
 
     def error(self, text: str) -> None:
         self.say(f"error: {text}", "error")

@@ -15,6 +15,8 @@ from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view
 from .rulebook import component_texts, rulebook
 from .screen import changes, fit_screen, without_internal
 
+PICKING = ("subset", "order")        # questions answered one pick at a time, then `done`
+
 
 class Drawing:
     """What the session draws; `_Session` (repl.py) is made of these, `Commands` and its own loop."""
@@ -34,6 +36,7 @@ class Drawing:
         parts = view_parts(view, width)
         texts = [self.show_text(a) for a in actions] if actions else []
         self.add_option_texts(view, texts, width)
+        parts["choice"] = parts["choice"] + self.picking_lines(view, seat, width)
         cause, pointers = self.cause_texts(view, seat, width)
         if cause:
             parts["choice_short"] = parts["choice"] + pointers
@@ -103,6 +106,35 @@ class Drawing:
             short = names.short(text, room) if room > 12 else None
             if short:
                 texts[i] = f"{text} — {short}"
+
+    def picking_lines(self, view: dict, seat: int, width: int) -> list[str]:
+        """Under a question answered one pick at a time (a subset, an order): how to answer it, and
+        what the chooser has picked so far (the list renumbers after each pick)."""
+        choice = view.get("choice")
+        if not choice or choice.get("chooser") != seat or choice.get("kind") not in PICKING:
+            return []
+        if choice["kind"] == "order":
+            how = "Pick them in order, one at a time (or several at once: 1 2 5, or names with commas)."
+        else:
+            how = "Pick one at a time, then done (or several at once: 1 2 5, or names with commas)."
+        lines = _wrapped(how, width)
+        picked = self.picks_so_far(seat, str(choice.get("prompt") or ""))
+        if picked:
+            lines += _wrapped(("In order so far: " if choice["kind"] == "order" else "Picked so far: ")
+                              + ", ".join(printable(x) for x in picked), width)
+        return lines
+
+    def picks_so_far(self, seat: int, prompt: str) -> list[str]:
+        """The answers `seat` gave just now to the question `prompt`, as that seat may read them:
+        the picks made of the subset (or order) it is picking."""
+        log = self.match.log_for(seat)
+        out = []
+        i = len(log) - 1
+        while i >= 0 and self.asked.get(i) == prompt and log[i] not in ("done", "pass") \
+                and (self.log_meta.get(i) or (None,))[0] == seat:
+            out.append(log[i])
+            i -= 1
+        return out[::-1]
 
     def cause_texts(self, view: dict, seat: int, width: int) -> tuple[list[str], list[str]]:
         """Under a decision, the rules text of the card whose ability asks it, when the player may
