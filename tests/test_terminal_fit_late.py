@@ -108,7 +108,7 @@ def test_a_paged_turn_keeps_the_status_beside_the_page(games):
     lines, _ = screen(game, match, (120, 40))
     assert len(lines) <= 36, "\n".join(lines)
     body = "\n".join(lines)
-    assert re.search(r"… \d+ more choices: type more", body), body
+    assert re.search(r"… \d+ more(?: choices: type more|; every kind: .*: type more KIND)", body), body
     assert "(the status: type status)" not in body
     assert re.search(r"^  Players: P1: \d+ points?, \d+ pieces?, \d+ coins?", body, re.M), body
     assert "Event: " in body

@@ -123,11 +123,11 @@ def test_a_choice_of_several_items_says_how_to_answer_it_and_what_is_picked(gems
     nothing showed what was picked already, though the list renumbers after each pick."""
     out = gem_play(gems, ["stash", "Opal", "quit"])
     first, second = out.split("P1> Opal")[0], out.split("P1> Opal")[1]
-    assert "Pick one at a time, then done (or several at once: 1 2 5" in first
+    assert "(pick one at a time, then done; several at once: 1 2 5)" in first
     assert "Picked so far" not in first
     assert "Picked so far: Opal" in second.split("P1> quit")[0]
     out = gem_play(gems, ["stack", "Jade", "quit"])
-    assert "Pick them in order, one at a time" in out and "In order so far: Jade" in out
+    assert "(pick them in order, one at a time; several at once: 1 2 5)" in out and "In order so far: Jade" in out
 
 
 def test_several_numbers_or_names_are_as_many_picks_in_turn(gems):
@@ -156,3 +156,36 @@ def test_a_players_own_secret_answer_is_told_to_them_and_to_nobody_else(gems):
     assert "Opal" not in theirs
     assert "P1 makes a secret choice (asked: gems to put in your vault)" in theirs
     assert "gems to put in your vault → (a secret choice)" in theirs
+
+
+def test_a_paged_list_of_choices_names_every_kind_of_action_on_its_first_page():
+    """Dozen War's first screen listed only moves (`… 89 more choices`): the attack was choice 40 of
+    46, and nothing said there was one. Now the first page names each kind with its count, and
+    `more attack` lists that kind (by the numbers of the whole list)."""
+    import random
+    game = rulelang.load(DOZEN_WAR)
+    match = game.new_match(2, seed=3)
+    rng = random.Random(3)
+    for _ in range(3000):
+        actions = match.legal_actions()
+        names = [getattr(a, "name", None) for a in actions]
+        if match.current_player == 0 and match.question is None and "attack" in names and len(actions) > 30 \
+                and names.index("attack") > 25:
+            break
+        match.apply(rng.choice(actions))
+    else:
+        raise AssertionError("no such position")
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {1: "random"}, io.StringIO("more attack\nquit\n"), out, DOZEN_WAR, match=match,
+             screen=(80, 24), pager=True)
+    text = out.getvalue()
+    screen = text[:text.index("P1> more attack")]
+    assert "more choices" in screen
+    counts = {n: names.count(n) for n in set(names)}
+    line = re.search(r"every kind: (.*)$", screen, re.M)
+    assert line, screen
+    assert f"attack ({counts['attack']})" in line.group(1) and f"move ({counts['move']})" in line.group(1)
+    listed = text[text.index("P1> more attack") + len("P1> more attack\n"):text.index("P1> quit")].strip().split("\n")
+    numbers = [i for i, n in enumerate(names, 1) if n == "attack"]
+    assert [int(x.split(".")[0]) for x in listed] == numbers, listed
+    assert all(" attack " in f" {x} " for x in listed), listed

@@ -230,8 +230,8 @@ class _Session(Drawing, Commands):
                 continue
             word, _, argument = line.partition(" ")
             command = self.commands.get(word.lower())
-            if word.lower() in REDRAW and argument:     # `hand over …`: an action's text, not a command
-                command = None
+            if word.lower() in REDRAW and argument and not (word.lower() == "more" and self.kind_named(argument)):
+                command = None                  # `hand over …`: an action's text, not a command (but `more attack`)
             if command is not None:
                 if command(argument):
                     return

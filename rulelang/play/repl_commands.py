@@ -32,7 +32,9 @@ Commands:
   board, table, hand, status
                draw again: the board (and its key), the table, your own cards,
                the status
-  more         every choice, one a line
+  more         every choice, one a line; more KIND: those of one kind of action
+               (more attack)
+  1 2 5        several picks at once, where you pick one at a time then done
   clear        clear the screen and draw your decision again
   recap        what happened since your last move (the other players' turns)
   log          list the actions played so far, with the questions answered

@@ -13,7 +13,7 @@ from ..core.textsafe import printable
 from .pager import MORE, find_section, overview, pages
 from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view_parts
 from .rulebook import component_texts, rulebook
-from .screen import changes, fit_screen, without_internal
+from .screen import action_kinds, changes, fit_screen, kind_of, without_internal
 
 PICKING = ("subset", "order")        # questions answered one pick at a time, then `done`
 
@@ -114,9 +114,9 @@ class Drawing:
         if not choice or choice.get("chooser") != seat or choice.get("kind") not in PICKING:
             return []
         if choice["kind"] == "order":
-            how = "Pick them in order, one at a time (or several at once: 1 2 5, or names with commas)."
+            how = "(pick them in order, one at a time; several at once: 1 2 5)"
         else:
-            how = "Pick one at a time, then done (or several at once: 1 2 5, or names with commas)."
+            how = "(pick one at a time, then done; several at once: 1 2 5)"
         lines = _wrapped(how, width)
         picked = self.picks_so_far(seat, str(choice.get("prompt") or ""))
         if picked:
@@ -188,13 +188,28 @@ class Drawing:
         self.page_drawn(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"])
         return False
 
-    def more(self, _argument: str) -> bool:
+    def more(self, argument: str) -> bool:
+        """`more`: every choice, one a line; `more KIND`: those of one kind (`more attack`), by
+        their numbers in the whole list."""
         texts = [self.show_text(a) for a in self.offered]
         if not texts:
             self.say("nothing to choose now")
             return False
-        self.page([f"  {n}. {t}" for n, t in enumerate(texts, 1)])
+        kind = self.kind_named(argument)
+        self.page([f"  {n}. {t}" for n, (a, t) in enumerate(zip(self.offered, texts), 1)
+                   if kind is None or kind_of(a) == kind])
         return False
+
+    def kind_named(self, typed: str) -> str | None:
+        """The kind of action offered now that `typed` names (exactly, or the start of one); None: none."""
+        typed = " ".join(typed.lower().replace("_", " ").split())
+        kinds = [k for k, _ in action_kinds(self.offered)]
+        if not typed:
+            return None
+        if typed in kinds:
+            return typed
+        starts = [k for k in kinds if k.startswith(typed)]
+        return starts[0] if len(starts) == 1 else None
 
     def recap(self, _argument: str) -> bool:
         """`recap`: the lines said from the last move of the player at the terminal to their decision now."""

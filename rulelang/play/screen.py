@@ -136,6 +136,33 @@ def action_lines(groups, width: int) -> list[str]:
     return lines
 
 
+def kind_of(action) -> str:
+    """An action's kind as people read it: its name, `_` as a space ("" for an answer)."""
+    name = getattr(action, "name", None)
+    return " ".join(str(name).replace("_", " ").split()) if name else ""
+
+
+def action_kinds(actions: list) -> list[tuple[str, int]]:
+    """The kinds of action offered (by the action's name, `_` read as a space) and how many of each,
+    by name; [] when there are fewer than two kinds (the answers to one question)."""
+    counts: Counter = Counter(kind_of(a) for a in actions if kind_of(a))
+    return sorted(counts.items()) if len(counts) > 1 else []
+
+
+def more_lines(left: int, kinds: list[tuple[str, int]], width: int) -> list[str]:
+    """Under a page of choices: how many more, and every kind of action with its count (`attack (6)
+    · dig (2) · move (38)`), so that each kind is known though most are on later pages; one line
+    when it fits."""
+    if not kinds:
+        return [f"  … {left} more choices: type more (or a number, or the start of a text)"]
+    listed = " · ".join(f"{k} ({n})" for k, n in kinds)
+    one = f"  … {left} more; every kind: {listed}: type more KIND"
+    if len(one) <= width:
+        return [one]
+    return pack(["every kind: " + listed.split(" · ")[0]] + listed.split(" · ")[1:], width) + [
+        f"  … {left} more choices: type more, or more KIND (more {kinds[0][0]})"]
+
+
 def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
     """The lines of one decision's screen (see `_fit`). The rules text of the card whose ability
     asks (under the question; `parts["choice_short"]`: the question with a line saying where
@@ -180,6 +207,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     table = pack([v for v, r in zip(parts["values"], value_ranks) if r == 1], width)
     rest = pack([v for v, r in zip(parts["values"], value_ranks) if r not in (0, 1)], width)
     grouped = action_lines(group_actions(actions, texts), width)
+    kinds = action_kinds(actions)
     if len(grouped) >= len(plain):
         grouped = plain
 
@@ -189,7 +217,9 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
             return lines, False
         left = len(actions) - max((int(m.group(1)) for line in shown for m in re.finditer(r"(?:^ +|→ |· )(\d+)\.", line)),
                                   default=0)
-        return lines + [f"  … {left} more choices: type more (or a number, or the start of a text)"], True
+        if kinds:
+            return lines + more_lines(left, kinds, width), True
+        return lines + more_lines(left, [], width), True
 
     def cut(lines: list[str], room: int, what: str) -> list[str]:
         """`lines` in at most `room` lines, the last saying where the rest is (`what`: status, table)."""
@@ -234,7 +264,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     status = cut(rest, max(0, min(len(rest), (left - 1) // 3)), "status")
     if left - 1 - len(status) < 3:                    # (a page of 3 comes first)
         status = []
-    page = max(3, left - 1 - len(status))
+    page = max(3, left - len(more_lines(len(actions), kinds, width)) - len(status))
     if len(grouped) <= page + 1:                      # (the line saying there are more would take as much room)
         return screen(cut(rest, left - len(grouped), "status"), grouped)
     return screen(status, grouped[:page], more=True)
