@@ -92,7 +92,7 @@ game "Gems" {
   zone hand: set per player, owner
   zone vault: pile per player, owner
   setup { create cards Gem in deck  move deck to hand[0] }
-  turn { step s {
+  turn { step sort_gems {
     action stash {
       choose xs subset of hand[me] size 0..size(hand[me]) prompt "gems to put in your vault" { move xs to vault[me] }
       end turn
@@ -189,3 +189,18 @@ def test_a_paged_list_of_choices_names_every_kind_of_action_on_its_first_page():
     numbers = [i for i, n in enumerate(names, 1) if n == "attack"]
     assert [int(x.split(".")[0]) for x in listed] == numbers, listed
     assert all(" attack " in f" {x} " for x in listed), listed
+
+
+def test_the_header_names_the_step_in_words_and_not_while_a_question_is_asked(gems):
+    out = gem_play(gems, ["stash", "quit"])
+    first, asked = out.split("P1> stash")
+    assert "· step sort gems ·" in first and "sort_gems" not in out
+    assert "== Gems · turn 1 · P1's turn · you are P1\n" in asked       # (the prompt says what is going on)
+
+
+def test_a_screen_that_leaves_zones_out_names_them_and_no_command_that_shows_nothing():
+    """Valgarð has no cards: `(the table: type table; your own cards: hand)` named cards and a
+    command for them. Now the line names the zones left out, for `table`."""
+    out = piped("valgard", 2, 5, ["1", "1", "1", "quit"])
+    assert "your own cards" not in out and "hand" not in out
+    assert "\n  (reserve, fallen: type table)\n" in out, out

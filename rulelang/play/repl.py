@@ -221,8 +221,7 @@ class _Session(Drawing, Commands):
         self.take_terminal(seat, actions)
         others = self.interrupters(seat)
         if others:
-            self.say("  (another player may act now, out of turn: "
-                     + ", ".join(f"as {seat_name(s)}" for s in others) + ")")
+            self.say(self.out_of_turn_line(others))
         self.completions = [self.show_text(a) for a in actions]
         while True:
             line = " ".join(self.next_line(f"{seat_name(seat)}> ").split())
@@ -266,6 +265,19 @@ class _Session(Drawing, Commands):
         if not self.game.has_interrupts or self.match.question is not None:
             return []
         return [s for s in range(self.match.players) if s != seat and s not in self.bots]
+
+    def out_of_turn_line(self, others: list[int]) -> str:
+        """Who else at the terminal may act now, and what the rules let anyone do out of turn (the
+        any-time actions the rule file declares: never what one of them could do now, which might
+        tell a secret)."""
+        who = ", ".join(seat_name(s) for s in others)
+        steps = (getattr(self.game, "ir", None) or {}).get("steps", [])
+        names = list(dict.fromkeys(a["name"].replace("_", " ") for s in steps if s["name"].startswith("__")
+                                   for a in s["actions"]))
+        if not names:
+            return f"  (another player may act now, out of turn: {', '.join(f'as {seat_name(s)}' for s in others)})"
+        what = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        return f"  (out of turn, {who} may act: {printable(what)}; type as {seat_name(others[0])})"
 
     def interrupt(self, argument: str) -> bool:
         """`as P3`: P3 takes the terminal to use an any-time action while another player is to act.

@@ -22,7 +22,8 @@ Choose an action by its number, its text, or the start of its text or of a word
 in it, when only one action has it (any case: `outbreak` for `act Outbreak`).
 Commands:
   help, ?      show this text
-  help ACTION  what an action does and when it is allowed (help play)
+  help ACTION  what an action does and when it is allowed (help play; help play
+               full: the rule as the rule file writes it, for rule authors)
   help NAME, look NAME
                the rules text of a card, character, piece… (Tab completes names)
   rules        the basics (how to win, a turn) and a list of sections; at a
@@ -67,7 +68,9 @@ class Commands:
     def help(self, argument: str) -> bool:
         if argument.strip():
             about = command_help(argument.strip())
-            text = action_help(self.game, argument.strip(), self.match, self.rules_path())
+            wanted = " ".join(argument.split())
+            full = wanted.lower().endswith(" full")        # `help ACTION full`: the rule as written too
+            text = action_help(self.game, wanted[:-5] if full else wanted, self.match, self.rules_path(), authors=full)
             if about and text.startswith("error: no action"):      # `help rules`: the command (no action so named)
                 self.say(about)
                 return False

@@ -238,7 +238,10 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
         return screen(cut(rest, room, "status"), grouped)
     # 2. ... the zones that are not the viewer's giving way too, then the table's values
     status = cut(rest, 1, "status")
-    collapsed = pack(own_zones, width) + ["  (the table: type table; your own cards: hand)"]
+    hidden_names = list(dict.fromkeys(re.split(r" \(|:", z)[0] for z, r in zip(parts["zones"], zone_ranks) if r != 0))
+    note = f"  ({', '.join(hidden_names)}: type table)"          # (only when `table` would show something)
+    note = note if len(note) <= width else "  (the other zones: type table)"
+    collapsed = pack(own_zones, width) + ([note] if hidden_names else [])
     if len(collapsed) < len(zones):
         zones = collapsed
         room = budget - fixed - total(zones, table, status, grouped)
@@ -255,7 +258,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     page_room = len(grouped) if len(grouped) <= 4 else 4      # (a page of 3 and its line: room for 4 lines)
     if len(table) > avail - page_room - len(zones):
         table = cut(table, avail - page_room - len(zones), "table")
-        if table == ["  (the table: type table)"] and zones and zones[-1] == collapsed[-1]:
+        if table == ["  (the table: type table)"] and zones and collapsed and zones[-1] == collapsed[-1]:
             table = []                                # (the line about the zones says it)
     left = avail - total(zones, table)
     if left < min(len(grouped), 4) and len(zones) > 1:   # (last of all, the viewer's own zones: a line)
