@@ -204,3 +204,45 @@ def test_a_screen_that_leaves_zones_out_names_them_and_no_command_that_shows_not
     out = piped("valgard", 2, 5, ["1", "1", "1", "quit"])
     assert "your own cards" not in out and "hand" not in out
     assert "\n  (reserve, fallen: type table)\n" in out, out
+
+
+BURN = """
+game "Burn" {
+  players 2
+  kind Gem { label card }
+  card Gem "Ruby" {}
+  card Gem "Opal" {}
+  card Gem "Jade" {}
+  card Gem "Onyx" {}
+  card Gem "Pearl" {}
+  card Gem "Topaz" {}
+  zone deck: pile, hidden
+  zone ash: pile, public, internal
+  zone vault: pile, hidden, internal
+  zone hand: set per player, owner
+  zone box: set per player, owner
+  setup { create cards Gem in deck  move top(deck, 2) to hand[0] }
+  turn { step s {
+    action burn { move top(deck, 1) to ash }
+    action bury { move top(deck, 1) to vault }
+    action keep { choose xs subset of hand[me] size 0..2 prompt "gems to keep" { move xs to box[me] } }
+    action quit_game { finish draw }
+  } }
+}
+"""
+
+
+def test_a_card_leaving_the_screen_says_where_it_went_and_a_moved_card_is_never_dropped():
+    """`1 card left deck` when the card went to a zone the screen does not show (an internal
+    pile): it is named when the reader may see it there, else where it went is said; and the
+    answer `Pearl` (the action's own text) went missing from `Topaz: hand (P1) → box (P1)`."""
+    game = rulelang.Game(rulelang.compile_source(BURN, "burn.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("burn\nbury\nkeep\nTopaz\nPearl\nquit\n"), out, "burn.rules")
+    text = out.getvalue()
+    burnt = text.split("P1> burn\n")[1].split("P1> bury")[0]
+    assert re.search(r"  · \w+: deck → ash\n", burnt), burnt
+    buried = text.split("P1> bury\n")[1].split("P1> keep")[0]
+    assert "  · 1 card left deck for vault\n" in buried, buried
+    kept = text.split("P1> Pearl\n")[1]
+    assert "  · Topaz, Pearl: hand (P1) → box (P1)\n" in kept, kept

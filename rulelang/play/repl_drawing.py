@@ -240,7 +240,7 @@ class Drawing:
         if seat is None or seat in self.bots and not self.watching:
             return None
         try:
-            return seat, self.screen_view(seat)
+            return seat, self.match.view(seat)       # (with what is `internal`: where a card went)
         except RuleRuntimeError:
             return None
 
@@ -251,7 +251,7 @@ class Drawing:
             return
         seat, seen = before
         try:
-            after = self.screen_view(seat)
+            after = self.match.view(seat)
         except RuleRuntimeError:
             return
         said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])

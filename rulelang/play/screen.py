@@ -290,13 +290,43 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
     """What an action changed that a player can see, one line per kind of change: components moved
     (`Gnome: field → discard (P1)`), drawn or hidden, revealed, gone or new; pieces on the board;
     values (`damage: P2 0 → 2`). Left out: what `said` (the action's text and the messages it
-    wrote) already names."""
+    wrote) already names. The views may hold what the rules keep `internal`: it is off screen, but
+    says where a card went that left the screen (`1 card left deck (P1) for discard`)."""
+    inward = _internal_arrivals(before, after, seat_name)
+    before, after = without_internal(before), without_internal(after)
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     moves, gone, came, revealed, hidden_out, hidden_in = _matched(before, after, b_where, b_hidden, b_labels,
                                                                   a_where, a_hidden, a_labels)
-    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower())
+    for label, frm in list(gone):             # a card seen before, now in an internal zone
+        dest = next((d for d in inward if label in d[1]), None)
+        if dest is not None and not re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", said.lower()):
+            dest[1].remove(label)
+            dest[2] -= 1
+            gone.remove((label, frm))
+            moves.append((label, frm, dest[0]))
+    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), inward)
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     return [printable(x) for x in lines]
+
+
+def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
+    """For each zone the rules keep `internal` that gained cards: [its title, the labels of the
+    cards that came into it that the reader sees there, how many came in all]."""
+    out = []
+    was = {zone_title(z, seat_name): z for z in before["zones"] if z.get("internal")}
+    for z in after["zones"]:
+        title = zone_title(z, seat_name)
+        old = was.get(title)
+        if not z.get("internal") or old is None:
+            continue
+        if z["cards"] is not None and old["cards"] is not None:
+            ids = {c["id"] for c in old["cards"]}
+            labels = [c["label"] for c in z["cards"] if c["id"] not in ids]
+            if labels:
+                out.append([title, labels, len(labels)])
+        elif (z["count"] or 0) > (old["count"] or 0):
+            out.append([title, [], z["count"] - old["count"]])
+    return out
 
 
 def _places(view: dict, seat_name):
@@ -378,8 +408,10 @@ def _board_changes(before: dict, after: dict) -> tuple[list, list]:
     return gone, came
 
 
-def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str) -> list[str]:
-    """A line per kind of change, leaving out what `told` (the action's text and messages) names."""
+def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, inward=()) -> list[str]:
+    """A line per kind of change, leaving out what `told` (the action's text and messages) names:
+    a line of moved cards is left out when it names every one of them, never shortened. `inward`:
+    the internal zones cards went into (`_internal_arrivals`), to say where a hidden card went."""
     lines = []
     grouped: dict = {}
     for label, frm, to in moves:
@@ -389,9 +421,8 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str) -
         return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", told))
 
     for (frm, to), labels in grouped.items():
-        fresh = [x for x in labels if not named(x) or len(x) == 1 and not named(to.split(",")[0])]
-        if fresh:
-            lines.append(f"{join_labels(fresh)}: {frm} → {to}")
+        if not all(named(x) and (len(x) > 1 or named(to.split(",")[0])) for x in labels):
+            lines.append(f"{join_labels(labels)}: {frm} → {to}")
     for src in hidden_out:
         for dst in hidden_in:
             k = min(hidden_out[src], hidden_in[dst])
@@ -408,6 +439,16 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str) -
         if not named(label):
             lines.append(f"{label}: new in {to}")
     for src, k in hidden_out.items():
+        for dest in inward:                   # into a zone off screen: named if the reader sees it there
+            if k > 0 and dest[2] > 0:
+                n = min(k, dest[2])
+                shown, dest[1] = dest[1][:n], dest[1][n:]
+                k, dest[2] = k - n, dest[2] - n
+                if len(shown) == n:
+                    if not all(named(x) for x in shown):        # (`play Gnome`: said already)
+                        lines.append(f"{join_labels(shown)}: {src} → {dest[0]}")
+                else:
+                    lines.append(f"{n} {'card' if n == 1 else 'cards'} left {src} for {dest[0]}")
         if k > 0:
             lines.append(f"{k} {'card' if k == 1 else 'cards'} left {src}")
     for dst, k in hidden_in.items():
