@@ -246,3 +246,11 @@ def test_a_card_leaving_the_screen_says_where_it_went_and_a_moved_card_is_never_
     assert "  · 1 card left deck for vault\n" in buried, buried
     kept = text.split("P1> Pearl\n")[1]
     assert "  · Topaz, Pearl: hand (P1) → box (P1)\n" in kept, kept
+
+
+def test_the_terminals_own_counts_read_in_the_singular_for_one():
+    from rulelang.play.screen import more_lines
+    assert more_lines(1, [], 80) == ["  … 1 more choice: type more (or a number, or the start of a text)"]
+    assert more_lines(2, [], 80)[0].startswith("  … 2 more choices: ")
+    many = more_lines(1, [("attack with the cavalry of the north", 6), ("move the infantry", 38)], 60)
+    assert many[-1].startswith("  … 1 more choice: ") and all(len(x) <= 60 for x in many), many

@@ -154,13 +154,13 @@ def more_lines(left: int, kinds: list[tuple[str, int]], width: int) -> list[str]
     · dig (2) · move (38)`), so that each kind is known though most are on later pages; one line
     when it fits."""
     if not kinds:
-        return [f"  … {left} more choices: type more (or a number, or the start of a text)"]
+        return [f"  … {left} more {'choice' if left == 1 else 'choices'}: type more (or a number, or the start of a text)"]
     listed = " · ".join(f"{k} ({n})" for k, n in kinds)
     one = f"  … {left} more; every kind: {listed}: type more KIND"
     if len(one) <= width:
         return [one]
     return pack(["every kind: " + listed.split(" · ")[0]] + listed.split(" · ")[1:], width) + [
-        f"  … {left} more choices: type more, or more KIND (more {kinds[0][0]})"]
+        f"  … {left} more {'choice' if left == 1 else 'choices'}: type more, or more KIND (more {kinds[0][0]})"]
 
 
 def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
