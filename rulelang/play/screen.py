@@ -159,8 +159,10 @@ def more_lines(left: int, kinds: list[tuple[str, int]], width: int) -> list[str]
     one = f"  … {left} more; every kind: {listed}: type more KIND"
     if len(one) <= width:
         return [one]
+    last = f"  … {left} more {'choice' if left == 1 else 'choices'}: type more, or more KIND"
+    example = f" (more {kinds[0][0]})"
     return pack(["every kind: " + listed.split(" · ")[0]] + listed.split(" · ")[1:], width) + [
-        f"  … {left} more {'choice' if left == 1 else 'choices'}: type more, or more KIND (more {kinds[0][0]})"]
+        last + example if len(last + example) <= width else last]
 
 
 def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
