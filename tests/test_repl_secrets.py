@@ -36,9 +36,10 @@ def test_an_answer_is_repeated_only_once_every_player_can_see_its_card():
     run_repl(game2, 2, 1, {}, {1: "random"}, io.StringIO("stash\nRuby\nlog\nquit\n"), out, "hide.rules")
     text = out.getvalue()
     after = text[text.index("P1> Ruby") + len("P1> Ruby"):]
-    assert "makes a secret choice" in after                      # …here still in the hand
-    # P1's own log: P1 chose it, so P1 reads it; nowhere else is it named
-    assert [line for line in after.splitlines() if "Ruby" in line] == ["  hand (P1): 2 cards: Ruby, Onyx", "  2. P1: keep which? → Ruby"]
+    # …here still in the hand: P1 chose it, so P1 reads it (issue 28: their own answer is told to them);
+    # the others read it as a secret choice (tests/test_terminal_reading.py), and the log keeps it so
+    assert [line for line in after.splitlines() if "Ruby" in line] == [
+        "P1 chooses: Ruby (asked: keep which?)", "  hand (P1): 2 cards: Ruby, Onyx", "  2. P1: keep which? → Ruby"]
     assert game2.new_match(2, 1).log_for(1) == []
     m = game2.new_match(2, 1)
     m.apply("stash"), m.apply("Ruby")

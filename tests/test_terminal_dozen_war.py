@@ -48,7 +48,7 @@ def test_dozen_war_against_a_bot_at_80x24():
     term.expect(PROMPT)
     seen: set[str] = set()
     for turn in range(70):
-        term.line("end turn" if turn % 5 == 4 and "end turn" in "\n".join(screen) else "1")
+        term.line("end turn" if turn % 5 == 4 and re.search(r"\d\. end turn", "\n".join(screen)) else "1")
         found = term.expect(rf"(?:{PROMPT}|Game over)")
         if found.group() == "Game over":
             break

@@ -78,7 +78,7 @@ def test_smash_ups_table_stays_whole_beside_a_page_of_choices_and_table_redraws_
     for line in bases:
         assert line in body, (line, body)
     assert "more lines of table" not in body
-    assert re.search(r"… \d+ more choices: type more", body), body
+    assert re.search(r"… \d+ more(?: choices: type more|; every kind: .*: type more KIND)", body), body
     term.line("table")                                # the table as the player knows it: the bases too
     start = term.expect(r"table\n== ").end()
     found = term.expect(PROMPT)
@@ -139,7 +139,7 @@ def test_the_out_of_turn_line_is_counted_in_the_screen(tmp_path):
     term = sized("play", str(ROOT / "games" / "shadow_hunters.rules"), "--seed", "0", "--players", "4",
                  columns=80, lines=24)
     screen, _ = first_screen(term)
-    assert screen[-1] == "  (another player may act now, out of turn: as P2, as P3, as P4)", screen
+    assert screen[-1] == "  (out of turn, P2, P3, P4 may act: reveal or ability; type as P2)", screen
     assert len(screen) <= 20, "\n".join(screen)
     assert "You are Werewolf" in "\n".join(screen)
     leave(term)
@@ -154,7 +154,7 @@ def test_a_long_dozen_war_turn_keeps_its_status_beside_the_page(tmp_path):
     screen, _ = first_screen(term)
     body = "\n".join(screen)
     assert len(screen) <= 36 and all(len(x) <= 120 for x in screen), body
-    assert re.search(r"… \d+ more choices: type more", body), body
+    assert re.search(r"… \d+ more(?: choices: type more|; every kind: .*: type more KIND)", body), body
     assert "(the status: type status)" not in body
     assert re.search(r"^  Players: P1: \d+ points?, \d+ pieces?, \d+ coins?", body, re.M), body
     assert "Event: " in body

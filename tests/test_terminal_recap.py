@@ -143,11 +143,14 @@ def test_the_end_says_why_right_above_the_result(race):
 
 # -- 5. help ACTION for players first, then for rule authors; a word's start picks a choice -------
 
-def test_help_action_puts_the_rule_text_last_labelled_for_rule_authors(race, tmp_path):
+def test_help_action_gives_the_rule_text_for_rule_authors_only_when_asked_in_full(race, tmp_path):
     path = tmp_path / "race.rules"
     path.write_text(RACE, encoding="utf-8")
-    out = play(race, ["help take", "quit"], source=str(path))
-    text = between(out, "P1> help take\n", "P1> quit")
+    out = play(race, ["help take", "help take full", "quit"], source=str(path))
+    text = between(out, "P1> help take\n", "P1> help take full")
+    assert "take(c in pool)" not in text        # (issue 28: not the last thing a player reads)
+    assert text.index("Take a chip from the pool.") < text.index("(for rule authors, the rule as written: help take full)")
+    text = between(out, "P1> help take full\n", "P1> quit")
     assert text.index("Take a chip from the pool.") < text.index(
         "for rule authors, as the rules write it: take(c in pool) require c.v > 0")
 

@@ -143,15 +143,15 @@ def test_every_game_explains_itself(path):
 def test_rules_and_help_at_the_terminal():
     game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
     out = io.StringIO()
-    run_repl(game, 1, 3, {}, {}, io.StringIO("rules\nhelp play\n? flip jester\nhelp dance\nquit\n"), out,
+    run_repl(game, 1, 3, {}, {}, io.StringIO("rules\nhelp play full\n? flip jester full\nhelp dance\nquit\n"), out,
              str(ROOT / "games" / "regicide.rules"))
     text = out.getvalue()
-    after_rules = text.split("P1> rules\n")[1].split("P1> help play")[0]
+    after_rules = text.split("P1> rules\n")[1].split("P1> help play full")[0]
     assert after_rules.startswith("Regicide\n========\n") and "How to win" in after_rules
-    play = text.split("P1> help play\n")[1].split("P1> ")[0]
+    play = text.split("P1> help play full\n")[1].split("P1> ")[0]
     assert play.startswith("play CARDS (at step play)\n\nOne card; an Ace with one other card")
     assert "as the rules write it: play(cards subset of hand[me] size 1..4) require valid_play(cards)" in play
-    flip = text.split("P1> ? flip jester\n")[1].split("P1> ")[0]
+    flip = text.split("P1> ? flip jester full\n")[1].split("P1> ")[0]
     assert flip.count("flip jester (at step") == 2 and "not paying" in flip
     assert "error: no action `dance`; the actions are: discard, flip jester, next turn, play, yield" in text
 

@@ -92,12 +92,12 @@ def test_smash_up_against_a_bot_at_80x24_to_the_end():
     assert term.close() == 0
     text = term.text
     assert len(looked) > 20, looked
-    assert re.search(r"asked: Mushroom Kingdom is about to score: play a Special\?", text)
+    assert re.search(r"asked: Mushroom Kingdom is about to score: play a Special\?", re.sub(r"\n  ", " ", text))
     assert re.search(r"  > Mushroom Kingdom scores: power \d+, breakpoint 20\n", text)
     assert re.search(r"  > P1 is 1st on Mushroom Kingdom with power \d+: 5 VP \(5 in all\)\n", text)
     assert re.search(r"  > Walker \(P2\) on Mushroom Kingdom is destroyed\n", text)
     assert re.search(r"  > \w[\w ]* \(P\d\) on [\w ]+ moves to [\w ]+\n", text)
-    end = text[text.rindex("Game over"):]
+    end = re.sub(r"\n  (?=\S)(?!P\d \()", " ", text[text.rindex("Game over"):])     # (lines wrapped at 80)
     assert re.match(r"Game over: P1 \(Robots \+ Wizards\) wins\. Why: P1 has \d+ VP, 15 or more, and is alone "
                     r"in the lead\n", end), end[:200]
     assert not REPR.search(text), REPR.search(text)

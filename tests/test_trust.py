@@ -261,9 +261,13 @@ def test_a_secret_answer_stays_secret_though_a_card_of_the_same_name_is_face_up(
     m.apply("give")
     m.apply("Ace")
     assert m.log_for(0)[-1] == "Ace" and m.log_for(1)[-1] == "(a secret choice)"
-    out = io.StringIO()
-    run_repl(two, 2, 1, {}, {1: "random"}, io.StringIO("give\nAce\nlog\nquit\n"), out, "t.rules")
-    assert "P1 makes a secret choice" in out.getvalue()
+    out = io.StringIO()       # (P1 reads their own answer; P2, handed the terminal, reads it as secret)
+    ended = game(SAME_LABEL.replace("create Card() in hand[0]", "create Card() in hand[0]  create Card() in hand[0]")
+                 .replace("{ move c to box }", "{ move c to box }  end turn"))
+    run_repl(ended, 2, 1, {}, {}, io.StringIO("give\nAce\n\nlog\nquit\n"), out, "t.rules")
+    mine, theirs = out.getvalue().split("Pass the terminal to P2")
+    assert "P1 chooses: Ace (asked: which?)" in mine
+    assert "P1 makes a secret choice" in theirs and "which? → (a secret choice)" in theirs
 
 
 # ---- engine faults ----------------------------------------------------------------------------

@@ -78,7 +78,9 @@ def view_parts(view: dict, width: int | None = None) -> dict:
 
 
 def _header_lines(view: dict, width: int) -> list[str]:
-    """`== Game · round 3 · turn 7 · P2's turn · step play · you are P1`, over several lines when long."""
+    """`== Game · round 3 · turn 7 · P2's turn · step play · you are P1`, over several lines when long.
+    The step in words (`draw cards`, not `draw_cards`), and not while a question is asked: its prompt
+    says what is going on."""
     header = [printable(view["game"])]
     turn_player = view.get("turn_player")
     actor = view.get("actor")
@@ -88,8 +90,9 @@ def _header_lines(view: dict, width: int) -> list[str]:
         if view.get("round"):                  # a game of rounds: `round 3 · turn 7`
             header.append(f"round {view['round']}")
         header += [f"turn {view['turn']}", f"{seat_name(turn_player)}'s turn"]
-    if view.get("step") and not str(view["step"]).startswith("__"):
-        header.append(f"step {printable(view['step'])}")
+    step = str(view.get("step") or "")
+    if step and not step.startswith("__") and not (view.get("choice") or {}).get("prompt"):
+        header.append(f"step {printable(' '.join(step.replace('_', ' ').split()))}")   # (a question says more)
     if actor is not None and not view.get("over") and (actor != turn_player or not view.get("turn")):
         header.append(f"{seat_name(actor)} to act")
     header.append(f"you are {seat_name(view['viewer'])}")

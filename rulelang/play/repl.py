@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import textwrap
 import time
 
 from .bots import bot_seed, make_bot
@@ -27,7 +28,7 @@ from ..core.textsafe import fit, printable
 from .pager import key_of, sections
 from .screen import Texts, Thinking, terminal_size
 from .repl_commands import COMMAND_NAMES, Commands, _Stop
-from .repl_drawing import Drawing
+from .repl_drawing import PICKING, Drawing
 # (names tests and the API have imported from here since before the split: the rendering and rulebook)
 from .render import kind_noun, outcome_headline, plural, render_outcome, render_view, render_zone, seat_name, view_parts  # noqa: F401
 from .rulebook import action_help, rulebook  # noqa: F401
@@ -79,6 +80,7 @@ class _Session(Drawing, Commands):
         self.crossed: list = []              # per undo_stack entry: why undoing to it is refused, or None
         self.on_screen: int | None = None    # the human whose view was shown last
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
+        self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
         self.seen = [0] * self.match.players     # how many of them each seat has had on its screen
         self.last_move: str | None = None    # the last move announced
         self.commands = {"help": self.help, "?": self.help, "rules": self.rules, "log": self.show_log,
@@ -203,7 +205,7 @@ class _Session(Drawing, Commands):
             self.rewind(self.restore(self.undo_stack.pop()),
                         f"{what}\nback to the previous decision of a human player")
             return
-        self.announce(f"{seat_name(seat)} ({bot.kind}) {self.played(action)}")
+        self.announce_move(f"{seat_name(seat)} ({bot.kind})", action)
         told = self.told
         self.tell_public()
         if self.on_screen is not None:       # the player at the terminal: what the move told them alone
@@ -219,24 +221,24 @@ class _Session(Drawing, Commands):
         self.take_terminal(seat, actions)
         others = self.interrupters(seat)
         if others:
-            self.say("  (another player may act now, out of turn: "
-                     + ", ".join(f"as {seat_name(s)}" for s in others) + ")")
+            self.say(self.out_of_turn_line(others))
         self.completions = [self.show_text(a) for a in actions]
         while True:
-            if self.pending_line is not None:     # typed at the hand-over prompt: it counts
-                line, self.pending_line = self.pending_line, None
-                self.say(f"{seat_name(seat)}> {self.show_text(line)}")
-            else:
-                line = self.ask(f"{seat_name(seat)}> ")
-            line = " ".join(line.split())
+            line = " ".join(self.next_line(f"{seat_name(seat)}> ").split())
             if not line:
                 continue
             word, _, argument = line.partition(" ")
             command = self.commands.get(word.lower())
-            if word.lower() in REDRAW and argument:     # `hand over …`: an action's text, not a command
-                command = None
+            if word.lower() in REDRAW and argument and not (word.lower() == "more" and self.kind_named(argument)):
+                command = None                  # `hand over …`: an action's text, not a command (but `more attack`)
             if command is not None:
                 if command(argument):
+                    return
+                continue
+            question = self.match.question
+            several = self.several(line, actions) if question and question.get("kind") in PICKING else None
+            if several is not None:
+                if several and self.play_several(seat, several):
                     return
                 continue
             action = self.pick(line, actions)
@@ -264,6 +266,19 @@ class _Session(Drawing, Commands):
             return []
         return [s for s in range(self.match.players) if s != seat and s not in self.bots]
 
+    def out_of_turn_line(self, others: list[int]) -> str:
+        """Who else at the terminal may act now, and what the rules let anyone do out of turn (the
+        any-time actions the rule file declares: never what one of them could do now, which might
+        tell a secret)."""
+        who = ", ".join(seat_name(s) for s in others)
+        steps = (getattr(self.game, "ir", None) or {}).get("steps", [])
+        names = list(dict.fromkeys(a["name"].replace("_", " ") for s in steps if s["name"].startswith("__")
+                                   for a in s["actions"]))
+        if not names:
+            return f"  (another player may act now, out of turn: {', '.join(f'as {seat_name(s)}' for s in others)})"
+        what = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        return f"  (out of turn, {who} may act: {printable(what)}; type as {seat_name(others[0])})"
+
     def interrupt(self, argument: str) -> bool:
         """`as P3`: P3 takes the terminal to use an any-time action while another player is to act.
         P3 sees their own view and their own offers only; nobody else learns what P3 could do."""
@@ -289,7 +304,7 @@ class _Session(Drawing, Commands):
         self.say("  (or back: nothing now)")
         self.completions = [self.show_text(t) for t in texts] + ["back"]
         while True:
-            line = " ".join(self.ask(f"{seat_name(seat)} (out of turn)> ").split())
+            line = " ".join(self.next_line(f"{seat_name(seat)} (out of turn)> ").split())
             if line.lower() in ("", "back"):
                 return True
             text = self.pick(line, texts)
@@ -348,7 +363,7 @@ class _Session(Drawing, Commands):
             self.match = self.restore(before)        # (the engine leaves it so; a match of another make may not)
             return True
         self.recording, self.recording_seat = [], seat     # (for `recap`: from this move to their next)
-        self.announce(f"{seat_name(seat)} {self.played(action)}")
+        self.announce_move(seat_name(seat), action)
         told = self.told
         self.tell_public()
         self.tell_private(seat)              # (still at the terminal: what the move told them alone)
@@ -400,9 +415,21 @@ class _Session(Drawing, Commands):
 
     # -- what happened: moves, answers and messages, each shown only to who may see it ------
 
-    def played(self, action) -> str:
+    def announce_move(self, who: str, action) -> None:
+        """A move, announced: a choice's answer that names a card some player cannot see is said
+        without its text, but in full to the chooser and every human seat that may see it."""
+        public = f"{who} {self.played(action)}"
+        own = {}
+        if self.was_choice and not self.was_secret and self.secret_answer():
+            full = f"{who} {self.played(action, secret=False)}"
+            last = len(self.match.log) - 1
+            own = {p: full for p in range(self.match.players)
+                   if p not in self.bots and self.match.log_for(p)[last] == self.match.log[last]}
+        self.announce(public, own=own)
+
+    def played(self, action, secret: bool | None = None) -> str:
         """How a move is announced to everyone at the terminal. A choice's answer that names a
-        card some player cannot see is announced without its text."""
+        card some player cannot see is announced without its text (`secret` False: with it)."""
         text = str(action)
         if interrupt_seat(text) is not None:                  # an interrupt: `P3: reveal`
             text = text.partition(": ")[2]
@@ -415,7 +442,7 @@ class _Session(Drawing, Commands):
             return f"plays: {printable(text)}"
         asked = self.asked.get(len(self.match.log) - 1)
         to = f" (asked: {printable(asked)})" if asked and not asked.startswith("respond in ") else ""
-        if self.secret_answer():
+        if self.secret_answer() if secret is None else secret:
             return "makes a secret choice" + to
         return f"chooses: {printable(text)}{to}"
 
@@ -461,7 +488,9 @@ class _Session(Drawing, Commands):
         typed = " ".join(self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ").split())
         if typed:                            # (typed already: the next prompt's answer, not lost)
             self.pending_line = typed
-        missed = self.events[self.seen[seat]:]
+        start = self.seen[seat]
+        missed = [(self.own_events.get(i, {}).get(seat, line), style)
+                  for i, (line, style) in enumerate(self.events[start:], start)]
         if missed and self.seen[seat]:
             self.say(f"Since {seat_name(seat)}'s last move:", "dim")
         for line, style in missed:
@@ -489,11 +518,14 @@ class _Session(Drawing, Commands):
     def player_kind(self, seat: int) -> str:
         return f"{self.bots[seat].kind} bot" if seat in self.bots else "human"
 
-    def announce(self, line: str, style: str = "move") -> None:
+    def announce(self, line: str, style: str = "move", own: dict[int, str] | None = None) -> None:
+        """A line for everyone at the terminal (`own`: the line as some seats may read it instead)."""
         self.events.append((line, style))
+        if own:
+            self.own_events[len(self.events) - 1] = own
         if style == "move" and not line.startswith("  "):
             self.last_move = line
-        self.say(line, style)
+        self.say((own or {}).get(self.on_screen, line) if self.on_screen is not None and not self.watching else line, style)
 
     def error(self, text: str) -> None:
         self.say(f"error: {text}", "error")
@@ -518,6 +550,9 @@ class _Session(Drawing, Commands):
         and this pass catches what may have slipped through (keeping our line breaks). Colour
         codes are ours, added after that."""
         shown = fit(printable(text, multiline=True), self.encoding)
+        size = self.size()
+        if size is not None:
+            shown = "\n".join(row for line in shown.split("\n") for row in wrap_line(line, size[0]))
         if self.recording is not None:
             self.recording += shown.split("\n")
         self.stdout.write(self.paint(shown, style) + "\n")
@@ -540,6 +575,15 @@ class _Session(Drawing, Commands):
                 raise _Stop("", self.leave())
             raise _Stop("input ended", 0)
         return line
+
+    def next_line(self, prompt: str) -> str:
+        """The next command or action: one typed already (at a hand-over or a pager's prompt: it
+        counts, shown after `prompt`), else a line read after `prompt`."""
+        if self.pending_line is not None:
+            line, self.pending_line = self.pending_line, None
+            self.say(f"{prompt}{self.show_text(line)}")
+            return line
+        return self.ask(prompt)
 
     def read_line(self, prompt: str) -> str | None:
         """A line typed after `prompt`, None at the end of input."""
@@ -593,6 +637,19 @@ class _Session(Drawing, Commands):
             if typed.startswith(verb):
                 found += [verb + name for name in self.names().names() if (verb + name).lower().startswith(typed)]
         return found[state] if state < len(found) else None
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """A line of at most `width` columns as it is; a longer one broken between words (never inside
+    one, nor at a hyphen), its continuation indented under the line's own indent and two more. A
+    line with a word too wide for any line is left to the terminal."""
+    if len(line) <= width:
+        return [line]
+    lead = " " * (len(line) - len(line.lstrip()))
+    if max(len(word) for word in line.split()) > width - len(lead) - 2:
+        return [line]                # (a word wider than the screen, a file's path: the terminal cuts it anyway)
+    return textwrap.wrap(line, width, subsequent_indent=lead + "  ", break_long_words=False,
+                         break_on_hyphens=False) or [line]
 
 
 def learned(match, before: dict, told: int) -> str | None:

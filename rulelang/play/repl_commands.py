@@ -1,5 +1,5 @@
 """The terminal's commands beyond choosing an action (a part of repl._Session, sharing its
-state): help and look, the log, undo, save, load and quit.
+state): help and look, the log, several picks typed at once, undo, save, load and quit.
 """
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import re
 import stat
 
 from .. import interrupt_seat
-from ..core.errors import StateError
+from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError
 from ..core.textsafe import printable
 from .render import _name, seat_name
 from .replay import check_game, read, rebuild, save_data
+from .repl_drawing import PICKING
 from .rulebook import action_help
 from .screen import wrap_text
 
@@ -21,7 +22,8 @@ Choose an action by its number, its text, or the start of its text or of a word
 in it, when only one action has it (any case: `outbreak` for `act Outbreak`).
 Commands:
   help, ?      show this text
-  help ACTION  what an action does and when it is allowed (help play)
+  help ACTION  what an action does and when it is allowed (help play; help play
+               full: the rule as the rule file writes it, for rule authors)
   help NAME, look NAME
                the rules text of a card, character, piece… (Tab completes names)
   rules        the basics (how to win, a turn) and a list of sections; at a
@@ -31,7 +33,9 @@ Commands:
   board, table, hand, status
                draw again: the board (and its key), the table, your own cards,
                the status
-  more         every choice, one a line
+  more         every choice, one a line; more KIND: those of one kind of action
+               (more attack)
+  1 2 5        several picks at once, where you pick one at a time then done
   clear        clear the screen and draw your decision again
   recap        what happened since your last move (the other players' turns)
   log          list the actions played so far, with the questions answered
@@ -64,7 +68,9 @@ class Commands:
     def help(self, argument: str) -> bool:
         if argument.strip():
             about = command_help(argument.strip())
-            text = action_help(self.game, argument.strip(), self.match, self.rules_path())
+            wanted = " ".join(argument.split())
+            full = wanted.lower().endswith(" full")        # `help ACTION full`: the rule as written too
+            text = action_help(self.game, wanted[:-5] if full else wanted, self.match, self.rules_path(), authors=full)
             if about and text.startswith("error: no action"):      # `help rules`: the command (no action so named)
                 self.say(about)
                 return False
@@ -130,6 +136,57 @@ class Commands:
             return False
         self.page("\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)).split("\n"))
         return False
+
+    # -- several picks at once, at a question answered one pick at a time ----------------
+
+    def several(self, line: str, actions: list) -> list[str] | None:
+        """At a question picked one at a time: the picks `1 2 5` or `Ruby, Opal` mean, as the actions'
+        texts (numbers and names refer to the list on screen now); None when the line is one pick,
+        [] when it named something not on the list (the error said)."""
+        if re.fullmatch(r"\d+(?:[ ,]+\d+)+", line):
+            numbers = [int(x) for x in re.split(r"[ ,]+", line)]
+            wrong = [n for n in numbers if not 1 <= n <= len(actions)]
+            if wrong:
+                self.error(f"there is no choice {wrong[0]}; choose 1-{len(actions)}")
+                return []
+            if len(set(numbers)) < len(numbers):
+                self.error("a number is given twice: each number is one of the list on screen now")
+                return []
+            return [str(actions[n - 1]) for n in numbers]
+        if "," not in line or any("," in str(a) for a in actions):
+            return None
+        out = []
+        for part in (x.strip() for x in line.split(",")):
+            if part:
+                found = self.pick(part, actions)
+                if found is None:
+                    return []
+                out.append(str(found))
+        return out
+
+    def play_several(self, seat: int, texts: list[str]) -> bool:
+        """Several picks in turn, when each is legal after those before it (tried on a copy of the
+        match first: none is made unless all can be)."""
+        trial = self.restore(self.match.state())
+        for n, text in enumerate(texts):
+            question = trial.question
+            found = None
+            if trial.current_player == seat and question is not None and question.get("kind") in PICKING:
+                found = next((a for a in trial.legal_actions() if str(a) == text), None)
+            if found is None:
+                after = f" after {', '.join(self.show_text(t) for t in texts[:n])}" if n else ""
+                self.error(f"'{self.show_text(text)}' cannot be picked{after}; nothing was picked")
+                return False
+            try:
+                trial.apply(found)
+            except (IllegalAction, RuleRuntimeError, EngineFault) as error:
+                self.error(f"'{self.show_text(text)}' cannot be picked: {printable(error)}; nothing was picked")
+                return False
+        for text in texts:
+            action = next((a for a in self.match.legal_actions() if str(a) == text), None)
+            if action is None or not self.play(seat, action):
+                return True
+        return True
 
     def undo(self, _argument: str) -> bool:
         if not self.undo_stack:

@@ -13,7 +13,9 @@ from ..core.textsafe import printable
 from .pager import MORE, find_section, overview, pages
 from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view_parts
 from .rulebook import component_texts, rulebook
-from .screen import changes, fit_screen, without_internal
+from .screen import action_kinds, changes, fit_screen, kind_of, without_internal
+
+PICKING = ("subset", "order")        # questions answered one pick at a time, then `done`
 
 
 class Drawing:
@@ -34,6 +36,7 @@ class Drawing:
         parts = view_parts(view, width)
         texts = [self.show_text(a) for a in actions] if actions else []
         self.add_option_texts(view, texts, width)
+        parts["choice"] = parts["choice"] + self.picking_lines(view, seat, width)
         cause, pointers = self.cause_texts(view, seat, width)
         if cause:
             parts["choice_short"] = parts["choice"] + pointers
@@ -104,6 +107,35 @@ class Drawing:
             if short:
                 texts[i] = f"{text} — {short}"
 
+    def picking_lines(self, view: dict, seat: int, width: int) -> list[str]:
+        """Under a question answered one pick at a time (a subset, an order): how to answer it, and
+        what the chooser has picked so far (the list renumbers after each pick)."""
+        choice = view.get("choice")
+        if not choice or choice.get("chooser") != seat or choice.get("kind") not in PICKING:
+            return []
+        if choice["kind"] == "order":
+            how = "(pick them in order, one at a time; several at once: 1 2 5)"
+        else:
+            how = "(pick one at a time, then done; several at once: 1 2 5)"
+        lines = _wrapped(how, width)
+        picked = self.picks_so_far(seat, str(choice.get("prompt") or ""))
+        if picked:
+            lines += _wrapped(("In order so far: " if choice["kind"] == "order" else "Picked so far: ")
+                              + ", ".join(printable(x) for x in picked), width)
+        return lines
+
+    def picks_so_far(self, seat: int, prompt: str) -> list[str]:
+        """The answers `seat` gave just now to the question `prompt`, as that seat may read them:
+        the picks made of the subset (or order) it is picking."""
+        log = self.match.log_for(seat)
+        out = []
+        i = len(log) - 1
+        while i >= 0 and self.asked.get(i) == prompt and log[i] not in ("done", "pass") \
+                and (self.log_meta.get(i) or (None,))[0] == seat:
+            out.append(log[i])
+            i -= 1
+        return out[::-1]
+
     def cause_texts(self, view: dict, seat: int, width: int) -> tuple[list[str], list[str]]:
         """Under a decision, the rules text of the card whose ability asks it, when the player may
         see that card (a card handed to them and read in secret included): what it asks of them.
@@ -156,13 +188,28 @@ class Drawing:
         self.page_drawn(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"])
         return False
 
-    def more(self, _argument: str) -> bool:
+    def more(self, argument: str) -> bool:
+        """`more`: every choice, one a line; `more KIND`: those of one kind (`more attack`), by
+        their numbers in the whole list."""
         texts = [self.show_text(a) for a in self.offered]
         if not texts:
             self.say("nothing to choose now")
             return False
-        self.page([f"  {n}. {t}" for n, t in enumerate(texts, 1)])
+        kind = self.kind_named(argument)
+        self.page([f"  {n}. {t}" for n, (a, t) in enumerate(zip(self.offered, texts), 1)
+                   if kind is None or kind_of(a) == kind])
         return False
+
+    def kind_named(self, typed: str) -> str | None:
+        """The kind of action offered now that `typed` names (exactly, or the start of one); None: none."""
+        typed = " ".join(typed.lower().replace("_", " ").split())
+        kinds = [k for k, _ in action_kinds(self.offered)]
+        if not typed:
+            return None
+        if typed in kinds:
+            return typed
+        starts = [k for k in kinds if k.startswith(typed)]
+        return starts[0] if len(starts) == 1 else None
 
     def recap(self, _argument: str) -> bool:
         """`recap`: the lines said from the last move of the player at the terminal to their decision now."""
@@ -193,7 +240,7 @@ class Drawing:
         if seat is None or seat in self.bots and not self.watching:
             return None
         try:
-            return seat, self.screen_view(seat)
+            return seat, self.match.view(seat)       # (with what is `internal`: where a card went)
         except RuleRuntimeError:
             return None
 
@@ -204,7 +251,7 @@ class Drawing:
             return
         seat, seen = before
         try:
-            after = self.screen_view(seat)
+            after = self.match.view(seat)
         except RuleRuntimeError:
             return
         said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])
@@ -252,7 +299,13 @@ class Drawing:
         screens = pages(rows, (self.size() or (80, 24))[1])
         for i, screen in enumerate(screens):
             self.say("\n".join(screen))
-            if i < len(screens) - 1 and self.ask(MORE).strip().lower().startswith("q"):
+            if i == len(screens) - 1:
+                return
+            typed = " ".join(self.ask(MORE).split())
+            if typed.lower() == "q":
+                return
+            if typed:                # a command or an action typed at the pager: it ends the pager and is run
+                self.pending_line = typed
                 return
 
     def page(self, lines: list[str]) -> None:
@@ -266,7 +319,7 @@ class Drawing:
             lead = " " * (len(line) - len(line.lstrip()))
             if lead or line.startswith("- "):
                 lead += "  " if line.lstrip().startswith("- ") or not line.lstrip().startswith("rules ") else " " * 19
-            rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=True,
+            rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=False,
                                   break_on_hyphens=False) or [""]
         self.page_rows(rows)
 

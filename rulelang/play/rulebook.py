@@ -227,8 +227,9 @@ def _component_texts(doc: "_Doc", game, ir: dict) -> None:
             doc.item(f"{doc.strong(printable(names))}: {printable(text)}")
 
 
-def action_help(game, name: str, match=None, source: str | None = None) -> str:
-    """`help ACTION`: what an action does and when it is allowed, from the rulebook's words."""
+def action_help(game, name: str, match=None, source: str | None = None, authors: bool = True) -> str:
+    """`help ACTION`: what an action does and when it is allowed, from the rulebook's words; with
+    `authors`, then the rule as the rule file writes it (else a line saying how to read that)."""
     ir = getattr(game, "ir", None)
     wanted = name.split()[0].lower() if name.split() else ""
     if ir is None:
@@ -249,7 +250,7 @@ def action_help(game, name: str, match=None, source: str | None = None) -> str:
             continue
         seen.add(key)
         doc.para(f"{_action_name(a)} ({printable(where)})")
-        _action_details(doc, s["name"], a, about, code)
+        _action_details(doc, s["name"], a, about, code, authors)
     return doc.text()
 
 
@@ -415,11 +416,13 @@ def _action(doc: _Doc, step: str, a: dict, about: dict, code: _Source) -> None:
         doc.item(f"as the rules write it: {doc.code(header)}", 1)
 
 
-def _action_details(doc: _Doc, step: str, a: dict, about: dict, code: _Source) -> None:
+def _action_details(doc: _Doc, step: str, a: dict, about: dict, code: _Source, authors: bool = True) -> None:
     words = about.get("actions", {}).get(a["name"])
     doc.para(printable(words) if words else "(the rule file says nothing more about it)")
     header = code.header(step, a["name"])
-    if header:
+    if header and not authors:
+        doc.para(f"(for rule authors, the rule as written: help {a['name'].replace('_', ' ')} full)")
+    elif header:
         doc.para(f"for rule authors, as the rules write it: {printable(header)}")
     elif a.get("require") is not None:
         doc.para("it is allowed only when its condition holds")

@@ -136,6 +136,35 @@ def action_lines(groups, width: int) -> list[str]:
     return lines
 
 
+def kind_of(action) -> str:
+    """An action's kind as people read it: its name, `_` as a space ("" for an answer)."""
+    name = getattr(action, "name", None)
+    return " ".join(str(name).replace("_", " ").split()) if name else ""
+
+
+def action_kinds(actions: list) -> list[tuple[str, int]]:
+    """The kinds of action offered (by the action's name, `_` read as a space) and how many of each,
+    by name; [] when there are fewer than two kinds (the answers to one question)."""
+    counts: Counter = Counter(kind_of(a) for a in actions if kind_of(a))
+    return sorted(counts.items()) if len(counts) > 1 else []
+
+
+def more_lines(left: int, kinds: list[tuple[str, int]], width: int) -> list[str]:
+    """Under a page of choices: how many more, and every kind of action with its count (`attack (6)
+    · dig (2) · move (38)`), so that each kind is known though most are on later pages; one line
+    when it fits."""
+    if not kinds:
+        return [f"  … {left} more {'choice' if left == 1 else 'choices'}: type more (or a number, or the start of a text)"]
+    listed = " · ".join(f"{k} ({n})" for k, n in kinds)
+    one = f"  … {left} more; every kind: {listed}: type more KIND"
+    if len(one) <= width:
+        return [one]
+    last = f"  … {left} more {'choice' if left == 1 else 'choices'}: type more, or more KIND"
+    example = f" (more {kinds[0][0]})"
+    return pack(["every kind: " + listed.split(" · ")[0]] + listed.split(" · ")[1:], width) + [
+        last + example if len(last + example) <= width else last]
+
+
 def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
     """The lines of one decision's screen (see `_fit`). The rules text of the card whose ability
     asks (under the question; `parts["choice_short"]`: the question with a line saying where
@@ -180,6 +209,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     table = pack([v for v, r in zip(parts["values"], value_ranks) if r == 1], width)
     rest = pack([v for v, r in zip(parts["values"], value_ranks) if r not in (0, 1)], width)
     grouped = action_lines(group_actions(actions, texts), width)
+    kinds = action_kinds(actions)
     if len(grouped) >= len(plain):
         grouped = plain
 
@@ -189,7 +219,9 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
             return lines, False
         left = len(actions) - max((int(m.group(1)) for line in shown for m in re.finditer(r"(?:^ +|→ |· )(\d+)\.", line)),
                                   default=0)
-        return lines + [f"  … {left} more choices: type more (or a number, or the start of a text)"], True
+        if kinds:
+            return lines + more_lines(left, kinds, width), True
+        return lines + more_lines(left, [], width), True
 
     def cut(lines: list[str], room: int, what: str) -> list[str]:
         """`lines` in at most `room` lines, the last saying where the rest is (`what`: status, table)."""
@@ -208,7 +240,10 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
         return screen(cut(rest, room, "status"), grouped)
     # 2. ... the zones that are not the viewer's giving way too, then the table's values
     status = cut(rest, 1, "status")
-    collapsed = pack(own_zones, width) + ["  (the table: type table; your own cards: hand)"]
+    hidden_names = list(dict.fromkeys(re.split(r" \(|:", z)[0] for z, r in zip(parts["zones"], zone_ranks) if r != 0))
+    note = f"  ({', '.join(hidden_names)}: type table)"          # (only when `table` would show something)
+    note = note if len(note) <= width else "  (the other zones: type table)"
+    collapsed = pack(own_zones, width) + ([note] if hidden_names else [])
     if len(collapsed) < len(zones):
         zones = collapsed
         room = budget - fixed - total(zones, table, status, grouped)
@@ -225,7 +260,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     page_room = len(grouped) if len(grouped) <= 4 else 4      # (a page of 3 and its line: room for 4 lines)
     if len(table) > avail - page_room - len(zones):
         table = cut(table, avail - page_room - len(zones), "table")
-        if table == ["  (the table: type table)"] and zones and zones[-1] == collapsed[-1]:
+        if table == ["  (the table: type table)"] and zones and collapsed and zones[-1] == collapsed[-1]:
             table = []                                # (the line about the zones says it)
     left = avail - total(zones, table)
     if left < min(len(grouped), 4) and len(zones) > 1:   # (last of all, the viewer's own zones: a line)
@@ -234,7 +269,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     status = cut(rest, max(0, min(len(rest), (left - 1) // 3)), "status")
     if left - 1 - len(status) < 3:                    # (a page of 3 comes first)
         status = []
-    page = max(3, left - 1 - len(status))
+    page = max(3, left - len(more_lines(len(actions), kinds, width)) - len(status))
     if len(grouped) <= page + 1:                      # (the line saying there are more would take as much room)
         return screen(cut(rest, left - len(grouped), "status"), grouped)
     return screen(status, grouped[:page], more=True)
@@ -257,13 +292,43 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
     """What an action changed that a player can see, one line per kind of change: components moved
     (`Gnome: field → discard (P1)`), drawn or hidden, revealed, gone or new; pieces on the board;
     values (`damage: P2 0 → 2`). Left out: what `said` (the action's text and the messages it
-    wrote) already names."""
+    wrote) already names. The views may hold what the rules keep `internal`: it is off screen, but
+    says where a card went that left the screen (`1 card left deck (P1) for discard`)."""
+    inward = _internal_arrivals(before, after, seat_name)
+    before, after = without_internal(before), without_internal(after)
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     moves, gone, came, revealed, hidden_out, hidden_in = _matched(before, after, b_where, b_hidden, b_labels,
                                                                   a_where, a_hidden, a_labels)
-    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower())
+    for label, frm in list(gone):             # a card seen before, now in an internal zone
+        dest = next((d for d in inward if label in d[1]), None)
+        if dest is not None and not re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", said.lower()):
+            dest[1].remove(label)
+            dest[2] -= 1
+            gone.remove((label, frm))
+            moves.append((label, frm, dest[0]))
+    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), inward)
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     return [printable(x) for x in lines]
+
+
+def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
+    """For each zone the rules keep `internal` that gained cards: [its title, the labels of the
+    cards that came into it that the reader sees there, how many came in all]."""
+    out = []
+    was = {zone_title(z, seat_name): z for z in before["zones"] if z.get("internal")}
+    for z in after["zones"]:
+        title = zone_title(z, seat_name)
+        old = was.get(title)
+        if not z.get("internal") or old is None:
+            continue
+        if z["cards"] is not None and old["cards"] is not None:
+            ids = {c["id"] for c in old["cards"]}
+            labels = [c["label"] for c in z["cards"] if c["id"] not in ids]
+            if labels:
+                out.append([title, labels, len(labels)])
+        elif (z["count"] or 0) > (old["count"] or 0):
+            out.append([title, [], z["count"] - old["count"]])
+    return out
 
 
 def _places(view: dict, seat_name):
@@ -345,8 +410,10 @@ def _board_changes(before: dict, after: dict) -> tuple[list, list]:
     return gone, came
 
 
-def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str) -> list[str]:
-    """A line per kind of change, leaving out what `told` (the action's text and messages) names."""
+def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, inward=()) -> list[str]:
+    """A line per kind of change, leaving out what `told` (the action's text and messages) names:
+    a line of moved cards is left out when it names every one of them, never shortened. `inward`:
+    the internal zones cards went into (`_internal_arrivals`), to say where a hidden card went."""
     lines = []
     grouped: dict = {}
     for label, frm, to in moves:
@@ -356,9 +423,8 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str) -
         return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", told))
 
     for (frm, to), labels in grouped.items():
-        fresh = [x for x in labels if not named(x) or len(x) == 1 and not named(to.split(",")[0])]
-        if fresh:
-            lines.append(f"{join_labels(fresh)}: {frm} → {to}")
+        if not all(named(x) and (len(x) > 1 or named(to.split(",")[0])) for x in labels):
+            lines.append(f"{join_labels(labels)}: {frm} → {to}")
     for src in hidden_out:
         for dst in hidden_in:
             k = min(hidden_out[src], hidden_in[dst])
@@ -375,6 +441,16 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str) -
         if not named(label):
             lines.append(f"{label}: new in {to}")
     for src, k in hidden_out.items():
+        for dest in inward:                   # into a zone off screen: named if the reader sees it there
+            if k > 0 and dest[2] > 0:
+                n = min(k, dest[2])
+                shown, dest[1] = dest[1][:n], dest[1][n:]
+                k, dest[2] = k - n, dest[2] - n
+                if len(shown) == n:
+                    if not all(named(x) for x in shown):        # (`play Gnome`: said already)
+                        lines.append(f"{join_labels(shown)}: {src} → {dest[0]}")
+                else:
+                    lines.append(f"{n} {'card' if n == 1 else 'cards'} left {src} for {dest[0]}")
         if k > 0:
             lines.append(f"{k} {'card' if k == 1 else 'cards'} left {src}")
     for dst, k in hidden_in.items():
@@ -486,7 +562,8 @@ class Texts:
 def wrap_text(text: str, width: int, indent: str = "  ") -> str:
     out = []
     for para in str(text).split("\n\n"):
-        out += textwrap.wrap(" ".join(para.split()), width, initial_indent=indent, subsequent_indent=indent) or [""]
+        out += textwrap.wrap(" ".join(para.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False) or [""]
         out.append("")
     return "\n".join(out).rstrip()
 

@@ -1,0 +1,256 @@
+"""Issue 28, read at an 80×24 terminal by a person new to the games (the second round of findings):
+every line the terminal prints breaks between words, a command typed at the pager's prompt is run
+(never lost), a choice of several items says how to answer it and takes several numbers at once, a
+player's own secret answer is told to them, a paged list of choices names every kind of action on
+its first page, and the smaller things on screen (step names, commands that show nothing, the
+board's key, the authors' line under `help ACTION`, who may act out of turn)."""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.play.repl import run_repl
+from test_terminal_fit import PROMPT, sized
+
+ROOT = Path(__file__).resolve().parent.parent
+DOZEN_WAR = str(ROOT / "games" / "dozen_war.rules")
+REGICIDE = str(ROOT / "games" / "regicide.rules")
+
+
+def piped(name: str, players: int, seed: int, lines: list[str], bots=None, screen=(80, 24), pager=True,
+          options=None) -> str:
+    """The output of a match played with `lines` typed, at a terminal of `screen`'s size."""
+    path = str(ROOT / "games" / f"{name}.rules")
+    game = rulelang.load(path)
+    out = io.StringIO()
+    run_repl(game, players, seed, options or {}, {1: "random"} if bots is None else bots,
+             io.StringIO("".join(x + "\n" for x in lines)), out, path, screen=screen, pager=pager)
+    return out.getvalue()
+
+
+@pytest.mark.slow
+def test_every_line_breaks_between_words_at_an_80_column_terminal():
+    """The echo of an answer (`P1 chooses: … (asked: Which general stands in your North infantry
+    castle?)`), `help ACTION` and an error were cut by the terminal at column 80, inside a word."""
+    term = sized("play", DOZEN_WAR, "--seed", "3", "--players", "2", "--bot", "2=random", columns=80, lines=24)
+    for typed in ("1", "1", "1", "1", "1", "help dig", "look grey", "quit"):
+        term.expect(PROMPT)
+        term.line(typed)
+    term.expect(r"Save the match|left the game")
+    term.line("")
+    term.close()
+    text = term.text
+    assert "castle?)" in text and "help dig" in text
+    long = [line for line in text.split("\n") if len(line.rstrip("\r")) > 80]
+    assert not long, long
+    said = re.search(r"P1 chooses: \S+ \S+ \(asked: Which general stands in your North infantry\n  castle\?\)", text)
+    assert said, text[-3000:]
+    assert re.search(r"\n  attack or use a skill this turn", text), text[-3000:]     # help: between words
+
+
+@pytest.mark.slow
+def test_a_command_typed_at_the_pagers_prompt_ends_the_pager_and_is_run():
+    """`rules` stopped at `-- more: Enter, q to stop --`; `hand` typed there was taken for "go on"
+    and lost. Now it ends the pager and is run as the next command."""
+    term = sized("play", REGICIDE, "--seed", "4", columns=80, lines=24)
+    term.expect(PROMPT)
+    term.line("rules all")
+    term.expect(r"-- more: Enter, q to stop --")
+    term.line("hand")
+    found = term.expect(rf"hand \(P1\): \d+ cards|{re.escape('-- more: Enter, q to stop --')}")
+    assert found.group().startswith("hand"), term.text[-2000:]
+    term.expect(PROMPT)
+    term.line("help")
+    term.expect(r"-- more: Enter, q to stop --")     # (an 80×24 screen: help is longer than 23 lines)
+    term.line("q")
+    term.expect(PROMPT)
+    term.line("quit")
+    term.expect(r"Save the match|left the game")
+    term.line("")
+    term.close()
+
+
+def test_a_command_typed_at_the_pager_is_run_when_input_is_piped_too():
+    out = piped("regicide", 1, 4, ["rules all", "log", "quit"], bots={})
+    assert "-- more: Enter, q to stop --log" in out
+    assert re.search(r"-- more: Enter, q to stop --log\nP1> log\nno actions yet", out), out[-1500:]
+
+
+GEMS = """
+game "Gems" {
+  players 2
+  kind Gem { label card }
+  card Gem "Ruby" {}
+  card Gem "Opal" {}
+  card Gem "Jade" {}
+  card Gem "Onyx" {}
+  zone deck: pile, hidden, internal
+  zone hand: set per player, owner
+  zone vault: pile per player, owner
+  setup { create cards Gem in deck  move deck to hand[0] }
+  turn { step sort_gems {
+    action stash {
+      choose xs subset of hand[me] size 0..size(hand[me]) prompt "gems to put in your vault" { move xs to vault[me] }
+      end turn
+    }
+    action stack {
+      choose ys order of hand[me] size size(hand[me]) prompt "stack your gems, from the top down" { move ys to vault[me] }
+      end turn
+    }
+    action quit_game { finish draw }
+  } }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def gems():
+    return rulelang.Game(rulelang.compile_source(GEMS, "gems.rules"))
+
+
+def gem_play(game, lines: list[str], screen=(80, 24)) -> str:
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("".join(x + "\n" for x in lines)), out, "gems.rules", screen=screen)
+    return out.getvalue()
+
+
+def test_a_choice_of_several_items_says_how_to_answer_it_and_what_is_picked(gems):
+    """`Portal: minions to put in your hand` said nothing of picking one at a time then `done`, and
+    nothing showed what was picked already, though the list renumbers after each pick."""
+    out = gem_play(gems, ["stash", "Opal", "quit"])
+    first, second = out.split("P1> Opal")[0], out.split("P1> Opal")[1]
+    assert "(pick one at a time, then done; several at once: 1 2 5)" in first
+    assert "Picked so far" not in first
+    assert "Picked so far: Opal" in second.split("P1> quit")[0]
+    out = gem_play(gems, ["stack", "Jade", "quit"])
+    assert "(pick them in order, one at a time; several at once: 1 2 5)" in out and "In order so far: Jade" in out
+
+
+def test_several_numbers_or_names_are_as_many_picks_in_turn(gems):
+    """`1 2 5` gave an error; now it is that many picks, numbered as the list is on screen."""
+    out = gem_play(gems, ["stash", "1 3", "quit"])
+    listed = re.findall(r"(\d)\. (\w+)", out.split("P1> 1 3")[0].split("gems to put in your vault")[-1])
+    names = dict(listed)
+    assert re.search(rf"P1 chooses: {names['1']} .*\nP1 chooses: {names['3']} ", out), out
+    assert f"Picked so far: {names['1']}, {names['3']}" in out
+    out = gem_play(gems, ["stash", "jade, ruby, done", "", "quit"])
+    assert re.search(r"P1> jade, ruby, done\nP1 chooses: Jade \(asked: gems to put in your vault\)\n"
+                     r"P1 chooses: Ruby .*\nP1 chooses: done ", out), out
+    out = gem_play(gems, ["stash", "1 9", "1 1", "ruby, pearl", "log", "quit"])
+    assert "error: there is no choice 9; choose 1-5" in out and "a number is given twice" in out
+    assert "'pearl' is not a legal action" in out and "no actions yet" not in out.split("P1> log")[0]
+    assert re.search(r"P1> log\n  1\. P1: stash\n(?!  2\.)", out), out      # (nothing was picked)
+
+
+def test_a_players_own_secret_answer_is_told_to_them_and_to_nobody_else(gems):
+    """P1's pick from their own hand was echoed to P1 as `P1 makes a secret choice`; P2, who may
+    not see P1's hand, still reads it so (after the hand-over too), and in `log`."""
+    out = gem_play(gems, ["stash", "Opal", "done", "", "log", "quit"])
+    mine, theirs = out.split("Pass the terminal to P2")
+    assert "P1 chooses: Opal (asked: gems to put in your vault)" in mine
+    assert "secret" not in mine
+    assert "Opal" not in theirs
+    assert "P1 makes a secret choice (asked: gems to put in your vault)" in theirs
+    assert "gems to put in your vault → (a secret choice)" in theirs
+
+
+def test_a_paged_list_of_choices_names_every_kind_of_action_on_its_first_page():
+    """Dozen War's first screen listed only moves (`… 89 more choices`): the attack was choice 40 of
+    46, and nothing said there was one. Now the first page names each kind with its count, and
+    `more attack` lists that kind (by the numbers of the whole list)."""
+    import random
+    game = rulelang.load(DOZEN_WAR)
+    match = game.new_match(2, seed=3)
+    rng = random.Random(3)
+    for _ in range(3000):
+        actions = match.legal_actions()
+        names = [getattr(a, "name", None) for a in actions]
+        if match.current_player == 0 and match.question is None and "attack" in names and len(actions) > 30 \
+                and names.index("attack") > 25:
+            break
+        match.apply(rng.choice(actions))
+    else:
+        raise AssertionError("no such position")
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {1: "random"}, io.StringIO("more attack\nquit\n"), out, DOZEN_WAR, match=match,
+             screen=(80, 24), pager=True)
+    text = out.getvalue()
+    screen = text[:text.index("P1> more attack")]
+    assert "more choices" in screen
+    counts = {n: names.count(n) for n in set(names)}
+    line = re.search(r"every kind: (.*)$", screen, re.M)
+    assert line, screen
+    assert f"attack ({counts['attack']})" in line.group(1) and f"move ({counts['move']})" in line.group(1)
+    listed = text[text.index("P1> more attack") + len("P1> more attack\n"):text.index("P1> quit")].strip().split("\n")
+    numbers = [i for i, n in enumerate(names, 1) if n == "attack"]
+    assert [int(x.split(".")[0]) for x in listed] == numbers, listed
+    assert all(" attack " in f" {x} " for x in listed), listed
+
+
+def test_the_header_names_the_step_in_words_and_not_while_a_question_is_asked(gems):
+    out = gem_play(gems, ["stash", "quit"])
+    first, asked = out.split("P1> stash")
+    assert "· step sort gems ·" in first and "sort_gems" not in out
+    assert "== Gems · turn 1 · P1's turn · you are P1\n" in asked       # (the prompt says what is going on)
+
+
+def test_a_screen_that_leaves_zones_out_names_them_and_no_command_that_shows_nothing():
+    """Valgarð has no cards: `(the table: type table; your own cards: hand)` named cards and a
+    command for them. Now the line names the zones left out, for `table`."""
+    out = piped("valgard", 2, 5, ["1", "1", "1", "quit"])
+    assert "your own cards" not in out and "hand" not in out
+    assert "\n  (reserve, fallen: type table)\n" in out, out
+
+
+BURN = """
+game "Burn" {
+  players 2
+  kind Gem { label card }
+  card Gem "Ruby" {}
+  card Gem "Opal" {}
+  card Gem "Jade" {}
+  card Gem "Onyx" {}
+  card Gem "Pearl" {}
+  card Gem "Topaz" {}
+  zone deck: pile, hidden
+  zone ash: pile, public, internal
+  zone vault: pile, hidden, internal
+  zone hand: set per player, owner
+  zone box: set per player, owner
+  setup { create cards Gem in deck  move top(deck, 2) to hand[0] }
+  turn { step s {
+    action burn { move top(deck, 1) to ash }
+    action bury { move top(deck, 1) to vault }
+    action keep { choose xs subset of hand[me] size 0..2 prompt "gems to keep" { move xs to box[me] } }
+    action quit_game { finish draw }
+  } }
+}
+"""
+
+
+def test_a_card_leaving_the_screen_says_where_it_went_and_a_moved_card_is_never_dropped():
+    """`1 card left deck` when the card went to a zone the screen does not show (an internal
+    pile): it is named when the reader may see it there, else where it went is said; and the
+    answer `Pearl` (the action's own text) went missing from `Topaz: hand (P1) → box (P1)`."""
+    game = rulelang.Game(rulelang.compile_source(BURN, "burn.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("burn\nbury\nkeep\nTopaz\nPearl\nquit\n"), out, "burn.rules")
+    text = out.getvalue()
+    burnt = text.split("P1> burn\n")[1].split("P1> bury")[0]
+    assert re.search(r"  · \w+: deck → ash\n", burnt), burnt
+    buried = text.split("P1> bury\n")[1].split("P1> keep")[0]
+    assert "  · 1 card left deck for vault\n" in buried, buried
+    kept = text.split("P1> Pearl\n")[1]
+    assert "  · Topaz, Pearl: hand (P1) → box (P1)\n" in kept, kept
+
+
+def test_the_terminals_own_counts_read_in_the_singular_for_one():
+    from rulelang.play.screen import more_lines
+    assert more_lines(1, [], 80) == ["  … 1 more choice: type more (or a number, or the start of a text)"]
+    assert more_lines(2, [], 80)[0].startswith("  … 2 more choices: ")
+    many = more_lines(1, [("attack with the cavalry of the north", 6), ("move the infantry", 38)], 60)
+    assert many[-1].startswith("  … 1 more choice: ") and all(len(x) <= 60 for x in many), many
