@@ -186,3 +186,11 @@ def test_a_question_names_the_card_whose_ability_asks_it_not_the_card_played():
     run_repl(game, 2, 1, {}, {}, io.StringIO("play Mirror\nquit\n"), out, "echoes.rules", screen=(100, 40))
     assert "  ▶ you must choose: Flare: whom to singe\n" in out.getvalue()
     assert "Mirror: whom to singe" not in out.getvalue()
+
+
+def test_a_refused_action_is_told_with_the_rules_reason():
+    from positions import GAME as REGICIDE
+    out = io.StringIO()
+    run_repl(REGICIDE, 1, 3, {}, {}, io.StringIO("yield\nquit\n"), out, "regicide.rules", screen=(200, 40))
+    assert ("error: 'yield' is not a legal action now: in a solo game you may never yield (not when every other "
+            "player yielded: there is none)") in out.getvalue()

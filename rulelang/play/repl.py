@@ -341,7 +341,9 @@ class _Session(Drawing, Commands):
             more = f" and {len(matches) - MAX_CANDIDATES} more" if len(matches) > MAX_CANDIDATES else ""
             self.say(f"ambiguous: '{printable(line)}' could be {listed}{more}", "error")
         else:
-            self.error(f"'{printable(line)}' is not a legal action or a command (type help)")
+            why = self.match.refusal(line) if hasattr(self.match, "refusal") else None   # the rules' words
+            self.error(f"'{printable(line)}' is not a legal action now: {printable(why)}" if why else
+                       f"'{printable(line)}' is not a legal action or a command (type help)")
         return None
 
     def play(self, seat: int, action) -> bool:
