@@ -2,8 +2,8 @@
 
 Types are short strings: int, bool, text, player, none, any, enum:E, comp:K (comp:* for a
 component of any kind), list:T, zone (a concrete zone), zones (a per-player zone family that still
-needs its `[player]`), cell, range, and union:comp:K+player ("a K or a player", `K or player`). Every part of the checker (checker.py and its check_*.py parts)
-reads them from here.
+needs its `[player]`), cell, range, and union:comp:K+player ("a K or a player", `K or player`).
+Every part of the checker (checker.py and its check_*.py parts) reads them from here.
 """
 from __future__ import annotations
 
@@ -47,10 +47,6 @@ def enum_name(t: str) -> str:
 def kind_name(t: str) -> str | None:
     """The kind of a component type `comp:K` (None for any kind, `comp:*`)."""
     return None if t == "comp:*" else t[5:]
-
-
-def list_of(t: str) -> str:
-    return "list:" + t
 
 
 def elem(t: str) -> str:
