@@ -93,7 +93,7 @@ def test_smash_up_against_a_bot_at_80x24_to_the_end():
     text = term.text
     assert len(looked) > 20, looked
     assert re.search(r"asked: Mushroom Kingdom is about to score: play a Special\?", re.sub(r"\n  ", " ", text))
-    assert re.search(r"  > Mushroom Kingdom scores: power \d+, breakpoint 20\n", text)
+    assert re.search(r"  > Mushroom Kingdom reaches its breakpoint: power \d+ of 20; it scores next\n", text)
     assert re.search(r"  > P1 is 1st on Mushroom Kingdom with power \d+: 5 VP \(5 in all\)\n", text)
     assert re.search(r"  > Walker \(P2\) on Mushroom Kingdom is destroyed\n", text)
     assert re.search(r"  > \w[\w ]* \(P\d\) on [\w ]+ moves to [\w ]+\n", text)
