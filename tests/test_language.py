@@ -140,3 +140,19 @@ def test_a_refusal_is_a_text_that_cannot_read_the_parameters():
         ["E101 unknown name `c`"]
     bad = REFUSE.replace('else "you need 6 coins to play a card"', 'else 6')
     assert [d.code for d in check_source(bad, "x.rules")[1] if d.severity == "error"] == ["E201"]
+
+
+def test_refusals_of_steps_and_actions_whose_names_run_together_stay_apart():
+    # step a_b, action c and step a, action b_c would both be "a_b_c" joined by `_`
+    source = '''game "Apart" {
+  players 1
+  var n: int = 0
+  turn {
+    step a_b { action c require false else "from a_b" { goto a }  action go { goto a } }
+    step a { action b_c require false else "from a" { goto a_b }  action back { goto a_b }  action stop { finish draw } }
+  }
+}'''
+    m = rulelang.Game(rulelang.compile_source(source, "apart.rules")).new_match(seed=1)
+    assert m.refusal("c") == "from a_b"
+    m.apply("go")
+    assert m.refusal("b c") == "from a"

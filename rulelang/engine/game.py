@@ -11,7 +11,7 @@ from .codegen import Lowerer
 from .codegen.runtime_actions import _Texts
 from ..core.errors import RuleFault
 from ..ir.check import check_ir
-from ..ir.spec import ANYTIME_STEP, walk_ir
+from ..ir.spec import ANYTIME_STEP, refusal_def, walk_ir
 from .match import Match
 from .parts import MatchParts
 from .records import Checkpoint
@@ -113,10 +113,10 @@ class Game:
         self.on_round_end = code.handlers.get("round_end")
         self.first_goto = ("goto", ir["first_step"])
         self.has_interrupts = ANYTIME_STEP in self.steps       # any-time actions, usable out of turn
-        # step -> the actions with a worded refusal (`require C else "…"`), longest name first
-        self.refusals = {s["name"]: sorted((a["name"] for a in s["actions"]
-                                            if f"__refusal_{s['name']}_{a['name']}" in ir["defs"]),
-                                           key=len, reverse=True) for s in ir["steps"]}
+        # step -> [(action, the def wording its refusal)] for `require C else "…"`, longest name first
+        self.refusals = {s["name"]: sorted(((a["name"], refusal_def(s["name"], a["name"])) for a in s["actions"]
+                                            if refusal_def(s["name"], a["name"]) in ir["defs"]),
+                                           key=lambda pair: len(pair[0]), reverse=True) for s in ir["steps"]}
         # a turn ends and the next begins with no rule of its own to run (see Match._settle)
         self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None and not self.sequenced
                             and not any(code.builtin_triggers.values()) and not code.has_grants)

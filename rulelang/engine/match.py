@@ -261,12 +261,12 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             legal = self.legal_actions()
             if any(a.text.lower() == words for a in legal):
                 return None
-            for name in self.game.refusals.get(self.step, ()):
+            for name, def_name in self.game.refusals.get(self.step, ()):
                 shown = name.replace("_", " ").lower()
                 if words == shown or words.startswith(shown + " "):
                     saved, self.me = self.me, self.actor
                     try:
-                        reason = self.game.code.defs[f"__refusal_{self.step}_{name}"](self)
+                        reason = self.game.code.defs[def_name](self)
                     finally:
                         self.me = saved
                     return reason if isinstance(reason, str) and reason else None

@@ -154,6 +154,12 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
                                "\"…\"`, then its kind's `text E` (`me` as where it is read), on one line; \"\" when "
                                "it has none")),
 }
+def refusal_def(step: str, action: str) -> str:
+    """The def that words why `action` of `step` is not legal (`require C else E`): named with the
+    step's length, so that no two (step, action) pairs share a name (`a_b`+`c`, `a`+`b_c`)."""
+    return f"__refusal_{len(step)}_{step}_{action}"
+
+
 RANDOM_CALLS = tuple(name for name, b in BUILTIN_FUNCTIONS.items() if b.random)
 # `text(x)` is compiled to a `text` node, never a call; the engine has no `text` call.
 CALLABLE = {name: b for name, b in BUILTIN_FUNCTIONS.items() if name != "text"}

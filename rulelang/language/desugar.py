@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from . import nodes as n
 from .content import Suggester, listing
 from ..core.errors import Diagnostic
-from ..ir.spec import ANYTIME_STEP
+from ..ir.spec import ANYTIME_STEP, refusal_def
 
 BUILTIN_EVENTS = ("turn_start", "turn_end")          # events the engine emits itself (no parameters)
 ZONE_EVENTS = ("enter", "leave")                     # `on enter Z(c)`, `on leave Z(c)`
@@ -63,7 +63,7 @@ def _typed(params_decl: tuple, names: tuple, span) -> list:
 
 TEXT_DEF = "__text_"          # `kind K { text E }` becomes `def __text_K(self: K) = E` (fields: self.field)
 PROMPT_DEF = "__window_"      # `window W(params) as E` becomes `def __window_W(params) = E`
-REFUSAL_DEF = "__refusal_"    # `step S { action A … require C else E }` becomes `def __refusal_S_A: text = E`
+# `step S { action A … require C else E }` becomes `def <refusal_def(S, A)>: text = E` (ir/spec.py)
 
 
 def _bind_fields(x, fields: set, bound: frozenset = frozenset()):
@@ -96,7 +96,7 @@ def _texts(game: n.Game) -> n.Game:
         elif isinstance(d, n.SignatureDecl) and d.prompt is not None:
             extra.append(n.DefDecl(d.prompt.span, PROMPT_DEF + d.name, d.params, d.prompt, False))
         elif isinstance(d, n.StepDecl):
-            extra.extend(n.DefDecl(a.refusal.span, f"{REFUSAL_DEF}{d.name}_{a.name}", None, a.refusal, False,
+            extra.extend(n.DefDecl(a.refusal.span, refusal_def(d.name, a.name), None, a.refusal, False,
                                    result=n.TypeRef(a.refusal.span, "text"))
                          for a in d.actions if a.refusal is not None)
     if not extra:
