@@ -330,3 +330,52 @@ def test_a_view_names_each_member_of_a_family_without_searching_its_enum(monkeyp
     texts = [m["key_text"] for m in family["per_key"]]
     assert texts[:3] == ["e0", "e1", "e2"] and len(texts) == 2_000
     assert len(searched) < 10                     # the enum read a few times in all, not once per member
+
+
+# ---- the measures' shortcuts give what the full walks give ----
+
+def _fields_walked(m) -> int:
+    """What held_size counted for the component fields before it kept their weight: every column
+    walked in full."""
+    from rulelang.engine.codegen.runtime import _held
+    sizes: dict = {}
+    return sum(_held(col, sizes) for col in m.F)
+
+
+@pytest.mark.parametrize("path, players", [("games/dozen_war.rules", 2), ("games/smash_up.rules", 2)])
+def test_the_kept_weight_of_component_fields_is_what_a_full_walk_gives(path, players):
+    # fields are fixed once made and components only ever added: the weight kept between measures
+    # (Match.fields_held) must equal a walk of every column, at every step and after creating more
+    import random
+    from rulelang.engine.codegen.runtime import _fields_held
+    m = rulelang.load(ROOT / path).new_match(players, seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        if m.is_over:
+            break
+        assert _fields_held(m) == _fields_walked(m)
+        m.apply(rng.choice(m.legal_actions()))
+    assert m.fields_held[0] == len(m.labels) and m.fields_held[1] == _fields_walked(m) > len(m.labels)
+
+
+def test_a_list_of_plain_lists_is_charged_as_the_full_measure_charges_it():
+    # _built measures a list of plain lists (a nested comprehension) without the general walk: the
+    # same work charged, a list held twice walked once, as _sizes does
+    import random
+    from rulelang.engine.codegen.runtime import _built, _sizes
+
+    class Budget:
+        work = 10 ** 9
+
+    rng = random.Random(1)
+    checked = 0
+    for _ in range(2000):
+        pool = [[rng.randint(0, 5) for _ in range(rng.randint(0, 6))] for _ in range(4)]
+        value = [rng.choice(pool) if rng.random() < 0.7 else rng.randint(0, 3) for _ in range(rng.randint(1, 8))]
+        if not any(type(x) is list for x in value):
+            continue
+        m = Budget()
+        assert _built(m, value) is value
+        assert 10 ** 9 - m.work == _sizes(value)[2], value
+        checked += 1
+    assert checked > 1000

@@ -255,6 +255,7 @@ class MatchFlow(MatchParts):
                         signal = self._end_turn(signal[1])
                 else:
                     signal = None
+            self.work_left = self.work              # (what the effects left: listing changes nothing held)
             if self.result is not None:
                 self._by_text = []
                 return

@@ -141,6 +141,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         self.comp_defaults: list = []              # (var slot, initial value) of each per-component variable
         self._by_text: list | None = None          # the legal actions now, in order (None: not listed yet)
         self._zone_ids = None
+        self.fields_held = (0, 0)                  # (components, weight) of their fields: see held_size
+        self.work_left = WORK_LIMIT                # the budget the last action's effects left (_settle)
         if game.can_pause:
             self.answers, self.trig, self.frames, self.known, self.replacing = [], [], [], {}, []
             self.grants, self.private = [], {}
@@ -393,7 +395,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 signal = found._fn(self, found._args)
                 self.log.append(text)
                 self._settle(signal)
-            if self.work < WORK_LIMIT - HELD_CHECK_WORK or not len(self.log) & 63:
+            if self.work_left < WORK_LIMIT - HELD_CHECK_WORK or not len(self.log) & 63:
                 self._check_held(text)
         except BaseException as err:            # (Ctrl-C too: the match is as it was)
             self._rebuild(ckpt, played)

@@ -51,7 +51,8 @@ class MatchPausing(MatchParts):
         m = self if here else base.clone()
         try:
             m._chain(base, root, answers, doing)
-            if root[0] != "start" and (m.work < WORK_LIMIT - HELD_CHECK_WORK or not len(m.log) & 63):
+            left = m.work if m.pending is not None else m.work_left     # (paused: before any listing)
+            if root[0] != "start" and (left < WORK_LIMIT - HELD_CHECK_WORK or not len(m.log) & 63):
                 m._check_held(root[1])
         except BaseException as err:
             if here:                            # undo the half-run action: back to the base

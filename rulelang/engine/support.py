@@ -54,8 +54,9 @@ REASON_LIMIT = 500           # characters of an outcome's reason (`finish lose "
 STATE_FORMAT = "rulelang-state"
 
 
-# what a position holds (STATE_LIMIT) is measured after an action that did this much work, and
-# after every 64th action: between two measures it grows by less than WORK_LIMIT units (the setup,
+# what a position holds (STATE_LIMIT) is measured after an action whose effects did this much work
+# (listing the next legal actions changes nothing held, so its work is not counted), and after
+# every 64th action: between two measures it grows by less than WORK_LIMIT units (the setup,
 # one effect, grows it by less than that too)
 HELD_CHECK_WORK = WORK_LIMIT // 64
 

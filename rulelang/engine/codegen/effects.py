@@ -646,7 +646,22 @@ def _grant(m, di: int, args: tuple, amount) -> None:
 
 
 def _mods(m, di: int, args: tuple) -> int:
-    """What the cards in play add to a def (their `modify` abilities), and the timed modifiers."""
+    """What the cards in play add to a def (their `modify` abilities), and the timed modifiers;
+    kept, as _holders is, while a memo of defs is open (a listing asks a card's power often)."""
+    lm = m.lm
+    if lm is None:
+        return _mods_now(m, di, args)
+    key = ("modify", di) + args                 # (a def's own memo keys start with its index)
+    try:
+        total = lm.get(key)
+    except TypeError:                           # (a list argument)
+        return _mods_now(m, di, args)
+    if total is None:
+        total = lm[key] = _mods_now(m, di, args)
+    return total
+
+
+def _mods_now(m, di: int, args: tuple) -> int:
     total = 0
     if m.grants:
         key = list(args)
@@ -654,14 +669,28 @@ def _mods(m, di: int, args: tuple) -> int:
         for g in m.grants:
             if g.def_index == di and g.args == key:
                 total += g.amount
-    for entry in m.game.code.modifiers[di]:
-        holders = _holders(m, entry)
-        m.work -= len(holders)                 # (each holder's amount is asked: charged)
-        for c in holders:
-            total += entry.where(m, c, *args)
+    holders = _mod_holders(m, di)
+    m.work -= len(holders)                     # (each holder's amount is asked: charged)
+    for entry, c in holders:
+        total += entry.where(m, c, *args)
     if m.work < 0:
         _overworked()
     return total
+
+
+def _mod_holders(m, di: int) -> list:
+    """(ability, component) of every card in play that modifies def `di`, in the rules' order;
+    kept while a memo of defs is open, as _holders is."""
+    lm = m.lm
+    key = ("modifiers of", di)
+    if lm is not None:
+        found = lm.get(key)
+        if found is not None:
+            return found
+    found = [(entry, c) for entry in m.game.code.modifiers[di] for c in _holders(m, entry)]
+    if lm is not None:
+        lm[key] = found
+    return found
 
 
 # ---- knowledge ----------------------------------------------------------------------------------

@@ -421,11 +421,27 @@ def held_size(m) -> int:
             n += _held(value, sizes)
         else:                                  # (no list made around it: `sizes` is keyed by ids)
             n += 1 + (len(value) if type(value) is str else _held(value, sizes) if type(value) is list else 0)
-    for col in m.F:
-        n += _held(col, sizes)
+    n += _fields_held(m)
     for x in m.messages:
         n += len(x) if isinstance(x, str) else len(x.get("text", ""))
     return n
+
+
+def _fields_held(m) -> int:
+    """What the component fields weigh. Fields are fixed once a component is created, and
+    components are only ever added, so the weight is kept (`m.fields_held`: components measured,
+    their weight) and only the components created since are walked."""
+    done, total = m.fields_held
+    count = len(m.labels)
+    if count != done:
+        if count < done:                       # (never in play; a position put together by hand)
+            done, total = 0, 0
+        sizes: dict = {}
+        tails = [col[done:] for col in m.F]    # (kept alive: `sizes` is keyed by the lists' ids)
+        for tail in tails:
+            total += _held(tail, sizes)
+        m.fields_held = (count, total)
+    return total
 
 
 def _held(values: list, sizes: dict) -> int:
@@ -464,6 +480,16 @@ def _built(m, v):
     inside it, it has more than VALUE_LIMIT (or they nest deeper than LIST_DEPTH_LIMIT); measuring
     it is charged. A list of plain values passes at the cost of one scan."""
     if type(v) is list and _nested(v):
+        inner = [x for x in v if type(x) is list]
+        if not any(map(_nested, inner)):       # lists of plain values (a nested comprehension)
+            total = len(v) + sum(map(len, inner))
+            if total > VALUE_LIMIT:
+                _fault(f"a list holds more than {VALUE_LIMIT} elements, counting those of the lists "
+                       f"inside it (value limit)")
+            distinct = {id(x): x for x in inner}    # (measuring walks a list held twice once)
+            _charge(m, total if len(distinct) == len(inner)
+                    else len(v) + sum(map(len, distinct.values())))
+            return v
         sizes = _sizes(v)
         if sizes[0] > VALUE_LIMIT:
             _fault(f"a list holds more than {VALUE_LIMIT} elements, counting those of the lists inside it "
