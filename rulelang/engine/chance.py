@@ -25,6 +25,34 @@ KINDS = ("roll", "pick", "shuffle")
 TAPE_LIMIT = 100_000          # outcomes one match may be given ahead of time
 
 
+class FrozenGenerator:
+    """A match's generator, no longer drawn from, standing for its state in the match and in its
+    clones. Reading the state (`getstate`, 625 numbers) costs more than a whole action of a small
+    game; most clones (a copy kept in case an action pauses, a search's copies, which draw from
+    generators of their own) never need it, so it is read only when one of them first draws. The
+    match that froze it takes the generator back when it next draws, reading the state first for
+    the others. (`owner` is that match's id, not the match: no cycle. Whoever takes it, the state
+    is read before the generator is handed out, once: a wrong owner would only save a copy.)"""
+    __slots__ = ("gen", "owner", "kept")
+
+    def __init__(self, gen, owner):
+        self.gen, self.owner, self.kept = gen, id(owner), None
+
+    def state(self) -> tuple:
+        if self.kept is None:
+            self.kept = self.gen.getstate()
+        return self.kept
+
+    def take(self, m):
+        """The generator itself, for its owner (once; the state it had is kept for the others);
+        None for anyone else."""
+        if id(m) != self.owner or self.gen is None:
+            return None
+        self.state()
+        gen, self.gen = self.gen, None
+        return gen
+
+
 class Chance:
     """The generator as the rules see it while outcomes are recorded or supplied."""
     __slots__ = ("m",)

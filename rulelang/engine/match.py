@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NoReturn
 import random
 import traceback
 
-from .chance import Chance, checked_tape, outcome
+from .chance import Chance, FrozenGenerator, checked_tape, outcome
 from .codegen import Action, held_size, player_text
 from .codegen.effects import drain
 from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError
@@ -162,17 +162,29 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         builds its own generator only when it first needs one."""
         r = self._rng
         if r is None:
-            r = self._rng = random.Random.__new__(random.Random)
-            r.setstate(self._rng_state)             # type: ignore[arg-type]  # (kept whenever `_rng` is None)
-            self._rng_state = None
+            state = self._rng_state
+            if type(state) is FrozenGenerator:
+                r = state.take(self)
+                if r is None:
+                    state = state.state()
+            if r is None:
+                r = random.Random.__new__(random.Random)
+                r.setstate(state)                   # type: ignore[arg-type]  # (kept whenever `_rng` is None)
+            self._rng, self._rng_state = r, None
         return r
 
-    def _rng_snapshot(self) -> tuple:
-        """The generator's state, which this match keeps as a snapshot (until it next needs it)."""
+    def _rng_snapshot(self) -> tuple | FrozenGenerator:
+        """What stands for the generator's state, which this match keeps (until it next needs a
+        generator): the generator frozen, its state read only if a copy ever needs it."""
         if self._rng is not None:
-            self._rng_state = self._rng.getstate()
+            self._rng_state = FrozenGenerator(self._rng, self)
             self._rng = None
         return self._rng_state  # type: ignore[return-value]  # (kept whenever `_rng` is None)
+
+    def _rng_tuple(self) -> tuple:
+        """The generator's state as `random.Random.getstate` gives it (for a save)."""
+        state = self._rng.getstate() if self._rng is not None else self._rng_state
+        return state.state() if type(state) is FrozenGenerator else state  # type: ignore[return-value]
 
     def unshare(self) -> None:
         """Copy the component lists this match shares with clones, before adding to them."""

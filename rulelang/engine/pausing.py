@@ -34,11 +34,10 @@ class MatchPausing(MatchParts):
     def _base(self) -> "Match":
         """The position before a new action, kept to replay it from if it pauses for a choice: a
         copy that takes copies of the zones and variables, so that this match goes on with its own
-        lists (its index of them, `zone_info`, stays good) and its own random generator."""
-        shared, rng = self.shared, self._rng
+        lists (its index of them, `zone_info`, stays good). This match takes its generator back
+        when it next draws (chance.FrozenGenerator): an action that draws nothing reads no state."""
+        shared = self.shared
         base = self.clone()
-        if rng is not None:                     # (the copy starts from a snapshot of it)
-            self._rng, self._rng_state = rng, None
         base.own()
         if shared != SHARED_ALL:                # (else another clone still shares them)
             self.shared = SHARED_COMPONENTS

@@ -28,7 +28,7 @@ class MatchSaves(MatchParts):
 
     def state(self) -> dict:
         game = self.game
-        version, internal, gauss = self._rng.getstate() if self._rng is not None else self._rng_state  # type: ignore[misc]  # (kept whenever _rng is None)
+        version, internal, gauss = self._rng_tuple()
         Z, V = self.Z, self.V
         return {
             "format": STATE_FORMAT, "version": 1, "game": game.name, "fingerprint": game.fingerprint,

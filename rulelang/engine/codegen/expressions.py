@@ -149,17 +149,19 @@ class ExpressionLowering(Part):
         slot = self.sh.var_slot[name]
         base = ctx.fn.use(f"V{slot}") if name in self.sh.stable_vars else f"{ctx.fn.use('V')}[{slot}]"
         shape = LIST if decl["type"].startswith("list:") else SCALAR if decl["type"] != "any" else ANY
+        # a list of numbers, components, texts...: what a comprehension builds from it holds no list
+        elem = SCALAR if shape == LIST and not decl["type"][5:].startswith(("list", "any")) else ANY
         if e.get("i") is None:
-            return P(base, shape=LIST if decl["per"] else shape, cheap=True)
+            return P(base, shape=LIST if decl["per"] else shape, cheap=True, elem=ANY if decl["per"] else elem)
         if name in self.sh.stable_vars:
             b = self.loop_var(e["i"], ctx, "comp" if decl["per"] == "component" else decl["per"])
             if b is not None:
                 d = b.derived(f"V{slot}", ctx.fn)
                 if d is not None:
-                    return P(d, b.level, shape=shape, cheap=True)
+                    return P(d, b.level, shape=shape, cheap=True, elem=elem)
         i = self.family_index(decl, e["i"], ctx)
         lvl, pure = _join(i)
-        return P(f"{base}[{i.src}]", lvl, pure, shape=shape, cheap=i.cheap)
+        return P(f"{base}[{i.src}]", lvl, pure, shape=shape, cheap=i.cheap, elem=elem)
 
     def family_index(self, decl: dict, ie: dict, ctx) -> P:
         """The position in a family's list of the member `ie` names. Per enum values and combined

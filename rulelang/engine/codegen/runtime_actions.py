@@ -130,8 +130,8 @@ def _copies(m, a, b) -> bool:
     zl = m.where[a]
     if zl is None or zl is not m.where[b]:
         return False
-    game = m.game
-    for i, var in enumerate(game.ir["vars"]):
-        if var.get("per") == "component" and m.V[i][a] != m.V[i][b]:
+    V = m.V
+    for slot, _ in m.comp_defaults:            # (each per-component variable)
+        if V[slot][a] != V[slot][b]:
             return False
-    return all(not m.Z[z][a] and not m.Z[z][b] for z in game.component_zones)
+    return all(not m.Z[z][a] and not m.Z[z][b] for z in m.game.component_zones)
