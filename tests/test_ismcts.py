@@ -176,3 +176,43 @@ def test_ismcts_kinds_parse():
     for bad in ("ismcts:0", "ismcts:x", "ismcts:99999999"):
         with pytest.raises(ValueError):
             make_bot(bad, 1)
+
+
+def _searched(match, bot: IsmctsBot, iterations: int):
+    """The root of `iterations` iterations of bot's search from match (what `choose` builds)."""
+    from rulelang.play.bots import _InfoNode
+    seat = match.current_player
+    bot._depth = bot.rollout_depth if match.estimate(seat) is not None else bot.ROLLOUT_CAP
+    root = _InfoNode()
+    sample = match.sampler(seat)
+    for _ in range(iterations):
+        bot._iterate(root, sample(bot.rng.getrandbits(64)))
+    return root
+
+
+def test_ismcts_widens_a_decision_of_many_actions_progressively():
+    # a turn of Dozen War lists dozens of actions: 100 iterations try at most WIDTH x
+    # sqrt(visits + 1) of them at the root, and go deeper in those instead
+    import math
+    import random
+    m = rulelang.load(ROOT / "games" / "dozen_war.rules").new_match(2, seed=1)
+    rng = random.Random(1)
+    while len(m.legal_actions()) <= IsmctsBot.WIDEN_ABOVE:    # (past the draft of generals)
+        m.apply(rng.choice(m.legal_actions()))
+    legal = m.legal_actions()
+    root = _searched(m, IsmctsBot(3, iterations=100), 100)
+    assert root.visits == 100
+    assert 2 <= len(root.children) <= math.ceil(IsmctsBot.WIDTH * math.sqrt(100)) < len(legal)
+    assert max(child.visits for child in root.children.values()) > 5
+    assert sum(child.visits for child in root.children.values()) == 100
+
+
+def test_ismcts_tries_every_action_of_a_small_decision_before_repeating_one():
+    # Regicide solo: a listing of fewer actions than WIDEN_ABOVE is searched as before, every
+    # action once before any twice
+    m = rulelang.load(REGICIDE).new_match(1, seed=2)
+    legal = m.legal_actions()
+    assert 2 < len(legal) <= IsmctsBot.WIDEN_ABOVE
+    root = _searched(m, IsmctsBot(4, iterations=len(legal)), len(legal))
+    assert sorted(root.children) == sorted(a.text for a in legal)
+    assert all(child.visits == 1 for child in root.children.values())

@@ -197,6 +197,12 @@ class IsmctsBot:
     texts, and an edge is chosen among those legal in the world at hand (UCB1 with availability
     counts). Two positions its seat sees alike give the same decision for the same bot seed.
 
+    A decision with many legal actions (more than `WIDEN_ABOVE`: Dozen War's turn lists about 66)
+    is widened progressively: a node tries a new action only while it has fewer children than
+    `WIDTH` × √(its visits + 1), else it chooses among those it has tried (a new one too if none of
+    them is legal in the world at hand), so the iterations deepen a few lines instead of each
+    trying one more action once. The order in which actions are tried is random.
+
     A playout runs random actions until the game ends (1 for a win, 0.5 a draw, 0 a loss). If
     the rules declare an `estimate` (how well each player is doing), it stops after
     `rollout_depth` actions and the estimate scores it; without one it goes on to the end (at
@@ -210,6 +216,8 @@ class IsmctsBot:
     ROLLOUT_DEPTH = 8
     ROLLOUT_CAP = 2_000
     EXPLORATION = 0.7
+    WIDEN_ABOVE = 32
+    WIDTH = 2.0
 
     def __init__(self, seed: int, iterations: int | None = None,
                  rollout_depth: int = ROLLOUT_DEPTH, exploration: float = EXPLORATION,
@@ -247,18 +255,22 @@ class IsmctsBot:
                 legal = state.legal_actions()
                 mover = state.current_player
                 untried = [a for a in legal if str(a) not in node.children]
+                tried = 0
                 for a in legal:                               # these were available to choose here
                     child = node.children.get(str(a))
                     if child is not None:
                         child.available += 1
-                if untried:
+                        tried += 1
+                if untried and (len(legal) <= self.WIDEN_ABOVE or not tried
+                                or len(node.children) < self.WIDTH * math.sqrt(node.visits + 1)):
                     action = untried[rng.randrange(len(untried))]
                     child = node.children[str(action)] = _InfoNode()
                     child.available = 1
                     state.apply(action)
                     path.append((child, mover))
                     break
-                child_key, action = self._select(node, legal)
+                child_key, action = self._select(node, legal if not untried else
+                                                 [a for a in legal if str(a) in node.children])
                 node = node.children[child_key]
                 state.apply(action)
                 path.append((node, mover))
@@ -268,6 +280,7 @@ class IsmctsBot:
         for visited, mover in path:
             visited.visits += 1
             visited.total += 0.5 if rewards is None else rewards[mover]
+        root.visits += 1                        # (how wide the root may grow)
 
     def _select(self, node: "_InfoNode", legal: list):
         best, best_score = None, -math.inf
