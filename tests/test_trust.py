@@ -58,9 +58,9 @@ def test_the_replay_check_finds_state_kept_outside_the_replay(monkeypatch):
     m.apply("go")                                   # checked: the fixed engine passes
     original = engine.Match.own
 
-    def own_sharing_grants(self):
+    def own_sharing_grants(self, index=True):
         grants = self.grants
-        original(self)
+        original(self, index)
         self.grants = grants
     monkeypatch.setattr(engine.Match, "own", own_sharing_grants)
     m = game(MODIFY_REPLAY).new_match(2, seed=1)

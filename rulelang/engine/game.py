@@ -95,6 +95,8 @@ class Game:
         self.lowerer = low
         self.code = code
         self.zones = ir["zones"]
+        self.zone_per = [bool(z["per"]) for z in self.zones]      # (a family of zone lists)
+        self.family_slots = [i for i, v in enumerate(ir["vars"]) if v["per"]]   # (a list of members' values)
         self.zone_slot = low.zone_slot
         self.var_slot = low.var_slot
         self.vars = [(v["name"], v["per"], v["visibility"], code.var_init[i]) for i, v in enumerate(ir["vars"])]

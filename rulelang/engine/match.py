@@ -194,28 +194,41 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         self.kinds, self.labels = list(self.kinds), list(self.labels)
         self.shared = False
 
-    def own(self) -> None:
+    def own(self, index: bool = True) -> None:
         """Copy the zones, variables and logs this match shares with a clone (or with the match it
         was cloned from) before anything changes them. A clone costs only this copy, and only once
         it is played on: a search that keeps many positions it never plays on keeps them cheaply.
-        (Components stay shared until one side creates more: see unshare.)"""
+        (Components stay shared until one side creates more: see unshare.)
+        `index=False`, for the copy `_base` keeps (only ever cloned, and played on as a clone):
+        which zone list holds each component (`where`) is worked out from the zones only when the
+        copy, or a clone of it, is played on — most are never used."""
         game = self.game
+        remap = index and self.where is not None
         fresh: dict = {}
         Z = []
         for z, value in zip(game.zones, self.Z):
             if z["per"]:
                 copy = [list(x) for x in value]
-                for old, new in zip(value, copy):
-                    if old:                        # only a zone holding components is in `where`
-                        fresh[id(old)] = new
+                if remap:
+                    for old, new in zip(value, copy):
+                        if old:                    # only a zone holding components is in `where`
+                            fresh[id(old)] = new
             else:
                 copy = list(value)
-                fresh[id(value)] = copy
+                if remap:
+                    fresh[id(value)] = copy
             Z.append(copy)
         self.Z = Z
-        self.V = [list(v) if isinstance(v, list) else v for v in self.V]
+        V = self.V = list(self.V)                  # a variable's value is never changed in place (a
+        for slot in game.family_slots if V else ():    # list grows into a new one: runtime._appended),
+            V[slot] = list(V[slot])                # a family's members are (no variables: before the setup)
         self.created = list(self.created) if self.created is not None else None
-        self.where = [fresh[id(zl)] if zl is not None else None for zl in self.where]
+        if remap:
+            self.where = [fresh[id(zl)] if zl is not None else None for zl in self.where]
+        elif not index:
+            self.where = None  # type: ignore[assignment]  # (not to be read until played on: see above)
+        else:
+            self._where_from_zones()
         self.result = dict(self.result) if self.result else None
         self.log, self.messages = list(self.log), list(self.messages)
         if game.can_pause:                         # (even empty: the copy must not append to the original's)
@@ -227,6 +240,17 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             self.zone_info = None                  # keyed by the zone lists' ids: these are new
         self._zone_ids = None
         self.shared = SHARED_COMPONENTS
+
+    def _where_from_zones(self) -> None:
+        """`where` of a copy that `own(index=False)` left without one: the zone list of each
+        component, the zones being those of a position that was played (checked: see
+        flow._index_zones for a restored one)."""
+        where: list = [None] * len(self.labels)
+        for per, value in zip(self.game.zone_per, self.Z):
+            for zl in (value if per else (value,)):
+                for c in zl:
+                    where[c] = zl
+        self.where = where
 
     # ---- public API ----
     @property

@@ -38,7 +38,7 @@ class MatchPausing(MatchParts):
         when it next draws (chance.FrozenGenerator): an action that draws nothing reads no state."""
         shared = self.shared
         base = self.clone()
-        base.own()
+        base.own(index=False)
         if shared != SHARED_ALL:                # (else another clone still shares them)
             self.shared = SHARED_COMPONENTS
         return base
@@ -56,6 +56,7 @@ class MatchPausing(MatchParts):
         except BaseException as err:
             if here:                            # undo the half-run action: back to the base
                 restored = base.clone()
+                restored.own()                  # (its own lists, and which holds each component)
                 self.__dict__.clear()
                 self.__dict__.update(restored.__dict__)
             if isinstance(err, Exception):
