@@ -89,6 +89,7 @@ GENERATED_CODE_INTERFACE = {
     "finish": "ends the game with a result",
     "zone_ids": "component ids of a zone as a seat may know them",
     "_zone_ids": "the cache behind zone_ids",
+    "fields_held": "(components measured, their weight) of the component fields, kept between state measures",
     "zone_info": "zones' owners and visibility, for the interaction model",
     "answers": "answers to replay in the effect running now",
     "pos": "how many of them the choices have used",
