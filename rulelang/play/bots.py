@@ -197,7 +197,7 @@ class IsmctsBot:
     texts, and an edge is chosen among those legal in the world at hand (UCB1 with availability
     counts). Two positions its seat sees alike give the same decision for the same bot seed.
 
-    A decision with many legal actions (more than `WIDEN_ABOVE`: Dozen War's turn lists about 66)
+    A decision with many legal actions (more than `WIDEN_ABOVE`: a war game's turn may list 66)
     is widened progressively: a node tries a new action only while it has fewer children than
     `WIDTH` × √(its visits + 1), else it chooses among those it has tried (a new one too if none of
     them is legal in the world at hand), so the iterations deepen a few lines instead of each
