@@ -115,7 +115,7 @@ class CallLowering(Part):
         return P(f"_{f}n(m, {ps[0].src}, {ps[1].src})", lvl, pure, shape=LIST)
 
     def call_distinct(self, f, e, ps, lvl, pure, ctx) -> P:
-        return P(f"_distinct(m, {ps[0].src})", lvl, pure, shape=LIST)
+        return P(f"_distinct(m, {ps[0].src})", lvl, pure, shape=LIST, elem=ps[0].elem)
 
     def call_reverse(self, f, e, ps, lvl, pure, ctx) -> P:
         return P(f"_reversed(m, {ps[0].src})", lvl, pure, shape=LIST, elem=ps[0].elem)

@@ -78,6 +78,7 @@ class ComprehensionLowering(Part):
         if opener == "[" and x.shape != SCALAR:
             out = f"_built(m, {out})"            # a list of lists: measured as a whole (VALUE_LIMIT)
         p = P(out, lvl, pure, shape=LIST, elem=SCALAR if x.shape == SCALAR else ANY)
+        p.inner = x.elem if x.shape == LIST else ANY    # (flattened, a list of those: x_flat)
         p.paid = True
         return p
 

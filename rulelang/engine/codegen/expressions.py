@@ -219,7 +219,7 @@ class ExpressionLowering(Part):
 
     def x_flat(self, e, ctx):
         p = self.ex(e["x"], ctx)
-        return P(f"_flat(m, {p.src})", p.level, p.pure, shape=LIST)
+        return P(f"_flat(m, {p.src})", p.level, p.pure, shape=LIST, elem=p.inner)
 
     def x_ord(self, e, ctx):
         order = {v["name"]: i for i, v in enumerate(self.sh.ir["enums"][e["enum"]])}
@@ -380,7 +380,8 @@ class ExpressionLowering(Part):
             return self.ex(e["t"] if c.const else e["e"], ctx)
         t, f = self.ex(e["t"], ctx), self.ex(e["e"], ctx)
         lvl, pure = _join(c, t, f)
-        p = P(f"({t.src} if {c.t} else {f.src})", lvl, pure, shape=t.shape if t.shape == f.shape else ANY)
+        p = P(f"({t.src} if {c.t} else {f.src})", lvl, pure, shape=t.shape if t.shape == f.shape else ANY,
+              elem=t.elem if t.elem == f.elem else ANY)
         if t.maxlen is not None and f.maxlen is not None:
             p.maxlen = max(t.maxlen, f.maxlen)
         return p

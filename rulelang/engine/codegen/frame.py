@@ -16,7 +16,7 @@ class P:
     if constant, its shape (list, scalar or any), the shape of its elements if a list, whether
     it is cheap enough to evaluate twice, and for `len(X)` the source of X."""
     __slots__ = ("src", "level", "pure", "const", "shape", "cheap", "elem", "lenof", "loop", "bind", "tsrc",
-                 "family", "nonempty", "num", "small", "paid", "maxlen")
+                 "family", "nonempty", "num", "small", "paid", "maxlen", "inner")
     src: str
     level: int
     pure: bool
@@ -24,6 +24,7 @@ class P:
     shape: str
     cheap: bool
     elem: str
+    inner: str
     lenof: str | None
     loop: tuple | None
     bind: Name | None
@@ -51,6 +52,7 @@ class P:
         self.small = False
         self.paid = False
         self.maxlen = len(const) if type(const) is str else None    # a text at most this long
+        self.inner = ANY          # for a list of lists: the shape of its elements' elements
 
     @property
     def t(self) -> str:
