@@ -340,7 +340,7 @@ def _active(m, c, zones) -> bool:
         return False
     if zones == "anywhere":
         return True
-    return _zone_info(m).get(id(where), (None,))[0] in zones
+    return (m.zone_info or _zone_info(m)).get(id(where), (None,))[0] in zones
 
 
 def _holders(m, entry):
@@ -352,10 +352,15 @@ def _holders(m, entry):
         if found is not None:
             return found
     comps = _cards(m).get(entry.card)
+    zones = entry.zones
     if not comps:
         found = ()
+    elif zones == "anywhere":
+        where = m.where
+        found = [c for c in comps if where[c] is not None]
     else:
-        found = [c for c in comps if _active(m, c, entry.zones)]
+        where, info = m.where, m.zone_info or _zone_info(m)    # (as _active, for each of them)
+        found = [c for c in comps if where[c] is not None and info.get(id(where[c]), (None,))[0] in zones]
     if lm is not None:
         lm[entry] = found
     return found
@@ -597,7 +602,8 @@ def _hook_entry(m, hi: int, c, args: tuple):
     """c's card's ability for hook `hi`, if it has one that applies now (its `from`, its `where`)."""
     if c is None:
         return None
-    entry = m.game.code.hooks[hi].get(m.F[m.game.code.card_column][c])
+    code = m.game.code
+    entry = code.hooks[hi].get(m.F[code.card_column][c])
     if entry is None or not _active(m, c, entry.zones):
         return None
     if entry.where is not None and not entry.where(m, c, *args[:entry.arity]):
@@ -651,7 +657,7 @@ def _mods(m, di: int, args: tuple) -> int:
     lm = m.lm
     if lm is None:
         return _mods_now(m, di, args)
-    key = ("modify", di) + args                 # (a def's own memo keys start with its index)
+    key = (di, args)        # (a def's own memo key is (its index, *its arguments): never equal to this)
     try:
         total = lm.get(key)
     except TypeError:                           # (a list argument)
@@ -669,28 +675,21 @@ def _mods_now(m, di: int, args: tuple) -> int:
         for g in m.grants:
             if g.def_index == di and g.args == key:
                 total += g.amount
-    holders = _mod_holders(m, di)
-    m.work -= len(holders)                     # (each holder's amount is asked: charged)
-    for entry, c in holders:
-        total += entry.where(m, c, *args)
+    # (ability, component) of every card in play that modifies def `di`, in the rules' order; kept
+    # while a memo of defs is open, as _holders is
+    lm = m.lm
+    holders = lm.get(("modifiers of", di)) if lm is not None else None
+    if holders is None:
+        holders = [(entry, c) for entry in m.game.code.modifiers[di] for c in _holders(m, entry)]
+        if lm is not None:
+            lm[("modifiers of", di)] = holders
+    if holders:
+        m.work -= len(holders)                 # (each holder's amount is asked: charged)
+        for entry, c in holders:
+            total += entry.where(m, c, *args)
     if m.work < 0:
         _overworked()
     return total
-
-
-def _mod_holders(m, di: int) -> list:
-    """(ability, component) of every card in play that modifies def `di`, in the rules' order;
-    kept while a memo of defs is open, as _holders is."""
-    lm = m.lm
-    key = ("modifiers of", di)
-    if lm is not None:
-        found = lm.get(key)
-        if found is not None:
-            return found
-    found = [(entry, c) for entry in m.game.code.modifiers[di] for c in _holders(m, entry)]
-    if lm is not None:
-        lm[key] = found
-    return found
 
 
 # ---- knowledge ----------------------------------------------------------------------------------
