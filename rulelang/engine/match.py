@@ -101,6 +101,8 @@ GENERATED_CODE_INTERFACE = {
     "private": "log index -> the seats that may read that answer",
     "named": "the private answers of the chain running, with their components",
     "cards_index": "the card declarations' index, built once",
+    "moved": "bumped whenever a component moves or is made: the key of `held`",
+    "held": "the cards in play of each ability and def, kept until a component moves",
     "src": "the card whose ability runs now (`source`)",
     "cuts": "a determinized copy's base: where its replay leaves the real world",
     "component_text": "a component's rules text (`rules_text(c)`), its card's then its kind's",

@@ -85,6 +85,7 @@ def cut_here(m) -> dict:
                         zl[i] = new
                         where[new] = zl
         m.zone_info, m._zone_ids = None, None
+        m.moved += 1
         if m.known:
             m.known = {c: k for c, k in m.known.items() if c in cut.seen}
         m.named = [(at, mapping.get(c, c)) for at, c in m.named]
@@ -343,14 +344,24 @@ def _active(m, c, zones) -> bool:
     return (m.zone_info or _zone_info(m)).get(id(where), (None,))[0] in zones
 
 
+def _held(m) -> dict:
+    """What is kept about the cards in play (the holders of each ability, the modifiers of each
+    def) until a component moves or is made (`Match.moved`). A clone shares the table while it
+    stands where it was cloned; the first move on either side gives that side a new one, so an
+    entry is only ever read in the position it was found in."""
+    kept = m.held
+    moved = m.moved
+    if kept is None or kept[0] != moved:
+        kept = m.held = (moved, {})
+    return kept[1]
+
+
 def _holders(m, entry):
-    """The components of an ability's card that lie where it applies (kept while a memo of defs is
-    open: a listing, a `when` condition, an expression of an effect — nothing moves meanwhile)."""
-    lm = m.lm
-    if lm is not None:
-        found = lm.get(entry)
-        if found is not None:
-            return found
+    """The components of an ability's card that lie where it applies (kept: _held)."""
+    table = _held(m)
+    found = table.get(entry)
+    if found is not None:
+        return found
     comps = _cards(m).get(entry.card)
     zones = entry.zones
     if not comps:
@@ -361,8 +372,7 @@ def _holders(m, entry):
     else:
         where, info = m.where, m.zone_info or _zone_info(m)    # (as _active, for each of them)
         found = [c for c in comps if where[c] is not None and info.get(id(where[c]), (None,))[0] in zones]
-    if lm is not None:
-        lm[entry] = found
+    table[entry] = found
     return found
 
 
@@ -653,7 +663,9 @@ def _grant(m, di: int, args: tuple, amount) -> None:
 
 def _mods(m, di: int, args: tuple) -> int:
     """What the cards in play add to a def (their `modify` abilities), and the timed modifiers;
-    kept, as _holders is, while a memo of defs is open (a listing asks a card's power often)."""
+    kept while a memo of defs is open (a listing asks a card's power often)."""
+    if not m.grants and _held(m).get(~di, True) == []:
+        return 0                                # (no card in play modifies it: nothing to ask or charge)
     lm = m.lm
     if lm is None:
         return _mods_now(m, di, args)
@@ -676,13 +688,11 @@ def _mods_now(m, di: int, args: tuple) -> int:
             if g.def_index == di and g.args == key:
                 total += g.amount
     # (ability, component) of every card in play that modifies def `di`, in the rules' order; kept
-    # while a memo of defs is open, as _holders is
-    lm = m.lm
-    holders = lm.get(("modifiers of", di)) if lm is not None else None
+    # as _holders is, under the key ~di
+    table = _held(m)
+    holders = table.get(~di)
     if holders is None:
-        holders = [(entry, c) for entry in m.game.code.modifiers[di] for c in _holders(m, entry)]
-        if lm is not None:
-            lm[("modifiers of", di)] = holders
+        holders = table[~di] = [(entry, c) for entry in m.game.code.modifiers[di] for c in _holders(m, entry)]
     if holders:
         m.work -= len(holders)                 # (each holder's amount is asked: charged)
         for entry, c in holders:

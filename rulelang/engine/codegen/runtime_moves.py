@@ -14,6 +14,7 @@ def _move(m, what, dest, bottom: bool) -> None:
     is charged (m.work) as the zones it is taken from and put under are long."""
     items = list(as_items(what))
     where = m.where
+    m.moved += 1
     n = len(items)
     for c in items:
         src = where[c]
@@ -51,6 +52,7 @@ def _move_zone(m, what, dest) -> None:
         _overworked()
     if what is dest:                           # (each taken off and put back on top, in order: as it was)
         return
+    m.moved += 1
     where = m.where
     for c in what:
         where[c] = dest
@@ -65,6 +67,7 @@ def _move1(m, c, dest) -> None:
     if type(c) is not int:
         return _move(m, c, dest, False)
     where = m.where
+    m.moved += 1
     src = where[c]
     if src is not None:
         if len(src) > 64:                      # (the scan of a long zone is charged)
@@ -131,6 +134,7 @@ class Batch:
         m.work -= len(self.kinds)
         if m.work < 0:
             _overworked()
+        m.moved += 1
         m.kinds += self.kinds
         m.labels += self.labels
         for col, vals in zip(m.F, self.cols):
@@ -184,6 +188,7 @@ def _add(m, kind: str, made, dest, bottom: bool, key=None) -> None:
         _fault(f"more than {COMPONENT_LIMIT} components in one match (component limit)")
     for col, v in zip(m.F, row):
         col.append(v)
+    m.moved += 1
     m.kinds.append(kind)
     m.labels.append(label if label is not None else f"{kind}{c}")
     m.where.append(dest)
