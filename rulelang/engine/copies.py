@@ -96,7 +96,7 @@ class MatchCopies(MatchParts):
                     mapping[old] = new
             m._by_text = None
             m.zone_info = None
-            m.moved += 1
+            m.held = None
             if m.known:
                 m.known = {c: k for c, k in m.known.items() if c in seen}
             m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None

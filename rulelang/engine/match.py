@@ -101,8 +101,7 @@ GENERATED_CODE_INTERFACE = {
     "private": "log index -> the seats that may read that answer",
     "named": "the private answers of the chain running, with their components",
     "cards_index": "the card declarations' index, built once",
-    "moved": "bumped whenever a component moves or is made: the key of `held`",
-    "held": "the cards in play of each ability and def, kept until a component moves",
+    "held": "the cards in play of each ability and def, kept until a component moves or is made",
     "src": "the card whose ability runs now (`source`)",
     "cuts": "a determinized copy's base: where its replay leaves the real world",
     "component_text": "a component's rules text (`rules_text(c)`), its card's then its kind's",
@@ -128,6 +127,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         self.kinds: list[str] = []
         self.labels: list[str] = []
         self.where: list = []                      # component id -> the zone list holding it
+        self.held = None                           # (an attribute of its own: every move reads it)
         self.PL, self.OTH = game.seats(players)
         self.step = game.first_step
         self.current = 0

@@ -86,10 +86,10 @@ class MatchParts:
     cuts: tuple[Cut, ...] = ()      # a determinized copy's base: where its replay leaves the real world (see sampler)
     origin_cache: list | None = None    # see origins
     zone_info: dict | None = None   # see effects._zone_info
-    # bumped by every change of which components there are or where they lie (runtime_moves, the
-    # deals of determinized copies): what is kept about the cards in play is kept under it (effects._held)
-    moved: int = 0
-    held: tuple | None = None       # (moved, {ability entry or ~def: cards in play}): see effects._held
+    # what is kept about the cards in play ({ability entry or ~def: cards in play}, effects._held),
+    # dropped by every change of which components there are or where they lie (runtime_moves, the
+    # deals of determinized copies)
+    held: dict | None = None
     lm: dict | None = None          # while a listing runs (and only then): defs' results (codegen, "lmemo")
 
     if TYPE_CHECKING:

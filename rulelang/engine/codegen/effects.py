@@ -85,7 +85,7 @@ def cut_here(m) -> dict:
                         zl[i] = new
                         where[new] = zl
         m.zone_info, m._zone_ids = None, None
-        m.moved += 1
+        m.held = None
         if m.known:
             m.known = {c: k for c, k in m.known.items() if c in cut.seen}
         m.named = [(at, mapping.get(c, c)) for at, c in m.named]
@@ -346,14 +346,13 @@ def _active(m, c, zones) -> bool:
 
 def _held(m) -> dict:
     """What is kept about the cards in play (the holders of each ability, the modifiers of each
-    def) until a component moves or is made (`Match.moved`). A clone shares the table while it
-    stands where it was cloned; the first move on either side gives that side a new one, so an
-    entry is only ever read in the position it was found in."""
+    def) until a component moves or is made: that drops the match's table (runtime_moves). A
+    clone shares the table while it stands where it was cloned; a move on either side drops it
+    from that side only, so an entry is only ever read in the position it was found in."""
     kept = m.held
-    moved = m.moved
-    if kept is None or kept[0] != moved:
-        kept = m.held = (moved, {})
-    return kept[1]
+    if kept is None:
+        kept = m.held = {}
+    return kept
 
 
 def _holders(m, entry):

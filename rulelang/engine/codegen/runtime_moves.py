@@ -14,7 +14,8 @@ def _move(m, what, dest, bottom: bool) -> None:
     is charged (m.work) as the zones it is taken from and put under are long."""
     items = list(as_items(what))
     where = m.where
-    m.moved += 1
+    if m.held is not None:                     # (what was kept about cards in play: effects._held)
+        m.held = None
     n = len(items)
     for c in items:
         src = where[c]
@@ -52,7 +53,8 @@ def _move_zone(m, what, dest) -> None:
         _overworked()
     if what is dest:                           # (each taken off and put back on top, in order: as it was)
         return
-    m.moved += 1
+    if m.held is not None:                     # (what was kept about cards in play: effects._held)
+        m.held = None
     where = m.where
     for c in what:
         where[c] = dest
@@ -67,7 +69,8 @@ def _move1(m, c, dest) -> None:
     if type(c) is not int:
         return _move(m, c, dest, False)
     where = m.where
-    m.moved += 1
+    if m.held is not None:                     # (what was kept about cards in play: effects._held)
+        m.held = None
     src = where[c]
     if src is not None:
         if len(src) > 64:                      # (the scan of a long zone is charged)
@@ -134,7 +137,8 @@ class Batch:
         m.work -= len(self.kinds)
         if m.work < 0:
             _overworked()
-        m.moved += 1
+        if m.held is not None:                 # (what was kept about cards in play: effects._held)
+            m.held = None
         m.kinds += self.kinds
         m.labels += self.labels
         for col, vals in zip(m.F, self.cols):
@@ -188,7 +192,8 @@ def _add(m, kind: str, made, dest, bottom: bool, key=None) -> None:
         _fault(f"more than {COMPONENT_LIMIT} components in one match (component limit)")
     for col, v in zip(m.F, row):
         col.append(v)
-    m.moved += 1
+    if m.held is not None:                     # (what was kept about cards in play: effects._held)
+        m.held = None
     m.kinds.append(kind)
     m.labels.append(label if label is not None else f"{kind}{c}")
     m.where.append(dest)
