@@ -269,7 +269,7 @@ def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None) 
     parser.add_argument("file", metavar="FILE", help="a .rules file or compiled IR .json")
     parser.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's minimum)")
     parser.add_argument("--seed", type=int, default=default_seed, metavar="S",
-                        help="random seed" + (" (default: a random one, printed)" if default_seed is None else ""))
+                        help="random seed" + (" (default: a random one, printed when the game ends)" if default_seed is None else ""))
     parser.add_argument("--bot", type=_bot_spec, action="append", default=[], metavar="[SEAT=]KIND",
                         help=f"a bot plays SEAT (1-based), or every seat without SEAT; KIND: {KIND_HELP}")
     parser.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",
@@ -377,7 +377,7 @@ def _play(args) -> int:
     players = game.min_players if args.players is None else args.players
     seed = random.randrange(1_000_000) if args.seed is None else args.seed
     return run_repl(game, players, seed, dict(args.option), _seat_bots(args.bot, players),
-                    sys.stdin, sys.stdout, args.file, delay=args.delay)
+                    sys.stdin, sys.stdout, args.file, delay=args.delay, seed_secret=args.seed is None)
 
 
 def _resume(args) -> int:

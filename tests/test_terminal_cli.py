@@ -187,3 +187,29 @@ def test_ctrl_c_in_a_simulation_keeps_the_games_played(regicide, monkeypatch):
     result = _simulate_here(regicide, 1, 10, 0, "random", {}, lambda done, total: None)
     assert result["partial"] is True and result["planned"] == 10 and result["games"] == 4
     assert [r["game"] for r in result["records"]] == [0, 1, 2, 3]
+
+
+def test_a_drawn_seed_is_told_only_when_the_game_ends(capsys, monkeypatch):
+    """A seed drawn at random is secret while a person plays: with it, anyone could deal the same
+    game in another terminal and see every hidden card. It is printed at the end, and deals the
+    same game again; a seed the player chose is shown at once."""
+    code, out, _ = cli(capsys, monkeypatch, ["play", REGICIDE], stdin="1\n" * 80)
+    first = out.splitlines()[0]
+    assert first == "Regicide: 1 player, the seed is shown when the game ends"
+    told = [line for line in out.splitlines() if line.startswith("Seed ")]
+    assert len(told) == 1 and "Game over" in out
+    seed = int(told[0].split()[1].rstrip(":"))
+    assert f"seed {seed}" not in out.split("Game over")[0] and f"--seed {seed}" in told[0]
+    _, again, _ = cli(capsys, monkeypatch, ["play", REGICIDE, "--seed", seed], stdin="1\n" * 80)
+    assert again.splitlines()[0] == f"Regicide: 1 player, seed {seed}"
+    assert again.split("\n", 1)[1] == out.split("\n", 1)[1].replace(told[0] + "\n", "")
+    _, watched, _ = cli(capsys, monkeypatch, ["play", REGICIDE, "--bot", "1=random"])
+    assert ", seed " in watched.splitlines()[0]                  # (nobody to keep it from)
+
+
+def test_what_a_player_typed_is_quoted_back_short(regicide):
+    """A 100,000-character line is not echoed in full; a negative number is a number."""
+    _, out = play(regicide, ["x" * 100_000, "-1", "quit"])
+    line = next(x for x in out.splitlines() if "is not a legal action" in x)
+    assert len(line) < 160 and "xxx..." in line
+    assert "there is no action -1; choose 1-" in out

@@ -303,4 +303,8 @@ def _in_words(err: BaseException) -> str:
     if isinstance(err, RecursionError):          # (Python's words vary with where the limit is met)
         return ("calls or triggers nested too deeply (a def that calls itself, or a trigger that sets "
                 "itself off, without an end)")
+    if isinstance(err, IndexError):
+        return "a list or text read past its end (`xs[i]` with i at least its size, or below 0): test the size first"
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero (`/` or `%` by 0): test the divisor first"
     return f"{type(err).__name__}: {text}"

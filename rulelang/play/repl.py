@@ -45,7 +45,7 @@ REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # co
 def run_repl(game, players: int, seed: int, options: dict | None = None,
              bots: dict[int, str] | None = None, stdin=None, stdout=None,
              source_path: str | None = None, match=None, delay: float = 0.0, color: bool | None = None,
-             screen: tuple[int, int] | None = None, pager: bool | None = None) -> int:
+             screen: tuple[int, int] | None = None, pager: bool | None = None, seed_secret: bool = False) -> int:
     """Plays one match at the terminal; returns the exit code (0 unless a rule error stopped it).
 
     `bots` maps 0-based seats to bot kinds; every other seat is a human. `match` continues a
@@ -55,14 +55,25 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
     lines) to fit each decision into (None: the terminal's size; no fitting when the output is
     not a terminal). `pager`: whether long output stops at each screenful (`-- more --`) and the
     bots' lines wait before the next decision when they would scroll away (None: when input and
-    output are a terminal).
+    output are a terminal). `seed_secret`: the seed was drawn, not chosen, so a person playing is
+    told it only when the game ends — with it, anyone could deal the same game elsewhere and see
+    every hidden card and every bot's hand in advance.
     """
     session = _Session(game, players, seed, options, bots or {},
                        stdin or sys.stdin, stdout or sys.stdout, source_path, match, delay, color, screen, pager)
+    session.seed_secret = seed_secret and not session.watching
     return session.run()
 
 
+def echoed(line: str, limit: int = 60) -> str:
+    """What a player typed, quoted back in a one-line message: printable, and cut short."""
+    text = printable(line)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 class _Session(Drawing, Commands):
+    seed_secret = False                      # (see run_repl)
+
     def __init__(self, game, players, seed, options, bots, stdin, stdout, source_path, match=None,
                  delay=0.0, color=None, screen=None, pager=None):
         for seat in bots:
@@ -130,7 +141,8 @@ class _Session(Drawing, Commands):
     # -- the loop ---------------------------------------------------------------
 
     def run(self) -> int:
-        self.say(f"{printable(self.game.name)}: {plural(self.match.players, 'player')}, seed {self.seed}")
+        seed = "the seed is shown when the game ends" if self.seed_secret else f"seed {self.seed}"
+        self.say(f"{printable(self.game.name)}: {plural(self.match.players, 'player')}, {seed}")
         self.say("  " + ", ".join(f"{seat_name(s)} {self.player_kind(s)}" for s in range(self.match.players)))
         if self.match.log:
             self.say(f"  resumed after {plural(len(self.match.log), 'move')}")
@@ -183,6 +195,8 @@ class _Session(Drawing, Commands):
             self.say(f"Why: the last move ended the game: {self.last_move}", "over")
         else:
             self.say("Why: the rules ended the game before any move", "over")
+        if self.seed_secret:
+            self.say(f"Seed {self.seed}: `--seed {self.seed}` deals this game again.")
         self.say(render_outcome(outcome, [self.player_kind(s) for s in range(self.match.players)], sides))
 
     def bot_turn(self, seat: int) -> None:
@@ -316,11 +330,11 @@ class _Session(Drawing, Commands):
     def pick(self, line: str, actions: list):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise.
         A text may be typed as the rules write it or as this terminal shows it (`8H` for `8♥`)."""
-        if line.isdigit():
-            number = int(line)
-            if 1 <= number <= len(actions):
+        if line.isdigit() or (line[:1] == "-" and line[1:].isdigit()):
+            number = int(line) if len(line) < 12 else None
+            if number is not None and 1 <= number <= len(actions):
                 return actions[number - 1]
-            self.error(f"there is no action {number}; choose 1-{len(actions)}")
+            self.error(f"there is no action {echoed(line)}; choose 1-{len(actions)}")
             return None
         wanted = line.lower()
         texts = [" ".join(str(action).lower().split()) for action in actions]
@@ -339,11 +353,11 @@ class _Session(Drawing, Commands):
         if matches:
             listed = ", ".join(self.show_text(action) for action in matches[:MAX_CANDIDATES])
             more = f" and {len(matches) - MAX_CANDIDATES} more" if len(matches) > MAX_CANDIDATES else ""
-            self.say(f"ambiguous: '{printable(line)}' could be {listed}{more}", "error")
+            self.say(f"ambiguous: '{echoed(line)}' could be {listed}{more}", "error")
         else:
             why = self.match.refusal(line) if hasattr(self.match, "refusal") else None   # the rules' words
-            self.error(f"'{printable(line)}' is not a legal action now: {printable(why)}" if why else
-                       f"'{printable(line)}' is not a legal action or a command (type help)")
+            self.error(f"'{echoed(line)}' is not a legal action now: {printable(why)}" if why else
+                       f"'{echoed(line)}' is not a legal action or a command (type help)")
         return None
 
     def play(self, seat: int, action) -> bool:
