@@ -87,8 +87,10 @@ class Game:
         self.options = [dict(o) for o in ir["options"]]
         # the rules' content, not where they were read from: `./x.rules` and `/abs/x.rules` are one game;
         # nor the words about them (`about`): a save stays good when its rulebook is reworded
-        self.fingerprint = hashlib.sha256(json.dumps({k: v for k, v in ir.items() if k not in ("source", "about")},
-                                                     sort_keys=True).encode()).hexdigest()[:16]
+        # nor the values an option may take: a save of a match that began is good whatever they became
+        content = {k: v for k, v in ir.items() if k not in ("source", "about")}
+        content["options"] = [{k: v for k, v in o.items() if k != "choices"} for o in ir["options"]]
+        self.fingerprint = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
         self.about = ir.get("about", {})
         low = Lowerer(ir)
         code = low.build()
@@ -213,6 +215,10 @@ class Game:
             want = {"bool": bool, "int": int, "text": str}.get(spec["type"])
             if want is not None and (type(value) is not want):
                 raise ValueError(f"option `{key}` must be {spec['type']}, not {_short(value)}")
+            choices = spec.get("choices")
+            if choices is not None and value not in choices:
+                raise ValueError(f"option `{key}` must be one of {', '.join(_short(c) for c in choices)}, "
+                                 f"not {_short(value)}")
             values[key] = value
         return values
 

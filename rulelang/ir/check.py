@@ -287,12 +287,19 @@ class _Checker(DeclarationChecks):
         ir = self.ir
         self.options: dict = {}
         for i, o in enumerate(self.array(ir["options"], "/options")):
-            o = self.obj(o, f"/options/{i}", {"name": NAME, "type": OPTION_TYPES, "default": LITERAL})
+            o = self.obj(o, f"/options/{i}", {"name": NAME, "type": OPTION_TYPES, "default": LITERAL},
+                         {"choices": None})
             self.name(o["name"], f"/options/{i}/name")
             self.typed(o["type"], OPTION_TYPES, f"/options/{i}/type", 0)
             want = {"bool": bool, "int": int, "text": str}[o["type"]]
             if type(o["default"]) is not want:
                 raise _Bad(f"/options/{i}/default", f"the default must be {o['type']}")
+            if "choices" in o:
+                choices = self.array(o["choices"], f"/options/{i}/choices")
+                if not choices or any(type(c) is not want for c in choices) or len(set(choices)) < len(choices):
+                    raise _Bad(f"/options/{i}/choices", f"expected distinct values of type {o['type']}")
+                if o["default"] not in choices:
+                    raise _Bad(f"/options/{i}/default", "the default must be one of the choices")
             self.unique(o["name"], self.options, f"/options/{i}")
             self.options[o["name"]] = o
         if not isinstance(ir["enums"], dict):

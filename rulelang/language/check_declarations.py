@@ -49,6 +49,23 @@ class DeclarationChecks:
                                f"a def's parameter or a def's value", span)
 
     # ---- declarations ----
+    def check_option_choices(self, d, t: str) -> None:
+        """`option o: ["a", "b"] = "a"`: values written out, of one type, each once, the default one of them."""
+        seen: list = []
+        for choice in d.choices:
+            if self.expect(choice, t, "a value of the option") == "any":
+                continue
+            if not _written_out(choice):
+                self.error("E204", "an option's values must be written out: numbers or strings", choice.span)
+                continue
+            value = _literal(choice)
+            if value in seen:
+                self.error("E204", f"the option's value {_shown(value)} is listed twice", choice.span)
+            seen.append(value)
+        if _written_out(d.default) and seen and _literal(d.default) not in seen:
+            self.error("E204", f"the option's default {_shown(_literal(d.default))} is not one of its values "
+                               f"({', '.join(_shown(v) for v in seen)})", d.default.span)
+
     def check_decl(self, d) -> None:
         if isinstance(d, n.OptionDecl):
             t = self.out.symbols.get(d.name, Symbol("", d)).type
@@ -59,6 +76,8 @@ class DeclarationChecks:
             elif self.expect(d.default, t, "the option's default") != "any" and not _written_out(d.default):
                 self.error("E204", "an option's default must be written out: a number, true or false, or a string",
                            d.default.span)
+            elif d.choices:
+                self.check_option_choices(d, t)
         elif isinstance(d, (n.TableDecl, n.DefDecl)):
             try:
                 self.check_table(d) if isinstance(d, n.TableDecl) else self.check_def(d)
@@ -555,6 +574,17 @@ class DeclarationChecks:
             elif sym.kind == "kind" and name not in self.used:
                 self.warn("W201", f"kind `{name}` is declared but never used: no component of it is ever created",
                           sym.decl.span)
+
+
+def _literal(e):
+    """The value of a written-out literal (see _written_out)."""
+    if isinstance(e, n.Unary):
+        return -e.operand.value
+    return e.value
+
+
+def _shown(value) -> str:
+    return f'"{value}"' if isinstance(value, str) else str(value)
 
 
 def _written_out(e) -> bool:

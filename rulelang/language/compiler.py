@@ -49,7 +49,8 @@ class Compiler:
             "name": g.name,
             "source": g.span.file,
             "players": {"min": players.low, "max": players.high},
-            "options": [{"name": d.name, "type": self.syms[d.name].type, "default": self.const(d.default)}
+            "options": [{"name": d.name, "type": self.syms[d.name].type, "default": self.const(d.default),
+                         **({"choices": [self.const(c) for c in d.choices]} if d.choices else {})}
                         for d in of(n.OptionDecl)],
             "enums": {d.name: [{"name": i.name, "text": i.text, **({"about": i.about} if i.about is not None else {})}
                                for i in d.items] for d in of(n.EnumDecl)},

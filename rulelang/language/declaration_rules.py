@@ -33,7 +33,15 @@ class DeclarationRules:
         return tuple(c)
 
     def option_decl(self, meta, c):
+        if isinstance(c[1], tuple):             # the values it may take: their type is the option's
+            first = c[1][0]
+            value = first.operand if isinstance(first, n.Unary) and first.op == "-" else first
+            kind = "int" if isinstance(value, n.Lit) and type(value.value) is int else "text"
+            return n.OptionDecl(self.sp(meta), str(c[0]), n.TypeRef(first.span, kind), c[2], c[1])
         return n.OptionDecl(self.sp(meta), str(c[0]), c[1], c[2])
+
+    def option_choices(self, meta, c):
+        return tuple(c)
 
     def enum_decl(self, meta, c):
         return n.EnumDecl(self.sp(meta), str(c[0]), tuple(c[1:]))

@@ -355,6 +355,7 @@ class OptionDecl(Node):
     name: str
     type: TypeRef
     default: Node
+    choices: tuple = ()                  # `option o: ["a", "b"] = "a"`: the values it may take (else any)
 
 
 @dataclass(frozen=True, eq=False)

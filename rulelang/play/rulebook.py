@@ -31,6 +31,8 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
         for o in options:
             words = printable(about.get("options", {}).get(o["name"], ""))
             kind = {"bool": "true or false", "int": "a number", "text": "a text"}.get(o["type"], o["type"])
+            if o.get("choices"):
+                kind = "one of " + ", ".join(printable(json.dumps(c, ensure_ascii=False)) for c in o["choices"])
             default = printable(json.dumps(o["default"], ensure_ascii=False))
             doc.item(f"{doc.code(o['name'])} ({kind}, default {default})" + (f": {words}" if words else ""))
     doc.heading("How to win")

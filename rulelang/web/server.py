@@ -149,7 +149,8 @@ class Entry:
         return {"key": self.key, "name": printable(g.name), "about": printable(words)[:600],
                 "min_players": g.min_players, "max_players": g.max_players,
                 "options": [{"name": o["name"], "type": o["type"], "default": o["default"],
-                             "about": printable(_join(option_words.get(o["name"], "")))[:300]}
+                             "about": printable(_join(option_words.get(o["name"], "")))[:300],
+                             **({"choices": o["choices"]} if o.get("choices") else {})}
                             for o in g.options]}
 
 

@@ -136,3 +136,26 @@ def test_a_wrong_link_shows_a_clear_page(serve, browser):
     assert response.status == 404
     assert page.inner_text("h1") == "no such match, or a wrong link"
     page.close()
+
+
+def test_the_lobby_offers_an_options_values_in_a_list(serve, browser, tmp_path):
+    rules = tmp_path / "pick.rules"
+    rules.write_text("""
+game "Pick" {
+  players 2
+  option pace: ["slow", "fast"] = "slow"
+  var n: int = 0
+  turn { step s { action go { n += 1  if n > 3 or pace == "fast" { finish draw }  end turn } } }
+}
+""", encoding="utf-8")
+    server = serve([rules], include_shipped=False)
+    lobby = browser.new_context().new_page()
+    lobby.goto(server.url + "/")
+    lobby.select_option("#game", "pick")
+    pace = lobby.locator("select[data-option=pace]")
+    assert pace.locator("option").all_inner_texts() == ["slow", "fast"] and pace.input_value() == "slow"
+    pace.select_option("fast")
+    lobby.click("#create")
+    lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
+    (served,) = server.server.matches.values()
+    assert served.match.options == {"pace": "fast"}

@@ -32,7 +32,9 @@
     opts.hidden = g.options.length === 0;
     for (const o of g.options) {
       let input;
-      if (o.type === "bool") input = el("input", { type: "checkbox", "data-option": o.name, "data-type": "bool", checked: o.default === true });
+      if (o.choices) input = el("select", { "data-option": o.name, "data-type": o.type },
+        ...o.choices.map((c) => el("option", { value: c, selected: c === o.default }, String(c))));
+      else if (o.type === "bool") input = el("input", { type: "checkbox", "data-option": o.name, "data-type": "bool", checked: o.default === true });
       else if (o.type === "int") input = el("input", { type: "number", step: "1", value: o.default, "data-option": o.name, "data-type": "int" });
       else input = el("input", { type: "text", value: o.default, "data-option": o.name, "data-type": "text", maxlength: "200" });
       opts.append(el("label", { title: o.about }, o.name + " ", input), o.about ? el("small", { class: "dim" }, " " + o.about) : null);
