@@ -219,3 +219,20 @@ def test_a_choice_a_card_s_ability_asks_shows_that_card_s_text():
     assert ("  ▶ you must choose: is it so? (because of Oracle)\n"
             "    (Oracle: Ask the table a question; answer it truthfully.)\n  1. yes\n  2. no\n") in out
     assert "P1 chooses: yes (asked: is it so?)\n  > so it is\n" in out
+
+
+def test_a_card_that_moves_between_zones_off_screen_is_not_the_card_that_left_a_hand():
+    """A minion goes from a base to its owner's discard pile (both internal: off screen) while the
+    other player plays a card from their hidden hand onto the base: the card that left the hand is
+    the one that arrived unseen, not the minion (a new user saw `Warbot: hand (P2) → discard (P1)`)."""
+    def zone(name, cards=None, count=None, owner=None, internal=False):
+        return {"name": name, "owner": owner, "count": count if cards is None else len(cards), "internal": internal,
+                "cards": None if cards is None else [{"id": i, "label": label} for i, label in cards]}
+    before = {"zones": [zone("hand", count=3, owner=1), zone("discard", [], owner=0, internal=True),
+                        zone("field", [(5, "Warbot")], internal=True)], "values": [], "cells": {},
+              "internal": ["field", "discard"]}
+    after = {"zones": [zone("hand", count=2, owner=1), zone("discard", [(5, "Warbot")], owner=0, internal=True),
+                       zone("field", [(9, "Pirate King")], internal=True)], "values": [], "cells": {},
+             "internal": ["field", "discard"]}
+    lines = changes(before, after, "P2 plays something", seat_name)
+    assert lines == ["Pirate King: hand (P2) → field"]

@@ -313,8 +313,12 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
 
 def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
     """For each zone the rules keep `internal` that gained cards: [its title, the labels of the
-    cards that came into it that the reader sees there, how many came in all]."""
+    cards that came into it that the reader sees there, how many came in all, and of those the
+    labels and the number of the ones the reader saw nowhere before] — only those may have come
+    from a hidden zone (a minion that goes from a base to a discard pile is not the card that left
+    a hand)."""
     out = []
+    seen = {c["id"] for z in before["zones"] if z["cards"] is not None for c in z["cards"]}
     was = {zone_title(z, seat_name): z for z in before["zones"] if z.get("internal")}
     for z in after["zones"]:
         title = zone_title(z, seat_name)
@@ -323,11 +327,12 @@ def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
             continue
         if z["cards"] is not None and old["cards"] is not None:
             ids = {c["id"] for c in old["cards"]}
-            labels = [c["label"] for c in z["cards"] if c["id"] not in ids]
-            if labels:
-                out.append([title, labels, len(labels)])
+            new = [c for c in z["cards"] if c["id"] not in ids]
+            if new:
+                fresh = [c["label"] for c in new if c["id"] not in seen]
+                out.append([title, [c["label"] for c in new], len(new), fresh, len(fresh)])
         elif (z["count"] or 0) > (old["count"] or 0):
-            out.append([title, [], z["count"] - old["count"]])
+            out.append([title, [], z["count"] - old["count"], [], z["count"] - old["count"]])
     return out
 
 
@@ -442,10 +447,10 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
             lines.append(f"{label}: new in {to}")
     for src, k in hidden_out.items():
         for dest in inward:                   # into a zone off screen: named if the reader sees it there
-            if k > 0 and dest[2] > 0:
-                n = min(k, dest[2])
-                shown, dest[1] = dest[1][:n], dest[1][n:]
-                k, dest[2] = k - n, dest[2] - n
+            if k > 0 and dest[4] > 0:         # (only a card the reader saw nowhere before)
+                n = min(k, dest[4])
+                shown, dest[3] = dest[3][:n], dest[3][n:]
+                k, dest[4] = k - n, dest[4] - n
                 if len(shown) == n:
                     if not all(named(x) for x in shown):        # (`play Gnome`: said already)
                         lines.append(f"{join_labels(shown)}: {src} → {dest[0]}")
