@@ -4,10 +4,14 @@ the values are left out of the game's fingerprint (a save stays good when they c
 from __future__ import annotations
 
 import copy
+from pathlib import Path
+
 import pytest
 
 import rulelang
 from rulelang.play.rulebook import rulebook
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SOURCE = """
 game "Pick" {
@@ -73,3 +77,10 @@ def test_the_rulebook_names_the_values():
     text = rulebook(build(SOURCE))
     assert '`pace` (one of "slow", "fast", default "slow")' in text
 
+
+@pytest.mark.parametrize("path, option, bad", [("shadow_hunters.rules", "characters", "foo"),
+                                                ("dozen_war.rules", "generals", "xyz")])
+def test_the_shipped_games_refuse_a_mistyped_option(path, option, bad):
+    game = rulelang.load(str(ROOT / "games" / path))
+    with pytest.raises(ValueError, match=f"option `{option}` must be one of"):
+        game.new_match(game.min_players, 0, {option: bad})

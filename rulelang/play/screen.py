@@ -315,7 +315,7 @@ def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
     """For each zone the rules keep `internal` that gained cards: [its title, the labels of the
     cards that came into it that the reader sees there, how many came in all, and of those the
     labels and the number of the ones the reader saw nowhere before] — only those may have come
-    from a hidden zone (a minion that goes from a base to a discard pile is not the card that left
+    from a hidden zone (a card that goes from one off-screen zone to another is not the card that left
     a hand)."""
     out = []
     seen = {c["id"] for z in before["zones"] if z["cards"] is not None for c in z["cards"]}

@@ -9,6 +9,8 @@ import random
 import pytest
 import websockets
 
+from rulelang.web.server import BURST, RATE
+
 from .conftest import ROOT, SMALL, Running, get, post
 
 GAMES = ROOT / "games"
@@ -23,6 +25,7 @@ class Seat:
 
     def __init__(self, ws):
         self.ws, self.raw, self.state, self.errors = ws, [], None, []
+        self.allowance, self.last = BURST, None     # (the server's flood limit, kept by this side)
 
     async def recv(self):
         text = await asyncio.wait_for(self.ws.recv(), 30)
@@ -41,6 +44,18 @@ class Seat:
                 return msg
 
     async def act(self, text, version=None):
+        """Send an action, no faster than the server lets one connection send (RATE a second, BURST at
+        once): a game of quick random moves would otherwise be told to slow down (the engine is fast)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self.last is not None:
+            self.allowance = min(BURST, self.allowance + (now - self.last) * RATE)
+        if self.allowance < 1.5:
+            await asyncio.sleep((1.5 - self.allowance) / RATE)
+            now = loop.time()
+            self.allowance = min(BURST, self.allowance + (now - (self.last or now)) * RATE)
+        self.allowance -= 1
+        self.last = now
         await self.ws.send(json.dumps({"type": "act", "text": text,
                                        "version": self.state["version"] if version is None else version}))
 
