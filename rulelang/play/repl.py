@@ -29,6 +29,7 @@ from .pager import key_of, sections
 from .screen import Texts, Thinking, terminal_size
 from .repl_commands import COMMAND_NAMES, Commands, _Stop
 from .repl_drawing import PICKING, Drawing
+from .replay import _short as echoed      # (what a player typed, quoted back cut short)
 # (names tests and the API have imported from here since before the split: the rendering and rulebook)
 from .render import kind_noun, outcome_headline, plural, render_outcome, render_view, render_zone, seat_name, view_parts  # noqa: F401
 from .rulebook import action_help, rulebook  # noqa: F401
@@ -63,12 +64,6 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
                        stdin or sys.stdin, stdout or sys.stdout, source_path, match, delay, color, screen, pager)
     session.seed_secret = seed_secret and not session.watching
     return session.run()
-
-
-def echoed(line: str, limit: int = 60) -> str:
-    """What a player typed, quoted back in a one-line message: printable, and cut short."""
-    text = printable(line)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class _Session(Drawing, Commands):
