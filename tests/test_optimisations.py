@@ -114,3 +114,16 @@ def test_surviving_mutants_play_the_same_without_fast_paths(monkeypatch):
     assert len(mutants) >= 5
     for label, ir in mutants:
         same_traces(ir, Game(ir).min_players, range(2), monkeypatch)
+
+
+def test_a_listed_card_is_in_the_zone_it_was_listed_from(monkeypatch):
+    """`member`: Smash Up's `play` asks whether the listed hand card is in that hand (from_ok);
+    with the fast path the test is not made, and the games are the same without it."""
+    ir = rulelang.compile_file(str(ROOT / "games" / "smash_up.rules"))
+    fast, plain = Lowerer(ir, ALL), Lowerer(ir, ALL - {"member"})
+    fast.build(), plain.build()
+    enum = re.compile(r"^def st_enum0_\(m\):\n(?:(?: .*)?\n)*", re.M)
+    fast_listing, plain_listing = enum.search(fast.python).group(), enum.search(plain.python).group()
+    hand_tests = re.compile(r"\(b\d+ in _each\(m, Z\d+\[me\]\)\)")
+    assert len(hand_tests.findall(fast_listing)) < len(hand_tests.findall(plain_listing))
+    same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"member"}])

@@ -40,6 +40,7 @@ OPTIMISATIONS = (
     "batch",    # a constant loop of `create`s computed once and added in bulk
     "memo",     # static defs and board expressions memoised per game
     "lmemo",    # defs that read the match memoised while one listing of legal actions runs
+    "member",   # `x in D` true at once where a listing took x from the same pure sequence D
 )
 
 

@@ -284,7 +284,10 @@ class ActionEnumerator(Part):
         """Bind a param's name (mode one, or a subset of unknown size as one list) at `level`."""
         var = ctx.fn.new("b")
         if p["mode"] == "one":
-            ctx.names[p["name"]] = Name(var, level, _shown_shape(p), self.facts.ids_of(p["domain"]), binder=True)
+            b = ctx.names[p["name"]] = Name(var, level, _shown_shape(p), self.facts.ids_of(p["domain"]), binder=True)
+            d = self.exprs.seq(p["domain"], ctx)
+            if d.pure and "member" in self.sh.opt:
+                b.domain = d.src
         else:
             ctx.names[p["name"]] = Name(f"list({var})", level, LIST)
             self.sh.enum_state["combo"][p["name"]] = var

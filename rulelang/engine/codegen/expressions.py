@@ -357,6 +357,8 @@ class ExpressionLowering(Part):
 
     def x_in(self, e, ctx):
         x, s = self.ex(e["x"], ctx), self.seq(e["in"], ctx)
+        if x.bind is not None and x.bind.domain is not None and x.bind.domain == s.src:
+            return self.lit(True)              # a listed value is in the sequence it was listed from
         lvl, pure = _join(x, s)
         return _num(P(self.in_src(x, s), lvl, pure, shape=SCALAR))
 

@@ -72,7 +72,7 @@ class Name:
     """A rule local held by a Python local (or any cheap expression). An enumeration loop variable
     whose values are valid ids (`ids`: comp, cell or player) also collects the state it is used to
     index (`derive`: a field column, a per-cell zone...), read once per value into a local."""
-    __slots__ = ("src", "level", "shape", "ids", "derive", "frozen", "elem", "calls", "rows")
+    __slots__ = ("src", "level", "shape", "ids", "derive", "frozen", "elem", "calls", "rows", "domain")
 
     def __init__(self, src: str, level: int = 0, shape: str = ANY, ids: str | None = None,
                  binder: bool = False):
@@ -84,6 +84,9 @@ class Name:
         self.calls: dict | None = {} if binder else None
         # rows of nested intern tables indexed by this variable first: {table: local}, read once per value
         self.rows: dict = {}
+        # the source of the pure sequence an enumeration loop takes this variable's values from:
+        # `x in` that same sequence is true (a listing changes nothing)
+        self.domain: str | None = None
 
     def row(self, table: str) -> str:
         """The local holding `table[self]` (a row of a nested intern table), read at the binding."""
