@@ -16,7 +16,7 @@ from .language import cache
 from .core import safejson
 from .core.errors import Diagnostic, EngineFault, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
 from .core.limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
-from .core.textsafe import printable
+from .core.textsafe import not_utf8, printable
 from .core.version import __version__
 
 # The front end (parser, checker, compiler: Lark and jsonschema) is imported when first needed,
@@ -58,8 +58,10 @@ def _read(path: str, limit: int = SOURCE_LIMIT) -> str:
             text = f.read(limit + 1)
     except IsADirectoryError:
         raise RuleError([Diagnostic("E000", f"cannot read {printable(path)}: not a regular file")]) from None
-    except (OSError, UnicodeDecodeError) as err:
-        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+    except UnicodeDecodeError:
+        raise RuleError([Diagnostic("E000", f"{printable(path)}:{not_utf8(path, 4 * limit + 4)}")]) from None
+    except OSError as err:
+        why = err.strerror or str(err)
         raise RuleError([Diagnostic("E000", f"cannot read {printable(path)}: {printable(why)}")]) from None
     if len(text) > limit:
         raise RuleError([Diagnostic("E000", f"{printable(path)} is larger than {limit} characters")])

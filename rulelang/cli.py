@@ -67,7 +67,9 @@ def _broken_pipe() -> int:
 def _main(argv: list[str] | None) -> int:
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:                     # said with the command's own usage, not the top level's
+            args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exit:          # argparse has printed usage and the problem
         return exit.code
     try:
@@ -193,6 +195,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--bot-delay", type=_seconds, default=0.5, metavar="SECONDS",
                        help="a bot waits this long before each move, so people can follow (default 0.5)")
     serve.set_defaults(run=_serve)
+    for command in commands.choices.values():
+        command.set_defaults(command_parser=command)
     return parser
 
 

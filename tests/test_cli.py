@@ -346,6 +346,8 @@ def test_hot_seat_hand_over_segments_hold_one_view_each(game):
     (["play", REGICIDE, "--option", "foo"], 2, "argument --option: expected K=V, got 'foo'"),
     (["play", REGICIDE, "--bot", "0=random"], 2, "argument --bot: bad seat '0'"),
     (["frobnicate"], 2, "invalid choice: 'frobnicate'"),
+    (["play", REGICIDE, "--frobnicate"], 2, "rulelang play: error: unrecognized arguments: --frobnicate"),
+    (["lint", REGICIDE, "-x"], 2, "rulelang lint: error: unrecognized arguments: -x"),
     ([], 2, "the following arguments are required: COMMAND"),
 ])
 def test_bad_command_lines_are_one_clear_line(capsys, monkeypatch, argv, code, message):
@@ -360,6 +362,32 @@ def test_bad_command_lines_are_one_clear_line(capsys, monkeypatch, argv, code, m
         assert err.count("\n") == 1, err          # exactly one line
     else:
         assert err.startswith("usage: rulelang")  # argparse: usage, then the one error line
+
+
+def test_an_unknown_argument_is_said_with_its_commands_usage(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, err = run(capsys, "play", REGICIDE, "--frobnicate")
+    assert code == 2 and err.startswith("usage: rulelang play ")
+
+
+@pytest.mark.parametrize("command", ["lint", "play", "compile"])
+def test_a_file_that_is_not_utf8_is_said_where_in_one_line(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    bad = tmp_path / "latin1.rules"
+    bad.write_bytes('game "Café" {\n  # déjà\n}\n'.encode("latin-1"))
+    code, out, err = run(capsys, command, str(bad))
+    assert code == 1 and "Traceback" not in out + err
+    assert f"{bad}:1:10: not UTF-8 text (byte 0xe9)" in out + err
+    assert "codec" not in out + err
+
+
+def test_an_included_file_that_is_not_utf8_is_said_where(tmp_path, capsys):
+    (tmp_path / "cards.rules").write_bytes("enum Suit { hearts }\n# ♥ \xff\n".encode("utf-8").replace(b"\xc3\xbf", b"\xff"))
+    main_file = tmp_path / "main.rules"
+    main_file.write_text('game "G" {\n  include "cards.rules"\n}\n', encoding="utf-8")
+    code, out, err = run(capsys, "lint", str(main_file))
+    assert code == 1
+    assert f"cannot include 'cards.rules': {tmp_path / 'cards.rules'}:2:5: not UTF-8 text (byte 0xff)" in out + err
 
 
 def test_compile_to_a_missing_directory_is_one_line(tmp_path, capsys):

@@ -149,7 +149,9 @@ def test_rules_and_help_at_the_terminal():
     after_rules = text.split("P1> rules\n")[1].split("P1> help play full")[0]
     assert after_rules.startswith("Regicide\n========\n") and "How to win" in after_rules
     play = text.split("P1> help play full\n")[1].split("P1> ")[0]
-    assert play.startswith("play CARDS (at step play)\n\nOne card; an Ace with one other card")
+    assert play.startswith("play CARDS (at step play)\n\nCARDS: 1 to 4 of your hand\n\nOne card; an Ace with one other card")
+    legal = [a.text for a in game.new_match(1, seed=3).legal_actions() if a.name == "play"]
+    assert f"legal now: {legal[0]}, {legal[1]}, {legal[2]} … ({len(legal)} in all)" in play
     assert "as the rules write it: play(cards subset of hand[me] size 1..4) require valid_play(cards)" in play
     flip = text.split("P1> ? flip jester full\n")[1].split("P1> ")[0]
     assert flip.count("flip jester (at step") == 2 and "not paying" in flip
@@ -158,7 +160,14 @@ def test_rules_and_help_at_the_terminal():
 
 def test_help_for_a_game_without_words():
     assert action_help(build(CHIPS.replace('about action take "Take this chip."', "")), "take").startswith(
-        "take C (at step s)\n\n(the rule file says nothing more about it)")
+        "take C (at step s)\n\nC: one of pool\n\n(the rule file says nothing more about it)")
+
+
+def test_help_says_why_an_action_is_not_legal_now():
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    text = action_help(game, "yield", game.new_match(1, seed=3), authors=False)
+    assert text.rstrip().endswith("not legal now: in a solo game you may never yield "
+                                  "(not when every other player yielded: there is none)")
 
 
 def test_rules_of_a_file_that_does_not_exist_is_one_line(capsys, tmp_path):

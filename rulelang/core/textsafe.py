@@ -88,3 +88,20 @@ def _fallback(error: UnicodeError):
 
 
 codecs.register_error(FALLBACK, _fallback)
+
+
+def not_utf8(path, size: int) -> str:
+    """Where a file that is not UTF-8 text stops being it, for a person: `line:col: …` (a
+    decoder's own words name an offset in its buffer, not a place in the file). Reads at most
+    `size` bytes."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(size)
+        raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        col = len(raw[raw.rfind(b"\n", 0, err.start) + 1:err.start].decode("utf-8", "replace")) + 1
+        return f"{line}:{col}: not UTF-8 text (byte 0x{raw[err.start]:02x}): rule files and IR are UTF-8 text"
+    except OSError:
+        pass
+    return " not UTF-8 text: rule files and IR are UTF-8 text"

@@ -27,6 +27,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from . import nodes as n
 from ..core.errors import Diagnostic, RuleError, Span
 from ..core.limits import ELSE_IF_LIMIT, EXPR_DEPTH_LIMIT, NESTING_LIMIT, SOURCE_LIMIT
+from ..core.textsafe import not_utf8
 from .spans import _PLAIN, _Where, _make_span, _tok_span
 from .to_nodes import _ToNodes
 
@@ -314,9 +315,12 @@ def parse(source: str, file: str = "<rules>") -> n.Game:
                 raise RuleError([Diagnostic("E007", f"more than {INCLUDE_FILES_LIMIT} included files", span)], sources)
             try:
                 text = _read_included(path)
-            except (OSError, UnicodeDecodeError) as err:
-                why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            except UnicodeDecodeError:
+                why = f"{path}:{not_utf8(path, 4 * SOURCE_LIMIT + 4)}"
                 raise RuleError([Diagnostic("E007", f"cannot include {written!r}: {why}", span)], sources) from None
+            except OSError as err:
+                raise RuleError([Diagnostic("E007", f"cannot include {written!r}: {err.strerror or err}", span)],
+                                sources) from None
             total[0] += len(text)
             if total[0] > SOURCE_LIMIT:
                 raise RuleError([Diagnostic("E003", f"the rule files together have more than {SOURCE_LIMIT:,} "

@@ -252,8 +252,52 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
             continue
         seen.add(key)
         doc.para(f"{_action_name(a)} ({printable(where)})")
+        if a["params"]:
+            doc.para("; ".join(f"{p['name'].upper()}: {_param_words(p)}" for p in a["params"]))
         _action_details(doc, s["name"], a, about, code, authors)
+    now = _legal_now(match, {a["name"] for _, a in found})
+    if now:
+        doc.para(now)
     return doc.text()
+
+
+def _param_words(p: dict) -> str:
+    """What a parameter of an action is chosen from, in words (`one of your hand`)."""
+    d = p["domain"]
+    if d.get("k") == "zone":
+        owner = d.get("i")
+        whose = "" if owner is None else "your " if owner == {"k": "builtin", "n": "me"} else "a player's "
+        place = f"{whose}{d['n'].replace('_', ' ')}"
+    elif d.get("k") == "builtin" and d.get("n") in ("players", "others"):
+        place = "the players" if d["n"] == "players" else "the other players"
+    else:
+        place = "the values the rules list"
+    if p["mode"] == "one":
+        return f"one of {place}"
+    lo, hi = p.get("min"), p.get("max")
+    if lo is not None and hi is not None and lo.get("k") == hi.get("k") == "lit":
+        count = f"{lo['v']}" if lo["v"] == hi["v"] else f"{lo['v']} to {hi['v']}"
+        return f"{count} of {place}"
+    return f"some of {place}"
+
+
+def _legal_now(match, names: set) -> str:
+    """The legal actions of these names in the position the player is in (up to three), to show
+    how to type one; empty when there is none or no match."""
+    if match is None:
+        return ""
+    try:
+        if match.is_over:
+            return ""
+        texts = [a.text for a in match.legal_actions() if a.name in names]
+    except Exception:                       # (help never fails for a position it cannot list)
+        return ""
+    if not texts:
+        reasons = [match.refusal(name.replace("_", " ")) for name in sorted(names)]
+        why = next((r for r in reasons if r), None)
+        return f"not legal now: {printable(why)}" if why else "not legal now"
+    shown = ", ".join(printable(t) for t in texts[:3])
+    return f"legal now: {shown}" + (f" … ({len(texts)} in all)" if len(texts) > 3 else "")
 
 
 class _Doc:
