@@ -4,7 +4,9 @@ on a kind, a window's `as E`; the terminal shows it (`look`, `help NAME`, beside
 from __future__ import annotations
 
 import io
+import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,8 @@ from rulelang.core.errors import RuleError
 from rulelang.play.repl import rulebook, run_repl
 from rulelang.play.screen import changes, fit_screen, group_actions, words
 from rulelang.play.repl import seat_name, view_parts
+
+ROOT = Path(__file__).resolve().parent.parent
 
 CARDS = """
 game "Cards" {
@@ -236,3 +240,32 @@ def test_a_card_that_moves_between_zones_off_screen_is_not_the_card_that_left_a_
              "internal": ["field", "discard"]}
     lines = changes(before, after, "P2 plays something", seat_name)
     assert lines == ["Pirate King: hand (P2) → field"]
+
+
+def test_a_card_covered_on_a_pile_shown_by_its_top_is_not_gone():
+    """A pile the view shows by its top card only: a card covered by the next one is still there
+    (the tutorial's Colour Match said `B8: gone from pile`); a card taken off it is gone."""
+    def view(count, top, hand):
+        return {"zones": [{"name": "pile", "owner": None, "count": count, "top_only": True,
+                           "cards": [{"id": top[0], "label": top[1]}]},
+                          {"name": "hand", "owner": 0, "count": len(hand),
+                           "cards": [{"id": i, "label": label} for i, label in hand]}],
+                "values": [], "cells": {}}
+    before = view(3, (1, "B8"), [(2, "B3"), (4, "R5")])
+    assert changes(before, view(4, (2, "B3"), [(4, "R5")]), "P1 plays", seat_name) == ["B3: hand (P1) → pile"]
+    assert changes(before, view(2, (7, "G2"), [(2, "B3"), (4, "R5")]), "P1 takes", seat_name) == [
+        "B8: gone from pile", "G2: new in pile"]
+
+
+def test_the_tutorial_game_never_says_a_covered_card_is_gone():
+    game = rulelang.load(str(ROOT / "docs" / "tutorial" / "cards_6.rules"))
+    m = game.new_match(2, seed=1)
+    chooser = random.Random(2)
+    said = []
+    while not m.is_over and len(said) < 60:
+        before = m.view(0)
+        action = chooser.choice(m.legal_actions())
+        m.apply(action)
+        said += changes(before, m.view(0), action.text.lower(), seat_name)
+    assert any("→ pile" in line or "Colour to play" in line for line in said)
+    assert not any("gone from pile" in line for line in said)

@@ -299,6 +299,8 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     moves, gone, came, revealed, hidden_out, hidden_in = _matched(before, after, b_where, b_hidden, b_labels,
                                                                   a_where, a_hidden, a_labels)
+    covered = _covered(before, after, seat_name)
+    gone = [(label, frm) for label, frm in gone if frm not in covered]
     for label, frm in list(gone):             # a card seen before, now in an internal zone
         dest = next((d for d in inward if label in d[1]), None)
         if dest is not None and not re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", said.lower()):
@@ -309,6 +311,15 @@ def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), inward)
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     return [printable(x) for x in lines]
+
+
+def _covered(before: dict, after: dict, seat_name) -> set:
+    """The piles shown by their top card only that hold as many cards as before or more: a card
+    no longer shown there was covered by another, not taken away (`Y3: gone from pile` was wrong)."""
+    was = {zone_title(z, seat_name): z.get("count") for z in before["zones"] if z.get("top_only")}
+    return {title for z in after["zones"] if z.get("top_only")
+            for title in [zone_title(z, seat_name)]
+            if title in was and z.get("count") is not None and was[title] is not None and z["count"] >= was[title]}
 
 
 def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
