@@ -272,6 +272,8 @@ class HotSeatKeys:
         prompt = text.rsplit("\n", 1)[-1]
         if prompt.startswith(HAND_OVER):
             return "\n"
+        if "type yes to take it back" in prompt:    # (undoing the other seat's decision: they agree)
+            return "yes\n"
         if len(self.screens) > 300:
             return ""
         seat = int(re.fullmatch(r"P(\d)> ", prompt).group(1)) - 1
@@ -302,7 +304,7 @@ def test_hot_seat_never_shows_the_other_hand_to_the_deciding_player(game, seed, 
     assert "Game over: " in text
     assert text.count(HAND_OVER) >= 2
     if script:
-        assert "P2> undo\nundone\n" in text
+        assert "P2> undo\nthe last decision was P1's: P1, type yes to take it back (Enter: keep it): yes\nundone\n" in text
     assert {seat for seat, _, _ in keys.screens} == {0, 1}
     assert all(hidden for _, hidden, _ in keys.screens[:4]), "the other seat holds cards: the check means something"
     for seat, hidden, screen in keys.screens:
@@ -311,6 +313,18 @@ def test_hot_seat_never_shows_the_other_hand_to_the_deciding_player(game, seed, 
         leaked = [label for label in hidden if re.search(rf"(?<![\w]){re.escape(label)}(?!\w)", screen)]
         assert leaked == [], f"P{seat + 1} saw P{2 - seat}'s {leaked}"
         assert re.search(rf"hand \(P{2 - seat}\): \d+ cards?, hidden", screen)
+
+
+def test_hot_seat_undo_of_another_players_decision_needs_their_yes():
+    game = rulelang.load(str(ROOT / "docs" / "tutorial" / "grid_5.rules"))
+    out = io.StringIO()
+    keys = io.StringIO("1\nundo\n\n1\nundo\nyes\nquit\n")
+    run_repl(game, 2, 1, {}, {}, keys, out, None)
+    text = out.getvalue()
+    assert ("P2> undo\nthe last decision was P1's: P1, type yes to take it back (Enter: keep it): \n"
+            "not undone: P1 keeps their decision\n") in text
+    assert "P1> undo\nthe last decision was P2's: P2, type yes to take it back (Enter: keep it): yes\nundone\n" in text
+    assert text.split("undone\n")[1].split("\n")[0].startswith("== Three in a Row · turn 2 · P2's turn")
 
 
 def test_hot_seat_hand_over_segments_hold_one_view_each(game):

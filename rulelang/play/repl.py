@@ -84,6 +84,7 @@ class _Session(Drawing, Commands):
         self.bots = {seat: make_bot(kind, bot_seed(seed, seat)) for seat, kind in bots.items()}
         self.undo_stack: list[dict] = []     # states just before each human decision
         self.crossed: list = []              # per undo_stack entry: why undoing to it is refused, or None
+        self.decided_by: list[int] = []      # per undo_stack entry: the seat whose decision it was
         self.on_screen: int | None = None    # the human whose view was shown last
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
         self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
@@ -210,7 +211,7 @@ class _Session(Drawing, Commands):
             what = self.fault_text(error)
             if not self.undo_stack or self.crossed[-1] is not None:
                 raise _Stop(f"{what}\nthe game cannot go on", 1) from None
-            self.crossed.pop()
+            self.crossed.pop(), self.decided_by.pop()
             self.rewind(self.restore(self.undo_stack.pop()),
                         f"{what}\nback to the previous decision of a human player")
             return
@@ -362,14 +363,15 @@ class _Session(Drawing, Commands):
         self.was_choice = self.match.question is not None
         self.undo_stack.append(before)
         self.crossed.append(None)
+        self.decided_by.append(seat)
         try:
             self.apply(action)
         except IllegalAction as error:
-            self.undo_stack.pop(), self.crossed.pop()
+            self.undo_stack.pop(), self.crossed.pop(), self.decided_by.pop()
             self.error(printable(error))
             return False
         except (RuleRuntimeError, EngineFault) as error:
-            self.undo_stack.pop(), self.crossed.pop()
+            self.undo_stack.pop(), self.crossed.pop(), self.decided_by.pop()
             self.say(self.fault_text(error), "error")
             self.match = self.restore(before)        # (the engine leaves it so; a match of another make may not)
             return True

@@ -39,7 +39,8 @@ Commands:
   clear        clear the screen and draw your decision again
   recap        what happened since your last move (the other players' turns)
   log          list the actions played so far, with the questions answered
-  undo         go back to the previous decision of a human player
+  undo         go back to the previous decision of a human player (another
+               player's: only if they type yes)
   as P2        let another player at the terminal act now, out of turn (an
                any-time action)
   save FILE    write the match to FILE
@@ -196,7 +197,16 @@ class Commands:
             self.say(f"cannot undo: since that decision {self.crossed[-1]}, and undoing would let it be "
                      f"played again knowing it", "error")
             return False
-        self.crossed.pop()
+        humans = [p for p in range(self.match.players) if p not in self.bots]
+        whose = self.decided_by[-1]
+        if len(humans) > 1 and self.on_screen is not None and whose != self.on_screen:
+            # another player's move: taken back only if they agree (they share this terminal)
+            answer = self.read_line(f"the last decision was {seat_name(whose)}'s: {seat_name(whose)}, "
+                                    f"type yes to take it back (Enter: keep it): ")
+            if (answer or "").strip().lower() not in ("yes", "y"):
+                self.say(f"not undone: {seat_name(whose)} keeps their decision")
+                return False
+        self.crossed.pop(), self.decided_by.pop()
         self.rewind(self.restore(self.undo_stack.pop()), "undone")
         return True
 
@@ -247,7 +257,7 @@ class Commands:
         self.seed = data["seed"]
         self.options = data["options"]
         self.log_meta, self.asked = seats, {}
-        self.undo_stack, self.crossed = [], []
+        self.undo_stack, self.crossed, self.decided_by = [], [], []
         self.rewind(match, f"loaded {printable(path)}")
         return True
 
