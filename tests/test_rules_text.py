@@ -269,3 +269,28 @@ def test_the_tutorial_game_never_says_a_covered_card_is_gone():
         said += changes(before, m.view(0), action.text.lower(), seat_name)
     assert any("→ pile" in line or "Colour to play" in line for line in said)
     assert not any("gone from pile" in line for line in said)
+
+
+def _zones_view(*zones):
+    out = []
+    for name, owner, cards, count in zones:
+        out.append({"name": name, "owner": owner, "count": len(cards) if cards is not None else count,
+                    "cards": None if cards is None else [{"id": i, "label": label} for i, label in cards]})
+    return {"zones": out, "values": [], "cells": {}}
+
+
+def test_cards_into_several_hidden_zones_at_once_are_not_said_to_go_one_each():
+    """The discard pile shuffled into the deck and the top card dealt to P2: which card P2 got is
+    unknown (it said `C5: discard → hand (P2), face down`, a new author found, for every seed)."""
+    before = _zones_view(("deck", None, None, 4), ("discard", None, [(1, "C6"), (2, "C5")], None),
+                         ("hand", 1, None, 0))
+    after = _zones_view(("deck", None, None, 5), ("discard", None, [], None), ("hand", 1, None, 1))
+    assert changes(before, after, "redeal", seat_name) == ["C6, C5: discard → deck / hand (P2), face down"]
+    only_deck = _zones_view(("deck", None, None, 6), ("discard", None, [], None), ("hand", 1, None, 0))
+    assert changes(before, only_deck, "redeal", seat_name) == ["C6, C5: discard → deck, face down"]
+
+
+def test_a_card_that_left_and_one_that_looks_the_same_came_back_is_no_move():
+    before = _zones_view(("deck", None, None, 4), ("hand", 0, [(1, "Prince 5")], None))
+    after = _zones_view(("deck", None, None, 4), ("hand", 0, [(7, "Prince 5")], None))
+    assert not any("hand (P1) → hand (P1)" in line for line in changes(before, after, "new hand", seat_name))

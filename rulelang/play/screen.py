@@ -389,7 +389,8 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         if match is not None:
             gone.remove(match)
             came.remove((label, to))
-            moves.append((label, match[1], to))
+            if match[1] != to:                # (one card left, one that looks the same came: as before)
+                moves.append((label, match[1], to))
     revealed = []
     for label, to in list(came):              # from a hidden zone: drawn (or shown where it lies)
         source = next((t for t in hidden_out if hidden_out[t] > 0), None)
@@ -400,12 +401,20 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         elif to in b_hidden:
             came.remove((label, to))
             revealed.append((label, to))
-    for label, frm in list(gone):             # into a hidden zone
-        target = next((t for t in hidden_in if hidden_in[t] > 0), None)
-        if target is not None:
-            hidden_in[target] -= 1
+    grown = [t for t in hidden_in if hidden_in[t] > 0]
+    if len(grown) == 1 and not +hidden_out:   # into the one hidden zone that grew: where each went is known
+        for label, frm in list(gone):
+            if hidden_in[grown[0]] > 0:
+                hidden_in[grown[0]] -= 1
+                gone.remove((label, frm))
+                moves.append((label, frm, grown[0] + ", face down"))
+    elif grown and gone:                      # into several, or cards moved among hidden zones too (a
+        into = " / ".join(grown) + ", face down"     # reshuffled deck dealt): which went where is unknown
+        for label, frm in gone[:sum(hidden_in[t] for t in grown)]:
             gone.remove((label, frm))
-            moves.append((label, frm, target + ", face down"))
+            moves.append((label, frm, into))
+        for t in grown:
+            hidden_in[t] = 0
     return moves, gone, came, revealed, hidden_out, hidden_in
 
 
