@@ -194,3 +194,36 @@ def test_a_refused_action_is_told_with_the_rules_reason():
     run_repl(REGICIDE, 1, 3, {}, {}, io.StringIO("yield\nquit\n"), out, "regicide.rules", screen=(200, 40))
     assert ("error: 'yield' is not a legal action now: in a solo game you may never yield (not when every other "
             "player yielded: there is none)") in out.getvalue()
+
+
+PICKY = '''
+game "Picky" {
+  players 2
+  kind Card { rank: int  name: text  label name + " " + text(rank) }
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup {
+    for p in players {
+      create Card(rank: 1, name: "Guard") in hand[p]
+      create Card(rank: 5, name: "Prince") in hand[p]
+      create Card(rank: 8, name: "Princess") in hand[p]
+    }
+  }
+  turn { step act {
+    action play(c in hand[me]) require c.rank > 1 else "a Guard may not be played" { move c to table  end turn }
+  } }
+  on stuck { finish draw }
+}
+'''
+
+
+def test_a_reason_for_the_action_as_a_whole_is_said_beside_its_legal_choices():
+    """A new author typed a card they did not hold and read the rules' reason for another card:
+    the reason is the action's as a whole, so the legal choices of that action are said first."""
+    game = rulelang.Game(rulelang.compile_source(PICKY, "picky.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("play zzz\nplay prince\nquit\n"), out, "picky.rules", screen=(200, 40))
+    text = out.getvalue()
+    assert ("error: 'play zzz' is not a legal action now (legal: play Prince 5, play Princess 8); when it is not "
+            "allowed, the rules say: a Guard may not be played") in text
+    assert "P1 plays: play Prince 5" in text          # whole words first: not ambiguous with Princess 8

@@ -344,6 +344,12 @@ class _Session(Drawing, Commands):
             inner = re.compile(r"(?<=\s)" + re.escape(wanted))
             matches = [action for action, text, seen in zip(actions, texts, shown)
                        if inner.search(text) or inner.search(seen)]
+        if len(matches) > 1:                 # whole words first: `play prince` is `play Prince 5`, not `… Princess 8`
+            whole = re.compile(re.escape(wanted) + r"(?!\w)")
+            words = [action for action, text, seen in zip(actions, texts, shown)
+                     if action in matches and (whole.match(text) or whole.match(seen))]
+            if len(words) == 1:
+                return words[0]
         if len(matches) == 1:
             return matches[0]
         if matches:
@@ -352,8 +358,17 @@ class _Session(Drawing, Commands):
             self.say(f"ambiguous: '{echoed(line)}' could be {listed}{more}", "error")
         else:
             why = self.match.refusal(line) if hasattr(self.match, "refusal") else None   # the rules' words
-            self.error(f"'{echoed(line)}' is not a legal action now: {printable(why)}" if why else
-                       f"'{echoed(line)}' is not a legal action or a command (type help)")
+            if not why:
+                self.error(f"'{echoed(line)}' is not a legal action or a command (type help)")
+                return None
+            legal = [str(a) for a in actions if wanted.startswith(str(getattr(a, "name", "")).replace("_", " ").lower())]
+            if legal:                        # (the rules' reason is the action's as a whole: not about this choice)
+                shown_legal = ", ".join(self.show_text(text) for text in legal[:MAX_CANDIDATES])
+                more = f" and {len(legal) - MAX_CANDIDATES} more" if len(legal) > MAX_CANDIDATES else ""
+                self.error(f"'{echoed(line)}' is not a legal action now (legal: {shown_legal}{more}); "
+                           f"when it is not allowed, the rules say: {printable(why)}")
+            else:
+                self.error(f"'{echoed(line)}' is not a legal action now: {printable(why)}")
         return None
 
     def play(self, seat: int, action) -> bool:

@@ -271,7 +271,15 @@ def _param_words(p: dict) -> str:
     elif d.get("k") == "builtin" and d.get("n") in ("players", "others"):
         place = "the players" if d["n"] == "players" else "the other players"
     else:
-        place = "the values the rules list"
+        kind = {"cell": "the cells", "player": "the players"}.get(p.get("show"), "the values")
+        if d.get("k") == "def":
+            place = f"{kind} of `{d['n'].replace('_', ' ')}`"
+        elif d.get("k") == "call" and d.get("f"):
+            args = [a["n"].upper() if a.get("k") == "local" else None for a in d.get("a", [])]
+            whose = f" of {args[0]}" if args and args[0] else ""
+            place = f"{kind}: {d['f']}{whose}" if d["f"] != "cells" else "the cells of the board"
+        else:
+            place = f"{kind} the rules list"
     if p["mode"] == "one":
         return f"one of {place}"
     lo, hi = p.get("min"), p.get("max")
