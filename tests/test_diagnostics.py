@@ -368,7 +368,7 @@ def test_clean_and_broken_files_together_exit_one(tmp_path, capsys):
 @pytest.mark.parametrize("make, message", [
     (lambda tmp: str(tmp / "missing.rules"), "no such file: {path}"),
     (lambda tmp: str(tmp), "cannot read {path}: "),
-    (lambda tmp: write_bytes(tmp / "latin1.rules", b"game \"R\xe9gicide\" {}"), "cannot read {path}: "),
+    (lambda tmp: write_bytes(tmp / "latin1.rules", b"game \"R\xe9gicide\" {}"), "{path}:1:8: not UTF-8 text (byte 0xe9)"),
 ])
 def test_unreadable_files_are_one_e000_line(tmp_path, capsys, make, message):
     path = make(tmp_path)

@@ -23,6 +23,7 @@ import string
 from collections import deque
 
 from ..core.errors import RuleFault
+from ..ir.spec import board_directions
 
 SHAPES = {"squares": ("square",), "hexes": ("hex",), "rhombus": ("hex",), "hexagon": ("hex",),
           "octagons": ("octagon", "socket")}
@@ -30,7 +31,6 @@ ORTHOGONAL = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
 DIAGONAL = {"ne": (1, 1), "nw": (-1, 1), "se": (1, -1), "sw": (-1, -1)}
 # axial hexagons (rhombus, hexagon): a cell's column runs up and to the right
 AXIAL = {"e": (1, 0), "w": (-1, 0), "ne": (0, 1), "nw": (-1, 1), "se": (1, -1), "sw": (0, -1)}
-HEX_DIRECTIONS = ["e", "w", "ne", "nw", "se", "sw"]
 OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e", "ne": "sw", "sw": "ne", "nw": "se", "se": "nw"}
 MAX_SIDE = 26
 MAX_HEXAGON_SIDE = 13                                 # 25 columns: one letter each
@@ -61,10 +61,7 @@ class Geometry:
         self.at: dict[tuple, int] = {}                 # (kind, col, row) -> cell
         main = SHAPES[shape][0]
         self._add_cells(main)
-        if SHAPES[shape] == ("hex",):
-            self.directions = list(HEX_DIRECTIONS)
-        else:
-            self.directions = list(ORTHOGONAL) + (list(DIAGONAL) if diagonal else [])
+        self.directions = board_directions(shape, diagonal)
         self._link(main)
         self._edges(main)
         self._distances: dict[int, list[int]] = {}

@@ -247,6 +247,14 @@ EVENTS = ("stuck", "turn_start", "turn_end", "round_start", "round_end")
 BOARD_SHAPES = ("squares", "hexes", "rhombus", "hexagon", "octagons")
 
 
+def board_directions(shape: str, diagonal: bool) -> list[str]:
+    """The directions a board's cells step in, by name: boards.Geometry steps them, and the checker
+    refuses a direction written in the rules that the board does not have (`step(c, "north")`)."""
+    if shape in ("hexes", "rhombus", "hexagon"):
+        return ["e", "w", "ne", "nw", "se", "sw"]
+    return ["n", "s", "e", "w"] + (["ne", "nw", "se", "sw"] if diagonal else [])
+
+
 # ---- the size of a family ----
 def board_cells(shape: str, width: int, height: int) -> int:
     """How many cells a board has (boards.Geometry makes exactly these; a hexagon's width is its side)."""

@@ -8,7 +8,7 @@ from . import nodes as n
 from .typerules import (AGGREGATES, ARG_TESTS, CELL_FIELDS, PRIMITIVES, compatible, elem, enters_union, is_comp,
                         is_comp_type, is_enum, is_list, is_list_like, is_union, is_value, joined, kind_name, show,
                         union_comp, union_of)
-from ..ir.spec import BUILTIN_FUNCTIONS, BUILTIN_VALUES
+from ..ir.spec import BOARD_SHAPES, BUILTIN_FUNCTIONS, BUILTIN_VALUES, board_directions
 from ..core.limits import INT_LIMIT
 
 
@@ -419,6 +419,8 @@ class ExpressionChecks:
             for i, kind in enumerate(spec.params[:len(types)]):
                 if kind != "any":
                     need(i, *ARG_TESTS[kind])
+                if kind == "direction":
+                    self.check_direction(args[i])
             if name == "contains" and len(types) == 2 and is_union(elem(t0)) and \
                     not self.fits(args[1], types[1], elem(t0)):          # contains(targets, me): tagged
                 self.error("E201", f"{show(types[1])} can never be in a {show(t0)}", e.span)
@@ -441,6 +443,21 @@ class ExpressionChecks:
         if name == "text":
             return "text"
         return self.board_result(e, name, types, need)
+
+    def check_direction(self, arg) -> None:
+        """A direction written in the rules must be one the board has: a misspelt one (`"north"`)
+        would only ever step off the board (`none`)."""
+        if not (isinstance(arg, n.Lit) and type(arg.value) is str):
+            return
+        board = next((s.decl for s in self.out.symbols.values() if s.kind == "board"), None)
+        if board is None or board.shape not in BOARD_SHAPES:
+            return
+        known = board_directions(board.shape, any(m.name == "diagonal" for m in board.modifiers))
+        if arg.value not in known:
+            # (a warning: such a file was valid before, and a step off the board is `none`)
+            self.warn("W238", f"the board has no direction {arg.value!r}, so this always steps off it (`none`): "
+                              f"its directions are {', '.join(repr(d) for d in known)}", arg.span,
+                      self.suggest(arg.value, known))
 
     def board_result(self, e, name: str, types: list[str], need) -> str:
         """The two board builtins with a rule of their own (every other one is typed from its entry
