@@ -184,7 +184,8 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
     found: dict = {}
 
     def record(code: str, what: str, message: str, span: Span, seed_i, players, options, log) -> None:
-        key = (code, span.line, span.column, re.sub(r"\d+", "#", message))
+        # one finding per rule and problem, whatever action set it off (`while playing `place c1``)
+        key = (code, span.line, span.column, re.sub(r"\d+", "#", re.sub(r"playing `[^`]*`", "playing", message)))
         old = found.get(key)
         if old is None or len(log) < len(old["log"]):
             found[key] = {"code": code, "what": what, "message": message, "span": span, "seed": seed_i,

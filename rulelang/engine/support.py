@@ -298,7 +298,8 @@ def _in_words(err: BaseException) -> str:
     if isinstance(err, TypeError) and "NoneType" in text:
         if "indices" in text or "subscriptable" in text:
             return ("`none` where a component, a player or a cell was due (a field of `top`, `first` or "
-                    "`bottom` of an empty list or zone, say): test the size first")
+                    "`bottom` of an empty list or zone, or a `step` off the board, say): test the size "
+                    "(or for `none`) first")
         return "`none` where a value was due: test for `none` (or the size of the list) first"
     if isinstance(err, RecursionError):          # (Python's words vary with where the limit is met)
         return ("calls or triggers nested too deeply (a def that calls itself, or a trigger that sets "
