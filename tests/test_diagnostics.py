@@ -294,6 +294,20 @@ def test_missing_last_brace_says_a_brace_may_be_missing(tmp_path):
     assert "a `}` may be missing" in diagnostics[0].message
 
 
+@pytest.mark.parametrize("old, new, at, hint", [
+    ("if damage >= current_enemy.health { defeat_enemy() }", "if damage = current_enemy.health { defeat_enemy() }",
+     "= current_enemy", "(to compare, write `==`)"),
+    ('finish win "the last King is defeated"', 'finish win text(me) + " won"', '+ " won"',
+     '(a `finish` reason must start with a string: `"" + text(me) + " wins"`)'),
+])
+def test_syntax_errors_that_authors_make_carry_a_hint(tmp_path, old, new, at, hint):
+    text, start = edited(old, new)
+    diagnostics, _ = rulelang.lint([write(tmp_path, text)])
+    assert len(diagnostics) == 1 and diagnostics[0].code == "E001"
+    assert diagnostics[0].message.endswith(hint)
+    assert (diagnostics[0].span.line, diagnostics[0].span.column) == position(text, start + new.index(at))
+
+
 @pytest.mark.parametrize("old, new, anchor, field, suggestion", [
     ("def attack_of(cards) = sum(c.value for c in cards)", "def attack_of(cards) = sum(c.valeu for c in cards)",
      "c.valeu", "valeu", "value"),

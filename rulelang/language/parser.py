@@ -17,6 +17,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import stat
 from importlib import resources
 from pathlib import Path
@@ -128,6 +129,18 @@ def _expected(parser: Lark, names) -> str:
     return ", ".join(shown)
 
 
+def _expects(parser: Lark, names, literal: str) -> bool:
+    """Whether one of the expected tokens is exactly `literal`."""
+    for name in names:
+        try:
+            pattern = parser.get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str" and pattern.value == literal:
+            return True
+    return False
+
+
 def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnostic:
     parser = _lark()
     if isinstance(err, UnexpectedToken) and err.token.type == "$END" or isinstance(err, UnexpectedEOF):
@@ -151,6 +164,11 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     reserved = (tok.type != "NAME" and text.isidentifier() and "NAME" in err.expected
                 and after in ("=", ":", "[", ".", "+", "-"))
     hint = f" (`{text}` is a reserved word and cannot be used as a name here)" if reserved else ""
+    line_before = source[:tok.start_pos].rsplit("\n", 1)[-1] if tok.start_pos is not None else ""
+    if text == "=" and _expects(parser, err.expected, "=="):
+        hint = " (to compare, write `==`)"
+    elif text == "+" and re.search(r"\bfinish\b", line_before) and not re.search(r"\bfinish\b[^\n]*\"", line_before):
+        hint = " (a `finish` reason must start with a string: `\"\" + text(me) + \" wins\"`)"
     return Diagnostic("E001", f"unexpected `{text}`; expected {expected}{hint}", _tok_span(file, tok, where))
 
 
