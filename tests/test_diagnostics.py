@@ -308,6 +308,14 @@ def test_syntax_errors_that_authors_make_carry_a_hint(tmp_path, old, new, at, hi
     assert (diagnostics[0].span.line, diagnostics[0].span.column) == position(text, start + new.index(at))
 
 
+def test_a_player_written_as_on_screen_says_how_the_rules_name_it(tmp_path):
+    text, start = edited("for p in players { refill(p) }", "for p in players { refill(P1) }")
+    diagnostics, _ = rulelang.lint([write(tmp_path, text)])
+    assert [d.code for d in diagnostics] == ["E101"]
+    assert diagnostics[0].message == "unknown name `P1`: in the rules a player is a number from 0 (P1 is `players[0]`)"
+    assert (diagnostics[0].span.line, diagnostics[0].span.column) == position(text, text.index("P1)", start))
+
+
 @pytest.mark.parametrize("old, new, anchor, field, suggestion", [
     ("def attack_of(cards) = sum(c.value for c in cards)", "def attack_of(cards) = sum(c.valeu for c in cards)",
      "c.valeu", "valeu", "value"),

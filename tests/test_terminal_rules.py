@@ -178,3 +178,11 @@ def test_rules_of_a_file_that_does_not_exist_is_one_line(capsys, tmp_path):
 
 if sys.platform == "win32":                                   # (paths in messages differ)
     pytest.skip("POSIX paths", allow_module_level=True)
+
+
+def test_the_rulebook_says_what_the_score_is():
+    """`finish by score` said "the best score wins" and never what the score is (a new author)."""
+    text = rulebook(rulelang.load(str(ROOT / "games" / "smash_up.rules")), source=str(ROOT / "games" / "smash_up.rules"))
+    assert "The score: the players are ranked by `vp[me]`, as the rule file writes it" in text
+    regicide = rulebook(rulelang.load(str(ROOT / "games" / "regicide.rules")), source=str(ROOT / "games" / "regicide.rules"))
+    assert "The score:" not in regicide

@@ -2,6 +2,7 @@
 """
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from . import nodes as n
@@ -184,6 +185,12 @@ class ExpressionChecks:
             self.out.refs[id(e)] = ("builtin", e.name)
             return BUILTIN_VALUES[e.name]
         if sym is None:
+            seat = re.fullmatch(r"[Pp]([1-9][0-9]?)", e.name)
+            if seat:                                  # (players are shown P1, P2…; in rules they are numbers)
+                self.error("E101", f"unknown name `{e.name}`: in the rules a player is a number from 0 "
+                                   f"(P{seat.group(1)} is `players[{int(seat.group(1)) - 1}]`)", e.span)
+                self.out.refs[id(e)] = ("unknown", e.name)
+                return "any"
             self.error("E101", f"unknown name `{e.name}`", e.span, self.suggest(e.name, self.visible_names))
             self.out.refs[id(e)] = ("unknown", e.name)
             return "any"

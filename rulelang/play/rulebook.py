@@ -5,6 +5,7 @@ and a turn step by step, read from the compiled IR and the rule file's comments.
 from __future__ import annotations
 
 import json
+import re
 
 from ..core.textsafe import printable
 from .render import HANDLER_WHEN, RESULT_WORDS, VISIBLE, _name, kind_noun, plural
@@ -43,6 +44,10 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
         doc.para("The game ends:")
         for line in ends:
             doc.item(line)
+    ranking = code.ranking()
+    if ir.get("scores") and ranking:
+        doc.para(f"The score: the players are ranked by {doc.code(printable(ranking))}, as the rule file "
+                 f"writes it (the highest is best; a `then` breaks ties).")
     doc.heading("Components")
     if ir.get("boards"):
         b = ir["boards"][0]
@@ -370,6 +375,14 @@ class _Source:
         chunk = lines[span.line - 1:span.end_line or span.line]
         chunk[0] = chunk[0][span.column - 1:]
         return "\n".join(chunk)
+
+    def ranking(self) -> str | None:
+        """What the players are ranked by, as the rule file writes it (`vp[me]`)."""
+        if self.where is None:
+            return None
+        text = self.text(self.where.get("game"))
+        found = re.search(r"^\s*players\b[^\n]*?\branked by\s+(.+?)\s*(?:#.*)?$", text or "", re.M)
+        return found.group(1) if found else None
 
     def header(self, step: str, action: str) -> str | None:
         """`play(cards subset of hand[me] size 1..4) require valid_play(cards)`: an action as written."""
