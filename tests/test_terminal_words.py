@@ -227,3 +227,16 @@ def test_a_reason_for_the_action_as_a_whole_is_said_beside_its_legal_choices():
     assert ("error: 'play zzz' is not a legal action now (legal: play Prince 5, play Princess 8); when it is not "
             "allowed, the rules say: a Guard may not be played") in text
     assert "P1 plays: play Prince 5" in text          # whole words first: not ambiguous with Princess 8
+
+
+def test_messages_to_the_player_and_to_all_come_in_the_order_the_rules_wrote_them():
+    """A Baron-like compare: the result to the player first, then the public outcome (the
+    terminal printed every public message before the private ones)."""
+    rules = PICKY.replace('{ move c to table  end turn }',
+                          '{ log "you see: " + text(c) to [me]  log "nobody is out"  move c to table  end turn }')
+    game = rulelang.Game(rulelang.compile_source(rules, "picky.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("play prince\nquit\n"), out,
+             "picky.rules", screen=(200, 40))
+    text = out.getvalue()
+    assert text.index("(to you) you see: Prince 5") < text.index("> nobody is out")

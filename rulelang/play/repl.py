@@ -217,9 +217,10 @@ class _Session(Drawing, Commands):
             return
         self.announce_move(f"{seat_name(seat)} ({bot.kind})", action)
         told = self.told
-        self.tell_public()
-        if self.on_screen is not None:       # the player at the terminal: what the move told them alone
-            self.tell_private(self.on_screen)
+        if self.on_screen is not None:       # the player at the terminal: also what the move told them alone
+            self.tell_in_order(self.on_screen)
+        else:
+            self.tell_public()
         self.tell_changes(before, action, told)
         if self.watching and self.delay:
             time.sleep(self.delay)
@@ -393,8 +394,7 @@ class _Session(Drawing, Commands):
         self.recording, self.recording_seat = [], seat     # (for `recap`: from this move to their next)
         self.announce_move(seat_name(seat), action)
         told = self.told
-        self.tell_public()
-        self.tell_private(seat)              # (still at the terminal: what the move told them alone)
+        self.tell_in_order(seat)             # (still at the terminal: also what the move told them alone)
         self.tell_changes(seen_before, action, told)
         self.seen[seat] = len(self.events)   # all that was on their screen as it happened
         return True
@@ -487,6 +487,20 @@ class _Session(Drawing, Commands):
             if entry["to"] is None:
                 self.announce(f"  > {printable(entry['text'])}", "message")
         self.told = len(messages)
+
+    def tell_in_order(self, seat: int) -> None:
+        """The messages for everyone and those to `seat` alone, in the order the rules wrote them
+        (`P2 holds Guard 1` to you, then `a tie: nobody is out`), the private ones as tell_private."""
+        messages = self.match.message_log()
+        for i in range(min(self.told, self.told_to[seat]), len(messages)):
+            entry = messages[i]
+            if entry["to"] is None:
+                if i >= self.told:
+                    self.announce(f"  > {printable(entry['text'])}", "message")
+            elif seat in entry["to"] and i >= self.told_to[seat]:
+                to = "you" if seat not in self.bots else seat_name(seat)
+                self.say(f"  (to {to}) {printable(entry['text'])}", "message")
+        self.told = self.told_to[seat] = len(messages)
 
     def tell_private(self, seat: int) -> None:
         """Show a seat the messages written to it alone, once its own view is on screen."""
