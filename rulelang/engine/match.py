@@ -105,6 +105,10 @@ GENERATED_CODE_INTERFACE = {
     "src": "the card whose ability runs now (`source`)",
     "cuts": "a determinized copy's base: where its replay leaves the real world",
     "component_text": "a component's rules text (`rules_text(c)`), its card's then its kind's",
+    "step": "the step the flow is at",
+    "actor": "the seat to act (while a question waits: its chooser)",
+    "cont": "the greenlet a resumable chain runs or waits in (pausing.py), or None",
+    "outer_step": "while an interrupt's effect runs: the step it goes back to",
 }
 
 
@@ -350,10 +354,12 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         step, actor, listed = self.step, self.actor, self._by_text
         self.step, self.actor, self.me = ANYTIME_STEP, player, player
         self.work = WORK_LIMIT
+        self.outer_step = step                  # (the step while it waits for an answer: effects._wait)
         try:
             return run()
         finally:
             self.step, self.actor, self._by_text = step, actor, listed
+            self.outer_step = None
 
     def _interrupt(self, text: str):
         """The interrupt an action text names (`P3: reveal`), or None."""
@@ -531,6 +537,17 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         m = Match.__new__(Match)
         m.__dict__.update(self.__dict__)
         m._rng, m._rng_state = None, self._rng_snapshot()
+        if self.cont is not None:
+            # this match's paused chain waits in a greenlet whose frames hold its lists: the copy
+            # takes copies at once (it answers by replaying from the base), this match keeps its own
+            m.cont = None
+            m.trig, m.frames, m.replacing = list(self.trig), [dict(f) for f in self.frames], list(self.replacing)
+            m.own()
+            if self.shared is False:
+                self.shared = SHARED_COMPONENTS     # (the components stay shared until one side adds some)
+            m._by_text = self._by_text if self.game.code.pure_enumeration else None
+            m._zone_ids = None
+            return m
         self.shared = m.shared = SHARED_ALL
         # the same position, the same legal actions (unless listing them rolls dice: then the copy
         # lists them afresh, as a restored state does)

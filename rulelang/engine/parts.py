@@ -91,6 +91,11 @@ class MatchParts:
     # deals of determinized copies)
     held: dict | None = None
     lm: dict | None = None          # while a listing runs (and only then): defs' results (codegen, "lmemo")
+    # a chain that waits for an answer in a greenlet of its own (pausing.py, "resumable chains")
+    cont: Any = None                # the greenlet (running a chain, or waiting in effects._wait), or None
+    cont_thread: int = 0            # the thread it belongs to (a greenlet runs only there)
+    cont_work: int = 0              # the chain's work budget left when it stopped to wait
+    outer_step: str | None = None   # while an interrupt's effect runs: the step it goes back to
 
     if TYPE_CHECKING:
         # what one part calls on another (each is defined in the part the comment names)

@@ -4,7 +4,16 @@ the answer comes (the interaction model, docs/engine.md).
 Part of `Match` (match.py): a mixin sharing its state."""
 from __future__ import annotations
 
+import os
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING
+
+try:
+    from greenlet import GreenletExit, getcurrent as _getcurrent, greenlet as _Greenlet
+except ImportError:                      # pragma: no cover (a dependency; without it, every answer replays)
+    _Greenlet = _getcurrent = None
+    GreenletExit = BaseException
 
 from .codegen.effects import Paused, drain, widen_private
 from ..core.errors import RuleFault
@@ -15,6 +24,59 @@ from .parts import MatchParts
 
 if TYPE_CHECKING:
     from .match import Match
+
+# A chain runs in a greenlet of its own, so that an answer goes on from where the chain paused
+# instead of replaying it from its base (docs/engine.md, "How an effect pauses").
+# RULELANG_RESUME=0 replays every answer, as the engine did before (tests compare the two).
+# Only in the main thread: a greenlet can be resumed (or let go of) only in its own thread, and a
+# server that answers from whichever worker thread is free would leave chains it could neither.
+RESUME = _Greenlet is not None and os.environ.get("RULELANG_RESUME", "1") != "0"
+_MAIN = threading.main_thread().ident
+IDLE_WORKERS = 8                         # greenlets kept per thread for the next chains (making one: ~5 µs)
+_idle = threading.local()
+# Chains waiting for an answer, oldest first ({id(greenlet): (greenlet, match)}). A waiting greenlet
+# and its match hold each other, and the collector cannot see into a suspended greenlet's frames:
+# a match dropped while its chain waits (a search's copies) would never be freed. So at most
+# WAITING_LIMIT chains wait at once; past it the oldest is let go of (its match, if still used,
+# answers by replaying from its base, as every match did before).
+WAITING_LIMIT = 32
+_waiting: OrderedDict = OrderedDict()
+
+
+def _note_waiting(g, m) -> None:
+    key = id(g)
+    if key in _waiting:
+        _waiting.move_to_end(key)
+        return
+    _waiting[key] = (g, m)
+    while len(_waiting) > WAITING_LIMIT:
+        _, (old, owner) = _waiting.popitem(last=False)
+        if owner.cont is old:
+            owner._release()
+
+
+def _worker(task):
+    """A greenlet that runs chains one after another: it is sent (match, root) and sends back
+    ("done", None), ("failed", error) or, from effects._wait, ("waiting", question)."""
+    while True:
+        m, root = task
+        try:
+            m._run_root(root)
+            out: tuple = ("done", None)
+        except GreenletExit:             # a waiting chain let go of (Match._release): this worker ends
+            raise
+        except BaseException as err:
+            out = ("failed", err)
+        box = [out]                      # (an idle worker keeps no match alive: not even through
+        m = root = out = None            # a failure's traceback)
+        task = _getcurrent().parent.switch(box.pop())
+
+
+def _idle_workers() -> list:
+    pool = getattr(_idle, "workers", None)
+    if pool is None:
+        pool = _idle.workers = []
+    return pool
 
 
 class MatchPausing(MatchParts):
@@ -28,8 +90,76 @@ class MatchPausing(MatchParts):
         pending = self.pending
         if pending is None:                     # a new action: run it here, keep a copy to replay from
             self._resume(self._base(), ["action", text], [], f"playing `{text}`", here=True)
+        elif self._can_go_on():                 # the chain waits in its greenlet: it goes on from there
+            self._go_on(text)
         else:
             self._resume(pending["base"], pending["root"], pending["answers"] + [text], f"playing `{text}`")
+
+    def _can_go_on(self) -> bool:
+        g = self.cont
+        return g is not None and not g.dead and self.cont_thread == threading.get_ident()
+
+    def _go_on(self, text: str) -> None:
+        """Answer the question the chain waits for in its greenlet: the chain goes on from there,
+        exactly as a replay from its base with every answer would (support.CHECK_REPLAY checks
+        it). A failure puts this match back where it was, paused, by that replay."""
+        pending = self.pending
+        assert pending is not None and self.cont is not None        # (_can_go_on)
+        base, root, answers = pending["base"], pending["root"], pending["answers"] + [text]
+        doing = f"playing `{text}`"
+        self.answers = answers
+        self.work = self.cont_work
+        self.pending = None
+        g = self.cont
+        try:
+            self._after_switch(g, base, root, answers, self._switch(g, None))
+            left = self.work if self.pending is not None else self.work_left
+            if root[0] != "start" and (left < WORK_LIMIT - HELD_CHECK_WORK or not len(self.log) & 63):
+                self._check_held(root[1])
+        except BaseException as err:
+            self._release()
+            self._resume(base, root, pending["answers"], "replaying a paused effect")   # back to the pause
+            if isinstance(err, Exception):
+                raise self._rule_error(doing, err) from None
+            raise
+        if support.CHECK_REPLAY and not _checking[0]:
+            _check_chain(self, base, root, answers)
+
+    def _release(self) -> None:
+        """Let go of the greenlet a paused chain waits in, before this match's state is replaced:
+        unwound now (its `finally` blocks restore what the effect changed, on a state about to be
+        replaced), never later from the collector at some other moment. A greenlet of another
+        thread cannot be unwound from this one: it is kept with the match (as its frames keep the
+        match), and goes when the match goes."""
+        g, self.cont = self.cont, None
+        if g is None:
+            return
+        _waiting.pop(id(g), None)
+        if g.dead:
+            return
+        if self.cont_thread != threading.get_ident():
+            self.orphans = self.__dict__.get("orphans", ()) + (g,)
+            return
+        state = dict(self.__dict__)             # (what the unwinding's `finally` blocks change of
+        g.parent = _getcurrent()                # this match is put back: the position stays)
+        g.throw()
+        self.__dict__.clear()
+        self.__dict__.update(state)
+
+    def _take_state(self, state: dict) -> None:
+        """Become the position `state` (another match's attributes), keeping the greenlets of
+        other threads this match had to let go of (see _release)."""
+        orphans = self.__dict__.get("orphans")
+        self.__dict__.clear()
+        self.__dict__.update(state)
+        if orphans:
+            self.orphans = orphans
+
+    @staticmethod
+    def _switch(g, task) -> tuple:
+        """Send `task` to a chain's greenlet (or None: go on after an answer); what it sends back."""
+        g.parent = _getcurrent()                # (it comes back here, whoever started it)
+        return g.switch(task)
 
     def _base(self) -> "Match":
         """The position before a new action, kept to replay it from if it pauses for a choice: a
@@ -47,26 +177,30 @@ class MatchPausing(MatchParts):
         """Run a chain (an action, or the setup) with these answers: here, on this match (a new
         action; `base` is its copy from before), or on a copy of `base` that then becomes this
         match. A failure leaves this match as it was before."""
-        m = self if here else base.clone()
+        before = None
+        if not here:                            # run on this match (a chain's greenlet then holds
+            self._release()                     # it), from a copy of the base; `before` to go back to
+            before = dict(self.__dict__)
+            self._take_state(base.clone().__dict__)
+        m = self
         try:
             m._chain(base, root, answers, doing)
             left = m.work if m.pending is not None else m.work_left     # (paused: before any listing)
             if root[0] != "start" and (left < WORK_LIMIT - HELD_CHECK_WORK or not len(m.log) & 63):
                 m._check_held(root[1])
         except BaseException as err:
+            self._release()
             if here:                            # undo the half-run action: back to the base
                 restored = base.clone()
                 restored.own()                  # (its own lists, and which holds each component)
-                self.__dict__.clear()
-                self.__dict__.update(restored.__dict__)
+                self._take_state(restored.__dict__)
+            else:                               # back to the position it was in (its own lists)
+                self._take_state(before)        # type: ignore[arg-type]  # (set when not here)
             if isinstance(err, Exception):
                 raise m._rule_error(doing, err) from None
             raise
         if support.CHECK_REPLAY and not _checking[0]:
             _check_chain(m, base, root, answers)
-        if not here:
-            self.__dict__.clear()
-            self.__dict__.update(m.__dict__)
 
     def _chain(self, base: MatchParts, root: list, answers: list, doing: str) -> None:
         """Run `root` on this match, feeding `answers` to its choices, up to the end of the chain
@@ -78,15 +212,45 @@ class MatchPausing(MatchParts):
         self.drawn = ()
         self.ckpt = None
         self.named = []
+        if RESUME and threading.get_ident() == _MAIN:
+            self._release()
+            pool = _idle_workers()
+            g = self.cont = pool.pop() if pool else _Greenlet(_worker)
+            self.cont_thread = threading.get_ident()
+            self._after_switch(g, base, root, answers, self._switch(g, (self, root)))
+            return
         try:
             self._run_root(root)
             self.pending = None
             if self.named:
                 widen_private(self)
         except Paused as paused:
-            self.pending = {"base": base, "root": root, "answers": answers, "question": paused.question}
-            self.actor = paused.question["chooser"]
-            self._by_text = None
+            self._wait_for(base, root, answers, paused.question)
+
+    def _after_switch(self, g, base, root: list, answers: list, out: tuple) -> None:
+        """The chain's greenlet came back: it waits for an answer, or the chain is over (its
+        greenlet is free for another), or it failed (raised here, as a replay would raise it)."""
+        how, value = out
+        if how == "waiting":
+            self.cont_work = self.work
+            self._wait_for(base, root, answers, value)
+            _note_waiting(g, self)
+            return
+        self.cont = None
+        _waiting.pop(id(g), None)
+        pool = _idle_workers()
+        if len(pool) < IDLE_WORKERS:
+            pool.append(g)
+        if how == "failed":
+            raise value
+        self.pending = None
+        if self.named:
+            widen_private(self)
+
+    def _wait_for(self, base, root: list, answers: list, question: dict) -> None:
+        self.pending = {"base": base, "root": root, "answers": answers, "question": question}
+        self.actor = question["chooser"]
+        self._by_text = None
 
     def _run_root(self, root: list) -> None:
         """Run what started a (possibly paused) effect: an action, or the setup."""

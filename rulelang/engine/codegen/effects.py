@@ -15,6 +15,11 @@ from __future__ import annotations
 import random as _random
 
 from ...core.errors import RuleFault
+try:                                     # resumable chains (pausing.py); without greenlet, replays
+    from greenlet import getcurrent as _current
+except ImportError:                      # pragma: no cover (a dependency; kept optional for safety)
+    def _current():
+        return None
 from .runtime import _overworked, as_items, player_text
 from .runtime_moves import _move
 from ..records import Cut, Grant, Response, Revealed, Trigger
@@ -42,6 +47,9 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     question other seats may answer too (a window answered first): the chooser's own options, and
     [seat, its options] of each other seat (`options` holds them all)."""
     mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
+    if m.pos >= len(m.answers):
+        question = _question(m, chooser, prompt, options, kind, mine, also)
+        _wait(m, question)                      # (Paused; or, in a greenlet, back with the answer)
     if m.pos < len(m.answers):
         text = m.answers[m.pos]
         m.pos += 1
@@ -54,6 +62,12 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
             private_to(m, chooser, value)
         m.log.append(text)
         return value
+    raise RuleFault("a chain went on without an answer to its question")    # (_wait returns with one)
+
+
+def _question(m, chooser: int, prompt, options: dict, kind: str, mine, also) -> dict:
+    """What a paused effect asks: the chooser, the prompt, the options, the abilities and
+    windows running and the triggers waiting."""
     question = {"chooser": chooser, "prompt": prompt, "kind": kind,
                 "options": list(options) if mine is None else list(mine),
                 "stack": [dict(f) for f in m.frames],
@@ -62,7 +76,24 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
         question["asker"] = m.src                         # a card's hook asks (`run play of c`): that card
     if also:
         question["also"] = [[p, list(texts)] for p, texts in also]
-    raise Paused(question)
+    return question
+
+
+def _wait(m, question: dict) -> None:
+    """Stop for an answer. A chain running in a greenlet of its own (pausing.py) waits there: the
+    engine's `apply` appends the answer to `m.answers` and switches back, and the chain goes on
+    where it stopped (what a replay from the base with that answer would do, without replaying).
+    Otherwise the chain stops by raising Paused, and an answer replays it from its base."""
+    g = m.cont
+    if g is None or g is not _current():
+        raise Paused(question)
+    # the chain's own state, as it stands inside the effect: the engine's bookkeeping between the
+    # pause and the answer (the chooser as actor, a view's budget) is not the chain's
+    inner = (m.me, m.src, m.trig, m.frames, m.depth, m.replacing, m.lm, m.actor, m.step)
+    if m.outer_step is not None:            # an interrupt's effect: the step it goes back to, as a
+        m.step = m.outer_step               # replay that stopped here would leave it (Match._as_interrupt)
+    g.parent.switch(("waiting", question))
+    m.me, m.src, m.trig, m.frames, m.depth, m.replacing, m.lm, m.actor, m.step = inner
 
 
 def cut_here(m) -> dict:
