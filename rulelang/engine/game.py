@@ -98,6 +98,7 @@ class Game:
         self.code = code
         self.zones = ir["zones"]
         self.zone_per = [bool(z["per"]) for z in self.zones]      # (a family of zone lists)
+        self.family_zones = [i for i, per in enumerate(self.zone_per) if per]
         self.family_slots = [i for i, v in enumerate(ir["vars"]) if v["per"]]   # (a list of members' values)
         self.zone_slot = low.zone_slot
         self.var_slot = low.var_slot

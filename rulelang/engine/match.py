@@ -212,19 +212,22 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         game = self.game
         remap = index and self.where is not None
         fresh: dict = {}
-        Z = []
-        for z, value in zip(game.zones, self.Z):
-            if z["per"]:
-                copy = [list(x) for x in value]
-                if remap:
+        if remap:
+            Z = []
+            for z, value in zip(game.zones, self.Z):
+                if z["per"]:
+                    copy = [list(x) for x in value]
                     for old, new in zip(value, copy):
                         if old:                    # only a zone holding components is in `where`
                             fresh[id(old)] = new
-            else:
-                copy = list(value)
-                if remap:
+                else:
+                    copy = list(value)
                     fresh[id(value)] = copy
-            Z.append(copy)
+                Z.append(copy)
+        else:                                      # (the copy kept before an action: no `where` to remap)
+            Z = [list(value) for value in self.Z]
+            for i in game.family_zones:
+                Z[i] = [list(x) for x in Z[i]]
         self.Z = Z
         V = self.V = list(self.V)                  # a variable's value is never changed in place (a
         for slot in game.family_slots if V else ():    # list grows into a new one: runtime._appended),

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 RESUME = _Greenlet is not None and os.environ.get("RULELANG_RESUME", "1") != "0"
 _MAIN = threading.main_thread().ident
 IDLE_WORKERS = 8                         # greenlets kept per thread for the next chains (making one: ~5 µs)
-_idle = threading.local()
+_idle: list = []                         # (chains run in greenlets in the main thread only)
 # Chains waiting for an answer, oldest first ({id(greenlet): (greenlet, match)}). A waiting greenlet
 # and its match hold each other, and the collector cannot see into a suspended greenlet's frames:
 # a match dropped while its chain waits (a search's copies) would never be freed. So at most
@@ -72,11 +72,6 @@ def _worker(task):
         task = _getcurrent().parent.switch(box.pop())
 
 
-def _idle_workers() -> list:
-    pool = getattr(_idle, "workers", None)
-    if pool is None:
-        pool = _idle.workers = []
-    return pool
 
 
 class MatchPausing(MatchParts):
@@ -158,7 +153,9 @@ class MatchPausing(MatchParts):
     @staticmethod
     def _switch(g, task) -> tuple:
         """Send `task` to a chain's greenlet (or None: go on after an answer); what it sends back."""
-        g.parent = _getcurrent()                # (it comes back here, whoever started it)
+        here = _getcurrent()
+        if g.parent is not here:
+            g.parent = here                     # (it comes back here, whoever started it)
         return g.switch(task)
 
     def _base(self) -> "Match":
@@ -214,8 +211,7 @@ class MatchPausing(MatchParts):
         self.named = []
         if RESUME and threading.get_ident() == _MAIN:
             self._release()
-            pool = _idle_workers()
-            g = self.cont = pool.pop() if pool else _Greenlet(_worker)
+            g = self.cont = _idle.pop() if _idle else _Greenlet(_worker)
             self.cont_thread = threading.get_ident()
             self._after_switch(g, base, root, answers, self._switch(g, (self, root)))
             return
@@ -238,9 +234,8 @@ class MatchPausing(MatchParts):
             return
         self.cont = None
         _waiting.pop(id(g), None)
-        pool = _idle_workers()
-        if len(pool) < IDLE_WORKERS:
-            pool.append(g)
+        if len(_idle) < IDLE_WORKERS:
+            _idle.append(g)
         if how == "failed":
             raise value
         self.pending = None
