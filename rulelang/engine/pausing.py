@@ -79,9 +79,10 @@ class MatchPausing(MatchParts):
 
     # ---- effects that pause (codegen/effects.py) ----
     def _interactive(self, text: str) -> None:
-        """Apply in a game whose effects may stop for a choice. A new action is run from a copy of
-        the position before it (the base); an answer runs that action again from the base with
-        every answer so far, up to the next unanswered choice."""
+        """Apply in a game whose effects may stop for a choice. A new action runs here, with a copy
+        of the position before it kept (the base); an answer goes on in the chain's greenlet where
+        it waits, or else runs that action again from the base with every answer so far, up to the
+        next unanswered choice."""
         pending = self.pending
         if pending is None:                     # a new action: run it here, keep a copy to replay from
             self._resume(self._base(), ["action", text], [], f"playing `{text}`", here=True)
@@ -171,9 +172,9 @@ class MatchPausing(MatchParts):
         return base
 
     def _resume(self, base: MatchParts, root: list, answers: list, doing: str, here: bool = False) -> None:
-        """Run a chain (an action, or the setup) with these answers: here, on this match (a new
-        action; `base` is its copy from before), or on a copy of `base` that then becomes this
-        match. A failure leaves this match as it was before."""
+        """Run a chain (an action, or the setup) with these answers on this match: here, from where
+        it stands (a new action; `base` is its copy from before), or from a copy of `base` it
+        becomes first (a replay). A failure leaves this match as it was before."""
         before = None
         if not here:                            # run on this match (a chain's greenlet then holds
             self._release()                     # it), from a copy of the base; `before` to go back to
