@@ -388,7 +388,9 @@ def _held(m) -> dict:
 
 def _holders(m, entry):
     """The components of an ability's card that lie where it applies (kept: _held)."""
-    table = _held(m)
+    table = m.held
+    if table is None:
+        table = m.held = {}
     found = table.get(entry)
     if found is not None:
         return found
@@ -694,7 +696,8 @@ def _grant(m, di: int, args: tuple, amount) -> None:
 def _mods(m, di: int, args: tuple) -> int:
     """What the cards in play add to a def (their `modify` abilities), and the timed modifiers;
     kept while a memo of defs is open (a listing asks a card's power often)."""
-    if not m.grants and _held(m).get(~di, True) == []:
+    kept = m.held
+    if kept is not None and not m.grants and kept.get(~di) == []:
         return 0                                # (no card in play modifies it: nothing to ask or charge)
     lm = m.lm
     if lm is None:

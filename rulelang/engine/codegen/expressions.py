@@ -230,8 +230,8 @@ class ExpressionLowering(Part):
     def x_mods(self, e, ctx):
         args = [self.ex(a, ctx) for a in e["a"]]
         lvl, pure = _join(*args)
-        return P(f"_mods(m, {self.sh.def_index[e['n']]}, ({''.join(a.src + ', ' for a in args)}))", lvl, pure,
-                 shape=SCALAR)
+        return _num(P(f"_mods(m, {self.sh.def_index[e['n']]}, ({''.join(a.src + ', ' for a in args)}))", lvl,
+                      pure, shape=SCALAR))         # (a sum of numbers, or a rule error: effects._mods_now)
 
     def x_un(self, e, ctx):
         x = self.ex(e["x"], ctx)
