@@ -58,18 +58,22 @@ def _note_waiting(g, m) -> None:
 def _worker(task):
     """A greenlet that runs chains one after another: it is sent (match, root) and sends back
     ("done", None), ("failed", error) or, from effects._wait, ("waiting", question)."""
+    itself = _getcurrent()
     while True:
         m, root = task
         try:
             m._run_root(root)
-            out: tuple = ("done", None)
+            out: tuple = _DONE
         except GreenletExit:             # a waiting chain let go of (Match._release): this worker ends
             raise
         except BaseException as err:
             out = ("failed", err)
         box = [out]                      # (an idle worker keeps no match alive: not even through
         m = root = out = None            # a failure's traceback)
-        task = _getcurrent().parent.switch(box.pop())
+        task = itself.parent.switch(box.pop())
+
+
+_DONE = ("done", None)
 
 
 
@@ -211,9 +215,10 @@ class MatchPausing(MatchParts):
         self.ckpt = None
         self.named = []
         if RESUME and threading.get_ident() == _MAIN:
-            self._release()
+            if self.cont is not None:
+                self._release()
             g = self.cont = _idle.pop() if _idle else _Greenlet(_worker)
-            self.cont_thread = threading.get_ident()
+            self.cont_thread = _MAIN
             self._after_switch(g, base, root, answers, self._switch(g, (self, root)))
             return
         try:
