@@ -23,7 +23,7 @@ import string
 from collections import deque
 
 from ..core.errors import RuleFault
-from ..ir.spec import board_directions
+from ..ir.spec import board_directions, board_layout
 
 SHAPES = {"squares": ("square",), "hexes": ("hex",), "rhombus": ("hex",), "hexagon": ("hex",),
           "octagons": ("octagon", "socket")}
@@ -46,6 +46,7 @@ class Geometry:
             raise ValueError(f"unknown board shape `{shape}` (shapes: {', '.join(SHAPES)})")
         if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
             raise ValueError(f"a board side must be 1..{MAX_SIDE}, not {width} x {height}")
+        given = (width, height)
         if shape == "hexagon":                         # hexagon(n): the side; 2n-1 rows and columns
             if width > MAX_HEXAGON_SIDE:
                 raise ValueError(f"a hexagon's side must be 1..{MAX_HEXAGON_SIDE}, not {width}")
@@ -60,28 +61,14 @@ class Geometry:
         self.by_name: dict[str, int] = {}
         self.at: dict[tuple, int] = {}                 # (kind, col, row) -> cell
         main = SHAPES[shape][0]
-        self._add_cells(main)
+        for name, kind, col, row in board_layout(shape, *given):
+            self._add(name, kind, col, row)
         self.directions = board_directions(shape, diagonal)
         self._link(main)
         self._edges(main)
         self._distances: dict[int, list[int]] = {}
         self._lines: dict[tuple, list[int]] = {}
         self._between: dict[tuple, list[int]] = {}
-
-    def _add_cells(self, main: str) -> None:
-        """Every cell: the main kind row by row (a hexagon's within its six sides), then an octagon
-        board's sockets between each four octagons."""
-        shape, width, height = self.shape, self.width, self.height
-        side = (width + 1) // 2
-        for row in range(1, height + 1):
-            for col in range(1, width + 1):
-                if shape == "hexagon" and abs((col - side) + (row - side)) > side - 1:
-                    continue                           # outside the hexagon (axial q + r too far)
-                self._add(f"{col_name(col)}{row}", main, col, row)
-        if shape == "octagons":
-            for row in range(1, height):
-                for col in range(1, width):
-                    self._add(f"{col_name(col)}{col_name(col + 1)}{row}{row + 1}", "socket", col, row)
 
     def _link(self, main: str) -> None:
         """steps[d][cell]: the next cell in direction d; neighbours[kind][cell]: the touching cells."""

@@ -255,6 +255,27 @@ def board_directions(shape: str, diagonal: bool) -> list[str]:
     return ["n", "s", "e", "w"] + (["ne", "nw", "se", "sw"] if diagonal else [])
 
 
+def board_layout(shape: str, width: int, height: int):
+    """Every cell of a board as (name, kind, column, row), in id order: the main kind row by row (a
+    hexagon's within its six sides, `width` being its side), then an octagon board's sockets
+    between each four octagons. boards.Geometry builds from it; the checker knows a written cell
+    name from it (`cell(grid, "z9")`)."""
+    main = "hex" if shape in ("hexes", "rhombus", "hexagon") else "octagon" if shape == "octagons" else "square"
+    if shape == "hexagon":
+        width = height = 2 * width - 1
+    side = (width + 1) // 2
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for row in range(1, height + 1):
+        for col in range(1, width + 1):
+            if shape == "hexagon" and abs((col - side) + (row - side)) > side - 1:
+                continue                                   # outside the hexagon (axial q + r too far)
+            yield f"{letters[col - 1]}{row}", main, col, row
+    if shape == "octagons":
+        for row in range(1, height):
+            for col in range(1, width):
+                yield f"{letters[col - 1]}{letters[col]}{row}{row + 1}", "socket", col, row
+
+
 # ---- the size of a family ----
 def board_cells(shape: str, width: int, height: int) -> int:
     """How many cells a board has (boards.Geometry makes exactly these; a hexagon's width is its side)."""

@@ -9,7 +9,7 @@ from . import nodes as n
 from .typerules import (AGGREGATES, ARG_TESTS, CELL_FIELDS, PRIMITIVES, compatible, elem, enters_union, is_comp,
                         is_comp_type, is_enum, is_list, is_list_like, is_union, is_value, joined, kind_name, show,
                         union_comp, union_of)
-from ..ir.spec import BOARD_SHAPES, BUILTIN_FUNCTIONS, BUILTIN_VALUES, board_directions
+from ..ir.spec import BOARD_SHAPES, BUILTIN_FUNCTIONS, BUILTIN_VALUES, board_directions, board_layout
 from ..core.limits import INT_LIMIT
 
 
@@ -466,6 +466,24 @@ class ExpressionChecks:
                               f"its directions are {', '.join(repr(d) for d in known)}", arg.span,
                       self.suggest(arg.value, known))
 
+    def check_cell_name(self, arg) -> None:
+        """A cell name written in the rules must be one of the board's: another is a rule error."""
+        if not (isinstance(arg, n.Lit) and type(arg.value) is str):
+            return
+        board = next((s.decl for s in self.out.symbols.values() if s.kind == "board"), None)
+        if board is None or board.shape not in BOARD_SHAPES or \
+                not all(isinstance(a, n.Lit) and type(a.value) is int and 1 <= a.value <= 26 for a in board.args):
+            return
+        if len(board.args) not in (1, 2):
+            return
+        size = [a.value for a in board.args]
+        cells = list(board_layout(board.shape, size[0], size[-1]))
+        if arg.value not in {c[0] for c in cells}:
+            main = [c[0] for c in cells if c[1] == cells[0][1]]
+            self.warn("W239", f"the board has no cell {arg.value!r}: this stops the game with a rule error when it "
+                              f"runs (its cells are named "
+                              f"{main[0]!r} to {main[-1]!r}: a column letter, then a row number)", arg.span)
+
     def board_result(self, e, name: str, types: list[str], need) -> str:
         """The two board builtins with a rule of their own (every other one is typed from its entry
         in ir/spec.py): `cell` takes a name or a column and a row, `reachable` the name of a def."""
@@ -477,6 +495,7 @@ class ExpressionChecks:
                 need(2, lambda t: compatible(t, "int"), "a row number (from 1, the bottom row)")
             else:
                 need(1, lambda t: compatible(t, "text"), "a cell name such as \"a1\"")
+                self.check_cell_name(e.args[1] if isinstance(e, n.Call) else None)
             return "cell"
         if name == "reachable":
             need(0, is_cell, "a cell")
