@@ -240,3 +240,28 @@ def test_messages_to_the_player_and_to_all_come_in_the_order_the_rules_wrote_the
              "picky.rules", screen=(200, 40))
     text = out.getvalue()
     assert text.index("(to you) you see: Prince 5") < text.index("> nobody is out")
+
+
+OUTS = '''
+game "Outs" {
+  players 3
+  turn { step s {
+    action out require size(remaining) > 2 { eliminate next(me)  end turn }
+    action stop { finish win for me "done" }
+  } }
+}
+'''
+
+
+@pytest.mark.parametrize("extra, shown", [("", False), ('  on round_start { log "a new round" }\n', True)])
+def test_the_header_counts_rounds_only_where_the_rules_do(extra, shown):
+    """A game that puts players out (`eliminate`) keeps the engine's rounds (a turn each); the
+    header said `round 4` in the middle of a new author's second hand. It says it where the rules
+    count rounds themselves."""
+    source = OUTS.replace("  turn {", extra + "  turn {")
+    game = rulelang.Game(rulelang.compile_source(source, "outs.rules"))
+    out = io.StringIO()
+    run_repl(game, 3, 1, {}, {}, io.StringIO("out\nquit\n"), out, "outs.rules", screen=(200, 40))
+    headers = [line for line in out.getvalue().splitlines() if line.startswith("== Outs")]
+    assert headers and all(("· round " in line) == shown for line in headers)
+    assert "turn order:" in out.getvalue()          # (who is out is still shown)

@@ -10,6 +10,7 @@ import textwrap
 
 from ..core.errors import RuleRuntimeError
 from ..core.textsafe import printable
+from ..ir.spec import walk_ir
 from .pager import MORE, find_section, overview, pages
 from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view_parts
 from .rulebook import component_texts, rulebook
@@ -59,8 +60,17 @@ class Drawing:
             self.say("\n".join(lines[1:]))
 
     def screen_view(self, seat: int) -> dict:
-        """A seat's view as the screen shows it: without what the rules keep `internal`."""
-        return without_internal(self.match.view(seat))
+        """A seat's view as the screen shows it: without what the rules keep `internal`, and
+        without the round's number where the rules count no rounds (a game that puts players out
+        for a hand with `eliminate` has the engine's rounds, a turn each, not its own)."""
+        view = without_internal(self.match.view(seat))
+        if "round" in view:
+            counted = self.__dict__.get("rounds_counted")
+            if counted is None:
+                counted = self.rounds_counted = counts_rounds(getattr(self.game, "ir", None))
+            if not counted:
+                view = {k: v for k, v in view.items() if k != "round"}
+        return view
 
     def asker(self, view: dict, seat: int) -> str | None:
         """The card or piece a question comes from when no ability of a card asks it (then the
@@ -329,3 +339,12 @@ class Drawing:
             if path and str(path).endswith(".rules"):
                 return str(path)
         return None
+
+
+def counts_rounds(ir) -> bool:
+    """Do the rules count rounds themselves (`on round_start`, `on round_end`, `round_count`)?"""
+    if not isinstance(ir, dict):
+        return True
+    if any(event in (ir.get("handlers") or {}) for event in ("round_start", "round_end")):
+        return True
+    return any(x.get("k") == "builtin" and x.get("n") == "round_count" for x in walk_ir(ir))
