@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # server that answers from whichever worker thread is free would leave chains it could neither.
 RESUME = _Greenlet is not None and os.environ.get("RULELANG_RESUME", "1") != "0"
 _MAIN = threading.main_thread().ident
-IDLE_WORKERS = 8                         # greenlets kept per thread for the next chains (making one: ~5 µs)
+IDLE_WORKERS = 8                         # greenlets kept for the next chains (making one costs ~5 µs)
 _idle: list = []                         # (chains run in greenlets in the main thread only)
 # Chains waiting for an answer, oldest first ({id(greenlet): (greenlet, match)}). A waiting greenlet
 # and its match hold each other, and the collector cannot see into a suspended greenlet's frames:
@@ -74,8 +74,6 @@ def _worker(task):
 
 
 _DONE = ("done", None)
-
-
 
 
 class MatchPausing(MatchParts):

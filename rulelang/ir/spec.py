@@ -249,7 +249,7 @@ BOARD_SHAPES = ("squares", "hexes", "rhombus", "hexagon", "octagons")
 
 def board_directions(shape: str, diagonal: bool) -> list[str]:
     """The directions a board's cells step in, by name: boards.Geometry steps them, and the checker
-    refuses a direction written in the rules that the board does not have (`step(c, "north")`)."""
+    warns of a direction written in the rules that the board does not have (`step(c, "north")`, W238)."""
     if shape in ("hexes", "rhombus", "hexagon"):
         return ["e", "w", "ne", "nw", "se", "sw"]
     return ["n", "s", "e", "w"] + (["ne", "nw", "se", "sw"] if diagonal else [])

@@ -362,7 +362,8 @@ class _Session(Drawing, Commands):
             if not why:
                 self.error(f"'{echoed(line)}' is not a legal action or a command (type help)")
                 return None
-            legal = [str(a) for a in actions if wanted.startswith(str(getattr(a, "name", "")).replace("_", " ").lower())]
+            names = [str(getattr(a, "name", "") or "").replace("_", " ").lower() for a in actions]
+            legal = [str(a) for a, name in zip(actions, names) if name and wanted.startswith(name)]
             if legal:                        # (the rules' reason is the action's as a whole: not about this choice)
                 shown_legal = ", ".join(self.show_text(text) for text in legal[:MAX_CANDIDATES])
                 more = f" and {len(legal) - MAX_CANDIDATES} more" if len(legal) > MAX_CANDIDATES else ""
