@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from .language import cache
 from .core import safejson
-from .core.errors import Diagnostic, EngineFault, IllegalAction, RuleError, RuleRuntimeError, RulelangError, Span, StateError
+from .core.errors import (Diagnostic, EngineFault, GameRefused, IllegalAction, RuleError, RuleRuntimeError, RulelangError,
+                          Span, StateError)
 from .core.limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
 from .core.textsafe import not_utf8, printable
 from .core.version import __version__
@@ -41,7 +42,7 @@ def __getattr__(name: str):
 
 __all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action", "interrupt_seat", "without_internal",
            "Diagnostic", "Span", "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError",
-           "EngineFault"]
+           "EngineFault", "GameRefused"]
 
 
 def _read(path: str, limit: int = SOURCE_LIMIT) -> str:

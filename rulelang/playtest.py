@@ -19,7 +19,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from .core.errors import Diagnostic, IllegalAction, RuleError, RuleRuntimeError, Span
+from .core.errors import Diagnostic, GameRefused, IllegalAction, RuleError, RuleRuntimeError, Span
 from .core.types import ValueType
 from .core.limits import RUN_CPU_LIMIT
 
@@ -215,7 +215,10 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
             record(code, what, message, span or where.where(message, *at), seed_i, players, options, log)
 
         try:
-            match = game.new_match(players=players, seed=seed_i, options=dict(options))
+            try:
+                match = game.new_match(players=players, seed=seed_i, options=dict(options))
+            except GameRefused:            # the rules refuse these settings (`refuse`): not a game
+                continue
             data = match.state()
             at[0] = data.get("step")
             problem = _invariants(match, game.ir, data)

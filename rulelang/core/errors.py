@@ -111,6 +111,16 @@ class RuleFault(RuleRuntimeError):
     file and line before anyone sees it."""
 
 
+class OptionsRefused(RuleRuntimeError):
+    """The rules' set-up refused the options (and player count) it was given: `refuse(REASON)`.
+    `Game.new_match` says it as a ValueError, as it says an option of the wrong type."""
+
+
+class GameRefused(ValueError):
+    """`Game.new_match`: the rules refuse to set up a game with these options and players
+    (`refuse(REASON)`); said like an option of the wrong type."""
+
+
 class StateError(RulelangError):
     """A saved state or save file that cannot be restored."""
 

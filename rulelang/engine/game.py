@@ -9,7 +9,7 @@ import math
 from .chance import checked_tape
 from .codegen import Lowerer
 from .codegen.runtime_actions import _Texts
-from ..core.errors import RuleFault
+from ..core.errors import GameRefused, OptionsRefused, RuleFault
 from ..ir.check import check_ir
 from ..ir.spec import ANYTIME_STEP, refusal_def, walk_ir
 from .match import Match
@@ -236,13 +236,16 @@ class Game:
         m.drawn = ()
         if not self.can_pause:                      # a failed action rebuilds from a new match (no copy)
             m.ckpt = Checkpoint((SETUP, m.tape), 0)
-        if self.can_pause:                          # the setup may stop for a choice too
-            m._resume(m.clone(), ["start"], [], "setting up the match", here=True)
-            return m
         try:
-            m._start()
-        except RULE_FAULTS + (RuleFault,) as err:
-            raise m._rule_error("setting up the match", err) from None
+            if self.can_pause:                      # the setup may stop for a choice too
+                m._resume(m.clone(), ["start"], [], "setting up the match", here=True)
+                return m
+            try:
+                m._start()
+            except RULE_FAULTS + (RuleFault,) as err:
+                raise m._rule_error("setting up the match", err) from None
+        except OptionsRefused as why:               # `refuse(REASON)` in the set-up
+            raise GameRefused(f"the rules refuse this game: {why}") from None
         return m
 
     def setup_components(self, players: int, seed, options: dict) -> list:

@@ -199,12 +199,14 @@ EXPRESSIONS: dict[str, NodeSpec] = {
 }
 
 READMIT = "readmit"      # the builtin procedure `readmit(P)` (a proc the rules declare of that name hides it)
+REFUSE = "refuse"        # the builtin procedure `refuse(REASON)`: the set-up refuses the options (likewise)
 
 STATEMENTS: dict[str, NodeSpec] = {
     "move": NodeSpec({"what": EXPR, "to": EXPR, "pos": POSITIONS}),
     "shuffle": NodeSpec({"zone": EXPR}, random=True),
     "eliminate": NodeSpec({"who": EXPR}, {"until": ("round_end",)}),   # until: out for the rest of this round
     "readmit": NodeSpec({"who": EXPR}),          # the way back: an eliminated player is in again
+    "refuse": NodeSpec({"why": EXPR}),           # the set-up refuses the options it was given (a text why)
     "turn_order": NodeSpec({"v": EXPR}),
     "set": NodeSpec({"target": "target", "op": ASSIGN_OPS, "v": EXPR}),
     "let": NodeSpec({"n": NAME, "v": EXPR}),

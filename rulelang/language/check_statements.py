@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import nodes as n
 from .typerules import compatible, elem, is_comp, is_enum, is_list, is_list_like, is_union, is_value, show
 from ..core.limits import COMPONENT_LIMIT
-from ..ir.spec import READMIT
+from ..ir.spec import READMIT, REFUSE
 
 
 class StatementChecks:
@@ -112,6 +112,15 @@ class StatementChecks:
 
     def check_call_stmt(self, s) -> None:
         sym = self.out.symbols.get(s.name)
+        if sym is None and s.name == REFUSE:           # the builtin procedure: the set-up says no
+            if len(s.args) != 1:
+                self.error("E103", f"`{REFUSE}(REASON)` takes one argument (a text saying why), not {len(s.args)}",
+                           s.span)
+            for a in s.args:
+                t = self.expr(a)
+                if not compatible(t, "text"):
+                    self.error("E201", f"`{REFUSE}` needs a text saying why, not {show(t)}", a.span)
+            return
         if sym is None and s.name == READMIT:          # the builtin procedure: the way back in
             if len(s.args) != 1:
                 self.error("E103", f"`{READMIT}(P)` takes one argument (a player or a list of players), "

@@ -15,7 +15,7 @@ from .checker import Checked
 from .typerules import elem, enum_name, is_comp_type, is_enum, is_list, is_union, legend_texts
 from ..core.errors import Diagnostic, RuleError
 from ..ir.validate import IR_VERSION, validate_ir
-from ..ir.spec import READMIT
+from ..ir.spec import READMIT, REFUSE
 
 class Compiler:
     def __init__(self, checked: Checked):
@@ -337,6 +337,8 @@ class Compiler:
         """A procedure's call; `readmit(P)` is the builtin procedure unless the game has its own."""
         if s.name == READMIT and (self.syms.get(s.name) is None or self.syms[s.name].kind != "proc"):
             return {"s": "readmit", "who": self.expr(s.args[0])}     # the builtin procedure
+        if s.name == REFUSE and (self.syms.get(s.name) is None or self.syms[s.name].kind != "proc"):
+            return {"s": "refuse", "why": self.expr(s.args[0])}      # the builtin procedure
         return {"s": "call", "proc": s.name, "a": [self.expr(a) for a in s.args]}
 
     def stmt_create(self, s: n.Create) -> dict:

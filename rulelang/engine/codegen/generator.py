@@ -445,7 +445,7 @@ Lowerer.EXPR_LOWERING = _lowering("x_", (
     "lit", "local", "builtin", "var", "zone", "def", "option", "un", "bin", "in", "range", "if", "attr",
     "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby", "flat", "ord"))
 Lowerer.STMT_LOWERING = _lowering("s_", (
-    "move", "shuffle", "eliminate", "readmit", "turn_order", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
+    "move", "shuffle", "eliminate", "readmit", "refuse", "turn_order", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
     "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal", "grant"))
 
 

@@ -11,7 +11,7 @@ from itertools import combinations
 
 from .constants import MEMO_LIMIT
 
-from ...core.errors import RuleFault, RuleRuntimeError
+from ...core.errors import OptionsRefused, RuleFault, RuleRuntimeError
 from ...core.limits import INT_LIMIT, LIST_DEPTH_LIMIT, LIST_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, TEXT_LIMIT, VALUE_LIMIT, WORK_LIMIT
 
 
@@ -246,6 +246,16 @@ def _mod(a, b):
     if b == 0:
         _fault("division by zero")
     return a % b
+
+
+def _refuse(m, why) -> None:
+    """`refuse(REASON)`: the set-up refuses the options it was given (Game.new_match says so);
+    after the set-up it is a rule error."""
+    if type(why) is not str:
+        _fault(f"`refuse` needs a text saying why, not {why!r}")
+    if m.turn_count == 0:
+        raise OptionsRefused(why)
+    _fault(f"`refuse` is for the set-up, before the first turn (it said: {why})")
 
 
 def _fill(room: list, row: list, i: int, v):

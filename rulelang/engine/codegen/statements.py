@@ -135,6 +135,9 @@ class StatementLowering(Part):
     def s_readmit(self, s, ctx):
         ctx.fn.emit(f"_eliminate(m, {self.exprs.ex(s['who'], ctx).src}, False)")
 
+    def s_refuse(self, s, ctx):
+        ctx.fn.emit(f"_refuse(m, {self.exprs.ex(s['why'], ctx).src})")
+
     def s_turn_order(self, s, ctx):
         ctx.fn.emit(f"_set_order(m, {self.exprs.ex(s['v'], ctx).src})")
 
