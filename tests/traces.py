@@ -35,9 +35,17 @@ def trace(game, players: int, seed: int, options: dict | None = None, limit: int
 
 
 def _digest(state: dict) -> str:
-    """The state's digest, leaving out the rules' fingerprint (a hash of the IR, not of the position)."""
-    state = {k: v for k, v in state.items() if k != "fingerprint"}
-    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:20]
+    """The state's digest, leaving out the rules' fingerprint (a hash of the IR, not of the
+    position), also where a paused effect's base carries one."""
+    return hashlib.sha256(json.dumps(_unprinted(state), sort_keys=True).encode()).hexdigest()[:20]
+
+
+def _unprinted(x):
+    if isinstance(x, dict):
+        return {k: _unprinted(v) for k, v in x.items() if k != "fingerprint"}
+    if isinstance(x, list):
+        return [_unprinted(v) for v in x]
+    return x
 
 
 def corpus() -> list[tuple[str, int, dict | None]]:
