@@ -294,3 +294,16 @@ def test_a_card_that_left_and_one_that_looks_the_same_came_back_is_no_move():
     before = _zones_view(("deck", None, None, 4), ("hand", 0, [(1, "Prince 5")], None))
     after = _zones_view(("deck", None, None, 4), ("hand", 0, [(7, "Prince 5")], None))
     assert not any("hand (P1) → hand (P1)" in line for line in changes(before, after, "new hand", seat_name))
+
+
+def test_a_card_the_move_names_comes_from_the_movers_hidden_hand():
+    """P2 plays 6♦ from their hand and the tavern deals 6 round the table, 4 to P1, 2 to P2: it
+    said `1 card: tavern → hand (P2)` (the played card was taken for one the tavern dealt)."""
+    before = _zones_view(("tavern", None, None, 29), ("table", None, [], None), ("hand", 0, [(1, "A♠")], None),
+                         ("hand", 1, None, 5))
+    after = _zones_view(("tavern", None, None, 23), ("table", None, [(9, "6♦")], None),
+                        ("hand", 0, [(1, "A♠"), (2, "8♥"), (3, "4♣"), (4, "6♠"), (5, "9♣")], None),
+                        ("hand", 1, None, 6))
+    before["actor"] = after["actor"] = 1
+    lines = changes(before, after, "play 6♦ 6 cards are drawn round the table", seat_name, "play 6♦")
+    assert lines == ["8♥, 4♣, 6♠, 9♣: tavern → hand (P1)", "2 cards: tavern → hand (P2)"]

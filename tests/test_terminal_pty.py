@@ -185,6 +185,20 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
 
 
 @pytest.mark.slow
+def test_no_at_the_offer_to_save_leaves_without_saving():
+    """`n` read as an answer: it saved a file called `n` (holding every hidden card) in the folder."""
+    assert not (ROOT / "n").exists()
+    term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
+    term.expect(r"P1> ")
+    term.line("quit")
+    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving\): ")
+    term.line("n")
+    term.expect(r"left the game")
+    assert term.close() == 0
+    assert not (ROOT / "n").exists()
+
+
+@pytest.mark.slow
 def test_an_8_bit_terminal_gets_stand_ins():
     term = Terminal("play", REGICIDE, "--seed", "3", env={"PYTHONIOENCODING": "iso-8859-1", "NO_COLOR": "1"},
                     encoding="iso-8859-1")

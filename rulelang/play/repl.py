@@ -73,7 +73,8 @@ class _Session(Drawing, Commands):
                  delay=0.0, color=None, screen=None, pager=None):
         for seat in bots:
             if not 0 <= seat < players:
-                raise ValueError(f"no seat {seat_name(seat)} in a {players}-player match")
+                raise ValueError(f"no seat {seat_name(seat)} in a {players}-player match (choose the number of "
+                                 f"players with --players)")
         self.game = game
         self.seed = seed
         self.options = options or {}

@@ -275,15 +275,21 @@ class Commands:
     def offer_save(self) -> None:
         if self.match.is_over:
             return
+        prompt = "Save the match before leaving? File name (Enter: leave without saving): "
         while True:
             try:
-                path = self.read_line("Save the match before leaving? File name (Enter: leave without saving): ")
+                path = self.read_line(prompt)
             except KeyboardInterrupt:
                 path = None
             if path is None:
                 self.stdout.write("\n")
                 return
             path = path.strip()
+            if path.lower() in ("n", "no"):         # (read as an answer, not as a file called `n`)
+                return
+            if path.lower() in ("y", "yes"):
+                prompt = "The file's name (Enter: leave without saving): "
+                continue
             if not path or self.write_save(path):
                 return
 

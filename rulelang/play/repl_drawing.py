@@ -265,7 +265,7 @@ class Drawing:
         except RuleRuntimeError:
             return
         said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])
-        lines = changes(seen, after, said, seat_name)
+        lines = changes(seen, after, said, seat_name, str(action))
         if len(lines) > 6:
             lines = lines[:5] + [f"… and {len(lines) - 5} more changes (type table or status)"]
         for line in lines:

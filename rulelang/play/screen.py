@@ -288,17 +288,22 @@ def zone_title(zone: dict, seat_name) -> str:
     return name
 
 
-def changes(before: dict, after: dict, said: str, seat_name) -> list[str]:
+def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") -> list[str]:
     """What an action changed that a player can see, one line per kind of change: components moved
     (`Gnome: field → discard (P1)`), drawn or hidden, revealed, gone or new; pieces on the board;
     values (`damage: P2 0 → 2`). Left out: what `said` (the action's text and the messages it
     wrote) already names. The views may hold what the rules keep `internal`: it is off screen, but
-    says where a card went that left the screen (`1 card left deck (P1) for discard`)."""
+    says where a card went that left the screen (`1 card left deck (P1) for discard`). `acted`:
+    the action's own text; a card it names that comes into sight came from the mover's hidden
+    zone (`play 6♦` from P2's hand, while the tavern deals round the table)."""
     inward = _internal_arrivals(before, after, seat_name)
     before, after = without_internal(before), without_internal(after)
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
+    mover = before.get("actor")
+    mine = [zone_title(z, seat_name) for z in before["zones"]
+            if mover is not None and z.get("owner") == mover and z["cards"] is None and z.get("count")]
     moves, gone, came, revealed, hidden_out, hidden_in = _matched(before, after, b_where, b_hidden, b_labels,
-                                                                  a_where, a_hidden, a_labels)
+                                                                  a_where, a_hidden, a_labels, mine, acted.lower())
     covered = _covered(before, after, seat_name)
     gone = [(label, frm) for label, frm in gone if frm not in covered]
     for label, frm in list(gone):             # a card seen before, now in an internal zone
@@ -363,7 +368,12 @@ def _places(view: dict, seat_name):
     return where, hidden, labels
 
 
-def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels):
+def _names(text: str, label: str) -> bool:
+    return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", text))
+
+
+def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels,
+             mine=(), acted: str = ""):
     """The components' comings and goings between two views, matched where they can be: moved (the
     same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
     and the hidden zones' counts left over."""
@@ -392,6 +402,15 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             if match[1] != to:                # (one card left, one that looks the same came: as before)
                 moves.append((label, match[1], to))
     revealed = []
+    for label, to in list(came):              # the mover's own card, named by the move: from their hand
+        zone = next((t for t in mine if _names(acted, label)), None) if acted else None
+        if zone is not None:
+            if hidden_out[zone] > 0:
+                hidden_out[zone] -= 1
+            else:                             # (its count did not drop by it: other cards came in)
+                hidden_in[zone] += 1
+            came.remove((label, to))
+            moves.append((label, zone, to))
     for label, to in list(came):              # from a hidden zone: drawn (or shown where it lies)
         source = next((t for t in hidden_out if hidden_out[t] > 0), None)
         if source is not None:

@@ -47,7 +47,8 @@ def seat_bots(bots: dict[int, str] | str, players: int) -> list[str]:
         return [bots] * players
     for seat in bots:
         if not 0 <= seat < players:
-            raise ValueError(f"no seat P{seat + 1} in a {players}-player match")
+            raise ValueError(f"no seat P{seat + 1} in a {players}-player match (choose the number of players "
+                             f"with --players)")
     return [bots.get(seat, "random") for seat in range(players)]
 
 
