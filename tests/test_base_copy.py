@@ -1,30 +1,48 @@
-"""The copy a game that may pause keeps before each action (`_base`) works out which zone holds
-each component only when it is played on (Match.own(index=False)): a paused chain, a failed
-action and a copy of a paused match still reach exactly what they reached before."""
+"""The position before an action, in a game that may pause: not copied when the action starts,
+but rebuilt from the match's last checkpoint and the inputs since it (pausing.Rebuilt) when a
+paused chain replays or an action fails; a copy of it works out which zone holds each component
+when played on. A paused chain, a failed action and a copy of a paused match still reach exactly
+what they reached before."""
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
+import pytest
+
 import rulelang
+from rulelang.engine.pausing import Rebuilt
+from rulelang.engine.support import PAUSING_CHECKPOINT_EVERY
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _paused_match(seed: int):
-    """A Shadow Hunters match played at random until an action stops for a question."""
+def _paused_match(seed: int, after: int = 0):
+    """A Shadow Hunters match played at random until an action, past the first `after`, stops
+    for a question; and a copy of the position just before that action."""
     m = rulelang.load(ROOT / "games/shadow_hunters.rules").new_match(4, seed=seed)
     rng = random.Random(seed)
-    while m.pending is None:
+    before = None
+    while m.pending is None or len(m.log) < after:
+        before = m.clone()
         m.apply(rng.choice(m.legal_actions()))
-    return m
+    return m, before
 
 
-def test_the_kept_copy_leaves_where_to_be_worked_out_and_a_clone_of_it_has_the_right_one():
-    m = _paused_match(2)
+@pytest.mark.parametrize("seed,after", [(2, 0), (4, 3 * PAUSING_CHECKPOINT_EVERY)])
+def test_the_position_before_a_paused_action_is_rebuilt_exactly_when_asked(seed, after):
+    m, before = _paused_match(seed, after)
     base = m.pending["base"]
-    assert base.where is None
-    again = base.clone()
+    assert isinstance(base, Rebuilt) and base.made is None       # nothing copied until now
+    assert len(base.inputs) < PAUSING_CHECKPOINT_EVERY
+    assert base.state() == before.state()
+    assert base.clone().state() == before.state()
+    assert base.made is not None                                  # rebuilt once, for every copy
+
+
+def test_a_copy_of_the_rebuilt_position_knows_where_each_component_lies():
+    m, _ = _paused_match(2)
+    again = m.pending["base"].clone()
     again.own()
     expected = again.clone()
     expected._index_zones()                    # (the checked rebuild a restored state uses)
@@ -35,8 +53,21 @@ def test_the_kept_copy_leaves_where_to_be_worked_out_and_a_clone_of_it_has_the_r
     assert sum(zl is not None for zl in again.where) > 10
 
 
+def test_a_copy_of_a_paused_match_answers_as_the_match_does():
+    m, _ = _paused_match(5, 2 * PAUSING_CHECKPOINT_EVERY)
+    copy = m.clone()                           # (it answers by replaying from the rebuilt base)
+    rng = random.Random(11)
+    for _ in range(40):
+        if m.is_over:
+            break
+        text = rng.choice(m.legal_actions()).text
+        m.apply(text)
+        copy.apply(text)
+        assert m.state() == copy.state()
+
+
 def test_a_paused_match_answers_as_its_saved_and_restored_copy_does():
-    m = _paused_match(3)
+    m, _ = _paused_match(3)
     restored = type(m).from_state(m.game, m.state())
     rng = random.Random(9)
     for _ in range(30):

@@ -33,7 +33,7 @@ from .views import MatchViews
 from .saves import MatchSaves
 from .simultaneous import MatchSimultaneous
 from .records import Checkpoint
-from .support import CHECKPOINT_EVERY, HELD_CHECK_WORK, RULE_FAULTS, SHARED_ALL, SHARED_COMPONENTS, _checking, _engine_fault, _in_words, _replay_check, _text
+from .support import CHECKPOINT_EVERY, HELD_CHECK_WORK, PAUSING_CHECKPOINT_EVERY, RULE_FAULTS, SHARED_ALL, SHARED_COMPONENTS, _checking, _engine_fault, _in_words, _replay_check, _text
 
 if TYPE_CHECKING:
     from .game import Game
@@ -390,7 +390,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         otherwise it must be the player to act."""
         text = action.text if type(action) is Action else str(action).strip()
         if self.simul is not None and self.result is None:     # a simultaneous decision (simultaneous.py)
-            self._commit(text, seat)
+            self._taking(True, text, seat)
             return
         if seat is not None and seat != self.current_player:
             raise IllegalAction(f"`{text}` is not a legal action of {player_text(seat) if type(seat) is int else seat} now")
@@ -421,7 +421,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         if found is None:
             raise IllegalAction(f"`{text}` is not a legal action now")
         if self.game.can_pause:
-            self._interactive(text)
+            if self.pending is None and (self.ckpt is None or len(self.inputs) >= PAUSING_CHECKPOINT_EVERY):
+                self._checkpoint()
+            self._taking(False, text, seat)
             return
         # Atomic: a failed action leaves the match as it was. Rather than copy the position before
         # every action, keep a checkpoint now and then and the actions played since: a failure
@@ -477,9 +479,27 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         """A copy of this position to rebuild from, which costs a copy of the lists only when this
         match would not have to copy them anyway (a fresh clone copies before it is played on)."""
         copy = self.clone()
-        copy.ckpt = None                        # (a chain of checkpoints would keep every old position)
-        self.ckpt = Checkpoint(copy, len(self.log))
+        copy.ckpt, copy.inputs = None, ()       # (a chain of checkpoints would keep every old position)
+        self.ckpt, self.inputs = Checkpoint(copy, len(self.log)), ()
         return self.ckpt
+
+    def _taking(self, simultaneous: bool, text: str, seat: int | None) -> None:
+        """(Games that may pause) Play an input `apply` took (an answer to a simultaneous decision,
+        or an action or answer); then the checkpoint and the inputs
+        since it lead here (or, if it failed, still lead to where the match stays). A replay inside
+        the action may have made this match take on another position's checkpoint on the way."""
+        ckpt, inputs = self.ckpt, self.inputs
+        try:
+            if simultaneous:
+                self._commit(text, seat)
+            else:
+                self._interactive(text)
+        except BaseException:
+            if ckpt is not None:
+                self.ckpt, self.inputs = ckpt, inputs
+            raise
+        if ckpt is not None:
+            self.ckpt, self.inputs = ckpt, inputs + ((text, seat),)
 
     def _from_checkpoint(self, ckpt: Checkpoint, played: int) -> "Match":
         """The position a checkpoint and the actions played since it, up to the log's first

@@ -82,7 +82,8 @@ class MatchParts:
     # chance (chance.py), checkpoints and copies
     tape: tuple = ()                # chance outcomes to use before the generator
     drawn: tuple | None = None      # the chance outcomes the last action (its whole chain) drew
-    ckpt: Checkpoint | None = None  # what a failed action rebuilds from (games that never pause)
+    ckpt: Checkpoint | None = None  # what a failed action (or a paused chain's base) is rebuilt from
+    inputs: tuple = ()              # (games that may pause) what `apply` took since `ckpt`: (text, seat) pairs
     cuts: tuple[Cut, ...] = ()      # a determinized copy's base: where its replay leaves the real world (see sampler)
     origin_cache: list | None = None    # see origins
     zone_info: dict | None = None   # see effects._zone_info
@@ -129,7 +130,8 @@ class MatchParts:
         def _settle(self, signal: Any) -> None: ...
         # pausing.py
         def _base(self) -> Match: ...
-        def _resume(self, base: MatchParts, root: list, answers: list, doing: str, here: bool = False) -> None: ...
+        def _before(self) -> Any: ...
+        def _resume(self, base: Any, root: list, answers: list, doing: str, here: bool = False) -> None: ...
         # views.py
         def _seen_by(self, player: int) -> set: ...
         # saves.py

@@ -76,6 +76,34 @@ def _worker(task):
 _DONE = ("done", None)
 
 
+class Rebuilt:
+    """The position before a new action, in a game whose effects may pause, made only when it is
+    needed: a paused chain replayed from it (a copy of the paused match played on, an answer from
+    another thread), or the action failed. Most actions neither pause nor fail, so none is copied
+    for them: the match's checkpoint and the inputs it took since (`Match.inputs`) rebuild it, once,
+    by replaying them (the replay contract: docs/engine.md)."""
+    __slots__ = ("start", "inputs", "made")
+
+    def __init__(self, start: "Match", inputs: tuple):
+        self.start, self.inputs = start, inputs
+        self.made: "Match | None" = None
+
+    def position(self) -> "Match":
+        made = self.made
+        if made is None:
+            made = self.start.clone()
+            for text, seat in self.inputs:
+                made.apply(text, seat)
+            self.made = made
+        return made
+
+    def clone(self) -> "Match":
+        return self.position().clone()
+
+    def state(self) -> dict:
+        return self.position().state()
+
+
 class MatchPausing(MatchParts):
     """Effects that stop for a question, and the replay of their chain with the answers."""
 
@@ -86,8 +114,8 @@ class MatchPausing(MatchParts):
         it waits, or else runs that action again from the base with every answer so far, up to the
         next unanswered choice."""
         pending = self.pending
-        if pending is None:                     # a new action: run it here, keep a copy to replay from
-            self._resume(self._base(), ["action", text], [], f"playing `{text}`", here=True)
+        if pending is None:                     # a new action: run it here, from where it starts
+            self._resume(self._before(), ["action", text], [], f"playing `{text}`", here=True)
         elif self._can_go_on():                 # the chain waits in its greenlet: it goes on from there
             self._go_on(text)
         else:
@@ -161,6 +189,14 @@ class MatchPausing(MatchParts):
             g.parent = here                     # (it comes back here, whoever started it)
         return g.switch(task)
 
+    def _before(self) -> "Match | Rebuilt":
+        """This position, to replay a new action from: rebuilt from the checkpoint if ever needed,
+        or, with none (a match restored, or given chance outcomes, since), a copy now."""
+        ckpt = self.ckpt
+        if ckpt is None or type(ckpt.base) is tuple:
+            return self._base()
+        return Rebuilt(ckpt.base, self.inputs)
+
     def _base(self) -> "Match":
         """The position before a new action, kept to replay it from if it pauses for a choice: a
         copy that takes copies of the zones and variables, so that this match goes on with its own
@@ -173,7 +209,7 @@ class MatchPausing(MatchParts):
             self.shared = SHARED_COMPONENTS
         return base
 
-    def _resume(self, base: MatchParts, root: list, answers: list, doing: str, here: bool = False) -> None:
+    def _resume(self, base: "MatchParts | Rebuilt", root: list, answers: list, doing: str, here: bool = False) -> None:
         """Run a chain (an action, or the setup) with these answers on this match: here, from where
         it stands (a new action; `base` is its copy from before), or from a copy of `base` it
         becomes first (a replay). A failure leaves this match as it was before."""
@@ -202,7 +238,7 @@ class MatchPausing(MatchParts):
         if support.CHECK_REPLAY and not _checking[0]:
             _check_chain(m, base, root, answers)
 
-    def _chain(self, base: MatchParts, root: list, answers: list, doing: str) -> None:
+    def _chain(self, base: "MatchParts | Rebuilt", root: list, answers: list, doing: str) -> None:
         """Run `root` on this match, feeding `answers` to its choices, up to the end of the chain
         or the next question (then `pending` holds it). Everything the chain may depend on is the
         position it starts from, its generator and tape, and the answers (docs/engine.md, "The
@@ -210,7 +246,6 @@ class MatchPausing(MatchParts):
         self.answers, self.pos, self.trig, self.frames, self.replacing = answers, 0, [], [], []
         self.known = dict(self.known)
         self.drawn = ()
-        self.ckpt = None
         self.named = []
         if RESUME and threading.get_ident() == _MAIN:
             if self.cont is not None:

@@ -50,9 +50,11 @@ class Created(NamedTuple):
 
 
 class Checkpoint(NamedTuple):
-    """What a failed action is rebuilt from in a game that never pauses (`Match.ckpt`)."""
+    """What a failed action is rebuilt from (`Match.ckpt`), and in a game that may pause the
+    position before an action, when it is needed (pausing.Rebuilt)."""
     base: Any                   # a copy of an earlier position, or (SETUP, tape): the match new_match made
-    played: int                 # the log's length then: the actions after it are replayed
+    played: int                 # the log's length then: the actions after it are replayed (a game
+                                # that may pause replays `Match.inputs` instead)
 
 
 class OpenDecision(NamedTuple):

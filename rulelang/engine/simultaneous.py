@@ -128,7 +128,7 @@ class MatchSimultaneous(MatchParts):
                 self.actor, self._by_text = actor, None
             return
         root = ["simul", step, [[p, a] for p, a in zip(seats, answers)]]
-        self._resume(self._base(), root, [], f"revealing the answers at step `{step}`", here=True)
+        self._resume(self._before(), root, [], f"revealing the answers at step `{step}`", here=True)
 
     def _reveal(self, step: str, pairs: list) -> None:
         """Run every answer's action (bound from the position they were chosen in), then `reveal`."""

@@ -2,7 +2,7 @@
 functions that turn values into words or compare positions."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import json
 import os
@@ -32,6 +32,9 @@ SECRET_CHOICE = "(a secret choice)"    # how log_for shows an answer to who may 
 
 
 CHECKPOINT_EVERY = 32        # actions between two checkpoints a failed action is rebuilt from
+# in a game that may pause, inputs (actions and answers) between two checkpoints: fewer, as a paused
+# chain's base is rebuilt from one whenever a copy of the paused match is played on (a search's)
+PAUSING_CHECKPOINT_EVERY = 8
 
 
 SETUP = "setup"              # a checkpoint that is the match as new_match made it
@@ -72,7 +75,7 @@ SHARED_ALL = "all"                  # those and the zones, variables and logs: s
 PLAIN_DEPTH = 32             # nesting of a component field's value in a restored state
 
 
-def _check_chain(m: MatchParts, base: MatchParts, root: list, answers: list) -> None:
+def _check_chain(m: MatchParts, base: Any, root: list, answers: list) -> None:
     """(CHECK_REPLAY) Replaying the chain from its base once more gives exactly the position `m`
     it gave: nothing the chain depends on lives outside the base, the tape and the answers."""
     def replay() -> Match:
