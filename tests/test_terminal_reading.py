@@ -254,3 +254,14 @@ def test_the_terminals_own_counts_read_in_the_singular_for_one():
     assert more_lines(2, [], 80)[0].startswith("  … 2 more choices: ")
     many = more_lines(1, [("attack with the cavalry of the north", 6), ("move the infantry", 38)], 60)
     assert many[-1].startswith("  … 1 more choice: ") and all(len(x) <= 60 for x in many), many
+
+
+def test_a_card_may_be_typed_in_plain_letters_in_a_unicode_terminal_too():
+    """`7d` for `7♦`, `as 6s` for `A♠ 6♠`: a player without the glyphs on their keyboard."""
+    game = rulelang.load(REGICIDE)
+    texts = [a.text for a in game.new_match(1, seed=3).legal_actions()]
+    assert "play 7♦" in texts and "play A♠ 6♠" in texts
+    out = piped("regicide", 1, 3, ["play 7d", "quit", "n"], bots={})
+    assert "P1 plays: play 7♦" in out
+    out = piped("regicide", 1, 3, ["play as 6s", "quit", "n"], bots={})
+    assert "P1 plays: play A♠ 6♠" in out

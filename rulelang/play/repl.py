@@ -327,7 +327,8 @@ class _Session(Drawing, Commands):
 
     def pick(self, line: str, actions: list):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise.
-        A text may be typed as the rules write it or as this terminal shows it (`8H` for `8♥`)."""
+        A text may be typed as the rules write it, as this terminal shows it, or in plain ASCII
+        (`8h` for `8♥`, `Thor` for `Þór`)."""
         if line.isdigit() or (line[:1] == "-" and line[1:].isdigit()):
             number = int(line) if len(line) < 12 else None
             if number is not None and 1 <= number <= len(actions):
@@ -336,7 +337,10 @@ class _Session(Drawing, Commands):
             return None
         wanted = line.lower()
         texts = [" ".join(str(action).lower().split()) for action in actions]
-        shown = [fit(text, self.encoding).lower() for text in texts]
+        if wanted.isascii():                 # (`8s` for `8♠` in any terminal: as an ASCII one shows it)
+            shown = [fit(text, "ascii").lower() for text in texts]
+        else:
+            shown = [fit(text, self.encoding).lower() for text in texts]
         for action, text, seen in zip(actions, texts, shown):
             if wanted in (text, seen):
                 return action
