@@ -96,3 +96,13 @@ def test_smash_up_refuses_named_factions_that_cannot_be_dealt(factions, why):
         game.new_match(2, options={"factions": factions})
     assert game.new_match(2, options={"factions": "pirates+ninjas,robots+zombies"}).legal_actions()
     assert game.new_match(2, options={"factions": "ninjas+pirates,ninjas+pirates"}).legal_actions()  # (a mirror match)
+
+
+@pytest.mark.parametrize("limit", [0, -5])
+def test_valgard_refuses_a_turn_limit_that_is_no_number_of_turns(limit):
+    game = rulelang.load(str(ROOT / "games" / "valgard.rules"))
+    with pytest.raises(ValueError, match=re.escape(f"the rules refuse this game: the turn limit (option "
+                                                   f"turn_limit) is a number of turns: at least 1, not {limit}")):
+        game.new_match(2, options={"turn_limit": limit})
+    m = game.new_match(2, options={"turn_limit": 1})      # (one turn each, then the draw)
+    assert m.legal_actions() and not m.is_over
