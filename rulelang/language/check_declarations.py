@@ -23,6 +23,8 @@ class DeclarationChecks:
             return self.resolve_union(t)
         if t.name in PRIMITIVES or t.name == "any":
             return t.name
+        if t.name == "comp:*":                  # (a component of any kind: made by desugar.py only)
+            return t.name
         sym = self.out.symbols.get(t.name)
         if sym and sym.kind in ("enum", "kind"):
             self.used.add(t.name)

@@ -20,6 +20,7 @@ from ..ir.spec import ANYTIME_STEP, refusal_def
 
 BUILTIN_EVENTS = ("turn_start", "turn_end")          # events the engine emits itself (no parameters)
 ZONE_EVENTS = ("enter", "leave")                     # `on enter Z(c)`, `on leave Z(c)`
+ANY_COMPONENT = "comp:*"                             # the type of their `c` (typerules: any kind)
 HANDLERS = ("stuck", "turn_start", "turn_end", "round_start", "round_end")   # top-level `on NAME { }` blocks (no parameters)
 
 
@@ -175,7 +176,9 @@ class _Desugaring:
             if zone not in self.zone_names:
                 self.diags.append(Diagnostic("E101", f"unknown zone `{zone}`", span))
                 return None
-            return "event", (n.Param(span, "c", n.TypeRef(span, "any")),)
+            # (a component of any kind, as `top(Z)` is: `text(c)` is its label, not its number; a
+            # type no rule file can write)
+            return "event", (n.Param(span, "c", n.TypeRef(span, ANY_COMPONENT)),)
         if name in BUILTIN_EVENTS:
             return "event", ()
         sig = self.sigs.get(name)
