@@ -24,6 +24,7 @@ from .core.types import ValueType
 from .core.limits import RUN_CPU_LIMIT
 
 DEEP_GAMES = 200
+REPLAY_SHOWN = 12               # actions a finding's replay line names (the first and last half)
 DEEP_MAX_ACTIONS = 2_000       # a random game still going after this many actions is reported (W405)
 SEED_STRIDE = 1_000_003         # game i of a deep lint seeded s is seeded s * SEED_STRIDE + i
 
@@ -39,7 +40,15 @@ class Finding(Diagnostic):
 
     def replay(self) -> str:
         opts = "".join(f" --option {k}={_option_text(v)}" for k, v in self.options)
-        steps = " · ".join(self.log) if self.log else "(nothing: it happens while the match is set up)"
+        log = self.log
+        if not log:
+            steps = "(nothing: it happens while the match is set up)"
+        elif len(log) <= REPLAY_SHOWN:
+            steps = " · ".join(log)
+        else:                                    # (a game that never ends: thousands of actions on one line)
+            half = REPLAY_SHOWN // 2
+            steps = (" · ".join(log[:half]) + f" · … {len(log) - 2 * half} more … · " + " · ".join(log[-half:])
+                     + f" ({len(log)} actions; all of them: `rulelang lint --deep --format json`)")
         return f"rulelang play {self.file} --players {self.players} --seed {self.seed}{opts}, then play: {steps}"
 
     def format(self, source: str | None = None) -> str:

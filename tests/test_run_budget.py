@@ -149,3 +149,15 @@ def test_the_defaults_are_the_run_limit():
 def test_a_bad_budget_is_a_usage_error(argv, message, capsys):
     assert cli.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_replay_line_of_a_game_that_never_ends_names_its_first_and_last_actions(tmp_path):
+    path = tmp_path / "pass.rules"
+    path.write_text('game "Pass" {\n  players 2\n  var k: int = 0\n  turn { step s {\n'
+                    '    action pass { end turn }\n    action stop require k > 0 { finish draw } } }\n}\n')
+    found = [d for d in rulelang.deep_lint(str(path), games=1, max_actions=500, cpu_limit=0) if d.code == "W405"]
+    assert len(found) == 1 and len(found[0].log) == 500
+    line = found[0].replay()
+    assert line.split("then play: ")[1].count("pass") == playtest.REPLAY_SHOWN and "… 488 more … ·" in line
+    assert line.endswith("(500 actions; all of them: `rulelang lint --deep --format json`)")
+    assert len(found[0].format()) < 600
