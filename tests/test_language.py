@@ -136,8 +136,14 @@ def test_an_action_says_why_it_is_not_legal_in_the_rules_words():
 
 def test_a_refusal_is_a_text_that_cannot_read_the_parameters():
     bad = REFUSE.replace('else "you need 6 coins to play a card"', 'else "cannot play " + text(c)')
-    assert [f"{d.code} {d.message}" for d in check_source(bad, "x.rules")[1] if d.severity == "error"] == \
-        ["E101 unknown name `c`"]
+    found = [d for d in check_source(bad, "x.rules")[1] if d.severity == "error"]
+    assert [f"{d.code} {d.message}" for d in found] == \
+        ["E101 the `else` reason of `play_card` cannot read its parameter `c`: it is said of the action as a whole, "
+         "when a player types it and it is not legal (it may read the position and `me`)"]
+    assert bad.splitlines()[found[0].span.line - 1][found[0].span.column - 1:].startswith("c)")
+    fine = REFUSE.replace('else "you need 6 coins to play a card"',                 # (a `c` of its own)
+                          'else "cards: " + text(size([c for c in hand[me]]))')
+    assert not [d for d in check_source(fine, "x.rules")[1] if d.severity == "error"]
     bad = REFUSE.replace('else "you need 6 coins to play a card"', 'else 6')
     assert [d.code for d in check_source(bad, "x.rules")[1] if d.severity == "error"] == ["E201"]
 

@@ -82,11 +82,13 @@ def _bind_fields(x, fields: set, bound: frozenset = frozenset()):
     return type(x)(x.span, **changes)
 
 
-def _texts(game: n.Game) -> n.Game:
+def _texts(game: n.Game) -> tuple[n.Game, list[Diagnostic]]:
     """Words for players that are computed: a kind's `text E`, a window's `as E` and an action's
     `require … else E` become defs the engine evaluates when a player asks (the checker checks
-    them like any other def)."""
+    them like any other def). An `else` reason that reads the action's parameters is an error
+    said here, in its own words (as a def it would only be an unknown name)."""
     extra = []
+    diags: list[Diagnostic] = []
     carded = {d.kind for d in game.decls if isinstance(d, n.CardDecl)}
     for d in game.decls:
         if isinstance(d, n.KindDecl) and d.text is not None:
@@ -97,22 +99,35 @@ def _texts(game: n.Game) -> n.Game:
         elif isinstance(d, n.SignatureDecl) and d.prompt is not None:
             extra.append(n.DefDecl(d.prompt.span, PROMPT_DEF + d.name, d.params, d.prompt, False))
         elif isinstance(d, n.StepDecl):
-            extra.extend(n.DefDecl(a.refusal.span, refusal_def(d.name, a.name), None, a.refusal, False,
-                                   result=n.TypeRef(a.refusal.span, "text"))
-                         for a in d.actions if a.refusal is not None)
+            for a in d.actions:
+                if a.refusal is None:
+                    continue
+                bound = {v for x in n.walk(a.refusal) if isinstance(x, n.Comprehension) for v in (x.var, *(m[0] for m in x.more))}
+                params = {p.name for p in a.params} - bound
+                read = next((x for x in n.walk(a.refusal) if isinstance(x, n.Name) and x.name in params), None)
+                if read is not None:
+                    diags.append(Diagnostic(
+                        "E101", f"the `else` reason of `{a.name}` cannot read its parameter `{read.name}`: it is said of "
+                                f"the action as a whole, when a player types it and it is not legal (it may read "
+                                f"the position and `me`)",
+                        read.span))
+                    continue
+                extra.append(n.DefDecl(a.refusal.span, refusal_def(d.name, a.name), None, a.refusal, False,
+                                       result=n.TypeRef(a.refusal.span, "text")))
     if not extra:
-        return game
-    return n.Game(game.span, game.name, game.decls + tuple(extra), game.sources)
+        return game, diags
+    return n.Game(game.span, game.name, game.decls + tuple(extra), game.sources), diags
 
 
 def desugar(game: n.Game, suggest: Suggester | None = None) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
     """`suggest`: the "did you mean" of the whole file (the checker's, its budget shared)."""
-    game = _texts(_anytime(game))
+    game, said = _texts(_anytime(game))
     if not any(isinstance(d, (n.CardDecl, n.OnDecl)) and (isinstance(d, n.CardDecl) or d.params is not None
                                                           or d.event not in HANDLERS)
                or isinstance(d, n.SignatureDecl) and d.responses for d in game.decls):
-        return game, [], []
-    return _Desugaring(game, suggest or Suggester()).run()
+        return game, [], said
+    game, infos, diags = _Desugaring(game, suggest or Suggester()).run()
+    return game, infos, said + diags
 
 
 class _Desugaring:
