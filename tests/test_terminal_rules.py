@@ -186,3 +186,15 @@ def test_the_rulebook_says_what_the_score_is():
     assert "The score: the players are ranked by `vp[me]`, as the rule file writes it" in text
     regicide = rulebook(rulelang.load(str(ROOT / "games" / "regicide.rules")), source=str(ROOT / "games" / "regicide.rules"))
     assert "The score:" not in regicide
+
+
+def test_the_rulebook_names_an_action_by_the_text_players_type():
+    """An action with `as TEXT` is listed as players type it: its written words, its parameters
+    where their labels go, `…` for anything else computed."""
+    root = Path(__file__).resolve().parent.parent
+    text = rulebook(rulelang.load(str(root / "games" / "smash_up.rules")))
+    assert "- `play C on B`:" in text and "- `play C from the discard pile on B`:" in text
+    source = CHIPS.replace("action take(c in pool)", 'action take(c in pool) as "take chip " + text(c.v)')
+    assert source != CHIPS
+    text = rulebook(build(source))
+    assert "- `take chip …`" in text

@@ -457,8 +457,25 @@ def _zone_line(doc: _Doc, z: dict, words, kinds: dict) -> str:
 
 
 def _action_name(a: dict) -> str:
+    """What a player types: the name and the parameters (`play CARD`), or the author's `as` text
+    with `…` where it is computed (`drop in column …`)."""
+    if a.get("text") is not None:
+        return printable(" ".join("".join(_text_parts(a["text"])).split()))
     params = " ".join(p["name"].upper() for p in a["params"])
     return printable(a["name"].replace("_", " ") + (f" {params}" if params else ""))
+
+
+def _text_parts(e: dict, depth: int = 0) -> list[str]:
+    """The pieces of a text joined by `+`: its written words, `…` for each part computed."""
+    if depth < 50 and e.get("k") == "bin" and e.get("op") == "+":
+        return _text_parts(e["l"], depth + 1) + _text_parts(e["r"], depth + 1)
+    if e.get("k") == "lit" and isinstance(e.get("v"), str):
+        return [e["v"]]
+    if e.get("k") == "text" and isinstance(e.get("x"), dict):     # `text(c)`: the parameter's label
+        e = e["x"]
+    if e.get("k") == "local":
+        return [str(e.get("n", "…")).upper()]
+    return ["…"]
 
 
 def _step(doc: _Doc, s: dict, about: dict, code: _Source, ir: dict, anytime: set) -> None:
