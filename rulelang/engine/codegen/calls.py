@@ -96,7 +96,8 @@ class CallLowering(Part):
             idx = "-1" if f == "top" else "0"
             return P(f"({p.src}[{idx}] if {p.src} else None)", p.level, p.pure)
         helper = {"first": "_first", "last": "_last", "top": "_top", "bottom": "_bottom"}[f]
-        return P(f"{helper}({p.src})", p.level, p.pure)
+        # (`first(u for u in L)`: L's first, without the copy; its length charged all the same)
+        return P(f"{helper}({p.copied if p.copied is not None else p.src})", p.level, p.pure)
 
     def call_extreme(self, f, e, ps, lvl, pure, ctx) -> P:
         """max / min: of a list (with an `or` value for an empty one), or of its arguments."""

@@ -75,11 +75,16 @@ class ComprehensionLowering(Part):
         uncharged = precharged or (it.paid and w == 1) or (it.small and (w == 1 or self.facts.small_source(e["in"])))
         src = it.src if uncharged else f"_each(m, {it.src}{f', {w}' if w > 1 else ''})"
         out = f"{opener}{x.src} for {var} in {src}{cond}{closer}"
+        copied = None
+        if opener == "[" and not cond and x.src == var and x.shape == SCALAR:     # `[u for u in L]`: a copy
+            out = f"list({src})"
+            copied = src if not uncharged else None     # (_each gives a list: `first` may read it as it is)
         if opener == "[" and x.shape != SCALAR:
             out = f"_built(m, {out})"            # a list of lists: measured as a whole (VALUE_LIMIT)
         p = P(out, lvl, pure, shape=LIST, elem=SCALAR if x.shape == SCALAR else ANY)
         p.inner = x.elem if x.shape == LIST else ANY    # (flattened, a list of those: x_flat)
         p.paid = True
+        p.copied = copied
         return p
 
     def comp_guard(self, e, where, ctx: Ctx) -> P | None:

@@ -16,7 +16,7 @@ class P:
     if constant, its shape (list, scalar or any), the shape of its elements if a list, whether
     it is cheap enough to evaluate twice, and for `len(X)` the source of X."""
     __slots__ = ("src", "level", "pure", "const", "shape", "cheap", "elem", "lenof", "loop", "bind", "tsrc",
-                 "family", "nonempty", "num", "small", "paid", "maxlen", "inner")
+                 "family", "nonempty", "num", "small", "paid", "maxlen", "inner", "copied")
     src: str
     level: int
     pure: bool
@@ -53,6 +53,7 @@ class P:
         self.paid = False
         self.maxlen = len(const) if type(const) is str else None    # a text at most this long
         self.inner = ANY          # for a list of lists: the shape of its elements' elements
+        self.copied = None        # for `[x for x in L]`: the source of L (charged), which it copies
 
     @property
     def t(self) -> str:
