@@ -89,6 +89,8 @@ def test_dozen_war_plays_its_alliance_with_four_players_only():
                                       "not pirates+pirates"),
     ("pirates+ninjas", "the option factions names two factions for each of the 2 players"),
     ("pirates,ninjas+robots", "each player has two different factions, joined by +"),
+    ("zombie+wizards,aliens+tricksters", "there is no faction zombie (the factions: aliens, dinosaurs, ninjas, "
+                                         "pirates, robots, tricksters, wizards, zombies)"),
 ])
 def test_smash_up_refuses_named_factions_that_cannot_be_dealt(factions, why):
     game = rulelang.load(str(ROOT / "games" / "smash_up.rules"))
