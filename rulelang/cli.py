@@ -389,7 +389,7 @@ def _resume(args) -> int:
     matching rule file beside it), goes on at the terminal."""
     from .core.errors import StateError
     from .play.repl import run_repl
-    from .play.replay import find_game, read, rebuild
+    from .play.replay import find_game, read, rebuild, saved_bots
     try:
         data = read(args.file)
     except StateError as error:
@@ -404,7 +404,8 @@ def _resume(args) -> int:
     except StateError as error:
         raise StateError(f"cannot load {args.file}: {error}") from None
     players = data["players"]
-    return run_repl(game, players, data["seed"], data["options"], _seat_bots(args.bot, players),
+    bots = _seat_bots(args.bot, players) if args.bot else saved_bots(data)     # (--bot: the seats anew)
+    return run_repl(game, players, data["seed"], data["options"], bots,
                     sys.stdin, sys.stdout, args.rules, match=match, delay=args.delay)
 
 

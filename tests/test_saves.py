@@ -92,7 +92,8 @@ def play_and_save(capsys, monkeypatch, rules: str, save: Path, moves=("1", "1"))
 
 def test_the_save_format_holds_the_fingerprint_and_the_log_not_a_path(tmp_path, capsys, monkeypatch):
     data = play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")
-    assert set(data) == {"rulelang_save", "fingerprint", "name", "players", "seed", "options", "log", "state"}
+    assert set(data) == {"rulelang_save", "fingerprint", "name", "players", "seed", "options", "log", "state", "bots"}
+    assert data["bots"] == {"2": "random"}
     assert data["rulelang_save"] == 2 and data["fingerprint"] == GAME.fingerprint and data["name"] == "Regicide"
     assert data["log"] == data["state"]["log"] and len(data["log"]) >= 2
     assert str(REGICIDE) not in save_text(tmp_path / "s.json")

@@ -147,6 +147,26 @@ def test_play_a_save_goes_on_where_it_stopped(tmp_path, capsys, monkeypatch):
     assert code == 0 and "resumed after" in out
 
 
+def test_a_save_of_any_name_seats_its_bots_again(tmp_path, capsys, monkeypatch):
+    """`save mygame` writes that name; `rulelang play mygame` knows it for a save (not a rule
+    file), and the seats bots played are bots again unless --bot says otherwise."""
+    save = tmp_path / "mygame"
+    code, out, _ = cli(capsys, monkeypatch, ["play", VALGARD, "--seed", "4", "--bot", "2=greedy"],
+                       f"1\nsave {save}\nquit\n")
+    assert code == 0 and f"saved {save}" in out
+    assert json.loads(save.read_text(encoding="utf-8"))["bots"] == {"2": "greedy"}
+    code, out, err = cli(capsys, monkeypatch, ["play", save, "--rules", VALGARD], "quit\n")
+    assert code == 0 and err == ""
+    assert out.startswith("Valgarð: 2 players, seed 4\n  P1 human, P2 greedy bot\n")
+    code, out, err = cli(capsys, monkeypatch, ["play", save, "--rules", VALGARD, "--bot", "1=random"], "quit\n")
+    assert code == 0 and "P1 random bot, P2 human" in out
+    data = json.loads(save.read_text(encoding="utf-8"))
+    data["bots"] = {"2": "import os", "9": "random", "x": "random"}      # (untrusted: a human seat)
+    save.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = cli(capsys, monkeypatch, ["play", save, "--rules", VALGARD], "quit\n")
+    assert code == 0 and "P1 human, P2 human" in out
+
+
 def test_a_broken_save_is_one_line_not_schema_errors(tmp_path, capsys, monkeypatch):
     save = tmp_path / "match.json"
     save.write_text(json.dumps({"rulelang_save": 1, "log": []}), encoding="utf-8")

@@ -29,12 +29,37 @@ def fingerprint(game) -> str:
     return getattr(game, "fingerprint", "") or ""
 
 
-def save_data(game, match, seed: int, options: dict) -> dict:
-    """A match as a save file: enough to replay it on the same rules, and its state to check."""
+def save_data(game, match, seed: int, options: dict, bots: dict | None = None) -> dict:
+    """A match as a save file: enough to replay it on the same rules, and its state to check; and
+    which seats bots played (`{"2": "random"}`, seats from 1), for `rulelang play SAVE` to seat them again."""
     state = match.state()
-    return {"rulelang_save": SAVE_VERSION, "fingerprint": fingerprint(game), "name": game.name,
+    data = {"rulelang_save": SAVE_VERSION, "fingerprint": fingerprint(game), "name": game.name,
             "players": match.players, "seed": seed, "options": dict(options), "log": list(match.log),
             "state": state}
+    if bots:
+        data["bots"] = {str(seat + 1): kind for seat, kind in sorted(bots.items())}
+    return data
+
+
+def saved_bots(data: dict) -> dict[int, str]:
+    """The bot of each seat a save names ({0-based seat: kind}); what is not a seat of the match or
+    not a bot kind is left out (a save is untrusted: the seat becomes a human one)."""
+    from .bots import check_kind
+    raw = data.get("bots")
+    out: dict[int, str] = {}
+    if not isinstance(raw, dict):
+        return out
+    for key, kind in list(raw.items())[:64]:
+        if not (isinstance(key, str) and key.isdigit() and len(key) < 4 and isinstance(kind, str) and len(kind) < 40):
+            continue
+        seat = int(key) - 1
+        if not 0 <= seat < data["players"]:
+            continue
+        try:
+            out[seat] = check_kind(kind)
+        except ValueError:
+            continue
+    return out
 
 
 def read(path: str) -> dict:
@@ -68,8 +93,9 @@ def read(path: str) -> dict:
 
 def is_save(path: str) -> bool:
     """Whether the file at `path` is meant as a save file (a JSON object with `rulelang_save`),
-    however broken it may be otherwise; a rule file or a compiled game is not."""
-    if not str(path).endswith(".json"):
+    however broken it may be otherwise; a rule file or a compiled game is not. Whatever its name:
+    the REPL's `save` writes the name it is given (`save mygame`)."""
+    if str(path).endswith(".rules"):
         return False
     try:
         head = _read_regular(path, 4096)
