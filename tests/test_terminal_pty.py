@@ -198,6 +198,21 @@ def test_no_at_the_offer_to_save_leaves_without_saving():
     assert not (ROOT / "n").exists()
 
 
+def test_a_command_typed_at_the_offer_to_save_is_not_taken_for_a_file_name():
+    """`look Buccaneer` typed on after `quit` saved a file of that name (every hidden card in it)."""
+    assert not (ROOT / "look P2").exists()
+    term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
+    term.expect(r"P1> ")
+    term.line("quit")
+    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving\): ")
+    term.line("look P2")
+    term.expect(r"'look P2' is a command: the match is ending; type a file name to save it, or Enter to leave")
+    term.line("")
+    term.expect(r"left the game")
+    assert term.close() == 0
+    assert not (ROOT / "look P2").exists()
+
+
 @pytest.mark.slow
 def test_an_8_bit_terminal_gets_stand_ins():
     term = Terminal("play", REGICIDE, "--seed", "3", env={"PYTHONIOENCODING": "iso-8859-1", "NO_COLOR": "1"},

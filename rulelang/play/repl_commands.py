@@ -12,7 +12,7 @@ from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError
 from ..core.textsafe import printable
 from .render import _name, seat_name
-from .replay import check_game, read, rebuild, save_data
+from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
 from .rulebook import action_help
 from .screen import wrap_text
@@ -218,7 +218,7 @@ class Commands:
         return False
 
     def write_save(self, path: str) -> bool:
-        data = save_data(self.game, self.match, self.seed, self.options)
+        data = save_data(self.game, self.match, self.seed, self.options, getattr(self, "bot_kinds", None))
         if "\0" in path:
             self.error(f"cannot save {printable(path)}: a file name cannot hold a NUL byte")
             return False
@@ -289,6 +289,11 @@ class Commands:
                 return
             if path.lower() in ("y", "yes"):
                 prompt = "The file's name (Enter: leave without saving): "
+                continue
+            if path and " " in path and path.split()[0].lower() in COMMAND_NAMES:
+                # (`look Buccaneer` typed on after quitting is a command, not a file to fill with secrets)
+                self.error(f"'{echoed(path)}' is a command: the match is ending; type a file name to save it, "
+                           f"or Enter to leave without saving")
                 continue
             if not path or self.write_save(path):
                 return
