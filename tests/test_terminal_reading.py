@@ -243,7 +243,7 @@ def test_a_card_leaving_the_screen_says_where_it_went_and_a_moved_card_is_never_
     burnt = text.split("P1> burn\n")[1].split("P1> bury")[0]
     assert re.search(r"  · \w+: deck → ash\n", burnt), burnt
     buried = text.split("P1> bury\n")[1].split("P1> keep")[0]
-    assert "  · 1 card left deck for vault\n" in buried, buried
+    assert "  · 1 card: deck → vault\n" in buried, buried
     kept = text.split("P1> Pearl\n")[1]
     assert "  · Topaz, Pearl: hand (P1) → box (P1)\n" in kept, kept
 
@@ -265,3 +265,12 @@ def test_a_card_may_be_typed_in_plain_letters_in_a_unicode_terminal_too():
     assert "P1 plays: play 7♦" in out
     out = piped("regicide", 1, 3, ["play as 6s", "quit", "n"], bots={})
     assert "P1 plays: play A♠ 6♠" in out
+
+
+def test_an_empty_hidden_zone_reads_empty_as_an_empty_zone_in_sight_does():
+    """`hand (P1): 0 cards, hidden · hand (P2): empty` on one line told two ways of one thing."""
+    from rulelang.play.render import render_zone
+    hidden = {"name": "hand", "owner": 1, "count": 0, "cards": None, "known": []}
+    assert render_zone(hidden) == "hand (P2): empty"
+    assert render_zone(dict(hidden, count=2)) == "hand (P2): 2 cards, hidden"
+    assert render_zone(dict(hidden, cards=[], owner=0)) == "hand (P1): empty"

@@ -229,6 +229,8 @@ def render_zone(zone: dict) -> str:
             + (f" (you know: {join_labels(private)})" if private else "")
         if count is None:                      # `uncounted`: not even how many
             return f"{name}: hidden, how many is not known{seen}"
+        if count == 0:                         # (as a zone in sight says it: nothing is hidden in it)
+            return f"{name}: empty"
         if shown and len(shown) == count:          # every one revealed to everyone: by name
             return f"{name}: {plural(count, one, many)}, revealed: {join_labels(shown)}"
         return f"{name}: {plural(count, one, many)}, hidden{seen}"

@@ -293,7 +293,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     (`Gnome: field → discard (P1)`), drawn or hidden, revealed, gone or new; pieces on the board;
     values (`damage: P2 0 → 2`). Left out: what `said` (the action's text and the messages it
     wrote) already names. The views may hold what the rules keep `internal`: it is off screen, but
-    says where a card went that left the screen (`1 card left deck (P1) for discard`). `acted`:
+    says where a card went that left the screen (`1 card: deck (P1) → discard`). `acted`:
     the action's own text; a card it names that comes into sight came from the mover's hidden
     zone (`play 6♦` from P2's hand, while the tavern deals round the table)."""
     inward = _internal_arrivals(before, after, seat_name)
@@ -494,7 +494,7 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
                     if not all(named(x) for x in shown):        # (`play Gnome`: said already)
                         lines.append(f"{join_labels(shown)}: {src} → {dest[0]}")
                 else:
-                    lines.append(f"{n} {'card' if n == 1 else 'cards'} left {src} for {dest[0]}")
+                    lines.append(f"{n} {'card' if n == 1 else 'cards'}: {src} → {dest[0]}")
         if k > 0:
             lines.append(f"{k} {'card' if k == 1 else 'cards'} left {src}")
     for dst, k in hidden_in.items():
