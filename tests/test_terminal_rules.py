@@ -198,3 +198,12 @@ def test_the_rulebook_names_an_action_by_the_text_players_type():
     assert source != CHIPS
     text = rulebook(build(source))
     assert "- `take chip …`" in text
+
+
+def test_help_of_an_action_playable_at_any_time_says_so():
+    """`help reveal` said `(at step start)`: an any-time action is offered at every step too."""
+    root = Path(__file__).resolve().parent.parent
+    path = str(root / "games" / "shadow_hunters.rules")
+    game = rulelang.load(path)
+    text = action_help(game, "reveal", game.new_match(4, seed=1), source=path, authors=False)
+    assert text.splitlines()[0] == "reveal (at any time)"

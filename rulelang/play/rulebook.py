@@ -250,8 +250,9 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
         return f"error: no action `{printable(name)}`; the actions are: {printable(', '.join(names))}"
     doc = _Doc(False)
     seen = set()
+    anytime = {a["name"] for s, a in found if s["name"].startswith("__")}   # (offered at every step too)
     for s, a in found:
-        where = "at any time" if s["name"].startswith("__") else f"at step {s['name']}"
+        where = "at any time" if a["name"] in anytime else f"at step {s['name']}"
         key = (a["name"], code.header(s["name"], a["name"]))
         if key in seen:
             continue
