@@ -274,3 +274,9 @@ def test_an_empty_hidden_zone_reads_empty_as_an_empty_zone_in_sight_does():
     assert render_zone(hidden) == "hand (P2): empty"
     assert render_zone(dict(hidden, count=2)) == "hand (P2): 2 cards, hidden"
     assert render_zone(dict(hidden, cards=[], owner=0)) == "hand (P1): empty"
+
+
+def test_several_numbers_where_one_action_is_chosen_say_one_at_a_time():
+    out = piped("valgard", 2, 1, ["1 2", "quit"], bots={})
+    said = " ".join(out.split("error: ", 1)[-1].split("P1>")[0].split())
+    assert said == "'1 2': one number at a time here (several numbers answer a question that picks several things)"

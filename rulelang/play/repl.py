@@ -254,6 +254,10 @@ class _Session(Drawing, Commands):
                 if several and self.play_several(seat, several):
                     return
                 continue
+            if several is None and re.fullmatch(r"\d+( \d+)+", line) and not any(str(a) == line for a in actions):
+                self.error(f"'{echoed(line)}': one number at a time here (several numbers answer a question "
+                           f"that picks several things)")
+                continue
             action = self.pick(line, actions)
             if action is not None and self.play(seat, action):
                 return
