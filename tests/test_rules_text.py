@@ -307,3 +307,13 @@ def test_a_card_the_move_names_comes_from_the_movers_hidden_hand():
     before["actor"] = after["actor"] = 1
     lines = changes(before, after, "play 6♦ 6 cards are drawn round the table", seat_name, "play 6♦")
     assert lines == ["8♥, 4♣, 6♠, 9♣: tavern → hand (P1)", "2 cards: tavern → hand (P2)"]
+
+
+def test_a_group_of_actions_leaves_each_a_word_of_its_own():
+    """Two attacks whose texts differ only by the engine's `(2)`: the group's head took every word
+    of the first, and the screen read `attack b7 cavalry b6 Storm Lancer → 1. · 2. (2)`."""
+    from types import SimpleNamespace
+    from rulelang.play.screen import action_lines, group_actions
+    acts = [SimpleNamespace(name="attack", args={"a": 1, "b": 2}), SimpleNamespace(name="attack", args={"a": 1, "b": 3})]
+    groups = group_actions(acts, ["attack b7 cavalry b6 Storm Lancer", "attack b7 cavalry b6 Storm Lancer (2)"])
+    assert action_lines(groups, 80) == ["  attack b7 cavalry b6 Storm → 1. Lancer · 2. Lancer (2)"]
