@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import random
 
+from .codegen.effects import Paused
 from .codegen.runtime_moves import Batch
 from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
@@ -112,6 +113,8 @@ class MatchCopies(MatchParts):
                 base = pending["base"].clone()
                 base.cuts = tuple(base.cuts) + (Cut(len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
                 m.pending = dict(pending, base=base)
+            elif m.simul is None and m.result is None:
+                _settled(m)
             return m
         return sample
 
@@ -141,3 +144,21 @@ class MatchCopies(MatchParts):
         out = (out + [None] * n)[:n]
         self.origin_cache = out
         return out
+
+
+def _settled(m) -> None:
+    """A dealt copy whose player to act has no legal action in the world it imagines (a hand that
+    cannot pay, where the real one can) is settled as the engine settles every position: its
+    `when` rules and `on stuck` run, so the copy is over, or has actions again. (A rule that would
+    stop for a question there leaves the copy as it is.)"""
+    if m.legal_actions():
+        return
+    before = dict(m.__dict__)
+    m.work = WORK_LIMIT
+    try:
+        m._settle(None)
+    except BaseException as err:              # (a question, or a rule error in the imagined world)
+        m.__dict__.clear()
+        m.__dict__.update(before)
+        if not isinstance(err, (Exception, Paused)):
+            raise

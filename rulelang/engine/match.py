@@ -104,6 +104,7 @@ GENERATED_CODE_INTERFACE = {
     "held": "the cards in play of each ability and def, kept until a component moves or is made",
     "src": "the card whose ability runs now (`source`)",
     "cuts": "a determinized copy's base: where its replay leaves the real world",
+    "cut_mapping": "the last cut's real component -> the one the copy dealt in its place",
     "component_text": "a component's rules text (`rules_text(c)`), its card's then its kind's",
     "step": "the step the flow is at",
     "actor": "the seat to act (while a question waits: its chooser)",
@@ -471,9 +472,10 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
 
     @property
     def chance_events(self) -> list:
-        """The shuffles, rolls and picks the last action drew (with its answers so far, if it is
-        paused), in the form `supply_chance` takes."""
-        return [outcome(e) for e in (self.drawn or ())]
+        """The shuffles, rolls and picks the last `apply` drew (an action, or an answer: what the
+        effect drew after it), in the form `supply_chance` takes — so that supplying each apply's
+        events before the same apply replays a match on another seed."""
+        return [outcome(e) for e in (self.drawn or ())[self.drawn_from:]]
 
     def _checkpoint(self) -> Checkpoint:
         """A copy of this position to rebuild from, which costs a copy of the lists only when this
@@ -489,6 +491,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         since it lead here (or, if it failed, still lead to where the match stays). A replay inside
         the action may have made this match take on another position's checkpoint on the way."""
         ckpt, inputs = self.ckpt, self.inputs
+        answering, drawn = self.pending is not None, len(self.drawn or ())
         try:
             if simultaneous:
                 self._commit(text, seat)
@@ -500,6 +503,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             raise
         if ckpt is not None:
             self.ckpt, self.inputs = ckpt, inputs + ((text, seat),)
+        # what this input drew: an answer goes on with the chain's draws (a new chain starts afresh;
+        # a commit that is not the last draws nothing)
+        self.drawn_from = drawn if answering or (simultaneous and self.simul is not None) else 0
 
     def _from_checkpoint(self, ckpt: Checkpoint, played: int) -> "Match":
         """The position a checkpoint and the actions played since it, up to the log's first

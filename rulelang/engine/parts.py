@@ -82,9 +82,11 @@ class MatchParts:
     # chance (chance.py), checkpoints and copies
     tape: tuple = ()                # chance outcomes to use before the generator
     drawn: tuple | None = None      # the chance outcomes the last action (its whole chain) drew
+    drawn_from: int = 0             # where the last `apply`'s own draws begin in `drawn` (an answer's)
     ckpt: Checkpoint | None = None  # what a failed action (or a paused chain's base) is rebuilt from
     inputs: tuple = ()              # (games that may pause) what `apply` took since `ckpt`: (text, seat) pairs
     cuts: tuple[Cut, ...] = ()      # a determinized copy's base: where its replay leaves the real world (see sampler)
+    cut_mapping: dict | None = None # the last cut's (real component -> the one in its place), effects._answer
     origin_cache: list | None = None    # see origins
     zone_info: dict | None = None   # see effects._zone_info
     # what is kept about the cards in play ({ability entry or ~def: cards in play}, effects._held),

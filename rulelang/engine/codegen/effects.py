@@ -47,6 +47,8 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     question other seats may answer too (a window answered first): the chooser's own options, and
     [seat, its options] of each other seat (`options` holds them all)."""
     mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
+    if mapping is not None:
+        m.cut_mapping = mapping                 # (a subset being picked maps what it holds: _choose_many)
     if m.pos >= len(m.answers):
         question = _question(m, chooser, prompt, options, kind, mine, also)
         _wait(m, question)                      # (Paused; or, in a greenlet, back with the answer)
@@ -209,6 +211,7 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
     `done` ends it once `lo` are picked. SKIP if there are fewer than `lo` to pick from, or the
     chooser passes (`optional`)."""
     remaining = list(values)
+    cuts = len(m.cuts)                     # (a determinized copy's replay may leave the real world here)
     if texter is None:                     # (text, value) pairs: pick among them, give the values
         pairs = remaining
         who = _unseen_by(m, chooser, comps)
@@ -217,7 +220,13 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
                      for t, v in pairs]
         got = _choose_many(m, chooser, prompt, list(range(len(pairs))), lambda lb, i: pairs[i][0], lo, hi,
                            ordered, optional, always, comps and [v for _, v in pairs])
-        return got if got is SKIP else [pairs[i][1] for i in got]
+        if got is SKIP:
+            return got
+        got = [pairs[i][1] for i in got]
+        if len(m.cuts) < cuts and comps:   # the components picked lie as the copy dealt them now
+            mp = m.cut_mapping or {}
+            got = [mp.get(v, v) if type(v) is int else v for v in got]
+        return got
     lo = 0 if lo is None else max(0, lo)
     if not remaining or len(remaining) < lo:
         return SKIP
@@ -239,6 +248,11 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
                         comps if type(comps) is bool else False)
             if type(comps) is list and type(v) is int:      # (picked by index among `as` pairs)
                 private_to(m, who, comps[v], len(m.log) - 1)
+        if len(m.cuts) < cuts and comps is True:     # the copy's world from this answer on: what is
+            mp = m.cut_mapping or {}                   # left to pick and picked already lies as it dealt
+            remaining = [mp.get(x, x) if type(x) is int else x for x in remaining]
+            picked = [mp.get(x, x) if type(x) is int else x for x in picked]
+            cuts = len(m.cuts)
         if v is _DECLINED:
             return SKIP
         if v is SKIP:

@@ -1,0 +1,69 @@
+"""Determinized copies and chance as data, as a researcher's search and replay use them
+(docs/engine.md, "Fair copies" and "Chance as data"), on positions found by an API trial."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import rulelang
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load(name: str) -> rulelang.Game:
+    return rulelang.load(str(ROOT / "games" / f"{name}.rules"))
+
+
+def test_a_copy_for_another_seat_of_a_paused_subset_choice_answers_in_its_own_world():
+    """Smash Up, P2 discarding down to 10 (a subset picked one card at a time), copied for P3: the
+    answers after the copy's cut name cards by their place; the pick being built moved with them.
+    It failed with an EngineFault (list.remove(x): x not in list)."""
+    m = load("smash_up").new_match(players=3, seed=1)
+    rng = random.Random(1001)
+    for _ in range(205):
+        m.apply(rng.choice(m.legal_actions()))
+    assert m.current_player == 1 and m.question["prompt"] == "discard down to 10"
+    copy = m.determinized(2, 0)
+    copy.apply("Hoverbot")
+    assert copy.question is not None or copy.is_over or copy.legal_actions()
+    for seed in range(1, 12):                  # every answer of other copies too
+        for action in m.determinized(2, seed).legal_actions():
+            other = m.determinized(2, seed)
+            other.apply(action)
+
+
+def test_a_copy_whose_player_to_act_is_stuck_in_its_world_is_settled():
+    """Regicide: a hand dealt anew that cannot pay the damage, where the real one can, ends the
+    copy as `on stuck` says (it was not over, with no legal action)."""
+    m = load("regicide").new_match(players=4, seed=43)
+    m.apply(random.Random(1043).choice(m.legal_actions()))
+    assert not m.is_over and m.legal_actions()
+    stuck = 0
+    for seed in range(300):
+        for p in range(4):
+            copy = m.determinized(p, seed)
+            assert copy.is_over or copy.legal_actions(), (p, seed)
+            stuck += copy.is_over
+    assert stuck > 0                            # (some dealt worlds are lost ones)
+
+
+def test_each_applys_chance_events_replay_a_game_on_another_seed():
+    """What each `apply` drew — an action, or an answer going on with its effect — supplied before
+    that same apply on a match of another seed gives the same game. An answer reported its
+    action's draws again, and the replay failed or went another way."""
+    for name, players, seed in (("shadow_hunters", 4, 0), ("dozen_war", 2, 0), ("smash_up", 2, 1)):
+        game = load(name)
+        m = game.new_match(players=players, seed=seed)
+        rng = random.Random(seed)
+        played = [(None, m.chance_events)]
+        while not m.is_over and len(played) < 150:
+            text = str(rng.choice(m.legal_actions()))
+            m.apply(text)
+            played.append((text, m.chance_events))
+        again = game.new_match(players=players, seed=seed + 999, chance=played[0][1])
+        for text, drawn in played[1:]:
+            if drawn:
+                again.supply_chance(drawn)
+            again.apply(text)
+            assert again.chance_events == drawn, (name, text)
+        assert [again.view(p) for p in range(players)] == [m.view(p) for p in range(players)], name
