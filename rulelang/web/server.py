@@ -32,6 +32,7 @@ from rulelang import interrupt_seat
 from rulelang.play.bots import bot_seed, make_bot, parse_kind
 from rulelang.play.repl import learned
 from rulelang.core.errors import EngineFault, IllegalAction, RulelangError
+from rulelang.core import safejson
 from rulelang.core.textsafe import printable
 
 from . import present
@@ -146,12 +147,27 @@ class Entry:
         words = about.get("game")
         words = " ".join(words) if isinstance(words, list) else (words or "")
         option_words = about.get("options") or {}
-        return {"key": self.key, "name": printable(g.name), "about": printable(words)[:600],
+        return {"key": self.key, "name": printable(g.name), "about": _cut(printable(words, multiline=True), 1200),
                 "min_players": g.min_players, "max_players": g.max_players,
                 "options": [{"name": o["name"], "type": o["type"], "default": o["default"],
-                             "about": printable(_join(option_words.get(o["name"], "")))[:300],
+                             "about": _cut(printable(_join(option_words.get(o["name"], ""))), 300),
                              **({"choices": o["choices"]} if o.get("choices") else {})}
                             for o in g.options]}
+
+
+def _cut(text: str, limit: int) -> str:
+    """At most `limit` characters, cut between words with `…` (never mid-word)."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip() + "…"
+
+
+def _close_reason(text: str) -> str:
+    """A websocket close reason: at most 123 bytes of UTF-8 (the protocol's limit)."""
+    data = text.encode("utf-8")[:123]
+    return data.decode("utf-8", "ignore")
 
 
 def _join(x) -> str:
@@ -296,9 +312,9 @@ class Server:
             if len(body) > BODY_LIMIT:
                 return _error(f"the request is larger than {BODY_LIMIT} bytes", 413)
         try:
-            spec = json.loads(body or b"null")
-        except (ValueError, UnicodeDecodeError):
-            return _error("the request is not JSON")
+            spec = safejson.loads(body.decode("utf-8") or "null", "request")
+        except (ValueError, UnicodeDecodeError):     # (nesting past the depth limit too: JSONLimitError)
+            return _error("the request is not JSON, or nests too deep")
         try:
             result = await self.create(spec)
         except (ValueError, TypeError, RulelangError) as err:
@@ -313,7 +329,7 @@ class Server:
         "greedy" | "ismcts[:N|:Ss]"...], seed?}. ValueError for anything wrong, said for people."""
         if not isinstance(spec, dict):
             raise ValueError("send {game, players, options, seats}")
-        entry = self.entries.get(spec.get("game"))
+        entry = self.entries.get(spec.get("game")) if isinstance(spec.get("game"), str) else None
         if entry is None:
             raise ValueError(f"no game {printable(str(spec.get('game')))[:60]!r}; the lobby lists them")
         game = entry.game
@@ -437,8 +453,9 @@ class Server:
     # ---- the websocket ------------------------------------------------------------------------
     async def socket(self, ws: WebSocket) -> None:
         served, seat = await self._open(ws.path_params["mid"], ws.path_params["token"])
-        if served is None:
-            await ws.close(code=4404, reason="no such match, or a wrong link")
+        if served is None:                       # (accepted first: a close before it is a 403 the page
+            await ws.accept()                    # cannot read, and it would try again for ever)
+            await ws.close(code=4404, reason=_close_reason(str(seat)))
             return
         await ws.accept()
         served.sockets[ws] = seat
@@ -480,9 +497,9 @@ class Server:
             await self._tell(ws, f"a message may hold at most {MESSAGE_LIMIT} characters")
             return
         try:
-            msg = json.loads(raw)
-        except ValueError:
-            await self._tell(ws, "a message must be JSON")
+            msg = safejson.loads(raw, "message")
+        except ValueError:                           # (nesting past the depth limit too: JSONLimitError)
+            await self._tell(ws, "a message must be JSON, not nested deeper than a move needs")
             return
         if not isinstance(msg, dict) or msg.get("type") not in ("act", "sync", "undo", "answer_undo"):
             await self._tell(ws, 'a message is {"type": "act", "text": ..., "version": ...}, {"type": "sync"}, '

@@ -83,6 +83,9 @@ def test_the_lobby_offers_the_shipped_games_and_the_named_rule_file(serve):
     assert {"min_players": 2, "max_players": 2} == {k: games["games"][-1][k] for k in ("min_players", "max_players")}
     code, page = get(server.url + "/")
     assert code == 200 and b"/static/lobby.js" in page
+    about = {g["key"]: g["about"] for g in games["games"]}
+    assert "\\u000a" not in about["smash_up"] and "\n" in about["smash_up"]       # (paragraphs, not escapes)
+    assert all(len(a) <= 1200 and (len(a) < 1200 or a.endswith("…")) for a in about.values())
 
 
 def test_two_seats_play_a_whole_game_over_websockets(serve):
@@ -134,10 +137,10 @@ def test_a_link_is_its_seat_and_a_wrong_token_opens_nothing(serve):
     assert json.loads(state)["seat"] == 1
 
     async def sockets():
-        with pytest.raises(websockets.exceptions.InvalidStatus if hasattr(websockets.exceptions, "InvalidStatus")
-                           else Exception):
-            async with websockets.connect(ws_url(f"{server.url}/play/{mid}/{forged}")) as ws:
+        async with websockets.connect(ws_url(f"{server.url}/play/{mid}/{forged}")) as ws:
+            with pytest.raises(websockets.exceptions.ConnectionClosed):      # (the page reads why, and stops)
                 await ws.recv()
+            assert ws.close_code == 4404 and ws.close_reason == "no such match, or a wrong link"
         seat2 = await connect(p2)                    # P2 may not act in P1's turn
         assert seat2.state["actions"] == []
         await seat2.act("play 1☾")
@@ -158,7 +161,8 @@ def test_bad_input_gets_a_clear_error_and_never_changes_the_match(serve):
     async def bad():
         seat = await connect(body["links"][0]["url"])
         legal = seat.state["actions"][0]["text"]
-        cases = [("not json", "a message must be JSON"),
+        cases = [("not json", "a message must be JSON, not nested deeper than a move needs"),
+                 ("[" * 4000, "a message must be JSON, not nested deeper than a move needs"),   # (a RecursionError)
                  (json.dumps([1, 2]), 'a message is {"type": "act", "text": ..., "version": ...}, {"type": "sync"}, '
                                      '{"type": "undo", "version": ...} or {"type": "answer_undo", "accept": ...}'),
                  (json.dumps({"type": "undo"}), "an undo must say which position it was asked in (version)"),
@@ -190,6 +194,7 @@ def test_bad_input_gets_a_clear_error_and_never_changes_the_match(serve):
     asyncio.run(bad())
 
     for spec, said in [({"game": "nosuch"}, "no game 'nosuch'; the lobby lists them"),
+                       ({"game": ["small"], "players": 2}, "no game \"['small']\"; the lobby lists them"),
                        ({"game": "small", "players": 3}, "Small Tricks is for 2..2 players"),
                        ({"game": "small", "players": 2, "seats": ["human", "ismcts:0"]},
                         "an ismcts bot needs a budget of 1..5000 iterations (ismcts:200)"),
@@ -205,6 +210,8 @@ def test_bad_input_gets_a_clear_error_and_never_changes_the_match(serve):
         assert (code, answer) == (400, {"error": said})
     code, answer = post(server.url + "/api/matches", b"{" * 20000)
     assert code == 413
+    code, answer = post(server.url + "/api/matches", b"[" * 15000)     # (a RecursionError: HTTP 500)
+    assert (code, answer) == (400, {"error": "the request is not JSON, or nests too deep"})
 
 
 def _labels(match, ids) -> set:
