@@ -159,3 +159,32 @@ game "Pick" {
     lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
     (served,) = server.server.matches.values()
     assert served.match.options == {"pace": "fast"}
+
+
+def test_the_moves_wait_while_an_undo_is_answered(serve, browser, tmp_path):
+    """The server takes no move while an undo waits for its answers: the page's buttons said
+    nothing of it, and a click was refused only afterwards."""
+    server = serve([SMALL], include_shipped=False)
+    ctx = browser.new_context()
+    lobby = ctx.new_page()
+    lobby.goto(server.url + "/")
+    lobby.select_option("#game", "small")
+    lobby.click("#create")
+    lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
+    links = {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}
+    p1, p2 = ctx.new_page(), browser.new_context().new_page()
+    p1.goto(links["P1"])
+    p2.goto(links["P2"])
+    for page in (p1, p2):
+        page.wait_for_selector("body[data-version='0']")
+    p1.locator("button.action").first.click()
+    p2.wait_for_selector("body[data-version='1']")
+    if p2.locator("dialog#question[open]").count() or not p2.locator("button.action:enabled").count():
+        pytest.skip("the first move asked a question: this seed's P2 has no plain move to wait")
+    p1.click("#undo")
+    p2.wait_for_selector("#undo-yes:visible")
+    assert p2.locator("button.action:enabled").count() == 0 and p2.locator("button.action:disabled").count() > 0
+    assert p2.locator("button.action").first.get_attribute("title") == "an undo is being answered first"
+    p2.click("#undo-no")
+    p2.wait_for_selector("button.action:enabled")
+    ctx.close()

@@ -296,18 +296,20 @@
     $("filter").hidden = asked || state.actions.length < 12;
     $("narrow").hidden = !narrow;
     if (narrow) $("narrow-text").textContent = `Actions with ${narrow.label}:`;
-    const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: () => send(a.text) }, a.text));
+    // (while an undo waits for its answers, the server takes no move: the buttons say so)
+    const waiting = state.undo ? { disabled: true, title: "an undo is being answered first" } : {};
+    const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text));
     if (!asked && state.actions.length && !acts.length) buttons.push(el("p", { class: "dim" }, "No action matches."));
     $("actions").replaceChildren(...buttons);
     const oot = state.out_of_turn.filter(involves);
     $("interrupts").hidden = oot.length === 0;
-    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: () => send(a.text) }, a.text.replace(/^P\d+: /, ""))));
+    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text.replace(/^P\d+: /, ""))));
     if (asked) {
       const c = view.choice;
       $("q-prompt").textContent = c.prompt || "Choose";
       const running = (c.running || []).map((f) => f.effect || (f.window ? `window ${f.window}` : "")).filter(Boolean);
       $("q-running").textContent = (running.length ? running.join(" › ") + " · " : "") + ({ one: "choose one", subset: "choose some, then done", order: "put them in order", may: "yes or no" }[c.kind] || c.kind || "");
-      $("q-options").replaceChildren(...state.actions.map((a) => el("button", { type: "button", class: "option", "data-text": a.text, onclick: () => send(a.text) }, a.text)));
+      $("q-options").replaceChildren(...state.actions.map((a) => el("button", { type: "button", class: "option", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text)));
       if (!q.open) q.show();
     } else if (q.open) q.close();
   }
