@@ -168,6 +168,8 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     assert term.close() == 0
     again = Terminal("play", str(save), "--rules", REGICIDE)
     again.expect(r"resumed after \d+ moves?")
+    again.expect(r"Pass the terminal to P2 and press Enter")     # (whoever resumed it may not be P2)
+    again.line("")
     again.expect(r"P2> ")
     # Ctrl-C at a prompt: the same offer. (A Ctrl-C that comes just after the prompt is written,
     # before readline waits for keys, can go unseen; a person never types that fast, a test on a

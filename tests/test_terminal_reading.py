@@ -280,3 +280,14 @@ def test_several_numbers_where_one_action_is_chosen_say_one_at_a_time():
     out = piped("valgard", 2, 1, ["1 2", "quit"], bots={})
     said = " ".join(out.split("error: ", 1)[-1].split("P1>")[0].split())
     assert said == "'1 2': one number at a time here (several numbers answer a question that picks several things)"
+
+
+def test_a_hot_seat_game_whose_first_decision_is_p2s_passes_the_terminal_first():
+    """Dozen War's setup asks P2 first: P2's view was drawn at once for whoever started the game
+    (P1). With one human, or P1 first, nothing is asked."""
+    out = piped("dozen_war", 2, 1, ["", "quit"], bots={})
+    assert out.index("Pass the terminal to P2 and press Enter") < out.index("you are P2")
+    out = piped("dozen_war", 2, 1, ["quit"], bots={0: "random"})
+    assert "Pass the terminal" not in out.split("P2>")[0]
+    out = piped("regicide", 2, 4, ["quit"], bots={})
+    assert "Pass the terminal" not in out.split("P1>")[0]

@@ -526,6 +526,9 @@ class _Session(Drawing, Commands):
 
     def needs_hand_over(self, seat: int) -> bool:
         previous = self.on_screen
+        if previous is None:                 # (the start: whoever started it sits at the terminal, the
+            humans = [p for p in range(self.match.players) if p not in self.bots]    # first human seat)
+            previous = humans[0] if len(humans) > 1 else None
         return previous is not None and previous != seat and self.sees_differently(previous, seat)
 
     def sees_differently(self, one: int, other: int) -> bool:
