@@ -188,3 +188,45 @@ def test_the_moves_wait_while_an_undo_is_answered(serve, browser, tmp_path):
     p2.click("#undo-no")
     p2.wait_for_selector("button.action:enabled")
     ctx.close()
+
+
+def test_an_error_stays_with_its_position_and_goes_when_the_match_moves_on(serve, browser):
+    """The error line was cleared only by the seat's own next click: an old refusal stayed on
+    screen while the others played on. (The error is sent to the page by a websocket route that
+    passes everything else through: what the server sends after a refusal is the same frame.)"""
+    import json
+    import re
+    server = serve([SMALL], include_shipped=False)
+    ctx = browser.new_context()
+    lobby = ctx.new_page()
+    lobby.goto(server.url + "/")
+    lobby.select_option("#game", "small")
+    lobby.click("#create")
+    lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
+    links = {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}
+    watcher, p1 = ctx.new_page(), ctx.new_page()
+    routes = []
+
+    def route(ws):
+        ws.connect_to_server()
+        routes.append(ws)
+    watcher.route_web_socket(re.compile(r".*/ws/.*"), route)
+    watcher.goto(links["spectator"])
+    p1.goto(links["P1"])
+    for page in (watcher, p1):
+        page.wait_for_selector("body[data-version='0']")
+    routes[-1].send(json.dumps({"type": "error", "message": "a refusal of the last position"}))
+    watcher.wait_for_selector("#error:has-text('a refusal of the last position')")
+    p1.locator("button.action").first.click()
+    watcher.wait_for_selector("body[data-version='1']")
+    assert watcher.inner_text("#error") == "a refusal of the last position"   # (the position it came with)
+    p2 = ctx.new_page()
+    p2.goto(links["P2"])
+    p2.wait_for_selector("body[data-version='1']")
+    if p2.locator("dialog#question[open]").count():
+        p2.click("button.option >> nth=0")
+    else:
+        p2.locator("button.action").first.click()
+    watcher.wait_for_selector("body[data-version='2']")
+    assert watcher.inner_text("#error") == ""
+    ctx.close()

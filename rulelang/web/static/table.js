@@ -9,6 +9,7 @@
   const matchId = parts[2], token = parts[3];
   let ws = null, hello = null, state = null, retry = 500, closedForGood = false;
   let narrow = null;                                     // {kind: "comp"|"cell", id, label}
+  let errorSeen = null;      // the version shown with the error on screen (undefined: not yet come)
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -46,10 +47,14 @@
       if (msg.type === "hello") { hello = msg; drawBoardBase(); header(); }
       else if (msg.type === "state") {
         if (state && msg.version !== state.version) narrow = null;    // a new position: all its actions
+        // an error stays through the position it came with (the server sends that one after it),
+        // and goes when the match moves on from there
+        if (errorSeen === undefined) errorSeen = msg.version;
+        else if (errorSeen !== null && msg.version !== errorSeen) { $("error").textContent = ""; errorSeen = null; }
         state = msg;
         render();
       }
-      else if (msg.type === "error") { $("error").textContent = msg.message; }
+      else if (msg.type === "error") { $("error").textContent = msg.message; errorSeen = undefined; }
     };
     ws.onclose = (ev) => {
       if (ev.code === 4404 || ev.code === 1008) {
