@@ -53,27 +53,23 @@ def test_a_copy_of_the_rebuilt_position_knows_where_each_component_lies():
     assert sum(zl is not None for zl in again.where) > 10
 
 
-def test_a_copy_of_a_paused_match_answers_as_the_match_does():
-    m, _ = _paused_match(5, 2 * PAUSING_CHECKPOINT_EVERY)
-    copy = m.clone()                           # (it answers by replaying from the rebuilt base)
-    rng = random.Random(11)
-    for _ in range(40):
+def _play_alike(m, other, seed: int, moves: int) -> None:
+    """Random moves played on both: they stay in the same position."""
+    rng = random.Random(seed)
+    for _ in range(moves):
         if m.is_over:
             break
         text = rng.choice(m.legal_actions()).text
         m.apply(text)
-        copy.apply(text)
-        assert m.state() == copy.state()
+        other.apply(text)
+        assert m.state() == other.state()
+
+
+def test_a_copy_of_a_paused_match_answers_as_the_match_does():
+    m, _ = _paused_match(5, 2 * PAUSING_CHECKPOINT_EVERY)
+    _play_alike(m, m.clone(), 11, 40)          # (the copy answers by replaying from the rebuilt base)
 
 
 def test_a_paused_match_answers_as_its_saved_and_restored_copy_does():
     m, _ = _paused_match(3)
-    restored = type(m).from_state(m.game, m.state())
-    rng = random.Random(9)
-    for _ in range(30):
-        if m.is_over:
-            break
-        text = rng.choice(m.legal_actions()).text
-        m.apply(text)
-        restored.apply(text)
-        assert m.state() == restored.state()
+    _play_alike(m, type(m).from_state(m.game, m.state()), 9, 30)

@@ -186,14 +186,20 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     assert again.close() == 0
 
 
-@pytest.mark.slow
-def test_no_at_the_offer_to_save_leaves_without_saving():
-    """`n` read as an answer: it saved a file called `n` (holding every hidden card) in the folder."""
-    assert not (ROOT / "n").exists()
+def _at_the_offer_to_save() -> Terminal:
+    """A hot-seat Regicide at a terminal, `quit` typed: the offer to save is asked."""
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
     term.expect(r"P1> ")
     term.line("quit")
     term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving\): ")
+    return term
+
+
+@pytest.mark.slow
+def test_no_at_the_offer_to_save_leaves_without_saving():
+    """`n` read as an answer: it saved a file called `n` (holding every hidden card) in the folder."""
+    assert not (ROOT / "n").exists()
+    term = _at_the_offer_to_save()
     term.line("n")
     term.expect(r"left the game")
     assert term.close() == 0
@@ -203,10 +209,7 @@ def test_no_at_the_offer_to_save_leaves_without_saving():
 def test_a_command_typed_at_the_offer_to_save_is_not_taken_for_a_file_name():
     """`look Buccaneer` typed on after `quit` saved a file of that name (every hidden card in it)."""
     assert not (ROOT / "look P2").exists()
-    term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
-    term.expect(r"P1> ")
-    term.line("quit")
-    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving\): ")
+    term = _at_the_offer_to_save()
     term.line("look P2")
     term.expect(r"'look P2' is a command: the match is ending; type a file name to save it, or Enter to leave")
     term.line("")

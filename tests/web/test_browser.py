@@ -161,17 +161,22 @@ game "Pick" {
     assert served.match.options == {"pace": "fast"}
 
 
-def test_the_moves_wait_while_an_undo_is_answered(serve, browser, tmp_path):
-    """The server takes no move while an undo waits for its answers: the page's buttons said
-    nothing of it, and a click was refused only afterwards."""
-    server = serve([SMALL], include_shipped=False)
-    ctx = browser.new_context()
+def small_match(ctx, server) -> dict:
+    """A match of the small game made in the lobby: its links by seat (P1, P2, spectator)."""
     lobby = ctx.new_page()
     lobby.goto(server.url + "/")
     lobby.select_option("#game", "small")
     lobby.click("#create")
     lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
-    links = {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}
+    return {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}
+
+
+def test_the_moves_wait_while_an_undo_is_answered(serve, browser, tmp_path):
+    """The server takes no move while an undo waits for its answers: the page's buttons said
+    nothing of it, and a click was refused only afterwards."""
+    server = serve([SMALL], include_shipped=False)
+    ctx = browser.new_context()
+    links = small_match(ctx, server)
     p1, p2 = ctx.new_page(), browser.new_context().new_page()
     p1.goto(links["P1"])
     p2.goto(links["P2"])
@@ -198,12 +203,7 @@ def test_an_error_stays_with_its_position_and_goes_when_the_match_moves_on(serve
     import re
     server = serve([SMALL], include_shipped=False)
     ctx = browser.new_context()
-    lobby = ctx.new_page()
-    lobby.goto(server.url + "/")
-    lobby.select_option("#game", "small")
-    lobby.click("#create")
-    lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
-    links = {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}
+    links = small_match(ctx, server)
     watcher, p1 = ctx.new_page(), ctx.new_page()
     routes = []
 
