@@ -297,7 +297,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     wrote) already names. The views may hold what the rules keep `internal`: it is off screen, but
     says where a card went that left the screen (`1 card: deck (P1) → discard`). `acted`:
     the action's own text; a card it names that comes into sight came from the mover's hidden
-    zone (`play 6♦` from P2's hand, while the tavern deals round the table)."""
+    zone (`play 6♦` from P2's hand, while a draw pile deals round the table)."""
     inward = _internal_arrivals(before, after, seat_name)
     before, after = without_internal(before), without_internal(after)
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
