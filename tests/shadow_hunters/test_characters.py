@@ -983,3 +983,25 @@ def test_the_game_ends_revealing_everyone():
                                    "Allie is alive when the game ends. The winners: P1 Emi (Hunter), P3 George "
                                    "(Hunter), P5 Allie (Neutral).")
     assert legal(m) == []
+
+
+# ---- Ellen's curse takes away the forced reveals too (they are special abilities) --------------------
+def test_a_cursed_daniel_neither_screams_nor_is_kept_from_revealing():
+    """Ellen: "it loses its special ability for the rest of the game"; Daniel's is Scream (must
+    reveal when another dies, may not reveal otherwise). A cursed, hidden Daniel kept both."""
+    m = (Position(["Vampire", "Daniel", "Ellen", "Emi", "Werewolf"]).at("woods", "gate", "church", "woods", "cabin")
+         .reveal(2).var("cursed", 1, True).var("used", 2, True).damage(3, 9).turn(0, "area").match())
+    assert [a.text for a in m.interrupts(1)] == ["P2: reveal"]        # he may reveal at will, as anyone
+    play(m, "wound P4")
+    assert var(m, "dead")[3] is True
+    assert var(m, "revealed")[1] is False                             # and no scream
+    assert not any("screams" in x for x in m.messages_for(0))
+
+
+def test_a_cursed_bryan_is_not_forced_to_reveal_by_his_kill():
+    """Bryan's Oh My God! (a kill of 12 HP or less forces his reveal) goes with Ellen's curse."""
+    m = (Position(["Bryan", "Ellen", "Emi", "Vampire", "Werewolf"]).at("cabin", "church", "gate", "woods", "altar")
+         .reveal(1).var("cursed", 0, True).damage(2, 9).turn(0, "fight").rolls((6, 5), (4, 1)).match())
+    play(m, "attack P3")
+    assert var(m, "dead")[2] is True
+    assert var(m, "revealed")[0] is False
