@@ -502,3 +502,17 @@ def test_shanghai_moves_another_players_minion_and_swashbuckling_gives_plus_1():
     assert m.state()["vars"]["bonus"][a] == 1 and total_here(m, LIBRARY) == 3 + 2
     play(m, "done")
     assert m.state()["vars"]["bonus"][a] == 0
+
+
+def test_ninja_master_may_destroy_any_minion_on_its_base_itself_included():
+    """"On play: you may destroy a minion on this base." Alone on its base, it asked nothing: a
+    player may want it gone (a base that pays for a destroyed minion of one's own)."""
+    pos = Pos()
+    pos.minion("Collector", 1, LIBRARY)
+    pos.hand(0, "Ninja Master")
+    m = pos.match()
+    play(m, f"play Ninja Master on {LIBRARY}")
+    assert sorted(acts(m)) == ["Collector (P2)", "Ninja Master (P1)", "pass"]
+    play(m, "Ninja Master (P1)")
+    assert zone(m, "discard", 0) == ["Ninja Master"]
+    assert zone(m, "field") == ["Collector"]
