@@ -554,16 +554,22 @@ class _Progress:
 
 def _variants(game, given: list[tuple[str, object]]) -> list[dict]:
     """The option sets a simulation sweeps: a key given several times (`--option k=1 --option k=2`),
-    or a bool or int option given as `k=1,2,3`, takes each value in turn; every combination."""
+    or a bool or int option given as `k=1,2,3` (or one with listed values, `k=short,long`), takes
+    each value in turn; every combination."""
     import itertools
     types = {o["name"]: o["type"] for o in game.options}
+    choices = {o["name"]: o.get("choices") for o in game.options}
     values: dict[str, list] = {}
     for key, value in given:
+        listed = choices.get(key)
         if isinstance(value, str) and "," in value and types.get(key) in ("bool", "int"):
             parts = []
             for part in value.split(","):
                 parts.append(_option(f"{key}={part.strip()}")[1])
             values.setdefault(key, []).extend(parts)
+        elif (isinstance(value, str) and "," in value and listed and value not in listed
+              and all(part.strip() in listed for part in value.split(","))):
+            values.setdefault(key, []).extend(part.strip() for part in value.split(","))    # its listed values
         else:
             values.setdefault(key, []).append(value)
     keys = list(values)

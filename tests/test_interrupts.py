@@ -576,7 +576,7 @@ def repl(game, lines, bots=None, players=3):
     return code, out.getvalue()
 
 
-HINT = "  (out of turn, P3 may act: reveal or peek; type as P3)"   # (the rules' any-time actions, never what P3 could do now)
+HINT = "  (out of turn, P3 may act, if allowed: reveal or peek; type as P3)"   # (the rules' any-time actions, never what P3 could do now)
 
 
 def test_repl_as_errors_for_a_bot_the_actor_and_a_bad_seat(secret):

@@ -98,6 +98,21 @@ def test_a_repeated_option_sweeps_text_values_and_commas_stay_in_text(capsys):
     assert [x["options"] for x in listed] == [{"characters": "base"}, {"characters": "expansion"}]
 
 
+def test_commas_sweep_an_option_of_listed_values_and_stay_in_free_text(capsys):
+    """`characters=base,expansion` (values the option lists) sweeps both; it said the option must
+    be one of base, expansion, all, not 'base,expansion'. Free text keeps its commas (Smash Up's
+    `factions=pirates+ninjas,robots+zombies`)."""
+    main(["simulate", SHADOW, "--players", "4", "--games", "2", "--bot", "random",
+          "--option", "characters=base,expansion", "--json"])
+    listed = json.loads(capsys.readouterr().out)
+    assert [x["options"] for x in listed] == [{"characters": "base"}, {"characters": "expansion"}]
+    smash = str(Path(SHADOW).with_name("smash_up.rules"))
+    main(["simulate", smash, "--players", "2", "--games", "1", "--bot", "random",
+          "--option", "factions=pirates+ninjas,robots+zombies", "--json"])
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["options"] == {"factions": "pirates+ninjas,robots+zombies"}
+
+
 def test_bad_worker_counts_are_one_line_errors(capsys):
     assert main(["simulate", VALGARD, "--games", "2", "--workers", "0"]) == 1
     assert "--workers" in capsys.readouterr().err

@@ -139,7 +139,7 @@ def test_the_out_of_turn_line_is_counted_in_the_screen(tmp_path):
     term = sized("play", str(ROOT / "games" / "shadow_hunters.rules"), "--seed", "0", "--players", "4",
                  columns=80, lines=24)
     screen, _ = first_screen(term)
-    assert screen[-1] == "  (out of turn, P2, P3, P4 may act: reveal or ability; type as P2)", screen
+    assert screen[-1] == "  (out of turn, P2, P3, P4 may act, if allowed: reveal or ability; type as P2)", screen
     assert len(screen) <= 20, "\n".join(screen)
     assert "You are Werewolf" in "\n".join(screen)
     leave(term)

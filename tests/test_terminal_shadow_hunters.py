@@ -43,7 +43,7 @@ def test_shadow_hunters_two_people_and_two_bots_at_80x24():
     assert "You win when " in body and re.search(r"\((?:Usable once you reveal yourself|Used)\.\)|works while", body)
     assert not re.search(r"^  (?:dead|revealed|used|cursed|barrier|angel|extra): ", body, re.M)   # no flag rows
     assert "max hp" not in body and "pool" not in body
-    assert "(out of turn, P2 may act: reveal or ability; type as P2)" in term.text[:found.start()]
+    assert "(out of turn, P2 may act, if allowed: reveal or ability; type as P2)" in term.text[:found.start()]
     assert not re.search(r"out of turn, P1\b|out of turn, [P0-9, ]*P1 may", term.text[:found.start()])
     names = names_on(screen)
     assert mine.group(1) in names and "Church (6)" in names, names

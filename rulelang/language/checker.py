@@ -139,7 +139,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
                 self.error("E102", f"`{name}`: names starting with `__` are kept for the engine", span)
                 return
             if name in syms:
-                self.error("E102", f"`{name}` is already declared as a {syms[name].kind}", span)
+                kind = syms[name].kind
+                self.error("E102", f"`{name}` is already declared as {'an' if kind[:1] in 'aeiou' else 'a'} {kind}", span)
                 return
             if name in BUILTIN_VALUES or name in BUILTIN_FUNCTIONS:
                 # A name the language took over later must not break the files that declared it

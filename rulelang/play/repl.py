@@ -294,7 +294,7 @@ class _Session(Drawing, Commands):
         if not names:
             return f"  (another player may act now, out of turn: {', '.join(f'as {seat_name(s)}' for s in others)})"
         what = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
-        return f"  (out of turn, {who} may act: {printable(what)}; type as {seat_name(others[0])})"
+        return f"  (out of turn, {who} may act, if allowed: {printable(what)}; type as {seat_name(others[0])})"
 
     def interrupt(self, argument: str) -> bool:
         """`as P3`: P3 takes the terminal to use an any-time action while another player is to act.
