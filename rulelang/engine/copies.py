@@ -153,12 +153,14 @@ def _settled(m) -> None:
     stop for a question there leaves the copy as it is.)"""
     if m.legal_actions():
         return
-    before = dict(m.__dict__)
-    m.work = WORK_LIMIT
+    trial = m.clone()                         # (settled on lists of its own: a failure leaves m whole)
+    trial.own()
+    trial.work = WORK_LIMIT
     try:
-        m._settle(None)
+        trial._settle(None)
     except BaseException as err:              # (a question, or a rule error in the imagined world)
-        m.__dict__.clear()
-        m.__dict__.update(before)
         if not isinstance(err, (Exception, Paused)):
             raise
+        return
+    m.__dict__.clear()
+    m.__dict__.update(trial.__dict__)
