@@ -207,3 +207,13 @@ def test_help_of_an_action_playable_at_any_time_says_so():
     game = rulelang.load(path)
     text = action_help(game, "reveal", game.new_match(4, seed=1), source=path, authors=False)
     assert text.splitlines()[0] == "reveal (at any time)"
+
+
+def test_the_rulebook_gives_a_hexagon_board_by_its_side():
+    """`hexagon(4)` read 'hexagon, 4 by 4'; a hexagon has one number, its side."""
+    source = 'game "Hex" {\n  players 2\n  board hx: hexagon(3)\n  var n: int = 0\n' \
+             '  turn { step s { action go { n += 1  if n > 3 { finish draw }  end turn } } }\n}\n'
+    text = rulebook(rulelang.Game(rulelang.compile_source(source, "hex.rules")))
+    assert "The board: hexagon, 3 cells a side." in text
+    squares = source.replace("hexagon(3)", "squares(4, 3)")
+    assert "The board: squares, 4 by 3." in rulebook(rulelang.Game(rulelang.compile_source(squares, "sq.rules")))

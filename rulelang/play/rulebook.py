@@ -51,7 +51,9 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
     doc.heading("Components")
     if ir.get("boards"):
         b = ir["boards"][0]
-        doc.para(f"The board: {b['shape']}, {b['width']} by {b['height']}." + (" Its key:" if b.get("legend") else ""))
+        size = (f"{b['width']} cells a side" if b["shape"] == "hexagon"          # (one number: its side)
+                else f"{b['width']} by {b['height']}")
+        doc.para(f"The board: {b['shape']}, {size}." + (" Its key:" if b.get("legend") else ""))
         for entry in b.get("legend") or []:
             doc.item(printable(entry))
     kinds = {k: kind_noun(k)[1] for k in ir.get("kinds", {})}
