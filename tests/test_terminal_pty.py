@@ -218,6 +218,15 @@ def test_a_command_typed_at_the_offer_to_save_is_not_taken_for_a_file_name():
     assert not (ROOT / "look P2").exists()
 
 
+def test_save_and_a_name_at_the_offer_to_save_saves_under_that_name(tmp_path):
+    """`save mygame` is what a player types to save: at the offer it is the name, not a command."""
+    term = _at_the_offer_to_save()
+    term.line(f"save {tmp_path / 'mygame'}")
+    term.expect(r"saved .*mygame\nleft the game")
+    assert term.close() == 0
+    assert '"rulelang_save"' in (tmp_path / "mygame").read_text(encoding="utf-8")
+
+
 @pytest.mark.slow
 def test_an_8_bit_terminal_gets_stand_ins():
     term = Terminal("play", REGICIDE, "--seed", "3", env={"PYTHONIOENCODING": "iso-8859-1", "NO_COLOR": "1"},

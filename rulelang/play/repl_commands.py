@@ -290,7 +290,10 @@ class Commands:
             if path.lower() in ("y", "yes"):
                 prompt = "The file's name (Enter: leave without saving): "
                 continue
-            if path and " " in path and path.split()[0].lower() in COMMAND_NAMES:
+            word, _, rest = path.partition(" ")
+            if word.lower() == "save" and rest.strip():
+                path = rest.strip()              # (`save mygame` at this prompt: the name is mygame)
+            elif rest and word.lower() in COMMAND_NAMES:
                 # (`look Buccaneer` typed on after quitting is a command, not a file to fill with secrets)
                 self.error(f"'{echoed(path)}' is a command: the match is ending; type a file name to save it, "
                            f"or Enter to leave without saving")
