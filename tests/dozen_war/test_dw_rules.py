@@ -80,6 +80,20 @@ def test_hand_over_then_no_attack_and_revive_for_four_coins():
     assert var(m, "coins") == [0, 0] and "Moon Bow" in units_at(m, "d11")
 
 
+def test_hand_over_needs_a_taker_that_has_not_attacked_or_used_a_skill():
+    # D20: "between two adjacent own generals that have not attacked or used a skill"
+    p = (Position(2).general(0, "Iron Warden", "e5", pieces=1).general(0, "Gold Maker", "f5")
+         .soldier(1, "infantry", "g5").turn(0))
+    m = p.match()
+    assert "hand over Iron Warden Gold Maker" in legal(m)
+    play(m, "attack f5 Gold Maker g5 infantry")
+    assert "hand over Iron Warden Gold Maker" not in legal(m)
+    m = Position(2).general(0, "Iron Warden", "e5", pieces=1).general(0, "Hawk Eye", "f5").turn(0).match()
+    assert "hand over Iron Warden Hawk Eye" in legal(m)
+    play(m, "skill Spotter")
+    assert "hand over Iron Warden Hawk Eye" not in legal(m)
+
+
 def test_event_outcome_by_die_per_player():
     # Tax Collector: 1-3 pay 1 coin, 4-6 gain 1; P1 rolls 2, P2 rolls 5
     m = (Position(2).coins(1, 1).events_top("Tax Collector").rolls((6, 2), (6, 5)).turn(1).match())
