@@ -6,7 +6,7 @@ error, a game that never ends — each once, with the shortest game that shows i
 count, options and the actions that reproduce it (`rulelang play ... --seed N`, then those actions).
 
 It is a front end like the command line: it sees a game only through the public API (`rulelang.load`,
-`Game.new_match`, `Match.legal_actions`, `apply`, `state`, `type_context`, and `rulelang.locations`, the
+`Game.new_match`, `Match.legal_actions`, `apply`, `state`, `shown`, `type_context`, and `rulelang.locations`, the
 two functions handed to it by `rulelang.deep_lint`, so that this module need not import the package
 for where a step or a line is), never the engine's or the language's internals, so what it finds
 is what any player of the game could run into. The static lints (rulelang/language/lints.py) are the other
@@ -26,6 +26,7 @@ from .core.limits import RUN_CPU_LIMIT
 DEEP_GAMES = 200
 REPLAY_SHOWN = 12               # actions a finding's replay line names (the first and last half)
 DEEP_MAX_ACTIONS = 2_000       # a random game still going after this many actions is reported (W405)
+SHOWN_EVERY = 4                 # the `show` values are checked every this many actions (and at each new step)
 SEED_STRIDE = 1_000_003         # game i of a deep lint seeded s is seeded s * SEED_STRIDE + i
 
 
@@ -125,6 +126,21 @@ def _classify(message: str) -> tuple[str, str]:
     if "capacity" in message or "created nowhere" in message or "in two places" in message:
         return "E413", "broken invariant"
     return "E414", "rule error"
+
+
+def _view_errors(match, told: set) -> list[str]:
+    """The `show` values that failed in the view of the player to act (of every seat once the game is
+    over), not yet in `told`: a view does not raise for them (the screen says the error in that
+    value's place and the game goes on), so no random game would stop at them."""
+    seats = range(match.players) if match.is_over or match.current_player is None else [match.current_player]
+    errors = []
+    for seat in seats:
+        for value in match.shown(seat):
+            key = value.get("error") and re.sub(r"step `[^`]*`", "step", value["error"])
+            if key and key not in told:
+                told.add(key)
+                errors.append(value["error"])
+    return errors
 
 
 def _plain_message(message: str, path: str, source: str | None) -> str:
@@ -234,6 +250,9 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
             if problem:
                 fail("E413", "broken invariant", problem, where.game_span)
                 continue
+            told: set = set()              # (a view's error is counted once a game)
+            for message in _view_errors(match, told):
+                fail("E414", "rule error", _plain_message(message, path, source), where.where(message, at[0]))
             while not match.is_over:
                 if deadline is not None and time.process_time() > deadline:
                     spent = i + 1              # (this game unfinished: what it found so far stands)
@@ -255,7 +274,12 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
                 if problem:
                     fail("E413", "broken invariant", problem)
                     break
+                stepped = data.get("step") != at[0]
                 at[:] = [data.get("step"), None]
+                if not (stepped or match.is_over or len(log) % SHOWN_EVERY == 0):
+                    continue               # (the shown values: at each new step, the end, every few actions)
+                for message in _view_errors(match, told):
+                    fail("E414", "rule error", _plain_message(message, path, source), where.where(message, at[0]))
         except RuleRuntimeError as err:
             message = _plain_message(str(err), path, source)
             code, what = _classify(str(err))

@@ -88,7 +88,8 @@ class Game:
         # the rules' content, not where they were read from: `./x.rules` and `/abs/x.rules` are one game;
         # nor the words about them (`about`): a save stays good when its rulebook is reworded
         # nor the values an option may take: a save of a match that began is good whatever they became
-        content = {k: v for k, v in ir.items() if k not in ("source", "about")}
+        # nor the lines of the estimate, side and trigger order (added later: older saves stay good)
+        content = {k: v for k, v in ir.items() if k not in ("source", "about", "decl_lines")}
         content["options"] = [{k: v for k, v in o.items() if k != "choices"} for o in ir["options"]]
         self.fingerprint = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
         self.about = ir.get("about", {})

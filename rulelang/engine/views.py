@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .codegen import plain_text, player_text
 from .codegen.effects import HIDDEN_ABILITY, known_to, seen_by
-from ..core.errors import RuleFault
+from ..core.errors import RuleFault, RuleRuntimeError
 from ..core.limits import WORK_LIMIT
 from ..core.textsafe import printable
 from .support import RULE_FAULTS, SECRET_CHOICE
@@ -87,6 +87,20 @@ class MatchViews(MatchParts):
         """The messages `player` may read: everyone's, and those sent to them (`log … to`)."""
         return [x if isinstance(x, str) else x["text"] for x in self.messages
                 if isinstance(x, str) or player in x["to"]]
+
+    def shown(self, player: int) -> list[dict]:
+        """The rules' `show` values as `player` sees them: the entries `view(player)["values"]` has
+        for them (one with an `"error"` for a value that failed), without the cost of the rest."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"no player {player} in a {self.players}-player match")
+        self.work = WORK_LIMIT
+        values: list = []
+        saved, self.me = self.me, player
+        try:
+            self._view_shown(values)
+        finally:
+            self.me = saved
+        return values
 
     def view(self, player: int) -> dict:
         if not 0 <= player < self.players:
@@ -275,16 +289,27 @@ class MatchViews(MatchParts):
         game = self.game
         labels = game.code.labels
         for name, fn, how, to_text in game.shown:
-            value = fn(self)
-            if how.startswith("list:"):       # a list: each element's text (the screen lays them out)
-                inner = how[5:]
-                shown = [self._plain(v) if inner == "plain" else to_text(self.labels, [v]) for v in value]
-            else:
-                shown = self._plain(value) if how == "plain" else to_text(self.labels, value)
+            error = None
+            try:
+                value = fn(self)
+                if how.startswith("list:"):       # a list: each element's text (the screen lays them out)
+                    inner = how[5:]
+                    shown = [self._plain(v) if inner == "plain" else to_text(self.labels, [v]) for v in value]
+                else:
+                    shown = self._plain(value) if how == "plain" else to_text(self.labels, value)
+            except RULE_FAULTS + (RuleFault,) as err:
+                # one broken line of the screen: the rest of the view, and the match, go on
+                failure = self._rule_error(f"computing `show {labels.get(name, name)}`", err)
+                if not isinstance(failure, RuleRuntimeError):
+                    raise failure from None
+                shown, error = None, str(failure)
+                self.work = WORK_LIMIT            # (the next value gets its own budget)
             if name in labels:                 # `show "Label" = E`: named as the rules say
                 values.append({"name": labels[name], "value": shown, "label": True})
             else:
                 values.append({"name": name, "value": shown})
+            if error is not None:
+                values[-1]["error"] = error
             place = game.ir["defs"][name].get("place")
             if place:                          # `, own` (the viewer's own secrets) or `, table`
                 values[-1][place] = True

@@ -272,7 +272,7 @@ class _Checker(DeclarationChecks):
                "handlers": None, "checks": None, "boards": None, "limits": None}
         self.obj(ir, "", top, {"source": TEXT, "imports": None, "scores": None, "events": None, "windows": None,
                                "hooks": None, "cards": None, "abilities": None, "answered_first": None,
-                               "trigger_order": EXPR, "estimate": EXPR, "side": EXPR, "handler_lines": None,
+                               "trigger_order": EXPR, "estimate": EXPR, "side": EXPR, "handler_lines": None, "decl_lines": None,
                                "about": None})
         for key in ("ir_version", "name", "first_step", "turn_order", "source"):
             if key in ir:
@@ -439,6 +439,12 @@ class _Checker(DeclarationChecks):
         for event, line in lines.items():
             self.typed(event, EVENTS, "/handler_lines", 0)
             self.typed(line, INT, f"/handler_lines/{event}", 0)
+        lines = ir.get("decl_lines", {})
+        if not isinstance(lines, dict):
+            raise _Bad("/decl_lines", "expected an object")
+        for key, line in lines.items():
+            self.typed(key, ("trigger_order", "estimate", "side"), "/decl_lines", 0)
+            self.typed(line, INT, f"/decl_lines/{key}", 0)
         for i, e in enumerate(self.array(ir.get("scores", []), "/scores")):
             self.expr(e, f"/scores/{i}", 0)
         for i, imp in enumerate(self.array(ir.get("imports", []), "/imports")):

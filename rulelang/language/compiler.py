@@ -124,10 +124,14 @@ class Compiler:
         order = of(n.OrderDecl)
         if order:
             ir["trigger_order"] = self.expr(order[0].chooser)
+        decl_lines = {"trigger_order": self.line(order[0])} if order else {}
         for kind, key in ((n.EstimateDecl, "estimate"), (n.SideDecl, "side")):
             found = of(kind)
             if found:
                 ir[key] = self.expr(found[0].value)
+                decl_lines[key] = self.line(found[0])
+        if decl_lines:                       # (a rule error there names its line; not in the fingerprint)
+            ir["decl_lines"] = decl_lines
         about = self.about(of(n.AboutDecl))
         if about:
             ir["about"] = about

@@ -254,6 +254,8 @@ def render_value(value: dict) -> str:
         return f"{name}: " + ", ".join(
             f"({printable(x['key_text'])}) {_show(x['text'] if isinstance(x.get('text'), str) else x['value'])}"
             for x in value["per_key"] if x["value"] is not None)
+    if value.get("error"):                     # a `show` that failed: said in its place, the game goes on
+        return f"{name}: ? ({printable(value['error'])})"
     shown = value["text"] if isinstance(value.get("text"), str) else value["value"]
     if isinstance(shown, list) and sum(len(str(x)) for x in shown) > 70:   # a long list: one item a line
         return f"{name}:" + "".join(f"\n    {_show(x)}" for x in shown)

@@ -156,7 +156,7 @@ class Lowerer:
             self.gen_block_fn(f"ck_body{i}", c["body"], c.get("line"))
         for key in ("trigger_order", "estimate", "side"):
             if key in ir:
-                fn = Fn(self.sh, f"def {key}(m):", None)
+                fn = Fn(self.sh, f"def {key}(m):", ir.get("decl_lines", {}).get(key))
                 fn.emit("return " + self.exprs.ex(ir[key], Ctx(fn, fallback=False)).src)
                 self.sh.add_fn(fn)
         for i, x in enumerate(ir.get("scores", [])):

@@ -1,0 +1,78 @@
+"""A rule that fails only in what is shown or estimated (a `show`, the `estimate`): the game goes on and
+the error names its line; `lint --deep` finds a failing `show`; `simulate` fails when a game did."""
+from __future__ import annotations
+
+import io
+import sys
+
+import rulelang
+from rulelang.cli import main
+
+CHIPS = """game "S" {
+  players 2
+  kind Chip { v: int  label text(v) }
+  zone deck: pile, public
+  zone gone: pile, public
+  setup { create Chip(v: 1) in deck }
+  show "Top chip" = text(top(deck).v)
+  show "Gone" = size(gone)
+  estimate top(gone).v
+  turn { step s {
+    action take require size(deck) > 0 { move top(deck) to gone  end turn }
+    action wait { end turn }
+    action stop { finish draw }
+  } }
+  turn limit 6 { finish draw }
+}
+"""
+
+
+def write(tmp_path) -> str:
+    path = tmp_path / "chips.rules"
+    path.write_text(CHIPS, encoding="utf-8")
+    return str(path)
+
+
+def test_a_failing_show_is_said_in_its_place_and_the_rest_of_the_view_stands(tmp_path):
+    m = rulelang.load(write(tmp_path)).new_match(2, seed=1)
+    assert m.view(0)["values"][0] == {"name": "Top chip", "value": "1", "label": True}
+    m.apply("take")
+    top, gone = m.view(1)["values"]
+    assert top["value"] is None and "chips.rules:7: rule error" in top["error"]
+    assert "computing `show Top chip`" in top["error"]
+    assert gone == {"name": "Gone", "value": 1, "label": True}
+    assert m.shown(1) == [top, gone]
+    m.apply("stop")                                # the match goes on to its end
+    assert m.is_over
+
+
+def test_the_terminal_goes_on_past_a_failing_show(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("take\nstop\n"))
+    code = main(["play", write(tmp_path), "--seed", "1"])
+    out = " ".join(capsys.readouterr().out.split())       # (long lines wrapped)
+    assert code == 0
+    assert "Top chip: ? (" in out and "chips.rules:7: rule error" in out
+    assert "P2 plays: stop" in out and "draw" in out
+
+
+def test_the_deep_lint_reports_a_failing_show_at_its_line(tmp_path):
+    found = rulelang.deep_lint(write(tmp_path), games=20, seed=0)
+    errors = [d for d in found if d.code == "E414"]
+    assert len(errors) == 1 and errors[0].span.line == 7
+    assert "computing `show Top chip`" in errors[0].message
+
+
+def test_a_failing_estimate_names_its_line_and_simulate_exits_1(tmp_path, capsys):
+    path = write(tmp_path)
+    m = rulelang.load(path).new_match(2, seed=1)
+    try:
+        m.estimate(0)
+    except rulelang.RuleRuntimeError as err:
+        assert "chips.rules:9: rule error" in str(err) and "computing the estimate" in str(err)
+    else:
+        raise AssertionError("the estimate of an empty zone did not fail")
+    code = main(["simulate", path, "--games", "2", "--bot", "ismcts:5"])
+    out = capsys.readouterr().out
+    assert code == 1 and "errors: 2" in out and "chips.rules:9:" in out
+    code = main(["simulate", path, "--games", "2", "--bot", "random"])
+    assert code == 0 and "errors: 0" in capsys.readouterr().out
