@@ -132,15 +132,18 @@ def test_the_command_line_writes_stand_ins_under_an_8_bit_locale(tmp_path):
 def test_play_a_save_goes_on_where_it_stopped(tmp_path, capsys, monkeypatch):
     save = tmp_path / "match.json"
     code, out, _ = cli(capsys, monkeypatch, ["play", VALGARD, "--seed", "4", "--bot", "2=random"],
-                       f"1\n1\nsave {save}\nquit\n")
+                       f"1\n1\nlog\nsave {save}\nquit\n")
     assert code == 0 and f"saved {save}" in out
+    before = out.split("P1> log\n")[1].split("P1> save")[0]
     moves = json.loads(save.read_text(encoding="utf-8"))["log"]
     code, out, err = cli(capsys, monkeypatch, ["play", save, "--rules", VALGARD, "--bot", "2=random"], "log\nquit\n")
     assert code == 0 and err == ""
     assert out.startswith("Valgarð: 2 players, seed 4\n  P1 human, P2 random bot\n")
     assert f"resumed after {len(moves)} moves" in out
     listed = out.split("P1> log\n")[1].split("P1> quit")[0]
-    assert listed.splitlines() == [f"  {n}. {text}" for n, text in enumerate(moves, 1)]
+    assert listed == before                                # who made each move, and what it wrote, as it was
+    assert [line.split(". ", 1)[1] for line in listed.splitlines() if not line.startswith("       >")] == [
+        f"{'P1' if n % 2 else 'P2'}: {text}" for n, text in enumerate(moves, 1)]
     copy = tmp_path / "valgard.rules"                      # the rule file beside the save is found
     copy.write_text(Path(VALGARD).read_text(encoding="utf-8"), encoding="utf-8")
     code, out, err = cli(capsys, monkeypatch, ["play", save, "--bot", "2=random"], "quit\n")

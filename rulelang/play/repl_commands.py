@@ -249,8 +249,8 @@ class Commands:
             return False
         try:
             data = read_save(path, self.game, self.match.players)
-            seats: dict[int, tuple] = {}     # (for `log`: who made each move; what it said is not kept)
-            match = rebuild(data, self.game, lambda n, seat, _text: seats.__setitem__(n - 1, (seat, 0, 0)))
+            seats: dict[int, tuple] = {}     # (for `log`: who made each move, and what it wrote)
+            match = rebuild(data, self.game, moves=seats)
         except StateError as error:
             self.error(f"cannot load {printable(path)}: {printable(error)}")
             return False

@@ -125,12 +125,13 @@ def check_game(data: dict, game) -> None:
                          f"rule file: fingerprint {_short(data['fingerprint'])}, these rules {fingerprint(game)})")
 
 
-def rebuild(data: dict, game, on_action=None):
+def rebuild(data: dict, game, on_action=None, moves: dict | None = None):
     """The saved match, replayed action by action from a new match on `game`.
 
-    `on_action(n, seat, text)` is told each action as it is played. StateError (the match as it
-    was is untouched) if the rules differ, an action is not legal, or the position reached is not
-    the saved one.
+    `on_action(n, seat, text)` is told each action as it is played; `moves`, if given, is filled
+    with what the terminal's `log` tells of each: log index -> (the seat that acted, the first and
+    end index of the messages it wrote). StateError (the match as it was is untouched) if the rules
+    differ, an action is not legal, or the position reached is not the saved one.
     """
     check_game(data, game)
     try:
@@ -139,16 +140,19 @@ def rebuild(data: dict, game, on_action=None):
         raise StateError(str(error)) from None
     for n, text in enumerate(data["log"], 1):
         seat = match.current_player
+        told = len(match.messages) if moves is not None else 0
         try:
             match.apply(text)
         except IllegalAction:
             raise StateError(f"action {n}, `{_short(text)}`, is not legal at that point") from None
         except RuleRuntimeError as error:
             raise StateError(f"action {n}, `{_short(text)}`, fails: {error}") from None
+        out_of_turn = interrupt_seat(text)                # `P3: reveal`: P3 acted, not the actor
+        if out_of_turn is not None:
+            seat, text = out_of_turn, text.partition(": ")[2]
+        if moves is not None:
+            moves[n - 1] = (seat, told, len(match.messages))
         if on_action is not None:
-            out_of_turn = interrupt_seat(text)            # `P3: reveal`: P3 acted, not the actor
-            if out_of_turn is not None:
-                seat, text = out_of_turn, text.partition(": ")[2]
             on_action(n, seat, text)
     _answers_given(data, match, on_action)
     if "state" in data and match.state() != data["state"]:
