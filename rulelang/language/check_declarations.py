@@ -247,8 +247,31 @@ class DeclarationChecks:
             if f.default is not None:
                 self.expect(f.default, t, f"the default of `{f.name}`")
         if d.label is not None:
+            itself = next((x for x in walk(d.label) if isinstance(x, n.Name) and x.name == "self"), None)
+            if itself is not None and "self" not in names:
+                self.error("E101", "a label has no `self`: it is made once, when the component is created, from "
+                           "its fields by name (`label \"d\" + text(slot)`)", itself.span)
+                return
             with self.scope(dict(names)):
                 self.expr(d.label)
+                self.label_reads(d.label, set(names))
+
+    def label_reads(self, label, fields: set) -> None:
+        """A label is made once, when the component is created: one that reads a variable, a zone or
+        a def (which may read them) shows what they held then, for ever (W240)."""
+        for x in walk(label):
+            kind = self.out.refs.get(id(x), ("",))[0]           # (what the name or call was found to be)
+            bad = None
+            if isinstance(x, n.Name) and x.name not in fields and self.lookup_local(x.name) is None:
+                if kind in ("var", "zone", "def"):
+                    bad = x.name
+            elif isinstance(x, n.Call) and kind == "def":
+                bad = x.name
+            if bad is not None:
+                self.warn("W240", f"a label is made once, when the component is created: `{bad}` is read then "
+                          f"and never again (show what changes with a `show`, or a `var … per KIND` beside it)",
+                          x.span)
+                return
 
     def check_modifiers(self, mods, allowed, what: str) -> None:
         for m in mods:
