@@ -578,3 +578,20 @@ def test_a_window_asks_only_the_players_it_is_opened_to():
         asked.append(m.question["chooser"])
         m.apply("pass")
     assert asked == [1, 2, 0]                         # everyone, from P2, each once
+
+
+def test_a_loop_whose_every_turn_makes_progress_is_progress_for_w204():
+    dice = """game "R" {
+  players 2
+  kind Die { slot: int  label "d" + text(slot) }
+  var face: int = 0 per Die, public
+  zone tray: set, public
+  setup { create Die(slot: 1) in tray }
+  turn { step s {
+    action throw { for d in tray { FOR_BODY }  end turn }
+    action stop require any(face[d] == 6 for d in tray) { finish win for me }
+  } }
+}
+"""
+    assert not [x for x in lint(dice.replace("FOR_BODY", "face[d] = roll(6)")) if x.startswith("W204")]
+    assert [x for x in lint(dice.replace("FOR_BODY", "log text(d)")) if x.startswith("W204")]

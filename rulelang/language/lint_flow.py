@@ -80,7 +80,10 @@ class FlowLints:
             then, other = self.exits(s.then, quiet, dead), self.exits(s.other, quiet, dead)
             return then if t is True else other if t is False else then | other
         if isinstance(s, n.For):
-            return frozenset({FALL}) | self.exits(s.body, quiet, dead)
+            body = self.exits(s.body, quiet, dead)
+            if quiet and not body:        # every turn of it makes progress: taken to turn at least once
+                return body               # (`for d in dice { face[d] = roll(6) }` is a throw, not nothing)
+            return frozenset({FALL}) | body
         if isinstance(s, n.While):
             t = self.consts.truth(s.test)
             body = self.exits(s.body, quiet, dead)
