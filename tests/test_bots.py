@@ -71,12 +71,19 @@ def test_a_cpu_time_budget_per_move():
         assert action in match.legal_actions()
 
 
-@pytest.mark.parametrize("kind", ["smart", "mcts:", "mcts:0", "mcts:-5", "mcts:x", "mcts:1.5",
-                                  "random:3", "MCTS", "mcts:２", "ismcts:0s", "ismcts:s", "ismcts:.s",
-                                  "ismcts:1.2.3s", "ismcts:-1s", "ismcts:3601s", "random:1s", "ismcts:1e3s",
+@pytest.mark.parametrize("kind", ["smart", "mcts:", "mcts:-5", "mcts:x", "mcts:1.5",
+                                  "random:3", "MCTS", "mcts:２", "ismcts:s", "ismcts:.s",
+                                  "ismcts:1.2.3s", "ismcts:-1s", "random:1s", "ismcts:1e3s",
                                   "ismcts:１s"])
 def test_unknown_or_invalid_kinds_name_the_kinds(kind):
     with pytest.raises(ValueError, match=r"unknown bot kind .*random, greedy, mcts"):
+        make_bot(kind, 1)
+
+
+@pytest.mark.parametrize("kind, says", [("mcts:0", "1 to 9,999,999 iterations"), ("ismcts:10000000", "1 to 9,999,999"),
+                                        ("ismcts:0s", "more than 0 and at most 3600 s"), ("ismcts:3601s", "at most 3600 s")])
+def test_a_budget_out_of_range_says_the_range(kind, says):
+    with pytest.raises(ValueError, match=says):
         make_bot(kind, 1)
 
 

@@ -225,7 +225,9 @@ class DeclarationChecks:
                                part.span)
             kv = tuple(getattr(p, "value", getattr(p, "name", None)) for p in parts)
             if kv in keys:
-                self.error("E102", f"table `{d.name}` has the key {kv!r} twice", key.span)
+                shown = ", ".join(_shown(v) for v in kv)
+                self.error("E102", f"table `{d.name}` has the key {shown if len(kv) == 1 else '[' + shown + ']'} twice",
+                           key.span)
             keys[kv] = True
             vt = self.expr(value)
             if value_type is None or value_type == "none":

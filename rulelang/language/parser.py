@@ -154,6 +154,11 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     where = _Where(source)
     if isinstance(err, UnexpectedCharacters):
         ch = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"
+        rest = source[err.pos_in_stream + 1:].split("\n", 1)[0]
+        if ch == '"' and '"' not in rest:
+            return Diagnostic("E002", "this string is not closed: a `\"` is missing before the end of the line "
+                              "(a long text is several strings side by side, one a line)",
+                              _make_span(file, where, err.line, err.column, err.line, err.column + 1))
         return Diagnostic("E002", f"unexpected character `{ch}`",
                           _make_span(file, where, err.line, err.column, err.line, err.column + 1))
     tok = err.token
@@ -165,7 +170,10 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
                 and after in ("=", ":", "[", ".", "+", "-"))
     hint = f" (`{text}` is a reserved word and cannot be used as a name here)" if reserved else ""
     line_before = source[:tok.start_pos].rsplit("\n", 1)[-1] if tok.start_pos is not None else ""
-    if text == "=" and _expects(parser, err.expected, "=="):
+    if text in ("{", "[") and not source[:tok.start_pos or 0].strip():
+        hint = (" (this looks like JSON: lint reads rule files; a compiled game is checked as it loads, "
+                "`rulelang play FILE.json`)")
+    elif text == "=" and _expects(parser, err.expected, "=="):
         hint = " (to compare, write `==`)"
     elif text == "+" and re.search(r"\bfinish\b", line_before) and not re.search(r"\bfinish\b[^\n]*\"", line_before):
         hint = " (a `finish` reason must start with a string: `\"\" + text(me) + \" wins\"`)"
@@ -250,7 +258,11 @@ INCLUDE_DEPTH_LIMIT = 8          # files included from included files
 INCLUDE_FILES_LIMIT = 200        # files in one game
 
 
+BOM = "\ufeff"
+
+
 def _parse_one(source: str, file: str, start: str):
+    source = source.removeprefix(BOM)
     if len(source) > SOURCE_LIMIT:
         raise RuleError([Diagnostic("E003", f"the rule file has {len(source):,} characters, more than the limit of "
                                             f"{SOURCE_LIMIT:,}", Span(file, 1, 1))], {file: source})
@@ -308,6 +320,7 @@ def parse(source: str, file: str = "<rules>") -> n.Game:
     """Parse a whole rule file, with the files it includes; raises RuleError with a syntax
     diagnostic, or with the nesting diagnostics of a file too large or too deeply nested to be
     read safely. Included files are found beside the rule file (never outside its folder)."""
+    source = source.removeprefix(BOM)       # (an editor's byte-order mark: not a character of the rules)
     game = _parse_one(source, file, "start")
     if not any(isinstance(d, tuple) for d in game.decls):
         return game

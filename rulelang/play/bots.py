@@ -402,6 +402,10 @@ def parse_kind(kind: str) -> tuple[str, int | None, float | None]:
             return name, None, float(number)
     elif budget.isdigit() and budget.isascii() and len(budget) <= 7 and 1 <= int(budget) <= ITERATIONS_LIMIT:
         return name, int(budget), None
+    if budget.isascii() and budget.isdigit() and len(budget) <= 12:       # a count out of range
+        raise ValueError(f"{kind!r}: a search makes 1 to {ITERATIONS_LIMIT:,} iterations a move")
+    if budget.endswith("s") and budget[:-1].isascii() and budget[:-1].replace(".", "", 1).isdigit():
+        raise ValueError(f"{kind!r}: a search's time is more than 0 and at most {SECONDS_LIMIT:g} s a move")
     raise ValueError(f"unknown bot kind {kind!r}; choose one of: {KIND_HELP}")
 
 

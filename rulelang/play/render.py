@@ -21,6 +21,14 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
+# the English nouns of a table game whose plural no rule above makes
+IRREGULAR = {"die": "dice", "man": "men", "woman": "women", "mouse": "mice", "child": "children",
+             "person": "people", "foot": "feet", "tooth": "teeth", "goose": "geese", "ox": "oxen",
+             "leaf": "leaves", "wolf": "wolves", "elf": "elves", "dwarf": "dwarves", "thief": "thieves",
+             "knife": "knives", "life": "lives", "half": "halves", "sheep": "sheep", "fish": "fish",
+             "deer": "deer", "hero": "heroes", "potato": "potatoes", "tomato": "tomatoes"}
+
+
 def kind_noun(kind: str | None) -> tuple[str, str]:
     """A component kind's name as a noun, singular and plural: `Warrior` → warrior, warriors;
     `PlayerCard` → player card, player cards. Without a kind: card, cards."""
@@ -30,7 +38,9 @@ def kind_noun(kind: str | None) -> tuple[str, str]:
     if not words:
         return "card", "cards"
     last = words[-1]
-    if re.search(r"(s|x|z|ch|sh)$", last):
+    if last in IRREGULAR:
+        many = IRREGULAR[last]
+    elif re.search(r"(s|x|z|ch|sh)$", last):
         many = last + "es"
     elif re.search(r"[^aeiou]y$", last):
         many = last[:-1] + "ies"

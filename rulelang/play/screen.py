@@ -19,14 +19,14 @@ from rulelang import without_internal  # noqa: F401  (the screen's view: without
 
 
 def words(value) -> str:
-    """A value as people read it: yes/no, `-` for nothing, a list as its items joined by commas."""
+    """A value as people read it: yes/no, `-` for nothing, a list as its items joined by commas (`empty`)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
         return "-"
     if isinstance(value, (list, tuple)):
         if not value:
-            return "none"
+            return "empty"
         return ", ".join("(" + words(x) + ")" if isinstance(x, (list, tuple)) else words(x) for x in value)
     return printable(value)
 
