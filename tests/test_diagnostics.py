@@ -434,3 +434,26 @@ def test_compile_of_a_broken_file_reports_on_stderr_with_a_caret(tmp_path, capsy
         "    " + " " * (column - 1) + "^^^^^",
     ]
     assert not (tmp_path / "out.json").exists()
+
+
+# -- a byte-order mark, an unclosed string, JSON given to lint, a key twice --------------
+
+def test_a_byte_order_mark_is_not_part_of_the_rules(tmp_path):
+    path = write(tmp_path, "\ufeff" + SOURCE)
+    diagnostics, _ = rulelang.lint([path])
+    assert [d for d in diagnostics if d.severity == "error"] == []
+    assert rulelang.load(path).fingerprint == rulelang.load(str(REGICIDE)).fingerprint
+
+
+def test_an_unclosed_string_and_a_json_file_and_a_key_twice_are_said_plainly(tmp_path):
+    broken = SOURCE.replace('about action next_turn "This player takes the next turn."',
+                            'about action next_turn "This player takes the next turn.')
+    diagnostics, _ = rulelang.lint([write(tmp_path, broken)])
+    start = broken.index('"This player takes the next turn.')
+    assert [(d.code, d.span.line, d.span.column) for d in diagnostics] == [("E002", *position(broken, start))]
+    assert "this string is not closed" in diagnostics[0].message
+    diagnostics, _ = rulelang.lint([write(tmp_path, '{"name": "x"}', "game.json")])
+    assert diagnostics[0].code == "E001" and "this looks like JSON" in diagnostics[0].message
+    twice = SOURCE.replace("table court_name { 11: \"Jack\",", "table court_name { 11: \"Jack\", 11: \"Knave\",")
+    diagnostics, _ = rulelang.lint([write(tmp_path, twice)])
+    assert [d.message for d in errors_of(diagnostics)] == ["table `court_name` has the key 11 twice"]
