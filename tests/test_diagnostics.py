@@ -457,3 +457,11 @@ def test_an_unclosed_string_and_a_json_file_and_a_key_twice_are_said_plainly(tmp
     twice = SOURCE.replace("table court_name { 11: \"Jack\",", "table court_name { 11: \"Jack\", 11: \"Knave\",")
     diagnostics, _ = rulelang.lint([write(tmp_path, twice)])
     assert [d.message for d in errors_of(diagnostics)] == ["table `court_name` has the key 11 twice"]
+
+
+def test_a_where_between_two_fors_says_where_it_goes(tmp_path):
+    broken = SOURCE.replace("def yielders = [p for p in players where yielded[p]]",
+                            "def yielders = [q for p in players where yielded[p] for q in [p]]")
+    diagnostics, _ = rulelang.lint([write(tmp_path, broken)])
+    assert [d.code for d in diagnostics] == ["E001"]
+    assert "`where` comes after the last `for`" in diagnostics[0].message
