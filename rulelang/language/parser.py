@@ -173,7 +173,7 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     if text in ("{", "[") and not source[:tok.start_pos or 0].strip():
         hint = (" (this looks like JSON: lint reads rule files; a compiled game is checked as it loads, "
                 "`rulelang play FILE.json`)")
-    elif text == "for" and re.search(r"\[[^\]]*\bfor\b[^\]]*\bwhere\b[^\]]*$", line_before):
+    elif text == "for" and re.search(r"\[.*\bfor\b.*\bwhere\b", line_before):
         hint = " (in a list made with `for`, `where` comes after the last `for`: `[x for a in A for x in B where …]`)"
     elif text == "=" and _expects(parser, err.expected, "=="):
         hint = " (to compare, write `==`)"
