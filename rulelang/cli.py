@@ -482,10 +482,11 @@ def _simulate(args) -> int:
     if args.json:
         shown = [{k: v for k, v in r.items() if k != "records"} for r in results]
         print(printable(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False)))
+    if results[-1].get("stopped"):             # a run cut short by its budget fails
+        return 1
     if stopped:
         return 130
-    # a run cut short by its budget, or a game that ended in a rule error (its seed under "errors"), fails
-    return 1 if results[-1].get("stopped") or any(r.get("errors") for r in results) else 0
+    return 1 if any(r.get("errors") for r in results) else 0   # a game ended in a rule error (its seed said)
 
 
 def _simulate_here(game, players, games, seed, bots, options, bar, cpu_limit=None) -> dict:

@@ -35,7 +35,7 @@ def checked(text: str, name: str = "x.rules"):
 def normal(ir):
     """The IR without what the position in the file decides (line numbers, the file's name)."""
     if isinstance(ir, dict):
-        return {k: normal(v) for k, v in ir.items() if k not in ("line", "source", "handler_lines")}
+        return {k: normal(v) for k, v in ir.items() if k not in ("line", "source", "handler_lines", "decl_lines")}
     if isinstance(ir, list):
         return [normal(v) for v in ir]
     return ir

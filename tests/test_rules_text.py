@@ -94,7 +94,7 @@ def test_a_list_reads_as_words():
         '  turn { step s { action a { finish draw } } } }', "w.rules"))
     values = {v["name"]: v["value"] for v in game.new_match(1).view(0)["values"]}
     assert values["joined"] == "a b c" and values["plain"] == "1 2"         # (a typed list: spaces, as before)
-    assert words(["?", "11", None, True]) == "?, 11, -, yes" and words([]) == "none"
+    assert words(["?", "11", None, True]) == "?, 11, -, yes" and words([]) == "empty"
     out = io.StringIO()
     run_repl(game, 1, 1, {}, {}, io.StringIO("quit\n"), out, None)
     assert "  xs: ?, 11\n" in out.getvalue() and "['" not in out.getvalue()

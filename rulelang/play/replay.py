@@ -140,7 +140,7 @@ def rebuild(data: dict, game, on_action=None, moves: dict | None = None):
         raise StateError(str(error)) from None
     for n, text in enumerate(data["log"], 1):
         seat = match.current_player
-        told = len(match.messages) if moves is not None else 0
+        told = _messages(match) if moves is not None else 0
         try:
             match.apply(text)
         except IllegalAction:
@@ -151,13 +151,19 @@ def rebuild(data: dict, game, on_action=None, moves: dict | None = None):
         if out_of_turn is not None:
             seat, text = out_of_turn, text.partition(": ")[2]
         if moves is not None:
-            moves[n - 1] = (seat, told, len(match.messages))
+            moves[n - 1] = (seat, told, _messages(match))
         if on_action is not None:
             on_action(n, seat, text)
     _answers_given(data, match, on_action)
     if "state" in data and match.state() != data["state"]:
         raise StateError("the replayed position differs from the saved one")
     return match
+
+
+def _messages(match) -> int:
+    """How many messages the match has written (0 for a match of another make that keeps none)."""
+    message_log = getattr(match, "message_log", None)
+    return len(message_log()) if message_log is not None else 0
 
 
 def _answers_given(data: dict, match, on_action) -> None:
