@@ -265,3 +265,16 @@ def test_the_header_counts_rounds_only_where_the_rules_do(extra, shown):
     headers = [line for line in out.getvalue().splitlines() if line.startswith("== Outs")]
     assert headers and all(("· round " in line) == shown for line in headers)
     assert "turn order:" in out.getvalue()          # (who is out is still shown)
+
+
+def test_a_spectator_is_not_told_a_card_some_seats_cannot_see_asks():
+    from rulelang.web.present import spectator_payload
+    source = ECHOES.replace("zone hand: set per player, public", "zone hand: set per player, owner").replace(
+        'create Spell(card: "Mirror") in hand[0]', 'create Spell(card: "Flare") in hand[0]')
+    m = rulelang.Game(rulelang.compile_source(source, "echoes.rules")).new_match(seed=1)
+    m.apply("play Flare")
+    assert m.view(0)["choice"]["asker"]["label"] == "Flare" and "asker" not in m.view(1)["choice"]
+    assert "asker" not in spectator_payload(m)["view"]["choice"]
+    m = rulelang.Game(rulelang.compile_source(ECHOES, "echoes.rules")).new_match(seed=1)
+    m.apply("play Mirror")                  # a card on the table asks: everyone may know it
+    assert spectator_payload(m)["view"]["choice"]["asker"]["label"] == "Flare"

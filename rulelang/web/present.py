@@ -213,6 +213,8 @@ def spectator_payload(match) -> dict:
     if "choice" in view:
         choice = view["choice"]
         choice["options"] = None
+        if "asker" in choice and choice["asker"].get("source") not in public:
+            del choice["asker"]                # the card whose ability asks, seen by some seats only
         choice["running"] = [f if f.get("source") is None or f["source"] in public
                              else {**f, "effect": HIDDEN_ABILITY, "source": None} for f in choice["running"]]
     return {"seat": None, "view": view, "glyphs": cell_glyphs(match, None), "actions": [], "out_of_turn": [],
