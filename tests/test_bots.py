@@ -173,3 +173,30 @@ def test_the_default_search_budget_is_200_iterations_capped_at_half_a_cpu_second
     exact = make_bot("ismcts:200", 1)                   # a count is exact: reproducible from the seed
     assert exact.kind == "ismcts:200" and len(list(bots._budget(exact.iterations, exact.seconds, exact.cap))) == 200
     assert make_bot("mcts", 1).cap == 0.5 and make_bot("mcts:30", 1).cap is None
+
+
+GOLD = """
+game "Gold" {
+  players 2
+  kind Chip { gold: bool  label if gold then "gold" else "lead" }
+  zone deck: pile, hidden
+  zone out: pile, public
+  setup { create Chip(gold: true) in deck  repeat 9 { create Chip(gold: false) in deck }  shuffle deck }
+  turn { step s {
+    action draw { let c = top(deck)  move c to out  if c.gold { finish win for me "gold" }  end turn }
+    action wait { end turn }
+  } }
+  turn limit 20 { finish draw }
+}
+"""
+
+
+def test_greedy_looks_ahead_in_a_world_it_imagines_not_in_the_hidden_deck():
+    game = rulelang.Game(rulelang.compile_source(GOLD, "gold.rules"))
+    matches = [game.new_match(2, seed=s) for s in range(40)]
+    gold_on_top = [m for m in matches if m.labels[m.state()["zones"]["deck"][-1]] == "gold"]
+    lead_on_top = [m for m in matches if m.labels[m.state()["zones"]["deck"][-1]] == "lead"]
+    assert gold_on_top and lead_on_top and gold_on_top[0].view(0) == lead_on_top[0].view(0)
+    for bot_seed in range(20):           # the same view and bot seed: the same choice, whatever lies on top
+        choices = {str(make_bot("greedy", bot_seed).choose(m)) for m in (gold_on_top[0], lead_on_top[0])}
+        assert len(choices) == 1

@@ -38,25 +38,26 @@ class RandomBot:
 
 class GreedyBot(RandomBot):
     """Looks one action ahead: takes a win now if there is one, avoids an immediate
-    loss if it can, and otherwise plays at random."""
+    loss if it can, and otherwise plays at random. It looks ahead in one world its seat imagines
+    (`match.determinized`: hidden cards dealt anew, fresh luck, the others' secret answers drawn
+    again), never in the real match, which holds what it may not see: the next card of a hidden
+    deck, the next roll."""
 
     kind = "greedy"
 
     def choose(self, match):
         seat = match.current_player
-        look = None
-        if match.simultaneous is not None:      # the others' answers are secret: looked ahead in an
-            sample, seed = match.sampler(seat), self.rng.getrandbits(64)     # imagined copy, one for all
-            look = lambda: sample(seed)         # noqa: E731
+        sample, seed = match.sampler(seat), self.rng.getrandbits(64)     # one imagined world for all actions
+        look = lambda: sample(seed)             # noqa: E731
         ranked: dict[int, list] = {}
         for action in match.legal_actions():
             ranked.setdefault(self._rank(match, action, seat, look), []).append(action)
         return self.rng.choice(ranked[max(ranked)])
 
     @staticmethod
-    def _rank(match, action, seat: int, look=None) -> int:
+    def _rank(match, action, seat: int, look) -> int:
         """2 for a win, 1 for a game that goes on (or a draw), 0 for a loss."""
-        after = match.clone() if look is None else look()
+        after = look()
         after.apply(action)
         if not after.is_over:
             return 1
