@@ -78,3 +78,35 @@ def test_each_applys_chance_events_replay_a_game_on_another_seed():
             again.apply(text)
             assert again.chance_events == drawn, (name, text)
         assert [again.view(p) for p in range(players)] == [m.view(p) for p in range(players)], name
+
+
+SECRET = """
+game "Secret" {
+  players 2
+  kind Chip { v: int  label text(v) }
+  zone hand: set per player, owner
+  zone box: pile, hidden
+  setup { for v in 1..4 { create Chip(v: v) in hand[0] }  create Chip(v: 9) in hand[1] }
+  turn { step s {
+    action hide { choose c in hand[me] prompt "hide which" { move c to box  log "you hid " + text(c) to me }  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_copy_keeps_nothing_its_seat_may_not_know_of_the_past():
+    import rulelang
+    m = rulelang.Game(rulelang.compile_source(SECRET, "secret.rules")).new_match(2, seed=3)
+    m.apply("hide")
+    m.apply("3")
+    assert m.log == ["hide", "3"] and m.messages_for(0)[-1] == "you hid 3" and m.chance_events == []
+    copy = m.determinized(1, 5)
+    assert copy.log == ["hide", "(a secret choice)"] and copy.log == m.log_for(1)
+    assert all("you hid" not in x["text"] for x in copy.message_log())
+    assert copy.seed is None and copy.chance_events == []
+    own = m.determinized(0, 5)              # P1's own copy keeps what P1 knows
+    assert own.log == ["hide", "3"] and own.messages_for(0)[-1] == "you hid 3"
+    from positions import GAME as REGICIDE
+    dealt = REGICIDE.new_match(2, seed=999)
+    assert dealt.chance_events and dealt.determinized(0, 1).chance_events == []   # (the set-up's shuffles)

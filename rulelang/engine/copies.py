@@ -103,6 +103,11 @@ class MatchCopies(MatchParts):
             m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None
             m.tape, m.ckpt = (), None             # chance given ahead of time is the future too
             m.seed = None                         # (the seed would tell the deal: replay the setup)
+            m.drawn, m.drawn_from = (), 0         # (so would the shuffles the last action drew)
+            if m.messages:                        # what was said to the others alone
+                m.messages = [x for x in m.messages if isinstance(x, str) or player in x["to"]]
+            if m.private:                         # answers the seat could not see: as it reads them
+                m.log = m.log_for(player)
             if m.simul is not None:               # the others' secret answers: drawn again
                 m._simul_hide(m, player, rng)
             if pending is not None:
@@ -111,6 +116,7 @@ class MatchCopies(MatchParts):
                 # There, a *cut* deals the unseen components as this copy has them and gives a
                 # fresh generator: every later choice and draw meets the imagined world only.
                 base = pending["base"].clone()
+                base.seed = None
                 base.cuts = tuple(base.cuts) + (Cut(len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
                 m.pending = dict(pending, base=base)
             elif m.simul is None and m.result is None:
