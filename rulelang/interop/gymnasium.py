@@ -62,6 +62,7 @@ class SingleAgentEnv(gymnasium.Env):
         super().reset(seed=seed)
         match_seed = seed if seed is not None else int(self.np_random.integers(0, 2 ** 31 - 1))
         self.seed_used = match_seed
+        self.seed_given = seed is not None      # (a drawn seed deals every hidden card: not told in info)
         self.match = self.interface.new_match(match_seed)
         self.bots = {p: make_bot(kind, bot_seed(match_seed, p)) for p, kind in self.kinds.items()}
         self.steps = 0
@@ -80,7 +81,9 @@ class SingleAgentEnv(gymnasium.Env):
                 "action_mask": self.interface.actions.mask(self._legal)}
 
     def _info(self, **extra):
-        info = {"legal_texts": [str(a) for _, a in self._legal], "seed": self.seed_used, **extra}
+        info = {"legal_texts": [str(a) for _, a in self._legal], **extra}
+        if self.seed_given:                     # (the learner's own seed: it knows it)
+            info["seed"] = self.seed_used
         if self.match.is_over:
             info["outcome"] = self.match.outcome
         return info

@@ -61,3 +61,11 @@ def test_an_illegal_action_loses_or_raises():
     with pytest.raises(ValueError):
         strict.step(illegal)
     assert strict.action_masks().dtype == bool and strict.action_masks().sum() == len(strict._legal)
+
+
+def test_a_drawn_seed_is_not_told_to_the_learner():
+    env = SingleAgentEnv(game("regicide"), players=2)
+    _, info = env.reset(seed=5)
+    assert info["seed"] == 5
+    _, info = env.reset()                      # drawn: it would deal the other hand and the tavern
+    assert "seed" not in info
