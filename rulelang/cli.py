@@ -407,7 +407,8 @@ def _resume(args) -> int:
     players = data["players"]
     bots = _seat_bots(args.bot, players) if args.bot else saved_bots(data)     # (--bot: the seats anew)
     return run_repl(game, players, data["seed"], data["options"], bots,
-                    sys.stdin, sys.stdout, args.rules, match=match, delay=args.delay, moves=moves)
+                    sys.stdin, sys.stdout, args.rules, match=match, delay=args.delay, moves=moves,
+                    seed_secret=data.get("seed_secret") is True)
 
 
 def _budget(text: str) -> float:

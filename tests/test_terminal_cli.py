@@ -236,3 +236,16 @@ def test_what_a_player_typed_is_quoted_back_short(regicide):
     line = next(x for x in out.splitlines() if "is not a legal action" in x)
     assert len(line) < 160 and "xxx..." in line
     assert "there is no action -1; choose 1-" in out
+
+
+def test_a_drawn_seed_stays_off_the_screen_when_the_game_resumes(tmp_path, capsys, monkeypatch):
+    save = tmp_path / "match.json"
+    code, out, _ = cli(capsys, monkeypatch, ["play", REGICIDE, "--players", "2"], f"save {save}\nquit\n")
+    assert code == 0 and out.startswith("Regicide: 2 players, the seed is shown when the game ends\n")
+    data = json.loads(save.read_text(encoding="utf-8"))
+    assert data["seed_secret"] is True
+    code, out, _ = cli(capsys, monkeypatch, ["play", save, "--rules", REGICIDE], "quit\n")
+    assert code == 0 and out.startswith("Regicide: 2 players, the seed is shown when the game ends\n")
+    assert str(data["seed"]) not in out.split("\n", 1)[0]
+    code, out, _ = cli(capsys, monkeypatch, ["play", REGICIDE, "--players", "2", "--seed", "8"], f"save {save}\nquit\n")
+    assert "seed_secret" not in json.loads(save.read_text(encoding="utf-8"))      # a chosen seed: shown

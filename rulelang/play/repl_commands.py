@@ -218,7 +218,8 @@ class Commands:
         return False
 
     def write_save(self, path: str) -> bool:
-        data = save_data(self.game, self.match, self.seed, self.options, getattr(self, "bot_kinds", None))
+        data = save_data(self.game, self.match, self.seed, self.options, getattr(self, "bot_kinds", None),
+                         self.seed_secret)
         if "\0" in path:
             self.error(f"cannot save {printable(path)}: a file name cannot hold a NUL byte")
             return False
@@ -255,6 +256,7 @@ class Commands:
             self.error(f"cannot load {printable(path)}: {printable(error)}")
             return False
         self.seed = data["seed"]
+        self.seed_secret = data.get("seed_secret") is True and not self.watching
         self.options = data["options"]
         self.log_meta, self.asked = seats, {}
         self.undo_stack, self.crossed, self.decided_by = [], [], []

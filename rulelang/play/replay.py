@@ -29,15 +29,19 @@ def fingerprint(game) -> str:
     return getattr(game, "fingerprint", "") or ""
 
 
-def save_data(game, match, seed: int, options: dict, bots: dict | None = None) -> dict:
+def save_data(game, match, seed: int, options: dict, bots: dict | None = None, seed_secret: bool = False) -> dict:
     """A match as a save file: enough to replay it on the same rules, and its state to check; and
-    which seats bots played (`{"2": "random"}`, seats from 1), for `rulelang play SAVE` to seat them again."""
+    which seats bots played (`{"2": "random"}`, seats from 1), for `rulelang play SAVE` to seat them again;
+    `"seed_secret": true` when the seed was drawn, not chosen: the game resumed keeps it off the
+    screen until it ends, as it began (the seed deals every hidden card)."""
     state = match.state()
     data = {"rulelang_save": SAVE_VERSION, "fingerprint": fingerprint(game), "name": game.name,
             "players": match.players, "seed": seed, "options": dict(options), "log": list(match.log),
             "state": state}
     if bots:
         data["bots"] = {str(seat + 1): kind for seat, kind in sorted(bots.items())}
+    if seed_secret:
+        data["seed_secret"] = True
     return data
 
 
