@@ -343,6 +343,7 @@ class Server:
             raise ValueError(f"give one seat (human or a bot) for each of the {players} players")
         seats = [_seat_kind(s) for s in seats]
         seed = spec.get("seed")
+        drawn = seed is None                    # (a drawn seed is told to nobody: it deals every hidden card)
         if seed is None:
             seed = secrets.randbelow(2 ** 31)
         if type(seed) is not int or not 0 <= seed < 2 ** 63:
@@ -358,7 +359,7 @@ class Server:
         served.bots = {p: make_bot(k, bot_seed(seed, p)) for p, k in enumerate(seats) if k != HUMAN}
         self.matches[mid] = served
         self._wake_bots(served)
-        return {"id": mid, "game": printable(game.name), "seed": seed,
+        return {"id": mid, "game": printable(game.name), **({} if drawn else {"seed": seed}),
                 "links": [{"seat": present.seat_name(p), "path": f"/play/{mid}/{t}"} for t, p in tokens.items()],
                 "bots": [{"seat": present.seat_name(p), "kind": k} for p, k in enumerate(seats) if k != HUMAN],
                 "spectator": {"path": f"/play/{mid}/{watch}"}}

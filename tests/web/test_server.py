@@ -368,3 +368,10 @@ def test_an_action_refused_by_the_rules_says_why(serve):
         assert server.server.matches[body["id"]].match.log == []
         await seat.ws.close()
     asyncio.run(refused())
+
+
+def test_a_drawn_seed_is_not_told_to_whoever_made_the_match(serve):
+    server = serve()
+    code, body = post(server.url + "/api/matches", {"game": "regicide", "players": 2, "seats": ["human", "human"]})
+    assert code == 200 and "seed" not in body and len(body["links"]) == 2
+    assert make(server, "regicide", ["human", "human"], seed=7)["seed"] == 7
