@@ -33,6 +33,8 @@ def names_on(screen: list[str]) -> set[str]:
                 if not more.startswith("      ") or more.startswith("       "):
                     break
                 listed += " " + more.strip()
+            # (a short listing shares its line with the next item: "…, Hoverbot · hand (P2): 4 cards, hidden")
+            listed = listed.split(" · ")[0]
             # (by commas when a name has a space; one-word names only: by spaces, the engine's way)
             found.update(x.strip() for x in (listed.split(", ") if ", " in listed else listed.split()) if x.strip())
         base = BASE_LINE.match(line)

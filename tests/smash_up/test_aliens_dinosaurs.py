@@ -85,6 +85,20 @@ def var(m, name):
     return m.state()["vars"][name]
 
 
+def pass_windows(m) -> list[int]:
+    """Answer `pass` for each player asked the before-scores window with nothing else to answer
+    (it is opened `always`: every player is asked in turn, a Special in hand or not, so that being
+    asked tells nothing); the players who passed, in order. Stops at any other question, and at
+    the window of another base."""
+    passed, prompt = [], m.question and m.question["prompt"]
+    while (m.question is not None and m.question["kind"] == "window" and m.question["prompt"] == prompt
+           and prompt.endswith(" is about to score: play a Special?")
+           and [a.text for a in m.legal_actions()] == ["pass"]):
+        passed.append(m.question["chooser"])
+        m.apply("pass")
+    return passed
+
+
 # ---- Aliens -----------------------------------------------------------------------------------
 def test_invader_on_play_gains_1_vp():
     pos = Position()
@@ -129,6 +143,7 @@ def test_scout_special_after_its_base_scores_goes_to_hand():
     pos.field("Collector", 0, "Jungle Oasis")                    # 3 + 7 + 2 = 12: Oasis scores
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]                             # before it scores: both pass
     assert m.question["prompt"] == "Jungle Oasis has scored: use a Special before its cards are discarded?"
     assert m.question["options"] == ["Scout", "pass"]
     m.apply("Scout")
@@ -147,10 +162,12 @@ def test_jammed_signal_cancels_the_central_brain():
         if jam:
             m.apply("place Jammed Signal on The Central Brain")
         m.apply("done")
-        return pos, m
-    pos, m = play(False)
+        return pos, m, pass_windows(m)
+    pos, m, asked = play(False)
+    assert asked == [0, 1]                                       # it scores: both asked before
     assert pos.base("The Central Brain") in zones(m)["base_discard"] and var(m, "vp")[0] == 4
-    pos, m = play(True)                                          # 18 < 19: it does not score
+    pos, m, asked = play(True)                                   # 18 < 19: it does not score
+    assert asked == []                                           # (nobody is asked)
     assert pos.base("The Central Brain") in zones(m)["bases"] and var(m, "vp") == [0, 0]
 
 
@@ -263,6 +280,7 @@ def test_war_raptor_counts_every_war_raptor_here():
         pos.field(name, 1, "Jungle Oasis")                       # 5 + 4 + 3 + 2 = 14
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [2, 0]
 
 
@@ -272,8 +290,10 @@ def test_armor_stego_has_plus_2_during_other_players_turns():
     pos.field("King Rex", 0, "Jungle Oasis")                     # 10 on P1's turn, 12 on P2's
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == []                                 # 10 < 12 on P1's turn: nobody asked
     assert pos.base("Jungle Oasis") in zones(m)["bases"] and m.current_player == 1
     m.apply("done")
+    assert pass_windows(m) == [1, 0]                             # from the current player, P2
     assert pos.base("Jungle Oasis") in zones(m)["base_discard"] and var(m, "vp") == [2, 0]
 
 
@@ -288,6 +308,7 @@ def test_augmentation_gives_any_minion_4_until_the_end_of_the_turn():
     m.apply("Ninja Master (P2) on Jungle Oasis")
     assert var(m, "bonus")[master] == 4
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [0, 2]
 
     pos = Position()
@@ -335,6 +356,7 @@ def test_rampage_lowers_the_breakpoint_by_the_minions_power():
     m.apply("King Rex (P1) on Tar Pits")
     assert var(m, "bp_bonus")[pos.base("Tar Pits")] == -7
     m.apply("done")                                              # 10 >= 9: Tar Pits scores
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [4, 0] and var(m, "bp_bonus")[pos.base("Tar Pits")] == 0
 
 
@@ -367,6 +389,7 @@ def test_upgrade_gives_its_minion_2():
     m = pos.match()
     m.apply("attach Upgrade to King Rex (P1) on Jungle Oasis")
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [2, 0]
 
 

@@ -5,7 +5,8 @@ Every test builds an exact position from a real match's `state()` (components mo
 lists, `at` and `vp` set), restores it with `rulelang.Match.from_state`, plays actions and answers
 choices by their texts, and checks the exact result. Only minions whose abilities are on-play (or
 none) are put in play, and no hand holds a card that answers a scoring window, so the faction
-abilities do not change these positions.
+abilities do not change these positions. Every player is still asked the window before a base
+scores (it is opened `always`, so that being asked tells nothing) and passes: `pass_windows`.
 
 SMASH_UP_RULES=path/to/smash_up.rules runs the tests against another copy of the rules.
 """
@@ -176,6 +177,24 @@ def sorted_labels(xs):
     return sorted(xs)
 
 
+def before_scores(m) -> bool:
+    """Whether the question is the window opened when a base is about to score."""
+    q = m.question
+    return q is not None and q["kind"] == "window" and q["prompt"].endswith(" is about to score: play a Special?")
+
+
+def pass_windows(m) -> list[int]:
+    """Answer `pass` for each player asked the before-scores window with nothing else to answer
+    (it is opened `always`: every player is asked in turn from the current player, a Special in
+    hand or not); the players who passed, in order. Stops at any other question, and at the
+    window of another base (one base's window at a time)."""
+    passed, prompt = [], m.question and m.question["prompt"]
+    while before_scores(m) and m.question["prompt"] == prompt and legal(m) == ["pass"]:
+        passed.append(m.question["chooser"])
+        m.apply("pass")
+    return passed
+
+
 # ================================================================================================
 # The 16 bases
 # ================================================================================================
@@ -226,6 +245,7 @@ def test_the_mothership_winner_returns_a_minion_of_power_3_or_less():
            .deck(0, "Beam Up", "Probe"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     q = m.question
     assert q["chooser"] == 0 and q["options"] == ["Invader", "pass"]   # own, power ≤3 only
     answer(m, "Invader")
@@ -244,6 +264,7 @@ def test_jungle_oasis_has_no_ability_and_scores_2_0_0():
            .minions(1, "Jungle Oasis", "Tiger Assassin"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert m.question is None
     assert var(m, "vp") == [2, 0]
     assert sorted(zone(m, "discard", 0)) == ["Collector", "King Rex"]
@@ -263,6 +284,7 @@ def test_tar_pits_a_minion_destroyed_there_goes_to_the_bottom_of_its_owners_deck
     pos.minion("Invader", 0, "Tar Pits")
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     answer(m, "Saucy Wench on Tar Pits")
     assert m.question is None
     assert m.state()["zones"]["deck"][1][0] == wench            # the bottom of P2's deck
@@ -280,6 +302,7 @@ def test_tar_pits_other_replacements_of_destroy_still_apply():
     warbot = pos.minion("Warbot", 2, "Tar Pits")
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1, 2]
     answer(m, "Warbot on Tar Pits")
     assert m.question is None
     assert where(m, warbot) == "Tar Pits" and warbot not in m.state()["zones"]["deck"][2]
@@ -291,6 +314,7 @@ def test_tar_pits_minions_discarded_when_it_scores_go_to_the_discard_pile():
            .minions(1, "Tar Pits", "Tiger Assassin"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [4, 3]
     assert sorted(zone(m, "discard", 0)) == ["King Rex", "Supreme Overlord"]
     assert zone(m, "discard", 1) == ["Tiger Assassin"]
@@ -303,6 +327,7 @@ def test_ninja_dojo_winner_may_destroy_any_one_minion_on_any_base():
            .minions(1, "Jungle Oasis", "Saucy Wench"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     q = m.question
     assert q["chooser"] == 0
     assert sorted(q["options"]) == ["King Rex on Ninja Dojo", "Laseratops on Ninja Dojo", "Saucy Wench on Jungle Oasis",
@@ -321,6 +346,7 @@ def test_temple_of_goju_each_players_highest_minion_to_the_deck_bottom_ties_chos
     pos.minions(0, "Temple of Goju", "Laseratops")
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     q = m.question                                   # P1's King Rex went without a question
     assert q["chooser"] == 1 and q["options"] == ["Tiger Assassin", "Tiger Assassin #2"]
     answer(m, "Tiger Assassin #2")
@@ -339,6 +365,7 @@ def test_the_grey_opal_losers_may_move_a_minion_away_instead_of_discarding_it():
            .minions(1, "The Grey Opal", "Tiger Assassin", "Saucy Wench"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     q = m.question                                   # the winner (P1) is not asked
     assert q["chooser"] == 1 and sorted(q["options"]) == ["Saucy Wench", "Tiger Assassin", "pass"]
     answer(m, "Tiger Assassin")
@@ -360,6 +387,7 @@ def test_tortuga_runner_up_moves_a_minion_from_another_base_to_the_replacement()
            .minions(0, "Tar Pits", "Invader"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     q = m.question                                   # P2 is the runner-up; Tortuga's minions are gone
     assert q["chooser"] == 1 and q["options"] == ["Ninja Master on Jungle Oasis", "pass"]
     assert "The Central Brain" in zone(m, "bases")   # asked after the replacement
@@ -379,6 +407,7 @@ def test_tortuga_with_an_empty_base_deck_is_not_replaced_and_asks_nothing():
     pos.park_bases()
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert m.question is None
     assert sorted(zone(m, "bases")) == ["Jungle Oasis", "Tar Pits"]
     assert zone(m, "base_discard") == ["Tortuga"] and var(m, "vp") == [4, 3]
@@ -390,6 +419,7 @@ def test_factory_436_1337_winner_gains_1_vp_per_full_5_power():
            .minions(1, "Factory 436-1337", "Tiger Assassin", "Ninja Acolyte"))                      # 6
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert m.question is None
     assert var(m, "vp") == [2 + 3, 2]
 
@@ -401,6 +431,7 @@ def test_the_central_brain_gives_every_minion_there_plus_1_power():
            .minions(1, "The Central Brain", "Saucy Wench", "Ninja Acolyte"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [4, 2]
     assert zone(m, "base_discard") == ["The Central Brain"]
     # without the +1 the same minions do not reach 19
@@ -409,6 +440,7 @@ def test_the_central_brain_gives_every_minion_there_plus_1_power():
            .minions(1, "The Grey Opal", "Saucy Wench"))          # 15 < 17
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == []  # it does not score: nobody is asked
     assert var(m, "vp") == [0, 0] and zone(m, "base_discard") == []
 
 
@@ -419,6 +451,7 @@ def test_cave_of_shinies_owner_of_a_minion_destroyed_there_gains_1_vp():
            .minions(1, "Cave of Shinies", "Saucy Wench"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     answer(m, "Saucy Wench on Cave of Shinies")
     assert m.question is None
     assert var(m, "vp") == [2, 3 + 1]
@@ -431,6 +464,7 @@ def test_cave_of_shinies_minions_discarded_after_it_scores_give_nothing():
            .minions(1, "Cave of Shinies", "Tiger Assassin"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [4, 2]
 
 
@@ -457,6 +491,7 @@ def test_school_of_wizardry_winner_picks_the_replacement_and_orders_the_other_tw
            .minions(1, "School of Wizardry", "Tiger Assassin"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     q = m.question
     assert q["chooser"] == 0 and q["options"] == ["Tortuga", "The Central Brain", "Factory 436-1337"]
     answer(m, "The Central Brain")
@@ -477,6 +512,7 @@ def test_school_of_wizardry_tied_winners_only_the_first_from_the_current_player_
     pos.minion("Saucy Wench", 1, "Tar Pits")
     m = pos.match()
     m.apply("done")                                  # P2 wins alone
+    assert pass_windows(m) == [1, 0]
     assert m.question["chooser"] == 1
     # a tie: P2's turn, so P2 (first from the current player) decides, P1 is not asked
     pos = (Position().bases("School of Wizardry", "Jungle Oasis", "Tar Pits").turn(1)
@@ -485,6 +521,7 @@ def test_school_of_wizardry_tied_winners_only_the_first_from_the_current_player_
            .minions(1, "School of Wizardry", "Ninja Master", "Saucy Wench", "Ninja Acolyte"))  # 10
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [1, 0]
     assert m.question["chooser"] == 1 and m.question["options"] == ["Tortuga", "The Central Brain"]
     answer(m, "The Central Brain")                   # the other one needs no order
     assert m.question is None
@@ -499,6 +536,7 @@ def test_the_great_library_each_player_with_a_minion_there_may_draw_1():
            .deck(0, "Probe", "Beam Up", "Invasion").deck(1, "Poison", "Dinghy"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert m.question["chooser"] == 0 and m.question["kind"] == "may"
     answer(m, "yes")
     assert m.question["chooser"] == 1
@@ -517,6 +555,7 @@ def test_evans_city_cemetery_winner_discards_the_hand_and_draws_5():
            .deck(0, "Probe", "Beam Up", "Invader", "Augmentation", "Howl", "Rampage", "Upgrade"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert m.question is None
     assert sorted(zone(m, "hand", 0)) == sorted(["Probe", "Beam Up", "Invader", "Augmentation", "Howl",
                                                   "Rampage", "Upgrade"])    # 5, then 2 at turn end
@@ -531,6 +570,7 @@ def test_rhodes_plaza_mall_1_vp_per_minion_there():
            .minions(1, "Rhodes Plaza Mall", "Tiger Assassin", "Ninja Acolyte"))
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert m.question is None
     assert var(m, "vp") == [4, 2]
 
@@ -543,6 +583,7 @@ def test_base_ignored_switches_a_base_ability_off():
     pos.action_on_base("Jammed Signal", 0, "Rhodes Plaza Mall")
     m = pos.match()
     m.apply("done")                                  # Rhodes Plaza Mall scores, and gives nothing
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [0, 0]
     assert zone(m, "base_discard") == ["Rhodes Plaza Mall"]
     pos = (Position().bases("The Central Brain", "Jungle Oasis", "Tar Pits").base_deck("Tortuga")
@@ -551,6 +592,7 @@ def test_base_ignored_switches_a_base_ability_off():
     pos.action_on_base("Jammed Signal", 0, "The Central Brain")
     m = pos.match()
     m.apply("done")                                  # 17 < 19 without the +1
+    assert pass_windows(m) == []  # it does not score: nobody is asked
     assert var(m, "vp") == [0, 0] and zone(m, "base_discard") == []
 
 
@@ -567,6 +609,7 @@ def scoring_at_mushroom_kingdom(p1, p2, p3, p3_action=False):
         pos.action_on_base("Overrun", 2, "Mushroom Kingdom")
     m = pos.match()
     m.apply("done")
+    assert pass_windows(m) == [0, 1, 2]
     assert m.question is None
     return m
 
@@ -599,7 +642,11 @@ def test_s3_two_bases_ready_the_current_player_chooses_the_order():
     q = m.question
     assert q["chooser"] == 0 and sorted(q["options"]) == ["Jungle Oasis", "Tar Pits"]
     answer(m, "Tar Pits")
-    assert m.question is None                        # Jungle Oasis then scores without a question
+    assert m.question["prompt"].startswith("Tar Pits is about to score")
+    assert pass_windows(m) == [0, 1]                 # Tar Pits scores; both asked before, and pass
+    assert m.question["prompt"].startswith("Jungle Oasis is about to score")
+    assert pass_windows(m) == [0, 1]                 # Jungle Oasis then scores: both asked, no other question
+    assert m.question is None
     assert zone(m, "base_discard") == ["Tar Pits", "Jungle Oasis"]
     assert sorted(zone(m, "bases")) == ["Cave of Shinies", "The Central Brain", "Tortuga"]
     cb = pos.base_id("The Central Brain")
@@ -609,6 +656,11 @@ def test_s3_two_bases_ready_the_current_player_chooses_the_order():
     m = pos.match()
     m.apply("done")
     answer(m, "Jungle Oasis")
+    assert m.question["prompt"].startswith("Jungle Oasis is about to score")
+    assert pass_windows(m) == [0, 1]
+    assert m.question["prompt"].startswith("Tar Pits is about to score")
+    assert pass_windows(m) == [0, 1]
+    assert m.question is None
     assert zone(m, "base_discard") == ["Jungle Oasis", "Tar Pits"]
     assert var(m, "vp") == [2, 4]
 
@@ -719,11 +771,14 @@ def test_s10_fifteen_vp_tied_for_the_lead_the_game_goes_on_until_a_single_leader
            .deck(0, "Beam Up", "Probe").deck(1, "Tiger Assassin", "Ninja Acolyte"))
     m = pos.match()
     m.apply("done")                                  # Jungle Oasis: P1 13 → 15, tied with P2
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [15, 15]
     assert not m.is_over and m.current_player == 1
     m.apply("done")                                  # P2 scores nothing: still tied
+    assert pass_windows(m) == []  # it does not score: nobody is asked
     assert not m.is_over and m.current_player == 0
     m.apply("play King Rex on Tar Pits")                # 17 ≥ 16
     m.apply("done")
+    assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [19, 15]
     assert m.is_over and m.outcome["results"] == ["win", "lose"]

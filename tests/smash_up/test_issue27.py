@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_bases import Position, answer, labels, legal, var, zone  # noqa: E402
+from test_bases import Position, answer, labels, legal, pass_windows, var, zone  # noqa: E402
 
 OASIS, LIBRARY, PITS = "Jungle Oasis", "The Great Library", "Tar Pits"
 
@@ -49,8 +49,11 @@ def test_fixer_off_turn_not_the_first_minion_that_player_played_this_turn_gives_
            .hand(0, "Shinobi", "Hidden Ninja", "Microbot Fixer", "Zapbot"))
     m = pos.match()
     answer(m, "done")                                # P2 ends the play phase: the base scores
+    assert pass_windows(m) == [1]                    # asked first from the current player, P2 passes
     answer(m, "Shinobi")                             # P1: a minion played this turn (P2's)
     assert m.question["kind"] == "window"
+    assert pass_windows(m) == [1]                    # P2 is asked again and passes; then P1 again
+    assert m.question["kind"] == "window" and m.question["chooser"] == 0
     answer(m, "Hidden Ninja", "Microbot Fixer")      # the second minion P1 plays this turn
     assert m.question is None or m.question["prompt"] != "play an extra minion"
     assert "Zapbot" in zone(m, "hand", 0)
@@ -61,7 +64,9 @@ def test_fixer_off_turn_as_the_first_minion_plays_an_extra_minion_at_once():
            .minions(1, OASIS, "King Rex", "Supreme Overlord")
            .hand(0, "Hidden Ninja", "Microbot Fixer", "Zapbot"))
     m = pos.match()
-    answer(m, "done", "Hidden Ninja", "Microbot Fixer")
+    answer(m, "done")
+    assert pass_windows(m) == [1]                    # P2 (the current player) is asked first, and passes
+    answer(m, "Hidden Ninja", "Microbot Fixer")
     assert m.question["prompt"] == "play an extra minion" and m.question["options"] == ["Zapbot", "pass"]
 
 
@@ -76,6 +81,7 @@ def test_an_extra_minion_granted_in_ones_own_scoring_phase_is_played_at_once():
     answer(m, "done", "Hidden Ninja", "Microbot Fixer")
     assert m.question["prompt"] == "play an extra minion" and m.question["options"] == ["Zapbot", "pass"]
     answer(m, "Zapbot", OASIS)
+    assert pass_windows(m) == [1, 0]                 # P2, then P1 again, asked: nothing more, it scores
     assert sorted(zone(m, "discard", 0)) == ["Hidden Ninja", "Microbot Fixer", "Zapbot"]   # scored there
 
 

@@ -114,6 +114,24 @@ def play(m, *answers: str) -> None:
         m.apply(a)
 
 
+def before_scores(m) -> bool:
+    """Whether the question is the window opened when a base is about to score."""
+    q = m.question
+    return q is not None and q["kind"] == "window" and q["prompt"].endswith(" is about to score: play a Special?")
+
+
+def pass_windows(m) -> list[int]:
+    """Answer `pass` for each player asked the before-scores window with nothing else to answer
+    (it is opened `always`: every player is asked in turn, a Special in hand or not, so that being
+    asked tells nothing); the players who passed, in order. Stops at any other question, and at
+    the window of another base."""
+    passed, prompt = [], m.question and m.question["prompt"]
+    while before_scores(m) and m.question["prompt"] == prompt and acts(m) == ["pass"]:
+        passed.append(m.question["chooser"])
+        m.apply("pass")
+    return passed
+
+
 # ---- scenario 7: a before-scores special changes the result ------------------------------------
 def test_scenario_7_shinobi_before_scoring_turns_the_result_only_one_shinobi_per_base():
     pos = Pos()
@@ -125,7 +143,10 @@ def test_scenario_7_shinobi_before_scoring_turns_the_result_only_one_shinobi_per
     assert m.question["kind"] == "window" and m.question["chooser"] == 0
     assert acts(m) == ["Shinobi", "pass"]
     play(m, "Shinobi")                              # played there: P1 8, P2 7
-    # P2 has no response; P1 is asked again but a second Shinobi is not offered: the window closes
+    # P2 is asked too and has only pass; P1 is asked again but a second Shinobi is not offered
+    # (only pass): the window closes
+    assert m.question["chooser"] == 1 and acts(m) == ["pass"]
+    assert pass_windows(m) == [1, 0]
     assert m.question is None
     st = m.state()
     assert st["vars"]["vp"] == [2, 0]               # Jungle Oasis 2/0/0: P1 first, P2 nothing
@@ -141,8 +162,38 @@ def test_scenario_7_without_the_special_the_other_player_wins():
     pos.minion("King Rex", 1, OASIS)
     pos.hand(0, "Shinobi")
     m = pos.match()
-    play(m, "done", "pass")
+    play(m, "done", "pass")                          # P1 does not play the Shinobi
+    assert pass_windows(m) == [1]                    # P2 is asked too, and passes
+    assert m.question is None
     assert m.state()["vars"]["vp"] == [0, 2]
+
+
+def test_every_player_is_asked_before_a_base_scores_so_being_asked_tells_nothing():
+    """The before-scores window is opened `always`: each player is asked in turn from the current
+    player, a Special in hand or not. Asking only who holds one would tell the others so."""
+    questions = {}
+    for shinobi in (True, False):                    # only P1 holds a Special / nobody does
+        pos = Pos()
+        pos.minion("Ninja Master", 0, OASIS)
+        pos.minion("King Rex", 1, OASIS)             # 12 ≥ 12: Jungle Oasis scores
+        if shinobi:
+            pos.hand(0, "Shinobi")
+        m = pos.match()
+        play(m, "done")
+        asked = []
+        while before_scores(m):
+            q = m.question
+            asked.append(q["chooser"])
+            questions.setdefault(q["chooser"], []).append(q)
+            if q["chooser"] == 1:
+                assert q["options"] == ["pass"] and acts(m) == ["pass"]
+            else:
+                assert acts(m) == (["Shinobi", "pass"] if shinobi else ["pass"])
+            play(m, "pass")
+        assert asked == [0, 1]                       # both asked, in order, Special or not
+        assert m.question is None and m.state()["vars"]["vp"] == [0, 2]
+    assert questions[1][0] == questions[1][1]        # P2's question is the same either way
+    assert [q["prompt"] for q in questions[0]] == [q["prompt"] for q in questions[1]]
 
 
 def test_hidden_ninja_plays_a_minion_whose_on_play_resolves_before_scoring():
@@ -158,6 +209,8 @@ def test_hidden_ninja_plays_a_minion_whose_on_play_resolves_before_scoring():
     play(m, "Hidden Ninja")                          # the only minion in hand: played at once
     assert "destroy a minion" in m.question["prompt"]
     play(m, "King Rex (P2)")                         # Ninja Master's on-play, before VP
+    assert pass_windows(m) == [1, 0]                 # then P2, and P1 again, are asked: nothing more
+    assert m.question is None
     st = m.state()
     assert st["vars"]["vp"] == [2, 0]                # P1 9, P2 2
     assert zone(m, "discard", 0) == ["Hidden Ninja", "Ninja Master", "Tiger Assassin"]
@@ -175,7 +228,8 @@ def test_pirate_king_moves_to_the_scoring_base_before_it_scores():
     play(m, "done")
     assert acts(m) == ["Pirate King", "pass"]
     play(m, "Pirate King")
-    assert m.question is None                        # once there, it is offered no more
+    assert pass_windows(m) == [1, 0]                 # once there, it is offered no more: P1 has only pass
+    assert m.question is None
     assert m.state()["vars"]["vp"] == [2, 0]         # P1 11, P2 7
     assert pk in m.state()["zones"]["discard"][0]
 
@@ -188,6 +242,7 @@ def test_scenario_8_first_mate_moves_away_after_scoring_instead_of_being_discard
     pos.minion("King Rex", 1, OASIS)                 # 7: 13 ≥ 12
     m = pos.match()
     play(m, "done")
+    assert pass_windows(m) == [0, 1]                 # no Special before it scores: both pass
     assert m.question["kind"] == "window" and m.question["prompt"] == (
         "Jungle Oasis has scored: use a Special before its cards are discarded?")
     assert m.state()["vars"]["vp"] == [0, 2]         # VP awarded before the after-scores window
@@ -209,7 +264,9 @@ def test_first_mate_not_moved_is_discarded_with_the_base():
     pos.minion("War Raptor", 1, OASIS)
     pos.minion("War Raptor", 1, OASIS)
     m = pos.match()
-    play(m, "done", "pass")
+    play(m, "done")
+    assert pass_windows(m) == [0, 1]                 # before it scores: both pass
+    play(m, "pass")                                  # after it scores: First Mate stays
     assert zone(m, "discard", 0) == ["First Mate"]
     assert zone(m, "field") == []
 
@@ -461,7 +518,8 @@ def test_full_sail_as_a_before_scores_special():
     m = pos.match()
     play(m, "done", "Full Sail", f"First Mate (P1, {LIBRARY})", OASIS, f"Buccaneer (P1, {LIBRARY})", OASIS)
     assert acts(m) == [f"Saucy Wench (P1, {OASIS})", "pass"]    # each minion moved at most once
-    play(m, "pass")                                  # Full Sail is gone: the window closes
+    play(m, "pass")                                  # Full Sail is gone: P2, then P1, have only pass
+    assert pass_windows(m) == [1, 0]                 # and the window closes
     assert m.question["prompt"] == f"{OASIS} has scored: use a Special before its cards are discarded?"
     assert acts(m) == ["First Mate", "pass"]
     play(m, "pass")

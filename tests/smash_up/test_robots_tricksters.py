@@ -102,6 +102,19 @@ def legal(m):
     return {a.text for a in m.legal_actions()}
 
 
+def pass_windows(m) -> list[int]:
+    """Answer `pass` for each player asked the before-scores window with nothing else to answer
+    (it is opened `always`: every player is asked in turn from the current player, a Special in
+    hand or not); the players who passed, in order. Stops at any other question, and at the
+    window of another base."""
+    passed, prompt = [], m.question and m.question["prompt"]
+    while (m.question is not None and m.question["kind"] == "window" and m.question["prompt"] == prompt
+           and prompt.endswith(" is about to score: play a Special?") and legal(m) == {"pass"}):
+        passed.append(m.question["chooser"])
+        m.apply("pass")
+    return passed
+
+
 def end_turn(m):
     """`done`, then the turn passes (nothing scores in these positions)."""
     who = m.state()["current"]
@@ -195,6 +208,7 @@ def _oasis_scores(p2_minions):
     m = position(field=[("Microbot Alpha", 0, OASIS), ("Microbot Fixer", 0, OASIS), ("Zapbot", 0, OASIS)]
                  + [(n, 1, OASIS) for n in p2_minions])
     m.apply("done")
+    assert pass_windows(m) == [0, 1] and m.question is None     # both asked before it scores
     return var(m, "vp", 0), var(m, "vp", 1)
 
 

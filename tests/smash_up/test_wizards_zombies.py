@@ -334,6 +334,15 @@ def test_mall_crawl_discards_cards_of_one_name_from_the_deck():
     assert sorted(labels(m, "deck", 0)) == ["Scry", "Summon"]
 
 
+def test_mall_crawl_names_its_card_in_secret():
+    # searching one's own deck: the name sought is not told, only the cards put in the discard pile
+    m = position(hands=(["Mall Crawl"], []), decks=(["Walker", "Scry", "Walker", "Summon"], []), aside=True)
+    play(m, "act Mall Crawl", "Scry", "done")                 # names Scry, discards none of it
+    assert labels(m, "discard", 0) == ["Mall Crawl"] and "Scry" in labels(m, "deck", 0)
+    assert m.log_for(0)[-3:] == ["act Mall Crawl", "Scry", "done"]
+    assert m.log_for(1)[-3:] == ["act Mall Crawl", "(a secret choice)", "done"]
+
+
 def test_not_enough_bullets_returns_minions_of_one_name():
     m = position(hands=(["Not Enough Bullets"], []), discards=(["Walker", "Tenacious Z", "Walker", "Summon"], []))
     play(m, "act Not Enough Bullets")
