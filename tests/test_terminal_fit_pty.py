@@ -63,10 +63,10 @@ def leave(term) -> None:
 
 @pytest.mark.slow
 def test_smash_ups_table_stays_whole_beside_a_page_of_choices_and_table_redraws_it(tmp_path):
-    """Turn 20 at 80×24, P2 asked by Disintegrator which minion to put away (8 minions): the bases
+    """Turn 28 of seed 1 at 80×24, P2 asked by Disintegrator which minion to put away (8 minions): the bases
     were cut (`… 3 more lines of table`) so that every choice was on screen; now the choices are
     paged and every base, with its minions, is on screen with the question."""
-    _, match, save = saved_position(tmp_path, "smash_up", 2, 0, 95)
+    _, match, save = saved_position(tmp_path, "smash_up", 2, 1, 118)
     seat = match.current_player
     term = sized("play", save, "--rules", str(ROOT / "games" / "smash_up.rules"), columns=80, lines=24)
     screen, _ = first_screen(term)

@@ -47,8 +47,12 @@ class GreedyBot(RandomBot):
 
     def choose(self, match):
         seat = match.current_player
-        sample, seed = match.sampler(seat), self.rng.getrandbits(64)     # one imagined world for all actions
-        look = lambda: sample(seed)             # noqa: E731
+        seed = self.rng.getrandbits(64)
+        if hasattr(match, "sampler"):           # one imagined world for all the actions
+            sample = match.sampler(seat)
+            look = lambda: sample(seed)         # noqa: E731
+        else:                                   # (a match of another make, which keeps nothing hidden)
+            look = match.clone
         ranked: dict[int, list] = {}
         for action in match.legal_actions():
             ranked.setdefault(self._rank(match, action, seat, look), []).append(action)
