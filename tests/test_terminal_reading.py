@@ -291,3 +291,35 @@ def test_a_hot_seat_game_whose_first_decision_is_p2s_passes_the_terminal_first()
     assert "Pass the terminal" not in out.split("P2>")[0]
     out = piped("regicide", 2, 4, ["quit"], bots={})
     assert "Pass the terminal" not in out.split("P1>")[0]
+
+
+TRICK = """
+game "Trick" {
+  players 3
+  kind Card { v: int  label "c" + text(v) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone trick: pile, public
+  zone taken: pile per player, hidden
+  setup { for v in 1..9 { create Card(v: v) in deck }  shuffle deck  for p in players { repeat 3 { move top(deck) to hand[p] } } }
+  turn { step s {
+    action play(c in hand[me]) {
+      move c to trick
+      if size(trick) == 3 { move trick to taken[0] }
+      end turn
+    }
+  } }
+  when size(hand[2]) == 0 { finish draw }
+}
+"""
+
+
+def test_a_hidden_card_that_passed_through_the_table_says_where_it_ended():
+    """P3's card went face up to the trick and the trick went face down to P1's pile before P1 saw
+    the screen again: it is said going from P3's hand to P1's pile (it said `1 card left hand (P3)`)."""
+    game = rulelang.Game(rulelang.compile_source(TRICK, "trick.rules"))
+    out = io.StringIO()
+    run_repl(game, 3, 1, {}, {1: "random", 2: "random"}, io.StringIO("1\nquit\nn\n"), out, "trick.rules")
+    after = out.getvalue().split("P1> 1\n")[1]
+    assert "  · 1 card: hand (P3) → taken (P1)" in after, after
+    assert "left hand" not in after, after

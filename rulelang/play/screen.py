@@ -431,11 +431,15 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
                 moves.append((label, frm, grown[0] + ", face down"))
     elif grown and gone:                      # into several, or cards moved among hidden zones too (a
         into = " / ".join(grown) + ", face down"     # reshuffled deck dealt): which went where is unknown
-        for label, frm in gone[:sum(hidden_in[t] for t in grown)]:
+        moved = gone[:sum(hidden_in[t] for t in grown)]
+        for label, frm in moved:
             gone.remove((label, frm))
             moves.append((label, frm, into))
-        for t in grown:
-            hidden_in[t] = 0
+        if len(grown) == 1:                   # (one zone: what came in besides them is still to say)
+            hidden_in[grown[0]] -= len(moved)
+        else:
+            for t in grown:
+                hidden_in[t] = 0
     return moves, gone, came, revealed, hidden_out, hidden_in
 
 
@@ -497,6 +501,12 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
                         lines.append(f"{join_labels(shown)}: {src} → {dest[0]}")
                 else:
                     lines.append(f"{n} {'card' if n == 1 else 'cards'}: {src} → {dest[0]}")
+        into = [dst for dst, n in hidden_in.items() if n > 0]
+        if k > 0 and len(into) == 1 and sum(1 for n in hidden_out.values() if n > 0) == 1:
+            n = min(k, hidden_in[into[0]])    # from the one hidden zone that lost cards to the one that
+            lines.append(f"{n} {'card' if n == 1 else 'cards'}: {src} → {into[0]}, face down")   # gained
+            hidden_in[into[0]] -= n
+            k -= n
         if k > 0:
             lines.append(f"{k} {'card' if k == 1 else 'cards'} left {src}")
     for dst, k in hidden_in.items():
