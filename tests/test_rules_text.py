@@ -317,3 +317,15 @@ def test_a_group_of_actions_leaves_each_a_word_of_its_own():
     acts = [SimpleNamespace(name="attack", args={"a": 1, "b": 2}), SimpleNamespace(name="attack", args={"a": 1, "b": 3})]
     groups = group_actions(acts, ["attack b7 cavalry b6 Storm Lancer", "attack b7 cavalry b6 Storm Lancer (2)"])
     assert action_lines(groups, 80) == ["  attack b7 cavalry b6 Storm → 1. Lancer · 2. Lancer (2)"]
+
+
+def test_the_rulebook_names_the_variables_the_screen_shows():
+    game = rulelang.Game(rulelang.compile_source(
+        'game "V" { players 2  var score: int = 0 per player  var bid: int = 0 per player, owner\n'
+        '  var secret: int = 0, hidden  var tally: int = 0, public, internal\n'
+        '  show "Leader" = 0\n'
+        '  turn { step s { action a { score[me] += 1  bid[me] += 1  secret += 1  tally += 1  finish draw } } } }',
+        "v.rules"))
+    from rulelang.play.rulebook import rulebook
+    text = rulebook(game)
+    assert "The screen also shows: score, bid (each player's own), Leader." in text

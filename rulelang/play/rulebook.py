@@ -61,7 +61,10 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
         if z.get("internal"):
             continue
         doc.item(_zone_line(doc, z, about.get("zones", {}).get(z["name"]), kinds))
-    shown = [d.get("label") or d_name.replace("_", " ") for d_name, d in ir["defs"].items() if d["show"]]
+    shown = [v["name"].replace("_", " ") + ("" if v["visibility"] == "public" else " (each player's own)")
+             for v in ir["vars"] if not v.get("internal") and v["visibility"] in ("public", "owner")
+             and v.get("per") != "cell"]          # (the board's own values are drawn on it)
+    shown += [d.get("label") or d_name.replace("_", " ") for d_name, d in ir["defs"].items() if d["show"]]
     if shown:
         doc.para("The screen also shows: " + ", ".join(printable(x) for x in shown) + ".")
     steps = {s["name"]: s for s in ir["steps"]}
