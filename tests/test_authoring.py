@@ -595,3 +595,21 @@ def test_a_loop_whose_every_turn_makes_progress_is_progress_for_w204():
 """
     assert not [x for x in lint(dice.replace("FOR_BODY", "face[d] = roll(6)")) if x.startswith("W204")]
     assert [x for x in lint(dice.replace("FOR_BODY", "log text(d)")) if x.startswith("W204")]
+
+
+def test_w240_warns_of_a_label_reading_state_itself_or_through_a_def_never_of_a_pure_def():
+    source = """game "L" {
+  players 2
+  var n: int = 0
+  table names { 6: "six", 8: "eight" }
+  def pure(s) = "d" + names[s]
+  def stateful(s) = pure(s) + text(n)
+  kind Die { sides: int  label pure(sides) }
+  kind Coin { sides: int  label stateful(sides) }
+  zone pool: set, public
+  setup { create Die(sides: 6) in pool  create Coin(sides: 8) in pool }
+  turn { step s { action bump { n += 1  end turn }  action stop { finish draw } } }
+}
+"""
+    found = [x for x in lint(source) if x.startswith("W240")]
+    assert len(found) == 1 and "`stateful`" in found[0]

@@ -256,18 +256,19 @@ class DeclarationChecks:
                 return
             with self.scope(dict(names)):
                 self.expr(d.label)
-                self.label_reads(d.label, set(names))
+                self.labels_to_read.append((d.label, set(names)))
 
     def label_reads(self, label, fields: set) -> None:
-        """A label is made once, when the component is created: one that reads a variable, a zone or
-        a def (which may read them) shows what they held then, for ever (W240)."""
+        """A label is made once, when the component is created: one that reads a variable or a zone,
+        itself or through a def, shows what they held then, for ever (W240). (Run once every
+        declaration is checked: a def's body is known by then.)"""
         for x in walk(label):
             kind = self.out.refs.get(id(x), ("",))[0]           # (what the name or call was found to be)
             bad = None
-            if isinstance(x, n.Name) and x.name not in fields and self.lookup_local(x.name) is None:
-                if kind in ("var", "zone", "def"):
-                    bad = x.name
-            elif isinstance(x, n.Call) and kind == "def":
+            if isinstance(x, n.Name) and x.name not in fields and kind in ("var", "zone"):
+                bad = x.name
+            elif isinstance(x, (n.Name, n.Call)) and kind == "def" and x.name not in fields \
+                    and self.def_reads_state(x.name, set()):
                 bad = x.name
             if bad is not None:
                 self.warn("W240", f"a label is made once, when the component is created: `{bad}` is read then "
@@ -581,7 +582,21 @@ class DeclarationChecks:
                            f"use them and what never changes (fields, tables, options), not `{bad}`", x.span)
                 return
 
+    def def_reads_state(self, name: str, seen: set) -> bool:
+        """Whether def `name` reads a variable or a zone, itself or through the defs it calls."""
+        sym = self.out.symbols.get(name)
+        if sym is None or sym.kind != "def" or name in seen:
+            return False
+        seen.add(name)
+        for x in walk(sym.decl.body):
+            kind = self.out.refs.get(id(x), ("",))[0]
+            if kind in ("var", "zone") or (kind == "def" and self.def_reads_state(x.name, seen)):
+                return True
+        return False
+
     def whole_game(self) -> None:
+        for label, fields in self.labels_to_read:
+            self.label_reads(label, fields)
         steps = [d for d in self.game.decls if isinstance(d, n.StepDecl)]
         if not steps:
             self.error("E111", "the game has no steps: declare `turn { step ... }`", self.game.span)

@@ -47,6 +47,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         self.out.sources.update(dict(game.sources))
         self.scopes: list[dict[str, str]] = []
         self.used: set[str] = set()
+        self.labels_to_read: list = []     # (each kind's label and fields: W240, once every def is checked)
         self.function_refs: set[int] = set()
         self.written: set[str] = set()
         self.shadows: list[Diagnostic] = []      # W207, reported only if the file has no errors
