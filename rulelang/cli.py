@@ -399,15 +399,16 @@ def _resume(args) -> int:
     if args.option or args.seed is not None:
         raise ValueError("a saved match keeps its seed and options: --seed and --option do not apply")
     game = find_game(args.file, data, args.rules)
-    moves: dict = {}                            # (for `log`: who made each move, and what it wrote)
+    moves: dict = {}                            # (for `log`: who made each move, and what it wrote,
+    asked: dict = {}                            #  and the questions the answers answered)
     try:
-        match = rebuild(data, game, moves=moves)
+        match = rebuild(data, game, moves=moves, asked=asked)
     except StateError as error:
         raise StateError(f"cannot load {args.file}: {error}") from None
     players = data["players"]
     bots = _seat_bots(args.bot, players) if args.bot else saved_bots(data)     # (--bot: the seats anew)
     return run_repl(game, players, data["seed"], data["options"], bots,
-                    sys.stdin, sys.stdout, args.rules, match=match, delay=args.delay, moves=moves,
+                    sys.stdin, sys.stdout, args.rules, match=match, delay=args.delay, moves=moves, asked=asked,
                     seed_secret=data.get("seed_secret") is True)
 
 

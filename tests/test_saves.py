@@ -104,6 +104,7 @@ def save_text(path: Path) -> str:
 
 
 def test_a_save_naming_a_malicious_ir_by_absolute_path_never_loads_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("rulelang.play.replay.SHIPPED_GAMES", tmp_path / "no-games")   # (found there else)
     evil = tmp_path / "evil" / "payload.json"
     evil.parent.mkdir()
     evil.write_text('{"name": "__import__(\'os\').system(\'touch pwned\')"}', encoding="utf-8")
@@ -127,6 +128,7 @@ def test_a_save_naming_a_malicious_ir_by_absolute_path_never_loads_it(tmp_path, 
 
 
 def test_replay_finds_the_rules_beside_the_save_by_content_only(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("rulelang.play.replay.SHIPPED_GAMES", tmp_path / "no-games")   # (found there else)
     data = play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")
     code, _, err = cli(capsys, "replay", tmp_path / "s.json")
     assert code == 1 and "give them with --rules FILE" in err and err.count("\n") == 1
@@ -137,6 +139,14 @@ def test_replay_finds_the_rules_beside_the_save_by_content_only(tmp_path, capsys
     (tmp_path / "c-commented.rules").write_text(REGICIDE.read_text(encoding="utf-8") + "\n# a comment\n",
                                                 encoding="utf-8")     # the same rules: a comment is no rule
     code, out, _ = cli(capsys, "replay", tmp_path / "s.json")
+    assert code == 0 and out.splitlines()[-1] == (f"replayed {len(data['log'])} actions: "
+                                                  "the saved position is reproduced exactly")
+
+
+def test_a_save_of_a_shipped_game_is_found_wherever_it_lies(tmp_path, capsys, monkeypatch):
+    data = play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "mygame")
+    monkeypatch.chdir(tmp_path)                # (nothing beside it, nothing here: games/ has it)
+    code, out, _ = cli(capsys, "replay", tmp_path / "mygame")
     assert code == 0 and out.splitlines()[-1] == (f"replayed {len(data['log'])} actions: "
                                                   "the saved position is reproduced exactly")
 

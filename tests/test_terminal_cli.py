@@ -249,3 +249,26 @@ def test_a_drawn_seed_stays_off_the_screen_when_the_game_resumes(tmp_path, capsy
     assert str(data["seed"]) not in out.split("\n", 1)[0]
     code, out, _ = cli(capsys, monkeypatch, ["play", REGICIDE, "--players", "2", "--seed", "8"], f"save {save}\nquit\n")
     assert "seed_secret" not in json.loads(save.read_text(encoding="utf-8"))      # a chosen seed: shown
+
+
+ASKS = """game "Asks" {
+  players 2
+  var total: int = 0
+  turn { step s {
+    action pick { choose x in [1, 2, 3] prompt "how many" { total += x  log "total " + text(total) }  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_resumed_log_keeps_the_questions_its_answers_answered(tmp_path, capsys, monkeypatch):
+    rules = tmp_path / "asks.rules"
+    rules.write_text(ASKS, encoding="utf-8")
+    save = tmp_path / "asks.json"
+    code, out, _ = cli(capsys, monkeypatch, ["play", rules, "--seed", "1", "--bot", "2=random"],
+                       f"pick\n2\nlog\nsave {save}\nquit\n")
+    before = out.split("P1> log\n")[1].split("P1> save")[0]
+    assert "how many → 2" in before
+    code, out, _ = cli(capsys, monkeypatch, ["play", save], "log\nquit\n")
+    assert code == 0 and out.split("P1> log\n")[1].split("P1> quit")[0] == before

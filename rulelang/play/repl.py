@@ -47,7 +47,7 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
              bots: dict[int, str] | None = None, stdin=None, stdout=None,
              source_path: str | None = None, match=None, delay: float = 0.0, color: bool | None = None,
              screen: tuple[int, int] | None = None, pager: bool | None = None, seed_secret: bool = False,
-             moves: dict | None = None) -> int:
+             moves: dict | None = None, asked: dict | None = None) -> int:
     """Plays one match at the terminal; returns the exit code (0 unless a rule error stopped it).
 
     `bots` maps 0-based seats to bot kinds; every other seat is a human. `match` continues a
@@ -60,12 +60,14 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
     output are a terminal). `seed_secret`: the seed was drawn, not chosen, so a person playing is
     told it only when the game ends — with it, anyone could deal the same game elsewhere and see
     every hidden card and every bot's hand in advance. `moves`: for a resumed match, who made each
-    move of its log and the messages it wrote (replay.rebuild's), for `log`.
+    move of its log and the messages it wrote, and `asked` the questions its answers answered
+    (replay.rebuild's), for `log`.
     """
     session = _Session(game, players, seed, options, bots or {},
                        stdin or sys.stdin, stdout or sys.stdout, source_path, match, delay, color, screen, pager)
     session.seed_secret = seed_secret and not session.watching
     session.log_meta.update(moves or {})
+    session.asked.update(asked or {})
     return session.run()
 
 

@@ -250,15 +250,16 @@ class Commands:
             return False
         try:
             data = read_save(path, self.game, self.match.players)
-            seats: dict[int, tuple] = {}     # (for `log`: who made each move, and what it wrote)
-            match = rebuild(data, self.game, moves=seats)
+            seats: dict[int, tuple] = {}     # (for `log`: who made each move, what it wrote, and
+            asked: dict[int, str] = {}       #  the question each answer answered)
+            match = rebuild(data, self.game, moves=seats, asked=asked)
         except StateError as error:
             self.error(f"cannot load {printable(path)}: {printable(error)}")
             return False
         self.seed = data["seed"]
         self.seed_secret = data.get("seed_secret") is True and not self.watching
         self.options = data["options"]
-        self.log_meta, self.asked = seats, {}
+        self.log_meta, self.asked = seats, asked
         self.undo_stack, self.crossed, self.decided_by = [], [], []
         self.rewind(match, f"loaded {printable(path)}")
         return True

@@ -22,6 +22,7 @@ from ..core.textsafe import printable
 
 SAVE_VERSION = 2
 RULES_BESIDE = 50            # rule files beside a save tried for the one whose fingerprint matches
+SHIPPED_GAMES = Path(__file__).resolve().parents[2] / "games"     # (a checkout's or an editable install's)
 
 
 def fingerprint(game) -> str:
@@ -129,12 +130,13 @@ def check_game(data: dict, game) -> None:
                          f"rule file: fingerprint {_short(data['fingerprint'])}, these rules {fingerprint(game)})")
 
 
-def rebuild(data: dict, game, on_action=None, moves: dict | None = None):
+def rebuild(data: dict, game, on_action=None, moves: dict | None = None, asked: dict | None = None):
     """The saved match, replayed action by action from a new match on `game`.
 
     `on_action(n, seat, text)` is told each action as it is played; `moves`, if given, is filled
     with what the terminal's `log` tells of each: log index -> (the seat that acted, the first and
-    end index of the messages it wrote). StateError (the match as it was is untouched) if the rules
+    end index of the messages it wrote); `asked` with the question each answer answered (log index ->
+    its prompt). StateError (the match as it was is untouched) if the rules
     differ, an action is not legal, or the position reached is not the saved one.
     """
     check_game(data, game)
@@ -145,6 +147,9 @@ def rebuild(data: dict, game, on_action=None, moves: dict | None = None):
     for n, text in enumerate(data["log"], 1):
         seat = match.current_player
         told = _messages(match) if moves is not None else 0
+        question = getattr(match, "question", None)
+        if asked is not None and question is not None:
+            asked[n - 1] = str(question.get("prompt") or "")
         try:
             match.apply(text)
         except IllegalAction:
@@ -193,25 +198,27 @@ def _answers_given(data: dict, match, on_action) -> None:
 
 def find_game(save_path: str, data: dict, rules: str | None = None):
     """The rules to replay a save on: `rules` if the user named them (they must match), else the
-    rule file beside the save whose fingerprint is the save's. Never a path the save names."""
+    rule file whose fingerprint is the save's, looked for beside the save, then in the current
+    folder, then among the shipped games. Never a path the save names."""
     if rules is not None:
         game = rulelang.load(rules)
         check_game(data, game)
         return game
-    folder = Path(save_path).resolve().parent
-    try:                                        # regular files of a rule file's size only (not /dev/zero)
-        candidates = sorted(p for p in folder.glob("*.rules")
-                            if p.is_file() and p.stat().st_size <= SOURCE_LIMIT)[:RULES_BESIDE]
-    except OSError:
-        candidates = []
-    for path in candidates:
+    candidates: list = []
+    for folder in dict.fromkeys((Path(save_path).resolve().parent, Path.cwd().resolve(), SHIPPED_GAMES)):
+        try:                                    # regular files of a rule file's size only (not /dev/zero)
+            candidates += sorted(p for p in folder.glob("*.rules")
+                                 if p.is_file() and p.stat().st_size <= SOURCE_LIMIT)[:RULES_BESIDE]
+        except OSError:
+            continue
+    for path in dict.fromkeys(candidates):
         try:
             game = rulelang.load(str(path))
         except (RuleError, OSError, ValueError):           # not these rules, and not ours to report
             continue
         if fingerprint(game) == data["fingerprint"]:
             return game
-    raise StateError(f"no rule file beside the save has the rules it was played with "
+    raise StateError(f"no rule file beside the save, here or among the shipped games has the rules it was played with "
                      f"({_short(data['name'])}, fingerprint {_short(data['fingerprint'])}): "
                      f"give them with --rules FILE")
 
