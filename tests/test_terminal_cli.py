@@ -272,3 +272,11 @@ def test_a_resumed_log_keeps_the_questions_its_answers_answered(tmp_path, capsys
     assert "how many → 2" in before
     code, out, _ = cli(capsys, monkeypatch, ["play", save], "log\nquit\n")
     assert code == 0 and out.split("P1> log\n")[1].split("P1> quit")[0] == before
+
+
+def test_no_declines_a_question_whose_way_to_decline_is_pass(tmp_path, capsys, monkeypatch):
+    rules = tmp_path / "asks.rules"
+    rules.write_text(ASKS.replace('choose x in [1, 2, 3] prompt "how many"',
+                                  'choose x in [1, 2, 3] optional prompt "how many"'), encoding="utf-8")
+    code, out, _ = cli(capsys, monkeypatch, ["play", rules, "--seed", "1", "--bot", "2=random"], "pick\nno\nlog\nquit\n")
+    assert code == 0 and "how many → pass" in out and "error" not in out

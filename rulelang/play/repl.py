@@ -368,6 +368,10 @@ class _Session(Drawing, Commands):
                 return words[0]
         if len(matches) == 1:
             return matches[0]
+        if not matches and wanted == "no":      # (`no` to "play a Special?": the way to decline is pass)
+            declines = [action for action, text in zip(actions, texts) if text == "pass"]
+            if len(declines) == 1:
+                return declines[0]
         if matches:
             listed = ", ".join(self.show_text(action) for action in matches[:MAX_CANDIDATES])
             more = f" and {len(matches) - MAX_CANDIDATES} more" if len(matches) > MAX_CANDIDATES else ""
