@@ -231,7 +231,7 @@ STATEMENTS: dict[str, NodeSpec] = {
                         "show": HOW, "body": BLOCK, "else": BLOCK}, {"as": OPTEXPR, "always": BOOL}, pauses=True),
     "may": NodeSpec({"by": OPTEXPR, "prompt": OPTEXPR, "body": BLOCK, "else": BLOCK}, pauses=True),
     "emit": NodeSpec({"event": NAME, "a": EXPRS}, creating=True, pauses=True),
-    "open": NodeSpec({"window": NAME, "a": EXPRS, "from": OPTEXPR}, {"to": EXPR, "always": BOOL}, creating=True,
+    "open": NodeSpec({"window": NAME, "a": EXPRS, "from": OPTEXPR}, {"to": EXPR, "always": BOOL, "until": EXPR}, creating=True,
                      pauses=True),
     "run": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}, creating=True, pauses=True),
     "reveal": NodeSpec({"what": EXPR, "to": OPTEXPR}),

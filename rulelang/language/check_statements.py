@@ -179,6 +179,8 @@ class StatementChecks:
             self.expect(s.start, "player", "the first player asked")
         if isinstance(s, n.Open) and s.to is not None:
             self.players_expr(s.to, "who may respond")
+        if isinstance(s, n.Open) and s.until is not None:
+            self.expect(s.until, "bool", "when the window closes (`until`)")
         if isinstance(s, n.RunHook):
             t = self.expr(s.card)
             if not is_comp(t) and t not in ("any", "none"):

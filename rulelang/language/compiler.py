@@ -387,6 +387,8 @@ class Compiler:
             out["to"] = self.expr(s.to)
         if s.always:
             out["always"] = True
+        if s.until is not None:
+            out["until"] = self.expr(s.until)
         return out
 
     def stmt_run(self, s: n.RunHook) -> dict:

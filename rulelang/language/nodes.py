@@ -304,13 +304,15 @@ class Emit(Node):
 
 @dataclass(frozen=True, eq=False)
 class Open(Node):
-    """`open WINDOW(args) [from P] [to PLAYERS] [always]`: players (those listed), in turn from P,
-    respond or pass until all pass; with `always` each is asked even with nothing to respond with."""
+    """`open WINDOW(args) [from P] [to PLAYERS] [always] [until C]`: players (those listed), in turn
+    from P, respond or pass until all pass; with `always` each is asked even with nothing to respond
+    with; with `until C` nobody more is asked once C holds."""
     window: str
     args: tuple
     start: Node | None
     to: Node | None = None
     always: bool = False
+    until: Node | None = None
 
 
 @dataclass(frozen=True, eq=False)

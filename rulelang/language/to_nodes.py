@@ -230,7 +230,8 @@ class _ToNodes(DeclarationRules):
     def open_stmt(self, meta, c):
         args = c[1] if len(c) > 1 and isinstance(c[1], list) else []
         parts = dict(x for x in c[1:] if isinstance(x, tuple))
-        opened = n.Open(self.sp(meta), str(c[0]), tuple(args), parts.get("from"), parts.get("to"), "always" in parts)
+        opened = n.Open(self.sp(meta), str(c[0]), tuple(args), parts.get("from"), parts.get("to"), "always" in parts,
+                        parts.get("until"))
         if "resolve" not in parts:
             return opened
         name, zone, body, where = parts["resolve"]
@@ -247,6 +248,9 @@ class _ToNodes(DeclarationRules):
 
     def open_to(self, meta, c):
         return ("to", c[0])
+
+    def open_until(self, meta, c):
+        return ("until", c[0])
 
     def open_always(self, meta, c):
         return ("always", True)

@@ -51,7 +51,8 @@ def test_dodge_guards_generals_smoke_bomb_soldiers_spiked_armour_strikes_back():
     m = p.match()
     play(m, "attack f5 infantry e5 Gold Maker")
     assert sorted(legal(m)) == ["Dodge", "Golden Shield", "Spiked Armour", "pass"]
-    play(m, "Dodge")                     # stopped: asked again, with only `pass` (answered by play)
+    m.apply("Dodge")                     # stopped: the window closes (`until atk_stop`), nobody asked again
+    assert m.question is None and "the attack is stopped" in m.messages_for(1)
     play(m, "attack f4 infantry e4 archer")
     assert sorted(legal(m)) == ["Golden Shield", "Smoke Bomb", "Spiked Armour", "pass"]
     play(m, "Spiked Armour", "pass")

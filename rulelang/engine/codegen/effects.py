@@ -532,11 +532,12 @@ def emit_builtin(m, name: str) -> None:
         m.me = saved
 
 
-def _open(m, wi: int, args: tuple, start, to=None, always=False):
+def _open(m, wi: int, args: tuple, start, to=None, always=False, until=None):
     """A window: players in turn from `start` (only those in `to`, if given) respond or pass; it
-    closes when all of them have passed in a row. A player with no legal response passes without
-    being asked — unless `always`: then being asked at all tells the others nothing. A window
-    declared `order first` asks them all at once instead (`_open_first`)."""
+    closes when all of them have passed in a row, or once `until()` holds (checked before each
+    player is asked). A player with no legal response passes without being asked — unless
+    `always`: then being asked at all tells the others nothing. A window declared `order first`
+    asks them all at once instead (`_open_first`)."""
     code = m.game.code
     entries = code.responses[wi]
     name = code.window_names[wi]
@@ -551,6 +552,8 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False):
     passes, k = 0, 0
     signal = None
     while asked and passes < len(asked) and m.result is None:
+        if until is not None and until():
+            break
         p = asked[k % len(asked)]
         k += 1
         options = _responses(m, wi, entries, args, p)

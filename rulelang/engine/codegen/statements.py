@@ -507,8 +507,9 @@ class StatementLowering(Part):
     def s_open(self, s, ctx):
         start = self.opt_src(s.get("from"), ctx)
         to = self.opt_src(s.get("to"), ctx)
+        until = f"lambda: {self.exprs.ex(s['until'], ctx).src}" if s.get("until") is not None else "None"
         self.signal_of(f"_open(m, {self.sh.window_index[s['window']]}, {self.args_tuple(s['a'], ctx)}, {start}, "
-                       f"{to}, {bool(s.get('always'))})", ctx)
+                       f"{to}, {bool(s.get('always'))}, {until})", ctx)
 
     def s_run(self, s, ctx):
         of = self.exprs.ex(s["of"], ctx).src
