@@ -547,8 +547,8 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False, until=None):
     if to is not None:
         wanted = set(to) if isinstance(to, list) else {to}
         asked = [p for p in asked if p in wanted]
-    if wi in code.first_windows:
-        return _open_first(m, wi, name, args, asked, always)
+    if wi in code.first_windows:                # (one answer closes it: `until` can only keep it shut)
+        return None if until is not None and until() else _open_first(m, wi, name, args, asked, always)
     passes, k = 0, 0
     signal = None
     while asked and passes < len(asked) and m.result is None:
