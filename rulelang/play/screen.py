@@ -501,12 +501,6 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
                         lines.append(f"{join_labels(shown)}: {src} → {dest[0]}")
                 else:
                     lines.append(f"{n} {'card' if n == 1 else 'cards'}: {src} → {dest[0]}")
-        into = [dst for dst, n in hidden_in.items() if n > 0]
-        if k > 0 and len(into) == 1 and sum(1 for n in hidden_out.values() if n > 0) == 1:
-            n = min(k, hidden_in[into[0]])    # from the one hidden zone that lost cards to the one that
-            lines.append(f"{n} {'card' if n == 1 else 'cards'}: {src} → {into[0]}, face down")   # gained
-            hidden_in[into[0]] -= n
-            k -= n
         if k > 0:
             lines.append(f"{k} {'card' if k == 1 else 'cards'} left {src}")
     for dst, k in hidden_in.items():
