@@ -309,6 +309,51 @@ def test_a_card_the_move_names_comes_from_the_movers_hidden_hand():
     assert lines == ["8♥, 4♣, 6♠, 9♣: tavern → hand (P1)", "2 cards: tavern → hand (P2)"]
 
 
+def test_a_card_played_from_a_hidden_hand_is_not_said_to_go_into_the_players_deck():
+    """P2 plays C4 from their hidden hand to their table, and has a hidden deck too: it said
+    `1 card: hand (P2) → deck (P2)` (the deck, first of P2's hidden zones, was taken for its source)."""
+    before = _zones_view(("deck", 1, None, 3), ("hand", 1, None, 3), ("table", 1, [], None))
+    after = _zones_view(("deck", 1, None, 3), ("hand", 1, None, 2), ("table", 1, [(4, "C4")], None))
+    before["actor"] = after["actor"] = 1
+    assert changes(before, after, "play c4", seat_name, "play C4") == []
+    assert changes(before, after, "p2 plays", seat_name, "pass") == ["C4: hand (P2) → table (P2)"]
+
+
+def _pile(name, owner, count, top):
+    return {"name": name, "owner": owner, "count": count, "top_only": True,
+            "cards": [{"id": top[0], "label": top[1]}] if top else []}
+
+
+def test_cards_put_under_the_top_of_a_pile_are_said_to_go_there():
+    """A turn's cards in play go to a discard pile shown by its top: the ones under it are not
+    `gone from inplay` (a new author's deck-builder), and cards alike drawn from the deck are not
+    the ones that left (`Copper, Copper, Raid: inplay (P1) → hand (P1)`)."""
+    before = _zones_view(("deck", 0, None, 8), ("hand", 0, [], None),
+                         ("inplay", 0, [(1, "Copper"), (2, "Raid"), (3, "Copper")], None))
+    before["zones"].append(_pile("discard", 0, 0, None))
+    after = _zones_view(("deck", 0, None, 6), ("hand", 0, [(7, "Copper"), (8, "Raid")], None),
+                        ("inplay", 0, [], None))
+    after["zones"].append(_pile("discard", 0, 3, (3, "Copper")))
+    before["actor"] = after["actor"] = 0
+    assert changes(before, after, "done", seat_name, "done") == [
+        "Copper, Copper, Raid: inplay (P1) → discard (P1)", "Copper, Raid: deck (P1) → hand (P1)"]
+
+
+def test_a_hand_refilled_while_one_of_its_cards_was_discarded_says_no_false_way():
+    """The other player's hidden hand goes onto their discard pile (its last card on top) and is
+    refilled from their deck: the top card came from the hand or the deck, which is not known, and
+    the counts are said as they changed (it said `Raid: deck (P2) → discard (P2)` and `Copper,
+    Copper: inplay (P2) → hand (P2), face down`)."""
+    before = _zones_view(("deck", 1, None, 9), ("hand", 1, None, 1), ("inplay", 1, [(1, "Copper"), (2, "Copper")], None))
+    before["zones"].append(_pile("discard", 1, 0, None))
+    after = _zones_view(("deck", 1, None, 4), ("hand", 1, None, 5), ("inplay", 1, [], None))
+    after["zones"].append(_pile("discard", 1, 3, (6, "Raid")))
+    before["actor"] = after["actor"] = 1
+    assert changes(before, after, "done", seat_name, "done") == [
+        "Copper, Copper: inplay (P2) → discard (P2)", "Raid: deck (P2) or hand (P2) → discard (P2)",
+        "5 cards left deck (P2)", "4 cards added to hand (P2)"]
+
+
 def test_a_group_of_actions_leaves_each_a_word_of_its_own():
     """Two attacks whose texts differ only by the engine's `(2)`: the group's head took every word
     of the first, and the screen read `attack b7 cavalry b6 Storm Lancer → 1. · 2. (2)`."""

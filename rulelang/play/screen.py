@@ -304,10 +304,11 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     mover = before.get("actor")
     mine = [zone_title(z, seat_name) for z in before["zones"]
             if mover is not None and z.get("owner") == mover and z["cards"] is None and z.get("count")]
-    moves, gone, came, revealed, hidden_out, hidden_in = _matched(before, after, b_where, b_hidden, b_labels,
-                                                                  a_where, a_hidden, a_labels, mine, acted.lower())
-    covered = _covered(before, after, seat_name)
-    gone = [(label, frm) for label, frm in gone if frm not in covered]
+    movers = {zone_title(z, seat_name) for z in after["zones"] if mover is not None and z.get("owner") == mover}
+    covered, piles_grown = _covered(before, after, seat_name)
+    moves, gone, came, revealed, hidden_out, hidden_in, unsure = _matched(
+        before, after, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels, mine, acted.lower(),
+        covered, piles_grown, movers)
     for label, frm in list(gone):             # a card seen before, now in an internal zone
         dest = next((d for d in inward if label in d[1]), None)
         if dest is not None and not re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", said.lower()):
@@ -315,18 +316,20 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
             dest[2] -= 1
             gone.remove((label, frm))
             moves.append((label, frm, dest[0]))
-    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), inward)
+    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), inward, pair=not unsure)
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     return [printable(x) for x in lines]
 
 
-def _covered(before: dict, after: dict, seat_name) -> set:
+def _covered(before: dict, after: dict, seat_name) -> tuple[set, dict]:
     """The piles shown by their top card only that hold as many cards as before or more: a card
-    no longer shown there was covered by another, not taken away (`Y3: gone from pile` was wrong)."""
+    no longer shown there was covered by another, not taken away (`Y3: gone from pile` was wrong);
+    and by how many cards each of those grew."""
     was = {zone_title(z, seat_name): z.get("count") for z in before["zones"] if z.get("top_only")}
-    return {title for z in after["zones"] if z.get("top_only")
-            for title in [zone_title(z, seat_name)]
-            if title in was and z.get("count") is not None and was[title] is not None and z["count"] >= was[title]}
+    grown = {title: z["count"] - was[title] for z in after["zones"] if z.get("top_only")
+             for title in [zone_title(z, seat_name)]
+             if title in was and z.get("count") is not None and was[title] is not None and z["count"] >= was[title]}
+    return set(grown), {t: k for t, k in grown.items() if k > 0}
 
 
 def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
@@ -375,10 +378,12 @@ def _names(text: str, label: str) -> bool:
 
 
 def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels,
-             mine=(), acted: str = ""):
+             mine=(), acted: str = "", covered=frozenset(), piles_grown=None, movers=frozenset()):
     """The components' comings and goings between two views, matched where they can be: moved (the
     same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
-    and the hidden zones' counts left over."""
+    and the hidden zones' counts left over. `covered`: the top-only piles a card was covered on
+    (it did not go anywhere); `piles_grown`: how many cards each of them gained; `movers`: the
+    titles of the mover's zones."""
     moves: list[tuple[str, str, str]] = []
     gone: list[tuple[str, str]] = []          # (label, from)
     came: list[tuple[str, str]] = []          # (label, to)
@@ -389,23 +394,40 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         else:
             came.append((a_labels[c], title))
     for c, title in b_where.items():
-        if c not in a_where:
+        if c not in a_where and title not in covered:
             gone.append((b_labels[c], title))
     board_gone, board_came = _board_changes(before, after)
     gone += board_gone
     came += board_came
     hidden_out = Counter({t: b_hidden[t] - a_hidden.get(t, 0) for t in b_hidden if b_hidden[t] > a_hidden.get(t, 0)})
     hidden_in = Counter({t: a_hidden[t] - b_hidden.get(t, 0) for t in a_hidden if a_hidden[t] > b_hidden.get(t, 0)})
+    on_board = set(board_gone) | set(board_came)
     for label, to in list(came):              # the same piece: from one place to another
-        match = next((g for g in gone if g[0] == label), None)
+        # (by its label only where one side is the board, whose pieces have no ids: two cards
+        # alike, one gone into a hidden zone and one drawn from it, are not one card that moved)
+        match = next((g for g in gone if g[0] == label and (g in on_board or (label, to) in on_board)), None)
         if match is not None:
             gone.remove(match)
             came.remove((label, to))
             if match[1] != to:                # (one card left, one that looks the same came: as before)
                 moves.append((label, match[1], to))
+    # under the new top of a pile that shows only its top: as many of the cards gone from sight
+    # as it gained, besides the ones seen arriving (when one such pile grew: which went where is known)
+    under = {t: k - sum(1 for _, _, to in moves if to == t) - sum(1 for _, to in came if to == t)
+             for t, k in (piles_grown or {}).items()}
+    under = {t: k for t, k in under.items() if k > 0}
+    if len(under) == 1:
+        (pile, k), = under.items()
+        for label, frm in [g for g in gone if g[1] != pile][:k]:
+            gone.remove((label, frm))
+            moves.append((label, frm, pile))
+            under[pile] -= 1
+    unsure = False                            # did a card's way in or out stay unknown?
     revealed = []
     for label, to in list(came):              # the mover's own card, named by the move: from their hand
-        zone = next((t for t in mine if _names(acted, label)), None) if acted else None
+        # (from the one of the mover's hidden zones that shrank, if one did: their hand, not their deck)
+        zone = next((t for t in sorted(mine, key=lambda t: hidden_out[t] <= 0) if _names(acted, label)),
+                    None) if acted else None
         if zone is not None:
             if hidden_out[zone] > 0:
                 hidden_out[zone] -= 1
@@ -414,14 +436,25 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             came.remove((label, to))
             moves.append((label, zone, to))
     for label, to in list(came):              # from a hidden zone: drawn (or shown where it lies)
-        source = next((t for t in hidden_out if hidden_out[t] > 0), None)
-        if source is not None:
-            hidden_out[source] -= 1
+        sources = [t for t in hidden_out if hidden_out[t] > 0]
+        # (a hidden zone of the mover's that grew may have given it to another of theirs: a
+        # hand put on a discard pile and refilled from the deck, all at once)
+        grew = [t for t in hidden_in if hidden_in[t] > 0 and t != to and t in mine and to in movers]
+        if len(sources) == 1 and not grew:
+            hidden_out[sources[0]] -= 1
             came.remove((label, to))
-            moves.append((label, source, to))
+            moves.append((label, sources[0], to))
+        elif sources:                         # (a hand refilled from a deck may have lost it too:
+            came.remove((label, to))          # which one it left is not known; the counts say the rest)
+            moves.append((label, " or ".join(sources + grew), to))
+            unsure = True
         elif to in b_hidden:
             came.remove((label, to))
             revealed.append((label, to))
+    for pile, k in under.items():             # the rest under a pile's top: from hidden zones
+        if k > 0:
+            hidden_in[pile] += k
+            unsure = True
     grown = [t for t in hidden_in if hidden_in[t] > 0]
     if len(grown) == 1 and not +hidden_out:   # into the one hidden zone that grew: where each went is known
         for label, frm in list(gone):
@@ -440,7 +473,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         else:
             for t in grown:
                 hidden_in[t] = 0
-    return moves, gone, came, revealed, hidden_out, hidden_in
+    return moves, gone, came, revealed, hidden_out, hidden_in, unsure
 
 
 def _board_changes(before: dict, after: dict) -> tuple[list, list]:
@@ -460,10 +493,12 @@ def _board_changes(before: dict, after: dict) -> tuple[list, list]:
     return gone, came
 
 
-def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, inward=()) -> list[str]:
+def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, inward=(), pair=True) -> list[str]:
     """A line per kind of change, leaving out what `told` (the action's text and messages) names:
     a line of moved cards is left out when it names every one of them, never shortened. `inward`:
-    the internal zones cards went into (`_internal_arrivals`), to say where a hidden card went."""
+    the internal zones cards went into (`_internal_arrivals`), to say where a hidden card went.
+    `pair`: may a zone's lost cards be said to be another's new ones (no card's way is unknown)?
+    If not, each count's change is said on its own (`5 cards left deck (P2)`), which is true."""
     lines = []
     grouped: dict = {}
     for label, frm, to in moves:
@@ -475,7 +510,7 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
     for (frm, to), labels in grouped.items():
         if not all(named(x) and (len(x) > 1 or named(to.split(",")[0])) for x in labels):
             lines.append(f"{join_labels(labels)}: {frm} → {to}")
-    for src in hidden_out:
+    for src in hidden_out if pair else ():
         for dst in hidden_in:
             k = min(hidden_out[src], hidden_in[dst])
             if k > 0:
