@@ -93,3 +93,24 @@ def test_join_is_checked_from_its_description():
     _, diags = rulelang.check_source('game "j" { players 1  turn { step s { action a { log join([1, 2], ",") '
                                      ' finish draw } } } }', "j.rules")
     assert [d.message for d in diags if d.severity == "error"] == ["`join` needs a list of texts, not list of int"]
+
+
+def test_the_text_of_a_zone_is_its_components_labels_as_for_a_list():
+    """`text(hand[me])` gave the components' ids (`0, 1`: they follow the order of creation, so
+    they could tell which card is which); a new author found it. It reads as `text` of a list."""
+    source = """
+game "Texts" {
+  players 1
+  kind Card { n: int  label "C" + text(n) }
+  zone hand: set per player, public
+  zone pile: pile, public
+  setup {
+    for i in 1..2 { create Card(n: i) in hand[0] }
+    create Card(n: 9) in pile
+    log text(hand[0]) + " / " + text([c for c in hand[0]]) + " / " + text(pile)
+  }
+  turn { step s { action stop { finish draw } } }
+}
+"""
+    m = rulelang.Game(rulelang.compile_source(source, "texts.rules")).new_match(1, seed=0)
+    assert m.messages_for(0)[-1] == "C1 C2 / C1 C2 / C9"

@@ -429,6 +429,8 @@ class Compiler:
             return "comp_or_player"
         if is_list(t):
             return "list:" + self.text_as(elem(t))
+        if t == "zone":                        # (its components' labels, as a list of them gives)
+            return "list:comp"
         return "plain"
 
     def text(self, e) -> dict:
