@@ -425,4 +425,5 @@ def test_a_drafted_card_stays_secret_after_the_reveal_and_taking_two_is_not_seen
     out = io.StringIO()
     run_repl(draft, 2, 1, {}, {1: "random"}, io.StringIO("pick card 14\nquit\n"), out, "draft.rules")
     line = next(x for x in out.getvalue().splitlines() if x.startswith("P2 (random) answers in secret;"))
-    assert line == "P2 (random) answers in secret; every answer is revealed: P1: (a secret choice) · P2: (a secret choice)"
+    # (P1, the one at the terminal, reads their own pick; a new author found it hidden from them too)
+    assert line == "P2 (random) answers in secret; every answer is revealed: P1: pick card 14 · P2: (a secret choice)"

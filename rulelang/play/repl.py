@@ -112,6 +112,7 @@ class _Session(Drawing, Commands):
         self.was_choice = False                       # was the last move an answer to a choice?
         self.was_secret = False                       # was it an answer to a simultaneous step?
         self.revealed: list = []                      # the answers it revealed, if it was the last one
+        self.revealed_own: dict[int, list] = {}       # the same as each human seat reads them
         self.told = 0                                 # messages announced (public) so far
         self.told_to = [0] * self.match.players       # messages shown to each seat so far
         self.watching = len(self.bots) == self.match.players
@@ -434,11 +435,16 @@ class _Session(Drawing, Commands):
         self.was_secret = together is not None
         logged = len(match.log)
         match.apply(action)
-        self.revealed = []
+        self.revealed, self.revealed_own = [], {}
         if together is not None and len(match.log) > logged:    # the last answer: one entry per player asked
-            public, raw = match.log_for(None)[logged:], match.log[logged:]
-            self.revealed = [text if text == mine else f"{seat_name(seat)}: {text}"     # (a drafted card stays secret)
-                             for seat, text, mine in zip(together["seats"], public, raw)]
+            raw = match.log[logged:]
+
+            def as_read(entries):              # (a drafted card stays secret)
+                return [text if text == mine else f"{seat_name(seat)}: {text}"
+                        for seat, text, mine in zip(together["seats"], entries, raw)]
+            self.revealed = as_read(match.log_for(None)[logged:])
+            # each human seat reads its own answer (and what else it may see) in full
+            self.revealed_own = {p: as_read(match.log_for(p)[logged:]) for p in humans}
         self.note_log(logged, actor, together, told)
         if question is not None and match.log:      # the question this answer was to (for `log`)
             self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
@@ -468,6 +474,9 @@ class _Session(Drawing, Commands):
         without its text, but in full to the chooser and every human seat that may see it."""
         public = f"{who} {self.played(action)}"
         own = {}
+        if self.was_secret and self.revealed:
+            own = {p: f"{who} {self.played(action, revealed=seen)}" for p, seen in self.revealed_own.items()
+                   if seen != self.revealed}
         if self.was_choice and not self.was_secret and self.secret_answer():
             full = f"{who} {self.played(action, secret=False)}"
             last = len(self.match.log) - 1
@@ -475,14 +484,15 @@ class _Session(Drawing, Commands):
                    if p not in self.bots and self.match.log_for(p)[last] == self.match.log[last]}
         self.announce(public, own=own)
 
-    def played(self, action, secret: bool | None = None) -> str:
+    def played(self, action, secret: bool | None = None, revealed: list | None = None) -> str:
         """How a move is announced to everyone at the terminal. A choice's answer that names a
-        card some player cannot see is announced without its text (`secret` False: with it)."""
+        card some player cannot see is announced without its text (`secret` False: with it);
+        `revealed`: a simultaneous step's answers as one seat reads them (else as all may)."""
         text = str(action)
         if interrupt_seat(text) is not None:                  # an interrupt: `P3: reveal`
             text = text.partition(": ")[2]
         if self.was_secret:                 # a simultaneous step's answer: never its text before all are in
-            revealed = self.revealed
+            revealed = self.revealed if revealed is None else revealed
             if not revealed:
                 return "answers in secret"
             return "answers in secret; every answer is revealed: " + " · ".join(printable(x) for x in revealed)
