@@ -230,3 +230,35 @@ def test_an_error_stays_with_its_position_and_goes_when_the_match_moves_on(serve
     watcher.wait_for_selector("body[data-version='2']")
     assert watcher.inner_text("#error") == ""
     ctx.close()
+
+
+def test_an_update_leaves_the_page_where_the_player_scrolled_it(serve, browser):
+    """Dozen War's page is long: every update scrolled the whole page down to the Messages (a
+    browser trial found the map and the buttons gone from a phone's screen after each move). Only
+    the Messages box follows its newest line."""
+    server = serve([ROOT / "games" / "dozen_war.rules"], include_shipped=False)
+    from .conftest import post
+    code, body = post(server.url + "/api/matches", {"game": "dozen_war", "players": 2, "seats": ["human", "random"],
+                                                    "seed": 3})
+    assert code == 200
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version]")
+    for _ in range(6):
+        assert page.evaluate("window.scrollY") == 0
+        page.wait_for_selector("button.action:enabled, button.option:visible")
+        page.wait_for_timeout(100)                  # (the bot's moves pushed after this one)
+        assert page.evaluate("window.scrollY") == 0
+        version = int(page.get_attribute("body", "data-version"))
+        page.locator("button.action:enabled, button.option:visible").first.click()
+        page.evaluate("window.scrollTo(0, 0)")     # (the click scrolled its button into sight)
+        for _ in range(300):                  # (the page's policy refuses wait_for_function's eval)
+            if int(page.get_attribute("body", "data-version")) > version:
+                break
+            page.wait_for_timeout(50)
+    assert page.locator("#messages li").count() > 0
+    assert page.evaluate("window.scrollY") == 0
+    box = page.evaluate("(() => { const b = document.getElementById('messages');"
+                        " return [b.scrollTop + b.clientHeight, b.scrollHeight]; })()")
+    assert box[0] >= box[1] - 1
+    page.close()

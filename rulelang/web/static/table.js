@@ -324,7 +324,10 @@
     $("messages").replaceChildren(...state.messages.map((m) => el("li", {}, m)));
     const start = state.log_length - state.log.length;
     $("log").replaceChildren(...state.log.map((t, i) => el("li", { value: start + i + 1 }, t)));
-    $("messages").lastElementChild && $("messages").parentElement.open && $("messages").lastElementChild.scrollIntoView({ block: "nearest" });
+    // the newest message in sight inside its own box; the page itself stays where the player put it
+    // (scrollIntoView pulled the whole page down to the Messages on every update)
+    const box = $("messages");
+    box.scrollTop = box.scrollHeight;
   }
 
   function render() {
