@@ -282,7 +282,11 @@ class MatchPausing(MatchParts):
             widen_private(self)
 
     def _wait_for(self, base, root: list, answers: list, question: dict) -> None:
-        self.pending = {"base": base, "root": root, "answers": answers, "question": question}
+        # (which component each option is, when they are components: kept beside the question,
+        # for option_components)
+        components = question.pop("components", None)
+        self.pending = {"base": base, "root": root, "answers": answers, "question": question,
+                        "components": components}
         self.actor = question["chooser"]
         self._by_text = None
 
@@ -317,6 +321,11 @@ class MatchPausing(MatchParts):
         if self._by_text is None:
             self._enumerate()
         return self._by_text                    # type: ignore[return-value]  # (_enumerate listed them)
+
+    def option_components(self) -> dict:
+        """The question's options that are components: {option text: component id} (what a table
+        shows beside an option, such as its rules text); {} when there is none."""
+        return dict((self.pending or {}).get("components") or {})
 
     @property
     def question(self) -> dict | None:

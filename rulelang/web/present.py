@@ -123,10 +123,13 @@ def describe_actions(match, actions, seen_ids: set) -> list[dict]:
     parameters name."""
     shows = _param_shows(match.game)
     g = match.game.geometry
+    answers = match.option_components()                  # a question's options that are components
     out = []
     for a in actions:
         comps: list = []
         cells: list = []
+        if a.name == "choose" and answers.get(a.text) in seen_ids:
+            comps.append(answers[a.text])
         try:
             args = a.args
             kinds = shows.get((a.name, tuple(args)), [])
@@ -170,6 +173,24 @@ def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
             "out_of_turn": describe_actions(match, out_of_turn, seen),
             "log": match.log_for(seat)[-LOG_TAIL:], "log_length": len(match.log),
             "messages": match.messages_for(seat)[-LOG_TAIL:]}
+
+
+def component_words(match, seat: int | None, cid: int) -> dict | None:
+    """A component's label and rules text (`Match.rules_text`, read as `seat` would), for the card
+    tip; None unless the seat may see it now (a spectator: unless every seat may)."""
+    if not isinstance(cid, int) or not 0 <= cid < len(match.labels):
+        return None
+    if seat is None:
+        seen = set.intersection(*(match.visible_to(p) for p in range(match.players)))
+    else:
+        seen = match.visible_to(seat) | _ids_in(without_internal(match.view(seat)))
+    if cid not in seen:
+        return None
+    try:
+        text = match.rules_text(cid, seat)
+    except RulelangError as err:               # (a kind's `text` that fails: said, the table goes on)
+        text = f"? ({err})"
+    return {"id": cid, "label": printable(match.labels[cid]), "text": None if text is None else printable(text)}
 
 
 def spectator_payload(match) -> dict:

@@ -266,6 +266,7 @@ class Server:
             Route("/api/matches", self.api_create, methods=["POST"]),
             Route("/play/{mid}/{token}", self.table_page),
             Route("/api/play/{mid}/{token}", self.api_state),
+            Route("/api/play/{mid}/{token}/text/{cid:int}", self.api_text),
             WebSocketRoute("/ws/{mid}/{token}", self.socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ], exception_handlers={404: self.not_found, 405: self.not_found, 500: self.internal})
@@ -448,6 +449,18 @@ class Server:
             return _error(seat, 404)
         async with served.lock:
             body = await asyncio.to_thread(lambda: {**self.hello(served, seat), **self.payload(served, seat)})
+        return JSONResponse(body, headers=SECURITY_HEADERS)
+
+    async def api_text(self, request: Request) -> Response:
+        """A component's rules text for the card tip, if the seat may see it now (docs/serve.md)."""
+        served, seat = await self._open(request.path_params["mid"], request.path_params["token"])
+        if served is None:
+            return _error(seat, 404)
+        cid = request.path_params["cid"]
+        async with served.lock:
+            body = await asyncio.to_thread(present.component_words, served.match, seat, cid)
+        if body is None:
+            return _error("no such component in sight", 404)
         return JSONResponse(body, headers=SECURITY_HEADERS)
 
     # ---- the websocket ------------------------------------------------------------------------

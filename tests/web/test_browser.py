@@ -262,3 +262,28 @@ def test_an_update_leaves_the_page_where_the_player_scrolled_it(serve, browser):
                         " return [b.scrollTop + b.clientHeight, b.scrollHeight]; })()")
     assert box[0] >= box[1] - 1
     page.close()
+
+
+def test_a_question_about_components_shows_what_each_does(serve, browser):
+    """A browser trial found no rules text anywhere at Dozen War's table: the draft listed twelve
+    bare names. An option that is a component has a `?` whose tip asks the server for its text."""
+    server = serve([ROOT / "games" / "dozen_war.rules"], include_shipped=False)
+    from .conftest import post
+    code, body = post(server.url + "/api/matches", {"game": "dozen_war", "players": 2, "seats": ["human", "human"],
+                                                    "seed": 5})
+    assert code == 200
+    (served,) = server.server.matches.values()
+    m = served.match
+    chooser = m.current_player
+    general = m.option_components()[m.question["options"][0]]
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][chooser]["url"])
+    page.wait_for_selector("body[data-version]")
+    page.wait_for_selector("#q-options button.what")
+    assert page.locator("#q-options button.what").count() == len(m.question["options"])
+    page.locator("#q-options button.what").first.click()
+    page.wait_for_selector("#card-tip p")
+    assert page.inner_text("#card-tip strong") == m.labels[general]
+    assert page.inner_text("#card-tip p") == m.rules_text(general, chooser) and "general" in m.rules_text(general, chooser)
+    assert int(page.get_attribute("body", "data-version")) == served.version      # (no answer was sent)
+    page.close()

@@ -375,3 +375,41 @@ def test_a_drawn_seed_is_not_told_to_whoever_made_the_match(serve):
     code, body = post(server.url + "/api/matches", {"game": "regicide", "players": 2, "seats": ["human", "human"]})
     assert code == 200 and "seed" not in body and len(body["links"]) == 2
     assert make(server, "regicide", ["human", "human"], seed=7)["seed"] == 7
+
+
+def test_a_card_tip_gets_the_rules_text_of_what_its_seat_sees_and_nothing_else(serve):
+    """The page asks for a component's rules text when its tip is shown (a browser trial found no
+    text anywhere at Dozen War's table): a seat gets it for what it sees, never for the other
+    hand's cards; a spectator only for what every seat sees."""
+    server = serve([GAMES / "dozen_war.rules"], include_shipped=False)
+    code, body = post(server.url + "/api/matches", {"game": "dozen_war", "players": 2, "seats": ["human", "human"],
+                                                    "seed": 4})
+    assert code == 200
+    links = {x["seat"]: x["url"] for x in body["links"]}
+    links["spectator"] = body["spectator"]["url"]
+    (served,) = server.server.matches.values()
+    m = served.match
+    general = m.state()["zones"]["pool"][0]             # a general still to draft: public
+    code, raw = get(links["spectator"].replace("/play/", "/api/play/") + f"/text/{general}")
+    assert code == 200 and json.loads(raw)["text"] == m.rules_text(general, None) and "general" in json.loads(raw)["text"]
+    rng = random.Random(4)
+    while not any(m.state()["zones"]["hand"]):         # play on until the equipment is dealt
+        m.apply(rng.choice(m.legal_actions()))
+    hands = m.state()["zones"]["hand"]
+    holder = next(p for p in range(2) if hands[p])
+    card = hands[holder][0]
+
+    def text_url(seat_link, cid):
+        return seat_link.replace("/play/", "/api/play/") + f"/text/{cid}"
+    own = links[["P1", "P2"][holder]]
+    other = links[["P1", "P2"][1 - holder]]
+    code, raw = get(text_url(own, card))
+    assert code == 200
+    words = json.loads(raw)
+    assert words["label"] == m.labels[card] and words["text"] == m.rules_text(card, holder) and words["text"]
+    code, raw = get(text_url(other, card))
+    assert code == 404 and m.labels[card] not in raw.decode()
+    code, _ = get(text_url(links["spectator"], card))
+    assert code == 404
+    for bad in (10 ** 6, len(m.labels)):
+        assert get(text_url(own, bad))[0] == 404

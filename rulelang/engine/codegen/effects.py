@@ -51,6 +51,8 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
         m.cut_mapping = mapping                 # (a subset being picked maps what it holds: _choose_many)
     if m.pos >= len(m.answers):
         question = _question(m, chooser, prompt, options, kind, mine, also)
+        if comps and mine is None:              # (which component each option is: the web's card tips)
+            question["components"] = {t: v for t, v in options.items() if type(v) is int}
         _wait(m, question)                      # (Paused; or, in a greenlet, back with the answer)
     if m.pos < len(m.answers):
         text = m.answers[m.pos]

@@ -190,15 +190,32 @@
   function backEl(count) {
     return el("span", { class: "card back", title: `${count} hidden` }, el("span", { class: "label" }, count > 1 ? `×${count}` : "?"));
   }
+  // a component's rules text, asked of the server when its tip is first shown (only what this seat
+  // may see is answered); kept for the position it was asked in
+  const texts = new Map();
+  function rulesText(id) {
+    const key = `${id}@${state.version}`;
+    if (!texts.has(key)) {
+      texts.set(key, fetch(`/api/play/${matchId}/${token}/text/${id}`)
+        .then((r) => (r.ok ? r.json() : null)).then((b) => (b && b.text) || null).catch(() => null));
+    }
+    return texts.get(key);
+  }
   function tip(card, anchor) {
     const t = $("card-tip");
     t.replaceChildren(el("strong", {}, card.label), card.text ? el("p", {}, card.text) : null);
+    if (!card.text && card.id !== null && card.id !== undefined) {
+      rulesText(card.id).then((text) => {
+        if (text && !t.hidden && t.dataset.id === String(card.id)) t.append(el("p", {}, text));
+      });
+    }
+    t.dataset.id = String(card.id);
     const r = anchor.getBoundingClientRect();
     t.style.left = Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX)) + "px";
     t.style.top = (r.bottom + window.scrollY + 4) + "px";
     t.hidden = false;
     clearTimeout(tip.timer);
-    tip.timer = setTimeout(() => { t.hidden = true; }, 4000);
+    tip.timer = setTimeout(() => { t.hidden = true; }, card.text ? 4000 : 9000);
   }
   function zoneTitle(z) {
     let name = z.name.replace(/_/g, " ");
@@ -314,7 +331,14 @@
       $("q-prompt").textContent = c.prompt || "Choose";
       const running = (c.running || []).map((f) => f.effect || (f.window ? `window ${f.window}` : "")).filter(Boolean);
       $("q-running").textContent = (running.length ? running.join(" › ") + " · " : "") + ({ one: "choose one", subset: "choose some, then done", order: "put them in order", may: "yes or no" }[c.kind] || c.kind || "");
-      $("q-options").replaceChildren(...state.actions.map((a) => el("button", { type: "button", class: "option", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text)));
+      $("q-options").replaceChildren(...state.actions.map((a) => {
+        const b = el("button", { type: "button", class: "option", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text);
+        if (a.comps.length !== 1) return b;
+        // an option that is one component (a general to draft, a card to pick): `?` shows what it does
+        const what = el("button", { type: "button", class: "what small", title: `what ${a.text} does`, "aria-label": `what ${a.text} does` }, "?");
+        what.addEventListener("click", (ev) => { ev.stopPropagation(); tip({ id: a.comps[0], label: a.text }, ev.currentTarget); });
+        return el("span", { class: "opt" }, b, what);
+      }));
       if (!q.open) q.show();
     } else if (q.open) q.close();
   }
@@ -349,6 +373,6 @@
   $("undo-no").addEventListener("click", () => sendUndo({ type: "answer_undo", accept: false }));
   $("narrow-clear").addEventListener("click", () => { narrow = null; render(); });
   $("filter").addEventListener("input", render);
-  document.addEventListener("click", (ev) => { if (!ev.target.closest(".card")) $("card-tip").hidden = true; });
+  document.addEventListener("click", (ev) => { if (!ev.target.closest(".card, .what")) $("card-tip").hidden = true; });
   connect();
 })();
