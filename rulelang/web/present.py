@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 
 from rulelang.core.errors import RulelangError
 from rulelang.core.limits import WORK_LIMIT
@@ -191,6 +192,21 @@ def component_words(match, seat: int | None, cid: int) -> dict | None:
     except RulelangError as err:               # (a kind's `text` that fails: said, the table goes on)
         text = f"? ({err})"
     return {"id": cid, "label": printable(match.labels[cid]), "text": None if text is None else printable(text)}
+
+
+def log_lines(entries: list, who: list) -> list:
+    """The Log's entries (as the reader may read them) each with the seat that made it and the
+    question it answered: `P1: archer castle (asked: Which castle …)`; an entry that names its seat
+    already (a simultaneous step's answers) keeps its words."""
+    out = []
+    for i, text in enumerate(entries):
+        seat, asked = who[i] if i < len(who) else (None, None)
+        if seat is not None and not re.match(r"P\d+: ", text):
+            text = f"{seat_name(seat)}: {text}"
+        if asked and not asked.startswith("respond in "):
+            text += f" (asked: {printable(asked)})"
+        out.append(text)
+    return out
 
 
 def spectator_payload(match) -> dict:

@@ -188,6 +188,8 @@ class Served:
     actors: list = field(default_factory=list)      # per text: the seat that chose it
     crossed: list = field(default_factory=list)     # per text: (what it told a person but its chooser's own
                                                     # cards, what it told a person at all), or None
+    log_who: list = field(default_factory=list)     # per entry of the match's log: (the seat that made it,
+                                                    # the question it answered or None), for the Log
     undo: dict | None = None                 # an undo asked and not yet answered: {by, back_to, waiting}
     notice: str | None = None                # the last word about an undo, until the next action
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -196,6 +198,9 @@ class Served:
     thinking: int | None = None
     fault: str | None = None                 # the game cannot go on (a rule error met by a bot)
     bot_task: asyncio.Task | None = None
+
+    def __post_init__(self):
+        self.log_who = [(None, None)] * len(self.match.log)     # (what the set-up logged: no one's)
 
     def kinds(self) -> list[str]:
         return ["human" if k == HUMAN else f"{k} bot" for k in self.seats]
@@ -217,7 +222,10 @@ class Served:
         before = {p: m.visible_to(p) for p in self.humans()}
         own = before.get(seat, set())           # a human showing their own card tells them nothing
         told = len(m.message_log())
+        logged, question = len(m.log), m.question
         m.apply(text)
+        asked = str(question.get("prompt") or "") if question is not None else None
+        self.log_who += [(seat, asked)] * (len(m.log) - logged)
         lenient = learned(m, {p: seen | own for p, seen in before.items()}, told)
         strict = lenient if lenient is not None else learned(
             m, {p: seen | own if p == seat else seen for p, seen in before.items()}, told)
@@ -419,6 +427,7 @@ class Server:
         """What `seat` (None: a spectator) is sent now. Called under the match's lock."""
         m = served.match
         body = present.seat_payload(m, seat) if seat is not None else present.spectator_payload(m)
+        body["log"] = present.log_lines(body["log"], served.log_who[len(m.log) - len(body["log"]):])
         if seat is not None and seat in served.bots:
             body["actions"], body["out_of_turn"] = [], []
         undo = served.undo
@@ -622,7 +631,7 @@ class Server:
             return f"cannot undo: {printable(str(err))[:200]}"
         undone = served.applied - keep
         served.match = m
-        del served.texts[keep:], served.actors[keep:], served.crossed[keep:]
+        del served.texts[keep:], served.actors[keep:], served.crossed[keep:], served.log_who[len(m.log):]
         served.applied = keep
         served.version += 1
         served.fault = None

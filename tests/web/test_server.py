@@ -114,7 +114,12 @@ def test_two_seats_play_a_whole_game_over_websockets(serve):
         assert sorted(r["result"] for r in outcome["results"]) in (["lose", "win"], ["draw", "draw"])
         assert watcher.state["outcome"] == outcome
         match = server.server.matches[body["id"]].match
-        assert seats[0].state["log"] == match.log_for(0) and watcher.state["log"] == match.log_for(None)
+        # the Log says who made each entry (a browser trial found bare texts), each as its reader may read it
+        assert [x.partition(": ")[2].partition(" (asked: ")[0] for x in seats[0].state["log"]] == match.log_for(0)
+        assert [x.partition(": ")[2].partition(" (asked: ")[0] for x in watcher.state["log"]] == match.log_for(None)
+        assert all(x.startswith(("P1: ", "P2: ")) for x in seats[0].state["log"] + watcher.state["log"])
+        assert any(" (asked: take a bonus point?)" in x for x in seats[0].state["log"]) == \
+            any(x in ("yes", "no") for x in match.log)
         for s in seats + [watcher]:
             await s.ws.close()
     asyncio.run(play())

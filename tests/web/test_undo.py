@@ -89,7 +89,7 @@ def test_an_undo_asks_the_other_person_and_is_done_only_when_accepted(serve, tmp
     again = serve([DICE], store=store, include_shipped=False)
     code, raw = get(body["links"][1]["url"].replace(server.url, again.url).replace("/play/", "/api/play/"))
     after = json.loads(raw)
-    assert code == 200 and after["version"] == 4 and after["log"] == ["step"] and after["can_undo"] is False
+    assert code == 200 and after["version"] == 4 and after["log"] == ["P1: step"] and after["can_undo"] is False
 
 
 def test_no_undo_past_chance(serve):
