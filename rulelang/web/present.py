@@ -52,8 +52,10 @@ def board_layout(game) -> dict | None:
         cells.append({"name": g.names[c], "x": round(x, 4), "y": round(y, 4), "shape": shape})
     xs = [c["x"] for c in cells] or [0]
     ys = [c["y"] for c in cells] or [0]
+    legend = next((b.get("legend") for b in game.ir.get("boards") or [] if b.get("legend")), None) or []
     return {"shape": g.shape, "width": g.width, "height": g.height, "cells": cells,
-            "min_x": min(xs), "min_y": min(ys), "max_x": max(xs), "max_y": max(ys)}
+            "min_x": min(xs), "min_y": min(ys), "max_x": max(xs), "max_y": max(ys),
+            "legend": [printable(x) for x in legend]}          # (the rule file's key to its drawings)
 
 
 def cell_glyphs(match, seat: int | None) -> dict:

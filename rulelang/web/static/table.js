@@ -135,6 +135,8 @@
     board.replaceChildren();
     $("board-wrap").hidden = !b;
     if (!b) return;
+    $("board-key").hidden = !(b.legend && b.legend.length);
+    $("key-list").replaceChildren(...(b.legend || []).map((x) => el("li", {}, x)));
     const w = (b.max_x - b.min_x + 2) * CELL, h = (b.max_y - b.min_y + 2) * CELL;
     board.setAttribute("viewBox", `0 0 ${w} ${h}`);
     const order = [...b.cells].sort((a, c) => (a.shape === "socket") - (c.shape === "socket"));
@@ -144,6 +146,12 @@
       g.append(svg("polygon", { points: pts.map((p) => p.join(",")).join(" ") }));
       const t = svg("text", { x: cx, y: cy + 5, "text-anchor": "middle" });
       g.append(t);
+      // each cell's name, small, since the actions name cells (`move f11 cavalry g8`)
+      if (c.shape !== "socket") {
+        const coord = svg("text", { class: "coord", x: cx, y: cy - CELL * 0.27, "text-anchor": "middle" });
+        coord.textContent = c.name;
+        g.append(coord);
+      }
       const title = svg("title", {});
       g.append(title);
       g.addEventListener("click", () => setNarrow({ kind: "cell", id: c.name, label: c.name }));
@@ -165,7 +173,7 @@
         for (const v of Object.values(held)) { if (Array.isArray(v) && v.length) { glyph = v[v.length - 1]; break; } }
       }
       if (glyph === "." || glyph === "·") glyph = "";
-      g.querySelector("text").textContent = glyph;
+      g.querySelector("text:not(.coord)").textContent = glyph;
       const lines = [name, ...Object.entries(held).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") || "empty" : show(v) + (typeof v === "number" ? "" : "")}`)];
       g.querySelector("title").textContent = lines.join("\n");
       g.classList.toggle("hl", active.has(name));
