@@ -150,6 +150,18 @@ def test_alliance_infantry_and_defence_for_an_ally_and_a_shared_win():
     assert m.is_over and winners(m) == [0, 2]
 
 
+def test_the_alliance_screen_names_the_teams_with_their_points_and_pieces():
+    """Nothing at the table said who was allied (a browser trial): the Players line names the
+    teams first, with what the end counts (their players' points, their map pieces)."""
+    m = (Position(4, options={"alliance": True}).general(0, "Iron Warden", "e8", pieces=2)
+         .general(2, "Gold Maker", "a1", pieces=1).turn(0).match())
+    players = next(x["value"] for x in m.shown(1) if x["name"] == "Players")
+    assert players.startswith("teams (points and map pieces count together) P1 + P3 3 (3 map pieces), "
+                              "P2 + P4 0 (0 map pieces) · P1: 2 points, 2 pieces")
+    alone = Position(2).general(0, "Iron Warden", "e8", pieces=2).turn(0).match()
+    assert next(x["value"] for x in alone.shown(0) if x["name"] == "Players").startswith("P1: 2 points, 2 pieces")
+
+
 def test_a_strike_back_may_be_taken_by_the_attackers_infantry_but_not_defended():
     p = (Position(2).general(0, "Shield Mother", "e5").soldier(0, "archer", "f5").soldier(1, "cavalry", "g5")
          .soldier(1, "infantry", "h5").hand(1, "Iron Shield").coins(2, 0).turn(1))
