@@ -465,3 +465,68 @@ def test_a_where_between_two_fors_says_where_it_goes(tmp_path):
     diagnostics, _ = rulelang.lint([write(tmp_path, broken)])
     assert [d.code for d in diagnostics] == ["E001"]
     assert "`where` comes after the last `for`" in diagnostics[0].message
+
+
+# From a new author's trial: two warnings that were wrong.
+DRAWN_TRACK = """game "Track" {
+  players 2
+  var at: int = 1, public
+  board track: squares(5, 1), draw glyph
+  def glyph(c: cell) = if c.col == at then "T" else "."
+  turn { step go { action run { at += 1  finish draw } } }
+}
+"""
+SIMULTANEOUS_TAKE = """game "Pick One" {
+  players 2
+  kind Card { n: int }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone chosen: set per player, public
+  setup {
+    for i in 1..6 { create Card(n: i) in deck }
+    for p in players { move top(deck, 3) to hand[p] }
+  }
+  turn {
+    step sel simultaneous {
+      action take(c in hand[me]) { move c to chosen[me] }
+      reveal { if size(hand[me]) == 0 { finish draw }  end turn }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("source, wrong", [
+    (DRAWN_TRACK, "W201"),           # a board drawn on every screen is used, as a `show` def is
+    (SIMULTANEOUS_TAKE, "W204"),     # an answer that moves a card makes progress, reveal or not
+])
+def test_a_drawn_board_and_a_simultaneous_answer_that_moves_a_card_are_no_warnings(tmp_path, source, wrong):
+    diagnostics, _ = rulelang.lint([write(tmp_path, source, "game.rules")])
+    assert [d.code for d in diagnostics] == []
+    pass_instead = source.replace("{ move c to chosen[me] }", "{ }")
+    if pass_instead != source:                         # the same answer doing nothing: still warned
+        diagnostics, _ = rulelang.lint([write(tmp_path, pass_instead, "game2.rules")])
+        assert wrong in [d.code for d in diagnostics]
+
+
+def test_create_cards_where_a_field_alone_is_told_how_to_write_it(tmp_path):
+    """`create cards Card where starter in deck` reads `starter in deck` as a membership test and
+    then wants another `in` (at the next line): the message says how to write it."""
+    source = """game "Deck" {
+  players 2
+  kind Card { value: int = 0  starter: bool = false  label card }
+  card Card "A" { value: 1  starter: true }
+  card Card "B" { value: 3 }
+  zone deck: pile, public
+  setup {
+    create cards Card where starter in deck
+    shuffle deck
+  }
+  turn { step s { action take(c in deck) { move c to deck  finish draw } } }
+}
+"""
+    diagnostics, _ = rulelang.lint([write(tmp_path, source, "deck.rules")])
+    (d,) = diagnostics
+    assert d.code == "E001" and "write it as a comparison, `where starter == true in deck`" in d.message
+    fixed, _ = rulelang.lint([write(tmp_path, source.replace("where starter in", "where starter == true in"), "ok.rules")])
+    assert fixed == []

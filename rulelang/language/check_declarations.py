@@ -413,6 +413,7 @@ class DeclarationChecks:
                     self.error("E201", "`draw` names a def of one cell that gives the text of that cell", m.span)
                 else:
                     self.used.add(m.value.name)
+                    self.used.add(d.name)      # (drawn on every screen: a track kept in variables is used)
             elif m.name == "legend":
                 if m.value is None or legend_texts(m.value) is None:
                     self.error("E203", "`legend` is a text or a list of texts written out, one per glyph: "

@@ -261,8 +261,8 @@ class FlowLints:
     def answered(self, step: Step, outs: frozenset, quiet: bool = False) -> frozenset:
         """How an action of this step may end the effect: at a simultaneous step, its body and then
         the step's `reveal` block, whose `goto`/`end turn`/`finish` wins over the body's."""
-        if not (step.decl.simultaneous and step.decl.reveal):
-            return outs
+        if not (step.decl.simultaneous and step.decl.reveal) or not outs:
+            return outs                        # (quiet, none: the body makes progress on every path)
         reveal = self.exits(step.decl.reveal, quiet)
         return (reveal - {FALL}) | (outs if FALL in reveal else frozenset())
 

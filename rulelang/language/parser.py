@@ -175,6 +175,10 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
                 "`rulelang play FILE.json`)")
     elif text == "for" and re.search(r"\[.*\bfor\b.*\bwhere\b", line_before):
         hint = " (in a list made with `for`, `where` comes after the last `for`: `[x for a in A for x in B where …]`)"
+    elif _expects(parser, err.expected, "in") and re.search(r"\bcreate\s+cards\b[^\n]*\bwhere\b[^\n]*\bin\b[^\n]*$",
+                                                           source[:tok.start_pos or 0].rstrip()):
+        hint = (" (in `create cards K where COND in ZONE`, a condition ending in a name takes `in ZONE` as a "
+                "test of membership: write it as a comparison, `where starter == true in deck`)")
     elif text == "=" and _expects(parser, err.expected, "=="):
         hint = " (to compare, write `==`)"
     elif text == "+" and re.search(r"\bfinish\b", line_before) and not re.search(r"\bfinish\b[^\n]*\"", line_before):
