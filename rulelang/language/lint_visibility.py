@@ -1,7 +1,8 @@
 """Lints of the visibilities `others` and `uncounted` and of `eliminate … until round_end`:
 W230 (a choice's legality reads a card its chooser cannot see), W231 (a shown value counts a zone
 whose size is hidden), W232 (out until the end of a round that is already ending), W233 (a shown
-value reads the viewer's own cards of an `others` zone).
+value reads the viewer's own cards of an `others` zone), W241 (a shown value reads the components
+of a zone some viewer may not see).
 
 Called by lints.py (`Lints.run`), sharing its state (the checked file, `root_zone`, `report`)."""
 from __future__ import annotations
@@ -26,7 +27,7 @@ def _others_zone(lints, domain) -> str | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233."""
+    """W230, W231, W232, W233, W241."""
     for d in lints.every_node:
         if isinstance(d, n.ActionDecl):
             for p in d.params:
@@ -38,6 +39,7 @@ def visibility_lints(lints) -> None:
             if z is not None and d.var in _names(d.where):
                 _w230(lints, d.var, z, "which of them are offered", d.where.span)
         elif isinstance(d, n.DefDecl) and d.show:
+            _w241(lints, d)
             for x in walk(d.body):
                 if isinstance(x, n.Index) and isinstance(x.index, n.Name) and x.index.name == "me" \
                         and _others_zone(lints, x.obj) is not None:
@@ -56,6 +58,42 @@ def visibility_lints(lints) -> None:
             lints.report("W232", "warning", "`eliminate … until round_end` in `on round_end`: the round is "
                          "ending, so the player is back at once; write `eliminate` (for good) or do it "
                          "in `on round_start` (out for the round that starts)", s.span)
+
+
+def _hides(lints, zone: str, index) -> str | None:
+    """Why reading the components of `zone[index]` shows what some viewer may not see: `hidden`, or
+    `owner`/`others` of a player other than the viewer (W233 says `others` of `me`); None if it does not."""
+    sym = lints.c.symbols.get(zone)
+    vis = _vis(sym.decl) if sym is not None else []
+    if "hidden" in vis:
+        return "hidden"
+    mine = isinstance(index, n.Name) and index.name == "me"
+    if "owner" in vis and not mine:
+        return "seen only by its owner"
+    if "others" in vis and not mine and index is None:
+        return "hidden from its owner"
+    return None
+
+
+def _w241(lints, d) -> None:
+    """W241: a shown value reads the components of a zone some viewer may not see (its top card, a
+    list of its cards, their text): every viewer is shown them. Sizes are not components."""
+    inner = {id(y) for x in walk(d.body)      # (what is only counted, and each part of it)
+             if isinstance(x, n.Call) and x.name in ("size", "count") and x.args and x.name not in lints.c.symbols
+             for y in walk(x.args[0])}
+    for x in walk(d.body):
+        if id(x) in inner or not isinstance(x, (n.Name, n.Index)):
+            continue
+        zone = lints.root_zone(x)
+        if zone is None:
+            continue
+        inner.update(id(y) for y in walk(x))   # (one finding for `hand[p]`, not its `hand` too)
+        why = _hides(lints, zone, x.index if isinstance(x, n.Index) else None)
+        if why is not None:
+            lints.report("W241", "warning", f"this shown value reads the components of zone `{zone}`, which is "
+                         f"{why}: every viewer is shown what it holds; show its size, or what the rules told "
+                         f"everyone", x.span)
+            return
 
 
 def _w230(lints, name: str, zone: str, what: str, span) -> None:
