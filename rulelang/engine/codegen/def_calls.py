@@ -149,6 +149,7 @@ class DefLowering(Part):
             self.sh.exists_defs[name] = False
         return f"d{self.sh.def_index[name]}_ex(m{''.join(', ' + a.src for a in args)})"
 
+
     def memo_call(self, fname: str, args: list) -> str:
         """A call; of a memoised function with scalar arguments, a cache look-up first; with
         enumeration loop variables for arguments, made once per value of the deepest of them."""

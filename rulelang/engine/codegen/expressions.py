@@ -315,7 +315,7 @@ class ExpressionLowering(Part):
         if l.lenof is None or not (_known(r) and r.const == 0 and type(r.const) is int):
             return None
         found = _any_source(l) if l.family is None else None
-        if found is not None:                  # (stops at the first element: `exists`, docs/engine.md)
+        if found is not None:                  # (stops at the first element: ExistsLowering)
             return P(f"(not {found})" if op == "==" else found, lvl, pure, shape=SCALAR)
         if op == "==":
             return P(f"(not {l.lenof})", lvl, pure, shape=SCALAR)

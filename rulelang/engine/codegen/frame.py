@@ -56,7 +56,7 @@ class P:
         self.copied = None        # for `[x for x in L]`: the source of L (charged), which it copies
         # for a list: whether it is empty, found without making it (stops at the first element):
         # a source, or a function writing one when first asked (a def's `_ex` variant); None if
-        # the list itself is as cheap (`exists` in docs/engine.md)
+        # the list itself is as cheap (see ExistsLowering)
         self.anyof: Any = None
         self.flatany: Any = None  # for a list of lists: the same for the list they flatten to
 
