@@ -77,7 +77,6 @@ class CallLowering(Part):
         if f in ("size", "count"):
             size = _num(P(f"len({p.src})", p.level, p.pure, shape=SCALAR, lenof=p.src if p.shape == LIST else None))
             size.family = p.family
-            size.anyof = p.anyof
             return size
         out = P(f"{f}({self.exprs.scan(p)})", p.level, p.pure, shape=SCALAR if f != "sum" else ANY)
         out.num = True                         # (sum: a number, or the rules' error)
@@ -117,9 +116,7 @@ class CallLowering(Part):
         return P(f"_{f}n(m, {ps[0].src}, {ps[1].src})", lvl, pure, shape=LIST)
 
     def call_distinct(self, f, e, ps, lvl, pure, ctx) -> P:
-        out = P(f"_distinct(m, {ps[0].src})", lvl, pure, shape=LIST, elem=ps[0].elem)
-        out.anyof = ps[0].anyof                # (empty exactly when its argument is)
-        return out
+        return P(f"_distinct(m, {ps[0].src})", lvl, pure, shape=LIST, elem=ps[0].elem)
 
     def call_reverse(self, f, e, ps, lvl, pure, ctx) -> P:
         return P(f"_reversed(m, {ps[0].src})", lvl, pure, shape=LIST, elem=ps[0].elem)

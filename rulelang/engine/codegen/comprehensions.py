@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...ir.spec import walk_ir
 from .constants import ANY, LIST, SCALAR, SMALL_LIST
 from .expressions import _and_terms
-from .frame import _any_source, _join, Ctx, Name, P, Subset
+from .frame import _join, Ctx, Name, P, Subset
 from .parts import Part
 
 
@@ -34,7 +34,6 @@ class ComprehensionLowering(Part):
 
     def x_comp(self, e, ctx, opener="[", closer="]"):
         var, it, inner = self.comp_parts(e, ctx)
-        source = it                            # (its emptiness, if known: P.anyof)
         precharged = False
         where = e.get("where")
         const = self.sh.ns.get(it.src)
@@ -47,7 +46,7 @@ class ComprehensionLowering(Part):
                        elem=it.elem)
         x = self.exprs.ex(e["x"], inner)
         parts = [x, it]
-        cond = test = ""
+        cond = ""
         if where is not None:
             w = self.exprs.ex(where, inner)
             if isinstance(const, list) and const == list(range(len(const))) and not ctx.in_comp:
@@ -65,7 +64,6 @@ class ComprehensionLowering(Part):
             parts.append(w)
             if w.src != "True":
                 cond = f" if {w.t}"
-                test = w.t
         lvl, pure = _join(*parts)
         # every turn of a comprehension is charged to the effect's (or the listing's) budget,
         # unless its list is short: what it builds is no longer than what it reads
@@ -87,24 +85,6 @@ class ComprehensionLowering(Part):
         p.inner = x.elem if x.shape == LIST else ANY    # (flattened, a list of those: x_flat)
         p.paid = True
         p.copied = copied
-        if opener == "[" and "exists" in self.sh.opt:
-            # is it empty? the first element that passes `where` says no, and nothing is made
-            # (its elements are not evaluated: only whether there is one)
-            free = where is not None and not any(y.get("k") == "local" and y.get("n") == e["v"] for y in walk_ir(where))
-            if cond and free and source.anyof is not None and not precharged:
-                # a condition not reading the element: the list it picks from is not empty, and it
-                # holds (tested only then, as the rules would test it at the first element)
-                p.anyof = lambda: f"({_any_source(source)} and {test})"
-            elif cond:
-                p.anyof = f"any(True for {var} in {src}{cond})"
-                guard = self.comp_guard(e, where, ctx) if not free else None
-                if guard is not None:          # (the part not reading the element, tested once first)
-                    p.anyof = f"(_unless_false(lambda: {guard.t}) and {p.anyof})"
-            elif where is None and source.anyof is not None:
-                p.anyof = lambda: _any_source(source)      # (as many elements as its source)
-            if x.shape == LIST:
-                inner_any = _any_source(x) or x.t
-                p.flatany = f"any({inner_any} for {var} in {src}{cond})"
         return p
 
     def comp_guard(self, e, where, ctx: Ctx) -> P | None:

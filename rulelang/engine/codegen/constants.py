@@ -41,7 +41,6 @@ OPTIMISATIONS = (
     "memo",     # static defs and board expressions memoised per game
     "lmemo",    # defs that read the match memoised while one listing of legal actions runs
     "member",   # `x in D` true at once where a listing took x from the same pure sequence D
-    "exists",   # `size(L) > 0` of a comprehension (or a def giving one) stops at its first element
 )
 
 

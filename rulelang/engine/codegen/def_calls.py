@@ -122,33 +122,8 @@ class DefLowering(Part):
                 fname += "_"                   # a list is no memo key: straight to the def's body
             else:
                 self.sh.listing_memo_used = True
-        out = P(self.memo_call(fname, args), lvl, pure and name not in self.sh.impure_defs,
-                shape=shape, elem=elem)
-        if "exists" in self.sh.opt and self.existable(e):
-            out.anyof = lambda: self.exists_call(name, args)
-        return out
-
-    def existable(self, e, depth: int = 0) -> bool:
-        """Is `e` a list whose emptiness can be found without making it (P.anyof): a comprehension
-        with a condition, a flattened comprehension, `distinct` of one, a def giving one?"""
-        k = e.get("k")
-        if k == "comp":
-            return e.get("where") is not None
-        if k == "flat":
-            return e["x"].get("k") == "comp"
-        if k == "call" and e.get("f") == "distinct":
-            return self.existable(e["a"][0], depth)
-        if k == "def" and depth < INLINE_DEPTH and ("d", e["n"]) not in self.sh.recursive:
-            return self.existable(self.sh.ir["defs"][e["n"]]["body"], depth + 1)
-        return False
-
-    def exists_call(self, name: str, args: list) -> str:
-        """A call of `d{i}_ex`, the def's variant that says whether its list is non-empty (written
-        by the Lowerer's gen_exists_defs once every other function is)."""
-        if name not in self.sh.exists_defs:
-            self.sh.exists_defs[name] = False
-        return f"d{self.sh.def_index[name]}_ex(m{''.join(', ' + a.src for a in args)})"
-
+        return P(self.memo_call(fname, args), lvl, pure and name not in self.sh.impure_defs,
+                 shape=shape, elem=elem)
 
     def memo_call(self, fname: str, args: list) -> str:
         """A call; of a memoised function with scalar arguments, a cache look-up first; with

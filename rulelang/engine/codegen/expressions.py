@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .constants import ANY, LIST, LONG_LITERAL, NOCONST, PY_BINARY, PY_UNARY, SCALAR, SHORT_TEXT, SMALL_LIST
-from .frame import _any_source, _join, _known, Bound, Ctx, Name, P, Subset
+from .frame import _join, _known, Bound, Ctx, Name, P, Subset
 from .writer import _lit
 from .parts import Part
 
@@ -219,9 +219,7 @@ class ExpressionLowering(Part):
 
     def x_flat(self, e, ctx):
         p = self.ex(e["x"], ctx)
-        out = P(f"_flat(m, {p.src})", p.level, p.pure, shape=LIST, elem=p.inner)
-        out.anyof = p.flatany
-        return out
+        return P(f"_flat(m, {p.src})", p.level, p.pure, shape=LIST, elem=p.inner)
 
     def x_ord(self, e, ctx):
         order = {v["name"]: i for i, v in enumerate(self.sh.ir["enums"][e["enum"]])}
@@ -314,9 +312,6 @@ class ExpressionLowering(Part):
         list, never its length; None for any other comparison."""
         if l.lenof is None or not (_known(r) and r.const == 0 and type(r.const) is int):
             return None
-        found = _any_source(l) if l.family is None else None
-        if found is not None:                  # (stops at the first element: ExistsLowering)
-            return P(f"(not {found})" if op == "==" else found, lvl, pure, shape=SCALAR)
         if op == "==":
             return P(f"(not {l.lenof})", lvl, pure, shape=SCALAR)
         p = P(f"(not not {l.lenof})", lvl, pure, shape=SCALAR)
@@ -391,9 +386,6 @@ class ExpressionLowering(Part):
               elem=t.elem if t.elem == f.elem else ANY)
         if t.maxlen is not None and f.maxlen is not None:
             p.maxlen = max(t.maxlen, f.maxlen)
-        if (t.anyof is not None or f.anyof is not None) and LIST in (t.shape, f.shape):
-            # (each branch's emptiness, the one found without making it where known)
-            p.anyof = lambda: f"({_any_source(t) or t.t} if {c.t} else {_any_source(f) or f.t})"
         return p
 
     def x_attr(self, e, ctx):

@@ -16,7 +16,7 @@ class P:
     if constant, its shape (list, scalar or any), the shape of its elements if a list, whether
     it is cheap enough to evaluate twice, and for `len(X)` the source of X."""
     __slots__ = ("src", "level", "pure", "const", "shape", "cheap", "elem", "lenof", "loop", "bind", "tsrc",
-                 "family", "nonempty", "num", "small", "paid", "maxlen", "inner", "copied", "anyof", "flatany")
+                 "family", "nonempty", "num", "small", "paid", "maxlen", "inner", "copied")
     src: str
     level: int
     pure: bool
@@ -54,24 +54,11 @@ class P:
         self.maxlen = len(const) if type(const) is str else None    # a text at most this long
         self.inner = ANY          # for a list of lists: the shape of its elements' elements
         self.copied = None        # for `[x for x in L]`: the source of L (charged), which it copies
-        # for a list: whether it is empty, found without making it (stops at the first element):
-        # a source, or a function writing one when first asked (a def's `_ex` variant); None if
-        # the list itself is as cheap (see ExistsLowering)
-        self.anyof: Any = None
-        self.flatany: Any = None  # for a list of lists: the same for the list they flatten to
 
     @property
     def t(self) -> str:
         """The source to use where only the truth value matters (if, and/or, not, where)."""
         return self.tsrc if self.tsrc is not None else self.src
-
-
-def _any_source(p: P) -> str | None:
-    """The source telling whether the list `p` is non-empty without making it (P.anyof), if any."""
-    a = p.anyof
-    if callable(a):
-        a = p.anyof = a()
-    return a
 
 
 def _known(p: P) -> bool:

@@ -18,7 +18,7 @@ from .calls import CallLowering
 from .comprehensions import ComprehensionLowering
 from .def_calls import DefLowering
 from .expressions import ExpressionLowering
-from .frame import _any_source, Ctx, Name, Subset
+from .frame import Ctx, Name, Subset
 from .effects import NAMESPACE as EFFECTS
 from .namespace import NAMESPACE
 from .runtime import ExprTable, Table, make_texter
@@ -168,7 +168,6 @@ class Lowerer:
             fn.emit("return " + self.exprs.ex(x["count"], Ctx(fn, fallback=False)).src)
             self.sh.add_fn(fn)
             self.gen_block_fn(f"lim_body{i}", x["body"], x.get("line"))
-        self.gen_exists_defs()
         if self.sh.listing_memo_defs:
             self.enumerator.listing_memo(ir["steps"], len(ir["checks"]))
             self.listing_memo_wrappers()
@@ -255,25 +254,6 @@ class Lowerer:
         else:
             fn.emit(f"return {body}")
         self.sh.add_fn(fn)
-
-    def gen_exists_defs(self) -> None:
-        """`d{i}_ex` of each def some emptiness test asked about (exists_call): its body lowered
-        again, returning whether its list has an element; each may ask for others."""
-        while True:
-            todo = [name for name, done in self.sh.exists_defs.items() if not done]
-            if not todo:
-                return
-            for name in todo:
-                self.sh.exists_defs[name] = True
-                d = self.sh.ir["defs"][name]
-                i = self.sh.def_index[name]
-                ps = "".join(f", p{j}" for j in range(len(d["params"] or [])))
-                fn = Fn(self.sh, f"def d{i}_ex(m{ps}):", d.get("line"))
-                fn.repeated = name in self.sh.repeated_defs
-                self.charge_entry(fn, self.sh.weights.get(("d", name), 1))
-                p = self.exprs.ex(d["body"], self.def_ctx(fn, d["params"]))
-                fn.emit(f"return {_any_source(p) or f'(not not {p.src})'}")
-                self.sh.add_fn(fn)
 
     def listing_memo_wrappers(self) -> None:
         """`d{i}` of each def memoised per listing: a look-up in the listing's memo (m.lm), if one

@@ -67,7 +67,6 @@ class Shared:
     listing_memo_used: bool
     body_variants: dict
     def_shape: dict[str, tuple]
-    exists_defs: dict[str, bool]
     batch_free: list | None
     makers: int
     inline_room: int
@@ -146,7 +145,6 @@ class Shared:
         self.listing_memo_used = False         # was a call of a def memoised per listing written?
         self.body_variants = {}                # (action, subset size) -> body function for that size
         self.def_shape = {}                    # def -> (shape, element shape) of its value
-        self.exists_defs = {}                  # def -> is its `_ex` variant written? (DefLowering.exists_call)
         self.batch_free = None
         self.makers = 0                        # component-making functions generated so far
         # IR nodes all inlined def bodies may add to the generated code: inlining multiplies (a def
