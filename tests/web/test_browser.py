@@ -86,6 +86,8 @@ def test_two_browsers_make_a_match_in_the_lobby_and_play_it_to_the_end(serve, br
         assert other.locator("button.action, button.option:visible").count() == 0
         if actor.locator("dialog#question[open]").count():         # a question inside an effect
             assert "take a bonus point?" in actor.inner_text("#q-prompt")
+            # (the others read the chooser's question as theirs, quoted: "your" is the chooser's)
+            assert "is asked: “take a bonus point?”" in other.inner_text("#status")
             actor.click("button.option >> text=yes")
         else:
             actor.locator("button.action").first.click()
@@ -291,4 +293,10 @@ def test_a_question_about_components_shows_what_each_does(serve, browser):
     assert page.inner_text("#card-tip strong") == m.labels[general]
     assert page.inner_text("#card-tip p") == m.rules_text(general, chooser) and "general" in m.rules_text(general, chooser)
     assert int(page.get_attribute("body", "data-version")) == served.version      # (no answer was sent)
+    other = browser.new_page(viewport={"width": 1200, "height": 900})
+    other.goto(body["links"][1 - chooser]["url"])
+    other.wait_for_selector("body[data-version]")
+    assert other.inner_text("#status") == f"P{chooser + 1} is asked: “{m.question['prompt']}”"
+    assert other.locator("#q-options button").count() == 0
+    other.close()
     page.close()

@@ -288,8 +288,11 @@
     if (state.fault) line = state.fault;
     else if (view.over) line = "The game is over.";
     else if (view.choice) {
-      const who = view.choice.chooser === view.viewer ? "You are" : `${seatName(view.choice.chooser)}${kindOf(view.choice.chooser)} is`;
-      line = `${who} deciding: ${view.choice.prompt || view.choice.kind}`;
+      const mine = view.choice.chooser === view.viewer;
+      const who = mine ? "You are" : `${seatName(view.choice.chooser)}${kindOf(view.choice.chooser)} is`;
+      const asked = view.choice.prompt || view.choice.kind;
+      // (the prompt speaks to its chooser: "your castle" is theirs, so others read it as quoted)
+      line = mine ? `${who} deciding: ${asked}` : `${who} asked: “${asked}”`;
     } else {
       const who = view.actor === view.viewer ? "Your turn" : `${seatName(view.actor)}${kindOf(view.actor)} to act`;
       line = `${who} — ${String(view.step).replace(/_/g, " ")}` + (view.turn ? ` · turn ${view.turn}` : "");
