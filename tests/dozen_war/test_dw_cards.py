@@ -26,6 +26,16 @@ def test_sharp_sword_plus_one_and_a_wooden_shield_takes_one_off():
     assert len(m.state()["zones"]["hand"][1]) == 0
 
 
+def test_a_wooden_shield_that_takes_all_the_damage_off_says_so():
+    """A browser trial: an attack cut to 0 damage was followed by no line at all."""
+    p = (Position(2).soldier(0, "infantry", "e5").soldier(1, "infantry", "f5").hand(1, "Wooden Shield").turn(0))
+    target = p.unit_at("f5")
+    m = p.match()
+    play(m, "attack e5 infantry f5 infantry", "Wooden Shield")
+    assert hp(m, target) == 2
+    assert m.messages_for(0)[-1] == "the attack does no damage (1 taken off)"
+
+
 def test_fire_arrow_and_bomb_and_horseshoe_and_banner():
     m = (Position(2).soldier(0, "archer", "b5").soldier(1, "infantry", "e5", hp=1).hand(0, "Fire Arrow")
          .turn(0).match())
