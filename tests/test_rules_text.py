@@ -319,6 +319,18 @@ def test_a_card_played_from_a_hidden_hand_is_not_said_to_go_into_the_players_dec
     assert changes(before, after, "p2 plays", seat_name, "pass") == ["C4: hand (P2) → table (P2)"]
 
 
+def test_a_card_the_viewer_takes_from_an_unseen_pile_is_not_said_to_enter_their_deck():
+    """Smash Up's Not Enough Bullets: P1 puts Walker from their discard pile (kept off screen) into
+    their hand; their hidden deck did not change. It said `1 card added to deck (P1)` (a card the
+    move names was taken to come from the mover's hidden zone, though its count had not moved)."""
+    before = _zones_view(("deck", 0, None, 29), ("hand", 0, [(1, "Scry")], None))
+    after = _zones_view(("deck", 0, None, 29), ("hand", 0, [(1, "Scry"), (5, "Walker")], None))
+    before["actor"] = after["actor"] = 0
+    assert changes(before, after, "walker p1 puts walker from their discard pile into their hand", seat_name,
+                   "Walker") == []
+    assert changes(before, after, "p1 chooses", seat_name, "Walker") == ["Walker: new in hand (P1)"]
+
+
 def _pile(name, owner, count, top):
     return {"name": name, "owner": owner, "count": count, "top_only": True,
             "cards": [{"id": top[0], "label": top[1]}] if top else []}

@@ -425,8 +425,11 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     unsure = False                            # did a card's way in or out stay unknown?
     revealed = []
     for label, to in list(came):              # the mover's own card, named by the move: from their hand
-        # (from the one of the mover's hidden zones that shrank, if one did: their hand, not their deck)
-        zone = next((t for t in sorted(mine, key=lambda t: hidden_out[t] <= 0) if _names(acted, label)),
+        # (from the one of the mover's hidden zones that shrank, if one did: their hand, not their
+        # deck; or one that grew meanwhile; never one whose count did not change at all — a card
+        # the viewer moves from an off-screen pile to their own hand came from neither)
+        changed = [t for t in mine if hidden_out[t] > 0 or hidden_in[t] > 0]
+        zone = next((t for t in sorted(changed, key=lambda t: hidden_out[t] <= 0) if _names(acted, label)),
                     None) if acted else None
         if zone is not None:
             if hidden_out[zone] > 0:
