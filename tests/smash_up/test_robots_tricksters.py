@@ -140,6 +140,8 @@ def test_hoverbot_leaves_an_action_on_top_shown_to_everyone():
     assert m.question is None and top_down(m, 0, 2) == ["Tech Center", "Zapbot"]
     deck = next(z for z in m.view(1)["zones"] if z["name"] == "deck" and z["owner"] == 0)
     assert [c["label"] for c in deck["known"]] == ["Tech Center"]           # revealed to P2 too
+    # and said, so it is not lost when the card is drawn before P2 looks (a player's trial)
+    assert "P1 reveals Tech Center from the top of their deck" in m.messages_for(1)
 
 
 def test_zapbot_extra_minion_of_power_two_or_less_kept_for_later_in_the_play_phase():
