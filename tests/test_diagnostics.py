@@ -530,3 +530,24 @@ def test_create_cards_where_a_field_alone_is_told_how_to_write_it(tmp_path):
     assert d.code == "E001" and "write it as a comparison, `where starter == true in deck`" in d.message
     fixed, _ = rulelang.lint([write(tmp_path, source.replace("where starter in", "where starter == true in"), "ok.rules")])
     assert fixed == []
+
+
+def test_a_cards_field_that_is_a_sum_is_refused_at_its_line_and_a_negative_number_loads(tmp_path):
+    """A designer wrote `breakpoint: 23 - 3` in a card: lint said clean, the game then refused to
+    load with E301 and no line. A sum is E204 at its place; `-3` is a number and loads."""
+    source = """game "C" {
+  players 1
+  kind Card { v: int = 0  label card }
+  card Card "A" { v: VALUE }
+  zone deck: pile, public
+  setup { create cards Card in deck }
+  turn { step s { action stop { finish draw } } }
+}
+"""
+    diagnostics, _ = rulelang.lint([write(tmp_path, source.replace("VALUE", "23 - 3"), "sum.rules")])
+    assert [(d.code, d.span.line, d.span.column) for d in diagnostics] == [("E204", 4, 22)]
+    path = write(tmp_path, source.replace("VALUE", "-3"), "neg.rules")
+    assert rulelang.lint([path])[0] == []
+    game = rulelang.load(path)
+    assert game.ir["cards"][0]["fields"]["v"] == {"k": "lit", "v": -3}
+    assert game.new_match(1, seed=0).legal_actions()

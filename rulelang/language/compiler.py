@@ -98,7 +98,7 @@ class Compiler:
             ir[what + "s"] = {d.name: [p.name for p in d.params] for d in sigs if d.what == what}
         ir["cards"] = [{"kind": d.kind, "name": d.name, "line": self.line(d),
                         "copies": next((f.value.value for f in d.fields if f.name == "copies"), 1),
-                        "fields": {f.name: self.expr(f.value) for f in d.fields if f.name != "copies"},
+                        "fields": {f.name: self.card_field(f.value) for f in d.fields if f.name != "copies"},
                         **({"text": d.text} if d.text is not None else {})}
                        for d in self.c.cards]
         ir["abilities"] = [{"form": a.form, "name": a.name, "card": a.card, "proc": a.proc, "where": a.where,
@@ -539,6 +539,14 @@ class Compiler:
         flag = {"k": "local", "n": "_true"}
         return {"k": "call", "f": "count", "line": self.line(e),
                 "a": [{"k": "comp", "x": flag, "v": "_true", "in": items, "where": flag}]}
+
+    def card_field(self, e) -> dict:
+        """A card's field value, written out (the checker refuses anything else: E204): a negative
+        number is one literal (`power: -1`), as the IR wants a card's fields."""
+        if isinstance(e, n.Unary) and e.op == "-" and isinstance(e.operand, n.Lit) \
+                and type(e.operand.value) in (int, float):
+            return {"k": "lit", "v": -e.operand.value}
+        return self.expr(e)
 
     def comprehension(self, c: n.Comprehension) -> dict:
         elem = self.expr(c.elem)
