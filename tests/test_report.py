@@ -127,3 +127,34 @@ def test_ray_on_a_local_instance_gives_the_same_results_as_one_process():
     finally:
         ray.shutdown()
     assert timeless(on_ray) == timeless(simulate(game, 2, 8, 3, "random"))
+
+
+LEADS = """game "Leads" {
+  players 2 ranked by pts[me]
+  var pts: int = 0 per player
+  turn { step go { action go {
+    pts[me] += if turn_count == 4 then 2 else 1
+    if turn_count == 4 { finish by score }
+    end turn
+  } } }
+}
+"""
+
+
+def test_a_lead_change_is_one_player_alone_ahead_overtaken_by_another():
+    """A designer's trial counted 2.55 lead changes a game where 0.875 happened: the first lead
+    out of 0-0 and every tie were counted. Here P1 leads, a tie, P1 leads, then P2: one change."""
+    game = rulelang.Game(rulelang.compile_source(LEADS, "leads.rules"))
+    result = simulate(game, 2, 3, seed=1, cpu_limit=None)
+    assert [r["lead_changes"] for r in result["records"]] == [1, 1, 1]
+    assert summary(result)["lead_changes"] == 1
+    assert result["estimate_by_seat"] is None             # (no `estimate` declared: none reported)
+
+
+def test_the_rules_estimate_at_the_end_is_reported_per_seat_with_its_interval():
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    result = simulate(game, 1, 30, seed=1, cpu_limit=None)
+    ends = [r["estimate"][0] for r in result["records"]]
+    mean, half = result["estimate_by_seat"][0]
+    assert all(0 <= e <= 100 for e in ends) and mean == round(sum(ends) / len(ends), 2) and 0 < half < 10
+    assert summary(result)["estimate"] == result["estimate_by_seat"]

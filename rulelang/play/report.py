@@ -69,6 +69,7 @@ def summary(result: dict) -> dict:
         "legal_by_decision": legal_by_decision(records),
         "actions_taken": dict(sorted(taken.items(), key=lambda kv: -kv[1])),
         "lead_changes": (sum(leads) / len(leads)) if leads else None,
+        "estimate": result.get("estimate_by_seat"),    # per seat: [mean, 95 % half-width], or None
         "errors": result["errors"],
     }
 
@@ -92,7 +93,8 @@ def write_report(results: list[dict], directory: str) -> list[str]:
 def _markdown(results: list[dict], sums: list[dict], plots: list[str]) -> str:
     first = results[0]
     lines = [f"# {printable(first['game'])}: balance report", "",
-             f"{first['games']} games per variant, {first['players']} players, seed {first['seed']}, "
+             f"{first['games']} games per variant, {first['players']} player{'s' if first['players'] != 1 else ''}, "
+             f"seed {first['seed']}, "
              f"bots: {', '.join(first['bots'])}. Rates are given with their 95 % (Wilson) interval.", ""]
     head = "| | " + " | ".join(printable(s["variant"]) for s in sums) + " |"
     rule = "|---|" + "---|" * len(sums)
@@ -107,6 +109,11 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str]) -> str:
             cells.append(rate_text(x["wins"], x["games"]) if x else "–")
         lines.append(f"| side {printable(side)} | " + " | ".join(cells) + " |")
     lines.append("| draws | " + " | ".join(rate_text(s["draws"]["draws"], s["finished"]) for s in sums) + " |")
+    if any(s.get("estimate") for s in sums):       # how far each seat got, where wins are rare (co-op)
+        for i in range(first["players"]):
+            lines.append(f"| P{i + 1} estimate at the end (0–100) | " + " | ".join(
+                "–" if not s.get("estimate") else f"{s['estimate'][i][0]:.1f} ±{s['estimate'][i][1]:.1f}"
+                for s in sums) + " |")
     lines += ["", "## Game length (actions)", "", head, rule]
     for key in ("mean", "min", "median", "max"):
         lines.append(f"| {key} | " + " | ".join(f"{s['length'][key]:.1f}" if key == "mean" else str(s["length"][key])

@@ -128,7 +128,10 @@ def play_game(game, index: int, players: int, seed: int, kinds: list[str], optio
         record["error"] = f"{type(error).__name__}: {error}"
         return record
     robots = [make_bot(kind, bot_seed(seed_i, seat)) for seat, kind in enumerate(kinds)]
-    leader, changes = _leader(match), 0
+    # lead changes: one player alone ahead, then another alone ahead (a tie between is no change,
+    # nor is the first lead out of the level start)
+    scored = _leader(match) is not None
+    leader, changes = None, 0
     taken = record["taken"]
     try:
         while not match.is_over:
@@ -144,10 +147,11 @@ def play_game(game, index: int, players: int, seed: int, kinds: list[str], optio
             taken[name] = taken.get(name, 0) + 1
             match.apply(action)
             record["actions"] += 1
-            if leader is not None:
+            if scored:
                 now = _leader(match)
-                if now is not None and now != leader:
-                    changes += 1
+                if now is not None and now >= 0:
+                    if leader is not None and now != leader:
+                        changes += 1
                     leader = now
     except BudgetSpent:
         raise
@@ -155,8 +159,13 @@ def play_game(game, index: int, players: int, seed: int, kinds: list[str], optio
         record["error"] = f"{type(error).__name__}: {error}"
         return record
     record["results"] = list(match.outcome["results"])
-    record["lead_changes"] = changes if leader is not None else None
+    record["lead_changes"] = changes if scored else None
     record["sides"] = match.sides()
+    try:                                   # how far each seat got, by the rules' own measure (0-100):
+        got = [match.estimate(p) for p in range(players)]      # what a win rate of 0 hides (co-op)
+        record["estimate"] = None if got[0] is None else [round(100 * x, 3) for x in got]
+    except RulelangError:
+        record["estimate"] = None
     return record
 
 
@@ -260,6 +269,7 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
                 tally = sides.setdefault(r["sides"][seat], dict.fromkeys(RESULTS, 0))
                 tally[result] += 1
     finished = len(lengths)
+    estimates = [r["estimate"] for r in records if not r["error"] and r.get("estimate") is not None]
     return {
         "game": name,
         "games": games,
@@ -280,6 +290,9 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         "draw_rate": _rate(counts[0]["draw"], finished),
         "mean_length": _rate(sum(lengths), finished),
         "max_length": max(lengths, default=0),
+        # the rules' `estimate` at each game's end, per seat: mean and the half-width of its 95 % interval
+        "estimate_by_seat": [_mean_interval([e[seat] for e in estimates]) for seat in range(players)]
+        if estimates else None,
         "errors": len(failures),
         "failures": failures[:REPORTED_FAILURES],
         "records": records,
@@ -289,6 +302,14 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
 def _interval(wins: int, n: int) -> str:
     lo, hi = wilson(wins, n)
     return f"{_rate(wins, n):.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def _mean_interval(xs: list) -> list:
+    """[mean, half-width of its 95 % interval] (normal approximation; 0 with one value)."""
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    return [round(mean, 2), round(1.96 * (var / n) ** 0.5, 2)]
 
 
 def _rate(part: float, whole: int) -> float:
@@ -315,6 +336,9 @@ def format_report(result: dict) -> str:
     if result["outcomes_by_side"]:
         lines.append("win rate by side: " + ", ".join(
             f"{printable(side)} {_interval(c['win'], sum(c.values()))}" for side, c in result["outcomes_by_side"].items()))
+    if result.get("estimate_by_seat"):
+        lines.append("the rules' estimate at the end (0-100, 95% interval): " + ", ".join(
+            f"P{seat + 1} {m:.1f} ±{h:.1f}" for seat, (m, h) in enumerate(result["estimate_by_seat"])))
     lines += [
         f"draw rate: {result['draw_rate']:.1%}",
         f"game length: mean {result['mean_length']:.1f}, max {result['max_length']} actions",
