@@ -443,7 +443,8 @@ def _simulate(args) -> int:
     results = []
     bar = _Progress.for_terminal("games")
     stopped = False
-    for options in _variants(game, args.option):
+    variants = _variants(game, args.option)
+    for options in variants:
         bots = _seat_bots(args.bot, players)
         left = None if deadline is None else max(deadline - time.process_time(), 1e-9)
         try:
@@ -475,11 +476,15 @@ def _simulate(args) -> int:
             break
     if not results:
         return 130 if stopped else 0
-    if results[-1].get("stopped"):
+    from .play.report import variant_name
+    not_run = [variant_name({"options": o}) for o in variants[len(results):]]     # (a sweep cut short)
+    if not_run:
+        print(printable(f"not run, the run stopped first: {'; '.join(not_run)}"), flush=True)
+    if results[-1].get("stopped") and args.json:  # (else the report above says it already)
         print(printable(f"rulelang simulate: {results[-1]['stopped']}"), file=sys.stderr)
     if args.report:
         from .play.report import write_report
-        for path in write_report(results, args.report):
+        for path in write_report(results, args.report, not_run):
             print(f"wrote {printable(path)}")
     if args.json:
         shown = [{k: v for k, v in r.items() if k != "records"} for r in results]

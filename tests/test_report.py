@@ -158,3 +158,17 @@ def test_the_rules_estimate_at_the_end_is_reported_per_seat_with_its_interval():
     mean, half = result["estimate_by_seat"][0]
     assert all(0 <= e <= 100 for e in ends) and mean == round(sum(ends) / len(ends), 2) and 0 < half < 10
     assert summary(result)["estimate"] == result["estimate_by_seat"]
+
+
+def test_a_sweep_cut_short_by_its_budget_names_what_it_did_not_play(tmp_path, capsys):
+    """A designer's trial: the budget ran out in the first variant, the second was never played,
+    and the report said nothing of it (nor of the games it had asked for)."""
+    rules = str(Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "grid_5.rules")
+    code = main(["simulate", rules, "--games", "50", "--seed", "1", "--bot", "random", "--option", "misere=false",
+                 "--option", "misere=true", "--max-cpu", "0.001", "--report", str(tmp_path / "rep")])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "not run, the run stopped first: misere=True" in out
+    assert out.count("the run's budget of 0.001 s of CPU time is spent") == 1 and "budget" not in err
+    report = (tmp_path / "rep" / "report.md").read_text()
+    assert "of the 50 games asked per variant" in report and "Not run: misere=True." in report

@@ -194,7 +194,7 @@ class DeclarationChecks:
                 self.expect(f.value, want, f"field `{f.name}`")
                 if any(isinstance(x, n.Name) and self.out.refs.get(id(x), ("",))[0] not in ("enumval", "builtin", "")
                        for x in walk(f.value)) or any(isinstance(x, (n.Call, n.Comprehension)) for x in walk(f.value)) \
-                        or not _written_out(f.value):
+                        or not _card_value_written_out(f.value):
                     self.error("E204", "a card's field value must be written out (a number, text, enum value "
                                        "or a list of them)", f.value.span)
 
@@ -639,7 +639,7 @@ def _written_out(e) -> bool:
     return isinstance(e, n.Lit) and e.value is not None
 
 
-def _written_out(e) -> bool:
+def _card_value_written_out(e) -> bool:
     """A card's field value as the IR takes it: a literal (a negative number too), a name (an enum
     value), or a list of them; never a sum such as `23 - 3` (it compiled, and the game refused to load)."""
     if isinstance(e, (n.Lit, n.Name)):
@@ -647,5 +647,5 @@ def _written_out(e) -> bool:
     if isinstance(e, n.Unary) and e.op == "-":
         return isinstance(e.operand, n.Lit) and type(e.operand.value) in (int, float)
     if isinstance(e, n.ListLit):
-        return all(_written_out(x) for x in e.items)
+        return all(_card_value_written_out(x) for x in e.items)
     return False

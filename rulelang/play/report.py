@@ -74,8 +74,9 @@ def summary(result: dict) -> dict:
     }
 
 
-def write_report(results: list[dict], directory: str) -> list[str]:
-    """Write report.md, report.json and (with matplotlib) plots; the files written."""
+def write_report(results: list[dict], directory: str, not_run=()) -> list[str]:
+    """Write report.md, report.json and (with matplotlib) plots; the files written. `not_run`: the
+    variants of the sweep a spent budget (or an interrupt) left unplayed, named in the report."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     sums = [summary(r) for r in results]
@@ -85,17 +86,25 @@ def write_report(results: list[dict], directory: str) -> list[str]:
     written.append(str(out / "report.json"))
     plots = _plots(results, sums, out)
     written += [str(out / p) for p in plots]
-    (out / "report.md").write_text(_markdown(results, sums, plots), encoding="utf-8")
+    (out / "report.md").write_text(_markdown(results, sums, plots, list(not_run)), encoding="utf-8")
     written.insert(0, str(out / "report.md"))
     return written
 
 
-def _markdown(results: list[dict], sums: list[dict], plots: list[str]) -> str:
+def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: list | None = None) -> str:
     first = results[0]
+    played = sorted({r["games"] for r in results})
+    planned = first.get("planned", first["games"])
+    games = f"{first['games']} games per variant" if played == [planned] else \
+        f"{' / '.join(map(str, played))} of the {planned} games asked per variant"
     lines = [f"# {printable(first['game'])}: balance report", "",
-             f"{first['games']} games per variant, {first['players']} player{'s' if first['players'] != 1 else ''}, "
-             f"seed {first['seed']}, "
+             f"{games}, {first['players']} player{'s' if first['players'] != 1 else ''}, seed {first['seed']}, "
              f"bots: {', '.join(first['bots'])}. Rates are given with their 95 % (Wilson) interval.", ""]
+    cut = [printable(r["stopped"]) for r in results if r.get("stopped")]
+    if cut or not_run:
+        lines += ["**Cut short:** " + " ".join(cut + ([f"Not run: {'; '.join(printable(v) for v in not_run)}."]
+                                                      if not_run else []))
+                  , ""]
     head = "| | " + " | ".join(printable(s["variant"]) for s in sums) + " |"
     rule = "|---|" + "---|" * len(sums)
     lines += ["## Win rates", "", head, rule]
