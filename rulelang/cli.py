@@ -480,7 +480,8 @@ def _simulate(args) -> int:
     not_run = [variant_name({"options": o}) for o in variants[len(results):]]     # (a sweep cut short)
     if not_run:
         print(printable(f"not run, the run stopped first: {'; '.join(not_run)}"), flush=True)
-    if results[-1].get("stopped") and args.json:  # (else the report above says it already)
+    both_on_screen = sys.stdout.isatty() and sys.stderr.isatty()
+    if results[-1].get("stopped") and (args.json or not both_on_screen):   # (on one screen: said above)
         print(printable(f"rulelang simulate: {results[-1]['stopped']}"), file=sys.stderr)
     if args.report:
         from .play.report import write_report

@@ -161,11 +161,13 @@ def play_game(game, index: int, players: int, seed: int, kinds: list[str], optio
     record["results"] = list(match.outcome["results"])
     record["lead_changes"] = changes if scored else None
     record["sides"] = match.sides()
-    try:                                   # how far each seat got, by the rules' own measure (0-100):
-        got = [match.estimate(p) for p in range(players)]      # what a win rate of 0 hides (co-op)
-        record["estimate"] = None if got[0] is None else [round(100 * x, 3) for x in got]
-    except RulelangError:
-        record["estimate"] = None
+    record["estimate"] = None              # how far each seat got, by the rules' own measure (0-100):
+    if hasattr(match, "estimate"):         # what a win rate of 0 hides (co-op)
+        try:
+            got = [match.estimate(p) for p in range(players)]
+            record["estimate"] = None if got[0] is None else [round(100 * x, 3) for x in got]
+        except RulelangError:
+            pass
     return record
 
 
