@@ -81,12 +81,12 @@ class Drawing:
         pending = getattr(self.match, "pending", None)
         if not choice or choice.get("kind") == "window" or not isinstance(pending, dict):
             return None
-        if any(f.get("effect") or f.get("source") is not None for f in choice.get("running", [])):
-            return None
-        if choice.get("asker"):                  # the engine says which card's ability asks
-            label = printable(str(choice["asker"]["label"]))
+        if choice.get("asker"):                  # the engine says which card's ability asks (also inside
+            label = printable(str(choice["asker"]["label"]))      # another's: a minion Hidden Ninja played)
             prompt = str(choice.get("prompt") or "").lower()
             return None if label.lower() in prompt else label
+        if any(f.get("effect") or f.get("source") is not None for f in choice.get("running", [])):
+            return None
         root = pending.get("root") or []
         if len(root) != 2 or root[0] != "action":
             return None
@@ -154,8 +154,11 @@ class Drawing:
         if not choice or choice.get("chooser") != seat:
             return [], []
         out, pointers = [], []
-        for frame in choice.get("running", []):
-            source = frame.get("source")
+        asker = choice.get("asker") or {}
+        causes = [(f.get("source"), str(f.get("effect") or "").split(":")[0]) for f in choice.get("running", [])]
+        if asker.get("source") is not None:      # (the card that asks, innermost: its text last)
+            causes.append((asker["source"], str(asker.get("label") or "")))
+        for source, label in causes:
             if source is None:
                 continue
             try:
@@ -163,7 +166,7 @@ class Drawing:
             except RuleRuntimeError:
                 text = None
             if text:
-                label = printable(str(frame.get("effect") or "").split(":")[0])
+                label = printable(label)
                 out += _wrapped(f"  ({label}: {printable(text)})", width)
                 pointers += _wrapped(f"  (what {label} does: look {label})", width)
         return out[-6:], pointers[-1:]

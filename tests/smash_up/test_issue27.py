@@ -70,6 +70,27 @@ def test_fixer_off_turn_as_the_first_minion_plays_an_extra_minion_at_once():
     assert m.question["prompt"] == "play an extra minion" and m.question["options"] == ["Zapbot", "pass"]
 
 
+def test_a_minion_played_by_hidden_ninja_asks_in_its_own_name_at_the_terminal():
+    """A player's trial: Collector played through Hidden Ninja asked "(because of Hidden Ninja)"
+    with Hidden Ninja's text under it; the question is the played minion's, as when it is played."""
+    import io
+    from rulelang.play.repl import _Session
+    pos = (Pos("ninjas+robots,aliens+dinosaurs", current=1)
+           .minions(1, OASIS, "King Rex", "Supreme Overlord")
+           .hand(0, "Hidden Ninja", "Microbot Fixer", "Zapbot"))
+    m = pos.match()
+    answer(m, "done")
+    assert pass_windows(m) == [1]
+    answer(m, "Hidden Ninja", "Microbot Fixer")
+    assert m.view(0)["choice"]["asker"]["label"] == "Microbot Fixer"
+    out = io.StringIO()
+    session = _Session(m.game, 2, 0, {}, {}, io.StringIO(""), out, "smash_up.rules", match=m)
+    session.draw(0, m.legal_actions())
+    screen = " ".join(out.getvalue().split())           # (wrapped to the terminal's width)
+    assert "you must choose: Microbot Fixer: play an extra minion (because of Hidden Ninja)" in screen
+    assert "(Microbot Fixer: " in screen                 # its text, after Hidden Ninja's
+
+
 def test_an_extra_minion_granted_in_ones_own_scoring_phase_is_played_at_once():
     """The play phase and the scoring phase are told apart: Fixer put on a base by Hidden Ninja in
     its owner's own scoring gives its extra minion at once (the old rules added a play nobody
