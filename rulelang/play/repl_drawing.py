@@ -82,7 +82,7 @@ class Drawing:
         if not choice or choice.get("kind") == "window" or not isinstance(pending, dict):
             return None
         if choice.get("asker"):                  # the engine says which card's ability asks (also inside
-            label = printable(str(choice["asker"]["label"]))      # another's: a minion Hidden Ninja played)
+            label = printable(str(choice["asker"]["label"]))      # another card's: a card it put into play)
             prompt = str(choice.get("prompt") or "").lower()
             return None if label.lower() in prompt else label
         if any(f.get("effect") or f.get("source") is not None for f in choice.get("running", [])):
