@@ -141,7 +141,7 @@ def test_alliance_infantry_and_defence_for_an_ally_and_a_shared_win():
     assert m.question["chooser"] == 2 and legal(m) == ["Iron Shield", "pass"]   # P3 defends its ally
     play(m, "pass")
     assert m.question["chooser"] == 2                         # P3's infantry may take the hit
-    play(m, "infantry")
+    play(m, "infantry at e4")
     assert hp(m, inf) == 1 and hp(m, arch) == 1
     # a team's map pieces count together: 3 + 1 dug = 4? no: 2 + 2 + 1 = 5 wins for P1 and P3
     m = (Position(4, options={"alliance": True}).general(0, "Iron Warden", "e8", pieces=2)
@@ -169,6 +169,6 @@ def test_a_strike_back_may_be_taken_by_the_attackers_infantry_but_not_defended()
     m = p.match()
     play(m, "attack g5 cavalry f5 archer", "Last Stand")
     assert m.question["chooser"] == 1 and m.question["prompt"] == "Let an infantry take the blow struck back at P2 cavalry at g5?"
-    assert legal(m) == ["infantry", "pass"]                  # no Iron Shield against a strike back
-    play(m, "infantry")
+    assert legal(m) == ["infantry at h5", "pass"]            # no Iron Shield against a strike back
+    play(m, "infantry at h5")
     assert hp(m, cav) == 1 and hp(m, inf) == 1

@@ -56,7 +56,7 @@ def test_an_allys_infantry_takes_the_strike_back_for_its_ally():
     m = p.match()
     play(m, "attack g5 cavalry f5 archer", "Last Stand")
     assert m.question["chooser"] == 2 and m.question["prompt"] == "Let an infantry of yours take the blow struck back at your ally's P1 cavalry at g5?"
-    play(m, "infantry")
+    play(m, "infantry at h5")
     assert hp(m, cav) == 1 and hp(m, inf) == 1
 
 
@@ -211,7 +211,7 @@ def test_an_infantry_general_blocking_is_named_as_the_general():
          .turn(0))
     breaker = p.unit_at("e5")
     m = p.match()
-    play(m, "attack g5 infantry f5 archer", "Stone Breaker")
+    play(m, "attack g5 infantry f5 archer", "Stone Breaker at e5")
     assert hp(m, breaker) == 2
     assert "P2's Stone Breaker at e5 takes the hit" in m.messages_for(0)
 
