@@ -171,9 +171,14 @@ def _zone_lines(zones: list) -> list[str]:
     return lines
 
 
+def board_legend(ir: dict) -> list[str]:
+    """The board's key as the rule file declares it (`board … , legend [...]`): its entries, or []."""
+    return next((b.get("legend") for b in ir.get("boards") or [] if b.get("legend")), None) or []
+
+
 def legend_lines(ir: dict, width: int) -> list[str]:
-    """The board's key, as the rule file declares it (`board … , legend [...]`): one entry a line."""
-    legend = next((b.get("legend") for b in ir.get("boards") or [] if b.get("legend")), None)
+    """The board's key, one entry a line."""
+    legend = board_legend(ir)
     if not legend:
         return []
     return ["  Key:"] + [x for entry in legend for x in textwrap.wrap(

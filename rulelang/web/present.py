@@ -18,6 +18,7 @@ from rulelang.core.errors import RulelangError
 from rulelang.core.limits import WORK_LIMIT
 from rulelang.core.textsafe import printable
 from rulelang import without_internal
+from rulelang.play.render import board_legend
 
 LOG_TAIL = 300              # the last log lines and messages a page is sent (the page shows them all)
 HIDDEN_ABILITY = "(an ability of a card you cannot see)"
@@ -52,7 +53,7 @@ def board_layout(game) -> dict | None:
         cells.append({"name": g.names[c], "x": round(x, 4), "y": round(y, 4), "shape": shape})
     xs = [c["x"] for c in cells] or [0]
     ys = [c["y"] for c in cells] or [0]
-    legend = next((b.get("legend") for b in game.ir.get("boards") or [] if b.get("legend")), None) or []
+    legend = board_legend(game.ir)
     return {"shape": g.shape, "width": g.width, "height": g.height, "cells": cells,
             "min_x": min(xs), "min_y": min(ys), "max_x": max(xs), "max_y": max(ys),
             "legend": [printable(x) for x in legend]}          # (the rule file's key to its drawings)

@@ -36,6 +36,15 @@ def browser():
         b.close()
 
 
+def made(serve, game: str, seats: list, seed: int):
+    """A server of one shipped game and a 2-player match made through its API: (server, answer)."""
+    from .conftest import post
+    server = serve([ROOT / "games" / f"{game}.rules"], include_shipped=False)
+    code, body = post(server.url + "/api/matches", {"game": game, "players": 2, "seats": seats, "seed": seed})
+    assert code == 200
+    return server, body
+
+
 def shot(page, tmp_path, name):
     page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
     if SHOTS:
@@ -109,11 +118,7 @@ def test_two_browsers_make_a_match_in_the_lobby_and_play_it_to_the_end(serve, br
 
 
 def test_a_board_is_drawn_and_a_click_on_a_cell_narrows_the_actions(serve, browser, tmp_path):
-    server = serve([ROOT / "games" / "valgard.rules"], include_shipped=False)
-    from .conftest import post
-    code, body = post(server.url + "/api/matches", {"game": "valgard", "players": 2, "seats": ["human", "random"],
-                                                    "seed": 2})
-    assert code == 200
+    server, body = made(serve, "valgard", ["human", "random"], 2)
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(body["links"][0]["url"])
     page.wait_for_selector("body[data-version='0']")
@@ -238,11 +243,7 @@ def test_an_update_leaves_the_page_where_the_player_scrolled_it(serve, browser):
     """Dozen War's page is long: every update scrolled the whole page down to the Messages (a
     browser trial found the map and the buttons gone from a phone's screen after each move). Only
     the Messages box follows its newest line."""
-    server = serve([ROOT / "games" / "dozen_war.rules"], include_shipped=False)
-    from .conftest import post
-    code, body = post(server.url + "/api/matches", {"game": "dozen_war", "players": 2, "seats": ["human", "random"],
-                                                    "seed": 3})
-    assert code == 200
+    server, body = made(serve, "dozen_war", ["human", "random"], 3)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(body["links"][0]["url"])
     page.wait_for_selector("body[data-version]")
@@ -274,11 +275,7 @@ def test_an_update_leaves_the_page_where_the_player_scrolled_it(serve, browser):
 def test_a_question_about_components_shows_what_each_does(serve, browser):
     """A browser trial found no rules text anywhere at Dozen War's table: the draft listed twelve
     bare names. An option that is a component has a `?` whose tip asks the server for its text."""
-    server = serve([ROOT / "games" / "dozen_war.rules"], include_shipped=False)
-    from .conftest import post
-    code, body = post(server.url + "/api/matches", {"game": "dozen_war", "players": 2, "seats": ["human", "human"],
-                                                    "seed": 5})
-    assert code == 200
+    server, body = made(serve, "dozen_war", ["human", "human"], 5)
     (served,) = server.server.matches.values()
     m = served.match
     chooser = m.current_player
