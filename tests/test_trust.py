@@ -15,7 +15,7 @@ import rulelang
 from rulelang.engine import match as engine
 from rulelang.engine import support
 from rulelang.play.bots import make_bot
-from rulelang.core.errors import EngineFault, RuleRuntimeError
+from rulelang.core.errors import EngineFault, RuleRuntimeError, StateError
 from rulelang.play.repl import run_repl
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,12 +154,19 @@ def test_determinized_copies_of_alike_paused_positions_are_identical_and_fair():
         ca, cb = a.determinized(0, seed), b.determinized(0, seed)
         # the copies are the same position (their replays start from each match's own past,
         # which P1 saw happen: only the base they replay from differs)
-        assert without_base(ca.state()) == without_base(cb.state())
+        assert without_base(ca._state()) == without_base(cb._state())
         assert all(ca.view(p) == cb.view(p) for p in range(3))
         bot_a, bot_b = make_bot("ismcts:60", 7), make_bot("ismcts:60", 7)
         assert bot_a.choose(ca.clone()) == bot_b.choose(cb.clone())
         ca.apply("P1"), cb.apply("P1")
         assert ca.state() == cb.state()             # the chain over: the whole state is the same
+    # a paused copy is not written out: its base is the real position (the others' real hands)
+    copy = a.determinized(0, 3)
+    with pytest.raises(StateError, match="determinized copy cannot be saved while an effect waits"):
+        copy.state()
+    real = a.state()["zones"]
+    assert copy._state()["pending"]["base"]["zones"]["hand"] == real["hand"]   # (what it would have told)
+    assert a.state()["pending"]["base"] is not None                      # the real match saves as before
     # and the copies' die is not the real one: it follows the copy's seed, not the match
     healed = set()
     for seed in range(40):

@@ -103,6 +103,9 @@ class Rebuilt:
     def state(self) -> dict:
         return self.position().state()
 
+    def _state(self) -> dict:
+        return self.position()._state()
+
 
 class MatchPausing(MatchParts):
     """Effects that stop for a question, and the replay of their chain with the answers."""

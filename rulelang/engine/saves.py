@@ -27,6 +27,19 @@ class MatchSaves(MatchParts):
     """The position as plain JSON, and back."""
 
     def state(self) -> dict:
+        """The position as plain JSON. A determinized copy paused inside an effect is refused: it
+        replays its chain from the real position where the chain began (its `pending` base), which
+        its seat may not see, so writing it out would hand over the real hidden cards."""
+        pending = self.pending
+        if pending is not None and pending["base"] is not None and _imagined(pending["base"]):
+            raise StateError("a determinized copy cannot be saved while an effect waits for an answer: "
+                             "it replays from the real position, which its seat may not see (save the "
+                             "match it was copied from, or read the copy's view)")
+        return self._state()
+
+    def _state(self) -> dict:
+        """state() without the check: the position of any match, a paused copy's real base included
+        (for the engine's own use, never handed to a seat)."""
         game = self.game
         version, internal, gauss = self._rng_tuple()
         Z, V = self.Z, self.V
@@ -74,7 +87,7 @@ class MatchSaves(MatchParts):
                              **({"also": [[p, list(t)] for p, t in q["also"]]} if "also" in q else {})},
                 # where the effect stopped: the abilities and windows running, the triggers waiting
                 "stack": [dict(f) for f in q["stack"]], "triggers": list(q["triggers"]),
-                "base": pending["base"].state() if pending["root"] != ["start"] else None}
+                "base": pending["base"]._state() if pending["root"] != ["start"] else None}
         return out
 
     @classmethod
@@ -385,3 +398,9 @@ def _simul_root(root: list) -> bool:
             and 0 < len(root[2]) <= PLAYER_LIMIT
             and all(isinstance(x, list) and len(x) == 2 and type(x[0]) is int and isinstance(x[1], str)
                     for x in root[2]))
+
+
+def _imagined(base) -> bool:
+    """Is this paused chain's base a determinized copy's (a cut waits in its replay)? (A base made
+    only when needed, pausing.Rebuilt, is a real match's: it has no cuts.)"""
+    return bool(getattr(base, "cuts", ()))

@@ -677,7 +677,7 @@ class Interface:
         found = self._tables.get(seed) if fixed else None
         if found is None:
             comps = (self.game.setup_components(self.players, seed, self.options) if fixed
-                     else match.state()["components"])
+                     else match._state()["components"])   # (a paused copy too: its components only)
             feats = [self.encoder.features(c["kind"], c.get("fields") or {}) for c in comps]
             found = (feats, _label_table(comps, feats) if self.encoder.cells else {})
             if fixed:

@@ -248,7 +248,7 @@ class RulelangState(pyspiel.State):
         m = self._box.match
         if m is None:
             return "choosing the match seed"
-        s = m.state()
+        s = m._state()                         # (a paused copy too: none of its base is printed)
         return json.dumps({"seed": s["seed"], "log": s["log"], "step": s["step"], "actor": s["actor"],
                            "turn": s["turn"], "outcome": s["outcome"]}, ensure_ascii=False, sort_keys=True)
 

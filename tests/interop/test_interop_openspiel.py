@@ -12,6 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from interop_helpers import GAMES, game  # noqa: E402
 from rulelang.interop import openspiel  # noqa: E402
+from rulelang.core.errors import StateError  # noqa: E402
 
 T = pyspiel.GameType
 EXPECTED = {   # chance, information, utility (per player count given in GAMES)
@@ -88,7 +89,11 @@ def test_information_states_are_views_and_resampling_keeps_them():
     assert other.information_state_string(p) == s.information_state_string(p)
     assert other.observation_tensor(p) == s.observation_tensor(p)
     assert other.legal_actions() == s.legal_actions()
-    assert other.match.state()["zones"] != s.match.state()["zones"]      # something unseen was dealt again
+    assert other.match._state()["zones"] != s.match.state()["zones"]     # something unseen was dealt again
+    assert other.match.pending is not None              # paused: its replay starts from the real position,
+    with pytest.raises(StateError, match="cannot be saved"):   # so it is not pickled with it
+        pickle.dumps(other)
+    assert json.loads(str(other))["log"] == json.loads(str(s))["log"]    # (printing it writes no base)
 
 
 def test_a_match_too_long_ends_in_a_draw():
