@@ -583,6 +583,10 @@ def test_the_killer_takes_one_equipment_card_of_their_choice_the_rest_is_discard
     assert labels(m, zones(m)["black_discard"]) == ["Chainsaw"]
     assert "P2 dies: Emi (Hunter)" in m.messages_for(3)
     assert m.outcome is None
+    # and leaves the board (H8): no area holds the dead any more, nor does the screen's `at` row
+    assert var(m, "at") == ["church", None, "woods", "woods"]
+    at_row = next(v for v in m.view(3)["values"] if v["name"] == "at")
+    assert at_row["per_player"][1] is None
 
 
 def test_a_victim_with_one_equipment_card_gives_it_without_a_question():
