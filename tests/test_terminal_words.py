@@ -5,6 +5,8 @@ everyone read as revealed by name; a card's `text` before its kind's; `rules_tex
 from __future__ import annotations
 
 import io
+import random
+from pathlib import Path
 
 import pytest
 
@@ -278,3 +280,19 @@ def test_a_spectator_is_not_told_a_card_some_seats_cannot_see_asks():
     m = rulelang.Game(rulelang.compile_source(ECHOES, "echoes.rules")).new_match(seed=1)
     m.apply("play Mirror")                  # a card on the table asks: everyone may know it
     assert spectator_payload(m)["view"]["choice"]["asker"]["label"] == "Flare"
+
+
+def test_a_spectator_gets_no_value_worded_for_its_viewer():
+    """Dozen War's "Attack skills you cannot use now" differs by seat: a spectator's table left it
+    as "–"; it is left out. A value every seat reads alike, and a declared hidden one, stay."""
+    from rulelang.web.present import spectator_payload
+    m = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "dozen_war.rules")).new_match(2, seed=3)
+    rng = random.Random(3)
+    for _ in range(40):
+        m.apply(rng.choice(m.legal_actions()))
+    mine = {v["name"]: v for v in m.view(0)["values"]}
+    assert mine["Attack skills you cannot use now"]["value"] != m.view(1)["values"][
+        list(mine).index("Attack skills you cannot use now")]["value"]
+    shown = {v["name"] for v in spectator_payload(m)["view"]["values"]}
+    assert "Attack skills you cannot use now" not in shown
+    assert {"Generals off the map (before the first round: to place; later: dead, revive for 4 coins)"} <= shown

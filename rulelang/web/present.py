@@ -240,9 +240,11 @@ def spectator_payload(match) -> dict:
     values = []
     for i, entry in enumerate(view["values"]):
         others = [v["values"][i] for v in views[1:]]
-        entry = _public_value(entry, others, entry["name"] in hidden_vars and not entry.get("label"),
-                              entry["name"] in comp_vars and not entry.get("label"), public)
-        values.append(entry)
+        declared = entry["name"] in hidden_vars and not entry.get("label")
+        seen = _public_value(entry, others, declared, entry["name"] in comp_vars and not entry.get("label"), public)
+        if not declared and "value" in entry and entry["value"] is not None and seen["value"] is None:
+            continue                           # a value worded for its viewer ("you…"): none to a spectator
+        values.append(seen)
     view["values"] = values
     view["component_values"] = {k: v for k, v in view["component_values"].items() if int(k) in public}
     if view.get("board") is not None and any(v.get("board") != view["board"] for v in views[1:]):
