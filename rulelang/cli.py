@@ -150,6 +150,9 @@ def _parser() -> argparse.ArgumentParser:
                           "(pip install 'rulelang[ray]')")
     sim.add_argument("--report", metavar="DIR",
                      help="write a balance report to DIR: report.md, report.json, plots with matplotlib")
+    sim.add_argument("--compare", action="append", default=[], metavar="FILE",
+                     help="also simulate this rule file (a changed copy of FILE, say) with the same seeds, "
+                          "bots and options: the report sets the files side by side (may be repeated)")
     sim.set_defaults(run=_simulate)
 
     replay = commands.add_parser("replay", help="replay a saved match move by move and check it reproduces")
@@ -436,15 +439,18 @@ def _seconds(text: str) -> float:
 def _simulate(args) -> int:
     from .play.simulate import budget_message, deadline_after, format_report, simulate
     deadline = deadline_after(args.max_cpu)      # one budget for the whole run, every sweep included
-    game = rulelang.load(args.file)
-    players = game.min_players if args.players is None else args.players
+    files = [args.file] + args.compare
+    games = [rulelang.load(f) for f in files]
+    players = games[0].min_players if args.players is None else args.players
     if args.workers < 1 or args.workers > 64:
         raise ValueError("--workers must be from 1 to 64")
     results = []
     bar = _Progress.for_terminal("games")
     stopped = False
-    variants = _variants(game, args.option)
-    for options in variants:
+    # each rule file with each option set; files compared are told apart by their names
+    variants = [({"rules": _file_name(f, files)} if args.compare else {}, game, options)
+                for f, game in zip(files, games) for options in _variants(game, args.option)]
+    for named, game, options in variants:
         bots = _seat_bots(args.bot, players)
         left = None if deadline is None else max(deadline - time.process_time(), 1e-9)
         try:
@@ -466,6 +472,7 @@ def _simulate(args) -> int:
                 bar.close()
         if result.get("stopped"):               # (said of the whole run's budget, not of what this sweep had left)
             result["stopped"] = budget_message(result["games"], result["planned"], args.max_cpu)
+        result.update(named)
         results.append(result)
         if not args.json:
             if result.get("partial") and not result.get("stopped"):
@@ -477,7 +484,7 @@ def _simulate(args) -> int:
     if not results:
         return 130 if stopped else 0
     from .play.report import variant_name
-    not_run = [variant_name({"options": o}) for o in variants[len(results):]]     # (a sweep cut short)
+    not_run = [variant_name({"options": o, **named}) for named, _, o in variants[len(results):]]   # (a sweep cut short)
     if not_run:
         print(printable(f"not run, the run stopped first: {'; '.join(not_run)}"), flush=True)
     both_on_screen = sys.stdout.isatty() and sys.stderr.isatty()
@@ -495,6 +502,12 @@ def _simulate(args) -> int:
     if stopped:
         return 130
     return 1 if any(r.get("errors") for r in results) else 0   # a game ended in a rule error (its seed said)
+
+
+def _file_name(path: str, files: list[str]) -> str:
+    """How a compared rule file is named in a report: its file name, or its path where two share a name."""
+    name = os.path.basename(path)
+    return name if sum(os.path.basename(f) == name for f in files) == 1 else path
 
 
 def _simulate_here(game, players, games, seed, bots, options, bar, cpu_limit=None) -> dict:

@@ -10,7 +10,7 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.play.report import summary, wilson, write_report
+from rulelang.play.report import difference, summary, wilson, write_report
 from rulelang.play.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,3 +172,45 @@ def test_a_sweep_cut_short_by_its_budget_names_what_it_did_not_play(tmp_path, ca
     assert out.count("the run's budget of 0.001 s of CPU time is spent") == 1
     report = (tmp_path / "rep" / "report.md").read_text()
     assert "of the 50 games asked per variant" in report and "Not run: misere=True." in report
+
+
+COIN = """
+game "Coin" {
+  players 2
+  turn { step s {
+    action toss { if roll(10) <= CHANCE { finish win for 0 } else { finish win for 1 } }
+  } }
+}
+"""
+
+
+def test_a_changed_copy_of_a_rule_file_is_compared_with_the_same_seeds(tmp_path, capsys):
+    """`--compare`: the designer's "change a rule, see if it mattered". Each file is a column, and
+    each seat's win rate against the first file's with its interval, said real when it holds no 0."""
+    fair, biased = tmp_path / "coin.rules", tmp_path / "coin_biased.rules"
+    fair.write_text(COIN.replace("CHANCE", "5"), encoding="utf-8")
+    biased.write_text(COIN.replace("CHANCE", "9"), encoding="utf-8")
+    code = main(["simulate", str(fair), "--compare", str(biased), "--games", "200", "--bot", "random",
+                 "--json", "--report", str(tmp_path / "r")])
+    assert code == 0
+    out = capsys.readouterr().out
+    listed = json.loads(out[out.index("\n[") + 1:])
+    assert [x["rules"] for x in listed] == ["coin.rules", "coin_biased.rules"]
+    assert [x["seed"] for x in listed] == [0, 0]
+    wins = [x["outcomes_by_seat"][0]["win"] for x in listed]
+    assert 70 <= wins[0] <= 130 and wins[1] >= 165
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert "| | coin.rules | coin_biased.rules |" in md
+    assert "## Against coin.rules (win rate difference, points, 95 % interval)" in md
+    d, lo, hi = difference(wins[1], 200, wins[0], 200)
+    assert f"| P1 wins | {100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}] (a real difference) |" in md
+    same = main(["simulate", str(fair), "--compare", str(fair), "--games", "20", "--bot", "random",
+                 "--report", str(tmp_path / "s")])
+    assert same == 0
+    md = (tmp_path / "s" / "report.md").read_text(encoding="utf-8")
+    assert "| P1 wins | +0.0 [" in md and "(a real difference)" not in md    # the same seeds: the same games
+
+
+def test_the_difference_of_two_rates_has_newcombes_interval():
+    d, lo, hi = difference(56, 70, 48, 80)          # Newcombe (1998), example (a): 0.0524 to 0.3339
+    assert d == pytest.approx(0.2) and lo == pytest.approx(0.0524, abs=1e-4) and hi == pytest.approx(0.3339, abs=1e-4)

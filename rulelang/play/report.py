@@ -23,14 +23,32 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def difference(wins: int, n: int, base_wins: int, base_n: int) -> tuple[float, float, float]:
+    """wins/n − base_wins/base_n and its 95 % interval (Newcombe's, from the two Wilson intervals).
+    It takes the two runs as independent; games paired by seed are often closer than that, so the
+    interval errs wide: a difference it excludes 0 from is there."""
+    p, q = (wins / n if n else 0.0), (base_wins / base_n if base_n else 0.0)
+    (lo1, hi1), (lo2, hi2) = wilson(wins, n), wilson(base_wins, base_n)
+    d = p - q
+    return d, d - math.sqrt((p - lo1) ** 2 + (hi2 - q) ** 2), d + math.sqrt((hi1 - p) ** 2 + (q - lo2) ** 2)
+
+
+def difference_text(wins: int, n: int, base_wins: int, base_n: int) -> str:
+    d, lo, hi = difference(wins, n, base_wins, base_n)
+    verdict = "" if lo <= 0 <= hi else " (a real difference)"
+    return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]{verdict}"
+
+
 def rate_text(wins: int, n: int) -> str:
     lo, hi = wilson(wins, n)
     return f"{(wins / n if n else 0):.1%} [{lo:.1%}, {hi:.1%}]"
 
 
 def variant_name(result: dict) -> str:
+    """The rule file (when files are compared) and the options of one simulation."""
     opts = result.get("options") or {}
-    return ", ".join(f"{k}={v}" for k, v in opts.items()) or "default"
+    parts = ([result["rules"]] if result.get("rules") else []) + [f"{k}={v}" for k, v in opts.items()]
+    return ", ".join(parts) or "default"
 
 
 def legal_by_decision(records: list[dict], buckets: int = 10) -> list[float]:
@@ -123,6 +141,31 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
             lines.append(f"| P{i + 1} estimate at the end (0–100) | " + " | ".join(
                 "–" if not s.get("estimate") else f"{s['estimate'][i][0]:.1f} ±{s['estimate'][i][1]:.1f}"
                 for s in sums) + " |")
+    if len(sums) > 1:                              # did a change matter? each variant against the first
+        base = sums[0]
+        lines += ["", f"## Against {printable(base['variant'])} (win rate difference, points, 95 % interval)", "",
+                  "| | " + " | ".join(printable(s["variant"]) for s in sums[1:]) + " |", "|---|" + "---|" * (len(sums) - 1)]
+        for i in range(first["players"]):
+            lines.append(f"| P{i + 1} wins | " + " | ".join(
+                difference_text(s["seats"][i]["wins"], s["finished"], base["seats"][i]["wins"], base["finished"])
+                for s in sums[1:]) + " |")
+        for side in sides:
+            b = next((y for y in base["sides"] if y["side"] == side), None)
+            cells = []
+            for s in sums[1:]:
+                x = next((y for y in s["sides"] if y["side"] == side), None)
+                cells.append(difference_text(x["wins"], x["games"], b["wins"], b["games"]) if x and b else "–")
+            lines.append(f"| side {printable(side)} | " + " | ".join(cells) + " |")
+        lines.append("| draws | " + " | ".join(difference_text(s["draws"]["draws"], s["finished"],
+                                                                base["draws"]["draws"], base["finished"])
+                                                for s in sums[1:]) + " |")
+        if base.get("estimate"):                   # (means with their 95 % half-widths: independent runs)
+            for i in range(first["players"]):
+                lines.append(f"| P{i + 1} estimate at the end | " + " | ".join(
+                    "–" if not s.get("estimate") else
+                    f"{s['estimate'][i][0] - base['estimate'][i][0]:+.1f} "
+                    f"±{math.hypot(s['estimate'][i][1], base['estimate'][i][1]):.1f}" for s in sums[1:]) + " |")
+        lines += ["", "An interval that holds 0 is a difference these games cannot tell from chance."]
     lines += ["", "## Game length (actions)", "", head, rule]
     for key in ("mean", "min", "median", "max"):
         lines.append(f"| {key} | " + " | ".join(f"{s['length'][key]:.1f}" if key == "mean" else str(s["length"][key])

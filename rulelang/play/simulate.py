@@ -328,6 +328,8 @@ def format_report(result: dict) -> str:
         f"{result['players']} player{'s' if result['players'] != 1 else ''}, "
         f"seed {result['seed']} (bots: {seats})",
     ]
+    if result.get("rules"):
+        lines.append(f"rule file: {printable(result['rules'])}")
     if result["options"]:
         lines.append("options: " + ", ".join(printable(f"{k}={v}") for k, v in result["options"].items()))
     lines += [
