@@ -442,3 +442,10 @@ def test_wildlife_preserve_shelters_your_minions_there_from_other_players_action
     m = pos.match()
     m.apply("act Beam Up")
     assert rex in zones(m)["hand"][0]
+
+
+def test_a_simulations_side_names_the_pair_alike_whichever_faction_came_first():
+    """A designer's sides: "Dinosaurs + Aliens" and "Aliens + Dinosaurs" were two sides."""
+    one = game.new_match(2, seed=1, options={"factions": "dinosaurs+aliens,pirates+ninjas"})
+    two = game.new_match(2, seed=1, options={"factions": "aliens+dinosaurs,ninjas+pirates"})
+    assert one.sides() == two.sides() == ["Aliens + Dinosaurs", "Ninjas + Pirates"]
