@@ -160,7 +160,16 @@ def test_rules_and_help_at_the_terminal():
 
 def test_help_for_a_game_without_words():
     assert action_help(build(CHIPS.replace('about action take "Take this chip."', "")), "take").startswith(
-        "take C (at step s)\n\nC: one of pool\n\n(the rule file says nothing more about it)")
+        "take C (at step s)\n\nC: one of pool (The chips left)\n\n(the rule file says nothing more about it)")
+
+
+def test_help_says_what_a_shared_zone_chosen_from_is_in_the_rules_words():
+    """Smash Up's `help use` read "C: one of field": the zone's name alone. A zone the rules say
+    something about (`about zone`) is told with those words; a player's own zone reads "your hand"."""
+    game = rulelang.load(str(ROOT / "games" / "smash_up.rules"))
+    text = action_help(game, "use", authors=False)
+    assert "C: one of field (The minions in play, each at its base); B: one of bases (The bases in play;" in text
+    assert "C: one of your hand; B: one of bases (" in action_help(game, "play", authors=False)
 
 
 def test_help_says_why_an_action_is_not_legal_now():

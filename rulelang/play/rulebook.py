@@ -264,7 +264,8 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
         seen.add(key)
         doc.para(f"{_action_name(a)} ({printable(where)})")
         if a["params"]:
-            doc.para("; ".join(f"{p['name'].upper()}: {_param_words(p)}" for p in a["params"]))
+            doc.para("; ".join(f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}))}"
+                               for p in a["params"]))
         _action_details(doc, s["name"], a, about, code, authors)
     now = _legal_now(match, {a["name"] for _, a in found})
     if now:
@@ -272,13 +273,17 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     return doc.text()
 
 
-def _param_words(p: dict) -> str:
-    """What a parameter of an action is chosen from, in words (`one of your hand`)."""
+def _param_words(p: dict, zone_words: dict | None = None) -> str:
+    """What a parameter of an action is chosen from, in words (`one of your hand`); a zone the
+    rules say something about (`about zone`) with those words (`one of field (the minions in play)`)."""
     d = p["domain"]
     if d.get("k") == "zone":
         owner = d.get("i")
         whose = "" if owner is None else "your " if owner == {"k": "builtin", "n": "me"} else "a player's "
         place = f"{whose}{d['n'].replace('_', ' ')}"
+        said = (zone_words or {}).get(d["n"])
+        if said and owner is None:              # (a player's own zone reads plainly: `your hand`)
+            place += f" ({printable(said).rstrip('.')})"
     elif d.get("k") == "builtin" and d.get("n") in ("players", "others"):
         place = "the players" if d["n"] == "players" else "the other players"
     else:
