@@ -214,3 +214,17 @@ def test_a_changed_copy_of_a_rule_file_is_compared_with_the_same_seeds(tmp_path,
 def test_the_difference_of_two_rates_has_newcombes_interval():
     d, lo, hi = difference(56, 70, 48, 80)          # Newcombe (1998), example (a): 0.0524 to 0.3339
     assert d == pytest.approx(0.2) and lo == pytest.approx(0.0524, abs=1e-4) and hi == pytest.approx(0.3339, abs=1e-4)
+
+
+def test_games_that_never_end_are_not_said_to_have_no_length():
+    """A simulation whose games all hit the action cap printed "game length: mean 0.0, max 0
+    actions" beside 300,000 actions played (a new author's game that never ended)."""
+    from rulelang.play.simulate import format_report
+    endless = ('game "Loop" {\n  players 2\n  var n: int = 0\n  turn { step s { action tick { n += 1  if n < 0 { finish draw }  end turn } } }\n}\n')
+    game = rulelang.Game(rulelang.compile_source(endless, "loop.rules"))
+    text = format_report(simulate(game, 2, 3, 0, "random", max_actions=40))
+    assert "game length: no game ended" in text and "no end after 40 actions" in text
+    chips = rulelang.load(VALGARD)
+    result = simulate(chips, 2, 4, 0, "random")
+    result["finished"] -= 1                       # (as if one had not ended: said of those that did)
+    assert "(of the 3 games that ended)" in format_report(result)

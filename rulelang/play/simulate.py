@@ -318,6 +318,15 @@ def _rate(part: float, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
+def _length_line(result: dict) -> str:
+    """The games' length, said of the games that ended (a game stopped by an error has none)."""
+    finished, games = result["finished"], result["games"]
+    if finished == 0:
+        return "game length: no game ended"
+    of = "" if finished == games else f" (of the {finished} game{'s' if finished != 1 else ''} that ended)"
+    return f"game length: mean {result['mean_length']:.1f}, max {result['max_length']} actions{of}"
+
+
 def format_report(result: dict) -> str:
     """The result as a few lines of text for the terminal (the rule file's words made printable)."""
     seats = ", ".join(f"P{seat + 1} {kind}" for seat, kind in enumerate(result["bots"]))
@@ -345,7 +354,7 @@ def format_report(result: dict) -> str:
             f"P{seat + 1} {m:.1f} ±{h:.1f}" for seat, (m, h) in enumerate(result["estimate_by_seat"])))
     lines += [
         f"draw rate: {result['draw_rate']:.1%}",
-        f"game length: mean {result['mean_length']:.1f}, max {result['max_length']} actions",
+        _length_line(result),
         f"speed: {result['actions_per_s']:,.0f} actions/s, {result['playouts_per_s']:,.1f} playouts/s "
         f"({result['actions']} actions in {result['seconds']:.2f} s; "
         f"{1000 * result['seconds'] / max(1, result['actions']):.2f} ms per action, bots' thinking included)",
