@@ -299,6 +299,12 @@ def test_missing_last_brace_says_a_brace_may_be_missing(tmp_path):
      "= current_enemy", "(to compare, write `==`)"),
     ('finish win "the last King is defeated"', 'finish win text(me) + " won"', '+ " won"',
      '(a `finish` reason must start with a string: `"" + text(me) + " wins"`)'),
+    ('finish win "the last King is defeated" }', 'finish win me }', "}",
+     "(who wins or loses takes `for`: `finish win for me`)"),
+    ('if size(castle) == 0 { finish win', 'if size(castle) == 9 { } elif size(castle) == 0 { finish win',
+     "size(castle) == 0", "(write `else if`)"),
+    ("        goto suffer\n      }\n\n      action flip_jester", "        goto suffer\n\n      action flip_jester",
+     "flip_jester", "(this `action` is read inside the block above it: a `}` may be missing before it)"),
 ])
 def test_syntax_errors_that_authors_make_carry_a_hint(tmp_path, old, new, at, hint):
     text, start = edited(old, new)

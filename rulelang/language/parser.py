@@ -183,6 +183,13 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         hint = " (to compare, write `==`)"
     elif text == "+" and re.search(r"\bfinish\b", line_before) and not re.search(r"\bfinish\b[^\n]*\"", line_before):
         hint = " (a `finish` reason must start with a string: `\"\" + text(me) + \" wins\"`)"
+    elif re.search(r"\bfinish\s+(win|lose)\s+(?!for\b)[A-Za-z_]\w*\s*$", line_before):
+        hint = " (who wins or loses takes `for`: `finish win for me`)"
+    elif re.search(r"\belif\s*$", line_before):
+        hint = " (write `else if`)"
+    elif re.fullmatch(r"\s*(action|step|def|proc|zone|var|kind|phase|on)\s+", line_before):
+        word = line_before.split()[0]
+        hint = f" (this `{word}` is read inside the block above it: a `}}` may be missing before it)"
     return Diagnostic("E001", f"unexpected `{text}`; expected {expected}{hint}", _tok_span(file, tok, where))
 
 
