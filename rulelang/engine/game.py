@@ -151,6 +151,8 @@ class Game:
         self.zone_kind = _zone_kinds(ir)           # what a zone's components are, where the rules say
         # how a view words a variable that holds a player, a component, a cell or an enum value
         self.var_how = {v["name"]: _how(v["type"]) for v in ir["vars"] if _how(v["type"]) != "plain"}
+        # lists of components: a view gives the ids of those its viewer sees only (views._seen_value)
+        self.var_comp_lists = frozenset(v["name"] for v in ir["vars"] if v["type"].startswith("list:comp:"))
 
     def family_size(self, per: str, players: int, components: int = 0, key=None) -> int:
         """How many zones (or values) a `per player` / `per cell` / per-component declaration stands

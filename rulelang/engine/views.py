@@ -172,7 +172,7 @@ class MatchViews(MatchParts):
                          "cards": [{"id": c, "label": self.labels[c]} for c in items] if visible else None}
                 if z.get("uncounted"):             # (its size hidden from who cannot see into it)
                     entry["uncounted"] = True
-                if z["per"] == "component":        # (its owner is a component: say which)
+                if z["per"] == "component":        # (its owner is a component: say which, if it is seen: below)
                     entry["owner"] = None
                     entry["of"] = {"id": owner, "label": self.labels[owner]}  # type: ignore[index]  # (a component id)
                 elif keyed:                        # one of a family per enum value(s): which
@@ -191,6 +191,11 @@ class MatchViews(MatchParts):
                 if z.get("internal"):              # bookkeeping: off the screen, not out of the view
                     entry["internal"] = True
                 zones.append(entry)
+        if game.component_zones:                   # a zone of a component this player cannot see: not whose
+            seen_now = set(seen)
+            for entry in zones:
+                if "of" in entry and entry["of"]["id"] not in seen_now:
+                    entry["of"] = {"id": None, "label": "a hidden component"}
         return zones, cells, seen
 
     def _view_cell_zone(self, z: dict, value: list, cells: dict, seen: list) -> None:
@@ -246,6 +251,7 @@ class MatchViews(MatchParts):
                         cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
                 continue
             how = game.var_how.get(name)
+            held = "comps" if name in game.var_comp_lists else how     # (how its value's ids are seen)
             if per == "key":                       # per enum value(s): each member named
                 key = game.var_keys[name]
                 owner_at = key.index("player") if "player" in key else None
@@ -253,21 +259,21 @@ class MatchViews(MatchParts):
                 for parts, v in zip(game.members(key, self.players), value):
                     shown = vis == "public" or (owner_at is not None and sees(vis, parts[owner_at], player))
                     member = {"key": list(parts), "key_text": game.member_text(key, parts),
-                              "value": self._seen_value(how, v, seen_set) if shown else None}
+                              "value": self._seen_value(held, v, seen_set) if shown else None}
                     if how is not None and shown:
                         member["text"] = self._words(how, member["value"], seen_set)
                     row.append(member)
                 values.append({"name": name, "per_key": row, **({"internal": True} if name in internal else {})})
                 continue
             if per:
-                row = [self._seen_value(how, v, seen_set) if sees(vis, p, player) else None
+                row = [self._seen_value(held, v, seen_set) if sees(vis, p, player) else None
                        for p, v in enumerate(value)]
                 entry = {"name": name, "per_player": row}
                 if how is not None:                # "P2", a card's label: what the value is, in words
                     entry["texts"] = [None if not sees(vis, p, player) or v is None
                                       else self._words(how, v, seen_set) for p, v in enumerate(value)]
             else:
-                entry = {"name": name, "value": self._seen_value(how, value, seen_set)}
+                entry = {"name": name, "value": self._seen_value(held, value, seen_set)}
                 if how is not None:
                     entry["text"] = self._words(how, value, seen_set)
             if name in internal:                   # bookkeeping: off the screen, not out of the view
@@ -389,6 +395,8 @@ class MatchViews(MatchParts):
         follow the order components were made in, and could tell which card it is), only None."""
         if how == "comp" and v is not None and v not in seen:
             return None
+        if how == "comps" and isinstance(v, list):     # a list of components: the unseen as None
+            return [x if x in seen else None for x in v]
         return self._plain(v)
 
     @staticmethod

@@ -215,11 +215,16 @@ def log_lines(entries: list, who: list) -> list:
 def spectator_payload(match) -> dict:
     """Public information only. The components shown are those every seat may see and that lie in
     zones the rules declare public; a value shown is one every seat's view shows alike (in a
-    one-seat game: the rules' declared visibility, and their `show` values); the log as
+    one-seat game: the rules' declared visibility, and their `show` values but `own` ones; the
+    seat's hand and what was revealed to it alone are not public); the log as
     `log_for(None)` words it; the messages sent to everyone."""
     n = match.players
     views = [without_internal(match.view(p)) for p in range(n)]
     public = set.intersection(*(match.visible_to(p) for p in range(n)))
+    if n == 1:                                 # what the one seat sees is not public: its hand, its peeks
+        for z in views[0]["zones"]:
+            if z["visibility"] != "public":
+                public -= {c["id"] for c in (z.get("cards") or []) + (z.get("known") or [])}
     view = copy.deepcopy(views[0])
     view["viewer"] = None
     for z in view["zones"]:
@@ -244,6 +249,8 @@ def spectator_payload(match) -> dict:
         seen = _public_value(entry, others, declared, entry["name"] in comp_vars and not entry.get("label"), public)
         if not declared and "value" in entry and entry["value"] is not None and seen["value"] is None:
             continue                           # a value worded for its viewer ("you…"): none to a spectator
+        if n == 1 and entry.get("own"):
+            continue                           # (`, own`: the seat's own secrets, alike in every view of one)
         values.append(seen)
     view["values"] = values
     view["component_values"] = {k: v for k, v in view["component_values"].items() if int(k) in public}

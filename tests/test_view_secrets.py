@@ -1,0 +1,91 @@
+"""What a view and the web's payloads say about components a reader may not see: a `per KIND`
+zone does not name its hidden owner, a list of components gives no hidden ids, and the spectator of
+a one-seat match is not shown that seat's hand or peeks (from a leak trial: each failed before)."""
+from __future__ import annotations
+
+import rulelang
+from rulelang.web.present import seat_payload, spectator_payload
+
+PER_KIND = """
+game "PerKind" {
+  players 2
+  kind Card { n: int  label "card" + text(n) }
+  kind Token { t: int  label "token" + text(t) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone under: pile per Card, public
+  zone bag: set, public
+  var picks: list[Card] = [] per player, public
+  setup {
+    for i in 1..6 { create Card(n: i) in deck }
+    create Token(t: 1) in bag
+    shuffle deck
+    for p in players { move top(deck, 2) to hand[p] }
+    let c = first([x for x in hand[1]])
+    move first([t for t in bag]) to under[c]
+    append c to picks[1]
+  }
+  turn { step s {
+    action stop { finish draw }
+  } }
+}
+"""
+
+SOLO = """
+game "Solo" {
+  players 1
+  kind Card { n: int  label "card" + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  var mark: int = 0 per Card
+  show "Hand total" = sum(c.n for c in hand[me]), own
+  show "On the table" = size(table)
+  setup {
+    for i in 1..6 { create Card(n: i) in deck }
+    shuffle deck
+    move top(deck, 2) to hand[0]
+    move top(deck) to table
+    reveal top(deck) to [players[0]]
+    for c in hand[0] { mark[c] = 7 }
+    for c in table { mark[c] = 3 }
+  }
+  turn { step s {
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def game(source: str) -> rulelang.Game:
+    return rulelang.Game(rulelang.compile_source(source, "x.rules"))
+
+
+def test_a_zone_of_a_hidden_component_does_not_say_whose_it_is():
+    m = game(PER_KIND).new_match(2, seed=1)
+    owner = m.state()["zones"]["hand"][1][0]
+    for payload_zones, who in ((m.view(0)["zones"], "P1"), (seat_payload(m, 0)["view"]["zones"], "P1 web")):
+        under = next(z for z in payload_zones if z["name"] == "under")
+        assert under["of"] == {"id": None, "label": "a hidden component"}, who
+    under = next(z for z in m.view(1)["zones"] if z["name"] == "under")      # its owner's holder sees it
+    assert under["of"] == {"id": owner, "label": m.labels[owner]}
+
+
+def test_a_list_of_components_gives_only_the_ids_its_reader_sees():
+    m = game(PER_KIND).new_match(2, seed=1)
+    owner = m.state()["zones"]["hand"][1][0]
+    picks = {p: next(v for v in m.view(p)["values"] if v["name"] == "picks")["per_player"] for p in (0, 1)}
+    assert picks[0] == [[], [None]] and picks[1] == [[], [owner]]
+
+
+def test_the_spectator_of_a_one_seat_match_sees_only_what_is_public():
+    m = game(SOLO).new_match(1, seed=1)
+    zones = m.state()["zones"]
+    hand, peeked, table = zones["hand"][0], zones["deck"][-1], zones["table"]
+    assert set(hand) | {peeked} <= m.visible_to(0)           # (the seat sees them)
+    view = spectator_payload(m)["view"]
+    deck = next(z for z in view["zones"] if z["name"] == "deck")
+    assert deck["cards"] is None and "known" not in deck
+    assert next(z for z in view["zones"] if z["name"] == "hand")["cards"] is None
+    assert view["component_values"] == {str(c): {"mark": 3} for c in table}
+    assert [v["name"] for v in view["values"]] == ["On the table"]           # not the `own` "Hand total"
