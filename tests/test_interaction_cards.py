@@ -24,7 +24,7 @@ game "Flea Market" {
   players 2
   kind Lot { value: int  owner: player = 0  label card }
   zone deck: pile per player, hidden
-  zone hand: set per player, owner
+  zone hand: set per player, public     # (either player lays from either hand: both are seen)
   zone table: set, public, play
   zone box: pile, public
   event sold(l: Lot, buyer: player)
@@ -225,7 +225,7 @@ HOOKED = """
 game "Heirlooms" {
   players 2
   kind Lot { owner: player  label card }
-  zone vault: set per player, owner
+  zone vault: set per player, public    # (P1 acts on P2's vault: seen by both)
   zone shelf: pile, public, play
   event dusted(by: player)
   hook inspect()
@@ -566,7 +566,7 @@ PAWNSHOP = """
 game "Pawnshop" {
   players 2
   kind Lot { value: int  owner: player = 0  label card }
-  zone hand: set per player, owner
+  zone hand: set per player, public     # (either player acts on either hand: both are seen)
   zone table: set, public, play
   zone shelf: set, public
   zone box: pile, public

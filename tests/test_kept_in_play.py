@@ -18,7 +18,7 @@ SHOP = """
 game "Lamp Shop" {
   players 2
   kind Lot { value: int  owner: player = 0  label card }
-  zone hand: set per player, owner
+  zone hand: set per player, public     # (either player acts on hand[0]: it is seen by both)
   zone shelf: set, public
   zone box: pile, public
   var notes: list[text] = []

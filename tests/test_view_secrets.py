@@ -89,3 +89,62 @@ def test_the_spectator_of_a_one_seat_match_sees_only_what_is_public():
     assert next(z for z in view["zones"] if z["name"] == "hand")["cards"] is None
     assert view["component_values"] == {str(c): {"mark": 3} for c in table}
     assert [v["name"] for v in view["values"]] == ["On the table"]           # not the `own` "Hand total"
+
+
+STEAL = """
+game "Steal" {
+  players 2
+  kind Card { n: int  label "card" + text(n) }
+  zone deck: pile, hidden
+  zone discard: pile, top
+  zone hand: set per player, owner
+  setup {
+    for i in 1..9 { create Card(n: i) in deck }
+    shuffle deck
+    for p in players { move top(deck, 3) to hand[p] }
+    move top(deck, 2) to discard
+  }
+  def theirs = [c for c in hand[next(me)]]
+  turn { step s {
+    action steal(c in hand[next(me)]) { move c to hand[me]  end turn }
+    action filch(c in theirs) as "filch " + text(c) { move c to hand[me]  end turn }
+    action take(c in discard) { move c to hand[me]  end turn }
+    action mine(c in hand[me]) { move c to discard  end turn }
+    action grab { choose c in hand[next(me)] prompt "take a card blind" { move c to hand[me] }  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def _swapped(m, a: int, b: int):
+    """The same match with components a and b (both unseen by P1) exchanged."""
+    data = m.state()
+    for name, value in data["zones"].items():
+        for zl in (value if value and isinstance(value[0], list) else [value]):
+            for i, c in enumerate(zl):
+                zl[i] = b if c == a else a if c == b else c
+    return rulelang.Match.from_state(m.game, data)
+
+
+def test_a_card_its_chooser_cannot_see_is_named_by_its_place_in_any_game():
+    """No `others` zone here: another's hand, a pile under its top and a choice among another's
+    hand named the cards by label (`steal card8`) to a player who could not see them."""
+    g = game(STEAL)
+    m = g.new_match(2, seed=1)
+    z = m.state()["zones"]
+    theirs, top = z["hand"][1], z["discard"][-1]
+    texts = [a.text for a in m.legal_actions()]
+    assert [t for t in texts if t.startswith(("steal", "filch"))] == \
+        ["steal hand slot 1", "steal hand slot 2", "steal hand slot 3", "filch hand slot 1", "filch hand slot 2", "filch hand slot 3"]
+    assert [t for t in texts if t.startswith("take")] == ["take discard slot 1", f"take {m.labels[top]}"]
+    assert [t for t in texts if t.startswith("mine")] == [f"mine {m.labels[c]}" for c in z["hand"][0]]
+    other = _swapped(m, theirs[0], z["deck"][0])                  # what P1 cannot see, changed
+    assert [a.text for a in other.legal_actions()] == texts
+    m.apply("grab")
+    assert m.question["options"] == ["hand slot 1", "hand slot 2", "hand slot 3"]
+    m.apply("hand slot 2")
+    assert theirs[1] in m.state()["zones"]["hand"][0]
+    m2 = g.new_match(2, seed=1)
+    m2.apply("steal hand slot 3")
+    assert theirs[2] in m2.state()["zones"]["hand"][0]

@@ -76,6 +76,7 @@ class Game:
     _card_texts: dict                   # views.py
     _simul_comp_params: dict            # simultaneous.py
     _has_others: bool                   # visibility.py
+    _has_secrets: bool                  # visibility.py
 
     def __init__(self, ir: dict, path: str | None = None):
         check_ir(ir, path or "<ir>")            # untrusted IR: refused before any code is generated

@@ -30,3 +30,13 @@ def has_others(game) -> bool:
     if found is None:
         found = game._has_others = any(z["visibility"] == "others" for z in game.ir["zones"])
     return found
+
+
+def has_secrets(game) -> bool:
+    """Does the game have a zone some player cannot see into (hidden, owner, others, a pile that
+    shows only its top)? Then a choice's options that are components are checked one by one: one
+    its chooser cannot see is named by its place (codegen.effects._options)."""
+    found = game.__dict__.get("_has_secrets")
+    if found is None:
+        found = game._has_secrets = any(z["visibility"] != "public" or z.get("top") for z in game.ir["zones"])
+    return found

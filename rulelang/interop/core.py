@@ -18,6 +18,7 @@ import zlib
 
 import rulelang
 from ..core.types import ValueType
+from ..ir.sight import names_by_place
 from ..ir.spec import RANDOM_CALLS         # the builtins that draw from the generator
 
 INT_BINS = 16                 # a component's int field: its sum, and a histogram of values 0..15 (15: 15 or more)
@@ -522,7 +523,7 @@ def text_universe(game: rulelang.Game, players: int, options: dict | None, cap: 
     ir = game.ir
     if facts(ir, players)["pauses"]:
         return None, "effects may stop for a question"
-    if any(z["visibility"] == "others" for z in ir["zones"]):
+    if any(names_by_place(ir, a) for step in ir["steps"] for a in step.get("actions", [])):
         return None, "a card its actor cannot see is named by its place (`hand slot 2`)"
     enum_text = {e: [i.get("text") or i["name"] for i in items] for e, items in ir["enums"].items()}
     labels = None

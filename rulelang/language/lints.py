@@ -433,8 +433,8 @@ class StaticLint(FlowLints):
                 stack.extend((x, times) for x in reversed(block))
 
     def hidden_choice(self, a: n.ActionDecl) -> None:
-        """W218: an action chooses among the components of a hidden zone: its texts name them
-        (`play B3`) to the chooser, who may not see them, and on the screen to everyone."""
+        """W218: an action chooses among the components of a hidden zone: its player chooses blind
+        (the engine names them by their place, `hand slot 2`), most often a hand meant `owner`."""
         if a.text is not None and a.params:
             used = {x.name for x in walk(a.text) if isinstance(x, n.Name)}
             if not used & {p.name for p in a.params}:
@@ -448,9 +448,9 @@ class StaticLint(FlowLints):
                 continue
             vis = [m.name for m in sym.decl.modifiers if m.name in ("public", "hidden", "owner")]
             if vis == ["hidden"] and not any(m.name == "internal" for m in sym.decl.modifiers):
-                self.report("W218", "warning", f"`{p.name}` is chosen from zone `{z}`, which is hidden: the action's "
-                            f"texts name its components to the player (and on the screen), who may not see them; "
-                            f"declare the zone `owner` (its owner sees it) or `public`, or write the text with `as`",
+                self.report("W218", "warning", f"`{p.name}` is chosen from zone `{z}`, which is hidden: the player "
+                            f"chooses blind, and the actions name its components by their place (`{z} slot 2`); "
+                            f"if its owner should see it, declare the zone `owner` (or `public`)",
                             p.domain.span)
 
     def never_playable(self, a: n.ActionDecl) -> bool:

@@ -23,7 +23,7 @@ except ImportError:                      # pragma: no cover (a dependency; kept 
 from .runtime import _overworked, as_items, player_text
 from .runtime_moves import _move
 from ..records import Cut, Grant, Response, Revealed, Trigger
-from ..visibility import has_others
+from ..visibility import has_secrets
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
 _DECLINED = object()             # `pass` at the first pick of an optional subset
@@ -164,7 +164,7 @@ def _options(m, values, texter, unseen_by=None) -> dict:
     """Text -> value. Equal values are one option; different values shown alike are told apart
     by a number (`Walker`, `Walker #2`), in the order of the choices. (texter None: values are
     already (text, value) pairs, from `as`.) `unseen_by`: the chooser, when the values are
-    components of a game with `others` zones: one the chooser cannot see is named by its place
+    components of a game with secrets: one the chooser cannot see is named by its place
     (`hand slot 2`), never by its label or the rules' `as` words."""
     labels = m.labels
     out: dict = {}
@@ -265,8 +265,9 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
 
 
 def _unseen_by(m, chooser, comps):
-    """The chooser, when options naming components it cannot see must be named by their place."""
-    if comps is True and has_others(m.game):
+    """The chooser, when options naming components it cannot see must be named by their place
+    (the options are components, in a game where some are out of someone's sight)."""
+    if comps is True and has_secrets(m.game):
         return chooser if chooser is not None else m.me
     return None
 

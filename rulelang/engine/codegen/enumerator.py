@@ -10,6 +10,7 @@ from .constants import INTERN_CELLS, LIST, SMALL_DOMAIN
 from .frame import _join, _known, Ctx, Name, P, Subset
 from .runtime import _subset_threshold, _subsets_charge
 from .writer import _lit, Fn
+from ...ir.sight import names_by_place
 from .parts import Part
 
 
@@ -444,8 +445,7 @@ class ActionEnumerator(Part):
         ai = self.sh.action_index[id(a)]
         args, texts, hashable = self.leaf_arguments(a, ctx, fn)
         key = "(" + "".join(x + ", " for x in args) + ")"
-        hides = any(z["visibility"] == "others" for z in self.sh.ir["zones"]) and any(
-            p.get("show") in ("comp", "comp_or_player") for p in a["params"])
+        hides = names_by_place(self.sh.ir, a)    # (a card its actor cannot see: named by its place)
         text = self.leaf_text(a, ctx, args, texts, hides)
         meta = self.sh.const(self.sh.action_meta[ai], "M")
         body = f"ac{ai}"
@@ -502,7 +502,7 @@ class ActionEnumerator(Part):
     def leaf_text(self, a: dict, ctx: Ctx, args: list[str], texts: list[str], hides: bool) -> str:
         """The source of the action's text: its name and arguments, or the author's `as` words."""
         shown = a["name"].replace("_", " ")
-        if hides:       # a component the actor cannot see (its own `others` hand) is named by its place
+        if hides:       # a component the actor cannot see (another's hand, its own `others` hand) by its place
             texts = [t.replace("_comp_text(", "_comp_seen_text(m, ").replace("_union_text(", "_union_seen_text(m, ")
                      for t in texts]
         text = f"' '.join(({_lit(shown)}, {''.join(t + ', ' for t in texts)}))" if texts else _lit(shown)
