@@ -146,6 +146,16 @@ def test_several_numbers_or_names_are_as_many_picks_in_turn(gems):
     assert re.search(r"P1> log\n  1\. P1: stash\n(?!  2\.)", out), out      # (nothing was picked)
 
 
+def test_a_whole_order_typed_at_once_is_taken_though_its_last_item_places_itself(gems):
+    """Dozen War's turn order, `1 2`: the last item of an order goes where it must without a
+    question, and the second number was refused ('P2' cannot be picked after P1)."""
+    out = gem_play(gems, ["stack", "4 3 2 1", "", "quit"])
+    listed = dict(re.findall(r"(\d)\. (\w+)", out.split("P1> 4 3 2 1")[0].split("from the top down")[-1]))
+    assert "cannot be picked" not in out
+    order = ", ".join(listed[k] for k in "4321")
+    assert f"· {order}: hand (P1) → vault (P1)" in out, out
+
+
 def test_a_players_own_secret_answer_is_told_to_them_and_to_nobody_else(gems):
     """P1's pick from their own hand was echoed to P1 as `P1 makes a secret choice`; P2, who may
     not see P1's hand, still reads it so (after the hand-over too), and in `log`."""

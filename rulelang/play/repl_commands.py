@@ -169,11 +169,15 @@ class Commands:
         """Several picks in turn, when each is legal after those before it (tried on a copy of the
         match first: none is made unless all can be)."""
         trial = self.restore(self.match.state())
+        offered = list((self.match.question or {}).get("options") or [])
         for n, text in enumerate(texts):
             question = trial.question
             found = None
             if trial.current_player == seat and question is not None and question.get("kind") in PICKING:
                 found = next((a for a in trial.legal_actions() if str(a) == text), None)
+            elif n and sorted(texts[n:]) == sorted(t for t in offered if t not in texts[:n]):
+                texts = texts[:n]               # the rest went where it had to (the last of an order)
+                break
             if found is None:
                 after = f" after {', '.join(self.show_text(t) for t in texts[:n])}" if n else ""
                 self.error(f"'{self.show_text(text)}' cannot be picked{after}; nothing was picked")
