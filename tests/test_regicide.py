@@ -716,3 +716,15 @@ def test_yield_refused_says_why_in_the_rules_words():
     while duo.current_player != 1:
         duo.apply(duo.legal_actions()[0])
     assert duo.refusal("yield") == "every other player yielded on their last turn: you must play a card"
+
+
+def test_r27_a_solo_jesters_text_says_it_is_flipped_not_played():
+    """`look jester` in a solo game read the multi-player Jester (played, cancels immunity, its
+    player chooses who plays next): R27's Jester is never played."""
+    solo = GAME.new_match(1, seed=3)
+    aside = solo.state()["zones"]["jesters_aside"]
+    text = solo.rules_text(aside[0], 0)
+    assert text.startswith("Jester (solo): never played") and "does not cancel any immunity" in text
+    four = GAME.new_match(4, seed=3)
+    jester = next(c for c, label in enumerate(four.labels) if label == "Jester")
+    assert four.rules_text(jester, 0).startswith("Jester: attack 0, played alone. It cancels")

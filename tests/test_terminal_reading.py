@@ -333,3 +333,17 @@ def test_a_hidden_card_that_passed_through_the_table_says_where_it_ended():
     after = out.getvalue().split("P1> 1\n")[1]
     assert "  · 1 card: hand (P3) → taken (P1)" in after, after
     assert "left hand" not in after, after
+
+
+def test_a_move_that_is_not_legal_says_what_is_or_what_was_meant():
+    """`march d1 d3`, `paly 10♣`: a bare "not a legal action or a command". Now the legal actions
+    of that name, nearest first; a name typed amiss gets a "did you mean"; `help flip` finds the
+    one action whose name starts so (typing `flip` played it, `help flip` said there is none)."""
+    out = piped("regicide", 1, 454463, ["paly 10c", "play zz", "help flip", "quit", ""], bots={}, screen=(200, 40))
+    assert "error: 'paly 10c' is not a legal action or a command (did you mean play? type help)" in out
+    legal = [str(a) for a in rulelang.load(str(ROOT / "games" / "regicide.rules")).new_match(1, seed=454463).legal_actions()
+             if str(a).startswith("play ")]
+    assert f"error: 'play zz' is not a legal action now (legal: {', '.join(legal[:8])}" in out
+    assert "P1> help flip\nflip jester (at step play)" in out
+    out = piped("valgard", 2, 5, ["march d1 d3", "quit", ""], screen=(200, 40))
+    assert "error: 'march d1 d3' is not a legal action now (no `march` is: type help march)" in out

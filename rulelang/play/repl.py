@@ -15,6 +15,7 @@ the end of input (Ctrl-D) or Ctrl-C at any prompt offers to save the match befor
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import sys
@@ -336,6 +337,36 @@ class _Session(Drawing, Commands):
                 if self.play(seat, offers[texts.index(text)]):
                     return True
 
+    def nearest(self, wanted: str, actions: list) -> str:
+        """What to say after "is not a legal action": the legal actions of the name typed, those
+        sharing the most words with it first (`march d1 d3`: `legal: march d1 d2, …`); a name
+        typed amiss (`paly`: `did you mean play?`); else that it is no command either."""
+        names = [str(getattr(a, "name", "") or "").replace("_", " ").lower() for a in actions]
+        same = [a for a, name in zip(actions, names) if name and (wanted == name or wanted.startswith(name + " "))]
+        if same:
+            typed = wanted.split()
+
+            def shared(action) -> int:
+                words, k = " ".join(str(action).lower().split()).split(), 0
+                while k < min(len(words), len(typed)) and words[k] == typed[k]:
+                    k += 1
+                return k
+            best = max(map(shared, same))
+            near = [a for a in same if shared(a) == best]
+            listed = ", ".join(self.show_text(a) for a in near[:MAX_CANDIDATES])
+            more = f" and {len(near) - MAX_CANDIDATES} more" if len(near) > MAX_CANDIDATES else ""
+            return f" now (legal: {listed}{more})"
+        ir = getattr(self.game, "ir", None) or {}
+        known = sorted({a["name"].replace("_", " ").lower() for st in ir.get("steps", []) for a in st["actions"]})
+        first = wanted.split()[0] if wanted.split() else ""
+        typed_name = next((n for n in known if wanted == n or wanted.startswith(n + " ")), None)
+        if typed_name is not None:               # an action of the rules, none of it legal now
+            return f" now (no `{typed_name}` is: type help {typed_name})"
+        close = difflib.get_close_matches(first, [n.split()[0] for n in known] + list(COMMAND_NAMES), n=1, cutoff=0.75)
+        if close:
+            return f" or a command (did you mean {close[0]}? type help)"
+        return " or a command (type help)"
+
     def pick(self, line: str, actions: list):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise.
         A text may be typed as the rules write it, as this terminal shows it, or in plain ASCII
@@ -380,7 +411,7 @@ class _Session(Drawing, Commands):
         else:
             why = self.match.refusal(line) if hasattr(self.match, "refusal") else None   # the rules' words
             if not why:
-                self.error(f"'{echoed(line)}' is not a legal action or a command (type help)")
+                self.error(f"'{echoed(line)}' is not a legal action{self.nearest(wanted, actions)}")
                 return None
             names = [str(getattr(a, "name", "") or "").replace("_", " ").lower() for a in actions]
             legal = [str(a) for a, name in zip(actions, names) if name and wanted.startswith(name)]

@@ -250,6 +250,12 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     code = _Source(source or getattr(game, "path", None))
     found = [(s, a) for s in ir["steps"] for a in s["actions"]
              if a["name"].lower() == wanted or a["name"].replace("_", " ").lower() == name.lower().strip()]
+    if not found:                            # the start of one action's name, as players type it (`help flip`)
+        typed = " ".join(name.lower().split())
+        starts = {a["name"] for s in ir["steps"] for a in s["actions"]
+                  if typed and a["name"].replace("_", " ").lower().startswith(typed)}
+        if len(starts) == 1:
+            found = [(s, a) for s in ir["steps"] for a in s["actions"] if a["name"] in starts]
     if not found:
         names = sorted({a["name"].replace("_", " ") for s in ir["steps"] for a in s["actions"]})
         return f"error: no action `{printable(name)}`; the actions are: {printable(', '.join(names))}"
