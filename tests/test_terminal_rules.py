@@ -172,6 +172,14 @@ def test_help_says_what_a_shared_zone_chosen_from_is_in_the_rules_words():
     assert "C: one of your hand; B: one of bases (" in action_help(game, "play", authors=False)
 
 
+def test_help_names_a_rule_that_lists_components_with_what_it_is_given():
+    """Dozen War's `help move` read "U: one of the values of `movers`" (a player trial: jargon)."""
+    game = rulelang.load(str(ROOT / "games" / "dozen_war.rules"))
+    text = action_help(game, "move", authors=False)
+    assert "FROM: one of the cells of `my cells`; U: one of `movers` for FROM; TO: one of the cells of `dests` for U" in text
+    assert "T: one of `foes at` for AT and you" in action_help(game, "attack", authors=False)
+
+
 def test_help_says_why_an_action_is_not_legal_now():
     game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
     text = action_help(game, "yield", game.new_match(1, seed=3), authors=False)

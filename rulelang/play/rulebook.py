@@ -295,7 +295,11 @@ def _param_words(p: dict, zone_words: dict | None = None) -> str:
     else:
         kind = {"cell": "the cells", "player": "the players"}.get(p.get("show"), "the values")
         if d.get("k") == "def":
-            place = f"{kind} of `{d['n'].replace('_', ' ')}`"
+            args = [a["n"].upper() if a.get("k") == "local" else "you" if a == {"k": "builtin", "n": "me"} else None
+                    for a in d.get("a", [])]
+            given = f" for {' and '.join(args)}" if args and all(args) else ""     # (`movers` for FROM)
+            named = f"`{d['n'].replace('_', ' ')}`{given}"
+            place = named if p.get("show") in ("comp", "comp_or_player") else f"{kind} of {named}"
         elif d.get("k") == "call" and d.get("f"):
             args = [a["n"].upper() if a.get("k") == "local" else None for a in d.get("a", [])]
             whose = f" of {args[0]}" if args and args[0] else ""
