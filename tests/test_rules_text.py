@@ -386,3 +386,33 @@ def test_the_rulebook_names_the_variables_the_screen_shows():
     from rulelang.play.rulebook import rulebook
     text = rulebook(game)
     assert "The screen also shows: score, bid (each player's own), Leader." in text
+
+
+HIRE = """
+game "Hire" {
+  players 2
+  board b: squares(3, 1)
+  kind Unit { cl: text  label cl }
+  zone here: set per cell of b, public
+  turn limit 4 { finish draw }
+  turn { step s {
+    action hire {
+      create Unit(cl: "cavalry") in here[cell(b, "a1")]
+      log "P2 may hire a cavalry too"
+      end turn
+    }
+  } }
+}
+"""
+
+
+def test_a_piece_new_on_a_cell_is_said_though_a_message_names_its_kind_elsewhere():
+    """Dozen War's Mercenaries: P1's new cavalry at d11 got no line because a message about P2's
+    castle said "a cavalry"; a piece new on a cell is left out only if the cell is named too."""
+    game = rulelang.Game(rulelang.compile_source(HIRE, "hire.rules"))
+    m = game.new_match(2, seed=1)
+    before = m.view(0)
+    m.apply("hire")
+    said = " ".join(["hire"] + [e["text"] for e in m.message_log()])
+    assert "cavalry: new in a1" in changes(before, m.view(0), said, seat_name, "hire")
+    assert "cavalry: new in a1" not in changes(before, m.view(0), said + " at a1", seat_name, "hire")

@@ -316,7 +316,8 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
             dest[2] -= 1
             gone.remove((label, frm))
             moves.append((label, frm, dest[0]))
-    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), inward, pair=not unsure)
+    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), inward, pair=not unsure,
+                        cells=set(after.get("cells") or ()) | set(before.get("cells") or ()))
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     return [printable(x) for x in lines]
 
@@ -496,12 +497,14 @@ def _board_changes(before: dict, after: dict) -> tuple[list, list]:
     return gone, came
 
 
-def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, inward=(), pair=True) -> list[str]:
+def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, inward=(), pair=True,
+                cells: set = frozenset()) -> list[str]:
     """A line per kind of change, leaving out what `told` (the action's text and messages) names:
     a line of moved cards is left out when it names every one of them, never shortened. `inward`:
     the internal zones cards went into (`_internal_arrivals`), to say where a hidden card went.
     `pair`: may a zone's lost cards be said to be another's new ones (no card's way is unknown)?
-    If not, each count's change is said on its own (`5 cards left deck (P2)`), which is true."""
+    If not, each count's change is said on its own (`5 cards left deck (P2)`), which is true.
+    `cells`: the board's cell names (a piece new on a cell is said unless the cell is named too)."""
     lines = []
     grouped: dict = {}
     for label, frm, to in moves:
@@ -522,11 +525,16 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
                 lines.append(f"{k} {'card' if k == 1 else 'cards'}: {src} → {dst}")
     for label, to in revealed:
         lines.append(f"revealed: {label} ({to})")
+    def named_at(label: str, place: str) -> bool:
+        """Said already: the label, and the board's cell when it is one (`cavalry` in a message of
+        another player's castle is not this cavalry at d11)."""
+        return named(label) and (place not in cells or named(place))
+
     for label, frm in gone:
-        if not named(label):
+        if not named_at(label, frm):
             lines.append(f"{label}: gone from {frm}")
     for label, to in came:
-        if not named(label):
+        if not named_at(label, to):
             lines.append(f"{label}: new in {to}")
     for src, k in hidden_out.items():
         for dest in inward:                   # into a zone off screen: named if the reader sees it there
