@@ -103,6 +103,11 @@ def test_a_castle_with_units_in_it_stays_on_the_map_and_the_key_says_so():
     assert [rows[11][i] for i in (4, 6, 8)] == ["#1I2", "#1C2", "1#A"]
     key = m.game.ir["boards"][0]["legend"]
     assert any(x.startswith("1#A+2: P1's units inside P1's castle") for x in key)
+    # the castle's class, gone from the map under its units, is in the Units list (a player trial)
+    units = next(v["value"] for v in m.view(0)["values"] if str(v["name"]).startswith("Units"))
+    assert any(line.startswith("h11 P1 [archer castle 2hp]: Hawk Eye") for line in units), units
+    assert any(x.startswith("1#A+2: P1's units inside P1's castle: the archer general and 2 soldiers (the castle's "
+                            "class and health: see Units)") for x in key)
     # the key no longer reads `*2` as the pieces carried
     assert any(x.startswith("1A3*2: the same general carrying map pieces (* in place of +; how many: see Units), "
                             "with 2 soldiers") for x in key)
