@@ -191,3 +191,18 @@ def test_the_list_of_choices_taller_than_the_screen_is_paged_and_a_table_that_fi
     assert table.startswith("== Race") and MORE not in table                  # (it fits: not stopped)
     piped = play(race, ["more", "quit"], screen=None, pager=None)
     assert MORE not in piped and "  9. take c9" in piped
+
+
+def test_recap_gives_lines_as_they_were_shown_not_wrapped_again():
+    """A long message wrapped on the screen came back from `recap` wrapped a second time (a word
+    alone on a line: Dozen War's "…answer with / a / defence card or skill")."""
+    long = RACE.replace('log text(me) + " boxes chip " + text(c.v)',
+                        'log text(me) + " boxes chip " + text(c.v) + ", which is a rather long message to say it, '
+                        'as long as it takes to fill more than one line of this narrow screen"')
+    game = rulelang.Game(rulelang.compile_source(long, "race.rules"))
+    for width in range(50, 72):                 # (some width gives a row as wide as the screen)
+        out = play(game, ["c7", "c1", "recap", "quit"], screen=(width, 12))
+        shown = between(out, "P1> c1\n", "P1> recap").split("\n")
+        recap = between(out, "P1> recap\nSince your last move:\n", "(clear: your decision again)")
+        assert "rather long" in recap
+        assert all(line in shown for line in recap.rstrip("\n").split("\n")), (width, recap, shown)

@@ -229,7 +229,8 @@ class Drawing:
         if not self.recap_lines:
             self.say("nothing happened since your last move")
             return False
-        self.page(["Since your last move:"] + self.recap_lines + ["(clear: your decision again)"])
+        # (the lines as they were said: already fitted to the screen, so not wrapped again)
+        self.page_drawn(["Since your last move:"] + self.recap_lines + ["(clear: your decision again)"])
         return False
 
     def redraw(self, _argument: str) -> bool:
