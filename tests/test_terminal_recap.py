@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 
@@ -206,3 +207,13 @@ def test_recap_gives_lines_as_they_were_shown_not_wrapped_again():
         recap = between(out, "P1> recap\nSince your last move:\n", "(clear: your decision again)")
         assert "rather long" in recap
         assert all(line in shown for line in recap.rstrip("\n").split("\n")), (width, recap, shown)
+
+
+def test_the_end_is_bold_not_green_whoever_won():
+    """`Game over: P1 loses` was printed in bold green."""
+    out = io.StringIO()
+    run_repl(rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules")), 1, 3, {},
+             {0: "random"}, io.StringIO(""), out,
+             "regicide.rules", color=True, screen=(100, 30))
+    text = out.getvalue()
+    assert "\033[1mGame over: P1 loses" in text and "\033[1;32m" not in text

@@ -39,7 +39,7 @@ CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
 
 # ANSI styles, used only when the output is a terminal and NO_COLOR is not set
-STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message": "35", "over": "1;32",
+STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message": "35", "over": "1",
           "dim": "2"}
 REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # commands only when typed alone (an action may start so)
 
