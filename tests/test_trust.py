@@ -327,3 +327,40 @@ def test_shadow_hunters_copies_paused_before_a_roll_roll_their_own_dice():
             m.apply(rng.choice(actions))
     assert same + differ >= 10                    # enough rolls after a question were met
     assert differ > same                          # with the real generator: differ == 0
+
+
+ROLLING_SHOW = """
+game "Peek" {
+  players 2
+  kind Card { n: int  label "c" + text(n)  text "a card that rolls " + text(roll(6)) }
+  zone deck: pile, public
+  var n: int = 0
+  var told: int = 0
+  show "die" = roll(6)
+  estimate roll(100)
+  side text(roll(3))
+  setup { create Card(n: 1) in deck }
+  turn { step s {
+    action a require roll(6) > 9 else "only on a 10" { n = roll(100)  finish draw }
+    action b { n = roll(100)  told = roll(100)  finish draw }
+  } }
+}
+"""
+
+
+def test_reading_the_position_never_changes_the_luck():
+    """A `show`, an `estimate`, a `side`, a card's text or a refusal that rolls drew from the match's
+    generator: drawing the screen five times gave another game than not drawing it (n 98 against 73)."""
+    g = game(ROLLING_SHOW)
+    assert g.draws_aside
+    quiet, looked = g.new_match(2, seed=1), g.new_match(2, seed=1)
+    for _ in range(5):
+        looked.view(0), looked.view(1), looked.estimate(0), looked.sides(), looked.rules_text(0, 0)
+        assert looked.refusal("a") == "only on a 10"
+    assert looked.state() == quiet.state()
+    quiet.apply("b"), looked.apply("b")
+    assert looked.state()["vars"] == quiet.state()["vars"]
+    recorded = g.new_match(2, seed=1, chance=[])      # (recording the chance drawn: the views add none)
+    recorded.view(0)
+    recorded.apply("b")
+    assert [e[0] for e in recorded.chance_events] == ["roll", "roll"]

@@ -19,10 +19,37 @@ drawn directly, so recording changes no result.
 """
 from __future__ import annotations
 
+import functools
+import random
+
 from ..core.errors import RuleFault
 
 KINDS = ("roll", "pick", "shuffle")
 TAPE_LIMIT = 100_000          # outcomes one match may be given ahead of time
+
+
+ASIDE_SEED = 0x5EED                 # the generator a roll outside the game's flow draws from (`aside`)
+
+
+def aside(method):
+    """For what reads the position without playing it — a view, the estimate, the sides, a
+    component's text, why an action is refused: a `roll` or `pick` there (in a `show`, say) draws
+    from a generator of its own, made afresh each time, never from the match's. Otherwise drawing a
+    screen, or a bot's search, would change the luck of the game (same seed and actions, another
+    game). Only games whose defs, `estimate`, `side` or `require`s can draw pay for it."""
+    @functools.wraps(method)
+    def drawing_aside(m, *args, **kwargs):
+        if not m.game.draws_aside or m.__dict__.get("_aside"):
+            return method(m, *args, **kwargs)
+        saved = (m._rng, m._rng_state, m.tape, m.drawn)
+        m._rng, m._rng_state, m.tape, m.drawn = random.Random(ASIDE_SEED), None, (), None
+        m._aside = True
+        try:
+            return method(m, *args, **kwargs)
+        finally:
+            m._rng, m._rng_state, m.tape, m.drawn = saved
+            m._aside = False
+    return drawing_aside
 
 
 class FrozenGenerator:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import random
 
+from .chance import aside
 from .codegen.effects import Paused
 from .codegen.runtime_moves import Batch
 from ..core.errors import RuleFault
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 class MatchCopies(MatchParts):
     """What a seat may know of a position, and copies that deal the unseen again."""
 
+    @aside
     def sides(self) -> list[str] | None:
         """The side each player plays (`side`), or None if the rules declare none."""
         fn = self.game.code.side

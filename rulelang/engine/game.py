@@ -11,7 +11,7 @@ from .codegen import Lowerer
 from .codegen.runtime_actions import _Texts
 from ..core.errors import GameRefused, OptionsRefused, RuleFault
 from ..ir.check import check_ir
-from ..ir.spec import ANYTIME_STEP, refusal_def, walk_ir
+from ..ir.spec import ANYTIME_STEP, RANDOM_CALLS, refusal_def, walk_ir
 from .match import Match
 from .parts import MatchParts
 from .records import Checkpoint
@@ -25,6 +25,14 @@ INTERN_SLOTS = 2_000_000     # slots of the nested-list intern tables of one uni
 
 
 KEPT_SLOTS = 8_000_000       # slots of the intern tables of all the universes a Game keeps
+
+
+def _draws_aside(ir: dict) -> bool:
+    """Can reading the position draw chance — a `roll` or `pick` in a def (a `show`, a kind's
+    text, a refusal's words), the `estimate`, the `side`, or an action's `require` or `as` text?"""
+    parts = [ir["defs"], ir.get("estimate"), ir.get("side")]
+    parts += [[a.get("require"), a.get("text")] for s in ir["steps"] for a in s["actions"]]
+    return any(x.get("k") == "call" and x.get("f") in RANDOM_CALLS for x in walk_ir(parts))
 
 
 def _how(t: str) -> str:
@@ -154,6 +162,7 @@ class Game:
         self.var_how = {v["name"]: _how(v["type"]) for v in ir["vars"] if _how(v["type"]) != "plain"}
         # lists of components: a view gives the ids of those its viewer sees only (views._seen_value)
         self.var_comp_lists = frozenset(v["name"] for v in ir["vars"] if v["type"].startswith("list:comp:"))
+        self.draws_aside = _draws_aside(ir)      # (chance.aside)
 
     def family_size(self, per: str, players: int, components: int = 0, key=None) -> int:
         """How many zones (or values) a `per player` / `per cell` / per-component declaration stands

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NoReturn
 import random
 import traceback
 
-from .chance import Chance, FrozenGenerator, checked_tape, outcome
+from .chance import Chance, FrozenGenerator, aside, checked_tape, outcome
 from .codegen import Action, held_size, player_text
 from .codegen.effects import drain
 from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError
@@ -297,6 +297,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 return a
         return None
 
+    @aside
     def refusal(self, text: str) -> str | None:
         """Why the action a player typed is not legal now, in the rules' words (`action A … require C
         else "…"`), for the player to act; None when it is legal, when no action of this step is
@@ -535,6 +536,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                       f"replaying {len(self.log) - self.ckpt.played} action(s) from a checkpoint")
 
     # ---- what a player may know (for search bots) ----
+    @aside
     def estimate(self, player: int) -> float | None:
         """The rules' `estimate` of how well `player` is doing, from 0.0 to 1.0, or None if the
         rules declare none."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .chance import aside
 from .codegen import plain_text, player_text
 from .codegen.effects import HIDDEN_ABILITY, known_to, seen_by
 from ..core.errors import RuleFault, RuleRuntimeError
@@ -102,6 +103,7 @@ class MatchViews(MatchParts):
             self.me = saved
         return values
 
+    @aside
     def view(self, player: int) -> dict:
         if not 0 <= player < self.players:
             raise ValueError(f"no player {player} in a {self.players}-player match")
@@ -403,6 +405,7 @@ class MatchViews(MatchParts):
     def _plain(v):
         return list(v) if isinstance(v, list) else v
 
+    @aside
     def rules_text(self, c: int, player: int | None = None) -> str | None:
         """Component c's rules text for people: its card declaration's `text "…"` first, then its
         kind's `text E` (computed with `me` the player asking), as paragraphs; None when the rule
