@@ -340,6 +340,7 @@ game "Peek" {
   estimate roll(100)
   side text(roll(3))
   setup { create Card(n: 1) in deck }
+  anytime action nudge require roll(6) > 0 { told = roll(100) }
   turn { step s {
     action a require roll(6) > 9 else "only on a 10" { n = roll(100)  finish draw }
     action b { n = roll(100)  told = roll(100)  finish draw }
@@ -356,6 +357,7 @@ def test_reading_the_position_never_changes_the_luck():
     quiet, looked = g.new_match(2, seed=1), g.new_match(2, seed=1)
     for _ in range(5):
         looked.view(0), looked.view(1), looked.estimate(0), looked.sides(), looked.rules_text(0, 0)
+        assert [str(a) for a in looked.interrupts(1)] == ["P2: nudge"]
         assert looked.refusal("a") == "only on a 10"
     assert looked.state() == quiet.state()
     quiet.apply("b"), looked.apply("b")

@@ -324,6 +324,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             return None
         return None
 
+    @aside
     def interrupts(self, player: int) -> list[Action]:
         """The `anytime` actions `player` may take now although another player is to act (revealing
         one's role in someone else's turn). Offered only while no effect waits for an answer, so
