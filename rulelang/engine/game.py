@@ -236,13 +236,19 @@ class Game:
             values[key] = value
         return values
 
+    @property
+    def players_text(self) -> str:
+        """How many players the game is for, as said to people: `2`, `1..4`."""
+        lo, hi = self.min_players, self.max_players
+        return str(lo) if lo == hi else f"{lo}..{hi}"
+
     def new_match(self, players: int | None = None, seed: int = 0, options: dict | None = None,
                   chance: list | None = None) -> "Match":
         """A match set up and ready for its first action. `chance`: outcomes its first shuffles,
         rolls and picks use before the generator (`Match.supply_chance`), setup's included."""
         players = self.min_players if players is None else players
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
+            raise ValueError(f"{self.name} is for {self.players_text} players, not {players}")
         m = Match(self, players, seed, self.option_values(options))
         if chance:
             m.tape = checked_tape(chance)

@@ -154,7 +154,7 @@ class MatchSaves(MatchParts):
                              f"(state: {_short(data.get('game'))}, game: {_short(game.name)})")
         players, seed, options = data.get("players"), data.get("seed"), data.get("options")
         if type(players) is not int or not game.min_players <= players <= game.max_players:
-            raise StateError(f"{_text(game.name)} is for {game.min_players}..{game.max_players} players, "
+            raise StateError(f"{_text(game.name)} is for {game.players_text} players, "
                              f"not {_short(players)}")
         if seed is not None and type(seed) is not int:
             raise StateError(f"the seed must be a whole number, not {_short(seed)}")

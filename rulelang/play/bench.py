@@ -271,7 +271,7 @@ def run(paths: list[str], players: list[int], games: int, seed: int, options: di
         counts = [p for p in players if game.min_players <= p <= game.max_players] if players \
             else [game.min_players]
         if not counts:
-            raise ValueError(f"{game.name} is for {game.min_players}..{game.max_players} players, "
+            raise ValueError(f"{game.name} is for {game.players_text} players, "
                              f"not {', '.join(map(str, players))}")
         module = load_reference(references[k]) if references else None
         for p in counts:

@@ -343,7 +343,7 @@ class Server:
         game = entry.game
         players = spec.get("players", game.min_players)
         if type(players) is not int or not game.min_players <= players <= game.max_players:
-            raise ValueError(f"{printable(game.name)} is for {game.min_players}..{game.max_players} players")
+            raise ValueError(f"{printable(game.name)} is for {game.players_text} players")
         options = spec.get("options") or {}
         if not isinstance(options, dict) or len(options) > 50:
             raise ValueError("options must be an object of option names to values")

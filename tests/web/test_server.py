@@ -200,7 +200,7 @@ def test_bad_input_gets_a_clear_error_and_never_changes_the_match(serve):
 
     for spec, said in [({"game": "nosuch"}, "no game 'nosuch'; the lobby lists them"),
                        ({"game": ["small"], "players": 2}, "no game \"['small']\"; the lobby lists them"),
-                       ({"game": "small", "players": 3}, "Small Tricks is for 2..2 players"),
+                       ({"game": "small", "players": 3}, "Small Tricks is for 2 players"),
                        ({"game": "small", "players": 2, "seats": ["human", "ismcts:0"]},
                         "an ismcts bot needs a budget of 1..5000 iterations (ismcts:200)"),
                        ({"game": "small", "players": 2, "seats": ["human", "mcts"]},
