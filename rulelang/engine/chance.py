@@ -34,10 +34,10 @@ ASIDE_SEED = 0x5EED                 # the generator a roll outside the game's fl
 def aside(method):
     """For what reads the position without playing it — a view, the estimate, the sides, a
     component's text, why an action is refused, the any-time actions another seat could take: a
-    `roll` or `pick` there (in a `show`, say) draws
-    from a generator of its own, made afresh each time, never from the match's. Otherwise drawing a
-    screen, or a bot's search, would change the luck of the game (same seed and actions, another
-    game). Only games whose defs, `estimate`, `side` or `require`s can draw pay for it."""
+    `roll` or `pick` there (in a `show`, say) draws from a generator of its own, made afresh each
+    time, never from the match's. Otherwise drawing a screen, or a bot's search, would change the
+    luck of the game (same seed and actions, another game). Only games whose defs, `estimate`,
+    `side` or `require`s can draw pay for it."""
     @functools.wraps(method)
     def drawing_aside(m, *args, **kwargs):
         if not m.game.draws_aside or m.__dict__.get("_aside"):
