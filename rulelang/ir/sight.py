@@ -13,9 +13,10 @@ def surely_seen(ir: dict, e: dict, env: dict | None = None, depth: int = 0) -> b
     """Does the domain `e` of an action's parameter yield only components its actor sees, wherever
     they lie? Decided from the rules alone, and only for what is plainly so: a public zone (not one
     showing only its top), the actor's own `owner` zone (`hand[me]`), a filter of such a list, two
-    such lists joined (the players too), or a def whose body is one (its parameters read as its call gives them).
-    Anything else (a hidden zone, another player's hand, a variable holding components) may name a
-    card the actor cannot see. `env`: a def's parameters -> the expressions its call passed."""
+    such lists joined (the players too), or a def whose body is one (its parameters read as its
+    call gives them). Anything else (a hidden zone, another player's hand, a variable holding
+    components) may name a card the actor cannot see. `env`: a def's parameters -> the
+    expressions its call passed."""
     env = env or {}
     k = e.get("k")
     if k == "zone":
@@ -34,8 +35,9 @@ def surely_seen(ir: dict, e: dict, env: dict | None = None, depth: int = 0) -> b
         return surely_seen(ir, e["l"], env, depth) and surely_seen(ir, e["r"], env, depth)
     if k == "comp":                            # [x for x in L where …]: what L holds
         loop = {"k": "local", "n": e.get("v")}
-        if e.get("x") == {"k": "bin", "op": "-", "l": {"k": "lit", "v": -1}, "r": loop}:    # (-1 - p: a player
-            return e["in"] == {"k": "builtin", "n": "players"} or e["in"] == {"k": "builtin", "n": "others"}  # in a union)
+        if e.get("x") == {"k": "bin", "op": "-", "l": {"k": "lit", "v": -1}, "r": loop}:
+            # (-1 - p: the players of a union `Card or player`, over the players)
+            return e["in"] in ({"k": "builtin", "n": "players"}, {"k": "builtin", "n": "others"})
         return e.get("x") == loop and surely_seen(ir, e["in"], env, depth)
     if k == "def" and depth < 8:
         d = ir["defs"].get(e["n"])
