@@ -633,3 +633,34 @@ def test_modify_from_a_zone_applies_only_while_the_card_lies_there(pawnshop):
     assert var(m, "notes")[-3:] == ["Phoenix=12", "Lamp=3", "Rug=11"]
     play(m, "toss Lamp", "rate Phoenix")                # gone to the box
     assert zones(m)["box"] == [1] and var(m, "notes")[-1] == "Phoenix=2"
+
+
+GIFT = """
+game "Gift" {
+  players 2
+  kind Card { owner: player  label card }
+  hook given()
+  var got: list[player] = []
+  card Card "Lamp" { owner: 1
+    on given() { append me to got }
+  }
+  zone table: set, public
+  setup { create cards Card in table }
+  turn { step s {
+    action give { for c in table { run given() of c  run given() of c by c.owner } finish draw }
+    action bad { for c in table { run given() of c by none } finish draw }
+  } }
+}
+"""
+
+
+def test_a_hook_run_by_a_player_has_that_player_as_me():
+    """`run H() of c by P`: the hook runs with `me` P (who plays the card), not the effect's player;
+    a `by` that is no player is a rule error and changes nothing."""
+    m = build(GIFT).new_match(2, seed=1)
+    m.apply("give")
+    assert var(m, "got") == [0, 1]
+    m = build(GIFT).new_match(2, seed=1)
+    with pytest.raises(rulelang.RuleRuntimeError, match="`run … by` needs a player, not none"):
+        m.apply("bad")
+    assert var(m, "got") == [] and m.legal_actions()

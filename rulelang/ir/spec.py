@@ -233,7 +233,7 @@ STATEMENTS: dict[str, NodeSpec] = {
     "emit": NodeSpec({"event": NAME, "a": EXPRS}, creating=True, pauses=True),
     "open": NodeSpec({"window": NAME, "a": EXPRS, "from": OPTEXPR}, {"to": EXPR, "always": BOOL, "until": EXPR}, creating=True,
                      pauses=True),
-    "run": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}, creating=True, pauses=True),
+    "run": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}, {"by": EXPR}, creating=True, pauses=True),
     "reveal": NodeSpec({"what": EXPR, "to": OPTEXPR}),
     "grant": NodeSpec({"def": NAME, "a": EXPRS, "v": EXPR, "until": ("turn_end",)}),
 }

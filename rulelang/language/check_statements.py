@@ -185,6 +185,8 @@ class StatementChecks:
             t = self.expr(s.card)
             if not is_comp(t) and t not in ("any", "none"):
                 self.error("E201", f"`run … of` needs a component, not {show(t)}", s.card.span)
+            if s.by is not None:
+                self.expect(s.by, "player", "who runs the hook (`by`)")
 
     def check_grant(self, s) -> None:
         sym = self.out.symbols.get(s.target)

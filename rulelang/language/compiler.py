@@ -392,7 +392,10 @@ class Compiler:
         return out
 
     def stmt_run(self, s: n.RunHook) -> dict:
-        return {"s": "run", "hook": s.hook, "a": [self.expr(a) for a in s.args], "of": self.expr(s.card)}
+        out = {"s": "run", "hook": s.hook, "a": [self.expr(a) for a in s.args], "of": self.expr(s.card)}
+        if s.by is not None:
+            out["by"] = self.expr(s.by)
+        return out
 
     def stmt_reveal(self, s: n.Reveal) -> dict:
         return {"s": "reveal", "what": self.expr(s.what), "to": self.expr(s.to)}

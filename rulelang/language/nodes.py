@@ -317,10 +317,12 @@ class Open(Node):
 
 @dataclass(frozen=True, eq=False)
 class RunHook(Node):
-    """`run HOOK(args) of c`: c's card declaration's ability for that hook, if it has one."""
+    """`run HOOK(args) of c [by P]`: c's card declaration's ability for that hook, if it has one
+    (with `by`: `me` is P inside it, not the player of the effect that runs it)."""
     hook: str
     args: tuple
     card: Node
+    by: Node | None = None
 
 
 @dataclass(frozen=True, eq=False)

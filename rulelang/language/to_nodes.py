@@ -260,8 +260,14 @@ class _ToNodes(DeclarationRules):
         return n.Can(self.sp(meta), str(c[0]), tuple(args), c[-1])
 
     def run_stmt(self, meta, c):
+        by = c[-1][1] if isinstance(c[-1], tuple) and c[-1][:1] == ("by",) else None
+        if by is not None:
+            c = c[:-1]
         args = c[1] if len(c) > 2 else []
-        return n.RunHook(self.sp(meta), str(c[0]), tuple(args), c[-1])
+        return n.RunHook(self.sp(meta), str(c[0]), tuple(args), c[-1], by)
+
+    def run_by(self, meta, c):
+        return ("by", c[0])
 
     def grant_stmt(self, meta, c):
         args = c[1] if len(c) == 4 else []

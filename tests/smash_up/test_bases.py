@@ -782,3 +782,28 @@ def test_s10_fifteen_vp_tied_for_the_lead_the_game_goes_on_until_a_single_leader
     assert pass_windows(m) == [0, 1]
     assert var(m, "vp") == [19, 15]
     assert m.is_over and m.outcome["results"] == ["win", "lose"]
+
+
+def test_a_minion_played_through_the_homeworld_on_another_turn_acts_for_its_owner():
+    """P1's turn, The Homeworld about to score: P2 plays Shinobi there, The Homeworld gives P2 an
+    extra minion at once, P2 plays Neophyte and plays the revealed Mystic Studies. It was played for
+    P1 ("P1 plays Mystic Studies", P1 drew 2): the base's ability ran with P1 as `me`, and so did the
+    Neophyte it let P2 play. (`run on_play … of m by m.owner`: the owner plays a minion.)"""
+    m = (Position(factions="aliens+dinosaurs,ninjas+wizards").bases("The Homeworld", "Jungle Oasis", "Rhodes Plaza Mall")
+         .base_deck("The Great Library")
+         .minions(0, "The Homeworld", "King Rex", "Supreme Overlord", "Laseratops", "Laseratops", "Armor Stego")
+         .hand(1, "Shinobi", "Neophyte").deck(1, "Mystic Studies", "Summon", "Portal")
+         .deck(0, "Invader", "Scout", "Beam Up").turn(0).match())
+    answer(m, "done")
+    while m.question is not None:
+        texts = legal(m)
+        pick = next((t for t in ("Shinobi", "Neophyte", "The Homeworld") if t in texts), None)
+        if pick is None:
+            prompt = m.question["prompt"] or ""
+            pick = next((t for t in texts if t.startswith("yes")), "pass") if "Neophyte" in prompt else \
+                ("pass" if "pass" in texts else texts[0])
+        m.apply(pick)
+    said = [x if isinstance(x, str) else x["text"] for x in m.state()["messages"]]
+    assert "P2 plays Mystic Studies" in said and "P1 plays Mystic Studies" not in said
+    assert sorted_labels(zone(m, "hand", 1)) == ["Portal", "Summon"]          # P2 drew the 2 cards
+    assert sorted_labels(zone(m, "hand", 0)) == ["Invader", "Scout"]          # P1 drew none

@@ -26,6 +26,7 @@ from ..records import Cut, Grant, Response, Revealed, Trigger
 from ..visibility import has_secrets
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
+_UNSET_BY = object()             # `run … of c` without `by`: `me` stays the effect's player
 _DECLINED = object()             # `pass` at the first pick of an optional subset
 PASS = "pass"                    # the text of declining
 
@@ -677,16 +678,26 @@ def _can(m, hi: int, c, args: tuple) -> bool:
     return _hook_entry(m, hi, c, args) is not None
 
 
-def _hook(m, hi: int, c, args: tuple):
-    """`run HOOK(args) of c`: c's card's ability for the hook, if it has one that applies."""
+def _hook(m, hi: int, c, args: tuple, by=_UNSET_BY):
+    """`run HOOK(args) of c [by P]`: c's card's ability for the hook, if it has one that applies
+    (`by`: with `me` that player while it runs)."""
     entry = _hook_entry(m, hi, c, args)
     if entry is None:
         return None
     saved, m.src = m.src, c
+    if by is _UNSET_BY:
+        try:
+            return entry.proc(m, c, *args[:entry.arity])
+        finally:
+            m.src = saved
+    if type(by) is not int or not 0 <= by < m.players:
+        m.src = saved
+        raise RuleFault(f"`run … by` needs a player, not {'none' if by is None else str(by)[:40]}")
+    me, m.me = m.me, by
     try:
         return entry.proc(m, c, *args[:entry.arity])
     finally:
-        m.src = saved
+        m.src, m.me = saved, me
 
 
 def _replaceable(m, pi: int, fn, args: tuple):

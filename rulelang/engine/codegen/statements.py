@@ -513,7 +513,8 @@ class StatementLowering(Part):
 
     def s_run(self, s, ctx):
         of = self.exprs.ex(s["of"], ctx).src
-        self.signal_of(f"_hook(m, {self.sh.hook_index[s['hook']]}, {of}, {self.args_tuple(s['a'], ctx)})", ctx)
+        by = f", {self.exprs.ex(s['by'], ctx).src}" if s.get("by") is not None else ""
+        self.signal_of(f"_hook(m, {self.sh.hook_index[s['hook']]}, {of}, {self.args_tuple(s['a'], ctx)}{by})", ctx)
 
     def s_grant(self, s, ctx):
         v = self.exprs.ex(s["v"], ctx)
