@@ -309,6 +309,30 @@ def test_brownie_makes_another_player_who_affects_it_discard_two_random_cards():
     assert labels(m, "hand", 0) == ["Brownie", "Gnome"] and labels(m, "hand", 1) == ["King Rex"]
 
 
+def test_brownie_punishes_a_card_played_not_a_trigger_or_a_later_effect():
+    """"After another player *plays a card* that affects this minion" (SU audit): P1's Ninja Master
+    destroys P2's Nukebot, whose own ability destroys P1's Brownie — P2 played nothing and
+    discarded two; P2's Assassination made P2 discard two when attached and two more when it
+    destroyed Brownie at the turn's end."""
+    m = position(hands=(["Ninja Master"], ["Invader", "Scout", "Collector"]),
+                 field=[("Nukebot", 1, "Rhodes Plaza Mall"), ("Brownie", 0, "Rhodes Plaza Mall")],
+                 factions="tricksters+ninjas,robots+aliens")
+    play(m, "play Ninja Master on Rhodes Plaza Mall", "Nukebot (P2)")
+    while m.question is not None:
+        m.apply(options(m)[0])
+    assert "Brownie" in labels(m, "discard", 0)                        # destroyed by Nukebot's ability
+    assert sorted(labels(m, "hand", 1)) == ["Collector", "Invader", "Scout"] and labels(m, "discard", 1) == ["Nukebot"]
+    m = position(hands=([], ["Assassination", "Shinobi", "Shinobi", "Ninja Acolyte", "Ninja Acolyte"]),
+                 field=[("Brownie", 0, OASIS)], factions="tricksters+robots,ninjas+pirates", current=1)
+    play(m, f"attach Assassination to Brownie (P1) on {OASIS}")
+    assert len(labels(m, "hand", 1)) == 2 and len(labels(m, "discard", 1)) == 2   # two, for the card played
+    play(m, "done")
+    while m.question is not None:
+        m.apply(options(m)[0])
+    assert "Brownie" in labels(m, "discard", 0)                        # Assassination destroyed it
+    assert len(labels(m, "discard", 1)) == 3                           # + Assassination itself: no more
+
+
 def test_gnome_may_destroy_a_minion_below_your_minion_count_here():
     m = position(hands=(["Gnome"], []),
                  field=[("Zapbot", 0, OASIS), ("Microbot Guard", 0, OASIS), ("Walker", 1, OASIS)])
