@@ -367,9 +367,12 @@ def test_banana_peel_gives_one_of_ones_equipment_cards_to_another():
 def test_bloodthirsty_spider_2_damage_to_a_character_and_2_to_oneself():
     m = draw_black("Bloodthirsty Spider", setup=lambda p: p.dead(2))
     assert m.question["prompt"] == "Bloodthirsty Spider: who takes 2 damage (and you 2)?"
-    assert legal(m) == ["P2", "P4"]
+    assert legal(m) == ["P1", "P2", "P4"]                  # any character: the drawer too (not the dead)
     play(m, "P4")
     assert var(m, "damage") == [2, 0, 0, 2]
+    m = draw_black("Bloodthirsty Spider", setup=lambda p: p.dead(2))
+    play(m, "P1")                                          # on oneself: 2, and 2 more for using it
+    assert var(m, "damage") == [4, 0, 0, 0]
 
 
 def test_bloodthirsty_spider_killing_its_drawer_too_loots_nothing():
@@ -452,7 +455,7 @@ def test_moody_goblin_with_no_equipment_anywhere_does_nothing():
 def test_spiritual_doll(d, target, drawer):
     m = draw_black("Spiritual Doll", setup=lambda p: p.rolls((6, d)))
     assert m.question["prompt"] == "Spiritual Doll: whom do you curse?"
-    assert legal(m) == ["P2", "P3", "P4"]
+    assert legal(m) == ["P1", "P2", "P3", "P4"]            # a character: the user too
     play(m, "P3")
     assert var(m, "damage") == [drawer, 0, target, 0]
     # the roll's rule is said before its damage
@@ -464,7 +467,7 @@ def test_spiritual_doll(d, target, drawer):
 def test_vampire_bat_2_damage_and_the_drawer_heals_1():
     m = draw_black("Vampire Bat", setup=lambda p: p.damage(0, 3))
     assert m.question["prompt"] == "Vampire Bat: who takes 2 damage (you heal 1)?"
-    assert legal(m) == ["P2", "P3", "P4"]
+    assert legal(m) == ["P1", "P2", "P3", "P4"]            # any character: the drawer too
     play(m, "P2")
     assert var(m, "damage")[:2] == [2, 2]
 

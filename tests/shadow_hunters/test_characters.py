@@ -218,6 +218,15 @@ def test_ultra_soul_murder_ray_hits_one_character_in_the_gate_every_turn():
     assert var(m, "damage") == [0, 3, 0, 3]
 
 
+def test_ultra_soul_in_the_gate_is_one_character_the_ray_may_hit():
+    """"One character in the Underworld Gate": Ultra Soul there herself is one (SH audit: she was
+    left out)."""
+    m = (Position(["Ultra Soul", "Emi", "Vampire", "George"]).at("gate", "gate", "woods", "altar")
+         .reveal(0).turn(0, "start").match())
+    play(m, "begin")
+    assert legal(m) == ["P1", "P2", "pass"]
+
+
 def test_ultra_soul_hidden_has_no_murder_ray():
     m = (Position(["Ultra Soul", "Emi", "Vampire", "George"]).at("church", "gate", "woods", "gate")
          .turn(0, "start").match())
@@ -391,7 +400,7 @@ def test_ellen_curse_removes_the_werewolf_counterattack():
          .reveal(0, 1).turn(0, "start").rolls((6, 1), (4, 1), (6, 5), (4, 1)).match())
     play(m, "begin")
     assert m.question["prompt"] == "Chain of Forbidden Curse (once per game): who loses its ability?"
-    assert legal(m) == ["P2", "P3", "P4", "pass"]                     # not herself
+    assert legal(m) == ["P1", "P2", "P3", "P4", "pass"]               # a character: herself too
     play(m, "P2")
     assert var(m, "cursed") == [False, True, False, False]
     assert var(m, "used")[0] is True
