@@ -235,6 +235,7 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
                         is not True)
         log: list[str] = []
         at: list = [None, None]            # the step and the action being played
+        offered_none: set = set()          # (W407 once a game per action)
 
         def fail(code, what, message, span=None):
             record(code, what, message, span or where.where(message, *at), seed_i, players, options, log)
@@ -265,6 +266,12 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
                 if not actions:
                     fail("E411", "stuck", "no legal action, and the game is not over", where.where("", at[0]))
                     break
+                for a in actions:
+                    if _holds_none(getattr(a, "_args", ())) and getattr(a, "name", None) not in offered_none:
+                        offered_none.add(a.name)
+                        fail("W407", "none offered", f"`{a.name}` was offered with `none` as an argument "
+                             f"(`{a.text}`): the list it chooses from may hold `none` (`top` or `first` of an "
+                             f"empty zone, say); leave it out with `where`", where.where("", at[0], a.text))
                 action = chooser.choice(actions)
                 log.append(str(action))
                 at[1] = str(action)
@@ -309,3 +316,8 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
                                       f"costly; fewer --games, or --max-cpu SECONDS, 0 for none)",
                               where.game_span, "warning"))
     return out
+
+
+def _holds_none(args) -> bool:
+    """Is `none` among an action's arguments (a subset's elements too)?"""
+    return any(x is None or (type(x) is tuple and _holds_none(x)) for x in args)

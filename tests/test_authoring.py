@@ -613,3 +613,34 @@ def test_w240_warns_of_a_label_reading_state_itself_or_through_a_def_never_of_a_
 """
     found = [x for x in lint(source) if x.startswith("W240")]
     assert len(found) == 1 and "`stateful`" in found[0]
+
+
+TAKE_TOPS = """
+game "Tops" {
+  players 2
+  kind Chip { v: int  label "c" + text(v) }
+  zone left: pile, public
+  zone right: pile, public
+  zone box: pile, public
+  setup { create Chip(v: 1) in left }
+  turn limit 6 { finish draw }
+  turn { step s {
+    action take(c in [top(left), top(right)]) { move c to box  end turn }
+    action idle { end turn }
+  } }
+}
+"""
+
+
+def test_the_deep_lint_warns_of_an_action_offered_with_none(tmp_path):
+    """`take(c in [top(discard[col]) for col in Colour])` offered `take none` (an empty pile's top)
+    and playing it did nothing; lint and lint --deep said nothing of it (an author trial)."""
+    path = tmp_path / "tops.rules"
+    path.write_text(TAKE_TOPS)
+    found = [d for d in rulelang.deep_lint(str(path), games=5, seed=0) if d.code == "W407"]
+    assert len(found) == 1 and found[0].severity == "warning"
+    assert "`take` was offered with `none` as an argument (`take none`)" in found[0].message
+    line = path.read_text().splitlines()[found[0].span.line - 1]
+    assert line.strip().startswith("action take(")
+    path.write_text(TAKE_TOPS.replace("[top(left), top(right)]", "[x for x in [top(left), top(right)] where x != none]"))
+    assert not [d for d in rulelang.deep_lint(str(path), games=5, seed=0) if d.code == "W407"]
