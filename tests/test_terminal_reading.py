@@ -346,4 +346,32 @@ def test_a_move_that_is_not_legal_says_what_is_or_what_was_meant():
     assert f"error: 'play zz' is not a legal action now (legal: {', '.join(legal[:8])}" in out
     assert "P1> help flip\nflip jester (at step play)" in out
     out = piped("valgard", 2, 5, ["march d1 d3", "quit", ""], screen=(200, 40))
-    assert "error: 'march d1 d3' is not a legal action now (no `march` is: type help march)" in out
+    assert "error: 'march d1 d3' is not a legal action now (`march` is not allowed now: type help march)" in out
+
+
+BIDS = """
+game "Bids" {
+  players 2
+  var last: int = 0
+  turn limit 6 { finish draw }
+  turn { step s {
+    action raise(q in 1..6) as "bid " + text(q) require q > last else "a bid must be higher than the last" {
+      last = q  end turn
+    }
+  } }
+}
+"""
+
+
+def test_an_action_written_with_as_is_found_by_the_words_players_type():
+    """Players type `bid 2`, the rules name the action `raise`: an illegal bid gave no reason,
+    `help bid` said there is no such action, and no legal bids were suggested (an author trial)."""
+    game = rulelang.Game(rulelang.compile_source(BIDS, "bids.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("bid 3\n\nbid 2\nhelp bid\nquit\n\n"), out, "bids.rules", screen=(200, 40))
+    text = out.getvalue()
+    assert "error: 'bid 2' is not a legal action now: a bid must be higher than the last" in text
+    assert "P2> help bid\nbid Q (at step s)" in text
+    m = game.new_match(2, seed=1)
+    m.apply("bid 3")
+    assert m.refusal("bid 2") == "a bid must be higher than the last" == m.refusal("raise 2")

@@ -11,7 +11,7 @@ from .codegen import Lowerer
 from .codegen.runtime_actions import _Texts
 from ..core.errors import GameRefused, OptionsRefused, RuleFault
 from ..ir.check import check_ir
-from ..ir.spec import ANYTIME_STEP, RANDOM_CALLS, refusal_def, walk_ir
+from ..ir.spec import ANYTIME_STEP, RANDOM_CALLS, refusal_def, typed_names, walk_ir
 from .match import Match
 from .parts import MatchParts
 from .records import Checkpoint
@@ -129,8 +129,10 @@ class Game:
         self.first_goto = ("goto", ir["first_step"])
         self.has_interrupts = ANYTIME_STEP in self.steps       # any-time actions, usable out of turn
         # step -> [(action, the def wording its refusal)] for `require C else "…"`, longest name first
-        self.refusals = {s["name"]: sorted(((a["name"], refusal_def(s["name"], a["name"])) for a in s["actions"]
-                                            if refusal_def(s["name"], a["name"]) in ir["defs"]),
+        # (the words a player types for each action with a reason: its name, its `as` text's first word)
+        self.refusals = {s["name"]: sorted(((typed, refusal_def(s["name"], a["name"])) for a in s["actions"]
+                                            if refusal_def(s["name"], a["name"]) in ir["defs"]
+                                            for typed in typed_names(a)),
                                            key=lambda pair: len(pair[0]), reverse=True) for s in ir["steps"]}
         # a turn ends and the next begins with no rule of its own to run (see Match._settle)
         self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None and not self.sequenced

@@ -160,6 +160,20 @@ def refusal_def(step: str, action: str) -> str:
     return f"__refusal_{len(step)}_{step}_{action}"
 
 
+def typed_names(action: dict) -> list[str]:
+    """The words a player types to name an action (lower case): its name (`flip jester`), and the
+    first word of its `as` text where that starts with fixed words (`as "bid " + …`: `bid`)."""
+    names = [action["name"].replace("_", " ").lower()]
+    x = action.get("text")
+    while isinstance(x, dict) and x.get("k") == "bin" and x.get("op") == "+":
+        x = x.get("l")
+    if isinstance(x, dict) and x.get("k") == "lit" and isinstance(x.get("v"), str) and x["v"].split():
+        word = x["v"].split()[0].lower()
+        if word not in names:
+            names.append(word)
+    return names
+
+
 RANDOM_CALLS = tuple(name for name, b in BUILTIN_FUNCTIONS.items() if b.random)
 # `text(x)` is compiled to a `text` node, never a call; the engine has no `text` call.
 CALLABLE = {name: b for name, b in BUILTIN_FUNCTIONS.items() if name != "text"}

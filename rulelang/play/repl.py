@@ -26,6 +26,7 @@ from .bots import bot_seed, make_bot
 from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, fault_report
 from ..core.textsafe import fit, printable
+from ..ir.spec import typed_names
 from .pager import key_of, sections
 from .screen import Texts, Thinking, terminal_size
 from .repl_commands import COMMAND_NAMES, Commands, _Stop
@@ -341,8 +342,10 @@ class _Session(Drawing, Commands):
         """What to say after "is not a legal action": the legal actions of the name typed, those
         sharing the most words with it first (`march d1 d3`: `legal: march d1 d2, …`); a name
         typed amiss (`paly`: `did you mean play?`); else that it is no command either."""
-        names = [str(getattr(a, "name", "") or "").replace("_", " ").lower() for a in actions]
-        same = [a for a, name in zip(actions, names) if name and (wanted == name or wanted.startswith(name + " "))]
+        def heads(action) -> set:             # its name, and its text's first word (`as "bid " + …`)
+            words = " ".join(str(action).lower().split()).split()
+            return {str(getattr(action, "name", "") or "").replace("_", " ").lower()} | set(words[:1])
+        same = [a for a in actions if any(h and (wanted == h or wanted.startswith(h + " ")) for h in heads(a))]
         if same:
             typed = wanted.split()
 
@@ -357,11 +360,11 @@ class _Session(Drawing, Commands):
             more = f" and {len(near) - MAX_CANDIDATES} more" if len(near) > MAX_CANDIDATES else ""
             return f" now (legal: {listed}{more})"
         ir = getattr(self.game, "ir", None) or {}
-        known = sorted({a["name"].replace("_", " ").lower() for st in ir.get("steps", []) for a in st["actions"]})
+        known = sorted({n for st in ir.get("steps", []) for a in st["actions"] for n in typed_names(a)})
         first = wanted.split()[0] if wanted.split() else ""
         typed_name = next((n for n in known if wanted == n or wanted.startswith(n + " ")), None)
         if typed_name is not None:               # an action of the rules, none of it legal now
-            return f" now (no `{typed_name}` is: type help {typed_name})"
+            return f" now (`{typed_name}` is not allowed now: type help {typed_name})"
         close = difflib.get_close_matches(first, [n.split()[0] for n in known] + list(COMMAND_NAMES), n=1, cutoff=0.75)
         if close:
             return f" or a command (did you mean {close[0]}? type help)"

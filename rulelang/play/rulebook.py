@@ -8,6 +8,7 @@ import json
 import re
 
 from ..core.textsafe import printable
+from ..ir.spec import typed_names
 from .render import HANDLER_WHEN, RESULT_WORDS, VISIBLE, _name, kind_noun, plural
 
 def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
@@ -250,6 +251,8 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     code = _Source(source or getattr(game, "path", None))
     found = [(s, a) for s in ir["steps"] for a in s["actions"]
              if a["name"].lower() == wanted or a["name"].replace("_", " ").lower() == name.lower().strip()]
+    if not found:                            # the words its `as` text starts with (`help bid` for `as "bid " + …`)
+        found = [(s, a) for s in ir["steps"] for a in s["actions"] if wanted in typed_names(a)[1:]]
     if not found:                            # the start of one action's name, as players type it (`help flip`)
         typed = " ".join(name.lower().split())
         starts = {a["name"] for s in ir["steps"] for a in s["actions"]
