@@ -172,3 +172,27 @@ def test_a_strike_back_may_be_taken_by_the_attackers_infantry_but_not_defended()
     assert legal(m) == ["infantry at h5", "pass"]            # no Iron Shield against a strike back
     play(m, "infantry at h5")
     assert hp(m, cav) == 1 and hp(m, inf) == 1
+
+
+def test_an_alliance_team_with_one_player_out_is_scored_on_the_other():
+    """D26 + D30: P1 is out, its ally P3 holds 5 points; P2 + P4 hold 1. The team P1 + P3 scored
+    nothing (its first seat was out) and lost (DW audit)."""
+    p = Position(4, options={"alliance": True})
+    for k in ("North infantry castle", "North cavalry castle", "North archer castle"):
+        p.castle(k, 0)                                   # P1: no castle, no unit: out
+    p.general(2, "Iron Warden", "e5", pieces=1).general(1, "Gold Maker", "a1").general(3, "Moon Bow", "k1")
+    p.var("skulls", None, [0, 1, 2, 0]).var("razed", None, [0, 0, 1, 0])
+    st = p.st
+    st["rounds"]["eliminated"] = [0]
+    for e in [i for i, c in enumerate(p.comps) if c["kind"] == "Event"][:6]:   # 6 events past, the 7th next
+        st["zones"]["events"].remove(e)
+        st["zones"]["past"].append(e)
+    m = p.turn(3, rnd=7).match()
+    play(m, "end turn")
+    while not m.is_over:
+        if m.question is not None:
+            m.apply(legal(m)[-1])
+        else:
+            play(m, "end turn")
+    assert m.outcome["results"] == ["win", "lose", "win", "lose"]
+    assert "P1 + P3 5 (1 map piece), P2 + P4 1 (0 map pieces)" in m.outcome["reason"]
