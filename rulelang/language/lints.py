@@ -243,8 +243,9 @@ class StaticLint(FlowLints):
                 ref = self.c.refs.get(id(x))
                 if ref and ref[0] == "var":
                     written_vars.add(ref[1])
-        for name, d in self.zones.items():
-            if name in filled and name not in read_zones and _hidden(d):
+        for name, d in self.zones.items():          # (an `internal` one is a box put out of play: meant so)
+            if name in filled and name not in read_zones and _hidden(d) \
+                    and not any(m.name == "internal" for m in d.modifiers):
                 self.report("W205", "warning", f"zone `{name}` is hidden and never read: what is moved into it "
                             "is never looked at again, by the rules or by a player", d.span)
         for name, d in self.vars.items():
