@@ -212,10 +212,19 @@ def test_max_and_min_take_a_value_for_an_empty_list():
     ("if size(pool) > 0 then max(c.v for c in pool) else 0", False),
     ("size(pool) > 0 and max(c.v for c in pool) > 1", False),
     ("max(0, size(pool))", False),
+    ("max(p for p in players where p != me)", False),      # (the others: the game is for 2 players)
+    ("max(p for p in players where me != p)", False),
+    ("min([p for p in others])", False),
+    ("max(p for p in players where p != 1)", True),
 ])
 def test_w216_warns_of_max_or_min_of_a_list_that_may_be_empty(expr, warned):
     text = SMALL.format(decls=f"show def x = {expr}", body="", setup="")
     assert any(d.startswith("W216") for d in lint(text)) == warned, lint(text)
+
+
+def test_w216_warns_of_the_others_where_one_player_may_play_alone():
+    text = SMALL.format(decls="show def x = max(p for p in players where p != me)", body="", setup="")
+    assert any(d.startswith("W216") for d in lint(text.replace("players 3", "players 1..3")))
 
 
 def test_the_deep_lint_reports_a_rule_error_as_an_error_at_the_failing_call(tmp_path):

@@ -123,7 +123,7 @@ class StaticLint(FlowLints):
                 elif isinstance(x, n.Call) and x.name in ("max", "min") and len(x.args) == 1 \
                         and self.c.refs.get(id(x), ("builtin",))[0] == "builtin":      # (not a def named so)
                     items = x.args[0]
-                if items is not None and not _never_empty(items, self.c.refs):
+                if items is not None and not _never_empty(items, self.c.refs, self.consts.players[0]):
                     self.report("W216", "warning", f"`{x.name}` of a list that may be empty stops the game with a rule "
                                 f"error when it is: give the value for that case, `{x.name}(…, 0)`, or test "
                                 f"the size first", x.span)
@@ -553,20 +553,34 @@ def _tests_size(cond) -> bool:
                for y in walk(cond))
 
 
-def _never_empty(e, refs: dict) -> bool:
+def _never_empty(e, refs: dict, least_players: int = 1) -> bool:
     """A list that has an element whatever the position: a non-empty literal, a literal range,
-    the players, a board's directions or cells, or a comprehension without `where` over one."""
+    the players, a board's directions or cells, or a comprehension without `where` over one; in
+    a game for 2 players or more, the others too (`others`, `[p for p in players where p != me]`)."""
     if isinstance(e, n.Comprehension):
-        return e.where is None and _never_empty(e.iterable, refs) and all(_never_empty(it, refs) for _, it, _ in e.more)
+        if least_players >= 2 and isinstance(e.iterable, n.Name) and not e.more \
+                and refs.get(id(e.iterable)) == ("builtin", "players") and _not_me(e.where, e.var):
+            return True
+        return e.where is None and _never_empty(e.iterable, refs, least_players) \
+            and all(_never_empty(it, refs, least_players) for _, it, _ in e.more)
     if isinstance(e, n.ListComp):
-        return _never_empty(e.comp, refs)
+        return _never_empty(e.comp, refs, least_players)
     if isinstance(e, n.ListLit):
         return bool(e.items)
-    if isinstance(e, n.Name):                    # the players, an enum's values
-        return refs.get(id(e)) in (("builtin", "players"),) or refs.get(id(e), ("",))[0] == "enum"
+    if isinstance(e, n.Name):                    # the players (the others, 2 or more), an enum's values
+        return refs.get(id(e)) == ("builtin", "players") or refs.get(id(e), ("",))[0] == "enum" \
+            or (least_players >= 2 and refs.get(id(e)) == ("builtin", "others"))
     if isinstance(e, n.Call) and refs.get(id(e), ("builtin",))[0] == "builtin":   # a board's directions, all its cells
         return e.name == "directions" or (e.name == "cells" and len(e.args) == 1)
     if isinstance(e, n.Binary) and e.op == "..":
         return (isinstance(e.left, n.Lit) and isinstance(e.right, n.Lit) and type(e.left.value) is int
                 and type(e.right.value) is int and e.left.value <= e.right.value)
     return False
+
+
+def _not_me(where, var: str) -> bool:
+    """Is this `where` just `x != me` (or `me != x`) for the loop variable x?"""
+    if not (isinstance(where, n.Binary) and where.op == "!="):
+        return False
+    sides = [where.left, where.right]
+    return all(isinstance(s, n.Name) for s in sides) and sorted(s.name for s in sides) == sorted([var, "me"])
