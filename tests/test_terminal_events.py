@@ -86,7 +86,7 @@ def test_a_watched_bot_game_shows_each_board_and_waits(monkeypatch):
     monkeypatch.setattr(repl.time, "sleep", waits.append)
     text = play(TELL, 2, [], bots={0: "random", 1: "random"}, delay=0.25)
     assert text.splitlines()[2] == "Watching the bots play, 0.25 s a move."
-    assert text.count("== Tell · turn") == 5 + 1              # before each move, and the final position
+    assert text.count("== Tell · turn") == 5 and text.count("== Tell · game over") == 1   # each move, then the end
     assert waits == [0.25] * 5
     assert "Game over: a draw. Why: the bag is empty" in text
 

@@ -160,7 +160,7 @@ def test_the_repl_says_why_then_the_final_position_and_the_scores():
     tail = text[text.index("Game over"):]
     lines = tail.splitlines()
     assert lines[0] == "Game over: P2 wins. Why: three is one too many for P1"
-    assert lines[1].startswith("== Count · turn 3 · P1's turn") and "you are P1" in lines[1]
+    assert lines[1] == "== Count · game over · you are P1"          # (no "P1's turn" once it is over)
     assert "n: P1 2, P2 1" in tail
     assert tail.rstrip().endswith("Result:\n  P1 (human): lose, score 2\n  P2 (human): win, score 1")
 

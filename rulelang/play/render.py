@@ -94,6 +94,8 @@ def _header_lines(view: dict, width: int) -> list[str]:
     header = [printable(view["game"])]
     turn_player = view.get("turn_player")
     actor = view.get("actor")
+    if view.get("over"):                       # whose turn and which step: no more (a turn limit's end
+        return ["== " + " · ".join(header + ["game over", f"you are {seat_name(view['viewer'])}"])]  # read turn 61)
     if not view.get("turn") or turn_player is None:
         header.append("setting up")
     else:
