@@ -416,3 +416,36 @@ def test_a_piece_new_on_a_cell_is_said_though_a_message_names_its_kind_elsewhere
     said = " ".join(["hire"] + [e["text"] for e in m.message_log()])
     assert "cavalry: new in a1" in changes(before, m.view(0), said, seat_name, "hire")
     assert "cavalry: new in a1" not in changes(before, m.view(0), said + " at a1", seat_name, "hire")
+
+
+REDEAL = """
+game "Redeal" {
+  players 2
+  kind Die { face: int  label text(face) }
+  zone cup: set per player, owner
+  zone box: set, public, internal
+  turn limit 4 { finish draw }
+  setup { for p in players { repeat 2 { create Die(face: 6) in cup[p] } } }
+  turn { step s {
+    action reroll {
+      for p in players { move cup[p] to box }
+      create Die(face: 6) in cup[me]
+      create Die(face: 6) in cup[me]
+      create Die(face: 6) in cup[next(me)]
+      end turn
+    }
+  } }
+}
+"""
+
+
+def test_a_card_made_by_the_action_is_new_not_drawn_from_a_hidden_zone_that_shrank():
+    """Liar's Dice (an author trial): the cups emptied into a box and new dice made read
+    `6: cup (P3) → cup (P1)` — a die made now was said to come from another player's cup."""
+    game = rulelang.Game(rulelang.compile_source(REDEAL, "redeal.rules"))
+    m = game.new_match(2, seed=1)
+    before = m.view(0)
+    m.apply("reroll")
+    lines = changes(before, m.view(0), "reroll", seat_name, "reroll")
+    assert not any("→ cup (P1)" in x for x in lines), lines
+    assert lines.count("6: new in cup (P1)") == 2, lines

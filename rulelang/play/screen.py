@@ -299,6 +299,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     the action's own text; a card it names that comes into sight came from the mover's hidden
     zone (`play 6♦` from P2's hand, while a draw pile deals round the table)."""
     inward = _internal_arrivals(before, after, seat_name)
+    existed = _component_count(before)        # (a card with a higher id was made by the action)
     before, after = without_internal(before), without_internal(after)
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     mover = before.get("actor")
@@ -308,7 +309,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     covered, piles_grown = _covered(before, after, seat_name)
     moves, gone, came, revealed, hidden_out, hidden_in, unsure = _matched(
         before, after, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels, mine, acted.lower(),
-        covered, piles_grown, movers)
+        covered, piles_grown, movers, existed)
     for label, frm in list(gone):             # a card seen before, now in an internal zone
         dest = next((d for d in inward if label in d[1]), None)
         if dest is not None and not re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", said.lower()):
@@ -378,22 +379,41 @@ def _names(text: str, label: str) -> bool:
     return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", text))
 
 
+def _component_count(view: dict) -> int | None:
+    """How many components the match held, from the sizes a view gives (every zone's, the board's
+    cells' too); None when some size is not shown (an `uncounted` zone)."""
+    total = 0
+    for z in view["zones"]:
+        if z.get("count") is None:
+            return None
+        total += z["count"]
+    for held in (view.get("cells") or {}).values():
+        for items in held.values():
+            total += len(items) if isinstance(items, list) else items if isinstance(items, int) else 0
+    return total
+
+
 def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels,
-             mine=(), acted: str = "", covered=frozenset(), piles_grown=None, movers=frozenset()):
+             mine=(), acted: str = "", covered=frozenset(), piles_grown=None, movers=frozenset(),
+             existed: int | None = None):
     """The components' comings and goings between two views, matched where they can be: moved (the
     same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
     and the hidden zones' counts left over. `covered`: the top-only piles a card was covered on
     (it did not go anywhere); `piles_grown`: how many cards each of them gained; `movers`: the
-    titles of the mover's zones."""
+    titles of the mover's zones; `existed`: how many components there were before (ids from it
+    on were made by the action: new, from no hidden zone)."""
     moves: list[tuple[str, str, str]] = []
     gone: list[tuple[str, str]] = []          # (label, from)
     came: list[tuple[str, str]] = []          # (label, to)
+    made: Counter = Counter()                 # (label, to) of the components made now
     for c, title in a_where.items():
         if c in b_where:
             if b_where[c] != title:
                 moves.append((a_labels[c], b_where[c], title))
         else:
             came.append((a_labels[c], title))
+            if existed is not None and c >= existed:
+                made[(a_labels[c], title)] += 1
     for c, title in b_where.items():
         if c not in a_where and title not in covered:
             gone.append((b_labels[c], title))
@@ -440,6 +460,9 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             came.remove((label, to))
             moves.append((label, zone, to))
     for label, to in list(came):              # from a hidden zone: drawn (or shown where it lies)
+        if made[(label, to)] > 0:             # (made by the action: it came from nowhere)
+            made[(label, to)] -= 1
+            continue
         sources = [t for t in hidden_out if hidden_out[t] > 0]
         # (a hidden zone of the mover's that grew may have given it to another of theirs: a
         # hand put on a discard pile and refilled from the deck, all at once)
