@@ -89,6 +89,8 @@ def test_a_watched_bot_game_shows_each_board_and_waits(monkeypatch):
     assert text.count("== Tell · turn") == 5 and text.count("== Tell · game over") == 1   # each move, then the end
     assert waits == [0.25] * 5
     assert "Game over: a draw. Why: the bag is empty" in text
+    # nobody at the terminal plays a seat: the header says whose view it is, not "you are P1"
+    assert "you are" not in text and "as P1 sees it" in text and "as P2 sees it" in text
 
 
 def game_text(path: str, players: int, seed: int) -> str:
