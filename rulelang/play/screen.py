@@ -381,7 +381,9 @@ def _names(text: str, label: str) -> bool:
 
 def _component_count(view: dict) -> int | None:
     """How many components the match held, from the sizes a view gives (every zone's, the board's
-    cells' too); None when some size is not shown (an `uncounted` zone)."""
+    cells' too); None when some size is not shown (an `uncounted` zone). A cell's variables share its
+    entry: a number or a list there may be one, counted too — never less than the components (a
+    count too high only leaves a made card unrecognised, said as before)."""
     total = 0
     for z in view["zones"]:
         if z.get("count") is None:
@@ -389,7 +391,7 @@ def _component_count(view: dict) -> int | None:
         total += z["count"]
     for held in (view.get("cells") or {}).values():
         for items in held.values():
-            total += len(items) if isinstance(items, list) else items if isinstance(items, int) else 0
+            total += len(items) if isinstance(items, list) else items if type(items) is int and items > 0 else 0
     return total
 
 
