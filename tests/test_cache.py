@@ -263,3 +263,16 @@ def test_a_changed_included_file_is_not_served_from_the_cache(cache_dir, tmp_pat
     assert rulelang.load(path).new_match(2).state()["vars"] == {"x": 1}      # warm
     (tmp_path / "part.rules").write_text("var x: int = 2", encoding="utf-8")
     assert rulelang.load(path).new_match(2).state()["vars"] == {"x": 2}
+
+
+def test_the_cache_keeps_its_newest_entries_only(cache_dir, monkeypatch):
+    """Every edited rules text made an entry of its own, for ever (80 MB after many test runs)."""
+    monkeypatch.setattr(cache, "ENTRIES_KEPT", 3)
+    texts = [f'game "G{i}" {{\n  players 2\n  turn {{ step s {{ action stop {{ finish draw }} }} }}\n}}\n'
+             for i in range(5)]
+    for i, text in enumerate(texts):
+        cache.store(text, {"n": i})
+        os.utime(cache_dir / f"{cache.key(text)}.json", ns=(i * 10**9, i * 10**9))   # (written in this order)
+    kept = {p.name for p in entries(cache_dir)}
+    assert len(kept) == 3 and kept == {f"{cache.key(t)}.json" for t in texts[2:]}
+    assert cache.load(texts[4], "g.rules")["n"] == 4 and cache.load(texts[0], "g.rules") is None

@@ -200,8 +200,26 @@ def store(source: str, ir: dict) -> None:
             except OSError:
                 pass
             raise
+        _trim(where)
     except (OSError, TypeError, ValueError):
         pass
+
+
+ENTRIES_KEPT = 256              # cache entries kept: the least recently written go first
+
+
+def _trim(where: Path) -> None:
+    """Keep the cache bounded: past ENTRIES_KEPT entries, the oldest written are removed (each
+    rules text and front end makes its own entry, so it grows with every edit otherwise)."""
+    entries = [e for e in os.scandir(where) if e.name.endswith(".json") and not e.name.startswith(".")]
+    if len(entries) <= ENTRIES_KEPT:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime_ns)
+    for e in entries[:len(entries) - ENTRIES_KEPT]:
+        try:
+            os.unlink(e.path)
+        except OSError:
+            pass
 
 
 def _signature(secret: bytes, k: str, body: str) -> str:
