@@ -276,3 +276,7 @@ def test_the_cache_keeps_its_newest_entries_only(cache_dir, monkeypatch):
     kept = {p.name for p in entries(cache_dir)}
     assert len(kept) == 3 and kept == {f"{cache.key(t)}.json" for t in texts[2:]}
     assert cache.load(texts[4], "g.rules")["n"] == 4 and cache.load(texts[0], "g.rules") is None
+    os.utime(cache_dir / f"{cache.key(texts[3])}.json", ns=(10**9, 10**9))     # the oldest now …
+    assert cache.load(texts[3], "g.rules")["n"] == 3                               # … but read: kept
+    cache.store(texts[0], {"n": 0})
+    assert {p.name for p in entries(cache_dir)} == {f"{cache.key(t)}.json" for t in (texts[0], texts[3], texts[4])}

@@ -150,6 +150,10 @@ def load(source: str, path: str) -> dict | None:
     except (OSError, ValueError, TypeError):     # anything malformed is a miss, never an error
         return None
     ir["source"] = str(path)            # the same IR a fresh compile of this path gives
+    try:
+        os.utime(where / f"{k}.json")   # (used now: the last to be trimmed away)
+    except OSError:
+        pass
     return ir
 
 
@@ -205,12 +209,12 @@ def store(source: str, ir: dict) -> None:
         pass
 
 
-ENTRIES_KEPT = 256              # cache entries kept: the least recently written go first
+ENTRIES_KEPT = 512              # cache entries kept: the least recently used go first
 
 
 def _trim(where: Path) -> None:
-    """Keep the cache bounded: past ENTRIES_KEPT entries, the oldest written are removed (each
-    rules text and front end makes its own entry, so it grows with every edit otherwise)."""
+    """Keep the cache bounded: past ENTRIES_KEPT entries, the least recently used (written or read)
+    are removed (each rules text and front end makes its own entry: it grew with every edit)."""
     entries = [e for e in os.scandir(where) if e.name.endswith(".json") and not e.name.startswith(".")]
     if len(entries) <= ENTRIES_KEPT:
         return
