@@ -161,7 +161,7 @@ def refusal_def(step: str, action: str) -> str:
 
 
 def typed_names(action: dict) -> list[str]:
-    """The words a player types to name an action (lower case): its name (`flip jester`), and the
+    """The words a player types to name an action (lower case): its name (`draw card`), and the
     first word of its `as` text where that starts with fixed words (`as "bid " + …`: `bid`)."""
     names = [action["name"].replace("_", " ").lower()]
     x = action.get("text")

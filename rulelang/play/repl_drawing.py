@@ -93,7 +93,7 @@ class Drawing:
         text, prompt = str(root[1]).lower(), str(choice.get("prompt") or "").lower()
         head, colon, _ = prompt.partition(":")
         if colon and self.names().entries.get(" ".join(head.split())):
-            return None                          # (it names its card already: `Neophyte: play …?`)
+            return None                          # (it names its card already: `Scout: play …?`)
         found = []
         labels = self.match.labels
         for c in self.match.visible_to(seat):

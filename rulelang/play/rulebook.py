@@ -284,7 +284,7 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
 
 def _param_words(p: dict, zone_words: dict | None = None) -> str:
     """What a parameter of an action is chosen from, in words (`one of your hand`); a zone the
-    rules say something about (`about zone`) with those words (`one of field (the minions in play)`)."""
+    rules say something about (`about zone`) with those words (`one of field (the pieces in play)`)."""
     d = p["domain"]
     if d.get("k") == "zone":
         owner = d.get("i")

@@ -551,8 +551,8 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
     for label, to in revealed:
         lines.append(f"revealed: {label} ({to})")
     def named_at(label: str, place: str) -> bool:
-        """Said already: the label, and the board's cell when it is one (`cavalry` in a message of
-        another player's castle is not this cavalry at d11)."""
+        """Said already: the label, and the board's cell when it is one (a `knight` named in a
+        message about another cell is not this knight at d11)."""
         return named(label) and (place not in cells or named(place))
 
     for label, frm in gone:
