@@ -55,8 +55,10 @@ def test_a_variable_per_component_starts_at_its_initial_value_and_changes_per_co
 def test_a_per_component_variable_is_shown_only_for_components_the_viewer_sees(game):
     m = game.new_match(2, seed=1)
     m.apply("take c3")                                   # P1's hand is seen by P1 only
-    assert m.view(0)["component_values"] == {"3": {"touched": 1}}
-    assert m.view(1)["component_values"] == {}
+    # every chip the viewer sees, at its initial value too (the variable is not `internal`)
+    assert m.view(0)["component_values"] == {"0": {"touched": 0}, "1": {"touched": 0}, "2": {"touched": 0},
+                                             "3": {"touched": 1}}
+    assert m.view(1)["component_values"] == {"0": {"touched": 0}, "1": {"touched": 0}, "2": {"touched": 0}}
 
 
 def test_a_per_component_variable_survives_state_and_guards_actions(game):

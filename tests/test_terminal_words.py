@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -296,3 +297,38 @@ def test_a_spectator_gets_no_value_worded_for_its_viewer():
     shown = {v["name"] for v in spectator_payload(m)["view"]["values"]}
     assert "Attack skills you cannot use now" not in shown
     assert {"Generals off the map (before the first round: to place; later: dead, revive for 4 coins)"} <= shown
+
+
+DICE = """
+game "Dice Faces" {
+  players 2
+  kind Die { n: int  label "die " + text(n) }
+  zone tray: set, public
+  var face: int = 1 per Die, public
+  var worn: int = 0 per Die, public, internal
+  setup { for i in 1..2 { create Die(n: i) in tray } }
+  turn { step act {
+    action reroll(d in tray) { face[d] = roll(6)  worn[d] = worn[d] + 1
+                               if face[d] == 7 { finish win for me }  end turn }
+  } }
+}
+"""
+
+
+def test_a_value_per_component_is_listed_with_it_and_its_change_said():
+    game = rulelang.Game(rulelang.compile_source(DICE))
+    var = next(v for v in game.ir["vars"] if v["name"] == "face")
+    assert var["of"] == "Die"
+    m = game.new_match(seed=1)
+    assert m.view(1)["component_values"] == {"0": {"face": 1}, "1": {"face": 1}}   # the initial face too
+    m.supply_chance([["roll", 6, 5]])
+    m.apply("reroll die 2")
+    view = m.view(0)
+    assert view["component_values"] == {"0": {"face": 1}, "1": {"face": 5, "worn": 1}}
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("reroll die 1\ntable\nquit\n"), out, "dice.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "  tray: 2 dice: die 1 (face 1), die 2 (face 1)\n" in text        # before any roll
+    face = re.search(r"  · die 1: face 1 → (\d)\n", text).group(1)            # the change, said
+    assert f"  tray: 2 dice: die 1 (face {face})," in text.split("P2> table")[1]
+    assert "worn" not in text                                                  # internal: off the screen

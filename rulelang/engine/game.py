@@ -100,6 +100,8 @@ class Game:
         # nor the lines of the estimate, side and trigger order (added later: older saves stay good)
         content = {k: v for k, v in ir.items() if k not in ("source", "about", "decl_lines")}
         content["options"] = [{k: v for k, v in o.items() if k != "choices"} for o in ir["options"]]
+        # nor the kind a variable per component is of (added later, for the screen: older saves stay good)
+        content["vars"] = [{k: v for k, v in var.items() if k != "of"} for var in ir["vars"]]
         self.fingerprint = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
         self.about = ir.get("about", {})
         low = Lowerer(ir)

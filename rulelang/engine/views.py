@@ -240,10 +240,12 @@ class MatchViews(MatchParts):
             if vis == "hidden":
                 continue
             value = self.V[game.var_slot[name]]
-            if per == "component":                 # visible components whose value is not the initial one
+            if per == "component":                 # visible components whose value is not the initial one,
                 initial = next(v for slot, v in self.comp_defaults if slot == game.var_slot[name])
+                of = None if name in internal else self._listed_kind(name)   # every one of its kind
+                kinds = self.kinds
                 for c in seen:
-                    if value[c] != initial:
+                    if value[c] != initial or kinds[c] == of:
                         component_values.setdefault(str(c), {})[name] = self._plain(value[c])
                 continue
             if per == "cell":                      # only the cells that differ from the initial value
@@ -282,6 +284,15 @@ class MatchViews(MatchParts):
                 entry["internal"] = True
             values.append(entry)
         return values, component_values
+
+    def _listed_kind(self, name: str) -> str | None:
+        """The kind of whose components a `var … per KIND` that is not `internal` is listed in full
+        (a die's face shows even while it is the initial one); None: only where it changed."""
+        kinds = self.game.__dict__.get("_listed_kinds")
+        if kinds is None:
+            kinds = self.game.__dict__["_listed_kinds"] = {
+                v["name"]: v.get("of") for v in self.game.ir["vars"] if v["per"] == "component"}
+        return kinds.get(name)
 
     def _internal_names(self) -> frozenset:
         """The zones and variables the rules mark `internal` (bookkeeping: kept off the screen)."""

@@ -328,9 +328,13 @@ class _Checker(DeclarationChecks):
             if cap is not None and (type(cap) is not int or cap < 0):
                 raise _Bad(f"/zones/{i}/capacity", "expected null or a non-negative integer")
         self.vars = self.declare_list("vars", {"name": NAME, "type": TEXT, "per": VAR_PER,
-                                               "visibility": VISIBILITY, "init": EXPR}, {"key": None, "internal": BOOL})
+                                               "visibility": VISIBILITY, "init": EXPR}, {"key": None, "internal": BOOL, "of": NAME})
         for i, v in enumerate(ir["vars"]):
             self.family_key(v, f"/vars/{i}")
+            if "of" in v:
+                if v["per"] != "component":
+                    raise _Bad(f"/vars/{i}/of", "only a variable per component names its kind")
+                self.declared(v["of"], ir["kinds"], "component kind", f"/vars/{i}/of")
             self.value_type(v["type"], f"/vars/{i}/type")
             if v["per"] == "cell" and not ir["boards"]:
                 raise _Bad(f"/vars/{i}/per", "a variable per cell needs a board")

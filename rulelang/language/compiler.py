@@ -212,6 +212,8 @@ class Compiler:
             out["internal"] = True             # bookkeeping: off the screen; views and interop still carry it
         if out["per"] == "key":
             out["key"] = self.key(d)
+        if out["per"] == "component":
+            out["of"] = d.per                  # the kind whose components have it (the screen lists it with them)
         return out
 
     def per(self, d) -> str | None:

@@ -67,7 +67,7 @@ def view_parts(view: dict, width: int | None = None) -> dict:
     width = width or max(60, shutil.get_terminal_size((80, 24)).columns)
     lines = _header_lines(view, width)
     board = printable(view["board"].rstrip("\n"), multiline=True).split("\n") if view.get("board") else []
-    zones = _zone_lines(view["zones"])
+    zones = _zone_lines(view["zones"], view.get("component_values") or {})
     values = [render_value(value) for value in view["values"]]
     zone_lines = [x for line in zones for x in _wrapped(line, width)]
     value_lines = [x for line in values for x in _wrapped(line, width)]
@@ -156,9 +156,9 @@ def choice_words(choice: dict, who: str) -> str:
     return f"{who} must choose: {prompt}{because}"
 
 
-def _zone_lines(zones: list) -> list[str]:
+def _zone_lines(zones: list, values: dict | None = None) -> list[str]:
     """A line per zone; of a family per enum value(s) (`trail (P1, R)`…) only the members holding
-    something, and one line for those that are empty."""
+    something, and one line for those that are empty. `values`: the view's `component_values`."""
     lines, empty = [], {}
     for zone in zones:
         if zone.get("key_text") and zone["count"] == 0:
@@ -166,7 +166,7 @@ def _zone_lines(zones: list) -> list[str]:
                 empty[zone["name"]] = len(lines)
                 lines.append(None)
             continue
-        lines.append(render_zone(zone))
+        lines.append(render_zone(zone, values))
     for name, at in empty.items():
         lines[at] = f"{_name(name)}: the others empty" if any(
             z["name"] == name and z.get("key_text") and z["count"] for z in zones) else f"{_name(name)}: all empty"
@@ -228,7 +228,17 @@ def _name(name: str) -> str:
     return printable(" ".join(str(name).replace("_", " ").split()) or name)
 
 
-def render_zone(zone: dict) -> str:
+def component_text(card: dict, values: dict | None) -> str:
+    """A component as the screen lists it: its label, and its values (`var … per KIND`) after it:
+    `die 1 (face 5)`."""
+    held = (values or {}).get(str(card["id"])) if "id" in card else None
+    if not held:
+        return card["label"]
+    return f"{card['label']} ({', '.join(f'{_name(k)} {_show(v)}' for k, v in held.items())})"
+
+
+def render_zone(zone: dict, values: dict | None = None) -> str:
+    """A zone's line; `values`: the view's `component_values`, listed with the components they are of."""
     name = _name(zone["name"])
     if zone.get("key_text"):                   # one of a family per enum value(s): which
         name = f"{name} ({printable(zone['key_text'])})"
@@ -254,9 +264,10 @@ def render_zone(zone: dict) -> str:
     if not zone["cards"]:
         return f"{name}: empty"
     if zone.get("top_only"):                   # only the top is seen
-        return f"{name}: {plural(count, one, many)}, top: {printable(zone['cards'][-1]['label'])}"
+        return f"{name}: {plural(count, one, many)}, top: {printable(component_text(zone['cards'][-1], values))}"
     order = ", bottom to top" if zone.get("ordered") and count > 1 else ""
-    return f"{name}: {plural(count, one, many)}{order}: " + join_labels(card["label"] for card in zone["cards"])
+    return f"{name}: {plural(count, one, many)}{order}: " + join_labels(component_text(card, values)
+                                                                        for card in zone["cards"])
 
 
 def render_value(value: dict) -> str:

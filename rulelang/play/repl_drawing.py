@@ -188,7 +188,8 @@ class Drawing:
         viewer = self.viewer()
         view = self.screen_view(viewer)
         mine = [z for z in view["zones"] if z.get("owner") == viewer]
-        lines = [render_zone(z) for z in mine] or ["you hold nothing of your own"]
+        values = without_internal(view).get("component_values")
+        lines = [render_zone(z, values) for z in mine] or ["you hold nothing of your own"]
         self.say("\n".join("  " + x for x in lines))
         names = [c["label"] for z in mine for c in (z["cards"] or [])]
         if any(self.names().find(n) for n in names):

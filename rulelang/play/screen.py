@@ -320,6 +320,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), inward, pair=not unsure,
                         cells=set(after.get("cells") or ()) | set(before.get("cells") or ()))
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
+    lines += _component_value_changes(before, after, said.lower())
     return [printable(x) for x in lines]
 
 
@@ -602,6 +603,25 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
         if a != b and not isinstance(a, (list, dict)) and not isinstance(b, (list, dict)) and "per_key" not in v:
             if len(words(a)) + len(words(b)) < 60:
                 out.append(f"{name}: {words(a)} → {words(b)}")
+    return out
+
+
+def _component_value_changes(before: dict, after: dict, told: str) -> list[str]:
+    """`die 1: face 1 → 5`: a value of a component (`var … per KIND`) seen before and after."""
+    was = before.get("component_values") or {}
+    now = after.get("component_values") or {}
+    labels = {str(c["id"]): c["label"] for z in after["zones"] for c in (z["cards"] or z.get("known") or [])
+              if "id" in c}
+    out = []
+    for c, vals in now.items():
+        old, label = was.get(c), labels.get(c)
+        if not old or label is None:
+            continue
+        diffs = [f"{k.replace('_', ' ')} {words(old[k])} → {words(v)}" for k, v in vals.items()
+                 if k in old and old[k] != v and k.replace("_", " ").lower() not in told
+                 and not isinstance(v, (list, dict)) and not isinstance(old[k], (list, dict))]
+        if diffs:
+            out.append(f"{label}: " + ", ".join(diffs))
     return out
 
 
