@@ -42,6 +42,16 @@ def test_bench_prints_the_figures_of_every_file_and_player_count(capsys):
     assert "bytes (copy)" in out and "bytes (clone)" in out and "from_state" in out
 
 
+def test_two_files_of_one_game_are_told_apart_by_their_file_names(capsys, tmp_path):
+    variant = tmp_path / "regicide_variant.rules"
+    variant.write_text(Path(REGICIDE).read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, _ = run(capsys, "bench", REGICIDE, str(variant), "--players", "1", "--games", "2", "--repeats", "1")
+    assert code == 0
+    rows = [line.split()[0] for line in out.splitlines() if re.match(r"\S+\.rules 1p ", line)]
+    assert rows == ["regicide.rules", "regicide_variant.rules"] * 2     # the table, then the state figures
+    assert "Regicide 1p" not in out
+
+
 def test_bench_json_has_every_figure(capsys):
     code, out, _ = run(capsys, "bench", VALGARD, "--games", "5", "--repeats", "2", "--seed", "3", "--json")
     assert code == 0

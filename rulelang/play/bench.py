@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import random
 import statistics
 import sys
@@ -286,6 +287,16 @@ def run(paths: list[str], players: list[int], games: int, seed: int, options: di
     return results
 
 
+def _titles(results: list[dict]) -> list[str]:
+    """Each row's game: its name, or its file's name where two files measured share a game name
+    (a variant and its original)."""
+    files: dict = {}
+    for r in results:
+        files.setdefault(r["game"], set()).add(r.get("file"))
+    return [os.path.basename(str(r["file"])) if len(files[r["game"]]) > 1 and r.get("file") else r["game"]
+            for r in results]
+
+
 def format_report(results: list[dict]) -> str:
     """The figures as a table, then the state figures, one line per row."""
     if not results:
@@ -299,9 +310,10 @@ def format_report(results: list[dict]) -> str:
     if has_ref:
         head += f"{'reference/s':>20}{'ratio min / median':>20}"
     lines.append(head)
-    for r in results:
+    titles = _titles(results)
+    for r, title in zip(results, titles):
         opts = "".join(f" {k}={v}" for k, v in r["options"].items())
-        name = f"{r['game']} {r['players']}p{opts}"
+        name = f"{title} {r['players']}p{opts}"
         line = (f"{name:<24}{r['playouts_per_s']:>12,.0f} ({r['playouts_per_s_median']:>7,.0f})"
                 f"{r['actions_per_s']:>14,.0f} ({r['actions_per_s_median']:>7,.0f})"
                 f"{r['mean_length']:>8.1f}{r['mean_legal_actions']:>7.1f}")
@@ -315,8 +327,8 @@ def format_report(results: list[dict]) -> str:
     lines.append("")
     lines.append(f"{'state':<24}{'bytes (copy)':>14}{'bytes (clone)':>14}{'bytes (JSON)':>14}{'clone':>10}"
                  f"{'copy':>10}{'state()':>10}{'from_state':>12}")
-    for r in results:
-        name = f"{r['game']} {r['players']}p"
+    for r, title in zip(results, titles):
+        name = f"{title} {r['players']}p"
         lines.append(f"{name:<24}{r['state_bytes']:>14,}{r['clone_bytes']:>14,}{r['state_json_bytes']:>14,}"
                      f"{r['clone_us']:>8.1f}us{r['copy_us']:>8.1f}us{r['state_us']:>8.1f}us"
                      f"{r['from_state_us']:>10.1f}us")
