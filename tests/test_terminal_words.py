@@ -332,3 +332,26 @@ def test_a_value_per_component_is_listed_with_it_and_its_change_said():
     face = re.search(r"  · die 1: face 1 → (\d)\n", text).group(1)            # the change, said
     assert f"  tray: 2 dice: die 1 (face {face})," in text.split("P2> table")[1]
     assert "worn" not in text                                                  # internal: off the screen
+
+
+TRUMPS = """
+game "Trumps" {
+  players 1
+  enum Suit { hearts "♥", spades "♠" }
+  var trump: Suit = none
+  turn { step s {
+    action name { choose x in Suit prompt "name the trump suit" { trump = x }  finish win for me "named " + text(trump) }
+  } }
+}
+"""
+
+
+def test_a_choice_of_an_enum_value_takes_its_name_as_well_as_its_symbol():
+    game = rulelang.Game(rulelang.compile_source(TRUMPS))
+    for typed in ("spades", "Spades", "♠"):
+        out = io.StringIO()
+        run_repl(game, 1, 1, {}, {}, io.StringIO(f"name\n{typed}\nquit\n"), out, "trumps.rules", screen=(100, 40))
+        assert "named ♠" in out.getvalue(), (typed, out.getvalue())
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO("name\nclubs\nquit\n"), out, "trumps.rules", screen=(100, 40))
+    assert "'clubs' is not a legal action" in out.getvalue()

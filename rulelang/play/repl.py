@@ -403,6 +403,12 @@ class _Session(Drawing, Commands):
                 return words[0]
         if len(matches) == 1:
             return matches[0]
+        if not matches:                      # an enum value by its name (`spades` for the `♠` it is shown as)
+            named = self.enum_named(wanted)
+            if named != wanted:
+                for action, text, seen in zip(actions, texts, shown):
+                    if named in (text, seen):
+                        return action
         if not matches and wanted == "no":      # (`no` to "play a Special?": the way to decline is pass)
             declines = [action for action, text in zip(actions, texts) if text == "pass"]
             if len(declines) == 1:
@@ -426,6 +432,17 @@ class _Session(Drawing, Commands):
             else:
                 self.error(f"'{echoed(line)}' is not a legal action now: {printable(why)}")
         return None
+
+    def enum_named(self, wanted: str) -> str:
+        """`wanted` with each word that is an enum value's name (`spades`) as the rules show that
+        value (`♠`): a player may type the name of what the screen shows as a symbol."""
+        texts = self.__dict__.get("_enum_texts")
+        if texts is None:
+            ir = getattr(self.game, "ir", None) or {}
+            texts = self._enum_texts = {str(v["name"]).lower(): " ".join(str(v["text"]).lower().split())
+                                        for values in (ir.get("enums") or {}).values() for v in values
+                                        if isinstance(v, dict) and v.get("text")}
+        return " ".join(texts.get(w, w) for w in wanted.split())
 
     def play(self, seat: int, action) -> bool:
         """Applies a human's action; True if the match changed or was restored after a rule error."""
