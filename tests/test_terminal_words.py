@@ -355,3 +355,14 @@ def test_a_choice_of_an_enum_value_takes_its_name_as_well_as_its_symbol():
     out = io.StringIO()
     run_repl(game, 1, 1, {}, {}, io.StringIO("name\nclubs\nquit\n"), out, "trumps.rules", screen=(100, 40))
     assert "'clubs' is not a legal action" in out.getvalue()
+
+
+def test_log_shows_what_the_setup_said_before_the_first_move():
+    source = DICE.replace("setup { for i in 1..2 { create Die(n: i) in tray } }",
+                          'setup { for i in 1..2 { create Die(n: i) in tray }  log "the dice are cast" }')
+    game = rulelang.Game(rulelang.compile_source(source))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("log\nreroll die 1\nlog\nquit\n"), out, "dice.rules", screen=(100, 40))
+    first, second = out.getvalue().split("> log\n")[1:]
+    assert first.startswith("  setup:\n       > the dice are cast\nno actions yet\n")
+    assert second.startswith("  setup:\n       > the dice are cast\n  1. P1: reroll die 1\n")

@@ -132,10 +132,17 @@ class Commands:
                     if m["to"] is None or reader is not None and reader in m["to"]]
             head = f"{seat_name(seat)}: {text}" if seat is not None else text
             return "\n".join([head] + [f"       > {printable(x)}" for x in said])
+        # what the setup said (a first roll, the cards dealt), before any move: the messages before
+        # the first move's (all of them with no move yet; none known for a match resumed from a save)
+        first = self.log_meta.get(0)
+        setup_end = len(messages) if not log else first[1] if first is not None else 0
+        setup = [f"       > {printable(m['text'])}" for m in messages[:setup_end]
+                 if m["to"] is None or reader is not None and reader in m["to"]]
         if not log:
-            self.say("no actions yet")
+            self.say("\n".join(["  setup:"] + setup + ["no actions yet"]) if setup else "no actions yet")
             return False
-        self.page("\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)).split("\n"))
+        self.page(((["  setup:"] + setup) if setup else [])
+                  + "\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)).split("\n"))
         return False
 
     # -- several picks at once, at a question answered one pick at a time ----------------
