@@ -604,6 +604,15 @@ def test_v16_muster_placements_do_not_count():
     assert m.is_over and m.outcome["results"] == ["draw", "draw"]
 
 
+def test_v16_the_last_turn_draws_even_when_the_next_player_would_be_stuck():
+    # light takes dark's last piece on the board, dark's reserve is empty: on any other turn dark,
+    # stuck, loses; on the last turn the limit comes first (V16's decision) and it is a draw
+    for turn, results in ((300, ["draw", "draw"]), (299, ["win", "lose"])):
+        m = build({"d4": "L", "d5": "D"}, reserve=(11, 0), turn=turn, options={"hardcore": True})
+        m.apply("march d4 d5")
+        assert m.outcome["results"] == results, (turn, m.outcome)
+
+
 def test_v16_default_limit_is_300():
     m = GAME.new_match(players=2, seed=0)
     assert m.state()["options"]["turn_limit"] == 300

@@ -175,8 +175,8 @@ def test_a_strike_back_may_be_taken_by_the_attackers_infantry_but_not_defended()
 
 
 def test_an_alliance_team_with_one_player_out_is_scored_on_the_other():
-    """D26 + D30: P1 is out, its ally P3 holds 5 points; P2 + P4 hold 1. The team P1 + P3 scored
-    nothing (its first seat was out) and lost (DW audit)."""
+    """D26 + D30: P1 is out, its ally P3 holds 5 points; P2 + P4 hold 1. The team P1 + P3 is scored
+    on P3 and wins (it used to score nothing, its first seat being out, and lose: DW audit)."""
     p = Position(4, options={"alliance": True})
     for k in ("North infantry castle", "North cavalry castle", "North archer castle"):
         p.castle(k, 0)                                   # P1: no castle, no unit: out

@@ -735,6 +735,19 @@ def _no_minion(st, p):
     return not any(comps[c]["fields"]["type"] == "minion" for c in st["zones"]["hand"][p])
 
 
+def test_s6_a_second_hand_without_minions_is_kept():
+    # seed 486: P's opening hand and the five cards under it have no minion
+    m = game.new_match(2, seed=486, options={"factions": TWO})
+    p = m.question["chooser"]
+    st = m.state()
+    assert _no_minion(st, p)
+    top5 = list(reversed(st["zones"]["deck"][p][-5:]))
+    assert not any(st["components"][c]["fields"]["type"] == "minion" for c in top5)   # (the position)
+    answer(m, "yes")
+    assert m.state()["zones"]["hand"][p] == top5
+    assert m.question is None or m.question["chooser"] != p     # redrawn once: not asked again
+
+
 def test_s6_mulligan_a_hand_without_minions_may_be_redrawn_once():
     for seed in range(200):
         m = game.new_match(2, seed=seed, options={"factions": TWO})
