@@ -20,6 +20,7 @@ import time
 
 import rulelang
 from .core import safejson
+from .core.limits import PLAYER_LIMIT
 from .play.bots import KIND_HELP, check_kind
 from .core.errors import EngineFault, RuleError, RulelangError, fault_report
 from .core.textsafe import FALLBACK, printable
@@ -138,12 +139,12 @@ def _parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help="play many games with bots and report statistics")
     _match_arguments(sim, default_seed=0)
-    sim.add_argument("--games", type=int, default=100, metavar="G")
+    sim.add_argument("--games", type=_games, default=100, metavar="G")
     sim.add_argument("--max-cpu", type=_budget, default=RUN_CPU_LIMIT, metavar="SECONDS",
                      help="CPU time the whole run may spend before it stops with the games finished so far "
                           "(default: %(default)g; 0: no limit)")
     sim.add_argument("--json", action="store_true", help="print the result as one JSON object (a list with sweeps)")
-    sim.add_argument("--workers", type=int, default=1, metavar="N",
+    sim.add_argument("--workers", type=_workers, default=1, metavar="N",
                      help="play the games in N processes (the same results for any N)")
     sim.add_argument("--ray", nargs="?", const=True, metavar="ADDRESS",
                      help="play the games as Ray tasks: a local Ray instance, or the cluster at ADDRESS "
@@ -192,7 +193,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("files", nargs="*", metavar="RULES", help="rule files to offer besides the shipped games")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this "
                                                            "computer only; 0.0.0.0: your network)")
-    serve.add_argument("--port", type=_positive, default=8000, help="port (default: 8000)")
+    serve.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
     serve.add_argument("--store", metavar="FILE", help="the SQLite file matches are kept in (default: "
                                                        "~/.local/share/rulelang/serve.sqlite)")
     serve.add_argument("--bot-delay", type=_seconds, default=0.5, metavar="SECONDS",
@@ -274,7 +275,7 @@ def _replay(args) -> int:
 
 def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None) -> None:
     parser.add_argument("file", metavar="FILE", help="a .rules file or compiled IR .json")
-    parser.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's minimum)")
+    parser.add_argument("--players", type=_players, metavar="N", help="number of players (default: the game's minimum)")
     parser.add_argument("--seed", type=int, default=default_seed, metavar="S",
                         help="random seed" + (" (default: a random one, printed when the game ends)" if default_seed is None else ""))
     parser.add_argument("--bot", type=_bot_spec, action="append", default=[], metavar="[SEAT=]KIND",
@@ -314,14 +315,48 @@ def _seat_bots(specs: list[tuple[int | None, str]], players: int) -> dict[int, s
     return bots
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+GAMES_LIMIT = 10_000_000       # games one command may be asked to play (a bigger count is a typo)
+
+
+def _whole(text: str, low: int, high: int) -> int:
+    """A whole number from the command line, within [low, high] (a 20-digit count would make a
+    list of that many games before anything is played)."""
+    digits = text.strip()
+    if not re.fullmatch(r"[-+]?\d+", digits):
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {_brief(text)!r}")
+    value = int(digits) if len(digits) <= 30 else (-1 if digits[0] == "-" else 1) * 10 ** 30
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be at least {low}, not {_brief(digits)}")
+    if value > high:
+        most = f"{high:,}" if high >= 100_000 else str(high)
+        raise argparse.ArgumentTypeError(f"must be at most {most}, not {_brief(digits)}")
     return value
+
+
+def _brief(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1, GAMES_LIMIT)
+
+
+def _games(text: str) -> int:
+    """A count of games bounded above only (one below 1 gets simulate's own message)."""
+    return _whole(text, -GAMES_LIMIT, GAMES_LIMIT)
+
+
+def _players(text: str) -> int:
+    """A player count bounded above only (0 or -1 gets the game's own "is for 1..4 players")."""
+    return _whole(text, -PLAYER_LIMIT, PLAYER_LIMIT)
+
+
+def _workers(text: str) -> int:
+    return _whole(text, -256, 256)          # (below 1: simulate's own message)
+
+
+def _port(text: str) -> int:
+    return _whole(text, 1, 65535)
 
 
 def _lint(args) -> int:
@@ -629,6 +664,8 @@ def _player_counts(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"expected player counts like 2 or 1,2,4, got {text!r}") from None
     if not counts:
         raise argparse.ArgumentTypeError("expected at least one player count")
+    if not all(1 <= n <= PLAYER_LIMIT for n in counts):
+        raise argparse.ArgumentTypeError(f"a player count is from 1 to {PLAYER_LIMIT}, got {_brief(text)!r}")
     return counts
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 
 from .bots import bot_seed, make_bot
 from ..core.errors import RulelangError
@@ -77,15 +78,18 @@ def simulate(game, players: int, games: int, seed: int,
         raise ValueError("the number of games must be at least 1")
     if workers < 1:
         raise ValueError("the number of workers must be at least 1")
-    kinds = seat_bots(bots, players)
+    game.new_match(players, match_seed(seed, 0), options)   # bad players or options: one error, here
+    kinds = seat_bots(bots, players)                         # (after: a count of seats it may list)
     start = time.perf_counter()
-    jobs = [(index, players, seed, kinds, options, max_actions) for index in range(games)]
     budget = cpu_limit if cpu_limit and cpu_limit > 0 else None
     deadline = deadline_after(budget)
-    game.new_match(players, match_seed(seed, 0), options)   # bad players or options: one error, here
     records = []
+    if not ray and (workers == 1 or games == 1):   # (made as played: a budget may end the run long before)
+        jobs: Iterable = ((index, players, seed, kinds, options, max_actions) for index in range(games))
+    else:
+        jobs = [(index, players, seed, kinds, options, max_actions) for index in range(games)]
     if ray:
-        records = _on_ray(game, jobs, ray, workers, progress, budget)
+        records = _on_ray(game, jobs, ray, workers, progress, budget)    # type: ignore[arg-type]  # (a list here)
     elif workers == 1 or games == 1:
         for job in jobs:
             try:

@@ -274,7 +274,7 @@ class Server:
             Route("/api/matches", self.api_create, methods=["POST"]),
             Route("/play/{mid}/{token}", self.table_page),
             Route("/api/play/{mid}/{token}", self.api_state),
-            Route("/api/play/{mid}/{token}/text/{cid:int}", self.api_text),
+            Route("/api/play/{mid}/{token}/text/{cid}", self.api_text),
             WebSocketRoute("/ws/{mid}/{token}", self.socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ], exception_handlers={404: self.not_found, 405: self.not_found, 500: self.internal})
@@ -465,7 +465,10 @@ class Server:
         served, seat = await self._open(request.path_params["mid"], request.path_params["token"])
         if served is None:
             return _error(seat, 404)
-        cid = request.path_params["cid"]
+        raw = request.path_params["cid"]         # (read here: a 5,000-digit id must not fail the route)
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+            return _error("no such component in sight", 404)
+        cid = int(raw)
         async with served.lock:
             body = await asyncio.to_thread(present.component_words, served.match, seat, cid)
         if body is None:

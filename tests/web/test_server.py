@@ -416,5 +416,5 @@ def test_a_card_tip_gets_the_rules_text_of_what_its_seat_sees_and_nothing_else(s
     assert code == 404 and m.labels[card] not in raw.decode()
     code, _ = get(text_url(links["spectator"], card))
     assert code == 404
-    for bad in (10 ** 6, len(m.labels)):
+    for bad in (10 ** 6, len(m.labels), "9" * 5000, "-1", "x1", "%EF%BC%91"):     # (5,000 digits: HTTP 500 before)
         assert get(text_url(own, bad))[0] == 404
