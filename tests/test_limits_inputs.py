@@ -349,3 +349,24 @@ def test_bench_reference_that_is_not_a_python_module_is_one_line(tmp_path, capsy
     assert code == 1
     assert err.count("\n") == 1 and err.startswith("error: ") and said in err, err   # before: internal error
     assert "internal error" not in err and "Traceback" not in err
+
+
+def test_options_and_player_counts_beyond_the_limits_are_refused_in_one_short_line():
+    """An int option past INT_LIMIT was accepted (a game then ran 100,000 actions); a 5,000-digit
+    number in a message raised Python's own int-to-text error instead of saying what was wrong."""
+    game = rulelang.load(str(ROOT / "games" / "valgard.rules"))
+    for value, said in ((10 ** 30, "not a number of 31 digits"), (10 ** 5000, "not a number of 5001 digits")):
+        with pytest.raises(ValueError) as err:
+            game.new_match(2, options={"turn_limit": value})
+        assert str(err.value) == ("option `turn_limit` is too large: a number is at most 4,611,686,018,427,387,904 "
+                                  f"either side of 0, {said}")
+    game.new_match(2, options={"turn_limit": 2 ** 62})            # the largest is still good
+    with pytest.raises(ValueError) as err:
+        game.new_match(10 ** 5000)
+    assert str(err.value) == "Valgarð is for 2 players, not a number of 5001 digits"
+    named = rulelang.Game(rulelang.compile_source(
+        'game "Named" { players 1  option title: text = "x"  turn { step s { action go { finish win } } } }'))
+    with pytest.raises(ValueError) as err:
+        named.new_match(1, options={"title": "y" * 10_001})
+    assert str(err.value) == "option `title` is too large: a text is at most 10,000 characters, not 10,001"
+    named.new_match(1, options={"title": "y" * 10_000})

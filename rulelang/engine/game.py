@@ -10,6 +10,7 @@ from .chance import checked_tape
 from .codegen import Lowerer
 from .codegen.runtime_actions import _Texts
 from ..core.errors import GameRefused, OptionsRefused, RuleFault
+from ..core.limits import INT_LIMIT, TEXT_LIMIT
 from ..ir.check import check_ir
 from ..ir.spec import ANYTIME_STEP, RANDOM_CALLS, refusal_def, typed_names, walk_ir
 from .match import Match
@@ -233,6 +234,10 @@ class Game:
             want = {"bool": bool, "int": int, "text": str}.get(spec["type"])
             if want is not None and (type(value) is not want):
                 raise ValueError(f"option `{key}` must be {spec['type']}, not {_short(value)}")
+            if want is int and abs(value) > INT_LIMIT or want is str and len(value) > TEXT_LIMIT:
+                raise ValueError(f"option `{key}` is too large: " + (
+                    f"a number is at most {INT_LIMIT:,} either side of 0, not {_short(value)}" if want is int
+                    else f"a text is at most {TEXT_LIMIT:,} characters, not {len(value):,}"))
             choices = spec.get("choices")
             if choices is not None and value not in choices:
                 raise ValueError(f"option `{key}` must be one of {', '.join(_short(c) for c in choices)}, "
@@ -252,7 +257,7 @@ class Game:
         rolls and picks use before the generator (`Match.supply_chance`), setup's included."""
         players = self.min_players if players is None else players
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.name} is for {self.players_text} players, not {players}")
+            raise ValueError(f"{self.name} is for {self.players_text} players, not {_short(players)}")
         m = Match(self, players, seed, self.option_values(options))
         if chance:
             m.tape = checked_tape(chance)

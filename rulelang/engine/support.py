@@ -107,6 +107,8 @@ _REPR = reprlib.Repr()
 
 def _short(value, limit: int = 40) -> str:
     """A value from the data for a one-line message: quoted if text, never deep, printable, short."""
+    if type(value) is int and not -10 ** 30 < value < 10 ** 30:     # (no 5,000-digit int is written out:
+        return f"a number of {value.bit_length() * 30103 // 100000 + 1} digits"   # Python refuses past 4,300)
     return _text(_REPR.repr(value), limit)
 
 
