@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .engine.game import Game  # noqa: F401
     from .engine.match import Action, Match, interrupt_seat  # noqa: F401
     from .engine.views import without_internal  # noqa: F401
+    from .engine.chance import secret_seed  # noqa: F401
 
 
 def __getattr__(name: str):
@@ -37,10 +38,13 @@ def __getattr__(name: str):
     if name == "without_internal":        # a view as a screen shows it (for front ends)
         from .engine.views import without_internal
         return without_internal
+    if name == "secret_seed":             # a seed nobody is told (the terminal's, the server's)
+        from .engine.chance import secret_seed
+        return secret_seed
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action", "interrupt_seat", "without_internal",
+__all__ = ["load", "compile_file", "compile_source", "lint", "deep_lint", "locations", "Game", "Match", "Action", "interrupt_seat", "without_internal", "secret_seed",
            "Diagnostic", "Span", "RuleError", "IllegalAction", "RuleRuntimeError", "RulelangError", "StateError",
            "EngineFault", "GameRefused"]
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import re
 import sys
 import time
@@ -417,7 +416,7 @@ def _play(args) -> int:
     from .play.repl import run_repl
     game = rulelang.load(args.file)
     players = game.min_players if args.players is None else args.players
-    seed = random.randrange(1_000_000) if args.seed is None else args.seed
+    seed = rulelang.secret_seed() if args.seed is None else args.seed
     return run_repl(game, players, seed, dict(args.option), _seat_bots(args.bot, players),
                     sys.stdin, sys.stdout, args.file, delay=args.delay, seed_secret=args.seed is None)
 

@@ -104,7 +104,7 @@ def save_text(path: Path) -> str:
 
 
 def test_a_save_naming_a_malicious_ir_by_absolute_path_never_loads_it(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("rulelang.play.replay.SHIPPED_GAMES", tmp_path / "no-games")   # (found there else)
+    monkeypatch.setattr("rulelang.play.replay.SHIPPED_FOLDERS", (tmp_path / "no-games",))   # (found there else)
     evil = tmp_path / "evil" / "payload.json"
     evil.parent.mkdir()
     evil.write_text('{"name": "__import__(\'os\').system(\'touch pwned\')"}', encoding="utf-8")
@@ -127,8 +127,24 @@ def test_a_save_naming_a_malicious_ir_by_absolute_path_never_loads_it(tmp_path, 
     assert not (tmp_path / "pwned").exists() and not Path("pwned").exists()
 
 
+def test_a_save_of_a_shipped_game_finds_its_rules_where_pip_installs_them(tmp_path, capsys, monkeypatch):
+    """`pip install .` puts the games in site-packages/rulelang/games: `rulelang play SAVE` looked
+    only beside the package (a checkout), and failed for every new user (a first-hour trial)."""
+    from rulelang.play import replay
+    package = Path(rulelang.__file__).resolve().parent
+    assert package / "games" in replay.SHIPPED_FOLDERS and package.parent / "games" in replay.SHIPPED_FOLDERS
+    installed = tmp_path / "site" / "rulelang" / "games"
+    installed.mkdir(parents=True)
+    (installed / "regicide.rules").write_text(REGICIDE.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(replay, "SHIPPED_FOLDERS", (tmp_path / "site" / "games", installed))
+    play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")
+    monkeypatch.chdir(tmp_path / "site")
+    code, out, err = cli(capsys, "replay", tmp_path / "s.json")
+    assert code == 0 and err == "" and out.startswith("Regicide:")
+
+
 def test_replay_finds_the_rules_beside_the_save_by_content_only(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("rulelang.play.replay.SHIPPED_GAMES", tmp_path / "no-games")   # (found there else)
+    monkeypatch.setattr("rulelang.play.replay.SHIPPED_FOLDERS", (tmp_path / "no-games",))   # (found there else)
     data = play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")
     code, _, err = cli(capsys, "replay", tmp_path / "s.json")
     assert code == 1 and "give them with --rules FILE" in err and err.count("\n") == 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import random
+import secrets
 
 from ..core.errors import RuleFault
 
@@ -29,6 +30,14 @@ TAPE_LIMIT = 100_000          # outcomes one match may be given ahead of time
 
 
 ASIDE_SEED = 0x5EED                 # the generator a roll outside the game's flow draws from (`aside`)
+SECRET_SEED_BITS = 62               # a drawn seed: one of 2^62, from the operating system
+
+
+def secret_seed() -> int:
+    """A seed for a match whose seed nobody is told (it deals every hidden card and decides every
+    roll). Drawn from the OS, from 2^62 values: a player who tries every seed against the hand they
+    see would find one of a million in minutes (a leak trial did), never one of these."""
+    return secrets.randbits(SECRET_SEED_BITS)
 
 
 def aside(method):

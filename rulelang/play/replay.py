@@ -22,7 +22,9 @@ from ..core.textsafe import printable
 
 SAVE_VERSION = 2
 RULES_BESIDE = 50            # rule files beside a save tried for the one whose fingerprint matches
-SHIPPED_GAMES = Path(__file__).resolve().parents[2] / "games"     # (a checkout's or an editable install's)
+# where the shipped games are: games/ beside the package (a checkout, an editable install), or
+# inside it (`pip install .` puts them in site-packages/rulelang/games)
+SHIPPED_FOLDERS = (Path(__file__).resolve().parents[2] / "games", Path(__file__).resolve().parents[1] / "games")
 
 
 def fingerprint(game) -> str:
@@ -205,7 +207,7 @@ def find_game(save_path: str, data: dict, rules: str | None = None):
         check_game(data, game)
         return game
     candidates: list = []
-    for folder in dict.fromkeys((Path(save_path).resolve().parent, Path.cwd().resolve(), SHIPPED_GAMES)):
+    for folder in dict.fromkeys((Path(save_path).resolve().parent, Path.cwd().resolve(), *SHIPPED_FOLDERS)):
         try:                                    # regular files of a rule file's size only (not /dev/zero)
             candidates += sorted(p for p in folder.glob("*.rules")
                                  if p.is_file() and p.stat().st_size <= SOURCE_LIMIT)[:RULES_BESIDE]

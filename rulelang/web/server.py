@@ -354,7 +354,7 @@ class Server:
         seed = spec.get("seed")
         drawn = seed is None                    # (a drawn seed is told to nobody: it deals every hidden card)
         if seed is None:
-            seed = secrets.randbelow(2 ** 31)
+            seed = rulelang.secret_seed()
         if type(seed) is not int or not 0 <= seed < 2 ** 63:
             raise ValueError("the seed must be a whole number from 0")
         match = await asyncio.to_thread(game.new_match, players, seed, options)

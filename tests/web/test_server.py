@@ -380,6 +380,12 @@ def test_a_drawn_seed_is_not_told_to_whoever_made_the_match(serve):
     code, body = post(server.url + "/api/matches", {"game": "regicide", "players": 2, "seats": ["human", "human"]})
     assert code == 200 and "seed" not in body and len(body["links"]) == 2
     assert make(server, "regicide", ["human", "human"], seed=7)["seed"] == 7
+    # drawn from 2^62 values (one of 2^31 could be found by trying them against a hand seen)
+    drawn = [served.seed for served in server.server.matches.values() if served.seed != 7]
+    assert len(drawn) == 1 and 0 <= drawn[0] < 2 ** 62
+    for _ in range(6):
+        post(server.url + "/api/matches", {"game": "regicide", "players": 1, "seats": ["human"]})
+    assert max(served.seed for served in server.server.matches.values()) >= 2 ** 40
 
 
 def test_a_card_tip_gets_the_rules_text_of_what_its_seat_sees_and_nothing_else(serve):
