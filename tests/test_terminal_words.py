@@ -366,3 +366,26 @@ def test_log_shows_what_the_setup_said_before_the_first_move():
     first, second = out.getvalue().split("> log\n")[1:]
     assert first.startswith("  setup:\n       > the dice are cast\nno actions yet\n")
     assert second.startswith("  setup:\n       > the dice are cast\n  1. P1: reroll die 1\n")
+
+
+def test_several_cards_of_one_pick_may_be_named_in_any_order():
+    """`play 3h 3s` is `play 3♠ 3♥` (a first-hour trial's typed plays were refused for the order);
+    a move whose order matters (`march d4 d5`) is never read backwards."""
+    regicide = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    assert "play 3♠ 3♥" in [a.text for a in regicide.new_match(1, seed=7).legal_actions()]
+    for typed in ("play 3h 3s", "play 3♥ 3♠", "play 3s 3h"):
+        out = io.StringIO()
+        run_repl(regicide, 1, 7, {}, {}, io.StringIO(f"{typed}\nquit\n"), out, "regicide.rules", screen=(100, 40))
+        assert "P1 plays: play 3♠ 3♥\n" in out.getvalue(), typed
+    valgard = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "valgard.rules"))
+    placed = ["place a1", "place a7", "place b1", "place b7", "place c1", "place c7"]
+    m = valgard.new_match(2, seed=0)
+    for text in placed:
+        m.apply(text)
+    texts = [a.text for a in m.legal_actions()]
+    one = next(t for t in texts if len(t.split()) == 3 and " ".join([t.split()[0]] + t.split()[:0:-1]) not in texts)
+    backwards = " ".join([one.split()[0]] + one.split()[:0:-1])
+    out = io.StringIO()
+    run_repl(valgard, 2, 0, {}, {}, io.StringIO("\n".join(placed + [backwards, "quit"]) + "\n"), out, "valgard.rules",
+             screen=(100, 40))
+    assert f"'{backwards}' is not a legal action" in out.getvalue()

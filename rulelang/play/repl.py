@@ -73,6 +73,20 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
     return session.run()
 
 
+
+def _picks_only(action) -> bool:
+    """An action whose choices are all picks of several components (the order they are named in
+    does not matter: `play A♠ 6♠` is `play 6♠ A♠`)."""
+    meta = getattr(action, "_meta", None)
+    shows = meta[2] if isinstance(meta, tuple) and len(meta) > 2 else ()
+    return bool(shows) and all(x == "comps" for x in shows)
+
+
+def _same_words(typed: str, text: str) -> bool:
+    """The same name first, then the same words in any order."""
+    a, b = typed.split(), text.split()
+    return len(a) == len(b) > 2 and a[0] == b[0] and sorted(a[1:]) == sorted(b[1:])
+
 class _Session(Drawing, Commands):
     seed_secret = False                      # (see run_repl)
 
@@ -403,6 +417,11 @@ class _Session(Drawing, Commands):
                 return words[0]
         if len(matches) == 1:
             return matches[0]
+        if not matches:                      # several cards of one pick in another order (`play 6s as`)
+            kept = [action for action, text, seen in zip(actions, texts, shown)
+                    if _picks_only(action) and (_same_words(wanted, text) or _same_words(wanted, seen))]
+            if len(kept) == 1:
+                return kept[0]
         if not matches:                      # an enum value by its name (`spades` for the `♠` it is shown as)
             named = self.enum_named(wanted)
             if named != wanted:
