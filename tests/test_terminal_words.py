@@ -389,3 +389,14 @@ def test_several_cards_of_one_pick_may_be_named_in_any_order():
     run_repl(valgard, 2, 0, {}, {}, io.StringIO("\n".join(placed + [backwards, "quit"]) + "\n"), out, "valgard.rules",
              screen=(100, 40))
     assert f"'{backwards}' is not a legal action" in out.getvalue()
+
+
+def test_recap_never_shows_moves_that_were_undone():
+    valgard = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "valgard.rules"))
+    out = io.StringIO()
+    run_repl(valgard, 2, 1, {}, {1: "random"}, io.StringIO("place a1\nrecap\nundo\nrecap\nquit\n\n"), out,
+             "valgard.rules", screen=(100, 40))
+    before, after = out.getvalue().split("P1> undo\n")
+    assert "Since your last move:" in before and "place a1" in before.split("P1> recap")[1]
+    assert "P1> recap\nnothing happened since your last move\n" in after
+    assert "P1 plays: place a1" not in after.split("P1> recap")[1]

@@ -655,6 +655,7 @@ class _Session(Drawing, Commands):
     def rewind(self, match, message: str) -> None:
         """Continues from another state of the match; what was announced before no longer applies."""
         self.match = match
+        self.recap_lines, self.recording, self.recap_note = [], None, False   # (what recap would show is undone)
         self.seen = [len(self.events)] * match.players
         self.told = len(match.message_log())
         self.told_to = [self.told] * match.players
