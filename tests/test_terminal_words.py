@@ -400,3 +400,30 @@ def test_recap_never_shows_moves_that_were_undone():
     assert "Since your last move:" in before and "place a1" in before.split("P1> recap")[1]
     assert "P1> recap\nnothing happened since your last move\n" in after
     assert "P1 plays: place a1" not in after.split("P1> recap")[1]
+
+
+WALKERS = """
+game "Walkers" {
+  players 1
+  kind Card { name: text  label name }
+  zone pool: pile, public
+  zone kept: pile, public
+  setup { for n in ["Walker", "Walker", "Gnome"] { create Card(name: n) in pool } }
+  turn { step s {
+    action take { choose xs subset of pool size 2 prompt "take two" { move xs to kept }  finish win }
+  } }
+}
+"""
+
+
+def test_several_picks_at_once_follow_a_card_whose_name_changes_as_others_are_picked():
+    """`1 2` at `Walker, Walker #2, Gnome`: once the first Walker is picked the other is plain
+    `Walker` (a first-hour trial got "'Walker #2' cannot be picked after Walker")."""
+    game = rulelang.Game(rulelang.compile_source(WALKERS))
+    m = game.new_match(1, seed=1)
+    m.apply("take")
+    assert [a.text for a in m.legal_actions()][:3] == ["Walker", "Walker #2", "Gnome"]
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO("take\n1 2\nquit\n"), out, "walkers.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "cannot be picked" not in text and "kept: 2 cards, bottom to top: Walker, Walker" in text

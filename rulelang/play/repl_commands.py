@@ -177,11 +177,20 @@ class Commands:
         match first: none is made unless all can be)."""
         trial = self.restore(self.match.state())
         offered = list((self.match.question or {}).get("options") or [])
+        # each pick's component: a text may change as others are picked (`Walker #2` is `Walker`
+        # once the first Walker is taken)
+        ids = [self.match.option_components().get(t) for t in texts] \
+            if hasattr(self.match, "option_components") else [None] * len(texts)
         for n, text in enumerate(texts):
             question = trial.question
             found = None
             if trial.current_player == seat and question is not None and question.get("kind") in PICKING:
-                found = next((a for a in trial.legal_actions() if str(a) == text), None)
+                legal = trial.legal_actions()
+                found = next((a for a in legal if str(a) == text), None)
+                if ids[n] is not None:          # (by the component, whatever its text has become)
+                    now = {c: t for t, c in trial.option_components().items()}
+                    found = next((a for a in legal if str(a) == now.get(ids[n])), found)
+                    texts[n] = str(found) if found is not None else text
             elif n and sorted(texts[n:]) == sorted(t for t in offered if t not in texts[:n]):
                 texts = texts[:n]               # the rest went where it had to (the last of an order)
                 break
