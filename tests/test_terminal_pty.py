@@ -162,7 +162,7 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
     play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter")
     term.send("\x04")                                                     # Ctrl-D
-    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving\): ")
+    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving; back: go on playing\): ")
     term.line(str(save))
     term.expect(r"saved .*left\.json\nleft the game")
     assert term.close() == 0
@@ -191,7 +191,7 @@ def _at_the_offer_to_save() -> Terminal:
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
     term.expect(r"P1> ")
     term.line("quit")
-    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving\): ")
+    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving; back: go on playing\): ")
     return term
 
 
@@ -218,6 +218,32 @@ def test_a_command_typed_at_the_offer_to_save_is_not_taken_for_a_file_name():
     assert not (ROOT / "look P2").exists()
 
 
+def test_back_or_a_game_command_at_the_offer_to_save_goes_back_to_the_game():
+    """`undo` typed at the offer (Ctrl-C pressed by mistake) saved a file called `undo` and left."""
+    assert not (ROOT / "undo").exists()
+    for typed in ("back", "undo"):
+        term = _at_the_offer_to_save()
+        term.line(typed)
+        term.expect(r"back to the game\n")
+        term.expect(r"P1> ")
+        term.line("quit")
+        term.expect(r"Save the match before leaving\?")
+        term.line("")
+        term.expect(r"left the game")
+        assert term.close() == 0
+    assert not (ROOT / "undo").exists()
+
+
+def test_quit_just_after_a_save_does_not_ask_again(tmp_path):
+    term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
+    term.expect(r"P1> ")
+    term.line(f"save {tmp_path / 'kept.json'}")
+    term.expect(r"saved .*kept\.json\n")
+    term.line("quit")
+    term.expect(r"\(saved as .*kept\.json: nothing played since\)\nleft the game")
+    assert term.close() == 0 and "Save the match before leaving" not in term.text
+
+
 def test_save_and_a_name_at_the_offer_to_save_saves_under_that_name(tmp_path):
     """`save mygame` is what a player types to save: at the offer it is the name, not a command."""
     term = _at_the_offer_to_save()
@@ -237,7 +263,7 @@ def test_an_8_bit_terminal_gets_stand_ins():
     term.expect(r"P1 plays: play AS")
     term.expect(r"P1> ")
     term.line("quit")                                                     # at a terminal: the offer to save
-    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving\): ")
+    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving; back: go on playing\): ")
     term.line("")
     term.expect(r"left the game")
     assert term.close() == 0

@@ -168,24 +168,32 @@ class _Session(Drawing, Commands):
             self.say(f"  resumed after {plural(len(self.match.log), 'move')}")
         self.say("Type help for commands, rules for the rules." if not self.watching else
                  "Watching the bots play" + (f", {self.delay:g} s a move." if self.delay else "."))
-        try:
-            self.tell_public()
-            while not self.match.is_over:
-                seat = self.match.current_player
-                if seat in self.bots:
-                    self.bot_turn(seat)
-                else:
-                    self.human_turn(seat)
-        except _Stop as stop:
-            if str(stop):
-                self.say(str(stop))
-            return stop.code
-        except KeyboardInterrupt:             # Ctrl-C while a bot was thinking
-            self.say("")
-            if self.interactive and not self.watching:
-                return self.leave()
-            self.say("interrupted")
-            return 130
+        told = False
+        while True:
+            try:
+                if not told:
+                    told = True
+                    self.tell_public()
+                while not self.match.is_over:
+                    seat = self.match.current_player
+                    if seat in self.bots:
+                        self.bot_turn(seat)
+                    else:
+                        self.human_turn(seat)
+                break
+            except _Stop as stop:
+                if str(stop):
+                    self.say(str(stop))
+                return stop.code
+            except KeyboardInterrupt:             # Ctrl-C while a bot was thinking
+                self.say("")
+                if self.interactive and not self.watching:
+                    code = self.leave()
+                    if code is None:              # (`back`: the bot thinks again)
+                        continue
+                    return code
+                self.say("interrupted")
+                return 130
         self.game_over()
         return 0
 
@@ -717,11 +725,17 @@ class _Session(Drawing, Commands):
             if not self.interactive:
                 raise
             self.stdout.write("\n")
-            raise _Stop("", self.leave()) from None
+            code = self.leave()
+            if code is not None:
+                raise _Stop("", code) from None
+            return ""                            # (`back`: the prompt again)
         if line is None:
             self.stdout.write("\n")
             if self.interactive:
-                raise _Stop("", self.leave())
+                code = self.leave()
+                if code is not None:
+                    raise _Stop("", code)
+                return ""
             raise _Stop("input ended", 0)
         return line
 

@@ -49,6 +49,7 @@ Commands:
                first)"""
 
 
+LEAVING = ("save", "quit", "exit", "q")    # commands that, typed at the save prompt, do not mean "go back"
 COMMAND_NAMES = ("help", "?", "rules", "log", "undo", "as", "save", "load", "quit", "exit", "q", "look", "board",
                  "table", "hand", "status", "more", "recap", "clear")
 
@@ -260,6 +261,7 @@ class Commands:
             self.error(f"cannot save {printable(path)}: {error.strerror or error}")
             return False
         self.say(f"saved {printable(path)}")
+        self.saved_as = (self.match, len(self.match.log), printable(path))     # (quitting now: nothing to ask)
         return True
 
     def load(self, path: str) -> bool:
@@ -286,19 +288,30 @@ class Commands:
 
     def quit(self, _argument: str) -> bool:
         if self.interactive and not self.watching and not self.match.is_over:
-            raise _Stop("", self.leave())     # (as help says: at a terminal, offer to save first)
+            code = self.leave()               # (as help says: at a terminal, offer to save first)
+            if code is None:
+                return False                  # (`back`: the game goes on)
+            raise _Stop("", code)
         raise _Stop("", 0)
 
-    def leave(self) -> int:
-        """Ctrl-D or Ctrl-C at a terminal: offer to save, then leave."""
-        self.offer_save()
+    def leave(self) -> int | None:
+        """Ctrl-D, Ctrl-C or `quit` at a terminal: offer to save, then leave (0); None when the
+        player would rather go on playing (`back`, or a command such as `undo` typed there)."""
+        if self.offer_save():
+            self.say("back to the game")
+            return None
         self.say("left the game")
         return 0
 
-    def offer_save(self) -> None:
+    def offer_save(self) -> bool:
+        """Ask for a file to save the match in before leaving; True: the player goes back to it."""
         if self.match.is_over:
-            return
-        prompt = "Save the match before leaving? File name (Enter: leave without saving): "
+            return False
+        saved = getattr(self, "saved_as", None)
+        if saved is not None and saved[0] is self.match and saved[1] == len(self.match.log):
+            self.say(f"(saved as {saved[2]}: nothing played since)")
+            return False
+        prompt = "Save the match before leaving? File name (Enter: leave without saving; back: go on playing): "
         while True:
             try:
                 path = self.read_line(prompt)
@@ -306,13 +319,15 @@ class Commands:
                 path = None
             if path is None:
                 self.stdout.write("\n")
-                return
+                return False
             path = path.strip()
             if path.lower() in ("n", "no"):         # (read as an answer, not as a file called `n`)
-                return
+                return False
             if path.lower() in ("y", "yes"):
-                prompt = "The file's name (Enter: leave without saving): "
+                prompt = "The file's name (Enter: leave without saving; back: go on playing): "
                 continue
+            if path.lower() == "back" or path.lower() in COMMAND_NAMES and path.lower() not in LEAVING:
+                return True                      # (`undo` here meant the game, not a file called undo)
             word, _, rest = path.partition(" ")
             if word.lower() == "save" and rest.strip():
                 path = rest.strip()              # (`save mygame` at this prompt: the name is mygame)
@@ -322,7 +337,7 @@ class Commands:
                            f"or Enter to leave without saving")
                 continue
             if not path or self.write_save(path):
-                return
+                return False
 
 
 def command_help(word: str) -> str | None:
