@@ -21,7 +21,7 @@ import rulelang
 from .core import safejson
 from .core.limits import PLAYER_LIMIT
 from .play.bots import KIND_HELP, check_kind
-from .core.errors import EngineFault, RuleError, RulelangError, fault_report
+from .core.errors import EngineFault, RuleError, RulelangError, fault_report, shown_diagnostics
 from .core.textsafe import FALLBACK, printable
 from .core.limits import RUN_CPU_LIMIT
 
@@ -387,8 +387,8 @@ def _lint(args) -> int:
     if args.format == "json":            # (printable keeps JSON valid: its escapes are JSON's own)
         print(printable(json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False, indent=1), multiline=True))
     else:
-        for diagnostic in diagnostics:
-            print(printable(diagnostic.format(sources.get(diagnostic.file)), multiline=True))
+        for shown in shown_diagnostics(diagnostics, sources):
+            print(printable(shown, multiline=True))
         if diagnostics:
             print(f"{errors} error(s), {len(diagnostics) - errors} warning(s)")
         else:

@@ -557,3 +557,26 @@ def test_a_cards_field_that_is_a_sum_is_refused_at_its_line_and_a_negative_numbe
     game = rulelang.load(path)
     assert game.ir["cards"][0]["fields"]["v"] == {"k": "lit", "v": -3}
     assert game.new_match(1, seed=0).legal_actions()
+
+
+def test_thousands_of_errors_on_one_long_line_print_a_hundred_windows_of_it(tmp_path, capsys):
+    """Each diagnostic printed its whole source line: 10,000 errors on a 40 KB line were 600 MB of
+    output (a fuzzing trial; 2,000 on an 8 KB line here: 16 MB). Now: the first 100, each with 120 characters around its column, and
+    how many more; `--format json` still lists every one."""
+    path = tmp_path / "long.rules"
+    path.write_text('game "L" { players 2 var x: int = 0 turn { step s { action go { '
+                    + " ".join("x=q" for _ in range(2_000)) + " finish draw } } } }\n", encoding="utf-8")
+    assert main(["lint", str(path)]) == 1
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert len(out) < 40_000 and max(map(len, lines)) <= 130
+    assert sum(" error[E101]: unknown name `q`" in x for x in lines) == 100
+    assert "… and 1,900 more (every one: rulelang lint FILE --format json)" in lines
+    assert lines[-1] == "2000 error(s), 0 warning(s)"
+    for head, shown, caret in zip(lines[0:300:3], lines[1:300:3], lines[2:300:3]):
+        assert shown[caret.index("^"):caret.index("^") + 1] == "q", (head, shown, caret)   # the caret on the name
+    assert main(["lint", str(path), "--format", "json"]) == 1
+    assert len(json.loads(capsys.readouterr().out)) == 2_000
+    assert main(["compile", str(path)]) == 1                      # (every command prints them so)
+    err = capsys.readouterr().err
+    assert len(err) < 40_000 and "… and 1,900 more" in err

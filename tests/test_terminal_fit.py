@@ -119,7 +119,7 @@ def test_quit_at_a_terminal_offers_to_save(tmp_path):
     term = sized("play", REGICIDE, "--seed", "4", columns=80, lines=24)
     term.expect(PROMPT)
     term.line("quit")
-    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving; back: go on playing\): ")
+    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
     term.line(str(save))
     term.expect(r"saved .*quit\.json\nleft the game")
     assert term.close() == 0 and save.exists()

@@ -162,7 +162,7 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
     play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter")
     term.send("\x04")                                                     # Ctrl-D
-    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving; back: go on playing\): ")
+    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
     term.line(str(save))
     term.expect(r"saved .*left\.json\nleft the game")
     assert term.close() == 0
@@ -191,7 +191,7 @@ def _at_the_offer_to_save() -> Terminal:
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
     term.expect(r"P1> ")
     term.line("quit")
-    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving; back: go on playing\): ")
+    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
     return term
 
 
@@ -263,7 +263,7 @@ def test_an_8_bit_terminal_gets_stand_ins():
     term.expect(r"P1 plays: play AS")
     term.expect(r"P1> ")
     term.line("quit")                                                     # at a terminal: the offer to save
-    term.expect(r"Save the match before leaving\? File name \(Enter: leave without saving; back: go on playing\): ")
+    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
     term.line("")
     term.expect(r"left the game")
     assert term.close() == 0

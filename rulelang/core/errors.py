@@ -5,9 +5,30 @@ mismatch, so the CLI, the REPL and tests print them the same way.
 """
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from dataclasses import dataclass
+
+
+SHOWN_LINE = 120          # characters of a source line shown under a diagnostic (around its span)
+SHOWN_DIAGNOSTICS = 100  # diagnostics printed in full; the rest are counted (`--format json`: all of them)
+
+
+@functools.lru_cache(maxsize=8)
+def _lines(source: str) -> list[str]:
+    """A source's lines, split once for all its diagnostics (a string's hash is kept by Python)."""
+    return source.splitlines()
+
+
+def shown_diagnostics(diagnostics: list, sources: dict) -> list[str]:
+    """The diagnostics as printed: each with its caret line, the first SHOWN_DIAGNOSTICS of them,
+    then how many more there are."""
+    out = [d.format(sources.get(d.file or "")) for d in diagnostics[:SHOWN_DIAGNOSTICS]]
+    more = len(diagnostics) - SHOWN_DIAGNOSTICS
+    if more > 0:
+        out.append(f"… and {more:,} more (every one: rulelang lint FILE --format json)")
+    return out
 
 
 @dataclass(frozen=True)
@@ -49,20 +70,28 @@ class Diagnostic:
         return f"{where}{self.severity}[{self.code}]: {self.message}{hint}"
 
     def format(self, source: str | None = None) -> str:
-        """The headline plus the offending source line and a caret line under the span."""
+        """The headline plus the offending source line and a caret line under the span (of a
+        long line, the part around the span: a 40 KB line with 10,000 errors printed 600 MB)."""
         text = self.headline()
         if source is None or self.span is None:
             return text
-        lines = source.splitlines()
+        lines = _lines(source)
         if not 1 <= self.span.line <= len(lines):
             return text
         src = lines[self.span.line - 1]
-        col = max(1, self.span.column)
+        col = min(max(1, self.span.column), len(src) + 1)
         if self.span.end_line == self.span.line and self.span.end_column > col:
             width = self.span.end_column - col
         else:
             width = 1
-        prefix = "".join(ch if ch == "\t" else " " for ch in src[: col - 1])
+        start = 0
+        if len(src) > SHOWN_LINE:                 # a window of the line around the span
+            start = max(0, col - 1 - SHOWN_LINE // 3)
+            end = start + SHOWN_LINE
+            src = ("…" if start else "") + src[start:end] + ("…" if end < len(lines[self.span.line - 1]) else "")
+            start -= 1 if start else 0           # (the "…" takes the place of one character)
+            width = min(width, SHOWN_LINE)
+        prefix = "".join(ch if ch == "\t" else " " for ch in src[: col - 1 - start])
         return f"{text}\n    {src}\n    {prefix}{'^' * width}"
 
     def to_json(self) -> dict:
@@ -95,7 +124,7 @@ class RuleError(RulelangError):
 
     def report(self) -> str:
         """Every diagnostic with its caret line, as the CLI prints them."""
-        return "\n".join(d.format(self.sources.get(d.file or "")) for d in self.diagnostics)
+        return "\n".join(shown_diagnostics(self.diagnostics, self.sources))
 
 
 class IllegalAction(RulelangError):

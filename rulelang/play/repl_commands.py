@@ -311,7 +311,7 @@ class Commands:
         if saved is not None and saved[0] is self.match and saved[1] == len(self.match.log):
             self.say(f"(saved as {saved[2]}: nothing played since)")
             return False
-        prompt = "Save the match before leaving? File name (Enter: leave without saving; back: go on playing): "
+        prompt = "Save the match before leaving? File name (Enter: don't save; back: play on): "
         while True:
             try:
                 path = self.read_line(prompt)
@@ -324,7 +324,7 @@ class Commands:
             if path.lower() in ("n", "no"):         # (read as an answer, not as a file called `n`)
                 return False
             if path.lower() in ("y", "yes"):
-                prompt = "The file's name (Enter: leave without saving; back: go on playing): "
+                prompt = "The file's name (Enter: don't save; back: play on): "
                 continue
             if path.lower() == "back" or path.lower() in COMMAND_NAMES and path.lower() not in LEAVING:
                 return True                      # (`undo` here meant the game, not a file called undo)
