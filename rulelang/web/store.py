@@ -30,10 +30,13 @@ class Store:
     def __init__(self, path: str):
         self.path = str(path)
         self.lock = threading.Lock()
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        with self.lock:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.executescript(SCHEMA)
+        try:                                    # (a file that is no database, a folder, a device: said so)
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            with self.lock:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.executescript(SCHEMA)
+        except sqlite3.Error as error:
+            raise ValueError(f"cannot use {self.path} as the server's store: {error}") from None
 
     def create(self, mid: str, rules: str, fingerprint: str, game: str, players: int, seed: int,
                options: dict, seats: list, tokens: dict) -> None:

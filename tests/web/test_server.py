@@ -323,6 +323,13 @@ def test_the_serve_command_says_what_is_wrong_with_a_rule_file(tmp_path, capsys)
     assert err.startswith(f"{bad}:3:3: error[E001]: unexpected `bogus`") and "Traceback" not in err
     assert main(["serve", str(tmp_path / "none.rules"), "--store", str(tmp_path / "s.sqlite")]) == 1
     assert capsys.readouterr().err.strip().endswith(f"no such file: {tmp_path / 'none.rules'}")
+    # a store that is no database (it was an "internal error" with a traceback file)
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n" * 100, encoding="utf-8")
+    for store, why in ((text, "file is not a database"), (tmp_path, "unable to open database file")):
+        assert main(["serve", "--store", str(store), "--port", "1"]) == 1
+        assert capsys.readouterr().err == f"error: cannot use {store} as the server's store: {why}\n"
+    assert text.read_text(encoding="utf-8") == "not a database\n" * 100          # (left as it was)
 
 
 def test_an_out_of_turn_action_is_offered_to_its_seat_only_and_played_from_there(serve):
