@@ -143,6 +143,22 @@ def test_a_save_of_a_shipped_game_finds_its_rules_where_pip_installs_them(tmp_pa
     assert code == 0 and err == "" and out.startswith("Regicide:")
 
 
+def test_finding_a_saves_rules_compiles_only_the_files_that_name_its_game(tmp_path, capsys, monkeypatch):
+    """Every rule file beside the save and in the current folder was compiled to compare its
+    fingerprint: fifty big ones took minutes before the game began (a fuzzing trial)."""
+    monkeypatch.setattr("rulelang.play.replay.SHIPPED_FOLDERS", (tmp_path / "no-games",))
+    play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")
+    for n in range(5):
+        (tmp_path / f"other{n}.rules").write_text(f'game "Other {n}" {{ players 1 }}\n', encoding="utf-8")
+    (tmp_path / "z.rules").write_text(REGICIDE.read_text(encoding="utf-8"), encoding="utf-8")
+    loaded: list[str] = []
+    real_load = rulelang.load
+    monkeypatch.setattr(rulelang, "load", lambda path: loaded.append(Path(path).name) or real_load(path))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = cli(capsys, "replay", tmp_path / "s.json")
+    assert code == 0 and loaded == ["z.rules"]
+
+
 def test_replay_finds_the_rules_beside_the_save_by_content_only(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("rulelang.play.replay.SHIPPED_FOLDERS", (tmp_path / "no-games",))   # (found there else)
     data = play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")

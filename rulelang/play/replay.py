@@ -213,8 +213,12 @@ def find_game(save_path: str, data: dict, rules: str | None = None):
                                  if p.is_file() and p.stat().st_size <= SOURCE_LIMIT)[:RULES_BESIDE]
         except OSError:
             continue
+    # only a file that names the game is compiled (fifty big rule files beside a save took minutes)
+    name = data["name"] if isinstance(data.get("name"), str) and not set('"\\') & set(data["name"]) else ""
     for path in dict.fromkeys(candidates):
         try:
+            if name and name not in path.read_text(encoding="utf-8", errors="replace"):
+                continue
             game = rulelang.load(str(path))
         except (RuleError, OSError, ValueError):           # not these rules, and not ours to report
             continue
