@@ -411,3 +411,36 @@ def test_a_long_chain_of_defs_is_analysed_with_recursion_only_where_it_is():
               '\n  def g(x) = x\n  turn { step s { action go { finish win } } }\n}')
     game = rulelang.Game(rulelang.compile_source(source))
     assert game.lowerer.sh.recursive == {("d", f"f{i}") for i in range(400)}
+
+
+PAUSES = """
+game "Pauses" {
+  players 2
+  var n: int = 0
+  proc ask() { choose x in [1, 2] prompt "how many" { n += x } }
+  proc asks() { ask() }
+  proc quiet() { n += 1 }
+  turn { step s {
+    action plain { quiet()  if n > 5 { finish draw }  end turn }
+    action direct { choose x in [1, 2] prompt "how many" { n += x }  end turn }
+    action through { asks()  end turn }
+  } }
+}
+"""
+
+
+def test_the_actions_that_can_never_pause_are_found_from_the_rules():
+    game = rulelang.Game(rulelang.compile_source(PAUSES))
+    assert game.can_pause and game.pause_free == {("s", "plain")}
+    # a question the flow may ask after any action: none is free of it
+    entered = rulelang.Game(rulelang.compile_source(PAUSES.replace(
+        "turn { step s {", 'turn { step s { enter { may prompt "go on?" { n += 1 } }')))
+    assert entered.pause_free == frozenset()
+    # run as they always were: the same positions, and a question still waits to be answered
+    m = game.new_match(2, seed=1)
+    m.apply("plain")
+    assert m.cont is None and m.state()["vars"]["n"] == 1
+    m.apply("through")
+    assert m.question["prompt"] == "how many"
+    m.apply("2")
+    assert m.state()["vars"]["n"] == 3 and m.question is None

@@ -141,6 +141,7 @@ class Game:
         self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None and not self.sequenced
                             and not any(code.builtin_triggers.values()) and not code.has_grants)
         self.can_pause = code.can_pause
+        self.pause_free = code.pause_free      # (step, action) run without a chain to resume (pausing.py)
         self.start_triggers = bool(code.builtin_triggers["turn_start"])   # card triggers on turn boundaries
         self.end_triggers = bool(code.builtin_triggers["turn_end"])
         self.checks = code.checks

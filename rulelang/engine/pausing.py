@@ -250,7 +250,7 @@ class MatchPausing(MatchParts):
         self.known = dict(self.known)
         self.drawn = ()
         self.named = []
-        if RESUME and threading.get_ident() == _MAIN:
+        if RESUME and threading.get_ident() == _MAIN and not self._never_pauses(root, answers):
             if self.cont is not None:
                 self._release()
             g = self.cont = _idle.pop() if _idle else _Greenlet(_worker)
@@ -264,6 +264,15 @@ class MatchPausing(MatchParts):
                 widen_private(self)
         except Paused as paused:
             self._wait_for(base, root, answers, paused.question)
+
+    def _never_pauses(self, root: list, answers: list) -> bool:
+        """A new action the rules can never stop for a question (Game.pause_free): run here, not in
+        a greenlet of its own (if it asked one anyway, Paused would stop it, as with RESUME off)."""
+        free = self.game.pause_free
+        if not free or root[0] != "action" or answers:
+            return False
+        found = self._find(self._listed(), root[1])
+        return found is not None and (self.step, found._meta[0]) in free
 
     def _after_switch(self, g, base, root: list, answers: list, out: tuple) -> None:
         """The chain's greenlet came back: it waits for an answer, or the chain is over (its
