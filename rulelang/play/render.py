@@ -67,6 +67,10 @@ def view_parts(view: dict, width: int | None = None) -> dict:
     width = width or max(60, shutil.get_terminal_size((80, 24)).columns)
     lines = _header_lines(view, width)
     board = printable(view["board"].rstrip("\n"), multiline=True).split("\n") if view.get("board") else []
+    widest = max(map(len, board), default=0)
+    if widest > width:                       # cut, not wrapped: a wrapped map's rows fall apart
+        board = [line if len(line) <= width else line[:width - 1] + ">" for line in board] + [
+            f"  (board cut: it needs {widest} columns; widen the terminal)"]
     zones = _zone_lines(view["zones"], view.get("component_values") or {})
     values = [render_value(value) for value in view["values"]]
     zone_lines = [x for line in zones for x in _wrapped(line, width)]

@@ -2,7 +2,7 @@
 mountains, the warp and generals carrying map pieces, within 80 columns."""
 from __future__ import annotations
 
-from dw_helpers import Position, idx
+from dw_helpers import Position, game, idx
 
 
 def board_rows(m) -> dict[int, str]:
@@ -28,3 +28,16 @@ def test_the_map_shows_units_castles_mountains_and_the_warp():
     units = [v for v in m.view(0)["values"] if v["name"].startswith("Units")][0]["value"]
     assert "e5 P1: Hawk Eye (A) 3hp +2 pieces, 2 infantry" in units
     assert "g5 P2: Iron Warden (I) 2hp" in units
+
+
+def test_a_map_wider_than_the_terminal_is_cut_not_wrapped():
+    """At 60 columns the 70-column map wrapped its last columns onto the next row (a first-hour
+    trial could not read it): each row is cut at the edge, and the screen says so."""
+    from rulelang.play.render import view_parts
+    view = game.new_match(2, seed=1).view(0)
+    full = view_parts(view, 80)["board"]
+    cut = view_parts(view, 60)["board"]
+    assert max(map(len, full)) == 70 and len(cut) == len(full) + 1
+    assert all(len(line) <= 60 for line in cut)
+    assert [line[:59] for line in cut[:-1]] == [line[:59] for line in full]      # the same rows, cut
+    assert cut[-1] == "  (board cut: it needs 70 columns; widen the terminal)"
