@@ -427,3 +427,20 @@ def test_several_picks_at_once_follow_a_card_whose_name_changes_as_others_are_pi
     run_repl(game, 1, 1, {}, {}, io.StringIO("take\n1 2\nquit\n"), out, "walkers.rules", screen=(100, 40))
     text = out.getvalue()
     assert "cannot be picked" not in text and "kept: 2 cards, bottom to top: Walker, Walker" in text
+
+
+def test_a_move_typed_without_some_of_its_words_is_found_when_only_one_fits():
+    """`move ash hound e10` was refused (the move is `move f11 Ash Hound e10`) and the error listed
+    eight unrelated moves: now the one move that has those words, in order, is played; two that
+    fit are not guessed between; and the legal moves sharing the most words are listed first."""
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "dozen_war.rules"))
+    drafted = ["Iron Warden", "Stone Breaker", "Shield Mother", "Night Rider", "Storm Lancer", "Ash Hound",
+               "Iron Warden", "Shield Mother", "Ash Hound", "Night Rider", "Storm Lancer"]
+    out = io.StringIO()
+    typed = ["move d11 e11", "move shield e10", "move ash hound e10", "quit"]
+    run_repl(game, 2, 5, {}, {}, io.StringIO("\n".join(drafted + typed) + "\n"), out, "dozen_war.rules",
+             screen=(200, 50))
+    text = out.getvalue()
+    assert "error: 'move d11 e11' is not a legal action now" in text           # Shield Mother or infantry?
+    assert "error: 'move shield e10' is not a legal action now (legal: move d11 Shield Mother e11, " in text
+    assert "P1 plays: move f11 Ash Hound e10\n" in text

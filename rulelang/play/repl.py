@@ -74,6 +74,21 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
 
 
 
+def _forms(action) -> tuple[list[str], list[str]]:
+    """An action's words as a player may type them: as shown, and with symbols as ASCII (`3s`
+    for `3♠`), lower case."""
+    text = " ".join(str(action).lower().split())
+    return text.split(), fit(text, "ascii").lower().split()
+
+
+def _in_order(typed: list[str], words: list[str]) -> bool:
+    """Are the words typed the action's, in its order, with some left out (the first kept)?"""
+    if not words or typed[0] != words[0]:
+        return False
+    rest = iter(words[1:])
+    return all(any(w == x for x in rest) for w in typed[1:])
+
+
 def _picks_only(action) -> bool:
     """An action whose choices are all picks of several components (the order they are named in
     does not matter: `play A♠ 6♠` is `play 6♠ A♠`)."""
@@ -371,13 +386,17 @@ class _Session(Drawing, Commands):
         if same:
             typed = wanted.split()
 
-            def shared(action) -> int:
-                words, k = " ".join(str(action).lower().split()).split(), 0
-                while k < min(len(words), len(typed)) and words[k] == typed[k]:
+            def shared(action) -> tuple[int, int]:
+                """(words typed that it has, then those it starts with): `move ash hound d9` is
+                nearest to `move d11 Ash Hound d9`."""
+                words, plain = _forms(action)
+                k = 0
+                while k < min(len(words), len(typed)) and typed[k] in (words[k], plain[k]):
                     k += 1
-                return k
-            best = max(map(shared, same))
-            near = [a for a in same if shared(a) == best]
+                return sum(1 for w in set(typed) if w in words or w in plain), k
+            scored = sorted(same, key=shared, reverse=True)         # (stable: the listing's order among equals)
+            best = shared(scored[0])
+            near = [a for a in scored if shared(a) == best] if best[0] <= 1 else scored
             listed = ", ".join(self.show_text(a) for a in near[:MAX_CANDIDATES])
             more = f" and {len(near) - MAX_CANDIDATES} more" if len(near) > MAX_CANDIDATES else ""
             return f" now (legal: {listed}{more})"
@@ -425,6 +444,11 @@ class _Session(Drawing, Commands):
                 return words[0]
         if len(matches) == 1:
             return matches[0]
+        if not matches and len(wanted.split()) >= 3:     # words left out (`move ash hound d9`: the one
+            typed = wanted.split()                       # move of that unit to d9, whatever its cell)
+            within = [action for action in actions if any(_in_order(typed, form) for form in _forms(action))]
+            if len(within) == 1:
+                return within[0]
         if not matches:                      # several cards of one pick in another order (`play 6s as`)
             kept = [action for action, text, seen in zip(actions, texts, shown)
                     if _picks_only(action) and (_same_words(wanted, text) or _same_words(wanted, seen))]
