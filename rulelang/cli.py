@@ -19,11 +19,10 @@ import time
 
 import rulelang
 from .core import safejson
-from .core.limits import PLAYER_LIMIT
 from .play.bots import KIND_HELP, check_kind
 from .core.errors import EngineFault, RuleError, RulelangError, fault_report, shown_diagnostics
 from .core.textsafe import FALLBACK, printable
-from .core.limits import RUN_CPU_LIMIT
+from .core.limits import PLAYER_LIMIT, RUN_CPU_LIMIT
 
 # The terminal game (repl) and the simulator are imported by the commands that use them, and the
 # engine with them: `rulelang lint` and `compile` never run a game and start ~0.1 s sooner.

@@ -73,7 +73,6 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
     return session.run()
 
 
-
 def _forms(action) -> tuple[list[str], list[str]]:
     """An action's words as a player may type them: as shown, and with symbols as ASCII (`3s`
     for `3♠`), lower case."""
@@ -101,6 +100,7 @@ def _same_words(typed: str, text: str) -> bool:
     """The same name first, then the same words in any order."""
     a, b = typed.split(), text.split()
     return len(a) == len(b) > 2 and a[0] == b[0] and sorted(a[1:]) == sorted(b[1:])
+
 
 class _Session(Drawing, Commands):
     seed_secret = False                      # (see run_repl)
@@ -391,7 +391,8 @@ class _Session(Drawing, Commands):
                 nearest to `move d11 Ash Hound d9`."""
                 words, plain = _forms(action)
                 k = 0
-                while k < min(len(words), len(typed)) and typed[k] in (words[k], plain[k]):
+                while k < min(len(words), len(typed)) and (typed[k] == words[k]
+                                                           or k < len(plain) and typed[k] == plain[k]):
                     k += 1
                 return sum(1 for w in set(typed) if w in words or w in plain), k
             scored = sorted(same, key=shared, reverse=True)         # (stable: the listing's order among equals)

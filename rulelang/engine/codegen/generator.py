@@ -40,7 +40,6 @@ def _lowering(prefix: str, kinds: tuple[str, ...]) -> dict[str, tuple[str, Calla
     return table
 
 
-
 # games whose cards, events or windows may set abilities off: any move may lead to a question
 ANYWHERE_PAUSES = ("abilities", "events", "windows", "hooks", "cards", "answered_first")
 
@@ -75,6 +74,7 @@ def pause_free_actions(ir: dict) -> frozenset:
             or pauses(ir.get("limits")):
         return frozenset()
     return frozenset((s["name"], a["name"]) for s in ir["steps"] for a in s["actions"] if not pauses(a))
+
 
 class Lowerer:
     """Compiles the IR of one game into Python functions; see the package docstring."""
