@@ -392,7 +392,7 @@ def test_an_expression_of_an_effect_keeps_its_defs_only_while_it_is_evaluated(tm
 def test_recursion_is_found_by_strongly_connected_components_in_one_pass():
     """A search from every def took minutes for 20,000 chained defs in a shared IR (a fuzzing
     trial); the components are found in one pass, callees first, and a deep chain is no problem."""
-    from rulelang.engine.codegen.analysis import _strongly_connected
+    from rulelang.core.graphs import strongly_connected as _strongly_connected
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}, "f": {"d", "x"}}
     groups = _strongly_connected(graph)
     assert sorted(map(sorted, groups)) == [["a", "b", "c"], ["d"], ["e"], ["f"], ["x"]]

@@ -1,6 +1,6 @@
 """The package's layers, checked: one rule per folder, who may import whom (docs/engine.md draws them).
 
-    core/      errors, limits, safe text and JSON, value types, version     imports: core
+    core/      errors, limits, safe text and JSON, value types, graphs, version imports: core
     ir/        the IR's node table, schema and validation                   imports: core, ir
     language/  parser, nodes, checker, lints, desugaring, content, compiler, cache
                                                                              imports: core, ir, language

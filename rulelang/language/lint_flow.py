@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.graphs import strongly_connected
 from . import nodes as n
 from .lint_constants import CHAIN_DEPTH
 from .nodes import walk
@@ -397,47 +398,10 @@ def _reverse(g: dict) -> dict:
 
 
 def _sccs(g: dict) -> dict:
-    """Node -> id of its strongly connected component, for components with a cycle (Tarjan)."""
-    index, low, stack, on, out = {}, {}, [], set(), {}
-    counter = [0]
-
-    def visit(v):
-        work = [(v, iter(g.get(v, ())))]
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        while work:
-            node, it = work[-1]
-            advanced = False
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter[0]
-                    counter[0] += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(g.get(w, ()))))
-                    advanced = True
-                    break
-                if w in on:
-                    low[node] = min(low[node], index[w])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                members = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    members.append(w)
-                    if w == node:
-                        break
-                if len(members) > 1 or node in g.get(node, ()):
-                    for w in members:
-                        out[w] = node
-    for v in g:
-        if v not in index:
-            visit(v)
+    """Node -> id of its strongly connected component, for components with a cycle."""
+    out = {}
+    for members in strongly_connected(g):
+        if len(members) > 1 or members[0] in g.get(members[0], ()):
+            for w in members:
+                out[w] = members[-1]
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from ...core.graphs import strongly_connected
 from ...ir.spec import CALLABLE, STATEMENTS, walk_ir
 from .constants import ANY, BOARD_WALKS, COMPARE_WEIGHT, INLINE_DEPTH, RANDOM_CALLS, SCALAR, SMALL_LIST, UNROLL_MAX, WEIGHT_CAP, WEIGHT_UNIT
 from .parts import Part, Shared
@@ -75,50 +76,6 @@ def _grow(found: set, items: dict, holds) -> None:
             if name not in found and holds(name, item):
                 found.add(name)
                 changed = True
-
-
-def _strongly_connected(graph: dict) -> list[list]:
-    """The strongly connected components of a graph ({node: nodes it points to}; a node missing
-    from it points nowhere), each a list, callees before their callers (Tarjan's algorithm,
-    iterative: a chain of thousands of calls must not overflow Python's stack)."""
-    index: dict = {}
-    low: dict = {}
-    on_stack: set = set()
-    stack: list = []
-    out: list = []
-    for root in graph:
-        if root in index:
-            continue
-        work = [(root, iter(graph.get(root, ())))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, edges = work[-1]
-            for nxt in edges:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = len(index)
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(graph.get(nxt, ()))))
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            else:
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index[node]:
-                    group = []
-                    while True:
-                        x = stack.pop()
-                        on_stack.discard(x)
-                        group.append(x)
-                        if x == node:
-                            break
-                    out.append(group)
-    return out
 
 
 def _arith(e) -> bool:
@@ -196,7 +153,7 @@ class Analyses(Part):
         return the nodes callees first, the order in which the fixed points below settle at once."""
         self.sh.recursive = set()
         order: list = []
-        for group in _strongly_connected(graph):
+        for group in strongly_connected(graph):
             if len(group) > 1 or group[0] in graph.get(group[0], ()):
                 self.sh.recursive.update(group)
             order += group
