@@ -444,3 +444,31 @@ def test_a_move_typed_without_some_of_its_words_is_found_when_only_one_fits():
     assert "error: 'move d11 e11' is not a legal action now" in text           # Shield Mother or infantry?
     assert "error: 'move shield e10' is not a legal action now (legal: move d11 Shield Mother e11, " in text
     assert "P1 plays: move f11 Ash Hound e10\n" in text
+
+
+MULL = """
+game "Mull" {
+  players 1
+  kind Card { n: text  label n }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  setup { for x in ["A", "B", "C", "D", "E"] { create Card(n: x) in deck }  shuffle deck
+          repeat 3 { move top(deck) to hand[0] } }
+  turn { step s {
+    action mull { move hand[me] to deck  shuffle deck  repeat 3 { move top(deck) to hand[me] }  end turn }
+    action stop { finish win }
+  } }
+}
+"""
+
+
+def test_a_hand_shuffled_into_the_deck_and_drawn_again_says_where_each_card_went():
+    """A card that went back into the deck was "gone from hand", one drawn out of it "new in hand"
+    (Smash Up's Winds of Change in a first-hour trial): the deck's count was the same before and after."""
+    game = rulelang.Game(rulelang.compile_source(MULL))
+    out = io.StringIO()
+    run_repl(game, 1, 3, {}, {}, io.StringIO("mull\nquit\n"), out, "mull.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "  hand (P1): 3 cards: B, E, D\n" in text and "  hand (P1): 3 cards: D, A, B\n" in text
+    assert "  · E: hand (P1) → deck, face down\n  · A: deck → hand (P1)\n" in text
+    assert "gone from" not in text and "new in" not in text

@@ -462,9 +462,11 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
                 hidden_in[zone] += 1
             came.remove((label, to))
             moves.append((label, zone, to))
+    new: Counter = Counter()                  # (label, to) of those still to be said as new
     for label, to in list(came):              # from a hidden zone: drawn (or shown where it lies)
         if made[(label, to)] > 0:             # (made by the action: it came from nowhere)
             made[(label, to)] -= 1
+            new[(label, to)] += 1
             continue
         sources = [t for t in hidden_out if hidden_out[t] > 0]
         # (a hidden zone of the mover's that grew may have given it to another of theirs: a
@@ -503,6 +505,20 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         else:
             for t in grown:
                 hidden_in[t] = 0
+    # cards gone into a hidden zone and others come out of it, its count no different (a hand
+    # shuffled into the deck, five drawn): through the one hidden zone of the mover's, or the
+    # only one, not "gone" and "new"
+    through = [t for t in b_hidden if t in a_hidden and (not mine or t in mine)]
+    if gone and came and len(through) == 1:
+        for label, frm in gone:
+            moves.append((label, frm, through[0] + ", face down"))
+        for label, to in list(came):
+            if new[(label, to)] > 0:          # (made by the action: said as new)
+                new[(label, to)] -= 1
+                continue
+            came.remove((label, to))
+            moves.append((label, through[0], to))
+        gone = []
     return moves, gone, came, revealed, hidden_out, hidden_in, unsure
 
 
