@@ -1156,6 +1156,15 @@ CAP_MEMORY = 1 << 30      # bytes of address space of one capped case: the promi
 CAP_CPU = 60              # CPU seconds of one capped case before the kernel stops it: the promise is 60 s
 
 
+def _mapped_bytes() -> int:
+    """This process's address space now (Linux: /proc/self/statm; elsewhere 0)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def run_case_capped(mutant: Mutant, work: Path, case: int = 0) -> tuple[list[Failure], dict]:
     """run_case in a forked child whose address space is capped at CAP_MEMORY and CPU time at
     CAP_CPU; (failures, stats: entries, cpu, rss_mb). A child stopped by a signal (the CPU cap) is
@@ -1166,7 +1175,10 @@ def run_case_capped(mutant: Mutant, work: Path, case: int = 0) -> tuple[list[Fai
         code = 0
         try:
             os.close(r)
-            resource.setrlimit(resource.RLIMIT_AS, (CAP_MEMORY, CAP_MEMORY))
+            # the case's own 1 GB, over what the forked process already maps (a test process that
+            # loaded every game first left a case too little room: MemoryErrors in odd places)
+            cap = _mapped_bytes() + CAP_MEMORY
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
             resource.setrlimit(resource.RLIMIT_CPU, (CAP_CPU, CAP_CPU + 5))
             entries: dict = {}
             failures = run_case(mutant, work, case, entries)

@@ -228,3 +228,37 @@ def test_games_that_never_end_are_not_said_to_have_no_length():
     result = simulate(chips, 2, 4, 0, "random")
     result["finished"] -= 1                       # (as if one had not ended: said of those that did)
     assert "(of the 3 games that ended)" in format_report(result)
+
+
+ENDINGS = """
+game "Endings" {
+  players 2
+  var n: int = 0
+  turn { step s {
+    action go { n += 1  if n >= 3 { finish win for me "P" + text(me + 1) + " counted to " + text(n) }  end turn }
+    action stop { finish draw "a stop after " + text(n) + " turns" }
+    action quit { finish lose for me }
+  } }
+}
+"""
+
+
+def test_a_simulation_says_how_its_games_ended(tmp_path, capsys):
+    """A designer could not tell that 38 of 40 games ended at the turn limit (a new author's trial):
+    the reasons are counted, their numbers and seats made one (#), most common first."""
+    game = rulelang.Game(rulelang.compile_source(ENDINGS))
+    result = simulate(game, 2, 60, 1, "random")
+    endings = dict(map(tuple, result["endings"]))
+    ours = {r.get("reason") for r in result["records"]}
+    assert set(endings) <= {"P# counted to #", "a stop after # turns", "(no reason given)"} and len(endings) == 3
+    assert sum(endings.values()) == result["finished"] == 60 and None in ours
+    assert [k for _, k in result["endings"]] == sorted(endings.values(), reverse=True)
+    counted = sum(1 for r in result["records"] if (r.get("reason") or "").startswith("P"))
+    assert endings["P# counted to #"] == counted
+    from rulelang.play.simulate import format_report
+    line = next(x for x in format_report(result).splitlines() if x.startswith("how games ended"))
+    assert f"{counted / 60:.1%} P# counted to #" in line
+    write_report([result], str(tmp_path / "rep"))
+    md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    assert "## How games ended (share of finished games; #: a number)" in md
+    assert f"| P# counted to # | {counted / 60:.1%} |" in md

@@ -63,6 +63,12 @@ def legal_by_decision(records: list[dict], buckets: int = 10) -> list[float]:
     return [s / c if c else 0.0 for s, c in zip(sums, counts)]
 
 
+def _cell(text: str) -> str:
+    """A text in a Markdown table cell: printable, short, no `|`."""
+    text = printable(text).replace("|", "/")
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
 def summary(result: dict) -> dict:
     """What a report shows of one simulation (plain data: also the raw JSON's `summary`)."""
     records = [r for r in result["records"] if not r["error"]]
@@ -87,6 +93,7 @@ def summary(result: dict) -> dict:
         "legal_by_decision": legal_by_decision(records),
         "actions_taken": dict(sorted(taken.items(), key=lambda kv: -kv[1])),
         "lead_changes": (sum(leads) / len(leads)) if leads else None,
+        "endings": result.get("endings") or [],
         "estimate": result.get("estimate_by_seat"),    # per seat: [mean, 95 % half-width], or None
         "errors": result["errors"],
     }
@@ -173,6 +180,18 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
     if any(s["lead_changes"] is not None for s in sums):
         lines.append("| lead changes per game | " + " | ".join(
             "–" if s["lead_changes"] is None else f"{s['lead_changes']:.2f}" for s in sums) + " |")
+    reasons: list = []                         # how games ended: the ten most common reasons of all variants
+    for s in sums:
+        reasons += [why for why, _ in s["endings"] if why not in reasons]
+    if reasons:
+        total = {why: sum(k for s in sums for w, k in s["endings"] if w == why) for why in reasons}
+        reasons = sorted(reasons, key=lambda why: -total[why])
+        lines += ["", "## How games ended (share of finished games; #: a number)", "", head, rule]
+        for why in reasons[:10]:
+            lines.append(f"| {_cell(why)} | " + " | ".join(
+                f"{dict(map(tuple, s['endings'])).get(why, 0) / (s['finished'] or 1):.1%}" for s in sums) + " |")
+        if len(reasons) > 10:
+            lines.append(f"| ({len(reasons) - 10} other reasons) | " + " | ".join("" for _ in sums) + " |")
     lines += ["", "## Legal actions per decision, over the game (tenths)", "", head, rule]
     for b in range(10):
         lines.append(f"| {b * 10}–{b * 10 + 10} % | " + " | ".join(f"{s['legal_by_decision'][b]:.1f}" for s in sums) + " |")

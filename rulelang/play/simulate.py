@@ -7,6 +7,7 @@ game can be replayed alone with `rulelang play --seed`.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterable
 
@@ -163,6 +164,7 @@ def play_game(game, index: int, players: int, seed: int, kinds: list[str], optio
         record["error"] = f"{type(error).__name__}: {error}"
         return record
     record["results"] = list(match.outcome["results"])
+    record["reason"] = match.outcome.get("reason")      # how it ended (a finish's words, the turn limit…)
     record["lead_changes"] = changes if scored else None
     record["sides"] = match.sides()
     record["estimate"] = None              # how far each seat got, by the rules' own measure (0-100):
@@ -276,6 +278,12 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
                 tally[result] += 1
     finished = len(lengths)
     estimates = [r["estimate"] for r in records if not r["error"] and r.get("estimate") is not None]
+    endings: dict = {}
+    for r in records:
+        if not r["error"]:
+            # (P1, P2… and the numbers, and what follows its first 80 characters: one way to end)
+            why = _brief(re.sub(r"\d+", "#", r.get("reason") or "(no reason given)"))
+            endings[why] = endings.get(why, 0) + 1
     return {
         "game": name,
         "games": games,
@@ -294,6 +302,8 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         "win_rate_by_side": {side: _rate(c["win"], sum(c.values())) for side, c in sorted(sides.items())},
         "outcomes_by_side": {side: c for side, c in sorted(sides.items())},
         "draw_rate": _rate(counts[0]["draw"], finished),
+        # how the finished games ended (the reason each outcome gives), most common first
+        "endings": sorted(([why, k] for why, k in endings.items()), key=lambda x: -x[1]),
         "mean_length": _rate(sum(lengths), finished),
         "max_length": max(lengths, default=0),
         # the rules' `estimate` at each game's end, per seat: mean and the half-width of its 95 % interval
@@ -303,6 +313,13 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         "failures": failures[:REPORTED_FAILURES],
         "records": records,
     }
+
+
+ENDINGS_SHOWN = 5             # reasons a game ended listed on the terminal (the report lists ten)
+
+
+def _brief(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _interval(wins: int, n: int) -> str:
@@ -356,6 +373,12 @@ def format_report(result: dict) -> str:
     if result.get("estimate_by_seat"):
         lines.append("the rules' estimate at the end (0-100, 95% interval): " + ", ".join(
             f"P{seat + 1} {m:.1f} ±{h:.1f}" for seat, (m, h) in enumerate(result["estimate_by_seat"])))
+    if result.get("endings"):
+        shown = result["endings"][:ENDINGS_SHOWN]
+        rest = len(result["endings"]) - len(shown)
+        lines.append("how games ended (#: a number): " + "; ".join(
+            f"{_rate(k, finished):.1%} {printable(why)}" for why, k in shown)
+            + (f"; and {rest} other reason{'s' if rest > 1 else ''}" if rest > 0 else ""))
     lines += [
         f"draw rate: {result['draw_rate']:.1%}",
         _length_line(result),
