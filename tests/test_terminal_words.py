@@ -472,3 +472,28 @@ def test_a_hand_shuffled_into_the_deck_and_drawn_again_says_where_each_card_went
     assert "  hand (P1): 3 cards: B, E, D\n" in text and "  hand (P1): 3 cards: D, A, B\n" in text
     assert "  · E: hand (P1) → deck, face down\n  · A: deck → hand (P1)\n" in text
     assert "gone from" not in text and "new in" not in text
+
+
+TIED = """
+game "Tied" {
+  players 2 ranked by score[me] then gold[me]
+  var score: int = 3 per player
+  var gold: int = 0 per player
+  turn { step s {
+    action dig { gold[me] += 2  end turn }
+    action stop { finish by score "the last round is over" }
+  } }
+}
+"""
+
+
+def test_a_win_on_an_equal_score_says_the_tie_break_that_decided_it():
+    """`P1: win, score 3` beside `P2: lose, score 3` read as a bug to a new author: where scores tie,
+    the tie-breaks are said."""
+    game = rulelang.Game(rulelang.compile_source(TIED))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("dig\nstop\n"), out, "tied.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "  P1 (human): win, score 3, then 2\n  P2 (human): lose, score 3, then 0\n" in text
+    m = game.new_match(2, seed=1)
+    assert m.scores() == [3, 3] and m.scores(tie_breaks=True) == [[3, 0], [3, 0]]

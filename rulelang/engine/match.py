@@ -554,12 +554,13 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             self.me = saved
         return min(100, max(0, value)) / 100
 
-    def scores(self) -> list[int] | None:
-        """Each player's score now (`players … ranked by`), or None if the rules keep none."""
+    def scores(self, tie_breaks: bool = False) -> list | None:
+        """Each player's score now (`players … ranked by`), or None if the rules keep none;
+        `tie_breaks`: each player's list of the score and its tie-breaks (`then …`), in order."""
         if not self.game.scores:
             return None
         try:
-            return [s[0] for s in self._scores()]
+            return [list(s) if tie_breaks else s[0] for s in self._scores()]
         except RULE_FAULTS + (RuleFault,) as err:
             raise self._rule_error("computing the scores", err) from None
 

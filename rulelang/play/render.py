@@ -294,12 +294,18 @@ def render_value(value: dict) -> str:
     return f"{name}: {_show(shown)}"
 
 
-def render_outcome(outcome: dict, kinds: list[str], sides: list[str] | None = None) -> str:
-    """Each seat's result (and side and score, when the game has them)."""
+def render_outcome(outcome: dict, kinds: list[str], sides: list[str] | None = None,
+                   ranks: list | None = None) -> str:
+    """Each seat's result (and side and score, when the game has them). `ranks`: each seat's score
+    and tie-breaks (`ranked by … then …`): where scores tie, the tie-breaks are said too (`score 3,
+    then 5`), or a win on an equal score reads as a mistake."""
     scores = outcome.get("scores")
+    tied = bool(scores) and bool(ranks) and len(ranks[0]) > 1 and len(set(scores)) < len(scores)
     lines = ["Result:"]
     for seat, result in enumerate(outcome["results"]):
         score = f", score {_show(scores[seat])}" if scores else ""
+        if tied and ranks is not None and scores is not None and scores.count(scores[seat]) > 1:
+            score += "".join(f", then {_show(x)}" for x in ranks[seat][1:])
         side = f", {printable(sides[seat])}" if sides and sides[seat] else ""
         lines.append(f"  {seat_name(seat)} ({kinds[seat]}{side}): {printable(result)}{score}")
     return "\n".join(lines)

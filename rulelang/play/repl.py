@@ -240,7 +240,11 @@ class _Session(Drawing, Commands):
             self.say("Why: the rules ended the game before any move", "over")
         if self.seed_secret:
             self.say(f"Seed {self.seed}: `--seed {self.seed}` deals this game again.")
-        self.say(render_outcome(outcome, [self.player_kind(s) for s in range(self.match.players)], sides))
+        try:                                    # (the tie-breaks, said where scores tie)
+            ranks = self.match.scores(tie_breaks=True) if outcome.get("scores") else None
+        except (RuleRuntimeError, TypeError):
+            ranks = None
+        self.say(render_outcome(outcome, [self.player_kind(s) for s in range(self.match.players)], sides, ranks))
 
     def bot_turn(self, seat: int) -> None:
         """One bot move; a rule error goes back to the last human decision, as there is nothing a bot could do."""
