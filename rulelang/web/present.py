@@ -232,6 +232,12 @@ def spectator_payload(match) -> dict:
         if cards is not None and (z["visibility"] != "public" and not z.get("top_only")
                                   or any(c["id"] not in public for c in cards)):
             z["cards"] = None
+            # of seat 0's own hidden zone, what every seat sees (a character revealed): known
+            # revealed, as every other seat's view has it (seat 0's own view has no `known` there)
+            shown = [{**c, "revealed": True} for c in cards if c["id"] in public]
+            had = {c["id"] for c in z.get("known") or []}
+            if shown:
+                z["known"] = (z.get("known") or []) + [c for c in shown if c["id"] not in had]
         if z.get("uncounted") and z.get("cards") is None:
             z["count"] = None                  # its size is hidden from some seat: from a spectator too
         if "known" in z:

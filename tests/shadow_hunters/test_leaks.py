@@ -364,3 +364,26 @@ def test_the_scan_finds_leaks_planted_in_the_rules(tmp_path, old, new, what):
             break
     assert found, "the scan missed a planted leak"
     assert what in found[0], found[0]
+
+
+def test_a_spectator_sees_a_character_revealed_by_the_first_seat():
+    """The spectator's page showed P1's card as "?" after P1 revealed it, though every seat saw it
+    (a browser trial): its view is made from seat 0's, whose own zone lists its cards and no `known`."""
+    from rulelang.web.present import spectator_payload
+    m = game.new_match(4, seed=3)
+    rng = random.Random(1)
+    for _ in range(400):
+        reveal = [a for a in m.interrupts(0) if a.text.endswith("reveal")] or \
+                 [a for a in m.legal_actions() if m.current_player == 0 and a.text == "reveal"]
+        if reveal:
+            m.apply(reveal[0])
+            break
+        m.apply(rng.choice(m.legal_actions()))
+    character = m.state()["zones"]["character"][0]
+    assert len(character) == 1 and all(character[0] in m.visible_to(p) for p in range(4))
+    zones = {(z["name"], z["owner"]): z for z in spectator_payload(m)["view"]["zones"]}
+    assert zones[("character", 0)]["known"] == [{"id": character[0], "label": m.labels[character[0]], "revealed": True}]
+    assert zones[("character", 0)]["cards"] is None
+    for p in (1, 2, 3):                                   # the others, unrevealed: nothing known
+        assert "known" not in zones[("character", p)] or all(
+            c["id"] in m.visible_to(1) and c["id"] in m.visible_to(2) for c in zones[("character", p)]["known"])

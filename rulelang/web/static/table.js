@@ -211,7 +211,7 @@
   }
   function tip(card, anchor) {
     const t = $("card-tip");
-    t.replaceChildren(el("strong", {}, card.label), card.text ? el("p", {}, card.text) : null);
+    t.replaceChildren(...[el("strong", {}, card.label), card.text ? el("p", {}, card.text) : null].filter(Boolean));
     if (!card.text && card.id !== null && card.id !== undefined) {
       rulesText(card.id).then((text) => {
         if (text && !t.hidden && t.dataset.id === String(card.id)) t.append(el("p", {}, text));
