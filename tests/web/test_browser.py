@@ -299,3 +299,19 @@ def test_a_question_about_components_shows_what_each_does(serve, browser):
     assert other.locator("#q-options button").count() == 0
     other.close()
     page.close()
+
+
+def test_a_lost_connection_greys_the_moves_and_says_nothing_was_sent(serve, browser):
+    """With the server gone the buttons stayed live and a click was silently dropped (a browser trial
+    restarted the server mid-game): now they are greyed and the page says why."""
+    server, body = made(serve, "valgard", ["human", "human"], 3)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version='0']")
+    page.wait_for_selector("button.action")
+    assert page.locator("button.action:enabled").count() > 0
+    server.stop()
+    page.wait_for_function("document.getElementById('conn').textContent === 'reconnecting…'")
+    assert page.locator("button.action:enabled").count() == 0 and page.locator("button.action").count() > 0
+    assert page.inner_text("#error") == "the connection to the server is lost: reconnecting… (nothing was sent)"
+    page.close()

@@ -89,8 +89,17 @@
     }
   }
 
+  // the clipboard is there on https and on this computer only: over plain http from another one
+  // (a LAN address), the link is shown selected for the player to copy
+  function copyLink(url, button) {
+    const done = () => { button.textContent = "copied"; setTimeout(() => { button.textContent = "copy"; }, 1500); };
+    const byHand = () => { window.prompt("Copy this link (Ctrl+C), then send it to its player:", url); };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(done, byHand);
+    else byHand();
+  }
+
   function linkItem(label, url) {
-    const copy = el("button", { type: "button", class: "small", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }, "copy");
+    const copy = el("button", { type: "button", class: "small", onclick: (ev) => copyLink(url, ev.currentTarget) }, "copy");
     return el("li", {}, el("strong", {}, label + " "), el("a", { href: url, target: "_blank", rel: "noopener", class: "seat-link", "data-seat": label }, url), " ", copy);
   }
 

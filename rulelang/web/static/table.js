@@ -37,10 +37,15 @@
   }
 
   // ---- the connection: one websocket, reopened when it drops ------------------------------
+  const OFFLINE = "the connection to the server is lost: reconnecting… (nothing was sent)";
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${scheme}://${location.host}/ws/${matchId}/${token}`);
-    ws.onopen = () => { retry = 500; $("conn").textContent = ""; };
+    ws.onopen = () => {
+      retry = 500;
+      $("conn").textContent = "";
+      if ($("error").textContent === OFFLINE) $("error").textContent = "";
+    };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
@@ -64,12 +69,15 @@
         return;
       }
       $("conn").textContent = "reconnecting…";
+      // nothing can be sent now: the buttons say so, not a click that is silently lost
+      for (const b of document.querySelectorAll("button.action, button.option, #undo")) b.disabled = true;
+      if (!$("error").textContent) $("error").textContent = OFFLINE;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     };
   }
   function send(text) {
-    if (!ws || ws.readyState !== WebSocket.OPEN || !state) return;
+    if (!ws || ws.readyState !== WebSocket.OPEN || !state) { $("error").textContent = OFFLINE; return; }
     $("error").textContent = "";
     ws.send(JSON.stringify({ type: "act", text, version: state.version }));
     for (const b of document.querySelectorAll("button.action, button.option")) b.disabled = true;
