@@ -497,3 +497,39 @@ def test_a_win_on_an_equal_score_says_the_tie_break_that_decided_it():
     assert "  P1 (human): win, score 3, then 2\n  P2 (human): lose, score 3, then 0\n" in text
     m = game.new_match(2, seed=1)
     assert m.scores() == [3, 3] and m.scores(tie_breaks=True) == [[3, 0], [3, 0]]
+
+
+CLEANUP = """
+game "Cleanup" {
+  players 2
+  kind Card { n: text  label n }
+  zone deck: pile per player, hidden
+  zone hand: set per player, owner
+  zone inplay: set per player, public
+  zone discard: pile per player, public, top
+  setup { for p in players { for x in ["Copper", "Copper", "Copper", "Estate", "Estate", "Copper", "Copper",
+                                        "Estate", "Copper", "Copper", "Estate", "Copper", "Copper", "Copper",
+                                        "Estate"] { create Card(n: x) in deck[p] }
+                             repeat 5 { move top(deck[p]) to hand[p] } } }
+  turn { step s {
+    action play(c in hand[me]) { move c to inplay[me] }
+    action cleanup { move inplay[me] to discard[me]  move hand[me] to discard[me]
+                     repeat 5 { move top(deck[me]) to hand[me] }  if size(deck[me]) == 0 { finish draw }  end turn }
+  } }
+}
+"""
+
+
+def test_a_card_from_the_table_put_under_an_empty_discard_pile_is_said_to_go_there():
+    """`Copper: inplay (P2) → hand (P2), face down` told a player a public card went into a hidden
+    hand (a new author's deck-builder): the discard pile was empty before, so it was not known to
+    be one shown by its top, and the card covered there was taken for one gone elsewhere."""
+    game = rulelang.Game(rulelang.compile_source(CLEANUP))
+    m = game.new_match(2, seed=1)
+    out = io.StringIO()
+    assert "play Copper" in [a.text for a in m.legal_actions()]
+    run_repl(game, 2, 1, {}, {}, io.StringIO("cleanup\n\nplay Copper\ncleanup\n\nquit\n"), out, "cleanup.rules",
+             screen=(100, 40))
+    seen_by_p1 = out.getvalue().split("P2 plays: cleanup")[1]
+    assert "  · Copper: inplay (P2) → discard (P2)\n" in seen_by_p1
+    assert "face down" not in seen_by_p1.split("==")[0]

@@ -328,7 +328,9 @@ def _covered(before: dict, after: dict, seat_name) -> tuple[set, dict]:
     """The piles shown by their top card only that hold as many cards as before or more: a card
     no longer shown there was covered by another, not taken away (`Y3: gone from pile` was wrong);
     and by how many cards each of those grew."""
-    was = {zone_title(z, seat_name): z.get("count") for z in before["zones"] if z.get("top_only")}
+    # (of every zone before: an empty pile is not marked as shown by its top, having none)
+    was = {zone_title(z, seat_name): z.get("count") for z in before["zones"]
+           if z.get("top_only") or z.get("count") == 0}
     grown = {title: z["count"] - was[title] for z in after["zones"] if z.get("top_only")
              for title in [zone_title(z, seat_name)]
              if title in was and z.get("count") is not None and was[title] is not None and z["count"] >= was[title]}
