@@ -568,6 +568,12 @@ class ExpressionChecks:
                 self.expr(kw.value)
                 continue
             self.expect(kw.value, self.resolve_type_quiet(f.type), f"field `{kw.name}`")
+            if kw.name == "card" and isinstance(kw.value, n.Lit) and isinstance(kw.value.value, str):
+                names = [c.name for c in self.out.cards if c.kind == e.kind]
+                if names and kw.value.value not in names:      # (a card made with no declaration: no abilities)
+                    self.warn("W242", f"no `card {e.kind} \"{kw.value.value}\"` is declared: the component made is "
+                                      f"named so, with no card's text or abilities", kw.value.span,
+                              self.suggest(kw.value.value, names))
         for f in sym.decl.fields:
             if f.default is None and f.name not in given:
                 self.error("E103", f"`{e.kind}(...)` needs a value for field `{f.name}`", e.span)
