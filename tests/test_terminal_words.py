@@ -533,3 +533,25 @@ def test_a_card_from_the_table_put_under_an_empty_discard_pile_is_said_to_go_the
     seen_by_p1 = out.getvalue().split("P2 plays: cleanup")[1]
     assert "  · Copper: inplay (P2) → discard (P2)\n" in seen_by_p1
     assert "face down" not in seen_by_p1.split("==")[0]
+
+
+ORDER = """
+game "Order" {
+  players 3
+  var order: list[player] = []
+  var firsts: list[player] = [] per player
+  setup { order = [2, 0, 1]  firsts[0] = [1, 2] }
+  turn { step s { action go { finish draw } } }
+}
+"""
+
+
+def test_a_list_of_players_is_said_by_their_names():
+    """`order: 1, 0` showed seat numbers where a single player reads `P2` (a new author's turn order)."""
+    game = rulelang.Game(rulelang.compile_source(ORDER))
+    values = {v["name"]: v for v in game.new_match(3).view(0)["values"]}
+    assert values["order"]["value"] == [2, 0, 1] and values["order"]["text"] == "P3, P1, P2"
+    assert values["firsts"]["texts"] == ["P2, P3", "empty", "empty"]
+    out = io.StringIO()
+    run_repl(game, 3, 1, {}, {}, io.StringIO("quit\n"), out, "order.rules", screen=(100, 40))
+    assert "  order: P3, P1, P2\n" in out.getvalue() and "  firsts: P1 (P2, P3), P2 empty, P3 empty\n" in out.getvalue()

@@ -43,6 +43,8 @@ def _how(t: str) -> str:
         return "comp"
     if t in ("player", "cell") or t.startswith("enum:"):
         return t
+    if t.startswith("list:") and _how(t[5:]) != "plain":   # a list of them: each worded (`P3, P1`)
+        return "list:" + _how(t[5:])
     return "plain"
 
 

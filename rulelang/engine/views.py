@@ -393,6 +393,8 @@ class MatchViews(MatchParts):
         a component's label if the viewer can see the component (else "a hidden component")."""
         if v is None:
             return "none"
+        if how.startswith("list:") and isinstance(v, (list, tuple)):
+            return ", ".join(self._words(how[5:], x, seen) for x in v) if v else "empty"
         if how == "comp":
             return self.labels[v] if v in seen else "a hidden component"
         if how == "player":

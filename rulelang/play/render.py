@@ -281,7 +281,10 @@ def render_value(value: dict) -> str:
     name = printable(value["name"]) if labelled else _name(value["name"])
     if "per_player" in value:
         row = value.get("texts") or value["per_player"]
-        return f"{name}: " + ", ".join(f"{seat_name(seat)} {_show(v)}" for seat, v in enumerate(row))
+        raw = value["per_player"]                # (a list of several in brackets: `P1 (P2, P3), P2 empty`)
+        return f"{name}: " + ", ".join(
+            f"{seat_name(seat)} " + (f"({_show(v)})" if isinstance(raw[seat], list) and len(raw[seat]) > 1 else _show(v))
+            for seat, v in enumerate(row))
     if "per_key" in value:                     # per enum value(s): `score: R 3, B 0`
         return f"{name}: " + ", ".join(
             f"({printable(x['key_text'])}) {_show(x['text'] if isinstance(x.get('text'), str) else x['value'])}"
