@@ -610,7 +610,7 @@ def test_repl_an_interrupt_is_played_and_announced_and_the_actor_goes_on(secret)
     back = out[out.index("P3 plays: reveal"):]
     assert "Pass the terminal to P1 and press Enter" in back
     tail = back[back.index("you are P1"):]
-    assert "shown: 2" in tail and HINT in tail
+    assert "shown: P3" in tail and HINT in tail
     assert "P1> log\n  1. P3: reveal\n       > P3 is 9\nP1> stop\nP1 plays: stop\n" in tail    # (issue 28: what it told)
     assert "Game over" in tail
 
@@ -633,7 +633,7 @@ def test_repl_as_with_nothing_to_offer(secret):
     assert code == 0
     assert out.count("P3 (out of turn)>") == 1                              # once P3 has revealed: nothing
     second = out[out.rindex("P1> as P3"):]
-    assert "shown: 2" in second
+    assert "shown: P3" in second
     assert "P3 has nothing to do out of turn now.\nPress Enter to give the terminal back \n" in second
     assert second.index("Press Enter to give") < second.index("Pass the terminal to P1") < second.index("P1> quit")
 
