@@ -291,6 +291,8 @@ def test_a_question_about_components_shows_what_each_does(serve, browser):
     assert page.inner_text("#card-tip p") == m.rules_text(general, chooser) and "general" in m.rules_text(general, chooser)
     # (nothing but the name and the text: a tip read `Iron Wardennull`, a browser trial found)
     assert page.inner_text("#card-tip").split("\n")[0] == m.labels[general]
+    page.keyboard.press("Escape")                         # (it stayed 9 s, and Escape did nothing)
+    assert page.locator("#card-tip").is_hidden()
     assert int(page.get_attribute("body", "data-version")) == served.version      # (no answer was sent)
     other = browser.new_page(viewport={"width": 1200, "height": 900})
     other.goto(body["links"][1 - chooser]["url"])

@@ -231,7 +231,8 @@
     t.style.top = (r.bottom + window.scrollY + 4) + "px";
     t.hidden = false;
     clearTimeout(tip.timer);
-    tip.timer = setTimeout(() => { t.hidden = true; }, card.text ? 4000 : 9000);
+    // long enough to read a general's text; Escape or a click elsewhere closes it sooner
+    tip.timer = setTimeout(() => { t.hidden = true; }, card.text ? 8000 : 30000);
   }
   function zoneTitle(z) {
     let name = z.name.replace(/_/g, " ");
@@ -393,5 +394,6 @@
   $("narrow-clear").addEventListener("click", () => { narrow = null; render(); });
   $("filter").addEventListener("input", render);
   document.addEventListener("click", (ev) => { if (!ev.target.closest(".card, .what")) $("card-tip").hidden = true; });
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") $("card-tip").hidden = true; });
   connect();
 })();
