@@ -30,6 +30,7 @@ import rulelang
 from rulelang import interrupt_seat
 from rulelang.play.bots import bot_seed, make_bot, parse_kind
 from rulelang.play.repl import learned
+from rulelang.play.rulebook import rulebook
 from rulelang.core.errors import EngineFault, IllegalAction, RulelangError
 from rulelang.core import safejson
 from rulelang.core.textsafe import printable
@@ -265,6 +266,7 @@ class Server:
             self.entries[key] = Entry(key, str(path.resolve()), game)
         self.store = Store(store)
         self.matches: dict[str, Served] = {}
+        self.rulebooks: dict[str, str] = {}      # game key -> its rulebook text (made once)
         self.bot_delay = bot_delay
         self.rate, self.burst = RATE, BURST      # a connection's messages a second, and at once
         self.pool = BotPool()
@@ -275,6 +277,7 @@ class Server:
             Route("/play/{mid}/{token}", self.table_page),
             Route("/api/play/{mid}/{token}", self.api_state),
             Route("/api/play/{mid}/{token}/text/{cid}", self.api_text),
+            Route("/rules/{key}", self.rules_page),
             WebSocketRoute("/ws/{mid}/{token}", self.socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ], exception_handlers={404: self.not_found, 405: self.not_found, 500: self.internal})
@@ -299,6 +302,24 @@ class Server:
         if served is None:
             return _error_page(seat, 404)
         return FileResponse(STATIC / "table.html", headers=SECURITY_HEADERS)
+
+    async def rules_page(self, request: Request) -> Response:
+        """A game's rulebook (`rulelang rules`): its rules and every card's text, for people at a
+        table in the browser, where no card in play could be read (a browser trial)."""
+        entry = self.entries.get(request.path_params["key"])
+        if entry is None:
+            return _error_page("no such game", 404)
+        text = self.rulebooks.get(entry.key)
+        if text is None:
+            text = self.rulebooks[entry.key] = await asyncio.to_thread(
+                rulebook, entry.game, False, entry.path)
+        import html
+        title = html.escape(printable(entry.game.name))
+        return HTMLResponse(f"<!doctype html><html lang=en><meta charset=utf-8>"
+                            f"<meta name=viewport content='width=device-width, initial-scale=1'>"
+                            f"<title>{title} — rules</title><link rel=stylesheet href='/static/style.css'>"
+                            f"<main class=page><pre class=rulebook>{html.escape(text)}</pre></main>",
+                            headers=SECURITY_HEADERS)
 
     async def not_found(self, request, exc) -> Response:
         return _error_page("no such page", 404)
@@ -450,7 +471,8 @@ class Server:
         g = served.entry.game
         return {"type": "hello", "game": printable(g.name), "seat": seat,
                 "you": present.seat_name(seat) if seat is not None else None,
-                "board": present.board_layout(g), "match": served.id}
+                "board": present.board_layout(g), "match": served.id,
+                "rules": f"/rules/{served.entry.key}" if self.entries.get(served.entry.key) is served.entry else None}
 
     async def api_state(self, request: Request) -> Response:
         served, seat = await self._open(request.path_params["mid"], request.path_params["token"])

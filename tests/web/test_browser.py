@@ -317,3 +317,25 @@ def test_a_lost_connection_greys_the_moves_and_says_nothing_was_sent(serve, brow
     assert page.locator("button.action:enabled").count() == 0 and page.locator("button.action").count() > 0
     assert page.inner_text("#error") == "the connection to the server is lost: reconnecting… (nothing was sent)"
     page.close()
+
+
+def test_the_table_links_to_the_rulebook_with_every_cards_text(serve, browser):
+    """In the browser no card in play could be read (Smash Up's bases and minions are words in a
+    value) and there were no rules at all: the table links to the game's rulebook."""
+    server, body = made(serve, "smash_up", ["human", "human"], 4)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("#rules-link:not([hidden])")
+    assert page.get_attribute("#rules-link", "href") == "/rules/smash_up"
+    rules = browser.new_page()
+    response = rules.goto(server.url + "/rules/smash_up")
+    assert response.status == 200
+    text = rules.inner_text("pre.rulebook")
+    assert "Neophyte: Minion, power 2 (4 copies). On play: reveal your top card." in text
+    assert rules.goto(server.url + "/rules/nosuch").status == 404
+    rules.goto(server.url + "/")                          # the lobby links to the chosen game's rules
+    rules.wait_for_selector("#game option", state="attached")
+    rules.wait_for_function("document.getElementById('rules-link').getAttribute('href') !== '#'")
+    assert rules.get_attribute("#rules-link", "href") == "/rules/smash_up"
+    rules.close()
+    page.close()

@@ -24,6 +24,7 @@
     const g = current();
     if (!g) return;
     $("about").textContent = g.about;
+    $("rules-link").href = "/rules/" + encodeURIComponent(g.key);
     const players = $("players");
     players.replaceChildren();
     for (let n = g.min_players; n <= g.max_players; n++) players.append(el("option", { value: n }, String(n)));

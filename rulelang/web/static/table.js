@@ -49,7 +49,12 @@
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      if (msg.type === "hello") { hello = msg; drawBoardBase(); header(); }
+      if (msg.type === "hello") {
+        hello = msg;
+        if (msg.rules) { $("rules-link").href = msg.rules; $("rules-link").hidden = false; }   // every card's text too
+        drawBoardBase();
+        header();
+      }
       else if (msg.type === "state") {
         if (state && msg.version !== state.version) narrow = null;    // a new position: all its actions
         // an error stays through the position it came with (the server sends that one after it),
