@@ -322,7 +322,8 @@ def _whole(text: str, low: int, high: int) -> int:
     digits = text.strip()
     if not re.fullmatch(r"[-+]?\d+", digits):
         raise argparse.ArgumentTypeError(f"expected a whole number, got {_brief(text)!r}")
-    value = int(digits) if len(digits) <= 30 else (-1 if digits[0] == "-" else 1) * 10 ** 30
+    significant = digits.lstrip("+-").lstrip("0")            # (`0008080` is 8080; 40 digits are not read)
+    value = int(digits) if len(significant) <= 30 else (-1 if digits[0] == "-" else 1) * 10 ** 30
     if value < low:
         raise argparse.ArgumentTypeError(f"must be at least {low}, not {_brief(digits)}")
     if value > high:

@@ -362,6 +362,7 @@ def test_hot_seat_hand_over_segments_hold_one_view_each(game):
     (["simulate", REGICIDE, "--workers", "100000"], 2, "argument --workers: must be at most 256, not 100000"),
     (["serve", "--port", "99999"], 2, "argument --port: must be at most 65535, not 99999"),
     (["play", REGICIDE, "--players", "9" * 60], 2, "must be at most 64, not 9999999999999999999999999999999999999..."),
+    (["play", REGICIDE, "--players", "0" * 40 + "9"], 1, "error: Regicide is for 1..4 players, not 9"),
     (["simulate", REGICIDE, "--bot", "smart"], 2, "argument --bot: unknown bot kind 'smart'"),
     (["play", REGICIDE, "--option", "foo"], 2, "argument --option: expected K=V, got 'foo'"),
     (["play", REGICIDE, "--bot", "0=random"], 2, "argument --bot: bad seat '0'"),

@@ -148,3 +148,35 @@ def test_a_card_its_chooser_cannot_see_is_named_by_its_place_in_any_game():
     m2 = g.new_match(2, seed=1)
     m2.apply("steal hand slot 3")
     assert theirs[2] in m2.state()["zones"]["hand"][0]
+
+
+SOLO_LISTS = """
+game "Solo" {
+  players 1
+  kind Card { n: int  label "card" + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  var held: list[Card] = []
+  var mine: list[Card] = [] per player, public
+  setup {
+    for i in 1..9 { create Card(n: i) in deck }
+    shuffle deck
+    repeat 2 { move top(deck) to hand[0] }
+    held = [c for c in hand[0]]
+    mine[0] = [c for c in hand[0]]
+  }
+  turn { step s { action go { finish draw } } }
+}
+"""
+
+
+def test_a_spectator_of_one_seat_gets_no_id_or_name_of_the_hand_a_list_holds():
+    """A list of components worded in a view (`text`: "card3, card2") reached the spectator of a
+    one-seat match, whose hand is no public card (a review found it); the bare ids did before."""
+    from rulelang.web.present import spectator_payload
+    m = rulelang.Game(rulelang.compile_source(SOLO_LISTS, "solo.rules")).new_match(1, seed=1)
+    hand = m.state()["zones"]["hand"][0]
+    assert m.view(0)["values"][0]["text"] == ", ".join(m.labels[c] for c in hand)     # the seat: its own
+    values = {v["name"]: v for v in spectator_payload(m)["view"]["values"]}
+    assert values["held"] == {"name": "held", "value": [None, None]}
+    assert values["mine"] == {"name": "mine", "per_player": [[None, None]], "texts": [None]}

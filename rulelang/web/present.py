@@ -252,7 +252,8 @@ def spectator_payload(match) -> dict:
     for i, entry in enumerate(view["values"]):
         others = [v["values"][i] for v in views[1:]]
         declared = entry["name"] in hidden_vars and not entry.get("label")
-        seen = _public_value(entry, others, declared, entry["name"] in comp_vars and not entry.get("label"), public)
+        seen = _public_value(entry, others, declared, entry["name"] in comp_vars and not entry.get("label"), public,
+                             entry["name"] in match.game.var_comp_lists and not entry.get("label"))
         if not declared and "value" in entry and entry["value"] is not None and seen["value"] is None:
             continue                           # a value worded for its viewer ("you…"): none to a spectator
         if n == 1 and entry.get("own"):
@@ -277,8 +278,10 @@ def spectator_payload(match) -> dict:
             "messages": [x["text"] for x in match.message_log() if x["to"] is None][-LOG_TAIL:]}
 
 
-def _public_value(entry: dict, others: list, declared_hidden: bool, comp: bool, public: set) -> dict:
-    """A view's value as a spectator may see it: parts that differ between seats are None."""
+def _public_value(entry: dict, others: list, declared_hidden: bool, comp: bool, public: set,
+                  comps: bool = False) -> dict:
+    """A view's value as a spectator may see it: parts that differ between seats are None.
+    `comp`/`comps`: the variable holds a component / a list of them, named only where public."""
     entry = copy.deepcopy(entry)
     if declared_hidden:                              # an `owner` variable: nobody's, to a spectator
         for key in ("per_player", "texts"):
@@ -313,6 +316,25 @@ def _public_value(entry: dict, others: list, declared_hidden: bool, comp: bool, 
                     entry["per_player"][i] = None
                     if "texts" in entry:
                         entry["texts"][i] = "a hidden component"
+    if comps:                                        # a list of components: the unseen are no ids, no words
+        def hides(v) -> bool:                        # (a one-seat match: its hand is in no other view)
+            return isinstance(v, list) and any(x is not None and x not in public for x in v)
+
+        def cleaned(v):
+            return [x if x in public else None for x in v]
+        if "value" in entry and hides(entry["value"]):
+            entry["value"] = cleaned(entry["value"])
+            entry.pop("text", None)
+        if "per_player" in entry:
+            for i, v in enumerate(entry["per_player"]):
+                if hides(v):
+                    entry["per_player"][i] = cleaned(v)
+                    if "texts" in entry:
+                        entry["texts"][i] = None
+        for member in entry.get("per_key") or []:
+            if hides(member.get("value")):
+                member["value"] = cleaned(member["value"])
+                member.pop("text", None)
     return entry
 
 
