@@ -180,3 +180,23 @@ def test_a_spectator_of_one_seat_gets_no_id_or_name_of_the_hand_a_list_holds():
     values = {v["name"]: v for v in spectator_payload(m)["view"]["values"]}
     assert values["held"] == {"name": "held", "value": [None, None]}
     assert values["mine"] == {"name": "mine", "per_player": [[None, None]], "texts": [None]}
+
+
+KEYED = """
+game "Keyed" {
+  players 2
+  enum Colour { red, blue }
+  kind Card { n: int  label "card" + text(n) }
+  zone hand: set per player, owner
+  var best: Card = none per Colour
+  setup { for i in 1..4 { create Card(n: i) in hand[0] }  best[red] = first(hand[0]) }
+  turn { step s { action go { finish draw } } }
+}
+"""
+
+
+def test_a_hidden_component_in_a_family_per_enum_is_said_so_not_none():
+    m = rulelang.Game(rulelang.compile_source(KEYED, "keyed.rules")).new_match(2, seed=1)
+    mine, theirs = ({v["name"]: v for v in m.view(p)["values"]}["best"]["per_key"][0] for p in (0, 1))
+    assert mine["value"] is not None and mine["text"] == m.labels[mine["value"]]
+    assert theirs["value"] is None and theirs["text"] == "a hidden component"   # (it read "none")

@@ -265,7 +265,7 @@ class MatchViews(MatchParts):
                     member = {"key": list(parts), "key_text": game.member_text(key, parts),
                               "value": self._seen_value(held, v, seen_set) if shown else None}
                     if how is not None and shown:
-                        member["text"] = self._words(how, member["value"], seen_set)
+                        member["text"] = self._words(how, v, seen_set)
                     row.append(member)
                 values.append({"name": name, "per_key": row, **({"internal": True} if name in internal else {})})
                 continue
