@@ -326,13 +326,16 @@ game "Trick" {
 
 def test_a_hidden_card_that_passed_through_the_table_says_where_it_ended():
     """P3's card went face up to the trick and the trick went face down to P1's pile before P1 saw
-    the screen again: it is said going from P3's hand to P1's pile (it said `1 card left hand (P3)`)."""
+    the screen again. From P1's seat the cards it saw on the trick went into P1's pile or P3's hand
+    (whose count fell by one meanwhile: a card may have gone in as another came out), and the counts
+    say the rest as they changed — never a guess said as a fact (a new author's Love Letter was told
+    a King went into a hand when it had gone under the deck)."""
     game = rulelang.Game(rulelang.compile_source(TRICK, "trick.rules"))
     out = io.StringIO()
     run_repl(game, 3, 1, {}, {1: "random", 2: "random"}, io.StringIO("1\nquit\nn\n"), out, "trick.rules")
-    after = out.getvalue().split("P1> 1\n")[1]
-    assert "  · 1 card: hand (P3) → taken (P1)" in after, after
-    assert "left hand" not in after, after
+    after = out.getvalue().split("P1> 1\n")[1].split("==")[0]
+    assert "  · c3, c5: trick → taken (P1) / hand (P3), face down\n" in after, after
+    assert "  · 1 card left hand (P3)\n  · 3 cards added to taken (P1)\n" in after, after
 
 
 def test_a_move_that_is_not_legal_says_what_is_or_what_was_meant():

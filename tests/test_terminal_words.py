@@ -535,6 +535,36 @@ def test_a_card_from_the_table_put_under_an_empty_discard_pile_is_said_to_go_the
     assert "face down" not in seen_by_p1.split("==")[0]
 
 
+REGATHER = """
+game "Regather" {
+  players 2
+  kind Card { n: int  label "card " + text(n) }
+  zone deck: pile, hidden
+  zone mine: pile, public
+  zone hand: set per player, owner
+  setup { for i in 1..6 { create Card(n: i) in deck }  move top(deck) to mine }
+  turn { step act {
+    action regather require size(mine) > 0 { move mine to bottom of deck  move top(deck, 2) to hand[next(me)]  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_card_put_into_a_deck_that_then_deals_to_a_hand_is_not_said_to_be_in_the_hand():
+    """`card 6: mine → hand (P2), face down` (a new author's Love Letter): card 6 went under the deck
+    and P2 was dealt the two top cards. Where it went is not known to P1: the hand or the deck."""
+    game = rulelang.Game(rulelang.compile_source(REGATHER))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("regather\n\nquit\n"), out, "regather.rules", screen=(100, 40))
+    said = out.getvalue().split("P1 plays: regather")[1].split("====")[0]
+    assert "  · card 6: mine → hand (P2) / deck, face down\n" in said
+    assert "  · 1 card left deck\n  · 2 cards added to hand (P2)\n" in said
+    m = game.new_match(2, seed=1)
+    m.apply("regather")
+    assert m.state()["zones"]["hand"][1] == [4, 3]            # (ids: cards 5 and 4; card 6 is id 5)
+
+
 ORDER = """
 game "Order" {
   players 3

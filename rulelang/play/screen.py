@@ -497,14 +497,19 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
                 gone.remove((label, frm))
                 moves.append((label, frm, grown[0] + ", face down"))
     elif grown and gone:                      # into several, or cards moved among hidden zones too (a
-        into = " / ".join(grown) + ", face down"     # reshuffled deck dealt): which went where is unknown
+        # reshuffled deck dealt): which went where is unknown — a zone that lost cards may have
+        # taken these in meanwhile (a card put under the deck, two dealt from it to a hand)
+        shrunk = [t for t in hidden_out if hidden_out[t] > 0 and t not in grown]
+        into = " / ".join(grown + shrunk) + ", face down"
+        unsure = unsure or bool(shrunk)
         moved = gone[:sum(hidden_in[t] for t in grown)]
         for label, frm in moved:
             gone.remove((label, frm))
             moves.append((label, frm, into))
-        if len(grown) == 1:                   # (one zone: what came in besides them is still to say)
+        # (with a zone that shrank among them, the counts are said as they changed: true either way)
+        if len(grown) == 1 and not shrunk:    # (one zone: what came in besides them is still to say)
             hidden_in[grown[0]] -= len(moved)
-        else:
+        elif not shrunk:
             for t in grown:
                 hidden_in[t] = 0
     # cards gone into a hidden zone and others come out of it, its count no different (a hand
