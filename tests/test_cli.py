@@ -272,7 +272,7 @@ class HotSeatKeys:
         prompt = text.rsplit("\n", 1)[-1]
         if prompt.startswith(HAND_OVER):
             return "\n"
-        if "type yes to take it back" in prompt:    # (undoing the other seat's decision: they agree)
+        if "type yes to agree" in prompt:           # (undoing the other seat's decision: they agree)
             return "yes\n"
         if len(self.screens) > 300:
             return ""
@@ -280,7 +280,7 @@ class HotSeatKeys:
         other = 1 - seat
         hidden = [card["label"] for zone in self.shadow.view(other)["zones"]
                   if zone["name"] == "hand" and zone["owner"] == other for card in zone["cards"]]
-        start = text.rfind(HAND_OVER)
+        start = max(text.rfind(HAND_OVER), text.rfind("=" * 60))     # (since the screen was last cleared)
         self.screens.append((seat, hidden, text[max(start, 0):]))
         queue = self.script.get(seat, [])
         if queue and queue[0] == "undo":
@@ -304,7 +304,8 @@ def test_hot_seat_never_shows_the_other_hand_to_the_deciding_player(game, seed, 
     assert "Game over: " in text
     assert text.count(HAND_OVER) >= 2
     if script:
-        assert "P2> undo\nthe last decision was P1's: P1, type yes to take it back (Enter: keep it): yes\nundone\n" in text
+        assert ("P2> undo\n\n" + "=" * 60 + "\nP2 asks to take back the last decision, P1's: P1, type yes to agree "
+                "(Enter: keep it): yes\nundone\n") in text
     assert {seat for seat, _, _ in keys.screens} == {0, 1}
     assert all(hidden for _, hidden, _ in keys.screens[:4]), "the other seat holds cards: the check means something"
     for seat, hidden, screen in keys.screens:
@@ -321,9 +322,10 @@ def test_hot_seat_undo_of_another_players_decision_needs_their_yes():
     keys = io.StringIO("1\nundo\n\n1\nundo\nyes\nquit\n")
     run_repl(game, 2, 1, {}, {}, keys, out, None)
     text = out.getvalue()
-    assert ("P2> undo\nthe last decision was P1's: P1, type yes to take it back (Enter: keep it): \n"
+    assert ("P2> undo\nP2 asks to take back the last decision, P1's: P1, type yes to agree (Enter: keep it): \n"
             "not undone: P1 keeps their decision\n") in text
-    assert "P1> undo\nthe last decision was P2's: P2, type yes to take it back (Enter: keep it): yes\nundone\n" in text
+    assert ("P1> undo\nP1 asks to take back the last decision, P2's: P2, type yes to agree (Enter: keep it): yes\n"
+            "undone\n") in text
     assert text.split("undone\n")[1].split("\n")[0].startswith("== Three in a Row · turn 2 · P2's turn")
 
 

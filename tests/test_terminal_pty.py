@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from rulelang.play.repl_commands import COMMAND_NAMES
+
 pty = pytest.importorskip("pty")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,6 +186,40 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     again.line("")
     again.expect(r"left the game")
     assert again.close() == 0
+
+
+def test_the_next_player_gets_neither_the_line_history_nor_the_completions_of_the_last():
+    """A leak trial: at the hand-over prompt Tab listed P1's last actions (`discard 9♣`, `discard
+    A♣` … P1's hidden hand), and Arrow-Up at P2's prompt recalled what P1 had typed. Each seat
+    gets its own history back when the terminal comes back to it."""
+    term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2", env={"NO_COLOR": "1"})
+    term.expect(r"P1> ")
+    term.line("log")                                                      # P1's own line, to recall later
+    term.expect(r"no actions yet")
+    play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter ")
+    term.send("\t\t")                                                     # Tab twice at the hand-over prompt
+    term.expect(r"undo")                                                  # (the commands: nothing of P1's)
+    listed = term.wait_for(r"(?s).*Pass the terminal to P2 and press Enter ", PATIENCE).group()
+    assert set(listed.split()) - set(COMMAND_NAMES) <= {"Pass", "the", "terminal", "to", "P2", "and", "press",
+                                                        "Enter"}, listed
+    term.send("\r")
+    term.expect(r"P2> ")
+    term.send("\x1b[A")                                                   # Arrow-Up: nothing typed by P2 yet
+    end = time.monotonic() + 1.5
+    while time.monotonic() < end:
+        term.read(0.1)
+    assert not re.search(r"\w", term.text[term.seen:]), term.text[term.seen:]    # (a bell at most)
+    term.send("\x15")
+    term.line("1")
+    play_out(term, prompt=r"P2> ", until=r"Pass the terminal to P1 and press Enter ")
+    term.line("")
+    term.expect(r"P1> ")
+    term.send("\x1b[A" * 40)                                               # P1's own history is back
+    term.expect(r"log")
+    term.send("\x15quit\r")
+    term.expect(r"File name")
+    term.line("")
+    assert term.close() == 0
 
 
 def _at_the_offer_to_save() -> Terminal:

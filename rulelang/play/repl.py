@@ -124,6 +124,7 @@ class _Session(Drawing, Commands):
         self.crossed: list = []              # per undo_stack entry: why undoing to it is refused, or None
         self.decided_by: list[int] = []      # per undo_stack entry: the seat whose decision it was
         self.on_screen: int | None = None    # the human whose view was shown last
+        self.histories: dict = {}            # each seat's typed lines, kept while another has the terminal
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
         self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
         self.seen = [0] * self.match.players     # how many of them each seat has had on its screen
@@ -667,6 +668,7 @@ class _Session(Drawing, Commands):
         """Clear the screen, wait for the next player, then tell them what happened since they
         last had the terminal (moves and messages everyone may see)."""
         self.clear_screen()
+        self.swap_history(seat)
         typed = " ".join(self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ").split())
         if typed:                            # (typed already: the next prompt's answer, not lost)
             self.pending_line = typed
@@ -680,6 +682,20 @@ class _Session(Drawing, Commands):
         if self.seen[seat]:                  # (public lines only: `recap` shows them again)
             self.recap_lines = [line for line, _ in missed]
             self.recap_note = bool(missed)
+
+    def swap_history(self, seat: int | None) -> None:
+        """What the player leaving the terminal typed (Up arrow) and could complete (Tab: the
+        texts of their actions, their cards) goes with them: the next one gets their own back."""
+        self.completions = []
+        if self.readline is None:
+            return
+        rl = self.readline
+        leaving = self.on_screen
+        if leaving is not None:
+            self.histories[leaving] = [rl.get_history_item(i) for i in range(1, rl.get_current_history_length() + 1)]
+        rl.clear_history()
+        for line in self.histories.get(seat, []) if seat is not None else []:
+            rl.add_history(line)
 
     def clear_screen(self) -> None:
         self.stdout.write(CLEAR_SCREEN if _isatty(self.stdout) else "\n" + "=" * 60 + "\n")

@@ -221,12 +221,25 @@ class Commands:
         humans = [p for p in range(self.match.players) if p not in self.bots]
         whose = self.decided_by[-1]
         if len(humans) > 1 and self.on_screen is not None and whose != self.on_screen:
-            # another player's move: taken back only if they agree (they share this terminal)
-            answer = self.read_line(f"the last decision was {seat_name(whose)}'s: {seat_name(whose)}, "
-                                    f"type yes to take it back (Enter: keep it): ")
+            # another player's move: taken back only if they agree (they share this terminal) —
+            # asked on a cleared screen, the line history put away: the asker's hand is on it
+            asker = self.on_screen
+            secret = self.sees_differently(asker, whose)
+            if secret:
+                self.clear_screen()
+                self.swap_history(None)
+                self.on_screen = None
+            answer = self.read_line(f"{seat_name(asker)} asks to take back the last decision, {seat_name(whose)}'s: "
+                                    f"{seat_name(whose)}, type yes to agree (Enter: keep it): ")
+            if secret:
+                self.swap_history(whose)          # (the one who answered has the terminal now)
+                self.on_screen = whose
             if (answer or "").strip().lower() not in ("yes", "y"):
-                self.say(f"not undone: {seat_name(whose)} keeps their decision")
-                return False
+                if not secret:
+                    self.say(f"not undone: {seat_name(whose)} keeps their decision")
+                    return False
+                self.announce(f"not undone: {seat_name(whose)} keeps their decision", "dim")
+                return True                       # (the asker's view again, after a hand-over)
         self.crossed.pop(), self.decided_by.pop()
         self.rewind(self.restore(self.undo_stack.pop()), "undone")
         return True
