@@ -18,7 +18,7 @@ from rulelang.language.parser import parse
 SPAN = Span("x.rules", 1, 1)
 STATEMENTS = (n.Move, n.Shuffle, n.Eliminate, n.Assign, n.Append, n.Remove, n.Let, n.If, n.For, n.While, n.Repeat, n.Goto, n.EndTurn, n.Finish,
               n.CallStmt, n.Create, n.CreateFrom, n.Log, n.CreateCards, n.Choose, n.May, n.Emit, n.Open, n.RunHook,
-              n.Reveal, n.Grant, n.Resolve)
+              n.Reveal, n.Grant, n.Resolve, n.ResolveTriggers)
 GAME = """
 game "All" {
   players 2
@@ -49,6 +49,7 @@ game "All" {
         may { log "yes" to me }
         modify worth(c) += 1 until turn_end
         emit taken_one(c)
+        resolve triggers
         open after_take(c)
         open after_take(c) then resolve t from pool { move t to hand[me] }
         run on_take() of c

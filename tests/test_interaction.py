@@ -846,6 +846,56 @@ def test_triggers_wait_while_the_effect_is_paused(dice):
     assert m.pending is None and var(m, "seen") == [2, 1] and var(m, "hp") == [10, 9]
 
 
+NOW = """
+game "Now" {
+  players 2
+  event hit(p: player, amount: int)
+  event stop()
+  var hp: int = 10 per player, public
+  var seen: list[int] = []
+  turn limit 20 { finish draw }
+  on hit(p, amount) { choose x in [amount, amount + 1] by p prompt "how much" { hp[p] -= x } }
+  on stop() { end turn }
+  turn {
+    step main {
+      action now { emit hit(next(me), 2) resolve triggers append hp[next(me)] to seen
+                   emit hit(next(me), 5) append hp[next(me)] to seen end turn }
+      action later { emit hit(next(me), 2) append hp[next(me)] to seen end turn }
+      action halt { emit stop() resolve triggers append 99 to seen finish draw }
+    }
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def now_game():
+    return build(NOW)
+
+
+def test_resolve_triggers_runs_the_waiting_triggers_before_the_effect_goes_on(now_game):
+    m = now_game.new_match(2, seed=1)
+    m.apply("later")                                  # without it: the trigger waits for the effect's end
+    assert m.question["chooser"] == 1 and var(m, "seen") == [10]
+    m = now_game.new_match(2, seed=1)
+    m.apply("now")                                    # the trigger's question comes first …
+    assert m.question["chooser"] == 1 and m.question["prompt"] == "how much" and var(m, "seen") == []
+    copy = roundtrip(now_game, m)                     # (a saved paused position goes on the same way)
+    for x in (m, copy):
+        x.apply("3")
+        assert var(x, "seen") == [7, 7]               # … then the effect reads its result; hit(5) waits
+        assert x.question["chooser"] == 1 and texts(x) == ["5", "6"]
+        x.apply("6")
+        assert var(x, "hp") == [10, 1] and x.pending is None and x.current_player == 1
+    assert m.state() == copy.state()
+
+
+def test_a_trigger_that_ends_the_turn_ends_the_effect_at_resolve_triggers(now_game):
+    m = now_game.new_match(2, seed=1)
+    m.apply("halt")
+    assert var(m, "seen") == [] and not m.is_over and m.current_player == 1
+
+
 RELAY = """
 game "Relay" {
   players 3
@@ -1134,3 +1184,32 @@ def test_a_game_that_ends_in_a_choice_compiles_and_ends():
     m = build('game "Gong" { players 2  turn { step main { action go { may { finish draw } end turn } } } }').new_match(2)
     play(m, "go", "yes")
     assert m.outcome == {"results": ["draw", "draw"], "scores": None}
+
+
+ALIKE = """
+game "Alike" {
+  players 2
+  kind Card { n: text  open: bool = false  label n }
+  zone hand: set per player, owner
+  zone pile: pile, public
+  setup { create Card(n: "HIDDEN") in hand[0]  create Card(n: "Owl", open: true) in hand[0]
+          reveal [c for c in hand[0] where c.open] }
+  turn { step s {
+    action discard { choose c in hand[me] prompt "discard" { move c to pile }  finish draw }
+  } }
+}
+"""
+
+
+@pytest.mark.parametrize("hidden", ["Owl", "Fox"])
+def test_a_card_everyone_sees_is_numbered_before_a_hidden_look_alike(hidden):
+    """A leak trial: P2 discarded a Neophyte everyone had seen and the log read `Neophyte #2`,
+    telling the others a hidden Neophyte was in that hand too. Look-alikes anyone at the table
+    sees are numbered first, so the shown card's words are the same whatever the hidden one is."""
+    game = build(ALIKE.replace("HIDDEN", hidden))
+    m = game.new_match(2, seed=1)
+    m.apply("discard")
+    assert m.question["options"] == (["Owl #2", "Owl"] if hidden == "Owl" else ["Fox", "Owl"])
+    m.apply("Owl")
+    assert m.state()["zones"]["pile"] == [1]              # the card everyone saw
+    assert m.log_for(1) == ["discard", "Owl"]

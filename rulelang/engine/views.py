@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .chance import aside
 from .codegen import plain_text, player_text
-from .codegen.effects import HIDDEN_ABILITY, known_to, seen_by
+from .codegen.effects import HIDDEN_ABILITY, known_to, seen_by, seen_by_all
 from ..core.errors import RuleFault, RuleRuntimeError
 from ..core.limits import WORK_LIMIT
 from ..core.textsafe import printable
@@ -49,6 +49,13 @@ class MatchViews(MatchParts):
         if not 0 <= player < self.players:
             raise ValueError(f"no player {player} in a {self.players}-player match")
         return self._seen_by(player)
+
+    def visible_to_all(self) -> set:
+        """The components anyone watching the table may see now: in public zones (a top-only pile's
+        top) or revealed to all (`reveal X`), while they stay where they were shown. Not a card a
+        player sees as its owner, nor one shown to some players only — even where between them
+        every seat sees it (of two players, one shown the other's hand; the one seat of a solo game)."""
+        return seen_by_all(self)
 
     def _seen_by(self, player: int) -> set:
         """The components `player` may see now."""

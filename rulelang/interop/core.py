@@ -28,7 +28,7 @@ DEFAULT_ACTION_CAP = 512      # index space: at most this many legal actions at 
 DEFAULT_UNIVERSE_CAP = 1024   # text space: at most this many action texts in all
 RESULT_REWARD = {"win": 1.0, "lose": -1.0, "draw": 0.0}
 CHOICE_KINDS = ("one", "subset", "order", "may", "window")
-PAUSING = ("choose", "may", "open", "run", "emit")   # statements that may stop an effect for a question
+PAUSING = ("choose", "may", "open", "run", "emit", "resolve_triggers")   # statements that may stop an effect for a question
 
 
 class MissingExtra(ImportError):

@@ -248,6 +248,7 @@ STATEMENTS: dict[str, NodeSpec] = {
     "open": NodeSpec({"window": NAME, "a": EXPRS, "from": OPTEXPR}, {"to": EXPR, "always": BOOL, "until": EXPR}, creating=True,
                      pauses=True),
     "run": NodeSpec({"hook": NAME, "a": EXPRS, "of": EXPR}, {"by": EXPR}, creating=True, pauses=True),
+    "resolve_triggers": NodeSpec({}, creating=True, pauses=True),   # the waiting triggers run now
     "reveal": NodeSpec({"what": EXPR, "to": OPTEXPR}),
     "grant": NodeSpec({"def": NAME, "a": EXPRS, "v": EXPR, "until": ("turn_end",)}),
 }

@@ -202,6 +202,9 @@ class StatementChecks:
         if s.until not in ("turn_end",):
             self.error("E105", f"a timed modifier lasts `until turn_end`, not until `{s.until}`", s.span)
 
+    def check_nothing(self, s) -> None:
+        """A statement with no names or values in it (`resolve triggers`)."""
+
     def check_reveal(self, s) -> None:
         t = self.expr(s.what)
         if not (is_comp(t) or t in ("zone", "any") or (is_list(t) and is_comp(elem(t)))):
@@ -408,6 +411,7 @@ STATEMENT_CHECKS = {
     n.Emit: StatementChecks.check_signal,
     n.Open: StatementChecks.check_signal,
     n.RunHook: StatementChecks.check_signal,
+    n.ResolveTriggers: StatementChecks.check_nothing,
     n.Grant: StatementChecks.check_grant,
     n.Reveal: StatementChecks.check_reveal,
 }

@@ -383,6 +383,9 @@ class Compiler:
     def stmt_emit(self, s: n.Emit) -> dict:
         return {"s": "emit", "event": s.event, "a": [self.expr(a) for a in s.args]}
 
+    def stmt_resolve_triggers(self, s: n.ResolveTriggers) -> dict:
+        return {"s": "resolve_triggers"}
+
     def stmt_open(self, s: n.Open) -> dict:
         out = {"s": "open", "window": s.window, "a": [self.expr(a) for a in s.args], "from": self.expr(s.start)}
         if s.to is not None:
@@ -604,6 +607,7 @@ STATEMENT_LOWERING = {
     n.EndTurn: Compiler.stmt_end_turn, n.Finish: Compiler.stmt_finish, n.CallStmt: Compiler.stmt_call,
     n.Create: Compiler.stmt_create, n.Log: Compiler.stmt_log, n.CreateCards: Compiler.stmt_create_cards,
     n.Choose: Compiler.stmt_choose, n.May: Compiler.stmt_may, n.Emit: Compiler.stmt_emit, n.Open: Compiler.stmt_open,
+    n.ResolveTriggers: Compiler.stmt_resolve_triggers,
     n.RunHook: Compiler.stmt_run, n.Reveal: Compiler.stmt_reveal, n.Grant: Compiler.stmt_grant,
 }
 

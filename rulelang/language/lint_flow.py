@@ -23,7 +23,7 @@ START, TURN, END, ERROR = "start", "turn", "end", "error"
 SIMPLE_STATEMENTS = (n.Move, n.Shuffle, n.Eliminate, n.Assign, n.Append, n.Remove, n.Let, n.Create, n.CreateFrom, n.Log,
                      n.CreateCards, n.Reveal, n.Grant)   # run to their end
 # statements that run abilities (which may do anything) and then go on
-ABILITY_STATEMENTS = (n.Emit, n.Open, n.RunHook)
+ABILITY_STATEMENTS = (n.Emit, n.Open, n.RunHook, n.ResolveTriggers)
 CHOICES = (n.Choose, n.May)
 JUMPS = (n.Goto, n.EndTurn, n.Finish)          # end the effect
 
@@ -119,7 +119,9 @@ class FlowLints:
         raise AssertionError(f"unknown statement node {type(s).__name__}")
 
     def ability_procs(self, s) -> list[str]:
-        """The bodies an `emit`, `open` or `run` may set going."""
+        """The bodies an `emit`, `open`, `run` or `resolve triggers` may set going."""
+        if isinstance(s, n.ResolveTriggers):      # whatever the effect set off so far: any trigger
+            return [a.proc for a in self.c.abilities if a.form == "trigger" and a.proc]
         form, name = ((("trigger", s.event) if isinstance(s, n.Emit) else ("response", s.window)
                        if isinstance(s, n.Open) else ("hook", s.hook)))
         return [a.proc for a in self.c.abilities if a.form == form and a.name == name and a.proc]

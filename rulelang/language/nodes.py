@@ -303,6 +303,12 @@ class Emit(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class ResolveTriggers(Node):
+    """`resolve triggers`: the triggers the running effect has set off so far run now (each an
+    effect of its own, as they would when it ends), and then it goes on."""
+
+
+@dataclass(frozen=True, eq=False)
 class Open(Node):
     """`open WINDOW(args) [from P] [to PLAYERS] [always] [until C]`: players (those listed), in turn
     from P, respond or pass until all pass; with `always` each is asked even with nothing to respond

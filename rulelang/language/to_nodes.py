@@ -227,6 +227,9 @@ class _ToNodes(DeclarationRules):
     def emit_stmt(self, meta, c):
         return n.Emit(self.sp(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
 
+    def resolve_triggers_stmt(self, meta, c):
+        return n.ResolveTriggers(self.sp(meta))
+
     def open_stmt(self, meta, c):
         args = c[1] if len(c) > 1 and isinstance(c[1], list) else []
         parts = dict(x for x in c[1:] if isinstance(x, tuple))

@@ -181,11 +181,12 @@ def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
 
 def component_words(match, seat: int | None, cid: int) -> dict | None:
     """A component's label and rules text (`Match.rules_text`, read as `seat` would), for the card
-    tip; None unless the seat may see it now (a spectator: unless every seat may)."""
+    tip; None unless the seat may see it now (a spectator: unless anyone at the table may,
+    `Match.visible_to_all`)."""
     if not isinstance(cid, int) or not 0 <= cid < len(match.labels):
         return None
     if seat is None:
-        seen = set.intersection(*(match.visible_to(p) for p in range(match.players)))
+        seen = match.visible_to_all()
     else:
         seen = match.visible_to(seat) | _ids_in(without_internal(match.view(seat)))
     if cid not in seen:
@@ -213,18 +214,14 @@ def log_lines(entries: list, who: list) -> list:
 
 
 def spectator_payload(match) -> dict:
-    """Public information only. The components shown are those every seat may see and that lie in
-    zones the rules declare public; a value shown is one every seat's view shows alike (in a
-    one-seat game: the rules' declared visibility, and their `show` values but `own` ones; the
-    seat's hand and what was revealed to it alone are not public); the log as
-    `log_for(None)` words it; the messages sent to everyone."""
+    """Public information only. The components shown are those anyone at the table may see
+    (`Match.visible_to_all`: in public zones, or revealed to every player); a value shown is one
+    every seat's view shows alike (in a one-seat game: the rules' declared visibility, and their
+    `show` values but `own` ones); the log as `log_for(None)` words it; the messages sent to
+    everyone."""
     n = match.players
     views = [without_internal(match.view(p)) for p in range(n)]
-    public = set.intersection(*(match.visible_to(p) for p in range(n)))
-    if n == 1:                                 # what the one seat sees is not public: its hand, its peeks
-        for z in views[0]["zones"]:
-            if z["visibility"] != "public":
-                public -= {c["id"] for c in (z.get("cards") or []) + (z.get("known") or [])}
+    public = match.visible_to_all()            # (not what every seat sees: a solo seat's hand, a peek in two)
     view = copy.deepcopy(views[0])
     view["viewer"] = None
     for z in view["zones"]:

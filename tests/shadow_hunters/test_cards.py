@@ -456,6 +456,8 @@ def test_spiritual_doll(d, target, drawer):
     m = draw_black("Spiritual Doll", setup=lambda p: p.rolls((6, d)))
     assert m.question["prompt"] == "Spiritual Doll: whom do you curse?"
     assert legal(m) == ["P1", "P2", "P3", "P4"]            # a character: the user too
+    said = m.rules_text(m.labels.index("Spiritual Doll"), 0)  # (its text said "another character")
+    assert "Pick a character (you too)" in said and "another" not in said
     play(m, "P3")
     assert var(m, "damage") == [drawer, 0, target, 0]
     # the roll's rule is said before its damage
@@ -468,6 +470,8 @@ def test_vampire_bat_2_damage_and_the_drawer_heals_1():
     m = draw_black("Vampire Bat", setup=lambda p: p.damage(0, 3))
     assert m.question["prompt"] == "Vampire Bat: who takes 2 damage (you heal 1)?"
     assert legal(m) == ["P1", "P2", "P3", "P4"]            # any character: the drawer too
+    said = m.rules_text(m.labels.index("Vampire Bat"), 0)     # (its text said "another character")
+    assert "any character (you too)" in said and "another" not in said
     play(m, "P2")
     assert var(m, "damage")[:2] == [2, 2]
 

@@ -196,6 +196,22 @@ def test_probe_looks_at_a_hand_and_discards_a_minion():
     assert z["discard"][1] == [wench] and cannon in z["hand"][1]
 
 
+def test_probe_asks_its_player_even_for_a_lone_minion():
+    """A leak trial: with one minion in the hand looked at, it was discarded without a question,
+    with two there was one — every seat sees a question come, so a third player learned how many
+    minions P2 held. The player of Probe is asked in both cases (`always`)."""
+    pos = Position()
+    pos.hand("Probe", 0)
+    wench = pos.hand("Saucy Wench", 1)
+    pos.hand("Cannon", 1)
+    m = pos.match()
+    m.apply("act Probe")
+    assert m.question["chooser"] == 0 and m.question["options"] == ["Saucy Wench"]
+    assert m.view(1)["choice"]["prompt"] == "the minion they discard"
+    m.apply("Saucy Wench")
+    assert zones(m)["discard"][1] == [wench]
+
+
 def test_abduction_returns_a_minion_then_grants_an_extra_minion_play():
     pos = Position()
     pos.hand("Abduction", 0)

@@ -339,6 +339,74 @@ def test_ninja_dojo_winner_may_destroy_any_one_minion_on_any_base():
     assert var(m, "vp") == [2, 3]
 
 
+# Abilities set off while a base scores act at once (smash_up_cards.md, rulings: "When several things
+# trigger at once…", "check again after each"): before the base's cards are discarded, before the next
+# ready base is checked, and before S10's 15-VP check — not once the whole score-bases step is over.
+
+def pass_only_windows(m) -> None:
+    while m.question is not None and legal(m) == ["pass"]:
+        m.apply("pass")
+
+
+def test_a_minion_destroyed_after_scoring_acts_before_the_next_ready_base_is_checked():
+    # the Dojo's winner destroys its own Nukebot on the Jungle Oasis, also ready (18 of 12): Nukebot
+    # destroys P2's minions there, so the Oasis (4 of 12) no longer scores and P2 gains no VP there
+    pos = (Position(factions="robots+dinosaurs,ninjas+pirates").bases("Ninja Dojo", "Jungle Oasis", "Tar Pits")
+           .base_deck("Tortuga", "The Central Brain").turn(0)
+           .minions(0, "Ninja Dojo", "King Rex", "Laseratops", "Laseratops", "Warbot")
+           .minions(1, "Ninja Dojo", "Shinobi")
+           .minions(0, "Jungle Oasis", "Nukebot", "Warbot")
+           .minions(1, "Jungle Oasis", "Ninja Master", "Tiger Assassin"))
+    m = pos.match()
+    m.apply("done")
+    answer(m, "Ninja Dojo")                     # which ready base scores first
+    pass_windows(m)
+    answer(m, "Nukebot on Jungle Oasis")
+    pass_only_windows(m)
+    assert var(m, "vp") == [2, 3]
+    assert "Jungle Oasis" in zone(m, "bases")
+    assert sorted(zone(m, "discard", 1)) == ["Ninja Master", "Shinobi", "Tiger Assassin"]
+
+
+def test_a_minion_destroyed_after_scoring_acts_before_the_bases_cards_are_discarded():
+    # Nukebot destroyed on the Dojo itself destroys P2's Gremlin there, whose own ability then acts
+    # (P2 draws a card, P1 discards one at random) — before the Dojo's cards go to the discard piles
+    pos = (Position(factions="robots+dinosaurs,tricksters+pirates").bases("Ninja Dojo", "Jungle Oasis", "Tar Pits")
+           .base_deck("Tortuga", "The Central Brain").turn(0)
+           .minions(0, "Ninja Dojo", "King Rex", "Laseratops", "Laseratops")
+           .minions(1, "Ninja Dojo", "Gremlin")
+           .hand(0, "Armor Stego", "Howl")
+           .hand(1, "First Mate"))
+    pos.minion("Nukebot", 0, "Ninja Dojo")
+    m = pos.match()
+    m.apply("done")
+    pass_windows(m)
+    answer(m, "Nukebot on Ninja Dojo")
+    pass_only_windows(m)
+    assert len(zone(m, "hand", 1)) == 2 and "First Mate" in zone(m, "hand", 1)
+    kept = [c for c in ("Armor Stego", "Howl") if c in zone(m, "hand", 0)]   # (P1 then draws 2 at turn end)
+    assert len(kept) == 1 and ({"Armor Stego", "Howl"} - set(kept)) <= set(zone(m, "discard", 0))
+    assert "Gremlin" in zone(m, "discard", 1)
+
+
+def test_vp_gained_from_a_destroy_after_scoring_count_for_the_15_vp_check():
+    # P1 has 14 VP after the Dojo and destroys its own Collector on Cave of Shinies: +1 VP, 15 and
+    # alone in the lead at the end of the score-bases step: P1 wins (S10)
+    pos = (Position().bases("Ninja Dojo", "Cave of Shinies", "Jungle Oasis").base_deck("Tortuga", "Tar Pits").turn(0)
+           .minions(0, "Ninja Dojo", "King Rex", "Supreme Overlord", "Laseratops", "Laseratops")
+           .minions(1, "Ninja Dojo", "Shinobi")
+           .vp(12, 0))
+    pos.minion("Collector", 0, "Cave of Shinies")
+    m = pos.match()
+    m.apply("done")
+    pass_windows(m)
+    assert var(m, "vp") == [14, 3]
+    answer(m, "Collector on Cave of Shinies")
+    pass_only_windows(m)
+    assert var(m, "vp") == [15, 3]
+    assert m.is_over and m.scores()[0] > m.scores()[1]
+
+
 def test_temple_of_goju_each_players_highest_minion_to_the_deck_bottom_ties_chosen_by_owner():
     pos = (Position().bases("Temple of Goju", "Jungle Oasis", "Tar Pits").base_deck("Tortuga")
            .minions(1, "Temple of Goju", "Tiger Assassin", "Tiger Assassin", "Saucy Wench"))

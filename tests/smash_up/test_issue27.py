@@ -102,6 +102,9 @@ def test_an_extra_minion_granted_in_ones_own_scoring_phase_is_played_at_once():
     answer(m, "done", "Hidden Ninja", "Microbot Fixer")
     assert m.question["prompt"] == "play an extra minion" and m.question["options"] == ["Zapbot", "pass"]
     answer(m, "Zapbot", OASIS)
+    # Zapbot's own extra minion (power 2 or less): asked though the hand holds none (`always`)
+    assert m.question["prompt"] == "play an extra minion" and m.question["options"] == ["pass"]
+    answer(m, "pass")
     assert pass_windows(m) == [1, 0]                 # P2, then P1 again, asked: nothing more, it scores
     assert sorted(zone(m, "discard", 0)) == ["Hidden Ninja", "Microbot Fixer", "Zapbot"]   # scored there
 
@@ -111,7 +114,7 @@ def test_an_extra_action_granted_in_ones_own_scoring_phase_is_played_at_once():
            .minions(1, OASIS, "King Rex", "Supreme Overlord")
            .hand(0, "Hidden Ninja", "Chronomage", "Mystic Studies"))
     m = pos.match()
-    answer(m, "done", "Hidden Ninja")                # (Chronomage: the only minion in hand)
+    answer(m, "done", "Hidden Ninja", "Chronomage")  # (the only minion in hand: asked all the same)
     assert m.question["prompt"] == "play an extra action" and m.question["options"] == ["Mystic Studies", "pass"]
 
 

@@ -206,7 +206,10 @@ def test_hidden_ninja_plays_a_minion_whose_on_play_resolves_before_scoring():
     m = pos.match()
     play(m, "done")
     assert acts(m) == ["Hidden Ninja", "pass"]
-    play(m, "Hidden Ninja")                          # the only minion in hand: played at once
+    play(m, "Hidden Ninja")
+    # the only minion in hand, asked all the same (`always`: whether one is asked tells nothing)
+    assert m.question["prompt"] == f"play a minion on {OASIS}" and acts(m) == ["Ninja Master"]
+    play(m, "Ninja Master")
     assert "destroy a minion" in m.question["prompt"]
     play(m, "King Rex (P2)")                         # Ninja Master's on-play, before VP
     assert pass_windows(m) == [1, 0]                 # then P2, and P1 again, are asked: nothing more
@@ -413,6 +416,20 @@ def test_disguise_plays_extra_minions_there_then_returns_the_picked_ones():
     assert zone(m, "hand", 0) == ["Ninja Acolyte", "Shinobi"]
     assert sorted(where(m, c) for c in m.state()["zones"]["field"]) == [CEMETERY, LIBRARY, LIBRARY]
     assert m.state()["vars"]["minion_plays"][0] == 1
+
+
+def test_disguise_asks_for_the_extra_minion_even_with_no_minion_in_hand():
+    """A leak trial: the question "play an extra minion" came only when the hand held a minion,
+    telling every other player so. It is asked all the same (`optional always`): `pass` only."""
+    pos = Pos()
+    pos.minion("Ninja Acolyte", 0, LIBRARY)
+    pos.hand(0, "Disguise", "Seeing Stars")
+    m = pos.match()
+    play(m, "act Disguise")                          # (one base, one minion there: taken without asking)
+    assert m.question["prompt"] == "play an extra minion" and m.question["options"] == ["pass"]
+    assert m.view(1)["choice"]["prompt"] == "play an extra minion"
+    play(m, "pass")
+    assert m.question is None and sorted(zone(m, "hand", 0)) == ["Ninja Acolyte", "Seeing Stars"]
 
 
 def test_way_of_deception_moves_one_of_your_minions():

@@ -7,7 +7,7 @@ and the spectator receive is scanned for components that reader cannot see —
   "equip <card>" tells everyone that card; `messages_for`);
 - ids: every component the message names (in the zones, a zone's `of`, the components' values, the
   components an action involves) must be one the engine lets the reader see now (`visible_to`, and
-  what `view` itself shows; for the spectator: what every seat sees);
+  what `view` itself shows; for the spectator: what anyone at the table may see, `visible_to_all`);
 - counts: a zone the rules keep `internal` (not even its count is shown) never appears.
 
 The seats play at random (a seeded choice among the actions their page lists, now and then one of
@@ -85,7 +85,7 @@ def test_no_message_tells_a_reader_of_a_component_it_cannot_see(serve, game, pla
         def scan():
             nonlocal messages
             now = [match.visible_to(p) for p in range(players)]
-            public = set.intersection(*now)
+            public = match.visible_to_all()
             for r, reader in enumerate(readers):
                 allowed = now[r] | _ids_in_view(match.view(r)) if r < players else public
                 ever[r] |= {labels[c] for c in allowed}

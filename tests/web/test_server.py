@@ -9,6 +9,7 @@ import random
 import pytest
 import websockets
 
+from rulelang.web.present import spectator_payload
 from rulelang.web.server import BURST, RATE
 
 from .conftest import ROOT, SMALL, Running, get, post
@@ -431,3 +432,55 @@ def test_a_card_tip_gets_the_rules_text_of_what_its_seat_sees_and_nothing_else(s
     assert code == 404
     for bad in (10 ** 6, len(m.labels), "9" * 5000, "-1", "x1", "%EF%BC%91"):     # (5,000 digits: HTTP 500 before)
         assert get(text_url(own, bad))[0] == 404
+
+
+PEEK = """
+game "Peek" {
+  players 1..2
+  kind Card { n: int  label "c" + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  setup { for i in 1..6 { create Card(n: i) in deck }  for p in players { repeat 2 { move top(deck) to hand[p] } } }
+  turn { step s {
+    action peek { reveal hand[next(me)] to me  end turn }
+    action show { reveal hand[me]  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_spectator_gets_no_card_a_player_sees_as_its_owner_or_by_a_private_peek(serve, tmp_path):
+    """A leak trial: the spectator's card tips answered for every card all seats see — in a solo
+    match, the whole hand; of two players, a hand one player was shown alone (Smash Up's Probe:
+    its owner sees it anyway). The spectator gets what anyone at the table may see: public zones
+    and cards revealed to every player."""
+    rules = tmp_path / "peek.rules"
+    rules.write_text(PEEK, encoding="utf-8")
+    server = serve([rules], include_shipped=False)
+
+    def spectator_text(body, cid):
+        return get(body["spectator"]["url"].replace("/play/", "/api/play/") + f"/text/{cid}")[0]
+
+    solo = make(server, "peek", ["human"], seed=3)
+    m = server.server.matches[solo["id"]].match
+    (hand,) = m.state()["zones"]["hand"]
+    assert len(hand) == 2 and all(spectator_text(solo, c) == 404 for c in hand)
+    m.apply("show")                                     # shown to every player: the spectator too
+    assert all(spectator_text(solo, c) == 200 for c in hand)
+
+    duo = make(server, "peek", ["human", "human"], seed=3)
+    m = server.server.matches[duo["id"]].match
+    theirs = m.state()["zones"]["hand"][1]
+    m.apply("peek")                                     # P1 is shown P2's hand: both seats see it now
+    assert set(theirs) <= m.visible_to(0) & m.visible_to(1)
+    assert m.visible_to_all().isdisjoint(theirs)
+    assert all(spectator_text(duo, c) == 404 for c in theirs)
+    watcher = spectator_payload(m)["view"]
+    hand2 = next(z for z in watcher["zones"] if z["name"] == "hand" and z.get("owner") == 1)
+    assert hand2["cards"] is None and not hand2.get("known")
+    m.apply("show")                                     # P2 shows it to everyone
+    assert set(theirs) <= m.visible_to_all()
+    assert all(spectator_text(duo, c) == 200 for c in theirs)
+    hand2 = next(z for z in spectator_payload(m)["view"]["zones"] if z["name"] == "hand" and z.get("owner") == 1)
+    assert sorted(c["id"] for c in hand2["known"]) == sorted(theirs)

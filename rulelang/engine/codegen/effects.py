@@ -168,7 +168,7 @@ def _options(m, values, texter, unseen_by=None) -> dict:
     components of a game with secrets: one the chooser cannot see is named by its place
     (`hand slot 2`), never by its label or the rules' `as` words."""
     labels = m.labels
-    out: dict = {}
+    pairs: list = []
     for v in values:
         if texter is None:
             text, v = v
@@ -179,27 +179,49 @@ def _options(m, values, texter, unseen_by=None) -> dict:
         m.work -= len(text) + 1                # (each option's text is made, kept and shown: charged)
         if text in (PASS, "done"):
             text = f"{text} #1"
-        if text in out:
-            if out[text] == v:
-                continue
-            k = 2
-            while f"{text} #{k}" in out and out[f"{text} #{k}"] != v:
-                k += 1
-            m.work -= k * (len(text) + 1)
-            text = f"{text} #{k}"
-            if text in out:
-                continue
-        out[text] = v
+        pairs.append((text, v))
+    order = list(range(len(pairs)))
+    if unseen_by is not None and len({text for text, _ in pairs}) < len(pairs):
+        # look-alike components: those anyone at the table may see are numbered first. Numbered
+        # after a hidden one, a card everyone sees would be logged as `Neophyte #2` and tell them
+        # a hidden Neophyte is among the choices (a leak trial, in Smash Up).
+        public = seen_by_all(m)
+        hidden = [type(v) is int and v >= 0 and v not in public for _, v in pairs]
+        order = [i for i in order if not hidden[i]] + [i for i in order if hidden[i]]
+    texts = _numbered(m, pairs, order)
+    out: dict = {}
+    for text, (_, v) in zip(texts, pairs):
+        if text not in out:
+            out[text] = v
     if m.work < 0:
         _overworked()
     return out
 
 
+def _numbered(m, pairs: list, order) -> list:
+    """The text of each (text, value) option: different values of one text are told apart by a
+    number (`Walker #2`), given in `order` (indexes into `pairs`)."""
+    taken: dict = {}
+    texts: list = [None] * len(pairs)
+    for i in order:
+        text, v = pairs[i]
+        if text in taken and taken[text] != v:
+            k = 2
+            while f"{text} #{k}" in taken and taken[f"{text} #{k}"] != v:
+                k += 1
+            m.work -= k * (len(text) + 1)
+            text = f"{text} #{k}"
+        taken.setdefault(text, v)
+        texts[i] = text
+    return texts
+
+
 def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False, comps: bool = False):
     """One element of `values` (SKIP if there is none, or the chooser passes). `always`: ask even
-    a forced choice, so that whether a question came tells the others nothing."""
+    a forced choice, so that whether a question came tells the others nothing — an optional one
+    even with nothing to choose (only `pass`: "you may play a minion" tells nobody if you hold one)."""
     options = _options(m, values, texter, _unseen_by(m, chooser, comps))
-    if not options:
+    if not options and not (optional and always):
         return SKIP
     if len(options) == 1 and not optional and not always:
         return next(iter(options.values()))               # nothing to decide
@@ -796,15 +818,17 @@ def _tell(m, text, to) -> None:
     m.messages.append({"to": who, "text": text})
 
 
-def known_to(m, player: int) -> dict:
-    """Components revealed to `player` that are still where they were revealed: id -> zone."""
+def known_to(m, player: int | None) -> dict:
+    """Components revealed to `player` that are still where they were revealed: id -> zone.
+    None: those revealed to all (`reveal X` with no `to`: onlookers too), not to a list of seats —
+    of one player, `to [me]` is a private peek."""
     out: dict = {}
     if not m.known:
         return out
     info = _zone_info(m)
     for c, revealed in m.known.items():
         to = revealed.to
-        if to != "all" and player not in to:
+        if to != "all" and (player is None or player not in to):
             continue
         where = info.get(id(m.where[c]))
         if where is not None and list(where) == revealed.zone:
@@ -812,9 +836,20 @@ def known_to(m, player: int) -> dict:
     return out
 
 
+def seen_by_all(m) -> set:
+    """The components anyone watching the table may see now: in public zones (a top-only pile's
+    top) or revealed to all, while they stay where they were shown (`Match.visible_to_all`)."""
+    seen = set(known_to(m, None)) if m.known else set()
+    for z, value in zip(m.game.zones, m.Z):
+        if z["visibility"] == "public":
+            for zl in (value if z["per"] else [value]):
+                seen.update(zl[-1:] if z.get("top") else zl)
+    return seen
+
+
 NAMESPACE = {
     "_choose_one": _choose_one, "_choose_many": _choose_many, "_may": _may, "_SKIP": SKIP,
-    "_emit": _emit, "_open": _open, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
+    "_emit": _emit, "_open": _open, "_drain": drain, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
     "_reveal": _reveal, "_tell": _tell, "_forget": _forget, "_grant": _grant,
     "_watched_move": _watched_move, "_created": _created,
     "_comp_seen_text": _comp_seen_text, "_all_seen": _all_seen, "_union_text": _union_text,

@@ -482,7 +482,7 @@ Lowerer.EXPR_LOWERING = _lowering("x_", (
     "cellattr", "index", "table", "call", "text", "list", "comp", "mods", "can", "sortby", "flat", "ord"))
 Lowerer.STMT_LOWERING = _lowering("s_", (
     "move", "shuffle", "eliminate", "readmit", "refuse", "turn_order", "set", "append", "remove", "let", "if", "for", "while", "repeat", "goto", "end_turn", "finish", "call",
-    "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "reveal", "grant"))
+    "create", "log", "create_cards", "choose", "may", "emit", "open", "run", "resolve_triggers", "reveal", "grant"))
 
 
 # The engine's own events as a question names an ability on them ("Smoke Bomb: start of turn");

@@ -516,6 +516,9 @@ class StatementLowering(Part):
         by = f", {self.exprs.ex(s['by'], ctx).src}" if s.get("by") is not None else ""
         self.signal_of(f"_hook(m, {self.sh.hook_index[s['hook']]}, {of}, {self.args_tuple(s['a'], ctx)}{by})", ctx)
 
+    def s_resolve_triggers(self, s, ctx):
+        self.signal_of("_drain(m)", ctx)
+
     def s_grant(self, s, ctx):
         v = self.exprs.ex(s["v"], ctx)
         ctx.fn.emit(f"_grant(m, {self.sh.def_index[s['def']]}, {self.args_tuple(s['a'], ctx)}, {v.src})")
