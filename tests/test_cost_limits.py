@@ -379,3 +379,49 @@ def test_a_list_of_plain_lists_is_charged_as_the_full_measure_charges_it():
         assert 10 ** 9 - m.work == _sizes(value)[2], value
         checked += 1
     assert checked > 1000
+
+
+REACH = """
+game "Reach" {
+  players 2
+  board b: squares(3, 3)
+  var n: int = 100000000000
+  def free(c) = true
+  turn { step act { action go { log text(size(reachable(cell(b, "a1"), n, free)))  finish draw } } }
+}
+"""
+
+
+def test_reachable_with_a_huge_step_count_stops_once_nothing_new_is_found():
+    """A fuzzer's rule file (it lints clean): `reachable(c, 10^11, …)` on a 3×3 board went on for
+    every step after the board was covered — 10^9 steps took 50 s, 10^11 never ended. Run in a
+    child with a time limit, so that the old behaviour fails the test instead of hanging it."""
+    code = ("import rulelang, sys\n"
+            f"g = rulelang.Game(rulelang.compile_source({REACH!r}, 'reach.rules'))\n"
+            "m = g.new_match(2, seed=1)\n"
+            "m.apply('go')\n"
+            "print(m.messages_for(0)[-1] if m.messages_for(0) else m.log_for(0))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "8" in done.stdout
+
+
+SHOWS = """
+game "Shows" {
+  players 2
+  def g(i) = if i <= 0 then 0 else 1 + g(i - 1)
+  show "costly" = text(sum(g(150) for j in 1..100000))
+  show "cheap" = text(sum(j for j in 1..10))
+  turn { step act { action stop { finish draw } } }
+}
+"""
+
+
+def test_the_shown_values_of_a_view_share_one_work_budget():
+    """A fuzzer's rule file of 300 such `show` lines: each one that spent the budget gave the next a
+    fresh one, so one screen cost 300 budgets (a minute, redrawn after every move). The values now
+    share the view's budget: once it is spent, the rest are errors at once."""
+    m = rulelang.Game(rulelang.compile_source(SHOWS, "shows.rules")).new_match(2, seed=1)
+    values = {v["name"]: v for v in m.view(0)["values"]}
+    assert "work limit" in values["costly"]["error"]
+    assert values["cheap"]["value"] is None and "work limit" in values["cheap"]["error"]

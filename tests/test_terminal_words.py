@@ -585,3 +585,27 @@ def test_a_list_of_players_is_said_by_their_names():
     out = io.StringIO()
     run_repl(game, 3, 1, {}, {}, io.StringIO("quit\n"), out, "order.rules", screen=(100, 40))
     assert "  order: P3, P1, P2\n" in out.getvalue() and "  firsts: P1 (P2, P3), P2 empty, P3 empty\n" in out.getvalue()
+
+
+PICK = """
+game "Pick" {
+  players 1
+  kind Card { rank: int  label text(rank) }
+  zone deck: pile
+  zone hand: set per player
+  setup { for r in 1..6 { create Card(rank: r) in deck } }
+  turn { step act { action take { choose xs subset of deck size 0..4 { move xs to hand[me] }  finish draw } } }
+}
+"""
+
+
+def test_several_picks_with_a_number_of_thousands_of_digits_is_an_error_and_the_game_goes_on():
+    """A fuzzer: `1 ` and a 5,000-digit number at a pick-several question ended the session
+    (Python refuses to read such a number): the match was lost. Now an error; the next line counts."""
+    game = rulelang.Game(rulelang.compile_source(PICK))
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO("take\n1 " + "9" * 5000 + "\n1 2\ndone\nquit\n"), out, "pick.rules",
+             screen=(100, 40))
+    text = out.getvalue()
+    assert "error: there is no choice 999999999999…; choose 1-" in text
+    assert "Game over" in text and "Traceback" not in text

@@ -297,6 +297,8 @@ def reachable(geometry: Geometry, start: int, steps: int, passable) -> list[int]
     frontier = [start]
     out = []
     for _ in range(steps):
+        if not frontier:                   # (nothing new last round: more steps find nothing; a
+            break                          # huge count must not spin on an empty frontier)
         nxt = []
         for x in frontier:
             for y in geometry.neighbours_of(x):

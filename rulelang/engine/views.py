@@ -328,8 +328,8 @@ class MatchViews(MatchParts):
                 failure = self._rule_error(f"computing `show {labels.get(name, name)}`", err)
                 if not isinstance(failure, RuleRuntimeError):
                     raise failure from None
-                shown, error = None, str(failure)
-                self.work = WORK_LIMIT            # (the next value gets its own budget)
+                shown, error = None, str(failure)   # (one budget for every value: the next ones
+                                                    # fail at once once it is spent)
             if name in labels:                 # `show "Label" = E`: named as the rules say
                 values.append({"name": labels[name], "value": shown, "label": True})
             else:

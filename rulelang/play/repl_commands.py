@@ -153,7 +153,12 @@ class Commands:
         texts (numbers and names refer to the list on screen now); None when the line is one pick,
         [] when it named something not on the list (the error said)."""
         if re.fullmatch(r"\d+(?:[ ,]+\d+)+", line):
-            numbers = [int(x) for x in re.split(r"[ ,]+", line)]
+            words = re.split(r"[ ,]+", line)
+            long = next((w for w in words if len(w) > 9), None)   # (int() of 5,000 digits raises)
+            if long is not None:
+                self.error(f"there is no choice {long[:12]}…; choose 1-{len(actions)}")
+                return []
+            numbers = [int(x) for x in words]
             wrong = [n for n in numbers if not 1 <= n <= len(actions)]
             if wrong:
                 self.error(f"there is no choice {wrong[0]}; choose 1-{len(actions)}")

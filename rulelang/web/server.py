@@ -15,7 +15,9 @@ import hashlib
 import multiprocessing
 import os
 import secrets
+import signal
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,6 +103,12 @@ def _bot_move(path: str, fingerprint: str, state: dict, kind: str, seed: int) ->
         return "error", printable(str(err))[:300]
 
 
+def _worker_signals() -> None:
+    """A bot worker leaves Ctrl-C to the server (pressed at the terminal, it reaches every process
+    of the group: the workers died on it, with a traceback each, and the pool made new ones)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class BotPool:
     """Search bots think in worker processes (spawned when first needed): a long search holds no
     lock and no interpreter the server needs. Stopping the server ends them."""
@@ -113,7 +121,7 @@ class BotPool:
     def _start(self):
         with self.lock:
             if self.pool is None:
-                self.pool = multiprocessing.get_context("spawn").Pool(self.workers)
+                self.pool = multiprocessing.get_context("spawn").Pool(self.workers, initializer=_worker_signals)
             return self.pool
 
     async def choose(self, *args) -> tuple[str, str]:
@@ -128,10 +136,21 @@ class BotPool:
         return await done
 
     def close(self) -> None:
+        """End the workers. `Pool.terminate` waits for ever when a worker died holding the pool's
+        queue (a signal sent to the whole process group, as `timeout` or a service manager do): the
+        workers are killed as it goes, and it is waited for a few seconds at most."""
         with self.lock:
-            if self.pool is not None:
-                self.pool.terminate()
-                self.pool = None
+            pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        ending = threading.Thread(target=pool.terminate, daemon=True)
+        ending.start()
+        deadline = time.monotonic() + 3
+        while ending.is_alive() and time.monotonic() < deadline:
+            for worker in list(getattr(pool, "_pool", ())):     # (also any the pool made anew meanwhile)
+                if worker.is_alive():
+                    worker.kill()
+            ending.join(0.1)
 
 
 @dataclass
@@ -467,6 +486,15 @@ class Server:
                      "outcome": present.outcome_words(m, served.kinds())})
         return body
 
+    def drawn(self, served: Served, seat: int | None) -> str:
+        """The payload for `seat` as sent; where the rules fail to draw the position (a view's own
+        rule error), a message saying so: the players are told, the server and the match go on."""
+        try:
+            return present.dumps(self.payload(served, seat))
+        except (RulelangError, EngineFault) as err:
+            return present.dumps({"type": "error", "message": f"rule error: the table cannot be drawn: "
+                                                              f"{printable(str(err))[:300]}"})
+
     def hello(self, served: Served, seat: int | None) -> dict:
         g = served.entry.game
         return {"type": "hello", "game": printable(g.name), "seat": seat,
@@ -478,8 +506,11 @@ class Server:
         served, seat = await self._open(request.path_params["mid"], request.path_params["token"])
         if served is None:
             return _error(seat, 404)
-        async with served.lock:
-            body = await asyncio.to_thread(lambda: {**self.hello(served, seat), **self.payload(served, seat)})
+        try:
+            async with served.lock:
+                body = await asyncio.to_thread(lambda: {**self.hello(served, seat), **self.payload(served, seat)})
+        except (RulelangError, EngineFault) as err:
+            return _error(f"rule error: the table cannot be drawn: {printable(str(err))[:300]}", 500)
         return JSONResponse(body, headers=SECURITY_HEADERS)
 
     async def api_text(self, request: Request) -> Response:
@@ -510,11 +541,18 @@ class Server:
         last = asyncio.get_running_loop().time()
         try:
             async with served.lock:
-                first = await asyncio.to_thread(lambda: (self.hello(served, seat), self.payload(served, seat)))
+                first = await asyncio.to_thread(lambda: (present.dumps(self.hello(served, seat)),
+                                                         self.drawn(served, seat)))
             for message in first:
-                await ws.send_text(present.dumps(message))
+                await ws.send_text(message)
             while True:
-                raw = await ws.receive_text()
+                got = await ws.receive()
+                if got.get("type") == "websocket.disconnect":
+                    break
+                raw = got.get("text")
+                if raw is None:                  # (a binary frame: no page sends one)
+                    await self._tell(ws, "a message is text (JSON), not binary data")
+                    continue
                 now = asyncio.get_running_loop().time()
                 allowance = min(self.burst, allowance + (now - last) * self.rate)
                 last = now
@@ -695,7 +733,7 @@ class Server:
             return
         async with served.lock:
             seats = {s for _, s in sockets}
-            bodies = await asyncio.to_thread(lambda: {s: present.dumps(self.payload(served, s)) for s in seats})
+            bodies = await asyncio.to_thread(lambda: {s: self.drawn(served, s) for s in seats})
         for ws, s in sockets:
             try:
                 await ws.send_text(bodies[s])

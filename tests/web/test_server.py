@@ -484,3 +484,45 @@ def test_a_spectator_gets_no_card_a_player_sees_as_its_owner_or_by_a_private_pee
     assert all(spectator_text(duo, c) == 200 for c in theirs)
     hand2 = next(z for z in spectator_payload(m)["view"]["zones"] if z["name"] == "hand" and z.get("owner") == 1)
     assert sorted(c["id"] for c in hand2["known"]) == sorted(theirs)
+
+
+DRAW_FAILS = """
+game "Draw fails" {
+  players 2
+  var n: int = 0
+  board b: squares(3, 3), draw glyph
+  def glyph(c) = text(10 / (1 - n))
+  turn { step act {
+    action go { n = 1 }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_position_the_rules_cannot_draw_is_said_and_the_server_goes_on(serve, tmp_path):
+    """A fuzzer's rule file whose board drawing divides by zero after a move: the websocket dropped
+    with a traceback in the server's log, every reconnect too, and the state request was an HTTP 500
+    with no words. Now each page is told, and the server answers everything else; a binary frame
+    (no page sends one) is answered with words too (it was a traceback)."""
+    rules = tmp_path / "draw_fails.rules"
+    rules.write_text(DRAW_FAILS, encoding="utf-8")
+    server = serve([rules], include_shipped=False)
+    body = make(server, "draw_fails", ["human", "human"], seed=3)
+    link = body["links"][0]["url"]
+
+    async def play():
+        seat = await connect(link)
+        await seat.ws.send(b"\x00binary")
+        assert (await seat.until(lambda m: m["type"] == "error"))["message"] == "a message is text (JSON), not binary data"
+        await seat.act("go")
+        said = await seat.until(lambda m: m["type"] == "error")
+        assert said["message"].startswith("rule error: the table cannot be drawn: ") and "division by zero" in said["message"]
+        again = Seat(await websockets.connect(ws_url(link)))
+        assert [(await again.recv())["type"] for _ in range(2)] == ["hello", "error"]   # (a reconnect: told too)
+        await seat.ws.close()
+        await again.ws.close()
+    asyncio.run(play())
+    code, raw = get(link.replace("/play/", "/api/play/"))
+    assert code == 500 and b"division by zero" in raw
+    assert get(server.url + "/api/games")[0] == 200
