@@ -40,6 +40,32 @@ def main(argv: list[str] | None = None) -> int:
         return _broken_pipe()
 
 
+def _shipped_names(args) -> None:
+    """A rule file named that does not exist, but a shipped game has its name (`regicide`,
+    `games/regicide.rules` typed outside a checkout, after `pip install`): that game's file."""
+    from pathlib import Path
+    from .play.replay import SHIPPED_FOLDERS
+
+    def shipped(path):
+        if not isinstance(path, str) or not path or "\0" in path or Path(path).exists():
+            return path
+        name = Path(path).name
+        stem = name[:-len(".rules")] if name.endswith(".rules") else name
+        if not stem or "." in stem:             # (a save, an IR .json: only rule files are looked up)
+            return path
+        for folder in SHIPPED_FOLDERS:
+            found = folder / f"{stem}.rules"
+            if found.is_file():
+                return str(found)
+        return path
+    for key in ("file", "rules"):
+        if key in vars(args):
+            setattr(args, key, shipped(getattr(args, key)))
+    for key in ("files", "compare"):
+        if isinstance(vars(args).get(key), list):
+            setattr(args, key, [shipped(p) for p in getattr(args, key)])
+
+
 def _fit_streams() -> None:
     """Output streams whose encoding cannot show every character (ISO-8859-1, ASCII) write an
     ASCII stand-in for what they cannot encode instead of failing."""
@@ -71,6 +97,7 @@ def _main(argv: list[str] | None) -> int:
             args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exit:          # argparse has printed usage and the problem
         return exit.code
+    _shipped_names(args)
     try:
         return args.run(args)
     except BrokenPipeError:
@@ -126,7 +153,9 @@ def _parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game at the terminal, or go on with a saved match",
                                description="Play at the terminal: FILE is a rule file, a compiled game, or a "
-                                           "save written by `save` (the match goes on from there).")
+                                           "save written by `save` (the match goes on from there). A shipped "
+                                           "game may be named anywhere: regicide, valgard, smash_up, "
+                                           "shadow_hunters, dozen_war.")
     _match_arguments(play, default_seed=None)
     play.add_argument("--rules", metavar="FILE",
                       help="with a save: the rule file it was played with (default: the rule file beside the "

@@ -437,3 +437,22 @@ def test_a_misspelt_field_in_a_def_is_an_error_not_a_traceback(tmp_path, capsys)
     code, out, err = run(capsys, "simulate", str(broken), "--players", "2", "--games", "3")
     assert code == 1 and "Traceback" not in out + err
     assert "valeu" in err
+
+
+def test_a_shipped_game_is_found_by_its_name_from_any_folder(capsys, monkeypatch, tmp_path):
+    """A first hour after `pip install .`: from another folder, `rulelang play games/regicide.rules`,
+    `rulelang play regicide` and `rulelang rules valgard` all said `no such file`. A name that is no
+    file but a shipped game's is that game; a file of that name in the folder still comes first."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "rules", "valgard")
+    assert code == 0 and out.startswith("Valgarð\n") and not err
+    code, out, err = run(capsys, "lint", "games/regicide.rules")
+    assert code == 0 and "ok: 1 file(s) clean" in out
+    code, out, err = play_cli(capsys, monkeypatch, ["quit", ""], "regicide", "--seed", "3")
+    assert code == 0 and out.startswith("Regicide: 1 player, seed 3")
+    (tmp_path / "regicide.rules").write_text('game "Mine" { players 1  turn { step s { action stop { finish win } } } }',
+                                              encoding="utf-8")
+    code, out, err = run(capsys, "rules", "regicide.rules")
+    assert code == 0 and out.startswith("Mine")
+    code, out, err = run(capsys, "rules", "nosuchgame")
+    assert code == 1 and "no such file: nosuchgame" in err
