@@ -284,7 +284,17 @@ def _serve(args) -> int:
 def _rules(args) -> int:
     from .play.rulebook import rulebook
     game = rulelang.load(args.file)
-    print(rulebook(game, markdown=args.format == "md", source=args.file))
+    text = rulebook(game, markdown=args.format == "md", source=args.file)
+    if args.format != "md" and sys.stdout.isatty():
+        # at a terminal, as `rules` at the table reads: wrapped between words to its width, and
+        # paged ($PAGER, else less, as git and man do) — 142 lines scrolled past, words cut in two
+        import pydoc
+        import shutil
+        from .play.repl import wrap_line
+        width = max(40, shutil.get_terminal_size().columns - 1)
+        pydoc.pager("\n".join(part for line in text.split("\n") for part in wrap_line(line, width)))
+        return 0
+    print(text)
     return 0
 
 

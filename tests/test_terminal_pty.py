@@ -222,6 +222,17 @@ def test_the_next_player_gets_neither_the_line_history_nor_the_completions_of_th
     assert term.close() == 0
 
 
+def test_the_rulebook_at_a_terminal_is_wrapped_to_its_width_and_paged():
+    """A first-hour trial: `rulelang rules games/valgard.rules` (the README's first suggestion) at
+    80×24 scrolled 142 lines past, 29 of them cut mid-word by the terminal. Now it is wrapped
+    between words to the terminal's width and goes through the pager (here `cat`, as $PAGER)."""
+    term = Terminal("rules", VALGARD, env={"COLUMNS": "80", "LINES": "24", "PAGER": "cat"})
+    assert term.close() == 0
+    lines = term.text.rstrip("\n").split("\n")
+    assert lines[0] == "Valgarð" and len(lines) > 100
+    assert max(len(line) for line in lines) <= 80
+
+
 def _at_the_offer_to_save() -> Terminal:
     """A hot-seat Regicide at a terminal, `quit` typed: the offer to save is asked."""
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
