@@ -49,6 +49,9 @@ FLOOD_CLOSE = 60              # messages refused for flooding before the connect
 ACTION_TEXT_LIMIT = 1000
 MAX_ISMCTS = 5000             # the largest search budget a lobby may ask of a bot
 MAX_BOT_SECONDS = 10.0        # the most CPU time per move a lobby may give a bot (ismcts:10s)
+MATCHES_HELD = 1000           # matches kept in memory; beyond, idle ones are let go (replayed from the store when opened)
+NEW_MATCH_RATE = 0.5          # new matches a second one address may make, on average...
+NEW_MATCH_BURST = 30          # ...and at once
 HUMAN = "human"
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
@@ -288,6 +291,10 @@ class Server:
         self.rulebooks: dict[str, str] = {}      # game key -> its rulebook text (made once)
         self.bot_delay = bot_delay
         self.rate, self.burst = RATE, BURST      # a connection's messages a second, and at once
+        self.held = MATCHES_HELD
+        self.new_rate, self.new_burst = NEW_MATCH_RATE, NEW_MATCH_BURST
+        self.makers: dict[str, tuple[float, float]] = {}     # address -> (allowance, when), for new matches
+        self.unlimited = {"127.0.0.1", "::1"}    # this computer's own requests make matches freely
         self.pool = BotPool()
         self.app = Starlette(lifespan=self._lifespan, routes=[
             Route("/", self.lobby_page),
@@ -353,7 +360,39 @@ class Server:
                              "max_bot_seconds": MAX_BOT_SECONDS},
                             headers=SECURITY_HEADERS)
 
+    def _may_make(self, request: Request) -> bool:
+        """A lobby request from this address may make a match now (a flood of them filled the
+        server's memory at 113 kB a match: 2 GB in 45 s). Requests from this computer are not
+        counted (a script of the server's own user, a load test)."""
+        now = time.monotonic()
+        who = request.client.host if request.client else ""
+        if who in self.unlimited:
+            return True
+        if len(self.makers) > 10000:
+            self.makers.clear()
+        allowance, last = self.makers.get(who, (self.new_burst, now))
+        allowance = min(self.new_burst, allowance + (now - last) * self.new_rate)
+        if allowance < 1:
+            self.makers[who] = (allowance, now)
+            return False
+        self.makers[who] = (allowance - 1, now)
+        return True
+
+    def _hold(self, mid: str, served: Served) -> None:
+        """Keep a match in memory, the most recently used last; past `held`, the longest idle ones
+        with nobody connected and no bot thinking are let go (the store replays them when opened)."""
+        self.matches.pop(mid, None)
+        self.matches[mid] = served
+        for old in list(self.matches):
+            if len(self.matches) <= self.held:
+                break
+            s = self.matches[old]
+            if old != mid and not s.sockets and (s.bot_task is None or s.bot_task.done()):
+                del self.matches[old]
+
     async def api_create(self, request: Request) -> Response:
+        if not self._may_make(request):
+            return _error("too many new matches from here: wait a little", 429)
         body = b""
         async for chunk in request.stream():
             body += chunk
@@ -406,7 +445,7 @@ class Server:
                           seats, hashed)
         served = Served(mid, entry, match, seats, hashed, seed)
         served.bots = {p: make_bot(k, bot_seed(seed, p)) for p, k in enumerate(seats) if k != HUMAN}
-        self.matches[mid] = served
+        self._hold(mid, served)
         self._wake_bots(served)
         return {"id": mid, "game": printable(game.name), **({} if drawn else {"seed": seed}),
                 "links": [{"seat": present.seat_name(p), "path": f"/play/{mid}/{t}"} for t, p in tokens.items()],
@@ -419,7 +458,9 @@ class Server:
         if not (isinstance(mid, str) and isinstance(token, str)) or len(mid) > 64 or len(token) > 128:
             return None, "no such match, or a wrong link"
         served = self.matches.get(mid)
-        if served is None:
+        if served is not None:
+            self._hold(mid, served)               # (the most recently used: let go last)
+        else:
             try:
                 served = await self._restore(mid)
             except (RulelangError, ValueError, OSError) as err:
@@ -459,7 +500,7 @@ class Server:
         served = restored
         served.bots = {p: make_bot(k, bot_seed(saved["seed"] + served.version, p))
                        for p, k in enumerate(served.seats) if k != HUMAN}
-        self.matches[mid] = served
+        self._hold(mid, served)
         self._wake_bots(served)
         return served
 
