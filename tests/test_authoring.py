@@ -187,6 +187,18 @@ def test_an_untyped_parameter_every_call_gives_a_player_is_shown_as_a_player():
     assert m.messages_for(0) == ["P2 has chip 2"]
 
 
+def test_an_untyped_parameter_every_call_gives_a_list_of_players_is_shown_as_players():
+    """A new author's `proc announce(ws) { log text(ws) }` called with `remaining` logged `0, 1`."""
+    m = small("proc tell(ws, cs) { log text(ws) + \" / \" + text(first(ws)) + \" / \" + text(cs) }",
+              setup="tell(remaining, [c for c in pool where c.v > 1])  tell([next(me)], [top(pool)])")
+    assert m.messages_for(0) == ["P1 P2 P3 / P1 / chip 3 chip 2", "P2 / P2 / chip 2"]
+
+
+def test_a_body_that_does_not_fit_the_calls_list_type_keeps_the_parameter_plain():
+    m = small("proc tally(ws) { log text(sum(ws)) }", setup="tally(remaining)")
+    assert m.messages_for(0) == ["3"]
+
+
 def test_an_untyped_parameter_given_different_kinds_of_value_stays_plain():
     m = small("proc tell(q) { log text(q) }", setup="tell(1)  tell(next(me))")
     assert m.messages_for(0) == ["1", "1"]

@@ -375,12 +375,15 @@ class ExpressionChecks:
         return types
 
     def inferable(self) -> dict:
-        """Untyped parameters every call gives the same player, cell, enum value or component."""
+        """Untyped parameters every call gives the same player, cell, enum value or component, or a
+        list of them (`announce(remaining)`: `text(ws)` then shows `P1 P2`, not `0, 1`)."""
+        def named(t) -> bool:
+            return t in ("player", "cell") or is_enum(t) or is_comp_type(t) or is_union(t)
         out = {}
         for key, types in self.arg_types.items():
             if len(types) == 1:
                 (t,) = types
-                if t in ("player", "cell") or (is_enum(t) or is_comp_type(t) or is_union(t)):
+                if named(t) or (is_list(t) and named(elem(t))):
                     out[key] = t
         return out
 
