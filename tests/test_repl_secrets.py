@@ -44,3 +44,30 @@ def test_an_answer_is_repeated_only_once_every_player_can_see_its_card():
     m = game2.new_match(2, 1)
     m.apply("stash"), m.apply("Ruby")
     assert m.log_for(0) == ["stash", "Ruby"] and m.log_for(1) == m.log_for(None) == ["stash", "(a secret choice)"]
+
+
+WHISPER = """
+game "Whisper" {
+  players 2
+  var moves: int = 0
+  turn { step act {
+    action first_move require moves == 0 { moves += 1  log "public: the first move"  log "secret for P2" to [next(me)] }
+    action second_move require moves == 1 { moves += 1  log "public: the second move"  end turn }
+    action stop require moves == 2 { finish draw }
+  } }
+}
+"""
+
+
+def test_a_message_to_another_seat_alone_waits_for_a_hand_over_and_comes_under_its_move():
+    """A new author: `log … to [P2]` written in P1's move was printed on P1's screen (the two seats
+    saw the table alike, so the terminal was not handed over), and under P1's *next* move. The
+    terminal is handed over for it, and the message comes under the move that wrote it."""
+    game = rulelang.Game(rulelang.compile_source(WHISPER, "whisper.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("first move\nsecond move\n\nquit\n"), out, "whisper.rules")
+    text = out.getvalue()
+    before, _, after = text.partition("Pass the terminal to P2 and press Enter")
+    assert "secret for P2" not in before
+    assert ("P1 plays: first move\n  > public: the first move\n  (to you) secret for P2\n"
+            "P1 plays: second move\n  > public: the second move\n") in after

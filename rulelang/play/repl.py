@@ -125,6 +125,7 @@ class _Session(Drawing, Commands):
         self.decided_by: list[int] = []      # per undo_stack entry: the seat whose decision it was
         self.on_screen: int | None = None    # the human whose view was shown last
         self.histories: dict = {}            # each seat's typed lines, kept while another has the terminal
+        self.private_at: dict = {}           # a private message's index -> the events there were when it came
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
         self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
         self.seen = [0] * self.match.players     # how many of them each seat has had on its screen
@@ -621,9 +622,11 @@ class _Session(Drawing, Commands):
     def tell_public(self) -> None:
         """Announce the messages for everyone the last move wrote."""
         messages = self.match.message_log()
-        for entry in messages[self.told:]:
+        for i, entry in enumerate(messages[self.told:], self.told):
             if entry["to"] is None:
                 self.announce(f"  > {printable(entry['text'])}", "message")
+            else:
+                self.private_at.setdefault(i, len(self.events))
         self.told = len(messages)
 
     def tell_in_order(self, seat: int) -> None:
@@ -635,7 +638,9 @@ class _Session(Drawing, Commands):
             if entry["to"] is None:
                 if i >= self.told:
                     self.announce(f"  > {printable(entry['text'])}", "message")
-            elif seat in entry["to"] and i >= self.told_to[seat]:
+                continue
+            self.private_at.setdefault(i, len(self.events))
+            if seat in entry["to"] and i >= self.told_to[seat]:
                 to = "you" if seat not in self.bots else seat_name(seat)
                 self.say(f"  (to {to}) {printable(entry['text'])}", "message")
         self.told = self.told_to[seat] = len(messages)
@@ -656,7 +661,15 @@ class _Session(Drawing, Commands):
         if previous is None:                 # (the start: whoever started it sits at the terminal, the
             humans = [p for p in range(self.match.players) if p not in self.bots]    # first human seat)
             previous = humans[0] if len(humans) > 1 else None
-        return previous is not None and previous != seat and self.sees_differently(previous, seat)
+        return previous is not None and previous != seat and (self.sees_differently(previous, seat)
+                                                              or self.has_private(seat, previous))
+
+    def has_private(self, seat: int, other: int) -> bool:
+        """Whether a message to `seat` alone (not to `other`) waits to be shown: the seat must have
+        the terminal to itself for it, even where the two see the table alike (a new author's
+        `log … to [P2]` was printed on P1's screen)."""
+        return any(entry["to"] is not None and seat in entry["to"] and other not in entry["to"]
+                   for entry in self.match.message_log()[self.told_to[seat]:])
 
     def sees_differently(self, one: int, other: int) -> bool:
         """Whether the two seats' views differ in anything but whose view it is."""
@@ -677,8 +690,20 @@ class _Session(Drawing, Commands):
                   for i, (line, style) in enumerate(self.events[start:], start)]
         if missed and self.seen[seat]:
             self.say(f"Since {seat_name(seat)}'s last move:", "dim")
-        for line, style in missed:
-            self.say(line, style)
+        # the messages to this seat alone, each under the move that wrote it (where that is known)
+        messages = self.match.message_log()
+        private = [i for i in range(self.told_to[seat], len(messages))
+                   if messages[i]["to"] is not None and seat in messages[i]["to"]]
+        placed = all(self.private_at.get(i, -1) >= start for i in private)
+        to = "you" if seat not in self.bots else seat_name(seat)
+        for at, said in enumerate(missed + [None], start):
+            for i in private if placed else ():
+                if self.private_at[i] == at:
+                    self.say(f"  (to {to}) {printable(messages[i]['text'])}", "message")
+            if said is not None:
+                self.say(*said)
+        if placed:
+            self.told_to[seat] = len(messages)
         if self.seen[seat]:                  # (public lines only: `recap` shows them again)
             self.recap_lines = [line for line, _ in missed]
             self.recap_note = bool(missed)
@@ -712,6 +737,7 @@ class _Session(Drawing, Commands):
         self.seen = [len(self.events)] * match.players
         self.told = len(match.message_log())
         self.told_to = [self.told] * match.players
+        self.private_at = {}
         self.announce(message)
 
     def player_kind(self, seat: int) -> str:
