@@ -81,7 +81,35 @@ class StaticLint(FlowLints):
         self.empty_extreme_lints()
         visibility_lints(self)
         self.screen_lints()
+        self.card_lints()
         return self.out
+
+    def card_lints(self) -> None:
+        """W243: a `card` declaration nothing makes — no `create cards` of its kind, no `create
+        K(card: "Name")` naming it, no `card:` worked out or read from a content file: that card
+        is in no game (a new author's every game stopped at its first action, and only `--deep`
+        said why)."""
+        cards = [d for d in self.game.decls if isinstance(d, n.CardDecl)]
+        if not cards:
+            return
+        made, named = set(), set()              # kinds made by `create cards` (or open to any name); (kind, name)
+        for x in self.every_node:
+            if isinstance(x, n.CreateCards):
+                made.add(x.kind)
+            elif isinstance(x, n.CreateFrom):
+                made.add(x.kind)
+            elif isinstance(x, n.Make):
+                for kw in x.kwargs:
+                    if kw.name == "card":
+                        if isinstance(kw.value, n.Lit):
+                            named.add((x.kind, kw.value.value))
+                        else:
+                            made.add(x.kind)
+        for d in cards:
+            if d.kind not in made and (d.kind, d.name) not in named:
+                self.report("W243", "warning", f"card `{d.name}` is never made: nothing creates it (`create cards "
+                            f"{d.kind} in …` makes every card of the kind, `create {d.kind}(card: \"{d.name}\") in …` "
+                            f"this one)", d.span)
 
     def screen_lints(self) -> None:
         """W234: `internal` keeps a zone or variable off the screen only — a view and interop carry
