@@ -225,3 +225,23 @@ def test_greedy_looks_at_a_bounded_number_of_actions():
     pick = bot.choose(m)
     assert len(m.legal_actions()) == 1600 and len(looked) == GreedyBot.LOOKS
     assert pick in m.legal_actions() and pick.text.startswith("pick 7 ")     # one of the 40 wins it saw
+
+
+def test_greedy_stops_looking_once_its_cpu_time_for_the_decision_is_spent(monkeypatch):
+    """A fuzzer's rules with 256 actions of 0.24 s each: one greedy decision took a minute and
+    ignored `simulate --max-cpu`. Looking stops at GreedyBot.LOOK_SECONDS of CPU time (here 0:
+    after the first action looked at)."""
+    from rulelang.play.bots import GreedyBot
+    game = rulelang.load(str(ROOT / "games" / "valgard.rules"))
+    match = game.new_match(2, seed=3)
+    assert len(match.legal_actions()) > 1
+    looked = []
+    real = GreedyBot._rank
+    monkeypatch.setattr(GreedyBot, "_rank", staticmethod(lambda *a: looked.append(a[1]) or real(*a)))
+    monkeypatch.setattr(GreedyBot, "LOOK_SECONDS", 0.0)
+    chosen = GreedyBot(seed=1).choose(match)
+    assert len(looked) == 1 and chosen is looked[0]
+    monkeypatch.setattr(GreedyBot, "LOOK_SECONDS", 60.0)
+    looked.clear()
+    GreedyBot(seed=1).choose(match)
+    assert len(looked) == len(match.legal_actions())

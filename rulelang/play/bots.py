@@ -45,6 +45,7 @@ class GreedyBot(RandomBot):
 
     kind = "greedy"
     LOOKS = 256                                 # actions looked at, at most (a random few of more)
+    LOOK_SECONDS = 2.0                          # CPU time a decision may spend looking, at most
 
     def choose(self, match):
         seat = match.current_player
@@ -58,8 +59,11 @@ class GreedyBot(RandomBot):
         if len(legal) > self.LOOKS:             # (14,400 actions took a minute a decision: a fuzzing trial)
             legal = self.rng.sample(legal, self.LOOKS)
         ranked: dict[int, list] = {}
+        stop = time.thread_time() + self.LOOK_SECONDS
         for action in legal:
             ranked.setdefault(self._rank(match, action, seat, look), []).append(action)
+            if time.thread_time() > stop:       # (a fuzzer's 256 actions of 0.24 s each: a minute a decision;
+                break                           # only such rules reach it: then the machine's speed counts)
         return self.rng.choice(ranked[max(ranked)])
 
     @staticmethod
