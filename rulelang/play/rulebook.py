@@ -218,11 +218,15 @@ def component_texts(game, ir: dict) -> list[tuple[str, list[tuple[str, str]]]]:
     if any("__text_" + k in ir.get("defs", {}) for k in ir.get("kinds", {})):
         try:
             match = game.new_match(ir["players"]["min"], 0)
-            for c, label in enumerate(match.labels):
-                if "__text_" + match.kinds[c] in ir["defs"]:
-                    text = match.rules_text(c, 0)
-                    if text:
-                        put(kind_noun(match.kinds[c])[1].capitalize(), label, text)
+            ids = [c for c in range(len(match.labels)) if "__text_" + match.kinds[c] in ir["defs"]]
+            texts = match.rules_texts(ids, 0)          # (one work budget for them all)
+            for c, text in zip(ids, texts):
+                if text:
+                    put(kind_noun(match.kinds[c])[1].capitalize(), match.labels[c], text)
+            if match.work < 0:
+                left = [c for c, text in zip(ids, texts) if text is None]
+                put(kind_noun(match.kinds[left[0]])[1].capitalize(), f"{len(left)} more",
+                    "not shown: working their texts out took more than the rules' work limit")
         except Exception:          # (a game that needs options to set up: its computed texts are left out)
             pass
     return [(title, [(", ".join(names), text) for names, text in groups[title].values()]) for title in order]
