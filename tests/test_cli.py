@@ -456,3 +456,27 @@ def test_a_shipped_game_is_found_by_its_name_from_any_folder(capsys, monkeypatch
     assert code == 0 and out.startswith("Mine")
     code, out, err = run(capsys, "rules", "nosuchgame")
     assert code == 1 and "no such file: nosuchgame" in err
+
+
+def test_a_save_too_large_to_read_back_is_written_compact_or_refused_and_said(tmp_path, monkeypatch):
+    """A fuzzer: a match of 3.9 million values (within the state limit) was saved as 42 MB, and
+    reading it back refused anything over 20 MB: the match was lost without a word at `save`.
+    Past the limit a save is written compact; past it even so, `save` says so and writes nothing."""
+    from rulelang.play import repl_commands
+    game = rulelang.load(REGICIDE)
+    path = tmp_path / "m.json"
+
+    def save(limit):
+        monkeypatch.setattr(repl_commands, "JSON_SIZE_LIMIT", limit)
+        out = io.StringIO()
+        run_repl(game, 1, 3, {}, {}, io.StringIO(f"save {path}\nquit\n"), out, REGICIDE)
+        return out.getvalue()
+    said = save(10 ** 9)
+    indented = path.read_text(encoding="utf-8")
+    assert f"saved {path}" in said and "\n" in indented
+    compact = json.dumps(json.loads(indented), ensure_ascii=False, separators=(",", ":"))
+    said = save(len(compact.encode()) + 10)
+    assert f"saved {path}" in said and path.read_text(encoding="utf-8") == compact
+    said = save(100)
+    assert f"error: cannot save {path}: the save would be " in said and "(the match goes on)" in said
+    assert path.read_text(encoding="utf-8") == compact                       # (untouched)

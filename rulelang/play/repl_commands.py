@@ -10,6 +10,7 @@ import stat
 
 from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError
+from ..core.limits import JSON_SIZE_LIMIT
 from ..core.textsafe import printable
 from .render import _name, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
@@ -262,6 +263,16 @@ class Commands:
         if "\0" in path:
             self.error(f"cannot save {printable(path)}: a file name cannot hold a NUL byte")
             return False
+        # a save is read back only up to JSON_SIZE_LIMIT bytes: one larger is written compact, and
+        # refused (said now, the file untouched) when even that is too large to be read again
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        if len(text.encode("utf-8")) > JSON_SIZE_LIMIT:
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        size = len(text.encode("utf-8"))
+        if size > JSON_SIZE_LIMIT:
+            self.error(f"cannot save {printable(path)}: the save would be {size / 1e6:.0f} MB, and a save is read "
+                       f"back only up to {JSON_SIZE_LIMIT / 1e6:.0f} MB (the match goes on)")
+            return False
         try:
             # never wait on a FIFO or write through a device: a save is a regular file
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
@@ -271,7 +282,7 @@ class Commands:
                 os.ftruncate(fd, 0)
                 with os.fdopen(fd, "w", encoding="utf-8") as file:
                     fd = None
-                    json.dump(data, file, ensure_ascii=False, indent=1)
+                    file.write(text)
             finally:
                 if fd is not None:
                     os.close(fd)
