@@ -60,10 +60,13 @@ def test_two_browsers_make_a_match_in_the_lobby_and_play_it_to_the_end(serve, br
     lobby.goto(server.url + "/")
     lobby.select_option("#game", "small")
     assert lobby.locator("[data-seat]").count() == 2
+    lobby.set_viewport_size({"width": 1366, "height": 400})               # (a short window: the links below the fold)
     lobby.click("#create")
     lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
     links = {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}
     assert set(links) == {"P1", "P2", "spectator"}
+    # the links are scrolled into sight (a browser trial found them below the fold, on a phone too)
+    assert 0 <= lobby.evaluate("document.getElementById('created').getBoundingClientRect().top") < 400
 
     p1, p2 = host.new_page(), guest.new_page()
     watcher = browser.new_context().new_page()
@@ -108,6 +111,7 @@ def test_two_browsers_make_a_match_in_the_lobby_and_play_it_to_the_end(serve, br
         page.wait_for_selector("body[data-over=yes]")
         text = page.inner_text("#outcome")
         assert "Game over" in text and "Why: the hands are empty" in text
+        assert page.get_attribute("#to-lobby", "href") == "/"          # (what next: the game over offered nothing)
     winner = served.match.outcome["results"].index("win") if "win" in served.match.outcome["results"] else None
     if winner is not None:
         assert "— you" in (p1, p2)[winner].inner_text("#outcome .result-win")

@@ -111,6 +111,7 @@
     for (const b of body.bots) ul.append(el("li", { class: "dim" }, `${b.seat}: ${b.kind} bot`));
     ul.append(linkItem("spectator", body.spectator.url));
     $("created").hidden = false;
+    $("created").scrollIntoView({ block: "start" });          // (below the fold on a laptop or a phone)
   }
 
   // The links of matches made here, so the host can find them again (this browser only).

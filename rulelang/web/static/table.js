@@ -321,7 +321,9 @@
     if (o) {
       box.replaceChildren(el("h2", {}, "Game over"),
         el("ul", {}, ...o.results.map((r) => el("li", { class: "result-" + r.result }, `${r.seat} (${r.kind}): ${r.result}` + (r.score !== null && r.score !== undefined ? `, score ${show(r.score)}` : "") + (state.you === r.seat ? " — you" : "")))),
-        o.reason ? el("p", {}, "Why: " + o.reason) : null);
+        o.reason ? el("p", {}, "Why: " + o.reason) : null,
+        // what next: another game from the lobby (it keeps the links of the matches made there)
+        el("p", {}, el("a", { href: "/", id: "to-lobby" }, "New game (the lobby)")));
     }
   }
 
