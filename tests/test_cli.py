@@ -480,3 +480,21 @@ def test_a_save_too_large_to_read_back_is_written_compact_or_refused_and_said(tm
     said = save(100)
     assert f"error: cannot save {path}: the save would be " in said and "(the match goes on)" in said
     assert path.read_text(encoding="utf-8") == compact                       # (untouched)
+
+
+def test_replaying_a_save_stops_at_its_cpu_budget_with_a_message(tmp_path, monkeypatch, capsys):
+    """A fuzzer's save of 1,000 actions of 0.24 s each (or 4 million cheap ones) replayed with no
+    limit (`play SAVE`, `replay`, `load`). A replay now stops at REPLAY_CPU_LIMIT with one line."""
+    from rulelang.play import replay
+    game = rulelang.load(REGICIDE)
+    match = game.new_match(1, seed=3)
+    random_playout(match, 3)
+    save = tmp_path / "m.json"
+    save.write_text(json.dumps(replay.save_data(game, match, 3, {})), encoding="utf-8")
+    assert main(["replay", str(save), "--rules", REGICIDE]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(replay, "REPLAY_CPU_LIMIT", -1.0)
+    assert main(["replay", str(save), "--rules", REGICIDE]) == 1
+    said = capsys.readouterr()
+    assert "replaying this save took more than -1 s of CPU time (stopped at action 1 of " in said.out + said.err
+    assert "Traceback" not in said.out + said.err

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
 
 import rulelang
@@ -21,6 +22,7 @@ from ..core.limits import JSON_SIZE_LIMIT, SOURCE_LIMIT
 from ..core.textsafe import printable
 
 SAVE_VERSION = 2
+REPLAY_CPU_LIMIT = 45.0      # CPU seconds a save's replay may take (the same as one `simulate`)
 RULES_BESIDE = 50            # rule files beside a save tried for the one whose fingerprint matches
 # where the shipped games are: games/ beside the package (a checkout, an editable install), or
 # inside it (`pip install .` puts them in site-packages/rulelang/games)
@@ -146,7 +148,11 @@ def rebuild(data: dict, game, on_action=None, moves: dict | None = None, asked: 
         match = game.new_match(data["players"], data["seed"], data["options"])
     except (ValueError, RuleRuntimeError) as error:
         raise StateError(str(error)) from None
+    stop = time.thread_time() + REPLAY_CPU_LIMIT
     for n, text in enumerate(data["log"], 1):
+        if time.thread_time() > stop:         # (a save is untrusted: 1,000 actions of 0.24 s, or 4 million)
+            raise StateError(f"replaying this save took more than {REPLAY_CPU_LIMIT:g} s of CPU time "
+                             f"(stopped at action {n} of {len(data['log'])}): not loaded")
         seat = match.current_player
         told = _messages(match) if moves is not None else 0
         question = getattr(match, "question", None)
