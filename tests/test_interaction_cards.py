@@ -664,3 +664,28 @@ def test_a_hook_run_by_a_player_has_that_player_as_me():
     with pytest.raises(rulelang.RuleRuntimeError, match="`run … by` needs a player, not none"):
         m.apply("bad")
     assert var(m, "got") == [] and m.legal_actions()
+
+
+SHIELD = """
+game "Shield" {
+  players 2
+  kind Card { label card }
+  window attacked(t: player)
+  card Card "Shield" { on attacked(t) from hand where t == me { log "blocked" } }
+  zone hand: set per player, owner
+  setup { create cards Card in hand[1] }
+  turn { step s { action attack { open attacked(next(me))  end turn }  action stop { finish draw } } }
+}
+"""
+
+
+def test_a_cards_response_in_a_window_names_its_card_for_the_table():
+    """A browser trial: Dozen War's defence question offered Smoke and Wooden Shield with no way to
+    read them (the window's options named no component, unlike a choice's). A card's response now
+    names its card, as a choice of components does (`Match.option_components`)."""
+    game = build(SHIELD)
+    m = game.new_match(2, seed=1)
+    m.apply("attack")
+    assert m.question["chooser"] == 1 and m.question["options"] == ["Shield", "pass"]
+    shield = m.state()["zones"]["hand"][1][0]
+    assert m.option_components() == {"Shield": shield}

@@ -54,6 +54,11 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
         question = _question(m, chooser, prompt, options, kind, mine, also)
         if comps and mine is None:              # (which component each option is: the web's card tips)
             question["components"] = {t: v for t, v in options.items() if type(v) is int}
+        elif kind == "window" and mine is None:  # (a card's response: that card — a browser trial
+            cards = {t: v.card for t, v in options.items()      # found no text to read for a defence)
+                     if isinstance(v, Response) and v.card is not None}
+            if cards:
+                question["components"] = cards
         _wait(m, question)                      # (Paused; or, in a greenlet, back with the answer)
     if m.pos < len(m.answers):
         text = m.answers[m.pos]
