@@ -609,3 +609,14 @@ def test_several_picks_with_a_number_of_thousands_of_digits_is_an_error_and_the_
     text = out.getvalue()
     assert "error: there is no choice 999999999999…; choose 1-" in text
     assert "Game over" in text and "Traceback" not in text
+
+
+def test_a_card_typed_alone_is_the_action_that_plays_just_that_card():
+    """A first hour at Regicide: `ac` and `7c` were "ambiguous: 'ac' could be play A♣, play 3♥ A♣, …"
+    though one action is exactly that card (only `play ac` worked), at almost every turn with an A."""
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    assert "play A♣" in [a.text for a in game.new_match(1, seed=10).legal_actions()]
+    out = io.StringIO()
+    run_repl(game, 1, 10, {}, {}, io.StringIO("ac\nquit\n\n"), out, "regicide.rules", screen=(120, 40))
+    text = out.getvalue()
+    assert "P1 plays: play A♣\n" in text and "ambiguous" not in text
