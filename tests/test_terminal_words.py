@@ -620,3 +620,15 @@ def test_a_card_typed_alone_is_the_action_that_plays_just_that_card():
     run_repl(game, 1, 10, {}, {}, io.StringIO("ac\nquit\n\n"), out, "regicide.rules", screen=(120, 40))
     text = out.getvalue()
     assert "P1 plays: play A♣\n" in text and "ambiguous" not in text
+
+
+def test_look_finds_a_card_by_a_later_word_of_its_name():
+    """A first hour at Smash Up: `look library`, `look great library` and `look piper` said "did you
+    mean: The Great Library" — only the start of a name worked, while actions took any word."""
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "smash_up.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("look great library\nlook piper\nquit\n\n"), out,
+             "smash_up.rules", screen=(120, 40))
+    text = out.getvalue()
+    assert "no card or piece named" not in text
+    assert "The Great Library (base)" in text and "Pay the Piper" in text

@@ -697,7 +697,8 @@ class Texts:
         return sorted({found[0][0] for found in self.entries.values()})
 
     def find(self, wanted: str, encoding: str = "utf-8") -> list[tuple[str, str, str]] | None:
-        """The entries a name means (exactly, then by its start if only one name starts so)."""
+        """The entries a name means (exactly, then by its start if only one name starts so, then by
+        the start of a later word if only one name has such a word)."""
         from rulelang.core.textsafe import fit
         key = " ".join(wanted.lower().split())
         if key in self.entries:
@@ -708,6 +709,11 @@ class Texts:
         starts = [name for name in self.entries if name.startswith(key) or fit(name, encoding).lower().startswith(key)]
         if len(starts) == 1:
             return self.entries[starts[0]]
+        if not starts:                       # the start of a later word (`look library`: The Great Library)
+            inner = re.compile(r"(?<=\s)" + re.escape(key))
+            within = [name for name in self.entries if inner.search(name) or inner.search(fit(name, encoding).lower())]
+            if len(within) == 1:
+                return self.entries[within[0]]
         return None
 
     def candidates(self, wanted: str) -> list[str]:
