@@ -41,8 +41,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _shipped_names(args) -> None:
-    """A rule file named that does not exist, but a shipped game has its name (`regicide`,
-    `games/regicide.rules` typed outside a checkout, after `pip install`): that game's file."""
+    """A rule file named that does not exist, but a shipped game has its name (`NAME` or
+    `games/NAME.rules` typed outside a checkout, after `pip install`): that game's file."""
     from pathlib import Path
     from .play.replay import SHIPPED_FOLDERS
 
@@ -64,6 +64,13 @@ def _shipped_names(args) -> None:
     for key in ("files", "compare"):
         if isinstance(vars(args).get(key), list):
             setattr(args, key, [shipped(p) for p in getattr(args, key)])
+
+
+def _shipped_list() -> str:
+    """The names of the shipped games, as `rulelang play NAME` takes them."""
+    from .play.replay import SHIPPED_FOLDERS
+    names = sorted({p.stem for folder in SHIPPED_FOLDERS if folder.is_dir() for p in folder.glob("*.rules")})
+    return ", ".join(names) or "none found"
 
 
 def _fit_streams() -> None:
@@ -154,8 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play a game at the terminal, or go on with a saved match",
                                description="Play at the terminal: FILE is a rule file, a compiled game, or a "
                                            "save written by `save` (the match goes on from there). A shipped "
-                                           "game may be named anywhere: regicide, valgard, smash_up, "
-                                           "shadow_hunters, dozen_war.")
+                                           "game may be named from any folder: " + _shipped_list() + ".")
     _match_arguments(play, default_seed=None)
     play.add_argument("--rules", metavar="FILE",
                       help="with a save: the rule file it was played with (default: the rule file beside the "

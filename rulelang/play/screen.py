@@ -709,7 +709,7 @@ class Texts:
         starts = [name for name in self.entries if name.startswith(key) or fit(name, encoding).lower().startswith(key)]
         if len(starts) == 1:
             return self.entries[starts[0]]
-        if not starts:                       # the start of a later word (`look library`: The Great Library)
+        if not starts:                       # the start of a later word (`look tower` for `The Old Tower`)
             inner = re.compile(r"(?<=\s)" + re.escape(key))
             within = [name for name in self.entries if inner.search(name) or inner.search(fit(name, encoding).lower())]
             if len(within) == 1:

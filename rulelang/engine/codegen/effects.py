@@ -188,8 +188,8 @@ def _options(m, values, texter, unseen_by=None) -> dict:
     order = list(range(len(pairs)))
     if unseen_by is not None and len({text for text, _ in pairs}) < len(pairs):
         # look-alike components: those anyone at the table may see are numbered first. Numbered
-        # after a hidden one, a card everyone sees would be logged as `Neophyte #2` and tell them
-        # a hidden Neophyte is among the choices (a leak trial, in Smash Up).
+        # after a hidden one, a card everyone sees would be logged as `Owl #2` and tell them a
+        # hidden Owl is among the choices (a leak trial).
         public = seen_by_all(m)
         hidden = [type(v) is int and v >= 0 and v not in public for _, v in pairs]
         order = [i for i in order if not hidden[i]] + [i for i in order if hidden[i]]
@@ -224,7 +224,7 @@ def _numbered(m, pairs: list, order) -> list:
 def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False, comps: bool = False):
     """One element of `values` (SKIP if there is none, or the chooser passes). `always`: ask even
     a forced choice, so that whether a question came tells the others nothing — an optional one
-    even with nothing to choose (only `pass`: "you may play a minion" tells nobody if you hold one)."""
+    even with nothing to choose (only `pass`: "you may play a unit" tells nobody if you hold one)."""
     options = _options(m, values, texter, _unseen_by(m, chooser, comps))
     if not options and not (optional and always):
         return SKIP
