@@ -449,3 +449,15 @@ def test_the_rulebook_works_out_every_components_text_within_one_work_budget():
     shown = [line for line in text.split("\n") if ": worth " in line]
     assert 1 <= len(shown) < 3000
     assert f"{3000 - len(shown)} more: not shown: working their texts out took more than the rules' work limit" in text
+
+
+def test_look_works_the_texts_out_within_one_work_budget():
+    """`look NAME` at the terminal worked out every component's text, each with a budget of its
+    own (and each label's look-alikes once more): minutes for a fuzzer's costly texts."""
+    from rulelang.play.screen import Texts
+    game = rulelang.Game(rulelang.compile_source(SLOW_TEXTS, "slow.rules"))
+    match = game.new_match(2, seed=1)
+    texts = Texts(game, match, 0)
+    found = [name for name in texts.names() if texts.find(name)]
+    assert 1 <= len(found) < 3000
+    assert texts.find(found[0])[0][1].startswith("worth ")

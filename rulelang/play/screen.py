@@ -664,27 +664,13 @@ class Texts:
                 if item.get("about"):
                     self.add(item["text"], item["about"], enum)
         labels = getattr(match, "labels", None) or []
-        texts = getattr(match, "rules_text", None)
-        seen: set = set()
-        if texts is not None:
-            for c, label in enumerate(labels):
-                if label in seen:
-                    continue
-                seen.add(label)
-                try:
-                    text = texts(c, viewer)
-                except Exception:            # (a text the rules cannot compute: left out)
-                    text = None
+        if hasattr(match, "rules_texts"):
+            # every component's text, within one work budget (a fuzzer's 10,000 costly texts, each
+            # worked out with a budget of its own, held up `look` for minutes); a text the rules
+            # cannot work out is left out; the same label with another text is a second entry
+            for c, text in enumerate(match.rules_texts(range(len(labels)), viewer)):
                 if text:
-                    self.add(label, text, match.kinds[c] if hasattr(match, "kinds") else "")
-                    for other in range(c + 1, len(labels)):      # the same label, another text
-                        if labels[other] == label:
-                            try:
-                                more = texts(other, viewer)
-                            except Exception:
-                                more = None
-                            if more:
-                                self.add(label, more, match.kinds[other])
+                    self.add(labels[c], text, match.kinds[c])
 
     def add(self, name: str, text: str | None, kind: str) -> None:
         if not text:
