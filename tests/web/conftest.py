@@ -4,6 +4,10 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import subprocess
+import sys
+import time
+import urllib.request
 import threading
 from pathlib import Path
 
@@ -57,11 +61,11 @@ def serve():
         r.stop()
 
 
-def post(url: str, body) -> tuple[int, dict]:
+def post(url: str, body, headers: dict | None = None) -> tuple[int, dict]:
     import urllib.error
-    import urllib.request
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"}, method="POST")
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json", **(headers or {})},
+                                 method="POST")
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, json.loads(r.read())
@@ -77,3 +81,25 @@ def get(url: str) -> tuple[int, bytes]:
             return r.status, r.read()
     except urllib.error.HTTPError as err:
         return err.code, err.read()
+
+
+def serve_process(tmp_path, *args: str, **popen) -> tuple[str, subprocess.Popen]:
+    """`rulelang serve ARGS` as its own process on a free loopback port, once it answers: its URL and
+    the process (the caller stops it)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "serve", *args, "--port", str(port),
+                             "--store", str(tmp_path / "serve.sqlite"), "--bot-delay", "0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path, **popen)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(1200):
+        try:
+            urllib.request.urlopen(url + "/api/games", timeout=2).read()
+            return url, proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(proc.stderr.read().decode())
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not answer")

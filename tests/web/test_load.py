@@ -8,17 +8,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
 import websockets
 
-from .conftest import ROOT, post
+from .conftest import ROOT, post, serve_process
 
 MATCHES = 200
 ACTIONS = 8                      # per simulated person
@@ -35,21 +31,7 @@ def rss_mb(pid: int) -> float:
 
 @pytest.fixture
 def server_process(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "serve", str(ROOT / "games" / "valgard.rules"),
-                             "--port", str(port), "--store", str(tmp_path / "load.sqlite"), "--bot-delay", "0"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            urllib.request.urlopen(url + "/api/games", timeout=2).read()
-            break
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError(proc.stderr.read().decode())
-            time.sleep(0.1)
+    url, proc = serve_process(tmp_path, str(ROOT / "games" / "valgard.rules"))
     yield url, proc
     proc.terminate()
     proc.wait(10)

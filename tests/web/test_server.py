@@ -553,3 +553,9 @@ def test_idle_matches_are_let_go_past_the_limit_and_come_back_from_the_store(ser
     assert codes == [200, 200, 429]
     code, body = post(server.url + "/api/matches", {"game": "small", "players": 2})
     assert code == 429 and body["error"] == "too many new matches from here: wait a little"
+    # behind a proxy on this computer, the address it forwards is the asker's (docs/serve.md)
+    server.server.unlimited = {"127.0.0.1", "::1"}
+    away = {"X-Forwarded-For": "203.0.113.9"}
+    codes = [post(server.url + "/api/matches", {"game": "small", "players": 2}, away)[0] for _ in range(3)]
+    assert codes == [200, 200, 429]
+    assert post(server.url + "/api/matches", {"game": "small", "players": 2})[0] == 200    # (loopback itself)

@@ -6,15 +6,12 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 
 import pytest
 
-from .conftest import post
+from .conftest import post, serve_process
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups")
 
@@ -23,21 +20,8 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process group
 def test_the_server_stops_on_a_signal_to_its_group_after_a_search_bot_played(tmp_path, sig):
     """A fuzzer: after one `ismcts` move the server never stopped (Ctrl-C printed two tracebacks from
     the workers, and both signals left it waiting for ever on the worker pool): it took `kill -9`."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "serve", "--port", str(port),
-                             "--store", str(tmp_path / "s.sqlite"), "--bot-delay", "0"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True)
+    url, proc = serve_process(tmp_path, start_new_session=True)
     try:
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(1200):
-            try:
-                urllib.request.urlopen(url + "/api/games", timeout=2).read()
-                break
-            except OSError:
-                assert proc.poll() is None, proc.stderr.read().decode()
-                time.sleep(0.1)
         code, body = post(url + "/api/matches", {"game": "regicide", "seats": ["ismcts:20"]})
         assert code == 200, body
         state = url + body["spectator"]["url"].split(url, 1)[1].replace("/play/", "/api/play/")
