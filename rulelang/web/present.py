@@ -176,7 +176,26 @@ def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
             "actions": describe_actions(match, acts, seen),
             "out_of_turn": describe_actions(match, out_of_turn, seen),
             "log": match.log_for(seat)[-LOG_TAIL:], "log_length": len(match.log),
-            "messages": match.messages_for(seat)[-LOG_TAIL:]}
+            "messages": match.messages_for(seat)[-LOG_TAIL:], "names": names_seen(match, seen)}
+
+
+def names_seen(match, seen: set) -> list:
+    """[label, id] of each component the reader may see now, one per label (a publicly seen copy
+    first): the page makes these names in its status values, messages and log open the card's tip.
+    The rules' `show` lines name cards in play only as words (Smash Up's bases and minions), and a
+    reader must be able to read each card there. Nothing new is told: the labels are the reader's
+    own to see, and the tip's text is asked of the server, which checks the reader may see it."""
+    public = match.visible_to_all()
+    labels = match.labels
+    named: dict = {}
+    for cid in sorted(seen, key=lambda c: (c not in public, c)):
+        if not isinstance(cid, int) or not 0 <= cid < len(labels):
+            continue
+        label = printable(labels[cid])
+        if len(label) < 2 or label.isdigit() or label in named:
+            continue                           # (a bare number is read as a number, not a card)
+        named[label] = cid
+    return [[label, cid] for label, cid in named.items()]
 
 
 def component_words(match, seat: int | None, cid: int) -> dict | None:
@@ -272,7 +291,8 @@ def spectator_payload(match) -> dict:
                              else {**f, "effect": HIDDEN_ABILITY, "source": None} for f in choice["running"]]
     return {"seat": None, "view": view, "glyphs": cell_glyphs(match, None), "actions": [], "out_of_turn": [],
             "log": match.log_for(None)[-LOG_TAIL:], "log_length": len(match.log),
-            "messages": [x["text"] for x in match.message_log() if x["to"] is None][-LOG_TAIL:]}
+            "messages": [x["text"] for x in match.message_log() if x["to"] is None][-LOG_TAIL:],
+            "names": names_seen(match, public)}
 
 
 def _public_value(entry: dict, others: list, declared_hidden: bool, comp: bool, public: set,

@@ -343,3 +343,34 @@ def test_the_table_links_to_the_rulebook_with_every_cards_text(serve, browser):
     assert rules.get_attribute("#rules-link", "href") == "/rules/smash_up"
     rules.close()
     page.close()
+
+
+def test_a_card_named_in_the_status_lines_or_messages_shows_what_it_does(serve, browser):
+    """Smash Up's bases and the minions on them are words in a status line; a friends trial could
+    read none of them at the table. Each name the seat may see opens the card's tip; a card only in
+    the other player's hand is no such name."""
+    server, body = made(serve, "smash_up", ["human", "human"], 4)
+    (served,) = server.server.matches.values()
+    m = served.match
+    while not m.is_over and not any(a.text.startswith("play ") and " on " in a.text for a in m.legal_actions()):
+        m.apply(m.legal_actions()[0])                  # (the faction draft, taken first)
+    seat = m.current_player
+    m.apply(next(a for a in m.legal_actions() if a.text.startswith("play ") and " on " in a.text))
+    field = next(z for z in m.view(seat)["zones"] if z["name"] == "field")["cards"]
+    minion = field[0]
+    others = {c["label"] for z in m.view(1 - seat)["zones"] if z["name"] == "hand" and z["owner"] == 1 - seat
+              for c in z["cards"]}
+    seen = {m.labels[c] for c in m.visible_to(seat)}
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][seat]["url"])
+    page.wait_for_selector("#values button.named")
+    names = set(page.locator("#values button.named").all_text_contents())
+    assert minion["label"] in names and names <= seen
+    assert not (others - seen) & set(page.locator("button.named").all_text_contents())
+    page.locator(f"#values button.named[data-id='{minion['id']}']").first.click()
+    page.wait_for_selector("#card-tip p")
+    assert page.inner_text("#card-tip strong") == minion["label"]
+    assert page.inner_text("#card-tip p") == m.rules_text(minion["id"], seat)
+    # the messages name it too ("P1 plays … on …"), and so open the same tip
+    assert page.locator("#messages button.named", has_text=minion["label"]).count() >= 1
+    page.close()

@@ -50,6 +50,7 @@ def named_ids(msg: dict) -> set:
     ids = _ids_in_view(view) | {int(k) for k in view.get("component_values", {})}
     for a in msg["actions"] + msg["out_of_turn"]:
         ids.update(a["comps"])
+    ids.update(cid for _, cid in msg.get("names", []))      # (the card names the page makes tips of)
     return ids
 
 

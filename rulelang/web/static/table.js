@@ -278,6 +278,36 @@
     $("zones").replaceChildren(...out);
   }
 
+  // ---- card names in words: each opens its card's tip ----------------------------------------
+  // (the rules' status lines name the cards in play as words — the bases and their minions — and a
+  // player must be able to read each; the server sends the names this seat may see)
+  let namesFor = null, namesRe = null, namesIds = null;
+  function namePattern() {
+    if (namesFor === state.version) return namesRe;
+    namesFor = state.version;
+    namesIds = new Map(state.names || []);
+    const esc = [...namesIds.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    namesRe = esc.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${esc.join("|")})(?![\\p{L}\\p{N}])`, "gu") : null;
+    return namesRe;
+  }
+  function named(text) {
+    const re = namePattern();
+    text = String(text);
+    if (!re) return [text];
+    const out = [];
+    let at = 0;
+    for (const m of text.matchAll(re)) {
+      if (m.index > at) out.push(text.slice(at, m.index));
+      const id = namesIds.get(m[0]);
+      const b = el("button", { type: "button", class: "named", "data-id": id }, m[0]);
+      b.addEventListener("click", (ev) => { ev.stopPropagation(); tip({ id, label: m[0] }, ev.currentTarget); });
+      out.push(b);
+      at = m.index + m[0].length;
+    }
+    if (at < text.length) out.push(text.slice(at));
+    return out;
+  }
+
   // ---- status values -----------------------------------------------------------------------------
   function drawValues(view) {
     const rows = [];
@@ -288,8 +318,8 @@
       else text = show(v.text !== undefined ? v.text : v.value);
       const name = v.label ? v.name : v.name.replace(/_/g, " ");
       if (Array.isArray(v.value) && !v.per_player) {
-        rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), el("ul", {}, ...v.value.map((x) => el("li", {}, show(x))))));
-      } else rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), " ", el("span", {}, text)));
+        rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), el("ul", {}, ...v.value.map((x) => el("li", {}, ...named(show(x)))))));
+      } else rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), " ", el("span", {}, ...named(text))));
     }
     $("values").replaceChildren(...rows);
   }
@@ -372,9 +402,9 @@
 
   // ---- messages and the log --------------------------------------------------------------------
   function drawLogs() {
-    $("messages").replaceChildren(...state.messages.map((m) => el("li", {}, m)));
+    $("messages").replaceChildren(...state.messages.map((m) => el("li", {}, ...named(m))));
     const start = state.log_length - state.log.length;
-    $("log").replaceChildren(...state.log.map((t, i) => el("li", { value: start + i + 1 }, t)));
+    $("log").replaceChildren(...state.log.map((t, i) => el("li", { value: start + i + 1 }, ...named(t))));
     // the newest message in sight inside its own box; the page itself stays where the player put it
     // (scrollIntoView pulled the whole page down to the Messages on every update)
     const box = $("messages");
@@ -400,7 +430,7 @@
   $("undo-no").addEventListener("click", () => sendUndo({ type: "answer_undo", accept: false }));
   $("narrow-clear").addEventListener("click", () => { narrow = null; render(); });
   $("filter").addEventListener("input", render);
-  document.addEventListener("click", (ev) => { if (!ev.target.closest(".card, .what")) $("card-tip").hidden = true; });
+  document.addEventListener("click", (ev) => { if (!ev.target.closest(".card, .what, .named")) $("card-tip").hidden = true; });
   document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") $("card-tip").hidden = true; });
   connect();
 })();
