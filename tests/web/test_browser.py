@@ -374,3 +374,21 @@ def test_a_card_named_in_the_status_lines_or_messages_shows_what_it_does(serve, 
     # the messages name it too ("P1 plays … on …"), and so open the same tip
     assert page.locator("#messages button.named", has_text=minion["label"]).count() >= 1
     page.close()
+
+
+def test_on_a_laptop_the_board_and_the_moves_are_in_sight_together(serve, browser):
+    """A friends trial found Dozen War's board and its buttons never on screen together on a laptop:
+    the moves were placed in the grid's row under the board. They now head the column beside it."""
+    server, body = made(serve, "dozen_war", ["human", "human"], 5)
+    (served,) = server.server.matches.values()
+    m = served.match
+    while m.question is not None:                          # (the draft: the first move is on the board)
+        m.apply(m.legal_actions()[0])
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(body["links"][m.current_player]["url"])
+    page.wait_for_selector("#actions button.action")
+    board = page.locator("#board").bounding_box()
+    first = page.locator("#actions button.action").first.bounding_box()
+    assert board["y"] < 800 / 2 and first["y"] + first["height"] <= 800
+    assert first["x"] >= board["x"] + board["width"]          # beside the board, not under it
+    page.close()
