@@ -127,3 +127,31 @@ def test_a_listed_card_is_in_the_zone_it_was_listed_from(monkeypatch):
     hand_tests = re.compile(r"\(b\d+ in _each\(m, Z\d+\[me\]\)\)")
     assert len(hand_tests.findall(fast_listing)) < len(hand_tests.findall(plain_listing))
     same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"member"}])
+
+
+ANY_IN_REQUIRE = '''game "Any in require" {
+  players 2
+  board b: squares(3, 3)
+  def near(c: cell): bool = any(step(c, k) == cell(b, "b2") for k in ["e", "w"])
+  def near2(c: cell): bool = any(distance(c, d) == 0 for d in [cell(b, "a2"), cell(b, "c2")])
+  turn {
+    step s {
+      action pick(c in cells(b)) require any(step(c, k) == cell(b, "b2") for k in ["e", "w"]) { finish draw }
+      action by_def(c in cells(b)) require near(c) { finish draw }
+      action by_two_cells(c in cells(b)) require near2(c) { finish draw }
+      action by_all(c in cells(b)) require not all(step(c, k) != cell(b, "b2") for k in ["e", "w"]) { finish draw }
+    }
+  }
+}
+'''
+
+
+@pytest.mark.parametrize("optimise", [ALL, NONE], ids=["all", "none"])
+def test_a_test_over_a_fixed_list_inside_a_require_sees_each_element(optimise, monkeypatch):
+    """A new author's Reversi offered no move: a board function of the listed cell and of `k` in
+    `any(… for k in [...])` was made once per cell — with the `k` the previous cell's test left
+    behind, so only the list's last element was ever tested (a2 was not offered, c2 was)."""
+    game = game_with(rulelang.compile_source(ANY_IN_REQUIRE), optimise, monkeypatch)
+    texts = sorted(a.text for a in game.new_match(2, 1, {}).legal_actions())
+    assert texts == sorted(f"{name.replace('_', ' ')} {c}" for name in ("pick", "by_def", "by_two_cells", "by_all")
+                           for c in ("a2", "c2"))

@@ -133,18 +133,21 @@ class DefLowering(Part):
         if cache is None or not args or not all(a.shape == SCALAR and a.cheap for a in args):
             return call
         binders = [a.bind for a in args if a.bind is not None]
+        # (made once per value only when every argument is a listing's loop variable or a constant:
+        # a comprehension's variable, `k` of `any(… for k in …)`, is bound later, inside the test)
+        loops_only = all(b.calls is not None for b in binders)
         if self.sh.geometry is not None and len(args) <= 2 and len(binders) == len(args) \
                 and all(b.ids == "cell" for b in binders) and self.cell_memo_fits(fname, len(args)):
             # loop variables over cells: the memo is also kept in a table indexed by cell ids (no
             # key tuple, no hashing), made once per value of the deepest of them
             once = self.cell_memo(fname, call, args)
             deepest = max(binders, key=lambda b: b.level)
-            name = deepest.call_once(once, None)
+            name = deepest.call_once(once, None) if loops_only else None
             if name is not None:
                 return f"({name} if {name} is not _UNSET else {call})"
             return once
         call = f"({cache}.get({_memo_key([a.src for a in args])}) or {call})"
-        if binders and all(a.bind is not None or _known(a) for a in args):
+        if binders and loops_only and all(a.bind is not None or _known(a) for a in args):
             deepest = max(binders, key=lambda b: b.level)
             name = deepest.call_once(call, None)
             if name is not None:
