@@ -2,7 +2,7 @@
 position (dw_helpers.Position) with exact results. Cells: column letter + row, row 1 at the bottom."""
 from __future__ import annotations
 
-from dw_helpers import Position, hp, idx, legal, play, units_at, var, where, winners
+from dw_helpers import Position, game, hp, idx, legal, play, units_at, var, where, winners
 
 
 def moves(m, frm: str, unit: str) -> list[str]:
@@ -133,6 +133,14 @@ def test_7_a_general_that_dug_cannot_move_or_attack():
 def test_8_round_two_income_with_two_castles_round_one_nothing():
     fresh = Position(2).match()
     assert var(fresh, "coins") == [0, 0] and var(fresh, "round") == 1
+    # a real match, drafted and set up, in its first round: no coin, no card, no new soldier
+    real = game.new_match(2, 3, {"generals": "random"})
+    while real.question:
+        real.apply(real.legal_actions()[0])
+    st = real.state()
+    assert st["rounds"]["round"] == 1 and var(real, "coins") == [0, 0]
+    assert [len(h) for h in st["zones"]["hand"]] == [0, 0]
+    assert sorted(len(units_at(real, c)) for c in ("d1", "f1", "h1", "d11", "f11", "h11")) == [2] * 6
     m = (Position(2).castle("North archer castle", 0).events_top("Gold Vein").rolls((6, 1), (6, 1))
          .turn(1).match())
     assert [len(h) for h in m.state()["zones"]["hand"]] == [0, 0]
@@ -176,12 +184,21 @@ def test_10_five_map_pieces_win_at_once():
 
 
 def test_10_after_the_seventh_event_score_with_ties_to_map_pieces():
-    p = (Position(2).general(0, "Iron Warden", "e8").general(1, "Gold Maker", "e3", pieces=3)
-         .soldier(0, "infantry", "d11").var("skulls", 0, 1).var("razed", 0, 1).turn(1, rnd=8))
-    ev = p.st["zones"]["events"]
-    p.st["zones"]["past"] = ev[-7:]
-    del ev[-7:]
-    m = p.match()
+    def after_events(shown: int, rnd: int):
+        p = (Position(2).general(0, "Iron Warden", "e8").general(1, "Gold Maker", "e3", pieces=3)
+             .soldier(0, "infantry", "d11").var("skulls", 0, 1).var("razed", 0, 1).turn(1, rnd=rnd))
+        ev = p.st["zones"]["events"]
+        p.st["zones"]["past"] = ev[-shown:]
+        del ev[-shown:]
+        return p.match()
+    m = after_events(6, 7)                                   # the 6th event's round ends: the game goes on
+    play(m, "end turn")
+    assert m.question["prompt"].startswith("You hold the most map pieces: set the turn order")
+    play(m, "P1")
+    while m.question:                                        # (the 7th event's own questions)
+        play(m, legal(m)[0])
+    assert not m.is_over and var(m, "round") == 8 and len(m.state()["zones"]["past"]) == 7
+    m = after_events(7, 8)
     play(m, "end turn")
     assert m.is_over
     assert m.outcome["scores"] == [3, 3]                     # 1 skull + 2 x 1 castle = 3 pieces
