@@ -380,6 +380,23 @@ def test_components_the_rules_create_in_play_are_allowed_others_not(chips):
     refused(GAME, data)
 
 
+def test_a_match_whose_setup_asked_restores_the_cards_setup_made_after_the_answer():
+    """Smash Up with `factions=draft` asks in `setup` and makes the decks after the answers: its
+    state was refused ("Supreme Overlord is not one setup creates"), so the browser's search bots
+    and an OpenSpiel state could not restore it. A leak trial found it."""
+    import random
+    game = rulelang.load(str(ROOT / "games" / "smash_up.rules"))
+    m = game.new_match(4, 0, {"factions": "draft"})
+    rng = random.Random(0)
+    for _ in range(40):
+        m.apply(rng.choice(m.legal_actions()))
+    data = m.state()
+    assert rulelang.Match.from_state(game, data).state() == data
+    data["components"].append({"kind": "Unit", "fields": {}, "label": "x"})   # still: no other kind
+    data["zones"]["base_deck"].append(len(data["components"]) - 1)
+    refused(game, data)
+
+
 @pytest.mark.parametrize("change, reason", [
     (lambda d: d["options"].__setitem__("cheat", True), "unknown option `cheat`"),
     (lambda d: d.__setitem__("options", []), "options"),

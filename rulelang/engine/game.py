@@ -282,21 +282,38 @@ class Game:
     def setup_components(self, players: int, seed, options: dict) -> list:
         """The components a new match with these settings starts with, as `state()` lists them:
         what a restored state must hold (plus what the rules create in play), no more."""
+        return self._setup(players, seed, options)[0]
+
+    def _setup(self, players: int, seed, options: dict) -> tuple[list, bool]:
+        """(setup_components, whether that setup waits for an answer: a draft asked in `setup`)."""
         key = (players, seed, tuple(sorted(options.items())))
         found = self._setups.get(key)
         if found is None:
-            found = self.new_match(players, seed, options).state()["components"]
+            state = self.new_match(players, seed, options).state()
+            pending = state.get("pending")
+            found = (state["components"], bool(pending) and pending.get("root") == ["start"])
             if len(self._setups) >= UNIVERSES:
                 self._setups.clear()
             self._setups[key] = found
         return found
 
+    MAKING = ("create", "create_cards")        # the statements that make components
+
     def play_kinds(self) -> set:
         """The kinds of component the rules may create after setup (in an action, a step, a handler...)."""
         if self._play_kinds is None:
             self._play_kinds = {x["kind"] for key, part in self.ir.items() if key != "setup"
-                                for x in walk_ir(part) if x.get("s") == "create" and isinstance(x.get("kind"), str)}
+                                for x in walk_ir(part) if x.get("s") in self.MAKING and isinstance(x.get("kind"), str)}
         return self._play_kinds
+
+    def kinds_made_later(self, players: int, seed, options: dict) -> set:
+        """The kinds a match with these settings may create after `new_match` returns it: those
+        made in play, and, where its setup waits for an answer (Smash Up's faction draft), those
+        the rest of `setup` makes."""
+        if not self._setup(players, seed, options)[1]:
+            return self.play_kinds()
+        return self.play_kinds() | {x["kind"] for x in walk_ir(self.ir.get("setup") or [])
+                                    if x.get("s") in self.MAKING and isinstance(x.get("kind"), str)}
 
     def seats(self, players: int) -> tuple[list, list]:
         """`players` and `others` (clockwise after each seat) for a player count; shared, never changed."""

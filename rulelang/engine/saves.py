@@ -364,7 +364,7 @@ class MatchSaves(MatchParts):
                     raise StateError(f"component {_text(c['label'])} that setup creates is missing")
                 same.pop()
             extra = [c for group in have.values() for c in group]
-        allowed = self.game.play_kinds()
+        allowed = self.game.kinds_made_later(self.players, self.seed, self.options)
         for c in extra:
             if c["kind"] not in allowed:
                 raise StateError(f"component {_text(c['label'])} is not one setup creates "
