@@ -2,7 +2,8 @@
 W230 (a choice's legality reads a card its chooser cannot see), W231 (a shown value counts a zone
 whose size is hidden), W232 (out until the end of a round that is already ending), W233 (a shown
 value reads the viewer's own cards of an `others` zone), W241 (a shown value reads the components
-of a zone some viewer may not see).
+of a zone some viewer may not see), W244 (whether a choice among a secret zone's cards is asked
+tells the others how many of them fit).
 
 Called by lints.py (`Lints.run`), sharing its state (the checked file, `root_zone`, `report`)."""
 from __future__ import annotations
@@ -27,7 +28,7 @@ def _others_zone(lints, domain) -> str | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241."""
+    """W230, W231, W232, W233, W241, W244."""
     for d in lints.every_node:
         if isinstance(d, n.ActionDecl):
             for p in d.params:
@@ -38,6 +39,7 @@ def visibility_lints(lints) -> None:
             z = _others_zone(lints, d.domain)
             if z is not None and d.var in _names(d.where):
                 _w230(lints, d.var, z, "which of them are offered", d.where.span)
+            _w244(lints, d)
         elif isinstance(d, n.DefDecl) and d.show:
             _w241(lints, d)
             for x in walk(d.body):
@@ -100,3 +102,29 @@ def _w230(lints, name: str, zone: str, what: str, span) -> None:
     lints.report("W230", "warning", f"`{name}` comes from zone `{zone}`, which its owner cannot see (`others`), "
                  f"and this condition reads it: {what} tells the owner about their own cards; read only what "
                  f"the owner knows (their place, a variable the rules set when they are told)", span)
+
+
+def _w244(lints, d) -> None:
+    """W244: `choose x in ZONE where C` (or from a comprehension with `where`) over a zone some
+    player cannot see, without `always`: a forced choice is not asked (an `optional` one is not
+    asked with nothing to choose), so whether the question comes tells every other player how many
+    of the secret cards fit."""
+    if d.mode != "one" or d.always:
+        return
+    filtered = d.where is not None or any(isinstance(x, n.Comprehension) and x.where is not None
+                                          for x in walk(d.domain))
+    if not filtered:
+        return                                 # (every card of the zone: its size is what tells)
+    for x in walk(d.domain):
+        if not isinstance(x, (n.Name, n.Index)):
+            continue
+        zone = lints.root_zone(x)
+        sym = lints.c.symbols.get(zone) if zone else None
+        vis = _vis(sym.decl) if sym is not None else []
+        if any(v in vis for v in ("hidden", "owner", "others")):
+            lints.report("W244", "warning", f"this choice's options are the cards of zone `{zone}` that fit, "
+                         f"and some player cannot see that zone: without `always` it is not asked when "
+                         f"{'none fits' if d.optional else 'only one fits'}, so the others learn "
+                         f"{'whether any does' if d.optional else 'whether more than one does'}; write "
+                         f"`always` (before `prompt`)", d.span)
+            return

@@ -211,13 +211,18 @@ def test_sacrifice_draws_the_minions_power_then_destroys_it():
 
 def test_scry_takes_an_action_from_the_deck():
     m = position(hands=(["Scry"], []), decks=(["Walker", "Enchantress", "Time Loop", "Walker"], []), aside=True)
-    play(m, "act Scry")                                   # (one action in the deck: taken without asking)
+    play(m, "act Scry")
+    # one action in the deck, and still asked: whether the others see a question must not tell
+    # them how many actions the hidden deck holds (a leak trial found it asked only with two)
+    assert m.question["prompt"] == "Scry: an action to take" and [a.text for a in m.legal_actions()] == ["Time Loop"]
+    assert m.view(1)["choice"]["prompt"] == "Scry: an action to take"
+    play(m, "Time Loop")
     assert m.question is None and labels(m, "hand", 0) == ["Time Loop"] and sorted(labels(m, "deck", 0)) == ["Enchantress", "Walker", "Walker"]
 
 
 def test_scry_on_an_empty_deck_searches_the_reshuffled_discard():
     m = position(hands=(["Scry"], []), discards=(["Summon", "Walker"], []), aside=True)
-    play(m, "act Scry")
+    play(m, "act Scry", "Summon")
     assert labels(m, "hand", 0) == ["Summon"] and labels(m, "deck", 0) == ["Walker"]
     assert labels(m, "discard", 0) == ["Scry"]
 
