@@ -2,7 +2,7 @@
 answer only attacks with no more stars; attack cards with targets of their own."""
 from __future__ import annotations
 
-from dw_helpers import Position, hp, legal, play, units_at, var
+from dw_helpers import Position, hp, legal, play, units_at, var, where
 
 
 def test_war_axe_makes_a_two_star_attack_a_wooden_shield_cannot_answer():
@@ -69,3 +69,19 @@ def test_dodge_guards_generals_smoke_bomb_soldiers_spiked_armour_strikes_back():
     if m.question:                                           # P2's f5 infantry may take the blow back
         play(m, "pass")
     assert units_at(m, "e4") == [] and hp(m, attacker) == 1
+
+
+def test_a_soldier_raised_after_one_fell_this_turn_may_move_and_attack():
+    """A first-hour trial: the soldier War Banner raises is the one that fell earlier in the turn
+    (back on top of the supply), and it kept that turn's marks: it could not move, attack or warp."""
+    p = (Position(2).soldier(0, "cavalry", "f8").soldier(1, "infantry", "f7").hand(0, "War Banner")
+         .hand(1, "Spiked Armour").turn(0))
+    cavalry = p.unit_at("f8")
+    m = p.match()
+    play(m, "attack f8 cavalry f7 infantry", "Spiked Armour")
+    while m.question:                                        # (P2's other answers: none)
+        play(m, "pass")
+    assert where(m, cavalry) is None                         # struck back: it fell
+    play(m, "equip War Banner", "cavalry castle")
+    assert units_at(m, "f11") == ["cavalry"]
+    assert any(a.startswith("move f11 cavalry ") for a in legal(m))
