@@ -168,6 +168,8 @@ def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
     seen = match.visible_to(seat) | _ids_in(view)
     if not actions or match.is_over:
         acts, out_of_turn = [], []
+    elif match.simultaneous is not None:     # each seat still to answer, whoever answers first
+        acts, out_of_turn = match.legal_actions_of(seat), []
     elif match.current_player == seat:
         acts, out_of_turn = match.legal_actions(), []
     else:

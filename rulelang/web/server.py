@@ -749,16 +749,21 @@ class Server:
         under the lock); the problem in words otherwise, and the match unchanged."""
         m = served.match
         try:
-            if m.current_player == seat:
-                mine = {a.text for a in m.legal_actions()}
+            together = m.simultaneous is not None      # (each seat asked answers in any order)
+            if together or m.current_player == seat:
+                mine = {a.text for a in m.legal_actions_of(seat)}
             else:
                 mine = {a.text for a in m.interrupts(seat)}
             if text not in mine:
                 if not mine:
+                    if together and seat in m.simultaneous["seats"]:
+                        return "you have answered: the answers are shown once everyone asked has answered"
                     return "it is not your turn" if m.current_player != seat else "you have no action now"
                 why = m.refusal(text) if m.current_player == seat else None     # the rules' words, if any
                 return f"`{printable(text)[:80]}` is not one of your actions now" + (
                     f": {printable(why)[:200]}" if why else "")
+            if together and seat != m.current_player:
+                text = f"{present.seat_name(seat)}: {text}"   # (whose answer: the log replays it so)
             served.play(text, seat)
         except IllegalAction as err:
             return printable(str(err))[:300]

@@ -559,3 +559,28 @@ def test_idle_matches_are_let_go_past_the_limit_and_come_back_from_the_store(ser
     codes = [post(server.url + "/api/matches", {"game": "small", "players": 2}, away)[0] for _ in range(3)]
     assert codes == [200, 200, 429]
     assert post(server.url + "/api/matches", {"game": "small", "players": 2})[0] == 200    # (loopback itself)
+
+
+def test_at_a_simultaneous_step_each_seat_answers_in_any_order(serve):
+    """A leak trial: the second seat was offered nothing until the first had answered (the page
+    showed "it is not your turn"), so it learned when the first seat's secret answer was in."""
+    server = serve([ROOT / "tests" / "simultaneous" / "sealed_bids.rules"], include_shipped=False)
+    body = make(server, "sealed_bids", ["human", "human"], seed=3)
+    served = server.server.matches[body["id"]]
+
+    async def bids():
+        p1, p2 = [await connect(link["url"]) for link in body["links"]]
+        assert [a["text"] for a in p2.state["actions"]][:2] == ["bid 0", "bid 1"]     # before P1 answers
+        assert len(p1.state["actions"]) == len(p2.state["actions"]) == 11
+        await p2.act("bid 3")
+        await p2.until(lambda m: m["type"] == "state" and m["version"] == 1)
+        assert p2.state["actions"] == [] and served.match.log == []                   # kept secret
+        await p2.act("bid 4")
+        assert (await p2.until(lambda m: m["type"] == "error"))["message"].startswith("you have answered")
+        await p1.until(lambda m: m["type"] == "state" and m["version"] == 1)
+        assert len(p1.state["actions"]) == 11
+        await p1.act("bid 2")
+        await p1.until(lambda m: m["type"] == "state" and m["version"] == 2)
+        assert served.match.log[:2] == ["P1: bid 2", "P2: bid 3"]
+        assert served.match.state()["vars"]["coins"] == [10, 7]                      # P2 paid its bid
+    asyncio.run(bids())
