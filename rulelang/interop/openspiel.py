@@ -236,12 +236,15 @@ class RulelangState(pyspiel.State):
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state `player_id` cannot tell from this one: `Match.determinized` (what the seat
-        cannot see dealt again, fresh luck), seeded from the sampler."""
+        cannot see dealt again, fresh luck), seeded from the sampler. The other seats' own past
+        actions (their perfect recall) are not the real ones either: they named cards `player_id`
+        never saw and answers it was never told, so the copy keeps none of them."""
         m = self._box.match
         clone = self.clone()
         if m is not None and not m.is_over:
             seed = int(probability_sampler() * 2 ** 31)
             clone._box = _Box(m.determinized(player_id, seed), self._key)
+            clone._mine = [list(mine) if p == player_id else [] for p, mine in enumerate(self._mine)]
         return clone
 
     def __str__(self):

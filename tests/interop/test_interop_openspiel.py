@@ -125,3 +125,21 @@ def test_only_a_seats_own_view_can_be_observed():
     with pytest.raises(ValueError, match="own view only"):
         g.make_py_observer(public_only)
     assert g.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)).perfect_recall
+
+
+def test_a_resampled_state_keeps_no_other_seats_real_past_actions():
+    """A leak trial: a state resampled for P2 kept P1's real secret bid in P1's perfect recall
+    (`information_state_string(0)["mine"]`), so whoever searched from it read the bid."""
+    from interop_helpers import ROOT
+    g = openspiel.load(str(ROOT / "tests" / "simultaneous" / "sealed_bids.rules"), players=2)
+    recalled = []
+    for bid in ("bid 0", "bid 7"):
+        s = g.new_initial_state()
+        while s.is_chance_node():
+            s.apply_action(0)
+        s.apply_action(next(a for a in s.legal_actions() if s.action_to_string(0, a) == bid))   # P1, in secret
+        assert s.current_player() == 1
+        other = s.resample_from_infostate(1, lambda: 0.5)
+        assert other.information_state_string(1) == s.information_state_string(1)
+        recalled.append(other.information_state_string(0))
+    assert recalled[0] == recalled[1] and json.loads(recalled[0])["mine"] == []
