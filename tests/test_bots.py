@@ -245,3 +245,27 @@ def test_greedy_stops_looking_once_its_cpu_time_for_the_decision_is_spent(monkey
     looked.clear()
     GreedyBot(seed=1).choose(match)
     assert len(looked) == len(match.legal_actions())
+
+
+def test_a_watched_search_bot_thinks_even_when_one_answer_is_forced():
+    """A leak trial: a Shadow Hunters bot given a hermit card (asked `always`) answered at once
+    when it had one honest answer and took ~0.1 s when it had two (only the Unknown may lie), and
+    the browser shows every seat that it is thinking. A bot people watch searches either way."""
+    game = rulelang.load(REGICIDE)
+    m = game.new_match(1, 3)
+    while len(m.legal_actions()) != 1:
+        m.apply(m.legal_actions()[0])
+    for watched, searched in ((False, False), (True, True)):
+        bot = make_bot("ismcts:20", 5, watched=watched)
+        samples = []
+        real = m.sampler
+
+        def counting(seat):
+            sample = real(seat)
+            return lambda seed: samples.append(seed) or sample(seed)
+        m.sampler = counting
+        try:
+            assert bot.choose(m) == m.legal_actions()[0]
+        finally:
+            del m.sampler
+        assert (len(samples) == 20) is searched

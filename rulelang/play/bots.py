@@ -241,9 +241,14 @@ class IsmctsBot:
         self.kind = _search_kind("ismcts", iterations, seconds)
         self.iterations, self.seconds, self.cap = _budget_of(iterations, seconds, self.DEFAULT_ITERATIONS)
 
+    #: People watch how long a bot thinks: one that answered at once whenever it had a single answer
+    #: told them so (in Shadow Hunters, that a hermit card asked with `always` had one honest answer
+    #: for it: not the Unknown). A watched bot (the terminal's, the browser's) searches all the same.
+    watched = False
+
     def choose(self, match):
         legal = match.legal_actions()
-        if len(legal) == 1:
+        if len(legal) == 1 and not self.watched:
             return legal[0]
         seat = match.current_player
         self._depth = self.rollout_depth if match.estimate(seat) is not None else self.ROLLOUT_CAP
@@ -422,12 +427,17 @@ def parse_kind(kind: str) -> tuple[str, int | None, float | None]:
     raise ValueError(f"unknown bot kind {kind!r}; choose one of: {KIND_HELP}")
 
 
-def make_bot(kind: str, seed: int):
+def make_bot(kind: str, seed: int, watched: bool = False):
     """A bot of the named kind ("mcts:N" for N search iterations, "ismcts:0.5s" for a CPU-time
-    budget per move: see parse_kind); ValueError naming the kinds otherwise."""
+    budget per move: see parse_kind); ValueError naming the kinds otherwise. `watched`: people see
+    how long it thinks (the terminal, the browser), so a fair search takes its time even when one
+    answer is forced (IsmctsBot.watched)."""
     name, iterations, seconds = parse_kind(kind)
     if name in ("mcts", "ismcts"):
-        return _BOTS[name](seed, iterations=iterations, seconds=seconds)
+        bot = _BOTS[name](seed, iterations=iterations, seconds=seconds)
+        if name == "ismcts":
+            bot.watched = watched
+        return bot
     return _BOTS[name](seed)
 
 

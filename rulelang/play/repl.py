@@ -118,7 +118,7 @@ class _Session(Drawing, Commands):
         self.stdout = stdout
         self.source_path = source_path
         self.match = match if match is not None else game.new_match(players, seed, options)
-        self.bots = {seat: make_bot(kind, bot_seed(seed, seat)) for seat, kind in bots.items()}
+        self.bots = {seat: make_bot(kind, bot_seed(seed, seat), watched=True) for seat, kind in bots.items()}
         self.bot_kinds = dict(bots)          # (a save keeps them: a resumed match has its bots again)
         self.undo_stack: list[dict] = []     # states just before each human decision
         self.crossed: list = []              # per undo_stack entry: why undoing to it is refused, or None

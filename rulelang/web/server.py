@@ -101,7 +101,7 @@ def _bot_move(path: str, fingerprint: str, state: dict, kind: str, seed: int) ->
         if game.fingerprint != fingerprint:
             return "error", f"{path} has changed since the match began"
         match = rulelang.Match.from_state(game, state)
-        return "ok", make_bot(kind, seed).choose(match).text
+        return "ok", make_bot(kind, seed, watched=True).choose(match).text
     except (RulelangError, EngineFault, ValueError, OSError) as err:
         return "error", printable(str(err))[:300]
 
@@ -444,7 +444,7 @@ class Server:
         self.store.create(mid, entry.path, game.fingerprint, entry.key, players, seed, match.options,
                           seats, hashed)
         served = Served(mid, entry, match, seats, hashed, seed)
-        served.bots = {p: make_bot(k, bot_seed(seed, p)) for p, k in enumerate(seats) if k != HUMAN}
+        served.bots = {p: make_bot(k, bot_seed(seed, p), watched=True) for p, k in enumerate(seats) if k != HUMAN}
         self._hold(mid, served)
         self._wake_bots(served)
         return {"id": mid, "game": printable(game.name), **({} if drawn else {"seed": seed}),
@@ -498,7 +498,7 @@ class Server:
         if served is not None:
             return served
         served = restored
-        served.bots = {p: make_bot(k, bot_seed(saved["seed"] + served.version, p))
+        served.bots = {p: make_bot(k, bot_seed(saved["seed"] + served.version, p), watched=True)
                        for p, k in enumerate(served.seats) if k != HUMAN}
         self._hold(mid, served)
         self._wake_bots(served)
