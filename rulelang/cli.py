@@ -66,6 +66,21 @@ def _shipped_names(args) -> None:
             setattr(args, key, [shipped(p) for p in getattr(args, key)])
 
 
+def _shipped_hint(error) -> str:
+    """For `no such file: shadow_hunter`: the shipped game of a near name (a typo), if there is one."""
+    import difflib
+    from pathlib import Path
+    from .play.replay import SHIPPED_FOLDERS
+    missing = [d.message[len("no such file: "):] for d in getattr(error, "diagnostics", [])
+               if d.code == "E000" and d.message.startswith("no such file: ")]
+    if len(missing) != 1:
+        return ""
+    stem = Path(missing[0]).name.removesuffix(".rules")
+    names = sorted({p.stem for folder in SHIPPED_FOLDERS if folder.is_dir() for p in folder.glob("*.rules")})
+    near = difflib.get_close_matches(stem.lower(), names, n=1, cutoff=0.75)
+    return f" (did you mean the shipped game {near[0]}?)" if near else ""
+
+
 def _shipped_list() -> str:
     """The names of the shipped games, as `rulelang play NAME` takes them."""
     from .play.replay import SHIPPED_FOLDERS
@@ -110,7 +125,7 @@ def _main(argv: list[str] | None) -> int:
     except BrokenPipeError:
         raise
     except RuleError as error:
-        print(printable(error.report() or str(error), multiline=True), file=sys.stderr)
+        print(printable((error.report() or str(error)) + _shipped_hint(error), multiline=True), file=sys.stderr)
     except EngineFault as error:        # a bug of ours, found inside the engine: said as one
         print(printable(f"{error} (please report this; {fault_report(error)})", multiline=True), file=sys.stderr)
     except OSError as error:

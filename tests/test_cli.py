@@ -455,7 +455,11 @@ def test_a_shipped_game_is_found_by_its_name_from_any_folder(capsys, monkeypatch
     code, out, err = run(capsys, "rules", "regicide.rules")
     assert code == 0 and out.startswith("Mine")
     code, out, err = run(capsys, "rules", "nosuchgame")
-    assert code == 1 and "no such file: nosuchgame" in err
+    assert code == 1 and "no such file: nosuchgame" in err and "did you mean" not in err
+    # a typo of a shipped game's name says which it is near (a first-hour trial typed shadow_hunter)
+    code, out, err = run(capsys, "rules", "shadow_hunter")
+    assert code == 1 and err.strip() == ("error[E000]: no such file: shadow_hunter "
+                                         "(did you mean the shipped game shadow_hunters?)")
 
 
 def test_a_save_too_large_to_read_back_is_written_compact_or_refused_and_said(tmp_path, monkeypatch):
