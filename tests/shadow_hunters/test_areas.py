@@ -449,6 +449,8 @@ def test_masamune_forces_an_attack_with_a_d4():
     m = (Position(SH).at("church", "cemetery", "church", "woods").equipment(0, "Cursed Sword Masamune")
          .turn(0, "fight").rolls((4, 3)).match())
     assert legal(m) == ["attack P2", "attack P3", "reveal"]            # no pass
+    # and typing it says why (a first-hour trial read only "`pass` is not allowed now")
+    assert m.refusal("pass") == "your equipment makes you attack when anyone is in your range (Cursed Sword Masamune)"
     play(m, "attack P3")
     assert var(m, "damage") == [0, 0, 3, 0]
     assert m.messages_for(1) == ["P1 attacks P3: d4 3", "P3 takes 3 damage"]
@@ -458,6 +460,8 @@ def test_masamune_with_nobody_in_range_may_pass():
     m = (Position(SH).at("church", "gate", "woods", "woods").equipment(0, "Cursed Sword Masamune")
          .turn(0, "fight").match())
     assert legal(m) == ["pass", "reveal"]
+    play(m, "reveal")
+    assert m.refusal("reveal") == "you are revealed already"
 
 
 def test_masamune_with_the_handgun_forces_an_attack_outside_the_pair():
