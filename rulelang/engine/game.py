@@ -291,7 +291,7 @@ class Game:
         if found is None:
             state = self.new_match(players, seed, options).state()
             pending = state.get("pending")
-            found = (state["components"], bool(pending) and pending.get("root") == ["start"])
+            found = (state["components"], isinstance(pending, dict) and pending.get("root") == ["start"])
             if len(self._setups) >= UNIVERSES:
                 self._setups.clear()
             self._setups[key] = found
