@@ -165,6 +165,14 @@ def test_advent_a_revealed_hunter_heals_all_at_once():
     assert var(m, "damage")[0] == 0
 
 
+def test_advent_a_revealed_character_it_does_not_help_is_not_asked():
+    """A first-hour trial: a revealed Vampire was asked "Do you reveal yourself…?" (only `do
+    nothing`). Asking hides nothing once everyone knows who it is."""
+    m = draw_white("Advent", chars=cast("Vampire"), setup=lambda p: p.damage(0, 3).reveal(0))
+    assert m.question is None and var(m, "damage")[0] == 3
+    assert m.messages_for(1)[-1] == "P1: nothing happens"
+
+
 @pytest.mark.parametrize("char", ["Vampire", "Allie", "Unknown", "Daniel"])
 def test_advent_anyone_else_is_asked_but_may_only_do_nothing(char):
     m = draw_white("Advent", chars=cast(char), setup=lambda p: p.damage(0, 3))
@@ -408,9 +416,8 @@ def test_diabolic_ritual(char):
 
 def test_diabolic_ritual_gives_a_revealed_shadow_nothing():
     m = draw_black("Diabolic Ritual", chars=cast("Vampire"), setup=lambda p: p.damage(0, 5).reveal(0))
-    assert legal(m) == ["do nothing"]
-    play(m, "do nothing")
-    assert var(m, "damage")[0] == 5
+    assert m.question is None                         # (revealed: nothing to hide by asking)
+    assert var(m, "damage")[0] == 5 and m.messages_for(1)[-1] == "P1: nothing happens"
 
 
 def test_dynamite_3_damage_to_everyone_in_the_area_rolled_oneself_included():
