@@ -595,6 +595,9 @@ def test_the_hermit_card_is_seen_by_giver_and_receiver_while_it_resolves():
 def test_the_hermit_card_is_discarded_unseen():
     m = give("Hermit's Slap", "Emi")
     n = len(zones(m)["hermit_deck"])
+    # while it is given it is not counted in the deck (a first-hour trial read the full count)
+    decks = shown(m.view(2), "Decks")
+    assert f", hermit {n - 1} cards (used hermit cards: 0, face down); a hermit card is being given" in decks
     play(m, "it applies")
     assert labels(m, zones(m)["hermit_discard"]) == ["Hermit's Slap"]
     assert len(zones(m)["hermit_deck"]) == n - 1
