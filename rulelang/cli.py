@@ -46,8 +46,14 @@ def _shipped_names(args) -> None:
     from pathlib import Path
     from .play.replay import SHIPPED_FOLDERS
 
+    def exists(path) -> bool:
+        try:
+            return Path(path).exists()
+        except OSError:                         # (a name too long for the system: no such file)
+            return False
+
     def shipped(path):
-        if not isinstance(path, str) or not path or "\0" in path or Path(path).exists():
+        if not isinstance(path, str) or not path or "\0" in path or exists(path):
             return path
         name = Path(path).name
         stem = name[:-len(".rules")] if name.endswith(".rules") else name
@@ -55,7 +61,7 @@ def _shipped_names(args) -> None:
             return path
         for folder in SHIPPED_FOLDERS:
             found = folder / f"{stem}.rules"
-            if found.is_file():
+            if exists(found) and found.is_file():
                 return str(found)
         return path
     for key in ("file", "rules"):
@@ -351,7 +357,7 @@ def _bot_spec(text: str) -> tuple[int | None, str]:
         raise argparse.ArgumentTypeError(str(error)) from None
     if not equals:
         return None, kind
-    if not seat_text.isdigit() or int(seat_text) < 1:
+    if not (seat_text.isascii() and seat_text.isdigit()) or int(seat_text) < 1:
         raise argparse.ArgumentTypeError(f"bad seat {seat_text!r} in {text!r}; seats are 1, 2, ...")
     return int(seat_text) - 1, kind
 

@@ -502,3 +502,24 @@ def test_replaying_a_save_stops_at_its_cpu_budget_with_a_message(tmp_path, monke
     said = capsys.readouterr()
     assert "replaying this save took more than -1 s of CPU time (stopped at action 1 of " in said.out + said.err
     assert "Traceback" not in said.out + said.err
+
+
+@pytest.mark.parametrize("command", ["lint", "play", "compile", "rules", "simulate"])
+def test_a_file_name_too_long_for_the_system_is_one_line(capsys, command):
+    """A fuzzer: a 300-character name ended in a traceback (`File name too long`) in every command."""
+    code, out, err = run(capsys, command, "x" * 300)
+    assert code == 1 and "Traceback" not in out + err and "cannot read " + "x" * 20 in out + err
+
+
+def test_a_digit_of_another_script_is_not_a_number_anywhere(capsys, monkeypatch, tmp_path):
+    """A fuzzer: `²` typed at the prompt ended the session (`int('²')`), and a save's bot seat
+    named "²" failed to load with the same Python message."""
+    code, out, err = play_cli(capsys, monkeypatch, ["²", "quit", ""], "regicide", "--seed", "1")
+    assert code == 0 and "error: '²' is not a legal action or a command (type help)" in out + err
+    save = tmp_path / "s.json"
+    play_cli(capsys, monkeypatch, ["save " + str(save), "quit", ""], "regicide", "--seed", "1")
+    data = json.loads(save.read_text(encoding="utf-8"))
+    data["bots"] = {"²": "random"}
+    save.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = play_cli(capsys, monkeypatch, ["quit", ""], str(save))
+    assert code == 0 and "invalid literal" not in out + err

@@ -268,7 +268,7 @@ class MatchSaves(MatchParts):
         zones = {z["name"]: z for z in self.game.zones}
         known = {}
         for key, entry in raw.items():
-            c = int(key) if isinstance(key, str) and key.isdigit() else -1
+            c = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else -1
             if not 0 <= c < len(self.labels) or not isinstance(entry, dict):
                 raise StateError(f"`known` names {_short(key)}, which is not a component")
             zone, who = entry.get("zone"), entry.get("to")
@@ -286,7 +286,7 @@ class MatchSaves(MatchParts):
             raise StateError("`private` must map log entries to the seats that may read them")
         out = {}
         for key, seats in raw.items():
-            i = int(key) if isinstance(key, str) and key.isdigit() and len(key) < 12 else -1
+            i = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 12 else -1
             if not 0 <= i < len(self.log):
                 raise StateError(f"`private` names {_short(key)}, which is not an entry of the log")
             if not (isinstance(seats, list) and all(type(p) is int and 0 <= p < self.players for p in seats)):

@@ -415,7 +415,7 @@ def parse_kind(kind: str) -> tuple[str, int | None, float | None]:
         return name, None, None
     if budget.endswith("s") and budget.isascii():
         number = budget[:-1]
-        if number and len(number) <= 10 and all(ch.isdigit() or ch == "." for ch in number) \
+        if number and len(number) <= 10 and all(ch in "0123456789." for ch in number) \
                 and number.count(".") <= 1 and number != "." and 0 < float(number) <= SECONDS_LIMIT:
             return name, None, float(number)
     elif budget.isdigit() and budget.isascii() and len(budget) <= 7 and 1 <= int(budget) <= ITERATIONS_LIMIT:

@@ -422,7 +422,7 @@ class _Session(Drawing, Commands):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise.
         A text may be typed as the rules write it, as this terminal shows it, or in plain ASCII
         (`8h` for `8♥`, `Thor` for `Þór`)."""
-        if line.isdigit() or (line[:1] == "-" and line[1:].isdigit()):
+        if line.isascii() and (line.isdigit() or (line[:1] == "-" and line[1:].isdigit())):
             number = int(line) if len(line) < 12 else None
             if number is not None and 1 <= number <= len(actions):
                 return actions[number - 1]

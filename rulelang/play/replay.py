@@ -59,7 +59,7 @@ def saved_bots(data: dict) -> dict[int, str]:
     if not isinstance(raw, dict):
         return out
     for key, kind in list(raw.items())[:64]:
-        if not (isinstance(key, str) and key.isdigit() and len(key) < 4 and isinstance(kind, str) and len(kind) < 40):
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 4 and isinstance(kind, str) and len(kind) < 40):
             continue
         seat = int(key) - 1
         if not 0 <= seat < data["players"]:
