@@ -502,3 +502,13 @@ def test_built_test_positions_and_round_trips_still_restore():
 def test_bad_arguments_are_one_line(capsys, argv, message):
     code, _, err = cli(capsys, *argv)
     assert code == 1 and err.count("\n") == 1 and message in err and len(err) < 300
+
+
+def test_a_save_cannot_give_a_bot_a_search_past_the_lobbys_limits():
+    """A fuzzer: a shared save with `"bots": {"2": "ismcts:3600s"}` made the terminal think for an
+    hour before the first move. Such a seat is a person's, as any seat a save names wrongly."""
+    bots = replay_module.saved_bots({"players": 3, "bots": {"1": "ismcts:200", "2": "ismcts:3600s",
+                                                            "3": "mcts:9999999"}})
+    assert bots == {0: "ismcts:200"}
+    assert replay_module.saved_bots({"players": 2, "bots": {"1": "ismcts:10s", "2": "mcts:5000"}}) == \
+        {0: "ismcts:10s", 1: "mcts:5000"}

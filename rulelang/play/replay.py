@@ -50,10 +50,16 @@ def save_data(game, match, seed: int, options: dict, bots: dict | None = None, s
     return data
 
 
+SAVED_BOT_ITERATIONS = 5000     # the largest search a save may give a bot (the browser's lobby's limits)
+SAVED_BOT_SECONDS = 10.0
+
+
 def saved_bots(data: dict) -> dict[int, str]:
     """The bot of each seat a save names ({0-based seat: kind}); what is not a seat of the match or
-    not a bot kind is left out (a save is untrusted: the seat becomes a human one)."""
-    from .bots import check_kind
+    not a bot kind is left out (a save is untrusted: the seat becomes a human one), and so is a
+    search past SAVED_BOT_ITERATIONS or SAVED_BOT_SECONDS a move (`ismcts:3600s` in a shared save
+    made the terminal think an hour before the first move)."""
+    from .bots import check_kind, parse_kind
     raw = data.get("bots")
     out: dict[int, str] = {}
     if not isinstance(raw, dict):
@@ -66,8 +72,11 @@ def saved_bots(data: dict) -> dict[int, str]:
             continue
         try:
             out[seat] = check_kind(kind)
+            _, iterations, seconds = parse_kind(kind)
         except ValueError:
             continue
+        if (iterations or 0) > SAVED_BOT_ITERATIONS or (seconds or 0) > SAVED_BOT_SECONDS:
+            del out[seat]
     return out
 
 
