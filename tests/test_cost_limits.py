@@ -461,3 +461,15 @@ def test_look_works_the_texts_out_within_one_work_budget():
     found = [name for name in texts.names() if texts.find(name)]
     assert 1 <= len(found) < 3000
     assert texts.find(found[0])[0][1].startswith("worth ")
+
+
+def test_the_texts_of_a_listing_are_charged_as_they_are_made():
+    """A fuzzer: 6,000 actions whose texts name a list of 300 long texts (9,000 characters each)
+    took 4 GB at set-up, charged nothing. The listing now stops at the work limit."""
+    source = ('game "Texts" {\n  players 1\n'
+              f'  def big = [[text(x), "{"A" * 3000}"] for x in 1..300]\n'
+              '  var n: int = 0\n  setup { }\n  turn limit 5 { finish draw }\n'
+              '  turn {\n    step main {\n'
+              '      action go(a in 1..6000, xs subset of big size 1..1) { n = a  end turn }\n'
+              '    }\n  }\n}\n')
+    stops({"source": source, "list": True}, "units of work", str(WORK_LIMIT))

@@ -459,7 +459,7 @@ class ActionEnumerator(Part):
         leaf = _Leaf(st["tab"], text, body, key, meta)
         if hides:       # (its text depends on where the component is, and who acts: made afresh)
             meta = self.leaf_shows_meta(a, ai, ctx)
-            fn.emit(f"out.append(_mkact(None, None, {text}, {body}, {key}, {meta}))")
+            fn.emit(f"out.append(_mkact(m, None, None, {text}, {body}, {key}, {meta}))")
             fn.emit("TX.clash = True")          # (texts made afresh may meet: told apart at the end)
             return
         lone = ctx.names[a["params"][0]["name"]] if len(a["params"]) == 1 else None
@@ -608,4 +608,4 @@ class _Leaf(NamedTuple):
 
     def make(self, table: str, k: str, key: str | None = None) -> str:
         """The source making the action (`_mkact`), kept in `table` under `k` ("None": kept by the caller)."""
-        return f"_mkact({table}, {k}, {self.text}, {self.body}, {key or self.key}, {self.meta}, TX)"
+        return f"_mkact(m, {table}, {k}, {self.text}, {self.body}, {key or self.key}, {self.meta}, TX)"

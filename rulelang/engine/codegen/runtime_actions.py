@@ -4,6 +4,7 @@ of a listing, and whether two listed actions can be told apart or are interchang
 from __future__ import annotations
 
 from .constants import INTERN_LIMIT
+from .runtime import _overworked
 
 class Action:
     """One legal choice; its text is its identity ("play 8♦ A♣")."""
@@ -45,7 +46,12 @@ class _Texts(dict):
         self.clash = False
 
 
-def _mkact(table, key, text: str, fn, args: tuple, meta, texts=None) -> Action:
+def _mkact(m, table, key, text: str, fn, args: tuple, meta, texts=None) -> Action:
+    """A new action (kept in `table` under `key`), its text charged to the listing's work: a
+    fuzzer's 6,000 actions of 9,000 characters each took 4 GB uncharged."""
+    m.work -= len(text)
+    if m.work < 0:
+        _overworked()
     a = Action(text, fn, args, meta)
     if key is not None and len(table) < INTERN_LIMIT:
         table[key] = a
