@@ -678,6 +678,9 @@ class _Progress:
             self.shown = False
 
 
+MAX_VARIANTS = 1000         # option sets one simulation may sweep
+
+
 def _variants(game, given: list[tuple[str, object]]) -> list[dict]:
     """The option sets a simulation sweeps: a key given several times (`--option k=1 --option k=2`),
     or a bool or int option given as `k=1,2,3` (or one with listed values, `k=short,long`), takes
@@ -699,6 +702,11 @@ def _variants(game, given: list[tuple[str, object]]) -> list[dict]:
         else:
             values.setdefault(key, []).append(value)
     keys = list(values)
+    count = 1
+    for k in keys:
+        count *= len(values[k])
+        if count > MAX_VARIANTS:           # (60,000 x 20,000 values were built whole: 4 GB)
+            raise ValueError(f"the options swept make more than {MAX_VARIANTS:,} combinations; sweep fewer values")
     return [dict(zip(keys, combo)) for combo in itertools.product(*(values[k] for k in keys))] or [{}]
 
 

@@ -523,3 +523,12 @@ def test_a_digit_of_another_script_is_not_a_number_anywhere(capsys, monkeypatch,
     save.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = play_cli(capsys, monkeypatch, ["quit", ""], str(save))
     assert code == 0 and "invalid literal" not in out + err
+
+
+def test_an_option_sweep_past_a_thousand_combinations_is_refused_before_it_is_built(capsys):
+    """A fuzzer: 60,000 x 20,000 swept values were built whole before any game: 4 GB, then a
+    MemoryError said as an internal error."""
+    values = ",".join(str(i) for i in range(1, 60001))
+    code, out, err = run(capsys, "simulate", "valgard", "--games", "1", "--option", f"turn_limit={values}",
+                         "--option", "hardcore=true,false")
+    assert code == 1 and err.strip() == "error: the options swept make more than 1,000 combinations; sweep fewer values"
