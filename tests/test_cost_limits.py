@@ -473,3 +473,18 @@ def test_the_texts_of_a_listing_are_charged_as_they_are_made():
               '      action go(a in 1..6000, xs subset of big size 1..1) { n = a  end turn }\n'
               '    }\n  }\n}\n')
     stops({"source": source, "list": True}, "units of work", str(WORK_LIMIT))
+
+
+def test_one_list_kept_in_many_variables_is_charged_each_time():
+    """A fuzzer: `for e in E { a[e] = big }` kept one list of 990,000 elements in 500 variables
+    for 500 units of work; the position held 495 million elements between two of its measures, and
+    the terminal, the browser's payload (1.9 GB) and the save all choked on it."""
+    names = ", ".join(f"v{i}" for i in range(500))
+    source = ('game "Held" {\n  players 1\n'
+              f'  enum E {{ {names} }}\n'
+              '  var big: list[list[int]] = []\n  var a: list[list[int]] = [] per E\n'
+              '  setup { big = [[j for j in 1..1000] for i in 1..990] }\n'
+              '  turn {\n    step main {\n'
+              '      action go { for e in E { a[e] = big }  end turn }\n'
+              '      action stop { finish win }\n    }\n  }\n}\n')
+    stops({"source": source, "actions": ["go"]}, "units of work", str(WORK_LIMIT))

@@ -160,6 +160,10 @@ class StatementLowering(Part):
             self.store(s["target"], lambda old: f"{old} {sign} ({v.src})", v.pure, ctx, int_check=True)
         elif _arith(s["v"]):
             self.store(s["target"], lambda old: f"_grown({v.src})", v.pure, ctx)
+        elif s["target"]["k"] != "local" and v.shape != SCALAR and not v.num and not v.paid \
+                and not (v.maxlen is not None and v.maxlen <= 64):
+            # a list or text kept in the position: charged as long as it is (runtime._kept)
+            self.store(s["target"], lambda old: f"_kept(m, {v.src})", v.pure, ctx)
         else:
             self.store(s["target"], lambda old: v.src, v.pure, ctx)
 
