@@ -73,7 +73,7 @@ def _shipped_names(args) -> None:
 
 
 def _shipped_hint(error) -> str:
-    """For `no such file: shadow_hunter`: the shipped game of a near name (a typo), if there is one."""
+    """For `no such file: NAME`: the shipped game of a near name (a typo of its name), if there is one."""
     import difflib
     from pathlib import Path
     from .play.replay import SHIPPED_FOLDERS

@@ -308,7 +308,7 @@ class Game:
 
     def kinds_made_later(self, players: int, seed, options: dict) -> set:
         """The kinds a match with these settings may create after `new_match` returns it: those
-        made in play, and, where its setup waits for an answer (Smash Up's faction draft), those
+        made in play, and, where its setup waits for an answer (a draft of decks to play), those
         the rest of `setup` makes."""
         if not self._setup(players, seed, options)[1]:
             return self.play_kinds()

@@ -242,8 +242,8 @@ class IsmctsBot:
         self.iterations, self.seconds, self.cap = _budget_of(iterations, seconds, self.DEFAULT_ITERATIONS)
 
     #: People watch how long a bot thinks: one that answered at once whenever it had a single answer
-    #: told them so (in Shadow Hunters, that a hermit card asked with `always` had one honest answer
-    #: for it: not the Unknown). A watched bot (the terminal's, the browser's) searches all the same.
+    #: told them so (that a question asked `always` had one honest answer for it, which tells what
+    #: its secret card is). A watched bot (the terminal's, the browser's) searches all the same.
     watched = False
 
     def choose(self, match):

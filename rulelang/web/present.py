@@ -184,7 +184,7 @@ def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
 def names_seen(match, seen: set) -> list:
     """[label, id] of each component the reader may see now, one per label (a publicly seen copy
     first): the page makes these names in its status values, messages and log open the card's tip.
-    The rules' `show` lines name cards in play only as words (Smash Up's bases and minions), and a
+    The rules' `show` lines may name cards in play only as words, and a
     reader must be able to read each card there. Nothing new is told: the labels are the reader's
     own to see, and the tip's text is asked of the server, which checks the reader may see it."""
     public = match.visible_to_all()

@@ -279,7 +279,7 @@
   }
 
   // ---- card names in words: each opens its card's tip ----------------------------------------
-  // (the rules' status lines name the cards in play as words — the bases and their minions — and a
+  // (the rules' status lines may name the cards in play only as words, and a
   // player must be able to read each; the server sends the names this seat may see)
   let namesFor = null, namesRe = null, namesIds = null;
   function namePattern() {
