@@ -51,6 +51,16 @@ def texts(actions) -> list[str]:
 
 # -- kinds -----------------------------------------------------------------------------
 
+def count_samples(m, into: list) -> None:
+    """Make m's imagined worlds (`m.sampler`) note each seed they are asked for in `into`."""
+    real = m.sampler
+
+    def counting(seat):
+        sample = real(seat)
+        return lambda seed: into.append(seed) or sample(seed)
+    m.sampler = counting
+
+
 def test_mcts_kinds_and_budgets():
     assert make_bot("mcts", 1).iterations == MctsBot.DEFAULT_ITERATIONS == 200
     bot = make_bot("mcts:1000", 1)
@@ -215,12 +225,7 @@ def test_greedy_looks_at_a_bounded_number_of_actions():
     game = rulelang.Game(rulelang.compile_source(source))
     m = game.new_match(2, seed=1)
     looked = []
-    real = m.sampler
-
-    def counting(seat):
-        sample = real(seat)
-        return lambda seed: looked.append(seed) or sample(seed)
-    m.sampler = counting
+    count_samples(m, looked)
     bot = GreedyBot(3)
     pick = bot.choose(m)
     assert len(m.legal_actions()) == 1600 and len(looked) == GreedyBot.LOOKS
@@ -258,12 +263,7 @@ def test_a_watched_search_bot_thinks_even_when_one_answer_is_forced():
     for watched, searched in ((False, False), (True, True)):
         bot = make_bot("ismcts:20", 5, watched=watched)
         samples = []
-        real = m.sampler
-
-        def counting(seat):
-            sample = real(seat)
-            return lambda seed: samples.append(seed) or sample(seed)
-        m.sampler = counting
+        count_samples(m, samples)
         try:
             assert bot.choose(m) == m.legal_actions()[0]
         finally:
