@@ -124,7 +124,15 @@ class BotPool:
     def _start(self):
         with self.lock:
             if self.pool is None:
-                self.pool = multiprocessing.get_context("spawn").Pool(self.workers, initializer=_worker_signals)
+                # Ctrl-C blocked while the workers start (a started process keeps its parent
+                # thread's mask): one still importing when it came died with a traceback, before
+                # its initializer could ignore it. (The pool's own threads, made now, keep the
+                # mask, so the workers it makes anew later start so too.)
+                old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                try:
+                    self.pool = multiprocessing.get_context("spawn").Pool(self.workers, initializer=_worker_signals)
+                finally:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, old)
             return self.pool
 
     async def choose(self, *args) -> tuple[str, str]:
