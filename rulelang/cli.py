@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import time
+from dataclasses import replace
 
 import rulelang
 from .core import safejson
@@ -480,7 +481,14 @@ def _play(args) -> int:
     if args.rules is not None:
         raise ValueError("--rules goes with a save file (rulelang play SAVE.json --rules FILE)")
     from .play.repl import run_repl
-    game = rulelang.load(args.file)
+    try:
+        game = rulelang.load(args.file)
+    except RuleError as error:
+        if str(args.file).lower().endswith(".json") and error.diagnostics and error.diagnostics[0].code in ("E000", "E301"):
+            # (a save's first bytes name it; these do not: a broken save is read as compiled rules)
+            error.diagnostics[0] = replace(error.diagnostics[0], message=error.diagnostics[0].message
+                                           + " (nor is it a save file: a save begins {\"rulelang_save\": …)")
+        raise
     players = game.min_players if args.players is None else args.players
     seed = rulelang.secret_seed() if args.seed is None else args.seed
     return run_repl(game, players, seed, dict(args.option), _seat_bots(args.bot, players),

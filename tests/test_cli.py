@@ -532,3 +532,12 @@ def test_an_option_sweep_past_a_thousand_combinations_is_refused_before_it_is_bu
     code, out, err = run(capsys, "simulate", "valgard", "--games", "1", "--option", f"turn_limit={values}",
                          "--option", "hardcore=true,false")
     assert code == 1 and err.strip() == "error: the options swept make more than 1,000 combinations; sweep fewer values"
+
+
+def test_a_broken_save_opened_with_play_says_it_is_no_save_either(capsys, tmp_path):
+    """A first-hour trial: `rulelang play broken.json` spoke only of rule files and IR."""
+    bad = tmp_path / "broken.json"
+    bad.write_text("[1, 2, 3]", encoding="utf-8")
+    code, out, err = run(capsys, "play", str(bad))
+    assert code == 1 and "does not match its schema" in err
+    assert err.strip().endswith('(nor is it a save file: a save begins {"rulelang_save": …)')
