@@ -427,3 +427,28 @@ def test_a_drafted_card_stays_secret_after_the_reveal_and_taking_two_is_not_seen
     line = next(x for x in out.getvalue().splitlines() if x.startswith("P2 (random) answers in secret;"))
     # (P1, the one at the terminal, reads their own pick; a new author found it hidden from them too)
     assert line == "P2 (random) answers in secret; every answer is revealed: P1: pick card 14 · P2: (a secret choice)"
+
+
+def test_cards_passed_at_once_let_their_receiver_read_the_answer_that_passed_them():
+    """A new author's Hearts: the answer that passed one card was read by its receiver after the
+    reveal, the answer that passed two stayed "(a secret choice)" though the receiver held both."""
+    source = '''game "Pass" {
+  players 3
+  kind Card { n: int  label "c" + text(n) }
+  zone hand: set per player, owner
+  setup { for p in players { for i in 1..3 { create Card(n: 10 * (p + 1) + i) in hand[p] } } }
+  turn {
+    step pass simultaneous {
+      action give(cs subset of hand[me] size 2) { move cs to hand[next(me)] }
+      reveal { goto done }
+    }
+    step done { action stop { finish draw } }
+  }
+}'''
+    m = rulelang.Game(rulelang.compile_source(source)).new_match(3, seed=1)
+    for seat in (0, 1, 2):
+        m.apply(str(m.legal_actions_of(seat)[0]), seat=seat)
+    assert m.log == ["P1: give c11 c12", "P2: give c21 c22", "P3: give c31 c32"]
+    # each reads its own answer and the one that passed it its new cards, not the third
+    assert m.log_for(1) == ["P1: give c11 c12", "P2: give c21 c22", "(a secret choice)"]
+    assert m.log_for(0) == ["P1: give c11 c12", "(a secret choice)", "P3: give c31 c32"]

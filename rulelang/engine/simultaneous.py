@@ -186,8 +186,7 @@ class MatchSimultaneous(MatchParts):
         seats = [q for q in range(self.players) if q == seat or all(seen_by(self, c, q) for c in comps)]
         if len(seats) < self.players:
             self.private = {**self.private, at: seats}
-            if len(comps) == 1:                 # (several: widened by none of them alone)
-                self.named = self.named + [(at, comps[0])]
+            self.named = self.named + [(at, comps[0] if len(comps) == 1 else tuple(comps))]
 
     @property
     def simultaneous(self) -> dict | None:

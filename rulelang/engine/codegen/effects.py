@@ -129,7 +129,8 @@ def cut_here(m) -> dict:
         m.held = None
         if m.known:
             m.known = {c: k for c, k in m.known.items() if c in cut.seen}
-        m.named = [(at, mapping.get(c, c)) for at, c in m.named]
+        m.named = [(at, tuple(mapping.get(x, x) for x in c) if type(c) is tuple else mapping.get(c, c))
+                   for at, c in m.named]
         m._rng, m._rng_state, m.tape = _random.Random(cut.seed), None, ()
         m.seed = None                                       # (as in the copy: it would tell the deal)
         composed = {c: mapping.get(n, n) for c, n in composed.items()} | \
@@ -152,13 +153,15 @@ def private_to(m, chooser: int, value, at: int | None = None) -> None:
 
 def widen_private(m) -> None:
     """When a chain ends, an answer whose component every seat can see by then (a card chosen
-    from a hand and laid on the table) is no longer private: the position shows it anyway."""
+    from a hand and laid on the table) is no longer private: the position shows it anyway. An
+    answer naming several (cards passed at once) is read by each seat that sees them all."""
     private = dict(m.private)
     for at, c in m.named:
         seats = private.get(at)
         if seats is None:
             continue
-        seats = [p for p in range(m.players) if p in seats or seen_by(m, c, p)]
+        cs = c if type(c) is tuple else (c,)
+        seats = [p for p in range(m.players) if p in seats or all(seen_by(m, x, p) for x in cs)]
         if len(seats) == m.players:
             del private[at]
         else:
