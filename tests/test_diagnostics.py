@@ -580,3 +580,14 @@ def test_thousands_of_errors_on_one_long_line_print_a_hundred_windows_of_it(tmp_
     assert main(["compile", str(path)]) == 1                      # (every command prints them so)
     err = capsys.readouterr().err
     assert len(err) < 40_000 and "… and 1,900 more" in err
+
+
+def test_indexing_a_single_zone_says_how_to_take_its_ith_card(tmp_path, capsys):
+    """A new author wrote `trick[i]` for the i-th card of the trick (the docs show `hand[p][i]`)."""
+    path = write(tmp_path, 'game "Pot" {\n  players 2\n  kind Card { v: int  label "c" + text(v) }\n'
+                           '  zone pot: pile, public\n  setup { create Card(v: 1) in pot }\n'
+                           '  turn { step act { action take require pot[0].v == 1 { finish win for me } } }\n}\n')
+    assert main(["lint", path]) == 1
+    out = capsys.readouterr().out
+    assert "error[E201]: zone `pot` is not declared `per …` and cannot be indexed (its i-th card, counting " \
+           "from 0: `[c for c in pot][i]`)" in out

@@ -344,7 +344,8 @@ class ExpressionChecks:
                 self.used.add(obj.name)
                 self.out.refs[id(obj)] = ("zone", obj.name)
                 if not sym.decl.per:
-                    self.error("E201", f"zone `{obj.name}` is not declared `per …` and cannot be indexed",
+                    self.error("E201", f"zone `{obj.name}` is not declared `per …` and cannot be indexed "
+                               f"(its i-th card, counting from 0: `[c for c in {obj.name}][i]`)",
                                e.span)
                 else:
                     self.check_key(e.index, sym.decl, obj.name)
