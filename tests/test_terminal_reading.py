@@ -378,3 +378,58 @@ def test_an_action_written_with_as_is_found_by_the_words_players_type():
     m = game.new_match(2, seed=1)
     m.apply("bid 3")
     assert m.refusal("bid 2") == "a bid must be higher than the last" == m.refusal("raise 2")
+
+
+SWAP = """game "Swap" {
+  players 2
+  kind Card { rank: int  label text(rank) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone discard: pile, public
+  zone box: set, hidden, internal
+  setup {
+    for r in 1..9 { create Card(rank: r) in deck }
+    for p in players { move top(deck) to hand[p] }
+  }
+  turn { step s {
+    enter { move top(deck) to hand[me] }
+    action swap(c in hand[me]) {
+      let a = [x for x in hand[me] where x != c][0]
+      let b = hand[next(me)][0]
+      move c to discard
+      move a to hand[next(me)]
+      move b to hand[me]
+      if size(deck) == 0 { finish draw }
+      end turn
+    }
+    action bin(c in hand[me]) { move c to box  if size(deck) == 0 { finish draw }  end turn }
+  } }
+}
+"""
+
+
+def test_a_card_from_a_hand_that_was_refilled_meanwhile_is_not_said_to_come_from_the_deck():
+    """P1 (9 and 7) trades: 9 to the discard, 7 to P2, P2's 8 to P1; then P2 draws 6. From P1's
+    seat the 8 came from the deck or P2's hand (which grew by one: it may have given a card and
+    taken two), and the 7 went into P2's hand or the deck. Two cards come to P1 from the deck and
+    P2's hand: either may be either (a new author's Love Letter was told each card's way as a fact)."""
+    game = rulelang.Game(rulelang.compile_source(SWAP, "swap.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("swap 9\nquit\nn\n"), out, "swap.rules")
+    text = out.getvalue()
+    mine = text.split("P1> swap 9\n")[1].split("P2 (random) plays")[0]
+    assert "  · 8: deck or hand (P2) → hand (P1)\n" in mine, mine
+    assert "  · 7: hand (P1) → hand (P2) / deck, face down\n" in mine, mine
+    theirs = text.split("P2 (random) plays")[1].split("==")[0]       # (P2 trades its 6: P1 gets 7 and 5)
+    assert theirs.startswith(": swap 6\n") and "  · 7, 5: deck or hand (P2) → hand (P1)\n" in theirs, theirs
+
+
+def test_a_card_gone_out_of_sight_may_be_in_an_internal_zone_seen_only_by_its_size():
+    """P1 puts its 9 in `box` (hidden, internal), then P2 draws: from P1's seat the 9 went into the
+    box, P2's hand or the deck, and no card is said to have gone from the deck to the box."""
+    game = rulelang.Game(rulelang.compile_source(SWAP, "swap.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("bin 9\nquit\nn\n"), out, "swap.rules")
+    mine = out.getvalue().split("P1> bin 9\n")[1].split("P2 (random) plays")[0]
+    assert "  · 9: hand (P1) → hand (P2) / box / deck, face down\n" in mine, mine
+    assert "deck → box" not in mine, mine

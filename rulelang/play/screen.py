@@ -300,7 +300,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     zone (`play 6♦` from P2's hand, while a draw pile deals round the table)."""
     inward = _internal_arrivals(before, after, seat_name)
     existed = _component_count(before)        # (a card with a higher id was made by the action)
-    before, after = without_internal(before), without_internal(after)
+    before, after = _off_screen(before), _off_screen(after)
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     mover = before.get("actor")
     mine = [zone_title(z, seat_name) for z in before["zones"]
@@ -324,6 +324,18 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     return [printable(x) for x in lines]
 
 
+def _off_screen(view: dict) -> dict:
+    """The view the changes are worked out from: without what the rules keep `internal`, but for
+    the internal zones the reader sees only the size of — they take and give cards as any hidden
+    zone does, and a card gone out of sight may be in one (`3: hand (P1) → box / deck, face down`)."""
+    counted = [z for z in view["zones"] if z.get("internal") and z["cards"] is None and z.get("count") is not None]
+    out = without_internal(view)
+    if counted:
+        out = dict(out)
+        out["zones"] = [z for z in view["zones"] if not z.get("internal") or z in counted]
+    return out
+
+
 def _covered(before: dict, after: dict, seat_name) -> tuple[set, dict]:
     """The piles shown by their top card only that hold as many cards as before or more: a card
     no longer shown there was covered by another, not taken away (`Y3: gone from pile` was wrong);
@@ -338,7 +350,8 @@ def _covered(before: dict, after: dict, seat_name) -> tuple[set, dict]:
 
 
 def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
-    """For each zone the rules keep `internal` that gained cards: [its title, the labels of the
+    """For each zone the rules keep `internal` whose cards the reader sees that gained cards (one
+    seen only by its size is matched as any hidden zone: _off_screen): [its title, the labels of the
     cards that came into it that the reader sees there, how many came in all, and of those the
     labels and the number of the ones the reader saw nowhere before] — only those may have come
     from a hidden zone (a card that goes from one off-screen zone to another is not the card that left
@@ -357,8 +370,6 @@ def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
             if new:
                 fresh = [c["label"] for c in new if c["id"] not in seen]
                 out.append([title, [c["label"] for c in new], len(new), fresh, len(fresh)])
-        elif (z["count"] or 0) > (old["count"] or 0):
-            out.append([title, [], z["count"] - old["count"], [], z["count"] - old["count"]])
     return out
 
 
@@ -449,6 +460,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             moves.append((label, frm, pile))
             under[pile] -= 1
     unsure = False                            # did a card's way in or out stay unknown?
+    drawn: list[int] = []                     # the moves of cards come from a hidden zone (by counts)
     revealed = []
     for label, to in list(came):              # the mover's own card, named by the move: from their hand
         # (from the one of the mover's hidden zones that shrank, if one did: their hand, not their
@@ -472,14 +484,18 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             continue
         sources = [t for t in hidden_out if hidden_out[t] > 0]
         # (a hidden zone of the mover's that grew may have given it to another of theirs: a
-        # hand put on a discard pile and refilled from the deck, all at once)
-        grew = [t for t in hidden_in if hidden_in[t] > 0 and t != to and t in mine and to in movers]
+        # hand put on a discard pile and refilled from the deck, all at once; and any hidden zone
+        # that grew while a card went out of sight may have given it and taken that one: two
+        # hands traded, one refilled from the deck)
+        grew = [t for t in hidden_in if hidden_in[t] > 0 and t != to and ((t in mine and to in movers) or gone)]
         if len(sources) == 1 and not grew:
             hidden_out[sources[0]] -= 1
             came.remove((label, to))
+            drawn.append(len(moves))
             moves.append((label, sources[0], to))
         elif sources:                         # (a hand refilled from a deck may have lost it too:
             came.remove((label, to))          # which one it left is not known; the counts say the rest)
+            drawn.append(len(moves))
             moves.append((label, " or ".join(sources + grew), to))
             unsure = True
         elif to in b_hidden:
@@ -524,8 +540,20 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
                 new[(label, to)] -= 1
                 continue
             came.remove((label, to))
+            drawn.append(len(moves))
             moves.append((label, through[0], to))
         gone = []
+    # cards come out of sight into one place from different hidden zones: which came from which is
+    # not known (two drawn, one from the deck and one from a hand: either may be either)
+    by_place: dict[str, list[int]] = {}
+    for i in drawn:
+        by_place.setdefault(moves[i][2], []).append(i)
+    for group in by_place.values():
+        froms = list(dict.fromkeys(f for i in group for f in moves[i][1].split(" or ")))
+        if len(group) > 1 and len(froms) > 1:
+            for i in group:
+                moves[i] = (moves[i][0], " or ".join(froms), moves[i][2])
+            unsure = True
     return moves, gone, came, revealed, hidden_out, hidden_in, unsure
 
 
