@@ -142,7 +142,7 @@ def test_several_numbers_or_names_are_as_many_picks_in_turn(gems):
                      r"P1 chooses: Ruby .*\nP1 chooses: done ", out), out
     out = gem_play(gems, ["stash", "1 9", "1 1", "ruby, pearl", "log", "quit"])
     assert "error: there is no choice 9; choose 1-5" in out and "a number is given twice" in out
-    assert "'pearl' is not a legal action" in out and "no actions yet" not in out.split("P1> log")[0]
+    assert "'pearl' is not an answer (the answers: " in out and "no actions yet" not in out.split("P1> log")[0]
     assert re.search(r"P1> log\n  1\. P1: stash\n(?!  2\.)", out), out      # (nothing was picked)
 
 

@@ -354,7 +354,18 @@ def test_a_choice_of_an_enum_value_takes_its_name_as_well_as_its_symbol():
         assert "named ♠" in out.getvalue(), (typed, out.getvalue())
     out = io.StringIO()
     run_repl(game, 1, 1, {}, {}, io.StringIO("name\nclubs\nquit\n"), out, "trumps.rules", screen=(100, 40))
-    assert "'clubs' is not a legal action" in out.getvalue()
+    assert "'clubs' is not an answer (the answers: ♥, ♠)" in out.getvalue()
+
+
+def test_an_answer_spelled_amiss_is_met_with_the_answer_meant():
+    """At a question, `spdes` is not an answer: did you mean ♠ (spades)? — before, only that it
+    was not a legal action or a command (a new author's Love Letter: `Barn` for Baron)."""
+    game = rulelang.Game(rulelang.compile_source(TRUMPS))
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO("name\nspdes\nhlep\nquit\n"), out, "trumps.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "'spdes' is not an answer (did you mean ♠?)" in text, text
+    assert "'hlep' is not an answer or a command (did you mean help? type help)" in text, text
 
 
 def test_log_shows_what_the_setup_said_before_the_first_move():

@@ -407,6 +407,8 @@ class _Session(Drawing, Commands):
             listed = ", ".join(self.show_text(a) for a in near[:MAX_CANDIDATES])
             more = f" and {len(near) - MAX_CANDIDATES} more" if len(near) > MAX_CANDIDATES else ""
             return f" now (legal: {listed}{more})"
+        if getattr(self.match, "question", None) is not None:     # the answers to a question
+            return self.nearest_answer(wanted, actions)
         ir = getattr(self.game, "ir", None) or {}
         known = sorted({n for st in ir.get("steps", []) for a in st["actions"] for n in typed_names(a)})
         first = wanted.split()[0] if wanted.split() else ""
@@ -417,6 +419,25 @@ class _Session(Drawing, Commands):
         if close:
             return f" or a command (did you mean {close[0]}? type help)"
         return " or a command (type help)"
+
+    def nearest_answer(self, wanted: str, answers: list) -> str:
+        """What to say after "is not a legal action" at a question: the answers spelled nearly so
+        (`Barn`: `did you mean Baron?`), else the answers themselves when they are few."""
+        shown = [self.show_text(a) for a in answers]
+        plain = {fit(text, "ascii").lower(): text for text in shown}
+        self.enum_named("")                   # (an enum value's name too: `spdes` for ♠)
+        for name, text in self._enum_texts.items():
+            plain.update({name: s for s in shown if " ".join(s.lower().split()) == text})
+        close = difflib.get_close_matches(wanted, list(plain), n=3, cutoff=0.7)
+        if close:
+            return f" (did you mean {' or '.join(plain[c] for c in close)}?)"
+        first = wanted.split()[0] if wanted.split() else ""
+        command = difflib.get_close_matches(first, list(COMMAND_NAMES), n=1, cutoff=0.75)
+        if command:
+            return f" or a command (did you mean {command[0]}? type help)"
+        if len(shown) <= MAX_CANDIDATES:
+            return f" (the answers: {', '.join(shown)})"
+        return f" (answer 1-{len(shown)}; more lists them all)"
 
     def pick(self, line: str, actions: list):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise.
@@ -483,7 +504,8 @@ class _Session(Drawing, Commands):
         else:
             why = self.match.refusal(line) if hasattr(self.match, "refusal") else None   # the rules' words
             if not why:
-                self.error(f"'{echoed(line)}' is not a legal action{self.nearest(wanted, actions)}")
+                what = "an answer" if getattr(self.match, "question", None) is not None else "a legal action"
+                self.error(f"'{echoed(line)}' is not {what}{self.nearest(wanted, actions)}")
                 return None
             names = [str(getattr(a, "name", "") or "").replace("_", " ").lower() for a in actions]
             legal = [str(a) for a, name in zip(actions, names) if name and wanted.startswith(name)]
