@@ -128,8 +128,9 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
             hidden = f"the builtin `{name}`"
         else:
             return
+        means = f"this {what}" if what else "this local"
         self.shadows.append(Diagnostic("W207", f"{what or 'local'} `{name}` shadows {hidden}: inside this scope "
-                                               f"`{name}` means the local", span, "warning"))
+                                               f"`{name}` means {means}", span, "warning"))
 
     def collect(self) -> None:
         syms = self.out.symbols
