@@ -129,6 +129,63 @@ def test_a_listed_card_is_in_the_zone_it_was_listed_from(monkeypatch):
     same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"member"}])
 
 
+def test_dozen_war_skips_calls_known_false_and_stops_at_a_first_target(monkeypatch):
+    """`precheck`: `sight(a, b, n)` is `near(a, b, n) and …`, near memoised per game: asked of
+    every pair of units, it is not called where near's memo says false. `nonempty`: a card's
+    `size(next_to_mine) > 0` looks for one target instead of making the list. The games are the
+    same without either."""
+    ir = rulelang.compile_file(str(ROOT / "games" / "dozen_war.rules"))
+    fast, plain = Lowerer(ir, ALL), Lowerer(ir, ALL - {"precheck", "nonempty"})
+    fast.build(), plain.build()
+    assert re.search(r"\(C\d+\.get\(\([^()]*\)\) is not False and d\d+\(m, ", fast.python)
+    assert "is not False and d" not in plain.python
+    index = list(ir["defs"]).index("next_to_mine")
+    assert f"def nz{index}_(m):" in fast.python and f"nz{index}(m)" in fast.python
+    assert f"nz{index}" not in plain.python
+    same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"precheck"}, ALL - {"nonempty"}])
+
+
+NONEMPTY = '''game "Nonempty" {
+  players 2
+  kind Card { rank: int  label text(rank) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone pile: pile, public
+  def pairs(p: player) = distinct([c for c in hand[p] for d in hand[p] where c != d and c.rank == d.rank])
+  def high(p: player) = [c for c in hand[p] where c.rank > 4]
+  def none_yet = [c for c in pile where c.rank > 100]
+  setup {
+    for r in 1..6 { create Card(rank: r) in deck  create Card(rank: r) in deck }
+    shuffle deck
+    for p in players { repeat 3 { move top(deck) to hand[p] } }
+  }
+  turn { step s {
+    action pair(c in hand[me]) require size(pairs(me)) > 0 and c in pairs(me) { move c to pile  end turn }
+    action high(c in hand[me]) require size(high(me)) != 0 and size(none_yet) == 0 and c.rank > 4 {
+      move c to pile  end turn }
+    action draw require size(deck) > 0 { move top(deck) to hand[me]  end turn }
+    action stop require size(deck) == 0 { finish draw }
+  } }
+}
+'''
+
+
+def test_a_size_compared_with_zero_looks_for_one_element(monkeypatch):
+    """`nonempty`: `size(D(…)) > 0`, `!= 0` and `== 0` of a def's comprehension are tested without
+    making its list — where the def is called, not inlined — and the games are the same."""
+    ir = rulelang.compile_source(NONEMPTY, "nonempty.rules")
+    fast = Lowerer(ir, ALL - {"inline"})
+    fast.build()
+    assert "any(" in fast.python and re.search(r"\bnz\d+\(m", fast.python)
+    for variant in (ALL - {"inline"}, ALL):
+        monkeypatch.setenv("RULELANG_OPTIMISE", ",".join("-" + o for o in ALL - variant))
+        same = Game(ir)
+        monkeypatch.setenv("RULELANG_OPTIMISE", ",".join("-" + o for o in ALL - variant | {"nonempty"}))
+        plain = Game(ir)
+        for seed in range(6):
+            assert outcome(same, 2, seed, None) == outcome(plain, 2, seed, None)
+
+
 ANY_IN_REQUIRE = '''game "Any in require" {
   players 2
   board b: squares(3, 3)

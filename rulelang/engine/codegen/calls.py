@@ -77,6 +77,9 @@ class CallLowering(Part):
         if f in ("size", "count"):
             size = _num(P(f"len({p.src})", p.level, p.pure, shape=SCALAR, lenof=p.src if p.shape == LIST else None))
             size.family = p.family
+            if a0["k"] == "def" and p.shape == LIST and p.src.startswith(f"d{self.sh.def_index[a0['n']]}"):
+                # (a call, not an inlined body: that one is already tested where it is)
+                size.anyof = lambda: self.defs.nonempty_call(a0["n"], a0["a"], ctx)    # (made if asked)
             return size
         out = P(f"{f}({self.exprs.scan(p)})", p.level, p.pure, shape=SCALAR if f != "sum" else ANY)
         out.num = True                         # (sum: a number, or the rules' error)

@@ -104,7 +104,9 @@ class ComprehensionLowering(Part):
         if not all(g.pure for g in guard):
             return None
         src = " and ".join(f"({g.t})" for g in guard)
-        return P(f"({src})" if len(guard) > 1 else guard[0].src, *_join(*guard))
+        p = P(f"({src})" if len(guard) > 1 else guard[0].src, *_join(*guard))
+        p.conjuncts = len(guard)
+        return p
 
     def pushdown(self, e, it: P, where, ctx: Ctx):
         """`[x for c in CONSTANT_LIST where c.row == E and ...]` iterates only the cells whose row is

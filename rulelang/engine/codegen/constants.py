@@ -41,6 +41,8 @@ OPTIMISATIONS = (
     "memo",     # static defs and board expressions memoised per game
     "lmemo",    # defs that read the match memoised while one listing of legal actions runs
     "member",   # `x in D` true at once where a listing took x from the same pure sequence D
+    "precheck", # a call of a def `g(…) and …`, g memoised per game, skipped where g's memo says false
+    "nonempty", # `size(D(…)) > 0` of a def's list: its elements looked for until the first is found
 )
 
 

@@ -4,7 +4,8 @@ memoised where pure and asked again and again (per match, per position, per cell
 from __future__ import annotations
 
 from .analysis import _ir_key, _memo_key, _size, _uses
-from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, NOCONST, SCALAR
+from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, MEMO_LIMIT, NOCONST, SCALAR
+from .expressions import _and_terms
 from .frame import _join, _known, Bound, Const, Ctx, Name, P, Subset
 from .writer import Fn
 from .parts import Part
@@ -122,8 +123,39 @@ class DefLowering(Part):
                 fname += "_"                   # a list is no memo key: straight to the def's body
             else:
                 self.sh.listing_memo_used = True
-        return P(self.memo_call(fname, args), lvl, pure and name not in self.sh.impure_defs,
-                 shape=shape, elem=elem)
+        call = self.memo_call(fname, args)
+        check = self.precheck(name, args)
+        if check is not None:
+            call = f"({check} is not False and {call})"
+        return P(call, lvl, pure and name not in self.sh.impure_defs, shape=shape, elem=elem)
+
+    def precheck(self, name: str, args: list) -> str | None:
+        """For a call of a def whose body is `g(…) and …`, g memoised per game (a board question,
+        `near(a, b, n)`): the look-up of g's memo for this call, so that the call is not made when g
+        is known false — a def asked of every pair of units is mostly answered by its first conjunct.
+        None when the def is not of that form or its arguments are not cheap to read twice."""
+        d = self.sh.ir["defs"][name]
+        if "precheck" not in self.sh.opt or name in self.sh.memo_defs or name in self.sh.impure_defs \
+                or ("d", name) in self.sh.recursive:
+            return None
+        first = _and_terms(d["body"])
+        if len(first) < 2 or first[0].get("k") != "def" or first[0]["n"] not in self.sh.memo_defs:
+            return None
+        if not all(a.shape == SCALAR and a.cheap and a.pure for a in args):
+            return None
+        params = d["params"] or []
+        keys = []
+        for a in first[0]["a"]:
+            if a.get("k") == "local" and a["n"] in params:
+                keys.append(args[params.index(a["n"])].src)
+            elif a.get("k") == "lit" and type(a["v"]) is int:
+                keys.append(repr(a["v"]))
+            else:
+                return None
+        if not keys:
+            return None
+        cache = self.sh.const({}, "C", ("defmemo", first[0]["n"]))
+        return f"{cache}.get({_memo_key(keys)})"
 
     def memo_call(self, fname: str, args: list) -> str:
         """A call; of a memoised function with scalar arguments, a cache look-up first; with
@@ -185,3 +217,102 @@ class DefLowering(Part):
             row = row or f"{table}[{args[0].src}]"
         last = args[-1].src
         return f"({row}[{last}] if {row}[{last}] is not _UNSET else _fill(_ROOM, {row}, {last}, {call}))"
+
+    def nonempty_call(self, name: str, args_ir: list, ctx: Ctx) -> str | None:
+        """`size(D(…)) > 0` where D's body makes a list by comprehensions (`distinct`, a flattened
+        comprehension, `if`): a call of D's emptiness test `nz{i}`, which stops at the first element
+        found instead of making the list — a card's condition `size(targets) > 0`, asked of every
+        card in a hand at every listing, mostly needs one. Within a listing, D's list already made
+        answers it, and its answer is kept (m.lm). None where D is not of that form."""
+        d = self.sh.ir["defs"][name]
+        if "nonempty" not in self.sh.opt or name in self.sh.impure_defs or ("d", name) in self.sh.recursive \
+                or not _comprehended(d["body"]):
+            return None
+        args = [self.exprs.ex(a, ctx) for a in args_ir]
+        fname = f"nz{self.sh.def_index[name]}"
+        if fname not in self.sh.nonempty_fns:
+            self.sh.nonempty_fns.add(fname)
+            self.gen_nonempty(name, d, fname)
+        return f"{fname}(m{''.join(', ' + a.src for a in args)})"
+
+    def gen_nonempty(self, name: str, d: dict, fname: str) -> None:
+        i = self.sh.def_index[name]
+        params = d["params"] or []
+        ps = "".join(f", p{j}" for j in range(len(params)))
+        memo = name in self.sh.listing_memo_defs
+        inner = f"{fname}_" if memo else fname
+        fn = Fn(self.sh, f"def {inner}(m{ps}):", d.get("line"))
+        ctx = Ctx(fn, {p: Name(f"p{j}", 0, ANY) for j, p in enumerate(params)}, fallback=False)
+        fn.emit(f"return {self.nonempty_src(d['body'], ctx)}")
+        self.sh.memo_out.extend(fn.lines())
+        self.sh.memo_out.append(("", None))
+        if not memo:
+            return
+        # in a listing: D's own list, if this listing made it, else this test's answer, kept under
+        # a key no def's memo has (a def's is its index and arguments: generator.listing_memo_wrappers)
+        w = Fn(self.sh, f"def {fname}(m{ps}):", d.get("line"))
+        w.emit("lm = m.lm")
+        w.emit(f"if lm is None: return {inner}(m{ps})")
+        w.emit("try:")
+        w.emit(f"    v = lm.get(({i}{ps}, ), _UNSET)")
+        w.emit("    if v is not _UNSET: return not not v")
+        w.emit(f"    k = ({-i - 1}{ps}, )")
+        w.emit("    v = lm.get(k, _UNSET)")
+        w.emit("except TypeError:")
+        w.emit(f"    return {inner}(m{ps})")
+        w.emit("if v is _UNSET:")
+        w.emit(f"    v = {inner}(m{ps})")
+        w.emit(f"    if len(lm) < {MEMO_LIMIT}: lm[k] = v")
+        w.emit("return v")
+        self.sh.memo_out.extend(w.lines())
+        self.sh.memo_out.append(("", None))
+
+    def nonempty_src(self, e, ctx: Ctx) -> str:
+        """A truth test of the list `e` that makes as little of it as it can."""
+        k = e.get("k")
+        if k == "call" and e["f"] == "distinct" and len(e["a"]) == 1:
+            return self.nonempty_src(e["a"][0], ctx)
+        if k == "flat" and e["x"].get("k") == "comp":
+            return self.nonempty_comp(e["x"], ctx, True)
+        if k == "comp":
+            if e.get("where") is None:          # as many elements as its list has
+                return self.nonempty_src(e["in"], ctx)
+            return self.nonempty_comp(e, ctx, False)
+        if k == "if":
+            c = self.exprs.ex(e["c"], ctx)
+            return f"({self.nonempty_src(e['t'], ctx)} if {c.t} else {self.nonempty_src(e['e'], ctx)})"
+        if k == "def":
+            inl = self.inline(e["n"], e["a"], ctx) if e["n"] not in self.sh.impure_defs else None
+            if inl is not None:                 # (a small def: its body, as a call of it would be)
+                return self.nonempty_src(inl[0], inl[1])
+            call = self.nonempty_call(e["n"], e["a"], ctx)
+            if call is not None:
+                return call
+        return f"(not not {self.exprs.ex(e, ctx).src})"
+
+    def nonempty_comp(self, c, ctx: Ctx, flattened: bool) -> str:
+        """Is there an element of the comprehension `c` (of its lists' elements, if `flattened`)?"""
+        where = c.get("where")
+        guard = self.comps.comp_guard(c, where, ctx) if where is not None else None
+        if not flattened and guard is not None and guard.conjuncts == len(_and_terms(where)):
+            # `[t for t in seen(a) where a.cls == archer]`: a condition on the list as a whole
+            return f"(_unless_false(lambda: {guard.t}) and {self.nonempty_src(c['in'], ctx)})"
+        var, it, inner = self.comps.comp_parts(c, ctx)
+        w = self.exprs.ex(where, inner) if where is not None else None
+        x = self.nonempty_src(c["x"], inner) if flattened else "True"
+        units = 1 + self.facts.units(self.facts.weight_of([c["x"], where]))
+        cond = f" if {w.t}" if w is not None and w.src != "True" else ""
+        test = f"any({x} for {var} in _each(m, {it.src}{f', {units}' if units > 1 else ''}){cond})"
+        # the conjuncts of `where` that do not read the variable, tested first: false, and the
+        # list is not made
+        return f"(_unless_false(lambda: {guard.t}) and {test})" if guard is not None else test
+
+
+def _comprehended(e) -> bool:
+    """Is `e` a list made by a comprehension (under `distinct`, `if`, flattening)?"""
+    k = e.get("k")
+    if k == "call" and e["f"] == "distinct" and len(e["a"]) == 1:
+        return _comprehended(e["a"][0])
+    if k == "if":
+        return _comprehended(e["t"]) or _comprehended(e["e"])
+    return k in ("flat", "comp")

@@ -312,6 +312,9 @@ class ExpressionLowering(Part):
         list, never its length; None for any other comparison."""
         if l.lenof is None or not (_known(r) and r.const == 0 and type(r.const) is int):
             return None
+        anyof = l.anyof() if l.anyof is not None else None
+        if anyof is not None:                  # (a def's list: its first element is enough)
+            return P(f"(not {anyof})" if op == "==" else anyof, lvl, pure, shape=SCALAR)
         if op == "==":
             return P(f"(not {l.lenof})", lvl, pure, shape=SCALAR)
         p = P(f"(not not {l.lenof})", lvl, pure, shape=SCALAR)

@@ -4,7 +4,7 @@ the names in scope (`Ctx`, `Name`, `Subset`, `Bound`, `Const`).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from .constants import ANY, NOCONST
 from .writer import Fn
@@ -16,7 +16,7 @@ class P:
     if constant, its shape (list, scalar or any), the shape of its elements if a list, whether
     it is cheap enough to evaluate twice, and for `len(X)` the source of X."""
     __slots__ = ("src", "level", "pure", "const", "shape", "cheap", "elem", "lenof", "loop", "bind", "tsrc",
-                 "family", "nonempty", "num", "small", "paid", "maxlen", "inner", "copied")
+                 "family", "nonempty", "num", "small", "paid", "maxlen", "inner", "copied", "anyof", "conjuncts")
     src: str
     level: int
     pure: bool
@@ -35,6 +35,8 @@ class P:
     small: bool
     paid: bool
     maxlen: int | None
+    anyof: Callable[[], str | None] | None
+    conjuncts: int
 
     def __init__(self, src: str, level: int = 0, pure: bool = True, const=NOCONST, shape: str = ANY,
                  cheap: bool = False, elem: str = ANY, lenof: str | None = None):
@@ -54,6 +56,9 @@ class P:
         self.maxlen = len(const) if type(const) is str else None    # a text at most this long
         self.inner = ANY          # for a list of lists: the shape of its elements' elements
         self.copied = None        # for `[x for x in L]`: the source of L (charged), which it copies
+        self.anyof = None         # for `len(D(…))` of a def's list: what makes a test of its emptiness
+                                  # that stops at its first element, or None (def_calls.nonempty_call)
+        self.conjuncts = 0        # for a comprehension's guard: how many conjuncts of `where` it tests
 
     @property
     def t(self) -> str:

@@ -261,7 +261,7 @@ class Lowerer:
         inner = f"d{i}"
         if name in self.sh.memo_defs:
             inner = f"d{i}_"
-            cache = self.sh.const({}, "C")
+            cache = self.sh.const({}, "C", ("defmemo", name))    # (shared with prechecks: def_calls.precheck)
             self.sh.memo_cache[f"d{i}"] = cache
             key = _memo_key([f"p{j}" for j in range(len(params))])
             fn = Fn(self.sh, f"def d{i}(m{ps}):", d.get("line"))

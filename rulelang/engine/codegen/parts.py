@@ -60,6 +60,7 @@ class Shared:
     action_meta: list[tuple[str, list]]
     action_index: dict[int, int]
     memo_fns: dict[str, str]
+    nonempty_fns: set[str]
     memo_shape: dict[str, tuple]
     memo_out: list[tuple[str, Any]]
     batches: list
@@ -138,6 +139,7 @@ class Shared:
         self.action_meta = []                  # global action index -> (name, param names)
         self.action_index = {}                 # id(action IR) -> global action index
         self.memo_fns = {}                     # IR key of a memoised static expression -> function
+        self.nonempty_fns = set()              # emptiness tests of defs' lists written (def_calls.nonempty_call)
         self.memo_shape = {}
         self.memo_out = []
         self.batches = []
