@@ -150,6 +150,23 @@ def test_play_a_save_goes_on_where_it_stopped(tmp_path, capsys, monkeypatch):
     assert code == 0 and "resumed after" in out
 
 
+def test_a_resumed_save_does_not_say_again_what_was_said_before_it(tmp_path, capsys, monkeypatch):
+    """The messages of the moves before the save are in `log`, with their moves: on resuming they
+    are not printed again on their own (a new author's Checkers printed seven `captures at …`
+    lines, no move attached, and again to P2 at the next hand-over)."""
+    save = tmp_path / "match.json"
+    hunters = str(Path(VALGARD).with_name("shadow_hunters.rules"))
+    bots = ["--bot", "2=random", "--bot", "3=random", "--bot", "4=random"]
+    code, out, _ = cli(capsys, monkeypatch, ["play", hunters, "--players", "4", "--seed", "3", *bots],
+                       f"1\n1\n1\nlog\nsave {save}\nquit\n")
+    assert "       > " in out.split("P1> log\n")[1].split("P1> save")[0]       # (messages were written)
+    code, out, err = cli(capsys, monkeypatch, ["play", save, "--rules", hunters, *bots], "log\nquit\n")
+    assert code == 0 and err == ""
+    opening = out.split("P1> log\n")[0]
+    assert "(log lists them)" in opening and "  > " not in opening, opening
+    assert "       > " in out.split("P1> log\n")[1]
+
+
 def test_a_save_of_any_name_seats_its_bots_again(tmp_path, capsys, monkeypatch):
     """`save mygame` writes that name; `rulelang play mygame` knows it for a save (not a rule
     file), and the seats bots played are bots again unless --bot says otherwise."""

@@ -181,8 +181,10 @@ class _Session(Drawing, Commands):
         seed = "the seed is shown when the game ends" if self.seed_secret else f"seed {self.seed}"
         self.say(f"{printable(self.game.name)}: {plural(self.match.players, 'player')}, {seed}")
         self.say("  " + ", ".join(f"{seat_name(s)} {self.player_kind(s)}" for s in range(self.match.players)))
-        if self.match.log:
-            self.say(f"  resumed after {plural(len(self.match.log), 'move')}")
+        if self.match.log:                     # (what was said before is in `log`, as after `load`)
+            self.say(f"  resumed after {plural(len(self.match.log), 'move')} (log lists them)")
+            self.told = len(self.match.message_log())
+            self.told_to = [self.told] * self.match.players
         self.say("Type help for commands, rules for the rules." if not self.watching else
                  "Watching the bots play" + (f", {self.delay:g} s a move." if self.delay else "."))
         told = False
