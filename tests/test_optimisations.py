@@ -142,7 +142,17 @@ def test_dozen_war_skips_calls_known_false_and_stops_at_a_first_target(monkeypat
     index = list(ir["defs"]).index("next_to_mine")
     assert f"def nz{index}_(m):" in fast.python and f"nz{index}(m)" in fast.python
     assert f"nz{index}" not in plain.python
-    same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"precheck"}, ALL - {"nonempty"}])
+    same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"precheck"}, ALL - {"nonempty"}, ALL - {"flatten"}])
+
+
+def test_a_flattened_comprehension_makes_no_list_per_element():
+    """`flatten`: `[t for a in A for t in F(a)]` is one Python comprehension of two `for`s, not a
+    list per `a` measured and joined (_built, _flat); Dozen War's shot cells are."""
+    ir = rulelang.compile_file(str(ROOT / "games" / "dozen_war.rules"))
+    fast, plain = Lowerer(ir, ALL), Lowerer(ir, ALL - {"flatten"})
+    fast.build(), plain.build()
+    assert "_flat(m" not in fast.python and "_flat(m" in plain.python
+    assert re.search(r"\[q\d+ for q\d+ in G\d+ for q\d+ in G\.line_of\(", fast.python)
 
 
 NONEMPTY = '''game "Nonempty" {

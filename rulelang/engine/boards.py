@@ -69,6 +69,8 @@ class Geometry:
         self._distances: dict[int, list[int]] = {}
         self._lines: dict[tuple, list[int]] = {}
         self._between: dict[tuple, list[int]] = {}
+        # each cell's touching cells (those of its own kind: neighbours_of), for walks
+        self.touching: list[list[int]] = [self.neighbours_of(c) for c in range(len(self.names))]
 
     def _link(self, main: str) -> None:
         """steps[d][cell]: the next cell in direction d; neighbours[kind][cell]: the touching cells."""
@@ -296,15 +298,17 @@ def reachable(geometry: Geometry, start: int, steps: int, passable) -> list[int]
     seen = {start}
     frontier = [start]
     out = []
+    touching = geometry.touching
     for _ in range(steps):
         if not frontier:                   # (nothing new last round: more steps find nothing; a
             break                          # huge count must not spin on an empty frontier)
         nxt = []
         for x in frontier:
-            for y in geometry.neighbours_of(x):
-                if y not in seen and passable(y):
-                    seen.add(y)
-                    nxt.append(y)
-                    out.append(y)
+            for y in touching[x]:
+                if y not in seen:
+                    seen.add(y)            # (asked once: a cell that may not be entered now never may)
+                    if passable(y):
+                        nxt.append(y)
+                        out.append(y)
         frontier = nxt
     return out

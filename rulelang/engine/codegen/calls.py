@@ -98,6 +98,9 @@ class CallLowering(Part):
         if f in ("top", "bottom") and p.cheap and p.shape == LIST:
             idx = "-1" if f == "top" else "0"
             return P(f"({p.src}[{idx}] if {p.src} else None)", p.level, p.pure)
+        if p.copied_list is not None:           # `first(u for u in here[c])`: the zone's first, no copy
+            idx = "0" if f in ("first", "bottom") else "-1"
+            return P(f"({p.copied_list}[{idx}] if {p.copied_list} else None)", p.level, p.pure)
         helper = {"first": "_first", "last": "_last", "top": "_top", "bottom": "_bottom"}[f]
         # (`first(u for u in L)`: L's first, without the copy; its length charged all the same)
         return P(f"{helper}({p.copied if p.copied is not None else p.src})", p.level, p.pure)

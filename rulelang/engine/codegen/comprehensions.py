@@ -3,11 +3,26 @@ down to the loop they read, aggregates unrolled over small known lists and subse
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...ir.spec import walk_ir
 from .constants import ANY, LIST, SCALAR, SMALL_LIST
 from .expressions import _and_terms
 from .frame import _join, Ctx, Name, P, Subset
 from .parts import Part
+
+
+class Clause(NamedTuple):
+    """A comprehension's parts (ComprehensionLowering.clause)."""
+    var: str
+    it: P
+    src: str
+    cond: str
+    x: P | None
+    inner: Ctx
+    level: int
+    pure: bool
+    uncharged: bool
 
 
 class ComprehensionLowering(Part):
@@ -33,6 +48,45 @@ class ComprehensionLowering(Part):
         return var, it, inner
 
     def x_comp(self, e, ctx, opener="[", closer="]"):
+        c = self.clause(e, ctx)
+        x, src, cond, var, it = c.x, c.src, c.cond, c.var, c.it
+        assert x is not None
+        out = f"{opener}{x.src} for {var} in {src}{cond}{closer}"
+        copied = None
+        if opener == "[" and not cond and x.src == var and x.shape == SCALAR:     # `[u for u in L]`: a copy
+            out = f"list({src})"
+            copied = src if not c.uncharged else None     # (_each gives a list: `first` may read it as it is)
+        if opener == "[" and x.shape != SCALAR:
+            out = f"_built(m, {out})"            # a list of lists: measured as a whole (VALUE_LIMIT)
+        p = P(out, c.level, c.pure, shape=LIST, elem=SCALAR if x.shape == SCALAR else ANY)
+        p.inner = x.elem if x.shape == LIST else ANY    # (flattened, a list of those: x_flat)
+        p.paid = True
+        p.copied = copied
+        if copied is not None and it.cheap and it.shape == LIST:
+            p.copied_list = it.src              # (a list read as it is: `first` takes its element)
+        return p
+
+    def flattened(self, e, ctx) -> P | None:
+        """`[t for a in A for t in F(a) where W]` (a comprehension of comprehensions, flattened) as
+        one Python comprehension of two `for`s: no list per `a` made, measured and joined. Each
+        `for` is charged as it is in x_comp; the result holds plain values only (else None: x_flat
+        makes it as before, measured)."""
+        outer_e, inner_e = e["x"], e["x"]["x"]
+        outer = self.clause(outer_e, ctx, lower_x=False)
+        inner = self.clause(inner_e, outer.inner)
+        if inner.x is None or inner.x.shape != SCALAR:
+            return None
+        lvl, pure = _join(P("", outer.level, outer.pure), P("", inner.level, inner.pure))
+        src = (f"[{inner.x.src} for {outer.var} in {outer.src}{outer.cond}"
+               f" for {inner.var} in {inner.src}{inner.cond}]")
+        p = P(src, lvl, pure, shape=LIST, elem=SCALAR)
+        p.paid = True
+        return p
+
+    def clause(self, e, ctx, lower_x: bool = True) -> "Clause":
+        """The parts of a comprehension's Python form `[X for VAR in SRC COND]`: its variable, its
+        list as iterated (charged, or filtered by a guard, pushed down, compressed), its condition,
+        and its element X (lowered in the comprehension's own context, `inner`, unless not asked)."""
         var, it, inner = self.comp_parts(e, ctx)
         precharged = False
         where = e.get("where")
@@ -44,8 +98,8 @@ class ComprehensionLowering(Part):
             if guard is not None:
                 it = P(f"({it.src} if _unless_false(lambda: {guard.t}) else ())", *_join(it, guard), shape=LIST,
                        elem=it.elem)
-        x = self.exprs.ex(e["x"], inner)
-        parts = [x, it]
+        x = self.exprs.ex(e["x"], inner) if lower_x else None
+        parts = [it] + ([x] if x is not None else [])
         cond = ""
         if where is not None:
             w = self.exprs.ex(where, inner)
@@ -55,9 +109,9 @@ class ComprehensionLowering(Part):
                 cs = self.enumerator.conjuncts(where, inner)
                 if cs and cs[0].nonempty is not None and cs[0].nonempty[1] == var and cs[0].pure:
                     # (charged as the whole constant list: no list of the picked ones is made to count them)
-                    w = 1 + self.facts.units(self.facts.weight_of([e["x"], where]))
-                    it = P(f"_compress(_each(m, {it.src}{f', {w}' if w > 1 else ''}), {cs[0].nonempty[0]})", it.level,
-                           True, shape=LIST, elem=SCALAR)
+                    units = 1 + self.facts.units(self.facts.weight_of([e["x"], where]))
+                    it = P(f"_compress(_each(m, {it.src}{f', {units}' if units > 1 else ''}), {cs[0].nonempty[0]})",
+                           it.level, True, shape=LIST, elem=SCALAR)
                     precharged = True
                     w = P("(" + " and ".join(c.t for c in cs[1:]) + ")" if cs[1:] else "True",
                           *_join(*cs[1:]))
@@ -69,23 +123,13 @@ class ComprehensionLowering(Part):
         # unless its list is short: what it builds is no longer than what it reads
         # each element runs x and where: charged as it weighs, unless the list is short (then it
         # weighs where the comprehension is: analysis.weight_of)
-        w = 1 + self.facts.units(self.facts.weight_of([e["x"], where]))
+        units = 1 + self.facts.units(self.facts.weight_of([e["x"], where]))
         # (a short list's elements weigh where the comprehension is, when analysis.small_source knows
         # it short too; else they are charged here)
-        uncharged = precharged or (it.paid and w == 1) or (it.small and (w == 1 or self.facts.small_source(e["in"])))
-        src = it.src if uncharged else f"_each(m, {it.src}{f', {w}' if w > 1 else ''})"
-        out = f"{opener}{x.src} for {var} in {src}{cond}{closer}"
-        copied = None
-        if opener == "[" and not cond and x.src == var and x.shape == SCALAR:     # `[u for u in L]`: a copy
-            out = f"list({src})"
-            copied = src if not uncharged else None     # (_each gives a list: `first` may read it as it is)
-        if opener == "[" and x.shape != SCALAR:
-            out = f"_built(m, {out})"            # a list of lists: measured as a whole (VALUE_LIMIT)
-        p = P(out, lvl, pure, shape=LIST, elem=SCALAR if x.shape == SCALAR else ANY)
-        p.inner = x.elem if x.shape == LIST else ANY    # (flattened, a list of those: x_flat)
-        p.paid = True
-        p.copied = copied
-        return p
+        uncharged = bool(precharged or (it.paid and units == 1)
+                         or (it.small and (units == 1 or self.facts.small_source(e["in"]))))
+        src = it.src if uncharged else f"_each(m, {it.src}{f', {units}' if units > 1 else ''})"
+        return Clause(var, it, src, cond, x, inner, lvl, pure, uncharged)
 
     def comp_guard(self, e, where, ctx: Ctx) -> P | None:
         """The `and`-conjuncts of a comprehension's condition that do not read its variable, as one

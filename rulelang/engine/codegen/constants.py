@@ -43,6 +43,7 @@ OPTIMISATIONS = (
     "member",   # `x in D` true at once where a listing took x from the same pure sequence D
     "precheck", # a call of a def `g(…) and …`, g memoised per game, skipped where g's memo says false
     "nonempty", # `size(D(…)) > 0` of a def's list: its elements looked for until the first is found
+    "flatten",  # `[t for a in A for t in F(a)]` as one comprehension of two `for`s, no list per `a`
 )
 
 

@@ -303,6 +303,8 @@ class DefLowering(Part):
         units = 1 + self.facts.units(self.facts.weight_of([c["x"], where]))
         cond = f" if {w.t}" if w is not None and w.src != "True" else ""
         test = f"any({x} for {var} in _each(m, {it.src}{f', {units}' if units > 1 else ''}){cond})"
+        if it.cheap and it.shape == LIST:       # (an empty zone, the most common answer: no loop set up)
+            test = f"(not not {it.src} and {test})"
         # the conjuncts of `where` that do not read the variable, tested first: false, and the
         # list is not made
         return f"(_unless_false(lambda: {guard.t}) and {test})" if guard is not None else test

@@ -218,6 +218,10 @@ class ExpressionLowering(Part):
         return P(f"_sort_pairs(m, {p.src})", p.level, p.pure, shape=LIST)
 
     def x_flat(self, e, ctx):
+        if "flatten" in self.sh.opt and e["x"]["k"] == "comp" and e["x"]["x"]["k"] == "comp":
+            flat = self.comps.flattened(e, ctx)
+            if flat is not None:
+                return flat
         p = self.ex(e["x"], ctx)
         return P(f"_flat(m, {p.src})", p.level, p.pure, shape=LIST, elem=p.inner)
 

@@ -16,7 +16,7 @@ class P:
     if constant, its shape (list, scalar or any), the shape of its elements if a list, whether
     it is cheap enough to evaluate twice, and for `len(X)` the source of X."""
     __slots__ = ("src", "level", "pure", "const", "shape", "cheap", "elem", "lenof", "loop", "bind", "tsrc",
-                 "family", "nonempty", "num", "small", "paid", "maxlen", "inner", "copied", "anyof", "conjuncts")
+                 "family", "nonempty", "num", "small", "paid", "maxlen", "inner", "copied", "copied_list", "anyof", "conjuncts")
     src: str
     level: int
     pure: bool
@@ -36,6 +36,7 @@ class P:
     paid: bool
     maxlen: int | None
     anyof: Callable[[], str | None] | None
+    copied_list: str | None
     conjuncts: int
 
     def __init__(self, src: str, level: int = 0, pure: bool = True, const=NOCONST, shape: str = ANY,
@@ -56,6 +57,7 @@ class P:
         self.maxlen = len(const) if type(const) is str else None    # a text at most this long
         self.inner = ANY          # for a list of lists: the shape of its elements' elements
         self.copied = None        # for `[x for x in L]`: the source of L (charged), which it copies
+        self.copied_list = None   # and the source of L itself when L is a list cheap to read twice
         self.anyof = None         # for `len(D(…))` of a def's list: what makes a test of its emptiness
                                   # that stops at its first element, or None (def_calls.nonempty_call)
         self.conjuncts = 0        # for a comprehension's guard: how many conjuncts of `where` it tests

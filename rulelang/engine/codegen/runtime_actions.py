@@ -74,6 +74,7 @@ def _told_apart(m, out: list) -> list:
     if len({a.text for a in out}) == len(out):
         return out
     by_text: dict = {}
+    copies: dict = {}                           # (a, b) -> are they copies (asked again for each move of a)
     for act in out:
         t = act.text
         first = by_text.get(t)
@@ -82,13 +83,13 @@ def _told_apart(m, out: list) -> list:
         elif first is not act:
             meta = act._meta
             if len(meta) > 2:                   # (the third: how its arguments show, for _same_text)
-                _same_text(m, by_text, act, meta[2])
+                _same_text(m, by_text, act, meta[2], copies)
             else:                               # (an action whose texts were proven unique)
                 by_text[t] = act
     return list(by_text.values())
 
 
-def _same_text(m, out: dict, act: Action, shows: tuple) -> None:
+def _same_text(m, out: dict, act: Action, shows: tuple, copies: dict | None = None) -> None:
     """A legal action shows the text of one listed before it (`out[act.text]`). The same choice
     (the same action with interchangeable arguments: see _interchangeable) is listed once, as
     the rules say; a different one is never dropped: it is listed with the first free ordinal
@@ -97,7 +98,7 @@ def _same_text(m, out: dict, act: Action, shows: tuple) -> None:
     first = out[text]
     n = 1
     while True:
-        if first._fn is act._fn and _interchangeable(m, first._args, act._args, shows):
+        if first._fn is act._fn and _interchangeable(m, first._args, act._args, shows, copies):
             return
         n += 1
         shown = f"{text} ({n})"
@@ -107,7 +108,7 @@ def _same_text(m, out: dict, act: Action, shows: tuple) -> None:
             return
 
 
-def _interchangeable(m, xs: tuple, ys: tuple, shows: tuple) -> bool:
+def _interchangeable(m, xs: tuple, ys: tuple, shows: tuple, copies: dict | None = None) -> bool:
     """Two bindings of one action that make the same choice: equal arguments, but for
     components that are copies in every respect the rules can tell — the same kind, label and
     fields, in the same zone (where in a pile is not told apart: a text that must name a place in
@@ -123,7 +124,13 @@ def _interchangeable(m, xs: tuple, ys: tuple, shows: tuple) -> bool:
         else:
             return False
         for a, b in pairs:
-            if not _copies(m, a, b):
+            if copies is None or type(a) is not int or type(b) is not int:
+                same = _copies(m, a, b)
+            elif (a, b) in copies:
+                same = copies[(a, b)]
+            else:
+                same = copies[(a, b)] = _copies(m, a, b)
+            if not same:
                 return False
     return True
 
