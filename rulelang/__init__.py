@@ -171,7 +171,7 @@ def load(path: str) -> Game:
         except safejson.JSONLimitError as err:
             raise RuleError([Diagnostic("E300", f"{printable(path)}: {err}")]) from None
         validate_ir(ir, path)
-        return Game(ir, path)
+        return Game(ir, path, compiled=False)
     source = _read(path)
     ir = cache.load(source, path)
     if ir is not None:

@@ -233,3 +233,30 @@ def test_a_device_is_not_read_as_a_rule_file():
     with pytest.raises(rulelang.RuleError) as err:
         rulelang.load("/dev/zero")
     assert "not a regular file" in err.value.diagnostics[0].message
+
+
+def test_a_compiled_file_whose_types_were_edited_ends_in_a_rule_error_not_an_internal_error(tmp_path):
+    """A shared .json whose `top(tavern)` was edited into `top(me)` passes the IR checks (its
+    shapes and names are right) and fails in an engine helper handed a number. Read from a file,
+    that is the file's fault: a rule error that says to compile it again. Made by the compiler in
+    this process, the same fault would be the engine's (EngineFault: please report it)."""
+    ir = rulelang.compile_file(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    what = ir["procs"]["draw_round_the_table"]["body"][3]["body"][0]["then"][0]["what"]["a"]
+    assert what[0] == {"k": "zone", "n": "tavern", "i": None}
+    what[0] = {"k": "builtin", "n": "me"}
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(ir), encoding="utf-8")
+
+    def first_error(game):
+        for seed in range(30):
+            m, pick = game.new_match(2, seed), random.Random(seed)
+            try:
+                while not m.is_over:
+                    m.apply(pick.choice(m.legal_actions()))
+            except rulelang.RulelangError as err:
+                return err
+        raise AssertionError("no game met the edited rule")
+    err = first_error(rulelang.load(str(path)))
+    assert type(err) is rulelang.RuleRuntimeError, err
+    assert "not subscriptable" in str(err) and "compile it again from its rule file" in str(err)
+    assert type(first_error(Game(ir))) is rulelang.EngineFault

@@ -89,10 +89,13 @@ class Game:
     _has_others: bool                   # visibility.py
     _has_secrets: bool                  # visibility.py
 
-    def __init__(self, ir: dict, path: str | None = None):
+    def __init__(self, ir: dict, path: str | None = None, *, compiled: bool = True):
         check_ir(ir, path or "<ir>")            # untrusted IR: refused before any code is generated
         self.ir = ir
         self.path = path
+        # made by the compiler from rules it type-checked (False: read from a compiled .json someone
+        # may have edited — a fault in the engine's helpers is then the file's, said as a rule error)
+        self.compiled = compiled
         self.name = ir["name"]
         self.min_players = ir["players"]["min"]
         self.max_players = ir["players"]["max"]

@@ -607,6 +607,11 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         where = f"{source}:{line}" if line is not None else source
         if isinstance(err, RuleFault):
             return RuleRuntimeError(f"{where}: {err}")
+        if _engine_fault(err, game.lowerer.filename) and not game.compiled:
+            # (a compiled game read from a file: its types are not the compiler's to vouch for)
+            return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: {_in_words(err)} "
+                                    f"(this compiled game is not as the compiler makes one: compile it again "
+                                    f"from its rule file)")
         if _engine_fault(err, game.lowerer.filename):
             return EngineFault(f"internal error while {doing} (at step `{self.step}`): {type(err).__name__}: "
                                f"{_text(str(err), 200)}", "".join(traceback.format_exception(err)))

@@ -105,7 +105,7 @@ def simulate(game, players: int, games: int, seed: int,
         context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
         share = budget / workers if budget else None          # each process: its share of the budget
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_load_worker,
-                                                    initargs=(game.ir, share)) as pool:
+                                                    initargs=(game.ir, share, game.compiled)) as pool:
             for record in pool.map(_worker_game, jobs, chunksize=max(1, games // (workers * 8))):
                 records.append(record)
                 if progress is not None:
@@ -191,10 +191,10 @@ _worker_games: dict = {}                 # in a worker process: fingerprint -> t
 _worker_deadline: list = [None]          # in a worker process: when its share of the run's budget is spent
 
 
-def _load_worker(ir: dict, cpu_limit: float | None = None):
+def _load_worker(ir: dict, cpu_limit: float | None = None, compiled: bool = True):
     import rulelang
     _worker_deadline[0] = deadline_after(cpu_limit)
-    game = rulelang.Game(ir)
+    game = rulelang.Game(ir, compiled=compiled)
     _worker_games.clear()
     _worker_games[None] = game
     return game
@@ -219,7 +219,7 @@ def _worker_game(job: tuple) -> dict:
     return _played(_worker_games[None], job, deadline)
 
 
-def _ray_chunk(ir: dict, jobs: list, cpu_limit: float | None = None) -> list:
+def _ray_chunk(ir: dict, jobs: list, cpu_limit: float | None = None, compiled: bool = True) -> list:
     """A Ray task: some games of a simulation, the game built once per worker process, within
     `cpu_limit` seconds of CPU time (its share of the run's budget)."""
     import rulelang
@@ -227,7 +227,7 @@ def _ray_chunk(ir: dict, jobs: list, cpu_limit: float | None = None) -> list:
     key = json.dumps(ir.get("name")), len(json.dumps(ir))
     game = _worker_games.get(key)
     if game is None:
-        game = _worker_games[key] = rulelang.Game(ir)
+        game = _worker_games[key] = rulelang.Game(ir, compiled=compiled)
     out = []
     for job in jobs:
         out.append(_skipped(job) if out and out[-1].get("skipped") else _played(game, job, deadline))
@@ -247,8 +247,8 @@ def _on_ray(game, jobs: list, address, workers: int, progress, cpu_limit: float 
     task = ray.remote(_ray_chunk)
     ir_ref = ray.put(game.ir)
     size = max(1, len(jobs) // 32)
-    pending = [task.remote(ir_ref, jobs[i:i + size], cpu_limit * len(jobs[i:i + size]) / len(jobs) if cpu_limit else None)
-               for i in range(0, len(jobs), size)]
+    pending = [task.remote(ir_ref, jobs[i:i + size], cpu_limit * len(jobs[i:i + size]) / len(jobs) if cpu_limit else None,
+                           game.compiled) for i in range(0, len(jobs), size)]
     records: list = []
     for ref in pending:                       # in game order, whatever order they finish in
         records += ray.get(ref)
