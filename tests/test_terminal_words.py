@@ -643,3 +643,29 @@ def test_look_finds_a_card_by_a_later_word_of_its_name():
     text = out.getvalue()
     assert "no card or piece named" not in text
     assert "The Great Library (base)" in text and "Pay the Piper" in text
+
+
+SHOWN_AS = """game "Shown as" {
+  players 2
+  board g: squares(3, 1)
+  var n: int = 0
+  turn { step s {
+    action go(c in cells(g)) as text(c) + "-z" require n < 2 else "only two moves in a game" { n += 1  end turn }
+    action stop { finish draw "stopped" }
+  } }
+}
+"""
+
+
+def test_a_move_typed_as_shown_when_none_of_its_kind_is_allowed_gets_the_rules_reason():
+    """`c1-z` names no action (`go` is shown by its `as` text): when no `go` is allowed at all, the
+    rules' reason for it is said (a new author's Checkers: `e3-f4` while a capture is due got only
+    "not a legal action or a command")."""
+    game = rulelang.Game(rulelang.compile_source(SHOWN_AS))
+    m = game.new_match(2, 1)
+    assert m.refusals_now() == []                          # (go is allowed: no reason to give)
+    m.apply("a1-z"), m.apply("b1-z")
+    assert m.refusals_now() == [("go", "only two moves in a game")]
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("a1-z\n\nb1-z\n\nc1-z\nquit\n"), out, "shown.rules", screen=(100, 40))
+    assert "error: 'c1-z' is not a legal action now (no go now: only two moves in a game)" in out.getvalue()

@@ -22,7 +22,7 @@ from .chance import Chance, FrozenGenerator, aside, checked_tape, outcome
 from .codegen import Action, held_size, player_text
 from .codegen.effects import drain
 from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError
-from ..ir.spec import ANYTIME_STEP
+from ..ir.spec import ANYTIME_STEP, refusal_def
 from ..core.limits import STATE_LIMIT, WORK_LIMIT
 from ..core.types import Context
 from . import support
@@ -323,6 +323,33 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         except Exception:                       # (a reason that fails to compute: the plain error stands)
             return None
         return None
+
+    @aside
+    def refusals_now(self) -> list[tuple[str, str]]:
+        """(action name, the rules' reason) for each action of this step that has a reason (`require
+        … else "…"`), is shown by an `as` text that starts with a value (no word names it) and has
+        no legal choice now: what a player reads who typed one of its choices by its
+        shown text (`e3-f4`), which names no action. Never raises."""
+        if self.result is not None or self.pending is not None or self.simul is not None:
+            return []
+        out = []
+        try:
+            named = {a.name for a in self.legal_actions()}
+            step = next((s for s in self.game.ir["steps"] if s["name"] == self.step), None)
+            for a in (step or {}).get("actions", ()):
+                fn = self.game.code.defs.get(refusal_def(self.step, a["name"]))
+                if fn is None or a["name"] in named or not _shown_by_value(a):
+                    continue
+                saved, self.me = self.me, self.actor
+                try:
+                    reason = fn(self)
+                finally:
+                    self.me = saved
+                if isinstance(reason, str) and reason:
+                    out.append((a["name"].replace("_", " "), reason))
+        except Exception:                       # (a reason that fails to compute: none said)
+            return []
+        return out
 
     @aside
     def interrupts(self, player: int) -> list[Action]:
@@ -647,3 +674,12 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         geometry = self.game.geometry
         return Context(enums=self.game.enum_names, players=self.players,
                        cells=geometry.size if geometry is not None else 0, kinds=list(self.kinds))
+
+
+def _shown_by_value(action: dict) -> bool:
+    """Is the action shown by an `as` text that begins with a value (`text(f) + "-" + …`), so that
+    a player types its choices with no word of the rules' to name it?"""
+    x = action.get("text")
+    while isinstance(x, dict) and x.get("k") == "bin" and x.get("op") == "+":
+        x = x.get("l")
+    return isinstance(x, dict) and not (x.get("k") == "lit" and isinstance(x.get("v"), str) and x["v"].split())

@@ -420,6 +420,10 @@ class _Session(Drawing, Commands):
         close = difflib.get_close_matches(first, [n.split()[0] for n in known] + list(COMMAND_NAMES), n=1, cutoff=0.75)
         if close:
             return f" or a command (did you mean {close[0]}? type help)"
+        reasons = self.match.refusals_now() if hasattr(self.match, "refusals_now") else []
+        if reasons:                              # (typed as shown, `e3-f4`: an action none of which is allowed)
+            said = "; ".join(f"no {name} now: {printable(why)}" for name, why in reasons[:3])
+            return f" now ({said})"
         return " or a command (type help)"
 
     def nearest_answer(self, wanted: str, answers: list) -> str:
