@@ -380,3 +380,30 @@ def test_save_to_a_fifo_or_a_nul_path_is_one_line_and_the_game_goes_on(tmp_path)
     assert code == 0
     assert "cannot save" in out and "a file name cannot hold a NUL byte" in out
     assert f"saved {tmp_path / 'ok.json'}" in out
+
+
+OPEN_GRID = """game "Open grid" {
+  players 2
+  board grid: squares(3, 3)
+  kind Stone { owner: player  label if owner == 0 then "X" else "O" }
+  zone square: pile per cell of grid, public
+  zone pot: pile, public
+  setup { create Stone(owner: 0) in pot }
+  turn { step place {
+    action place(c in [c for c in cells(grid) where size(square[c]) == 0]) {
+      create Stone(owner: me) in square[c]
+      if size(pot) > 5 { finish draw }  end turn }
+  } }
+}
+"""
+
+
+def test_a_stone_placed_in_a_game_with_no_secrets_may_be_undone():
+    """Every zone is public: a stone the move made was hidden from nobody, so undo is asked, not
+    refused with 'P1 has seen a card that was hidden from them' (a browser trial's starter game)."""
+    game = rulelang.Game(rulelang.compile_source(OPEN_GRID, "open.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("place b2\nundo\nlog\nquit\n"), out, "open.rules")
+    text = out.getvalue()
+    assert "cannot undo" not in text and "undone" in text, text
+    assert "no actions yet" in text.split("P1> log")[1], text

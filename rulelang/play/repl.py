@@ -572,6 +572,7 @@ class _Session(Drawing, Commands):
         actor = match.current_player if actor is None else actor
         own = before.get(actor, set())          # a human showing their own card tells them nothing
         told = len(match.message_log())
+        existed = len(match.labels) if hasattr(match, "labels") else None     # (components so far)
         question = match.question
         together = match.simultaneous                          # (engine/simultaneous.py)
         self.was_secret = together is not None
@@ -590,7 +591,7 @@ class _Session(Drawing, Commands):
         self.note_log(logged, actor, together, told)
         if question is not None and match.log:      # the question this answer was to (for `log`)
             self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
-        reason = learned(match, {p: seen | own for p, seen in before.items()}, told)
+        reason = learned(match, {p: seen | own for p, seen in before.items()}, told, existed)
         if reason is not None and self.crossed:
             self.crossed[-1] = reason
 
@@ -919,18 +920,25 @@ def wrap_line(line: str, width: int) -> list[str]:
                          break_on_hyphens=False) or [line]
 
 
-def learned(match, before: dict, told: int) -> str | None:
+def learned(match, before: dict, told: int, existed: int | None = None) -> str | None:
     """What the last action told a seat that it could not know before, in words (None: nothing):
     chance drawn (a shuffle, a roll, a random pick), a component a seat now sees that it did not
     (a card drawn from a hidden zone, a reveal), or a message to that seat alone. `before`: each
-    watched seat's `visible_to` before the action; `told`: how many messages there were."""
+    watched seat's `visible_to` before the action; `told`: how many messages there were; `existed`:
+    how many components there were — in a game where every zone and variable is public, one the
+    action made (a stone placed) tells nothing (where there are secrets, its fields may copy one)."""
     events = match.chance_events
     if events:
         kind = events[0][0]
         return {"roll": "a die was rolled", "pick": "something was picked at random",
                 "shuffle": "cards were shuffled"}[kind]
+    ir = getattr(getattr(match, "game", None), "ir", None) or {}
+    open_game = existed is not None and bool(ir) and all(
+        z.get("visibility") == "public" and not z.get("top") for z in ir.get("zones", ())) and all(
+        v.get("visibility") != "hidden" for v in ir.get("vars", ()))
+    made_from = existed if open_game else None     # (the components the action made: ids from here on)
     for seat, seen in before.items():
-        if match.visible_to(seat) - seen:
+        if any(made_from is None or c < made_from for c in match.visible_to(seat) - seen):
             return f"{seat_name(seat)} has seen a card that was hidden from them"
     for entry in match.message_log()[told:]:
         if entry["to"] is not None and any(seat in before for seat in entry["to"]):

@@ -253,13 +253,14 @@ class Served:
         before = {p: m.visible_to(p) for p in self.humans()}
         own = before.get(seat, set())           # a human showing their own card tells them nothing
         told = len(m.message_log())
+        existed = len(m.labels)                 # (a component the action makes was hidden from nobody)
         logged, question = len(m.log), m.question
         m.apply(text)
         asked = str(question.get("prompt") or "") if question is not None else None
         self.log_who += [(seat, asked)] * (len(m.log) - logged)
-        lenient = learned(m, {p: seen | own for p, seen in before.items()}, told)
+        lenient = learned(m, {p: seen | own for p, seen in before.items()}, told, existed)
         strict = lenient if lenient is not None else learned(
-            m, {p: seen | own if p == seat else seen for p, seen in before.items()}, told)
+            m, {p: seen | own if p == seat else seen for p, seen in before.items()}, told, existed)
         self.crossed.append((lenient, strict))
         self.texts.append(text)
         self.actors.append(seat)
