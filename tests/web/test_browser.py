@@ -172,6 +172,24 @@ game "Pick" {
     assert served.match.options == {"pace": "fast"}
 
 
+def test_a_budget_left_out_of_range_in_a_box_put_away_does_not_stop_the_lobby(serve, browser):
+    """A seat set to ismcts, 999999 typed as its budget, then set to a random bot: the box is put
+    away, and Create makes the match (it silently did nothing: the hidden box failed the form's
+    checks, a browser trial found)."""
+    server = serve([SMALL], include_shipped=False)
+    lobby = browser.new_context().new_page()
+    lobby.goto(server.url + "/")
+    lobby.select_option("#game", "small")
+    lobby.select_option("select[data-seat='1']", "ismcts")
+    lobby.fill("input[data-budget='1']", "999999")
+    lobby.select_option("select[data-seat='1']", "random")
+    assert lobby.locator("input[data-budget='1']").is_hidden()
+    lobby.click("#create")
+    lobby.wait_for_selector("a.seat-link[data-seat=spectator]", timeout=10_000)
+    (served,) = server.server.matches.values()
+    assert served.seats == ["human", "random"]
+
+
 def small_match(ctx, server) -> dict:
     """A match of the small game made in the lobby: its links by seat (P1, P2, spectator)."""
     lobby = ctx.new_page()

@@ -53,8 +53,11 @@
         el("option", { value: "human" }, "a person"),
         ...bots.map((b) => el("option", { value: b }, b + " bot")));
       kind.value = old[p] || (p === 0 ? "human" : "human");
-      const budget = el("input", { type: "number", min: "1", max: String(maxBudget), value: "200", "data-budget": p, hidden: kind.value !== "ismcts", title: "search iterations per move" });
-      kind.addEventListener("change", () => { budget.hidden = kind.value !== "ismcts"; });
+      const budget = el("input", { type: "number", min: "1", max: String(maxBudget), value: "200", "data-budget": p, title: "search iterations per move" });
+      // (hidden and disabled together: a number out of range in a box out of sight must not stop the form)
+      const shown = () => { budget.hidden = budget.disabled = kind.value !== "ismcts"; };
+      shown();
+      kind.addEventListener("change", shown);
       seats.append(el("div", { class: "seat" }, el("span", {}, "P" + (p + 1) + " "), kind, budget));
     }
   }
