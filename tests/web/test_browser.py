@@ -325,6 +325,43 @@ def test_a_question_about_components_shows_what_each_does(serve, browser):
     page.close()
 
 
+CALL = """game "Call" {
+  players 2
+  kind Tok { label card }
+  zone hand: set per player, public
+  zone pile: pile, public
+  window last_call(n: int)
+  card Tok "Shield" { on last_call(n) from hand { move self to pile } }
+  setup { create Tok(card: "Shield") in hand[1] }
+  turn { step main {
+    action bump { open last_call(1) end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_window_question_says_how_to_answer_it_in_words_not_the_rules_names(serve, browser, tmp_path):
+    """Asked to respond in a window, the dialog's line read `window last_call · window` (a browser
+    trial: `window before_scores · window` at every Smash Up scoring); it says how to answer, as
+    the terminal does."""
+    from .conftest import post
+    rules = tmp_path / "call.rules"
+    rules.write_text(CALL, encoding="utf-8")
+    server = serve([rules], include_shipped=False)
+    code, body = post(server.url + "/api/matches", {"game": "call", "players": 2, "seats": ["human", "human"], "seed": 1})
+    assert code == 200
+    first = browser.new_page(viewport={"width": 1200, "height": 900})
+    first.goto(body["links"][0]["url"])
+    first.click("#actions button[data-text=bump]")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][1]["url"])
+    page.wait_for_selector("#q-options button")
+    line = page.inner_text("#q-running")
+    assert line == "respond, or pass", line
+    page.close(), first.close()
+
+
 def test_a_lost_connection_greys_the_moves_and_says_nothing_was_sent(serve, browser):
     """With the server gone the buttons stayed live and a click was silently dropped (a browser trial
     restarted the server mid-game): now they are greyed and the page says why."""

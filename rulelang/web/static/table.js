@@ -386,8 +386,12 @@
     if (asked) {
       const c = view.choice;
       $("q-prompt").textContent = c.prompt || "Choose";
-      const running = (c.running || []).map((f) => f.effect || (f.window ? `window ${f.window}` : "")).filter(Boolean);
-      $("q-running").textContent = (running.length ? running.join(" › ") + " · " : "") + ({ one: "choose one", subset: "choose some, then done", order: "put them in order", may: "yes or no" }[c.kind] || c.kind || "");
+      // (as the terminal words it: the cards whose abilities ask, and how to answer — no rule's own names)
+      const causes = [...new Set((c.running || []).map((f) => (f.effect ? String(f.effect).split(":")[0] : "")).filter(Boolean))];
+      const done = state.actions.some((a) => a.text === "done");
+      const how = { one: "choose one", subset: done ? "choose some, then done" : "choose some", order: "put them in order",
+        may: "yes or no", window: "respond, or pass" }[c.kind] || "";
+      $("q-running").textContent = (causes.length ? `because of ${causes.join(", ")}` : "") + (causes.length && how ? " · " : "") + how;
       $("q-options").replaceChildren(...state.actions.map((a) => {
         const b = el("button", { type: "button", class: "option", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text);
         if (a.comps.length !== 1) return b;
