@@ -350,7 +350,7 @@ class Server:
                 rulebook, entry.game, False, entry.path)
         import html
         title = html.escape(printable(entry.game.name))
-        return HTMLResponse(f"<!doctype html><html lang=en><meta charset=utf-8>"
+        return HTMLResponse(f"<!doctype html><html lang=en><meta charset=utf-8><link rel=icon href='data:,'>"
                             f"<meta name=viewport content='width=device-width, initial-scale=1'>"
                             f"<title>{title} — rules</title><link rel=stylesheet href='/static/style.css'>"
                             f"<main class=page><pre class=rulebook>{html.escape(text)}</pre></main>",
@@ -888,7 +888,7 @@ def _error(message: str, status: int = 400) -> Response:
 def _error_page(message: str, status: int) -> Response:
     import html
     text = html.escape(message)
-    return HTMLResponse(f"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+    return HTMLResponse(f"<!doctype html><meta charset=utf-8><link rel=icon href='data:,'><meta name=viewport content='width=device-width'>"
                         f"<title>rulelang</title><link rel=stylesheet href='/static/style.css'>"
                         f"<main class=page><h1>{text}</h1><p><a href='/'>Back to the lobby</a></p></main>",
                         status_code=status, headers=SECURITY_HEADERS)

@@ -205,3 +205,21 @@ def test_a_card_game_with_browser_seats_and_bots_played_to_the_end(serve, browse
     save_shot(pages[humans[0]], tmp_path, f"serve-{game}-end")
     for ctx in contexts:
         ctx.close()
+
+
+def test_a_large_board_on_a_phone_is_drawn_large_enough_to_read_and_scrolls_sideways(serve, browser):
+    """Dozen War's board on a 390-pixel phone was drawn 364 pixels wide: its cell names about 4
+    pixels high (a browser trial). It is now drawn at least 0.85 of its own size, in a frame that
+    scrolls sideways; the page itself is never wider than the screen."""
+    server = serve([GAMES / "dozen_war.rules"], include_shipped=False)
+    body, served = new_match(server, "dozen_war", ["human", "human"], 5)
+    seats, watcher, contexts = open_pages(browser, body, served, phone={0})
+    page = seats[0]
+    page.wait_for_selector("#board g.cell")
+    width = page.evaluate("document.getElementById('board').getBoundingClientRect().width")
+    drawn = page.evaluate("document.getElementById('board').viewBox.baseVal.width")
+    assert width >= 0.85 * drawn - 1 and width > 390, (width, drawn)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate("getComputedStyle(document.getElementById('board-wrap')).overflowX") == "auto"
+    for ctx in contexts:
+        ctx.close()

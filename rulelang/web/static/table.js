@@ -152,6 +152,8 @@
     $("key-list").replaceChildren(...(b.legend || []).map((x) => el("li", {}, x)));
     const w = (b.max_x - b.min_x + 2) * CELL, h = (b.max_y - b.min_y + 2) * CELL;
     board.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    // never drawn so small that its words cannot be read (on a phone, a large board scrolls sideways)
+    board.style.minWidth = `${Math.round(w * 0.85)}px`;
     const order = [...b.cells].sort((a, c) => (a.shape === "socket") - (c.shape === "socket"));
     for (const c of order) {
       const { cx, cy, pts } = cellPoints(c);
