@@ -281,8 +281,8 @@ class Served:
         for i in range(last, len(self.crossed)):
             reason = self.crossed[i][0 if self.actors[i] == seat else 1]
             if reason is not None:
-                return None, (f"cannot undo: since your last move {reason}, and undoing would let it be "
-                              f"played again knowing it")
+                return None, _worded_for(f"cannot undo: since your last move {reason}, and undoing would let it "
+                                         f"be played again knowing it", seat)
         return last, None
 
 
@@ -529,7 +529,8 @@ class Server:
                          "by": present.seat_name(undo["by"]), "mine": undo["by"] == seat,
                          "waiting": [present.seat_name(p) for p in sorted(undo["waiting"])],
                          "to_answer": seat in undo["waiting"]},
-                     "can_undo": why is None and undo is None, "undo_why": why, "notice": served.notice})
+                     "can_undo": why is None and undo is None, "undo_why": why,
+                     "notice": _worded_for(served.notice, seat)})
         body.update({"type": "state", "version": served.version, "thinking": served.thinking,
                      "fault": served.fault, "you": present.seat_name(seat) if seat is not None else None,
                      "seats": [{"name": present.seat_name(p), "kind": k} for p, k in enumerate(served.kinds())],
@@ -879,6 +880,18 @@ def _seat_kind(kind) -> str:
     if seconds is not None and seconds > MAX_BOT_SECONDS:
         raise ValueError(f"an ismcts bot may think at most {MAX_BOT_SECONDS:g} s per move (ismcts:0.5s)")
     return kind
+
+
+def _worded_for(text: str | None, seat: int | None) -> str | None:
+    """A line about undoing as `seat` reads it: its own seat as `you` (`P1's last move was undone`
+    on P1's page reads `your last move was undone`, after its status; a browser trial)."""
+    if text is None or seat is None:
+        return text
+    me = present.seat_name(seat)
+    for mine, yours in ((f"{me}'s ", "your "), (f"{me} has ", "you have "), (f"{me} was ", "you were "),
+                        (f"{me} withdrew their ", "you withdrew your "), (f"{me} declined ", "you declined ")):
+        text = text.replace(mine, yours)
+    return text
 
 
 def _error(message: str, status: int = 400) -> Response:

@@ -166,7 +166,8 @@ def test_valgard_two_browser_seats_with_an_undo_asked_and_accepted(serve, browse
     p2.click("#undo-yes")
     moved_on(p1, before)
     settle(served, pages)
-    assert served.applied == 0 and "P1's last move was undone" in p1.inner_text("#status")
+    assert served.applied == 0 and "your last move was undone" in p1.inner_text("#status")
+    assert "P1's last move was undone" in p2.inner_text("#status")
     assert p1.locator("#board g.cell[data-cell=d1] text:not(.coord)").text_content() == ""
     clicks = play_by_clicks(served, seats, [watcher], seed=2, cap=200)
     assert clicks > 10

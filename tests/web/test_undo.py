@@ -64,7 +64,9 @@ def test_an_undo_asks_the_other_person_and_is_done_only_when_accepted(serve, tmp
 
         await ask(p2, "answer_undo", accept=False)      # declined: the match as it was
         await p1.until(lambda m: m["type"] == "state" and m["undo"] is None)
-        assert p1.state["notice"] == "P2 declined to undo P1's move"
+        assert p1.state["notice"] == "P2 declined to undo your move"        # (each reads their own as `you`)
+        await p2.until(lambda m: m["type"] == "state" and m["undo"] is None)
+        assert p2.state["notice"] == "you declined to undo P1's move"
         assert served.match.log == ["step", "step"] and served.version == 2
 
         await ask(p1)
@@ -72,8 +74,8 @@ def test_an_undo_asks_the_other_person_and_is_done_only_when_accepted(serve, tmp
         await ask(p2, "answer_undo", accept=True)       # accepted: back to before P1's last move
         await state_at(everyone, 3)
         assert served.match.log == [] and served.applied == 0
-        for s in everyone:
-            assert s.state["undo"] is None and s.state["notice"] == "P1's last move was undone (2 actions taken back)"
+        for s, notice in zip(everyone, ["your last move was undone", "P1's last move was undone", "P1's last move was undone"]):
+            assert s.state["undo"] is None and s.state["notice"] == notice + " (2 actions taken back)"
             assert s.state["log"] == []
         assert p1.state["actions"] and p2.state["actions"] == []
         await p1.act("step")                            # play on from there
@@ -128,7 +130,7 @@ def test_no_undo_past_a_card_another_seat_showed_a_person(serve):
         assert seats[first].state["can_undo"] and seats[first].state["undo_why"] is None
         await seats[second].act(seats[second].state["actions"][0]["text"])   # shows the first a card
         await state_at(seats, 2)
-        why = (f"cannot undo: since your last move P{first + 1} has seen a card that was hidden from them, "
+        why = ("cannot undo: since your last move you have seen a card that was hidden from them, "
                "and undoing would let it be played again knowing it")
         assert seats[first].state["undo_why"] == why
         await ask(seats[first])
@@ -160,7 +162,7 @@ def test_bots_accept_an_undo_at_once_and_wait_while_one_is_asked(serve):
         bot_move = served.match.log[1]
         await ask(p1)                                   # no other person: done at once
         await p1.until(lambda m: m["type"] == "state" and m["version"] == 3)
-        assert served.match.log == [] and p1.state["notice"] == "P1's last move was undone (2 actions taken back)"
+        assert served.match.log == [] and p1.state["notice"] == "your last move was undone (2 actions taken back)"
         await p1.act("place d1")                        # the bot plays again from there
         await p1.until(lambda m: m["type"] == "state" and m["version"] == 5 and m["actions"])
         assert served.match.log[0] == "place d1" and len(served.match.log) == 2
