@@ -96,6 +96,37 @@ def test_revealed_and_public_components_stay_where_they_are():
     assert w.state()["zones"]["hand"][1] == m.state()["zones"]["hand"][1]
 
 
+BAGS = """game "Bags" {
+  players 2
+  kind Face { face: int  owner: player  label text(face) }
+  zone bag: pile per player, hidden
+  zone cup: set per player, owner
+  setup {
+    for p in players { for v in 1..6 { create Face(face: v, owner: p) in bag[p] } }
+    for p in players { shuffle bag[p]  move top(bag[p], 3) to cup[p] }
+  }
+  turn { step s { action stop { finish draw } } }
+}
+"""
+
+
+def test_a_players_unseen_cards_are_dealt_among_that_players_places_only():
+    """Each player's dice are faces drawn from a bag of their own, every bag hidden. Seat P1 cannot
+    see its own bag either; in its copies P2's cup held P1's own faces (every unseen component
+    lying in any `bag` was one group: a new author's Liar's Dice) — now P2's cards stay among P2's
+    places (its bag and cup) and P1's among P1's."""
+    game = rulelang.Game(rulelang.compile_source(BAGS, "bags.rules"))
+    m = game.new_match(2, 3)
+    owner = {c: f["owner"] for c, f in enumerate(x["fields"] for x in m.state()["components"])}
+    mixed = 0
+    for seed in range(200):
+        copy = m.determinized(0, seed)
+        assert sorted(copy.Z[1][0]) == sorted(m.Z[1][0])                   # (P1's own cup: seen, kept)
+        for p in (0, 1):
+            mixed += sum(owner[c] != p for c in list(copy.Z[0][p]) + list(copy.Z[1][p]))
+    assert mixed == 0
+
+
 def test_the_estimate_is_the_rules_value_for_each_player_as_a_fraction(nine):
     m = nine.new_match(2, seed=4)
     holder = next(p for p in (0, 1) if any(m.state()["components"][c]["label"] == "9"

@@ -59,7 +59,9 @@ class MatchCopies(MatchParts):
         origins = self.origins()
         seen = self._seen_by(player)
         # components of a kind made in one zone may be anywhere the others of it are; and those
-        # made elsewhere but lying unseen among them now (a card shuffled into a deck) too
+        # made elsewhere but lying unseen among them now (a card shuffled into a deck) too — "among
+        # them" is the very zone, P2's deck, not every player's deck (P1's own unseen cards were
+        # dealt into P2's hand: a new author's Liar's Dice, each player's dice a bag of faces)
         parent: dict = {}
 
         def root(key):
@@ -73,7 +75,7 @@ class MatchCopies(MatchParts):
                     if c not in seen:
                         kind = self.kinds[c]
                         made = (kind, origins[c] if origins[c] is not None else (z["name"],))
-                        parent[root(made)] = root((kind, z["name"]))
+                        parent[root(made)] = root((kind, z["name"], family))
                         unseen.append(((slot, family, i), c, made))
         groups: dict = {}                        # a root -> the places of its unseen components
         for place, c, made in unseen:
