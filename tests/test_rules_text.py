@@ -448,4 +448,40 @@ def test_a_card_made_by_the_action_is_new_not_drawn_from_a_hidden_zone_that_shra
     m.apply("reroll")
     lines = changes(before, m.view(0), "reroll", seat_name, "reroll")
     assert not any("→ cup (P1)" in x for x in lines), lines
-    assert lines.count("6: new in cup (P1)") == 2, lines
+    assert "6, 6: new in cup (P1)" in lines, lines                    # (one line for each place)
+
+
+BAGGED = """
+game "Bagged" {
+  players 2
+  kind Die { face: int  owner: player  label text(face) }
+  zone bag: pile per player, hidden, internal, uncounted
+  zone cup: set per player, owner
+  turn limit 6 { finish draw }
+  setup {
+    for p in players { for v in 1..6 { create Die(face: v, owner: p) in bag[p] } }
+    for p in players { move top(bag[p], 3) to cup[p] }
+  }
+  turn { step s {
+    action reroll {
+      move cup[me] to bag[me]
+      shuffle bag[me]
+      move top(bag[me], 3) to cup[me]
+      end turn
+    }
+  } }
+}
+"""
+
+
+def test_where_a_zone_is_not_counted_no_card_is_said_to_have_gone_through_another_hidden_zone():
+    """A new author's Liar's Dice keeps each player's faces in an `uncounted` bag: P2's reroll was
+    told to P2 as its old dice going face down into P1's cup and new ones coming out of it. Where
+    some zone's size is not told, a card out of sight went where nobody can say: gone, and new."""
+    game = rulelang.Game(rulelang.compile_source(BAGGED, "bagged.rules"))
+    m = game.new_match(2, seed=4)
+    m.apply("reroll")
+    before = m.view(1)
+    m.apply("reroll")
+    lines = changes(before, m.view(1), "reroll", seat_name, "reroll")
+    assert lines == ["5, 4: gone from cup (P2)", "2, 1: new in cup (P2)"], lines

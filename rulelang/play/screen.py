@@ -300,6 +300,10 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     zone (`play 6♦` from P2's hand, while a draw pile deals round the table)."""
     inward = _internal_arrivals(before, after, seat_name)
     existed = _component_count(before)        # (a card with a higher id was made by the action)
+    # a zone whose size the reader is not told (`uncounted`): a card out of sight may have gone
+    # there, or come from there, so the sizes of the others tell nothing of where (Liar's Dice's
+    # bags: a reroll was said to move P2's dice into P1's cup)
+    blind = any(z["cards"] is None and z.get("count") is None for z in before["zones"] + after["zones"])
     before, after = _off_screen(before), _off_screen(after)
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     mover = before.get("actor")
@@ -309,7 +313,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     covered, piles_grown = _covered(before, after, seat_name)
     moves, gone, came, revealed, hidden_out, hidden_in, unsure = _matched(
         before, after, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels, mine, acted.lower(),
-        covered, piles_grown, movers, existed)
+        covered, piles_grown, movers, existed, blind)
     for label, frm in list(gone):             # a card seen before, now in an internal zone
         dest = next((d for d in inward if label in d[1]), None)
         if dest is not None and not re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", said.lower()):
@@ -411,13 +415,14 @@ def _component_count(view: dict) -> int | None:
 
 def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels,
              mine=(), acted: str = "", covered=frozenset(), piles_grown=None, movers=frozenset(),
-             existed: int | None = None):
+             existed: int | None = None, blind: bool = False):
     """The components' comings and goings between two views, matched where they can be: moved (the
     same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
     and the hidden zones' counts left over. `covered`: the top-only piles a card was covered on
     (it did not go anywhere); `piles_grown`: how many cards each of them gained; `movers`: the
     titles of the mover's zones; `existed`: how many components there were before (ids from it
-    on were made by the action: new, from no hidden zone)."""
+    on were made by the action: new, from no hidden zone); `blind`: a zone's size is not told, so
+    no card's way out of sight or into it is worked out from the sizes (gone, new, the counts)."""
     moves: list[tuple[str, str, str]] = []
     gone: list[tuple[str, str]] = []          # (label, from)
     came: list[tuple[str, str]] = []          # (label, to)
@@ -459,7 +464,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             gone.remove((label, frm))
             moves.append((label, frm, pile))
             under[pile] -= 1
-    unsure = False                            # did a card's way in or out stay unknown?
+    unsure = blind                            # did a card's way in or out stay unknown?
     drawn: list[int] = []                     # the moves of cards come from a hidden zone (by counts)
     revealed = []
     for label, to in list(came):              # the mover's own card, named by the move: from their hand
@@ -482,7 +487,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             made[(label, to)] -= 1
             new[(label, to)] += 1
             continue
-        sources = [t for t in hidden_out if hidden_out[t] > 0]
+        sources = [t for t in hidden_out if hidden_out[t] > 0] if not blind else []
         # (a hidden zone of the mover's that grew may have given it to another of theirs: a
         # hand put on a discard pile and refilled from the deck, all at once; and any hidden zone
         # that grew while a card went out of sight may have given it and taken that one: two
@@ -505,7 +510,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         if k > 0:
             hidden_in[pile] += k
             unsure = True
-    grown = [t for t in hidden_in if hidden_in[t] > 0]
+    grown = [t for t in hidden_in if hidden_in[t] > 0] if not blind else []
     if len(grown) == 1 and not +hidden_out:   # into the one hidden zone that grew: where each went is known
         for label, frm in list(gone):
             if hidden_in[grown[0]] > 0:
@@ -532,7 +537,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     # shuffled into the deck, five drawn): through the one hidden zone of the mover's, or the
     # only one, not "gone" and "new"
     through = [t for t in b_hidden if t in a_hidden and (not mine or t in mine)]
-    if gone and came and len(through) == 1:
+    if gone and came and len(through) == 1 and not blind:
         for label, frm in gone:
             moves.append((label, frm, through[0] + ", face down"))
         for label, to in list(came):
@@ -607,12 +612,15 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
         message about another cell is not this knight at d11)."""
         return named(label) and (place not in cells or named(place))
 
+    unsaid: dict = {}                         # (gone or new, place) -> the labels, one line for each place
     for label, frm in gone:
         if not named_at(label, frm):
-            lines.append(f"{label}: gone from {frm}")
+            unsaid.setdefault(("gone from", frm), []).append(label)
     for label, to in came:
         if not named_at(label, to):
-            lines.append(f"{label}: new in {to}")
+            unsaid.setdefault(("new in", to), []).append(label)
+    for (how, place), labels in unsaid.items():
+        lines.append(f"{join_labels(labels)}: {how} {place}")
     for src, k in hidden_out.items():
         for dest in inward:                   # into a zone off screen: named if the reader sees it there
             if k > 0 and dest[4] > 0:         # (only a card the reader saw nowhere before)
