@@ -21,6 +21,7 @@ import traceback
 from .chance import Chance, FrozenGenerator, aside, checked_tape, outcome
 from .codegen import Action, held_size, player_text
 from .codegen.effects import drain
+from .codegen.runtime_actions import _copies
 from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError
 from ..ir.spec import ANYTIME_STEP, refusal_def
 from ..core.limits import STATE_LIMIT, WORK_LIMIT
@@ -323,6 +324,15 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         except Exception:                       # (a reason that fails to compute: the plain error stands)
             return None
         return None
+
+    def copies_of(self, c: int) -> list[int]:
+        """The other components in c's zone that nothing the rules can tell from c (same kind, label,
+        fields and values): one legal action stands for all of them, and a page may show each as
+        playable (two Zapbots in a hand: only the first looked playable)."""
+        if type(c) is not int or not 0 <= c < len(self.labels):
+            return []
+        zl = self.where[c]
+        return [o for o in zl if o != c and _copies(self, c, o)] if zl is not None else []
 
     @aside
     def refusals_now(self) -> list[tuple[str, str]]:

@@ -146,6 +146,8 @@ def describe_actions(match, actions, seen_ids: set) -> list[dict]:
                     continue
                 if kind == "comp" and v in seen_ids:
                     comps.append(v)
+                    # (its copies the seat sees: this one action stands for each of them)
+                    comps += [o for o in match.copies_of(v) if o in seen_ids and o not in comps]
                 elif kind == "cell" and g is not None and 0 <= v < g.size:
                     cells.append(g.names[v])
         out.append({"text": printable(a.text), "comps": comps, "cells": cells})

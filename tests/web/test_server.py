@@ -584,3 +584,32 @@ def test_at_a_simultaneous_step_each_seat_answers_in_any_order(serve):
         assert served.match.log[:2] == ["P1: bid 2", "P2: bid 3"]
         assert served.match.state()["vars"]["coins"] == [10, 7]                      # P2 paid its bid
     asyncio.run(bids())
+
+
+TWINS = """game "Twins" {
+  players 2
+  kind Card { label card }
+  card Card "Zap" {}
+  card Card "Bop" {}
+  zone hand: set per player, owner
+  zone pile: pile, public
+  setup { create Card(card: "Zap") in hand[0]  create Card(card: "Zap") in hand[0]
+          create Card(card: "Bop") in hand[0] }
+  turn { step s { action play(c in hand[me]) { move c to pile  finish draw } } }
+}
+"""
+
+
+def test_one_action_that_stands_for_two_like_cards_names_both_to_the_page():
+    """Two Zapbots in a hand are one legal action (`play Zapbot`): the page lit only the first, so
+    the second looked unplayable (a browser trial). The action names every copy the seat sees."""
+    import rulelang
+    from rulelang.web.present import describe_actions
+    m = rulelang.Game(rulelang.compile_source(TWINS, "twins.rules")).new_match(2, 1)
+    zaps = [c for c in range(3) if m.labels[c] == "Zap"]
+    assert m.copies_of(zaps[0]) == [zaps[1]] and m.copies_of(2) == []
+    acts = {a["text"]: a for a in describe_actions(m, m.legal_actions(), m.visible_to(0))}
+    assert sorted(acts) == ["play Bop", "play Zap"]
+    assert sorted(acts["play Zap"]["comps"]) == zaps and acts["play Bop"]["comps"] == [2]
+    assert acts["play Zap"]["comps"] and not set(zaps) & set(
+        c for a in describe_actions(m, m.legal_actions(), m.visible_to(1)) for c in a["comps"])
