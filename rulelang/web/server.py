@@ -121,13 +121,27 @@ class BotPool:
         self.pool = None
         self.lock = threading.Lock()
 
+    async def _started(self):
+        """The pool, made now. Ctrl-C is ignored by the server while its workers start, so that they
+        start ignoring it (a process keeps an ignored signal through exec, and Python then installs
+        no handler of its own: the mask below is not kept by a spawned process, and one still
+        importing when Ctrl-C came died with a traceback, under load). Only the main thread may
+        set a handler; elsewhere (a server run in a thread) the mask is all there is."""
+        main = threading.current_thread() is threading.main_thread()
+        old = signal.getsignal(signal.SIGINT) if main else None
+        if old is not None:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return await asyncio.to_thread(self._start)
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGINT, old)
+
     def _start(self):
         with self.lock:
             if self.pool is None:
-                # Ctrl-C blocked while the workers start (a started process keeps its parent
-                # thread's mask): one still importing when it came died with a traceback, before
-                # its initializer could ignore it. (The pool's own threads, made now, keep the
-                # mask, so the workers it makes anew later start so too.)
+                # Ctrl-C blocked in the threads the pool makes now (they keep this thread's mask),
+                # and ignored by the workers from their start (_started, where it can be done).
                 old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
                 try:
                     self.pool = multiprocessing.get_context("spawn").Pool(self.workers, initializer=_worker_signals)
@@ -136,7 +150,7 @@ class BotPool:
             return self.pool
 
     async def choose(self, *args) -> tuple[str, str]:
-        pool = self.pool or await asyncio.to_thread(self._start)
+        pool = self.pool or await self._started()
         loop = asyncio.get_running_loop()
         done = loop.create_future()
 
