@@ -61,7 +61,7 @@ class MatchCopies(MatchParts):
         # components of a kind made in one zone may be anywhere the others of it are; and those
         # made elsewhere but lying unseen among them now (a card shuffled into a deck) too — "among
         # them" is the very zone, P2's deck, not every player's deck (P1's own unseen cards were
-        # dealt into P2's hand: a new author's Liar's Dice, each player's dice a bag of faces)
+        # dealt into P2's hand, where each player's dice were a bag of faces of their own)
         parent: dict = {}
 
         def root(key):

@@ -328,7 +328,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
     def copies_of(self, c: int) -> list[int]:
         """The other components in c's zone that nothing the rules can tell from c (same kind, label,
         fields and values): one legal action stands for all of them, and a page may show each as
-        playable (two Zapbots in a hand: only the first looked playable)."""
+        playable (of two like cards in a hand, only the first looked playable)."""
         if type(c) is not int or not 0 <= c < len(self.labels):
             return []
         zl = self.where[c]

@@ -301,8 +301,8 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") ->
     inward = _internal_arrivals(before, after, seat_name)
     existed = _component_count(before)        # (a card with a higher id was made by the action)
     # a zone whose size the reader is not told (`uncounted`): a card out of sight may have gone
-    # there, or come from there, so the sizes of the others tell nothing of where (Liar's Dice's
-    # bags: a reroll was said to move P2's dice into P1's cup)
+    # there, or come from there, so the sizes of the others tell nothing of where (dice kept in
+    # uncounted bags: a reroll was said to move P2's dice into P1's cup)
     blind = any(z["cards"] is None and z.get("count") is None for z in before["zones"] + after["zones"])
     before, after = _off_screen(before), _off_screen(after)
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
