@@ -407,3 +407,14 @@ def test_a_stone_placed_in_a_game_with_no_secrets_may_be_undone():
     text = out.getvalue()
     assert "cannot undo" not in text and "undone" in text, text
     assert "no actions yet" in text.split("P1> log")[1], text
+
+
+def test_a_component_made_in_a_game_with_an_owner_variable_still_counts_as_seen():
+    """Only where every zone and variable is public does a made component tell nothing: an `owner`
+    variable is a secret its fields may copy, so undo past it stays refused."""
+    source = OPEN_GRID.replace("  zone pot: pile, public\n", "  zone pot: pile, public\n  var secret: int = 0 per player, owner\n")
+    assert source != OPEN_GRID
+    game = rulelang.Game(rulelang.compile_source(source, "owned.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("place b2\nundo\nquit\n"), out, "owned.rules")
+    assert "cannot undo: since that decision P1 has seen a card that was hidden from them" in out.getvalue()

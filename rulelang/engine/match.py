@@ -23,7 +23,7 @@ from .codegen import Action, held_size, player_text
 from .codegen.effects import drain
 from .codegen.runtime_actions import _copies
 from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError
-from ..ir.spec import ANYTIME_STEP, refusal_def
+from ..ir.spec import ANYTIME_STEP, leading_words, refusal_def
 from ..core.limits import STATE_LIMIT, WORK_LIMIT
 from ..core.types import Context
 from . import support
@@ -348,7 +348,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             step = next((s for s in self.game.ir["steps"] if s["name"] == self.step), None)
             for a in (step or {}).get("actions", ()):
                 fn = self.game.code.defs.get(refusal_def(self.step, a["name"]))
-                if fn is None or a["name"] in named or not _shown_by_value(a):
+                # (only an action shown by a text that begins with a value: one shown by words is
+                # found by them, and `refusal` says its reason)
+                if fn is None or a["name"] in named or a.get("text") is None or leading_words(a) is not None:
                     continue
                 saved, self.me = self.me, self.actor
                 try:
@@ -684,12 +686,3 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         geometry = self.game.geometry
         return Context(enums=self.game.enum_names, players=self.players,
                        cells=geometry.size if geometry is not None else 0, kinds=list(self.kinds))
-
-
-def _shown_by_value(action: dict) -> bool:
-    """Is the action shown by an `as` text that begins with a value (`text(f) + "-" + …`), so that
-    a player types its choices with no word of the rules' to name it?"""
-    x = action.get("text")
-    while isinstance(x, dict) and x.get("k") == "bin" and x.get("op") == "+":
-        x = x.get("l")
-    return isinstance(x, dict) and not (x.get("k") == "lit" and isinstance(x.get("v"), str) and x["v"].split())

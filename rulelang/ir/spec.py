@@ -160,15 +160,24 @@ def refusal_def(step: str, action: str) -> str:
     return f"__refusal_{len(step)}_{step}_{action}"
 
 
-def typed_names(action: dict) -> list[str]:
-    """The words a player types to name an action (lower case): its name (`draw card`), and the
-    first word of its `as` text where that starts with fixed words (`as "bid " + …`: `bid`)."""
-    names = [action["name"].replace("_", " ").lower()]
+def leading_words(action: dict) -> str | None:
+    """The fixed words its `as` text starts with (`as "bid " + …`: `bid `), or None where it starts
+    with a value (`as text(f) + "-" + …`) or has no `as` text."""
     x = action.get("text")
     while isinstance(x, dict) and x.get("k") == "bin" and x.get("op") == "+":
         x = x.get("l")
     if isinstance(x, dict) and x.get("k") == "lit" and isinstance(x.get("v"), str) and x["v"].split():
-        word = x["v"].split()[0].lower()
+        return x["v"]
+    return None
+
+
+def typed_names(action: dict) -> list[str]:
+    """The words a player types to name an action (lower case): its name (`draw card`), and the
+    first word of its `as` text where that starts with fixed words (`as "bid " + …`: `bid`)."""
+    names = [action["name"].replace("_", " ").lower()]
+    words = leading_words(action)
+    if words is not None:
+        word = words.split()[0].lower()
         if word not in names:
             names.append(word)
     return names

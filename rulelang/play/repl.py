@@ -935,7 +935,7 @@ def learned(match, before: dict, told: int, existed: int | None = None) -> str |
     ir = getattr(getattr(match, "game", None), "ir", None) or {}
     open_game = existed is not None and bool(ir) and all(
         z.get("visibility") == "public" and not z.get("top") for z in ir.get("zones", ())) and all(
-        v.get("visibility") != "hidden" for v in ir.get("vars", ()))
+        v.get("visibility", "public") == "public" for v in ir.get("vars", ()))
     made_from = existed if open_game else None     # (the components the action made: ids from here on)
     for seat, seen in before.items():
         if any(made_from is None or c < made_from for c in match.visible_to(seat) - seen):

@@ -902,7 +902,7 @@ def _worded_for(text: str | None, seat: int | None) -> str | None:
     if text is None or seat is None:
         return text
     me = present.seat_name(seat)
-    for mine, yours in ((f"{me}'s ", "your "), (f"{me} has ", "you have "), (f"{me} was ", "you were "),
+    for mine, yours in ((f"{me}'s ", "your "), (f"{me} has ", "you have "),
                         (f"{me} withdrew their ", "you withdrew your "), (f"{me} declined ", "you declined ")):
         text = text.replace(mine, yours)
     return text
