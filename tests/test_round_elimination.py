@@ -84,6 +84,38 @@ def test_random_games_run_and_remaining_follows(stunts):
         assert m.outcome["scores"] is not None
 
 
+KNOCKS = """
+game "Knocks" {
+  players 3..4
+  var n: int = 0
+  turn { step act {
+    action knock(p in others) { eliminate p  end turn to p }
+    action daze(p in others) { eliminate p until round_end  end turn to p }
+    action wait { n += 1  if n > 9 { finish draw }  end turn }
+  } }
+  when size(remaining) == 1 { finish win for remaining "last one" }
+}
+"""
+
+
+def test_end_turn_to_an_eliminated_player_gives_the_turn_to_the_next_one_in():
+    """A new author's trial: `eliminate p  end turn to p` let the knocked-out P2 play a whole turn.
+    P is skipped like any eliminated player: the next player still in after P plays."""
+    game = rulelang.Game(rulelang.compile_source(KNOCKS, "knocks.rules"))
+    m = game.new_match(4, seed=1)
+    m.apply("knock P2")
+    assert m.current == 2 and [a.text for a in m.legal_actions()][:2] == ["knock P4", "knock P1"]
+    m.apply("knock P4")                                 # P3 knocks P4 out: past the order's end, P1
+    assert m.current == 0 and m.view(0)["round"] == 2
+    m = game.new_match(4, seed=1)
+    m.apply("daze P2")                                  # out for this round: P3 plays on
+    assert m.current == 2
+    m.apply("wait"), m.apply("wait")                    # P3, P4: round 2, P2 is in again
+    assert m.current == 0 and m.view(0)["eliminated"] == []
+    m.apply("wait"), m.apply("daze P1")                 # P2 dazes P1, back in the order: the round
+    assert m.current == 0 and m.view(0)["round"] == 3   # ends, and P1 is in again for round 3
+
+
 def test_the_period_is_checked_and_a_useless_one_warned():
     with pytest.raises(rulelang.RuleError) as err:
         rulelang.compile_source(STUNTS.replace("until round_end", "until turn_end"), "x.rules")

@@ -416,10 +416,14 @@ def test_recap_never_shows_moves_that_were_undone():
 WALKERS = """
 game "Walkers" {
   players 1
-  kind Card { name: text  label name }
+  kind Card { name: text  strength: int  label name }
   zone pool: pile, public
   zone kept: pile, public
-  setup { for n in ["Walker", "Walker", "Gnome"] { create Card(name: n) in pool } }
+  setup {                                     # (two Walkers told apart by strength: not copies)
+    create Card(name: "Walker", strength: 1) in pool
+    create Card(name: "Walker", strength: 2) in pool
+    create Card(name: "Gnome", strength: 1) in pool
+  }
   turn { step s {
     action take { choose xs subset of pool size 2 prompt "take two" { move xs to kept }  finish win }
   } }

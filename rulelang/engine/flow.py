@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 from .codegen import player_text
-from .codegen.runtime import _next_seat
+from .codegen.runtime import ROUND_OUT, _next_seat
 from .codegen.effects import drain, emit_builtin
 from ..core.errors import StateError
 from .support import FLOW_LIMIT, _reason, _short, _text
@@ -187,12 +187,26 @@ class MatchFlow(MatchParts):
     def _next_turn(self, to):
         """With rounds: the next player in the turn order (or `to`); past the order's end, or back
         to someone who has played in this round, the round ends and the next begins."""
-        order = self.seq[1]
+        order, out = self.seq[1], self.seq[2]
+        if to is not None and out[to]:
+            to = self._still_in(to)
         following = to if to is not None else _next_seat(self, self.current)
         if self.seq[0] == 0 or order.index(following) <= order.index(self.current):
             return self._begin_round(to)
         self.current = following
         return self._begin_turn()
+
+    def _still_in(self, to):
+        """Who `end turn to P` gives the turn to when P is out: P is skipped like any eliminated
+        player, so the next player still in after P (in turn order) plays. P out for this round only
+        plays when going back to P ends the round (P is in again in the next one)."""
+        order, out = self.seq[1], self.seq[2]
+        if out[to] == ROUND_OUT and (self.seq[0] == 0 or order.index(to) <= order.index(self.current)):
+            return to
+        following = _next_seat(self, to)
+        if out[following]:
+            self._fail(None, "every player is eliminated, and the game has not ended")
+        return following
 
     def _begin_round(self, to):
         """End the round (if one is running) and start the next: `on round_end`, then `on

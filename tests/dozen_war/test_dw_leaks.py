@@ -450,7 +450,7 @@ def test_the_scan_finds_leaks_planted_in_the_rules(tmp_path, file, old, new, wha
 @pytest.mark.parametrize("old,new,what", [
     # the card given to an ally announced to everyone
     ('log text(p) + " and " + text(mate) + " exchange an equipment card"',
-     'log text(p) + " gives " + text(c) + " to " + text(mate)', "message to P2"),
+     'log text(p) + " gives " + text(c) + " to " + text(mate)', " gives "),
     # an ally shown the other's hand (allies may not see each other's hands, only the card offered)
     ("reveal c to [mate]", 'reveal c to [mate]  log "my hand: " + text([text(x) for x in hand[p]]) to [mate]',
      "hand"),

@@ -409,22 +409,38 @@ def test_vp_gained_from_a_destroy_after_scoring_count_for_the_15_vp_check():
 
 def test_temple_of_goju_each_players_highest_minion_to_the_deck_bottom_ties_chosen_by_owner():
     pos = (Position().bases("Temple of Goju", "Jungle Oasis", "Tar Pits").base_deck("Tortuga")
-           .minions(1, "Temple of Goju", "Tiger Assassin", "Tiger Assassin", "Saucy Wench"))
+           .minions(1, "Temple of Goju", "Tiger Assassin", "Buccaneer", "Saucy Wench"))
     rex = pos.minion("King Rex", 0, "Temple of Goju")
     pos.minions(0, "Temple of Goju", "Laseratops")
     m = pos.match()
     m.apply("done")
     assert pass_windows(m) == [0, 1]
     q = m.question                                   # P1's King Rex went without a question
-    assert q["chooser"] == 1 and q["options"] == ["Tiger Assassin", "Tiger Assassin #2"]
-    answer(m, "Tiger Assassin #2")
+    assert q["chooser"] == 1 and q["options"] == ["Tiger Assassin", "Buccaneer"]
+    answer(m, "Buccaneer")
     assert m.question is None
-    tiger2 = [c for c, lbl in enumerate(pos.labels) if lbl == "Tiger Assassin"][1]
+    buccaneer = pos.labels.index("Buccaneer")
     assert m.state()["zones"]["deck"][0][0] == rex
-    assert m.state()["zones"]["deck"][1][0] == tiger2
+    assert m.state()["zones"]["deck"][1][0] == buccaneer
     assert zone(m, "discard", 0) == ["Laseratops"]
     assert sorted(zone(m, "discard", 1)) == ["Saucy Wench", "Tiger Assassin"]
     assert var(m, "vp") == [2, 2]                    # 11 against 11: both first (2 VP)
+
+
+def test_temple_of_goju_a_tie_of_two_copies_asks_nothing():
+    """Two Tiger Assassins on the base are copies: which one goes changes nothing, so the owner is
+    not asked (a choice between copies would be `Tiger Assassin` or `Tiger Assassin #2`)."""
+    pos = (Position().bases("Temple of Goju", "Jungle Oasis", "Tar Pits").base_deck("Tortuga")
+           .minions(1, "Temple of Goju", "Tiger Assassin", "Tiger Assassin", "Saucy Wench"))
+    pos.minion("King Rex", 0, "Temple of Goju")
+    pos.minions(0, "Temple of Goju", "Laseratops")
+    m = pos.match()
+    m.apply("done")
+    assert pass_windows(m) == [0, 1]
+    assert m.question is None
+    tiger1 = pos.labels.index("Tiger Assassin")
+    assert m.state()["zones"]["deck"][1][0] == tiger1
+    assert sorted(zone(m, "discard", 1)) == ["Saucy Wench", "Tiger Assassin"]
 
 
 def test_the_grey_opal_losers_may_move_a_minion_away_instead_of_discarding_it():

@@ -21,6 +21,7 @@ except ImportError:                      # pragma: no cover (a dependency; kept 
     def _current():
         return None
 from .runtime import _overworked, as_items, player_text
+from .runtime_actions import _copies
 from .runtime_moves import _move
 from ..records import Cut, Grant, Response, Revealed, Trigger
 from ..visibility import has_secrets
@@ -169,12 +170,14 @@ def widen_private(m) -> None:
     m.private, m.named = private, []
 
 
-def _options(m, values, texter, unseen_by=None) -> dict:
-    """Text -> value. Equal values are one option; different values shown alike are told apart
-    by a number (`Walker`, `Walker #2`), in the order of the choices. (texter None: values are
-    already (text, value) pairs, from `as`.) `unseen_by`: the chooser, when the values are
-    components of a game with secrets: one the chooser cannot see is named by its place
-    (`hand slot 2`), never by its label or the rules' `as` words."""
+def _options(m, values, texter, unseen_by=None, components: bool = False) -> dict:
+    """Text -> value. Equal values are one option, and so are copies (`components`: the values
+    are components; two in one place that nothing the rules can tell apart, as one action stands
+    for both): numbered, the chooser's pick would tell the table there were two. Other values
+    shown alike are told apart by a number (`Walker`, `Walker #2`), in the order of the choices.
+    (texter None: values are already (text, value) pairs, from `as`.) `unseen_by`: the chooser,
+    when the values are components of a game with secrets: one the chooser cannot see is named
+    by its place (`hand slot 2`), never by its label or the rules' `as` words."""
     labels = m.labels
     pairs: list = []
     for v in values:
@@ -188,6 +191,8 @@ def _options(m, values, texter, unseen_by=None) -> dict:
         if text in (PASS, "done"):
             text = f"{text} #1"
         pairs.append((text, v))
+    if components and len({text for text, _ in pairs}) < len(pairs):
+        pairs = _without_copies(m, pairs)
     order = list(range(len(pairs)))
     if unseen_by is not None and len({text for text, _ in pairs}) < len(pairs):
         # look-alike components: those anyone at the table may see are numbered first. Numbered
@@ -204,6 +209,25 @@ def _options(m, values, texter, unseen_by=None) -> dict:
     if m.work < 0:
         _overworked()
     return out
+
+
+def _without_copies(m, pairs: list) -> list:
+    """The (text, component) options with each copy of an earlier option of its text left out."""
+    kept: list = []
+    for text, v in pairs:
+        if not any(t == text and w != v and _copies(m, w, v) for t, w in kept):
+            kept.append((text, v))
+    return kept
+
+
+def _copies_unseen(m, values, comps) -> bool:
+    """Did copies make one option of several components some player cannot see? Then the
+    question is asked all the same: were it skipped, the others would learn the cards are alike."""
+    if comps is not True or has_secrets(m.game) is False or len(values) < 2:
+        return False
+    public = seen_by_all(m)
+    values = [v[1] if type(v) is tuple else v for v in values]      # (`as`: (text, value) pairs)
+    return any(type(v) is int and v >= 0 and v not in public for v in values)
 
 
 def _numbered(m, pairs: list, order) -> list:
@@ -228,10 +252,10 @@ def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool
     """One element of `values` (SKIP if there is none, or the chooser passes). `always`: ask even
     a forced choice, so that whether a question came tells the others nothing — an optional one
     even with nothing to choose (only `pass`: "you may play a unit" tells nobody if you hold one)."""
-    options = _options(m, values, texter, _unseen_by(m, chooser, comps))
+    options = _options(m, values, texter, _unseen_by(m, chooser, comps), comps is True)
     if not options and not (optional and always):
         return SKIP
-    if len(options) == 1 and not optional and not always:
+    if len(options) == 1 and not optional and not always and not _copies_unseen(m, values, comps):
         return next(iter(options.values()))               # nothing to decide
     if optional:
         options[PASS] = SKIP
@@ -269,12 +293,12 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
         return remaining                       # every one of them: nothing to decide
     picked: list = []
     while len(picked) < hi and remaining:
-        options = _options(m, remaining, texter, _unseen_by(m, chooser, comps))
+        options = _options(m, remaining, texter, _unseen_by(m, chooser, comps), comps is True)
         if len(picked) >= lo:
             options["done"] = SKIP
         elif optional and not picked:
             options[PASS] = _DECLINED
-        if len(options) == 1 and not always:
+        if len(options) == 1 and not always and not _copies_unseen(m, remaining, comps):
             v = next(iter(options.values()))   # forced
         else:
             v = _answer(m, who, prompt, options, "order" if ordered else "subset",
