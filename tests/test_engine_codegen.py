@@ -129,6 +129,49 @@ def test_capacity_is_checked_for_named_and_computed_destinations(tmp_path):
         m.apply("send c4")
 
 
+DEF_ERROR = """
+game "Shares" {
+  players 2
+  var n: int = 0
+  def share(k) = 10 / k
+  def ratio = share(n - 2)
+  turn { step act {
+    action go { n += 1  if n == 2 { n = ratio }  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_rule_error_in_a_def_written_into_its_caller_names_the_def_and_its_line():
+    """A new author's trial: `10 / k` failed in `share`, line 5, and the message named only the
+    action's line 8 (the def's body is written into the caller's code)."""
+    m = rulelang.Game(rulelang.compile_source(DEF_ERROR, "shares.rules")).new_match(2, 0)
+    m.apply("go")
+    with pytest.raises(rulelang.RuleRuntimeError) as err:
+        m.apply("go")
+    assert str(err.value) == ("shares.rules:8: division by zero "
+                              "(here or in a def this line reads: `ratio` of line 6, `share` of line 5)")
+
+
+def test_a_flow_that_never_settles_names_the_step_and_what_moves_it():
+    source = """
+game "Loop" {
+  players 2
+  var n: int = 0
+  turn {
+    step a { enter { if n >= 0 { goto b } } action x { finish draw } }
+    step b { enter { n += 1  goto a } action y { finish draw } }
+  }
+}
+"""
+    with pytest.raises(rulelang.RuleRuntimeError) as err:
+        rulelang.Game(rulelang.compile_source(source, "loop.rules")).new_match(2, 0)
+    assert str(err.value).startswith("loop.rules:7: the flow never settles: 1000 step changes in one action "
+                                     "(last step `b`): ")
+    assert "make one of them depend on what an action changes" in str(err.value)
+
+
 def test_a_computed_move_target_must_be_a_zone(tmp_path):
     path = tmp_path / "bad.rules"
     path.write_text(CARDS.format(values="1, 2", actions="action odd(x in pool) { send_to(x, [x]) }")

@@ -357,6 +357,22 @@ def test_a_choice_of_an_enum_value_takes_its_name_as_well_as_its_symbol():
     assert "'clubs' is not an answer (the answers: ♥, ♠)" in out.getvalue()
 
 
+def test_an_action_is_found_by_an_enum_value_name_alone():
+    """A new author's trial: `rock` was not found for `throw R` (only `throw rock` was)."""
+    source = """
+game "Throws" {
+  players 1
+  enum Hand { rock "R", paper "P", scissors "S" }
+  turn { step s { action throw(h in Hand) { finish win for me "threw " + text(h) } } }
+}
+"""
+    game = rulelang.Game(rulelang.compile_source(source))
+    for typed in ("rock", "throw rock", "R"):
+        out = io.StringIO()
+        run_repl(game, 1, 1, {}, {}, io.StringIO(f"{typed}\nquit\n"), out, "throws.rules", screen=(100, 40))
+        assert "threw R" in out.getvalue(), (typed, out.getvalue())
+
+
 def test_an_answer_spelled_amiss_is_met_with_the_answer_meant():
     """At a question, `spdes` is not an answer: did you mean ♠ (spades)? — before, only that it
     was not a legal action or a command (a new author's Love Letter: `Barn` for Baron)."""

@@ -246,8 +246,11 @@ class MatchFlow(MatchParts):
             while signal is not None and self.result is None:
                 budget -= 1
                 if budget < 0:
-                    self._fail(None, f"the flow never settles: {FLOW_LIMIT} step changes in one action "
-                                     f"(last step `{self.step}`)")
+                    line = next((s.get("line") for s in game.ir["steps"] if s["name"] == self.step), None)
+                    self._fail(line, f"the flow never settles: {FLOW_LIMIT} step changes in one action "
+                                     f"(last step `{self.step}`): the `goto`s and `end turn`s of `enter` blocks, "
+                                     f"turn and round handlers and `when` rules keep moving it without "
+                                     f"waiting for a player; make one of them depend on what an action changes")
                 kind = signal[0]
                 if kind == "goto":
                     entry = steps.get(signal[1])

@@ -367,6 +367,15 @@ class Game:
             return [None] * sizes[0]
         return [Game._table(sizes[1:]) for _ in range(sizes[0])]
 
+    def inlined_at(self, line) -> str:
+        """The defs written into the code of a rule line (inlined): a rule error met there may be in
+        one of them, and the message says so (` (here or in a def this line reads: `share` of line 4)`)."""
+        defs = self.lowerer.inlined.get(line) if line is not None else None
+        if not defs:
+            return ""
+        named = ", ".join(f"`{name}`" + (f" of line {at}" if at is not None else "") for name, at in defs.items())
+        return f" (here or in a def this line reads: {named})"
+
     def rule_line(self, tb) -> int | None:
         """The rule line of the innermost generated-code frame of a traceback."""
         low = self.lowerer

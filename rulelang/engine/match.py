@@ -645,7 +645,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         line = game.rule_line(err.__traceback__)
         where = f"{source}:{line}" if line is not None else source
         if isinstance(err, RuleFault):
-            return RuleRuntimeError(f"{where}: {err}")
+            return RuleRuntimeError(f"{where}: {err}{game.inlined_at(line)}")
         if _engine_fault(err, game.lowerer.filename) and not game.compiled:
             # (a compiled game read from a file: its types are not the compiler's to vouch for)
             return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: {_in_words(err)} "
@@ -657,7 +657,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         if isinstance(err, NameError):
             return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: "
                                     f"a local is used before it has a value")
-        return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: {_in_words(err)}")
+        return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: {_in_words(err)}"
+                                f"{game.inlined_at(line)}")
 
     def _fields(self, c: int, kind: str) -> dict:
         F = self.F

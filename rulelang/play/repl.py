@@ -499,6 +499,12 @@ class _Session(Drawing, Commands):
                 for action, text, seen in zip(actions, texts, shown):
                     if named in (text, seen):
                         return action
+                # (the name alone: `rock` for `throw R`, as the shown text alone is found)
+                inner = re.compile(r"(?:^|(?<=\s))" + re.escape(named) + r"(?!\S)")
+                alone = [action for action, text, seen in zip(actions, texts, shown)
+                         if inner.search(text) or inner.search(seen)]
+                if len(alone) == 1:
+                    return alone[0]
         if not matches and wanted == "no":      # (`no` to "play a Special?": the way to decline is pass)
             declines = [action for action, text in zip(actions, texts) if text == "pass"]
             if len(declines) == 1:

@@ -104,6 +104,8 @@ class DefLowering(Part):
                 b = Bound(arg)
             names[p] = b
         self.sh.inline_room -= size
+        # (a rule error in the body is met at the caller's line: its message names the def too)
+        self.sh.inlined.setdefault(ctx.fn.line, {}).setdefault(name, d.get("line"))
         return d["body"], ctx.child(names=names, fallback=False, depth=ctx.depth + 1)
 
     def x_def(self, e, ctx):

@@ -71,6 +71,7 @@ class Shared:
     batch_free: list | None
     makers: int
     inline_room: int
+    inlined: dict[Any, dict[str, Any]]      # rule line -> {def inlined into its code: the def's line}
     cell_memo_room: int
     tables: dict[str, tuple[str, bool]]
     filename: str
@@ -152,6 +153,7 @@ class Shared:
         # IR nodes all inlined def bodies may add to the generated code: inlining multiplies (a def
         # calling another six times, eight deep), and past this the defs are called instead
         self.inline_room = INLINE_TOTAL
+        self.inlined = {}
         self.cell_memo_room = CELL_MEMO_SLOTS      # slots the tables of memos indexed by cells may have
         # lists the cost model may scan uncharged (constants.SMALL_LIST): the players, a board's lines
         self.few_players = ir["players"]["max"] <= SMALL_LIST
