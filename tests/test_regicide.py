@@ -727,4 +727,18 @@ def test_r27_a_solo_jesters_text_says_it_is_flipped_not_played():
     assert text.startswith("Jester (solo): never played") and "does not cancel any immunity" in text
     four = GAME.new_match(4, seed=3)
     jester = next(c for c, label in enumerate(four.labels) if label == "Jester")
-    assert four.rules_text(jester, 0).startswith("Jester: attack 0, played alone. It cancels")
+    assert four.rules_text(jester, 0).startswith("Jester (1 in the tavern with 3 players, 2 with 4): attack 0, "
+                                                 "played alone. It cancels")
+
+
+def test_r6_r23_the_jesters_text_is_true_for_each_player_count():
+    """The rulebook and `rules cards` with 3 players told the solo Jester only ("never played, never
+    in a hand"): with 3 or 4 players it is played (R23), with 2 there is none (R6)."""
+    def text(players):
+        m = GAME.new_match(players, seed=3)
+        return m.rules_text(next(c for c, label in enumerate(m.labels) if label == "Jester"), 0)
+    assert text(2).startswith("Jester: not used with 2 players.")
+    for players in (3, 4):
+        assert "attack 0, played alone" in text(players)
+        assert "its player chooses who plays next, themselves included" in text(players)
+        assert "never played" not in text(players)

@@ -385,7 +385,7 @@ def test_the_rulebook_names_the_variables_the_screen_shows():
         "v.rules"))
     from rulelang.play.rulebook import rulebook
     text = rulebook(game)
-    assert "The screen also shows: score, bid (each player's own), Leader." in text
+    assert "The screen also shows: score; bid (each player's own); Leader." in text
 
 
 HIRE = """

@@ -349,7 +349,7 @@ def test_a_save_file_made_mid_decision_replays_with_its_answers_and_the_rulebook
     assert rebuild(data, bids).state() == m.state()
     text = rulebook(bids)
     assert ("Step `auction` (every player still in answers at once, in secret; the answers are revealed "
-            "together, then the step's `reveal` rule runs)") in text
+            "together, then the rules act on them)") in text
     assert "“every lot is sold” (once the answers at step auction are revealed)" in text
 
 

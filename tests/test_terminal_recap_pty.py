@@ -39,7 +39,7 @@ def test_smash_up_rules_recap_and_log_at_80x24():
     term.line("")
     rest = read_paged(term)
     assert re.search(r"^  rules turn +A turn$", rest, re.M) and re.search(r"^  rules cards +Cards and pieces$", rest, re.M)
-    assert "Step `draw_cards`: Draw 2 cards" in rest
+    assert "Step `draw cards`: Draw 2 cards" in rest
     term.line("rules robots")
     robots = read_paged(term)
     assert robots.startswith("rules robots\nCards: Robots\n") and "- Warbot: Minion, power 4" in robots

@@ -260,13 +260,14 @@ def test_the_terminal_announces_a_challenge_with_its_question_and_shows_no_other
 def test_the_rulebook_tells_who_may_respond_and_the_endings_reached_through_a_response():
     from rulelang.play.repl import rulebook
     text = rulebook(GAME, source=PATH)
-    assert ("- the players it names win, the others lose — “the last player in” (in lose_life, when a player "
-            "responds challenge in window claim)") in text
-    assert ("- window `claim`: asked “… claims to be the …: challenge?”; everyone asked may answer at once; the "
-            "first to respond has the right to, and the window closes") in text
-    assert "  - a player may respond `challenge` (`respond challenge where me != p and not eliminated(me)`)" in text
-    assert "  - opened by the action smuggle, the action seize, when a player responds block in window seizure" in text
-    assert "  - a player may respond `block` (`respond block where me == t`)" in text
+    assert ("- the players named win, the others lose — “the last player in” (after a player answers "
+            "challenge)") in text
+    assert ("- “… claims to be the …: challenge?”: everyone asked may answer at once; the first to answer "
+            "does, and no one else is asked") in text
+    assert "  - a player asked may answer `challenge` (when the rules allow it)" in text
+    assert "  - asked after the action smuggle, after the action seize, after a player answers block" in text
+    assert "  - a player asked may answer `block` (when the rules allow it)" in text
+    assert "lose_life" not in text and "window claim" not in text and "eliminated(me)" not in text
 
 
 CARDS = """game "Relay" {
@@ -287,17 +288,19 @@ CARDS = """game "Relay" {
 }"""
 
 
-def test_the_rulebook_lists_hooks_cards_and_their_abilities(tmp_path):
+def test_the_rulebook_tells_the_cards_that_answer_and_end_the_game_without_their_hooks(tmp_path):
+    """It listed `hook use: Horn` and `Shield: responds in window answer`: words of the rule file
+    players cannot use. A card's own text is what they read; one with abilities and no text says so."""
     from rulelang.play.repl import rulebook
     path = tmp_path / "relay.rules"
     path.write_text(CARDS)
     text = rulebook(rulelang.load(str(path)), source=str(path))
-    assert "- hook `use`: Horn" in text
-    assert "- Horn (×2): hook use\n- Shield: responds in window answer" in text
-    assert "- window `answer`: no question of its own; asked in turn;" in text
-    assert "  - the player controlling Shield may respond with it" in text
-    assert "“the horn sounded” (in Horn's ability (on use))" in text
-    assert "“blocked by a shield” (in Shield's ability (responding in window answer))" in text
+    assert "hook" not in text and "Card abilities" not in text
+    assert "- answer: asked in turn;" in text
+    assert "  - answered with (by the player who has it): Shield\n  - asked after the action ask" in text
+    assert "- the players named win, the others lose — “the horn sounded” (by Horn)" in text
+    assert "- the players named lose, the others win — “blocked by a shield” (by Shield)" in text
+    assert "- Horn: Sound it: P wins.\n- Shield: (the rule file gives this card abilities but no words for them)" in text
     assert "- Horn: Sound it: P wins." in text
 
 

@@ -279,10 +279,12 @@ class Drawing:
     def rules(self, argument: str) -> bool:
         """`rules`: at a terminal the basics and a table of contents, paged; piped, everything.
         `rules KEY`: one section, or one group of cards and pieces; `rules NAME`: one's text."""
-        text = rulebook(self.game, source=self.rules_path())
+        match = getattr(self, "match", None)            # (the texts of this match's player count and options)
+        players, options = getattr(match, "players", None), getattr(match, "options", None)
+        text = rulebook(self.game, source=self.rules_path(), players=players, options=options)
         wanted = " ".join(argument.split())
         ir = getattr(self.game, "ir", None)
-        groups = component_texts(self.game, ir) if ir is not None else []
+        groups = component_texts(self.game, ir, players, options) if ir is not None else []
         if not wanted:
             if not self.paging:
                 self.say(text)

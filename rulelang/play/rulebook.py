@@ -1,6 +1,8 @@
 """A game's rulebook for players (`rulelang rules`, the REPL's `rules` and `help`): what it is,
 the players and options, how to win and how it ends, the components and their texts, the setup
-and a turn step by step, read from the compiled IR and the rule file's comments.
+and a turn step by step, read from the compiled IR and the rule file's words (`about`, `text`,
+`window … as`, `finish` reasons). It names nothing players cannot use: no procedure, hook or
+variable of the rules, no rule as the file writes it (`help ACTION full` shows that to authors).
 """
 from __future__ import annotations
 
@@ -11,9 +13,13 @@ from ..core.textsafe import printable
 from ..ir.spec import typed_names
 from .render import HANDLER_WHEN, RESULT_WORDS, VISIBLE, _name, kind_noun, plural
 
-def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
+def rulebook(game, markdown: bool = False, source: str | None = None, players: int | None = None,
+             options: dict | None = None) -> str:
     """The rules of a game for players, as text (or Markdown): what it is, the players and
-    options, how to win and how it ends, the components, the setup and a turn step by step."""
+    options, how to win and how it ends, the components, the setup and a turn step by step.
+    `players` (and `options`): the components' texts as they are in a match of that many players
+    (the terminal's `rules`); without, every player count's, each said where they differ.
+    (`source`, the rule file, is no longer quoted: kept for callers.)"""
     ir = getattr(game, "ir", None)
     doc = _Doc(markdown)
     doc.title(printable(game.name))
@@ -21,16 +27,15 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
         doc.para("No rules text is available for this game.")
         return doc.text()
     about = ir.get("about", {})
-    code = _Source(source or getattr(game, "path", None))
     for part in _paragraphs(about.get("game")):
         doc.para(part)
     doc.heading("Players")
     low, high = ir["players"]["min"], ir["players"]["max"]
     doc.para(f"{low} to {high} players." if low != high else plural(low, "player") + ".")
-    options = ir.get("options", [])
-    if options:
+    options_declared = ir.get("options", [])
+    if options_declared:
         doc.para("Options (`--option NAME=VALUE` when the match starts):")
-        for o in options:
+        for o in options_declared:
             words = printable(about.get("options", {}).get(o["name"], ""))
             kind = {"bool": "true or false", "int": "a number", "text": "a text"}.get(o["type"], o["type"])
             if o.get("choices"):
@@ -40,15 +45,11 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
     doc.heading("How to win")
     for part in _paragraphs(about.get("win")):
         doc.para(part)
-    ends = _endings(ir, code)
+    ends = _endings(ir)
     if ends:
         doc.para("The game ends:")
         for line in ends:
             doc.item(line)
-    ranking = code.ranking()
-    if ir.get("scores") and ranking:
-        doc.para(f"The score: the players are ranked by {doc.code(printable(ranking))}, as the rule file "
-                 f"writes it (the highest is best; a `then` breaks ties).")
     doc.heading("Components")
     if ir.get("boards"):
         b = ir["boards"][0]
@@ -62,12 +63,12 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
         if z.get("internal"):
             continue
         doc.item(_zone_line(doc, z, about.get("zones", {}).get(z["name"]), kinds))
-    shown = [v["name"].replace("_", " ") + ("" if v["visibility"] == "public" else " (each player's own)")
+    shown = [_name(v["name"]) + ("" if v["visibility"] == "public" else " (each player's own)")
              for v in ir["vars"] if not v.get("internal") and v["visibility"] in ("public", "owner")
              and v.get("per") != "cell"]          # (the board's own values are drawn on it)
-    shown += [d.get("label") or d_name.replace("_", " ") for d_name, d in ir["defs"].items() if d["show"]]
-    if shown:
-        doc.para("The screen also shows: " + ", ".join(printable(x) for x in shown) + ".")
+    shown += [d.get("label") or _name(d_name) for d_name, d in ir["defs"].items() if d["show"]]
+    if shown:                                     # (`;`: a label may have commas of its own)
+        doc.para("The screen also shows: " + "; ".join(printable(x) for x in shown) + ".")
     steps = {s["name"]: s for s in ir["steps"]}
     before = [s for s in ir["steps"] if not s["in_turn"] and not s["name"].startswith("__")]
     if about.get("setup") or before:
@@ -77,130 +78,139 @@ def rulebook(game, markdown: bool = False, source: str | None = None) -> str:
     if before:
         doc.para("Before the first turn (and whenever the rules go there):")
         for s in before:
-            _step(doc, s, about, code, ir, set())
+            _step(doc, s, about, set())
     doc.heading("A turn")
     doc.para("Players take turns in seat order (P1, P2, …), starting with P1, unless the rules say otherwise. "
-             f"A turn starts at step {doc.code(ir['first_step'])}; at each step the player to act "
+             f"A turn starts at step {doc.code(_name(ir['first_step']))}; at each step the player to act "
              "chooses one of its actions.")
+    doc.para("At the table, `help ACTION` says more about an action (`help NAME`: a card or piece).")
     anytime = {a["name"] for a in steps["__anytime"]["actions"]} if "__anytime" in steps else set()
     for s in ir["steps"]:
         if s["in_turn"]:
-            _step(doc, s, about, code, ir, anytime)
+            _step(doc, s, about, anytime)
     if "__anytime" in steps:
         doc.para("At any time, also in another player's turn:")
         for a in steps["__anytime"]["actions"]:
-            _action(doc, "__anytime", a, about, code)
-    _interaction(doc, ir, code)
-    _component_texts(doc, game, ir)
+            _action(doc, a, about)
+    _responses(doc, ir)
+    _component_texts(doc, game, ir, players, options)
     return doc.text()
 
 
 def _ability_words(ir: dict) -> dict:
-    """Each ability's procedure -> when it runs, in words: `when a player responds challenge in
-    window claim`, `in Old Clock's ability (on sold)`, `in a triggered rule (on outbid)`."""
+    """Each ability's procedure -> the moment it stands for, in players' words, or "" where that
+    is no moment players can name: `by Old Clock` (a card's ability), `after a player answers
+    challenge` (a response of the rules'), "" (a rule triggered by an event)."""
     cards = ir.get("cards", [])
     out = {}
     for a in ir.get("abilities", []):
         if a.get("proc") is None:
             continue
-        name = a["name"].replace("_", " ") + (f" {a['zone']}" if a.get("zone") else "")
         if a["form"] == "response" and a["card"] is None:
-            out[a["proc"]] = f"when a player responds {a.get('text', '')} in window {a['name']}"
+            out[a["proc"]] = f"after a player answers {printable(a.get('text', ''))}"
         elif a["card"] is None:
-            out[a["proc"]] = f"in a triggered rule (on {name})"
+            out[a["proc"]] = ""
         else:
-            what = {"hook": "on", "trigger": "on", "response": "responding in window", "replace": "instead of"}.get(
-                a["form"], "on")
-            out[a["proc"]] = f"in {cards[a['card']]['name']}'s ability ({what} {name})"
+            out[a["proc"]] = f"by {printable(cards[a['card']]['name'])}"
     return out
 
 
 def _opened_where(ir: dict) -> dict:
-    """Each window -> where the rules open it, in words (the actions, procedures and rules)."""
+    """Each window -> the moments players know it is asked at: after an action, at a step,
+    after an answer (not the procedures of the rules that open it)."""
     out: dict = {}
     words = _ability_words(ir)
 
     def visit(block, where: str) -> None:
+        if not where:
+            return
         for x in _statements(block):
             if x.get("s") == "open" and where not in out.setdefault(x["window"], []):
                 out[x["window"]].append(where)
 
     for s in ir["steps"]:
-        visit(s["enter"], f"on entering step {s['name']}")
+        visit(s["enter"], f"at step {_name(s['name'])}")
         for a in s["actions"]:
-            visit(a["body"], f"the action {a['name'].replace('_', ' ')}")
+            visit(a["body"], f"after the action {_name(a['name'])}")
     for name, p in ir["procs"].items():
-        visit(p["body"], words.get(name, name) if name.startswith("__") else name)
-    visit(ir["setup"], "the setup")
+        if words.get(name, "").startswith("after a player answers"):
+            visit(p["body"], words[name])
     return out
 
 
-def _interaction(doc: _Doc, ir: dict, code: _Source) -> None:
-    """The windows (their question, order, who may respond and with what, where they open), the
-    hooks and the cards' abilities: what the rules run besides the steps' actions."""
-    windows, hooks, cards = ir.get("windows", {}), ir.get("hooks", {}), ir.get("cards", [])
+def _responses(doc: _Doc, ir: dict) -> None:
+    """The windows: their question in the rules' words, in what order players are asked, which
+    cards answer them and what players may type, and after which action or step they are asked."""
+    windows, cards = ir.get("windows", {}), ir.get("cards", [])
     abilities = ir.get("abilities", [])
-    if windows:
-        doc.heading("Responses")
-        doc.para("At some moments the rules open a window: players are asked, and may respond or pass.")
-        first = set(ir.get("answered_first", ()))
-        opened = _opened_where(ir)
-        for name in windows:
-            prompt = ir["defs"].get("__window_" + name)
-            asked = f"asked {_reason_words(prompt['body'])}" if prompt else "no question of its own"
-            order = ("everyone asked may answer at once; the first to respond has the right to, and the window "
-                     "closes" if name in first else "asked in turn; after a response the others are asked again, "
-                     "until everyone passes in a row")
-            doc.item(f"window {doc.code(name)}: {asked}; {order}")
-            for a in abilities:
-                if a["form"] != "response" or a["name"] != name:
-                    continue
-                if a["card"] is None:
-                    rule = code.rule(a.get("line"), "respond")
-                    cond = f" ({doc.code(rule)})" if rule else " (when its condition holds)" if a["where"] else ""
-                    doc.item(f"a player may respond {doc.code(a.get('text', ''))}{cond}", 1)
-                else:
-                    doc.item(f"the player controlling {printable(cards[a['card']]['name'])} may respond with it", 1)
-            if opened.get(name):
-                doc.item("opened by " + printable(", ".join(opened[name])), 1)
-    carded = [a for a in abilities if a["card"] is not None]
-    if hooks or carded:
-        doc.heading("Card abilities")
-        for name in hooks:
-            who = sorted({cards[a["card"]]["name"] for a in carded if a["form"] == "hook" and a["name"] == name})
-            doc.item(f"hook {doc.code(name)}: " + (printable(", ".join(who)) if who else "no card has it"))
-        form = {"hook": "hook", "trigger": "on", "response": "responds in window", "replace": "instead of",
-                "modify": "adds to"}
-        for i, card in enumerate(cards):
-            mine = [f"{form[a['form']]} {a['name']}" + (f" {a['zone']}" if a.get("zone") else "")
-                    for a in carded if a["card"] == i]
-            if mine:
-                copies = f" (×{card['copies']})" if card.get("copies", 1) != 1 else ""
-                doc.item(f"{doc.strong(printable(card['name']))}{copies}: {printable('; '.join(mine))}")
+    if not windows:
+        return
+    doc.heading("Responses")
+    doc.para("At some moments the game stops to ask players whether they answer; each one asked may answer "
+             "or pass.")
+    first = set(ir.get("answered_first", ()))
+    opened = _opened_where(ir)
+    for name in windows:
+        prompt = ir["defs"].get("__window_" + name)
+        asked = _reason_words(prompt["body"]) if prompt else None
+        question = asked or _name(name)
+        order = ("everyone asked may answer at once; the first to answer does, and no one else is asked"
+                 if name in first else "asked in turn; after an answer the others are asked again, "
+                 "until everyone passes in a row")
+        doc.item(f"{question}: {order}")
+        typed, with_cards = [], []
+        for a in abilities:
+            if a["form"] != "response" or a["name"] != name:
+                continue
+            if a["card"] is None:
+                typed.append(doc.code(a.get("text", "")) + (" (when the rules allow it)" if a["where"] else ""))
+            elif cards[a["card"]]["name"] not in with_cards:
+                with_cards.append(cards[a["card"]]["name"])
+        for t in typed:
+            doc.item(f"a player asked may answer {t}", 1)
+        if with_cards:
+            doc.item("answered with (by the player who has it): " + printable(", ".join(with_cards)), 1)
+        if opened.get(name):
+            doc.item("asked " + printable(", ".join(opened[name])), 1)
 
 
-def component_texts(game, ir: dict) -> list[tuple[str, list[tuple[str, str]]]]:
+def component_texts(game, ir: dict, players: int | None = None,
+                    options: dict | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every component's rules text, grouped: (group title, [(names, text)]). The `card`
     declarations by kind (and by their kind's first enum field, `Reds`…), the values of an enum
     with a text, and the components a match's setup makes whose kind computes a text (`text E`);
-    names with the same text share a line."""
-    groups: dict = {}
-    order: list = []
+    names with the same text share a line. A card with abilities but no text is listed too.
 
-    def put(title: str, name: str, text: str) -> None:
-        if title not in groups:
-            groups[title] = {}
-            order.append(title)
-        names = groups[title]
-        for key, (shown, words_) in names.items():
-            if words_ == text:
-                names[key] = (shown + [name] if name not in shown else shown, words_)
-                return
-        names[len(names)] = ([name], text)
+    The computed texts are those of a match of `players` (and `options`) when given; else of a
+    match of each player count, and of each value of an option that has a few: a text that is
+    not the same in all of them says where it holds (`Joker (with 3 or 4 players)`, `Potion
+    (option deck: expansion or all)`)."""
+    lines: dict = {}            # title -> {(name, text): variants it holds in} (in the order found)
+    always = object()           # (a declared text: the same in every match)
+
+    def put(title: str, name: str, text: str, where=always) -> None:
+        entries = lines.setdefault(title, {})
+        key = (name, text)
+        if key not in entries:
+            same = [k for k in entries if k[0] == name]
+            if same:                            # (beside the other texts of the same name)
+                keys = list(entries)
+                at = keys.index(same[-1]) + 1
+                moved = {k: entries.pop(k) for k in keys[at:]}
+                entries[key] = set()
+                entries.update(moved)
+            else:
+                entries[key] = set()
+        entries[key].add(where)
 
     enums = {e: {i["name"]: i["text"] for i in items} for e, items in ir.get("enums", {}).items()}
-    for card in ir.get("cards", []):
-        if not card.get("text"):
+    able = {a["card"] for a in ir.get("abilities", []) if a.get("card") is not None}
+    computed_kinds = {k for k in ir.get("kinds", {}) if "__text_" + k in ir.get("defs", {})}
+    for i, card in enumerate(ir.get("cards", [])):
+        text = card.get("text")
+        if not text and i in able and card["kind"] not in computed_kinds:
+            text = "(the rule file gives this card abilities but no words for them)"
+        if not text:
             continue
         kind = ir["kinds"].get(card["kind"], {})
         sub = ""
@@ -210,30 +220,102 @@ def component_texts(game, ir: dict) -> list[tuple[str, list[tuple[str, str]]]]:
                 sub = enums.get(value["enum"], {}).get(value.get("v"), "")
                 break
         plural_kind = kind_noun(card["kind"])[1].capitalize()
-        put(f"{plural_kind}: {sub}" if sub else plural_kind, card["name"], card["text"])
+        put(f"{plural_kind}: {sub}" if sub else plural_kind, card["name"], text)
     for enum, items in ir.get("enums", {}).items():
         for item in items:
             if item.get("about"):
                 put(_name(enum).capitalize(), item["text"], item["about"])
-    if any("__text_" + k in ir.get("defs", {}) for k in ir.get("kinds", {})):
+    variants = _variants(ir, players, options) if computed_kinds else []
+    used: dict = {}                # variant -> the player count its match had
+    for variant in variants:
+        count, values = variant
+        match = None
+        for n in [count] if count is not None else range(ir["players"]["min"], ir["players"]["max"] + 1):
+            try:
+                match = game.new_match(n, 0, dict(values))
+            except Exception:      # (a game that needs other options to set up: its computed texts are left out)
+                continue
+            used[variant] = n
+            break
+        if match is None:
+            continue
         try:
-            match = game.new_match(ir["players"]["min"], 0)
             ids = [c for c in range(len(match.labels)) if "__text_" + match.kinds[c] in ir["defs"]]
             texts = match.rules_texts(ids, 0)          # (one work budget for them all)
-            for c, text in zip(ids, texts):
-                if text:
-                    put(kind_noun(match.kinds[c])[1].capitalize(), match.labels[c], text)
-            if match.work < 0:
-                left = [c for c, text in zip(ids, texts) if text is None]
-                put(kind_noun(match.kinds[left[0]])[1].capitalize(), f"{len(left)} more",
-                    "not shown: working their texts out took more than the rules' work limit")
-        except Exception:          # (a game that needs options to set up: its computed texts are left out)
-            pass
-    return [(title, [(", ".join(names), text) for names, text in groups[title].values()]) for title in order]
+        except Exception:
+            continue
+        for c, text in zip(ids, texts):
+            if text:
+                put(kind_noun(match.kinds[c])[1].capitalize(), match.labels[c], text, variant)
+        if match.work < 0:
+            left = [c for c, text in zip(ids, texts) if text is None]
+            put(kind_noun(match.kinds[left[0]])[1].capitalize(), f"{len(left)} more",
+                "not shown: working their texts out took more than the rules' work limit", variant)
+            break                  # (and no more matches: the budget is spent)
+    out = []
+    for title, entries in lines.items():
+        shared: dict = {}          # (text, where) -> names, in order
+        for (name, text), where in entries.items():
+            said = _where_words(where, used, ir)
+            names = shared.setdefault((text, said), [])
+            if name not in names:
+                names.append(name)
+        out.append((title, [(", ".join(names) + (f" ({said})" if said else ""), text)
+                            for (text, said), names in shared.items()]))
+    return out
 
 
-def _component_texts(doc: "_Doc", game, ir: dict) -> None:
-    found = component_texts(game, ir)
+def _variants(ir: dict, players: int | None, options: dict | None) -> list:
+    """The matches whose components' texts the rulebook reads: (players, ((option, value), …)).
+    One when `players` is given; else one of each player count with the options' defaults, then
+    one for each other value of an option with a few (`true or false`, `one of …`)."""
+    if players is not None:
+        return [(players, tuple(sorted((options or {}).items())))]
+    low, high = ir["players"]["min"], ir["players"]["max"]
+    counts = list(range(low, high + 1)) if high - low < 8 else [low, high]
+    out: list = [(n, ()) for n in counts]
+    for o in ir.get("options", []):
+        values = o.get("choices") or ([True, False] if o["type"] == "bool" else [])
+        for v in values[:6]:
+            if v != o["default"]:
+                out.append((None, ((o["name"], v),)))
+    return out
+
+
+def _where_words(where: set, used: dict, ir: dict) -> str:
+    """Where a text holds, in words, when not in every match read (`used`: each one's player
+    count): `with 3 or 4 players`, `option characters: expansion or all`; "" for a declared
+    text or one that holds in them all."""
+    if len(used) < 2 or not where or not all(isinstance(w, tuple) for w in where):
+        return ""                                      # (one match read, or a declared text: the same in all)
+    counts = [n for v, n in used.items() if not v[1]]
+    mine = sorted({used[w] for w in where if not w[1] and w in used})
+    parts = []
+    if mine and mine != counts:
+        parts.append("with " + _counts_words(mine))
+    for o in ir.get("options", []):
+        tried = [v for v in used if v[1] and v[1][0][0] == o["name"]]
+        if not tried or (mine and any(used[v] not in mine for v in tried)):
+            continue               # (its other values were read with a player count this text is not for)
+        held = ([o["default"]] if mine else []) + [v[1][0][1] for v in tried if v in where]
+        if held and len(held) < len(tried) + 1:
+            values = [x if isinstance(x, str) else json.dumps(x) for x in held]
+            parts.append(f"option {o['name']}: " + (", ".join(values[:-1]) + " or " + values[-1]
+                                                     if len(values) > 1 else values[0]))
+    return printable("; ".join(parts))
+
+
+def _counts_words(counts: list) -> str:
+    """`1 player`, `3 or 4 players`, `4 to 6 players`, `2, 4 or 6 players`."""
+    if len(counts) == 1:
+        return plural(counts[0], "player")
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]} players"
+    return ", ".join(str(c) for c in counts[:-1]) + f" or {counts[-1]} players"
+
+
+def _component_texts(doc: "_Doc", game, ir: dict, players: int | None = None, options: dict | None = None) -> None:
+    found = component_texts(game, ir, players, options)
     if not found:
         return
     doc.heading("Cards and pieces")
@@ -270,7 +352,7 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     seen = set()
     anytime = {a["name"] for s, a in found if s["name"].startswith("__")}   # (offered at every step too)
     for s, a in found:
-        where = "at any time" if a["name"] in anytime else f"at step {s['name']}"
+        where = "at any time" if a["name"] in anytime else f"at step {_name(s['name'])}"
         key = (a["name"], code.header(s["name"], a["name"]))
         if key in seen:
             continue
@@ -404,14 +486,6 @@ class _Source:
         chunk[0] = chunk[0][span.column - 1:]
         return "\n".join(chunk)
 
-    def ranking(self) -> str | None:
-        """What the players are ranked by, as the rule file writes it (`vp[me]`)."""
-        if self.where is None:
-            return None
-        text = self.text(self.where.get("game"))
-        found = re.search(r"^\s*players\b[^\n]*?\branked by\s+(.+?)\s*(?:#.*)?$", text or "", re.M)
-        return found.group(1) if found else None
-
     def header(self, step: str, action: str) -> str | None:
         """`play(cards subset of hand[me] size 1..4) require valid_play(cards)`: an action as written."""
         if self.where is None:
@@ -434,24 +508,6 @@ class _Source:
                 break
         header = " ".join(" ".join(_uncommented(line) for line in text[:end].splitlines()).split())
         return header[len("action "):] if header.startswith("action ") else header
-
-    def rule(self, number, word: str) -> str | None:
-        """The head of the rule that starts on this line (of the main file): `when dead[current]`,
-        `turn limit turn_limit`: up to its block, without comments."""
-        if self.where is None or not number:
-            return None
-        text = self.text(self.where["lines"].get(number))
-        if text is None:
-            return None
-        head = _uncommented(text.splitlines()[0])
-        quoted = False
-        for i, ch in enumerate(head):
-            quoted = quoted != (ch == '"')
-            if ch == "{" and not quoted:
-                head = head[:i]
-                break
-        head = " ".join(head.split())
-        return head if head.split(" ", 1)[0] == word else None      # (a line of another file: not known)
 
 
 def _uncommented(line: str) -> str:
@@ -480,7 +536,7 @@ def _zone_line(doc: _Doc, z: dict, words, kinds: dict) -> str:
             "how many it holds is not shown either" if z.get("uncounted") else None,
             f"at most {z['capacity']}" if z.get("capacity") is not None else None,
             "in play: its cards' abilities apply" if z.get("play") else None]
-    line = f"{doc.code(z['name'])} ({', '.join(w for w in what if w)})"
+    line = f"{doc.code(_name(z['name']))} ({', '.join(w for w in what if w)})"
     return line + (f": {printable(words)}" if words else "")
 
 
@@ -506,26 +562,23 @@ def _text_parts(e: dict, depth: int = 0) -> list[str]:
     return ["…"]
 
 
-def _step(doc: _Doc, s: dict, about: dict, code: _Source, ir: dict, anytime: set) -> None:
+def _step(doc: _Doc, s: dict, about: dict, anytime: set) -> None:
     words = about.get("steps", {}).get(s["name"])
     actor = " (the rules say who acts)" if s.get("actor") is not None else ""
     together = s.get("simultaneous")
     if together is not None:                   # (language.md, "Simultaneous decisions")
         who = "the players the rules name answer" if together["seats"] is not None else "every player still in answers"
         actor = (f" ({who} at once, in secret; the answers are revealed together"
-                 + (", then the step's `reveal` rule runs)" if together["reveal"] else ")"))
-    doc.para(f"Step {doc.code(s['name'])}{actor}" + (f": {printable(words)}" if words else ""))
+                 + (", then the rules act on them)" if together["reveal"] else ")"))
+    doc.para(f"Step {doc.code(_name(s['name']))}{actor}" + (f": {printable(words)}" if words else ""))
     for a in s["actions"]:
         if a["name"] not in anytime:          # (listed once, under "at any time")
-            _action(doc, s["name"], a, about, code)
+            _action(doc, a, about)
 
 
-def _action(doc: _Doc, step: str, a: dict, about: dict, code: _Source) -> None:
+def _action(doc: _Doc, a: dict, about: dict) -> None:
     words = about.get("actions", {}).get(a["name"])
     doc.item(f"{doc.code(_action_name(a))}" + (f": {printable(words)}" if words else ""))
-    header = code.header(step, a["name"])
-    if header and header != a["name"]:
-        doc.item(f"as the rules write it: {doc.code(header)}", 1)
 
 
 def _action_details(doc: _Doc, step: str, a: dict, about: dict, code: _Source, authors: bool = True) -> None:
@@ -540,53 +593,46 @@ def _action_details(doc: _Doc, step: str, a: dict, about: dict, code: _Source, a
         doc.para("it is allowed only when its condition holds")
 
 
-def _endings(ir: dict, code: _Source) -> list[str]:
-    """Every `finish`, where it is, and its reason's words (`…` for what is computed)."""
+def _endings(ir: dict) -> list[str]:
+    """Every `finish`: what it does, its reason's words (`…` for what is computed), and the
+    moment it comes at where players know that moment (after an action, at a step, when a
+    turn or round ends, by a card); never the rules' procedures."""
     found: list[str] = []
-    callers = _callers(ir, code)
+    moments = _moments(ir)
 
     def visit(block, where: str) -> None:
         for x in _statements(block):
-            if x.get("s") == "finish":
-                result = RESULT_WORDS[x["result"]]
-                if x.get("who") is not None:
-                    who, one = _who(x["who"])
-                    win, lose = ("wins", "loses") if one else ("win", "lose")
-                    result = {"win": f"{who} {win}, the others lose", "lose": f"{who} {lose}, the others win"}.get(
-                        x["result"], result)
-                why = f" — {_reason_words(x['why'])}" if x.get("why") is not None else ""
-                line = f"{result}{why} ({where})"
-                if line not in found:
-                    found.append(line)
+            if x.get("s") != "finish":
+                continue
+            why = _reason_words(x["why"]) if x.get("why") is not None else None
+            result = RESULT_WORDS[x["result"]]
+            if x.get("who") is not None:
+                who, one = _who(x["who"], why is not None)
+                win, lose = ("wins", "loses") if one else ("win", "lose")
+                result = {"win": f"{who} {win}, the others lose", "lose": f"{who} {lose}, the others win"}.get(
+                    x["result"], result)
+            when = where
+            if not why and x.get("who") is not None and not _who(x["who"])[1]:
+                when = ", ".join(w for w in ("the game says who, and why, when it ends", where) if w)
+            line = result + (f" — {why}" if why else "") + (f" ({when})" if when else "")
+            if line not in found:
+                found.append(line)
 
     for s in ir["steps"]:
-        visit(s["enter"], f"on entering step {s['name']}")
+        visit(s["enter"], f"at step {_name(s['name'])}")
         for a in s["actions"]:
-            visit(a["body"], f"after the action {a['name'].replace('_', ' ')}")
+            visit(a["body"], f"after the action {_name(a['name'])}")
         if s.get("simultaneous") is not None:
-            visit(s["simultaneous"]["reveal"], f"once the answers at step {s['name']} are revealed")
-    abilities = _ability_words(ir)
+            visit(s["simultaneous"]["reveal"], f"once the answers at step {_name(s['name'])} are revealed")
     for name, p in ir["procs"].items():
-        if name in abilities:
-            where = abilities[name]
-        elif name.startswith("__c"):
-            where = "in a card's ability"
-        elif name.startswith("__t"):
-            where = "in a triggered rule"
-        else:
-            users = callers.get(name, [])
-            more = ", …" if len(users) > 3 else ""
-            where = f"in {name}" + (f", {', '.join(users[:3])}{more}" if users else "")
-        visit(p["body"], where)
+        visit(p["body"], ", ".join(moments.get(name, [])[:3]))
     visit(ir["setup"], "during the setup")
     for event, body in ir["handlers"].items():
         visit(body, HANDLER_WHEN[event])
     for c in ir["checks"]:
-        rule = code.rule(c.get("line"), "when")
-        visit(c["body"], f"as soon as `{printable(rule)}`" if rule else "when a `when` rule applies")
+        visit(c["body"], "")                            # (a `when` rule: as soon as it holds)
     for lim in ir.get("limits", []):
-        rule = code.rule(lim.get("line"), "turn")
-        visit(lim["body"], f"once the turns run out: `{printable(rule)}`" if rule else "once the turns run out")
+        visit(lim["body"], "once the turn limit is reached")
     return found
 
 
@@ -602,9 +648,12 @@ def _statements(block):
             stack.extend(reversed(x.get(key) or []))
 
 
-def _callers(ir: dict, code: _Source) -> dict:
-    """For each procedure, the rules and actions that run it (directly or through other
-    procedures), in words: `when` rules, handlers and the setup first, then actions."""
+def _moments(ir: dict) -> dict:
+    """For each procedure, the moments players know that run it, in words: a card's ability or
+    an answer that is that procedure (`by Horn`); else the steps, turn and round ends and the
+    setup that run it, directly or through other procedures. The actions and the `when` rules
+    that run a shared procedure are left out (a list of them says nothing at the table)."""
+    abilities = _ability_words(ir)
     direct: dict = {}
 
     def calls(block, who) -> None:
@@ -614,43 +663,44 @@ def _callers(ir: dict, code: _Source) -> dict:
 
     for name, p in ir["procs"].items():
         calls(p["body"], ("proc", name))
-    for c in ir["checks"]:
-        rule = code.rule(c.get("line"), "when")
-        calls(c["body"], ("rule", f"as soon as `{printable(rule)}`" if rule else "when a `when` rule applies"))
     for event, body in ir["handlers"].items():
-        calls(body, ("rule", HANDLER_WHEN[event]))
-    calls(ir["setup"], ("rule", "during the setup"))
+        calls(body, ("moment", HANDLER_WHEN[event]))
     for s in ir["steps"]:
-        calls(s["enter"], ("rule", f"on entering step {s['name']}"))
-        for a in s["actions"]:
-            calls(a["body"], ("action", f"after the action {a['name'].replace('_', ' ')}"))
-    abilities = _ability_words(ir)
+        calls(s["enter"], ("moment", f"at step {_name(s['name'])}"))
+    for lim in ir.get("limits", []):
+        calls(lim["body"], ("moment", "once the turn limit is reached"))
     out: dict = {}
     for name in ir["procs"]:
+        if name in abilities:
+            out[name] = [abilities[name]] if abilities[name] else []
+            continue
         seen, todo, found = {name}, [name], []
         while todo:
             for kind, who in direct.get(todo.pop(), ()):
-                if kind == "proc":
-                    if who in abilities and ("rule", abilities[who]) not in found:
-                        found.append(("rule", abilities[who]))    # (a response, a card's ability: a rule)
-                    if who not in seen:
-                        seen.add(who)
-                        todo.append(who)
-                elif (kind, who) not in found:
-                    found.append((kind, who))
-        out[name] = [who for kind, who in found if kind == "rule"] + [who for kind, who in found if kind == "action"]
+                if kind == "moment":
+                    if who not in found:
+                        found.append(who)
+                elif who in abilities:          # (an answer runs it: said; a card's ability: not)
+                    if abilities[who].startswith("after a player answers") and abilities[who] not in found:
+                        found.append(abilities[who])
+                elif who not in seen:
+                    seen.add(who)
+                    todo.append(who)
+        out[name] = found
     return out
 
 
-def _who(e: dict) -> tuple[str, bool]:
-    """Who a `finish … for` names, in words, and whether that is one player."""
+def _who(e: dict, said: bool = True) -> tuple[str, bool]:
+    """Who a `finish … for` names, in words, and whether that is one player (`said`: the reason
+    given with it names them)."""
     if e.get("k") == "builtin" and e.get("n") in ("me", "current"):
         return {"me": "the player to act", "current": "the player whose turn it is"}[e["n"]], True
-    return "the players it names", False
+    return ("the players named" if said else "some players"), False
 
 
-def _reason_words(e: dict) -> str:
-    """A reason as written: its strings, `…` for each computed part (`cannot pay … damage`)."""
+def _reason_words(e: dict) -> str | None:
+    """A reason as written: its strings, `…` for each computed part (`cannot pay … damage`);
+    None when it is all computed (no words of its own to show)."""
     parts, stack = [], [e]
     while stack:
         x = stack.pop()
@@ -660,4 +710,7 @@ def _reason_words(e: dict) -> str:
             parts.append(x["v"])
         elif not parts or parts[-1] != "…":
             parts.append("…")
-    return "“" + printable("".join(parts)) + "”"
+    words = "".join(parts)
+    if not re.search(r"\w", words.replace("…", "")):
+        return None
+    return "“" + printable(words) + "”"
