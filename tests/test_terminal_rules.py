@@ -172,6 +172,8 @@ def test_help_says_what_a_shared_zone_chosen_from_is_in_the_rules_words():
     text = action_help(game, "use", authors=False)
     assert "C: one of field (The minions in play, each at its base); B: one of bases (The bases in play;" in text
     assert "C: one of your hand; B: one of bases (" in action_help(game, "play", authors=False)
+    # (a first-hour trial: `use C` — a card played from hand or discard — is `use` too, and was left out)
+    assert "use C (at step play)\n\nC: one of your hand or your discard\n\nUse an ability a card of yours in your hand" in text
 
 
 def test_help_names_a_rule_that_lists_components_with_what_it_is_given():

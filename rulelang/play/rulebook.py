@@ -337,8 +337,10 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     code = _Source(source or getattr(game, "path", None))
     found = [(s, a) for s in ir["steps"] for a in s["actions"]
              if a["name"].lower() == wanted or a["name"].replace("_", " ").lower() == name.lower().strip()]
-    if not found:                            # the words its `as` text starts with (`help bid` for `as "bid " + …`)
-        found = [(s, a) for s in ir["steps"] for a in s["actions"] if wanted in typed_names(a)[1:]]
+    # and the actions whose `as` text starts with that word (`help bid` for `as "bid " + …`): two
+    # actions shown as `use …` are both `use` to a player
+    found += [(s, a) for s in ir["steps"] for a in s["actions"]
+              if wanted in typed_names(a)[1:] and (s, a) not in found]
     if not found:                            # the start of one action's name, as players type it (`help flip`)
         typed = " ".join(name.lower().split())
         starts = {a["name"] for s in ir["steps"] for a in s["actions"]
@@ -372,13 +374,9 @@ def _param_words(p: dict, zone_words: dict | None = None) -> str:
     """What a parameter of an action is chosen from, in words (`one of your hand`); a zone the
     rules say something about (`about zone`) with those words (`one of field (the pieces in play)`)."""
     d = p["domain"]
-    if d.get("k") == "zone":
-        owner = d.get("i")
-        whose = "" if owner is None else "your " if owner == {"k": "builtin", "n": "me"} else "a player's "
-        place = f"{whose}{d['n'].replace('_', ' ')}"
-        said = (zone_words or {}).get(d["n"])
-        if said and owner is None:              # (a player's own zone reads plainly: `your hand`)
-            place += f" ({printable(said).rstrip('.')})"
+    zones = _zones_joined(d)
+    if zones is not None:                       # `hand[me] + discard[me]`: your hand or your discard
+        place = " or ".join(_zone_place(z, zone_words) for z in zones)
     elif d.get("k") == "builtin" and d.get("n") in ("players", "others"):
         place = "the players" if d["n"] == "players" else "the other players"
     else:
@@ -402,6 +400,27 @@ def _param_words(p: dict, zone_words: dict | None = None) -> str:
         count = f"{lo['v']}" if lo["v"] == hi["v"] else f"{lo['v']} to {hi['v']}"
         return f"{count} of {place}"
     return f"some of {place}"
+
+
+def _zones_joined(d: dict) -> list | None:
+    """The zones a domain is, joined by `+` (one zone: a list of one), or None."""
+    if d.get("k") == "zone":
+        return [d]
+    if d.get("k") == "bin" and d.get("op") == "+":
+        left, right = _zones_joined(d.get("l") or {}), _zones_joined(d.get("r") or {})
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _zone_place(d: dict, zone_words: dict | None) -> str:
+    """A zone in a player's words: `your hand`, `a player's hand`, `field (the pieces in play)`."""
+    owner = d.get("i")
+    whose = "" if owner is None else "your " if owner == {"k": "builtin", "n": "me"} else "a player's "
+    place = f"{whose}{d['n'].replace('_', ' ')}"
+    said = (zone_words or {}).get(d["n"])
+    if said and owner is None:                  # (a player's own zone reads plainly: `your hand`)
+        place += f" ({printable(said).rstrip('.')})"
+    return place
 
 
 def _legal_now(match, names: set) -> str:
