@@ -232,11 +232,12 @@ def test_a_card_that_moves_between_zones_off_screen_is_not_the_card_that_left_a_
     def zone(name, cards=None, count=None, owner=None, internal=False):
         return {"name": name, "owner": owner, "count": count if cards is None else len(cards), "internal": internal,
                 "cards": None if cards is None else [{"id": i, "label": label} for i, label in cards]}
+    # (ids below the 4 components the match holds: the card on the base was not made now)
     before = {"zones": [zone("hand", count=3, owner=1), zone("discard", [], owner=0, internal=True),
-                        zone("field", [(5, "Warbot")], internal=True)], "values": [], "cells": {},
+                        zone("field", [(1, "Warbot")], internal=True)], "values": [], "cells": {},
               "internal": ["field", "discard"]}
-    after = {"zones": [zone("hand", count=2, owner=1), zone("discard", [(5, "Warbot")], owner=0, internal=True),
-                       zone("field", [(9, "Pirate King")], internal=True)], "values": [], "cells": {},
+    after = {"zones": [zone("hand", count=2, owner=1), zone("discard", [(1, "Warbot")], owner=0, internal=True),
+                       zone("field", [(2, "Pirate King")], internal=True)], "values": [], "cells": {},
              "internal": ["field", "discard"]}
     lines = changes(before, after, "P2 plays something", seat_name)
     assert lines == ["Pirate King: hand (P2) → field"]
@@ -485,3 +486,335 @@ def test_where_a_zone_is_not_counted_no_card_is_said_to_have_gone_through_anothe
     m.apply("reroll")
     lines = changes(before, m.view(1), "reroll", seat_name, "reroll")
     assert lines == ["5, 4: gone from cup (P2)", "2, 1: new in cup (P2)"], lines
+
+
+# -- change lines that never name a place a card did not go ---------------------------------------
+
+def _said_after(game, m, move: str, seat: int = 0) -> list[str]:
+    """The change lines `seat` reads after `move`, as the terminal works them out."""
+    from rulelang.ir.flows import zone_flows
+    before, told = m.view(seat), len(m.message_log())
+    m.apply(move)
+    said = " ".join([move] + [e["text"] for e in m.message_log()[told:]])
+    return changes(before, m.view(seat), said, seat_name, move, zone_flows(game.ir))
+
+
+WINDS = """
+game "Winds" {
+  players 1
+  kind Card { n: text  label n }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone discard: pile, public, internal
+  setup { for x in ["A", "B", "C", "D", "E", "F"] { create Card(n: x) in deck }  move top(deck, 2) to hand[0] }
+  turn { step s {
+    action winds(c in hand[me]) {
+      move c to discard  move hand[me] to bottom of deck  repeat 2 { move top(deck) to hand[me] }  end turn
+    }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_card_put_on_an_internal_pile_is_not_said_to_go_into_the_deck():
+    """Smash Up's Winds of Change goes to its owner's discard pile (internal: off the screen, but the
+    reader sees into it) while the rest of the hand is put into the deck and cards are drawn: it
+    said `Winds of Change, They Keep Coming: hand (P1) → deck (P1), face down` (a card seen in an
+    internal zone was matched only after the hidden zones' counts had been spent)."""
+    game = rulelang.Game(rulelang.compile_source(WINDS, "winds.rules"))
+    lines = _said_after(game, game.new_match(1, seed=1), "winds F")
+    assert lines == ["F: hand (P1) → discard", "D, C: deck → hand (P1)", "E: hand (P1) → deck, face down"], lines
+
+
+HEAL = """
+game "Heal" {
+  players 1
+  kind Card { n: text  label n }
+  zone castle: pile, hidden
+  zone enemy: pile, public
+  zone tavern: pile, hidden
+  zone discard: pile, public
+  zone hand: set per player, owner
+  setup {
+    for x in ["K", "Q", "J"] { create Card(n: x) in castle }
+    for x in ["2", "3", "4", "5", "6", "7", "8", "9"] { create Card(n: x) in tavern }
+    move top(castle) to enemy
+    move top(tavern, 2) to discard
+  }
+  turn { step s {
+    action heal { move discard to bottom of tavern  move enemy to discard  move top(castle) to enemy  end turn }
+    action draw { move enemy to discard  move top(castle) to enemy  repeat 2 { move top(tavern) to hand[me] }  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_no_card_is_said_to_go_to_or_come_from_a_zone_no_rule_moves_it_to_or_from():
+    """Regicide: a heal put the discard pile under the tavern while the next enemy came out of the
+    castle, and it said `A♥, 9♣: discard → tavern / castle, face down`; a draw, `3♣: castle or
+    tavern → hand (P1)`. By the counts alone either may be; by the rules, which every player may
+    read, no card ever goes into the castle, and the castle gives only the enemy."""
+    game = rulelang.Game(rulelang.compile_source(HEAL, "heal.rules"))
+    assert _said_after(game, game.new_match(1, seed=1), "heal") == [
+        "J: enemy → discard", "Q: castle → enemy", "9, 8: discard → tavern, face down"]
+    assert _said_after(game, game.new_match(1, seed=1), "draw") == [
+        "J: enemy → discard", "Q: castle → enemy", "7, 6: tavern → hand (P1)"]
+    m = game.new_match(1, seed=1)                  # (without the rules: every place the counts allow)
+    before = m.view(0)
+    m.apply("heal")
+    assert "9, 8: discard → tavern / castle, face down" in changes(before, m.view(0), "heal", seat_name, "heal")
+
+
+BASES = """
+game "Bases" {
+  players 1
+  kind Card { label card }
+  kind Base { label card }
+  hook played()
+  card Card "Echo" { copies: 2  on played() { move self to hand[0] } }
+  card Card "Spark" { copies: 2 }
+  card Base "Dojo" {}
+  card Base "Oasis" {}
+  card Base "Tortuga" {}
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: set, public
+  zone base_deck: pile, hidden, internal
+  zone bases: set, public
+  setup { create cards Card in deck  create cards Base in base_deck  move top(base_deck) to bases }
+  turn { step s {
+    action next { move top(base_deck) to bases  move top(deck, 2) to hand[me]  end turn }
+    action play(c in hand[me]) { move c to table  run played() of c  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_card_is_never_said_to_come_from_a_zone_that_holds_only_another_kind():
+    """Smash Up: a base replaced a scored one while P1 drew two cards, and it said `Scry, Not Enough
+    Bullets: deck (P1) or base deck → hand (P1)`. A card's ability moves `self` (any zone, as far
+    as the rules say), but a base is never a card: the base deck gives bases only."""
+    from rulelang.ir.flows import zone_flows
+    game = rulelang.Game(rulelang.compile_source(BASES, "bases.rules"))
+    flows = zone_flows(game.ir)
+    assert flows.may("base_deck", "hand") and not flows.may("base_deck", "hand", "Card")
+    assert flows.may("base_deck", "bases", "Base") and not flows.may("deck", "bases", "Base")
+    assert _said_after(game, game.new_match(1, seed=1), "next") == [
+        "Spark, Spark: deck → hand (P1)", "Oasis: base deck → bases"]
+
+
+SLOTS = """
+game "Slots" {
+  players 2
+  kind Card { rank: int  label "card" + text(rank) }
+  zone deck: pile, hidden
+  zone hand: set per player, others
+  zone trash: set, public
+  setup { for r in 1..8 { create Card(rank: r) in deck }  shuffle deck  for p in players { move top(deck, 2) to hand[p] } }
+  turn { step act {
+    action play(c in hand[me]) { move c to trash  move top(deck) to hand[me]  if size(deck) == 0 { finish draw }  end turn }
+  } }
+}
+"""
+
+
+def test_a_card_the_move_names_by_its_place_came_from_that_zone_refilled_meanwhile():
+    """A player who cannot see their own hand plays `hand slot 1`, and the hand is refilled from the
+    deck: it said `card3: deck → trash` (the hand's size had not changed, so only the deck was
+    taken to have given a card), and the refill went unsaid."""
+    game = rulelang.Game(rulelang.compile_source(SLOTS, "slots.rules"))
+    m = game.new_match(2, seed=1)
+    lines = _said_after(game, m, "play hand slot 1")
+    played = next(z for z in m.view(0)["zones"] if z["name"] == "trash")["cards"][0]["label"]
+    assert lines == [f"{played}: hand (P1) → trash", "1 card: deck → hand (P1)"], lines
+
+
+MUSTER = """
+game "Muster" {
+  players 2
+  board map: squares(3, 3)
+  kind Unit { cl: text  label cl }
+  kind Gem { g: text  label g }
+  kind Gear { n: text  label n }
+  zone here: set per cell of map, public
+  zone barracks: pile per player, public, internal
+  zone stash: set, hidden, internal
+  zone buried: pile per cell of map, hidden
+  zone deck: pile, hidden, internal
+  zone hand: set per player, owner
+  setup {
+    for p in players { repeat 3 { create Unit(cl: "infantry") in barracks[p] } }
+    repeat 3 { create Gem(g: "gem") in stash }
+    for x in ["Bow", "Axe", "Shield", "Horn"] { create Gear(n: x) in deck }
+  }
+  turn { step s {
+    action muster {
+      move top(barracks[me]) to here[cell(map, "a1")]
+      move top(barracks[next(me)]) to here[cell(map, "c3")]
+      move top(stash) to buried[cell(map, "b2")]
+      move top(deck) to hand[me]
+      end turn
+    }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_piece_from_an_internal_reserve_is_new_on_the_board_and_an_internal_size_is_not_said():
+    """Dozen War: soldiers placed from each player's reserve (internal: never on the screen) while a
+    token went from the stash (internal, hidden) under a mountain read `infantry: stash or deck → a1`
+    and `1 card left stash`: the soldiers are new on the board, the stash's size is not shown."""
+    game = rulelang.Game(rulelang.compile_source(MUSTER, "muster.rules"))
+    lines = _said_after(game, game.new_match(2, seed=1), "muster")
+    assert lines == ["Horn: deck → hand (P1)", "infantry: new in a1", "infantry: new in c3"], lines
+
+
+WAYS = """
+game "Ways" {
+  players 2
+  kind Card { n: int  label text(n) }
+  zone deck: pile, hidden
+  zone table: set, public
+  zone hand: set per player, owner
+  zone discard: pile, public
+  zone vault: pile, hidden
+  zone lost: pile, hidden
+  var kept: Card = none
+  proc bury(c) { move c to vault }
+  setup { for i in 1..9 { create Card(n: i) in deck }  kept = top(deck) }
+  turn { step s {
+    action lay { let c = top(deck)  move c to table  move c to discard  end turn }
+    action stash(c in hand[me]) { bury(c)  end turn }
+    action drop { move kept to lost  end turn }
+    action draw { move top(deck) to hand[me]  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_the_rules_ways_leave_out_no_way_a_card_may_take():
+    """What the change lines read from the rules errs one way only: a card bound to a name is moved
+    from wherever it has gone since (`let c = top(deck)  move c to table  move c to discard`), a
+    proc's parameter is what its callers pass, a variable holds what was put in it."""
+    from rulelang.ir.flows import ZoneFlows
+    flows = ZoneFlows(rulelang.compile_source(WAYS, "ways.rules"))
+    assert flows.may("deck", "discard") and flows.may("table", "discard")
+    assert flows.may("hand", "vault") and flows.may("deck", "vault")
+    assert flows.may("hand", "lost") and flows.may("discard", "lost")
+    assert not flows.may("discard", "hand") and not flows.may("vault", "hand") and not flows.may("lost", "deck")
+    assert flows.may_make("deck") and not flows.may_make("hand")
+    assert flows.direct("deck", "lost") and flows.direct("hand", "vault") and not flows.direct("table", "hand")
+
+
+def _lines_of(out: str, after: str) -> list[str]:
+    part = out.split(after, 1)[1].split("==")[0]
+    return [x[4:] for x in part.split("\n") if x.startswith("  · ")]
+
+
+@pytest.mark.slow
+def test_the_games_change_lines_where_testers_found_them_wrong():
+    """The lines testers found naming a place a card never touched, in the games themselves."""
+    def play(name, players, seed, lines, bots):
+        out = io.StringIO()
+        game = rulelang.load(str(ROOT / "games" / f"{name}.rules"))
+        run_repl(game, players, seed, {}, bots, io.StringIO("\n".join(lines) + "\nquit\n"), out, f"{name}.rules")
+        return out.getvalue()
+    out = play("smash_up", 3, 11, ["yes", "play neophyte on the homeworld", "play walker on grey", "no",
+                                    "place they're coming to get you on the grey opal", "done",
+                                    "play grave digger on the homeworld", "play tenacious z on tortuga",
+                                    "act winds"], {1: "random", 2: "random"})
+    assert _lines_of(out, "P1> act winds\n") == [
+        "Neophyte, Enchantress, Summon, Enchantress, Tenacious Z: deck (P1) → hand (P1)",
+        "They Keep Coming: hand (P1) → deck (P1), face down"]
+    out = play("regicide", 1, 1, ["play 9c ah", "play 8c", "discard 5c", "discard 4d", "discard 2s", "play 7h"], {})
+    assert _lines_of(out, "P1> play 7h\n") == [
+        "8♣: table → discard", "A♥, 9♣, 5♣, 4♦, 2♠: discard → tavern, face down",
+        "Enemy health left: 4 of 20 → 20 of 20"]
+    out = play("regicide", 3, 5, ["yield", "discard 7h", "discard 4c", "play 5d"], {1: "random", 2: "random"})
+    assert _lines_of(out, "P1> play 5d\n")[:4] == [
+        "9♣: table → discard", "3♣: tavern → hand (P1)", "2 cards: tavern → hand (P2)", "2 cards: tavern → hand (P3)"]
+    out = play("dozen_war", 2, 4, ["fire powder", "night rider", "quicksilver", "quicksilver", "night rider"],
+               {1: "greedy"})
+    assert "  · Sky Arrow, cavalry: new in f1\n  · Fire Powder, archer: new in h1\n" in out, out
+    assert "stash" not in out
+
+
+def test_change_lines_name_where_each_card_really_went():
+    """Random play of Regicide and the tutorial's game, each move read from a random seat: every
+    card a line names lay in one of the places it says it came from and lies in one it says it went
+    to (the engine's own record of where each component is, which no seat sees)."""
+    from rulelang.engine.codegen.effects import _zone_info
+    from rulelang.ir.flows import zone_flows
+    from rulelang.play.screen import zone_title
+
+    def where(m):
+        info = _zone_info(m)
+        return {c: info.get(id(m.where[c])) if m.where[c] is not None else None for c in range(len(m.labels))}
+
+    def titles(view):
+        out: dict = {}
+        for z in view["zones"]:
+            out.setdefault(zone_title(z, seat_name), set()).add((z["name"], z.get("owner")))
+        return out
+
+    def lies(loc, places, known):
+        return loc is not None and any(loc[0] == n and (o is None or loc[1] == o)
+                                       for p in places for n, o in known.get(p, ()))
+    checked = 0
+    for path, players, seed in [(ROOT / "games" / "regicide.rules", 3, 2), (ROOT / "docs" / "tutorial" / "cards_6.rules", 2, 3)]:
+        game = rulelang.load(str(path))
+        m, rng = game.new_match(players, seed=seed), random.Random(seed)
+        for _ in range(80):
+            if m.is_over:
+                break
+            seat = rng.randrange(players)
+            before, was, told = m.view(seat), where(m), len(m.message_log())
+            move = rng.choice(m.legal_actions())
+            m.apply(move)
+            now = where(m)
+            said = " ".join([str(move)] + [e["text"] for e in m.message_log()[told:]])
+            known = {**titles(before), **titles(m.view(seat))}
+            for line in changes(before, m.view(seat), said, seat_name, str(move), zone_flows(game.ir)):
+                moved = re.match(r"^(.*): (.*) → (.*)$", line)
+                if not moved or re.match(r"^\d+ cards?$", moved[1]) or moved[2] not in known and " or " not in moved[2]:
+                    continue
+                froms, tos = moved[2].split(" or "), moved[3].removesuffix(", face down").split(" / ")
+                for label in moved[1].split(", "):
+                    assert any(m.labels[c] == label and lies(was[c], froms, known) and lies(now[c], tos, known)
+                               for c in was), (line, str(move), seat)
+                    checked += 1
+    assert checked > 20
+
+
+REDRAW = """
+game "Redraw" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone deck: pile per player, hidden
+  zone hand: set per player, owner
+  zone discard: pile per player, public
+  setup { for p in players { for i in 1..9 { create Card(n: i) in deck[p] }  move top(deck[p], 2) to hand[p] } }
+  turn { step s {
+    action redraw { move hand[me] to discard[me]  move top(deck[me], 2) to hand[me]  end turn }
+    action pass { end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_hand_discarded_and_drawn_again_is_named_where_the_cards_may_have_come_from():
+    """Smash Up's mulligan seen by another player: P2's hand went face up to P2's discard pile and
+    P2 drew as many. The hand's size did not change, so it read `…: deck (P2) → discard (P2)`; the
+    rules move cards from a hand to the discard pile and from the deck to the hand, so the hand may
+    have given them (without the rules, by the counts alone, the deck gave them)."""
+    game = rulelang.Game(rulelang.compile_source(REDRAW, "redraw.rules"))
+    m = game.new_match(2, seed=1)
+    m.apply("pass")
+    lines = _said_after(game, m, "redraw")
+    assert lines == ["c9, c8: deck (P2) or hand (P2) → discard (P2)", "2 cards left deck (P2)"], lines

@@ -326,16 +326,16 @@ game "Trick" {
 
 def test_a_hidden_card_that_passed_through_the_table_says_where_it_ended():
     """P3's card went face up to the trick and the trick went face down to P1's pile before P1 saw
-    the screen again. From P1's seat the cards it saw on the trick went into P1's pile or P3's hand
-    (whose count fell by one meanwhile: a card may have gone in as another came out), and the counts
-    say the rest as they changed — never a guess said as a fact (a new author's Love Letter was told
-    a King went into a hand when it had gone under the deck)."""
+    the screen again. From P1's seat the cards it saw on the trick went into P1's pile: P3's hand
+    lost a card meanwhile, but no rule moves a card from the trick to a hand (it said `trick →
+    taken (P1) / hand (P3)`, by the counts alone), and P3's card went to P1's pile the same way —
+    never a guess said as a fact (a new author's Love Letter was told a King went into a hand when
+    it had gone under the deck)."""
     game = rulelang.Game(rulelang.compile_source(TRICK, "trick.rules"))
     out = io.StringIO()
     run_repl(game, 3, 1, {}, {1: "random", 2: "random"}, io.StringIO("1\nquit\nn\n"), out, "trick.rules")
     after = out.getvalue().split("P1> 1\n")[1].split("==")[0]
-    assert "  · c3, c5: trick → taken (P1) / hand (P3), face down\n" in after, after
-    assert "  · 1 card left hand (P3)\n  · 3 cards added to taken (P1)\n" in after, after
+    assert "  · c3, c5: trick → taken (P1), face down\n  · 1 card: hand (P3) → taken (P1)\n" in after, after
 
 
 def test_a_move_that_is_not_legal_says_what_is_or_what_was_meant():
@@ -411,25 +411,30 @@ SWAP = """game "Swap" {
 def test_a_card_from_a_hand_that_was_refilled_meanwhile_is_not_said_to_come_from_the_deck():
     """P1 (9 and 7) trades: 9 to the discard, 7 to P2, P2's 8 to P1; then P2 draws 6. From P1's
     seat the 8 came from the deck or P2's hand (which grew by one: it may have given a card and
-    taken two), and the 7 went into P2's hand or the deck. Two cards come to P1 from the deck and
-    P2's hand: either may be either (a new author's Love Letter was told each card's way as a fact)."""
+    taken two), and the 7 went into P2's hand: the deck lost a card meanwhile, but no rule puts a
+    card into the deck (it said `hand (P2) / deck`, by the counts alone). Two cards come to P1 from
+    the deck and P2's hand: either may be either (a new author's Love Letter was told each card's
+    way as a fact)."""
     game = rulelang.Game(rulelang.compile_source(SWAP, "swap.rules"))
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("swap 9\nquit\nn\n"), out, "swap.rules")
     text = out.getvalue()
     mine = text.split("P1> swap 9\n")[1].split("P2 (random) plays")[0]
     assert "  · 8: deck or hand (P2) → hand (P1)\n" in mine, mine
-    assert "  · 7: hand (P1) → hand (P2) / deck, face down\n" in mine, mine
+    assert "  · 7: hand (P1) → hand (P2), face down\n  · 1 card left deck\n" in mine, mine
     theirs = text.split("P2 (random) plays")[1].split("==")[0]       # (P2 trades its 6: P1 gets 7 and 5)
     assert theirs.startswith(": swap 6\n") and "  · 7, 5: deck or hand (P2) → hand (P1)\n" in theirs, theirs
 
 
 def test_a_card_gone_out_of_sight_may_be_in_an_internal_zone_seen_only_by_its_size():
     """P1 puts its 9 in `box` (hidden, internal), then P2 draws: from P1's seat the 9 went into the
-    box, P2's hand or the deck, and no card is said to have gone from the deck to the box."""
+    box or P2's hand (not the deck: no rule puts a card there), and no card is said to have gone
+    from the deck to the box; the box's size is off the screen, P2's hand's is not."""
     game = rulelang.Game(rulelang.compile_source(SWAP, "swap.rules"))
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("bin 9\nquit\nn\n"), out, "swap.rules")
     mine = out.getvalue().split("P1> bin 9\n")[1].split("P2 (random) plays")[0]
-    assert "  · 9: hand (P1) → hand (P2) / box / deck, face down\n" in mine, mine
+    assert "  · 9: hand (P1) → hand (P2) / box, face down\n  · 1 card left deck\n  · 1 card added to hand (P2)\n" \
+        in mine, mine
+    assert "box\n" not in mine, mine
     assert "deck → box" not in mine, mine

@@ -10,6 +10,7 @@ import textwrap
 
 from ..core.errors import RuleRuntimeError
 from ..core.textsafe import printable
+from ..ir.flows import zone_flows
 from ..ir.spec import walk_ir
 from .pager import MORE, find_section, overview, pages
 from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view_parts
@@ -270,7 +271,8 @@ class Drawing:
         except RuleRuntimeError:
             return
         said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])
-        lines = changes(seen, after, said, seat_name, str(action))
+        ir = getattr(self.game, "ir", None)
+        lines = changes(seen, after, said, seat_name, str(action), zone_flows(ir) if ir else None)
         if len(lines) > 6:
             lines = lines[:5] + [f"… and {len(lines) - 5} more changes (type table or status)"]
         for line in lines:

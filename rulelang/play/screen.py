@@ -290,54 +290,83 @@ def zone_title(zone: dict, seat_name) -> str:
     return name
 
 
-def changes(before: dict, after: dict, said: str, seat_name, acted: str = "") -> list[str]:
+def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", flows=None) -> list[str]:
     """What an action changed that a player can see, one line per kind of change: components moved
     (`Gnome: field → discard (P1)`), drawn or hidden, revealed, gone or new; pieces on the board;
     values (`damage: P2 0 → 2`). Left out: what `said` (the action's text and the messages it
     wrote) already names. The views may hold what the rules keep `internal`: it is off screen, but
-    says where a card went that left the screen (`1 card: deck (P1) → discard`). `acted`:
-    the action's own text; a card it names that comes into sight came from the mover's hidden
-    zone (`play 6♦` from P2's hand, while a draw pile deals round the table)."""
-    inward = _internal_arrivals(before, after, seat_name)
+    a card seen there is followed as anywhere else, so a line says where a card went that left the
+    screen (`Gnome: hand (P1) → discard (P1)`, `1 card: deck (P1) → vault`) or where one came from
+    that came onto it (`Walker: discard (P1) → hand (P1)`); a change wholly off screen (a card
+    from one internal zone to another, an internal zone's size) is not said. `acted`: the action's
+    own text; a card it names that comes into sight came from the mover's hidden zone (`play 6♦`
+    from P2's hand, while a draw pile deals round the table), and so does the one card that comes
+    into sight when it names a card by its place (`play hand slot 1`). `flows`: what the rules may
+    move where (`rulelang.ir.flows.ZoneFlows`, or None: anything anywhere): no card is said to
+    come from, or go to, a zone no rule moves it from or to."""
     existed = _component_count(before)        # (a card with a higher id was made by the action)
     # a zone whose size the reader is not told (`uncounted`): a card out of sight may have gone
     # there, or come from there, so the sizes of the others tell nothing of where (dice kept in
     # uncounted bags: a reroll was said to move P2's dice into P1's cup)
     blind = any(z["cards"] is None and z.get("count") is None for z in before["zones"] + after["zones"])
-    before, after = _off_screen(before), _off_screen(after)
+    off = {zone_title(z, seat_name) for z in before["zones"] + after["zones"] if z.get("internal")}
+    off_seen = {zone_title(z, seat_name) for z in before["zones"] if z.get("internal") and z["cards"] is not None}
+    may = _flow_test(flows, before, after, seat_name)
+    # (the kind of the cards a place shows, where they are all of one: what the rules may move)
+    kinds = ({zone_title(z, seat_name): z.get("kind") for z in before["zones"] if z["cards"]},
+             {zone_title(z, seat_name): z.get("kind") for z in after["zones"] if z["cards"]})
+    # (the values and the board as the screen shows them; the zones all, internal ones too)
+    shown_b, shown_a = without_internal(before), without_internal(after)
+    before, after = dict(shown_b, zones=before["zones"]), dict(shown_a, zones=after["zones"])
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     mover = before.get("actor")
     mine = [zone_title(z, seat_name) for z in before["zones"]
             if mover is not None and z.get("owner") == mover and z["cards"] is None and z.get("count")]
     movers = {zone_title(z, seat_name) for z in after["zones"] if mover is not None and z.get("owner") == mover}
+    names = _zone_names(before, after, seat_name)
     covered, piles_grown = _covered(before, after, seat_name)
     moves, gone, came, revealed, hidden_out, hidden_in, unsure = _matched(
         before, after, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels, mine, acted.lower(),
-        covered, piles_grown, movers, existed, blind)
-    for label, frm in list(gone):             # a card seen before, now in an internal zone
-        dest = next((d for d in inward if label in d[1]), None)
-        if dest is not None and not re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", said.lower()):
-            dest[1].remove(label)
-            dest[2] -= 1
-            gone.remove((label, frm))
-            moves.append((label, frm, dest[0]))
-    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), inward, pair=not unsure,
-                        cells=set(after.get("cells") or ()) | set(before.get("cells") or ()))
+        covered, piles_grown, movers, existed, blind, may, names, kinds, off_seen, flows is not None)
+    lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), pair=not unsure,
+                        cells=set(after.get("cells") or ()) | set(before.get("cells") or ()), off=off,
+                        off_seen=off_seen, may=may)
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     lines += _component_value_changes(before, after, said.lower())
     return [printable(x) for x in lines]
 
 
-def _off_screen(view: dict) -> dict:
-    """The view the changes are worked out from: without what the rules keep `internal`, but for
-    the internal zones the reader sees only the size of — they take and give cards as any hidden
-    zone does, and a card gone out of sight may be in one (`3: hand (P1) → box / deck, face down`)."""
-    counted = [z for z in view["zones"] if z.get("internal") and z["cards"] is None and z.get("count") is not None]
-    out = without_internal(view)
-    if counted:
-        out = dict(out)
-        out["zones"] = [z for z in view["zones"] if not z.get("internal") or z in counted]
+def _zone_names(before: dict, after: dict, seat_name) -> dict:
+    """Each place's title -> the names of the zones it stands for (a board's cell: its zones)."""
+    out: dict = {}
+    for view in (before, after):
+        for z in view["zones"]:
+            out.setdefault(zone_title(z, seat_name), set()).add(z["name"])
+        for cell, held in (view.get("cells") or {}).items():
+            out.setdefault(cell, set()).update(held)
     return out
+
+
+def _flow_test(flows, before: dict, after: dict, seat_name):
+    """may(a, b, kind): may a card (of that kind, if known) lying in the place titled `a` be in the
+    one titled `b` after an action, as the rules move cards (`flows`)? Always yes without them, for
+    a place not known, or where the rules' reading is belied by what is seen (a card of a kind
+    seen where the rules never put one: then they are not read at all)."""
+    if flows is None:
+        return lambda a, b, kind=None, direct=False: True
+    names = _zone_names(before, after, seat_name)
+    seen = {zone_title(z, seat_name): z.get("kind") for view in (before, after) for z in view["zones"] if z["cards"]}
+    if any(k is not None and not all(flows.holds(n, k) for n in names.get(t, ())) for t, k in seen.items()):
+        return lambda a, b, kind=None, direct=False: True
+
+    def may(a: str, b: str, kind=None, direct: bool = False) -> bool:
+        """(`direct`: by one move of the rules, not through other zones)"""
+        za, zb = names.get(a), names.get(b)
+        if not za or not zb:
+            return True
+        test = flows.direct if direct else flows.may
+        return any(test(x, y, kind) for x in za for y in zb)
+    return may
 
 
 def _covered(before: dict, after: dict, seat_name) -> tuple[set, dict]:
@@ -351,30 +380,6 @@ def _covered(before: dict, after: dict, seat_name) -> tuple[set, dict]:
              for title in [zone_title(z, seat_name)]
              if title in was and z.get("count") is not None and was[title] is not None and z["count"] >= was[title]}
     return set(grown), {t: k for t, k in grown.items() if k > 0}
-
-
-def _internal_arrivals(before: dict, after: dict, seat_name) -> list[list]:
-    """For each zone the rules keep `internal` whose cards the reader sees that gained cards (one
-    seen only by its size is matched as any hidden zone: _off_screen): [its title, the labels of the
-    cards that came into it that the reader sees there, how many came in all, and of those the
-    labels and the number of the ones the reader saw nowhere before] — only those may have come
-    from a hidden zone (a card that goes from one off-screen zone to another is not the card that left
-    a hand)."""
-    out = []
-    seen = {c["id"] for z in before["zones"] if z["cards"] is not None for c in z["cards"]}
-    was = {zone_title(z, seat_name): z for z in before["zones"] if z.get("internal")}
-    for z in after["zones"]:
-        title = zone_title(z, seat_name)
-        old = was.get(title)
-        if not z.get("internal") or old is None:
-            continue
-        if z["cards"] is not None and old["cards"] is not None:
-            ids = {c["id"] for c in old["cards"]}
-            new = [c for c in z["cards"] if c["id"] not in ids]
-            if new:
-                fresh = [c["label"] for c in new if c["id"] not in seen]
-                out.append([title, [c["label"] for c in new], len(new), fresh, len(fresh)])
-    return out
 
 
 def _places(view: dict, seat_name):
@@ -413,16 +418,81 @@ def _component_count(view: dict) -> int | None:
     return total
 
 
+def _pair_alike(gone: list, came: list, moves: list, on_board: set, may) -> None:
+    """Pieces matched by their labels where one side is the board (its pieces have no ids): each
+    label's arrivals with its departures. Where more than one place may have given a piece (an
+    infantry left each player's reserve, one came to each castle), every such place is named (`X
+    or Y → d1`) — those that may have given it as every piece is given one; where the numbers
+    differ too, none is matched: each is said gone, or new."""
+    for label in dict.fromkeys(lab for lab, _ in came):
+        cs = [c for c in came if c[0] == label]
+        gs = [g for g in gone if g[0] == label]
+        options = [[j for j, g in enumerate(gs) if (g in on_board or c in on_board) and may(g[1], c[1])] for c in cs]
+        pairs = [(i, opts) for i, opts in enumerate(options) if opts]
+        if not pairs:
+            continue
+        places = {gs[j][1] for _, opts in pairs for j in opts}
+        used = {j for _, opts in pairs for j in opts}
+        if len(places) == 1:                  # (one place gave them: as many as both sides have)
+            pool = sorted(used)
+            for i, opts in pairs:
+                j = next((j for j in pool if j in opts), None)
+                if j is None:
+                    continue
+                pool.remove(j)
+                gone.remove(gs[j])
+                came.remove(cs[i])
+                if gs[j][1] != cs[i][1]:      # (one card left, one that looks the same came: as before)
+                    moves.append((label, gs[j][1], cs[i][1]))
+        elif len(used) == len(pairs) == len(cs) and _matching(options, set(), set()):
+            for i, opts in enumerate(options):   # (as many came as left, from several places: the
+                froms = [gs[j][1] for j in opts  # places each may have come from, given the others)
+                         if _matching(options, {i}, {j})]
+                came.remove(cs[i])
+                froms = list(dict.fromkeys(froms))
+                if froms != [cs[i][1]]:
+                    moves.append((label, " or ".join(froms), cs[i][1]))
+            for j in used:
+                gone.remove(gs[j])
+
+
+def _matching(options: list, taken_i: set, taken_j: set) -> bool:
+    """Can every row of `options` (the columns it may take) not in taken_i have a column of its own,
+    none in taken_j? (Augmenting paths: Kuhn's algorithm.)"""
+    owner: dict = {}                          # column -> the row holding it
+
+    def place(i: int, seen: set) -> bool:
+        for j in options[i]:
+            if j in taken_j or j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or place(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+    return all(place(i, set()) for i in range(len(options)) if i not in taken_i)
+
+
 def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels,
              mine=(), acted: str = "", covered=frozenset(), piles_grown=None, movers=frozenset(),
-             existed: int | None = None, blind: bool = False):
+             existed: int | None = None, blind: bool = False, may=None, names=None, kinds=({}, {}),
+             off_seen=frozenset(), relays: bool = False):
     """The components' comings and goings between two views, matched where they can be: moved (the
     same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
     and the hidden zones' counts left over. `covered`: the top-only piles a card was covered on
     (it did not go anywhere); `piles_grown`: how many cards each of them gained; `movers`: the
     titles of the mover's zones; `existed`: how many components there were before (ids from it
     on were made by the action: new, from no hidden zone); `blind`: a zone's size is not told, so
-    no card's way out of sight or into it is worked out from the sizes (gone, new, the counts)."""
+    no card's way out of sight or into it is worked out from the sizes (gone, new, the counts);
+    `may(a, b, kind)`: may the rules take a card from place a to place b (else it is not said to)?
+    `kinds`: the kind of the cards each place shows, before and after, where they are of one;
+    `off_seen`: the internal zones whose cards the reader sees (off the screen: a card that left one
+    out of sight is only counted where it went, `3 cards added to deck (P1)`); `relays`: are the
+    rules' ways known (`may` reads them), so that a zone whose size did not change may be said to
+    have passed a card on where the rules move cards so?"""
+    may = may or (lambda a, b, kind=None, direct=False: True)
+    names = names or {}
+    kind_b, kind_a = kinds
     moves: list[tuple[str, str, str]] = []
     gone: list[tuple[str, str]] = []          # (label, from)
     came: list[tuple[str, str]] = []          # (label, to)
@@ -443,16 +513,14 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     came += board_came
     hidden_out = Counter({t: b_hidden[t] - a_hidden.get(t, 0) for t in b_hidden if b_hidden[t] > a_hidden.get(t, 0)})
     hidden_in = Counter({t: a_hidden[t] - b_hidden.get(t, 0) for t in a_hidden if a_hidden[t] > b_hidden.get(t, 0)})
-    on_board = set(board_gone) | set(board_came)
-    for label, to in list(came):              # the same piece: from one place to another
-        # (by its label only where one side is the board, whose pieces have no ids: two cards
-        # alike, one gone into a hidden zone and one drawn from it, are not one card that moved)
-        match = next((g for g in gone if g[0] == label and (g in on_board or (label, to) in on_board)), None)
-        if match is not None:
-            gone.remove(match)
-            came.remove((label, to))
-            if match[1] != to:                # (one card left, one that looks the same came: as before)
-                moves.append((label, match[1], to))
+    # the same piece: from one place to another (by its label only where one side is the board,
+    # whose pieces have no ids: two cards alike, one gone into a hidden zone and one drawn from
+    # it, are not one card that moved)
+    _pair_alike(gone, came, moves, set(board_gone) | set(board_came),
+                lambda a, b: may(a, b, kind_a.get(b) or kind_b.get(a)))
+    # (a card gone out of sight from off the screen: not said, only counted where it went)
+    went_out = bool(gone)
+    gone = [g for g in gone if g[1] not in off_seen]
     # under the new top of a pile that shows only its top: as many of the cards gone from sight
     # as it gained, besides the ones seen arriving (when one such pile grew: which went where is known)
     under = {t: k - sum(1 for _, _, to in moves if to == t) - sum(1 for _, to in came if to == t)
@@ -460,39 +528,67 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     under = {t: k for t, k in under.items() if k > 0}
     if len(under) == 1:
         (pile, k), = under.items()
-        for label, frm in [g for g in gone if g[1] != pile][:k]:
+        for label, frm in [g for g in gone if g[1] != pile and may(g[1], pile, kind_b.get(g[1]))][:k]:
             gone.remove((label, frm))
             moves.append((label, frm, pile))
             under[pile] -= 1
     unsure = blind                            # did a card's way in or out stay unknown?
     drawn: list[int] = []                     # the moves of cards come from a hidden zone (by counts)
     revealed = []
+
+    def took(zone: str, label: str, to: str) -> None:
+        """The card came from the mover's hidden zone `zone` (named by the move)."""
+        if hidden_out[zone] > 0:
+            hidden_out[zone] -= 1
+        else:                                 # (its count did not drop by it: other cards came in)
+            hidden_in[zone] += 1
+        came.remove((label, to))
+        moves.append((label, zone, to))
+
     for label, to in list(came):              # the mover's own card, named by the move: from their hand
         # (from the one of the mover's hidden zones that shrank, if one did: their hand, not their
         # deck; or one that grew meanwhile; never one whose count did not change at all — a card
         # the viewer moves from an off-screen pile to their own hand came from neither)
-        changed = [t for t in mine if hidden_out[t] > 0 or hidden_in[t] > 0]
+        changed = [t for t in mine if (hidden_out[t] > 0 or hidden_in[t] > 0) and may(t, to, kind_a.get(to))]
         zone = next((t for t in sorted(changed, key=lambda t: hidden_out[t] <= 0) if _names(acted, label)),
                     None) if acted else None
         if zone is not None:
-            if hidden_out[zone] > 0:
-                hidden_out[zone] -= 1
-            else:                             # (its count did not drop by it: other cards came in)
-                hidden_in[zone] += 1
-            came.remove((label, to))
-            moves.append((label, zone, to))
+            took(zone, label, to)
+    # a card the move names by its place (`play hand slot 1`, the mover cannot see it) that came
+    # into sight: the one card that did, from the mover's zone of that name, though its count did
+    # not change (refilled from the deck)
+    slots = [t for t in mine if any(f"{n.replace('_', ' ')} slot " in acted for n in names.get(t, ()))]
+    unmade = [(label, to) for label, to in came if made[(label, to)] <= 0]
+    if len(slots) == 1 and len(unmade) == 1 and may(slots[0], unmade[0][1], kind_a.get(unmade[0][1])):
+        took(slots[0], *unmade[0])
     new: Counter = Counter()                  # (label, to) of those still to be said as new
-    for label, to in list(came):              # from a hidden zone: drawn (or shown where it lies)
-        if made[(label, to)] > 0:             # (made by the action: it came from nowhere)
+    for label, to in list(came):              # made by the action: it came from nowhere
+        if made[(label, to)] > 0:
             made[(label, to)] -= 1
             new[(label, to)] += 1
-            continue
-        sources = [t for t in hidden_out if hidden_out[t] > 0] if not blind else []
+    pending = _unmade(came, new)
+
+    def sources_of(to: str) -> list[str]:
+        return [t for t in hidden_out if hidden_out[t] > 0 and may(t, to, kind_a.get(to))] if not blind else []
+
+    while pending:                            # from a hidden zone: drawn (or shown where it lies)
+        # (the card with the fewest zones that may have given it first: a boss card only the boss
+        # pile gives leaves the draw pile to the card drawn into a hand)
+        label, to = min(pending, key=lambda x: len(sources_of(x[1])))
+        pending.remove((label, to))
+        sources = sources_of(to)
         # (a hidden zone of the mover's that grew may have given it to another of theirs: a
         # hand put on a discard pile and refilled from the deck, all at once; and any hidden zone
         # that grew while a card went out of sight may have given it and taken that one: two
         # hands traded, one refilled from the deck)
-        grew = [t for t in hidden_in if hidden_in[t] > 0 and t != to and ((t in mine and to in movers) or gone)]
+        grew = [t for t in hidden_in if hidden_in[t] > 0 and t != to and ((t in mine and to in movers) or went_out)
+                and may(t, to, kind_a.get(to))]
+        # (and where the rules say so, a hidden zone of the mover's whose size did not change may
+        # have given it to another of theirs and been refilled from the one that shrank, each by a
+        # move of the rules: a hand put on the discard pile and drawn again from the deck)
+        grew += [t for t in mine if relays and t != to and to in movers and t not in grew
+                 and hidden_out[t] <= 0 and hidden_in[t] <= 0 and t in b_hidden and b_hidden[t] == a_hidden.get(t)
+                 and may(t, to, kind_a.get(to), direct=True) and any(may(x, t, direct=True) for x in sources)]
         if len(sources) == 1 and not grew:
             hidden_out[sources[0]] -= 1
             came.remove((label, to))
@@ -510,43 +606,59 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         if k > 0:
             hidden_in[pile] += k
             unsure = True
+    # into a hidden zone that grew: where each went is known when one such zone may have taken it
+    # and no zone that shrank may have (taken it and given more meanwhile: a card put under the
+    # deck, two dealt from it to a hand); else every zone that may have is named
     grown = [t for t in hidden_in if hidden_in[t] > 0] if not blind else []
-    if len(grown) == 1 and not +hidden_out:   # into the one hidden zone that grew: where each went is known
-        for label, frm in list(gone):
-            if hidden_in[grown[0]] > 0:
-                hidden_in[grown[0]] -= 1
-                gone.remove((label, frm))
-                moves.append((label, frm, grown[0] + ", face down"))
-    elif grown and gone:                      # into several, or cards moved among hidden zones too (a
-        # reshuffled deck dealt): which went where is unknown — a zone that lost cards may have
-        # taken these in meanwhile (a card put under the deck, two dealt from it to a hand)
-        shrunk = [t for t in hidden_out if hidden_out[t] > 0 and t not in grown]
-        into = " / ".join(grown + shrunk) + ", face down"
-        unsure = unsure or bool(shrunk)
-        moved = gone[:sum(hidden_in[t] for t in grown)]
-        for label, frm in moved:
-            gone.remove((label, frm))
-            moves.append((label, frm, into))
-        # (with a zone that shrank among them, the counts are said as they changed: true either way)
-        if len(grown) == 1 and not shrunk:    # (one zone: what came in besides them is still to say)
-            hidden_in[grown[0]] -= len(moved)
-        elif not shrunk:
-            for t in grown:
-                hidden_in[t] = 0
+    shrunk = [t for t in hidden_out if hidden_out[t] > 0 and t not in grown] if not blind else []
+    room = sum(hidden_in[t] for t in grown)
+    several: set = set()                      # the zones that grew that one of several may have taken
+    into_several = 0                          # how many cards went into one of several
+    through_shrunk = False                    # (a card may have gone into a zone that shrank)
+    for label, frm in list(gone):
+        into = [t for t in grown if may(frm, t, kind_b.get(frm))]
+        if room <= 0 or not into:
+            continue
+        via = [t for t in shrunk if may(frm, t, kind_b.get(frm)) and any(may(t, g) for g in grown)]
+        if len(into) == 1 and not via and hidden_in[into[0]] <= 0:
+            continue
+        gone.remove((label, frm))
+        room -= 1
+        moves.append((label, frm, " / ".join(into + via) + ", face down"))
+        if len(into) == 1 and not via:
+            hidden_in[into[0]] -= 1
+        else:
+            several.update(into)
+            into_several += 1
+            through_shrunk = through_shrunk or bool(via)
+    # (the counts are said by the lines, `A / B`, where these cards are all those zones gained;
+    # else as they changed, true either way)
+    if several and not through_shrunk and into_several == sum(hidden_in[t] for t in several):
+        for t in several:
+            hidden_in[t] = 0
+    elif several:
+        unsure = True
+    unsure = unsure or through_shrunk
     # cards gone into a hidden zone and others come out of it, its count no different (a hand
-    # shuffled into the deck, five drawn): through the one hidden zone of the mover's, or the
-    # only one, not "gone" and "new"
-    through = [t for t in b_hidden if t in a_hidden and (not mine or t in mine)]
-    if gone and came and len(through) == 1 and not blind:
+    # shuffled into the deck, five drawn): through a hidden zone, not "gone" and "new" — the one the
+    # rules may take them through, or of those the one that gave cards meanwhile (the deck the four
+    # others were drawn from); else every one of them is named (a challenged role put into the deck
+    # and one dealt: the deck, or the other player's role, which may have swapped)
+    unmade = _unmade(came, new)
+    through = [t for t in b_hidden if t in a_hidden
+               and all(may(frm, t, kind_b.get(frm)) for _, frm in gone)
+               and all(may(t, to, kind_a.get(to)) for _, to in unmade)]
+    gave = [t for t in through if any(m[1] == t for m in moves)]
+    if len(through) > 1 and len(gave) == 1:
+        through = gave
+    if gone and unmade and through and not blind:
         for label, frm in gone:
-            moves.append((label, frm, through[0] + ", face down"))
-        for label, to in list(came):
-            if new[(label, to)] > 0:          # (made by the action: said as new)
-                new[(label, to)] -= 1
-                continue
+            moves.append((label, frm, " / ".join(through) + ", face down"))
+        for label, to in unmade:
             came.remove((label, to))
             drawn.append(len(moves))
-            moves.append((label, through[0], to))
+            moves.append((label, " or ".join(through), to))
+        unsure = unsure or len(through) > 1
         gone = []
     # cards come out of sight into one place from different hidden zones: which came from which is
     # not known (two drawn, one from the deck and one from a hand: either may be either)
@@ -560,6 +672,18 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
                 moves[i] = (moves[i][0], " or ".join(froms), moves[i][2])
             unsure = True
     return moves, gone, came, revealed, hidden_out, hidden_in, unsure
+
+
+def _unmade(came: list, new: Counter) -> list:
+    """The cards come into sight that were not made by the action (`new` counts those that were)."""
+    left = Counter(new)
+    out = []
+    for x in came:
+        if left[x] > 0:
+            left[x] -= 1
+        else:
+            out.append(x)
+    return out
 
 
 def _board_changes(before: dict, after: dict) -> tuple[list, list]:
@@ -579,14 +703,19 @@ def _board_changes(before: dict, after: dict) -> tuple[list, list]:
     return gone, came
 
 
-def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, inward=(), pair=True,
-                cells: set = frozenset()) -> list[str]:
+def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, pair=True,
+                cells: set = frozenset(), off: set | frozenset = frozenset(), off_seen: set | frozenset = frozenset(),
+                may=None) -> list[str]:
     """A line per kind of change, leaving out what `told` (the action's text and messages) names:
-    a line of moved cards is left out when it names every one of them, never shortened. `inward`:
-    the internal zones cards went into (`_internal_arrivals`), to say where a hidden card went.
+    a line of moved cards is left out when it names every one of them, never shortened.
     `pair`: may a zone's lost cards be said to be another's new ones (no card's way is unknown)?
     If not, each count's change is said on its own (`5 cards left deck (P2)`), which is true.
-    `cells`: the board's cell names (a piece new on a cell is said unless the cell is named too)."""
+    `cells`: the board's cell names (a piece new on a cell is said unless the cell is named too).
+    `off`: the internal zones (off screen): a change that neither starts nor ends on the screen is
+    not said, nor an internal zone's size; `off_seen`: those of them whose cards the reader sees — a
+    card from one is new on the screen (`infantry: new in d11`, not from a reserve never shown).
+    `may(a, b)`: may the rules move a card from a to b?"""
+    may = may or (lambda a, b, kind=None, direct=False: True)
     lines = []
     grouped: dict = {}
     for label, frm, to in moves:
@@ -595,18 +724,29 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
     def named(label: str) -> bool:
         return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", told))
 
+    def unseen(place: str) -> bool:
+        """Is every place named in `place` (`a or b`, `a / b, face down`) off the screen?"""
+        parts = re.split(r" or | / ", place.removesuffix(", face down"))
+        return all(p in off for p in parts)
+
+    appeared: list = []                       # (label, to): onto the screen from an internal zone
     for (frm, to), labels in grouped.items():
+        if unseen(frm) and unseen(to):
+            continue
+        if all(p in off_seen for p in re.split(r" or | / ", frm)):
+            appeared += [(label, to) for label in labels]
+            continue
         if not all(named(x) and (len(x) > 1 or named(to.split(",")[0])) for x in labels):
             lines.append(f"{join_labels(labels)}: {frm} → {to}")
-    for src in hidden_out if pair else ():
-        for dst in hidden_in:
-            k = min(hidden_out[src], hidden_in[dst])
-            if k > 0:
-                hidden_out[src] -= k
-                hidden_in[dst] -= k
-                lines.append(f"{k} {'card' if k == 1 else 'cards'}: {src} → {dst}")
+    for src, dst, k in _paired(hidden_out, hidden_in, may) if pair else ():
+        hidden_out[src] -= k
+        hidden_in[dst] -= k
+        if not (src in off and dst in off):
+            lines.append(f"{k} {'card' if k == 1 else 'cards'}: {src} → {dst}")
     for label, to in revealed:
-        lines.append(f"revealed: {label} ({to})")
+        if to not in off:
+            lines.append(f"revealed: {label} ({to})")
+
     def named_at(label: str, place: str) -> bool:
         """Said already: the label, and the board's cell when it is one (a `knight` named in a
         message about another cell is not this knight at d11)."""
@@ -614,30 +754,49 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, i
 
     unsaid: dict = {}                         # (gone or new, place) -> the labels, one line for each place
     for label, frm in gone:
-        if not named_at(label, frm):
+        if not named_at(label, frm) and frm not in off:
             unsaid.setdefault(("gone from", frm), []).append(label)
-    for label, to in came:
-        if not named_at(label, to):
+    for label, to in came + appeared:
+        if not named_at(label, to) and to not in off:
             unsaid.setdefault(("new in", to), []).append(label)
     for (how, place), labels in unsaid.items():
         lines.append(f"{join_labels(labels)}: {how} {place}")
     for src, k in hidden_out.items():
-        for dest in inward:                   # into a zone off screen: named if the reader sees it there
-            if k > 0 and dest[4] > 0:         # (only a card the reader saw nowhere before)
-                n = min(k, dest[4])
-                shown, dest[3] = dest[3][:n], dest[3][n:]
-                k, dest[4] = k - n, dest[4] - n
-                if len(shown) == n:
-                    if not all(named(x) for x in shown):        # (`play Gnome`: said already)
-                        lines.append(f"{join_labels(shown)}: {src} → {dest[0]}")
-                else:
-                    lines.append(f"{n} {'card' if n == 1 else 'cards'}: {src} → {dest[0]}")
-        if k > 0:
+        if k > 0 and src not in off:
             lines.append(f"{k} {'card' if k == 1 else 'cards'} left {src}")
     for dst, k in hidden_in.items():
-        if k > 0:
+        if k > 0 and dst not in off:
             lines.append(f"{k} {'card' if k == 1 else 'cards'} added to {dst}")
     return lines
+
+
+def _paired(hidden_out: Counter, hidden_in: Counter, may) -> list:
+    """The hidden zones' lost cards that are surely another's new ones: (from, to, how many). Where
+    one zone lost cards and the others that gained them may have had them from it alone (or one
+    gained what the others lost), and no third zone among them may have passed them on (a discard
+    pile shuffled into the deck, and three drawn: they came from the deck, not the discard pile)."""
+    srcs = [t for t in hidden_out if hidden_out[t] > 0]
+    dsts = [t for t in hidden_in if hidden_in[t] > 0]
+    ways = {(s, d) for s in srcs for d in dsts if may(s, d)}
+    group: dict = {}                          # each zone -> its group (zones joined by the ways)
+    for s, d in ways:
+        a, b = group.setdefault(s, {s}), group.setdefault(d, {d})
+        if a is not b:
+            a |= b
+            for t in b:
+                group[t] = a
+    out = []
+    for members in {id(g): g for g in group.values()}.values():
+        ss, ds = [t for t in srcs if t in members], [t for t in dsts if t in members]
+        if len(ss) == 1 and hidden_out[ss[0]] >= sum(hidden_in[d] for d in ds):
+            found = [(ss[0], d, hidden_in[d]) for d in ds]
+        elif len(ds) == 1 and hidden_in[ds[0]] >= sum(hidden_out[s] for s in ss):
+            found = [(s, ds[0], hidden_out[s]) for s in ss]
+        else:
+            continue
+        out += [(s, d, k) for s, d, k in found
+                if not any(x not in (s, d) and may(s, x) and may(x, d, direct=True) for x in ss + ds)]
+    return out
 
 
 def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]:

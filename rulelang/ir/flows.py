@@ -1,0 +1,311 @@
+"""Which zones a component may go from and to, read from the IR alone: the `move` statements.
+
+The players read the rules, so a change line may use them: a card that came into a hand out of
+sight came from a hidden zone that gives cards to hands (`vault or deck → hand` was said of a card
+no rule ever moves from the vault to a hand). The answer errs one way only: a way the rules
+may take is never left out (a move whose source or destination is not plainly a zone counts as
+one from, or to, any zone), so a way left out is one no rule takes. Within one action a card may
+pass through several zones: `may(a, b)` follows the moves one after another."""
+from __future__ import annotations
+
+from .spec import walk_ir
+
+ANY = "*"                         # any zone (a source or destination not worked out)
+_DEPTH = 4                        # defs inside defs followed this deep; deeper: any zone
+_ROUNDS = 30                      # the fixpoint: rounds before giving up (then: any way at all)
+
+
+def _loose(atoms: frozenset) -> frozenset:
+    """Where a component held in a variable may be by the time it is moved: any zone reachable from
+    where it lay when it was bound (`let c = top(deck)  move c to table  …  move c to discard`)."""
+    return frozenset(a if a == ANY else ("r", a[1]) for a in atoms)
+
+
+class ZoneFlows:
+    """`may(a, b, kind)`: may a component (of that kind, if known) lying in zone `a` be in zone `b`
+    after one action? Worked out for each kind when first asked: a kind's components go only
+    where the rules make them or move them from there (a base is never drawn into a hand)."""
+
+    def __init__(self, ir: dict):
+        self.ir = ir
+        self.names = [z["name"] for z in ir.get("zones") or ()]
+        self._by_kind: dict = {}
+
+    def _of(self, kind) -> "_Solved":
+        kind = kind if kind in (self.ir.get("kinds") or {}) else None
+        if kind not in self._by_kind:
+            self._by_kind[kind] = _Solved(self.ir, kind)
+        return self._by_kind[kind]
+
+    def may(self, a: str, b: str, kind: str | None = None) -> bool:
+        """May a component lying in zone `a` be in zone `b` after an action (one move or several)?
+        Unknown zone names: yes."""
+        if a not in self.names or b not in self.names:
+            return True
+        return b in self._of(kind).reach(a, strict=True)
+
+    def direct(self, a: str, b: str, kind: str | None = None) -> bool:
+        """May one move of the rules take a component (of that kind) from zone `a` to zone `b`?"""
+        if a not in self.names or b not in self.names:
+            return True
+        solved = self._of(kind)
+        edges = solved.edges
+        return any(x in edges for x in ((a, b), (a, ANY))) or (a in solved.holds and any(
+            x in edges for x in ((ANY, b), (ANY, ANY))))
+
+    def holds(self, a: str, kind: str | None = None) -> bool:
+        """May a component of that kind ever lie in zone `a`? Unknown zone names: yes."""
+        return a not in self.names or a in self._of(kind).holds
+
+    def may_make(self, b: str, kind: str | None = None) -> bool:
+        """May a component (of that kind) be made in zone `b`?"""
+        made = self._of(kind).created
+        return ANY in made or b in made or b not in self.names
+
+
+class _Solved:
+    """The moves of the rules as edges between zones, for components of one kind (None: any)."""
+
+    def __init__(self, ir: dict, kind: str | None):
+        self.ir = ir
+        self.kind = kind
+        self.names = [z["name"] for z in ir.get("zones") or ()]
+        self.kinds = ir.get("kinds") or {}
+        self.defs = ir.get("defs") or {}
+        self.procs = ir.get("procs") or {}
+        cards = ir.get("cards") or []
+        self.engine_run: dict = {}         # procs the engine calls (abilities) -> the kind of their `self`
+        for a in ir.get("abilities") or ():
+            card = a.get("card")
+            of = cards[card].get("kind") if isinstance(card, int) and 0 <= card < len(cards) else None
+            for x in [a.get("proc"), a.get("where"), *(a.get("procs") or [])]:
+                if isinstance(x, str):
+                    was = self.engine_run.get(x, of)
+                    self.engine_run[x] = of if was == of else None
+        self.vars: dict = {}               # var name -> atoms of what is stored in it
+        self.proc_params: dict = {}        # (proc, i) -> atoms of the arguments passed
+        self.edges: set = set()            # (from, to): zone names, or ANY
+        self.created: set = set()          # zones a component (of the kind) may be made in
+        # zones a component of the kind may lie in: where it is made, and on (grown with the edges)
+        self.holds: set = set(self.names) if kind is None else set()
+        self._reach: dict = {}
+        self._solve()
+
+    def reach(self, a: str, strict: bool = False) -> set:
+        """The zones a component in `a` may go to through moves (`a` itself too, unless `strict`
+        and no way leads back to it)."""
+        key = (a, strict)
+        if key not in self._reach:
+            succ: dict = {}
+            for x, y in self.edges:
+                for s in (self.holds if x == ANY else [x]):
+                    succ.setdefault(s, set()).update(self.names if y == ANY else [y])
+            seen: set = set()
+            todo = list(succ.get(a, ()))
+            while todo:
+                z = todo.pop()
+                if z not in seen:
+                    seen.add(z)
+                    todo.extend(succ.get(z, ()))
+            self._reach[key] = seen if strict else seen | {a}
+        return self._reach[key]
+
+    def _containers(self):
+        """(what binds its parameters, body) of every part of the rules statements are written in."""
+        ir = self.ir
+        yield {}, ir.get("setup") or []
+        for step in ir.get("steps") or ():
+            yield {}, step.get("enter") or []
+            for action in step.get("actions") or ():
+                yield {"__action__": action}, action
+        for name, proc in self.procs.items():
+            yield {"__proc__": name}, proc
+        for key in ("handlers", "checks", "limits"):
+            yield {}, ir.get(key) or []
+
+    def _solve(self) -> None:
+        parts: list = [(params, body, None) for params, body in self._containers()]
+        for _ in range(_ROUNDS):
+            state = (set(self.edges), set(self.created), dict(self.vars), dict(self.proc_params), set(self.holds))
+            self._reach = {}
+            covered: set = set()
+            for i, (params, body, nodes) in enumerate(parts):
+                parts[i] = (params, body, self._container(params, body, covered, nodes))
+            # a statement in a part not listed above (a window's responses): its names may hold any
+            # component, stand for any zone
+            self._effects([x for x in walk_ir(self.ir) if id(x) not in covered], {}, {})
+            self._reach = {}
+            if self.kind is not None:              # (where the kind may lie: where it is made, and on)
+                found: set = set()
+                for z in (self.names if ANY in self.created else self.created):
+                    found |= self.reach(z)
+                self.holds = found
+                self._reach = {}
+            if state == (self.edges, self.created, self.vars, self.proc_params, self.holds):
+                return
+        self.edges.add((ANY, ANY))                 # (not settled: any way at all)
+        self.holds = set(self.names)
+        self._reach = {}
+
+    def _container(self, params: dict, body, covered: set, nodes) -> list:
+        env: dict = {}                             # local -> atoms (components it may hold)
+        zenv: dict = {}                            # local -> zone names it may stand for (a destination)
+        binders = []
+        if "__action__" in params:
+            action = params["__action__"]
+            body = action.get("body") or []
+            binders = [(p["name"], p.get("domain"), None) for p in action.get("params") or ()]
+        elif "__proc__" in params:
+            name = params["__proc__"]
+            proc = self.procs[name]
+            body = proc.get("body") or []
+            for i, p in enumerate(proc.get("params") or ()):
+                if name not in self.engine_run:
+                    env[p] = self.proc_params.get((name, i), frozenset())
+                elif i == 0 and p == "self" and self.kind is not None and self.engine_run[name] not in (None, self.kind):
+                    env[p] = frozenset()           # (the card whose ability this is: of another kind)
+                else:
+                    env[p] = frozenset([ANY])
+        if nodes is None:
+            nodes = list(walk_ir(body))
+        for x in nodes:
+            s, k = x.get("s"), x.get("k")
+            if s in ("for", "choose"):
+                binders.append((x["v"], x.get("in"), None))
+            elif s == "let":
+                binders.append((x["n"], x.get("v"), x.get("v")))
+            elif s in ("set", "append") and isinstance(x.get("target"), dict) and x["target"].get("k") == "local":
+                binders.append((x["target"]["n"], x.get("v"), x.get("v") if s == "set" else None))
+            elif k == "comp":
+                binders.append((x["v"], x.get("in"), None))
+        for _ in range(_ROUNDS):                   # (binders may read one another)
+            before = (dict(env), dict(zenv))
+            for name, e, z in binders:
+                if e is not None:
+                    env[name] = env.get(name, frozenset()) | _loose(self._src(e, env))
+                if z is not None:
+                    zenv[name] = zenv.get(name, frozenset()) | self._dst(z, zenv)
+            if before == (env, zenv):
+                break
+        else:
+            env = {name: frozenset([ANY]) for name in env}
+        covered.update(id(x) for x in nodes)
+        if isinstance(body, list):
+            covered.add(id(body))
+        self._effects(nodes, env, zenv)
+        return nodes
+
+    def _effects(self, nodes, env: dict, zenv: dict) -> None:
+        """What these statements do that the flows depend on: moves, makes, what they store in
+        variables and pass to procs."""
+        for x in nodes:
+            s = x.get("s")
+            if s in ("move", "create", "create_cards"):
+                self._statement(x, env, zenv)
+            elif s in ("set", "append") and isinstance(x.get("target"), dict) and x["target"].get("k") == "var":
+                n = x["target"].get("n")
+                self.vars[n] = self.vars.get(n, frozenset()) | _loose(self._src(x.get("v"), env))
+            elif s == "call" and x.get("proc") in self.procs:
+                for i, a in enumerate(x.get("a") or ()):
+                    key = (x["proc"], i)
+                    self.proc_params[key] = self.proc_params.get(key, frozenset()) | _loose(self._src(a, env))
+
+    def _statement(self, x: dict, env: dict, zenv: dict) -> None:
+        dests = self._dst(x.get("to"), zenv)
+        if x["s"] != "move":
+            if self.kind is None or x.get("kind") == self.kind or x.get("kind") not in self.kinds:
+                self.created |= dests
+            return
+        for atom in self._src(x.get("what"), env):
+            if atom == ANY:
+                sources = [ANY]
+            elif atom[0] == "z":
+                sources = [atom[1]] if atom[1] in self.holds or atom[1] not in self.names else []
+            else:
+                sources = sorted(self.reach(atom[1]))
+            for a in sources:
+                for b in dests:
+                    self.edges.add((a, b))
+
+    def _src(self, e, env: dict, depth: int = 0) -> frozenset:
+        """Where the components an expression gives may lie when it is worked out: ("z", zone),
+        ("r", zone) for anywhere reachable from it, ANY."""
+        if not isinstance(e, dict):
+            return frozenset()
+        k = e.get("k")
+        if k == "zone":
+            return frozenset([("z", e.get("n"))])
+        if k == "local":
+            return env.get(e.get("n"), frozenset([ANY]))
+        if k == "var":
+            return self.vars.get(e.get("n"), frozenset())
+        if k in ("lit", "option", "table", "text", "range", "un", "in", "cellattr", "ord", "mods", "can"):
+            return frozenset()
+        if k == "builtin":
+            return frozenset([ANY]) if e.get("n") == "source" else frozenset()
+        if k == "attr":
+            n = e.get("n")
+            fields = [f for kind in self.kinds.values() for f in kind.get("fields") or () if f.get("name") == n]
+            out = self.vars.get(n, frozenset())
+            if any(v["name"] == n for v in self.ir.get("vars") or ()):
+                return out if not fields or all(_plain(f.get("type")) for f in fields) else frozenset([ANY])
+            return frozenset() if fields and all(_plain(f.get("type")) for f in fields) else frozenset([ANY])
+        if k == "comp":
+            inner = dict(env)
+            inner[e.get("v")] = self._src(e.get("in"), env, depth)
+            return self._src(e.get("x"), inner, depth)
+        if k == "def":
+            d = self.defs.get(e.get("n"))
+            if d is None or depth >= _DEPTH:
+                return frozenset([ANY])
+            inner = {p: self._src(a, env, depth) for p, a in zip(d.get("params") or [], e.get("a") or [])}
+            return self._src(d.get("body"), inner, depth + 1)
+        if k == "bin" and e.get("op") in ("==", "!=", "<", "<=", ">", ">=", "/", "%"):
+            return frozenset()                     # (a truth or a number)
+        if k in ("call", "list", "bin", "if", "index", "sortby", "flat"):
+            found: frozenset = frozenset()
+            for key, v in e.items():
+                if key in ("c", "i") and k in ("if", "index"):      # (a condition, an index: not what is given)
+                    continue
+                for part in (v if isinstance(v, list) else [v]):
+                    if isinstance(part, dict):
+                        found |= self._src(part, env, depth)
+            return found
+        return frozenset([ANY])
+
+    def _dst(self, e, zenv: dict, depth: int = 0) -> frozenset:
+        """The zones an expression may stand for (a move's or a create's destination), or ANY."""
+        if not isinstance(e, dict):
+            return frozenset([ANY])
+        k = e.get("k")
+        if k == "zone":
+            return frozenset([e.get("n")])
+        if k == "if":
+            return self._dst(e.get("t"), zenv, depth) | self._dst(e.get("e"), zenv, depth)
+        if k == "local" and e.get("n") in zenv and zenv[e.get("n")]:
+            return zenv[e.get("n")]
+        if k == "def" and depth < _DEPTH:
+            d = self.defs.get(e.get("n"))
+            if d is not None:
+                inner = {p: self._dst(a, zenv, depth) for p, a in zip(d.get("params") or [], e.get("a") or [])}
+                return self._dst(d.get("body"), inner, depth + 1)
+        return frozenset([ANY])
+
+
+def _plain(t) -> bool:
+    """Can a value of this declared type not be a component?"""
+    return isinstance(t, str) and "comp" not in t and t not in ("any", "elem")
+
+
+_CACHE: dict = {}
+
+
+def zone_flows(ir: dict) -> ZoneFlows:
+    """The flows of a game's rules (worked out once per IR)."""
+    key = id(ir)
+    hit = _CACHE.get(key)
+    if hit is None or hit.ir is not ir:
+        hit = ZoneFlows(ir)
+        _CACHE.clear() if len(_CACHE) > 16 else None
+        _CACHE[key] = hit
+    return hit
