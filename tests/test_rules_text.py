@@ -139,6 +139,14 @@ def test_look_and_help_show_a_name_s_text(cards):
     assert "P1> help plain\nerror: no action `plain`" in out
 
 
+def test_look_takes_a_card_typed_in_plain_letters_as_play_does():
+    """A first-hour trial: `play 7h` was taken for `play 7♥`, but `look 7h` found no card."""
+    regicide = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    out = repl(regicide, ["look 7h", "look ks", "quit"], players=1)
+    assert "P1> look 7h\n7♥ (card)\n  7 of Hearts: attack 7" in out
+    assert "P1> look ks\nK♠ (card)\n  King of Spades: a royal." in out
+
+
 def test_a_move_says_what_it_changed_and_a_choice_its_question(cards):
     out = repl(cards, ["1", "pass", "log", "quit"])
     assert "P1 plays: play " in out

@@ -884,6 +884,8 @@ class Texts:
         key = " ".join(wanted.lower().split())
         if key in self.entries:
             return self.entries[key]
+        if key.isascii():                    # (`7h` for `7♥` in any terminal, as `play 7h` takes it)
+            encoding = "ascii"
         for name, found in self.entries.items():
             if fit(name, encoding).lower() == key:
                 return found
