@@ -689,3 +689,42 @@ def test_a_move_typed_as_shown_when_none_of_its_kind_is_allowed_gets_the_rules_r
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {}, io.StringIO("a1-z\n\nb1-z\n\nc1-z\nquit\n"), out, "shown.rules", screen=(100, 40))
     assert "error: 'c1-z' is not a legal action now (no go now: only two moves in a game)" in out.getvalue()
+
+
+REFUSE = """
+game "Refuse" {
+  players 2
+  kind Card { rank: int  label "card " + text(rank) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone pile: pile, public
+  var done: int = 0, public
+  setup {
+    for r in 1..9 { create Card(rank: r) in deck }
+    shuffle deck
+    for p in players { move top(deck, 2) to hand[p] }
+  }
+  anytime action wave { log text(me) + " waves" }
+  turn {
+    step act {
+      action play(c in hand[me]) { move c to pile  done += 1  if done >= 4 { finish draw }  end turn }
+      action fold require false else "you cannot fold while holding " + text([c.rank for c in hand[me]]) { end turn }
+    }
+  }
+}
+"""
+
+
+def test_a_player_out_of_turn_is_not_told_the_reason_worded_for_the_player_to_act():
+    """A leak trial: P2, typing `fold` out of turn, read "you cannot fold while holding 4 3" — the
+    rules' reason for P1, the player to act, naming P1's hidden hand."""
+    game = rulelang.Game(rulelang.compile_source(REFUSE))
+    m = game.new_match(2, seed=3)
+    held = " ".join(m.labels[c].split()[1] for c in m.state()["zones"]["hand"][0])
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {}, io.StringIO("as P2\n\nfold\nback\n\nfold\nquit\n"), out, "refuse.rules",
+             screen=(100, 40))
+    text = out.getvalue()
+    out_of_turn = text.split("P2 (out of turn)> fold\n")[1].split("\n")[0]
+    assert "not a legal action" in out_of_turn and "holding" not in out_of_turn
+    assert f"you cannot fold while holding {held}" in text.split("P1> fold\n")[1]     # P1 is told, at P1's turn

@@ -13,6 +13,7 @@ exactly. The reward is the learning seat's result at the end: +1, -1 or 0.
 from __future__ import annotations
 
 from .core import Interface, need
+SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 gymnasium = need("gymnasium", "gymnasium")
 from gymnasium import spaces  # noqa: E402
@@ -60,7 +61,8 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(self, seed: int | None = None, options: dict | None = None):
         """A new match seeded `seed` (no seed: drawn from the env's generator, which `seed` seeds)."""
         super().reset(seed=seed)
-        match_seed = seed if seed is not None else int(self.np_random.integers(0, 2 ** 31 - 1))
+        # (a drawn seed of 2^62: one of 2^31 was found by trying every seed against the hand dealt)
+        match_seed = seed if seed is not None else int(self.np_random.integers(0, 2 ** SECRET_SEED_BITS))
         self.seed_used = match_seed
         self.seed_given = seed is not None      # (a drawn seed deals every hidden card: not told in info)
         self.match = self.interface.new_match(match_seed)

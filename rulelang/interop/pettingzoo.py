@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 from .core import Interface, need
+SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 need("pettingzoo", "pettingzoo")
 gymnasium = need("gymnasium", "pettingzoo")
@@ -248,7 +249,7 @@ def _new_match(env, seed: int | None) -> None:
         env._seeds.seed(seed)
         match_seed = seed
     else:
-        match_seed = env._seeds.getrandbits(31)
+        match_seed = env._seeds.getrandbits(SECRET_SEED_BITS)    # (31 bits: a learner found the seed by trying them all)
     env.seed_used = match_seed
     env.match = env.interface.new_match(match_seed)
     env.agents = list(env.possible_agents)

@@ -377,13 +377,13 @@ class _Session(Drawing, Commands):
             line = " ".join(self.next_line(f"{seat_name(seat)} (out of turn)> ").split())
             if line.lower() in ("", "back"):
                 return True
-            text = self.pick(line, texts)
+            text = self.pick(line, texts, own_turn=False)
             if text is not None:
                 self.was_choice = False
                 if self.play(seat, offers[texts.index(text)]):
                     return True
 
-    def nearest(self, wanted: str, actions: list) -> str:
+    def nearest(self, wanted: str, actions: list, own_turn: bool = True) -> str:
         """What to say after "is not a legal action": the legal actions of the name typed, those
         sharing the most words with it first (`march d1 d3`: `legal: march d1 d2, …`); a name
         typed amiss (`paly`: `did you mean play?`); else that it is no command either."""
@@ -420,7 +420,7 @@ class _Session(Drawing, Commands):
         close = difflib.get_close_matches(first, [n.split()[0] for n in known] + list(COMMAND_NAMES), n=1, cutoff=0.75)
         if close:
             return f" or a command (did you mean {close[0]}? type help)"
-        reasons = self.match.refusals_now() if hasattr(self.match, "refusals_now") else []
+        reasons = self.match.refusals_now() if own_turn and hasattr(self.match, "refusals_now") else []
         if reasons:                              # (typed as shown, `e3-f4`: an action none of which is allowed)
             said = "; ".join(f"no {name} now: {printable(why)}" for name, why in reasons[:3])
             return f" now ({said})"
@@ -445,10 +445,11 @@ class _Session(Drawing, Commands):
             return f" (the answers: {', '.join(shown)})"
         return f" (answer 1-{len(shown)}; more lists them all)"
 
-    def pick(self, line: str, actions: list):
+    def pick(self, line: str, actions: list, own_turn: bool = True):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise.
         A text may be typed as the rules write it, as this terminal shows it, or in plain ASCII
-        (`8h` for `8♥`, `Thor` for `Þór`)."""
+        (`8h` for `8♥`, `Thor` for `Þór`). Not `own_turn` (a player acting out of turn): the rules'
+        reasons for the player to act are not said — they are worded for that player's hand."""
         if line.isascii() and (line.isdigit() or (line[:1] == "-" and line[1:].isdigit())):
             number = int(line) if len(line) < 12 else None
             if number is not None and 1 <= number <= len(actions):
@@ -514,10 +515,10 @@ class _Session(Drawing, Commands):
             more = f" and {len(matches) - MAX_CANDIDATES} more" if len(matches) > MAX_CANDIDATES else ""
             self.say(f"ambiguous: '{echoed(line)}' could be {listed}{more}", "error")
         else:
-            why = self.match.refusal(line) if hasattr(self.match, "refusal") else None   # the rules' words
+            why = self.match.refusal(line) if own_turn and hasattr(self.match, "refusal") else None   # the rules' words
             if not why:
                 what = "an answer" if getattr(self.match, "question", None) is not None else "a legal action"
-                self.error(f"'{echoed(line)}' is not {what}{self.nearest(wanted, actions)}")
+                self.error(f"'{echoed(line)}' is not {what}{self.nearest(wanted, actions, own_turn)}")
                 return None
             names = [str(getattr(a, "name", "") or "").replace("_", " ").lower() for a in actions]
             legal = [str(a) for a, name in zip(actions, names) if name and wanted.startswith(name)]
