@@ -200,3 +200,74 @@ def test_a_hidden_component_in_a_family_per_enum_is_said_so_not_none():
     mine, theirs = ({v["name"]: v for v in m.view(p)["values"]}["best"]["per_key"][0] for p in (0, 1))
     assert mine["value"] is not None and mine["text"] == m.labels[mine["value"]]
     assert theirs["value"] is None and theirs["text"] == "a hidden component"   # (it read "none")
+
+
+KINDS = """
+game "Kinds" {
+  players 2
+  option spells: bool = true
+  kind Spell { power: int  label "spell " + text(power) }
+  kind Beast { power: int  label "beast " + text(power) }
+  zone hand: set per player, owner
+  zone pile: pile, public
+  show "Your power" = sum(c.power for c in hand[me])
+  show "Cards in hands" = size(hand[0]) + size(hand[1])
+  setup {
+    if spells { create Spell(power: 1) in hand[0] } else { create Beast(power: 1) in hand[0] }
+    create Beast(power: 1) in hand[1]
+  }
+  turn {
+    step act {
+      action play(c in hand[me]) { move c to pile  if size(hand[0]) + size(hand[1]) == 0 { finish draw }  end turn }
+    }
+  }
+}
+"""
+
+
+def test_a_spectator_is_told_no_seat_s_own_value_nor_the_kind_of_a_hidden_hand():
+    """Leak trials: a value each seat reads of itself (`me`) reached the spectator when the seats'
+    happened to be equal (both hands worth 1: so each hand's worth was told); and the spectator's
+    zones, copied from seat 0's view, said which kind of card seat 0's hidden hand held."""
+    game = rulelang.Game(rulelang.compile_source(KINDS))
+    for spells in (True, False):
+        m = game.new_match(2, seed=1, options={"spells": spells})
+        assert [v["value"] for v in m.view(0)["values"] if v["name"] == "Your power"] == [1]
+        assert [v["value"] for v in m.view(1)["values"] if v["name"] == "Your power"] == [1]
+        view = spectator_payload(m)["view"]
+        names = [v["name"] for v in view["values"]]
+        assert "Your power" not in names and "Cards in hands" in names
+        hands = [z for z in view["zones"] if z["name"] == "hand"]
+        assert [z["cards"] for z in hands] == [None, None] and [z.get("kind") for z in hands] == [None, None]
+        assert next(z for z in m.view(1)["zones"] if z["name"] == "hand" and z["owner"] == 0).get("kind") is None
+
+
+def test_a_variable_seen_by_its_owner_must_be_per_player_and_else_reaches_no_seat():
+    """A leak trial: `var target: int = 0, owner` (no `per player`) linted clean and every seat,
+    the spectator too, was shown the secret. It is an error now (E105, as for a zone); a compiled
+    game saying so anyway (an IR edited by hand) shows it to nobody."""
+    source = """
+game "Guess" {
+  players 2
+  var target: int = 0, hidden
+  var mine: bool = false per cell of field, hidden
+  board field: squares(3, 3)
+  setup { target = 31  mine[cell(field, "b2")] = true }
+  turn { step guess { action guess(n in 1..3) { if n == target { finish win for me }  end turn } } }
+  turn limit 5 { finish draw }
+}
+"""
+    import pytest
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(source.replace("= 0, hidden", "= 0, owner"), "guess.rules")
+    assert "E105" in str(err.value) and "not declared `per player`" in str(err.value)
+    ir = rulelang.compile_source(source, "guess.rules")
+    for v in ir["vars"]:
+        if v["name"] in ("target", "mine"):
+            v["visibility"] = "owner"
+    m = rulelang.Game(ir).new_match(2, seed=1)
+    for p in (0, 1):
+        view = m.view(p)
+        assert "target" not in [v["name"] for v in view["values"]]
+        assert not any("mine" in cell for cell in view.get("cells", {}).values())
+    assert "31" not in str(spectator_payload(m))

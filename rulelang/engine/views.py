@@ -244,8 +244,8 @@ class MatchViews(MatchParts):
         seen_set = set(seen)
         internal = self._internal_names()
         for name, per, vis, init in game.vars:
-            if vis == "hidden":
-                continue
+            if vis == "hidden" or (vis != "public" and per not in ("player", "key")):
+                continue                           # (`owner`, `others`: only a player's own value has an owner)
             value = self.V[game.var_slot[name]]
             if per == "component":                 # visible components whose value is not the initial one,
                 initial = next(v for slot, v in self.comp_defaults if slot == game.var_slot[name])

@@ -435,6 +435,10 @@ class DeclarationChecks:
         if "others" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
             self.error("E105", f"variable `{d.name}` is seen by the `others` (all but its owner) but is not "
                                f"declared `per player`", d.span)
+        if "owner" in vis and "player" not in [d.per] + [p[0] for p in d.more_per]:
+            # (a leak trial: such a value reached every seat; no player owns it, as for a zone)
+            self.error("E105", f"variable `{d.name}` is seen by its `owner` but is not declared `per player`: "
+                               f"no player owns it (a secret nobody sees is `hidden`)", d.span)
         with self.scope({}):
             self.expect(d.init, t, f"the initial value of `{d.name}`")
 

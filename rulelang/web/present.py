@@ -247,11 +247,16 @@ def spectator_payload(match) -> dict:
     public = match.visible_to_all()            # (not what every seat sees: a solo seat's hand, a peek in two)
     view = copy.deepcopy(views[0])
     view["viewer"] = None
-    for z in view["zones"]:
+    for i, z in enumerate(view["zones"]):
         cards = z.get("cards")
         if cards is not None and (z["visibility"] != "public" and not z.get("top_only")
                                   or any(c["id"] not in public for c in cards)):
             z["cards"] = None
+            # (and its kind as a seat that cannot see in is told it: seat 0's own hand showed
+            # a spectator which kind of cards it held, a leak trial)
+            unseen = [v["zones"][i] for v in views[1:] if v["zones"][i].get("cards") is None]
+            if "kind" in z:
+                z["kind"] = unseen[0].get("kind") if unseen else None
             # of seat 0's own hidden zone, what every seat sees (a character revealed): known
             # revealed, as every other seat's view has it (seat 0's own view has no `known` there)
             shown = [{**c, "revealed": True} for c in cards if c["id"] in public]
@@ -268,9 +273,12 @@ def spectator_payload(match) -> dict:
             z["of"] = {"id": None, "label": "a hidden component"}
     hidden_vars = {name for name, per, vis, _ in match.game.vars if vis != "public"}
     comp_vars = {name for name, how in match.game.var_how.items() if how == "comp"}
+    worded = viewer_worded(match.game.ir)
     values = []
     for i, entry in enumerate(view["values"]):
-        others = [v["values"][i] for v in views[1:]]
+        if entry.get("label") and entry["name"] in worded:
+            continue                           # worded for each seat (`me`): none to a spectator, even
+        others = [v["values"][i] for v in views[1:]]    # where the seats' happen to be alike (a leak trial)
         declared = entry["name"] in hidden_vars and not entry.get("label")
         seen = _public_value(entry, others, declared, entry["name"] in comp_vars and not entry.get("label"), public,
                              entry["name"] in match.game.var_comp_lists and not entry.get("label"))
@@ -297,6 +305,33 @@ def spectator_payload(match) -> dict:
             "log": match.log_for(None)[-LOG_TAIL:], "log_length": len(match.log),
             "messages": [x["text"] for x in match.message_log() if x["to"] is None][-LOG_TAIL:],
             "names": names_seen(match, public)}
+
+
+def viewer_worded(ir: dict) -> set:
+    """The labels of the shown values that read `me` (themselves or through the defs they call):
+    each seat's is its own (`Your penalty points`), so a spectator is shown none of them."""
+    defs = ir.get("defs", {})
+    reads: dict = {}
+
+    def reads_me(name: str) -> bool:
+        if name not in reads:
+            reads[name] = False                 # (a cycle: no more than its other parts say)
+            stack = [defs.get(name, {}).get("body")]
+            found = False
+            while stack and not found:
+                x = stack.pop()
+                if isinstance(x, dict):
+                    if x.get("k") == "builtin" and x.get("n") == "me":
+                        found = True
+                    elif x.get("k") == "def" and isinstance(x.get("n"), str) and reads_me(x["n"]):
+                        found = True
+                    stack.extend(x.values())
+                elif isinstance(x, list):
+                    stack.extend(x)
+            reads[name] = found
+        return reads[name]
+
+    return {d.get("label") or name for name, d in defs.items() if d.get("show") and reads_me(name)}
 
 
 def _public_value(entry: dict, others: list, declared_hidden: bool, comp: bool, public: set,
