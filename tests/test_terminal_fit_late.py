@@ -89,14 +89,15 @@ def test_the_table_gives_way_after_the_zones_and_table_redraws_it(games):
     body = "\n".join(lines)
     bases = value(match, seat, "Bases")
     assert len(bases) >= 7
+    flat = " ".join(body.split())                    # (a base's line longer than the screen is wrapped)
     for line in bases:
-        assert line.strip() in body, (line, body)
+        assert " ".join(line.split()) in flat, (line, body)
     assert "deck (P1): " not in body and re.search(r"\(deck, [\w, ]+: type table\)", body)
     assert re.search(r"1\. \S", body)
     redrawn = text[text.index(f"P{seat + 1}> ", text.index(body)):]
     for line in bases:                               # `table`: the zones and the table's values
-        assert line.strip() in redrawn, (line, redrawn)
-    assert "deck (P1): 2" in redrawn
+        assert " ".join(line.split()) in " ".join(redrawn.split()), (line, redrawn)
+    assert re.search(r"deck \(P1\): \d+ cards?, hidden", redrawn)
 
 
 def test_a_paged_turn_keeps_the_status_beside_the_page(games):

@@ -26,9 +26,9 @@ def names_on(screen: list[str]) -> set[str]:
             if part:
                 found.add(part.split(" (")[0].strip())
     for i, line in enumerate(screen):
-        hand = re.match(r"  hand \(P1\): \d+ cards?: (.*)$", line)
+        hand = re.match(r"  hand \(P1\): (\d+) cards?: (.*)$", line)
         if hand:
-            listed = hand.group(1)
+            listed = hand.group(2)
             for more in screen[i + 1:]:              # a long hand goes on, indented, on the next lines
                 if not more.startswith("      ") or more.startswith("       "):
                     break
@@ -36,7 +36,9 @@ def names_on(screen: list[str]) -> set[str]:
             # (a short listing shares its line with the next item: "…, Hoverbot · hand (P2): 4 cards, hidden")
             listed = listed.split(" · ")[0]
             # (by commas when a name has a space; one-word names only: by spaces, the engine's way)
-            found.update(x.strip() for x in (listed.split(", ") if ", " in listed else listed.split()) if x.strip())
+            # (one card: its whole name, `Microbot Alpha`)
+            parts = [listed] if hand.group(1) == "1" else listed.split(", ") if ", " in listed else listed.split()
+            found.update(x.strip() for x in parts if x.strip())
         base = BASE_LINE.match(line)
         if base:
             found.add(base.group("name"))
