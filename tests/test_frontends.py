@@ -418,3 +418,34 @@ def test_a_component_made_in_a_game_with_an_owner_variable_still_counts_as_seen(
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("place b2\nundo\nquit\n"), out, "owned.rules")
     assert "cannot undo: since that decision P1 has seen a card that was hidden from them" in out.getvalue()
+
+
+POKE = """game "Poke" {
+  players 2
+  kind Card { colour: text  label colour }
+  zone deck: pile, hidden
+  zone pot: pile, public
+  var ouches: int = 0, public
+  setup { create Card(colour: "red") in deck  create Card(colour: "blue") in deck  shuffle deck }
+  turn { step act {
+    action poke require me == 0 { if top(deck).colour == "red" { ouches += 1  log "ouch" } else { log "nothing" }  end turn }
+    action count { ouches += 1  end turn }
+    action stop require me == 0 { finish draw }
+  } }
+}
+"""
+
+
+def test_no_undo_past_an_outcome_that_depended_on_a_hidden_card():
+    """A leak trial: a wound that killed or not by a hidden character's health showed no card and
+    rolled no die, so undo was allowed, and the player played the turn again knowing. Played again
+    in the worlds the player might imagine, `poke` says `ouch` in some and `nothing` in others:
+    undo is refused; `count`, the same in every world, may be undone."""
+    game = rulelang.Game(rulelang.compile_source(POKE, "poke.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("poke\nundo\ncount\nundo\nquit\n"), out, "poke.rules")
+    text = out.getvalue()
+    poked = text.split("P1> undo\n")[1].split("P1>")[0]
+    assert "cannot undo: since that decision what happened told P1 about what was hidden from them" in poked, text
+    counted = text.split("P1> undo\n")[2].split("P1>")[0]
+    assert "cannot undo" not in counted and "undone" in counted, text

@@ -16,6 +16,7 @@ the end of input (Ctrl-D) or Ctrl-C at any prompt offers to save the match befor
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 import sys
@@ -584,6 +585,7 @@ class _Session(Drawing, Commands):
         together = match.simultaneous                          # (engine/simultaneous.py)
         self.was_secret = together is not None
         logged = len(match.log)
+        base = match.clone() if together is None and humans and _has_secrets(match) else None
         match.apply(action)
         self.revealed, self.revealed_own = [], {}
         if together is not None and len(match.log) > logged:    # the last answer: one entry per player asked
@@ -599,6 +601,8 @@ class _Session(Drawing, Commands):
         if question is not None and match.log:      # the question this answer was to (for `log`)
             self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
         reason = learned(match, {p: seen | own for p, seen in before.items()}, told, existed)
+        if reason is None and base is not None and not match.is_over:
+            reason = hidden_outcome(base, str(action), match, humans)
         if reason is not None and self.crossed:
             self.crossed[-1] = reason
 
@@ -951,6 +955,53 @@ def learned(match, before: dict, told: int, existed: int | None = None) -> str |
         if entry["to"] is not None and any(seat in before for seat in entry["to"]):
             return "a player was told something in private"
     return None
+
+
+HIDDEN_TRIES = 6      # the worlds a seat might imagine, for `hidden_outcome`
+HIDDEN_DRAWS = 24     # at most this many drawn to find them (a world where the move cannot be made is not one)
+
+
+def hidden_outcome(base, text: str, after, seats, tries: int = HIDDEN_TRIES) -> str | None:
+    """Did what the action showed a person's seat depend on what that seat could not see? (A
+    wound that kills or not by the hidden character's health: no card shown, no die rolled, yet
+    the survivor is known not to be one of the frail.) Played again from `base` (the match before
+    it) in worlds the seat might imagine (`determinized`) where the move can be made (it was seen
+    made: a world where the mover does not hold the card played is not one), the seat must see
+    the same: its view, its log and its messages. In words, or None. Only asked where `learned`
+    found nothing."""
+    for p in seats:
+        seen = _seen_of(after, p)
+        worlds = 0
+        for k in range(HIDDEN_DRAWS):
+            if worlds >= tries:
+                break
+            try:
+                world = base.determinized(p, k)
+                world.apply(text)
+            except IllegalAction:
+                continue                        # (not a world the seat may imagine: the move was made)
+            except Exception:                   # (a rule error there, not here: it hung on the hidden)
+                return f"what happened told {seat_name(p)} about what was hidden from them"
+            worlds += 1
+            if _seen_of(world, p) != seen:
+                return f"what happened told {seat_name(p)} about what was hidden from them"
+    return None
+
+
+def _has_secrets(match) -> bool:
+    """Has the game anything some seat cannot see (a zone or a variable not public)? Only then may an
+    outcome depend on it. (A match of another make, without `determinized`: never asked.)"""
+    ir = getattr(getattr(match, "game", None), "ir", None)
+    if not ir or not hasattr(match, "determinized"):
+        return False
+    return any(z.get("visibility") != "public" or z.get("top") for z in ir.get("zones", ())) or any(
+        v.get("visibility", "public") != "public" for v in ir.get("vars", ()))
+
+
+def _seen_of(match, p: int) -> tuple:
+    view = dict(match.view(p))
+    view.pop("seed", None)
+    return json.dumps(view, sort_keys=True, default=str), match.log_for(p), match.messages_for(p)
 
 
 def _isatty(stream) -> bool:

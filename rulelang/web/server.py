@@ -31,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import rulelang
 from rulelang import interrupt_seat
 from rulelang.play.bots import bot_seed, make_bot, parse_kind
-from rulelang.play.repl import learned
+from rulelang.play.repl import _has_secrets, hidden_outcome, learned
 from rulelang.play.rulebook import rulebook
 from rulelang.core.errors import EngineFault, IllegalAction, RulelangError
 from rulelang.core import safejson
@@ -269,12 +269,15 @@ class Served:
         told = len(m.message_log())
         existed = len(m.labels)                 # (a component the action makes was hidden from nobody)
         logged, question = len(m.log), m.question
+        base = m.clone() if self.humans() and m.simultaneous is None and _has_secrets(m) else None
         m.apply(text)
         asked = str(question.get("prompt") or "") if question is not None else None
         self.log_who += [(seat, asked)] * (len(m.log) - logged)
         lenient = learned(m, {p: seen | own for p, seen in before.items()}, told, existed)
         strict = lenient if lenient is not None else learned(
             m, {p: seen | own if p == seat else seen for p, seen in before.items()}, told, existed)
+        if strict is None and base is not None and not m.is_over:     # (a wound that kills or not, by a
+            strict = lenient = hidden_outcome(base, text, m, self.humans())   # hidden character's health)
         self.crossed.append((lenient, strict))
         self.texts.append(text)
         self.actors.append(seat)
@@ -902,7 +905,9 @@ def _worded_for(text: str | None, seat: int | None) -> str | None:
     if text is None or seat is None:
         return text
     me = present.seat_name(seat)
-    for mine, yours in ((f"{me}'s ", "your "), (f"{me} has ", "you have "),
+    for mine, yours in ((f"told {me} about what was hidden from them", "told you about what was hidden from you"),
+                        (f"{me} has seen a card that was hidden from them", "you have seen a card that was hidden from you"),
+                        (f"{me}'s ", "your "), (f"{me} has ", "you have "),
                         (f"{me} withdrew their ", "you withdrew your "), (f"{me} declined ", "you declined ")):
         text = text.replace(mine, yours)
     return text

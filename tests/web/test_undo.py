@@ -130,7 +130,7 @@ def test_no_undo_past_a_card_another_seat_showed_a_person(serve):
         assert seats[first].state["can_undo"] and seats[first].state["undo_why"] is None
         await seats[second].act(seats[second].state["actions"][0]["text"])   # shows the first a card
         await state_at(seats, 2)
-        why = ("cannot undo: since your last move you have seen a card that was hidden from them, "
+        why = ("cannot undo: since your last move you have seen a card that was hidden from you, "
                "and undoing would let it be played again knowing it")
         assert seats[first].state["undo_why"] == why
         await ask(seats[first])
@@ -168,3 +168,22 @@ def test_bots_accept_an_undo_at_once_and_wait_while_one_is_asked(serve):
         assert served.match.log[0] == "place d1" and len(served.match.log) == 2
         return bot_move
     asyncio.run(play())
+
+
+def test_no_undo_past_an_outcome_that_depended_on_a_hidden_card(tmp_path):
+    """The server judges as the terminal does (play/repl.py `hidden_outcome`): a move whose outcome,
+    played again in the worlds the person might imagine, is not always the same may not be undone."""
+    import rulelang
+    from rulelang.web.server import Entry, Served
+    from tests.test_frontends import POKE
+    path = tmp_path / "poke.rules"
+    path.write_text(POKE, encoding="utf-8")
+    game = rulelang.load(str(path))
+    for action, refused in (("poke", True), ("count", False)):
+        m = game.new_match(2, seed=1)
+        served = Served("x", Entry("poke", str(path), game), m, ["human", "random"], {}, 1)
+        served.play(action, 0)
+        target, why = served.undo_target(0)
+        assert (why is not None) == refused, (action, why)
+        if refused:
+            assert "what happened told you about what was hidden from you" in why, why
