@@ -292,7 +292,13 @@ class MatchFlow(MatchParts):
                     continue
             actor_fn, _, enum = steps[self.step]
             self.me = self.current
-            self.actor = actor_fn(self) if actor_fn is not None else self.current
+            if actor_fn is None:
+                self.actor = self.current
+            else:
+                actor = self.actor = actor_fn(self)
+                if type(actor) is not int or not 0 <= actor < self.players:     # (a fuzz trial: seat 2 of 2)
+                    line = next((s.get("line") for s in game.ir["steps"] if s["name"] == self.step), None)
+                    self._fail(line, f"step `{self.step}` is played `by` a player, not by {_short(actor)}")
             if self.intern is None:
                 self.intern = game.universe(self)
             if interactive and self.step in game.code.simultaneous:   # every seat asked answers in secret

@@ -284,14 +284,14 @@ class IsmctsBot:
                     action = untried[rng.randrange(len(untried))]
                     child = node.children[str(action)] = _InfoNode()
                     child.available = 1
-                    state.apply(action)
-                    path.append((child, mover))
+                    path.append((child, mover))   # (before: an action the rules fail on still counts a
+                    state.apply(action)           # visit, else its node has none and UCB divides by 0)
                     break
                 child_key, action = self._select(node, legal if not untried else
                                                  [a for a in legal if str(a) in node.children])
                 node = node.children[child_key]
-                state.apply(action)
                 path.append((node, mover))
+                state.apply(action)
             rewards = self._rollout(state)
         except RulelangError:
             rewards = None

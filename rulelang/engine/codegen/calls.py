@@ -154,7 +154,11 @@ class CallLowering(Part):
         return _num(P(f"abs({ps[0].src})", lvl, pure, shape=SCALAR))
 
     def call_roll(self, f, e, ps, lvl, pure, ctx) -> P:
-        return _num(P(f"m.rng.randint(1, {ps[0].src})", lvl, False, shape=SCALAR))
+        """`roll(N)`: a die of N sides; N not a constant is checked (_sides): where nothing records
+        the draw (a `show`), the generator itself is drawn from, which says no words of its own."""
+        n = ps[0]
+        sides = n.src if _known(n) and type(n.const) is int and n.const >= 1 else f"_sides({n.src})"
+        return _num(P(f"m.rng.randint(1, {sides})", lvl, False, shape=SCALAR))
 
     def call_pick(self, f, e, ps, lvl, pure, ctx) -> P:
         return P(f"_pick(m, m.rng, {ps[0].src})", lvl, False)

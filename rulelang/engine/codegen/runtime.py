@@ -698,12 +698,29 @@ def _sorted(m, xs) -> list:
         _fault("`sort` needs a list of numbers or of texts, all of one kind")
 
 
+def _sides(n):
+    """The sides of a die `roll` asks for: a whole number, at least 1."""
+    if type(n) is not int or n < 1:
+        _fault(f"a die must have at least one side, not {n!r}")
+    return n
+
+
 def _distinct(m, xs) -> list:
     items = as_items(xs)
     m.work -= len(items)
     if m.work < 0:
         _overworked()
-    return list(dict.fromkeys(items))
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:                      # (lists of lists: no hash; equal ones found by ==)
+        out: list = []
+        m.work -= len(items) * len(items) // 2
+        if m.work < 0:
+            _overworked()
+        for x in items:
+            if x not in out:
+                out.append(x)
+        return out
 
 
 def _reversed(m, xs) -> list:

@@ -1,0 +1,54 @@
+"""What a fuzz trial of stop 47 found: rule files that lint clean (or nearly) and ended in an
+"internal error, please report" instead of a rule error with file and line."""
+from __future__ import annotations
+
+import pytest
+
+import rulelang
+from rulelang.play.bots import make_bot
+
+
+def build(body: str, name: str = "t.rules") -> rulelang.Game:
+    return rulelang.Game(rulelang.compile_source('game "T" {\n  players 2\n' + body + "\n}\n", name))
+
+
+def test_a_step_played_by_no_player_is_a_rule_error_with_its_line():
+    game = build("  def last_seat: player = player_count\n"
+                 "  turn { step s by last_seat { action go { end turn } action win { finish win for me } } }")
+    with pytest.raises(rulelang.RuleRuntimeError) as err:
+        game.new_match(2, seed=1)
+    assert str(err.value) == "t.rules:4: step `s` is played `by` a player, not by 2"
+
+
+def test_distinct_takes_lists_of_lists():
+    game = build("  var pairs: list[list[int]] = []\n"
+                 "  setup { append [1, 2] to pairs  append [3, 4] to pairs  append [1, 2] to pairs }\n"
+                 "  show \"Pairs\" = size(distinct(pairs))\n"
+                 "  when size(distinct(pairs)) < size(pairs) { pairs = distinct(pairs) }\n"
+                 "  turn { step s { action go { end turn } action win { finish win for me } } }")
+    m = game.new_match(2, seed=1)
+    assert m.V[game.var_slot["pairs"]] == [[1, 2], [3, 4]]
+    assert [v["value"] for v in m.view(0)["values"] if v["name"] == "Pairs"] == [2]
+
+
+def test_a_die_of_no_sides_is_a_rule_error_where_nothing_records_the_draw_too():
+    game = build("  var sides: int = 0\n"
+                 "  show \"A throw\" = roll(sides)\n"
+                 "  turn { step s { action go { sides += 1  end turn } action win { finish win for me } } }")
+    m = game.new_match(2, seed=1)
+    shown = next(v for v in m.view(0)["values"] if v["name"] == "A throw")
+    assert shown["value"] is None and "a die must have at least one side, not 0" in shown["error"]
+    m.apply("go")
+    assert [v["value"] for v in m.view(0)["values"] if v["name"] == "A throw"] == [1]
+
+
+def test_the_search_bot_plays_on_where_an_action_fails_by_the_rules():
+    """ismcts divided by zero: an action the rules fail on made a node with no visit."""
+    game = build("  var n: int = 0\n"
+                 "  turn { step s {\n"
+                 "    action go { n = 10 / n  end turn }\n"
+                 "    action win { finish win for me }\n"
+                 "  } }")
+    bot = make_bot("ismcts:50", 1)
+    m = game.new_match(2, seed=1)
+    assert str(bot.choose(m)) == "win"
