@@ -52,3 +52,24 @@ def test_the_search_bot_plays_on_where_an_action_fails_by_the_rules():
     bot = make_bot("ismcts:50", 1)
     m = game.new_match(2, seed=1)
     assert str(bot.choose(m)) == "win"
+
+
+def test_a_compiled_game_edited_by_hand_is_refused_or_played_without_an_internal_error():
+    """A family indexed by `null` (a create into `reserve[null]` put a component into the list of
+    lists itself) is refused when the game is read; a `log` of a number (the compiler makes a
+    text of it) is logged as its text."""
+    source = ('game "T" {\n  players 2\n  var n: int = 0\n  zone hand: pile per player, public\n'
+              '  turn { step s { action go { n += 1  log text(n)  end turn } action win { finish win for me } } }\n}\n')
+    ir = rulelang.compile_source(source, "t.rules")
+    body = ir["steps"][0]["actions"][0]["body"]
+    log = next(s for s in body if s["s"] == "log")
+    log["v"] = {"k": "var", "n": "n"}                       # a number, not a text
+    m = rulelang.Game(ir, compiled=False).new_match(2, seed=1)
+    m.apply("go")
+    assert m.message_log() == [{"to": None, "text": "1"}]
+    bad = rulelang.compile_source(source, "t.rules")
+    bad["setup"] = [{"s": "move", "what": {"k": "builtin", "n": "players"}, "to": {"k": "zone", "n": "hand", "i": {"k": "lit", "v": None}},
+                     "pos": "", "line": 1}]
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.Game(bad)
+    assert "`hand` is one per player: a member is named by a player, a cell or a value, not null" in str(err.value)

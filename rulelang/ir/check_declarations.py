@@ -214,6 +214,10 @@ class DeclarationChecks:
     def family_index(self, e: dict, path: str) -> None:
         """A combined family's member is named by a list with one value per part."""
         decl = (self.vars if e["k"] == "var" else self.zones)[e["n"]]
+        index = e["i"]
+        if index.get("k") == "lit" and (index.get("v") is None or isinstance(index.get("v"), bool)):
+            raise _Bad(f"{path}/i", f"`{e['n']}` is one per {decl.get('per')}: a member is named by a player, "
+                                    f"a cell or a value, not {_show(index.get('v'))}")     # (a fuzz trial: null)
         if decl.get("per") == "key" and len(decl["key"]) > 1 and not (
                 e["i"].get("k") == "list" and len(e["i"]["items"]) == len(decl["key"])):
             raise _Bad(f"{path}/i", f"`{e['n']}` is per {' per '.join(decl['key'])}: index it by a list of "

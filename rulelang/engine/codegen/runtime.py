@@ -575,7 +575,9 @@ def _in(m, x, s) -> bool:
 
 def _logged(m, t):
     """A message (`log`), charged by its length: it is kept in the position and printed."""
-    m.work -= len(t) + 1 if type(t) is str else 1
+    if type(t) is not str:                 # (the compiler makes it a text: an IR edited by hand may not)
+        t = plain_text(t)
+    m.work -= len(t) + 1
     if m.work < 0:
         _overworked()
     return t
