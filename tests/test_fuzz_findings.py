@@ -73,3 +73,47 @@ def test_a_compiled_game_edited_by_hand_is_refused_or_played_without_an_internal
     with pytest.raises(rulelang.RuleError) as err:
         rulelang.Game(bad)
     assert "`hand` is one per player: a member is named by a player, a cell or a value, not null" in str(err.value)
+
+
+def test_a_choice_by_no_player_and_a_turn_to_no_player_are_rule_errors_with_their_lines():
+    for action, said in (("ask { choose x in [1, 2] by last_seat { end turn } }", "a choice is made `by` a player, not by 2"),
+                         ("ask { end turn to last_seat }", "`end turn to` a player, not to 2")):
+        game = build("  def last_seat: player = player_count\n"
+                     f"  turn {{ step s {{ action {action}  action win {{ finish win for me }} }} }}")
+        m = game.new_match(2, seed=1)
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            m.apply("ask")
+        assert str(err.value).startswith(f"t.rules:4: {said}"), str(err.value)
+        assert [a.text for a in m.legal_actions()] == ["ask", "win"]          # (nothing changed)
+
+
+def test_a_prefix_typed_among_many_actions_is_found_ambiguous_in_linear_time(monkeypatch):
+    """`take` among 99,999 `take N` hung the terminal for minutes: each filter asked `action in
+    matches` of a list (n² comparisons of actions). Counted, not timed."""
+    import io
+    from rulelang.engine.codegen.runtime_actions import Action
+    from rulelang.play.repl import run_repl
+    game = build("  turn { step s { action take(n in 1..3000) { end turn }  action win { finish win for me } } }")
+    compared = [0]
+    plain = Action.__eq__
+
+    def counted(self, other):
+        compared[0] += 1
+        return plain(self, other)
+    monkeypatch.setattr(Action, "__eq__", counted)
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("take\nquit\n"), out, "t.rules", screen=(100, 40))
+    said = " ".join(out.getvalue().split())
+    assert "ambiguous: 'take' could be take 1, take 2" in said and "and 2992 more" in said
+    assert compared[0] < 30_000, compared[0]
+
+
+def test_a_lone_surrogate_in_a_content_file_is_refused_at_its_line(tmp_path):
+    (tmp_path / "c.yaml").write_text('- v: 1\n  t: "A\\ud800B"\n', encoding="utf-8")
+    (tmp_path / "t.rules").write_text(
+        'game "T" {\n  players 2\n  kind C { v: int  t: text = "x"  label t }\n  zone d: pile\n'
+        '  setup { create C from "c.yaml" in d }\n'
+        '  turn { step s { action win { finish win for me } } }\n}\n', encoding="utf-8")
+    diags, _ = rulelang.lint([str(tmp_path / "t.rules")])
+    assert [(d.code, d.span.line, d.span.column) for d in diags if d.severity == "error"] == [("E504", 2, 6)], diags
+    assert "lone surrogate" in diags[0].message

@@ -418,6 +418,12 @@ def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enu
                                         _span(file, value_node), suggestion=close))
                 rejected.add(key)
                 continue
+            if _has_surrogate(value):           # (`"A\ud800B"`: no file or save could hold it; a fuzz trial)
+                diags.append(Diagnostic("E504", f"field `{key}` holds a lone surrogate (\\ud800 to \\udfff), "
+                                                f"which is no character: write the character itself",
+                                        _span(file, value_node)))
+                rejected.add(key)
+                continue
             row[key] = value
         # (the first missing field: a search that stops there costs no more than the row's own keys)
         missing = None if unsure else next((name for name in required if name not in row and name not in rejected),
@@ -432,3 +438,12 @@ def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enu
             break
         rows.extend(dict(row) for _ in range(copies))
     return rows, diags
+
+
+def _has_surrogate(value) -> bool:
+    """Does a field's value (a text, or a list of them) hold a UTF-16 surrogate alone?"""
+    if isinstance(value, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in value)
+    if isinstance(value, list):
+        return any(_has_surrogate(x) for x in value)
+    return False

@@ -472,15 +472,16 @@ class _Session(Drawing, Commands):
             inner = re.compile(r"(?<=\s)" + re.escape(wanted))
             matches = [action for action, text, seen in zip(actions, texts, shown)
                        if inner.search(text) or inner.search(seen)]
+        matched = {id(action) for action in matches}      # (by identity: `in matches` was n² comparisons)
         if len(matches) > 1:                 # the whole of one action after its verb: `ac` is `play A♣`, not `play 6♥ A♣`
             rest = [action for action, text, seen in zip(actions, texts, shown)
-                    if action in matches and wanted in (text.partition(" ")[2], seen.partition(" ")[2])]
+                    if id(action) in matched and wanted in (text.partition(" ")[2], seen.partition(" ")[2])]
             if len(rest) == 1:
                 return rest[0]
         if len(matches) > 1:                 # whole words first: `play prince` is `play Prince 5`, not `… Princess 8`
             whole = re.compile(re.escape(wanted) + r"(?!\w)")
             words = [action for action, text, seen in zip(actions, texts, shown)
-                     if action in matches and (whole.match(text) or whole.match(seen))]
+                     if id(action) in matched and (whole.match(text) or whole.match(seen))]
             if len(words) == 1:
                 return words[0]
         if len(matches) == 1:

@@ -266,8 +266,13 @@ class Commands:
         # a save is read back only up to JSON_SIZE_LIMIT bytes: one larger is written compact, and
         # refused (said now, the file untouched) when even that is too large to be read again
         text = json.dumps(data, ensure_ascii=False, indent=1)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:           # (a lone surrogate in a text: written escaped, as JSON allows)
+            text = json.dumps(data, ensure_ascii=True, indent=1)
+        ascii_only = text.isascii()
         if len(text.encode("utf-8")) > JSON_SIZE_LIMIT:
-            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            text = json.dumps(data, ensure_ascii=ascii_only, separators=(",", ":"))
         size = len(text.encode("utf-8"))
         if size > JSON_SIZE_LIMIT:
             self.error(f"cannot save {printable(path)}: the save would be {size / 1e6:.0f} MB, and a save is read "

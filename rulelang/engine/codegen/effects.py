@@ -20,7 +20,7 @@ try:                                     # resumable chains (pausing.py); withou
 except ImportError:                      # pragma: no cover (a dependency; kept optional for safety)
     def _current():
         return None
-from .runtime import _overworked, as_items, player_text
+from .runtime import _overworked, as_items, plain_text, player_text
 from .runtime_actions import _copies
 from .runtime_moves import _move
 from ..records import Cut, Grant, Response, Revealed, Trigger
@@ -48,6 +48,8 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     logged as private to the chooser and those who can (see `private_to`). `mine` and `also`: a
     question other seats may answer too (a window answered first): the chooser's own options, and
     [seat, its options] of each other seat (`options` holds them all)."""
+    if type(chooser) is not int or not 0 <= chooser < m.players:     # (`by P` of no seat: a fuzz trial)
+        raise RuleFault(f"a choice is made `by` a player, not by {plain_text(chooser)}")
     mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
     if mapping is not None:
         m.cut_mapping = mapping                 # (a subset being picked maps what it holds: _choose_many)

@@ -12,7 +12,7 @@ from .runtime import (FAULTS, ROUND_OUT, _action_text, _appended, _bottom, _bott
                       _charge, _comp_text, _distinct, _div, _each, _eliminate, _eq, _extreme,
                       _extreme_or, _fault, _fill, _first, _flat, _grown, _in, _kept, _key, _last, _logged,
                       _memo_put, _mod, _mul, _next_seat, _ord, _others, _overworked, _pick,
-                      _players_from, _plus, _range, _refuse, _remaining, _removed, _reversed, _scoped, _sides,
+                      _players_from, _plus, _range, _refuse, _remaining, _removed, _reversed, _scoped, _seat, _sides,
                       _set_order, _sort_pairs, _sorted, _split, _subset_limit, _subsets,
                       _subsets_charge, _text_of, _top, _topn, _unless_false, as_items, plain_text,
                       player_text)
@@ -38,7 +38,7 @@ NAMESPACE = {
     "_FAULTS": FAULTS,
     # the cost model (limits.py): sizes measured where values are made, work charged where it is done
     "_plus": _plus, "_in": _in, "_logged": _logged, "_memo_put": _memo_put, "_subsets_charge": _subsets_charge,
-    "_charge": _charge, "_built": _built, "_text_of": _text_of, "_distinct": _distinct, "_reversed": _reversed, "_sides": _sides,
+    "_charge": _charge, "_built": _built, "_text_of": _text_of, "_distinct": _distinct, "_reversed": _reversed, "_seat": _seat, "_sides": _sides,
     "_flat": _flat,
     # builtins lowered generically (ir/spec.py, `Builtin.runtime`): `f(m, *args)`
     **{b.runtime: getattr(runtime, b.runtime) for b in BUILTIN_FUNCTIONS.values() if b.runtime},

@@ -700,6 +700,13 @@ def _sorted(m, xs) -> list:
         _fault("`sort` needs a list of numbers or of texts, all of one kind")
 
 
+def _seat(m, p):
+    """The player `end turn to P` names: a seat of this match."""
+    if type(p) is not int or not 0 <= p < m.players:
+        _fault(f"`end turn to` a player, not to {plain_text(p)}")
+    return p
+
+
 def _sides(n):
     """The sides of a die `roll` asks for: a whole number, at least 1."""
     if type(n) is not int or n < 1:

@@ -296,7 +296,7 @@ class StatementLowering(Part):
         if s.get("to") is None:
             ctx.fn.emit("return ('end_turn', None)")
         else:
-            ctx.fn.emit(f"return ('end_turn', {self.exprs.ex(s['to'], ctx).src})")
+            ctx.fn.emit(f"return ('end_turn', _seat(m, {self.exprs.ex(s['to'], ctx).src}))")   # (checked here: its line)
 
     def s_finish(self, s, ctx):
         who = self.exprs.ex(s["who"], ctx).src if s.get("who") is not None else "None"
