@@ -265,7 +265,7 @@ class _Session(Drawing, Commands):
             self.apply(action)
         except (RuleRuntimeError, EngineFault) as error:
             what = self.fault_text(error)
-            if not self.undo_stack or self.crossed[-1] is not None:
+            if not self.undo_stack or self.undo_refusal() is not None:
                 raise _Stop(f"{what}\nthe game cannot go on", 1) from None
             self.crossed.pop(), self.decided_by.pop()
             self.rewind(self.restore(self.undo_stack.pop()),
@@ -602,10 +602,23 @@ class _Session(Drawing, Commands):
         if question is not None and match.log:      # the question this answer was to (for `log`)
             self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
         reason = learned(match, {p: seen | own for p, seen in before.items()}, told, existed)
-        if reason is None and base is not None and not match.is_over:
-            reason = hidden_outcome(base, str(action), match, humans)
         if reason is not None and self.crossed:
             self.crossed[-1] = reason
+        elif base is not None and not match.is_over and self.crossed:
+            # (replaying the move in imagined worlds costs: done only if an undo is asked)
+            checks = self.crossed[-1]
+            if checks is None:
+                checks = self.crossed[-1] = _HiddenChecks()
+            if isinstance(checks, _HiddenChecks):
+                checks.add(base, str(action), match.clone(), humans)
+
+    def undo_refusal(self) -> str | None:
+        """Why undoing to the last entry of the undo stack is refused, or None (the moves since it
+        replayed in imagined worlds now, if that was left to be asked)."""
+        why = self.crossed[-1]
+        if isinstance(why, _HiddenChecks):
+            why = self.crossed[-1] = why.resolve()
+        return why
 
     def note_log(self, logged: int, actor, together, told: int) -> None:
         """For `log`: who made each new log entry, and the messages the move wrote (under its last entry)."""
@@ -960,6 +973,24 @@ def learned(match, before: dict, told: int, existed: int | None = None) -> str |
 
 HIDDEN_TRIES = 6      # the worlds a seat might imagine, for `hidden_outcome`
 HIDDEN_DRAWS = 24     # at most this many drawn to find them (a world where the move cannot be made is not one)
+
+
+class _HiddenChecks:
+    """The moves since a person's decision whose outcome is still to be checked (`hidden_outcome`)
+    should an undo be asked: (the match before, the move, the match after, the people)."""
+
+    def __init__(self) -> None:
+        self.moves: list = []
+
+    def add(self, base, text: str, after, seats) -> None:
+        self.moves.append((base, text, after, seats))
+
+    def resolve(self) -> str | None:
+        for base, text, after, seats in self.moves:
+            why = hidden_outcome(base, text, after, seats)
+            if why is not None:
+                return why
+        return None
 
 
 def hidden_outcome(base, text: str, after, seats, tries: int = HIDDEN_TRIES) -> str | None:

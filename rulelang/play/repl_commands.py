@@ -220,8 +220,9 @@ class Commands:
         if not self.undo_stack:
             self.say("nothing to undo")
             return False
-        if self.crossed[-1] is not None:
-            self.say(f"cannot undo: since that decision {self.crossed[-1]}, and undoing would let it be "
+        why = self.undo_refusal()
+        if why is not None:
+            self.say(f"cannot undo: since that decision {why}, and undoing would let it be "
                      f"played again knowing it", "error")
             return False
         humans = [p for p in range(self.match.players) if p not in self.bots]
