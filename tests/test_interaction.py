@@ -300,6 +300,34 @@ def test_copies_are_one_option_and_a_hidden_pair_is_still_asked():
     assert m.pending is None and m.state()["zones"]["dead"] == [2] and m.current_player == 1
 
 
+def test_a_copy_given_a_timed_modifier_is_no_copy_of_the_other():
+    """Two alike cards, one of them boosted until the turn ends (`modify … until turn_end`): which
+    one is picked matters, so they are two options (and two actions), not one."""
+    source = """
+game "Boost" {
+  players 2
+  kind Card { power: int  label "Imp" }
+  zone table: pile, public
+  zone out: pile, public
+  var got: int = 0
+  def strength(c: Card): int = c.power
+  setup { create Card(power: 1) in table  create Card(power: 1) in table }
+  turn { step act {
+    action boost require size(out) == 0 { modify strength(last(table)) += 5 until turn_end
+      choose c in table prompt "which goes?" { got = strength(c)  move c to out }  finish draw }
+    action pick(c in table) require size(out) == 0 { move c to out  got = strength(c)  finish draw }
+  } }
+}
+"""
+    game = build(source)
+    m = game.new_match(2, seed=1)
+    assert [a.text for a in m.legal_actions()] == ["boost", "pick Imp"]          # (copies: one action)
+    m.apply("boost")
+    assert texts(m) == ["Imp", "Imp #2"]
+    m.apply("Imp #2")
+    assert var(m, "got") == 6
+
+
 def test_a_subset_with_a_zero_lower_bound_offers_done_at_once(tricks):
     m = tricks.new_match(2, seed=1)
     m.apply("upto")

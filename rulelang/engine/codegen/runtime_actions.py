@@ -147,4 +147,7 @@ def _copies(m, a, b) -> bool:
     for slot, _ in m.comp_defaults:            # (each per-component variable)
         if V[slot][a] != V[slot][b]:
             return False
+    for g in m.grants:                         # (a timed modifier given to one of them: `modify … until`)
+        if (a in g.args) != (b in g.args):
+            return False
     return all(not m.Z[z][a] and not m.Z[z][b] for z in m.game.component_zones)
