@@ -586,7 +586,7 @@ class _Session(Drawing, Commands):
         together = match.simultaneous                          # (engine/simultaneous.py)
         self.was_secret = together is not None
         logged = len(match.log)
-        base = match.clone() if together is None and humans and _has_secrets(match) else None
+        base = match.clone() if together is None and humans and has_secrets(match) else None
         match.apply(action)
         self.revealed, self.revealed_own = [], {}
         if together is not None and len(match.log) > logged:    # the last answer: one entry per player asked
@@ -958,9 +958,7 @@ def learned(match, before: dict, told: int, existed: int | None = None) -> str |
         return {"roll": "a die was rolled", "pick": "something was picked at random",
                 "shuffle": "cards were shuffled"}[kind]
     ir = getattr(getattr(match, "game", None), "ir", None) or {}
-    open_game = existed is not None and bool(ir) and all(
-        z.get("visibility") == "public" and not z.get("top") for z in ir.get("zones", ())) and all(
-        v.get("visibility", "public") == "public" for v in ir.get("vars", ()))
+    open_game = existed is not None and bool(ir) and not _ir_secrets(ir)
     made_from = existed if open_game else None     # (the components the action made: ids from here on)
     for seat, seen in before.items():
         if any(made_from is None or c < made_from for c in match.visible_to(seat) - seen):
@@ -1020,12 +1018,15 @@ def hidden_outcome(base, text: str, after, seats, tries: int = HIDDEN_TRIES) -> 
     return None
 
 
-def _has_secrets(match) -> bool:
-    """Has the game anything some seat cannot see (a zone or a variable not public)? Only then may an
-    outcome depend on it. (A match of another make, without `determinized`: never asked.)"""
+def has_secrets(match) -> bool:
+    """May an outcome of this match depend on what a seat cannot see (`hidden_outcome`)? Only in a
+    game with secrets, and a match of this engine (one of another make has no `determinized`)."""
     ir = getattr(getattr(match, "game", None), "ir", None)
-    if not ir or not hasattr(match, "determinized"):
-        return False
+    return bool(ir) and hasattr(match, "determinized") and _ir_secrets(ir)
+
+
+def _ir_secrets(ir: dict) -> bool:
+    """Has the game a zone or a variable that is not public (or a pile showing only its top)?"""
     return any(z.get("visibility") != "public" or z.get("top") for z in ir.get("zones", ())) or any(
         v.get("visibility", "public") != "public" for v in ir.get("vars", ()))
 

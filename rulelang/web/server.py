@@ -31,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import rulelang
 from rulelang import interrupt_seat
 from rulelang.play.bots import bot_seed, make_bot, parse_kind
-from rulelang.play.repl import _has_secrets, hidden_outcome, learned
+from rulelang.play.repl import has_secrets, hidden_outcome, learned
 from rulelang.play.rulebook import rulebook
 from rulelang.core.errors import EngineFault, IllegalAction, RulelangError
 from rulelang.core import safejson
@@ -269,7 +269,7 @@ class Served:
         told = len(m.message_log())
         existed = len(m.labels)                 # (a component the action makes was hidden from nobody)
         logged, question = len(m.log), m.question
-        base = m.clone() if self.humans() and m.simultaneous is None and _has_secrets(m) else None
+        base = m.clone() if self.humans() and m.simultaneous is None and has_secrets(m) else None
         m.apply(text)
         asked = str(question.get("prompt") or "") if question is not None else None
         self.log_who += [(seat, asked)] * (len(m.log) - logged)
