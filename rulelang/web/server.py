@@ -237,6 +237,8 @@ class Served:
                                                     # the question it answered or None), for the Log
     undo: dict | None = None                 # an undo asked and not yet answered: {by, back_to, waiting}
     notice: str | None = None                # the last word about an undo, until the next action
+    unjudged: set = field(default_factory=set)      # texts whose outcome may hang on what a person could
+                                                    # not see, not yet replayed (`judge_hidden_outcomes`)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict = field(default_factory=dict)     # websocket -> seat
     bots: dict = field(default_factory=dict)
@@ -269,15 +271,15 @@ class Served:
         told = len(m.message_log())
         existed = len(m.labels)                 # (a component the action makes was hidden from nobody)
         logged, question = len(m.log), m.question
-        base = m.clone() if self.humans() and m.simultaneous is None and has_secrets(m) else None
+        judge = bool(self.humans()) and m.simultaneous is None and has_secrets(m)
         m.apply(text)
         asked = str(question.get("prompt") or "") if question is not None else None
         self.log_who += [(seat, asked)] * (len(m.log) - logged)
         lenient = learned(m, {p: seen | own for p, seen in before.items()}, told, existed)
         strict = lenient if lenient is not None else learned(
             m, {p: seen | own if p == seat else seen for p, seen in before.items()}, told, existed)
-        if strict is None and base is not None and not m.is_over:     # (a wound that kills or not, by a
-            strict = lenient = hidden_outcome(base, text, m, self.humans())   # hidden character's health)
+        if strict is None and judge and not m.is_over:     # (a wound that kills or not, by a hidden
+            self.unjudged.add(len(self.crossed))           # character's health: judged if an undo is asked)
         self.crossed.append((lenient, strict))
         self.texts.append(text)
         self.actors.append(seat)
@@ -285,9 +287,11 @@ class Served:
         self.version += 1
         self.notice = None
 
-    def undo_target(self, seat: int) -> tuple[int | None, str | None]:
+    def undo_target(self, seat: int, judge_hidden: bool = True) -> tuple[int | None, str | None]:
         """(how many actions stay, None) to undo `seat`'s last decision and all played since; or
-        (None, why not) in words."""
+        (None, why not) in words. Without `judge_hidden`, the moves whose outcome may have hung on
+        what a person could not see are not replayed (`judge_hidden_outcomes`): what a page is told
+        with every position, where the replays would cost more than all the rest of a move."""
         if seat not in self.humans():
             return None, "only a person's seat may ask to undo"
         if self.match.is_over:
@@ -295,12 +299,39 @@ class Served:
         last = next((i for i in range(len(self.actors) - 1, -1, -1) if self.actors[i] == seat), None)
         if last is None:
             return None, "you have no move to undo"
+        if judge_hidden:
+            self.judge_hidden_outcomes(last)
         for i in range(last, len(self.crossed)):
             reason = self.crossed[i][0 if self.actors[i] == seat else 1]
             if reason is not None:
                 return None, _worded_for(f"cannot undo: since your last move {reason}, and undoing would let it "
                                          f"be played again knowing it", seat)
         return last, None
+
+    def judge_hidden_outcomes(self, since: int) -> None:
+        """Judge the moves from `since` on left unjudged by `play` (play/repl.py `hidden_outcome`),
+        replaying the match from its seed to reach the position before each; stop at the first
+        refused (the ones after it need no judging while it stands). Under the lock."""
+        todo = sorted(i for i in self.unjudged if i >= since)
+        if not todo:
+            return
+        try:
+            m = self.entry.game.new_match(self.match.players, self.seed, self.match.options)
+            for text in self.texts[:todo[0]]:
+                m.apply(text)
+            for i in range(todo[0], todo[-1] + 1):
+                if i not in self.unjudged:
+                    m.apply(self.texts[i])
+                    continue
+                base = m.clone()
+                m.apply(self.texts[i])
+                self.unjudged.discard(i)
+                why = hidden_outcome(base, self.texts[i], m, self.humans())
+                if why is not None:
+                    self.crossed[i] = (why, why)
+                    return
+        except (RulelangError, EngineFault):     # (a replay of applied actions: not expected; the
+            return                               # undo's own replay says it)
 
 
 class Server:
@@ -539,7 +570,7 @@ class Server:
             body["actions"], body["out_of_turn"] = [], []
         undo = served.undo
         if seat is not None and seat in served.humans():
-            _, why = served.undo_target(seat)
+            _, why = served.undo_target(seat, judge_hidden=False)
         else:
             why = "only a person's seat may ask to undo"
         body.update({"undo": None if undo is None else {
@@ -714,7 +745,7 @@ class Server:
                 elif undo is not None:
                     problem = f"{present.seat_name(undo['by'])} has already asked to undo: answer that first"
                 else:
-                    back_to, problem = served.undo_target(seat)
+                    back_to, problem = await asyncio.to_thread(served.undo_target, seat)
                     if problem is None:
                         waiting = set(served.humans()) - {seat}
                         served.undo = {"by": seat, "back_to": back_to, "waiting": waiting}
@@ -763,6 +794,7 @@ class Server:
         undone = served.applied - keep
         served.match = m
         del served.texts[keep:], served.actors[keep:], served.crossed[keep:], served.log_who[len(m.log):]
+        served.unjudged = {i for i in served.unjudged if i < keep}
         served.applied = keep
         served.version += 1
         served.fault = None

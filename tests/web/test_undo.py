@@ -172,7 +172,8 @@ def test_bots_accept_an_undo_at_once_and_wait_while_one_is_asked(serve):
 
 def test_no_undo_past_an_outcome_that_depended_on_a_hidden_card(tmp_path):
     """The server judges as the terminal does (play/repl.py `hidden_outcome`): a move whose outcome,
-    played again in the worlds the person might imagine, is not always the same may not be undone."""
+    played again in the worlds the person might imagine, is not always the same may not be undone.
+    Judged when an undo is asked (the replays cost more than the rest of a move), then remembered."""
     import rulelang
     from rulelang.web.server import Entry, Served
     from tests.test_frontends import POKE
@@ -183,7 +184,33 @@ def test_no_undo_past_an_outcome_that_depended_on_a_hidden_card(tmp_path):
         m = game.new_match(2, seed=1)
         served = Served("x", Entry("poke", str(path), game), m, ["human", "random"], {}, 1)
         served.play(action, 0)
-        target, why = served.undo_target(0)
+        assert served.undo_target(0, judge_hidden=False) == (0, None)    # (a page is told it may ask)
+        target, why = served.undo_target(0)                               # (asked: the move replayed)
         assert (why is not None) == refused, (action, why)
         if refused:
             assert "what happened told you about what was hidden from you" in why, why
+            assert served.undo_target(0, judge_hidden=False) == (None, why)   # (and the page told so)
+
+
+def test_an_undo_asked_past_a_hidden_outcome_is_refused_over_the_socket(serve, tmp_path):
+    """The page may offer the undo (the move is judged only when asked); asked, it is refused in
+    words, nothing is undone, and the next position tells the page why."""
+    from tests.test_frontends import POKE
+    path = tmp_path / "poke.rules"
+    path.write_text(POKE, encoding="utf-8")
+    server = serve([path], include_shipped=False)
+    body = make(server, "poke", ["human", "human"], seed=1)
+    served = server.server.matches[body["id"]]
+
+    async def play():
+        p1, p2 = [await connect(link["url"]) for link in body["links"]]
+        await p1.act("poke")
+        await state_at([p1, p2], 1)
+        assert p1.state["can_undo"] and p1.state["undo_why"] is None
+        await ask(p1)
+        why = ("cannot undo: since your last move what happened told you about what was hidden from you, "
+               "and undoing would let it be played again knowing it")
+        assert await said(p1) == why
+        await p1.until(lambda m: m["type"] == "state" and m["undo_why"] == why and not m["can_undo"])
+        assert served.undo is None and len(served.match.log) == 1
+    asyncio.run(play())
