@@ -33,6 +33,20 @@ def test_an_event_tells_each_roll_and_the_hp_it_costs():
     assert "P2's Sky Arrow at f3 loses 1 health (2 left)" in said and hp(m, sky) == 2
 
 
+def test_an_event_says_whether_its_conditional_coin_was_gained():
+    # Pilgrims on 4-6: +1 coin if you have a unit within 2 cells of f6: P1 has one at f5, P2 none;
+    # both roll high. Before, neither line said who gained.
+    p = (Position(2).soldier(0, "archer", "f5").soldier(1, "archer", "b5").events_top("Pilgrims")
+         .rolls((6, 5), (6, 6)).turn(1))
+    m = p.match()
+    play(m, "end turn")
+    said = m.messages_for(1)
+    at = said.index("P1 rolls 5: +1 coin if you have a unit within 2 cells of f6")
+    assert said[at + 1].startswith("P1 gains 1 coin (now ")
+    at = said.index("P2 rolls 6: +1 coin if you have a unit within 2 cells of f6")
+    assert not any(line.startswith("P2 gains") for line in said[at:])
+
+
 def test_a_heal_gets_a_line():
     p = Position(2).general(0, "Quicksilver", "e5", hp=1).turn(0)
     m = p.match()
