@@ -85,3 +85,35 @@ def test_a_soldier_raised_after_one_fell_this_turn_may_move_and_attack():
     play(m, "equip War Banner", "cavalry castle")
     assert units_at(m, "f11") == ["cavalry"]
     assert any(a.startswith("move f11 cavalry ") for a in legal(m))
+
+
+def test_horseshoe_lets_a_general_move_again_after_it_handed_over_map_pieces():
+    # D20 forbids the giver of map pieces only to attack or use a skill; Horseshoe asks "moved this
+    # turn and has not attacked" (an audit found it refused after a hand-over)
+    p = (Position(2).general(0, "Iron Warden", "d4", pieces=1).general(0, "Gold Maker", "f4")
+         .hand(0, "Horseshoe").turn(0))
+    warden = p.unit_at("d4")
+    m = p.match()
+    play(m, "move d4 Iron Warden e4")
+    play(m, "hand over Iron Warden Gold Maker")
+    assert "equip Horseshoe" in legal(m)
+    play(m, "equip Horseshoe")
+    assert "move e4 Iron Warden d4" in legal(m) and where(m, warden) == "e4"
+
+
+def test_an_allys_strike_back_that_kills_gives_the_skull_coin_and_map_piece_to_that_ally():
+    # D21, D13: the killer's owner takes the skull, the coin and the map pieces; P3 (P1's ally)
+    # strikes back with Ash Hound's Bite Back and kills P2's Gold Maker (before: all went to P1)
+    p = (Position(4, options={"alliance": True}).general(1, "Gold Maker", "g5", hp=1, pieces=1)
+         .soldier(0, "archer", "f5").general(2, "Ash Hound", "e4").general(0, "Iron Warden", "a1")
+         .general(2, "Moon Bow", "k3").turn(1))
+    hound, bow, warden = p.unit_at("e4"), p.unit_at("k3"), p.unit_at("a1")
+    m = p.match()
+    play(m, "attack g5 Gold Maker f5 archer")               # (P1, with no defence, passes)
+    play(m, "Bite Back")                                     # P3's strike back: 1, Gold Maker has 1
+    while m.question:
+        play(m, legal(m)[0])
+    assert "P2's Gold Maker at g5 dies" in m.messages_for(0)
+    assert var(m, "skulls") == [0, 0, 1, 0] and var(m, "coins")[0] == 0 and var(m, "coins")[2] >= 1
+    pcs = var(m, "pcs")
+    assert pcs[hound] + pcs[bow] == 1 and pcs[warden] == 0
