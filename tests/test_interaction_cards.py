@@ -689,3 +689,34 @@ def test_a_cards_response_in_a_window_names_its_card_for_the_table():
     assert m.question["chooser"] == 1 and m.question["options"] == ["Shield", "pass"]
     shield = m.state()["zones"]["hand"][1][0]
     assert m.option_components() == {"Shield": shield}
+
+
+BORROWED = """
+game "Borrowed Charm" {
+  players 2
+  kind Charm { owner: player  label card }
+  zone table: set, public, play
+  var controller: player = none per Charm, public     # control that changes hands
+  var gold: int = 0 per player, public
+  card Charm "Lucky" { on turn_end { gold[me] += 1 } }
+  setup { create cards Charm(owner: 0) in table }
+  turn limit 10 { finish draw }
+  turn { step main {
+    action borrow(c in table) require controller[c] != me { controller[c] = me  end turn }
+    action wait { end turn }
+  } }
+}
+"""
+
+
+def test_a_per_component_controller_variable_decides_who_a_cards_trigger_acts_for():
+    """A card's trigger acts for its controller: a `var controller` per KIND when set (control
+    that changes hands: an action played from another player's deck), else its `controller` or
+    `owner` field. Before, the variable was ordinary and the owner's field decided."""
+    m = build(BORROWED).new_match(2, seed=1)
+    play(m, "wait")                                       # P1's turn ends: Lucky is P1's (its owner)
+    assert var(m, "gold") == [1, 0]
+    play(m, "borrow Lucky")                               # P2 takes control: P2's turn end is P2's
+    assert var(m, "gold") == [1, 1]
+    play(m, "wait")                                       # and so is P1's next one
+    assert var(m, "gold") == [1, 2]

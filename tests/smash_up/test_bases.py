@@ -904,3 +904,58 @@ def test_a_minion_played_through_the_homeworld_on_another_turn_acts_for_its_owne
     assert "P2 plays Mystic Studies" in said and "P1 plays Mystic Studies" not in said
     assert sorted_labels(zone(m, "hand", 1)) == ["Portal", "Summon"]          # P2 drew the 2 cards
     assert sorted_labels(zone(m, "hand", 0)) == ["Invader", "Scout"]          # P1 drew none
+
+
+def test_an_archmage_that_used_its_extra_and_went_to_the_deck_gives_its_extra_when_played_again():
+    """Archmage: "one extra action on each of your turns". Its use this turn was forgotten at the
+    next turn's start only for cards in play, hands and discard piles: one sent to the deck bottom
+    (Temple of Goju) and played again later gave no extra action (a fidelity audit)."""
+    pos = (Position(factions="wizards+tricksters,ninjas+pirates")
+           .bases("Temple of Goju", "Jungle Oasis", "Tar Pits").base_deck("The Central Brain"))
+    arch = pos.minion("Archmage", 0, "Temple of Goju")                  # 4, P1's highest there
+    pos.minions(0, "Temple of Goju", "Chronomage", "Enchantress", "Neophyte")
+    pos.minions(1, "Temple of Goju", "Tiger Assassin", "Saucy Wench")   # 18: Temple of Goju scores
+    pos.hand(0, "Mystic Studies", "Mystic Studies", "Portal")
+    pos.deck(0, "Gnome", "Gnome", "Gnome", "Gremlin", "Summon", "Time Loop")
+    pos.park(0)
+    m = pos.turn(0).match()
+    m.apply("act Mystic Studies")
+    m.apply("act Mystic Studies")                                       # (Archmage's extra action)
+    assert var(m, "used")[arch]
+    m.apply("done")
+    while m.question is not None and m.question["kind"] == "window":     # Temple of Goju scores
+        m.apply("pass")
+    while m.current_player == 1:                                         # P2's turn: nothing
+        m.apply("done" if "done" in legal(m) else "pass" if "pass" in legal(m) else legal(m)[0])
+    assert arch in m.state()["zones"]["deck"][0] and m.current_player == 0
+    m.apply("act Portal")
+    while m.question is not None:
+        m.apply("Archmage" if "Archmage" in legal(m) else "done" if "done" in legal(m) else legal(m)[0])
+    m.apply("play Archmage on Jungle Oasis")
+    assert var(m, "action_plays")[0] == 0 and "act Summon" in legal(m)   # the extra action, offered
+
+
+def test_an_ongoing_action_played_through_mass_enchantment_acts_for_the_player_who_played_it():
+    """Mass Enchantment makes P2's Flame Trap P1's: its trigger acts for P1, so P2's Wildlife
+    Preserve ("not affected by other players' actions") keeps P2's War Raptor. Before, the trigger
+    acted for the card's owner, P2, and the Raptor was destroyed (a fidelity audit)."""
+    pos = (Position(factions="wizards+zombies,dinosaurs+tricksters")
+           .bases("Jungle Oasis", "Tar Pits", "The Central Brain"))
+    pos.action_on_base("Wildlife Preserve", 1, "Jungle Oasis")
+    pos.minion("Armor Stego", 1, "Jungle Oasis")
+    pos.minion("Walker", 0, "Tar Pits")
+    pos.hand(0, "Mass Enchantment")
+    pos.deck(1, "Flame Trap")                                     # P2's top card
+    pos.hand(1, "War Raptor")
+    m = pos.turn(0).match()
+    m.apply("act Mass Enchantment")
+    m.apply("Flame Trap (P2)")
+    m.apply("Jungle Oasis")
+    m.apply("done")
+    while m.question is not None:
+        m.apply("pass")
+    assert m.current_player == 1
+    m.apply("play War Raptor on Jungle Oasis")
+    while m.question is not None:
+        m.apply(legal(m)[0])
+    assert "War Raptor" in zone(m, "field") and zone(m, "discard", 1) == ["Flame Trap"]

@@ -591,3 +591,23 @@ def test_ninja_master_may_destroy_any_minion_on_its_base_itself_included():
     play(m, "Ninja Master (P1)")
     assert zone(m, "discard", 0) == ["Ninja Master"]
     assert zone(m, "field") == ["Collector"]
+
+
+def test_assassination_tries_only_at_the_end_of_the_turn_it_was_played():
+    """"Destroy that minion at the end of the turn": a Buccaneer that moves away instead of being
+    destroyed is not made to move again at the end of every later turn (a fidelity audit)."""
+    pos = Pos(factions="ninjas+aliens,pirates+dinosaurs")
+    buc = pos.minion("Buccaneer", 1, LIBRARY)
+    pos.hand(0, "Assassination")
+    m = pos.match()
+    play(m, f"attach Assassination to Buccaneer (P2) on {LIBRARY}")
+    play(m, "done")
+    assert m.question is not None and m.question["prompt"] == "move Buccaneer to which base"
+    play(m, m.question["options"][0])
+    moved = m.state()["vars"]["at"][buc]
+    for _ in range(3):                                     # three more turns' ends: nothing asked
+        while m.question is not None:
+            assert m.question["kind"] == "window", m.question["prompt"]
+            play(m, "pass")
+        play(m, "done")
+    assert m.state()["vars"]["at"][buc] == moved and buc in m.state()["zones"]["field"]

@@ -461,3 +461,16 @@ def test_scenario_2_one_minion_and_one_action_a_turn_unless_an_ability_grants_mo
     assert not any(t.startswith("act ") for t in texts())          # no second action play
     m.apply("play Enchantress on Jungle Oasis")
     assert not any(t.startswith("play ") for t in texts())
+
+
+def test_portal_with_a_short_deck_goes_on_into_the_reshuffled_discard():
+    """Portal reveals five: a deck of two is followed by the discard pile, shuffled (the rulings'
+    Decks); before, only the two were revealed and the discard's minions could not be taken."""
+    m = position(hands=(["Portal"], []), decks=(["Summon", "Scry"], []),
+                 discards=(["Walker", "Enchantress", "Grave Digger"], []), aside=True)
+    play(m, "act Portal")
+    assert options(m) == ["Enchantress", "Grave Digger", "Walker", "done"]
+    assert labels(m, "discard", 0) == []
+    play(m, "Walker", "done")
+    assert labels(m, "hand", 0) == ["Walker"]
+    assert sorted(labels(m, "deck", 0)) == ["Enchantress", "Grave Digger", "Scry", "Summon"]

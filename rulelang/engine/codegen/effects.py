@@ -425,9 +425,14 @@ def _all_seen(m, args) -> bool:
 
 
 def _controller(m, c) -> int:
-    """Who controls component c: its `controller` field, else its `owner` field, else the owner
-    of the zone it lies in, else whose turn it is."""
+    """Who controls component c: its `controller` variable (per component) if set, else its
+    `controller` field, else its `owner` field, else the owner of the zone it lies in, else whose
+    turn it is."""
     code = m.game.code
+    if code.control_var is not None:
+        v = m.V[code.control_var][c]
+        if v is not None:
+            return v
     for col in code.control_columns:
         v = m.F[col][c]
         if v is not None:

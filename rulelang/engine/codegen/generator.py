@@ -423,6 +423,9 @@ def _ability_tables(self: Compiled, low: Lowerer) -> None:
     play = frozenset(z["name"] for z in ir["zones"] if z.get("play"))
     self.card_column = low.sh.column.get("card")
     self.control_columns = [low.sh.column[c] for c in ("controller", "owner") if c in low.sh.column]
+    # control that changes hands: a `var controller: player = none per KIND` (set: it controls)
+    self.control_var = next((i for i, v in enumerate(ir["vars"]) if v["name"] == "controller"
+                             and v["per"] == "component" and v.get("type") == "player"), None)
     self.triggers = [[] for _ in ir.get("events", {})]
     self.builtin_triggers = {"turn_start": [], "turn_end": []}
     self.zone_triggers = {}                # ("enter"/"leave", zone) -> entries
@@ -508,6 +511,7 @@ class Compiled:
     # the dispatch tables _ability_tables makes
     card_column: int | None
     control_columns: list[int]
+    control_var: int | None
     triggers: list[list[AbilityEntry]]
     builtin_triggers: dict[str, list[AbilityEntry]]
     zone_triggers: dict[tuple[str, str], list[AbilityEntry]]
