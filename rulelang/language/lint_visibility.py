@@ -79,23 +79,59 @@ def _hides(lints, zone: str, index) -> str | None:
 
 def _w241(lints, d) -> None:
     """W241: a shown value reads the components of a zone some viewer may not see (its top card, a
-    list of its cards, their text): every viewer is shown them. Sizes are not components."""
-    inner = {id(y) for x in walk(d.body)      # (what is only counted, and each part of it)
+    list of its cards, their text): every viewer is shown them. Sizes are not components. Read
+    through the defs it calls too (`worth(next(me))` of `def worth(p) = sum(… hand[p])`), their
+    parameters standing for the call's arguments; each zone is reported once."""
+    found: dict = {}                           # zone -> (span, why), in the order met
+    _w241_in(lints, d.body, {}, d.span, found, 0)
+    at: dict = {}                              # span -> its zones (a def's findings at its call)
+    for zone, (span, why) in found.items():
+        at.setdefault((span.line, span.column), (span, []))[1].append((zone, why))
+    for span, zones in at.values():
+        if len(zones) == 1:
+            said = f"zone `{zones[0][0]}`, which is {zones[0][1]}: every viewer is shown what it holds; show its size"
+        else:
+            said = (" and ".join(f"zone `{z}` ({why})" for z, why in zones)
+                    + ": every viewer is shown what they hold; show their sizes")
+        lints.report("W241", "warning", f"this shown value reads the components of {said}, or what the rules "
+                     f"told everyone", span)
+
+
+def _w241_in(lints, body, bound: dict, span, found: dict, depth: int) -> None:
+    """W241 in `body`, whose parameter names stand for `bound`'s expressions; a finding inside a
+    def called is reported at the call (`span`)."""
+    inner = {id(y) for x in walk(body)      # (what is only counted, and each part of it)
              if isinstance(x, n.Call) and x.name in ("size", "count") and x.args and x.name not in lints.c.symbols
              for y in walk(x.args[0])}
-    for x in walk(d.body):
-        if id(x) in inner or not isinstance(x, (n.Name, n.Index)):
+    if bound:                                # a def that decides by its parameter what to read
+        inner.update(id(y) for x in walk(body)    # (`if knows(p) then who(p) else "hidden"`) is trusted
+                     if isinstance(x, n.Cond) and any(isinstance(t, n.Name) and t.name in bound for t in walk(x.test))
+                     for y in walk((x.then, x.other)))
+    for x in walk(body):
+        if id(x) in inner:
+            continue
+        if isinstance(x, n.Call) and depth < 4:
+            sym = lints.c.symbols.get(x.name)
+            decl = sym.decl if sym is not None else None
+            if isinstance(decl, n.DefDecl) and decl.params is not None and len(decl.params) == len(x.args):
+                args = {p.name: _bound(a, bound) for p, a in zip(decl.params, x.args)}
+                _w241_in(lints, decl.body, args, x.span if not bound else span, found, depth + 1)
+            continue
+        if not isinstance(x, (n.Name, n.Index)):
             continue
         zone = lints.root_zone(x)
         if zone is None:
             continue
         inner.update(id(y) for y in walk(x))   # (one finding for `hand[p]`, not its `hand` too)
-        why = _hides(lints, zone, x.index if isinstance(x, n.Index) else None)
-        if why is not None:
-            lints.report("W241", "warning", f"this shown value reads the components of zone `{zone}`, which is "
-                         f"{why}: every viewer is shown what it holds; show its size, or what the rules told "
-                         f"everyone", x.span)
-            return
+        index = _bound(x.index, bound) if isinstance(x, n.Index) else None
+        why = _hides(lints, zone, index)
+        if why is not None and zone not in found:
+            found[zone] = (x.span if not bound else span, why)
+
+
+def _bound(e, bound: dict):
+    """`e`, a def's parameter name, as the expression the call gave it (else `e` itself)."""
+    return bound.get(e.name, e) if isinstance(e, n.Name) else e
 
 
 def _w230(lints, name: str, zone: str, what: str, span) -> None:
