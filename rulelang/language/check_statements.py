@@ -239,6 +239,15 @@ class StatementChecks:
         if s.where is not None:
             with self.scope(dict(fields)):
                 self.expect(s.where, "bool", "which cards to create")
+            names = [c.name for c in self.out.cards if c.kind == s.kind]
+            for x in n.walk(s.where):                # `card == "Coper"`: a misspelt name makes nothing
+                if isinstance(x, n.Binary) and x.op in ("==", "!=") and names:
+                    for side, other in ((x.left, x.right), (x.right, x.left)):
+                        if isinstance(side, n.Name) and side.name == "card" and isinstance(other, n.Lit) \
+                                and isinstance(other.value, str) and other.value not in names:
+                            self.warn("W242", f"no `card {s.kind} \"{other.value}\"` is declared: this test is "
+                                              f"{'never' if x.op == '==' else 'always'} true", other.span,
+                                      self.suggest(other.value, names))
         for f in sym.decl.fields:                # a field without a default: each card or the statement gives it
             if f.default is None and f.name not in given:
                 for c in self.out.cards:
