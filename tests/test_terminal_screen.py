@@ -137,7 +137,7 @@ def test_regicide_shows_the_damage_to_pay_while_paying():
 def test_valgard_names_your_side_and_explains_the_board():
     _, p2 = first_view("valgard.rules", 2, seat=1)
     assert "  You play: dark (D), from row 7\n" in p2 and "musterer" not in p2
-    assert "  Board: L, D: a warrior · LL, DD: a Valkyrie · x: dead land · ᚱ: a rune" in p2
+    assert "  Board: L, D: a warrior · LL, DD: a Valkyrie · x: dead land · ◆: a rune" in p2
     _, p1 = first_view("valgard.rules", 2, seat=0)
     assert "  You play: light (L), from row 1\n" in p1 and "  Draw after turn: 300" in p1
 

@@ -254,7 +254,7 @@ def test_s4_rune_kills_four_octagons_and_nothing_enters_them():
     assert all(view["cells"][c] == {"dead": True} for c in killed)
     lines = view["board"].splitlines()
     assert lines[-3].split() == ["2", ".", "x", "x", "L", ".", ".", "."]
-    assert lines[-4].split() == ["·", "ᚱ", "·", "·", "·", "·"]
+    assert lines[-4].split() == ["·", "◆", "·", "·", "·", "·"]
     assert lines[-5].split() == ["3", "L", "x", "x", "D", ".", ".", "."]
 
 

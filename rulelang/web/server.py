@@ -742,6 +742,8 @@ class Server:
                     problem = "an undo must say which position it was asked in (version)"
                 elif msg["version"] != served.version:
                     problem = "the match has moved on since then: ask again"
+                elif undo is not None and undo["by"] == seat:
+                    problem = "you have already asked to undo: the others are answering"
                 elif undo is not None:
                     problem = f"{present.seat_name(undo['by'])} has already asked to undo: answer that first"
                 else:
@@ -798,6 +800,7 @@ class Server:
         served.applied = keep
         served.version += 1
         served.fault = None
+        served.thinking = None                  # (a bot thinking on the undone position: its move is dropped)
         served.notice = (f"{present.seat_name(undo['by'])}'s last move was undone"
                          f" ({undone} action{'s' if undone != 1 else ''} taken back)")
         self.store.undo(served.id, served.version, keep)

@@ -214,3 +214,19 @@ def test_an_undo_asked_past_a_hidden_outcome_is_refused_over_the_socket(serve, t
         await p1.until(lambda m: m["type"] == "state" and m["undo_why"] == why and not m["can_undo"])
         assert served.undo is None and len(served.match.log) == 1
     asyncio.run(play())
+
+
+def test_asking_twice_tells_the_asker_it_is_already_asked(serve):
+    """A double tap on Undo: the second ask is told, in the asker's words, that the others are
+    answering (it read "P1 has already asked to undo: answer that first", to P1)."""
+    server = serve([DICE], include_shipped=False)
+    body = make(server, "dice", ["human", "human"], seed=3)
+
+    async def play():
+        p1, p2 = [await connect(link["url"]) for link in body["links"]]
+        await p1.act("step")
+        await state_at([p1, p2], 1)
+        await ask(p1)
+        await ask(p1)
+        assert await said(p1) == "you have already asked to undo: the others are answering"
+    asyncio.run(play())

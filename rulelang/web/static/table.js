@@ -86,12 +86,14 @@
     $("error").textContent = "";
     ws.send(JSON.stringify({ type: "act", text, version: state.version }));
     for (const b of document.querySelectorAll("button.action, button.option")) b.disabled = true;
+    $("filter").value = "";             // (the next position's actions are others: a filter kept would hide them)
   }
 
   function sendUndo(body) {
     if (!ws || ws.readyState !== WebSocket.OPEN || !state) return;
     $("error").textContent = "";
     ws.send(JSON.stringify(Object.assign({ version: state.version }, body)));
+    for (const id of ["undo", "undo-yes", "undo-no"]) $(id).disabled = true;   // (once: a double tap asks once)
   }
   // ---- undo: asked by a seat, answered by every other person's seat ------------------------------
   function drawUndo() {
@@ -109,6 +111,7 @@
         : `${u.by} asks to undo their last move: waiting for ${u.waiting.join(", ")}.`;
       $("undo-yes").hidden = !u.to_answer;
       $("undo-no").hidden = !(u.to_answer || u.mine);
+      $("undo-yes").disabled = $("undo-no").disabled = false;
       $("undo-no").textContent = u.mine ? "Withdraw" : "Decline";
     }
   }
