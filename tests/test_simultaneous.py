@@ -452,3 +452,22 @@ def test_cards_passed_at_once_let_their_receiver_read_the_answer_that_passed_the
     # each reads its own answer and the one that passed it its new cards, not the third
     assert m.log_for(1) == ["P1: give c11 c12", "P2: give c21 c22", "(a secret choice)"]
     assert m.log_for(0) == ["P1: give c11 c12", "(a secret choice)", "P3: give c31 c32"]
+
+
+def test_no_w217_for_a_game_played_at_a_simultaneous_step():
+    """Every player answers a simultaneous step, and it asks again after its reveal: no `end turn`
+    is needed (W217 said "the first player makes every move of the game")."""
+    source = """game "Sealed Bids" {
+      players 2..3 ranked by score[me]
+      kind Chip { v: int  label text(v) }
+      zone hand: set per player, owner
+      zone shown: set per player, public
+      var score: int = 0 per player, public
+      setup { for p in players { for i in 1..3 { create Chip(v: i) in hand[p] } } }
+      turn { step bidding simultaneous {
+        action bid(c in hand[me]) { move c to shown[me] }
+        reveal { for p in players { score[p] += size(shown[p]) }  if size(hand[me]) == 0 { finish by score } }
+      } }
+    }"""
+    assert lint(source) == []
+    assert any(x.startswith("W217") for x in lint(source.replace("step bidding simultaneous", "step bidding")))

@@ -295,15 +295,11 @@ class FlowLints:
         if self.consts.players[1] > 1 and self.first_step and stays and not any(d.severity == "error" for d in self.out) \
                 and not any(TURN in g.get(node, ()) for node in reach if node != START):
             first = self.steps[self.first_step].decl
-            together = [name for name, step in self.steps.items() if step.decl.simultaneous and _wait(name) in reach]
-            if together:
-                why = (f"every player answers step `{together[0]}` together, but nothing else ever moves to "
-                       "another player, and the step asks again from the same position: its `enter` does not "
-                       "run again (end the turn, or `goto` a step, in its `reveal`)")
-            else:
-                why = ("the first player makes every move of the game (an action that does not end the turn or "
-                       "go to a step leaves the same player acting)")
-            self.report("W217", "warning", f"no turn ever ends: nothing reachable does `end turn`, so {why}", first.span)
+            # (at a simultaneous step every player answers: play goes round without an `end turn`)
+            if not any(step.decl.simultaneous and _wait(name) in reach for name, step in self.steps.items()):
+                self.report("W217", "warning", "no turn ever ends: nothing reachable does `end turn`, so the first "
+                            "player makes every move of the game (an action that does not end the turn or go to a "
+                            "step leaves the same player acting)", first.span)
         settling = self.never_settles(g, reach)
         self.dead_ends: set[str] = set(settling)
         back = _reachable(_reverse(g), [END])
