@@ -110,3 +110,35 @@ def test_a_copy_keeps_nothing_its_seat_may_not_know_of_the_past():
     from positions import GAME as REGICIDE
     dealt = REGICIDE.new_match(2, seed=999)
     assert dealt.chance_events and dealt.determinized(0, 1).chance_events == []   # (the set-up's shuffles)
+
+
+ORIGINS = """game "Origin" {
+  players 2
+  kind Card { v: int  label text(v) }
+  zone pool: pile, public, top
+  zone box: pile, hidden
+  zone deck: pile per player, hidden
+  setup {
+    for i in 1..4 { create Card(v: 0) in pool }
+    for i in 1..2 { create Card(v: 1) in box }
+    for p in players { move top(pool) to deck[p]  move top(box) to deck[p] }
+  }
+  turn { step s { action pass { finish draw } } }
+}"""
+
+
+def test_a_copy_deals_no_card_where_no_rule_can_bring_it():
+    """Both decks take a card of the public pile and one of the hidden box: the two groups meet in
+    the decks, and a copy dealt a box card under the pile's top, where no rule moves one (a new
+    author's deck-builder got Estates in its Copper pile). Cards of the pile still change places
+    with the other deck's and the pile's unseen ones."""
+    m = rulelang.Game(rulelang.compile_source(ORIGINS, "origin.rules")).new_match(2, seed=0)
+    box = {c for c, label in enumerate(m.labels) if label == "1"}
+    pool_slot = [z["name"] for z in m.game.zones].index("pool")
+    deck_slot = [z["name"] for z in m.game.zones].index("deck")
+    moved = False
+    for seed in range(60):
+        d = m.determinized(0, seed)
+        assert not box & set(d.Z[pool_slot][:-1]), seed
+        moved |= d.Z[deck_slot][1] != m.Z[deck_slot][1]
+    assert moved

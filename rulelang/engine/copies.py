@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import random
 
+from ..ir.flows import zone_flows
 from .chance import aside
 from .codegen.effects import Paused
 from .codegen.runtime_moves import Batch
@@ -80,9 +81,23 @@ class MatchCopies(MatchParts):
         groups: dict = {}                        # a root -> the places of its unseen components
         for place, c, made in unseen:
             groups.setdefault(root(made), []).append((place, c))
-        # what is unseen, not where it is, decides the copy: fair
-        plan = [([place for place, _ in groups[key]], [c for _, c in groups[key]],
-                 sorted(c for _, c in groups[key])) for key in sorted(groups, key=repr)]
+        # what is unseen, not where it is, decides the copy: fair. Within a group, a component goes
+        # only to a zone the rules can bring one of its kind made where it was made to (a group
+        # joins two piles through a deck both feed: neither pile gets the other's cards)
+        flows = zone_flows(self.game.ir)
+        names = [z["name"] for z in self.game.zones]
+        plan = []
+        for key in sorted(groups, key=repr):
+            places = [place for place, _ in groups[key]]
+            ids = sorted(c for _, c in groups[key])
+            where = [(slot, family) for slot, family, _ in places]
+            fits = {}                            # component -> the zones of this group it may lie in
+            for c in ids:
+                made = origins[c]
+                fits[c] = {z for z in set(where) if made is None or z == tuple(made)
+                           or flows.may(names[made[0]], names[z[0]], self.kinds[c])}
+            loose = all(len(f) == len(set(where)) for f in fits.values())
+            plan.append((places, [c for _, c in groups[key]], ids, None if loose else (where, fits)))
         pending = self.pending
 
         def sample(seed) -> "Match":
@@ -91,9 +106,11 @@ class MatchCopies(MatchParts):
             m.own()
             Z, where = m.Z, m.where
             mapping = {}
-            for places, olds, ids in plan:
+            for places, olds, ids, bound in plan:
                 ids = list(ids)
                 rng.shuffle(ids)
+                if bound is not None:
+                    ids = _dealt(ids, *bound, rng) or ids
                 for (slot, family, i), old, new in zip(places, olds, ids):
                     zl = Z[slot] if family is None else Z[slot][family]
                     zl[i] = new
@@ -154,6 +171,27 @@ class MatchCopies(MatchParts):
         out = (out + [None] * n)[:n]
         self.origin_cache = out
         return out
+
+
+def _dealt(cards: list, where: list, fits: dict, rng, tries: int = 8) -> list | None:
+    """`cards` (shuffled) dealt to places in zones `where` ((slot, family)), each to a zone it `fits`: the places
+    with the fewest candidates first, each a random one of those left. None if `tries` deals all
+    came to a place no card left fits (the caller keeps the plain shuffle)."""
+    order = sorted(range(len(where)), key=lambda i: (sum(where[i] in fits[c] for c in cards), i))
+    for _ in range(tries):
+        left = list(cards)
+        out: list = [None] * len(where)
+        for i in order:
+            able = [c for c in left if where[i] in fits[c]]
+            if not able:
+                break
+            c = able[rng.randrange(len(able))]
+            left.remove(c)
+            out[i] = c
+        else:
+            return out
+        rng.shuffle(cards)
+    return None
 
 
 def _settled(m) -> None:
