@@ -235,6 +235,7 @@ class Served:
                                                     # cards, what it told a person at all), or None
     log_who: list = field(default_factory=list)     # per entry of the match's log: (the seat that made it,
                                                     # the question it answered or None), for the Log
+    log_at: list = field(default_factory=list)      # per text: the match's log length before it
     undo: dict | None = None                 # an undo asked and not yet answered: {by, back_to, waiting}
     notice: str | None = None                # the last word about an undo, until the next action
     unjudged: set = field(default_factory=set)      # texts whose outcome may hang on what a person could
@@ -275,6 +276,7 @@ class Served:
         m.apply(text)
         asked = str(question.get("prompt") or "") if question is not None else None
         self.log_who += [(seat, asked)] * (len(m.log) - logged)
+        self.log_at.append(logged)
         lenient = learned(m, {p: seen | own for p, seen in before.items()}, told, existed)
         strict = lenient if lenient is not None else learned(
             m, {p: seen | own if p == seat else seen for p, seen in before.items()}, told, existed)
@@ -307,6 +309,12 @@ class Served:
                 return None, _worded_for(f"cannot undo: since your last move {reason}, and undoing would let it "
                                          f"be played again knowing it", seat)
         return last, None
+
+    def move_read(self, i: int, seat: int | None) -> str | None:
+        """Text `i`'s first log entry as `seat` reads it (a secret answer stays "(a secret choice)")."""
+        log = self.match.log_for(seat)
+        at = self.log_at[i] if i < len(self.log_at) else None
+        return log[at] if at is not None and at < len(log) else None
 
     def judge_hidden_outcomes(self, since: int) -> None:
         """Judge the moves from `since` on left unjudged by `play` (play/repl.py `hidden_outcome`),
@@ -575,6 +583,7 @@ class Server:
             why = "only a person's seat may ask to undo"
         body.update({"undo": None if undo is None else {
                          "by": present.seat_name(undo["by"]), "mine": undo["by"] == seat,
+                         "move": served.move_read(undo["back_to"], seat),
                          "waiting": [present.seat_name(p) for p in sorted(undo["waiting"])],
                          "to_answer": seat in undo["waiting"]},
                      "can_undo": why is None and undo is None, "undo_why": why,
@@ -796,6 +805,7 @@ class Server:
         undone = served.applied - keep
         served.match = m
         del served.texts[keep:], served.actors[keep:], served.crossed[keep:], served.log_who[len(m.log):]
+        del served.log_at[keep:]
         served.unjudged = {i for i in served.unjudged if i < keep}
         served.applied = keep
         served.version += 1

@@ -49,7 +49,7 @@ def test_an_undo_asks_the_other_person_and_is_done_only_when_accepted(serve, tmp
         await ask(p1)                                   # P1 asks: P2 is asked, nothing changes yet
         await state_at(everyone, 2)
         await p2.until(lambda m: m["type"] == "state" and m["undo"])
-        assert p2.state["undo"] == {"by": "P1", "mine": False, "waiting": ["P2"], "to_answer": True}
+        assert p2.state["undo"] == {"by": "P1", "mine": False, "move": "step", "waiting": ["P2"], "to_answer": True}
         await p1.until(lambda m: m["type"] == "state" and m["undo"])
         assert p1.state["undo"]["mine"] and not p1.state["undo"]["to_answer"]
         assert served.match.log == ["step", "step"]
@@ -229,4 +229,6 @@ def test_asking_twice_tells_the_asker_it_is_already_asked(serve):
         await ask(p1)
         await ask(p1)
         assert await said(p1) == "you have already asked to undo: the others are answering"
+        asked = await p2.until(lambda m: m["type"] == "state" and m["undo"])
+        assert asked["undo"]["move"] == "step"              # (which move: the page says it)
     asyncio.run(play())

@@ -106,9 +106,10 @@
     const ask = $("undo-ask");
     ask.hidden = !u;
     if (u) {
-      $("undo-text").textContent = u.to_answer ? `${u.by} asks to undo their last move.`
-        : u.mine ? `You asked to undo your last move: waiting for ${u.waiting.join(", ")}.`
-        : `${u.by} asks to undo their last move: waiting for ${u.waiting.join(", ")}.`;
+      const which = u.move ? ` (${u.move}) and everything played since` : "";
+      $("undo-text").textContent = u.to_answer ? `${u.by} asks to undo their last move${which}.`
+        : u.mine ? `You asked to undo your last move${which}: waiting for ${u.waiting.join(", ")}.`
+        : `${u.by} asks to undo their last move${which}: waiting for ${u.waiting.join(", ")}.`;
       $("undo-yes").hidden = !u.to_answer;
       $("undo-no").hidden = !(u.to_answer || u.mine);
       $("undo-yes").disabled = $("undo-no").disabled = false;
