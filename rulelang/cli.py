@@ -558,9 +558,11 @@ def _simulate(args) -> int:
     # each rule file with each option set; files compared are told apart by their names
     variants = [({"rules": _file_name(f, files)} if args.compare else {}, game, options)
                 for f, game in zip(files, games) for options in _variants(game, args.option)]
-    for named, game, options in variants:
+    for k, (named, game, options) in enumerate(variants):
         bots = _seat_bots(args.bot, players)
-        left = None if deadline is None else max(deadline - time.process_time(), 1e-9)
+        # each variant an equal share of what is left: a budget spent on the first file would leave
+        # the changed one unplayed (and the variants stop at the same games: seeds in order)
+        left = None if deadline is None else max((deadline - time.process_time()) / (len(variants) - k), 1e-9)
         try:
             if bar is not None and args.workers == 1 and not args.ray:
                 result = _simulate_here(game, players, args.games, args.seed, bots, options, bar, left)
@@ -579,14 +581,14 @@ def _simulate(args) -> int:
             if bar is not None:
                 bar.close()
         if result.get("stopped"):               # (said of the whole run's budget, not of what this sweep had left)
-            result["stopped"] = budget_message(result["games"], result["planned"], args.max_cpu)
+            result["stopped"] = budget_message(result["games"], result["planned"], args.max_cpu, len(variants))
         result.update(named)
         results.append(result)
         if not args.json:
             if result.get("partial") and not result.get("stopped"):
                 print(f"interrupted: partial results, {result['games']} of {result['planned']} games", flush=True)
             print(format_report(result) + ("\n" if len(results) else ""), flush=True)
-        if result.get("partial"):
+        if result.get("partial") and not result.get("stopped"):     # (interrupted; a spent share goes on)
             stopped = True
             break
     if not results:

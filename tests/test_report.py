@@ -10,7 +10,7 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.play.report import difference, summary, wilson, write_report
+from rulelang.play.report import difference, paired_difference, summary, wilson, write_report
 from rulelang.play.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,11 +44,14 @@ def test_every_seat_has_its_outcomes_and_sides_have_win_rates():
     seats = result["outcomes_by_seat"]
     assert len(seats) == 5 and all(sum(c.values()) == result["finished"] == 10 for c in seats)
     assert result["outcomes"] == seats[0]
-    # each game's five characters are 2 Shadows, 2 Hunters, 1 Neutral: 50 player-games in all
+    # each game's five characters are 2 Shadows, 2 Hunters, 1 Neutral: a side is one outcome a game
+    # (its two players win or lose together: counted twice, its interval was too narrow by √2)
     by_side = result["outcomes_by_side"]
-    assert {k: sum(v.values()) for k, v in by_side.items()} == {"Hunter": 20, "Neutral": 10, "Shadow": 20}
-    wins = sum(r["results"].count("win") for r in result["records"])
-    assert sum(v["win"] for v in by_side.values()) == wins
+    assert {k: sum(v.values()) for k, v in by_side.items()} == {"Hunter": 10, "Neutral": 10, "Shadow": 10}
+    for side in by_side:
+        won = sum(1 for r in result["records"]
+                  if any(s == side and x == "win" for s, x in zip(r["sides"], r["results"])))
+        assert by_side[side]["win"] == won
 
 
 def test_the_wilson_interval():
@@ -162,16 +165,17 @@ def test_the_rules_estimate_at_the_end_is_reported_per_seat_with_its_interval():
 
 def test_a_sweep_cut_short_by_its_budget_names_what_it_did_not_play(tmp_path, capsys):
     """A designer's trial: the budget ran out in the first variant, the second was never played,
-    and the report said nothing of it (nor of the games it had asked for)."""
+    and the report said nothing of it (nor of the games it had asked for). Now each variant gets
+    its share of the budget, and the report says each was cut short."""
     rules = str(Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "grid_5.rules")
     code = main(["simulate", rules, "--games", "50", "--seed", "1", "--bot", "random", "--option", "misere=false",
                  "--option", "misere=true", "--max-cpu", "0.001", "--report", str(tmp_path / "rep")])
     out, err = capsys.readouterr()
     assert code == 1
-    assert "not run, the run stopped first: misere=True" in out
-    assert out.count("the run's budget of 0.001 s of CPU time is spent") == 1
+    assert "not run" not in out
+    assert out.count("its share (1/2) of the run's budget of 0.001 s of CPU time is spent") == 2
     report = (tmp_path / "rep" / "report.md").read_text()
-    assert "of the 50 games asked per variant" in report and "Not run: misere=True." in report
+    assert "of the 50 games asked per variant" in report and report.count("its share (1/2)") == 2
 
 
 COIN = """
@@ -201,14 +205,33 @@ def test_a_changed_copy_of_a_rule_file_is_compared_with_the_same_seeds(tmp_path,
     assert 70 <= wins[0] <= 130 and wins[1] >= 165
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     assert "| | coin.rules | coin_biased.rules |" in md
-    assert "## Against coin.rules (win rate difference, points, 95 % interval)" in md
-    d, lo, hi = difference(wins[1], 200, wins[0], 200)
+    assert "| | coin_biased.rules against coin.rules |" in md
+    # each game paired with the same seed's game of the first file (the same roll: 5 of 10 faces agree)
+    raw = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))["simulations"]
+    firsts = {r["game"]: r["results"][0] == "win" for r in raw[0]["records"]}
+    pairs = [(r["results"][0] == "win", firsts[r["game"]]) for r in raw[1]["records"]]
+    d, lo, hi = paired_difference(pairs)
     assert f"| P1 wins | {100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}] (a real difference) |" in md
+    assert "| games paired | 200 |" in md
+    assert hi - lo < difference(wins[1], 200, wins[0], 200)[2] - difference(wins[1], 200, wins[0], 200)[1]
     same = main(["simulate", str(fair), "--compare", str(fair), "--games", "20", "--bot", "random",
                  "--report", str(tmp_path / "s")])
     assert same == 0
     md = (tmp_path / "s" / "report.md").read_text(encoding="utf-8")
     assert "| P1 wins | +0.0 [" in md and "(a real difference)" not in md    # the same seeds: the same games
+
+
+def test_a_paired_difference_is_newcombes_for_paired_data():
+    """Method 10 of Newcombe's paired paper: with no correlation between the pairs (a·d = b·c) it
+    is the independent interval; the more games go the same way in both, the narrower it is."""
+    pairs = [(True, True)] * 10 + [(True, False)] * 10 + [(False, True)] * 10 + [(False, False)] * 10
+    assert paired_difference(pairs) == pytest.approx(difference(20, 40, 20, 40))
+    alike = [(True, True)] * 30 + [(True, False)] * 6 + [(False, True)] * 2 + [(False, False)] * 42
+    d, lo, hi = paired_difference(alike)
+    apart = difference(36, 80, 32, 80)
+    assert d == pytest.approx(0.05) and lo < d < hi and hi - lo < (apart[2] - apart[1]) / 2
+    d, lo, hi = paired_difference([(True, True)] * 5)          # (a margin of 0: no correlation known)
+    assert d == 0 and lo < 0 < hi
 
 
 def test_the_difference_of_two_rates_has_newcombes_interval():

@@ -13,6 +13,21 @@ from pathlib import Path
 from ..core.textsafe import printable
 
 
+def side_outcomes(record: dict) -> dict:
+    """One outcome per side that played in a finished game: a win if any of its players won (a
+    team wins together; where each has a goal of its own, as Shadow Hunters' Neutrals, a win of
+    any), else a draw if any drew, else a loss. Counted once a game, not once a player: the players
+    of a side are one result, and counting them apart would narrow the intervals falsely."""
+    if record.get("sides") is None or record.get("results") is None:
+        return {}
+    best = {"win": 0, "draw": 1, "lose": 2}
+    out: dict = {}
+    for side, result in zip(record["sides"], record["results"]):
+        if side not in out or best[result] < best[out[side]]:
+            out[side] = result
+    return out
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95 % Wilson score interval of a proportion wins/n ((0, 1) when n is 0)."""
     if n == 0:
@@ -34,14 +49,51 @@ def difference(wins: int, n: int, base_wins: int, base_n: int) -> tuple[float, f
 
 
 def difference_text(wins: int, n: int, base_wins: int, base_n: int) -> str:
+    if not n or not base_n:
+        return "– (no game ended)"
     d, lo, hi = difference(wins, n, base_wins, base_n)
     verdict = "" if lo <= 0 <= hi else " (a real difference)"
     return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]{verdict}"
 
 
+def paired_difference(pairs: list[tuple[bool, bool]], z: float = 1.96) -> tuple[float, float, float]:
+    """The difference of two proportions measured on the same games (pairs (this, base): the two
+    variants played with the same seeds), and its 95 % interval: Newcombe's method 10 for paired
+    data, the two Wilson intervals joined by the correlation of the pairs. Games that go the same
+    way in both variants narrow it: a change is told from chance in fewer games than by `difference`."""
+    n = len(pairs)
+    a = sum(1 for x, y in pairs if x and y)
+    b = sum(1 for x, y in pairs if x and not y)
+    c = sum(1 for x, y in pairs if y and not x)
+    d = n - a - b - c
+    p1, p2 = (a + b) / n, (a + c) / n
+    (l1, u1), (l2, u2) = wilson(a + b, n, z), wilson(a + c, n, z)
+    denominator = (a + b) * (c + d) * (a + c) * (b + d)
+    if denominator == 0:
+        phi = 0.0
+    else:
+        top = a * d - b * c
+        top = max(top - n / 2, 0.0) if top > 0 else top
+        phi = top / math.sqrt(denominator)
+    low = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    high = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    theta = p1 - p2
+    return theta, max(-1.0, theta - low), min(1.0, theta + high)
+
+
+def paired_text(pairs: list[tuple[bool, bool]]) -> str:
+    if not pairs:
+        return "– (no game ended in both)"
+    d, lo, hi = paired_difference(pairs)
+    verdict = "" if lo <= 0 <= hi else " (a real difference)"
+    return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]{verdict}"
+
+
 def rate_text(wins: int, n: int) -> str:
+    if not n:
+        return "– (no game ended)"
     lo, hi = wilson(wins, n)
-    return f"{(wins / n if n else 0):.1%} [{lo:.1%}, {hi:.1%}]"
+    return f"{wins / n:.1%} [{lo:.1%}, {hi:.1%}]"
 
 
 def variant_name(result: dict) -> str:
@@ -143,36 +195,14 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
             cells.append(rate_text(x["wins"], x["games"]) if x else "–")
         lines.append(f"| side {printable(side)} | " + " | ".join(cells) + " |")
     lines.append("| draws | " + " | ".join(rate_text(s["draws"]["draws"], s["finished"]) for s in sums) + " |")
+    lines.append("| games that ended (the rates' base) | " + " | ".join(str(s["finished"]) for s in sums) + " |")
     if any(s.get("estimate") for s in sums):       # how far each seat got, where wins are rare (co-op)
         for i in range(first["players"]):
             lines.append(f"| P{i + 1} estimate at the end (0–100) | " + " | ".join(
-                "–" if not s.get("estimate") else f"{s['estimate'][i][0]:.1f} ±{s['estimate'][i][1]:.1f}"
+                "–" if not s.get("estimate") else f"{s['estimate'][i][0]:.1f}" + (
+                    f" ±{s['estimate'][i][1]:.1f}" if s["estimate"][i][1] is not None else " (one game)")
                 for s in sums) + " |")
-    if len(sums) > 1:                              # did a change matter? each variant against the first
-        base = sums[0]
-        lines += ["", f"## Against {printable(base['variant'])} (win rate difference, points, 95 % interval)", "",
-                  "| | " + " | ".join(printable(s["variant"]) for s in sums[1:]) + " |", "|---|" + "---|" * (len(sums) - 1)]
-        for i in range(first["players"]):
-            lines.append(f"| P{i + 1} wins | " + " | ".join(
-                difference_text(s["seats"][i]["wins"], s["finished"], base["seats"][i]["wins"], base["finished"])
-                for s in sums[1:]) + " |")
-        for side in sides:
-            b = next((y for y in base["sides"] if y["side"] == side), None)
-            cells = []
-            for s in sums[1:]:
-                x = next((y for y in s["sides"] if y["side"] == side), None)
-                cells.append(difference_text(x["wins"], x["games"], b["wins"], b["games"]) if x and b else "–")
-            lines.append(f"| side {printable(side)} | " + " | ".join(cells) + " |")
-        lines.append("| draws | " + " | ".join(difference_text(s["draws"]["draws"], s["finished"],
-                                                                base["draws"]["draws"], base["finished"])
-                                                for s in sums[1:]) + " |")
-        if base.get("estimate"):                   # (means with their 95 % half-widths: independent runs)
-            for i in range(first["players"]):
-                lines.append(f"| P{i + 1} estimate at the end | " + " | ".join(
-                    "–" if not s.get("estimate") else
-                    f"{s['estimate'][i][0] - base['estimate'][i][0]:+.1f} "
-                    f"±{math.hypot(s['estimate'][i][1], base['estimate'][i][1]):.1f}" for s in sums[1:]) + " |")
-        lines += ["", "An interval that holds 0 is a difference these games cannot tell from chance."]
+    lines += _changes(results, sums, sides)
     lines += ["", "## Game length (actions)", "", head, rule]
     for key in ("mean", "min", "median", "max"):
         lines.append(f"| {key} | " + " | ".join(f"{s['length'][key]:.1f}" if key == "mean" else str(s["length"][key])
@@ -213,6 +243,71 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
     else:
         lines += ["(Plots need matplotlib: `pip install 'rulelang[plots]'`.)", ""]
     return "\n".join(lines)
+
+
+def bases(results: list[dict]) -> list[int | None]:
+    """What each variant is measured against (an index, or None: it is a base). With rule files
+    compared (each file meets every option set, file after file), a changed file's variant against
+    the first file's with the same options — a swept option, seats swapped say, is not the change
+    asked about; with options swept alone, every variant against the first."""
+    first = results[0].get("options") or {}
+    k = next((i for i in range(1, len(results)) if (results[i].get("options") or {}) == first
+              and results[i].get("rules") is not None), len(results))      # option sets per file
+    if k == len(results):
+        return [None] + [0] * (len(results) - 1)
+    return [None if i < k else i % k for i in range(len(results))]
+
+
+def _ended(result: dict) -> dict:
+    """The games that ended, by their index (the same index is the same seed in every variant)."""
+    return {r["game"]: r for r in result["records"] if not r["error"] and r.get("results") is not None}
+
+
+def _changes(results: list[dict], sums: list[dict], sides: list) -> list[str]:
+    """The table of differences: each variant against its base (`bases`), on the games both played
+    to the end with the same seeds, paired game by game (`paired_difference`)."""
+    against = [(i, b) for i, b in enumerate(bases(results)) if b is not None]
+    if not against:
+        return []
+    players = results[0]["players"]
+    lines = ["", "## Changes (win rate difference in points, 95 % interval; each game paired with the same "
+                 "seed's game in the base)", "",
+             "| | " + " | ".join(f"{printable(sums[i]['variant'])} against {printable(sums[b]['variant'])}"
+                                for i, b in against) + " |", "|---|" + "---|" * len(against)]
+    games = [(_ended(results[i]), _ended(results[b])) for i, b in against]
+    common = [[g for g in this if g in base] for this, base in games]
+
+    def row(name: str, pick) -> str:
+        cells = []
+        for (this, base), both in zip(games, common):
+            pairs = [(pick(this[g]), pick(base[g])) for g in both]
+            pairs = [(x, y) for x, y in pairs if x is not None and y is not None]
+            cells.append(paired_text([(bool(x), bool(y)) for x, y in pairs]))
+        return f"| {name} | " + " | ".join(cells) + " |"
+    for i in range(players):
+        lines.append(row(f"P{i + 1} wins", lambda r, i=i: r["results"][i] == "win"))
+    for side in sides:
+        lines.append(row(f"side {printable(side)}", lambda r, side=side: (
+            None if side not in side_outcomes(r) else side_outcomes(r)[side] == "win")))
+    lines.append(row("draws", lambda r: r["results"][0] == "draw"))
+    if any(sums[b].get("estimate") for _, b in against):
+        for i in range(players):
+            cells = []
+            for (this, base), both in zip(games, common):
+                diffs = [this[g]["estimate"][i] - base[g]["estimate"][i] for g in both
+                         if this[g].get("estimate") is not None and base[g].get("estimate") is not None]
+                if len(diffs) < 2:
+                    cells.append("–")
+                    continue
+                mean = sum(diffs) / len(diffs)
+                var = sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1)
+                cells.append(f"{mean:+.1f} ±{1.96 * math.sqrt(var / len(diffs)):.1f}")
+            lines.append(f"| P{i + 1} estimate at the end | " + " | ".join(cells) + " |")
+    lines.append("| games paired | " + " | ".join(str(len(both)) for both in common) + " |")
+    lines += ["", "An interval that holds 0 is a difference these games cannot tell from chance. Games that "
+                  "go the same way in both variants narrow it (the same seed deals the same cards): a "
+                  "change is found in fewer games than two runs taken apart would need."]
+    return lines
 
 
 def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from .bots import bot_seed, make_bot
 from ..core.errors import RulelangError
-from .report import wilson
+from .report import side_outcomes, wilson
 from ..core.textsafe import printable
 from ..core.limits import RUN_CPU_LIMIT
 
@@ -26,9 +26,10 @@ class BudgetSpent(RulelangError):
     """A run of many games used up its CPU budget (limits.RUN_CPU_LIMIT) before its last game."""
 
 
-def budget_message(done: int, games: int, cpu_limit: float) -> str:
-    """The one line saying a run stopped on its budget."""
-    return (f"stopped after {done} of {games} game{'s' if games != 1 else ''}: the run's budget of "
+def budget_message(done: int, games: int, cpu_limit: float, shares: int = 1) -> str:
+    """The one line saying a run stopped on its budget (`shares`: the variants it was split among)."""
+    share = f"its share (1/{shares}) of " if shares > 1 else ""
+    return (f"stopped after {done} of {games} game{'s' if games != 1 else ''}: {share}the run's budget of "
             f"{cpu_limit:g} s of CPU time is spent (run limit; --max-cpu SECONDS to change it, 0 for none)")
 
 
@@ -273,9 +274,8 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         lengths.append(r["actions"])
         for seat, result in enumerate(r["results"]):
             counts[seat][result] += 1
-            if r["sides"] is not None:
-                tally = sides.setdefault(r["sides"][seat], dict.fromkeys(RESULTS, 0))
-                tally[result] += 1
+        for side, result in side_outcomes(r).items():
+            sides.setdefault(side, dict.fromkeys(RESULTS, 0))[result] += 1
     finished = len(lengths)
     estimates = [r["estimate"] for r in records if not r["error"] and r.get("estimate") is not None]
     endings: dict = {}
@@ -328,10 +328,13 @@ def _interval(wins: int, n: int) -> str:
 
 
 def _mean_interval(xs: list) -> list:
-    """[mean, half-width of its 95 % interval] (normal approximation; 0 with one value)."""
+    """[mean, half-width of its 95 % interval] (normal approximation; None with one value: no
+    interval can be told from one game)."""
     n = len(xs)
     mean = sum(xs) / n
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    if n < 2:
+        return [round(mean, 2), None]
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
     return [round(mean, 2), round(1.96 * (var / n) ** 0.5, 2)]
 
 
@@ -372,7 +375,8 @@ def format_report(result: dict) -> str:
             f"{printable(side)} {_interval(c['win'], sum(c.values()))}" for side, c in result["outcomes_by_side"].items()))
     if result.get("estimate_by_seat"):
         lines.append("the rules' estimate at the end (0-100, 95% interval): " + ", ".join(
-            f"P{seat + 1} {m:.1f} ±{h:.1f}" for seat, (m, h) in enumerate(result["estimate_by_seat"])))
+            f"P{seat + 1} {m:.1f}" + (f" ±{h:.1f}" if h is not None else " (one game: no interval)")
+            for seat, (m, h) in enumerate(result["estimate_by_seat"])))
     if result.get("endings"):
         shown = result["endings"][:ENDINGS_SHOWN]
         rest = len(result["endings"]) - len(shown)
