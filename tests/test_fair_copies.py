@@ -142,3 +142,26 @@ def test_a_copy_deals_no_card_where_no_rule_can_bring_it():
         assert not box & set(d.Z[pool_slot][:-1]), seed
         moved |= d.Z[deck_slot][1] != m.Z[deck_slot][1]
     assert moved
+
+
+def test_a_deep_copy_of_a_match_is_a_clone():
+    """An API trial: `copy.deepcopy` of a match copied it field by field, losing what was revealed
+    to whom (keyed by the zone lists' identity): the copy's views differed, and a paused Dozen War
+    chain could not be copied at all (a greenlet). Now it is `clone()`."""
+    import copy
+    import json
+    for name, players, seed in (("smash_up", 2, 4), ("shadow_hunters", 4, 4), ("dozen_war", 2, 2)):
+        game = load(name)
+        m = game.new_match(players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(40):
+            if m.is_over:
+                break
+            c = copy.deepcopy(m)
+            assert c.game is m.game
+            for p in range(players):
+                assert json.dumps(c.view(p), sort_keys=True) == json.dumps(m.view(p), sort_keys=True), (name, p)
+            action = rng.choice(m.legal_actions())
+            c.apply(str(action))
+            m.apply(action)
+            assert c.state() == m.state()

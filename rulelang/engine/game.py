@@ -89,6 +89,10 @@ class Game:
     _has_others: bool                   # visibility.py
     _has_secrets: bool                  # visibility.py
 
+    def __deepcopy__(self, memo) -> "Game":
+        """A game is not changed by playing it: every copy shares it (its compiled code too)."""
+        return self
+
     def __init__(self, ir: dict, path: str | None = None, *, compiled: bool = True):
         check_ir(ir, path or "<ir>")            # untrusted IR: refused before any code is generated
         self.ir = ir

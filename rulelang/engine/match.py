@@ -627,6 +627,14 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         m._zone_ids = None
         return m
 
+    def __copy__(self) -> "Match":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "Match":
+        """`copy.deepcopy` gives a `clone`: a copy field by field lost what keys on the identity of
+        the zone lists (what was revealed to whom) and the paused chain's greenlet."""
+        return self.clone()
+
     # ---- engine internals ----
     def _check_held(self, text: str) -> None:
         """Refuse a position that holds more than STATE_LIMIT elements and characters (variables,

@@ -13,6 +13,7 @@ The layout of the vector is in docs/interop.md; `Interface.layout` names its seg
 from __future__ import annotations
 
 import json
+import operator
 import re
 import zlib
 
@@ -45,6 +46,20 @@ def need(module: str, extra: str):
 
 
 np = need("numpy", "gymnasium")
+
+
+def action_index(action) -> int | None:
+    """An action given by its index: a Python or NumPy integer (a 0-d integer array too); None for
+    anything else (1.9 is no index: it was taken as 1), which the adapters refuse as not legal."""
+    if isinstance(action, bool) or action is None:
+        return None
+    try:
+        return operator.index(action)
+    except TypeError:
+        shape = getattr(action, "shape", None)
+        if shape == () and getattr(getattr(action, "dtype", None), "kind", "") in "iu":
+            return int(action)
+        return None
 
 
 def load_game(game) -> rulelang.Game:

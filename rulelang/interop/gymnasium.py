@@ -12,7 +12,7 @@ exactly. The reward is the learning seat's result at the end: +1, -1 or 0.
 """
 from __future__ import annotations
 
-from .core import Interface, need
+from .core import Interface, action_index, need
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 gymnasium = need("gymnasium", "gymnasium")
@@ -102,7 +102,8 @@ class SingleAgentEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if self.match.is_over:                  # (the bots ended it before the learner's first turn)
             return self._obs(), self.interface.rewards(self.match)[self.seat], True, False, self._info()
-        found = next((a for i, a in self._legal if i == int(action)), None)
+        index = action_index(action)
+        found = next((a for i, a in self._legal if i == index), None)
         if found is None:
             if self.illegal == "raise":
                 raise ValueError(f"action {action} is not legal now (see the action mask)")

@@ -204,8 +204,12 @@ class RulelangState(pyspiel.State):
     def _apply_action(self, action):
         m = self._box.match
         if m is None:
-            self._box = _Box(self.interface.new_match(self._seed + int(action)), self._key)
+            if type(action) is not int or not 0 <= action < self._seeds:
+                raise ValueError(f"chance outcome {action} is not one of 0..{self._seeds - 1}")
+            self._box = _Box(self.interface.new_match(self._seed + action), self._key)
             return
+        if m.is_over or self._truncated:
+            raise ValueError(f"action {action}: the game is over" + (" (cut at max_game_length)" if self._truncated else ""))
         found = next((a for i, a in self.interface.legal(m) if i == action), None)
         if found is None:
             raise ValueError(f"action {action} is not legal now")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from .core import Interface, need
+from .core import Interface, action_index, need
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 need("pettingzoo", "pettingzoo")
@@ -107,7 +107,8 @@ class RulelangEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        found = next((a for i, a in self._legal if i == int(action)), None) if action is not None else None
+        index = action_index(action)
+        found = next((a for i, a in self._legal if i == index), None)
         if found is None:
             raise ValueError(f"action {action} is not legal for {agent} now (see the action mask)")
         self._cumulative_rewards[agent] = 0.0
@@ -197,7 +198,7 @@ class RulelangParallelEnv(ParallelEnv):
         chosen = []
         for agent, legal in self._legal.items():
             index = actions.get(agent)
-            found = next((a for i, a in legal if index is not None and i == int(index)), None)
+            found = next((a for i, a in legal if i == action_index(index)), None)
             if found is None:
                 raise ValueError(f"action {index} is not legal for {agent} now (see the action mask)")
             chosen.append((self.agent_seat[agent], found))

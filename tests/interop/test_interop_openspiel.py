@@ -143,3 +143,23 @@ def test_a_resampled_state_keeps_no_other_seats_real_past_actions():
         assert other.information_state_string(1) == s.information_state_string(1)
         recalled.append(other.information_state_string(0))
     assert recalled[0] == recalled[1] and json.loads(recalled[0])["mine"] == []
+
+
+def test_a_state_cut_at_max_game_length_and_a_chance_outcome_out_of_range_are_refused():
+    """An API trial: a state cut at max_game_length said it was terminal and still played moves;
+    the root's chance node took any number as its outcome (and seeded the match with it)."""
+    g = load("valgard", 2, max_game_length=4)
+    st = g.new_initial_state()
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    log = list(st.match.log)
+    with pytest.raises(ValueError, match="the game is over"):
+        st.apply_action(0)
+    assert st.match.log == log
+    root = load("regicide", 2, seeds=10).new_initial_state()
+    assert root.is_chance_node()
+    for bad in (10, 5000, -3):
+        with pytest.raises(ValueError, match="is not one of 0..9"):
+            root.apply_action(bad)
+    root.apply_action(9)
+    assert not root.is_chance_node()

@@ -117,3 +117,14 @@ def test_a_drawn_seed_is_one_of_2_to_the_62_as_the_terminal_draws():
         single.reset()
         drawn += [e.seed_used, single.seed_used]
     assert all(0 <= s < 2 ** 62 for s in drawn) and max(drawn) >= 2 ** 40
+
+
+def test_an_action_that_is_no_index_is_refused():
+    """An API trial: step(1.9) played action 1; a NumPy integer is an index, a float is none."""
+    e = env(game("valgard"), players=2)
+    e.reset(seed=1)
+    with pytest.raises(ValueError, match="is not legal"):
+        e.step(1.9)
+    assert e.match.log == []
+    e.step(np.int64(0))
+    assert len(e.match.log) == 1
