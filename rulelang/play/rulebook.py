@@ -34,7 +34,8 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
     doc.para(f"{low} to {high} players." if low != high else plural(low, "player") + ".")
     options_declared = ir.get("options", [])
     if options_declared:
-        doc.para("Options (`--option NAME=VALUE` when the match starts):")
+        doc.para("Options, chosen when the match starts (`--option NAME=VALUE` at the terminal, the lobby's "
+                 "fields in the browser):")
         for o in options_declared:
             words = printable(about.get("options", {}).get(o["name"], ""))
             kind = {"bool": "true or false", "int": "a number", "text": "a text"}.get(o["type"], o["type"])

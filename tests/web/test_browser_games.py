@@ -159,7 +159,8 @@ def test_valgard_two_browser_seats_with_an_undo_asked_and_accepted(serve, browse
     settle(served, pages)
     assert served.applied == 2
     p1.click("#undo")                                                  # P1 asks; P2 is asked
-    p2.wait_for_selector("#undo-ask:not([hidden]) >> text=P1 asks to undo their last move.")
+    p2.wait_for_selector("#undo-ask:not([hidden]) >> text=P1 asks to undo their last move (place d1) "
+                         "and everything played since.")                # (which move: P2 reads it)
     assert "waiting for P2" in p1.inner_text("#undo-ask")
     save_shot(p2, tmp_path, "serve-undo-asked-phone")
     before = served.version

@@ -233,14 +233,20 @@
     t.replaceChildren(...[el("strong", {}, card.label), card.text ? el("p", {}, card.text) : null].filter(Boolean));
     if (!card.text && card.id !== null && card.id !== undefined) {
       rulesText(card.id).then((text) => {
-        if (text && !t.hidden && t.dataset.id === String(card.id)) t.append(el("p", {}, text));
+        if (text && !t.hidden && t.dataset.id === String(card.id)) { t.append(el("p", {}, text)); place(); }
       });
     }
     t.dataset.id = String(card.id);
     const r = anchor.getBoundingClientRect();
-    t.style.left = Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX)) + "px";
-    t.style.top = (r.bottom + window.scrollY + 4) + "px";
+    // below the card, or above it when it would run off the bottom of the screen (a phone)
+    function place() {
+      t.style.left = Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX)) + "px";
+      const h = t.getBoundingClientRect().height;
+      const below = r.bottom + 4 + h <= window.innerHeight || r.top - 4 - h < 0;
+      t.style.top = (below ? r.bottom + 4 : Math.max(4, r.top - 4 - h)) + window.scrollY + "px";
+    }
     t.hidden = false;
+    place();
     clearTimeout(tip.timer);
     // long enough to read a general's text; Escape or a click elsewhere closes it sooner
     tip.timer = setTimeout(() => { t.hidden = true; }, card.text ? 8000 : 30000);
