@@ -338,6 +338,15 @@ def _mean_interval(xs: list) -> list:
     return [round(mean, 2), round(1.96 * (var / n) ** 0.5, 2)]
 
 
+def _games_rate(per_second: float) -> str:
+    """Games a second, or a minute, or an hour: what a slow bot's run is read in (not "0.0/s")."""
+    if per_second >= 1 or per_second == 0:
+        return f"{per_second:,.1f} playouts/s"
+    if per_second * 60 >= 1:
+        return f"{per_second * 60:,.1f} playouts/min"
+    return f"{per_second * 3600:,.1f} playouts/h"
+
+
 def _rate(part: float, whole: int) -> float:
     return part / whole if whole else 0.0
 
@@ -386,8 +395,8 @@ def format_report(result: dict) -> str:
     lines += [
         f"draw rate: {result['draw_rate']:.1%}",
         _length_line(result),
-        f"speed: {result['actions_per_s']:,.0f} actions/s, {result['playouts_per_s']:,.1f} playouts/s "
-        f"({result['actions']} actions in {result['seconds']:.2f} s; "
+        f"speed: {result['actions_per_s']:,.0f} actions/s, {_games_rate(result['playouts_per_s'])} "
+        f"({result['actions']} actions in {result['seconds']:.2f} s of wall-clock time; "
         f"{1000 * result['seconds'] / max(1, result['actions']):.2f} ms per action, bots' thinking included)",
         f"errors: {result['errors']}",
     ]
