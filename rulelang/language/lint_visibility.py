@@ -83,7 +83,7 @@ def _w241(lints, d) -> None:
     through the defs it calls too (`worth(next(me))` of `def worth(p) = sum(… hand[p])`), their
     parameters standing for the call's arguments; each zone is reported once."""
     found: dict = {}                           # zone -> (span, why), in the order met
-    _w241_in(lints, d.body, {}, d.span, found, 0)
+    _w241_in(lints, d.body, {}, d.span, found, [W241_DEFS])
     at: dict = {}                              # span -> its zones (a def's findings at its call)
     for zone, (span, why) in found.items():
         at.setdefault((span.line, span.column), (span, []))[1].append((zone, why))
@@ -97,9 +97,12 @@ def _w241(lints, d) -> None:
                      f"told everyone", span)
 
 
-def _w241_in(lints, body, bound: dict, span, found: dict, depth: int) -> None:
+W241_DEFS = 200          # def bodies read for one shown value at most (a crafted file's fan-out of calls)
+
+
+def _w241_in(lints, body, bound: dict, span, found: dict, left: list) -> None:
     """W241 in `body`, whose parameter names stand for `bound`'s expressions; a finding inside a
-    def called is reported at the call (`span`)."""
+    def called is reported at the call (`span`). `left`: def bodies still to be read (shared)."""
     inner = {id(y) for x in walk(body)      # (what is only counted, and each part of it)
              if isinstance(x, n.Call) and x.name in ("size", "count") and x.args and x.name not in lints.c.symbols
              for y in walk(x.args[0])}
@@ -110,12 +113,14 @@ def _w241_in(lints, body, bound: dict, span, found: dict, depth: int) -> None:
     for x in walk(body):
         if id(x) in inner:
             continue
-        if isinstance(x, n.Call) and depth < 4:
+        if isinstance(x, n.Call):
             sym = lints.c.symbols.get(x.name)
             decl = sym.decl if sym is not None else None
-            if isinstance(decl, n.DefDecl) and decl.params is not None and len(decl.params) == len(x.args):
+            if isinstance(decl, n.DefDecl) and decl.params is not None and len(decl.params) == len(x.args) \
+                    and left[0] > 0:
+                left[0] -= 1
                 args = {p.name: _bound(a, bound) for p, a in zip(decl.params, x.args)}
-                _w241_in(lints, decl.body, args, x.span if not bound else span, found, depth + 1)
+                _w241_in(lints, decl.body, args, x.span if not bound else span, found, left)
             continue
         if not isinstance(x, (n.Name, n.Index)):
             continue
