@@ -150,8 +150,25 @@ def describe_actions(match, actions, seen_ids: set) -> list[dict]:
                     comps += [o for o in match.copies_of(v) if o in seen_ids and o not in comps]
                 elif kind == "cell" and g is not None and 0 <= v < g.size:
                     cells.append(g.names[v])
-        out.append({"text": printable(a.text), "comps": comps, "cells": cells})
+        entry = {"text": printable(a.text), "comps": comps, "cells": cells}
+        about = _enum_words(match.game).get(a.text) if not comps else None
+        if about:                                        # (a faction to draft: its rules text, public)
+            entry["about"] = printable(about)
+        out.append(entry)
     return out
+
+
+def _enum_words(game) -> dict:
+    """An enum value's shown text -> its rules text (`about`), for the options that name one."""
+    words = game.__dict__.get("_enum_words")
+    if words is None:
+        words = {}
+        for values in (game.ir.get("enums") or {}).values():
+            for v in values:
+                if isinstance(v, dict) and v.get("about") and v.get("text") is not None:
+                    words.setdefault(str(v["text"]), str(v["about"]))
+        game.__dict__["_enum_words"] = words
+    return words
 
 
 # ---- payloads -----------------------------------------------------------------------------

@@ -613,3 +613,17 @@ def test_one_action_that_stands_for_two_like_cards_names_both_to_the_page():
     assert sorted(acts["play Zap"]["comps"]) == zaps and acts["play Bop"]["comps"] == [2]
     assert acts["play Zap"]["comps"] and not set(zaps) & set(
         c for a in describe_actions(m, m.legal_actions(), m.visible_to(1)) for c in a["comps"])
+
+
+def test_a_drafted_faction_option_carries_its_rules_text():
+    """A first-hour tester: Smash Up's eight factions were bare buttons, with no `?` to read what
+    each does (Dozen War's generals, components, had one). An option that is an enum value with
+    rules text carries it, public as the rulebook is."""
+    import rulelang
+    from rulelang.web.present import describe_actions
+    game = rulelang.load(str(ROOT / "games" / "smash_up.rules"))
+    m = game.new_match(2, seed=1, options={"factions": "draft"})
+    assert m.question["prompt"] == "choose a faction"
+    options = {a["text"]: a for a in describe_actions(m, m.legal_actions(), set())}
+    assert options["Ninjas"]["about"].startswith("10 minions") and options["Ninjas"]["comps"] == []
+    assert all(a.get("about") for a in options.values())

@@ -406,10 +406,12 @@
       $("q-running").textContent = (causes.length ? `because of ${causes.join(", ")}` : "") + (causes.length && how ? " · " : "") + how;
       $("q-options").replaceChildren(...state.actions.map((a) => {
         const b = el("button", { type: "button", class: "option", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text);
-        if (a.comps.length !== 1) return b;
-        // an option that is one component (a general to draft, a card to pick): `?` shows what it does
+        if (a.comps.length !== 1 && !a.about) return b;
+        // an option that is one component (a general to draft, a card to pick) or a value with rules
+        // text (a faction to draft): `?` shows what it does
         const what = el("button", { type: "button", class: "what small", title: `what ${a.text} does`, "aria-label": `what ${a.text} does` }, "?");
-        what.addEventListener("click", (ev) => { ev.stopPropagation(); tip({ id: a.comps[0], label: a.text }, ev.currentTarget); });
+        const card = a.about ? { id: null, label: a.text, text: a.about } : { id: a.comps[0], label: a.text };
+        what.addEventListener("click", (ev) => { ev.stopPropagation(); tip(card, ev.currentTarget); });
         return el("span", { class: "opt" }, b, what);
       }));
       if (!q.open) q.show();
