@@ -449,3 +449,30 @@ def test_no_undo_past_an_outcome_that_depended_on_a_hidden_card():
     assert "cannot undo: since that decision what happened told P1 about what was hidden from them" in poked, text
     counted = text.split("P1> undo\n")[2].split("P1>")[0]
     assert "cannot undo" not in counted and "undone" in counted, text
+
+
+RPS = """game "RPS" {
+  players 2..2 ranked by pts[me]
+  enum Sign { rock "R", paper "P", scissors "S" }
+  var shown: Sign = rock per player
+  var pts: int = 0 per player
+  turn {
+    step throw simultaneous {
+      action throw(s in Sign) { shown[me] = s }
+      reveal { pts[me] += 1  if turn_count >= 3 { finish by score }  end turn }
+    }
+  }
+}
+"""
+
+
+def test_no_undo_past_a_reveal_of_secret_answers():
+    """A new author's rock-paper-scissors: P1 answered, the bot's answer revealed both, and `undo`
+    let P1 answer again knowing the bot's. The reveal now counts as hidden information shown
+    (at the terminal and in the browser: play/repl.py `answers_revealed`)."""
+    game = rulelang.Game(rulelang.compile_source(RPS, "rps.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "greedy"}, io.StringIO("throw rock\nundo\nquit\n"), out, "rps.rules")
+    text = out.getvalue()
+    assert "every answer is revealed" in text
+    assert "cannot undo: since that decision the secret answers were revealed" in text.split("P1> undo\n")[1], text

@@ -601,7 +601,8 @@ class _Session(Drawing, Commands):
         self.note_log(logged, actor, together, told)
         if question is not None and match.log:      # the question this answer was to (for `log`)
             self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
-        reason = learned(match, {p: seen | own for p, seen in before.items()}, told, existed)
+        reason = (learned(match, {p: seen | own for p, seen in before.items()}, told, existed)
+                  or answers_revealed(together, logged, match, humans))
         if reason is not None and self.crossed:
             self.crossed[-1] = reason
         elif base is not None and not match.is_over and self.crossed:
@@ -966,6 +967,18 @@ def learned(match, before: dict, told: int, existed: int | None = None) -> str |
     for entry in match.message_log()[told:]:
         if entry["to"] is not None and any(seat in before for seat in entry["to"]):
             return "a player was told something in private"
+    return None
+
+
+def answers_revealed(together, logged: int, match, people) -> str | None:
+    """The last answer to a simultaneous decision (`together`: `Match.simultaneous` before the
+    action) reveals every answer, secret until then: a person may not undo back past it and answer
+    again knowing the others' (a new author's rock-paper-scissors allowed it). None otherwise."""
+    if together is None or len(match.log) <= logged:
+        return None
+    seats = list(together.get("seats") or ())
+    if len(seats) > 1 or any(s not in people for s in seats):
+        return "the secret answers were revealed"
     return None
 
 

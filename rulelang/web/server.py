@@ -31,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import rulelang
 from rulelang import interrupt_seat
 from rulelang.play.bots import bot_seed, make_bot, parse_kind
-from rulelang.play.repl import has_secrets, hidden_outcome, learned
+from rulelang.play.repl import answers_revealed, has_secrets, hidden_outcome, learned
 from rulelang.play.rulebook import rulebook
 from rulelang.core.errors import EngineFault, IllegalAction, RulelangError
 from rulelang.core import safejson
@@ -271,13 +271,14 @@ class Served:
         own = before.get(seat, set())           # a human showing their own card tells them nothing
         told = len(m.message_log())
         existed = len(m.labels)                 # (a component the action makes was hidden from nobody)
-        logged, question = len(m.log), m.question
+        logged, question, together = len(m.log), m.question, m.simultaneous
         judge = bool(self.humans()) and m.simultaneous is None and has_secrets(m)
         m.apply(text)
         asked = str(question.get("prompt") or "") if question is not None else None
         self.log_who += [(seat, asked)] * (len(m.log) - logged)
         self.log_at.append(logged)
-        lenient = learned(m, {p: seen | own for p, seen in before.items()}, told, existed)
+        lenient = (learned(m, {p: seen | own for p, seen in before.items()}, told, existed)
+                   or answers_revealed(together, logged, m, self.humans()))
         strict = lenient if lenient is not None else learned(
             m, {p: seen | own if p == seat else seen for p, seen in before.items()}, told, existed)
         if strict is None and judge and not m.is_over:     # (a wound that kills or not, by a hidden

@@ -232,3 +232,22 @@ def test_asking_twice_tells_the_asker_it_is_already_asked(serve):
         asked = await p2.until(lambda m: m["type"] == "state" and m["undo"])
         assert asked["undo"]["move"] == "step"              # (which move: the page says it)
     asyncio.run(play())
+
+
+def test_no_undo_past_a_reveal_of_secret_answers(tmp_path):
+    """As at the terminal (play/repl.py `answers_revealed`): the last answer to a simultaneous
+    step shows every answer; neither person may undo back past it and answer again knowing."""
+    import rulelang
+    from rulelang.web.server import Entry, Served
+    from tests.test_frontends import RPS
+    path = tmp_path / "rps.rules"
+    path.write_text(RPS, encoding="utf-8")
+    game = rulelang.load(str(path))
+    m = game.new_match(2, seed=1)
+    served = Served("x", Entry("rps", str(path), game), m, ["human", "human"], {}, 1)
+    served.play("throw R", 0)
+    assert served.undo_target(0) == (0, None)                 # (nothing revealed yet)
+    served.play("throw S", 1)
+    for seat in (0, 1):
+        target, why = served.undo_target(seat)
+        assert target is None and "the secret answers were revealed" in why, why
