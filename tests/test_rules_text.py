@@ -826,3 +826,15 @@ def test_a_hand_discarded_and_drawn_again_is_named_where_the_cards_may_have_come
     m.apply("pass")
     lines = _said_after(game, m, "redraw")
     assert lines == ["c9, c8: deck (P2) or hand (P2) → discard (P2)", "2 cards left deck (P2)"], lines
+
+
+def test_a_card_put_back_into_a_dealing_deck_is_said_to_be_there():
+    """A new author's trick game: the tricks won go back into the deck, which is shuffled and deals
+    four: a card seen on the table was said to go to `hand (P2) / won` — won is empty now, and the
+    deck (its count the same) was never named. Now `hand (P2) / deck`."""
+    game = rulelang.load(str(ROOT / "tests" / "games" / "tricks_back_to_deck.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 4, {}, {1: "random"}, io.StringIO("1\n1\nquit\n"), out, "tricks_back_to_deck.rules")
+    lines = [x[4:] for x in out.getvalue().split("\n") if x.startswith("  · ")]
+    put_back = [x for x in lines if x.startswith("c3: trick")]
+    assert put_back == ["c3: trick → hand (P2) / deck, face down"], lines

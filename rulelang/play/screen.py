@@ -624,7 +624,15 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             continue
         gone.remove((label, frm))
         room -= 1
-        moves.append((label, frm, " / ".join(into + via) + ", face down"))
+        # where it may lie now: a zone it went into, one it may have passed through unless that
+        # is empty now, and — when it may have passed through a zone that gave all its cards out
+        # (the tricks won put back into the deck, which deals) — a hidden zone of unchanged size
+        # it may reach (the deck, its count the same)
+        emptied = any(a_hidden.get(t, 0) == 0 for t in via)
+        steady = [t for t in a_hidden if emptied and t not in grown and t not in shrunk and a_hidden[t] > 0
+                  and b_hidden.get(t) == a_hidden[t] and may(frm, t, kind_b.get(frm))]
+        named = into + [t for t in via if a_hidden.get(t, 0) > 0] + steady
+        moves.append((label, frm, " / ".join(named) + ", face down"))
         if len(into) == 1 and not via:
             hidden_in[into[0]] -= 1
         else:
