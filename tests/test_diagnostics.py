@@ -101,7 +101,7 @@ CASES = [
     Case("duplicate-zone", "  zone hand:", "  zone table: pile, public\n  zone hand:", "zone table: pile, public",
          "E102", "`table` is already declared as a zone"),
     Case("duplicate-var", "  var due:", "  var damage: int = 0\n  var due:", "var damage: int = 0",
-         "E102", "`damage` is already declared as a var"),
+         "E102", "`damage` is already declared as a variable"),
     Case("unknown-zone-shape", "zone castle: pile", "zone castle: pil", "pil",
          "E105", "unknown zone shape `pil` (a zone is a `pile` or a `set`)", "pile"),
     Case("unknown-zone-property", "zone castle: pile, hidden", "zone castle: pile, hiden", "hiden",

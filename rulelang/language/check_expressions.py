@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 from . import nodes as n
 from .typerules import (AGGREGATES, ARG_TESTS, CELL_FIELDS, PRIMITIVES, compatible, elem, enters_union, is_comp,
-                        is_comp_type, is_enum, is_list, is_list_like, is_union, is_value, joined, kind_name, show,
+                        is_comp_type, is_enum, is_list, is_list_like, is_union, is_value, joined, kind_name, kind_words, show,
                         union_comp, union_of)
 from ..ir.spec import BOARD_SHAPES, BUILTIN_FUNCTIONS, BUILTIN_VALUES, board_directions, board_layout
 from ..core.limits import INT_LIMIT
@@ -209,7 +209,7 @@ class ExpressionChecks:
         if sym.kind == "var":
             return sym.type if not sym.decl.per else "list:" + sym.type
         if sym.kind in ("kind", "proc", "step", "table"):
-            self.error("E201", f"`{e.name}` is a {sym.kind} and has no value here", e.span)
+            self.error("E201", f"`{e.name}` is {kind_words(sym.kind)} and has no value here", e.span)
             return "any"
         return sym.type
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import nodes as n
-from .typerules import compatible, elem, is_comp, is_enum, is_list, is_list_like, is_union, is_value, show
+from .typerules import compatible, elem, is_comp, is_enum, is_list, is_list_like, is_union, is_value, kind_words, show
 from ..core.limits import COMPONENT_LIMIT
 from ..ir.spec import READMIT, REFUSE
 
@@ -374,7 +374,7 @@ class StatementChecks:
                     self.error("E101", f"unknown variable `{target.name}`", target.span,
                                self.suggest(target.name, lambda: self.names_of("var") + list(self.visible_names())))
                 else:
-                    self.error("E201", f"`{target.name}` is a {sym.kind}, not a variable", target.span)
+                    self.error("E201", f"`{target.name}` is {kind_words(sym.kind)}, not a variable", target.span)
                 return None
             self.used.add(target.name)
             self.written.add(target.name)

@@ -16,7 +16,7 @@ from .check_expressions import ExpressionChecks
 from .check_statements import StatementChecks
 from .checked import Checked, Symbol
 from .content import Suggester
-from .typerules import AGGREGATES, PRIMITIVES, is_value
+from .typerules import AGGREGATES, PRIMITIVES, is_value, kind_words
 from ..core.errors import Diagnostic, Span
 from ..core.limits import PLAYER_LIMIT
 from ..ir.spec import BUILTIN_FUNCTIONS, BUILTIN_VALUES
@@ -142,7 +142,9 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
                 return
             if name in syms:
                 kind = syms[name].kind
-                self.error("E102", f"`{name}` is already declared as {'an' if kind[:1] in 'aeiou' else 'a'} {kind}", span)
+                note = ("" if kind == sym.kind else " (one set of names holds every declaration: variables, "
+                        "zones, defs, enums and their values…)")
+                self.error("E102", f"`{name}` is already declared as {kind_words(kind)}{note}", span)
                 return
             if name in BUILTIN_VALUES or name in BUILTIN_FUNCTIONS:
                 # A name the language took over later must not break the files that declared it

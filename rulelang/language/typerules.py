@@ -60,6 +60,14 @@ def elem(t: str) -> str:
 
 
 VALUE_KINDS = ("enum", "enumval", "zone", "var", "option", "board", "def")
+# how a message names a kind of declaration (the checker's own words are not an author's)
+KIND_WORDS = {"enumval": "an enum value", "var": "a variable", "proc": "a procedure", "def": "a def",
+              "enum": "an enum", "option": "an option", "event": "an event", "hook": "a hook"}
+
+
+def kind_words(kind: str) -> str:
+    """`a variable`, `an enum value`… for a symbol's kind."""
+    return KIND_WORDS.get(kind) or f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
 
 
 def is_value(sym) -> bool:
