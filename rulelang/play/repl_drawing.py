@@ -274,7 +274,7 @@ class Drawing:
         ir = getattr(self.game, "ir", None)
         lines = changes(seen, after, said, seat_name, str(action), zone_flows(ir) if ir else None)
         if len(lines) > 6:
-            lines = lines[:5] + [f"… and {len(lines) - 5} more changes (type table or status)"]
+            lines = lines[:5] + [f"… and {len(lines) - 5} more changes, not listed (`table` shows where everything is now)"]
         for line in lines:
             self.say(f"  · {line}", "dim")
 
