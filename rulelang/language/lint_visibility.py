@@ -83,7 +83,8 @@ def _w241(lints, d) -> None:
     through the defs it calls too (`worth(next(me))` of `def worth(p) = sum(… hand[p])`), their
     parameters standing for the call's arguments; each zone is reported once."""
     found: dict = {}                           # zone -> (span, why), in the order met
-    _w241_in(lints, d.body, {}, d.span, found, [W241_DEFS])
+    budget = lints.__dict__.setdefault("w241_nodes", [W241_NODES])     # (one for the whole file)
+    _w241_in(lints, d.body, {}, d.span, found, budget, set())
     at: dict = {}                              # span -> its zones (a def's findings at its call)
     for zone, (span, why) in found.items():
         at.setdefault((span.line, span.column), (span, []))[1].append((zone, why))
@@ -97,31 +98,44 @@ def _w241(lints, d) -> None:
                      f"told everyone", span)
 
 
-W241_DEFS = 200          # def bodies read for one shown value at most (a crafted file's fan-out of calls)
+W241_NODES = 200_000     # nodes W241 walks through defs in one file at most (crafted fan-outs of calls)
 
 
-def _w241_in(lints, body, bound: dict, span, found: dict, left: list) -> None:
+def _w241_in(lints, body, bound: dict, span, found: dict, budget: list, read: set) -> None:
     """W241 in `body`, whose parameter names stand for `bound`'s expressions; a finding inside a
-    def called is reported at the call (`span`). `left`: def bodies still to be read (shared)."""
-    inner = {id(y) for x in walk(body)      # (what is only counted, and each part of it)
+    def called is reported at the call (`span`). `budget`: nodes still to walk in this file;
+    `read`: the (def, arguments) already read for this shown value (each is read once)."""
+    nodes = list(walk(body))
+    budget[0] -= len(nodes)
+    if budget[0] < 0:
+        return
+    if bound:                                # a loop's own name hides a parameter of that name
+        looped = {x.var for x in nodes if isinstance(x, n.Comprehension)}
+        looped |= {m[0] for x in nodes if isinstance(x, n.Comprehension) for m in x.more}
+        bound = {k: v for k, v in bound.items() if k not in looped}
+    inner = {id(y) for x in nodes           # (what is only counted, and each part of it)
              if isinstance(x, n.Call) and x.name in ("size", "count") and x.args and x.name not in lints.c.symbols
              for y in walk(x.args[0])}
-    if bound:                                # a def that decides by its parameter what to read
-        inner.update(id(y) for x in walk(body)    # (`if knows(p) then who(p) else "hidden"`) is trusted
-                     if isinstance(x, n.Cond) and any(isinstance(t, n.Name) and t.name in bound for t in walk(x.test))
+    if bound:                                # a def that decides by its parameter and the viewer what to
+        inner.update(id(y) for x in nodes    # read (`if knows(p) then who(p) else "hidden"`) is trusted
+                     if isinstance(x, n.Cond) and _names_param(x.test, bound) and _reads_me(lints, x.test)
                      for y in walk((x.then, x.other)))
-    for x in walk(body):
+    for x in nodes:
         if id(x) in inner:
             continue
-        if isinstance(x, n.Call):
+        decl = None
+        if isinstance(x, (n.Call, n.Name)):
             sym = lints.c.symbols.get(x.name)
-            decl = sym.decl if sym is not None else None
-            if isinstance(decl, n.DefDecl) and decl.params is not None and len(decl.params) == len(x.args) \
-                    and left[0] > 0:
-                left[0] -= 1
-                args = {p.name: _bound(a, bound) for p, a in zip(decl.params, x.args)}
-                _w241_in(lints, decl.body, args, x.span if not bound else span, found, left)
-            continue
+            decl = sym.decl if sym is not None and isinstance(sym.decl, n.DefDecl) else None
+        if decl is not None and (isinstance(x, n.Call) and decl.params is not None and len(decl.params) == len(x.args)
+                                 or isinstance(x, n.Name) and decl.params is None):
+            args = {p.name: _bound(a, bound) for p, a in zip(decl.params or (), getattr(x, "args", ()))}
+            key = (id(decl), tuple(sorted((k, id(v)) for k, v in args.items())))
+            if key not in read:
+                read.add(key)
+                _w241_in(lints, decl.body, args, x.span if not bound else span, found, budget, read)
+            if isinstance(x, n.Call):
+                continue
         if not isinstance(x, (n.Name, n.Index)):
             continue
         zone = lints.root_zone(x)
@@ -132,6 +146,26 @@ def _w241_in(lints, body, bound: dict, span, found: dict, left: list) -> None:
         why = _hides(lints, zone, index)
         if why is not None and zone not in found:
             found[zone] = (x.span if not bound else span, why)
+
+
+def _names_param(test, bound: dict) -> bool:
+    return any(isinstance(t, n.Name) and t.name in bound for t in walk(test))
+
+
+def _reads_me(lints, test, depth: int = 2) -> bool:
+    """Does a condition read the viewer (`me`) or a variable (what the rules set when something
+    became known: `dead[p]`, `revealed[p]`), itself or in a def it calls? (`p == me`, `knows(p)`:
+    what is read under it is what the viewer may know; `size(hand[p]) > 0` is not such a test)."""
+    for t in walk(test):
+        if isinstance(t, n.Name) and t.name == "me":
+            return True
+        if isinstance(t, n.Name) and (lints.c.refs.get(id(t)) or ("",))[0] == "var":
+            return True
+        if depth and isinstance(t, (n.Call, n.Name)):
+            sym = lints.c.symbols.get(t.name)
+            if sym is not None and isinstance(sym.decl, n.DefDecl) and _reads_me(lints, sym.decl.body, depth - 1):
+                return True
+    return False
 
 
 def _bound(e, bound: dict):

@@ -219,3 +219,22 @@ def test_cli_time_prints_the_lint_time_on_stderr(capsys):
 def test_cli_exit_codes_clean_errors(capsys):
     assert main(["lint", str(CORPUS / "w209_unreachable_statement.rules")]) == 0
     assert main(["lint", str(CORPUS / "e401_no_way_out.rules")]) == 1
+
+
+def test_w241_walks_a_bounded_number_of_nodes_through_defs(monkeypatch):
+    """A fuzz finding: a def calling itself a thousand times, read by ten shown values, made W241
+    walk for 12 s (100 s and more for a larger file): each (def, arguments) is now read once per
+    shown value, within a node budget for the file."""
+    import rulelang
+    from rulelang.language import lint_visibility
+    walked = [0]
+    real = lint_visibility.walk
+
+    def counting(node):
+        for x in real(node):
+            walked[0] += 1
+            yield x
+    monkeypatch.setattr(lint_visibility, "walk", counting)
+    source = (Path(__file__).resolve().parents[1] / "games" / "w241_fan_out.rules").read_text(encoding="utf-8")
+    rulelang.check_source(source, "w241_fan_out.rules")
+    assert walked[0] < 2 * lint_visibility.W241_NODES
