@@ -598,8 +598,9 @@ def _simulate(args) -> int:
     if not_run:
         print(printable(f"not run, the run stopped first: {'; '.join(not_run)}"), flush=True)
     both_on_screen = sys.stdout.isatty() and sys.stderr.isatty()
-    if results[-1].get("stopped") and (args.json or not both_on_screen):   # (on one screen: said above)
-        print(printable(f"rulelang simulate: {results[-1]['stopped']}"), file=sys.stderr)
+    cut = next((r for r in results if r.get("stopped")), None)    # (any variant's share spent)
+    if cut is not None and (args.json or not both_on_screen):   # (on one screen: said above)
+        print(printable(f"rulelang simulate: {cut['stopped']}"), file=sys.stderr)
     if args.report:
         from .play.report import write_report
         for path in write_report(results, args.report, not_run):
@@ -607,7 +608,7 @@ def _simulate(args) -> int:
     if args.json:
         shown = [{k: v for k, v in r.items() if k != "records"} for r in results]
         print(printable(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False)))
-    if results[-1].get("stopped"):             # a run cut short by its budget fails
+    if cut is not None:                        # a run cut short by its budget fails
         return 1
     if stopped:
         return 130

@@ -293,3 +293,14 @@ def test_a_slow_run_says_its_games_a_minute_or_an_hour_not_zero_a_second():
     assert _games_rate(2.5) == "2.5 playouts/s"
     assert _games_rate(0.05) == "3.0 playouts/min"
     assert _games_rate(0.001) == "3.6 playouts/h"
+
+
+def test_a_report_where_a_seat_wins_every_game_has_its_plots(tmp_path):
+    """A fuzz finding: with 6 games and a seat winning all, the Wilson bound lay a rounding error
+    under 1 and matplotlib refused the negative error bar: no report.md, exit 1."""
+    pytest.importorskip("matplotlib")
+    sure = tmp_path / "sure.rules"
+    sure.write_text(COIN.replace("CHANCE", "10"), encoding="utf-8")
+    code = main(["simulate", str(sure), "--games", "6", "--bot", "random", "--report", str(tmp_path / "r")])
+    assert code == 0
+    assert (tmp_path / "r" / "report.md").exists() and (tmp_path / "r" / "win_rates.png").exists()

@@ -324,8 +324,10 @@ def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:
     width = 0.8 / len(sums)
     for k, s in enumerate(sums):
         rates = [x["wins"] / x["games"] if x["games"] else 0 for x in s["seats"]]
-        errs = [[r - x["interval"][0] for r, x in zip(rates, s["seats"])],
-                [x["interval"][1] - r for r, x in zip(rates, s["seats"])]]
+        # (a rate of 0 or 1: its Wilson bound may lie a rounding error past it, and a bar's error
+        # may not be negative)
+        errs = [[max(0.0, r - x["interval"][0]) for r, x in zip(rates, s["seats"])],
+                [max(0.0, x["interval"][1] - r) for r, x in zip(rates, s["seats"])]]
         ax.bar([i + k * width for i in range(players)], rates, width, yerr=errs, capsize=3, label=names[k])
     ax.set_xticks([i + width * (len(sums) - 1) / 2 for i in range(players)])
     ax.set_xticklabels([f"P{i + 1}" for i in range(players)])
