@@ -66,9 +66,12 @@ class MatchCopies(MatchParts):
         parent: dict = {}
 
         def root(key):
-            while parent.setdefault(key, key) != key:
-                key = parent[key]
-            return key
+            top = key
+            while parent.setdefault(top, top) != top:
+                top = parent[top]
+            while key != top:                    # (each on the way points at the root: no long chains)
+                parent[key], key = top, parent[key]
+            return top
         unseen = []
         for slot, (z, value) in enumerate(zip(self.game.zones, self.Z)):
             for family, zl in (enumerate(value) if z["per"] else [(None, value)]):
@@ -86,18 +89,29 @@ class MatchCopies(MatchParts):
         # joins two piles through a deck both feed: neither pile gets the other's cards)
         flows = zone_flows(self.game.ir)
         names = [z["name"] for z in self.game.zones]
+        reach: dict = {}                         # (kind, zone made in) -> the zone names it may reach
+
+        def reachable(kind, slot) -> frozenset:
+            found = reach.get((kind, slot))
+            if found is None:
+                found = reach[(kind, slot)] = frozenset(x for x in set(names) if flows.may(names[slot], x, kind))
+            return found
+
+        def fit(c, z) -> bool:                   # may component c lie in zone z = (slot, family)?
+            made = origins[c]
+            return made is None or z == tuple(made) or names[z[0]] in reachable(self.kinds[c], made[0])
         plan = []
         for key in sorted(groups, key=repr):
             places = [place for place, _ in groups[key]]
             ids = sorted(c for _, c in groups[key])
             where = [(slot, family) for slot, family, _ in places]
-            fits = {}                            # component -> the zones of this group it may lie in
-            for c in ids:
-                made = origins[c]
-                fits[c] = {z for z in set(where) if made is None or z == tuple(made)
-                           or flows.may(names[made[0]], names[z[0]], self.kinds[c])}
-            loose = all(len(f) == len(set(where)) for f in fits.values())
-            plan.append((places, [c for _, c in groups[key]], ids, None if loose else (where, fits)))
+            zones = set(where)
+            named = {names[slot] for slot, _ in zones}
+            # loose (any card anywhere in the group) unless a card may not reach one of its zones,
+            # told by zone names first (cheap: a big board's thousands of places share a name)
+            loose = all(origins[c] is None or named <= reachable(self.kinds[c], origins[c][0])
+                        or all(fit(c, z) for z in zones) for c in ids)
+            plan.append((places, [c for _, c in groups[key]], ids, None if loose else (where, fit)))
         pending = self.pending
 
         def sample(seed) -> "Match":
@@ -173,25 +187,48 @@ class MatchCopies(MatchParts):
         return out
 
 
-def _dealt(cards: list, where: list, fits: dict, rng, tries: int = 8) -> list | None:
-    """`cards` (shuffled) dealt to places in zones `where` ((slot, family)), each to a zone it `fits`: the places
-    with the fewest candidates first, each a random one of those left. None if `tries` deals all
-    came to a place no card left fits (the caller keeps the plain shuffle)."""
-    order = sorted(range(len(where)), key=lambda i: (sum(where[i] in fits[c] for c in cards), i))
-    for _ in range(tries):
-        left = list(cards)
-        out: list = [None] * len(where)
-        for i in order:
-            able = [c for c in left if where[i] in fits[c]]
-            if not able:
-                break
-            c = able[rng.randrange(len(able))]
-            left.remove(c)
-            out[i] = c
-        else:
-            return out
-        rng.shuffle(cards)
-    return None
+def _dealt(cards: list, where: list, fit, rng) -> list | None:
+    """`cards` dealt to the places in zones `where` ((slot, family)), each to a zone it may lie in
+    (`fit`), at random: each place in turn a random card of those left that fits, and where none
+    is left, one taken from a place it was dealt to that another fitting card can fill (a matching
+    grown by augmenting paths: the real position is one, so a deal always exists). None if not
+    found (a group too large to search, or no deal: the caller keeps the plain shuffle)."""
+    n = len(where)
+    if n > _DEAL_LIMIT:
+        return None
+    able = [[c for c in cards if fit(c, where[i])] for i in range(n)]
+    for row in able:
+        rng.shuffle(row)
+    out: list = [None] * n
+    holder: dict = {}                            # card -> the place it is dealt to
+
+    def place(i: int) -> bool:
+        """Deal place i a card, moving others along a path of places that may take another."""
+        path, tried = [(i, iter(able[i]))], {None}
+        while path:
+            j, options = path[-1]
+            c = next((x for x in options if x not in tried), None)
+            if c is None:
+                path.pop()
+                continue
+            tried.add(c)
+            k = holder.get(c)
+            if k is None:                        # a free card: shift the path along and take it
+                card = c
+                for at, _ in reversed(path):
+                    card, out[at] = out[at], card
+                    holder[out[at]] = at
+                return True
+            path.append((k, iter(able[k])))
+        return False
+    order = sorted(range(n), key=lambda i: (len(able[i]), rng.random()))
+    for i in order:
+        if not place(i):
+            return None
+    return out
+
+
+_DEAL_LIMIT = 3000       # places in one group dealt under the rules' flows at most (else a plain shuffle)
 
 
 def _settled(m) -> None:
