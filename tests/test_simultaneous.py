@@ -471,3 +471,16 @@ def test_no_w217_for_a_game_played_at_a_simultaneous_step():
     }"""
     assert lint(source) == []
     assert any(x.startswith("W217") for x in lint(source.replace("step bidding simultaneous", "step bidding")))
+
+
+def test_no_w242_for_a_loop_variable_named_card():
+    """A fuzz finding: `card` bound by a comprehension in `create cards … where` is no card name."""
+    source = """game "Loop Card" {
+      players 2
+      kind Token { v: int  label card }
+      zone box: pile
+      card Token "Foo" { v: 1 }
+      setup { create cards Token where any(card == "Bar" for card in ["Bar", card]) == true in box }
+      turn { step s { action pass { finish draw } } }
+    }"""
+    assert not [x for x in lint(source) if x.startswith("W242")]

@@ -175,6 +175,11 @@ class RulelangState(pyspiel.State):
         self._moves = 0
         self._truncated = False
 
+    def __deepcopy__(self, memo):
+        """`copy.deepcopy` as `clone()`: through pickling it saved and restored the match, which a
+        copy resampled for a seat (`resample_from_infostate`: no seed) cannot be."""
+        return self.clone()
+
     @property
     def interface(self) -> Interface:
         return _INTERFACES[self._key]

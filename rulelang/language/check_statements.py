@@ -240,7 +240,9 @@ class StatementChecks:
             with self.scope(dict(fields)):
                 self.expect(s.where, "bool", "which cards to create")
             names = [c.name for c in self.out.cards if c.kind == s.kind]
-            for x in n.walk(s.where):                # `card == "Coper"`: a misspelt name makes nothing
+            looped = any(isinstance(x, n.Comprehension) and (x.var == "card" or any(m[0] == "card" for m in x.more))
+                         for x in n.walk(s.where))
+            for x in (() if looped else n.walk(s.where)):   # `card == "Coper"`: a misspelt name makes nothing
                 if isinstance(x, n.Binary) and x.op in ("==", "!=") and names:
                     for side, other in ((x.left, x.right), (x.right, x.left)):
                         if isinstance(side, n.Name) and side.name == "card" and isinstance(other, n.Lit) \

@@ -296,7 +296,8 @@ class FlowLints:
                 and not any(TURN in g.get(node, ()) for node in reach if node != START):
             first = self.steps[self.first_step].decl
             # (at a simultaneous step every player answers: play goes round without an `end turn`)
-            if not any(step.decl.simultaneous and _wait(name) in reach for name, step in self.steps.items()):
+            if not any(step.decl.simultaneous and _wait(name) in reach and not _one_asked(step.decl)
+                       for name, step in self.steps.items()):
                 self.report("W217", "warning", "no turn ever ends: nothing reachable does `end turn`, so the first "
                             "player makes every move of the game (an action that does not end the turn or go to a "
                             "step leaves the same player acting)", first.span)
@@ -380,6 +381,11 @@ class FlowLints:
         self.report("W204", "warning", f"the game may never end: {listed} can be played again and again without "
                     "progress (changing nothing, or only where components sit within one zone), and there is no "
                     "`turn limit`", looping[0].span)
+
+
+def _one_asked(step) -> bool:
+    """A simultaneous step whose `by` lists one player only (`by [me]`): nobody else answers."""
+    return isinstance(step.actor, n.ListLit) and len(step.actor.items) == 1
 
 
 def _reachable(g: dict, roots) -> set:

@@ -163,3 +163,20 @@ def test_a_state_cut_at_max_game_length_and_a_chance_outcome_out_of_range_are_re
             root.apply_action(bad)
     root.apply_action(9)
     assert not root.is_chance_node()
+
+
+def test_a_resampled_state_can_be_deep_copied():
+    """A fuzz finding: `copy.deepcopy` of a state went through pickling (`Match.state()`), which a
+    copy resampled for a seat (no seed) cannot be restored from; it is now `clone()`."""
+    import copy
+    import random
+    g = load("smash_up", 2)
+    s = g.new_initial_state()
+    s.apply_action(7)
+    rng = random.Random(0)
+    for _ in range(3):
+        s.apply_action(rng.choice(s.legal_actions()))
+    r = s.resample_from_infostate(s.current_player(), rng.random)
+    c = copy.deepcopy(r)
+    assert c.information_state_string(s.current_player()) == r.information_state_string(s.current_player())
+    assert c.legal_actions() == r.legal_actions()
