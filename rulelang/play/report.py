@@ -15,7 +15,7 @@ from ..core.textsafe import printable
 
 def side_outcomes(record: dict) -> dict:
     """One outcome per side that played in a finished game: a win if any of its players won (a
-    team wins together; where each has a goal of its own, as Shadow Hunters' Neutrals, a win of
+    team wins together; where each has a goal of its own, as a game's lone neutrals, a win of
     any), else a draw if any drew, else a loss. Counted once a game, not once a player: the players
     of a side are one result, and counting them apart would narrow the intervals falsely."""
     if record.get("sides") is None or record.get("results") is None:
