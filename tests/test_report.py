@@ -304,3 +304,18 @@ def test_a_report_where_a_seat_wins_every_game_has_its_plots(tmp_path):
     code = main(["simulate", str(sure), "--games", "6", "--bot", "random", "--report", str(tmp_path / "r")])
     assert code == 0
     assert (tmp_path / "r" / "report.md").exists() and (tmp_path / "r" / "win_rates.png").exists()
+
+
+def test_an_ending_is_one_way_to_end_whoever_died_and_won():
+    """A designer's trial: Shadow Hunters' two endings were 36 "reasons", split by the characters
+    named in brackets and after the first sentence."""
+    from rulelang.play.simulate import way_to_end
+    assert way_to_end("Shadows win: every Hunter is dead (P3 George, P1 Emi). The winners: P2 Unknown") == \
+        "Shadows win: every Hunter is dead"
+    assert way_to_end("cannot pay 12 damage: P1's hand is worth 5") == "cannot pay # damage: P#'s hand is worth #"
+    assert way_to_end(None) == "(no reason given)"
+    game = rulelang.load(SHADOW)
+    result = simulate(game, 4, 30, 1, "random")
+    ways = [why for why, _ in result["endings"]]
+    assert not [why for why in ways if "(" in why or "The winners" in why], ways
+    assert len(ways) <= 6 and "Shadows win: every Hunter is dead" in ways

@@ -281,8 +281,7 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
     endings: dict = {}
     for r in records:
         if not r["error"]:
-            # (P1, P2… and the numbers, and what follows its first 80 characters: one way to end)
-            why = _brief(re.sub(r"\d+", "#", r.get("reason") or "(no reason given)"))
+            why = way_to_end(r.get("reason"))
             endings[why] = endings.get(why, 0) + 1
     return {
         "game": name,
@@ -316,6 +315,16 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
 
 
 ENDINGS_SHOWN = 5             # reasons a game ended listed on the terminal (the report lists ten)
+
+
+def way_to_end(reason: str | None) -> str:
+    """A game's ending reason as one way to end: its numbers (P1, P2… too) made `#`, what it says in
+    brackets and after its first sentence left out (who died, who the winners are: "Shadows win:
+    every Hunter is dead (P# George, P# Emi). The winners: …" is "Shadows win: every Hunter is
+    dead"), and what follows its first 80 characters."""
+    text = re.sub(r"\d+", "#", reason or "(no reason given)")
+    plain = re.sub(r"\s*\([^()]*\)", "", text).split(". ")[0].strip()
+    return _brief(plain or text)
 
 
 def _brief(text: str, limit: int = 80) -> str:
