@@ -48,12 +48,15 @@ def difference(wins: int, n: int, base_wins: int, base_n: int) -> tuple[float, f
     return d, d - math.sqrt((p - lo1) ** 2 + (hi2 - q) ** 2), d + math.sqrt((hi1 - p) ** 2 + (q - lo2) ** 2)
 
 
-def difference_text(wins: int, n: int, base_wins: int, base_n: int) -> str:
-    if not n or not base_n:
-        return "– (no game ended)"
-    d, lo, hi = difference(wins, n, base_wins, base_n)
-    verdict = "" if lo <= 0 <= hi else " (a real difference)"
-    return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]{verdict}"
+def mean_interval(xs: list) -> list:
+    """[mean, half-width of its 95 % interval] (normal approximation; None with one value: no
+    interval can be told from one game)."""
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return [round(mean, 2), None]
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return [round(mean, 2), round(1.96 * (var / n) ** 0.5, 2)]
 
 
 def paired_difference(pairs: list[tuple[bool, bool]], z: float = 1.96) -> tuple[float, float, float]:
@@ -296,12 +299,8 @@ def _changes(results: list[dict], sums: list[dict], sides: list) -> list[str]:
             for (this, base), both in zip(games, common):
                 diffs = [this[g]["estimate"][i] - base[g]["estimate"][i] for g in both
                          if this[g].get("estimate") is not None and base[g].get("estimate") is not None]
-                if len(diffs) < 2:
-                    cells.append("–")
-                    continue
-                mean = sum(diffs) / len(diffs)
-                var = sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1)
-                cells.append(f"{mean:+.1f} ±{1.96 * math.sqrt(var / len(diffs)):.1f}")
+                mean, half = mean_interval(diffs) if diffs else (None, None)
+                cells.append("–" if half is None else f"{mean:+.1f} ±{half:.1f}")
             lines.append(f"| P{i + 1} estimate at the end | " + " | ".join(cells) + " |")
     lines.append("| games paired | " + " | ".join(str(len(both)) for both in common) + " |")
     lines += ["", "An interval that holds 0 is a difference these games cannot tell from chance. Games that "

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from .bots import bot_seed, make_bot
 from ..core.errors import RulelangError
-from .report import side_outcomes, wilson
+from .report import mean_interval, side_outcomes, wilson
 from ..core.textsafe import printable
 from ..core.limits import RUN_CPU_LIMIT
 
@@ -306,7 +306,7 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         "mean_length": _rate(sum(lengths), finished),
         "max_length": max(lengths, default=0),
         # the rules' `estimate` at each game's end, per seat: mean and the half-width of its 95 % interval
-        "estimate_by_seat": [_mean_interval([e[seat] for e in estimates]) for seat in range(players)]
+        "estimate_by_seat": [mean_interval([e[seat] for e in estimates]) for seat in range(players)]
         if estimates else None,
         "errors": len(failures),
         "failures": failures[:REPORTED_FAILURES],
@@ -334,17 +334,6 @@ def _brief(text: str, limit: int = 80) -> str:
 def _interval(wins: int, n: int) -> str:
     lo, hi = wilson(wins, n)
     return f"{_rate(wins, n):.1%} [{lo:.1%}, {hi:.1%}]"
-
-
-def _mean_interval(xs: list) -> list:
-    """[mean, half-width of its 95 % interval] (normal approximation; None with one value: no
-    interval can be told from one game)."""
-    n = len(xs)
-    mean = sum(xs) / n
-    if n < 2:
-        return [round(mean, 2), None]
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return [round(mean, 2), round(1.96 * (var / n) ** 0.5, 2)]
 
 
 def _games_rate(per_second: float) -> str:
