@@ -193,7 +193,7 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_play)
 
     sim = commands.add_parser("simulate", help="play many games with bots and report statistics")
-    _match_arguments(sim, default_seed=0)
+    _match_arguments(sim, default_seed=0, sweep=True)
     sim.add_argument("--games", type=_games, default=100, metavar="G")
     sim.add_argument("--max-cpu", type=_budget, default=RUN_CPU_LIMIT, metavar="SECONDS",
                      help="CPU time the whole run may spend before it stops with the games finished so far "
@@ -338,9 +338,15 @@ def _replay(args) -> int:
     return 0 if replay(data, find_game(args.save, data, args.rules)) else 1
 
 
-def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None) -> None:
+def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None, sweep: bool = False) -> None:
     parser.add_argument("file", metavar="FILE", help="a .rules file or compiled IR .json")
-    parser.add_argument("--players", type=_players, metavar="N", help="number of players (default: the game's minimum)")
+    if sweep:
+        parser.add_argument("--players", type=_players_swept, metavar="N[,N…]",
+                            help="number of players (default: the game's minimum); several, 2,3,4, "
+                                 "simulate each count in turn")
+    else:
+        parser.add_argument("--players", type=_players, metavar="N",
+                            help="number of players (default: the game's minimum)")
     parser.add_argument("--seed", type=int, default=default_seed, metavar="S",
                         help="random seed" + (" (default: a random one, printed when the game ends)" if default_seed is None else ""))
     parser.add_argument("--bot", type=_bot_spec, action="append", default=[], metavar="[SEAT=]KIND",
@@ -415,6 +421,12 @@ def _games(text: str) -> int:
 def _players(text: str) -> int:
     """A player count bounded above only (0 or -1 gets the game's own "is for 1..4 players")."""
     return _whole(text, -PLAYER_LIMIT, PLAYER_LIMIT)
+
+
+def _players_swept(text: str) -> list[int]:
+    """`3` or `2,3,4`: the player counts a simulation plays, each in turn (once each, in order)."""
+    counts = [_players(part) for part in text.split(",")]
+    return list(dict.fromkeys(counts))
 
 
 def _workers(text: str) -> int:
@@ -549,16 +561,25 @@ def _simulate(args) -> int:
     deadline = deadline_after(args.max_cpu)      # one budget for the whole run, every sweep included
     files = [args.file] + args.compare
     games = [rulelang.load(f) for f in files]
-    players = games[0].min_players if args.players is None else args.players
+    counts = [games[0].min_players] if args.players is None else args.players
     if args.workers < 1 or args.workers > 64:
         raise ValueError("--workers must be from 1 to 64")
     results = []
     bar = _Progress.for_terminal("games")
     stopped = False
-    # each rule file with each option set; files compared are told apart by their names
-    variants = [({"rules": _file_name(f, files)} if args.compare else {}, game, options)
-                for f, game in zip(files, games) for options in _variants(game, args.option)]
-    for k, (named, game, options) in enumerate(variants):
+    # each rule file with each player count and option set; files compared are told apart by their
+    # names, player counts (when several) by a `players` entry in the variant's name
+    names = [({"rules": _file_name(f, files)} if args.compare else {})
+             | ({"sweeps_players": True} if len(counts) > 1 else {}) for f in files]
+    variants = [(named, game, players, options) for named, game in zip(names, games)
+                for players in counts for options in _variants(game, args.option)]
+    from .play.simulate import seat_bots
+    for game in games:                          # every count and seat checked before any game is played
+        for players in counts:
+            if not game.min_players <= players <= game.max_players:
+                raise ValueError(f"{game.name} is for {game.players_text} players, not {players}")
+            seat_bots(_seat_bots(args.bot, players), players)
+    for k, (named, game, players, options) in enumerate(variants):
         bots = _seat_bots(args.bot, players)
         # each variant an equal share of what is left: a budget spent on the first file would leave
         # the changed one unplayed (and the variants stop at the same games: seeds in order)
@@ -594,7 +615,8 @@ def _simulate(args) -> int:
     if not results:
         return 130 if stopped else 0
     from .play.report import variant_name
-    not_run = [variant_name({"options": o, **named}) for named, _, o in variants[len(results):]]   # (a sweep cut short)
+    not_run = [variant_name({"options": o, "players": n, **named})              # (a sweep cut short)
+               for named, _, n, o in variants[len(results):]]
     if not_run:
         print(printable(f"not run, the run stopped first: {'; '.join(not_run)}"), flush=True)
     both_on_screen = sys.stdout.isatty() and sys.stderr.isatty()

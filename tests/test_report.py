@@ -319,3 +319,37 @@ def test_an_ending_is_one_way_to_end_whoever_died_and_won():
     ways = [why for why, _ in result["endings"]]
     assert not [why for why in ways if "(" in why or "The winners" in why], ways
     assert len(ways) <= 6 and "Shadows win: every Hunter is dead" in ways
+
+
+def test_player_counts_are_swept_and_compared_only_with_the_same_count(tmp_path, capsys):
+    """`--players 2,3`: a variant per count (named by it), every seat row up to the largest count
+    (– where a variant has no such seat), and a changed file measured against the first file's
+    games of the same count, never against another count's."""
+    rules = COIN.replace("players 2", "players 2..3")
+    fair, biased = tmp_path / "coin.rules", tmp_path / "coin_biased.rules"
+    fair.write_text(rules.replace("CHANCE", "5"), encoding="utf-8")
+    biased.write_text(rules.replace("CHANCE", "9"), encoding="utf-8")
+    code = main(["simulate", str(fair), "--compare", str(biased), "--players", "2,3", "--games", "60",
+                 "--json", "--report", str(tmp_path / "r")])
+    assert code == 0
+    out = capsys.readouterr().out
+    listed = json.loads(out[out.index("\n[") + 1:])
+    assert [(x["rules"], x["players"]) for x in listed] == [("coin.rules", 2), ("coin.rules", 3),
+                                                           ("coin_biased.rules", 2), ("coin_biased.rules", 3)]
+    assert [len(x["outcomes_by_seat"]) for x in listed] == [2, 3, 2, 3]
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert ("| | coin.rules, 2 players | coin.rules, 3 players | coin_biased.rules, 2 players | "
+            "coin_biased.rules, 3 players |") in md
+    p3 = next(line for line in md.splitlines() if line.startswith("| P3 wins |"))
+    assert p3.split(" | ")[1] == "–" and p3.split(" | ")[3] == "–"
+    assert ("| | coin_biased.rules, 2 players against coin.rules, 2 players | "
+            "coin_biased.rules, 3 players against coin.rules, 3 players |") in md
+    assert "| games paired | 60 | 60 |" in md
+
+
+def test_a_player_count_the_game_cannot_have_is_refused_before_any_game(tmp_path, capsys):
+    path = tmp_path / "coin.rules"
+    path.write_text(COIN.replace("CHANCE", "5"), encoding="utf-8")
+    assert main(["simulate", str(path), "--players", "2,5", "--games", "5"]) != 0
+    captured = capsys.readouterr()
+    assert "is for 2 players, not 5" in captured.err and "win rate" not in captured.out

@@ -100,9 +100,12 @@ def rate_text(wins: int, n: int) -> str:
 
 
 def variant_name(result: dict) -> str:
-    """The rule file (when files are compared) and the options of one simulation."""
+    """The rule file (when files are compared), the player count (when several are simulated) and the
+    options of one simulation."""
     opts = result.get("options") or {}
-    parts = ([result["rules"]] if result.get("rules") else []) + [f"{k}={v}" for k, v in opts.items()]
+    parts = (([result["rules"]] if result.get("rules") else [])
+             + ([f"{result['players']} player{'s' if result['players'] != 1 else ''}"] if result.get("sweeps_players") else [])
+             + [f"{k}={v}" for k, v in opts.items()])
     return ", ".join(parts) or "default"
 
 
@@ -177,9 +180,15 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
     planned = first.get("planned", first["games"])
     games = f"{first['games']} games per variant" if played == [planned] else \
         f"{' / '.join(map(str, played))} of the {planned} games asked per variant"
+    counts = list(dict.fromkeys(r["players"] for r in results))
+    seats = max(counts)                        # (rows for every seat of the largest count)
+    who = (f"{counts[0]} player{'s' if counts[0] != 1 else ''}, bots: {', '.join(first['bots'])}"
+           if len(counts) == 1
+           else f"{', '.join(map(str, counts))} players (a variant each), bots: "
+                f"{', '.join(dict.fromkeys(b for r in results for b in r['bots']))}")
     lines = [f"# {printable(first['game'])}: balance report", "",
-             f"{games}, {first['players']} player{'s' if first['players'] != 1 else ''}, seed {first['seed']}, "
-             f"bots: {', '.join(first['bots'])}. Rates are given with their 95 % (Wilson) interval.", ""]
+             f"{games}, {who}, seed {first['seed']}. Rates are given with their 95 % (Wilson) interval"
+             + ("; – for a seat a variant does not have" if len(counts) > 1 else "") + ".", ""]
     cut = [printable(r["stopped"]) for r in results if r.get("stopped")]
     if cut or not_run:
         lines += ["**Cut short:** " + " ".join(cut + ([f"Not run: {'; '.join(printable(v) for v in not_run)}."]
@@ -188,8 +197,9 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
     head = "| | " + " | ".join(printable(s["variant"]) for s in sums) + " |"
     rule = "|---|" + "---|" * len(sums)
     lines += ["## Win rates", "", head, rule]
-    for i in range(first["players"]):
-        lines.append(f"| P{i + 1} wins | " + " | ".join(rate_text(s["seats"][i]["wins"], s["finished"]) for s in sums) + " |")
+    for i in range(seats):
+        lines.append(f"| P{i + 1} wins | " + " | ".join(rate_text(s["seats"][i]["wins"], s["finished"])
+                                                      if i < len(s["seats"]) else "–" for s in sums) + " |")
     sides = sorted({x["side"] for s in sums for x in s["sides"]})
     for side in sides:
         cells = []
@@ -200,9 +210,9 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
     lines.append("| draws | " + " | ".join(rate_text(s["draws"]["draws"], s["finished"]) for s in sums) + " |")
     lines.append("| games that ended (the rates' base) | " + " | ".join(str(s["finished"]) for s in sums) + " |")
     if any(s.get("estimate") for s in sums):       # how far each seat got, where wins are rare (co-op)
-        for i in range(first["players"]):
+        for i in range(seats):
             lines.append(f"| P{i + 1} estimate at the end (0–100) | " + " | ".join(
-                "–" if not s.get("estimate") else f"{s['estimate'][i][0]:.1f}" + (
+                "–" if not s.get("estimate") or i >= len(s["estimate"]) else f"{s['estimate'][i][0]:.1f}" + (
                     f" ±{s['estimate'][i][1]:.1f}" if s["estimate"][i][1] is not None else " (one game)")
                 for s in sums) + " |")
     lines += _changes(results, sums, sides)
@@ -249,16 +259,22 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
 
 
 def bases(results: list[dict]) -> list[int | None]:
-    """What each variant is measured against (an index, or None: it is a base). With rule files
-    compared (each file meets every option set, file after file), a changed file's variant against
-    the first file's with the same options — a swept option, seats swapped say, is not the change
-    asked about; with options swept alone, every variant against the first."""
-    first = results[0].get("options") or {}
-    k = next((i for i in range(1, len(results)) if (results[i].get("options") or {}) == first
-              and results[i].get("rules") is not None), len(results))      # option sets per file
-    if k == len(results):
-        return [None] + [0] * (len(results) - 1)
-    return [None if i < k else i % k for i in range(len(results))]
+    """What each variant is measured against (an index, or None: it is a base). Only games of one
+    player count are compared. With rule files compared (each file meets every player count and
+    option set, file after file), a changed file's variant against the first file's with the same
+    count and options — a swept option, seats swapped say, is not the change asked about; with
+    options swept alone, every variant against the first of its player count."""
+    def options(i: int) -> dict:
+        return results[i].get("options") or {}
+    first_file = results[0].get("rules")
+    compared = any(r.get("rules") != first_file for r in results)
+    found: list[int | None] = []
+    for i, r in enumerate(results):
+        base = next((j for j in range(i) if results[j]["players"] == r["players"]
+                     and results[j].get("rules") == first_file
+                     and (not compared or options(j) == options(i))), None)
+        found.append(None if base is None or (compared and r.get("rules") == first_file) else base)
+    return found
 
 
 def _ended(result: dict) -> dict:
@@ -272,7 +288,7 @@ def _changes(results: list[dict], sums: list[dict], sides: list) -> list[str]:
     against = [(i, b) for i, b in enumerate(bases(results)) if b is not None]
     if not against:
         return []
-    players = results[0]["players"]
+    players = max(results[i]["players"] for i, _ in against)
     lines = ["", "## Changes (win rate difference in points, 95 % interval; each game paired with the same "
                  "seed's game in the base)", "",
              "| | " + " | ".join(f"{printable(sums[i]['variant'])} against {printable(sums[b]['variant'])}"
@@ -280,15 +296,18 @@ def _changes(results: list[dict], sums: list[dict], sides: list) -> list[str]:
     games = [(_ended(results[i]), _ended(results[b])) for i, b in against]
     common = [[g for g in this if g in base] for this, base in games]
 
-    def row(name: str, pick) -> str:
+    def row(name: str, pick, seat: int = -1) -> str:
         cells = []
-        for (this, base), both in zip(games, common):
+        for (this, base), both, (i, _) in zip(games, common, against):
+            if seat >= results[i]["players"]:
+                cells.append("–")
+                continue
             pairs = [(pick(this[g]), pick(base[g])) for g in both]
             pairs = [(x, y) for x, y in pairs if x is not None and y is not None]
             cells.append(paired_text([(bool(x), bool(y)) for x, y in pairs]))
         return f"| {name} | " + " | ".join(cells) + " |"
     for i in range(players):
-        lines.append(row(f"P{i + 1} wins", lambda r, i=i: r["results"][i] == "win"))
+        lines.append(row(f"P{i + 1} wins", lambda r, i=i: r["results"][i] == "win", i))
     for side in sides:
         lines.append(row(f"side {printable(side)}", lambda r, side=side: (
             None if side not in side_outcomes(r) else side_outcomes(r)[side] == "win")))
@@ -296,9 +315,10 @@ def _changes(results: list[dict], sums: list[dict], sides: list) -> list[str]:
     if any(sums[b].get("estimate") for _, b in against):
         for i in range(players):
             cells = []
-            for (this, base), both in zip(games, common):
+            for (this, base), both, (k, _) in zip(games, common, against):
                 diffs = [this[g]["estimate"][i] - base[g]["estimate"][i] for g in both
-                         if this[g].get("estimate") is not None and base[g].get("estimate") is not None]
+                         if i < results[k]["players"]
+                         and this[g].get("estimate") is not None and base[g].get("estimate") is not None]
                 mean, half = mean_interval(diffs) if diffs else (None, None)
                 cells.append("–" if half is None else f"{mean:+.1f} ±{half:.1f}")
             lines.append(f"| P{i + 1} estimate at the end | " + " | ".join(cells) + " |")
@@ -318,7 +338,7 @@ def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:
         return []
     names = [s["variant"] for s in sums]
     files = []
-    players = results[0]["players"]
+    players = max(r["players"] for r in results)
     fig, ax = plt.subplots(figsize=(7, 3.5))
     width = 0.8 / len(sums)
     for k, s in enumerate(sums):
@@ -327,7 +347,7 @@ def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:
         # may not be negative)
         errs = [[max(0.0, r - x["interval"][0]) for r, x in zip(rates, s["seats"])],
                 [max(0.0, x["interval"][1] - r) for r, x in zip(rates, s["seats"])]]
-        ax.bar([i + k * width for i in range(players)], rates, width, yerr=errs, capsize=3, label=names[k])
+        ax.bar([i + k * width for i in range(len(rates))], rates, width, yerr=errs, capsize=3, label=names[k])
     ax.set_xticks([i + width * (len(sums) - 1) / 2 for i in range(players)])
     ax.set_xticklabels([f"P{i + 1}" for i in range(players)])
     ax.set_ylabel("win rate (95 % interval)")
