@@ -172,3 +172,33 @@ def test_typed_choice_variables_and_def_results():
         "`choose cs: …` picks a subset or an order: its type is a list (`list[component]`), not Card",
         "`q` is declared Card, but the choices are list of int",
         "def `leader` is declared Card, but its value is int"]
+
+
+# Attrition: at the start of each round from the second on, the player who would play first loses a
+# life; with none left they are out. Their turn goes to the next player still in (language.md: the
+# first turn of a round is the first player's *still in*), not to a player already out.
+ATTRITION = """
+game "Attrition" {
+  players 3
+  var lives: int = 1 per player
+  turn { step act { action pass { end turn } } }
+  on round_start {
+    if round_count >= 2 {
+      lives[current] -= 1
+      if lives[current] <= 0 { eliminate current  log text(current) + " is out" }
+    }
+  }
+  when size(remaining) == 1 { finish win for remaining }
+}
+"""
+
+
+def test_a_player_put_out_by_on_round_start_does_not_take_the_rounds_first_turn():
+    game = rulelang.Game(rulelang.compile_source(ATTRITION, "attrition.rules"))
+    m = game.new_match(3, seed=0)
+    for _ in range(3):
+        m.apply("pass")                                # round 1: P1, P2, P3
+    assert m.view(0)["eliminated"] == [0] and m.current == 1 and m.view(1)["round"] == 2
+    m.apply("pass")                                    # P2, then P3 ends round 2
+    m.apply("pass")
+    assert m.view(0)["eliminated"] == [0, 1] and m.is_over and m.outcome["results"] == ["lose", "lose", "win"]

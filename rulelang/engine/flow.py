@@ -234,6 +234,13 @@ class MatchFlow(MatchParts):
                 signal = drain(self) or signal
             if signal is not None:
                 return signal
+            out = self.seq[2]
+            if out[self.current]:                   # put out by `on round_start` itself (an event): the
+                order = self.seq[1]                 # round's first turn is the next player's still in
+                later = [p for p in order[order.index(self.current) + 1:] if not out[p]]
+                if not later:                       # (nobody left to play this round: the next one)
+                    return self._begin_round(None)
+                self.current = later[0]
         return self._begin_turn()
 
     def _settle(self, signal) -> None:

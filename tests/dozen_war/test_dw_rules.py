@@ -196,3 +196,39 @@ def test_an_alliance_team_with_one_player_out_is_scored_on_the_other():
             play(m, "end turn")
     assert m.outcome["results"] == ["win", "lose", "win", "lose"]
     assert "P1 + P3 5 (1 map piece), P2 + P4 1 (0 map pieces)" in m.outcome["reason"]
+
+
+def test_d26_a_player_who_is_out_no_longer_defends_an_ally():
+    """An audit: P3, out (its last soldier killed), still stopped an attack on its ally P1 with the
+    Iron Shield left in its hand. Out is out (D26): only P1 is asked, and the archer dies."""
+    p = Position(4, options={"alliance": True})
+    for k in ("West infantry castle", "West cavalry castle", "West archer castle"):
+        p.castle(k, 0)                                      # P3 holds no castle
+    p.soldier(2, "archer", "c5")                            # P3's last unit
+    p.soldier(1, "infantry", "d5").soldier(1, "cavalry", "f5").soldier(0, "archer", "e5")
+    p.general(0, "Iron Warden", "a1").general(1, "Gold Maker", "k1", hp=1).general(3, "Moon Bow", "k11")
+    p.hand(2, "Iron Shield")
+    archer = p.unit_at("e5")
+    m = p.turn(1).match()
+    m.apply("attack d5 infantry c5 archer")
+    while m.question is not None:
+        m.apply("pass")
+    assert m.state()["rounds"]["eliminated"] == [2]
+    m.apply("attack f5 cavalry e5 archer")
+    asked = []
+    while m.question is not None:
+        asked.append(m.question["chooser"])
+        m.apply("pass")
+    assert asked == [0] and where(m, archer) is None
+
+
+def test_d26_a_player_put_out_at_the_start_of_a_round_does_not_take_its_first_turn():
+    """3 players; P1 has no castle and one soldier, and plays first. Round 2's event, Desertion,
+    takes that soldier (P1 rolls 1): P1 is out, and the round's first turn is P2's, not P1's."""
+    p = Position(3).soldier(0, "infantry", "e5").general(1, "Gold Maker", "a1").general(2, "Moon Bow", "k1")
+    for k in ("North infantry castle", "North cavalry castle", "North archer castle"):
+        p.castle(k, 0)
+    m = p.events_top("Desertion").rolls((6, 1), (6, 6), (6, 6)).turn(2).match()
+    m.apply("end turn")                                     # P3 ends round 1
+    assert m.state()["rounds"]["eliminated"] == [0] and m.state()["rounds"]["round"] == 2
+    assert m.current == 1 and "end turn" in legal(m) and any(a.startswith("move a1 Gold Maker") for a in legal(m))
