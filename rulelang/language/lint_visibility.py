@@ -3,7 +3,8 @@ W230 (a choice's legality reads a card its chooser cannot see), W231 (a shown va
 whose size is hidden), W232 (out until the end of a round that is already ending), W233 (a shown
 value reads the viewer's own cards of an `others` zone), W241 (a shown value reads the components
 of a zone some viewer may not see), W244 (whether a choice among a secret zone's cards is asked
-tells the others how many of them fit).
+tells the others how many of them fit), W245 (a secret value set by chance, which the search bots'
+imagined worlds keep).
 
 Called by lints.py (`Lints.run`), sharing its state (the checked file, `root_zone`, `report`)."""
 from __future__ import annotations
@@ -28,8 +29,12 @@ def _others_zone(lints, domain) -> str | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244."""
+    """W230, W231, W232, W233, W241, W244, W245."""
+    secret_zones = any(sym.kind == "zone" and any(v in _vis(sym.decl) for v in ("hidden", "owner", "others"))
+                       for sym in lints.c.symbols.values())
     for d in lints.every_node:
+        if isinstance(d, (n.Assign, n.Create)):
+            _w245(lints, d, secret_zones)
         if isinstance(d, n.ActionDecl):
             for p in d.params:
                 z = _others_zone(lints, p.domain)
@@ -177,6 +182,44 @@ def _w230(lints, name: str, zone: str, what: str, span) -> None:
     lints.report("W230", "warning", f"`{name}` comes from zone `{zone}`, which its owner cannot see (`others`), "
                  f"and this condition reads it: {what} tells the owner about their own cards; read only what "
                  f"the owner knows (their place, a variable the rules set when they are told)", span)
+
+
+def _chance(e) -> bool:
+    return any(isinstance(x, n.Call) and x.name in ("roll", "pick") for x in walk(e))
+
+
+def _w245(lints, d, secret_zones: bool) -> None:
+    """W245: a roll kept where some player may not read it — a `hidden`, `owner` or `others`
+    variable, a variable per component or a component's field (secret while the component lies
+    in a zone some player cannot see). A fair copy (`determinized`: what `ismcts` and `greedy`
+    search) deals unseen components anew and gives them fresh luck, but keeps the values: the
+    bot knows the roll. Cards dealt from a bag are sampled anew."""
+    if isinstance(d, n.Create):
+        kwargs = [kw for kw in d.make.kwargs if _chance(kw.value)]
+        if kwargs and secret_zones and (lints.c.symbols.get(d.make.kind) is None
+                                        or lints.c.symbols[d.make.kind].kind == "kind"):
+            lints.report("W245", "warning", f"field `{kwargs[0].name}` is set by a roll, and some player cannot "
+                         f"see some zone: where a component lies unseen, the search bots' imagined worlds "
+                         f"(`ismcts`, `greedy`) keep its field, so they know the roll; for a secret roll, "
+                         f"deal it from a bag of one component per face (bots.md)", kwargs[0].span)
+        return
+    if not _chance(d.value) or d.target.name in lints.c.symbols and lints.c.symbols[d.target.name].kind != "var":
+        return
+    sym = lints.c.symbols.get(d.target.name)
+    if sym is None or not isinstance(sym.decl, n.VarDecl):
+        return
+    vis = [v for v in _vis(sym.decl) if v in ("hidden", "owner", "others")]
+    per = sym.decl.per
+    per_kind = per is not None and lints.c.symbols.get(per) is not None and lints.c.symbols[per].kind == "kind"
+    if vis:
+        why = f"`{d.target.name}` is `{vis[0]}`"
+    elif per_kind and secret_zones and not any(m.name == "public" for m in sym.decl.modifiers):
+        why = f"`{d.target.name}` is per {per}, whose components some player cannot see where they lie unseen"
+    else:
+        return
+    lints.report("W245", "warning", f"a roll kept where some player may not read it: {why}; the search bots' "
+                 f"imagined worlds (`ismcts`, `greedy`) keep the values of variables, so they know it; for a "
+                 f"secret roll, deal it from a bag of one component per face (bots.md)", d.span)
 
 
 def _w244(lints, d) -> None:
