@@ -103,6 +103,29 @@ def test_the_rulebook_is_made_of_the_words_and_the_declarations(tmp_path):
     assert markdown.startswith("# Chips\n\nTake chips.") and "\n## How to win\n" in markdown
 
 
+def test_a_step_an_action_goes_to_is_not_said_to_come_before_the_first_turn(tmp_path):
+    """A new author's checkers: the "keep jumping" step outside the turn, reached only by a `goto`
+    from an action, was listed under Setup as "Before the first turn"; a draft the setup goes to is."""
+    path = tmp_path / "steps.rules"
+    path.write_text("""game "Steps" {
+  players 2
+  var n: int = 0
+  setup { goto draft }
+  step draft { action pick { goto roll } }
+  turn {
+    step roll {
+      action go { n += 1  if n >= 6 { finish win for me "six" }  if n % 2 == 0 { goto bonus }  end turn }
+    }
+  }
+  step bonus { action extra { n += 1  end turn } }
+}
+""", encoding="utf-8")
+    text = rulebook(rulelang.load(str(path)), source=str(path))
+    setup, turn = text.split("\nA turn\n")
+    assert "Before the first turn" in setup and "Step `draft`" in setup and "bonus" not in setup
+    assert "Where the rules go from an action or a rule (then as they say):\n\nStep `bonus`" in turn
+
+
 def test_a_compiled_game_has_a_rulebook_without_the_rule_files_text(tmp_path):
     path = tmp_path / "chips.json"
     path.write_text(json.dumps(build().ir), encoding="utf-8")

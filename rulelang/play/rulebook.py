@@ -71,7 +71,10 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
     if shown:                                     # (`;`: a label may have commas of its own)
         doc.para("The screen also shows: " + "; ".join(printable(x) for x in shown) + ".")
     steps = {s["name"]: s for s in ir["steps"]}
-    before = [s for s in ir["steps"] if not s["in_turn"] and not s["name"].startswith("__")]
+    outside = [s for s in ir["steps"] if not s["in_turn"] and not s["name"].startswith("__")]
+    first = _reached_from(ir["setup"], steps)     # (a draft the setup goes to; not a step an action goes to)
+    before = [s for s in outside if s["name"] in first]
+    elsewhere = [s for s in outside if s["name"] not in first]
     if about.get("setup") or before:
         doc.heading("Setup")
     for part in _paragraphs(about.get("setup")):
@@ -89,6 +92,10 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
     for s in ir["steps"]:
         if s["in_turn"]:
             _step(doc, s, about, anytime)
+    if elsewhere:
+        doc.para("Where the rules go from an action or a rule (then as they say):")
+        for s in elsewhere:
+            _step(doc, s, about, anytime)
     if "__anytime" in steps:
         doc.para("At any time, also in another player's turn:")
         for a in steps["__anytime"]["actions"]:
@@ -96,6 +103,27 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
     _responses(doc, ir)
     _component_texts(doc, game, ir, players, options)
     return doc.text()
+
+
+def _reached_from(block: list, steps: dict) -> set:
+    """The steps outside the turn a block goes to (`goto`, at any depth), and those they go to in
+    turn: the steps played before the first turn when the block is the setup."""
+    found: set = set()
+    todo = [block]
+    while todo:
+        stack = [todo.pop()]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, dict):
+                if (x.get("s") == "goto" and x.get("step") in steps and x["step"] not in found
+                        and not steps[x["step"]]["in_turn"]):      # (the turns begin: no further)
+                    found.add(x["step"])
+                    step = steps[x["step"]]
+                    todo += [step.get("enter") or []] + [a.get("body") or [] for a in step.get("actions", [])]
+                stack.extend(x.values())
+            elif isinstance(x, list):
+                stack.extend(x)
+    return found
 
 
 def _ability_words(ir: dict) -> dict:
