@@ -1014,3 +1014,44 @@ def test_a_cursed_bryan_is_not_forced_to_reveal_by_his_kill():
     play(m, "attack P3")
     assert var(m, "dead")[2] is True
     assert var(m, "revealed")[0] is False
+
+
+# ---- found by a card audit (stop 49) ---------------------------------------------------------------
+def test_bob_robbing_his_fifth_card_mid_machine_gun_waits_for_the_attacks_deaths():
+    """Bob's Machine Gun brings Emi, the last Hunter, to her 10 HP, then robs the Vampire of his
+    5th card: the game ended on the robbery with Emi alive at 10/10 and Bob the only winner. The
+    deaths of the attack come first: Emi dies, the Shadows win with Bob."""
+    m = (Position(["Bob", "Emi", "Vampire", "George", "Werewolf"])
+         .at("cabin", "gate", "cabin", None, "woods").dead(3).reveal(0)
+         .damage(1, 9)
+         .equipment(0, "Machine Gun", "Fortune Brooch", "Mystic Compass", "Talisman")
+         .equipment(2, "Holy Robe")
+         .turn(0, "fight").rolls((6, 6), (4, 2)).match())
+    play(m, "attack everyone in range: P2 P3", "yes")
+    assert var(m, "dead")[1] is True and var(m, "damage")[1] == 10
+    assert m.outcome["results"] == ["win", "lose", "win", "lose", "win"]
+
+
+def test_a_card_bob_robs_mid_attack_does_not_change_the_rest_of_that_attack():
+    """One Machine Gun roll, one base damage for every target: robbing P3's Butcher Knife on the
+    way gave P4 one more damage than P2."""
+    m = (Position(["Bob", "Vampire", "Emi", "George", "Werewolf"])
+         .at("cabin", "gate", "cabin", "gate", "altar").reveal(0)
+         .equipment(0, "Machine Gun").equipment(2, "Butcher Knife")
+         .turn(0, "fight").rolls((6, 6), (4, 2)).match())
+    play(m, "attack everyone in range: P2 P3 P4", "yes")
+    assert var(m, "damage")[1] == var(m, "damage")[3] == 4
+    assert equipment(m, 0) == ["Butcher Knife", "Machine Gun"]
+
+
+def test_daniel_screams_before_the_killer_takes_a_card():
+    """"Daniel must reveal as soon as another character dies": the killer was asked which card
+    to take while Daniel was still hidden."""
+    m = (Position(["Vampire", "Emi", "Daniel", "George", "Werewolf"])
+         .at("cabin", "gate", "church", "woods", "altar")
+         .damage(1, 9).equipment(1, "Talisman", "Chainsaw")
+         .turn(0, "fight").rolls((6, 2), (4, 1)).match())
+    play(m, "attack P2")
+    assert var(m, "dead")[1] is True
+    assert m.question["prompt"] == "Which of P2's equipment cards do you take?"
+    assert var(m, "revealed")[2] is True
