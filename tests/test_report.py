@@ -353,3 +353,13 @@ def test_a_player_count_the_game_cannot_have_is_refused_before_any_game(tmp_path
     assert main(["simulate", str(path), "--players", "2,5", "--games", "5"]) != 0
     captured = capsys.readouterr()
     assert "is for 2 players, not 5" in captured.err and "win rate" not in captured.out
+
+
+def test_a_run_with_no_game_played_to_its_end_says_so_instead_of_a_speed():
+    """A new author's Hearts with `ismcts` and no `estimate`: the budget ran out in the first game
+    and the speed line read "0 actions in 93.48 s … 93481.52 ms per action"."""
+    from rulelang.play.simulate import format_report, summarize
+    result = summarize("Hearts", 4, 0, 0, ["ismcts"] * 4, {}, [], 93.48)
+    text = format_report(result)
+    assert "speed: no game was played to its end in 93.48 s of wall-clock time" in text
+    assert "ms per action" not in text

@@ -393,9 +393,11 @@ def format_report(result: dict) -> str:
     lines += [
         f"draw rate: {result['draw_rate']:.1%}",
         _length_line(result),
-        f"speed: {result['actions_per_s']:,.0f} actions/s, {_games_rate(result['playouts_per_s'])} "
-        f"({result['actions']} actions in {result['seconds']:.2f} s of wall-clock time; "
-        f"{1000 * result['seconds'] / max(1, result['actions']):.2f} ms per action, bots' thinking included)",
+        (f"speed: {result['actions_per_s']:,.0f} actions/s, {_games_rate(result['playouts_per_s'])} "
+         f"({result['actions']} actions in {result['seconds']:.2f} s of wall-clock time; "
+         f"{1000 * result['seconds'] / result['actions']:.2f} ms per action, bots' thinking included)"
+         if result["actions"] else
+         f"speed: no game was played to its end in {result['seconds']:.2f} s of wall-clock time"),
         f"errors: {result['errors']}",
     ]
     if result.get("stopped"):
