@@ -652,3 +652,15 @@ def test_repl_as_without_a_hand_over_when_the_views_are_alike(masks):
     assert "Pass the terminal" not in out
     assert "P2 (out of turn)> bump 2\nP2 plays: bump 2\n" in out
     assert "score: P1 0, P2 2, P3 0" in out[out.index("P2 plays: bump 2"):]
+
+
+def test_repl_out_of_turn_a_player_may_read_help_and_cards_and_act_with_as_seat_action(secret):
+    """A new user's first hour: `help` and `rules` at the out-of-turn prompt were refused (`'help'
+    is not a legal action or a command (did you mean help?)`), and `as P3 reveal` was no seat."""
+    code, out = repl(secret, ["as P3", "", "help", "undo", "back", "", "as P3 reveal", "", "quit"],
+                     bots={1: "random"})
+    assert code == 0
+    assert "P3 (out of turn)> help\nChoose an action by its number" in out
+    assert "P3 (out of turn)> undo\nerror: `undo` is for the player to act: type back first\n" in out
+    assert "not a legal action or a command" not in out
+    assert "P3 (out of turn)> reveal\nP3 plays: reveal\n  > P3 is 9\n" in out

@@ -44,6 +44,7 @@ MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one err
 STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message": "35", "over": "1",
           "dim": "2"}
 REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # commands only when typed alone (an action may start so)
+LOOKING = ("help", "?", "rules", "log", "look") + REDRAW      # what a player acting out of turn may also type
 
 
 def run_repl(game, players: int, seed: int, options: dict | None = None,
@@ -353,9 +354,11 @@ class _Session(Drawing, Commands):
     def interrupt(self, argument: str) -> bool:
         """`as P3`: P3 takes the terminal to use an any-time action while another player is to act.
         P3 sees their own view and their own offers only; nobody else learns what P3 could do."""
-        seat = interrupt_seat(argument.strip().upper() + ": ")
+        who, _, then = argument.strip().partition(" ")       # `as P3 reveal`: the action at once
+        seat = interrupt_seat(who.upper() + ": ")
         if seat is None or not 0 <= seat < self.match.players:
-            self.error(f"as needs a seat, P1-P{self.match.players}")
+            self.error(f"as needs a seat, P1-P{self.match.players}" if self.match.players > 1
+                       else "as is for another player at the terminal, and this game has one player")
             return False
         if seat in self.bots:
             self.error(f"{seat_name(seat)} is a bot")
@@ -368,6 +371,8 @@ class _Session(Drawing, Commands):
         texts = [action.text[len(prefix):] for action in offers]
         self.offered = texts
         self.take_terminal(seat, texts if offers else [])
+        if then.strip() and self.pending_line is None:
+            self.pending_line = then.strip()   # (typed with `as`: the out-of-turn prompt's first line)
         if not offers:
             self.say(f"{seat_name(seat)} has nothing to do out of turn now.")
             self.ask("Press Enter to give the terminal back ")
@@ -378,6 +383,15 @@ class _Session(Drawing, Commands):
             line = " ".join(self.next_line(f"{seat_name(seat)} (out of turn)> ").split())
             if line.lower() in ("", "back"):
                 return True
+            word, _, argument = line.partition(" ")
+            word = word.lower()
+            if word in LOOKING and not (word in REDRAW and argument
+                                        and not (word == "more" and self.kind_named(argument))):
+                self.commands[word](argument)       # (reading only: help, rules, look, log, the screen's parts)
+                continue
+            if word in self.commands and word not in REDRAW:
+                self.error(f"`{word}` is for the player to act: type back first")
+                continue
             text = self.pick(line, texts, own_turn=False)
             if text is not None:
                 self.was_choice = False
