@@ -160,6 +160,16 @@ def locations(path: str) -> dict | None:
     return {"game": tree.span, "steps": steps, "actions": actions, "lines": lines, "calls": calls}
 
 
+def _not_a_save(data, path: str) -> None:
+    """A save given where rules are wanted (`rulelang rules SAVE`) is said to be one, not checked
+    against the IR's schema (five lines about `ir_version`) or parsed as a rule file."""
+    if isinstance(data, dict) and "rulelang_save" in data:
+        name = data.get("name")
+        of = f" of {printable(name)}" if isinstance(name, str) and len(name) < 100 else ""
+        raise RuleError([Diagnostic("E300", f"{printable(path)}: a saved match{of}, not rules: "
+                                            f"`rulelang play {printable(path)}` goes on with it")])
+
+
 def load(path: str) -> Game:
     """A Game from a rule file (through the IR cache, see cache.py) or from compiled IR JSON."""
     from .engine.game import Game
@@ -170,9 +180,16 @@ def load(path: str) -> Game:
             ir = safejson.loads(_read(path, JSON_SIZE_LIMIT), "compiled game")
         except safejson.JSONLimitError as err:
             raise RuleError([Diagnostic("E300", f"{printable(path)}: {err}")]) from None
+        _not_a_save(ir, path)
         validate_ir(ir, path)
         return Game(ir, path, compiled=False)
     source = _read(path)
+    if source.lstrip().startswith("{") and '"rulelang_save"' in source[:400]:
+        try:
+            data = safejson.loads(source, "save")
+        except (safejson.JSONLimitError, ValueError):
+            data = None                       # (not JSON after all: the parser says what it is)
+        _not_a_save(data, path)
     ir = cache.load(source, path)
     if ir is not None:
         try:

@@ -176,7 +176,7 @@ def test_play_by_number_text_and_prefix_with_log_undo_save_load(tmp_path, capsys
     assert f"P1> {prefix}\nP1 plays: {discards[-1]}\n" in out
     assert error_lines(out) == [
         f"error: there is no action 99; choose 1-{len(discards) - 1}",
-        "error: 'dance' is not a legal action or a command (type help)",
+        "error: 'dance' is not a legal action or a command (legal now: discard 4♣, discard 6♦, discard 5♣, discard 5♠, discard 7♥; type help)",
         f"error: cannot load {corrupt}: not a rulelang save file",
     ]
     for line in error_lines(out):           # one line each, then straight back to the prompt
@@ -541,3 +541,21 @@ def test_a_broken_save_opened_with_play_says_it_is_no_save_either(capsys, tmp_pa
     code, out, err = run(capsys, "play", str(bad))
     assert code == 1 and "does not match its schema" in err
     assert err.strip().endswith('(nor is it a save file: a save begins {"rulelang_save": …)')
+
+
+def test_a_save_given_where_rules_are_wanted_is_said_to_be_a_save(capsys, tmp_path):
+    """A first-hour trial: `rulelang rules SAVE.json` printed five schema errors about `ir_version`,
+    and a save named without `.json` was parsed as a rule file with a hint about compiled games."""
+    from rulelang.play import replay
+    game = rulelang.load(REGICIDE)
+    match = game.new_match(1, seed=3)
+    text = json.dumps(replay.save_data(game, match, 3, {}))
+    for name in ("m.json", "mygame"):
+        save = tmp_path / name
+        save.write_text(text, encoding="utf-8")
+        for command in ("rules", "simulate"):
+            code, out, err = run(capsys, command, str(save))
+            assert code == 1 and err.strip() == (f"error[E300]: {save}: a saved match of Regicide, not rules: "
+                                                 f"`rulelang play {save}` goes on with it"), err
+    code, out, err = run(capsys, "lint", str(tmp_path / "mygame"))
+    assert code == 1 and "(this is a saved match, not rules: `rulelang play FILE` goes on with it)" in out + err

@@ -61,7 +61,7 @@ def test_ambiguous_prefix_lists_the_candidates_on_one_line():
 def test_unknown_text_and_out_of_range_number_are_one_line_each():
     _, out = play(["dance", "9", "0", "log"])
     assert error_lines(out) == [
-        "error: 'dance' is not a legal action or a command (type help)",
+        "error: 'dance' is not a legal action or a command (legal now: take 1, take 2, pass; type help)",
         "error: there is no action 9; choose 1-3",
         "error: there is no action 0; choose 1-3",
     ]

@@ -728,3 +728,14 @@ def test_a_player_out_of_turn_is_not_told_the_reason_worded_for_the_player_to_ac
     out_of_turn = text.split("P2 (out of turn)> fold\n")[1].split("\n")[0]
     assert "not a legal action" in out_of_turn and "holding" not in out_of_turn
     assert f"you cannot fold while holding {held}" in text.split("P1> fold\n")[1]     # P1 is told, at P1's turn
+
+
+def test_help_of_a_word_only_the_start_of_a_name_is_not_that_name_and_a_bad_move_lists_the_legal(game):
+    """A first-hour trial: `help ban` at Dozen War's ban question showed the event card Bandits;
+    `help` takes a name in full (`look` still takes its start). A new author's `e3-f4`, typed
+    where no action has that shape, now lists the few legal ones."""
+    out = play(game, ["help gl", "help Glow", "zz9", "quit game"], screen=(200, 40))
+    assert "P1> help gl\nerror: no action `gl`" in out and "names with rules text like it: Glow" in out
+    assert "P1> help Glow\nGlow (spell)" in out
+    assert ("'zz9' is not a legal action or a command (legal now: cast Hex, show secret, quit game; type help)"
+            in out)

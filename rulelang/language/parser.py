@@ -170,7 +170,9 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
                 and after in ("=", ":", "[", ".", "+", "-"))
     hint = f" (`{text}` is a reserved word and cannot be used as a name here)" if reserved else ""
     line_before = source[:tok.start_pos].rsplit("\n", 1)[-1] if tok.start_pos is not None else ""
-    if text in ("{", "[") and not source[:tok.start_pos or 0].strip():
+    if text == "{" and not source[:tok.start_pos or 0].strip() and '"rulelang_save"' in source[:400]:
+        hint = " (this is a saved match, not rules: `rulelang play FILE` goes on with it)"
+    elif text in ("{", "[") and not source[:tok.start_pos or 0].strip():
         hint = (" (this looks like JSON: lint reads rule files; a compiled game is checked as it loads, "
                 "`rulelang play FILE.json`)")
     elif text == "for" and re.search(r"\[.*\bfor\b.*\bwhere\b", line_before):

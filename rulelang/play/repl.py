@@ -439,6 +439,8 @@ class _Session(Drawing, Commands):
         if reasons:                              # (typed as shown, `e3-f4`: an action none of which is allowed)
             said = "; ".join(f"no {name} now: {printable(why)}" for name, why in reasons[:3])
             return f" now ({said})"
+        if own_turn and 0 < len(actions) <= MAX_CANDIDATES:     # (a move typed in another shape: `e3-f4`
+            return f" or a command (legal now: {', '.join(self.show_text(a) for a in actions)}; type help)"
         return " or a command (type help)"
 
     def nearest_answer(self, wanted: str, answers: list) -> str:

@@ -885,9 +885,9 @@ class Texts:
     def names(self) -> list[str]:
         return sorted({found[0][0] for found in self.entries.values()})
 
-    def find(self, wanted: str, encoding: str = "utf-8") -> list[tuple[str, str, str]] | None:
+    def find(self, wanted: str, encoding: str = "utf-8", exact: bool = False) -> list[tuple[str, str, str]] | None:
         """The entries a name means (exactly, then by its start if only one name starts so, then by
-        the start of a later word if only one name has such a word)."""
+        the start of a later word if only one name has such a word; `exact`: only the whole name)."""
         from rulelang.core.textsafe import fit
         key = " ".join(wanted.lower().split())
         if key in self.entries:
@@ -897,6 +897,8 @@ class Texts:
         for name, found in self.entries.items():
             if fit(name, encoding).lower() == key:
                 return found
+        if exact:
+            return None
         starts = [name for name in self.entries if name.startswith(key) or fit(name, encoding).lower().startswith(key)]
         if len(starts) == 1:
             return self.entries[starts[0]]
