@@ -228,7 +228,10 @@ class Served:
     tokens: dict                             # token hash -> seat (None: the spectator link)
     seed: int
     applied: int = 0                         # actions applied (and stored): the match's log of texts
-    version: int = 0                         # changes so far (actions and undos): a page's position
+    version: int = 0                         # changes so far (actions and undos), as the store numbers them
+    page_version: int = 0                    # a page's position: the version of the last change every page
+                                             # may know of (a secret answer at a simultaneous step is none)
+    last_hidden: bool = False                # was the last action such an answer (told to its seat only)?
     texts: list = field(default_factory=list)       # the texts applied, in order
     actors: list = field(default_factory=list)      # per text: the seat that chose it
     crossed: list = field(default_factory=list)     # per text: (what it told a person but its chooser's own
@@ -275,7 +278,11 @@ class Served:
         judge = bool(self.humans()) and m.simultaneous is None and has_secrets(m)
         m.apply(text)
         asked = str(question.get("prompt") or "") if question is not None else None
-        self.log_who += [(seat, asked)] * (len(m.log) - logged)
+        new = len(m.log) - logged
+        if together is not None and new == len(together["seats"]):   # the reveal: each asked seat's answer
+            self.log_who += [(p, asked) for p in together["seats"]]
+        else:
+            self.log_who += [(seat, asked)] * new
         self.log_at.append(logged)
         lenient = (learned(m, {p: seen | own for p, seen in before.items()}, told, existed)
                    or answers_revealed(together, logged, m, self.humans()))
@@ -288,6 +295,11 @@ class Served:
         self.actors.append(seat)
         self.applied += 1
         self.version += 1
+        # an answer at a simultaneous step that is not the last: nobody but its seat may learn that
+        # it came (engine/simultaneous.py): the pages' position stays, and only its seat is told
+        self.last_hidden = together is not None and new == 0 and m.simultaneous is not None
+        if not self.last_hidden:
+            self.page_version = self.version
         self.notice = None
 
     def undo_target(self, seat: int, judge_hidden: bool = True) -> tuple[int | None, str | None]:
@@ -557,7 +569,7 @@ class Server:
             served = Served(mid, entry, m, saved["seats"], saved["tokens"], saved["seed"])
             for text in saved["actions"]:
                 served.play(text)
-            served.version = saved["version"]
+            served.version = served.page_version = saved["version"]
             return served
         restored = await asyncio.to_thread(replay)
         served = self.matches.get(mid)            # (another request restored it meanwhile)
@@ -589,7 +601,7 @@ class Server:
                          "to_answer": seat in undo["waiting"]},
                      "can_undo": why is None and undo is None, "undo_why": why,
                      "notice": _worded_for(served.notice, seat)})
-        body.update({"type": "state", "version": served.version, "thinking": served.thinking,
+        body.update({"type": "state", "version": served.page_version, "thinking": served.thinking,
                      "fault": served.fault, "you": present.seat_name(seat) if seat is not None else None,
                      "seats": [{"name": present.seat_name(p), "kind": k} for p, k in enumerate(served.kinds())],
                      "outcome": present.outcome_words(m, served.kinds())})
@@ -722,7 +734,7 @@ class Server:
                 problem = "the match cannot go on"
             elif m.is_over:
                 problem = "the game is over"
-            elif version != served.version:
+            elif version != served.page_version:
                 problem = "the match has moved on since then: choose again"
             elif served.undo is not None:
                 problem = (f"{present.seat_name(served.undo['by'])} has asked to undo their last move: "
@@ -733,7 +745,7 @@ class Server:
             await self._tell(ws, problem)
             await self.push(served, only=ws)
             return
-        await self.push(served)
+        await self.push(served, seat=seat if served.last_hidden else None)
         self._wake_bots(served)
 
     async def undo_message(self, served: Served, seat: int | None, ws: WebSocket, msg: dict) -> None:
@@ -750,7 +762,7 @@ class Server:
             if msg["type"] == "undo":
                 if type(msg.get("version")) is not int:
                     problem = "an undo must say which position it was asked in (version)"
-                elif msg["version"] != served.version:
+                elif msg["version"] != served.page_version:
                     problem = "the match has moved on since then: ask again"
                 elif undo is not None and undo["by"] == seat:
                     problem = "you have already asked to undo: the others are answering"
@@ -810,6 +822,7 @@ class Server:
         served.unjudged = {i for i in served.unjudged if i < keep}
         served.applied = keep
         served.version += 1
+        served.page_version = served.version
         served.fault = None
         served.thinking = None                  # (a bot thinking on the undone position: its move is dropped)
         served.notice = (f"{present.seat_name(undo['by'])}'s last move was undone"
@@ -845,9 +858,11 @@ class Server:
         self.store.append(served.id, served.version, text)
         return None
 
-    async def push(self, served: Served, only: WebSocket | None = None) -> None:
-        """Send each connected page its seat's state now (one computation per seat)."""
-        sockets = [(ws, s) for ws, s in list(served.sockets.items()) if only is None or ws is only]
+    async def push(self, served: Served, only: WebSocket | None = None, seat: int | None = None) -> None:
+        """Send each connected page its seat's state now (one computation per seat); `only`: to
+        that page, `seat`: to that seat's pages (a secret answer is news to its seat alone)."""
+        sockets = [(ws, s) for ws, s in list(served.sockets.items())
+                   if (only is None or ws is only) and (seat is None or s == seat)]
         if not sockets:
             return
         async with served.lock:
@@ -869,7 +884,10 @@ class Server:
 
     async def _bots(self, served: Served) -> None:
         """While a bot is to act: it thinks on a copy (in a worker thread, the match free for
-        others' out-of-turn actions), then its action is applied if the match has not moved on."""
+        others' out-of-turn actions), then its action is applied if the match has not moved on. At a
+        simultaneous step nothing is pushed while a bot thinks or answers (unless its answer is the
+        last one): when an answer came is no page's business."""
+        unsaid = False                              # (a page shows a bot thinking that has stopped)
         while True:
             async with served.lock:
                 m = served.match
@@ -877,9 +895,12 @@ class Server:
                 if m.is_over or served.fault or seat not in served.bots or served.undo is not None:
                     served.thinking = None          # (an undo asked: the bots wait for its answer)
                     break
-                served.thinking = seat
+                secret = m.simultaneous is not None     # (who is still to answer is told to nobody)
+                served.thinking = None if secret else seat
                 copy, version = m.clone(), served.version
-            await self.push(served)
+            if not secret:
+                await self.push(served)
+                unsaid = True
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             kind = served.seats[seat]
@@ -907,8 +928,11 @@ class Server:
                     break
                 served.thinking = None
                 self.store.append(served.id, served.version, text)
+            if not served.last_hidden or unsaid:
+                await self.push(served)
+                unsaid = False
+        if unsaid or served.fault:
             await self.push(served)
-        await self.push(served)
 
 
 def _key(stem: str, taken: dict) -> str:

@@ -573,27 +573,51 @@ def test_idle_matches_are_let_go_past_the_limit_and_come_back_from_the_store(ser
 
 def test_at_a_simultaneous_step_each_seat_answers_in_any_order(serve):
     """A leak trial: the second seat was offered nothing until the first had answered (the page
-    showed "it is not your turn"), so it learned when the first seat's secret answer was in."""
+    showed "it is not your turn"), so it learned when the first seat's secret answer was in. A later
+    scan: each secret answer still pushed a new position (version + 1) to every page. Now only the
+    answering seat hears of it: P1's next message is the reply to its own `sync`, the same position."""
     server = serve([ROOT / "tests" / "simultaneous" / "sealed_bids.rules"], include_shipped=False)
     body = make(server, "sealed_bids", ["human", "human"], seed=3)
     served = server.server.matches[body["id"]]
 
     async def bids():
         p1, p2 = [await connect(link["url"]) for link in body["links"]]
+        before = p1.raw[-1]
         assert [a["text"] for a in p2.state["actions"]][:2] == ["bid 0", "bid 1"]     # before P1 answers
         assert len(p1.state["actions"]) == len(p2.state["actions"]) == 11
         await p2.act("bid 3")
-        await p2.until(lambda m: m["type"] == "state" and m["version"] == 1)
-        assert p2.state["actions"] == [] and served.match.log == []                   # kept secret
+        await p2.until(lambda m: m["type"] == "state" and m["actions"] == [])
+        assert p2.state["version"] == 0 and served.match.log == []                   # kept secret
         await p2.act("bid 4")
         assert (await p2.until(lambda m: m["type"] == "error"))["message"].startswith("you have answered")
-        await p1.until(lambda m: m["type"] == "state" and m["version"] == 1)
-        assert len(p1.state["actions"]) == 11
+        await p1.ws.send(json.dumps({"type": "sync"}))
+        await p1.recv()
+        assert p1.raw[-1] == before                       # (no push came first: P1 heard nothing)
         await p1.act("bid 2")
-        await p1.until(lambda m: m["type"] == "state" and m["version"] == 2)
+        await p1.until(lambda m: m["type"] == "state" and m["version"] > 0)
         assert served.match.log[:2] == ["P1: bid 2", "P2: bid 3"]
         assert served.match.state()["vars"]["coins"] == [10, 7]                      # P2 paid its bid
     asyncio.run(bids())
+
+
+def test_the_log_names_each_secret_answer_by_its_seat_not_the_last_to_answer(serve):
+    """A leak scan: after a reveal every page's Log credited each hidden answer to the seat that
+    answered last ("P3: (a secret choice)" for P2's pick too), telling the order the answers came in."""
+    server = serve([ROOT / "tests" / "simultaneous" / "draft.rules"], include_shipped=False)
+
+    async def draft(order):
+        body = make(server, "draft", ["human"] * 3, seed=5)
+        seats = [await connect(link["url"]) for link in body["links"]]
+        for p in order:
+            pick = next(a["text"] for a in seats[p].state["actions"] if a["text"].startswith("pick card"))
+            await seats[p].act(pick)
+            await seats[p].until(lambda m: m["type"] == "state" and (m["actions"] == [] or m["version"] > 0))
+        await seats[0].until(lambda m: m["type"] == "state" and m["version"] > 0)
+        return seats[0].state["log"]
+    one, other = asyncio.run(draft([0, 1, 2])), asyncio.run(draft([0, 2, 1]))
+    assert one == other
+    whose = [line.split(":")[0] for line in one]
+    assert whose == ["P1", "P2", "P3"] and "(a secret choice)" in one[1]
 
 
 TWINS = """game "Twins" {
