@@ -512,3 +512,14 @@ def test_a_save_cannot_give_a_bot_a_search_past_the_lobbys_limits():
     assert bots == {0: "ismcts:200"}
     assert replay_module.saved_bots({"players": 2, "bots": {"1": "ismcts:10s", "2": "mcts:5000"}}) == \
         {0: "ismcts:10s", 1: "mcts:5000"}
+
+
+def test_an_edited_state_may_say_no_simultaneous_decision_with_null():
+    """A new author editing a state by hand (engine.md): `"simultaneous": null` was refused, only a
+    missing key meant "none"; a decision named where none is open still is."""
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    state = game.new_match(2, seed=4).state()
+    restored = rulelang.Match.from_state(game, {**state, "simultaneous": None})
+    assert restored.state() == state
+    with pytest.raises(StateError, match="no simultaneous decision is open"):
+        rulelang.Match.from_state(game, {**state, "simultaneous": {"step": "play", "seats": [0, 1], "answers": [None, None]}})

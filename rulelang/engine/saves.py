@@ -131,7 +131,7 @@ class MatchSaves(MatchParts):
                 m._restore_simultaneous(data.get("simultaneous"))
             except RULE_FAULTS + (RuleFault,) as err:
                 raise m._rule_error("restoring a state", err) from None
-        elif "simultaneous" in data:
+        elif data.get("simultaneous") is not None:      # (null, as an edited state may say it: none)
             raise StateError("`simultaneous`: no simultaneous decision is open in this position")
         if m.result is None:
             if m.step not in m.game.code.simultaneous:
