@@ -286,6 +286,22 @@ def test_an_empty_hidden_zone_reads_empty_as_an_empty_zone_in_sight_does():
     assert render_zone(dict(hidden, cards=[], owner=0)) == "hand (P1): empty"
 
 
+def test_a_revealed_component_of_a_hidden_zone_is_listed_with_its_values():
+    """A new author's dice: `reveal cup[me]` showed the others `cup (P1): 2 dice, revealed: die, die`
+    — no faces — while their view carried them (`component_values`)."""
+    game = rulelang.Game(rulelang.compile_source("""game "Lift" {
+  players 2
+  kind Die { label "die" }
+  zone cup: set per player, owner
+  var face: int = 1 per Die
+  setup { for p in players { create Die() in cup[p] }  for d in cup[0] { face[d] = 4 } }
+  turn { step call { action lift { reveal cup[me]  end turn }  action stop { finish draw } } }
+}""", "lift.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("lift\n\nstop\n"), out, "lift.rules")
+    assert "cup (P1): 1 die, revealed: die (face 4)" in out.getvalue()
+
+
 def test_several_numbers_where_one_action_is_chosen_say_one_at_a_time():
     out = piped("valgard", 2, 1, ["1 2", "quit"], bots={})
     said = " ".join(out.split("error: ", 1)[-1].split("P1>")[0].split())

@@ -254,8 +254,9 @@ def render_zone(zone: dict, values: dict | None = None) -> str:
     one, many = kind_noun(zone.get("kind"))
     if zone["cards"] is None:
         known = zone.get("known") or []
-        shown = [card["label"] for card in known if card.get("revealed")]
-        private = [card["label"] for card in known if not card.get("revealed")]
+        # (with their values, as the view gives them for a component the viewer sees: `die (face 5)`)
+        shown = [component_text(card, values) for card in known if card.get("revealed")]
+        private = [component_text(card, values) for card in known if not card.get("revealed")]
         seen = (f", revealed: {join_labels(shown)}" if shown else "") \
             + (f" (you know: {join_labels(private)})" if private else "")
         if count is None:                      # `uncounted`: not even how many
