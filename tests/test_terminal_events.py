@@ -111,3 +111,39 @@ def test_regicide_tells_what_the_cards_did():
 def test_valgard_tells_a_capture():
     text = "".join(game_text("valgard.rules", 2, seed) for seed in range(3))
     assert re.search(r"  > P[12] captures a (warrior|Valkyrie) at [a-g][1-7]: back to its reserve", text)
+
+
+PASS_LEFT = """game "Pass left" {
+  players 3
+  kind Card { n: int  label "c" + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone passing: set per player, hidden, internal
+  zone won: set per player, public
+  setup { for i in 1..9 { create Card(n: i) in deck }  for p in players { repeat 3 { move top(deck) to hand[p] } } }
+  turn { step s {
+    action pass(c in hand[me]) {
+      move c to passing[me]
+      for p in others { move first([x for x in hand[p]]) to passing[p] }
+      for p in players { move passing[p] to hand[next(p)] }
+      end turn
+    }
+    action keep(c in hand[me]) {
+      move c to won[me]
+      if size(won[me]) >= 2 { for p in players { move won[p] to deck }  finish draw }
+      end turn
+    }
+  } }
+}"""
+
+
+def test_a_card_passed_out_of_sight_is_not_said_to_lie_where_nothing_lies_now():
+    """A new author's Hearts: a card passed left read `hand (P1) → deck / hand (P2) / hand (P3) /
+    hand (P4) / passing (P1) / … / passing (P4), face down` — the deck and the passing piles were
+    empty when the move ended, so it could lie in none of them."""
+    game = rulelang.Game(rulelang.compile_source(PASS_LEFT, "pass_left.rules"))
+    out = io.StringIO()
+    run_repl(game, 3, 1, {}, {1: "random", 2: "random"}, io.StringIO("1\nquit\n"), out, "pass_left.rules",
+             screen=(200, 40))
+    lines = [line for line in out.getvalue().splitlines() if "face down" in line]
+    assert len(lines) == 1 and lines[0].endswith(": hand (P1) → hand (P2) / hand (P3), face down")

@@ -77,8 +77,8 @@ class Commands:
             if about and text.startswith("error: no action"):      # `help rules`: the command (no action so named)
                 self.say(about)
                 return False
-            if text.startswith("error: no action") and self.names().find(argument.strip(), self.encoding, exact=True):
-                return self.look(argument)      # (a name in full: `help ban` is not about Bandits)
+            if text.startswith("error: no action") and self.names().find(argument.strip(), self.encoding, words=True):
+                return self.look(argument)      # (whole words of a name: `help ban` is not about Bandits)
             if text.startswith("error: no action"):
                 more = self.names().candidates(argument.strip())
                 if more:

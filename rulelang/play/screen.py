@@ -660,8 +660,9 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     if len(through) > 1 and len(gave) == 1:
         through = gave
     if gone and unmade and through and not blind:
+        lying = [t for t in through if a_hidden.get(t, 0) > 0] or through     # (not where none lies now)
         for label, frm in gone:
-            moves.append((label, frm, " / ".join(through) + ", face down"))
+            moves.append((label, frm, " / ".join(lying) + ", face down"))
         for label, to in unmade:
             came.remove((label, to))
             drawn.append(len(moves))
@@ -885,9 +886,10 @@ class Texts:
     def names(self) -> list[str]:
         return sorted({found[0][0] for found in self.entries.values()})
 
-    def find(self, wanted: str, encoding: str = "utf-8", exact: bool = False) -> list[tuple[str, str, str]] | None:
+    def find(self, wanted: str, encoding: str = "utf-8", words: bool = False) -> list[tuple[str, str, str]] | None:
         """The entries a name means (exactly, then by its start if only one name starts so, then by
-        the start of a later word if only one name has such a word; `exact`: only the whole name)."""
+        the start of a later word if only one name has such a word; `words`: only whole words, the
+        name or its first words — `help Ice` for Ice Wall, not `help ban` for Bandits)."""
         from rulelang.core.textsafe import fit
         key = " ".join(wanted.lower().split())
         if key in self.entries:
@@ -897,12 +899,11 @@ class Texts:
         for name, found in self.entries.items():
             if fit(name, encoding).lower() == key:
                 return found
-        if exact:
-            return None
-        starts = [name for name in self.entries if name.startswith(key) or fit(name, encoding).lower().startswith(key)]
+        head = key + " " if words else key
+        starts = [name for name in self.entries if name.startswith(head) or fit(name, encoding).lower().startswith(head)]
         if len(starts) == 1:
             return self.entries[starts[0]]
-        if not starts:                       # the start of a later word (`look tower` for `The Old Tower`)
+        if not starts and not words:         # the start of a later word (`look tower` for `The Old Tower`)
             inner = re.compile(r"(?<=\s)" + re.escape(key))
             within = [name for name in self.entries if inner.search(name) or inner.search(fit(name, encoding).lower())]
             if len(within) == 1:
