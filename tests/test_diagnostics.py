@@ -305,6 +305,11 @@ def test_missing_last_brace_says_a_brace_may_be_missing(tmp_path):
      "size(castle) == 0", "(write `else if`)"),
     ("        goto suffer\n      }\n\n      action flip_jester", "        goto suffer\n\n      action flip_jester",
      "flip_jester", "(this `action` is read inside the block above it: a `}` may be missing before it)"),
+    ("repeat 2 { create Card(rank: 0, value: 0, jester: true) in box }", "repeat 2 { create Card in box }",
+     "in box", "(a kind is made with its fields in brackets, even none: `create Card() in …`)"),
+    ("action yield require not all(yielded[p] for p in others)",
+     'action yield require not all(yielded[p] for p in others) as "give up"', 'as "give up"',
+     '(an action\'s `as` text comes before its `require`: `action bid(q in 1..3) as "bid " + text(q) require q > 1 { … }`)'),
 ])
 def test_syntax_errors_that_authors_make_carry_a_hint(tmp_path, old, new, at, hint):
     text, start = edited(old, new)

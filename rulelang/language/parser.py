@@ -189,6 +189,11 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         hint = " (who wins or loses takes `for`: `finish win for me`)"
     elif re.search(r"\belif\s*$", line_before):
         hint = " (write `else if`)"
+    elif text == "in" and re.search(r"\bcreate\s+[A-Za-z_]\w*\s*$", line_before):
+        kind = re.search(r"\bcreate\s+([A-Za-z_]\w*)\s*$", line_before).group(1)
+        hint = f" (a kind is made with its fields in brackets, even none: `create {kind}() in …`)"
+    elif text == "as" and re.search(r"\baction\b[^\n]*\brequire\b", line_before):
+        hint = " (an action's `as` text comes before its `require`: `action bid(q in 1..3) as \"bid \" + text(q) require q > 1 { … }`)"
     elif re.fullmatch(r"\s*(action|step|def|proc|zone|var|kind|phase|on)\s+", line_before):
         word = line_before.split()[0]
         hint = f" (this `{word}` is read inside the block above it: a `}}` may be missing before it)"
