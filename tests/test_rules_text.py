@@ -139,6 +139,20 @@ def test_look_and_help_show_a_name_s_text(cards):
     assert "P1> help plain\nerror: no action `plain`" in out
 
 
+def test_look_of_a_word_no_name_has_says_whose_text_names_it_and_the_board_key_that_does():
+    """A first-hour trial: `look Lightning` (an ability named in a prompt) and `look mountain` (a
+    word of the board's key) were "no card or piece named …"."""
+    out = repl(rulelang.Game(rulelang.compile_source(CARDS, "cards.rules")), ["look minion", "look nowhere", "quit"])
+    assert ("P1> look minion\nerror: no card or piece named 'minion' has rules text; it is named in the text of "
+            "Fire Imp\n") in out
+    game = rulelang.Game(rulelang.compile_source(
+        'game "Yard" { players 2  board yard: squares(3, 3), draw glyph, legend ["#: a wall", "o: a stone"]\n'
+        '  def glyph(c) = "."\n'
+        '  turn { step s { action stop { finish draw } } } }', "yard.rules"))
+    out = repl(game, ["look wall", "quit"])
+    assert "P1> look wall\nerror: no card or piece named 'wall' has rules text\n  the board's key: #: a wall\n" in out
+
+
 def test_look_takes_a_card_typed_in_plain_letters_as_play_does():
     """A first-hour trial: `play 7h` was taken for `play 7♥`, but `look 7h` found no card."""
     regicide = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))

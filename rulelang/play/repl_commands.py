@@ -97,8 +97,16 @@ class Commands:
         found = self.names().find(name, self.encoding)
         if not found:
             more = self.names().candidates(name)
+            word = re.compile(r"(?<!\w)" + re.escape(" ".join(name.lower().split())) + r"(?!\w)")
+            keys = [str(k) for b in (getattr(self.game, "ir", None) or {}).get("boards", [])
+                    for k in (b.get("legend") or []) if word.search(str(k).lower())]
+            told = self.names().mentions(name) if not more else []
             self.error(f"no card or piece named '{printable(name)}' has rules text"
-                       + (f"; did you mean: {', '.join(more)}" if more else "; look at a name on screen (Tab completes)"))
+                       + (f"; did you mean: {', '.join(more)}" if more else
+                          f"; it is named in the text of {', '.join(printable(t) for t in told)}" if told else
+                          "" if keys else "; look at a name on screen (Tab completes)"))
+            for k in keys[:4]:                  # (a word of the board's key: `look mountain`)
+                self.say("  the board's key: " + printable(k))
             return False
         width = (self.size() or (80, 24))[0]
         for shown, text, kind in found:

@@ -910,6 +910,12 @@ class Texts:
                 return self.entries[within[0]]
         return None
 
+    def mentions(self, wanted: str) -> list[str]:
+        """The names whose text says `wanted` as a word (`look Lightning`: Franklin, whose ability it
+        is), at most 8."""
+        word = re.compile(r"(?<!\w)" + re.escape(" ".join(wanted.lower().split())) + r"(?!\w)")
+        return sorted({found[0][0] for found in self.entries.values() if any(word.search(t.lower()) for _, t, _k in found)})[:8]
+
     def candidates(self, wanted: str) -> list[str]:
         key = wanted.lower()
         return sorted(self.entries[n][0][0] for n in self.entries if key in n)[:8]
