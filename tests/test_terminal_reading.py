@@ -277,6 +277,15 @@ def test_a_card_may_be_typed_in_plain_letters_in_a_unicode_terminal_too():
     assert "P1 plays: play A♠ 6♠" in out
 
 
+def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():
+    """A first-hour trial: README says `spades` for `♠`, but `play 2 spades` was not understood: the
+    card shows `2♠`, the symbol joined to its rank."""
+    out = piped("regicide", 1, 3, ["play 7 diamonds", "quit", "n"], bots={})
+    assert "P1 plays: play 7♦" in out
+    out = piped("regicide", 1, 3, ["play A spades 6 spades", "quit", "n"], bots={})
+    assert "P1 plays: play A♠ 6♠" in out
+
+
 def test_an_empty_hidden_zone_reads_empty_as_an_empty_zone_in_sight_does():
     """`hand (P1): 0 cards, hidden · hand (P2): empty` on one line told two ways of one thing."""
     from rulelang.play.render import render_zone

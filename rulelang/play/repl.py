@@ -515,8 +515,12 @@ class _Session(Drawing, Commands):
         if not matches:                      # an enum value by its name (`spades` for the `♠` it is shown as)
             named = self.enum_named(wanted)
             if named != wanted:
+                # (also joined to the word before it, as a card's label shows it: `2 spades` for `2♠`)
+                symbols = {v for v in self._enum_texts.values() if v and not any(ch.isalnum() for ch in v)}
+                joined = re.sub(r"(\S) (" + "|".join(map(re.escape, symbols)) + r")(?!\S)", r"\1\2", named) \
+                    if symbols else named
                 for action, text, seen in zip(actions, texts, shown):
-                    if named in (text, seen):
+                    if named in (text, seen) or joined in (text, seen):
                         return action
                 # (the name alone: `rock` for `throw R`, as the shown text alone is found)
                 inner = re.compile(r"(?:^|(?<=\s))" + re.escape(named) + r"(?!\S)")
