@@ -372,7 +372,7 @@ def test_a_move_that_is_not_legal_says_what_is_or_what_was_meant():
     legal = [str(a) for a in rulelang.load(str(ROOT / "games" / "regicide.rules")).new_match(1, seed=454463).legal_actions()
              if str(a).startswith("play ")]
     assert f"error: 'play zz' is not a legal action now (legal: {', '.join(legal[:8])}" in out
-    assert "P1> help flip\nflip jester (at step play)" in out
+    assert "P1> help flip\nflip jester (at steps play, suffer)" in out
     out = piped("valgard", 2, 5, ["march d1 d3", "quit", ""], screen=(200, 40))
     assert "error: 'march d1 d3' is not a legal action now (`march` is not allowed now: type help march)" in out
 

@@ -382,17 +382,29 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     doc = _Doc(False)
     seen = set()
     anytime = {a["name"] for s, a in found if s["name"].startswith("__")}   # (offered at every step too)
+    told: dict = {}                     # (title, what is said of it) -> the steps it is said of
     for s, a in found:
-        where = "at any time" if a["name"] in anytime else f"at step {_name(s['name'])}"
         key = (a["name"], code.header(s["name"], a["name"]))
         if key in seen:
             continue
         seen.add(key)
-        doc.para(f"{_action_name(a)} ({printable(where)})")
+        part = _Doc(False)
         if a["params"]:
-            doc.para("; ".join(f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}))}"
-                               for p in a["params"]))
-        _action_details(doc, s["name"], a, about, code, authors)
+            part.para("; ".join(f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}))}"
+                                for p in a["params"]))
+        _action_details(part, s["name"], a, about, code, authors)
+        steps = told.setdefault((_action_name(a), part.text()), [])
+        if a["name"] in anytime:
+            steps.insert(0, None)
+        elif s["name"] not in steps:
+            steps.append(s["name"])
+    for (title, said), steps in told.items():     # (the same words at two steps: said once, of both)
+        named = [_name(x) for x in steps if x is not None]
+        where = "at any time" if None in steps else \
+            f"at step{'s' if len(named) > 1 else ''} {', '.join(named)}"
+        doc.para(f"{title} ({printable(where)})")
+        if said.strip():
+            doc.lines += said.split("\n") + [""]
     now = _legal_now(match, {a["name"] for _, a in found})
     if now:
         doc.para(now)
