@@ -202,3 +202,24 @@ def test_a_copy_finds_a_deal_where_a_random_one_would_fail():
         assert "b" not in pa and "a" not in pb, seed
         seen.add(pa.index("s"))
     assert len(seen) > 5                          # (the supply card is imagined anywhere in its pile)
+
+
+def test_no_imagined_world_is_one_where_a_when_rule_would_already_hold():
+    """A first-hour trial: undo after Shadow Hunters' `begin` was refused ("what happened told P3
+    about what was hidden from them"): P3's imagined deal could hold no Shadow at all, where the
+    Hunters have won before anyone moves. A seat sees the game going on: such a world is dealt again."""
+    from rulelang.play.repl import hidden_outcome
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "shadow_hunters.rules"))
+    checks = game.checks
+    for seed in range(6):
+        m = game.new_match(4, seed)
+        for seat in range(4):
+            sample = m.sampler(seat)
+            for k in range(12):
+                world = sample(k)
+                world.me = world.current
+                assert not any(when(world) for when, _ in checks), (seed, seat, k)
+    m = game.new_match(4, 1)
+    base = m.clone()
+    m.apply("begin")
+    assert hidden_outcome(base, "begin", m, [0, 1, 2, 3]) is None

@@ -113,9 +113,23 @@ class MatchCopies(MatchParts):
                         or all(fit(c, z) for z in zones) for c in ids)
             plan.append((places, [c for _, c in groups[key]], ids, None if loose else (where, fit)))
         pending = self.pending
+        checks = self.game.checks
 
         def sample(seed) -> "Match":
+            """A world dealt from `seed`; one where a `when` rule holds at once is dealt again (the
+            seat sees the game going on: a Shadow Hunters deal with no Shadow, where the Hunters
+            have already won, is no world it may imagine), at most WORLD_TRIES times."""
             rng = random.Random(seed)
+            for _ in range(WORLD_TRIES):
+                m = deal(rng)
+                if pending is not None or m.simul is not None or m.result is not None or not checks \
+                        or not _decided_at_once(m, checks):
+                    break
+            if pending is None and m.simul is None and m.result is None:
+                _settled(m)
+            return m
+
+        def deal(rng) -> "Match":
             m = self.clone()
             m.own()
             Z, where = m.Z, m.where
@@ -154,8 +168,6 @@ class MatchCopies(MatchParts):
                 base.seed = None
                 base.cuts = tuple(base.cuts) + (Cut(len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
                 m.pending = dict(pending, base=base)
-            elif m.simul is None and m.result is None:
-                _settled(m)
             return m
         return sample
 
@@ -229,6 +241,22 @@ def _dealt(cards: list, where: list, fit, rng) -> list | None:
 
 
 _DEAL_LIMIT = 3000       # places in one group dealt under the rules' flows at most (else a plain shuffle)
+
+
+WORLD_TRIES = 16          # deals of one imagined world, where a `when` rule would hold at once
+
+
+def _decided_at_once(m, checks) -> bool:
+    """Would a `when` rule hold in this dealt copy of a settled position (where none holds, or
+    it would have applied)? A rule error there counts as holding: it is no world to search."""
+    saved, m.me = m.me, m.current
+    m.work = WORK_LIMIT
+    try:
+        return any(when(m) for when, _ in checks)
+    except Exception:
+        return True
+    finally:
+        m.me = saved
 
 
 def _settled(m) -> None:
