@@ -559,3 +559,16 @@ def test_a_save_given_where_rules_are_wanted_is_said_to_be_a_save(capsys, tmp_pa
                                                  f"`rulelang play {save}` goes on with it"), err
     code, out, err = run(capsys, "lint", str(tmp_path / "mygame"))
     assert code == 1 and "(this is a saved match, not rules: `rulelang play FILE` goes on with it)" in out + err
+
+
+def test_a_save_cut_short_says_so_and_where_it_breaks(capsys, tmp_path):
+    """A first-hour trial: a save cut off in a copy read "not a rulelang save file"."""
+    from rulelang.play import replay
+    game = rulelang.load(REGICIDE)
+    text = json.dumps(replay.save_data(game, game.new_match(1, seed=3), 3, {}), indent=1)
+    save = tmp_path / "cut.json"
+    save.write_text(text[:len(text) // 2], encoding="utf-8")
+    code, out, err = run(capsys, "play", str(save))
+    assert code == 1
+    assert re.search(r"cannot load .*cut\.json: a save file that is cut short or damaged: not valid JSON "
+                     r"\(line \d+, column \d+\)", err), err

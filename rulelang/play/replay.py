@@ -10,6 +10,7 @@ be the saved one, which also proves the save is what those moves give (the engin
 from __future__ import annotations
 
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -91,7 +92,11 @@ def read(path: str) -> dict:
         raise StateError(f"larger than {JSON_SIZE_LIMIT} bytes: not a rulelang save file")
     try:
         data = safejson.loads(raw.decode("utf-8"), "save file")
-    except (ValueError, UnicodeDecodeError):      # JSONLimitError is a ValueError; so is a 5000-digit number
+    except (ValueError, UnicodeDecodeError) as err:   # JSONLimitError is a ValueError; so is a 5000-digit number
+        if re.match(rb'\s*\{\s*"rulelang_save"', raw):     # (a save cut short or damaged: where it breaks)
+            at = re.search(r"\(line \d+, column \d+\)", str(err))
+            raise StateError(f"a save file that is cut short or damaged: not valid JSON{' ' + at.group() if at else ''}") \
+                from None
         raise StateError("not a rulelang save file") from None
     if not isinstance(data, dict) or "rulelang_save" not in data:
         raise StateError("not a rulelang save file")
