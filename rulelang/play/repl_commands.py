@@ -28,7 +28,8 @@ Commands:
   help NAME, look NAME
                the rules text of a card, character, piece… (Tab completes names)
   rules        the basics (how to win, a turn) and a list of sections; at a
-               terminal it stops at each screenful (Enter: on, q: stop)
+               terminal it stops at each screenful (Enter: on, q: stop);
+               read from a pipe, the whole rulebook
   rules KEY    one section (rules turn, rules cards), or one card: rules NAME
   rules all    the whole rulebook
   board, table, hand, status
