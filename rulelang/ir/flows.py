@@ -73,6 +73,7 @@ class _Solved:
         self.kinds = ir.get("kinds") or {}
         self.defs = ir.get("defs") or {}
         self.procs = ir.get("procs") or {}
+        self.def_src: dict = {}       # (def, depth, its arguments' places) -> where what it gives may lie
         cards = ir.get("cards") or []
         self.engine_run: dict = {}         # procs the engine calls (abilities) -> the kind of their `self`
         for a in ir.get("abilities") or ():
@@ -128,6 +129,7 @@ class _Solved:
         for _ in range(_ROUNDS):
             state = (set(self.edges), set(self.created), dict(self.vars), dict(self.proc_params), set(self.holds))
             self._reach = {}
+            self.def_src = {}                  # (what the variables hold may have grown: worked out again)
             covered: set = set()
             for i, (params, body, nodes) in enumerate(parts):
                 parts[i] = (params, body, self._container(params, body, covered, nodes))
@@ -259,7 +261,12 @@ class _Solved:
             if d is None or depth >= _DEPTH:
                 return frozenset([ANY])
             inner = {p: self._src(a, env, depth) for p, a in zip(d.get("params") or [], e.get("a") or [])}
-            return self._src(d.get("body"), inner, depth + 1)
+            # (each def once per depth and arguments: 80 calls a body, 4 deep, took minutes)
+            key = (e.get("n"), depth, tuple(inner.values()))
+            found = self.def_src.get(key)
+            if found is None:
+                found = self.def_src[key] = self._src(d.get("body"), inner, depth + 1)
+            return found
         if k == "bin" and e.get("op") in ("==", "!=", "<", "<=", ">", ">=", "/", "%"):
             return frozenset()                     # (a truth or a number)
         if k in ("call", "list", "bin", "if", "index", "sortby", "flat"):

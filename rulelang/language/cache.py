@@ -191,6 +191,8 @@ def store(source: str, ir: dict) -> None:
     k = key(source)
     try:
         body = json.dumps(ir, ensure_ascii=False, separators=(",", ":"))
+        if len(body) > JSON_SIZE_LIMIT:      # (never read back: a fuzzer's 644 MB entries filled the disk)
+            return
         head = json.dumps({"format": FORMAT, "key": k, "signature": _signature(secret, k, body)})
         where.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=".json")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from . import nodes as n
 from .typerules import compatible, elem, is_comp, is_enum, is_list, is_list_like, is_union, is_value, kind_words, show
-from ..core.limits import COMPONENT_LIMIT
+from ..core.limits import COMPONENT_LIMIT, JSON_SIZE_LIMIT
 from ..ir.spec import READMIT, REFUSE
+
+CONTENT_IR_LIMIT = JSON_SIZE_LIMIT // 4    # bytes of content files all `create … from` put in the IR together
 
 
 class StatementChecks:
@@ -321,9 +323,16 @@ class StatementChecks:
             return
         # every statement puts its rows into the IR: together they may not make more than a match may hold
         self.content_rows += len(content.rows)
+        self.content_bytes += len(content.text)
         if self.content_rows > COMPONENT_LIMIT:
             self.error("E506", f"the `create … from` statements make more than {COMPONENT_LIMIT:,} components "
                                f"together (the limit for a match)", s.span)
+            return
+        # (each statement copies its file's rows into the IR: 650 of a 1 MB file made a 644 MB IR)
+        if self.content_bytes > CONTENT_IR_LIMIT:
+            self.error("E506", f"the `create … from` statements put more than {CONTENT_IR_LIMIT // 1_000_000} MB of "
+                               f"content files into the compiled game together (each statement its file's rows: "
+                               f"read a file once and move its cards where they go)", s.span)
             return
         self.out.contents[id(s)] = content
 

@@ -72,6 +72,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         self.param_alias: dict = {}
         self.narrowing_ids: set[int] = set()     # ids of the scopes an `if … in players` narrowed
         self.content_rows = 0                    # rows all `create ... from` statements make together
+        self.content_bytes = 0                   # and the size of the content files they put in the IR
 
     # ---- reporting ----
     def error(self, code: str, msg: str, span: Span, suggestion: str | None = None) -> None:

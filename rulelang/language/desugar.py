@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from . import nodes as n
 from .content import Suggester, listing
-from ..core.errors import Diagnostic
+from ..core.errors import Diagnostic, RuleError
 from ..ir.spec import ANYTIME_STEP, refusal_def
 
 BUILTIN_EVENTS = ("turn_start", "turn_end")          # events the engine emits itself (no parameters)
@@ -39,6 +39,9 @@ class AbilityInfo:
     text: str | None = None    # a player's response declared on a window: its text (`challenge`)
 
 
+ANYTIME_COPY_LIMIT = 200_000     # parts of `anytime` actions times the steps they join
+
+
 def _anytime(game: n.Game) -> n.Game:
     """`anytime action`s join every step's actions (after the step's own), and make a step of their
     own, `__anytime`, never entered: the engine lists it for a player who is not the one to act
@@ -46,6 +49,13 @@ def _anytime(game: n.Game) -> n.Game:
     extra = tuple(d.action for d in game.decls if isinstance(d, n.AnytimeDecl))
     if not extra:
         return game
+    joined = sum(1 for d in game.decls if isinstance(d, n.StepDecl) and not d.simultaneous)
+    size = sum(1 for _ in n.walk(extra))
+    if size * joined > ANYTIME_COPY_LIMIT:      # (each step compiles them again: a fuzzer's 10 actions in
+        span = next(d.span for d in game.decls if isinstance(d, n.AnytimeDecl))      # 1,000 steps: 3.5 GB)
+        raise RuleError([Diagnostic("E003", f"the `anytime` actions join every step: {size:,} parts of rules "
+                                            f"in {joined:,} steps are {size * joined:,}, more than the limit of "
+                                            f"{ANYTIME_COPY_LIMIT:,}; put what they do in a `proc` they call", span)])
     decls = tuple(replace(d, actions=d.actions + extra)     # (a simultaneous step's answers are its own)
                   if isinstance(d, n.StepDecl) and not d.simultaneous else d for d in game.decls if not isinstance(d, n.AnytimeDecl))
     span = next(d.span for d in game.decls if isinstance(d, n.AnytimeDecl))

@@ -129,6 +129,17 @@ def _expected(parser: Lark, names) -> str:
     return ", ".join(shown)
 
 
+def _in_order(text: str, words: tuple) -> bool:
+    """Does `text` hold these words (or signs) in this order? One pass each, no backtracking."""
+    at = 0
+    for w in words:
+        found = re.compile(r"\b" + re.escape(w) + r"\b" if w.isidentifier() else re.escape(w)).search(text, at)
+        if found is None:
+            return False
+        at = found.end()
+    return True
+
+
 def _expects(parser: Lark, names, literal: str) -> bool:
     """Whether one of the expected tokens is exactly `literal`."""
     for name in names:
@@ -169,21 +180,23 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     reserved = (tok.type != "NAME" and text.isidentifier() and "NAME" in err.expected
                 and after in ("=", ":", "[", ".", "+", "-"))
     hint = f" (`{text}` is a reserved word and cannot be used as a name here)" if reserved else ""
-    line_before = source[:tok.start_pos].rsplit("\n", 1)[-1] if tok.start_pos is not None else ""
+    # (the hints read the line before the token, at most its last 400 characters, each test in one
+    # pass: a 10 KB line of `[for` took a minute through a pattern with two `.*`)
+    line_before = source[:tok.start_pos].rsplit("\n", 1)[-1][-400:] if tok.start_pos is not None else ""
+    last_line = source[:tok.start_pos or 0].rstrip().rsplit("\n", 1)[-1][-400:]    # (the last one not blank)
     if text == "{" and not source[:tok.start_pos or 0].strip() and '"rulelang_save"' in source[:400]:
         hint = " (this is a saved match, not rules: `rulelang play FILE` goes on with it)"
     elif text in ("{", "[") and not source[:tok.start_pos or 0].strip():
         hint = (" (this looks like JSON: lint reads rule files; a compiled game is checked as it loads, "
                 "`rulelang play FILE.json`)")
-    elif text == "for" and re.search(r"\[.*\bfor\b.*\bwhere\b", line_before):
+    elif text == "for" and _in_order(line_before, ("[", "for", "where")):
         hint = " (in a list made with `for`, `where` comes after the last `for`: `[x for a in A for x in B where …]`)"
-    elif _expects(parser, err.expected, "in") and re.search(r"\bcreate\s+cards\b[^\n]*\bwhere\b[^\n]*\bin\b[^\n]*$",
-                                                           source[:tok.start_pos or 0].rstrip()):
+    elif _expects(parser, err.expected, "in") and _in_order(last_line, ("create", "cards", "where", "in")):
         hint = (" (in `create cards K where COND in ZONE`, a condition ending in a name takes `in ZONE` as a "
                 "test of membership: write it as a comparison, `where starter == true in deck`)")
     elif text == "=" and _expects(parser, err.expected, "=="):
         hint = " (to compare, write `==`)"
-    elif text == "+" and re.search(r"\bfinish\b", line_before) and not re.search(r"\bfinish\b[^\n]*\"", line_before):
+    elif text == "+" and re.search(r"\bfinish\b", line_before) and not _in_order(line_before, ("finish", '"')):
         hint = " (a `finish` reason must start with a string: `\"\" + text(me) + \" wins\"`)"
     elif re.search(r"\bfinish\s+(win|lose)\s+(?!for\b)[A-Za-z_]\w*\s*$", line_before):
         hint = " (who wins or loses takes `for`: `finish win for me`)"
@@ -192,7 +205,7 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif text == "in" and re.search(r"\bcreate\s+[A-Za-z_]\w*\s*$", line_before):
         kind = re.search(r"\bcreate\s+([A-Za-z_]\w*)\s*$", line_before).group(1)
         hint = f" (a kind is made with its fields in brackets, even none: `create {kind}() in …`)"
-    elif text == "as" and re.search(r"\baction\b[^\n]*\brequire\b", line_before):
+    elif text == "as" and _in_order(line_before, ("action", "require")):
         hint = " (an action's `as` text comes before its `require`: `action bid(q in 1..3) as \"bid \" + text(q) require q > 1 { … }`)"
     elif re.fullmatch(r"\s*(action|step|def|proc|zone|var|kind|phase|on)\s+", line_before):
         word = line_before.split()[0]

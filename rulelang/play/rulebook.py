@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 from ..core.textsafe import printable
 from ..ir.spec import typed_names
@@ -203,6 +204,11 @@ def _responses(doc: _Doc, ir: dict) -> None:
             doc.item("asked " + printable(", ".join(opened[name])), 1)
 
 
+SETUPS = 24                 # matches the rulebook may set up to read computed texts
+FAILED_SETUPS = 4           # set-ups that fail before it stops trying
+SETUP_SECONDS = 3.0         # CPU time its set-ups may take in all
+
+
 def component_texts(game, ir: dict, players: int | None = None,
                     options: dict | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every component's rules text, grouped: (group title, [(names, text)]). The `card`
@@ -256,13 +262,21 @@ def component_texts(game, ir: dict, players: int | None = None,
                 put(_name(enum).capitalize(), item["text"], item["about"])
     variants = _variants(ir, players, options) if computed_kinds else []
     used: dict = {}                # variant -> the player count its match had
+    # (each set-up may take the rules' whole work limit: a fuzzer's 64 player counts and two options
+    # set up 130 matches, a minute and a half; the rulebook sets up SETUPS at most, gives up after
+    # FAILED_SETUPS that fail, and stops when they have taken SETUP_SECONDS of CPU time)
+    tries, failed, start = 0, 0, time.thread_time()
     for variant in variants:
         count, values = variant
         match = None
         for n in [count] if count is not None else range(ir["players"]["min"], ir["players"]["max"] + 1):
+            if tries >= SETUPS or failed >= FAILED_SETUPS or time.thread_time() - start > SETUP_SECONDS:
+                break
+            tries += 1
             try:
                 match = game.new_match(n, 0, dict(values))
             except Exception:      # (a game that needs other options to set up: its computed texts are left out)
+                failed += 1
                 continue
             used[variant] = n
             break

@@ -418,6 +418,10 @@ def _component_count(view: dict) -> int | None:
     return total
 
 
+ALIKE_LIMIT = 16      # look-alike pieces whose places are worked out one by one (more: each said gone or new;
+                      # the matchings grow as the fifth power: 98 pieces of one move took 46 s)
+
+
 def _pair_alike(gone: list, came: list, moves: list, on_board: set, may) -> None:
     """Pieces matched by their labels where one side is the board (its pieces have no ids): each
     label's arrivals with its departures. Where more than one place may have given a piece (an
@@ -444,7 +448,7 @@ def _pair_alike(gone: list, came: list, moves: list, on_board: set, may) -> None
                 came.remove(cs[i])
                 if gs[j][1] != cs[i][1]:      # (one card left, one that looks the same came: as before)
                     moves.append((label, gs[j][1], cs[i][1]))
-        elif len(used) == len(pairs) == len(cs) and _matching(options, set(), set()):
+        elif len(used) == len(pairs) == len(cs) <= ALIKE_LIMIT and _matching(options, set(), set()):
             for i, opts in enumerate(options):   # (as many came as left, from several places: the
                 froms = [gs[j][1] for j in opts  # places each may have come from, given the others)
                          if _matching(options, {i}, {j})]
