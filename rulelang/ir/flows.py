@@ -263,10 +263,10 @@ class _Solved:
             inner = {p: self._src(a, env, depth) for p, a in zip(d.get("params") or [], e.get("a") or [])}
             # (each def once per depth and arguments: 80 calls a body, 4 deep, took minutes)
             key = (e.get("n"), depth, tuple(inner.values()))
-            found = self.def_src.get(key)
-            if found is None:
-                found = self.def_src[key] = self._src(d.get("body"), inner, depth + 1)
-            return found
+            given = self.def_src.get(key)
+            if given is None:
+                given = self.def_src[key] = self._src(d.get("body"), inner, depth + 1)
+            return given
         if k == "bin" and e.get("op") in ("==", "!=", "<", "<=", ">", ">=", "/", "%"):
             return frozenset()                     # (a truth or a number)
         if k in ("call", "list", "bin", "if", "index", "sortby", "flat"):
