@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import signal
 import sys
 import time
 from pathlib import Path
@@ -39,6 +40,11 @@ class Terminal:
         environment.update(env or {})
         self.pid, self.fd = pty.fork()
         if self.pid == 0:                   # the child: the command, with the pty as its terminal
+            # (as a shell starts it: Ctrl-C neither ignored nor blocked, whatever the test process
+            # running it had done — an ignored or blocked signal is kept through exec, and in a full
+            # run a worker's state made the two Ctrl-C tests wait for ever)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.chdir(str(ROOT))
             os.execve(sys.executable, [sys.executable, "-m", "rulelang", *args], environment)
 
