@@ -117,8 +117,8 @@ class MatchCopies(MatchParts):
 
         def sample(seed) -> "Match":
             """A world dealt from `seed`; one where a `when` rule holds at once is dealt again (the
-            seat sees the game going on: a Shadow Hunters deal with no Shadow, where the Hunters
-            have already won, is no world it may imagine), at most WORLD_TRIES times."""
+            seat sees the game going on: a deal of hidden roles with no role of one side, where the
+            other side has already won, is no world it may imagine), at most WORLD_TRIES times."""
             rng = random.Random(seed)
             for _ in range(WORLD_TRIES):
                 m = deal(rng)
