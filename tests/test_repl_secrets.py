@@ -3,6 +3,7 @@ repeated to them: not when it is announced, not in `log` (`Match.log_for`)."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import rulelang
 from rulelang.play.repl import run_repl
@@ -71,3 +72,30 @@ def test_a_message_to_another_seat_alone_waits_for_a_hand_over_and_comes_under_i
     assert "secret for P2" not in before
     assert ("P1 plays: first move\n  > public: the first move\n  (to you) secret for P2\n"
             "P1 plays: second move\n  > public: the second move\n") in after
+
+
+def test_an_undo_verdict_hangs_on_nothing_the_asker_may_not_know():
+    """A leak scan: the refusal of an undo past a move was judged in worlds each person imagines
+    from their own cards, so it told the asker something of another player's hand (Regicide, 3
+    players: two positions P3 cannot tell apart, the same `yield`, one refused and one not). Judged
+    as the asker may judge it, the two verdicts are one."""
+    import random
+    from rulelang.play.repl import hidden_outcome
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    m = game.new_match(3, 0)
+    rng = random.Random(3)
+    for _ in range(16):
+        m.apply(rng.choice(m.legal_actions()))
+    assert m.current_player == 1 and "yield" in [a.text for a in m.legal_actions()]
+    real, imagined = m.clone(), m.determinized(2, 4017)           # the same to P3, not to P1
+    assert real.view(2) == imagined.view(2) and real.view(0) != imagined.view(0)
+    after = {}
+    for name, base in (("real", real), ("imagined", imagined)):
+        after[name] = base.clone()
+        after[name].apply("yield")
+    old = [hidden_outcome(base, "yield", after[name], [0, 1, 2]) for name, base in
+           (("real", real), ("imagined", imagined))]
+    assert old[0] != old[1]                                     # (judged on P1's own cards: they differ)
+    new = [hidden_outcome(base, "yield", after[name], [0, 1, 2], asker=2) for name, base in
+           (("real", real), ("imagined", imagined))]
+    assert new[0] == new[1]

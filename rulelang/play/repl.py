@@ -643,12 +643,15 @@ class _Session(Drawing, Commands):
             if isinstance(checks, _HiddenChecks):
                 checks.add(base, str(action), match.clone(), humans)
 
-    def undo_refusal(self) -> str | None:
+    def undo_refusal(self, asker: int | None = None) -> str | None:
         """Why undoing to the last entry of the undo stack is refused, or None (the moves since it
-        replayed in imagined worlds now, if that was left to be asked)."""
+        replayed in imagined worlds now, if that was left to be asked, as `asker` may judge it: the
+        person at the terminal, else the one whose decision it was)."""
         why = self.crossed[-1]
         if isinstance(why, _HiddenChecks):
-            why = self.crossed[-1] = why.resolve()
+            if asker is None:
+                asker = self.on_screen if self.on_screen is not None else self.decided_by[-1]
+            return why.resolve(asker)
         return why
 
     def note_log(self, logged: int, actor, together, told: int) -> None:
@@ -1025,26 +1028,33 @@ class _HiddenChecks:
 
     def __init__(self) -> None:
         self.moves: list = []
+        self.verdicts: dict = {}             # asker -> why the undo is refused, or None
 
     def add(self, base, text: str, after, seats) -> None:
         self.moves.append((base, text, after, seats))
 
-    def resolve(self) -> str | None:
-        for base, text, after, seats in self.moves:
-            why = hidden_outcome(base, text, after, seats)
-            if why is not None:
-                return why
-        return None
+    def resolve(self, asker: int | None = None) -> str | None:
+        if asker not in self.verdicts:
+            self.verdicts[asker] = next((why for base, text, after, seats in self.moves
+                                         if (why := hidden_outcome(base, text, after, seats, asker=asker))), None)
+        return self.verdicts[asker]
 
 
-def hidden_outcome(base, text: str, after, seats, tries: int = HIDDEN_TRIES) -> str | None:
+def hidden_outcome(base, text: str, after, seats, tries: int = HIDDEN_TRIES, asker: int | None = None) -> str | None:
     """Did what the action showed a person's seat depend on what that seat could not see? (A
     wound that kills or not by the hidden character's health: no card shown, no die rolled, yet
     the survivor is known not to be one of the frail.) Played again from `base` (the match before
     it) in worlds the seat might imagine (`determinized`) where the move can be made (it was seen
     made: a world where the mover does not hold the card played is not one), the seat must see
     the same: its view, its log and its messages. In words, or None. Only asked where `learned`
-    found nothing."""
+    found nothing.
+
+    With an `asker` (the person asking to undo, who is told the verdict), the verdict hangs on nothing
+    the asker may not know: another seat's worlds are imagined from worlds the asker imagines (where
+    the move can be made), not from the real one — a refusal judged on another player's own cards
+    told the asker one thing about them (a leak scan: Regicide, a `yield`)."""
+    if asker is not None:
+        return _hidden_outcome_for(base, text, after, seats, tries, asker)
     for p in seats:
         seen = _seen_of(after, p)
         worlds = 0
@@ -1061,6 +1071,50 @@ def hidden_outcome(base, text: str, after, seats, tries: int = HIDDEN_TRIES) -> 
             worlds += 1
             if _seen_of(world, p) != seen:
                 return f"what happened told {seat_name(p)} about what was hidden from them"
+    return None
+
+
+ASKER_WORLDS = 2      # worlds the asker imagines, in which each other seat's are imagined in turn
+
+
+def _hidden_outcome_for(base, text: str, after, seats, tries: int, asker: int) -> str | None:
+    """`hidden_outcome` as `asker` may judge it: their own seat against the real outcome (what they
+    saw), every other seat against the outcome in a world the asker imagines."""
+    why = hidden_outcome(base, text, after, [asker], tries) if asker in seats else None
+    if why is not None:
+        return why
+    others = [p for p in seats if p != asker]
+    if not others:
+        return None
+    found = 0
+    for j in range(HIDDEN_DRAWS):
+        if found >= ASKER_WORLDS:
+            break
+        try:
+            imagined = base.determinized(asker, 1000 + j)
+            outcome = imagined.clone()
+            outcome.apply(text)
+        except IllegalAction:
+            continue                            # (the asker saw the move made: not this world)
+        except Exception:
+            return "what happened may have told a player about what was hidden from them"
+        found += 1
+        for p in others:
+            seen = _seen_of(outcome, p)
+            worlds = 0
+            for k in range(HIDDEN_DRAWS):
+                if worlds >= tries:
+                    break
+                try:
+                    world = imagined.determinized(p, k)
+                    world.apply(text)
+                except IllegalAction:
+                    continue
+                except Exception:
+                    return f"what happened may have told {seat_name(p)} about what was hidden from them"
+                worlds += 1
+                if _seen_of(world, p) != seen:
+                    return f"what happened may have told {seat_name(p)} about what was hidden from them"
     return None
 
 

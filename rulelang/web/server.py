@@ -242,7 +242,8 @@ class Served:
     undo: dict | None = None                 # an undo asked and not yet answered: {by, back_to, waiting}
     notice: str | None = None                # the last word about an undo, until the next action
     unjudged: set = field(default_factory=set)      # texts whose outcome may hang on what a person could
-                                                    # not see, not yet replayed (`judge_hidden_outcomes`)
+                                                    # not see (`judge_hidden_outcomes`, when an undo is asked)
+    hidden_why: dict = field(default_factory=dict)  # (text, asker) -> why an undo past it is refused, or None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict = field(default_factory=dict)     # websocket -> seat
     bots: dict = field(default_factory=dict)
@@ -315,9 +316,9 @@ class Served:
         if last is None:
             return None, "you have no move to undo"
         if judge_hidden:
-            self.judge_hidden_outcomes(last)
+            self.judge_hidden_outcomes(last, seat)
         for i in range(last, len(self.crossed)):
-            reason = self.crossed[i][0 if self.actors[i] == seat else 1]
+            reason = self.crossed[i][0 if self.actors[i] == seat else 1] or self.hidden_why.get((i, seat))
             if reason is not None:
                 return None, _worded_for(f"cannot undo: since your last move {reason}, and undoing would let it "
                                          f"be played again knowing it", seat)
@@ -329,11 +330,12 @@ class Served:
         at = self.log_at[i] if i < len(self.log_at) else None
         return log[at] if at is not None and at < len(log) else None
 
-    def judge_hidden_outcomes(self, since: int) -> None:
+    def judge_hidden_outcomes(self, since: int, asker: int) -> None:
         """Judge the moves from `since` on left unjudged by `play` (play/repl.py `hidden_outcome`),
+        as `asker` may judge them (told the verdict, which hangs on nothing they may not know),
         replaying the match from its seed to reach the position before each; stop at the first
         refused (the ones after it need no judging while it stands). Under the lock."""
-        todo = sorted(i for i in self.unjudged if i >= since)
+        todo = sorted(i for i in self.unjudged if i >= since and (i, asker) not in self.hidden_why)
         if not todo:
             return
         try:
@@ -346,10 +348,11 @@ class Served:
                     continue
                 base = m.clone()
                 m.apply(self.texts[i])
-                self.unjudged.discard(i)
-                why = hidden_outcome(base, self.texts[i], m, self.humans())
+                why = self.hidden_why.get((i, asker))
+                if (i, asker) not in self.hidden_why:
+                    why = self.hidden_why[(i, asker)] = hidden_outcome(base, self.texts[i], m, self.humans(),
+                                                                        asker=asker)
                 if why is not None:
-                    self.crossed[i] = (why, why)
                     return
         except (RulelangError, EngineFault):     # (a replay of applied actions: not expected; the
             return                               # undo's own replay says it)
@@ -820,6 +823,7 @@ class Server:
         del served.texts[keep:], served.actors[keep:], served.crossed[keep:], served.log_who[len(m.log):]
         del served.log_at[keep:]
         served.unjudged = {i for i in served.unjudged if i < keep}
+        served.hidden_why = {k: why for k, why in served.hidden_why.items() if k[0] < keep}
         served.applied = keep
         served.version += 1
         served.page_version = served.version
