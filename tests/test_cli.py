@@ -572,3 +572,23 @@ def test_a_save_cut_short_says_so_and_where_it_breaks(capsys, tmp_path):
     assert code == 1
     assert re.search(r"cannot load .*cut\.json: a save file that is cut short or damaged: not valid JSON "
                      r"\(line \d+, column \d+\)", err), err
+
+
+def test_undo_goes_back_past_a_load_as_it_would_have_before_the_save(tmp_path, capsys, monkeypatch):
+    """A first-hour trial: two undos worked before a save, and none after loading it ("nothing to
+    undo"): the loaded moves are judged as moves played here, so undo goes back through them — and
+    refuses where it would have refused before the save."""
+    save = tmp_path / "u1.json"
+    code, out, err = play_cli(capsys, monkeypatch, ["15", "4", f"save {save}", f"load {save}", "undo", "undo",
+                                                    "undo", "quit"], REGICIDE, "--seed", "3")
+    after = out.split(f"loaded {save}\n")[1]
+    assert code == 0 and after.count("P1> undo\nundone\n") == 2 and "P1> undo\nnothing to undo\n" in after
+    code, out, err = play_cli(capsys, monkeypatch, ["undo", "undo", "quit"], str(save))
+    assert code == 0 and out.count("P1> undo\nundone\n") == 2, out
+    # a ♦ played draws hidden cards: refused after the load as before it
+    code, live, _ = play_cli(capsys, monkeypatch, ["play 7d", "undo", "quit"], REGICIDE, "--seed", "3")
+    code, out, _ = play_cli(capsys, monkeypatch, ["play 7d", f"save {save}", f"load {save}", "undo", "quit"],
+                            REGICIDE, "--seed", "3")
+    refusal = live.split("P1> undo\n")[1].split("\n")[0]
+    assert refusal.startswith("cannot undo: since that decision P1 has seen a card that was hidden from them")
+    assert out.split(f"loaded {save}\n")[1].split("P1> undo\n")[1].split("\n")[0] == refusal

@@ -38,6 +38,7 @@ from .render import kind_noun, outcome_headline, plural, render_outcome, render_
 from .rulebook import action_help, rulebook  # noqa: F401
 
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
+UNDO_HISTORY_SECONDS = 10.0   # CPU time the undo history of a loaded save may take to replay
 MAX_TYPED_WORDS = 40         # words of a line not understood that are compared with the actions
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
 
@@ -73,6 +74,8 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
     session.seed_secret = seed_secret and not session.watching
     session.log_meta.update(moves or {})
     session.asked.update(asked or {})
+    if match is not None:                     # (a resumed save: its moves may be undone as if played here)
+        session.undo_history()
     return session.run()
 
 
@@ -822,6 +825,36 @@ class _Session(Drawing, Commands):
 
     def restore(self, state: dict):
         return type(self.match).from_state(self.game, state)
+
+    def undo_history(self) -> None:
+        """After a save is loaded: the undo stack of its log's human decisions, as if they had been
+        made here — the match replayed from its seed, each move judged as a move played at the
+        terminal is (what it told whom). If that replay fails or takes too long, undo starts afresh;
+        the loaded match itself is never touched."""
+        live, meta, asked = self.match, dict(self.log_meta), dict(self.asked)
+        self.undo_stack, self.crossed, self.decided_by = [], [], []
+        if self.seed is None or not any(p not in self.bots for p in range(live.players)):
+            return
+        stop = time.thread_time() + UNDO_HISTORY_SECONDS
+        try:
+            self.match = self.game.new_match(live.players, self.seed, dict(self.options))
+            for text in live.log:
+                if time.thread_time() > stop:
+                    raise TimeoutError
+                seat = interrupt_seat(text)
+                seat = self.match.current_player if seat is None else seat
+                if seat not in self.bots:
+                    self.undo_stack.append(self.match.state())
+                    self.crossed.append(None)
+                    self.decided_by.append(seat)
+                self.apply(text)
+            if self.match.state() != live.state():
+                raise ValueError("not the loaded position")
+        except Exception:                     # (undo then starts from here, as before)
+            self.undo_stack, self.crossed, self.decided_by = [], [], []
+        finally:
+            self.match, self.log_meta, self.asked = live, meta, asked
+            self.revealed, self.revealed_own = [], {}
 
     def rewind(self, match, message: str) -> None:
         """Continues from another state of the match; what was announced before no longer applies."""

@@ -326,7 +326,8 @@ class Commands:
         self.seed_secret = data.get("seed_secret") is True and not self.watching
         self.options = data["options"]
         self.log_meta, self.asked = seats, asked
-        self.undo_stack, self.crossed, self.decided_by = [], [], []
+        self.match = match
+        self.undo_history()                   # (its moves may be undone as if played here)
         self.rewind(match, f"loaded {printable(path)}")
         return True
 
