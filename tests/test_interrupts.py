@@ -664,3 +664,35 @@ def test_repl_out_of_turn_a_player_may_read_help_and_cards_and_act_with_as_seat_
     assert "P3 (out of turn)> undo\nerror: `undo` is for the player to act: type back first\n" in out
     assert "not a legal action or a command" not in out
     assert "P3 (out of turn)> reveal\nP3 plays: reveal\n  > P3 is 9\n" in out
+
+
+HIDDEN_HANDS = """game "Hidden Hands" {
+  players 2
+  kind Card { value: int  label "card " + text(value) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  var waves: int = 0 per player, public
+  setup {
+    for v in 1..20 { create Card(value: v) in deck }
+    shuffle deck
+    for p in players { repeat 3 { move top(deck) to hand[p] } }
+  }
+  anytime action wave require me != current and waves[me] < 1 { waves[me] += 1 }
+  turn limit 10 { finish draw }
+  turn { step main { action play(c in hand[me]) as "play " + text(c) { move c to table  end turn } } }
+}"""
+
+
+def test_out_of_turn_help_names_none_of_the_actors_actions_and_as_with_nothing_to_do_plays_nothing():
+    """A review: `help play` at P2's out-of-turn prompt ended "legal now: play card 5, …" — P1's
+    secret hand; and `as P2 1` with nothing for P2 to do left `1` to be played as P1's move."""
+    game = rulelang.Game(rulelang.compile_source(HIDDEN_HANDS, "hands.rules"))
+    out = io.StringIO()
+    lines = ["as P2", "", "help play", "wave", "", "as P2 1", "", "", "quit"]
+    run_repl(game, 2, 1, {}, {}, io.StringIO("".join(x + "\n" for x in lines)), out, "hands.rules")
+    text = out.getvalue()
+    helped = text.split("P2 (out of turn)> help play\n")[1].split("P2 (out of turn)>")[0]
+    assert "play C (at step main)" in helped and "legal now" not in helped and "card" not in helped
+    after = text.split("P1> as P2 1\n")[1]
+    assert "P2 has nothing to do out of turn now." in after and "P1 plays" not in after

@@ -375,12 +375,12 @@ class _Session(Drawing, Commands):
         texts = [action.text[len(prefix):] for action in offers]
         self.offered = texts
         self.take_terminal(seat, texts if offers else [])
-        if then.strip() and self.pending_line is None:
-            self.pending_line = then.strip()   # (typed with `as`: the out-of-turn prompt's first line)
         if not offers:
             self.say(f"{seat_name(seat)} has nothing to do out of turn now.")
             self.ask("Press Enter to give the terminal back ")
             return True
+        if then.strip() and self.pending_line is None:
+            self.pending_line = then.strip()   # (typed with `as`: the out-of-turn prompt's first line)
         self.say("  (or back: nothing now)")
         self.completions = [self.show_text(t) for t in texts] + ["back"]
         while True:
@@ -391,7 +391,11 @@ class _Session(Drawing, Commands):
             word = word.lower()
             if word in LOOKING and not (word in REDRAW and argument
                                         and not (word == "more" and self.kind_named(argument))):
-                self.commands[word](argument)       # (reading only: help, rules, look, log, the screen's parts)
+                self.out_of_turn = True             # (help says nothing of the actor's own actions)
+                try:
+                    self.commands[word](argument)   # (reading only: help, rules, look, log, the screen's parts)
+                finally:
+                    self.out_of_turn = False
                 continue
             if word in self.commands and word not in REDRAW:
                 self.error(f"`{word}` is for the player to act: type back first")

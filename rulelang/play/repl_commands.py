@@ -74,7 +74,9 @@ class Commands:
             about = command_help(argument.strip())
             wanted = " ".join(argument.split())
             full = wanted.lower().endswith(" full")        # `help ACTION full`: the rule as written too
-            text = action_help(self.game, wanted[:-5] if full else wanted, self.match, self.rules_path(), authors=full)
+            # (out of turn, the legal actions now are the actor's: not said, nor their refusals)
+            now = None if getattr(self, "out_of_turn", False) else self.match
+            text = action_help(self.game, wanted[:-5] if full else wanted, now, self.rules_path(), authors=full)
             if about and text.startswith("error: no action"):      # `help rules`: the command (no action so named)
                 self.say(about)
                 return False
