@@ -124,6 +124,12 @@ def test_a_step_an_action_goes_to_is_not_said_to_come_before_the_first_turn(tmp_
     setup, turn = text.split("\nA turn\n")
     assert "Before the first turn" in setup and "Step `draft`" in setup and "bonus" not in setup
     assert "Where the rules go from an action or a rule (then as they say):\n\nStep `bonus`" in turn
+    # (a draft the setup reaches through a proc it calls is still before the first turn: a review)
+    path.write_text(path.read_text(encoding="utf-8").replace("setup { goto draft }",
+                                                             "proc begin() { goto draft }\n  setup { begin() }"),
+                    encoding="utf-8")
+    setup = rulebook(rulelang.load(str(path)), source=str(path)).split("\nA turn\n")[0]
+    assert "Before the first turn" in setup and "Step `draft`" in setup
 
 
 def test_a_compiled_game_has_a_rulebook_without_the_rule_files_text(tmp_path):

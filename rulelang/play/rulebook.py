@@ -73,7 +73,7 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
         doc.para("The screen also shows: " + "; ".join(printable(x) for x in shown) + ".")
     steps = {s["name"]: s for s in ir["steps"]}
     outside = [s for s in ir["steps"] if not s["in_turn"] and not s["name"].startswith("__")]
-    first = _reached_from(ir["setup"], steps)     # (a draft the setup goes to; not a step an action goes to)
+    first = _reached_from(ir["setup"], steps, ir.get("procs") or {})     # (a draft the setup goes to; not a step an action goes to)
     before = [s for s in outside if s["name"] in first]
     elsewhere = [s for s in outside if s["name"] not in first]
     if about.get("setup") or before:
@@ -106,10 +106,12 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
     return doc.text()
 
 
-def _reached_from(block: list, steps: dict) -> set:
-    """The steps outside the turn a block goes to (`goto`, at any depth), and those they go to in
-    turn: the steps played before the first turn when the block is the setup."""
+def _reached_from(block: list, steps: dict, procs: dict) -> set:
+    """The steps outside the turn a block goes to (`goto`, at any depth, also in the procs it
+    calls), and those they go to in turn: the steps played before the first turn when the block is
+    the setup."""
     found: set = set()
+    called: set = set()
     todo = [block]
     while todo:
         stack = [todo.pop()]
@@ -121,6 +123,9 @@ def _reached_from(block: list, steps: dict) -> set:
                     found.add(x["step"])
                     step = steps[x["step"]]
                     todo += [step.get("enter") or []] + [a.get("body") or [] for a in step.get("actions", [])]
+                if x.get("s") == "call" and x.get("proc") in procs and x["proc"] not in called:
+                    called.add(x["proc"])
+                    todo.append(procs[x["proc"]].get("body") or [])
                 stack.extend(x.values())
             elif isinstance(x, list):
                 stack.extend(x)
