@@ -116,9 +116,10 @@ class MatchCopies(MatchParts):
         checks = self.game.checks
 
         def sample(seed) -> "Match":
-            """A world dealt from `seed`; one where a `when` rule holds at once is dealt again (the
-            seat sees the game going on: a deal of hidden roles with no role of one side, where the
-            other side has already won, is no world it may imagine), at most WORLD_TRIES times."""
+            """A world dealt from `seed`; one where a `when` rule would end the game at once is dealt
+            again (the seat sees the game going on: a deal of hidden roles with no role of one side,
+            where the other side has already won, is no world it may imagine), at most WORLD_TRIES
+            times."""
             rng = random.Random(seed)
             for _ in range(WORLD_TRIES):
                 m = deal(rng)
@@ -247,16 +248,30 @@ WORLD_TRIES = 16          # deals of one imagined world, where a `when` rule wou
 
 
 def _decided_at_once(m, checks) -> bool:
-    """Would a `when` rule hold in this dealt copy of a settled position (where none holds, or
-    it would have applied)? A rule error there counts as holding: it is no world to search."""
+    """Would the game be over at once in this dealt copy of a position where it goes on: a `when`
+    rule holds and, settled as the engine settles a position, the game ends? (A rule whose body
+    leaves its condition true holds in the real position too: only the end counts, which the seat
+    sees did not come.) A rule error there counts: it is no world to search."""
     saved, m.me = m.me, m.current
     m.work = WORK_LIMIT
     try:
-        return any(when(m) for when, _ in checks)
+        held = any(when(m) for when, _ in checks)
     except Exception:
         return True
     finally:
         m.me = saved
+    if not held:
+        return False
+    trial = m.clone()                         # (settled on lists of its own: m is left as dealt)
+    trial.own()
+    trial.work = WORK_LIMIT
+    try:
+        trial._settle(None)
+    except BaseException as err:              # (a question: the game goes on; a rule error: no world)
+        if not isinstance(err, (Exception, Paused)):
+            raise
+        return not isinstance(err, Paused)
+    return trial.result is not None
 
 
 def _settled(m) -> None:
