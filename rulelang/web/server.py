@@ -229,9 +229,10 @@ class Served:
     seed: int
     applied: int = 0                         # actions applied (and stored): the match's log of texts
     version: int = 0                         # changes so far (actions and undos), as the store numbers them
-    page_version: int = 0                    # a page's position: the version of the last change every page
-                                             # may know of (a secret answer at a simultaneous step is none)
+    page_version: int = 0                    # a page's position: the changes every page may know of (a secret
+                                             # answer at a simultaneous step is none until the reveal)
     last_hidden: bool = False                # was the last action such an answer (told to its seat only)?
+    sealed: list = field(default_factory=list)      # per text: a secret answer of the step still open
     texts: list = field(default_factory=list)       # the texts applied, in order
     actors: list = field(default_factory=list)      # per text: the seat that chose it
     crossed: list = field(default_factory=list)     # per text: (what it told a person but its chooser's own
@@ -299,8 +300,11 @@ class Served:
         # an answer at a simultaneous step that is not the last: nobody but its seat may learn that
         # it came (engine/simultaneous.py): the pages' position stays, and only its seat is told
         self.last_hidden = together is not None and new == 0 and m.simultaneous is not None
-        if not self.last_hidden:
-            self.page_version = self.version
+        if self.last_hidden:
+            self.sealed.append(True)
+        else:                                   # (the reveal unseals every answer before it)
+            self.sealed = [False] * (len(self.sealed) + 1)
+            self.page_version += 1
         self.notice = None
 
     def undo_target(self, seat: int, judge_hidden: bool = True) -> tuple[int | None, str | None]:
@@ -315,6 +319,8 @@ class Served:
         last = next((i for i in range(len(self.actors) - 1, -1, -1) if self.actors[i] == seat), None)
         if last is None:
             return None, "you have no move to undo"
+        if self.sealed[last] and len(self.humans()) > 1:    # (asking would tell the others you have answered)
+            return None, "your answer is sealed until everyone asked has answered, and then shown: it stays"
         if judge_hidden:
             self.judge_hidden_outcomes(last, seat)
         for i in range(last, len(self.crossed)):
@@ -572,7 +578,8 @@ class Server:
             served = Served(mid, entry, m, saved["seats"], saved["tokens"], saved["seed"])
             for text in saved["actions"]:
                 served.play(text)
-            served.version = served.page_version = saved["version"]
+            served.version = saved["version"]
+            served.page_version = saved["version"] - sum(served.sealed)    # (what every page may know of)
             return served
         restored = await asyncio.to_thread(replay)
         served = self.matches.get(mid)            # (another request restored it meanwhile)
@@ -818,15 +825,15 @@ class Server:
                 m.apply(text)
         except (RulelangError, EngineFault) as err:      # (a replay of applied actions: not expected)
             return f"cannot undo: {printable(str(err))[:200]}"
-        undone = served.applied - keep
+        undone = served.applied - keep - sum(served.sealed[keep:])    # (sealed answers are nobody's news)
         served.match = m
         del served.texts[keep:], served.actors[keep:], served.crossed[keep:], served.log_who[len(m.log):]
-        del served.log_at[keep:]
+        del served.log_at[keep:], served.sealed[keep:]
         served.unjudged = {i for i in served.unjudged if i < keep}
         served.hidden_why = {k: why for k, why in served.hidden_why.items() if k[0] < keep}
         served.applied = keep
         served.version += 1
-        served.page_version = served.version
+        served.page_version += 1
         served.fault = None
         served.thinking = None                  # (a bot thinking on the undone position: its move is dropped)
         served.notice = (f"{present.seat_name(undo['by'])}'s last move was undone"

@@ -661,3 +661,28 @@ def test_a_drafted_faction_option_carries_its_rules_text():
     options = {a["text"]: a for a in describe_actions(m, m.legal_actions(), set())}
     assert options["Ninjas"]["about"].startswith("10 minions") and options["Ninjas"]["comps"] == []
     assert all(a.get("about") for a in options.values())
+
+
+def test_a_sealed_answer_cannot_be_taken_back_and_counts_in_no_page_position():
+    """A review: undoing a secret answer at an open simultaneous step told the others how many had
+    answered ("2 actions taken back", the page version jumping by as many), and so did a restart
+    from the store. A sealed answer stays until the reveal; the pages' position counts only what
+    every page may know of."""
+    import rulelang
+    from rulelang.web.server import Entry, Served, Server
+    path = ROOT / "tests" / "simultaneous" / "sealed_bids.rules"
+    server = Server([str(path)], include_shipped=False)
+    game = rulelang.load(str(path))
+    served = Served("x", Entry("sealed_bids", str(path), game), game.new_match(3, 3), ["human"] * 3, {}, 3)
+    assert server._apply_for(served, 2, "bid 3") is None
+    target, why = served.undo_target(2)
+    assert target is None and "sealed" in why
+    assert server._apply_for(served, 0, "bid 2") is None
+    assert server.payload(served, 1)["version"] == 0 and served.version == 2
+    assert server.payload(served, 1)["can_undo"] is False          # (P2 has no move of its own yet)
+    replayed = Served("y", served.entry, game.new_match(3, 3), ["human"] * 3, {}, 3)
+    for text in served.texts:                                       # (a restart: the store replayed)
+        replayed.play(text)
+    assert replayed.page_version == 0
+    assert server._apply_for(served, 1, "bid 1") is None            # the last answer: the reveal
+    assert server.payload(served, 1)["version"] == 1 and served.sealed == [False, False, False]

@@ -246,7 +246,8 @@ def test_no_undo_past_a_reveal_of_secret_answers(tmp_path):
     m = game.new_match(2, seed=1)
     served = Served("x", Entry("rps", str(path), game), m, ["human", "human"], {}, 1)
     served.play("throw R", 0)
-    assert served.undo_target(0) == (0, None)                 # (nothing revealed yet)
+    target, why = served.undo_target(0)                       # (sealed: asking would tell P2 it came)
+    assert target is None and "sealed" in why, why
     served.play("throw S", 1)
     for seat in (0, 1):
         target, why = served.undo_target(seat)
