@@ -202,3 +202,17 @@ def test_a_player_put_out_by_on_round_start_does_not_take_the_rounds_first_turn(
     m.apply("pass")                                    # P2, then P3 ends round 2
     m.apply("pass")
     assert m.view(0)["eliminated"] == [0, 1] and m.is_over and m.outcome["results"] == ["lose", "lose", "win"]
+
+
+def test_on_round_start_putting_everyone_out_is_said_so():
+    """A review: a round start that put every player out for the round recursed into round after
+    round until Python's stack gave out ("nested too deeply")."""
+    source = ATTRITION.replace('if lives[current] <= 0 { eliminate current  log text(current) + " is out" }',
+                               "for p in players { eliminate p until round_end }")
+    assert source != ATTRITION
+    game = rulelang.Game(rulelang.compile_source(source, "out.rules"))
+    m = game.new_match(3, seed=0)
+    m.apply("pass")
+    m.apply("pass")
+    with pytest.raises(rulelang.RuleRuntimeError, match="every player is eliminated"):
+        m.apply("pass")

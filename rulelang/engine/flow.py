@@ -238,8 +238,8 @@ class MatchFlow(MatchParts):
             if out[self.current]:                   # put out by `on round_start` itself (an event): the
                 order = self.seq[1]                 # round's first turn is the next player's still in
                 later = [p for p in order[order.index(self.current) + 1:] if not out[p]]
-                if not later:                       # (nobody left to play this round: the next one)
-                    return self._begin_round(None)
+                if not later:                       # (the first still in was put out: so was everyone)
+                    self._fail(None, "every player is eliminated, and the game has not ended")
                 self.current = later[0]
         return self._begin_turn()
 
