@@ -210,7 +210,7 @@ def _responses(doc: _Doc, ir: dict) -> None:
 
 
 SETUPS = 24                 # matches the rulebook may set up to read computed texts
-FAILED_SETUPS = 4           # set-ups that fail before it stops trying
+FAILED_SETUPS = 4           # set-ups that fail in the rules (not refused at once) before it stops trying
 SETUP_SECONDS = 3.0         # CPU time its set-ups may take in all
 
 
@@ -280,7 +280,9 @@ def component_texts(game, ir: dict, players: int | None = None,
             tries += 1
             try:
                 match = game.new_match(n, 0, dict(values))
-            except Exception:      # (a game that needs other options to set up: its computed texts are left out)
+            except ValueError:     # (refused at once, `refuse` too: another count or options, maybe)
+                continue
+            except Exception:      # (a set-up that fails in the rules, its whole work spent maybe)
                 failed += 1
                 continue
             used[variant] = n
