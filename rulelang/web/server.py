@@ -909,9 +909,9 @@ class Server:
                 secret = m.simultaneous is not None     # (who is still to answer is told to nobody)
                 served.thinking = None if secret else seat
                 copy, version = m.clone(), served.version
-            if not secret:
-                await self.push(served)
-                unsaid = True
+            if not secret or unsaid:                # (a thinking shown before: said to be over now,
+                await self.push(served)             # never after a secret answer, whose time it would tell)
+                unsaid = not secret
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             kind = served.seats[seat]
@@ -939,7 +939,7 @@ class Server:
                     break
                 served.thinking = None
                 self.store.append(served.id, served.version, text)
-            if not served.last_hidden or unsaid:
+            if not served.last_hidden:
                 await self.push(served)
                 unsaid = False
         if unsaid or served.fault:
