@@ -1089,7 +1089,7 @@ def hidden_outcome(base, text: str, after, seats, tries: int = HIDDEN_TRIES, ask
     With an `asker` (the person asking to undo, who is told the verdict), the verdict hangs on nothing
     the asker may not know: another seat's worlds are imagined from worlds the asker imagines (where
     the move can be made), not from the real one — a refusal judged on another player's own cards
-    told the asker one thing about them (a leak scan: Regicide, a `yield`)."""
+    told the asker one thing about them (a leak scan: a 3-player card game, a `yield`)."""
     if asker is not None:
         return _hidden_outcome_for(base, text, after, seats, tries, asker)
     for p in seats:
