@@ -1136,22 +1136,10 @@ def _hidden_outcome_for(base, text: str, after, seats, tries: int, asker: int) -
         except Exception:
             return "what happened may have told a player about what was hidden from them"
         found += 1
-        for p in others:
-            seen = _seen_of(outcome, p)
-            worlds = 0
-            for k in range(HIDDEN_DRAWS):
-                if worlds >= tries:
-                    break
-                try:
-                    world = imagined.determinized(p, k)
-                    world.apply(text)
-                except IllegalAction:
-                    continue
-                except Exception:
-                    return f"what happened may have told {seat_name(p)} about what was hidden from them"
-                worlds += 1
-                if _seen_of(world, p) != seen:
-                    return f"what happened may have told {seat_name(p)} about what was hidden from them"
+        for p in others:                        # (their worlds, from this one: as `hidden_outcome` does)
+            why = hidden_outcome(imagined, text, outcome, [p], tries)
+            if why is not None:
+                return why
     return None
 
 
