@@ -188,17 +188,22 @@ game "Coin" {
 """
 
 
+def compared_coins(tmp_path, capsys, rules: str, *more: str) -> tuple:
+    """A fair coin game and a biased copy, simulated side by side (`--compare`, `--json`, a report
+    in tmp_path/r): (the two paths, the JSON list of variants)."""
+    fair, biased = tmp_path / "coin.rules", tmp_path / "coin_biased.rules"
+    fair.write_text(rules.replace("CHANCE", "5"), encoding="utf-8")
+    biased.write_text(rules.replace("CHANCE", "9"), encoding="utf-8")
+    code = main(["simulate", str(fair), "--compare", str(biased), *more, "--json", "--report", str(tmp_path / "r")])
+    assert code == 0
+    out = capsys.readouterr().out
+    return fair, biased, json.loads(out[out.index("\n[") + 1:])
+
+
 def test_a_changed_copy_of_a_rule_file_is_compared_with_the_same_seeds(tmp_path, capsys):
     """`--compare`: the designer's "change a rule, see if it mattered". Each file is a column, and
     each seat's win rate against the first file's with its interval, said real when it holds no 0."""
-    fair, biased = tmp_path / "coin.rules", tmp_path / "coin_biased.rules"
-    fair.write_text(COIN.replace("CHANCE", "5"), encoding="utf-8")
-    biased.write_text(COIN.replace("CHANCE", "9"), encoding="utf-8")
-    code = main(["simulate", str(fair), "--compare", str(biased), "--games", "200", "--bot", "random",
-                 "--json", "--report", str(tmp_path / "r")])
-    assert code == 0
-    out = capsys.readouterr().out
-    listed = json.loads(out[out.index("\n[") + 1:])
+    fair, _, listed = compared_coins(tmp_path, capsys, COIN, "--games", "200", "--bot", "random")
     assert [x["rules"] for x in listed] == ["coin.rules", "coin_biased.rules"]
     assert [x["seed"] for x in listed] == [0, 0]
     wins = [x["outcomes_by_seat"][0]["win"] for x in listed]
@@ -325,15 +330,8 @@ def test_player_counts_are_swept_and_compared_only_with_the_same_count(tmp_path,
     """`--players 2,3`: a variant per count (named by it), every seat row up to the largest count
     (– where a variant has no such seat), and a changed file measured against the first file's
     games of the same count, never against another count's."""
-    rules = COIN.replace("players 2", "players 2..3")
-    fair, biased = tmp_path / "coin.rules", tmp_path / "coin_biased.rules"
-    fair.write_text(rules.replace("CHANCE", "5"), encoding="utf-8")
-    biased.write_text(rules.replace("CHANCE", "9"), encoding="utf-8")
-    code = main(["simulate", str(fair), "--compare", str(biased), "--players", "2,3", "--games", "60",
-                 "--json", "--report", str(tmp_path / "r")])
-    assert code == 0
-    out = capsys.readouterr().out
-    listed = json.loads(out[out.index("\n[") + 1:])
+    _, _, listed = compared_coins(tmp_path, capsys, COIN.replace("players 2", "players 2..3"),
+                                  "--players", "2,3", "--games", "60")
     assert [(x["rules"], x["players"]) for x in listed] == [("coin.rules", 2), ("coin.rules", 3),
                                                            ("coin_biased.rules", 2), ("coin_biased.rules", 3)]
     assert [len(x["outcomes_by_seat"]) for x in listed] == [2, 3, 2, 3]
