@@ -463,3 +463,36 @@ def test_a_card_gone_out_of_sight_may_be_in_an_internal_zone_seen_only_by_its_si
         in mine, mine
     assert "box\n" not in mine, mine
     assert "deck → box" not in mine, mine
+
+
+PEEK = """game "Peek" {
+  players 2
+  kind Card { rank: int  label "card " + text(rank) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  setup {
+    for r in 1..6 { create Card(rank: r) in deck }
+    shuffle deck
+    for p in players { move top(deck) to hand[p] }
+  }
+  turn {
+    step act {
+      action peek require size(deck) > 0 { reveal hand[next(me)] to [me]  move top(deck) to hand[me]  end turn }
+      action show require size(deck) > 0 { reveal hand[next(me)]  move top(deck) to hand[me]  end turn }
+    }
+  }
+  on stuck { finish draw }
+}"""
+
+
+@pytest.mark.parametrize("typed, line", [("peek", "revealed to you: "), ("show", "revealed: ")])
+def test_a_card_revealed_by_a_move_that_ends_the_turn_is_shown_to_its_mover(typed, line):
+    """A new author's Priest: `reveal hand[next(me)] to [me]` then `end turn` showed P1 nothing — the
+    card was in P1's view only between the move and P1's next screen, after the card had moved."""
+    game = rulelang.Game(rulelang.compile_source(PEEK, "peek.rules"))
+    match = game.new_match(2, 1)
+    other = next(z for z in match.view(1)["zones"] if z["owner"] == 1)["cards"][0]["label"]   # (as P2 sees it)
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO(f"{typed}\n\n"), out, "peek.rules")
+    mine = out.getvalue().split("Pass the terminal to P2")[0]
+    assert f"  · {line}{other} (hand (P2))\n" in mine, mine

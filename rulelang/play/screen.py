@@ -331,9 +331,30 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), pair=not unsure,
                         cells=set(after.get("cells") or ()) | set(before.get("cells") or ()), off=off,
                         off_seen=off_seen, may=may)
+    lines += _known_lines(before, after, said.lower(), seat_name, off)
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     lines += _component_value_changes(before, after, said.lower())
     return [printable(x) for x in lines]
+
+
+def _known_lines(before: dict, after: dict, told: str, seat_name, off: set) -> list[str]:
+    """The cards a hidden zone shows the reader now that it did not before (`reveal … to me`, a
+    plain `reveal`): `revealed to you: Countess (hand (P2))`, `revealed: Allie (character (P3))`.
+    A card the reader saw before, anywhere, is not new to them (its move is said as a move); one
+    the action's text or messages name is said already. (A reveal that ended the mover's turn was
+    never shown to them: their next screen came after the card had moved, a new author's trial.)"""
+    had = {c["id"] for z in before["zones"] for c in (z["cards"] or []) + (z.get("known") or [])}
+    lines = []
+    for z in after["zones"]:
+        title = zone_title(z, seat_name)
+        if title in off:
+            continue
+        fresh = [c for c in z.get("known") or [] if c["id"] not in had and not _names(told, c["label"])]
+        for to_all in (True, False):
+            labels = [c["label"] for c in fresh if bool(c.get("revealed")) == to_all]
+            if labels:
+                lines.append(f"revealed{'' if to_all else ' to you'}: {join_labels(labels)} ({title})")
+    return lines
 
 
 def _zone_names(before: dict, after: dict, seat_name) -> dict:
