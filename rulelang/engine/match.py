@@ -296,6 +296,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         for a in legal:
             if a.text == action:
                 return a
+        if isinstance(action, str) and action != action.strip():    # (`keep `: an empty subset's text
+            return self._find(legal, action.strip())                 # before stop 50, in old saves)
         return None
 
     @aside

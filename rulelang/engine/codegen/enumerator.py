@@ -488,7 +488,9 @@ class ActionEnumerator(Part):
             if isinstance(b, Subset):
                 args.append("(" + "".join(x.src + ", " for x in b.elems) + ")")
                 parts = [self.calls.text_src(how, x.src, fn) for x in b.elems]
-                texts.append(f"' '.join(({''.join(t + ', ' for t in parts)}))")
+                if parts:           # (an empty subset shows nothing: `keep`, not `keep ` — a new
+                                    # author's Yahtzee could not `apply("keep")`)
+                    texts.append(f"' '.join(({''.join(t + ', ' for t in parts)}))")
             elif p["name"] in self.sh.enum_state["combo"]:
                 var = self.sh.enum_state["combo"][p["name"]]
                 args.append(var)
@@ -505,14 +507,19 @@ class ActionEnumerator(Part):
         if hides:       # a component the actor cannot see (another's hand, its own `others` hand) by its place
             texts = [t.replace("_comp_text(", "_comp_seen_text(m, ").replace("_union_text(", "_union_seen_text(m, ")
                      for t in texts]
-        text = f"' '.join(({_lit(shown)}, {''.join(t + ', ' for t in texts)}))" if texts else _lit(shown)
+        # (a subset of any size may be empty: its text is then left out, not a space)
+        maybe_empty = any(p["name"] in self.sh.enum_state["combo"] for p in a["params"])
+
+        def joined(parts: list) -> str:
+            words = f"({_lit(shown)}, {''.join(t + ', ' for t in parts)})"
+            return f"' '.join(filter(None, {words}))" if maybe_empty else f"' '.join({words})"
+        text = joined(texts) if texts else _lit(shown)
         if a.get("text") is not None:               # `as TEXT`: the author's words (kept per binding)
             text = f"_action_text({self.exprs.ex(a['text'], ctx).src}, {_lit(shown)})"
             if hides:                               # … unless they would name a card its actor cannot see
                 comps = "(" + "".join(x + ", " for x, p in zip(args, a["params"])
                                       if p.get("show") in ("comp", "comp_or_player")) + ")"
-                text = f"({text} if _all_seen(m, {comps}) else ' '.join(({_lit(shown)}, " \
-                       f"{''.join(t + ', ' for t in texts)})))"
+                text = f"({text} if _all_seen(m, {comps}) else {joined(texts)})"
         return text
 
     def leaf_shows_meta(self, a: dict, ai: int, ctx: Ctx) -> str:
