@@ -325,3 +325,16 @@ def test_always_offers_a_first_to_answer_question_to_everyone_asked():
     assert texts(m.interrupts(2)) == ["P3: hit", "P3: pass"] and texts(m.interrupts(0)) == ["P1: pass"]
     m.apply("P3: hit")
     assert m.state()["vars"]["hits"] == [0, 0, 1] and m.question is None
+
+
+def test_the_terminal_says_who_else_may_answer_first_and_takes_p3_colon_as_the_docs_write_it():
+    """A new author's Coup: language.md says the others answer "as `P3: challenge`", which the
+    terminal refused (`'P3: challenge' is not an answer`), and nothing on P2's screen said that P3
+    might answer first."""
+    out = io.StringIO()
+    run_repl(GAME, 3, 4, {}, {}, io.StringIO("smuggle\n\nP3: challenge\n\nquit\n"), out, PATH)
+    text = out.getvalue()
+    p2 = text.split("you are P2")[1].split("P2> ")[0]
+    assert "  (also asked, and may answer first: P3; type as P3)\n" in p2
+    assert "P3 chooses: challenge (asked: P1 claims to be the Smuggler: challenge?)" in text
+    assert "is not an answer" not in text and "lives: P3 2 → 1" in text

@@ -294,12 +294,24 @@ class _Session(Drawing, Commands):
         others = self.interrupters(seat)
         if others:
             self.say(self.out_of_turn_line(others))
+        also = self.also_answering(seat)
+        if also:                                # (an `order first` window: whoever answers first)
+            self.say(f"  (also asked, and may answer first: {', '.join(seat_name(s) for s in also)}; "
+                     f"type as {seat_name(also[0])})")
         self.completions = [self.show_text(a) for a in actions]
         while True:
             line = " ".join(self.next_line(f"{seat_name(seat)}> ").split())
             if not line:
                 continue
             word, _, argument = line.partition(" ")
+            named = re.fullmatch(r"[pP](\d{1,3}):", word)     # `P3: challenge`, as the log writes answers
+            if named and argument:
+                if int(named.group(1)) - 1 != seat:
+                    if self.interrupt(f"{word[:-1]} {argument}"):
+                        return
+                    continue
+                line = argument                 # (the player to act, naming themselves)
+                word, _, argument = line.partition(" ")
             command = self.commands.get(word.lower())
             if word.lower() in REDRAW and argument and not (word.lower() == "more" and self.kind_named(argument)):
                 command = None                  # `hand over …`: an action's text, not a command (but `more attack`)
@@ -341,6 +353,14 @@ class _Session(Drawing, Commands):
         if not self.game.has_interrupts or self.match.question is not None:
             return []
         return [s for s in range(self.match.players) if s != seat and s not in self.bots]
+
+    def also_answering(self, seat: int) -> list[int]:
+        """The other humans at the terminal asked the same question, who may answer it out of turn
+        (`order first`: public, as who is asked is)."""
+        question = self.match.question
+        if not question or not question.get("also"):
+            return []
+        return [s for s, _ in question["also"] if s != seat and s not in self.bots]
 
     def out_of_turn_line(self, others: list[int]) -> str:
         """Who else at the terminal may act now, and what the rules let anyone do out of turn (the
@@ -387,6 +407,8 @@ class _Session(Drawing, Commands):
             line = " ".join(self.next_line(f"{seat_name(seat)} (out of turn)> ").split())
             if line.lower() in ("", "back"):
                 return True
+            if line.upper().startswith(prefix):      # (`P3: challenge` typed by P3 itself)
+                line = line[len(prefix):].strip()
             word, _, argument = line.partition(" ")
             word = word.lower()
             if word in LOOKING and not (word in REDRAW and argument

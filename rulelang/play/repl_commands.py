@@ -44,7 +44,8 @@ Commands:
   undo         go back to the previous decision of a human player (another
                player's: only if they type yes)
   as P2        let another player at the terminal act now, out of turn (an
-               any-time action; `as P2 reveal`: that action at once)
+               any-time action; `as P2 reveal` or `P2: reveal`: that action
+               at once)
   save FILE    write the match to FILE
   load FILE    continue a match written by save
   quit, exit, q  leave the game (Ctrl-D too; at a terminal it offers to save
