@@ -447,3 +447,51 @@ def test_on_a_laptop_the_board_and_the_moves_are_in_sight_together(serve, browse
     assert board["y"] < 800 / 2 and first["y"] + first["height"] <= 800
     assert first["x"] >= board["x"] + board["width"]          # beside the board, not under it
     page.close()
+
+
+EMPTY_HAND = """game "Empty" {
+  players 2
+  kind Card { rank: int  label "card " + text(rank) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  setup { for r in 1..3 { create Card(rank: r) in deck }  move top(deck) to hand[1] }
+  turn { step s { action stop { finish draw } } }
+}
+"""
+
+
+def test_another_seats_empty_hidden_hand_is_shown_as_empty(serve, browser, tmp_path):
+    """A browser trial (co-op Regicide): a partner whose hand was empty vanished from the other
+    pages — no `Hand 0`, no group, no `— to act` — while whether they hold cards is public."""
+    from .conftest import post
+    rules = tmp_path / "empty.rules"
+    rules.write_text(EMPTY_HAND, encoding="utf-8")
+    server = serve([rules], include_shipped=False)
+    code, body = post(server.url + "/api/matches", {"game": "empty", "players": 2, "seats": ["human", "human"], "seed": 1})
+    assert code == 200
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][1]["url"])                    # P2: P1's hand is hidden from them, and empty
+    page.wait_for_selector("body[data-version]")
+    group = page.locator("#zones .group", has=page.locator("h3", has_text="P1"))
+    assert group.locator("h3").inner_text() == "P1 — to act"
+    assert group.locator(".zone[data-zone=hand] .zone-name").inner_text().split() == ["Hand", "0"]
+    assert page.locator("#zones .zone[data-zone=deck]").count() == 1             # (2 cards: shown as ever)
+    page.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1300, 900)])
+def test_what_lies_under_the_question_can_be_scrolled_into_sight(serve, browser, size):
+    """A browser trial: the question, fixed over the bottom of the page, hid the messages and the log
+    a choice depends on (Dozen War's ban: who banned what before) even scrolled to the end."""
+    server, body = made(serve, "dozen_war", ["human", "human"], 5)
+    (served,) = server.server.matches.values()
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.goto(body["links"][served.match.current_player]["url"])
+    page.wait_for_selector("#question[open]")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    top = page.locator("#question").bounding_box()["y"]
+    last = page.evaluate("(() => { const els = [...document.querySelectorAll('main *, body > *:not(dialog)')]"
+                         ".filter((e) => e.checkVisibility() && !e.closest('dialog'));"
+                         " return Math.max(...els.map((e) => e.getBoundingClientRect().bottom)); })()")
+    assert last <= top + 1, (last, top)
+    page.close()

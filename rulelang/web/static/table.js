@@ -272,7 +272,9 @@
       const title = owner === null ? "Table" : seatName(owner) + (owner === view.viewer ? " (you)" : "") + (owner === view.actor ? " — to act" : "");
       const box = el("div", { class: "group" + (owner !== null && owner === view.viewer ? " mine" : "") }, el("h3", {}, title));
       for (const z of groups.get(owner)) {
-        if (z.count === 0 && !z.cards) continue;
+        // (an empty hidden zone of the table is left out; a player's is shown, as its owner sees
+        // it: whether a partner still holds cards is public, and their group stayed off the page)
+        if (z.count === 0 && !z.cards && owner === null) continue;
         const row = el("div", { class: "cards" });
         if (z.cards) {
           for (const c of z.cards) row.append(cardEl(c, involved, view.component_values));
@@ -416,7 +418,16 @@
       }));
       if (!q.open) q.show();
     } else if (q.open) q.close();
+    fitQuestion();
   }
+  // the question sits over the bottom of the page: the page gets room below its end to scroll what
+  // lies under it into sight (a browser trial: the messages and values a choice depends on stayed
+  // hidden under it, even scrolled to the end)
+  function fitQuestion() {
+    const q = $("question");
+    document.body.style.paddingBottom = q.open ? `${q.offsetHeight}px` : "";
+  }
+  window.addEventListener("resize", fitQuestion);
 
   // ---- messages and the log --------------------------------------------------------------------
   function drawLogs() {
