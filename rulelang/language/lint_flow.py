@@ -106,7 +106,14 @@ class FlowLints:
         if isinstance(s, n.CallStmt):
             return self.call_exits(s.name, quiet)
         if isinstance(s, CHOICES):                # either block may run (or neither)
-            return frozenset({FALL}) | self.exits(s.body, quiet, dead) | self.exits(s.other, quiet, dead)
+            body, other = self.exits(s.body, quiet, dead), self.exits(s.other, quiet, dead)
+            if quiet and isinstance(s, n.Choose) and not s.optional and s.where is None:
+                # a choice that must be made, among a whole list, runs its body, as a `for` is taken
+                # to turn at least once (the list is not taken to be empty), or its `else`, written for
+                # when it is (a new author's `choose ds subset of tray size 1..5 { rolls_left -= 1 … }`);
+                # with a `where`, none may fit: searching a deck for a card that is no longer there
+                return body | (other if s.other else frozenset())
+            return frozenset({FALL}) | body | other
         if isinstance(s, ABILITY_STATEMENTS):     # the abilities may change anything: progress, maybe
             if quiet:
                 return frozenset()
