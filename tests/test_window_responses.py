@@ -270,6 +270,28 @@ def test_the_rulebook_tells_who_may_respond_and_the_endings_reached_through_a_re
     assert "lose_life" not in text and "window claim" not in text and "eliminated(me)" not in text
 
 
+def test_an_ending_reached_through_an_answer_and_through_actions_says_both(tmp_path):
+    """A new author's Coup: a shared `lose_influence` ending the game was said to come "after a player
+    answers challenge" alone — never after the coup or the assassination that run it too."""
+    from rulelang.play.repl import rulebook
+    src = """game "Duel" {
+  players 2
+  var lives: int = 2 per player
+  proc hurt(p: player) { lives[p] -= 1  if lives[p] == 0 { finish lose for p "out of lives" } }
+  window claim(p: player) { prompt "challenge?"  order first  respond challenge where me != p { hurt(p) } }
+  turn { step s {
+    action bluff { open claim(me) from next(me)  end turn }
+    action shoot { hurt(next(me))  end turn }
+    action stab { hurt(next(me))  end turn }
+  } }
+}"""
+    path = tmp_path / "duel.rules"
+    path.write_text(src, encoding="utf-8")
+    text = rulebook(rulelang.load(str(path)), source=str(path))
+    assert ("- the players named lose, the others win — “out of lives” (after a player answers challenge, "
+            "after the action shoot or stab)") in text
+
+
 CARDS = """game "Relay" {
   players 2
   kind Token { label card }

@@ -706,7 +706,8 @@ def _endings(ir: dict) -> list[str]:
         if s.get("simultaneous") is not None:
             visit(s["simultaneous"]["reveal"], f"once the answers at step {_name(s['name'])} are revealed")
     for name, p in ir["procs"].items():
-        visit(p["body"], ", ".join(moments.get(name, [])[:3]))
+        said = moments.get(name, [])
+        visit(p["body"], ", ".join(said[:3]) + (", …" if len(said) > 3 else ""))
     visit(ir["setup"], "during the setup")
     for event, body in ir["handlers"].items():
         visit(body, HANDLER_WHEN[event])
@@ -732,8 +733,8 @@ def _statements(block):
 def _moments(ir: dict) -> dict:
     """For each procedure, the moments players know that run it, in words: a card's ability or
     an answer that is that procedure (`by Horn`); else the steps, turn and round ends and the
-    setup that run it, directly or through other procedures. The actions and the `when` rules
-    that run a shared procedure are left out (a list of them says nothing at the table)."""
+    setup that run it, directly or through other procedures, and the actions that do. The `when`
+    rules that run a shared procedure are left out."""
     abilities = _ability_words(ir)
     direct: dict = {}
 
@@ -748,6 +749,8 @@ def _moments(ir: dict) -> dict:
         calls(body, ("moment", HANDLER_WHEN[event]))
     for s in ir["steps"]:
         calls(s["enter"], ("moment", f"at step {_name(s['name'])}"))
+        for a in s["actions"]:          # (a new author's Coup: an ending said "after a player answers
+            calls(a["body"], ("action", _name(a["name"])))                      # challenge" alone)
     for lim in ir.get("limits", []):
         calls(lim["body"], ("moment", "once the turn limit is reached"))
     out: dict = {}
@@ -755,10 +758,13 @@ def _moments(ir: dict) -> dict:
         if name in abilities:
             out[name] = [abilities[name]] if abilities[name] else []
             continue
-        seen, todo, found = {name}, [name], []
+        seen, todo, found, actions = {name}, [name], [], []
         while todo:
             for kind, who in direct.get(todo.pop(), ()):
-                if kind == "moment":
+                if kind == "action":
+                    if who not in actions:
+                        actions.append(who)
+                elif kind == "moment":
                     if who not in found:
                         found.append(who)
                 elif who in abilities:          # (an answer runs it: said; a card's ability: not)
@@ -767,6 +773,9 @@ def _moments(ir: dict) -> dict:
                 elif who not in seen:
                     seen.add(who)
                     todo.append(who)
+        if actions:                     # (after the other moments: `at the start of a round` first)
+            found.append(f"after the action {' or '.join(actions)}" if len(actions) <= 3
+                         else f"after some actions ({', '.join(actions[:3])}, …)")
         out[name] = found
     return out
 
