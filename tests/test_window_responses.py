@@ -360,3 +360,14 @@ def test_the_terminal_says_who_else_may_answer_first_and_takes_p3_colon_as_the_d
     assert "  (also asked, and may answer first: P3; type as P3)\n" in p2
     assert "P3 chooses: challenge (asked: P1 claims to be the Smuggler: challenge?)" in text
     assert "is not an answer" not in text and "lives: P3 2 → 1" in text
+
+
+def test_a_choice_caused_by_a_players_answer_says_whose_answer():
+    """A new author's Coup: the challenger choosing the influence they lose read "(because of P2)" —
+    their own seat, as if another player had caused it."""
+    from rulelang.play.render import choice_words
+    choice = {"chooser": 1, "prompt": "lose an influence", "kind": "one", "running": [{"effect": "P2: challenge"}]}
+    assert choice_words(choice, "you") == "you must choose: lose an influence (because of your challenge)"
+    assert choice_words(choice, "P2") == "P2 must choose: lose an influence (because of P2's challenge)"
+    choice["running"] = [{"effect": "P3: challenge"}, {"effect": "Shinobi: play it"}]
+    assert choice_words(choice, "you") == "you must choose: lose an influence (because of P3's challenge, Shinobi)"

@@ -147,7 +147,11 @@ def choice_words(choice: dict, who: str) -> str:
     for f in running:
         effect = f.get("effect")
         if effect:
-            cause = printable(str(effect).split(":")[0])
+            cause, _, what = (printable(x).strip() for x in str(effect).partition(":"))
+            if re.fullmatch(r"P\d+", cause) and what:     # a player's answer: `P2's challenge` (the
+                mine = who == "you" and choice.get("chooser") is not None \
+                    and cause == seat_name(choice["chooser"])       # chooser's own: `your challenge`)
+                cause = f"your {what}" if mine else f"{cause}'s {what}"
             if cause and cause not in causes and cause.lower() not in prompt.lower():
                 causes.append(cause)
     because = f" (because of {', '.join(causes)})" if causes else ""

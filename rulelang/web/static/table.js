@@ -401,7 +401,15 @@
       const c = view.choice;
       $("q-prompt").textContent = c.prompt || "Choose";
       // (as the terminal words it: the cards whose abilities ask, and how to answer — no rule's own names)
-      const causes = [...new Set((c.running || []).map((f) => (f.effect ? String(f.effect).split(":")[0] : "")).filter(Boolean))];
+      // (a player's answer says whose and which: `P2's challenge`, `your challenge` — not a bare `P2`)
+      const cause = (f) => {
+        if (!f.effect) return "";
+        const [who, ...rest] = String(f.effect).split(":");
+        const what = rest.join(":").trim();
+        if (!/^P\d+$/.test(who.trim()) || !what) return who;
+        return who.trim() === seatName(view.viewer) ? `your ${what}` : `${who.trim()}'s ${what}`;
+      };
+      const causes = [...new Set((c.running || []).map(cause).filter(Boolean))];
       const done = state.actions.some((a) => a.text === "done");
       const how = { one: "choose one", subset: done ? "choose some, then done" : "choose some", order: "put them in order",
         may: "yes or no", window: "respond, or pass" }[c.kind] || "";
