@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import operator
 
 from .chance import checked_tape
 from .codegen import Lowerer
@@ -266,8 +267,16 @@ class Game:
         """A match set up and ready for its first action. `chance`: outcomes its first shuffles,
         rolls and picks use before the generator (`Match.supply_chance`), setup's included."""
         players = self.min_players if players is None else players
+        seed_given = seed
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.players_text} players, not {_short(players)}")
+        if seed is not None:                # (a NumPy integer is one; 5.0 and "5" made a match whose
+            try:                            # own state() could not be restored: an API trial)
+                seed = operator.index(seed) if not isinstance(seed, bool) else None
+            except TypeError:
+                seed = None
+            if seed is None:
+                raise ValueError(f"the seed must be a whole number, not {_short(seed_given)}")
         m = Match(self, players, seed, self.option_values(options))
         if chance:
             m.tape = checked_tape(chance)

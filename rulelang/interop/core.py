@@ -48,18 +48,38 @@ def need(module: str, extra: str):
 np = need("numpy", "gymnasium")
 
 
-def action_index(action) -> int | None:
-    """An action given by its index: a Python or NumPy integer (a 0-d integer array too); None for
-    anything else (1.9 is no index: it was taken as 1), which the adapters refuse as not legal."""
-    if isinstance(action, bool) or action is None:
+# An episode is cut (truncated) after this many actions unless the caller says otherwise, as
+# OpenSpiel's `max_game_length`: a policy that never plays a minion never scores a Smash Up base,
+# and its episode grew for 271,000 actions until the state limit failed every later step (an API trial).
+MAX_STEPS = 10_000
+
+
+def whole_seed(seed):
+    """A seed as the engine takes it: None, or a whole number (a NumPy integer too, which Python's
+    `random` and Gymnasium refuse); else a ValueError that says so."""
+    if seed is None:
         return None
-    try:
-        return operator.index(action)
-    except TypeError:
-        shape = getattr(action, "shape", None)
-        if shape == () and getattr(getattr(action, "dtype", None), "kind", "") in "iu":
-            return int(action)
-        return None
+    if not isinstance(seed, bool):
+        try:
+            return operator.index(seed)
+        except TypeError:
+            pass
+    raise ValueError(f"the seed must be a whole number, not {type(seed).__name__} {seed!r:.40}")
+
+
+def action_index(action) -> int:
+    """An action given by its index: a Python or NumPy integer, or an integer array of one element
+    (what a vectorised policy gives for one environment). Anything else is a TypeError that says
+    so (1.9 is no index: it was taken as 1; `0.0`, `'0'` and `[0]` were said to be "not legal
+    (see the action mask)", and a Gymnasium episode ended on them as on an illegal move)."""
+    if not isinstance(action, bool) and action is not None:
+        try:
+            return operator.index(action)
+        except TypeError:
+            if getattr(action, "size", None) == 1 and getattr(getattr(action, "dtype", None), "kind", "") in ("i", "u"):
+                return int(action.reshape(()))
+    raise TypeError(f"an action is given by its index, an integer (a Python or NumPy int), not "
+                    f"{type(action).__name__} {action!r:.40}")
 
 
 def load_game(game) -> rulelang.Game:

@@ -12,7 +12,7 @@ exactly. The reward is the learning seat's result at the end: +1, -1 or 0.
 """
 from __future__ import annotations
 
-from .core import Interface, action_index, need
+from .core import MAX_STEPS, Interface, action_index, need, whole_seed
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 gymnasium = need("gymnasium", "gymnasium")
@@ -26,14 +26,14 @@ from ..play.bots import bot_seed, make_bot  # noqa: E402
 class SingleAgentEnv(gymnasium.Env):
     """Keywords: `seat` (0-based), `opponents` (a bot kind, or {seat: kind} with "random" for the
     rest), `players`, `options`, `actions`/`action_cap`/`universe_cap` (as in the PettingZoo env), `max_steps`
-    (truncate after this many of the learner's actions), `illegal` ("lose": an action the mask
+    (truncate after this many of the learner's actions; default 10,000, None: play to the end), `illegal` ("lose": an action the mask
     forbids ends the episode with reward -1 and info["illegal_action"]; "raise": ValueError)."""
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game, seat: int = 0, opponents="random", players: int | None = None,
                  options: dict | None = None, actions: str = "auto", action_cap: int | None = None,
-                 universe_cap: int | None = None, max_steps: int | None = None, illegal: str = "lose",
+                 universe_cap: int | None = None, max_steps: int | None = MAX_STEPS, illegal: str = "lose",
                  render_mode: str | None = None):
         kw = {k: v for k, v in (("action_cap", action_cap), ("universe_cap", universe_cap)) if v is not None}
         self.interface = Interface(game, players, options, actions=actions, **kw)
@@ -60,6 +60,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """A new match seeded `seed` (no seed: drawn from the env's generator, which `seed` seeds)."""
+        seed = whole_seed(seed)
         super().reset(seed=seed)
         # (a drawn seed of 2^62: one of 2^31 was found by trying every seed against the hand dealt)
         match_seed = seed if seed is not None else int(self.np_random.integers(0, 2 ** SECRET_SEED_BITS))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from .core import Interface, action_index, need
+from .core import MAX_STEPS, Interface, action_index, need, whole_seed
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 need("pettingzoo", "pettingzoo")
@@ -36,13 +36,13 @@ class RulelangEnv(AECEnv):
     """One match at a time; `reset(seed=s)` starts the match the engine seeds with s.
 
     Keywords: `actions` ("auto", "text" or "index"; docs/interop.md), `action_cap` (index space
-    size), `universe_cap` (most texts of a text space), `max_steps` (truncate every agent after this many actions; None: play to the end),
+    size), `universe_cap` (most texts of a text space), `max_steps` (truncate every agent after this many actions; default 10,000, None: play to the end),
     `render_mode` (None or "ansi": the acting seat's view as text)."""
 
     metadata = {"render_modes": ["ansi"], "name": "rulelang_v0", "is_parallelizable": False}
 
     def __init__(self, game, players: int | None = None, options: dict | None = None, actions: str = "auto",
-                 action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = None,
+                 action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = MAX_STEPS,
                  render_mode: str | None = None):
         super().__init__()
         _set_up(self, game, players, options, actions, action_cap, universe_cap, max_steps)
@@ -148,7 +148,7 @@ class RulelangParallelEnv(ParallelEnv):
     metadata = {"render_modes": [], "name": "rulelang_parallel_v0"}
 
     def __init__(self, game, players: int | None = None, options: dict | None = None, actions: str = "auto",
-                 action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = None):
+                 action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = MAX_STEPS):
         _set_up(self, game, players, options, actions, action_cap, universe_cap, max_steps)
         self.agents: list = []
         self._legal: dict = {}
@@ -198,7 +198,10 @@ class RulelangParallelEnv(ParallelEnv):
         chosen = []
         for agent, legal in self._legal.items():
             index = actions.get(agent)
-            found = next((a for i, a in legal if i == action_index(index)), None)
+            if index is None:
+                raise ValueError(f"no action for {agent}, who is to answer now")
+            number = action_index(index)
+            found = next((a for i, a in legal if i == number), None)
             if found is None:
                 raise ValueError(f"action {index} is not legal for {agent} now (see the action mask)")
             chosen.append((self.agent_seat[agent], found))
@@ -246,6 +249,7 @@ def _set_up(env, game, players, options, actions, action_cap, universe_cap, max_
 def _new_match(env, seed: int | None) -> None:
     """A new match for either environment: seeded `seed`, or (no seed) the next seed of the env's
     own generator, itself seeded by the last seed given; every agent in it."""
+    seed = whole_seed(seed)
     if seed is not None:
         env._seeds.seed(seed)
         match_seed = seed

@@ -69,3 +69,45 @@ def test_a_drawn_seed_is_not_told_to_the_learner():
     assert info["seed"] == 5
     _, info = env.reset()                      # drawn: it would deal the other hand and the tavern
     assert "seed" not in info
+
+
+def test_an_action_that_is_no_integer_is_a_type_error_not_an_illegal_move():
+    """An API trial: `step(np.array([0.0]))` ended the episode with -1 as if an illegal move."""
+    env = SingleAgentEnv(game("regicide"), players=1)
+    obs, _ = env.reset(seed=2)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    for wrong in (float(legal), str(legal), np.array([float(legal)])):
+        with pytest.raises(TypeError, match="an action is given by its index"):
+            env.step(wrong)
+    assert env.match.log == []
+    env.step(np.array([legal]))                     # (one environment of a vectorised policy)
+    assert len(env.match.log) == 1
+
+
+def test_seeds_are_whole_numbers_numpy_ones_too():
+    """An API trial: `reset(seed=np.int64(5))` failed inside Gymnasium and `random`; a float seed
+    made a match whose own state() could not be restored."""
+    env = SingleAgentEnv(game("regicide"), players=2)
+    _, info = env.reset(seed=np.int64(5))
+    first = env.match.state()
+    env.reset(seed=5)
+    assert info["seed"] == 5 and env.match.state() == first
+    for wrong in (5.0, "5", True):
+        with pytest.raises(ValueError, match="the seed must be a whole number"):
+            env.reset(seed=wrong)
+        with pytest.raises(ValueError, match="the seed must be a whole number"):
+            game("regicide").new_match(2, wrong)
+
+
+def test_an_episode_that_never_ends_is_truncated_by_default():
+    """An API trial: a learner always taking the first legal action never ends a Smash Up game; the
+    episode ran 271,000 actions until every step failed on the state limit. Cut, as OpenSpiel's."""
+    from rulelang.interop.core import MAX_STEPS
+    assert SingleAgentEnv(game("valgard")).max_steps == MAX_STEPS == 10_000
+    env = SingleAgentEnv(game("valgard"), max_steps=3)
+    obs, _ = env.reset(seed=1)
+    truncs = []
+    for _ in range(3):
+        obs, reward, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        truncs.append(trunc)
+    assert truncs == [False, False, True] and not term

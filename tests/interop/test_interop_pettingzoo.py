@@ -123,8 +123,23 @@ def test_an_action_that_is_no_index_is_refused():
     """An API trial: step(1.9) played action 1; a NumPy integer is an index, a float is none."""
     e = env(game("valgard"), players=2)
     e.reset(seed=1)
-    with pytest.raises(ValueError, match="is not legal"):
-        e.step(1.9)
+    # (and says so: `0.0`, `'0'` were said to be "not legal (see the action mask)", an API trial)
+    for wrong in (1.9, 0.0, "0", np.array([0.0]), None, True):
+        with pytest.raises(TypeError, match="an action is given by its index, an integer"):
+            e.step(wrong)
     assert e.match.log == []
     e.step(np.int64(0))
-    assert len(e.match.log) == 1
+    e.step(np.array([0]))                         # (a vectorised policy's one action)
+    assert len(e.match.log) == 2
+
+
+def test_the_default_cap_truncates_and_a_numpy_seed_is_a_seed():
+    """An API trial: no cap by default (an always-first policy never ends Smash Up), and
+    `reset(seed=np.int64(5))` was Python's TypeError."""
+    from rulelang.interop.core import MAX_STEPS
+    e = env(game("valgard"), players=2)
+    assert e.max_steps == MAX_STEPS
+    e.reset(seed=np.int64(5))
+    assert e.match.seed == 5 and type(e.match.seed) is int
+    with pytest.raises(ValueError, match="the seed must be a whole number"):
+        e.reset(seed=5.0)
