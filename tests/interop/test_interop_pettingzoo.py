@@ -143,3 +143,11 @@ def test_the_default_cap_truncates_and_a_numpy_seed_is_a_seed():
     assert e.match.seed == 5 and type(e.match.seed) is int
     with pytest.raises(ValueError, match="the seed must be a whole number"):
         e.reset(seed=5.0)
+
+
+def test_a_shipped_game_loads_by_its_name():
+    """An API trial: `rulelang.load("valgard")` was "no such file", while the command line takes it."""
+    import rulelang
+    assert rulelang.load("valgard").fingerprint == game("valgard").fingerprint
+    with pytest.raises(rulelang.RuleError, match="no such file: valgardd"):
+        rulelang.load("valgardd")
