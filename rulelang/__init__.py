@@ -173,13 +173,18 @@ def _not_a_save(data, path: str) -> None:
 def _shipped(path: str) -> str:
     """`valgard`, a shipped game's bare name with no such file here: its rule file (as the command
     line takes it; an API trial found `rulelang.load("valgard")` refused)."""
-    if not path.isidentifier() or Path(path).exists():
+    if not path.isidentifier() or len(path) > 64:
         return path
-    here = Path(__file__).resolve().parent
-    for folder in (here.parent / "games", here / "games"):
-        found = folder / f"{path}.rules"
-        if found.is_file():
-            return str(found)
+    try:
+        if Path(path).exists():
+            return path
+        here = Path(__file__).resolve().parent
+        for folder in (here.parent / "games", here / "games"):
+            found = folder / f"{path}.rules"
+            if found.is_file():
+                return str(found)
+    except OSError:                         # (_read says what is wrong with the name)
+        pass
     return path
 
 
