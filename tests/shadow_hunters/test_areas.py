@@ -579,7 +579,7 @@ def test_the_killer_takes_one_equipment_card_of_their_choice_the_rest_is_discard
     assert var(m, "revealed") == [False, True, False, False]
     q = m.question
     assert q["chooser"] == 0 and q["prompt"] == "Which of P2's equipment cards do you take?"
-    assert sorted(q["options"]) == ["Chainsaw", "Holy Robe", "Talisman"]
+    assert sorted(q["options"]) == ["Chainsaw", "Holy Robe", "Talisman", "pass"]      # ("may take one")
     play(m, "Holy Robe")
     assert equipment_of(m, 0) == ["Holy Robe"]
     assert equipment_of(m, 1) == []
@@ -593,12 +593,17 @@ def test_the_killer_takes_one_equipment_card_of_their_choice_the_rest_is_discard
     assert at_row["per_player"][1] is None
 
 
-def test_a_victim_with_one_equipment_card_gives_it_without_a_question():
-    m = (Position(SH).at("church", "cemetery", "woods", "woods").equipment(1, "Talisman")
+@pytest.mark.parametrize("answer", ["Cursed Sword Masamune", "pass"])
+def test_the_killer_may_take_the_victims_one_card_or_none(answer):
+    """The card reference's Death: the killer "may take one". An audit: a victim's one card (a Cursed
+    Sword Masamune, which forces every later attack) was given without a question."""
+    m = (Position(SH).at("church", "cemetery", "woods", "woods").equipment(1, "Cursed Sword Masamune")
          .damage(1, 9).turn(0, "fight").rolls((6, 6), (4, 2)).match())
     play(m, "attack P2")
-    assert m.question is None
-    assert equipment_of(m, 0) == ["Talisman"]
+    assert m.question["chooser"] == 0 and sorted(m.question["options"]) == ["Cursed Sword Masamune", "pass"]
+    play(m, answer)
+    assert equipment_of(m, 0) == ([] if answer == "pass" else ["Cursed Sword Masamune"])
+    assert labels(m, zones(m)["black_discard"]) == ([] if answer != "pass" else ["Cursed Sword Masamune"])
 
 
 def test_silver_rosary_takes_all_the_victims_equipment():

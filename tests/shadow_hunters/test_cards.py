@@ -267,7 +267,9 @@ def test_flare_of_judgement_kills_together_and_the_drawer_loots_each():
                    .equipment(1, "Talisman", "Chainsaw").equipment(3, "Handgun"))
     assert var(m, "dead") == [False, True, False, True, False]
     assert m.question["prompt"] == "Which of P2's equipment cards do you take?"
-    play(m, "Chainsaw")                         # P4's one card: taken without a question
+    play(m, "Chainsaw")
+    assert m.question["options"] == ["Handgun", "pass"]    # P4's one card: the drawer may take it
+    play(m, "Handgun")
     assert m.question is None and m.outcome is None
     assert eq(m, 0) == ["Chainsaw", "Handgun"]
     assert discarded(m, "white") == ["Talisman", "Flare of Judgement"]

@@ -119,6 +119,8 @@ def test_bob_wins_with_the_card_of_a_kill_that_decided_nothing():
          .damage(2, 13).equipment(0, *BOB_4).equipment(2, "Butcher Knife")
          .turn(0, "fight").rolls((6, 2), (4, 1)).match())
     play(m, "attack P3")
+    assert m.outcome is None and sorted(m.question["options"]) == ["Butcher Knife", "pass"]    # ("may take")
+    play(m, "Butcher Knife")
     assert m.outcome is not None
     assert winners(m) == [0]
     assert equipment(m, 0) == sorted(BOB_4 + ("Butcher Knife",))
