@@ -232,3 +232,24 @@ def test_d26_a_player_put_out_at_the_start_of_a_round_does_not_take_its_first_tu
     m.apply("end turn")                                     # P3 ends round 1
     assert m.state()["rounds"]["eliminated"] == [0] and m.state()["rounds"]["round"] == 2
     assert m.current == 1 and "end turn" in legal(m) and any(a.startswith("move a1 Gold Maker") for a in legal(m))
+
+
+def test_an_alliance_starting_map_piece_may_go_to_a_general_of_either_player_of_the_team():
+    """D28: "each alliance starts with 1 map piece (held by a general of one of its players)". An
+    audit: only P1's (P2's) own three generals were offered, so P3 and P4 could never carry it."""
+    m = game.new_match(4, seed=3, options={"alliance": True, "generals": "random"})
+    asked = {}
+    while m.question is not None and m.state()["rounds"]["round"] == 0:
+        q = m.question
+        if "starting map piece" in (q.get("prompt") or ""):
+            asked[q["chooser"]] = (q["prompt"], list(q["options"]))
+        m.apply(m.legal_actions()[-1])                   # (the last general offered: P3's, P4's)
+    st = m.state()
+    generals = {p: [st["components"][u]["label"] for u in st["vars"]["army"][p]
+                    if st["components"][u]["fields"]["general"]] for p in range(4)}
+    assert sorted(asked) == [0, 1]
+    for chooser, (prompt, options) in asked.items():
+        assert prompt == "Which general of your team carries its starting map piece?"
+        assert sorted(options) == sorted(generals[chooser] + generals[chooser + 2])
+    carriers = {p for p in range(4) for u in st["vars"]["army"][p] if st["vars"]["pcs"][u] > 0}
+    assert carriers == {2, 3}                            # (P3's and P4's generals carry them)
