@@ -5,6 +5,7 @@ Starlette, uvicorn and websockets are core dependencies: a plain `pip install .`
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -27,6 +28,10 @@ def serve(rules: list[str], host: str = "127.0.0.1", port: int = 8000, store: st
         print("rulelang serve needs Starlette and uvicorn (dependencies of rulelang): pip install .",
               file=sys.stderr)
         return 1
+    problem = cannot_listen(host, port)
+    if problem:                     # (said before "open … in a browser", not as uvicorn's exit 3 after it)
+        print(f"error: cannot listen on {host or '(no host)'}:{port}: {problem}", file=sys.stderr)
+        return 1
     store = store or default_store()
     if store != ":memory:":
         Path(store).parent.mkdir(parents=True, exist_ok=True)
@@ -42,6 +47,31 @@ def serve(rules: list[str], host: str = "127.0.0.1", port: int = 8000, store: st
         print("anyone who can reach this address can open the lobby and start matches; each seat's link "
               "is its own secret (see docs/serve.md for a reverse proxy with HTTPS)")
     print("Ctrl-C stops the server", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=2)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
+                    ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=2)
+    except SystemExit as stop:      # uvicorn's own "could not start" (3): our documented failure, 1
+        if stop.code not in (None, 0):
+            print(f"error: the server could not start on {host}:{port} (see the line above)", file=sys.stderr)
+            return 1
     return 0
+
+
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (a port in use, an unknown host), or None: asked
+    by binding a socket as uvicorn will (a fuzz trial: it said "open http://…/ in a browser", then
+    exited 3 with uvicorn's line alone)."""
+    if not host:
+        return "give an address with --host (0.0.0.0: every interface)"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as err:
+        return f"unknown host ({getattr(err, 'strerror', None) or err})"
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # (as uvicorn binds)
+            probe.bind(address)
+    except OSError as err:
+        return err.strerror or str(err)
+    return None

@@ -39,3 +39,45 @@ def test_the_server_stops_on_a_signal_to_its_group_after_a_search_bot_played(tmp
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_a_port_in_use_is_one_error_line_before_anything_is_promised(tmp_path):
+    """A fuzz trial: `rulelang serve` on a port in use printed "open http://…/ in a browser", then
+    uvicorn's line, and exited 3 (not a documented code)."""
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for args in (["--port", str(port)], ["--host", "256.0.0.1", "--port", str(port)]):
+            done = subprocess.run([sys.executable, "-m", "rulelang", "serve", *args, "--store", ":memory:"],
+                                  capture_output=True, text=True, timeout=120, cwd=tmp_path)
+            assert done.returncode == 1 and "open http" not in done.stdout, (done.stdout, done.stderr)
+            assert done.stderr.startswith(f"error: cannot listen on {args[1] if len(args) > 2 else '127.0.0.1'}:{port}: ")
+            assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_a_client_gone_before_its_request_body_leaves_no_traceback(tmp_path):
+    """A fuzz trial: a POST /api/matches whose client closed before sending its whole body printed
+    a 17-frame traceback (starlette's ClientDisconnect) in the server's log, each time."""
+    import socket
+    url, proc = serve_process(tmp_path, start_new_session=True)
+    try:
+        port = int(url.rsplit(":", 1)[1])
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", port)) as s:
+                s.sendall(b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: 100\r\n\r\n{\"game\":")
+                time.sleep(0.3)
+        code, _ = post(url + "/api/matches", {"game": "regicide", "seats": ["human"]})
+        assert code == 200                                     # (still serving)
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(60)
+        errors = proc.stderr.read().decode()
+        assert "Traceback" not in errors and "ClientDisconnect" not in errors, errors
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
