@@ -79,3 +79,24 @@ def test_a_rule_file_may_read_only_yaml_beside_or_below_itself(rules, path):
     diags, _ = rulelang.lint([str(rules)])
     assert [(d.code, d.line) for d in diags] == [("E501", 8)]
     assert "in the rule file's folder" in diags[0].message
+
+
+@pytest.mark.parametrize("text, line, col", [
+    ("- !!python/object/apply:os.system {name: a, v: 1}\n", 1, 3),
+    ("- !custom {name: b, v: 2}\n", 1, 3),
+    ("!!python/tuple\n- {name: a, v: 1}\n", 1, 1),
+    ("- !!set {name: a, v: 1}\n", 1, 3),
+])
+def test_a_tag_on_a_row_or_the_list_is_refused_as_on_a_value(rules, tmp_path, text, line, col):
+    """A fuzz trial: a tag on a list or a mapping was dropped, so a shared content file with
+    `!!python/object/apply:os.system {…}` linted clean and played (no code ran: the row was read
+    plain); diagnostics.md (E501) says an unknown tag is not valid YAML."""
+    (tmp_path / "chips.yaml").write_text(text, encoding="utf-8")
+    diags, _ = rulelang.lint([str(rules)])
+    assert [(d.code, d.line, d.column) for d in diags] == [("E501", line, col)]
+    assert "could not determine a constructor for the tag" in diags[0].message
+
+
+def test_the_plain_tags_of_a_list_and_a_mapping_are_still_taken(rules, tmp_path):
+    (tmp_path / "chips.yaml").write_text("!!seq\n- !!map {name: a, v: 1}\n", encoding="utf-8")
+    assert rulelang.lint([str(rules)])[0] == []

@@ -261,6 +261,12 @@ def _compose(loader):
             tag = event.tag
             if tag is None or tag == "!":
                 tag = loader.resolve(cls, getattr(event, "value", None), event.implicit)
+            elif cls is not yaml.ScalarNode and tag != _PLAIN_TAGS[cls.__name__]:
+                # (a list's or a mapping's tag was dropped, so `!!python/object/apply:os.system {…}`
+                # read as a plain row: refused as a scalar's is, a fuzz trial)
+                shown = tag.replace("tag:yaml.org,2002:", "!!")
+                raise yaml.constructor.ConstructorError(None, None, f"could not determine a constructor for "
+                                                        f"the tag {shown!r}", event.start_mark)
             if cls is yaml.ScalarNode:
                 node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
             else:
@@ -315,6 +321,8 @@ def _shown(node, value) -> str:
 
 
 _TOO_LARGE = object()      # the value of a number with too many digits for Python to read
+# the tags a list or a mapping may carry: the plain ones (`!!seq`, `!!map`), written out or not
+_PLAIN_TAGS = {"SequenceNode": "tag:yaml.org,2002:seq", "MappingNode": "tag:yaml.org,2002:map"}
 
 
 def _construct(loader, node):
