@@ -144,12 +144,13 @@ def _view_errors(match, told: set) -> list[str]:
 
 
 def _plain_message(message: str, path: str, source: str | None) -> str:
-    """The engine's message without the file (and line) prefix the diagnostic already shows."""
+    """The engine's message without the file (and line) prefix the diagnostic already shows, nor
+    the words `rule error` its `rule error: ` says (`rule error: rule error at step …`, a fuzz trial)."""
     for prefix in (path, source):
         if prefix and message.startswith(prefix + ":"):
             message = message[len(prefix) + 1:]
             message = re.sub(r"^\d+: ", "", message).strip()
-    return message
+    return message.removeprefix("rule error ")
 
 
 def _invariants(match, ir: dict, data: dict) -> str | None:

@@ -76,3 +76,34 @@ def test_a_failing_estimate_names_its_line_and_simulate_exits_1(tmp_path, capsys
     assert code == 1 and "errors: 2" in out and "chips.rules:9:" in out
     code = main(["simulate", path, "--games", "2", "--bot", "random"])
     assert code == 0 and "errors: 0" in capsys.readouterr().out
+
+
+LABEL = """game "Chips" {
+  players 2
+  kind Chip {
+    name: text = none
+    v: int
+    label name + "!"
+  }
+  zone pool: pile
+  setup { create Chip(v: 1) in pool }
+  turn { step take { action win { finish win for me } } }
+}
+"""
+
+
+def test_a_failing_label_says_which_kind_was_being_made_and_no_step_during_the_setup(tmp_path):
+    """A fuzz trial: a label over a field that is `none` failed "at step `take` while setting up the
+    match" at the create's line, with no word of the label; the deep lint said "rule error: rule error"."""
+    path = tmp_path / "lbl.rules"
+    path.write_text(LABEL, encoding="utf-8")
+    try:
+        rulelang.load(str(path)).new_match(2, seed=1)
+    except rulelang.RuleRuntimeError as err:
+        said = str(err)
+    else:
+        raise AssertionError("the label of a none name did not fail")
+    assert said.startswith(f"{path}:9: rule error while setting up the match: `none` where a value was due")
+    assert said.endswith("(making a Chip: its label, or a field's default)") and "at step" not in said
+    (found,) = [d for d in rulelang.deep_lint(str(path), games=2, seed=0) if d.code == "E414"]
+    assert found.message.startswith("rule error: while setting up the match: ")

@@ -389,6 +389,17 @@ class Game:
         named = ", ".join(f"`{name}`" + (f" of line {at}" if at is not None else "") for name, at in defs.items())
         return f" (here or in a def this line reads: {named})"
 
+    def maker_kind(self, tb) -> str | None:
+        """The kind whose new component's label or field default failed, if the innermost generated
+        frame of a traceback is a component maker (the create's line alone sent an author there)."""
+        low, kind = self.lowerer, None
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename == low.filename:
+                kind = low.maker_kinds.get(code.co_name)
+            tb = tb.tb_next
+        return kind
+
     def rule_line(self, tb) -> int | None:
         """The rule line of the innermost generated-code frame of a traceback."""
         low = self.lowerer

@@ -645,6 +645,11 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             raise RuleFault(f"after `{_text(text, 60)}`, the position holds more than {STATE_LIMIT} elements and "
                             f"characters in its variables, component fields and messages (state limit)")
 
+    def _at_step(self, doing: str) -> str:
+        """` at step `act``, where a step is under way (not while the match is set up: the first
+        step named there had not begun, a fuzz trial)."""
+        return "" if self.step is None or doing.startswith("setting up") else f" at step `{self.step}`"
+
     def _rule_error(self, doing: str, err: BaseException) -> RulelangError:
         """A RuleRuntimeError saying where (rule file and line) and while doing what a rule failed,
         or an EngineFault when the fault is the engine's own (see _engine_fault)."""
@@ -658,17 +663,19 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             return RuleRuntimeError(f"{where}: {err}{game.inlined_at(line)}")
         if _engine_fault(err, game.lowerer.filename) and not game.compiled:
             # (a compiled game read from a file: its types are not the compiler's to vouch for)
-            return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: {_in_words(err)} "
+            return RuleRuntimeError(f"{where}: rule error{self._at_step(doing)} while {doing}: {_in_words(err)} "
                                     f"(this compiled game is not as the compiler makes one: compile it again "
                                     f"from its rule file)")
         if _engine_fault(err, game.lowerer.filename):
             return EngineFault(f"internal error while {doing} (at step `{self.step}`): {type(err).__name__}: "
                                f"{_text(str(err), 200)}", "".join(traceback.format_exception(err)))
         if isinstance(err, NameError):
-            return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: "
+            return RuleRuntimeError(f"{where}: rule error{self._at_step(doing)} while {doing}: "
                                     f"a local is used before it has a value")
-        return RuleRuntimeError(f"{where}: rule error at step `{self.step}` while {doing}: {_in_words(err)}"
-                                f"{game.inlined_at(line)}")
+        made = game.maker_kind(err.__traceback__)
+        making = f" (making a {made}: its label, or a field's default)" if made else ""
+        return RuleRuntimeError(f"{where}: rule error{self._at_step(doing)} while {doing}: {_in_words(err)}"
+                                f"{making}{game.inlined_at(line)}")
 
     def _fields(self, c: int, kind: str) -> dict:
         F = self.F

@@ -70,6 +70,7 @@ class Shared:
     def_shape: dict[str, tuple]
     batch_free: list | None
     makers: int
+    maker_kinds: dict[str, str]             # `mk3` -> the kind it makes (for a rule error's words)
     inline_room: int
     inlined: dict[Any, dict[str, Any]]      # rule line -> {def inlined into its code: the def's line}
     cell_memo_room: int
@@ -150,6 +151,7 @@ class Shared:
         self.def_shape = {}                    # def -> (shape, element shape) of its value
         self.batch_free = None
         self.makers = 0                        # component-making functions generated so far
+        self.maker_kinds = {}
         # IR nodes all inlined def bodies may add to the generated code: inlining multiplies (a def
         # calling another six times, eight deep), and past this the defs are called instead
         self.inline_room = INLINE_TOTAL

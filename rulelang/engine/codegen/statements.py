@@ -361,6 +361,7 @@ class StatementLowering(Part):
         spec = self.sh.ir["kinds"][kind]
         i = self.sh.makers
         self.sh.makers += 1
+        self.sh.maker_kinds[f"mk{i}"] = kind
         fn = Fn(self.sh, f"def mk{i}(m{''.join(f', g{j}' for j in range(len(given)))}):")
         names = {}
         for j, k in enumerate(given):
