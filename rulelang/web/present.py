@@ -62,13 +62,17 @@ def board_layout(game) -> dict | None:
 def cell_glyphs(match, seat: int | None) -> dict:
     """Each cell's short drawing, as the text board of `view(seat)` draws it: the rules' `draw` def
     (evaluated for `seat`, as the view does), or the top component of the public cell zones.
-    A spectator (None): only the cells whose drawing is the same for every seat."""
+    A spectator (None): only the cells whose drawing is the same for every seat — and where the
+    `draw` def reads `me`, the public cell zones' drawing instead: a cell left out because the seats
+    drew it differently told where their secrets lay (a new author's Battleship: every ship square)."""
+    game = match.game
     if seat is None:
+        if game.draw is not None and _reads_me(game.ir)(game.ir["boards"][0]["draw"]):
+            return _public_glyphs(match)
         per = [cell_glyphs(match, p) for p in range(match.players)]
         if match.players == 1:
             return per[0]
         return {name: glyph for name, glyph in per[0].items() if all(g.get(name) == glyph for g in per[1:])}
-    game = match.game
     g = game.geometry
     if g is None:
         return {}
@@ -83,6 +87,14 @@ def cell_glyphs(match, seat: int | None) -> dict:
             return {}
         finally:
             match.me = saved
+        return out
+    return _public_glyphs(match, seat)
+
+
+def _public_glyphs(match, seat: int = 0) -> dict:
+    """The top component of each cell's public zones (what every seat sees alike there)."""
+    out: dict = {}
+    if match.game.geometry is None:
         return out
     view_cells = without_internal(match.view(seat))["cells"]
     for name, held in view_cells.items():
@@ -327,6 +339,12 @@ def spectator_payload(match) -> dict:
 def viewer_worded(ir: dict) -> set:
     """The labels of the shown values that read `me` (themselves or through the defs they call):
     each seat's is its own (`Your penalty points`), so a spectator is shown none of them."""
+    reads_me = _reads_me(ir)
+    return {d.get("label") or name for name, d in ir.get("defs", {}).items() if d.get("show") and reads_me(name)}
+
+
+def _reads_me(ir: dict):
+    """reads_me(def name): does the def read `me`, itself or through the defs it calls?"""
     defs = ir.get("defs", {})
     reads: dict = {}
 
@@ -348,7 +366,7 @@ def viewer_worded(ir: dict) -> set:
             reads[name] = found
         return reads[name]
 
-    return {d.get("label") or name for name, d in defs.items() if d.get("show") and reads_me(name)}
+    return reads_me
 
 
 def _public_value(entry: dict, others: list, declared_hidden: bool, comp: bool, public: set,

@@ -686,3 +686,39 @@ def test_a_sealed_answer_cannot_be_taken_back_and_counts_in_no_page_position():
     assert replayed.page_version == 0
     assert server._apply_for(served, 1, "bid 1") is None            # the last answer: the reveal
     assert server.payload(served, 1)["version"] == 1 and served.sealed == [False, False, False]
+
+
+FLEET = """
+game "Fleet" {
+  players 2
+  kind Ship { label "ship" }
+  board sea: squares(3, 1), draw glyph
+  zone dock: set per player, owner
+  zone at: set per player per cell of sea, owner
+  def glyph(c: cell) = if size(at[me, c]) > 0 then "#" else "."
+  setup { for p in players { create Ship() in dock[p] } }
+  turn { step s {
+    action place(c in cells(sea)) require size(dock[me]) > 0 { move top(dock[me]) to at[me, c]  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_spectator_is_not_told_where_the_seats_drawings_differ(tmp_path):
+    """A new author's Battleship: the spectator's board left out exactly the cells the seats drew
+    differently (each its own ships, by a `draw` def reading `me`): every ship square, by omission.
+    Where the drawing reads `me`, a spectator gets the public zones' drawing, alike for any fleet."""
+    import rulelang
+    from rulelang.web.present import cell_glyphs
+    path = tmp_path / "fleet.rules"
+    path.write_text(FLEET, encoding="utf-8")
+    game = rulelang.load(str(path))
+    seen = []
+    for where in (["place a1", "place c1"], ["place b1", "place b1"]):
+        m = game.new_match(2, 1)
+        for move in where:
+            m.apply(move)
+        assert cell_glyphs(m, 0) != cell_glyphs(m, 1) or where[0] == where[1]      # (each seat its own)
+        seen.append(spectator_payload(m)["glyphs"])
+    assert seen[0] == seen[1]
