@@ -29,9 +29,18 @@ def _others_zone(lints, domain) -> str | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245."""
+    """W230, W231, W232, W233, W241, W244, W245, W246."""
     secret_zones = any(sym.kind == "zone" and any(v in _vis(sym.decl) for v in ("hidden", "owner", "others"))
                        for sym in lints.c.symbols.values())
+    for sym in lints.c.symbols.values():
+        if sym.kind == "zone" and any(m.name == "uncounted" for m in sym.decl.modifiers) \
+                and any(v in _vis(sym.decl) for v in ("hidden", "owner", "others")):
+            # (a new author's Battleship: ships kept one per square in `uncounted` per-cell zones;
+            # `ismcts` won every game in ~35 shots, knowing which squares held something)
+            lints.report("W246", "warning", f"zone `{sym.decl.name}` is `uncounted`, but the search bots' imagined "
+                         f"worlds (`ismcts`, `greedy`) keep how many components each zone holds, so they know its "
+                         f"size; to keep it from them too, give every such zone the same number of components "
+                         f"(a placeholder where it would be empty) (bots.md)", sym.decl.span)
     for d in lints.every_node:
         if isinstance(d, (n.Assign, n.Create)):
             _w245(lints, d, secret_zones)
