@@ -147,3 +147,30 @@ def test_a_card_passed_out_of_sight_is_not_said_to_lie_where_nothing_lies_now():
              screen=(200, 40))
     lines = [line for line in out.getvalue().splitlines() if "face down" in line]
     assert len(lines) == 1 and lines[0].endswith(": hand (P1) → hand (P2) / hand (P3), face down")
+
+
+REGICIDE_11 = ["play 9♣", "discard 10♦", "play 3♥ A♠", "play 5♦", "discard A♥", "discard 10♥", "play 7♣",
+               "discard 6♠", "discard 4♣", "play 10♠", "play 7♦", "discard 8♠", "discard 2♦", "yield",
+               "discard 2♣", "discard 8♥", "play 4♦", "discard A♣", "discard 5♣", "discard 4♠", "play 7♥ A♦",
+               "discard 10♣", "play 8♣", "yield", "discard 9♥", "discard 2♠", "play 8♦", "discard 5♠",
+               "discard 3♣", "discard 5♥", "play 10♦", "discard 6♦", "discard 4♥", "play 2♦", "play J♣ A♠",
+               "discard 6♣", "discard 6♥", "discard 3♠"]
+
+
+def test_cards_healed_then_dealt_are_not_told_apart_by_their_place_in_the_discard_pile():
+    """A terminal trial (Regicide, 3 players): after P3's `play 9♦ A♥` — the discard shuffled, ten
+    cards put under the tavern, nine dealt round the table — the screen said `6♠, 8♥, 5♦, J♠, 7♥, 8♦`
+    went to the tavern or P2's hand and only `2♦, 6♥` may have reached P3's: the first ones in the
+    pile's old order were placed first. Any of the eight may lie in any of the three."""
+    from rulelang.ir.flows import zone_flows
+    from rulelang.play.render import seat_name
+    from rulelang.play.screen import changes
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    m = game.new_match(3, 11)
+    for move in REGICIDE_11:
+        m.apply(move)
+    before = m.view(0)
+    m.apply("play 9♦ A♥")
+    lines = changes(before, m.view(0), "play 9♦ A♥", seat_name, "play 9♦ A♥", zone_flows(game.ir))
+    assert "4♣, 3♣: discard → hand (P1)" in lines
+    assert "6♠, 8♥, 5♦, J♠, 7♥, 8♦, 2♦, 6♥: discard → tavern / hand (P2) / hand (P3), face down" in lines
