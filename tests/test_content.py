@@ -85,7 +85,6 @@ def test_a_rule_file_may_read_only_yaml_beside_or_below_itself(rules, path):
     ("- !!python/object/apply:os.system {name: a, v: 1}\n", 1, 3),
     ("- !custom {name: b, v: 2}\n", 1, 3),
     ("!!python/tuple\n- {name: a, v: 1}\n", 1, 1),
-    ("- !!set {name: a, v: 1}\n", 1, 3),
 ])
 def test_a_tag_on_a_row_or_the_list_is_refused_as_on_a_value(rules, tmp_path, text, line, col):
     """A fuzz trial: a tag on a list or a mapping was dropped, so a shared content file with

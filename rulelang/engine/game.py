@@ -272,11 +272,11 @@ class Game:
             raise ValueError(f"{self.name} is for {self.players_text} players, not {_short(players)}")
         if seed is not None:                # (a NumPy integer is one; 5.0 and "5" made a match whose
             try:                            # own state() could not be restored: an API trial)
-                seed = operator.index(seed) if not isinstance(seed, bool) else None
+                if isinstance(seed, bool):
+                    raise TypeError
+                seed = operator.index(seed)
             except TypeError:
-                seed = None
-            if seed is None:
-                raise ValueError(f"the seed must be a whole number, not {_short(seed_given)}")
+                raise ValueError(f"the seed must be a whole number, not {_short(seed_given)}") from None
         m = Match(self, players, seed, self.option_values(options))
         if chance:
             m.tape = checked_tape(chance)

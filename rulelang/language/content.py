@@ -261,9 +261,10 @@ def _compose(loader):
             tag = event.tag
             if tag is None or tag == "!":
                 tag = loader.resolve(cls, getattr(event, "value", None), event.implicit)
-            elif cls is not yaml.ScalarNode and tag != _PLAIN_TAGS[cls.__name__]:
+            elif cls is not yaml.ScalarNode and tag not in _YAML_COLLECTION_TAGS:
                 # (a list's or a mapping's tag was dropped, so `!!python/object/apply:os.system {…}`
-                # read as a plain row: refused as a scalar's is, a fuzz trial)
+                # read as a plain row: refused as a scalar's is, a fuzz trial; YAML's own `!!set`,
+                # `!!omap`… are read, and a row of them is refused for its type, E504)
                 shown = tag.replace("tag:yaml.org,2002:", "!!")
                 raise yaml.constructor.ConstructorError(None, None, f"could not determine a constructor for "
                                                         f"the tag {shown!r}", event.start_mark)
@@ -321,8 +322,9 @@ def _shown(node, value) -> str:
 
 
 _TOO_LARGE = object()      # the value of a number with too many digits for Python to read
-# the tags a list or a mapping may carry: the plain ones (`!!seq`, `!!map`), written out or not
-_PLAIN_TAGS = {"SequenceNode": "tag:yaml.org,2002:seq", "MappingNode": "tag:yaml.org,2002:map"}
+# the tags a list or a mapping may carry: YAML's own (`!!seq`, `!!map`, `!!set`, `!!omap`, `!!pairs`)
+_YAML_COLLECTION_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("seq", "map", "set", "omap", "pairs"))
+
 
 
 def _construct(loader, node):
