@@ -496,3 +496,11 @@ def test_a_card_revealed_by_a_move_that_ends_the_turn_is_shown_to_its_mover(type
     run_repl(game, 2, 1, {}, {}, io.StringIO(f"{typed}\n\n"), out, "peek.rules")
     mine = out.getvalue().split("Pass the terminal to P2")[0]
     assert f"  · {line}{other} (hand (P2))\n" in mine, mine
+
+
+def test_a_move_typed_at_the_pager_is_not_played():
+    """A terminal trial: `7` typed at `-- more --` while reading the rules played move 7 (`yield`).
+    A command there is run; a move is not: the pager stops and says so."""
+    out = piped("regicide", 1, 4, ["rules all", "1", "log", "quit"], bots={})
+    assert "(the pager stopped: nothing was played; type 1 at your prompt to play it)" in out
+    assert re.search(r"P1> log\nno actions yet", out), out[-1500:]

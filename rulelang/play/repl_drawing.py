@@ -323,8 +323,12 @@ class Drawing:
             typed = " ".join(self.ask(MORE).split())
             if typed.lower() == "q":
                 return
-            if typed:                # a command or an action typed at the pager: it ends the pager and is run
-                self.pending_line = typed
+            if typed and typed.split()[0].lower() in self.commands:
+                self.pending_line = typed      # a command typed at the pager: it ends the pager and is run
+                return
+            if typed:                # a move is not played from the pager: `7` there played `yield` (a
+                self.say(f"(the pager stopped: nothing was played; type {printable(typed)} at your prompt "
+                         f"to play it)")    # terminal trial, reading the rules) — stopped, said, not lost
                 return
 
     def page(self, lines: list[str]) -> None:
