@@ -366,6 +366,8 @@ def test_a_minion_destroyed_after_scoring_acts_before_the_next_ready_base_is_che
     assert var(m, "vp") == [2, 3]
     assert "Jungle Oasis" in zone(m, "bases")
     assert sorted(zone(m, "discard", 1)) == ["Ninja Master", "Shinobi", "Tiger Assassin"]
+    # (and says so: a terminal trial saw a base marked "(scores)" silently not score)
+    assert "Jungle Oasis no longer scores: its power 4 is below its breakpoint 12" in m.messages_for(1)
 
 
 def test_a_minion_destroyed_after_scoring_acts_before_the_bases_cards_are_discarded():
