@@ -739,3 +739,14 @@ def test_help_of_a_word_only_the_start_of_a_name_is_not_that_name_and_a_bad_move
     assert "P1> help Glow\nGlow (spell)" in out
     assert ("'zz9' is not a legal action or a command (legal now: cast Hex, show secret, quit game; type help)"
             in out)
+
+
+def test_an_action_of_no_parameters_typed_with_more_words_is_not_given_the_rules_reason():
+    """A terminal trial: Bob typed `reveal extra words` and read "(legal: reveal); when it is not
+    allowed, the rules say: your character does not reveal at will" — while `reveal` was legal."""
+    src = PICKY.replace("action play(c in hand[me])",
+                        'action knock require true else "knocking is closed" { finish draw }\n    action play(c in hand[me])')
+    game = rulelang.Game(rulelang.compile_source(src, "picky.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("knock twice\nquit\n"), out, "picky.rules", screen=(200, 40))
+    assert "error: 'knock twice' is not a legal action now (legal: knock)\n" in out.getvalue()

@@ -586,8 +586,9 @@ class _Session(Drawing, Commands):
             if legal:                        # (the rules' reason is the action's as a whole: not about this choice)
                 shown_legal = ", ".join(self.show_text(text) for text in legal[:MAX_CANDIDATES])
                 more = f" and {len(legal) - MAX_CANDIDATES} more" if len(legal) > MAX_CANDIDATES else ""
-                self.error(f"'{echoed(line)}' is not a legal action now (legal: {shown_legal}{more}); "
-                           f"when it is not allowed, the rules say: {printable(why)}")
+                bare = all(text.lower() in names for text in legal)   # (`reveal`, legal, typed with more words:
+                reason = "" if bare else f"; when it is not allowed, the rules say: {printable(why)}"  # not why)
+                self.error(f"'{echoed(line)}' is not a legal action now (legal: {shown_legal}{more}){reason}")
             else:
                 self.error(f"'{echoed(line)}' is not a legal action now: {printable(why)}")
         return None
