@@ -333,3 +333,17 @@ def test_simulate_shows_progress_and_ctrl_c_keeps_the_games_played():
     term.expect(r"errors: 0")
     assert term.close() == 130
     assert 0 < int(found.group(1)) < 100000
+
+
+@pytest.mark.slow
+def test_a_move_typed_at_the_offer_to_save_is_not_taken_for_a_file_name():
+    """A terminal trial: `end turn` and `begin`, typed on after a Ctrl-C, were saved as files of
+    those names in the folder (every hidden card in them)."""
+    assert not (ROOT / "play 6♣").exists()
+    term = _at_the_offer_to_save()
+    term.line("play 6♣")
+    term.expect(r"'play 6♣' is a move: the match is ending; type back to play on, a file name to save it")
+    term.line("")
+    term.expect(r"left the game")
+    assert term.close() == 0
+    assert not (ROOT / "play 6♣").exists()

@@ -351,6 +351,14 @@ class Commands:
         self.say("left the game")
         return 0
 
+    def looks_like_a_move(self, typed: str) -> bool:
+        """Is `typed` the text of an action legal now (any seat's, as typed at the terminal)?"""
+        try:
+            texts = {str(a).lower() for a in self.match.legal_actions()}
+        except (RuleRuntimeError, EngineFault):  # (a rule error: then it is no move)
+            return False
+        return typed.lower() in texts
+
     def offer_save(self) -> bool:
         """Ask for a file to save the match in before leaving; True: the player goes back to it."""
         if self.match.is_over:
@@ -383,6 +391,11 @@ class Commands:
                 # (`look Buccaneer` typed on after quitting is a command, not a file to fill with secrets)
                 self.error(f"'{echoed(path)}' is a command: the match is ending; type a file name to save it, "
                            f"or Enter to leave without saving")
+                continue
+            elif self.looks_like_a_move(path):
+                # (a terminal trial: `end turn` and `begin`, typed on after a Ctrl-C, were saved as files)
+                self.error(f"'{echoed(path)}' is a move: the match is ending; type back to play on, a file "
+                           f"name to save it, or Enter to leave without saving")
                 continue
             if not path or self.write_save(path):
                 return False
