@@ -113,7 +113,10 @@ def test_an_allys_strike_back_that_kills_gives_the_skull_coin_and_map_piece_to_t
     play(m, "Bite Back")                                     # P3's strike back: 1, Gold Maker has 1
     while m.question:
         play(m, legal(m)[0])
-    assert "P2's Gold Maker at g5 dies" in m.messages_for(0)
+    said = m.messages_for(0)
+    assert "P2's Gold Maker at g5 dies" in said
+    # (and the blow that kills is said too: a terminal trial never read a killing attack's damage)
+    assert said[said.index("P2's Gold Maker at g5 dies") - 1] == "P2's Gold Maker at g5 takes 1 damage"
     assert var(m, "skulls") == [0, 0, 1, 0] and var(m, "coins")[0] == 0 and var(m, "coins")[2] >= 1
     pcs = var(m, "pcs")
     assert pcs[hound] + pcs[bow] == 1 and pcs[warden] == 0
