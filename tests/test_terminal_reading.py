@@ -253,7 +253,7 @@ def test_a_card_leaving_the_screen_says_where_it_went_and_a_moved_card_is_never_
     burnt = text.split("P1> burn\n")[1].split("P1> bury")[0]
     assert re.search(r"  · \w+: deck → ash\n", burnt), burnt
     buried = text.split("P1> bury\n")[1].split("P1> keep")[0]
-    assert "  · 1 card: deck → vault\n" in buried, buried
+    assert "  · 1 gem: deck → vault\n" in buried, buried          # (its kind: not "card")
     kept = text.split("P1> Pearl\n")[1]
     assert "  · Topaz, Pearl: hand (P1) → box (P1)\n" in kept, kept
 

@@ -330,7 +330,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
         covered, piles_grown, movers, existed, blind, may, names, kinds, off_seen, flows is not None)
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), pair=not unsure,
                         cells=set(after.get("cells") or ()) | set(before.get("cells") or ()), off=off,
-                        off_seen=off_seen, may=may)
+                        off_seen=off_seen, may=may, nouns=_zone_nouns(before, after, seat_name))
     lines += _known_lines(before, after, said.lower(), seat_name, off)
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     lines += _component_value_changes(before, after, said.lower())
@@ -355,6 +355,17 @@ def _known_lines(before: dict, after: dict, told: str, seat_name, off: set) -> l
             if labels:
                 lines.append(f"revealed{'' if to_all else ' to you'}: {join_labels(labels)} ({title})")
     return lines
+
+
+def _zone_nouns(before: dict, after: dict, seat_name) -> dict:
+    """Each place's title -> what its components are called, where the rules give it one kind
+    (`4 segments left yard (P1)`, not `4 cards`: a new author's Battleship)."""
+    from .render import kind_noun              # (render reads this module: imported here)
+    found: dict = {}
+    for view in (before, after):
+        for z in view["zones"]:
+            found.setdefault(zone_title(z, seat_name), set()).add(z.get("kind"))
+    return {title: kind_noun(kinds.pop()) for title, kinds in found.items() if len(kinds) == 1 and None not in kinds}
 
 
 def _zone_names(before: dict, after: dict, seat_name) -> dict:
@@ -745,7 +756,7 @@ def _board_changes(before: dict, after: dict) -> tuple[list, list]:
 
 def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, pair=True,
                 cells: set = frozenset(), off: set | frozenset = frozenset(), off_seen: set | frozenset = frozenset(),
-                may=None) -> list[str]:
+                may=None, nouns: dict | None = None) -> list[str]:
     """A line per kind of change, leaving out what `told` (the action's text and messages) names:
     a line of moved cards is left out when it names every one of them, never shortened.
     `pair`: may a zone's lost cards be said to be another's new ones (no card's way is unknown)?
@@ -756,6 +767,13 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
     card from one is new on the screen (`infantry: new in d11`, not from a reserve never shown).
     `may(a, b)`: may the rules move a card from a to b?"""
     may = may or (lambda a, b, kind=None, direct=False: True)
+    nouns = nouns or {}
+
+    def counted(k: int, *places: str) -> str:
+        """`card`/`cards`, or the places' own noun where they all have the same one."""
+        said = {nouns.get(p, ("card", "cards")) for p in places}
+        one, many = said.pop() if len(said) == 1 else ("card", "cards")
+        return one if k == 1 else many
     lines = []
     grouped: dict = {}
     for label, frm, to in moves:
@@ -782,7 +800,7 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
         hidden_out[src] -= k
         hidden_in[dst] -= k
         if not (src in off and dst in off):
-            lines.append(f"{k} {'card' if k == 1 else 'cards'}: {src} → {dst}")
+            lines.append(f"{k} {counted(k, src, dst)}: {src} → {dst}")
     for label, to in revealed:
         if to not in off:
             lines.append(f"revealed: {label} ({to})")
@@ -803,10 +821,10 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
         lines.append(f"{join_labels(labels)}: {how} {place}")
     for src, k in hidden_out.items():
         if k > 0 and src not in off:
-            lines.append(f"{k} {'card' if k == 1 else 'cards'} left {src}")
+            lines.append(f"{k} {counted(k, src)} left {src}")
     for dst, k in hidden_in.items():
         if k > 0 and dst not in off:
-            lines.append(f"{k} {'card' if k == 1 else 'cards'} added to {dst}")
+            lines.append(f"{k} {counted(k, dst)} added to {dst}")
     return lines
 
 
