@@ -15,6 +15,7 @@ from .codegen.runtime_moves import Batch
 from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
 from .records import Cut
+from .views import seat_index
 from .support import RULE_FAULTS
 from .parts import MatchParts
 
@@ -55,8 +56,7 @@ class MatchCopies(MatchParts):
 
     def sampler(self, player: int):
         """A function seed -> `determinized(player, seed)` of this position as it is now."""
-        if not 0 <= player < self.players:
-            raise ValueError(f"no player {player} in a {self.players}-player match")
+        player = seat_index(player, self.players)
         origins = self.origins()
         seen = self._seen_by(player)
         # components of a kind made in one zone may be anywhere the others of it are; and those

@@ -3,6 +3,8 @@
 Part of `Match` (match.py): a mixin sharing its state."""
 from __future__ import annotations
 
+import operator
+
 from typing import TYPE_CHECKING
 
 from .chance import aside
@@ -41,13 +43,24 @@ def without_internal(view: dict) -> dict:
 _TEXTING: set = set()      # (match, component) whose text is being computed: a text reading itself stops
 
 
+def seat_index(player, players: int) -> int:
+    """A seat given to the API (a NumPy integer too), or a ValueError that says there is no such
+    player (`view(None)` was a bare TypeError, a new author's trial)."""
+    try:
+        seat = operator.index(player) if not isinstance(player, bool) else None
+    except TypeError:
+        seat = None
+    if seat is None or not 0 <= seat < players:
+        raise ValueError(f"no player {player!r} in a {players}-player match")
+    return seat
+
+
 class MatchViews(MatchParts):
     """What each seat may see and read."""
 
     def visible_to(self, player: int) -> set:
         """The components `player` may see now (public zones, their own, revealed to them)."""
-        if not 0 <= player < self.players:
-            raise ValueError(f"no player {player} in a {self.players}-player match")
+        player = seat_index(player, self.players)
         return self._seen_by(player)
 
     def visible_to_all(self) -> set:
@@ -99,8 +112,7 @@ class MatchViews(MatchParts):
     def shown(self, player: int) -> list[dict]:
         """The rules' `show` values as `player` sees them: the entries `view(player)["values"]` has
         for them (one with an `"error"` for a value that failed), without the cost of the rest."""
-        if not 0 <= player < self.players:
-            raise ValueError(f"no player {player} in a {self.players}-player match")
+        player = seat_index(player, self.players)
         self.work = WORK_LIMIT
         values: list = []
         saved, self.me = self.me, player
@@ -112,8 +124,7 @@ class MatchViews(MatchParts):
 
     @aside
     def view(self, player: int) -> dict:
-        if not 0 <= player < self.players:
-            raise ValueError(f"no player {player} in a {self.players}-player match")
+        player = seat_index(player, self.players)
         self.work = WORK_LIMIT                      # shown defs may loop too
         game = self.game
         geometry = game.geometry
