@@ -9,7 +9,7 @@ import shutil
 import textwrap
 
 from ..core.textsafe import printable
-from .screen import join_labels, without_internal, words
+from .screen import IRREGULAR, join_labels, kind_noun, without_internal, words  # noqa: F401  (kind_noun: the screen's)
 
 def seat_name(seat: int) -> str:
     """Seats are 0-based in the API and P1..Pn for people."""
@@ -19,36 +19,6 @@ def seat_name(seat: int) -> str:
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """`1 player`, `2 players` (`nouns` for an irregular plural)."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
-
-
-# the English nouns of a table game whose plural no rule above makes
-IRREGULAR = {"die": "dice", "man": "men", "woman": "women", "mouse": "mice", "child": "children",
-             "person": "people", "foot": "feet", "tooth": "teeth", "goose": "geese", "ox": "oxen",
-             "leaf": "leaves", "wolf": "wolves", "elf": "elves", "dwarf": "dwarves", "thief": "thieves",
-             "knife": "knives", "life": "lives", "half": "halves", "sheep": "sheep", "fish": "fish",
-             "deer": "deer", "hero": "heroes", "potato": "potatoes", "tomato": "tomatoes"}
-
-
-def kind_noun(kind: str | None) -> tuple[str, str]:
-    """A component kind's name as a noun, singular and plural: `Warrior` → warrior, warriors;
-    `PlayerCard` → player card, player cards. Without a kind: card, cards."""
-    if not kind:
-        return "card", "cards"
-    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).replace("_", " ").lower().split()
-    if not words:
-        return "card", "cards"
-    last = words[-1]
-    if last in IRREGULAR:
-        many = IRREGULAR[last]
-    elif re.search(r"(s|x|z|ch|sh)$", last):
-        many = last + "es"
-    elif re.search(r"[^aeiou]y$", last):
-        many = last[:-1] + "ies"
-    else:
-        many = last + "s"
-    return " ".join(words), " ".join(words[:-1] + [many])
-
-
 
 
 def render_view(view: dict, width: int | None = None) -> str:

@@ -277,6 +277,34 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     return screen(status, grouped[:page], more=True)
 
 
+# the English nouns of a table game whose plural no rule above makes
+IRREGULAR = {"die": "dice", "man": "men", "woman": "women", "mouse": "mice", "child": "children",
+             "person": "people", "foot": "feet", "tooth": "teeth", "goose": "geese", "ox": "oxen",
+             "leaf": "leaves", "wolf": "wolves", "elf": "elves", "dwarf": "dwarves", "thief": "thieves",
+             "knife": "knives", "life": "lives", "half": "halves", "sheep": "sheep", "fish": "fish",
+             "deer": "deer", "hero": "heroes", "potato": "potatoes", "tomato": "tomatoes"}
+
+
+def kind_noun(kind: str | None) -> tuple[str, str]:
+    """A component kind's name as a noun, singular and plural: `Warrior` → warrior, warriors;
+    `PlayerCard` → player card, player cards. Without a kind: card, cards."""
+    if not kind:
+        return "card", "cards"
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).replace("_", " ").lower().split()
+    if not words:
+        return "card", "cards"
+    last = words[-1]
+    if last in IRREGULAR:
+        many = IRREGULAR[last]
+    elif re.search(r"(s|x|z|ch|sh)$", last):
+        many = last + "es"
+    elif re.search(r"[^aeiou]y$", last):
+        many = last[:-1] + "ies"
+    else:
+        many = last + "s"
+    return " ".join(words), " ".join(words[:-1] + [many])
+
+
 # -- what changed on the table ---------------------------------------------------------------
 
 def zone_title(zone: dict, seat_name) -> str:
@@ -360,7 +388,6 @@ def _known_lines(before: dict, after: dict, told: str, seat_name, off: set) -> l
 def _zone_nouns(before: dict, after: dict, seat_name) -> dict:
     """Each place's title -> what its components are called, where the rules give it one kind
     (`4 segments left yard (P1)`, not `4 cards`: a new author's Battleship)."""
-    from .render import kind_noun              # (render reads this module: imported here)
     found: dict = {}
     for view in (before, after):
         for z in view["zones"]:
