@@ -120,3 +120,21 @@ def test_an_allys_strike_back_that_kills_gives_the_skull_coin_and_map_piece_to_t
     assert var(m, "skulls") == [0, 0, 1, 0] and var(m, "coins")[0] == 0 and var(m, "coins")[2] >= 1
     pcs = var(m, "pcs")
     assert pcs[hound] + pcs[bow] == 1 and pcs[warden] == 0
+
+
+def test_a_bonus_waiting_for_the_next_attack_is_shown_with_its_unit():
+    """A terminal trial: `equip war axe` then `equip sharp sword` on a unit: the +1s waiting for its
+    next attack were in no status line (only the log said them, once)."""
+    p = (Position(2).soldier(0, "infantry", "e5").soldier(1, "infantry", "f5").hand(0, "Sharp Sword")
+         .general(0, "Iron Warden", "a1").turn(0))
+    m = p.match()
+    play(m, "equip Sharp Sword", "infantry at e5")
+    units = next(v["value"] for v in m.view(1)["values"] if str(v["name"]).startswith("Units"))
+    line = next(x for x in units if x.startswith("e5"))
+    assert line.endswith("1 infantry (1 with a bonus to the next attack)"), line
+    assert not any("bonus" in x or "next attack" in x for x in units if not x.startswith("e5"))
+    m = p.match()
+    play(m, "equip Sharp Sword", "Iron Warden at a1")
+    units = next(v["value"] for v in m.view(1)["values"] if str(v["name"]).startswith("Units"))
+    line = next(x for x in units if x.startswith("a1"))
+    assert "(next attack +1" in line, line
