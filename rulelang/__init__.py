@@ -171,8 +171,8 @@ def _not_a_save(data, path: str) -> None:
 
 
 def _shipped(path: str) -> str:
-    """`valgard`, a shipped game's bare name with no such file here: its rule file (as the command
-    line takes it; an API trial found `rulelang.load("valgard")` refused)."""
+    """A shipped game's bare name (`NAME` for games/NAME.rules) with no such file here: its rule file
+    (as the command line takes it; an API trial found `rulelang.load(NAME)` refused)."""
     if not path.isidentifier() or len(path) > 64:
         return path
     try:
@@ -190,7 +190,7 @@ def _shipped(path: str) -> str:
 
 def load(path: str) -> Game:
     """A Game from a rule file (through the IR cache, see cache.py) or from compiled IR JSON; a
-    shipped game also by its name (`load("valgard")`)."""
+    shipped game also by its name (`load(NAME)` for games/NAME.rules)."""
     from .engine.game import Game
     path = _shipped(str(path))
     if path.endswith(".json"):

@@ -259,16 +259,21 @@ def test_no_at_the_offer_to_save_leaves_without_saving():
     assert not (ROOT / "n").exists()
 
 
-def test_a_command_typed_at_the_offer_to_save_is_not_taken_for_a_file_name():
-    """`look Buccaneer` typed on after `quit` saved a file of that name (every hidden card in it)."""
-    assert not (ROOT / "look P2").exists()
+@pytest.mark.parametrize("typed, said", [
+    ("look P2", r"'look P2' is a command: the match is ending; type a file name to save it, or Enter to leave"),
+    ("play 6♣", r"'play 6♣' is a move: the match is ending; type back to play on, a file name to save it"),
+])
+def test_a_command_or_a_move_typed_at_the_offer_to_save_is_not_taken_for_a_file_name(typed, said):
+    """`look Buccaneer` typed on after `quit` saved a file of that name (every hidden card in it); so
+    did `end turn` and `begin` typed on after a Ctrl-C (a terminal trial)."""
+    assert not (ROOT / typed).exists()
     term = _at_the_offer_to_save()
-    term.line("look P2")
-    term.expect(r"'look P2' is a command: the match is ending; type a file name to save it, or Enter to leave")
+    term.line(typed)
+    term.expect(said)
     term.line("")
     term.expect(r"left the game")
     assert term.close() == 0
-    assert not (ROOT / "look P2").exists()
+    assert not (ROOT / typed).exists()
 
 
 def test_back_or_a_game_command_at_the_offer_to_save_goes_back_to_the_game():
@@ -333,17 +338,3 @@ def test_simulate_shows_progress_and_ctrl_c_keeps_the_games_played():
     term.expect(r"errors: 0")
     assert term.close() == 130
     assert 0 < int(found.group(1)) < 100000
-
-
-@pytest.mark.slow
-def test_a_move_typed_at_the_offer_to_save_is_not_taken_for_a_file_name():
-    """A terminal trial: `end turn` and `begin`, typed on after a Ctrl-C, were saved as files of
-    those names in the folder (every hidden card in them)."""
-    assert not (ROOT / "play 6♣").exists()
-    term = _at_the_offer_to_save()
-    term.line("play 6♣")
-    term.expect(r"'play 6♣' is a move: the match is ending; type back to play on, a file name to save it")
-    term.line("")
-    term.expect(r"left the game")
-    assert term.close() == 0
-    assert not (ROOT / "play 6♣").exists()

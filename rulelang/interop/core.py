@@ -49,7 +49,7 @@ np = need("numpy", "gymnasium")
 
 
 # An episode is cut (truncated) after this many actions unless the caller says otherwise, as
-# OpenSpiel's `max_game_length`: a policy that never plays a minion never scores a Smash Up base,
+# OpenSpiel's `max_game_length`: a policy that always took the first legal action never ended a card game,
 # and its episode grew for 271,000 actions until the state limit failed every later step (an API trial).
 MAX_STEPS = 10_000
 

@@ -679,8 +679,8 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     into_several = 0                          # how many cards went into one of several
     through_shrunk = False                    # (a card may have gone into a zone that shrank)
     # more cards may have gone in than the zones grew by: which of them did is not known — the
-    # first ones in the pile's order were said to, the others to have gone elsewhere too (a
-    # Regicide heal, the discard shuffled first: a terminal trial read "2♦, 6♥ may be in P3's hand,
+    # first ones in the pile's order were said to, the others to have gone elsewhere too (cards
+    # shuffled under a deck that then dealt: a terminal trial read "2♦, 6♥ may be in P3's hand,
     # the other six not", wrongly); then none is placed one by one: each is said gone, the counts
     # said as they changed, or the way through a hidden zone below
     fits = [1 for label, frm in gone if any(may(frm, t, kind_b.get(frm)) for t in grown)]

@@ -45,6 +45,17 @@ def made(serve, game: str, seats: list, seed: int):
     return server, body
 
 
+def made_from(serve, tmp_path, name: str, source: str) -> dict:
+    """A server of one rule file written from `source` and a 2-player match of two humans on it."""
+    from .conftest import post
+    rules = tmp_path / f"{name}.rules"
+    rules.write_text(source, encoding="utf-8")
+    server = serve([rules], include_shipped=False)
+    code, body = post(server.url + "/api/matches", {"game": name, "players": 2, "seats": ["human", "human"], "seed": 1})
+    assert code == 200
+    return body
+
+
 def shot(page, tmp_path, name):
     page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
     if SHOTS:
@@ -345,12 +356,7 @@ def test_a_window_question_says_how_to_answer_it_in_words_not_the_rules_names(se
     """Asked to respond in a window, the dialog's line read `window last_call · window` (a browser
     trial: `window before_scores · window` at every Smash Up scoring); it says how to answer, as
     the terminal does."""
-    from .conftest import post
-    rules = tmp_path / "call.rules"
-    rules.write_text(CALL, encoding="utf-8")
-    server = serve([rules], include_shipped=False)
-    code, body = post(server.url + "/api/matches", {"game": "call", "players": 2, "seats": ["human", "human"], "seed": 1})
-    assert code == 200
+    body = made_from(serve, tmp_path, "call", CALL)
     first = browser.new_page(viewport={"width": 1200, "height": 900})
     first.goto(body["links"][0]["url"])
     first.click("#actions button[data-text=bump]")
@@ -463,12 +469,7 @@ EMPTY_HAND = """game "Empty" {
 def test_another_seats_empty_hidden_hand_is_shown_as_empty(serve, browser, tmp_path):
     """A browser trial (co-op Regicide): a partner whose hand was empty vanished from the other
     pages — no `Hand 0`, no group, no `— to act` — while whether they hold cards is public."""
-    from .conftest import post
-    rules = tmp_path / "empty.rules"
-    rules.write_text(EMPTY_HAND, encoding="utf-8")
-    server = serve([rules], include_shipped=False)
-    code, body = post(server.url + "/api/matches", {"game": "empty", "players": 2, "seats": ["human", "human"], "seed": 1})
-    assert code == 200
+    body = made_from(serve, tmp_path, "empty", EMPTY_HAND)
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(body["links"][1]["url"])                    # P2: P1's hand is hidden from them, and empty
     page.wait_for_selector("body[data-version]")
