@@ -269,3 +269,22 @@ def test_a_watched_search_bot_thinks_even_when_one_answer_is_forced():
         finally:
             del m.sampler
         assert (len(samples) == 20) is searched
+
+
+def test_a_watched_search_bot_plays_the_simulations_game():
+    """A designer's trial: a simulated Shadow Hunters game, played again at the terminal with the
+    same seed and bots, went otherwise — the watched bot searches a forced answer for show (so that
+    its thinking time tells nothing) and that search drew from its generator. It now draws from a
+    copy: the same seed gives the same game watched or not."""
+    game = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
+    logs = []
+    for watched in (False, True):
+        m = game.new_match(4, 3)
+        bots = [make_bot("ismcts:4", bot_seed(3, seat), watched=watched) for seat in range(4)]
+        forced = 0
+        while not m.is_over and len(m.log) < 400:
+            forced += len(m.legal_actions()) == 1
+            m.apply(bots[m.current_player].choose(m))
+        logs.append(m.log)
+        assert forced > 0                                  # (the watched bot searched some: the test bites)
+    assert logs[0] == logs[1]

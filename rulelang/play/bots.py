@@ -248,8 +248,19 @@ class IsmctsBot:
 
     def choose(self, match):
         legal = match.legal_actions()
-        if len(legal) == 1 and not self.watched:
+        if len(legal) == 1:
+            if self.watched:                 # (searched for show, on a copy of the generator: the bot's
+                own = self.rng               # own draws stay those of a simulation, so a simulated game
+                self.rng = random.Random()   # replays at the terminal — a designer's trial found it did not)
+                self.rng.setstate(own.getstate())
+                try:
+                    self._search(match, legal)
+                finally:
+                    self.rng = own
             return legal[0]
+        return self._search(match, legal)
+
+    def _search(self, match, legal):
         seat = match.current_player
         self._depth = self.rollout_depth if match.estimate(seat) is not None else self.ROLLOUT_CAP
         root = _InfoNode()
