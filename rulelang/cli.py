@@ -557,6 +557,24 @@ def _seconds(text: str) -> float:
 
 
 def _simulate(args) -> int:
+    """`rulelang simulate`; a stop (Ctrl-C, or SIGTERM from `timeout` or a scheduler) keeps the games
+    played in this process: their figures and report are written (a designer's trial lost 15 minutes
+    of games to a `timeout`)."""
+    import signal
+    import threading
+
+    def stop(*_):
+        raise KeyboardInterrupt
+    here = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, stop) if here else None
+    try:
+        return _simulate_run(args)
+    finally:
+        if here:
+            signal.signal(signal.SIGTERM, before)
+
+
+def _simulate_run(args) -> int:
     from .play.simulate import budget_message, deadline_after, format_report, simulate
     deadline = deadline_after(args.max_cpu)      # one budget for the whole run, every sweep included
     files = [args.file] + args.compare
@@ -585,8 +603,9 @@ def _simulate(args) -> int:
         # the changed one unplayed (and the variants stop at the same games: seeds in order)
         left = None if deadline is None else max((deadline - time.process_time()) / (len(variants) - k), 1e-9)
         try:
-            if bar is not None and args.workers == 1 and not args.ray:
-                result = _simulate_here(game, players, args.games, args.seed, bots, options, bar, left)
+            if args.workers == 1 and not args.ray:  # (here: an interrupt keeps the games played)
+                result = _simulate_here(game, players, args.games, args.seed, bots, options,
+                                        bar or (lambda done, planned: None), left)
             else:
                 result = simulate(game, players, args.games, args.seed, bots, options,
                                   workers=args.workers, ray=args.ray, progress=bar, cpu_limit=left)

@@ -592,3 +592,22 @@ def test_undo_goes_back_past_a_load_as_it_would_have_before_the_save(tmp_path, c
     refusal = live.split("P1> undo\n")[1].split("\n")[0]
     assert refusal.startswith("cannot undo: since that decision P1 has seen a card that was hidden from them")
     assert out.split(f"loaded {save}\n")[1].split("P1> undo\n")[1].split("\n")[0] == refusal
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_simulation_stopped_without_a_terminal_keeps_its_games_and_writes_its_report(tmp_path, sig):
+    """A designer's trial: `timeout 900 rulelang simulate … --report DIR` (SIGTERM) wrote no report, and
+    an interrupt with the output in a file said "no results (no game had finished)" after ten games."""
+    import signal
+    import subprocess
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "simulate", str(ROOT / "games" / "valgard.rules"),
+                             "--games", "100000", "--bot", "random", "--max-cpu", "0", "--report", str(tmp_path / "r")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    time.sleep(6)                                  # (its imports done, games played: ~5 ms of CPU each)
+    proc.send_signal(getattr(signal, sig))
+    out, err = proc.communicate(timeout=120)
+    found = re.search(r"interrupted: partial results, (\d+) of 100000 games", out)
+    assert found and int(found.group(1)) > 0, (out[-800:], err[-800:])
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert json.loads((tmp_path / "r" / "report.json").read_text())
