@@ -611,3 +611,49 @@ def test_a_simulation_stopped_without_a_terminal_keeps_its_games_and_writes_its_
     assert found and int(found.group(1)) > 0, (out[-800:], err[-800:])
     assert proc.returncode == 130 and "Traceback" not in err
     assert json.loads((tmp_path / "r" / "report.json").read_text())
+
+
+ENDLESS = """game "Endless" {
+  players 2
+  var n: int = 0
+  turn { step s {
+    action pass { end turn }
+    action wait { end turn }
+    action stop require n > 5 { finish draw }
+  } }
+}
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_run_in_several_processes_stops_with_its_workers(tmp_path, sig):
+    """A designer's trial: `--workers 2` on a game that never ends went on after SIGINT (the parent
+    waited for its workers' games), and after SIGTERM its workers were left running, orphaned."""
+    import os
+    import signal
+    import subprocess
+    import time
+    rules = tmp_path / "endless.rules"
+    rules.write_text(ENDLESS, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "simulate", str(rules), "--games", "4",
+                             "--bot", "ismcts:300", "--max-cpu", "0", "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            start_new_session=True)
+    time.sleep(6)                                  # (the workers started, each in a game without end)
+    proc.send_signal(getattr(signal, sig))         # (to the parent alone, as `timeout` sends it)
+    try:
+        out, err = proc.communicate(timeout=60)
+        for _ in range(100):                       # (no process of its group left: no orphaned worker)
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("a worker outlived the run")
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert proc.returncode == 130 and "interrupted: no results" in err and "Traceback" not in err, err[-800:]

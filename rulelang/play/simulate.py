@@ -105,12 +105,21 @@ def simulate(game, players: int, games: int, seed: int,
         import multiprocessing
         context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
         share = budget / workers if budget else None          # each process: its share of the budget
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_load_worker,
-                                                    initargs=(game.ir, share, game.compiled)) as pool:
+        pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_load_worker,
+                                                      initargs=(game.ir, share, game.compiled))
+        try:
             for record in pool.map(_worker_game, jobs, chunksize=max(1, games // (workers * 8))):
                 records.append(record)
                 if progress is not None:
                     progress(len(records), games)
+        except BaseException:
+            # (an interrupt: the workers are stopped, not waited for — a game that never ends kept a
+            # designer's run, and then its orphaned workers, going after Ctrl-C or SIGTERM)
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
     seconds = time.perf_counter() - start
     played = [r for r in records if not r.get("skipped")]
     played = played[:next((i for i, r in enumerate(records) if r.get("skipped")), len(records))]
@@ -193,7 +202,9 @@ _worker_deadline: list = [None]          # in a worker process: when its share o
 
 
 def _load_worker(ir: dict, cpu_limit: float | None = None, compiled: bool = True):
+    import signal
     import rulelang
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # (Ctrl-C reaches the whole group: the parent stops us)
     _worker_deadline[0] = deadline_after(cpu_limit)
     game = rulelang.Game(ir, compiled=compiled)
     _worker_games.clear()
