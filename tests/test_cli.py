@@ -657,3 +657,15 @@ def test_a_run_in_several_processes_stops_with_its_workers(tmp_path, sig):
         except ProcessLookupError:
             pass
     assert proc.returncode == 130 and "interrupted: no results" in err and "Traceback" not in err, err[-800:]
+
+
+def test_simulate_says_first_that_the_game_may_never_end(tmp_path, capsys):
+    """A designer's trial: a changed rule file that never ended was linted W204, but `simulate` said
+    nothing of it and the search bots spent the whole budget on one game."""
+    rules = tmp_path / "endless.rules"
+    rules.write_text(ENDLESS, encoding="utf-8")
+    main(["simulate", str(rules), "--games", "1", "--bot", "random"])
+    err = capsys.readouterr().err
+    assert err.startswith(f"{rules}:5:5: warning[W204]: the game may never end: `pass` and `wait`"), err
+    main(["simulate", str(ROOT / "games" / "valgard.rules"), "--games", "1"])
+    assert "W204" not in capsys.readouterr().err
