@@ -587,6 +587,8 @@ def _simulate_run(args) -> int:
     counts = [games[0].min_players] if args.players is None else args.players
     if args.workers < 1 or args.workers > 64:
         raise ValueError("--workers must be from 1 to 64")
+    if args.games < 1:                           # (said by simulate() too: games are played here now)
+        raise ValueError("the number of games must be at least 1")
     results = []
     bar = _Progress.for_terminal("games")
     stopped = False
