@@ -319,6 +319,9 @@ def test_an_ending_is_one_way_to_end_whoever_died_and_won():
         "Shadows win: every Hunter is dead"
     assert way_to_end("cannot pay 12 damage: P1's hand is worth 5") == "cannot pay # damage: P#'s hand is worth #"
     assert way_to_end(None) == "(no reason given)"
+    assert way_to_end("P2 cannot move at the start of their turn: no piece of theirs is left on the board, and they "
+                      "cannot deploy (every octagon of their home row is dead or taken)") == \
+        "P# cannot move at the start of their turn: no piece of theirs is left on the board, and they cannot deploy"
     game = rulelang.load(SHADOW)
     result = simulate(game, 4, 30, 1, "random")
     ways = [why for why, _ in result["endings"]]

@@ -124,7 +124,7 @@ def legal_by_decision(records: list[dict], buckets: int = 10) -> list[float]:
 def _cell(text: str) -> str:
     """A text in a Markdown table cell: printable, short, no `|`."""
     text = printable(text).replace("|", "/")
-    return text if len(text) <= 80 else text[:79] + "…"
+    return text if len(text) <= 120 else text[:119] + "…"      # (an ending's words: see way_to_end)
 
 
 def summary(result: dict) -> dict:

@@ -332,10 +332,11 @@ def way_to_end(reason: str | None) -> str:
     """A game's ending reason as one way to end: its numbers (P1, P2… too) made `#`, what it says in
     brackets and after its first sentence left out (who died, who the winners are: "Shadows win:
     every Hunter is dead (P# George, P# Emi). The winners: …" is "Shadows win: every Hunter is
-    dead"), and what follows its first 80 characters."""
+    dead"), and what follows its first 120 characters (80 cut a shipped game's reason mid-word, a
+    designer's trial: `no piece of theirs is left on the bo…`)."""
     text = re.sub(r"\d+", "#", reason or "(no reason given)")
     plain = re.sub(r"\s*\([^()]*\)", "", text).split(". ")[0].strip()
-    return _brief(plain or text)
+    return _brief(plain or text, 120)
 
 
 def _brief(text: str, limit: int = 80) -> str:
