@@ -53,6 +53,20 @@ def test_every_seat_has_its_outcomes_and_sides_have_win_rates():
                   if any(s == side and x == "win" for s, x in zip(r["sides"], r["results"])))
         assert by_side[side]["win"] == won
 
+    # the report says of how many games each side's rate is (a designer's trial: a character dealt in
+    # 65 of 99 games read as if in all of them)
+    md_lines = "\n".join(_md_side_lines(result))
+    for side, counts in by_side.items():
+        assert f"| side {side} | " in md_lines and f"] of {sum(counts.values())} |" in md_lines
+
+
+def _md_side_lines(result) -> list:
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        write_report([result], folder)
+        with open(f"{folder}/report.md", encoding="utf-8") as f:
+            return [line for line in f.read().splitlines() if line.startswith("| side ")]
+
 
 def test_the_wilson_interval():
     assert wilson(0, 0) == (0.0, 1.0)

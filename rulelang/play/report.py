@@ -205,7 +205,8 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
         cells = []
         for s in sums:
             x = next((y for y in s["sides"] if y["side"] == side), None)
-            cells.append(rate_text(x["wins"], x["games"]) if x else "–")
+            # (of how many games the side played: a character dealt in 65 of 99, a designer's trial)
+            cells.append(f"{rate_text(x['wins'], x['games'])} of {x['games']}" if x else "–")
         lines.append(f"| side {printable(side)} | " + " | ".join(cells) + " |")
     lines.append("| draws | " + " | ".join(rate_text(s["draws"]["draws"], s["finished"]) for s in sums) + " |")
     lines.append("| games that ended (the rates' base) | " + " | ".join(str(s["finished"]) for s in sums) + " |")
