@@ -378,3 +378,24 @@ def test_a_run_with_no_game_played_to_its_end_says_so_instead_of_a_speed():
     text = format_report(result)
     assert "speed: no game was played to its end in 93.48 s of wall-clock time" in text
     assert "ms per action" not in text
+
+
+COIN_ESTIMATE = """
+game "Coin" {
+  players 2
+  estimate if me == 0 then CHANCE * 10 else 50
+  turn { step s {
+    action toss { if roll(10) <= CHANCE { finish win for 0 } else { finish win for 1 } }
+  } }
+}
+"""
+
+
+def test_an_estimate_that_changed_beyond_chance_is_said_to_be_a_real_difference(tmp_path, capsys):
+    """A designer's trial: the estimate rows never said "(a real difference)" (Regicide +5.8 ±4.5), where
+    the win-rate rows do; and a lone difference among many rows is said to be a lead, not a finding."""
+    compared_coins(tmp_path, capsys, COIN_ESTIMATE, "--games", "40", "--bot", "random")
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert "| P1 estimate at the end | +40.0 ±0.0 (a real difference) |" in md
+    assert "| P2 estimate at the end | +0.0 ±0.0 |" in md
+    assert "a lone one among many is a lead to test with more games" in md

@@ -321,12 +321,15 @@ def _changes(results: list[dict], sums: list[dict], sides: list) -> list[str]:
                          if i < results[k]["players"]
                          and this[g].get("estimate") is not None and base[g].get("estimate") is not None]
                 mean, half = mean_interval(diffs) if diffs else (None, None)
-                cells.append("–" if half is None else f"{mean:+.1f} ±{half:.1f}")
+                real = half is not None and abs(mean) > half       # (as the rates' rows say it)
+                cells.append("–" if half is None else f"{mean:+.1f} ±{half:.1f}" + (" (a real difference)" if real else ""))
             lines.append(f"| P{i + 1} estimate at the end | " + " | ".join(cells) + " |")
     lines.append("| games paired | " + " | ".join(str(len(both)) for both in common) + " |")
     lines += ["", "An interval that holds 0 is a difference these games cannot tell from chance. Games that "
                   "go the same way in both variants narrow it (the same seed deals the same cards): a "
-                  "change is found in fewer games than two runs taken apart would need."]
+                  "change is found in fewer games than two runs taken apart would need. Each row is tested "
+                  "on its own: among twenty rows that did not change, one is expected to show \"a real "
+                  "difference\" by chance — a lone one among many is a lead to test with more games."]
     return lines
 
 
