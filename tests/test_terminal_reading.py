@@ -504,3 +504,6 @@ def test_a_move_typed_at_the_pager_is_not_played():
     out = piped("regicide", 1, 4, ["rules all", "1", "log", "quit"], bots={})
     assert "(the pager stopped: nothing was played; type 1 at your prompt to play it)" in out
     assert re.search(r"P1> log\nno actions yet", out), out[-1500:]
+    # (a word of the screen's commands with more after it is an action's text, as at the prompt)
+    out = piped("regicide", 1, 4, ["rules all", "hand over", "quit"], bots={})
+    assert "(the pager stopped: nothing was played; type hand over at your prompt to play it)" in " ".join(out.split())

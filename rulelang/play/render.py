@@ -9,7 +9,7 @@ import shutil
 import textwrap
 
 from ..core.textsafe import printable
-from .screen import IRREGULAR, join_labels, kind_noun, without_internal, words  # noqa: F401  (kind_noun: the screen's)
+from .screen import join_labels, kind_noun, without_internal, words
 
 def seat_name(seat: int) -> str:
     """Seats are 0-based in the API and P1..Pn for people."""

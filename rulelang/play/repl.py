@@ -31,7 +31,7 @@ from ..ir.spec import typed_names
 from .pager import key_of, sections
 from .screen import Texts, Thinking, terminal_size
 from .repl_commands import COMMAND_NAMES, Commands, _Stop
-from .repl_drawing import PICKING, Drawing
+from .repl_drawing import PICKING, REDRAW, Drawing
 from .replay import _short as echoed      # (what a player typed, quoted back cut short)
 # (names tests and the API have imported from here since before the split: the rendering and rulebook)
 from .render import kind_noun, outcome_headline, plural, render_outcome, render_view, render_zone, seat_name, view_parts  # noqa: F401
@@ -45,7 +45,6 @@ MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one err
 # ANSI styles, used only when the output is a terminal and NO_COLOR is not set
 STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message": "35", "over": "1",
           "dim": "2"}
-REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # commands only when typed alone (an action may start so)
 LOOKING = ("help", "?", "rules", "log", "look") + REDRAW      # what a player acting out of turn may also type
 
 

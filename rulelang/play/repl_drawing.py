@@ -17,6 +17,7 @@ from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view
 from .rulebook import component_texts, rulebook
 from .screen import action_kinds, changes, fit_screen, kind_of, without_internal
 
+REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # commands only when typed alone (an action may start so)
 PICKING = ("subset", "order")        # questions answered one pick at a time, then `done`
 
 
@@ -320,10 +321,12 @@ class Drawing:
             self.say("\n".join(screen))
             if i == len(screens) - 1:
                 return
-            typed = " ".join(self.ask(MORE).split())
+            typed = " ".join(self.ask(MORE).split())     # (`hand over` is a move, `hand` a command: as at the prompt)
             if typed.lower() == "q":
                 return
-            if typed and typed.split()[0].lower() in self.commands:
+            word, _, rest = typed.partition(" ")
+            redraw_move = word.lower() in REDRAW and rest and not (word.lower() == "more" and self.kind_named(rest))
+            if typed and word.lower() in self.commands and not redraw_move:
                 self.pending_line = typed      # a command typed at the pager: it ends the pager and is run
                 return
             if typed:                # a move is not played from the pager: `7` there played `yield` (a
