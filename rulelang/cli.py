@@ -575,7 +575,7 @@ def _simulate(args) -> int:
 
 
 def _simulate_run(args) -> int:
-    from .play.simulate import budget_message, deadline_after, format_report, simulate
+    from .play.simulate import deadline_after, format_report
     deadline = deadline_after(args.max_cpu)      # one budget for the whole run, every sweep included
     files = [args.file] + args.compare
     games = [rulelang.load(f) for f in files]
@@ -589,9 +589,7 @@ def _simulate_run(args) -> int:
         raise ValueError("--workers must be from 1 to 64")
     if args.games < 1:                           # (said by simulate() too: games are played here now)
         raise ValueError("the number of games must be at least 1")
-    results = []
-    bar = _Progress.for_terminal("games")
-    stopped = False
+    bar = _Progress.for_terminal("games", log=True)
     # each rule file with each player count and option set; files compared are told apart by their
     # names, player counts (when several) by a `players` entry in the variant's name
     names = [({"rules": _file_name(f, files)} if args.compare else {})
@@ -604,40 +602,25 @@ def _simulate_run(args) -> int:
             if not game.min_players <= players <= game.max_players:
                 raise ValueError(f"{game.name} is for {game.players_text} players, not {players}")
             seat_bots(_seat_bots(args.bot, players), players)
-    for k, (named, game, players, options) in enumerate(variants):
-        bots = _seat_bots(args.bot, players)
-        # each variant an equal share of what is left: a budget spent on the first file would leave
-        # the changed one unplayed (and the variants stop at the same games: seeds in order)
-        left = None if deadline is None else max((deadline - time.process_time()) / (len(variants) - k), 1e-9)
+    if args.workers == 1 and not args.ray:      # here, the variants taking turns game by game
         try:
-            if args.workers == 1 and not args.ray:  # (here: an interrupt keeps the games played)
-                result = _simulate_here(game, players, args.games, args.seed, bots, options,
-                                        bar or (lambda done, planned: None), left)
-            else:
-                result = simulate(game, players, args.games, args.seed, bots, options,
-                                  workers=args.workers, ray=args.ray, progress=bar, cpu_limit=left)
-        except KeyboardInterrupt:
-            if bar is not None:
-                bar.close()
-            print("interrupted: no results" + (" (a run in several processes keeps none: with --workers 1 "
-                                               "the games played are kept)" if args.workers > 1 or args.ray
-                                               else " (no game had finished)"), file=sys.stderr)
-            stopped = True
-            break
+            results, stopped = _simulate_together(
+                [(game, players, _seat_bots(args.bot, players), options) for _, game, players, options in variants],
+                args.games, args.seed, bar or (lambda done, planned: None), deadline, args.max_cpu)
         finally:
             if bar is not None:
                 bar.close()
-        if result.get("stopped"):               # (said of the whole run's budget, not of what this sweep had left)
-            result["stopped"] = budget_message(result["games"], result["planned"], args.max_cpu, len(variants))
-        result.update(named)
-        results.append(result)
-        if not args.json:
-            if result.get("partial") and not result.get("stopped"):
-                print(f"interrupted: partial results, {result['games']} of {result['planned']} games", flush=True)
-            print(format_report(result) + ("\n" if len(results) else ""), flush=True)
-        if result.get("partial") and not result.get("stopped"):     # (interrupted; a spent share goes on)
-            stopped = True
-            break
+        if stopped and not results:
+            print("interrupted: no results (no game had finished)", file=sys.stderr)
+        for result, (named, *_) in zip(results, variants):
+            result.update(named)
+            if not args.json:
+                if result.get("partial") and not result.get("stopped"):
+                    print(f"interrupted: partial results, {result['games']} of {result['planned']} games",
+                          flush=True)
+                print(format_report(result) + "\n", flush=True)
+    else:
+        results, stopped = _simulate_apart(args, variants, deadline, bar)
     if not results:
         return 130 if stopped else 0
     from .play.report import variant_name
@@ -663,6 +646,43 @@ def _simulate_run(args) -> int:
     return 1 if any(r.get("errors") for r in results) else 0   # a game ended in a rule error (its seed said)
 
 
+def _simulate_apart(args, variants, deadline, bar) -> tuple[list[dict], bool]:
+    """The variants of a run in several processes (`--workers`, `--ray`), one after the other, each
+    an equal share of the budget left: a budget spent on the first would leave the changed file
+    unplayed. An interrupt keeps nothing of the variant being played."""
+    from .play.simulate import budget_message, format_report, simulate
+    results: list[dict] = []
+    stopped = False
+    for k, (named, game, players, options) in enumerate(variants):
+        bots = _seat_bots(args.bot, players)
+        left = None if deadline is None else max((deadline - time.process_time()) / (len(variants) - k), 1e-9)
+        try:
+            result = simulate(game, players, args.games, args.seed, bots, options,
+                              workers=args.workers, ray=args.ray, progress=bar, cpu_limit=left)
+        except KeyboardInterrupt:
+            if bar is not None:
+                bar.close()
+            print("interrupted: no results (a run in several processes keeps none: with --workers 1 "
+                  "the games played are kept)", file=sys.stderr)
+            stopped = True
+            break
+        finally:
+            if bar is not None:
+                bar.close()
+        if result.get("stopped"):               # (said of the whole run's budget, not of what this sweep had left)
+            result["stopped"] = budget_message(result["games"], result["planned"], args.max_cpu, len(variants))
+        result.update(named)
+        results.append(result)
+        if not args.json:
+            if result.get("partial") and not result.get("stopped"):
+                print(f"interrupted: partial results, {result['games']} of {result['planned']} games", flush=True)
+            print(format_report(result) + ("\n" if len(results) else ""), flush=True)
+        if result.get("partial") and not result.get("stopped"):     # (interrupted; a spent share goes on)
+            stopped = True
+            break
+    return results, stopped
+
+
 def _file_name(path: str, files: list[str]) -> str:
     """How a compared rule file is named in a report: its file name, or its path where two share a name."""
     name = os.path.basename(path)
@@ -670,54 +690,94 @@ def _file_name(path: str, files: list[str]) -> str:
 
 
 def _simulate_here(game, players, games, seed, bots, options, bar, cpu_limit=None) -> dict:
-    """`simulate` in this process, game by game as `simulate.simulate` plays them (the same
-    seeds, the same records), with a progress bar; Ctrl-C, or the run's CPU budget spent, stops
-    it, and the games finished so far are summarized, marked `"partial": true` (with the
-    `"planned"` number of games; a spent budget also says so in `"stopped"`)."""
+    """`simulate` of one variant in this process (see `_simulate_together`)."""
+    from .play.simulate import deadline_after
+    results, _ = _simulate_together([(game, players, bots, options)], games, seed, bar,
+                                    deadline_after(cpu_limit), cpu_limit)
+    if not results:
+        raise KeyboardInterrupt
+    return results[0]
+
+
+def _simulate_together(variants, games, seed, bar, deadline, cpu_limit) -> tuple[list[dict], bool]:
+    """`simulate` in this process, game by game as `simulate.simulate` plays them (the same seeds,
+    the same records), the variants (`(game, players, bots, options)`) taking turns: game i of
+    each, then game i + 1 of each. A run stopped (Ctrl-C, or the CPU budget ending at `deadline`)
+    thus leaves every variant with as many games as the others, or one fewer — a comparison to
+    read, where playing the variants one after the other left the changed file unplayed (a
+    designer's trial). Returns the summaries of the variants that played a game, the games
+    finished so far marked `"partial": true` (with the `"planned"` number; a spent budget also
+    says so in `"stopped"`), and whether the run was interrupted."""
     from .play import simulate as sim
-    kinds = sim.seat_bots(bots, players)
-    deadline = sim.deadline_after(cpu_limit)
-    game.new_match(players, sim.match_seed(seed, 0), options)     # bad players or options: one error, here
-    start = time.perf_counter()
-    records: list = []
-    spent = False
+    kinds = [sim.seat_bots(bots, players) for _, players, bots, _ in variants]
+    for game, players, _, options in variants:      # bad players or options: one error, here
+        game.new_match(players, sim.match_seed(seed, 0), options)
+    records: list[list] = [[] for _ in variants]
+    seconds = [0.0] * len(variants)
+    spent = interrupted = False
+    total = games * len(variants)
     try:
         for index in range(games):
-            records.append(sim.play_game(game, index, players, seed, kinds, options, sim.MAX_ACTIONS, deadline))
-            bar(len(records), games)
+            for k, (game, players, _, options) in enumerate(variants):
+                start = time.perf_counter()
+                try:
+                    records[k].append(sim.play_game(game, index, players, seed, kinds[k], options,
+                                                    sim.MAX_ACTIONS, deadline))
+                finally:
+                    seconds[k] += time.perf_counter() - start
+                bar(index * len(variants) + k + 1, total)
     except sim.BudgetSpent:
         spent = True
     except KeyboardInterrupt:
-        if not records:
-            raise
-    result = sim.summarize(game.name, players, len(records), seed, kinds, options, records,
-                           time.perf_counter() - start)
-    if len(records) < games:
-        result["partial"], result["planned"] = True, games
-        if spent:
-            result["stopped"] = sim.budget_message(len(records), games, cpu_limit)
-    return result
+        interrupted = True
+        if not records[0]:
+            return [], True
+    results = []
+    for k, (game, players, _, options) in enumerate(variants):
+        if not records[k] and not spent:     # (interrupted before its first game: "not run")
+            break
+        result = sim.summarize(game.name, players, len(records[k]), seed, kinds[k], options, records[k], seconds[k])
+        if len(records[k]) < games:
+            result["partial"], result["planned"] = True, games
+            if spent:
+                result["stopped"] = sim.budget_message(len(records[k]), games, cpu_limit)
+        results.append(result)
+    return results, interrupted
 
 
 class _Progress:
-    """A progress bar on stderr (only when stderr is a terminal): `bar(done, total)`."""
+    """A progress bar on stderr when it is a terminal: `bar(done, total)`; elsewhere (a log file, a
+    night's run under `nohup`) one plain line a minute, `LOG_EVERY` seconds (a designer's trial saw
+    nothing for hours)."""
     WIDTH = 30
+    LOG_EVERY = 60.0
 
-    def __init__(self, unit: str, stream):
-        self.unit, self.stream = unit, stream
+    def __init__(self, unit: str, stream, log: bool = False):
+        self.unit, self.stream, self.log = unit, stream, log
         self.start = time.perf_counter()
-        self.last = 0.0
+        self.last = self.start if log else 0.0
         self.shown = False
 
     @classmethod
-    def for_terminal(cls, unit: str):
+    def for_terminal(cls, unit: str, log: bool = False):
+        """A bar when stderr is a terminal; with `log`, lines when it is not."""
         try:
-            return cls(unit, sys.stderr) if sys.stderr.isatty() else None
+            if sys.stderr.isatty():
+                return cls(unit, sys.stderr)
+            return cls(unit, sys.stderr, log=True) if log else None
         except (AttributeError, ValueError):
             return None
 
     def __call__(self, done: int, total: int, what: str = "") -> None:
         now = time.perf_counter()
+        if self.log:
+            if done < total and now - self.last >= self.LOG_EVERY:
+                self.last = now
+                elapsed = now - self.start
+                left = f", ~{elapsed / done * (total - done):.0f} s left" if done else ""
+                self.stream.write(printable(f"rulelang: {done} of {total} {self.unit}, {elapsed:.0f} s{left}") + "\n")
+                self.stream.flush()
+            return
         if done < total and now - self.last < 0.1:
             return
         self.last = now

@@ -179,17 +179,18 @@ def test_the_rules_estimate_at_the_end_is_reported_per_seat_with_its_interval():
 
 def test_a_sweep_cut_short_by_its_budget_names_what_it_did_not_play(tmp_path, capsys):
     """A designer's trial: the budget ran out in the first variant, the second was never played,
-    and the report said nothing of it (nor of the games it had asked for). Now each variant gets
-    its share of the budget, and the report says each was cut short."""
+    and the report said nothing of it (nor of the games it had asked for). Now the variants take
+    turns game by game, so the budget stops them at the same games, and the report says each was
+    cut short."""
     rules = str(Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "grid_5.rules")
     code = main(["simulate", rules, "--games", "50", "--seed", "1", "--bot", "random", "--option", "misere=false",
                  "--option", "misere=true", "--max-cpu", "0.001", "--report", str(tmp_path / "rep")])
     out, err = capsys.readouterr()
     assert code == 1
     assert "not run" not in out
-    assert out.count("its share (1/2) of the run's budget of 0.001 s of CPU time is spent") == 2
+    assert out.count("the run's budget of 0.001 s of CPU time is spent") == 2
     report = (tmp_path / "rep" / "report.md").read_text()
-    assert "of the 50 games asked per variant" in report and report.count("its share (1/2)") == 2
+    assert "of the 50 games asked per variant" in report and report.count("the run's budget of 0.001 s") == 2
 
 
 COIN = """
@@ -238,6 +239,44 @@ def test_a_changed_copy_of_a_rule_file_is_compared_with_the_same_seeds(tmp_path,
     assert same == 0
     md = (tmp_path / "s" / "report.md").read_text(encoding="utf-8")
     assert "| P1 wins | +0.0 [" in md and "(a real difference)" not in md    # the same seeds: the same games
+
+
+def test_a_compared_run_stopped_midway_has_a_comparison(tmp_path, capsys, monkeypatch):
+    """A designer's trial: `--compare` played the files one after the other, so a run stopped in
+    the first (Ctrl-C, a `timeout`) had nothing of the changed file. They now take turns game by
+    game: stopped in the fifth round, each file has four games, and the report compares them."""
+    from rulelang.play import simulate as sim
+    play, calls = sim.play_game, []
+
+    def stop_in_round_five(*args):
+        calls.append(args[1])
+        if len(calls) == 9:
+            raise KeyboardInterrupt
+        return play(*args)
+    monkeypatch.setattr(sim, "play_game", stop_in_round_five)
+    fair, biased = tmp_path / "coin.rules", tmp_path / "coin_biased.rules"
+    fair.write_text(COIN.replace("CHANCE", "5"), encoding="utf-8")
+    biased.write_text(COIN.replace("CHANCE", "9"), encoding="utf-8")
+    code = main(["simulate", str(fair), "--compare", str(biased), "--games", "100", "--bot", "random",
+                 "--report", str(tmp_path / "r")])
+    out = capsys.readouterr().out
+    assert code == 130 and calls == [0, 0, 1, 1, 2, 2, 3, 3, 4]
+    assert out.count("interrupted: partial results, 4 of 100 games") == 2 and "not run" not in out
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert "| | coin_biased.rules against coin.rules |" in md and "| games paired | 4 |" in md
+
+
+def test_a_run_whose_output_is_not_a_terminal_says_how_far_it_is(tmp_path, capsys, monkeypatch):
+    """A night's run under `nohup` or `timeout`, its output in a file, printed nothing until its
+    end (a designer's trial); it now writes a line a minute (here: every game) to stderr."""
+    from rulelang import cli
+    monkeypatch.setattr(cli._Progress, "LOG_EVERY", 0.0)
+    rules = tmp_path / "coin.rules"
+    rules.write_text(COIN.replace("CHANCE", "5"), encoding="utf-8")
+    assert main(["simulate", str(rules), "--compare", str(rules), "--games", "3", "--bot", "random"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(",")[0] for line in lines] == [f"rulelang: {n} of 6 games" for n in range(1, 6)]
+    assert "\033" not in "".join(lines)
 
 
 def test_a_paired_difference_is_newcombes_for_paired_data():
