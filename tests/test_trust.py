@@ -373,7 +373,7 @@ def test_a_seat_that_is_no_player_is_a_clear_value_error(seat):
     """A new author: `view(None)` was a bare TypeError (a comparison with None)."""
     import numpy as np
     m = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules")).new_match(2, 1)
-    for ask in (m.view, m.shown, m.visible_to, lambda p: m.determinized(p, 1)):
+    for ask in (m.view, m.shown, m.visible_to, lambda p: m.determinized(p, 1), m.estimate):
         with pytest.raises(ValueError, match="no player .* in a 2-player match"):
             ask(seat)
     assert m.view(np.int64(1))["viewer"] == 1            # (a NumPy integer is a seat)

@@ -30,7 +30,7 @@ from . import support
 from .flow import MatchFlow
 from .pausing import MatchPausing
 from .copies import MatchCopies
-from .views import MatchViews
+from .views import MatchViews, seat_index
 from .saves import MatchSaves
 from .simultaneous import MatchSimultaneous
 from .records import Checkpoint
@@ -581,7 +581,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
     @aside
     def estimate(self, player: int) -> float | None:
         """The rules' `estimate` of how well `player` is doing, from 0.0 to 1.0, or None if the
-        rules declare none."""
+        rules declare none. (A seat that is no player is a ValueError: `estimate(-1)` read the last
+        seat's hand.)"""
+        player = seat_index(player, self.players)
         fn = self.game.code.estimate
         if fn is None:
             return None
