@@ -279,6 +279,37 @@ def test_a_run_whose_output_is_not_a_terminal_says_how_far_it_is(tmp_path, capsy
     assert "\033" not in "".join(lines)
 
 
+TIE_BEHIND = """
+game "Tie Behind" {
+  players 3 ranked by pts[me]
+  var pts: int = 0 per player
+  turn { step s { action go {
+    pts[1] = 1
+    pts[2] = 1
+    if roll(2) == 1 { pts[0] = 2 }
+    finish by score "scored"
+  } } }
+}
+"""
+
+
+def test_the_draw_rate_counts_games_where_any_player_drew(tmp_path, capsys):
+    """A new author's Hearts: P2 and P3 tied for first while P1 lost, and the draw rate read P1's
+    results only: 0 %. A game with a draw is one where some player drew."""
+    rules = tmp_path / "tie.rules"
+    rules.write_text(TIE_BEHIND, encoding="utf-8")
+    code = main(["simulate", str(rules), "--compare", str(rules), "--games", "40", "--bot", "random", "--json",
+                 "--report", str(tmp_path / "r")])
+    out = capsys.readouterr().out
+    first = json.loads(out[out.index("\n[") + 1:])[0]
+    records = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))["simulations"][0]["records"]
+    tied = sum(r["results"] == ["lose", "draw", "draw"] for r in records)
+    assert code == 0 and 5 < tied < 35 and first["outcomes"]["draw"] == 0
+    assert first["draws"] == tied and first["draw_rate"] == tied / 40
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert f"| draws | {100 * tied / 40:.1f}%" in md
+
+
 def test_a_paired_difference_is_newcombes_for_paired_data():
     """Method 10 of Newcombe's paired paper: with no correlation between the pairs (a·d = b·c) it
     is the independent interval; the more games go the same way in both, the narrower it is."""

@@ -144,7 +144,7 @@ def summary(result: dict) -> dict:
                    "interval": wilson(c["win"], n)} for s, c in enumerate(result["outcomes_by_seat"])],
         "sides": [{"side": side, "wins": c["win"], "games": sum(c.values()), "interval": wilson(c["win"], sum(c.values()))}
                   for side, c in result["outcomes_by_side"].items()],
-        "draws": {"draws": result["outcomes"]["draw"], "games": n, "interval": wilson(result["outcomes"]["draw"], n)},
+        "draws": {"draws": result["draws"], "games": n, "interval": wilson(result["draws"], n)},
         "length": {"mean": sum(lengths) / n if n else 0, "min": lengths[0] if lengths else 0,
                    "median": lengths[n // 2] if lengths else 0, "max": lengths[-1] if lengths else 0},
         "lengths": lengths,
@@ -312,7 +312,7 @@ def _changes(results: list[dict], sums: list[dict], sides: list) -> list[str]:
     for side in sides:
         lines.append(row(f"side {printable(side)}", lambda r, side=side: (
             None if side not in side_outcomes(r) else side_outcomes(r)[side] == "win")))
-    lines.append(row("draws", lambda r: r["results"][0] == "draw"))
+    lines.append(row("draws", lambda r: "draw" in r["results"]))
     if any(sums[b].get("estimate") for _, b in against):
         for i in range(players):
             cells = []

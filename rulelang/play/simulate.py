@@ -63,7 +63,8 @@ def simulate(game, players: int, games: int, seed: int,
 
     "outcomes" counts the first seat's results over the games that finished (in a
     co-operative game that is every seat's result), "outcomes_by_seat" every seat's;
-    "win_rate_by_seat" gives each seat's share of wins. A game stopped by a rule error or by
+    "win_rate_by_seat" gives each seat's share of wins; "draws" counts the games in which some
+    player drew, "draw_rate" their share. A game stopped by a rule error or by
     the action cap is not in those figures but in "errors", with its seed in "failures".
 
     `workers` > 1 plays the games in that many processes; `ray` (True: a local Ray instance,
@@ -288,6 +289,9 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         for side, result in side_outcomes(r).items():
             sides.setdefault(side, dict.fromkeys(RESULTS, 0))[result] += 1
     finished = len(lengths)
+    # a game with a draw: some player drew (P2 and P3 tied for first while P1 lost — a new author's
+    # Hearts: the rate read P1's results, 0 %)
+    draws = sum(1 for r in records if not r["error"] and "draw" in r["results"])
     estimates = [r["estimate"] for r in records if not r["error"] and r.get("estimate") is not None]
     endings: dict = {}
     for r in records:
@@ -311,7 +315,8 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         "win_rate_by_seat": [_rate(c["win"], finished) for c in counts],
         "win_rate_by_side": {side: _rate(c["win"], sum(c.values())) for side, c in sorted(sides.items())},
         "outcomes_by_side": {side: c for side, c in sorted(sides.items())},
-        "draw_rate": _rate(counts[0]["draw"], finished),
+        "draws": draws,
+        "draw_rate": _rate(draws, finished),
         # how the finished games ended (the reason each outcome gives), most common first
         "endings": sorted(([why, k] for why, k in endings.items()), key=lambda x: -x[1]),
         "mean_length": _rate(sum(lengths), finished),
