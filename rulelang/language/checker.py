@@ -16,7 +16,7 @@ from .check_expressions import ExpressionChecks
 from .check_statements import StatementChecks
 from .checked import Checked, Symbol
 from .content import Suggester
-from .typerules import AGGREGATES, PRIMITIVES, is_value, kind_words
+from .typerules import AGGREGATES, PRIMITIVES, is_value, kind_words, show
 from ..core.errors import Diagnostic, Span
 from ..core.limits import PLAYER_LIMIT
 from ..ir.spec import BUILTIN_FUNCTIONS, BUILTIN_VALUES
@@ -300,12 +300,43 @@ def check(game: n.Game) -> Checked:
             again = Checker(game, inferred, known).run()
             if again.ok:
                 return again
+            out.diagnostics.extend(_untyped_faults(game, out, again, inferred))
         return out
     except RecursionError:
         out = Checked(game, {})
         out.diagnostics.append(Diagnostic("E006", "the rule file is too deeply nested for rulelang to check: "
                                                   "simplify its most deeply nested rule", game.span))
         return out
+
+
+def _untyped_faults(game: n.Game, out: Checked, again: Checked, inferred: dict) -> list[Diagnostic]:
+    """W247: errors the check finds once untyped parameters take the type every call gives them
+    (`def is_heart(c) = c == hearts`, called with cards: meant `c.suit`), said as warnings — an
+    untyped parameter stays unchecked, and a file that was valid stays valid."""
+    had = {(d.code, d.message, d.span) for d in out.diagnostics}
+    found = []
+    for d in again.diagnostics:
+        if d.severity != "error" or (d.code, d.message, d.span) in had or d.span is None:
+            continue
+        decl = next((x for x in game.decls if isinstance(x, (n.DefDecl, n.ProcDecl)) and _within(d.span, x.span)), None)
+        given = [f"`{p.name}` {_a(show(inferred[(p.span, p.name)]))}" for p in (decl.params or ()) if (p.span, p.name) in inferred] \
+            if decl is not None else []
+        if decl is not None and given:
+            said = f"every call of `{decl.name}` gives {', '.join(given)}, and with that"
+        else:
+            said = "with the types its calls give untyped parameters"
+        found.append(Diagnostic("W247", f"{said}: {d.message} (an untyped parameter is not checked: write its "
+                                        f"type to have this an error)", d.span, "warning"))
+    return found
+
+
+def _a(words: str) -> str:
+    return ("an " if words[:1].lower() in "aeiou" else "a ") + words
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return (inner.file == outer.file and (outer.line, outer.column) <= (inner.line, inner.column)
+            and (inner.line, inner.column) <= (outer.end_line, outer.end_column))
 
 
 def _shown_values(game: n.Game) -> n.Game:
