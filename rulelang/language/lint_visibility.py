@@ -210,7 +210,7 @@ def _w245(lints, d, secret_zones: bool) -> None:
             lints.report("W245", "warning", f"field `{kwargs[0].name}` is set by a roll, and some player cannot "
                          f"see some zone: where a component lies unseen, the search bots' imagined worlds "
                          f"(`ismcts`, `greedy`) keep its field, so they know the roll; for a secret roll, "
-                         f"deal it from a bag of one component per face (bots.md)", kwargs[0].span)
+                         f"take a random die of the face rolled from a bag of dice (language.md, \"Secret rolls\")", kwargs[0].span)
         return
     if not _chance(d.value) or d.target.name in lints.c.symbols and lints.c.symbols[d.target.name].kind != "var":
         return
@@ -228,7 +228,7 @@ def _w245(lints, d, secret_zones: bool) -> None:
         return
     lints.report("W245", "warning", f"a roll kept where some player may not read it: {why}; the search bots' "
                  f"imagined worlds (`ismcts`, `greedy`) keep the values of variables, so they know it; for a "
-                 f"secret roll, deal it from a bag of one component per face (bots.md)", d.span)
+                 f"secret roll, take a random die of the face rolled from a bag of dice (language.md, \"Secret rolls\")", d.span)
 
 
 def _w244(lints, d) -> None:
