@@ -99,3 +99,37 @@ def test_an_undo_verdict_hangs_on_nothing_the_asker_may_not_know():
     new = [hidden_outcome(base, "yield", after[name], [0, 1, 2], asker=2) for name, base in
            (("real", real), ("imagined", imagined))]
     assert new[0] == new[1]
+
+
+SECRET_NAME = """
+game "Whisper" {
+  players 2
+  kind Card { label card }
+  zone hand: set per player, owner
+  zone deck: pile, hidden
+  var gold: int = 0 per player
+  card Card "FIRST" { }
+  card Card "SECOND" { }
+  setup { create cards Card in deck  move top(deck) to hand[1] }
+  turn { step s {
+    action wait require me == 0 { end turn }
+    action look require me == 1 { gold[me] += 1  log "you hold " + text(top(hand[me])) to [me]  end turn }
+    action stop require me == 0 { finish draw }
+  } }
+}
+"""
+
+
+def test_a_change_line_does_not_depend_on_a_message_sent_to_another_seat():
+    """A leak scan: the change lines leave out what the move's messages said, and they counted a
+    message sent to P2 alone, so P1's `gold: P2 0 → 1` was shown or not by the name of P2's secret
+    card (`Fool's gold`)."""
+    seen = []
+    for first, second in (("Lead", "Fool's gold"), ("Fool's gold", "Lead")):
+        source = SECRET_NAME.replace("FIRST", first).replace("SECOND", second)
+        game = rulelang.Game(rulelang.compile_source(source, "whisper.rules"))
+        out = io.StringIO()
+        run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("wait\nstop\n"), out, "whisper.rules")
+        text = out.getvalue()
+        seen.append(text[text.index("P2 (random) plays"):].split("\n")[:2])
+    assert seen[0] == seen[1] == [seen[0][0], "  · gold: P2 0 → 1"]

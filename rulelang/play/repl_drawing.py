@@ -271,7 +271,10 @@ class Drawing:
             after = self.match.view(seat)
         except RuleRuntimeError:
             return
-        said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]])
+        # (only the messages this seat may read: one sent to another seat, naming gold, kept P1's
+        # `gold: P2 0 → 1` off the screen only when P2's secret card had a certain name — a leak scan)
+        said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]
+                                         if e["to"] is None or seat in e["to"]])
         ir = getattr(self.game, "ir", None)
         lines = changes(seen, after, said, seat_name, str(action), zone_flows(ir) if ir else None)
         if len(lines) > 6:
