@@ -4,7 +4,7 @@ whose size is hidden), W232 (out until the end of a round that is already ending
 value reads the viewer's own cards of an `others` zone), W241 (a shown value reads the components
 of a zone some viewer may not see), W244 (whether a choice among a secret zone's cards is asked
 tells the others how many of them fit), W245 (a secret value set by chance, which the search bots'
-imagined worlds keep).
+imagined worlds keep), W248 (cards revealed and moved away before anyone could look).
 
 Called by lints.py (`Lints.run`), sharing its state (the checked file, `root_zone`, `report`)."""
 from __future__ import annotations
@@ -29,7 +29,9 @@ def _others_zone(lints, domain) -> str | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248."""
+    for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
+        _w248(lints, body or ())
     secret_zones = any(sym.kind == "zone" and any(v in _vis(sym.decl) for v in ("hidden", "owner", "others"))
                        for sym in lints.c.symbols.values())
     for sym in lints.c.symbols.values():
@@ -229,6 +231,56 @@ def _w245(lints, d, secret_zones: bool) -> None:
     lints.report("W245", "warning", f"a roll kept where some player may not read it: {why}; the search bots' "
                  f"imagined worlds (`ismcts`, `greedy`) keep the values of variables, so they know it; for a "
                  f"secret roll, take a random die of the face rolled from a bag of dice (language.md, \"Secret rolls\")", d.span)
+
+
+_PAUSES = (n.Choose, n.May, n.Open, n.Emit, n.ResolveTriggers, n.RunHook, n.CallStmt, n.EndTurn, n.Goto,
+           n.Finish)
+
+
+def _w248(lints, body, shown: dict | None = None) -> dict:
+    """W248: `reveal X` and then, before anyone is asked anything (a `choose`, a window, a proc that
+    may ask), `move X …` or `shuffle X`: a reveal lasts until the cards move, so no player ever saw
+    them (a new author's Liar's Dice lifted every cup and rerolled in one action). Returns what is
+    still shown after the block (the branches of an `if` each from what was shown before it)."""
+    shown = {} if shown is None else shown
+    for s in body:
+        if isinstance(s, _PAUSES):
+            shown = {}
+            for block in _blocks(s):            # (a choice's body runs once it is answered)
+                shown.update(_w248(lints, block, {}))
+        elif isinstance(s, n.Reveal):
+            shown.setdefault(_shape(s.what), s)
+        elif isinstance(s, (n.Move, n.Shuffle)):
+            r = shown.pop(_shape(s.what if isinstance(s, n.Move) else s.zone), None)
+            if r is not None:
+                lints.report("W248", "warning", f"what this reveals moves away (line {s.span.line}) before any player "
+                             f"is asked anything, and a reveal lasts only until the cards move: nobody sees them; "
+                             f"`log` what they are (a message everyone reads), or move them in a later step",
+                             r.span)
+        elif isinstance(s, n.If):
+            then, other = _w248(lints, s.then, dict(shown)), _w248(lints, s.other, dict(shown))
+            shown = {**then, **other}
+        else:
+            for block in _blocks(s):
+                shown = _w248(lints, block, shown)
+    return shown
+
+
+def _blocks(s):
+    """The blocks of statements a statement holds (a loop's body, a choice's body and `else`)."""
+    for name in s.__dataclass_fields__:
+        value = getattr(s, name)
+        if name != "span" and isinstance(value, tuple) and value and all(isinstance(x, n.Node) for x in value):
+            yield value
+
+
+def _shape(e):
+    """An expression as its structure alone (not where it is written): `cup[p]` in two loops is one."""
+    if isinstance(e, n.Node):
+        return (type(e).__name__,) + tuple(_shape(getattr(e, f)) for f in e.__dataclass_fields__ if f != "span")
+    if isinstance(e, tuple):
+        return tuple(_shape(x) for x in e)
+    return e
 
 
 def _w244(lints, d) -> None:
