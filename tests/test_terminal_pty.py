@@ -194,6 +194,25 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     assert again.close() == 0
 
 
+def test_back_from_the_offer_to_save_at_a_hand_over_asks_for_the_hand_over_again():
+    """A first hour's leak: Ctrl-C or Ctrl-D at "Pass the terminal to P2", then `back`, showed P2's
+    hand at once to whoever had the keyboard (the offer's "" was taken for P2's Enter)."""
+    term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2", env={"NO_COLOR": "1"})
+    play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter ")
+    term.send("\x04")                                                     # Ctrl-D
+    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
+    term.line("back")
+    term.expect(r"back to the game\n")
+    after = term.wait_for(r"(?s).*?Pass the terminal to P2 and press Enter ", PATIENCE).group()
+    assert "hand (P2)" not in after and "P2>" not in after, after
+    term.line("")
+    term.expect(r"P2> ")
+    term.send("\x15quit\r")
+    term.expect(r"File name")
+    term.line("")
+    assert term.close() == 0
+
+
 def test_the_next_player_gets_neither_the_line_history_nor_the_completions_of_the_last():
     """A leak trial: at the hand-over prompt Tab listed P1's last actions (`discard 9♣`, `discard
     A♣` … P1's hidden hand), and Arrow-Up at P2's prompt recalled what P1 had typed. Each seat

@@ -804,7 +804,7 @@ class _Session(Drawing, Commands):
         last had the terminal (moves and messages everyone may see)."""
         self.clear_screen()
         self.swap_history(seat)
-        typed = " ".join(self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ").split())
+        typed = " ".join(self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ", again=True).split())
         if typed:                            # (typed already: the next prompt's answer, not lost)
             self.pending_line = typed
         start = self.seen[seat]
@@ -938,29 +938,31 @@ class _Session(Drawing, Commands):
         self.stdout.write(self.paint(shown, style) + "\n")
         self.stdout.flush()
 
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, again: bool = False) -> str:
         """One line of input. When it is piped, the line is echoed after the prompt so the
         transcript reads well, and its end stops the session; at a terminal its end (Ctrl-D) or
-        Ctrl-C offers to save first."""
-        try:
-            line = self.read_line(prompt)
-        except KeyboardInterrupt:
-            if not self.interactive:
-                raise
+        Ctrl-C offers to save first, and `back` from there gives "" — or, with `again`, asks
+        again (a hand-over: "" would be the next player's Enter, and show the leaving one their
+        cards — a first hour's trial)."""
+        while True:
+            try:
+                line = self.read_line(prompt)
+            except KeyboardInterrupt:
+                if not self.interactive:
+                    raise
+                line = None
+            else:
+                if line is not None:
+                    return line
+                if not self.interactive:
+                    self.stdout.write("\n")
+                    raise _Stop("input ended", 0)
             self.stdout.write("\n")
             code = self.leave()
             if code is not None:
                 raise _Stop("", code) from None
-            return ""                            # (`back`: the prompt again)
-        if line is None:
-            self.stdout.write("\n")
-            if self.interactive:
-                code = self.leave()
-                if code is not None:
-                    raise _Stop("", code)
-                return ""
-            raise _Stop("input ended", 0)
-        return line
+            if not again:
+                return ""                        # (`back`: the prompt again)
 
     def next_line(self, prompt: str) -> str:
         """The next command or action: one typed already (at a hand-over or a pager's prompt: it
