@@ -380,7 +380,14 @@ def _option(text: str) -> tuple[str, object]:
 
 
 def _seat_bots(specs: list[tuple[int | None, str]], players: int) -> dict[int, str]:
-    """The bot of each bot-played seat; a seat-less spec covers every seat no other spec names."""
+    """The bot of each bot-played seat; a seat-less spec covers every seat no other spec names. A
+    seat named twice is an error (`--bot 2=random --bot 2=greedy` played greedy, silently)."""
+    named = [seat for seat, _ in specs if seat is not None]
+    twice = sorted({seat for seat in named if named.count(seat) > 1})
+    if twice:
+        raise ValueError(f"--bot names seat P{twice[0] + 1} twice: give each seat one bot")
+    if sum(seat is None for seat, _ in specs) > 1:
+        raise ValueError("--bot without a seat is given twice: give one kind for every seat, or SEAT=KIND")
     bots = {seat: kind for everyone, kind in specs if everyone is None for seat in range(players)}
     bots.update((seat, kind) for seat, kind in specs if seat is not None)
     return bots

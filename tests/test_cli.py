@@ -304,7 +304,7 @@ def test_hot_seat_never_shows_the_other_hand_to_the_deciding_player(game, seed, 
     assert "Game over: " in text
     assert text.count(HAND_OVER) >= 2
     if script:
-        assert ("P2> undo\n\n" + "=" * 60 + "\nP2 asks to take back the last decision, P1's: P1, type yes to agree "
+        assert ("P2> undo\n\n" + "=" * 60 + "\nP2 asks to undo P1's last decision. P1, type yes to agree "
                 "(Enter: keep it): yes\nundone\n") in text
     assert {seat for seat, _, _ in keys.screens} == {0, 1}
     assert all(hidden for _, hidden, _ in keys.screens[:4]), "the other seat holds cards: the check means something"
@@ -322,9 +322,9 @@ def test_hot_seat_undo_of_another_players_decision_needs_their_yes():
     keys = io.StringIO("1\nundo\n\n1\nundo\nyes\nquit\n")
     run_repl(game, 2, 1, {}, {}, keys, out, None)
     text = out.getvalue()
-    assert ("P2> undo\nP2 asks to take back the last decision, P1's: P1, type yes to agree (Enter: keep it): \n"
+    assert ("P2> undo\nP2 asks to undo P1's last decision. P1, type yes to agree (Enter: keep it): \n"
             "not undone: P1 keeps their decision\n") in text
-    assert ("P1> undo\nP1 asks to take back the last decision, P2's: P2, type yes to agree (Enter: keep it): yes\n"
+    assert ("P1> undo\nP1 asks to undo P2's last decision. P2, type yes to agree (Enter: keep it): yes\n"
             "undone\n") in text
     assert text.split("undone\n")[1].split("\n")[0].startswith("== Three in a Row · turn 2 · P2's turn")
 

@@ -48,6 +48,17 @@ def cli(capsys, monkeypatch, argv, stdin=""):
     return code, out, err
 
 
+@pytest.mark.parametrize("bots, said", [
+    (["--bot", "2=random", "--bot", "2=greedy"], "error: --bot names seat P2 twice: give each seat one bot"),
+    (["--bot", "random", "--bot", "greedy"], "error: --bot without a seat is given twice"),
+])
+def test_a_seat_given_two_bots_is_refused(capsys, monkeypatch, bots, said):
+    """A first hour: `--bot 2=random --bot 2=greedy` played greedy and said nothing."""
+    for command in (["play", REGICIDE, "--players", "2"], ["simulate", REGICIDE, "--players", "2", "--games", "1"]):
+        code, out, err = cli(capsys, monkeypatch, command + bots)
+        assert code == 1 and err.startswith(said) and err.count("\n") == 1
+
+
 def test_version(capsys):
     with pytest.raises(SystemExit):      # (argparse's own exit, which main turns into a return code)
         raise SystemExit(main(["--version"]))
@@ -78,7 +89,7 @@ def test_a_question_mark_is_help_and_help_names_every_command(regicide):
 
 def test_piped_input_that_ends_stops_without_a_question(regicide):
     code, out = play(regicide, ["1"])
-    assert code == 0 and out.rstrip().endswith("input ended") and "Save the match" not in out
+    assert code == 0 and out.rstrip().endswith("input ended") and "Save before leaving" not in out
 
 
 def test_wording_follows_the_count_and_the_kind():

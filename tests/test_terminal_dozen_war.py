@@ -62,7 +62,7 @@ def test_dozen_war_against_a_bot_at_80x24():
         term.expect(re.escape(name) + r" \(\w+\)\n  \S")
         term.expect(PROMPT)
     term.line("quit")
-    term.expect(r"Save the match")
+    term.expect(r"Save before leaving")
     term.line("")
     term.close()
     assert not REPR.search(term.text), REPR.search(term.text)

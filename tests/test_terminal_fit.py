@@ -119,7 +119,7 @@ def test_quit_at_a_terminal_offers_to_save(tmp_path):
     term = sized("play", REGICIDE, "--seed", "4", columns=80, lines=24)
     term.expect(PROMPT)
     term.line("quit")
-    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
+    term.expect(r"Save before leaving\? File name \(Enter: don't save; back: play on\): ")
     term.line(str(save))
     term.expect(r"saved .*quit\.json\nleft the game")
     assert term.close() == 0 and save.exists()
@@ -136,7 +136,7 @@ def test_text_typed_at_a_hand_over_prompt_is_not_lost():
     term.line("yield")                                # typed at the hand-over prompt: P2's first answer
     term.expect(r"P2> yield\nP2 plays: yield")
     term.line("quit")
-    term.expect(r"Save the match")
+    term.expect(r"Save before leaving")
     term.line("")
     assert term.close() == 0
 
@@ -157,7 +157,7 @@ def test_the_card_games_fit_at_80x24_and_show_no_repr(path, players, bots):
         check_fits(term, found.start(), 80, 24)
         term.line("1")
     term.line("quit")
-    term.expect(r"Save the match|left the game|Game over")
+    term.expect(r"Save before leaving|left the game|Game over")
     term.line("")
     term.close()
     assert not REPR.search(term.text), REPR.search(term.text)

@@ -56,7 +56,7 @@ def shown(match, seat: int, flag: str) -> list[str]:
 
 def leave(term) -> None:
     term.line("quit")
-    term.expect(r"Save the match|left the game")
+    term.expect(r"Save before leaving|left the game")
     term.line("")
     term.close()
 

@@ -170,7 +170,7 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
     play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter")
     term.send("\x04")                                                     # Ctrl-D
-    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
+    term.expect(r"Save before leaving\? File name \(Enter: don't save; back: play on\): ")
     term.line(str(save))
     term.expect(r"saved .*left\.json\nleft the game")
     assert term.close() == 0
@@ -184,7 +184,7 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     # loaded machine can: so it presses Ctrl-C again, less and less often, until the offer comes.)
     tries, wait = 6, 2.0                       # (waits of 2, 4 … 64 s: about two minutes in all)
     again.send("\x03")
-    while not again.wait_for(r"Save the match before leaving\?", wait):
+    while not again.wait_for(r"Save before leaving\?", wait):
         tries -= 1
         assert not again.ended and tries > 0, f"no offer to save in:\n{again.text[-3000:]}"
         again.send("\x03")
@@ -200,7 +200,7 @@ def test_back_from_the_offer_to_save_at_a_hand_over_asks_for_the_hand_over_again
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2", env={"NO_COLOR": "1"})
     play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter ")
     term.send("\x04")                                                     # Ctrl-D
-    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
+    term.expect(r"Save before leaving\? File name \(Enter: don't save; back: play on\): ")
     term.line("back")
     term.expect(r"back to the game\n")
     after = term.wait_for(r"(?s).*?Pass the terminal to P2 and press Enter ", PATIENCE).group()
@@ -263,7 +263,7 @@ def _at_the_offer_to_save() -> Terminal:
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
     term.expect(r"P1> ")
     term.line("quit")
-    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
+    term.expect(r"Save before leaving\? File name \(Enter: don't save; back: play on\): ")
     return term
 
 
@@ -304,7 +304,7 @@ def test_back_or_a_game_command_at_the_offer_to_save_goes_back_to_the_game():
         term.expect(r"back to the game\n")
         term.expect(r"P1> ")
         term.line("quit")
-        term.expect(r"Save the match before leaving\?")
+        term.expect(r"Save before leaving\?")
         term.line("")
         term.expect(r"left the game")
         assert term.close() == 0
@@ -318,7 +318,7 @@ def test_quit_just_after_a_save_does_not_ask_again(tmp_path):
     term.expect(r"saved .*kept\.json\n")
     term.line("quit")
     term.expect(r"\(saved as .*kept\.json: nothing played since\)\nleft the game")
-    assert term.close() == 0 and "Save the match before leaving" not in term.text
+    assert term.close() == 0 and "Save before leaving" not in term.text
 
 
 def test_save_and_a_name_at_the_offer_to_save_saves_under_that_name(tmp_path):
@@ -340,7 +340,7 @@ def test_an_8_bit_terminal_gets_stand_ins():
     term.expect(r"P1 plays: play AS")
     term.expect(r"P1> ")
     term.line("quit")                                                     # at a terminal: the offer to save
-    term.expect(r"Save the match before leaving\? File name \(Enter: don't save; back: play on\): ")
+    term.expect(r"Save before leaving\? File name \(Enter: don't save; back: play on\): ")
     term.line("")
     term.expect(r"left the game")
     assert term.close() == 0

@@ -40,7 +40,7 @@ def test_every_line_breaks_between_words_at_an_80_column_terminal():
     for typed in ("1", "1", "1", "1", "1", "help dig", "look grey", "quit"):
         term.expect(PROMPT)
         term.line(typed)
-    term.expect(r"Save the match|left the game")
+    term.expect(r"Save before leaving|left the game")
     term.line("")
     term.close()
     text = term.text
@@ -69,7 +69,7 @@ def test_a_command_typed_at_the_pagers_prompt_ends_the_pager_and_is_run():
     term.line("q")
     term.expect(PROMPT)
     term.line("quit")
-    term.expect(r"Save the match|left the game")
+    term.expect(r"Save before leaving|left the game")
     term.line("")
     term.close()
 

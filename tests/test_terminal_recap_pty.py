@@ -67,6 +67,6 @@ def test_smash_up_rules_recap_and_log_at_80x24():
     at = term.expect(PROMPT)
     check_fits(term, at.start(), 80, 24)
     term.line("quit")
-    term.expect(r"Save the match")
+    term.expect(r"Save before leaving")
     term.line("")
     assert term.close() == 0

@@ -76,7 +76,7 @@ def test_shadow_hunters_two_people_and_two_bots_at_80x24():
         term.line("1")
     if not ended:
         term.line("quit")
-        term.expect(r"Save the match")
+        term.expect(r"Save before leaving")
         term.line("")
     term.close()
     assert not REPR.search(term.text), REPR.search(term.text)

@@ -248,8 +248,8 @@ class Commands:
                 self.clear_screen()
                 self.swap_history(None)
                 self.on_screen = None
-            answer = self.read_line(f"{seat_name(asker)} asks to take back the last decision, {seat_name(whose)}'s: "
-                                    f"{seat_name(whose)}, type yes to agree (Enter: keep it): ")
+            answer = self.read_line(f"{seat_name(asker)} asks to undo {seat_name(whose)}'s last decision. "
+                                    f"{seat_name(whose)}, type yes to agree (Enter: keep it): ")    # (80 columns)
             if secret:
                 self.swap_history(whose)          # (the one who answered has the terminal now)
                 self.on_screen = whose
@@ -367,7 +367,7 @@ class Commands:
         if saved is not None and saved[0] is self.match and saved[1] == len(self.match.log):
             self.say(f"(saved as {saved[2]}: nothing played since)")
             return False
-        prompt = "Save the match before leaving? File name (Enter: don't save; back: play on): "
+        prompt = "Save before leaving? File name (Enter: don't save; back: play on): "
         while True:
             try:
                 path = self.read_line(prompt)
