@@ -596,3 +596,15 @@ def test_indexing_a_single_zone_says_how_to_take_its_ith_card(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "error[E201]: zone `pot` is not declared `per …` and cannot be indexed (its i-th card, counting " \
            "from 0: `[c for c in pot][i]`)" in out
+
+
+def test_a_part_of_a_rule_file_linted_alone_names_the_file_that_includes_it(tmp_path):
+    """A first hour: `rulelang lint games/smash_up/pirates.rules` said only "unexpected `def`;
+    expected `game`" — the file is part of smash_up.rules, which `include`s it."""
+    (found,), _ = rulelang.lint([str(ROOT / "games" / "smash_up" / "pirates.rules")])
+    assert found.code == "E001" and "a file of declarations alone is part of another" in found.message
+    assert found.message.endswith("smash_up.rules)") and "games/smash_up.rules" in found.message.replace("\\", "/")
+    alone = tmp_path / "part.rules"
+    alone.write_text("# helpers\ndef x = 1\n", encoding="utf-8")
+    (found,), _ = rulelang.lint([str(alone)])
+    assert found.message.endswith("which reads it with `include`: lint that one)")

@@ -152,6 +152,28 @@ def _expects(parser: Lark, names, literal: str) -> bool:
     return False
 
 
+def _only_comments(text: str) -> bool:
+    return all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines())
+
+
+def _included_by(file: str) -> str:
+    """`, games/smash_up.rules`: a rule file beside the part's folder that includes it, if one
+    does (a first hour: `rulelang lint games/smash_up/pirates.rules` said only "expected `game`")."""
+    import os
+    folder = os.path.dirname(os.path.abspath(file))
+    name = os.path.basename(folder) + "/" + os.path.basename(file)
+    try:
+        for candidate in sorted(os.listdir(os.path.dirname(folder)))[:200]:
+            path = os.path.join(os.path.dirname(folder), candidate)
+            if candidate.endswith(".rules") and os.path.isfile(path) and os.path.getsize(path) < 2_000_000:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    if f'include "{name}"' in f.read():
+                        return ", " + os.path.relpath(path)
+    except OSError:
+        pass
+    return ""
+
+
 def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnostic:
     parser = _lark()
     if isinstance(err, UnexpectedToken) and err.token.type == "$END" or isinstance(err, UnexpectedEOF):
@@ -189,6 +211,9 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif text in ("{", "[") and not source[:tok.start_pos or 0].strip():
         hint = (" (this looks like JSON: lint reads rule files; a compiled game is checked as it loads, "
                 "`rulelang play FILE.json`)")
+    elif expected == "`game`" and text.isidentifier() and _only_comments(source[:tok.start_pos or 0]):
+        hint = (" (a rule file is one `game \"Name\" { … }` block; a file of declarations alone is part of "
+                "another, which reads it with `include`: lint that one" + _included_by(file) + ")")
     elif text == "for" and _in_order(line_before, ("[", "for", "where")):
         hint = " (in a list made with `for`, `where` comes after the last `for`: `[x for a in A for x in B where …]`)"
     elif _expects(parser, err.expected, "in") and _in_order(last_line, ("create", "cards", "where", "in")):
