@@ -750,3 +750,19 @@ def test_an_action_of_no_parameters_typed_with_more_words_is_not_given_the_rules
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {}, io.StringIO("knock twice\nquit\n"), out, "picky.rules", screen=(200, 40))
     assert "error: 'knock twice' is not a legal action now (legal: knock)\n" in out.getvalue()
+
+
+def test_the_start_of_each_word_names_an_action(capsys, monkeypatch):
+    """A first hour: `play gno on temp` was refused for `play Gnome on Temple of Goju`, while `play
+    gnome on temp` was taken: each word typed may be the start of the action's word in its place."""
+    import io
+    import sys
+    from rulelang.cli import main
+    regicide = str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pl 3 3\nquit\n"))
+    main(["play", regicide, "--seed", "0"])
+    out = capsys.readouterr().out
+    assert "P1 plays: play 3♣ 3♠" in out                      # (the hand holds 3♣ and 3♠, one pair of 3s)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("play 9 3\nquit\n"))
+    main(["play", regicide, "--seed", "0"])
+    assert "not a legal action now" in capsys.readouterr().out      # (9♥ 3♣ adds to 12: no such play)

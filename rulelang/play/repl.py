@@ -93,6 +93,11 @@ def _in_order(typed: list[str], words: list[str]) -> bool:
     return all(any(w == x for x in rest) for w in typed[1:])
 
 
+def _word_starts(typed: list[str], words: list[str]) -> bool:
+    """Is each word typed the start of the action's word in its place (`play gno on temp`)?"""
+    return len(typed) == len(words) and all(w.startswith(t) for t, w in zip(typed, words))
+
+
 def _picks_only(action) -> bool:
     """An action whose choices are all picks of several components (the order they are named in
     does not matter: `play A♠ 6♠` is `play 6♠ A♠`)."""
@@ -540,6 +545,12 @@ class _Session(Drawing, Commands):
                 return words[0]
         if len(matches) == 1:
             return matches[0]
+        if not matches and len(wanted.split()) >= 2:     # each word the start of the action's (`play gno on
+            typed = wanted.split()                       # temp`: `play Gnome on Temple of Goju` — a first hour)
+            starts = [action for action in actions if any(_word_starts(typed, form) for form in _forms(action))]
+            if len(starts) == 1:
+                return starts[0]
+            matches = starts
         if not matches and len(wanted.split()) >= 3:     # words left out (`move ash hound d9`: the one
             typed = wanted.split()                       # move of that unit to d9, whatever its cell)
             within = [action for action in actions if any(_in_order(typed, form) for form in _forms(action))]
