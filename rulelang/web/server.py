@@ -23,7 +23,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -53,6 +53,7 @@ MATCHES_HELD = 1000           # matches kept in memory; beyond, idle ones are le
 NEW_MATCH_RATE = 0.5          # new matches a second one address may make, on average...
 NEW_MATCH_BURST = 30          # ...and at once
 HUMAN = "human"
+INVITE = "invite"             # what an invite link's token stands for (a seat's: its number; the spectator's: None)
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
                                "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
@@ -388,6 +389,7 @@ class Server:
             Route("/api/games", self.api_games),
             Route("/api/matches", self.api_create, methods=["POST"]),
             Route("/play/{mid}/{token}", self.table_page),
+            Route("/join/{mid}/{token}", self.join_page),
             Route("/api/play/{mid}/{token}", self.api_state),
             Route("/api/play/{mid}/{token}/text/{cid}", self.api_text),
             Route("/rules/{key}", self.rules_page),
@@ -415,6 +417,35 @@ class Server:
         if served is None:
             return _error_page(seat, 404)
         return FileResponse(STATIC / "table.html", headers=SECURITY_HEADERS)
+
+    async def join_page(self, request: Request) -> Response:
+        """An invite link: the next person's seat not yet taken, made now and kept in a cookie of
+        this browser (opened again, the invite leads back to it); a page that says so when every
+        seat is taken."""
+        mid, token = request.path_params["mid"], request.path_params["token"]
+        if not (isinstance(mid, str) and isinstance(token, str)) or len(mid) > 64 or len(token) > 128:
+            return _error_page("no such match, or a wrong link", 404)
+        served, why = await self._served(mid)
+        if served is None or served.tokens.get(_hash(token)) != INVITE:
+            return _error_page(why or "no such match, or a wrong link", 404)
+        cookie = f"rulelang_seat_{mid}"
+        mine = request.cookies.get(cookie, "")
+        async with served.lock:
+            if len(mine) <= 128 and type(served.tokens.get(_hash(mine))) is int:
+                seat_token = mine                   # (this browser's seat already)
+            else:
+                taken = {p for p in served.tokens.values() if type(p) is int}
+                free = [p for p in served.humans() if p not in taken]
+                if not free:
+                    return _error_page("every person's seat of this match is taken: ask whoever made it "
+                                       "for the spectator link", 409)
+                seat_token = secrets.token_urlsafe(24)
+                served.tokens[_hash(seat_token)] = free[0]
+                await asyncio.to_thread(self.store.set_tokens, mid, served.tokens)
+        response = RedirectResponse(f"/play/{mid}/{seat_token}", 303, headers=SECURITY_HEADERS)
+        response.set_cookie(cookie, seat_token, max_age=30 * 86400, path=f"/join/{mid}", httponly=True,
+                            samesite="lax", secure=request.url.scheme == "https")
+        return response
 
     async def rules_page(self, request: Request) -> Response:
         """A game's rulebook (`rulelang rules`): its rules and every card's text, for people at a
@@ -499,6 +530,8 @@ class Server:
         base = str(request.base_url).rstrip("/")
         result["links"] = [dict(x, url=base + x["path"]) for x in result["links"]]
         result["spectator"] = dict(result["spectator"], url=base + result["spectator"]["path"])
+        if "invite" in result:
+            result["invite"] = dict(result["invite"], url=base + result["invite"]["path"])
         return JSONResponse(result, headers=SECURITY_HEADERS)
 
     async def create(self, spec) -> dict:
@@ -526,11 +559,18 @@ class Server:
             seed = rulelang.secret_seed()
         if type(seed) is not int or not 0 <= seed < 2 ** 63:
             raise ValueError("the seed must be a whole number from 0")
+        invite = spec.get("invite", False)
+        if type(invite) is not bool:
+            raise ValueError("`invite` is true (one link that seats each person who opens it) or false")
         match = await asyncio.to_thread(game.new_match, players, seed, options)
         mid = secrets.token_urlsafe(9)
-        tokens = {secrets.token_urlsafe(24): p for p in range(players) if seats[p] == HUMAN}
+        # one link per person, or one invite that gives each who opens it a seat of their own (made
+        # then: nobody, the host included, holds another person's link — a browser trial)
+        tokens = {} if invite else {secrets.token_urlsafe(24): p for p in range(players) if seats[p] == HUMAN}
+        invited = secrets.token_urlsafe(24) if invite and HUMAN in seats else None
         watch = secrets.token_urlsafe(24)
-        hashed = {_hash(t): p for t, p in tokens.items()} | {_hash(watch): None}
+        hashed = {_hash(t): p for t, p in tokens.items()} | {_hash(watch): None} \
+            | ({_hash(invited): INVITE} if invited else {})
         self.store.create(mid, entry.path, game.fingerprint, entry.key, players, seed, match.options,
                           seats, hashed)
         served = Served(mid, entry, match, seats, hashed, seed)
@@ -540,6 +580,9 @@ class Server:
         return {"id": mid, "game": printable(game.name), **({} if drawn else {"seed": seed}),
                 "links": [{"seat": present.seat_name(p), "path": f"/play/{mid}/{t}"} for t, p in tokens.items()],
                 "bots": [{"seat": present.seat_name(p), "kind": k} for p, k in enumerate(seats) if k != HUMAN],
+                **({"invite": {"path": f"/join/{mid}/{invited}",
+                               "seats": [present.seat_name(p) for p in range(players) if seats[p] == HUMAN]}}
+                   if invited else {}),
                 "spectator": {"path": f"/play/{mid}/{watch}"}}
 
     # ---- a seat's state -----------------------------------------------------------------------
@@ -547,6 +590,16 @@ class Server:
         """(served, seat) for a match id and a token; (None, why) when either is wrong."""
         if not (isinstance(mid, str) and isinstance(token, str)) or len(mid) > 64 or len(token) > 128:
             return None, "no such match, or a wrong link"
+        served, why = await self._served(mid)
+        if served is None:
+            return None, why
+        key = _hash(token)
+        if key not in served.tokens or served.tokens[key] == INVITE:
+            return None, "no such match, or a wrong link"
+        return served, served.tokens[key]
+
+    async def _served(self, mid: str):
+        """(served, None) for a match id, restored from the store if need be; (None, why)."""
         served = self.matches.get(mid)
         if served is not None:
             self._hold(mid, served)               # (the most recently used: let go last)
@@ -557,10 +610,7 @@ class Server:
                 return None, f"this match cannot be resumed: {printable(str(err))[:200]}"
         if served is None:
             return None, "no such match, or a wrong link"
-        key = _hash(token)
-        if key not in served.tokens:
-            return None, "no such match, or a wrong link"
-        return served, served.tokens[key]
+        return served, None
 
     async def _restore(self, mid: str) -> Served | None:
         """A stored match, rebuilt by replaying its actions (after a restart)."""

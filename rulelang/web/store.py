@@ -45,6 +45,11 @@ class Store:
                             (mid, rules, fingerprint, game, players, seed, json.dumps(options),
                              json.dumps(seats), json.dumps(tokens), time.time()))
 
+    def set_tokens(self, mid: str, tokens: dict) -> None:
+        """A match's link tokens (their hashes) now: a seat taken through its invite link."""
+        with self.lock:
+            self.db.execute("UPDATE matches SET tokens = ? WHERE id = ?", (json.dumps(tokens), mid))
+
     def append(self, mid: str, version: int, text: str) -> None:
         """An action applied, as the match's change number `version` (they only grow)."""
         with self.lock:

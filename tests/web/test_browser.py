@@ -75,15 +75,26 @@ def test_two_browsers_make_a_match_in_the_lobby_and_play_it_to_the_end(serve, br
     lobby.click("#create")
     lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
     links = {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}
-    assert set(links) == {"P1", "P2", "spectator"}
+    # one invite for everyone: the host holds no other person's link (a browser trial: the host
+    # was one click away from every seat's hidden cards)
+    assert set(links) == {"invite", "spectator"} and "/join/" in links["invite"]
+    assert "each who opens it gets a seat of their own" in lobby.inner_text("#links-about")
     # the links are scrolled into sight (a browser trial found them below the fold, on a phone too)
     assert 0 <= lobby.evaluate("document.getElementById('created').getBoundingClientRect().top") < 400
 
     p1, p2 = host.new_page(), guest.new_page()
     watcher = browser.new_context().new_page()
-    p1.goto(links["P1"])
-    p2.goto(links["P2"])
+    p1.goto(links["invite"])                                             # the host first: P1
+    p2.goto(links["invite"])                                             # the guest: P2
     watcher.goto(links["spectator"])
+    late = browser.new_context().new_page()
+    late.goto(links["invite"])
+    assert "every person's seat of this match is taken" in late.inner_text("body")
+    again = host.new_page()
+    again.goto(links["invite"])                                          # the host's browser: its own seat
+    again.wait_for_selector("body[data-version='0']")
+    assert again.url == p1.url and "/play/" in p1.url and p1.url != p2.url
+    again.close()
     pages = [p1, p2, watcher]
     for page in pages:
         page.wait_for_selector("body[data-version='0']")
@@ -206,6 +217,7 @@ def small_match(ctx, server) -> dict:
     lobby = ctx.new_page()
     lobby.goto(server.url + "/")
     lobby.select_option("#game", "small")
+    lobby.check("#per-seat")                                           # (a link for each seat)
     lobby.click("#create")
     lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
     return {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}

@@ -722,3 +722,49 @@ def test_a_spectator_is_not_told_where_the_seats_drawings_differ(tmp_path):
         assert cell_glyphs(m, 0) != cell_glyphs(m, 1) or where[0] == where[1]      # (each seat its own)
         seen.append(spectator_payload(m)["glyphs"])
     assert seen[0] == seen[1]
+
+
+def _join(url: str, cookie: str | None = None) -> tuple[int, str | None, str | None]:
+    """GET an invite link without following its redirect: (status, where to, the cookie set)."""
+    import http.client
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    conn.request("GET", parts.path, headers={"Cookie": cookie} if cookie else {})
+    r = conn.getresponse()
+    r.read()
+    set_cookie = r.getheader("Set-Cookie")
+    conn.close()
+    return r.status, r.getheader("Location"), set_cookie.split(";")[0] if set_cookie else None
+
+
+def test_an_invite_link_gives_each_person_a_seat_of_their_own_and_keeps_it(serve, tmp_path):
+    """A browser trial: the lobby gave the host every seat's link, one click from every hidden
+    card. An invite makes each seat's link for the person who opens it, and for nobody else;
+    their browser's cookie leads back to it, after a restart too."""
+    store = tmp_path / "serve.sqlite"
+    first = serve([SMALL], store=store, include_shipped=False)
+    code, body = post(first.url + "/api/matches", {"game": "small", "players": 2, "seats": ["human", "human"],
+                                                   "invite": True})
+    assert code == 200 and body["links"] == [] and body["invite"]["seats"] == ["P1", "P2"]
+    invite = body["invite"]["url"]
+    code, where_1, cookie_1 = _join(invite)
+    assert code == 303 and where_1.startswith("/play/") and cookie_1
+    code, where_2, cookie_2 = _join(invite)
+    assert code == 303 and where_2 != where_1
+    assert _join(invite)[0] == 409                                      # every person's seat is taken
+    assert _join(invite, cookie_1)[1] == where_1                        # back to one's own seat
+    seats = [json.loads(get(first.url + w.replace("/play/", "/api/play/"))[1])["seat"] for w in (where_1, where_2)]
+    assert seats == [0, 1]
+    assert get(invite.replace("/join/", "/api/play/"))[0] == 404        # the invite is no seat's link
+    assert get(invite.replace("/join/", "/play/"))[0] == 404
+    first.stop()
+    second = serve([SMALL], store=store, include_shipped=False)
+    again = invite.replace(first.url, second.url)
+    assert _join(again, cookie_2)[1] == where_2 and _join(again)[0] == 409
+    assert get(second.url + where_2.replace("/play/", "/api/play/"))[0] == 200
+    code, body = post(second.url + "/api/matches", {"game": "small", "players": 2, "seats": ["random", "random"],
+                                                    "invite": True})
+    assert code == 200 and "invite" not in body                         # (no person to invite)
+    code, body = post(second.url + "/api/matches", {"game": "small", "players": 2, "invite": "yes"})
+    assert code == 400 and "invite" in body["error"]

@@ -73,7 +73,7 @@
       const b = document.querySelector(`[data-budget="${s.dataset.seat}"]`);
       return "ismcts:" + Math.max(1, Math.floor(Number(b.value) || 200));
     });
-    return { game: $("game").value, players: Number($("players").value), options, seats };
+    return { game: $("game").value, players: Number($("players").value), options, seats, invite: !$("per-seat").checked };
   }
 
   async function create(ev) {
@@ -110,6 +110,10 @@
   function showLinks(body) {
     const ul = $("links");
     ul.replaceChildren();
+    $("links-about").textContent = body.invite
+      ? `Send the invite link to everyone who plays (${body.invite.seats.join(", ")}): each who opens it gets a seat of their own, in that order, and comes back to it from the same browser. If you play too, open it first.`
+      : "Each link is a seat's secret: whoever has it plays that seat. Send each one to its player only.";
+    if (body.invite) ul.append(linkItem("invite", body.invite.url));
     for (const l of body.links) ul.append(linkItem(l.seat, l.url));
     for (const b of body.bots) ul.append(el("li", { class: "dim" }, `${b.seat}: ${b.kind} bot`));
     ul.append(linkItem("spectator", body.spectator.url));
@@ -121,7 +125,8 @@
   function remember(body) {
     try {
       const all = JSON.parse(localStorage.getItem("rulelang.matches") || "[]");
-      all.unshift({ game: body.game, when: new Date().toISOString(), links: body.links, spectator: body.spectator.url });
+      all.unshift({ game: body.game, when: new Date().toISOString(), links: body.links, spectator: body.spectator.url,
+                    invite: body.invite ? body.invite.url : null });
       localStorage.setItem("rulelang.matches", JSON.stringify(all.slice(0, 20)));
     } catch (e) { /* private mode: nothing kept */ }
     recent();
@@ -134,6 +139,7 @@
     ul.replaceChildren();
     for (const m of all) {
       ul.append(el("li", {}, `${m.game} (${m.when.slice(0, 16).replace("T", " ")}): `,
+        m.invite ? el("a", { href: m.invite }, "invite ") : null,
         ...m.links.map((l) => el("a", { href: l.url }, l.seat + " ")), el("a", { href: m.spectator }, "spectator")));
     }
     $("mine").hidden = all.length === 0;
