@@ -508,3 +508,68 @@ def test_what_lies_under_the_question_can_be_scrolled_into_sight(serve, browser,
                          " return Math.max(...els.map((e) => e.getBoundingClientRect().bottom)); })()")
     assert last <= top + 1, (last, top)
     page.close()
+
+
+OUT_OF_TURN = """
+game "Masks" {
+  players 2
+  var shown: bool = false per player
+  var turns: int = 0
+  anytime action unmask require not shown[me] { shown[me] = true  log text(me) + " unmasks" }
+  turn { step s { action wait { turns += 1  if turns == 6 { finish draw "done" }  end turn } } }
+}
+"""
+
+
+def test_an_out_of_turn_action_asks_before_it_is_played(serve, browser, tmp_path):
+    """A browser trial: a Shadow Hunters character was revealed to everyone by one stray click on
+    `reveal` in another player's turn. Out of turn, the first click asks, the second plays."""
+    body = made_from(serve, tmp_path, "masks", OUT_OF_TURN)
+    page = browser.new_context().new_page()
+    page.goto(body["links"][1]["url"])                                  # P2, while P1 is to act
+    page.wait_for_selector("body[data-version='0']")
+    button = page.locator("#interrupt-list button")
+    button.click()
+    assert "sure? unmask (click again)" in button.inner_text()
+    page.wait_for_timeout(300)
+    assert page.get_attribute("body", "data-version") == "0"            # nothing played yet
+    button.click()
+    page.wait_for_selector("body[data-version='1']")
+    assert "P2 unmasks" in page.inner_text("body")
+
+
+def test_an_int_option_left_empty_in_the_lobby_is_the_rules_default(serve, browser, tmp_path):
+    """A browser trial: clearing Valgarð's turn limit sent 0 ("at least 1, not 0")."""
+    rules = tmp_path / "counted.rules"
+    rules.write_text(OUT_OF_TURN.replace('game "Masks" {', 'game "Counted" {\n  option rounds: int = 6')
+                     .replace("turns == 6", "turns == rounds"), encoding="utf-8")
+    server = serve([rules], include_shipped=False)
+    lobby = browser.new_context().new_page()
+    lobby.goto(server.url + "/")
+    lobby.select_option("#game", "counted")
+    lobby.fill("input[data-option=rounds]", "")
+    lobby.click("#create")
+    lobby.wait_for_selector("a.seat-link[data-seat=spectator]")
+    (served,) = server.server.matches.values()
+    assert served.match.options == {"rounds": 6}
+
+
+def test_the_tab_says_whose_turn_and_the_keyboard_goes_on_from_the_moves(serve, browser, tmp_path):
+    """A browser trial: nothing in the tab said a friend's turn had come, and after each move the
+    keyboard went back to the page's top (Tab past every card to reach the moves again)."""
+    body = made_from(serve, tmp_path, "masks", OUT_OF_TURN)
+    p1, p2 = (browser.new_context().new_page() for _ in range(2))
+    p1.goto(body["links"][0]["url"])
+    p2.goto(body["links"][1]["url"])
+    for page in (p1, p2):
+        page.wait_for_selector("body[data-version='0']")
+    assert p1.title().startswith("● your turn — Masks") and not p2.title().startswith("●")
+    p1.locator("#actions button.action[data-text=wait]").focus()
+    p1.keyboard.press("Enter")
+    p2.wait_for_selector("body[data-version='1']")
+    assert p2.title().startswith("● your turn") and not p1.title().startswith("●")
+    p2.keyboard.press("Tab")                                       # (a keyboard player)
+    p2.locator("#actions button.action[data-text=wait]").focus()
+    p2.keyboard.press("Enter")
+    p1.wait_for_selector("body[data-version='2']")
+    assert p1.evaluate("document.activeElement.dataset.text") in ("wait", "unmask")

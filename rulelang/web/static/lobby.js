@@ -66,6 +66,7 @@
     const options = {};
     for (const input of document.querySelectorAll("[data-option]")) {
       const t = input.dataset.type;
+      if (t === "int" && input.value.trim() === "") continue;     // (left empty: the rules' default, not 0)
       options[input.dataset.option] = t === "bool" ? input.checked : t === "int" ? Number(input.value) : input.value;
     }
     const seats = [...document.querySelectorAll("[data-seat]")].map((s) => {

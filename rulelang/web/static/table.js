@@ -206,7 +206,7 @@
   function cardEl(card, involved, values) {
     const extra = values && values[String(card.id)];
     const e = el("button", { type: "button", class: "card" + (involved.has(card.id) ? " hl" : "") + (narrow && narrow.kind === "comp" && narrow.id === card.id ? " picked" : ""), title: cardWords(card), "data-id": card.id },
-      el("span", { class: "label" }, card.label),
+      el("span", { class: /[♥♦]/.test(card.label) ? "label red" : "label" }, card.label),     // (red suits in red)
       extra ? el("small", { class: "dim" }, Object.entries(extra).map(([k, v]) => `${k} ${show(v)}`).join(" · ")) : null);
     e.addEventListener("click", (ev) => {
       tip(card, ev.currentTarget);
@@ -396,7 +396,16 @@
     $("actions").replaceChildren(...buttons);
     const oot = state.out_of_turn.filter(involves);
     $("interrupts").hidden = oot.length === 0;
-    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text.replace(/^P\d+: /, ""))));
+    // (out of turn, a click tells every seat something at once — a character revealed: the first
+    // click asks, the second within 5 s plays it; a browser trial revealed one by a stray click)
+    const confirmFirst = (a) => (ev) => {
+      const b = ev.currentTarget;
+      if (b.dataset.armed === "yes") { send(a.text); return; }
+      b.dataset.armed = "yes";
+      b.textContent = "sure? " + a.text.replace(/^P\d+: /, "") + " (click again)";
+      setTimeout(() => { if (b.isConnected) { b.dataset.armed = ""; b.textContent = a.text.replace(/^P\d+: /, ""); } }, 5000);
+    };
+    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: confirmFirst(a), ...waiting }, a.text.replace(/^P\d+: /, ""))));
     if (asked) {
       const c = view.choice;
       $("q-prompt").textContent = c.prompt || "Choose";
@@ -458,9 +467,20 @@
     drawActions(view);
     drawLogs();
     drawUndo();
+    // the tab says when it is this seat's turn (a browser trial: a friend in another tab missed it)
+    const mine = !view.over && state.actions.length > 0;
+    if (hello) document.title = `${mine ? "● your turn — " : ""}${hello.game} — ${hello.you || "spectator"}`;
+    // after a move, the keyboard goes on from the moves, not from the page's top (Tab past every card)
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (mine && lost && keyboardUsed) {
+      const first = document.querySelector("#q-options button, #actions button.action");
+      if (first) first.focus({ preventScroll: true });
+    }
     document.body.dataset.version = state.version;
     document.body.dataset.over = view.over ? "yes" : "no";
   }
+  let keyboardUsed = false;      // (a mouse player's page is not scrolled about by focus)
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Tab" || ev.key === "Enter") keyboardUsed = true; });
 
   $("undo").addEventListener("click", () => sendUndo({ type: "undo" }));
   $("undo-yes").addEventListener("click", () => sendUndo({ type: "answer_undo", accept: true }));
