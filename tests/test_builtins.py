@@ -89,6 +89,21 @@ def test_join_puts_a_separator_between_texts():
     assert m.messages[-1] == "Ace, King||x"
 
 
+def test_lower_and_trim_read_a_text_as_typed():
+    """A browser trial: Smash Up's `factions` option refused "Pirates+Ninjas" and "pirates + ninjas"
+    (the rules compared texts as typed, with no way to fold case or drop spaces)."""
+    game = rulelang.Game(rulelang.compile_source('''game "t" { players 1
+      option name: text = " Pirates + NINJAS "
+      turn { step s { action a { log join([lower(trim(x)) for x in split(name, "+")], ",") + "|" + trim("  ")
+                                 finish draw } } } }''', "t.rules"))
+    m = game.new_match(1, seed=0)
+    m.apply("a")
+    assert m.messages[-1] == "pirates,ninjas|"
+    _, diags = rulelang.check_source('game "t" { players 1  turn { step s { action a { log lower(3) '
+                                     ' finish draw } } } }', "t.rules")
+    assert [d.code for d in diags if d.severity == "error"] == ["E201"]
+
+
 def test_join_is_checked_from_its_description():
     _, diags = rulelang.check_source('game "j" { players 1  turn { step s { action a { log join([1, 2], ",") '
                                      ' finish draw } } } }', "j.rules")

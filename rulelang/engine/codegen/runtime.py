@@ -170,6 +170,25 @@ def _join(m, texts, sep):
     return sep.join(items)
 
 
+def _lower(m, t):
+    """`lower(t)`: the text in lower case (text limit checked: a few letters grow)."""
+    if not isinstance(t, str):
+        _fault("`lower` needs a text")
+    _charge(m, 1 + len(t) // 16)
+    out = t.lower()
+    if len(out) > TEXT_LIMIT:
+        _fault(f"a text grew past {TEXT_LIMIT} characters (text limit)")
+    return out
+
+
+def _trim(m, t):
+    """`trim(t)`: the text without the white space at its ends."""
+    if not isinstance(t, str):
+        _fault("`trim` needs a text")
+    _charge(m, 1 + len(t) // 16)
+    return t.strip()
+
+
 def _next_seat(m, p):
     """The next player in the turn order who is not eliminated (p itself if nobody else is in)."""
     order, out = m.seq[1], m.seq[2]
