@@ -573,3 +573,22 @@ def test_the_tab_says_whose_turn_and_the_keyboard_goes_on_from_the_moves(serve, 
     p2.keyboard.press("Enter")
     p1.wait_for_selector("body[data-version='2']")
     assert p1.evaluate("document.activeElement.dataset.text") in ("wait", "unmask")
+
+
+def test_a_page_whose_network_is_gone_says_so_and_comes_back(serve, browser, tmp_path):
+    """A browser trial: with the network gone and the socket still open, the page looked live and a
+    click waited unseen. The page takes the browser's word: offline, nothing can be played; back
+    online, it connects anew and plays on."""
+    body = made_from(serve, tmp_path, "masks", OUT_OF_TURN)
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version='0']")
+    ctx.set_offline(True)
+    page.wait_for_function("document.getElementById('conn').textContent === 'offline'")
+    assert page.locator("#actions button.action:enabled").count() == 0
+    assert "the connection to the server is lost" in page.inner_text("#error")
+    ctx.set_offline(False)
+    page.wait_for_selector("#actions button.action:enabled", timeout=20_000)
+    page.locator("#actions button.action[data-text=wait]").click()
+    page.wait_for_selector("body[data-version='1']")

@@ -56,6 +56,7 @@
         header();
       }
       else if (msg.type === "state") {
+        if ($("conn").textContent === "sent; waiting for the server…") $("conn").textContent = "";
         if (state && msg.version !== state.version) narrow = null;    // a new position: all its actions
         // an error stays through the position it came with (the server sends that one after it),
         // and goes when the match moves on from there
@@ -81,10 +82,22 @@
       retry = Math.min(retry * 2, 8000);
     };
   }
+  // the network gone with the socket still open (wifi lost): the page looked live, and a click
+  // waited unseen for 20 s (a browser trial). The browser's own word is taken, and a click not yet
+  // answered after a few seconds is said.
+  window.addEventListener("offline", () => {
+    $("conn").textContent = "offline";
+    for (const b of document.querySelectorAll("button.action, button.option, #undo")) b.disabled = true;
+    $("error").textContent = OFFLINE;
+  });
+  window.addEventListener("online", () => { if (ws && ws.readyState === WebSocket.OPEN) ws.close(); });    // (then anew)
   function send(text) {
-    if (!ws || ws.readyState !== WebSocket.OPEN || !state) { $("error").textContent = OFFLINE; return; }
+    if (!ws || ws.readyState !== WebSocket.OPEN || !state || navigator.onLine === false) { $("error").textContent = OFFLINE; return; }
     $("error").textContent = "";
     ws.send(JSON.stringify({ type: "act", text, version: state.version }));
+    const sentAt = state.version;
+    setTimeout(() => { if (state && state.version === sentAt && !$("error").textContent && !$("conn").textContent)
+      $("conn").textContent = "sent; waiting for the server…"; }, 4000);
     for (const b of document.querySelectorAll("button.action, button.option")) b.disabled = true;
     $("filter").value = "";             // (the next position's actions are others: a filter kept would hide them)
   }
