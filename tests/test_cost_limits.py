@@ -157,6 +157,14 @@ def test_a_list_of_lists_is_measured_as_a_whole(tmp_path):
     stops({"source": source, "actions": ["go"]}, "value limit")
 
 
+def test_a_list_holding_one_long_row_many_times_is_measured_at_once(tmp_path):
+    # a fuzz trial: 99,999 references to one row of 99,999 — each reference's row was scanned for
+    # lists inside it before the total was met: 170 s of CPU in one action
+    source = game("let row = [i for i in 1..99999]  let grid = [row for i in 1..99999]  k = size(grid)")
+    lint_clean(source, tmp_path)
+    stops({"source": source, "actions": ["go"]}, "value limit")
+
+
 def test_a_def_calling_another_ten_times_nine_deep_is_charged_as_its_calls(tmp_path):
     defs = ["  def f0(x) = x + k"] + [f"  def f{i}(x) = " + " + ".join([f"f{i - 1}(x)"] * 10) for i in range(1, 10)]
     source = game("k = f9(1)", "\n".join(defs))
