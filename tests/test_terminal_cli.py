@@ -321,3 +321,12 @@ def test_no_declines_a_question_whose_way_to_decline_is_pass(tmp_path, capsys, m
                                   'choose x in [1, 2, 3] optional prompt "how many"'), encoding="utf-8")
     code, out, _ = cli(capsys, monkeypatch, ["play", rules, "--seed", "1", "--bot", "2=random"], "pick\nno\nlog\nquit\n")
     assert code == 0 and "how many → pass" in out and "error" not in out
+
+
+def test_a_line_too_long_is_left_out_and_said(capsys, monkeypatch):
+    """A fuzz trial: `look` of a 40 MB name took 3.7 GB and ended in a MemoryError."""
+    from rulelang.play.repl import LINE_LIMIT
+    code, out, err = cli(capsys, monkeypatch, ["play", REGICIDE, "--seed", "1"],
+                         stdin="look " + "x" * (3 * LINE_LIMIT) + "\nquit\n")
+    assert code == 0 and "error: a line of at most 10,000 characters is read" in out + err
+    assert "x" * 100 not in out + err
