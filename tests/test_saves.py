@@ -249,7 +249,8 @@ def test_repl_load_replays_the_log(tmp_path):
     (lambda d: d.__setitem__("seed", "4"), "not a rulelang save file (bad `seed`)"),
     (lambda d: d.__setitem__("game", "/etc/passwd") or d.__setitem__("rulelang_save", 1),
      "a save file of another rulelang version"),
-], ids=["illegal-action", "state-differs", "other-rules", "unknown-option", "bad-seed", "old-format"])
+    (lambda d: d.__setitem__("rulelang_save", "2"), "not a rulelang save file (its format, '2', is no number)"),
+], ids=["illegal-action", "state-differs", "other-rules", "unknown-option", "bad-seed", "old-format", "format-text"])
 def test_repl_load_refuses_with_the_reason_and_keeps_the_match(tmp_path, change, reason):
     path = tmp_path / "s.json"
     repl(GAME, ["1", "1", f"save {path}", "quit"])
@@ -523,3 +524,13 @@ def test_an_edited_state_may_say_no_simultaneous_decision_with_null():
     assert restored.state() == state
     with pytest.raises(StateError, match="no simultaneous decision is open"):
         rulelang.Match.from_state(game, {**state, "simultaneous": {"step": "play", "seats": [0, 1], "answers": [None, None]}})
+
+
+def test_a_save_after_white_space_is_still_a_save(tmp_path, capsys):
+    """A fuzz trial: a save after 5,000 spaces was read as a rule file by `play`, which then said to
+    run `rulelang play` on it."""
+    from rulelang.play.replay import is_save
+    path = tmp_path / "s.json"
+    repl(GAME, ["1", "1", f"save {path}", "quit"])
+    path.write_text(" " * 5000 + path.read_text(encoding="utf-8"), encoding="utf-8")
+    assert is_save(str(path))

@@ -100,6 +100,8 @@ def read(path: str) -> dict:
         raise StateError("not a rulelang save file") from None
     if not isinstance(data, dict) or "rulelang_save" not in data:
         raise StateError("not a rulelang save file")
+    if type(data["rulelang_save"]) is not int:      # (`"2"`: "format 2; this version reads format 2")
+        raise StateError(f"not a rulelang save file (its format, {_short(repr(data['rulelang_save']))}, is no number)")
     if data["rulelang_save"] != SAVE_VERSION:
         raise StateError(f"a save file of another rulelang version "
                          f"(format {_short(data['rulelang_save'])}; this version reads format {SAVE_VERSION})")
@@ -121,10 +123,10 @@ def is_save(path: str) -> bool:
     if str(path).endswith(".rules"):
         return False
     try:
-        head = _read_regular(path, 4096)
-    except OSError:
+        head = _read_regular(path, 65536).lstrip()[:4096]   # (after any white space: 5,000 spaces before a
+    except OSError:                                          # save made play read it as rules — a fuzz trial)
         return False
-    return head.lstrip()[:1] == b"{" and b'"rulelang_save"' in head
+    return head[:1] == b"{" and b'"rulelang_save"' in head
 
 
 def _read_regular(path: str, limit: int) -> bytes:
