@@ -99,3 +99,10 @@ def test_a_tag_on_a_row_or_the_list_is_refused_as_on_a_value(rules, tmp_path, te
 def test_the_plain_tags_of_a_list_and_a_mapping_are_still_taken(rules, tmp_path):
     (tmp_path / "chips.yaml").write_text("!!seq\n- !!map {name: a, v: 1}\n", encoding="utf-8")
     assert rulelang.lint([str(rules)])[0] == []
+
+
+def test_an_empty_value_is_said_to_be_empty(rules, tmp_path):
+    """A fuzz trial: `v:` with nothing after it said "field `v` must be int, not " (nothing shown)."""
+    (tmp_path / "chips.yaml").write_text(YAML.replace("v: 2", "v:"), encoding="utf-8")
+    diags, _ = rulelang.lint([str(rules)])
+    assert [d.message for d in diags] == ["field `v` must be int, not nothing (an empty value)"]

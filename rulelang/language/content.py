@@ -316,6 +316,8 @@ def _shown(node, value) -> str:
     if value is _TOO_LARGE:
         return "a number too large to read"
     if isinstance(node, yaml.ScalarNode):
+        if value is None:                    # (`v:` with nothing, or a key of a `!!set`: "not " — a fuzz trial)
+            return "nothing (an empty value)"
         text = node.value if len(node.value) <= 40 else node.value[:40] + "…"
         return repr(text) if isinstance(value, str) else text
     return "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
