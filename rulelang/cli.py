@@ -437,7 +437,7 @@ def _players_swept(text: str) -> list[int]:
 
 
 def _workers(text: str) -> int:
-    return _whole(text, -256, 256)          # (below 1: simulate's own message)
+    return _whole(text, -64, 64)            # (below 1: simulate's own message; above 64 said here, as there)
 
 
 def _port(text: str) -> int:

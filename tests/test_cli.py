@@ -361,7 +361,7 @@ def test_hot_seat_hand_over_segments_hold_one_view_each(game):
     (["simulate", REGICIDE, "--players", "10000000000"], 2, "argument --players: must be at most 64, not 10000000000"),
     (["bench", REGICIDE, "--players", "1,100000000000"], 2, "a player count is from 1 to 64, got '1,100000000000'"),
     (["simulate", REGICIDE, "--games", "99999999999999"], 2, "--games: must be at most 10,000,000, not 99999999999999"),
-    (["simulate", REGICIDE, "--workers", "100000"], 2, "argument --workers: must be at most 256, not 100000"),
+    (["simulate", REGICIDE, "--workers", "100000"], 2, "argument --workers: must be at most 64, not 100000"),
     (["serve", "--port", "99999"], 2, "argument --port: must be at most 65535, not 99999"),
     (["play", REGICIDE, "--players", "9" * 60], 2, "must be at most 64, not 9999999999999999999999999999999999999..."),
     (["play", REGICIDE, "--players", "0" * 40 + "9"], 1, "error: Regicide is for 1..4 players, not 9"),

@@ -996,18 +996,24 @@ class _Session(Drawing, Commands):
             return line if len(line) <= LINE_LIMIT else self._too_long()
         self.stdout.write(self.paint(fit(prompt, self.encoding), "prompt"))
         self.stdout.flush()
-        line = self.stdin.readline(LINE_LIMIT + 2)
+        line = self._read_at_most(LINE_LIMIT + 2)
         if not line:
             return None
         if len(line.rstrip("\r\n")) > LINE_LIMIT:
             while line and not line.endswith("\n"):       # (the rest of it, read and dropped a piece at a time)
-                line = self.stdin.readline(1 << 16)
+                line = self._read_at_most(1 << 16)
             if not self.interactive:
                 self.stdout.write("\n")
             return self._too_long()
         if not self.interactive:
             self.stdout.write(self.show_text(line.rstrip("\r\n")) + "\n")
         return line.rstrip("\r\n")
+
+    def _read_at_most(self, size: int) -> str:
+        try:
+            return self.stdin.readline(size)
+        except TypeError:                       # (a stream of a program's own that reads whole lines only)
+            return self.stdin.readline()
 
     def _too_long(self) -> str:
         self.error(f"a line of at most {LINE_LIMIT:,} characters is read: this one was longer, and is left out")
