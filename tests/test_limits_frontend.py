@@ -84,6 +84,22 @@ def test_twenty_one_nested_fors_are_an_error_and_twelve_are_not(tmp_path):
     assert errors(tmp_path, game(fors(limits.NESTING_LIMIT))) == []
 
 
+@pytest.mark.parametrize("depth", [13, 100, 300])
+def test_nested_may_blocks_past_the_limit_are_an_error_as_ifs_are(tmp_path, depth):
+    """A fuzz trial: 100 nested `may` linted clean and failed to compile (E301, a path of 816
+    characters); 300 gave E006 at 1:1."""
+    text = game(nest("may {{ {} }}", "n = 1", depth))
+    assert errors(tmp_path, text) == [("E004", SETUP_LINE, col(text, SETUP_LINE, "may", limits.NESTING_LIMIT + 1))]
+    assert errors(tmp_path, game(nest("choose x in [1, 2] {{ {} }}", "n = x", limits.NESTING_LIMIT))) == []
+
+
+def test_a_comprehensions_further_fors_count_as_its_depth(tmp_path):
+    """A fuzz trial: each further `for` of a comprehension started the depth count anew, so a
+    file nested past the limit linted clean and then failed to compile."""
+    deep = nest("[1 for a in [1] for b in {}]", "[1]", 60)
+    assert [c for c, _, _ in errors(tmp_path, game(defs=f"def deep = size({deep})"))] == ["E005"]
+
+
 def test_an_else_if_chain_is_not_nesting_but_has_a_bound_of_its_own(tmp_path):
     chain = lambda k: "if n == 0 { n = 1 }" + "".join(f" else if n == {i} {{ n = {i + 1} }}" for i in range(1, k + 1))
     assert errors(tmp_path, game(chain(20))) == []                 # a 21-way chain on a rank is fine

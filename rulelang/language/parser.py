@@ -246,7 +246,10 @@ _EXPR_RULES = frozenset({
     "add", "sub", "mul", "div", "mod", "neg", "attr", "index", "int_lit", "str_lit", "true_lit",
     "false_lit", "none_lit", "name", "call", "make", "aggregate", "list_lit", "list_comp", "can_expr",
     "comprehension", "reason_text", "reason_more"})                   # (an aggregate and its comprehension are two levels in the IR)
-_BLOCK_STMTS = frozenset({"if_stmt", "for_stmt", "while_stmt", "repeat_stmt"})
+# (a `choose`'s and a `may`'s blocks count too: a hundred nested `may` linted clean, then failed to
+# compile — a fuzz trial)
+_BLOCK_STMTS = frozenset({"if_stmt", "for_stmt", "while_stmt", "repeat_stmt", "choose_stmt", "may_stmt",
+                          "open_resolve"})
 _MAX_REPORTS = 20                 # nesting diagnostics per file: the first few make the point
 
 
@@ -274,7 +277,8 @@ def nesting_diagnostics(tree: Tree, file: str, where: _Where = _PLAIN) -> list[D
         rule = node.data
         if rule in _BLOCK_STMTS and blocks >= NESTING_LIMIT and not (rule == "if_stmt" and parent == "if_stmt"):
             out.append(Diagnostic("E004", f"blocks nested more than {NESTING_LIMIT} deep (`if`, `for`, `while`, "
-                                          f"`repeat` inside one another): move the inner part into a `proc`",
+                                          f"`repeat`, `choose`, `may` inside one another): move the inner part "
+                                          f"into a `proc`",
                                   _meta_span(file, node, where)))
             continue
         if rule == "block" and parent in _BLOCK_STMTS:
@@ -304,7 +308,8 @@ def nesting_diagnostics(tree: Tree, file: str, where: _Where = _PLAIN) -> list[D
                 out.append(Diagnostic("E005", f"a type nested more than {EXPR_DEPTH_LIMIT} deep",
                                       _meta_span(file, node, where)))
                 continue
-        elif rule not in ("args", "kwargs", "kwarg", "where_part", "by_part"):
+        elif rule not in ("args", "kwargs", "kwarg", "where_part", "by_part", "comp_for"):   # (a comprehension's
+            # further `for`s are inside it: each started the count anew — a fuzz trial)
             depth = 0                     # a statement or declaration part: a new expression starts below
         for child in reversed(node.children):       # leftmost first: report the first place in the text
             stack.append((child, blocks, links, depth, types, rule, outer))
