@@ -52,6 +52,8 @@ def labels_on(screen: list[str]) -> set[str]:
 @pytest.mark.parametrize("columns,lines", [(80, 24), (120, 40)])
 def test_regicide_fits_reads_in_words_and_every_card_has_text(columns, lines):
     term = sized("play", REGICIDE, "--seed", "2", "--players", "2", columns=columns, lines=lines)
+    term.expect(r"Pass the terminal to P1 and press Enter ")            # (everyone is round it at the start)
+    term.line("")
     found = term.expect(PROMPT)
     screen = check_fits(term, found.start(), columns, lines)
     names = labels_on(screen)
@@ -128,6 +130,8 @@ def test_quit_at_a_terminal_offers_to_save(tmp_path):
 @pytest.mark.slow
 def test_text_typed_at_a_hand_over_prompt_is_not_lost():
     term = sized("play", REGICIDE, "--seed", "4", "--players", "2", columns=120, lines=40)
+    term.expect(r"Pass the terminal to P1 and press Enter ")            # (everyone is round it at the start)
+    term.line("")
     for _ in range(50):
         found = term.expect(rf"(?:P1> |Pass the terminal to P2 and press Enter )")
         if found.group().startswith("Pass"):

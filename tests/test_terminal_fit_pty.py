@@ -189,6 +189,8 @@ def test_a_character_revealed_to_everyone_reads_as_the_card():
     revealed: …`), while the hidden ones stay `1 card, hidden`."""
     term = sized("play", str(ROOT / "games" / "shadow_hunters.rules"), "--seed", "0", "--players", "4",
                  columns=120, lines=40)
+    term.expect(HAND_OVER)                                     # (everyone is round it at the start)
+    term.line("")
     term.expect(PROMPT)
     term.line("reveal")
     term.expect(r"P1 is Werewolf")

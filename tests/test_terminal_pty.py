@@ -168,6 +168,8 @@ def test_a_whole_valgard_game_against_a_bot_without_colour():
 def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     save = tmp_path / "left.json"
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
+    term.expect(r"Pass the terminal to P1 and press Enter ")               # (everyone is round it at the start)
+    term.line("")
     play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter")
     term.send("\x04")                                                     # Ctrl-D
     term.expect(r"Save before leaving\? File name \(Enter: don't save; back: play on\): ")
@@ -194,10 +196,28 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     assert again.close() == 0
 
 
+def test_a_game_of_several_people_starts_with_a_hand_over():
+    """A first hour: `rulelang play shadow_hunters --players 4` opened on P1's character, with
+    everyone round the terminal. At a terminal the first seat is handed it first (piped input,
+    a transcript, is not)."""
+    term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2", env={"NO_COLOR": "1"})
+    before = term.wait_for(r"(?s).*?Pass the terminal to P1 and press Enter ", PATIENCE).group()
+    assert "hand (P1)" not in before and "P1>" not in before, before
+    term.line("")
+    term.expect(r"hand \(P1\): 7 cards")
+    term.expect(r"P1> ")
+    term.line("quit")
+    term.expect(r"File name")
+    term.line("")
+    assert term.close() == 0
+
+
 def test_back_from_the_offer_to_save_at_a_hand_over_asks_for_the_hand_over_again():
     """A first hour's leak: Ctrl-C or Ctrl-D at "Pass the terminal to P2", then `back`, showed P2's
     hand at once to whoever had the keyboard (the offer's "" was taken for P2's Enter)."""
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2", env={"NO_COLOR": "1"})
+    term.expect(r"Pass the terminal to P1 and press Enter ")               # (everyone is round it at the start)
+    term.line("")
     play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter ")
     term.send("\x04")                                                     # Ctrl-D
     term.expect(r"Save before leaving\? File name \(Enter: don't save; back: play on\): ")
@@ -218,6 +238,8 @@ def test_the_next_player_gets_neither_the_line_history_nor_the_completions_of_th
     A♣` … P1's hidden hand), and Arrow-Up at P2's prompt recalled what P1 had typed. Each seat
     gets its own history back when the terminal comes back to it."""
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2", env={"NO_COLOR": "1"})
+    term.expect(r"Pass the terminal to P1 and press Enter ")               # (everyone is round it at the start)
+    term.line("")
     term.expect(r"P1> ")
     term.line("log")                                                      # P1's own line, to recall later
     term.expect(r"no actions yet")
@@ -261,6 +283,8 @@ def test_the_rulebook_at_a_terminal_is_wrapped_to_its_width_and_paged():
 def _at_the_offer_to_save() -> Terminal:
     """A hot-seat Regicide at a terminal, `quit` typed: the offer to save is asked."""
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
+    term.expect(r"Pass the terminal to P1 and press Enter ")               # (everyone is round it at the start)
+    term.line("")
     term.expect(r"P1> ")
     term.line("quit")
     term.expect(r"Save before leaving\? File name \(Enter: don't save; back: play on\): ")
@@ -313,6 +337,8 @@ def test_back_or_a_game_command_at_the_offer_to_save_goes_back_to_the_game():
 
 def test_quit_just_after_a_save_does_not_ask_again(tmp_path):
     term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2")
+    term.expect(r"Pass the terminal to P1 and press Enter ")               # (everyone is round it at the start)
+    term.line("")
     term.expect(r"P1> ")
     term.line(f"save {tmp_path / 'kept.json'}")
     term.expect(r"saved .*kept\.json\n")

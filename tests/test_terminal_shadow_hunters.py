@@ -33,6 +33,8 @@ def names_on(screen: list[str]) -> set[str]:
 def test_shadow_hunters_two_people_and_two_bots_at_80x24():
     term = sized("play", SHADOW_HUNTERS, "--seed", "3", "--players", "4", "--bot", "3=random", "--bot", "4=random",
                  columns=80, lines=24)
+    term.expect(r"Pass the terminal to P1 and press Enter ")       # (everyone is round it at the start: the
+    term.line("")                                                    #  first screen showed P1's character)
     found = term.expect(PROMPT)
     screen = check_fits(term, found.start(), 80, 24)
     body = "\n".join(screen)

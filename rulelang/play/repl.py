@@ -794,6 +794,10 @@ class _Session(Drawing, Commands):
         previous = self.on_screen
         if previous is None:                 # (the start: whoever started it sits at the terminal, the
             humans = [p for p in range(self.match.players) if p not in self.bots]    # first human seat)
+            if (self.interactive and len(humans) > 1 and not self.events
+                    and any(self.sees_differently(seat, h) for h in humans if h != seat)):
+                return True                  # (at a terminal everyone is round it as it starts: the first
+                                             # screen showed P1's character to all — a first hour's trial)
             previous = humans[0] if len(humans) > 1 else None
         return previous is not None and previous != seat and (self.sees_differently(previous, seat)
                                                               or self.has_private(seat, previous))
