@@ -608,3 +608,16 @@ def test_a_part_of_a_rule_file_linted_alone_names_the_file_that_includes_it(tmp_
     alone.write_text("# helpers\ndef x = 1\n", encoding="utf-8")
     (found,), _ = rulelang.lint([str(alone)])
     assert found.message.endswith("which reads it with `include`: lint that one)")
+
+
+def test_a_step_named_as_a_builtin_hides_nothing_and_a_list_element_set_is_one_error(tmp_path):
+    """A new author: a step `pick` got W220 (a step's name is read by `goto` alone), and `xs[0] = 3`
+    on a list variable got a second, misleading error about the value's type."""
+    step = tmp_path / "step.rules"
+    step.write_text('game "S" {\n  players 1\n  turn { step pick { action a { finish draw } } }\n}\n', encoding="utf-8")
+    assert rulelang.lint([str(step)])[0] == []
+    xs = tmp_path / "xs.rules"
+    xs.write_text('game "X" {\n  players 1\n  var xs: list[int] = []\n'
+                  '  turn { step s { action a { xs[0] = 3  finish draw } } }\n}\n', encoding="utf-8")
+    (only,), _ = rulelang.lint([str(xs)])
+    assert only.code == "E201" and "an element of a list is not set on its own" in only.message

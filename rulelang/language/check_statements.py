@@ -396,7 +396,11 @@ class StatementChecks:
                 self.error("E201", f"`{target.name}` is per {self.pers(parts)}: say which, e.g. "
                            f"`{target.name}[{self.key_examples(parts)}]`", target.span)
             elif not per and target.index is not None:
-                self.error("E201", f"`{target.name}` is not declared `per …` and cannot be indexed", target.span)
+                list_note = (" (an element of a list is not set on its own: make the list anew, or declare "
+                             "the variable `per …`)" if is_list(sym.type) else "")
+                self.error("E201", f"`{target.name}` is not declared `per …` and cannot be indexed{list_note}",
+                           target.span)
+                return None                    # (and no second error for the value: a new author's `xs[0] = 3`)
             elif target.index is not None:
                 self.check_key(target.index, sym.decl, target.name)
             want = sym.type

@@ -147,7 +147,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
                         "zones, defs, enums and their values…)")
                 self.error("E102", f"`{name}` is already declared as {kind_words(kind)}{note}", span)
                 return
-            if name in BUILTIN_VALUES or name in BUILTIN_FUNCTIONS:
+            if (name in BUILTIN_VALUES or name in BUILTIN_FUNCTIONS) and sym.kind != "step":   # (a step's name is
+                # read by `goto` only: it hides nothing — a new author's step `pick`)
                 # A name the language took over later must not break the files that declared it
                 # first: the declaration wins where it can be written, the builtin elsewhere (W220).
                 self.warn("W220", hides_builtin(name, sym), span)
