@@ -469,3 +469,19 @@ def test_an_estimate_that_changed_beyond_chance_is_said_to_be_a_real_difference(
     assert "| P1 estimate at the end | +40.0 ±0.0 (a real difference) |" in md
     assert "| P2 estimate at the end | +0.0 ±0.0 |" in md
     assert "a lone one among many is a lead to test with more games" in md
+
+
+def test_no_game_ended_gives_no_rates(tmp_path, capsys):
+    """A new author: every game ended in a rule error, and the report read `win 0.0%` for every
+    seat (as if each lost every game)."""
+    rules = tmp_path / "broken.rules"
+    rules.write_text('game "Broken" {\n  players 2\n  kind Card { v: int }\n  zone pile: pile, public\n'
+                     '  turn { step s { action a { log text(top(pile).v)  finish draw } } }\n}\n', encoding="utf-8")
+    code = main(["simulate", str(rules), "--games", "3", "--bot", "random", "--json"])
+    out = capsys.readouterr().out
+    result = json.loads(out[out.index("{"):])
+    assert code == 1 and result["finished"] == 0
+    assert result["win_rate_by_seat"] == [None, None] and result["draw_rate"] is None
+    main(["simulate", str(rules), "--games", "3", "--bot", "random"])
+    text = capsys.readouterr().out
+    assert "results: none, no game ended (errors below)" in text and "0.0%" not in text

@@ -312,11 +312,12 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         "finished": finished,
         "outcomes": counts[0],
         "outcomes_by_seat": counts,
-        "win_rate_by_seat": [_rate(c["win"], finished) for c in counts],
+        # (no game ended: no rate, not 0 % — a new author's run read as every seat losing every game)
+        "win_rate_by_seat": [_rate(c["win"], finished) if finished else None for c in counts],
         "win_rate_by_side": {side: _rate(c["win"], sum(c.values())) for side, c in sorted(sides.items())},
         "outcomes_by_side": {side: c for side, c in sorted(sides.items())},
         "draws": draws,
-        "draw_rate": _rate(draws, finished),
+        "draw_rate": _rate(draws, finished) if finished else None,
         # how the finished games ended (the reason each outcome gives), most common first
         "endings": sorted(([why, k] for why, k in endings.items()), key=lambda x: -x[1]),
         "mean_length": _rate(sum(lengths), finished),
@@ -393,7 +394,7 @@ def format_report(result: dict) -> str:
         "P1 results: " + ", ".join(f"{key} {_rate(first[key], finished):.1%}" for key in RESULTS),
         "win rate by seat (95% interval): " + ", ".join(
             f"P{seat + 1} {_interval(c['win'], finished)}" for seat, c in enumerate(result["outcomes_by_seat"])),
-    ]
+    ] if finished else ["results: none, no game ended (errors below)"]
     if result["outcomes_by_side"]:
         lines.append("win rate by side: " + ", ".join(
             f"{printable(side)} {_interval(c['win'], sum(c.values()))}" for side, c in result["outcomes_by_side"].items()))
@@ -408,7 +409,7 @@ def format_report(result: dict) -> str:
             f"{_rate(k, finished):.1%} {printable(why)}" for why, k in shown)
             + (f"; and {rest} other reason{'s' if rest > 1 else ''}" if rest > 0 else ""))
     lines += [
-        f"draw rate: {result['draw_rate']:.1%}",
+        *([f"draw rate: {result['draw_rate']:.1%}"] if finished else []),
         _length_line(result),
         (f"speed: {result['actions_per_s']:,.0f} actions/s, {_games_rate(result['playouts_per_s'])} "
          f"({result['actions']} actions in {result['seconds']:.2f} s of wall-clock time; "
