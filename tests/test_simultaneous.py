@@ -484,3 +484,38 @@ def test_no_w242_for_a_loop_variable_named_card():
       turn { step s { action pass { finish draw } } }
     }"""
     assert not [x for x in lint(source) if x.startswith("W242")]
+
+
+def test_an_answer_laid_face_up_is_not_secret_though_the_reveal_then_boxes_it():
+    """A new author's Sushi Go: each round's last picks were scored face up and then boxed by the
+    `reveal` block, and the log kept them "(a secret choice)": what was seen was judged at the end
+    of the effect only."""
+    source = """
+game "R2" {
+  players 2
+  kind Card { v: int  label "card " + text(v) }
+  zone hand: set per player, owner
+  zone shown: set per player, public
+  zone box: set, hidden
+  setup { for p in players { create Card(v: 1 + p) in hand[p]  create Card(v: 5 + p) in hand[p] } }
+  turn {
+    step pick simultaneous {
+      action take(c in hand[me]) { move c to shown[me] }
+      reveal {
+        if size(hand[0]) == 0 {
+          move shown[0] to box
+          finish draw
+        }
+      }
+    }
+  }
+}
+"""
+    m = rulelang.Game(rulelang.compile_source(source, "r2.rules")).new_match(2, seed=0)
+    m.apply("take card 5", seat=0)
+    m.apply("take card 6", seat=1)
+    m.apply("take card 1", seat=0)
+    m.apply("take card 2", seat=1)
+    assert m.is_over
+    assert m.log_for(1)[-2:] == ["P1: take card 1", "P2: take card 2"]
+    assert m.log_for(None)[-2:] == ["P1: take card 1", "P2: take card 2"]

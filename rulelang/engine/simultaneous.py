@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from .codegen import player_text
-from .codegen.effects import drain, seen_by
+from .codegen.effects import drain, seen_by, widen_private
 from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS, _short
@@ -159,6 +159,8 @@ class MatchSimultaneous(MatchParts):
             if self.result is not None:
                 break
             signal = signal or got
+        if self.named:                          # (what the answers laid face up was seen, whatever
+            widen_private(self, keep=True)      #  the `reveal` block does with it next)
         if self.result is None:
             self.me = self.current
             got = self.game.code.simultaneous[step][1](self)

@@ -154,10 +154,12 @@ def private_to(m, chooser: int, value, at: int | None = None) -> None:
         m.named = m.named + [(at, value)]
 
 
-def widen_private(m) -> None:
+def widen_private(m, keep: bool = False) -> None:
     """When a chain ends, an answer whose component every seat can see by then (a card chosen
     from a hand and laid on the table) is no longer private: the position shows it anyway. An
-    answer naming several (cards passed at once) is read by each seat that sees them all."""
+    answer naming several (cards passed at once) is read by each seat that sees them all. `keep`:
+    asked on the way (the answers of a simultaneous step, once they have run: a card laid face up
+    then and boxed by the `reveal` block was seen — a new author's Sushi Go), and again at the end."""
     private = dict(m.private)
     for at, c in m.named:
         seats = private.get(at)
@@ -169,7 +171,9 @@ def widen_private(m) -> None:
             del private[at]
         else:
             private[at] = seats
-    m.private, m.named = private, []
+    m.private = private
+    if not keep:
+        m.named = []
 
 
 def _options(m, values, texter, unseen_by=None, components: bool = False) -> dict:
