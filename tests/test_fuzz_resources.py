@@ -113,10 +113,11 @@ def test_anytime_actions_joining_a_thousand_steps_are_refused(tmp_path):
 
 
 def test_a_long_line_typed_against_many_actions_is_answered_at_once(tmp_path):
-    """A 129 KB line was compared word by word with each of 5,000 actions: 19 s."""
+    """A 129 KB line was compared word by word with each of 5,000 actions: 19 s. (Past 10,000
+    characters a line is not read at all; one just under it is matched as fast.)"""
     path = write(tmp_path, "m.rules", 'game "M" {\n  players 2\n  turn { step s { action take(n in 1..5000) '
                                       "{ end turn }  action win { finish win for me } } }\n}\n")
-    line = "take " + " ".join(f"w{i}" for i in range(20000))
+    line = "take " + " ".join(f"w{i}" for i in range(1800))
     report, out, _ = run(tmp_path, ["play", path, "--seed", "1"], stdin=line + "\nquit\n")
     assert report["code"] == 0 and "is not a legal action" in out
 
