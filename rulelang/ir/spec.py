@@ -123,11 +123,11 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "join": Builtin(2, 2, ("texts", "separator"), "text", pure=True, runtime="_join",
                     doc=("join(texts, sep)", "texts joined by a separator: `join([text(c) for c in hand[me]], \", \")`")),
     "lower": Builtin(1, 1, ("text",), "text", pure=True, runtime="_lower",
-                     doc=("lower(t)", "the text in lower case: `lower(\"Pirates\")` is `\"pirates\"` (to read "
+                     doc=("lower(t)", "the text in lower case: `lower(\"North\")` is `\"north\"` (to read "
                                       "a text option as typed in any case)")),
     "trim": Builtin(1, 1, ("text",), "text", pure=True, runtime="_trim",
-                    doc=("trim(t)", "the text without the spaces at its start and end: `trim(\" ninjas \")` "
-                                    "is `\"ninjas\"`")),
+                    doc=("trim(t)", "the text without the spaces at its start and end: `trim(\" red \")` "
+                                    "is `\"red\"`")),
     "eliminated": Builtin(1, 1, ("player",), "bool", doc=("eliminated(p)", "whether player p is out of the "
                           "game (`eliminate p`): skipped by the turn order, left out of `others` and `remaining`")),
     "players_from": Builtin(1, 1, ("player",), "list:player",

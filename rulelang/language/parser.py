@@ -157,8 +157,8 @@ def _only_comments(text: str) -> bool:
 
 
 def _included_by(file: str) -> str:
-    """`, games/smash_up.rules`: a rule file beside the part's folder that includes it, if one
-    does (a first hour: `rulelang lint games/smash_up/pirates.rules` said only "expected `game`")."""
+    """`, games/NAME.rules`: a rule file beside the part's folder that includes it, if one does
+    (a first hour: linting a shipped game's part file said only "expected `game`")."""
     import os
     folder = os.path.dirname(os.path.abspath(file))
     name = os.path.basename(folder) + "/" + os.path.basename(file)
