@@ -17,8 +17,11 @@ import re
 import unicodedata
 
 # C0 controls, DEL and C1 controls; the bidi marks, embeddings, overrides and isolates; line and
-# paragraph separators; and lone surrogates (which cannot even be encoded to write them).
-_UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+# paragraph separators; lone surrogates (which cannot even be encoded to write them); and the
+# characters that show nothing at all — zero width space, word joiner, BOM, tags — with which two
+# texts that differ look alike (a fuzz trial; the joiners U+200C/D stay: scripts and emoji need them).
+_UNSAFE = ("\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069"
+           "\ud800-\udfff\ufeff\U000e0000-\U000e007f")
 _ONE_LINE = re.compile(f"[\t\n{_UNSAFE}]")
 _MULTILINE = re.compile(f"[{_UNSAFE}]")          # keeps the line breaks (and tabs) of text we laid out
 
@@ -35,7 +38,11 @@ FALLBACK = "rulelang-fallback"                   # the codec error handler's nam
 
 
 def _escape(found: re.Match) -> str:
-    return f"\\u{ord(found.group()):04x}"
+    code = ord(found.group())
+    if code > 0xFFFF:                            # (as JSON writes it: a pair of surrogates)
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def printable(text, multiline: bool = False) -> str:
