@@ -592,3 +592,25 @@ def test_a_page_whose_network_is_gone_says_so_and_comes_back(serve, browser, tmp
     page.wait_for_selector("#actions button.action:enabled", timeout=20_000)
     page.locator("#actions button.action[data-text=wait]").click()
     page.wait_for_selector("body[data-version='1']")
+
+
+WIDE = """
+game "Wide" {
+  players 2
+  board b: squares(20, 6)
+  zone here: pile per cell of b
+  kind Stone { label "o" }
+  turn { step s { action put(c in cells(b)) { create Stone() in here[c]  finish draw } } }
+}
+"""
+
+
+def test_a_board_wider_than_a_phone_says_it_scrolls(serve, browser, tmp_path):
+    """A browser trial: Dozen War's board on a phone was cut off at column k, with nothing to say
+    it scrolls sideways."""
+    body = made_from(serve, tmp_path, "wide", WIDE)
+    for width, said in ((390, True), (1400, False)):
+        page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
+        page.goto(body["links"][0]["url"])
+        page.wait_for_selector("body[data-version='0']")
+        assert page.locator("#board-wider").is_visible() is said, width

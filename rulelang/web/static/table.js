@@ -189,7 +189,15 @@
       g.addEventListener("click", () => setNarrow({ kind: "cell", id: c.name, label: c.name }));
       board.append(g);
     }
+    wider();
   }
+  // a board wider than the screen says so (a browser trial: on a phone a column was cut off, with
+  // nothing to tell it scrolls)
+  function wider() {
+    const wrap = $("board-wrap");
+    $("board-wider").hidden = !(wrap.scrollWidth > wrap.clientWidth + 2);
+  }
+  window.addEventListener("resize", () => { if (hello && hello.board) wider(); });
   function drawBoard(view) {
     if (!hello || !hello.board) return;
     const cells = view.cells || {};
