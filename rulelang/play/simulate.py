@@ -102,25 +102,25 @@ def simulate(game, players: int, games: int, seed: int,
             if progress is not None:
                 progress(len(records), games)
     else:
-        import concurrent.futures
         import multiprocessing
         context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
         share = budget / workers if budget else None          # each process: its share of the budget
-        pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_load_worker,
-                                                      initargs=(game.ir, share, game.compiled))
+        # (a multiprocessing pool, not concurrent.futures': stopping that one's workers under it
+        # broke its manager thread — InvalidStateError — and left a designer's run hanging for ever
+        # after Ctrl-C)
+        pool = context.Pool(workers, initializer=_load_worker, initargs=(game.ir, share, game.compiled))
         try:
-            for record in pool.map(_worker_game, jobs, chunksize=max(1, games // (workers * 8))):
+            for record in pool.imap(_worker_game, jobs, chunksize=max(1, games // (workers * 8))):
                 records.append(record)
                 if progress is not None:
                     progress(len(records), games)
         except BaseException:
             # (an interrupt: the workers are stopped, not waited for — a game that never ends kept a
             # designer's run, and then its orphaned workers, going after Ctrl-C or SIGTERM)
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
+            _stop_pool(pool)
             raise
-        pool.shutdown()
+        pool.close()
+        pool.join()
     seconds = time.perf_counter() - start
     played = [r for r in records if not r.get("skipped")]
     played = played[:next((i for i, r in enumerate(records) if r.get("skipped")), len(records))]
@@ -196,6 +196,20 @@ def _leader(match):
     best = max(scores)
     top = [p for p, s in enumerate(scores) if s == best]
     return top[0] if len(top) == 1 else -1
+
+
+def _stop_pool(pool) -> None:
+    """End a pool's workers at once. `Pool.terminate` waits for ever when a worker died holding the
+    pool's queue: the workers are killed as it goes, and it is waited for a few seconds at most."""
+    import threading
+    ending = threading.Thread(target=pool.terminate, daemon=True)
+    ending.start()
+    deadline = time.monotonic() + 3
+    while ending.is_alive() and time.monotonic() < deadline:
+        for worker in list(getattr(pool, "_pool", ())):
+            if worker.is_alive():
+                worker.kill()
+        ending.join(0.1)
 
 
 _worker_games: dict = {}                 # in a worker process: fingerprint -> the game built from its IR
