@@ -609,6 +609,12 @@ def _simulate_run(args) -> int:
             if not game.min_players <= players <= game.max_players:
                 raise ValueError(f"{game.name} is for {game.players_text} players, not {players}")
             seat_bots(_seat_bots(args.bot, players), players)
+    if args.compare:                            # (an option one compared file lacks: said with its name)
+        for named, game, players, options in variants:
+            try:
+                game.new_match(players, 0, options)
+            except ValueError as err:
+                raise ValueError(f"{named['rules']}: {err}") from None
     if args.workers == 1 and not args.ray:      # here, the variants taking turns game by game
         try:
             results, stopped = _simulate_together(

@@ -497,3 +497,15 @@ def test_an_estimates_interval_over_few_games_is_students_t():
     many = [float(i % 5) for i in range(40)]
     sd = (sum((x - 2.0) ** 2 for x in many) / 39) ** 0.5
     assert mean_interval(many)[1] == round(1.96 * sd / 40 ** 0.5, 2)
+
+
+def test_an_option_a_compared_file_lacks_is_said_with_the_files_name(tmp_path, capsys):
+    """A designer's trial: `--option hand_bonus=0,1` with a compared copy that lacks the option said
+    "unknown option `hand_bonus` for Regicide" — not which of the two files."""
+    fair, plain = tmp_path / "coin.rules", tmp_path / "plain.rules"
+    fair.write_text(COIN.replace("CHANCE", "5").replace('players 2', 'players 2\n  option bias: int = 0'),
+                    encoding="utf-8")
+    plain.write_text(COIN.replace("CHANCE", "5"), encoding="utf-8")
+    code = main(["simulate", str(fair), "--compare", str(plain), "--option", "bias=0,1", "--games", "2"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("error: plain.rules: unknown option `bias`") and err.count("\n") == 1
