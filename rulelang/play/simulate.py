@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from .bots import bot_seed, make_bot
 from ..core.errors import RulelangError
-from .report import mean_interval, side_outcomes, wilson
+from .report import mean_interval, pct, side_outcomes, wilson
 from ..core.textsafe import printable
 from ..core.limits import RUN_CPU_LIMIT
 
@@ -365,7 +365,7 @@ def _brief(text: str, limit: int = 80) -> str:
 
 def _interval(wins: int, n: int) -> str:
     lo, hi = wilson(wins, n)
-    return f"{_rate(wins, n):.1%} [{lo:.1%}, {hi:.1%}]"
+    return f"{pct(_rate(wins, n))} [{pct(lo)}, {pct(hi)}]"
 
 
 def _games_rate(per_second: float) -> str:
