@@ -518,3 +518,10 @@ def test_a_bound_near_zero_is_not_rounded_to_zero():
     from rulelang.play.simulate import _interval
     assert rate_text(0, 19644) == _interval(0, 19644) == "0.0% [0.0%, 0.02%]"
     assert rate_text(163, 400) == "40.8% [36.0%, 45.6%]"
+
+
+def test_a_change_of_nothing_over_many_games_is_not_written_minus_zero():
+    """A designer's trial: `+0.0 [-0.0, +0.0]` over 19,644 games where nothing changed."""
+    from rulelang.play.report import paired_text
+    assert paired_text([(True, True)] * 5000 + [(False, False)] * 5000) == "+0.0 [-0.02, +0.02]"
+    assert paired_text([(True, False)] * 30 + [(False, False)] * 70) == "+30.0 [+21.1, +39.6] (a real difference)"

@@ -97,7 +97,14 @@ def paired_text(pairs: list[tuple[bool, bool]]) -> str:
         return "– (no game ended in both)"
     d, lo, hi = paired_difference(pairs)
     verdict = "" if lo <= 0 <= hi else " (a real difference)"
-    return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]{verdict}"
+    return f"{_points(d)} [{_points(lo)}, {_points(hi)}]{verdict}"
+
+
+def _points(x: float) -> str:
+    """A difference in points, one decimal — two where one would read ±0.0 of something not 0
+    (a change of nothing over 19,644 games read `+0.0 [-0.0, +0.0]`: a designer's trial)."""
+    v = 100 * x
+    return f"{v:+.2f}" if v and abs(v) < 0.05 else f"{v:+.1f}"
 
 
 def rate_text(wins: int, n: int) -> str:
