@@ -117,7 +117,7 @@ def simulate(game, players: int, games: int, seed: int,
         except BaseException:
             # (an interrupt: the workers are stopped, not waited for — a game that never ends kept a
             # designer's run, and then its orphaned workers, going after Ctrl-C or SIGTERM)
-            _stop_pool(pool)
+            stop_pool(pool)
             raise
         pool.close()
         pool.join()
@@ -198,9 +198,11 @@ def _leader(match):
     return top[0] if len(top) == 1 else -1
 
 
-def _stop_pool(pool) -> None:
-    """End a pool's workers at once. `Pool.terminate` waits for ever when a worker died holding the
-    pool's queue: the workers are killed as it goes, and it is waited for a few seconds at most."""
+def stop_pool(pool) -> None:
+    """End a multiprocessing pool's workers at once (a simulation's, the server's search bots'). `Pool.
+    terminate` waits for ever when a worker died holding the pool's queue (a signal sent to the whole
+    process group, as `timeout` or a service manager do): the workers are killed as it goes, and it
+    is waited for a few seconds at most."""
     import threading
     ending = threading.Thread(target=pool.terminate, daemon=True)
     ending.start()

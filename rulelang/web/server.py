@@ -33,6 +33,7 @@ from rulelang import interrupt_seat
 from rulelang.play.bots import bot_seed, make_bot, parse_kind
 from rulelang.play.repl import answers_revealed, has_secrets, hidden_outcome, learned
 from rulelang.play.rulebook import rulebook
+from rulelang.play.simulate import stop_pool
 from rulelang.core.errors import EngineFault, IllegalAction, RulelangError
 from rulelang.core import safejson
 from rulelang.core.textsafe import printable
@@ -162,21 +163,11 @@ class BotPool:
         return await done
 
     def close(self) -> None:
-        """End the workers. `Pool.terminate` waits for ever when a worker died holding the pool's
-        queue (a signal sent to the whole process group, as `timeout` or a service manager do): the
-        workers are killed as it goes, and it is waited for a few seconds at most."""
+        """End the workers (killed if need be: `stop_pool`)."""
         with self.lock:
             pool, self.pool = self.pool, None
-        if pool is None:
-            return
-        ending = threading.Thread(target=pool.terminate, daemon=True)
-        ending.start()
-        deadline = time.monotonic() + 3
-        while ending.is_alive() and time.monotonic() < deadline:
-            for worker in list(getattr(pool, "_pool", ())):     # (also any the pool made anew meanwhile)
-                if worker.is_alive():
-                    worker.kill()
-            ending.join(0.1)
+        if pool is not None:
+            stop_pool(pool)
 
 
 @dataclass
