@@ -641,6 +641,10 @@ def _simulate_run(args) -> int:
                for named, _, n, o in variants[len(results):]]
     if not_run:
         print(printable(f"not run, the run stopped first: {'; '.join(not_run)}"), flush=True)
+    from .play.report import changes, changes_for_terminal
+    found = changes(results)                    # each changed file or option against its base
+    if found and not args.json:
+        print(changes_for_terminal(found) + "\n", flush=True)
     both_on_screen = sys.stdout.isatty() and sys.stderr.isatty()
     cut = next((r for r in results if r.get("stopped")), None)    # (any variant's share spent)
     if cut is not None and (args.json or not both_on_screen):   # (on one screen: said above)
@@ -651,6 +655,8 @@ def _simulate_run(args) -> int:
             print(f"wrote {printable(path)}")
     if args.json:
         shown = [{k: v for k, v in r.items() if k != "records"} for r in results]
+        for change in found:                    # (a compared variant's difference from its base)
+            shown[change["variant_index"]]["change"] = change
         print(printable(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False)))
     if cut is not None:                        # a run cut short by its budget fails
         return 1

@@ -82,13 +82,13 @@ def test_a_report_has_the_tables_and_the_raw_json(tmp_path):
     files = write_report(results, str(tmp_path / "rep"))
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
     assert files[0].endswith("report.md")
-    assert "| | hardcore=False | hardcore=True |" in md
+    assert "| | hardcore=false | hardcore=true |" in md
     for heading in ("## Win rates", "## Game length", "## Legal actions per decision", "## Actions taken"):
         assert heading in md
     s = summary(results[0])
     assert f"| P1 wins | {s['seats'][0]['wins'] / 8:.1%}" in md
     raw = json.loads((tmp_path / "rep" / "report.json").read_text(encoding="utf-8"))
-    assert [x["variant"] for x in raw["summaries"]] == ["hardcore=False", "hardcore=True"]
+    assert [x["variant"] for x in raw["summaries"]] == ["hardcore=false", "hardcore=true"]
     assert sum(raw["summaries"][0]["actions_taken"].values()) == results[0]["actions"]
     assert len(raw["simulations"][1]["records"]) == 8
     if importlib.util.find_spec("matplotlib") is None:
@@ -240,6 +240,31 @@ def test_a_changed_copy_of_a_rule_file_is_compared_with_the_same_seeds(tmp_path,
     assert same == 0
     md = (tmp_path / "s" / "report.md").read_text(encoding="utf-8")
     assert "| P1 wins | +0.0 [" in md and "(a real difference)" not in md    # the same seeds: the same games
+
+
+def test_the_comparison_is_on_the_terminal_and_in_the_json_not_only_in_the_report(tmp_path, capsys):
+    """A designer's trial: the paired comparison of `--compare` was in report.md only; the terminal
+    and `--json` (what a script reads) had each file's own rates and no difference."""
+    fair, biased, listed = compared_coins(tmp_path, capsys, COIN, "--games", "200", "--bot", "random")
+    assert "change" not in listed[0]
+    change = listed[1]["change"]
+    assert change["against"] == "coin.rules" and change["variant"] == "coin_biased.rules"
+    assert change["games_paired"] == 200 and (change["variant_index"], change["against_index"]) == (1, 0)
+    p1 = change["rows"][0]
+    raw = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
+    firsts = {r["game"]: r["results"][0] == "win" for r in raw["simulations"][0]["records"]}
+    pairs = [(r["results"][0] == "win", firsts[r["game"]]) for r in raw["simulations"][1]["records"]]
+    assert p1["row"] == "P1 wins" and p1["real"] and [p1["difference"], *p1["interval"]] == list(paired_difference(pairs))
+    assert [r["row"] for r in change["rows"]] == ["P1 wins", "P2 wins", "draws"]
+    assert raw["changes"] == [change]
+    code = main(["simulate", str(fair), "--compare", str(biased), "--games", "200", "--bot", "random"])
+    out = capsys.readouterr().out
+    assert code == 0
+    d, lo, hi = paired_difference(pairs)
+    assert "coin_biased.rules against coin.rules, 200 games paired:" in out
+    assert f"P1 wins {100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}] (a real difference)" in out
+    alone = main(["simulate", str(fair), "--games", "5", "--bot", "random"])   # nothing compared: no block
+    assert alone == 0 and "changes (" not in capsys.readouterr().out
 
 
 def test_a_compared_run_stopped_midway_has_a_comparison(tmp_path, capsys, monkeypatch):

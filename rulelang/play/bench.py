@@ -35,6 +35,7 @@ from pathlib import Path
 
 import rulelang
 from ..core.textsafe import printable
+from .report import option_text
 
 POLICY_SEED = 10 ** 6        # the bot of match `seed` is seeded POLICY_SEED + seed
 COUNT_GAMES = 200            # games of the (untimed) pass that counts legal actions
@@ -312,7 +313,7 @@ def format_report(results: list[dict]) -> str:
     lines.append(head)
     titles = _titles(results)
     for r, title in zip(results, titles):
-        opts = "".join(f" {k}={v}" for k, v in r["options"].items())
+        opts = "".join(f" {option_text(k, v)}" for k, v in r["options"].items())
         name = f"{title} {r['players']}p{opts}"
         line = (f"{name:<24}{r['playouts_per_s']:>12,.0f} ({r['playouts_per_s_median']:>7,.0f})"
                 f"{r['actions_per_s']:>14,.0f} ({r['actions_per_s_median']:>7,.0f})"

@@ -126,8 +126,13 @@ def variant_name(result: dict) -> str:
     opts = result.get("options") or {}
     parts = (([result["rules"]] if result.get("rules") else [])
              + ([f"{result['players']} player{'s' if result['players'] != 1 else ''}"] if result.get("sweeps_players") else [])
-             + [f"{k}={v}" for k, v in opts.items()])
+             + [option_text(k, v) for k, v in opts.items()])
     return ", ".join(parts) or "default"
+
+
+def option_text(key: str, value) -> str:
+    """`key=value` as the option is typed (`misere=true`, not Python's `misere=True`)."""
+    return f"{key}={str(value).lower() if isinstance(value, bool) else value}"
 
 
 def legal_by_decision(records: list[dict], buckets: int = 10) -> list[float]:
@@ -185,17 +190,19 @@ def write_report(results: list[dict], directory: str, not_run=()) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     sums = [summary(r) for r in results]
     written = []
-    raw = {"simulations": [{k: v for k, v in r.items()} for r in results], "summaries": sums}
+    found = changes(results)
+    raw = {"simulations": [{k: v for k, v in r.items()} for r in results], "summaries": sums, "changes": found}
     (out / "report.json").write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
     written.append(str(out / "report.json"))
     plots = _plots(results, sums, out)
     written += [str(out / p) for p in plots]
-    (out / "report.md").write_text(_markdown(results, sums, plots, list(not_run)), encoding="utf-8")
+    (out / "report.md").write_text(_markdown(results, sums, plots, found, list(not_run)), encoding="utf-8")
     written.insert(0, str(out / "report.md"))
     return written
 
 
-def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: list | None = None) -> str:
+def _markdown(results: list[dict], sums: list[dict], plots: list[str], found: list[dict],
+              not_run: list | None = None) -> str:
     first = results[0]
     played = sorted({r["games"] for r in results})
     planned = first.get("planned", first["games"])
@@ -237,7 +244,7 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], not_run: 
                 "–" if not s.get("estimate") or i >= len(s["estimate"]) else f"{s['estimate'][i][0]:.1f}" + (
                     f" ±{s['estimate'][i][1]:.1f}" if s["estimate"][i][1] is not None else " (one game)")
                 for s in sums) + " |")
-    lines += _changes(results, sums, sides)
+    lines += _changes(found)
     lines += ["", "## Game length (actions)", "", head, rule]
     for key in ("mean", "min", "median", "max"):
         lines.append(f"| {key} | " + " | ".join(f"{s['length'][key]:.1f}" if key == "mean" else str(s["length"][key])
@@ -304,54 +311,109 @@ def _ended(result: dict) -> dict:
     return {r["game"]: r for r in result["records"] if not r["error"] and r.get("results") is not None}
 
 
-def _changes(results: list[dict], sums: list[dict], sides: list) -> list[str]:
-    """The table of differences: each variant against its base (`bases`), on the games both played
-    to the end with the same seeds, paired game by game (`paired_difference`)."""
+def changes(results: list[dict]) -> list[dict]:
+    """Each variant against its base (`bases`), on the games both played to the end with the same
+    seeds, paired game by game (`paired_difference`): per compared variant `{"variant", "against",
+    "variant_index", "against_index", "games_paired", "rows"}` (the indices: of the results), a row `{"row", "difference", "interval", "real"}` (a difference in
+    win rate; `difference` None: no game ended in both) or, for the rules' estimate, `{"row",
+    "mean", "half", "real"}`. What report.md's "Changes" table, the terminal and `--json` show."""
     against = [(i, b) for i, b in enumerate(bases(results)) if b is not None]
     if not against:
         return []
     players = max(results[i]["players"] for i, _ in against)
+    sides = sorted({side for r in results for side in r.get("outcomes_by_side") or {}})
+    out = []
+    for i, b in against:
+        this, base = _ended(results[i]), _ended(results[b])
+        both = [g for g in this if g in base]
+        rows: list[dict] = []
+
+        def rate(name: str, pick) -> None:
+            pairs = [(pick(this[g]), pick(base[g])) for g in both]
+            pairs = [(bool(x), bool(y)) for x, y in pairs if x is not None and y is not None]
+            if not pairs:
+                rows.append({"row": name, "difference": None, "interval": None, "real": False})
+                return
+            d, lo, hi = paired_difference(pairs)
+            rows.append({"row": name, "difference": d, "interval": [lo, hi], "real": not lo <= 0 <= hi})
+        for seat in range(min(players, results[i]["players"])):
+            rate(f"P{seat + 1} wins", lambda r, seat=seat: r["results"][seat] == "win")
+        for side in sides:
+            rate(f"side {side}", lambda r, side=side: (
+                None if side not in side_outcomes(r) else side_outcomes(r)[side] == "win"))
+        rate("draws", lambda r: "draw" in r["results"])
+        if results[b].get("estimate_by_seat"):
+            for seat in range(results[i]["players"]):
+                diffs = [this[g]["estimate"][seat] - base[g]["estimate"][seat] for g in both
+                         if this[g].get("estimate") is not None and base[g].get("estimate") is not None]
+                mean, half = mean_interval(diffs) if diffs else (None, None)
+                rows.append({"row": f"P{seat + 1} estimate at the end", "mean": mean, "half": half,
+                             "real": half is not None and abs(mean) > half})     # (as the rates' rows say it)
+        out.append({"variant": variant_name(results[i]), "against": variant_name(results[b]),
+                    "variant_index": i, "against_index": b, "games_paired": len(both), "rows": rows})
+    return out
+
+
+def change_text(row: dict) -> str:
+    """One row of `changes` as the report and the terminal print it."""
+    if "mean" in row:
+        if row["half"] is None:
+            return "–"
+        return f"{row['mean']:+.1f} ±{row['half']:.1f}" + (" (a real difference)" if row["real"] else "")
+    if row["difference"] is None:
+        return "– (no game ended in both)"
+    lo, hi = row["interval"]
+    return f"{_points(row['difference'])} [{_points(lo)}, {_points(hi)}]" + (" (a real difference)" if row["real"] else "")
+
+
+CHANGES_NOTE = ("An interval that holds 0 is a difference these games cannot tell from chance. Games that "
+                "go the same way in both variants narrow it (the same seed deals the same cards): a "
+                "change is found in fewer games than two runs taken apart would need. Each row is tested "
+                "on its own: among twenty rows that did not change, one is expected to show \"a real "
+                "difference\" by chance — a lone one among many is a lead to test with more games.")
+
+
+def _changes(found: list[dict]) -> list[str]:
+    """report.md's table of `changes`, a column per compared variant."""
+    if not found:
+        return []
     lines = ["", "## Changes (win rate difference in points, 95 % interval; each game paired with the same "
                  "seed's game in the base)", "",
-             "| | " + " | ".join(f"{printable(sums[i]['variant'])} against {printable(sums[b]['variant'])}"
-                                for i, b in against) + " |", "|---|" + "---|" * len(against)]
-    games = [(_ended(results[i]), _ended(results[b])) for i, b in against]
-    common = [[g for g in this if g in base] for this, base in games]
-
-    def row(name: str, pick, seat: int = -1) -> str:
+             "| | " + " | ".join(f"{printable(c['variant'])} against {printable(c['against'])}" for c in found)
+             + " |", "|---|" + "---|" * len(found)]
+    names = sorted(dict.fromkeys(row["row"] for c in found for row in c["rows"]), key=_row_order)
+    for name in names:
         cells = []
-        for (this, base), both, (i, _) in zip(games, common, against):
-            if seat >= results[i]["players"]:
-                cells.append("–")
-                continue
-            pairs = [(pick(this[g]), pick(base[g])) for g in both]
-            pairs = [(x, y) for x, y in pairs if x is not None and y is not None]
-            cells.append(paired_text([(bool(x), bool(y)) for x, y in pairs]))
-        return f"| {name} | " + " | ".join(cells) + " |"
-    for i in range(players):
-        lines.append(row(f"P{i + 1} wins", lambda r, i=i: r["results"][i] == "win", i))
-    for side in sides:
-        lines.append(row(f"side {printable(side)}", lambda r, side=side: (
-            None if side not in side_outcomes(r) else side_outcomes(r)[side] == "win")))
-    lines.append(row("draws", lambda r: "draw" in r["results"]))
-    if any(sums[b].get("estimate") for _, b in against):
-        for i in range(players):
-            cells = []
-            for (this, base), both, (k, _) in zip(games, common, against):
-                diffs = [this[g]["estimate"][i] - base[g]["estimate"][i] for g in both
-                         if i < results[k]["players"]
-                         and this[g].get("estimate") is not None and base[g].get("estimate") is not None]
-                mean, half = mean_interval(diffs) if diffs else (None, None)
-                real = half is not None and abs(mean) > half       # (as the rates' rows say it)
-                cells.append("–" if half is None else f"{mean:+.1f} ±{half:.1f}" + (" (a real difference)" if real else ""))
-            lines.append(f"| P{i + 1} estimate at the end | " + " | ".join(cells) + " |")
-    lines.append("| games paired | " + " | ".join(str(len(both)) for both in common) + " |")
-    lines += ["", "An interval that holds 0 is a difference these games cannot tell from chance. Games that "
-                  "go the same way in both variants narrow it (the same seed deals the same cards): a "
-                  "change is found in fewer games than two runs taken apart would need. Each row is tested "
-                  "on its own: among twenty rows that did not change, one is expected to show \"a real "
-                  "difference\" by chance — a lone one among many is a lead to test with more games."]
+        for c in found:
+            row = next((r for r in c["rows"] if r["row"] == name), None)
+            cells.append("–" if row is None else change_text(row))
+        lines.append(f"| {printable(name)} | " + " | ".join(cells) + " |")
+    lines.append("| games paired | " + " | ".join(str(c["games_paired"]) for c in found) + " |")
+    lines += ["", CHANGES_NOTE]
     return lines
+
+
+def _row_order(name: str) -> tuple:
+    """Seats' rows first (P1, P2, … P10), then sides, draws, and the estimates (a variant of more
+    players adds rows the first did not have)."""
+    first = name.split(" ")[0]
+    seat = int(first[1:]) if first[:1] == "P" and first[1:].isdigit() else 0
+    if seat and name.endswith(" wins"):
+        return (0, seat)
+    if name.startswith("side "):
+        return (1, 0)
+    return (2, 0) if name == "draws" else (3, seat)
+
+
+def changes_for_terminal(found: list[dict]) -> str:
+    """`changes` as a few lines for the terminal, after each variant's own figures (the comparison
+    was in report.md only: a designer's trial)."""
+    lines = ["changes (win rate difference in points, 95% interval; each game paired with the same seed's "
+             "game in the base):"]
+    for c in found:
+        lines.append(printable(f"  {c['variant']} against {c['against']}, {c['games_paired']} games paired:"))
+        lines.append("    " + "; ".join(printable(f"{row['row']} {change_text(row)}") for row in c["rows"]))
+    return "\n".join(lines)
 
 
 def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:

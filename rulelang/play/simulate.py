@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from .bots import bot_seed, make_bot
 from ..core.errors import RulelangError
-from .report import mean_interval, pct, side_outcomes, wilson
+from .report import mean_interval, option_text, pct, side_outcomes, wilson
 from ..core.textsafe import printable
 from ..core.limits import RUN_CPU_LIMIT
 
@@ -405,7 +405,7 @@ def format_report(result: dict) -> str:
     if result.get("rules"):
         lines.append(f"rule file: {printable(result['rules'])}")
     if result["options"]:
-        lines.append("options: " + ", ".join(printable(f"{k}={v}") for k, v in result["options"].items()))
+        lines.append("options: " + ", ".join(printable(option_text(k, v)) for k, v in result["options"].items()))
     lines += [
         "P1 results: " + ", ".join(f"{key} {_rate(first[key], finished):.1%}" for key in RESULTS),
         "win rate by seat (95% interval): " + ", ".join(
