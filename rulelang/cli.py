@@ -615,11 +615,11 @@ def _simulate_run(args) -> int:
                 game.new_match(players, 0, options)
             except ValueError as err:
                 raise ValueError(f"{named['rules']}: {err}") from None
-    if args.workers == 1 and not args.ray:      # here, the variants taking turns game by game
+    if not args.ray:                            # the variants taking turns game by game (here, or in a pool)
         try:
             results, stopped = _simulate_together(
                 [(game, players, _seat_bots(args.bot, players), options) for _, game, players, options in variants],
-                args.games, args.seed, bar or (lambda done, planned: None), deadline, args.max_cpu)
+                args.games, args.seed, bar or (lambda done, planned: None), deadline, args.max_cpu, args.workers)
         finally:
             if bar is not None:
                 bar.close()
@@ -666,9 +666,9 @@ def _simulate_run(args) -> int:
 
 
 def _simulate_apart(args, variants, deadline, bar) -> tuple[list[dict], bool]:
-    """The variants of a run in several processes (`--workers`, `--ray`), one after the other, each
-    an equal share of the budget left: a budget spent on the first would leave the changed file
-    unplayed. An interrupt keeps nothing of the variant being played."""
+    """The variants of a run as Ray tasks (`--ray`), one after the other, each an equal share of
+    the budget left: a budget spent on the first would leave the changed file unplayed. An
+    interrupt keeps nothing of the variant being played."""
     from .play.simulate import budget_message, format_report, simulate
     results: list[dict] = []
     stopped = False
@@ -681,8 +681,8 @@ def _simulate_apart(args, variants, deadline, bar) -> tuple[list[dict], bool]:
         except KeyboardInterrupt:
             if bar is not None:
                 bar.close()
-            print("interrupted: no results (a run in several processes keeps none: with --workers 1 "
-                  "the games played are kept)", file=sys.stderr)
+            print("interrupted: no results (a run on Ray keeps none: without --ray the games played "
+                  "are kept)", file=sys.stderr)
             stopped = True
             break
         finally:
@@ -718,7 +718,7 @@ def _simulate_here(game, players, games, seed, bots, options, bar, cpu_limit=Non
     return results[0]
 
 
-def _simulate_together(variants, games, seed, bar, deadline, cpu_limit) -> tuple[list[dict], bool]:
+def _simulate_together(variants, games, seed, bar, deadline, cpu_limit, workers: int = 1) -> tuple[list[dict], bool]:
     """`simulate` in this process, game by game as `simulate.simulate` plays them (the same seeds,
     the same records), the variants (`(game, players, bots, options)`) taking turns: game i of
     each, then game i + 1 of each. A run stopped (Ctrl-C, or the CPU budget ending at `deadline`)
@@ -726,14 +726,35 @@ def _simulate_together(variants, games, seed, bar, deadline, cpu_limit) -> tuple
     read, where playing the variants one after the other left the changed file unplayed (a
     designer's trial). Returns the summaries of the variants that played a game, the games
     finished so far marked `"partial": true` (with the `"planned"` number; a spent budget also
-    says so in `"stopped"`), and whether the run was interrupted."""
+    says so in `"stopped"`), and whether the run was interrupted. With `workers` > 1 the games are
+    played in that many processes in the same order (`simulate.play_in_pool`)."""
     from .play import simulate as sim
     kinds = [sim.seat_bots(bots, players) for _, players, bots, _ in variants]
     for game, players, _, options in variants:      # bad players or options: one error, here
         game.new_match(players, sim.match_seed(seed, 0), options)
     records: list[list] = [[] for _ in variants]
     seconds = [0.0] * len(variants)
-    spent = interrupted = False
+    if workers > 1:
+        start = time.perf_counter()
+        left = None if deadline is None else max(deadline - time.process_time(), 1e-9)
+        records, spent, interrupted = sim.play_in_pool(
+            [(game, players, kind, options) for (game, players, _, options), kind in zip(variants, kinds)],
+            games, seed, workers, bar, left, timed=seconds)
+        took = time.perf_counter() - start        # (the wall-clock time of the variants played together,
+        busy = sum(seconds) or 1.0                # shared as the workers' time went to each)
+        seconds = [took * t / busy for t in seconds]
+        if interrupted and not records[0]:
+            return [], True
+    else:
+        spent, interrupted = _play_here(variants, kinds, records, seconds, games, seed, bar, deadline)
+        if interrupted and not records[0]:
+            return [], True
+    return _summaries(variants, kinds, records, seconds, games, seed, spent, cpu_limit), interrupted
+
+
+def _play_here(variants, kinds, records, seconds, games, seed, bar, deadline) -> tuple[bool, bool]:
+    """`_simulate_together` in this process: (whether the budget was spent, whether interrupted)."""
+    from .play import simulate as sim
     total = games * len(variants)
     try:
         for index in range(games):
@@ -746,11 +767,15 @@ def _simulate_together(variants, games, seed, bar, deadline, cpu_limit) -> tuple
                     seconds[k] += time.perf_counter() - start
                 bar(index * len(variants) + k + 1, total)
     except sim.BudgetSpent:
-        spent = True
+        return True, False
     except KeyboardInterrupt:
-        interrupted = True
-        if not records[0]:
-            return [], True
+        return False, True
+    return False, False
+
+
+def _summaries(variants, kinds, records, seconds, games, seed, spent, cpu_limit) -> list[dict]:
+    """What `_simulate_together` returns of the records played."""
+    from .play import simulate as sim
     results = []
     for k, (game, players, _, options) in enumerate(variants):
         if not records[k] and not spent:     # (interrupted before its first game: "not run")
@@ -761,7 +786,7 @@ def _simulate_together(variants, games, seed, bar, deadline, cpu_limit) -> tuple
             if spent:
                 result["stopped"] = sim.budget_message(len(records[k]), games, cpu_limit)
         results.append(result)
-    return results, interrupted
+    return results
 
 
 class _Progress:

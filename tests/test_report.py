@@ -292,6 +292,39 @@ def test_a_compared_run_stopped_midway_has_a_comparison(tmp_path, capsys, monkey
     assert "| | coin_biased.rules against coin.rules |" in md and "| games paired | 4 |" in md
 
 
+@pytest.mark.slow
+def test_compared_files_take_turns_in_several_processes_too_and_a_stop_keeps_their_games(tmp_path, capsys, monkeypatch):
+    """A designer's trial: with `--workers`, the compared files were played one after the other, each
+    with an equal share of the budget, so a run cut short had 958 games of one and 2,791 of the
+    other, and Ctrl-C kept nothing. The workers now play game i of each file, then game i + 1, the
+    results as in one process; stopped after 7 games, the first file has 4 and the changed one 3."""
+    from rulelang import cli
+    fair, biased = tmp_path / "coin.rules", tmp_path / "coin_biased.rules"
+    fair.write_text(COIN.replace("CHANCE", "5"), encoding="utf-8")
+    biased.write_text(COIN.replace("CHANCE", "9"), encoding="utf-8")
+    run = ["simulate", str(fair), "--compare", str(biased), "--games", "30", "--bot", "random", "--json"]
+    assert main(run) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert main(run + ["--workers", "2"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert [timeless(x) for x in pooled] == [timeless(x) for x in here]
+
+    class StopAtSeven:
+        def __call__(self, done, total, what=""):
+            if done == 7:
+                raise KeyboardInterrupt
+
+        def close(self):
+            pass
+    monkeypatch.setattr(cli._Progress, "for_terminal", classmethod(lambda cls, unit, log=False: StopAtSeven()))
+    code = main(["simulate", str(fair), "--compare", str(biased), "--games", "30", "--bot", "random",
+                 "--workers", "2"])
+    out = capsys.readouterr().out
+    assert code == 130
+    assert "interrupted: partial results, 4 of 30 games" in out and "interrupted: partial results, 3 of 30 games" in out
+    assert "coin_biased.rules against coin.rules, 3 games paired:" in out
+
+
 def test_a_run_whose_output_is_not_a_terminal_says_how_far_it_is(tmp_path, capsys, monkeypatch):
     """A night's run under `nohup` or `timeout`, its output in a file, printed nothing until its
     end (a designer's trial); it now writes a line a minute (here: every game) to stderr."""

@@ -102,25 +102,10 @@ def simulate(game, players: int, games: int, seed: int,
             if progress is not None:
                 progress(len(records), games)
     else:
-        import multiprocessing
-        context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
-        share = budget / workers if budget else None          # each process: its share of the budget
-        # (a multiprocessing pool, not concurrent.futures': stopping that one's workers under it
-        # broke its manager thread — InvalidStateError — and left a designer's run hanging for ever
-        # after Ctrl-C)
-        pool = context.Pool(workers, initializer=_load_worker, initargs=(game.ir, share, game.compiled))
-        try:
-            for record in pool.imap(_worker_game, jobs, chunksize=max(1, games // (workers * 8))):
-                records.append(record)
-                if progress is not None:
-                    progress(len(records), games)
-        except BaseException:
-            # (an interrupt: the workers are stopped, not waited for — a game that never ends kept a
-            # designer's run, and then its orphaned workers, going after Ctrl-C or SIGTERM)
-            stop_pool(pool)
-            raise
-        pool.close()
-        pool.join()
+        [records], _, interrupted = play_in_pool([(game, players, kinds, options)], games, seed, workers,
+                                                progress, budget, max_actions, keep_skipped=True)
+        if interrupted:
+            raise KeyboardInterrupt
     seconds = time.perf_counter() - start
     played = [r for r in records if not r.get("skipped")]
     played = played[:next((i for i, r in enumerate(records) if r.get("skipped")), len(records))]
@@ -129,6 +114,53 @@ def simulate(game, players: int, games: int, seed: int,
         result["partial"], result["planned"] = True, games
         result["stopped"] = budget_message(len(played), games, budget)
     return result
+
+
+def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, budget: float | None,
+                 max_actions: int = MAX_ACTIONS, keep_skipped: bool = False,
+                 timed: list | None = None) -> tuple[list[list[dict]], bool, bool]:
+    """The games of several variants (`(game, players, kinds, options)`) in a pool of `workers`
+    processes, the variants taking turns game by game as in one process: game i of each, then
+    game i + 1 (played with `--workers`, a compared file came after the first, and a budget split
+    in equal shares left unequal counts to compare: a designer's trial). Each process has its
+    share of the budget. Returns each variant's records in game order (up to the first game the
+    budget left unplayed; `keep_skipped`: those too, marked), whether the budget was spent, and
+    whether the run was interrupted (Ctrl-C, SIGTERM): the games finished before are kept.
+    `timed`: a list, one per variant, to which the workers' seconds on its games are added."""
+    import multiprocessing
+    context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
+    share = budget / workers if budget else None          # each process: its share of the budget
+    jobs = [(k, (index, players, seed, kinds, options, max_actions))
+            for index in range(games) for k, (_, players, kinds, options) in enumerate(variants)]
+    records: list[list[dict]] = [[] for _ in variants]
+    done = interrupted = False
+    # (a multiprocessing pool, not concurrent.futures': stopping that one's workers under it broke
+    # its manager thread — InvalidStateError — and left a designer's run hanging for ever after Ctrl-C)
+    pool = context.Pool(workers, initializer=_load_worker,
+                        initargs=([(game.ir, game.compiled) for game, *_ in variants], share))
+    try:
+        for n, (k, record, took) in enumerate(pool.imap(_worker_game, jobs, chunksize=max(1, min(
+                16, len(jobs) // (workers * 8))))):
+            records[k].append(record)
+            if timed is not None:
+                timed[k] += took
+            if progress is not None:
+                progress(n + 1, len(jobs))
+        done = True
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if done:
+            pool.close()
+            pool.join()
+        else:
+            # (the workers are stopped, not waited for — a game that never ends kept a designer's
+            # run, and then its orphaned workers, going after Ctrl-C or SIGTERM)
+            stop_pool(pool)
+    spent = any(r.get("skipped") for rs in records for r in rs)
+    if not keep_skipped:
+        records = [rs[:next((i for i, r in enumerate(rs) if r.get("skipped")), len(rs))] for rs in records]
+    return records, spent, interrupted
 
 
 def play_game(game, index: int, players: int, seed: int, kinds: list[str], options, max_actions: int,
@@ -214,19 +246,19 @@ def stop_pool(pool) -> None:
         ending.join(0.1)
 
 
-_worker_games: dict = {}                 # in a worker process: fingerprint -> the game built from its IR
+_worker_games: dict = {}                 # in a worker process: a variant's index (or a Ray task's key) -> its game
 _worker_deadline: list = [None]          # in a worker process: when its share of the run's budget is spent
 
 
-def _load_worker(ir: dict, cpu_limit: float | None = None, compiled: bool = True):
+def _load_worker(built: list, cpu_limit: float | None = None):
+    """A pool process: each variant's game made from its compiled IR (`(ir, compiled)` each)."""
     import signal
     import rulelang
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # (Ctrl-C reaches the whole group: the parent stops us)
     _worker_deadline[0] = deadline_after(cpu_limit)
-    game = rulelang.Game(ir, compiled=compiled)
     _worker_games.clear()
-    _worker_games[None] = game
-    return game
+    for k, (ir, compiled) in enumerate(built):
+        _worker_games[k] = rulelang.Game(ir, compiled=compiled)
 
 
 def _skipped(job: tuple) -> dict:
@@ -241,11 +273,15 @@ def _played(game, job: tuple, deadline) -> dict:
         return _skipped(job)
 
 
-def _worker_game(job: tuple) -> dict:
+def _worker_game(job: tuple) -> tuple[int, dict, float]:
+    """(the variant, the game's record, the seconds it took)"""
+    k, game_job = job
     deadline = _worker_deadline[0]
     if deadline is not None and time.process_time() > deadline:
-        return _skipped(job)
-    return _played(_worker_games[None], job, deadline)
+        return k, _skipped(game_job), 0.0
+    start = time.perf_counter()
+    record = _played(_worker_games[k], game_job, deadline)
+    return k, record, time.perf_counter() - start
 
 
 def _ray_chunk(ir: dict, jobs: list, cpu_limit: float | None = None, compiled: bool = True) -> list:
