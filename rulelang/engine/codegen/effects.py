@@ -176,14 +176,15 @@ def widen_private(m, keep: bool = False) -> None:
         m.named = []
 
 
-def _options(m, values, texter, unseen_by=None, components: bool = False) -> dict:
+def _options(m, values, texter, unseen_by=None, components: bool | list = False) -> dict:
     """Text -> value. Equal values are one option, and so are copies (`components`: the values
     are components; two in one place that nothing the rules can tell apart, as one action stands
     for both): numbered, the chooser's pick would tell the table there were two. Other values
     shown alike are told apart by a number (`Walker`, `Walker #2`), in the order of the choices.
     (texter None: values are already (text, value) pairs, from `as`.) `unseen_by`: the chooser,
     when the values are components of a game with secrets: one the chooser cannot see is named
-    by its place (`hand slot 2`), never by its label or the rules' `as` words."""
+    by its place (`hand slot 2`), never by its label or the rules' `as` words. (`components` a
+    list: the values are indexes of `as` pairs, and these their components.)"""
     labels = m.labels
     pairs: list = []
     for v in values:
@@ -198,7 +199,7 @@ def _options(m, values, texter, unseen_by=None, components: bool = False) -> dic
             text = f"{text} #1"
         pairs.append((text, v))
     if components and len({text for text, _ in pairs}) < len(pairs):
-        pairs = _without_copies(m, pairs)
+        pairs = _without_copies(m, pairs, components if type(components) is list else None)
     order = list(range(len(pairs)))
     if unseen_by is not None and len({text for text, _ in pairs}) < len(pairs):
         # look-alike components: those anyone at the table may see are numbered first. Numbered
@@ -217,11 +218,12 @@ def _options(m, values, texter, unseen_by=None, components: bool = False) -> dic
     return out
 
 
-def _without_copies(m, pairs: list) -> list:
-    """The (text, component) options with each copy of an earlier option of its text left out."""
+def _without_copies(m, pairs: list, ids: list | None = None) -> list:
+    """The (text, component) options with each copy of an earlier option of its text left out
+    (`ids`: the options' values are indexes into it, the components)."""
     kept: list = []
     for text, v in pairs:
-        if not any(t == text and w != v and _copies(m, w, v) for t, w in kept):
+        if not any(t == text and w != v and _copies(m, *((ids[w], ids[v]) if ids else (w, v))) for t, w in kept):
             kept.append((text, v))
     return kept
 
@@ -229,10 +231,12 @@ def _without_copies(m, pairs: list) -> list:
 def _copies_unseen(m, values, comps) -> bool:
     """Did copies make one option of several components some player cannot see? Then the
     question is asked all the same: were it skipped, the others would learn the cards are alike."""
-    if comps is not True or has_secrets(m.game) is False or len(values) < 2:
+    if not comps or has_secrets(m.game) is False or len(values) < 2:
         return False
     public = seen_by_all(m)
     values = [v[1] if type(v) is tuple else v for v in values]      # (`as`: (text, value) pairs)
+    if type(comps) is list:                                         # (`as`, several picked: indexes)
+        values = [comps[v] for v in values]
     return any(type(v) is int and v >= 0 and v not in public for v in values)
 
 
@@ -299,7 +303,8 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
         return remaining                       # every one of them: nothing to decide
     picked: list = []
     while len(picked) < hi and remaining:
-        options = _options(m, remaining, texter, _unseen_by(m, chooser, comps), comps is True)
+        options = _options(m, remaining, texter, _unseen_by(m, chooser, comps),
+                           comps if type(comps) is list else comps is True)
         if len(picked) >= lo:
             options["done"] = SKIP
         elif optional and not picked:
