@@ -157,6 +157,55 @@ REGICIDE_11 = ["play 9♣", "discard 10♦", "play 3♥ A♠", "play 5♦", "dis
                "discard 6♣", "discard 6♥", "discard 3♠"]
 
 
+SWAP = """game "Swap" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone court: pile, hidden
+  zone hand: set per player, owner
+  zone lost: set per player, public
+  setup {
+    for i in 1..6 { create Card(n: i) in court }
+    shuffle court
+    for p in players { move top(court, 2) to hand[p] }
+  }
+  turn {
+    step act {
+      action wait require me == 0 { end turn }
+      action go require me == 1 {
+        move first([c for c in hand[me]]) to lost[me]
+        let x = first([c for c in hand[next(me)]])
+        move x to court
+        shuffle court
+        move top(court) to hand[next(me)]
+        finish draw
+      }
+    }
+  }
+}"""
+
+
+def test_a_card_swapped_with_a_hidden_pile_is_not_said_to_go_to_a_hand_that_gave_a_card_elsewhere():
+    """A new author's Coup: P1's proven Duke shuffled into the court and a card drawn for it,
+    while P2 turned a card of its hidden hand face up, read `Duke: hand (P1) → hand (P2), face down`
+    and `Captain: hand (P2) → hand (P1)`: P2's hand, having given a card to its own discard pile,
+    was taken for the way the swap went. The court may have taken it (or, as far as the rules'
+    moves tell, P2's hand by the court): both are named."""
+    from rulelang.ir.flows import zone_flows
+    from rulelang.play.render import seat_name
+    from rulelang.play.screen import changes
+    game = rulelang.Game(rulelang.compile_source(SWAP, "swap.rules"))
+    m = game.new_match(2, 1)
+    m.apply("wait")
+    labels = lambda zone: [m.labels[c] for c in zone]       # noqa: E731
+    p1, p2 = labels(m.Z[1][0]), labels(m.Z[1][1])
+    before = m.view(0)
+    m.apply("go")
+    took = labels(m.Z[1][0])[-1]
+    lines = changes(before, m.view(0), "go", seat_name, "go", zone_flows(game.ir))
+    assert lines == [f"{p2[0]}: hand (P2) → lost (P2)", f"{p1[0]}: hand (P1) → court / hand (P2), face down",
+                     f"{took}: court or hand (P2) → hand (P1)"], lines
+
+
 def test_cards_healed_then_dealt_are_not_told_apart_by_their_place_in_the_discard_pile():
     """A terminal trial (Regicide, 3 players): after P3's `play 9♦ A♥` — the discard shuffled, ten
     cards put under the tavern, nine dealt round the table — the screen said `6♠, 8♥, 5♦, J♠, 7♥, 8♦`

@@ -636,8 +636,12 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
 
     while pending:                            # from a hidden zone: drawn (or shown where it lies)
         # (the card with the fewest zones that may have given it first: a boss card only the boss
-        # pile gives leaves the draw pile to the card drawn into a hand)
-        label, to = min(pending, key=lambda x: len(sources_of(x[1])))
+        # pile gives leaves the draw pile to the card drawn into a hand; and before them a card one
+        # of them gives by one move of the rules: a discard from the other player's hidden hand
+        # leaves no card of it for a card that came into the mover's hand by the court, a new
+        # author's Coup)
+        label, to = min(pending, key=lambda x: (
+            not any(may(t, x[1], kind_a.get(x[1]), direct=True) for t in sources_of(x[1])), len(sources_of(x[1]))))
         pending.remove((label, to))
         sources = sources_of(to)
         # (a hidden zone of the mover's that grew may have given it to another of theirs: a
@@ -725,17 +729,22 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     through = [t for t in b_hidden if t in a_hidden
                and all(may(frm, t, kind_b.get(frm)) for _, frm in gone)
                and all(may(t, to, kind_a.get(to)) for _, to in unmade)]
-    gave = [t for t in through if any(m[1] == t for m in moves)]
+    # (gave cards to where these came: a card the other player's hidden hand put on its own
+    # discard pile does not make it the place a card swapped for one of a hidden court went
+    # through — a new author's Coup read `Duke: hand (P1) → hand (P2), face down`)
+    goals = {to for _, to in unmade}
+    gave = [t for t in through if any(m[1] == t and m[2] in goals for m in moves)]
     if len(through) > 1 and len(gave) == 1:
         through = gave
     if gone and unmade and through and not blind:
         lying = [t for t in through if a_hidden.get(t, 0) > 0] or through     # (not where none lies now)
+        held = [t for t in through if b_hidden.get(t, 0) > 0] or through      # (nor from where none lay)
         for label, frm in gone:
             moves.append((label, frm, " / ".join(lying) + ", face down"))
         for label, to in unmade:
             came.remove((label, to))
             drawn.append(len(moves))
-            moves.append((label, " or ".join(through), to))
+            moves.append((label, " or ".join(held), to))
         unsure = unsure or len(through) > 1
         gone = []
     # cards come out of sight into one place from different hidden zones: which came from which is
