@@ -118,3 +118,24 @@ def test_copies_are_one_option_of_a_pick_of_several_with_as_words_too(tmp_path):
     assert [str(a) for a in m.legal_actions()] == ["die showing 1", "die showing 2", "done"]
     m.apply("die showing 1")
     assert [str(a) for a in m.legal_actions()] == ["die showing 2", "done"]
+
+
+def test_a_pick_of_several_says_the_picks_so_far_to_its_chooser_the_forced_ones_too(tmp_path):
+    """A new author's Yahtzee: three dice alike, the first pick was made for the player (one
+    option) and the question then offered `die` or `done` with nothing, in the view or at the
+    terminal, saying a die was picked already."""
+    import io
+    from rulelang.play.repl import run_repl
+    path = tmp_path / "dice.rules"
+    path.write_text(DICE.replace("players 1", "players 2").replace(
+        "face[[c for c in tray][2]] = 2", "face[[c for c in tray][2]] = 1"), encoding="utf-8")
+    game = rulelang.load(str(path))
+    m = game.new_match(players=2, seed=1)
+    m.apply("some")
+    assert m.question["picked"] == ["die showing 1"]
+    assert m.view(0)["choice"]["picked"] == ["die showing 1"] and "picked" not in m.view(1)["choice"]
+    m.apply("die showing 1")
+    assert m.view(0)["choice"]["picked"] == ["die showing 1", "die showing 1"]
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("some\nquit\n"), out, str(path), screen=(80, 24))
+    assert "Picked so far: die showing 1" in out.getvalue()

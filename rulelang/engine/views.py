@@ -371,6 +371,8 @@ class MatchViews(MatchParts):
         asker = q.get("asker")
         if asker is not None and seen_by(self, asker, player):     # the card whose ability asks, if seen
             choice["asker"] = {"source": asker, "label": self.labels[asker]}
+        if q.get("picked") and player == q["chooser"]:    # a subset or order being picked: the picks so far
+            choice["picked"] = list(q["picked"])
         if "also" in q:                # a window answered first: who else may answer, and this seat's answers
             choice["also"] = [seat for seat, _ in q["also"]]
             choice["options"] = choice["options"] or self._also(player) or None

@@ -130,7 +130,7 @@ class Drawing:
         else:
             how = "(pick one at a time, then done; several at once: 1 2 5)"
         lines = _wrapped(how, width)
-        picked = self.picks_so_far(seat, str(choice.get("prompt") or ""))
+        picked = choice.get("picked") or self.picks_so_far(seat, str(choice.get("prompt") or ""))
         if picked:
             lines += _wrapped(("In order so far: " if choice["kind"] == "order" else "Picked so far: ")
                               + ", ".join(printable(x) for x in picked), width)

@@ -380,6 +380,32 @@ def test_a_window_question_says_how_to_answer_it_in_words_not_the_rules_names(se
     page.close(), first.close()
 
 
+DICE = """game "Dice" {
+  players 2
+  kind Die { label "die" }
+  zone tray: set, public
+  setup { repeat 3 { create Die() in tray } }
+  turn { step pick {
+    action keep { choose ds subset of tray size 1..3 { finish draw } }
+  } }
+}
+"""
+
+
+def test_a_pick_of_several_says_what_is_picked_so_far_the_forced_pick_too(serve, browser, tmp_path):
+    """A new author's Yahtzee: three dice alike, the first pick made for the player (one choice),
+    then `die` or `done` with nothing saying a die was already picked."""
+    body = made_from(serve, tmp_path, "dice", DICE)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.click("#actions button[data-text=keep]")
+    page.wait_for_selector("#q-options button[data-text=done]")
+    assert page.inner_text("#q-running") == "choose some, then done · picked so far: die"
+    page.click("#q-options button[data-text=die]")
+    page.wait_for_selector("#q-running:has-text('picked so far: die, die')")
+    page.close()
+
+
 def test_a_lost_connection_greys_the_moves_and_says_nothing_was_sent(serve, browser):
     """With the server gone the buttons stayed live and a click was silently dropped (a browser trial
     restarted the server mid-game): now they are greyed and the page says why."""

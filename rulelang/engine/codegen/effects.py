@@ -42,12 +42,13 @@ class Paused(BaseException):
 
 # ---- asking -----------------------------------------------------------------------------------
 def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = False, mine: list | None = None,
-            also: list | None = None):
+            also: list | None = None, picked: list | None = None):
     """The value of the answer to this question: recorded, forced, or (none yet) pause.
     `comps`: the options are components; an answer naming one that a seat cannot see now is
     logged as private to the chooser and those who can (see `private_to`). `mine` and `also`: a
     question other seats may answer too (a window answered first): the chooser's own options, and
-    [seat, its options] of each other seat (`options` holds them all)."""
+    [seat, its options] of each other seat (`options` holds them all). `picked`: a subset or order
+    being picked, the texts of the picks made so far (those made for the chooser, forced, too)."""
     if type(chooser) is not int or not 0 <= chooser < m.players:     # (`by P` of no seat: a fuzz trial)
         raise RuleFault(f"a choice is made `by` a player, not by {plain_text(chooser)}")
     mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
@@ -55,6 +56,8 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
         m.cut_mapping = mapping                 # (a subset being picked maps what it holds: _choose_many)
     if m.pos >= len(m.answers):
         question = _question(m, chooser, prompt, options, kind, mine, also)
+        if picked:
+            question["picked"] = list(picked)
         if comps and mine is None:              # (which component each option is: the web's card tips)
             question["components"] = {t: v for t, v in options.items() if type(v) is int}
         elif kind == "window" and mine is None:  # (a card's response: that card — a browser trial
@@ -302,6 +305,7 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
     if not ordered and lo == len(remaining) and not optional and not always:
         return remaining                       # every one of them: nothing to decide
     picked: list = []
+    said: list = []                            # (the picks' texts, as the chooser read them)
     while len(picked) < hi and remaining:
         options = _options(m, remaining, texter, _unseen_by(m, chooser, comps),
                            comps if type(comps) is list else comps is True)
@@ -310,10 +314,11 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
         elif optional and not picked:
             options[PASS] = _DECLINED
         if len(options) == 1 and not always and not _copies_unseen(m, remaining, comps):
-            v = next(iter(options.values()))   # forced
+            text, v = next(iter(options.items()))   # forced
         else:
             v = _answer(m, who, prompt, options, "order" if ordered else "subset",
-                        comps if type(comps) is bool else False)
+                        comps if type(comps) is bool else False, picked=said)
+            text = m.log[-1]
             if type(comps) is list and type(v) is int:      # (picked by index among `as` pairs)
                 private_to(m, who, comps[v], len(m.log) - 1)
         if len(m.cuts) < cuts and comps is True:     # the copy's world from this answer on: what is
@@ -325,6 +330,7 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
             return SKIP
         if v is SKIP:
             break
+        said.append(text)
         picked.append(v)
         remaining.remove(v)
     return picked

@@ -443,7 +443,9 @@
       const done = state.actions.some((a) => a.text === "done");
       const how = { one: "choose one", subset: done ? "choose some, then done" : "choose some", order: "put them in order",
         may: "yes or no", window: "respond, or pass" }[c.kind] || "";
-      $("q-running").textContent = (causes.length ? `because of ${causes.join(", ")}` : "") + (causes.length && how ? " · " : "") + how;
+      // (a pick of several: what is picked so far, the forced picks too — the list renumbers as it goes)
+      const sofar = (c.picked || []).length ? `${c.kind === "order" ? "in order so far" : "picked so far"}: ${c.picked.join(", ")}` : "";
+      $("q-running").textContent = [causes.length ? `because of ${causes.join(", ")}` : "", how, sofar].filter(Boolean).join(" · ");
       $("q-options").replaceChildren(...state.actions.map((a) => {
         const b = el("button", { type: "button", class: "option", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text);
         if (a.comps.length !== 1 && !a.about) return b;
