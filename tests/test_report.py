@@ -10,7 +10,7 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.play.report import difference, paired_difference, summary, wilson, write_report
+from rulelang.play.report import difference, mean_interval, paired_difference, summary, wilson, write_report
 from rulelang.play.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -583,3 +583,41 @@ def test_a_change_of_nothing_over_many_games_is_not_written_minus_zero():
     from rulelang.play.report import paired_text
     assert paired_text([(True, True)] * 5000 + [(False, False)] * 5000) == "+0.0 [-0.02, +0.02]"
     assert paired_text([(True, False)] * 30 + [(False, False)] * 70) == "+30.0 [+21.1, +39.6] (a real difference)"
+
+
+SCORED = """
+game "Dice race" {
+  players 1..2 ranked by points[me]
+  var points: int = 0 per player
+  turn { step s {
+    action throw { points[me] = points[me] + roll(6) + BONUS  if turn_count >= 5 { finish by score } else { end turn } }
+  } }
+}
+"""
+
+
+def test_a_scored_game_reports_each_seats_score_at_the_end_and_its_change(tmp_path, capsys):
+    """A new author's Yahtzee: a solo scored game read `win 100%` and nothing of the scores (nor did
+    `--json`). The score at the end, per seat, with its interval, and paired by seed in a comparison."""
+    base, more = tmp_path / "race.rules", tmp_path / "race_bonus.rules"
+    base.write_text(SCORED.replace("BONUS", "0"), encoding="utf-8")
+    more.write_text(SCORED.replace("BONUS", "2"), encoding="utf-8")
+    code = main(["simulate", str(base), "--compare", str(more), "--players", "1", "--games", "40",
+                 "--json", "--report", str(tmp_path / "r")])
+    assert code == 0
+    out = capsys.readouterr().out
+    listed = json.loads(out[out.index("\n[") + 1:])
+    raw = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))["simulations"]
+    scores = [r["scores"][0] for r in raw[0]["records"]]
+    assert len(scores) == 40 and all(5 <= x <= 30 for x in scores)
+    assert listed[0]["score_by_seat"] == [mean_interval(scores)]
+    bonus = {r["game"]: r["scores"][0] for r in raw[1]["records"]}
+    # (the same seed, the same throws: +2 a throw, 5 throws, every game)
+    assert all(bonus[r["game"]] - r["scores"][0] == 10 for r in raw[0]["records"])
+    row = next(r for r in listed[1]["change"]["rows"] if r["row"] == "P1 score at the end")
+    assert row == {"row": "P1 score at the end", "mean": 10.0, "half": 0.0, "real": True}
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    m, h = mean_interval(scores)
+    assert f"| P1 score at the end | {m:,.1f} ±{h:,.1f} |" in md and "| P1 score at the end | +10.0 ±0.0 (a real difference) |" in md
+    assert main(["simulate", str(base), "--players", "2", "--games", "10"]) == 0
+    assert "score at the end (mean, 95% interval): P1 " in capsys.readouterr().out

@@ -179,6 +179,7 @@ def summary(result: dict) -> dict:
         "lead_changes": (sum(leads) / len(leads)) if leads else None,
         "endings": result.get("endings") or [],
         "estimate": result.get("estimate_by_seat"),    # per seat: [mean, 95 % half-width], or None
+        "score": result.get("score_by_seat"),          # per seat, the same of the score at the end
         "errors": result["errors"],
     }
 
@@ -243,6 +244,12 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], found: li
             lines.append(f"| P{i + 1} estimate at the end (0–100) | " + " | ".join(
                 "–" if not s.get("estimate") or i >= len(s["estimate"]) else f"{s['estimate'][i][0]:.1f}" + (
                     f" ±{s['estimate'][i][1]:.1f}" if s["estimate"][i][1] is not None else " (one game)")
+                for s in sums) + " |")
+    if any(s.get("score") for s in sums):          # the score at the end, where the rules keep one
+        for i in range(seats):
+            lines.append(f"| P{i + 1} score at the end | " + " | ".join(
+                "–" if not s.get("score") or i >= len(s["score"]) else f"{s['score'][i][0]:,.1f}" + (
+                    f" ±{s['score'][i][1]:,.1f}" if s["score"][i][1] is not None else " (one game)")
                 for s in sums) + " |")
     lines += _changes(found)
     lines += ["", "## Game length (actions)", "", head, rule]
@@ -342,12 +349,14 @@ def changes(results: list[dict]) -> list[dict]:
             rate(f"side {side}", lambda r, side=side: (
                 None if side not in side_outcomes(r) else side_outcomes(r)[side] == "win"))
         rate("draws", lambda r: "draw" in r["results"])
-        if results[b].get("estimate_by_seat"):
+        for key, summed, what in (("estimate", "estimate_by_seat", "estimate"), ("scores", "score_by_seat", "score")):
+            if not results[b].get(summed):
+                continue
             for seat in range(results[i]["players"]):
-                diffs = [this[g]["estimate"][seat] - base[g]["estimate"][seat] for g in both
-                         if this[g].get("estimate") is not None and base[g].get("estimate") is not None]
+                diffs = [this[g][key][seat] - base[g][key][seat] for g in both
+                         if this[g].get(key) is not None and base[g].get(key) is not None]
                 mean, half = mean_interval(diffs) if diffs else (None, None)
-                rows.append({"row": f"P{seat + 1} estimate at the end", "mean": mean, "half": half,
+                rows.append({"row": f"P{seat + 1} {what} at the end", "mean": mean, "half": half,
                              "real": half is not None and abs(mean) > half})     # (as the rates' rows say it)
         out.append({"variant": variant_name(results[i]), "against": variant_name(results[b]),
                     "variant_index": i, "against_index": b, "games_paired": len(both), "rows": rows})
@@ -402,7 +411,9 @@ def _row_order(name: str) -> tuple:
         return (0, seat)
     if name.startswith("side "):
         return (1, 0)
-    return (2, 0) if name == "draws" else (3, seat)
+    if name == "draws":
+        return (2, 0)
+    return (3 if "estimate" in name else 4, seat)
 
 
 def changes_for_terminal(found: list[dict]) -> str:

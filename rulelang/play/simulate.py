@@ -209,6 +209,14 @@ def play_game(game, index: int, players: int, seed: int, kinds: list[str], optio
     record["results"] = list(match.outcome["results"])
     record["reason"] = match.outcome.get("reason")      # how it ended (a finish's words, the turn limit…)
     record["lead_changes"] = changes if scored else None
+    record["scores"] = None                # each seat's score at the end, where the rules keep one
+    if scored:                             # (a solo scored game's only result is a win: a new author's Yahtzee)
+        try:
+            got = match.scores()
+            if got is not None and all(type(x) in (int, float) for x in got):
+                record["scores"] = got
+        except RulelangError:
+            pass
     record["sides"] = match.sides()
     record["estimate"] = None              # how far each seat got, by the rules' own measure (0-100):
     if hasattr(match, "estimate"):         # what a win rate of 0 hides (co-op)
@@ -345,6 +353,7 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
     # Hearts: the rate read P1's results, 0 %)
     draws = sum(1 for r in records if not r["error"] and "draw" in r["results"])
     estimates = [r["estimate"] for r in records if not r["error"] and r.get("estimate") is not None]
+    scores = [r["scores"] for r in records if not r["error"] and r.get("scores") is not None]
     endings: dict = {}
     for r in records:
         if not r["error"]:
@@ -377,6 +386,8 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         # the rules' `estimate` at each game's end, per seat: mean and the half-width of its 95 % interval
         "estimate_by_seat": [mean_interval([e[seat] for e in estimates]) for seat in range(players)]
         if estimates else None,
+        # each seat's score at the end (`players … ranked by`): mean and the half-width of its 95 % interval
+        "score_by_seat": [mean_interval([x[seat] for x in scores]) for seat in range(players)] if scores else None,
         "errors": len(failures),
         "failures": failures[:REPORTED_FAILURES],
         "records": records,
@@ -454,6 +465,10 @@ def format_report(result: dict) -> str:
         lines.append("the rules' estimate at the end (0-100, 95% interval): " + ", ".join(
             f"P{seat + 1} {m:.1f}" + (f" ±{h:.1f}" if h is not None else " (one game: no interval)")
             for seat, (m, h) in enumerate(result["estimate_by_seat"])))
+    if result.get("score_by_seat"):
+        lines.append("score at the end (mean, 95% interval): " + ", ".join(
+            f"P{seat + 1} {m:,.1f}" + (f" ±{h:,.1f}" if h is not None else " (one game: no interval)")
+            for seat, (m, h) in enumerate(result["score_by_seat"])))
     if result.get("endings"):
         shown = result["endings"][:ENDINGS_SHOWN]
         rest = len(result["endings"]) - len(shown)
