@@ -746,7 +746,7 @@ def test_the_games_change_lines_where_testers_found_them_wrong():
         game = rulelang.load(str(ROOT / "games" / f"{name}.rules"))
         run_repl(game, players, seed, {}, bots, io.StringIO("\n".join(lines) + "\nquit\n"), out, f"{name}.rules")
         return out.getvalue()
-    out = play("smash_up", 3, 11, ["yes", "play neophyte on the homeworld", "play walker on grey", "no",
+    out = play("smash_up", 3, 11, ["redraw", "play neophyte on the homeworld", "play walker on grey", "no",
                                     "place they're coming to get you on the grey opal", "done",
                                     "play grave digger on the homeworld", "play tenacious z on tortuga",
                                     "act winds"], {1: "random", 2: "random"})

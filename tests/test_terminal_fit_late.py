@@ -82,7 +82,7 @@ def test_the_table_gives_way_after_the_zones_and_table_redraws_it(games):
     for the decks and the other player's hand; now those zones give way first, and every base
     with its minions is on screen. `table` redraws the bases too (it drew only the zones)."""
     game = games["smash_up"]
-    match = position(game, 2, 3, 56)
+    match = position(game, 2, 3, 58)
     seat = match.current_player
     lines, text = screen(game, match, (80, 24), typed="table\n")
     assert len(lines) <= 20, "\n".join(lines)

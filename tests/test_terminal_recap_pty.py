@@ -46,6 +46,8 @@ def test_smash_up_rules_recap_and_log_at_80x24():
     assert "Cards: Wizards" not in robots
     term.line("help rules")
     assert re.search(r"^  rules KEY +one section", read_paged(term), re.M)
+    term.line("keep")                         # (S3: the opening hand)
+    term.expect(PROMPT)
     for _ in range(30):                       # play on until the bot's turn has scrolled away
         term.line("1")
         found = term.expect(rf"(?:{NOTE}|{PROMPT})")

@@ -54,6 +54,12 @@ def names_on(screen: list[str]) -> set[str]:
 @pytest.mark.slow
 def test_smash_up_against_a_bot_at_80x24_to_the_end():
     term = sized("play", SMASH_UP, "--seed", "5", "--players", "2", "--bot", "2=random", columns=80, lines=24)
+    found = term.expect(PROMPT)                      # S3: every opening hand is kept or redrawn (asked of all)
+    screen = check_fits(term, found.start(), 80, 24)
+    assert "  ▶ you must choose: your opening hand: keep it, or redraw it (only a hand" in screen, screen
+    term.line("keep")
+    term.expect(PROMPT)
+    term.line("clear")                               # (the turn's first screen, drawn whole)
     found = term.expect(PROMPT)
     screen = check_fits(term, found.start(), 80, 24)
     body = "\n".join(screen)
@@ -99,7 +105,7 @@ def test_smash_up_against_a_bot_at_80x24_to_the_end():
     assert re.search(r"asked: Mushroom Kingdom is about to score: play a Special\?", re.sub(r"\n  ", " ", text))
     assert re.search(r"  > Mushroom Kingdom reaches its breakpoint: power \d+ of 20; it scores next\n", text)
     assert re.search(r"  > P1 is 1st on Mushroom Kingdom with power \d+: 5 VP \(5 in all\)\n", text)
-    assert re.search(r"  > Walker \(P2\) on Mushroom Kingdom is destroyed\n", text)
+    assert re.search(r"  > \w[\w ]* \(P\d\) on [\w ]+ is destroyed\n", text)
     assert re.search(r"  > \w[\w ]* \(P\d\) on [\w ]+ moves to [\w ]+\n", text)
     end = re.sub(r"\n  (?=\S)(?!P\d \()", " ", text[text.rindex("Game over"):])     # (lines wrapped at 80)
     assert re.match(r"Game over: P1 \(Robots \+ Wizards\) wins\. Why: P1 has \d+ VP, 15 or more, and is alone "

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulelang
+from opening import kept  # noqa: E402
 
 RULES = str(Path(__file__).resolve().parents[2] / "games" / "smash_up.rules")
 game = rulelang.load(RULES)
@@ -16,8 +17,10 @@ class Position:
     """A match rebuilt from its state: empty hands, the bases named in play, cards placed by hand."""
 
     def __init__(self, factions: str = VS_NINJAS, bases=BASES, current: int = 0, seed: int = 3):
-        m = game.new_match(2, seed=seed, options={"factions": factions})
-        assert m.question is None
+        m = kept(game.new_match(2, seed=seed, options={"factions": factions}))
+        while m.question is not None:           # (each opening hand kept: S3's question, asked of all)
+            assert m.question["prompt"].startswith("your opening hand") and m.question["options"][0] == "keep"
+            m.apply("keep")
         self.st = m.state()
         self.comps = self.st["components"]
         self.zones = self.st["zones"]
@@ -462,6 +465,6 @@ def test_wildlife_preserve_shelters_your_minions_there_from_other_players_action
 
 def test_a_simulations_side_names_the_pair_alike_whichever_faction_came_first():
     """A designer's sides: "Dinosaurs + Aliens" and "Aliens + Dinosaurs" were two sides."""
-    one = game.new_match(2, seed=1, options={"factions": "dinosaurs+aliens,pirates+ninjas"})
-    two = game.new_match(2, seed=1, options={"factions": "aliens+dinosaurs,ninjas+pirates"})
+    one = kept(game.new_match(2, seed=1, options={"factions": "dinosaurs+aliens,pirates+ninjas"}))
+    two = kept(game.new_match(2, seed=1, options={"factions": "aliens+dinosaurs,ninjas+pirates"}))
     assert one.sides() == two.sides() == ["Aliens + Dinosaurs", "Ninjas + Pirates"]

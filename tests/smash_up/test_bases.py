@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import rulelang
+from opening import kept  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +33,7 @@ class Position:
     to the base deck under the bases given for it. Decks are listed top first."""
 
     def __init__(self, players: int = 2, factions: str = TWO, seed: int = 0):
-        self.st = game.new_match(players, seed=seed, options={"factions": factions}).state()
+        self.st = kept(game.new_match(players, seed=seed, options={"factions": factions})).state()
         comps = self.st["components"]
         self.labels = [c["label"] for c in comps]
         self.kinds = [c["kind"] for c in comps]
@@ -821,15 +822,28 @@ def _no_minion(st, p):
     return not any(comps[c]["fields"]["type"] == "minion" for c in st["zones"]["hand"][p])
 
 
+def _to_the_minionless(m):
+    """The opening hands kept up to the first player whose hand has no minion (asked `keep` or
+    `redraw`; each before was offered `keep` only); that player, or None."""
+    while m.question is not None:
+        q = m.question
+        assert q["prompt"].startswith("your opening hand") and q["kind"] == "one"
+        if q["options"] == ["keep", "redraw"]:
+            assert _no_minion(m.state(), q["chooser"])
+            return q["chooser"]
+        assert q["options"] == ["keep"] and not _no_minion(m.state(), q["chooser"])
+        m.apply("keep")
+    return None
+
+
 def test_s6_a_second_hand_without_minions_is_kept():
     # seed 486: P's opening hand and the five cards under it have no minion
     m = game.new_match(2, seed=486, options={"factions": TWO})
-    p = m.question["chooser"]
+    p = _to_the_minionless(m)
     st = m.state()
-    assert _no_minion(st, p)
     top5 = list(reversed(st["zones"]["deck"][p][-5:]))
     assert not any(st["components"][c]["fields"]["type"] == "minion" for c in top5)   # (the position)
-    answer(m, "yes")
+    answer(m, "redraw")
     assert m.state()["zones"]["hand"][p] == top5
     assert m.question is None or m.question["chooser"] != p     # redrawn once: not asked again
 
@@ -837,18 +851,17 @@ def test_s6_a_second_hand_without_minions_is_kept():
 def test_s6_mulligan_a_hand_without_minions_may_be_redrawn_once():
     for seed in range(200):
         m = game.new_match(2, seed=seed, options={"factions": TWO})
-        if m.question is not None:
+        assert m.question is not None and m.question["chooser"] == 0    # every player is asked, P1 first
+        p = _to_the_minionless(m)
+        if p is not None:
             break
     else:
         raise AssertionError("no seed with a minionless opening hand")
     st = m.state()
-    p = m.question["chooser"]
-    assert m.question["kind"] == "may" and _no_minion(st, p)
-    assert all(not _no_minion(st, q) for q in range(p))          # players before p were not asked
     old_hand = st["zones"]["hand"][p]
     top5 = list(reversed(st["zones"]["deck"][p][-5:]))           # top first
     keep = m.clone()
-    answer(m, "yes")
+    answer(m, "redraw")
     st2 = m.state()
     assert st2["zones"]["discard"][p] == old_hand
     assert st2["zones"]["hand"][p] == top5
@@ -856,8 +869,28 @@ def test_s6_mulligan_a_hand_without_minions_may_be_redrawn_once():
     # the second hand is kept, even without a minion: nobody asks P again
     assert m.question is None or m.question["chooser"] != p
     # declining keeps the hand
-    answer(keep, "no")
+    answer(keep, "keep")
     assert keep.state()["zones"]["hand"][p] == old_hand and keep.state()["zones"]["discard"][p] == []
+
+
+def test_s6_whether_a_hand_has_a_minion_is_not_told_by_who_is_asked():
+    """A leak scan: only a player whose hand had no minion was asked (`your hand has no minion: …`),
+    in every seat's view and log, though that player kept the hand hidden. Every player is asked the
+    same question in turn; only its chooser sees whether `redraw` is offered."""
+    for seed in range(200):
+        m = game.new_match(2, seed=seed, options={"factions": TWO})
+        if _no_minion(m.state(), 1) and not _no_minion(m.state(), 0):
+            break
+    else:
+        raise AssertionError("no seed where only P2's opening hand has no minion")
+    asked = []
+    while m.question is not None:
+        q = m.question
+        asked.append((q["chooser"], q["prompt"]))
+        assert m.view(1 - q["chooser"])["choice"]["options"] is None      # the other sees no options
+        m.apply("keep")
+    assert [c for c, _ in asked] == [0, 1] and asked[0][1] == asked[1][1]
+    assert m.log_for(0) == m.log_for(1) == m.log_for(None) == ["keep", "keep"]
 
 
 def test_s10_fifteen_vp_tied_for_the_lead_the_game_goes_on_until_a_single_leader():

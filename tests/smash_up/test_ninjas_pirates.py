@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulelang
+from opening import kept  # noqa: E402
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "smash_up.rules"
 FACTIONS = "ninjas+pirates,aliens+dinosaurs"
@@ -31,7 +32,7 @@ class Pos:
     """A match state being edited: named cards taken from wherever they lie and put in place."""
 
     def __init__(self, factions: str = FACTIONS, seed: int = 1):
-        self.st = game().new_match(2, seed=seed, options={"factions": factions}).state()
+        self.st = kept(game().new_match(2, seed=seed, options={"factions": factions})).state()
         self.comps = self.st["components"]
         self.zones = self.st["zones"]
         self.placed: set[int] = set()

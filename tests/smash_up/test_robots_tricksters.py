@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulelang
+from opening import kept  # noqa: E402
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "smash_up.rules"
 MINE = "robots+tricksters,wizards+zombies"
@@ -21,7 +22,7 @@ def position(hands=((), ()), decks=((), ()), discards=((), ()), field=(), attach
     discards: card names per player (decks top first); field/attached: (name, owner, base).
     Each player's other cards go under their deck. values: var name -> {index: value} (an index
     is a player, or a card given as (name, owner): its first copy placed by this position)."""
-    m = game.new_match(2, seed=seed, options={"factions": factions})
+    m = kept(game.new_match(2, seed=seed, options={"factions": factions}))
     st = m.state()
     assert st["step"] == "play" and "pending" not in st
     comps = st["components"]

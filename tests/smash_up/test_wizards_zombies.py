@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulelang
+from opening import kept  # noqa: E402
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "smash_up.rules"
 FACTIONS = {"factions": "wizards+zombies,robots+tricksters"}
@@ -20,7 +21,7 @@ def position(hands=((), ()), decks=((), ()), discards=((), ()), field=(), attach
     field/attached: (name, owner, base). Each player's other cards go under their deck, or out
     of the game with aside=True (parked in the base discard pile, which nothing reads during a
     turn). values: var name -> per-player list."""
-    m = game.new_match(2, seed=seed, options=factions)
+    m = kept(game.new_match(2, seed=seed, options=factions))
     st = m.state()
     assert st["step"] == "play" and st["current"] == 0 and "pending" not in st
     comps = st["components"]
