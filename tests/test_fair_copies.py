@@ -253,3 +253,22 @@ def test_a_when_rule_that_holds_without_ending_the_game_does_not_bend_the_worlds
     sample = m.sampler(1)
     high = sum(any(int(a.text.split()[-1]) >= 15 for a in sample(k).legal_actions()) for k in range(200))
     assert high > 100
+
+
+def test_a_restored_match_whose_setup_waited_for_a_draft_knows_where_its_cards_were_made():
+    """A leak scan: Smash Up with `factions=draft` stops in its setup for the draft before any card
+    is made. A match restored from its state (the server's bot worker does so before each search
+    move) worked out where its cards were made by setting up a fresh match — which stopped at the
+    draft and made none — so a search bot's imagined worlds dealt each hidden hand back to itself:
+    P1's copies gave P2 its real hand 100 times in 100. The fresh match now takes the setup's
+    answers from the log."""
+    game = load("smash_up")
+    m = game.new_match(2, seed=4, options={"factions": "draft"})
+    rng = random.Random(4)
+    while m.pending is not None or m.current_player != 0 or not m.state()["zones"]["hand"][1]:
+        m.apply(rng.choice(m.legal_actions()))
+    restored = rulelang.Match.from_state(game, m.state())
+    assert restored.origins() == m.origins() and None not in m.origins()
+    real = sorted(m.state()["zones"]["hand"][1])
+    same = sum(sorted(restored.determinized(0, seed).state()["zones"]["hand"][1]) == real for seed in range(20))
+    assert same < 5, same

@@ -12,7 +12,7 @@ from ..ir.flows import zone_flows
 from .chance import aside
 from .codegen.effects import Paused
 from .codegen.runtime_moves import Batch
-from ..core.errors import RuleFault
+from ..core.errors import RuleFault, RulelangError
 from ..core.limits import WORK_LIMIT
 from .records import Cut
 from .views import seat_index
@@ -184,6 +184,13 @@ class MatchCopies(MatchParts):
             created = []
         elif created is None:                       # restored: a fresh match made them the same way
             fresh = self.game.new_match(self.players, self.seed, self.options)
+            for text in self.log:                   # a setup that waits for answers (a draft): it makes the
+                if fresh.pending is None or fresh.pending.get("root") != ["start"]:     # rest once they
+                    break                           # come (without them every origin was unknown, and a
+                try:                                # search bot's copies of a restored Smash Up draft dealt
+                    fresh.apply(text)               # each hidden hand back to itself: a leak scan)
+                except RulelangError:
+                    break
             created = fresh.created if fresh.labels == self.labels[:len(fresh.labels)] else []
         assert created is not None                  # (a new match records them)
         out: list = []
