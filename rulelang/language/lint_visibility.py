@@ -4,7 +4,8 @@ whose size is hidden), W232 (out until the end of a round that is already ending
 value reads the viewer's own cards of an `others` zone), W241 (a shown value reads the components
 of a zone some viewer may not see), W244 (whether a choice among a secret zone's cards is asked
 tells the others how many of them fit), W245 (a secret value set by chance, which the search bots'
-imagined worlds keep), W248 (cards revealed and moved away before anyone could look).
+imagined worlds keep), W248 (cards revealed and moved away before anyone could look), W249 (a
+question asked only when a secret zone's cards say so: being asked tells the others).
 
 Called by lints.py (`Lints.run`), sharing its state (the checked file, `root_zone`, `report`)."""
 from __future__ import annotations
@@ -29,7 +30,7 @@ def _others_zone(lints, domain) -> str | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
     secret_zones = any(sym.kind == "zone" and any(v in _vis(sym.decl) for v in ("hidden", "owner", "others"))
@@ -51,6 +52,8 @@ def visibility_lints(lints) -> None:
                 z = _others_zone(lints, p.domain)
                 if z is not None and p.name in _names(d.require):
                     _w230(lints, p.name, z, "which of them may be played", d.require.span)
+        elif isinstance(d, n.If):
+            _w249(lints, d)
         elif isinstance(d, n.Choose):
             z = _others_zone(lints, d.domain)
             if z is not None and d.var in _names(d.where):
@@ -307,3 +310,48 @@ def _w244(lints, d) -> None:
                          f"{'whether any does' if d.optional else 'whether more than one does'}; write "
                          f"`always` (before `prompt`)", d.span)
             return
+
+
+QUESTIONS = (n.May, n.Choose, n.Open)
+PUBLIC_MEASURES = ("size", "count", "empty")    # of a zone whose size is told: what everyone sees
+
+
+def _secret_read(lints, e, depth: int = 2, seen: frozenset = frozenset()) -> str | None:
+    """A zone some player cannot see whose components `e` reads (not only its size), itself or in a
+    def it calls (`depth` defs deep); None if it reads none."""
+    def counted(a) -> bool:                  # (an `uncounted` zone's size is a secret too)
+        sym = lints.c.symbols.get(lints.root_zone(a) or "")
+        return sym is None or not any(m.name == "uncounted" for m in getattr(sym.decl, "modifiers", ()))
+    measured = {id(y) for x in walk(e) if isinstance(x, n.Call) and x.name in PUBLIC_MEASURES
+                and x.name not in lints.c.symbols for a in x.args[:1] if counted(a) for y in walk(a)}
+    for x in walk(e):
+        if isinstance(x, (n.Name, n.Index)) and id(x) not in measured:
+            zone = lints.root_zone(x)
+            sym = lints.c.symbols.get(zone) if zone else None
+            if sym is not None and any(v in _vis(sym.decl) for v in ("hidden", "owner", "others")):
+                return zone
+        if isinstance(x, n.Call) and depth > 0 and x.name not in seen:
+            sym = lints.c.symbols.get(x.name)
+            body = getattr(sym.decl, "body", None) if sym is not None and sym.kind == "def" else None
+            if isinstance(body, n.Node):
+                found = _secret_read(lints, body, depth - 1, seen | {x.name})
+                if found is not None:
+                    return found
+    return None
+
+
+def _w249(lints, d) -> None:
+    """W249: `if C { … a question … }` where C reads the cards of a zone some player cannot see
+    and the other branch asks nothing: whether anyone is asked tells everyone whether C held (a
+    leak scan: Smash Up asked only a player whose opening hand had no minion, in every seat's view)."""
+    def asks(block) -> bool:
+        return any(isinstance(x, QUESTIONS) for s in block for x in walk(s))
+    if not asks(d.then) or asks(d.other):
+        return
+    zone = _secret_read(lints, d.test)
+    if zone is None:
+        return
+    lints.report("W249", "warning", f"this question is asked only when a condition on the cards of zone `{zone}` "
+                 f"holds, which some player cannot see: everyone sees who is asked, so they learn it; ask "
+                 f"every time (`choose … always`, with the options the condition allows) or decide without "
+                 f"asking", d.span)
