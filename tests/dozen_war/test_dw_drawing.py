@@ -23,7 +23,7 @@ def test_the_map_shows_units_castles_mountains_and_the_warp():
     assert cells5[:8] == ["5", ".", "3i1c1", ".", ".", "1A3*2", ".", "2I2"]   # Hawk Eye: 3 hp, pieces, 2 soldiers
     assert "4^a" in rows[8].split()                           # P4's archer on the North Hill
     assert rows[3].split()[4] == "m2"                         # map pieces lying on d3: not the general's "*"
-    assert "@" in rows[6].split() and "^" in rows[6].split()
+    assert "@" in rows[6].split() and "^-" in rows[6].split()       # (no token buried under it here)
     assert "#2C1" in rows[1].split() and "#2I2" in rows[1].split()
     units = [v for v in m.view(0)["values"] if v["name"].startswith("Units")][0]["value"]
     assert "e5 P1: Hawk Eye (A) 3hp +2 pieces, 2 infantry" in units
@@ -41,3 +41,25 @@ def test_a_map_wider_than_the_terminal_is_cut_not_wrapped():
     assert all(len(line) <= 60 for line in cut)
     assert [line[:59] for line in cut[:-1]] == [line[:59] for line in full]      # the same rows, cut
     assert cut[-1] == "  (board cut: it needs 70 columns; widen the terminal)"
+
+
+def test_the_map_tells_a_mountain_with_a_token_from_one_without():
+    """A first hour at the terminal: every mountain read `^` all game, dug or not (and `look` said a
+    token lies under it), so nobody could tell where a dig was still worth it, public as it is. A
+    mountain with nothing under it (dug, or none buried: 3 players) is `^-`, the volcano `V-`."""
+    import random
+    m = game.new_match(3, seed=1)
+    rng = random.Random(1)
+    while m.pending is not None or m.turn_count < 1:       # (the draft and the set-up done)
+        m.apply(rng.choice(m.legal_actions()))
+    view = m.view(0)
+    rows = board_rows(m)
+    empty = 0
+    for name, cell in view["cells"].items():
+        if not cell.get("mount"):
+            continue
+        col, row = "abcdefghijk".index(name[0]), int(name[1:])
+        glyph = rows[row][5 + 6 * col - (0 if row % 2 else -3):][:5].split()[0]
+        assert glyph in ("^", "V") if cell.get("buried") else glyph in ("^-", "V-"), (name, glyph, cell)
+        empty += not cell.get("buried")
+    assert empty == 3
