@@ -380,7 +380,7 @@ class Server:
             Route("/api/games", self.api_games),
             Route("/api/matches", self.api_create, methods=["POST"]),
             Route("/play/{mid}/{token}", self.table_page),
-            Route("/join/{mid}/{token}", self.join_page),
+            Route("/join/{mid}/{token}", self.join_page, methods=["GET", "POST"]),
             Route("/api/play/{mid}/{token}", self.api_state),
             Route("/api/play/{mid}/{token}/text/{cid}", self.api_text),
             Route("/rules/{key}", self.rules_page),
@@ -410,9 +410,12 @@ class Server:
         return FileResponse(STATIC / "table.html", headers=SECURITY_HEADERS)
 
     async def join_page(self, request: Request) -> Response:
-        """An invite link: the next person's seat not yet taken, made now and kept in a cookie of
-        this browser (opened again, the invite leads back to it); a page that says so when every
-        seat is taken."""
+        """An invite link. Opened (GET), it leads a browser that has a seat of this match back to
+        it, and otherwise shows a page whose button takes one: only that (a POST) takes the next
+        person's seat not yet taken, made then and kept in a cookie of this browser. A chat app's
+        link preview, a HEAD request, or the host looking in took a seat each on opening it, and
+        the friends then found every seat taken (a browser trial). A page says so when every seat
+        is taken."""
         mid, token = request.path_params["mid"], request.path_params["token"]
         if not (isinstance(mid, str) and isinstance(token, str)) or len(mid) > 64 or len(token) > 128:
             return _error_page("no such match, or a wrong link", 404)
@@ -422,14 +425,16 @@ class Server:
         cookie = f"rulelang_seat_{mid}"
         mine = request.cookies.get(cookie, "")
         async with served.lock:
+            taken = {p for p in served.tokens.values() if type(p) is int}
+            free = [p for p in served.humans() if p not in taken]
             if len(mine) <= 128 and type(served.tokens.get(_hash(mine))) is int:
                 seat_token = mine                   # (this browser's seat already)
+            elif not free:
+                return _error_page("every person's seat of this match is taken: ask whoever made it "
+                                   "for the spectator link", 409)
+            elif request.method != "POST":
+                return _join_page(served.entry.game.name, len(free), len(served.humans()))
             else:
-                taken = {p for p in served.tokens.values() if type(p) is int}
-                free = [p for p in served.humans() if p not in taken]
-                if not free:
-                    return _error_page("every person's seat of this match is taken: ask whoever made it "
-                                       "for the spectator link", 409)
                 seat_token = secrets.token_urlsafe(24)
                 served.tokens[_hash(seat_token)] = free[0]
                 await asyncio.to_thread(self.store.set_tokens, mid, served.tokens)
@@ -1049,6 +1054,22 @@ def _error_page(message: str, status: int) -> Response:
                         f"<title>rulelang</title><link rel=stylesheet href='/static/style.css'>"
                         f"<main class=page><h1>{text}</h1><p><a href='/'>Back to the lobby</a></p></main>",
                         status_code=status, headers=SECURITY_HEADERS)
+
+
+def _join_page(game: str, free: int, seats: int) -> Response:
+    """What an invite shows before a seat is taken: the game, how many seats are free, and the
+    button that takes one (a form posted to the same address: no script needed)."""
+    import html
+    name = html.escape(printable(game))
+    return HTMLResponse(f"<!doctype html><meta charset=utf-8><link rel=icon href='data:,'><meta name=viewport content='width=device-width'>"
+                        f"<title>{name}: take a seat</title><link rel=stylesheet href='/static/style.css'>"
+                        f"<main class=page><h1>{name}</h1><p>You are invited to play: {free} of {seats} "
+                        f"seat{'s' if seats != 1 else ''} still free.</p>"
+                        f"<form method=post><button type=submit id=take-seat>Take a seat</button></form>"
+                        f"<p class=small>Your seat is kept in this browser: opening the invite here again leads "
+                        f"back to it. On another device, use the address of your table, not the invite (it "
+                        f"would take a second seat).</p></main>",
+                        headers=SECURITY_HEADERS)
 
 
 def create_app(rules: list[str] | None = None, store: str = ":memory:", bot_delay: float = 0.0,

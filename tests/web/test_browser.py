@@ -78,14 +78,17 @@ def test_two_browsers_make_a_match_in_the_lobby_and_play_it_to_the_end(serve, br
     # one invite for everyone: the host holds no other person's link (a browser trial: the host
     # was one click away from every seat's hidden cards)
     assert set(links) == {"invite", "spectator"} and "/join/" in links["invite"]
-    assert "each who opens it gets a seat of their own" in lobby.inner_text("#links-about")
+    assert "each who opens it and clicks Take a seat gets one of their own" in lobby.inner_text("#links-about")
     # the links are scrolled into sight (a browser trial found them below the fold, on a phone too)
     assert 0 <= lobby.evaluate("document.getElementById('created').getBoundingClientRect().top") < 400
 
     p1, p2 = host.new_page(), guest.new_page()
     watcher = browser.new_context().new_page()
-    p1.goto(links["invite"])                                             # the host first: P1
-    p2.goto(links["invite"])                                             # the guest: P2
+    for page, free in ((p1, "2 of 2"), (p2, "1 of 2")):                  # the host first: P1, the guest P2
+        page.goto(links["invite"])                                       # (opening it takes no seat:
+        assert f"{free} seats still free" in page.inner_text("body")     # a link preview did)
+        page.click("#take-seat")
+        page.wait_for_url("**/play/**")
     watcher.goto(links["spectator"])
     late = browser.new_context().new_page()
     late.goto(links["invite"])

@@ -724,13 +724,14 @@ def test_a_spectator_is_not_told_where_the_seats_drawings_differ(tmp_path):
     assert seen[0] == seen[1]
 
 
-def _join(url: str, cookie: str | None = None) -> tuple[int, str | None, str | None]:
-    """GET an invite link without following its redirect: (status, where to, the cookie set)."""
+def _join(url: str, cookie: str | None = None, method: str = "POST") -> tuple[int, str | None, str | None]:
+    """Take a seat by an invite link (its page's button posts to it; GET: open it), without
+    following the redirect: (status, where to, the cookie set)."""
     import http.client
     from urllib.parse import urlsplit
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
-    conn.request("GET", parts.path, headers={"Cookie": cookie} if cookie else {})
+    conn.request(method, parts.path, headers={"Cookie": cookie} if cookie else {})
     r = conn.getresponse()
     r.read()
     set_cookie = r.getheader("Set-Cookie")
@@ -748,12 +749,21 @@ def test_an_invite_link_gives_each_person_a_seat_of_their_own_and_keeps_it(serve
                                                    "invite": True})
     assert code == 200 and body["links"] == [] and body["invite"]["seats"] == ["P1", "P2"]
     invite = body["invite"]["url"]
+    # opening the link takes no seat: a chat app's preview, a HEAD, the host looking in (a browser
+    # trial: three previews took both seats before the friends opened it)
+    for method in ("GET", "GET", "HEAD"):
+        code, where, cookie = _join(invite, method=method)
+        assert code == 200 and where is None and cookie is None
+    page = get(invite)[1].decode()
+    assert "2 of 2 seats still free" in page and "Take a seat" in page and "<form method=post>" in page
     code, where_1, cookie_1 = _join(invite)
     assert code == 303 and where_1.startswith("/play/") and cookie_1
     code, where_2, cookie_2 = _join(invite)
     assert code == 303 and where_2 != where_1
     assert _join(invite)[0] == 409                                      # every person's seat is taken
     assert _join(invite, cookie_1)[1] == where_1                        # back to one's own seat
+    assert _join(invite, cookie_1, "GET")[1] == where_1                 # (opened: straight to it)
+    assert _join(invite, method="GET")[0] == 409
     seats = [json.loads(get(first.url + w.replace("/play/", "/api/play/"))[1])["seat"] for w in (where_1, where_2)]
     assert seats == [0, 1]
     assert get(invite.replace("/join/", "/api/play/"))[0] == 404        # the invite is no seat's link

@@ -112,7 +112,7 @@
     const ul = $("links");
     ul.replaceChildren();
     $("links-about").textContent = body.invite
-      ? `Send the invite link to everyone who plays (${body.invite.seats.join(", ")}): each who opens it gets a seat of their own, in that order, and comes back to it from the same browser. If you play too, open it first.`
+      ? `Send the invite link to everyone who plays (${body.invite.seats.join(", ")}): each who opens it and clicks Take a seat gets one of their own, in that order, and comes back to it from the same browser. If you play too, take yours first.`
       : "Each link is a seat's secret: whoever has it plays that seat. Send each one to its player only.";
     if (body.invite) ul.append(linkItem("invite", body.invite.url));
     for (const l of body.links) ul.append(linkItem(l.seat, l.url));
