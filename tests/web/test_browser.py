@@ -425,6 +425,47 @@ def test_a_lost_connection_greys_the_moves_and_says_nothing_was_sent(serve, brow
     page.close()
 
 
+def test_a_connection_lost_after_a_move_was_sent_does_not_say_nothing_was_sent(serve, browser):
+    """A browser trial: a move clicked just before the network went read `(nothing was sent)`, and
+    the move had been played, each of 3 times. A move sent and not answered yet may have been."""
+    import asyncio
+    server, body = made(serve, "valgard", ["human", "human"], 3)
+    handle = server.server.handle
+
+    async def slow(served, seat, ws, raw):            # (the server answers the move after 3 s)
+        if '"act"' in raw:
+            await asyncio.sleep(3)
+        await handle(served, seat, ws, raw)
+    server.server.handle = slow
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version='0']")
+    page.locator("button.action:enabled").first.click()
+    context.set_offline(True)
+    page.wait_for_selector("#conn:has-text('offline')")
+    assert page.inner_text("#error") == ("the connection to the server is lost: reconnecting… (your last move "
+                                         "was sent: whether it was played shows once back)")
+    context.close()
+
+
+def test_on_a_phone_the_status_stays_in_sight_and_leads_to_the_moves(serve, browser):
+    """A browser trial on a phone: scrolled down to the messages, nothing in sight changed when the
+    turn came, and at the top the first move sat below the screen. The status line stays pinned at
+    the top, and on one's turn with the moves out of sight it links to them."""
+    _, body = made(serve, "valgard", ["human", "human"], 3)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version='0']")
+    page.wait_for_selector("#to-moves")
+    assert page.inner_text("#status").startswith("Your turn") and "your moves ↓" in page.inner_text("#status")
+    page.click("#to-moves")
+    page.wait_for_function("document.getElementById('controls').getBoundingClientRect().top < window.innerHeight")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate("document.getElementById('status').getBoundingClientRect().top") == 0
+    page.close()
+
+
 def test_the_table_links_to_the_rulebook_with_every_cards_text(serve, browser):
     """In the browser no card in play could be read (Smash Up's bases and minions are words in a
     value) and there were no rules at all: the table links to the game's rulebook."""

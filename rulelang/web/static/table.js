@@ -38,13 +38,18 @@
 
   // ---- the connection: one websocket, reopened when it drops ------------------------------
   const OFFLINE = "the connection to the server is lost: reconnecting… (nothing was sent)";
+  // (a move sent and not answered yet may have been played: "nothing was sent" was wrong then — a
+  // browser trial's move was played each time it read so)
+  const OFFLINE_SENT = "the connection to the server is lost: reconnecting… (your last move was sent: whether it was played shows once back)";
+  let unanswered = null;                // the version a move was sent at, until the server answers
+  const offline = () => (unanswered !== null ? OFFLINE_SENT : OFFLINE);
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${scheme}://${location.host}/ws/${matchId}/${token}`);
     ws.onopen = () => {
       retry = 500;
       $("conn").textContent = "";
-      if ($("error").textContent === OFFLINE) $("error").textContent = "";
+      if ($("error").textContent === OFFLINE || $("error").textContent === OFFLINE_SENT) $("error").textContent = "";
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -57,7 +62,7 @@
       }
       else if (msg.type === "state") {
         if ($("conn").textContent === "sent; waiting for the server…") $("conn").textContent = "";
-        if (state && msg.version !== state.version) narrow = null;    // a new position: all its actions
+        if (state && msg.version !== state.version) { narrow = null; unanswered = null; }   // a new position: all its actions
         // an error stays through the position it came with (the server sends that one after it),
         // and goes when the match moves on from there
         if (errorSeen === undefined) errorSeen = msg.version;
@@ -65,7 +70,7 @@
         state = msg;
         render();
       }
-      else if (msg.type === "error") { $("error").textContent = msg.message; errorSeen = undefined; }
+      else if (msg.type === "error") { $("error").textContent = msg.message; errorSeen = undefined; unanswered = null; }
     };
     ws.onclose = (ev) => {
       if (ev.code === 4404 || ev.code === 1008) {
@@ -77,7 +82,7 @@
       $("conn").textContent = "reconnecting…";
       // nothing can be sent now: the buttons say so, not a click that is silently lost
       for (const b of document.querySelectorAll("button.action, button.option, #undo")) b.disabled = true;
-      if (!$("error").textContent) $("error").textContent = OFFLINE;
+      if (!$("error").textContent) $("error").textContent = offline();
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     };
@@ -88,14 +93,14 @@
   window.addEventListener("offline", () => {
     $("conn").textContent = "offline";
     for (const b of document.querySelectorAll("button.action, button.option, #undo")) b.disabled = true;
-    $("error").textContent = OFFLINE;
+    $("error").textContent = offline();
   });
   window.addEventListener("online", () => { if (ws && ws.readyState === WebSocket.OPEN) ws.close(); });    // (then anew)
   function send(text) {
     if (!ws || ws.readyState !== WebSocket.OPEN || !state || navigator.onLine === false) { $("error").textContent = OFFLINE; return; }
     $("error").textContent = "";
     ws.send(JSON.stringify({ type: "act", text, version: state.version }));
-    const sentAt = state.version;
+    const sentAt = unanswered = state.version;
     setTimeout(() => { if (state && state.version === sentAt && !$("error").textContent && !$("conn").textContent)
       $("conn").textContent = "sent; waiting for the server…"; }, 4000);
     for (const b of document.querySelectorAll("button.action, button.option")) b.disabled = true;
@@ -378,8 +383,9 @@
     }
     if (state.thinking !== null && state.thinking !== undefined) line += ` · ${seatName(state.thinking)} is thinking…`;
     if (state.notice) line += ` · ${state.notice}`;
+    const myTurn = !view.over && view.actor === view.viewer;
     $("status").textContent = line;
-    $("status").classList.toggle("mine", !view.over && view.actor === view.viewer);
+    $("status").classList.toggle("mine", myTurn);
     const o = state.outcome;
     const box = $("outcome");
     box.hidden = !o;
@@ -490,6 +496,7 @@
     drawActions(view);
     drawLogs();
     drawUndo();
+    pointToMoves();
     // the tab says when it is this seat's turn (a browser trial: a friend in another tab missed it)
     const mine = !view.over && state.actions.length > 0;
     if (hello) document.title = `${mine ? "● your turn — " : ""}${hello.game} — ${hello.you || "spectator"}`;
@@ -502,6 +509,22 @@
     document.body.dataset.version = state.version;
     document.body.dataset.over = view.over ? "yes" : "no";
   }
+  // The status line is pinned at the top (a phone scrolled down to the messages saw nothing change
+  // when its turn came, and the first move sat below the screen — a browser trial); with moves to
+  // make out of sight, it links to them.
+  function pointToMoves() {
+    const link = $("to-moves");
+    const box = $("controls").getBoundingClientRect();
+    const away = state && !state.view.over && state.actions.length > 0 && (box.top > window.innerHeight || box.bottom < 0);
+    const arrow = box.bottom < 0 ? "your moves ↑" : "your moves ↓";
+    if (away && !link) $("status").append(" ", el("a", { href: "#controls", id: "to-moves" }, arrow));
+    else if (away) link.textContent = arrow;
+    else if (link) { if (link.previousSibling) link.previousSibling.remove(); link.remove(); }
+  }
+  let pointing = false;
+  window.addEventListener("scroll", () => {
+    if (!pointing) { pointing = true; requestAnimationFrame(() => { pointing = false; pointToMoves(); }); }
+  }, { passive: true });
   let keyboardUsed = false;      // (a mouse player's page is not scrolled about by focus)
   document.addEventListener("keydown", (ev) => { if (ev.key === "Tab" || ev.key === "Enter") keyboardUsed = true; });
 
