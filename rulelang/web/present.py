@@ -163,11 +163,47 @@ def describe_actions(match, actions, seen_ids: set) -> list[dict]:
                 elif kind == "cell" and g is not None and 0 <= v < g.size:
                     cells.append(g.names[v])
         entry = {"text": printable(a.text), "comps": comps, "cells": cells}
+        if a.name in revealing(match.game):              # (a stray tap shows a secret to all: asked first)
+            entry["reveals"] = True
         about = _enum_words(match.game).get(a.text) if not comps else None
         if about:                                        # (a faction to draft: its rules text, public)
             entry["about"] = printable(about)
         out.append(entry)
     return out
+
+
+def revealing(game) -> set:
+    """The names of the actions whose effect reveals something (a `reveal`, itself or in a procedure
+    it calls): the page asks before it plays one — a browser trial's one tap beside `begin` showed a
+    Shadow Hunters character to every seat."""
+    found = game.__dict__.get("_revealing")
+    if found is None:
+        procs = game.ir.get("procs") or {}
+
+        def reveals(node, seen: set) -> bool:
+            for x in _walk(node):
+                if x.get("s") == "reveal":
+                    return True
+                name = x.get("proc") if x.get("s") == "call" else None
+                if isinstance(name, str) and name not in seen and name in procs:
+                    seen.add(name)
+                    if reveals(procs[name], seen):
+                        return True
+            return False
+        found = {a["name"] for st in game.ir.get("steps") or () for a in st.get("actions") or ()
+                 if reveals(a, set())}
+        game.__dict__["_revealing"] = found
+    return found
+
+
+def _walk(x):
+    if isinstance(x, dict):
+        yield x
+        for v in x.values():
+            yield from _walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _walk(v)
 
 
 def _enum_words(game) -> dict:

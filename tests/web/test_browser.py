@@ -608,6 +608,38 @@ def test_an_out_of_turn_action_asks_before_it_is_played(serve, browser, tmp_path
     assert "P2 unmasks" in page.inner_text("body")
 
 
+ROLES = """
+game "Roles" {
+  players 2
+  kind Role { name: text  label name }
+  zone role: set per player, owner
+  setup { for p in players { create Role(name: "Spy") in role[p] } }
+  proc show_role() { reveal role[me] }
+  turn { step s {
+    action begin { end turn }
+    action unmask { show_role()  finish draw "unmasked" }
+  } }
+}
+"""
+
+
+def test_an_action_of_ones_own_turn_that_reveals_a_secret_asks_first(serve, browser, tmp_path):
+    """A browser trial: on one's own turn Shadow Hunters' `reveal` sat beside `begin`, and one tap
+    showed the character to every seat (out of turn it asked first). An action whose effect
+    reveals something — itself or through a procedure — asks first; the others play at once."""
+    body = made_from(serve, tmp_path, "roles", ROLES)
+    page = browser.new_context().new_page()
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version='0']")
+    unmask = page.locator("#actions button[data-text=unmask]")
+    unmask.click()
+    assert "sure? unmask (click again)" in unmask.inner_text()
+    page.wait_for_timeout(300)
+    assert page.get_attribute("body", "data-version") == "0"            # nothing played yet
+    page.click("#actions button[data-text=begin]")                      # (no reveal: at once)
+    page.wait_for_selector("body[data-version='1']")
+
+
 def test_an_int_option_left_empty_in_the_lobby_is_the_rules_default(serve, browser, tmp_path):
     """A browser trial: clearing Valgarð's turn limit sent 0 ("at least 1, not 0")."""
     rules = tmp_path / "counted.rules"

@@ -418,13 +418,8 @@
     if (narrow) $("narrow-text").textContent = `Actions with ${narrow.label}:`;
     // (while an undo waits for its answers, the server takes no move: the buttons say so)
     const waiting = state.undo ? { disabled: true, title: "an undo is being answered first" } : {};
-    const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text));
-    if (!asked && state.actions.length && !acts.length) buttons.push(el("p", { class: "dim" }, "No action matches."));
-    $("actions").replaceChildren(...buttons);
-    const oot = state.out_of_turn.filter(involves);
-    $("interrupts").hidden = oot.length === 0;
-    // (out of turn, a click tells every seat something at once — a character revealed: the first
-    // click asks, the second within 5 s plays it; a browser trial revealed one by a stray click)
+    // (out of turn, or one that reveals a secret — a character shown to every seat — a click asks
+    // first: the second within 5 s plays it; a browser trial revealed one by a stray click)
     const confirmFirst = (a) => (ev) => {
       const b = ev.currentTarget;
       if (b.dataset.armed === "yes") { send(a.text); return; }
@@ -432,6 +427,11 @@
       b.textContent = "sure? " + a.text.replace(/^P\d+: /, "") + " (click again)";
       setTimeout(() => { if (b.isConnected) { b.dataset.armed = ""; b.textContent = a.text.replace(/^P\d+: /, ""); } }, 5000);
     };
+    const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: a.reveals ? confirmFirst(a) : () => send(a.text), ...waiting }, a.text));
+    if (!asked && state.actions.length && !acts.length) buttons.push(el("p", { class: "dim" }, "No action matches."));
+    $("actions").replaceChildren(...buttons);
+    const oot = state.out_of_turn.filter(involves);
+    $("interrupts").hidden = oot.length === 0;
     $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: confirmFirst(a), ...waiting }, a.text.replace(/^P\d+: /, ""))));
     if (asked) {
       const c = view.choice;
