@@ -82,6 +82,9 @@ def play_by_clicks(served, seats: dict, watchers: list, seed: int, cap: int) -> 
                 assert p.locator("#actions button.action, dialog#question[open] button.option").count() == 0
         before = served.version
         buttons.nth(rng.randrange(count)).click()
+        armed = page.locator("#actions button[data-armed=yes]")
+        if armed.count():                                    # (an action that reveals asks first)
+            armed.first.click()
         clicks += 1
         deadline = time.monotonic() + 60
         while served.version == before and time.monotonic() < deadline:
