@@ -272,3 +272,27 @@ def test_a_restored_match_whose_setup_waited_for_a_draft_knows_where_its_cards_w
     real = sorted(m.state()["zones"]["hand"][1])
     same = sum(sorted(restored.determinized(0, seed).state()["zones"]["hand"][1]) == real for seed in range(20))
     assert same < 5, same
+
+
+def test_a_deal_under_the_rules_asks_each_zone_once_per_card_and_keeps_every_card_in_a_zone_it_fits():
+    """A new author's Battleship kept its placement cards one zone per player and ship (so that an
+    imagined fleet has one ship of each kind): a search bot's world took 0.1 s, ~800,000 `fit`s —
+    asked of every place and card. Now of every zone and card; each place still gets a card its
+    zone may hold, each card once."""
+    from rulelang.engine.copies import _dealt
+    zones = [(0, k) for k in range(6)]
+    kind_of = {c: c % 6 for c in range(600)}             # card c may lie only in zone c % 6
+    where = [zones[i % 6] for i in range(600)]
+    asked = [0]
+
+    def fit(c, z):
+        asked[0] += 1
+        return kind_of[c] == z[1]
+    cards = list(range(600))
+    random.Random(1).shuffle(cards)
+    out = _dealt(cards, where, fit, random.Random(2))
+    assert out is not None and sorted(out) == list(range(600))
+    assert all(kind_of[c] == z[1] for c, z in zip(out, where))
+    assert asked[0] <= 6 * 600
+    again = _dealt(cards, where, fit, random.Random(3))
+    assert again != out                                   # (another seed, another deal)

@@ -216,14 +216,34 @@ def _dealt(cards: list, where: list, fit, rng) -> list | None:
     n = len(where)
     if n > _DEAL_LIMIT:
         return None
-    able = [[c for c in cards if fit(c, where[i])] for i in range(n)]
-    for row in able:
-        rng.shuffle(row)
+    # the cards each zone may take, shuffled once per zone (not once per place: a Battleship whose
+    # placement cards lie one zone per player and ship asked ~800,000 `fit`s a world, 0.1 s — a new
+    # author's trial); the places of one zone take them in that order, which deals them at random
+    by_zone: dict = {}
+    for z in where:
+        if z not in by_zone:
+            row = [c for c in cards if fit(c, z)]
+            rng.shuffle(row)
+            by_zone[z] = row
+    able = [by_zone[z] for z in where]
     out: list = [None] * n
     holder: dict = {}                            # card -> the place it is dealt to
 
+    first_free = {z: 0 for z in by_zone}        # (a card once dealt stays dealt: the places of a
+                                                 # zone look for a free one from where the last stopped)
+
     def place(i: int) -> bool:
-        """Deal place i a card, moving others along a path of places that may take another."""
+        """Deal place i a card: a free one of its zone's if any is left, else one moved from another
+        place along a path of places that may take another."""
+        z, row = where[i], able[i]
+        k = first_free[z]
+        while k < len(row) and row[k] in holder:
+            k += 1
+        first_free[z] = k
+        if k < len(row):
+            out[i] = row[k]
+            holder[row[k]] = i
+            return True
         path, tried = [(i, iter(able[i]))], {None}
         while path:
             j, options = path[-1]
