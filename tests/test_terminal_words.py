@@ -766,3 +766,20 @@ def test_the_start_of_each_word_names_an_action(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("play 9 3\nquit\n"))
     main(["play", regicide, "--seed", "0"])
     assert "not a legal action now" in capsys.readouterr().out      # (9♥ 3♣ adds to 12: no such play)
+
+
+def test_a_newcomers_words_lead_to_the_command_that_answers_them():
+    """A first hour at the terminal: `score`, `whose turn`, `who am i` read "not a legal action or a
+    command", `move c1 c2` in Valgarð "did you mean more?" (its moves are march, place…), and `more
+    attack` — the screen's own hint — with no attack possible read "not a legal action"."""
+    def said(name: str, players: int, lines: list[str], bots: dict) -> str:
+        out = io.StringIO()
+        game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / f"{name}.rules"))
+        run_repl(game, players, 3, {}, bots, io.StringIO("\n".join(lines) + "\nquit\n\n"), out, f"{name}.rules")
+        return out.getvalue()
+    out = said("valgard", 2, ["score", "whose turn", "who am i", "move c1 c2"], {1: "random"})
+    for typed in ("score", "whose turn", "who am i"):
+        assert f"'{typed}' is not a legal action or a command (type status: the scores, whose turn it is" in out
+    assert "'move c1 c2' is not a legal action (the rules' moves: charge, deploy, march, place, rally, rune" in out
+    out = said("dozen_war", 2, ["1"] * 7 + ["more attack"], {1: "greedy"})
+    assert "no attack is possible now (more: every choice)" in out

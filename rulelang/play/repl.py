@@ -42,6 +42,13 @@ UNDO_HISTORY_SECONDS = 10.0   # CPU time the undo history of a loaded save may t
 MAX_TYPED_WORDS = 40         # words of a line not understood that are compared with the actions
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
 LINE_LIMIT = 10_000          # characters of one line typed at the terminal
+# words a newcomer types for what a command shows (a first hour at the terminal: `score`, `whose
+# turn`, `who am i` all read "not a legal action or a command")
+COMMAND_WHAT = {"status": "the scores, whose turn it is, the values", "more": "every choice, one a line",
+                "board": "the board and its key", "hand": "your own cards", "quit": "leave, offered to save first"}
+ASKED_FOR = {"score": "status", "scores": "status", "points": "status", "whose": "status", "turn": "status",
+             "who": "status", "standings": "status", "moves": "more", "actions": "more", "options": "more",
+             "map": "board", "cards": "hand", "exit": "quit", "bye": "quit"}
 
 # ANSI styles, used only when the output is a terminal and NO_COLOR is not set
 STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message": "35", "over": "1",
@@ -318,6 +325,12 @@ class _Session(Drawing, Commands):
                 line = argument                 # (the player to act, naming themselves)
                 word, _, argument = line.partition(" ")
             command = self.commands.get(word.lower())
+            if word.lower() == "more" and argument and not self.kind_named(argument) \
+                    and self.rule_action(argument) and not self.pick_quietly(line, actions):
+                # (`more attack`, as the screen's hint says, with no attack possible now: a first hour
+                # read "'more attack' is not a legal action or a command")
+                self.say(f"no {self.rule_action(argument)} is possible now (more: every choice)")
+                continue
             if word.lower() in REDRAW and argument and not (word.lower() == "more" and self.kind_named(argument)):
                 command = None                  # `hand over …`: an action's text, not a command (but `more attack`)
             if command is not None:
@@ -476,7 +489,14 @@ class _Session(Drawing, Commands):
         typed_name = next((n for n in known if wanted == n or wanted.startswith(n + " ")), None)
         if typed_name is not None:               # an action of the rules, none of it legal now
             return f" now (`{typed_name}` is not allowed now: type help {typed_name})"
+        hint = ASKED_FOR.get(first.lower().rstrip("?"))
+        if hint is not None and hint in COMMAND_NAMES:
+            return f" or a command (type {hint}: {COMMAND_WHAT.get(hint, 'see help')})"
         close = difflib.get_close_matches(first, [n.split()[0] for n in known] + list(COMMAND_NAMES), n=1, cutoff=0.75)
+        kinds = list(dict.fromkeys(n.split()[0] for n in known))
+        if close and close[0] in COMMAND_NAMES and len(wanted.split()) > 1 and kinds:
+            # (a move typed with its squares, `move c1 c2`, is no `more`: the rules' moves are named)
+            return f" (the rules' moves: {', '.join(kinds[:MAX_CANDIDATES])}; type help)"
         if close:
             return f" or a command (did you mean {close[0]}? type help)"
         reasons = self.match.refusals_now() if own_turn and hasattr(self.match, "refusals_now") else []
@@ -486,6 +506,21 @@ class _Session(Drawing, Commands):
         if own_turn and 0 < len(actions) <= MAX_CANDIDATES:     # (a move typed in another shape: `e3-f4`
             return f" or a command (legal now: {', '.join(self.show_text(a) for a in actions)}; type help)"
         return " or a command (type help)"
+
+    def rule_action(self, typed: str) -> str | None:
+        """The action of the rules `typed` names (its name, or the start of one), as words; None: none."""
+        typed = " ".join(typed.lower().replace("_", " ").split())
+        ir = getattr(self.game, "ir", None) or {}
+        known = sorted({n for st in ir.get("steps", []) for a in st["actions"] for n in typed_names(a)})
+        if typed in known:
+            return typed
+        starts = [n for n in known if n.startswith(typed)]
+        return starts[0] if len(starts) == 1 else None
+
+    def pick_quietly(self, line: str, actions: list) -> bool:
+        """Is `line` the start of an action offered now (an action whose text starts `more …`)?"""
+        line = line.lower()
+        return any(self.show_text(a).lower().startswith(line) for a in actions)
 
     def nearest_answer(self, wanted: str, answers: list) -> str:
         """What to say after "is not a legal action" at a question: the answers spelled nearly so
@@ -499,6 +534,9 @@ class _Session(Drawing, Commands):
         if close:
             return f" (did you mean {' or '.join(plain[c] for c in close)}?)"
         first = wanted.split()[0] if wanted.split() else ""
+        hint = ASKED_FOR.get(first.lower().rstrip("?"))
+        if hint is not None and hint in COMMAND_NAMES:
+            return f" or a command (type {hint}: {COMMAND_WHAT.get(hint, 'see help')})"
         command = difflib.get_close_matches(first, list(COMMAND_NAMES), n=1, cutoff=0.75)
         if command:
             return f" or a command (did you mean {command[0]}? type help)"
