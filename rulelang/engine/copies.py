@@ -236,13 +236,13 @@ def _dealt(cards: list, where: list, fit, rng) -> list | None:
         """Deal place i a card: a free one of its zone's if any is left, else one moved from another
         place along a path of places that may take another."""
         z, row = where[i], able[i]
-        k = first_free[z]
-        while k < len(row) and row[k] in holder:
-            k += 1
-        first_free[z] = k
-        if k < len(row):
-            out[i] = row[k]
-            holder[row[k]] = i
+        free = first_free[z]
+        while free < len(row) and row[free] in holder:
+            free += 1
+        first_free[z] = free
+        if free < len(row):
+            out[i] = row[free]
+            holder[row[free]] = i
             return True
         path, tried = [(i, iter(able[i]))], {None}
         while path:
