@@ -383,3 +383,31 @@ def test_simulate_shows_progress_and_ctrl_c_keeps_the_games_played():
     term.expect(r"errors: 0")
     assert term.close() == 130
     assert 0 < int(found.group(1)) < 100000
+
+
+def test_load_offers_to_save_the_game_in_play_first(tmp_path):
+    """A first hour at the terminal: `load FILE` threw the game in play away without a word, where
+    quit, Ctrl-C and Ctrl-D offer to save it. `back` keeps playing it; a name saves it, then loads."""
+    other = tmp_path / "other.json"
+    term = Terminal("play", VALGARD, "--seed", "4", "--bot", "2=random")
+    term.expect(r"P1> ")
+    term.line(f"save {other}")
+    term.expect(r"saved .*other\.json\n")
+    term.line("1")
+    term.expect(r"P1> ")
+    term.line(f"load {other}")
+    term.expect(r"Save this game before loading the other\? File name \(Enter: don't save; back: go on "
+                r"with this one\): ")
+    term.line("back")
+    term.expect(r"not loaded: this game goes on\n")
+    term.expect(r"P1> ")
+    term.line(f"load {other}")
+    term.expect(r"Save this game before loading the other\?")
+    term.line(str(tmp_path / "this.json"))
+    term.expect(r"saved .*this\.json")
+    term.expect(r"loaded .*other\.json")
+    term.expect(r"P1> ")
+    term.line("quit")
+    term.line("")
+    assert term.close() == 0
+    assert '"rulelang_save"' in (tmp_path / "this.json").read_text(encoding="utf-8")

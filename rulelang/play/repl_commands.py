@@ -326,6 +326,12 @@ class Commands:
         except StateError as error:
             self.error(f"cannot load {printable(path)}: {printable(error)}")
             return False
+        if self.interactive and not self.watching and not self.match.is_over and self.match.log:
+            # (as quit does: `load` threw the game in play away unasked — a first hour at the terminal)
+            if self.offer_save("Save this game before loading the other? File name (Enter: don't save; "
+                               "back: go on with this one): "):
+                self.say("not loaded: this game goes on")
+                return False
         self.seed = data["seed"]
         self.seed_secret = data.get("seed_secret") is True and not self.watching
         self.options = data["options"]
@@ -360,15 +366,15 @@ class Commands:
             return False
         return typed.lower() in texts
 
-    def offer_save(self) -> bool:
-        """Ask for a file to save the match in before leaving; True: the player goes back to it."""
+    def offer_save(self, prompt: str = "Save before leaving? File name (Enter: don't save; back: play on): ") -> bool:
+        """Ask for a file to save the match in before leaving (or loading another); True: the
+        player goes back to it."""
         if self.match.is_over:
             return False
         saved = getattr(self, "saved_as", None)
         if saved is not None and saved[0] is self.match and saved[1] == len(self.match.log):
             self.say(f"(saved as {saved[2]}: nothing played since)")
             return False
-        prompt = "Save before leaving? File name (Enter: don't save; back: play on): "
         while True:
             try:
                 path = self.read_line(prompt)
