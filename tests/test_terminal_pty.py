@@ -204,6 +204,8 @@ def test_a_game_of_several_people_starts_with_a_hand_over():
     before = term.wait_for(r"(?s).*?Pass the terminal to P1 and press Enter ", PATIENCE).group()
     assert "hand (P1)" not in before and "P1>" not in before, before
     term.line("")
+    # (the screen cleared for the hand-over wiped the welcome: each person's first turn says it)
+    term.expect(r"Regicide: 2 players, seed 4\n  P1 human, P2 human\nType help for commands, rules for the rules\.")
     term.expect(r"hand \(P1\): 7 cards")
     term.expect(r"P1> ")
     term.line("quit")

@@ -170,6 +170,7 @@ class _Session(Drawing, Commands):
         self.delay = max(0.0, float(delay or 0.0))
         self.encoding = getattr(stdout, "encoding", None) or "utf-8"
         self.interactive = _isatty(stdin)
+        self.welcomed: set = set()                 # the seats told how to ask for help after a hand-over
         if color is None:
             color = _isatty(stdout) and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
         self.color = bool(color)
@@ -197,8 +198,10 @@ class _Session(Drawing, Commands):
 
     def run(self) -> int:
         seed = "the seed is shown when the game ends" if self.seed_secret else f"seed {self.seed}"
-        self.say(f"{printable(self.game.name)}: {plural(self.match.players, 'player')}, {seed}")
-        self.say("  " + ", ".join(f"{seat_name(s)} {self.player_kind(s)}" for s in range(self.match.players)))
+        self.intro = [f"{printable(self.game.name)}: {plural(self.match.players, 'player')}, {seed}",
+                      "  " + ", ".join(f"{seat_name(s)} {self.player_kind(s)}" for s in range(self.match.players))]
+        for line in self.intro:
+            self.say(line)
         if self.match.log:                     # (what was said before is in `log`, as after `load`)
             self.say(f"  resumed after {plural(len(self.match.log), 'move')} (log lists them)")
             self.told = len(self.match.message_log())
@@ -861,6 +864,13 @@ class _Session(Drawing, Commands):
         typed = " ".join(self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ", again=True).split())
         if typed:                            # (typed already: the next prompt's answer, not lost)
             self.pending_line = typed
+        if seat not in self.welcomed and not self.watching and _isatty(self.stdout):
+            # (each person's first turn at the terminal says what the game is and how to ask for
+            # help: the screen cleared for the first hand-over wiped it — a first hour at the terminal)
+            self.welcomed.add(seat)
+            for line in getattr(self, "intro", ()):
+                self.say(line)
+            self.say("Type help for commands, rules for the rules.")
         start = self.seen[seat]
         missed = [(self.own_events.get(i, {}).get(seat, line), style)
                   for i, (line, style) in enumerate(self.events[start:], start)]
