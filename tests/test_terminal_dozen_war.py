@@ -9,6 +9,7 @@ import pytest
 
 from test_terminal_fit import PROMPT, REPR, check_fits, sized
 from test_terminal_pty import ROOT
+from test_terminal_recap_pty import read_paged
 
 DOZEN_WAR = str(ROOT / "games" / "dozen_war.rules")
 OLD_GLYPH = re.compile(r"(?<![#\w])[1-4]\d[ICA](?!\w)")     # "11A": owner and count run together
@@ -44,8 +45,9 @@ def test_dozen_war_against_a_bot_at_80x24():
         term.expect(re.escape(piece) + r" \(\w+\)\n  " + says)
         term.expect(PROMPT)
     term.line("board")                                               # the map and its key, in words
-    term.expect(r"  Key:\n    1A3\+2: P1's archer general")
-    term.expect(PROMPT)
+    shown = read_paged(term)                                         # (a screenful at a time: 33 lines
+    assert re.search(r"  Key:\n    1A3\+2: P1's archer general", shown)  # scrolled the map away at 24 rows)
+    assert shown.index(" 11 ") < shown.index("  Key:") and "-- more" in term.text[term.text.rindex("> board"):]
     seen: set[str] = set()
     for turn in range(70):
         term.line("end turn" if turn % 5 == 4 and re.search(r"\d\. end turn", "\n".join(screen)) else "1")

@@ -173,11 +173,15 @@ class Drawing:
                 pointers += _wrapped(f"  (what {label} does: look {label})", width)
         return out[-6:], pointers[-1:]
 
-    def redraw_board(self, _argument: str) -> bool:
+    def redraw_board(self, argument: str) -> bool:
+        """The board and its key, a screenful at a time (Dozen War's 33 lines scrolled the board
+        away at 24 rows: a first hour); a game without a board: the table (its zones and shown
+        values — Smash Up's bases were left out)."""
         view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
-        self.say("\n".join(parts["header"] + (parts["board"] or parts["zone_lines"])
-                           + (legend_lines(self.game.ir, self.width()) if parts["board"] else [])))
+        if not parts["board"]:
+            return self.redraw_table(argument)
+        self.page_drawn(parts["header"] + parts["board"] + legend_lines(self.game.ir, self.width()))
         return False
 
     def redraw_table(self, _argument: str) -> bool:
