@@ -783,3 +783,21 @@ def test_a_newcomers_words_lead_to_the_command_that_answers_them():
     assert "'move c1 c2' is not a legal action (the rules' moves: charge, deploy, march, place, rally, rune" in out
     out = said("dozen_war", 2, ["1"] * 7 + ["more attack"], {1: "greedy"})
     assert "no attack is possible now (more: every choice)" in out
+
+
+def test_look_at_a_zone_reads_the_cards_one_sees_there():
+    """A first hour at the terminal: `look hand` in Smash Up showed the card Lend a Hand, which was
+    not in the hand. A zone's name reads each card the seat sees there; another's hidden hand says
+    so; a card's own name still reads that card."""
+    out = io.StringIO()
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "smash_up.rules"))
+    run_repl(game, 2, 3, {}, {1: "random"}, io.StringIO("keep\nlook hand\nlook hand p2\nlook lend a hand\nquit\n\n"),
+             out, "smash_up.rules")
+    text = out.getvalue()
+    m = game.new_match(2, 3)
+    hand = list(dict.fromkeys(m.labels[c] for c in m.Z[[z["name"] for z in game.zones].index("hand")][0]))
+    mine = text[text.index("P1> look hand\n"):text.index("P1> look hand p2")]
+    assert mine.startswith("P1> look hand\nhand (P1):\n") and "Lend a Hand" not in mine
+    assert [line[2:].split(" (")[0] for line in mine.split("\n") if line.startswith("  ") and not line.startswith("    ")] == hand
+    assert "P1> look hand p2\nhand (P2): 5 cards, hidden\n" in text
+    assert "P1> look lend a hand\nLend a Hand (card)\n  Action (1 copy)." in text

@@ -16,7 +16,7 @@ from .render import _name, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
 from .rulebook import action_help
-from .screen import wrap_text
+from .screen import wrap_text, zone_title
 
 HELP = """\
 Choose an action by its number, its text, or the start of its text or of a word
@@ -27,7 +27,8 @@ Commands:
   help ACTION  what an action does and when it is allowed (help play; help play
                full: the rule as the rule file writes it, for rule authors)
   help NAME, look NAME
-               the rules text of a card, character, piece… (Tab completes names)
+               the rules text of a card, character, piece… (Tab completes names);
+               look ZONE: of each card you see there (look hand)
   rules        the basics (how to win, a turn) and a list of sections; at a
                terminal it stops at each screenful (Enter: on, q: stop);
                read from a pipe, the whole rulebook
@@ -100,7 +101,10 @@ class Commands:
             self.error("look needs a name, e.g. look " + (self.names().names() or ["NAME"])[0])
             return False
         found = self.names().find(name, self.encoding)
-        if not found:
+        exact = any(" ".join(str(shown).lower().split()) == " ".join(name.lower().split()) for shown, _, _ in found or ())
+        if not exact and self.look_at_zone(name):
+            return False                        # (`look hand`: the cards of one's hand, not a card named
+        if not found:                           #  `Lend a Hand` — a first hour at the terminal)
             more = self.names().candidates(name)
             word = re.compile(r"(?<!\w)" + re.escape(" ".join(name.lower().split())) + r"(?!\w)")
             keys = [str(k) for b in (getattr(self.game, "ir", None) or {}).get("boards", [])
@@ -119,6 +123,37 @@ class Commands:
             self.say(wrap_text(printable(text, multiline=True), width - 2))
         return False
 
+
+    def look_at_zone(self, name: str) -> bool:
+        """`look ZONE` (`look hand`, `look discard p2`): the rules text of each card the seat at the
+        terminal sees there, its own zone first among several of that name; False when no zone on
+        screen is so named."""
+        def plain(text: str) -> str:
+            return " ".join(text.lower().replace("_", " ").replace("(", " ").replace(")", " ").split())
+        wanted = plain(name)
+        viewer = self.viewer()
+        zones = [z for z in self.screen_view(viewer)["zones"] if not z.get("internal")]
+        named = [z for z in zones if plain(zone_title(z, seat_name)) == wanted]
+        if not named:
+            named = [z for z in zones if plain(str(z["name"])) == wanted]
+            named = [z for z in named if z.get("owner") == viewer] or named
+        if not named:
+            return False
+        width = (self.size() or (80, 24))[0]
+        for z in named[:1]:
+            title = zone_title(z, seat_name)
+            if z["cards"] is None:
+                self.say(f"{printable(title)}: {z.get('count', '?')} cards, hidden")
+                continue
+            if not z["cards"]:
+                self.say(f"{printable(title)}: empty")
+                continue
+            self.say(f"{printable(title)}:", "header")
+            for label in dict.fromkeys(c["label"] for c in z["cards"]):
+                for shown, text, kind in (self.names().find(label, self.encoding) or [])[:1]:
+                    self.say(f"  {printable(shown)}" + (f" ({_name(kind).lower()})" if kind else ""), "header")
+                    self.say(wrap_text(printable(text, multiline=True), width - 4, "    "))
+        return True
 
     def show_log(self, _argument: str) -> bool:
         # an answer naming a card the player at the terminal could not see is not repeated (nor,
