@@ -83,11 +83,13 @@ def test_an_undo_verdict_hangs_on_nothing_the_asker_may_not_know():
     from rulelang.play.repl import hidden_outcome
     game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
     m = game.new_match(3, 0)
-    rng = random.Random(3)
-    for _ in range(16):
+    rng = random.Random(4)
+    for _ in range(15):
         m.apply(rng.choice(m.legal_actions()))
     assert m.current_player == 1 and "yield" in [a.text for a in m.legal_actions()]
-    real, imagined = m.clone(), m.determinized(2, 4017)           # the same to P3, not to P1
+    # (a world P3 imagines that P1 may tell from the real one: found by search, as the worlds drawn
+    # depend on how a deal is made)
+    real, imagined = m.clone(), m.determinized(2, 4006)           # the same to P3, not to P1
     assert real.view(2) == imagined.view(2) and real.view(0) != imagined.view(0)
     after = {}
     for name, base in (("real", real), ("imagined", imagined)):
