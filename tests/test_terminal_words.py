@@ -801,3 +801,16 @@ def test_look_at_a_zone_reads_the_cards_one_sees_there():
     assert [line[2:].split(" (")[0] for line in mine.split("\n") if line.startswith("  ") and not line.startswith("    ")] == hand
     assert "P1> look hand p2\nhand (P2): 5 cards, hidden\n" in text
     assert "P1> look lend a hand\nLend a Hand (card)\n  Action (1 copy)." in text
+
+
+def test_the_starts_of_some_of_a_moves_words_name_it_when_only_one_move_has_them():
+    """A first hour at the terminal mixed the two shortcuts: `move nig g8` (a start, a word left
+    out) and `nig g8` for `move f11 Night Rider g8` were not moves; they are, when one move only
+    has those starts in that order. Ambiguous starts still play nothing."""
+    out = io.StringIO()
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "dozen_war.rules"))
+    run_repl(game, 2, 3, {}, {1: "greedy"}, io.StringIO("1\n" * 7 + "move nig\nnig g8\nquit\n\n"), out,
+             "dozen_war.rules")
+    text = out.getvalue()
+    assert "P1> nig g8\nP1 plays: move f11 Night Rider g8\n" in text
+    assert "P1> move nig\nerror: " in text                 # (to which cell: several moves have these)

@@ -101,6 +101,13 @@ def _in_order(typed: list[str], words: list[str]) -> bool:
     return all(any(w == x for x in rest) for w in typed[1:])
 
 
+def _starts_in_order(typed: list[str], words: list[str]) -> bool:
+    """Is each word typed the start of one of the action's words, in its order, others left out
+    (`move iro h10`, `iron h10` for `move f11 Iron Warden h10`)?"""
+    rest = iter(words)
+    return all(any(w.startswith(t) for w in rest) for t in typed)
+
+
 def _word_starts(typed: list[str], words: list[str]) -> bool:
     """Is each word typed the start of the action's word in its place (`play gno on temp`)?"""
     return len(typed) == len(words) and all(w.startswith(t) for t, w in zip(typed, words))
@@ -598,6 +605,11 @@ class _Session(Drawing, Commands):
             within = [action for action in actions if any(_in_order(typed, form) for form in _forms(action))]
             if len(within) == 1:
                 return within[0]
+        if not matches and len(wanted.split()) >= 2:     # starts of words, some left out: `move iro h10`,
+            typed = wanted.split()                       # `iron h10` (a first hour at the terminal mixed them)
+            loose = [action for action in actions if any(_starts_in_order(typed, form) for form in _forms(action))]
+            if len(loose) == 1:
+                return loose[0]
         if not matches:                      # several cards of one pick in another order (`play 6s as`)
             kept = [action for action, text, seen in zip(actions, texts, shown)
                     if _picks_only(action) and (_same_words(wanted, text) or _same_words(wanted, seen))]

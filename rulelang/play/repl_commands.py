@@ -21,7 +21,7 @@ from .screen import wrap_text, zone_title
 HELP = """\
 Choose an action by its number, its text, or the start of its text or of a word
 in it, when only one action has it (any case: `outbreak` for `act Outbreak`), or
-the start of each of its words (`play gno on temp`).
+the starts of its words, some left out (`play gno on temp`, `nig g8`).
 Commands:
   help, ?      show this text
   help ACTION  what an action does and when it is allowed (help play; help play
