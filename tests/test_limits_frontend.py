@@ -500,3 +500,23 @@ def test_an_option_is_what_the_compiled_game_can_hold(tmp_path, option, want):
 def test_a_game_takes_at_most_64_players(tmp_path):
     assert errors(tmp_path, game().replace("players 2", "players 2..65")) == [("E203", 2, 3)]
     assert errors(tmp_path, game().replace("players 2", f"players 2..{checker.PLAYER_LIMIT}")) == []
+
+
+def test_the_flow_lint_asks_each_events_handlers_once_not_once_per_emit(tmp_path, monkeypatch):
+    """A fuzz trial: 6,000 handlers of one event and 20,000 `emit`s of it (352 kB, under the size
+    limit) took 110 s of CPU to lint — every `emit` asked every handler how it ends the effect. The
+    answer is kept per event: the handlers' bodies are asked a bounded number of times."""
+    from rulelang.language.lint_flow import FlowLints
+    asked = [0]
+    call_exits = FlowLints.call_exits
+
+    def counted(self, name, quiet):
+        asked[0] += 1
+        return call_exits(self, name, quiet)
+    monkeypatch.setattr(FlowLints, "call_exits", counted)
+    handlers, emits = 300, 600
+    text = ('game "E" {\n  players 2\n  var s: int = 0\n  event ev(x: int)\n' + "  on ev(x) { s += 1 }\n" * handlers
+            + "  turn { step st { action a {\n" + "emit ev(0)\n" * emits
+            + "    if s > 3 { finish draw }\n    end turn } } }\n}\n")
+    assert codes(lint(tmp_path, text), "error") == []
+    assert asked[0] <= 8 * handlers, asked[0]              # (it was handlers × emits: 180,000)

@@ -56,6 +56,8 @@ class StaticLint(FlowLints):
         self.vars = {d.name: d for d in decls if isinstance(d, n.VarDecl)}
         self.proc_exits: dict[tuple, frozenset] = {}
         self.proc_busy: set = set()
+        self.ability_exit_memo: dict[tuple, frozenset] = {}      # (lint_flow.abilities_exits)
+        self.ability_index: dict | None = None
 
     def report(self, code: str, severity: str, msg: str, span: Span) -> None:
         key = (code, span.line, span.column)
