@@ -175,6 +175,28 @@ def test_replay_finds_the_rules_beside_the_save_by_content_only(tmp_path, capsys
                                                   "the saved position is reproduced exactly")
 
 
+def test_the_search_for_a_saves_rules_compiles_only_files_declaring_the_game_and_has_a_budget(
+        tmp_path, capsys, monkeypatch):
+    """A fuzz trial: twelve big rule files beside a save, each naming the game in a comment, were
+    all compiled (46 s of CPU; a hundred: six minutes). Only a file that declares `game "NAME"` is
+    compiled, and the search stops at a budget of its own, saying to name the rules."""
+    monkeypatch.setattr("rulelang.play.replay.SHIPPED_FOLDERS", (tmp_path / "no-games",))
+    play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "s.json")
+    (tmp_path / "a-mentions.rules").write_text('# not Regicide\ngame "Chips" { players 1 }\n', encoding="utf-8")
+    (tmp_path / "b-other.rules").write_text(other_regicide(), encoding="utf-8")
+    loaded: list[str] = []
+    real_load = rulelang.load
+    monkeypatch.setattr(rulelang, "load", lambda path: loaded.append(Path(path).name) or real_load(path))
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, "replay", tmp_path / "s.json")
+    assert code == 1 and loaded == ["b-other.rules"] and "give them with --rules FILE" in err
+    monkeypatch.setattr("rulelang.play.replay.FIND_RULES_CPU", 0.0)       # (the budget spent at once)
+    loaded.clear()
+    code, _, err = cli(capsys, "replay", tmp_path / "s.json")
+    assert code == 1 and loaded == [] and err.startswith("error: no rule file found for the save within 0 s of CPU")
+    assert err.count("\n") == 1
+
+
 def test_a_save_of_a_shipped_game_is_found_wherever_it_lies(tmp_path, capsys, monkeypatch):
     data = play_and_save(capsys, monkeypatch, str(REGICIDE), tmp_path / "mygame")
     monkeypatch.chdir(tmp_path)                # (nothing beside it, nothing here: games/ has it)

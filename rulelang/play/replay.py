@@ -220,6 +220,9 @@ def _answers_given(data: dict, match, on_action) -> None:
             on_action(len(data["log"]) + 1, seat, f"{text} (an answer not yet revealed)")
 
 
+FIND_RULES_CPU = 15.0      # seconds of CPU the search for a save's rule file may take
+
+
 def find_game(save_path: str, data: dict, rules: str | None = None):
     """The rules to replay a save on: `rules` if the user named them (they must match), else the
     rule file whose fingerprint is the save's, looked for beside the save, then in the current
@@ -235,11 +238,18 @@ def find_game(save_path: str, data: dict, rules: str | None = None):
                                  if p.is_file() and p.stat().st_size <= SOURCE_LIMIT)[:RULES_BESIDE]
         except OSError:
             continue
-    # only a file that names the game is compiled (fifty big rule files beside a save took minutes)
+    # only a file that declares the game is compiled (fifty big rule files beside a save took
+    # minutes), and the search has a budget of its own (a fuzz trial: twelve crafted files that
+    # each name the game took 46 s of CPU, a hundred would take six minutes)
     name = data["name"] if isinstance(data.get("name"), str) and not set('"\\') & set(data["name"]) else ""
+    declared = re.compile(r'(?m)^\s*game\s*"' + re.escape(name) + '"') if name else None
+    spent = time.process_time() + FIND_RULES_CPU
     for path in dict.fromkeys(candidates):
+        if time.process_time() > spent:
+            raise StateError(f"no rule file found for the save within {FIND_RULES_CPU:g} s of CPU among the rule "
+                             f"files beside it, here and shipped ({_short(data['name'])}): give them with --rules FILE")
         try:
-            if name and name not in path.read_text(encoding="utf-8", errors="replace"):
+            if declared is not None and not declared.search(path.read_text(encoding="utf-8", errors="replace")):
                 continue
             game = rulelang.load(str(path))
         except (RuleError, OSError, ValueError):           # not these rules, and not ours to report
