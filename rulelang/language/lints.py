@@ -188,6 +188,7 @@ class StaticLint(FlowLints):
                             f"runs (write `step {d.name} simultaneous {{ … }}`)", d.span)
             if not d.simultaneous:
                 continue
+            self.revealed_secret_lints(d)
             if isinstance(d.actor, n.ListLit) and not d.actor.items:
                 self.report("W236", "warning", f"nobody can answer simultaneous step `{d.name}`: `by []` asks no "
                             f"player (the engine runs `on stuck` there)", d.actor.span)
@@ -195,6 +196,30 @@ class StaticLint(FlowLints):
                 why = "it has no action" if not d.actions else "none of its actions can ever be played"
                 self.report("W236", "warning", f"nobody can answer simultaneous step `{d.name}`: {why} "
                             f"(the engine runs `on stuck` there)", d.span)
+
+    def revealed_secret_lints(self, d) -> None:
+        """W250: an action of a simultaneous step keeps a choice that is no component (a cell, a
+        number, an enum value) in a variable some player may not read — yet every answer is
+        revealed to all once every seat has answered (`P1: place a1 across`), so the secret is
+        everyone's (a new author's Battleship followed the docs' advice for a hidden deployment)."""
+        for action in d.actions:
+            plain = {p.name for p in action.params if self.root_zone(p.domain) is None}
+            if not plain:
+                continue
+            for x in walk(action.body):
+                if not isinstance(x, n.Assign):
+                    continue
+                decl = self.vars.get(x.target.name)
+                vis = [m.name for m in getattr(decl, "modifiers", ()) if m.name in ("hidden", "owner", "others")]
+                used = {y.name for y in walk((x.target.index, x.value)) if isinstance(y, n.Name)} & plain
+                if vis and used:
+                    choice = sorted(used)[0]
+                    self.report("W250", "warning", f"`{action.name}` in simultaneous step `{d.name}` keeps its "
+                                f"choice `{choice}` in `{x.target.name}`, which is `{vis[0]}`, but every answer is "
+                                f"revealed to all once every seat has answered, so everyone learns it; to keep it "
+                                f"secret, make the choice a component (a card per place) picked into an `owner` zone",
+                                x.span)
+                    break
 
     # ---- windows nobody answers, triggers that set themselves off ----
     def interaction_lints(self) -> None:
