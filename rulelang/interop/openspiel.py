@@ -267,7 +267,7 @@ class RulelangState(pyspiel.State):
 
 class Observer:
     """OpenSpiel's PyObserver: the encoding of view(p) as the tensor; as the string, view(p) as JSON
-    (with perfect recall also p's messages and p's own past actions)."""
+    (with perfect recall also p's messages, every seat's actions as p reads them, and p's own)."""
 
     def __init__(self, interface: Interface, perfect_recall: bool):
         self.interface = interface
@@ -289,5 +289,7 @@ class Observer:
         view = state._box.view(player)
         if not self.perfect_recall:
             return json.dumps(view, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return json.dumps({"view": view, "messages": m.messages_for(player),
+        # (the actions as p reads them, every seat's: with p's own alone, two histories p saw go
+        # differently — another seat's moves in another order — had one string: a researcher's trial)
+        return json.dumps({"view": view, "messages": m.messages_for(player), "log": m.log_for(player),
                            "mine": state._mine[player]}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

@@ -76,6 +76,23 @@ def test_serialisation_cloning_and_pickling_keep_the_match():
     assert pickle.loads(pickle.dumps(s)).match.state() == full
 
 
+def test_an_information_state_tells_apart_histories_its_seat_saw_go_differently():
+    """A researcher's trial: the string held p's view, messages and p's own actions only, so in
+    Valgarð `place b1, place f7, place a1, place g7` and `place b1, place g7, place a1, place f7`
+    were one information state for P1, who saw a different board before its second move."""
+    g = load("valgard", 2)
+    strings = []
+    for moves in (["place b1", "place f7", "place a1", "place g7"], ["place b1", "place g7", "place a1", "place f7"]):
+        s = g.new_initial_state()
+        if s.is_chance_node():                             # (the root chance: the match seed)
+            s.apply_action(0)
+        for text in moves:
+            s.apply_action(next(a for a in s.legal_actions() if s.action_to_string(s.current_player(), a) == text))
+        strings.append(s.information_state_string(0))
+        assert json.loads(strings[-1])["log"] == s.match.log_for(0)
+    assert strings[0] != strings[1]
+
+
 def test_information_states_are_views_and_resampling_keeps_them():
     g = load("shadow_hunters", 4)
     s = advanced(g, 25)
