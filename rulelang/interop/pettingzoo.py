@@ -87,10 +87,15 @@ class RulelangEnv(AECEnv):
         if self.max_steps is not None and self.steps >= self.max_steps:
             for a in self.agents:
                 self.truncations[a] = True
+                self.infos[a] = {}                # (no legal texts: nobody acts again)
 
     def observe(self, agent):
+        # the mask is the seat's own while it is to act, else all zero — after a truncation the
+        # dead steps move `agent_selection` on, and another seat got the actor's mask (a
+        # researcher's trial: how many options the opponent had)
         seat = self.agent_seat[agent]
-        legal = self._legal if agent == self.agent_selection and not self.match.is_over else []
+        live = not self.match.is_over and not self.truncations.get(agent) and seat == self.match.current_player
+        legal = self._legal if live else []
         return {"observation": self.interface.observe(self.match, seat),
                 "action_mask": self.interface.actions.mask(legal)}
 

@@ -96,6 +96,23 @@ def test_an_illegal_action_is_refused_and_max_steps_truncates():
     assert all(e.truncations.values()) and not any(e.terminations.values())
 
 
+def test_after_a_truncation_no_seat_gets_anothers_mask():
+    """A researcher's trial: once `max_steps` truncated the game, the dead steps moved the
+    selection on and the other seat read the actor's mask (how many options it had) and its
+    legal texts. Nobody acts again: every mask is all zero."""
+    e = env(game("valgard"), players=2, max_steps=5)
+    e.reset(seed=1)
+    seen = []
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            seen.append((agent, int(obs["action_mask"].sum()), "legal_texts" in info))
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert sorted(a for a, _, _ in seen) == ["P1", "P2"] and all(k == 0 and not t for _, k, t in seen), seen
+
+
 def test_reset_without_a_seed_follows_the_last_seed_given():
     a, b = env(game("regicide"), players=2), env(game("regicide"), players=2)
     a.reset(seed=9)
