@@ -119,6 +119,9 @@ class SingleAgentEnv(gymnasium.Env):
         return self._obs(), reward, over, truncated, self._info()
 
     def render(self):
+        """With `render_mode="ansi"`: the learner's view as the terminal draws it (the JSON is
+        `observe_text`)."""
+        from ..play.render import render_view
         if self.render_mode == "ansi" and self.match is not None:
-            return self.observe_text()
+            return render_view(self.match.view(self.seat), 100)
         return None

@@ -126,10 +126,7 @@ class RulelangEnv(AECEnv):
         self._accumulate_rewards()
 
     def render(self):
-        if self.render_mode == "ansi" and self.match is not None:
-            seat = self.match.current_player
-            return self.interface.view_text(self.match, 0 if seat is None else seat)
-        return None
+        return _rendered(self)
 
     def close(self):
         pass
@@ -150,11 +147,13 @@ class RulelangParallelEnv(ParallelEnv):
     keywords (`actions`, `action_cap`, `universe_cap`, `max_steps`) are those of the AEC `env`;
     each acting agent's info has "legal_texts"."""
 
-    metadata = {"render_modes": [], "name": "rulelang_parallel_v0"}
+    metadata = {"render_modes": ["ansi"], "name": "rulelang_parallel_v0"}
 
     def __init__(self, game, players: int | None = None, options: dict | None = None, actions: str = "auto",
-                 action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = MAX_STEPS):
+                 action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = MAX_STEPS,
+                 render_mode: str | None = None):
         _set_up(self, game, players, options, actions, action_cap, universe_cap, max_steps)
+        self.render_mode = render_mode
         self.agents: list = []
         self._legal: dict = {}
 
@@ -227,10 +226,20 @@ class RulelangParallelEnv(ParallelEnv):
         return out
 
     def render(self):
-        return None
+        return _rendered(self)
 
     def close(self):
         pass
+
+
+def _rendered(env) -> str | None:
+    """`render()` with `render_mode="ansi"`: the acting seat's view as the terminal draws it (the
+    board, the zones, the values — words a person reads; the JSON is `observe_text`)."""
+    from ..play.render import render_view
+    if env.render_mode != "ansi" or env.match is None:
+        return None
+    seat = env.match.current_player
+    return render_view(env.match.view(0 if seat is None else seat), 100)
 
 
 def _set_up(env, game, players, options, actions, action_cap, universe_cap, max_steps) -> None:

@@ -113,6 +113,25 @@ def test_after_a_truncation_no_seat_gets_anothers_mask():
     assert sorted(a for a, _, _ in seen) == ["P1", "P2"] and all(k == 0 and not t for _, k, t in seen), seen
 
 
+def test_render_draws_the_acting_seats_view_as_the_terminal_does_in_both_environments():
+    """A researcher's trial: `render()` gave the JSON of `observe_text` (the board one escaped
+    line), and the parallel environment refused `render_mode` though its keywords are the AEC one's."""
+    from rulelang.interop.gymnasium import SingleAgentEnv
+    from rulelang.interop.pettingzoo import parallel_env
+    from rulelang.play.render import render_view
+    e = env(game("valgard"), players=2, render_mode="ansi")
+    e.reset(seed=0)
+    drawn = e.render()
+    assert drawn == render_view(e.match.view(e.match.current_player), 100) and "\n" in drawn
+    assert not drawn.startswith("{")
+    p = parallel_env(game("valgard"), players=2, render_mode="ansi")
+    p.reset(seed=0)
+    assert p.render() == drawn
+    g = SingleAgentEnv(game("valgard"), players=2, render_mode="ansi")
+    g.reset(seed=0)
+    assert g.render() == render_view(g.match.view(0), 100)
+
+
 def test_reset_without_a_seed_follows_the_last_seed_given():
     a, b = env(game("regicide"), players=2), env(game("regicide"), players=2)
     a.reset(seed=9)
