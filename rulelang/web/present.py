@@ -362,6 +362,7 @@ def spectator_payload(match) -> dict:
     if "choice" in view:
         choice = view["choice"]
         choice["options"] = None
+        choice.pop("picked", None)             # (seat 0's own picks so far: its view is the spectator's base)
         if "asker" in choice and choice["asker"].get("source") not in public:
             del choice["asker"]                # the card whose ability asks, seen by some seats only
         choice["running"] = [f if f.get("source") is None or f["source"] in public

@@ -778,3 +778,31 @@ def test_an_invite_link_gives_each_person_a_seat_of_their_own_and_keeps_it(serve
     assert code == 200 and "invite" not in body                         # (no person to invite)
     code, body = post(second.url + "/api/matches", {"game": "small", "players": 2, "invite": "yes"})
     assert code == 400 and "invite" in body["error"]
+
+
+STASH = """
+game "Stash" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone hand: set per player, owner
+  zone vault: set per player, hidden
+  setup { for p in players { for i in 1..3 { create Card(n: 10 * p + i) in hand[p] } } }
+  turn { step s {
+    action stash { choose cs subset of hand[me] size 2 { move cs to vault[me] } }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_spectator_is_not_told_the_picks_seat_1_has_made_so_far(tmp_path):
+    """The picks so far of a pick of several (`picked`, the chooser's own) are in the chooser's
+    view; the spectator's view is built from seat 0's, and carried P1's secret picks."""
+    import rulelang
+    game = rulelang.Game(rulelang.compile_source(STASH, "stash.rules"))
+    m = game.new_match(2, 1)
+    m.apply("stash")
+    m.apply("c2")
+    assert m.view(0)["choice"]["picked"] == ["c2"]
+    watcher = spectator_payload(m)["view"]
+    assert "picked" not in watcher["choice"] and "c2" not in json.dumps(watcher)
