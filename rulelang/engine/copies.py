@@ -187,7 +187,7 @@ class MatchCopies(MatchParts):
             for text in self.log:                   # a setup that waits for answers (a draft): it makes the
                 if fresh.pending is None or fresh.pending.get("root") != ["start"]:     # rest once they
                     break                           # come (without them every origin was unknown, and a
-                try:                                # search bot's copies of a restored Smash Up draft dealt
+                try:                                # search bot's copies of a restored drafted match dealt
                     fresh.apply(text)               # each hidden hand back to itself: a leak scan)
                 except RulelangError:
                     break

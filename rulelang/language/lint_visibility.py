@@ -343,7 +343,7 @@ def _secret_read(lints, e, depth: int = 2, seen: frozenset = frozenset()) -> str
 def _w249(lints, d) -> None:
     """W249: `if C { … a question … }` where C reads the cards of a zone some player cannot see
     and the other branch asks nothing: whether anyone is asked tells everyone whether C held (a
-    leak scan: Smash Up asked only a player whose opening hand had no minion, in every seat's view)."""
+    leak scan: a card game asked only a player whose opening hand lacked a kind of card, in every seat's view)."""
     def asks(block) -> bool:
         return any(isinstance(x, QUESTIONS) for s in block for x in walk(s))
     if not asks(d.then) or asks(d.other):

@@ -174,9 +174,9 @@ class Drawing:
         return out[-6:], pointers[-1:]
 
     def redraw_board(self, argument: str) -> bool:
-        """The board and its key, a screenful at a time (Dozen War's 33 lines scrolled the board
+        """The board and its key, a screenful at a time (a 33-line map and key scrolled the board
         away at 24 rows: a first hour); a game without a board: the table (its zones and shown
-        values — Smash Up's bases were left out)."""
+        values — a card game's bases were left out)."""
         view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
         if not parts["board"]:

@@ -175,7 +175,7 @@ def describe_actions(match, actions, seen_ids: set) -> list[dict]:
 def revealing(game) -> set:
     """The names of the actions whose effect reveals something (a `reveal`, itself or in a procedure
     it calls): the page asks before it plays one — a browser trial's one tap beside `begin` showed a
-    Shadow Hunters character to every seat."""
+    hidden character to every seat."""
     found = game.__dict__.get("_revealing")
     if found is None:
         procs = game.ir.get("procs") or {}
