@@ -591,6 +591,14 @@ game "Masks" {
 """
 
 
+def clicked_once_asks(page, button, text: str) -> None:
+    """One click on an action that asks first: it asks, and nothing is played."""
+    button.click()
+    assert f"sure? {text} (click again)" in button.inner_text()
+    page.wait_for_timeout(300)
+    assert page.get_attribute("body", "data-version") == "0"            # nothing played yet
+
+
 def test_an_out_of_turn_action_asks_before_it_is_played(serve, browser, tmp_path):
     """A browser trial: a Shadow Hunters character was revealed to everyone by one stray click on
     `reveal` in another player's turn. Out of turn, the first click asks, the second plays."""
@@ -599,10 +607,7 @@ def test_an_out_of_turn_action_asks_before_it_is_played(serve, browser, tmp_path
     page.goto(body["links"][1]["url"])                                  # P2, while P1 is to act
     page.wait_for_selector("body[data-version='0']")
     button = page.locator("#interrupt-list button")
-    button.click()
-    assert "sure? unmask (click again)" in button.inner_text()
-    page.wait_for_timeout(300)
-    assert page.get_attribute("body", "data-version") == "0"            # nothing played yet
+    clicked_once_asks(page, button, "unmask")
     button.click()
     page.wait_for_selector("body[data-version='1']")
     assert "P2 unmasks" in page.inner_text("body")
@@ -631,11 +636,7 @@ def test_an_action_of_ones_own_turn_that_reveals_a_secret_asks_first(serve, brow
     page = browser.new_context().new_page()
     page.goto(body["links"][0]["url"])
     page.wait_for_selector("body[data-version='0']")
-    unmask = page.locator("#actions button[data-text=unmask]")
-    unmask.click()
-    assert "sure? unmask (click again)" in unmask.inner_text()
-    page.wait_for_timeout(300)
-    assert page.get_attribute("body", "data-version") == "0"            # nothing played yet
+    clicked_once_asks(page, page.locator("#actions button[data-text=unmask]"), "unmask")
     page.click("#actions button[data-text=begin]")                      # (no reveal: at once)
     page.wait_for_selector("body[data-version='1']")
 
