@@ -123,7 +123,10 @@ class MatchViews(MatchParts):
         return values
 
     @aside
-    def view(self, player: int) -> dict:
+    def view(self, player: int, drawing: bool = True) -> dict:
+        """What `player` sees (docs/engine.md). `drawing=False`: without the board's text drawing
+        (`"board": None`), which a program reading the cells needs not pay for (an agent's
+        observation: the drawing was 28 % of a PettingZoo step in Valgarð — a researcher's trial)."""
         player = seat_index(player, self.players)
         self.work = WORK_LIMIT                      # shown defs may loop too
         game = self.game
@@ -134,7 +137,7 @@ class MatchViews(MatchParts):
             values, component_values = self._view_values(player, seen, cells)
             self.me = player
             self._view_shown(values)
-            drawing = self._drawing(player) if geometry is not None else None
+            drawn = self._drawing(player) if geometry is not None and drawing else None
         except RULE_FAULTS + (RuleFault,) as err:
             raise self._rule_error("computing a view", err) from None
         finally:
@@ -142,7 +145,7 @@ class MatchViews(MatchParts):
         return {"game": game.name, "players": self.players, "viewer": player,
                 "actor": self.current_player if self.simul is None else self._simul_actor(player), "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
-                "component_values": component_values, "board": drawing, "over": self.is_over,
+                "component_values": component_values, "board": drawn, "over": self.is_over,
                 **({"internal": sorted(self._internal_names())} if self._internal_names() else {}),
                 "outcome": self.result, **self._choice_view(player),
                 **({"round": self.seq[0], "turn_order": list(self.seq[1]),

@@ -696,7 +696,7 @@ class Interface:
 
     def observe(self, match, player: int, view: dict | None = None) -> "np.ndarray":
         """The encoding of view(player) (pass the view if you have it)."""
-        view = match.view(player) if view is None else view
+        view = match.view(player, drawing=False) if view is None else view     # (the encoder reads the cells)
         feats, by_label = self._features(match)
         try:
             return self.encoder.encode(view, feats, by_label)
