@@ -87,7 +87,8 @@ def test_dozen_war_plays_its_alliance_with_four_players_only():
 @pytest.mark.parametrize("factions, why", [
     ("pirates+pirates,ninjas+robots", "each player has two different factions, joined by +: pirates+ninjas, "
                                       "not pirates+pirates"),
-    ("pirates+ninjas", "the option factions names two factions for each of the 2 players"),
+    ("pirates+ninjas", "the option factions is random, draft, or two factions for each of the 2 players"),
+    ("", "the option factions is random, draft, or two factions"),     # (a browser trial: an empty field)
     ("pirates,ninjas+robots", "each player has two different factions, joined by +"),
     ("zombie+wizards,aliens+tricksters", "there is no faction zombie (the factions: aliens, dinosaurs, ninjas, "
                                          "pirates, robots, tricksters, wizards, zombies)"),
