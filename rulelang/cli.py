@@ -652,7 +652,8 @@ def _simulate_run(args) -> int:
     if args.report:
         from .play.report import write_report
         for path in write_report(results, args.report, not_run):
-            print(f"wrote {printable(path)}")
+            # (with --json, stdout is the JSON alone: `--json --report out > result.json` was no JSON)
+            print(f"wrote {printable(path)}", file=sys.stderr if args.json else sys.stdout)
     if args.json:
         shown = [{k: v for k, v in r.items() if k != "records"} for r in results]
         for change in found:                    # (a compared variant's difference from its base)

@@ -368,7 +368,10 @@ def change_text(row: dict) -> str:
     if "mean" in row:
         if row["half"] is None:
             return "–"
-        return f"{row['mean']:+.1f} ±{row['half']:.1f}" + (" (a real difference)" if row["real"] else "")
+        # (two decimals where the interval is under 1: `+0.4 ±0.4 (a real difference)` read as an
+        # interval that touches 0 — a designer's trial; it was +0.41 ±0.36)
+        places = 2 if 0 < row["half"] < 1 else 1
+        return f"{row['mean']:+.{places}f} ±{row['half']:.{places}f}" + (" (a real difference)" if row["real"] else "")
     if row["difference"] is None:
         return "– (no game ended in both)"
     lo, hi = row["interval"]
@@ -419,8 +422,8 @@ def _row_order(name: str) -> tuple:
 def changes_for_terminal(found: list[dict]) -> str:
     """`changes` as a few lines for the terminal, after each variant's own figures (the comparison
     was in report.md only: a designer's trial)."""
-    lines = ["changes (win rate difference in points, 95% interval; each game paired with the same seed's "
-             "game in the base):"]
+    lines = ["changes (each game paired with the same seed's game in the base; a win rate's difference in "
+             "points with its 95% interval, a score's or estimate's mean difference ± the half-width of its own):"]
     for c in found:
         lines.append(printable(f"  {c['variant']} against {c['against']}, {c['games_paired']} games paired:"))
         lines.append("    " + "; ".join(printable(f"{row['row']} {change_text(row)}") for row in c["rows"]))

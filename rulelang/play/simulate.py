@@ -132,7 +132,7 @@ def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, 
     share = budget / workers if budget else None          # each process: its share of the budget
     jobs = [(k, (index, players, seed, kinds, options, max_actions))
             for index in range(games) for k, (_, players, kinds, options) in enumerate(variants)]
-    records: list[list[dict]] = [[] for _ in variants]
+    flat: list = []                                       # (variant, record) in the jobs' order
     done = interrupted = False
     # (a multiprocessing pool, not concurrent.futures': stopping that one's workers under it broke
     # its manager thread — InvalidStateError — and left a designer's run hanging for ever after Ctrl-C)
@@ -141,7 +141,7 @@ def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, 
     try:
         for n, (k, record, took) in enumerate(pool.imap(_worker_game, jobs, chunksize=max(1, min(
                 16, len(jobs) // (workers * 8))))):
-            records[k].append(record)
+            flat.append((k, record))
             if timed is not None:
                 timed[k] += took
             if progress is not None:
@@ -157,9 +157,16 @@ def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, 
             # (the workers are stopped, not waited for — a game that never ends kept a designer's
             # run, and then its orphaned workers, going after Ctrl-C or SIGTERM)
             stop_pool(pool)
-    spent = any(r.get("skipped") for rs in records for r in rs)
-    if not keep_skipped:
-        records = [rs[:next((i for i, r in enumerate(rs) if r.get("skipped")), len(rs))] for rs in records]
+    # each process has its own share of the budget: one spent, the other went on with later games,
+    # and the variants stopped several games apart (a designer's trial: 1,318 and 1,311). Cut at the
+    # first game left unplayed in the order they take turns, as one process stops.
+    first = next((i for i, (_, r) in enumerate(flat) if r.get("skipped")), None)
+    spent = first is not None
+    if not keep_skipped and first is not None:
+        flat = flat[:first]
+    records: list[list[dict]] = [[] for _ in variants]
+    for k, record in flat:
+        records[k].append(record)
     return records, spent, interrupted
 
 
