@@ -194,7 +194,8 @@ def _parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help="play many games with bots and report statistics")
     _match_arguments(sim, default_seed=0, sweep=True)
-    sim.add_argument("--games", type=_games, default=100, metavar="G")
+    sim.add_argument("--games", type=_games, default=100, metavar="G",
+                     help="games per variant (default: %(default)s; game i is seeded S × 1,000,003 + i)")
     sim.add_argument("--max-cpu", type=_budget, default=RUN_CPU_LIMIT, metavar="SECONDS",
                      help="CPU time the whole run may spend before it stops with the games finished so far "
                           "(default: %(default)g; 0: no limit)")
@@ -208,7 +209,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="write a balance report to DIR: report.md, report.json, plots with matplotlib")
     sim.add_argument("--compare", action="append", default=[], metavar="FILE",
                      help="also simulate this rule file (a changed copy of FILE, say) with the same seeds, "
-                          "bots and options: the report sets the files side by side (may be repeated)")
+                          "bots and options: each game paired with the same seed's game of FILE, the changes "
+                          "and their 95%% intervals are printed and reported (may be repeated)")
     sim.set_defaults(run=_simulate)
 
     replay = commands.add_parser("replay", help="replay a saved match move by move and check it reproduces")
@@ -348,11 +350,14 @@ def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None, 
         parser.add_argument("--players", type=_players, metavar="N",
                             help="number of players (default: the game's minimum)")
     parser.add_argument("--seed", type=int, default=default_seed, metavar="S",
-                        help="random seed" + (" (default: a random one, printed when the game ends)" if default_seed is None else ""))
+                        help="random seed" + (" (default: a random one, printed when the game ends)" if default_seed is None
+                                              else f" (default: {default_seed})"))
     parser.add_argument("--bot", type=_bot_spec, action="append", default=[], metavar="[SEAT=]KIND",
                         help=f"a bot plays SEAT (1-based), or every seat without SEAT; KIND: {KIND_HELP}")
     parser.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",
-                        help="a game option; V is read as JSON when it can be (true, 3), else as text")
+                        help="a game option; V is read as JSON when it can be (true, 3), else as text"
+                             + ("; K=V1,V2 (or the option given again) sweeps its values, a variant each"
+                                if sweep else ""))
 
 
 def _bot_spec(text: str) -> tuple[int | None, str]:
