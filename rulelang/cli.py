@@ -596,6 +596,10 @@ def _simulate_run(args) -> int:
             for d in rulelang.lint([f])[0]:
                 if d.code == "W204":
                     print(printable(d.format(None)), file=sys.stderr)
+    for f, other in zip(args.compare, games[1:]):   # (a designer's trial compared two games unwarned)
+        if other.name != games[0].name:
+            print(printable(f"rulelang simulate: {f} is another game ({other.name}, not {games[0].name}): its "
+                            f"games are paired with {args.file}'s by seed all the same"), file=sys.stderr)
     counts = [games[0].min_players] if args.players is None else args.players
     if args.workers < 1 or args.workers > 64:
         raise ValueError("--workers must be from 1 to 64")

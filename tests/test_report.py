@@ -660,3 +660,15 @@ def test_variants_stopped_by_the_budget_in_several_processes_are_one_game_apart_
     counts = [len(r) for r in records]
     assert spent and not interrupted and counts[0] - counts[1] in (0, 1), counts
     assert all([r["game"] for r in rs] == list(range(len(rs))) for rs in records)
+
+
+def test_comparing_another_game_is_said(tmp_path, capsys):
+    """A designer's trial: `--compare` of a file of another game was paired by seed silently."""
+    fair, other = tmp_path / "coin.rules", tmp_path / "dice.rules"
+    fair.write_text(COIN.replace("CHANCE", "5"), encoding="utf-8")
+    other.write_text(COIN.replace("CHANCE", "5").replace('game "Coin"', 'game "Dice"'), encoding="utf-8")
+    assert main(["simulate", str(fair), "--compare", str(other), "--games", "4"]) == 0
+    err = capsys.readouterr().err
+    assert f"{other} is another game (Dice, not Coin)" in err
+    assert main(["simulate", str(fair), "--compare", str(fair), "--games", "4"]) == 0
+    assert "another game" not in capsys.readouterr().err
