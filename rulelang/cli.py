@@ -369,8 +369,10 @@ def _bot_spec(text: str) -> tuple[int | None, str]:
         raise argparse.ArgumentTypeError(str(error)) from None
     if not equals:
         return None, kind
+    if seat_text[:1] in ("P", "p"):           # (`P2=random`, as the game names its seats: a first hour)
+        seat_text = seat_text[1:]
     if not (seat_text.isascii() and seat_text.isdigit()) or int(seat_text) < 1:
-        raise argparse.ArgumentTypeError(f"bad seat {seat_text!r} in {text!r}; seats are 1, 2, ...")
+        raise argparse.ArgumentTypeError(f"bad seat {seat_text!r} in {text!r}; seats are 1, 2, ... (or P1, P2, ...)")
     return int(seat_text) - 1, kind
 
 

@@ -2,6 +2,7 @@
 compile, simulate, play at a piped terminal, hot seat, and bad command lines."""
 from __future__ import annotations
 
+import argparse
 import copy
 import io
 import json
@@ -669,3 +670,13 @@ def test_simulate_says_first_that_the_game_may_never_end(tmp_path, capsys):
     assert err.startswith(f"{rules}:5:5: warning[W204]: the game may never end: `pass` and `wait`"), err
     main(["simulate", str(ROOT / "games" / "valgard.rules"), "--games", "1"])
     assert "W204" not in capsys.readouterr().err
+
+
+def test_a_bot_seat_may_be_named_as_the_game_names_it():
+    """A first hour at the terminal: the game calls its seats P1, P2…, and `--bot P2=random` was a
+    bad seat; it is seat 2, as `2=random` is."""
+    from rulelang.cli import _bot_spec
+    assert _bot_spec("P2=random") == _bot_spec("2=random") == (1, "random")
+    assert _bot_spec("p3=greedy") == (2, "greedy")
+    with pytest.raises(argparse.ArgumentTypeError, match="seats are 1, 2, ... \\(or P1, P2, ...\\)"):
+        _bot_spec("Q2=random")
