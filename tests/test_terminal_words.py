@@ -814,3 +814,13 @@ def test_the_starts_of_some_of_a_moves_words_name_it_when_only_one_move_has_them
     text = out.getvalue()
     assert "P1> nig g8\nP1 plays: move f11 Night Rider g8\n" in text
     assert "P1> move nig\nerror: " in text                 # (to which cell: several moves have these)
+
+
+def test_help_with_a_choices_number_explains_its_action():
+    """A first hour at the terminal: `help 3` read "no action `3`"; it is choice 3's action."""
+    out = io.StringIO()
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    run_repl(game, 1, 3, {}, {}, io.StringIO("help 1\nhelp 99\nquit\n"), out, "regicide.rules")
+    text = out.getvalue()
+    assert "P1> help 1\nplay CARDS (at step play)\n" in text
+    assert "P1> help 99\nerror: no action `99`" in text

@@ -15,6 +15,7 @@ from ..core.textsafe import printable
 from .render import _name, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
+from .screen import kind_of
 from .rulebook import action_help
 from .screen import wrap_text, zone_title
 
@@ -24,8 +25,8 @@ in it, when only one action has it (any case: `outbreak` for `act Outbreak`), or
 the starts of its words, some left out (`play gno on temp`, `nig g8`).
 Commands:
   help, ?      show this text
-  help ACTION  what an action does and when it is allowed (help play; help play
-               full: the rule as the rule file writes it, for rule authors)
+  help ACTION  what an action does and when it is allowed (help play, or help 3:
+               choice 3's; help play full: the rule as the rule file writes it)
   help NAME, look NAME
                the rules text of a card, character, piece… (Tab completes names);
                look ZONE: of each card you see there (look hand)
@@ -73,6 +74,10 @@ class Commands:
     # -- commands: each returns True when the match changed ---------------------
 
     def help(self, argument: str) -> bool:
+        offered = getattr(self, "offered", None) or []
+        if argument.strip().isdigit() and 1 <= int(argument.strip()) <= len(offered) and not self.match.question:
+            # (`help 3`: choice 3's action — a first hour at the terminal read "no action `3`")
+            argument = kind_of(offered[int(argument.strip()) - 1])
         if argument.strip():
             about = command_help(argument.strip())
             wanted = " ".join(argument.split())
