@@ -25,11 +25,11 @@ in it, when only one action has it (any case: `outbreak` for `act Outbreak`), or
 the starts of its words, some left out (`play gno on temp`, `nig g8`).
 Commands:
   help, ?      show this text
-  help ACTION  what an action does and when it is allowed (help play, or help 3:
+  help ACTION  what an action does and when it is allowed (help play; help 3:
                choice 3's; help play full: the rule as the rule file writes it)
   help NAME, look NAME
-               the rules text of a card, character, piece… (Tab completes names);
-               look ZONE: of each card you see there (look hand)
+               the rules text of a card, character, piece… (Tab completes
+               names); look ZONE: of each card you see there (look hand)
   rules        the basics (how to win, a turn) and a list of sections; at a
                terminal it stops at each screenful (Enter: on, q: stop);
                read from a pipe, the whole rulebook
