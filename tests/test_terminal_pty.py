@@ -413,3 +413,20 @@ def test_load_offers_to_save_the_game_in_play_first(tmp_path):
     term.line("")
     assert term.close() == 0
     assert '"rulelang_save"' in (tmp_path / "this.json").read_text(encoding="utf-8")
+
+
+def test_ctrl_c_at_the_pager_stops_the_page_not_the_game():
+    """A first hour at the terminal: Ctrl-C at `-- more --` (reading the rules) went to the offer
+    to save and leave; it stops the page, as `q` does, and the game goes on."""
+    from test_terminal_fit import sized
+    term = sized("play", VALGARD, "--seed", "4", "--bot", "2=random", columns=80, lines=24)
+    term.expect(r"P1> ")
+    term.line("rules all")
+    term.expect(r"-- more: Enter, q to stop --")
+    term.send("\x03")
+    term.expect(r"P1> ")
+    assert "Save before leaving" not in term.text
+    term.line("quit")
+    term.expect(r"Save before leaving")
+    term.line("")
+    assert term.close() == 0

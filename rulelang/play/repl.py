@@ -1014,18 +1014,22 @@ class _Session(Drawing, Commands):
         self.stdout.write(self.paint(shown, style) + "\n")
         self.stdout.flush()
 
-    def ask(self, prompt: str, again: bool = False) -> str:
+    def ask(self, prompt: str, again: bool = False, interrupt: str | None = None) -> str:
         """One line of input. When it is piped, the line is echoed after the prompt so the
         transcript reads well, and its end stops the session; at a terminal its end (Ctrl-D) or
         Ctrl-C offers to save first, and `back` from there gives "" — or, with `again`, asks
         again (a hand-over: "" would be the next player's Enter, and show the leaving one their
-        cards — a first hour's trial)."""
+        cards — a first hour's trial). `interrupt`: what Ctrl-C answers there (the pager's `q`: it
+        stops the page, not the game — a first hour at the terminal was offered to save)."""
         while True:
             try:
                 line = self.read_line(prompt)
             except KeyboardInterrupt:
                 if not self.interactive:
                     raise
+                if interrupt is not None:
+                    self.stdout.write("\n")
+                    return interrupt
                 line = None
             else:
                 if line is not None:

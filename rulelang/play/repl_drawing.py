@@ -328,7 +328,7 @@ class Drawing:
             self.say("\n".join(screen))
             if i == len(screens) - 1:
                 return
-            typed = " ".join(self.ask(MORE).split())     # (`hand over` is a move, `hand` a command: as at the prompt)
+            typed = " ".join(self.ask(MORE, interrupt="q").split())     # (`hand over` is a move, `hand` a command: as at the prompt)
             if typed.lower() == "q":
                 return
             word, _, rest = typed.partition(" ")
