@@ -27,6 +27,19 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x01|\x02")
 PATIENCE = 120
 
 
+def ctrl_c_until(term, pattern: str) -> None:
+    """Press Ctrl-C until `pattern` is written. A Ctrl-C that comes just after a prompt is written,
+    before readline waits for keys, can go unseen; a person never types that fast, a test on a
+    loaded machine can: so it is pressed again, less and less often (waits of 2, 4 … 64 s)."""
+    tries, wait = 6, 2.0
+    term.send("\x03")
+    while not term.wait_for(pattern, wait):
+        tries -= 1
+        assert not term.ended and tries > 0, f"no {pattern!r} after Ctrl-C in:\n{term.text[-3000:]}"
+        term.send("\x03")
+        wait *= 2
+
+
 class Terminal:
     """`rulelang ARGS` on a pseudo-terminal: what it writes, and keys typed to it."""
 
@@ -181,16 +194,7 @@ def test_end_of_input_at_the_hand_over_prompt_offers_to_save(tmp_path):
     again.expect(r"Pass the terminal to P2 and press Enter")     # (whoever resumed it may not be P2)
     again.line("")
     again.expect(r"P2> ")
-    # Ctrl-C at a prompt: the same offer. (A Ctrl-C that comes just after the prompt is written,
-    # before readline waits for keys, can go unseen; a person never types that fast, a test on a
-    # loaded machine can: so it presses Ctrl-C again, less and less often, until the offer comes.)
-    tries, wait = 6, 2.0                       # (waits of 2, 4 … 64 s: about two minutes in all)
-    again.send("\x03")
-    while not again.wait_for(r"Save before leaving\?", wait):
-        tries -= 1
-        assert not again.ended and tries > 0, f"no offer to save in:\n{again.text[-3000:]}"
-        again.send("\x03")
-        wait *= 2
+    ctrl_c_until(again, r"Save before leaving\?")      # Ctrl-C at a prompt: the same offer
     again.line("")
     again.expect(r"left the game")
     assert again.close() == 0
@@ -423,17 +427,8 @@ def test_ctrl_c_at_the_pager_stops_the_page_not_the_game():
     term.expect(r"P1> ")
     term.line("rules all")
     term.expect(r"-- more: Enter, q to stop --")
-    # (a Ctrl-C that comes just after the prompt is written, before readline waits for keys, can go
-    # unseen — see the offer-to-save test above: a person reads the page first, and so does this one;
-    # on a loaded machine it presses Ctrl-C again, less and less often, until the page stops)
-    time.sleep(1.0)
-    tries, wait = 5, 2.0
-    term.send("\x03")
-    while not term.wait_for(r"P1> ", wait):
-        tries -= 1
-        assert not term.ended and tries > 0, f"the page did not stop:\n{term.text[-3000:]}"
-        term.send("\x03")
-        wait *= 2
+    time.sleep(1.0)                                  # (a person reads the page first)
+    ctrl_c_until(term, r"P1> ")
     assert "Save before leaving" not in term.text
     term.line("quit")
     term.expect(r"Save before leaving")

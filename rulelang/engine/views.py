@@ -126,7 +126,7 @@ class MatchViews(MatchParts):
     def view(self, player: int, drawing: bool = True) -> dict:
         """What `player` sees (docs/engine.md). `drawing=False`: without the board's text drawing
         (`"board": None`), which a program reading the cells needs not pay for (an agent's
-        observation: the drawing was 28 % of a PettingZoo step in Valgarð — a researcher's trial)."""
+        observation: the drawing was 28 % of an adapter's step on a board game — a researcher's trial)."""
         player = seat_index(player, self.players)
         self.work = WORK_LIMIT                      # shown defs may loop too
         game = self.game
