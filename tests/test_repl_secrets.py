@@ -135,3 +135,35 @@ def test_a_change_line_does_not_depend_on_a_message_sent_to_another_seat():
         text = out.getvalue()
         seen.append(text[text.index("P2 (random) plays"):].split("\n")[:2])
     assert seen[0] == seen[1] == [seen[0][0], "  · gold: P2 0 → 1"]
+
+
+SIDES = """
+game "Sides" {
+  players 2
+  var count: int = 0
+  show "You play" = if me == 0 then "light" else "dark"
+  show "Moves" = text(count)
+  SHOWN_SECRET
+  turn { step act {
+    action tick require count < 3 { count += 1  end turn }
+    action stop require count == 3 { finish draw }
+  } }
+}
+"""
+
+
+def test_a_shared_terminal_is_not_handed_over_for_what_each_could_work_out_for_the_other():
+    """A first hour at the terminal: a two-player board game with nothing hidden was handed over
+    every move because each seat's screen said which side it plays. A `show` made of public things
+    and `me` alone tells nobody anything; one that reads a secret still hands the terminal over."""
+    game = rulelang.Game(rulelang.compile_source(SIDES.replace("SHOWN_SECRET", ""), "sides.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("tick\ntick\ntick\nstop\n"), out, "sides.rules")
+    text = out.getvalue()
+    assert "Game over" in text and "Pass the terminal" not in text
+    secret = SIDES.replace("SHOWN_SECRET", 'var word: int = 0 per player, hidden, internal\n'
+                           '  setup { word[1] = 7 }\n  show "Your word" = text(word[me])')
+    game = rulelang.Game(rulelang.compile_source(secret, "sides.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("tick\n\ntick\n\ntick\n\nstop\n"), out, "sides.rules")
+    assert out.getvalue().count("Pass the terminal") == 3

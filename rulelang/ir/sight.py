@@ -68,3 +68,56 @@ def names_by_place(ir: dict, action: dict) -> bool:
     if any(z["visibility"] == "others" for z in ir["zones"]):
         return True
     return not all(surely_seen(ir, p["domain"]) for p in comps)
+
+
+# What a value may be made of and still tell nobody anything: the position's public parts, the
+# options, literals, and who is asking. Anything not listed (a hidden zone's cards, a secret
+# variable, a roll, a builtin not named here) makes a value that may carry a secret.
+_PLAIN_KINDS = frozenset({"lit", "option", "bin", "un", "if", "text", "list", "range", "flat", "local",
+                          "comp", "attr"})
+_PUBLIC_BUILTINS = frozenset({"me", "players", "others", "current", "player_count", "round_count",
+                              "turn_count"})
+_PURE_CALLS = frozenset({"rows", "cols", "max", "min", "abs", "sum", "all", "any", "first", "last",
+                         "size", "count", "empty"})
+_MEASURES = frozenset({"size", "count", "empty"})
+
+
+def surely_public(ir: dict, e, depth: int = 0) -> bool:
+    """Is `e` made only of what every player may know (public zones and variables, the sizes of
+    counted zones, options, literals, `me`)? Then two players whose values differ only by it (a
+    `show "You play" = if me == 0 then "light" else "dark"`) can each work out the other's value: a
+    shared terminal need not be handed over for it. Decided for what is plainly so; anything else
+    counts as possibly secret."""
+    if isinstance(e, list):
+        return all(surely_public(ir, x, depth) for x in e)
+    if not isinstance(e, dict):
+        return True
+    k = e.get("k")
+    if k is None:                               # (an inner record: a comprehension's parts)
+        return all(surely_public(ir, v, depth) for v in e.values())
+    if k == "builtin":
+        return e.get("n") in _PUBLIC_BUILTINS
+    if k == "var":
+        var = next((v for v in ir["vars"] if v["name"] == e.get("n")), None)
+        return (var is not None and var.get("visibility") == "public"
+                and surely_public(ir, e.get("i"), depth))
+    if k == "zone":
+        z = next((z for z in ir["zones"] if z["name"] == e.get("n")), None)
+        return (z is not None and z["visibility"] == "public" and not z.get("top")
+                and surely_public(ir, e.get("i"), depth))
+    if k == "call":
+        f, args = e.get("f"), e.get("a") or []
+        if f not in _PURE_CALLS:
+            return False
+        if f in _MEASURES and args and isinstance(args[0], dict) and args[0].get("k") == "zone":
+            z = next((z for z in ir["zones"] if z["name"] == args[0].get("n")), None)
+            return (z is not None and not z.get("uncounted") and surely_public(ir, args[0].get("i"), depth)
+                    and surely_public(ir, args[1:], depth))
+        return surely_public(ir, args, depth)
+    if k == "def":
+        d = ir["defs"].get(e.get("n"))
+        return (d is not None and depth < 8 and surely_public(ir, e.get("a"), depth)
+                and surely_public(ir, d["body"], depth + 1))
+    if k not in _PLAIN_KINDS:
+        return False
+    return all(surely_public(ir, v, depth) for key, v in e.items() if key != "k" and isinstance(v, (dict, list)))

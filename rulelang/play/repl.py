@@ -27,6 +27,7 @@ from .bots import bot_seed, make_bot
 from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, fault_report
 from ..core.textsafe import fit, printable
+from ..ir.sight import surely_public
 from ..ir.spec import typed_names
 from .pager import key_of, sections
 from .screen import Texts, Thinking, terminal_size
@@ -863,9 +864,18 @@ class _Session(Drawing, Commands):
                    for entry in self.match.message_log()[self.told_to[seat]:])
 
     def sees_differently(self, one: int, other: int) -> bool:
-        """Whether the two seats' views differ in anything but whose view it is."""
+        """Whether the two seats' views differ in anything but whose view it is, and the `show`
+        values made of public things and `me` alone (`You play: light`), which each could work out
+        for the other (a two-player board game with nothing hidden was handed over every move)."""
+        public = self.__dict__.get("public_shows")
+        if public is None:
+            public = self.public_shows = public_show_names(getattr(self.game, "ir", None))
+
         def seen(view: dict) -> dict:
-            return {key: value for key, value in view.items() if key != "viewer"}
+            out = {key: value for key, value in view.items() if key != "viewer"}
+            if public and "values" in out:
+                out["values"] = [v for v in out["values"] if v.get("name") not in public]
+            return out
         return seen(self.screen_view(one)) != seen(self.screen_view(other))
 
     def hand_over(self, seat: int) -> None:
@@ -1289,3 +1299,13 @@ def _isatty(stream) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
+
+
+def public_show_names(ir: dict | None) -> frozenset:
+    """The names a view gives the rules' `show` values that are made of public things and `me`
+    alone (ir/sight.py: `surely_public`)."""
+    if not ir:
+        return frozenset()
+    return frozenset(d.get("label") or name for name, d in ir.get("defs", {}).items()
+                     if d.get("show") and surely_public(ir, d.get("body")))
+
