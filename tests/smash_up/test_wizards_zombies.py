@@ -249,6 +249,33 @@ def test_mass_enchantment_plays_another_players_revealed_action_as_yours():
     assert top_down(m, 1)[0] == "Walker" and var(m, "action_plays", 0) == 0
 
 
+def test_an_action_mass_enchantment_played_is_its_owners_again_once_discarded():
+    """A rules lawyer: P1 played P2's Full Sail through Mass Enchantment; back in P2's hand (Grave
+    Robbing), its Special before a base scores was offered to P1 — who learnt P2 held it, and could
+    play it from P2's hand — and not to P2. Out of play, an action has no controller but its owner."""
+    wp = {"factions": "wizards+dinosaurs,pirates+zombies"}
+    m = position(hands=(["Mass Enchantment"], ["Grave Robbing", "Walker"]),
+                 decks=(["Howl", "Augmentation", "Summon"], ["Full Sail", "Tenacious Z", "Tenacious Z"]),
+                 field=[("King Rex", 0, "Jungle Oasis"), ("Saucy Wench", 1, "Jungle Oasis")],
+                 bases=("Jungle Oasis", "Tar Pits", "Tortuga"), factions=wp)
+    play(m, "act Mass Enchantment", "Full Sail (P2)")
+    while m.question is not None:                       # (Full Sail's moves: none)
+        play(m, "pass" if "pass" in options(m) else options(m)[-1])
+    end_turn(m)
+    assert m.current_player == 1 and labels(m, "discard", 1)[-1] == "Full Sail"
+    play(m, "act Grave Robbing")
+    if m.question is not None:
+        play(m, "Full Sail")
+    assert labels(m, "hand", 1) == ["Walker", "Full Sail"]
+    play(m, "play Walker on Jungle Oasis", "no", "done")             # Jungle Oasis: 12 of 12
+    offered = {}
+    while m.question is not None:
+        chooser, texts = m.question["chooser"], options(m)
+        offered.setdefault(chooser, set()).update(texts)
+        m.apply("pass" if "pass" in texts else texts[0])
+    assert "Full Sail" in offered.get(1, set()) and "Full Sail" not in offered.get(0, set()), offered
+
+
 def test_mass_enchantment_leaves_a_revealed_minion_on_top():
     m = position(hands=(["Mass Enchantment"], []), decks=([], ["Zapbot", "Disenchant"]))
     play(m, "act Mass Enchantment")
