@@ -239,6 +239,26 @@ def test_back_from_the_offer_to_save_at_a_hand_over_asks_for_the_hand_over_again
     assert term.close() == 0
 
 
+def test_a_move_typed_at_the_hand_over_prompt_is_not_played_for_the_next_player():
+    """A first hour: `1` typed at "Pass the terminal to P2" — by whoever had the keyboard, the
+    leaving player too — was played at once as P2's move. At a terminal only Enter hands it over."""
+    term = Terminal("play", REGICIDE, "--seed", "4", "--players", "2", env={"NO_COLOR": "1"})
+    term.expect(r"Pass the terminal to P1 and press Enter ")
+    term.line("")
+    play_out(term, prompt=r"P1> ", until=r"Pass the terminal to P2 and press Enter ")
+    term.line("1")
+    term.expect(r"\(nothing was played: press Enter to take the terminal, then type your move\)\n")
+    after = term.wait_for(r"(?s).*?P2, press Enter ", PATIENCE).group()
+    assert "hand (P2)" not in after and "P2 plays" not in after, after
+    term.line("")
+    before = term.wait_for(r"(?s).*?P2> ", PATIENCE).group()
+    assert "hand (P2)" in before and "P2 plays" not in before, before
+    term.send("\x15quit\r")
+    term.expect(r"File name")
+    term.line("")
+    assert term.close() == 0
+
+
 def test_the_next_player_gets_neither_the_line_history_nor_the_completions_of_the_last():
     """A leak trial: at the hand-over prompt Tab listed P1's last actions (`discard 9♣`, `discard
     A♣` … P1's hidden hand), and Arrow-Up at P2's prompt recalled what P1 had typed. Each seat

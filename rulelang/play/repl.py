@@ -884,8 +884,11 @@ class _Session(Drawing, Commands):
         self.clear_screen()
         self.swap_history(seat)
         typed = " ".join(self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ", again=True).split())
-        if typed:                            # (typed already: the next prompt's answer, not lost)
-            self.pending_line = typed
+        while typed and self.interactive:    # (at a terminal, only Enter hands it over: `d7` typed there
+            self.say("(nothing was played: press Enter to take the terminal, then type your move)")   # by the
+            typed = " ".join(self.ask(f"{seat_name(seat)}, press Enter ", again=True).split())  # one leaving was
+        if typed:                            # played as the next one's move — a first hour; a transcript's
+            self.pending_line = typed        # line, piped, is the next prompt's answer, not lost)
         if seat not in self.welcomed and not self.watching and _isatty(self.stdout):
             # (each person's first turn at the terminal says what the game is and how to ask for
             # help: the screen cleared for the first hand-over wiped it — a first hour at the terminal)
