@@ -252,3 +252,40 @@ def test_reveal_to_others_and_to_the_owner_keep_working():
     m.apply("flash hand slot 1")                          # an `others` hand: its owner is shown one
     assert [k["label"] for k in hand_zone(m.view(0), 0)["known"]] == [m.labels[c]]
     assert m.current == 1 and "known" not in hand_zone(m.view(1), 1)
+
+
+POINT = """
+game "Point" {
+  players 2
+  kind Card { rank: int  label text(rank) }
+  zone deck: pile, hidden
+  zone hand: pile per player, others
+  zone table: pile, public
+  setup { for r in 1..6 { create Card(rank: r) in deck }  shuffle deck  for p in players { move top(deck, 2) to hand[p] } }
+  turn { step act {
+    action point(c in hand[next(me)]) { end turn }
+    action lay(c in hand[next(me)]) { move c to table  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_an_action_naming_a_card_of_its_holders_hand_is_not_read_to_the_holder():
+    """A new author's Hanabi: `point(c in hand[next(me)])` (P1 sees P2's hand) read `point 1` to
+    P2 — in the log, on P2's screen — though P2 may never see their own cards. The action's
+    text is the others' alone; once the card lies face up (`lay`) everyone reads it."""
+    game = rulelang.Game(rulelang.compile_source(POINT, "point.rules"))
+    m = game.new_match(2, 1)
+    pointed = next(a for a in m.legal_actions() if a.text.startswith("point"))
+    m.apply(pointed)
+    assert m.log_for(0) == [pointed.text] and m.log_for(1) == m.log_for(None) == ["(a secret choice)"]
+    laid = next(a for a in m.legal_actions() if a.text.startswith("lay"))
+    m.apply(laid)
+    assert m.log_for(0)[1] == m.log_for(1)[1] == laid.text
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO(f"{pointed.text}\n\nquit\n"), out, "point.rules")
+    text = out.getvalue()
+    seat_two = text.partition("Pass the terminal to P2")[2]
+    assert "P1 plays: (a secret choice)" in seat_two and pointed.text not in seat_two   # (labels are unique)
+    assert f"P1 plays: {pointed.text}" in text.partition("Pass the terminal to P2")[0]

@@ -121,6 +121,7 @@ class Game:
         self.code = code
         self.zones = ir["zones"]
         self.zone_per = [bool(z["per"]) for z in self.zones]      # (a family of zone lists)
+        self.others_zones = frozenset(z["name"] for z in self.zones if z["visibility"] == "others")
         self.family_zones = [i for i, per in enumerate(self.zone_per) if per]
         self.family_slots = [i for i, v in enumerate(ir["vars"]) if v["per"]]   # (a list of members' values)
         self.zone_slot = low.zone_slot

@@ -20,7 +20,7 @@ import traceback
 
 from .chance import Chance, FrozenGenerator, aside, checked_tape, outcome
 from .codegen import Action, held_size, player_text
-from .codegen.effects import drain
+from .codegen.effects import drain, private_args, widen_private
 from .codegen.runtime_actions import _copies
 from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError
 from ..ir.spec import ANYTIME_STEP, leading_words, refusal_def
@@ -486,9 +486,14 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 self.me = self.actor
                 self._by_text = None
                 self.work = WORK_LIMIT              # units of work this action's effect may take
+                if self.game.others_zones:
+                    self.named = []
+                    private_args(self, found, len(self.log))
                 signal = found._fn(self, found._args)
                 self.log.append(text)
                 self._settle(signal)
+                if self.named:
+                    widen_private(self)
             if self.work_left < WORK_LIMIT - HELD_CHECK_WORK or not len(self.log) & 63:
                 self._check_held(text)
         except BaseException as err:            # (Ctrl-C too: the match is as it was)

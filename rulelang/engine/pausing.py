@@ -15,7 +15,7 @@ except ImportError:                      # pragma: no cover (a dependency; witho
     _Greenlet = _getcurrent = None
     GreenletExit = BaseException
 
-from .codegen.effects import Paused, drain, widen_private
+from .codegen.effects import Paused, drain, private_args, widen_private
 from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
 from . import support
@@ -323,6 +323,7 @@ class MatchPausing(MatchParts):
             raise RuleFault(f"`{text}` is not a legal action in the position it was played from")
         self.me = self.actor
         self._by_text = None
+        private_args(self, found, len(self.log))
         self.log.append(text)
         signal = found._fn(self, found._args)
         if self.trig:

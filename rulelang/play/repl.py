@@ -767,14 +767,15 @@ class _Session(Drawing, Commands):
     # -- what happened: moves, answers and messages, each shown only to who may see it ------
 
     def announce_move(self, who: str, action) -> None:
-        """A move, announced: a choice's answer that names a card some player cannot see is said
-        without its text, but in full to the chooser and every human seat that may see it."""
+        """A move, announced: a choice's answer (or an action, `log_for`) that names a card some
+        player cannot see is said without its text, but in full to the chooser and every human
+        seat that may see it."""
         public = f"{who} {self.played(action)}"
         own = {}
         if self.was_secret and self.revealed:
             own = {p: f"{who} {self.played(action, revealed=seen)}" for p, seen in self.revealed_own.items()
                    if seen != self.revealed}
-        if self.was_choice and not self.was_secret and self.secret_answer():
+        if not self.was_secret and self.secret_answer():
             full = f"{who} {self.played(action, secret=False)}"
             last = len(self.match.log) - 1
             own = {p: full for p in range(self.match.players)
@@ -793,8 +794,9 @@ class _Session(Drawing, Commands):
             if not revealed:
                 return "answers in secret"
             return "answers in secret; every answer is revealed: " + " · ".join(printable(x) for x in revealed)
-        if not self.was_choice:
-            return f"plays: {printable(text)}"
+        if not self.was_choice:             # (an action naming a card of its holder's `others` zone: engine's log_for)
+            return "plays: (a secret choice)" if (self.secret_answer() if secret is None else secret) \
+                else f"plays: {printable(text)}"
         asked = self.asked.get(len(self.match.log) - 1)
         to = f" (asked: {printable(asked)})" if asked and not asked.startswith("respond in ") else ""
         if self.secret_answer() if secret is None else secret:

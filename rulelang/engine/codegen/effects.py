@@ -157,6 +157,30 @@ def private_to(m, chooser: int, value, at: int | None = None) -> None:
         m.named = m.named + [(at, value)]
 
 
+def private_args(m, action, at: int) -> None:
+    """An action's text is public (docs/language.md), but a card lying in an `others` zone is not
+    named to its owner, who cannot see it: the log entry at `at` is then for the seats that see it
+    (a new author's Hanabi clue `point(c in hand[next(me)])` read `point 1` to the card's holder).
+    Widened as answers are, once everyone can see the card."""
+    zones = m.game.others_zones
+    if not zones:
+        return
+    info = _zone_info(m)
+    named = []
+    for show, value in zip(action._meta[2], action._args):
+        if show not in ("comp", "comp_or_player"):
+            continue
+        for c in (value if type(value) is tuple else (value,)):
+            if type(c) is int and c >= 0 and info.get(id(m.where[c]), (None,))[0] in zones:
+                named.append(c)
+    if not named:
+        return
+    seats = [p for p in range(m.players) if p == m.actor or all(seen_by(m, c, p) for c in named)]
+    if len(seats) < m.players:
+        m.private = {**m.private, at: seats}
+        m.named = m.named + [(at, tuple(named) if len(named) > 1 else named[0])]
+
+
 def widen_private(m, keep: bool = False) -> None:
     """When a chain ends, an answer whose component every seat can see by then (a card chosen
     from a hand and laid on the table) is no longer private: the position shows it anyway. An
