@@ -5,12 +5,14 @@
 - every ```rules block of the tutorial that names a step file on its first line is that file:
   `# docs/tutorial/NAME.rules` is the whole file, byte for byte; `# docs/tutorial/NAME.rules: new
   lines` is a fragment whose every line (bar `…`) is a line of that file;
-- the commands shown work, and the pitfalls shown give the diagnostics the tutorial quotes.
+- every output the tutorial quotes (commands, screens, diagnostics) is what the tool prints today.
 """
 from __future__ import annotations
 
+import io
 import random
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -109,78 +111,131 @@ def test_every_step_appears_in_the_tutorial():
         assert f"# docs/tutorial/{path.name}" in doc, f"{path.name} is not shown in the tutorial"
 
 
-def test_lint_command(capsys):
-    assert rulelang.cli.main(["lint", str(step("grid_1.rules"))]) == 0
-    assert capsys.readouterr().out.strip() == "ok: 1 file(s) clean"
-    assert rulelang.cli.main(["lint", "--deep", "--games", "20",
-                              str(step(FINAL["grid"])), str(step(FINAL["cards"]))]) == 0
-    assert capsys.readouterr().out.strip() == "ok: 2 file(s) clean (20 random game(s) each played to the end or to the action limit)"
+# ---- every output the tutorial quotes is what the tool prints today. Each ``` block (not ```rules)
+# is one or more `$ COMMAND` lines, each followed by the output quoted for it: run from a folder
+# holding docs/ and the wrong variants below, the command's output must be the quoted lines, where
+# a line `…` stands for any number of lines. A play session may go on after its quote where it
+# waits for the player (a `P1> ` prompt); its input is the printf piped in, else the answers the
+# quote shows after its prompts.
+
+# the wrong variants of the pitfalls, made from a step file as the tutorial says
+WRONG = {
+    "grid_1_no_end_turn.rules": ("grid_1.rules", "        end turn\n", ""),
+    "grid_3_without_on_stuck.rules": ("grid_3.rules", "  on stuck { finish draw }\n", ""),
+    "grid_3_typo.rules": ("grid_3.rules", "mark[c] = me", "mrak[c] = me"),
+    "grid_4_reason.rules": ("grid_4.rules", 'finish win for me "three in a row for " + text(me)',
+                            'finish win for me text(me) + " has three in a row"'),
+    "cards_3_draw.rules": ("cards_3.rules", "action draw require size(deck) > 0 {", "action draw {"),
+    "cards_3_no_pile.rules": ("cards_3.rules", "    move top(deck) to pile\n", ""),
+    "cards_3_hidden.rules": ("cards_3.rules", "zone hand: set per player, owner",
+                             "zone hand: set per player, hidden"),
+    "cards_5_unranked.rules": ("cards_5.rules", " ranked by -sum(c.rank for c in hand[me])", ""),
+}
+# a game without --seed gets a new one, which it shows at the end
+SEED = (re.compile(r"Seed \d+: `--seed \d+`"), "Seed N: `--seed N`")
+PROMPT = re.compile(r"^P\d+> (.*)$")
 
 
-def test_simulate_command(capsys):
-    assert rulelang.cli.main(["simulate", str(step("grid_5.rules")), "--games", "50", "--bot", "random",
-                              "--seed", "1", "--option", "misere=true"]) == 0
-    out = capsys.readouterr().out
-    assert "Three in a Row: 50 games, 2 players, seed 1" in out and "errors: 0" in out
-    assert rulelang.cli.main(["simulate", str(step("cards_5.rules")), "--players", "3", "--games", "50",
-                              "--bot", "random", "--seed", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "Colour Match: 50 games, 3 players" in out and "errors: 0" in out
+def output_blocks() -> list[str]:
+    """The fenced blocks without a language: outputs (```rules blocks are files, checked above)."""
+    blocks: list[str] = []
+    lang, lines = None, []
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        if lang is None:
+            if line.startswith("```"):
+                lang, lines = line[3:], []
+        elif line == "```":
+            if lang == "":
+                blocks.append("\n".join(lines))
+            lang = None
+        else:
+            lines.append(line)
+    return blocks
 
 
-def test_rules_command(capsys):
-    assert rulelang.cli.main(["rules", str(step("grid_4.rules"))]) == 0
-    out = capsys.readouterr().out
-    assert "Three of your marks in a row" in out and "“the grid is full”" in out
+def commands(block: str) -> list[tuple[str, list[str]]]:
+    """The block's `$ ` commands, each with the lines quoted after it."""
+    found: list[tuple[str, list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            found.append((line[2:], []))
+        else:
+            assert found, f"an output block without its command: {block.splitlines()[0]!r}"
+            found[-1][1].append(line)
+    return found
 
 
-def test_play_command(capsys, monkeypatch):
-    """The game the tutorial plays in step 3: X takes row 2."""
-    import io
-    monkeypatch.setattr("sys.stdin", io.StringIO("place a2\nplace a1\nplace b2\nplace b1\nplace c2\n"))
-    rulelang.cli.main(["play", str(step("grid_3.rules")), "--seed", "1"])
-    out = capsys.readouterr().out
-    assert "  2  X   X   X" in out
-    assert "P1 (human): win" in out
+def printf_text(fmt: str) -> str:
+    return fmt.encode("ascii").decode("unicode_escape")
 
 
-# ---- the pitfalls: each wrong variant (made from a step file as the tutorial says) gives the
-# diagnostic the tutorial quotes
-PITFALLS = [
-    ("grid_3.rules", "mark[c] = me", "mrak[c] = me", "E101", "unknown variable `mrak`"),
-    ("grid_4.rules", 'finish win for me "three in a row for " + text(me)',
-     'finish win for me text(me) + " has three in a row"', "E001", "unexpected `+`"),
-    ("cards_3.rules", "action draw require size(deck) > 0 {", "action draw {", "E403",
-     "the game can never end"),
-    ("cards_5.rules", " ranked by -sum(c.rank for c in hand[me])", "", "E113",
-     "`finish by score` needs the players ranked"),
-    ("grid_1.rules", "        end turn\n", "", "W217", "no turn ever ends"),
-    ("cards_3.rules", "zone hand: set per player, owner", "zone hand: set per player, hidden", "W218",
-     "which is hidden"),
-]
+def run(command: str, quoted: list[str], capsys, monkeypatch) -> str:
+    """Run a `$` line of the tutorial in this process, the way a shell would; its stdout."""
+    stdin = ""
+    if command.startswith("printf "):
+        printf, _, rest = command.partition(" | ") if " | " in command else command.partition(" > ")
+        fmt = shlex.split(printf)[1]
+        if " > " in command:
+            Path(rest).write_text(printf_text(fmt), encoding="utf-8")
+            return ""
+        stdin, command = printf_text(fmt), rest
+    else:
+        stdin = "".join(m.group(1) + "\n" for m in map(PROMPT.match, quoted) if m)
+    argv = shlex.split(command)
+    assert argv[0] == "rulelang", command
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    capsys.readouterr()
+    try:
+        rulelang.cli.main(argv[1:])
+    except SystemExit:
+        pass
+    return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name, old, new, code, message", PITFALLS, ids=[p[3] for p in PITFALLS])
-def test_pitfall_diagnostics(tmp_path, name, old, new, code, message):
-    text = step(name).read_text(encoding="utf-8")
-    assert old in text
-    wrong = tmp_path / name
-    wrong.write_text(text.replace(old, new), encoding="utf-8")
-    diags, _ = rulelang.lint([str(wrong)])
-    assert any(d.code == code and message in d.message for d in diags), diags
-    severity = "warning" if code.startswith("W") else "error"
-    assert f"{severity}[{code}]" in DOC.read_text(encoding="utf-8")
+def matches(quoted: list[str], out: str, session: bool) -> bool:
+    pattern = "".join(r"(?:.*\n)*?" if line.strip() == "…"
+                      else re.escape(SEED[0].sub(SEED[1], line.rstrip())) + r"\n" for line in quoted)
+    if session:   # the quote may stop where the tool waits for the player
+        pattern += r"(?:P\d+>.*\n(?:.*\n)*)?"
+    text = "".join(line.rstrip() + "\n" for line in out.rstrip().splitlines())
+    return re.fullmatch(pattern, SEED[0].sub(SEED[1], text)) is not None
+
+
+OUTPUTS = output_blocks()
+
+
+def test_the_tutorial_quotes_outputs():
+    assert len(OUTPUTS) >= 20
+    made = {arg for block in OUTPUTS for line in block.splitlines() if line.startswith("$ rulelang")
+            for arg in line.split() if arg.endswith(".rules") and not arg.startswith("docs/")}
+    # every wrong variant the tutorial runs is made here, as its prose says
+    assert made - {"mygame.rules"} == set(WRONG)
+
+
+@pytest.mark.parametrize("block", OUTPUTS, ids=lambda b: b.splitlines()[0][2:60])
+def test_quoted_output_is_the_tools(block, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").symlink_to(ROOT / "docs")
+    for name, (source, old, new) in WRONG.items():
+        text = step(source).read_text(encoding="utf-8")
+        assert text.count(old) == 1, (name, old)
+        (tmp_path / name).write_text(text.replace(old, new), encoding="utf-8")
+    for command, quoted in commands(block):
+        out = run(command, quoted, capsys, monkeypatch)
+        assert matches(quoted, out, session="rulelang play " in command), \
+            f"$ {command}\n--- the tool prints:\n{out}"
 
 
 @pytest.mark.parametrize("name, drop, code, games", [
-    ("grid_3.rules", "on stuck", "E411", 40),                    # a full grid: nobody can move
-    ("cards_3.rules", "move top(deck) to pile", "E414", 3),       # top(pile) of an empty pile
+    ("grid_3_without_on_stuck.rules", "on stuck", "E411", 40),   # a full grid: nobody can move
+    ("cards_3_no_pile.rules", "move top(deck) to pile", "E414", 3),  # top(pile) of an empty pile
 ])
 def test_deep_lint_pitfalls(tmp_path, name, drop, code, games):
-    text = step(name).read_text(encoding="utf-8")
+    """What the tutorial says of them: plain lint cannot see them, the random games do."""
+    source, old, new = WRONG[name]
+    assert drop in old and new == ""
     wrong = tmp_path / name
-    wrong.write_text("".join(l for l in text.splitlines(True) if drop not in l), encoding="utf-8")
-    assert rulelang.lint([str(wrong)])[0] == []          # plain lint cannot see it ...
-    found = rulelang.deep_lint(str(wrong), games=games)   # ... the random games do
+    wrong.write_text(step(source).read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    assert rulelang.lint([str(wrong)])[0] == []
+    found = rulelang.deep_lint(str(wrong), games=games)
     assert [d.code for d in found] == [code]
-    assert f"error[{code}]" in DOC.read_text(encoding="utf-8")
