@@ -4,6 +4,7 @@ rules text (`look NAME`), the redraw commands, `quit` offering to save, and the 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -128,7 +129,27 @@ def test_quit_at_a_terminal_offers_to_save(tmp_path):
 
 
 @pytest.mark.slow
-def test_text_typed_at_a_hand_over_prompt_is_not_lost():
+@pytest.mark.parametrize("typed", ["q", "quit"])
+def test_q_at_the_offer_to_save_leaves_without_a_file_named_q(typed):
+    """A first hour: `quit`, then `q` at "Save before leaving?", wrote a save file named `q`."""
+    stray = Path(__file__).resolve().parents[1] / typed          # (the terminal's folder)
+    assert not stray.exists()
+    term = sized("play", REGICIDE, "--seed", "4", columns=80, lines=24)
+    try:
+        term.expect(PROMPT)
+        term.line("1")
+        term.expect(PROMPT)
+        term.line("quit")
+        term.expect(r"Save before leaving\? File name \(Enter: don't save; back: play on\): ")
+        term.line(typed)
+        term.expect(r"left the game")
+        assert term.close() == 0 and "saved" not in term.text and not stray.exists()
+    finally:
+        stray.unlink(missing_ok=True)
+
+
+@pytest.mark.slow
+def test_text_typed_at_a_hand_over_prompt_is_said_not_played():
     term = sized("play", REGICIDE, "--seed", "4", "--players", "2", columns=120, lines=40)
     term.expect(r"Pass the terminal to P1 and press Enter ")            # (everyone is round it at the start)
     term.line("")
@@ -137,8 +158,10 @@ def test_text_typed_at_a_hand_over_prompt_is_not_lost():
         if found.group().startswith("Pass"):
             break
         term.line("1")
-    term.line("yield")                                # typed at the hand-over prompt: P2's first answer
-    term.expect(r"P2> yield\nP2 plays: yield")
+    term.line("yield")            # typed at the hand-over prompt: not played (by whoever typed it), said
+    term.expect(r"\(nothing was played: press Enter to take the terminal, then type your move\)\nP2, press Enter ")
+    term.line("")
+    term.expect(r"P2> ")
     term.line("quit")
     term.expect(r"Save before leaving")
     term.line("")

@@ -424,9 +424,9 @@ class Commands:
                 self.stdout.write("\n")
                 return False
             path = path.strip()
-            if path.lower() in ("n", "no"):         # (read as an answer, not as a file called `n`)
-                return False
-            if path.lower() in ("y", "yes"):
+            if path.lower() in ("n", "no", "q", "quit", "exit"):   # (an answer, not a file called `n`;
+                return False                     # `q` again: leave unsaved — a first hour saved a file `q`)
+            if path.lower() in ("y", "yes", "save"):
                 prompt = "The file's name (Enter: don't save; back: play on): "
                 continue
             if path.lower() == "back" or path.lower() in COMMAND_NAMES and path.lower() not in LEAVING:
