@@ -824,3 +824,32 @@ def test_help_with_a_choices_number_explains_its_action():
     text = out.getvalue()
     assert "P1> help 1\nplay CARDS (at step play)\n" in text
     assert "P1> help 99\nerror: no action `99`" in text
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_help_shows_how_to_type_with_this_games_own_choices():
+    """A first hour: every game's `help` gave examples from other games (`outbreak` for `act
+    Outbreak`, `play gno on temp`); they are taken from the choices offered now, and each works."""
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 4, {}, {}, io.StringIO("help\n6c\nquit\n"), out, "regicide.rules")
+    text = out.getvalue()
+    helped = text[text.index("P1> help"):text.index("Commands:")]
+    assert "(any case: `6c` for `play 6♣`)" in " ".join(helped.split()) and "outbreak" not in helped
+    assert "P1 plays: play 6♣" in text
+
+
+def test_help_or_look_with_a_number_at_a_question_reads_that_option_whole():
+    """A first hour: at Dozen War's draft each general's text is cut short, and `help 1` said "no
+    action `1`; the actions are: attack, …" (none playable then). `help N` and `look N` at a
+    question read option N whole."""
+    game = rulelang.load(str(ROOT / "games" / "dozen_war.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 4, {}, {1: "random"}, io.StringIO("help 1\nlook 3\nquit\n"), out, "dozen_war.rules")
+    text = out.getvalue()
+    first = text[text.index("P1> help 1"):text.index("P1> look 3")]
+    third = text[text.index("P1> look 3"):]
+    assert "no action" not in first and "Iron Warden (unit)" in first and "for 4 coins (revive)" in " ".join(first.split())
+    assert "Night Rider (unit)" in third and "Cavalry general" in third

@@ -7,11 +7,12 @@ import json
 import os
 import re
 import stat
+import textwrap
 
 from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError
 from ..core.limits import JSON_SIZE_LIMIT
-from ..core.textsafe import printable
+from ..core.textsafe import fit, printable
 from .render import _name, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
@@ -20,9 +21,6 @@ from .rulebook import action_help
 from .screen import wrap_text, zone_title
 
 HELP = """\
-Choose an action by its number, its text, or the start of its text or of a word
-in it, when only one action has it (any case: `outbreak` for `act Outbreak`), or
-the starts of its words, some left out (`play gno on temp`, `nig g8`).
 Commands:
   help, ?      show this text
   help ACTION  what an action does and when it is allowed (help play; help 3:
@@ -75,7 +73,9 @@ class Commands:
 
     def help(self, argument: str) -> bool:
         offered = getattr(self, "offered", None) or []
-        if argument.strip().isdigit() and 1 <= int(argument.strip()) <= len(offered) and not self.match.question:
+        if argument.strip().isdigit() and 1 <= int(argument.strip()) <= len(offered):
+            if self.match.question:             # `help 1` at a question: option 1, whole (a first hour: a
+                return self.look(argument)      # draft's generals were cut short, and help 1 said "no action")
             # (`help 3`: choice 3's action — a first hour at the terminal read "no action `3`")
             argument = kind_of(offered[int(argument.strip()) - 1])
         if argument.strip():
@@ -96,8 +96,41 @@ class Commands:
                     text += f"; names with rules text like it: {', '.join(more)}"
             self.say(text)
         else:
-            self.page(HELP.split("\n"))
+            self.page(self.help_intro() + HELP.split("\n"))
         return False
+
+    def help_intro(self) -> list[str]:
+        """How an action may be typed, with examples from the choices offered now when some can be
+        typed so (a first hour read another game's words there: `outbreak`, `play gno on temp`)."""
+        offered = [a for a in getattr(self, "offered", None) or [] if not isinstance(a, str)]
+        texts = [" ".join(fit(str(a), "ascii").lower().split()) for a in offered]
+        one_word = whole_start = None
+        for action, text in zip(offered, texts):   # a later word only one choice has (`outbreak`: `act Outbreak`)
+            for word in text.split()[1:]:
+                inner = re.compile(r"(?<=\s)" + re.escape(word))
+                if (len(word) >= 2 and word.isalnum() and not any(t.startswith(word) for t in texts)
+                        and sum(1 for t in texts if inner.search(t)) == 1):
+                    one_word = one_word or (word, printable(str(action)))
+        for text in texts:                  # each word cut short (`play gno on temp`)
+            words = text.split()
+            typed = [w[:3] if len(w) > 4 else w for w in words]
+            short = " ".join(typed)
+            inner = re.compile(r"(?<=\s)" + re.escape(short))
+            if (len(words) >= 3 and short != text and not any(t.startswith(short) or inner.search(t) for t in texts)
+                    and sum(1 for t in texts if len(t.split()) == len(typed)
+                            and all(w.startswith(x) for x, w in zip(typed, t.split()))) == 1):
+                whole_start = short
+                break
+        examples = []
+        if one_word:
+            examples.append(f"`{one_word[0]}` for `{one_word[1]}`")
+        if whole_start:
+            examples.append(f"`{whole_start}`")
+        said = ("Choose an action by its number, its text, or the start of its text or of a word in it, when "
+                "only one action has it, or the starts of its words, some left out"
+                + (f" (any case: {', '.join(examples)})" if examples else " (any case)") + ".")
+        width = min((self.size() or (80, 24))[0], 100) - 1
+        return textwrap.wrap(said, width=max(width, 40))
 
     def look(self, argument: str) -> bool:
         """`look NAME`: the rules text of a component, card or enum value (any seat may read it)."""
@@ -105,6 +138,12 @@ class Commands:
         if not name:
             self.error("look needs a name, e.g. look " + (self.names().names() or ["NAME"])[0])
             return False
+        offered = getattr(self, "offered", None) or []
+        if name.isdigit() and 1 <= int(name) <= len(offered) and self.match.question:
+            name = str(offered[int(name) - 1])  # (`look 2` at a question: option 2)
+            if not self.names().find(name, self.encoding):
+                self.say(f"  {printable(name)}")   # (an option with no rules text: its words, whole)
+                return False
         found = self.names().find(name, self.encoding)
         exact = any(" ".join(str(shown).lower().split()) == " ".join(name.lower().split()) for shown, _, _ in found or ())
         if not exact and self.look_at_zone(name):
@@ -455,7 +494,7 @@ def command_help(word: str) -> str | None:
         return None
     out: list[str] = []
     taking = False
-    for line in HELP.split("\n")[2:]:
+    for line in HELP.split("\n")[1:]:
         if re.match(r"  \S", line):          # a command's line: ours if it names the command
             names = re.split(r",\s*", re.split(r"\s{2,}", line.strip())[0])
             taking = any(n.split()[0].lower() == word for n in names if n.split())
