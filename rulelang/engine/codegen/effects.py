@@ -165,9 +165,12 @@ def private_args(m, action, at: int) -> None:
     zones = m.game.others_zones
     if not zones:
         return
+    meta = action._meta
+    if len(meta) < 3:                                   # (an action of no parameters)
+        return
     info = _zone_info(m)
     named = []
-    for show, value in zip(action._meta[2], action._args):
+    for show, value in zip(meta[2], action._args):
         if show not in ("comp", "comp_or_player"):
             continue
         for c in (value if type(value) is tuple else (value,)):
