@@ -222,12 +222,17 @@ game "Picky" {
 
 def test_a_reason_for_the_action_as_a_whole_is_said_beside_its_legal_choices():
     """A new author typed a card they did not hold and read the rules' reason for another card:
-    the reason is the action's as a whole, so the legal choices of that action are said first."""
+    the reason is the action's as a whole, so the legal choices of that action are said first —
+    and the reason only for a card in sight (a Guard held); for one nowhere in sight, that no
+    choice has it (a first hour: Regicide's reason for a combination, for a card not held)."""
     game = rulelang.Game(rulelang.compile_source(PICKY, "picky.rules"))
     out = io.StringIO()
-    run_repl(game, 2, 1, {}, {}, io.StringIO("play zzz\nplay prince\nquit\n"), out, "picky.rules", screen=(200, 40))
+    run_repl(game, 2, 1, {}, {}, io.StringIO("play zzz\nplay guard\nplay prince\nquit\n"), out, "picky.rules",
+             screen=(200, 40))
     text = out.getvalue()
-    assert ("error: 'play zzz' is not a legal action now (legal: play Prince 5, play Princess 8); when it is not "
+    assert ("error: 'play zzz' is not a legal action now (legal: play Prince 5, play Princess 8); no play choice "
+            "has zzz\n") in text
+    assert ("error: 'play guard' is not a legal action now (legal: play Prince 5, play Princess 8); when it is not "
             "allowed, the rules say: a Guard may not be played") in text
     assert "P1 plays: play Prince 5" in text          # whole words first: not ambiguous with Princess 8
 
@@ -853,3 +858,16 @@ def test_help_or_look_with_a_number_at_a_question_reads_that_option_whole():
     third = text[text.index("P1> look 3"):]
     assert "no action" not in first and "Iron Warden (unit)" in first and "for 4 coins (revive)" in " ".join(first.split())
     assert "Night Rider (unit)" in third and "Cavalry general" in third
+
+
+def test_a_card_no_choice_has_is_said_not_the_rules_reason_for_a_combination():
+    """A first hour: `play 5s` with no 5♠ in hand read the rules' reason for a wrong combination
+    ("one card, an Ace with one other card, …"), word for word as for `play 4h 4s 4c`, and the
+    legal plays came in hand order though the README says nearest first."""
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 4, {}, {}, io.StringIO("play 5s\nplay 4h 4s 4c\nquit\n"), out, "regicide.rules")
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    assert errors[0].startswith("error: 'play 5s' is not a legal action now (legal: play 6♠, play 5♦, ")
+    assert errors[0].endswith("; no play choice has 5♠") and "the rules say" not in errors[0]
+    assert "the rules say: one card, an Ace with one other card" in errors[1]

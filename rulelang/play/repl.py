@@ -649,14 +649,51 @@ class _Session(Drawing, Commands):
             names = [str(getattr(a, "name", "") or "").replace("_", " ").lower() for a in actions]
             legal = [str(a) for a, name in zip(actions, names) if name and wanted.startswith(name)]
             if legal:                        # (the rules' reason is the action's as a whole: not about this choice)
+                plain = fit(wanted, "ascii").lower()        # nearest first, as typed (`play 5s`: `play 5♣`)
+                legal.sort(key=lambda text: -difflib.SequenceMatcher(None, plain, fit(text, "ascii").lower()).ratio())
                 shown_legal = ", ".join(self.show_text(text) for text in legal[:MAX_CANDIDATES])
                 more = f" and {len(legal) - MAX_CANDIDATES} more" if len(legal) > MAX_CANDIDATES else ""
                 bare = all(text.lower() in names for text in legal)   # (`reveal`, legal, typed with more words:
                 reason = "" if bare else f"; when it is not allowed, the rules say: {printable(why)}"  # not why)
+                name = next(n for n in names if n and wanted.startswith(n))
+                unknown = None if bare else self.unoffered_word(wanted[len(name):].split(), legal)
+                if unknown is not None:      # (a card not in sight, not held: the rules' reason for a
+                    reason = f"; no {name} choice has {printable(unknown)}"   # combination misled)
                 self.error(f"'{echoed(line)}' is not a legal action now (legal: {shown_legal}{more}){reason}")
             else:
                 self.error(f"'{echoed(line)}' is not a legal action now: {printable(why)}")
         return None
+
+    def unoffered_word(self, typed: list[str], legal: list[str]) -> str | None:
+        """A word typed after an action's name that none of its legal choices has, in any form a
+        player may type it (`5s` for `5♠`; the enum's name, `spades`), and that names nothing the
+        player sees now: as the screen shows it where it is a component's label (`5♠`), else as
+        typed. None when every word is in some choice, or names a card in sight (a Guard in hand
+        that may not be played: the rules' reason says why)."""
+        words = set()
+        for text in legal:
+            for form in _forms(text):
+                words.update(form)
+        seen = None
+        for word in typed:
+            if word in words or self.enum_named(word) in words:
+                continue
+            if seen is None:
+                seen = {w for label in self.labels_in_sight() for form in _forms(label) for w in form}
+            if word in seen:
+                return None
+            labels = getattr(self.match, "labels", None) or []
+            return next((str(x) for x in labels if isinstance(x, str) and fit(x, "ascii").lower() == word), word)
+        return None
+
+    def labels_in_sight(self) -> list[str]:
+        """The labels of the components the player to act may see now (their view's zones)."""
+        try:
+            view = self.match.view(self.match.current_player, drawing=False)
+        except (RuleRuntimeError, EngineFault):
+            return []
+        return [str(c.get("label")) for z in view.get("zones", []) for c in (z.get("cards") or [])
+                if isinstance(c, dict) and c.get("label")]
 
     def enum_named(self, wanted: str) -> str:
         """`wanted` with each word that is an enum value's name (`spades`) as the rules show that
