@@ -4,6 +4,7 @@ a board game is played by clicking its cells. In CI (CI=true) a missing browser 
 from __future__ import annotations
 
 import os
+import random
 import shutil
 
 import pytest
@@ -717,3 +718,57 @@ def test_a_board_wider_than_a_phone_says_it_scrolls(serve, browser, tmp_path):
         page.goto(body["links"][0]["url"])
         page.wait_for_selector("body[data-version='0']")
         assert page.locator("#board-wider").is_visible() is said, width
+
+
+# the left edge of each line of a list value (its first word, bullets aside) and the line's own words
+LINE_EDGES = """name => [...document.querySelectorAll('.value')].filter((v) => v.querySelector('.name').textContent === name)
+  .flatMap((v) => [...v.querySelectorAll('li')]).map((li) => {
+    const r = document.createRange(); r.selectNode(li.firstChild);
+    return [[...li.childNodes].filter((n) => n.nodeName !== 'UL').map((n) => n.textContent).join('').trim(),
+            r.getBoundingClientRect().left]; })"""
+
+INDENTED = """game "Rows" {
+  players 2
+  show "Places" = ["Hill", "  P1: scout", "  P2: guard", "    its shield", "  P1: archer", "Ford", "Wood",
+                   "  P2: scout"], table
+  turn { step s { action stop { finish draw } } }
+}
+"""
+
+
+def test_the_lines_a_list_value_indents_are_drawn_under_the_line_above(serve, browser, tmp_path):
+    """A first hour at Smash Up's table: the minions the rules list under each base (two spaces in)
+    were bullets level with the bases, so which lay on which base was lost; the terminal keeps it."""
+    body = made_from(serve, tmp_path, "rows", INDENTED)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector(".value li")
+    edges = dict(page.evaluate(LINE_EDGES, "Places"))
+    assert list(edges) == ["Hill", "P1: scout", "P2: guard", "its shield", "P1: archer", "Ford", "Wood", "P2: scout"]
+    assert edges["Hill"] == edges["Ford"] == edges["Wood"]
+    assert edges["P1: scout"] == edges["P2: guard"] == edges["P1: archer"] == edges["P2: scout"] > edges["Hill"] + 8
+    assert edges["its shield"] > edges["P2: guard"] + 8
+    page.close()
+
+
+def test_smash_ups_minions_are_drawn_under_their_base(serve, browser):
+    server, body = made(serve, "smash_up", ["human", "human"], 5)
+    (served,) = server.server.matches.values()
+    m = served.match
+    rng = random.Random(1)
+    for _ in range(12):                                    # (the draft, and minions played on bases)
+        m.apply(rng.choice(m.legal_actions()))
+    (bases,) = [v for v in m.view(0)["values"] if v["name"].startswith("Bases")]
+    assert any(line.startswith("  ") for line in bases["value"])
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector(".value li")
+    edges = page.evaluate(LINE_EDGES, bases["name"])
+    assert [words for words, _ in edges] == [line.strip() for line in bases["value"]]
+    base_edge = None
+    for line, (_, left) in zip(bases["value"], edges):
+        if line.startswith("  "):
+            assert left > base_edge + 8, (line, left, base_edge)
+        else:
+            base_edge = left
+    page.close()

@@ -358,10 +358,30 @@
       else text = show(v.text !== undefined ? v.text : v.value);
       const name = v.label ? v.name : v.name.replace(/_/g, " ");
       if (Array.isArray(v.value) && !v.per_player) {
-        rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), el("ul", {}, ...v.value.map((x) => el("li", {}, ...named(show(x)))))));
+        rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), nested(v.value.map(show))));
       } else rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), " ", el("span", {}, ...named(text))));
     }
     $("values").replaceChildren(...rows);
+  }
+  // A list's lines as the rules indent them: a line that starts with more spaces than the one above
+  // is listed inside that one's item (the cards on each place), as the terminal shows it; a browser
+  // trial found them flattened to one level, which card lay where lost.
+  function nested(lines) {
+    const depth = (line) => line.length - line.trimStart().length;
+    const top = el("ul", {});
+    const stack = [{ depth: Math.min(...lines.map(depth)), ul: top }];
+    for (const line of lines) {
+      const d = depth(line);
+      while (stack.length > 1 && d < stack[stack.length - 1].depth) stack.pop();
+      const at = stack[stack.length - 1], above = at.ul.lastElementChild;
+      if (d > at.depth && above) {
+        const ul = el("ul", {});
+        above.append(ul);
+        stack.push({ depth: d, ul });
+      }
+      stack[stack.length - 1].ul.append(el("li", {}, ...named(line.trimStart())));
+    }
+    return top;
   }
 
   // ---- status line, outcome -------------------------------------------------------------------
