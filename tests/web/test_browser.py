@@ -507,11 +507,11 @@ def test_a_card_named_in_the_status_lines_or_messages_shows_what_it_does(serve, 
     seen = {m.labels[c] for c in m.visible_to(seat)}
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(body["links"][seat]["url"])
-    page.wait_for_selector("#values button.named")
-    names = set(page.locator("#values button.named").all_text_contents())
+    page.wait_for_selector(".values button.named")
+    names = set(page.locator(".values button.named").all_text_contents())
     assert minion["label"] in names and names <= seen
     assert not (others - seen) & set(page.locator("button.named").all_text_contents())
-    page.locator(f"#values button.named[data-id='{minion['id']}']").first.click()
+    page.locator(f".values button.named[data-id='{minion['id']}']").first.click()
     page.wait_for_selector("#card-tip p")
     assert page.inner_text("#card-tip strong") == minion["label"]
     assert page.inner_text("#card-tip p") == m.rules_text(minion["id"], seat)
@@ -772,3 +772,36 @@ def test_smash_ups_minions_are_drawn_under_their_base(serve, browser):
         else:
             base_edge = left
     page.close()
+
+
+@pytest.mark.parametrize("game, players", [("smash_up", 2), ("shadow_hunters", 4)])
+def test_with_no_board_the_tables_values_are_in_the_boards_place(serve, browser, game, players):
+    """A first hour at Smash Up on a 1280×720 laptop: the bases, its play area (a `show … table`
+    value: it has no board), lay under ten buttons, below the fold. The values marked `table` are
+    now drawn where a board goes: atop the table's column, beside the moves (on a phone, first)."""
+    server = serve([ROOT / "games" / f"{game}.rules"], include_shipped=False)
+    from .conftest import post
+    code, body = post(server.url + "/api/matches", {"game": game, "players": players, "seats": ["human"] * players,
+                                                     "seed": 5})
+    assert code == 200
+    (served,) = server.server.matches.values()
+    m = served.match
+    rng = random.Random(1)
+    for _ in range(12):
+        m.apply(rng.choice(m.legal_actions()))
+    while m.question is not None or len(m.legal_actions()) < 6:     # (a turn of many buttons, as found)
+        m.apply(rng.choice(m.legal_actions()))
+    seat = m.current_player
+    names = [v["name"] for v in m.view(seat)["values"] if v.get("table")]
+    assert names
+    for width, height in ((1280, 720), (390, 844)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(body["links"][seat]["url"])
+        page.wait_for_selector("#actions button.action, #question[open]")
+        for name in names:
+            value = page.locator(".value", has=page.locator(".name", has_text=name)).first
+            box = value.bounding_box()
+            assert box["y"] < height / 2, (name, box)
+            if width == 1280:
+                assert box["x"] + box["width"] <= page.locator("#controls").bounding_box()["x"]   # beside the moves
+        page.close()

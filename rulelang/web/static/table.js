@@ -350,7 +350,7 @@
 
   // ---- status values -----------------------------------------------------------------------------
   function drawValues(view) {
-    const rows = [];
+    const rows = [], places = [];
     for (const v of view.values) {
       let text;
       if (v.per_player) text = v.per_player.map((x, p) => `${seatName(p)} ${show(v.texts && v.texts[p] !== null && v.texts[p] !== undefined ? v.texts[p] : x)}`).join(" · ");
@@ -360,8 +360,13 @@
       if (Array.isArray(v.value) && !v.per_player) {
         rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), nested(v.value.map(show))));
       } else rows.push(el("div", { class: "value" }, el("span", { class: "name" }, name), " ", el("span", {}, ...named(text))));
+      places.push(v.table ? "table-values" : "values");
     }
-    $("values").replaceChildren(...rows);
+    // the values the rules mark `table` (the market, the bases in play) are part of the table: in
+    // its column, in the board's place or under it, and the rest of the status beside it (a game
+    // with no board had its play area under the buttons, below a laptop's fold: a first hour)
+    for (const id of ["table-values", "values"]) $(id).replaceChildren(...rows.filter((_, i) => places[i] === id));
+    $("table-values").hidden = !places.includes("table-values");
   }
   // A list's lines as the rules indent them: a line that starts with more spaces than the one above
   // is listed inside that one's item (the cards on each place), as the terminal shows it; a browser
