@@ -805,3 +805,27 @@ def test_with_no_board_the_tables_values_are_in_the_boards_place(serve, browser,
             if width == 1280:
                 assert box["x"] + box["width"] <= page.locator("#controls").bounding_box()["x"]   # beside the moves
         page.close()
+
+
+def test_the_lobbys_matches_made_here_break_between_links_and_say_local_time(serve, browser):
+    """A first hour on a phone: under "Matches made in this browser" the links ran together and broke
+    mid-word ("invite s / pectator"), and the time shown was UTC without saying so."""
+    server = serve([SMALL], include_shipped=False)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    url = server.url + "/play/AAAAAAAAAAAA/BBBBBBBBBBBBBBBBBBBBBBBB"
+    made = [{"game": name, "when": "2026-12-05T07:15:00.000Z", "invite": url if invite else None,
+             "spectator": url, "links": [] if invite else [{"seat": f"P{p + 1}", "url": url} for p in range(seats)]}
+            for name in ("Dozen War", "Smash Up", "Regicide", "Shadow Hunters", "Valgarð", "Small", "A")
+            for invite, seats in ((True, 0), (False, 2), (False, 4))]
+    page.evaluate("made => localStorage.setItem('rulelang.matches', JSON.stringify(made))", made)
+    page.reload()
+    page.wait_for_selector("#recent li a")
+    lines = page.evaluate("[...document.querySelectorAll('#recent a')].map((a) => [a.textContent, a.getClientRects().length])")
+    assert len(lines) == sum(2 + len(m["links"]) if m["invite"] else 1 + len(m["links"]) for m in made)
+    assert [text for text, rects in lines if rects != 1] == []              # no link broken across lines
+    text = page.inner_text("#recent")
+    assert "2026-12-05 16:15" in text and "07:15" not in text              # Tokyo's time, the browser's own
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

@@ -133,15 +133,23 @@
     recent();
   }
 
+  function localTime(iso) {
+    const d = new Date(iso), two = (n) => String(n).padStart(2, "0");
+    if (isNaN(d)) return String(iso);
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  }
+
   function recent() {
     let all = [];
     try { all = JSON.parse(localStorage.getItem("rulelang.matches") || "[]"); } catch (e) { all = []; }
     const ul = $("recent");
     ul.replaceChildren();
     for (const m of all) {
-      ul.append(el("li", {}, `${m.game} (${m.when.slice(0, 16).replace("T", " ")}): `,
-        m.invite ? el("a", { href: m.invite }, "invite ") : null,
-        ...m.links.map((l) => el("a", { href: l.url }, l.seat + " ")), el("a", { href: m.spectator }, "spectator")));
+      // each link whole, the lines broken between them (a phone showed "invite s / pectator"), and
+      // the time this browser's own (it was UTC, unsaid)
+      const links = [...(m.invite ? [["invite", m.invite]] : []), ...m.links.map((l) => [l.seat, l.url]), ["spectator", m.spectator]];
+      ul.append(el("li", {}, `${m.game} (${localTime(m.when)}): `,
+        ...links.flatMap(([label, url], i) => [i ? "\u00a0· " : null, el("a", { href: url }, label)]).filter(Boolean)));
     }
     $("mine").hidden = all.length === 0;
   }
