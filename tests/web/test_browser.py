@@ -829,3 +829,19 @@ def test_the_lobbys_matches_made_here_break_between_links_and_say_local_time(ser
     assert "2026-12-05 16:15" in text and "07:15" not in text              # Tokyo's time, the browser's own
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+def test_a_second_match_can_be_made_from_the_same_lobby_page(serve, browser):
+    """Found taking the lobby's screenshots: a second *Create the match* on the same page was refused
+    ("give one seat … for each of the 2 players"), the first match's links counted as seats."""
+    server = serve([SMALL], include_shipped=False)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(server.url + "/")
+    page.click("#create")
+    page.wait_for_selector("a.seat-link[data-seat=spectator]")
+    first = page.get_attribute("a.seat-link[data-seat=spectator]", "href")
+    page.click("#create")
+    page.wait_for_selector(f"a.seat-link[data-seat=spectator]:not([href='{first}'])")
+    assert page.inner_text("#error") == "" and len(server.server.matches) == 2
+    assert page.locator("#recent li").count() == 2
+    page.close()

@@ -69,7 +69,9 @@
       if (t === "int" && input.value.trim() === "") continue;     // (left empty: the rules' default, not 0)
       options[input.dataset.option] = t === "bool" ? input.checked : t === "int" ? Number(input.value) : input.value;
     }
-    const seats = [...document.querySelectorAll("[data-seat]")].map((s) => {
+    // (the seats' own boxes: the links of a match made before are marked data-seat too, and a second
+    // match made from the same page was refused as one seat too many per link)
+    const seats = [...$("seats").querySelectorAll("select[data-seat]")].map((s) => {
       if (s.value !== "ismcts") return s.value;
       const b = document.querySelector(`[data-budget="${s.dataset.seat}"]`);
       return "ismcts:" + Math.max(1, Math.floor(Number(b.value) || 200));
