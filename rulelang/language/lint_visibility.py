@@ -50,20 +50,26 @@ def visibility_lints(lints) -> None:
         if isinstance(d, n.ActionDecl):
             for p in d.params:
                 z = _others_zone(lints, p.domain)
-                if z is not None and p.name in _names(d.require):
+                if z is not None and p.name in _names(d.require) and not _told_only(lints, p.name, d.require):
                     _w230(lints, p.name, z, "which of them may be played", d.require.span)
         elif isinstance(d, n.If):
             _w249(lints, d)
         elif isinstance(d, n.Choose):
             z = _others_zone(lints, d.domain)
-            if z is not None and d.var in _names(d.where):
+            if z is not None and d.var in _names(d.where) and not _told_only(lints, d.var, d.where):
                 _w230(lints, d.var, z, "which of them are offered", d.where.span)
             _w244(lints, d)
         elif isinstance(d, n.DefDecl) and d.show:
             _w241(lints, d)
-            for x in walk(d.body):
+            body_nodes = list(walk(d.body))
+            counted = {id(y) for x in body_nodes if isinstance(x, n.Call) and x.name in ("size", "count")
+                       and x.args and x.name not in lints.c.symbols for y in walk(x.args[0])}
+            told = {id(x.iterable) for x in body_nodes if isinstance(x, n.Comprehension) and not x.more
+                    and all(not _names_in(x.var, part) or _told_only(lints, x.var, part)
+                            for part in (x.elem, x.where, x.key))}
+            for x in body_nodes:
                 if isinstance(x, n.Index) and isinstance(x.index, n.Name) and x.index.name == "me" \
-                        and _others_zone(lints, x.obj) is not None:
+                        and _others_zone(lints, x.obj) is not None and id(x) not in counted and id(x) not in told:
                     lints.report("W233", "warning", f"this shown value reads `{_others_zone(lints, x.obj)}[me]`, "
                                  f"which its viewer cannot see (`others`): every player is shown something of "
                                  f"their own cards", x.span)
@@ -190,6 +196,24 @@ def _reads_me(lints, test, depth: int = 2) -> bool:
 def _bound(e, bound: dict):
     """`e`, a def's parameter name, as the expression the call gave it (else `e` itself)."""
     return bound.get(e.name, e) if isinstance(e, n.Name) else e
+
+
+def _names_in(name: str, e) -> bool:
+    return e is not None and name in _names(e)
+
+
+def _told_only(lints, name: str, e) -> bool:
+    """Does `e` read the component `name` only through public variables kept per component (what
+    the rules set when its owner was told: `told[c]`)? That tells the owner nothing new."""
+    reads = [x for x in walk(e) if isinstance(x, n.Name) and x.name == name]
+    through = set()
+    for x in walk(e):
+        if isinstance(x, n.Index) and isinstance(x.index, n.Name) and x.index.name == name \
+                and isinstance(x.obj, n.Name):
+            sym = lints.c.symbols.get(x.obj.name)
+            if sym is not None and sym.kind == "var" and _vis(sym.decl) in ([], ["public"]):
+                through.add(id(x.index))
+    return bool(reads) and all(id(x) in through for x in reads)
 
 
 def _w230(lints, name: str, zone: str, what: str, span) -> None:
