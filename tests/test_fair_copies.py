@@ -296,3 +296,38 @@ def test_a_deal_under_the_rules_asks_each_zone_once_per_card_and_keeps_every_car
     assert asked[0] <= 6 * 600
     again = _dealt(cards, where, fit, random.Random(3))
     assert again != out                                   # (another seed, another deal)
+
+
+TOLD = """
+game "Told" {
+  players 2
+  enum Colour { red "R", blue "B" }
+  kind Card { colour: Colour  rank: int  label text(colour) + text(rank) }
+  zone deck: pile, hidden
+  zone hand: pile per player, others
+  var told: text = "?" per Card
+  show "Your cards" = [text(told[c]) for c in hand[me]], own
+  setup { for c in Colour { for r in 1..4 { create Card(colour: c, rank: r) in deck } }  shuffle deck
+          for p in players { move top(deck, 3) to hand[p] } }
+  turn { step act {
+    action tell(col in Colour) { for c in hand[next(me)] { told[c] = if c.colour == col then text(col) else "not " + text(col) }  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_copy_keeps_what_a_seat_was_told_of_each_unseen_card_where_it_sees_it():
+    """A new author's Hanabi: a public variable per card (what its holder was told of it) went with
+    the cards a copy dealt away, so the holder's own view of the copy differed from the match's
+    (668 of 814). It stays with the place: the seat's view of every copy is its view of the match."""
+    game = rulelang.Game(rulelang.compile_source(TOLD, "told.rules"))
+    for seed in range(4):
+        m = game.new_match(2, seed)
+        m.apply("tell R")
+        real = m.view(1)
+        assert any(v["value"] != ["?", "?", "?"] for v in real["values"] if v["name"] == "Your cards")
+        for s in range(6):
+            copy = m.determinized(1, s)
+            assert copy.view(1)["values"] == real["values"], (seed, s)
+            assert copy.view(1)["zones"] == real["zones"]

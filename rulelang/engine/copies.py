@@ -10,7 +10,7 @@ import random
 
 from ..ir.flows import zone_flows
 from .chance import aside
-from .codegen.effects import Paused
+from .codegen.effects import Paused, follow_places
 from .codegen.runtime_moves import Batch
 from ..core.errors import RuleFault, RulelangError
 from ..core.limits import WORK_LIMIT
@@ -148,6 +148,7 @@ class MatchCopies(MatchParts):
             m._by_text = None
             m.zone_info = None
             m.held = None
+            follow_places(m, mapping)
             if m.known:
                 m.known = {c: k for c, k in m.known.items() if c in seen}
             m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None

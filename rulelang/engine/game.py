@@ -122,6 +122,8 @@ class Game:
         self.zones = ir["zones"]
         self.zone_per = [bool(z["per"]) for z in self.zones]      # (a family of zone lists)
         self.others_zones = frozenset(z["name"] for z in self.zones if z["visibility"] == "others")
+        self.public_component_slots = [i for i, v in enumerate(ir["vars"])
+                                       if v["per"] == "component" and v["visibility"] == "public"]
         self.family_zones = [i for i, per in enumerate(self.zone_per) if per]
         self.family_slots = [i for i, v in enumerate(ir["vars"]) if v["per"]]   # (a list of members' values)
         self.zone_slot = low.zone_slot

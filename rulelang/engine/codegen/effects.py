@@ -133,6 +133,7 @@ def cut_here(m) -> dict:
                         where[new] = zl
         m.zone_info, m._zone_ids = None, None
         m.held = None
+        follow_places(m, mapping)
         if m.known:
             m.known = {c: k for c, k in m.known.items() if c in cut.seen}
         m.named = [(at, tuple(mapping.get(x, x) for x in c) if type(c) is tuple else mapping.get(c, c))
@@ -142,6 +143,23 @@ def cut_here(m) -> dict:
         composed = {c: mapping.get(n, n) for c, n in composed.items()} | \
                    {c: n for c, n in mapping.items() if c not in composed}
     return composed
+
+
+def follow_places(m, mapping: dict) -> None:
+    """Public variables kept per component stay with the place, not the component, when a copy
+    deals the unseen anew (old -> the one now in its place): the seat sees them by place (what it
+    was told of the card in its hand's slot 2), so its view of the copy is its view of the match
+    (a new author's Hanabi: clue knowledge moved with the cards dealt away, 668 of 814 views
+    differed). Their values may then not fit the card dealt there; the seat cannot tell."""
+    slots = m.game.public_component_slots
+    if not slots or not mapping:
+        return
+    V = m.V
+    for slot in slots:
+        before = V[slot]
+        values = V[slot] = list(before)
+        for old, new in mapping.items():
+            values[new] = before[old]
 
 
 def private_to(m, chooser: int, value, at: int | None = None) -> None:
