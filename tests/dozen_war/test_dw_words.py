@@ -2,7 +2,7 @@
 the dice did, every damage and heal gets a line, the map's glyphs say one thing each."""
 from __future__ import annotations
 
-from dw_helpers import Position, game, hp, legal, play
+from dw_helpers import Position, game, hp, legal, play, units_at, var
 
 
 def test_every_component_has_rules_text_with_its_effect_and_marks():
@@ -157,3 +157,41 @@ def test_attack_skills_not_offered_say_why():
     assert _skills_line(m, 0) == "none"
     play(m, "attack e5 Iron Warden e6 infantry")
     assert _skills_line(m, 0) == "Iron Warden attacked, dug or handed over map pieces this turn"
+
+
+def test_income_says_the_coin_and_soldiers_that_came_not_those_promised():
+    """A rules lawyer: with the 30-coin supply empty (D25) each player read "P1 gets 1 coin, and from
+    3 castles 3 equipment cards and a soldier each" and no coin came; a castle holding 5 soldiers
+    gives none (D10, "if there is room"), and the line said "a soldier each" all the same."""
+    m = Position(2).coins(15, 15).soldier(0, "infantry", "d11", n=5).events_top("Gold Vein").rolls((6, 1), (6, 1)).turn(1).match()
+    play(m, "end turn")
+    said = m.messages_for(1)
+    assert var(m, "coins") == [15, 15] and units_at(m, "d11") == ["infantry"] * 5
+    assert ("P1 gets no coin (the supply is empty), and from 3 castles 3 equipment cards and 2 soldiers "
+            "(1 castle is full)") in said
+    assert "P2 gets no coin (the supply is empty), and from 3 castles 3 equipment cards and 3 soldiers" in said
+    m = Position(2).events_top("Gold Vein").rolls((6, 1), (6, 1)).turn(1).match()
+    play(m, "end turn")
+    assert "P1 gets 1 coin, and from 3 castles 3 equipment cards and 3 soldiers" in m.messages_for(0)
+
+
+def test_an_event_says_the_coin_soldier_or_payment_it_could_not_give():
+    """Gold Vein on a 6 printed "+1 coin" with the supply empty and nothing said none came; Festival
+    promises a soldier in each castle, a full one gets none; Bandits' "lose 1 coin" with no coin."""
+    m = (Position(2).coins(15, 15).soldier(0, "infantry", "d11", n=5).events_top("Gold Vein")
+         .rolls((6, 6), (6, 2)).turn(1).match())
+    play(m, "end turn")
+    said = m.messages_for(1)
+    at = said.index("P1 rolls 6: +1 coin")
+    assert said[at + 1] == "P1 gets no coin: the supply is empty" and var(m, "coins") == [15, 15]
+    m = Position(2).soldier(0, "infantry", "d11", n=4).events_top("Festival").rolls((6, 6), (6, 2)).turn(1).match()
+    play(m, "end turn")                                    # income fills d11 to 5: Festival has no room there
+    said = m.messages_for(1)
+    at = said.index("P1 rolls 6: a soldier of its type in each of your castles")
+    assert said[at + 1] == "P1 gets no infantry soldier at d11: it holds 5 soldiers"
+    assert units_at(m, "d11") == ["infantry"] * 5 and units_at(m, "f11") == ["cavalry"] * 2
+    m = Position(2).coins(0, 0).var("bank", None, 0).events_top("Bandits").rolls((6, 1), (6, 5)).turn(1).match()
+    play(m, "end turn")
+    said = m.messages_for(1)
+    at = said.index("P1 rolls 1: lose 1 coin")
+    assert said[at + 1] == "P1 has no coin to pay"
