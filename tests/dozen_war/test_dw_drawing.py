@@ -63,3 +63,23 @@ def test_the_map_tells_a_mountain_with_a_token_from_one_without():
         assert glyph in ("^", "V") if cell.get("buried") else glyph in ("^-", "V-"), (name, glyph, cell)
         empty += not cell.get("buried")
     assert empty == 3
+
+
+def test_a_mountain_that_never_had_a_token_is_not_called_dug():
+    """A rules lawyer: with 3 players (or the alliance) some mountains never get a token. They drew
+    `^-`, which the key called "dug, none left", and their `look` said "A token lies under it". They
+    keep `^-` (what a player needs is whether a dig is still worth it, the same either way; a third
+    glyph would tell only history, which the log tells), and the key and the texts say what it means."""
+    m = Position(3).bury("c9", "Map piece").match()
+    rows = board_rows(m)
+    assert rows[9].split()[3] == "^" and rows[9].split()[9] == "^-"          # c9 holds one, i9 never did
+    assert rows[6].split()[6] == "V-"
+    key = " ".join(m.game.ir["boards"][0]["legend"])
+    assert "^-: no token under it, dug or none buried there" in key and "V-: no token under it" in key
+    assert "dug, none left" not in key and "its token dug" not in key
+    for label in ("Northeast Peak", "Volcano"):
+        text = m.rules_text(m.labels.index(label), 0)
+        assert "A token lies under it until" not in text and "(^- on the map: dug)" not in text, text
+        assert "some get none" in text
+    assert "^-: no token lies under it (dug, or none buried there)" in m.rules_text(m.labels.index("Northeast Peak"), 0)
+    assert "V-: no token lies under it (dug, or none buried there)" in m.rules_text(m.labels.index("Volcano"), 0)
