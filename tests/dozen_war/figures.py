@@ -5,7 +5,8 @@
 Plays G games with uniformly random actions (what `rulelang simulate --bot random` does; game i is
 seeded i) — or, with `eager`, a crude greedy policy: dig, else attack, else a skill or a card, else
 move (or end the turn, 1 time in 10), always answering a defence window when it can — and prints: actions per game, mean rounds, how games end (5 map pieces, score, last one
-standing), win rate by seat and by the class of each player's first general, playouts/s."""
+standing, or unfinished at the 20,000-action cap), win rate by seat and by the class of each player's
+first general, playouts/s."""
 from __future__ import annotations
 
 import collections
@@ -22,10 +23,19 @@ ROOT = Path(__file__).resolve().parents[2]
 PRIORITY = ("dig", "attack", "siege", "skill", "equip", "hand over", "warp", "revive")
 
 
-def eager(actions, rng):
+def pair(a) -> frozenset:
+    """the two generals of a `hand over` action"""
+    return frozenset(a.args.values())
+
+
+def eager(actions, rng, handed=frozenset()):
+    """`handed`: the pairs of generals that handed over map pieces this turn. No hand-over between
+    them again: it would only undo the last (two generals passed their pieces back and forth until
+    the action cap, and the game was never finished)."""
     texts = [a.text for a in actions]
     for word in PRIORITY:
-        hits = [a for a in actions if a.text.startswith(word)]
+        hits = [a for a in actions if a.text.startswith(word)
+                and not (word == "hand over" and pair(a) in handed)]
         if hits:
             return rng.choice(hits)
     moves = [a for a in actions if a.text.startswith("move")]
@@ -37,23 +47,42 @@ def eager(actions, rng):
     return rng.choice(answers or actions)
 
 
-def main(players: int, games: int, alliance: bool, deal: str, policy: str = "random") -> None:
+class Eager:
+    """The eager policy with its memory of the turn: `Eager(rng)(match)` is the action to play."""
+
+    def __init__(self, rng):
+        self.rng, self.turn, self.handed = rng, None, set()
+
+    def __call__(self, m):
+        if m.turn_count != self.turn:
+            self.turn, self.handed = m.turn_count, set()
+        a = eager(m.legal_actions(), self.rng, self.handed)
+        if a.text.startswith("hand over"):
+            self.handed.add(pair(a))
+        return a
+
+
+def main(players: int, games: int, alliance: bool, deal: str, policy: str = "random", cap: int = 20000) -> None:
     game = rulelang.load(str(ROOT / "games" / "dozen_war.rules"))
     opts = {"alliance": alliance, "generals": deal}
     ends, seat_wins, cls_games, cls_wins = collections.Counter(), collections.Counter(), collections.Counter(), collections.Counter()
     gen_games, gen_wins = collections.Counter(), collections.Counter()
     actions, rounds, t0 = [], [], time.time()
+    unfinished = f"unfinished ({cap:,}-action cap)"
     for i in range(games):
         m = game.new_match(players, seed=i, options=opts)
         rng = random.Random(i)
+        pick = Eager(rng) if policy == "eager" else (lambda m: rng.choice(m.legal_actions()))
         n = 0
-        while not m.is_over and n < 20000:
-            acts = m.legal_actions()
-            m.apply(eager(acts, rng) if policy == "eager" else rng.choice(acts))
+        while not m.is_over and n < cap:
+            m.apply(pick(m))
             n += 1
         st = m.state()
         actions.append(n)
         rounds.append(st["rounds"]["round"])
+        if m.outcome is None:                    # (said, not a TypeError: a policy that loops)
+            ends[unfinished] += 1
+            continue
         reason = m.outcome["reason"] or ""
         ends["5 map pieces" if "map pieces" in reason else "score" if "score" in reason
              else "last standing" if "standing" in reason else reason] += 1
@@ -75,11 +104,14 @@ def main(players: int, games: int, alliance: bool, deal: str, policy: str = "ran
     print(f"  actions/game mean {sum(actions)/games:.0f} (min {min(actions)}, max {max(actions)}); "
           f"mean rounds {sum(rounds)/games:.2f}")
     print("  ends: " + ", ".join(f"{k} {v}" for k, v in ends.most_common()))
+    if ends[unfinished]:
+        print("  (an unfinished game is in the win rates below as won by nobody)")
     print("  win rate by seat: " + ", ".join(f"P{p+1} {seat_wins[p]/games:.0%}" for p in range(players)))
-    print("  win rate by first general's class: " + ", ".join(
-        f"{c} {cls_wins[c]/cls_games[c]:.0%} ({cls_games[c]})" for c in sorted(cls_games)))
-    print("  win rate of the player holding each general: " + ", ".join(
-        f"{g} {gen_wins[g]/gen_games[g]:.0%}" for g in sorted(gen_games, key=lambda g: -gen_wins[g] / gen_games[g])))
+    print("  win rate by first general's class: " + (", ".join(
+        f"{c} {cls_wins[c]/cls_games[c]:.0%} ({cls_games[c]})" for c in sorted(cls_games)) or "none finished"))
+    print("  win rate of the player holding each general: " + (", ".join(
+        f"{g} {gen_wins[g]/gen_games[g]:.0%}" for g in sorted(gen_games, key=lambda g: -gen_wins[g] / gen_games[g]))
+        or "none finished"))
     print(f"  {games/dt:.2f} playouts/s, {sum(actions)/dt:.0f} actions/s")
 
 
