@@ -62,6 +62,14 @@ class Eager:
         return a
 
 
+def ending(outcome) -> str:
+    """How a game ended, by the start of its outcome's reason (the rule file's words): the score's
+    reason, "the best score (then map pieces)", was read as a win by 5 map pieces."""
+    reason = outcome["reason"] or ""
+    return ("5 map pieces" if reason.startswith("5 map pieces") else "score" if reason.startswith("after the 7th event")
+            else "last standing" if reason.startswith("every other player") else reason)
+
+
 def main(players: int, games: int, alliance: bool, deal: str, policy: str = "random", cap: int = 20000) -> None:
     game = rulelang.load(str(ROOT / "games" / "dozen_war.rules"))
     opts = {"alliance": alliance, "generals": deal}
@@ -83,9 +91,7 @@ def main(players: int, games: int, alliance: bool, deal: str, policy: str = "ran
         if m.outcome is None:                    # (said, not a TypeError: a policy that loops)
             ends[unfinished] += 1
             continue
-        reason = m.outcome["reason"] or ""
-        ends["5 map pieces" if "map pieces" in reason else "score" if "score" in reason
-             else "last standing" if "standing" in reason else reason] += 1
+        ends[ending(m.outcome)] += 1
         comps = st["components"]
         for u, c in enumerate(comps):
             if c["kind"] == "Unit" and c["fields"]["general"] and any(

@@ -31,3 +31,25 @@ def test_an_unfinished_game_is_reported_not_a_crash(capsys):
     out = capsys.readouterr().out
     assert "ends: unfinished (30-action cap) 1" in out
     assert "won by nobody" in out and "win rate by seat: P1 0%, P2 0%" in out
+
+
+def test_a_game_scored_after_the_7th_event_is_not_counted_a_win_by_5_map_pieces():
+    """`figures.py 3 2 eager` said "ends: 5 map pieces 2" of two games scored after round 8: the
+    score's reason, "the best score (then map pieces)", holds the words "map pieces"."""
+    p = Position(2).general(0, "Iron Warden", "e5", pieces=1).general(1, "Gold Maker", "a1")
+    for e in [i for i, c in enumerate(p.comps) if c["kind"] == "Event"][:7]:     # 7 events past
+        p.st["zones"]["events"].remove(e)
+        p.st["zones"]["past"].append(e)
+    m = p.turn(1, rnd=8).match()
+    play(m, "end turn")
+    assert m.outcome["reason"].startswith("after the 7th event, the best score (then map pieces)")
+    assert figures.ending(m.outcome) == "score"
+    m = Position(2).general(0, "Iron Warden", "e8", pieces=4).general(1, "Gold Maker", "a1").bury("f8", "Map piece").turn(0).match()
+    play(m, "dig Iron Warden f8")
+    assert figures.ending(m.outcome) == "5 map pieces"
+    m = Position(2).general(0, "Iron Warden", "e5").general(1, "Gold Maker", "f5", hp=1).turn(0)
+    for k in ("South infantry castle", "South cavalry castle", "South archer castle"):
+        m.castle(k, 0)
+    m = m.match()
+    play(m, "attack e5 Iron Warden f5 Gold Maker", "pass")            # (Gold Maker does not defend)
+    assert figures.ending(m.outcome) == "last standing"
