@@ -367,6 +367,8 @@ def test_the_draw_rate_counts_games_where_any_player_drew(tmp_path, capsys):
     assert first["draws"] == tied and first["draw_rate"] == tied / 40
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     assert f"| draws | {100 * tied / 40:.1f}%" in md
+    main(["simulate", str(rules), "--games", "40", "--bot", "random"])
+    assert f"draw rate (games in which some player drew): {tied / 40:.1%}\n" in capsys.readouterr().out
 
 
 def test_a_paired_difference_is_newcombes_for_paired_data():

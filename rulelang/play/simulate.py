@@ -483,7 +483,7 @@ def format_report(result: dict) -> str:
             f"{_rate(k, finished):.1%} {printable(why)}" for why, k in shown)
             + (f"; and {rest} other reason{'s' if rest > 1 else ''}" if rest > 0 else ""))
     lines += [
-        *([f"draw rate: {result['draw_rate']:.1%}"] if finished else []),
+        *([f"draw rate (games in which some player drew): {result['draw_rate']:.1%}"] if finished else []),
         _length_line(result),
         (f"speed: {result['actions_per_s']:,.0f} actions/s, {_games_rate(result['playouts_per_s'])} "
          f"({result['actions']} actions in {result['seconds']:.2f} s of wall-clock time; "
