@@ -330,7 +330,8 @@ def test_smash_up_tells_cards_by_their_text_and_windows_by_their_question():
 def test_shadow_hunters_ends_deals_and_lists_every_character_truthfully():
     text = _book("shadow_hunters")
     assert ("The game ends:\n\n- some players win, the others lose (the game says who, and why, when it ends, "
-            "after some actions (attack, attack all, take, …))\n" in text)
+            "after some actions (attack, attack all, take, …), by a card (Hermit's Anger, Hermit's Blackmail, "
+            "Hermit's Greed, …))\n" in text)
     assert "check_end" not in text and "“…”" not in text and "Hermit's Anger's ability" not in text
     assert ("Neutrals by the number of players (4 players: 2 Shadows, 2 Hunters, no Neutral; 5: 2, 2 and 1; "
             "6: 2, 2 and 2; 7: 2, 2 and 3; 8: 3, 3 and 2)") in text
@@ -349,7 +350,10 @@ def test_shadow_hunters_ends_deals_and_lists_every_character_truthfully():
 def test_dozen_war_ends_without_its_procedures_and_says_the_castles_by_player_count():
     text = _book("dozen_war")
     assert ("- the players named win, the others lose — “5 map pieces held at once by …” (at the start of a round, "
-            "after some actions (dig, siege, attack, …))") in text
+            "after some actions (dig, siege, attack, …), by a card (Desertion, Famine, Explosion, …))") in text
+    # (a rules lawyer: Desertion taking the last soldier ends it too, not only siege or attack)
+    assert ("“every other player has lost all castles, generals and soldiers” (after the action siege or attack, "
+            "by a card (Desertion, Famine, Explosion, …))") in text
     assert "“after the 7th event, the best score (then map pieces): …” (at the end of a round)" in text
     assert "check_pieces" not in text and "final_scoring" not in text and "Desertion's ability" not in text
     assert "- East infantry castle (with 3 or 4 players): The East player's infantry castle" in text

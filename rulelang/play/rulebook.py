@@ -758,7 +758,7 @@ def _moments(ir: dict) -> dict:
         if name in abilities:
             out[name] = [abilities[name]] if abilities[name] else []
             continue
-        seen, todo, found, actions = {name}, [name], [], []
+        seen, todo, found, actions, cards = {name}, [name], [], [], []
         while todo:
             for kind, who in direct.get(todo.pop(), ()):
                 if kind == "action":
@@ -767,15 +767,20 @@ def _moments(ir: dict) -> dict:
                 elif kind == "moment":
                     if who not in found:
                         found.append(who)
-                elif who in abilities:          # (an answer runs it: said; a card's ability: not)
+                elif who in abilities:          # (an answer runs it: said; a card's ability: named below)
                     if abilities[who].startswith("after a player answers") and abilities[who] not in found:
                         found.append(abilities[who])
+                    elif abilities[who].startswith("by ") and abilities[who][3:] not in cards:
+                        cards.append(abilities[who][3:])
                 elif who not in seen:
                     seen.add(who)
                     todo.append(who)
         if actions:                     # (after the other moments: `at the start of a round` first)
             found.append(f"after the action {' or '.join(actions)}" if len(actions) <= 3
                          else f"after some actions ({', '.join(actions[:3])}, …)")
+        if cards:                       # (a rules lawyer: an end a card's ability brings was said to come
+            found.append(f"by {cards[0]}" if len(cards) == 1  # only after two actions)
+                         else f"by a card ({', '.join(cards[:3])}{', …' if len(cards) > 3 else ''})")
         out[name] = found
     return out
 
