@@ -223,3 +223,36 @@ def test_cards_healed_then_dealt_are_not_told_apart_by_their_place_in_the_discar
     lines = changes(before, m.view(0), "play 9♦ A♥", seat_name, "play 9♦ A♥", zone_flows(game.ir))
     assert "4♣, 3♣: discard → hand (P1)" in lines
     assert "6♠, 8♥, 5♦, J♠, 7♥, 8♦, 2♦, 6♥: discard → tavern / hand (P2) / hand (P3), face down" in lines
+
+
+CUPS = """
+game "Cup Swap" {
+  players 2
+  kind Die { face: int  label text(face) }
+  zone bag: pile, hidden
+  zone cup: set per player, owner
+  zone shown: set per player, public
+  setup { for f in 1..6 { repeat 4 { create Die(face: f) in bag } }  shuffle bag
+          for p in players { move top(bag, 2) to cup[p] } }
+  turn { step act {
+    action stop { finish draw }
+    action lift { for p in players { move cup[p] to shown[p] }  for p in players { move top(bag, 2) to cup[p] }  end turn }
+  } }
+}
+"""
+
+
+def test_dice_laid_open_from_a_cup_refilled_at_once_are_not_said_to_come_from_the_bag():
+    """A new author's Liar's Dice: each cup laid open, then filled again from the bag, read
+    `1, 3: bag → shown (P2)` to P1 — no rule moves dice from the bag there; they came out of P2's
+    cup, whose size did not change. Both ways the rules allow are named."""
+    from rulelang.ir.flows import zone_flows
+    from rulelang.play.render import seat_name
+    from rulelang.play.screen import changes
+    game = rulelang.Game(rulelang.compile_source(CUPS, "cups.rules"))
+    m = game.new_match(2, 1)
+    before = m.view(0)
+    m.apply("lift")
+    lines = changes(before, m.view(0), "lift", seat_name, "lift", zone_flows(game.ir))
+    opened = ", ".join(m.labels[c] for c in m.Z[2][1])
+    assert f"{opened}: bag or cup (P2) → shown (P2)" in lines and f"{opened}: bag → shown (P2)" not in lines, lines

@@ -355,7 +355,8 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
     covered, piles_grown = _covered(before, after, seat_name)
     moves, gone, came, revealed, hidden_out, hidden_in, unsure = _matched(
         before, after, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels, mine, acted.lower(),
-        covered, piles_grown, movers, existed, blind, may, names, kinds, off_seen, flows is not None)
+        covered, piles_grown, movers, existed, blind, may, names, kinds, off_seen, flows is not None,
+        owners={zone_title(z, seat_name): z.get("owner") for z in before["zones"] + after["zones"]})
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), pair=not unsure,
                         cells=set(after.get("cells") or ()) | set(before.get("cells") or ()), off=off,
                         off_seen=off_seen, may=may, nouns=_zone_nouns(before, after, seat_name))
@@ -539,7 +540,7 @@ def _matching(options: list, taken_i: set, taken_j: set) -> bool:
 def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels,
              mine=(), acted: str = "", covered=frozenset(), piles_grown=None, movers=frozenset(),
              existed: int | None = None, blind: bool = False, may=None, names=None, kinds=({}, {}),
-             off_seen=frozenset(), relays: bool = False):
+             off_seen=frozenset(), relays: bool = False, owners=None):
     """The components' comings and goings between two views, matched where they can be: moved (the
     same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
     and the hidden zones' counts left over. `covered`: the top-only piles a card was covered on
@@ -552,7 +553,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     `off_seen`: the internal zones whose cards the reader sees (off the screen: a card that left one
     out of sight is only counted where it went, `3 cards added to deck (P1)`); `relays`: are the
     rules' ways known (`may` reads them), so that a zone whose size did not change may be said to
-    have passed a card on where the rules move cards so?"""
+    have passed a card on where the rules move cards so? `owners`: each place's owner (None: no one's)."""
     may = may or (lambda a, b, kind=None, direct=False: True)
     names = names or {}
     kind_b, kind_a = kinds
@@ -653,7 +654,11 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         # (and where the rules say so, a hidden zone of the mover's whose size did not change may
         # have given it to another of theirs and been refilled from the one that shrank, each by a
         # move of the rules: a hand put on the discard pile and drawn again from the deck)
-        grew += [t for t in mine if relays and t != to and to in movers and t not in grew
+        # — the mover's, or another player's into a place of theirs: a cup laid open and filled
+        # again from the bag (a new author's Liar's Dice read `bag → shown (P2)`, no rule's way)
+        owner = (owners or {}).get(to)
+        relaying = mine if to in movers else [t for t in b_hidden if owner is not None and (owners or {}).get(t) == owner]
+        grew += [t for t in relaying if relays and t != to and t not in grew
                  and hidden_out[t] <= 0 and hidden_in[t] <= 0 and t in b_hidden and b_hidden[t] == a_hidden.get(t)
                  and may(t, to, kind_a.get(to), direct=True) and any(may(x, t, direct=True) for x in sources)]
         if len(sources) == 1 and not grew:
