@@ -29,6 +29,20 @@ def _others_zone(lints, domain) -> str | None:
     return z if sym is not None and _vis(sym.decl) == ["others"] else None
 
 
+def _blind_zone(lints, domain) -> tuple[str, str] | None:
+    """The zone an action's parameter takes cards from that its actor cannot see (a `hidden` zone,
+    another player's `owner` zone), with why; None otherwise."""
+    z = lints.root_zone(domain)
+    sym = lints.c.symbols.get(z) if z else None
+    vis = _vis(sym.decl) if sym is not None else []
+    if vis == ["hidden"]:
+        return z, "`hidden`"
+    if vis == ["owner"] and isinstance(domain, n.Index) and not (isinstance(domain.index, n.Name)
+                                                                 and domain.index.name == "me"):
+        return z, "another player's `owner` zone"
+    return None
+
+
 def visibility_lints(lints) -> None:
     """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
@@ -52,6 +66,13 @@ def visibility_lints(lints) -> None:
                 z = _others_zone(lints, p.domain)
                 if z is not None and p.name in _names(d.require) and not _told_only(lints, p.name, d.require):
                     _w230(lints, p.name, z, "which of them may be played", d.require.span)
+                blind = _blind_zone(lints, p.domain) if z is None else None
+                if blind is not None and p.name in _names(d.require) and not _told_only(lints, p.name, d.require):
+                    lints.report("W230", "warning", f"`{p.name}` comes from zone `{blind[0]}`, which its chooser "
+                                 f"cannot see ({blind[1]}: the choices are named by their place), and this "
+                                 f"condition reads it: which places may be played tells the chooser about cards "
+                                 f"they cannot see; read only what the chooser knows, or decide in the body",
+                                 d.require.span)
         elif isinstance(d, n.If):
             _w249(lints, d)
         elif isinstance(d, n.Choose):
