@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 import rulelang
 from rulelang.play.repl import run_repl
 
@@ -164,6 +166,25 @@ def test_a_shared_terminal_is_not_handed_over_for_what_each_could_work_out_for_t
     secret = SIDES.replace("SHOWN_SECRET", 'var word: int = 0 per player, hidden, internal\n'
                            '  setup { word[1] = 7 }\n  show "Your word" = text(word[me])')
     game = rulelang.Game(rulelang.compile_source(secret, "sides.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("tick\n\ntick\n\ntick\n\nstop\n"), out, "sides.rules")
+    assert out.getvalue().count("Pass the terminal") == 3
+
+
+@pytest.mark.parametrize("secret", [
+    # (a public variable pointing at a card that lies hidden: its fields are no public thing)
+    'kind Card { rank: int  label "card " + text(rank) }  zone vault: set, hidden\n'
+    '  var mine: Card = none per player, public\n'
+    '  setup { for p in players { create Card(rank: p + 3) in vault  mine[p] = top(vault) } }\n'
+    '  show "Your rank" = mine[me].rank',
+    # (a secret `show` named as a public one: told apart by place, not by name)
+    'var word: int = 0 per player, hidden, internal\n  setup { word[1] = 7 }\n  show "Moves" = word[me]',
+], ids=["component-in-a-public-variable", "same-name-as-a-public-show"])
+def test_a_show_that_only_looks_public_still_hands_the_terminal_over(secret):
+    """A leak scan of this stop's hot seat: `show "Your rank" = mine[me].rank` (a public variable
+    holding a hidden card) and a secret `show "Moves"` beside the public one were taken for
+    public, and the next player's secret was drawn while the last one had the keyboard."""
+    game = rulelang.Game(rulelang.compile_source(SIDES.replace("SHOWN_SECRET", secret), "sides.rules"))
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {}, io.StringIO("tick\n\ntick\n\ntick\n\nstop\n"), out, "sides.rules")
     assert out.getvalue().count("Pass the terminal") == 3

@@ -97,9 +97,10 @@ def surely_public(ir: dict, e, depth: int = 0) -> bool:
         return all(surely_public(ir, v, depth) for v in e.values())
     if k == "builtin":
         return e.get("n") in _PUBLIC_BUILTINS
-    if k == "var":
-        var = next((v for v in ir["vars"] if v["name"] == e.get("n")), None)
-        return (var is not None and var.get("visibility") == "public"
+    if k == "var":                              # (a public variable holding a component may point at
+        var = next((v for v in ir["vars"] if v["name"] == e.get("n")), None)     # one that lies hidden:
+        return (var is not None and var.get("visibility") == "public"      # its fields and label are no
+                and "comp" not in str(var.get("type", "")).split(":")          # public thing — a leak scan)
                 and surely_public(ir, e.get("i"), depth))
     if k == "zone":
         z = next((z for z in ir["zones"] if z["name"] == e.get("n")), None)

@@ -908,12 +908,17 @@ class _Session(Drawing, Commands):
         for the other (a two-player board game with nothing hidden was handed over every move)."""
         public = self.__dict__.get("public_shows")
         if public is None:
-            public = self.public_shows = public_show_names(getattr(self.game, "ir", None))
+            public = self.public_shows = public_shows_at(self.game)
+        shows = len(getattr(self.game, "shown", ()) or ())
 
         def seen(view: dict) -> dict:
             out = {key: value for key, value in view.items() if key != "viewer"}
-            if public and "values" in out:
-                out["values"] = [v for v in out["values"] if v.get("name") not in public]
+            values = out.get("values")
+            if public and isinstance(values, list) and len(values) >= shows:
+                # (the `show` values come last, in the rules' order: told apart by place, never by
+                # name — a secret `show "Note"` beside a public one of that name was dropped too)
+                cut = len(values) - shows
+                out["values"] = values[:cut] + [v for i, v in enumerate(values[cut:]) if i not in public]
             return out
         return seen(self.screen_view(one)) != seen(self.screen_view(other))
 
@@ -1343,11 +1348,13 @@ def _isatty(stream) -> bool:
         return False
 
 
-def public_show_names(ir: dict | None) -> frozenset:
-    """The names a view gives the rules' `show` values that are made of public things and `me`
-    alone (ir/sight.py: `surely_public`)."""
+def public_shows_at(game) -> frozenset:
+    """The places, among the rules' `show` values in a view (in the rules' order), of those made of
+    public things and `me` alone (ir/sight.py: `surely_public`)."""
+    ir = getattr(game, "ir", None)
     if not ir:
         return frozenset()
-    return frozenset(d.get("label") or name for name, d in ir.get("defs", {}).items()
-                     if d.get("show") and surely_public(ir, d.get("body")))
+    defs = ir.get("defs", {})
+    return frozenset(i for i, entry in enumerate(getattr(game, "shown", ()) or ())
+                     if entry[0] in defs and surely_public(ir, defs[entry[0]].get("body")))
 

@@ -146,19 +146,27 @@ def cut_here(m) -> dict:
 
 
 def follow_places(m, mapping: dict) -> None:
-    """Public variables kept per component stay with the place, not the component, when a copy
-    deals the unseen anew (old -> the one now in its place): the seat sees them by place (what it
-    was told of the card in its hand's slot 2), so its view of the copy is its view of the match
-    (a new author's Hanabi: clue knowledge moved with the cards dealt away, 668 of 814 views
-    differed). Their values may then not fit the card dealt there; the seat cannot tell."""
+    """In a seat's own `others` zone (its hand, whose places it knows and whose cards it cannot
+    see) public variables kept per component stay with the place, not the component, when a copy
+    deals the unseen anew (old -> the one now in its place): the seat reads them by place (what it
+    was told of the card in slot 2), so its view of the copy is its view of the match (a new
+    author's Hanabi: clue knowledge moved with the cards dealt away, 668 of 814 views differed).
+    Everywhere else they go with the component: a card publicly marked and shuffled into a deck is
+    somewhere in it, not at its real depth (a leak scan: a bot then found it every time)."""
     slots = m.game.public_component_slots
-    if not slots or not mapping:
+    zones = m.game.others_zones
+    if not slots or not zones or not mapping:
+        return
+    info = _zone_info(m)
+    placed = [(old, new) for old, new in mapping.items()
+              if info.get(id(m.where[new]), (None,))[0] in zones]
+    if not placed:
         return
     V = m.V
     for slot in slots:
         before = V[slot]
         values = V[slot] = list(before)
-        for old, new in mapping.items():
+        for old, new in placed:
             values[new] = before[old]
 
 
