@@ -188,3 +188,34 @@ def test_a_show_that_only_looks_public_still_hands_the_terminal_over(secret):
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {}, io.StringIO("tick\n\ntick\n\ntick\n\nstop\n"), out, "sides.rules")
     assert out.getvalue().count("Pass the terminal") == 3
+
+
+PEEK = """
+game "Peek" {
+  players 2
+  kind Card { rank: int  label "card " + text(rank) }
+  zone deck: pile, hidden
+  zone vault: set per player, hidden
+  setup { for r in 1..9 { create Card(rank: r) in deck }  shuffle deck }
+  turn { step go {
+    action peek { reveal top(deck, 2) to [me]  choose c in top(deck, 2) prompt "keep which?" { move c to vault[me] }
+                  shuffle deck  end turn }
+    action whisper { log "the top card is " + text(top(deck)) to [me]  shuffle deck  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+@pytest.mark.parametrize("move", ["peek\n1", "whisper"])
+def test_what_one_seat_was_shown_is_cleared_before_the_next_takes_the_terminal(move):
+    """A leak scan: after P1 looked at two cards and kept one face down (or was told the top card
+    alone), both seats saw the table alike, so the terminal was not handed over — and P2 sat down
+    under P1's `revealed to you: …` and `(to you) …` lines."""
+    game = rulelang.Game(rulelang.compile_source(PEEK, "peek.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {}, io.StringIO(f"{move}\n\nstop\n"), out, "peek.rules")
+    text = out.getvalue()
+    assert "Pass the terminal to P2" in text
+    before = text.partition("Pass the terminal to P2")[0]
+    assert "to you" in before and "P2>" not in before

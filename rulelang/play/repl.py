@@ -376,6 +376,12 @@ class _Session(Drawing, Commands):
         self.seen[seat] = len(self.events)
         self.tell_private(seat)
         self.draw(seat, actions)
+        # (what this seat's screen shows that another person's would not — its cards, a card shown
+        # to it — stays on screen until a hand-over clears it: the next player's view may be the
+        # same, and the screen was not cleared for them — a leak scan)
+        humans = [p for p in range(self.match.players) if p not in self.bots and p != seat]
+        if humans and not self.__dict__.get("screen_private") and any(self.sees_differently(seat, h) for h in humans):
+            self.screen_private = True
 
     def interrupters(self, seat: int) -> list[int]:
         """The other humans at the terminal, when the rules have any-time actions they might use."""
@@ -893,7 +899,8 @@ class _Session(Drawing, Commands):
                                              # screen showed P1's character to all — a first hour's trial)
             previous = humans[0] if len(humans) > 1 else None
         return previous is not None and previous != seat and (self.sees_differently(previous, seat)
-                                                              or self.has_private(seat, previous))
+                                                              or self.has_private(seat, previous)
+                                                              or self.__dict__.get("screen_private", False))
 
     def has_private(self, seat: int, other: int) -> bool:
         """Whether a message to `seat` alone (not to `other`) waits to be shown: the seat must have
@@ -926,6 +933,7 @@ class _Session(Drawing, Commands):
         """Clear the screen, wait for the next player, then tell them what happened since they
         last had the terminal (moves and messages everyone may see)."""
         self.clear_screen()
+        self.screen_private = False
         self.swap_history(seat)
         typed = " ".join(self.ask(f"Pass the terminal to {seat_name(seat)} and press Enter ", again=True).split())
         while typed and self.interactive:    # (at a terminal, only Enter hands it over: `d7` typed there
@@ -1035,7 +1043,10 @@ class _Session(Drawing, Commands):
             self.own_events[len(self.events) - 1] = own
         if style == "move" and not line.startswith("  "):
             self.last_move = line
-        self.say((own or {}).get(self.on_screen, line) if self.on_screen is not None and not self.watching else line, style)
+        shown = (own or {}).get(self.on_screen, line) if self.on_screen is not None and not self.watching else line
+        if shown != line:
+            self.screen_private = True          # (a move as this seat alone reads it: see needs_hand_over)
+        self.say(shown, style)
 
     def error(self, text: str) -> None:
         self.say(f"error: {text}", "error")
@@ -1063,6 +1074,8 @@ class _Session(Drawing, Commands):
         and this pass catches what may have slipped through (keeping our line breaks). Colour
         codes are ours, added after that."""
         shown = fit(printable(text, multiline=True), self.encoding)
+        if style == "message" and text.lstrip().startswith("(to "):
+            self.screen_private = True          # (a message to this seat alone: see needs_hand_over)
         size = self.size()
         if size is not None:
             shown = "\n".join(row for line in shown.split("\n") for row in wrap_line(line, size[0]))

@@ -285,6 +285,8 @@ class Drawing:
             lines = lines[:5] + [f"… and {len(lines) - 5} more changes, not listed (`table` shows where everything is now)"]
         for line in lines:
             self.say(f"  · {line}", "dim")
+        if any("to you" in line for line in lines):
+            self.screen_private = True          # (cards shown to this seat alone, gone from sight since)
 
     def rules(self, argument: str) -> bool:
         """`rules`: at a terminal the basics and a table of contents, paged; piped, everything.
