@@ -289,3 +289,29 @@ def test_an_action_naming_a_card_of_its_holders_hand_is_not_read_to_the_holder()
     seat_two = text.partition("Pass the terminal to P2")[2]
     assert "P1 plays: (a secret choice)" in seat_two and pointed.text not in seat_two   # (labels are unique)
     assert f"P1 plays: {pointed.text}" in text.partition("Pass the terminal to P2")[0]
+
+
+def test_an_any_time_action_naming_a_card_of_its_holders_hand_is_not_read_to_the_holder():
+    """A leak scan: `anytime action nudge(c in hand[next(me)])` read `P2: nudge card 4` to P3,
+    the card's holder, though an ordinary action on the same hand read "(a secret choice)"."""
+    source = POINT.replace("players 2", "players 3").replace(
+        "  turn { step act {", "  anytime action nudge(c in hand[next(me)]) { }\n  turn { step act {")
+    game = rulelang.Game(rulelang.compile_source(source, "nudge.rules"))
+    m = game.new_match(3, 1)
+    nudge = m.interrupts(1)[0]
+    m.apply(nudge)
+    assert m.log_for(1) == m.log_for(0) == [nudge.text] and m.log_for(2) == m.log_for(None) == ["(a secret choice)"]
+
+
+def test_a_card_every_seat_but_no_spectator_sees_is_not_named_to_the_spectator():
+    """A leak scan: `take(c in hand[next(me)])` moves P2's card into P1's `others` hand: each seat
+    may now know it (P1 named it, P2 sees P1's hand), but a spectator sees neither hand, and
+    its log read `take B3a`."""
+    source = POINT.replace("    action stop { finish draw }",
+                           "    action take(c in hand[next(me)]) { move c to hand[me]  end turn }\n"
+                           "    action stop { finish draw }")
+    game = rulelang.Game(rulelang.compile_source(source, "take.rules"))
+    m = game.new_match(2, 1)
+    take = next(a for a in m.legal_actions() if a.text.startswith("take"))
+    m.apply(take)
+    assert m.log_for(0) == m.log_for(1) == [take.text] and m.log_for(None) == ["(a secret choice)"]

@@ -420,6 +420,10 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         player = interrupt_seat(found.text)
         if self.shared == SHARED_ALL:
             self.own()
+        if self.game.others_zones:              # (a card of an `others` zone it names: not read to
+            if not self.game.can_pause:         #  the card's holder, as an action's — a leak scan)
+                self.named = []
+            private_args(self, found, len(self.log), player)
         self.log.append(found.text)
         self._by_text = None
         signal = self._as_interrupt(player, lambda: found._fn(self, found._args))  # type: ignore[arg-type]  # (an interrupt's text names its seat)
@@ -427,6 +431,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         if self.trig:
             signal = drain(self) or signal
         self._settle(signal)
+        if self.named and not self.game.can_pause:
+            widen_private(self)
 
     def apply(self, action, seat: int | None = None) -> None:
         """Play a legal action of the player to act (`current_player`). `seat`: the player who

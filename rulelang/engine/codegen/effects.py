@@ -183,7 +183,7 @@ def private_to(m, chooser: int, value, at: int | None = None) -> None:
         m.named = m.named + [(at, value)]
 
 
-def private_args(m, action, at: int) -> None:
+def private_args(m, action, at: int, actor: int | None = None) -> None:
     """An action's text is public (docs/language.md), but a card lying in an `others` zone is not
     named to its owner, who cannot see it: the log entry at `at` is then for the seats that see it
     (a new author's Hanabi clue `point(c in hand[next(me)])` read `point 1` to the card's holder).
@@ -204,7 +204,8 @@ def private_args(m, action, at: int) -> None:
                 named.append(c)
     if not named:
         return
-    seats = [p for p in range(m.players) if p == m.actor or all(seen_by(m, c, p) for c in named)]
+    actor = m.actor if actor is None else actor         # (an interrupt's: its seat)
+    seats = [p for p in range(m.players) if p == actor or all(seen_by(m, c, p) for c in named)]
     if len(seats) < m.players:
         m.private = {**m.private, at: seats}
         m.named = m.named + [(at, tuple(named) if len(named) > 1 else named[0])]
@@ -217,15 +218,18 @@ def widen_private(m, keep: bool = False) -> None:
     asked on the way (the answers of a simultaneous step, once they have run: a card laid face up
     then and boxed by the `reveal` block was seen — a new author's Sushi Go), and again at the end."""
     private = dict(m.private)
+    everyone = None
     for at, c in m.named:
         seats = private.get(at)
         if seats is None:
             continue
         cs = c if type(c) is tuple else (c,)
         seats = [p for p in range(m.players) if p in seats or all(seen_by(m, x, p) for x in cs)]
-        if len(seats) == m.players:
-            del private[at]
-        else:
+        if len(seats) == m.players and everyone is None:
+            everyone = seen_by_all(m)
+        if len(seats) == m.players and all(x in everyone for x in cs):
+            del private[at]                 # (also a spectator's: not when each seat but no watcher
+        else:                               #  sees it — a card passed into an `others` hand, a leak scan)
             private[at] = seats
     m.private = private
     if not keep:
