@@ -665,3 +665,24 @@ def test_the_deep_lint_warns_of_an_action_offered_with_none(tmp_path):
     assert line.strip().startswith("action take(")
     path.write_text(TAKE_TOPS.replace("[top(left), top(right)]", "[x for x in [top(left), top(right)] where x != none]"))
     assert not [d for d in rulelang.deep_lint(str(path), games=5, seed=0) if d.code == "W407"]
+
+
+def test_a_step_played_by_a_player_the_rules_work_out_is_no_turn_that_never_ends():
+    """A new author's Hold'em (one betting step `by actor`) and pass-the-parcel were warned W217,
+    "the first player makes every move", though play went round P1, P2, P3."""
+    source = """game "Pass the parcel" {
+  players 3
+  var holder: player = 0
+  var passes: int = 0
+  turn { step hold by holder {
+    action pass_on { holder = next(holder)  passes += 1  if passes == 5 { finish win for holder "holds it" } }
+  } }
+}"""
+    assert not [d for d in lint(source) if "W217" in d]
+    m = rulelang.Game(rulelang.compile_source(source, "t.rules")).new_match(3, 1)
+    actors = []
+    for _ in range(4):
+        actors.append(m.current_player)
+        m.apply("pass on")
+    assert actors == [0, 1, 2, 0]
+    assert [d for d in lint(source.replace("by holder", "")) if "W217" in d]

@@ -322,9 +322,13 @@ class FlowLints:
         if self.consts.players[1] > 1 and self.first_step and stays and not any(d.severity == "error" for d in self.out) \
                 and not any(TURN in g.get(node, ()) for node in reach if node != START):
             first = self.steps[self.first_step].decl
-            # (at a simultaneous step every player answers: play goes round without an `end turn`)
+            # (at a simultaneous step every player answers: play goes round without an `end turn`;
+            # a step played `by` a player the rules work out passes play round too — a new author's
+            # betting round, `step bet by actor`, was warned)
             if not any(step.decl.simultaneous and _wait(name) in reach and not _one_asked(step.decl)
-                       for name, step in self.steps.items()):
+                       for name, step in self.steps.items()) \
+                    and not any(_wait(name) in reach and _chosen_actor(step.decl)
+                                for name, step in self.steps.items()):
                 self.report("W217", "warning", "no turn ever ends: nothing reachable does `end turn`, so the first "
                             "player makes every move of the game (an action that does not end the turn or go to a "
                             "step leaves the same player acting)", first.span)
@@ -442,3 +446,10 @@ def _sccs(g: dict) -> dict:
             for w in members:
                 out[w] = members[-1]
     return out
+
+
+def _chosen_actor(step) -> bool:
+    """Is the step played `by` someone other than whose turn it is (`by holder`, `by next(me)`)?"""
+    actor = step.actor
+    return actor is not None and not step.simultaneous and not (isinstance(actor, n.Name)
+                                                                and actor.name in ("current", "me"))

@@ -232,10 +232,21 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         hint = f" (a kind is made with its fields in brackets, even none: `create {kind}() in …`)"
     elif text == "as" and _in_order(line_before, ("action", "require")):
         hint = " (an action's `as` text comes before its `require`: `action bid(q in 1..3) as \"bid \" + text(q) require q > 1 { … }`)"
+    elif text in ("(", ")") and re.search(r"(?:^|[\s{;])(" + "|".join(STATEMENT_WORDS) + r")\s*\(?\s*$", line_before):
+        word = re.search(r"(\w+)\s*\(?\s*$", line_before).group(1)
+        hint = (f" (`{word}` begins a statement of its own, so a `proc {word}` cannot be called: give the "
+                f"procedure another name)")
     elif re.fullmatch(r"\s*(action|step|def|proc|zone|var|kind|phase|on)\s+", line_before):
         word = line_before.split()[0]
         hint = f" (this `{word}` is read inside the block above it: a `}}` may be missing before it)"
     return Diagnostic("E001", f"unexpected `{text}`; expected {expected}{hint}", _tok_span(file, tok, where))
+
+
+# The words a statement begins with: a procedure so named cannot be called (`resolve()` reads as
+# `resolve triggers` gone wrong — a new author's worker placement named its phase so).
+STATEMENT_WORDS = ("resolve", "reveal", "shuffle", "move", "emit", "open", "log", "eliminate", "choose", "may",
+                   "create", "run", "repeat", "finish", "goto", "append", "remove", "modify", "readmit",
+                   "let", "if", "for", "end", "refuse")
 
 
 # ---- limits on size and nesting ------------------------------------------------------------
