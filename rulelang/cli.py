@@ -171,6 +171,9 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument("--max-cpu", type=_budget, default=None, metavar="SECONDS",
                       help=f"CPU time --deep may spend on one file before it stops with a warning "
                            f"(default: {RUN_CPU_LIMIT:g}; 0: no limit)")
+    lint.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",
+                      help="a game option every --deep game is played with (the others, true/false ones "
+                           "drawn at random, at their defaults otherwise); give it again for another")
     lint.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     lint.add_argument("--time", action="store_true", help="print how long linting took (on stderr)")
     lint.set_defaults(run=_lint)
@@ -452,10 +455,11 @@ def _port(text: str) -> int:
 
 
 def _lint(args) -> int:
-    if (args.games is not None or args.max_cpu is not None) and not args.deep:
-        print(f"rulelang lint: error: {'--games' if args.games is not None else '--max-cpu'} needs --deep",
-              file=sys.stderr)
+    if (args.games is not None or args.max_cpu is not None or args.option) and not args.deep:
+        needs = '--games' if args.games is not None else '--max-cpu' if args.max_cpu is not None else '--option'
+        print(f"rulelang lint: error: {needs} needs --deep", file=sys.stderr)
         return 2
+    fixed = dict(args.option)
     started = time.perf_counter()
     diagnostics, sources = rulelang.lint(args.files)
     diagnostics = list(diagnostics)
@@ -470,8 +474,14 @@ def _lint(args) -> int:
         started = time.perf_counter()
         for path in dict.fromkeys(str(p) for p in args.files):
             if path in sources and path not in broken:
+                if fixed:                    # (an option the game has not, or a value it refuses: said once)
+                    try:
+                        rulelang.load(path).option_values(fixed)
+                    except ValueError as err:
+                        print(f"rulelang lint: error: {path}: {printable(str(err))}", file=sys.stderr)
+                        return 2
                 diagnostics.extend(rulelang.deep_lint(path, games=games, seed=args.seed, cpu_limit=(
-                    RUN_CPU_LIMIT if args.max_cpu is None else args.max_cpu)))
+                    RUN_CPU_LIMIT if args.max_cpu is None else args.max_cpu), options=fixed))
         order = {str(p): i for i, p in reversed(list(enumerate(args.files)))}
         diagnostics.sort(key=lambda d: order.get(d.file or "", -1))      # stable: each file's own together
         if args.time:

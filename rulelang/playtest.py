@@ -191,13 +191,15 @@ def _invariants(match, ir: dict, data: dict) -> str | None:
 
 def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
               max_actions: int = DEEP_MAX_ACTIONS, cpu_limit: float | None = RUN_CPU_LIMIT, *, load,
-              locations) -> list[Diagnostic]:
+              locations, options: dict | None = None) -> list[Diagnostic]:
     """Play `games` seeded random games of a rule file (or IR) and report what went wrong.
 
     Each distinct problem is reported once, with the shortest game that shows it: its seed,
     player count, options and action log (a Finding). A file with errors gives its errors.
     The whole run has `cpu_limit` seconds of CPU time (limits.RUN_CPU_LIMIT; None or 0: no
-    limit): when they are spent the games stop, with a warning (W406) besides what they found."""
+    limit): when they are spent the games stop, with a warning (W406) besides what they found.
+    `options`: played in every game (`lint --deep --option K=V`); each true/false option not among
+    them is drawn at random per game, the others keep their defaults."""
     path = str(game_path)
     deadline = None if not cpu_limit or cpu_limit <= 0 else time.process_time() + cpu_limit
     spent = None                         # the games played when the budget ran out
@@ -221,7 +223,8 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
             old["games"] += 1
 
     low, high = game.min_players, game.max_players
-    bool_options = [o["name"] for o in game.options if o.get("type") == "bool"]
+    fixed = dict(options or {})
+    bool_options = [o["name"] for o in game.options if o.get("type") == "bool" and o["name"] not in fixed]
     for i in range(max(0, games)):
         if spent is not None:
             break
@@ -231,9 +234,9 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
         seed_i = seed * SEED_STRIDE + i
         players = low + i % (high - low + 1)
         chooser = random.Random(seed_i)
-        options = tuple((name, True) for name in bool_options
-                        if chooser.random() < 0.5 and next(o for o in game.options if o["name"] == name)["default"]
-                        is not True)
+        options = tuple(fixed.items()) + tuple(
+            (name, True) for name in bool_options
+            if chooser.random() < 0.5 and next(o for o in game.options if o["name"] == name)["default"] is not True)
         log: list[str] = []
         at: list = [None, None]            # the step and the action being played
         offered_none: set = set()          # (W407 once a game per action)

@@ -680,3 +680,28 @@ def test_a_bot_seat_may_be_named_as_the_game_names_it():
     assert _bot_spec("p3=greedy") == (2, "greedy")
     with pytest.raises(argparse.ArgumentTypeError, match="seats are 1, 2, ... \\(or P1, P2, ...\\)"):
         _bot_spec("Q2=random")
+
+
+OPTION_ONLY_BUG = """game "OptDeep" {
+  players 2
+  option hands: int = 1
+  var xs: list[int] = []
+  turn { step s { action go { if hands > 1 { let y = xs[3] }  finish draw } } }
+}
+"""
+
+
+def test_lint_deep_plays_the_options_it_is_given(capsys, tmp_path):
+    """A new author's Hold'em broke only with `hands > 1`: `lint --deep` played the default and said
+    clean, and had no `--option`. It takes them, says the replay with them, and refuses one the
+    game has not."""
+    path = tmp_path / "opt.rules"
+    path.write_text(OPTION_ONLY_BUG, encoding="utf-8")
+    code, out, _ = run(capsys, "lint", "--deep", "--games", "5", str(path))
+    assert code == 0 and "clean" in out
+    code, out, _ = run(capsys, "lint", "--deep", "--games", "5", "--option", "hands=2", str(path))
+    assert code == 1 and "error[E414]" in out and "--option hands=2, then play: go" in out
+    code, _, err = run(capsys, "lint", "--deep", "--option", "foo=1", str(path))
+    assert code == 2 and "unknown option `foo`" in err
+    code, _, err = run(capsys, "lint", "--option", "hands=2", str(path))
+    assert code == 2 and "--option needs --deep" in err
