@@ -218,7 +218,7 @@ def widen_private(m, keep: bool = False) -> None:
     asked on the way (the answers of a simultaneous step, once they have run: a card laid face up
     then and boxed by the `reveal` block was seen — a new author's Sushi Go), and again at the end."""
     private = dict(m.private)
-    everyone = None
+    everyone: set | None = None
     for at, c in m.named:
         seats = private.get(at)
         if seats is None:
@@ -227,7 +227,7 @@ def widen_private(m, keep: bool = False) -> None:
         seats = [p for p in range(m.players) if p in seats or all(seen_by(m, x, p) for x in cs)]
         if len(seats) == m.players and everyone is None:
             everyone = seen_by_all(m)
-        if len(seats) == m.players and all(x in everyone for x in cs):
+        if len(seats) == m.players and everyone is not None and all(x in everyone for x in cs):
             del private[at]                 # (also a spectator's: not when each seat but no watcher
         else:                               #  sees it — a card passed into an `others` hand, a leak scan)
             private[at] = seats
