@@ -187,7 +187,7 @@ def private_args(m, action, at: int, actor: int | None = None) -> None:
     """An action's text is public (docs/language.md), but a card lying in an `others` zone is not
     named to its owner, who cannot see it: the log entry at `at` is then for the seats that see it
     (a new author's Hanabi clue `point(c in hand[next(me)])` read `point 1` to the card's holder).
-    Widened as answers are, once everyone can see the card."""
+    Widened as answers are, when its effect ends with the card in everyone's sight (widen_private)."""
     zones = m.game.others_zones
     if not zones:
         return
