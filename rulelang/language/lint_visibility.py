@@ -5,7 +5,8 @@ value reads the viewer's own cards of an `others` zone), W241 (a shown value rea
 of a zone some viewer may not see), W244 (whether a choice among a secret zone's cards is asked
 tells the others how many of them fit), W245 (a secret value set by chance, which the search bots'
 imagined worlds keep), W248 (cards revealed and moved away before anyone could look), W249 (a
-question asked only when a secret zone's cards say so: being asked tells the others).
+question asked only when a secret zone's cards say so: being asked tells the others), W251 (a
+hidden card held in a `let` across a question, which the search bots' worlds keep real).
 
 Called by lints.py (`Lints.run`), sharing its state (the checked file, `root_zone`, `report`)."""
 from __future__ import annotations
@@ -44,9 +45,10 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
+        _w251(lints, body or ())
     secret_zones = any(sym.kind == "zone" and any(v in _vis(sym.decl) for v in ("hidden", "owner", "others"))
                        for sym in lints.c.symbols.values())
     for sym in lints.c.symbols.values():
@@ -400,3 +402,51 @@ def _w249(lints, d) -> None:
                  f"holds, which some player cannot see: everyone sees who is asked, so they learn it; ask "
                  f"every time (`choose … always`, with the options the condition allows) or decide without "
                  f"asking", d.span)
+
+
+def _w251(lints, body, seen: set | None = None) -> None:
+    """W251: `let x = …` takes a card from a zone some player cannot see, and a question later in the
+    same block is followed by a read of `x`: a search bot's imagined world deals the zone anew but
+    keeps the effect's `let` as the real card, so the bot asked knows it (a leak scan: a guess at
+    the top card, `if n == c.rank` after the question, was right 30 times in 30)."""
+    seen = set() if seen is None else seen
+    blocks = [body] + [getattr(x, attr) for st in body for x in walk(st)
+                       for attr in ("body", "then", "other") if isinstance(getattr(x, attr, None), tuple)]
+    for block in blocks:
+        if id(block) in seen:
+            continue
+        seen.add(id(block))
+        for i, st in enumerate(block):
+            if not isinstance(st, n.Let):
+                continue
+            zone = lints.root_zone(st.value)          # (a card taken from where it lies: `top(deck)`)
+            sym = lints.c.symbols.get(zone) if zone else None
+            if sym is None or not any(v in _vis(sym.decl) for v in ("hidden", "owner", "others")):
+                continue
+            if any(_reveals(lints, y) for y in block[:i]):
+                continue                          # (shown first, through a procedure too: Neophyte's top card)
+            for j in range(i + 1, len(block)):
+                asked = any(isinstance(x, QUESTIONS) for x in walk(block[j]))
+                if _reveals(lints, block[j]):
+                    break                     # (shown, before it is asked or inside: not said — Walker's look)
+                if asked and any(isinstance(x, n.Name) and x.name == st.name for y in block[j:] for x in walk(y)):
+                    lints.report("W251", "warning", f"`{st.name}` holds what zone `{zone}` hides, which some "
+                                 f"player cannot see, and is read after a question: the search bots' imagined "
+                                 f"worlds deal that zone anew but keep `{st.name}` as the real card, so a bot asked "
+                                 f"knows it; read it where it lies after the answer (`top(…)`), or reveal it to "
+                                 f"the one asked first", st.span)
+                    break
+
+
+def _reveals(lints, st, depth: int = 2) -> bool:
+    """Does statement `st` reveal something, itself or in a procedure it calls (`depth` deep)?"""
+    for x in walk(st):
+        if isinstance(x, n.Reveal):
+            return True
+        if isinstance(x, n.CallStmt) and depth > 0:
+            sym = lints.c.symbols.get(x.name)
+            body = getattr(sym.decl, "body", None) if sym is not None and sym.kind == "proc" else None
+            if body and any(_reveals(lints, y, depth - 1) for y in body):
+                return True
+    return False
+
