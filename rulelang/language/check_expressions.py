@@ -404,7 +404,12 @@ class ExpressionChecks:
         self.out.refs[id(e)] = ("builtin" if e.name in BUILTIN_FUNCTIONS else "unknown", e.name)
         if e.name not in BUILTIN_FUNCTIONS:
             defs = lambda: self.names_of("def") + list(BUILTIN_FUNCTIONS)
-            self.error("E101", f"unknown function `{e.name}`", e.span, self.suggest(e.name, defs))
+            if e.name in ("me", "current", "players", "others"):      # (`finish win for me (if …)`: a
+                self.error("E101", f"`{e.name}` is no function: a value in brackets right after it reads "   # reason
+                           f"as a call (a `finish` reason must start with a string: `finish win for {e.name} "   # in
+                           f"\"\" + (…)`)", e.span)    # brackets, a new author's backgammon)
+            else:
+                self.error("E101", f"unknown function `{e.name}`", e.span, self.suggest(e.name, defs))
             for a in e.args:
                 self.expr(a)
             return "any"

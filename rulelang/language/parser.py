@@ -225,6 +225,9 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         hint = " (a `finish` reason must start with a string: `\"\" + text(me) + \" wins\"`)"
     elif re.search(r"\bfinish\s+(win|lose)\s+(?!for\b)[A-Za-z_]\w*\s*$", line_before):
         hint = " (who wins or loses takes `for`: `finish win for me`)"
+    elif re.search(r"\bfinish\s+(win|lose|draw|by\s+score)\s*$", line_before) and text == "(" or \
+            re.search(r"\bfinish\s+(win|lose)\s+for\s+\S+\s+[A-Za-z_]\w*\s*$", line_before):
+        hint = " (a `finish` reason must start with a string: `\"\" + (…)`, `\"\" + why`)"
     elif re.search(r"\belif\s*$", line_before):
         hint = " (write `else if`)"
     elif text == "in" and re.search(r"\bcreate\s+[A-Za-z_]\w*\s*$", line_before):
