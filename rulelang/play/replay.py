@@ -53,13 +53,15 @@ def save_data(game, match, seed: int, options: dict, bots: dict | None = None, s
 
 SAVED_BOT_ITERATIONS = 5000     # the largest search a save may give a bot (the browser's lobby's limits)
 SAVED_BOT_SECONDS = 10.0
+SAVED_MCTS_SECONDS = 5.0        # `mcts` in a save: a time budget (each iteration plays a whole game)
 
 
 def saved_bots(data: dict) -> dict[int, str]:
     """The bot of each seat a save names ({0-based seat: kind}); what is not a seat of the match or
     not a bot kind is left out (a save is untrusted: the seat becomes a human one), and so is a
     search past SAVED_BOT_ITERATIONS or SAVED_BOT_SECONDS a move (`ismcts:3600s` in a shared save
-    made the terminal think an hour before the first move)."""
+    made the terminal think an hour before the first move); an `mcts` by iterations searches for
+    SAVED_MCTS_SECONDS a move instead."""
     from .bots import check_kind, parse_kind
     raw = data.get("bots")
     out: dict[int, str] = {}
@@ -78,6 +80,10 @@ def saved_bots(data: dict) -> dict[int, str]:
             continue
         if (iterations or 0) > SAVED_BOT_ITERATIONS or (seconds or 0) > SAVED_BOT_SECONDS:
             del out[seat]
+        elif out[seat].startswith("mcts") and seconds is None:
+            # (an `mcts` iteration is a whole random game: `mcts:5000` in a shared Dozen War save would
+            # think ~13 minutes a move, the default 200 ~30 s — a fuzz trial; it gets a time budget)
+            out[seat] = f"mcts:{SAVED_MCTS_SECONDS:g}s"
     return out
 
 
