@@ -828,7 +828,7 @@ def test_help_with_a_choices_number_explains_its_action():
     run_repl(game, 1, 3, {}, {}, io.StringIO("help 1\nhelp 99\nquit\n"), out, "regicide.rules")
     text = out.getvalue()
     assert "P1> help 1\nplay CARDS (at step play)\n" in text
-    assert "P1> help 99\nerror: no action `99`" in text
+    assert "P1> help 99\nerror: there is no choice 99; the choices are 1-17" in text     # (said so since stop 53)
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -871,3 +871,24 @@ def test_a_card_no_choice_has_is_said_not_the_rules_reason_for_a_combination():
     assert errors[0].startswith("error: 'play 5s' is not a legal action now (legal: play 6♠, play 5♦, ")
     assert errors[0].endswith("; no play choice has 5♠") and "the rules say" not in errors[0]
     assert "the rules say: one card, an Ace with one other card" in errors[1]
+
+
+def test_look_at_a_zone_the_rules_show_by_a_line_of_their_own():
+    """A fuzz trial: Smash Up's discard piles are `internal` (the screen's `Discard piles: …` line
+    lists them), and `look discard` read "no card or piece named 'discard' has rules text"."""
+    game = rulelang.load(str(ROOT / "games" / "smash_up.rules"))
+    out = io.StringIO()
+    moves = "1\n" * 12
+    run_repl(game, 2, 4, {}, {1: "random"}, io.StringIO(moves + "look discard p2\nquit\n"), out, "smash_up.rules")
+    text = out.getvalue()
+    after = text[text.index("P1> look discard p2"):]
+    assert after.startswith("P1> look discard p2\ndiscard (P2):") and "no card or piece named" not in after
+
+
+def test_help_with_a_number_past_the_choices_says_so():
+    """A fuzz trial: `help 3` with two choices read "no action `3`; the actions are: …" and "names
+    with rules text like it: Factory 436-1337"."""
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 4, {}, {}, io.StringIO("help 40\nquit\n"), out, "regicide.rules")
+    assert "error: there is no choice 40; the choices are 1-12" in out.getvalue()

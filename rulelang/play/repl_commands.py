@@ -73,6 +73,10 @@ class Commands:
 
     def help(self, argument: str) -> bool:
         offered = getattr(self, "offered", None) or []
+        if argument.strip().isdigit() and offered and not 1 <= int(argument.strip()) <= len(offered) \
+                and len(argument.strip()) < 6:          # (`help 3` of two choices: no action was named)
+            self.error(f"there is no choice {argument.strip()}; the choices are 1-{len(offered)}")
+            return False
         if argument.strip().isdigit() and 1 <= int(argument.strip()) <= len(offered):
             if self.match.question:             # `help 1` at a question: option 1, whole (a first hour: a
                 return self.look(argument)      # draft's generals were cut short, and help 1 said "no action")
@@ -176,11 +180,17 @@ class Commands:
             return " ".join(text.lower().replace("_", " ").replace("(", " ").replace(")", " ").split())
         wanted = plain(name)
         viewer = self.viewer()
-        zones = [z for z in self.screen_view(viewer)["zones"] if not z.get("internal")]
-        named = [z for z in zones if plain(zone_title(z, seat_name)) == wanted]
-        if not named:
-            named = [z for z in zones if plain(str(z["name"])) == wanted]
-            named = [z for z in named if z.get("owner") == viewer] or named
+        every = self.match.view(viewer, drawing=False)["zones"]     # (as the seat sees each: hidden cards are None)
+        named: list = []
+        for zones in ([z for z in every if not z.get("internal")], [z for z in every if z.get("internal")]):
+            # (a zone the rules keep off the screen, shown by a line of their own — Smash Up's discard
+            # piles, `Discard piles: …` — is looked at too: `look discard` read "no card named discard")
+            named = [z for z in zones if plain(zone_title(z, seat_name)) == wanted]
+            if not named:
+                named = [z for z in zones if plain(str(z["name"])) == wanted]
+                named = [z for z in named if z.get("owner") == viewer] or named
+            if named:
+                break
         if not named:
             return False
         width = (self.size() or (80, 24))[0]
