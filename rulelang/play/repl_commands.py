@@ -183,7 +183,7 @@ class Commands:
         every = self.match.view(viewer, drawing=False)["zones"]     # (as the seat sees each: hidden cards are None)
         named: list = []
         for zones in ([z for z in every if not z.get("internal")], [z for z in every if z.get("internal")]):
-            # (a zone the rules keep off the screen, shown by a line of their own — Smash Up's discard
+            # (a zone the rules keep off the screen, shown by a line of their own — a card game's discard
             # piles, `Discard piles: …` — is looked at too: `look discard` read "no card named discard")
             named = [z for z in zones if plain(zone_title(z, seat_name)) == wanted]
             if not named:

@@ -81,7 +81,7 @@ def saved_bots(data: dict) -> dict[int, str]:
         if (iterations or 0) > SAVED_BOT_ITERATIONS or (seconds or 0) > SAVED_BOT_SECONDS:
             del out[seat]
         elif out[seat].startswith("mcts") and seconds is None:
-            # (an `mcts` iteration is a whole random game: `mcts:5000` in a shared Dozen War save would
+            # (an `mcts` iteration is a whole random game: `mcts:5000` in a shared save of a war game would
             # think ~13 minutes a move, the default 200 ~30 s — a fuzz trial; it gets a time budget)
             out[seat] = f"mcts:{SAVED_MCTS_SECONDS:g}s"
     return out
