@@ -245,7 +245,8 @@ def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
             "actions": describe_actions(match, acts, seen),
             "out_of_turn": describe_actions(match, out_of_turn, seen),
             "log": match.log_for(seat)[-LOG_TAIL:], "log_length": len(match.log),
-            "messages": match.messages_for(seat)[-LOG_TAIL:], "names": names_seen(match, seen)}
+            "messages": match.messages_for(seat)[-LOG_TAIL:], "names": names_seen(match, seen),
+            "card_names": card_names(match.game)}
 
 
 def names_seen(match, seen: set) -> list:
@@ -265,6 +266,17 @@ def names_seen(match, seen: set) -> list:
             continue                           # (a bare number is read as a number, not a card)
         named[label] = cid
     return [[label, cid] for label, cid in named.items()]
+
+
+def card_names(game) -> list:
+    """The name of every card the rules declare (the rulebook lists them all: no secret): the page
+    reads a name in a line whole before a shorter one inside it (`Smoke Bomb`, face down, is no link
+    to a `Smoke` in sight — a legibility trial tapped it and read the other card)."""
+    cached = game.__dict__.get("_card_names")
+    if cached is None:
+        cached = game._card_names = sorted({printable(str(c.get("name", ""))) for c in game.ir.get("cards", ())
+                                            if c.get("name")})
+    return cached
 
 
 def component_words(match, seat: int | None, cid: int) -> dict | None:
@@ -370,7 +382,7 @@ def spectator_payload(match) -> dict:
     return {"seat": None, "view": view, "glyphs": cell_glyphs(match, None), "actions": [], "out_of_turn": [],
             "log": match.log_for(None)[-LOG_TAIL:], "log_length": len(match.log),
             "messages": [x["text"] for x in match.message_log() if x["to"] is None][-LOG_TAIL:],
-            "names": names_seen(match, public)}
+            "names": names_seen(match, public), "card_names": card_names(match.game)}
 
 
 def viewer_worded(ir: dict) -> set:

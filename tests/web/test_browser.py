@@ -845,3 +845,37 @@ def test_a_second_match_can_be_made_from_the_same_lobby_page(serve, browser):
     assert page.inner_text("#error") == "" and len(server.server.matches) == 2
     assert page.locator("#recent li").count() == 2
     page.close()
+
+
+NAMES = """
+game "names" {
+  players 2
+  kind Card { label card }
+  card Card "Smoke" { }
+  card Card "Smoke Bomb" { }
+  zone table: set, public
+  zone hand: set per player, owner
+  setup { create cards Card in table  move [c for c in table where c.card == "Smoke Bomb"] to hand[1] }
+  turn { step s {
+    action say { log "P2 answers with Smoke Bomb"  log "Smoke Nurse (once per game)"  log "Smoke lies on the table" }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_name_inside_a_longer_one_opens_no_tip(serve, browser, tmp_path):
+    """A legibility trial: "answers with Smoke Bomb" (a card face down) underlined `Smoke` (another
+    card, in sight), and "Dynamite Nurse" (an ability) underlined `Dynamite`: tapped, each showed
+    the other card's text. A name is read whole, and one running on into a capitalised word that
+    starts no name is no link."""
+    body = made_from(serve, tmp_path, "names", NAMES)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("#actions button:has-text('say')")
+    page.click("#actions button:has-text('say')")
+    page.wait_for_selector("#messages li:has-text('Smoke lies on the table')")
+    links = {li: page.locator("#messages li", has_text=li).locator("button.named").all_text_contents()
+             for li in ("P2 answers with Smoke Bomb", "Smoke Nurse", "Smoke lies on the table")}
+    assert links == {"P2 answers with Smoke Bomb": [], "Smoke Nurse": [], "Smoke lies on the table": ["Smoke"]}, links
+    page.close()

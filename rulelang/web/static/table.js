@@ -322,13 +322,25 @@
   // (the rules' status lines may name the cards in play only as words, and a
   // player must be able to read each; the server sends the names this seat may see)
   let namesFor = null, namesRe = null, namesIds = null;
+  // The names in a line that open a card's tip: those the reader sees (`names`), each read whole —
+  // every card name of the rules (`card_names`) is matched too, longest first, so a name inside a
+  // longer one is no link (`Smoke` in "Smoke Bomb"), nor one running on into a capitalised word
+  // that starts no name (`Dynamite` in "Dynamite Nurse", an ability): a legibility trial tapped
+  // them and read another card's text.
+  let namesStart = null;
   function namePattern() {
     if (namesFor === state.version) return namesRe;
     namesFor = state.version;
     namesIds = new Map(state.names || []);
-    const esc = [...namesIds.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const all = new Set([...namesIds.keys(), ...(state.card_names || [])]);
+    const esc = [...all].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     namesRe = esc.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${esc.join("|")})(?![\\p{L}\\p{N}])`, "gu") : null;
+    namesStart = esc.length ? new RegExp(`^(?:${esc.join("|")})(?![\\p{L}\\p{N}])`, "u") : null;
     return namesRe;
+  }
+  function runsOn(text, end) {          // a capitalised word follows that starts no name
+    const rest = text.slice(end);
+    return /^\s\p{Lu}\p{Ll}/u.test(rest) && !(namesStart && namesStart.test(rest.slice(1)));
   }
   function named(text) {
     const re = namePattern();
@@ -337,6 +349,7 @@
     const out = [];
     let at = 0;
     for (const m of text.matchAll(re)) {
+      if (!namesIds.has(m[0]) || runsOn(text, m.index + m[0].length)) continue;
       if (m.index > at) out.push(text.slice(at, m.index));
       const id = namesIds.get(m[0]);
       const b = el("button", { type: "button", class: "named", "data-id": id }, m[0]);
