@@ -879,3 +879,35 @@ def test_a_name_inside_a_longer_one_opens_no_tip(serve, browser, tmp_path):
              for li in ("P2 answers with Smoke Bomb", "Smoke Nurse", "Smoke lies on the table")}
     assert links == {"P2 answers with Smoke Bomb": [], "Smoke Nurse": [], "Smoke lies on the table": ["Smoke"]}, links
     page.close()
+
+
+ASKER = """
+game "asker" {
+  players 2
+  kind Card { label card }
+  hook go()
+  card Card "Library" { text "When used: you may draw a card." on go() { may prompt "draw a card?" { log "drawn" } } }
+  zone table: set, public
+  setup { create cards Card in table }
+  turn { step s {
+    action use { run go() of top(table) }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_question_a_cards_ability_asks_names_the_card(serve, browser, tmp_path):
+    """A legibility trial: the browser's dialog read "draw a card? · yes or no" where the terminal
+    says "The Great Library: draw a card?": which card asked was not said, nor could it be read."""
+    body = made_from(serve, tmp_path, "asker", ASKER)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("#actions button:has-text('use')")
+    page.click("#actions button:has-text('use')")
+    page.wait_for_selector("#q-prompt button.named:has-text('Library')")
+    assert page.inner_text("#q-prompt") == "Library: draw a card?"
+    page.click("#q-prompt button.named")
+    page.wait_for_selector("#card-tip p")
+    assert "you may draw a card" in page.inner_text("#card-tip p")
+    page.close()

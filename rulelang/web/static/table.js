@@ -473,7 +473,14 @@
     $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: confirmFirst(a), ...waiting }, a.text.replace(/^P\d+: /, ""))));
     if (asked) {
       const c = view.choice;
-      $("q-prompt").textContent = c.prompt || "Choose";
+      // (the card whose ability asks, as the terminal says it, its name opening its tip — a legibility
+      // trial read "draw a card?" and could not tell which card asked)
+      const prompt = c.prompt || "Choose", by = c.asker && c.asker.label ? String(c.asker.label) : "";
+      if (by && !prompt.toLowerCase().includes(by.toLowerCase())) {
+        const b = el("button", { type: "button", class: "named", "data-id": c.asker.source }, by);
+        b.addEventListener("click", (ev) => { ev.stopPropagation(); tip({ id: c.asker.source, label: by }, ev.currentTarget); });
+        $("q-prompt").replaceChildren(b, ": " + prompt);
+      } else $("q-prompt").textContent = prompt;
       // (as the terminal words it: the cards whose abilities ask, and how to answer — no rule's own names)
       // (a player's answer says whose and which: `P2's challenge`, `your challenge` — not a bare `P2`)
       const cause = (f) => {
