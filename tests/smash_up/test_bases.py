@@ -286,7 +286,7 @@ def test_tar_pits_a_minion_destroyed_there_goes_to_the_bottom_of_its_owners_deck
     m = pos.match()
     m.apply("done")
     assert pass_windows(m) == [0, 1]
-    answer(m, "Saucy Wench on Tar Pits")
+    answer(m, "Saucy Wench (P2) on Tar Pits")
     assert m.question is None
     assert m.state()["zones"]["deck"][1][0] == wench            # the bottom of P2's deck
     assert "Saucy Wench" not in zone(m, "discard", 1)
@@ -304,7 +304,7 @@ def test_tar_pits_other_replacements_of_destroy_still_apply():
     m = pos.match()
     m.apply("done")
     assert pass_windows(m) == [0, 1, 2]
-    answer(m, "Warbot on Tar Pits")
+    answer(m, "Warbot (P3) on Tar Pits")
     assert m.question is None
     assert where(m, warbot) == "Tar Pits" and warbot not in m.state()["zones"]["deck"][2]
 
@@ -331,9 +331,11 @@ def test_ninja_dojo_winner_may_destroy_any_one_minion_on_any_base():
     assert pass_windows(m) == [0, 1]
     q = m.question
     assert q["chooser"] == 0
-    assert sorted(q["options"]) == ["King Rex on Ninja Dojo", "Laseratops on Ninja Dojo", "Saucy Wench on Jungle Oasis",
-                                    "Supreme Overlord on Ninja Dojo", "Tiger Assassin on Ninja Dojo", "pass"]
-    answer(m, "Saucy Wench on Jungle Oasis")
+    # (each says whose: a legibility trial's mirror match offered two `Shinobi on Ninja Dojo`)
+    assert sorted(q["options"]) == ["King Rex (P1) on Ninja Dojo", "Laseratops (P1) on Ninja Dojo",
+                                    "Saucy Wench (P2) on Jungle Oasis", "Supreme Overlord (P1) on Ninja Dojo",
+                                    "Tiger Assassin (P2) on Ninja Dojo", "pass"]
+    answer(m, "Saucy Wench (P2) on Jungle Oasis")
     assert m.question is None
     assert sorted(zone(m, "discard", 1)) == ["Saucy Wench", "Tiger Assassin"]
     assert zone(m, "field") == []
@@ -362,7 +364,7 @@ def test_a_minion_destroyed_after_scoring_acts_before_the_next_ready_base_is_che
     m.apply("done")
     answer(m, "Ninja Dojo")                     # which ready base scores first
     pass_windows(m)
-    answer(m, "Nukebot on Jungle Oasis")
+    answer(m, "Nukebot (P1) on Jungle Oasis")
     pass_only_windows(m)
     assert var(m, "vp") == [2, 3]
     assert "Jungle Oasis" in zone(m, "bases")
@@ -384,7 +386,7 @@ def test_a_minion_destroyed_after_scoring_acts_before_the_bases_cards_are_discar
     m = pos.match()
     m.apply("done")
     pass_windows(m)
-    answer(m, "Nukebot on Ninja Dojo")
+    answer(m, "Nukebot (P1) on Ninja Dojo")
     pass_only_windows(m)
     assert len(zone(m, "hand", 1)) == 2 and "First Mate" in zone(m, "hand", 1)
     kept = [c for c in ("Armor Stego", "Howl") if c in zone(m, "hand", 0)]   # (P1 then draws 2 at turn end)
@@ -404,7 +406,7 @@ def test_vp_gained_from_a_destroy_after_scoring_count_for_the_15_vp_check():
     m.apply("done")
     pass_windows(m)
     assert var(m, "vp") == [14, 3]
-    answer(m, "Collector on Cave of Shinies")
+    answer(m, "Collector (P1) on Cave of Shinies")
     pass_only_windows(m)
     assert var(m, "vp") == [15, 3]
     assert m.is_over and m.scores()[0] > m.scores()[1]
@@ -539,7 +541,7 @@ def test_cave_of_shinies_owner_of_a_minion_destroyed_there_gains_1_vp():
     m = pos.match()
     m.apply("done")
     assert pass_windows(m) == [0, 1]
-    answer(m, "Saucy Wench on Cave of Shinies")
+    answer(m, "Saucy Wench (P2) on Cave of Shinies")
     assert m.question is None
     assert var(m, "vp") == [2, 3 + 1]
     assert sorted(zone(m, "discard", 1)) == ["Saucy Wench", "Tiger Assassin"]
