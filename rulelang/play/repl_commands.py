@@ -146,8 +146,16 @@ class Commands:
         if name.isdigit() and 1 <= int(name) <= len(offered) and self.match.question:
             name = str(offered[int(name) - 1])  # (`look 2` at a question: option 2)
             if not self.names().find(name, self.encoding):
-                self.say(f"  {printable(name)}")   # (an option with no rules text: its words, whole)
-                return False
+                # (an option of more words than a name, `Scout (P1) on Factory 436-1337`: the card it
+                # is, where the question says so — a legibility trial read the words alone)
+                comp = (getattr(self.match, "option_components", dict)() or {}).get(name)
+                labels = getattr(self.match, "labels", None) or []
+                label = str(labels[comp]) if isinstance(comp, int) and 0 <= comp < len(labels) else None
+                if label is None or not self.names().find(label, self.encoding):
+                    self.say(f"  {printable(name)}")   # (an option with no rules text: its words, whole)
+                    return False
+                self.say(f"  {printable(name)}:")
+                name = label
         found = self.names().find(name, self.encoding)
         exact = any(" ".join(str(shown).lower().split()) == " ".join(name.lower().split()) for shown, _, _ in found or ())
         if not exact and self.look_at_zone(name):

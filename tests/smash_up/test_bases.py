@@ -996,3 +996,25 @@ def test_an_ongoing_action_played_through_mass_enchantment_acts_for_the_player_w
     while m.question is not None:
         m.apply(legal(m)[0])
     assert "War Raptor" in zone(m, "field") and zone(m, "discard", 1) == ["Flame Trap"]
+
+
+def test_look_at_an_option_of_more_words_than_a_name_reads_its_card():
+    """A legibility trial: at Ninja Dojo's "destroy a minion", `look 1` read only `King Rex (P1) on
+    Ninja Dojo`; it reads the card the option is, King Rex's rules text."""
+    import io
+    from rulelang.play.repl import run_repl
+    pos = (Position().bases("Ninja Dojo", "Jungle Oasis", "Tar Pits").base_deck("Tortuga")
+           .minions(0, "Ninja Dojo", "King Rex", "Supreme Overlord", "Laseratops")
+           .minions(1, "Ninja Dojo", "Tiger Assassin"))
+    m = pos.match()
+    m.apply("done")
+    pass_windows(m)
+    assert m.question["prompt"] == "destroy a minion"
+    first = m.question["options"][0]
+    out = io.StringIO()
+    run_repl(m.game, 2, 1, {}, {}, io.StringIO("look 1\nquit\n"), out, "smash_up.rules", match=m)
+    text = out.getvalue()
+    said = text[text.index("> look 1"):]
+    card = first.split(" (")[0]
+    assert said.startswith(f"> look 1\n  {first}:\n{card} (card)\n") and m.rules_text(
+        m.option_components()[first], 0).split(".")[0] in " ".join(said.split())
