@@ -847,6 +847,16 @@ def test_a_second_match_can_be_made_from_the_same_lobby_page(serve, browser):
     page.close()
 
 
+def played_at_p1(serve, browser, tmp_path, name: str, source: str, action: str):
+    """P1's page of a new match of the rule file `source`, after clicking the action `action`."""
+    body = made_from(serve, tmp_path, name, source)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector(f"#actions button:has-text('{action}')")
+    page.click(f"#actions button:has-text('{action}')")
+    return page
+
+
 NAMES = """
 game "names" {
   players 2
@@ -869,11 +879,7 @@ def test_a_name_inside_a_longer_one_opens_no_tip(serve, browser, tmp_path):
     card, in sight), and "Dynamite Nurse" (an ability) underlined `Dynamite`: tapped, each showed
     the other card's text. A name is read whole, and one running on into a capitalised word that
     starts no name is no link."""
-    body = made_from(serve, tmp_path, "names", NAMES)
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.goto(body["links"][0]["url"])
-    page.wait_for_selector("#actions button:has-text('say')")
-    page.click("#actions button:has-text('say')")
+    page = played_at_p1(serve, browser, tmp_path, "names", NAMES, "say")
     page.wait_for_selector("#messages li:has-text('Smoke lies on the table')")
     links = {li: page.locator("#messages li", has_text=li).locator("button.named").all_text_contents()
              for li in ("P2 answers with Smoke Bomb", "Smoke Nurse", "Smoke lies on the table")}
@@ -900,11 +906,7 @@ game "asker" {
 def test_a_question_a_cards_ability_asks_names_the_card(serve, browser, tmp_path):
     """A legibility trial: the browser's dialog read "draw a card? · yes or no" where the terminal
     says "The Great Library: draw a card?": which card asked was not said, nor could it be read."""
-    body = made_from(serve, tmp_path, "asker", ASKER)
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.goto(body["links"][0]["url"])
-    page.wait_for_selector("#actions button:has-text('use')")
-    page.click("#actions button:has-text('use')")
+    page = played_at_p1(serve, browser, tmp_path, "asker", ASKER, "use")
     page.wait_for_selector("#q-prompt button.named:has-text('Library')")
     assert page.inner_text("#q-prompt") == "Library: draw a card?"
     page.click("#q-prompt button.named")
