@@ -80,6 +80,18 @@ class _Uninterned:
         pass
 
 
+def _comp_params(ir: dict) -> dict:
+    """Action name -> whether each of its parameters is a component (shown as one), where any is."""
+    out: dict = {}
+    for s in ir["steps"]:
+        for a in s["actions"]:
+            flags = [p.get("show") == "comp" for p in a["params"]]
+            old = out.get(a["name"], [])
+            both = [x or y for x, y in zip(flags + [False] * len(old), old + [False] * len(flags))]
+            out[a["name"]] = both
+    return {name: tuple(flags) for name, flags in out.items() if any(flags)}
+
+
 class Game:
     """A loaded rule file: build matches from it."""
 
@@ -182,6 +194,12 @@ class Game:
         # lists of components: a view gives the ids of those its viewer sees only (views._seen_value)
         self.var_comp_lists = frozenset(v["name"] for v in ir["vars"] if v["type"].startswith("list:comp:"))
         self.draws_aside = _draws_aside(ir)      # (chance.aside)
+        # copies played from hidden zones (alike.py): which arguments of each action are components,
+        # which variables may name components, and the copies of each universe
+        self.comp_params = _comp_params(ir)
+        self.comp_var_slots = [(i, v["per"], v["type"].startswith("list") or "any" in v["type"])
+                               for i, v in enumerate(ir["vars"]) if "comp" in v["type"] or "any" in v["type"]]
+        self.alike_classes: dict = {}
 
     def family_size(self, per: str, players: int, components: int = 0, key=None) -> int:
         """How many zones (or values) a `per player` / `per cell` / per-component declaration stands

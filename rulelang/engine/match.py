@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NoReturn
 import random
 import traceback
 
+from .alike import untraceable
 from .chance import Chance, FrozenGenerator, aside, checked_tape, outcome
 from .codegen import Action, held_size, player_text
 from .codegen.effects import drain, private_args, widen_private
@@ -90,6 +91,7 @@ GENERATED_CODE_INTERFACE = {
     "finish": "ends the game with a result",
     "zone_ids": "component ids of a zone as a seat may know them",
     "_zone_ids": "the cache behind zone_ids",
+    "_hiding": "(zone_ids' cache, the zone lists not everyone sees): alike.py's, kept with it",
     "fields_held": "(components measured, their weight) of the component fields, kept between state measures",
     "zone_info": "zones' owners and visibility, for the interaction model",
     "answers": "answers to replay in the effect running now",
@@ -150,6 +152,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         self.comp_defaults: list = []              # (var slot, initial value) of each per-component variable
         self._by_text: list | None = None          # the legal actions now, in order (None: not listed yet)
         self._zone_ids = None
+        self._hiding = None
         self.fields_held = (0, 0)                  # (components, weight) of their fields: see held_size
         self.work_left = WORK_LIMIT                # the budget the last action's effects left (_settle)
         if game.can_pause:
@@ -426,6 +429,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             private_args(self, found, len(self.log), player)
         self.log.append(found.text)
         self._by_text = None
+        found = untraceable(self, found)        # (copies from hidden zones: see alike.py)
         signal = self._as_interrupt(player, lambda: found._fn(self, found._args))  # type: ignore[arg-type]  # (an interrupt's text names its seat)
         self._by_text = None
         if self.trig:
@@ -492,6 +496,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 self.me = self.actor
                 self._by_text = None
                 self.work = WORK_LIMIT              # units of work this action's effect may take
+                found = untraceable(self, found)    # (copies from hidden zones: see alike.py)
                 if self.game.others_zones:
                     self.named = []
                     private_args(self, found, len(self.log))

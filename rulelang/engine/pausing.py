@@ -15,6 +15,7 @@ except ImportError:                      # pragma: no cover (a dependency; witho
     _Greenlet = _getcurrent = None
     GreenletExit = BaseException
 
+from .alike import untraceable
 from .codegen.effects import Paused, drain, private_args, widen_private
 from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
@@ -325,6 +326,7 @@ class MatchPausing(MatchParts):
         self._by_text = None
         private_args(self, found, len(self.log))
         self.log.append(text)
+        found = untraceable(self, found)        # (copies from hidden zones: see alike.py)
         signal = found._fn(self, found._args)
         if self.trig:
             signal = drain(self) or signal
