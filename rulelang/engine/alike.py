@@ -166,7 +166,8 @@ def _exchange(m, a: int, b: int) -> None:
 
 
 def _indices(row: list, x: int) -> list:
-    out, i = [], -1
+    out: list = []
+    i = -1
     while True:
         try:
             i = row.index(x, i + 1)

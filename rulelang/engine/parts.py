@@ -61,6 +61,7 @@ class MatchParts:
     intern: Any                     # this match's universe of interned actions (Game.universe), or None
     _by_text: list[Action] | None
     _zone_ids: dict | None
+    _hiding: tuple | None         # see alike._hiding_zones
     fields_held: tuple[int, int]
     work_left: int
     # Class-level defaults, read until a match sets its own: a game that can never pause never sets

@@ -118,11 +118,13 @@ class Scanner:
         return {c for c in self.secret_kind if self.where.get(c, (None,))[0] in SECRET_ZONES and c not in vis}
 
     def announced(self, before: dict) -> set[int]:
-        """Components made public by a move since `before`: played (a hand -> used) or dug (buried -> box)."""
+        """Components made public by a move since `before`: played (a hand -> used) or dug (buried -> box).
+        (A card played is exchanged first with the lowest copy no one sees, which may lie in the deck
+        or another hand: engine/alike.py. Its id comes out of there.)"""
         out = set()
         for c in self.secret_kind:
             a, b = before.get(c, (None,))[0], self.where.get(c, (None,))[0]
-            if (a, b) in (("hand", "used"), ("buried", "box")):
+            if (a, b) in (("hand", "used"), ("deck", "used"), ("buried", "box")):
                 out.add(c)
         return out
 
