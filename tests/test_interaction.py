@@ -1279,3 +1279,54 @@ def test_a_card_everyone_sees_is_numbered_before_a_hidden_look_alike(hidden):
     m.apply("Owl")
     assert m.state()["zones"]["pile"] == [1]              # the card everyone saw
     assert m.log_for(1) == ["discard", "Owl"]
+
+
+# ---- an effect ends where a window it opened through a proc ends it -------------------------------
+CHALLENGE = """
+game "Challenge" {
+  players 2
+  var coins: int = 0 per player, public
+  window w(p: player) {
+    prompt "challenge?"
+    order first
+    respond challenge where me != p { finish win for me "caught" }
+    respond doubt where me != p { end turn }
+  }
+  proc ask(p: player) { open w(p) from next(p) }
+  proc claim(p: player) { ask(p) }
+  turn {
+    step act {
+      action go {
+        claim(me)
+        coins[me] += 5
+        log "after the window"
+        AFTER
+        end turn
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("after", ["", 'choose x in [1, 2] prompt "how many?" { coins[me] += x }'])
+def test_a_finish_in_a_window_opened_by_a_proc_ends_the_action(after):
+    # before: the proc's call dropped what the window's response returned; the action went on after
+    # the game had ended (coins 5, the log line; with a question after it, a finished match still
+    # asked it, and its save kept the paused chain) — a new author's Coup stole after the game
+    g = build(CHALLENGE.replace("AFTER", after))
+    m = g.new_match(2, 1)
+    m.apply("go")
+    m.apply("challenge")
+    assert m.outcome["reason"] == "caught" and m.outcome["results"] == ["lose", "win"]
+    assert var(m, "coins") == [0, 0]
+    assert m.messages_for(0) == [] and m.question is None
+    assert "pending" not in m.state() or not m.state()["pending"]
+
+
+def test_an_end_turn_in_a_window_opened_by_a_proc_ends_the_action():
+    m = build(CHALLENGE.replace("AFTER", "")).new_match(2, 1)
+    m.apply("go")
+    m.apply("doubt")
+    assert var(m, "coins") == [0, 0] and m.messages_for(0) == []
+    assert m.current_player == 1 and not m.is_over

@@ -365,11 +365,14 @@ class Analyses(Part):
         return True
 
     def _block_signals(self, stmts) -> bool:
+        """May end the effect that runs it: directly, or through what it runs — a window's responses,
+        a hook's or a replacement's ability, triggers resolved now (each may `finish`; an `open` in a
+        proc let the action that called it go on after the game had ended — a new author's Coup)."""
         for x in walk_ir(stmts):
             s = x.get("s")
-            if s in ("goto", "end_turn", "finish"):
+            if s in ("goto", "end_turn", "finish", "open", "run", "resolve_triggers"):
                 return True
-            if s == "call" and x["proc"] in self.sh.signalling:
+            if s == "call" and (x["proc"] in self.sh.signalling or x["proc"] in self.sh.replaced):
                 return True
         return False
 
