@@ -426,7 +426,8 @@ def test_a_drafted_card_stays_secret_after_the_reveal_and_taking_two_is_not_seen
     run_repl(draft, 2, 1, {}, {1: "random"}, io.StringIO("pick card 14\nquit\n"), out, "draft.rules")
     line = next(x for x in out.getvalue().splitlines() if x.startswith("P2 (random) answers in secret;"))
     # (P1, the one at the terminal, reads their own pick; a new author found it hidden from them too)
-    assert line == "P2 (random) answers in secret; every answer is revealed: P1: pick card 14 · P2: (a secret choice)"
+    # ("in", not "revealed": P2's pick stays secret from P1 — a new author's crib)
+    assert line == "P2 (random) answers in secret; every answer is in: P1: pick card 14 · P2: (a secret choice)"
 
 
 def test_cards_passed_at_once_let_their_receiver_read_the_answer_that_passed_them():

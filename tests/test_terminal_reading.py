@@ -465,6 +465,43 @@ def test_a_card_gone_out_of_sight_may_be_in_an_internal_zone_seen_only_by_its_si
     assert "deck → box" not in mine, mine
 
 
+TOSS = """game "Toss" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone crib: set, hidden
+  setup {
+    for i in 1..20 { create Card(n: i) in deck }
+    shuffle deck
+    for p in players { move top(deck, 3) to hand[p] }
+  }
+  turn {
+    step toss {
+      action toss { choose c in hand[me] prompt "toss which?" { move c to crib }
+        for p in players { move top(deck) to hand[p] }
+        if size(deck) < 2 { finish draw "done" }
+        end turn
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_card_tossed_from_a_hand_refilled_at_once_is_not_said_to_come_from_the_deck():
+    """P2 tosses a card from its hidden hand into the crib, then each player draws: P2's hand is
+    the size it was, the deck lost two (one seen going to P1). The crib's card came from P2's hand,
+    which the deck refilled: no rule moves a card from the deck to the crib (it read `1 card: deck →
+    crib`, a new author's Cribbage)."""
+    game = rulelang.Game(rulelang.compile_source(TOSS, "toss.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {1: "random"}, io.StringIO("1\n1\nquit\nn\n"), out, "toss.rules")
+    theirs = out.getvalue().split("P2 (random) makes a secret choice")[1].split("==")[0]
+    assert "  · 1 card: deck or hand (P2) → crib\n" in theirs, theirs
+    assert "deck → crib" not in theirs, theirs
+
+
 PEEK = """game "Peek" {
   players 2
   kind Card { rank: int  label "card " + text(rank) }

@@ -836,7 +836,10 @@ class _Session(Drawing, Commands):
             revealed = self.revealed if revealed is None else revealed
             if not revealed:
                 return "answers in secret"
-            return "answers in secret; every answer is revealed: " + " · ".join(printable(x) for x in revealed)
+            # ("revealed" only where every answer is: one that stays a secret choice is not — a new
+            # author's crib, a card tossed face down at once, read "every answer is revealed")
+            told = "revealed" if not any(str(x).endswith("(a secret choice)") for x in revealed) else "in"
+            return f"answers in secret; every answer is {told}: " + " · ".join(printable(x) for x in revealed)
         if not self.was_choice:             # (an action naming a card of its holder's `others` zone: engine's log_for)
             return "plays: (a secret choice)" if (self.secret_answer() if secret is None else secret) \
                 else f"plays: {printable(text)}"

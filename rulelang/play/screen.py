@@ -359,7 +359,8 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
         owners={zone_title(z, seat_name): z.get("owner") for z in before["zones"] + after["zones"]})
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), pair=not unsure,
                         cells=set(after.get("cells") or ()) | set(before.get("cells") or ()), off=off,
-                        off_seen=off_seen, may=may, nouns=_zone_nouns(before, after, seat_name))
+                        off_seen=off_seen, may=may, nouns=_zone_nouns(before, after, seat_name),
+                        steady=[t for t in b_hidden if b_hidden[t] == a_hidden.get(t)])
     lines += _known_lines(before, after, said.lower(), seat_name, off)
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     lines += _component_value_changes(before, after, said.lower())
@@ -797,7 +798,7 @@ def _board_changes(before: dict, after: dict) -> tuple[list, list]:
 
 def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, pair=True,
                 cells: set = frozenset(), off: set | frozenset = frozenset(), off_seen: set | frozenset = frozenset(),
-                may=None, nouns: dict | None = None) -> list[str]:
+                may=None, nouns: dict | None = None, steady=()) -> list[str]:
     """A line per kind of change, leaving out what `told` (the action's text and messages) names:
     a line of moved cards is left out when it names every one of them, never shortened.
     `pair`: may a zone's lost cards be said to be another's new ones (no card's way is unknown)?
@@ -806,7 +807,8 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
     `off`: the internal zones (off screen): a change that neither starts nor ends on the screen is
     not said, nor an internal zone's size; `off_seen`: those of them whose cards the reader sees — a
     card from one is new on the screen (`infantry: new in d11`, not from a reserve never shown).
-    `may(a, b)`: may the rules move a card from a to b?"""
+    `may(a, b)`: may the rules move a card from a to b? `steady`: the hidden zones whose size did
+    not change (a card may have passed through one)."""
     may = may or (lambda a, b, kind=None, direct=False: True)
     nouns = nouns or {}
 
@@ -841,7 +843,12 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
         hidden_out[src] -= k
         hidden_in[dst] -= k
         if not (src in off and dst in off):
-            lines.append(f"{k} {counted(k, src, dst)}: {src} → {dst}")
+            # (by no one move of the rules: through a zone whose size did not change, which gave it
+            # and was refilled — a card tossed from a hand into the crib, the hand refilled from the
+            # deck, read `deck → crib`, a way no rule has: a new author's Cribbage)
+            via = [] if may(src, dst, direct=True) else \
+                [t for t in steady if t not in (src, dst) and may(src, t, direct=True) and may(t, dst, direct=True)]
+            lines.append(f"{k} {counted(k, src, dst)}: {' or '.join([src] + via)} → {dst}")
     for label, to in revealed:
         if to not in off:
             lines.append(f"revealed: {label} ({to})")
