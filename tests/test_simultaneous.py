@@ -520,3 +520,29 @@ game "R2" {
     assert m.is_over
     assert m.log_for(1)[-2:] == ["P1: take card 1", "P2: take card 2"]
     assert m.log_for(None)[-2:] == ["P1: take card 1", "P2: take card 2"]
+
+
+def test_the_log_reads_a_reveals_messages_under_its_answers_not_under_the_setup():
+    # before: the first answers' entry took the reveal's message count as the setup's end, and
+    # `log` read "setup: > revealed, round 1" for a setup that said nothing (a new author's Cribbage)
+    game = game_of("""
+game "Sim Log" {
+  players 2
+  var n: int = 0
+  turn {
+    step pick simultaneous {
+      action pick(k in 1..2) as "pick " + text(k) { n += k }
+      reveal {
+        log "revealed, round " + text(turn_count)
+        if turn_count == 3 { finish draw "done" }
+        end turn
+      }
+    }
+  }
+}
+""")
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("1\n\n1\n\n1\n\n1\n\nlog\nquit\nn\n"), out, "sim.rules")
+    shown = out.getvalue().split("> log\n")[1].split("\nP1> ")[0]
+    assert shown.splitlines() == ["  1. P1: pick 1", "  2. P2: pick 1", "       > revealed, round 1",
+                                  "  3. P1: pick 1", "  4. P2: pick 1", "       > revealed, round 2"], shown

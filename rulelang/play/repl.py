@@ -799,7 +799,9 @@ class _Session(Drawing, Commands):
         for i in range(logged, new):
             k = i - logged
             seat = seats[k] if len(seats) == new - logged else actor
-            self.log_meta[i] = (seat, messages, messages) if i < new - 1 else (seat, told, messages)
+            # (the move's messages under its last entry; an earlier one starts where they do: the
+            # first of a simultaneous step's answers set the setup's end after its reveal's lines)
+            self.log_meta[i] = (seat, told, told) if i < new - 1 else (seat, told, messages)
 
     @staticmethod
     def fault_text(error) -> str:
