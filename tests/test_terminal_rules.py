@@ -359,3 +359,26 @@ def test_dozen_war_ends_without_its_procedures_and_says_the_castles_by_player_co
     assert "- East infantry castle (with 3 or 4 players): The East player's infantry castle" in text
     assert "- West infantry castle (with 4 players):" in text
     assert "(D18)" not in text and "With 3 players each player starts with a map piece" in text
+
+
+def test_an_end_a_reveal_brings_through_a_procedure_says_its_moment():
+    # before: "“three points”" with no moment (the reveal's calls were not read; a new author's Cribbage)
+    game = rulelang.Game(rulelang.compile_source("""
+game "Reveal Finish" {
+  players 2 ranked by pts[me]
+  var pts: int = 0 per player, public
+  proc add(p: player) { pts[p] += 1  if pts[p] >= 3 { finish win for p "three points" } }
+  turn {
+    step pick simultaneous {
+      action pick(n in 1..2) as "pick " + text(n) { pts[me] += n }
+      reveal {
+        add(current)
+        if pts[0] >= 5 { finish by score "five" }
+        end turn
+      }
+    }
+  }
+}
+""", "x.rules"))
+    text = rulebook(game)
+    assert "“three points” (once the answers at step pick are revealed)" in text, text

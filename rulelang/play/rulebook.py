@@ -751,6 +751,9 @@ def _moments(ir: dict) -> dict:
         calls(s["enter"], ("moment", f"at step {_name(s['name'])}"))
         for a in s["actions"]:          # (a new author's Coup: an ending said "after a player answers
             calls(a["body"], ("action", _name(a["name"])))                      # challenge" alone)
+        if s.get("simultaneous") is not None:   # (a new author's Cribbage: an end by a procedure the
+            calls(s["simultaneous"]["reveal"],  #  reveal runs was said with no moment at all)
+                  ("moment", f"once the answers at step {_name(s['name'])} are revealed"))
     for lim in ir.get("limits", []):
         calls(lim["body"], ("moment", "once the turn limit is reached"))
     out: dict = {}
