@@ -362,10 +362,16 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
     estimates = [r["estimate"] for r in records if not r["error"] and r.get("estimate") is not None]
     scores = [r["scores"] for r in records if not r["error"] and r.get("scores") is not None]
     endings: dict = {}
+    worded: dict = {}                         # each way to end -> its words with their numbers, while one
     for r in records:
         if not r["error"]:
             why = way_to_end(r.get("reason"))
             endings[why] = endings.get(why, 0) + 1
+            words = way_to_end(r.get("reason"), numbers=True)
+            if worded.setdefault(why, words) != words:
+                worded[why] = None            # (numbers that differ: `#` stands for them)
+    # (a way whose numbers never differ keeps them: a new author's Go Fish read "all # books are down")
+    endings = {worded.get(why) or why: k for why, k in endings.items()}
     return {
         "game": name,
         "games": games,
@@ -404,13 +410,15 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
 ENDINGS_SHOWN = 5             # reasons a game ended listed on the terminal (the report lists ten)
 
 
-def way_to_end(reason: str | None) -> str:
+def way_to_end(reason: str | None, numbers: bool = False) -> str:
     """A game's ending reason as one way to end: its numbers (P1, P2… too) made `#`, what it says in
     brackets and after its first sentence left out (who died, who the winners are: "Shadows win:
     every Hunter is dead (P# George, P# Emi). The winners: …" is "Shadows win: every Hunter is
     dead"), and what follows its first 120 characters (80 cut a shipped game's reason mid-word, a
     designer's trial: `no piece of theirs is left on the bo…`)."""
-    text = re.sub(r"\d+", "#", reason or "(no reason given)")
+    text = reason or "(no reason given)"
+    if not numbers:                           # (`numbers`: kept as they are)
+        text = re.sub(r"\d+", "#", text)
     plain = re.sub(r"\s*\([^()]*\)", "", text).split(". ")[0].strip()
     return _brief(plain or text, 120)
 
