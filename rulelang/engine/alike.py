@@ -9,10 +9,11 @@ there, a card they never saw drawn (a leak scan: 102 such plays in 40 random gam
 So when an action plays copies from a zone that not everyone may see (a hand, a deck), the engine
 first exchanges them with the copies of lowest id among those no one at the table may see: the ids
 that come out depend only on what everyone sees, never on which copy the hidden zone held. The
-exchange is a renaming the rules cannot tell — places, per-component variables, variables naming
-the components, what was revealed of them — made before the action's effect runs, so a replay
-makes the same exchange. (A copy someone else holds may change its id in that player's hand: the
-same card, by the rules' own test.)
+exchange renames the two copies everywhere the position keeps them — places, per-component
+variables, variables naming the components, what was revealed of them — before the action's effect
+runs, so a replay makes the same exchange. (A copy someone else holds may change its id in that
+player's hand: the same card, by the rules' own test. Where the engine takes copies in id order —
+the abilities of copies in play — the two may then come in the other order: either is the rules'.)
 
 Not covered: copies chosen as the answer to a question (an effect may hold other components in
 its locals by then), and copies in zones one player cannot see while others can (`others`), on a
