@@ -462,7 +462,7 @@ def test_several_picks_at_once_follow_a_card_whose_name_changes_as_others_are_pi
     out = io.StringIO()
     run_repl(game, 1, 1, {}, {}, io.StringIO("take\n1 2\nquit\n"), out, "walkers.rules", screen=(100, 40))
     text = out.getvalue()
-    assert "cannot be picked" not in text and "kept: 2 cards, bottom to top: Walker, Walker" in text
+    assert "cannot be picked" not in text and "kept: 2 cards, bottom to top: Walker ×2" in text
 
 
 def test_a_move_typed_without_some_of_its_words_is_found_when_only_one_fits():
@@ -892,3 +892,13 @@ def test_help_with_a_number_past_the_choices_says_so():
     out = io.StringIO()
     run_repl(game, 1, 4, {}, {}, io.StringIO("help 40\nquit\n"), out, "regicide.rules")
     assert "error: there is no choice 40; the choices are 1-12" in out.getvalue()
+
+
+def test_cards_that_read_alike_are_said_once_with_how_many():
+    # a new author's supply pile read "Copper, Copper, …" 46 times
+    from rulelang.play.render import render_zone
+    cards = [{"id": i, "label": label} for i, label in enumerate(["Copper", "Estate", "Copper", "Copper"])]
+    zone = {"name": "supply", "owner": None, "visibility": "public", "count": 4, "kind": "Card", "cards": cards}
+    assert render_zone(dict(zone, ordered=False)) == "supply: 4 cards: Copper ×3, Estate"
+    # (a pile keeps its order: runs of alike cards)
+    assert render_zone(dict(zone, ordered=True)) == "supply: 4 cards, bottom to top: Copper, Estate, Copper ×2"

@@ -245,8 +245,26 @@ def render_zone(zone: dict, values: dict | None = None) -> str:
     if zone.get("top_only"):                   # only the top is seen
         return f"{name}: {plural(count, one, many)}, top: {printable(component_text(zone['cards'][-1], values))}"
     order = ", bottom to top" if zone.get("ordered") and count > 1 else ""
-    return f"{name}: {plural(count, one, many)}{order}: " + join_labels(component_text(card, values)
-                                                                        for card in zone["cards"])
+    return f"{name}: {plural(count, one, many)}{order}: " + join_labels(
+        _grouped([component_text(card, values) for card in zone["cards"]], bool(zone.get("ordered"))))
+
+
+def _grouped(texts: list[str], ordered: bool) -> list[str]:
+    """Cards that read alike said once with how many (`Copper ×46`): in a pile, each run of them in
+    its order; in a set, all of them where the first is (a new author's supply pile read "Copper,
+    Copper, …" 46 times)."""
+    out: list[str] = []
+    counts: list[int] = []
+    where: dict = {}
+    for t in texts:
+        i = (len(out) - 1 if out and out[-1] == t else None) if ordered else where.get(t)
+        if i is None:
+            where[t] = len(out)
+            out.append(t)
+            counts.append(1)
+        else:
+            counts[i] += 1
+    return [t if k == 1 else f"{t} ×{k}" for t, k in zip(out, counts)]
 
 
 def render_value(value: dict) -> str:

@@ -156,6 +156,7 @@ class Commands:
                     return False
                 self.say(f"  {printable(name)}:")
                 name = label
+        name = re.sub(r"\s*×\d+$", "", name) or name     # (`Copper ×46`, as a zone's line groups them)
         found = self.names().find(name, self.encoding)
         exact = any(" ".join(str(shown).lower().split()) == " ".join(name.lower().split()) for shown, _, _ in found or ())
         if not exact and self.look_at_zone(name):
