@@ -562,6 +562,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             raise
         if ckpt is not None:
             self.ckpt, self.inputs = ckpt, inputs + ((text, seat),)
+        else:       # (none before: none now — not the one a replayed base brought, which may be another
+            self.ckpt, self.inputs = None, ()  # world's: a determinized copy's base is the real match's)
         # what this input drew: an answer goes on with the chain's draws (a new chain starts afresh;
         # a commit that is not the last draws nothing)
         self.drawn_from = drawn if answering or (simultaneous and self.simul is not None) else 0
