@@ -55,8 +55,44 @@ def load(game, players: int | None = None, options: dict | None = None, **params
     if players is not None:
         full["players"] = players
     if options:
-        full["options"] = json.dumps(options, sort_keys=True)
+        full["options"] = options_param(options)
     return pyspiel.load_game(name, full)
+
+
+def options_param(options: dict) -> str:
+    """Game options as the `options` parameter: JSON text whose commas, parentheses, `=` (and `%`)
+    are %-escaped, so that the game's string (`rulelang_x(options=…,players=2)`) loads again —
+    OpenSpiel splits parameters at commas (two options, or Smash Up's `factions=a+b,c+d`, made a
+    game that `load_game(str(game))` and deserialising refused: a researcher's trial)."""
+    text = json.dumps(options, sort_keys=True, separators=(",", ":"))
+    for ch in "%,()=":
+        text = text.replace(ch, f"%{ord(ch):02X}")
+    return text
+
+
+def _options(raw) -> dict:
+    """The `options` parameter read back: %-escaped or plain JSON text of an object."""
+    text = str(raw)
+    for ch in ",()=%":                         # (`%` last: `%252C` is a `%2C` written in an option)
+        text = text.replace(f"%{ord(ch):02X}", ch).replace(f"%{ord(ch):02x}", ch)
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"parameter `options` must be JSON text of an object ({{\"hands\": 2}}): {err}") from None
+    if not isinstance(options, dict):
+        raise ValueError("parameter `options` must be JSON text of an object ({\"hands\": 2})")
+    return options
+
+
+def _checked(p: dict) -> dict:
+    """The parameters, each of the kind it must be: a one-line ValueError naming the one that is not
+    (`seeds=0` divided by zero at the chance node, `action_cap=0` made a game of no actions)."""
+    for key in ("seeds", "action_cap", "universe_cap", "max_game_length"):
+        if type(p[key]) is not int or p[key] < 1:
+            raise ValueError(f"parameter `{key}` must be a whole number of at least 1, not {p[key]!r}")
+    if type(p["seed"]) is not int:
+        raise ValueError(f"parameter `seed` must be a whole number, not {p['seed']!r}")
+    return p
 
 
 def _game_type(name: str, game, players: int):
@@ -94,12 +130,14 @@ class RulelangGame(pyspiel.Game):
     short_name = ""
 
     def __init__(self, params=None):
-        p = {"players": _REGISTERED[self.short_name].min_players, **DEFAULTS, **(params or {})}
+        p = _checked({"players": _REGISTERED[self.short_name].min_players, **DEFAULTS, **(params or {})})
         game = _REGISTERED[self.short_name]
+        options = _options(p["options"])
+        p["options"] = options_param(options) if options else DEFAULTS["options"]   # (its string loads again)
         key = (self.short_name, json.dumps(p, sort_keys=True))
         interface = _INTERFACES.get(key)
         if interface is None:
-            interface = Interface(game, p["players"], json.loads(p["options"]), actions=p["actions"],
+            interface = Interface(game, p["players"], options, actions=p["actions"],
                                   action_cap=p["action_cap"], universe_cap=p["universe_cap"])
             _INTERFACES[key] = interface
         self.interface, self.key, self.params_used = interface, key, p

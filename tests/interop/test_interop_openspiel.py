@@ -197,3 +197,28 @@ def test_a_resampled_state_can_be_deep_copied():
     c = copy.deepcopy(r)
     assert c.information_state_string(s.current_player()) == r.information_state_string(s.current_player())
     assert c.legal_actions() == r.legal_actions()
+
+
+def test_a_game_with_options_holding_commas_loads_again_from_its_string():
+    # before: the options' JSON went into the game's string as it was, and OpenSpiel split it at its
+    # commas: `load_game(str(game))`, deserialising and random_sim_test(serialize=True) all failed
+    g = load("smash_up", 2, options={"factions": "pirates+ninjas,robots+zombies"})
+    assert str(pyspiel.load_game(str(g))) == str(g)
+    s = g.new_initial_state()
+    s.apply_action(0)
+    again, state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(g, s))
+    assert str(again) == str(g) and str(state) == str(s)
+    assert g.interface.options == {"factions": "pirates+ninjas,robots+zombies"}
+    # (plain JSON text, as a program writes the parameter itself, is read too)
+    plain = pyspiel.load_game("rulelang_smash_up", {"players": 2, "options": json.dumps({"factions": "random"})})
+    assert str(pyspiel.load_game(str(plain))) == str(plain)
+
+
+@pytest.mark.parametrize("params,named", [({"seeds": 0}, "seeds"), ({"seeds": -5}, "seeds"),
+                                          ({"action_cap": 0}, "action_cap"), ({"options": "{bad"}, "options"),
+                                          ({"options": "[1]"}, "options")])
+def test_a_parameter_out_of_its_range_is_refused_by_name(params, named):
+    # before: seeds=0 divided by zero at the chance node, action_cap=0 made a game of no actions
+    openspiel.register(game("regicide"))
+    with pytest.raises(ValueError, match=f"parameter `{named}`"):
+        pyspiel.load_game("rulelang_regicide", params)
