@@ -377,3 +377,17 @@ def test_a_seat_that_is_no_player_is_a_clear_value_error(seat):
         with pytest.raises(ValueError, match="no player .* in a 2-player match"):
             ask(seat)
     assert m.view(np.int64(1))["viewer"] == 1            # (a NumPy integer is a seat)
+
+
+@pytest.mark.parametrize("version", [99, "1", True, None])
+def test_a_state_of_another_version_is_refused_by_name(version):
+    # before: `version: 99` was read as if it were 1 (a researcher's trial); a paused one then said
+    # "the paused effect does not lead to this position", which did not say why
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "valgard.rules"))
+    data = game.new_match(2, seed=1).state()
+    assert data["version"] == 1
+    data["version"] = version
+    with pytest.raises(StateError, match=f"this state is of version .*; this rulelang reads version 1"):
+        rulelang.Match.from_state(game, data)
+    del data["version"]                 # (none: the one there is)
+    assert rulelang.Match.from_state(game, data).state() == game.new_match(2, seed=1).state()

@@ -13,7 +13,7 @@ from .codegen import player_text
 from ..core.errors import RuleFault, RuleRuntimeError, StateError
 from ..core.limits import COMPONENT_LIMIT, INT_LIMIT, PLAYER_LIMIT
 from ..core.types import ValueType
-from .support import RULE_FAULTS, STATE_FORMAT, _component_key, _components, _cuts, _message, _named, _outcome, _plain_value, _rng_state, _rounds, _short, _text
+from .support import RULE_FAULTS, STATE_FORMAT, STATE_VERSION, _component_key, _components, _cuts, _message, _named, _outcome, _plain_value, _rng_state, _rounds, _short, _text
 from .parts import MatchParts
 from .records import Grant, Revealed
 
@@ -44,7 +44,7 @@ class MatchSaves(MatchParts):
         version, internal, gauss = self._rng_tuple()
         Z, V = self.Z, self.V
         return {
-            "format": STATE_FORMAT, "version": 1, "game": game.name, "fingerprint": game.fingerprint,
+            "format": STATE_FORMAT, "version": STATE_VERSION, "game": game.name, "fingerprint": game.fingerprint,
             "players": self.players, "seed": self.seed, "options": dict(self.options),
             "rng": [version, list(internal), gauss],
             "components": [{"kind": k, "fields": self._fields(c, k), "label": l}
@@ -149,6 +149,10 @@ class MatchSaves(MatchParts):
         """A new match of these rules, players and options, with the saved generator."""
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
             raise StateError("not a rulelang match state")
+        version = data.get("version", STATE_VERSION)       # (another was read as if it were this one)
+        if type(version) is not int or version != STATE_VERSION:
+            raise StateError(f"this state is of version {_short(version)}; this rulelang reads version "
+                             f"{STATE_VERSION} (a newer rulelang wrote it?)")
         if data.get("fingerprint") != game.fingerprint:
             raise StateError(f"this state belongs to another game or another version of its rules "
                              f"(state: {_short(data.get('game'))}, game: {_short(game.name)})")

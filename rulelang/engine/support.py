@@ -55,6 +55,7 @@ REASON_LIMIT = 500           # characters of an outcome's reason (`finish lose "
 
 
 STATE_FORMAT = "rulelang-state"
+STATE_VERSION = 1                      # the state's layout: from_state refuses another
 
 
 # what a position holds (STATE_LIMIT) is measured after an action whose effects did this much work
