@@ -77,7 +77,12 @@ def untraceable(m, found: Action) -> Action:
     shows = m.game.comp_params.get(found._meta[0])
     if shows is None:
         return found
-    classes = copy_classes(m)
+    if m.intern is None:                        # (as a listing would: the universe of its components)
+        m.intern = m.game.universe(m)
+    kept = m._alike                             # (this match's universe and its copies: the hot path)
+    if kept is None or kept[0] is not m.intern:
+        kept = m._alike = (m.intern, copy_classes(m))
+    classes = kept[1]
     if not classes:
         return found
     played = None

@@ -62,6 +62,7 @@ class MatchParts:
     _by_text: list[Action] | None
     _zone_ids: dict | None
     _hiding: tuple | None         # see alike._hiding_zones
+    _alike: tuple | None          # see alike.untraceable
     fields_held: tuple[int, int]
     work_left: int
     # Class-level defaults, read until a match sets its own: a game that can never pause never sets
