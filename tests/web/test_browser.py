@@ -596,7 +596,7 @@ def clicked_once_asks(page, button, text: str) -> None:
     """One click on an action that asks first: it asks, and nothing is played."""
     button.click()
     assert f"sure? {text} (click again)" in button.inner_text()
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(500)                                          # (a second click sooner is the same tap)
     assert page.get_attribute("body", "data-version") == "0"            # nothing played yet
 
 
@@ -612,6 +612,38 @@ def test_an_out_of_turn_action_asks_before_it_is_played(serve, browser, tmp_path
     button.click()
     page.wait_for_selector("body[data-version='1']")
     assert "P2 unmasks" in page.inner_text("body")
+
+
+def test_an_out_of_turn_action_asking_first_is_not_played_by_a_double_click(serve, browser, tmp_path):
+    """A browser trial: a double click on `reveal` revealed a character at once — one stray tap."""
+    body = made_from(serve, tmp_path, "masks", OUT_OF_TURN)
+    page = browser.new_context().new_page()
+    page.goto(body["links"][1]["url"])
+    page.wait_for_selector("body[data-version='0']")
+    page.locator("#interrupt-list button").dblclick()
+    page.wait_for_timeout(700)
+    assert page.get_attribute("body", "data-version") == "0"
+    assert "sure? unmask (click again)" in page.locator("#interrupt-list button").inner_text()
+
+
+def test_an_action_asking_first_still_asks_after_another_players_move_redraws_it(serve, browser, tmp_path):
+    """A browser trial: while bots moved, every update redrew the buttons between the two clicks, and
+    the second only asked again (0 of 10 reveals confirmed). Which buttons ask is kept across redraws."""
+    ticking = OUT_OF_TURN.replace("action wait {", 'action tick { log "tick" }  action wait {')
+    body = made_from(serve, tmp_path, "masks", ticking)
+    mine, theirs = browser.new_context().new_page(), browser.new_context().new_page()
+    mine.goto(body["links"][1]["url"])
+    theirs.goto(body["links"][0]["url"])
+    mine.wait_for_selector("body[data-version='0']")
+    theirs.wait_for_selector("#actions button:has-text('tick')")
+    clicked_once_asks(mine, mine.locator("#interrupt-list button"), "unmask")
+    theirs.locator("#actions button:has-text('tick')").click()         # P1 moves on: P2's page is redrawn
+    mine.wait_for_selector("body[data-version='1']")
+    button = mine.locator("#interrupt-list button")
+    assert "sure? unmask (click again)" in button.inner_text()
+    button.click()
+    mine.wait_for_selector("body[data-version='2']")
+    assert "P2 unmasks" in mine.inner_text("body")
 
 
 ROLES = """

@@ -445,6 +445,8 @@
     if (!narrow) return true;
     return narrow.kind === "comp" ? a.comps.includes(narrow.id) : a.cells.includes(narrow.id);
   }
+  const asking = new Map();          // the text of each action that asks "sure?" now -> when it began
+  const ASK_MS = 5000, STRAY_MS = 400;
   function drawActions(view) {
     const q = $("question");
     const asked = view.choice && view.choice.chooser === view.viewer && state.actions.length > 0;
@@ -457,20 +459,33 @@
     // (while an undo waits for its answers, the server takes no move: the buttons say so)
     const waiting = state.undo ? { disabled: true, title: "an undo is being answered first" } : {};
     // (out of turn, or one that reveals a secret — a character shown to every seat — a click asks
-    // first: the second within 5 s plays it; a browser trial revealed one by a stray click)
+    // first: the second within 5 s plays it; a browser trial revealed one by a stray click). Which
+    // are asking is kept by text across redraws (the bots' moves redrew the buttons between the two
+    // clicks, and the second only asked again); a second click sooner than STRAY_MS after the first
+    // is the same tap (a double click revealed a character at once).
+    const shown = (a) => asking.has(a.text) ? "sure? " + a.text.replace(/^P\d+: /, "") + " (click again)" : null;
     const confirmFirst = (a) => (ev) => {
-      const b = ev.currentTarget;
-      if (b.dataset.armed === "yes") { send(a.text); return; }
-      b.dataset.armed = "yes";
-      b.textContent = "sure? " + a.text.replace(/^P\d+: /, "") + " (click again)";
-      setTimeout(() => { if (b.isConnected) { b.dataset.armed = ""; b.textContent = a.text.replace(/^P\d+: /, ""); } }, 5000);
+      const now = Date.now(), at = asking.get(a.text);
+      if (at !== undefined) {
+        if (now - at >= STRAY_MS) { asking.delete(a.text); send(a.text); }
+        return;
+      }
+      asking.set(a.text, now);
+      ev.currentTarget.textContent = shown(a);
+      setTimeout(() => {
+        if (asking.get(a.text) !== now) return;
+        asking.delete(a.text);
+        for (const b of document.querySelectorAll("button.action")) {
+          if (b.dataset.text === a.text) b.textContent = b.classList.contains("out-of-turn") ? a.text.replace(/^P\d+: /, "") : a.text;
+        }
+      }, ASK_MS);
     };
-    const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: a.reveals ? confirmFirst(a) : () => send(a.text), ...waiting }, a.text));
+    const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: a.reveals ? confirmFirst(a) : () => send(a.text), ...waiting }, (a.reveals && shown(a)) || a.text));
     if (!asked && state.actions.length && !acts.length) buttons.push(el("p", { class: "dim" }, "No action matches."));
     $("actions").replaceChildren(...buttons);
     const oot = state.out_of_turn.filter(involves);
     $("interrupts").hidden = oot.length === 0;
-    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: confirmFirst(a), ...waiting }, a.text.replace(/^P\d+: /, ""))));
+    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: confirmFirst(a), ...waiting }, shown(a) || a.text.replace(/^P\d+: /, ""))));
     if (asked) {
       const c = view.choice;
       // (the card whose ability asks, as the terminal says it, its name opening its tip — a legibility
