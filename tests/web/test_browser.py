@@ -141,6 +141,10 @@ def test_two_browsers_make_a_match_in_the_lobby_and_play_it_to_the_end(serve, br
     winner = served.match.outcome["results"].index("win") if "win" in served.match.outcome["results"] else None
     if winner is not None:
         assert "— you" in (p1, p2)[winner].inner_text("#outcome .result-win")
+        # (and in the pinned line, which a phone keeps in sight: it read "The game is over." alone)
+        name = f"P{winner + 1}"
+        assert (p1, p2)[winner].inner_text("#status") == f"The game is over: {name} (you) wins."
+        assert (p1, p2)[1 - winner].inner_text("#status") == f"The game is over: {name} wins."
     shot(p1, tmp_path, "small-P1-end")
     shot(p2, tmp_path, "small-P2-end-phone")
     host.close()
@@ -448,6 +452,53 @@ def test_a_connection_lost_after_a_move_was_sent_does_not_say_nothing_was_sent(s
     assert page.inner_text("#error") == ("the connection to the server is lost: reconnecting… (your last move "
                                          "was sent: whether it was played shows once back)")
     context.close()
+
+
+def test_on_a_phone_scrolled_down_a_lost_connection_and_a_move_waiting_are_in_sight(serve, browser):
+    """A browser trial: scrolled down on a phone, "offline", "the connection to the server is lost"
+    and "sent; waiting for the server…" were all above the screen, while the pinned status line
+    still read "Your turn". They are pinned under it now."""
+    import asyncio
+    server, body = made(serve, "valgard", ["human", "human"], 3)
+    handle = server.server.handle
+
+    async def slow(served, seat, ws, raw):            # (the server answers the move after 6 s)
+        if '"act"' in raw:
+            await asyncio.sleep(6)
+        await handle(served, seat, ws, raw)
+    server.server.handle = slow
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version='0']")
+    page.locator("button.action:enabled").last.click()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_selector("#conn-note:has-text('sent; waiting for the server…')", timeout=8000)
+
+    def in_sight(selector: str) -> bool:
+        box = page.locator(selector).bounding_box()
+        return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert in_sight("#conn-note")
+    context.set_offline(True)
+    page.wait_for_selector("#error:has-text('the connection to the server is lost')")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert in_sight("#error") and in_sight("#status")
+    context.close()
+
+
+def test_no_link_to_the_moves_while_a_question_is_answered_in_its_dialog(serve, browser):
+    """A browser trial: "your moves ↓" showed beside "You are deciding: …" and led to a panel with no
+    answer in it, away from what the choice was about; the answers are in the question's dialog."""
+    server, body = made(serve, "dozen_war", ["human", "human"], 5)
+    (served,) = server.server.matches.values()
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(body["links"][served.match.current_player]["url"])
+    page.wait_for_selector("#question[open]")
+    for where in ("0", "document.documentElement.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {where})")
+        page.wait_for_timeout(200)
+        assert page.locator("#to-moves").count() == 0, page.inner_text("#status")
+    page.close()
 
 
 def test_on_a_phone_the_status_stays_in_sight_and_leads_to_the_moves(serve, browser):

@@ -43,12 +43,19 @@
   const OFFLINE_SENT = "the connection to the server is lost: reconnecting… (your last move was sent: whether it was played shows once back)";
   let unanswered = null;                // the version a move was sent at, until the server answers
   const offline = () => (unanswered !== null ? OFFLINE_SENT : OFFLINE);
+  // the connection's state in the header; a move still unanswered also under the pinned status line
+  // (scrolled down on a phone, "sent; waiting for the server…" was out of sight: a browser trial —
+  // a lost connection says so in #error, pinned there too)
+  function conn(text) {
+    $("conn").textContent = text;
+    $("conn-note").textContent = text.startsWith("sent") ? text : "";
+  }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${scheme}://${location.host}/ws/${matchId}/${token}`);
     ws.onopen = () => {
       retry = 500;
-      $("conn").textContent = "";
+      conn("");
       if ($("error").textContent === OFFLINE || $("error").textContent === OFFLINE_SENT) $("error").textContent = "";
     };
     ws.onmessage = (ev) => {
@@ -61,7 +68,7 @@
         header();
       }
       else if (msg.type === "state") {
-        if ($("conn").textContent === "sent; waiting for the server…") $("conn").textContent = "";
+        if ($("conn").textContent === "sent; waiting for the server…") conn("");
         if (state && msg.version !== state.version) { narrow = null; unanswered = null; }   // a new position: all its actions
         // an error stays through the position it came with (the server sends that one after it),
         // and goes when the match moves on from there
@@ -75,11 +82,11 @@
     ws.onclose = (ev) => {
       if (ev.code === 4404 || ev.code === 1008) {
         closedForGood = true;
-        $("conn").textContent = ev.reason || "closed";
+        conn(ev.reason || "closed");
         $("error").textContent = ev.reason || "this link does not open a match";
         return;
       }
-      $("conn").textContent = "reconnecting…";
+      conn("reconnecting…");
       // nothing can be sent now: the buttons say so, not a click that is silently lost
       for (const b of document.querySelectorAll("button.action, button.option, #undo")) b.disabled = true;
       if (!$("error").textContent) $("error").textContent = offline();
@@ -91,7 +98,7 @@
   // waited unseen for 20 s (a browser trial). The browser's own word is taken, and a click not yet
   // answered after a few seconds is said.
   window.addEventListener("offline", () => {
-    $("conn").textContent = "offline";
+    conn("offline");
     for (const b of document.querySelectorAll("button.action, button.option, #undo")) b.disabled = true;
     $("error").textContent = offline();
   });
@@ -102,7 +109,7 @@
     ws.send(JSON.stringify({ type: "act", text, version: state.version }));
     const sentAt = unanswered = state.version;
     setTimeout(() => { if (state && state.version === sentAt && !$("error").textContent && !$("conn").textContent)
-      $("conn").textContent = "sent; waiting for the server…"; }, 4000);
+      conn("sent; waiting for the server…"); }, 4000);
     for (const b of document.querySelectorAll("button.action, button.option")) b.disabled = true;
     $("filter").value = "";             // (the next position's actions are others: a filter kept would hide them)
   }
@@ -408,7 +415,14 @@
     const kindOf = (p) => (kinds[p] && kinds[p].kind !== "human" ? ` (${kinds[p].kind})` : "");
     let line;
     if (state.fault) line = state.fault;
-    else if (view.over) line = "The game is over.";
+    else if (view.over) {
+      // (who won, in the pinned line: on a phone the outcome's box is at the top, out of sight — a
+      // browser trial read "The game is over." alone)
+      const rs = state.outcome ? state.outcome.results : [];
+      const won = rs.filter((r) => r.result === "win").map((r) => r.seat + (state.you === r.seat ? " (you)" : ""));
+      line = "The game is over" + (won.length ? `: ${won.join(", ")} ${won.length > 1 ? "win" : "wins"}`
+        : rs.length && rs.every((r) => r.result === "draw") ? ": a draw" : "") + ".";
+    }
     else if (view.choice) {
       const mine = view.choice.chooser === view.viewer;
       const who = mine ? "You are" : `${seatName(view.choice.chooser)}${kindOf(view.choice.chooser)} is`;
@@ -575,7 +589,11 @@
   function pointToMoves() {
     const link = $("to-moves");
     const box = $("controls").getBoundingClientRect();
-    const away = state && !state.view.over && state.actions.length > 0 && (box.top > window.innerHeight || box.bottom < 0);
+    // (not while a question is answered in its dialog, which is in sight: the moves panel then holds
+    // no answer — the link led a browser trial's player away from the bases the choice was about)
+    const v = state && state.view;
+    const asked = v && v.choice && v.choice.chooser === v.viewer;
+    const away = state && !v.over && !asked && state.actions.length > 0 && (box.top > window.innerHeight || box.bottom < 0);
     const arrow = box.bottom < 0 ? "your moves ↑" : "your moves ↓";
     if (away && !link) $("status").append(" ", el("a", { href: "#controls", id: "to-moves" }, arrow));
     else if (away) link.textContent = arrow;
