@@ -110,14 +110,15 @@ def visibility_lints(lints) -> None:
                          "in `on round_start` (out for the round that starts)", s.span)
 
 
-def _hides(lints, zone: str, index) -> str | None:
+def _hides(lints, zone: str, index, viewers: bool = False) -> str | None:
     """Why reading the components of `zone[index]` shows what some viewer may not see: `hidden`, or
-    `owner`/`others` of a player other than the viewer (W233 says `others` of `me`); None if it does not."""
+    `owner`/`others` of a player other than the viewer (W233 says `others` of `me`); None if it does not.
+    `viewers`: `index` is the viewer there (read under `if me == index`)."""
     sym = lints.c.symbols.get(zone)
     vis = _vis(sym.decl) if sym is not None else []
     if "hidden" in vis:
         return "hidden"
-    mine = isinstance(index, n.Name) and index.name == "me"
+    mine = viewers or isinstance(index, n.Name) and index.name == "me"
     if "owner" in vis and not mine:
         return "seen only by its owner"
     if "others" in vis and not mine and index is None:
@@ -168,6 +169,11 @@ def _w241_in(lints, body, bound: dict, span, found: dict, budget: list, read: se
         inner.update(id(y) for x in nodes    # read (`if knows(p) then who(p) else "hidden"`) is trusted
                      if isinstance(x, n.Cond) and _names_param(x.test, bound) and _reads_me(lints, x.test)
                      for y in walk((x.then, x.other)))
+    # (`if me == boss then … hideout[boss] …`: there the index is the viewer — a new author's Scotland
+    # Yard was warned of its own guard, written the other way round from `boss == me`)
+    viewers = {id(y) for x in nodes if isinstance(x, n.Cond) and isinstance(x.test, n.Binary) and x.test.op == "=="
+               for e in _other_than_me(x.test) for y in walk(x.then)
+               if isinstance(y, n.Index) and _same(_bound(y.index, bound), _bound(e, bound))}
     for x in nodes:
         if id(x) in inner:
             continue
@@ -191,9 +197,29 @@ def _w241_in(lints, body, bound: dict, span, found: dict, budget: list, read: se
             continue
         inner.update(id(y) for y in walk(x))   # (one finding for `hand[p]`, not its `hand` too)
         index = _bound(x.index, bound) if isinstance(x, n.Index) else None
-        why = _hides(lints, zone, index)
+        why = _hides(lints, zone, index, id(x) in viewers)
         if why is not None and zone not in found:
             found[zone] = (x.span if not bound else span, why)
+
+
+def _other_than_me(test) -> list:
+    """Of `me == E` or `E == me`: [E]; else []."""
+    if isinstance(test.left, n.Name) and test.left.name == "me":
+        return [test.right]
+    if isinstance(test.right, n.Name) and test.right.name == "me":
+        return [test.left]
+    return []
+
+
+def _same(a, b) -> bool:
+    """The same expression, written twice (spans aside)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if not isinstance(a, n.Node):
+        return a == b
+    return all(_same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__ if f != "span")
 
 
 def _names_param(test, bound: dict) -> bool:
