@@ -696,3 +696,13 @@ game "Fish" {
     endings = dict(out["endings"])
     assert "all 13 books are down" in endings and "all # books are down" not in endings
     assert set(endings) == {"all 13 books are down", "P# has # points"}, endings
+
+
+def test_a_way_to_end_is_not_cut_at_an_abbreviation():
+    # before: "Mr. X escaped" and "Mr. X cannot move" were one way to end, "Mr" (a new author's
+    # Scotland Yard: a win and a loss merged)
+    from rulelang.play.simulate import way_to_end
+    assert way_to_end("Mr. X escaped") == "Mr. X escaped"
+    assert way_to_end("a detective caught Mr. X at station 5") == "a detective caught Mr. X at station #"
+    assert way_to_end("Shadows win: every Hunter is dead (P1 George). The winners: P2") == \
+        "Shadows win: every Hunter is dead"

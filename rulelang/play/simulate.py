@@ -419,8 +419,15 @@ def way_to_end(reason: str | None, numbers: bool = False) -> str:
     text = reason or "(no reason given)"
     if not numbers:                           # (`numbers`: kept as they are)
         text = re.sub(r"\d+", "#", text)
-    plain = re.sub(r"\s*\([^()]*\)", "", text).split(". ")[0].strip()
+    plain = SENTENCE_END.split(re.sub(r"\s*\([^()]*\)", "", text))[0].strip()
     return _brief(plain or text, 120)
+
+
+# the end of a reason's first sentence: a full stop and a space, not after an abbreviation or an
+# initial ("Mr. X escaped" and "Mr. X cannot move" were both "Mr", one way to end: a new author's
+# Scotland Yard)
+SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bMt)(?<!\bNo)"
+                          r"(?<!\bvs)(?<!\betc)(?<!\be\.g)(?<!\bi\.e)\. ")
 
 
 def _brief(text: str, limit: int = 80) -> str:
