@@ -491,9 +491,12 @@ def test_a_board_declares_how_wide_a_cell_is_drawn():
 
 def test_a_long_zone_line_is_wrapped_with_a_hanging_indent():
     from rulelang.play.repl import render_view
-    text = SMALL.format(decls="zone heap: pile, public", body="", setup="repeat 40 { create Chip(v: 7) in heap }")
+    # (chips that differ: alike ones are said once, `chip 7 ×40`)
+    text = SMALL.format(decls="zone heap: pile, public", body="", setup="for i in 1..40 { create Chip(v: i) in heap }")
     screen = render_view(game(text).new_match(3, seed=0).view(0))
-    heap = [x for x in screen.splitlines() if "chip 7" in x]
+    lines = screen.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith("  heap:"))
+    heap = [lines[start]] + [x for x in lines[start + 1:start + 12] if x.startswith("      ")]
     assert len(heap) > 1 and heap[0].startswith("  heap: 40 chips") and all(x.startswith("      ") for x in heap[1:])
     assert all(len(x) <= 80 for x in screen.splitlines())
 
