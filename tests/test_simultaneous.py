@@ -546,3 +546,45 @@ game "Sim Log" {
     shown = out.getvalue().split("> log\n")[1].split("\nP1> ")[0]
     assert shown.splitlines() == ["  1. P1: pick 1", "  2. P2: pick 1", "       > revealed, round 1",
                                   "  3. P1: pick 1", "  4. P2: pick 1", "       > revealed, round 2"], shown
+
+
+DRAFT_PASSING = """
+game "Min Draft" {
+  players 2..3
+  kind Card { n: int  label "card " + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone city: set per player, public
+  zone discard: set, hidden
+  zone passing: set per player, hidden, internal
+  setup {
+    for i in 1..12 { create Card(n: i) in deck }
+    shuffle deck
+    for p in players { move top(deck, 3) to hand[p] }
+  }
+  turn {
+    step pick simultaneous {
+      action build(c in hand[me]) { move c to city[me] }
+      action sell(c in hand[me]) { move c to discard }
+      reveal {
+        if size(hand[players[0]]) == 0 { finish draw "done" }
+        for p in players { move hand[p] to passing[next(p)] }
+        for p in players { move passing[p] to hand[p] }
+      }
+    }
+  }
+}
+"""
+
+
+def test_each_revealed_answer_names_a_card_of_its_own_players_hand():
+    """A new author's draft: after the reveal P1 read `card 3: hand (P2) or hand (P3) or discard or
+    passing (P2) → city (P2)` for P2's `build card 3` — no rule moves a card from the discard to a
+    city; the answer says whose it was."""
+    out = io.StringIO()
+    run_repl(game_of(DRAFT_PASSING), 3, 3, {}, {1: "random", 2: "random"}, io.StringIO("1\n1\n1\nquit\nn\n"),
+             out, "draft.rules")
+    text = out.getvalue()
+    first = text.split("every answer is")[1].split("==")[0]
+    assert "P2: build card 3" in first, first
+    assert "  · card 3: hand (P2) → city (P2)\n" in first, first

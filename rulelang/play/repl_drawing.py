@@ -280,7 +280,10 @@ class Drawing:
         said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]
                                          if e["to"] is None or seat in e["to"]])
         ir = getattr(self.game, "ir", None)
-        lines = changes(seen, after, said, seat_name, str(action), zone_flows(ir) if ir else None)
+        # (a simultaneous step's answers, revealed together: each names its own player's card)
+        revealed = getattr(self, "revealed_own", {}).get(seat) or getattr(self, "revealed", None)
+        acted = "\n".join(revealed) if getattr(self, "was_secret", False) and revealed else str(action)
+        lines = changes(seen, after, said, seat_name, acted, zone_flows(ir) if ir else None)
         if len(lines) > 6:
             lines = lines[:5] + [f"… and {len(lines) - 5} more changes, not listed (`table` shows where everything is now)"]
         for line in lines:

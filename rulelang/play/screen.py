@@ -348,15 +348,26 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
     before, after = dict(shown_b, zones=before["zones"]), dict(shown_a, zones=after["zones"])
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     mover = before.get("actor")
-    mine = [zone_title(z, seat_name) for z in before["zones"]
-            if mover is not None and z.get("owner") == mover and z["cards"] is None and z.get("count")]
+
+    def hidden_zones_of(seat) -> list[str]:
+        return [zone_title(z, seat_name) for z in before["zones"]
+                if seat is not None and z.get("owner") == seat and z["cards"] is None and z.get("count")]
+    mine = hidden_zones_of(mover)
+    # each move the text names, with its mover's hidden zones: one line per answer of a simultaneous
+    # step, `P2: build card 1` (its card came from P2's hand, not P1's: a new author's draft read
+    # `hand (P2) or hand (P3) or discard … → city (P2)`)
+    named_by = []
+    for line in acted.lower().split("\n") if acted else ():
+        by = re.match(r"p(\d+): (.*)", line)
+        named_by.append((hidden_zones_of(int(by.group(1)) - 1) if by else mine, by.group(2) if by else line))
     movers = {zone_title(z, seat_name) for z in after["zones"] if mover is not None and z.get("owner") == mover}
     names = _zone_names(before, after, seat_name)
     covered, piles_grown = _covered(before, after, seat_name)
     moves, gone, came, revealed, hidden_out, hidden_in, unsure = _matched(
         before, after, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels, mine, acted.lower(),
         covered, piles_grown, movers, existed, blind, may, names, kinds, off_seen, flows is not None,
-        owners={zone_title(z, seat_name): z.get("owner") for z in before["zones"] + after["zones"]})
+        owners={zone_title(z, seat_name): z.get("owner") for z in before["zones"] + after["zones"]},
+        named_by=named_by)
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), pair=not unsure,
                         cells=set(after.get("cells") or ()) | set(before.get("cells") or ()), off=off,
                         off_seen=off_seen, may=may, nouns=_zone_nouns(before, after, seat_name),
@@ -541,7 +552,7 @@ def _matching(options: list, taken_i: set, taken_j: set) -> bool:
 def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels,
              mine=(), acted: str = "", covered=frozenset(), piles_grown=None, movers=frozenset(),
              existed: int | None = None, blind: bool = False, may=None, names=None, kinds=({}, {}),
-             off_seen=frozenset(), relays: bool = False, owners=None):
+             off_seen=frozenset(), relays: bool = False, owners=None, named_by=None):
     """The components' comings and goings between two views, matched where they can be: moved (the
     same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
     and the hidden zones' counts left over. `covered`: the top-only piles a card was covered on
@@ -554,7 +565,9 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     `off_seen`: the internal zones whose cards the reader sees (off the screen: a card that left one
     out of sight is only counted where it went, `3 cards added to deck (P1)`); `relays`: are the
     rules' ways known (`may` reads them), so that a zone whose size did not change may be said to
-    have passed a card on where the rules move cards so? `owners`: each place's owner (None: no one's)."""
+    have passed a card on where the rules move cards so? `owners`: each place's owner (None: no one's).
+    `named_by`: (a mover's hidden zones, its move's text) for each move the text names (default: the
+    mover's, `acted`)."""
     may = may or (lambda a, b, kind=None, direct=False: True)
     names = names or {}
     kind_b, kind_a = kinds
@@ -614,11 +627,14 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         # (from the one of the mover's hidden zones that shrank, if one did: their hand, not their
         # deck; or one that grew meanwhile; never one whose count did not change at all — a card
         # the viewer moves from an off-screen pile to their own hand came from neither)
-        changed = [t for t in mine if (hidden_out[t] > 0 or hidden_in[t] > 0) and may(t, to, kind_a.get(to))]
-        zone = next((t for t in sorted(changed, key=lambda t: hidden_out[t] <= 0) if _names(acted, label)),
-                    None) if acted else None
-        if zone is not None:
-            took(zone, label, to)
+        for zones, said in (named_by if named_by is not None else [(mine, acted)]):
+            if not said or not _names(said, label):
+                continue
+            changed = [t for t in zones if (hidden_out[t] > 0 or hidden_in[t] > 0) and may(t, to, kind_a.get(to))]
+            zone = next(iter(sorted(changed, key=lambda t: hidden_out[t] <= 0)), None)
+            if zone is not None:
+                took(zone, label, to)
+                break
     # a card the move names by its place (`play hand slot 1`, the mover cannot see it) that came
     # into sight: the one card that did, from the mover's zone of that name, though its count did
     # not change (refilled from the deck)
