@@ -58,7 +58,7 @@ def _hiding_zones(m) -> set:
     exchange may touch: not a board's cells, not a component's own zones, not `others`); kept
     while the match keeps its zone lists (`zone_ids`)."""
     ids = m.zone_ids()
-    kept = m.__dict__.get("_hiding")
+    kept = m._hiding
     if kept is not None and kept[0] is ids:
         return kept[1]
     out = set()
