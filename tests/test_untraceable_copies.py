@@ -95,3 +95,52 @@ def test_the_exchange_replays_and_restores_exactly(tmp_path):
     again = Match.from_state(g, a.state())
     assert again.state() == a.state()
     assert [x.text for x in again.legal_actions()] == [x.text for x in a.legal_actions()]
+
+
+HELD = """
+game "Held" {
+  players 2
+  kind Card {
+    name: text
+    label name
+  }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: set, public
+  setup {
+    create Card(name: "Walker") in hand[first(players)]
+    create Card(name: "Walker") in table
+    create Card(name: "Walker") in deck
+    create Card(name: "Guard") in deck
+    shuffle deck
+  }
+  turn {
+    step s {
+      action pass { end turn }
+      action draw { move top(deck) to hand[me] }
+      action take(c in table) { move c to hand[me] }
+      action play(c in hand[me]) { move c to table }
+      action stop { finish draw }
+    }
+  }
+}
+"""
+
+
+def test_a_copy_another_player_holds_is_never_exchanged(tmp_path):
+    """P1 holds the lowest Walker (#0); P2 takes #1 from the table in full view, draws (a Walker, #2,
+    or the Guard) and plays a Walker. A first version exchanged P1's own #0 with the copy played, so
+    P1 saw its card's id change to the one P2 had played — and, having watched #1 go into P2's hand,
+    learnt whether P2 still held it (a leak scan of this very exchange)."""
+    path = tmp_path / "held.rules"
+    path.write_text(HELD, encoding="utf-8")
+    g = rulelang.load(str(path))
+    views = []
+    for order in ([1, 0], [0, 1]):          # (the deck [Walker #2, Guard]: the Guard on top, or the Walker)
+        m = g.new_match(2, 0, chance=[["shuffle", 2, order]])
+        for text in ("pass", "take Walker", "draw", "play Walker"):
+            m.apply(text)
+        assert m.state()["zones"]["hand"][0] == [0]              # P1's own Walker keeps its id
+        views.append(m.view(0))
+    assert views[0] == views[1]
+    assert [z for z in views[0]["zones"] if z["name"] == "table"][0]["cards"] == [{"id": 1, "label": "Walker"}]

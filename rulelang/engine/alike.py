@@ -6,25 +6,27 @@ engine plays one. Which one used to be a fixed pick, and every view shows the id
 who had watched copy #69 go back into a hand and then saw #68 played learnt that #69 was still
 there, a card they never saw drawn (a leak scan: 102 such plays in 40 random games of a card game).
 
-So when an action plays copies from a zone that not everyone may see (a hand, a deck), the engine
-first exchanges them with the copies of lowest id among those no one at the table may see: the ids
-that come out depend only on what everyone sees, never on which copy the hidden zone held. The
-exchange renames the two copies everywhere the position keeps them — places, per-component
-variables, variables naming the components, what was revealed of them — before the action's effect
-runs, so a replay makes the same exchange. (A copy someone else holds may change its id in that
-player's hand: the same card, by the rules' own test. Where the engine takes copies in id order —
-the abilities of copies in play — the two may then come in the other order: either is the rules'.)
+So when an action plays copies from a zone that not everyone may see (a hand), the engine first
+exchanges them with the copies of lowest id among that zone's and those no one at all may see (a
+`hidden` deck): the id that comes out is then the lowest of the copies the other players cannot
+place, whichever the hand held. The exchange renames the two copies everywhere the position keeps
+them — places, per-component variables, variables naming the components — before the action's
+effect runs, so a replay makes the same exchange. (Where the engine takes copies in id order — the
+abilities of copies in play — the two may then come in the other order: either is the rules'.)
+Copies another player holds, or that someone was shown, are never exchanged: that player would see
+their card's id change, and learn which copy was played.
 
 Not covered: copies chosen as the answer to a question (an effect may hold other components in
-its locals by then), and copies in zones one player cannot see while others can (`others`), on a
-board's cells or inside other components: those keep the fixed pick.
+its locals by then); copies in `others` zones, on a board's cells or inside other components; and
+what the exchange leaves in a `hidden` zone — a copy exchanged into the deck shows its id when it is
+drawn, which tells which copy the hand had played. With three players or more, a copy a third
+player holds is no candidate, so the id played may tell the others that one of theirs is lower.
 """
 from __future__ import annotations
 
-from .codegen.effects import known_to
 from .codegen.runtime_actions import Action
 
-HIDING = ("owner", "hidden")     # zone visibilities whose contents not everyone at the table sees
+UNSEEN = ("hidden",)             # zone visibilities whose contents no one at the table sees
 
 
 def copy_classes(m) -> dict:
@@ -53,19 +55,21 @@ def copy_classes(m) -> dict:
     return classes
 
 
-def _hiding_zones(m) -> set:
-    """The ids of this match's zone lists whose contents not everyone may see (and that the
-    exchange may touch: not a board's cells, not a component's own zones, not `others`); kept
-    while the match keeps its zone lists (`zone_ids`)."""
+def _hiding_zones(m) -> tuple[set, set]:
+    """The ids of this match's zone lists whose contents not everyone may see, and of those whose
+    contents no one sees (of the ones the exchange may touch: not a board's cells, not a component's
+    own zones, not `others`); kept while the match keeps its zone lists (`zone_ids`)."""
     ids = m.zone_ids()
     kept = m._hiding
     if kept is not None and kept[0] is ids:
         return kept[1]
-    out = set()
+    out: tuple[set, set] = (set(), set())
     for z, value in zip(m.game.zones, m.Z):
-        if z["visibility"] in HIDING and z["per"] in (None, "player", "key"):
+        if z["visibility"] in ("owner", "hidden") and z["per"] in (None, "player", "key"):
             for zl in (value if z["per"] else [value]):
-                out.add(id(zl))
+                out[0].add(id(zl))
+                if z["visibility"] in UNSEEN:
+                    out[1].add(id(zl))
     m._hiding = (ids, out)
     return out
 
@@ -98,16 +102,15 @@ def untraceable(m, found: Action) -> Action:
                     played = [x] if played is None else played + [x]
     if played is None:
         return found
-    hiding = _hiding_zones(m)
+    hiding, unseen = _hiding_zones(m)
     where, Z = m.where, m.Z
-    public = known_to(m, None) if m.known else {}
     grants = {x for g in m.grants for x in g.args if type(x) is int} if m.grants else ()
     own_zones = m.game.component_zones
+    homes = set()                               # the zones the copies are played from
 
-    def hidden(c) -> bool:
-        """Not seen by everyone, and free to exchange."""
-        zl = where[c]
-        if zl is None or id(zl) not in hiding or c in public or c in grants:
+    def free(c) -> bool:
+        """Never shown to anyone where it lies, and nothing else keeps it."""
+        if c in m.known or c in grants:
             return False
         for z in own_zones:
             if Z[z][c]:
@@ -116,8 +119,16 @@ def untraceable(m, found: Action) -> Action:
 
     by_class: dict = {}
     for c in played:
-        if hidden(c):
+        zl = where[c]
+        if zl is not None and id(zl) in hiding and free(c):
             by_class.setdefault(classes[c], []).append(c)
+            homes.add(id(zl))
+
+    def hidden(c) -> bool:
+        """A copy the others cannot place: in a zone a copy is played from, or one no one sees."""
+        zl = where[c]
+        return zl is not None and (id(zl) in homes or id(zl) in unseen) and free(c)
+
     renaming: dict = {}
     for members, cs in by_class.items():
         targets = []
@@ -161,14 +172,7 @@ def _exchange(m, a: int, b: int) -> None:
             hits = [(i, pair[x]) for x in pair for i in _indices(row, x)]
             for i, y in hits:
                 row[i] = y
-    if m.known and (a in m.known or b in m.known):
-        known = m.known = dict(m.known)
-        ka, kb = known.pop(a, None), known.pop(b, None)
-        if ka is not None:
-            known[b] = ka
-        if kb is not None:
-            known[a] = kb
-    m.held = None
+    m.held = None                                # (neither was revealed to anyone: see free())
 
 
 def _indices(row: list, x: int) -> list:
