@@ -144,3 +144,109 @@ def test_a_copy_another_player_holds_is_never_exchanged(tmp_path):
         views.append(m.view(0))
     assert views[0] == views[1]
     assert [z for z in views[0]["zones"] if z["name"] == "table"][0]["cards"] == [{"id": 1, "label": "Walker"}]
+
+
+SIMULTANEOUS = """
+game "Both" {
+  players 2
+  kind Card { rank: int  label if rank == 1 then "Walker" else "Blank" }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup {
+    create Card(rank: 1) in deck
+    create Card(rank: 2) in deck
+    shuffle deck
+    create Card(rank: 1) in table
+    move top(deck) to hand[players[1]]
+    move top(table) to hand[players[1]]
+  }
+  turn limit 50 { finish draw }
+  turn {
+    step both simultaneous {
+      action play(c in hand[me]) { move c to table }
+      action pass { }
+      reveal { end turn }
+    }
+  }
+}
+"""
+
+
+def test_an_answer_of_a_simultaneous_step_plays_the_same_copy_whatever_the_hand_held(tmp_path):
+    """P1 watched Walker #2 go into P2's hand, with one card P2 drew unseen (a Walker #0 or a Blank).
+    The answers of a simultaneous step had no exchange: the table showed #2 or #0 as P2's hand held
+    (a leak scan); and once exchanged, P2's answer read "(a secret choice)" to P1 in one world only."""
+    path = tmp_path / "both.rules"
+    path.write_text(SIMULTANEOUS, encoding="utf-8")
+    g = rulelang.load(str(path))
+    seen = set()
+    for order in ([0, 1], [1, 0]):
+        m = g.new_match(2, 0, chance=[["shuffle", 2, order]])
+        m.apply("P1: pass")
+        m.apply("P2: play Walker")
+        table = [z for z in m.view(0)["zones"] if z["name"] == "table"][0]["cards"]
+        seen.add((repr(table), repr(m.log_for(0))))
+    assert seen == {(repr([{"id": 0, "label": "Walker"}]), repr(["P1: pass", "P2: play Walker"]))}
+
+
+def test_an_action_of_a_name_another_step_gives_components_keeps_its_numbers(tmp_path):
+    """`pick(n in 0..3)` in one step, `pick(c in hand[me])` in another: the number was renamed as if it
+    were a card (`pick 3` set 0, and moved cards) — the components were found by the action's name."""
+    path = tmp_path / "same.rules"
+    path.write_text("""
+game "SameName" {
+  players 2
+  kind Card { rank: int  label if rank == 1 then "Walker" else "Blank" }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  var picked: int = -1, public
+  setup {
+    create Card(rank: 1) in deck
+    create Card(rank: 1) in deck
+    create Card(rank: 1) in hand[players[0]]
+    create Card(rank: 1) in hand[players[0]]
+  }
+  turn limit 50 { finish draw }
+  turn {
+    step a { action pick(n in 0..3) { picked = n  goto b } }
+    step b { action pick(c in hand[me]) { move c to table  end turn } }
+  }
+}
+""", encoding="utf-8")
+    m = rulelang.load(str(path)).new_match(2, 1)
+    m.apply("pick 3")
+    assert m.state()["vars"]["picked"] == 3
+    assert m.state()["zones"] == {"deck": [0, 1], "hand": [[2, 3], []], "table": []}
+    m.apply("pick Walker")                  # (P1's own copies, made in its hand: not the deck's)
+    assert m.state()["zones"]["table"] == [2]
+
+
+def test_one_copy_named_by_two_parameters_is_played_once(tmp_path):
+    """`double(a in hand[me], b in hand[me])` bound to one copy twice: the exchange made two, against two
+    different copies of the deck, and a deck card was played (a leak scan)."""
+    path = tmp_path / "dup.rules"
+    path.write_text("""
+game "Dup" {
+  players 2
+  kind Card { name: text  label name }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: set, public
+  setup { repeat 3 { create Card(name: "Walker") in deck } }
+  turn {
+    step s {
+      action draw { move top(deck) to hand[me] }
+      action double(a in hand[me], b in hand[me]) require a == b { move a to table }
+      action stop { finish draw }
+    }
+  }
+}
+""", encoding="utf-8")
+    m = rulelang.load(str(path)).new_match(2, 0)
+    m.apply("draw")                         # (#2, the top)
+    m.apply("double Walker Walker")
+    zones = m.state()["zones"]
+    # the lowest copy no one sees, #0, is the one played, once: the deck keeps two, the hand none
+    assert zones["table"] == [0] and zones["hand"] == [[], []] and sorted(zones["deck"]) == [1, 2]

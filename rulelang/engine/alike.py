@@ -6,10 +6,11 @@ engine plays one. Which one used to be a fixed pick, and every view shows the id
 who had watched copy #69 go back into a hand and then saw #68 played learnt that #69 was still
 there, a card they never saw drawn (a leak scan: 102 such plays in 40 random games of a card game).
 
-So when an action plays copies from a zone that not everyone may see (a hand), the engine first
-exchanges them with the copies of lowest id among that zone's and those no one at all may see (a
-`hidden` deck): the id that comes out is then the lowest of the copies the other players cannot
-place, whichever the hand held. The exchange renames the two copies everywhere the position keeps
+So when an action (or a simultaneous step's answer) plays copies from a zone that not everyone
+may see (a hand), the engine first exchanges them with the copies of lowest id among that zone's
+and those no one at all may see (a `hidden` deck), made for the same player: the id that comes out
+is then the lowest of the copies the other players cannot place, whichever the hand held. A copy
+in the hand that someone was shown is played rather than an unseen one beside it. The exchange renames the two copies everywhere the position keeps
 them — places, per-component variables, variables naming the components — before the action's
 effect runs, so a replay makes the same exchange. (Where the engine takes copies in id order — the
 abilities of copies in play — the two may then come in the other order: either is the rules'.)
@@ -17,14 +18,15 @@ Copies another player holds, or that someone was shown, are never exchanged: tha
 their card's id change, and learn which copy was played.
 
 Not covered: copies chosen as the answer to a question (an effect may hold other components in
-its locals by then); copies in `others` zones, on a board's cells or inside other components; and
+its locals by then); a parameter typed `Card or player` (its numbers may be players); copies in
+`others` zones, on a board's cells or inside other components; and
 what the exchange leaves in a `hidden` zone — a copy exchanged into the deck shows its id when it is
 drawn, which tells which copy the hand had played. With three players or more, a copy a third
 player holds is no candidate, so the id played may tell the others that one of theirs is lower.
 """
 from __future__ import annotations
 
-from .codegen.runtime_actions import Action
+from .codegen.runtime_actions import Action, _copies
 
 UNSEEN = ("hidden",)             # zone visibilities whose contents no one at the table sees
 
@@ -74,11 +76,13 @@ def _hiding_zones(m) -> tuple[set, set]:
     return out
 
 
-def untraceable(m, found: Action) -> Action:
+def untraceable(m, found: Action, now: dict | None = None) -> Action:
     """`found`, about to be played, with the copies it plays from zones not everyone sees
     exchanged for the lowest such copies (see the module's docstring): the same action, or one
-    bound to the exchanged ids."""
-    shows = m.game.comp_params.get(found._meta[0])
+    bound to the exchanged ids. `now`: for several actions listed before any is played (a
+    simultaneous step's answers), each original id -> the id it has after the exchanges so far
+    (read, and kept up to date)."""
+    shows = m.game.comp_params.get(found._fn)
     if shows is None:
         return found
     if m.intern is None:                        # (as a listing would: the universe of its components)
@@ -89,24 +93,23 @@ def untraceable(m, found: Action) -> Action:
     classes = kept[1]
     if not classes:
         return found
-    played = None
-    for on, v in zip(shows, found._args):
+    args = found._args
+    if now:
+        args = tuple(_renamed(v, now) if on else v for on, v in zip(shows, args)) + args[len(shows):]
+    played: list = []
+    for on, v in zip(shows, args):
         if not on:
             continue
-        if type(v) is int:
-            if v in classes:
-                played = [v] if played is None else played + [v]
-        elif isinstance(v, (tuple, list)):
-            for x in v:
-                if type(x) is int and x in classes:
-                    played = [x] if played is None else played + [x]
-    if played is None:
-        return found
+        for x in (v,) if type(v) is int else v if isinstance(v, (tuple, list)) else ():
+            if type(x) is int and x in classes and x not in played:     # (one copy named twice: once)
+                played.append(x)
+    if not played:
+        return found if args is found._args else Action(found.text, found._fn, args, found._meta)
     hiding, unseen = _hiding_zones(m)
     where, Z = m.where, m.Z
     grants = {x for g in m.grants for x in g.args if type(x) is int} if m.grants else ()
     own_zones = m.game.component_zones
-    homes = set()                               # the zones the copies are played from
+    origins = m.origins()
 
     def free(c) -> bool:
         """Never shown to anyone where it lies, and nothing else keeps it."""
@@ -117,23 +120,36 @@ def untraceable(m, found: Action) -> Action:
                 return False
         return True
 
+    renaming: dict = {}
     by_class: dict = {}
     for c in played:
         zl = where[c]
-        if zl is not None and id(zl) in hiding and free(c):
-            by_class.setdefault(classes[c], []).append(c)
-            homes.add(id(zl))
+        if zl is None or id(zl) not in hiding:
+            continue
+        if c in m.known:
+            continue
+        # a copy beside it that someone was shown, the same in all else: that one is played (it
+        # comes out as everyone who saw it expects; the other stays unseen — a leak scan)
+        shown = next((t for t in classes[c] if where[t] is zl and t in m.known and t not in played
+                      and t not in renaming and _copies(m, c, t)), None)
+        if shown is not None:
+            renaming[c] = shown
+            continue
+        if free(c):
+            by_class.setdefault((classes[c], _family(origins, c)), []).append(c)
+    for (members, origin), cs in by_class.items():
+        homes = {id(where[c]) for c in cs}
 
-    def hidden(c) -> bool:
-        """A copy the others cannot place: in a zone a copy is played from, or one no one sees."""
-        zl = where[c]
-        return zl is not None and (id(zl) in homes or id(zl) in unseen) and free(c)
-
-    renaming: dict = {}
-    for members, cs in by_class.items():
+        def hidden(t) -> bool:
+            """A copy the others cannot place, made for the same player as the played ones (in their
+            deck: never in another's, whose imagined worlds a bot deals by where cards were made —
+            a leak scan's bots dealt impossible decks in 48 of 200 worlds)."""
+            zl = where[t]
+            return (zl is not None and (id(zl) in homes or id(zl) in unseen) and free(t)
+                    and _family(origins, t) == origin)
         targets = []
         for t in members:                       # (ids in order: the lowest first)
-            if hidden(t):
+            if t not in renaming and hidden(t):
                 targets.append(t)
                 if len(targets) == len(cs):
                     break
@@ -142,11 +158,25 @@ def untraceable(m, found: Action) -> Action:
         for a, b in zip(gone, come):
             _exchange(m, a, b)
             renaming[a], renaming[b] = b, a
-    if not renaming:
-        return found
-    args = tuple(_renamed(v, renaming) if on else v for on, v in zip(shows, found._args))
-    args += found._args[len(shows):]
-    return Action(found.text, found._fn, args, found._meta)
+            if now is not None:
+                _follow(now, a, b)
+    if renaming:
+        args = tuple(_renamed(v, renaming) if on else v for on, v in zip(shows, args)) + args[len(shows):]
+    return found if args is found._args else Action(found.text, found._fn, args, found._meta)
+
+
+def _family(origins: list, c: int):
+    """Which member of a zone family (a player's deck) c was made in; None: a zone of its own, or
+    not known."""
+    made = origins[c] if c < len(origins) else None
+    return made[1] if made is not None else None
+
+
+def _follow(now: dict, a: int, b: int) -> None:
+    """`now` (original id -> id now) after the ids a and b were exchanged."""
+    back = {v: k for k, v in now.items()}
+    oa, ob = back.get(a, a), back.get(b, b)
+    now[oa], now[ob] = b, a
 
 
 def _exchange(m, a: int, b: int) -> None:

@@ -6,6 +6,7 @@ import hashlib
 import json
 import math
 import operator
+import re
 
 from .chance import checked_tape
 from .codegen import Lowerer
@@ -80,16 +81,22 @@ class _Uninterned:
         pass
 
 
-def _comp_params(ir: dict) -> dict:
-    """Action name -> whether each of its parameters is a component (shown as one), where any is."""
-    out: dict = {}
-    for s in ir["steps"]:
+def _comp_params(low) -> dict:
+    """Each action's body (and its variants) -> whether each of the action's parameters is a
+    component (shown as one), for the actions where one is. By body, not by name: two actions of
+    one name in two steps take different parameters (a number renamed as if a card: a leak scan)."""
+    flags: dict = {}
+    for s in low.sh.ir["steps"]:
         for a in s["actions"]:
-            flags = [p.get("show") == "comp" for p in a["params"]]
-            old = out.get(a["name"], [])
-            both = [x or y for x, y in zip(flags + [False] * len(old), old + [False] * len(flags))]
-            out[a["name"]] = both
-    return {name: tuple(flags) for name, flags in out.items() if any(flags)}
+            shown = tuple(p.get("show") == "comp" for p in a["params"])
+            if any(shown):
+                flags[low.sh.action_index[id(a)]] = shown
+    out: dict = {}
+    for name, fn in low.sh.ns.items():
+        body = re.fullmatch(r"ac(\d+)(?:_\d+_\d+)?", name)
+        if body and int(body.group(1)) in flags:
+            out[fn] = flags[int(body.group(1))]
+    return out
 
 
 class Game:
@@ -196,7 +203,7 @@ class Game:
         self.draws_aside = _draws_aside(ir)      # (chance.aside)
         # copies played from hidden zones (alike.py): which arguments of each action are components,
         # which variables may name components, and the copies of each universe
-        self.comp_params = _comp_params(ir)
+        self.comp_params = _comp_params(low)
         self.comp_var_slots = [(i, v["per"], v["type"].startswith("list") or "any" in v["type"])
                                for i, v in enumerate(ir["vars"]) if "comp" in v["type"] or "any" in v["type"]]
         self.alike_classes: dict = {}

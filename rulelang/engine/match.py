@@ -425,13 +425,13 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         player = interrupt_seat(found.text)
         if self.shared == SHARED_ALL:
             self.own()
+        found = untraceable(self, found)        # (copies from hidden zones: see alike.py)
         if self.game.others_zones:              # (a card of an `others` zone it names: not read to
             if not self.game.can_pause:         #  the card's holder, as an action's — a leak scan)
                 self.named = []
             private_args(self, found, len(self.log), player)
         self.log.append(found.text)
         self._by_text = None
-        found = untraceable(self, found)        # (copies from hidden zones: see alike.py)
         signal = self._as_interrupt(player, lambda: found._fn(self, found._args))  # type: ignore[arg-type]  # (an interrupt's text names its seat)
         self._by_text = None
         if self.trig:

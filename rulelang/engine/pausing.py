@@ -324,9 +324,9 @@ class MatchPausing(MatchParts):
             raise RuleFault(f"`{text}` is not a legal action in the position it was played from")
         self.me = self.actor
         self._by_text = None
+        found = untraceable(self, found)        # (copies from hidden zones: see alike.py)
         private_args(self, found, len(self.log))
         self.log.append(text)
-        found = untraceable(self, found)        # (copies from hidden zones: see alike.py)
         signal = found._fn(self, found._args)
         if self.trig:
             signal = drain(self) or signal

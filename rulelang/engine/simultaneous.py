@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 
+from .alike import _renamed, untraceable
 from .codegen import player_text
 from .codegen.effects import drain, seen_by, widen_private
 from ..core.errors import IllegalAction, RuleFault, StateError
@@ -151,14 +152,18 @@ class MatchSimultaneous(MatchParts):
         for p, text, action in found:           # all revealed at once, before any of them runs
             self.log.append(f"{player_text(p)}: {text}")
             self._private_answer(step, p, action, len(self.log) - 1)
+        now: dict = {}                          # (copies exchanged so far: alike.py)
         for p, text, action in found:
             self.actor = self.me = p
+            action = untraceable(self, action, now)     # (copies from hidden zones: see alike.py)
             got = action._fn(self, action._args)
             if self.trig:
                 got = drain(self) or got
             if self.result is not None:
                 break
             signal = signal or got
+        if now and self.named:                  # (the answers' cards by the ids they have now)
+            self.named = [(at, _renamed(c, now)) for at, c in self.named]
         if self.named:                          # (what the answers laid face up was seen, whatever
             widen_private(self, keep=True)      #  the `reveal` block does with it next)
         if self.result is None:
