@@ -83,7 +83,8 @@ def play_by_clicks(served, seats: dict, watchers: list, seed: int, cap: int) -> 
         before = served.version
         buttons.nth(rng.randrange(count)).click()
         armed = page.locator("#actions button[data-armed=yes]")
-        if armed.count():                                    # (an action that reveals asks first)
+        if armed.count():                                    # (an action that reveals asks first; a
+            page.wait_for_timeout(450)                       #  second click sooner is the same tap)
             armed.first.click()
         clicks += 1
         deadline = time.monotonic() + 60

@@ -486,20 +486,25 @@
       }
       asking.set(a.text, now);
       ev.currentTarget.textContent = shown(a);
+      ev.currentTarget.dataset.armed = "yes";
       setTimeout(() => {
         if (asking.get(a.text) !== now) return;
         asking.delete(a.text);
         for (const b of document.querySelectorAll("button.action")) {
-          if (b.dataset.text === a.text) b.textContent = b.classList.contains("out-of-turn") ? a.text.replace(/^P\d+: /, "") : a.text;
+          if (b.dataset.text === a.text) {
+            b.textContent = b.classList.contains("out-of-turn") ? a.text.replace(/^P\d+: /, "") : a.text;
+            b.dataset.armed = "";
+          }
         }
       }, ASK_MS);
     };
-    const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: a.reveals ? confirmFirst(a) : () => send(a.text), ...waiting }, (a.reveals && shown(a)) || a.text));
+    const armed = (a) => (shown(a) ? { "data-armed": "yes" } : {});
+    const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: a.reveals ? confirmFirst(a) : () => send(a.text), ...(a.reveals ? armed(a) : {}), ...waiting }, (a.reveals && shown(a)) || a.text));
     if (!asked && state.actions.length && !acts.length) buttons.push(el("p", { class: "dim" }, "No action matches."));
     $("actions").replaceChildren(...buttons);
     const oot = state.out_of_turn.filter(involves);
     $("interrupts").hidden = oot.length === 0;
-    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: confirmFirst(a), ...waiting }, shown(a) || a.text.replace(/^P\d+: /, ""))));
+    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: confirmFirst(a), ...armed(a), ...waiting }, shown(a) || a.text.replace(/^P\d+: /, ""))));
     if (asked) {
       const c = view.choice;
       // (the card whose ability asks, as the terminal says it, its name opening its tip — a legibility
