@@ -62,7 +62,7 @@ def load(game, players: int | None = None, options: dict | None = None, **params
 def options_param(options: dict) -> str:
     """Game options as the `options` parameter: JSON text whose commas, parentheses, `=` (and `%`)
     are %-escaped, so that the game's string (`rulelang_x(options=…,players=2)`) loads again —
-    OpenSpiel splits parameters at commas (two options, or Smash Up's `factions=a+b,c+d`, made a
+    OpenSpiel splits parameters at commas (two options, or one listing factions `a+b,c+d`, made a
     game that `load_game(str(game))` and deserialising refused: a researcher's trial)."""
     text = json.dumps(options, sort_keys=True, separators=(",", ":"))
     for ch in "%,()=":
