@@ -65,13 +65,18 @@ def _hiding_zones(m) -> tuple[set, set]:
     kept = m._hiding
     if kept is not None and kept[0] is ids:
         return kept[1]
+    slots = m.game.__dict__.get("_hiding_slots")
+    if slots is None:                           # (slot, a family?, no one sees it), once per game
+        slots = m.game._hiding_slots = [(i, bool(z["per"]), z["visibility"] in UNSEEN)
+                                        for i, z in enumerate(m.game.zones)
+                                        if z["visibility"] in ("owner", "hidden") and z["per"] in (None, "player", "key")]
     out: tuple[set, set] = (set(), set())
-    for z, value in zip(m.game.zones, m.Z):
-        if z["visibility"] in ("owner", "hidden") and z["per"] in (None, "player", "key"):
-            for zl in (value if z["per"] else [value]):
-                out[0].add(id(zl))
-                if z["visibility"] in UNSEEN:
-                    out[1].add(id(zl))
+    Z = m.Z
+    for slot, family, nobody in slots:
+        for zl in (Z[slot] if family else (Z[slot],)):
+            out[0].add(id(zl))
+            if nobody:
+                out[1].add(id(zl))
     m._hiding = (ids, out)
     return out
 
@@ -94,6 +99,18 @@ def untraceable(m, found: Action, now: dict | None = None) -> Action:
     if not classes:
         return found
     args = found._args
+    if not now:                                 # (the usual case, quickly: no copy among the arguments)
+        keys = classes.keys()
+        for on, v in zip(shows, args):
+            if on and (v in keys if type(v) is int else isinstance(v, (tuple, list)) and not keys.isdisjoint(v)):
+                break
+        else:
+            return found
+    return _exchanged(m, found, shows, classes, args, now)
+
+
+def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: dict | None) -> Action:
+    """untraceable's work where the action names copies."""
     if now:
         args = tuple(_renamed(v, now) if on else v for on, v in zip(shows, args)) + args[len(shows):]
     played: list = []

@@ -108,6 +108,7 @@ class Game:
     _simul_comp_params: dict            # simultaneous.py
     _has_others: bool                   # visibility.py
     _has_secrets: bool                  # visibility.py
+    _hiding_slots: list                 # alike.py
 
     def __deepcopy__(self, memo) -> "Game":
         """A game is not changed by playing it: every copy shares it (its compiled code too)."""
