@@ -69,6 +69,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.match = self.interface.new_match(match_seed)
         self.bots = {p: make_bot(kind, bot_seed(match_seed, p)) for p, kind in self.kinds.items()}
         self.steps = 0
+        self.truncated = False
         self._others()
         return self._obs(), self._info()
 
@@ -103,6 +104,8 @@ class SingleAgentEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if self.match.is_over:                  # (the bots ended it before the learner's first turn)
             return self._obs(), self.interface.rewards(self.match)[self.seat], True, False, self._info()
+        if self.truncated:                      # (cut short: the match stays where it was cut until
+            return self._obs(), 0.0, False, True, self._info()      # reset — it played on: a researcher)
         index = action_index(action)
         found = next((a for i, a in self._legal if i == index), None)
         if found is None:
@@ -115,7 +118,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._others()
         over = self.match.is_over
         reward = self.interface.rewards(self.match)[self.seat] if over else 0.0
-        truncated = not over and self.max_steps is not None and self.steps >= self.max_steps
+        truncated = self.truncated = not over and self.max_steps is not None and self.steps >= self.max_steps
         return self._obs(), reward, over, truncated, self._info()
 
     def render(self):

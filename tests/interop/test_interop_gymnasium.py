@@ -111,3 +111,9 @@ def test_an_episode_that_never_ends_is_truncated_by_default():
         obs, reward, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
         truncs.append(trunc)
     assert truncs == [False, False, True] and not term
+    # (a step after it plays nothing: the match stays where it was cut until reset — it played on)
+    state = env.match.state()
+    obs, reward, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert (reward, term, trunc) == (0.0, False, True) and env.match.state() == state
+    env.reset(seed=1)
+    assert not env.truncated
