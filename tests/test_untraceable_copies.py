@@ -22,7 +22,8 @@ game "Copies" {
   setup {
     create Card(name: "Walker") in deck
     create Card(name: "Guard") in deck
-    create Card(name: "Walker") in table
+    create Card(name: "Walker") in deck
+    move top(deck) to table
     MARK
     shuffle deck
   }
@@ -156,8 +157,9 @@ game "Both" {
   setup {
     create Card(rank: 1) in deck
     create Card(rank: 2) in deck
+    create Card(rank: 1) in deck
+    move top(deck) to table
     shuffle deck
-    create Card(rank: 1) in table
     move top(deck) to hand[players[1]]
     move top(table) to hand[players[1]]
   }
@@ -250,3 +252,121 @@ game "Dup" {
     zones = m.state()["zones"]
     # the lowest copy no one sees, #0, is the one played, once: the deck keeps two, the hand none
     assert zones["table"] == [0] and zones["hand"] == [[], []] and sorted(zones["deck"]) == [1, 2]
+
+
+def _load(tmp_path, name: str, source: str):
+    path = tmp_path / f"{name}.rules"
+    path.write_text(source, encoding="utf-8")
+    return rulelang.load(str(path))
+
+
+def test_two_copies_played_beside_a_shown_one_are_two_cards(tmp_path):
+    """P2 holds two unseen Walkers and one shown to P1; `double` plays two. Both were bound to the
+    shown one: `require a != b` broken, one card moved (a leak scan of the exchange)."""
+    g = _load(tmp_path, "shown", """
+game "ShownTwice" {
+  players 2
+  kind Card { rank: int  label if rank == 1 then "Walker" else "Blank" }
+  zone box: pile, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup {
+    create Card(rank: 1) in hand[players[1]]
+    create Card(rank: 1) in hand[players[1]]
+    create Card(rank: 1) in box
+    let w = top(box)
+    move w to hand[players[1]]
+    reveal w to players[0]
+    end turn to players[1]
+  }
+  turn limit 50 { finish draw }
+  turn {
+    step play {
+      action double(a in hand[me], b in hand[me]) require a != b {
+        log "a == b: " + text(a == b)
+        move a to table
+        move b to table
+        end turn
+      }
+      action pass { end turn }
+    }
+  }
+}
+""")
+    m = g.new_match(2, 1)
+    m.apply("double Walker Walker")
+    zones = m.state()["zones"]
+    assert len(zones["table"]) == 2 and len(zones["hand"][1]) == 1 and m.messages_for(1) == ["a == b: false"]
+    assert 2 in zones["table"]                      # (the shown one is one of the two played)
+
+
+def test_a_copy_a_field_names_is_not_exchanged(tmp_path):
+    """A `Tag { of: Card }` names the hand's Walker; the deck holds another made with it. The exchange
+    renamed the cards but not the field: the tag named the deck's card after the play."""
+    g = _load(tmp_path, "tag", """
+game "CompField" {
+  players 2
+  kind Card { rank: int  label if rank == 1 then "Walker" else "Blank" }
+  kind Tag { of: Card  label "Tag" }
+  zone deck: pile per player, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  zone tags: pile, public
+  setup {
+    create Card(rank: 1) in deck[players[0]]
+    create Card(rank: 1) in deck[players[0]]
+    move top(deck[players[0]]) to hand[players[0]]
+    create Tag(of: top(hand[players[0]])) in tags
+  }
+  turn limit 50 { finish draw }
+  turn {
+    step s {
+      action play(c in hand[me]) {
+        move c to table
+        log "played the tagged card: " + text(top(tags).of == c)
+        end turn
+      }
+      action pass { end turn }
+    }
+  }
+}
+""")
+    m = g.new_match(2, 1)
+    m.apply("play Walker")
+    assert m.messages_for(0) == ["played the tagged card: true"]
+
+
+def test_a_copy_made_in_another_zone_of_the_same_player_is_not_exchanged(tmp_path):
+    """Each player's `reserve` only ever holds the Walker made there; the exchange swapped a hand's
+    Walker with it, and the other player's bot then dealt Blanks into reserves (138 of 200 worlds)."""
+    g = _load(tmp_path, "reserve", """
+game "SameFamily" {
+  players 2
+  kind Card { rank: int  label if rank == 1 then "Walker" else if rank == 2 then "Blank" else "Crown" }
+  zone reserve: pile per player, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup {
+    for p in players { create Card(rank: 1) in reserve[p] }
+    for p in players {
+      create Card(rank: 1) in hand[p]
+      create Card(rank: 3) in hand[p]
+      create Card(rank: 2) in hand[p]
+    }
+    end turn to players[1]
+  }
+  turn limit 50 { finish draw }
+  turn {
+    step s {
+      action play(c in hand[me]) { move c to table  end turn }
+      action pass { end turn }
+    }
+  }
+}
+""")
+    m = g.new_match(2, 1)
+    reserve = m.state()["zones"]["reserve"]
+    m.apply("play Walker")
+    assert m.state()["zones"]["reserve"] == reserve
+    worlds = [m.determinized(0, seed) for seed in range(40)]
+    assert all(w.labels[c] == "Walker" for w in worlds for c in w.state()["zones"]["reserve"][1])

@@ -8,14 +8,16 @@ there, a card they never saw drawn (a leak scan: 102 such plays in 40 random gam
 
 So when an action (or a simultaneous step's answer) plays copies from a zone that not everyone
 may see (a hand), the engine first exchanges them with the copies of lowest id among that zone's
-and those no one at all may see (a `hidden` deck), made for the same player: the id that comes out
-is then the lowest of the copies the other players cannot place, whichever the hand held. A copy
+and those no one at all may see (a `hidden` deck), made in the same zone (a player's own deck): the
+id that comes out is then the lowest of the copies the other players cannot place, whichever the
+hand held. A copy
 in the hand that someone was shown is played rather than an unseen one beside it. The exchange renames the two copies everywhere the position keeps
 them — places, per-component variables, variables naming the components — before the action's
 effect runs, so a replay makes the same exchange. (Where the engine takes copies in id order — the
 abilities of copies in play — the two may then come in the other order: either is the rules'.)
 Copies another player holds, or that someone was shown, are never exchanged: that player would see
-their card's id change, and learn which copy was played.
+their card's id change, and learn which copy was played. Nor are copies a component's field names,
+or whose making place is not known.
 
 Not covered: copies chosen as the answer to a question (an effect may hold other components in
 its locals by then); a parameter typed `Card or player` (its numbers may be players); copies in
@@ -124,13 +126,17 @@ def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: 
         return found if args is found._args else Action(found.text, found._fn, args, found._meta)
     hiding, unseen = _hiding_zones(m)
     where, Z = m.where, m.Z
-    grants = {x for g in m.grants for x in g.args if type(x) is int} if m.grants else ()
+    kept = {x for g in m.grants for x in g.args if type(x) is int} if m.grants else set()
+    kept |= _named_by_fields(m)                 # (a field naming it: `Tag { of: Card }`)
     own_zones = m.game.component_zones
-    origins = m.origins()
+    # (where each was made: known to a match with a seed, and to its restored saves alike — a match
+    # with none, and a bot's imagined copy, make no exchange: restored, it could not know them, and
+    # a save went on otherwise than the match it was made from)
+    origins = m.origins() if m.seed is not None else []
 
     def free(c) -> bool:
         """Never shown to anyone where it lies, and nothing else keeps it."""
-        if c in m.known or c in grants:
+        if c in m.known or c in kept:
             return False
         for z in own_zones:
             if Z[z][c]:
@@ -138,6 +144,7 @@ def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: 
         return True
 
     renaming: dict = {}
+    taken = set(played)                         # (each id played once: two copies never become one)
     by_class: dict = {}
     for c in played:
         zl = where[c]
@@ -147,26 +154,28 @@ def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: 
             continue
         # a copy beside it that someone was shown, the same in all else: that one is played (it
         # comes out as everyone who saw it expects; the other stays unseen — a leak scan)
-        shown = next((t for t in classes[c] if where[t] is zl and t in m.known and t not in played
-                      and t not in renaming and _copies(m, c, t)), None)
+        shown = next((t for t in classes[c] if where[t] is zl and t in m.known and t not in taken
+                      and _copies(m, c, t)), None)
         if shown is not None:
             renaming[c] = shown
+            taken.add(shown)
             continue
-        if free(c):
-            by_class.setdefault((classes[c], _family(origins, c)), []).append(c)
+        origin = _origin(origins, c)
+        if free(c) and origin is not None:      # (where it was made not known: no exchange)
+            by_class.setdefault((classes[c], origin), []).append(c)
     for (members, origin), cs in by_class.items():
         homes = {id(where[c]) for c in cs}
 
         def hidden(t) -> bool:
-            """A copy the others cannot place, made for the same player as the played ones (in their
-            deck: never in another's, whose imagined worlds a bot deals by where cards were made —
-            a leak scan's bots dealt impossible decks in 48 of 200 worlds)."""
+            """A copy the others cannot place, made where the played ones were (a player's deck: never
+            another's, nor their reserve the rules never empty — a bot deals its imagined worlds by
+            where cards were made: a leak scan's bots dealt impossible decks in 48 of 200 worlds)."""
             zl = where[t]
             return (zl is not None and (id(zl) in homes or id(zl) in unseen) and free(t)
-                    and _family(origins, t) == origin)
+                    and _origin(origins, t) == origin)
         targets = []
         for t in members:                       # (ids in order: the lowest first)
-            if t not in renaming and hidden(t):
+            if (t not in taken or t in cs) and t not in renaming and hidden(t):
                 targets.append(t)
                 if len(targets) == len(cs):
                     break
@@ -179,14 +188,57 @@ def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: 
                 _follow(now, a, b)
     if renaming:
         args = tuple(_renamed(v, renaming) if on else v for on, v in zip(shows, args)) + args[len(shows):]
+        args = _in_order(args, shows, classes)
     return found if args is found._args else Action(found.text, found._fn, args, found._meta)
 
 
-def _family(origins: list, c: int):
-    """Which member of a zone family (a player's deck) c was made in; None: a zone of its own, or
-    not known."""
+def _in_order(args: tuple, shows: tuple, classes: dict) -> tuple:
+    """The copies of one class among the arguments, lowest id first in the parameters' order: which
+    copy is `a` and which `b` was the listing's (the hand's order, a secret), and a table laid `a`
+    then `b` told it (a leak scan)."""
+    places = [(i, j) for i, (on, v) in enumerate(zip(shows, args)) if on
+              for j in ((None,) if type(v) is int else range(len(v)) if isinstance(v, (tuple, list)) else ())]
+    value = {p: (args[p[0]] if p[1] is None else args[p[0]][p[1]]) for p in places}
+    groups: dict = {}
+    for p in places:
+        c = value[p]
+        if type(c) is int and c in classes:
+            groups.setdefault(classes[c], []).append(p)
+    for ps in groups.values():
+        for p, c in zip(ps, sorted(value[p] for p in ps)):
+            value[p] = c
+    out = list(args)
+    for i, (on, v) in enumerate(zip(shows, args)):
+        if on and isinstance(v, (tuple, list)):
+            out[i] = type(v)(value[(i, j)] for j in range(len(v)))
+        elif on and type(v) is int:
+            out[i] = value[(i, None)]
+    return tuple(out)
+
+
+def _origin(origins: list, c: int) -> tuple | None:
+    """Where c was made, (zone slot, family member), or None where that is not known."""
     made = origins[c] if c < len(origins) else None
-    return made[1] if made is not None else None
+    return tuple(made) if made is not None else None
+
+
+def _named_by_fields(m) -> set:
+    """The components a component field names (`of: Card`): not to be exchanged, the field would
+    name the other copy."""
+    cols = m.game.__dict__.get("_comp_columns")
+    if cols is None:
+        types = m.game.field_types
+        cols = m.game._comp_columns = [j for j, name in enumerate(m.game.columns)
+                                       if any("comp" in t.get(name, "") or "any" in t.get(name, "")
+                                              for t in types.values())]
+    out: set = set()
+    for j in cols:
+        for v in m.F[j]:
+            if type(v) is int:
+                out.add(v)
+            elif isinstance(v, (list, tuple)):
+                out.update(x for x in v if type(x) is int)
+    return out
 
 
 def _follow(now: dict, a: int, b: int) -> None:

@@ -109,6 +109,7 @@ class Game:
     _has_others: bool                   # visibility.py
     _has_secrets: bool                  # visibility.py
     _hiding_slots: list                 # alike.py
+    _comp_columns: list                 # alike.py
 
     def __deepcopy__(self, memo) -> "Game":
         """A game is not changed by playing it: every copy shares it (its compiled code too)."""
