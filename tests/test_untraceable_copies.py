@@ -370,3 +370,30 @@ game "SameFamily" {
     assert m.state()["zones"]["reserve"] == reserve
     worlds = [m.determinized(0, seed) for seed in range(40)]
     assert all(w.labels[c] == "Walker" for w in worlds for c in w.state()["zones"]["reserve"][1])
+
+
+def test_copies_from_two_zones_keep_their_parameters(tmp_path):
+    """Copies are put in id order among the parameters only within one zone: `a` from the hand and
+    `b` from the table are not the same choice."""
+    g = _load(tmp_path, "two", """
+game "Two" {
+  players 2
+  kind Card { name: text  label name }
+  zone hand: set per player, owner
+  zone table: set, public
+  zone pile: set, public
+  setup {
+    create Card(name: "Walker") in table
+    create Card(name: "Walker") in hand[first(players)]
+  }
+  turn {
+    step s {
+      action swap(a in hand[me], b in table) { move a to pile  move b to hand[me] }
+      action stop { finish draw }
+    }
+  }
+}
+""")
+    m = g.new_match(2, 0)
+    m.apply("swap Walker Walker")
+    assert m.state()["zones"] == {"hand": [[0], []], "table": [], "pile": [1]}

@@ -188,14 +188,17 @@ def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: 
                 _follow(now, a, b)
     if renaming:
         args = tuple(_renamed(v, renaming) if on else v for on, v in zip(shows, args)) + args[len(shows):]
-        args = _in_order(args, shows, classes)
+    ordered = _in_order(m, args, shows, classes)
+    if ordered != args:
+        args = ordered
     return found if args is found._args else Action(found.text, found._fn, args, found._meta)
 
 
-def _in_order(args: tuple, shows: tuple, classes: dict) -> tuple:
-    """The copies of one class among the arguments, lowest id first in the parameters' order: which
-    copy is `a` and which `b` was the listing's (the hand's order, a secret), and a table laid `a`
-    then `b` told it (a leak scan)."""
+def _in_order(m, args: tuple, shows: tuple, classes: dict) -> tuple:
+    """The copies of one class in one zone among the arguments, lowest id first in the parameters'
+    order: which copy is `a` and which `b` was the listing's (the hand's order, a secret), and a
+    table laid `a` then `b` told it (a leak scan). (In one zone only: `a` from the hand and `b` from
+    the table are not the same choice.)"""
     places = [(i, j) for i, (on, v) in enumerate(zip(shows, args)) if on
               for j in ((None,) if type(v) is int else range(len(v)) if isinstance(v, (tuple, list)) else ())]
     value = {p: (args[p[0]] if p[1] is None else args[p[0]][p[1]]) for p in places}
@@ -203,10 +206,12 @@ def _in_order(args: tuple, shows: tuple, classes: dict) -> tuple:
     for p in places:
         c = value[p]
         if type(c) is int and c in classes:
-            groups.setdefault(classes[c], []).append(p)
+            groups.setdefault((classes[c], id(m.where[c])), []).append(p)
     for ps in groups.values():
-        for p, c in zip(ps, sorted(value[p] for p in ps)):
-            value[p] = c
+        first = value[ps[0]]
+        if len(ps) > 1 and all(value[p] == first or _copies(m, first, value[p]) for p in ps[1:]):
+            for p, c in zip(ps, sorted(value[p] for p in ps)):
+                value[p] = c
     out = list(args)
     for i, (on, v) in enumerate(zip(shows, args)):
         if on and isinstance(v, (tuple, list)):
