@@ -802,8 +802,10 @@ def test_look_at_a_zone_reads_the_cards_one_sees_there():
     m = game.new_match(2, 3)
     hand = list(dict.fromkeys(m.labels[c] for c in m.Z[[z["name"] for z in game.zones].index("hand")][0]))
     mine = text[text.index("P1> look hand\n"):text.index("P1> look hand p2")]
-    assert mine.startswith("P1> look hand\nhand (P1):\n") and "Lend a Hand" not in mine
-    assert [line[2:].split(" (")[0] for line in mine.split("\n") if line.startswith("  ") and not line.startswith("    ")] == hand
+    assert mine.startswith(f"P1> look hand\nhand (P1): {len(m.Z[[z['name'] for z in game.zones].index('hand')][0])} cards\n")
+    assert "Lend a Hand" not in mine
+    assert [re.sub(r" ×\d+$", "", line[2:].split(" (")[0]) for line in mine.split("\n")
+            if line.startswith("  ") and not line.startswith("    ")] == hand
     assert "P1> look hand p2\nhand (P2): 5 cards, hidden\n" in text
     assert "P1> look lend a hand\nLend a Hand (card)\n  Action (1 copy)." in text
 
@@ -902,3 +904,25 @@ def test_cards_that_read_alike_are_said_once_with_how_many():
     assert render_zone(dict(zone, ordered=False)) == "supply: 4 cards: Copper ×3, Estate"
     # (a pile keeps its order: runs of alike cards)
     assert render_zone(dict(zone, ordered=True)) == "supply: 4 cards, bottom to top: Copper, Estate, Copper ×2"
+
+
+def test_look_at_a_hidden_zone_says_what_is_known_of_it_as_the_table_does():
+    """A first hour at the terminal: the table read `deck (P1): 26 cards, hidden, revealed: Warbot`,
+    `look deck` only `26 cards, hidden`."""
+    game = rulelang.Game(rulelang.compile_source("""
+game "Peek" {
+  players 2
+  kind Card { n: int  label "card " + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  setup { for i in 1..4 { create Card(n: i) in deck } }
+  turn { step s {
+    action show { reveal top(deck) }
+    action stop { finish draw }
+  } }
+}
+""", "peek.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("show\nlook deck\nquit\nn\n"), out, "peek.rules")
+    looked = out.getvalue().split("P1> look deck\n")[1]
+    assert looked.startswith("deck: 4 cards, hidden, revealed: card 4\n"), looked

@@ -8,12 +8,13 @@ import os
 import re
 import stat
 import textwrap
+from collections import Counter
 
 from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError
 from ..core.limits import JSON_SIZE_LIMIT
 from ..core.textsafe import fit, printable
-from .render import _name, seat_name
+from .render import _name, render_zone, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
 from .screen import kind_of
@@ -205,16 +206,20 @@ class Commands:
         width = (self.size() or (80, 24))[0]
         for z in named[:1]:
             title = zone_title(z, seat_name)
-            if z["cards"] is None:
-                self.say(f"{printable(title)}: {z.get('count', '?')} cards, hidden")
-                continue
-            if not z["cards"]:
+            if z["cards"] is None:              # (as the table says it, what is known of it too: `look
+                self.say(printable(render_zone(z)))      # deck` left out the top card shown to all)
+                cards = z.get("known") or []
+            elif not z["cards"]:
                 self.say(f"{printable(title)}: empty")
                 continue
-            self.say(f"{printable(title)}:", "header")
-            for label in dict.fromkeys(c["label"] for c in z["cards"]):
+            else:
+                self.say(f"{printable(title)}: {z.get('count', len(z['cards']))} cards", "header")
+                cards = z["cards"]
+            counted = Counter(c["label"] for c in cards)       # (alike ones once, with how many)
+            for label in counted:
                 for shown, text, kind in (self.names().find(label, self.encoding) or [])[:1]:
-                    self.say(f"  {printable(shown)}" + (f" ({_name(kind).lower()})" if kind else ""), "header")
+                    many = f" ×{counted[label]}" if counted[label] > 1 else ""
+                    self.say(f"  {printable(shown)}{many}" + (f" ({_name(kind).lower()})" if kind else ""), "header")
                     self.say(wrap_text(printable(text, multiline=True), width - 4, "    "))
         return True
 
