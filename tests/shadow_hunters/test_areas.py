@@ -83,7 +83,7 @@ def test_a_roll_naming_the_current_area_is_rolled_again():
         (6, 2), (4, 2), (6, 1), (4, 4), (6, 6), (4, 3)).match()
     play(m, "roll")
     assert var(m, "at")[0] == "woods"
-    assert m.messages_for(0) == ["P1 rolls 2 + 2 = 4", "P1 rolls 1 + 4 = 5", "P1 rolls 6 + 3 = 9",
+    assert m.messages_for(0) == ["P1 rolls 2 + 2 = 4: the area they are on, so they roll again", "P1 rolls 1 + 4 = 5: the area they are on, so they roll again", "P1 rolls 6 + 3 = 9",
                                  "P1 moves to Weird Woods (9)"]
 
 
@@ -97,7 +97,8 @@ def test_mystic_compass_rolls_twice_and_the_mover_picks_either():
     m = (Position(SH).at("church", None, None, None).equipment(0, "Mystic Compass").turn(0, "move")
          .rolls((6, 1), (4, 2), (6, 5), (4, 4)).match())
     play(m, "roll")
-    assert m.messages_for(0) == ["P1 rolls 1 + 2 = 3", "P1 rolls 5 + 4 = 9"]
+    assert m.messages_for(0) == ["P1 rolls 1 + 2 = 3", "P1 rolls a second time (Mystic Compass: either roll may be used)",
+                                 "P1 rolls 5 + 4 = 9"]
     assert m.question["prompt"] == "Which area do you move to?"
     assert legal(m) == [AREA["cabin"], AREA["woods"]]
     play(m, AREA["woods"])
@@ -108,7 +109,8 @@ def test_mystic_compass_each_roll_rerolls_on_the_current_area():
     m = (Position(SH).at("church", None, None, None).equipment(0, "Mystic Compass").turn(0, "move")
          .rolls((6, 5), (4, 1), (6, 1), (4, 1), (6, 6), (4, 4)).match())
     play(m, "roll")
-    assert m.messages_for(0) == ["P1 rolls 5 + 1 = 6", "P1 rolls 1 + 1 = 2", "P1 rolls 6 + 4 = 10"]
+    assert m.messages_for(0) == ["P1 rolls 5 + 1 = 6: the area they are on, so they roll again", "P1 rolls 1 + 1 = 2",
+                                 "P1 rolls a second time (Mystic Compass: either roll may be used)", "P1 rolls 6 + 4 = 10"]
     assert legal(m) == [AREA["cabin"], AREA["altar"]]
 
 

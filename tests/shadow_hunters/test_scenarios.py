@@ -49,7 +49,7 @@ def test_1_rolling_the_current_area_rolls_again():
     assert m.question is None                       # one destination: no question
     assert var(m, "at")[0] == "cemetery"
     assert step(m) == "area"
-    assert m.messages_for(2)[-3:] == ["P1 rolls 4 + 2 = 6", "P1 rolls 5 + 3 = 8", "P1 moves to Cemetery (8)"]
+    assert m.messages_for(2)[-3:] == ["P1 rolls 4 + 2 = 6: the area they are on, so they roll again", "P1 rolls 5 + 3 = 8", "P1 moves to Cemetery (8)"]
 
 
 def test_1_either_number_of_the_cabin_rolls_again_from_the_cabin():
@@ -58,7 +58,7 @@ def test_1_either_number_of_the_cabin_rolls_again_from_the_cabin():
          .turn(0, "move").rolls((6, 1), (4, 2), (6, 2), (4, 2)).match())
     play(m, "roll")
     assert var(m, "at")[0] == "gate"
-    assert [t for t in m.messages_for(0) if "rolls" in t] == ["P1 rolls 1 + 2 = 3", "P1 rolls 2 + 2 = 4"]
+    assert [t for t in m.messages_for(0) if "rolls" in t] == ["P1 rolls 1 + 2 = 3: the area they are on, so they roll again", "P1 rolls 2 + 2 = 4"]
 
 
 def test_1_seven_after_a_reroll_still_excludes_the_current_area():
