@@ -926,3 +926,25 @@ game "Peek" {
     run_repl(game, 2, 1, {}, {}, io.StringIO("show\nlook deck\nquit\nn\n"), out, "peek.rules")
     looked = out.getvalue().split("P1> look deck\n")[1]
     assert looked.startswith("deck: 4 cards, hidden, revealed: card 4\n"), looked
+
+
+def test_the_last_pick_of_a_question_picked_one_at_a_time_says_the_choice_is_made():
+    """A first hour at the terminal: the one pick a question allowed closed it by itself, and the
+    `done` typed next was taken as the next move — it ended the player's turn."""
+    game = rulelang.Game(rulelang.compile_source("""
+game "Pick" {
+  players 2
+  kind Card { n: int  label "card " + text(n) }
+  zone hand: set per player, owner
+  zone table: set, public
+  setup { for i in 1..3 { create Card(n: i) in hand[first(players)] } }
+  turn { step s {
+    action go { choose xs subset of hand[me] size 0..1 prompt "pick one" { move xs to table } }
+    action stop { finish draw }
+  } }
+}
+""", "pick.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("go\ncard 1\nquit\nn\n"), out, "pick.rules")
+    after = out.getvalue().split("P1> card 1\n")[1]
+    assert "(that was the last pick: the choice is made)" in after.split("\n==")[0], after

@@ -360,7 +360,18 @@ class _Session(Drawing, Commands):
                 continue
             action = self.pick(line, actions)
             if action is not None and self.play(seat, action):
+                self.say_picks_over(question, action)
                 return
+
+    def say_picks_over(self, question, action) -> None:
+        """A question picked one at a time that the last pick closed (nothing left that may be
+        picked): said, so that a `done` typed next is not taken as the next move — a first hour
+        at the terminal ended its turn so."""
+        if not question or question.get("kind") not in PICKING or str(action).lower() in ("done", "pass"):
+            return
+        now = self.match.question
+        if now is None or now.get("prompt") != question.get("prompt") or now.get("kind") != question.get("kind"):
+            self.say("  (that was the last pick: the choice is made)", "dim")
 
     def take_terminal(self, seat: int, actions=None) -> None:
         """`seat` sits at the terminal (after a hand-over if the screen would show them secrets):
