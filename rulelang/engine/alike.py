@@ -89,8 +89,11 @@ def untraceable(m, found: Action, now: dict | None = None) -> Action:
     bound to the exchanged ids. `now`: for several actions listed before any is played (a
     simultaneous step's answers), each original id -> the id it has after the exchanges so far
     (read, and kept up to date)."""
+    if found._plain:                            # (the hot path: an action already found to name none)
+        return found
     shows = m.game.comp_params.get(found._fn)
     if shows is None:
+        found._plain = True
         return found
     if m.intern is None:                        # (as a listing would: the universe of its components)
         m.intern = m.game.universe(m)
@@ -99,6 +102,7 @@ def untraceable(m, found: Action, now: dict | None = None) -> Action:
         kept = m._alike = (m.intern, copy_classes(m))
     classes = kept[1]
     if not classes:
+        found._plain = True
         return found
     args = found._args
     if not now:                                 # (the usual case, quickly: no copy among the arguments)
@@ -107,6 +111,7 @@ def untraceable(m, found: Action, now: dict | None = None) -> Action:
             if on and (v in keys if type(v) is int else isinstance(v, (tuple, list)) and not keys.isdisjoint(v)):
                 break
         else:
+            found._plain = True
             return found
     return _exchanged(m, found, shows, classes, args, now)
 

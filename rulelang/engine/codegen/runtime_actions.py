@@ -8,10 +8,12 @@ from .runtime import _overworked
 
 class Action:
     """One legal choice; its text is its identity ("play 8♦ A♣")."""
-    __slots__ = ("text", "_fn", "_args", "_meta")
+    __slots__ = ("text", "_fn", "_args", "_meta", "_plain")
 
     def __init__(self, text: str, fn, args: tuple, meta):
         self.text, self._fn, self._args, self._meta = text, fn, args, meta
+        self._plain = False     # (found to name no copies: alike.untraceable skips it — an interned
+                                #  action is its universe's, whose copies are the same)
 
     @property
     def name(self) -> str:
