@@ -7,6 +7,12 @@ from __future__ import annotations
 import rulelang
 from rulelang.engine.match import Match
 
+
+def _load(tmp_path, name: str, source: str) -> rulelang.Game:
+    path = tmp_path / f"{name}.rules"
+    path.write_text(source, encoding="utf-8")
+    return rulelang.load(str(path))
+
 RULES = """
 game "Copies" {
   players 2
@@ -42,9 +48,7 @@ WALKER_ON_TOP, GUARD_ON_TOP = [1, 0], [0, 1]     # the setup's shuffle of the de
 
 
 def game(tmp_path, mark: str = ""):
-    path = tmp_path / "copies.rules"
-    path.write_text(RULES.replace("MARK", mark), encoding="utf-8")
-    return rulelang.load(str(path))
+    return _load(tmp_path, "copies", RULES.replace("MARK", mark))
 
 
 def played(g, deck_order) -> Match:
@@ -133,9 +137,7 @@ def test_a_copy_another_player_holds_is_never_exchanged(tmp_path):
     or the Guard) and plays a Walker. A first version exchanged P1's own #0 with the copy played, so
     P1 saw its card's id change to the one P2 had played — and, having watched #1 go into P2's hand,
     learnt whether P2 still held it (a leak scan of this very exchange)."""
-    path = tmp_path / "held.rules"
-    path.write_text(HELD, encoding="utf-8")
-    g = rulelang.load(str(path))
+    g = _load(tmp_path, "held", HELD)
     views = []
     for order in ([1, 0], [0, 1]):          # (the deck [Walker #2, Guard]: the Guard on top, or the Walker)
         m = g.new_match(2, 0, chance=[["shuffle", 2, order]])
@@ -179,9 +181,7 @@ def test_an_answer_of_a_simultaneous_step_plays_the_same_copy_whatever_the_hand_
     """P1 watched Walker #2 go into P2's hand, with one card P2 drew unseen (a Walker #0 or a Blank).
     The answers of a simultaneous step had no exchange: the table showed #2 or #0 as P2's hand held
     (a leak scan); and once exchanged, P2's answer read "(a secret choice)" to P1 in one world only."""
-    path = tmp_path / "both.rules"
-    path.write_text(SIMULTANEOUS, encoding="utf-8")
-    g = rulelang.load(str(path))
+    g = _load(tmp_path, "both", SIMULTANEOUS)
     seen = set()
     for order in ([0, 1], [1, 0]):
         m = g.new_match(2, 0, chance=[["shuffle", 2, order]])
@@ -195,8 +195,7 @@ def test_an_answer_of_a_simultaneous_step_plays_the_same_copy_whatever_the_hand_
 def test_an_action_of_a_name_another_step_gives_components_keeps_its_numbers(tmp_path):
     """`pick(n in 0..3)` in one step, `pick(c in hand[me])` in another: the number was renamed as if it
     were a card (`pick 3` set 0, and moved cards) — the components were found by the action's name."""
-    path = tmp_path / "same.rules"
-    path.write_text("""
+    g = _load(tmp_path, "same", """
 game "SameName" {
   players 2
   kind Card { rank: int  label if rank == 1 then "Walker" else "Blank" }
@@ -216,8 +215,8 @@ game "SameName" {
     step b { action pick(c in hand[me]) { move c to table  end turn } }
   }
 }
-""", encoding="utf-8")
-    m = rulelang.load(str(path)).new_match(2, 1)
+""")
+    m = g.new_match(2, 1)
     m.apply("pick 3")
     assert m.state()["vars"]["picked"] == 3
     assert m.state()["zones"] == {"deck": [0, 1], "hand": [[2, 3], []], "table": []}
@@ -228,8 +227,7 @@ game "SameName" {
 def test_one_copy_named_by_two_parameters_is_played_once(tmp_path):
     """`double(a in hand[me], b in hand[me])` bound to one copy twice: the exchange made two, against two
     different copies of the deck, and a deck card was played (a leak scan)."""
-    path = tmp_path / "dup.rules"
-    path.write_text("""
+    g = _load(tmp_path, "dup", """
 game "Dup" {
   players 2
   kind Card { name: text  label name }
@@ -245,19 +243,13 @@ game "Dup" {
     }
   }
 }
-""", encoding="utf-8")
-    m = rulelang.load(str(path)).new_match(2, 0)
+""")
+    m = g.new_match(2, 0)
     m.apply("draw")                         # (#2, the top)
     m.apply("double Walker Walker")
     zones = m.state()["zones"]
     # the lowest copy no one sees, #0, is the one played, once: the deck keeps two, the hand none
     assert zones["table"] == [0] and zones["hand"] == [[], []] and sorted(zones["deck"]) == [1, 2]
-
-
-def _load(tmp_path, name: str, source: str):
-    path = tmp_path / f"{name}.rules"
-    path.write_text(source, encoding="utf-8")
-    return rulelang.load(str(path))
 
 
 def test_two_copies_played_beside_a_shown_one_are_two_cards(tmp_path):

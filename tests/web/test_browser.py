@@ -430,22 +430,28 @@ def test_a_lost_connection_greys_the_moves_and_says_nothing_was_sent(serve, brow
     page.close()
 
 
-def test_a_connection_lost_after_a_move_was_sent_does_not_say_nothing_was_sent(serve, browser):
-    """A browser trial: a move clicked just before the network went read `(nothing was sent)`, and
-    the move had been played, each of 3 times. A move sent and not answered yet may have been."""
+def slow_match_page(serve, browser, seconds: float, viewport: dict):
+    """P1's page of a Valgarð match whose server answers each move `seconds` late: (context, page)."""
     import asyncio
     server, body = made(serve, "valgard", ["human", "human"], 3)
     handle = server.server.handle
 
-    async def slow(served, seat, ws, raw):            # (the server answers the move after 3 s)
+    async def slow(served, seat, ws, raw):
         if '"act"' in raw:
-            await asyncio.sleep(3)
+            await asyncio.sleep(seconds)
         await handle(served, seat, ws, raw)
     server.server.handle = slow
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.goto(body["links"][0]["url"])
     page.wait_for_selector("body[data-version='0']")
+    return context, page
+
+
+def test_a_connection_lost_after_a_move_was_sent_does_not_say_nothing_was_sent(serve, browser):
+    """A browser trial: a move clicked just before the network went read `(nothing was sent)`, and
+    the move had been played, each of 3 times. A move sent and not answered yet may have been."""
+    context, page = slow_match_page(serve, browser, 3, {"width": 1200, "height": 900})
     page.locator("button.action:enabled").first.click()
     context.set_offline(True)
     page.wait_for_selector("#conn:has-text('offline')")
@@ -458,19 +464,7 @@ def test_on_a_phone_scrolled_down_a_lost_connection_and_a_move_waiting_are_in_si
     """A browser trial: scrolled down on a phone, "offline", "the connection to the server is lost"
     and "sent; waiting for the server…" were all above the screen, while the pinned status line
     still read "Your turn". They are pinned under it now."""
-    import asyncio
-    server, body = made(serve, "valgard", ["human", "human"], 3)
-    handle = server.server.handle
-
-    async def slow(served, seat, ws, raw):            # (the server answers the move after 6 s)
-        if '"act"' in raw:
-            await asyncio.sleep(6)
-        await handle(served, seat, ws, raw)
-    server.server.handle = slow
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.goto(body["links"][0]["url"])
-    page.wait_for_selector("body[data-version='0']")
+    context, page = slow_match_page(serve, browser, 6, {"width": 390, "height": 844})
     page.locator("button.action:enabled").last.click()
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.wait_for_selector("#conn-note:has-text('sent; waiting for the server…')", timeout=8000)
