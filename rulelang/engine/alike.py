@@ -1,30 +1,29 @@
 """Copies that cannot be followed through a hidden zone.
 
-Two components of one kind with the same label and fields are copies: nothing the rules read
-tells them apart, so an action on one (`play Walker`) stands for all of them in its zone, and the
-engine plays one. Which one used to be a fixed pick, and every view shows the id played: a player
-who had watched copy #69 go back into a hand and then saw #68 played learnt that #69 was still
-there, a card they never saw drawn (a leak scan: 102 such plays in 40 random games of a card game).
+Two components of one kind with the same label and fields are copies: nothing the rules read tells
+them apart, so an action on one (`play Walker`) stands for all of them in its zone, and the engine
+plays one. Which one used to be a fixed pick, and every view shows the id played: a player who had
+watched copy #69 go back into a hand and then saw #68 played learnt that #69 was still there, a card
+they never saw drawn (a leak scan: 102 such plays in 40 random games of a card game).
 
-So when an action (or a simultaneous step's answer) plays copies from a zone that not everyone
-may see (a hand), the engine first exchanges them with the copies of lowest id among that zone's
-and those no one at all may see (a `hidden` deck), made in the same zone (a player's own deck): the
-id that comes out is then the lowest of the copies the other players cannot place, whichever the
-hand held. A copy
-in the hand that someone was shown is played rather than an unseen one beside it. The exchange renames the two copies everywhere the position keeps
-them — places, per-component variables, variables naming the components — before the action's
-effect runs, so a replay makes the same exchange. (Where the engine takes copies in id order — the
-abilities of copies in play — the two may then come in the other order: either is the rules'.)
-Copies another player holds, or that someone was shown, are never exchanged: that player would see
-their card's id change, and learn which copy was played. Nor are copies a component's field names,
-or whose making place is not known.
+So when an action (or a simultaneous step's answer) plays copies from a zone that not everyone may
+see (a hand), the engine first exchanges them with the copies of lowest id among that zone's and
+those no one at all may see (a `hidden` deck), made in the same zone (a player's own deck): the id
+that comes out is then the lowest of the copies the other players cannot place, whichever the hand
+held. A copy in the hand that someone was shown is played rather than an unseen one beside it. The
+exchange renames the two copies everywhere the position keeps them — places, per-component
+variables, variables naming the components — before the action's effect runs, so a replay makes the
+same exchange. (Where the engine takes copies in id order — the abilities of copies in play — the
+two may then come in the other order: either is the rules'.) Copies another player holds, or that
+someone was shown, are never exchanged: that player would see their card's id change, and learn
+which copy was played. Nor are copies a component's field names, or whose making place is not known.
 
-Not covered: copies chosen as the answer to a question (an effect may hold other components in
-its locals by then); a parameter typed `Card or player` (its numbers may be players); copies in
-`others` zones, on a board's cells or inside other components; and
-what the exchange leaves in a `hidden` zone — a copy exchanged into the deck shows its id when it is
-drawn, which tells which copy the hand had played. With three players or more, a copy a third
-player holds is no candidate, so the id played may tell the others that one of theirs is lower.
+Not covered: copies chosen as the answer to a question (an effect may hold other components in its
+locals by then); a parameter typed `Card or player` (its numbers may be players); copies in `others`
+zones, on a board's cells or inside other components; and what the exchange leaves in a `hidden`
+zone — a copy exchanged into the deck shows its id when it is drawn, which tells which copy the hand
+had played. With three players or more, a copy a third player holds is no candidate, so the id
+played may tell the others that one of theirs is lower.
 """
 from __future__ import annotations
 
