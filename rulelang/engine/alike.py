@@ -61,11 +61,8 @@ def copy_classes(m) -> dict:
 def _hiding_zones(m) -> tuple[set, set]:
     """The ids of this match's zone lists whose contents not everyone may see, and of those whose
     contents no one sees (of the ones the exchange may touch: not a board's cells, not a component's
-    own zones, not `others`); kept while the match keeps its zone lists (`zone_ids`)."""
-    ids = m.zone_ids()
-    kept = m._hiding
-    if kept is not None and kept[0] is ids:
-        return kept[1]
+    own zones, not `others`). Made afresh each time from the few slots they are (`zone_ids`, over
+    every zone, per-component families too, was rebuilt after each copy of the lists)."""
     slots = m.game.__dict__.get("_hiding_slots")
     if slots is None:                           # (slot, a family?, no one sees it), once per game
         slots = m.game._hiding_slots = [(i, bool(z["per"]), z["visibility"] in UNSEEN)
@@ -78,7 +75,6 @@ def _hiding_zones(m) -> tuple[set, set]:
             out[0].add(id(zl))
             if nobody:
                 out[1].add(id(zl))
-    m._hiding = (ids, out)
     return out
 
 
@@ -136,7 +132,7 @@ def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: 
     # (where each was made: known to a match with a seed, and to its restored saves alike — a match
     # with none, and a bot's imagined copy, make no exchange: restored, it could not know them, and
     # a save went on otherwise than the match it was made from)
-    origins = m.origins() if m.seed is not None else []
+    origins = _origins(m) if m.seed is not None else []
 
     def free(c) -> bool:
         """Never shown to anyone where it lies, and nothing else keeps it."""
@@ -192,9 +188,10 @@ def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: 
                 _follow(now, a, b)
     if renaming:
         args = tuple(_renamed(v, renaming) if on else v for on, v in zip(shows, args)) + args[len(shows):]
-    ordered = _in_order(m, args, shows, classes)
-    if ordered != args:
-        args = ordered
+    if len(played) > 1:                         # (one copy named: nothing to put in order)
+        ordered = _in_order(m, args, shows, classes)
+        if ordered != args:
+            args = ordered
     return found if args is found._args else Action(found.text, found._fn, args, found._meta)
 
 
@@ -223,6 +220,19 @@ def _in_order(m, args: tuple, shows: tuple, classes: dict) -> tuple:
         elif on and type(v) is int:
             out[i] = value[(i, None)]
     return tuple(out)
+
+
+def _origins(m) -> list:
+    """Where each component was made (`Match.origins`), kept with the universe's copies: the same
+    for every match made the same way (a new match worked them out again at its first exchange)."""
+    kept = m.game.alike_classes
+    got = kept.get(id(m.intern))
+    if got is not None and got[0] is m.intern and len(got) > 2:
+        return got[2]
+    origins = m.origins()
+    if got is not None and got[0] is m.intern and m.created is not None:   # (a restored match's are
+        kept[id(m.intern)] = got + (origins,)                              #  worked out by content)
+    return origins
 
 
 def _origin(origins: list, c: int) -> tuple | None:

@@ -91,7 +91,6 @@ GENERATED_CODE_INTERFACE = {
     "finish": "ends the game with a result",
     "zone_ids": "component ids of a zone as a seat may know them",
     "_zone_ids": "the cache behind zone_ids",
-    "_hiding": "(zone_ids' cache, the zone lists not everyone sees): alike.py's, kept with it",
     "_alike": "(the universe, its copies by component): alike.py's, kept while the universe is",
     "fields_held": "(components measured, their weight) of the component fields, kept between state measures",
     "zone_info": "zones' owners and visibility, for the interaction model",
@@ -153,7 +152,6 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         self.comp_defaults: list = []              # (var slot, initial value) of each per-component variable
         self._by_text: list | None = None          # the legal actions now, in order (None: not listed yet)
         self._zone_ids = None
-        self._hiding = None
         self._alike = None
         self.fields_held = (0, 0)                  # (components, weight) of their fields: see held_size
         self.work_left = WORK_LIMIT                # the budget the last action's effects left (_settle)

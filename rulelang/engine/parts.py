@@ -61,7 +61,6 @@ class MatchParts:
     intern: Any                     # this match's universe of interned actions (Game.universe), or None
     _by_text: list[Action] | None
     _zone_ids: dict | None
-    _hiding: tuple | None         # see alike._hiding_zones
     _alike: tuple | None          # see alike.untraceable
     fields_held: tuple[int, int]
     work_left: int
