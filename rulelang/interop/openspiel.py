@@ -18,6 +18,7 @@ recall); observation tensors are the interface's encoding of the same view.
 from __future__ import annotations
 
 import json
+import re
 
 from .core import Interface, need, slug
 
@@ -31,6 +32,7 @@ _REGISTERED: dict = {}        # short name -> rulelang Game
 _INTERFACES: dict = {}        # (short name, parameters) -> Interface
 DEFAULTS = {"seed": 0, "seeds": 1000, "options": "{}", "actions": "auto", "action_cap": 512,
             "universe_cap": 1024, "max_game_length": 10_000}
+SEEDS_LIMIT = 1_000_000       # chance outcomes at the root, each listed by chance_outcomes()
 _UTILITY = {"identical": "IDENTICAL", "zero_sum": "ZERO_SUM", "general_sum": "GENERAL_SUM"}
 
 
@@ -72,9 +74,8 @@ def options_param(options: dict) -> str:
 
 def _options(raw) -> dict:
     """The `options` parameter read back: %-escaped or plain JSON text of an object."""
-    text = str(raw)
-    for ch in ",()=%":                         # (`%` last: `%252C` is a `%2C` written in an option)
-        text = text.replace(f"%{ord(ch):02X}", ch).replace(f"%{ord(ch):02x}", ch)
+    # (one pass: `%2525` is a written `%25`, not a `%` — replaced one escape after another, it was)
+    text = re.sub(r"%(2[589Cc]|3[Dd])", lambda hit: chr(int(hit.group(1), 16)), str(raw))
     try:
         options = json.loads(text)
     except json.JSONDecodeError as err:
@@ -90,6 +91,8 @@ def _checked(p: dict) -> dict:
     for key in ("seeds", "action_cap", "universe_cap", "max_game_length"):
         if type(p[key]) is not int or p[key] < 1:
             raise ValueError(f"parameter `{key}` must be a whole number of at least 1, not {p[key]!r}")
+    if p["seeds"] > SEEDS_LIMIT:                # (the chance node lists them all: 2^31 ran out of memory)
+        raise ValueError(f"parameter `seeds` must be at most {SEEDS_LIMIT:,}, not {p['seeds']:,}")
     if type(p["seed"]) is not int:
         raise ValueError(f"parameter `seed` must be a whole number, not {p['seed']!r}")
     return p

@@ -214,7 +214,14 @@ def test_a_game_with_options_holding_commas_loads_again_from_its_string():
     assert str(pyspiel.load_game(str(plain))) == str(plain)
 
 
+@pytest.mark.parametrize("value", ["%25", "%252C", "%252525", "a,b(c)=d%", "%2C", "()"])
+def test_an_option_written_with_escapes_is_read_back_as_written(value):
+    # before: `%2525` was read as `%` (each escape replaced after the other: a fuzzer's)
+    assert openspiel._options(openspiel.options_param({"name": value})) == {"name": value}
+
+
 @pytest.mark.parametrize("params,named", [({"seeds": 0}, "seeds"), ({"seeds": -5}, "seeds"),
+                                          ({"seeds": 2 ** 31 - 1}, "seeds"),
                                           ({"action_cap": 0}, "action_cap"), ({"options": "{bad"}, "options"),
                                           ({"options": "[1]"}, "options")])
 def test_a_parameter_out_of_its_range_is_refused_by_name(params, named):
