@@ -706,3 +706,8 @@ def test_a_way_to_end_is_not_cut_at_an_abbreviation():
     assert way_to_end("a detective caught Mr. X at station 5") == "a detective caught Mr. X at station #"
     assert way_to_end("Shadows win: every Hunter is dead (P1 George). The winners: P2") == \
         "Shadows win: every Hunter is dead"
+    # (nor at any short title, an ellipsis, a nested bracket: a fuzzer's)
+    assert way_to_end("Prof. Plum did it in the library") == "Prof. Plum did it in the library"
+    assert way_to_end("Gen. Lee won. The winners: P2") == "Gen. Lee won"
+    assert way_to_end("game over... P2 wins") == "game over... P# wins"
+    assert way_to_end("all books are down (P1 (George) died)") == "all books are down"

@@ -419,15 +419,35 @@ def way_to_end(reason: str | None, numbers: bool = False) -> str:
     text = reason or "(no reason given)"
     if not numbers:                           # (`numbers`: kept as they are)
         text = re.sub(r"\d+", "#", text)
-    plain = SENTENCE_END.split(re.sub(r"\s*\([^()]*\)", "", text))[0].strip()
+    plain = _first_sentence(_without_brackets(text)).strip()
     return _brief(plain or text, 120)
 
 
-# the end of a reason's first sentence: a full stop and a space, not after an abbreviation or an
-# initial ("Mr. X escaped" and "Mr. X cannot move" were both "Mr", one way to end: a new author's
-# Scotland Yard)
-SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bMt)(?<!\bNo)"
-                          r"(?<!\bvs)(?<!\betc)(?<!\be\.g)(?<!\bi\.e)\. ")
+ABBREVIATIONS = frozenset({"approx", "etc", "vs", "no", "nr", "prof", "capt", "sgt", "gen", "col", "lt", "jr", "sr",
+                           "mr", "mrs", "ms", "dr", "st", "mt", "fig", "ca", "cf", "al"})
+
+
+def _first_sentence(text: str) -> str:
+    """Up to the first full stop that ends a sentence: a stop, a space, a capital — not after an
+    abbreviation or an initial ("Mr. X escaped", "Prof. Plum did it" were cut to "Mr", "Prof": a new
+    author's trial and a fuzzer's), nor inside an ellipsis ("game over... P2 wins")."""
+    for hit in re.finditer(r"\. (?=[A-Z])", text):
+        before = text[:hit.start()]
+        word = re.search(r"([A-Za-z]+)$", before)
+        if before.endswith(".") or word is None or len(word.group(1)) == 1 \
+                or word.group(1).lower() in ABBREVIATIONS or re.search(r"[A-Za-z]\.[A-Za-z]$", before):
+            continue
+        return before
+    return text
+
+
+def _without_brackets(text: str) -> str:
+    """Brackets and what they hold, nested ones too ("(P1 (George) died)")."""
+    while True:
+        shorter = re.sub(r"\s*\([^()]*\)", "", text)
+        if shorter == text:
+            return text
+        text = shorter
 
 
 def _brief(text: str, limit: int = 80) -> str:
