@@ -38,7 +38,7 @@ def names_on(screen: list[str]) -> set[str]:
             # (by commas when a name has a space; one-word names only: by spaces, the engine's way)
             # (one card: its whole name, `Microbot Alpha`)
             parts = [listed] if hand.group(1) == "1" else listed.split(", ") if ", " in listed else listed.split()
-            found.update(re.sub(r" ×\d+$", "", x.strip()) for x in parts if x.strip())   # (`Zapbot ×2`)
+            found.update(re.sub(r"\s×\d+$", "", x.strip()) for x in parts if x.strip())   # (`Zapbot ×2`)
         base = BASE_LINE.match(line)
         if base:
             found.add(base.group("name"))

@@ -462,7 +462,7 @@ def test_several_picks_at_once_follow_a_card_whose_name_changes_as_others_are_pi
     out = io.StringIO()
     run_repl(game, 1, 1, {}, {}, io.StringIO("take\n1 2\nquit\n"), out, "walkers.rules", screen=(100, 40))
     text = out.getvalue()
-    assert "cannot be picked" not in text and "kept: 2 cards, bottom to top: Walker ×2" in text
+    assert "cannot be picked" not in text and "kept: 2 cards, bottom to top: Walker\u00a0×2" in text
 
 
 def test_a_move_typed_without_some_of_its_words_is_found_when_only_one_fits():
@@ -804,7 +804,7 @@ def test_look_at_a_zone_reads_the_cards_one_sees_there():
     mine = text[text.index("P1> look hand\n"):text.index("P1> look hand p2")]
     assert mine.startswith(f"P1> look hand\nhand (P1): {len(m.Z[[z['name'] for z in game.zones].index('hand')][0])} cards\n")
     assert "Lend a Hand" not in mine
-    assert [re.sub(r" ×\d+$", "", line[2:].split(" (")[0]) for line in mine.split("\n")
+    assert [re.sub(r"\s×\d+$", "", line[2:].split(" (")[0]) for line in mine.split("\n")
             if line.startswith("  ") and not line.startswith("    ")] == hand
     assert "P1> look hand p2\nhand (P2): 5 cards, hidden\n" in text
     assert "P1> look lend a hand\nLend a Hand (card)\n  Action (1 copy)." in text
@@ -901,9 +901,10 @@ def test_cards_that_read_alike_are_said_once_with_how_many():
     from rulelang.play.render import render_zone
     cards = [{"id": i, "label": label} for i, label in enumerate(["Copper", "Estate", "Copper", "Copper"])]
     zone = {"name": "supply", "owner": None, "visibility": "public", "count": 4, "kind": "Card", "cards": cards}
-    assert render_zone(dict(zone, ordered=False)) == "supply: 4 cards: Copper ×3, Estate"
+    # (a no-break space before the count: a line is never wrapped between a name and its count)
+    assert render_zone(dict(zone, ordered=False)) == "supply: 4 cards: Copper\u00a0×3, Estate"
     # (a pile keeps its order: runs of alike cards)
-    assert render_zone(dict(zone, ordered=True)) == "supply: 4 cards, bottom to top: Copper, Estate, Copper ×2"
+    assert render_zone(dict(zone, ordered=True)) == "supply: 4 cards, bottom to top: Copper, Estate, Copper\u00a0×2"
 
 
 def test_look_at_a_hidden_zone_says_what_is_known_of_it_as_the_table_does():
@@ -948,3 +949,14 @@ game "Pick" {
     run_repl(game, 2, 1, {}, {}, io.StringIO("go\ncard 1\nquit\nn\n"), out, "pick.rules")
     after = out.getvalue().split("P1> card 1\n")[1]
     assert "(that was the last pick: the choice is made)" in after.split("\n==")[0], after
+
+
+def test_a_count_of_alike_cards_is_never_wrapped_onto_a_line_of_its_own():
+    """A fuzzer's: at 80 columns a line wrapped between `Guardian Angel` and its `×2`, which stood
+    alone on the next line (83 times in one Shadow Hunters game)."""
+    from rulelang.play.render import _wrapped, render_zone
+    labels = ["Holy Water of Healing"] * 2 + ["Fortune Brooch"] + ["Silver Rosary"] * 2 + ["Talisman"] * 2
+    zone = {"name": "white discard", "owner": None, "visibility": "public", "count": len(labels), "kind": "Card",
+            "ordered": True, "cards": [{"id": i, "label": x} for i, x in enumerate(labels)]}
+    for width in range(30, 90):
+        assert not any(x.strip().startswith("×") for x in _wrapped("  " + render_zone(zone), width)), width
