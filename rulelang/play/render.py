@@ -265,7 +265,7 @@ def _grouped(texts: list[str], ordered: bool) -> list[str]:
         else:
             counts[i] += 1
     # (a no-break space before the count: a line wrapped between a name and its `×2`, which then
-    # stood alone — 83 times in a Shadow Hunters game: a fuzzer's)
+    # stood alone — 83 times in one game of a card game: a fuzzer's)
     return [t if k == 1 else f"{t}\u00a0×{k}" for t, k in zip(out, counts)]
 
 
