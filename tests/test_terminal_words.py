@@ -960,3 +960,18 @@ def test_a_count_of_alike_cards_is_never_wrapped_onto_a_line_of_its_own():
             "ordered": True, "cards": [{"id": i, "label": x} for i, x in enumerate(labels)]}
     for width in range(30, 90):
         assert not any(x.strip().startswith("×") for x in _wrapped("  " + render_zone(zone), width)), width
+
+
+def test_look_at_a_name_spelled_amiss_offers_the_name_meant():
+    """Stop 54's first hour: `look canon` read "no card or piece named 'canon' has rules text; look
+    at a name on screen" though Cannon is a card of the game; a name is offered by its spelling too,
+    whole or by one of its words, and nothing when no name is near."""
+    game = rulelang.load(str(ROOT / "games" / "smash_up.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {}, io.StringIO("look canon\nlook pirat king\nlook kign\nlook xyzzy\nquit\n"), out,
+             "smash_up.rules")
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    assert errors[0] == "error: no card or piece named 'canon' has rules text; did you mean: Cannon"
+    assert errors[1] == "error: no card or piece named 'pirat king' has rules text; did you mean: Pirate King"
+    assert "Pirate King" in errors[2] and "King" in errors[2]
+    assert errors[3].endswith("look at a name on screen (Tab completes)")

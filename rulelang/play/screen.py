@@ -8,6 +8,7 @@ text of every component and enum value a player may look up, and the "thinkingâ€
 """
 from __future__ import annotations
 
+import difflib
 import re
 import textwrap
 import threading
@@ -1030,8 +1031,20 @@ class Texts:
         return sorted({found[0][0] for found in self.entries.values() if any(word.search(t.lower()) for _, t, _k in found)})[:8]
 
     def candidates(self, wanted: str) -> list[str]:
-        key = wanted.lower()
-        return sorted(self.entries[n][0][0] for n in self.entries if key in n)[:8]
+        """The names that contain `wanted`, else those spelled nearly so, whole or by one of their
+        words (`look canon`: Cannon; `look Kign`: King's Guard), at most 8."""
+        key = " ".join(wanted.lower().split())
+        found = sorted(self.entries[n][0][0] for n in self.entries if key in n)[:8]
+        if found or len(key) < 3:
+            return found
+        close = difflib.get_close_matches(key, list(self.entries), n=8, cutoff=0.75)
+        words: dict[str, list[str]] = {}
+        for name in self.entries:
+            for word in name.split():
+                words.setdefault(word, []).append(name)
+        for word in difflib.get_close_matches(key, list(words), n=8, cutoff=0.75):
+            close += [name for name in words[word] if name not in close]
+        return [self.entries[n][0][0] for n in close[:8]]
 
     def short(self, name: str, width: int) -> str | None:
         """The start of a name's text, for beside an option (None: it has none)."""
