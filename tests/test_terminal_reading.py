@@ -465,6 +465,62 @@ def test_a_card_gone_out_of_sight_may_be_in_an_internal_zone_seen_only_by_its_si
     assert "deck → box" not in mine, mine
 
 
+UNDER = """game "Under" {
+  players 2
+  kind Card { rank: int  label "c" + text(rank) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup {
+    for r in 1..9 { create Card(rank: r) in deck }
+    for p in players { move top(deck) to hand[p] }
+  }
+  turn {
+    step s {
+      enter { move top(deck) to hand[me] }
+      action play(c in hand[me]) {
+        move c to table
+        if c.rank == 6 {
+          move top(deck, 2) to hand[me]
+          choose b in hand[me] prompt "put one under the deck" { move b to bottom of deck }
+        }
+        end turn
+      }
+      action trade(c in hand[me]) {
+        move c to table
+        let mine = [x for x in hand[me]]
+        let theirs = [x for x in hand[next(me)]]
+        move mine to hand[next(me)]
+        move theirs to hand[me]
+        end turn
+      }
+    }
+  }
+  on stuck { finish draw }
+}
+"""
+
+
+@pytest.mark.parametrize("seed, said, never", [
+    # P2 puts a card under the deck, P1 draws the top: from the deck, or P2's hand (a way the rules
+    # have, by trade) — it read `c3: hand (P2) → hand (P1)`, the deck, which gave it, left out
+    (1, "  · c3: hand (P2) or deck → hand (P1)\n", "c3: hand (P2) → hand (P1)"),
+    # P2 trades hands (its c8 for P1's c7), P1 draws c5: it read `c8, c5: deck → hand (P1)` and
+    # `c7: hand (P1) → deck, face down`, a place c7 never went
+    (2, "  · c8, c5: deck or hand (P2) → hand (P1)\n", "→ deck, face down"),
+])
+def test_a_pile_that_took_a_card_and_gave_one_is_named_among_the_ways(seed, said, never):
+    """A new author's Love Letter read `Guard: hand (P3) → hand (P1)` after P3's Chancellor put two
+    cards under the deck and P1 drew its top: a hidden zone whose size did not change — a pile no
+    one owns, or the mover's hand while a card of the reader's went out of sight — may have passed
+    a card on, and is named among the places it may have come from."""
+    game = rulelang.Game(rulelang.compile_source(UNDER, "under.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, seed, {}, {1: "random"}, io.StringIO("play c9\nquit\nn\n"), out, "under.rules")
+    theirs = out.getvalue().split("P1> play c9\n")[1].split("==")[0]
+    assert said in theirs and never not in theirs, theirs
+
+
 TOSS = """game "Toss" {
   players 2
   kind Card { n: int  label "c" + text(n) }

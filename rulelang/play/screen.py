@@ -368,7 +368,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
         before, after, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels, mine, acted.lower(),
         covered, piles_grown, movers, existed, blind, may, names, kinds, off_seen, flows is not None,
         owners={zone_title(z, seat_name): z.get("owner") for z in before["zones"] + after["zones"]},
-        named_by=named_by)
+        named_by=named_by, off=off)
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), pair=not unsure,
                         cells=set(after.get("cells") or ()) | set(before.get("cells") or ()), off=off,
                         off_seen=off_seen, may=may, nouns=_zone_nouns(before, after, seat_name),
@@ -553,7 +553,7 @@ def _matching(options: list, taken_i: set, taken_j: set) -> bool:
 def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels,
              mine=(), acted: str = "", covered=frozenset(), piles_grown=None, movers=frozenset(),
              existed: int | None = None, blind: bool = False, may=None, names=None, kinds=({}, {}),
-             off_seen=frozenset(), relays: bool = False, owners=None, named_by=None):
+             off_seen=frozenset(), relays: bool = False, owners=None, named_by=None, off=frozenset()):
     """The components' comings and goings between two views, matched where they can be: moved (the
     same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
     and the hidden zones' counts left over. `covered`: the top-only piles a card was covered on
@@ -568,7 +568,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     rules' ways known (`may` reads them), so that a zone whose size did not change may be said to
     have passed a card on where the rules move cards so? `owners`: each place's owner (None: no one's).
     `named_by`: (a mover's hidden zones, its move's text) for each move the text names (default: the
-    mover's, `acted`)."""
+    mover's, `acted`). `off`: the internal zones (never named as a pile a card may have passed through)."""
     may = may or (lambda a, b, kind=None, direct=False: True)
     names = names or {}
     kind_b, kind_a = kinds
@@ -599,6 +599,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
                 lambda a, b: may(a, b, kind_a.get(b) or kind_b.get(a)))
     # (a card gone out of sight from off the screen: not said, only counted where it went)
     went_out = bool(gone)
+    left_sight = list(gone)                   # (every card gone out of sight)
     gone = [g for g in gone if g[1] not in off_seen]
     # under the new top of a pile that shows only its top: as many of the cards gone from sight
     # as it gained, besides the ones seen arriving (when one such pile grew: which went where is known)
@@ -653,6 +654,9 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     def sources_of(to: str) -> list[str]:
         return [t for t in hidden_out if hidden_out[t] > 0 and may(t, to, kind_a.get(to))] if not blind else []
 
+    # (the hidden zones whose size did not change but by the cards the moves name: one may have
+    # passed a card on, given one and been given one)
+    unchanged = {t for t in b_hidden if hidden_out[t] <= 0 and hidden_in[t] <= 0}
     while pending:                            # from a hidden zone: drawn (or shown where it lies)
         # (the card with the fewest zones that may have given it first: a boss card only the boss
         # pile gives leaves the draw pile to the card drawn into a hand; and before them a card one
@@ -674,11 +678,19 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         # move of the rules: a hand put on the discard pile and drawn again from the deck)
         # — the mover's, or another player's into a place of theirs: a cup laid open and filled
         # again from the bag (a new author's Liar's Dice read `bag → shown (P2)`, no rule's way)
+        # — and a pile no one owns, or the mover's own hidden zone when a card of the reader's went
+        # out of sight: a hand put under the deck and a card drawn from its top, a hand traded
+        # for another (a new author's Love Letter read `Guard: hand (P3) → hand (P1)` after P3's
+        # Chancellor put two cards under the deck and P1 drew its top)
         owner = (owners or {}).get(to)
-        relaying = mine if to in movers else [t for t in b_hidden if owner is not None and (owners or {}).get(t) == owner]
+        relaying = [t for t in b_hidden if (t in mine and (to in movers or went_out))
+                    or ((owners or {}).get(t) is None and t not in off)
+                    or (owner is not None and (owners or {}).get(t) == owner)]
         grew += [t for t in relaying if relays and t != to and t not in grew
-                 and hidden_out[t] <= 0 and hidden_in[t] <= 0 and t in b_hidden and b_hidden[t] == a_hidden.get(t)
-                 and may(t, to, kind_a.get(to), direct=True) and any(may(x, t, direct=True) for x in sources)]
+                 and t in unchanged and hidden_out[t] <= 0 and hidden_in[t] <= 0
+                 and may(t, to, kind_a.get(to), direct=True)
+                 and (any(may(x, t, direct=True) for x in sources)
+                      or any(may(frm, t, kind_b.get(frm), direct=True) for _, frm in left_sight))]
         if len(sources) == 1 and not grew:
             hidden_out[sources[0]] -= 1
             came.remove((label, to))
