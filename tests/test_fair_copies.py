@@ -361,6 +361,44 @@ def test_a_card_publicly_marked_and_shuffled_into_a_deck_lies_anywhere_in_a_copy
     assert at_real < 25, at_real                       # (1 in 6 by chance: about 10)
 
 
+STALE = """
+game "Stale" {
+  players 2
+  kind Card { n: int  label "card " + text(n) }
+  zone deck: pile, hidden
+  zone hand: pile per player, others
+  var told: bool = false per Card, public
+  setup {
+    for i in 1..6 { create Card(n: i) in deck }
+    shuffle deck
+    move top(deck) to hand[0]
+    move top(deck) to hand[1]
+    for c in hand[0] { told[c] = true }
+  }
+  turn { step act { action pass { end turn }  action stop { finish draw } } }
+}
+"""
+
+
+def test_a_card_dealt_out_of_a_seats_own_hand_leaves_its_told_value_with_the_place():
+    """A new author's trial: the value stayed with P1's hand slot in a copy, but the card really
+    there kept it too, wherever the copy dealt it: the one other marked card named P1's real card
+    in 25 of 25 copies. The card dealt away takes the value of the one dealt into its place."""
+    game = rulelang.Game(rulelang.compile_source(STALE, "stale.rules"))
+    told = next(i for i, v in enumerate(game.ir["vars"]) if v["name"] == "told")
+    views, named = set(), 0
+    for real in (0, 2, 3, 4, 5):                       # P1 holds card real+1, P2 card 2 (id 1)
+        rest = [i for i in range(6) if i not in (real, 1)]
+        m = game.new_match(2, 1, chance=[["shuffle", 6, rest + [1, real]]])
+        views.add(repr(m.view(0)))
+        for s in range(5):
+            copy = m.determinized(0, s)
+            marks = [c for c in range(6) if copy.V[told][c]]
+            assert marks == [copy.Z[1][0][0]], (real, s, marks)     # the hand's card alone: as the view
+            named += real in marks and copy.Z[1][0][0] != real
+    assert len(views) == 1 and named == 0
+
+
 @pytest.mark.parametrize("name,players", [("shadow_hunters", 4), ("smash_up", 2)])
 def test_a_clone_of_a_copy_made_at_a_question_plays_on_in_its_own_world(name, players):
     """A copy made while an effect waits took over the real match's checkpoint when its chain

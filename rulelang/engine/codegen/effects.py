@@ -162,12 +162,19 @@ def follow_places(m, mapping: dict) -> None:
               if info.get(id(m.where[new]), (None,))[0] in zones]
     if not placed:
         return
+    # the cards dealt out of those places take the values of those dealt into them, which
+    # otherwise went with them: a card really in the hand kept its mark wherever it was dealt,
+    # and the copy named it (a new author's Battleship-like marks: 25 of 25 copies)
+    out = sorted({old for old, _ in placed} - {new for _, new in placed})
+    came = sorted({new for _, new in placed} - {old for old, _ in placed})
     V = m.V
     for slot in slots:
         before = V[slot]
         values = V[slot] = list(before)
         for old, new in placed:
             values[new] = before[old]
+        for old, new in zip(out, came):
+            values[old] = before[new]
 
 
 def private_to(m, chooser: int, value, at: int | None = None) -> None:
