@@ -496,13 +496,16 @@ def test_the_abilities_of_cards_the_chooser_cannot_see_are_not_named(chimes):
     assert texts(m) == ["rung", "Bell: rung", HIDDEN, f"{HIDDEN} #2"]
     assert m.question["triggers"] == ["rung", "Bell: rung", "Gong: rung", "Horn: rung"]
     r = roundtrip(chimes, m)
-    play(m, "Bell: rung", "rung", f"{HIDDEN} #2")            # the Horn: its controller P2 is asked
-    assert var(m, "notes") == ["drum", "bell", "top"]
+    # two left, both of cards P1 cannot see: no question P1 could answer knowingly (a rules trial:
+    # two deaths asked it of a hidden card's two abilities, and told every seat of them) — they
+    # resolve as they came, the Gong, then the Horn: its controller P2 is asked
+    play(m, "Bell: rung", "rung")
+    assert var(m, "notes") == ["drum", "bell", "top", "gong"]
     assert m.question["prompt"] == "blow?" and m.current_player == 1
     m.apply("yes")
-    assert m.pending is None and var(m, "notes") == ["drum", "bell", "top", "horn", "gong"]
-    assert m.log == ["ring", HIDDEN + " #3", "Bell: rung", "rung", HIDDEN + " #2", "yes"]
-    play(r, "Bell: rung", "rung", f"{HIDDEN} #2", "yes")
+    assert m.pending is None and var(m, "notes") == ["drum", "bell", "top", "gong", "horn"]
+    assert m.log == ["ring", HIDDEN + " #3", "Bell: rung", "rung", "yes"]
+    play(r, "Bell: rung", "rung", "yes")
     assert r.state() == m.state()
 
 
@@ -696,3 +699,59 @@ def test_out_of_turn_help_names_none_of_the_actors_actions_and_as_with_nothing_t
     assert "play C (at step main)" in helped and "legal now" not in helped and "card" not in helped
     after = text.split("P1> as P2 1\n")[1]
     assert "P2 has nothing to do out of turn now." in after and "P1 plays" not in after
+
+
+IMPS = """
+game "Imps" {
+  players 3
+  kind Card { label card }
+  zone table: set per player, public
+  event struck()
+  var notes: list[text] = []
+  turn limit 20 { finish draw }
+  card Card "Imp" { on struck() from table { append text(me) to notes } }
+  card Card "Elf" { on struck() from table { append "elf" to notes } }
+  setup {
+    for p in [0, 1] { create cards Card where card == "Imp" in table[p] }
+    create cards Card where card == "Imp" in table[1]
+    create cards Card where card == "Elf" in table[2]
+  }
+  turn { step main { action strike { emit struck() end turn } } }
+}
+"""
+
+
+def test_copies_of_different_players_abilities_are_told_apart_by_whose_they_are():
+    """A rules trial: the order question read `Gremlin: destroyed`, `Gremlin: destroyed #2` — P2's
+    and P3's, no telling which — and named no card for `look`. Whose each is is said; the same
+    ability of alike cards of one player is ordered no more (nothing tells them apart)."""
+    game = build(IMPS)
+    m = game.new_match(3, seed=1)
+    m.apply("strike")
+    q = m.question
+    assert q["kind"] == "order" and texts(m) == ["Imp: struck (P1)", "Imp: struck (P2)", "Imp: struck (P2) #2",
+                                                 "Elf: struck"]
+    assert m.option_components() == {"Imp: struck (P1)": 0, "Imp: struck (P2)": 1, "Imp: struck (P2) #2": 2,
+                                     "Elf: struck": 3}
+    play(m, "Imp: struck (P2)", "Elf: struck")
+    # left: P1's Imp and P2's second one, told apart; then P2's alone, not asked
+    assert texts(m) == ["Imp: struck (P1)", "Imp: struck (P2)"]
+    m.apply("Imp: struck (P2)")
+    assert m.pending is None and var(m, "notes") == ["P2", "elf", "P2", "P1"]
+    # a save of an older engine, whose answers read `Imp: struck #2`, still loads
+    old = game.new_match(3, seed=1)
+    play(old, "strike", "Imp: struck (P2)")
+    state = old.state()
+    state["log"][-1] = state["pending"]["answers"][-1] = "Imp: struck #2"
+    r = rulelang.Match.from_state(game, json.loads(json.dumps(state)))
+    assert r.log[-1] == "Imp: struck #2" and texts(r) == ["Imp: struck (P1)", "Imp: struck (P2)", "Elf: struck"]
+    play(r, "Elf: struck", "Imp: struck (P2)")
+    assert var(r, "notes") == ["P2", "elf", "P2", "P1"]
+
+
+def test_two_abilities_of_one_players_alike_cards_are_not_ordered():
+    game = build(IMPS.replace('create cards Card where card == "Elf" in table[2]', "").replace(
+        "for p in [0, 1] {", "for p in [1] {"))
+    m = game.new_match(3, seed=1)
+    m.apply("strike")
+    assert m.pending is None and var(m, "notes") == ["P2", "P2"]

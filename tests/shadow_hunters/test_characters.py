@@ -720,6 +720,19 @@ def test_daniel_screams_when_another_dies_even_by_area_damage():
     assert m.messages_for(3)[-2:] == ["P5 screams", "P5 is Daniel (Neutral, 13 HP)"]
 
 
+
+def test_daniel_screams_once_when_two_die_at_once_and_no_one_orders_his_screams():
+    """A rules audit: Flare of Judgement killed Allie and Charles at once; P1 was asked which of
+    "a hidden card's ability" and "… #2" resolves first (every seat saw a hidden card answer deaths)
+    and Daniel screamed twice."""
+    m = (Position(["Emi", "Allie", "Daniel", "George", "Vampire", "Charles", "Werewolf"])
+         .at("church", "gate", "church", "woods", "altar", "cabin", "cabin")
+         .damage(1, 6).damage(5, 9).turn(0, "area").deck("white", "Flare of Judgement")).match()
+    play(m, "draw a white card")
+    assert m.question is None and var(m, "dead")[1] and var(m, "dead")[5]
+    said = [t for t in m.messages_for(3) if "scream" in t or "Daniel" in t]
+    assert said == ["P3 screams", "P3 is Daniel (Neutral, 13 HP)"]
+
 def test_daniel_wins_when_all_shadows_die_and_he_lives():
     m = (Position(["Emi", "Vampire", "Werewolf", "George", "Daniel"])
          .at("cabin", "gate", None, None, "altar").dead(2, 3).damage(1, 12).turn(0, "fight")

@@ -42,13 +42,17 @@ class Paused(BaseException):
 
 # ---- asking -----------------------------------------------------------------------------------
 def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = False, mine: list | None = None,
-            also: list | None = None, picked: list | None = None):
+            also: list | None = None, picked: list | None = None, cards: dict | None = None,
+            legacy: dict | None = None):
     """The value of the answer to this question: recorded, forced, or (none yet) pause.
     `comps`: the options are components; an answer naming one that a seat cannot see now is
     logged as private to the chooser and those who can (see `private_to`). `mine` and `also`: a
     question other seats may answer too (a window answered first): the chooser's own options, and
     [seat, its options] of each other seat (`options` holds them all). `picked`: a subset or order
-    being picked, the texts of the picks made so far (those made for the chooser, forced, too)."""
+    being picked, the texts of the picks made so far (those made for the chooser, forced, too).
+    `cards`: the component each option is about, where they are not the options' values (the
+    card whose ability an order question names). `legacy`: texts an older engine gave the same
+    options, read from a save it wrote."""
     if type(chooser) is not int or not 0 <= chooser < m.players:     # (`by P` of no seat: a fuzz trial)
         raise RuleFault(f"a choice is made `by` a player, not by {plain_text(chooser)}")
     mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
@@ -60,6 +64,8 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
             question["picked"] = list(picked)
         if comps and mine is None:              # (which component each option is: the web's card tips)
             question["components"] = {t: v for t, v in options.items() if type(v) is int}
+        elif cards:
+            question["components"] = dict(cards)
         elif kind == "window" and mine is None:  # (a card's response: that card — a browser trial
             cards = {t: v.card for t, v in options.items()      # found no text to read for a defence)
                      if isinstance(v, Response) and v.card is not None}
@@ -69,9 +75,9 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     if m.pos < len(m.answers):
         text = m.answers[m.pos]
         m.pos += 1
-        if text not in options:
+        if text not in options and not (legacy and text in legacy):
             raise RuleFault(f"the recorded answer `{text}` is not one of the choices here")
-        value = options[text]
+        value = options[text] if text in options else legacy[text]
         if mapping is not None and comps and type(value) is int:
             value = mapping.get(value, value)               # the option's place holds this one now
         if comps:
@@ -588,19 +594,33 @@ def drain(m):
     pending = m.trig
     signal = None
     while pending and m.result is None:
+        i = 0
         if len(pending) > 1:
             order = m.game.code.trigger_order
             chooser = order(m) if order is not None else m.current
-            options = {}
-            for i, t in enumerate(pending):
-                shown = t.label if t.source is None or seen_by(m, t.source, chooser) else HIDDEN_ABILITY
-                text, k = shown, 2
-                while text in options:           # (two copies of a card: told apart by number)
-                    text, k = f"{shown} #{k}", k + 1
-                options[text] = i
-            i = _answer(m, chooser, "which ability resolves first", options, "order")
-        else:
-            i = 0
+            seen = [t.source is None or seen_by(m, t.source, chooser) for t in pending]
+            shown = [t.label if ok else HIDDEN_ABILITY for t, ok in zip(pending, seen)]
+            # (copies of a card of different players: told apart by whose they are — a rules
+            # trial could not tell P2's Gremlin from P3's)
+            texts = [f"{text} ({player_text(t.controller)})" if ok and t.controller is not None
+                     and any(x == text and u.controller != t.controller for x, u in zip(shown, pending)) else text
+                     for text, t, ok in zip(shown, pending, seen)]
+            # the same ability of alike cards of one player, or abilities of cards the chooser
+            # cannot see, one as another: no question the chooser could answer knowingly (a rules
+            # trial: two deaths asked which of "a hidden card's ability" and "… #2" resolves
+            # first, and told every seat that a hidden card answers deaths) — in turn, as they came
+            if len(set(texts)) > 1:
+                options, legacy, cards = {}, {}, {}
+                for j, (text, old) in enumerate(zip(texts, shown)):
+                    for table, base in ((options, text), (legacy, old)):
+                        numbered, k = base, 2
+                        while numbered in table:     # (two copies of a card: told apart by number)
+                            numbered, k = f"{base} #{k}", k + 1
+                        table[numbered] = j
+                        if table is options and seen[j] and type(pending[j].source) is int:
+                            cards[numbered] = pending[j].source
+                i = _answer(m, chooser, "which ability resolves first", options, "order", cards=cards,
+                            legacy=legacy)
         t = pending.pop(i)
         m.work -= 1
         if m.work < 0:
