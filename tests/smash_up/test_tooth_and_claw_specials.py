@@ -70,3 +70,50 @@ def test_a_first_mate_stopped_by_tooth_and_claw_goes_to_the_discard_with_its_bas
         m.apply("pass")
     zones = m.state()["zones"]
     assert claw in zones["discard"][1] and mate in zones["discard"][0]
+
+
+def on_minion(pos, label: str, owner: int, minion: int) -> int:
+    card = pos.take(label, owner)
+    pos.z["attached"].append(card)
+    pos.st["vars"]["on_minion"][card] = minion
+    return card
+
+
+def crop_circles_on(guard) -> tuple:
+    """P2's Crop Circles (return each minion on a base to its owner's hand) on the base of P1's
+    King Rex, which carries Tooth and Claw and is guarded by `guard(pos, rex)` too."""
+    pos = Position(factions="dinosaurs+ninjas,aliens+pirates").bases(*BASES).hand(1, "Crop Circles").turn(1)
+    rex = pos.minion("King Rex", 0, "Jungle Oasis")
+    claw = on_minion(pos, CLAW, 0, rex)
+    guard(pos, rex)
+    m = pos.match()
+    m.apply("act Crop Circles")
+    m.apply("Jungle Oasis")
+    return m, rex, claw
+
+
+def test_tooth_and_claw_stays_when_another_protection_already_stops_the_ability():
+    """A rules audit: Tooth and Claw ("if an ability would affect this minion, destroy this card
+    instead") was spent on another player's action that Wildlife Preserve or Smoke Bomb already
+    kept from the minion ("not affected by other players' actions"): the minion was not going to
+    be affected. Which went first was only the order of the cards' files."""
+    for guard in (lambda pos, rex: pos.action_on_base("Wildlife Preserve", 0, "Jungle Oasis"),
+                  lambda pos, rex: on_minion(pos, "Smoke Bomb", 0, rex)):
+        m, rex, claw = crop_circles_on(guard)
+        assert where(m, rex) == "Jungle Oasis"
+        assert claw in m.state()["zones"]["attached"] and claw not in m.state()["zones"]["discard"][0]
+
+
+def test_tooth_and_claw_on_a_warbot_stays_when_a_destroy_could_not_destroy_it():
+    pos = Position(factions="robots+dinosaurs,ninjas+pirates").bases(*BASES).hand(1, "Ninja Master").turn(1)
+    bot = pos.minion("Warbot", 0, "Jungle Oasis")
+    claw = on_minion(pos, CLAW, 0, bot)
+    m = pos.match()
+    m.apply("play Ninja Master on Jungle Oasis")
+    m.apply(next(a for a in legal(m) if a.startswith("Warbot")))
+    assert where(m, bot) == "Jungle Oasis" and claw in m.state()["zones"]["attached"]
+
+
+def test_tooth_and_claw_still_stops_what_would_affect_the_minion():
+    m, rex, claw = crop_circles_on(lambda pos, rex: None)
+    assert where(m, rex) == "Jungle Oasis" and claw in m.state()["zones"]["discard"][0]
