@@ -138,3 +138,22 @@ def test_a_bonus_waiting_for_the_next_attack_is_shown_with_its_unit():
     units = next(v["value"] for v in m.view(1)["values"] if str(v["name"]).startswith("Units"))
     line = next(x for x in units if x.startswith("a1"))
     assert "(next attack +1" in line, line
+
+
+def test_two_strike_backs_are_two_hits_an_infantry_takes_one_at_a_time():
+    """A rules audit (D8: an infantry "may take one hit"; each card and skill strikes back on its
+    own): Spiked Armour and Ash Hound's Bite Back against one attack were summed into one blow of
+    2, and one block (1 health) cancelled both."""
+    p = (Position(2).general(0, "Iron Warden", "e5").soldier(0, "infantry", "d5")
+         .soldier(1, "archer", "f5").general(1, "Ash Hound", "g5").hand(1, "Spiked Armour").turn(0))
+    warden, guard = p.unit_at("e5"), p.unit_at("d5")
+    m = p.match()
+    play(m, "attack e5 Iron Warden f5 archer", "Spiked Armour", "Bite Back")
+    while m.question and m.question.get("kind") == "window":
+        play(m, "pass")
+    asked = 0
+    while m.question:                                        # each blow: may the infantry take it?
+        assert m.question["prompt"] == "Let an infantry take the blow struck back at P1 Iron Warden at e5?"
+        asked += 1
+        play(m, "infantry at d5" if asked == 1 else "pass")
+    assert asked == 2 and hp(m, guard) == 1 and hp(m, warden) == 2
