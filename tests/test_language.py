@@ -2,6 +2,8 @@
 component, ranking players by score with tie-breaks, `finish by score`."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 import rulelang
@@ -134,6 +136,38 @@ def test_an_action_says_why_it_is_not_legal_in_the_rules_words():
         m.apply("earn")
     assert m.refusal("buy") is None and "buy" in [a.text for a in m.legal_actions()]
     assert m.refusal("play card") == "you need 6 coins to play a card"
+
+
+def test_a_choice_that_does_not_exist_is_not_refused_for_a_condition_that_holds():
+    """A new author: `take gem 3`, gem 3 already taken, read "when it is not allowed, the rules
+    say: you already have 3 coins" with 1 coin (Hanabi: "all 8 clue tokens are there" beside a list
+    of legal discards). The reason is said only while the `require` does not hold; one that reads
+    the parameters cannot be asked without them and is said as before."""
+    source = """game "Gems" {
+  players 1
+  kind Gem { n: int  label "gem " + text(n) }
+  zone pool: set, public
+  zone bag: set, public
+  var coins: int = 0
+  setup { for i in 1..3 { create Gem(n: i) in pool } }
+  turn { step act {
+    action take(g in pool) require coins < 3 else "you already have 3 coins" { move g to bag  coins += 1 }
+    action pick(g in pool) require g.n < 3 and coins < 3 else "only small gems" { move g to bag  coins += 1 }
+    action stop { finish win }
+  } }
+}"""
+    game = rulelang.Game(rulelang.compile_source(source, "gems.rules"))
+    m = game.new_match(seed=1)
+    m.apply("take gem 3")
+    assert m.refusal("take gem 3") is None and m.refusal("take gem 2") is None
+    assert m.refusal("pick gem 3") == "only small gems"          # (reads g: said of the action)
+    m.apply("take gem 2")
+    m.apply("take gem 1")
+    assert m.refusal("take gem 1") == "you already have 3 coins"
+    # (a save made before these conditions were kept still loads: they are no part of its fingerprint)
+    older = copy.deepcopy(game.ir)
+    older["defs"] = {k: v for k, v in older["defs"].items() if not k.startswith("__refuses_")}
+    assert len(older["defs"]) < len(game.ir["defs"]) and rulelang.Game(older).fingerprint == game.fingerprint
 
 
 def test_a_refusal_is_a_text_that_cannot_read_the_parameters():

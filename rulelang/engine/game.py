@@ -14,7 +14,7 @@ from .codegen.runtime_actions import _Texts
 from ..core.errors import GameRefused, OptionsRefused, RuleFault
 from ..core.limits import INT_LIMIT, TEXT_LIMIT
 from ..ir.check import check_ir
-from ..ir.spec import ANYTIME_STEP, RANDOM_CALLS, refusal_def, typed_names, walk_ir
+from ..ir.spec import ANYTIME_STEP, RANDOM_CALLS, REFUSES, refusal_def, typed_names, walk_ir
 from .match import Match
 from .parts import MatchParts
 from .records import Checkpoint
@@ -134,6 +134,8 @@ class Game:
         content["options"] = [{k: v for k, v in o.items() if k != "choices"} for o in ir["options"]]
         # nor the kind a variable per component is of (added later, for the screen: older saves stay good)
         content["vars"] = [{k: v for k, v in var.items() if k != "of"} for var in ir["vars"]]
+        # nor whether a refused action's condition holds (words for a player, added later)
+        content["defs"] = {k: v for k, v in ir["defs"].items() if not k.startswith(REFUSES)}
         self.fingerprint = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
         self.about = ir.get("about", {})
         low = Lowerer(ir)

@@ -24,7 +24,7 @@ from .codegen import Action, held_size, player_text
 from .codegen.effects import drain, private_args, widen_private
 from .codegen.runtime_actions import _copies
 from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError
-from ..ir.spec import ANYTIME_STEP, leading_words, refusal_def
+from ..ir.spec import ANYTIME_STEP, leading_words, refusal_def, refusal_holds
 from ..core.limits import STATE_LIMIT, WORK_LIMIT
 from ..core.types import Context
 from . import support
@@ -322,6 +322,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 if words == shown or words.startswith(shown + " "):
                     saved, self.me = self.me, self.actor
                     try:
+                        if self._requirement_holds(self.step, def_name):
+                            return None     # (not refused for that reason: the choice typed is not one)
                         reason = self.game.code.defs[def_name](self)
                     finally:
                         self.me = saved
@@ -329,6 +331,13 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         except Exception:                       # (a reason that fails to compute: the plain error stands)
             return None
         return None
+
+    def _requirement_holds(self, step: str, def_name: str) -> bool:
+        """Does the `require` condition whose `else` reason is `def_name` hold now (for `self.me`)?
+        False where the rules' condition reads the action's parameters (it is not known)."""
+        action = def_name[len(refusal_def(step, "")):]
+        fn = self.game.code.defs.get(refusal_holds(step, action))
+        return fn is not None and fn(self) is True
 
     def copies_of(self, c: int) -> list[int]:
         """The other components in c's zone that nothing the rules can tell from c (same kind, label,
@@ -359,7 +368,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                     continue
                 saved, self.me = self.me, self.actor
                 try:
-                    reason = fn(self)
+                    reason = None if self._requirement_holds(self.step, refusal_def(self.step, a["name"])) else fn(self)
                 finally:
                     self.me = saved
                 if isinstance(reason, str) and reason:

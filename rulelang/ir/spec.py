@@ -166,6 +166,16 @@ def refusal_def(step: str, action: str) -> str:
     return f"__refusal_{len(step)}_{step}_{action}"
 
 
+REFUSES = "__refuses_"          # (refusal_holds: the defs' common start, left out of a save's fingerprint)
+
+
+def refusal_holds(step: str, action: str) -> str:
+    """The def that tells whether `action`'s `require C` holds now (C when it reads no parameter):
+    its `else` reason is said only while C does not hold — an action typed with a choice that
+    does not exist is not refused for the reason of a condition that holds."""
+    return f"{REFUSES}{len(step)}_{step}_{action}"
+
+
 def leading_words(action: dict) -> str | None:
     """The fixed words its `as` text starts with (`as "bid " + …`: `bid `), or None where it starts
     with a value (`as text(f) + "-" + …`) or has no `as` text."""

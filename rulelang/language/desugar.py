@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from . import nodes as n
 from .content import Suggester, listing
 from ..core.errors import Diagnostic, RuleError
-from ..ir.spec import ANYTIME_STEP, refusal_def
+from ..ir.spec import ANYTIME_STEP, refusal_def, refusal_holds
 
 BUILTIN_EVENTS = ("turn_start", "turn_end")          # events the engine emits itself (no parameters)
 ZONE_EVENTS = ("enter", "leave")                     # `on enter Z(c)`, `on leave Z(c)`
@@ -124,6 +124,9 @@ def _texts(game: n.Game) -> tuple[n.Game, list[Diagnostic]]:
                     continue
                 extra.append(n.DefDecl(a.refusal.span, refusal_def(d.name, a.name), None, a.refusal, False,
                                        result=n.TypeRef(a.refusal.span, "text")))
+                if a.require is not None and not any(isinstance(x, n.Name) and x.name in params for x in n.walk(a.require)):
+                    extra.append(n.DefDecl(a.require.span, refusal_holds(d.name, a.name), None, a.require, False,
+                                           result=n.TypeRef(a.require.span, "bool")))
     if not extra:
         return game, diags
     return n.Game(game.span, game.name, game.decls + tuple(extra), game.sources), diags
