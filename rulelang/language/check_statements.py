@@ -273,6 +273,11 @@ class StatementChecks:
             self.expect(s.prompt, "text", "a prompt")
         if s.size is not None and self.expr(s.size) not in ("range", "int", "any"):
             self.error("E201", "a choice's size must be a number or a range like `0..2`", s.size.span)
+        if s.mode == "order" and s.size is None:
+            self.warn("W252", f"`choose {s.var} order of …` has no `size`: the chooser may answer `done` at once "
+                              f"and order none of them (the default is any number, none included); write "
+                              f"`size size(…)` to order them all, or `size 0..N` where ordering none is meant",
+                      s.span)
         one = dt if is_enum(dt) else elem(dt)
         if s.var_type is not None:                 # `choose x: T in …`: the variable's declared type
             declared = self.resolve_type(s.var_type)
