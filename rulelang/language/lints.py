@@ -302,7 +302,8 @@ class StaticLint(FlowLints):
             if name in filled and name not in read_zones and _hidden(d) \
                     and not any(m.name == "internal" for m in d.modifiers):
                 self.report("W205", "warning", f"zone `{name}` is hidden and never read: what is moved into it "
-                            "is never looked at again, by the rules or by a player", d.span)
+                            "is never looked at again, by the rules or by a player (a box the rules put cards "
+                            f"out of play into: `zone {name}: …, hidden, internal`)", d.span)
         for name, d in self.vars.items():
             if name in written_vars and name not in read_vars and _hidden(d):
                 self.report("W205", "warning", f"variable `{name}` is hidden and never read: what is assigned "
