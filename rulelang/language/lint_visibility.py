@@ -251,9 +251,11 @@ def _names_in(name: str, e) -> bool:
     return e is not None and name in _names(e)
 
 
-def _told_only(lints, name: str, e) -> bool:
+def _told_only(lints, name: str, e, depth: int = 0) -> bool:
     """Does `e` read the component `name` only through public variables kept per component (what
-    the rules set when its owner was told: `told[c]`)? That tells the owner nothing new."""
+    the rules set when its owner was told: `told[c]`)? That tells the owner nothing new. Through
+    the defs it is passed to as well (`told_text(c)` of `def told_text(c) = text(told[c])`: a new
+    author was warned of the def and not of the same words written in place), a few calls deep."""
     reads = [x for x in walk(e) if isinstance(x, n.Name) and x.name == name]
     through = set()
     for x in walk(e):
@@ -262,6 +264,14 @@ def _told_only(lints, name: str, e) -> bool:
             sym = lints.c.symbols.get(x.obj.name)
             if sym is not None and sym.kind == "var" and _vis(sym.decl) in ([], ["public"]):
                 through.add(id(x.index))
+        elif isinstance(x, n.Call) and depth < 4:
+            sym = lints.c.symbols.get(x.name)
+            params = sym.decl.params if sym is not None and sym.kind == "def" else None
+            for arg, param in zip(x.args, params or ()):
+                if isinstance(arg, n.Name) and arg.name == name and (
+                        not any(isinstance(y, n.Name) and y.name == param.name for y in walk(sym.decl.body))
+                        or _told_only(lints, param.name, sym.decl.body, depth + 1)):
+                    through.add(id(arg))
     return bool(reads) and all(id(x) in through for x in reads)
 
 
