@@ -75,9 +75,12 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     if m.pos < len(m.answers):
         text = m.answers[m.pos]
         m.pos += 1
-        if text not in options and not (legacy and text in legacy):
+        if text in options:
+            value = options[text]
+        elif legacy and text in legacy:
+            value = legacy[text]
+        else:
             raise RuleFault(f"the recorded answer `{text}` is not one of the choices here")
-        value = options[text] if text in options else legacy[text]
         if mapping is not None and comps and type(value) is int:
             value = mapping.get(value, value)               # the option's place holds this one now
         if comps:
