@@ -118,13 +118,17 @@ class MatchCopies(MatchParts):
         def sample(seed) -> "Match":
             """A world dealt from `seed`; one where a `when` rule would end the game at once is dealt
             again (the seat sees the game going on: a deal of hidden roles with no role of one side,
-            where the other side has already won, is no world it may imagine), at most WORLD_TRIES
-            times."""
+            where the other side has already won, is no world it may imagine; nor one where the player
+            to act is stuck), at most WORLD_TRIES times."""
             rng = random.Random(seed)
             for _ in range(WORLD_TRIES):
                 m = deal(rng)
-                if pending is not None or m.simul is not None or m.result is not None or not checks \
-                        or not _decided_at_once(m, checks):
+                if pending is not None or m.simul is not None or m.result is not None:
+                    break
+                # (nor one where the player to act has no move: the engine would have ended the
+                # game by `on stuck` — a researcher's copies for a seat not to act were over at once
+                # in 14 of 200, a Regicide hand that could not pay, and their views differed)
+                if (not checks or not _decided_at_once(m, checks)) and _can_move(m):
                     break
             if pending is None and m.simul is None and m.result is None:
                 _settled(m)
@@ -300,6 +304,14 @@ def _decided_at_once(m, checks) -> bool:
             raise
         return not isinstance(err, Paused)
     return trial.result is not None
+
+
+def _can_move(m) -> bool:
+    """Has the player to act a legal action in this dealt copy? (A rule error: no world to search.)"""
+    try:
+        return bool(m.legal_actions())
+    except Exception:
+        return False
 
 
 def _settled(m) -> None:

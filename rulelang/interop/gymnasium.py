@@ -119,6 +119,8 @@ class SingleAgentEnv(gymnasium.Env):
         over = self.match.is_over
         reward = self.interface.rewards(self.match)[self.seat] if over else 0.0
         truncated = self.truncated = not over and self.max_steps is not None and self.steps >= self.max_steps
+        if truncated:                           # (cut: nothing is legal any more — a zero mask, as the
+            self._legal = []                    #  AEC env's; a researcher read 14 legal actions)
         return self._obs(), reward, over, truncated, self._info()
 
     def render(self):

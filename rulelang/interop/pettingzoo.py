@@ -199,6 +199,8 @@ class RulelangParallelEnv(ParallelEnv):
         return self.interface.view_text(self.match, self.agent_seat[agent])
 
     def step(self, actions: dict):
+        if not self.agents:                     # (the episode ended: nothing is played, as the AEC env)
+            return {}, {}, {}, {}, {}
         chosen = []
         for agent, legal in self._legal.items():
             index = actions.get(agent)
@@ -215,9 +217,11 @@ class RulelangParallelEnv(ParallelEnv):
         m = self.match
         agents = list(self.agents)
         self._list()
-        observations, infos = self._observations(), self._infos()
         over = m.is_over
         truncated = not over and self.max_steps is not None and self.steps >= self.max_steps
+        if truncated:                           # (cut: no one is to act — zero masks, as the AEC env's)
+            self._legal = {}
+        observations, infos = self._observations(), self._infos()
         rewards = dict(zip(self.possible_agents, self.interface.rewards(m))) if over else {}
         out = (observations, {a: rewards.get(a, 0.0) for a in agents}, {a: over for a in agents},
                {a: truncated for a in agents}, infos)

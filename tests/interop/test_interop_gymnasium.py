@@ -111,9 +111,11 @@ def test_an_episode_that_never_ends_is_truncated_by_default():
         obs, reward, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
         truncs.append(trunc)
     assert truncs == [False, False, True] and not term
+    # (the step that cuts it says nothing is legal any more: it read 14 legal actions, a researcher)
+    assert obs["action_mask"].sum() == 0 and not env.action_masks().any() and info["legal_texts"] == []
     # (a step after it plays nothing: the match stays where it was cut until reset — it played on)
     state = env.match.state()
-    obs, reward, term, trunc, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    obs, reward, term, trunc, info = env.step(0)
     assert (reward, term, trunc) == (0.0, False, True) and env.match.state() == state
     env.reset(seed=1)
     assert not env.truncated

@@ -113,6 +113,21 @@ def test_after_a_truncation_no_seat_gets_anothers_mask():
     assert sorted(a for a, _, _ in seen) == ["P1", "P2"] and all(k == 0 and not t for _, k, t in seen), seen
 
 
+def test_after_a_truncation_the_parallel_env_has_no_one_to_act_and_plays_nothing():
+    """A researcher's trial: once `max_steps` cut a parallel episode (agents == []), P2's mask still
+    showed 10 actions, `acting()` still named P2, and a further step played on the match."""
+    from rulelang.interop.pettingzoo import parallel_env
+    pe = parallel_env(game("smash_up"), players=2, max_steps=5)
+    obs, _ = pe.reset(seed=1)
+    while pe.agents:
+        obs, _, _, truncations, infos = pe.step(
+            {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in pe.acting()})
+    assert all(truncations.values()) and pe.acting() == []
+    assert all(o["action_mask"].sum() == 0 for o in obs.values()) and all(i == {} for i in infos.values())
+    played = len(pe.match.log)
+    assert pe.step({"P2": 0}) == ({}, {}, {}, {}, {}) and len(pe.match.log) == played
+
+
 def test_render_draws_the_acting_seats_view_as_the_terminal_does_in_both_environments():
     """A researcher's trial: `render()` gave the JSON of `observe_text` (the board one escaped
     line), and the parallel environment refused `render_mode` though its keywords are the AEC one's."""
