@@ -389,3 +389,42 @@ game "Two" {
     m = g.new_match(2, 0)
     m.apply("swap Walker Walker")
     assert m.state()["zones"] == {"hand": [[0], []], "table": [], "pile": [1]}
+
+
+def test_the_exchange_does_not_depend_on_what_the_process_made_before(tmp_path):
+    """A fuzzer: a setup's bulk creation is cached for 64 sets of options; past them its record was
+    found only in a weak table and was gone, so the match's copies had no known origin and it made
+    no exchange — the same seed, options and actions ended differently in a busy process."""
+    g = _load(tmp_path, "batch", """
+game "Batch" {
+  players 2
+  option bonus: int = 0
+  kind Card { v: int  label "A" }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup {
+    for i in 1..8 { create Card(v: 1) in deck }
+    shuffle deck
+    for p in players { move top(deck, 2) to hand[p] }
+  }
+  turn {
+    step act {
+      action stash(c in hand[me]) { move c to deck  end turn }
+      action play(c in hand[me]) { move c to table  end turn }
+    }
+  }
+  turn limit 20 { finish draw }
+}
+""")
+
+    def ended(game):
+        m = game.new_match(2, 1, {"bonus": 0})
+        for text in ["stash A", "stash A", "play A"]:
+            m.apply(text)
+        return m.state()["zones"]
+    for bonus in range(1, 70):                  # (past the cache's 64: a batch of its own each time)
+        g.new_match(2, 1, {"bonus": bonus})
+    busy = ended(g)
+    alone = ended(rulelang.Game(g.ir))          # (a game of its own: its cache empty)
+    assert busy == alone and alone["table"] == [0]

@@ -200,11 +200,8 @@ class MatchCopies(MatchParts):
         assert created is not None                  # (a new match records them)
         out: list = []
         for entry in created:
-            if isinstance(entry, int):          # a bulk creation's serial
-                batch = Batch.by_serial.get(entry)
-                if batch is None:
-                    break
-                out += [batch.dests[d] for d in batch.dest_of]
+            if isinstance(entry, Batch):        # a bulk creation
+                out += [entry.dests[d] for d in entry.dest_of]
             else:
                 out.append(entry.origin)
         out = (out + [None] * n)[:n]

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     import random
 
     from .codegen import Action
+    from .codegen.runtime_moves import Batch
     from .game import Game
     from .match import Match
     from .records import Checkpoint, Created, Cut, Grant, OpenDecision, Revealed, Trigger
@@ -40,7 +41,7 @@ class MatchParts:
     kinds: list[str]
     labels: list[str]
     where: list                     # component id -> the zone list holding it, or None
-    created: list[Created | int] | None     # how components were created: a record, or a bulk creation's serial
+    created: list[Created | Batch] | None   # how components were created: a record, or a bulk creation
     comp_defaults: list[tuple[int, Any]]
     shared: bool | str              # False, support.SHARED_COMPONENTS or support.SHARED_ALL
     # the flow

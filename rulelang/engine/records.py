@@ -42,7 +42,7 @@ class Revealed(NamedTuple):
 
 
 class Created(NamedTuple):
-    """How one component was created (`Match.created`, beside the serials of bulk creations)."""
+    """How one component was created (`Match.created`, beside the bulk creations, `Batch`)."""
     kind: str
     row: Any                    # its field values, in column order
     label: str

@@ -3,11 +3,10 @@ the top or bottom of a zone, and creations batched into zones; each charged to t
 """
 from __future__ import annotations
 
-import weakref
-
 from .runtime import _charge, _fault, _overworked, as_items
 from ...core.limits import COMPONENT_LIMIT
 from ..records import Created
+
 
 def _move(m, what, dest, bottom: bool) -> None:
     """Move a component, a list of them or a whole zone (in its order) onto `dest`. Each component
@@ -89,13 +88,8 @@ def _zone(m, z):
 
 class Batch:
     """Components created by one constant loop of creates, ready to be added to a match in bulk."""
-    made = 0                                   # batches built so far: each has its own serial
-    by_serial: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()   # (Match.origins)
 
     def __init__(self, entries: list, ncols: int, caps: list):
-        Batch.made += 1
-        self.serial = Batch.made               # its token in a match's creation history
-        Batch.by_serial[self.serial] = self
         self.kinds = [k for k, _, _, _, _ in entries]
         self.labels = [made[1] for _, made, _, _, _ in entries]
         rows = [made[0] for _, made, _, _, _ in entries]
@@ -163,8 +157,8 @@ class Batch:
             for z, (slot, _) in zip(zs, self.dests):
                 if caps[slot] is not None:
                     _over(z, *caps[slot])
-        if m.created is not None:
-            m.created.append(self.serial)
+        if m.created is not None:              # (the batch itself: its serial alone was looked up in
+            m.created.append(self)             #  a weak table, and a batch not cached was gone)
         m.intern = None                        # components changed: action texts must be rebuilt
 
 
