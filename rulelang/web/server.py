@@ -47,6 +47,7 @@ BODY_LIMIT = 16384            # bytes of a lobby request
 RATE = 10.0                   # messages a second a connection may send, on average...
 BURST = 30.0                  # ...and at once
 FLOOD_CLOSE = 60              # messages refused for flooding before the connection is closed
+SEND_TIMEOUT = 10.0           # seconds a page has to take in a state before it is let go (it reconnects)
 ACTION_TEXT_LIMIT = 1000
 MAX_ISMCTS = 5000             # the largest search budget a lobby may ask of a bot
 MAX_BOT_SECONDS = 10.0        # the most CPU time per move a lobby may give a bot (ismcts:10s)
@@ -928,11 +929,27 @@ class Server:
         async with served.lock:
             seats = {s for _, s in sockets}
             bodies = await asyncio.to_thread(lambda: {s: self.drawn(served, s) for s in seats})
-        for ws, s in sockets:
-            try:
-                await ws.send_text(bodies[s])
-            except (WebSocketDisconnect, RuntimeError):
-                served.sockets.pop(ws, None)
+        # to every page at once, each given SEND_TIMEOUT: a page that never reads (a phone whose
+        # network froze) filled its buffers and held the mover's send for ever — a fuzzer's
+        # spectator froze a table for everyone
+        await asyncio.gather(*(self._send(served, ws, bodies[s]) for ws, s in sockets))
+
+    async def _send(self, served: Served, ws: WebSocket, body: str) -> None:
+        try:
+            await asyncio.wait_for(ws.send_text(body), SEND_TIMEOUT)
+        except asyncio.TimeoutError:
+            served.sockets.pop(ws, None)        # (let go: its page reconnects and syncs)
+            asyncio.get_running_loop().create_task(self._let_go(ws))
+        except (WebSocketDisconnect, RuntimeError):
+            served.sockets.pop(ws, None)
+
+    @staticmethod
+    async def _let_go(ws: WebSocket) -> None:
+        """Close a page's socket that stopped reading, without waiting on it for long."""
+        try:
+            await asyncio.wait_for(ws.close(code=1013, reason="the page did not keep up; reconnect"), 2)
+        except Exception:                       # (closing a stalled socket may fail or time out: it is gone)
+            pass
 
     # ---- bots -------------------------------------------------------------------------------------
     def _wake_bots(self, served: Served) -> None:

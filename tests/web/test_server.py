@@ -807,3 +807,39 @@ def test_a_spectator_is_not_told_the_picks_seat_1_has_made_so_far(tmp_path):
     assert m.view(0)["choice"]["picked"] == ["c2"]
     watcher = spectator_payload(m)["view"]
     assert "picked" not in watcher["choice"] and "c2" not in json.dumps(watcher)
+
+
+def test_a_page_that_stops_reading_is_let_go_and_the_table_plays_on(serve, monkeypatch):
+    """A fuzzer: a spectator that never read (a phone whose network froze) filled its buffers, and
+    the server's send to it never returned: the mover's push waited for ever, and no page heard of
+    the move again. Each page now has SEND_TIMEOUT to take a state; one that does not is let go."""
+    import rulelang.web.server as web
+    monkeypatch.setattr(web, "SEND_TIMEOUT", 0.5)
+    server = serve([SMALL], include_shipped=False)
+    body = make(server, "small", ["human", "human"], seed=5)
+    served = server.server.matches[body["id"]]
+
+    class Frozen:                                   # a socket whose sends never complete
+        closed = False
+
+        async def send_text(self, text):
+            await asyncio.Event().wait()
+
+        async def close(self, code=1000, reason=""):
+            Frozen.closed = True
+            await asyncio.Event().wait()
+
+    async def play():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        frozen = Frozen()
+        served.sockets[frozen] = None               # (a spectator's page, frozen)
+        for _ in range(3):
+            i = next(k for k, s in enumerate(seats) if s.state["actions"])
+            version = seats[i].state["version"] + 1
+            await seats[i].act(seats[i].state["actions"][0]["text"])
+            for s in seats:                         # (told within seconds, not never)
+                await asyncio.wait_for(s.until(lambda m: m["type"] == "state" and m["version"] == version), 5)
+        assert frozen not in served.sockets and Frozen.closed
+        for s in seats:
+            await s.ws.close()
+    asyncio.run(play())
