@@ -21,6 +21,7 @@ import json
 import re
 
 from .core import Interface, need, slug
+from ..core import safejson
 
 pyspiel = need("pyspiel", "openspiel")
 
@@ -76,9 +77,9 @@ def _options(raw) -> dict:
     """The `options` parameter read back: %-escaped or plain JSON text of an object."""
     # (one pass: `%2525` is a written `%25`, not a `%` — replaced one escape after another, it was)
     text = re.sub(r"%(2[589Cc]|3[Dd])", lambda hit: chr(int(hit.group(1), 16)), str(raw))
-    try:
-        options = json.loads(text)
-    except json.JSONDecodeError as err:
+    try:                                        # (within limits: 1,000 `[` died of recursion, a
+        options = safejson.loads(text, "`options` text")     # number of 5,000 digits named no parameter)
+    except safejson.JSONLimitError as err:
         raise ValueError(f"parameter `options` must be JSON text of an object ({{\"hands\": 2}}): {err}") from None
     if not isinstance(options, dict):
         raise ValueError("parameter `options` must be JSON text of an object ({\"hands\": 2})")

@@ -223,7 +223,10 @@ def test_an_option_written_with_escapes_is_read_back_as_written(value):
 @pytest.mark.parametrize("params,named", [({"seeds": 0}, "seeds"), ({"seeds": -5}, "seeds"),
                                           ({"seeds": 2 ** 31 - 1}, "seeds"),
                                           ({"action_cap": 0}, "action_cap"), ({"options": "{bad"}, "options"),
-                                          ({"options": "[1]"}, "options")])
+                                          ({"options": "[1]"}, "options"),
+                                          # (a fuzzer: 1,000 `[` died of recursion; 5,000 digits named nothing)
+                                          ({"options": "[" * 1000 + "]" * 1000}, "options"),
+                                          ({"options": "9" * 5000}, "options")])
 def test_a_parameter_out_of_its_range_is_refused_by_name(params, named):
     # before: seeds=0 divided by zero at the chance node, action_cap=0 made a game of no actions
     openspiel.register(game("regicide"))
