@@ -391,3 +391,26 @@ def test_a_state_of_another_version_is_refused_by_name(version):
         rulelang.Match.from_state(game, data)
     del data["version"]                 # (none: the one there is)
     assert rulelang.Match.from_state(game, data).state() == game.new_match(2, seed=1).state()
+
+
+def test_a_player_stuck_with_no_on_stuck_block_is_said_at_the_step():
+    """A fuzzer: "rule error: P1 has no legal action at step `act` and the rules have no `on
+    stuck` block" was the one rule error met at run time with no file:line."""
+    source = """game "Stuck" {
+  players 2
+  kind Card { v: int  label "A" }
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup { for p in players { create Card(v: 1) in hand[p] } }
+  turn {
+    step act {
+      action play(c in hand[me]) { move c to table  end turn }
+    }
+  }
+  turn limit 20 { finish draw }
+}"""
+    m = rulelang.Game(rulelang.compile_source(source, "stuck.rules")).new_match(2, seed=1)
+    m.apply("play A")
+    with pytest.raises(rulelang.RulelangError) as err:
+        m.apply("play A")
+    assert str(err.value).startswith("stuck.rules:8: P1 has no legal action at step `act`"), str(err.value)

@@ -318,8 +318,9 @@ class MatchFlow(MatchParts):
             if out:
                 return
             handler = game.handlers.get("stuck")
-            if handler is None:
-                self._fail(None, f"{player_text(self.actor)} has no legal action at step `{self.step}` "
+            if handler is None:                 # (said at the step: a fuzzer's error had no place)
+                line = next((s.get("line") for s in game.ir["steps"] if s["name"] == self.step), None)
+                self._fail(line, f"{player_text(self.actor)} has no legal action at step `{self.step}` "
                                  f"and the rules have no `on stuck` block")
             self.me = self.actor
             signal = handler(self)
