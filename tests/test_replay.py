@@ -42,6 +42,24 @@ def test_a_tampered_save_is_caught(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().out.splitlines()[-1] == "the replayed position differs from the saved one"
 
 
+def test_a_save_without_a_position_or_of_another_version_says_so(tmp_path, capsys, monkeypatch):
+    """A fuzzer: a save whose `state` was deleted replayed to "the saved position is reproduced
+    exactly" (there was none to compare with); one whose state's `version` was 2 read "the replayed
+    position differs" — not the version, as `Match.from_state` says it."""
+    save = save_a_match(tmp_path, capsys, monkeypatch)
+    data = json.loads(save.read_text(encoding="utf-8"))
+    data["state"]["version"] = 2
+    save.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", str(save)]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == \
+        "the saved position is of version 2; this rulelang reads version 1 (a newer rulelang wrote it?)"
+    del data["state"]
+    save.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", str(save)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == \
+        f"replayed {len(data['log'])} actions (the save holds no position to compare them with)"
+
+
 def test_a_missing_or_foreign_file_is_one_line(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "none.json")]) == 1
     err = capsys.readouterr().err
