@@ -600,3 +600,31 @@ def test_a_move_typed_at_the_pager_is_not_played():
     # (a word of the screen's commands with more after it is an action's text, as at the prompt)
     out = piped("regicide", 1, 4, ["rules all", "hand over", "quit"], bots={})
     assert "(the pager stopped: nothing was played; type hand over at your prompt to play it)" in " ".join(out.split())
+
+
+STUDY = """game "Study" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone deck: pile per player, hidden
+  zone hand: set per player, owner
+  zone discard: pile per player, public
+  setup {
+    for p in players { for i in 1..9 { create Card(n: i) in deck[p] }  move top(deck[p], 3) to hand[p] }
+  }
+  turn { step s {
+    action study(c in hand[me]) { move c to discard[me]  move top(deck[me], 2) to hand[me]  end turn }
+  } }
+  turn limit 4 { finish draw }
+}
+"""
+
+
+def test_a_card_played_from_a_hand_that_then_drew_is_not_said_to_come_from_the_deck():
+    """A first hour at the terminal: Smash Up's Mystic Studies (played from P2's hand, draw two) read
+    `1 card: deck (P2) → hand (P2)`: the card played, named by the move, was taken to come from the
+    deck, which shrank, though no one sees into a deck — the mover named it, so saw it."""
+    game = rulelang.Game(rulelang.compile_source(STUDY, "study.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("study c9\nquit\nn\n"), out, "study.rules")
+    theirs = out.getvalue().split("P2 (random) plays: study ")[1].split("==")[0]
+    assert "  · 2 cards: deck (P2) → hand (P2)\n" in theirs, theirs

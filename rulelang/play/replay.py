@@ -197,9 +197,9 @@ def rebuild(data: dict, game, on_action=None, moves: dict | None = None, asked: 
     if "state" in data:
         saved, now = data["state"], match.state()
         version = saved.get("version") if isinstance(saved, dict) else None
-        if isinstance(saved, dict) and version != now["version"]:     # (said by name, as from_state says it)
-            raise StateError(f"the saved position is of version {_short(version)}; this rulelang reads version "
-                             f"{now['version']} (a newer rulelang wrote it?)")
+        if isinstance(saved, dict) and "version" in now and version != now["version"]:   # (by name, as
+            raise StateError(f"the saved position is of version {_short(version)}; this rulelang reads "  # from_state)
+                             f"version {now['version']} (a newer rulelang wrote it?)")
         if now != saved:
             raise StateError("the replayed position differs from the saved one")
     return match

@@ -368,7 +368,8 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
         before, after, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels, mine, acted.lower(),
         covered, piles_grown, movers, existed, blind, may, names, kinds, off_seen, flows is not None,
         owners={zone_title(z, seat_name): z.get("owner") for z in before["zones"] + after["zones"]},
-        named_by=named_by, off=off)
+        named_by=named_by, off=off,
+        unseen={zone_title(z, seat_name) for z in before["zones"] if z.get("visibility") == "hidden"})
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), pair=not unsure,
                         cells=set(after.get("cells") or ()) | set(before.get("cells") or ()), off=off,
                         off_seen=off_seen, may=may, nouns=_zone_nouns(before, after, seat_name),
@@ -553,7 +554,8 @@ def _matching(options: list, taken_i: set, taken_j: set) -> bool:
 def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_hidden, a_labels,
              mine=(), acted: str = "", covered=frozenset(), piles_grown=None, movers=frozenset(),
              existed: int | None = None, blind: bool = False, may=None, names=None, kinds=({}, {}),
-             off_seen=frozenset(), relays: bool = False, owners=None, named_by=None, off=frozenset()):
+             off_seen=frozenset(), relays: bool = False, owners=None, named_by=None, off=frozenset(),
+             unseen=frozenset()):
     """The components' comings and goings between two views, matched where they can be: moved (the
     same piece from one place to another; drawn from or put into a hidden zone), revealed, gone, new;
     and the hidden zones' counts left over. `covered`: the top-only piles a card was covered on
@@ -568,7 +570,9 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     rules' ways known (`may` reads them), so that a zone whose size did not change may be said to
     have passed a card on where the rules move cards so? `owners`: each place's owner (None: no one's).
     `named_by`: (a mover's hidden zones, its move's text) for each move the text names (default: the
-    mover's, `acted`). `off`: the internal zones (never named as a pile a card may have passed through)."""
+    mover's, `acted`). `off`: the internal zones (never named as a pile a card may have passed through).
+    `unseen`: the zones no player sees into (`hidden`): a card a move names did not come from one
+    while a zone its mover sees changed too."""
     may = may or (lambda a, b, kind=None, direct=False: True)
     names = names or {}
     kind_b, kind_a = kinds
@@ -632,8 +636,11 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         for zones, said in (named_by if named_by is not None else [(mine, acted)]):
             if not said or not _names(said, label):
                 continue
+            # (a zone no one sees last: the mover named the card, so saw it — Mystic Studies played
+            # from a hand that then drew two was said to come from the deck that shrank, and the
+            # draw read `1 card: deck (P2) → hand (P2)`, a first hour at the terminal)
             changed = [t for t in zones if (hidden_out[t] > 0 or hidden_in[t] > 0) and may(t, to, kind_a.get(to))]
-            zone = next(iter(sorted(changed, key=lambda t: hidden_out[t] <= 0)), None)
+            zone = next(iter(sorted(changed, key=lambda t: (t in unseen, hidden_out[t] <= 0))), None)
             if zone is not None:
                 took(zone, label, to)
                 break
