@@ -896,6 +896,16 @@ def test_help_with_a_number_past_the_choices_says_so():
     assert "error: there is no choice 40; the choices are 1-12" in out.getvalue()
 
 
+def test_help_with_a_number_and_full_is_that_choices_action_as_written():
+    """A first hour at the terminal: `help 1` worked, `help 1 full` read "no action `1`", though the
+    help text offers both `help 3` and `help play full`."""
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 4, {}, {}, io.StringIO("help 1 full\nquit\n"), out, "regicide.rules")
+    text = out.getvalue().split("P1> help 1 full\n")[1]
+    assert text.startswith("play CARDS") and "for rule authors, as the rules write it: play(" in text
+    assert "no action" not in text.split("P1>")[0]
+
 def test_cards_that_read_alike_are_said_once_with_how_many():
     # a new author's supply pile read "Copper, Copper, …" 46 times
     from rulelang.play.render import render_zone

@@ -74,6 +74,11 @@ class Commands:
 
     def help(self, argument: str) -> bool:
         offered = getattr(self, "offered", None) or []
+        number = re.fullmatch(r"\s*(\d{1,5})\s+full\s*", argument, re.IGNORECASE)
+        if number and 1 <= int(number.group(1)) <= len(offered) and not self.match.question:
+            # (`help 3 full`: choice 3's action, as written — the help text offers both; a first
+            # hour read "no action `1`")
+            argument = kind_of(offered[int(number.group(1)) - 1]) + " full"
         if argument.strip().isdigit() and offered and not 1 <= int(argument.strip()) <= len(offered) \
                 and len(argument.strip()) < 6:          # (`help 3` of two choices: no action was named)
             self.error(f"there is no choice {argument.strip()}; the choices are 1-{len(offered)}")
