@@ -901,7 +901,7 @@ def test_help_with_a_number_and_full_is_that_choices_action_as_written():
     help text offers both `help 3` and `help play full`."""
     game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
     out = io.StringIO()
-    run_repl(game, 1, 4, {}, {}, io.StringIO("help 1 full\nquit\n"), out, "regicide.rules")
+    run_repl(game, 1, 4, {}, {}, io.StringIO("help 1 full\nquit\n"), out, str(ROOT / "games" / "regicide.rules"))
     text = out.getvalue().split("P1> help 1 full\n")[1]
     assert text.startswith("play CARDS") and "for rule authors, as the rules write it: play(" in text
     assert "no action" not in text.split("P1>")[0]
