@@ -454,3 +454,20 @@ def test_ctrl_c_at_the_pager_stops_the_page_not_the_game():
     term.expect(r"Save before leaving")
     term.line("")
     assert term.close() == 0
+
+
+def test_ctrl_d_at_the_pager_stops_the_page_not_the_game():
+    """A first hour at the terminal: Ctrl-D at `-- more --` left the game (offered to save, then
+    "left the game") where Ctrl-C and `q` stop the page; it stops the page too."""
+    from test_terminal_fit import sized
+    term = sized("play", VALGARD, "--seed", "4", "--bot", "2=random", columns=80, lines=24)
+    term.expect(r"P1> ")
+    term.line("rules all")
+    term.expect(r"-- more: Enter, q to stop --")
+    term.send("\x04")                                                     # Ctrl-D
+    term.expect(r"P1> ")
+    assert "Save before leaving" not in term.text
+    term.line("quit")
+    term.expect(r"Save before leaving")
+    term.line("")
+    assert term.close() == 0

@@ -1105,8 +1105,8 @@ class _Session(Drawing, Commands):
         transcript reads well, and its end stops the session; at a terminal its end (Ctrl-D) or
         Ctrl-C offers to save first, and `back` from there gives "" — or, with `again`, asks
         again (a hand-over: "" would be the next player's Enter, and show the leaving one their
-        cards — a first hour's trial). `interrupt`: what Ctrl-C answers there (the pager's `q`: it
-        stops the page, not the game — a first hour at the terminal was offered to save)."""
+        cards — a first hour's trial). `interrupt`: what Ctrl-C and Ctrl-D answer there (the pager's
+        `q`: it stops the page, not the game — a first hour at the terminal was offered to save)."""
         while True:
             try:
                 line = self.read_line(prompt)
@@ -1123,6 +1123,9 @@ class _Session(Drawing, Commands):
                 if not self.interactive:
                     self.stdout.write("\n")
                     raise _Stop("input ended", 0)
+                if interrupt is not None:        # (Ctrl-D at the pager stops the page, as Ctrl-C and q
+                    self.stdout.write("\n")     #  do: it left the game — a first hour at the terminal)
+                    return interrupt
             self.stdout.write("\n")
             code = self.leave()
             if code is not None:
