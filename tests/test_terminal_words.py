@@ -985,3 +985,12 @@ def test_look_at_a_name_spelled_amiss_offers_the_name_meant():
     assert errors[1] == "error: no card or piece named 'pirat king' has rules text; did you mean: Pirate King"
     assert "Pirate King" in errors[2] and "King" in errors[2]
     assert errors[3].endswith("look at a name on screen (Tab completes)")
+
+
+def test_look_at_a_zone_counts_its_cards_by_their_kind_as_the_table_does():
+    # a first hour at the terminal: `look character` read "character (P1): 1 cards"
+    game = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
+    out = io.StringIO()
+    run_repl(game, 4, 21, {}, {1: "random", 2: "random", 3: "random"}, io.StringIO("look character\nquit\n"), out,
+             "shadow_hunters.rules")
+    assert "P1> look character\ncharacter (P1): 1 character\n" in out.getvalue()

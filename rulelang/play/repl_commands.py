@@ -17,7 +17,7 @@ from ..core.textsafe import fit, printable
 from .render import _name, render_zone, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
-from .screen import kind_of
+from .screen import kind_noun, kind_of
 from .rulebook import action_help
 from .screen import wrap_text, zone_title
 
@@ -218,7 +218,9 @@ class Commands:
                 self.say(f"{printable(title)}: empty")
                 continue
             else:
-                self.say(f"{printable(title)}: {z.get('count', len(z['cards']))} cards", "header")
+                n = z.get("count", len(z["cards"]))
+                one, many = kind_noun(z.get("kind"))     # (as the table says it: `1 character`, not `1 cards`)
+                self.say(f"{printable(title)}: {n} {one if n == 1 else many}", "header")
                 cards = z["cards"]
             counted = Counter(c["label"] for c in cards)       # (alike ones once, with how many)
             for label in counted:
