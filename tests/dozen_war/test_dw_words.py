@@ -195,3 +195,12 @@ def test_an_event_says_the_coin_soldier_or_payment_it_could_not_give():
     said = m.messages_for(1)
     at = said.index("P1 rolls 1: lose 1 coin")
     assert said[at + 1] == "P1 has no coin to pay"
+
+
+def test_the_units_list_says_two_archers_and_two_infantry():
+    # a first hour at the terminal: "2 archer" beside "2 infantry" and "1 cavalry"
+    m = (Position(2).soldier(0, "archer", "d5", n=2).soldier(0, "infantry", "e5", n=2)
+         .soldier(0, "archer", "f5").match())
+    units = next(v["value"] for v in m.view(0)["values"] if str(v["name"]).startswith("Units"))
+    assert any(line.endswith(": 2 archers") for line in units), units
+    assert any(line.endswith(": 2 infantry") for line in units) and any(line.endswith(": 1 archer") for line in units)
