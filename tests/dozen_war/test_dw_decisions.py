@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dw_helpers import Position, game, idx, legal, name
+from dw_helpers import Position, game, idx, legal, name, play
 
 G = game.geometry
 MOUNTAINS = {"f6", "c9", "i9", "c3", "i3", "f8", "d6", "h6", "f4"}
@@ -110,3 +110,13 @@ def test_d7_only_an_archer_reaches_past_the_cells_around_it(unit, targets):
     if unit == "archer":                     # three cells in a line, not four
         far = Position(2).soldier(0, "archer", "b2").soldier(1, "archer", "f2").turn(0).match()
         assert not any(a.startswith("attack b2 archer") for a in legal(far))
+
+
+def test_two_soldiers_alike_but_for_a_turn_gone_by_are_one_choice():
+    """A first hour at the terminal: two infantry in one cell, one of them moved some turns ago,
+    were two choices of each move (`move d5 infantry e5` and `… (2)`): the turn marks of turns gone
+    by told them apart. They are let go at each turn's start."""
+    m = Position(2).soldier(0, "infantry", "d5", n=2).soldier(1, "infantry", "h5").turn(0).match()
+    play(m, "move d5 infantry e5", "end turn", "end turn", "move e5 infantry d5", "end turn", "end turn")
+    moves = [a for a in legal(m) if a.startswith("move d5 infantry")]
+    assert "move d5 infantry e5" in moves and not any(a.endswith(")") for a in moves), moves
