@@ -85,7 +85,11 @@ def _shipped_hint(error) -> str:
     stem = Path(missing[0]).name.removesuffix(".rules")
     names = sorted({p.stem for folder in SHIPPED_FOLDERS if folder.is_dir() for p in folder.glob("*.rules")})
     near = difflib.get_close_matches(stem.lower(), names, n=1, cutoff=0.75)
-    return f" (did you mean the shipped game {near[0]}?)" if near else ""
+    if near:
+        return f" (did you mean the shipped game {near[0]}?)"
+    if "/" not in missing[0] and "\\" not in missing[0] and names:   # (a bare name: the games it may be)
+        return f" (the shipped games: {', '.join(names)})"
+    return ""
 
 
 def _shipped_list() -> str:

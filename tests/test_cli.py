@@ -457,6 +457,8 @@ def test_a_shipped_game_is_found_by_its_name_from_any_folder(capsys, monkeypatch
     assert code == 0 and out.startswith("Mine")
     code, out, err = run(capsys, "rules", "nosuchgame")
     assert code == 1 and "no such file: nosuchgame" in err and "did you mean" not in err
+    # (a bare name of no game: the shipped games are named — a first hour at the terminal)
+    assert err.strip().endswith("(the shipped games: dozen_war, regicide, shadow_hunters, smash_up, valgard)")
     # a typo of a shipped game's name says which it is near (a first-hour trial typed shadow_hunter)
     code, out, err = run(capsys, "rules", "shadow_hunter")
     assert code == 1 and err.strip() == ("error[E000]: no such file: shadow_hunter "
