@@ -173,7 +173,8 @@ def test_play_by_number_text_and_prefix_with_log_undo_save_load(tmp_path, capsys
     assert "P1> undo\nundone\n" in out
     assert f"P1 plays: {first[1]}\n" in out
     assert f"P1> log\n  1. P1: {first[1]}\nP1> save" in out          # (who played it: issue 28)
-    assert f"saved {save}\n" in out
+    # (Regicide hides hands: the file names them, and the table says so — a first hour at the terminal)
+    assert f"P1> save {save}\n(a save holds every hidden card: keep the file from the other players)\nsaved {save}\n" in out
     assert f"P1> {prefix}\nP1 plays: {discards[-1]}\n" in out
     assert error_lines(out) == [
         f"error: there is no action 99; choose 1-{len(discards) - 1}",

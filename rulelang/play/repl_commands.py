@@ -418,6 +418,14 @@ class Commands:
         except OSError as error:
             self.error(f"cannot save {printable(path)}: {error.strerror or error}")
             return False
+        ir = getattr(self.game, "ir", None) or {}
+        secret = any(z.get("visibility") not in (None, "public") for z in ir.get("zones") or ()) or \
+            any(v.get("visibility") not in (None, "public") for v in ir.get("vars") or ())
+        # (the file names every hidden card: said at the table, where two people may share it — a
+        # first hour at the terminal; the README said so, the table did not)
+        if secret and not getattr(self, "told_secret_save", False):     # (once a session, before it)
+            self.say("(a save holds every hidden card: keep the file from the other players)")
+            self.told_secret_save = True
         self.say(f"saved {printable(path)}")
         self.saved_as = (self.match, len(self.match.log), printable(path))     # (quitting now: nothing to ask)
         return True
