@@ -101,11 +101,12 @@ def test_the_table_gives_way_after_the_zones_and_table_redraws_it(games):
 
 
 def test_a_paged_turn_keeps_the_status_beside_the_page(games):
-    """Dozen War, round 4 at 120×40: 133 moves do not fit and are paged; the status (points,
+    """Dozen War, late at 120×40: 130 moves do not fit and are paged; the status (points,
     coins, event) must be fitted beside the page printed, not replaced by `(the status: type
-    status)` because all the grouped moves would not fit."""
+    status)` because all the grouped moves would not fit. (Seed 1: seed 3's 133 moves became 106,
+    which fit, once alike soldiers were one choice.)"""
     game = games["dozen_war"]
-    match = position(game, 2, 3, 90)
+    match = position(game, 2, 1, 80)
     lines, _ = screen(game, match, (120, 40))
     assert len(lines) <= 36, "\n".join(lines)
     body = "\n".join(lines)
