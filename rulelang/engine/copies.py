@@ -127,7 +127,7 @@ class MatchCopies(MatchParts):
                     break
                 # (nor one where the player to act has no move: the engine would have ended the
                 # game by `on stuck` — a researcher's copies for a seat not to act were over at once
-                # in 14 of 200, a Regicide hand that could not pay, and their views differed)
+                # in 14 of 200, a hand that could not pay, and their views differed)
                 if (not checks or not _decided_at_once(m, checks)) and _can_move(m):
                     break
             if pending is None and m.simul is None and m.result is None:
