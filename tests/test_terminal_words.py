@@ -994,3 +994,12 @@ def test_look_at_a_zone_counts_its_cards_by_their_kind_as_the_table_does():
     run_repl(game, 4, 21, {}, {1: "random", 2: "random", 3: "random"}, io.StringIO("look character\nquit\n"), out,
              "shadow_hunters.rules")
     assert "P1> look character\ncharacter (P1): 1 character\n" in out.getvalue()
+
+
+def test_look_at_a_long_name_echoes_it_cut_short():
+    # a first hour at the terminal: `look` of a 2,700-character name repeated it whole in the error
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 4, {}, {}, io.StringIO("look " + "x" * 2700 + "\nquit\n"), out, "regicide.rules")
+    error = next(line for line in out.getvalue().splitlines() if line.startswith("error: no card"))
+    assert len(error) < 200 and "x" * 57 + "..." in error

@@ -173,7 +173,7 @@ class Commands:
             keys = [str(k) for b in (getattr(self.game, "ir", None) or {}).get("boards", [])
                     for k in (b.get("legend") or []) if word.search(str(k).lower())]
             told = self.names().mentions(name) if not more else []
-            self.error(f"no card or piece named '{printable(name)}' has rules text"
+            self.error(f"no card or piece named '{echoed(name)}' has rules text"
                        + (f"; did you mean: {', '.join(more)}" if more else
                           f"; it is named in the text of {', '.join(printable(t) for t in told)}" if told else
                           "" if keys else "; look at a name on screen (Tab completes)"))
