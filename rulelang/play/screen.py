@@ -1051,7 +1051,7 @@ class Texts:
 
     def candidates(self, wanted: str) -> list[str]:
         """The names that contain `wanted`, else those spelled nearly so, whole or by one of their
-        words (`look canon`: Cannon; `look kign`: Pirate King), at most 8."""
+        words (`look canon`: Cannon; `look kign`: a name with the word King), at most 8."""
         key = " ".join(wanted.lower().split())
         found = sorted(self.entries[n][0][0] for n in self.entries if key in n)[:8]
         if found or len(key) < 3:
