@@ -270,7 +270,9 @@ def test_a_may_in_an_interrupt_asks_the_interrupting_player_then_the_actor_is_ba
     assert m.state()["pending"]["root"] == ["action", "P2: peek"] and m.state()["actor"] == 1
     assert m.view(1)["choice"]["options"] == ["yes", "no"] and m.view(0)["choice"]["options"] is None
     assert m.view(0)["actor"] == 1
-    assert [offers(m, p) for p in range(3)] == [[], [], []]   # nobody interrupts a paused effect
+    # a paused effect may be interrupted too, by anyone (docs/language.md, "Acting out of turn")
+    assert offers(m, 0) == ["P1: reveal"]
+    assert offers(m, 1) == offers(m, 2)[:0] + ["P2: reveal", "P2: peek", "P2: accuse", "P2: dice"]
     m.apply("yes")
     assert m.pending is None and m.question is None and var(m, "trail") == [11]
     assert m.current_player == 0 and m.step == "main" and m.turn_count == 1
@@ -284,31 +286,95 @@ def test_a_choice_by_another_player_in_an_interrupt(peek):
     m = peek.new_match(3, seed=1)
     m.apply("P3: accuse")                                    # P1, whose turn it is, must plead
     assert m.question["chooser"] == 0 and m.question["prompt"] == "plead" and m.current_player == 0
-    assert texts(m) == ["1", "2"] and offers(m, 1) == [] and offers(m, 2) == []
+    assert texts(m) == ["1", "2"] and offers(m, 0) == ["P1: reveal"] and offers(m, 2)[0] == "P3: reveal"
     m.apply("2")
     assert var(m, "trail") == [2002] and m.current_player == 0 and m.pending is None
     assert texts(m) == ["pass", "ask", "reveal"] and offers(m, 2)[0] == "P3: reveal"
 
 
-def test_no_interrupt_while_an_effect_waits(peek):
+def test_an_interrupt_while_an_effect_waits_runs_inside_it_then_the_question_is_asked_again(peek):
     m = peek.new_match(3, seed=1)
     m.apply("ask")
-    before = m.state()
-    assert [offers(m, p) for p in range(3)] == [[], [], []]
-    for bad in ("P2: peek", "P3: reveal", "P2: dice", "P1: reveal", "reveal", "pass"):
-        with pytest.raises(IllegalAction):
-            m.apply(bad)
-        assert m.state() == before
+    question = m.question
+    assert question["chooser"] == 0 and question["prompt"] == "which?"
+    assert offers(m, 0) == ["P1: reveal"]                    # the player asked, too
+    assert offers(m, 1) == ["P2: reveal", "P2: peek", "P2: accuse", "P2: dice"]
+    m.apply("P2: reveal")                                    # its trigger runs inside the waiting effect
+    assert var(m, "shown") == [1] and var(m, "trail") == [101]
+    assert m.question == question and m.current_player == 0 and texts(m) == ["3", "4"]
+    m.apply("P1: reveal")
+    assert var(m, "shown") == [1, 0] and var(m, "trail") == [101, 100] and m.question == question
+    assert offers(m, 0) == [] and offers(m, 1)[0] == "P2: peek"
     m.apply("4")
-    assert var(m, "trail") == [4] and m.current_player == 1
-    assert offers(m, 0) == ["P1: reveal", "P1: peek", "P1: accuse", "P1: dice"]
+    assert var(m, "trail") == [101, 100, 4] and m.current_player == 1 and m.pending is None
+    assert m.log == ["ask", "P2: reveal", "P1: reveal", "4"]
+
+
+def test_an_interrupt_with_its_own_question_inside_a_waiting_effect(peek):
     m = peek.new_match(3, seed=1)
-    m.apply("P2: peek")                                      # paused in an interrupt: the same
+    play(m, "ask", "P3: peek")                               # P3's question first, then P1's again
+    assert m.question["chooser"] == 2 and m.question["prompt"] == "peek?" and m.current_player == 2
+    assert offers(m, 0) == ["P1: reveal"]
+    play(m, "P1: reveal", "no")
+    assert m.question["prompt"] == "which?" and m.current_player == 0
+    play(m, "3")
+    assert var(m, "trail") == [100, 22, 3] and m.current_player == 1
+    m = peek.new_match(3, seed=1)
+    play(m, "ask", "P2: accuse")                             # a question to the player asked already
+    assert m.question["chooser"] == 0 and m.question["prompt"] == "plead"
+    play(m, "1", "3")
+    assert var(m, "trail") == [1001, 3] and m.current_player == 1
+
+
+def test_an_interrupt_inside_a_waiting_effect_replays_saves_and_fails_cleanly(peek):
+    moves = ["ask", "P2: dice", "P3: peek", "yes", "P2: reveal", "4"]
+    a, b = peek.new_match(3, seed=5), peek.new_match(3, seed=5)
+    for i, move in enumerate(moves):
+        a.apply(move)
+        r = roundtrip(peek, a)                               # a save after each, restored
+        assert r.state() == a.state() and r.question == a.question
+        b = roundtrip(peek, b) if i % 2 else b
+        b.apply(move)
+        assert b.state() == a.state()
+    assert a.log == moves and var(a, "trail")[1:] == [12, 101, 4] and 1 <= var(a, "trail")[0] <= 100
+    m = peek.new_match(3, seed=1)
+    m.apply("ask")
+    m.apply("P2: reveal")
     before = m.state()
-    for bad in ("P3: peek", "P2: peek", "P3: reveal", "pass"):
+    for bad in ("P2: reveal", "P1: peek", "P4: reveal", "reveal", "pass", "P2: 4"):
         with pytest.raises(IllegalAction):
             m.apply(bad)
         assert m.state() == before
+
+
+CUT = """
+game "Cut" {
+  players 2
+  var trail: list[int] = []
+  turn limit 20 { finish draw }
+  anytime action resign require me != current { finish win for current }
+  anytime action skip require me != current { end turn }
+  turn {
+    step main {
+      action ask { choose x in [3, 4] prompt "which?" { append x to trail } append 9 to trail end turn }
+    }
+  }
+}
+"""
+
+
+def test_an_interrupt_that_moves_the_flow_ends_the_waiting_effect():
+    game = build(CUT)
+    m = game.new_match(2, seed=1)
+    m.apply("ask")
+    m.apply("P2: skip")                                      # the rest of `ask` never runs
+    assert m.pending is None and var(m, "trail") == [] and m.current_player == 1
+    assert m.log == ["ask", "P2: skip"] and texts(m) == ["ask"]
+    assert roundtrip(game, m).state() == m.state()
+    m.apply("ask")
+    m.apply("P1: resign")
+    assert m.result is not None and m.pending is None and var(m, "trail") == []
+    assert m.result["results"] == ["lose", "win"]              # P2, whose turn it was, wins
 
 
 def test_a_paused_interrupt_survives_from_state_and_clone(peek):
@@ -755,3 +821,14 @@ def test_two_abilities_of_one_players_alike_cards_are_not_ordered():
     m = game.new_match(3, seed=1)
     m.apply("strike")
     assert m.pending is None and var(m, "notes") == ["P2", "P2"]
+
+
+def test_repl_the_player_asked_may_take_an_anytime_action_before_answering(peek):
+    code, out = repl(peek, ["ask", "reveal", "2", "quit", "n"], bots={1: "random", 2: "random"})
+    assert code == 0
+    asked = out[out.index("P1> ask"):]
+    assert "  (you may also, at any time: reveal)" in asked
+    assert "P1> reveal\nP1 plays: reveal\n" in asked                       # not "chooses": no answer
+    again = asked[asked.index("P1 plays: reveal"):]
+    assert "which?" in again and "P1> 2\nP1 chooses: 4" in again
+    assert "(you may also, at any time: reveal)" not in again              # revealed: nothing more

@@ -35,21 +35,13 @@ from .views import MatchViews, seat_index
 from .saves import MatchSaves
 from .simultaneous import MatchSimultaneous
 from .records import Checkpoint
+from .support import interrupt_seat  # noqa: F401  (part of the API: rulelang.interrupt_seat)
 from .support import CHECKPOINT_EVERY, HELD_CHECK_WORK, PAUSING_CHECKPOINT_EVERY, RULE_FAULTS, SHARED_ALL, SHARED_COMPONENTS, _checking, _engine_fault, _in_words, _replay_check, _text
 
 if TYPE_CHECKING:
     from .game import Game
 
 __all__ = ["Action", "Match", "interrupt_seat"]
-
-
-def interrupt_seat(text: str) -> int | None:
-    """The seat (0-based) an interrupt's text names (`P3: reveal` -> 2), or None."""
-    seat, sep, _ = text.partition(": ")
-    digits = seat[1:]
-    if not sep or seat[:1] != "P" or not (digits.isascii() and digits.isdigit()) or len(digits) > 3:
-        return None
-    return int(digits) - 1
 
 
 # What generated code (engine/codegen/) and the runtime helpers it calls may read or call on a
@@ -113,6 +105,7 @@ GENERATED_CODE_INTERFACE = {
     "actor": "the seat to act (while a question waits: its chooser)",
     "cont": "the greenlet a resumable chain runs or waits in (pausing.py), or None",
     "outer_step": "while an interrupt's effect runs: the step it goes back to",
+    "_interrupt_in_effect": "an answer that is an interrupt (`P3: reveal`): run inside the waiting effect",
 }
 
 
@@ -380,16 +373,20 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
     @aside
     def interrupts(self, player: int) -> list[Action]:
         """The `anytime` actions `player` may take now although another player is to act (revealing
-        one's role in someone else's turn). Offered only while no effect waits for an answer, so
-        nobody is ever asked to pass. Their texts name the player (`P3: reveal`); `apply` takes them
-        like any legal action, and the player to act afterwards is the one who was to act before.
+        one's role in someone else's turn), or although a question waits — for anyone, the player
+        asked included: an interrupt taken then runs inside the waiting effect, which asks again
+        (Allie heals before she answers the card that would kill her). Nobody is ever asked to
+        pass them. Their texts name the player (`P3: reveal`); `apply` takes them like any legal
+        action, and the player to act afterwards is the one who was to act before.
         While a window declared `order first` waits, they are `player`'s answers to it
         (`P3: challenge`, `P3: pass`): the first answer `apply` takes is the one that counts."""
-        if self.pending is not None and "also" in self.pending["question"]:
+        pending = self.pending
+        if pending is not None and "also" in pending["question"]:
             return [Action(t, None, (), ("choose", ())) for t in self._also(player)]
-        if (self.result is not None or self.pending is not None or ANYTIME_STEP not in self.game.steps
-                or self.simul is not None
-                or type(player) is not int or not 0 <= player < self.players or player == self.actor):
+        if (self.result is not None or ANYTIME_STEP not in self.game.steps or self.simul is not None
+                or type(player) is not int or not 0 <= player < self.players
+                or (player == self.actor and pending is None)
+                or (pending is not None and pending["root"][0] != "action")):   # (not while setting up)
             return []
         try:
             found = self._as_interrupt(player, lambda: self.game.steps[ANYTIME_STEP][2](self))
@@ -410,15 +407,17 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
 
     def _as_interrupt(self, player: int, run):
         """Run `run()` as if `player` acted at the anytime step; the step and actor are put back."""
-        step, actor, listed = self.step, self.actor, self._by_text
+        step, actor, listed, outer = self.step, self.actor, self._by_text, self.outer_step
         self.step, self.actor, self.me = ANYTIME_STEP, player, player
         self.work = WORK_LIMIT
-        self.outer_step = step                  # (the step while it waits for an answer: effects._wait)
+        # (the step while it waits for an answer, effects._wait: the outermost one, when this is
+        # listed or run while an interrupt's own question waits)
+        self.outer_step = step if outer is None else outer
         try:
             return run()
         finally:
             self.step, self.actor, self._by_text = step, actor, listed
-            self.outer_step = None
+            self.outer_step = outer
 
     def _interrupt(self, text: str):
         """The interrupt an action text names (`P3: reveal`), or None."""
@@ -481,6 +480,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         elif (found is None and "also" in self.pending["question"]      # type: ignore[index]  # (None: the `if`)
               and text in self._also(interrupt_seat(text))):
             found = Action(text, None, (), ("choose", ()))      # another seat answers a window first
+        elif found is None and self._interrupt(text) is not None:
+            found = Action(text, None, (), ("choose", ()))      # an interrupt inside the waiting effect
         if found is None:
             raise IllegalAction(f"`{text}` is not a legal action now")
         if self.game.can_pause:

@@ -16,10 +16,14 @@ except ImportError:                      # pragma: no cover (a dependency; witho
     GreenletExit = BaseException
 
 from .alike import untraceable
-from .codegen.effects import Paused, drain, private_args, widen_private
+from .codegen.effects import CutShort, Paused, drain, private_args, widen_private
+from .codegen.runtime import player_text
 from ..core.errors import RuleFault
 from ..core.limits import WORK_LIMIT
+from ..ir.spec import ANYTIME_STEP
 from . import support
+from .codegen.runtime_actions import Action
+from .support import interrupt_seat
 from .support import HELD_CHECK_WORK, SHARED_ALL, SHARED_COMPONENTS, _check_chain, _checking
 from .parts import MatchParts
 
@@ -316,21 +320,66 @@ class MatchPausing(MatchParts):
             return
         text = root[1]
         found = self._find(self._listed(), text)
-        if found is None:
-            found = self._interrupt(text)
-            if found is not None:
-                self._run_interrupt(found)
-                return
-            raise RuleFault(f"`{text}` is not a legal action in the position it was played from")
-        self.me = self.actor
-        self._by_text = None
-        found = untraceable(self, found)        # (copies from hidden zones: see alike.py)
-        private_args(self, found, len(self.log))
-        self.log.append(text)
+        try:
+            if found is None:
+                found = self._interrupt(text)
+                if found is not None:
+                    self._run_interrupt(found)
+                    return
+                raise RuleFault(f"`{text}` is not a legal action in the position it was played from")
+            self.me = self.actor
+            self._by_text = None
+            found = untraceable(self, found)    # (copies from hidden zones: see alike.py)
+            private_args(self, found, len(self.log))
+            self.log.append(text)
+            signal = found._fn(self, found._args)
+            if self.trig:
+                signal = drain(self) or signal
+        except CutShort as cut:                 # an interrupt inside it moved the flow on
+            self.trig, self.frames, self.replacing = [], [], []
+            self.step = self.outer_step or self.step
+            self.outer_step = None
+            signal = cut.signal
+        self._settle(signal)
+
+    def _interrupt_in_effect(self, text: str) -> bool:
+        """(effects._answer) An answer that is an interrupt (`P3: reveal`, taken while the
+        question waited): run it here, inside the waiting effect, on the position as it stands,
+        with its own triggers; the question is then asked again. False if `text` is none. If the
+        interrupt moves the flow on, the waiting effect ends (CutShort)."""
+        seat = interrupt_seat(text)
+        if seat is None or ANYTIME_STEP not in self.game.steps:
+            return False
+        inner = (self.me, self.src, self.trig, self.frames, self.replacing, self.actor, self.step,
+                 self.outer_step, self._by_text, self.work)
+        prefix = player_text(seat) + ": "
+        try:
+            self.src, self.trig = None, []
+            found = self._as_interrupt(seat, lambda: next(
+                (a for a in self.game.steps[ANYTIME_STEP][2](self) if prefix + a.text == text), None))
+            if found is None:
+                return False
+            found = untraceable(self, Action(text, found._fn, found._args, found._meta))
+            if self.game.others_zones:
+                private_args(self, found, len(self.log), seat)
+            self.log.append(text)
+            self.work = inner[-1]               # (the chain's budget, not a fresh one: _as_interrupt)
+            signal = self._as_interrupt(seat, lambda: self._in_interrupt(found, inner[-1]))
+        finally:
+            work = self.work
+            (self.me, self.src, self.trig, self.frames, self.replacing, self.actor, self.step,
+             self.outer_step, self._by_text, _) = inner
+            self.work = work
+        if signal is not None or self.result is not None:
+            raise CutShort(signal or ("finish",))
+        return True
+
+    def _in_interrupt(self, found, work: int):
+        self.work = work
         signal = found._fn(self, found._args)
         if self.trig:
             signal = drain(self) or signal
-        self._settle(signal)
+        return signal
 
     def _listed(self) -> list:
         if self._by_text is None:

@@ -315,3 +315,12 @@ def _in_words(err: BaseException) -> str:
     if isinstance(err, ZeroDivisionError):
         return "division by zero (`/` or `%` by 0): test the divisor first"
     return f"{type(err).__name__}: {text}"
+
+
+def interrupt_seat(text: str) -> int | None:
+    """The seat (0-based) an interrupt's text names (`P3: reveal` -> 2), or None."""
+    seat, sep, _ = text.partition(": ")
+    digits = seat[1:]
+    if not sep or seat[:1] != "P" or not (digits.isascii() and digits.isdigit()) or len(digits) > 3:
+        return None
+    return int(digits) - 1

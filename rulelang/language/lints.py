@@ -25,7 +25,7 @@ from ..core.errors import Diagnostic, Span
 from ..ir.spec import board_cells, family_limit_message, family_members
 from ..core.limits import FAMILIES_LIMIT, LOOP_LIMIT, PLAYER_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, WORK_LIMIT
 from .lint_constants import INF, Consts, _least, _most
-from .lint_flow import ABILITY_STATEMENTS, CHOICES, JUMPS, SIMPLE_STATEMENTS, FlowLints, Step
+from .lint_flow import ABILITY_STATEMENTS, CHOICES, FALL, FINISH, JUMPS, SIMPLE_STATEMENTS, FlowLints, Step
 
 # ---- the static lints ------------------------------------------------------------------------
 
@@ -84,7 +84,24 @@ class StaticLint(FlowLints):
         visibility_lints(self)
         self.screen_lints()
         self.card_lints()
+        self.anytime_lints()
         return self.out
+
+    def anytime_lints(self) -> None:
+        """W253: an `anytime` action that may `goto` or `end turn`, in a game whose effects may wait
+        for an answer. Since stop 56 such actions are offered while a question waits too
+        (CHANGELOG), and one taken then ends the waiting effect there: the rest of it never runs.
+        (`finish` is not said: a game that ends, ends whatever was waiting.)"""
+        if not any(isinstance(x, CHOICES + (n.Open,)) for x in self.every_node) and not self.c.abilities:
+            return
+        for name, step in self.steps.items():
+            if not name.startswith("__"):
+                continue
+            for a in step.decl.actions:
+                if self.exits(a.body, quiet=False) - {FALL, FINISH}:
+                    self.report("W253", "warning", f"anytime action `{a.name}` may end the turn or go to a step: "
+                                "it is offered while a question waits too (since stop 56), and taken then it ends "
+                                "the waiting effect there — the rest of that effect never runs", a.span)
 
     def card_lints(self) -> None:
         """W243: a `card` declaration nothing makes — no `create cards` of its kind, no `create

@@ -314,6 +314,9 @@ class _Session(Drawing, Commands):
         actions = self.match.legal_actions()
         self.offered = actions
         self.take_terminal(seat, actions)
+        own = self.own_interrupts(seat)
+        if own:                                 # (asked a question: the any-time actions are theirs too)
+            self.say(f"  (you may also, at any time: {printable(', '.join(own))})")
         others = self.interrupters(seat)
         if others:
             self.say(self.out_of_turn_line(others))
@@ -358,10 +361,30 @@ class _Session(Drawing, Commands):
                 self.error(f"'{echoed(line)}': one number at a time here (several numbers answer a question "
                            f"that picks several things)")
                 continue
+            mine = self.own_interrupt(seat, line, actions)
+            if mine is not None:
+                if self.play(seat, mine, answer=False):
+                    return
+                continue
             action = self.pick(line, actions)
             if action is not None and self.play(seat, action):
                 self.say_picks_over(question, action)
                 return
+
+    def own_interrupts(self, seat: int) -> list[str]:
+        """The any-time actions of the player asked a question (`reveal`), which they may take
+        before they answer it; [] when no question waits."""
+        if self.match.question is None or not self.game.has_interrupts or seat in self.bots:
+            return []
+        prefix = seat_name(seat) + ": "
+        return [a.text[len(prefix):] for a in self.match.interrupts(seat) if a.text.startswith(prefix)]
+
+    def own_interrupt(self, seat: int, line: str, actions: list):
+        """The any-time action `line` names for the player asked (never one of the answers)."""
+        if self.match.question is None or any(str(a).lower() == line.lower() for a in actions):
+            return None
+        wanted = (seat_name(seat) + ": " + line).lower()
+        return next((a for a in self.match.interrupts(seat) if a.text.lower() == wanted), None)
 
     def say_picks_over(self, question, action) -> None:
         """A question picked one at a time that the last pick closed (nothing left that may be
@@ -396,7 +419,7 @@ class _Session(Drawing, Commands):
 
     def interrupters(self, seat: int) -> list[int]:
         """The other humans at the terminal, when the rules have any-time actions they might use."""
-        if not self.game.has_interrupts or self.match.question is not None:
+        if not self.game.has_interrupts:
             return []
         return [s for s in range(self.match.players) if s != seat and s not in self.bots]
 
@@ -470,8 +493,8 @@ class _Session(Drawing, Commands):
                 continue
             text = self.pick(line, texts, own_turn=False)
             if text is not None:
-                self.was_choice = False
-                if self.play(seat, offers[texts.index(text)]):
+                question = self.match.question    # (an `order first` window's answer, or an interrupt)
+                if self.play(seat, offers[texts.index(text)], answer=bool(question and question.get("also"))):
                     return True
 
     def nearest(self, wanted: str, actions: list, own_turn: bool = True) -> str:
@@ -723,11 +746,12 @@ class _Session(Drawing, Commands):
                                         if isinstance(v, dict) and v.get("text")}
         return " ".join(texts.get(w, w) for w in wanted.split())
 
-    def play(self, seat: int, action) -> bool:
-        """Applies a human's action; True if the match changed or was restored after a rule error."""
+    def play(self, seat: int, action, answer: bool | None = None) -> bool:
+        """Applies a human's action; True if the match changed or was restored after a rule error.
+        `answer`: whether it answers the question waiting (default: whether one waits)."""
         before = self.match.state()
         seen_before = self.before_view()
-        self.was_choice = self.match.question is not None
+        self.was_choice = self.match.question is not None if answer is None else answer
         self.undo_stack.append(before)
         self.crossed.append(None)
         self.decided_by.append(seat)

@@ -237,8 +237,9 @@ def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
         acts, out_of_turn = [], []
     elif match.simultaneous is not None:     # each seat still to answer, whoever answers first
         acts, out_of_turn = match.legal_actions_of(seat), []
-    elif match.current_player == seat:
-        acts, out_of_turn = match.legal_actions(), []
+    elif match.current_player == seat:          # (asked a question: their any-time actions too)
+        acts = match.legal_actions()
+        out_of_turn = match.interrupts(seat) if match.question is not None else []
     else:
         acts, out_of_turn = [], match.interrupts(seat)
     return {"seat": seat, "view": view, "glyphs": cell_glyphs(match, seat),

@@ -272,7 +272,9 @@ class Served:
         logged, question, together = len(m.log), m.question, m.simultaneous
         judge = bool(self.humans()) and m.simultaneous is None and has_secrets(m)
         m.apply(text)
-        asked = str(question.get("prompt") or "") if question is not None else None
+        answering = question is not None and (text in question["options"] or question.get("also")
+                                              or interrupt_seat(text) is None)
+        asked = str(question.get("prompt") or "") if answering else None   # (not an interrupt meanwhile)
         new = len(m.log) - logged
         if together is not None and new == len(together["seats"]):   # the reveal: each asked seat's answer
             self.log_who += [(p, asked) for p in together["seats"]]
@@ -899,6 +901,8 @@ class Server:
             together = m.simultaneous is not None      # (each seat asked answers in any order)
             if together or m.current_player == seat:
                 mine = {a.text for a in m.legal_actions_of(seat)}
+                if not together and m.question is not None:     # (asked: may act at any time first)
+                    mine |= {a.text for a in m.interrupts(seat)}
             else:
                 mine = {a.text for a in m.interrupts(seat)}
             if text not in mine:

@@ -534,12 +534,34 @@ def test_allie_dead_wins_nothing_and_has_no_ability():
     assert interrupts(m, 2) == []
 
 
-def test_allie_not_offered_while_an_answer_is_awaited():
+def test_allie_offered_while_an_answer_is_awaited_from_another_player():
     m = (Position(["Vampire", "Emi", "Allie", "George"]).at("cabin", "gate", "church", "woods")
          .reveal(2).damage(2, 6).turn(0, "move").rolls((6, 3), (4, 4)).match())
     play(m, "roll")                                  # a 7: P1 chooses where to go
-    assert m.question is not None
-    assert interrupts(m, 2) == []
+    question = m.question
+    assert question is not None and question["chooser"] == 0
+    assert interrupts(m, 2) == ["P3: ability"]       # H9, H10: at any time
+    m.apply("P3: ability")
+    assert var(m, "damage")[2] == 0 and m.question == question and m.state()["actor"] == 0
+
+
+def test_allie_heals_before_she_answers_the_card_that_would_kill_her():
+    # H9/H10: Mother's Love at any time — also while she is asked about a hermit card. At 7 of 8
+    # damage, Hermit's Blackmail (give an equipment card or take 1 damage) would kill her.
+    m = (Position(["George", "Allie", "Vampire", "Emi"]).at("cabin", "church", "woods", "woods")
+         .damage(1, 7).deck("hermit", "Hermit's Blackmail").turn(0, "area").match())
+    play(m, "draw a hermit card", "P2")
+    assert m.question["chooser"] == 1 and legal(m) == ["it applies"]
+    assert interrupts(m, 1) == ["P2: reveal"]        # hidden: she must reveal first (H9)
+    m.apply("P2: reveal")
+    assert m.question["prompt"] == "P1 gave you a hermit card: does it apply to you?"
+    assert interrupts(m, 1) == ["P2: ability"]
+    m.apply("P2: ability")
+    assert var(m, "damage")[1] == 0 and legal(m) == ["it applies"]
+    play(m, "it applies")                            # no equipment to give: 1 damage
+    assert var(m, "damage")[1] == 1 and not var(m, "dead")[1]
+    assert m.messages_for(2)[-3:] == ["P2 uses Mother's Love", "P2 heals 7", "P2 takes 1 damage (hermit card)"]
+    assert interrupts(m, 1) == []                    # once per game
 
 
 # ---- Bob: Robbery ------------------------------------------------------------------------------------

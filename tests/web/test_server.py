@@ -367,6 +367,42 @@ def test_an_out_of_turn_action_is_offered_to_its_seat_only_and_played_from_there
     asyncio.run(out_of_turn())
 
 
+ASKED = """
+game "Asked" {
+  players 2
+  var shown: list[player] = []
+  var trail: list[int] = []
+  turn limit 20 { finish draw }
+  anytime action reveal require not (me in shown) { append me to shown }
+  turn { step main { action ask { choose x in [3, 4] prompt "which?" { append x to trail } end turn } } }
+}
+"""
+
+
+def test_the_seat_asked_a_question_may_use_an_anytime_action_before_answering(serve, tmp_path):
+    rules = tmp_path / "asked.rules"
+    rules.write_text(ASKED)
+    server = serve([rules], include_shipped=False)
+    body = make(server, "asked", ["human"] * 2, seed=1)
+    served = server.server.matches[body["id"]]
+
+    async def asked():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        await seats[0].act("ask")
+        await seats[0].until(lambda m: m["type"] == "state" and m["version"] == 1)
+        assert [a["text"] for a in seats[0].state["actions"]] == ["3", "4"]
+        assert [a["text"] for a in seats[0].state["out_of_turn"]] == ["P1: reveal"]
+        assert [a["text"] for a in seats[1].state["out_of_turn"]] == ["P2: reveal"]
+        await seats[0].act("P1: reveal")
+        await seats[0].until(lambda m: m["type"] == "state" and m["version"] == 2)
+        assert served.match.question["prompt"] == "which?" and served.match.log == ["ask", "P1: reveal"]
+        assert seats[0].state["out_of_turn"] == [] and [a["text"] for a in seats[0].state["actions"]] == ["3", "4"]
+        await seats[0].act("4")
+        await seats[0].until(lambda m: m["type"] == "state" and m["version"] == 3)
+        assert served.match.state()["vars"]["trail"] == [4] and served.match.current_player == 1
+    asyncio.run(asked())
+
+
 def test_a_seat_takes_every_fair_bot_kind_the_command_line_takes():
     from rulelang.play.bots import parse_kind
     from rulelang.web.server import _seat_kind

@@ -40,6 +40,16 @@ class Paused(BaseException):
         self.question = question
 
 
+class CutShort(BaseException):
+    """An interrupt taken while an effect waited for an answer moved the flow on (`goto`, `end
+    turn`, `finish`): the waiting effect ends there, and the flow follows `signal`
+    (Match._run_root). A BaseException, as Paused, for the same reason."""
+
+    def __init__(self, signal: tuple):
+        super().__init__(signal[0])
+        self.signal = signal
+
+
 # ---- asking -----------------------------------------------------------------------------------
 def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = False, mine: list | None = None,
             also: list | None = None, picked: list | None = None, cards: dict | None = None,
@@ -55,6 +65,16 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     options, read from a save it wrote."""
     if type(chooser) is not int or not 0 <= chooser < m.players:     # (`by P` of no seat: a fuzz trial)
         raise RuleFault(f"a choice is made `by` a player, not by {plain_text(chooser)}")
+    while True:
+        value = _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy)
+        if value is not _INTERRUPTED:
+            return value
+
+
+_INTERRUPTED = object()         # (an interrupt came instead of an answer: the question is asked again)
+
+
+def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy):
     mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
     if mapping is not None:
         m.cut_mapping = mapping                 # (a subset being picked maps what it holds: _choose_many)
@@ -79,6 +99,8 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
             value = options[text]
         elif legacy and text in legacy:
             value = legacy[text]
+        elif m._interrupt_in_effect(text):      # (`P3: reveal`: run here, then the question again)
+            return _INTERRUPTED
         else:
             raise RuleFault(f"the recorded answer `{text}` is not one of the choices here")
         if mapping is not None and comps and type(value) is int:
