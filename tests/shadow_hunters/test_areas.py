@@ -617,6 +617,24 @@ def test_silver_rosary_takes_all_the_victims_equipment():
     assert zones(m)["white_discard"] == [] and zones(m)["black_discard"] == []
 
 
+@pytest.mark.parametrize("rosary,other", [(1, 2), (2, 1)])
+def test_a_silver_rosary_taken_from_one_victim_does_not_take_all_of_the_next(rosary, other):
+    """H8: the killer takes one card of each victim; all, only if they held Silver Rosary when they
+    killed. A rules audit: Flare of Judgement killed two, the killer took the Rosary from the first
+    and then every card of the second — or not, by seat order."""
+    m = (Position(["Emi", "Allie", "Agnes", "Vampire", "George", "Werewolf"])
+         .at("church", "cabin", "gate", "woods", "altar", "cemetery").damage(1, 7).damage(2, 7)
+         .equipment(rosary, "Silver Rosary", "Talisman").equipment(other, "Chainsaw", "Rusted Broad Axe")
+         .turn(0, "area").deck("white", "Flare of Judgement").match())
+    play(m, "draw a white card")
+    asked = []
+    while m.question is not None:
+        asked.append(sorted(m.question["options"]))
+        play(m, "Silver Rosary" if "Silver Rosary" in legal(m) else "Chainsaw")
+    assert sorted(asked) == [["Chainsaw", "Rusted Broad Axe", "pass"], ["Silver Rosary", "Talisman", "pass"]]
+    assert equipment_of(m, 0) == ["Chainsaw", "Silver Rosary"]
+
+
 def test_a_kill_by_an_area_is_credited_to_the_player_using_it():
     m = (Position(SH).at("woods", "cemetery", "woods", "woods").equipment(1, "Talisman", "Chainsaw")
          .damage(1, 8).turn(0, "area").match())

@@ -613,6 +613,21 @@ def test_the_hermit_card_is_discarded_unseen():
     assert m.state()["step"] == "fight"
 
 
+def test_a_game_that_ends_while_a_hermit_card_is_answered_shows_it_used():
+    """A rules audit: Hermit's Exorcism killed the last Shadow, and the game-over screen still said
+    "a hermit card is being given" and showed the giver and receiver the card as in hand."""
+    m = (Position(["Emi", "Vampire", "Werewolf", "George", "Allie"]).at("cabin", "gate", "church", "woods", "altar")
+         .dead(2).damage(1, 12).turn(0, "area").deck("hermit", "Hermit's Exorcism").match())
+    n = len(zones(m)["hermit_deck"])
+    play(m, "draw a hermit card", "P2", "it applies")
+    assert m.is_over and var(m, "dead")[1]
+    assert labels(m, zones(m)["hermit_discard"]) == ["Hermit's Exorcism"] and len(zones(m)["hermit_deck"]) == n - 1
+    for p in range(5):
+        decks = shown(m.view(p), "Decks")
+        assert "being given" not in decks and decks.endswith("(used hermit cards: 1, face down)"), decks
+        assert "Hermit's Exorcism" not in json.dumps(shown(m.view(p), "You"))
+
+
 def test_nothing_happens_is_announced():
     m = give("Hermit's Slap", "Vampire")
     play(m, "nothing happens")
