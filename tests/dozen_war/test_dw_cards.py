@@ -54,6 +54,30 @@ def test_fire_arrow_and_bomb_and_horseshoe_and_banner():
     assert units_at(m, "h11") == ["archer"]
 
 
+def test_fire_arrow_and_bomb_ask_which_of_your_units_attacks():
+    """A rules audit: "one of your archers" / "next to one of your units" — the player picks which
+    (it takes any strike back); the engine took the first in army order, a general."""
+    p = (Position(2).general(0, "Moon Bow", "c5", hp=1).soldier(0, "archer", "d5").soldier(1, "infantry", "f5")
+         .hand(0, "Fire Arrow").hand(1, "Spiked Armour").turn(0))
+    bow, archer = p.unit_at("c5"), p.unit_at("d5")
+    m = p.match()
+    play(m, "equip Fire Arrow")
+    assert m.question["chooser"] == 0 and m.question["prompt"] == "Fire Arrow: which of your archers shoots P2 infantry at f5?"
+    assert sorted(legal(m)) == ["Moon Bow at c5", "archer at d5"]
+    play(m, "archer at d5", "Spiked Armour")
+    assert hp(m, bow) == 1 and where(m, bow) == "c5"         # the archer took the strike back
+    assert units_at(m, "d5") == [] and where(m, archer) is None
+    p = (Position(2).general(0, "Moon Bow", "e6", hp=1).soldier(0, "infantry", "e4").soldier(1, "infantry", "e5")
+         .hand(0, "Bomb").turn(0))
+    bow = p.unit_at("e6")
+    m = p.match()
+    play(m, "equip Bomb")
+    assert sorted(legal(m)) == ["Moon Bow at e6", "infantry at e4"]
+    play(m, "infantry at e4")
+    assert units_at(m, "e5") == [] and hp(m, bow) == 1
+    assert "P1: infantry at e4 attacks P2's infantry at e5 (3 stars)" in m.messages_for(1)
+
+
 def test_dodge_guards_generals_smoke_bomb_soldiers_spiked_armour_strikes_back():
     p = (Position(2).general(0, "Gold Maker", "e5").soldier(0, "archer", "e4").soldier(1, "infantry", "f5")
          .soldier(1, "infantry", "f4").hand(0, "Dodge", "Smoke Bomb", "Spiked Armour").turn(1))
