@@ -100,6 +100,11 @@ class Position:
                 self.z["parked"].append(c)
         return self
 
+    def scored_bases(self, *labels):                   # the base discard, bottom first
+        self.z.setdefault("base_discard", [])
+        self.z["base_discard"] += [self.take(x) for x in labels]
+        return self
+
     def park_bases(self):
         """Every base not placed yet goes out of the game (the `resolving` pile): the base deck
         holds only the bases given for it."""
@@ -131,7 +136,7 @@ class Position:
         base_rest = [c for c in rest if self.kinds[c] == "Base"]
         zones["base_deck"] = base_rest + list(reversed(z["base_deck_top"]))
         zones["bases"] = list(z["bases"])
-        zones["base_discard"] = []
+        zones["base_discard"] = list(z.get("base_discard", []))
         zones["field"] = list(z["field"])
         zones["attached"] = list(z["attached"])
         zones["resolving"] = list(z["parked"])
@@ -500,6 +505,23 @@ def test_tortuga_with_an_empty_base_deck_is_not_replaced_and_asks_nothing():
     assert m.question is None
     assert sorted(zone(m, "bases")) == ["Jungle Oasis", "Tar Pits"]
     assert zone(m, "base_discard") == ["Tortuga"] and var(m, "vp") == [4, 3]
+
+
+def test_an_empty_base_deck_is_made_anew_from_the_scored_bases():
+    """The digest is silent; as an empty draw deck is, the scored bases (the one scoring now aside)
+    are shuffled into a new base deck. A rules audit: with none, a tie at 15 VP with no base left
+    in play could never end."""
+    pos = (Position().bases("Jungle Oasis", "Tar Pits", "Tortuga").scored_bases("Ninja Dojo", "The Central Brain")
+           .minions(0, "Jungle Oasis", "King Rex", "Collector").minions(1, "Jungle Oasis", "Tiger Assassin"))
+    pos.park_bases()
+    m = pos.match()
+    m.apply("done")
+    assert pass_windows(m) == [0, 1]
+    assert m.question is None and var(m, "vp") == [2, 0]
+    assert zone(m, "base_discard") == ["Jungle Oasis"]
+    new = [b for b in zone(m, "bases") if b not in ("Tar Pits", "Tortuga")]
+    assert len(new) == 1 and sorted(new + zone(m, "base_deck")) == ["Ninja Dojo", "The Central Brain"]
+    assert "the base deck has run out: the scored bases are shuffled into a new base deck" in m.messages_for(1)
 
 
 def test_factory_436_1337_winner_gains_1_vp_per_full_5_power():
