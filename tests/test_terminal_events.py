@@ -256,3 +256,30 @@ def test_dice_laid_open_from_a_cup_refilled_at_once_are_not_said_to_come_from_th
     lines = changes(before, m.view(0), "lift", seat_name, "lift", zone_flows(game.ir))
     opened = ", ".join(m.labels[c] for c in m.Z[2][1])
     assert f"{opened}: bag or cup (P2) → shown (P2)" in lines and f"{opened}: bag → shown (P2)" not in lines, lines
+
+
+ROLLS = """
+game "Rolls" {
+  players 2
+  var dice: list[int] = [], public
+  var kept: list[int] = [] per player, public
+  var t: int = 0
+  turn { step s { action roll {
+    dice = [roll(6), roll(6)]
+    append dice[0] to kept[me]
+    t += 1
+    if t > 3 { finish draw }
+    end turn } } }
+}
+"""
+
+
+def test_a_list_value_that_changes_is_told_as_a_value_is():
+    """A new author's Can't Stop: the dice a bot rolled (a list) were never on the human's screen;
+    a number's change was (`die: 3 → 4`)."""
+    out = play(ROLLS, 2, ["roll", "roll", "quit", "n"], bots={1: "random"})
+    bot = out[out.index("P2 (random) plays: roll"):]
+    rolled = re.search(r"  · dice: (\d), (\d) → (\d), (\d)\n", bot)
+    assert rolled, bot
+    kept = re.search(r"  · kept: P2 empty → (\d)\n", bot)
+    assert kept and kept.group(1) == rolled.group(3)

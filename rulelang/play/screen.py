@@ -954,13 +954,15 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
         if "per_player" in v and "per_player" in old:
             new_row, old_row = v.get("texts") or v["per_player"], old.get("texts") or old["per_player"]
             diffs = [f"{seat_name(p)} {words(a)} → {words(b)}" for p, (a, b) in enumerate(zip(old_row, new_row))
-                     if a != b and not isinstance(b, (list, dict))]
+                     if a != b and not isinstance(a, dict) and not isinstance(b, dict)
+                     and len(words(a)) + len(words(b)) < 60]
             if diffs:
                 out.append(f"{name}: " + ", ".join(diffs))
             continue
         a = old["text"] if isinstance(old.get("text"), str) else old.get("value")
         b = v["text"] if isinstance(v.get("text"), str) else v.get("value")
-        if a != b and not isinstance(a, (list, dict)) and not isinstance(b, (list, dict)) and "per_key" not in v:
+        # (a list too — the dice just rolled: a new author's Can't Stop never showed a bot's roll)
+        if a != b and not isinstance(a, dict) and not isinstance(b, dict) and "per_key" not in v:
             if len(words(a)) + len(words(b)) < 60:
                 out.append(f"{name}: {words(a)} → {words(b)}")
     return out
