@@ -239,6 +239,13 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         word = re.search(r"(\w+)\s*\(?\s*$", line_before).group(1)
         hint = (f" (`{word}` begins a statement of its own, so a `proc {word}` cannot be called: give the "
                 f"procedure another name)")
+    elif text in ("(", ")", "{") and re.search(r"(?:^|\W)(" + "|".join(EXPRESSION_WORDS) + r")\s*\(?\s*$", line_before):
+        # (a new author's `def can(…)`: accepted, and every `can(…)` a syntax error at the call)
+        word = re.search(r"(\w+)\s*\(?\s*$", line_before).group(1)
+        declared = re.search(r"\b(def|proc)\s+" + word + r"\s*\(", source) is not None
+        hint = (f" (`{word}` is a word of the language" + (
+            f", so your `{'def' if 'def ' + word in source else 'proc'} {word}` cannot be called: give it another name)"
+            if declared else ": it is not a function)"))
     elif re.fullmatch(r"\s*(action|step|def|proc|zone|var|kind|phase|on)\s+", line_before):
         word = line_before.split()[0]
         hint = f" (this `{word}` is read inside the block above it: a `}}` may be missing before it)"
@@ -250,6 +257,11 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
 STATEMENT_WORDS = ("resolve", "reveal", "shuffle", "move", "emit", "open", "log", "eliminate", "choose", "may",
                    "create", "run", "repeat", "finish", "goto", "append", "remove", "modify", "readmit",
                    "let", "if", "for", "end", "refuse")
+
+
+# Words of expressions that cannot be called, though a `def` may take their name (`can HOOK(…) of
+# c`, `none`, `true`, …): `can(1)` is a syntax error at the call.
+EXPRESSION_WORDS = ("can", "none", "true", "false")
 
 
 # ---- limits on size and nesting ------------------------------------------------------------
