@@ -620,7 +620,15 @@ def drain(m):
     signal = None
     while pending and m.result is None:
         i = 0
-        if len(pending) > 1:
+        # an ability of a card some player cannot see runs first, unasked, in the order they were
+        # set off: a question with it among the options told every seat that a hidden card had
+        # reacted (a leak scan), and its answer named the card
+        unseen = next((j for j, t in enumerate(pending) if t.source is not None
+                       and not all(seen_by(m, t.source, p) for p in range(m.players))), None) \
+            if len(pending) > 1 else None
+        if unseen is not None:
+            i = unseen
+        elif len(pending) > 1:
             order = m.game.code.trigger_order
             chooser = order(m) if order is not None else m.current
             seen = [t.source is None or seen_by(m, t.source, chooser) for t in pending]
