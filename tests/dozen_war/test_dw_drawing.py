@@ -23,7 +23,7 @@ def test_the_map_shows_units_castles_mountains_and_the_warp():
     assert cells5[:8] == ["5", ".", "3i1c1", ".", ".", "1A3*2", ".", "2I2"]   # Hawk Eye: 3 hp, pieces, 2 soldiers
     assert "4^a" in rows[8].split()                           # P4's archer on the North Hill
     assert rows[3].split()[4] == "m2"                         # map pieces lying on d3: not the general's "*"
-    assert "@" in rows[6].split() and "^-" in rows[6].split()       # (no token buried under it here)
+    assert "@-" in rows[6].split() and "^-" in rows[6].split()      # (no token buried under them here)
     assert "#2C1" in rows[1].split() and "#2I2" in rows[1].split()
     units = [v for v in m.view(0)["values"] if v["name"].startswith("Units")][0]["value"]
     assert "e5 P1: Hawk Eye (A) 3hp +2 pieces, 2 infantry" in units
@@ -83,3 +83,20 @@ def test_a_mountain_that_never_had_a_token_is_not_called_dug():
         assert "some get none" in text
     assert "^-: no token lies under it (dug, or none buried there)" in m.rules_text(m.labels.index("Northeast Peak"), 0)
     assert "V-: no token lies under it (dug, or none buried there)" in m.rules_text(m.labels.index("Volcano"), 0)
+
+
+def test_the_units_list_says_what_lies_under_units_and_the_warp_whether_a_token_waits():
+    """A rules audit: 2 map pieces lying under P1's infantry drew `1i1` and Units said
+    "e5 P1: 1 infantry" — nobody could tell that killing it takes 2 pieces off P1's count (D13);
+    an archer on a mountain drew `2^a` with or without a token under it; and the warp drew `@` whether
+    the volcano's token still waited there (D4) or not."""
+    p = (Position(2).soldier(0, "infantry", "e5").var("ground", idx("e5"), 2).var("ground", idx("b5"), 1)
+         .soldier(1, "archer", "c3").bury("c3", "Map piece").soldier(1, "archer", "i9"))
+    m = p.match()
+    units = [v for v in m.view(0)["values"] if v["name"].startswith("Units")][0]["value"]
+    assert "e5 P1 [2 map pieces lying]: 1 infantry" in units
+    assert "c3 P2 [a token under it]: 1 archer" in units and "i9 P2 [no token under it]: 1 archer" in units
+    assert board_rows(m)[5].split()[2] == "m1"                              # lying on an empty cell: drawn
+    opened = Position(2).var("warp", None, idx("f6")).var("mount", idx("f6"), False)
+    assert "@-" in board_rows(opened.match())[6].split()
+    assert "@" in board_rows(opened.bury("f6", "Map piece").match())[6].split()
