@@ -181,3 +181,24 @@ def test_two_strike_backs_are_two_hits_an_infantry_takes_one_at_a_time():
         asked += 1
         play(m, "infantry at d5" if asked == 1 else "pass")
     assert asked == 2 and hp(m, guard) == 1 and hp(m, warden) == 2
+
+
+def test_nothing_is_offered_or_paid_for_a_soldier_that_cannot_come():
+    """A rules audit: with all 14 infantry on the map War Banner and Call to Arms were offered and
+    spent for nothing; Mercenaries (4-6) took 2 coins for a cavalry and an archer with room for one."""
+    p = (Position(2).soldier(0, "infantry", "b7", n=5).soldier(0, "infantry", "b8", n=5)
+         .soldier(0, "infantry", "a7", n=4).castle("North cavalry castle", 0).castle("North archer castle", 0)
+         .hand(0, "War Banner").turn(0))
+    m = p.match()
+    assert "equip War Banner" not in legal(m)
+    m = (Position(2).soldier(0, "infantry", "b7", n=4).castle("North cavalry castle", 0)
+         .castle("North archer castle", 0).hand(0, "War Banner").turn(0).match())
+    assert "equip War Banner" in legal(m)
+    # Mercenaries 4-6 with one castle and room for one soldier after the income: said, and only the cavalry comes
+    p = Position(2).coins(2, 0).castle("North infantry castle", 0).castle("North archer castle", 0)
+    p.soldier(0, "cavalry", "f11", n=3)
+    m = p.events_top("Mercenaries").rolls((6, 6), (6, 6)).turn(1).match()
+    play(m, "end turn")
+    assert m.question["chooser"] == 0 and m.question["prompt"] == (
+        "Mercenaries: pay 2 coins for a cavalry and an archer? (only the cavalry can come now: "
+        "your castles have room for one soldier)")
