@@ -418,8 +418,10 @@ class _Session(Drawing, Commands):
             self.screen_private = True
 
     def interrupters(self, seat: int) -> list[int]:
-        """The other humans at the terminal, when the rules have any-time actions they might use."""
-        if not self.game.has_interrupts:
+        """The other humans at the terminal, when the rules have any-time actions they might use.
+        Not said under a question (they may act then too, but an 80×24 screen is the question's:
+        the hint is given at the steps)."""
+        if not self.game.has_interrupts or self.match.question is not None:
             return []
         return [s for s in range(self.match.players) if s != seat and s not in self.bots]
 

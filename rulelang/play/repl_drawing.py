@@ -44,8 +44,9 @@ class Drawing:
         if cause:
             parts["choice_short"] = parts["choice"] + pointers
             parts["choice"] = parts["choice"] + cause
-        if size is not None and actions and self.interrupters(seat):
-            size = (size[0], size[1] - 1)        # (the line under it: another player may act out of turn)
+        if size is not None and actions and (self.interrupters(seat) or self.own_interrupts(seat)):
+            size = (size[0], size[1] - 1)        # (the line under it: another player may act out of turn,
+                                                 # or the one asked may act at any time first)
         if size is None or not actions:
             lines = parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"] + parts["extra"] \
                 + parts["choice"] + [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
