@@ -198,3 +198,26 @@ def test_refusals_of_steps_and_actions_whose_names_run_together_stay_apart():
     assert m.refusal("c") == "from a_b"
     m.apply("go")
     assert m.refusal("b c") == "from a"
+
+
+def test_an_empty_list_in_one_branch_takes_the_other_branchs_element_type():
+    """`if … then [] else [order[0], order[1]]` is a list of enum values, so `text` of one is its
+    words, as everywhere (a rules audit read Shadow Hunters' `teleport woods` for "Weird Woods (9)":
+    the empty list's unknown elements won the join)."""
+    source = """
+game "E" {
+  players 1
+  enum Color { red "Bright Red", blue "Deep Blue" }
+  var order: list[Color] = [], hidden
+  setup { order = [red, blue] }
+  def both(c: Color) = if c == none then [] else [order[0], order[1]]
+  def neither(c: Color) = if c != none then [order[1]] else []
+  turn { step s {
+    action go(c in both(red)) as "go " + text(c) { finish draw }
+    action stay(c in neither(red)) as "stay " + text(c) { finish draw }
+  } }
+}
+"""
+    game = rulelang.Game(rulelang.compile_source(source, "e.rules"))
+    texts = [a.text for a in game.new_match(1, seed=1).legal_actions()]
+    assert texts == ["go Bright Red", "go Deep Blue", "stay Deep Blue"]

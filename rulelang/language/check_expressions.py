@@ -129,7 +129,12 @@ class ExpressionChecks:
                 return union
             if not compatible(a, b):
                 self.error("E201", f"the two branches give {show(a)} and {show(b)}", e.span)
-            return b if a in ("none", "any") else a     # (`any`: a recursive call, say — the other branch tells)
+            # (`any`: a recursive call, say — the other branch tells; so does it for an empty list's
+            # elements: `if … then [] else [layout[0]]` is a list of areas, whose `text` is their
+            # words, not their names — a rules audit read `teleport woods`)
+            if a in ("none", "any") or is_list_like(a) and is_list_like(b) and elem(a) in ("none", "any"):
+                return b
+            return a
         if isinstance(e, n.Attr):
             return self.attr(e)
         if isinstance(e, n.Index):

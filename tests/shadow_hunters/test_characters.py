@@ -310,14 +310,15 @@ def test_wight_hidden_is_not_asked():
 # ---- Emi: Teleport ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("where, options", [
     # layout: (woods, church), (altar, cabin), (gate, cemetery) -- a ring of six
-    ("woods", ["teleport church", "teleport cemetery"]),
-    ("church", ["teleport altar", "teleport woods"]),
-    ("altar", ["teleport cabin", "teleport church"]),
-    ("cabin", ["teleport gate", "teleport altar"]),
-    ("gate", ["teleport cemetery", "teleport cabin"]),
-    ("cemetery", ["teleport woods", "teleport gate"]),
+    ("woods", ["teleport to Church (6)", "teleport to Cemetery (8)"]),
+    ("church", ["teleport to Erstwhile Altar (10)", "teleport to Weird Woods (9)"]),
+    ("altar", ["teleport to Hermit's Cabin (2-3)", "teleport to Church (6)"]),
+    ("cabin", ["teleport to Underworld Gate (4-5)", "teleport to Erstwhile Altar (10)"]),
+    ("gate", ["teleport to Cemetery (8)", "teleport to Hermit's Cabin (2-3)"]),
+    ("cemetery", ["teleport to Weird Woods (9)", "teleport to Underworld Gate (4-5)"]),
 ])
 def test_emi_teleports_to_the_paired_area_or_the_nearest_of_the_next_pair(where, options):
+    """(The areas by their names: a rules audit read `teleport woods`.)"""
     m = (Position(["Emi", "Vampire", "Werewolf", "George"]).layout("woods", "church", "altar", "cabin", "gate", "cemetery")
          .at(where, "gate", "church", "woods").reveal(0).turn(0, "move").match())
     assert legal(m) == ["roll"] + options
@@ -326,8 +327,8 @@ def test_emi_teleports_to_the_paired_area_or_the_nearest_of_the_next_pair(where,
 def test_emi_teleport_moves_without_rolling():
     m = (Position(["Emi", "Vampire", "Werewolf", "George"]).at("church", "gate", "church", "woods")
          .reveal(0).turn(0, "move").match())
-    assert legal(m) == ["roll", "teleport cemetery", "teleport gate"]
-    play(m, "teleport gate")
+    assert legal(m) == ["roll", "teleport to Cemetery (8)", "teleport to Underworld Gate (4-5)"]
+    play(m, "teleport to Underworld Gate (4-5)")
     assert var(m, "at")[0] == "gate"
     assert step(m) == "area"
     assert m.messages_for(1)[-2:] == ["P1 teleports", "P1 moves to Underworld Gate (4-5)"]
