@@ -18,6 +18,7 @@ import secrets
 import signal
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -359,6 +360,19 @@ class Served:
             return                               # undo's own replay says it)
 
 
+class Outbox:
+    """What is yet to be sent to one page, in order, by a task of its own: a page that stops
+    reading holds up itself alone (a browser trial: a spectator whose socket never read made every
+    move of the table wait SEND_TIMEOUT, as each push waited for every page's send). A state
+    waiting behind another is replaced by the newer one: a page needs only the latest."""
+    __slots__ = ("items", "wake", "task")
+
+    def __init__(self) -> None:
+        self.items: deque = deque()             # ("state" | "message" | "close", the message)
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+
 class Server:
     def __init__(self, rules: list[str] | None = None, store: str = ":memory:", bot_delay: float = 0.0,
                  include_shipped: bool = True):
@@ -370,6 +384,7 @@ class Server:
             self.entries[key] = Entry(key, str(path.resolve()), game)
         self.store = Store(store)
         self.matches: dict[str, Served] = {}
+        self.outboxes: dict[WebSocket, Outbox] = {}
         self.rulebooks: dict[str, str] = {}      # game key -> its rulebook text (made once)
         self.bot_delay = bot_delay
         self.rate, self.burst = RATE, BURST      # a connection's messages a second, and at once
@@ -727,7 +742,7 @@ class Server:
                 first = await asyncio.to_thread(lambda: (present.dumps(self.hello(served, seat)),
                                                          self.drawn(served, seat)))
             for message in first:
-                await ws.send_text(message)
+                self._post(served, ws, message)
             while True:
                 got = await ws.receive()
                 if got.get("type") == "websocket.disconnect":
@@ -741,8 +756,12 @@ class Server:
                 last = now
                 if allowance < 1:
                     refused += 1
-                    if refused >= FLOOD_CLOSE:
-                        await ws.close(code=1008, reason="too many messages")
+                    if refused >= FLOOD_CLOSE:          # (after what it was told: in its queue,
+                        self._post(served, ws, "", close=(1008, "too many messages"))   # sent before the
+                        box = self.outboxes.get(ws)                                      # handler returns)
+                        if box is not None and box.task is not None:
+                            with contextlib.suppress(Exception):
+                                await asyncio.wait_for(asyncio.shield(box.task), SEND_TIMEOUT)
                         return
                     await self._tell(ws, "too many messages: slow down")
                     continue
@@ -752,12 +771,61 @@ class Server:
             pass
         finally:
             served.sockets.pop(ws, None)
+            box = self.outboxes.pop(ws, None)
+            if box is not None and box.task is not None:
+                box.task.cancel()
 
     async def _tell(self, ws: WebSocket, message: str) -> None:
+        self._post(None, ws, present.dumps({"type": "error", "message": message}))
+
+    def _post(self, served: Served | None, ws: WebSocket, body: str, state: bool = False,
+              close: tuple | None = None) -> None:
+        """Queue a message for a page (its Outbox's task sends it); nothing waits for the send.
+        `close`: (code, reason) — close the socket once what is queued before it is sent."""
+        box = self.outboxes.get(ws)
+        if box is None:
+            box = self.outboxes[ws] = Outbox()
+            box.task = asyncio.get_running_loop().create_task(self._writer(served, ws, box))
+        if close is not None:
+            box.items.append(("close", close))
+        elif state and box.items and box.items[-1][0] == "state":
+            box.items[-1] = ("state", body)     # (a newer state for the page: the older is news no more)
+        else:
+            box.items.append(("state" if state else "message", body))
+        box.wake.set()
+
+    async def _writer(self, served: Served | None, ws: WebSocket, box: Outbox) -> None:
+        """Send a page its messages one after another; one it takes SEND_TIMEOUT to take lets it go
+        (its page reconnects and syncs)."""
         try:
-            await ws.send_text(present.dumps({"type": "error", "message": message}))
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            while True:
+                while not box.items:
+                    box.wake.clear()
+                    await box.wake.wait()
+                kind, body = box.items.popleft()
+                try:
+                    if kind == "close":
+                        await asyncio.wait_for(ws.close(code=body[0], reason=body[1]), 2)
+                        return
+                    await asyncio.wait_for(ws.send_text(body), SEND_TIMEOUT)
+                except asyncio.TimeoutError:
+                    self._drop(served, ws)
+                    await self._let_go(ws)
+                    return
+                except (WebSocketDisconnect, RuntimeError):
+                    self._drop(served, ws)
+                    return
+        finally:
+            if self.outboxes.get(ws) is box:
+                del self.outboxes[ws]
+
+    def _drop(self, served: Served | None, ws: WebSocket) -> None:
+        if served is not None:
+            served.sockets.pop(ws, None)
+        else:
+            for one in self.matches.values():
+                one.sockets.pop(ws, None)
+        self.outboxes.pop(ws, None)
 
     async def handle(self, served: Served, seat: int | None, ws: WebSocket, raw: str) -> None:
         """One message from a page: {"type": "act", "text": ..., "version": N} or {"type": "sync"}."""
@@ -933,19 +1001,10 @@ class Server:
         async with served.lock:
             seats = {s for _, s in sockets}
             bodies = await asyncio.to_thread(lambda: {s: self.drawn(served, s) for s in seats})
-        # to every page at once, each given SEND_TIMEOUT: a page that never reads (a phone whose
-        # network froze) filled its buffers and held the mover's send for ever — a fuzzer's
-        # spectator froze a table for everyone
-        await asyncio.gather(*(self._send(served, ws, bodies[s]) for ws, s in sockets))
-
-    async def _send(self, served: Served, ws: WebSocket, body: str) -> None:
-        try:
-            await asyncio.wait_for(ws.send_text(body), SEND_TIMEOUT)
-        except asyncio.TimeoutError:
-            served.sockets.pop(ws, None)        # (let go: its page reconnects and syncs)
-            asyncio.get_running_loop().create_task(self._let_go(ws))
-        except (WebSocketDisconnect, RuntimeError):
-            served.sockets.pop(ws, None)
+        # queued for each page, whose own task sends it: a page that never reads (a phone whose
+        # network froze) held the mover's send for ever (a fuzzer), then SEND_TIMEOUT (a browser trial)
+        for ws, s in sockets:
+            self._post(served, ws, bodies[s], state=True)
 
     @staticmethod
     async def _let_go(ws: WebSocket) -> None:

@@ -875,7 +875,43 @@ def test_a_page_that_stops_reading_is_let_go_and_the_table_plays_on(serve, monke
             await seats[i].act(seats[i].state["actions"][0]["text"])
             for s in seats:                         # (told within seconds, not never)
                 await asyncio.wait_for(s.until(lambda m: m["type"] == "state" and m["version"] == version), 5)
+        await asyncio.sleep(1)
         assert frozen not in served.sockets and Frozen.closed
+        for s in seats:
+            await s.ws.close()
+    asyncio.run(play())
+
+
+def test_a_page_that_stops_reading_holds_up_no_move_of_the_others(serve, monkeypatch):
+    """A browser trial: a spectator's socket that never read made each move of the table wait the
+    whole SEND_TIMEOUT (every push waited for every page's send). Each page now has its own queue
+    and sender: the others hear of each move at once, and the stalled page alone is let go."""
+    import rulelang.web.server as web
+    monkeypatch.setattr(web, "SEND_TIMEOUT", 60.0)      # (the old push waited this long per move)
+    server = serve([SMALL], include_shipped=False)
+    body = make(server, "small", ["human", "human"], seed=5)
+    served = server.server.matches[body["id"]]
+
+    class Frozen:                                   # a socket whose sends never complete
+        closed = False
+
+        async def send_text(self, text):
+            await asyncio.Event().wait()
+
+        async def close(self, code=1000, reason=""):
+            Frozen.closed = True
+
+    async def play():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        frozen = Frozen()
+        served.sockets[frozen] = None               # (a spectator's page, frozen)
+        for _ in range(3):
+            i = next(k for k, s in enumerate(seats) if s.state["actions"])
+            version = seats[i].state["version"] + 1
+            await seats[i].act(seats[i].state["actions"][0]["text"])
+            for s in seats:                         # (long before the 60 s the stalled page has)
+                await asyncio.wait_for(s.until(lambda m: m["type"] == "state" and m["version"] == version), 20)
+        assert frozen in served.sockets and not Frozen.closed   # (still within its time)
         for s in seats:
             await s.ws.close()
     asyncio.run(play())
