@@ -1003,3 +1003,24 @@ def test_look_at_a_long_name_echoes_it_cut_short():
     run_repl(game, 1, 4, {}, {}, io.StringIO("look " + "x" * 2700 + "\nquit\n"), out, "regicide.rules")
     error = next(line for line in out.getvalue().splitlines() if line.startswith("error: no card"))
     assert len(error) < 200 and "x" * 57 + "..." in error
+
+
+def test_done_before_enough_picks_says_to_pick_more():
+    """A new author's Ticket to Ride: `done` typed before the 2 tickets a player must keep read
+    "'done' is not an answer (the answers: …)", with no word of why."""
+    source = """
+game "Keep" {
+  players 1
+  var kept: list[int] = []
+  turn { step s { action keep {
+    choose xs subset of [1, 2, 3] size 2..3 prompt "keep which?" { kept = xs }
+    finish draw
+  } } }
+}
+"""
+    game = rulelang.Game(rulelang.compile_source(source, "keep.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO("keep\ndone\n1\ndone\n2\ndone\n"), out, None)
+    text = out.getvalue()
+    assert text.count("'done' is not an answer yet: pick more first") == 2
+    assert "Game over" in text

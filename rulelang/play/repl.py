@@ -684,6 +684,12 @@ class _Session(Drawing, Commands):
             self.say(f"ambiguous: '{echoed(line)}' could be {listed}{more}", "error")
         else:
             why = self.match.refusal(line) if own_turn and hasattr(self.match, "refusal") else None   # the rules' words
+            question = getattr(self.match, "question", None)
+            if wanted == "done" and question is not None and question.get("kind") in PICKING:
+                # (a new author's tickets: "'done' is not an answer (the answers: …)" did not say why)
+                self.error("'done' is not an answer yet: pick more first (done is offered once you have "
+                           "picked as many as the rules ask)")
+                return None
             if not why:
                 what = "an answer" if getattr(self.match, "question", None) is not None else "a legal action"
                 self.error(f"'{echoed(line)}' is not {what}{self.nearest(wanted, actions, own_turn)}")
