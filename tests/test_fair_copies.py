@@ -275,6 +275,41 @@ def test_a_restored_match_whose_setup_waited_for_a_draft_knows_where_its_cards_w
     assert same < 5, same
 
 
+HANDS = """
+game "Hands" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  setup { for i in 1..20 { create Card(n: i) in deck }  shuffle deck
+          for p in players { repeat 5 { move top(deck) to hand[p] } } }
+  turn { step s { action draw require size(deck) > 0 { move top(deck) to hand[me]  end turn } } }
+  turn limit 10 { finish draw }
+}
+"""
+
+
+def test_a_restored_copy_deals_a_hidden_hand_among_the_cards_it_may_have_come_from():
+    """A new author's Gin: a search copy keeps no seed (it would tell the deal), so once its state is
+    saved and restored (OpenSpiel's serialise, a pickled copy) nobody knew where its cards were made,
+    and a copy of it for the other seat dealt each hidden hand back to itself: P1's real hand 20
+    times in 20. Cards of unknown origin are now pooled with those of the zones the rules move
+    them between (the deck and the hands)."""
+    game = rulelang.Game(rulelang.compile_source(HANDS, "hands.rules"))
+    m = game.new_match(2, seed=3)
+    labels = [c["label"] for c in m.state()["components"]]
+    real = sorted(labels[c] for c in m.state()["zones"]["hand"][0])
+    same = 0
+    for seed in range(20):
+        copy = rulelang.Match.from_state(game, m.determinized(0, seed).state())
+        assert copy.origins() == [None] * 20
+        theirs = copy.determinized(1, 100 + seed).state()
+        hand = sorted(labels[c] for c in theirs["zones"]["hand"][0])
+        assert len(hand) == 5 and sorted(theirs["zones"]["hand"][1]) == sorted(copy.state()["zones"]["hand"][1])
+        same += hand == real
+    assert same < 3, same
+
+
 def test_a_deal_under_the_rules_asks_each_zone_once_per_card_and_keeps_every_card_in_a_zone_it_fits():
     """A new author's Battleship kept its placement cards one zone per player and ship (so that an
     imagined fleet has one ship of each kind): a search bot's world took 0.1 s, ~800,000 `fit`s —

@@ -73,6 +73,7 @@ class MatchCopies(MatchParts):
                 parent[key], key = top, parent[key]
             return top
         unseen = []
+        lost: dict = {}                          # kind -> zones holding unseen ones made who knows where
         for slot, (z, value) in enumerate(zip(self.game.zones, self.Z)):
             for family, zl in (enumerate(value) if z["per"] else [(None, value)]):
                 for i, c in enumerate(zl):
@@ -81,13 +82,24 @@ class MatchCopies(MatchParts):
                         made = (kind, origins[c] if origins[c] is not None else (z["name"],))
                         parent[root(made)] = root((kind, z["name"], family))
                         unseen.append(((slot, family, i), c, made))
+                        if origins[c] is None:
+                            lost.setdefault(kind, set()).add(z["name"])
+        flows = zone_flows(self.game.ir)
+        # where the rules move such components between two of those zones (a deck and a hand), the
+        # unseen of both are one pool: a copy's state restored (its seed, and so where its cards were
+        # made, is not kept) dealt each hidden hand back to itself — a new author's Gin, 20 of 20
+        for kind, names in lost.items():
+            names = sorted(names)
+            for a in names:
+                for b in names:
+                    if a < b and (flows.may(a, b, kind) or flows.may(b, a, kind)):
+                        parent[root((kind, (a,)))] = root((kind, (b,)))
         groups: dict = {}                        # a root -> the places of its unseen components
         for place, c, made in unseen:
             groups.setdefault(root(made), []).append((place, c))
         # what is unseen, not where it is, decides the copy: fair. Within a group, a component goes
         # only to a zone the rules can bring one of its kind made where it was made to (a group
         # joins two piles through a deck both feed: neither pile gets the other's cards)
-        flows = zone_flows(self.game.ir)
         names = [z["name"] for z in self.game.zones]
         reach: dict = {}                         # (kind, zone made in) -> the zone names it may reach
 
