@@ -662,6 +662,7 @@ class Server:
     def payload(self, served: Served, seat: int | None) -> dict:
         """What `seat` (None: a spectator) is sent now. Called under the match's lock."""
         m = served.match
+        here = set(served.sockets.values())      # (the seats a page is open for: "P4 … (not connected)")
         body = present.seat_payload(m, seat) if seat is not None else present.spectator_payload(m)
         body["log"] = present.log_lines(body["log"], served.log_who[len(m.log) - len(body["log"]):])
         if seat is not None and seat in served.bots:
@@ -680,7 +681,8 @@ class Server:
                      "notice": _worded_for(served.notice, seat)})
         body.update({"type": "state", "version": served.page_version, "thinking": served.thinking,
                      "fault": served.fault, "you": present.seat_name(seat) if seat is not None else None,
-                     "seats": [{"name": present.seat_name(p), "kind": k} for p, k in enumerate(served.kinds())],
+                     "seats": [{"name": present.seat_name(p), "kind": k, "connected": p in here}
+                               for p, k in enumerate(served.kinds())],
                      "outcome": present.outcome_words(m, served.kinds())})
         return body
 
@@ -734,6 +736,7 @@ class Server:
             await ws.close(code=4404, reason=_close_reason(str(seat)))
             return
         await ws.accept()
+        joined = seat is not None and seat not in served.sockets.values()
         served.sockets[ws] = seat
         allowance, refused = self.burst, 0
         last = asyncio.get_running_loop().time()
@@ -743,6 +746,8 @@ class Server:
                                                          self.drawn(served, seat)))
             for message in first:
                 self._post(served, ws, message)
+            if joined:                           # (the others see this seat connected again)
+                await self.push(served)
             while True:
                 got = await ws.receive()
                 if got.get("type") == "websocket.disconnect":
@@ -774,6 +779,9 @@ class Server:
             box = self.outboxes.pop(ws, None)
             if box is not None and box.task is not None:
                 box.task.cancel()
+            if seat is not None and seat not in served.sockets.values() and served.sockets:
+                with contextlib.suppress(Exception):      # (the others see this seat gone)
+                    await self.push(served)
 
     async def _tell(self, ws: WebSocket, message: str) -> None:
         self._post(None, ws, present.dumps({"type": "error", "message": message}))

@@ -991,3 +991,23 @@ def test_a_question_a_cards_ability_asks_names_the_card(serve, browser, tmp_path
     page.wait_for_selector("#card-tip p")
     assert "you may draw a card" in page.inner_text("#card-tip p")
     page.close()
+
+
+def test_the_status_says_when_the_player_to_act_has_no_page_open(serve, browser):
+    """A browser trial: a friend closed their tab and the table read "P2 to act …" for ever, the
+    same as a friend thinking. The status says "(not connected)" while no page of that seat is open,
+    and stops saying it when one comes back."""
+    server, body = made(serve, "valgard", ["human", "human"], 3)
+    first = browser.new_page(viewport={"width": 1200, "height": 900})
+    first.goto(body["links"][0]["url"])
+    first.wait_for_selector("button.action")
+    first.locator("button.action").first.click()                   # P1 moves: P2 to act
+    first.locator("#status", has_text="P2 (not connected) to act").wait_for()
+    second = browser.new_page(viewport={"width": 1200, "height": 900})
+    second.goto(body["links"][1]["url"])
+    second.wait_for_selector("button.action")
+    first.locator("#status", has_text="P2 to act").wait_for()      # (its page is open again)
+    assert "not connected" not in first.inner_text("#status")
+    second.close()
+    first.locator("#status", has_text="P2 (not connected) to act").wait_for()
+    first.close()

@@ -412,7 +412,10 @@
   // ---- status line, outcome -------------------------------------------------------------------
   function drawStatus(view) {
     const kinds = state.seats;
-    const kindOf = (p) => (kinds[p] && kinds[p].kind !== "human" ? ` (${kinds[p].kind})` : "");
+    // (a person whose page is closed: "P4 (not connected) to act" — a browser trial could not tell
+    // a friend thinking from a friend gone)
+    const kindOf = (p) => (kinds[p] && kinds[p].kind !== "human" ? ` (${kinds[p].kind})`
+      : kinds[p] && kinds[p].connected === false && p !== view.viewer ? " (not connected)" : "");
     let line;
     if (state.fault) line = state.fault;
     else if (view.over) {
@@ -421,7 +424,8 @@
       const rs = state.outcome ? state.outcome.results : [];
       const won = rs.filter((r) => r.result === "win").map((r) => r.seat + (state.you === r.seat ? " (you)" : ""));
       line = "The game is over" + (won.length ? `: ${won.join(", ")} ${won.length > 1 ? "win" : "wins"}`
-        : rs.length && rs.every((r) => r.result === "draw") ? ": a draw" : "") + ".";
+        : rs.length && rs.every((r) => r.result === "draw") ? ": a draw"
+        : rs.length && rs.every((r) => r.result === "lose") ? ": everyone loses" : "") + ".";
     }
     else if (view.choice) {
       const mine = view.choice.chooser === view.viewer;
