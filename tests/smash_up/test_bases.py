@@ -298,6 +298,8 @@ def test_tar_pits_a_minion_destroyed_there_goes_to_the_bottom_of_its_owners_deck
     assert zone(m, "discard", 1) == ["Tiger Assassin"]          # discarded with the Dojo
     assert sorted(zone(m, "field")) == ["Invader"]
     assert var(m, "vp") == [2, 3]
+    # (said: a rules audit read only "is destroyed", the card's going to the deck nowhere)
+    assert "Saucy Wench goes to the bottom of P2's deck (Tar Pits)" in m.messages_for(0)
 
 
 def test_tar_pits_other_replacements_of_destroy_still_apply():
