@@ -754,3 +754,12 @@ def test_a_hermit_card_from_the_underworld_gate_works_the_same():
     assert m.question["options"] == ["it applies"] and m.question["chooser"] == 1
     play(m, "it applies")
     assert var(m, "damage")[1] == 1
+
+
+def test_a_revealed_shadow_shown_the_disenchant_mirror_is_told_so():
+    """A rules audit: every other reader of the mirror got a line ("nothing happens", or the reveal);
+    a Vampire already revealed got none."""
+    m = (Position(["Vampire", "Emi", "Werewolf", "George"]).at("church", "gate", "woods", "woods").reveal(0)
+         .deck("white", "Disenchant Mirror").turn(0, "area").match())
+    play(m, "draw a white card")
+    assert m.messages_for(1)[-1] == "P1 is revealed already"
