@@ -170,7 +170,7 @@ def test_the_out_of_turn_line_is_counted_in_the_screen(tmp_path):
 def test_a_long_dozen_war_turn_keeps_its_status_beside_the_page(tmp_path):
     """Late at 120×40: the moves are paged; the status (points, coins, the event) is fitted
     beside the page printed, not replaced by `(the status: type status)`."""
-    _, _, save = saved_position(tmp_path, "dozen_war", 2, 2, 90)
+    _, _, save = saved_position(tmp_path, "dozen_war", 2, 2, 80)     # (171 moves to page)
     term = sized("play", save, "--rules", str(ROOT / "games" / "dozen_war.rules"), columns=120, lines=40)
     screen, _ = first_screen(term)
     body = "\n".join(screen)
