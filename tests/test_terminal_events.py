@@ -283,3 +283,36 @@ def test_a_list_value_that_changes_is_told_as_a_value_is():
     assert rolled, bot
     kept = re.search(r"  · kept: P2 empty → (\d)\n", bot)
     assert kept and kept.group(1) == rolled.group(3)
+
+
+PAY = """
+game "Pay" {
+  players 2
+  kind Card { c: text  label c }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone discard: pile, public, top
+  setup {
+    repeat 4 { create Card(c: "loco") in deck }
+    repeat 4 { create Card(c: "red") in deck }
+    for p in players { repeat 4 { move top(deck) to hand[p] } }
+  }
+  turn { step s {
+    action pay as "pay 2 loco" require count(c.c == "loco" for c in hand[me]) >= 2 {
+      let ls = [c for c in hand[me] where c.c == "loco"]
+      move [ls[0], ls[1]] to discard
+      end turn
+    }
+    action wait require me == 0 { end turn }
+  } }
+  turn limit 4 { finish draw }
+}
+"""
+
+
+def test_a_count_said_beside_a_card_the_move_names_says_more():
+    """A new author's Ticket to Ride: `claim … with 2 loco` paid two locomotives from P2's hand; the
+    top one, named by the move, got no line, and "1 card left hand (P2)" read as the whole payment."""
+    out = play(PAY, 2, ["wait", "quit", "n"], bots={1: "random"})
+    moved = out[out.index("P2 (random) plays: pay 2 loco"):]
+    assert moved.splitlines()[1:3] == ["  · 1 more card left hand (P2)", "  · 1 more card added to discard"]

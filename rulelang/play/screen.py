@@ -867,7 +867,9 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
         return all(p in off for p in parts)
 
     appeared: list = []                       # (label, to): onto the screen from an internal zone
-    for (frm, to), labels in grouped.items():
+    told_from: Counter = Counter()            # the moves left unsaid (the text names them), by place:
+    told_to: Counter = Counter()              # a count said after them is "more" (a new author's Ticket
+    for (frm, to), labels in grouped.items():  # to Ride: "2 loco" paid, "1 card left hand" read)
         if unseen(frm) and unseen(to):
             continue
         if all(p in off_seen for p in re.split(r" or | / ", frm)):
@@ -875,6 +877,9 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
             continue
         if not all(named(x) and (len(x) > 1 or named(to.split(",")[0])) for x in labels):
             lines.append(f"{join_labels(labels)}: {frm} → {to}")
+        else:
+            told_from[frm] += len(labels)
+            told_to[to] += len(labels)
     for src, dst, k in _paired(hidden_out, hidden_in, may) if pair else ():
         hidden_out[src] -= k
         hidden_in[dst] -= k
@@ -905,10 +910,10 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
         lines.append(f"{join_labels(labels)}: {how} {place}")
     for src, k in hidden_out.items():
         if k > 0 and src not in off:
-            lines.append(f"{k} {counted(k, src)} left {src}")
+            lines.append(f"{k}{' more' if told_from[src] else ''} {counted(k, src)} left {src}")
     for dst, k in hidden_in.items():
         if k > 0 and dst not in off:
-            lines.append(f"{k} {counted(k, dst)} added to {dst}")
+            lines.append(f"{k}{' more' if told_to[dst] else ''} {counted(k, dst)} added to {dst}")
     return lines
 
 
