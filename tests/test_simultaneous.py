@@ -588,3 +588,44 @@ def test_each_revealed_answer_names_a_card_of_its_own_players_hand():
     first = text.split("every answer is")[1].split("==")[0]
     assert "P2: build card 3" in first, first
     assert "  · card 3: hand (P2) → city (P2)\n" in first, first
+
+
+BALLOT = """
+game "Secret ballot" {
+  players 3
+  kind Ballot { yes: bool  label if yes then "Yes" else "No" }
+  zone ballots: set per player, owner
+  zone box: pile, hidden
+  zone shown: set, public
+  zone kept: set per player, public
+  setup { for p in players { create Ballot(yes: true) in ballots[p]  create Ballot(yes: false) in ballots[p] } }
+  turn {
+    step vote simultaneous {
+      action cast(b in ballots[me]) { move b to box }
+      reveal {
+        shuffle box
+        move box to shown
+        finish draw
+      }
+    }
+  }
+}
+"""
+
+
+def test_answers_shuffled_before_they_are_shown_stay_secret():
+    """A new author's Avalon: ballots cast in secret were boxed, shuffled and shown, and the log told
+    everyone `P2: cast No` (an answer is widened once its card is in everyone's sight, as a drafted
+    card laid on the table is). A shuffle of the named cards keeps their answers private; without
+    it (laid out as they were cast) they are widened as before."""
+    m = game_of(BALLOT).new_match(3, seed=1)
+    for text in ("P1: cast Yes", "P2: cast No", "P3: cast Yes"):
+        m.apply(text)
+    assert m.is_over and len(m.state()["zones"]["shown"]) == 3
+    assert m.log_for(1) == ["(a secret choice)", "P2: cast No", "(a secret choice)"]
+    assert m.log_for(0) == ["P1: cast Yes", "(a secret choice)", "(a secret choice)"]
+    unshuffled = game_of(BALLOT.replace("        shuffle box\n", ""))
+    m = unshuffled.new_match(3, seed=1)
+    for text in ("P1: cast Yes", "P2: cast No", "P3: cast Yes"):
+        m.apply(text)
+    assert m.log_for(1) == ["P1: cast Yes", "P2: cast No", "P3: cast Yes"]

@@ -983,6 +983,15 @@ def _forget(m, what) -> None:
             known.pop(c, None)
 
 
+def _anonymize(m, zone) -> None:
+    """A shuffle of components private answers named: those answers stay private for good, even if
+    the cards end in everyone's sight (widen_private) — the shuffle is what hides whose each was (a
+    new author's secret ballot: Yes and No cast, boxed, shuffled and shown, and the log read
+    `P2: cast No` to all)."""
+    items = set(as_items(zone))
+    m.named = [(at, c) for at, c in m.named if not items.intersection(c if type(c) is tuple else (c,))]
+
+
 def _tell(m, text, to) -> None:
     """A message for some players only."""
     who = sorted(set(to)) if isinstance(to, list) else [to]
@@ -1021,7 +1030,7 @@ def seen_by_all(m) -> set:
 NAMESPACE = {
     "_choose_one": _choose_one, "_choose_many": _choose_many, "_may": _may, "_SKIP": SKIP,
     "_emit": _emit, "_open": _open, "_drain": drain, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
-    "_reveal": _reveal, "_tell": _tell, "_forget": _forget, "_grant": _grant,
+    "_reveal": _reveal, "_tell": _tell, "_forget": _forget, "_anonymize": _anonymize, "_grant": _grant,
     "_watched_move": _watched_move, "_created": _created,
     "_comp_seen_text": _comp_seen_text, "_all_seen": _all_seen, "_union_text": _union_text,
     "_union_seen_text": _union_seen_text,

@@ -148,6 +148,10 @@ class StatementLowering(Part):
             ctx.fn.emit(f"{t} = {zone}")
             ctx.fn.emit(f"_forget(m, {t})")
             zone = t
+        t = ctx.fn.new("t")                         # (private answers among them stay private)
+        ctx.fn.emit(f"{t} = {zone}")
+        ctx.fn.emit(f"if m.named: _anonymize(m, {t})")
+        zone = t
         ctx.fn.emit(f"m.rng.shuffle(_each(m, {zone}))")         # (a shuffle is as long as its zone: charged)
 
     def s_set(self, s, ctx):
