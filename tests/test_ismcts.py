@@ -247,3 +247,41 @@ def test_ismcts_tries_every_action_of_a_small_decision_before_repeating_one():
     root = _searched(m, IsmctsBot(4, iterations=len(legal)), len(legal))
     assert sorted(root.children) == sorted(a.text for a in legal)
     assert all(child.visits == 1 for child in root.children.values())
+
+
+STUCK = """
+game "Sim stuck" {
+  players 2
+  kind Card { good: bool  n: int  label (if good then "good " else "bad ") + text(n) }
+  zone pool: set, hidden
+  zone hand: set per player, owner
+  zone table: set, public
+  setup {
+    for i in 1..4 { create Card(good: true, n: i) in pool  create Card(good: false, n: i) in pool }
+    for p in players {
+      repeat 2 { move pick([c for c in pool where c.good]) to hand[p] }
+      move pick([c for c in pool where not c.good]) to hand[p]
+    }
+  }
+  turn {
+    step play simultaneous {
+      action play(c in hand[me]) require c.good { move c to table }
+      reveal { finish draw }
+    }
+  }
+}
+"""
+
+
+def test_a_search_at_a_simultaneous_step_imagines_only_worlds_where_each_seat_can_answer():
+    """A new author's Avalon: the imagined copies dealt a seat still to answer two cards it could not
+    play (42 of 300), and `ismcts` failed (`empty range for randrange()`, an internal error at the
+    terminal). Such a world is dealt again; one with nothing to do is scored as it stands."""
+    game = build(STUCK)
+    for seed in range(6):
+        m = game.new_match(2, seed=seed)
+        assert m.simultaneous is not None
+        for k in range(40):
+            copy = m.determinized(0, k)
+            assert copy.legal_actions_of(1), (seed, k)
+        assert str(IsmctsBot(seed, iterations=60).choose(m)).startswith("play good")

@@ -135,7 +135,11 @@ class MatchCopies(MatchParts):
             rng = random.Random(seed)
             for _ in range(WORLD_TRIES):
                 m = deal(rng)
-                if pending is not None or m.simul is not None or m.result is not None:
+                if m.simul is not None:          # (nor one where a seat still to answer has no answer:
+                    if _all_can_answer(m):      #  a new author's Avalon dealt a Good player two Fails)
+                        break
+                    continue
+                if pending is not None or m.result is not None:
                     break
                 # (nor one where the player to act has no move: the engine would have ended the
                 # game by `on stuck` — a researcher's copies for a seat not to act were over at once
@@ -313,6 +317,14 @@ def _decided_at_once(m, checks) -> bool:
             raise
         return not isinstance(err, Paused)
     return trial.result is not None
+
+
+def _all_can_answer(m) -> bool:
+    """At a simultaneous decision: has every seat still to answer an answer in this dealt copy?"""
+    try:
+        return all(m.legal_actions_of(p) for p, a in zip(m.simul.seats, m.simul.answers) if a is None)
+    except Exception:
+        return False
 
 
 def _can_move(m) -> bool:

@@ -161,6 +161,8 @@ class MctsBot:
             if state.is_over:
                 return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
             actions = state.legal_actions()
+            if not actions:
+                break
             state.apply(actions[rng.randrange(len(actions))])
         if state.is_over:
             return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
@@ -282,6 +284,8 @@ class IsmctsBot:
         try:
             while not state.is_over:
                 legal = state.legal_actions()
+                if not legal:                # (a world imagined with nothing to do: scored as it stands)
+                    break
                 mover = state.current_player
                 untried = [a for a in legal if str(a) not in node.children]
                 tried = 0
@@ -327,6 +331,8 @@ class IsmctsBot:
             if state.is_over:
                 break
             actions = state.legal_actions()
+            if not actions:
+                break
             state.apply(actions[rng.randrange(len(actions))])
         if state.is_over:
             return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
