@@ -219,3 +219,30 @@ def test_what_one_seat_was_shown_is_cleared_before_the_next_takes_the_terminal(m
     assert "Pass the terminal to P2" in text
     before = text.partition("Pass the terminal to P2")[0]
     assert "to you" in before and "P2>" not in before
+
+
+def test_a_finished_save_loaded_shows_the_game_over_screen_of_the_person_playing():
+    """A new author's Exploding Kittens: a finished save loaded with P3 the only person showed the
+    game-over screen as `you are P1`, P1's hidden hand with it."""
+    import io
+    from rulelang.play.repl import run_repl
+    source = """
+game "Over" {
+  players 3
+  kind Card { n: int  label "card " + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  setup { for i in 1..9 { create Card(n: i) in deck }  for p in players { repeat 3 { move top(deck) to hand[p] } } }
+  turn { step s { action stop { finish draw } } }
+}
+"""
+    game = rulelang.Game(rulelang.compile_source(source, "over.rules"))
+    m = game.new_match(3, seed=1)
+    m.apply("stop")
+    labels = [c["label"] for c in m.state()["components"]]
+    hands = m.state()["zones"]["hand"]
+    out = io.StringIO()
+    run_repl(game, 3, 1, {}, {0: "random", 1: "random"}, io.StringIO("quit\n"), out, None, match=m)
+    text = out.getvalue()
+    assert "you are P3" in text and "you are P1" not in text
+    assert all(labels[c] in text for c in hands[2]) and not any(labels[c] in text for c in hands[0])

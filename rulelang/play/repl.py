@@ -259,8 +259,13 @@ class _Session(Drawing, Commands):
             self.say(f"Game over: {who}. The last move: {self.last_move}", "over")
         else:
             self.say(f"Game over: {who}.", "over")
-        seat = self.on_screen if self.on_screen is not None else 0
+        # (nobody sat at the terminal yet — a finished save loaded: a person's seat, never another's
+        # view by default — a new author's P3 read P1's hidden hand)
+        humans = [p for p in range(self.match.players) if p not in self.bots]
+        seat = self.on_screen if self.on_screen is not None else (humans[0] if humans else 0)
         try:
+            if self.on_screen is None and len(humans) > 1 and self.needs_hand_over(seat):
+                self.hand_over(seat)
             self.show_view(seat)
         except RuleRuntimeError as error:
             self.say(f"rule error: {printable(error)}", "error")
