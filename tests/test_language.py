@@ -221,3 +221,26 @@ game "E" {
     game = rulelang.Game(rulelang.compile_source(source, "e.rules"))
     texts = [a.text for a in game.new_match(1, seed=1).legal_actions()]
     assert texts == ["go Bright Red", "go Deep Blue", "stay Deep Blue"]
+
+
+def test_an_action_text_may_count_its_own_subset_parameter():
+    """A new author's Sheriff: `as … size(cs) …` was refused (E201, "not `size`") where `count(cs)`
+    was not; `size` of a zone is still refused, by the zone's name."""
+    source = """
+game "S" {
+  players 1
+  kind Card { n: int  label "c" + text(n) }
+  zone hand: set, public
+  zone deck: pile, hidden
+  setup { for i in 1..3 { create Card(n: i) in hand } }
+  turn { step s {
+    action put(cs subset of hand size 0..1) as "put " + (if size(cs) == 0 then "nothing" else text(cs)) { finish draw }
+    action peek require size(deck) == 0 { finish draw }
+  } }
+}
+"""
+    game = rulelang.Game(rulelang.compile_source(source, "s.rules"))
+    assert sorted(a.text for a in game.new_match(1, seed=1).legal_actions())[:2] == ["peek", "put c1"]
+    assert "put nothing" in [a.text for a in game.new_match(1, seed=1).legal_actions()]
+    bad = source.replace("if size(cs) == 0", "if size(deck) == 0")
+    assert [d.code for d in check_source(bad, "s.rules")[1] if d.severity == "error"] == ["E201"]

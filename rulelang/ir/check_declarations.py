@@ -326,7 +326,7 @@ class DeclarationChecks:
             for x in walk_ir(a["text"]):
                 if x.get("k") in ("var", "zone", "def", "mods", "can") or (
                         x.get("k") == "builtin" and x.get("n") not in ("players", "player_count")) or (
-                        x.get("k") == "call" and x.get("f") in ("roll", "pick", "size", "top", "bottom")):
+                        x.get("k") == "call" and x.get("f") in ("roll", "pick")):    # (a zone is refused above)
                     raise _Bad(f"{path}/text", "an action's text may read only its parameters and constants")
         self.block(a["body"], f"{path}/body", 0)
 

@@ -580,8 +580,9 @@ class DeclarationChecks:
             if isinstance(x, n.Name) and x.name not in params and self.lookup_local(x.name) is None:
                 if kind in ("var", "zone", "def") or (kind == "builtin" and x.name not in ("players", "player_count")):
                     bad = x.name
-            elif isinstance(x, n.Call) and (kind == "def" or (kind == "builtin" and x.name in (
-                    "roll", "pick", "size", "top", "bottom"))):
+            # (`size`, `top`, `bottom` of a parameter are its own: of a zone, the zone's name is
+            # refused where it is read — a new author's `size(cs)` was refused, `count(cs)` not)
+            elif isinstance(x, n.Call) and (kind == "def" or (kind == "builtin" and x.name in ("roll", "pick"))):
                 bad = x.name
             if bad is not None:
                 self.error("E201", f"an action's text is worked out once for each choice of its parameters: it may "
