@@ -244,3 +244,55 @@ game "S" {
     assert "put nothing" in [a.text for a in game.new_match(1, seed=1).legal_actions()]
     bad = source.replace("if size(cs) == 0", "if size(deck) == 0")
     assert [d.code for d in check_source(bad, "s.rules")[1] if d.severity == "error"] == ["E201"]
+
+
+INSERT_GAME = """
+game "Kitten" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  turn limit 10 { finish draw }
+  setup { for i in 1..6 { create Card(n: i) in deck }  move top(deck) to hand[0] }
+  turn { step s {
+    action peek require me == 1 { reveal top(deck, 2) to me  end turn }
+    action put(d in 0..6) require me == 0 and size(hand[me]) > 0 { insert(top(hand[me]), deck, d)  end turn }
+    action pass { end turn }
+  } }
+}
+"""
+
+
+@pytest.mark.parametrize("depth,order", [(0, [1, 2, 3, 4, 5, 6]), (1, [1, 2, 3, 4, 6, 5]),
+                                         (2, [1, 2, 3, 6, 4, 5]), (5, [6, 1, 2, 3, 4, 5]),
+                                         (6, [6, 1, 2, 3, 4, 5])])
+def test_insert_puts_a_card_under_so_many_others_and_what_was_seen_of_them_stays_seen(depth, order):
+    """A new author's Exploding Kittens had no way to put the kitten back at a chosen depth: lifting
+    the cards above it and back ended what a See the Future had shown of them, which told the seer
+    the depth. `insert(X, ZONE, N)` moves X under N components (0: on top; past the bottom: at it),
+    and nothing else in the pile moves."""
+    game = rulelang.Game(rulelang.compile_source(INSERT_GAME, "kitten.rules"))
+    m = game.new_match(2, seed=1)
+    labels = [c["label"] for c in m.state()["components"]]
+    m.apply("pass")
+    m.apply("peek")                                      # P2 has seen c5 and c4, the two on top
+    seen = m.view(1)
+    m.apply(f"put {depth}")
+    assert [int(labels[c][1:]) for c in m.state()["zones"]["deck"]] == order      # bottom first
+    deck = next(z for z in m.view(1)["zones"] if z["name"] == "deck")
+    assert [c["label"] for c in deck["known"]] == [c["label"] for z in seen["zones"] if z["name"] == "deck"
+                                                   for c in z["known"]] == ["c4", "c5"]
+
+
+def test_insert_is_a_proc_of_the_rules_where_they_declare_one_and_takes_three_arguments():
+    own = INSERT_GAME.replace("  turn limit 10", "  var n: int = 0\n  proc insert(c: Card, z: list[Card], d: int) { n += d }\n  turn limit 10")
+    own = own.replace("insert(top(hand[me]), deck, d)", "insert(top(hand[me]), [], d)")
+    game = rulelang.Game(rulelang.compile_source(own, "own.rules"))
+    m = game.new_match(2, seed=1)
+    m.apply("pass")
+    m.apply("peek")
+    m.apply("put 3")
+    assert m.state()["vars"]["n"] == 3 and len(m.state()["zones"]["deck"]) == 5
+    bad = INSERT_GAME.replace("insert(top(hand[me]), deck, d)", "insert(top(hand[me]), deck)")
+    found = [d for d in check_source(bad, "x.rules")[1] if d.severity == "error"]
+    assert [d.code for d in found] == ["E103"] and "takes three arguments" in found[0].message

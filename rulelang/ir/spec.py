@@ -42,6 +42,7 @@ UNARY_OPS = ("-", "not")
 BINARY_OPS = ("+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or")
 ASSIGN_OPS = ("=", "+=", "-=")
 POSITIONS = ("", "top", "bottom")
+MOVE_POSITIONS = POSITIONS + ("depth",)     # a move's: `insert(X, ZONE, N)` is one with a depth
 RESULTS = ("win", "lose", "draw", "score")
 
 # Names every rule file can use without declaring them, and their static types.
@@ -238,10 +239,11 @@ EXPRESSIONS: dict[str, NodeSpec] = {
 }
 
 READMIT = "readmit"      # the builtin procedure `readmit(P)` (a proc the rules declare of that name hides it)
+INSERT = "insert"        # the builtin procedure `insert(X, ZONE, N)`: a move with N components above it
 REFUSE = "refuse"        # the builtin procedure `refuse(REASON)`: the set-up refuses the options (likewise)
 
 STATEMENTS: dict[str, NodeSpec] = {
-    "move": NodeSpec({"what": EXPR, "to": EXPR, "pos": POSITIONS}),
+    "move": NodeSpec({"what": EXPR, "to": EXPR, "pos": MOVE_POSITIONS}, {"depth": EXPR}),
     "shuffle": NodeSpec({"zone": EXPR}, random=True),
     "eliminate": NodeSpec({"who": EXPR}, {"until": ("round_end",)}),   # until: out for the rest of this round
     "readmit": NodeSpec({"who": EXPR}),          # the way back: an eliminated player is in again

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import nodes as n
 from .typerules import compatible, elem, is_comp, is_enum, is_list, is_list_like, is_union, is_value, kind_words, show
 from ..core.limits import COMPONENT_LIMIT, JSON_SIZE_LIMIT
-from ..ir.spec import READMIT, REFUSE
+from ..ir.spec import INSERT, READMIT, REFUSE
 
 CONTENT_IR_LIMIT = JSON_SIZE_LIMIT // 4    # bytes of content files all `create … from` put in the IR together
 
@@ -44,6 +44,8 @@ class StatementChecks:
         elif not (is_comp(t) or t == "zone" or (is_list(t) and is_comp(elem(t)))):
             self.error("E201", f"only components can be moved, not {show(t)}", s.what.span)
         self.zone_target(s.dest, "the destination")
+        if s.depth is not None:                # `insert(X, ZONE, N)`
+            self.expect(s.depth, "int", f"`{INSERT}`'s depth (how many lie above it)")
 
     def check_shuffle(self, s) -> None:
         self.zone_target(s.zone, "what is shuffled")
@@ -122,6 +124,12 @@ class StatementChecks:
                 t = self.expr(a)
                 if not compatible(t, "text"):
                     self.error("E201", f"`{REFUSE}` needs a text saying why, not {show(t)}", a.span)
+            return
+        if sym is None and s.name == INSERT:           # (with three arguments it is a move: desugar.py)
+            self.error("E103", f"`{INSERT}(X, ZONE, N)` takes three arguments (what, the pile, how many lie above "
+                               f"it), not {len(s.args)}", s.span)
+            for a in s.args:
+                self.expr(a)
             return
         if sym is None and s.name == READMIT:          # the builtin procedure: the way back in
             if len(s.args) != 1:

@@ -289,7 +289,10 @@ class Compiler:
         return lower(self, s)
 
     def stmt_move(self, s: n.Move) -> dict:
-        return {"s": "move", "what": self.expr(s.what), "to": self.expr(s.dest), "pos": s.position}
+        out = {"s": "move", "what": self.expr(s.what), "to": self.expr(s.dest), "pos": s.position}
+        if s.depth is not None:
+            out["depth"] = self.expr(s.depth)
+        return out
 
     def stmt_shuffle(self, s: n.Shuffle) -> dict:
         return {"s": "shuffle", "zone": self.expr(s.zone)}

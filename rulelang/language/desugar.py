@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from . import nodes as n
 from .content import Suggester, listing
 from ..core.errors import Diagnostic, RuleError
-from ..ir.spec import ANYTIME_STEP, refusal_def, refusal_holds
+from ..ir.spec import ANYTIME_STEP, INSERT, refusal_def, refusal_holds
 
 BUILTIN_EVENTS = ("turn_start", "turn_end")          # events the engine emits itself (no parameters)
 ZONE_EVENTS = ("enter", "leave")                     # `on enter Z(c)`, `on leave Z(c)`
@@ -132,9 +132,29 @@ def _texts(game: n.Game) -> tuple[n.Game, list[Diagnostic]]:
     return n.Game(game.span, game.name, game.decls + tuple(extra), game.sources), diags
 
 
+def _inserts(game: n.Game) -> n.Game:
+    """The builtin procedure `insert(X, ZONE, N)` is a move with N components above X (unless the
+    rules declare a proc of that name): a `Move` node, which every check and lint reads as one."""
+    if any(isinstance(d, n.ProcDecl) and d.name == INSERT for d in game.decls) or \
+            not any(isinstance(x, n.CallStmt) and x.name == INSERT and len(x.args) == 3 for x in n.walk(game)):
+        return game
+
+    def rebuilt(x):
+        if isinstance(x, tuple):
+            return tuple(rebuilt(y) for y in x)
+        if not isinstance(x, n.Node):
+            return x
+        if isinstance(x, n.CallStmt) and x.name == INSERT and len(x.args) == 3:
+            what, dest, depth = (rebuilt(a) for a in x.args)
+            return n.Move(x.span, what, dest, "depth", depth)
+        changes = {name: rebuilt(getattr(x, name)) for name in x.__dataclass_fields__ if name != "span"}
+        return type(x)(x.span, **changes)
+    return rebuilt(game)
+
+
 def desugar(game: n.Game, suggest: Suggester | None = None) -> tuple[n.Game, list[AbilityInfo], list[Diagnostic]]:
     """`suggest`: the "did you mean" of the whole file (the checker's, its budget shared)."""
-    game, said = _texts(_anytime(game))
+    game, said = _texts(_anytime(_inserts(game)))
     if not any(isinstance(d, (n.CardDecl, n.OnDecl)) and (isinstance(d, n.CardDecl) or d.params is not None
                                                           or d.event not in HANDLERS)
                or isinstance(d, n.SignatureDecl) and d.responses for d in game.decls):

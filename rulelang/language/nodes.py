@@ -133,7 +133,8 @@ class LValue(Node):
 class Move(Node):
     what: Node
     dest: Node
-    position: str                        # "top", "bottom" or "" (the zone's default)
+    position: str                        # "top", "bottom", "" (the zone's default) or "depth"
+    depth: Node | None = None            # "depth" (the builtin `insert(X, ZONE, N)`): N above it
 
 
 @dataclass(frozen=True, eq=False)

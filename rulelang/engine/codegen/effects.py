@@ -682,6 +682,30 @@ def _watched_move(m, what, dest, bottom: bool) -> None:
             _zone_event(m, "enter", dest, c)
 
 
+def _move_at(m, what, dest, depth, watched: bool) -> None:
+    """`insert(X, ZONE, N)`: moved as onto the top (in its order, each on top of the one before),
+    then put under the N components that were on top (all of them: at the bottom). Nothing else in
+    the pile moves, so what was revealed of the others stays so (a new author's Exploding Kittens
+    lifted the cards above and back, and that told a player who had seen them the depth)."""
+    if type(depth) is not int or depth < 0:
+        raise RuleFault(f"`insert` puts a component under a number of others (0: on top), not {plain_text(depth)}")
+    items = list(as_items(what))
+    if watched:
+        _watched_move(m, items, dest, False)
+    else:
+        _move(m, items, dest, False)
+    k = len(items)
+    if not k:
+        return
+    block = dest[len(dest) - k:]
+    del dest[len(dest) - k:]
+    at = max(0, len(dest) - depth)
+    dest[at:at] = block
+    m.work -= len(dest)
+    if m.work < 0:
+        _overworked()
+
+
 def _created(m) -> None:
     """The component just created enters its zone."""
     c = len(m.labels) - 1
@@ -1031,7 +1055,7 @@ NAMESPACE = {
     "_choose_one": _choose_one, "_choose_many": _choose_many, "_may": _may, "_SKIP": SKIP,
     "_emit": _emit, "_open": _open, "_drain": drain, "_hook": _hook, "_can": _can, "_replaceable": _replaceable, "_mods": _mods,
     "_reveal": _reveal, "_tell": _tell, "_forget": _forget, "_anonymize": _anonymize, "_grant": _grant,
-    "_watched_move": _watched_move, "_created": _created,
+    "_watched_move": _watched_move, "_move_at": _move_at, "_created": _created,
     "_comp_seen_text": _comp_seen_text, "_all_seen": _all_seen, "_union_text": _union_text,
     "_union_seen_text": _union_seen_text,
 }

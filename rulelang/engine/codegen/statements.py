@@ -71,6 +71,17 @@ class StatementLowering(Part):
         dest_e = s["to"]
         destp = self.target_p(dest_e, ctx)
         dest = destp.src
+        if s["pos"] == "depth":                     # `insert(X, ZONE, N)`: N components above it
+            if not (what.cheap and what.pure):
+                t = fn.new("t")
+                fn.emit(f"{t} = {what.src}")
+                what = P(t, what.level, True, shape=what.shape, cheap=True)
+            t = fn.new("t")
+            fn.emit(f"{t} = {dest}")
+            depth = self.exprs.ex(s.get("depth") or {"k": "lit", "v": 0}, ctx)
+            fn.emit(f"_move_at(m, {what.src}, {t}, {depth.src}, {bool(self.sh.zone_watch)})")
+            self.capacity_check(dest_e, t, fn)
+            return
         bottom = s["pos"] == "bottom"
         if self.sh.zone_watch:                      # entering and leaving zones are events here
             if not (destp.cheap and destp.pure) and self.needs_check(dest_e):
