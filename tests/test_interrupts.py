@@ -826,3 +826,75 @@ def test_repl_the_player_asked_may_take_an_anytime_action_before_answering(peek)
     again = asked[asked.index("P1 plays: reveal"):]
     assert "which?" in again and "P1> 2\nP1 chooses: 4" in again
     assert "(you may also, at any time: reveal)" not in again              # revealed: nothing more
+
+
+TICK = """
+game "Tick" {
+  players 2
+  kind Card { rank: int  label "c" + text(rank) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  var ticks: int = 0
+  turn limit 20 { finish draw }
+  setup { for r in 1..8 { create Card(rank: r) in deck }  shuffle deck  for p in players { move top(deck, 3) to hand[p] } }
+  anytime action tick { ticks += 1 }
+  anytime action ask { may prompt "again?" { ticks += 100 } }
+  turn { step s {
+    action play { choose c in hand[me] always prompt "which card" { move c to table }  end turn }
+  } }
+}
+"""
+
+
+def test_interrupts_while_one_effect_waits_are_bounded():
+    """A trial: interrupts taken inside a waiting effect, one after another or each inside the
+    other's question, had no bound but Python's stack — 98 nested, and the position could no
+    longer be restored; 5,000 made each answer's replay slow. At most INTERRUPT_LIMIT (24)."""
+    from rulelang.core.limits import INTERRUPT_LIMIT
+    game = build(TICK)
+    m = game.new_match(2, seed=1)
+    m.apply("play")
+    for _ in range(INTERRUPT_LIMIT):
+        assert "P2: tick" in offers(m, 1)
+        m.apply("P2: tick")
+    assert offers(m, 0) == offers(m, 1) == [] and m.question["prompt"] == "which card"
+    with pytest.raises(IllegalAction):
+        m.apply("P2: tick")
+    assert roundtrip(game, m).state() == m.state()
+    play(m, texts(m)[0])
+    assert m.pending is None and offers(m, 0)                # the effect over: offered again
+    m = game.new_match(2, seed=1)
+    m.apply("play")
+    for _ in range(INTERRUPT_LIMIT):                         # each inside the question of the one before
+        m.apply("P1: ask")
+    assert m.question["prompt"] == "again?" and offers(m, 1) == []
+    r = roundtrip(game, m)
+    assert r.state() == m.state()
+    for _ in range(INTERRUPT_LIMIT):
+        m.apply("yes")
+    assert var(m, "ticks") == 100 * INTERRUPT_LIMIT and m.question["prompt"] == "which card"
+
+
+def test_a_search_copy_maps_the_answer_given_after_an_interrupt_as_it_maps_one_given_at_once():
+    """A trial: on a copy made for P2 while P1 chose a card of its hand, an interrupt before the
+    answer made the answer take the real card (from the copy's deck) — or fail an `EngineFault` in a
+    subset pick — where the answer alone took the card the copy had dealt into that place."""
+    game = build(TICK)
+    m = game.new_match(2, seed=1)
+    m.apply("play")
+    answer = texts(m)[0]
+    for seed in range(20):
+        plain, interrupted = m.determinized(1, seed), m.determinized(1, seed)
+        plain.apply(answer)
+        interrupted.apply("P2: tick")
+        interrupted.apply(answer)
+        assert plain.state()["zones"] == interrupted.state()["zones"], seed
+
+
+def test_repl_log_does_not_call_an_interrupt_an_answer():
+    game = build(TICK)
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("play\ntick\nlog\nquit\nn\n"), out, "x.rules")
+    text = out.getvalue()
+    assert "  2. P1: tick\n" in text and "which card → tick" not in text

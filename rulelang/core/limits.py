@@ -16,6 +16,7 @@ LOOP_LIMIT = 10_000            # iterations of one while/repeat
 WORK_LIMIT = 2_000_000         # units of work (see above) in one effect or one listing
 CALL_DEPTH_LIMIT = 200         # nested calls of (mutually) recursive defs and procs
 FLOW_LIMIT = 1_000             # step changes in one apply before the flow is declared broken
+INTERRUPT_LIMIT = 24           # interrupts taken while one effect waits (nested in each other too)
 PLAYER_LIMIT = 64              # seats in one match
 RANGE_LIMIT = 100_000          # elements of one `lo..hi` range
 LIST_LIMIT = 10_000            # elements of one list a rule grows: by `append`, `+` or `*`

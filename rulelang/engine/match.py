@@ -25,7 +25,7 @@ from .codegen.effects import drain, private_args, widen_private
 from .codegen.runtime_actions import _copies
 from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError
 from ..ir.spec import ANYTIME_STEP, leading_words, refusal_def, refusal_holds
-from ..core.limits import STATE_LIMIT, WORK_LIMIT
+from ..core.limits import INTERRUPT_LIMIT, STATE_LIMIT, WORK_LIMIT
 from ..core.types import Context
 from . import support
 from .flow import MatchFlow
@@ -107,6 +107,14 @@ GENERATED_CODE_INTERFACE = {
     "outer_step": "while an interrupt's effect runs: the step it goes back to",
     "_interrupt_in_effect": "an answer that is an interrupt (`P3: reveal`): run inside the waiting effect",
 }
+
+
+def _interrupts_in(answers: list) -> int:
+    """How many interrupts a paused chain has taken (`P3: reveal` among its answers): at most
+    INTERRUPT_LIMIT, so that an effect's replay, and the nesting of interrupts inside each other's
+    questions, stay bounded (a trial retook an ability inside its own question 98 deep, and the
+    position could then no longer be restored)."""
+    return sum(1 for a in answers if interrupt_seat(a) is not None)
 
 
 class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchSimultaneous):
@@ -386,7 +394,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         if (self.result is not None or ANYTIME_STEP not in self.game.steps or self.simul is not None
                 or type(player) is not int or not 0 <= player < self.players
                 or (player == self.actor and pending is None)
-                or (pending is not None and pending["root"][0] != "action")):   # (not while setting up)
+                or (pending is not None and (pending["root"][0] != "action"        # (not while setting up)
+                                             or _interrupts_in(pending["answers"]) >= INTERRUPT_LIMIT))):
             return []
         try:
             found = self._as_interrupt(player, lambda: self.game.steps[ANYTIME_STEP][2](self))

@@ -815,8 +815,10 @@ class _Session(Drawing, Commands):
             # each human seat reads its own answer (and what else it may see) in full
             self.revealed_own = {p: as_read(match.log_for(p)[logged:]) for p in humans}
         self.note_log(logged, actor, together, told)
-        if question is not None and match.log:      # the question this answer was to (for `log`)
-            self.asked[len(match.log) - 1] = str(question.get("prompt") or "")
+        interrupting = (question is not None and interrupt_seat(str(action)) is not None
+                        and not question.get("also") and str(action) not in (question.get("options") or ()))
+        if question is not None and match.log and not interrupting:   # the question this answer was to
+            self.asked[len(match.log) - 1] = str(question.get("prompt") or "")     # (for `log`)
         reason = (learned(match, {p: seen | own for p, seen in before.items()}, told, existed)
                   or answers_revealed(together, logged, match, humans))
         if reason is not None and self.crossed:

@@ -65,8 +65,9 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     options, read from a save it wrote."""
     if type(chooser) is not int or not 0 <= chooser < m.players:     # (`by P` of no seat: a fuzz trial)
         raise RuleFault(f"a choice is made `by` a player, not by {plain_text(chooser)}")
-    while True:
-        value = _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy)
+    cut: list = [None]                          # (a determinized copy's cut, met at the first asking:
+    while True:                                 # it still maps the answer given after an interrupt)
+        value = _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy, cut)
         if value is not _INTERRUPTED:
             return value
 
@@ -74,10 +75,12 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
 _INTERRUPTED = object()         # (an interrupt came instead of an answer: the question is asked again)
 
 
-def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy):
+def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy, cut):
     mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
     if mapping is not None:
-        m.cut_mapping = mapping                 # (a subset being picked maps what it holds: _choose_many)
+        m.cut_mapping = cut[0] = mapping        # (a subset being picked maps what it holds: _choose_many)
+    else:
+        mapping = cut[0]
     if m.pos >= len(m.answers):
         question = _question(m, chooser, prompt, options, kind, mine, also)
         if picked:
