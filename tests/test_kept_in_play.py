@@ -114,3 +114,40 @@ def test_what_is_kept_equals_a_fresh_look_at_every_step(path, players, seeds):
                 assert list(found) == list(_fresh(m, key)), (path, seed, len(m.log), key)
                 checked += 1
     assert checked > 100
+
+
+DRAWN = """
+game "CopyTrig" {
+  players 2
+  kind Card { rank: int  label card }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: set, public, play
+  var heard: int = 0
+  event poked(p: player)
+  card Card "Alpha" { rank: 1  copies: 2  on poked(p) from hand { heard += 1 }  on poked(p) from table { heard += 100 } }
+  setup { create cards Card in deck }
+  turn {
+    step act {
+      action draw require size(deck) > 0 { move top(deck) to hand[me] }
+      action poke { emit poked(me)  end turn }
+    }
+  }
+  turn limit 20 { finish draw }
+}
+"""
+
+
+def test_a_card_drawn_by_move_top_sets_off_its_hand_triggers():
+    """A trial: `move top(deck) to hand[me]` (moved by the generated code's own pop and push) left
+    what the engine keeps about the cards in play as it was, so a drawn card's `on … from hand`
+    was missed — the same position restored from its state heard it."""
+    game = rulelang.Game(rulelang.compile_source(DRAWN, "drawn.rules"))
+    for moves, heard in ((["poke", "draw", "poke"], 1), (["draw", "poke", "draw", "poke"], 3)):
+        m = game.new_match(2, seed=1)
+        for text in moves[:-1]:
+            m.apply(text)
+        r = rulelang.Match.from_state(game, m.state())
+        m.apply(moves[-1])
+        r.apply(moves[-1])
+        assert m.state()["vars"]["heard"] == r.state()["vars"]["heard"] == heard

@@ -116,6 +116,8 @@ class StatementLowering(Part):
                     fn.emit(f"    {c} = {src.src}.pop({'' if w['f'] == 'top' else '0'})")
                     fn.emit(f"    {dest}.append({c})")
                     fn.emit(f"    {fn.use('W')}[{c}] = {dest}")
+                    if self.sh.ir.get("abilities"):  # (what is kept of the cards in play: stale now —
+                        fn.emit("    m.held = None")  #  a trial's `on … from hand` missed a drawn card)
                     return
             if wk == "zone":
                 fn.emit(f"_move_zone(m, {what.src}, {dest})")
