@@ -473,3 +473,46 @@ def test_a_copy_for_a_seat_not_to_act_is_no_world_where_the_one_to_act_is_stuck(
     copies = [m.determinized(0, s) for s in range(200)]
     assert not any(c.is_over for c in copies)
     assert all(c.current_player == 1 and c.legal_actions() for c in copies)
+
+
+FAILING = """
+game "Failing" {
+  players 3
+  kind Card { rank: int  label "c" + text(rank) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  var x: int = 0
+  setup { for r in 1..12 { create Card(rank: r) in deck }  shuffle deck  for p in players { move top(deck, 3) to hand[p] } }
+  turn {
+    step act {
+      action play {
+        choose k in 1..3 prompt "first" { x = [1, 2][k - 1] }
+        choose j in 1..3 prompt "second" { x = [1, 2][j - 1] }
+        end turn
+      }
+      action boom { x = [1][x + 3] }
+      action rest { end turn }
+    }
+  }
+  turn limit 30 { finish draw }
+}
+"""
+
+
+def test_a_copy_keeps_its_own_world_through_failed_inputs():
+    """A trial: on a copy made for P2 while P2's effect waited, an answer that failed replayed the
+    chain from its base — the real match's — and kept the real match's checkpoint; a later failed
+    action rebuilt the copy from it, with the real hidden hands."""
+    game = rulelang.Game(rulelang.compile_source(FAILING, "failing.rules"))
+    m = game.new_match(3, seed=5)
+    for text in ["rest"] * 10 + ["play"]:
+        m.apply(text)
+    for seed in range(6):
+        d = m.determinized(1, seed)
+        dealt = d._state()["zones"]["hand"]
+        for text in ("1", "3", "1", "boom"):
+            try:
+                d.apply(text)
+            except rulelang.RulelangError:
+                pass
+        assert d.state()["zones"]["hand"] == dealt and d.log[-3:] == ["play", "1", "1"]

@@ -576,8 +576,10 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             else:
                 self._interactive(text)
         except BaseException:
-            if ckpt is not None:
-                self.ckpt, self.inputs = ckpt, inputs
+            # (none before: none now, here too — the replay back to the pause brought the base's, and
+            # a determinized copy's base is the real match's: its next failure rebuilt the real
+            # hands — a trial)
+            self.ckpt, self.inputs = ckpt, inputs
             raise
         if ckpt is not None:
             self.ckpt, self.inputs = ckpt, inputs + ((text, seat),)
