@@ -898,3 +898,43 @@ def test_repl_log_does_not_call_an_interrupt_an_answer():
     run_repl(game, 2, 1, {}, {}, io.StringIO("play\ntick\nlog\nquit\nn\n"), out, "x.rules")
     text = out.getvalue()
     assert "  2. P1: tick\n" in text and "which card → tick" not in text
+
+
+BURN = """
+game "Burn" {
+  players 2
+  kind Card { rank: int  label "c" + text(rank) }
+  zone hand: pile per player, owner
+  zone grave: pile, public
+  zone table: pile, public
+  turn limit 20 { finish draw }
+  setup { for r in 1..3 { create Card(rank: r) in hand[0] } }
+  anytime action burn require me != current and size(hand[current]) > 0 { move top(hand[current]) to grave }
+  anytime action burnall require me != current { move hand[current] to grave }
+  turn { step s {
+    action play require size(hand[me]) > 0 { choose c in hand[me] always prompt "which card" { move c to table }  end turn }
+    action pass { end turn }
+  } }
+}
+"""
+
+
+def test_an_interrupt_that_moves_an_offered_card_away_takes_it_from_the_question():
+    """A trial: an interrupt sent a card the question offered to the grave, and the answer still
+    took it (the question was asked again with the options it had). An option that is a component
+    no longer where it lay is no option now; an interrupt that would leave none fails, changing
+    nothing."""
+    game = build(BURN)
+    m = game.new_match(2, seed=1)
+    m.apply("play")
+    assert texts(m) == ["c1", "c2", "c3"]
+    m.apply("P2: burn")                                     # c3, the top, to the grave
+    assert texts(m) == ["c1", "c2"] and m.question["options"] == ["c1", "c2"]
+    before = m.state()
+    with pytest.raises((IllegalAction, rulelang.RuleRuntimeError)):
+        m.apply("P2: burnall")
+    assert m.state() == before
+    m.apply("c2")
+    labels = [c["label"] for c in m.state()["components"]]
+    assert [labels[c] for c in m.state()["zones"]["table"]] == ["c2"]
+    assert [labels[c] for c in m.state()["zones"]["grave"]] == ["c3"]

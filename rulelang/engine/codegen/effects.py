@@ -65,14 +65,29 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     options, read from a save it wrote."""
     if type(chooser) is not int or not 0 <= chooser < m.players:     # (`by P` of no seat: a fuzz trial)
         raise RuleFault(f"a choice is made `by` a player, not by {plain_text(chooser)}")
-    cut: list = [None]                          # (a determinized copy's cut, met at the first asking:
-    while True:                                 # it still maps the answer given after an interrupt)
+    cut: list = [None, None]                    # (a determinized copy's cut, met at the first asking:
+    while True:                                 # it still maps the answer given after an interrupt;
         value = _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy, cut)
-        if value is not _INTERRUPTED:
+        if value is not _INTERRUPTED:           # and where each component option lay then)
             return value
+        options = _still_there(m, options, cut)
 
 
 _INTERRUPTED = object()         # (an interrupt came instead of an answer: the question is asked again)
+
+
+def _still_there(m, options: dict, cut: list) -> dict:
+    """After an interrupt inside the question: the options that are components still lying where
+    they lay when it was asked (one the interrupt moved away is no option now — a trial's interrupt
+    sent an offered card to the grave, and the answer still took it)."""
+    places = cut[1]
+    if not places:
+        return options
+    mp = cut[0] or {}
+    left = {t: v for t, v in options.items() if t not in places or id(m.where[mp.get(v, v)]) == places[t]}
+    if not any(t in places for t in left):
+        raise RuleFault("after that, nothing the question offered is where it was: it cannot be answered")
+    return left
 
 
 def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy, cut):
@@ -81,6 +96,9 @@ def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, c
         m.cut_mapping = cut[0] = mapping        # (a subset being picked maps what it holds: _choose_many)
     else:
         mapping = cut[0]
+    if comps and cut[1] is None and m.game.has_interrupts:
+        mp = mapping or {}
+        cut[1] = {t: id(m.where[mp.get(v, v)]) for t, v in options.items() if type(v) is int}
     if m.pos >= len(m.answers):
         question = _question(m, chooser, prompt, options, kind, mine, also)
         if picked:
