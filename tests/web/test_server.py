@@ -845,73 +845,58 @@ def test_a_spectator_is_not_told_the_picks_seat_1_has_made_so_far(tmp_path):
     assert "picked" not in watcher["choice"] and "c2" not in json.dumps(watcher)
 
 
-def test_a_page_that_stops_reading_is_let_go_and_the_table_plays_on(serve, monkeypatch):
-    """A fuzzer: a spectator that never read (a phone whose network froze) filled its buffers, and
-    the server's send to it never returned: the mover's push waited for ever, and no page heard of
-    the move again. Each page now has SEND_TIMEOUT to take a state; one that does not is let go."""
+class Frozen:
+    """A page's socket whose sends never complete (a phone whose network froze)."""
+
+    def __init__(self):
+        self.closed = False
+
+    async def send_text(self, text):
+        await asyncio.Event().wait()
+
+    async def close(self, code=1000, reason=""):
+        self.closed = True
+        await asyncio.Event().wait()
+
+
+def play_beside_a_frozen_page(serve, monkeypatch, timeout: float, told_within: float) -> tuple:
+    """Three moves of a two-person match with a frozen spectator's page: each told to both seats
+    within `told_within` seconds. (The served match, the frozen page.)"""
     import rulelang.web.server as web
-    monkeypatch.setattr(web, "SEND_TIMEOUT", 0.5)
+    monkeypatch.setattr(web, "SEND_TIMEOUT", timeout)
     server = serve([SMALL], include_shipped=False)
     body = make(server, "small", ["human", "human"], seed=5)
     served = server.server.matches[body["id"]]
-
-    class Frozen:                                   # a socket whose sends never complete
-        closed = False
-
-        async def send_text(self, text):
-            await asyncio.Event().wait()
-
-        async def close(self, code=1000, reason=""):
-            Frozen.closed = True
-            await asyncio.Event().wait()
+    frozen = Frozen()
 
     async def play():
         seats = [await connect(link["url"]) for link in body["links"]]
-        frozen = Frozen()
         served.sockets[frozen] = None               # (a spectator's page, frozen)
         for _ in range(3):
             i = next(k for k, s in enumerate(seats) if s.state["actions"])
             version = seats[i].state["version"] + 1
             await seats[i].act(seats[i].state["actions"][0]["text"])
-            for s in seats:                         # (told within seconds, not never)
-                await asyncio.wait_for(s.until(lambda m: m["type"] == "state" and m["version"] == version), 5)
+            for s in seats:
+                await asyncio.wait_for(s.until(lambda m: m["type"] == "state" and m["version"] == version),
+                                       told_within)
         await asyncio.sleep(1)
-        assert frozen not in served.sockets and Frozen.closed
         for s in seats:
             await s.ws.close()
     asyncio.run(play())
+    return served, frozen
+
+
+def test_a_page_that_stops_reading_is_let_go_and_the_table_plays_on(serve, monkeypatch):
+    """A fuzzer: a spectator that never read (a phone whose network froze) filled its buffers, and
+    the server's send to it never returned: the mover's push waited for ever, and no page heard of
+    the move again. Each page now has SEND_TIMEOUT to take a state; one that does not is let go."""
+    served, frozen = play_beside_a_frozen_page(serve, monkeypatch, timeout=0.5, told_within=5)
+    assert frozen not in served.sockets and frozen.closed
 
 
 def test_a_page_that_stops_reading_holds_up_no_move_of_the_others(serve, monkeypatch):
     """A browser trial: a spectator's socket that never read made each move of the table wait the
     whole SEND_TIMEOUT (every push waited for every page's send). Each page now has its own queue
-    and sender: the others hear of each move at once, and the stalled page alone is let go."""
-    import rulelang.web.server as web
-    monkeypatch.setattr(web, "SEND_TIMEOUT", 60.0)      # (the old push waited this long per move)
-    server = serve([SMALL], include_shipped=False)
-    body = make(server, "small", ["human", "human"], seed=5)
-    served = server.server.matches[body["id"]]
-
-    class Frozen:                                   # a socket whose sends never complete
-        closed = False
-
-        async def send_text(self, text):
-            await asyncio.Event().wait()
-
-        async def close(self, code=1000, reason=""):
-            Frozen.closed = True
-
-    async def play():
-        seats = [await connect(link["url"]) for link in body["links"]]
-        frozen = Frozen()
-        served.sockets[frozen] = None               # (a spectator's page, frozen)
-        for _ in range(3):
-            i = next(k for k, s in enumerate(seats) if s.state["actions"])
-            version = seats[i].state["version"] + 1
-            await seats[i].act(seats[i].state["actions"][0]["text"])
-            for s in seats:                         # (long before the 60 s the stalled page has)
-                await asyncio.wait_for(s.until(lambda m: m["type"] == "state" and m["version"] == version), 20)
-        assert frozen in served.sockets and not Frozen.closed   # (still within its time)
-        for s in seats:
-            await s.ws.close()
-    asyncio.run(play())
+    and sender: the others hear of each move long before the 60 s the stalled page has."""
+    served, frozen = play_beside_a_frozen_page(serve, monkeypatch, timeout=60.0, told_within=20)
+    assert frozen in served.sockets and not frozen.closed      # (still within its time)
