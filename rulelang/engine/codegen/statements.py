@@ -72,15 +72,10 @@ class StatementLowering(Part):
         destp = self.target_p(dest_e, ctx)
         dest = destp.src
         if s["pos"] == "depth":                     # `insert(X, ZONE, N)`: N components above it
-            if not (what.cheap and what.pure):
-                t = fn.new("t")
-                fn.emit(f"{t} = {what.src}")
-                what = P(t, what.level, True, shape=what.shape, cheap=True)
-            t = fn.new("t")
-            fn.emit(f"{t} = {dest}")
+            what, dest = self.each_once(what, dest, fn)
             depth = self.exprs.ex(s.get("depth") or {"k": "lit", "v": 0}, ctx)
-            fn.emit(f"_move_at(m, {what.src}, {t}, {depth.src}, {bool(self.sh.zone_watch)})")
-            self.capacity_check(dest_e, t, fn)
+            fn.emit(f"_move_at(m, {what.src}, {dest}, {depth.src}, {bool(self.sh.zone_watch)})")
+            self.capacity_check(dest_e, dest, fn)
             return
         bottom = s["pos"] == "bottom"
         if self.sh.zone_watch:                      # entering and leaving zones are events here
@@ -96,13 +91,8 @@ class StatementLowering(Part):
         once = destp.cheap and destp.pure            # may be read twice
         if not once and self.needs_check(dest_e):
             # the move, then the capacity check: evaluate each side once, in the rules' order
-            if not (what.cheap and what.pure):
-                t = fn.new("t")
-                fn.emit(f"{t} = {what.src}")
-                what = P(t, what.level, True, shape=what.shape, cheap=True)
-            t = fn.new("t")
-            fn.emit(f"{t} = {dest}")
-            dest, once = t, True
+            what, dest = self.each_once(what, dest, fn)
+            once = True
         if static and not bottom and not cap:
             wk = s["what"]["k"]
             w = s["what"]
@@ -128,6 +118,18 @@ class StatementLowering(Part):
                 return
         fn.emit(f"_move(m, {what.src}, {dest}, {bottom})")
         self.capacity_check(dest_e, dest, fn)
+
+    @staticmethod
+    def each_once(what: P, dest: str, fn: Fn) -> tuple:
+        """What is moved and where to, each worked out once, in the rules' order, into locals (they
+        are read twice: by the move and by the check after it)."""
+        if not (what.cheap and what.pure):
+            t = fn.new("t")
+            fn.emit(f"{t} = {what.src}")
+            what = P(t, what.level, True, shape=what.shape, cheap=True)
+        t = fn.new("t")
+        fn.emit(f"{t} = {dest}")
+        return what, t
 
     def capacity_check(self, dest_e, dest: str, fn: Fn) -> None:
         """After a move or create onto `dest`: the zone's capacity, if it has one."""
