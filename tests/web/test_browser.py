@@ -1011,3 +1011,37 @@ def test_the_status_says_when_the_player_to_act_has_no_page_open(serve, browser)
     second.close()
     first.locator("#status", has_text="P2 (not connected) to act").wait_for()
     first.close()
+
+
+ASKED = """
+game "Asked" {
+  players 2
+  var shown: bool = false per player
+  var picked: int = 0
+  anytime action unmask require not shown[me] { shown[me] = true  log text(me) + " unmasks" }
+  turn { step s { action ask { choose x in [3, 4] prompt "which?" { picked = x }  finish draw "done" } } }
+}
+"""
+
+
+def test_the_player_asked_may_use_an_any_time_action_before_answering(serve, browser, tmp_path):
+    """Interrupts while a question waits (language.md, "Acting out of turn"): the page of the player
+    asked offers its any-time actions beside the question, and the question stays."""
+    body = made_from(serve, tmp_path, "asked", ASKED)
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version='0']")
+    page.locator("button.action", has_text="ask").first.click()
+    page.wait_for_selector("body[data-version='1']")
+    button = page.locator("#interrupt-list button", has_text="unmask")
+    button.wait_for()
+    button.click()
+    assert "sure? unmask (click again)" in button.inner_text()
+    page.wait_for_timeout(500)
+    button.click()
+    page.wait_for_selector("body[data-version='2']")
+    assert "P1 unmasks" in page.inner_text("body")
+    assert page.locator("dialog#question[open]").count() == 1          # the question is still asked
+    page.click("button.option >> text=4")
+    page.wait_for_selector("body[data-version='3']")
+    assert "The game is over" in page.inner_text("#status")
