@@ -516,3 +516,20 @@ def test_a_copy_keeps_its_own_world_through_failed_inputs():
             except rulelang.RulelangError:
                 pass
         assert d.state()["zones"]["hand"] == dealt and d.log[-3:] == ["play", "1", "1"]
+
+
+def test_a_restored_copys_copy_keeps_each_card_among_the_piles_of_its_colour():
+    """A trial of the pooling above: joined by the zones the rules move cards between, Shadow
+    Hunters' decks (kept apart by a field, the colour) were one pool — white cards dealt into the
+    hermit deck, 720 times in 25 copies. Only a player's own hidden zone is pooled so."""
+    game = load("shadow_hunters")
+    m = game.new_match(4, seed=2)
+    rng = random.Random(5)
+    for _ in range(40):
+        m.apply(rng.choice(m.legal_actions()))
+    comps = m.state()["components"]
+    for seed in range(8):
+        copy = rulelang.Match.from_state(game, m.determinized(0, seed).state()).determinized(2, 100 + seed)
+        for zone, held in copy.state()["zones"].items():
+            if zone.endswith("_deck") or zone.endswith("_discard"):
+                assert all(comps[c]["fields"]["color"] == zone.split("_")[0] for c in held), (seed, zone)

@@ -85,14 +85,17 @@ class MatchCopies(MatchParts):
                         if origins[c] is None:
                             lost.setdefault(kind, set()).add(z["name"])
         flows = zone_flows(self.game.ir)
-        # where the rules move such components between two of those zones (a deck and a hand), the
-        # unseen of both are one pool: a copy's state restored (its seed, and so where its cards were
-        # made, is not kept) dealt each hidden hand back to itself — a new author's Gin, 20 of 20
+        # a player's own hidden zone (a hand) and a zone a move of the rules names as where its
+        # cards come from or go (`move top(deck) to hand[me]`): the unseen of both are one pool — a
+        # copy's state restored (its seed, and so where its cards were made, is not kept) dealt each
+        # hidden hand back to itself (a new author's Gin, 20 of 20). Only with a player's zone: the
+        # moves join piles the rules keep apart by a field (Shadow Hunters' decks by colour)
+        mine = {z["name"] for z in self.game.zones if z["visibility"] in ("owner", "others")}
         for kind, names in lost.items():
             names = sorted(names)
             for a in names:
                 for b in names:
-                    if a < b and (flows.may(a, b, kind) or flows.may(b, a, kind)):
+                    if a < b and (a in mine or b in mine) and (flows.plain(a, b, kind) or flows.plain(b, a, kind)):
                         parent[root((kind, (a,)))] = root((kind, (b,)))
         groups: dict = {}                        # a root -> the places of its unseen components
         for place, c, made in unseen:

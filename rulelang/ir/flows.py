@@ -53,6 +53,11 @@ class ZoneFlows:
         return any(x in edges for x in ((a, b), (a, ANY))) or (a in solved.holds and any(
             x in edges for x in ((ANY, b), (ANY, ANY))))
 
+    def plain(self, a: str, b: str, kind: str | None = None) -> bool:
+        """Does a `move` of the rules name zone `a` as where a component (of that kind) comes from
+        and zone `b` as where it goes, both plainly (not a move from or to anywhere)?"""
+        return (a, b) in self._of(kind).edges
+
     def holds(self, a: str, kind: str | None = None) -> bool:
         """May a component of that kind ever lie in zone `a`? Unknown zone names: yes."""
         return a not in self.names or a in self._of(kind).holds
