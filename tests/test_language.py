@@ -296,3 +296,15 @@ def test_insert_is_a_proc_of_the_rules_where_they_declare_one_and_takes_three_ar
     bad = INSERT_GAME.replace("insert(top(hand[me]), deck, d)", "insert(top(hand[me]), deck)")
     found = [d for d in check_source(bad, "x.rules")[1] if d.severity == "error"]
     assert [d.code for d in found] == ["E103"] and "takes three arguments" in found[0].message
+
+
+def test_insert_of_a_card_named_twice_moves_it_once():
+    """A trial: `insert([c, c], deck, 1)` lifted a card not being inserted above the one a player
+    had seen on top (the moved block was counted with the duplicate)."""
+    source = INSERT_GAME.replace("insert(top(hand[me]), deck, d)", "insert([top(hand[me]), top(hand[me])], deck, d)")
+    game = rulelang.Game(rulelang.compile_source(source, "kitten.rules"))
+    m = game.new_match(2, seed=1)
+    labels = [c["label"] for c in m.state()["components"]]
+    for text in ("pass", "peek", "put 1"):
+        m.apply(text)
+    assert [labels[c] for c in m.state()["zones"]["deck"]] == ["c1", "c2", "c3", "c4", "c6", "c5"]

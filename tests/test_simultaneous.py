@@ -629,3 +629,22 @@ def test_answers_shuffled_before_they_are_shown_stay_secret():
     for text in ("P1: cast Yes", "P2: cast No", "P3: cast Yes"):
         m.apply(text)
     assert m.log_for(1) == ["P1: cast Yes", "P2: cast No", "P3: cast Yes"]
+
+
+def test_a_card_laid_face_up_then_shuffled_with_others_is_still_named():
+    """A trial of the rule above: a card chosen from the hand and laid on the public table, the table
+    then shuffled, read "(a secret choice)" — though everyone saw it laid down."""
+    source = """
+game "Lay" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup { for i in 1..3 { create Card(n: i) in hand[0] }  create Card(n: 9) in table }
+  turn { step s { action lay { choose c in hand[me] prompt "which?" { move c to table }  shuffle table  finish draw } } }
+}
+"""
+    m = game_of(source).new_match(2, seed=1)
+    m.apply("lay")
+    m.apply("c1")
+    assert m.log_for(1) == m.log_for(None) == ["lay", "c1"]

@@ -710,7 +710,7 @@ def _move_at(m, what, dest, depth, watched: bool) -> None:
     lifted the cards above and back, and that told a player who had seen them the depth)."""
     if type(depth) is not int or depth < 0:
         raise RuleFault(f"`insert` puts a component under a number of others (0: on top), not {plain_text(depth)}")
-    items = list(as_items(what))
+    items = list(dict.fromkeys(as_items(what)))     # (a card named twice moves once: a trial's `[c, c]`)
     if watched:
         _watched_move(m, items, dest, False)
     else:
@@ -1029,12 +1029,25 @@ def _forget(m, what) -> None:
 
 
 def _anonymize(m, zone) -> None:
-    """A shuffle of components private answers named: those answers stay private for good, even if
-    the cards end in everyone's sight (widen_private) — the shuffle is what hides whose each was (a
-    new author's secret ballot: Yes and No cast, boxed, shuffled and shown, and the log read
-    `P2: cast No` to all)."""
+    """A shuffle of components private answers named, out of some player's sight: those answers
+    stay private for good, even if the cards end in everyone's sight (widen_private) — the shuffle
+    is what hides whose each was (a new author's secret ballot: Yes and No cast, boxed, shuffled
+    and shown, and the log read `P2: cast No` to all). One everyone sees as it is shuffled (a card
+    laid face up on the table) is public already; a shuffle of one card hides nothing."""
     items = set(as_items(zone))
-    m.named = [(at, c) for at, c in m.named if not items.intersection(c if type(c) is tuple else (c,))]
+    if len(items) < 2:
+        return
+    everyone = None
+    keep = []
+    for at, c in m.named:
+        cs = c if type(c) is tuple else (c,)
+        if items.intersection(cs):
+            if everyone is None:
+                everyone = seen_by_all(m)
+            if not all(x in everyone for x in cs):
+                continue                        # (hidden as shuffled: whose it was is not told)
+        keep.append((at, c))
+    m.named = keep
 
 
 def _tell(m, text, to) -> None:
