@@ -352,6 +352,13 @@ class MatchSaves(MatchParts):
             raise StateError("the components must be a list")
         if len(comps) > COMPONENT_LIMIT:
             raise StateError(f"more than {COMPONENT_LIMIT} components")
+        if self.seed is None:
+            # (a state without its seed — a search copy's, which keeps none: the seed would tell
+            # the deal — cannot say which setup made it: a setup that draws, Smash Up's factions,
+            # made other cards, and every copy was refused (a trial). Each component is checked,
+            # fields too, not counted against a setup)
+            checked = _components(self.game, comps)
+            return checked, checked
         fresh = self.game.setup_components(self.players, self.seed, self.options)
         n = len(fresh)
         if comps[:n] == fresh:                      # the usual case: setup's components, in order
