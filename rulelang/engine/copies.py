@@ -89,7 +89,7 @@ class MatchCopies(MatchParts):
         # cards come from or go (`move top(deck) to hand[me]`): the unseen of both are one pool — a
         # copy's state restored (its seed, and so where its cards were made, is not kept) dealt each
         # hidden hand back to itself (a new author's Gin, 20 of 20). Only with a player's zone: the
-        # moves join piles the rules keep apart by a field (Shadow Hunters' decks by colour)
+        # moves join piles the rules keep apart by a field (a game's decks kept apart by colour)
         mine = {z["name"] for z in self.game.zones if z["visibility"] in ("owner", "others")}
         for kind, names in lost.items():
             names = sorted(names)

@@ -383,7 +383,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         """The `anytime` actions `player` may take now although another player is to act (revealing
         one's role in someone else's turn), or although a question waits — for anyone, the player
         asked included: an interrupt taken then runs inside the waiting effect, which asks again
-        (Allie heals before she answers the card that would kill her). Nobody is ever asked to
+        (a character heals before answering the card that would kill it). Nobody is ever asked to
         pass them. Their texts name the player (`P3: reveal`); `apply` takes them like any legal
         action, and the player to act afterwards is the one who was to act before.
         While a window declared `order first` waits, they are `player`'s answers to it

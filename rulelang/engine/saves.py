@@ -354,7 +354,7 @@ class MatchSaves(MatchParts):
             raise StateError(f"more than {COMPONENT_LIMIT} components")
         if self.seed is None:
             # (a state without its seed — a search copy's, which keeps none: the seed would tell
-            # the deal — cannot say which setup made it: a setup that draws, Smash Up's factions,
+            # the deal — cannot say which setup made it: a setup that draws (factions dealt at random)
             # made other cards, and every copy was refused (a trial). Each component is checked,
             # fields too, not counted against a setup)
             checked = _components(self.game, comps)
