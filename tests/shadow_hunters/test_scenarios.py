@@ -219,6 +219,22 @@ def test_4_every_hidden_attacked_character_is_asked_the_same_so_asking_betrays_n
     assert var(m, "revealed") == [False, True, False, False] and m.question is None
 
 
+def test_4_the_player_asked_whether_to_reveal_is_not_offered_the_any_time_reveal_besides():
+    """A first hour at the terminal: asked "do you reveal your character now?", Emi typed the
+    any-time `reveal` listed under the question; she was revealed and the same question came back,
+    "stay hidden" then read in everyone's log after "P2 is Emi". The question is the offer; the
+    others may still reveal meanwhile."""
+    m = (Position(["Werewolf", "Emi", "Allie", "Bob"]).at("cabin", "gate", "church", "woods")
+         .turn(0, "fight").rolls((6, 5), (4, 1)).match())
+    play(m, "attack P2", stay_hidden=False)
+    assert m.question["prompt"] == OFFER
+    assert [a.text for a in m.interrupts(1)] == []
+    assert "P3: reveal" in [a.text for a in m.interrupts(2)]
+    play(m, "reveal myself", stay_hidden=False)
+    assert var(m, "revealed") == [False, True, False, False] and m.question is None
+    assert var(m, "asked_to_reveal") is None
+
+
 def test_4_daniel_is_asked_too_but_may_only_stay_hidden():
     m = (Position(["Werewolf", "Daniel", "Emi", "George", "Vampire"]).at("cabin", "gate", "church", "woods", "altar")
          .turn(0, "fight").rolls((6, 5), (4, 1)).match())
