@@ -266,3 +266,29 @@ def test_a_compiled_file_whose_types_were_edited_ends_in_a_rule_error_not_an_int
     assert type(err) is rulelang.RuleRuntimeError, err
     assert "not subscriptable" in str(err) and "compile it again from its rule file" in str(err)
     assert type(first_error(Game(ir))) is rulelang.EngineFault
+
+
+@pytest.mark.parametrize("change", ["drop the depth", "a depth on top"])
+def test_a_compiled_move_has_a_depth_exactly_when_it_is_an_insert(change):
+    """A trial of `insert`: a crafted IR with `"pos": "depth"` and no depth ran as "on top", and a
+    depth on a plain move was ignored — both are refused as the game loads now."""
+    source = """
+game "I" {
+  players 1
+  kind Card { n: int  label "c" + text(n) }
+  zone deck: pile, hidden
+  zone hand: set, public
+  setup { for i in 1..3 { create Card(n: i) in deck }  create Card(n: 9) in hand }
+  turn { step s { action put { insert(top(hand), deck, 1)  finish draw }  action take { move top(deck) to hand  finish draw } } }
+}
+"""
+    ir = rulelang.compile_source(source, "i.rules")
+    moves = [x for x in rulelang.ir.spec.walk_ir(ir) if x.get("s") == "move"]
+    inserted = next(x for x in moves if x["pos"] == "depth")
+    plain = next(x for x in moves if x["pos"] != "depth")
+    if change == "drop the depth":
+        del inserted["depth"]
+    else:
+        plain["depth"] = {"k": "lit", "v": 1}
+    with pytest.raises(rulelang.RuleError, match="depth"):
+        rulelang.Game(ir)

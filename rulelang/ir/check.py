@@ -239,6 +239,8 @@ class _Checker(DeclarationChecks):
             fields = {f["name"] for f in self.ir["kinds"][s["kind"]]["fields"]}
             for f in s["fields"]:
                 self.declared(f, fields, f"field of `{s['kind']}`", f"{path}/fields")
+        if kind == "move" and (s["pos"] == "depth") != ("depth" in s):     # (insert: a depth, and only there)
+            raise _Bad(f"{path}/depth", "a move has a depth exactly when its position is `depth` (insert)")
         if kind in ("move", "create", "create_cards"):
             self.one_zone(s["to"], f"{path}/to")
         elif kind == "shuffle":
