@@ -652,17 +652,14 @@ def drain(m):
         elif len(pending) > 1:
             order = m.game.code.trigger_order
             chooser = order(m) if order is not None else m.current
-            seen = [t.source is None or seen_by(m, t.source, chooser) for t in pending]
-            shown = [t.label if ok else HIDDEN_ABILITY for t, ok in zip(pending, seen)]
+            shown = [t.label for t in pending]      # (every card here is in everyone's sight: above)
             # (copies of a card of different players: told apart by whose they are — a rules
             # trial could not tell P2's Gremlin from P3's)
-            texts = [f"{text} ({player_text(t.controller)})" if ok and t.controller is not None
+            texts = [f"{text} ({player_text(t.controller)})" if t.controller is not None
                      and any(x == text and u.controller != t.controller for x, u in zip(shown, pending)) else text
-                     for text, t, ok in zip(shown, pending, seen)]
-            # the same ability of alike cards of one player, or abilities of cards the chooser
-            # cannot see, one as another: no question the chooser could answer knowingly (a rules
-            # trial: two deaths asked which of "a hidden card's ability" and "… #2" resolves
-            # first, and told every seat that a hidden card answers deaths) — in turn, as they came
+                     for text, t in zip(shown, pending)]
+            # the same ability of alike cards of one player, one as another: no question the chooser
+            # could answer knowingly — in turn, as they came
             if len(set(texts)) > 1:
                 options, legacy, cards = {}, {}, {}
                 for j, (text, old) in enumerate(zip(texts, shown)):
@@ -671,7 +668,7 @@ def drain(m):
                         while numbered in table:     # (two copies of a card: told apart by number)
                             numbered, k = f"{base} #{k}", k + 1
                         table[numbered] = j
-                        if table is options and seen[j] and type(pending[j].source) is int:
+                        if table is options and type(pending[j].source) is int:
                             cards[numbered] = pending[j].source
                 i = _answer(m, chooser, "which ability resolves first", options, "order", cards=cards,
                             legacy=legacy)
