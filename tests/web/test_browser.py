@@ -925,6 +925,26 @@ def test_a_second_match_can_be_made_from_the_same_lobby_page(serve, browser):
     page.close()
 
 
+def test_create_clicked_before_the_games_are_known_still_makes_a_match(serve, browser):
+    """CI, under load: *Create the match* clicked before the lobby had read /api/games sent the form
+    the browser's own way (a reload, no match). The button waits, disabled, for the games."""
+    server = serve([SMALL], include_shipped=False)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    held = []                                      # /api/games, answered only after the early click
+    page.route("**/api/games", lambda route: held.append(route))
+    page.goto(server.url + "/", wait_until="domcontentloaded")
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("#create").click(force=True)      # (force: as a person would, not waiting for it)
+    page.wait_for_timeout(300)
+    assert "?" not in page.url                     # not sent by the browser itself
+    held[0].continue_()
+    page.click("#create")
+    page.wait_for_selector("a.seat-link[data-seat=spectator]")
+    assert "?" not in page.url and len(server.server.matches) == 1
+    page.close()
+
+
 def played_at_p1(serve, browser, tmp_path, name: str, source: str, action: str):
     """P1's page of a new match of the rule file `source`, after clicking the action `action`."""
     body = made_from(serve, tmp_path, name, source)

@@ -172,6 +172,9 @@
     $("new-match").addEventListener("submit", create);
     showGame();
     recent();
+    // (the button stays disabled until the games are known: clicked earlier on a slow server, the
+    // form was sent by the browser itself, reloading the lobby with no match made)
+    $("create").disabled = false;
   }
   start();
 })();
