@@ -129,12 +129,38 @@ class MatchFlow(MatchParts):
         finally:
             self.me = saved
 
+    def _checks(self):
+        """The `when` rules in order: the first that holds and ends the game or moves the flow gives
+        its signal; else None."""
+        game = self.game
+        for i, (when, body) in enumerate(game.checks):
+            self.me = self.current
+            if when(self):
+                signal = body(self)
+                if game.can_pause and self.trig:
+                    signal = drain(self) or signal
+                if self.result is not None:
+                    line = game.ir["checks"][i].get("line")
+                    self._explain(f"the `when` rule{f' of line {line}' if line else ''} applied")
+                if signal is not None or self.result is not None:
+                    return signal
+        return None
+
     def _turn_limits(self):
         """At a turn's start, the `turn limit` rules in order: the first one passed whose body ends the
-        game or moves the flow gives the signal (a body that does neither, "finish"); else None."""
+        game or moves the flow gives the signal (a body that does neither, "finish"); else None.
+        The `when` rules are asked first: a win made on the last turn is a win, not the limit's
+        draw (since stop 57; before, the limit came first)."""
+        checked = False
         for i, (count, body) in enumerate(self.game.limits):
             limit = count(self)
             if self.turn_count > limit:
+                if not checked and self.game.checks:
+                    checked = True
+                    self._checks()
+                    if self.result is not None:
+                        return ("finish",)
+                    self.me = self.current
                 signal = body(self)
                 self._explain(self._limit_reason(i, limit))
                 if signal is not None or self.result is not None:
@@ -284,17 +310,7 @@ class MatchFlow(MatchParts):
                 self._by_text = []
                 return
             if game.checks:
-                for i, (when, body) in enumerate(game.checks):
-                    self.me = self.current
-                    if when(self):
-                        signal = body(self)
-                        if interactive and self.trig:
-                            signal = drain(self) or signal
-                        if self.result is not None:
-                            line = game.ir["checks"][i].get("line")
-                            self._explain(f"the `when` rule{f' of line {line}' if line else ''} applied")
-                        if signal is not None or self.result is not None:
-                            break
+                signal = self._checks()
                 if signal is not None or self.result is not None:
                     continue
             actor_fn, _, enum = steps[self.step]

@@ -85,7 +85,22 @@ class StaticLint(FlowLints):
         self.screen_lints()
         self.card_lints()
         self.anytime_lints()
+        self.limit_order_lints()
         return self.out
+
+    def limit_order_lints(self) -> None:
+        """W254: a `turn limit` and a `when` rule that may both end the game. Since stop 57 the
+        `when` rules are asked first when the limit is reached (a win made on the last turn is a
+        win); before, the limit's block ended the game and the `when` was never asked (CHANGELOG)."""
+        ending = [d for d in self.limits if FINISH in self.exits(d.body)]
+        if not ending:
+            return
+        for w in self.whens:
+            if FINISH in self.exits(w.body):
+                self.report("W254", "warning", "this `when` rule and the `turn limit` of line "
+                            f"{ending[0].span.line} may both end the game: since stop 57, when the limit is "
+                            "reached the `when` rules are asked first, so a win made on the last turn stands "
+                            "(before, the limit ended the game and this rule was never asked)", w.span)
 
     def anytime_lints(self) -> None:
         """W253: an `anytime` action that may `goto` or `end turn`, in a game whose effects may wait
