@@ -124,6 +124,37 @@ def test_vampire_heals_nothing_on_a_miss():
     assert var(m, "damage") == [5, 0, 0, 0]
 
 
+def _reveal_now(m, seat):
+    m.apply(next(a for a in m.interrupts(seat) if a.text.endswith("reveal")))
+
+
+def test_an_attacker_revealed_during_its_own_attack_uses_no_ability_of_that_attack():
+    """An audit: a hidden attacker that revealed while its attack asked something (the target's
+    reveal, a loot) had the Vampire's heal after a kill and Charles's Bloody Feast against a hidden
+    target, but neither when nothing was asked — a window that depended on the target. What a
+    character does with its own attack needs it revealed before it attacks (games/shadow_hunters.md)."""
+    # Charles, hidden, hits hidden Emi: he reveals while Emi is asked whether she reveals
+    m = (Position(["Charles", "Emi", "Allie", "Vampire", "George"]).at("church", "cemetery", "woods", "altar", "cabin")
+         .turn(0, "fight").rolls((6, 5), (4, 1)).match())
+    m.apply("attack P2")
+    _reveal_now(m, 0)
+    m.apply("stay hidden")
+    assert var(m, "revealed")[0] and not (m.question and "Bloody Feast" in m.question["prompt"])
+    # the Vampire, hidden (5 damage), kills Emi, who holds a Talisman: he reveals during the loot
+    m = (Position(["Vampire", "Emi", "Allie", "Bob", "George"]).at("church", "cemetery", "woods", "altar", "cabin")
+         .damage(0, 5).damage(1, 8).equipment(1, "Talisman").turn(0, "fight").rolls((6, 5), (4, 1)).match())
+    m.apply("attack P2")
+    _reveal_now(m, 0)
+    m.apply("pass")
+    assert var(m, "revealed")[0] and var(m, "damage")[0] == 5
+    # revealed before the attack, both still work
+    m = (Position(["Charles", "Emi", "Allie", "Vampire", "George"]).at("church", "cemetery", "woods", "altar", "cabin")
+         .reveal(0).turn(0, "fight").rolls((6, 5), (4, 1)).match())
+    m.apply("attack P2")
+    m.apply("stay hidden")
+    assert m.question and "Bloody Feast" in m.question["prompt"]
+
+
 # ---- Werewolf: Counterattack ----------------------------------------------------------------------
 def _attack_werewolf(revealed=True, wolf_damage=0, rolls=((6, 5), (4, 1), (6, 4), (4, 1))):
     pos = (Position(["Emi", "Werewolf", "Vampire", "George"]).at("cabin", "gate", "church", "woods")
