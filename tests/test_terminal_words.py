@@ -1024,3 +1024,15 @@ game "Keep" {
     text = out.getvalue()
     assert text.count("'done' is not an answer yet: pick more first") == 2
     assert "Game over" in text
+
+
+def test_a_number_out_of_reach_lists_the_nearest_numbers_first():
+    """A new author's auction: `bid 30` with 29 coins listed `bid 0, bid 1, bid 2 … and 22 more`."""
+    source = """game "Bids" {
+  players 2
+  turn { step s { action bid(n in 0..29) { finish draw } } }
+}"""
+    g = rulelang.Game(rulelang.compile_source(source, "bids.rules"))
+    out = io.StringIO()
+    run_repl(g, 2, 1, {}, {}, io.StringIO("bid 30\nquit\n"), out, "bids.rules", screen=(120, 40))
+    assert "error: 'bid 30' is not a legal action now (legal: bid 29, bid 28, bid 27," in out.getvalue()

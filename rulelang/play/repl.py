@@ -533,7 +533,13 @@ class _Session(Drawing, Commands):
                 known = set(words) | set(plain)
                 found = scores[id(action)] = (len(distinct & known), k)
                 return found
-            scored = sorted(same, key=shared, reverse=True)         # (stable: the listing's order among equals)
+            def apart(action) -> int:
+                """How far its numbers are from those typed, word by word: `bid 30` with 29 coins is
+                nearest to `bid 29`, not `bid 0` (a new author's auction)."""
+                words = _forms(action)[0]
+                return sum(abs(int(t) - int(w)) for t, w in zip(typed, words)
+                           if t.isdigit() and w.isdigit() and len(t) < 10 and len(w) < 10)
+            scored = sorted(same, key=lambda a: (shared(a), -apart(a)), reverse=True)   # (stable among equals)
             best = shared(scored[0])
             near = [a for a in scored if shared(a) == best] if best[0] <= 1 else scored
             listed = ", ".join(self.show_text(a) for a in near[:MAX_CANDIDATES])
