@@ -45,7 +45,7 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
         _w251(lints, body or ())
@@ -63,6 +63,8 @@ def visibility_lints(lints) -> None:
     for d in lints.every_node:
         if isinstance(d, (n.Assign, n.Create)):
             _w245(lints, d, secret_zones)
+        if isinstance(d, n.Assign) and secret_zones:
+            _w255(lints, d)
         if isinstance(d, n.ActionDecl):
             for p in d.params:
                 z = _others_zone(lints, p.domain)
@@ -317,6 +319,28 @@ def _w245(lints, d, secret_zones: bool) -> None:
     lints.report("W245", "warning", f"a roll kept where some player may not read it: {why}; the search bots' "
                  f"imagined worlds (`ismcts`, `greedy`) keep the values of variables, so they know it; for a "
                  f"secret roll, take a random die of the face rolled from a bag of dice (language.md, \"Secret rolls\")", d.span)
+
+
+def _w255(lints, d) -> None:
+    """W255: a `hidden`, `owner` or `others` variable set from the fields of components a zone hides
+    (`coins[p] = 15 + sum(t.amount for t in purse[p])`). The search bots' imagined worlds deal that
+    zone anew but keep the variable: a bot of another seat knows the value, and its worlds contradict
+    themselves (a new author's auction). A def worked out from the zone is dealt with it."""
+    sym = lints.c.symbols.get(d.target.name)
+    if sym is None or sym.kind != "var" or not isinstance(sym.decl, n.VarDecl):
+        return
+    vis = [v for v in _vis(sym.decl) if v in ("hidden", "owner", "others")]
+    if not vis or not any(isinstance(x, n.Attr) for x in walk(d.value)):
+        return
+    for x in walk(d.value):
+        zone = lints.c.symbols.get(x.name) if isinstance(x, n.Name) else None
+        if zone is not None and zone.kind == "zone" and any(v in _vis(zone.decl) for v in ("hidden", "owner", "others")):
+            lints.report("W255", "warning", f"`{d.target.name}` is `{vis[0]}` and is set from what zone "
+                         f"`{x.name}` hides: the search bots' imagined worlds (`ismcts`, `greedy`) deal that zone "
+                         f"anew but keep the variable's value, so a bot of another seat knows it; work it out "
+                         f"where it is read instead (a def over the zone: `def {d.target.name}(p: player) = …`), "
+                         f"and keep in the variable only what every seat may know", d.span)
+            return
 
 
 _PAUSES = (n.Choose, n.May, n.Open, n.Emit, n.ResolveTriggers, n.RunHook, n.CallStmt, n.EndTurn, n.Goto,
