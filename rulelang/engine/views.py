@@ -37,6 +37,9 @@ def without_internal(view: dict) -> dict:
     out["component_values"] = {c: {k: x for k, x in vals.items() if k not in internal}
                                for c, vals in (view.get("component_values") or {}).items()}
     out["component_values"] = {c: vals for c, vals in out["component_values"].items() if vals}
+    if "component_texts" in view:
+        out["component_texts"] = {c: {k: x for k, x in vals.items() if k not in internal}
+                                  for c, vals in view["component_texts"].items()}
     return out
 
 
@@ -134,7 +137,7 @@ class MatchViews(MatchParts):
         zones, cells, seen = self._view_zones(player)
         saved = self.me
         try:
-            values, component_values = self._view_values(player, seen, cells)
+            values, component_values, value_texts = self._view_values(player, seen, cells)
             self.me = player
             self._view_shown(values)
             drawn = self._drawing(player) if geometry is not None and drawing else None
@@ -146,6 +149,7 @@ class MatchViews(MatchParts):
                 "actor": self.current_player if self.simul is None else self._simul_actor(player), "turn_player": self.current, "step": self.step,
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
                 "component_values": component_values, "board": drawn, "over": self.is_over,
+                **({"component_texts": value_texts} if value_texts else {}),
                 **({"internal": sorted(self._internal_names())} if self._internal_names() else {}),
                 "outcome": self.result, **self._choice_view(player),
                 **({"round": self.seq[0], "turn_order": list(self.seq[1]),
@@ -248,35 +252,40 @@ class MatchViews(MatchParts):
             entry["internal"] = True
         return entry
 
-    def _view_values(self, player: int, seen: list, cells: dict) -> tuple[list, dict]:
+    def _view_values(self, player: int, seen: list, cells: dict) -> tuple[list, dict, dict]:
         """The variables `player` may see: per-player ones with the others' hidden, per-component and
         per-cell ones where they differ from their initial value."""
         game = self.game
         geometry: Geometry = game.geometry  # type: ignore[assignment]  # (read only for a cell: a board)
         values: list = []
         component_values: dict = {}
+        value_texts: dict = {}                     # (those that name something: in words)
         seen_set = set(seen)
         internal = self._internal_names()
         for name, per, vis, init in game.vars:
             if vis == "hidden" or (vis != "public" and per not in ("player", "key")):
                 continue                           # (`owner`, `others`: only a player's own value has an owner)
             value = self.V[game.var_slot[name]]
+            how = game.var_how.get(name)
+            held = "comps" if name in game.var_comp_lists else how     # (how its value's ids are seen)
+            # (per component and per cell too: a card held there that the viewer cannot see is no id —
+            # `mate 5` against `mate 0` told which hidden card another player had picked)
             if per == "component":                 # visible components whose value is not the initial one,
                 initial = next(v for slot, v in self.comp_defaults if slot == game.var_slot[name])
                 of = None if name in internal else self._listed_kind(name)   # every one of its kind
                 kinds = self.kinds
                 for c in seen:
                     if value[c] != initial or kinds[c] == of:
-                        component_values.setdefault(str(c), {})[name] = self._plain(value[c])
+                        component_values.setdefault(str(c), {})[name] = self._seen_value(held, value[c], seen_set)
+                        if how is not None:        # (in words: `Elm (mate Oak)`, not an id)
+                            value_texts.setdefault(str(c), {})[name] = self._words(how, value[c], seen_set)
                 continue
             if per == "cell":                      # only the cells that differ from the initial value
                 initial = init(self)
                 for cell, v in enumerate(value):
                     if v != initial:
-                        cells.setdefault(geometry.names[cell], {})[name] = self._plain(v)
+                        cells.setdefault(geometry.names[cell], {})[name] = self._seen_value(held, v, seen_set)
                 continue
-            how = game.var_how.get(name)
-            held = "comps" if name in game.var_comp_lists else how     # (how its value's ids are seen)
             if per == "key":                       # per enum value(s): each member named
                 key = game.var_keys[name]
                 owner_at = key.index("player") if "player" in key else None
@@ -304,7 +313,7 @@ class MatchViews(MatchParts):
             if name in internal:                   # bookkeeping: off the screen, not out of the view
                 entry["internal"] = True
             values.append(entry)
-        return values, component_values
+        return values, component_values, value_texts
 
     def _listed_kind(self, name: str) -> str | None:
         """The kind of whose components a `var … per KIND` that is not `internal` is listed in full

@@ -9,7 +9,7 @@ import shutil
 import textwrap
 
 from ..core.textsafe import printable
-from .screen import join_labels, kind_noun, without_internal, words
+from .screen import join_labels, kind_noun, values_in_words, without_internal, words
 
 def seat_name(seat: int) -> str:
     """Seats are 0-based in the API and P1..Pn for people."""
@@ -41,7 +41,7 @@ def view_parts(view: dict, width: int | None = None) -> dict:
     if widest > width:                       # cut, not wrapped: a wrapped map's rows fall apart
         board = [line if len(line) <= width else line[:width - 1] + ">" for line in board] + [
             f"  (board cut: it needs {widest} columns; widen the terminal)"]
-    zones = _zone_lines(view["zones"], view.get("component_values") or {})
+    zones = _zone_lines(view["zones"], values_in_words(view))
     values = [render_value(value) for value in view["values"]]
     zone_lines = [x for line in zones for x in _wrapped(line, width)]
     value_lines = [x for line in values for x in _wrapped(line, width)]

@@ -197,9 +197,13 @@ class _Session(Drawing, Commands):
 
     def names(self) -> Texts:
         """The names a player may look up, and their texts (made once: the rules do not change)."""
+        viewer = self.on_screen if self.on_screen is not None else 0
         if self.texts is None:
-            viewer = self.on_screen if self.on_screen is not None else 0
             self.texts = Texts(self.game, self.match, viewer)
+        if hasattr(self.match, "visible_to"):     # (only what the reader sees now may be looked up)
+            seen = self.match.visible_to(viewer)
+            if seen != self.texts.visible:
+                self.texts.visible = seen
         return self.texts
 
     # -- the loop ---------------------------------------------------------------

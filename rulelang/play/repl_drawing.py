@@ -15,7 +15,7 @@ from ..ir.spec import walk_ir
 from .pager import MORE, find_section, overview, pages
 from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view_parts
 from .rulebook import component_texts, rulebook
-from .screen import action_kinds, changes, fit_screen, kind_of, without_internal
+from .screen import action_kinds, changes, fit_screen, kind_of, values_in_words, without_internal
 
 REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # commands only when typed alone (an action may start so)
 PICKING = ("subset", "order")        # questions answered one pick at a time, then `done`
@@ -195,7 +195,7 @@ class Drawing:
         viewer = self.viewer()
         view = self.screen_view(viewer)
         mine = [z for z in view["zones"] if z.get("owner") == viewer]
-        values = without_internal(view).get("component_values")
+        values = values_in_words(without_internal(view))
         lines = [render_zone(z, values) for z in mine] or ["you hold nothing of your own"]
         self.say("\n".join("  " + x for x in lines))
         names = [c["label"] for z in mine for c in (z["cards"] or [])]

@@ -973,10 +973,20 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
     return out
 
 
+def values_in_words(view: dict) -> dict:
+    """The view's `component_values`, a value that names something (a card, a player) in words as
+    the view gives them (`component_texts`): `Elm (mate Oak)`, not the card's id."""
+    values = view.get("component_values") or {}
+    texts = view.get("component_texts") or {}
+    if not texts:
+        return values
+    return {c: {k: texts.get(c, {}).get(k, x) for k, x in held.items()} for c, held in values.items()}
+
+
 def _component_value_changes(before: dict, after: dict, told: str) -> list[str]:
     """`die 1: face 1 → 5`: a value of a component (`var … per KIND`) seen before and after."""
-    was = before.get("component_values") or {}
-    now = after.get("component_values") or {}
+    was = values_in_words(before)
+    now = values_in_words(after)
     labels = {str(c["id"]): c["label"] for z in after["zones"] for c in (z["cards"] or z.get("known") or [])
               if "id" in c}
     out = []
@@ -1000,7 +1010,11 @@ class Texts:
 
     def __init__(self, game, match, viewer: int | None):
         ir = getattr(game, "ir", None) or {}
-        self.entries: dict[str, list[tuple[str, str]]] = {}       # lower name -> [(name, text)]
+        # lower name -> [(name, text, kind, the components it is the text of: None for a card the
+        # rule file declares or an enum value, which the rulebook names to everyone)]
+        self._all: dict[str, list[tuple[str, str, str, set | None]]] = {}
+        self.visible: set | None = None          # the components the reader sees now (None: all)
+        self._cut: tuple = (None, {})            # (the visible set it was cut for, the entries)
         for card in ir.get("cards", []):
             self.add(card["name"], card.get("text"), card["kind"])
         for enum, items in ir.get("enums", {}).items():
@@ -1012,16 +1026,33 @@ class Texts:
             # every component's text, within one work budget (a fuzzer's 10,000 costly texts, each
             # worked out with a budget of its own, held up `look` for minutes); a text the rules
             # cannot work out is left out; the same label with another text is a second entry
+            declared = {(card["kind"], card["name"]) for card in ir.get("cards", [])}   # (in the rulebook)
             for c, text in enumerate(match.rules_texts(range(len(labels)), viewer)):
                 if text:
-                    self.add(labels[c], text, match.kinds[c])
+                    kind = match.kinds[c]
+                    self.add(labels[c], text, kind, None if (kind, labels[c]) in declared else c)
 
-    def add(self, name: str, text: str | None, kind: str) -> None:
+    def add(self, name: str, text: str | None, kind: str, component: int | None = None) -> None:
         if not text:
             return
-        found = self.entries.setdefault(str(name).lower(), [])
-        if not any(t == text for _, t, _k in found):
-            found.append((str(name), text, kind))
+        found = self._all.setdefault(str(name).lower(), [])
+        for i, (n, t, k, of) in enumerate(found):
+            if t == text:
+                if of is not None:               # (one text of several components: seen if one is)
+                    found[i] = (n, t, k, None if component is None else of | {component})
+                return
+        found.append((str(name), text, kind, None if component is None else {component}))
+
+    @property
+    def entries(self) -> dict[str, list[tuple[str, str, str]]]:
+        """lower name -> [(name, text, kind)]: the names the reader may look up now — a component's
+        only while they see it (a leak scan: `look gem` listed the other player's hidden gems, whose
+        labels told their rolled values)."""
+        visible = self.visible
+        if self._cut[0] is not visible:
+            self._cut = (visible, {key: kept for key, found in self._all.items() if (kept := [
+                (n, t, k) for n, t, k, of in found if of is None or visible is None or of & visible])})
+        return self._cut[1]
 
     def names(self) -> list[str]:
         return sorted({found[0][0] for found in self.entries.values()})

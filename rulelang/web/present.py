@@ -367,6 +367,28 @@ def spectator_payload(match) -> dict:
         values.append(seen)
     view["values"] = values
     view["component_values"] = {k: v for k, v in view["component_values"].items() if int(k) in public}
+    # a value that holds a card (per component, per cell) is seat 0's: the card only if everyone sees it
+    lists = match.game.var_comp_lists
+
+    def seen(name, v):
+        if name in comp_vars and v is not None and v not in public:
+            return None
+        if name in lists and isinstance(v, list):
+            return [x if x in public else None for x in v]
+        return v
+    unseen_text = {}
+    for k, held in view["component_values"].items():
+        for name, v in list(held.items()):
+            held[name] = seen(name, v)
+            if held[name] != v:
+                unseen_text.setdefault(k, set()).add(name)
+    if "component_texts" in view:
+        view["component_texts"] = {k: {name: "a hidden component" if name in unseen_text.get(k, ()) else t
+                                       for name, t in texts.items()}
+                                   for k, texts in view["component_texts"].items() if int(k) in public}
+    for cell, held in (view.get("cells") or {}).items():
+        for name, v in list(held.items()):
+            held[name] = seen(name, v)
     if view.get("board") is not None and any(v.get("board") != view["board"] for v in views[1:]):
         view["board"] = None
     if "simultaneous" in view:                 # seat 0's own answer, and whether it is still to give one: not public

@@ -236,6 +236,16 @@
 
   // ---- zones as rows of cards --------------------------------------------------------------------
   function cardWords(card) { return card.text ? `${card.label}: ${card.text}` : card.label; }
+  // a component's values, one that names a card or a player in words (`mate Oak`, not an id)
+  function valuesInWords(view) {
+    const values = view.component_values || {}, texts = view.component_texts || {};
+    const out = {};
+    for (const [c, held] of Object.entries(values)) {
+      out[c] = {};
+      for (const [k, v] of Object.entries(held)) out[c][k] = texts[c] && k in texts[c] ? texts[c][k] : v;
+    }
+    return out;
+  }
   function cardEl(card, involved, values) {
     const extra = values && values[String(card.id)];
     const e = el("button", { type: "button", class: "card" + (involved.has(card.id) ? " hl" : "") + (narrow && narrow.kind === "comp" && narrow.id === card.id ? " picked" : ""), title: cardWords(card), "data-id": card.id },
@@ -310,11 +320,11 @@
         if (z.count === 0 && !z.cards && owner === null) continue;
         const row = el("div", { class: "cards" });
         if (z.cards) {
-          for (const c of z.cards) row.append(cardEl(c, involved, view.component_values));
+          for (const c of z.cards) row.append(cardEl(c, involved, valuesInWords(view)));
           if (z.top_only && z.count > 1) row.append(backEl(z.count - 1));
         } else {
           const known = z.known || [];
-          for (const c of known) row.append(cardEl(c, involved, view.component_values));
+          for (const c of known) row.append(cardEl(c, involved, valuesInWords(view)));
           if (z.count - known.length > 0) row.append(backEl(z.count - known.length));
         }
         box.append(el("div", { class: "zone", "data-zone": z.name, "data-owner": owner === null ? "" : owner },
