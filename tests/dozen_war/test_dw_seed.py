@@ -158,6 +158,27 @@ def test_no_gift_when_the_ally_gives_nothing_back():
     assert m.current_player == 0 and m.question is None
 
 
+def test_the_second_ally_may_offer_at_the_start_of_its_own_turn():
+    """D29, "at the start of a turn allies may swap": an audit found one offer a round, by P1 or P2
+    only; P3 and P4 could never start one."""
+    m = exchange_position().match()
+    play(m, "end turn", "pass")                              # P1 offers nothing at the start of its turn
+    play(m, "end turn")                                      # P2's turn: P2's ally P4 holds nothing
+    assert m.question is None and m.current_player == 1
+    play(m, "end turn")                                      # P3's turn starts: P3 may offer its card
+    assert m.question["chooser"] == 2 and legal(m) == ["Iron Shield", "pass"]
+    play(m, "Iron Shield", "Sharp Sword")
+    assert hand(m, 0) == ["Iron Shield"] and hand(m, 2) == ["Sharp Sword"]
+
+
+def test_the_leader_in_map_pieces_reorders_the_turns_in_the_alliance_too():
+    """D19 makes no exception for the alliance (an audit: the alliance never reordered)."""
+    p = exchange_position()
+    m = p.general(0, "Gold Maker", "c5", pieces=2).match()
+    play(m, "end turn")                                      # P4 ends round 1: P1 leads in pieces
+    assert m.question["chooser"] == 0 and m.question["prompt"].startswith("You hold the most map pieces")
+
+
 # ---- 8. dig and hand-over do not exclude each other (D13, D20) ------------------------------------------------
 def test_a_general_that_dug_may_hand_over_its_pieces():
     p = (Position(2).general(0, "Iron Warden", "e8").general(0, "Gold Maker", "d8").bury("f8", "Map piece")

@@ -156,7 +156,7 @@ def test_attack_skills_not_offered_say_why():
     m = p.match()
     assert _skills_line(m, 0) == "none"
     play(m, "attack e5 Iron Warden e6 infantry")
-    assert _skills_line(m, 0) == "Iron Warden attacked, dug or handed over map pieces this turn"
+    assert _skills_line(m, 0) == "Iron Warden attacked, dug, handed over map pieces or was revived this turn"
 
 
 def test_income_says_the_coin_and_soldiers_that_came_not_those_promised():
