@@ -347,6 +347,17 @@ def test_a_question_about_components_shows_what_each_does(serve, browser):
     page.keyboard.press("Escape")                         # (it stayed 9 s, and Escape did nothing)
     assert page.locator("#card-tip").is_hidden()
     assert int(page.get_attribute("body", "data-version")) == served.version      # (no answer was sent)
+    # on a phone, inside the screen however tall: a general's text ran 357 pixels off it (a trial)
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(body["links"][chooser]["url"])
+    phone.wait_for_selector("#q-options button.what")
+    phone.locator("#q-options button.what").first.click()
+    phone.wait_for_selector("#card-tip p")
+    phone.wait_for_timeout(200)
+    box = phone.evaluate("(() => { const b = document.getElementById('card-tip').getBoundingClientRect();"
+                         " return [b.top, b.bottom, window.innerHeight]; })()")
+    assert 0 <= box[0] and box[1] <= box[2], box
+    phone.close()
     other = browser.new_page(viewport={"width": 1200, "height": 900})
     other.goto(body["links"][1 - chooser]["url"])
     other.wait_for_selector("body[data-version]")
@@ -507,6 +518,11 @@ def test_on_a_phone_the_status_stays_in_sight_and_leads_to_the_moves(serve, brow
     assert page.inner_text("#status").startswith("Your turn") and "your moves ↓" in page.inner_text("#status")
     page.click("#to-moves")
     page.wait_for_function("document.getElementById('controls').getBoundingClientRect().top < window.innerHeight")
+    # (their top just under the pinned status, not beneath it: a trial found the first move hidden)
+    page.wait_for_timeout(100)
+    tops = page.evaluate("[document.getElementById('pinned').getBoundingClientRect().bottom,"
+                         " document.getElementById('controls').getBoundingClientRect().top]")
+    assert tops[0] <= tops[1], tops
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     assert page.evaluate("document.getElementById('status').getBoundingClientRect().top") == 0
     page.close()
@@ -942,6 +958,23 @@ def test_create_clicked_before_the_games_are_known_still_makes_a_match(serve, br
     page.click("#create")
     page.wait_for_selector("a.seat-link[data-seat=spectator]")
     assert "?" not in page.url and len(server.server.matches) == 1
+    page.close()
+
+
+def test_a_refused_match_leaves_no_other_matchs_links_in_sight(serve, browser):
+    """A browser trial: a Smash Up match refused (a faction misspelt) left the Shadow Hunters
+    match's invite under the error, unnamed, where the host could send it by mistake."""
+    server = serve([SMALL], include_shipped=False)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(server.url + "/")
+    page.click("#create")
+    page.wait_for_selector("a.seat-link[data-seat=spectator]")
+    assert page.inner_text("#links-title").startswith("Links: ")
+    page.route("**/api/matches", lambda route: route.fulfill(
+        status=400, content_type="application/json", body='{"error": "the rules refuse this game: no"}'))
+    page.click("#create")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.locator("#created").is_hidden()
     page.close()
 
 

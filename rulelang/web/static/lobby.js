@@ -82,6 +82,9 @@
   async function create(ev) {
     ev.preventDefault();
     $("error").textContent = "";
+    // (the last match's links are not this request's: left under a refusal's error, a host could
+    // send friends the wrong game's invite — a browser trial)
+    $("created").hidden = true;
     $("create").disabled = true;
     try {
       const r = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(spec()) });
@@ -113,6 +116,7 @@
   function showLinks(body) {
     const ul = $("links");
     ul.replaceChildren();
+    $("links-title").textContent = `Links: ${body.game}`;
     $("links-about").textContent = body.invite
       ? `Send the invite link to everyone who plays (${body.invite.seats.join(", ")}): each who opens it and clicks Take a seat gets one of their own, in that order, and comes back to it from the same browser. If you play too, take yours first.`
       : "Each link is a seat's secret: whoever has it plays that seat. Send each one to its player only.";

@@ -281,12 +281,17 @@
     }
     t.dataset.id = String(card.id);
     const r = anchor.getBoundingClientRect();
-    // below the card, or above it when it would run off the bottom of the screen (a phone)
+    // below the card, or above it when it would run off the bottom of the screen (a phone); when it
+    // fits neither, as low as it fits, inside the screen (a general's 600-pixel text ran 357 pixels
+    // off a phone's screen — a browser trial)
     function place() {
       t.style.left = Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX)) + "px";
       const h = t.getBoundingClientRect().height;
-      const below = r.bottom + 4 + h <= window.innerHeight || r.top - 4 - h < 0;
-      t.style.top = (below ? r.bottom + 4 : Math.max(4, r.top - 4 - h)) + window.scrollY + "px";
+      let top;
+      if (r.bottom + 4 + h <= window.innerHeight) top = r.bottom + 4;
+      else if (r.top - 4 - h >= 0) top = r.top - 4 - h;
+      else top = Math.max(4, window.innerHeight - 4 - h);
+      t.style.top = top + window.scrollY + "px";
     }
     t.hidden = false;
     place();
@@ -614,9 +619,16 @@
     const asked = v && v.choice && v.choice.chooser === v.viewer;
     const away = state && !v.over && !asked && state.actions.length > 0 && (box.top > window.innerHeight || box.bottom < 0);
     const arrow = box.bottom < 0 ? "your moves ↑" : "your moves ↓";
-    if (away && !link) $("status").append(" ", el("a", { href: "#controls", id: "to-moves" }, arrow));
+    if (away && !link) $("status").append(" ", el("a", { href: "#controls", id: "to-moves", onclick: toMoves }, arrow));
     else if (away) link.textContent = arrow;
     else if (link) { if (link.previousSibling) link.previousSibling.remove(); link.remove(); }
+  }
+  // to the moves, their top just under the pinned status (the link's own jump left them under it on
+  // a phone, the filter box and the first move hidden — a browser trial)
+  function toMoves(ev) {
+    ev.preventDefault();
+    const pinned = $("pinned") ? $("pinned").getBoundingClientRect().bottom : 0;
+    window.scrollBy(0, $("controls").getBoundingClientRect().top - Math.max(0, pinned) - 4);
   }
   let pointing = false;
   window.addEventListener("scroll", () => {
