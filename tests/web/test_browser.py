@@ -998,7 +998,8 @@ game "names" {
   zone hand: set per player, owner
   setup { create cards Card in table  move [c for c in table where c.card == "Smoke Bomb"] to hand[1] }
   turn { step s {
-    action say { log "P2 answers with Smoke Bomb"  log "Smoke Nurse (once per game)"  log "Smoke lies on the table" }
+    action say { log "P2 answers with Smoke Bomb"  log "Smoke Nurse (once per game)"  log "Smoke lies on the table"
+                 log "Smoke, then Smoke's turn." }
     action stop { finish draw }
   } }
 }
@@ -1015,6 +1016,9 @@ def test_a_name_inside_a_longer_one_opens_no_tip(serve, browser, tmp_path):
     links = {li: page.locator("#messages li", has_text=li).locator("button.named").all_text_contents()
              for li in ("P2 answers with Smoke Bomb", "Smoke Nurse", "Smoke lies on the table")}
     assert links == {"P2 answers with Smoke Bomb": [], "Smoke Nurse": [], "Smoke lies on the table": ["Smoke"]}, links
+    # the punctuation after a name is kept with it (a line began `, Portal` or `'s curse.)`: a trial)
+    kept = page.locator("#messages li", has_text="Smoke, then").locator(".nowrap").all_text_contents()
+    assert kept == ["Smoke,", "Smoke's"], kept
     page.close()
 
 

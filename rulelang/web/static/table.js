@@ -376,8 +376,14 @@
       const id = namesIds.get(m[0]);
       const b = el("button", { type: "button", class: "named", "data-id": id }, m[0]);
       b.addEventListener("click", (ev) => { ev.stopPropagation(); tip({ id, label: m[0] }, ev.currentTarget); });
-      out.push(b);
       at = m.index + m[0].length;
+      // the punctuation after a name stays on its line, as in plain text (`Summon` / `, Portal`
+      // broke apart — a browser trial)
+      const tail = /^(?:['’]s)?[^\s\p{L}\p{N}]*/u.exec(text.slice(at))[0];
+      if (tail) {
+        out.push(el("span", { class: "nowrap" }, b, tail));
+        at += tail.length;
+      } else out.push(b);
     }
     if (at < text.length) out.push(text.slice(at));
     return out;
