@@ -117,3 +117,69 @@ def test_a_lone_surrogate_in_a_content_file_is_refused_at_its_line(tmp_path):
     diags, _ = rulelang.lint([str(tmp_path / "t.rules")])
     assert [(d.code, d.span.line, d.span.column) for d in diags if d.severity == "error"] == [("E504", 2, 6)], diags
     assert "lone surrogate" in diags[0].message
+
+
+# ---- stop 57: values the rules could keep that no save may hold (then `undo` ended the session) ----
+
+K = "3000000000000000000"
+
+
+@pytest.mark.parametrize("stmt", [f"n = n + {K}", f"t[me] = t[me] + {K}", f"n = sum([n, {K}])",
+                                  f"n = max([n + {K}, 0])", "n = -4611686018427387904 - 1"])
+def test_a_number_past_the_integer_limit_is_a_rule_error_however_it_is_assigned(stmt):
+    game = build("  var n: int = 0\n  var t: int = 0 per player\n"
+                 "  turn { step s { action go { " + stmt + "  end turn } action stop { finish draw } } }")
+    m = game.new_match(2, seed=1)
+    before = m.state()
+    with pytest.raises(rulelang.RuleRuntimeError, match="integer limit"):
+        for _ in range(3):                                 # (P1, P2, P1 again: `t[me]` twice too)
+            m.apply("go")
+    rulelang.Match.from_state(game, m.state())             # what is kept can be restored
+    assert before["vars"]["n"] == 0
+
+
+@pytest.mark.parametrize("stmt, error", [
+    ("finish win for leader", "`finish … for` needs a player or a list of players, not none"),
+    ("finish lose for 9", "`finish … for` needs a player or a list of players, not 9"),
+    ("reveal top(deck) to me + 2", "`reveal … to` needs a player or a list of players, not 2"),
+    ('log "x" to me + 2', "`log … to` needs a player or a list of players, not 2"),
+    ("leader = me + 2", "a player variable holds a player or none, not 2"),
+])
+def test_a_value_that_is_no_seat_is_a_rule_error_where_a_player_is_due(stmt, error):
+    """`finish win for leader` with leader none made everyone win; the others made positions
+    `from_state` refused."""
+    game = build("  kind C { v: int  label text(v) }\n  zone deck: pile, hidden\n  var leader: player = none\n"
+                 "  setup { create C(v: 1) in deck }\n"
+                 "  turn { step s { action go { " + stmt + "  end turn } action stop { finish draw } } }")
+    m = game.new_match(2, seed=1)
+    with pytest.raises(rulelang.RuleRuntimeError) as err:
+        m.apply("go")
+    assert str(err.value).endswith(error) and m.outcome is None
+
+
+def test_a_negative_index_is_a_rule_error_not_the_last_element():
+    game = build("  var n: int = 0\n  var i: int = 0\n"
+                 "  turn { step s { action go { n = [10, 20, 30][i - 1]  end turn } action stop { finish draw } } }")
+    m = game.new_match(2, seed=1)
+    with pytest.raises(rulelang.RuleRuntimeError, match="before its start"):
+        m.apply("go")
+    assert m.state()["vars"]["n"] == 0
+
+
+def test_undo_that_cannot_restore_the_position_says_so_and_the_game_goes_on(monkeypatch):
+    """`undo` restores a position through `from_state`; one it refused ended `rulelang play` (exit 1,
+    the game lost). Now undo is refused and the game goes on."""
+    import io
+    from rulelang.core.errors import StateError
+    from rulelang.play.repl import run_repl
+    game = build("  var n: int = 0\n  show \"n\" = text(n)\n"
+                 "  turn { step s { action go { n += 1 } action stop { finish draw } } }")
+
+    def refused(cls, g, data):
+        raise StateError("variable `n` holds 9, which is not a number")
+    monkeypatch.setattr(rulelang.Match, "from_state", classmethod(refused))
+    out = io.StringIO()
+    code = run_repl(game, 2, 1, {}, {}, io.StringIO("go\nundo\ngo\nstop\n"), out, "t.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "cannot undo: variable `n` holds 9, which is not a number" in text
+    assert "Game over" in text and code == 0

@@ -25,7 +25,7 @@ import time
 
 from .bots import bot_seed, make_bot
 from .. import interrupt_seat
-from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, fault_report
+from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError, fault_report
 from ..core.textsafe import fit, printable
 from ..ir.sight import surely_public
 from ..ir.spec import typed_names
@@ -304,9 +304,13 @@ class _Session(Drawing, Commands):
             what = self.fault_text(error)
             if not self.undo_stack or self.undo_refusal() is not None:
                 raise _Stop(f"{what}\nthe game cannot go on", 1) from None
+            try:
+                earlier = self.restore(self.undo_stack[-1])
+            except StateError:
+                raise _Stop(f"{what}\nthe game cannot go on", 1) from None
+            self.undo_stack.pop()
             self.crossed.pop(), self.decided_by.pop()
-            self.rewind(self.restore(self.undo_stack.pop()),
-                        f"{what}\nback to the previous decision of a human player")
+            self.rewind(earlier, f"{what}\nback to the previous decision of a human player")
             return
         self.announce_move(f"{seat_name(seat)} ({bot.kind})", action)
         told = self.told
@@ -787,7 +791,10 @@ class _Session(Drawing, Commands):
         except (RuleRuntimeError, EngineFault) as error:
             self.undo_stack.pop(), self.crossed.pop(), self.decided_by.pop()
             self.say(self.fault_text(error), "error")
-            self.match = self.restore(before)        # (the engine leaves it so; a match of another make may not)
+            try:
+                self.match = self.restore(before)    # (the engine leaves it so; a match of another make may not)
+            except StateError:
+                pass                                 # (then as the engine left it: unchanged)
             return True
         self.recording, self.recording_seat = [], seat     # (for `recap`: from this move to their next)
         self.announce_move(seat_name(seat), action)

@@ -370,8 +370,14 @@ class Commands:
                     return False
                 self.announce(f"not undone: {seat_name(whose)} keeps their decision", "dim")
                 return True                       # (the asker's view again, after a hand-over)
+        try:
+            earlier = self.restore(self.undo_stack[-1])
+        except StateError as error:          # (a position the rules made that no save may hold: the game
+            self.error(f"cannot undo: {printable(error)}")     # goes on from here, never ends)
+            return False
+        self.undo_stack.pop()
         self.crossed.pop(), self.decided_by.pop()
-        self.rewind(self.restore(self.undo_stack.pop()), "undone")
+        self.rewind(earlier, "undone")
         return True
 
     def save(self, path: str) -> bool:

@@ -79,15 +79,24 @@ def _grow(found: set, items: dict, holds) -> None:
 
 
 def _arith(e) -> bool:
-    """Could a loop that assigns `e` over and over grow a number without bound? Only through `*`, or
-    `+`/`-` of two values that are not constants (x + x doubles); adding a constant grows a number
-    by at most that constant per round, which the loop budget bounds."""
-    return any(x.get("k") == "bin" and (x.get("op") == "*" or x.get("op") in ("+", "-") and not (
-        _constant(x["l"]) or _constant(x["r"]))) for x in walk_ir(e))
+    """Could assigning `e` (over and over, in a loop) give a number past the integer limit? Through
+    `*`; `+`/`-` of two values that are not small constants (x + x doubles); a large constant (a
+    fuzzer's `n = n + 3000000000000000000`, twice, made a position no save may hold); `sum` of a
+    list. Adding a small constant grows a number by at most that much per round, which the loop
+    budget bounds."""
+    return any(x.get("k") == "bin" and (x.get("op") == "*" or x.get("op") in ("+", "-") and (
+        not (_constant(x["l"]) or _constant(x["r"])) or _large(x["l"]) or _large(x["r"])))
+        or x.get("k") == "call" and x.get("f") == "sum" for x in walk_ir(e))
 
 
 def _constant(e) -> bool:
     return e.get("k") == "lit" or (e.get("k") == "un" and e.get("op") == "-" and e["x"].get("k") == "lit")
+
+
+def _large(e) -> bool:
+    """A constant number far from 0 (past 2^31): added over a loop's rounds, it can reach the limit."""
+    x = e["x"] if e.get("k") == "un" else e
+    return _constant(e) and type(x.get("v")) is int and abs(x["v"]) > 2 ** 31
 
 
 

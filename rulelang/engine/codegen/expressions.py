@@ -429,7 +429,11 @@ class ExpressionLowering(Part):
     def x_index(self, e, ctx):
         x, i = self.ex(e["x"], ctx), self.ex(e["i"], ctx)
         lvl, pure = _join(x, i)
-        return P(f"{x.src}[{i.src}]", lvl, pure)
+        if _known(i) and type(i.const) is int and i.const >= 0:
+            return P(f"{x.src}[{i.src}]", lvl, pure)
+        # (Python's `xs[-1]` is the last: for the rules, below 0 is past the start — a fuzzer's
+        # `xs[i - 1]` with i 0 took the last element in silence)
+        return P(f"_at({x.src}, {i.src})", lvl, pure)
 
     def x_table(self, e, ctx):
         tname, static = self.sh.tables[e["n"]]

@@ -8,11 +8,11 @@ from itertools import compress
 
 from . import runtime
 from .constants import NOCONST
-from .runtime import (FAULTS, ROUND_OUT, _action_text, _appended, _bottom, _bottomn, _built,
+from .runtime import (FAULTS, ROUND_OUT, _action_text, _at, _appended, _bottom, _bottomn, _built,
                       _charge, _comp_text, _distinct, _div, _each, _eliminate, _eq, _extreme,
                       _extreme_or, _fault, _fill, _first, _flat, _grown, _in, _kept, _key, _last, _logged,
                       _memo_put, _mod, _mul, _next_seat, _ord, _others, _overworked, _pick,
-                      _players_from, _plus, _range, _refuse, _remaining, _removed, _reversed, _scoped, _seat, _sides,
+                      _players_from, _plus, _range, _refuse, _remaining, _removed, _reversed, _scoped, _seat, _seat_or_none, _seats, _sides,
                       _set_order, _sort_pairs, _sorted, _split, _subset_limit, _subsets,
                       _subsets_charge, _text_of, _top, _topn, _unless_false, as_items, plain_text,
                       player_text)
@@ -25,7 +25,7 @@ from ...core.limits import CALL_DEPTH_LIMIT, LOOP_LIMIT
 # Every name generated code may use besides the game's own constants and functions: the
 # generator's templates refer to these and nothing else.
 NAMESPACE = {
-    "_items": as_items, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
+    "_items": as_items, "_at": _at, "_eq": _eq, "_first": _first, "_last": _last, "_top": _top, "_bottom": _bottom,
     "_topn": _topn, "_bottomn": _bottomn, "_extreme": _extreme, "_extreme_or": _extreme_or, "_action_text": _action_text,
     "_next_seat": _next_seat, "_others": _others, "_remaining": _remaining, "_players_from": _players_from,
     "_eliminate": _eliminate, "ROUND_OUT": ROUND_OUT, "_ord": _ord, "_set_order": _set_order, "_div": _div, "_mod": _mod,
@@ -38,7 +38,7 @@ NAMESPACE = {
     "_FAULTS": FAULTS,
     # the cost model (limits.py): sizes measured where values are made, work charged where it is done
     "_plus": _plus, "_in": _in, "_logged": _logged, "_memo_put": _memo_put, "_subsets_charge": _subsets_charge,
-    "_charge": _charge, "_built": _built, "_text_of": _text_of, "_distinct": _distinct, "_reversed": _reversed, "_seat": _seat, "_sides": _sides,
+    "_charge": _charge, "_built": _built, "_text_of": _text_of, "_distinct": _distinct, "_reversed": _reversed, "_seat": _seat, "_seats": _seats, "_seat_or_none": _seat_or_none, "_sides": _sides,
     "_flat": _flat,
     # builtins lowered generically (ir/spec.py, `Builtin.runtime`): `f(m, *args)`
     **{b.runtime: getattr(runtime, b.runtime) for b in BUILTIN_FUNCTIONS.values() if b.runtime},

@@ -727,6 +727,31 @@ def _seat(m, p):
     return p
 
 
+def _seats(m, who, what: str):
+    """The players a statement names (`finish win for P`, `reveal X to P`, `log … to P`): a seat of
+    this match or a list of seats. `none` or a number past the last seat is a rule error (a fuzzer:
+    `finish win for leader`, leader none, made everyone win; `reveal X to me + 1` made a position no
+    save may hold)."""
+    for p in (who if type(who) is list else (who,)):
+        if type(p) is not int or not 0 <= p < m.players:
+            _fault(f"`{what}` needs a player or a list of players, not {plain_text(who)}")
+    return who
+
+
+def _at(xs, i):
+    """`xs[i]`, counting from 0: below 0 is an error, as past the end is (not the last element)."""
+    if type(i) is int and i < 0:
+        _fault(f"a list or text read before its start (`xs[i]` with i {i}, below 0): test the index first")
+    return xs[i]
+
+
+def _seat_or_none(m, p):
+    """A number worked out for a `player` variable (`next = me + 1`): a seat of this match, or none."""
+    if p is not None and (type(p) is not int or not 0 <= p < m.players):
+        _fault(f"a player variable holds a player or none, not {plain_text(p)}")
+    return p
+
+
 def _sides(n):
     """The sides of a die `roll` asks for: a whole number, at least 1."""
     if type(n) is not int or n < 1:

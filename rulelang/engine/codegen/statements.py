@@ -172,6 +172,14 @@ class StatementLowering(Part):
     def s_set(self, s, ctx):
         v = self.exprs.ex(s["v"], ctx)
         sign = PY_ASSIGN[s["op"]]
+        decl = self.sh.var_decl.get(s["target"]["n"]) if s["target"]["k"] == "var" else None
+        if decl is not None and decl.get("type") == "player" and s["v"].get("k") in ("bin", "lit", "un", "call"):
+            # a number worked out for a player (`next = me + 1`): a seat, checked before it is kept
+            # (a fuzzer's position no save could hold); `next(p)`, `me`, a player read are seats already
+            if not (s["v"].get("k") == "lit" and s["v"].get("v") is None) and s["op"] == "=":
+                src = v.src
+                self.store(s["target"], lambda old: f"_seat_or_none(m, {src})", v.pure, ctx)
+                return
         if sign:
             # x += E: an int (or an error), checked in line, E a constant too: a value may start
             # at the limit (`var n: int = 4611686018427387904`, then `n += 1`), and a number past
@@ -318,7 +326,7 @@ class StatementLowering(Part):
             ctx.fn.emit(f"return ('end_turn', _seat(m, {self.exprs.ex(s['to'], ctx).src}))")   # (checked here: its line)
 
     def s_finish(self, s, ctx):
-        who = self.exprs.ex(s["who"], ctx).src if s.get("who") is not None else "None"
+        who = f"_seats(m, {self.exprs.ex(s['who'], ctx).src}, 'finish … for')" if s.get("who") is not None else "None"
         if s.get("why") is not None:
             ctx.fn.emit(f"m.finish({_lit(s['result'])}, {who}, {self.exprs.ex(s['why'], ctx).src})")
         else:
@@ -456,7 +464,8 @@ class StatementLowering(Part):
     def s_log(self, s, ctx):
         # a message is kept in the position and printed: charged by its length (_logged)
         if s.get("to") is not None:
-            ctx.fn.emit(f"_tell(m, _logged(m, {self.exprs.ex(s['v'], ctx).src}), {self.exprs.ex(s['to'], ctx).src})")
+            ctx.fn.emit(f"_tell(m, _logged(m, {self.exprs.ex(s['v'], ctx).src}), "
+                        f"_seats(m, {self.exprs.ex(s['to'], ctx).src}, 'log … to'))")
             return
         v = self.exprs.ex(s["v"], ctx)
         if v.maxlen is not None:                 # (a text known short: charged as long as it may be)
@@ -548,7 +557,9 @@ class StatementLowering(Part):
         ctx.fn.emit(f"_grant(m, {self.sh.def_index[s['def']]}, {self.args_tuple(s['a'], ctx)}, {v.src})")
 
     def s_reveal(self, s, ctx):
-        ctx.fn.emit(f"_reveal(m, {self.exprs.ex(s['what'], ctx).src}, {self.opt_src(s.get('to'), ctx)})")
+        to = s.get("to")
+        to_src = f"_seats(m, {self.exprs.ex(to, ctx).src}, 'reveal … to')" if to is not None else "None"
+        ctx.fn.emit(f"_reveal(m, {self.exprs.ex(s['what'], ctx).src}, {to_src})")
 
     def s_create_cards(self, s, ctx):
         """One `create` per copy of each card declaration of the kind whose fields pass `where`."""
