@@ -559,3 +559,25 @@ def test_a_save_after_white_space_is_still_a_save(tmp_path, capsys):
     repl(GAME, ["1", "1", f"save {path}", "quit"])
     path.write_text(" " * 5000 + path.read_text(encoding="utf-8"), encoding="utf-8")
     assert is_save(str(path))
+
+
+def test_save_never_replaces_a_file_that_is_no_save_and_a_save_of_any_name_resumes(tmp_path, capsys, monkeypatch):
+    """A first hour at the terminal: `save notes.txt` and `save mygame.rules` replaced the notes and
+    the rule file being played, unasked; and a save named `*.rules` could not be resumed ("a saved
+    match, not rules: `rulelang play mygame.rules` goes on with it" — the command just refused)."""
+    rules = tmp_path / "mygame.rules"
+    shutil.copy(REGICIDE, rules)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO('save notes.txt\nsave mygame.rules\nsave "kept.rules"\n'
+                                                  "save kept.rules\nquit\n"))
+    code, out, _ = cli(capsys, "play", "mygame.rules", "--players", "2", "--seed", "4", "--bot", "2=random")
+    assert code == 0
+    assert "error: notes.txt exists and is not a saved match: not overwritten (save to another name)" in out
+    assert "error: mygame.rules exists and is not a saved match" in out
+    assert out.count("saved kept.rules") == 2                 # (a save is replaced by the next one)
+    assert notes.read_text(encoding="utf-8") == "my notes" and rules.read_text(encoding="utf-8") == REGICIDE.read_text(encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code, out, err = cli(capsys, "play", "kept.rules")
+    assert code == 0 and "E300" not in out + err and "Regicide" in out

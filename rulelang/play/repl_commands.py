@@ -388,10 +388,19 @@ class Commands:
         return False
 
     def write_save(self, path: str) -> bool:
+        """Write the match to `path`; False (said why) when it cannot be. A file there already is
+        replaced only if it is a saved match itself (a first hour at the terminal: `save notes.txt`,
+        `save mygame.rules` replaced the notes and the rule file being played, unasked)."""
         data = save_data(self.game, self.match, self.seed, self.options, getattr(self, "bot_kinds", None),
                          self.seed_secret)
         if "\0" in path:
             self.error(f"cannot save {printable(path)}: a file name cannot hold a NUL byte")
+            return False
+        if len(path) > 1 and path[0] == path[-1] and path[0] in "\"'":   # (`save "my game"`: the name, not
+            path = path[1:-1]                                          # its quote marks)
+        path = os.path.expanduser(path)
+        if not _replaceable(path):
+            self.error(f"{printable(path)} exists and is not a saved match: not overwritten (save to another name)")
             return False
         # a save is read back only up to JSON_SIZE_LIMIT bytes: one larger is written compact, and
         # refused (said now, the file untouched) when even that is too large to be read again
@@ -556,3 +565,16 @@ def read_save(path: str, game, players: int) -> dict:
     if data["players"] != players:
         raise StateError(f"it was saved with {data['players']} players, this match has {players}")
     return data
+
+
+def _replaceable(path: str) -> bool:
+    """May a save be written to `path`: nothing is there, or a saved match (or what is no regular
+    file: the write says why it cannot)."""
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+            return True
+        with open(path, "rb") as file:
+            head = file.read(256)
+    except OSError:
+        return True
+    return b'"rulelang_save"' in head

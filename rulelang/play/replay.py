@@ -125,9 +125,8 @@ def read(path: str) -> dict:
 def is_save(path: str) -> bool:
     """Whether the file at `path` is meant as a save file (a JSON object with `rulelang_save`),
     however broken it may be otherwise; a rule file or a compiled game is not. Whatever its name:
-    the REPL's `save` writes the name it is given (`save mygame`)."""
-    if str(path).endswith(".rules"):
-        return False
+    the REPL's `save` writes the name it is given (`save mygame`; `save mygame.rules` too: its
+    resume was refused, "a saved match, not rules: `rulelang play mygame.rules` goes on with it")."""
     try:
         head = _read_regular(path, 65536).lstrip()[:4096]   # (after any white space: 5,000 spaces before a
     except OSError:                                          # save made play read it as rules — a fuzz trial)
