@@ -704,9 +704,11 @@ def test_repl_as_with_nothing_to_offer(secret):
 def test_repl_no_hint_without_another_human_or_anytime_actions(secret):
     code, out = repl(secret, ["quit"], bots={1: "random", 2: "random"})
     assert code == 0 and "out of turn" not in out
-    code, out = repl(build(PLAIN), ["as P2", "", "", "quit"])
+    code, out = repl(build(PLAIN), ["as P2", "quit"])
     assert "out of turn: as" not in out
-    assert "P2 has nothing to do out of turn now.\nPress Enter to give the terminal back" in out
+    # (a game with no any-time action says so at once: no hand-over, no P2's hand shown for nothing)
+    assert "error: this game has no actions out of turn (`as` is for its any-time actions)" in out
+    assert "Pass the terminal" not in out
 
 
 def test_repl_as_without_a_hand_over_when_the_views_are_alike(masks):

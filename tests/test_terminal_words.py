@@ -1036,3 +1036,15 @@ def test_a_number_out_of_reach_lists_the_nearest_numbers_first():
     out = io.StringIO()
     run_repl(g, 2, 1, {}, {}, io.StringIO("bid 30\nquit\n"), out, "bids.rules", screen=(120, 40))
     assert "error: 'bid 30' is not a legal action now (legal: bid 29, bid 28, bid 27," in out.getvalue()
+
+
+def test_a_number_out_of_range_at_a_question_is_no_answer():
+    """A first hour: typing 99 at a question said "there is no action 99"."""
+    source = """game "Ask" {
+  players 2
+  turn { step s { action go { choose n in [1, 2, 3] { finish draw } } } }
+}"""
+    g = rulelang.Game(rulelang.compile_source(source, "ask.rules"))
+    out = io.StringIO()
+    run_repl(g, 2, 1, {}, {}, io.StringIO("go\n99\nquit\n"), out, "ask.rules", screen=(120, 40))
+    assert "error: there is no answer 99; choose 1-3" in out.getvalue()

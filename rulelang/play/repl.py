@@ -474,6 +474,10 @@ class _Session(Drawing, Commands):
         if seat == self.match.current_player:
             self.error(f"{seat_name(seat)} is the one to act now")
             return False
+        steps = (getattr(self.game, "ir", None) or {}).get("steps", [])
+        if not any(s["name"].startswith("__") for s in steps):   # (said before the terminal is passed:
+            self.error("this game has no actions out of turn (`as` is for its any-time actions)")   # a hand was
+            return False                                         # shown for nothing — a first hour)
         offers = self.match.interrupts(seat)
         prefix = seat_name(seat) + ": "
         texts = [action.text[len(prefix):] for action in offers]
@@ -625,7 +629,8 @@ class _Session(Drawing, Commands):
             number = int(line) if len(line) < 12 else None
             if number is not None and 1 <= number <= len(actions):
                 return actions[number - 1]
-            self.error(f"there is no action {echoed(line)}; choose 1-{len(actions)}")
+            what = "answer" if getattr(self.match, "question", None) is not None and own_turn else "action"
+            self.error(f"there is no {what} {echoed(line)}; choose 1-{len(actions)}")
             return None
         wanted = line.lower()
         texts = [" ".join(str(action).lower().split()) for action in actions]
