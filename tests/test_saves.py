@@ -581,3 +581,23 @@ def test_save_never_replaces_a_file_that_is_no_save_and_a_save_of_any_name_resum
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     code, out, err = cli(capsys, "play", "kept.rules")
     assert code == 0 and "E300" not in out + err and "Regicide" in out
+
+
+@pytest.mark.parametrize("name", ["smash_up", "dozen_war"])
+def test_a_match_given_chance_restores_while_its_setup_waits(name):
+    """A leak scan's side find: `from_state` refused the state of a match made with `chance=` whose
+    setup waits for an answer ("the paused effect does not lead to this position"): the setup was
+    replayed on the seed, not on the chance it was given. So did `undo` at the terminal."""
+    game = rulelang.load(str(ROOT / "games" / f"{name}.rules"))
+    plain = game.new_match(2, 0)
+    given = [list(e) for e in plain.chance_events]
+    i = next(k for k, e in enumerate(given) if e[0] == "shuffle")
+    given[i] = ["shuffle", given[i][1], list(reversed(given[i][2]))]      # another deal than the seed's
+    m = game.new_match(2, 0, chance=given)
+    assert m.pending is not None and m.state()["zones"] != plain.state()["zones"]
+    back = rulelang.Match.from_state(game, json.loads(json.dumps(m.state())))
+    assert back.state() == m.state()
+    answer = back.legal_actions()[0]
+    m.apply(answer)
+    back.apply(answer)
+    assert back.state() == m.state()

@@ -88,6 +88,11 @@ class MatchSaves(MatchParts):
                 # where the effect stopped: the abilities and windows running, the triggers waiting
                 "stack": [dict(f) for f in q["stack"]], "triggers": list(q["triggers"]),
                 "base": pending["base"]._state() if pending["root"] != ["start"] else None}
+            if pending["root"] == ["start"] and getattr(pending["base"], "tape", None):
+                # (paused in a setup given chance ahead of time: the setup replays on that chance —
+                # restored from the seed alone, it dealt another position, and `from_state` refused it)
+                out["pending"]["base_tape"] = [list(e) if e[0] != "shuffle" else [e[0], e[1], list(e[2])]
+                                               for e in pending["base"].tape]
         return out
 
     @classmethod
@@ -324,6 +329,11 @@ class MatchSaves(MatchParts):
             raise StateError("`pending.answers` must be a list of texts")
         if root == ["start"]:                   # paused in the setup: the base is the match before it
             base = type(self)(self.game, self.players, self.seed, self.options)
+            if "base_tape" in raw:              # (on the chance the setup was given)
+                try:
+                    base.tape = checked_tape(raw["base_tape"])
+                except (TypeError, ValueError) as err:
+                    raise StateError(f"`pending.base_tape`: {err}") from None
         elif not isinstance(base_data, dict) or "pending" in base_data:
             raise StateError("`pending.base` must be a position that is not paused")
         else:
