@@ -157,6 +157,11 @@ def test_a_bonus_waiting_for_the_next_attack_is_shown_with_its_unit():
     line = next(x for x in units if x.startswith("e5"))
     assert line.endswith("1 infantry (1 with a bonus to the next attack)"), line
     assert not any("bonus" in x or "next attack" in x for x in units if not x.startswith("e5"))
+    play(m, "attack e5 infantry f5 infantry")                # (spent: an audit saw it promised on)
+    while m.question:
+        m.apply(m.legal_actions()[-1])
+    units = next(v["value"] for v in m.view(1)["values"] if str(v["name"]).startswith("Units"))
+    assert not any("bonus" in x for x in units), units
     m = p.match()
     play(m, "equip Sharp Sword", "Iron Warden at a1")
     units = next(v["value"] for v in m.view(1)["values"] if str(v["name"]).startswith("Units"))
