@@ -1014,7 +1014,7 @@ class Texts:
         # rule file declares or an enum value, which the rulebook names to everyone)]
         self._all: dict[str, list[tuple[str, str, str, set | None]]] = {}
         self.visible: set | None = None          # the components the reader sees now (None: all)
-        self._cut: tuple = (None, {})            # (the visible set it was cut for, the entries)
+        self._cut: tuple = ((), {})              # (the visible set it was cut for, the entries: none yet)
         for card in ir.get("cards", []):
             self.add(card["name"], card.get("text"), card["kind"])
         for enum, items in ir.get("enums", {}).items():
