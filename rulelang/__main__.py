@@ -1,4 +1,7 @@
 """`python -m rulelang`: the same as the `rulelang` command."""
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:            # (Ctrl-C while the modules load: no traceback — a designer's trial)
+    raise SystemExit(130) from None
 
 raise SystemExit(main())

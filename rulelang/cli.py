@@ -617,6 +617,12 @@ def _simulate_run(args) -> int:
             print(printable(f"rulelang simulate: {f} is another game ({other.name}, not {games[0].name}): its "
                             f"games are paired with {args.file}'s by seed all the same"), file=sys.stderr)
     counts = [games[0].min_players] if args.players is None else args.players
+    if args.report:                              # (a path that cannot be a folder: said before the games,
+        from pathlib import Path
+        where = Path(args.report)                # not after a night of them — a designer's trial)
+        if where.exists() and not where.is_dir():
+            raise ValueError(f"--report {args.report}: a file is there, and the report is a folder")
+        where.mkdir(parents=True, exist_ok=True)
     if args.workers < 1 or args.workers > 64:
         raise ValueError("--workers must be from 1 to 64")
     if args.games < 1:                           # (said by simulate() too: games are played here now)
@@ -676,7 +682,17 @@ def _simulate_run(args) -> int:
         print(printable(f"rulelang simulate: {cut['stopped']}"), file=sys.stderr)
     if args.report:
         from .play.report import write_report
-        for path in write_report(results, args.report, not_run):
+        import signal
+        import threading
+        # (a second Ctrl-C while it is written left report.json alone, silently: it waits now)
+        here = threading.current_thread() is threading.main_thread()
+        was = signal.signal(signal.SIGINT, signal.SIG_IGN) if here else None
+        try:
+            written = write_report(results, args.report, not_run)
+        finally:
+            if here:
+                signal.signal(signal.SIGINT, was)
+        for path in written:
             # (with --json, stdout is the JSON alone: `--json --report out > result.json` was no JSON)
             print(f"wrote {printable(path)}", file=sys.stderr if args.json else sys.stdout)
     if args.json:

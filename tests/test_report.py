@@ -711,3 +711,31 @@ def test_a_way_to_end_is_not_cut_at_an_abbreviation():
     assert way_to_end("Gen. Lee won. The winners: P2") == "Gen. Lee won"
     assert way_to_end("game over... P2 wins") == "game over... P# wins"
     assert way_to_end("all books are down (P1 (George) died)") == "all books are down"
+
+
+def test_a_report_path_that_cannot_be_a_folder_is_said_before_any_game(tmp_path, capsys, monkeypatch):
+    """A designer's trial: `--report afile` (a file there) played every game, printed the figures,
+    then said `File exists` — the night's games lost to a typo."""
+    import rulelang.play.simulate as sim
+    blocked = tmp_path / "afile"
+    blocked.write_text("x")
+    monkeypatch.setattr(sim, "simulate", lambda *a, **k: pytest.fail("a game was played"))
+    code = main(["simulate", str(ROOT / "games" / "valgard.rules"), "--games", "3", "--report", str(blocked)])
+    assert code == 1 and "a file is there, and the report is a folder" in capsys.readouterr().err
+
+
+def test_a_second_interrupt_waits_while_the_report_is_written(tmp_path, monkeypatch):
+    """A designer's trial: Ctrl-C twice, the second while the report was written, left report.json
+    alone (no report.md, no plots), unsaid."""
+    import signal
+    import rulelang.play.report as report
+    seen = []
+    real = report.write_report
+
+    def watched(*a, **k):
+        seen.append(signal.getsignal(signal.SIGINT))
+        return real(*a, **k)
+    monkeypatch.setattr(report, "write_report", watched)
+    assert main(["simulate", str(ROOT / "games" / "valgard.rules"), "--games", "2", "--report", str(tmp_path / "r")]) == 0
+    assert seen == [signal.SIG_IGN] and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    assert (tmp_path / "r" / "report.md").exists()
