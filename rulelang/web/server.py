@@ -21,6 +21,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
@@ -523,6 +524,15 @@ class Server:
                 del self.matches[old]
 
     async def api_create(self, request: Request) -> Response:
+        # a page of another site may not make matches here: a plain-text POST needs no CORS preflight,
+        # so a web page could fill this computer's store (and its bots' workers) unasked (a fuzz trial);
+        # JSON from another origin is preflighted, which this server never allows
+        origin = request.headers.get("origin")
+        # (by host name: a proxy's `Host $host` drops the port the browser's Origin keeps)
+        if origin is not None and urlsplit(origin).hostname != urlsplit("//" + request.headers.get("host", "")).hostname:
+            return _error("a page of another site may not make matches here", 403)
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return _error("send the match as JSON (Content-Type: application/json)", 415)
         if not self._may_make(request):
             return _error("too many new matches from here: wait a little", 429)
         body = b""
@@ -639,6 +649,14 @@ class Server:
                           await asyncio.to_thread(load_game, saved["rules"]))
         if entry.game.fingerprint != saved["fingerprint"]:
             raise ValueError(f"{saved['rules']} has changed since the match began")
+
+        # (a damaged row is said as such: options stored as a list made every open a 500, and seats
+        # fewer than the players let a match be played until its end crashed every page — a fuzz trial)
+        if not isinstance(saved["options"], dict):
+            raise ValueError("its options are damaged in the store")
+        seats = saved["seats"]
+        if not (isinstance(seats, list) and len(seats) == saved["players"] and all(isinstance(k, str) for k in seats)):
+            raise ValueError("its seats are damaged in the store")
 
         def replay():
             m = entry.game.new_match(saved["players"], saved["seed"], saved["options"])

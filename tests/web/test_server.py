@@ -900,3 +900,38 @@ def test_a_page_that_stops_reading_holds_up_no_move_of_the_others(serve, monkeyp
     and sender: the others hear of each move long before the 60 s the stalled page has."""
     served, frozen = play_beside_a_frozen_page(serve, monkeypatch, timeout=60.0, told_within=20)
     assert frozen in served.sockets and not frozen.closed      # (still within its time)
+
+
+def test_a_page_of_another_site_cannot_make_matches(serve):
+    """A fuzz trial: a web page on another origin sent `POST /api/matches` as text/plain (no CORS
+    preflight) and each request made a match, bots and all, uncounted as this computer's own."""
+    from .conftest import SMALL
+    server = serve([SMALL], include_shipped=False)
+    spec = {"game": "small", "players": 2, "seats": ["human", "human"]}
+    code, body = post(server.url + "/api/matches", spec, {"Origin": "http://127.0.0.2:18799"})
+    assert code == 403 and body["error"] == "a page of another site may not make matches here"
+    code, body = post(server.url + "/api/matches", spec, {"Content-Type": "text/plain"})
+    assert code == 415 and "Content-Type: application/json" in body["error"]
+    assert len(server.server.matches) == 0
+    code, _ = post(server.url + "/api/matches", spec, {"Origin": server.url})      # the lobby's own page
+    assert code == 200 and len(server.server.matches) == 1
+
+
+@pytest.mark.parametrize("column, value, why", [("options", "[1, 2]", "its options are damaged in the store"),
+                                                ('seats', '["human"]', "its seats are damaged in the store")])
+def test_a_damaged_store_row_is_said_and_spares_the_other_matches(serve, tmp_path, column, value, why):
+    """A fuzz trial: options stored as a list made every open of the match an HTTP 500 with a
+    traceback; seats fewer than the players let it be played until its end crashed every page."""
+    import sqlite3
+    server = serve([SMALL], store=tmp_path / "serve.sqlite", include_shipped=False)
+    spec = {"game": "small", "players": 2, "seats": ["human", "human"]}
+    (_, hit), (_, spared) = post(server.url + "/api/matches", spec), post(server.url + "/api/matches", spec)
+    db = sqlite3.connect(str(tmp_path / "serve.sqlite"))
+    db.execute(f"UPDATE matches SET {column} = ? WHERE id = ?", (value, hit["id"]))
+    db.commit()
+    db.close()
+    server.server.matches.clear()                            # (as after a restart: restored from the store)
+    code, body = get(server.url + "/api/play/" + hit["links"][0]["path"].split("/play/")[1])
+    assert code == 404 and json.loads(body)["error"] == f"this match cannot be resumed: {why}"
+    code, _ = get(server.url + "/api/play/" + spared["links"][0]["path"].split("/play/")[1])
+    assert code == 200
