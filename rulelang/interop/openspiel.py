@@ -176,14 +176,18 @@ class _Box:
 
     __slots__ = ("match", "key", "views")
 
-    def __init__(self, match, key):
+    def __init__(self, match, key, views: dict | None = None):
         self.match, self.key = match, key
-        self.views: dict = {}                  # player -> view(player) of this position (not copied)
+        # (player, drawing) -> view, ("tensor", player) -> its encoding, of this position (not copied;
+        # the initial states of a game without chance share theirs: one position)
+        self.views: dict = {} if views is None else views
 
-    def view(self, player: int) -> dict:
-        v = self.views.get(player)
+    def view(self, player: int, drawing: bool = True) -> dict:
+        """view(player), kept for this position; without the board drawn for the tensor, which
+        reads the cells (the drawing was most of a Valgarð observation — a researcher's trial)."""
+        v = self.views.get((player, drawing))
         if v is None:
-            v = self.views[player] = self.match.view(player)
+            v = self.views[(player, drawing)] = self.match.view(player, drawing=drawing)
         return v
 
     def __deepcopy__(self, memo):
@@ -202,6 +206,16 @@ def _unbox(key, data):
     return _Box(match, key)
 
 
+def _first_match(game: "RulelangGame"):
+    """The match of a game without chance nodes: one set-up per game, each state a clone of it
+    (OpenSpiel makes a fresh initial state at every observation to learn the tensor's size: a whole
+    set-up each time, a third of an observation's cost — a researcher's trial)."""
+    first = getattr(game, "_first", None)
+    if first is None:
+        first = game._first = (game.interface.new_match(game.params_used["seed"]), {})
+    return first[0].clone(), first[1]
+
+
 class RulelangState(pyspiel.State):
     """A match, or (rules with chance) the root before its seed is chosen."""
 
@@ -212,7 +226,11 @@ class RulelangState(pyspiel.State):
         self._seed = game.params_used["seed"]
         self._seeds = game.params_used["seeds"]
         self._max_length = game.params_used["max_game_length"]
-        self._box = _Box(None if self._chance else game.interface.new_match(self._seed), game.key)
+        if self._chance:
+            self._box = _Box(None, game.key)
+        else:
+            first, views = _first_match(game)
+            self._box = _Box(first, game.key, views)
         self._mine = [[] for _ in range(game.interface.players)]     # each seat's own action texts
         self._moves = 0
         self._truncated = False
@@ -261,7 +279,7 @@ class RulelangState(pyspiel.State):
         if found is None:
             raise ValueError(f"action {action} is not legal now")
         seat = m.current_player
-        self._box.views.clear()
+        self._box.views = {}                   # (a new one: an initial state's is shared with its likes)
         m.apply(found)
         self._mine[seat].append(str(found))
         self._moves += 1
@@ -322,7 +340,11 @@ class Observer:
         if m is None:
             self.tensor.fill(0)
         else:
-            self.tensor[:] = self.interface.observe(m, player, state._box.view(player))
+            box = state._box
+            done = box.views.get(("tensor", player))
+            if done is None:
+                done = box.views[("tensor", player)] = self.interface.observe(m, player, box.view(player, drawing=False)).copy()
+            self.tensor[:] = done
 
     def string_from(self, state, player):
         m = state.match
