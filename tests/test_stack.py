@@ -94,4 +94,4 @@ def test_a_block_that_never_moves_the_top_is_a_warning():
     found = [(d.code, d.span.line, d.message) for d in rulelang.check_source(src, "duel.rules")[1] if d.code == "W226"]
     assert found == [("W226", 27, "`resolve s`: its block never moves `s` off the stack, so the same top resolves "
                                   "again and again (until the loop limit): `move s to …`")]
-    assert not [d for d in rulelang.check_source(DUEL, "duel.rules")[1] if d.severity == "warning"]
+    assert not [d for d in rulelang.check_source(DUEL, "duel.rules")[1] if d.severity == "warning" and d.code != "W254"]

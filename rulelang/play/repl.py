@@ -475,9 +475,11 @@ class _Session(Drawing, Commands):
             self.error(f"{seat_name(seat)} is the one to act now")
             return False
         steps = (getattr(self.game, "ir", None) or {}).get("steps", [])
-        if not any(s["name"].startswith("__") for s in steps):   # (said before the terminal is passed:
-            self.error("this game has no actions out of turn (`as` is for its any-time actions)")   # a hand was
-            return False                                         # shown for nothing — a first hour)
+        question = getattr(self.match, "question", None)
+        if not any(s["name"].startswith("__") for s in steps) and not (question and question.get("also")):
+            # (said before the terminal is passed: a hand was shown for nothing — a first hour)
+            self.error("this game has no actions out of turn (`as` is for its any-time actions)")
+            return False
         offers = self.match.interrupts(seat)
         prefix = seat_name(seat) + ": "
         texts = [action.text[len(prefix):] for action in offers]

@@ -1004,6 +1004,28 @@ def _component_value_changes(before: dict, after: dict, told: str) -> list[str]:
 
 # -- the rules text of components and enum values --------------------------------------------
 
+def _dealt_alike(game, match) -> set:
+    """The kinds whose components another set-up makes with the same labels (a deck of 52 cards
+    whatever the shuffle): what they are is no secret, where each lies is, so each may be looked up.
+    A kind whose labels chance decides (gems of rolled worth) is not: its unseen components' names
+    would tell (a leak scan)."""
+    from collections import Counter
+    kinds = getattr(match, "kinds", None)
+    if not kinds or not hasattr(game, "new_match"):
+        return set()
+    try:
+        seed = match.seed + 1 if type(match.seed) is int else 1
+        other = game.new_match(match.players, seed, dict(getattr(match, "options", {}) or {}))
+    except Exception:                      # (a set-up that fails or is refused: nothing is known alike)
+        return set()
+    mine: dict = {}
+    theirs: dict = {}
+    for labels, ks, out in ((match.labels, kinds, mine), (other.labels, other.kinds, theirs)):
+        for label, kind in zip(labels, ks):
+            out.setdefault(kind, Counter())[label] += 1
+    return {k for k, c in mine.items() if theirs.get(k) == c}
+
+
 class Texts:
     """Every name a player may look up (`look NAME`, `help NAME`): the components of the match and
     every card the rule file declares, enum values with a text; each with its rules text."""
@@ -1027,10 +1049,12 @@ class Texts:
             # worked out with a budget of its own, held up `look` for minutes); a text the rules
             # cannot work out is left out; the same label with another text is a second entry
             declared = {(card["kind"], card["name"]) for card in ir.get("cards", [])}   # (in the rulebook)
+            known = _dealt_alike(game, match)
             for c, text in enumerate(match.rules_texts(range(len(labels)), viewer)):
                 if text:
                     kind = match.kinds[c]
-                    self.add(labels[c], text, kind, None if (kind, labels[c]) in declared else c)
+                    public = (kind, labels[c]) in declared or kind in known
+                    self.add(labels[c], text, kind, None if public else c)
 
     def add(self, name: str, text: str | None, kind: str, component: int | None = None) -> None:
         if not text:
