@@ -144,6 +144,7 @@ class _Session(Drawing, Commands):
         self.stdout = stdout
         self.source_path = source_path
         self.match = match if match is not None else game.new_match(players, seed, options)
+        self.sight_key: tuple | None = None        # (the position `names()` last worked out what is seen for)
         self.bots = {seat: make_bot(kind, bot_seed(seed, seat), watched=True) for seat, kind in bots.items()}
         self.bot_kinds = dict(bots)          # (a save keeps them: a resumed match has its bots again)
         self.undo_stack: list[dict] = []     # states just before each human decision
@@ -200,10 +201,14 @@ class _Session(Drawing, Commands):
         viewer = self.on_screen if self.on_screen is not None else 0
         if self.texts is None:
             self.texts = Texts(self.game, self.match, viewer)
-        if hasattr(self.match, "visible_to"):     # (only what the reader sees now may be looked up)
-            seen = self.match.visible_to(viewer)
-            if seen != self.texts.visible:
-                self.texts.visible = seen
+        m = self.match
+        if hasattr(m, "visible_to"):               # (only what the reader sees now may be looked up;
+            key = (id(m), viewer, len(m.log), len(m.message_log()), id(m.question))   # worked out once a
+            if key != self.sight_key:                                                # position: a screen
+                self.sight_key = key                                                 # asks it per label)
+                seen = m.visible_to(viewer)
+                if seen != self.texts.visible:
+                    self.texts.visible = seen
         return self.texts
 
     # -- the loop ---------------------------------------------------------------
