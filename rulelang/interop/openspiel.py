@@ -184,7 +184,7 @@ class _Box:
 
     def view(self, player: int, drawing: bool = True) -> dict:
         """view(player), kept for this position; without the board drawn for the tensor, which
-        reads the cells (the drawing was most of a Valgarð observation — a researcher's trial)."""
+        reads the cells (the drawing was most of a board game's observation — a researcher's trial)."""
         v = self.views.get((player, drawing))
         if v is None:
             v = self.views[(player, drawing)] = self.match.view(player, drawing=drawing)
