@@ -739,3 +739,19 @@ def test_a_second_interrupt_waits_while_the_report_is_written(tmp_path, monkeypa
     assert main(["simulate", str(ROOT / "games" / "valgard.rules"), "--games", "2", "--report", str(tmp_path / "r")]) == 0
     assert seen == [signal.SIG_IGN] and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
     assert (tmp_path / "r" / "report.md").exists()
+
+
+def test_a_report_with_no_game_ended_shows_no_length_as_if_measured(tmp_path, capsys):
+    """A designer's trial: every game stopped by a rule error, and report.md read "mean 0.0, min 0 …"
+    and 0.0 legal actions in every tenth, as if measured."""
+    rules = tmp_path / "broken.rules"
+    rules.write_text('game "Broken" {\n  players 2\n  var n: int = 0\n'
+                     '  turn { step s { action go { n = [1][n - 1] } action stop require n > 5 { finish draw } } }\n}\n')
+    code = main(["simulate", str(rules), "--games", "3", "--bot", "random", "--report", str(tmp_path / "r")])
+    capsys.readouterr()
+    raw = json.loads((tmp_path / "r" / "report.json").read_text())
+    summary = raw["summaries"][0]
+    assert summary["finished"] == 0 and summary["length"] == {"mean": None, "min": None, "median": None, "max": None}
+    assert set(summary["legal_by_decision"]) == {None} and raw["simulations"][0]["mean_length"] is None
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "| mean | – |" in md and "| 0–10 % | – |" in md and code == 1

@@ -144,7 +144,7 @@ def legal_by_decision(records: list[dict], buckets: int = 10) -> list[float]:
             b = min(buckets - 1, i * buckets // n)
             sums[b] += k
             counts[b] += 1
-    return [s / c if c else 0.0 for s, c in zip(sums, counts)]
+    return [s / c if c else None for s, c in zip(sums, counts)]     # (None: no decision there)
 
 
 def _cell(text: str) -> str:
@@ -171,8 +171,8 @@ def summary(result: dict) -> dict:
         "sides": [{"side": side, "wins": c["win"], "games": sum(c.values()), "interval": wilson(c["win"], sum(c.values()))}
                   for side, c in result["outcomes_by_side"].items()],
         "draws": {"draws": result["draws"], "games": n, "interval": wilson(result["draws"], n)},
-        "length": {"mean": sum(lengths) / n if n else 0, "min": lengths[0] if lengths else 0,
-                   "median": lengths[n // 2] if lengths else 0, "max": lengths[-1] if lengths else 0},
+        "length": {"mean": sum(lengths) / n if n else None, "min": lengths[0] if lengths else None,
+                   "median": lengths[n // 2] if lengths else None, "max": lengths[-1] if lengths else None},
         "lengths": lengths,
         "legal_by_decision": legal_by_decision(records),
         "actions_taken": dict(sorted(taken.items(), key=lambda kv: -kv[1])),
@@ -254,8 +254,8 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], found: li
     lines += _changes(found)
     lines += ["", "## Game length (actions)", "", head, rule]
     for key in ("mean", "min", "median", "max"):
-        lines.append(f"| {key} | " + " | ".join(f"{s['length'][key]:.1f}" if key == "mean" else str(s["length"][key])
-                                                for s in sums) + " |")
+        lines.append(f"| {key} | " + " | ".join("–" if s["length"][key] is None else f"{s['length'][key]:.1f}"
+                                                if key == "mean" else str(s["length"][key]) for s in sums) + " |")
     if any(s["lead_changes"] is not None for s in sums):
         lines.append("| lead changes per game | " + " | ".join(
             "–" if s["lead_changes"] is None else f"{s['lead_changes']:.2f}" for s in sums) + " |")
@@ -273,7 +273,8 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], found: li
             lines.append(f"| ({len(reasons) - 10} other reasons) | " + " | ".join("" for _ in sums) + " |")
     lines += ["", "## Legal actions per decision, over the game (tenths)", "", head, rule]
     for b in range(10):
-        lines.append(f"| {b * 10}–{b * 10 + 10} % | " + " | ".join(f"{s['legal_by_decision'][b]:.1f}" for s in sums) + " |")
+        lines.append(f"| {b * 10}–{b * 10 + 10} % | " + " | ".join(
+            "–" if s["legal_by_decision"][b] is None else f"{s['legal_by_decision'][b]:.1f}" for s in sums) + " |")
     lines += ["", "## Actions taken", "", head, rule]
     names = []
     for s in sums:
@@ -464,14 +465,16 @@ def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:
             ax.hist(s["lengths"], bins=30, alpha=0.5, label=names[k])
     ax.set_xlabel("actions per game")
     ax.set_ylabel("games")
-    ax.legend(fontsize="small")
+    if any(s["lengths"] for s in sums):        # (no game ended: no legend — matplotlib warned of it)
+        ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(out / "game_length.png", dpi=110)
     plt.close(fig)
     files.append("game_length.png")
     fig, ax = plt.subplots(figsize=(7, 3.5))
     for k, s in enumerate(sums):
-        ax.plot([b * 10 + 5 for b in range(10)], s["legal_by_decision"], marker="o", label=names[k])
+        ax.plot([b * 10 + 5 for b in range(10)], [float("nan") if v is None else v for v in s["legal_by_decision"]],
+                marker="o", label=names[k])
     ax.set_xlabel("progress through the game (%)")
     ax.set_ylabel("legal actions per decision")
     ax.legend(fontsize="small")

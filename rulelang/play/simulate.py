@@ -394,8 +394,9 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         "draw_rate": _rate(draws, finished) if finished else None,
         # how the finished games ended (the reason each outcome gives), most common first
         "endings": sorted(([why, k] for why, k in endings.items()), key=lambda x: -x[1]),
-        "mean_length": _rate(sum(lengths), finished),
-        "max_length": max(lengths, default=0),
+        # (no game ended: no length, not 0 — a designer's report showed zeros as if measured)
+        "mean_length": _rate(sum(lengths), finished) if finished else None,
+        "max_length": max(lengths) if lengths else None,
         # the rules' `estimate` at each game's end, per seat: mean and the half-width of its 95 % interval
         "estimate_by_seat": [mean_interval([e[seat] for e in estimates]) for seat in range(players)]
         if estimates else None,
