@@ -608,7 +608,11 @@ def test_a_simulation_stopped_without_a_terminal_keeps_its_games_and_writes_its_
     proc = subprocess.Popen([sys.executable, "-m", "rulelang", "simulate", str(ROOT / "games" / "valgard.rules"),
                              "--games", "100000", "--bot", "random", "--max-cpu", "0", "--report", str(tmp_path / "r")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    time.sleep(6)                                  # (its imports done, games played: ~5 ms of CPU each)
+    for _ in range(300):                           # (the report's folder is made before the games start)
+        if (tmp_path / "r").is_dir():
+            break
+        time.sleep(0.1)
+    time.sleep(1.5)                                # (games played: ~5 ms of CPU each)
     proc.send_signal(getattr(signal, sig))
     out, err = proc.communicate(timeout=120)
     found = re.search(r"interrupted: partial results, (\d+) of 100000 games", out)
@@ -629,6 +633,26 @@ ENDLESS = """game "Endless" {
 """
 
 
+def _wait_for_group(pgid: int, count: int, limit: float = 30.0) -> None:
+    """Until `count` processes are in the process group (a parent and its workers), at most `limit` s
+    (a fixed 6 s sleep beside two searching workers cost the suite's other tests their CPU)."""
+    import os
+    import time
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        members = 0
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    if os.getpgid(int(pid)) == pgid:
+                        members += 1
+                except OSError:
+                    pass
+        if members >= count:
+            return
+        time.sleep(0.1)
+
+
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
 def test_a_run_in_several_processes_stops_with_its_workers(tmp_path, sig):
     """A designer's trial: `--workers 2` on a game that never ends went on after SIGINT (the parent
@@ -643,7 +667,8 @@ def test_a_run_in_several_processes_stops_with_its_workers(tmp_path, sig):
                              "--bot", "ismcts:300", "--max-cpu", "0", "--workers", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             start_new_session=True)
-    time.sleep(6)                                  # (the workers started, each in a game without end)
+    _wait_for_group(proc.pid, 3)                   # (the workers started, each in a game without end)
+    time.sleep(1)
     proc.send_signal(getattr(signal, sig))         # (to the parent alone, as `timeout` sends it)
     try:
         out, err = proc.communicate(timeout=60)
