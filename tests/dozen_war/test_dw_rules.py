@@ -253,3 +253,18 @@ def test_an_alliance_starting_map_piece_may_go_to_a_general_of_either_player_of_
         assert sorted(options) == sorted(generals[chooser] + generals[chooser + 2])
     carriers = {p for p in range(4) for u in st["vars"]["army"][p] if st["vars"]["pcs"][u] > 0}
     assert carriers == {2, 3}                            # (P3's and P4's generals carry them)
+
+
+def test_a_player_put_out_in_their_own_turn_is_out_at_once():
+    """D26, an audit: P1's last unit killed by a strike back in P1's own turn left P1 to type
+    `end turn` after "P1 is out". The turn passes at once."""
+    p = (Position(3).soldier(0, "cavalry", "e5").soldier(1, "infantry", "f5").general(1, "Gold Maker", "a1")
+         .general(2, "Moon Bow", "k1").hand(1, "Spiked Armour").turn(0))
+    for k in ("North infantry castle", "North cavalry castle", "North archer castle"):
+        p.castle(k, 0)
+    m = p.match()
+    play(m, "attack e5 cavalry f5 infantry", "Spiked Armour")
+    while m.question:
+        m.apply(m.legal_actions()[-1])
+    assert m.state()["rounds"]["eliminated"] == [0] and not m.is_over
+    assert m.current_player == 1                            # P2 plays on: P1 types nothing more
