@@ -563,6 +563,10 @@ class Server:
         "greedy" | "ismcts[:N|:Ss]"...], seed?}. ValueError for anything wrong, said for people."""
         if not isinstance(spec, dict):
             raise ValueError("send {game, players, options, seats}")
+        unknown = sorted(str(k) for k in spec if k not in SPEC_FIELDS)
+        if unknown:                        # (a misspelt `seat` made a match of humans only, unsaid — a fuzz trial)
+            raise ValueError(f"no field {printable(unknown[0])[:40]!r} in a match's request; its fields: "
+                             + ", ".join(SPEC_FIELDS))
         entry = self.entries.get(spec.get("game")) if isinstance(spec.get("game"), str) else None
         if entry is None:
             raise ValueError(f"no game {printable(str(spec.get('game')))[:60]!r}; the lobby lists them")
@@ -1147,6 +1151,9 @@ def _worded_for(text: str | None, seat: int | None) -> str | None:
                         (f"{me} withdrew their ", "you withdrew your "), (f"{me} declined ", "you declined ")):
         text = text.replace(mine, yours)
     return text
+
+
+SPEC_FIELDS = ("game", "players", "options", "seats", "seed", "invite")     # what POST /api/matches reads
 
 
 def _error(message: str, status: int = 400) -> Response:

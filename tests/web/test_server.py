@@ -935,3 +935,11 @@ def test_a_damaged_store_row_is_said_and_spares_the_other_matches(serve, tmp_pat
     assert code == 404 and json.loads(body)["error"] == f"this match cannot be resumed: {why}"
     code, _ = get(server.url + "/api/play/" + spared["links"][0]["path"].split("/play/")[1])
     assert code == 200
+
+
+def test_a_misspelt_field_of_a_match_request_is_said_not_ignored(serve):
+    """A fuzz trial: `"seat": ["human", "greedy"]` made a match of two humans, unsaid."""
+    server = serve([SMALL], include_shipped=False)
+    code, body = post(server.url + "/api/matches", {"game": "small", "players": 2, "seat": ["human", "greedy"]})
+    assert code == 400 and body["error"].startswith("no field 'seat' in a match's request; its fields: game, players")
+    assert len(server.server.matches) == 0
