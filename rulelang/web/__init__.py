@@ -23,6 +23,7 @@ def serve(rules: list[str], host: str = "127.0.0.1", port: int = 8000, store: st
     """Run the server until Ctrl-C. Returns an exit code."""
     try:
         import uvicorn
+        from .connections import uvicorn_options
         from .server import create_app
     except ImportError:
         print("rulelang serve needs Starlette and uvicorn (dependencies of rulelang): pip install .",
@@ -48,8 +49,7 @@ def serve(rules: list[str], host: str = "127.0.0.1", port: int = 8000, store: st
               "is its own secret (see docs/serve.md for a reverse proxy with HTTPS)")
     print("Ctrl-C stops the server", flush=True)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                    ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=2)
+        uvicorn.run(app, host=host, port=port, **uvicorn_options())
     except SystemExit as stop:      # uvicorn's own "could not start" (3): our documented failure, 1
         if stop.code not in (None, 0):
             print(f"error: the server could not start on {host}:{port} (see the line above)", file=sys.stderr)

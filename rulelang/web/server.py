@@ -125,6 +125,10 @@ class BotPool:
         self.workers = workers
         self.pool = None
         self.lock = threading.Lock()
+        self.waiting: dict[str, deque] = {}      # who -> their moves not yet started, (future, args); in turn
+        self.busy = 0                            # moves the workers are making
+        self.last_turn: dict[str, int] = {}     # who -> when a move of theirs last started (self.turns)
+        self.turns = 0
 
     async def _started(self):
         """The pool, made now. Ctrl-C is ignored by the server while its workers start, so that they
@@ -154,21 +158,57 @@ class BotPool:
                     signal.pthread_sigmask(signal.SIG_SETMASK, old)
             return self.pool
 
-    async def choose(self, *args) -> tuple[str, str]:
+    async def choose(self, who: str, *args) -> tuple[str, str]:
+        """A bot's move (`_bot_move(*args)`), in its turn: the workers take the waiting moves of each
+        `who` (the address that made the match) in turn, so one address's many slow bots delay
+        another's table by one move at most (a trial's 30 matches of 10-second bots held every other
+        table's bots for minutes)."""
         pool = self.pool or await self._started()
         loop = asyncio.get_running_loop()
         done = loop.create_future()
+        self.waiting.setdefault(who, deque()).append((done, args))
+        self._next(pool, loop)
+        try:
+            return await done
+        finally:
+            queue = self.waiting.get(who)
+            if queue is not None and (done, args) in queue:      # (the match moved on, or the server stops)
+                queue.remove((done, args))
+                if not queue:
+                    del self.waiting[who]
 
-        def settle(value):
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(value))
-        pool.apply_async(_bot_move, args, callback=settle,
-                         error_callback=lambda err: settle(("error", printable(str(err))[:300])))
-        return await done
+    def _next(self, pool, loop) -> None:
+        """Start waiting moves while a worker is free, one address after another."""
+        while self.busy < self.workers and self.waiting:
+            who = min(self.waiting, key=lambda w: self.last_turn.get(w, -1))    # (the longest unserved)
+            queue = self.waiting[who]
+            done, args = queue.popleft()
+            if not queue:
+                del self.waiting[who]
+            if done.done():
+                continue
+            self.busy += 1
+            if len(self.last_turn) > 10000:
+                self.last_turn.clear()
+            self.turns += 1
+            self.last_turn[who] = self.turns
+
+            def settle(value, done=done):
+                def back():
+                    if not done.done():
+                        done.set_result(value)
+                    if self.pool is pool:            # (not a pool closed since)
+                        self.busy -= 1
+                        self._next(pool, loop)
+                loop.call_soon_threadsafe(back)
+            pool.apply_async(_bot_move, args, callback=settle,
+                             error_callback=lambda err, settle=settle: settle(("error", printable(str(err))[:300])))
 
     def close(self) -> None:
         """End the workers (killed if need be: `stop_pool`)."""
         with self.lock:
             pool, self.pool = self.pool, None
+            self.busy, self.waiting = 0, {}
         if pool is not None:
             stop_pool(pool)
 
@@ -246,6 +286,8 @@ class Served:
     thinking: int | None = None
     fault: str | None = None                 # the game cannot go on (a rule error met by a bot)
     bot_task: asyncio.Task | None = None
+    maker: str = ""                          # the address that made it (its bots' turn at the workers); after
+                                             # a restart, its own id
 
     def __post_init__(self):
         self.log_who = [(None, None)] * len(self.match.log)     # (what the set-up logged: no one's)
@@ -405,7 +447,7 @@ class Server:
             Route("/rules/{key}", self.rules_page),
             WebSocketRoute("/ws/{mid}/{token}", self.socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
-        ], exception_handlers={404: self.not_found, 405: self.not_found, 500: self.internal})
+        ], exception_handlers={404: self.not_found, 405: self.not_allowed, 500: self.internal})
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app):
@@ -483,6 +525,15 @@ class Server:
     async def not_found(self, request, exc) -> Response:
         return _error_page("no such page", 404)
 
+    async def not_allowed(self, request, exc) -> Response:
+        """405 with the methods the address takes (a script that GETs /api/matches learns it must POST)."""
+        allow = (getattr(exc, "headers", None) or {}).get("Allow", "")
+        said = f"{printable(request.method)[:20]} is not taken here; this address takes {allow or 'another method'}"
+        page = _error(said, 405) if request.url.path.startswith("/api/") else _error_page(said, 405)
+        if allow:
+            page.headers["Allow"] = allow
+        return page
+
     async def internal(self, request, exc) -> Response:
         return _error_page("the server met a problem; the match is unchanged", 500)
 
@@ -548,7 +599,7 @@ class Server:
         except (ValueError, UnicodeDecodeError):     # (nesting past the depth limit too: JSONLimitError)
             return _error("the request is not JSON, or nests too deep")
         try:
-            result = await self.create(spec)
+            result = await self.create(spec, request.client.host if request.client else "")
         except (ValueError, TypeError, RulelangError) as err:
             return _error(printable(str(err))[:300])
         base = str(request.base_url).rstrip("/")
@@ -558,7 +609,7 @@ class Server:
             result["invite"] = dict(result["invite"], url=base + result["invite"]["path"])
         return JSONResponse(result, headers=SECURITY_HEADERS)
 
-    async def create(self, spec) -> dict:
+    async def create(self, spec, maker: str = "") -> dict:
         """A new match from the lobby's form: {game, players, options, seats: ["human" | "random" |
         "greedy" | "ismcts[:N|:Ss]"...], seed?}. ValueError for anything wrong, said for people."""
         if not isinstance(spec, dict):
@@ -601,7 +652,7 @@ class Server:
             | ({_hash(invited): INVITE} if invited else {})
         self.store.create(mid, entry.path, game.fingerprint, entry.key, players, seed, match.options,
                           seats, hashed)
-        served = Served(mid, entry, match, seats, hashed, seed)
+        served = Served(mid, entry, match, seats, hashed, seed, maker=maker or mid)
         served.bots = {p: make_bot(k, bot_seed(seed, p), watched=True) for p, k in enumerate(seats) if k != HUMAN}
         self._hold(mid, served)
         self._wake_bots(served)
@@ -664,7 +715,7 @@ class Server:
 
         def replay():
             m = entry.game.new_match(saved["players"], saved["seed"], saved["options"])
-            served = Served(mid, entry, m, saved["seats"], saved["tokens"], saved["seed"])
+            served = Served(mid, entry, m, saved["seats"], saved["tokens"], saved["seed"], maker=mid)
             for text in saved["actions"]:
                 served.play(text)
             served.version = saved["version"]
@@ -1076,7 +1127,7 @@ class Server:
             kind = served.seats[seat]
             if kind.startswith("ismcts"):          # a search: in a worker process
                 state = await asyncio.to_thread(copy.state)
-                status, text = await self.pool.choose(served.entry.path, served.entry.game.fingerprint, state,
+                status, text = await self.pool.choose(served.maker, served.entry.path, served.entry.game.fingerprint, state,
                                                       kind, bot_seed(served.seed + version, seat))
             else:                                  # a glance: in a worker thread, on a copy
                 try:

@@ -15,6 +15,7 @@ import pytest
 
 import uvicorn
 
+from rulelang.web.connections import uvicorn_options
 from rulelang.web.server import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,13 +25,13 @@ SMALL = Path(__file__).resolve().parent / "small.rules"
 class Running:
     """A server running in a thread; `url` is its http://127.0.0.1:PORT."""
 
-    def __init__(self, rules=(), store=":memory:", include_shipped=True):
+    def __init__(self, rules=(), store=":memory:", include_shipped=True, **limits):
         self.app, self.server = create_app([str(r) for r in rules], str(store), 0.0, include_shipped)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
         self.sock = sock
-        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536, lifespan="off")
+        config = uvicorn.Config(self.app, lifespan="off", **uvicorn_options(**limits))   # (as `rulelang serve`)
         self.uv = uvicorn.Server(config)
         self.thread = threading.Thread(target=lambda: asyncio.run(self.uv.serve(sockets=[sock])), daemon=True)
         self.thread.start()

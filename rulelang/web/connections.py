@@ -1,0 +1,73 @@
+"""Connections `rulelang serve` accepts, and how long it waits for them.
+
+uvicorn closes a kept-alive connection that stays idle, but not one that never finishes its request:
+a web-server trial held 20,400 sockets open that sent nothing (or half a request), until the server
+ran out of file descriptors and the pages of every table stalled. Here each HTTP connection has a
+deadline for its whole request (head and body), from its opening and again after each response; an
+address may hold only so many connections at once, and the server only so many in all. A websocket,
+once upgraded, is the websockets library's: its pings find a page that went away.
+"""
+from __future__ import annotations
+
+import resource
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+REQUEST_TIMEOUT = 15.0        # seconds a connection has to send a whole request (a 16 kB lobby request at most)
+PER_ADDRESS = 100             # connections one address may hold at once (a browser opens ~6, and 1 per table)
+LOOPBACK = frozenset({"127.0.0.1", "::1"})   # a proxy on this computer speaks for everyone: not capped per address
+
+
+def most_connections() -> int:
+    """Connections the server holds at most: half its file descriptors (the store, the bot workers,
+    the rule files and the pages it sends need the rest), between 100 and 4,000."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 4000
+    return max(100, min(4000, soft // 2))
+
+
+def guarded(request_timeout: float = REQUEST_TIMEOUT, per_address: int = PER_ADDRESS,
+            total: int | None = None, uncapped: frozenset = LOOPBACK) -> type:
+    """uvicorn's HTTP protocol with these limits (a class per set of limits: uvicorn makes the protocol
+    objects itself)."""
+    total = most_connections() if total is None else total
+
+    class Guarded(H11Protocol):
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            host = self.client[0] if self.client else ""
+            if len(self.connections) > total or (host not in uncapped and per_address < sum(
+                    1 for c in self.connections if c.client and c.client[0] == host)):
+                transport.abort()              # (no answer: an answer is what a flood wants)
+                return
+            self._deadline_round = 0
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def _arm(self) -> None:
+            self._deadline_round += 1
+            self.loop.call_later(request_timeout, self._too_slow, self._deadline_round)
+
+        def _too_slow(self, round_: int) -> None:
+            """Close a connection still short of a whole request since it was armed (not one whose
+            request the application is answering, nor one upgraded to a websocket)."""
+            if round_ != self._deadline_round or self.transport.is_closing() \
+                    or self.transport.get_protocol() is not self:
+                return
+            answering = self.cycle is not None and self.cycle.response_started and not self.cycle.response_complete
+            if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not answering:
+                self.transport.close()
+
+    return Guarded
+
+
+def uvicorn_options(**limits) -> dict:
+    """How `rulelang serve` runs uvicorn (the tests' servers too): these limits, websocket messages of
+    64 kB at most, a ping every 20 s (a page that does not answer within 20 s more is let go)."""
+    return dict(http=guarded(**limits), log_level="warning", ws_max_size=65536, ws_ping_interval=20,
+                ws_ping_timeout=20, timeout_graceful_shutdown=2)

@@ -1,0 +1,154 @@
+"""The connections the server accepts, over real sockets: one that never finishes its request is
+closed, an address may hold only so many, and neither limit touches a page playing (a websocket)."""
+from __future__ import annotations
+
+import asyncio
+import http.client
+import socket
+import time
+
+from .conftest import SMALL, get
+from .test_server import connect, make
+
+QUICK = 0.6          # the request deadline these servers get (the real one: 15 s)
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> bool:
+    """Has the server closed `sock` (end of stream, or reset) within `seconds`?"""
+    sock.settimeout(seconds)
+    try:
+        while True:
+            if not sock.recv(4096):
+                return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except socket.timeout:
+        return False
+
+
+def _open(url: str) -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), timeout=5)
+
+
+def test_a_connection_that_never_finishes_its_request_is_closed(serve):
+    server = serve([SMALL], include_shipped=False, request_timeout=QUICK)
+    silent, half_head, half_body = _open(server.url), _open(server.url), _open(server.url)
+    half_head.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+    half_body.sendall(b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{\"game\"")
+    began = time.monotonic()
+    for sock in (silent, half_head, half_body):
+        assert _closed_within(sock, 10), "a connection short of a whole request was kept open"
+        sock.close()
+    assert time.monotonic() - began >= QUICK * 0.9          # (not closed before its deadline)
+    code, _ = get(server.url + "/api/games")                # and a whole request is answered
+    assert code == 200
+
+
+def test_a_kept_alive_connection_gets_a_new_deadline_after_each_answer(serve):
+    server = serve([SMALL], include_shipped=False, request_timeout=QUICK)
+    host, port = server.url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=5)
+    for _ in range(3):       # three requests on one connection, each inside its own deadline, together past one
+        conn.request("GET", "/api/games")
+        answer = conn.getresponse()
+        assert answer.status == 200 and answer.read()
+        assert conn.sock is not None, "the server closed a kept-alive connection that was answered"
+        time.sleep(QUICK * 0.5)
+    conn.close()
+
+
+def test_an_address_may_hold_only_so_many_connections(serve):
+    server = serve([SMALL], include_shipped=False, per_address=3, uncapped=frozenset())
+    held = [_open(server.url) for _ in range(3)]
+    extra = _open(server.url)
+    assert _closed_within(extra, 5), "a fourth connection from one address was kept"
+    for sock in held:                       # the three it holds are served
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert sock.recv(64).startswith(b"HTTP/1.1 200")
+        sock.close()
+    time.sleep(0.2)                          # (closed: the address may connect again)
+    code, _ = get(server.url + "/api/games")
+    assert code == 200
+
+
+def test_a_playing_page_is_kept_past_the_request_deadline(serve):
+    server = serve([SMALL], include_shipped=False, request_timeout=QUICK)
+    match = make(server, "small", ["human", "human"])
+
+    async def go():
+        seat = await connect(match["links"][0]["url"])
+        await asyncio.sleep(QUICK * 3)
+        await seat.ws.send('{"type": "sync"}')         # still open, still answered
+        msg = await seat.recv()
+        await seat.ws.close()
+        return msg
+    assert asyncio.run(go())["type"] == "state"
+
+
+def test_a_wrong_method_is_told_which_the_address_takes(serve):
+    server = serve([SMALL], include_shipped=False)
+    host, port = server.url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=5)
+    conn.request("GET", "/api/matches")
+    answer = conn.getresponse()
+    body = answer.read().decode()
+    assert answer.status == 405 and answer.getheader("Allow") == "POST"
+    assert "GET is not taken here; this address takes POST" in body
+    conn.request("DELETE", "/")                    # a page's address: said as a page
+    answer = conn.getresponse()
+    assert answer.status == 405 and "<!doctype html>" in answer.read().decode()
+    conn.close()
+
+
+def test_the_bot_workers_take_each_address_in_turn():
+    """One address's many slow bots delay another address's bot by one move at most."""
+    from rulelang.web.server import BotPool
+
+    started = []
+
+    class Workers:                          # stands for the worker processes: a move ends when told
+        def apply_async(self, fn, args, callback, error_callback):
+            started.append((args, callback))
+
+    async def go():
+        bots = BotPool(workers=1)
+        bots.pool = Workers()
+        asked = [asyncio.ensure_future(bots.choose(who, who + str(n))) for who, n in
+                 [("hog", 1), ("hog", 2), ("hog", 3), ("friend", 1)]]
+        await asyncio.sleep(0)
+        order = []
+        while len(order) < 4:
+            await asyncio.sleep(0.01)
+            assert len(started) == len(order) + 1, "not one move at a time on one worker"
+            args, done = started[-1]
+            order.append(args[0])
+            done(("ok", args[0]))
+        assert [await a for a in asked] == [("ok", x) for x in ("hog1", "hog2", "hog3", "friend1")]
+        return order
+    assert asyncio.run(go()) == ["hog1", "friend1", "hog2", "hog3"]
+
+
+def test_a_bot_move_no_longer_wanted_is_not_started():
+    from rulelang.web.server import BotPool
+
+    started = []
+
+    class Workers:
+        def apply_async(self, fn, args, callback, error_callback):
+            started.append((args, callback))
+
+    async def go():
+        bots = BotPool(workers=1)
+        bots.pool = Workers()
+        first = asyncio.ensure_future(bots.choose("a", "a1"))
+        second = asyncio.ensure_future(bots.choose("b", "b1"))
+        await asyncio.sleep(0.01)
+        second.cancel()                      # (its match moved on while it waited)
+        await asyncio.sleep(0.01)
+        started[0][1](("ok", "a1"))
+        await first
+        await asyncio.sleep(0.01)
+        return [args[0] for args, _ in started], bots.busy, bots.waiting
+    assert asyncio.run(go()) == (["a1"], 0, {})
