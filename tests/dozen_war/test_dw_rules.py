@@ -268,3 +268,15 @@ def test_a_player_put_out_in_their_own_turn_is_out_at_once():
         m.apply(m.legal_actions()[-1])
     assert m.state()["rounds"]["eliminated"] == [0] and not m.is_over
     assert m.current_player == 1                            # P2 plays on: P1 types nothing more
+
+
+def test_healers_heal_infantry_generals_too_as_the_card_says():
+    # Healers (4-6): "your infantry, generals too, heal fully"; an archer stays hurt
+    p = (Position(2).general(0, "Iron Warden", "e5", hp=1).soldier(0, "infantry", "e6", hp=1)
+         .soldier(0, "archer", "e7", hp=1).events_top("Healers").rolls((6, 6), (6, 1)).turn(1))
+    general, infantry, archer = p.unit_at("e5"), p.unit_at("e6"), p.unit_at("e7")
+    m = p.match()
+    play(m, "end turn")
+    assert (hp(m, general), hp(m, infantry), hp(m, archer)) == (3, 2, 1)
+    healers = m.state()["zones"]["past"][-1]
+    assert "your infantry, generals too, heal fully" in m.rules_text(healers)
