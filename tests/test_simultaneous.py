@@ -590,6 +590,61 @@ def test_each_revealed_answer_names_a_card_of_its_own_players_hand():
     assert "  · card 3: hand (P2) → city (P2)\n" in first, first
 
 
+COPIES_PASSING = """
+game "Copies Draft" {
+  players 3
+  kind Dish { k: int  label ["Tempura", "Sashimi", "Squid"][k] }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone plate: set per player, public
+  zone passing: set per player, hidden, internal
+  setup {
+    for i in 1..30 { create Dish(k: i % 3) in deck }
+    shuffle deck
+    for p in players { move top(deck, 4) to hand[p] }
+  }
+  turn {
+    step pick simultaneous {
+      action pick(c in hand[me]) { move c to plate[me] }
+      reveal {
+        if size(hand[players[0]]) == 0 { finish draw "done" }
+        for p in players { move hand[p] to passing[next(p)] }
+        for p in players { move passing[p] to hand[p] }
+      }
+    }
+  }
+}
+"""
+
+
+def test_an_own_pick_and_the_hands_passed_on_are_said_as_they_may_be_known():
+    """A new author's draft, copies dealt from a deck: P1's own pick read `Sashimi: hand (P3) →
+    plate (P1)` whenever the deck held a copy of lower id (the id the engine plays), and the hands
+    passed on were said to come from one player — P2's, whose `pick Tempura` was taken for a
+    Tempura that came into P1's hand — when P3's came. Which hand came is not in sight: both are
+    named, the same whatever the deck holds."""
+    game = game_of(COPIES_PASSING)
+    lines, plates = set(), []
+    for seed in range(8):
+        m = game.new_match(3, seed)
+        first = m.view(0)["zones"]
+        held = next(z for z in first if z["name"] == "hand" and z.get("owner") == 0)["cards"]
+        dish = held[0]["label"]
+        out = io.StringIO()
+        run_repl(game, 3, seed, {}, {1: "random", 2: "random"}, io.StringIO(f"pick {dish}\nquit\nn\n"),
+                 out, "copies.rules")
+        said = out.getvalue().split("every answer is")[1].split("==")[0]
+        told = [x.strip() for x in said.splitlines() if x.strip().startswith("·")]
+        # (left out when the last answer's text names the same card)
+        assert [x for x in told if x.endswith("→ plate (P1)")] in ([], [f"· {dish}: hand (P1) → plate (P1)"]), said
+        plates.append(f"· {dish}: hand (P1) → plate (P1)" in told)
+        came = [x for x in told if x.endswith("→ hand (P1)")]
+        assert len(came) == 1 and ": hand (P2) or hand (P3) → hand (P1)" in came[0], (seed, said)
+        lines.update(told)
+    assert not any(x.endswith((": hand (P2) → hand (P1)", ": hand (P3) → hand (P1)")) for x in lines)
+    assert plates.count(True) >= 3, plates
+
+
 BALLOT = """
 game "Secret ballot" {
   players 3

@@ -360,7 +360,8 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
     named_by = []
     for line in acted.lower().split("\n") if acted else ():
         by = re.match(r"p(\d+): (.*)", line)
-        named_by.append((hidden_zones_of(int(by.group(1)) - 1) if by else mine, by.group(2) if by else line))
+        seat = int(by.group(1)) - 1 if by else mover
+        named_by.append((hidden_zones_of(seat) if by else mine, by.group(2) if by else line, seat))
     movers = {zone_title(z, seat_name) for z in after["zones"] if mover is not None and z.get("owner") == mover}
     names = _zone_names(before, after, seat_name)
     covered, piles_grown = _covered(before, after, seat_name)
@@ -569,8 +570,8 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     out of sight is only counted where it went, `3 cards added to deck (P1)`); `relays`: are the
     rules' ways known (`may` reads them), so that a zone whose size did not change may be said to
     have passed a card on where the rules move cards so? `owners`: each place's owner (None: no one's).
-    `named_by`: (a mover's hidden zones, its move's text) for each move the text names (default: the
-    mover's, `acted`). `off`: the internal zones (never named as a pile a card may have passed through).
+    `named_by`: (a mover's hidden zones, its move's text, the mover) for each move the text names
+    (default: the mover's, `acted`). `off`: the internal zones (never named as a pile a card may have passed through).
     `unseen`: the zones no player sees into (`hidden`): a card a move names did not come from one
     while a zone its mover sees changed too."""
     may = may or (lambda a, b, kind=None, direct=False: True)
@@ -629,13 +630,31 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         came.remove((label, to))
         moves.append((label, zone, to))
 
-    for label, to in list(came):              # the mover's own card, named by the move: from their hand
-        # (from the one of the mover's hidden zones that shrank, if one did: their hand, not their
-        # deck; or one that grew meanwhile; never one whose count did not change at all — a card
-        # the viewer moves from an off-screen pile to their own hand came from neither)
-        for zones, said in (named_by if named_by is not None else [(mine, acted)]):
+    # the mover's own card, named by the move: from their hand (from the one of the mover's hidden
+    # zones that shrank, if one did: their hand, not their deck; or one that grew meanwhile; never
+    # one whose count did not change at all — a card the viewer moves from an off-screen pile to
+    # their own hand came from neither). First to the mover's own places and common ones, then to
+    # another player's: at a simultaneous step P2's `pick Tempura` was taken for the Tempura the
+    # hands passed on into P1's hand (`Tempura, …: hand (P2) → hand (P1)`, when P3's hand came)
+    for label, to, strict in [(label, to, strict) for strict in (True, False) for label, to in came]:
+        if (label, to) not in came:
+            continue
+        for zones, said, *who in (named_by if named_by is not None else [(mine, acted)]):
             if not said or not _names(said, label):
                 continue
+            if strict and who and who[0] is not None and (owners or {}).get(to) not in (None, who[0]):
+                continue
+            # a card of that name the reader saw in a place of the mover's, gone from sight now: that
+            # one (not one of the hidden zones' counts: the mover's copies are one, and which id
+            # the engine played tells nothing — an own pick, the hand passed on, read `Sashimi:
+            # hand (P3) → plate (P1)` when the deck held a copy of lower id, a new author's draft)
+            own = [g for g in gone if g[0] == label and who and who[0] is not None and g[1] != to
+                   and (owners or {}).get(g[1]) == who[0] and may(g[1], to, kind_b.get(g[1]))]
+            if own:
+                gone.remove(own[0])
+                came.remove((label, to))
+                moves.append((label, own[0][1], to))
+                break
             # (a zone no one sees last: the mover named the card, so saw it — Mystic Studies played
             # from a hand that then drew two was said to come from the deck that shrank, and the
             # draw read `1 card: deck (P2) → hand (P2)`, a first hour at the terminal)
