@@ -596,6 +596,7 @@ def test_indexing_a_single_zone_says_how_to_take_its_ith_card(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "error[E201]: zone `pot` is not declared `per …` and cannot be indexed (its i-th card, counting " \
            "from 0: `[c for c in pot][i]`)" in out
+    assert "1 error(s)" in out and "has no field" not in out       # (not also "zone has no field `v`")
 
 
 def test_a_part_of_a_rule_file_linted_alone_names_the_file_that_includes_it(tmp_path):

@@ -628,3 +628,11 @@ def test_a_card_played_from_a_hand_that_then_drew_is_not_said_to_come_from_the_d
     run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("study c9\nquit\nn\n"), out, "study.rules")
     theirs = out.getvalue().split("P2 (random) plays: study ")[1].split("==")[0]
     assert "  · 2 cards: deck (P2) → hand (P2)\n" in theirs, theirs
+
+
+def test_look_at_a_zone_names_its_cards_that_have_no_rules_text(gems):
+    """A new author's trick-taking game: `look hand` read `hand (P1): 1 card` and named none."""
+    text = gem_play(gems, ["look hand", "quit", "n"])
+    said = text[text.index("P1> look hand\n"):].split("P1> ")[1]
+    assert said.splitlines()[1:5] == ["hand (P1): 4 gems", "  Ruby", "  Opal", "  Jade"], said
+    assert "  Onyx" in said

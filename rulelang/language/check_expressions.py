@@ -352,6 +352,8 @@ class ExpressionChecks:
                     self.error("E201", f"zone `{obj.name}` is not declared `per …` and cannot be indexed "
                                f"(its i-th card, counting from 0: `[c for c in {obj.name}][i]`)",
                                e.span)
+                    self.expr(e.index)
+                    return "any"             # (said once: `trick[0].suit` is not also "zone has no field")
                 else:
                     self.check_key(e.index, sym.decl, obj.name)
                 return "zone"

@@ -224,8 +224,11 @@ class Commands:
                 cards = z["cards"]
             counted = Counter(c["label"] for c in cards)       # (alike ones once, with how many)
             for label in counted:
-                for shown, text, kind in (self.names().find(label, self.encoding) or [])[:1]:
-                    many = f" ×{counted[label]}" if counted[label] > 1 else ""
+                many = f" ×{counted[label]}" if counted[label] > 1 else ""
+                found = (self.names().find(label, self.encoding) or [])[:1]
+                if not found:                   # (a card with no rules text: named all the same — a new
+                    self.say(f"  {printable(label)}{many}", "header")   # author's `look hand` read `1 card`)
+                for shown, text, kind in found:
                     self.say(f"  {printable(shown)}{many}" + (f" ({_name(kind).lower()})" if kind else ""), "header")
                     self.say(wrap_text(printable(text, multiline=True), width - 4, "    "))
         return True
