@@ -336,8 +336,26 @@ def test_augmentation_gives_any_minion_4_until_the_end_of_the_turn():
     m = pos.match()
     m.apply("act Augmentation")
     assert var(m, "bonus")[rex] == 4
+    bases = table_lines(m)             # the table says the number is this turn's (a legibility audit)
+    assert "  P1 11: King Rex 11 (+4 this turn)" in bases, bases
     m.apply("done")                                              # 11 < 16; the turn ends
     assert var(m, "bonus")[rex] == 0
+    assert "  P1 7: King Rex 7" in table_lines(m)
+
+
+def table_lines(m) -> list[str]:
+    return next(v["value"] for v in m.view(0)["values"] if v["name"].startswith("Bases (power"))
+
+
+def test_rampage_says_the_breakpoint_it_lowers_is_this_turns():
+    pos = Position()
+    pos.hand("Rampage", 0)
+    pos.field("King Rex", 0, "Tar Pits")                         # 7; Tar Pits breaks at 16
+    m = pos.match()
+    m.apply("act Rampage")
+    if m.question:
+        m.apply(m.legal_actions()[0])
+    assert "Tar Pits 7/9 (breakpoint -7 this turn) · VP 4/3/2" in table_lines(m), table_lines(m)
 
 
 def test_howl_gives_each_of_your_minions_1():
