@@ -940,3 +940,32 @@ def test_an_interrupt_that_moves_an_offered_card_away_takes_it_from_the_question
     labels = [c["label"] for c in m.state()["components"]]
     assert [labels[c] for c in m.state()["zones"]["table"]] == ["c2"]
     assert [labels[c] for c in m.state()["zones"]["grave"]] == ["c3"]
+
+
+SHADOW = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "games" / "shadow_hunters.rules")
+
+
+def test_apply_takes_an_interrupt_with_the_seat_it_names_and_no_other():
+    """An atomicity trial: `interrupts(1)` offered `P2: reveal`; `apply(…, seat=1)` was refused as
+    "not a legal action of P2" and `seat=0` (P1, who does not play it) taken."""
+    m = rulelang.load(SHADOW).new_match(4, seed=0)
+    m.apply("begin")
+    assert [a.text for a in m.interrupts(1)] == ["P2: reveal"]
+    for seat in (0, 3):
+        with pytest.raises(IllegalAction, match=f"not a legal action of P{seat + 1} now"):
+            m.apply("P2: reveal", seat=seat)
+    with pytest.raises(IllegalAction, match="not a legal action of P2 now"):
+        m.apply(m.legal_actions()[0], seat=1)          # (nor P1's own action as P2's)
+    m.apply("P2: reveal", seat=1)
+    assert m.log[-1] == "P2: reveal"
+
+
+def test_an_out_of_turn_action_typed_whole_is_played_before_a_line_piped_at_the_hand_over():
+    """An atomicity trial: piped `P2: reveal` then `log`: the `log` read at the hand-over prompt
+    took the place of `reveal`, which was never played."""
+    out = io.StringIO()
+    run_repl(rulelang.load(SHADOW), 4, 0, {}, {}, io.StringIO("begin\nP2: reveal\nlog\nquit\n"), out,
+             "shadow_hunters.rules")
+    text = out.getvalue()
+    assert "P2 (out of turn)> reveal\nP2 plays: reveal\n" in text, text[-2000:]
+    assert "> log\n  1. P1: begin\n  2. P2: reveal\n" in text, text[-2000:]

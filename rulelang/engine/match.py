@@ -458,13 +458,20 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
     def apply(self, action, seat: int | None = None) -> None:
         """Play a legal action of the player to act (`current_player`). `seat`: the player who
         plays it — during a simultaneous decision any player still to answer (`legal_actions_of`),
-        otherwise it must be the player to act."""
+        for an interrupt (`P2: reveal`, from `interrupts(p)`) the seat it names, otherwise the
+        player to act."""
         text = action.text if type(action) is Action else str(action).strip()
         if self.simul is not None and self.result is None:     # a simultaneous decision (simultaneous.py)
             self._taking(True, text, seat)
             return
-        if seat is not None and seat != self.current_player:
+        named = interrupt_seat(text)
+        # (an interrupt is its own seat's: `interrupts(1)` offered `P2: reveal`, then `seat=1` was
+        # refused and `seat=0` taken — an atomicity trial)
+        if seat is not None and seat != self.current_player and named != seat \
+                or seat is not None and named is not None and named != seat and seat == self.current_player \
+                and not any(a.text == text for a in self.legal_actions()):
             raise IllegalAction(f"`{text}` is not a legal action of {player_text(seat) if type(seat) is int else seat} now")
+        off_turn = seat is not None and seat != self.current_player
         by_text = self._by_text
         if by_text is None or self.result is not None:
             if self.result is not None:
@@ -491,8 +498,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             found = Action(text, None, (), ("choose", ()))      # another seat answers a window first
         elif found is None and self._interrupt(text) is not None:
             found = Action(text, None, (), ("choose", ()))      # an interrupt inside the waiting effect
-        if found is None:
-            raise IllegalAction(f"`{text}` is not a legal action now")
+        if found is None or off_turn and any(a is found for a in by_text):   # type: ignore[union-attr]
+            raise IllegalAction(f"`{text}` is not a legal action "
+                                + (f"of {player_text(seat)} now" if found is not None else "now"))
         if self.game.can_pause:
             if self.pending is None and (self.ckpt is None or len(self.inputs) >= PAUSING_CHECKPOINT_EVERY):
                 self._checkpoint()

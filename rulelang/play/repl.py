@@ -164,7 +164,8 @@ class _Session(Drawing, Commands):
                          "status": self.redraw_status, "more": self.more, "recap": self.recap,
                          "clear": self.redraw}
         self.screen = screen                 # (columns, lines) to fit a decision into; None: the terminal's
-        self.pending_line: str | None = None  # typed at a hand-over prompt: the next prompt's input
+        self.typed_ahead: list[str] = []      # typed at a hand-over or a pager's prompt: the next prompts'
+                                              # inputs, in order (`as P2 reveal`, then a line piped)
         self.asked: dict[int, str] = {}       # log index -> the question that action answered
         self.log_meta: dict[int, tuple] = {}  # log index -> (who acted, first and end message it wrote)
         self.offered: list = []              # the actions (or texts) offered at the prompt now
@@ -494,8 +495,9 @@ class _Session(Drawing, Commands):
             self.say(f"{seat_name(seat)} has nothing to do out of turn now.")
             self.ask("Press Enter to give the terminal back ")
             return True
-        if then.strip() and self.pending_line is None:
-            self.pending_line = then.strip()   # (typed with `as`: the out-of-turn prompt's first line)
+        if then.strip():                       # (typed with `as`: the out-of-turn prompt's first line; one
+            self.typed_ahead.insert(0, then.strip())   # typed at the hand-over, piped, comes after it —
+                                                       # it took its place, the action lost: an atomicity trial)
         self.say("  (or back: nothing now)")
         self.completions = [self.show_text(t) for t in texts] + ["back"]
         while True:
@@ -1024,7 +1026,7 @@ class _Session(Drawing, Commands):
             self.say("(nothing was played: press Enter to take the terminal, then type your move)")   # by the
             typed = " ".join(self.ask(f"{seat_name(seat)}, press Enter ", again=True).split())  # one leaving was
         if typed:                            # played as the next one's move — a first hour; a transcript's
-            self.pending_line = typed        # line, piped, is the next prompt's answer, not lost)
+            self.typed_ahead.append(typed)   # line, piped, is the next prompt's answer, not lost)
         if seat not in self.welcomed and not self.watching and _isatty(self.stdout):
             # (each person's first turn at the terminal says what the game is and how to ask for
             # help: the screen cleared for the first hand-over wiped it — a first hour at the terminal)
@@ -1204,8 +1206,8 @@ class _Session(Drawing, Commands):
     def next_line(self, prompt: str) -> str:
         """The next command or action: one typed already (at a hand-over or a pager's prompt: it
         counts, shown after `prompt`), else a line read after `prompt`."""
-        if self.pending_line is not None:
-            line, self.pending_line = self.pending_line, None
+        if self.typed_ahead:
+            line = self.typed_ahead.pop(0)
             self.say(f"{prompt}{self.show_text(line)}")
             return line
         return self.ask(prompt)

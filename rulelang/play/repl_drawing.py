@@ -340,7 +340,7 @@ class Drawing:
             word, _, rest = typed.partition(" ")
             redraw_move = word.lower() in REDRAW and rest and not (word.lower() == "more" and self.kind_named(rest))
             if typed and word.lower() in self.commands and not redraw_move:
-                self.pending_line = typed      # a command typed at the pager: it ends the pager and is run
+                self.typed_ahead.append(typed)  # a command typed at the pager: it ends the pager and is run
                 return
             if typed:                # a move is not played from the pager: `7` there played `yield` (a
                 self.say(f"(the pager stopped: nothing was played; type {printable(typed)} at your prompt "

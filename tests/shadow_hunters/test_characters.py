@@ -967,6 +967,21 @@ def test_david_grave_digger_takes_discarded_equipment_once():
     assert m.state()["actor"] == 1
 
 
+def test_david_grave_digger_is_not_offered_inside_its_own_question_and_a_pass_keeps_it():
+    """An atomicity trial: while Grave Digger's question waited, `P1: ability` was offered again;
+    answered inside, David took two cards (and won with three relics)."""
+    m = (Position(DAVID).at("cabin", "gate", "church", "woods", "altar").reveal(0).equipment(0, "Holy Robe")
+         .discard("white", "Talisman", "Silver Rosary").turn(1, "move").match())
+    m.apply("P1: ability")
+    assert interrupts(m, 0) == []
+    play(m, "pass")
+    assert var(m, "used")[0] is False and equipment(m, 0) == ["Holy Robe"]
+    assert interrupts(m, 0) == ["P1: ability"]
+    m.apply("P1: ability")
+    play(m, "Talisman")
+    assert equipment(m, 0) == ["Holy Robe", "Talisman"] and m.outcome is None and interrupts(m, 0) == []
+
+
 def test_david_hidden_and_empty_discards_offer_nothing():
     m = (Position(DAVID).at("cabin", "gate", "church", "woods", "altar").discard("white", "Holy Robe")
          .turn(1, "move").match())
