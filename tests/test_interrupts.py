@@ -942,6 +942,23 @@ def test_an_interrupt_that_moves_an_offered_card_away_takes_it_from_the_question
     assert [labels[c] for c in m.state()["zones"]["grave"]] == ["c3"]
 
 
+def test_an_optional_question_whose_cards_an_interrupt_took_keeps_pass():
+    """An atomicity trial: an interrupt inside an optional question took its last offered card; the
+    listed answer that did so failed (a rule error: "nothing the question offered is where it
+    was"), though the question could still be declined."""
+    game = build(BURN.replace('choose c in hand[me] always prompt "which card"',
+                              'choose c in hand[me] optional always prompt "which card"'))
+    m = game.new_match(2, seed=1)
+    m.apply("play")
+    assert texts(m) == ["c1", "c2", "c3", "pass"]
+    m.apply("P2: burnall")                                  # every offered card to the grave
+    assert texts(m) == ["pass"] and m.question["prompt"] == "which card"
+    m.apply("pass")
+    labels = [c["label"] for c in m.state()["components"]]
+    assert m.state()["zones"]["table"] == [] and sorted(labels[c] for c in m.state()["zones"]["grave"]) == ["c1", "c2", "c3"]
+    assert m.current_player == 1
+
+
 SHADOW = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "games" / "shadow_hunters.rules")
 
 

@@ -85,9 +85,10 @@ def _still_there(m, options: dict, cut: list) -> dict:
         return options
     mp = cut[0] or {}
     left = {t: v for t, v in options.items() if t not in places or id(m.where[mp.get(v, v)]) == places[t]}
-    if not any(t in places for t in left):
+    if not any(t in places for t in left) and PASS not in left:
         raise RuleFault("after that, nothing the question offered is where it was: it cannot be answered")
-    return left
+    return left         # (`pass` alone, where the question may be declined: an atomicity trial's listed
+                        # answer inside it took the last card, and failed as if nothing were left)
 
 
 def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy, cut):
