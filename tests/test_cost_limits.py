@@ -302,6 +302,21 @@ def test_a_position_grown_action_by_action_stops_at_the_state_limit(tmp_path):
     assert report["cpu"] < CPU_LIMIT and report["rss_mb"] < 2 * RSS_LIMIT_MB, report
 
 
+@pytest.mark.parametrize("grow", [
+    'for i in 1..400 { for j in 1..1000 { log "" } }',                        # empty messages
+    'for i in 1..400 { for j in 1..1000 { modify val(j) += 1 until turn_end } }',   # modifiers, no turn ends
+])
+def test_empty_messages_and_modifiers_weigh_against_the_state_limit(grow):
+    """An exhaustion trial: 400,000 empty messages (or modifiers) an action weighed nothing, and a
+    simulation grew to 2 GB (a MemoryError, and "internal error: SystemError")."""
+    source = (f'game "Grow" {{\n  players 1..2\n  var k: int = 0\n  def val(x: int) = x\n  setup {{ }}\n'
+              f'  turn {{ step play {{\n    action go {{ {grow}  k += 1 }}\n'
+              f'    action stop require k > 99999 {{ finish draw }}\n  }} }}\n}}\n')
+    report = run_capped({"source": source, "actions": ["go"] * 30})
+    assert report["error"] == "RuleRuntimeError" and "state limit" in report["message"], report
+    assert report["rss_mb"] < RSS_LIMIT_MB and report["cpu"] < CPU_LIMIT, report
+
+
 # ---- the real games are not touched by the cost model ----
 
 @pytest.mark.parametrize("path, players", [("games/regicide.rules", 2), ("games/valgard.rules", 2)])

@@ -692,7 +692,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         component fields, messages): a rule error, and the action that made it is undone."""
         if held_size(self) > STATE_LIMIT:
             raise RuleFault(f"after `{_text(text, 60)}`, the position holds more than {STATE_LIMIT} elements and "
-                            f"characters in its variables, component fields and messages (state limit)")
+                            f"characters in its variables, component fields, messages and modifiers (state limit)")
 
     def _at_step(self, doing: str) -> str:
         """` at step `act``, where a step is under way (not while the match is set up: the first
