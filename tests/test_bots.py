@@ -185,6 +185,30 @@ def test_the_default_search_budget_is_200_iterations_capped_at_half_a_cpu_second
     assert make_bot("mcts", 1).cap == 0.5 and make_bot("mcts:30", 1).cap is None
 
 
+@pytest.mark.parametrize("kind", ["ismcts:1", "mcts:1"])
+def test_a_count_of_iterations_stops_its_playouts_at_the_safety_time(kind, monkeypatch):
+    """An exhaustion trial: a lint-clean file whose every action took the work limit made one
+    playout of `ismcts:1` (up to 2,000 actions, no estimate) last minutes. A search stops its
+    playouts at its time (here SAFETY_SECONDS, for a count, faked at 10 ms of CPU per reading)."""
+    import itertools
+    from rulelang.play import bots
+    source = """game "Endless" {
+      players 2
+      var n: int = 0
+      turn { step s { action a { n += 1  end turn }  action b { n += 2  end turn }
+                      action stop require n < 0 { finish draw } } }
+    }"""
+    m = rulelang.Game(rulelang.compile_source(source)).new_match(2, seed=1)
+    ticks = itertools.count()
+    monkeypatch.setattr(bots.time, "thread_time", lambda: next(ticks) * 0.01)
+    monkeypatch.setattr(bots, "SAFETY_SECONDS", 0.2)
+    applied = []
+    real = rulelang.Match.apply
+    monkeypatch.setattr(rulelang.Match, "apply", lambda self, *a, **k: applied.append(1) or real(self, *a, **k))
+    assert make_bot(kind, 1).choose(m) in m.legal_actions()
+    assert 0 < len(applied) <= 25, len(applied)        # (not the 2,000 of a whole playout)
+
+
 GOLD = """
 game "Gold" {
   players 2

@@ -100,6 +100,7 @@ class MctsBot:
     """
 
     kind = "mcts"
+    _until = math.inf                     # (set per move: `_until`)
     DEFAULT_ITERATIONS = 200
     ROLLOUT_CAP = 2_000
     EXPLORATION = math.sqrt(2)
@@ -118,7 +119,8 @@ class MctsBot:
         if len(legal) == 1:
             return legal[0]
         root = _Node(None, None, match.current_player, legal)
-        for _ in _budget(self.iterations, self.seconds, self.cap):
+        self._until = _until(self.seconds, self.cap)
+        for _ in _budget(self.iterations, self.seconds, self.cap, self._until):
             self._iterate(root, match.clone())
         if not root.children:                  # every action failed with a rule error: let the match say so
             return legal[0]
@@ -156,12 +158,12 @@ class MctsBot:
 
     def _rollout(self, state) -> list[float] | None:
         """Uniformly random actions to the end: each seat's reward, or None (a draw) past the cap."""
-        rng = self.rng
+        rng, clock, until = self.rng, time.thread_time, self._until
         for _ in range(self.rollout_cap):
             if state.is_over:
                 return [_REWARD.get(result, 0.5) for result in state.outcome["results"]]
             actions = state.legal_actions()
-            if not actions:
+            if not actions or clock() > until:      # (the move's time is up: a draw, as past the cap)
                 break
             state.apply(actions[rng.randrange(len(actions))])
         if state.is_over:
@@ -227,6 +229,7 @@ class IsmctsBot:
     """
 
     kind = "ismcts"
+    _until = math.inf                     # (set per move: `_until`)
     DEFAULT_ITERATIONS = 200
     ROLLOUT_DEPTH = 8
     ROLLOUT_CAP = 2_000
@@ -268,7 +271,8 @@ class IsmctsBot:
         root = _InfoNode()
         rng = self.rng
         sample = match.sampler(seat)
-        for _ in _budget(self.iterations, self.seconds, self.cap):
+        self._until = _until(self.seconds, self.cap)
+        for _ in _budget(self.iterations, self.seconds, self.cap, self._until):
             self._iterate(root, sample(rng.getrandbits(64)))
         by_text = {str(a): a for a in legal}
         ranked = [(child.visits, child.mean, -i) for i, child in enumerate(root.children.values())]
@@ -326,12 +330,12 @@ class IsmctsBot:
         return best
 
     def _rollout(self, state) -> list[float]:
-        rng = self.rng
+        rng, clock, until = self.rng, time.thread_time, self._until
         for _ in range(self._depth):
             if state.is_over:
                 break
             actions = state.legal_actions()
-            if not actions:
+            if not actions or clock() > until:      # (the move's time is up: scored as it stands)
                 break
             state.apply(actions[rng.randrange(len(actions))])
         if state.is_over:
@@ -374,16 +378,30 @@ def _budget_of(iterations: int | None, seconds: float | None, default: int) -> t
     return default, None, DEFAULT_SECONDS
 
 
-def _budget(iterations: int, seconds: float | None, cap: float | None = None):
+SAFETY_SECONDS = 30.0     # CPU time a search given a count of iterations stops at all the same
+
+
+def _until(seconds: float | None, cap: float | None) -> float:
+    """When (this thread's CPU clock) a move's search stops, its playouts too: its time budget, its
+    cap, or SAFETY_SECONDS for a count of iterations — a lint-clean file whose every action takes the
+    work limit made one playout of `ismcts:1` last minutes (an exhaustion trial)."""
+    return time.thread_time() + (seconds if seconds is not None else cap if cap is not None else SAFETY_SECONDS)
+
+
+def _budget(iterations: int, seconds: float | None, cap: float | None = None, until: float | None = None):
     """The iterations of one search: `iterations` of them, or with a CPU-time budget (`seconds`
     of this thread's CPU time, so that other programs' load does not shorten it) as many as fit,
-    at least one; with a `cap` (seconds), `iterations` unless the cap's time runs out first. A time
-    budget makes the decision depend on the machine's speed: a game played with it (or with the
-    default, where the cap is reached) cannot be replayed exactly from its seed."""
+    at least one; with a `cap` (seconds), `iterations` unless the cap's time runs out first; and
+    none begun after `until` (`_until`). A time budget makes the decision depend on the machine's
+    speed: a game played with it (or with the default, where the cap is reached, or a count past
+    SAFETY_SECONDS) cannot be replayed exactly from its seed."""
     clock = time.thread_time
     if seconds is None:
         if cap is None:
-            yield from range(iterations)
+            for n in range(iterations):
+                if n and until is not None and clock() > until:
+                    return
+                yield n
             return
         start = clock()
         deadline = start + cap
