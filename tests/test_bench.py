@@ -161,3 +161,17 @@ def test_bad_bench_command_lines_are_one_line(capsys, argv, message):
         assert code == 2
     else:
         assert code == 1 and err.startswith(message) and len(err.strip().splitlines()) == 1
+
+
+def test_a_game_random_play_never_ends_is_said_not_timed_for_ever(capsys, tmp_path, monkeypatch):
+    """An exhaustion trial: `bench` of a lint-clean file whose only `finish` cannot be reached ran
+    until killed (simulate stops such a game at MAX_ACTIONS and counts it an error)."""
+    path = tmp_path / "forever.rules"
+    path.write_text('game "Forever" {\n  players 2\n  var n: int = 0\n  turn { step act {\n'
+                    '    action wait { n = 1 - n  end turn }\n'
+                    '    action quit require n == 7 { finish draw "never" }\n  } }\n}\n', encoding="utf-8")
+    monkeypatch.setattr(bench, "MAX_ACTIONS", 2000)
+    assert main(["bench", str(path), "--games", "2", "--repeats", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == ["error: the game of seed 0 has not ended after 2,000 random actions: bench "
+                                        "times games that end (`rulelang lint --deep` looks for why one may not)"]

@@ -36,6 +36,7 @@ from pathlib import Path
 import rulelang
 from ..core.textsafe import printable
 from .report import option_text
+from .simulate import MAX_ACTIONS
 
 POLICY_SEED = 10 ** 6        # the bot of match `seed` is seeded POLICY_SEED + seed
 COUNT_GAMES = 200            # games of the (untimed) pass that counts legal actions
@@ -56,11 +57,22 @@ def playout(game, players: int, seed: int, options: dict | None, count: bool = F
             seen += len(legal)
             apply(choice(legal))
             n += 1
+            if n >= MAX_ACTIONS:
+                _endless(seed)
     else:
         while not m.is_over:
             apply(choice(legal_actions()))
             n += 1
+            if n >= MAX_ACTIONS:
+                _endless(seed)
     return m, n, seen
+
+
+def _endless(seed: int):
+    """A game random play does not end is no benchmark (an exhaustion trial: `bench` of a lint-clean
+    file whose `finish` could never be reached ran until killed); `simulate` counts it an error."""
+    raise ValueError(f"the game of seed {seed} has not ended after {MAX_ACTIONS:,} random actions: bench "
+                     f"times games that end (`rulelang lint --deep` looks for why one may not)")
 
 
 class _ReferenceFailed(Exception):
