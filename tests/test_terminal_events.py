@@ -316,3 +316,30 @@ def test_a_count_said_beside_a_card_the_move_names_says_more():
     out = play(PAY, 2, ["wait", "quit", "n"], bots={1: "random"})
     moved = out[out.index("P2 (random) plays: pay 2 loco"):]
     assert moved.splitlines()[1:3] == ["  · 1 more card left hand (P2)", "  · 1 more card added to discard"]
+
+
+RACE = """
+game "Race" {
+  players 2
+  var pos: int = 0 per player
+  var die: int = 0, internal
+  on turn_start { die = roll(6)  log text(me) + " rolls " + text(die) }
+  turn { step go {
+    action advance { pos[me] += die  if pos[me] >= 20 { finish win for me "home" }  end turn }
+  } }
+}
+"""
+
+
+def test_a_moves_changes_are_told_before_what_the_next_turns_start_says():
+    """A new author's race game: `P1 plays: move P1/1`, `> P2 rolls 5`, then `· P1/1: pos 0 → 2`
+    read as if P2's roll had moved P1's pawn; the move's own changes come before the next turn's
+    messages."""
+    game = rulelang.Game(rulelang.compile_source(RACE, "race.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {1: "random"}, io.StringIO("advance\nquit\nn\n"), out, "race.rules")
+    text = out.getvalue()
+    mine = text[text.index("P1 plays: advance\n"):].splitlines()[1:3]
+    assert re.fullmatch(r"  · pos: P1 0 → \d", mine[0]) and re.fullmatch(r"  > P2 rolls \d", mine[1]), mine
+    bots = text[text.index("P2 (random) plays: advance\n"):].splitlines()[1:3]
+    assert re.fullmatch(r"  · pos: P2 0 → \d", bots[0]) and re.fullmatch(r"  > P1 rolls \d", bots[1]), bots

@@ -169,6 +169,7 @@ class MatchFlow(MatchParts):
 
     def _begin_turn(self):
         self.turn_count += 1
+        self.turn_began_at = len(self.messages)
         self.me = self.current
         game = self.game
         if game.limits:
@@ -299,6 +300,7 @@ class MatchFlow(MatchParts):
                         # _end_turn and _begin_turn without calls: no `on turn_end`, no `on turn_start`
                         self.current = (self.current + 1) % self.players if signal[1] is None else signal[1]
                         self.turn_count += 1
+                        self.turn_began_at = len(self.messages)
                         self.me = self.current
                         signal = (game.limits and self._turn_limits()) or game.first_goto
                     else:

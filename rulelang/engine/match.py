@@ -148,6 +148,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         self.result: dict | None = None
         self.log: list[str] = []
         self.messages: list = []
+        self.turn_began_at = 0                     # messages written before the current turn began (the
+                                                   # terminal tells an action's changes before the next turn's)
         self.intern = None                         # this match's universe (see Game.universe)
         self.created: list | None = []             # how its components were created (universe key)
         self.comp_defaults: list = []              # (var slot, initial value) of each per-component variable

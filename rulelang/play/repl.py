@@ -320,11 +320,15 @@ class _Session(Drawing, Commands):
             return
         self.announce_move(f"{seat_name(seat)} ({bot.kind})", action)
         told = self.told
-        if self.on_screen is not None:       # the player at the terminal: also what the move told them alone
-            self.tell_in_order(self.on_screen)
-        else:
-            self.tell_public()
+
+        def tell(upto=None):
+            if self.on_screen is not None:   # the player at the terminal: also what the move told them alone
+                self.tell_in_order(self.on_screen, upto)
+            else:
+                self.tell_public(upto)
+        tell(self.next_turn_said(told))
         self.tell_changes(before, action, told)
+        tell()
         if self.watching and self.delay:
             time.sleep(self.delay)
 
@@ -813,8 +817,9 @@ class _Session(Drawing, Commands):
         self.recording, self.recording_seat = [], seat     # (for `recap`: from this move to their next)
         self.announce_move(seat_name(seat), action)
         told = self.told
-        self.tell_in_order(seat)             # (still at the terminal: also what the move told them alone)
-        self.tell_changes(seen_before, action, told)
+        self.tell_in_order(seat, self.next_turn_said(told))   # (still at the terminal: also what the move
+        self.tell_changes(seen_before, action, told)          # told them alone) — then its changes, then
+        self.tell_in_order(seat)                              # what the next turn's start said
         self.seen[seat] = len(self.events)   # all that was on their screen as it happened
         return True
 
@@ -822,6 +827,7 @@ class _Session(Drawing, Commands):
         """Apply an action and note whether it told a human seat something hidden: then no undo
         may go back past it (the player would replay knowing the card, the roll, the shuffle)."""
         match = self.match
+        self.turn_before = getattr(match, "turn_count", None)
         humans = [p for p in range(match.players) if p not in self.bots]
         before = {p: match.visible_to(p) for p in humans}
         actor = interrupt_seat(str(action))
@@ -938,9 +944,18 @@ class _Session(Drawing, Commands):
         log = self.match.log
         return bool(log) and self.match.log_for(None)[-1] != log[-1]
 
-    def tell_public(self) -> None:
-        """Announce the messages for everyone the last move wrote."""
-        messages = self.match.message_log()
+    def next_turn_said(self, told: int) -> int | None:
+        """Where the messages the next turn's start wrote begin, when the last move ended a turn (its
+        changes are told before them: `P1 plays: move P1/1`, `· P1/1: pos 0 → 2`, then `> P2 rolls 5`;
+        the lines came last, as if P2's roll had moved P1's pawn — a new author's race game)."""
+        began = getattr(self.match, "turn_began_at", 0)
+        if getattr(self.match, "turn_count", None) == getattr(self, "turn_before", None):
+            return None                      # (no turn began during the move)
+        return began if told <= began < len(self.match.messages) else None
+
+    def tell_public(self, upto: int | None = None) -> None:
+        """Announce the messages for everyone the last move wrote (those before `upto`)."""
+        messages = self.match.message_log()[:upto]
         for i, entry in enumerate(messages[self.told:], self.told):
             if entry["to"] is None:
                 self.announce(f"  > {printable(entry['text'])}", "message")
@@ -948,10 +963,11 @@ class _Session(Drawing, Commands):
                 self.private_at.setdefault(i, len(self.events))
         self.told = len(messages)
 
-    def tell_in_order(self, seat: int) -> None:
+    def tell_in_order(self, seat: int, upto: int | None = None) -> None:
         """The messages for everyone and those to `seat` alone, in the order the rules wrote them
-        (`P2 holds Guard 1` to you, then `a tie: nobody is out`), the private ones as tell_private."""
-        messages = self.match.message_log()
+        (`P2 holds Guard 1` to you, then `a tie: nobody is out`), the private ones as tell_private
+        (those before `upto`)."""
+        messages = self.match.message_log()[:upto]
         for i in range(min(self.told, self.told_to[seat]), len(messages)):
             entry = messages[i]
             if entry["to"] is None:
