@@ -370,3 +370,16 @@ def test_options_and_player_counts_beyond_the_limits_are_refused_in_one_short_li
         named.new_match(1, options={"title": "y" * 10_001})
     assert str(err.value) == "option `title` is too large: a text is at most 10,000 characters, not 10,001"
     named.new_match(1, options={"title": "y" * 10_000})
+
+
+def test_an_include_naming_a_fifo_or_a_folder_is_not_a_regular_file(tmp_path):
+    """An exhaustion trial: `include "ff.rules"`, a FIFO, said "no such file" though it is there."""
+    import os
+    os.mkfifo(tmp_path / "ff.rules")
+    (tmp_path / "dir.rules").mkdir()
+    for name in ("ff.rules", "dir.rules", "none.rules"):
+        main_file = tmp_path / "main.rules"
+        main_file.write_text(game("A", f'  include "{name}"'), encoding="utf-8")
+        diagnostics, _ = rulelang.lint([str(main_file)])
+        said = "no such file" if name == "none.rules" else "not a regular file"
+        assert diagnostics[0].code == "E007" and diagnostics[0].message.endswith(said), diagnostics[0].message

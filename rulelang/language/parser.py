@@ -384,8 +384,8 @@ def _include_path(base: Path, written: str, span: Span) -> Path:
     try:
         if not path.resolve().is_relative_to(base.resolve()):
             raise bad("the path leads out of the rule file's folder")
-        if not path.is_file():
-            raise bad("no such file")
+        if not path.is_file():              # (a FIFO or a folder of that name: not "no such file")
+            raise bad("not a regular file" if path.exists() else "no such file")
     except OSError as err:
         raise bad(err.strerror or str(err)) from None
     except RuntimeError:                    # (pathlib: a loop of symbolic links)
