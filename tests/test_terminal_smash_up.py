@@ -114,3 +114,20 @@ def test_smash_up_against_a_bot_at_80x24_to_the_end():
     for hidden in ("minion plays", "extra small", "minions played", "field:", "attached:", "resolving",
                    "asleep", "respond in"):
         assert hidden not in text, hidden
+
+
+def test_playing_a_card_with_copies_can_be_undone():
+    """A first hour at the terminal: after `gnome jun` (a card with copies, the others in the deck)
+    `undo` was refused — "P1 has seen a card that was hidden from them", or "what happened told P2
+    about what was hidden from them" — because the engine plays the copy of lowest id (docs/engine.md):
+    the card on the base had another id than the one in the hand. Pirate King (one copy) undid."""
+    import io
+    import rulelang
+    from rulelang.play.repl import run_repl
+    game = rulelang.load(SMASH_UP)
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {}, io.StringIO("\nkeep\n\nkeep\n\ngnome jun\nundo\nsaucy jun\nundo\nquit\nn\n"),
+             out, "smash_up.rules")
+    text = out.getvalue()
+    assert text.count("P1> undo\nundone\n") == 2, text[-3000:]
+    assert "cannot undo" not in text

@@ -1332,12 +1332,37 @@ def learned(match, before: dict, told: int, existed: int | None = None) -> str |
     open_game = existed is not None and bool(ir) and not _ir_secrets(ir)
     made_from = existed if open_game else None     # (the components the action made: ids from here on)
     for seat, seen in before.items():
-        if any(made_from is None or c < made_from for c in match.visible_to(seat) - seen):
+        now = match.visible_to(seat)
+        new = [c for c in now - seen if made_from is None or c < made_from]
+        if new:
+            new = _not_copies_of(match, new, seen - now)
+        if new:
             return f"{seat_name(seat)} has seen a card that was hidden from them"
     for entry in match.message_log()[told:]:
         if entry["to"] is not None and any(seat in before for seat in entry["to"]):
             return "a player was told something in private"
     return None
+
+
+def _not_copies_of(match, new: list, gone: set) -> list:
+    """The components come into a seat's sight that are not the copies of ones gone out of it: a
+    card played from a hand may come out as another copy (docs/engine.md, "Copies played from a
+    hidden zone") — the seat saw its own card go and a copy of it come, nothing new (a first hour:
+    undo was refused after every Smash Up card with copies, "P1 has seen a card hidden from them")."""
+    try:
+        from rulelang.engine.alike import copy_classes
+        classes = copy_classes(match)
+    except (AttributeError, TypeError):      # (a match of another make)
+        return new
+    left = set(gone)
+    out = []
+    for c in new:
+        twin = next((g for g in classes.get(c, ()) if g in left), None)
+        if twin is None:
+            out.append(c)
+        else:
+            left.discard(twin)
+    return out
 
 
 def answers_revealed(together, logged: int, match, people) -> str | None:
@@ -1456,7 +1481,34 @@ def _ir_secrets(ir: dict) -> bool:
 def _seen_of(match, p: int) -> tuple:
     view = dict(match.view(p))
     view.pop("seed", None)
-    return json.dumps(view, sort_keys=True, default=str), match.log_for(p), match.messages_for(p)
+    return json.dumps(_copies_as_one(match, view), sort_keys=True, default=str), match.log_for(p), \
+        match.messages_for(p)
+
+
+def _copies_as_one(match, x):
+    """A view with each copy's id as its first copy's: which copy a hand played is the engine's
+    exchange (docs/engine.md), no outcome of what the seat could not see (a first hour: undo was
+    refused after every Smash Up card with copies, "what happened told P2 about what was hidden")."""
+    try:
+        from rulelang.engine.alike import copy_classes
+        classes = copy_classes(match)
+    except (AttributeError, TypeError):      # (a match of another make)
+        return x
+    if not classes:
+        return x
+
+    def one(c):
+        return min(classes[c]) if type(c) is int and c in classes else c
+
+    def walk(v, key=None):
+        if isinstance(v, dict):
+            if key in ("component_values", "component_texts"):
+                return {str(one(int(k))) if k.isdigit() else k: walk(w) for k, w in v.items()}
+            return {k: (one(w) if k == "id" else walk(w, k)) for k, w in v.items()}
+        if isinstance(v, list):
+            return [walk(w) for w in v]
+        return v
+    return walk(x)
 
 
 def _isatty(stream) -> bool:
