@@ -69,3 +69,20 @@ def test_dozen_war_against_a_bot_at_80x24():
     term.close()
     assert not REPR.search(term.text), REPR.search(term.text)
     assert not OLD_GLYPH.search(term.text), OLD_GLYPH.search(term.text)
+
+
+def test_one_letter_that_starts_words_of_many_actions_is_ambiguous():
+    """A first hour at the terminal: a stray `e` played `end turn` (the one action whose text starts
+    with it), though a dozen moves go to cells e…; the round's dice then made it impossible to undo.
+    A single letter is matched against the start of every word."""
+    import io
+    import rulelang
+    from rulelang.play.repl import run_repl
+    game = rulelang.load(DOZEN_WAR)
+    out = io.StringIO()
+    run_repl(game, 2, 5, {"generals": "random"}, {1: "random"},
+             io.StringIO("1\n" * 10 + "e\nquit\nn\n"), out, "dozen_war.rules")
+    text = out.getvalue()
+    said = text[text.index("P1> e\n"):].splitlines()[1]
+    assert said.startswith("ambiguous: 'e' could be ") and "end turn" in said and "move e11" in said, said
+    assert "P1 plays: end turn" not in text[text.index("P1> e\n"):]

@@ -656,10 +656,11 @@ class _Session(Drawing, Commands):
                 return action
         matches = [action for action, text, seen in zip(actions, texts, shown)
                    if text.startswith(wanted) or seen.startswith(wanted)]
-        if not matches:                      # the start of a word after the first (`outbreak`: `act Outbreak`)
-            inner = re.compile(r"(?<=\s)" + re.escape(wanted))
-            matches = [action for action, text, seen in zip(actions, texts, shown)
-                       if inner.search(text) or inner.search(seen)]
+        if not matches or len(wanted) == 1:  # the start of a word after the first (`outbreak`: `act Outbreak`);
+            inner = re.compile(r"(?<=\s)" + re.escape(wanted))      # one letter: of any word (a stray `e`
+            first = {id(action) for action in matches}             # was `end turn` though a dozen moves
+            matches += [action for action, text, seen in zip(actions, texts, shown)    # go to e…: a first hour)
+                        if id(action) not in first and (inner.search(text) or inner.search(seen))]
         matched = {id(action) for action in matches}      # (by identity: `in matches` was n² comparisons)
         if len(matches) > 1:                 # the whole of one action after its verb: `ac` is `play A♣`, not `play 6♥ A♣`
             rest = [action for action, text, seen in zip(actions, texts, shown)
