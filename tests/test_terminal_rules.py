@@ -382,3 +382,27 @@ game "Reveal Finish" {
 """, "x.rules"))
     text = rulebook(game)
     assert "“three points” (once the answers at step pick are revealed)" in text, text
+
+
+def test_rules_takes_an_enum_value_by_its_name_as_actions_do():
+    """A first hour: `rules ♥` worked, `rules hearts` was "no section" (the README: `spades` for `♠`)."""
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO("rules hearts\nrules zzz\nquit\n"), out, "regicide.rules")
+    text = out.getvalue()
+    assert "P1> rules hearts\n♥ (suit)\n  Hearts (♥): heal." in text, text[-1500:]
+    assert "P1> rules zzz\nerror: the rules have no section 'zzz'" in text
+
+
+def test_words_starting_several_actions_are_said_ambiguous():
+    """A first hour: `wild t` (Tortuga and The Great Library) read "not a legal action or a command"
+    where `wild tor` played and `pay t` said "ambiguous"."""
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "smash_up.rules"))
+    keys = ["", "keep", "", "keep", "", "pirate tort", "block tor", "dino", "done", "", "neo tort", "y", "neo",
+            "wild t", "quit", "n"]
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {}, io.StringIO("".join(k + "\n" for k in keys)), out, "smash_up.rules")
+    text = out.getvalue()
+    said = text[text.index("> wild t\n"):].splitlines()[1]
+    assert said == ("ambiguous: 'wild t' could be place Wildlife Preserve on Tortuga, place Wildlife Preserve "
+                    "on The Great Library"), said

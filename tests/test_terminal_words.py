@@ -477,7 +477,7 @@ def test_a_move_typed_without_some_of_its_words_is_found_when_only_one_fits():
     run_repl(game, 2, 5, {}, {}, io.StringIO("\n".join(drafted + typed) + "\n"), out, "dozen_war.rules",
              screen=(200, 50))
     text = out.getvalue()
-    assert "error: 'move d11 e11' is not a legal action now" in text           # Shield Mother or infantry?
+    assert "ambiguous: 'move d11 e11' could be move d11 Shield Mother e11, move d11 infantry e11\n" in text
     assert "error: 'move shield e10' is not a legal action now (legal: move d11 Shield Mother e11, " in text
     assert "P1 plays: move f11 Ash Hound e10\n" in text
 
@@ -820,7 +820,7 @@ def test_the_starts_of_some_of_a_moves_words_name_it_when_only_one_move_has_them
              "dozen_war.rules")
     text = out.getvalue()
     assert "P1> nig g8\nP1 plays: move f11 Night Rider g8\n" in text
-    assert "P1> move nig\nerror: " in text                 # (to which cell: several moves have these)
+    assert "P1> move nig\nambiguous: 'move nig' could be move f11 Night Rider g11, " in text   # (to which cell?)
 
 
 def test_help_with_a_choices_number_explains_its_action():

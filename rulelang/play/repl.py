@@ -691,6 +691,9 @@ class _Session(Drawing, Commands):
             loose = [action for action in actions if any(_starts_in_order(typed, form) for form in _forms(action))]
             if len(loose) == 1:
                 return loose[0]
+            several = loose                  # (said ambiguous below if nothing else fits: `wild t` fits
+        else:                                # Tortuga and The Great Library, and read "not a legal action")
+            several = []
         if not matches:                      # several cards of one pick in another order (`play 6s as`)
             kept = [action for action, text, seen in zip(actions, texts, shown)
                     if _picks_only(action) and (_same_words(wanted, text) or _same_words(wanted, seen))]
@@ -716,6 +719,8 @@ class _Session(Drawing, Commands):
             declines = [action for action, text in zip(actions, texts) if text == "pass"]
             if len(declines) == 1:
                 return declines[0]
+        if not matches and len(several) > 1:
+            matches = several
         if matches:
             listed = ", ".join(self.show_text(action) for action in matches[:MAX_CANDIDATES])
             more = f" and {len(matches) - MAX_CANDIDATES} more" if len(matches) > MAX_CANDIDATES else ""

@@ -311,8 +311,11 @@ class Drawing:
         else:
             lines = find_section(text, groups, wanted)
             if lines is None:
-                if self.names().find(wanted, self.encoding):
-                    return self.look(wanted)
+                # (an enum value by its name too: `rules hearts` for `rules ♥`, as actions take it — a first hour)
+                named = self.enum_named(wanted.lower()) if hasattr(self, "enum_named") else wanted
+                for asked in dict.fromkeys([wanted, named]):
+                    if self.names().find(asked, self.encoding):
+                        return self.look(asked)
                 self.error(f"the rules have no section '{printable(wanted)}'; type rules for the list")
                 return False
         self.page(lines)
