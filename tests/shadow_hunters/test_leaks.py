@@ -176,8 +176,8 @@ class Scanner:
         known = self.knows(p)
         rows = player_lines(next(v["value"] for v in view["values"] if v["name"] == "Players"))
         for q in range(self.n):
-            if q not in known and not re.fullmatch(rf"P{q + 1}: hidden(, (cursed|protected by|\d+ more turn).*)?",
-                                                   rows[q]):
+            if q not in known and not re.fullmatch(rf"P{q + 1}: hidden(, \d+ damage)?"
+                                                   rf"(, (cursed|protected by|\d+ more turn).*)?", rows[q]):
                 out.append(f"view(P{p + 1}): P{q + 1}'s line shows more than it may: {rows[q]!r}")
         for z in view["zones"]:
             if z["name"] == "character" and z["owner"] not in known and (z["cards"] or z.get("known")):

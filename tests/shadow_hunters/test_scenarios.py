@@ -401,5 +401,7 @@ def test_10_view_hides_unrevealed_opponents():
                 # (Allie's "Neutral" is known to all: no other faction word is anywhere, and the
                 # hidden player's own line says nothing of it)
                 assert faction == "Neutral" or faction not in text, (viewer, name)
-                assert player_lines(shown(m.view(viewer), "Players"))[seat] == f"P{seat + 1}: hidden"
+                # (the damage taken is public: P2 took 4 from the attack)
+                assert player_lines(shown(m.view(viewer), "Players"))[seat] == \
+                    f"P{seat + 1}: hidden" + (", 4 damage" if seat == 1 else "")
         assert "Allie" in text                       # revealed: seen by all
