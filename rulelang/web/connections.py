@@ -9,6 +9,7 @@ once upgraded, is the websockets library's: its pings find a page that went away
 """
 from __future__ import annotations
 
+import logging
 import resource
 
 import h11
@@ -66,8 +67,25 @@ def guarded(request_timeout: float = REQUEST_TIMEOUT, per_address: int = PER_ADD
     return Guarded
 
 
+CLIENT_FAULTS = frozenset({"Invalid UTF-8 sequence received from client."})
+
+
+class _ClientFaultsInOneLine(logging.Filter):
+    """A client's malformed frame is the client's doing, said in one line: uvicorn logs it with a
+    traceback (a socket trial sent one text frame of invalid UTF-8 per connection, a traceback each)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage() in CLIENT_FAULTS:
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+ONE_LINE = _ClientFaultsInOneLine()
+
+
 def uvicorn_options(**limits) -> dict:
     """How `rulelang serve` runs uvicorn (the tests' servers too): these limits, websocket messages of
     64 kB at most, a ping every 20 s (a page that does not answer within 20 s more is let go)."""
+    logging.getLogger("uvicorn.error").addFilter(ONE_LINE)
     return dict(http=guarded(**limits), log_level="warning", ws_max_size=65536, ws_ping_interval=20,
                 ws_ping_timeout=20, timeout_graceful_shutdown=2)

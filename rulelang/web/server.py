@@ -580,7 +580,8 @@ class Server:
         # JSON from another origin is preflighted, which this server never allows
         origin = request.headers.get("origin")
         # (by host name: a proxy's `Host $host` drops the port the browser's Origin keeps)
-        if origin is not None and urlsplit(origin).hostname != urlsplit("//" + request.headers.get("host", "")).hostname:
+        if origin is not None and (_hostname(origin) is None
+                                   or _hostname(origin) != _hostname("//" + request.headers.get("host", ""))):
             return _error("a page of another site may not make matches here", 403)
         if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
             return _error("send the match as JSON (Content-Type: application/json)", 415)
@@ -1154,6 +1155,15 @@ class Server:
                 unsaid = False
         if unsaid or served.fault:
             await self.push(served)
+
+
+def _hostname(url: str) -> str | None:
+    """The host name of a URL, None when it has none that parses (`Origin: http://[` raised
+    ValueError: a 500 and a traceback, a socket trial)."""
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
 
 
 def _key(stem: str, taken: dict) -> str:

@@ -152,3 +152,54 @@ def test_a_bot_move_no_longer_wanted_is_not_started():
         await asyncio.sleep(0.01)
         return [args[0] for args, _ in started], bots.busy, bots.waiting
     assert asyncio.run(go()) == (["a1"], 0, {})
+
+
+def test_an_origin_or_host_that_does_not_parse_is_refused_in_words(serve):
+    """A socket trial: `Origin: http://[` (or `Host: [x` beside an Origin) made `urlsplit` raise: a
+    500 page saying "the match is unchanged", and a traceback in the server's log."""
+    server = serve([SMALL], include_shipped=False)
+    for headers in ({"Origin": "http://["}, {"Host": "[x", "Origin": "http://a"}):
+        sock = _open(server.url)
+        body = b'{"game": "small"}'
+        head = "".join(f"{k}: {v}\r\n" for k, v in {"Host": "x", **headers}.items())
+        sock.sendall(f"POST /api/matches HTTP/1.1\r\n{head}Content-Type: application/json\r\n"
+                     f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        sock.close()
+        assert answer.startswith(b"HTTP/1.1 403"), answer[:200]
+        assert b"a page of another site may not make matches here" in answer
+
+
+def test_a_text_frame_of_invalid_utf8_closes_the_socket_with_one_line_logged(serve):
+    """A socket trial: one text frame of invalid UTF-8 put a traceback in the server's log (uvicorn
+    logs it with the exception), once per connection: the log could be flooded."""
+    import base64
+    import logging
+    import os
+    server = serve([SMALL], include_shipped=False)
+    match = make(server, "small", ["human", "human"])
+    records = []
+    collect = logging.Handler()
+    collect.emit = records.append
+    logging.getLogger("uvicorn.error").addHandler(collect)
+    try:
+        sock = _open(server.url)
+        path = match["links"][0]["path"].replace("/play/", "/ws/")
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+                     f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        assert sock.recv(12) == b"HTTP/1.1 101"
+        mask = os.urandom(4)
+        sock.sendall(bytes([0x81, 0x82]) + mask + bytes(c ^ mask[i % 4] for i, c in enumerate(b"\xff\xfe")))
+        got = b""
+        while b"\x88\x02\x03\xef" not in got:           # a close frame, code 1007 (invalid data)
+            chunk = sock.recv(65536)
+            assert chunk, got[-40:]
+            got += chunk
+        sock.close()
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(collect)
+    said = [r for r in records if "UTF-8" in r.getMessage()]
+    assert said and all(r.exc_info is None and r.exc_text is None for r in said)
