@@ -434,6 +434,7 @@ class Server:
         self.held = MATCHES_HELD
         self.new_rate, self.new_burst = NEW_MATCH_RATE, NEW_MATCH_BURST
         self.makers: dict[str, tuple[float, float]] = {}     # address -> (allowance, when), for new matches
+        self.restoring: dict[str, asyncio.Future] = {}      # match id -> its rebuilding from the store, under way
         self.unlimited = {"127.0.0.1", "::1"}    # this computer's own requests make matches freely
         self.pool = BotPool()
         self.app = Starlette(lifespan=self._lifespan, routes=[
@@ -480,7 +481,7 @@ class Server:
         mid, token = request.path_params["mid"], request.path_params["token"]
         if not (isinstance(mid, str) and isinstance(token, str)) or len(mid) > 64 or len(token) > 128:
             return _error_page("no such match, or a wrong link", 404)
-        served, why = await self._served(mid)
+        served, why = await self._served(mid, _hash(token))
         if served is None or served.tokens.get(_hash(token)) != INVITE:
             return _error_page(why or "no such match, or a wrong link", 404)
         cookie = f"rulelang_seat_{mid}"
@@ -651,9 +652,10 @@ class Server:
         watch = secrets.token_urlsafe(24)
         hashed = {_hash(t): p for t, p in tokens.items()} | {_hash(watch): None} \
             | ({_hash(invited): INVITE} if invited else {})
+        maker = _hash(maker) if maker else mid     # (kept as a hash: the store need not hold addresses)
         self.store.create(mid, entry.path, game.fingerprint, entry.key, players, seed, match.options,
-                          seats, hashed)
-        served = Served(mid, entry, match, seats, hashed, seed, maker=maker or mid)
+                          seats, hashed, maker)
+        served = Served(mid, entry, match, seats, hashed, seed, maker=maker)
         served.bots = {p: make_bot(k, bot_seed(seed, p), watched=True) for p, k in enumerate(seats) if k != HUMAN}
         self._hold(mid, served)
         self._wake_bots(served)
@@ -670,22 +672,35 @@ class Server:
         """(served, seat) for a match id and a token; (None, why) when either is wrong."""
         if not (isinstance(mid, str) and isinstance(token, str)) or len(mid) > 64 or len(token) > 128:
             return None, "no such match, or a wrong link"
-        served, why = await self._served(mid)
+        key = _hash(token)
+        served, why = await self._served(mid, key)
         if served is None:
             return None, why
-        key = _hash(token)
         if key not in served.tokens or served.tokens[key] == INVITE:
             return None, "no such match, or a wrong link"
         return served, served.tokens[key]
 
-    async def _served(self, mid: str):
-        """(served, None) for a match id, restored from the store if need be; (None, why)."""
+    async def _served(self, mid: str, key: str | None = None):
+        """(served, None) for a match id, restored from the store if need be — only for a link
+        (`key`, its token's hash) the match has, and once however many ask at once; (None, why)."""
         served = self.matches.get(mid)
         if served is not None:
             self._hold(mid, served)               # (the most recently used: let go last)
         else:
+            if not isinstance(mid, str) or len(mid) > 64:
+                return None, "no such match, or a wrong link"
+            if key is not None:
+                stored = await asyncio.to_thread(self.store.tokens, mid)
+                if stored is None or key not in stored:
+                    return None, "no such match, or a wrong link"
+            task = self.restoring.get(mid)
+            if task is None and mid in self.matches:      # (rebuilt while its tokens were read)
+                return await self._served(mid)
+            if task is None:
+                task = self.restoring[mid] = asyncio.ensure_future(self._restore(mid))
+                task.add_done_callback(lambda _: self.restoring.pop(mid, None))
             try:
-                served = await self._restore(mid)
+                served = await asyncio.shield(task)
             except (RulelangError, ValueError, OSError) as err:
                 return None, f"this match cannot be resumed: {printable(str(err))[:200]}"
         if served is None:
@@ -716,7 +731,8 @@ class Server:
 
         def replay():
             m = entry.game.new_match(saved["players"], saved["seed"], saved["options"])
-            served = Served(mid, entry, m, saved["seats"], saved["tokens"], saved["seed"], maker=mid)
+            served = Served(mid, entry, m, saved["seats"], saved["tokens"], saved["seed"],
+                            maker=saved.get("maker") or mid)
             for text in saved["actions"]:
                 served.play(text)
             served.version = saved["version"]

@@ -2,8 +2,9 @@
 
 A match is stored as its save (the rules' path and fingerprint, player count, seed, options, and
 the texts of the actions applied, in order, each numbered by the match's change count; an undo
-deletes the actions it takes back and records its own change number in `undos`), its seats (human or a bot kind) and the SHA-256 of
-each link's token (never the token itself: whoever reads the file cannot use the links). After a
+deletes the actions it takes back and records its own change number in `undos`), its seats (human or a bot kind), the SHA-256 of
+each link's token (never the token itself: whoever reads the file cannot use the links) and of the
+address that made it (its bots take their turns at the workers with that address's other matches). After a
 restart a match is rebuilt by replaying its actions from the seed, the first time a link of it is
 opened.
 """
@@ -18,7 +19,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id TEXT PRIMARY KEY, rules TEXT NOT NULL, fingerprint TEXT NOT NULL, game TEXT NOT NULL,
     players INTEGER NOT NULL, seed INTEGER NOT NULL, options TEXT NOT NULL, seats TEXT NOT NULL,
-    tokens TEXT NOT NULL, created REAL NOT NULL);
+    tokens TEXT NOT NULL, created REAL NOT NULL, maker TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS actions (
     match TEXT NOT NULL, n INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (match, n));
 CREATE TABLE IF NOT EXISTS undos (
@@ -35,15 +36,31 @@ class Store:
             with self.lock:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.executescript(SCHEMA)
+                columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
+                if "maker" not in columns:      # (a store written before the column: its matches had none)
+                    self.db.execute("ALTER TABLE matches ADD COLUMN maker TEXT NOT NULL DEFAULT ''")
         except sqlite3.Error as error:
             raise ValueError(f"cannot use {self.path} as the server's store: {error}") from None
 
     def create(self, mid: str, rules: str, fingerprint: str, game: str, players: int, seed: int,
-               options: dict, seats: list, tokens: dict) -> None:
+               options: dict, seats: list, tokens: dict, maker: str = "") -> None:
         with self.lock:
-            self.db.execute("INSERT INTO matches VALUES (?,?,?,?,?,?,?,?,?,?)",
+            self.db.execute("INSERT INTO matches (id, rules, fingerprint, game, players, seed, options, seats, "
+                            "tokens, created, maker) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                             (mid, rules, fingerprint, game, players, seed, json.dumps(options),
-                             json.dumps(seats), json.dumps(tokens), time.time()))
+                             json.dumps(seats), json.dumps(tokens), time.time(), maker))
+
+    def tokens(self, mid: str) -> dict | None:
+        """A match's link tokens (their hashes), None if there is no such match: read before a match
+        is rebuilt, so that a wrong link costs no replay (a socket trial's 30 wrong links to one
+        match replayed it 30 times at once and held up every table for 27 s)."""
+        with self.lock:
+            row = self.db.execute("SELECT tokens FROM matches WHERE id = ?", (mid,)).fetchone()
+        try:
+            found = json.loads(row[0]) if row is not None else None
+        except ValueError:
+            return None
+        return found if isinstance(found, dict) else None
 
     def set_tokens(self, mid: str, tokens: dict) -> None:
         """A match's link tokens (their hashes) now: a seat taken through its invite link."""
@@ -66,7 +83,7 @@ class Store:
 
     def get(self, mid: str) -> dict | None:
         with self.lock:
-            row = self.db.execute("SELECT rules, fingerprint, game, players, seed, options, seats, tokens "
+            row = self.db.execute("SELECT rules, fingerprint, game, players, seed, options, seats, tokens, maker "
                                   "FROM matches WHERE id = ?", (mid,)).fetchone()
             if row is None:
                 return None
@@ -74,10 +91,10 @@ class Store:
             (undone,) = self.db.execute("SELECT MAX(version) FROM undos WHERE match = ?", (mid,)).fetchone()
         actions = [t for _, t in rows]
         version = max([rows[-1][0] if rows else 0, undone or 0])
-        rules, fingerprint, game, players, seed, options, seats, tokens = row
+        rules, fingerprint, game, players, seed, options, seats, tokens, maker = row
         return {"id": mid, "rules": rules, "fingerprint": fingerprint, "game": game, "players": players,
                 "seed": seed, "options": json.loads(options), "seats": json.loads(seats),
-                "tokens": json.loads(tokens), "actions": actions, "version": version}
+                "tokens": json.loads(tokens), "actions": actions, "version": version, "maker": maker}
 
     def close(self) -> None:
         with self.lock:

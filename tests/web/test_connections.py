@@ -203,3 +203,41 @@ def test_a_text_frame_of_invalid_utf8_closes_the_socket_with_one_line_logged(ser
         logging.getLogger("uvicorn.error").removeHandler(collect)
     said = [r for r in records if "UTF-8" in r.getMessage()]
     assert said and all(r.exc_info is None and r.exc_text is None for r in said)
+
+
+def test_links_to_a_match_not_in_memory_rebuild_it_once_and_wrong_ones_never(serve, tmp_path, monkeypatch):
+    """A socket trial: after a restart, 30 requests with wrong tokens to one match id replayed the
+    match 30 times at once (the token was checked after the replay) and held up another table's
+    move for 27 s. A wrong link costs no replay; right ones asking at once share one."""
+    from concurrent.futures import ThreadPoolExecutor
+    from rulelang.web import server as web
+    server = serve([SMALL], store=tmp_path / "s.sqlite", include_shipped=False)
+    match = make(server, "small", ["human", "human"])
+    mid = match["id"]
+    server.server.matches.pop(mid)                       # (let go, as past the 1,000 held, or a restart)
+    rebuilt = []
+    real = web.Server._restore
+
+    async def counted(self, m):
+        rebuilt.append(m)
+        return await real(self, m)
+    monkeypatch.setattr(web.Server, "_restore", counted)
+    wrong = [f"{server.url}/api/play/{mid}/wrong{i}" for i in range(10)]
+    right = [server.url + match["links"][0]["path"].replace("/play/", "/api/play/")] * 10
+    with ThreadPoolExecutor(10) as pool:
+        assert {code for code, _ in pool.map(get, wrong)} == {404}
+        assert rebuilt == []
+        assert {code for code, _ in pool.map(get, right)} == {200}
+    assert rebuilt == [mid]
+
+
+def test_a_rebuilt_match_keeps_the_turn_of_the_address_that_made_it(serve, tmp_path):
+    """A socket trial: after a restart each of one address's matches took a turn of its own at the
+    bot workers (their maker was forgotten), and another table's bot waited 25 s, not 3."""
+    from rulelang.web.server import _hash
+    server = serve([SMALL], store=tmp_path / "s.sqlite", include_shipped=False)
+    match = make(server, "small", ["human", "human"])
+    assert server.server.matches[match["id"]].maker == _hash("127.0.0.1")
+    server.server.matches.pop(match["id"])
+    code, _ = get(server.url + match["links"][0]["path"].replace("/play/", "/api/play/"))
+    assert code == 200 and server.server.matches[match["id"]].maker == _hash("127.0.0.1")
