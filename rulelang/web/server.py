@@ -56,6 +56,7 @@ MAX_BOT_SECONDS = 10.0        # the most CPU time per move a lobby may give a bo
 MATCHES_HELD = 1000           # matches kept in memory; beyond, idle ones are let go (replayed from the store when opened)
 NEW_MATCH_RATE = 0.5          # new matches a second one address may make, on average...
 NEW_MATCH_BURST = 30          # ...and at once
+PAGES_PER_ADDRESS = 100       # pages (websockets) one address may hold open, as a proxy forwards it too
 HUMAN = "human"
 INVITE = "invite"             # what an invite link's token stands for (a seat's: its number; the spectator's: None)
 SECURITY_HEADERS = {
@@ -436,6 +437,8 @@ class Server:
         self.makers: dict[str, tuple[float, float]] = {}     # address -> (allowance, when), for new matches
         self.restoring: dict[str, asyncio.Future] = {}      # match id -> its rebuilding from the store, under way
         self.unlimited = {"127.0.0.1", "::1"}    # this computer's own requests make matches freely
+        self.pages_from: dict[str, int] = {}     # address -> its pages (websockets) open
+        self.pages_per_address = PAGES_PER_ADDRESS
         self.pool = BotPool()
         self.app = Starlette(lifespan=self._lifespan, routes=[
             Route("/", self.lobby_page),
@@ -820,6 +823,22 @@ class Server:
 
     # ---- the websocket ------------------------------------------------------------------------
     async def socket(self, ws: WebSocket) -> None:
+        # (the address a proxy on this computer forwards: the connections' own cap sees the proxy
+        # alone, and one client behind nginx held 4,000 sockets and locked every page out — a socket trial)
+        who = ws.client.host if ws.client else ""
+        if who not in self.unlimited and self.pages_from.get(who, 0) >= self.pages_per_address:
+            await ws.accept()
+            await ws.close(code=1013, reason="too many pages open from this address")
+            return
+        self.pages_from[who] = self.pages_from.get(who, 0) + 1
+        try:
+            await self._socket(ws)
+        finally:
+            self.pages_from[who] -= 1
+            if not self.pages_from[who]:
+                del self.pages_from[who]
+
+    async def _socket(self, ws: WebSocket) -> None:
         served, seat = await self._open(ws.path_params["mid"], ws.path_params["token"])
         if served is None:                       # (accepted first: a close before it is a 403 the page
             await ws.accept()                    # cannot read, and it would try again for ever)

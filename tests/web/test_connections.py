@@ -7,6 +7,8 @@ import http.client
 import socket
 import time
 
+import pytest
+
 from .conftest import SMALL, get
 from .test_server import connect, make
 
@@ -241,3 +243,30 @@ def test_a_rebuilt_match_keeps_the_turn_of_the_address_that_made_it(serve, tmp_p
     server.server.matches.pop(match["id"])
     code, _ = get(server.url + match["links"][0]["path"].replace("/play/", "/api/play/"))
     assert code == 200 and server.server.matches[match["id"]].maker == _hash("127.0.0.1")
+
+
+def test_an_address_a_proxy_forwards_may_hold_only_so_many_pages(serve):
+    """A socket trial: behind the nginx the docs show, every connection comes from loopback (no cap
+    of its own), and one client's 4,000 websockets locked every page out. The pages an address holds
+    are counted as the proxy names it (`X-Forwarded-For`)."""
+    import websockets
+    server = serve([SMALL], include_shipped=False)
+    server.server.pages_per_address = 2
+    match = make(server, "small", ["human", "human"])
+    url = match["links"][0]["url"].replace("http://", "ws://").replace("/play/", "/ws/")
+
+    async def go():
+        held = [await websockets.connect(url, additional_headers={"X-Forwarded-For": "203.0.113.9"})
+                for _ in range(2)]
+        for ws in held:
+            assert (await asyncio.wait_for(ws.recv(), 10))
+        extra = await websockets.connect(url, additional_headers={"X-Forwarded-For": "203.0.113.9"})
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            while True:
+                await asyncio.wait_for(extra.recv(), 10)
+        other = await websockets.connect(url, additional_headers={"X-Forwarded-For": "198.51.100.7"})
+        assert (await asyncio.wait_for(other.recv(), 10))
+        for ws in held + [other]:
+            await ws.close()
+        return closed.value.rcvd.code
+    assert asyncio.run(go()) == 1013
