@@ -107,7 +107,10 @@ def _bot_move(path: str, fingerprint: str, state: dict, kind: str, seed: int) ->
         if game.fingerprint != fingerprint:
             return "error", f"{path} has changed since the match began"
         match = rulelang.Match.from_state(game, state)
-        return "ok", make_bot(kind, seed, watched=True).choose(match).text
+        bot = make_bot(kind, seed, watched=True)
+        if getattr(bot, "seconds", 0) is None and getattr(bot, "cap", 0) is None:
+            bot.cap = MAX_BOT_SECONDS       # (a count too stops at the lobby's most: `ismcts:5000` took
+        return "ok", bot.choose(match).text  # 16 s a move in Dozen War — a socket trial)
     except (RulelangError, EngineFault, ValueError, OSError) as err:
         return "error", printable(str(err))[:300]
 
@@ -602,7 +605,7 @@ class Server:
         try:
             spec = safejson.loads(body.decode("utf-8") or "null", "request")
         except (ValueError, UnicodeDecodeError):     # (nesting past the depth limit too: JSONLimitError)
-            return _error("the request is not JSON, or nests too deep")
+            return _error("the request is not JSON, or nests too deep, or holds a number too long")
         try:
             result = await self.create(spec, request.client.host if request.client else "")
         except (ValueError, TypeError, RulelangError) as err:
@@ -646,6 +649,8 @@ class Server:
         invite = spec.get("invite", False)
         if type(invite) is not bool:
             raise ValueError("`invite` is true (one link that seats each person who opens it) or false")
+        if invite and HUMAN not in seats:      # (it was dropped unsaid: a socket trial)
+            raise ValueError("an invite seats people: give at least one seat to a human")
         match = await asyncio.to_thread(game.new_match, players, seed, options)
         mid = secrets.token_urlsafe(9)
         # one link per person, or one invite that gives each who opens it a seat of their own (made

@@ -270,3 +270,18 @@ def test_an_address_a_proxy_forwards_may_hold_only_so_many_pages(serve):
             await ws.close()
         return closed.value.rcvd.code
     assert asyncio.run(go()) == 1013
+
+
+def test_a_lobby_bot_given_a_count_stops_at_the_lobbys_most_time_too(monkeypatch):
+    """A socket trial: `ismcts:5000` took 16 s of CPU a move in Dozen War, past the 10 s the lobby
+    gives a bot at most (and past what the workers' turns by address promise)."""
+    from rulelang.web import server as web
+    made = []
+    real = web.make_bot
+    monkeypatch.setattr(web, "make_bot", lambda *a, **k: made.append(real(*a, **k)) or made[-1])
+    game = web.load_game(str(SMALL))
+    state = game.new_match(2, 1).state()
+    for kind in ("ismcts:3", "ismcts:0.2s"):
+        assert web._bot_move(str(SMALL), game.fingerprint, state, kind, 1)[0] == "ok"
+    assert (made[0].iterations, made[0].cap) == (3, web.MAX_BOT_SECONDS)
+    assert (made[1].seconds, made[1].cap) == (0.2, None)
