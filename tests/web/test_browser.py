@@ -795,7 +795,7 @@ def test_a_page_whose_network_is_gone_says_so_and_comes_back(serve, browser, tmp
 WIDE = """
 game "Wide" {
   players 2
-  board b: squares(20, 6)
+  board b: squares(20, 6), legend ["o: a stone, put there by whoever played first and last"]
   zone here: pile per cell of b
   kind Stone { label "o" }
   turn { step s { action put(c in cells(b)) { create Stone() in here[c]  finish draw } } }
@@ -812,6 +812,13 @@ def test_a_board_wider_than_a_phone_says_it_scrolls(serve, browser, tmp_path):
         page.goto(body["links"][0]["url"])
         page.wait_for_selector("body[data-version='0']")
         assert page.locator("#board-wider").is_visible() is said, width
+        if said:                # scrolled to its right edge, the key is still read from its start
+            page.locator("#board-key summary").click()
+            page.evaluate("() => { const w = document.getElementById('board-wrap'); w.scrollLeft = w.scrollWidth; }")
+            assert page.evaluate("() => document.getElementById('board-wrap').scrollLeft") > 0
+            for part in ("#board-key summary", "#key-list li"):
+                box = page.locator(part).first.bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width, (part, box)
 
 
 # the left edge of each line of a list value (its first word, bullets aside) and the line's own words
