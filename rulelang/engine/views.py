@@ -66,6 +66,14 @@ class MatchViews(MatchParts):
         player = seat_index(player, self.players)
         return self._seen_by(player)
 
+    def copies(self) -> dict:
+        """Each component that has copies (one kind, the same label and fields) -> the ids of all of
+        them, itself included: which of them a hand played is the engine's pick (docs/engine.md,
+        "Copies played from a hidden zone"), so a front end that judges what a seat learnt counts
+        them as one."""
+        from .alike import copy_classes
+        return copy_classes(self)
+
     def visible_to_all(self) -> set:
         """The components anyone watching the table may see now: in public zones (a top-only pile's
         top) or revealed to all (`reveal X`), while they stay where they were shown. Not a card a

@@ -1356,8 +1356,7 @@ def _not_copies_of(match, new: list, gone: set) -> list:
     hidden zone") — the seat saw its own card go and a copy of it come, nothing new (a first hour:
     undo was refused after every Smash Up card with copies, "P1 has seen a card hidden from them")."""
     try:
-        from rulelang.engine.alike import copy_classes
-        classes = copy_classes(match)
+        classes = match.copies()
     except (AttributeError, TypeError):      # (a match of another make)
         return new
     left = set(gone)
@@ -1496,8 +1495,7 @@ def _copies_as_one(match, x):
     exchange (docs/engine.md), no outcome of what the seat could not see (a first hour: undo was
     refused after every Smash Up card with copies, "what happened told P2 about what was hidden")."""
     try:
-        from rulelang.engine.alike import copy_classes
-        classes = copy_classes(match)
+        classes = match.copies()
     except (AttributeError, TypeError):      # (a match of another make)
         return x
     if not classes:

@@ -649,8 +649,6 @@ class Server:
         invite = spec.get("invite", False)
         if type(invite) is not bool:
             raise ValueError("`invite` is true (one link that seats each person who opens it) or false")
-        if invite and HUMAN not in seats:      # (it was dropped unsaid: a socket trial)
-            raise ValueError("an invite seats people: give at least one seat to a human")
         match = await asyncio.to_thread(game.new_match, players, seed, options)
         mid = secrets.token_urlsafe(9)
         # one link per person, or one invite that gives each who opens it a seat of their own (made

@@ -176,7 +176,7 @@ def shown(view: dict, label: str):
 
 
 def player_lines(players: str) -> list[str]:
-    """The "Players" value split into each player's part (`P2: hidden`, `P3: Allie (Neutral, 8 HP), revealed`)."""
+    """The "Players" value split into each player's part (`P2: hidden`, `P3: Allie (Neutral, 8 HP)`)."""
     return re.split(r" · (?=P\d+(?: \(you\))?: )", players)
 
 

@@ -700,7 +700,7 @@ def test_prediction_shows_the_receivers_character_to_the_giver_only():
 
     def known(p):
         return allie in m.visible_to(p), player_lines(shown(m.view(p), "Players"))[1]
-    assert known(0) == (True, "P2: Allie (Neutral, 8 HP), hidden")
+    assert known(0) == (True, "P2: Allie (Neutral, 8 HP), hidden, shown to you")
     assert known(2) == (False, "P2: hidden") and known(3) == (False, "P2: hidden")
     assert "Allie" not in json.dumps(m.view(2)) and "Allie" not in json.dumps(m.view(3))
     assert m.messages_for(0)[-2:] == ["P2 shows you the character card: Allie", "P2 shows P1 the character card"]
@@ -709,7 +709,7 @@ def test_prediction_shows_the_receivers_character_to_the_giver_only():
     assert var(m, "revealed") == [False, False, False, False]
     # still known to the giver in later turns
     play(m, "pass", "end turn")
-    assert known(0) == (True, "P2: Allie (Neutral, 8 HP), hidden")
+    assert known(0) == (True, "P2: Allie (Neutral, 8 HP), hidden, shown to you")
 
 
 def test_unknown_may_lie_nothing_happens_on_a_card_that_applies():

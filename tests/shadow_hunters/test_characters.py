@@ -400,7 +400,7 @@ def test_franklin_and_george_strike_once_per_game(name, sides, value, prompt):
     assert var(m, "damage") == [0, value, 0, 0]
     assert var(m, "used")[0] is True
     assert player_lines(shown(m.view(1), "Players"))[0] == f"P1: {name} (Hunter, {HP[name]} HP), " \
-                                                          "revealed, ability used, 1 more turn to take"   # (told to every seat)
+                                                          "ability used, 1 more turn to take"   # (told to every seat)
     assert m.messages_for(2)[-2:] == [f"P1 rolls a d{sides}: {value}", f"P2 takes {value} damage"
                                       + (" (Lightning)" if name == "Franklin" else " (Demolish)")]
     # the extra turn: not offered again
@@ -852,7 +852,7 @@ def test_agnes_capriccio_at_the_start_of_her_turn():
     assert var(m, "to_left") == [False, True, False, False, False]
     assert m.messages_for(1)[-1] == "P2 now wins with the player on the left"
     # every seat reads it on her row, as on her card (P3 on her left now decides her win)
-    assert player_lines(shown(m.view(2), "Players"))[1] == "P2: Agnes (Neutral, 8 HP), revealed, wins when P3 wins"
+    assert player_lines(shown(m.view(2), "Players"))[1] == "P2: Agnes (Neutral, 8 HP), wins when P3 wins"
     assert step(m) == "move"
 
 
