@@ -58,7 +58,12 @@ except rulelang.RulelangError as err:
 except MemoryError:
     out["error"] = "MemoryError"
 out["cpu"] = time.process_time() - start
-out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# (the peak of this process's own memory, VmHWM: ru_maxrss keeps the forking parent's peak across
+# fork and exec, so a test worker grown past 256 MB by earlier tests failed every case here)
+try:
+    out["rss_mb"] = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:")) / 1024
+except (OSError, StopIteration, ValueError):
+    out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
 """
 
