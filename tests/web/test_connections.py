@@ -39,11 +39,10 @@ def test_a_connection_that_never_finishes_its_request_is_closed(serve):
     half_head.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
     half_body.sendall(b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                       b"Content-Length: 100\r\n\r\n{\"game\"")
-    began = time.monotonic()
+    assert not _closed_within(silent, QUICK / 4)            # (not closed before its deadline)
     for sock in (silent, half_head, half_body):
         assert _closed_within(sock, 10), "a connection short of a whole request was kept open"
         sock.close()
-    assert time.monotonic() - began >= QUICK * 0.9          # (not closed before its deadline)
     code, _ = get(server.url + "/api/games")                # and a whole request is answered
     assert code == 200
 
@@ -70,8 +69,12 @@ def test_an_address_may_hold_only_so_many_connections(serve):
         sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
         assert sock.recv(64).startswith(b"HTTP/1.1 200")
         sock.close()
-    time.sleep(0.2)                          # (closed: the address may connect again)
-    code, _ = get(server.url + "/api/games")
+    for _ in range(100):                     # (closed: the address may connect again, once the server
+        try:                                 # has seen them go)
+            code, _ = get(server.url + "/api/games")
+            break
+        except (OSError, http.client.HTTPException):
+            time.sleep(0.05)
     assert code == 200
 
 
