@@ -290,8 +290,8 @@ class Served:
     thinking: int | None = None
     fault: str | None = None                 # the game cannot go on (a rule error met by a bot)
     bot_task: asyncio.Task | None = None
-    maker: str = ""                          # the address that made it (its bots' turn at the workers); after
-                                             # a restart, its own id
+    maker: str = ""                          # the SHA-256 of the address that made it (its bots' turn at the
+                                             # workers; kept in the store), or its own id where none is known
 
     def __post_init__(self):
         self.log_who = [(None, None)] * len(self.match.log)     # (what the set-up logged: no one's)
