@@ -86,3 +86,22 @@ def test_one_letter_that_starts_words_of_many_actions_is_ambiguous():
     said = text[text.index("P1> e\n"):].splitlines()[1]
     assert said.startswith("ambiguous: 'e' could be ") and "end turn" in said and "move e11" in said, said
     assert "P1 plays: end turn" not in text[text.index("P1> e\n"):]
+
+
+@pytest.mark.parametrize("game, players, seed, lines, letter, played", [
+    ("smash_up", 2, 0, "1 1 1 3 1 7 2", "d", "done"),                  # beside `play Grave Digger on …`
+    ("shadow_hunters", 4, 0, "2 1 1 3 3 1 1 2 1 1 1 2 1 1 1 5 5 1 2 1 1 2 1 1", "p", "pass"),   # beside `attack P2`
+])
+def test_one_letter_still_plays_the_one_action_it_starts_beside_card_and_seat_names(game, players, seed, lines,
+                                                                                   letter, played):
+    """A regression check of the one-letter rule above: `d` for done and `p` for pass were said
+    "ambiguous" beside a card's word (Grave Digger) or a seat (P2); only a square's name (e11) counts."""
+    import io
+    import rulelang
+    from rulelang.play.repl import run_repl
+    out = io.StringIO()
+    run_repl(rulelang.load(str(ROOT / "games" / f"{game}.rules")), players, seed, {}, {},
+             io.StringIO("\n".join(lines.split() + [letter, "quit", "n"]) + "\n"), out, f"{game}.rules")
+    text = out.getvalue()
+    said = text[text.index(f"> {letter}\n"):].splitlines()[1]
+    assert said.endswith(f"plays: {played}"), said

@@ -656,11 +656,15 @@ class _Session(Drawing, Commands):
                 return action
         matches = [action for action, text, seen in zip(actions, texts, shown)
                    if text.startswith(wanted) or seen.startswith(wanted)]
-        if not matches or len(wanted) == 1:  # the start of a word after the first (`outbreak`: `act Outbreak`);
-            inner = re.compile(r"(?<=\s)" + re.escape(wanted))      # one letter: of any word (a stray `e`
-            first = {id(action) for action in matches}             # was `end turn` though a dozen moves
-            matches += [action for action, text, seen in zip(actions, texts, shown)    # go to e…: a first hour)
-                        if id(action) not in first and (inner.search(text) or inner.search(seen))]
+        if not matches:                      # the start of a word after the first (`outbreak`: `act Outbreak`)
+            inner = re.compile(r"(?<=\s)" + re.escape(wanted))
+            matches = [action for action, text, seen in zip(actions, texts, shown)
+                       if inner.search(text) or inner.search(seen)]
+        elif len(wanted) == 1 and self.cell_words():   # one letter: the start of a square too (a stray `e`
+            first = {id(action) for action in matches}   # was `end turn` though a dozen moves go to e…:
+            matches += [action for action, text in zip(actions, texts)   # a first hour; not a seat or a
+                        if id(action) not in first                      # card's word: `p` stays pass)
+                        and any(w.startswith(wanted) and w in self.cell_words() for w in text.split()[1:])]
         matched = {id(action) for action in matches}      # (by identity: `in matches` was n² comparisons)
         if len(matches) > 1:                 # the whole of one action after its verb: `ac` is `play A♣`, not `play 6♥ A♣`
             rest = [action for action, text, seen in zip(actions, texts, shown)
@@ -1224,6 +1228,14 @@ class _Session(Drawing, Commands):
                 raise _Stop("", code) from None
             if not again:
                 return ""                        # (`back`: the prompt again)
+
+    def cell_words(self) -> frozenset:
+        """The names of the board's squares, as typed (`e11`): empty without a board."""
+        words = self.__dict__.get("_cell_words")
+        if words is None:
+            geometry = getattr(self.game, "geometry", None)
+            words = self._cell_words = frozenset(str(n).lower() for n in getattr(geometry, "names", None) or ())
+        return words
 
     def next_line(self, prompt: str) -> str:
         """The next command or action: one typed already (at a hand-over or a pager's prompt: it
