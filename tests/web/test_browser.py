@@ -425,6 +425,22 @@ def test_a_pick_of_several_says_what_is_picked_so_far_the_forced_pick_too(serve,
     page.close()
 
 
+def test_a_page_the_server_refuses_for_now_says_the_servers_reason(serve, browser):
+    """A socket trial: a page refused past the pages an address may hold (close 1013, "too many
+    pages open from this address") read only "reconnecting…", as if the network were lost."""
+    server, body = made(serve, "valgard", ["human", "human"], 3)
+    server.server.unlimited, server.server.pages_per_address = set(), 1     # (this computer counted too)
+    first = browser.new_page(viewport={"width": 1200, "height": 900})
+    first.goto(body["links"][0]["url"])
+    first.wait_for_selector("body[data-version='0']")
+    second = browser.new_page(viewport={"width": 1200, "height": 900})
+    second.goto(body["links"][1]["url"])
+    second.wait_for_function("document.getElementById('conn').textContent.startsWith('reconnecting')")
+    assert second.inner_text("#conn") == "reconnecting… (too many pages open from this address)"
+    first.close()
+    second.close()
+
+
 def test_a_lost_connection_greys_the_moves_and_says_nothing_was_sent(serve, browser):
     """With the server gone the buttons stayed live and a click was silently dropped (a browser trial
     restarted the server mid-game): now they are greyed and the page says why."""

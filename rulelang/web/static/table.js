@@ -86,7 +86,9 @@
         $("error").textContent = ev.reason || "this link does not open a match";
         return;
       }
-      conn("reconnecting…");
+      // (the server's word where it gave one: "too many pages open from this address" read as a
+      // lost network — a socket trial)
+      conn(ev.reason ? `reconnecting… (${ev.reason})` : "reconnecting…");
       // nothing can be sent now: the buttons say so, not a click that is silently lost
       for (const b of document.querySelectorAll("button.action, button.option, #undo")) b.disabled = true;
       if (!$("error").textContent) $("error").textContent = offline();
