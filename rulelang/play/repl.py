@@ -1366,7 +1366,8 @@ def _not_copies_of(match, new: list, gone: set) -> list:
     """The components come into a seat's sight that are not the copies of ones gone out of it: a
     card played from a hand may come out as another copy (docs/engine.md, "Copies played from a
     hidden zone") — the seat saw its own card go and a copy of it come, nothing new (a first hour:
-    undo was refused after every Smash Up card with copies, "P1 has seen a card hidden from them")."""
+    undo was refused after every card of a card game that has copies, "P1 has seen a card hidden
+    from them")."""
     try:
         classes = match.copies()
     except (AttributeError, TypeError):      # (a match of another make)
@@ -1505,7 +1506,8 @@ def _seen_of(match, p: int) -> tuple:
 def _copies_as_one(match, x):
     """A view with each copy's id as its first copy's: which copy a hand played is the engine's
     exchange (docs/engine.md), no outcome of what the seat could not see (a first hour: undo was
-    refused after every Smash Up card with copies, "what happened told P2 about what was hidden")."""
+    refused after every card of a card game that has copies, "what happened told P2 about what was
+    hidden")."""
     try:
         classes = match.copies()
     except (AttributeError, TypeError):      # (a match of another make)

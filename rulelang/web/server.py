@@ -110,7 +110,7 @@ def _bot_move(path: str, fingerprint: str, state: dict, kind: str, seed: int) ->
         bot = make_bot(kind, seed, watched=True)
         if getattr(bot, "seconds", 0) is None and getattr(bot, "cap", 0) is None:
             bot.cap = MAX_BOT_SECONDS       # (a count too stops at the lobby's most: `ismcts:5000` took
-        return "ok", bot.choose(match).text  # 16 s a move in Dozen War — a socket trial)
+        return "ok", bot.choose(match).text  # 16 s a move in a shipped game — a socket trial)
     except (RulelangError, EngineFault, ValueError, OSError) as err:
         return "error", printable(str(err))[:300]
 
