@@ -17,6 +17,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 REQUEST_TIMEOUT = 15.0        # seconds a connection has to send a whole request (a 16 kB lobby request at most)
 PER_ADDRESS = 100             # connections one address may hold at once (a browser opens ~6, and 1 per table)
+WRITE_TIMEOUT = 30.0          # seconds an answer may wait for a client that stopped reading it
 LOOPBACK = frozenset({"127.0.0.1", "::1"})   # a proxy on this computer speaks for everyone: not capped per address
 
 
@@ -30,7 +31,7 @@ def most_connections() -> int:
 
 
 def guarded(request_timeout: float = REQUEST_TIMEOUT, per_address: int = PER_ADDRESS,
-            total: int | None = None, uncapped: frozenset = LOOPBACK) -> type:
+            total: int | None = None, uncapped: frozenset = LOOPBACK, write_timeout: float = WRITE_TIMEOUT) -> type:
     """uvicorn's HTTP protocol with these limits (a class per set of limits: uvicorn makes the protocol
     objects itself)."""
     total = most_connections() if total is None else total
@@ -63,6 +64,24 @@ def guarded(request_timeout: float = REQUEST_TIMEOUT, per_address: int = PER_ADD
             answering = self.cycle is not None and self.cycle.response_started and not self.cycle.response_complete
             if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not answering:
                 self.transport.close()
+
+        # a client that stops reading an answer (its buffers full) is let go after write_timeout: a
+        # socket trial held 50 connections for a minute, each with a rulebook it never read
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if getattr(self, "_stalled", None) is None:
+                self._stalled = self.loop.call_later(write_timeout, self._stopped_reading)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            stalled, self._stalled = getattr(self, "_stalled", None), None
+            if stalled is not None:
+                stalled.cancel()
+
+        def _stopped_reading(self) -> None:
+            self._stalled = None
+            if not self.transport.is_closing() and self.transport.get_protocol() is self:
+                self.transport.abort()         # (close would wait to send what it never reads)
 
     return Guarded
 

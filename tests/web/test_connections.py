@@ -290,3 +290,24 @@ def test_a_lobby_bot_given_a_count_stops_at_the_lobbys_most_time_too(monkeypatch
         assert web._bot_move(str(SMALL), game.fingerprint, state, kind, 1)[0] == "ok"
     assert (made[0].iterations, made[0].cap) == (3, web.MAX_BOT_SECONDS)
     assert (made[1].seconds, made[1].cap) == (0.2, None)
+
+
+def test_a_client_that_stops_reading_its_answers_is_let_go(serve):
+    """A socket trial: 50 connections asked for a rulebook many times over and never read it; the
+    server held them a minute (its deadline skips a connection whose answer is being sent)."""
+    server = serve([SMALL], include_shipped=False, write_timeout=1.0)
+    host, port = server.url.removeprefix("http://").split(":")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect((host, int(port)))
+    sock.sendall(b"GET /rules/small HTTP/1.1\r\nHost: x\r\n\r\n" * 4000)
+    reset = False
+    for _ in range(200):                     # never reading: the server's buffers fill, its writes pause,
+        time.sleep(0.1)                      # and past 1 s it lets the client go (a byte sent then fails)
+        try:
+            sock.send(b"\r\n")
+        except (ConnectionResetError, BrokenPipeError):
+            reset = True
+            break
+    sock.close()
+    assert reset, "a client that read nothing was held 20 s"
