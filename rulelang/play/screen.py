@@ -571,7 +571,8 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     rules' ways known (`may` reads them), so that a zone whose size did not change may be said to
     have passed a card on where the rules move cards so? `owners`: each place's owner (None: no one's).
     `named_by`: (a mover's hidden zones, its move's text, the mover) for each move the text names
-    (default: the mover's, `acted`). `off`: the internal zones (never named as a pile a card may have passed through).
+    (default: the mover's, `acted`). `off`: the internal zones (never named as a pile a card may
+    have passed through).
     `unseen`: the zones no player sees into (`hidden`): a card a move names did not come from one
     while a zone its mover sees changed too."""
     may = may or (lambda a, b, kind=None, direct=False: True)

@@ -442,9 +442,9 @@ def _sizes(v) -> tuple[int, int, int]:
 def held_size(m) -> int:
     """What a position holds, as saving it writes it: every value of its variables and component
     fields (lists counted in full, each text by its characters), its messages (each one as
-    OBJECT_WEIGHT, and its characters and readers) and its modifiers (`modify … until`). Walked once per distinct list (a
-    list held by many variables is walked once). (An exhaustion trial: 400,000 empty messages, or
-    400,000 modifiers, weighed nothing, and took 2 GB.)"""
+    OBJECT_WEIGHT, and its characters and readers) and its modifiers (`modify … until`). Walked
+    once per distinct list (a list held by many variables is walked once). (An exhaustion trial:
+    400,000 empty messages, or 400,000 modifiers, weighed nothing, and took 2 GB.)"""
     sizes: dict = {}
     n = 0
     for value, var in zip(m.V, m.game.vars):
