@@ -411,6 +411,21 @@ def test_the_rulebook_names_the_variables_the_screen_shows():
     assert "The screen also shows: score; bid (each player's own); Leader." in text
 
 
+
+def test_the_rulebook_does_not_promise_a_components_value_no_zone_lists():
+    """A new author's trial: pawns kept in an internal zone only, and the rulebook said the screen
+    shows their `pos`, which it never listed."""
+    src = ('game "P" { players 2  kind Pawn { owner: player  label "pawn" }  zone pawns: set, public{I}\n'
+           '  var pos: int = 0 per Pawn, public  var die: int = 0\n'
+           '  setup { create Pawn(owner: 0) in pawns }\n'
+           '  turn { step s { action a { die += 1  finish draw } } } }')
+    from rulelang.play.rulebook import rulebook
+    hidden = rulebook(rulelang.Game(rulelang.compile_source(src.replace("{I}", ", internal"), "p.rules")))
+    assert "The screen also shows: die." in hidden
+    listed = rulebook(rulelang.Game(rulelang.compile_source(src.replace("{I}", ""), "p.rules")))
+    assert "The screen also shows: pos; die." in listed
+
+
 HIRE = """
 game "Hire" {
   players 2

@@ -18,6 +18,7 @@ class Trigger(NamedTuple):
     controller: int             # the seat it runs for (`me`)
     source: int | None          # its card, or None for the rules' own trigger
     label: str                  # how a player is shown it ("Card: on event")
+    shows: tuple = ()           # how its event's arguments read (comp/player/plain: `event_shows`)
 
 
 class Cut(NamedTuple):

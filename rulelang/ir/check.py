@@ -273,7 +273,7 @@ class _Checker(DeclarationChecks):
                "setup": None, "steps": None, "first_step": NAME, "turn_order": ("clockwise",),
                "handlers": None, "checks": None, "boards": None, "limits": None}
         self.obj(ir, "", top, {"source": TEXT, "imports": None, "scores": None, "events": None, "windows": None,
-                               "hooks": None, "cards": None, "abilities": None, "answered_first": None,
+                               "hooks": None, "cards": None, "abilities": None, "answered_first": None, "event_shows": None,
                                "trigger_order": EXPR, "estimate": EXPR, "side": EXPR, "handler_lines": None, "decl_lines": None,
                                "about": None})
         for key in ("ir_version", "name", "first_step", "turn_order", "source"):

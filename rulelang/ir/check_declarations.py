@@ -71,6 +71,14 @@ class DeclarationChecks:
             for name, params in table.items():
                 self.name(name, f"/{section}")
                 self.params(params, f"/{section}/{name}")
+        shows = ir.get("event_shows", {})
+        if not isinstance(shows, dict):
+            raise _Bad("/event_shows", "expected an object")
+        for name, kinds in shows.items():
+            self.declared(name, ir.get("events", {}), "event", "/event_shows")
+            if not isinstance(kinds, list) or len(kinds) != len(ir["events"][name]) \
+                    or any(k not in ("comp", "player", "plain") for k in kinds):
+                raise _Bad(f"/event_shows/{name}", "expected one of comp, player, plain per parameter of the event")
         for i, name in enumerate(self.array(ir.get("answered_first", []), "/answered_first")):
             self.declared(name, ir.get("windows", {}), "window", f"/answered_first/{i}")
         cards = self.array(ir.get("cards", []), "/cards")

@@ -96,6 +96,11 @@ class Compiler:
             return
         for what in ("event", "window", "hook"):
             ir[what + "s"] = {d.name: [p.name for p in d.params] for d in sigs if d.what == what}
+        # how each event's arguments read, so that two waiting triggers of one card can be told apart
+        # by what set each off (`Flame Trap: played (Zapbot)`); a player or a component only
+        shows = {d.name: [self.cause_as(p.type) for p in d.params] for d in sigs if d.what == "event"}
+        if any(s != "plain" for ss in shows.values() for s in ss):
+            ir["event_shows"] = shows
         ir["cards"] = [{"kind": d.kind, "name": d.name, "line": self.line(d),
                         "copies": next((f.value.value for f in d.fields if f.name == "copies"), 1),
                         "fields": {f.name: self.card_field(f.value) for f in d.fields if f.name != "copies"},
@@ -157,6 +162,13 @@ class Compiler:
             mods = {"k": "mods", "n": d.name, "a": [{"k": "local", "n": p.name} for p in d.params or ()]}
             body = {"k": "bin", "op": "+", "l": body, "r": mods}
         return body
+
+    def cause_as(self, t: n.TypeRef | None) -> str:
+        """How an event's argument of type `t` names its cause: `comp`, `player`, else `plain` (not named)."""
+        if t is None or t.name in ("list", "or"):
+            return "plain"
+        shown = self.text_as(self.syms_type(t))
+        return shown if shown in ("comp", "player") else "plain"
 
     def syms_type(self, t: n.TypeRef) -> str:
         if t.name == "list":

@@ -221,3 +221,32 @@ def test_quicksilver():
     m = (Position(2).general(0, "Quicksilver", "e5").general(0, "Iron Warden", None).coins(2, 0).turn(0).match())
     play(m, "skill Philosopher's Stone")
     assert "Iron Warden" in units_at(m, "d11") + units_at(m, "f11") + units_at(m, "h11") or m.question
+
+
+def test_attack_skills_with_nothing_to_act_on_are_not_offered():
+    """A rules audit: Thunder Charge (no cavalry near had moved) and Pack Call (every castle full)
+    were paid for and did nothing; Hunt and Volley boosted a unit that had attacked already."""
+    def refused(m, skill):
+        return f"skill {skill}" not in legal(m) and f"{skill}: nothing for it to act on now" in m.refusal(f"skill {skill}")
+    m = Position(2).general(0, "Storm Lancer", "e6").soldier(0, "cavalry", "e5").coins(2, 0).turn(0).match()
+    assert refused(m, "Thunder Charge")
+    play(m, "move e5 cavalry f5")                       # moved, not attacked: it may move again
+    play(m, "skill Thunder Charge")
+    assert "move f5 cavalry e5" in legal(m) and var(m, "coins")[0] == 0
+    m = Position(2).general(0, "Ash Hound", "e6").soldier(0, "cavalry", "e5").soldier(1, "infantry", "e4").turn(0).match()
+    assert "skill Hunt" in legal(m)
+    play(m, "attack e5 cavalry e4 infantry")
+    assert refused(m, "Hunt")
+    m = Position(2).general(0, "Moon Bow", "e6").soldier(0, "archer", "e5").soldier(1, "infantry", "e4").turn(0).match()
+    assert "skill Volley" in legal(m)
+    play(m, "attack e5 archer e4 infantry")
+    assert refused(m, "Volley")
+    full = (Position(2).general(0, "Ash Hound", "e6").soldier(0, "infantry", "d11", n=5)
+            .soldier(0, "cavalry", "f11", n=5).soldier(0, "archer", "h11", n=4).coins(2, 0).turn(0))
+    m = full.match()
+    assert "skill Pack Call" in legal(m)                # one castle has room
+    play(m, "skill Pack Call")
+    assert len(units_at(m, "h11")) == 5 and var(m, "coins")[0] == 0
+    m = (Position(2).general(0, "Ash Hound", "e6").soldier(0, "infantry", "d11", n=5)
+         .soldier(0, "cavalry", "f11", n=5).soldier(0, "archer", "h11", n=5).coins(2, 0).turn(0).match())
+    assert refused(m, "Pack Call")

@@ -678,9 +678,9 @@ def test_give_or_hurt_gives_an_equipment_card_to_the_giver(card, char):
     m = give(card, char, setup=lambda p: p.equipment(1, "Talisman", "Chainsaw"))
     play(m, "it applies")
     q = m.question
-    assert q["chooser"] == 1 and q["prompt"] == "Which equipment card do you give P1? (pass: take 1 damage instead)"
-    assert legal(m) == ["Talisman", "Chainsaw", "pass"]
-    play(m, "Chainsaw")
+    assert q["chooser"] == 1 and q["prompt"] == "The hermit card applies to you: what happens?"
+    assert legal(m) == ["give Talisman to P1", "give Chainsaw to P1", "take 1 damage"]
+    play(m, "give Chainsaw to P1")
     assert eq(m, 0) == ["Chainsaw"] and eq(m, 1) == ["Talisman"]
     assert var(m, "damage")[1] == 0
     assert m.messages_for(2)[-1] == "P2 gives Chainsaw to P1"
@@ -688,8 +688,35 @@ def test_give_or_hurt_gives_an_equipment_card_to_the_giver(card, char):
 
 def test_give_or_hurt_may_take_the_damage_instead():
     m = give("Hermit's Anger", "Emi", setup=lambda p: p.equipment(1, "Talisman"))
-    play(m, "it applies", "pass")
+    play(m, "it applies", "take 1 damage")
     assert eq(m, 1) == ["Talisman"] and var(m, "damage")[1] == 1
+
+
+# (character, hermit card that applies to it, damage it deals, may the receiver give instead)
+HERMIT_DAMAGE = [("Emi", "Hermit's Anger", 1, True), ("Emi", "Hermit's Blackmail", 1, True),
+                 ("Vampire", "Hermit's Greed", 1, True), ("Emi", "Hermit's Slap", 1, False),
+                 ("Vampire", "Hermit's Spell", 1, False), ("Charles", "Hermit's Bully", 1, False),
+                 ("Vampire", "Hermit's Exorcism", 2, False), ("Franklin", "Hermit's Tough Lesson", 2, False),
+                 ("Emi", "Hermit's Aid", 1, False), ("Vampire", "Hermit's Huddle", 1, False),
+                 ("Allie", "Hermit's Nurturance", 1, False)]
+
+
+@pytest.mark.parametrize("char,card,amount,may_give", HERMIT_DAMAGE)
+def test_a_receiver_holding_equipment_is_asked_alike_by_every_hermit_card_that_hurts(char, card, amount, may_give):
+    """H13, a rules audit: only Anger, Blackmail and Greed asked a receiver who holds equipment, so
+    the table, seeing a question before the damage, knew which kind of card it was."""
+    m = give(card, char, setup=lambda p: p.equipment(1, "Talisman"))
+    seen_before = [len(m.messages_for(p)) for p in range(4)]
+    play(m, "it applies")
+    assert m.question["chooser"] == 1
+    for p in (0, 2, 3):
+        assert m.view(p)["choice"]["prompt"] == "The hermit card applies to you: what happens?"
+        assert m.view(p)["choice"]["options"] is None
+    assert legal(m) == (["give Talisman to P1"] if may_give else []) + [f"take {amount} damage"]
+    play(m, f"take {amount} damage")
+    assert var(m, "damage")[1] == amount and eq(m, 1) == ["Talisman"]
+    for p in (2, 3):
+        assert m.messages_for(p)[seen_before[p]:] == ["P2 takes " + str(amount) + " damage (hermit card)"]
 
 
 def test_prediction_shows_the_receivers_character_to_the_giver_only():
@@ -740,7 +767,7 @@ def test_a_cursed_unknown_must_answer_truthfully():
 
 def test_a_hermit_card_kill_is_credited_to_the_giver():
     m = give("Hermit's Exorcism", "Vampire", setup=lambda p: p.damage(1, 11).equipment(1, "Talisman", "Chainsaw"))
-    play(m, "it applies")
+    play(m, "it applies", "take 2 damage")      # (asked: the receiver holds equipment)
     assert var(m, "dead")[1] is True
     assert m.question["chooser"] == 0 and m.question["prompt"] == "Which of P2's equipment cards do you take?"
     play(m, "Talisman")

@@ -397,6 +397,25 @@ def test_rampage_lowers_the_breakpoint_by_the_minions_power():
     assert var(m, "vp") == [4, 0] and var(m, "bp_bonus")[pos.base("Tar Pits")] == 0
 
 
+def test_copies_told_apart_by_this_turns_power_in_a_minion_choice():
+    """A rules audit: two War Raptors, one given +4 this turn (Augmentation), read alike in Natural
+    Selection's and Rampage's choices (`#2` told them apart: 4 or 8 was a guess)."""
+    pos = Position()
+    pos.hand("Natural Selection", 0)
+    pos.field("War Raptor", 0, "Jungle Oasis")
+    raised = pos.field("War Raptor", 0, "Jungle Oasis")
+    pos.vars["bonus"][raised] = 4
+    master = pos.field("Ninja Master", 1, "Jungle Oasis")        # 5: weaker than 8 (2 + 1 + 4 + 1)
+    m = pos.match()
+    m.apply("act Natural Selection")
+    assert m.question["options"] == ["War Raptor (P1) on Jungle Oasis",
+                                     "War Raptor (P1) on Jungle Oasis (+4 this turn)"]
+    m.apply("War Raptor (P1) on Jungle Oasis (+4 this turn)")
+    assert m.question["options"] == ["War Raptor (P1) on Jungle Oasis", "Ninja Master (P2) on Jungle Oasis"]
+    m.apply("Ninja Master (P2) on Jungle Oasis")
+    assert master in zones(m)["discard"][1]
+
+
 def test_survival_of_the_fittest_destroys_the_weakest_on_each_base_you_break_ties():
     pos = Position()
     pos.hand("Survival of the Fittest", 0)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import rulelang
 from opening import kept  # noqa: E402
 
@@ -163,6 +165,22 @@ def test_warbot_is_not_destroyed_by_flame_trap_which_destroys_itself():
     play(m, f"play Warbot on {OASIS}")
     assert where(m, "Warbot", 0) == [OASIS]
     assert labels(m, "attached") == [] and labels(m, "discard", 1) == ["Flame Trap"]
+
+
+@pytest.mark.parametrize("first,destroyed,kept", [("Hoverbot", "Hoverbot", "Zapbot"), ("Zapbot", "Zapbot", "Hoverbot")])
+def test_one_flame_trap_set_off_twice_asks_the_current_player_which_minion_first(first, destroyed, kept):
+    """Me First! (the current player orders triggers): Hoverbot and the Zapbot it plays both set
+    off one Flame Trap, which destroys the first and itself. The two triggers read alike, and
+    alone they were not asked at all (Zapbot always went) — a rules audit."""
+    m = position(hands=(["Hoverbot"], []), decks=(["Zapbot"], []), attached=[("Flame Trap", 1, OASIS)],
+                 factions="robots+wizards,tricksters+zombies")
+    play(m, f"play Hoverbot on {OASIS}", "Zapbot", OASIS)
+    assert m.question["prompt"] == "which ability resolves first" and m.question["chooser"] == 0
+    assert options(m) == ["Flame Trap: played (Hoverbot)", "Flame Trap: played (Zapbot)"]
+    play(m, f"Flame Trap: played ({first})")
+    assert m.question is None
+    assert labels(m, "discard", 0) == [destroyed] and labels(m, "discard", 1) == ["Flame Trap"]
+    assert where(m, kept, 0) == [OASIS]
 
 
 def test_nukebot_destroyed_destroys_the_other_players_minions_on_its_base():
@@ -472,3 +490,18 @@ def test_take_the_shinies_each_other_player_discards_two_random_cards():
     play(m, "act Take the Shinies")
     assert len(labels(m, "hand", 1)) == 1 and len(labels(m, "discard", 1)) == 2
     assert labels(m, "hand", 0) == ["Gnome"]
+
+
+def test_the_ir_says_how_an_events_arguments_read_and_is_checked():
+    """`event_shows`: how two triggers of one card are told apart (above); a hand-made IR with a
+    wrong entry is refused in one line, not used."""
+    import json
+    from rulelang.core.errors import RuleError
+    ir = json.loads(json.dumps(game.ir))
+    assert ir["event_shows"]["played"] == ["comp", "comp"] and ir["event_shows"]["discarded"] == ["comp", "player"]
+    rulelang.Game(json.loads(json.dumps(ir)))
+    for bad in ({"played": ["comp"]}, {"played": ["comp", "code"]}, {"nothing": ["comp"]}, ["comp"]):
+        wrong = dict(ir, event_shows=bad)
+        with pytest.raises(RuleError) as err:
+            rulelang.Game(wrong)
+        assert "event_shows" in str(err.value) and "Traceback" not in str(err.value)

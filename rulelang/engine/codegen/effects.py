@@ -659,6 +659,8 @@ def drain(m):
             texts = [f"{text} ({player_text(t.controller)})" if t.controller is not None
                      and any(x == text and u.controller != t.controller for x, u in zip(shown, pending)) else text
                      for text, t in zip(shown, pending)]
+            if len(set(texts)) < len(texts):
+                texts = _by_cause(m, texts, pending)
             # the same ability of alike cards of one player, one as another: no question the chooser
             # could answer knowingly — in turn, as they came
             if len(set(texts)) > 1:
@@ -681,6 +683,28 @@ def drain(m):
         s = _run_effect(m, t.proc, t.args, t.controller, t.source, t.label)
         signal = signal or s
     return signal
+
+
+def _by_cause(m, texts: list, pending: list) -> list:
+    """Waiting triggers of one text told apart by what set each off, where every seat may know it:
+    one Flame Trap set off by two minions is `Flame Trap: played (Zapbot)` and `… (Microbot
+    Archive)` — as `… #2` the order was a guess, and alone among the waiting triggers they were
+    not asked at all (a rules audit). A hidden cause stays unnamed (then `#2`, as before)."""
+    out = []
+    for text, t in zip(texts, pending):
+        twins = [u for x, u in zip(texts, pending) if x == text and len(u.args) == len(t.args)]
+        skip = len(t.args) - len(t.shows)        # (the card itself comes first)
+        words = []
+        for k, show in enumerate(t.shows if len(twins) > 1 and skip >= 0 else ()):
+            v = t.args[skip + k]
+            if all(u.args[skip + k] == v for u in twins) or type(v) is not int:
+                continue
+            if show == "player" and 0 <= v < m.players:
+                words.append(player_text(v))
+            elif show == "comp" and 0 <= v < len(m.labels) and all(seen_by(m, v, p) for p in range(m.players)):
+                words.append(m.labels[v])
+        out.append(f"{text} ({', '.join(words)})" if words else text)
+    return out
 
 
 def _emit(m, ev: int, args: tuple):
@@ -747,12 +771,13 @@ def _collect(m, entries, args: tuple) -> None:
         for entry in entries:
             if entry.card is None:
                 if entry.where is None or entry.where(m, *args[:entry.arity]):
-                    m.trig.append(Trigger(entry.proc, args[:entry.arity], saved, None, entry.label))
+                    m.trig.append(Trigger(entry.proc, args[:entry.arity], saved, None, entry.label, entry.shows))
                 continue
             for c in _holders(m, entry):
                 me = m.me = _controller(m, c)
                 if entry.where is None or entry.where(m, c, *args[:entry.arity]):
-                    m.trig.append(Trigger(entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.said}"))
+                    m.trig.append(Trigger(entry.proc, (c,) + args[:entry.arity], me, c, f"{m.labels[c]}: {entry.said}",
+                                          entry.shows))
                 m.me = saved
     finally:
         m.me = saved

@@ -453,6 +453,8 @@ def _ability_tables(self: Compiled, low: Lowerer) -> None:
         label = (f"{card}: {said}" if card is not None else said if top_level[a["name"]] == 1
                  else f"{said} (line {a.get('line', '?')})")     # (several on one event: told apart)
         entry = AbilityEntry(card, proc, where, zones, arity, name, label)
+        if a["form"] == "trigger":          # (what set it off: `enter Z` is a component's)
+            entry.shows = tuple(("comp",) if "zone" in a else ir.get("event_shows", {}).get(a["name"], ()))[:arity]
         form = a["form"]
         if form == "hook":
             if a["zones"] is None:
@@ -496,12 +498,13 @@ _EVENT_WORDS = {"turn_start": "start of turn", "turn_end": "end of turn", "round
 
 class AbilityEntry:
     """One ability as the engine dispatches it (see effects.py)."""
-    __slots__ = ("card", "proc", "where", "zones", "arity", "name", "label", "said")
+    __slots__ = ("card", "proc", "where", "zones", "arity", "name", "label", "said", "shows")
 
     def __init__(self, card, proc, where, zones, arity: int, name: str, label: str):
         self.card, self.proc, self.where, self.zones = card, proc, where, zones
         self.arity, self.name, self.label = arity, name, label
         self.said = _EVENT_WORDS.get(name) or name.replace("_", " ")    # its event, as a player reads it
+        self.shows: tuple = ()          # how the event's arguments read (Trigger.shows)
 
 
 class Compiled:
