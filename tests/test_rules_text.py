@@ -867,3 +867,62 @@ def test_a_card_put_back_into_a_dealing_deck_is_said_to_be_there():
     lines = [x[4:] for x in out.getvalue().split("\n") if x.startswith("  · ")]
     put_back = [x for x in lines if x.startswith("c3: trick")]
     assert put_back == ["c3: trick → hand (P2) / deck, face down"], lines
+
+
+TRICKS = """
+game "Tricks" {
+  players 3 ranked by tricks[me]
+  option hands: int = 1
+  enum Suit { clubs "♣", diamonds "♦", hearts "♥", spades "♠" }
+  kind Card { suit: Suit  rank: int  label text(rank) + text(suit) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone trick: pile, public
+  zone taken: pile, hidden
+  var tricks: int = 0 per player, public
+  var hand_no: int = 1, public
+  var played_by: player = 0 per Card, public, internal
+  def led = bottom(trick).suit
+  def may_play(c: Card) = size(trick) == 0 or c.suit == led or not any(x.suit == led for x in hand[me])
+  def best = first(c for c in trick where c.suit == led by -c.rank)
+  proc deal() {
+    for p in players { move hand[p] to deck }
+    move taken to deck
+    move trick to deck
+    shuffle deck
+    repeat 4 { for p in players { move top(deck) to hand[p] } }
+  }
+  setup { for s in Suit { for r in 2..9 { create Card(suit: s, rank: r) in deck } }  deal() }
+  turn {
+    step play {
+      action play(c in hand[me]) require may_play(c) {
+        move c to trick
+        played_by[c] = me
+        if size(trick) == player_count {
+          let w = played_by[best]
+          tricks[w] += 1
+          move trick to taken
+          if size(hand[w]) == 0 {
+            if hand_no == hands { finish by score "the hands are played" }
+            hand_no += 1
+            deal()
+          }
+          end turn to w
+        } else { end turn }
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_trick_won_face_down_is_not_said_to_be_in_a_hand():
+    """A new author's trick-taking game: each trick won read `2♠, 8♠: trick → taken / hand (P3),
+    face down` — a new deal puts the tricks in the deck and deals it, but no deal came between."""
+    game = rulelang.Game(rulelang.compile_source(TRICKS, "tricks.rules"))
+    seen = []
+    for seed in range(4):
+        out = io.StringIO()
+        run_repl(game, 3, seed, {}, {1: "random", 2: "random"}, io.StringIO("1\n" * 6 + "quit\n"), out, "tricks.rules")
+        seen += [line for line in out.getvalue().splitlines() if ": trick → " in line]
+    assert seen and all(line.endswith(": trick → taken, face down") for line in seen), seen

@@ -764,9 +764,15 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         # (the tricks won put back into the deck, which deals) — a hidden zone of unchanged size
         # it may reach (the deck, its count the same)
         emptied = any(a_hidden.get(t, 0) == 0 for t in via)
+        # (— one that gave cards meanwhile: to a hidden zone that grew, or a card said to come from it;
+        # the last trick of a game, the hands emptied and no new deal, read `trick → taken / deck`)
         steady = [t for t in a_hidden if emptied and t not in grown and t not in shrunk and a_hidden[t] > 0
-                  and b_hidden.get(t) == a_hidden[t] and may(frm, t, kind_b.get(frm))]
-        named = into + [t for t in via if a_hidden.get(t, 0) > 0] + steady
+                  and b_hidden.get(t) == a_hidden[t] and may(frm, t, kind_b.get(frm))
+                  and (any(may(t, g, direct=True) for g in grown) or any(mv[1] == t for mv in moves))]
+        # (a zone it passed through is where it lies now only if one move of the rules puts it there:
+        # a trick won, put face down, read `trick → taken / hand (P3)` since a new deal — no deal
+        # here — moves the tricks to the deck and deals the deck, a new author's trick-taking game)
+        named = into + [t for t in via if a_hidden.get(t, 0) > 0 and may(frm, t, kind_b.get(frm), direct=True)] + steady
         moves.append((label, frm, " / ".join(named) + ", face down"))
         if len(into) == 1 and not via:
             hidden_in[into[0]] -= 1
