@@ -72,8 +72,9 @@ def test_every_player_but_the_actor_is_offered_the_anytime_actions_with_their_se
     assert offers(m, 0) == []
     assert offers(m, 1) == ["P2: reveal", "P2: bump 1", "P2: bump 2"]
     assert offers(m, 2) == ["P3: reveal", "P3: bump 1", "P3: bump 2"]
-    for bad in (3, -1, 9, True, "1", None):                  # not a seat of this match
-        assert m.interrupts(bad) == []
+    for bad in (3, -1, 9, True, "1", None):                  # not a seat of this match: as view() says
+        with pytest.raises(ValueError, match="no player .* in a 3-player match"):
+            m.interrupts(bad)
     assert all(isinstance(a, rulelang.Action) for a in m.interrupts(1))
     assert texts(m) == ["pass", "wait", "reveal"] and m.log == []     # listing changed nothing
 

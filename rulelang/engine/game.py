@@ -115,6 +115,13 @@ class Game:
         """A game is not changed by playing it: every copy shares it (its compiled code too)."""
         return self
 
+    def __reduce_ex__(self, protocol):
+        """Its compiled code cannot be pickled: say what to do instead (a researcher's environment,
+        sent to worker processes, failed on a lambda deep inside)."""
+        raise TypeError("a Game, and a Match or an environment holding one, cannot be pickled: load the game "
+                        "in each process (`rulelang.load(path)`, cached) and send a match as `match.state()` "
+                        "(docs/interop.md, \"Determinism\")")
+
     def __init__(self, ir: dict, path: str | None = None, *, compiled: bool = True):
         check_ir(ir, path or "<ir>")            # untrusted IR: refused before any code is generated
         self.ir = ir

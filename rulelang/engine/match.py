@@ -390,6 +390,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         action, and the player to act afterwards is the one who was to act before.
         While a window declared `order first` waits, they are `player`'s answers to it
         (`P3: challenge`, `P3: pass`): the first answer `apply` takes is the one that counts."""
+        player = seat_index(player, self.players)   # (no seat 7: an error, not none — an AI researcher's trial)
         pending = self.pending
         if pending is not None and "also" in pending["question"]:
             return [Action(t, None, (), ("choose", ())) for t in self._also(player)]
@@ -433,7 +434,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
     def _interrupt(self, text: str):
         """The interrupt an action text names (`P3: reveal`), or None."""
         player = interrupt_seat(text)
-        if player is None or ANYTIME_STEP not in self.game.steps:
+        if player is None or not 0 <= player < self.players or ANYTIME_STEP not in self.game.steps:
             return None
         return next((a for a in self.interrupts(player) if a.text == text), None)
 
@@ -687,6 +688,12 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         """`copy.deepcopy` gives a `clone`: a copy field by field lost what keys on the identity of
         the zone lists (what was revealed to whom) and the paused chain's greenlet."""
         return self.clone()
+
+    def __reduce_ex__(self, protocol):
+        """A match holds compiled code, so pickle (multiprocessing, Ray) cannot take it: say what
+        can (it failed on a lambda deep inside, which told a researcher nothing)."""
+        raise TypeError("a Match cannot be pickled: send `match.state()` (JSON) and rebuild it with "
+                        "`Match.from_state(game, state)` (docs/interop.md, \"Determinism\")")
 
     # ---- engine internals ----
     def _check_held(self, text: str) -> None:

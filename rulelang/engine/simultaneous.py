@@ -27,6 +27,7 @@ from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS, _short
 from .parts import MatchParts
+from .views import seat_index
 from .records import OpenDecision
 
 
@@ -207,7 +208,8 @@ class MatchSimultaneous(MatchParts):
         """The actions `player` may take now: during a simultaneous decision, its answers while
         it has still to answer (play one with `apply(action, seat=player)`, in any order);
         otherwise the legal actions if `player` is the one to act, else none."""
-        if self.result is not None or type(player) is not int or not 0 <= player < self.players:
+        player = seat_index(player, self.players)   # (no seat 7: an error, not none — an AI researcher's trial)
+        if self.result is not None:
             return []
         if self.simul is None:
             return self.legal_actions() if player == self.current_player else []

@@ -104,6 +104,8 @@ class MatchViews(MatchParts):
         """The log (actions and answers, in order) as `player` may read it: an answer naming a
         component that player could not see when it was chosen reads "(a secret choice)".
         None: as everyone may read it (a spectator)."""
+        if player is not None:
+            player = seat_index(player, self.players)
         private = self.private
         if not private:
             return list(self.log)
@@ -117,6 +119,7 @@ class MatchViews(MatchParts):
 
     def messages_for(self, player: int) -> list[str]:
         """The messages `player` may read: everyone's, and those sent to them (`log … to`)."""
+        player = seat_index(player, self.players)
         return [x if isinstance(x, str) else x["text"] for x in self.messages
                 if isinstance(x, str) or player in x["to"]]
 

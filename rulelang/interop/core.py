@@ -666,12 +666,26 @@ class Actions:
 
 # ---------------------------------------------------------------- the interface
 
+def checked_count(name: str, value, none_ok: bool = False):
+    """`value` if it is a whole number of at least 1 (or None where `none_ok`), else a one-line
+    ValueError naming the keyword (`action_cap=0` failed deep in Gymnasium, `max_steps=-1` was taken
+    without a word: an AI researcher's trial)."""
+    if value is None and none_ok:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"`{name}` must be a whole number of at least 1" + (" or None" if none_ok else "")
+                         + f", not {value!r}")
+    return value
+
+
 class Interface:
     """One (game, player count, options): its encoder, action space, facts and rewards."""
 
     def __init__(self, game, players: int | None = None, options: dict | None = None,
                  actions: str = "auto", action_cap: int = DEFAULT_ACTION_CAP,
                  universe_cap: int = DEFAULT_UNIVERSE_CAP):
+        checked_count("action_cap", action_cap)
+        checked_count("universe_cap", universe_cap)
         self.game = load_game(game)
         self.players = self.game.min_players if players is None else players
         self.options = dict(options or {})

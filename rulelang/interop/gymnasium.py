@@ -12,7 +12,7 @@ exactly. The reward is the learning seat's result at the end: +1, -1 or 0.
 """
 from __future__ import annotations
 
-from .core import MAX_STEPS, Interface, action_index, need, whole_seed
+from .core import MAX_STEPS, Interface, action_index, checked_count, need, whole_seed
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 gymnasium = need("gymnasium", "gymnasium")
@@ -50,7 +50,8 @@ class SingleAgentEnv(gymnasium.Env):
             if p == seat or not (isinstance(p, int) and 0 <= p < n):
                 raise ValueError(f"no opponent seat {p!r}: seats are 0..{n - 1} and {seat} learns")
         self.kinds = {p: kinds.get(p, "random") for p in range(n) if p != seat}
-        self.seat, self.max_steps, self.illegal, self.render_mode = seat, max_steps, illegal, render_mode
+        self.seat, self.illegal, self.render_mode = seat, illegal, render_mode
+        self.max_steps = checked_count("max_steps", max_steps, none_ok=True)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(-1e9, 1e9, (self.interface.observation_size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.interface.actions.size,), np.int8)})

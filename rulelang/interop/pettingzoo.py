@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from .core import MAX_STEPS, Interface, action_index, need, whole_seed
+from .core import MAX_STEPS, Interface, action_index, checked_count, need, whole_seed
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 need("pettingzoo", "pettingzoo")
@@ -251,7 +251,7 @@ def _set_up(env, game, players, options, actions, action_cap, universe_cap, max_
     kw = {k: v for k, v in (("action_cap", action_cap), ("universe_cap", universe_cap)) if v is not None}
     env.interface = Interface(game, players, options, actions=actions, **kw)
     env.players = env.interface.players
-    env.max_steps = max_steps
+    env.max_steps = checked_count("max_steps", max_steps, none_ok=True)
     env.possible_agents = [f"P{i + 1}" for i in range(env.players)]
     env.agent_seat = {a: i for i, a in enumerate(env.possible_agents)}
     env.metadata = dict(env.metadata, name=env.interface.game.name)

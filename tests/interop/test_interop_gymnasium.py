@@ -119,3 +119,28 @@ def test_an_episode_that_never_ends_is_truncated_by_default():
     assert (reward, term, trunc) == (0.0, False, True) and env.match.state() == state
     env.reset(seed=1)
     assert not env.truncated
+
+
+@pytest.mark.parametrize("keyword,value", [("action_cap", 0), ("action_cap", -3), ("action_cap", 2.5),
+                                           ("universe_cap", 0), ("max_steps", 0), ("max_steps", -1),
+                                           ("max_steps", 2.5), ("max_steps", True)])
+def test_a_bad_keyword_is_one_line_naming_it(keyword, value):
+    """An AI researcher's trial: `action_cap=0` failed in Gymnasium's words ("n (counts) have to be
+    positive"), and `max_steps=0`, `-1` or `2.5` were taken without a word."""
+    from rulelang.interop.pettingzoo import env as aec_env, parallel_env
+    for make in (lambda **kw: SingleAgentEnv(game("regicide"), players=2, **kw),
+                 lambda **kw: aec_env(game("regicide"), players=2, **kw),
+                 lambda **kw: parallel_env(game("regicide"), players=2, **kw)):
+        with pytest.raises(ValueError) as err:
+            make(**{keyword: value})
+        assert str(err.value) == f"`{keyword}` must be a whole number of at least 1" + (
+            " or None" if keyword == "max_steps" else "") + f", not {value!r}"
+
+
+def test_a_match_or_an_environment_pickled_says_what_to_send_instead():
+    import pickle
+    env = SingleAgentEnv(game("regicide"), players=2)
+    env.reset(seed=1)
+    for thing in (env, env.match, env.match.game):
+        with pytest.raises(TypeError, match=r"cannot be pickled: .*match\.state\(\)"):
+            pickle.dumps(thing)
