@@ -428,3 +428,52 @@ game "Batch" {
     busy = ended(g)
     alone = ended(rulelang.Game(g.ir))          # (a game of its own: its cache empty)
     assert busy == alone and alone["table"] == [0]
+
+
+ANSWERS = """
+game "Answers" {
+  players 2
+  kind Card { label card }
+  card Card "Walker" { copies: 2
+    on w() from hand { move self to table }
+  }
+  card Card "Guard" { }
+  window w()
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: set, public
+  setup {
+    create cards Card in deck
+    move [c for c in deck where c.card == "Walker"][1] to table     # (the higher id: the hand's own is lower)
+    shuffle deck
+  }
+  turn {
+    step s {
+      action draw { move top(deck) to hand[me] }
+      action take(c in table) { move c to hand[me] }
+      action pick { choose c in hand[me] where c.card == "Walker" always prompt "play which?" { move c to table } }
+      action call { open w() from me always }
+      action stop { finish draw }
+    }
+  }
+}
+"""
+
+
+def test_a_copy_chosen_as_an_answer_shows_an_id_that_tells_nothing(tmp_path):
+    """A leak scan: a copy picked by `choose`, or answering a window, came into view as the id the
+    hand held (Smash Up's Specials): after a Walker went back into the hand in full view, the id
+    played told whether the hand held another. Now as for an action's arguments."""
+    g = _load(tmp_path, "answers", ANSWERS)
+    for how in (["pick", "Walker"], ["call", "Walker"]):
+        views = []
+        for order in ([1, 0], [0, 1]):          # the hidden draw: the other Walker, or the Guard
+            m = g.new_match(2, 0, chance=[["shuffle", 2, order]])
+            m.apply("draw")
+            m.apply("take Walker")
+            for text in how:
+                m.apply(text)
+            assert [m.labels[c] for c in m.state()["zones"]["table"]] == ["Walker"]
+            views.append((m.view(1), m.log_for(1), m.messages_for(1), sorted(m.labels[c] for c in m.state()["zones"]["hand"][0])))
+        assert views[0][3] != views[1][3]       # (the hands differ: one kept a Walker, one the Guard)
+        assert views[0][:3] == views[1][:3], how
