@@ -926,3 +926,15 @@ def test_a_trick_won_face_down_is_not_said_to_be_in_a_hand():
         run_repl(game, 3, seed, {}, {1: "random", 2: "random"}, io.StringIO("1\n" * 6 + "quit\n"), out, "tricks.rules")
         seen += [line for line in out.getvalue().splitlines() if ": trick → " in line]
     assert seen and all(line.endswith(": trick → taken, face down") for line in seen), seen
+
+
+def test_look_at_a_card_the_options_left_out_says_so():
+    """A rules audit: in a `characters=expansion` game `look Daniel` said no such name had rules
+    text, as for a typo, though the game's notes say `look` reads any character."""
+    game = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
+    out = io.StringIO()
+    run_repl(game, 4, 1, {"characters": "expansion"}, {}, io.StringIO("look Daniel\nlook Dnaiel\nquit\n"), out,
+             "shadow_hunters.rules")
+    assert ("P1> look Daniel\nerror: 'Daniel' is not in this game: its options leave it out (`rulelang rules` "
+            "lists every card, with the options that bring it)\n") in out.getvalue()
+    assert "P1> look Dnaiel\nerror: no card or piece named 'Dnaiel' has rules text" in out.getvalue()

@@ -173,6 +173,13 @@ class Commands:
             keys = [str(k) for b in (getattr(self.game, "ir", None) or {}).get("boards", [])
                     for k in (b.get("legend") or []) if word.search(str(k).lower())]
             told = self.names().mentions(name) if not more else []
+            wanted = " ".join(name.lower().split())
+            declared = [c for c in (getattr(self.game, "ir", None) or {}).get("cards", [])
+                        if wanted in (str(c.get("name", "")).lower(), str((c.get("fields") or {}).get("title", "")).lower())]
+            if declared:                        # (declared, but this game's options left it out: "no card
+                self.error(f"'{echoed(name)}' is not in this game: its options leave it out "   # named"
+                           "(`rulelang rules` lists every card, with the options that bring it)")   # read as a typo)
+                return False
             self.error(f"no card or piece named '{echoed(name)}' has rules text"
                        + (f"; did you mean: {', '.join(more)}" if more else
                           f"; it is named in the text of {', '.join(printable(t) for t in told)}" if told else
