@@ -114,7 +114,7 @@ def untraceable(m, found: Action, now: dict | None = None) -> Action:
 def untraced_pick(m, c):
     """A component chosen as the answer to a question (`choose` one, or the card that answers a
     window), about to be played: the copy the others may expect, exchanged as an action's argument
-    is (untraceable) — a Special answered in a window played the id the hand held, so a player who
+    is (untraceable) — a card answering a window played the id the hand held, so a player who
     had watched another copy go back into that hand learnt it was still there (a leak scan)."""
     if type(c) is not int or c < 0:
         return c

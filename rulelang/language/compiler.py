@@ -97,7 +97,7 @@ class Compiler:
         for what in ("event", "window", "hook"):
             ir[what + "s"] = {d.name: [p.name for p in d.params] for d in sigs if d.what == what}
         # how each event's arguments read, so that two waiting triggers of one card can be told apart
-        # by what set each off (`Flame Trap: played (Zapbot)`); a player or a component only
+        # by what set each off (`Trap: played (Scout)`); a player or a component only
         shows = {d.name: [self.cause_as(p.type) for p in d.params] for d in sigs if d.what == "event"}
         if any(s != "plain" for ss in shows.values() for s in ss):
             ir["event_shows"] = shows

@@ -690,9 +690,9 @@ def drain(m):
 
 def _by_cause(m, texts: list, pending: list) -> list:
     """Waiting triggers of one text told apart by what set each off, where every seat may know it:
-    one Flame Trap set off by two minions is `Flame Trap: played (Zapbot)` and `… (Microbot
-    Archive)` — as `… #2` the order was a guess, and alone among the waiting triggers they were
-    not asked at all (a rules audit). A hidden cause stays unnamed (then `#2`, as before)."""
+    one trap card set off by two cards played is `Trap: played (Scout)` and `… (Archer)` — as
+    `… #2` the order was a guess, and alone among the waiting triggers they were not asked at all
+    (a rules audit). A hidden cause stays unnamed (then `#2`, as before)."""
     out = []
     for text, t in zip(texts, pending):
         twins = [u for x, u in zip(texts, pending) if x == text and len(u.args) == len(t.args)]
