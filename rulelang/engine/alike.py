@@ -111,24 +111,6 @@ def untraceable(m, found: Action, now: dict | None = None) -> Action:
     return _exchanged(m, found, shows, classes, args, now)
 
 
-def untraced_pick(m, c):
-    """A component chosen as the answer to a question (`choose` one, or the card that answers a
-    window), about to be played: the copy the others may expect, exchanged as an action's argument
-    is (untraceable) — a card answering a window played the id the hand held, so a player who
-    had watched another copy go back into that hand learnt it was still there (a leak scan)."""
-    if type(c) is not int or c < 0:
-        return c
-    if m.intern is None:
-        m.intern = m.game.universe(m)
-    kept = m._alike
-    if kept is None or kept[0] is not m.intern:
-        kept = m._alike = (m.intern, copy_classes(m))
-    classes = kept[1]
-    if c not in classes:
-        return c
-    return _exchanged(m, Action("", None, (c,), None), (True,), classes, (c,), None)._args[0]
-
-
 def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: dict | None) -> Action:
     """untraceable's work where the action names copies."""
     if now:

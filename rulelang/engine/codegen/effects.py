@@ -127,9 +127,6 @@ def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, c
             raise RuleFault(f"the recorded answer `{text}` is not one of the choices here")
         if mapping is not None and comps and type(value) is int:
             value = mapping.get(value, value)               # the option's place holds this one now
-        if comps and kind == "one" and type(value) is int:
-            from ..alike import untraced_pick               # (a copy out of a hand: which one, no tell)
-            value = untraced_pick(m, value)
         if comps:
             private_to(m, chooser, value)
         m.log.append(text)
@@ -870,11 +867,6 @@ def _responses(m, wi: int, entries, args: tuple, p: int) -> dict:
 def _respond(m, got: Response, p: int, name: str):
     """Run the response p chose: a card's, or p's own (then the running effect is named by p)."""
     c, ability = got.card, got.ability
-    if c is not None:                           # (a copy out of a hand: which one, no tell — untraced_pick)
-        from ..alike import untraced_pick
-        picked = untraced_pick(m, c)
-        if picked != c:
-            c, got = picked, got._replace(args=(picked,) + got.args[1:], card=picked)
     m.work -= 1
     label = f"{m.labels[c]}: {name.replace('_', ' ')}" if c is not None else f"{player_text(p)}: {ability.label}"
     return _run_effect(m, ability.proc, got.args, p, c, label)
