@@ -115,6 +115,9 @@ class Game:
         """A game is not changed by playing it: every copy shares it (its compiled code too)."""
         return self
 
+    def __copy__(self) -> "Game":
+        return self
+
     def __reduce_ex__(self, protocol):
         """Its compiled code cannot be pickled: say what to do instead (a researcher's environment,
         sent to worker processes, failed on a lambda deep inside)."""

@@ -672,10 +672,14 @@ def checked_count(name: str, value, none_ok: bool = False):
     without a word: an AI researcher's trial)."""
     if value is None and none_ok:
         return value
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    try:                                        # (a NumPy integer is one, as a seat is: seat_index)
+        whole = operator.index(value) if not isinstance(value, bool) else None
+    except TypeError:
+        whole = None
+    if whole is None or whole < 1:
         raise ValueError(f"`{name}` must be a whole number of at least 1" + (" or None" if none_ok else "")
                          + f", not {value!r}")
-    return value
+    return whole
 
 
 class Interface:

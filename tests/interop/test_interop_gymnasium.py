@@ -137,10 +137,21 @@ def test_a_bad_keyword_is_one_line_naming_it(keyword, value):
             " or None" if keyword == "max_steps" else "") + f", not {value!r}"
 
 
+def test_a_numpy_integer_is_a_whole_number_for_every_keyword():
+    from rulelang.interop.pettingzoo import env as aec_env
+    env = SingleAgentEnv(game("regicide"), players=2, action_cap=np.int64(64), universe_cap=np.int32(256),
+                         max_steps=np.int64(500))
+    assert env.max_steps == 500 and type(env.max_steps) is int
+    assert aec_env(game("regicide"), players=2, max_steps=np.int64(500)).max_steps == 500
+
+
 def test_a_match_or_an_environment_pickled_says_what_to_send_instead():
+    import copy
     import pickle
     env = SingleAgentEnv(game("regicide"), players=2)
     env.reset(seed=1)
     for thing in (env, env.match, env.match.game):
         with pytest.raises(TypeError, match=r"cannot be pickled: .*match\.state\(\)"):
             pickle.dumps(thing)
+    g = env.match.game
+    assert copy.copy(g) is g and copy.deepcopy(g) is g          # (a copy of a game is the game)
