@@ -176,9 +176,10 @@ class Commands:
             wanted = " ".join(name.lower().split())
             declared = [c for c in (getattr(self.game, "ir", None) or {}).get("cards", [])
                         if wanted in (str(c.get("name", "")).lower(), str((c.get("fields") or {}).get("title", "")).lower())]
-            if declared:                        # (declared, but this game's options left it out: "no card
-                self.error(f"'{echoed(name)}' is not in this game: its options leave it out "   # named"
-                           "(`rulelang rules` lists every card, with the options that bring it)")   # read as a typo)
+            # (declared, but this game's options left it out: "no card named …" read as a typo)
+            if declared:
+                self.error(f"'{echoed(name)}' is not in this game: its options leave it out "
+                           "(`rulelang rules` lists every card, with the options that bring it)")
                 return False
             self.error(f"no card or piece named '{echoed(name)}' has rules text"
                        + (f"; did you mean: {', '.join(more)}" if more else
