@@ -1020,7 +1020,8 @@ game "Keep" {
 """
     game = rulelang.Game(rulelang.compile_source(source, "keep.rules"))
     out = io.StringIO()
-    run_repl(game, 1, 1, {}, {}, io.StringIO("keep\ndone\n1\ndone\n2\ndone\n"), out, None)
+    # (`=2`: the answer 2 — `2` alone is also the list's second answer, `3`, and is refused as ambiguous)
+    run_repl(game, 1, 1, {}, {}, io.StringIO("keep\ndone\n1\ndone\n=2\ndone\n"), out, None)
     text = out.getvalue()
     assert text.count("'done' is not an answer yet: pick more first") == 2
     assert "Game over" in text
@@ -1048,3 +1049,34 @@ def test_a_number_out_of_range_at_a_question_is_no_answer():
     out = io.StringIO()
     run_repl(g, 2, 1, {}, {}, io.StringIO("go\n99\nquit\n"), out, "ask.rules", screen=(120, 40))
     assert "error: there is no answer 99; choose 1-3" in out.getvalue()
+
+
+TRADES = """
+game "Trades" {
+  players 1
+  var points: int = 0
+  turn { step s {
+    action trade { choose n in 0..2 prompt "how many times to trade?" { points += n  finish win } }
+  } }
+}
+"""
+
+
+@pytest.mark.parametrize("typed,said,points", [
+    ("0", None, 0), ("3", None, 2), ("=2", None, 2), ("=1", None, 1), ("#2", None, 1), ("#3", None, 2),
+    ("2", "error: 2 is ambiguous here: the answer 2, or number 2 in the list (1); type =2 for the answer, "
+          "#2 for the list's", None),
+    ("#4", "error: there is no number 4 in the list; choose #1-#3", None),
+    ("=5", "error: no answer is exactly 5", None)])
+def test_answers_that_are_numbers_are_not_taken_for_their_places_in_the_list(typed, said, points):
+    """A new author's `choose n in 0..2`, listed `1. 0 · 2. 1 · 3. 2`: typing 2 (trades) answered 1,
+    and 0 was "no answer 0"."""
+    game = rulelang.Game(rulelang.compile_source(TRADES, "trades.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO(f"trade\n{typed}\nquit\n"), out, "trades.rules")
+    text = out.getvalue()
+    if said is not None:
+        assert said in text, text
+        assert "P1 chooses" not in text
+    else:
+        assert f"P1 chooses: {points} (asked: how many times to trade?)" in text, text

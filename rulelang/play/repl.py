@@ -637,7 +637,30 @@ class _Session(Drawing, Commands):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise.
         A text may be typed as the rules write it, as this terminal shows it, or in plain ASCII
         (`8h` for `8♥`, `Thor` for `Þór`). Not `own_turn` (a player acting out of turn): the rules'
-        reasons for the player to act are not said — they are worded for that player's hand."""
+        reasons for the player to act are not said — they are worded for that player's hand.
+        Where answers are numbers themselves (`choose n in 0..2`), a number is the answer of that text
+        unless it is also another answer's place in the list: then it is refused as ambiguous, and
+        `#2` is the list's second, `=2` the answer 2 (a new author typed 2 trades and got 1)."""
+        if line[:1] in "#=" and len(line) > 1 and line[1:].strip():
+            rest = line[1:].strip()
+            if line[0] == "#":
+                if rest.isascii() and rest.isdigit() and len(rest) < 12 and 1 <= int(rest) <= len(actions):
+                    return actions[int(rest) - 1]
+                self.error(f"there is no number {echoed(rest)} in the list; choose #1-#{len(actions)}")
+                return None
+            exact = [a for a in actions if " ".join(str(a).split()) == " ".join(rest.split())]
+            if exact:
+                return exact[0]
+            self.error(f"no answer is exactly {echoed(rest)}")
+            return None
+        named = [a for a in actions if str(a).strip() == line] if line.isascii() and line.lstrip("-").isdigit() else []
+        if named:                                # (an answer whose text is this number)
+            number = int(line) if len(line) < 12 else 0
+            if not 1 <= number <= len(actions) or actions[number - 1] is named[0]:
+                return named[0]
+            self.error(f"{echoed(line)} is ambiguous here: the answer {echoed(line)}, or number {number} in the list "
+                       f"({echoed(str(actions[number - 1]))}); type ={line} for the answer, #{number} for the list's")
+            return None
         if line.isascii() and (line.isdigit() or (line[:1] == "-" and line[1:].isdigit())):
             number = int(line) if len(line) < 12 else None
             if number is not None and 1 <= number <= len(actions):
