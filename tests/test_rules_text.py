@@ -938,3 +938,13 @@ def test_look_at_a_card_the_options_left_out_says_so():
     assert ("P1> look Daniel\nerror: 'Daniel' is not in this game: its options leave it out (`rulelang rules` "
             "lists every card, with the options that bring it)\n") in out.getvalue()
     assert "P1> look Dnaiel\nerror: no card or piece named 'Dnaiel' has rules text" in out.getvalue()
+
+
+def test_a_value_per_enum_value_that_is_none_everywhere_reads_none():
+    """A new author's worker placement: `occupant: player = none per Space` read `occupant: `, blank."""
+    from rulelang.play.render import render_value
+    value = {"name": "occupant", "per_key": [{"key_text": "forest", "value": None}, {"key_text": "quarry", "value": None}]}
+    assert render_value(value) == "occupant: none"
+    value["per_key"][1]["value"] = 1
+    value["per_key"][1]["text"] = "P2"
+    assert render_value(value) == "occupant: (quarry) P2"

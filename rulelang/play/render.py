@@ -281,9 +281,10 @@ def render_value(value: dict) -> str:
             f"{seat_name(seat)} " + (f"({_show(v)})" if isinstance(raw[seat], list) and len(raw[seat]) > 1 else _show(v))
             for seat, v in enumerate(row))
     if "per_key" in value:                     # per enum value(s): `score: R 3, B 0`
-        return f"{name}: " + ", ".join(
+        listed = ", ".join(
             f"({printable(x['key_text'])}) {_show(x['text'] if isinstance(x.get('text'), str) else x['value'])}"
             for x in value["per_key"] if x["value"] is not None)
+        return f"{name}: {listed or 'none'}"     # (every entry none: `occupant: `, blank, read as a fault)
     if value.get("error"):                     # a `show` that failed: said in its place, the game goes on
         return f"{name}: ? ({printable(value['error'])})"
     shown = value["text"] if isinstance(value.get("text"), str) else value["value"]
