@@ -641,7 +641,8 @@ class _Session(Drawing, Commands):
         Where answers are numbers themselves (`choose n in 0..2`), a number is the answer of that text
         unless it is also another answer's place in the list: then it is refused as ambiguous, and
         `#2` is the list's second, `=2` the answer 2 (a new author typed 2 trades and got 1)."""
-        if line[:1] in "#=" and len(line) > 1 and line[1:].strip():
+        if line[:1] in "#=" and len(line) > 1 and line[1:].strip() \
+                and not any(" ".join(str(a).split()) == line for a in actions):     # (an answer that reads `#2 …`)
             rest = line[1:].strip()
             if line[0] == "#":
                 if rest.isascii() and rest.isdigit() and len(rest) < 12 and 1 <= int(rest) <= len(actions):
@@ -651,7 +652,8 @@ class _Session(Drawing, Commands):
             exact = [a for a in actions if " ".join(str(a).split()) == " ".join(rest.split())]
             if exact:
                 return exact[0]
-            self.error(f"no answer is exactly {echoed(rest)}")
+            what = "answer" if getattr(self.match, "question", None) is not None and own_turn else "action"
+            self.error(f"no {what} is exactly {echoed(rest)}")
             return None
         named = [a for a in actions if str(a).strip() == line] if line.isascii() and line.lstrip("-").isdigit() else []
         if named:                                # (an answer whose text is this number)
