@@ -238,6 +238,17 @@ class Entry:
                             for o in g.options]}
 
 
+def _named_action(text: str, legal) -> str | None:
+    """The name of a legal action (`play`) that the typed text is another choice of (`play 4♦`), or
+    None: the rules' `else` reason then speaks of the action as a whole, not of this choice."""
+    words = " ".join(text.split()).lower()
+    for a in legal:
+        name = (a.name or "").replace("_", " ").lower()
+        if name and (words == name or words.startswith(name + " ")):
+            return name
+    return None
+
+
 def _cut(text: str, limit: int) -> str:
     """At most `limit` characters, cut between words with `…` (never mid-word)."""
     if len(text) <= limit:
@@ -968,7 +979,10 @@ class Server:
             await self.undo_message(served, seat, ws, msg)
             return
         text, version = msg.get("text"), msg.get("version")
-        if not isinstance(text, str) or not text or len(text) > ACTION_TEXT_LIMIT:
+        if isinstance(text, str) and len(text) > ACTION_TEXT_LIMIT:
+            await self._tell(ws, f"an action text may hold at most {ACTION_TEXT_LIMIT} characters")
+            return
+        if not isinstance(text, str) or not text:
             await self._tell(ws, "an action is its text, as the page lists it")
             return
         if type(version) is not int:
@@ -1099,8 +1113,14 @@ class Server:
                         return "you have answered: the answers are shown once everyone asked has answered"
                     return "it is not your turn" if m.current_player != seat else "you have no action now"
                 why = m.refusal(text) if m.current_player == seat else None     # the rules' words, if any
-                return f"`{printable(text)[:80]}` is not one of your actions now" + (
-                    f": {printable(why)[:200]}" if why else "")
+                said = f"`{printable(text)[:80]}` is not one of your actions now"
+                if not why:
+                    return said
+                named = _named_action(text, m.legal_actions_of(seat))
+                if named is not None:           # (another choice of it is legal: the rules' reason may not
+                    return (f"{said} (other {named} choices are; when {named} is not allowed, "  # be this one's —
+                            f"the rules say: {printable(why)[:200]})")    # `play 4♦` of a card another holds)
+                return f"{said}: {printable(why)[:200]}"
             if together and seat != m.current_player:
                 text = f"{present.seat_name(seat)}: {text}"   # (whose answer: the log replays it so)
             served.play(text, seat)

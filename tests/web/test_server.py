@@ -177,6 +177,8 @@ def test_bad_input_gets_a_clear_error_and_never_changes_the_match(serve):
                  (json.dumps({"type": "act", "text": legal}), "an action must say which position it was chosen in (version)"),
                  (json.dumps({"type": "act", "text": 7, "version": 0}), "an action is its text, as the page lists it"),
                  (json.dumps({"type": "act", "text": "play 9★", "version": 0}), "`play 9★` is not one of your actions now"),
+                 (json.dumps({"type": "act", "text": "x" * 1001, "version": 0}),
+                  "an action text may hold at most 1000 characters"),
                  (json.dumps({"type": "act", "text": legal, "version": 3}), "the match has moved on since then: choose again"),
                  ("x" * 5000, "a message may hold at most 4096 characters")]
         for raw, said in cases:
@@ -429,6 +431,26 @@ def test_an_action_refused_by_the_rules_says_why(serve):
         assert msg["message"] == ("`yield` is not one of your actions now: in a solo game you may never yield "
                                   "(not when every other player yielded: there is none)")
         assert server.server.matches[body["id"]].match.log == []
+        await seat.ws.close()
+    asyncio.run(refused())
+
+
+def test_a_choice_not_offered_is_not_given_the_rules_reason_as_its_own(serve):
+    # 2-player Regicide: P1 names a card that P2 holds. `play` has legal choices, so the rules'
+    # `else` words (about a wrong combination) are not this choice's reason: the reply says so
+    server = serve([], include_shipped=True)
+    body = make(server, "regicide", ["human", "human"])
+    m = server.server.matches[body["id"]].match
+    data = m.state()
+    other = data["components"][data["zones"]["hand"][1][0]]["label"]
+
+    async def refused():
+        seat = await connect(body["links"][0]["url"])
+        await seat.act(f"play {other}")
+        msg = await seat.until(lambda x: x["type"] == "error")
+        assert msg["message"].startswith(f"`play {other}` is not one of your actions now (other play choices are; "
+                                         "when play is not allowed, the rules say: one card, an Ace")
+        assert m.log == []
         await seat.ws.close()
     asyncio.run(refused())
 
