@@ -583,6 +583,14 @@ def test_a_bound_near_zero_is_not_rounded_to_zero():
     assert rate_text(163, 400) == "40.8% [36.0%, 45.6%]"
 
 
+def test_a_bound_of_one_but_for_rounding_reads_with_one_decimal():
+    """A new author's trial: 6 wins in 6 read `100.0% [61.0%, 100.00%]` (the upper bound is
+    0.9999999999999999), every other figure with one decimal."""
+    from rulelang.play.report import rate_text
+    assert rate_text(6, 6) == "100.0% [61.0%, 100.0%]"
+    assert rate_text(0, 6) == "0.0% [0.0%, 39.0%]"
+
+
 def test_a_change_of_nothing_over_many_games_is_not_written_minus_zero():
     """A designer's trial: `+0.0 [-0.0, +0.0]` over 19,644 games where nothing changed."""
     from rulelang.play.report import paired_text

@@ -116,7 +116,10 @@ def rate_text(wins: int, n: int) -> str:
 
 def pct(x: float) -> str:
     """A rate in per cent, one decimal — two where one would read 0.0 % of something not 0 (0 wins
-    in 19,644 games: the interval [0.0%, 0.02%], not [0.0%, 0.0%] — a designer's trial)."""
+    in 19,644 games: the interval [0.0%, 0.02%], not [0.0%, 0.0%] — a designer's trial). A bound that
+    is 0 or 1 but for rounding (Wilson's upper bound of 6 wins in 6) reads as one: 100.0%."""
+    if abs(x) < 1e-9 or abs(1 - x) < 1e-9:
+        x = round(x)
     return f"{x:.2%}" if 0 < x < 0.0005 or 0 < 1 - x < 0.0005 else f"{x:.1%}"
 
 
