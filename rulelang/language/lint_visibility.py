@@ -86,18 +86,8 @@ def visibility_lints(lints) -> None:
             _w244(lints, d)
         elif isinstance(d, n.DefDecl) and d.show:
             _w241(lints, d)
-            body_nodes = list(walk(d.body))
-            counted = {id(y) for x in body_nodes if isinstance(x, n.Call) and x.name in ("size", "count")
-                       and x.args and x.name not in lints.c.symbols for y in walk(x.args[0])}
-            told = {id(x.iterable) for x in body_nodes if isinstance(x, n.Comprehension) and not x.more
-                    and all(not _names_in(x.var, part) or _told_only(lints, x.var, part)
-                            for part in (x.elem, x.where, x.key))}
-            for x in body_nodes:
-                if isinstance(x, n.Index) and isinstance(x.index, n.Name) and x.index.name == "me" \
-                        and _others_zone(lints, x.obj) is not None and id(x) not in counted and id(x) not in told:
-                    lints.report("W233", "warning", f"this shown value reads `{_others_zone(lints, x.obj)}[me]`, "
-                                 f"which its viewer cannot see (`others`): every player is shown something of "
-                                 f"their own cards", x.span)
+            _w233(lints, d)
+            for x in walk(d.body):
                 if isinstance(x, n.Call) and x.name in ("size", "count") and x.args \
                         and x.name not in lints.c.symbols:
                     z = lints.root_zone(x.args[0])
@@ -110,6 +100,70 @@ def visibility_lints(lints) -> None:
             lints.report("W232", "warning", "`eliminate … until round_end` in `on round_end`: the round is "
                          "ending, so the player is back at once; write `eliminate` (for good) or do it "
                          "in `on round_start` (out for the round that starts)", s.span)
+
+
+def _w233(lints, d) -> None:
+    """W233: a shown value reads `Z[me]` of an `others` zone (what every viewer may not see of their
+    own), written in place or in a def it calls (`worth(me)` of `def worth(p) = sum(c.rank for c in
+    hand[p])`, `mysum` of `def mysum = … hand[me] …`: a new author's Hanabi was warned of neither),
+    the def's parameters standing for the call's arguments; reported where the shown value reads
+    it (at the call). Its size, and what the rules told the owner (`told[c]`), are not reported."""
+    budget = lints.__dict__.setdefault("w241_nodes", [W241_NODES])     # (one for the whole file)
+    found: dict = {}                           # (line, column) -> (span, zone)
+    _w233_in(lints, d.body, {}, None, found, budget, set())
+    for span, zone in found.values():
+        lints.report("W233", "warning", f"this shown value reads `{zone}[me]`, which its viewer cannot see "
+                     f"(`others`): every player is shown something of their own cards", span)
+
+
+def _w233_in(lints, body, bound: dict, span, found: dict, budget: list, read: set) -> None:
+    """W233 in `body`, whose parameter names stand for `bound`'s expressions; `span`: where the
+    shown value called the def whose body this is (None: the shown value's own body)."""
+    nodes = list(walk(body))
+    budget[0] -= len(nodes)
+    if budget[0] < 0:
+        return
+    if bound:                                # a loop's own name hides a parameter of that name
+        looped = {x.var for x in nodes if isinstance(x, n.Comprehension)}
+        looped |= {m[0] for x in nodes if isinstance(x, n.Comprehension) for m in x.more}
+        bound = {k: v for k, v in bound.items() if k not in looped}
+    counted = {id(y) for x in nodes if isinstance(x, n.Call) and x.name in ("size", "count")
+               and x.args and x.name not in lints.c.symbols and _only_counted(lints, x.args[0])
+               for y in walk(x.args[0])}
+    told = {id(x.iterable) for x in nodes if isinstance(x, n.Comprehension) and not x.more
+            and all(not _names_in(x.var, part) or _told_only(lints, x.var, part)
+                    for part in (x.elem, x.where, x.key))}
+    for x in nodes:
+        decl = None
+        if isinstance(x, (n.Call, n.Name)) and id(x) not in counted:
+            sym = lints.c.symbols.get(x.name)
+            decl = sym.decl if sym is not None and isinstance(sym.decl, n.DefDecl) else None
+        if decl is not None and (isinstance(x, n.Call) and decl.params is not None and len(decl.params) == len(x.args)
+                                 or isinstance(x, n.Name) and decl.params is None):
+            args = {p.name: _bound(a, bound) for p, a in zip(decl.params or (), getattr(x, "args", ()))}
+            key = (id(decl), tuple(sorted((k, id(v)) for k, v in args.items())))
+            if key not in read:
+                read.add(key)
+                _w233_in(lints, decl.body, args, span or x.span, found, budget, read)
+            continue
+        if isinstance(x, n.Index) and id(x) not in counted and id(x) not in told:
+            index = _bound(x.index, bound)
+            zone = _others_zone(lints, x.obj)
+            if zone is not None and isinstance(index, n.Name) and index.name == "me":
+                at = span or x.span
+                found.setdefault((at.line, at.column), (at, zone))
+
+
+def _only_counted(lints, e) -> bool:
+    """Does counting `e` tell only how many cards there are? A zone does; a list made of them
+    (`[c for c in hand[me] where c.rank == 5]`, or of true/false values, whose true ones `count`
+    counts) does only if it reads each card just as itself or through what the rules told."""
+    comp = e.comp if isinstance(e, n.ListComp) else e if isinstance(e, n.Comprehension) else None
+    if comp is None:
+        return True
+    elem_plain = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
+    return not comp.more and all(not _names_in(comp.var, part) or _told_only(lints, comp.var, part)
+                                 for part in ((None if elem_plain else comp.elem), comp.where))
 
 
 def _hides(lints, zone: str, index, viewers: bool = False) -> str | None:
