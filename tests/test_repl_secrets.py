@@ -72,8 +72,8 @@ def test_a_message_to_another_seat_alone_waits_for_a_hand_over_and_comes_under_i
     text = out.getvalue()
     before, _, after = text.partition("Pass the terminal to P2 and press Enter")
     assert "secret for P2" not in before
-    assert ("P1 plays: first move\n  > public: the first move\n  (to you) secret for P2\n"
-            "P1 plays: second move\n  > public: the second move\n") in after
+    assert ("P1 plays: first move\n  > public: the first move\n  (to you) secret for P2\n  · moves: 0 → 1\n"
+            "P1 plays: second move\n  > public: the second move\n  · moves: 1 → 2\n") in after
 
 
 def test_an_undo_verdict_hangs_on_nothing_the_asker_may_not_know():

@@ -343,3 +343,44 @@ def test_a_moves_changes_are_told_before_what_the_next_turns_start_says():
     assert re.fullmatch(r"  · pos: P1 0 → \d", mine[0]) and re.fullmatch(r"  > P2 rolls \d", mine[1]), mine
     bots = text[text.index("P2 (random) plays: advance\n"):].splitlines()[1:3]
     assert re.fullmatch(r"  · pos: P2 0 → \d", bots[0]) and re.fullmatch(r"  > P1 rolls \d", bots[1]), bots
+
+
+SLOTS = """
+game "Slots" {
+  players 2..3
+  kind Card { n: int  label "card " + text(n) }
+  zone deck: pile, hidden
+  zone hand: pile per player, others
+  zone pile: pile, public
+  setup { for i in 1..12 { create Card(n: i) in deck }  for p in players { move top(deck, 2) to hand[p] } }
+  turn { step s {
+    action discard(c in hand[me]) {
+      move c to pile
+      move top(deck) to hand[me]
+      if size(deck) < 2 { finish draw "the deck is low" }
+      end turn
+    }
+  } }
+}
+"""
+
+
+def test_a_player_given_the_terminal_hears_what_the_others_moves_changed_as_they_see_it():
+    """A new author's Hanabi, hot seat: P1's recap of P2's `discard hand slot 1` did not say which
+    card went or came (a bot's move said it), and the move's text names only a slot. Each seat's
+    recap tells the changes as that seat saw them; the mover never reads its own cards' names."""
+    text = play(SLOTS, 2, ["discard hand slot 1", "", "discard hand slot 1", "", "quit"])
+    seen = screens(text)
+    assert [seat for seat, _ in seen] == ["P1", "P2", "P1"]
+    assert "  · 1 card: deck → hand (P1)" in seen[0][1]          # (their own draw: unnamed)
+    back = seen[2][1].split("Since P1's last move:")[1]
+    assert re.search(r"P2 plays: discard hand slot 1\n  · card \d+: hand \(P2\) → pile\n"
+                     r"  · card \d+: deck → hand \(P2\)\n", back), back
+    for seat, part in seen:                      # nobody reads the name of a card coming into their hand
+        assert not re.search(rf"card \d+: \w+ → hand \({seat}\)", part), (seat, part)
+    # a bot's move between two humans: the human away from the terminal hears its changes too
+    text = play(SLOTS, 3, ["discard hand slot 1", "", "discard hand slot 1", "", "quit"], bots={1: "random"})
+    seen = screens(text)
+    assert [seat for seat, _ in seen][:2] == ["P1", "P3"]
+    p3 = seen[1][1]
+    assert re.search(r"P2 \(random\) plays: discard hand slot \d\n  · card \d+: hand \(P2\) → pile\n", p3), p3

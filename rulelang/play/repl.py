@@ -155,6 +155,9 @@ class _Session(Drawing, Commands):
         self.private_at: dict = {}           # a private message's index -> the events there were when it came
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
         self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
+        self.seat_changes: dict[int, dict[int, list]] = {}  # events there were after a move and its messages ->
+                                             # {seat: its changes as that seat saw them}, for the human seats
+                                             # not at the terminal (hot seat)
         self.seen = [0] * self.match.players     # how many of them each seat has had on its screen
         self.last_move: str | None = None    # the last move announced
         self.commands = {"help": self.help, "?": self.help, "rules": self.rules, "log": self.show_log,
@@ -301,6 +304,7 @@ class _Session(Drawing, Commands):
             self.show_view(seat)
             self.tell_private(seat)
         before = self.before_view()
+        away = self.views_away()
         try:
             with Thinking(self.stdout, f"{seat_name(seat)} ({bot.kind})", _isatty(self.stdout)):
                 action = bot.choose(self.match)
@@ -327,6 +331,7 @@ class _Session(Drawing, Commands):
             else:
                 self.tell_public(upto)
         tell(self.next_turn_said(told))
+        self.note_changes_away(away, action, told)
         self.tell_changes(before, action, told)
         tell()
         if self.watching and self.delay:
@@ -831,6 +836,7 @@ class _Session(Drawing, Commands):
         `answer`: whether it answers the question waiting (default: whether one waits)."""
         before = self.match.state()
         seen_before = self.before_view()
+        away = self.views_away()
         self.was_choice = self.match.question is not None if answer is None else answer
         self.undo_stack.append(before)
         self.crossed.append(None)
@@ -853,7 +859,8 @@ class _Session(Drawing, Commands):
         self.announce_move(seat_name(seat), action)
         told = self.told
         self.tell_in_order(seat, self.next_turn_said(told))   # (still at the terminal: also what the move
-        self.tell_changes(seen_before, action, told)          # told them alone) — then its changes, then
+        self.note_changes_away(away, action, told)            # told them alone) — then its changes (each
+        self.tell_changes(seen_before, action, told)          # seat away hears its own later), then
         self.tell_in_order(seat)                              # what the next turn's start said
         self.seen[seat] = len(self.events)   # all that was on their screen as it happened
         return True
@@ -1100,12 +1107,18 @@ class _Session(Drawing, Commands):
             for i in private if placed else ():
                 if self.private_at[i] == at:
                     self.say(f"  (to {to}) {printable(messages[i]['text'])}", "message")
+            for line in self.seat_changes.get(at, {}).get(seat, ()):    # (after the move's messages)
+                self.say(f"  · {line}", "dim")
+                if "to you" in line:
+                    self.screen_private = True       # (as tell_changes: cards shown to this seat alone)
             if said is not None:
                 self.say(*said)
         if placed:
             self.told_to[seat] = len(messages)
         if self.seen[seat]:                  # (public lines only: `recap` shows them again)
-            self.recap_lines = [line for line, _ in missed]
+            self.recap_lines = [shown for at, said in enumerate(missed + [None], start)
+                                for shown in [f"  · {c}" for c in self.seat_changes.get(at, {}).get(seat, ())
+                                              if "to you" not in c] + ([said[0]] if said else [])]
             self.recap_note = bool(missed)
 
     def swap_history(self, seat: int | None) -> None:

@@ -266,16 +266,53 @@ class Drawing:
         except RuleRuntimeError:
             return None
 
+    def views_away(self) -> dict:
+        """The view before an action of each human seat not at the terminal (hot seat): after the
+        hand-over, their recap tells the action's changes as they saw them (a new author's Hanabi:
+        the partner's discard and draw were told only when a bot made them). Empty with one human."""
+        if self.watching:
+            return {}
+        out = {}
+        for seat in range(self.match.players):
+            if seat not in self.bots and seat != self.on_screen:
+                try:
+                    out[seat] = self.match.view(seat)
+                except RuleRuntimeError:
+                    pass
+        return out
+
+    def note_changes_away(self, away: dict, action, told: int) -> None:
+        """Keep each away seat's change lines for its recap, after the lines announced so far (the
+        move and its messages: as the mover reads them)."""
+        if not away:
+            return
+        notes = {}
+        for seat, seen in away.items():
+            lines = self.change_lines(seat, seen, action, told)
+            if lines:
+                notes[seat] = lines
+        if notes:
+            self.seat_changes[len(self.events)] = notes
+
     def tell_changes(self, before, action, told: int) -> None:
         """Lines for what the action changed on the table, as the player at the terminal sees it,
         where the action's text and the messages it wrote said nothing of it."""
         if before is None:
             return
         seat, seen = before
+        lines = self.change_lines(seat, seen, action, told)
+        for line in lines:
+            self.say(f"  · {line}", "dim")
+        if any("to you" in line for line in lines):
+            self.screen_private = True          # (cards shown to this seat alone, gone from sight since)
+
+    def change_lines(self, seat: int, seen: dict, action, told: int) -> list[str]:
+        """What the action changed on the table as `seat` sees it (`seen`: its view before), where
+        the action's text and the messages it wrote that `seat` may read said nothing of it."""
         try:
             after = self.match.view(seat)
         except RuleRuntimeError:
-            return
+            return []
         # (only the messages this seat may read: one sent to another seat, naming gold, kept P1's
         # `gold: P2 0 → 1` off the screen only when P2's secret card had a certain name — a leak scan)
         said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]
@@ -287,10 +324,7 @@ class Drawing:
         lines = changes(seen, after, said, seat_name, acted, zone_flows(ir) if ir else None)
         if len(lines) > 6:
             lines = lines[:5] + [f"… and {len(lines) - 5} more changes, not listed (`table` shows where everything is now)"]
-        for line in lines:
-            self.say(f"  · {line}", "dim")
-        if any("to you" in line for line in lines):
-            self.screen_private = True          # (cards shown to this seat alone, gone from sight since)
+        return lines
 
     def rules(self, argument: str) -> bool:
         """`rules`: at a terminal the basics and a table of contents, paged; piped, everything.
