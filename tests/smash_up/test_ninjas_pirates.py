@@ -495,9 +495,21 @@ def test_broadside_destroys_all_of_one_players_small_minions_where_you_have_one(
     pos.hand(0, "Broadside")
     m = pos.match()
     play(m, "act Broadside")                         # the only base where P1 has a minion
+    assert m.question["prompt"] == f"whose minions of power 2 or less on {LIBRARY} are destroyed"
+    said = len(m.messages_for(0))
     play(m, "P2")
     assert zone(m, "discard", 1) == ["Collector", "Collector"]
     assert zone(m, "field") == ["Collector", "First Mate", "Invader"]
+    assert m.messages_for(0)[said:].count(f"Collector (P2) on {LIBRARY} is destroyed (Broadside)") == 2
+    # a player with no such minion there: said so (a bot's Broadside, its base picked alone, read as nothing)
+    pos = Pos()
+    pos.minion("First Mate", 0, LIBRARY)
+    pos.minion("Invader", 1, LIBRARY)
+    pos.hand(0, "Broadside")
+    m = pos.match()
+    play(m, "act Broadside", "P2")
+    assert f"Broadside: P2 has no minion of power 2 or less on {LIBRARY}" in m.messages_for(1)
+    assert zone(m, "field") == ["First Mate", "Invader"]
 
 
 def test_cannon_destroys_up_to_two_small_minions_anywhere():

@@ -328,6 +328,19 @@ def test_brownie_makes_another_player_who_affects_it_discard_two_random_cards():
     assert labels(m, "hand", 0) == ["Brownie", "Gnome"] and labels(m, "hand", 1) == ["King Rex"]
 
 
+def test_what_a_card_in_play_does_is_said_with_its_name():
+    """A first hour at the terminal: Brownie's discards read `P2 discards King Rex`, with nothing
+    to say why; a destroy by an ongoing card named none either. The card whose ability does it is
+    named after (`(Brownie)`), never when no card's ability acts (the hand limit)."""
+    m = position(hands=([], ["Beam Up", "King Rex", "Invader"]), field=[("Brownie", 0, OASIS)],
+                 factions="tricksters+robots,aliens+dinosaurs", current=1)
+    said = len(m.messages_for(0))
+    play(m, "act Beam Up")
+    new = m.messages_for(0)[said:]
+    assert "P2 discards King Rex (Brownie)" in new and "P2 discards Invader (Brownie)" in new, new
+    assert any(x.startswith("Brownie (P1) on ") and x.endswith("returns to P1's hand (Beam Up)") for x in new), new
+
+
 def test_brownie_punishes_a_card_played_not_a_trigger_or_a_later_effect():
     """"After another player *plays a card* that affects this minion" (SU audit): P1's Ninja Master
     destroys P2's Nukebot, whose own ability destroys P1's Brownie — P2 played nothing and

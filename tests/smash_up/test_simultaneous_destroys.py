@@ -36,7 +36,7 @@ def test_flame_trap_destroys_only_the_first_of_two_minions_played_in_one_effect(
     m = pos.match()
     m.apply("play Hoverbot on Jungle Oasis")
     m.apply("Zapbot")
-    if m.question and m.question["prompt"] == "on which base":
+    if m.question and m.question["prompt"] == "on which base to play Zapbot":  # (revealed by Hoverbot: named)
         m.apply("Jungle Oasis")
     answer_all(m)
     survivors = field(m)

@@ -119,6 +119,19 @@ def test_neophyte_plays_a_revealed_action_as_an_extra_action():
     assert labels(m, "discard", 0) == ["Mystic Studies"] and var(m, "action_plays", 0) == 1
 
 
+def test_a_revealed_action_played_by_neophyte_is_named_where_it_is_played():
+    """A first hour: Neophyte's revealed action asked "Neophyte: on which base" and showed
+    Neophyte's text. A card everyone has seen is named in the question ("… to play Overrun"); one
+    from a hand is not (every player reads the question before it is played)."""
+    m = position(hands=(["Neophyte"], []), decks=(["Overrun", "Walker"], []), factions={"factions": "zombies+wizards,ninjas+pirates"})
+    play(m, "play Neophyte on Jungle Oasis", "yes")
+    assert m.question["prompt"] == "on which base to play Overrun"
+    m = position(hands=(["Overrun"], []), factions={"factions": "zombies+wizards,ninjas+pirates"})
+    data = m.state()
+    held = next(c for c in data["zones"]["hand"][0] if data["components"][c]["label"] == "Overrun")
+    assert m.game.code.defs["playing_prompt"](m, "on which base", held, 0) == "on which base"
+
+
 def test_neophyte_puts_a_revealed_action_in_hand_shown_to_everyone():
     m = position(hands=(["Neophyte"], []), decks=(["Summon", "Walker"], []))
     play(m, "play Neophyte on Jungle Oasis", "no")
