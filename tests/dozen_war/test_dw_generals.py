@@ -102,8 +102,12 @@ def test_storm_lancer():
     m = (Position(2).general(0, "Storm Lancer", "e5").soldier(0, "cavalry", "g5").coins(2, 0).turn(0).match())
     play(m, "move g5 cavalry f7")
     assert not any(a.startswith("move f7 cavalry") for a in legal(m))
+    said = len(m.messages_for(1))
     play(m, "skill Thunder Charge")
     assert any(a.startswith("move f7 cavalry") for a in legal(m))
+    # (a first hour: a cavalry's second move read as breaking D20, and the 2 coins went unsaid)
+    assert m.messages_for(1)[said:] == ["P1: Storm Lancer uses Thunder Charge (2 coins)",
+                                        "may move again: cavalry at f7"]
 
 
 def test_ash_hound():
