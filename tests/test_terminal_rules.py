@@ -213,6 +213,14 @@ def test_help_names_a_rule_that_lists_components_with_what_it_is_given():
     assert "T: one of `foes at` for AT and you" in action_help(game, "attack", authors=False)
 
 
+def test_help_names_a_list_of_values_and_what_kind_of_value_a_rule_gives():
+    """A first hour at Shadow Hunters: `help teleport` read "A: one of the values of `adjacent`",
+    `help draw card` "COL: one of the values the rules list"."""
+    game = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
+    assert "A: one of `adjacent` for your at (Area values)" in action_help(game, "teleport", authors=False)
+    assert "COL: one of white, black, hermit" in action_help(game, "draw_card", authors=False)
+
+
 def test_help_says_why_an_action_is_not_legal_now():
     game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
     text = action_help(game, "yield", game.new_match(1, seed=3), authors=False)

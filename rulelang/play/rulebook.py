@@ -446,12 +446,23 @@ def _param_words(p: dict, zone_words: dict | None = None) -> str:
         place = "the players" if d["n"] == "players" else "the other players"
     else:
         kind = {"cell": "the cells", "player": "the players"}.get(p.get("show"), "the values")
-        if d.get("k") == "def":
-            args = [a["n"].upper() if a.get("k") == "local" else "you" if a == {"k": "builtin", "n": "me"} else None
+        enum = str(p.get("show") or "")[5:] if str(p.get("show") or "").startswith("enum:") else None
+        if d.get("k") == "list" and d.get("items") and all(i.get("k") == "lit" for i in d["items"]):
+            # (`draw_card(col in [white, black, hermit])` read "one of the values the rules list")
+            place = ", ".join(printable(str(i["v"])) for i in d["items"])
+        elif d.get("k") == "def":
+            args = [a["n"].upper() if a.get("k") == "local" else "you" if a == {"k": "builtin", "n": "me"}
+                    else f"your {a['n'].replace('_', ' ')}"
+                    if a.get("k") == "var" and a.get("i") == {"k": "builtin", "n": "me"} else None
                     for a in d.get("a", [])]
             given = f" for {' and '.join(args)}" if args and all(args) else ""     # (`movers` for FROM)
             named = f"`{d['n'].replace('_', ' ')}`{given}"
-            place = named if p.get("show") in ("comp", "comp_or_player") else f"{kind} of {named}"
+            if p.get("show") in ("comp", "comp_or_player"):
+                place = named
+            elif enum:                          # (Emi's `teleport`: "the values of `adjacent`" — a first hour)
+                place = f"{named} ({_name(enum)} values)"
+            else:
+                place = f"{kind} of {named}"
         elif d.get("k") == "call" and d.get("f"):
             args = [a["n"].upper() if a.get("k") == "local" else None for a in d.get("a", [])]
             whose = f" of {args[0]}" if args and args[0] else ""
