@@ -277,8 +277,11 @@ def test_jungle_oasis_has_no_ability_and_scores_2_0_0():
     assert zone(m, "discard", 1) == ["Tiger Assassin"]
     assert zone(m, "field") == []
     assert zone(m, "base_discard") == ["Jungle Oasis"]
-    assert sorted(zone(m, "bases")) == ["Tar Pits", "The Central Brain", "Tortuga"]
+    assert zone(m, "bases") == ["The Central Brain", "Tar Pits", "Tortuga"]   # (S6: in its place)
     assert m.current_player == 1
+    # the screen lists the bases so (a first hour: the new base came last, as if placed elsewhere)
+    bases = next(v for v in m.view(0)["values"] if str(v.get("name", "")).startswith("Bases"))
+    assert str(bases["value"][0]).startswith("The Central Brain"), bases
 
 
 def test_tar_pits_a_minion_destroyed_there_goes_to_the_bottom_of_its_owners_deck():

@@ -89,7 +89,7 @@ def test_s8_a_player_whose_only_minion_has_power_0_still_takes_a_place():
     assert m.question is None
     assert var(m, "vp") == [2, 5, 3]
     assert zone(m, "base_discard") == ["Mushroom Kingdom"]
-    assert zone(m, "bases") == ["Jungle Oasis", "Tar Pits", "Tortuga", "The Central Brain"]
+    assert zone(m, "bases") == ["The Central Brain", "Jungle Oasis", "Tar Pits", "Tortuga"]   # (in its place)
     assert sorted(zone(m, "discard", 0)) == ["Ninja Acolyte", "Poison"]
 
 
@@ -114,7 +114,7 @@ def test_scoring_step_2_full_sail_below_the_breakpoint_does_not_stop_the_scoring
     assert m.question is None
     assert var(m, "vp") == [2, 0]                        # scored all the same: P1 first (7 vs 4)
     assert zone(m, "base_discard") == ["Jungle Oasis"]
-    assert zone(m, "bases") == ["Tar Pits", "Tortuga", "The Central Brain"]
+    assert zone(m, "bases") == ["The Central Brain", "Tar Pits", "Tortuga"]
     assert where(m, wench) == "Tar Pits"
     assert sorted(zone(m, "discard", 1)) == ["Buccaneer", "Full Sail"]
     assert zone(m, "discard", 0) == ["King Rex"]
