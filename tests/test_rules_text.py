@@ -319,6 +319,23 @@ def test_a_card_that_left_and_one_that_looks_the_same_came_back_is_no_move():
     assert not any("hand (P1) → hand (P1)" in line for line in changes(before, after, "new hand", seat_name))
 
 
+def test_a_name_said_once_does_not_hide_a_second_card_of_that_name():
+    """A new author's Coup: P2 turns up a Contessa (`P2 loses an influence: Contessa`) while P1
+    draws another Contessa; P1's lines said nothing of the one they drew. The answer's text and
+    the message are one naming; two cards of that name changed, so both are said."""
+    before = _zones_view(("deck", None, None, 10), ("hand", 0, [(1, "Duke")], None),
+                         ("hand", 1, None, 2), ("lost", 1, [], None))
+    after = _zones_view(("deck", None, None, 10), ("hand", 0, [(5, "Contessa")], None),
+                        ("hand", 1, None, 1), ("lost", 1, [(7, "Contessa")], None))
+    before["actor"] = after["actor"] = 1
+    lines = changes(before, after, "contessa p2 loses an influence: contessa", seat_name, "contessa")
+    assert any(line.startswith("Contessa: ") and line.endswith("→ hand (P1)") for line in lines), lines
+    assert any(line.startswith("Contessa: ") and "lost (P2)" in line for line in lines), lines
+    # named as often as cards of that name changed: left out, as before
+    said = "contessa p2 loses an influence: contessa; p1 draws contessa"
+    assert not any(line.startswith("Contessa") for line in changes(before, after, said, seat_name, "contessa"))
+
+
 def test_a_card_the_move_names_comes_from_the_movers_hidden_hand():
     """P2 plays 6♦ from their hand and the tavern deals 6 round the table, 4 to P1, 2 to P2: it
     said `1 card: tavern → hand (P2)` (the played card was taken for one the tavern dealt)."""

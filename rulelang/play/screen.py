@@ -371,7 +371,15 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
         owners={zone_title(z, seat_name): z.get("owner") for z in before["zones"] + after["zones"]},
         named_by=named_by, off=off,
         unseen={zone_title(z, seat_name) for z in before["zones"] if z.get("visibility") == "hidden"})
+    # a card's name said fewer times than cards of that name changed does not tell which of them
+    # it was (a new author's Coup: `P2 loses an influence: Contessa` kept quiet the other Contessa
+    # P1 drew); the action's text and a message naming one card are one naming, not two
+    changed = Counter(label for label, *_ in moves + gone + came)
+    told_of = {label: max(_times(acted.lower(), label), _times(said.lower(), label) - _times(acted.lower(), label))
+               for label in changed}
+    overnamed = {label for label, k in changed.items() if 0 < told_of[label] < k}
     lines = _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, said.lower(), pair=not unsure,
+                        overnamed=overnamed,
                         cells=set(after.get("cells") or ()) | set(before.get("cells") or ()), off=off,
                         off_seen=off_seen, may=may, nouns=_zone_nouns(before, after, seat_name),
                         steady=[t for t in b_hidden if b_hidden[t] == a_hidden.get(t)])
@@ -475,6 +483,11 @@ def _places(view: dict, seat_name):
 
 def _names(text: str, label: str) -> bool:
     return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", text))
+
+
+def _times(text: str, label: str) -> int:
+    """How many times `text` names `label` (as a word)."""
+    return len(re.findall(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", text))
 
 
 def _component_count(view: dict) -> int | None:
@@ -860,7 +873,7 @@ def _board_changes(before: dict, after: dict) -> tuple[list, list]:
 
 def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, pair=True,
                 cells: set = frozenset(), off: set | frozenset = frozenset(), off_seen: set | frozenset = frozenset(),
-                may=None, nouns: dict | None = None, steady=()) -> list[str]:
+                may=None, nouns: dict | None = None, steady=(), overnamed: set | frozenset = frozenset()) -> list[str]:
     """A line per kind of change, leaving out what `told` (the action's text and messages) names:
     a line of moved cards is left out when it names every one of them, never shortened.
     `pair`: may a zone's lost cards be said to be another's new ones (no card's way is unknown)?
@@ -870,7 +883,8 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
     not said, nor an internal zone's size; `off_seen`: those of them whose cards the reader sees — a
     card from one is new on the screen (`infantry: new in d11`, not from a reserve never shown).
     `may(a, b)`: may the rules move a card from a to b? `steady`: the hidden zones whose size did
-    not change (a card may have passed through one)."""
+    not change (a card may have passed through one). `overnamed`: the labels `told` names fewer
+    times than cards of them changed: none of their changes is taken as said."""
     may = may or (lambda a, b, kind=None, direct=False: True)
     nouns = nouns or {}
 
@@ -885,7 +899,7 @@ def _move_lines(moves, gone, came, revealed, hidden_out, hidden_in, told: str, p
         grouped.setdefault((frm, to), []).append(label)
 
     def named(label: str) -> bool:
-        return bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", told))
+        return label not in overnamed and bool(re.search(r"(?<!\w)" + re.escape(label.lower()) + r"(?!\w)", told))
 
     def unseen(place: str) -> bool:
         """Is every place named in `place` (`a or b`, `a / b, face down`) off the screen?"""
