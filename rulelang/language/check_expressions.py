@@ -261,6 +261,12 @@ class ExpressionChecks:
             if not compatible(le, re_):
                 self.error("E201", f"a list of {show(le)} and a list of {show(re_)} cannot be joined", e.span)
             return "list:" + (le if le not in ("any", "none") else re_)
+        if op == "*" and (lt == "text" or is_list(lt) or rt == "text" or is_list(rt)):
+            # a text or a list repeated (`"*" * bulls`, `[0] * n`), as the language's docs say
+            # (it was refused, and the refusal typed as int made two more errors: a new author)
+            seq, seq_t, k, k_t = (e.left, lt, e.right, rt) if lt == "text" or is_list(lt) else (e.right, rt, e.left, lt)
+            self.require_type(k, k_t, "int", f"the number of times `{op}` repeats {show(seq_t)}")
+            return seq_t
         self.require_type(e.left, lt, "int", f"the left side of `{op}`")
         self.require_type(e.right, rt, "int", f"the right side of `{op}`")
         if op == "..":
