@@ -587,7 +587,19 @@ def test_each_revealed_answer_names_a_card_of_its_own_players_hand():
     text = out.getvalue()
     first = text.split("every answer is")[1].split("==")[0]
     assert "P2: build card 3" in first, first
-    assert "  · card 3: hand (P2) → city (P2)\n" in first, first
+    # (the reveal names each card: no line repeats it — a new author's 6 nimmt read two of three again)
+    assert "  · card 3:" not in first and "  · card 12:" not in first, first
+    # where a line is said of a revealed answer's card, it names its own player's hand as the source
+    from rulelang.play.repl import seat_name
+    from rulelang.play.screen import changes
+    m = game_of(DRAFT_PASSING).new_match(3, 3)
+    before, answers = m.view(0), []
+    for seat in range(3):
+        text = next(a.text for a in m.legal_actions_of(seat) if a.text.startswith("build"))
+        answers.append(f"P{seat + 1}: {text}")
+        m.apply(text, seat=seat)
+    assert answers[1] == "P2: build card 3"
+    assert "card 3: hand (P2) → city (P2)" in changes(before, m.view(0), "", seat_name, "\n".join(answers))
 
 
 COPIES_PASSING = """

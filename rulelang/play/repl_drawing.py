@@ -321,6 +321,8 @@ class Drawing:
         # (a simultaneous step's answers, revealed together: each names its own player's card)
         revealed = getattr(self, "revealed_own", {}).get(seat) or getattr(self, "revealed", None)
         acted = "\n".join(revealed) if getattr(self, "was_secret", False) and revealed else str(action)
+        if acted != str(action):            # (the answers revealed together were said in one line: a new
+            said += " " + " ".join(revealed)  # author's 6 nimmt listed two of three as moves after it)
         lines = changes(seen, after, said, seat_name, acted, zone_flows(ir) if ir else None)
         if len(lines) > 6:
             lines = lines[:5] + [f"… and {len(lines) - 5} more changes, not listed (`table` shows where everything is now)"]
