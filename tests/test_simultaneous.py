@@ -715,3 +715,14 @@ game "Lay" {
     m.apply("lay")
     m.apply("c1")
     assert m.log_for(1) == m.log_for(None) == ["lay", "c1"]
+
+
+def test_the_rulebook_of_a_game_played_only_at_once_does_not_say_players_take_turns(rps, draft):
+    """A new author's 6 nimmt: `rules` said "Players take turns in seat order … the player to act
+    chooses", then that every player answers at once."""
+    from rulelang.play.rulebook import rulebook
+    text = " ".join(rulebook(rps).split())
+    assert "every player asked chooses one of its actions at once, in secret" in text
+    assert "Players take turns in seat order" not in text
+    assert "Players take turns in seat order" in " ".join(rulebook(game_of(
+        'game "T" { players 2  turn { step s { action stop { finish draw } } } }')).split())

@@ -88,9 +88,16 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
         for s in before:
             _step(doc, s, about, set())
     doc.heading("A turn")
-    doc.para("Players take turns in seat order (P1, P2, …), starting with P1, unless the rules say otherwise. "
-             f"A turn starts at step {doc.code(_name(ir['first_step']))}; at each step the player to act "
-             "chooses one of its actions.")
+    in_turn = [s for s in ir["steps"] if s["in_turn"]]
+    if in_turn and all(s.get("simultaneous") for s in in_turn):
+        # (every step answered by all at once: "players take turns … the player to act chooses"
+        # told a new author's 6 nimmt something untrue)
+        doc.para(f"A turn starts at step {doc.code(_name(ir['first_step']))}; at each step every player "
+                 "asked chooses one of its actions at once, in secret.")
+    else:
+        doc.para("Players take turns in seat order (P1, P2, …), starting with P1, unless the rules say otherwise. "
+                 f"A turn starts at step {doc.code(_name(ir['first_step']))}; at each step the player to act "
+                 "chooses one of its actions.")
     doc.para("At the table, `help ACTION` says more about an action (`help NAME`: a card or piece).")
     anytime = {a["name"] for a in steps["__anytime"]["actions"]} if "__anytime" in steps else set()
     for s in ir["steps"]:
