@@ -280,7 +280,7 @@ def _new(args) -> int:
     path = Path(args.name if args.name.endswith(".rules") else args.name + ".rules")
     stem = path.name[:-len(".rules")]
     if not _NEW_NAME.fullmatch(stem):
-        raise ValueError(f"bad name {printable(args.name)!r}: use letters, digits, `_`, `-` and `.` "
+        raise ValueError(f"bad name '{printable(args.name)}': use letters, digits, `_`, `-` and `.` "
                          f"(it names the file and the game)")
     if args.template not in TEMPLATES:
         raise ValueError(f"no template {printable(args.template)!r}; choose one of {', '.join(TEMPLATES)}")
@@ -507,11 +507,41 @@ def _lint(args) -> int:
 def _compile(args) -> int:
     text = json.dumps(rulelang.compile_file(args.file), ensure_ascii=False, indent=1)
     if args.output:
+        if not _ir_or_nothing(args.output):
+            # (`compile … -o /etc/passwd`, run as root, replaced it: a fuzzer's trial; `save` refuses so)
+            raise ValueError(f"{args.output} exists and is not a compiled game: not overwritten "
+                             f"(write to another name, or remove it first)")
         with open(args.output, "w", encoding="utf-8") as file:
             file.write(text + "\n")
     else:
         print(printable(text, multiline=True))
     return 0
+
+
+def _ir_or_nothing(path: str) -> bool:
+    """May compiled IR be written to `path`: nothing is there (or what is no regular file: the
+    write says why it cannot), an empty file, or compiled IR (it begins `{"ir_version"`)."""
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+            return True
+        with open(path, "rb") as file:
+            head = file.read(64)
+    except OSError:
+        return True
+    return head.lstrip().startswith(b"{") and b'"ir_version"' in head
+
+
+def _report_or_nothing(folder, name: str) -> bool:
+    """May `simulate --report` write `name` in `folder`: nothing is there, or a report it wrote
+    (report.json begins `{"simulations"`; report.md is replaced only beside such a report.json)."""
+    path = folder / name
+    if not path.is_file() or path.stat().st_size == 0:
+        return True
+    try:
+        with open(folder / "report.json", "rb") as file:
+            return file.read(32).startswith(b'{"simulations"')
+    except OSError:
+        return False
 
 
 def _play(args) -> int:
@@ -622,6 +652,10 @@ def _simulate_run(args) -> int:
         where = Path(args.report)                # not after a night of them — a designer's trial)
         if where.exists() and not where.is_dir():
             raise ValueError(f"--report {args.report}: a file is there, and the report is a folder")
+        for name in ("report.md", "report.json"):   # (a folder's own report.md was replaced unasked: a
+            if not _report_or_nothing(where, name):  # fuzzer's trial; an earlier report is replaced)
+                raise ValueError(f"--report {args.report}: {name} there is not a report of rulelang "
+                                 f"simulate: not overwritten (report to another folder)")
         where.mkdir(parents=True, exist_ok=True)
     if args.workers < 1 or args.workers > 64:
         raise ValueError("--workers must be from 1 to 64")

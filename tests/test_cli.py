@@ -422,6 +422,30 @@ def test_compile_to_a_missing_directory_is_one_line(tmp_path, capsys):
     assert err == f"error: {target}: No such file or directory\n"
 
 
+def test_compile_and_a_report_never_replace_a_file_they_did_not_write(tmp_path, capsys):
+    """A fuzzer's trial, run as root: `compile … -o /etc/passwd` replaced it, and `simulate --report
+    DIR` replaced the notes in DIR/report.md. Compiled IR replaces compiled IR, a report a report
+    (as `save` replaces only a save)."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("precious", encoding="utf-8")
+    code, out, err = run(capsys, "compile", REGICIDE, "-o", str(notes))
+    assert code == 1 and err == f"error: {notes} exists and is not a compiled game: not overwritten " \
+                                "(write to another name, or remove it first)\n"
+    assert notes.read_text(encoding="utf-8") == "precious"
+    ir = tmp_path / "r.json"
+    assert run(capsys, "compile", REGICIDE, "-o", str(ir))[0] == 0
+    assert run(capsys, "compile", REGICIDE, "-o", str(ir))[0] == 0         # (its own output: replaced)
+    folder = tmp_path / "rep"
+    folder.mkdir()
+    (folder / "report.md").write_text("my notes", encoding="utf-8")
+    code, out, err = run(capsys, "simulate", REGICIDE, "--games", "2", "--report", str(folder))
+    assert code == 1 and "report.md there is not a report of rulelang simulate: not overwritten" in err
+    assert (folder / "report.md").read_text(encoding="utf-8") == "my notes"
+    again = tmp_path / "again"
+    for _ in range(2):                                                     # (an earlier report: replaced)
+        assert run(capsys, "simulate", REGICIDE, "--games", "2", "--report", str(again))[0] == 0
+
+
 @pytest.mark.parametrize("command", ["simulate", "play"])
 def test_zero_players_is_refused(capsys, monkeypatch, command):
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))

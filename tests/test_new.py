@@ -67,6 +67,7 @@ def test_an_existing_file_is_never_overwritten(capsys, tmp_path):
     (["new", "x", "--template", "chess"], "no template 'chess'; choose one of grid, cards"),
     (["new", "two words"], "bad name"),
     (["new", ".hidden"], "bad name"),
+    (["new", "\x1b[31mred"], "bad name '\\u001b[31mred'"),      # (was `'\\\\u001b…'`: a fuzz trial)
     (["new", "nowhere/at/all/x"], "no such folder"),
 ])
 def test_a_bad_request_is_one_line(capsys, tmp_path, monkeypatch, argv, says):

@@ -144,6 +144,17 @@ def test_a_board_declares_its_legend_and_board_shows_it():
     with pytest.raises(RuleError) as err:
         rulelang.compile_source(WALLS.replace('legend ["#', 'legend [size(stones), "#'), "walls.rules")
     assert "walls.rules:4:" in str(err.value) and "`legend` is a text or a list of texts written out" in str(err.value)
+    # past the IR's bounds (101 entries, 1,001 characters): refused at its line, not after a clean
+    # lint by the schema with no line (a fuzzer's trial)
+    for legend in ('["x"] ', '["' + "a" * 1001 + '"] ', "[" + ", ".join(['"x"'] * 101) + "] "):
+        src = WALLS.replace('legend ["#: a wall", "o: " + "a stone", ".: an empty cell"]', "legend " + legend)
+        if legend == '["x"] ':
+            rulelang.compile_source(src, "walls.rules")
+            continue
+        with pytest.raises(RuleError) as err:
+            rulelang.compile_source(src, "walls.rules")
+        assert "walls.rules:4:" in str(err.value) and "E203" in str(err.value) \
+            and "at most 100 entries of at most 1000 characters" in str(err.value), str(err.value)
 
 
 def test_the_linter_says_what_internal_now_means_and_an_own_value_must_read_me():
@@ -1080,3 +1091,14 @@ def test_answers_that_are_numbers_are_not_taken_for_their_places_in_the_list(typ
         assert "P1 chooses" not in text
     else:
         assert f"P1 chooses: {points} (asked: how many times to trade?)" in text, text
+
+
+def test_a_long_word_typed_is_cut_short_in_its_error(game, tmp_path):
+    """A fuzzer's trial: `help`, `load` and `save` of a 5,000-character word repeated it whole in one
+    error line (`look` already cut it short)."""
+    long = "x" * 5000
+    out = play(game, [f"help {long}", f"load {tmp_path / long}", f"save {tmp_path / long}", "quit"])
+    errors = [line for line in out.splitlines() if line.startswith("error:")]
+    assert len(errors) == 3 and all(len(line) < 400 for line in errors), [len(x) for x in errors]
+    assert errors[0].startswith("error: no action `xxx") and "...`" in errors[0]
+    assert errors[1].startswith("error: cannot load ") and errors[2].startswith("error: cannot save ")

@@ -375,11 +375,18 @@ def test_a_seat_that_is_no_player_is_a_clear_value_error(seat):
     m = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules")).new_match(2, 1)
     # (log_for, messages_for, interrupts and legal_actions_of answered [] for seat 7: an off-by-one
     # in a researcher's wrapper read as "nothing to read" — an AI researcher's trial)
+    # (`rules_text(0, 99)` blamed a correct rule of the file, `rules_text(10**6)` was an internal
+    # error and `rules_text(-1)` read the last component: a fuzzer's trial)
     for ask in (m.view, m.shown, m.visible_to, lambda p: m.determinized(p, 1), m.estimate, m.messages_for,
-                m.interrupts, m.legal_actions_of) + ((m.log_for,) if seat is not None else ()):
+                m.interrupts, m.legal_actions_of) + ((m.log_for, lambda p: m.rules_text(0, p),
+                                                      lambda p: m.rules_texts([0], p)) if seat is not None else ()):
         with pytest.raises(ValueError, match="no player .* in a 2-player match"):
             ask(seat)
     assert m.view(np.int64(1))["viewer"] == 1            # (a NumPy integer is a seat)
+    for c in (seat, 10**6):                              # an id that is no component
+        if not (type(c) is int and 0 <= c < 40):
+            with pytest.raises(ValueError, match="no component .* in this match"):
+                m.rules_text(c, 0)
     assert m.log_for(None) == m.log_for(1) == [] and m.legal_actions_of(1) == []     # (a spectator's log)
     with pytest.raises(rulelang.IllegalAction, match="`P3: reveal` is not a legal action"):
         m.apply("P3: reveal")

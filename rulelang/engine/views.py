@@ -58,6 +58,18 @@ def seat_index(player, players: int) -> int:
     return seat
 
 
+def component_index(c, count: int) -> int:
+    """A component id given to the API, or a ValueError that says there is none (`rules_text(-1)`
+    read the last one, `rules_text(10**6)` was an internal error: a fuzzer's trial)."""
+    try:
+        i = operator.index(c) if not isinstance(c, bool) else None
+    except TypeError:
+        i = None
+    if i is None or not 0 <= i < count:
+        raise ValueError(f"no component {c!r} in this match (ids 0 to {count - 1})")
+    return i
+
+
 class MatchViews(MatchParts):
     """What each seat may see and read."""
 
@@ -465,7 +477,9 @@ class MatchViews(MatchParts):
     def rules_text(self, c: int, player: int | None = None) -> str | None:
         """Component c's rules text for people: its card declaration's `text "…"` first, then its
         kind's `text E` (computed with `me` the player asking), as paragraphs; None when the rule
-        file gives none."""
+        file gives none. A seat that is no player, or an id that is no component: ValueError."""
+        c = component_index(c, len(self.labels))
+        player = seat_index(player, self.players) if player is not None else None
         saved, self.me, self.work = self.me, player if player is not None else self.me, WORK_LIMIT
         try:
             return self.component_text(c)
@@ -478,6 +492,8 @@ class MatchViews(MatchParts):
         """The rules texts of many components (the rulebook's list of them) sharing one work budget:
         a fuzzer's 10,000 costly texts, each with a budget of its own, took some 12 minutes. A text
         that fails, and every text once the budget is spent, is None."""
+        ids = [component_index(c, len(self.labels)) for c in ids]
+        player = seat_index(player, self.players) if player is not None else None
         saved, self.me, self.work = self.me, player if player is not None else self.me, WORK_LIMIT
         out: list = []
         try:

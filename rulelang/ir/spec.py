@@ -289,6 +289,7 @@ VAR_PER = (None, "player", "cell", "component", "key")
 VISIBILITY = ("public", "hidden", "owner", "others")   # others: every player but the owner
 EVENTS = ("stuck", "turn_start", "turn_end", "round_start", "round_end")
 BOARD_SHAPES = ("squares", "hexes", "rhombus", "hexagon", "octagons")
+LEGEND_ENTRIES, LEGEND_TEXT = 100, 1000      # a board's legend: its entries, each one's characters (schema.json)
 
 
 def board_directions(shape: str, diagonal: bool) -> list[str]:

@@ -10,7 +10,7 @@ from .typerules import (BOARD_MODIFIERS, PER, PRIMITIVES, SHOW_MODIFIERS, VAR_MO
                         ZONE_MODIFIERS, ZONE_SHAPES, compatible, elem, is_comp_type, is_enum, is_list, is_list_like,
                         is_union, legend_texts, show, union_of)
 from .checked import Symbol
-from ..ir.spec import BOARD_SHAPES, EVENTS, OPTION_TYPES
+from ..ir.spec import BOARD_SHAPES, EVENTS, LEGEND_ENTRIES, LEGEND_TEXT, OPTION_TYPES
 
 
 class DeclarationChecks:
@@ -416,9 +416,15 @@ class DeclarationChecks:
                     self.used.add(m.value.name)
                     self.used.add(d.name)      # (drawn on every screen: a track kept in variables is used)
             elif m.name == "legend":
-                if m.value is None or legend_texts(m.value) is None:
+                texts = legend_texts(m.value) if m.value is not None else None
+                if texts is None:
                     self.error("E203", "`legend` is a text or a list of texts written out, one per glyph: "
                                "`legend [\"#: a wall\", \".: an empty cell\"]`", m.span)
+                elif len(texts) > LEGEND_ENTRIES or any(len(t) > LEGEND_TEXT for t in texts):
+                    # (the IR's schema bounds them: past them the file linted clean and then could not
+                    # be compiled, with no line to look at — a fuzzer's trial)
+                    self.error("E203", f"a `legend` has at most {LEGEND_ENTRIES} entries of at most "
+                               f"{LEGEND_TEXT} characters each", m.span)
             elif m.name == "cell_width":
                 if not (isinstance(m.value, n.Lit) and type(m.value.value) is int and 1 <= m.value.value <= 8):
                     self.error("E203", "`cell_width N`: how many characters a cell's drawing takes, 1 to 8", m.span)

@@ -405,13 +405,13 @@ class Commands:
         data = save_data(self.game, self.match, self.seed, self.options, getattr(self, "bot_kinds", None),
                          self.seed_secret)
         if "\0" in path:
-            self.error(f"cannot save {printable(path)}: a file name cannot hold a NUL byte")
+            self.error(f"cannot save {echoed(path, 120)}: a file name cannot hold a NUL byte")
             return False
         if len(path) > 1 and path[0] == path[-1] and path[0] in "\"'":   # (`save "my game"`: the name, not
             path = path[1:-1]                                          # its quote marks)
         path = os.path.expanduser(path)
         if not _replaceable(path):
-            self.error(f"{printable(path)} exists and is not a saved match: not overwritten (save to another name)")
+            self.error(f"{echoed(path, 120)} exists and is not a saved match: not overwritten (save to another name)")
             return False
         # a save is read back only up to JSON_SIZE_LIMIT bytes: one larger is written compact, and
         # refused (said now, the file untouched) when even that is too large to be read again
@@ -425,7 +425,7 @@ class Commands:
             text = json.dumps(data, ensure_ascii=ascii_only, separators=(",", ":"))
         size = len(text.encode("utf-8"))
         if size > JSON_SIZE_LIMIT:
-            self.error(f"cannot save {printable(path)}: the save would be {size / 1e6:.0f} MB, and a save is read "
+            self.error(f"cannot save {echoed(path, 120)}: the save would be {size / 1e6:.0f} MB, and a save is read "
                        f"back only up to {JSON_SIZE_LIMIT / 1e6:.0f} MB (the match goes on)")
             return False
         try:
@@ -442,7 +442,7 @@ class Commands:
                 if fd is not None:
                     os.close(fd)
         except OSError as error:
-            self.error(f"cannot save {printable(path)}: {error.strerror or error}")
+            self.error(f"cannot save {echoed(path, 120)}: {echoed(str(error.strerror or error), 200)}")
             return False
         ir = getattr(self.game, "ir", None) or {}
         secret = any(z.get("visibility") not in (None, "public") for z in ir.get("zones") or ()) or \
@@ -468,7 +468,7 @@ class Commands:
             asked: dict[int, str] = {}       #  the question each answer answered)
             match = rebuild(data, self.game, moves=seats, asked=asked)
         except StateError as error:
-            self.error(f"cannot load {printable(path)}: {printable(error)}")
+            self.error(f"cannot load {echoed(path, 120)}: {echoed(str(error), 200)}")
             return False
         if self.interactive and not self.watching and not self.match.is_over and self.match.log:
             # (as quit does: `load` threw the game in play away unasked — a first hour at the terminal)

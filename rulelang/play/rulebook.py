@@ -409,7 +409,8 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
             found = [(s, a) for s in ir["steps"] for a in s["actions"] if a["name"] in starts]
     if not found:
         names = sorted({a["name"].replace("_", " ") for s in ir["steps"] for a in s["actions"]})
-        return f"error: no action `{printable(name)}`; the actions are: {printable(', '.join(names))}"
+        shown = printable(name) if len(printable(name)) <= 60 else printable(name)[:57] + "..."   # (a word of 5,000
+        return f"error: no action `{shown}`; the actions are: {printable(', '.join(names))}"           # x's: a fuzz trial)
     doc = _Doc(False)
     seen = set()
     anytime = {a["name"] for s, a in found if s["name"].startswith("__")}   # (offered at every step too)
