@@ -384,3 +384,52 @@ def test_a_player_given_the_terminal_hears_what_the_others_moves_changed_as_they
     assert [seat for seat, _ in seen][:2] == ["P1", "P3"]
     p3 = seen[1][1]
     assert re.search(r"P2 \(random\) plays: discard hand slot \d\n  · card \d+: hand \(P2\) → pile\n", p3), p3
+
+
+BURY = """
+game "Bury" {
+  players 2
+  kind Card { name: text  label name }
+  zone hand: pile per player, owner
+  zone market: pile, public
+  zone table: pile, public
+  zone vault: pile, hidden
+  zone deck: pile, public
+  setup {
+    create Card(name: "Earl") in hand[0]
+    create Card(name: "Duke") in hand[0]
+    create Card(name: "Earl") in hand[1]
+    create Card(name: "Earl") in market
+    create Card(name: "Duke") in market
+    for i in 1..3 { create Card(name: "Knave") in deck }
+  }
+  turn { step s {
+    action bury { choose c in hand[me] prompt "bury which?" { move c to vault }  move top(market) to table  end turn }
+    action take require size(deck) > 0 { move top(deck) to table }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_what_a_seat_reads_of_a_move_never_depends_on_a_secret_choice_it_could_not_see():
+    """An adversarial review: P1 buries a card of its hidden hand (a secret choice) and the market's
+    Duke goes to the table; P2's recap dropped `· Duke: market → table` when the buried card was a
+    Duke, since the answer's text, `Duke`, was taken as said. A bot's move read the same way."""
+    def p2_reads(lines, bots=None):
+        out = play(BURY, 2, lines, bots=bots)
+        part = out.split(HAND_OVER)[-1] if not bots else out
+        return [x for x in part.splitlines() if x.startswith("  ·")]
+    seen = {choice: p2_reads(["bury", choice, "", "quit"]) for choice in ("Duke", "Earl")}
+    assert seen["Duke"] == seen["Earl"] and "  · Duke: market → table" in seen["Duke"], seen
+
+
+def test_a_move_undone_leaves_no_change_line_in_the_next_recap():
+    """An adversarial review: P1 took a card, undid it and ended the turn; P2's recap told
+    `· Knave: deck → table` of the move taken back."""
+    out = play(BURY, 2, ["take", "undo", "stop"])
+    assert "Knave: deck → table" not in out.split("undone")[-1]
+    out = play(BURY.replace('action stop { finish draw }', 'action done { end turn }  action stop { finish draw }'),
+               2, ["take", "undo", "done", "", "recap", "quit"])
+    after = out.split(HAND_OVER)[-1]
+    assert "undone" in after and "Knave: deck → table" not in after, after

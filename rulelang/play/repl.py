@@ -1178,6 +1178,7 @@ class _Session(Drawing, Commands):
         self.match = match
         self.recap_lines, self.recording, self.recap_note = [], None, False   # (what recap would show is undone)
         self.seen = [len(self.events)] * match.players
+        self.seat_changes = {}              # (what the moves undone changed: no seat's recap tells it)
         self.told = len(match.message_log())
         self.told_to = [self.told] * match.players
         self.private_at = {}

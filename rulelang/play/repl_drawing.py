@@ -314,7 +314,11 @@ class Drawing:
         except RuleRuntimeError:
             return []
         # (only the messages this seat may read: one sent to another seat, naming gold, kept P1's
-        # `gold: P2 0 → 1` off the screen only when P2's secret card had a certain name — a leak scan)
+        # `gold: P2 0 → 1` off the screen only when P2's secret card had a certain name — a leak scan;
+        # and the move as this seat may read it: a secret choice's text, `Duke`, kept `· Duke: market
+        # → table` off the screen only when the hidden card chosen was a Duke — an adversarial review)
+        log = self.match.log_for(seat) if self.match.log else []
+        action = log[-1] if log else str(action)
         said = " ".join([str(action)] + [e["text"] for e in self.match.message_log()[told:]
                                          if e["to"] is None or seat in e["to"]])
         ir = getattr(self.game, "ir", None)
