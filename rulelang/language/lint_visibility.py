@@ -108,60 +108,91 @@ def _w233(lints, d) -> None:
     hand[p])`, `mysum` of `def mysum = … hand[me] …`: a new author's Hanabi was warned of neither),
     the def's parameters standing for the call's arguments; reported where the shown value reads
     it (at the call). Its size, and what the rules told the owner (`told[c]`), are not reported."""
-    budget = lints.__dict__.setdefault("w241_nodes", [W241_NODES])     # (one for the whole file)
+    budget = lints.__dict__.setdefault("w233_nodes", [W241_NODES])     # (one for the whole file)
     found: dict = {}                           # (line, column) -> (span, zone)
-    _w233_in(lints, d.body, {}, None, found, budget, set())
+    _w233_in(lints, d.body, {}, set(), None, found, budget, set(), False)
     for span, zone in found.values():
         lints.report("W233", "warning", f"this shown value reads `{zone}[me]`, which its viewer cannot see "
                      f"(`others`): every player is shown something of their own cards", span)
 
 
-def _w233_in(lints, body, bound: dict, span, found: dict, budget: list, read: set) -> None:
-    """W233 in `body`, whose parameter names stand for `bound`'s expressions; `span`: where the
-    shown value called the def whose body this is (None: the shown value's own body)."""
+def _w233_in(lints, body, bound: dict, params: set, span, found: dict, budget: list, read: set,
+             only_counted: bool) -> None:
+    """W233 in `body`, whose parameters (`params`) stand for `bound`'s expressions; `span`: where the
+    shown value called the def whose body this is (None: the shown value's own body);
+    `only_counted`: the value of `body` is only counted there (`size(held(me))`)."""
     nodes = list(walk(body))
     budget[0] -= len(nodes)
     if budget[0] < 0:
         return
-    if bound:                                # a loop's own name hides a parameter of that name
-        looped = {x.var for x in nodes if isinstance(x, n.Comprehension)}
-        looped |= {m[0] for x in nodes if isinstance(x, n.Comprehension) for m in x.more}
-        bound = {k: v for k, v in bound.items() if k not in looped}
-    counted = {id(y) for x in nodes if isinstance(x, n.Call) and x.name in ("size", "count")
-               and x.args and x.name not in lints.c.symbols and _only_counted(lints, x.args[0])
-               for y in walk(x.args[0])}
+    looped = {x.var for x in nodes if isinstance(x, n.Comprehension)}
+    looped |= {m[0] for x in nodes if isinstance(x, n.Comprehension) for m in x.more}
+    local = params | looped                  # (names that are not the file's defs here: W207)
+    bound = {k: v for k, v in bound.items() if k not in looped}   # (a loop's own name hides a parameter)
+    counted: set = set()                     # what is only counted: its size is no secret
+    followed: dict = {}                      # a def call whose value is counted -> counted only?
+    for x in nodes:
+        if isinstance(x, n.Call) and x.name in ("size", "count") and x.args and x.name not in lints.c.symbols:
+            arg = x.args[0]
+            if _def_called(lints, arg, local) is not None:
+                followed[id(arg)] = True     # (its def's value is what is counted: read there)
+            elif _only_counted(lints, arg, x.name):
+                counted.update(id(y) for y in walk(arg))
+    if only_counted and _def_called(lints, body, local) is None and _only_counted(lints, body, "count"):
+        counted.update(id(y) for y in walk(body))
     told = {id(x.iterable) for x in nodes if isinstance(x, n.Comprehension) and not x.more
             and all(not _names_in(x.var, part) or _told_only(lints, x.var, part)
                     for part in (x.elem, x.where, x.key))}
     for x in nodes:
-        decl = None
-        if isinstance(x, (n.Call, n.Name)) and id(x) not in counted:
-            sym = lints.c.symbols.get(x.name)
-            decl = sym.decl if sym is not None and isinstance(sym.decl, n.DefDecl) else None
-        if decl is not None and (isinstance(x, n.Call) and decl.params is not None and len(decl.params) == len(x.args)
-                                 or isinstance(x, n.Name) and decl.params is None):
+        decl = _def_called(lints, x, local) if id(x) not in counted else None
+        if decl is not None:
             args = {p.name: _bound(a, bound) for p, a in zip(decl.params or (), getattr(x, "args", ()))}
-            key = (id(decl), tuple(sorted((k, id(v)) for k, v in args.items())))
+            key = (id(decl), tuple(sorted((k, id(v)) for k, v in args.items())), id(x) in followed)
             if key not in read:
                 read.add(key)
-                _w233_in(lints, decl.body, args, span or x.span, found, budget, read)
+                _w233_in(lints, decl.body, args, {p.name for p in decl.params or ()}, span or x.span, found,
+                         budget, read, id(x) in followed)
             continue
         if isinstance(x, n.Index) and id(x) not in counted and id(x) not in told:
-            index = _bound(x.index, bound)
             zone = _others_zone(lints, x.obj)
-            if zone is not None and isinstance(index, n.Name) and index.name == "me":
+            keys = x.index.items if isinstance(x.index, n.ListLit) else (x.index,)   # (`hand[me, red]`)
+            if zone is not None and any(_is_me(lints, _bound(k, bound), local) for k in keys):
                 at = span or x.span
                 found.setdefault((at.line, at.column), (at, zone))
 
 
-def _only_counted(lints, e) -> bool:
+def _def_called(lints, x, local: set):
+    """The def `x` calls (`worth(me)`, or `mysum` with no parameters), or None (a name a parameter
+    or a loop's variable hides is no def there)."""
+    if not isinstance(x, (n.Call, n.Name)) or x.name in local:
+        return None
+    sym = lints.c.symbols.get(x.name)
+    decl = sym.decl if sym is not None and isinstance(sym.decl, n.DefDecl) else None
+    if decl is not None and (isinstance(x, n.Call) and decl.params is not None and len(decl.params) == len(x.args)
+                             or isinstance(x, n.Name) and decl.params is None):
+        return decl
+    return None
+
+
+def _is_me(lints, e, local: set) -> bool:
+    """Is `e` the viewer: `me`, or a def of no parameters that is `me` (`def mine = me`)?"""
+    if not isinstance(e, n.Name):
+        return False
+    if e.name == "me":
+        return True
+    decl = _def_called(lints, e, local)
+    return decl is not None and isinstance(decl.body, n.Name) and decl.body.name == "me"
+
+
+def _only_counted(lints, e, how: str = "count") -> bool:
     """Does counting `e` tell only how many cards there are? A zone does; a list made of them
-    (`[c for c in hand[me] where c.rank == 5]`, or of true/false values, whose true ones `count`
-    counts) does only if it reads each card just as itself or through what the rules told."""
+    (`[c for c in hand[me] where c.rank == 5]`) does only if it keeps each card whatever it is or
+    by what the rules told; for `count`, which counts the true ones of true/false values, only if
+    each element is the card itself or what the rules told (`size` counts every element)."""
     comp = e.comp if isinstance(e, n.ListComp) else e if isinstance(e, n.Comprehension) else None
     if comp is None:
         return True
-    elem_plain = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
+    elem_plain = how == "size" or isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
     return not comp.more and all(not _names_in(comp.var, part) or _told_only(lints, comp.var, part)
                                  for part in ((None if elem_plain else comp.elem), comp.where))
 
