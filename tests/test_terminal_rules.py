@@ -219,6 +219,9 @@ def test_help_names_a_list_of_values_and_what_kind_of_value_a_rule_gives():
     game = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
     assert "A: one of `adjacent` for your at (Area values)" in action_help(game, "teleport", authors=False)
     assert "COL: one of white, black, hermit" in action_help(game, "draw_card", authors=False)
+    flags = rulelang.Game(rulelang.compile_source(
+        'game "F" { players 2  turn { step s { action flag(b in [true, false]) { finish draw } } } }', "f.rules"))
+    assert "B: one of true, false" in action_help(flags, "flag", authors=False)      # (was True, False)
 
 
 def test_help_says_why_an_action_is_not_legal_now():

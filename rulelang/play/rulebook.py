@@ -457,7 +457,8 @@ def _param_words(p: dict, zone_words: dict | None = None) -> str:
         enum = str(p.get("show") or "")[5:] if str(p.get("show") or "").startswith("enum:") else None
         if d.get("k") == "list" and d.get("items") and all(i.get("k") == "lit" for i in d["items"]):
             # (`draw_card(col in [white, black, hermit])` read "one of the values the rules list")
-            place = ", ".join(printable(str(i["v"])) for i in d["items"])
+            place = ", ".join(printable(json.dumps(i["v"], ensure_ascii=False) if type(i["v"]) is bool
+                                        else str(i["v"])) for i in d["items"])     # (`true`, as typed)
         elif d.get("k") == "def":
             args = [a["n"].upper() if a.get("k") == "local" else "you" if a == {"k": "builtin", "n": "me"}
                     else f"your {a['n'].replace('_', ' ')}"

@@ -238,15 +238,17 @@ class Entry:
                             for o in g.options]}
 
 
-def _named_action(text: str, legal) -> str | None:
+def _named_action(text: str, legal, names) -> str | None:
     """The name of a legal action (`play`) that the typed text is another choice of (`play 4♦`), or
-    None: the rules' `else` reason then speaks of the action as a whole, not of this choice."""
+    None: the rules' `else` reason then speaks of the action as a whole, not of this choice. The
+    text is of the action whose name it starts with, the longest of `names` (the step's actions):
+    `play card x1` is `play_card`'s, not `play`'s (an adversarial review)."""
     words = " ".join(text.split()).lower()
-    for a in legal:
-        name = (a.name or "").replace("_", " ").lower()
-        if name and (words == name or words.startswith(name + " ")):
-            return name
-    return None
+    shown = sorted({str(x).replace("_", " ").lower() for x in names if x}, key=len, reverse=True)
+    name = next((x for x in shown if words == x or words.startswith(x + " ")), None)
+    if name is None or not any((a.name or "").replace("_", " ").lower() == name for a in legal):
+        return None
+    return name
 
 
 def _cut(text: str, limit: int) -> str:
@@ -1116,7 +1118,8 @@ class Server:
                 said = f"`{printable(text)[:80]}` is not one of your actions now"
                 if not why:
                     return said
-                named = _named_action(text, m.legal_actions_of(seat))
+                step = next((x for x in m.game.ir["steps"] if x["name"] == m.step), {})
+                named = _named_action(text, m.legal_actions_of(seat), [x["name"] for x in step.get("actions", ())])
                 if named is not None:           # (another choice of it is legal: the rules' reason may not
                     return (f"{said} (other {named} choices are; when {named} is not allowed, "  # be this one's —
                             f"the rules say: {printable(why)[:200]})")    # `play 4♦` of a card another holds)

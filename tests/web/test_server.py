@@ -435,6 +435,17 @@ def test_an_action_refused_by_the_rules_says_why(serve):
     asyncio.run(refused())
 
 
+def test_a_typed_text_is_of_the_action_with_the_longest_name_it_starts_with():
+    """An adversarial review: `play card x1`, with `play` legal and `play_card` refused by its
+    rules' reason, was told "other play choices are" — the reason is play_card's."""
+    from types import SimpleNamespace as A
+    from rulelang.web.server import _named_action
+    legal = [A(name="play"), A(name="stop")]
+    assert _named_action("play card x1", legal, ["play", "play_card", "stop"]) is None
+    assert _named_action("play  x9", legal, ["play", "play_card", "stop"]) == "play"
+    assert _named_action("PLAY_card x1", legal, ["play", "play_card"]) is None
+
+
 def test_a_choice_not_offered_is_not_given_the_rules_reason_as_its_own(serve):
     # 2-player Regicide: P1 names a card that P2 holds. `play` has legal choices, so the rules'
     # `else` words (about a wrong combination) are not this choice's reason: the reply says so
