@@ -208,7 +208,7 @@ def _parser() -> argparse.ArgumentParser:
                           "(default: %(default)g; 0: no limit)")
     sim.add_argument("--json", action="store_true", help="print the result as one JSON object (a list with sweeps)")
     sim.add_argument("--workers", type=_workers, default=1, metavar="N",
-                     help="play the games in N processes (the same results for any N)")
+                     help="play the games in N processes (the same results for any N, with bots whose budget is iterations)")
     sim.add_argument("--ray", nargs="?", const=True, metavar="ADDRESS",
                      help="play the games as Ray tasks: a local Ray instance, or the cluster at ADDRESS "
                           "(pip install 'rulelang[ray]')")
@@ -674,6 +674,13 @@ def _simulate_run(args) -> int:
             if not game.min_players <= players <= game.max_players:
                 raise ValueError(f"{game.name} is for {game.players_text} players, not {players}")
             seat_bots(_seat_bots(args.bot, players), players)
+    from .play.bots import parse_kind
+    timed = sorted({kind for _, kind in args.bot or () if parse_kind(kind)[0] in ("mcts", "ismcts")
+                    and parse_kind(kind)[1] is None})
+    if timed:                                   # (two runs of `--bot ismcts`, same seed, differed: a designer)
+        print(printable(f"rulelang simulate: {', '.join(timed)} stops at a CPU time per move, so its games depend "
+                        f"on this machine's speed and load: the same seed may not give the same figures; for a "
+                        f"run you can repeat, give it iterations ({timed[0].split(':')[0]}:200)"), file=sys.stderr)
     if args.compare:                            # (an option one compared file lacks: said with its name)
         for named, game, players, options in variants:
             try:

@@ -422,6 +422,15 @@ def test_compile_to_a_missing_directory_is_one_line(tmp_path, capsys):
     assert err == f"error: {target}: No such file or directory\n"
 
 
+def test_simulate_says_a_bot_with_a_time_budget_may_not_repeat_its_games(capsys):
+    """A designer's trial: two runs of bots.md's `--bot ismcts` recipe, same seed, differed (it stops
+    at 0.5 s of CPU a move), and nothing said so."""
+    code, out, err = run(capsys, "simulate", REGICIDE, "--games", "1", "--bot", "ismcts:0.01s")
+    assert code == 0 and "ismcts:0.01s stops at a CPU time per move" in err and "(ismcts:200)" in err
+    code, out, err = run(capsys, "simulate", REGICIDE, "--games", "1", "--bot", "ismcts:3")
+    assert code == 0 and "CPU time per move" not in err
+
+
 def test_compile_and_a_report_never_replace_a_file_they_did_not_write(tmp_path, capsys):
     """A fuzzer's trial, run as root: `compile … -o /etc/passwd` replaced it, and `simulate --report
     DIR` replaced the notes in DIR/report.md. Compiled IR replaces compiled IR, a report a report

@@ -591,6 +591,20 @@ def test_a_bound_of_one_but_for_rounding_reads_with_one_decimal():
     assert rate_text(0, 6) == "0.0% [0.0%, 39.0%]"
 
 
+def test_a_difference_over_a_handful_of_games_is_not_called_real():
+    """A designer's trial: a side dealt in 2 of 60 paired games read `-100.0 [-100.0, -7.0] (a real
+    difference)` (an exact sign test gives 0.5), and a bound of 0.00005 points read `+0.00`. A row
+    measured on fewer games than were paired says on how many."""
+    from rulelang.play.report import change_text, paired_real, paired_text
+    assert paired_text([(False, True)] * 2) == "-100.0 [-100.0, -7.0]"
+    assert not paired_real([(True, False)] * 5, 0.4, 1.0)        # (5 of 5: 1 in 16 by chance)
+    assert paired_real([(True, False)] * 6, 0.4, 1.0)            # (6 of 6: 1 in 32)
+    assert paired_text([(True, False)] * 30 + [(False, False)] * 70) == "+30.0 [+21.1, +39.6] (a real difference)"
+    row = {"row": "side X", "difference": 0.5, "interval": [4.7e-7, 0.812], "real": False, "games": 6}
+    assert change_text(row, 60) == "+50.0 [+5e-05, +81.2] (of 6 games)"
+    assert change_text(dict(row, games=60), 60) == "+50.0 [+5e-05, +81.2]"
+
+
 def test_a_change_of_nothing_over_many_games_is_not_written_minus_zero():
     """A designer's trial: `+0.0 [-0.0, +0.0]` over 19,644 games where nothing changed."""
     from rulelang.play.report import paired_text
