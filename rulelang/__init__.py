@@ -133,7 +133,7 @@ def deep_lint(path, *args, **kwargs) -> list[Diagnostic]:
 def locations(path: str) -> dict | None:
     """Where the parts of a rule file are, for reports about a game as it runs (the deep lint):
     {"game": Span, "steps": {step: Span}, "actions": {(step, action): Span}, "lines": {line: the
-    leftmost Span that starts on it}, "calls": {(line, function): the leftmost call of it there}}. None if the file cannot be read or parsed."""
+    leftmost Span that starts on it}, "calls": {(line, function or loop keyword): the leftmost call or loop of it there}}. None if the file cannot be read or parsed."""
     from .language import nodes as n
     from .language.parser import parse
     try:
@@ -145,10 +145,14 @@ def locations(path: str) -> dict | None:
     lines: dict = {}
     calls: dict = {}
     for x in n.walk(tree):
-        if isinstance(x, (n.Call, n.Aggregate)) and x.span.line:
-            best = calls.get((x.span.line, x.name))
+        # (a loop too, by its keyword: "loop limit: `while` ran 10000 times" was put at the `for` that
+        # began its line — a designer's trial)
+        named = x.name if isinstance(x, (n.Call, n.Aggregate)) else \
+            {n.While: "while", n.For: "for", n.Repeat: "repeat"}.get(type(x))
+        if named is not None and x.span.line:
+            best = calls.get((x.span.line, named))
             if best is None or x.span.column < best.column:
-                calls[(x.span.line, x.name)] = x.span
+                calls[(x.span.line, named)] = x.span
         if isinstance(x, n.StepDecl):
             steps.setdefault(x.name, x.span)
             for a in x.actions:
