@@ -319,6 +319,19 @@ def test_a_card_that_left_and_one_that_looks_the_same_came_back_is_no_move():
     assert not any("hand (P1) → hand (P1)" in line for line in changes(before, after, "new hand", seat_name))
 
 
+def test_dice_revealed_are_said_though_a_message_names_their_numbers():
+    """A new author's Liar's Dice: `P1 calls 2 x 2 a lie: there are 3` hid the 2s and the 3 of
+    `revealed: 4, 2, 1, 2, 3 (cup (P2))` (a one-character label is said only with its place)."""
+    cup = lambda known: {"name": "cup", "owner": 1, "count": 5, "cards": None,
+                         "known": [{"id": i, "label": x, "revealed": True} for i, x in known]}
+    before = {"zones": [cup([])], "values": [], "cells": {}}
+    after = {"zones": [cup([(1, "4"), (2, "2"), (3, "1"), (4, "2"), (5, "3")])], "values": [], "cells": {}}
+    lines = changes(before, after, "call p1 calls 2 x 2 a lie: there are 3", seat_name, "call")
+    assert lines == ["revealed: 4, 2, 1, 2, 3 (cup (P2))"], lines
+    named = changes(before, after, "call p2 shows cup (p2): 4, 2, 1, 2, 3", seat_name, "call")
+    assert named == [], named
+
+
 def test_a_name_said_once_does_not_hide_a_second_card_of_that_name():
     """A new author's Coup: P2 turns up a Contessa (`P2 loses an influence: Contessa`) while P1
     draws another Contessa; P1's lines said nothing of the one they drew. The answer's text and

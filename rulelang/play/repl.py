@@ -581,6 +581,8 @@ class _Session(Drawing, Commands):
         known = sorted({n for st in ir.get("steps", []) for a in st["actions"] for n in typed_names(a)})
         first = wanted.split()[0] if wanted.split() else ""
         typed_name = next((n for n in known if wanted == n or wanted.startswith(n + " ")), None)
+        if typed_name is None and first:         # (`stop` for `stop attacking`: "did you mean stop?" — a new author)
+            typed_name = next((n for n in known if n.split()[0] == first), None)
         if typed_name is not None:               # an action of the rules, none of it legal now
             return f" now (`{typed_name}` is not allowed now: type help {typed_name})"
         hint = ASKED_FOR.get(first.lower().rstrip("?"))
@@ -591,8 +593,9 @@ class _Session(Drawing, Commands):
         if close and close[0] in COMMAND_NAMES and len(wanted.split()) > 1 and kinds:
             # (a move typed with its squares, `move c1 c2`, is no `more`: the rules' moves are named)
             return f" (the rules' moves: {', '.join(kinds[:MAX_CANDIDATES])}; type help)"
-        if close:
-            return f" or a command (did you mean {close[0]}? type help)"
+        if close:                                # (an action by its whole name: `sto`, `stop attacking`)
+            named = close[0] if close[0] in COMMAND_NAMES else next((n for n in known if n.split()[0] == close[0]), close[0])
+            return f" or a command (did you mean {named}? type help)"
         reasons = self.match.refusals_now() if own_turn and hasattr(self.match, "refusals_now") else []
         if reasons:                              # (typed as shown, `e3-f4`: an action none of which is allowed)
             said = "; ".join(f"no {name} now: {printable(why)}" for name, why in reasons[:3])

@@ -401,7 +401,10 @@ def _known_lines(before: dict, after: dict, told: str, seat_name, off: set) -> l
         title = zone_title(z, seat_name)
         if title in off:
             continue
-        fresh = [c for c in z.get("known") or [] if c["id"] not in had and not _names(told, c["label"])]
+        # (a one-character label, a die's `2`, is said only with its place: "2 x 2 … there are 3"
+        # hid three of five dice revealed in a cup — a new author's Liar's Dice; as moves are)
+        fresh = [c for c in z.get("known") or [] if c["id"] not in had
+                 and not (_names(told, c["label"]) and (len(c["label"]) > 1 or _names(told, title.split(",")[0])))]
         for to_all in (True, False):
             labels = [c["label"] for c in fresh if bool(c.get("revealed")) == to_all]
             if labels:
