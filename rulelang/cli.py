@@ -520,28 +520,54 @@ def _compile(args) -> int:
 
 def _ir_or_nothing(path: str) -> bool:
     """May compiled IR be written to `path`: nothing is there (or what is no regular file: the
-    write says why it cannot), an empty file, or compiled IR (it begins `{"ir_version"`)."""
+    write says why it cannot), an empty file, or compiled IR (a JSON object with `ir_version`,
+    whatever wrote it)."""
+    from .core.limits import JSON_SIZE_LIMIT
     try:
         if not os.path.isfile(path) or os.path.getsize(path) == 0:
             return True
+        if os.path.getsize(path) > JSON_SIZE_LIMIT:
+            return False
         with open(path, "rb") as file:
-            head = file.read(64)
+            head = file.read(1)
+            if head not in (b"{", b" ", b"\n", b"\t", b"\r"):
+                return False
+            file.seek(0)
+            data = json.loads(file.read().decode("utf-8"))
     except OSError:
         return True
-    return head.lstrip().startswith(b"{") and b'"ir_version"' in head
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "ir_version" in data
 
 
-def _report_or_nothing(folder, name: str) -> bool:
-    """May `simulate --report` write `name` in `folder`: nothing is there, or a report it wrote
-    (report.json begins `{"simulations"`; report.md is replaced only beside such a report.json)."""
-    path = folder / name
-    if not path.is_file() or path.stat().st_size == 0:
-        return True
+REPORT_FILES = ("report.md", "report.json", "win_rates.png", "game_length.png", "legal_actions.png")
+
+
+def _report_folder_problem(folder) -> str | None:
+    """Why `simulate --report` may not write in `folder`, or None: a file it writes there is
+    replaced only when the folder holds a report of its own (report.json begins `{"simulations"`,
+    or report.md's title ends `: balance report` — the repository keeps only report.md), and a
+    folder where a file must go is refused (found only after every game was played)."""
+    present = [name for name in REPORT_FILES if (folder / name).exists()]
+    for name in present:
+        if not (folder / name).is_file():
+            return f"{name} there is not a file"
+    if not present:
+        return None
     try:
         with open(folder / "report.json", "rb") as file:
-            return file.read(32).startswith(b'{"simulations"')
+            if file.read(32).startswith(b'{"simulations"'):
+                return None
     except OSError:
-        return False
+        pass
+    try:
+        with open(folder / "report.md", "rb") as file:
+            if file.readline(400).rstrip().endswith(b": balance report"):
+                return None
+    except OSError:
+        pass
+    return f"{present[0]} there is not part of a report of rulelang simulate: not overwritten (report to another folder)"
 
 
 def _play(args) -> int:
@@ -652,10 +678,9 @@ def _simulate_run(args) -> int:
         where = Path(args.report)                # not after a night of them — a designer's trial)
         if where.exists() and not where.is_dir():
             raise ValueError(f"--report {args.report}: a file is there, and the report is a folder")
-        for name in ("report.md", "report.json"):   # (a folder's own report.md was replaced unasked: a
-            if not _report_or_nothing(where, name):  # fuzzer's trial; an earlier report is replaced)
-                raise ValueError(f"--report {args.report}: {name} there is not a report of rulelang "
-                                 f"simulate: not overwritten (report to another folder)")
+        problem = _report_folder_problem(where)     # (a folder's own report.md was replaced unasked: a
+        if problem is not None:                     # fuzzer's trial; an earlier report is replaced)
+            raise ValueError(f"--report {args.report}: {problem}")
         where.mkdir(parents=True, exist_ok=True)
     if args.workers < 1 or args.workers > 64:
         raise ValueError("--workers must be from 1 to 64")
@@ -675,8 +700,8 @@ def _simulate_run(args) -> int:
                 raise ValueError(f"{game.name} is for {game.players_text} players, not {players}")
             seat_bots(_seat_bots(args.bot, players), players)
     from .play.bots import parse_kind
-    timed = sorted({kind for _, kind in args.bot or () if parse_kind(kind)[0] in ("mcts", "ismcts")
-                    and parse_kind(kind)[1] is None})
+    seated = {kind for players in counts for kind in _seat_bots(args.bot or [], players).values()}
+    timed = sorted(kind for kind in seated if parse_kind(kind)[0] in ("mcts", "ismcts") and parse_kind(kind)[1] is None)
     if timed:                                   # (two runs of `--bot ismcts`, same seed, differed: a designer)
         print(printable(f"rulelang simulate: {', '.join(timed)} stops at a CPU time per move, so its games depend "
                         f"on this machine's speed and load: the same seed may not give the same figures; for a "

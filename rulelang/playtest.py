@@ -69,6 +69,7 @@ def _option_text(v) -> str:
 _LINE = re.compile(r":(\d+): ")
 _STEP = re.compile(r"at step `([^`]+)`")
 _CALLED = re.compile(r"`(\w+)`")
+_LOOP = re.compile(r"`(while|repeat|for)\b")
 
 
 class _Locator:
@@ -101,7 +102,8 @@ class _Locator:
         m = _LINE.search(message)
         if m:
             line = int(m.group(1))
-            named = _CALLED.search(message)       # "`max` of an empty list": that call, not the line's start
+            named = _CALLED.search(message) or _LOOP.search(message)   # "`max` of an empty list": that call,
+                                                  # not the line's start; "`repeat 20000` ran out": that loop
             if named and (line, named.group(1)) in self.calls:
                 return self.calls[(line, named.group(1))]
             return self.lines.get(line, Span(self.path, line, 1))

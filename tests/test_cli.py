@@ -429,6 +429,8 @@ def test_simulate_says_a_bot_with_a_time_budget_may_not_repeat_its_games(capsys)
     assert code == 0 and "ismcts:0.01s stops at a CPU time per move" in err and "(ismcts:200)" in err
     code, out, err = run(capsys, "simulate", REGICIDE, "--games", "1", "--bot", "ismcts:3")
     assert code == 0 and "CPU time per move" not in err
+    code, out, err = run(capsys, "simulate", REGICIDE, "--games", "1", "--bot", "ismcts", "--bot", "1=random")
+    assert code == 0 and "CPU time per move" not in err           # (no seat plays it)
 
 
 def test_compile_and_a_report_never_replace_a_file_they_did_not_write(tmp_path, capsys):
@@ -448,11 +450,25 @@ def test_compile_and_a_report_never_replace_a_file_they_did_not_write(tmp_path, 
     folder.mkdir()
     (folder / "report.md").write_text("my notes", encoding="utf-8")
     code, out, err = run(capsys, "simulate", REGICIDE, "--games", "2", "--report", str(folder))
-    assert code == 1 and "report.md there is not a report of rulelang simulate: not overwritten" in err
+    assert code == 1 and "report.md there is not part of a report of rulelang simulate: not overwritten" in err
     assert (folder / "report.md").read_text(encoding="utf-8") == "my notes"
     again = tmp_path / "again"
     for _ in range(2):                                                     # (an earlier report: replaced)
         assert run(capsys, "simulate", REGICIDE, "--games", "2", "--report", str(again))[0] == 0
+    (again / "report.json").unlink()               # (the repository keeps report.md alone: still a report)
+    assert run(capsys, "simulate", REGICIDE, "--games", "2", "--report", str(again))[0] == 0
+    pictures = tmp_path / "pictures"                # a folder with a picture of the same name: not ours
+    pictures.mkdir()
+    (pictures / "win_rates.png").write_bytes(b"mine")
+    code, out, err = run(capsys, "simulate", REGICIDE, "--games", "2", "--report", str(pictures))
+    assert code == 1 and "win_rates.png there is not part of a report" in err
+    odd = tmp_path / "odd"                          # a folder where a file must go: said before the games
+    (odd / "report.md").mkdir(parents=True)
+    code, out, err = run(capsys, "simulate", REGICIDE, "--games", "2", "--report", str(odd))
+    assert code == 1 and "report.md there is not a file" in err and out == ""
+    sorted_ir = tmp_path / "sorted.json"            # IR another tool wrote (keys sorted): replaced
+    sorted_ir.write_text(json.dumps(json.loads(ir.read_text(encoding="utf-8")), sort_keys=True), encoding="utf-8")
+    assert run(capsys, "compile", REGICIDE, "-o", str(sorted_ir))[0] == 0
 
 
 @pytest.mark.parametrize("command", ["simulate", "play"])

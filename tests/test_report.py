@@ -599,6 +599,9 @@ def test_a_difference_over_a_handful_of_games_is_not_called_real():
     assert paired_text([(False, True)] * 2) == "-100.0 [-100.0, -7.0]"
     assert not paired_real([(True, False)] * 5, 0.4, 1.0)        # (5 of 5: 1 in 16 by chance)
     assert paired_real([(True, False)] * 6, 0.4, 1.0)            # (6 of 6: 1 in 32)
+    # past 1,000 differing games, the normal approximation: 548 against 485 is p = 0.054 (not real)
+    assert not paired_real([(True, False)] * 548 + [(False, True)] * 485, 0.000005, 0.12)
+    assert paired_real([(True, False)] * 560 + [(False, True)] * 480, 0.01, 0.12)     # (p = 0.015)
     assert paired_text([(True, False)] * 30 + [(False, False)] * 70) == "+30.0 [+21.1, +39.6] (a real difference)"
     row = {"row": "side X", "difference": 0.5, "interval": [4.7e-7, 0.812], "real": False, "games": 6}
     assert change_text(row, 60) == "+50.0 [+5e-05, +81.2] (of 6 games)"

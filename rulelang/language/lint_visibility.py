@@ -110,17 +110,17 @@ def _w233(lints, d) -> None:
     it (at the call). Its size, and what the rules told the owner (`told[c]`), are not reported."""
     budget = lints.__dict__.setdefault("w233_nodes", [W241_NODES])     # (one for the whole file)
     found: dict = {}                           # (line, column) -> (span, zone)
-    _w233_in(lints, d.body, {}, set(), None, found, budget, set(), False)
+    _w233_in(lints, d.body, {}, set(), None, found, budget, set(), None)
     for span, zone in found.values():
         lints.report("W233", "warning", f"this shown value reads `{zone}[me]`, which its viewer cannot see "
                      f"(`others`): every player is shown something of their own cards", span)
 
 
 def _w233_in(lints, body, bound: dict, params: set, span, found: dict, budget: list, read: set,
-             only_counted: bool) -> None:
+             counted_by: str | None) -> None:
     """W233 in `body`, whose parameters (`params`) stand for `bound`'s expressions; `span`: where the
     shown value called the def whose body this is (None: the shown value's own body);
-    `only_counted`: the value of `body` is only counted there (`size(held(me))`)."""
+    `counted_by`: `size` or `count` where the value of `body` is only counted (`size(held(me))`)."""
     nodes = list(walk(body))
     budget[0] -= len(nodes)
     if budget[0] < 0:
@@ -130,16 +130,19 @@ def _w233_in(lints, body, bound: dict, params: set, span, found: dict, budget: l
     local = params | looped                  # (names that are not the file's defs here: W207)
     bound = {k: v for k, v in bound.items() if k not in looped}   # (a loop's own name hides a parameter)
     counted: set = set()                     # what is only counted: its size is no secret
-    followed: dict = {}                      # a def call whose value is counted -> counted only?
+    followed: dict = {}                      # a def call whose value is only counted -> by `size` or `count`
     for x in nodes:
         if isinstance(x, n.Call) and x.name in ("size", "count") and x.args and x.name not in lints.c.symbols:
             arg = x.args[0]
             if _def_called(lints, arg, local) is not None:
-                followed[id(arg)] = True     # (its def's value is what is counted: read there)
+                followed[id(arg)] = x.name   # (its def's value is what is counted: read there)
             elif _only_counted(lints, arg, x.name):
                 counted.update(id(y) for y in walk(arg))
-    if only_counted and _def_called(lints, body, local) is None and _only_counted(lints, body, "count"):
-        counted.update(id(y) for y in walk(body))
+    if counted_by is not None:               # (this body's value is counted: `size(my_cards)`, two defs down)
+        if _def_called(lints, body, local) is not None:
+            followed[id(body)] = counted_by
+        elif _only_counted(lints, body, counted_by):
+            counted.update(id(y) for y in walk(body))
     told = {id(x.iterable) for x in nodes if isinstance(x, n.Comprehension) and not x.more
             and all(not _names_in(x.var, part) or _told_only(lints, x.var, part)
                     for part in (x.elem, x.where, x.key))}
@@ -147,11 +150,11 @@ def _w233_in(lints, body, bound: dict, params: set, span, found: dict, budget: l
         decl = _def_called(lints, x, local) if id(x) not in counted else None
         if decl is not None:
             args = {p.name: _bound(a, bound) for p, a in zip(decl.params or (), getattr(x, "args", ()))}
-            key = (id(decl), tuple(sorted((k, id(v)) for k, v in args.items())), id(x) in followed)
+            key = (id(decl), tuple(sorted((k, id(v)) for k, v in args.items())), followed.get(id(x)))
             if key not in read:
                 read.add(key)
                 _w233_in(lints, decl.body, args, {p.name for p in decl.params or ()}, span or x.span, found,
-                         budget, read, id(x) in followed)
+                         budget, read, followed.get(id(x)))
             continue
         if isinstance(x, n.Index) and id(x) not in counted and id(x) not in told:
             zone = _others_zone(lints, x.obj)
