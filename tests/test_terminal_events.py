@@ -433,3 +433,26 @@ def test_a_move_undone_leaves_no_change_line_in_the_next_recap():
                2, ["take", "undo", "done", "", "recap", "quit"])
     after = out.split(HAND_OVER)[-1]
     assert "undone" in after and "Knave: deck → table" not in after, after
+
+
+GUESS = """
+game "Guess" {
+  players 2
+  var said: int = 0
+  turn { step s {
+    action pass require me == players[0] { end turn }
+    action say(n in 1..50) require me == players[1] { said = n  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_bot_asked_again_after_an_undo_answers_as_it_did():
+    """A new author's Liar's Dice: undoing past a search bot's bid and asking again gave another bid
+    each time (`bid 6 x 2`, `bid 5 x 5`, `bid 4 x 2`): a person could probe its hidden dice. The
+    bots' generators go back with the undo."""
+    for kind in ("random", "ismcts:20"):
+        out = play(GUESS, 2, ["pass", "undo", "pass", "undo", "pass", "quit"], bots={1: kind})
+        said = re.findall(r"P2 \([^)]*\) plays: (say \d+)", out)
+        assert len(said) == 3 and len(set(said)) == 1, (kind, said)

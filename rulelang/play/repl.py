@@ -155,6 +155,7 @@ class _Session(Drawing, Commands):
         self.private_at: dict = {}           # a private message's index -> the events there were when it came
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
         self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
+        self.bot_states: dict[int, dict] = {}   # moves played -> each bot's generator state before a human decided
         self.seat_changes: dict[int, dict[int, list]] = {}  # events there were after a move and its messages ->
                                              # {seat: its changes as that seat saw them}, for the human seats
                                              # not at the terminal (hot seat)
@@ -844,6 +845,9 @@ class _Session(Drawing, Commands):
         self.undo_stack.append(before)
         self.crossed.append(None)
         self.decided_by.append(seat)
+        # (the bots' generators as they were here: undone to here, a bot asked again answers the same —
+        # else a person could undo and ask until its answers told its hidden dice, a new author's Liar's Dice)
+        self.bot_states[len(self.match.log)] = {s: b.rng.getstate() for s, b in self.bots.items() if hasattr(b, "rng")}
         try:
             self.apply(action)
         except IllegalAction as error:

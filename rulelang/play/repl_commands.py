@@ -388,6 +388,8 @@ class Commands:
             return False
         self.undo_stack.pop()
         self.crossed.pop(), self.decided_by.pop()
+        for seat, state in self.bot_states.get(len(earlier.log), {}).items():
+            self.bots[seat].rng.setstate(state)      # (a bot asked again answers as it did)
         self.rewind(earlier, "undone")
         return True
 

@@ -1187,13 +1187,18 @@ class Server:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             kind = served.seats[seat]
+            # (seeded by the position, not by the version: asked again after an undo, a bot answers
+            # the same — else a person could undo and ask until its answers told its hidden cards,
+            # a new author's Liar's Dice)
+            seed = bot_seed(served.seed + len(copy.log), seat)
             if kind.startswith("ismcts"):          # a search: in a worker process
                 state = await asyncio.to_thread(copy.state)
                 status, text = await self.pool.choose(served.maker, served.entry.path, served.entry.game.fingerprint, state,
-                                                      kind, bot_seed(served.seed + version, seat))
+                                                      kind, seed)
             else:                                  # a glance: in a worker thread, on a copy
                 try:
-                    status, text = "ok", (await asyncio.to_thread(served.bots[seat].choose, copy)).text
+                    bot = make_bot(kind, seed, watched=True)
+                    status, text = "ok", (await asyncio.to_thread(bot.choose, copy)).text
                 except (RulelangError, EngineFault) as err:
                     status, text = "error", printable(str(err))[:300]
             if status != "ok":

@@ -166,8 +166,25 @@ def test_bots_accept_an_undo_at_once_and_wait_while_one_is_asked(serve):
         await p1.act("place d1")                        # the bot plays again from there
         await p1.until(lambda m: m["type"] == "state" and m["version"] == 5 and m["actions"])
         assert served.match.log[0] == "place d1" and len(served.match.log) == 2
+        # asked again, the bot answers as it did: its seed is the position's, not the version's (else a
+        # person could undo and ask until its answers told its hidden cards — a new author's Liar's Dice)
+        assert served.match.log[1] == bot_move
         return bot_move
     asyncio.run(play())
+    body = make(server, "valgard", ["human", "ismcts:30"], seed=2)     # a search too (seeded in a worker)
+    served = server.server.matches[body["id"]]
+
+    async def search():
+        p1 = await connect(body["links"][0]["url"])
+        moves = []
+        for version in (2, 5, 8):
+            await p1.act("place d1")
+            await p1.until(lambda m: m["type"] == "state" and m["version"] == version and m["actions"])
+            moves.append(served.match.log[1])
+            await ask(p1)
+            await p1.until(lambda m: m["type"] == "state" and m["version"] == version + 1)
+        assert len(set(moves)) == 1, moves
+    asyncio.run(search())
 
 
 def test_no_undo_past_an_outcome_that_depended_on_a_hidden_card(tmp_path):
