@@ -222,6 +222,12 @@ def test_help_names_a_list_of_values_and_what_kind_of_value_a_rule_gives():
     flags = rulelang.Game(rulelang.compile_source(
         'game "F" { players 2  turn { step s { action flag(b in [true, false]) { finish draw } } } }', "f.rules"))
     assert "B: one of true, false" in action_help(flags, "flag", authors=False)      # (was True, False)
+    # an enum's values as the screen shows them, and a range in words (a new author's Risk-lite read
+    # `F: one of alder, birch` and `K: one of the values the rules list`)
+    lands = rulelang.Game(rulelang.compile_source(
+        'game "L" { players 2  enum Land { alder "Alder", birch "Birch" }  turn { step s { '
+        'action attack(f in Land, k in 1..3) { finish draw } } } }', "l.rules"))
+    assert "F: one of Alder, Birch; K: one of the numbers 1 to 3" in action_help(lands, "attack", authors=False)
 
 
 def test_help_says_why_an_action_is_not_legal_now():

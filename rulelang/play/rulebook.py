@@ -395,6 +395,7 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
         return f"no help for `{printable(name)}`: this game has no rules text"
     about = ir.get("about", {})
     code = _Source(source or getattr(game, "path", None))
+    enums = {e: {i["name"]: i.get("text") or i["name"] for i in items} for e, items in ir.get("enums", {}).items()}
     found = [(s, a) for s in ir["steps"] for a in s["actions"]
              if a["name"].lower() == wanted or a["name"].replace("_", " ").lower() == name.lower().strip()]
     # and the actions whose `as` text starts with that word (`help bid` for `as "bid " + …`): two
@@ -422,7 +423,7 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
         seen.add(key)
         part = _Doc(False)
         if a["params"]:
-            part.para("; ".join(f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}))}"
+            part.para("; ".join(f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}), enums)}"
                                 for p in a["params"]))
         _action_details(part, s["name"], a, about, code, authors)
         steps = told.setdefault((_action_name(a), part.text()), [])
@@ -443,7 +444,7 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     return doc.text()
 
 
-def _param_words(p: dict, zone_words: dict | None = None) -> str:
+def _param_words(p: dict, zone_words: dict | None = None, enums: dict | None = None) -> str:
     """What a parameter of an action is chosen from, in words (`one of your hand`); a zone the
     rules say something about (`about zone`) with those words (`one of field (the pieces in play)`)."""
     d = p["domain"]
@@ -458,7 +459,10 @@ def _param_words(p: dict, zone_words: dict | None = None) -> str:
         if d.get("k") == "list" and d.get("items") and all(i.get("k") == "lit" for i in d["items"]):
             # (`draw_card(col in [white, black, hermit])` read "one of the values the rules list")
             place = ", ".join(printable(json.dumps(i["v"], ensure_ascii=False) if type(i["v"]) is bool
-                                        else str(i["v"])) for i in d["items"])     # (`true`, as typed)
+                                        else (enums or {}).get(i.get("enum") or enum, {}).get(i["v"], str(i["v"])))
+                              for i in d["items"])     # (`true`, as typed; an enum value as the screen shows it)
+        elif d.get("k") == "range" and d.get("lo", {}).get("k") == "lit" and d.get("hi", {}).get("k") == "lit":
+            place = f"the numbers {d['lo']['v']} to {d['hi']['v']}"     # (`1..3`: "the values the rules list")
         elif d.get("k") == "def":
             args = [a["n"].upper() if a.get("k") == "local" else "you" if a == {"k": "builtin", "n": "me"}
                     else f"your {a['n'].replace('_', ' ')}"
