@@ -45,7 +45,7 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
         _w251(lints, body or ())
@@ -61,6 +61,8 @@ def visibility_lints(lints) -> None:
                          f"size; to keep it from them too, give every such zone the same number of components "
                          f"(a placeholder where it would be empty) (bots.md)", sym.decl.span)
     for d in lints.every_node:
+        if isinstance(d, (n.Call, n.Aggregate)) and d.name in ("first", "last") and d.name not in lints.c.symbols:
+            _w256(lints, d)
         if isinstance(d, (n.Assign, n.Create)):
             _w245(lints, d, secret_zones)
         if isinstance(d, n.Assign) and secret_zones:
@@ -429,6 +431,26 @@ def _w255(lints, d) -> None:
                          f"where it is read instead (a def over the zone: `def {d.target.name}(p: player) = …`), "
                          f"and keep in the variable only what every seat may know", d.span)
             return
+
+
+def _w256(lints, d) -> None:
+    """W256: `first`/`last` of a `hidden` set (or of a list made from one): a set has no order the
+    rules gave it, so the component taken is the one of lowest (highest) id among those that match,
+    and the id it shows when it comes into view tells which ones were taken before — a new
+    author's Liar's Dice, taking `first([d for d in bag where d.face == f])`, told each player the
+    others' faces (language.md, "Secret rolls"). `pick` takes one at random."""
+    arg = d.comp if isinstance(d, n.Aggregate) else (d.args[0] if d.args else None)
+    if isinstance(arg, n.ListComp):
+        arg = arg.comp
+    source = arg.iterable if isinstance(arg, n.Comprehension) else arg
+    zone = lints.root_zone(source) if source is not None else None
+    sym = lints.c.symbols.get(zone) if zone else None
+    if sym is None or sym.kind != "zone" or not isinstance(sym.decl, n.ZoneDecl) or sym.decl.shape != "set" \
+            or "hidden" not in _vis(sym.decl):
+        return
+    lints.report("W256", "warning", f"`{d.name}` of zone `{zone}`, a `hidden` set: its components have no order, "
+                 f"so this takes the one of {'lowest' if d.name == 'first' else 'highest'} id among them, and "
+                 f"that id, once seen, tells which were taken before; take one at random: `pick(…)`", d.span)
 
 
 _PAUSES = (n.Choose, n.May, n.Open, n.Emit, n.ResolveTriggers, n.RunHook, n.CallStmt, n.EndTurn, n.Goto,
