@@ -63,7 +63,7 @@ def test_fire_arrow_and_bomb_ask_which_of_your_units_attacks():
     m = p.match()
     play(m, "equip Fire Arrow")
     assert m.question["chooser"] == 0 and m.question["prompt"] == "Fire Arrow: which of your archers shoots P2 infantry at f5?"
-    assert sorted(legal(m)) == ["Moon Bow at c5", "archer at d5"]
+    assert sorted(legal(m)) == ["Moon Bow at c5 (1 health left)", "archer at d5"]
     play(m, "archer at d5", "Spiked Armour")
     assert hp(m, bow) == 1 and where(m, bow) == "c5"         # the archer took the strike back
     assert units_at(m, "d5") == [] and where(m, archer) is None
@@ -72,7 +72,7 @@ def test_fire_arrow_and_bomb_ask_which_of_your_units_attacks():
     bow = p.unit_at("e6")
     m = p.match()
     play(m, "equip Bomb")
-    assert sorted(legal(m)) == ["Moon Bow at e6", "infantry at e4"]
+    assert sorted(legal(m)) == ["Moon Bow at e6 (1 health left)", "infantry at e4"]
     play(m, "infantry at e4")
     assert units_at(m, "e5") == [] and hp(m, bow) == 1
     assert "P1: infantry at e4 attacks P2's infantry at e5 (3 stars)" in m.messages_for(1)

@@ -150,6 +150,18 @@ def test_alliance_infantry_and_defence_for_an_ally_and_a_shared_win():
     assert m.is_over and winners(m) == [0, 2]
 
 
+def test_look_alike_units_offered_in_a_choice_say_their_health():
+    """A first hour in the browser: "Let an infantry take the hit" offered `infantry at d9` and
+    `infantry at d9 #2`, one of them hurt — the one that dies taking the hit (D8: "even at 1
+    health"). A unit that is hurt (or has a bonus to its next attack) says so."""
+    p = (Position(2).soldier(0, "archer", "e5").soldier(0, "infantry", "e4").soldier(0, "infantry", "e4", hp=1)
+         .soldier(1, "infantry", "f5").turn(1))
+    m = p.match()
+    play(m, "attack f5 infantry e5 archer")
+    assert m.question["prompt"].startswith("Let an infantry take the hit"), m.question["prompt"]
+    assert sorted(legal(m)) == ["infantry at e4", "infantry at e4 (1 health left)", "pass"], legal(m)
+
+
 def test_the_alliance_screen_names_the_teams_with_their_points_and_pieces():
     """Nothing at the table said who was allied (a browser trial): the Players line names the
     teams first, with what the end counts (their players' points, their map pieces)."""

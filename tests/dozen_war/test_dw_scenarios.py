@@ -94,7 +94,7 @@ def test_5_infantry_takes_the_hit_for_an_archer_is_flipped_then_dies():
     assert m.question["chooser"] == 1
     play(m, "infantry at g5")                                # P2: the g5 infantry takes the hit
     assert hp(m, guard) == 1 and hp(m, archer) == 1           # flipped; the archer untouched
-    play(m, "attack e4 cavalry f5 archer", "infantry at g5")
+    play(m, "attack e4 cavalry f5 archer", "infantry at g5 (1 health left)")   # (flipped: said so)
     assert where(m, guard) is None and where(m, archer) == "f5"   # the blocker dies
 
 
