@@ -15,8 +15,12 @@ def test_every_component_has_rules_text_with_its_effect_and_marks():
     assert m.rules_text(m.labels.index("Storm in the South"), 0) == (
         "An event. Each player rolls a die: on 1-3, 1 damage to each of your archers, generals too, in the "
         "South half (rows 1-5); on 4-6, nothing.")
-    assert m.rules_text(m.labels.index("Sky Arrow"), 0).startswith(
-        "Archer general. Skills: Camouflage, Piercing Shot, Rain of Arrows. A general of the archer class: 3 health")
+    sky = m.rules_text(m.labels.index("Sky Arrow"), 0)
+    assert sky.startswith("Archer general. Skills: Camouflage, Piercing Shot, Rain of Arrows. Camouflage (defence, 1 star): ")
+    assert " A general of the archer class: 3 health" in sky
+    # each skill with what it does (the draft's tip named them only: a first hour in the browser)
+    storm = m.rules_text(m.labels.index("Storm Lancer"), 0)
+    assert "Thunder Charge (attack, 3 stars, 2 coins): Your cavalry soldiers within 2 cells of Storm Lancer" in storm
 
 
 def test_an_event_tells_each_roll_and_the_hp_it_costs():
