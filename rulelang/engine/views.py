@@ -46,14 +46,20 @@ def without_internal(view: dict) -> dict:
 _TEXTING: set = set()      # (match, component) whose text is being computed: a text reading itself stops
 
 
-def seat_index(player, players: int) -> int:
-    """A seat given to the API (a NumPy integer too), or a ValueError that says there is no such
-    player (`view(None)` was a bare TypeError, a new author's trial)."""
+def _index_below(x, count: int) -> int | None:
+    """`x` as a whole number from 0 to count - 1 (a NumPy integer too; never a bool), or None."""
     try:
-        seat = operator.index(player) if not isinstance(player, bool) else None
+        i = operator.index(x) if not isinstance(x, bool) else None
     except TypeError:
-        seat = None
-    if seat is None or not 0 <= seat < players:
+        return None
+    return i if i is not None and 0 <= i < count else None
+
+
+def seat_index(player, players: int) -> int:
+    """A seat given to the API, or a ValueError that says there is no such player (`view(None)`
+    was a bare TypeError, a new author's trial)."""
+    seat = _index_below(player, players)
+    if seat is None:
         raise ValueError(f"no player {player!r} in a {players}-player match")
     return seat
 
@@ -61,11 +67,8 @@ def seat_index(player, players: int) -> int:
 def component_index(c, count: int) -> int:
     """A component id given to the API, or a ValueError that says there is none (`rules_text(-1)`
     read the last one, `rules_text(10**6)` was an internal error: a fuzzer's trial)."""
-    try:
-        i = operator.index(c) if not isinstance(c, bool) else None
-    except TypeError:
-        i = None
-    if i is None or not 0 <= i < count:
+    i = _index_below(c, count)
+    if i is None:
         raise ValueError(f"no component {c!r} in this match (ids 0 to {count - 1})")
     return i
 

@@ -457,7 +457,7 @@ def _param_words(p: dict, zone_words: dict | None = None, enums: dict | None = N
         kind = {"cell": "the cells", "player": "the players"}.get(p.get("show"), "the values")
         enum = str(p.get("show") or "")[5:] if str(p.get("show") or "").startswith("enum:") else None
         if d.get("k") == "list" and d.get("items") and all(i.get("k") == "lit" for i in d["items"]):
-            # (`draw_card(col in [white, black, hermit])` read "one of the values the rules list")
+            # (`draw_card(col in [white, black, red])` read "one of the values the rules list")
             place = ", ".join(printable(json.dumps(i["v"], ensure_ascii=False) if type(i["v"]) is bool
                                         else (enums or {}).get(i.get("enum") or enum, {}).get(i["v"], str(i["v"])))
                               for i in d["items"])     # (`true`, as typed; an enum value as the screen shows it)
