@@ -917,6 +917,7 @@ def test_with_no_board_the_tables_values_are_in_the_boards_place(serve, browser,
         page.wait_for_selector("#actions button.action, #question[open]")
         for name in names:
             value = page.locator(".value", has=page.locator(".name", has_text=name)).first
+            value.wait_for(state="visible")          # (drawn after the moves: read too soon on a busy machine)
             box = value.bounding_box()
             assert box["y"] < height / 2, (name, box)
             if width == 1280:
