@@ -39,7 +39,7 @@ def run(body: str) -> dict:
 def test_a_text_or_a_list_repeats_with_star_as_the_docs_say():
     """A new author's 6 nimmt: `"*" * bulls` was refused (E201: the left side of `*` must be int),
     and the refusal, typed as int, made two errors more; language.md says `*` repeats them."""
-    assert run("out = [0] * 2 + 2 * [1]  words = [\"*\" * 3, 0 * \"x\"]")["out"] == [0, 0, 1, 1]
+    assert run("out = [0] * 2 + 2 * [1]")["out"] == [0, 0, 1, 1]
     assert run("words = [\"*\" * 3, 0 * \"x\"]")["words"] == ["***", ""]
     with pytest.raises(rulelang.RulelangError, match="the number of times `\\*` repeats text must be int, not text"):
         rulelang.compile_source(GAME.format(body='words = ["*" * "x"]'), "lists.rules")

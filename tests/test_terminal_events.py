@@ -415,10 +415,9 @@ game "Bury" {
 def test_what_a_seat_reads_of_a_move_never_depends_on_a_secret_choice_it_could_not_see():
     """An adversarial review: P1 buries a card of its hidden hand (a secret choice) and the market's
     Duke goes to the table; P2's recap dropped `· Duke: market → table` when the buried card was a
-    Duke, since the answer's text, `Duke`, was taken as said. A bot's move read the same way."""
-    def p2_reads(lines, bots=None):
-        out = play(BURY, 2, lines, bots=bots)
-        part = out.split(HAND_OVER)[-1] if not bots else out
+    Duke, since the answer's text, `Duke`, was taken as said (a bot's move read the same way)."""
+    def p2_reads(lines):
+        part = play(BURY, 2, lines).split(HAND_OVER)[-1]
         return [x for x in part.splitlines() if x.startswith("  ·")]
     seen = {choice: p2_reads(["bury", choice, "", "quit"]) for choice in ("Duke", "Earl")}
     assert seen["Duke"] == seen["Earl"] and "  · Duke: market → table" in seen["Duke"], seen
