@@ -655,6 +655,8 @@ def test_at_a_simultaneous_step_each_seat_answers_in_any_order(serve):
 
     async def bids():
         p1, p2 = [await connect(link["url"]) for link in body["links"]]
+        if not all(s["connected"] for s in p1.state["seats"]):      # (P2's arrival is pushed to P1)
+            await p1.until(lambda m: m["type"] == "state" and all(s["connected"] for s in m["seats"]))
         before = p1.raw[-1]
         assert [a["text"] for a in p2.state["actions"]][:2] == ["bid 0", "bid 1"]     # before P1 answers
         assert len(p1.state["actions"]) == len(p2.state["actions"]) == 11
