@@ -45,7 +45,7 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
         _w251(lints, body or ())
@@ -60,6 +60,7 @@ def visibility_lints(lints) -> None:
                          f"worlds (`ismcts`, `greedy`) keep how many components each zone holds, so they know its "
                          f"size; to keep it from them too, give every such zone the same number of components "
                          f"(a placeholder where it would be empty) (bots.md)", sym.decl.span)
+    at_once = {id(a) for step in lints.steps.values() if step.decl.simultaneous for a in step.decl.actions}
     for d in lints.every_node:
         if isinstance(d, (n.Call, n.Aggregate)) and d.name in ("first", "last") and d.name not in lints.c.symbols:
             _w256(lints, d)
@@ -68,6 +69,8 @@ def visibility_lints(lints) -> None:
         if isinstance(d, n.Assign) and secret_zones:
             _w255(lints, d)
         if isinstance(d, n.ActionDecl):
+            if id(d) not in at_once:
+                _w257(lints, d)
             for p in d.params:
                 z = _others_zone(lints, p.domain)
                 if z is not None and p.name in _names(d.require) and not _told_only(lints, p.name, d.require):
@@ -102,6 +105,38 @@ def visibility_lints(lints) -> None:
             lints.report("W232", "warning", "`eliminate … until round_end` in `on round_end`: the round is "
                          "ending, so the player is back at once; write `eliminate` (for good) or do it "
                          "in `on round_start` (out for the round that starts)", s.span)
+
+
+def _w257(lints, d) -> None:
+    """W257: an action (of a step taken in turn) names a card of its player's `owner` zone in its
+    text and puts it into an `owner` zone, never where all see it: the text is public (`place
+    a1-c1` in every log), so the others learn the card meant to stay theirs alone (a new author's
+    Battleship placed its fleet so, and linted clean). A card played face down into a `hidden`
+    zone is not reported: announcing what is played is a rule of many games."""
+    for p in d.params:
+        if d.text is not None and p.name not in _names(d.text):
+            continue
+        src = lints.root_zone(p.domain)
+        sym = lints.c.symbols.get(src) if src else None
+        if sym is None or sym.kind != "zone" or _vis(sym.decl) != ["owner"] or _blind_zone(lints, p.domain):
+            continue                            # (another's hand: named by place, `steal hand slot 2`)
+        kept, shown = None, False
+        for x in walk(d.body):
+            if isinstance(x, n.Move) and isinstance(x.what, n.Name) and x.what.name == p.name:
+                dest = lints.root_zone(x.dest)
+                dsym = lints.c.symbols.get(dest) if dest else None
+                if dsym is not None and dsym.kind == "zone" and _vis(dsym.decl) == ["owner"]:
+                    kept = kept or (x, dest)
+                else:
+                    shown = True
+            elif isinstance(x, n.Reveal) and p.name in _names(x.what):
+                shown = True
+        if kept is not None and not shown:
+            lints.report("W257", "warning", f"`{d.name}` names `{p.name}`, a card of `{src}` (`owner`), in its "
+                         f"text, which every player reads, and keeps it in `{kept[1]}` (`owner`): the others "
+                         f"learn which card it is; to keep it secret, choose it inside the action "
+                         f"(`action {d.name} {{ choose {p.name} in … always prompt \"…\" {{ … }} }}`), whose "
+                         f"answer reads \"(a secret choice)\" to them", kept[0].span)
 
 
 def _w233(lints, d) -> None:

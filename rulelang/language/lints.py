@@ -234,24 +234,52 @@ class StaticLint(FlowLints):
         number, an enum value) in a variable some player may not read — yet every answer is
         revealed to all once every seat has answered (`P1: place a1 across`), so the secret is
         everyone's (a new author's Battleship followed the docs' advice for a hidden deployment)."""
+        procs = {p.name: p for p in self.game.decls if isinstance(p, n.ProcDecl)}
         for action in d.actions:
-            plain = {p.name for p in action.params if self.root_zone(p.domain) is None}
-            if not plain:
-                continue
-            for x in walk(action.body):
-                if not isinstance(x, n.Assign):
-                    continue
+            plain = {p.name: p.name for p in action.params if self.root_zone(p.domain) is None}
+            kept = self._kept_secret(action.body, plain, procs, frozenset())
+            if kept is not None:
+                x, var, vis, choice, through = kept
+                self.report("W250", "warning", f"`{action.name}` in simultaneous step `{d.name}` keeps its "
+                            f"choice `{choice}` in `{var}`{through}, which is `{vis}`, but every answer is "
+                            f"revealed to all once every seat has answered, so everyone learns it; to keep it "
+                            f"secret, make the choice a component (a card per place) picked into an `owner` zone",
+                            x.span)
+
+    def _kept_secret(self, body, tainted: dict, procs: dict, called: frozenset):
+        """Where `body` writes a value made from a `tainted` name (name -> the choice it comes from)
+        into a variable some player may not read: (the statement, the variable, its visibility, the
+        choice, ` (through proc …)`), or None. Follows `let`s and the procedures it calls (a new
+        author's fleet was kept through `let c = cell(…)`, a `proc`, and `append` to a list)."""
+        if not tainted:
+            return None
+        tainted, body = dict(tainted), list(walk(body))
+        grew = True
+        while grew:                              # (a `let` of a `let` of the choice, in any order)
+            grew = False
+            for x in body:
+                if isinstance(x, n.Let) and x.name not in tainted:
+                    used = {y.name for y in walk(x.value) if isinstance(y, n.Name)} & tainted.keys()
+                    if used:
+                        tainted[x.name], grew = tainted[sorted(used)[0]], True
+        for x in body:
+            if isinstance(x, (n.Assign, n.Append)):
                 decl = self.vars.get(x.target.name)
                 vis = [m.name for m in getattr(decl, "modifiers", ()) if m.name in ("hidden", "owner", "others")]
-                used = {y.name for y in walk((x.target.index, x.value)) if isinstance(y, n.Name)} & plain
+                used = {y.name for y in walk((x.target.index, x.value)) if isinstance(y, n.Name)} & tainted.keys()
                 if vis and used:
-                    choice = sorted(used)[0]
-                    self.report("W250", "warning", f"`{action.name}` in simultaneous step `{d.name}` keeps its "
-                                f"choice `{choice}` in `{x.target.name}`, which is `{vis[0]}`, but every answer is "
-                                f"revealed to all once every seat has answered, so everyone learns it; to keep it "
-                                f"secret, make the choice a component (a card per place) picked into an `owner` zone",
-                                x.span)
-                    break
+                    return x, x.target.name, vis[0], tainted[sorted(used)[0]], ""
+            elif isinstance(x, n.CallStmt) and x.name in procs and x.name not in called:
+                proc = procs[x.name]
+                passed = {}
+                for param, arg in zip(proc.params, x.args):
+                    used = {y.name for y in walk(arg) if isinstance(y, n.Name)} & tainted.keys()
+                    if used:
+                        passed[param.name] = tainted[sorted(used)[0]]
+                kept = self._kept_secret(proc.body, passed, procs, called | {x.name})
+                if kept is not None:
+                    return x, kept[1], kept[2], kept[3], kept[4] or f" (through `{x.name}`)"
+        return None
 
     # ---- windows nobody answers, triggers that set themselves off ----
     def interaction_lints(self) -> None:
