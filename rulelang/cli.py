@@ -168,7 +168,8 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument("--format", choices=("text", "json"), default="text")
     lint.add_argument("--deep", action="store_true",
                       help="also play seeded random games of every error-free file and report run-time problems "
-                           "(stuck players, loop limits, broken invariants, games that never end)")
+                           "(stuck players, loop limits, broken invariants, games that never end), each player count "
+                           "of the file's range in turn")
     lint.add_argument("--games", type=_positive, default=None, metavar="G",
                       help="random games per file for --deep (default: 200)")
     lint.add_argument("--seed", type=int, default=0, metavar="S", help="first seed for --deep (default: 0)")

@@ -121,6 +121,25 @@ def test_a_wrong_outcome_given_fails_the_action_and_changes_nothing():
     assert m.state() == before and m.question["prompt"] == "heal whom?"
 
 
+@pytest.mark.parametrize("paused", [True, False])
+def test_outcomes_given_and_not_used_can_be_dropped(paused):
+    """A researcher's trial: a supplied outcome that failed an action stays supplied (the match is
+    as before), and every later draw failed on it, with no way to drop it; `clear_chance` does,
+    and the match goes on as one never given it (here paused at a question, or not)."""
+    m, control = game(BLESS).new_match(3, seed=4), game(BLESS).new_match(3, seed=4)
+    if paused:
+        m.apply("bless"), control.apply("bless")
+    m.supply_chance([["shuffle", 3, [0, 1, 2]]])
+    with pytest.raises(RuleRuntimeError, match="chance tape gives a shuffle of 3"):
+        m.apply("P1" if paused else "bless")
+        m.apply("P1")                           # (not paused: `bless` draws nothing; its answer rolls)
+    m.clear_chance()
+    m.apply("P1")
+    for text in (["P1"] if paused else ["bless", "P1"]):
+        control.apply(text)
+    assert m.state() == control.state() and m.chance_events == control.chance_events
+
+
 def _paused_with_same_view(g, seeds=(1, 2)):
     """Matches of BLESS paused at "heal whom?", alike for P1 but for the generator and the
     other hands."""

@@ -559,6 +559,20 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             base.tape = tuple(base.tape) + more
             self.pending = dict(self.pending, base=base)
 
+    def clear_chance(self) -> None:
+        """Drop the outcomes supplied (`supply_chance`) and not used yet: after one that did not fit
+        failed an action it stays supplied (the match is exactly as before the action), and every
+        later draw would fail on it (a researcher's trial found no way out)."""
+        left = tuple(self.tape)
+        self.tape = ()
+        self.ckpt = None                        # (a rebuild must meet the same outcomes: none now)
+        if self.pending is not None and left:   # (the paused chain's base keeps those it used)
+            base = self.pending["base"].clone()
+            base_tape = tuple(base.tape)
+            if base_tape[len(base_tape) - len(left):] == left:
+                base.tape = base_tape[:len(base_tape) - len(left)]
+                self.pending = dict(self.pending, base=base)
+
     @property
     def chance_events(self) -> list:
         """The shuffles, rolls and picks the last `apply` drew (an action, or an answer: what the

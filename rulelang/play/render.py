@@ -346,4 +346,4 @@ VISIBLE = {"public": "face up", "hidden": "face down, only how many is known",
            "owner": "seen by its owner, the others know how many",
            "others": "seen by every player but its owner, who knows how many"}
 RESULT_WORDS = {"win": "everyone wins", "lose": "everyone loses", "draw": "a draw",
-                "score": "the best score wins (a full tie is a draw)"}
+                "score": "the best score wins (players tied for the best draw, and the others lose)"}

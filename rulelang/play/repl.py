@@ -785,7 +785,8 @@ class _Session(Drawing, Commands):
                 bare = all(text.lower() in names for text in legal)   # (`reveal`, legal, typed with more words:
                 reason = "" if bare else f"; when it is not allowed, the rules say: {printable(why)}"  # not why)
                 name = next(n for n in names if n and wanted.startswith(n))
-                unknown = None if bare else self.unoffered_word(wanted[len(name):].split(), legal)
+                unknown = None if bare else self.unoffered_word(wanted[len(name):].split(), legal,
+                                                                self.takes_a_number(name))
                 if unknown is not None:      # (a card not in sight, not held: the rules' reason for a
                     reason = f"; no {name} choice has {printable(unknown)}"   # combination misled)
                 self.error(f"'{echoed(line)}' is not a legal action now (legal: {shown_legal}{more}){reason}")
@@ -793,7 +794,16 @@ class _Session(Drawing, Commands):
                 self.error(f"'{echoed(line)}' is not a legal action now: {printable(why)}")
         return None
 
-    def unoffered_word(self, typed: list[str], legal: list[str]) -> str | None:
+    def takes_a_number(self, name: str) -> bool:
+        """Does an action so named choose a number from a range (`bid(n in 0..hand_size)`)? A number
+        typed for it is a choice the rules refused, not one no choice has (a new author's dealer's
+        `bid 3` read "no bid choice has 3", where the rules' reason said why)."""
+        ir = getattr(self.game, "ir", None) or {}
+        return any(str(a.get("name", "")).replace("_", " ").lower() == name
+                   and any((p.get("domain") or {}).get("k") == "range" for p in a.get("params") or ())
+                   for step in ir.get("steps") or () for a in step.get("actions") or ())
+
+    def unoffered_word(self, typed: list[str], legal: list[str], numbers: bool = False) -> str | None:
         """A word typed after an action's name that none of its legal choices has, in any form a
         player may type it (`5s` for `5♠`; the enum's name, `spades`), and that names nothing the
         player sees now: as the screen shows it where it is a component's label (`5♠`), else as
@@ -805,14 +815,15 @@ class _Session(Drawing, Commands):
                 words.update(form)
         seen = None
         for word in typed:
-            if word in words or self.enum_named(word) in words:
+            if word in words or self.enum_named(word) in words or numbers and re.fullmatch(r"-?\d+", word):
                 continue
             if seen is None:
                 seen = {w for label in self.labels_in_sight() for form in _forms(label) for w in form}
             if word in seen:
                 return None
             labels = getattr(self.match, "labels", None) or []
-            return next((str(x) for x in labels if isinstance(x, str) and fit(x, "ascii").lower() == word), word)
+            return next((str(x) for x in labels if isinstance(x, str) and word in (fit(x, "ascii").lower(), x.lower())),
+                        word)         # (`a♠` typed: `A♠`, as the cards show it)
         return None
 
     def labels_in_sight(self) -> list[str]:

@@ -7,6 +7,7 @@ variable of the rules, no rule as the file writes it (`help ACTION full` shows t
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 
@@ -423,8 +424,16 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
         seen.add(key)
         part = _Doc(False)
         if a["params"]:
-            part.para("; ".join(f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}), enums)}"
-                                for p in a["params"]))
+            # (an `as` text need not name a parameter: `advance 5 and 11` for `o in moves` — "O: …"
+            # named nothing a player types, a new author said)
+            typed = set(_action_name(a).split())
+            named = [p for p in a["params"] if a.get("text") is None or p["name"].upper() in typed]
+            unnamed = [p for p in a["params"] if p not in named]
+            said = [f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}), enums)}" for p in named]
+            if unnamed:
+                said.append("…: made from " + " and ".join(_param_words(p, about.get("zones", {}), enums)
+                                                          for p in unnamed))
+            part.para("; ".join(said))
         _action_details(part, s["name"], a, about, code, authors)
         steps = told.setdefault((_action_name(a), part.text()), [])
         if a["name"] in anytime:
@@ -663,6 +672,15 @@ def _text_parts(e: dict, depth: int = 0) -> list[str]:
         return _text_parts(e["l"], depth + 1) + _text_parts(e["r"], depth + 1)
     if e.get("k") == "lit" and isinstance(e.get("v"), str):
         return [e["v"]]
+    if depth < 50 and e.get("k") == "if" and isinstance(e.get("t"), dict) and isinstance(e.get("e"), dict):
+        # (`as (if … then "advance " + … else "advance " + … + " and " + …)`: the words both ways
+        # start with, a new author's rulebook showed only `…`)
+        then, other = _text_parts(e["t"], depth + 1), _text_parts(e["e"], depth + 1)
+        if then == other:
+            return then
+        both = os.path.commonprefix(["".join(then), "".join(other)])
+        words = both[:both.rfind(" ") + 1] if not both.endswith(" ") else both
+        return ["…"] if not words.strip() else [words] if words.rstrip().endswith("…") else [words, "…"]
     if e.get("k") == "text" and isinstance(e.get("x"), dict):     # `text(c)`: the parameter's label
         e = e["x"]
     if e.get("k") == "local":

@@ -1,0 +1,74 @@
+"""What a player reads of an action's typed words: an `as` text computed two ways in the rulebook
+and `help`, and a refused choice told as refused (trials by new authors, stop 61)."""
+from __future__ import annotations
+
+import io
+
+import rulelang
+from rulelang.play.repl import run_repl
+from rulelang.play.rulebook import action_help, rulebook
+
+PAIRS = '''game "Pairs" {
+  players 2
+  def moves = [[5, 0], [7, 9]]
+  var total: int = 0 per player
+  about action advance "Use this pairing of the dice: advance the columns named."
+  turn { step pick {
+    action advance(o in moves)
+        as (if o[1] == 0 then "advance " + text(o[0]) else "advance " + text(o[0]) + " and " + text(o[1])) {
+      total[me] += o[0]
+      if total[me] > 20 { finish win for me }
+      end turn
+    }
+  } }
+}
+'''
+
+
+def test_an_as_text_computed_two_ways_shows_the_words_both_start_with():
+    """A new author's Can't Stop: the rulebook listed its action as `…` and `help advance` said
+    "O: one of the values of `moves`", naming nothing a player types (`advance 7 and 9`)."""
+    game = rulelang.Game(rulelang.compile_source(PAIRS, "pairs.rules"))
+    book = rulebook(game)
+    assert "- `advance …`: Use this pairing of the dice" in book and "- `…`" not in book
+    helped = action_help(game, "advance", game.new_match(2, 1))
+    assert helped.startswith("advance … (at step pick)")
+    assert "…: made from one of the values of `moves`" in helped and "O:" not in helped
+
+
+BIDS = '''game "Bids" {
+  players 2
+  kind Card { rank: int  label (if rank == 1 then "A" else text(rank)) + "♠" }
+  zone hand: set per player, owner
+  zone deck: pile, hidden
+  zone table: pile, public
+  var said: int = 0
+  setup {
+    for p in players { for r in [2, 7] { create Card(rank: r) in hand[p] } }
+    create Card(rank: 1) in deck
+  }
+  turn { step s {
+    action bid(n in 0..3) as "bid " + text(n) require n != 2 else "a bid of two is never allowed" {
+      said = n
+      goto play
+    }
+  }
+  step play {
+    action play(c in hand[me]) require c.rank > 1 else "an ace is never played" { move c to table  if size(table) == 4 { finish draw }  end turn }
+  } }
+}
+'''
+
+
+def test_a_number_the_rules_refuse_is_told_with_their_reason_and_a_card_as_it_is_shown():
+    """A new author's Oh Hell: the dealer's `bid 3` (in the bid's range, refused by its `require`)
+    read "no bid choice has 3", not the rules' reason; `play A♠`, no such card in sight, read `a♠`."""
+    game = rulelang.Game(rulelang.compile_source(BIDS, "bids.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("bid 2\nbid 9\nbid 1\n\nplay a♠\nquit\n"), out, "bids.rules",
+             screen=(200, 40))
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    assert errors[0] == ("error: 'bid 2' is not a legal action now (legal: bid 0, bid 1, bid 3); when it is not "
+                         "allowed, the rules say: a bid of two is never allowed")
+    assert errors[1].startswith("error: 'bid 9' is not a legal action now (legal: ")
+    assert errors[2].endswith("; no play choice has A♠"), errors[2]
