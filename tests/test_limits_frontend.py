@@ -206,6 +206,29 @@ def test_long_chains_of_defs_and_procs_lint_without_running_out_of_stack(tmp_pat
     assert {d.code for d in found} <= {"W201", "W207"}        # (HEAD's unused enum and def)
 
 
+def test_a_choice_passed_down_long_or_branching_chains_of_procs_lints_in_bounded_work(tmp_path, monkeypatch):
+    """W250 follows a simultaneous choice into the procedures it is passed to: a chain of 40, each
+    calling the next three times, was followed along all 3^39 paths (a lint that never ended), and
+    a chain of 1,500 ran out of stack (E006 for a file that linted clean)."""
+    from rulelang.language import lints
+    calls = []
+    follow = lints.StaticLint._kept_secret
+
+    def counted(self, *args):
+        calls.append(1)
+        return follow(self, *args)
+    monkeypatch.setattr(lints.StaticLint, "_kept_secret", counted)
+    head = 'game "Deep" {\n  players 2\n  var v: int = 0 per player, owner\n'
+    tail = '  setup { goto s }\n  step s simultaneous {\n    action a(n in 1..3) { p0(n) }\n' \
+        '    reveal { finish draw }\n  }\n}\n'
+    branching = "".join(f"  proc p{i}(x: int) {{ p{i + 1}(x)  p{i + 1}(x + 1)  p{i + 1}(x + 2) }}\n"
+                        for i in range(39)) + "  proc p39(x: int) { v[me] = x }\n"
+    found = lint(tmp_path, head + branching + tail)
+    assert [d.code for d in found] == ["W250"] and len(calls) < 200
+    long = "".join(f"  proc p{i}(x: int) {{ p{i + 1}(x) }}\n" for i in range(1500)) + "  proc p1500(x: int) { log text(x) }\n"
+    assert [d.code for d in lint(tmp_path, head + long + tail)] == ["W201"]     # (`v`, never written)
+
+
 def test_a_recursion_error_in_the_checker_or_compiler_is_a_diagnostic(monkeypatch):
     tree = parser.parse(game(), "x.rules")
 

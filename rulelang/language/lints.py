@@ -269,14 +269,22 @@ class StaticLint(FlowLints):
                 used = {y.name for y in walk((x.target.index, x.value)) if isinstance(y, n.Name)} & tainted.keys()
                 if vis and used:
                     return x, x.target.name, vis[0], tainted[sorted(used)[0]], ""
-            elif isinstance(x, n.CallStmt) and x.name in procs and x.name not in called:
+            elif isinstance(x, n.CallStmt) and x.name in procs and x.name not in called and len(called) < 40:
+                # (40 procedures deep at most: a chain of 1,500 ran out of stack, E006)
                 proc = procs[x.name]
                 passed = {}
                 for param, arg in zip(proc.params, x.args):
                     used = {y.name for y in walk(arg) if isinstance(y, n.Name)} & tainted.keys()
                     if used:
                         passed[param.name] = tainted[sorted(used)[0]]
-                kept = self._kept_secret(proc.body, passed, procs, called | {x.name})
+                # (each procedure once per choice passed: a chain of procedures each calling the
+                # next three times is followed in linear time, not 3^depth — a fuzz trial)
+                seen = self.__dict__.setdefault("w250_seen", {})
+                key = (x.name, tuple(sorted(passed.items())))
+                if key not in seen:
+                    seen[key] = None            # (a cycle through it meanwhile: nothing kept)
+                    seen[key] = self._kept_secret(proc.body, passed, procs, called | {x.name})
+                kept = seen[key]
                 if kept is not None:
                     return x, kept[1], kept[2], kept[3], kept[4] or f" (through `{x.name}`)"
         return None
