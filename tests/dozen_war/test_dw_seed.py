@@ -246,4 +246,9 @@ def test_an_infantry_general_does_not_guard_a_castle_an_infantry_soldier_does():
     p = Position(2).soldier(0, "infantry", "d2").soldier(1, "infantry", "c2").turn(0)
     m = p.match()
     play(m, "siege d2 infantry d1")
-    assert m.question["chooser"] == 1 and legal(m) == ["infantry", "pass"]
+    assert m.question["chooser"] == 1 and legal(m) == ["infantry at c2", "pass"]
+    # (two guards say where each stands: a trial read `infantry`, `infantry #2` with 3 at a7, 1 at b7)
+    p = Position(2).soldier(0, "infantry", "d2").soldier(1, "infantry", "c2").soldier(1, "infantry", "c1").turn(0)
+    m = p.match()
+    play(m, "siege d2 infantry d1")
+    assert sorted(legal(m)) == ["infantry at c1", "infantry at c2", "pass"], legal(m)
