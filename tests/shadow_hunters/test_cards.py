@@ -195,6 +195,9 @@ def test_blessing_heals_no_more_than_the_damage():
     m = draw_white("Blessing", setup=lambda p: p.damage(1, 2).rolls((6, 6)))
     play(m, "P2")
     assert var(m, "damage")[1] == 0
+    m = draw_white("Blessing", setup=lambda p: p.rolls((6, 4)))
+    play(m, "P3")                               # (a browser trial: the messages never said whom)
+    assert m.messages_for(1)[-2:] == ["P1 rolls a d6: 4", "P3 has no damage to heal"]
 
 
 @pytest.mark.parametrize("char", ALL)
