@@ -121,6 +121,48 @@ def test_a_wrong_outcome_given_fails_the_action_and_changes_nothing():
     assert m.state() == before and m.question["prompt"] == "heal whom?"
 
 
+TWO_ROLLS = """
+game "Two rolls" {
+  players 2
+  var a: int = 0
+  var hp: int = 5 per player
+  turn { step s {
+    action go {
+      a = roll(6)
+      choose p in players prompt "heal whom?" { hp[p] = hp[p] + roll(6) + a }
+      end turn
+    }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_outcomes_are_refused_at_a_question_whose_effect_drew_from_the_generator_before_it():
+    """A review: outcomes given at "heal whom?" went to the start of the effect's replay, where its
+    first roll met them: the answer failed and left the match broken (no question, the answer in the
+    log). Given there, they are refused and nothing changes; given before the action, they work."""
+    m = game(TWO_ROLLS).new_match(2, seed=3)
+    m.apply("go")
+    before = m.state()
+    with pytest.raises(ValueError, match="drew from the generator before it asked"):
+        m.supply_chance([["roll", 6, 2]])
+    assert m.state() == before and m.question["prompt"] == "heal whom?"
+    m.apply("P1")
+    ahead = game(TWO_ROLLS).new_match(2, seed=3)
+    ahead.supply_chance([["roll", 6, 4], ["roll", 6, 2]])
+    ahead.apply("go")
+    ahead.supply_chance([])                     # (nothing given: nothing refused)
+    ahead.apply("P1")
+    assert ahead.state()["vars"]["hp"] == [11, 5]
+    replayed = game(TWO_ROLLS).new_match(2, seed=9)  # each apply's events given before it (on another seed)
+    replayed.supply_chance([["roll", 6, 4]])
+    replayed.apply("go")
+    replayed.supply_chance([["roll", 6, 2]])    # (the effect drew only what was given: allowed)
+    replayed.apply("P1")
+    assert replayed.state()["vars"]["hp"] == [11, 5]
+
+
 @pytest.mark.parametrize("paused", [True, False])
 def test_outcomes_given_and_not_used_can_be_dropped(paused):
     """A researcher's trial: a supplied outcome that failed an action stays supplied (the match is

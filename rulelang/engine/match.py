@@ -550,12 +550,22 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         """Use these outcomes, in order, for the next shuffles, rolls and picks the rules make,
         before drawing from the generator (rulelang/engine/chance.py says their form): a test, or a replay
         of a game played elsewhere, decides what chance brings. A draw that is not the next one
-        supplied (a roll where a shuffle was given) fails the action, which then changes nothing."""
+        supplied (a roll where a shuffle was given) fails the action, which then changes nothing.
+        At a question of an effect that drew from the generator before it asked, a ValueError: the
+        effect replays from where it began, and there the outcomes given would come first (a review:
+        a failed answer then left the match broken) — supply them before the action instead."""
         more = checked_tape(outcomes)
-        self.tape = tuple(self.tape) + more
-        self.ckpt = None                        # a rebuild must meet the same outcomes
+        base = None
         if self.pending is not None:            # the paused chain replays from its base: it must too
             base = self.pending["base"].clone()
+            used = len(base.tape) - len(self.tape)      # (the chain's draws that came from its tape)
+            if more and len(self.drawn or ()) > used:
+                raise ValueError("chance outcomes cannot be given at this question: the effect waiting "
+                                 "here drew from the generator before it asked; give them before the "
+                                 "action that started it")
+        self.tape = tuple(self.tape) + more
+        self.ckpt = None                        # a rebuild must meet the same outcomes
+        if base is not None:
             base.tape = tuple(base.tape) + more
             self.pending = dict(self.pending, base=base)
 
