@@ -227,6 +227,17 @@ def test_a_choice_passed_down_long_or_branching_chains_of_procs_lints_in_bounded
     assert [d.code for d in found] == ["W250"] and len(calls) < 200
     long = "".join(f"  proc p{i}(x: int) {{ p{i + 1}(x) }}\n" for i in range(1500)) + "  proc p1500(x: int) { log text(x) }\n"
     assert [d.code for d in lint(tmp_path, head + long + tail)] == ["W201"]     # (`v`, never written)
+    # (a review: six parameters, each call passing them shuffled, gave choices^parameters memo keys)
+    calls.clear()
+    params = ", ".join(f"x{j}: int" for j in range(6))
+    orders = [[1, 2, 3, 4, 5, 0], [1, 0, 2, 3, 4, 5], [0, 0, 2, 3, 4, 5]]
+    shuffled = "".join(f"  proc p{i}({params}) {{ " + "  ".join(
+        f"p{i + 1}(" + ", ".join(f"x{j}" for j in order) + ")" for order in orders) + " }\n" for i in range(39))
+    shuffled += f"  proc p39({params}) {{ log text(x0) }}\n"     # (nothing kept: every way is followed)
+    action = "    action a(" + ", ".join(f"n{j} in 1..2" for j in range(6)) + ") { p0(" \
+        + ", ".join(f"n{j}" for j in range(6)) + ") }\n"
+    found = lint(tmp_path, head + shuffled + tail.replace("    action a(n in 1..3) { p0(n) }\n", action))
+    assert [d.code for d in found] == ["W201"] and len(calls) < 2500
 
 
 def test_a_recursion_error_in_the_checker_or_compiler_is_a_diagnostic(monkeypatch):
