@@ -71,4 +71,26 @@ def test_a_number_the_rules_refuse_is_told_with_their_reason_and_a_card_as_it_is
     assert errors[0] == ("error: 'bid 2' is not a legal action now (legal: bid 0, bid 1, bid 3); when it is not "
                          "allowed, the rules say: a bid of two is never allowed")
     assert errors[1].startswith("error: 'bid 9' is not a legal action now (legal: ")
+    assert errors[1].endswith("; no bid choice has 9")        # (out of 0..3: no choice, not refused)
     assert errors[2].endswith("; no play choice has A♠"), errors[2]
+
+
+WORDS = '''game "Words" {
+  players 2
+  var n: int = 0
+  turn { step s {
+    action bid(k in 1..3) as "bid " + text(k) + "!" { n = k  end turn }
+    action wait(t in 1..2) as (if t == 1 then "pass" else "pass turn") { n += t  if n > 5 { finish draw }  end turn }
+  } }
+}
+'''
+
+
+def test_an_as_text_names_a_parameter_beside_punctuation_and_keeps_a_whole_first_word():
+    """A review: `bid N!` read "…: made from the numbers 1 to 3" (its parameter unseen beside `!`), and
+    `if … then "pass" else "pass turn"` still read `…` (the shared word cut back to a space)."""
+    game = rulelang.Game(rulelang.compile_source(WORDS, "words.rules"))
+    book = rulebook(game)
+    assert "- `pass …`" in book
+    helped = action_help(game, "bid", game.new_match(2, 1))
+    assert "K: one of the numbers 1 to 3" in helped and "made from" not in helped

@@ -785,8 +785,9 @@ class _Session(Drawing, Commands):
                 bare = all(text.lower() in names for text in legal)   # (`reveal`, legal, typed with more words:
                 reason = "" if bare else f"; when it is not allowed, the rules say: {printable(why)}"  # not why)
                 name = next(n for n in names if n and wanted.startswith(n))
-                unknown = None if bare else self.unoffered_word(wanted[len(name):].split(), legal,
-                                                                self.takes_a_number(name))
+                typed = wanted[len(name):].split()
+                unknown = None if bare else self.unoffered_word(
+                    typed, legal, self.takes_a_number(name) and len(typed) == 1 and self.in_range(name, typed[0]))
                 if unknown is not None:      # (a card not in sight, not held: the rules' reason for a
                     reason = f"; no {name} choice has {printable(unknown)}"   # combination misled)
                 self.error(f"'{echoed(line)}' is not a legal action now (legal: {shown_legal}{more}){reason}")
@@ -800,8 +801,23 @@ class _Session(Drawing, Commands):
         `bid 3` read "no bid choice has 3", where the rules' reason said why)."""
         ir = getattr(self.game, "ir", None) or {}
         return any(str(a.get("name", "")).replace("_", " ").lower() == name
-                   and any((p.get("domain") or {}).get("k") == "range" for p in a.get("params") or ())
+                   and len(a.get("params") or ()) == 1 and (a["params"][0].get("domain") or {}).get("k") == "range"
                    for step in ir.get("steps") or () for a in step.get("actions") or ())
+
+    def in_range(self, name: str, word: str) -> bool:
+        """Is `word` a number the one range parameter of an action so named may take, as far as its
+        bounds are written as numbers (`bid 9` of `0..3` is no choice at all; `0..hand_size`: any)?"""
+        if not re.fullmatch(r"-?\d{1,18}", word):
+            return False
+        ir = getattr(self.game, "ir", None) or {}
+        for step in ir.get("steps") or ():
+            for a in step.get("actions") or ():
+                if str(a.get("name", "")).replace("_", " ").lower() == name and len(a.get("params") or ()) == 1:
+                    d = a["params"][0].get("domain") or {}
+                    lo, hi = d.get("lo") or {}, d.get("hi") or {}
+                    if (lo.get("k") != "lit" or lo.get("v") <= int(word)) and (hi.get("k") != "lit" or int(word) <= hi.get("v")):
+                        return True
+        return False
 
     def unoffered_word(self, typed: list[str], legal: list[str], numbers: bool = False) -> str | None:
         """A word typed after an action's name that none of its legal choices has, in any form a

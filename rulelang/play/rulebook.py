@@ -426,9 +426,10 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
         if a["params"]:
             # (an `as` text need not name a parameter: `advance 5 and 11` for `o in moves` — "O: …"
             # named nothing a player types, a new author said)
-            typed = set(_action_name(a).split())
+            title = _action_name(a)
+            typed = set(re.findall(r"[A-Z0-9_]+", title))       # (`bid N!`, `swap A,B`: N, A and B)
             named = [p for p in a["params"] if a.get("text") is None or p["name"].upper() in typed]
-            unnamed = [p for p in a["params"] if p not in named]
+            unnamed = [p for p in a["params"] if p not in named] if "…" in title else []
             said = [f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}), enums)}" for p in named]
             if unnamed:
                 said.append("…: made from " + " and ".join(_param_words(p, about.get("zones", {}), enums)
@@ -678,8 +679,10 @@ def _text_parts(e: dict, depth: int = 0) -> list[str]:
         then, other = _text_parts(e["t"], depth + 1), _text_parts(e["e"], depth + 1)
         if then == other:
             return then
-        both = os.path.commonprefix(["".join(then), "".join(other)])
-        words = both[:both.rfind(" ") + 1] if not both.endswith(" ") else both
+        texts = ["".join(then), "".join(other)]
+        both = os.path.commonprefix(texts)
+        whole = any(t == both for t in texts) and all(t == both or t[len(both)] == " " for t in texts)
+        words = both + " " if whole else both[:both.rfind(" ") + 1] if not both.endswith(" ") else both
         return ["…"] if not words.strip() else [words] if words.rstrip().endswith("…") else [words, "…"]
     if e.get("k") == "text" and isinstance(e.get("x"), dict):     # `text(c)`: the parameter's label
         e = e["x"]
