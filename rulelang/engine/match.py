@@ -565,7 +565,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                                  "action that started it")
         self.tape = tuple(self.tape) + more
         self.ckpt = None                        # a rebuild must meet the same outcomes
-        if base is not None:
+        if base is not None and self.pending is not None:
             base.tape = tuple(base.tape) + more
             self.pending = dict(self.pending, base=base)
 
