@@ -116,9 +116,10 @@ def _w257(lints, d) -> None:
     for p in d.params:
         if d.text is not None and p.name not in _names(d.text):
             continue
-        src = lints.root_zone(p.domain)
+        chosen = lints.chosen_from(p.domain)    # (a filtered hand too: `[x for x in spots[me] where …]`)
+        src = lints.root_zone(chosen) if chosen is not None else None
         sym = lints.c.symbols.get(src) if src else None
-        if sym is None or sym.kind != "zone" or _vis(sym.decl) != ["owner"] or _blind_zone(lints, p.domain):
+        if sym is None or sym.kind != "zone" or _vis(sym.decl) != ["owner"] or _blind_zone(lints, chosen):
             continue                            # (another's hand: named by place, `steal hand slot 2`)
         kept, shown = None, False
         for x in walk(d.body):

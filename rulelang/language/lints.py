@@ -236,7 +236,7 @@ class StaticLint(FlowLints):
         everyone's (a new author's Battleship followed the docs' advice for a hidden deployment)."""
         procs = {p.name: p for p in self.game.decls if isinstance(p, n.ProcDecl)}
         for action in d.actions:
-            plain = {p.name: p.name for p in action.params if self.root_zone(p.domain) is None}
+            plain = {p.name: p.name for p in action.params if self.chosen_from(p.domain) is None}
             kept = self._kept_secret(action.body, plain, procs, frozenset())
             if kept is not None:
                 x, var, vis, choice, through = kept
@@ -345,6 +345,21 @@ class StaticLint(FlowLints):
         if isinstance(e, n.Call) and e.name in ("top", "bottom", "first", "last", "pick") and e.args \
                 and e.name not in self.c.symbols:
             return self.root_zone(e.args[0])
+        return None
+
+    def chosen_from(self, e, depth: int = 0):
+        """The zone expression a choice's components come from, also through a filter of it
+        (`[c for c in hand[me] where …]`) or a def that is one (`playable(me)`): `hand[me]`, or
+        None. (A component chosen so is kept secret: a review found W250 said it was not.)"""
+        if self.root_zone(e) is not None:
+            return e
+        if depth < 4 and isinstance(e, n.ListComp) and not e.comp.more \
+                and isinstance(e.comp.elem, n.Name) and e.comp.elem.name == e.comp.var:
+            return self.chosen_from(e.comp.iterable, depth + 1)
+        if depth < 4 and isinstance(e, (n.Name, n.Call)):
+            sym = self.c.symbols.get(e.name)
+            if sym is not None and sym.kind == "def" and isinstance(getattr(sym, "decl", None), n.DefDecl):
+                return self.chosen_from(sym.decl.body, depth + 1)
         return None
 
     def zone_lints(self) -> None:
