@@ -121,23 +121,44 @@ def _w257(lints, d) -> None:
         sym = lints.c.symbols.get(src) if src else None
         if sym is None or sym.kind != "zone" or _vis(sym.decl) != ["owner"] or _blind_zone(lints, chosen):
             continue                            # (another's hand: named by place, `steal hand slot 2`)
-        kept, shown = None, False
-        for x in walk(d.body):
-            if isinstance(x, n.Move) and isinstance(x.what, n.Name) and x.what.name == p.name:
-                dest = lints.root_zone(x.dest)
-                dsym = lints.c.symbols.get(dest) if dest else None
-                if dsym is not None and dsym.kind == "zone" and _vis(dsym.decl) == ["owner"]:
-                    kept = kept or (x, dest)
-                else:
-                    shown = True
-            elif isinstance(x, n.Reveal) and p.name in _names(x.what):
-                shown = True
+        procs = {q.name: q for q in lints.game.decls if isinstance(q, n.ProcDecl)}
+        kept, shown = _w257_moves(lints, d.body, {p.name}, procs, 0)
         if kept is not None and not shown:
             lints.report("W257", "warning", f"`{d.name}` names `{p.name}`, a card of `{src}` (`owner`), in its "
                          f"text, which every player reads, and keeps it in `{kept[1]}` (`owner`): the others "
                          f"learn which card it is; to keep it secret, choose it inside the action "
                          f"(`action {d.name} {{ choose {p.name} in … always prompt \"…\" {{ … }} }}`), whose "
                          f"answer reads \"(a secret choice)\" to them", kept[0].span)
+
+
+def _w257_moves(lints, body, names: set, procs: dict, depth: int):
+    """(W257) Where `body` moves the card that `names` hold (the parameter, a `let` of it, a
+    procedure's parameter it is passed as — a review's `let t = s` and `keep(s)` were missed) into
+    an `owner` zone: (the statement (or the call that leads there), the zone) or None; and whether
+    it also shows the card (a move elsewhere, a `reveal`). Procedures 8 deep at most."""
+    kept, shown, names = None, False, set(names)
+    nodes = list(walk(body))
+    for x in nodes:                             # (aliases: `let t = s`, in order of the block)
+        if isinstance(x, n.Let) and isinstance(x.value, n.Name) and x.value.name in names:
+            names.add(x.name)
+    for x in nodes:
+        if isinstance(x, n.Move) and isinstance(x.what, n.Name) and x.what.name in names:
+            dest = lints.root_zone(x.dest)
+            dsym = lints.c.symbols.get(dest) if dest else None
+            if dsym is not None and dsym.kind == "zone" and _vis(dsym.decl) == ["owner"]:
+                kept = kept or (x, dest)
+            else:
+                shown = True
+        elif isinstance(x, n.Reveal) and _names(x.what) & names:
+            shown = True
+        elif isinstance(x, n.CallStmt) and x.name in procs and depth < 8:
+            passed = {q.name for q, arg in zip(procs[x.name].params, x.args)
+                      if isinstance(arg, n.Name) and arg.name in names}
+            if passed:
+                inner, seen = _w257_moves(lints, procs[x.name].body, passed, procs, depth + 1)
+                kept = kept or (inner and (x, inner[1]))
+                shown = shown or seen
+    return kept, shown
 
 
 def _w233(lints, d) -> None:
