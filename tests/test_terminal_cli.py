@@ -256,6 +256,8 @@ def test_a_drawn_seed_is_told_only_when_the_game_ends(capsys, monkeypatch):
     assert again.split("\n", 1)[1] == out.split("\n", 1)[1].replace(told[0] + "\n", "")
     _, watched, _ = cli(capsys, monkeypatch, ["play", REGICIDE, "--bot", "1=random"])
     assert ", seed " in watched.splitlines()[0]                  # (nobody to keep it from)
+    seed = watched.splitlines()[0].rsplit(" ", 1)[1]             # (and said again at the end, as `play
+    assert f"Seed {seed}: `--seed {seed}` deals this game again." in watched.split("Game over")[1]  # --help` says)
 
 
 def test_what_a_player_typed_is_quoted_back_short(regicide):

@@ -80,6 +80,7 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
     session = _Session(game, players, seed, options, bots or {},
                        stdin or sys.stdin, stdout or sys.stdout, source_path, match, delay, color, screen, pager)
     session.seed_secret = seed_secret and not session.watching
+    session.seed_drawn = seed_secret            # (said again at the end, watched or played: `play --help`)
     session.log_meta.update(moves or {})
     session.asked.update(asked or {})
     if match is not None:                     # (a resumed save: its moves may be undone as if played here)
@@ -130,6 +131,7 @@ def _same_words(typed: str, text: str) -> bool:
 
 class _Session(Drawing, Commands):
     seed_secret = False                      # (see run_repl)
+    seed_drawn = False
 
     def __init__(self, game, players, seed, options, bots, stdin, stdout, source_path, match=None,
                  delay=0.0, color=None, screen=None, pager=None):
@@ -290,7 +292,7 @@ class _Session(Drawing, Commands):
             self.say(f"Why: the last move ended the game: {self.last_move}", "over")
         else:
             self.say("Why: the rules ended the game before any move", "over")
-        if self.seed_secret:
+        if self.seed_secret or self.seed_drawn:   # (a newcomer's bots-only game: only its first line said it)
             self.say(f"Seed {self.seed}: `--seed {self.seed}` deals this game again.")
         try:                                    # (the tie-breaks, said where scores tie)
             ranks = self.match.scores(tie_breaks=True) if outcome.get("scores") else None
