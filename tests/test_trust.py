@@ -163,6 +163,22 @@ def test_outcomes_are_refused_at_a_question_whose_effect_drew_from_the_generator
     assert replayed.state()["vars"]["hp"] == [11, 5]
 
 
+def test_an_answered_imagined_copy_tells_only_what_it_drew_after_the_question():
+    """A review: a seat's imagined copy of a paused match, answered, listed in `chance_events` the
+    draws its chain made before the question — the real ones (it replays the real chain up to
+    there): Smash Up's setup shuffles, given to a match of any seed, dealt the real decks again.
+    Outcomes given to such a copy at a question went nowhere (past the cut, a fresh generator)."""
+    m = game(TWO_ROLLS).new_match(2, seed=3)
+    m.apply("go")
+    assert len(m.chance_events) == 1            # (the real roll before the question)
+    copy = m.determinized(1, 7)
+    assert copy.chance_events == []
+    with pytest.raises(ValueError, match="imagined copy"):
+        copy.supply_chance([["roll", 6, 1]])
+    copy.apply("P1")
+    assert [e[:2] for e in copy.chance_events] == [["roll", 6]]     # (its own roll only)
+
+
 @pytest.mark.parametrize("paused", [True, False])
 def test_outcomes_given_and_not_used_can_be_dropped(paused):
     """A researcher's trial: a supplied outcome that failed an action stays supplied (the match is

@@ -178,6 +178,12 @@ class MatchCopies(MatchParts):
             m.tape, m.ckpt = (), None             # chance given ahead of time is the future too
             m.seed = None                         # (the seed would tell the deal: replay the setup)
             m.drawn, m.drawn_from = (), 0         # (so would the shuffles the last action drew)
+            if pending is not None and self.drawn:
+                # (as many stand-ins as the paused chain drew before its question: answered, the copy
+                # replays the real chain up to there, and its `chance_events` must begin after them —
+                # they held the real setup's shuffles, which dealt the real decks again: a review)
+                m.drawn = (DRAWN_BEFORE,) * len(self.drawn)
+                m.drawn_from = len(self.drawn)
             if m.messages:                        # what was said to the others alone
                 m.messages = [x for x in m.messages if isinstance(x, str) or player in x["to"]]
             if m.private:                         # answers the seat could not see: as it reads them
@@ -292,6 +298,7 @@ def _dealt(cards: list, where: list, fit, rng) -> list | None:
 _DEAL_LIMIT = 3000       # places in one group dealt under the rules' flows at most (else a plain shuffle)
 
 
+DRAWN_BEFORE = ("roll", 1, 1)  # a copy's stand-in for a draw its paused chain made (it tells nothing)
 WORLD_TRIES = 16          # deals of one imagined world, where a `when` rule would hold at once
 
 

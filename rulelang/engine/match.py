@@ -559,6 +559,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         if self.pending is not None:            # the paused chain replays from its base: it must too
             base = self.pending["base"].clone()
             used = len(base.tape) - len(self.tape)      # (the chain's draws that came from its tape)
+            if more and getattr(base, "cuts", ()):      # (a determinized copy: past its cut, a fresh
+                raise ValueError("chance outcomes cannot be given to an imagined copy at a question: "
+                                 "give them before the action, on the match itself")   # generator, no tape)
             if more and len(self.drawn or ()) > used:
                 raise ValueError("chance outcomes cannot be given at this question: the effect waiting "
                                  "here drew from the generator before it asked; give them before the "
