@@ -119,6 +119,8 @@ def _w257(lints, d) -> None:
         chosen = lints.chosen_from(p.domain)    # (a filtered hand too: `[x for x in spots[me] where …]`)
         src = lints.root_zone(chosen) if chosen is not None else None
         sym = lints.c.symbols.get(src) if src else None
+        if _given_me(lints, p.domain, chosen):  # (`free(me)` of `def free(p) = [s for s in spots[p] …]`)
+            chosen = n.Index(span=chosen.span, obj=chosen.obj, index=n.Name(span=chosen.index.span, name="me"))
         if sym is None or sym.kind != "zone" or _vis(sym.decl) != ["owner"] or _blind_zone(lints, chosen):
             continue                            # (another's hand: named by place, `steal hand slot 2`)
         procs = {q.name: q for q in lints.game.decls if isinstance(q, n.ProcDecl)}
@@ -129,6 +131,19 @@ def _w257(lints, d) -> None:
                          f"learn which card it is; to keep it secret, choose it inside the action "
                          f"(`action {d.name} {{ choose {p.name} in … always prompt \"…\" {{ … }} }}`), whose "
                          f"answer reads \"(a secret choice)\" to them", kept[0].span)
+
+
+def _given_me(lints, domain, chosen) -> bool:
+    """Is `chosen` (`spots[p]`) indexed by a parameter of the def `domain` calls, given `me`?"""
+    if not (isinstance(domain, n.Call) and isinstance(chosen, n.Index) and isinstance(chosen.index, n.Name)):
+        return False
+    sym = lints.c.symbols.get(domain.name)
+    decl = getattr(sym, "decl", None) if sym is not None and sym.kind == "def" else None
+    if not isinstance(decl, n.DefDecl) or not decl.params:
+        return False
+    given = {q.name: a for q, a in zip(decl.params, domain.args)}
+    arg = given.get(chosen.index.name)
+    return isinstance(arg, n.Name) and arg.name == "me"
 
 
 def _w257_moves(lints, body, names: set, procs: dict, depth: int):

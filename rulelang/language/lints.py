@@ -255,8 +255,8 @@ class StaticLint(FlowLints):
             return None
         tainted, body = dict(tainted), list(walk(body))
         readers: dict = {}                       # name -> the `let`s whose value reads it
-        for x in body:
-            if isinstance(x, n.Let):
+        for x in body:                           # (not a card taken by the choice, `top(rows[r])`:
+            if isinstance(x, n.Let) and self.chosen_from(x.value) is None:   # what it holds is no choice)
                 for name in {y.name for y in walk(x.value) if isinstance(y, n.Name)}:
                     readers.setdefault(name, []).append(x)
         todo = list(tainted)                     # (a `let` of a `let` of the choice, in any order:
@@ -356,6 +356,10 @@ class StaticLint(FlowLints):
         if depth < 4 and isinstance(e, n.ListComp) and not e.comp.more \
                 and isinstance(e.comp.elem, n.Name) and e.comp.elem.name == e.comp.var:
             return self.chosen_from(e.comp.iterable, depth + 1)
+        if depth < 4 and isinstance(e, n.Binary) and e.op == "+":       # (`hand[me] + reserve[me]`)
+            return self.chosen_from(e.left, depth + 1) or self.chosen_from(e.right, depth + 1)
+        if depth < 4 and isinstance(e, n.Cond):                         # (`if … then hand[p] else …`)
+            return self.chosen_from(e.then, depth + 1) or self.chosen_from(e.other, depth + 1)
         if depth < 4 and isinstance(e, (n.Name, n.Call)):
             sym = self.c.symbols.get(e.name)
             if sym is not None and sym.kind == "def" and isinstance(getattr(sym, "decl", None), n.DefDecl):
