@@ -587,7 +587,7 @@ class _Session(Drawing, Commands):
         if typed_name is None and first:         # (`stop` for `stop attacking`: "did you mean stop?" — a new author)
             typed_name = next((n for n in known if n.split()[0] == first), None)
         if typed_name is not None:               # an action of the rules, none of it legal now
-            # (and what is: Shadow Hunters' `pass` at the area step, where `skip` is — a first hour)
+            # (and what is: a card game's `pass` typed at a step where `skip` is — a first hour)
             names = list(dict.fromkeys(str(getattr(a, "name", "") or "").replace("_", " ").lower() or str(a)
                                        for a in actions)) if own_turn else []
             now = f"; the actions now: {', '.join(names[:MAX_CANDIDATES])}{', …' if len(names) > MAX_CANDIDATES else ''}" \
