@@ -794,7 +794,7 @@ class _Session(Drawing, Commands):
                 name = next(n for n in names if n and wanted.startswith(n))
                 typed = wanted[len(name):].split()
                 unknown = None if bare else self.unoffered_word(
-                    typed, legal, self.takes_a_number(name) and len(typed) == 1 and self.in_range(name, typed[0]))
+                    typed, legal, len(typed) == 1 and self.number_refused(name, typed[0]))
                 if unknown is not None:      # (a card not in sight, not held: the rules' reason for a
                     reason = f"; no {name} choice has {printable(unknown)}"   # combination misled)
                 self.error(f"'{echoed(line)}' is not a legal action now (legal: {shown_legal}{more}){reason}")
@@ -802,28 +802,24 @@ class _Session(Drawing, Commands):
                 self.error(f"'{echoed(line)}' is not a legal action now: {printable(why)}")
         return None
 
-    def takes_a_number(self, name: str) -> bool:
-        """Does an action so named choose a number from a range (`bid(n in 0..hand_size)`)? A number
-        typed for it is a choice the rules refused, not one no choice has (a new author's dealer's
-        `bid 3` read "no bid choice has 3", where the rules' reason said why)."""
-        ir = getattr(self.game, "ir", None) or {}
-        return any(str(a.get("name", "")).replace("_", " ").lower() == name
-                   and len(a.get("params") or ()) == 1 and (a["params"][0].get("domain") or {}).get("k") == "range"
-                   for step in ir.get("steps") or () for a in step.get("actions") or ())
-
-    def in_range(self, name: str, word: str) -> bool:
+    def number_refused(self, name: str, word: str) -> bool:
         """Is `word` a number the one range parameter of an action so named may take, as far as its
-        bounds are written as numbers (`bid 9` of `0..3` is no choice at all; `0..hand_size`: any)?"""
+        bounds are written as numbers? Then the rules refused it (a new author's dealer's `bid 3`
+        of `0..hand_size` read "no bid choice has 3", where the rules' reason said why); `bid 9` of
+        `0..3` is no choice at all."""
         if not re.fullmatch(r"-?\d{1,18}", word):
             return False
         ir = getattr(self.game, "ir", None) or {}
         for step in ir.get("steps") or ():
             for a in step.get("actions") or ():
-                if str(a.get("name", "")).replace("_", " ").lower() == name and len(a.get("params") or ()) == 1:
-                    d = a["params"][0].get("domain") or {}
-                    lo, hi = d.get("lo") or {}, d.get("hi") or {}
-                    if (lo.get("k") != "lit" or lo.get("v") <= int(word)) and (hi.get("k") != "lit" or int(word) <= hi.get("v")):
-                        return True
+                params = a.get("params") or ()
+                if str(a.get("name", "")).replace("_", " ").lower() != name or len(params) != 1:
+                    continue
+                d = params[0].get("domain") or {}
+                lo, hi = d.get("lo") or {}, d.get("hi") or {}
+                if d.get("k") == "range" and (type(lo.get("v")) is not int or lo.get("k") != "lit" or lo["v"] <= int(word)) \
+                        and (type(hi.get("v")) is not int or hi.get("k") != "lit" or int(word) <= hi["v"]):
+                    return True
         return False
 
     def unoffered_word(self, typed: list[str], legal: list[str], numbers: bool = False) -> str | None:
