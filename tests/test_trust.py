@@ -504,3 +504,38 @@ def test_a_player_stuck_with_no_on_stuck_block_is_said_at_the_step():
     with pytest.raises(rulelang.RulelangError) as err:
         m.apply("play A")
     assert str(err.value).startswith("stuck.rules:8: P1 has no legal action at step `act`"), str(err.value)
+
+
+DEALT_KINDS = """
+game "Dealt kinds" {
+  players 2
+  kind Chip { v: int  label "chip" + text(v) }
+  zone pool: set, public
+  setup { let v = roll(6)  for i in 1..3 { create Chip(v: v * 10 + i) in pool } }
+  turn { step s { action go { finish draw } } }
+}
+"""
+
+
+def test_a_match_made_with_chance_for_its_setup_is_restored_from_its_state():
+    """A review: the components a setup makes by chance (Smash Up's factions) were those the seed
+    deals, so a match made with `new_match(chance=…)` could not be restored from its own state()
+    ("component … that setup creates is missing"). The state keeps the outcomes it was given."""
+    g = game(DEALT_KINDS)
+    m = g.new_match(2, seed=1, chance=[["roll", 6, 4]])
+    assert [c["label"] for c in m.state()["components"]] == ["chip41", "chip42", "chip43"]
+    back = rulelang.Match.from_state(g, m.state())
+    assert back.state() == m.state()
+    forged = dict(m.state(), setup_chance=[["roll", 6, 5]])     # (another deal: not this position)
+    with pytest.raises(StateError, match="missing"):
+        rulelang.Match.from_state(g, forged)
+    assert "setup_chance" not in m.determinized(0, 3).state()     # (it would tell the deal)
+
+
+def test_a_paused_setup_made_with_chance_is_restored_from_its_state():
+    """The same for a setup that waits for an answer (Smash Up's draft, after factions dealt)."""
+    g = rulelang.load(str(ROOT / "games" / "smash_up.rules"))
+    events = g.new_match(2, seed=5).chance_events
+    m = g.new_match(2, seed=9, chance=events)
+    assert m.state()["pending"]["root"] == ["start"]
+    assert rulelang.Match.from_state(g, m.state()).state() == m.state()

@@ -177,6 +177,7 @@ class MatchCopies(MatchParts):
             m._rng, m._rng_state = random.Random(rng.getrandbits(64)), None
             m.tape, m.ckpt = (), None             # chance given ahead of time is the future too
             m.seed = None                         # (the seed would tell the deal: replay the setup)
+            m.setup_chance = ()                   # (so would the outcomes it was dealt by)
             m.drawn, m.drawn_from = (), 0         # (so would the shuffles the last action drew)
             if pending is not None and self.drawn:
                 # (as many stand-ins as the paused chain drew before its question: answered, the copy
@@ -196,7 +197,7 @@ class MatchCopies(MatchParts):
                 # There, a *cut* deals the unseen components as this copy has them and gives a
                 # fresh generator: every later choice and draw meets the imagined world only.
                 base = pending["base"].clone()
-                base.seed = None
+                base.seed, base.setup_chance = None, ()
                 base.cuts = tuple(base.cuts) + (Cut(len(pending["answers"]), mapping, seen, rng.getrandbits(64)),)
                 m.pending = dict(pending, base=base)
             return m

@@ -321,7 +321,7 @@ class Game:
                 raise ValueError(f"the seed must be a whole number, not {_short(seed_given)}") from None
         m = Match(self, players, seed, self.option_values(options))
         if chance:
-            m.tape = checked_tape(chance)
+            m.tape = m.setup_chance = checked_tape(chance)
         m.drawn = ()
         if not self.can_pause:                      # a failed action rebuilds from a new match (no copy)
             m.ckpt = Checkpoint((SETUP, m.tape), 0)
@@ -337,17 +337,19 @@ class Game:
             raise GameRefused(f"the rules refuse this game: {why}") from None
         return m
 
-    def setup_components(self, players: int, seed, options: dict) -> list:
+    def setup_components(self, players: int, seed, options: dict, chance: tuple = ()) -> list:
         """The components a new match with these settings starts with, as `state()` lists them:
-        what a restored state must hold (plus what the rules create in play), no more."""
-        return self._setup(players, seed, options)[0]
+        what a restored state must hold (plus what the rules create in play), no more. `chance`:
+        the outcomes the match was made with (`new_match(chance=…)`: factions dealt by them)."""
+        return self._setup(players, seed, options, chance)[0]
 
-    def _setup(self, players: int, seed, options: dict) -> tuple[list, bool]:
+    def _setup(self, players: int, seed, options: dict, chance: tuple = ()) -> tuple[list, bool]:
         """(setup_components, whether that setup waits for an answer: a draft asked in `setup`)."""
-        key = (players, seed, tuple(sorted(options.items())))
+        key = (players, seed, tuple(sorted(options.items())),
+               tuple((kind, size, tuple(value) if kind == "shuffle" else value) for kind, size, value in chance))
         found = self._setups.get(key)
         if found is None:
-            state = self.new_match(players, seed, options).state()
+            state = self.new_match(players, seed, options, chance=list(chance) or None).state()
             pending = state.get("pending")
             found = (state["components"], isinstance(pending, dict) and pending.get("root") == ["start"])
             if len(self._setups) >= UNIVERSES:
@@ -364,11 +366,11 @@ class Game:
                                 for x in walk_ir(part) if x.get("s") in self.MAKING and isinstance(x.get("kind"), str)}
         return self._play_kinds
 
-    def kinds_made_later(self, players: int, seed, options: dict) -> set:
+    def kinds_made_later(self, players: int, seed, options: dict, chance: tuple = ()) -> set:
         """The kinds a match with these settings may create after `new_match` returns it: those
         made in play, and, where its setup waits for an answer (a draft of decks to play), those
         the rest of `setup` makes."""
-        if not self._setup(players, seed, options)[1]:
+        if not self._setup(players, seed, options, chance)[1]:
             return self.play_kinds()
         return self.play_kinds() | {x["kind"] for x in walk_ir(self.ir.get("setup") or [])
                                     if x.get("s") in self.MAKING and isinstance(x.get("kind"), str)}

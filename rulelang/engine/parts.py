@@ -83,6 +83,7 @@ class MatchParts:
     simul: OpenDecision | None = None   # an open simultaneous decision (simultaneous.py)
     # chance (chance.py), checkpoints and copies
     tape: tuple = ()                # chance outcomes to use before the generator
+    setup_chance: tuple = ()        # the outcomes `new_match(chance=…)` was given: its setup's deal
     drawn: tuple | None = None      # the chance outcomes the last action (its whole chain) drew
     drawn_from: int = 0             # where the last `apply`'s own draws begin in `drawn` (an answer's)
     ckpt: Checkpoint | None = None  # what a failed action (or a paused chain's base) is rebuilt from

@@ -56,6 +56,8 @@ class MatchSaves(MatchParts):
             "outcome": self.result, "log": list(self.log), "messages": list(self.messages),
             **({"tape": [list(e) if e[0] != "shuffle" else [e[0], e[1], list(e[2])] for e in self.tape]}
                if self.tape else {}),
+            **({"setup_chance": [list(e) if e[0] != "shuffle" else [e[0], e[1], list(e[2])]
+                                 for e in self.setup_chance]} if self.setup_chance else {}),
             **({"cuts": [[cut.at, sorted([a, b] for a, b in cut.mapping.items()), sorted(cut.seen), cut.seed]
                          for cut in self.cuts]} if self.cuts else {}),
             **self._interaction_state(),
@@ -184,6 +186,11 @@ class MatchSaves(MatchParts):
                 m.tape = checked_tape(data["tape"])
             except ValueError as err:
                 raise StateError(f"`tape`: {err}") from None
+        if "setup_chance" in data:              # (the setup was dealt by them: see _conserved)
+            try:
+                m.setup_chance = checked_tape(data["setup_chance"])
+            except ValueError as err:
+                raise StateError(f"`setup_chance`: {err}") from None
         if "cuts" in data:
             m.cuts = _cuts(data["cuts"], len(data.get("components") or ()))
         return m
@@ -329,6 +336,7 @@ class MatchSaves(MatchParts):
             raise StateError("`pending.answers` must be a list of texts")
         if root == ["start"]:                   # paused in the setup: the base is the match before it
             base = type(self)(self.game, self.players, self.seed, self.options)
+            base.setup_chance = self.setup_chance
             if "base_tape" in raw:              # (on the chance the setup was given)
                 try:
                     base.tape = checked_tape(raw["base_tape"])
@@ -369,7 +377,7 @@ class MatchSaves(MatchParts):
             # fields too, not counted against a setup)
             checked = _components(self.game, comps)
             return checked, checked
-        fresh = self.game.setup_components(self.players, self.seed, self.options)
+        fresh = self.game.setup_components(self.players, self.seed, self.options, self.setup_chance)
         n = len(fresh)
         if comps[:n] == fresh:                      # the usual case: setup's components, in order
             extra = _components(self.game, comps[n:])
@@ -385,7 +393,7 @@ class MatchSaves(MatchParts):
                     raise StateError(f"component {_text(c['label'])} that setup creates is missing")
                 same.pop()
             extra = [c for group in have.values() for c in group]
-        allowed = self.game.kinds_made_later(self.players, self.seed, self.options)
+        allowed = self.game.kinds_made_later(self.players, self.seed, self.options, self.setup_chance)
         for c in extra:
             if c["kind"] not in allowed:
                 raise StateError(f"component {_text(c['label'])} is not one setup creates "
