@@ -428,3 +428,42 @@ game "Batch" {
     busy = ended(g)
     alone = ended(rulelang.Game(g.ir))          # (a game of its own: its cache empty)
     assert busy == alone and alone["table"] == [0]
+
+
+SUPPLY = """
+game "Supply" {
+  players 2
+  kind Coin { label "Copper" }
+  zone supply: pile, public
+  zone deck: pile per player, hidden
+  zone hand: set per player, owner
+  zone play: set per player, public
+  setup {
+    for i in 1..4 { create Coin() in supply }
+    move top(supply, 2) to deck[players[0]]
+    move supply to deck[players[1]]
+  }
+  turn {
+    step s {
+      action draw { move top(deck[me]) to hand[me] }
+      action put(c in hand[me]) { move c to play[me] }
+      action stop { finish draw }
+    }
+  }
+}
+"""
+
+
+def test_a_copy_in_another_players_deck_is_never_exchanged(tmp_path):
+    """A new author's deck-builder: every Copper is made in one supply, so a Copper played from P1's
+    hand was exchanged with the lowest in *any* deck — P2's, which P2 had held — and P1's own went
+    into P2's deck (524 of 949 plays). The copies played stay the player's own."""
+    g = _load(tmp_path, "supply", SUPPLY)
+    m = g.new_match(2, 0)
+    decks = m.state()["zones"]["deck"]
+    assert sorted(decks[0]) == [2, 3] and sorted(decks[1]) == [0, 1]
+    m.apply("draw")
+    m.apply("put Copper")
+    zones = m.state()["zones"]
+    assert zones["play"][0] == [2]                          # the lowest of P1's own, not P2's #0
+    assert sorted(zones["deck"][1]) == [0, 1] and sorted(zones["deck"][0] + zones["play"][0]) == [2, 3]

@@ -371,3 +371,28 @@ def test_a_choice_caused_by_a_players_answer_says_whose_answer():
     assert choice_words(choice, "P2") == "P2 must choose: lose an influence (because of P2's challenge)"
     choice["running"] = [{"effect": "P3: challenge"}, {"effect": "Shinobi: play it"}]
     assert choice_words(choice, "you") == "you must choose: lose an influence (because of P3's challenge, Shinobi)"
+
+
+@pytest.mark.parametrize("order", ["first", "seat"])
+def test_a_player_out_is_never_asked_in_a_window(order, tmp_path):
+    """A new author's Coup: a window asked the players who were out too, and one challenged for free,
+    with no card to lose. Since stop 62 an eliminated player is never asked (lint W258 says so where
+    a file's meaning changed): here the claim's `where` no longer leaves them out itself."""
+    source = open(PATH, encoding="utf-8").read()
+    bare = source.replace("respond challenge where me != p and not eliminated(me)", "respond challenge where me != p")
+    if order == "seat":
+        bare = bare.replace("    order first\n    respond challenge", "    respond challenge")
+    assert bare.count("not eliminated(me)") == source.count("not eliminated(me)") - 1
+    game = rulelang.Game(rulelang.compile_source(bare, "harbour_bare.rules"))
+    st = game.new_match(3, 5).state()
+    st["zones"]["role"], st["zones"]["deck"] = [[2], [0], [4]], [1, 3, 5]
+    st["vars"]["lives"], st["rounds"]["eliminated"] = [2, 2, 0], [2]
+    m = rulelang.Match.from_state(game, st)
+    m.apply("smuggle")                                  # P1 (an Inspector) claims the Smuggler: a lie
+    assert m.question["chooser"] == 1 and m.interrupts(2) == []
+    assert 2 not in m.view(1)["choice"].get("also", [])
+    m.apply("pass")                                     # P2 passes: nobody else is asked
+    assert m.question is None and m.state()["vars"]["coins"] == [4, 1, 1]
+    (tmp_path / "bare.rules").write_text(bare, encoding="utf-8")
+    said = [d for d in rulelang.lint([str(tmp_path / "bare.rules")])[0] if d.code == "W258"]
+    assert said and all("open claim" in d.message for d in said)    # (its meaning changed: said)

@@ -8,7 +8,8 @@ they never saw drawn (a leak scan: 102 such plays in 40 random games of a card g
 
 So when an action (or a simultaneous step's answer) plays copies from a zone that not everyone may
 see (a hand), the engine first exchanges them with the copies of lowest id among that zone's and
-those no one at all may see (a `hidden` deck), made in the same zone (a player's own deck): the id
+those no one at all may see (a `hidden` deck), made in the same zone, in no other player's zone (a
+player's own deck, never another's): the id
 that comes out is then the lowest of the copies the other players cannot place, whichever the hand
 held. A copy in the hand that someone was shown is played rather than an unseen one beside it. The
 exchange renames the two copies everywhere the position keeps them — places, per-component
@@ -58,23 +59,26 @@ def copy_classes(m) -> dict:
     return classes
 
 
-def _hiding_zones(m) -> tuple[set, set]:
+def _hiding_zones(m) -> tuple[set, set, dict]:
     """The ids of this match's zone lists whose contents not everyone may see, and of those whose
     contents no one sees (of the ones the exchange may touch: not a board's cells, not a component's
-    own zones, not `others`). Made afresh each time from the few slots they are (`zone_ids`, over
-    every zone, per-component families too, was rebuilt after each copy of the lists)."""
+    own zones, not `others`), and the player whose list each one per player is. Made afresh each
+    time from the few slots they are (`zone_ids`, over every zone, per-component families too, was
+    rebuilt after each copy of the lists)."""
     slots = m.game.__dict__.get("_hiding_slots")
-    if slots is None:                           # (slot, a family?, no one sees it), once per game
-        slots = m.game._hiding_slots = [(i, bool(z["per"]), z["visibility"] in UNSEEN)
+    if slots is None:                           # (slot, its family, no one sees it), once per game
+        slots = m.game._hiding_slots = [(i, z["per"], z["visibility"] in UNSEEN)
                                         for i, z in enumerate(m.game.zones)
                                         if z["visibility"] in ("owner", "hidden") and z["per"] in (None, "player", "key")]
-    out: tuple[set, set] = (set(), set())
+    out: tuple[set, set, dict] = (set(), set(), {})
     Z = m.Z
     for slot, family, nobody in slots:
-        for zl in (Z[slot] if family else (Z[slot],)):
+        for k, zl in (enumerate(Z[slot]) if family else ((None, Z[slot]),)):
             out[0].add(id(zl))
             if nobody:
                 out[1].add(id(zl))
+            if family == "player":
+                out[2][id(zl)] = k
     return out
 
 
@@ -124,7 +128,7 @@ def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: 
                 played.append(x)
     if not played:
         return found if args is found._args else Action(found.text, found._fn, args, found._meta)
-    hiding, unseen = _hiding_zones(m)
+    hiding, unseen, seat_of = _hiding_zones(m)
     where, Z = m.where, m.Z
     kept = {x for g in m.grants for x in g.args if type(x) is int} if m.grants else set()
     kept |= _named_by_fields(m)                 # (a field naming it: `Tag { of: Card }`)
@@ -165,14 +169,19 @@ def _exchanged(m, found: Action, shows: tuple, classes: dict, args: tuple, now: 
             by_class.setdefault((classes[c], origin), []).append(c)
     for (members, origin), cs in by_class.items():
         homes = {id(where[c]) for c in cs}
+        seats = {seat_of.get(h) for h in homes}
 
         def hidden(t) -> bool:
-            """A copy the others cannot place, made where the played ones were (a player's deck: never
-            another's, nor their reserve the rules never empty — a bot deals its imagined worlds by
+            """A copy the others cannot place, made where the played ones were, in no other player's
+            zone (a player's deck: never another's, even where all are dealt from one supply — a new
+            author's deck-builder played another's Copper; nor their reserve the rules never empty — a bot deals its imagined worlds by
             where cards were made: a leak scan's bots dealt impossible decks in 48 of 200 worlds)."""
             zl = where[t]
-            return (zl is not None and (id(zl) in homes or id(zl) in unseen) and free(t)
-                    and _origin(origins, t) == origin)
+            if zl is None:
+                return False
+            key = id(zl)
+            return ((key in homes or key in unseen and (key not in seat_of or seat_of[key] in seats))
+                    and free(t) and _origin(origins, t) == origin)
         targets = []
         for t in members:                       # (ids in order: the lowest first)
             if (t not in taken or t in cs) and t not in renaming and hidden(t):

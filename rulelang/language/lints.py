@@ -86,7 +86,35 @@ class StaticLint(FlowLints):
         self.card_lints()
         self.anytime_lints()
         self.limit_order_lints()
+        self.eliminated_window_lints()
         return self.out
+
+    def eliminated_window_lints(self) -> None:
+        """W258: an `open` of a window, in a game that eliminates players, where neither its `to` nor
+        its players' responses (`respond … where`) leave the eliminated out. Since stop 62 a window
+        never asks an eliminated player (before, they were asked and could respond: a new author's
+        Coup let a player out challenge for free)."""
+        if not any(isinstance(x, n.Eliminate) and not x.back for x in self.every_node):
+            return
+
+        def reads_eliminated(node) -> bool:
+            return node is not None and any(isinstance(x, n.Call) and x.name == "eliminated"
+                                            or isinstance(x, n.Name) and x.name in ("remaining", "others")
+                                            for x in walk(node))
+        wheres: dict = {}                       # window -> its responses' conditions (desugared into defs)
+        for d in self.game.decls:
+            if isinstance(d, n.DefDecl) and d.name.startswith("__r") and d.name.endswith("_where"):
+                window = d.name[:-len("_where")].split("_", 3)[-1]
+                wheres.setdefault(window, []).append(d)
+        for x in self.every_node:
+            if not isinstance(x, n.Open) or reads_eliminated(x.to):
+                continue
+            own = wheres.get(x.window, [])
+            if own and all(reads_eliminated(d) for d in own):
+                continue
+            self.report("W258", "warning", f"`open {x.window}` in a game that eliminates players: since stop 62 "
+                        "an eliminated player is never asked in a window (before, they were asked and could "
+                        "respond)", x.span)
 
     def limit_order_lints(self) -> None:
         """W254: a `turn limit` and a `when` rule that may both end the game. Since stop 57 the

@@ -798,7 +798,8 @@ def emit_builtin(m, name: str) -> None:
 
 
 def _open(m, wi: int, args: tuple, start, to=None, always=False, until=None):
-    """A window: players in turn from `start` (only those in `to`, if given) respond or pass; it
+    """A window: players in turn from `start` (only those in `to`, if given, and never an eliminated
+    one) respond or pass; it
     closes when all of them have passed in a row, or once `until()` holds (checked before each
     player is asked). A player with no legal response passes without being asked — unless
     `always`: then being asked at all tells the others nothing. A window declared `order first`
@@ -812,6 +813,9 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False, until=None):
     if to is not None:
         wanted = set(to) if isinstance(to, list) else {to}
         asked = [p for p in asked if p in wanted]
+    if m.game.sequenced:                        # an eliminated player (for good or for this round) is
+        out = m.seq[2]                          # out of the game: never asked (a new author's Coup: a
+        asked = [p for p in asked if not out[p]]  # player out challenged for free, with no card to lose)
     if wi in code.first_windows:                # (one answer closes it: `until` can only keep it shut)
         return None if until is not None and until() else _open_first(m, wi, name, args, asked, always)
     passes, k = 0, 0
