@@ -485,8 +485,12 @@ def _lint(args) -> int:
                     except ValueError as err:
                         print(f"rulelang lint: error: {path}: {printable(str(err))}", file=sys.stderr)
                         return 2
-                diagnostics.extend(rulelang.deep_lint(path, games=games, seed=args.seed, cpu_limit=(
-                    RUN_CPU_LIMIT if args.max_cpu is None else args.max_cpu), options=fixed))
+                said = {(d.code, d.file, d.message, repr(d.span)) for d in diagnostics}
+                # (an error of a file the rules read, a content YAML, is that file's: the rule file
+                # then fails to load in deep_lint with the same error, which was said twice)
+                diagnostics.extend(d for d in rulelang.deep_lint(path, games=games, seed=args.seed, cpu_limit=(
+                    RUN_CPU_LIMIT if args.max_cpu is None else args.max_cpu), options=fixed)
+                    if (d.code, d.file, d.message, repr(d.span)) not in said)
         order = {str(p): i for i, p in reversed(list(enumerate(args.files)))}
         diagnostics.sort(key=lambda d: order.get(d.file or "", -1))      # stable: each file's own together
         if args.time:

@@ -782,3 +782,17 @@ def test_lint_deep_plays_the_options_it_is_given(capsys, tmp_path):
     assert code == 2 and "unknown option `foo`" in err
     code, _, err = run(capsys, "lint", "--option", "hands=2", str(path))
     assert code == 2 and "--option needs --deep" in err
+
+
+def test_deep_lint_says_an_error_of_a_content_file_once(tmp_path, capsys):
+    """A new author's Coup: one bad row of its YAML was said once by `lint` and twice by `lint
+    --deep` ("2 error(s)"): the error is the YAML file's, so the rule file was played, failed to
+    load, and said it again."""
+    (tmp_path / "cards.yaml").write_text("- {n: many}\n", encoding="utf-8")
+    (tmp_path / "g.rules").write_text(
+        'game "G" {\n  players 2\n  kind Card { n: int  label text(n) }\n  zone deck: pile, hidden\n'
+        '  setup { create Card from "cards.yaml" in deck }\n'
+        '  turn { step s { action stop { finish draw } } }\n}\n', encoding="utf-8")
+    for argv in (["lint"], ["lint", "--deep", "--games", "2"]):
+        code, out, err = run(capsys, *argv, str(tmp_path / "g.rules"))
+        assert code == 1 and (out + err).count("error[E5") == 1 and "1 error(s)" in out + err
