@@ -308,3 +308,15 @@ def test_insert_of_a_card_named_twice_moves_it_once():
     for text in ("pass", "peek", "put 1"):
         m.apply(text)
     assert [labels[c] for c in m.state()["zones"]["deck"]] == ["c1", "c2", "c3", "c4", "c6", "c5"]
+
+
+def test_the_rulebook_says_a_tie_on_score_is_broken(tmp_path):
+    """A new author's deck-builder ranked by VP then fewer turns: its rulebook said players tied for
+    the best score draw, when the next ranking decides."""
+    from rulelang.play.repl import rulebook
+    path = tmp_path / "chips.rules"
+    path.write_text(CHIPS, encoding="utf-8")
+    text = rulebook(rulelang.load(str(path)), source=str(path))
+    assert "the best score wins (a tie on it goes to the best by the rules' next ranking; players tied on both draw" in text
+    path.write_text(CHIPS.replace(" then size(hand[me])", ""), encoding="utf-8")
+    assert "the best score wins (players tied for the best draw" in rulebook(rulelang.load(str(path)), source=str(path))

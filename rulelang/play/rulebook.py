@@ -735,6 +735,11 @@ def _endings(ir: dict) -> list[str]:
                 continue
             why = _reason_words(x["why"]) if x.get("why") is not None else None
             result = RESULT_WORDS[x["result"]]
+            if x["result"] == "score" and len(ir.get("scores") or ()) > 1:     # `ranked by … then …`
+                breaks = len(ir["scores"]) - 1
+                result = ("the best score wins (a tie on it goes to the best by the rules' next ranking"
+                          + (", then the next" if breaks > 1 else "") + "; players tied on "
+                          + ("both" if breaks == 1 else "all of them") + " draw, and the others lose)")
             if x.get("who") is not None:
                 who, one = _who(x["who"], why is not None)
                 win, lose = ("wins", "loses") if one else ("win", "lose")
