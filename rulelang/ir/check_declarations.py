@@ -121,11 +121,12 @@ class DeclarationChecks:
         if a["card"] is None and a["form"] not in ("trigger", "response"):
             raise _Bad(f"{path}/card", "only a trigger or a player's response may belong to no card")
         if "text" in a:
-            if a["form"] != "response" or a["card"] is not None:
-                raise _Bad(f"{path}/text", "only a player's response (of no card) has a text")
+            if a["card"] is None and a["form"] != "response" or a["form"] in ("replace", "modify"):
+                raise _Bad(f"{path}/text", "only a player's response or a card's `on` ability has a text")
             self.typed(a["text"], TEXT, f"{path}/text", 0)
-            if not a["text"] or len(a["text"]) > 200 or a["text"] in ("pass", "done"):
-                raise _Bad(f"{path}/text", "expected a response's text (1 to 200 characters, not pass or done)")
+            if not a["text"] or len(a["text"]) > 200 or a["card"] is None and a["text"] in ("pass", "done"):
+                raise _Bad(f"{path}/text", "expected a response's or an ability's text (1 to 200 characters, "
+                                           "a response's not pass or done)")
         elif a["form"] == "response" and a["card"] is None:
             raise _Bad(f"{path}/text", "a player's response needs its text")
         section = {"hook": "hooks", "trigger": "events", "response": "windows", "replace": "procs",

@@ -12,6 +12,11 @@ from ..core.errors import Diagnostic, RuleError
 from .spans import _clauses, _int, _unescape
 
 
+def _ability_words(parts) -> str | None:
+    """An ability's `as "…"`: its name as players read it (a question of which runs first)."""
+    return next((x[1] for x in parts if isinstance(x, tuple) and x[:1] == ("as",)), None)
+
+
 class DeclarationRules:
     """The declarations' rules; `_ToNodes` (to_nodes.py) adds the statements' and expressions'."""
 
@@ -240,8 +245,12 @@ class DeclarationRules:
         zone, rest = str(c[0]), list(c[1:])
         params = rest.pop(0) if rest and isinstance(rest[0], list) else []
         body = rest.pop()
+        words = _ability_words(rest)
         where, zones = _clauses(rest)
-        return n.Ability(self.sp(meta), "on", (what,), tuple(params), where, zones, body, None, zone)
+        return n.Ability(self.sp(meta), "on", (what,), tuple(params), where, zones, body, None, zone, words)
+
+    def ability_words(self, meta, c):
+        return ("as", "".join(_unescape(x) for x in c))
 
     def names(self, meta, c):
         return [str(x) for x in c]
@@ -353,10 +362,11 @@ class DeclarationRules:
         name, rest = str(c[0]), list(c[1:])
         params = rest.pop(0) if rest and isinstance(rest[0], list) else []
         body = rest.pop()
+        words = _ability_words(rest)
         zones = next((x for x in rest if isinstance(x, tuple) and x[:1] == ("zones",)), None)
         where = next((x[1] for x in rest if isinstance(x, tuple) and x[:1] == ("where",)), None)
         return n.Ability(self.sp(meta), "on", (name,), tuple(params), where,
-                         zones[1] if zones is not None else None, body)
+                         zones[1] if zones is not None else None, body, text=words)
 
     def where_clause(self, meta, c):
         return ("where", c[0])

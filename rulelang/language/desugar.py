@@ -36,7 +36,8 @@ class AbilityInfo:
     span: object
     procs: tuple = ()          # replace: every procedure it replaces
     zone: str | None = None    # a trigger on a component entering/leaving this zone (name: enter/leave)
-    text: str | None = None    # a player's response declared on a window: its text (`challenge`)
+    text: str | None = None    # a player's response declared on a window: its text (`challenge`); a
+                               # card's ability: its name (`on attacked(a, t) as "Counterattack"`)
 
 
 ANYTIME_COPY_LIMIT = 200_000     # parts of `anytime` actions times the steps they join
@@ -287,7 +288,12 @@ class _Desugaring:
         plist = (self_param,) + tuple(_typed(params, a.params, a.span))
         where = self.body_and_where(a.span, base, plist, a.body, a.where)
         form = {"hook": "hook", "event": "trigger", "window": "response"}[what]
-        self.infos.append(AbilityInfo(form, name, ci, base, where, a.zones, a.span, (), a.zone))
+        text = a.text
+        if text is not None and not 0 < len(text.strip()) <= 200:     # (as a window's response's text)
+            self.diags.append(Diagnostic("E105", f"an ability's name (`as \"…\"`) must have 1 to 200 characters, "
+                                                 f"not {len(text)}", a.span))
+            text = None
+        self.infos.append(AbilityInfo(form, name, ci, base, where, a.zones, a.span, (), a.zone, text))
 
     def replacement(self, a: n.Ability, ci: int, base: str, self_param: n.Param) -> None:
         """`replace P, Q(x) where C { … }`: a procedure run instead of the named ones."""

@@ -587,6 +587,7 @@ class Ability(Node):
     body: tuple                          # statements ("on", "replace")
     value: Node | None = None            # the added amount ("modify")
     zone: str | None = None              # `on enter Z(c)`, `on leave Z(c)`: names = ("enter"/"leave",)
+    text: str | None = None              # `on … as "Counterattack"`: its name as players read it
 
 
 @dataclass(frozen=True, eq=False)

@@ -205,7 +205,7 @@ def test_dead_werewolf_does_not_counterattack():
     # it may no longer counterattack.
     m = (Position(["Charles", "Werewolf", "Vampire", "Emi", "George"]).at("cabin", "gate", "church", "woods", "altar")
          .reveal(0, 1).damage(1, 10).turn(0, "fight").rolls((6, 4), (4, 1), (6, 3), (4, 1), (6, 6), (4, 1)).match())
-    play(m, "attack P2", "Charles: attacked", "yes")
+    play(m, "attack P2", "Charles: Bloody Feast", "yes")
     assert var(m, "dead") == [False, True, False, False, False]
     assert var(m, "damage") == [2, 14, 0, 0, 0]
     assert m.question is None                       # the Werewolf is not asked (it would hit 6-1)
@@ -216,7 +216,7 @@ def test_werewolf_does_not_counterattack_a_dead_attacker():
     # Charles (9 of 11) attacks the Werewolf, resolves his Bloody Feast first and dies of it
     m = (Position(["Charles", "Werewolf", "Vampire", "Emi", "George"]).at("cabin", "gate", "church", "woods", "altar")
          .reveal(0, 1).damage(0, 9).turn(0, "fight").rolls((6, 4), (4, 1), (6, 6), (4, 1)).match())
-    play(m, "attack P2", "Charles: attacked", "yes")
+    play(m, "attack P2", "Charles: Bloody Feast", "yes")
     assert var(m, "dead") == [True, False, False, False, False]
     assert m.question is None                       # nobody left to counterattack
     assert (current(m), step(m)) == (1, "move")
@@ -226,7 +226,7 @@ def test_dead_charles_is_not_offered_bloody_feast():
     # Charles (8 of 11) attacks the Werewolf; the Werewolf's counterattack resolves first and kills him
     m = (Position(["Charles", "Werewolf", "Vampire", "Emi", "George"]).at("cabin", "gate", "church", "woods", "altar")
          .reveal(0, 1).damage(0, 8).turn(0, "fight").rolls((6, 4), (4, 1), (6, 4), (4, 1)).match())
-    play(m, "attack P2", "Werewolf: attacked", "yes")
+    play(m, "attack P2", "Werewolf: Counterattack", "yes")
     assert var(m, "dead") == [True, False, False, False, False]
     assert m.question is None
 

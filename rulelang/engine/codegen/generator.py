@@ -449,10 +449,12 @@ def _ability_tables(self: Compiled, low: Lowerer) -> None:
         params = ir["procs"][a["proc"]]["params"] if a["proc"] is not None else ir["defs"][a["where"]]["params"]
         arity = len(params) - (1 if card is not None else 0)
         name = a["name"] + (" " + a["zone"] if "zone" in a else "")      # (`enter hand`)
-        said = _EVENT_WORDS.get(name) or name.replace("_", " ")          # (AbilityEntry.said)
+        said = ((a.get("text") if card is not None else None)          # (AbilityEntry.said: a card's
+                or _EVENT_WORDS.get(name) or name.replace("_", " "))     #  ability by its name, if it has one)
         label = (f"{card}: {said}" if card is not None else said if top_level[a["name"]] == 1
                  else f"{said} (line {a.get('line', '?')})")     # (several on one event: told apart)
         entry = AbilityEntry(card, proc, where, zones, arity, name, label)
+        entry.said = said
         if a["form"] == "trigger":          # (what set it off: `enter Z` is a component's)
             entry.shows = tuple(("comp",) if "zone" in a else ir.get("event_shows", {}).get(a["name"], ()))[:arity]
         form = a["form"]
