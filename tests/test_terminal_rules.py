@@ -207,16 +207,34 @@ def test_help_says_what_a_shared_zone_chosen_from_is_in_the_rules_words():
 
 def test_help_names_a_rule_that_lists_components_with_what_it_is_given():
     """Dozen War's `help move` read "U: one of the values of `movers`" (a player trial: jargon)."""
-    game = rulelang.load(str(ROOT / "games" / "dozen_war.rules"))
+    ir = rulelang.compile_file(str(ROOT / "games" / "dozen_war.rules"))
+    del ir["about"]["defs"]                     # (the words the rule file gives them: below)
+    game = rulelang.Game(ir)
     text = action_help(game, "move", authors=False)
     assert "FROM: one of the cells of `my cells`; U: one of `movers` for FROM; TO: one of the cells of `dests` for U" in text
     assert "T: one of `foes at` for AT and you" in action_help(game, "attack", authors=False)
 
 
+def test_help_says_a_parameter_in_the_words_the_rules_give_its_def():
+    """Three trials (Dozen War's first hour, Shadow Hunters' and Smash Up's checks): `help move` read
+    "U: one of `movers` for FROM" — a name of the rule file. `about def movers "…"` words it."""
+    game = rulelang.load(str(ROOT / "games" / "dozen_war.rules"))
+    assert ("FROM: one of the cells with a unit of yours; U: one of your units on that cell that may still "
+            "move this turn (for FROM); TO: one of the cells that unit may move to (for U)") in action_help(game, "move", authors=False)
+    assert "T: one of the enemy units on that cell (for AT)" in action_help(game, "attack", authors=False)
+    sh = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
+    assert "A: one of the areas next to yours: the other of your pair" in action_help(sh, "teleport", authors=False)
+    with pytest.raises(rulelang.RuleError, match="E101.*unknown def `mover`"):
+        rulelang.compile_source('game "F" { players 2  about def mover "x"  def movers = [1]\n'
+                                '  turn { step s { action go(n in movers) { finish draw } } } }', "f.rules")
+
+
 def test_help_names_a_list_of_values_and_what_kind_of_value_a_rule_gives():
     """A first hour at Shadow Hunters: `help teleport` read "A: one of the values of `adjacent`",
     `help draw card` "COL: one of the values the rules list"."""
-    game = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
+    ir = rulelang.compile_file(str(ROOT / "games" / "shadow_hunters.rules"))
+    del ir["about"]["defs"]
+    game = rulelang.Game(ir)
     assert "A: one of `adjacent` for your at (Area values)" in action_help(game, "teleport", authors=False)
     assert "COL: one of white, black, hermit" in action_help(game, "draw_card", authors=False)
     flags = rulelang.Game(rulelang.compile_source(

@@ -430,9 +430,10 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
             typed = set(re.findall(r"[A-Z0-9_]+", title))       # (`bid N!`, `swap A,B`: N, A and B)
             named = [p for p in a["params"] if a.get("text") is None or p["name"].upper() in typed]
             unnamed = [p for p in a["params"] if p not in named] if "…" in title else []
-            said = [f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}), enums)}" for p in named]
+            said = [f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}), enums, about.get('defs'))}"
+                    for p in named]
             if unnamed:
-                said.append("…: made from " + " and ".join(_param_words(p, about.get("zones", {}), enums)
+                said.append("…: made from " + " and ".join(_param_words(p, about.get("zones", {}), enums, about.get("defs"))
                                                           for p in unnamed))
             part.para("; ".join(said))
         _action_details(part, s["name"], a, about, code, authors)
@@ -454,9 +455,12 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     return doc.text()
 
 
-def _param_words(p: dict, zone_words: dict | None = None, enums: dict | None = None) -> str:
+def _param_words(p: dict, zone_words: dict | None = None, enums: dict | None = None,
+                 def_words: dict | None = None) -> str:
     """What a parameter of an action is chosen from, in words (`one of your hand`); a zone the
-    rules say something about (`about zone`) with those words (`one of field (the pieces in play)`)."""
+    rules say something about (`about zone`) with those words (`one of field (the pieces in play)`),
+    a def by its `about def` words (a first hour read "one of `movers` for FROM": a name of the
+    rule file)."""
     d = p["domain"]
     zones = _zones_joined(d)
     if zones is not None:                       # `hand[me] + discard[me]`: your hand or your discard
@@ -480,7 +484,11 @@ def _param_words(p: dict, zone_words: dict | None = None, enums: dict | None = N
                     for a in d.get("a", [])]
             given = f" for {' and '.join(args)}" if args and all(args) else ""     # (`movers` for FROM)
             named = f"`{d['n'].replace('_', ' ')}`{given}"
-            if p.get("show") in ("comp", "comp_or_player"):
+            told = (def_words or {}).get(d["n"])
+            if told:                            # (the rules' words: `about def movers "your units …"`)
+                chosen = [a["n"].upper() for a in d.get("a", []) if a.get("k") == "local"]   # (the words say
+                place = printable(told) + (f" (for {' and '.join(chosen)})" if chosen else "")  # `you` themselves)
+            elif p.get("show") in ("comp", "comp_or_player"):
                 place = named
             elif enum:                          # (Emi's `teleport`: "the values of `adjacent`" — a first hour)
                 place = f"{named} ({_name(enum)} values)"
