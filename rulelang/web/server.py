@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import multiprocessing
 import os
 import secrets
@@ -644,14 +645,22 @@ class Server:
             raise ValueError(f"no game {printable(str(spec.get('game')))[:60]!r}; the lobby lists them")
         game = entry.game
         players = spec.get("players", game.min_players)
-        if type(players) is not int or not game.min_players <= players <= game.max_players:
+        if type(players) is not int:            # (a trial sent "1": "Regicide is for 1..4 players" misled)
+            raise ValueError(f"`players` is a whole number ({printable(game.name)} is for {game.players_text} players), "
+                             f"not {printable(json.dumps(players))[:40]}")
+        if not game.min_players <= players <= game.max_players:
             raise ValueError(f"{printable(game.name)} is for {game.players_text} players")
-        options = spec.get("options") or {}
+        options = spec.get("options", {})
+        if options is None:
+            options = {}
         if not isinstance(options, dict) or len(options) > 50:
-            raise ValueError("options must be an object of option names to values")
+            raise ValueError("`options` is an object of option names to values")
         seats = spec.get("seats") or [HUMAN] * players
-        if not isinstance(seats, list) or len(seats) != players:
-            raise ValueError(f"give one seat (human or a bot) for each of the {players} players")
+        if not isinstance(seats, list):
+            raise ValueError("`seats` is a list: for each player, \"human\" or a bot")
+        if len(seats) != players:
+            raise ValueError(f"give one seat (human or a bot) for each of the {players} "
+                             f"player{'s' if players != 1 else ''}, not {len(seats)}")
         seats = [_seat_kind(s) for s in seats]
         seed = spec.get("seed")
         drawn = seed is None                    # (a drawn seed is told to nobody: it deals every hidden card)
