@@ -320,6 +320,8 @@ def test_holy_water_of_healing_heals_2():
     m = draw_white("Holy Water of Healing", setup=lambda p: p.damage(0, 1))
     assert var(m, "damage")[0] == 0
     assert m.messages_for(1) == ["P1 draws Holy Water of Healing", "P1 heals 1"]
+    m = draw_white("Holy Water of Healing")     # (a rules check: at no damage, nothing was said)
+    assert m.messages_for(1) == ["P1 draws Holy Water of Healing", "P1 has no damage to heal"]
 
 
 @pytest.mark.parametrize("card", ["Mystic Compass", "Silver Rosary", "Spear of Longinus", "Talisman"])
@@ -461,6 +463,7 @@ def test_moody_goblin_with_no_equipment_anywhere_does_nothing():
     m = draw_black("Moody Goblin")
     assert m.question is None
     assert discarded(m, "black") == ["Moody Goblin"]
+    assert m.messages_for(2)[-1] == "nobody else holds an equipment card: nothing happens"
 
 
 @pytest.mark.parametrize("d,target,drawer", [(1, 3, 0), (4, 3, 0), (5, 0, 3), (6, 0, 3)])

@@ -102,6 +102,7 @@ def test_a_barrier_stops_a_set_damage_that_would_raise_it_but_not_one_that_lower
     m = pos.damage(1, 2).match()
     play(m, "begin", "P2")
     assert var(m, "damage")[1] == 2 and var(m, "used")[0]
+    assert m.messages_for(2)[-1] == "P2's damage stays 2 (Ghostly Barrier)"    # (it said nothing)
     m = (Position(["Fu-ka", "Gregor", "Vampire", "Werewolf"]).at("cabin", "gate", "church", "woods")
          .reveal(0, 1).var("barrier", 1, True).damage(1, 10).turn(0, "start").match())
     play(m, "begin", "P2")
@@ -815,6 +816,8 @@ def test_daniel_dying_together_with_another_first_wins():
     play(m, "attack everyone in range: P3 P5")
     assert var(m, "dead") == [False, False, True, False, True]
     assert winners(m) == [4]
+    # (a rules check: the game-over line read Daniel's whole goal, "… or every Shadow is dead …")
+    assert "P5 Daniel wins: Daniel is the first character to die." in m.outcome["reason"]
 
 
 # ---- Agnes: Capriccio --------------------------------------------------------------------------------
@@ -896,6 +899,7 @@ def test_bryan_in_the_altar_when_the_game_ends_wins(bryan_at, wins):
          .dead(4).damage(2, 12).turn(1, "fight").rolls((6, 3), (4, 1)).match())
     play(m, "attack P3")
     assert winners(m) == wins                       # the Hunters (Emi, George), and Bryan if in the Altar
+    assert ("P1 Bryan wins: Bryan is in the Erstwhile Altar when the game ends." in m.outcome["reason"]) is (0 in wins)
 
 
 # ---- Catherine: Stigmata -------------------------------------------------------------------------------
@@ -945,6 +949,7 @@ def test_catherine_one_of_the_last_two_alive_wins():
          .rolls((6, 3), (4, 1)).match())
     play(m, "attack P3")
     assert winners(m) == [0, 3, 4]
+    assert "P1 Catherine wins: Catherine is one of the last two characters alive." in m.outcome["reason"]
 
 
 # ---- David: Grave Digger -----------------------------------------------------------------------------

@@ -482,6 +482,8 @@ def test_wildlife_preserve_shelters_your_minions_there_from_other_players_action
     m.apply("Jungle Oasis")
     z = zones(m)
     assert rex in z["field"] and foe in z["hand"][1] and far in z["field"]
+    said = [x if isinstance(x, str) else x["text"] for x in m.messages]      # (a rules check: it said nothing)
+    assert "King Rex (P1) on Jungle Oasis is not affected by Crop Circles (Wildlife Preserve)" in said
     # a minion's ability is not an action: Laseratops may destroy a sheltered minion
     pos = Position(factions=MIRROR, current=1)
     pos.on_base("Wildlife Preserve", 0, "Jungle Oasis")

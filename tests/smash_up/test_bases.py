@@ -598,6 +598,9 @@ def test_mushroom_kingdom_at_turn_start_move_another_players_minion_here():
     assert m.question is None and m.current_player == 1
     assert where(m, rex) == "Mushroom Kingdom"
     assert m.state()["step"] == "play"
+    # (a browser trial read "… moves to Mushroom Kingdom (Mushroom Kingdom)")
+    said = [x if isinstance(x, str) else x["text"] for x in m.messages]
+    assert "King Rex (P1) on Jungle Oasis moves to Mushroom Kingdom (the base's ability)" in said
 
 
 def test_school_of_wizardry_winner_picks_the_replacement_and_orders_the_other_two():

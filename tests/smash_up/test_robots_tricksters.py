@@ -165,6 +165,8 @@ def test_warbot_is_not_destroyed_by_flame_trap_which_destroys_itself():
     play(m, f"play Warbot on {OASIS}")
     assert where(m, "Warbot", 0) == [OASIS]
     assert labels(m, "attached") == [] and labels(m, "discard", 1) == ["Flame Trap"]
+    said = [x if isinstance(x, str) else x["text"] for x in m.messages]      # (a rules check: it said nothing)
+    assert "Warbot (P1) on Jungle Oasis cannot be destroyed" in said
 
 
 @pytest.mark.parametrize("first,destroyed,kept", [("Hoverbot", "Hoverbot", "Zapbot"), ("Zapbot", "Zapbot", "Hoverbot")])
