@@ -780,3 +780,15 @@ def test_a_report_with_no_game_ended_shows_no_length_as_if_measured(tmp_path, ca
     assert set(summary["legal_by_decision"]) == {None} and raw["simulations"][0]["mean_length"] is None
     md = (tmp_path / "r" / "report.md").read_text()
     assert "| mean | – |" in md and "| 0–10 % | – |" in md and code == 1
+
+
+def test_answers_in_a_window_are_counted_by_their_words():
+    """A new author's Coup: every challenge, block and pass was counted as `choose` (63.5 % of the
+    actions), so the designer could not see how often players challenged."""
+    game = rulelang.load(str(Path(__file__).parent / "games" / "harbour.rules"))
+    taken: dict = {}
+    for record in simulate(game, 3, 10, 1, "random")["records"]:
+        for name, n in record["taken"].items():
+            taken[name] = taken.get(name, 0) + n
+    assert taken.get("challenge (an answer in a window)", 0) > 0 and taken.get("pass (an answer in a window)", 0) > 0
+    assert not any(name.startswith("P") and ": " in name for name in taken)      # (`P3: challenge` too)

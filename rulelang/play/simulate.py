@@ -199,6 +199,11 @@ def play_game(game, index: int, players: int, seed: int, kinds: list[str], optio
             record["legal"].append(len(legal))
             action = robots[match.current_player].choose(match)
             name = action.name if hasattr(action, "name") else str(action).split(" ")[0]
+            question = match.question
+            if name == "choose" and question is not None and question.get("kind") == "window":
+                # (a window's answers by what they are: a bluffing game's designer saw "choose 63.5 %"
+                # and not how often players challenged or blocked — a new author's Coup)
+                name = f"{str(action).split(': ', 1)[-1]} (an answer in a window)"
             taken[name] = taken.get(name, 0) + 1
             match.apply(action)
             record["actions"] += 1
