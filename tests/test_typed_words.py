@@ -94,3 +94,27 @@ def test_an_as_text_names_a_parameter_beside_punctuation_and_keeps_a_whole_first
     assert "- `pass …`" in book
     helped = action_help(game, "bid", game.new_match(2, 1))
     assert "K: one of the numbers 1 to 3" in helped and "made from" not in helped
+
+
+BANS = '''game "Bans" {
+  players 2
+  enum General { gold "Gold Maker", iron "Iron Warden" }
+  var banned: list[General] = []
+  turn { step s {
+    action go {
+      choose g in [gold, iron] prompt "Ban a general" { banned = banned + [g] }
+      finish draw
+    }
+  } }
+}
+'''
+
+
+def test_the_questions_own_verb_typed_before_the_answer_is_understood():
+    """A first hour at Dozen War: at "Ban a general", `ban gold` read "'ban gold' is not an answer";
+    only `gold` was."""
+    game = rulelang.Game(rulelang.compile_source(BANS, "bans.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("go\nban gold\n"), out, "bans.rules", screen=(200, 40))
+    text = out.getvalue()
+    assert "P1 chooses: Gold Maker" in text and "error:" not in text

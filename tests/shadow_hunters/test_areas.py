@@ -316,6 +316,8 @@ def test_attack_range_follows_the_layout():
 def test_nobody_in_range_only_pass():
     m = Position(SH).at("church", "woods", "gate", "altar").turn(0, "fight").match()
     assert legal(m) == ["pass", "reveal"]
+    # (a first hour: `attack p4` sent to `help attack`, which said only "not legal now")
+    assert m.refusal("attack P4") == "nobody is in your attack range"
 
 
 def test_dead_and_off_board_players_are_not_targets():
