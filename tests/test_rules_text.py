@@ -978,3 +978,16 @@ def test_a_value_per_enum_value_that_is_none_everywhere_reads_none():
     value["per_key"][1]["value"] = 1
     value["per_key"][1]["text"] = "P2"
     assert render_value(value) == "occupant: (quarry) P2"
+
+
+def test_regicide_says_which_number_cards_can_make_a_combo():
+    """A first hour: every 6 to 10 read that it makes a combo with 1 to 3 more of its rank "if they add
+    up to 10 or less", which they never do; a 2 makes one with up to three more (four 2s in all)."""
+    path = str(ROOT / "games" / "regicide.rules")
+    out = io.StringIO()
+    run_repl(rulelang.load(path), 1, 4, {}, {}, io.StringIO("look 7h\nlook 2h\nlook 5h\nquit\n"), out, path,
+             screen=(400, 60))
+    text = " ".join(out.getvalue().split())
+    assert "7 of Hearts: attack 7, worth 7 when discarded. Too high for a combo" in text
+    assert "2 of Hearts: attack 2, worth 2 when discarded. With 1 to 3 more cards of the same rank it makes a combo" in text
+    assert "5 of Hearts: attack 5, worth 5 when discarded. With 1 more card of the same rank" in text
