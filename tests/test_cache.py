@@ -68,7 +68,7 @@ def test_a_changed_file_misses_and_the_same_text_elsewhere_hits(cache_dir, tmp_p
     path.write_text(changed, encoding="utf-8")
     game = rulelang.load(str(path))
     assert game.new_match(players=1, seed=0).view(0)["values"][-1] == {"name": "hand_limit", "value": 7}
-    assert len(entries(cache_dir)) == 2
+    assert len([p for p in entries(cache_dir) if not p.name.startswith("mysave_")]) == 2
     other = tmp_path / "copy.rules"
     other.write_text(src, encoding="utf-8")
     ir = cache.load(src, str(other))                  # same text: a hit, naming the file it is loaded from
@@ -280,3 +280,18 @@ def test_the_cache_keeps_its_newest_entries_only(cache_dir, monkeypatch):
     assert cache.load(texts[3], "g.rules")["n"] == 3                               # … but read: kept
     cache.store(texts[0], {"n": 0})
     assert {p.name for p in entries(cache_dir)} == {f"{cache.key(t)}.json" for t in (texts[0], texts[3], texts[4])}
+
+
+def test_the_trim_removes_only_the_caches_own_entries(cache_dir, monkeypatch):
+    """A fuzz trial: 600 old `mysave_N.json` in the cache folder (which may be shared), and a new
+    entry's trim removed 89 of them — every `.json` counted as an entry."""
+    monkeypatch.setattr(cache, "ENTRIES_KEPT", 2)
+    cache.store('game "G" { }', {"n": -1})          # (the folder, made as the cache makes it)
+    for i in range(5):
+        (cache_dir / f"mysave_{i}.json").write_text("{}", encoding="utf-8")
+        os.utime(cache_dir / f"mysave_{i}.json", ns=(1, 1))                    # (older than any entry)
+    for i in range(4):
+        cache.store(f'game "G{i}" {{ }}', {"n": i})
+    assert sorted(p.name for p in cache_dir.iterdir() if p.name.startswith("mysave_")) == \
+        [f"mysave_{i}.json" for i in range(5)]
+    assert len([p for p in entries(cache_dir) if not p.name.startswith("mysave_")]) == 2

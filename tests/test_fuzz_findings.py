@@ -183,3 +183,46 @@ def test_undo_that_cannot_restore_the_position_says_so_and_the_game_goes_on(monk
     text = out.getvalue()
     assert "cannot undo: variable `n` holds 9, which is not a number" in text
     assert "Game over" in text and code == 0
+
+
+@pytest.mark.parametrize("decl", ["event w()", "window w()", "hook w()"])
+@pytest.mark.parametrize("use", ["action a require w { finish draw }", "action a { log text(w)  finish draw }",
+                                 "action a { finish win for w }"])
+@pytest.mark.parametrize("top", ["", "estimate w", 'show "x" = w', "when w { }"])
+def test_an_event_window_or_hook_used_as_a_value_is_an_error_at_its_name(decl, use, top):
+    """A fuzz trial: `asleep[after_scores]` (a window) linted clean, then every command failed with
+    "internal error: unresolved name" (an AssertionError from `rulelang.load`)."""
+    if top:                                     # (the name used at the top level instead)
+        use = "action a { finish draw }"
+    source = f'game "E" {{\n  players 2\n  {decl}\n  {top}\n  turn {{ step s {{ {use} }} }}\n}}\n'
+    with pytest.raises(rulelang.RuleError, match=r"E201.*`w` is an? (event|window|hook) and has no value here"):
+        rulelang.compile_source(source, "e.rules")
+
+
+MODIFY = '''game "M" {
+  players 2
+  kind K { v: int }
+  zone z: set, public, play
+  def d(x: int) = DEF
+  card K "C" { v: 1
+    modify d(x) += ADDED
+  }
+  setup { create cards K in z }
+  turn { step st { action stop { TIMED log text(d(5))  finish draw } } }
+}
+'''
+
+
+@pytest.mark.parametrize("body,added,timed,said", [
+    ("x", '"!"', "", "the amount added must be int, not text"),
+    ('"x"', "1", "", "`modify` adds to a def of numbers; `d` gives text"),
+    ("top(z)", "1", "", "`modify` adds to a def of numbers; `d` gives component"),
+    ('"x"', "1", "modify d(1) += 1 until turn_end", "`modify` adds to a def of numbers; `d` gives text")])
+def test_a_cards_modifier_adds_a_number_to_a_def_of_numbers(body, added, timed, said):
+    """A fuzz trial: a card's `modify d(x) += "!"` linted clean and the engine faulted in play
+    (`int += str`); `+= 1` to a def of texts was a rule error quoting Python."""
+    source = MODIFY.replace("DEF", body).replace("ADDED", added).replace("TIMED", timed)
+    if timed:
+        source = source.replace('    modify d(x) += 1\n', "")
+    with pytest.raises(rulelang.RuleError, match="E201.*" + __import__("re").escape(said)):
+        rulelang.compile_source(source, "m.rules")

@@ -214,10 +214,15 @@ def store(source: str, ir: dict) -> None:
 ENTRIES_KEPT = 512              # cache entries kept: the least recently used go first
 
 
+_ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.json")
+
+
 def _trim(where: Path) -> None:
     """Keep the cache bounded: past ENTRIES_KEPT entries, the least recently used (written or read)
     are removed (each rules text and front end makes its own entry: it grew with every edit)."""
-    entries = [e for e in os.scandir(where) if e.name.endswith(".json") and not e.name.startswith(".")]
+    # (entries only, `<64 hex>.json`: a folder shared or planted may hold other tools' or a user's
+    # .json files, and a fuzz trial saw 89 of 600 saves there removed)
+    entries = [e for e in os.scandir(where) if _ENTRY_NAME.fullmatch(e.name)]
     if len(entries) <= ENTRIES_KEPT:
         return
     entries.sort(key=lambda e: e.stat().st_mtime_ns)

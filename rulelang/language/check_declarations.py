@@ -472,6 +472,19 @@ class DeclarationChecks:
             if len({m.name for m in d.modifiers}) > 1:
                 self.error("E105", "a shown value is either `own` or `table`, not both", d.span)
 
+    def modifier_types(self) -> None:
+        """A card's `modify D(x) += E`: D a def of numbers and E a number, as `modify … until` checks
+        (a fuzz trial: `+= "!"` linted clean and faulted in play, `+= 1` to a text def quoted Python)."""
+        syms = self.out.symbols
+        for a in self.out.abilities:
+            if a.form != "modify":
+                continue
+            target, added = syms.get(a.name), syms.get(a.where or "")
+            if target is not None and target.kind == "def" and target.type not in ("int", "any", None):
+                self.error("E201", f"`modify` adds to a def of numbers; `{a.name}` gives {show(target.type)}", a.span)
+            elif added is not None and added.kind == "def" and added.type not in ("int", "any", None):
+                self.error("E201", f"the amount added must be int, not {show(added.type)}", a.span)
+
     def typed(self, sym: Symbol) -> str:
         """The type of a def or table where it is read. Every def and table is checked before the
         rest of the file, each after the ones it reads (`types_first`), so a card, a step or a def
@@ -610,6 +623,7 @@ class DeclarationChecks:
     def whole_game(self) -> None:
         for label, fields in self.labels_to_read:
             self.label_reads(label, fields)
+        self.modifier_types()
         steps = [d for d in self.game.decls if isinstance(d, n.StepDecl)]
         if not steps:
             self.error("E111", "the game has no steps: declare `turn { step ... }`", self.game.span)

@@ -213,7 +213,8 @@ class ExpressionChecks:
             return "board"
         if sym.kind == "var":
             return sym.type if not sym.decl.per else "list:" + sym.type
-        if sym.kind in ("kind", "proc", "step", "table"):
+        if sym.kind in ("kind", "proc", "step", "table", "event", "window", "hook") or sym.type is None:
+            # (an event, a window or a hook as a value linted clean and failed to compile: a fuzz trial)
             self.error("E201", f"`{e.name}` is {kind_words(sym.kind)} and has no value here", e.span)
             return "any"
         return sym.type

@@ -208,6 +208,8 @@ class StatementChecks:
         else:
             self.used.add(s.target)
             self.check_args(s, sym.decl.params, s.args, f"def `{s.target}`")
+            if sym.type not in ("int", "any", None):
+                self.error("E201", f"`modify` adds to a def of numbers; `{s.target}` gives {show(sym.type)}", s.span)
         self.expect(s.amount, "int", "the amount added")
         if s.until not in ("turn_end",):
             self.error("E105", f"a timed modifier lasts `until turn_end`, not until `{s.until}`", s.span)
