@@ -100,7 +100,10 @@ def compile_file(path: str) -> dict:
 
 
 def lint(paths) -> tuple[list[Diagnostic], dict[str, str]]:
-    """Every diagnostic (errors and warnings) of every file, and the sources for caret lines."""
+    """Every diagnostic (errors and warnings) of every file, and the sources for caret lines.
+    `paths`: a list of files, or one file (a path given alone was read letter by letter)."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
     for path in paths:

@@ -197,6 +197,27 @@ def test_help_and_a_save_without_a_file_name(capsys, monkeypatch):
         assert command in out
     assert error_lines(out) == ["error: save needs a file name, e.g. save match.json",
                                 "error: load needs a file name, e.g. load match.json"]
+    # (a fuzz trial: `save ''` read "cannot save : No such file…", `save "  "` wrote a file named so)
+    code, out, err = play_cli(capsys, monkeypatch, ["save ''", 'save "  "', "quit"], REGICIDE, "--seed", "1")
+    assert error_lines(out) == ["error: save needs a file name, e.g. save match.json"] * 2
+
+
+def test_a_bot_budget_out_of_range_is_said_so_however_it_is_written():
+    """A fuzz trial: `mcts:99999999999999999999999` and `ismcts:1e309s` read "unknown bot kind"."""
+    from rulelang.play.bots import parse_kind
+    for kind, said in [("mcts:" + "9" * 5000, "a search makes 1 to 9,999,999 iterations a move"),
+                       ("ismcts:1e309s", "a search's time is more than 0 and at most 3600 s a move"),
+                       ("ismcts:1e3s", "unknown bot kind 'ismcts:1e3s'")]:
+        with pytest.raises(ValueError, match=re.escape(said)):
+            parse_kind(kind)
+    assert len(str(pytest.raises(ValueError, parse_kind, "mcts:" + "9" * 5000).value)) < 120
+
+
+def test_lint_takes_one_path_alone(tmp_path):
+    """A fuzz trial: `rulelang.lint("x.rules")` read the name letter by letter (`no such file: x`)."""
+    path = tmp_path / "g.rules"
+    path.write_text('game "G" {\n  players 2\n  turn { step s { action stop { finish draw } } }\n}\n', encoding="utf-8")
+    assert rulelang.lint(str(path)) == rulelang.lint([str(path)]) and str(path) in rulelang.lint(path)[1]
 
 
 def test_play_stops_cleanly_when_input_ends(capsys, monkeypatch):

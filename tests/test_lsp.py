@@ -455,3 +455,13 @@ def test_many_diagnostics_in_one_content_file_read_and_split_that_file_once(tmp_
     assert all(d["relatedInformation"][0]["location"]["range"]["start"]["line"] == int(d["message"].split(":")[1]) - 1
                for d in about_rows)
     assert len(splits) == 2                       # this document and the content file, once each
+
+
+@pytest.mark.parametrize("length", ["9223372036854775808", "4611686018427387904"])
+def test_a_message_too_long_to_read_stops_the_server_with_one_line(length):
+    """A fuzz trial: `Content-Length: 2**63` ended in "internal error: OverflowError … please report"."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "rulelang", "lsp"], input=f"Content-Length: {length}\r\n\r\n{{}}".encode(),
+                          capture_output=True, env=env, cwd=str(ROOT), timeout=120)
+    assert done.returncode == 1 and b"internal error" not in done.stderr
+    assert done.stderr.decode().strip() == "rulelang lsp: a message announced more bytes than can be read; stopping"

@@ -529,10 +529,12 @@ def test_bad_arguments_are_one_line(capsys, argv, message):
 
 def test_a_save_cannot_give_a_bot_a_search_past_the_lobbys_limits():
     """A fuzzer: a shared save with `"bots": {"2": "ismcts:3600s"}` made the terminal think for an
-    hour before the first move. Such a seat is a person's, as any seat a save names wrongly."""
+    hour before the first move. Such a search is capped at the lobby's limits (a later fuzz trial: made
+    a person's seat, unsaid, where the README says a saved bot is capped)."""
     bots = replay_module.saved_bots({"players": 3, "bots": {"1": "ismcts:200", "2": "ismcts:3600s",
                                                             "3": "mcts:9999999"}})
-    assert bots == {0: "ismcts:200"}
+    assert bots == {0: "ismcts:200", 1: "ismcts:10s", 2: "mcts:5s"}
+    assert replay_module.saved_bots({"players": 1, "bots": {"1": "ismcts:9999"}}) == {0: "ismcts:5000"}
     # (an `mcts` iteration is a whole random game: `mcts:5000` thought 13 minutes a move in a Dozen
     # War save — a fuzz trial; searched by time instead)
     assert replay_module.saved_bots({"players": 2, "bots": {"1": "ismcts:10s", "2": "mcts:5000"}}) == \

@@ -170,6 +170,9 @@ def serve(stdin=None, stdout=None) -> int:
     saved, sys.stdout = sys.stdout, sys.stderr
     try:
         server.start_io(stdin or sys.stdin.buffer, out)
+    except (OverflowError, MemoryError):        # (a `Content-Length` of 2**63: pygls read it whole — a fuzz trial)
+        print("rulelang lsp: a message announced more bytes than can be read; stopping", file=sys.stderr)
+        return 1
     finally:
         sys.stdout = saved
     return 0 if getattr(server.protocol, "_shutdown", False) else 1      # LSP: exit without shutdown is 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import re
 import time
 
 from ..core.errors import RulelangError
@@ -439,6 +440,23 @@ SECONDS_LIMIT = 3600.0
 ITERATIONS_LIMIT = 9_999_999
 
 
+def _past_limit(number: str) -> bool:
+    """A time written with an exponent (`1e309`) that no budget may take (one within the limit is
+    not a form the kinds take: said unknown)."""
+    if not re.fullmatch(r"[0-9.]+[eE][+-]?[0-9]{1,5}", number):
+        return False
+    try:
+        value = float(number)
+    except ValueError:
+        return False
+    return not 0 < value <= SECONDS_LIMIT
+
+
+def _short_kind(kind: str) -> str:
+    """A bot kind as typed, quoted, cut if long (a budget of 5,000 digits)."""
+    return repr(kind) if len(kind) <= 40 else repr(kind[:37] + "...")
+
+
 def parse_kind(kind: str) -> tuple[str, int | None, float | None]:
     """A bot kind as (name, iterations, seconds): `random`, `greedy`, `mcts`/`ismcts` with no budget
     (the default), `ismcts:500` (iterations) or `ismcts:0.5s` (CPU seconds per move). The one parser
@@ -455,10 +473,11 @@ def parse_kind(kind: str) -> tuple[str, int | None, float | None]:
             return name, None, float(number)
     elif budget.isdigit() and budget.isascii() and len(budget) <= 7 and 1 <= int(budget) <= ITERATIONS_LIMIT:
         return name, int(budget), None
-    if budget.isascii() and budget.isdigit() and len(budget) <= 12:       # a count out of range
-        raise ValueError(f"{kind!r}: a search makes 1 to {ITERATIONS_LIMIT:,} iterations a move")
-    if budget.endswith("s") and budget[:-1].isascii() and budget[:-1].replace(".", "", 1).isdigit():
-        raise ValueError(f"{kind!r}: a search's time is more than 0 and at most {SECONDS_LIMIT:g} s a move")
+    if budget.isascii() and budget.isdigit():       # a count out of range (however long: a fuzz trial)
+        raise ValueError(f"{_short_kind(kind)}: a search makes 1 to {ITERATIONS_LIMIT:,} iterations a move")
+    if budget.endswith("s") and budget[:-1].isascii() and (budget[:-1].replace(".", "", 1).isdigit()
+                                                            or _past_limit(budget[:-1])):
+        raise ValueError(f"{_short_kind(kind)}: a search's time is more than 0 and at most {SECONDS_LIMIT:g} s a move")
     raise ValueError(f"unknown bot kind {kind!r}; choose one of: {KIND_HELP}")
 
 

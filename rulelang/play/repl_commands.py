@@ -394,7 +394,10 @@ class Commands:
         return True
 
     def save(self, path: str) -> bool:
-        if not path:
+        bare = path.strip()
+        if len(bare) > 1 and bare[0] == bare[-1] and bare[0] in "\"'":     # (`save ""`, `save "  "`: no name
+            bare = bare[1:-1].strip()                                   #  either — a fuzz trial)
+        if not bare:
             self.error("save needs a file name, e.g. save match.json")
             return False
         self.write_save(path)

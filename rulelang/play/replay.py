@@ -58,8 +58,8 @@ SAVED_MCTS_SECONDS = 5.0        # `mcts` in a save: a time budget (each iteratio
 
 def saved_bots(data: dict) -> dict[int, str]:
     """The bot of each seat a save names ({0-based seat: kind}); what is not a seat of the match or
-    not a bot kind is left out (a save is untrusted: the seat becomes a human one), and so is a
-    search past SAVED_BOT_ITERATIONS or SAVED_BOT_SECONDS a move (`ismcts:3600s` in a shared save
+    not a bot kind is left out (a save is untrusted: the seat becomes a human one); a search past
+    SAVED_BOT_ITERATIONS or SAVED_BOT_SECONDS a move is capped there (`ismcts:3600s` in a shared save
     made the terminal think an hour before the first move); an `mcts` by iterations searches for
     SAVED_MCTS_SECONDS a move instead."""
     from .bots import check_kind, parse_kind
@@ -78,9 +78,12 @@ def saved_bots(data: dict) -> dict[int, str]:
             _, iterations, seconds = parse_kind(kind)
         except ValueError:
             continue
-        if (iterations or 0) > SAVED_BOT_ITERATIONS or (seconds or 0) > SAVED_BOT_SECONDS:
-            del out[seat]
-        elif out[seat].startswith("mcts") and seconds is None:
+        name = out[seat].partition(":")[0]
+        if (iterations or 0) > SAVED_BOT_ITERATIONS:        # (capped, as the README says: the seat made
+            out[seat] = f"{name}:{SAVED_BOT_ITERATIONS}"     #  human, unsaid, misled — a fuzz trial)
+        elif (seconds or 0) > SAVED_BOT_SECONDS:
+            out[seat] = f"{name}:{SAVED_BOT_SECONDS:g}s"
+        if name == "mcts" and seconds is None:
             # (an `mcts` iteration is a whole random game: `mcts:5000` in a shared save of a war game would
             # think ~13 minutes a move, the default 200 ~30 s — a fuzz trial; it gets a time budget)
             out[seat] = f"mcts:{SAVED_MCTS_SECONDS:g}s"
