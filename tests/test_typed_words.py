@@ -118,3 +118,14 @@ def test_the_questions_own_verb_typed_before_the_answer_is_understood():
     run_repl(game, 2, 1, {}, {}, io.StringIO("go\nban gold\n"), out, "bans.rules", screen=(200, 40))
     text = out.getvalue()
     assert "P1 chooses: Gold Maker" in text and "error:" not in text
+
+
+def test_look_at_a_player_shows_their_zones_as_the_seat_sees_them():
+    """A first hour at Shadow Hunters: `look P4` read "no card or piece named 'P4' has rules text"."""
+    from pathlib import Path
+    path = str(Path(__file__).resolve().parent.parent / "games" / "shadow_hunters.rules")
+    out = io.StringIO()
+    run_repl(rulelang.load(path), 4, 4, {}, {}, io.StringIO("look P2\nlook p3\nquit\n"), out, path, screen=(200, 40))
+    text = out.getvalue()
+    assert "character (P2): 1 card, hidden\nequipment (P2): empty\n" in text
+    assert "character (P3): 1 card, hidden" in text and "error:" not in text

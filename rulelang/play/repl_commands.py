@@ -28,7 +28,8 @@ Commands:
                choice 3's; help play full: the rule as the rule file writes it)
   help NAME, look NAME
                the rules text of a card, character, piece… (Tab completes
-               names); look ZONE: of each card you see there (look hand)
+               names); look ZONE: of each card you see there (look hand);
+               look P2: that player's zones, as you see them
   rules        the basics (how to win, a turn) and a list of sections; at a
                terminal it stops at each screenful (Enter: on, q: stop);
                read from a pipe, the whole rulebook
@@ -163,6 +164,10 @@ class Commands:
                 self.say(f"  {printable(name)}:")
                 name = label
         name = re.sub(r"\s*×\d+$", "", name) or name     # (`Copper ×46`, as a zone's line groups them)
+        seat = re.fullmatch(r"[Pp]([1-9][0-9]{0,2})", name)
+        if seat and int(seat.group(1)) <= self.match.players and not self.names().find(name, self.encoding):
+            self.look_at_player(int(seat.group(1)) - 1)
+            return False
         found = self.names().find(name, self.encoding)
         exact = any(" ".join(str(shown).lower().split()) == " ".join(name.lower().split()) for shown, _, _ in found or ())
         if not exact and self.look_at_zone(name):
@@ -194,6 +199,18 @@ class Commands:
             self.say(wrap_text(printable(text, multiline=True), width - 2))
         return False
 
+
+    def look_at_player(self, seat: int) -> None:
+        """`look P4`: that player's zones as the seat at the terminal sees them (a first hour asked
+        what an opponent held in play and read "no card or piece named 'P4'")."""
+        zones = [z for z in self.match.view(self.viewer(), drawing=False)["zones"]
+                 if z.get("owner") == seat and not z.get("internal")]
+        if not zones:
+            self.say(f"{seat_name(seat)} has no zones of their own; the table shows what they do")
+            return
+        for z in zones:
+            self.say(printable(render_zone(z)))
+        self.say("(look CARD: what a card does)")
 
     def look_at_zone(self, name: str) -> bool:
         """`look ZONE` (`look hand`, `look discard p2`): the rules text of each card the seat at the
