@@ -102,8 +102,9 @@ def compile_file(path: str) -> dict:
 def lint(paths) -> tuple[list[Diagnostic], dict[str, str]]:
     """Every diagnostic (errors and warnings) of every file, and the sources for caret lines.
     `paths`: a list of files, or one file (a path given alone was read letter by letter)."""
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
+    paths = [os.fsdecode(p) if isinstance(p, bytes) else p for p in paths]     # (bytes: a name, decoded)
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
     for path in paths:

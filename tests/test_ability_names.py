@@ -38,16 +38,26 @@ def test_a_named_ability_is_offered_by_its_name_when_triggers_wait():
 
 
 def test_an_abilitys_name_must_have_words():
-    with pytest.raises(RuleError, match=r"E105.*ability's name"):
-        rulelang.compile_source(BELLS.replace('as "Alarm" "!"', 'as ""'), "bells.rules")
+    for blank in ('""', '"   "'):        # (a review: "   " read "must have 1 to 200 characters, not 3")
+        with pytest.raises(RuleError, match=r"E105.*an ability's name \(`as \"…\"`\) needs words"):
+            rulelang.compile_source(BELLS.replace('as "Alarm" "!"', "as " + blank), "bells.rules")
+
+
+def test_only_a_trigger_is_named():
+    """A review: `as "Shield Wall"` on a window's response (or a hook) linted clean and showed nowhere."""
+    hooked = BELLS.replace("event rang()", "hook rang()").replace("action ring { emit rang()  end turn }",
+                                                                   "action ring { run rang() of first(table)  end turn }")
+    with pytest.raises(RuleError, match=r"E105.*only an ability set off by an event is named.*`rang` is a hook"):
+        rulelang.compile_source(hooked, "bells.rules")
 
 
 def test_a_compiled_game_may_name_only_a_cards_on_ability():
     """Untrusted IR: a name on a replacement, or on a top-level trigger, is refused at load."""
     ir = rulelang.compile_source(BELLS, "bells.rules")
     named = next(a for a in ir["abilities"] if a.get("text") == "Alarm!")
-    bad = copy.deepcopy(ir)
-    next(a for a in bad["abilities"] if a.get("text") == "Alarm!")["card"] = None
-    with pytest.raises(RuleError, match="E301"):
-        rulelang.Game(bad)
+    for change in ({"card": None}, {"text": "   "}, {"form": "hook"}):     # (a blank name loaded: a review)
+        bad = copy.deepcopy(ir)
+        next(a for a in bad["abilities"] if a.get("text") == "Alarm!").update(change)
+        with pytest.raises(RuleError, match="E301"):
+            rulelang.Game(bad)
     assert named["form"] == "trigger" and named["card"] is not None

@@ -218,6 +218,7 @@ def test_lint_takes_one_path_alone(tmp_path):
     path = tmp_path / "g.rules"
     path.write_text('game "G" {\n  players 2\n  turn { step s { action stop { finish draw } } }\n}\n', encoding="utf-8")
     assert rulelang.lint(str(path)) == rulelang.lint([str(path)]) and str(path) in rulelang.lint(path)[1]
+    assert rulelang.lint(str(path).encode())[0] == []      # (bytes too: read item by item, a review)
 
 
 def test_play_stops_cleanly_when_input_ends(capsys, monkeypatch):

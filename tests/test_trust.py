@@ -539,3 +539,13 @@ def test_a_paused_setup_made_with_chance_is_restored_from_its_state():
     m = g.new_match(2, seed=9, chance=events)
     assert m.state()["pending"]["root"] == ["start"]
     assert rulelang.Match.from_state(g, m.state()).state() == m.state()
+    while m.pending is not None and m.pending.get("root") == ["start"]:
+        m.apply(m.legal_actions()[0])
+    back = rulelang.Match.from_state(g, m.state())
+    # (a review: restored, it knew where no component was made — its copies were exchanged otherwise,
+    # and a bot's imagined worlds dealt other factions into P1's deck in 20 of 20)
+    assert back.origins() == m.origins() and all(o is not None for o in m.origins())
+    for _ in range(5):
+        text = m.legal_actions()[0].text
+        m.apply(text), back.apply(text)
+    assert back.state() == m.state()

@@ -118,6 +118,14 @@ def test_the_questions_own_verb_typed_before_the_answer_is_understood():
     run_repl(game, 2, 1, {}, {}, io.StringIO("go\nban gold\n"), out, "bans.rules", screen=(200, 40))
     text = out.getvalue()
     assert "P1 chooses: Gold Maker" in text and "error:" not in text
+    # (a review: `bid 2` at "bid coins", answers `0 coins`…, picked the list's 2nd, `1 coins`)
+    coins = rulelang.Game(rulelang.compile_source('''game "Coins" {
+  players 2
+  turn { step s { action auction { choose n in 0..3 as text(n) + " coins" prompt "bid coins" { finish draw } } } }
+}''', "coins.rules"))
+    out = io.StringIO()
+    run_repl(coins, 2, 1, {}, {}, io.StringIO("auction\nbid 2\n2 coins\n"), out, "coins.rules", screen=(200, 40))
+    assert "P1 chooses: 1 coins" not in out.getvalue() and "P1 chooses: 2 coins" in out.getvalue()
 
 
 def test_look_at_a_player_shows_their_zones_as_the_seat_sees_them():

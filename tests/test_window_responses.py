@@ -396,3 +396,21 @@ def test_a_player_out_is_never_asked_in_a_window(order, tmp_path):
     (tmp_path / "bare.rules").write_text(bare, encoding="utf-8")
     said = [d for d in rulelang.lint([str(tmp_path / "bare.rules")])[0] if d.code == "W258"]
     assert said and all("open claim" in d.message for d in said)    # (its meaning changed: said)
+
+
+def test_a_player_put_out_by_a_response_is_not_asked_again_in_that_window():
+    """A review: the players to ask were worked out once, when the window opened; P2, out by their
+    own challenge, was asked again after P3 passed, and challenged a second time."""
+    game = rulelang.Game(rulelang.compile_source('''game "Mid window" {
+  players 3
+  var challenges: int = 0 per player
+  window claim(p: player) {
+    respond challenge where me != p { challenges[me] += 1  eliminate me }
+  }
+  turn { step s { action tax { open claim(me) from next(me)  finish draw } } }
+}''', "mid.rules"))
+    m = game.new_match(3, seed=1)
+    m.apply("tax")
+    m.apply("challenge")                            # P2 challenges, and is out
+    m.apply("pass")                                 # P3 passes: nobody else is asked
+    assert m.is_over and m.state()["vars"]["challenges"] == [0, 1, 0]

@@ -214,7 +214,8 @@ class MatchCopies(MatchParts):
         if created is None and self.seed is None:   # a restored copy that keeps no seed: not known
             created = []
         elif created is None:                       # restored: a fresh match made them the same way
-            fresh = self.game.new_match(self.players, self.seed, self.options)
+            fresh = self.game.new_match(self.players, self.seed, self.options,
+                                        chance=list(self.setup_chance) or None)   # (the setup they dealt)
             for text in self.log:                   # a setup that waits for answers (a draft): it makes the
                 if fresh.pending is None or fresh.pending.get("root") != ["start"]:     # rest once they
                     break                           # come (without them every origin was unknown, and a

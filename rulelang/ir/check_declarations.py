@@ -125,9 +125,10 @@ class DeclarationChecks:
             if a["card"] is None and a["form"] != "response" or a["form"] in ("replace", "modify"):
                 raise _Bad(f"{path}/text", "only a player's response or a card's `on` ability has a text")
             self.typed(a["text"], TEXT, f"{path}/text", 0)
-            if not a["text"] or len(a["text"]) > 200 or a["card"] is None and a["text"] in ("pass", "done"):
-                raise _Bad(f"{path}/text", "expected a response's or an ability's text (1 to 200 characters, "
-                                           "a response's not pass or done)")
+            if not a["text"].strip() or len(a["text"]) > 200 or a["card"] is None and a["text"] in ("pass", "done") \
+                    or a["card"] is not None and a["form"] != "trigger":
+                raise _Bad(f"{path}/text", "expected a player's response's text or a card trigger's name (1 to "
+                                           "200 characters, not blank; a response's not pass or done)")
         elif a["form"] == "response" and a["card"] is None:
             raise _Bad(f"{path}/text", "a player's response needs its text")
         section = {"hook": "hooks", "trigger": "events", "response": "windows", "replace": "procs",

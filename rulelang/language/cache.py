@@ -222,10 +222,16 @@ def _trim(where: Path) -> None:
     are removed (each rules text and front end makes its own entry: it grew with every edit)."""
     # (entries only, `<64 hex>.json`: a folder shared or planted may hold other tools' or a user's
     # .json files, and a fuzz trial saw 89 of 600 saves there removed)
-    entries = [e for e in os.scandir(where) if _ENTRY_NAME.fullmatch(e.name)]
-    if len(entries) <= ENTRIES_KEPT:
+    dated = []
+    for e in os.scandir(where):
+        if _ENTRY_NAME.fullmatch(e.name):
+            try:                                # (a dangling link named like an entry stopped every trim
+                dated.append((e.stat().st_mtime_ns, e))     # for good: a review — it is left alone)
+            except OSError:
+                continue
+    if len(dated) <= ENTRIES_KEPT:
         return
-    entries.sort(key=lambda e: e.stat().st_mtime_ns)
+    entries = [e for _, e in sorted(dated, key=lambda t: t[0])]
     for e in entries[:len(entries) - ENTRIES_KEPT]:
         try:
             os.unlink(e.path)

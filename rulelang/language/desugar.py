@@ -289,8 +289,15 @@ class _Desugaring:
         where = self.body_and_where(a.span, base, plist, a.body, a.where)
         form = {"hook": "hook", "event": "trigger", "window": "response"}[what]
         text = a.text
-        if text is not None and not 0 < len(text.strip()) <= 200:     # (as a window's response's text)
-            self.diags.append(Diagnostic("E105", f"an ability's name (`as \"…\"`) must have 1 to 200 characters, "
+        if text is not None and form != "trigger":      # (named, and the name shown nowhere: a review)
+            self.diags.append(Diagnostic("E105", f"only an ability set off by an event is named (`as \"…\"`: read "
+                                                 f"where players order waiting triggers); `{name}` is a {what}", a.span))
+            text = None
+        elif text is not None and not text.strip():
+            self.diags.append(Diagnostic("E105", "an ability's name (`as \"…\"`) needs words", a.span))
+            text = None
+        elif text is not None and len(text) > 200:
+            self.diags.append(Diagnostic("E105", f"an ability's name (`as \"…\"`) has at most 200 characters, "
                                                  f"not {len(text)}", a.span))
             text = None
         self.infos.append(AbilityInfo(form, name, ci, base, where, a.zones, a.span, (), a.zone, text))

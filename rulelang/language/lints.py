@@ -97,20 +97,37 @@ class StaticLint(FlowLints):
         if not any(isinstance(x, n.Eliminate) and not x.back for x in self.every_node):
             return
 
-        def reads_eliminated(node) -> bool:
-            return node is not None and any(isinstance(x, n.Call) and x.name == "eliminated"
-                                            or isinstance(x, n.Name) and x.name in ("remaining", "others")
-                                            for x in walk(node))
-        wheres: dict = {}                       # window -> its responses' conditions (desugared into defs)
-        for d in self.game.decls:
-            if isinstance(d, n.DefDecl) and d.name.startswith("__r") and d.name.endswith("_where"):
-                window = d.name[:-len("_where")].split("_", 3)[-1]
-                wheres.setdefault(window, []).append(d)
+        defs = {d.name: d for d in self.game.decls if isinstance(d, n.DefDecl)}
+
+        def reads_eliminated(node, seen=None, of_me=False) -> bool:
+            """Does it read who is out — `eliminated`, `remaining`, `others` — itself or through the
+            defs it names (`to alive` with `def alive = [q … where not eliminated(q)]`: a review)?
+            `of_me`: of the player asked (`eliminated(me)`: a response's condition about the
+            claimant, `not eliminated(p)`, leaves the players asked as they were)."""
+            if node is None:
+                return False
+            seen = set() if seen is None else seen
+            for x in walk(node):
+                if isinstance(x, n.Call) and x.name == "eliminated" and (
+                        not of_me or len(x.args) == 1 and isinstance(x.args[0], n.Name) and x.args[0].name == "me"):
+                    return True
+                if isinstance(x, n.Name) and x.name in ("remaining", "others"):
+                    return True
+                name = x.name if isinstance(x, (n.Call, n.Name)) else None
+                if name in defs and name not in seen and len(seen) < 200:
+                    seen.add(name)
+                    if reads_eliminated(defs[name].body, seen, of_me):
+                        return True
+            return False
+        responses: dict = {}                    # window -> the conditions of every response to it (None: none)
+        for a in self.c.abilities:              # (players' `respond … where` and cards' `on W(…) where`)
+            if a.form == "response":
+                responses.setdefault(a.name, []).append(defs.get(a.where) if a.where else None)
         for x in self.every_node:
             if not isinstance(x, n.Open) or reads_eliminated(x.to):
                 continue
-            own = wheres.get(x.window, [])
-            if own and all(reads_eliminated(d) for d in own):
+            own = responses.get(x.window, [])
+            if own and all(d is not None and reads_eliminated(d.body, of_me=True) for d in own):
                 continue
             self.report("W258", "warning", f"`open {x.window}` in a game that eliminates players: since stop 62 "
                         "an eliminated player is never asked in a window (before, they were asked and could "

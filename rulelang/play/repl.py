@@ -722,11 +722,13 @@ class _Session(Drawing, Commands):
             return matches[0]
         question = getattr(self.match, "question", None)
         verb = str((question or {}).get("prompt") or "").lower().split()[:1]
-        if not matches and verb and len(wanted.split()) >= 2 and wanted.split()[0] == verb[0].strip(":?,.!") \
-                and not any(text.startswith(verb[0]) for text in texts):
+        rest = wanted.split(None, 1)[1] if len(wanted.split()) >= 2 else ""
+        if not matches and verb and rest and wanted.split()[0] == verb[0].strip(":?,.!") \
+                and not any(text.startswith(verb[0]) for text in texts) \
+                and not (rest.lstrip("#=-").isdigit()):    # (`bid 2` at "bid coins": not the list's 2nd — a review)
             # (the question's own verb typed before the answer: `ban gold` at "Ban a general", where
             # the answers are the generals — a first hour at Dozen War)
-            return self.pick(wanted.split(None, 1)[1], actions, own_turn)
+            return self.pick(rest, actions, own_turn)
         if not matches and len(wanted.split()) >= 2:     # each word the start of the action's (`play gno on
             typed = wanted.split()                       # temp`: `play Gnome on Temple of Goju` — a first hour)
             starts = [action for action in actions if any(_word_starts(typed, form) for form in _forms(action))]

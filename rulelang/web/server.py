@@ -655,7 +655,9 @@ class Server:
             options = {}
         if not isinstance(options, dict) or len(options) > 50:
             raise ValueError("`options` is an object of option names to values")
-        seats = spec.get("seats") or [HUMAN] * players
+        seats = spec.get("seats")
+        if seats is None:                       # (not given: every seat a person's; `{}`, `""` or `false`
+            seats = [HUMAN] * players           #  are refused as a wrong type — a review)
         if not isinstance(seats, list):
             raise ValueError("`seats` is a list: for each player, \"human\" or a bot")
         if len(seats) != players:

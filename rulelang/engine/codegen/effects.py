@@ -825,6 +825,9 @@ def _open(m, wi: int, args: tuple, start, to=None, always=False, until=None):
             break
         p = asked[k % len(asked)]
         k += 1
+        if m.game.sequenced and m.seq[2][p]:    # (put out by a response while the window was open: a review)
+            passes += 1
+            continue
         options = _responses(m, wi, entries, args, p)
         if not options and not always:
             passes += 1
