@@ -119,3 +119,14 @@ def without_card_names(raw: str) -> str:
             return [drop(v) for v in x]
         return x
     return present.dumps(drop(msg))
+
+
+def wait_until(page, expression: str, arg=None, timeout: float = 60.0) -> None:
+    """Until `expression` (a JavaScript expression, or a function of `arg`) holds in the page. Not
+    `page.wait_for_function`: once its first check fails it polls through an `eval`, which the
+    page's content policy refuses (`'unsafe-eval'`) — a suite run on a busy machine failed so."""
+    deadline = time.monotonic() + timeout
+    while not (page.evaluate(expression, arg) if arg is not None else page.evaluate(expression)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {expression}")
+        page.wait_for_timeout(50)

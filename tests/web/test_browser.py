@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from .conftest import ROOT, SMALL
+from .conftest import ROOT, SMALL, wait_until
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -435,7 +435,7 @@ def test_a_page_the_server_refuses_for_now_says_the_servers_reason(serve, browse
     first.wait_for_selector("body[data-version='0']")
     second = browser.new_page(viewport={"width": 1200, "height": 900})
     second.goto(body["links"][1]["url"])
-    second.wait_for_function("document.getElementById('conn').textContent.startsWith('reconnecting')")
+    wait_until(second, "document.getElementById('conn').textContent.startsWith('reconnecting')")
     assert second.inner_text("#conn") == "reconnecting… (too many pages open from this address)"
     first.close()
     second.close()
@@ -451,7 +451,7 @@ def test_a_lost_connection_greys_the_moves_and_says_nothing_was_sent(serve, brow
     page.wait_for_selector("button.action")
     assert page.locator("button.action:enabled").count() > 0
     server.stop()
-    page.wait_for_function("document.getElementById('conn').textContent === 'reconnecting…'")
+    wait_until(page, "document.getElementById('conn').textContent === 'reconnecting…'")
     assert page.locator("button.action:enabled").count() == 0 and page.locator("button.action").count() > 0
     assert page.inner_text("#error") == "the connection to the server is lost: reconnecting… (nothing was sent)"
     page.close()
@@ -533,7 +533,7 @@ def test_on_a_phone_the_status_stays_in_sight_and_leads_to_the_moves(serve, brow
     page.wait_for_selector("#to-moves")
     assert page.inner_text("#status").startswith("Your turn") and "your moves ↓" in page.inner_text("#status")
     page.click("#to-moves")
-    page.wait_for_function("document.getElementById('controls').getBoundingClientRect().top < window.innerHeight")
+    wait_until(page, "document.getElementById('controls').getBoundingClientRect().top < window.innerHeight")
     # (their top just under the pinned status, not beneath it: a trial found the first move hidden)
     page.wait_for_timeout(100)
     tops = page.evaluate("[document.getElementById('pinned').getBoundingClientRect().bottom,"
@@ -560,7 +560,7 @@ def test_the_table_links_to_the_rulebook_with_every_cards_text(serve, browser):
     assert rules.goto(server.url + "/rules/nosuch").status == 404
     rules.goto(server.url + "/")                          # the lobby links to the chosen game's rules
     rules.wait_for_selector("#game option", state="attached")
-    rules.wait_for_function("document.getElementById('rules-link').getAttribute('href') !== '#'")
+    wait_until(rules, "document.getElementById('rules-link').getAttribute('href') !== '#'")
     assert rules.get_attribute("#rules-link", "href") == "/rules/smash_up"
     rules.close()
     page.close()
@@ -799,7 +799,7 @@ def test_a_page_whose_network_is_gone_says_so_and_comes_back(serve, browser, tmp
     page.goto(body["links"][0]["url"])
     page.wait_for_selector("body[data-version='0']")
     ctx.set_offline(True)
-    page.wait_for_function("document.getElementById('conn').textContent === 'offline'")
+    wait_until(page, "document.getElementById('conn').textContent === 'offline'")
     assert page.locator("#actions button.action:enabled").count() == 0
     assert "the connection to the server is lost" in page.inner_text("#error")
     ctx.set_offline(False)

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from .conftest import ROOT, post
+from .conftest import ROOT, post, wait_until
 from .test_browser import SHOTS, browser  # noqa: F401  (the one Chromium fixture, shared)
 
 GAMES = ROOT / "games"
@@ -41,7 +41,7 @@ def version_of(page) -> str | None:
 def moved_on(page, version: int) -> None:
     """Until the page shows a position after `version`: a click returns before the server has
     handled it, and the page hears of the new position only once it has."""
-    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version, timeout=60000)
+    wait_until(page, "v => Number(document.body.dataset.version) > v", version)
 
 
 def settle(served, pages, seconds=120.0) -> None:
@@ -54,7 +54,7 @@ def settle(served, pages, seconds=120.0) -> None:
         if (m.is_over or m.current_player not in served.bots) and not bots_busy:
             v = served.version
             for p in pages:                    # at least v: a click may move the match on meanwhile
-                p.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=v, timeout=60000)
+                wait_until(p, "v => Number(document.body.dataset.version) >= v", v)
             if served.version == v and all(version_of(p) == str(v) for p in pages):
                 return
         time.sleep(0.02)
