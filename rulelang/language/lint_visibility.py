@@ -45,7 +45,7 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257, W259."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
         _w251(lints, body or ())
@@ -84,7 +84,13 @@ def visibility_lints(lints) -> None:
                                  d.require.span)
         elif isinstance(d, n.If):
             _w249(lints, d)
-        elif isinstance(d, n.Choose):
+        if isinstance(d, (n.Choose, n.May)) and d.chooser is not None:
+            _w259(lints, d.chooser, "who is asked (`by`)", d.span)
+        elif isinstance(d, n.Open) and d.to is not None:
+            _w259(lints, d.to, "who may respond (`to`)", d.span)
+        elif isinstance(d, n.StepDecl) and d.simultaneous and d.actor is not None:
+            _w259(lints, d.actor, "who answers the simultaneous step (`by`)", d.span)
+        if isinstance(d, n.Choose):
             z = _others_zone(lints, d.domain)
             if z is not None and d.var in _names(d.where) and not _told_only(lints, d.var, d.where):
                 _w230(lints, d.var, z, "which of them are offered", d.where.span)
@@ -619,8 +625,8 @@ def _secret_read(lints, e, depth: int = 2, seen: frozenset = frozenset()) -> str
             sym = lints.c.symbols.get(zone) if zone else None
             if sym is not None and any(v in _vis(sym.decl) for v in ("hidden", "owner", "others")):
                 return zone
-        if isinstance(x, n.Call) and depth > 0 and x.name not in seen:
-            sym = lints.c.symbols.get(x.name)
+        if isinstance(x, (n.Call, n.Name)) and depth > 0 and x.name not in seen:
+            sym = lints.c.symbols.get(x.name)       # (a def of no parameters is named alone: `mafia_alive`)
             body = getattr(sym.decl, "body", None) if sym is not None and sym.kind == "def" else None
             if isinstance(body, n.Node):
                 found = _secret_read(lints, body, depth - 1, seen | {x.name})
@@ -644,6 +650,19 @@ def _w249(lints, d) -> None:
                  f"holds, which some player cannot see: everyone sees who is asked, so they learn it; ask "
                  f"every time (`choose … always`, with the options the condition allows) or decide without "
                  f"asking", d.span)
+
+
+def _w259(lints, who, what: str, span) -> None:
+    """W259: who is asked — a question's `by`, a window's `to`, a simultaneous step's `by` — worked out
+    from the cards of a zone some player cannot see: everyone sees who is asked (a new author's Mafia
+    asked `step night simultaneous by mafia_alive`, and every seat's view named the Mafia). W249's
+    leak, without an `if`."""
+    zone = _secret_read(lints, who)
+    if zone is None:
+        return
+    lints.report("W259", "warning", f"{what} is worked out from the cards of zone `{zone}`, which some player "
+                 f"cannot see: everyone sees who is asked, so they learn it; ask every player who might be "
+                 f"(each with the options their cards allow, `always`), or decide without asking", span)
 
 
 def _w251(lints, body, seen: set | None = None) -> None:
