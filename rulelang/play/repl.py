@@ -727,7 +727,7 @@ class _Session(Drawing, Commands):
                 and not any(text.startswith(verb[0]) for text in texts) \
                 and not (rest.lstrip("#=-").isdigit()):    # (`bid 2` at "bid coins": not the list's 2nd — a review)
             # (the question's own verb typed before the answer: `ban gold` at "Ban a general", where
-            # the answers are the generals — a first hour at Dozen War)
+            # the answers are the generals — a first hour at a war game)
             return self.pick(rest, actions, own_turn)
         if not matches and len(wanted.split()) >= 2:     # each word the start of the action's (`play gno on
             typed = wanted.split()                       # temp`: `play Gnome on Temple of Goju` — a first hour)

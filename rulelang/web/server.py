@@ -645,7 +645,7 @@ class Server:
             raise ValueError(f"no game {printable(str(spec.get('game')))[:60]!r}; the lobby lists them")
         game = entry.game
         players = spec.get("players", game.min_players)
-        if type(players) is not int:            # (a trial sent "1": "Regicide is for 1..4 players" misled)
+        if type(players) is not int:            # (a trial sent "1": "… is for 1..4 players" misled)
             raise ValueError(f"`players` is a whole number ({printable(game.name)} is for {game.players_text} players), "
                              f"not {printable(json.dumps(players))[:40]}")
         if not game.min_players <= players <= game.max_players:
