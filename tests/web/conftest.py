@@ -129,4 +129,4 @@ def wait_until(page, expression: str, arg=None, timeout: float = 60.0) -> None:
     while not (page.evaluate(expression, arg) if arg is not None else page.evaluate(expression)):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {expression}")
-        page.wait_for_timeout(50)
+        page.wait_for_timeout(10)
