@@ -351,6 +351,9 @@ def test_hover_and_definition_on_the_example_games():
     assert "seat counts" in lsp.hover(analysis, players["line"], players["character"])["contents"]["value"]
     comment = where(source, "# V13")
     assert lsp.hover(analysis, comment["line"], comment["character"] + 3) is None
+    # (a review: a def's `about def` words were not shown on hover, as a zone's are)
+    home = where(source, "def open_home", inside=5)
+    assert "the empty octagons of your home row" in lsp.hover(analysis, home["line"], home["character"])["contents"]["value"]
 
 
 def test_a_card_is_found_by_its_name_in_a_string(tmp_path):

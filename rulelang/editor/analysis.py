@@ -112,7 +112,8 @@ class Index:
         elif isinstance(d, (n.DefDecl, n.ProcDecl)):
             params = "" if d.params is None else "(" + ", ".join(self.source_of(p) or p.name for p in d.params) + ")"
             show = "show " if isinstance(d, n.DefDecl) and d.show else ""
-            self.add(Decl(d.name, word, f"{show}{word} {d.name}{params}", self.name_span(d.span, d.name, word)))
+            self.add(Decl(d.name, word, f"{show}{word} {d.name}{params}", self.name_span(d.span, d.name, word),
+                          "\n\n".join(about.get(("def", d.name), [])) if word == "def" else ""))   # (`about def`: a review)
         elif isinstance(d, n.EnumDecl):
             values = ", ".join(i.name for i in d.items)
             self.add(Decl(d.name, "enum", f"enum {d.name} {{ {values} }}", self.name_span(d.span, d.name, "enum")))
