@@ -277,6 +277,64 @@ def test_a_card_may_be_typed_in_plain_letters_in_a_unicode_terminal_too():
     assert "P1 plays: play A♠ 6♠" in out
 
 
+PICK_THREE = """
+game "Pick three" {
+  players 2
+  enum Suit { hearts "♥", spades "♠" }
+  kind Card {
+    suit: Suit
+    rank: int
+    label text(rank) + text(suit)
+  }
+  zone hand: set per player, owner
+  zone given: set per player, public
+  setup {
+    for r in [2, 5, 9, 11] { create Card(suit: hearts, rank: r) in hand[0] }
+    for r in [3, 4, 6, 7] { create Card(suit: spades, rank: r) in hand[1] }
+  }
+  turn {
+    step giving {
+      action give(cs subset of hand[me] size 3) { move cs to given[me]
+        end turn }
+    }
+  }
+  when size(given[0]) > 0 and size(given[1]) > 0 { finish draw "both gave" }
+}
+"""
+
+
+def test_a_pick_of_several_is_never_completed_from_the_cards_typed_first(tmp_path):
+    """A new author's Hearts: `pass 2h` was taken for the secret three-card pass `pass 2♥ 9♥ A♥`
+    (the only one whose text starts so) and sent at once; which other two it added depended on the
+    order of the hand. A pick typed in part is refused; typed whole, in any order, it is played."""
+    path = tmp_path / "pick.rules"
+    path.write_text(PICK_THREE, encoding="utf-8")
+    game = rulelang.load(str(path))
+
+    def typed(line):
+        out = io.StringIO()
+        run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO(line + "\nquit\nn\n"), out, str(path))
+        return out.getvalue()
+
+    out = typed("give 5h 9h")
+    assert "error: 'give 5h 9h' names only part of a pick (give 5♥ 9♥ 11♥ is the one it starts)" in out
+    assert "P1 plays" not in out
+    assert "P1 plays: give 5♥ 9♥ 11♥" in typed("give 11h 5h 9h")
+    assert "P1 plays: give 5♥ 9♥ 11♥" in typed("give 5h 9h 1")        # the last one's start is enough
+
+
+def test_a_step_everyone_answers_at_once_is_nobodys_turn_in_the_header(tmp_path):
+    """A new author's Hearts read `turn 52 · P1's turn · step passing` while all four passed at once."""
+    path = tmp_path / "bid.rules"
+    path.write_text('game "Bid" { players 2  var bid: int = 0 per player, public\n'
+                    '  turn { step bidding simultaneous { action offer(n in 1..3) { bid[me] = n }\n'
+                    '                                    reveal { finish draw "both bid" } } } }\n', encoding="utf-8")
+    out = io.StringIO()
+    run_repl(rulelang.load(str(path)), 2, 1, {}, {}, io.StringIO("quit\nn\n"), out, str(path))
+    headers = [line for line in out.getvalue().splitlines() if line.startswith("==")]
+    assert headers and headers[0] == "== Bid · turn 1 · step bidding · you are P1", headers
+
+
 def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():
     """A first-hour trial: README says `spades` for `♠`, but `play 2 spades` was not understood: the
     card shows `2♠`, the symbol joined to its rank."""

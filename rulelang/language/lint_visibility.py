@@ -132,11 +132,24 @@ def _w257(lints, d) -> None:
         procs = {q.name: q for q in lints.game.decls if isinstance(q, n.ProcDecl)}
         kept, shown = _w257_moves(lints, d.body, {p.name}, procs, 0)
         if kept is not None and not shown:
+            # (a subset keeps its size there: the hint without it, followed, passed one card of three —
+            # a new author's Hearts)
+            how = "in …" if p.mode != "subset" else "subset of …" + (f" size {_size_words(p.size)}" if p.size else "")
             lints.report("W257", "warning", f"`{d.name}` names `{p.name}`, a card of `{src}` (`owner`), in its "
                          f"text, which every player reads, and keeps it in `{kept[1]}` (`owner`): the others "
                          f"learn which card it is; to keep it secret, choose it inside the action "
-                         f"(`action {d.name} {{ choose {p.name} in … always prompt \"…\" {{ … }} }}`), whose "
+                         f"(`action {d.name} {{ choose {p.name} {how} always prompt \"…\" {{ … }} }}`), whose "
                          f"answer reads \"(a secret choice)\" to them", kept[0].span)
+
+
+def _size_words(size) -> str:
+    """A subset's size as written, where it is numbers (`3`, `1..2`); `…` otherwise."""
+    def number(x):
+        return str(x.value) if isinstance(x, n.Lit) and type(x.value) is int else "…"
+    if isinstance(size, n.Binary) and size.op == "..":
+        lo, hi = number(size.left), number(size.right)
+        return lo if lo == hi != "…" else f"{lo}..{hi}"
+    return number(size)
 
 
 def _given_me(lints, domain, chosen) -> bool:

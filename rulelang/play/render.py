@@ -75,7 +75,9 @@ def _header_lines(view: dict, width: int) -> list[str]:
     else:
         if view.get("round"):                  # a game of rounds: `round 3 · turn 7`
             header.append(f"round {view['round']}")
-        header += [f"turn {view['turn']}", f"{seat_name(turn_player)}'s turn"]
+        header.append(f"turn {view['turn']}")
+        if not view.get("simultaneous"):       # (all answer at once: "P1's turn" misled a new author's
+            header.append(f"{seat_name(turn_player)}'s turn")          # Hearts, its pass in every hand)
     step = str(view.get("step") or "")
     if step and not step.startswith("__") and not (view.get("choice") or {}).get("prompt"):
         header.append(f"step {printable(' '.join(step.replace('_', ' ').split()))}")   # (a question says more)

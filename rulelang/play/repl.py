@@ -650,6 +650,23 @@ class _Session(Drawing, Commands):
         return f" (answer 1-{len(shown)}; more lists them all)"
 
     def pick(self, line: str, actions: list, own_turn: bool = True):
+        """The action meant by `line` (see `pick_from`), but never a pick of several components of
+        which only some were typed: `pass 2h` was the secret three-card pass `pass 2♥ 9♥ A♥`, sent at
+        once, its other two cards those that came after 2♥ in the hand (a new author's trial)."""
+        action = self.pick_from(line, actions, own_turn)
+        if action is None or not _picks_only(action) or line[:1] in "#=" \
+                or (line.isascii() and line.lstrip("-").isdigit()):
+            return action
+        name = str(getattr(action, "name", "") or "").replace("_", " ").lower().split()
+        typed = line.lower().split()
+        named = len(typed) - (len(name) if typed[:len(name)] == name else 0)
+        if named >= len(str(action).split()) - len(name):
+            return action
+        self.error(f"'{echoed(line)}' names only part of a pick ({self.show_text(action)} is the one it "
+                   f"starts): type every one you pick, in any order")
+        return None
+
+    def pick_from(self, line: str, actions: list, own_turn: bool = True):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise.
         A text may be typed as the rules write it, as this terminal shows it, or in plain ASCII
         (`8h` for `8♥`, `Thor` for `Þór`). Not `own_turn` (a player acting out of turn): the rules'
