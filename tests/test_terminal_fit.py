@@ -97,10 +97,10 @@ def test_valgard_against_a_bot_at_80x24():
     found = term.expect(PROMPT)
     check_fits(term, found.start(), 80, 24)
     term.line("look L")
-    term.expect(r"L \(warrior\)\n  L: a warrior of light \(P1\), from row 1\. Alone it marches")
+    term.expect(r"L \(warrior\)\n  A warrior of light \(P1\), from row 1\. Alone it marches")
     term.expect(PROMPT)
     term.line("look d")
-    term.expect(r"D: a warrior of the dark \(P2\)")
+    term.expect(r"A warrior of the dark \(P2\)")
     term.expect(PROMPT)
     term.line("1")
     for _ in range(200):

@@ -473,7 +473,7 @@ def test_several_picks_at_once_follow_a_card_whose_name_changes_as_others_are_pi
     out = io.StringIO()
     run_repl(game, 1, 1, {}, {}, io.StringIO("take\n1 2\nquit\n"), out, "walkers.rules", screen=(100, 40))
     text = out.getvalue()
-    assert "cannot be picked" not in text and "kept: 2 cards, bottom to top: Walker\u00a0×2" in text
+    assert "cannot be picked" not in text and "kept: 2 cards: Walker\u00a0×2" in text
 
 
 def test_a_move_typed_without_some_of_its_words_is_found_when_only_one_fits():
@@ -926,6 +926,9 @@ def test_cards_that_read_alike_are_said_once_with_how_many():
     assert render_zone(dict(zone, ordered=False)) == "supply: 4 cards: Copper\u00a0×3, Estate"
     # (a pile keeps its order: runs of alike cards)
     assert render_zone(dict(zone, ordered=True)) == "supply: 4 cards, bottom to top: Copper, Estate, Copper\u00a0×2"
+    # (all alike: no order to tell — Valgarð's `reserve: 11 warriors, bottom to top: L ×11`, a trial)
+    alike = [dict(card, label="Copper") for card in cards]
+    assert render_zone(dict(zone, ordered=True, cards=alike)) == "supply: 4 cards: Copper\u00a0×4"
 
 
 def test_look_at_a_hidden_zone_says_what_is_known_of_it_as_the_table_does():

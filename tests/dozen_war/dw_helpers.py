@@ -118,7 +118,7 @@ class Position:
     def hand(self, p: int, *labels: str):
         z = self.st["zones"]
         for label in labels:
-            c = next(i for i in self.ids(label, "Gear") if i in z["deck"])
+            c = next(i for i in self.ids(label, "EquipmentCard") if i in z["deck"])
             z["deck"].remove(c)
             z["hand"][p].append(c)
         return self
@@ -127,7 +127,7 @@ class Position:
         """equipment cards on top of the deck, the first given on top"""
         z = self.st["zones"]
         for label in reversed(labels):
-            c = next(i for i in self.ids(label, "Gear") if i in z["deck"])
+            c = next(i for i in self.ids(label, "EquipmentCard") if i in z["deck"])
             z["deck"].remove(c)
             z["deck"].append(c)
         return self

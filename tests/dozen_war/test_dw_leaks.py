@@ -54,7 +54,7 @@ import pytest
 import rulelang
 from dw_helpers import ROOT, Position, game, play
 
-SECRET_KINDS = ("Gear", "Event", "Token")
+SECRET_KINDS = ("EquipmentCard", "Event", "Token")
 SECRET_ZONES = ("buried", "hand", "deck", "used", "events")
 
 

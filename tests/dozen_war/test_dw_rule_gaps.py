@@ -76,7 +76,7 @@ def _components():
 
 
 def test_d22_sixty_equipment_cards_thirteen_distinct_each_marked_with_1_to_3_stars():
-    gear = [c for c in _components() if c["kind"] == "Gear"]
+    gear = [c for c in _components() if c["kind"] == "EquipmentCard"]
     assert len(gear) == 60
     assert len({c["label"] for c in gear}) == 13
     assert {c["fields"]["mode"] for c in gear} == {"attack", "defense", "both"}
