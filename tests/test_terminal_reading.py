@@ -335,6 +335,29 @@ def test_a_step_everyone_answers_at_once_is_nobodys_turn_in_the_header(tmp_path)
     assert headers and headers[0] == "== Bid · turn 1 · step bidding · you are P1", headers
 
 
+def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambiguous(tmp_path):
+    """A new author's Connect Four, `drop(col in 1..7)`, column 1 full: `4` dropped in column 5 (the
+    list's 4th), though `drop 4` was offered; `=4` said no action is exactly 4."""
+    path = tmp_path / "columns.rules"
+    path.write_text('game "Columns" { players 1\n  var at: int = 0, public\n'
+                    '  turn { step s { action drop(col in 2..5) { at = col  finish draw "dropped" } } } }\n',
+                    encoding="utf-8")
+    game = rulelang.load(str(path))
+
+    def typed(line):
+        out = io.StringIO()
+        run_repl(game, 1, 1, {}, {}, io.StringIO(line + "\nquit\nn\n"), out, str(path))
+        return out.getvalue()
+
+    out = typed("2")
+    assert "error: 2 is ambiguous here: drop 2, or number 2 in the list (drop 3); type =2 for the first, #2 " \
+           "for the list's" in out and "P1 plays" not in out
+    assert "P1 plays: drop 2" in typed("=2")
+    assert "P1 plays: drop 3" in typed("#2")
+    assert "P1 plays: drop 2" in typed("1")          # the list's first is `drop 2` itself: no doubt
+    assert "P1 plays: drop 5" in typed("5")          # no 5th in the list
+
+
 def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():
     """A first-hour trial: README says `spades` for `♠`, but `play 2 spades` was not understood: the
     card shows `2♠`, the symbol joined to its rank."""

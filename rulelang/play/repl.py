@@ -682,8 +682,9 @@ class _Session(Drawing, Commands):
                     return actions[int(rest) - 1]
                 self.error(f"there is no number {echoed(rest)} in the list; choose #1-#{len(actions)}")
                 return None
-            exact = [a for a in actions if " ".join(str(a).split()) == " ".join(rest.split())]
-            if exact:
+            exact = [a for a in actions if " ".join(str(a).split()) == " ".join(rest.split())] \
+                or [a for a in actions if str(a).split()[1:] == rest.split()]     # (`=4`: `drop 4`)
+            if len(exact) == 1 or (exact and " ".join(str(exact[0]).split()) == " ".join(rest.split())):
                 return exact[0]
             what = "answer" if getattr(self.match, "question", None) is not None and own_turn else "action"
             self.error(f"no {what} is exactly {echoed(rest)}")
@@ -698,6 +699,17 @@ class _Session(Drawing, Commands):
             return None
         if line.isascii() and (line.isdigit() or (line[:1] == "-" and line[1:].isdigit())):
             number = int(line) if len(line) < 12 else None
+            # (`4` where `drop 4` is offered but is not the 4th: a new author's Connect Four, its first
+            # column full, dropped in column 5 — said ambiguous, as for answers that are numbers)
+            spoken = [a for a in actions if str(a).split()[1:] == [line]]
+            if len(spoken) == 1 and not (number is not None and 1 <= number <= len(actions)
+                                         and actions[number - 1] is spoken[0]):
+                if number is None or not 1 <= number <= len(actions):
+                    return spoken[0]
+                self.error(f"{echoed(line)} is ambiguous here: {echoed(str(spoken[0]))}, or number {number} in the "
+                           f"list ({echoed(str(actions[number - 1]))}); type ={line} for the first, #{number} for "
+                           f"the list's")
+                return None
             if number is not None and 1 <= number <= len(actions):
                 return actions[number - 1]
             what = "answer" if getattr(self.match, "question", None) is not None and own_turn else "action"
