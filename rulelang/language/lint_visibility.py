@@ -45,7 +45,7 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257, W259."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257, W259, W260."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
         _w251(lints, body or ())
@@ -60,6 +60,7 @@ def visibility_lints(lints) -> None:
                          f"worlds (`ismcts`, `greedy`) keep how many components each zone holds, so they know its "
                          f"size; to keep it from them too, give every such zone the same number of components "
                          f"(a placeholder where it would be empty) (bots.md)", sym.decl.span)
+    _w260(lints)
     at_once = {id(a) for step in lints.steps.values() if step.decl.simultaneous for a in step.decl.actions}
     for d in lints.every_node:
         if isinstance(d, (n.Call, n.Aggregate)) and d.name in ("first", "last") and d.name not in lints.c.symbols:
@@ -150,6 +151,39 @@ def _size_words(size) -> str:
         lo, hi = number(size.left), number(size.right)
         return lo if lo == hi != "…" else f"{lo}..{hi}"
     return number(size)
+
+
+def _w260(lints) -> None:
+    """W260: the board's `draw` def reads `me` (each seat's own drawing: its legal moves starred, its
+    secrets shown), so a browser spectator, who is no seat, is shown the top piece of the public
+    zones per cell instead — and no such zone exists: the spectator sees an empty board, to the
+    end of the game (a new author's Othello kept its discs in a public variable per cell)."""
+    board = next((d for d in lints.game.decls if isinstance(d, n.BoardDecl)), None)
+    draw = next((m for m in board.modifiers if m.name == "draw"), None) if board is not None else None
+    if draw is None or not isinstance(draw.value, n.Name) or not _def_reads_me(lints, draw.value.name, set()):
+        return
+    for sym in lints.c.symbols.values():
+        if sym.kind == "zone" and getattr(sym.decl, "per", None) == "cell" \
+                and not any(v in _vis(sym.decl) for v in ("hidden", "owner", "others")):
+            return
+    lints.report("W260", "warning", f"board `{board.name}` is drawn by `{draw.value.name}`, which reads `me`: a "
+                 f"browser spectator, who is no seat, is shown the top piece of each cell's public zones instead, "
+                 f"and no zone is kept per cell: it sees an empty board; draw with a def that does not read `me` "
+                 f"(the page marks each seat's legal moves itself)", draw.span)
+
+
+def _def_reads_me(lints, name: str, seen: set) -> bool:
+    """Does the def `name` read `me`, itself or through the defs it calls (any depth)?"""
+    sym = lints.c.symbols.get(name)
+    if name in seen or sym is None or not isinstance(sym.decl, n.DefDecl):
+        return False
+    seen.add(name)
+    for t in walk(sym.decl.body):
+        if isinstance(t, n.Name) and t.name == "me":
+            return True
+        if isinstance(t, (n.Call, n.Name)) and _def_reads_me(lints, t.name, seen):
+            return True
+    return False
 
 
 def _given_me(lints, domain, chosen) -> bool:
