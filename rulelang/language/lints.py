@@ -749,7 +749,7 @@ def _tests_size(cond) -> bool:
 
 def _never_empty(e, refs: dict, least_players: int = 1) -> bool:
     """A list that has an element whatever the position: a non-empty literal, a literal range,
-    the players, a board's directions or cells, or a comprehension without `where` over one; in
+    one of them joined to any list (`+`), the players, a board's directions or cells, or a comprehension without `where` over one; in
     a game for 2 players or more, the others too (`others`, `[p for p in players where p != me]`)."""
     if isinstance(e, n.Comprehension):
         if least_players >= 2 and isinstance(e.iterable, n.Name) and not e.more \
@@ -766,6 +766,8 @@ def _never_empty(e, refs: dict, least_players: int = 1) -> bool:
             or (least_players >= 2 and refs.get(id(e)) == ("builtin", "others"))
     if isinstance(e, n.Call) and refs.get(id(e), ("builtin",))[0] == "builtin":   # a board's directions, all its cells
         return e.name == "directions" or (e.name == "cells" and len(e.args) == 1)
+    if isinstance(e, n.Binary) and e.op == "+":        # (a list joined to one that is never empty:
+        return _never_empty(e.left, refs, least_players) or _never_empty(e.right, refs, least_players)  # `L + [0]`)
     if isinstance(e, n.Binary) and e.op == "..":
         return (isinstance(e.left, n.Lit) and isinstance(e.right, n.Lit) and type(e.left.value) is int
                 and type(e.right.value) is int and e.left.value <= e.right.value)
