@@ -350,6 +350,38 @@ def test_a_value_per_component_is_listed_with_it_and_its_change_said():
     assert "worn" not in text                                                  # internal: off the screen
 
 
+FLIPS = """
+game "Flips" {
+  players 2
+  board g: squares(4, 1)
+  var disc: player = none per cell of g, public
+  var seen: int = 0 per cell of g, public, internal
+  setup { disc[cell(g, "b1")] = 1  disc[cell(g, "c1")] = 1 }
+  turn { step go {
+    action place(c in cells(g)) require disc[c] == none {
+      disc[c] = me
+      for x in cells(g) { if disc[x] != none { disc[x] = me  seen[x] += 1 } }
+      finish draw "placed"
+    }
+  } }
+}
+"""
+
+
+def test_a_value_per_cell_that_changes_is_said_with_its_cells_in_words():
+    """A new author's Othello kept its discs in a variable per cell: the terminal said how many discs
+    each had, never which flipped. The cells are said, the value in words (`P1`, not 0), the cell
+    the move names left out, and an `internal` one not at all."""
+    game = rulelang.Game(rulelang.compile_source(FLIPS))
+    m = game.new_match(2, seed=1)
+    assert m.view(0)["cell_texts"] == {"b1": {"disc": "P2"}, "c1": {"disc": "P2"}}
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("place a1\n"), out, "flips.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "  · disc: b1 → P1, c1 → P1\n" in text, text
+    assert "seen" not in text and "a1 → " not in text
+
+
 TRUMPS = """
 game "Trumps" {
   players 1

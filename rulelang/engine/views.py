@@ -40,6 +40,9 @@ def without_internal(view: dict) -> dict:
     if "component_texts" in view:
         out["component_texts"] = {c: {k: x for k, x in vals.items() if k not in internal}
                                   for c, vals in view["component_texts"].items()}
+    if "cell_texts" in view:
+        out["cell_texts"] = {c: {k: x for k, x in vals.items() if k not in internal}
+                             for c, vals in view["cell_texts"].items()}
     return out
 
 
@@ -163,7 +166,8 @@ class MatchViews(MatchParts):
         zones, cells, seen = self._view_zones(player)
         saved = self.me
         try:
-            values, component_values, value_texts = self._view_values(player, seen, cells)
+            cell_texts: dict = {}
+            values, component_values, value_texts = self._view_values(player, seen, cells, cell_texts)
             self.me = player
             self._view_shown(values)
             drawn = self._drawing(player) if geometry is not None and drawing else None
@@ -176,6 +180,7 @@ class MatchViews(MatchParts):
                 "turn": self.turn_count, "zones": zones, "values": values, "cells": cells,
                 "component_values": component_values, "board": drawn, "over": self.is_over,
                 **({"component_texts": value_texts} if value_texts else {}),
+                **({"cell_texts": cell_texts} if cell_texts else {}),
                 **({"internal": sorted(self._internal_names())} if self._internal_names() else {}),
                 "outcome": self.result, **self._choice_view(player),
                 **({"round": self.seq[0], "turn_order": list(self.seq[1]),
@@ -278,9 +283,10 @@ class MatchViews(MatchParts):
             entry["internal"] = True
         return entry
 
-    def _view_values(self, player: int, seen: list, cells: dict) -> tuple[list, dict, dict]:
+    def _view_values(self, player: int, seen: list, cells: dict, cell_texts: dict) -> tuple[list, dict, dict]:
         """The variables `player` may see: per-player ones with the others' hidden, per-component and
-        per-cell ones where they differ from their initial value."""
+        per-cell ones where they differ from their initial value (into `cells`; those that name
+        something, in words, into `cell_texts`)."""
         game = self.game
         geometry: Geometry = game.geometry  # type: ignore[assignment]  # (read only for a cell: a board)
         values: list = []
@@ -311,6 +317,8 @@ class MatchViews(MatchParts):
                 for cell, v in enumerate(value):
                     if v != initial:
                         cells.setdefault(geometry.names[cell], {})[name] = self._seen_value(held, v, seen_set)
+                        if how is not None:        # (`P2`, not 1: the terminal says each change)
+                            cell_texts.setdefault(geometry.names[cell], {})[name] = self._words(how, v, seen_set)
                 continue
             if per == "key":                       # per enum value(s): each member named
                 key = game.var_keys[name]

@@ -386,6 +386,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
     lines += _known_lines(before, after, said.lower(), seat_name, off)
     lines += _value_changes(before["values"], after["values"], said.lower(), seat_name)
     lines += _component_value_changes(before, after, said.lower())
+    lines += _cell_value_changes(shown_b, shown_a, said.lower())
     return [printable(x) for x in lines]
 
 
@@ -1042,6 +1043,29 @@ def _component_value_changes(before: dict, after: dict, told: str) -> list[str]:
                  and not isinstance(v, (list, dict)) and not isinstance(old[k], (list, dict))]
         if diffs:
             out.append(f"{label}: " + ", ".join(diffs))
+    return out
+
+
+def _cell_value_changes(before: dict, after: dict, told: str, most: int = 8) -> list[str]:
+    """`disc: d4 → P1, e4 → P1`: the cells whose value of a variable `per cell` changed, with the
+    value now (a new author's Othello said the count of discs, never which flipped). A cell the
+    move's text names is left out (`place c4`); `-`: back to its initial value."""
+    was, now = before.get("cells") or {}, after.get("cells") or {}
+    texts = after.get("cell_texts") or {}
+    named = set(told.split())
+    changed: dict = {}
+    for cell in sorted(set(was) | set(now), key=lambda c: (len(c), c)):
+        old, new = was.get(cell, {}), now.get(cell, {})
+        for name in set(old) | set(new):
+            a, b = old.get(name), new.get(name)
+            if isinstance(a, (list, dict)) or isinstance(b, (list, dict)) or a == b or cell.lower() in named:
+                continue                           # (a zone's pieces: said as moves)
+            shown = texts.get(cell, {}).get(name, b)
+            changed.setdefault(name, []).append(f"{cell} → {words(shown)}")
+    out = []
+    for name, parts in sorted(changed.items()):
+        more = f" and {len(parts) - most} more" if len(parts) > most else ""
+        out.append(f"{name.replace('_', ' ')}: " + ", ".join(parts[:most]) + more)
     return out
 
 

@@ -389,6 +389,8 @@ def spectator_payload(match) -> dict:
     for cell, held in (view.get("cells") or {}).items():
         for name, v in list(held.items()):
             held[name] = seen(name, v)
+            if held[name] != v and name in (view.get("cell_texts") or {}).get(cell, {}):
+                view["cell_texts"][cell][name] = "a hidden component"     # (seat 0's words for it: not public)
     if view.get("board") is not None and any(v.get("board") != view["board"] for v in views[1:]):
         view["board"] = None
     if "simultaneous" in view:                 # seat 0's own answer, and whether it is still to give one: not public
