@@ -725,19 +725,28 @@ class Interface:
     def _features(self, match, fresh: bool = False):
         """Each component's features (by id) and the label table. Components never change once
         made, so where no rule makes any in play they are those setup makes for the match's seed
-        (`Game.setup_components`, cached here per seed); otherwise read from `state()`."""
+        (`Game.setup_components`, cached here per seed, options and set-up outcomes — the seed alone
+        encoded the seed's own deal for a match made with other options or `chance=`, a researcher's
+        trial); otherwise read from `state()`."""
         seed = match.seed
         fixed = self._fixed_components and not fresh and seed is not None   # (a determinized copy has no seed)
-        found = self._tables.get(seed) if fixed else None
+        if fixed:
+            options = dict(getattr(match, "options", None) or {})
+            chance = tuple(getattr(match, "setup_chance", ()) or ())
+            try:
+                key = (seed, json.dumps(options, sort_keys=True, default=str), json.dumps(chance, default=str))
+            except (TypeError, ValueError):
+                fixed = False
+        found = self._tables.get(key) if fixed else None
         if found is None:
-            comps = (self.game.setup_components(self.players, seed, self.options) if fixed
+            comps = (self.game.setup_components(self.players, seed, options, chance) if fixed
                      else match._state()["components"])   # (a paused copy too: its components only)
             feats = [self.encoder.features(c["kind"], c.get("fields") or {}) for c in comps]
             found = (feats, _label_table(comps, feats) if self.encoder.cells else {})
             if fixed:
                 if len(self._tables) >= 64:
                     self._tables.clear()
-                self._tables[seed] = found
+                self._tables[key] = found
         return found
 
     def view_text(self, match, player: int) -> str:

@@ -183,3 +183,26 @@ def test_an_observation_is_the_same_without_the_boards_drawing():
                 assert bare["board"] is None and m.view(p)["board"]
                 assert (interface.observe(m, p) == interface.observe(m, p, m.view(p))).all()
             m.apply(rng.choice(m.legal_actions()))
+
+
+def test_a_match_dealt_by_given_outcomes_or_other_options_is_encoded_with_its_own_cards():
+    """A researcher's trial: the features of the cards were cached by seed alone, so a Smash Up match
+    made with `chance=` (another faction first) or with other options than the Interface's was
+    encoded with the seed's own deal (P1's hand as Gnome, Gremlin… while it held Enchantress…)."""
+    g = game("smash_up")
+    interface = Interface(g, 2)
+
+    def own(m, p):                     # the encoder run on the match's own components
+        feats = [interface.encoder.features(c["kind"], c.get("fields") or {}) for c in m.state()["components"]]
+        return interface.encoder.encode(m.view(p, drawing=False), feats, {})
+
+    plain = g.new_match(2, seed=7)
+    events = [list(e) for e in plain.chance_events]
+    assert events[0][0] == "pick"
+    events[0][2] = (events[0][2] + 1) % events[0][1]
+    stacked = g.new_match(2, seed=7, chance=events)
+    other = g.new_match(2, seed=7, options={"factions": "aliens+zombies,robots+tricksters"})
+    assert np.array_equal(interface.observe(plain, 0), own(plain, 0))      # (the seed's deal: cached first)
+    for m in (stacked, other):
+        assert not np.array_equal(own(m, 0), own(plain, 0))
+        assert np.array_equal(interface.observe(m, 0), own(m, 0))
