@@ -317,10 +317,45 @@ def test_a_pick_of_several_is_never_completed_from_the_cards_typed_first(tmp_pat
         return out.getvalue()
 
     out = typed("give 5h 9h")
-    assert "error: 'give 5h 9h' names only part of a pick (give 5♥ 9♥ 11♥ is the one it starts)" in out
+    assert "error: 'give 5h 9h' names 2 of the 3 picked in give 5♥ 9♥ 11♥: type every one you pick" in out
     assert "P1 plays" not in out
     assert "P1 plays: give 5♥ 9♥ 11♥" in typed("give 11h 5h 9h")
     assert "P1 plays: give 5♥ 9♥ 11♥" in typed("give 5h 9h 1")        # the last one's start is enough
+
+
+MIXED_PICKS = """
+game "Picks" {
+  players 2
+  kind Card { name: text  label name }
+  zone hand: set per player, owner
+  zone given: set per player, public
+  setup {
+    for x in ["Sharp Sword", "War Axe", "Iron Shield"] { create Card(name: x) in hand[0] }
+    create Card(name: "Owl") in hand[1]
+  }
+  turn { step s {
+    action hand_over(cs subset of hand[me] size 2, p in others) { move cs to given[p]  finish draw "given" }
+  } }
+}
+"""
+
+
+def test_a_pick_beside_another_choice_or_under_a_two_word_name_is_named_card_by_card(tmp_path):
+    """A review: the guard above let `hand over sharp P2` through where the pick sat beside a
+    player to give to, and counted words, not cards: `sharp war` names Sharp Sword and War Axe."""
+    path = tmp_path / "picks.rules"
+    path.write_text(MIXED_PICKS, encoding="utf-8")
+    game = rulelang.load(str(path))
+
+    def typed(line):
+        out = io.StringIO()
+        run_repl(game, 2, 1, {}, {}, io.StringIO(line + "\nquit\nn\n"), out, str(path))
+        return out.getvalue()
+
+    out = typed("hand over war")                     # (the one text that starts so: not completed)
+    assert "names 1 of the 2 picked in hand over War Axe Iron Shield P2" in out and "P1 plays" not in out
+    assert "P1 plays: hand over Sharp Sword War Axe P2" in typed("hand over sharp war p2")
+    assert "P1 plays: hand over Sharp Sword War Axe P2" in typed("sword axe")
 
 
 def test_a_step_everyone_answers_at_once_is_nobodys_turn_in_the_header(tmp_path):
@@ -356,6 +391,17 @@ def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambi
     assert "P1 plays: drop 3" in typed("#2")
     assert "P1 plays: drop 2" in typed("1")          # the list's first is `drop 2` itself: no doubt
     assert "P1 plays: drop 5" in typed("5")          # no 5th in the list
+
+    # (a review: under a two-word name, and offered by two actions, it was still the list's place)
+    path.write_text('game "Columns" { players 1\n  var at: int = 0, public\n'
+                    '  turn { step s { action drop_disc(col in 2..5) { at = col  finish draw "dropped" }\n'
+                    '                  action pop(col in 2..3) { at = col  finish draw "popped" } } } }\n',
+                    encoding="utf-8")
+    game = rulelang.load(str(path))
+    assert "error: 2 is ambiguous here: drop disc 2, pop 2, or number 2 in the list (drop disc 3); type the " \
+           "whole action, or #2 for the list's" in typed("2")
+    assert "P1 plays: drop disc 4" in typed("=4")
+    assert "=3 is ambiguous here: drop disc 3, pop 3; type the whole action" in typed("=3")
 
 
 def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():

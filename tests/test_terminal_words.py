@@ -382,6 +382,40 @@ def test_a_value_per_cell_that_changes_is_said_with_its_cells_in_words():
     assert "seen" not in text and "a1 → " not in text
 
 
+MARKED = """
+game "Marked" {
+  players 2
+  kind Card { name: text  label name }
+  board b: squares(3, 1)
+  zone hand: set per player, owner
+  zone table: set, public
+  var mark: Card = none per cell of b, public
+  var marks: list[Card] = [] per cell of b, public
+  var hp: int = 5 per cell of b, public
+  setup { create Card(name: "Dragon") in hand[0]  create Card(name: "Owl") in table  hp[cell(b, "b1")] = 2 }
+  turn { step s {
+    action hide { choose c in hand[me] always prompt "which card?" { mark[cell(b, "a1")] = c }  end turn }
+    action show { for c in table { marks[cell(b, "c1")] = [c] }  hp[cell(b, "b1")] = 5  end turn }
+  } }
+  turn limit 4 { finish draw }
+}
+"""
+
+
+def test_a_hidden_card_a_list_of_cards_and_a_value_back_to_its_start_are_said_per_cell():
+    """A review: a list of cards per cell stopped the terminal (its ids taken for a zone's labels),
+    a hidden card set in a cell was not said (None before and after), and a value back to its
+    initial one read `→ -`."""
+    game = rulelang.Game(rulelang.compile_source(MARKED))
+    assert game.new_match(2, seed=1).view(0)["cell_vars"] == {"mark": None, "marks": [], "hp": 5}
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("hide\n1\n\nshow\n\nquit\nn\n"), out, "marked.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "internal error" not in text
+    assert "  · mark: a1 → a hidden component\n" in text          # P2's screen
+    assert "  · marks: c1 → Owl\n" in text and "  · hp: b1 → 5\n" in text
+
+
 TRUMPS = """
 game "Trumps" {
   players 1

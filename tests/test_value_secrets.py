@@ -142,3 +142,41 @@ def test_look_names_no_card_its_reader_cannot_see():
     asked = text.split("P1> look gem\n")[1]
     assert all(x in asked for x in mine) and not any(x in text for x in theirs[1:])
     assert f"error: no card or piece named '{theirs[0]}' has rules text" in text and "A gem worth" not in text
+
+
+MARKED = """
+game "Marked" {
+  players 2
+  kind Card { name: text  label name }
+  board b: squares(3, 1), draw glyph
+  zone hand: set per player, owner
+  var marks: list[Card] = [] per cell of b, public
+  def glyph(c: cell) = if size(marks[c]) > 0 then "#" else (if me == current then "*" else ".")
+  setup { create Card(name: "Dragon") in hand[0]  create Card(name: "Owl") in hand[0]
+          create Card(name: "Eel") in hand[1] }
+  turn { step s {
+    action mark(x in cells(b)) require size(marks[x]) == 0 {
+      choose c in hand[me] always prompt "which card?" { marks[x] = [c] }
+      end turn }
+  } }
+  turn limit 4 { finish draw }
+}
+"""
+
+
+def test_a_spectators_board_shows_no_id_of_a_card_held_in_a_list_per_cell():
+    """A review: a board drawn per seat falls back, for a spectator, to the top piece of each cell's
+    zones — and took a list variable per cell for one: seat 0's ids of its secret card were drawn
+    there, `0` for Dragon, `1` for Owl."""
+    from rulelang.web.present import spectator_payload
+    game = rulelang.Game(rulelang.compile_source(MARKED))
+    seen = []
+    for pick in (0, 1):
+        m = game.new_match(2, seed=1)
+        m.apply("mark a1")
+        m.apply(m.legal_actions()[pick])
+        payload = spectator_payload(m)
+        assert payload["view"]["cells"] == {"a1": {"marks": [None]}}
+        assert payload["view"]["cell_texts"]["a1"]["marks"] == "a hidden component"
+        seen.append(payload["glyphs"])
+    assert seen[0] == seen[1] == {}

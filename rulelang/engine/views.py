@@ -43,6 +43,8 @@ def without_internal(view: dict) -> dict:
     if "cell_texts" in view:
         out["cell_texts"] = {c: {k: x for k, x in vals.items() if k not in internal}
                              for c, vals in view["cell_texts"].items()}
+    if "cell_vars" in view:
+        out["cell_vars"] = {k: x for k, x in view["cell_vars"].items() if k not in internal}
     return out
 
 
@@ -167,7 +169,8 @@ class MatchViews(MatchParts):
         saved = self.me
         try:
             cell_texts: dict = {}
-            values, component_values, value_texts = self._view_values(player, seen, cells, cell_texts)
+            cell_vars: dict = {}
+            values, component_values, value_texts = self._view_values(player, seen, cells, cell_texts, cell_vars)
             self.me = player
             self._view_shown(values)
             drawn = self._drawing(player) if geometry is not None and drawing else None
@@ -181,6 +184,7 @@ class MatchViews(MatchParts):
                 "component_values": component_values, "board": drawn, "over": self.is_over,
                 **({"component_texts": value_texts} if value_texts else {}),
                 **({"cell_texts": cell_texts} if cell_texts else {}),
+                **({"cell_vars": cell_vars} if cell_vars else {}),
                 **({"internal": sorted(self._internal_names())} if self._internal_names() else {}),
                 "outcome": self.result, **self._choice_view(player),
                 **({"round": self.seq[0], "turn_order": list(self.seq[1]),
@@ -283,10 +287,12 @@ class MatchViews(MatchParts):
             entry["internal"] = True
         return entry
 
-    def _view_values(self, player: int, seen: list, cells: dict, cell_texts: dict) -> tuple[list, dict, dict]:
+    def _view_values(self, player: int, seen: list, cells: dict, cell_texts: dict,
+                     cell_vars: dict) -> tuple[list, dict, dict]:
         """The variables `player` may see: per-player ones with the others' hidden, per-component and
         per-cell ones where they differ from their initial value (into `cells`; those that name
-        something, in words, into `cell_texts`)."""
+        something, in words, into `cell_texts`; each per-cell one's name and initial value into
+        `cell_vars`: what in `cells` is no zone, and what a cell not listed holds)."""
         game = self.game
         geometry: Geometry = game.geometry  # type: ignore[assignment]  # (read only for a cell: a board)
         values: list = []
@@ -314,6 +320,7 @@ class MatchViews(MatchParts):
                 continue
             if per == "cell":                      # only the cells that differ from the initial value
                 initial = init(self)
+                cell_vars[name] = self._seen_value(held, initial, seen_set)
                 for cell, v in enumerate(value):
                     if v != initial:
                         cells.setdefault(geometry.names[cell], {})[name] = self._seen_value(held, v, seen_set)

@@ -156,7 +156,7 @@ def _size_words(size) -> str:
 def _w260(lints) -> None:
     """W260: the board's `draw` def reads `me` (each seat's own drawing: its legal moves starred, its
     secrets shown), so a browser spectator, who is no seat, is shown the top piece of the public
-    zones per cell instead — and no such zone exists: the spectator sees an empty board, to the
+    zones per cell instead — and no such zone exists (an `internal` one is off the screen): the spectator sees an empty board, to the
     end of the game (a new author's Othello kept its discs in a public variable per cell)."""
     board = next((d for d in lints.game.decls if isinstance(d, n.BoardDecl)), None)
     draw = next((m for m in board.modifiers if m.name == "draw"), None) if board is not None else None
@@ -164,7 +164,8 @@ def _w260(lints) -> None:
         return
     for sym in lints.c.symbols.values():
         if sym.kind == "zone" and getattr(sym.decl, "per", None) == "cell" \
-                and not any(v in _vis(sym.decl) for v in ("hidden", "owner", "others")):
+                and not any(v in _vis(sym.decl) for v in ("hidden", "owner", "others")) \
+                and not any(m.name == "internal" for m in sym.decl.modifiers):     # (off every screen)
             return
     lints.report("W260", "warning", f"board `{board.name}` is drawn by `{draw.value.name}`, which reads `me`: a "
                  f"browser spectator, who is no seat, is shown the top piece of each cell's public zones instead, "

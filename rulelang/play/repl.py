@@ -123,6 +123,17 @@ def _picks_only(action) -> bool:
     return bool(shows) and all(x == "comps" for x in shows)
 
 
+def _answering(actions: list, word: str) -> list:
+    """The actions whose text is their name and then `word` alone (`drop 4`, `drop disc 4` for `4`)."""
+    out = []
+    for a in actions:
+        name = str(getattr(a, "name", "") or "").replace("_", " ").lower().split()
+        words = str(a).split()
+        if [w.lower() for w in words[:len(name)]] == name and words[len(name):] == [word]:
+            out.append(a)
+    return out
+
+
 def _same_words(typed: str, text: str) -> bool:
     """The same name first, then the same words in any order."""
     a, b = typed.split(), text.split()
@@ -651,20 +662,53 @@ class _Session(Drawing, Commands):
 
     def pick(self, line: str, actions: list, own_turn: bool = True):
         """The action meant by `line` (see `pick_from`), but never a pick of several components of
-        which only some were typed: `pass 2h` was the secret three-card pass `pass 2♥ 9♥ A♥`, sent at
+        which some were not typed: `pass 2h` was the secret three-card pass `pass 2♥ 9♥ A♥`, sent at
         once, its other two cards those that came after 2♥ in the hand (a new author's trial)."""
         action = self.pick_from(line, actions, own_turn)
-        if action is None or not _picks_only(action) or line[:1] in "#=" \
-                or (line.isascii() and line.lstrip("-").isdigit()):
+        if action is None or line[:1] in "#=" or (line.isascii() and line.lstrip("-").isdigit()):
             return action
+        named, picked = self.picks_named(line, action)
+        if named >= picked:
+            return action
+        self.error(f"'{echoed(line)}' names {named} of the {picked} picked in {self.show_text(action)}: type "
+                   f"every one you pick (the start of each is enough), in any order")
+        return None
+
+    def picks_named(self, line: str, action) -> tuple[int, int]:
+        """(how many of the components an action picks several of are named in `line`, how many it
+        picks): each needs a word of its own typed, the start of a word of its label (`sharp war` for
+        Sharp Sword and War Axe; `2h` for `2♥`). An action picking one or none: (0, 0)."""
+        meta = getattr(action, "_meta", None)
+        shows = meta[2] if isinstance(meta, tuple) and len(meta) > 2 else ()
+        picked = [c for how, x in zip(shows, getattr(action, "_args", ()) or ())
+                  if how == "comps" and isinstance(x, (list, tuple)) and len(x) > 1 for c in x]
+        if not picked:
+            return 0, 0
+        labels = getattr(self.match, "labels", None) or []
         name = str(getattr(action, "name", "") or "").replace("_", " ").lower().split()
         typed = line.lower().split()
-        named = len(typed) - (len(name) if typed[:len(name)] == name else 0)
-        if named >= len(str(action).split()) - len(name):
-            return action
-        self.error(f"'{echoed(line)}' names only part of a pick ({self.show_text(action)} is the one it "
-                   f"starts): type every one you pick, in any order")
-        return None
+        if typed[:len(name)] == name:
+            typed = typed[len(name):]
+        fits = []                               # per component: the typed words that may name it
+        for c in picked:
+            label = labels[c] if type(c) is int and 0 <= c < len(labels) else None
+            if not isinstance(label, str):      # (no label to read: taken as named)
+                fits.append(None)
+                continue
+            words = set(label.lower().split()) | set(fit(label, "ascii").lower().split())
+            fits.append({i for i, t in enumerate(typed) if any(w.startswith(t) for w in words)})
+        owner: dict = {}                        # typed word -> the component it names (a matching)
+
+        def place(k: int, seen: set) -> bool:
+            for i in fits[k]:
+                if i not in seen:
+                    seen.add(i)
+                    if i not in owner or place(owner[i], seen):
+                        owner[i] = k
+                        return True
+            return False
+        named = sum(1 for k in range(len(picked)) if fits[k] is None or place(k, set()))
+        return named, len(picked)
 
     def pick_from(self, line: str, actions: list, own_turn: bool = True):
         """The action meant by a number, a text or a unique prefix; None (and one line said) otherwise.
@@ -682,10 +726,16 @@ class _Session(Drawing, Commands):
                     return actions[int(rest) - 1]
                 self.error(f"there is no number {echoed(rest)} in the list; choose #1-#{len(actions)}")
                 return None
-            exact = [a for a in actions if " ".join(str(a).split()) == " ".join(rest.split())] \
-                or [a for a in actions if str(a).split()[1:] == rest.split()]     # (`=4`: `drop 4`)
-            if len(exact) == 1 or (exact and " ".join(str(exact[0]).split()) == " ".join(rest.split())):
+            exact = [a for a in actions if " ".join(str(a).split()) == " ".join(rest.split())]
+            if exact:
                 return exact[0]
+            spoken = _answering(actions, rest)      # (`=4`: `drop 4`, whatever the action's name)
+            if len(spoken) == 1:
+                return spoken[0]
+            if spoken:
+                self.error(f"={echoed(rest)} is ambiguous here: " + ", ".join(echoed(str(a)) for a in spoken[:MAX_CANDIDATES])
+                           + "; type the whole action")
+                return None
             what = "answer" if getattr(self.match, "question", None) is not None and own_turn else "action"
             self.error(f"no {what} is exactly {echoed(rest)}")
             return None
@@ -701,14 +751,16 @@ class _Session(Drawing, Commands):
             number = int(line) if len(line) < 12 else None
             # (`4` where `drop 4` is offered but is not the 4th: a new author's Connect Four, its first
             # column full, dropped in column 5 — said ambiguous, as for answers that are numbers)
-            spoken = [a for a in actions if str(a).split()[1:] == [line]]
-            if len(spoken) == 1 and not (number is not None and 1 <= number <= len(actions)
-                                         and actions[number - 1] is spoken[0]):
-                if number is None or not 1 <= number <= len(actions):
+            spoken = _answering(actions, line)
+            placed = actions[number - 1] if number is not None and 1 <= number <= len(actions) else None
+            if spoken and not (len(spoken) == 1 and placed is spoken[0]):
+                if placed is None and len(spoken) == 1:
                     return spoken[0]
-                self.error(f"{echoed(line)} is ambiguous here: {echoed(str(spoken[0]))}, or number {number} in the "
-                           f"list ({echoed(str(actions[number - 1]))}); type ={line} for the first, #{number} for "
-                           f"the list's")
+                said = ", ".join(echoed(str(a)) for a in spoken[:MAX_CANDIDATES])
+                place = f", or number {number} in the list ({echoed(str(placed))})" if placed is not None else ""
+                hint = f"type ={line} for the first, #{number} for the list's" if placed is not None and len(spoken) == 1 \
+                    else "type the whole action" + (f", or #{number} for the list's" if placed is not None else "")
+                self.error(f"{echoed(line)} is ambiguous here: {said}{place}; {hint}")
                 return None
             if number is not None and 1 <= number <= len(actions):
                 return actions[number - 1]

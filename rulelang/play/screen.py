@@ -430,7 +430,7 @@ def _zone_names(before: dict, after: dict, seat_name) -> dict:
         for z in view["zones"]:
             out.setdefault(zone_title(z, seat_name), set()).add(z["name"])
         for cell, held in (view.get("cells") or {}).items():
-            out.setdefault(cell, set()).update(held)
+            out.setdefault(cell, set()).update(k for k in held if k not in (view.get("cell_vars") or ()))
     return out
 
 
@@ -504,8 +504,11 @@ def _component_count(view: dict) -> int | None:
         if z.get("count") is None:
             return None
         total += z["count"]
+    variables = view.get("cell_vars") or ()
     for held in (view.get("cells") or {}).values():
-        for items in held.values():
+        for name, items in held.items():
+            if name in variables:              # (a variable per cell: no component lies there)
+                continue
             total += len(items) if isinstance(items, list) else items if type(items) is int and items > 0 else 0
     return total
 
@@ -862,9 +865,12 @@ def _board_changes(before: dict, after: dict) -> tuple[list, list]:
     """The pieces gone from and come to each cell of the board, as (label, cell) pairs."""
     gone: list[tuple[str, str]] = []
     came: list[tuple[str, str]] = []
+    # (a variable per cell is no zone: its list holds ids, not labels — `marks[x] = [c]` stopped the
+    # terminal with an internal error, a review)
+    variables = set(before.get("cell_vars") or ()) | set(after.get("cell_vars") or ())
     for cell in sorted(set(before.get("cells") or {}) | set(after.get("cells") or {})):
         bz, az = (before.get("cells") or {}).get(cell, {}), (after.get("cells") or {}).get(cell, {})
-        for zname in set(bz) | set(az):
+        for zname in (set(bz) | set(az)) - variables:
             was, now = bz.get(zname), az.get(zname)
             if not isinstance(was, list) and was is not None or not isinstance(now, list) and now is not None:
                 continue
@@ -1048,19 +1054,22 @@ def _component_value_changes(before: dict, after: dict, told: str) -> list[str]:
 
 def _cell_value_changes(before: dict, after: dict, told: str, most: int = 8) -> list[str]:
     """`disc: d4 → P1, e4 → P1`: the cells whose value of a variable `per cell` changed, with the
-    value now (a new author's Othello said the count of discs, never which flipped). A cell the
-    move's text names is left out (`place c4`); `-`: back to its initial value."""
+    value now (a new author's Othello said the count of discs, never which flipped), in words where
+    it names something (`a hidden component` where the reader cannot see it); back to its initial
+    value, that value. A cell the move's text names is left out (`place c4`)."""
+    variables = after.get("cell_vars")
+    if not variables:                              # (a view without them: no variable per cell)
+        return []
     was, now = before.get("cells") or {}, after.get("cells") or {}
     texts = after.get("cell_texts") or {}
     named = set(told.split())
     changed: dict = {}
     for cell in sorted(set(was) | set(now), key=lambda c: (len(c), c)):
         old, new = was.get(cell, {}), now.get(cell, {})
-        for name in set(old) | set(new):
-            a, b = old.get(name), new.get(name)
-            if isinstance(a, (list, dict)) or isinstance(b, (list, dict)) or a == b or cell.lower() in named:
-                continue                           # (a zone's pieces: said as moves)
-            shown = texts.get(cell, {}).get(name, b)
+        for name in (set(old) | set(new)) & set(variables):
+            if (name in old) == (name in new) and old.get(name) == new.get(name) or cell.lower() in named:
+                continue                           # (a hidden card set where none was: None both, changed)
+            shown = texts.get(cell, {}).get(name, new[name]) if name in new else variables[name]
             changed.setdefault(name, []).append(f"{cell} → {words(shown)}")
     out = []
     for name, parts in sorted(changed.items()):

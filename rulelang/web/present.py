@@ -96,10 +96,13 @@ def _public_glyphs(match, seat: int = 0) -> dict:
     out: dict = {}
     if match.game.geometry is None:
         return out
-    view_cells = without_internal(match.view(seat))["cells"]
-    for name, held in view_cells.items():
-        for value in held.values():
-            if isinstance(value, list) and value:
+    view = without_internal(match.view(seat))
+    variables = view.get("cell_vars") or {}
+    for name, held in view["cells"].items():
+        for key, value in held.items():
+            # (a variable per cell is no zone: its list holds seat 0's ids — they told a spectator
+            # which hidden card was set there, a review)
+            if key not in variables and isinstance(value, list) and value:
                 out[name] = printable(value[-1])
                 break
     return out

@@ -221,14 +221,19 @@
     for (const g of $("board").querySelectorAll("g.cell")) {
       const name = g.dataset.cell;
       const held = cells[name] || {};
+      const variables = view.cell_vars || {};           // (no zones: their lists hold ids, not labels)
+      const worded = (view.cell_texts || {})[name] || {};
       let glyph = glyphs[name];
       if (glyph === undefined) {
         glyph = "";
-        for (const v of Object.values(held)) { if (Array.isArray(v) && v.length) { glyph = v[v.length - 1]; break; } }
+        for (const [k, v] of Object.entries(held)) {
+          if (!(k in variables) && Array.isArray(v) && v.length) { glyph = v[v.length - 1]; break; }
+        }
       }
       if (glyph === "." || glyph === "·") glyph = "";
       g.querySelector("text:not(.coord)").textContent = glyph;
-      const lines = [name, ...Object.entries(held).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") || "empty" : show(v) + (typeof v === "number" ? "" : "")}`)];
+      const lines = [name, ...Object.entries(held).map(([k, v]) => `${k}: ${k in worded ? worded[k]
+        : Array.isArray(v) ? v.join(", ") || "empty" : show(v)}`)];
       g.querySelector("title").textContent = lines.join("\n");
       g.classList.toggle("hl", active.has(name));
       g.classList.toggle("picked", !!narrow && narrow.kind === "cell" && narrow.id === name);
