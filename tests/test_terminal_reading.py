@@ -358,6 +358,46 @@ def test_a_pick_beside_another_choice_or_under_a_two_word_name_is_named_card_by_
     assert "P1 plays: hand over Sharp Sword War Axe P2" in typed("sword axe")
 
 
+
+PAIRS = """
+game "Pairs" {
+  players 1
+  kind Gear { name: text  sort: int  label name }
+  kind Coin { label "Coin" }
+  zone hand: set per player, owner
+  zone purse: set per player, owner
+  zone gone: set, public
+  setup { create Gear(name: "Sharp Sword", sort: 1) in hand[0]  create Gear(name: "Sword of Light", sort: 1) in hand[0]
+          create Gear(name: "Iron Ring", sort: 2) in hand[0]  create Gear(name: "Ruby Ring", sort: 2) in hand[0]
+          repeat 3 { create Coin() in purse[0] } }
+  turn { step s {
+    action pair(cs subset of hand[me] size 2) require cs[0].sort == cs[1].sort { move cs to gone  finish draw "paired" }
+    action pay(cs subset of purse[me] size 2..3) as "pay " + text(size(cs)) + " coins" { move cs to gone  finish draw "paid" }
+  } }
+}
+"""
+
+
+def test_a_word_that_goes_on_with_one_label_names_no_other_and_an_as_text_is_typed_whole(tmp_path):
+    """A second review: `pair iron ring` played Iron Ring and Ruby Ring (`ring` counted for the
+    second), and the whole `as` text `pay 2 coins`, which names no card, was refused."""
+    path = tmp_path / "pairs.rules"
+    path.write_text(PAIRS, encoding="utf-8")
+    game = rulelang.load(str(path))
+
+    def typed(line):
+        out = io.StringIO()
+        run_repl(game, 1, 1, {}, {}, io.StringIO(line + "\nquit\nn\n"), out, str(path))
+        return out.getvalue()
+
+    for line in ("pair iron ring", "pair sharp sword", "pa iron"):
+        out = typed(line)
+        assert "names 1 of the 2 picked" in out and "P1 plays" not in out, line
+    assert "P1 plays: pair Iron Ring Ruby Ring" in typed("pair iron ruby")
+    assert "P1 plays: pair Sharp Sword Sword of Light" in typed("pair sharp sword sword of light")
+    assert "P1 plays: pay 2 coins" in typed("pay 2 coins")
+
+
 def test_a_step_everyone_answers_at_once_is_nobodys_turn_in_the_header(tmp_path):
     """A new author's Hearts read `turn 52 · P1's turn · step passing` while all four passed at once."""
     path = tmp_path / "bid.rules"
@@ -402,6 +442,14 @@ def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambi
            "whole action, or #2 for the list's" in typed("2")
     assert "P1 plays: drop disc 4" in typed("=4")
     assert "=3 is ambiguous here: drop disc 3, pop 3; type the whole action" in typed("=3")
+    # (a second review: the form language.md shows, `as "drop in column " + text(col)`, and `04`)
+    path.write_text('game "Columns" { players 1\n  var at: int = 0, public\n'
+                    '  turn { step s { action drop(col in 2..5) as "drop in column " + text(col) {\n'
+                    '                    at = col  finish draw "dropped" } } } }\n', encoding="utf-8")
+    game = rulelang.load(str(path))
+    assert "error: 2 is ambiguous here: drop in column 2, or number 2 in the list (drop in column 3)" in typed("2")
+    assert "04 is ambiguous here: drop in column 4, or number 4 in the list" in typed("04")
+    assert "P1 plays: drop in column 4" in typed("=4")
 
 
 def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():

@@ -371,15 +371,15 @@ game "Flips" {
 def test_a_value_per_cell_that_changes_is_said_with_its_cells_in_words():
     """A new author's Othello kept its discs in a variable per cell: the terminal said how many discs
     each had, never which flipped. The cells are said, the value in words (`P1`, not 0), the cell
-    the move names left out, and an `internal` one not at all."""
+    the move names too (Valgarð's rune kills the cell its text names), an `internal` one not at all."""
     game = rulelang.Game(rulelang.compile_source(FLIPS))
     m = game.new_match(2, seed=1)
     assert m.view(0)["cell_texts"] == {"b1": {"disc": "P2"}, "c1": {"disc": "P2"}}
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {}, io.StringIO("place a1\n"), out, "flips.rules", screen=(100, 40))
     text = out.getvalue()
-    assert "  · disc: b1 → P1, c1 → P1\n" in text, text
-    assert "seen" not in text and "a1 → " not in text
+    assert "  · disc: a1 → P1; b1 → P1; c1 → P1\n" in text, text
+    assert "seen" not in text
 
 
 MARKED = """
@@ -414,6 +414,38 @@ def test_a_hidden_card_a_list_of_cards_and_a_value_back_to_its_start_are_said_pe
     assert "internal error" not in text
     assert "  · mark: a1 → a hidden component\n" in text          # P2's screen
     assert "  · marks: c1 → Owl\n" in text and "  · hp: b1 → 5\n" in text
+
+
+KEEPERS = """
+game "Keepers" {
+  players 2
+  kind Card { name: text  label name }
+  board b: squares(2, 1)
+  zone table: set, public
+  zone pocket: set per player, owner
+  var keeper: player = 0 per cell of b, public
+  var mark: Card = none per cell of b, public
+  setup { create Card(name: "Eel") in table }
+  turn { step s {
+    action grow { keeper[cell(b, "a1")] = 1  for c in table { mark[cell(b, "b1")] = c }  end turn }
+    action cut { keeper[cell(b, "a1")] = 0  end turn }
+    action pocket { for c in table { move c to pocket[me] }  end turn }
+  } }
+  turn limit 6 { finish draw }
+}
+"""
+
+
+def test_a_cell_back_to_its_start_says_that_value_in_words_and_a_card_gone_from_sight_is_no_change():
+    """A second review: `keeper: a1 → 0` (P1) after `cut`; a card set in a cell then pocketed by
+    another player read `mark: b1 → a hidden component`, though the value had not changed."""
+    game = rulelang.Game(rulelang.compile_source(KEEPERS))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("grow\n\npocket\n\ncut\n\nquit\nn\n"), out, "k.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "  · keeper: a1 → P2\n" in text and "  · mark: b1 → Eel\n" in text
+    assert "  · keeper: a1 → P1\n" in text
+    assert "mark: b1 → a hidden component" not in text
 
 
 TRUMPS = """

@@ -180,3 +180,32 @@ def test_a_spectators_board_shows_no_id_of_a_card_held_in_a_list_per_cell():
         assert payload["view"]["cell_texts"]["a1"]["marks"] == "a hidden component"
         seen.append(payload["glyphs"])
     assert seen[0] == seen[1] == {}
+
+
+NESTED = """
+game "Nested" {
+  players 2
+  kind Card { name: text  label name }
+  board b: squares(2, 1)
+  zone hand: set per player, owner
+  var stacks: list[list[Card]] = [] per cell of b, public
+  setup { create Card(name: "Dragon") in hand[0]  create Card(name: "Owl") in hand[1] }
+  turn { step s {
+    action stack(x in cells(b)) { stacks[x] = [[first(hand[me])]]  end turn }
+  } }
+  turn limit 4 { finish draw }
+}
+"""
+
+
+def test_a_card_in_a_list_of_lists_per_cell_is_no_id_and_no_name_to_who_cannot_see_it():
+    """A second review: `[[Dragon]]` of P1's hidden hand showed P2 the id (`[[0]]`: ids follow the
+    order cards were made in) and a spectator its name, in words."""
+    from rulelang.web.present import spectator_payload
+    m = rulelang.Game(rulelang.compile_source(NESTED)).new_match(2, seed=1)
+    m.apply("stack a1")
+    assert m.view(0)["cell_texts"] == {"a1": {"stacks": "Dragon"}}
+    assert m.view(1)["cells"] == {"a1": {"stacks": [[None]]}}
+    assert m.view(1)["cell_texts"] == {"a1": {"stacks": "a hidden component"}}
+    seen = spectator_payload(m)["view"]
+    assert seen["cells"] == {"a1": {"stacks": [[None]]}} and "Dragon" not in str(seen)

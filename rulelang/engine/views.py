@@ -45,6 +45,10 @@ def without_internal(view: dict) -> dict:
                              for c, vals in view["cell_texts"].items()}
     if "cell_vars" in view:
         out["cell_vars"] = {k: x for k, x in view["cell_vars"].items() if k not in internal}
+    if "cell_var_texts" in view:
+        out["cell_var_texts"] = {k: x for k, x in view["cell_var_texts"].items() if k not in internal}
+    if "cell_texts" in out:                              # (cells with nothing left: not listed)
+        out["cell_texts"] = {c: vals for c, vals in out["cell_texts"].items() if vals}
     return out
 
 
@@ -170,7 +174,9 @@ class MatchViews(MatchParts):
         try:
             cell_texts: dict = {}
             cell_vars: dict = {}
-            values, component_values, value_texts = self._view_values(player, seen, cells, cell_texts, cell_vars)
+            cell_var_texts: dict = {}
+            values, component_values, value_texts = self._view_values(player, seen, cells, cell_texts, cell_vars,
+                                                                      cell_var_texts)
             self.me = player
             self._view_shown(values)
             drawn = self._drawing(player) if geometry is not None and drawing else None
@@ -185,6 +191,7 @@ class MatchViews(MatchParts):
                 **({"component_texts": value_texts} if value_texts else {}),
                 **({"cell_texts": cell_texts} if cell_texts else {}),
                 **({"cell_vars": cell_vars} if cell_vars else {}),
+                **({"cell_var_texts": cell_var_texts} if cell_var_texts else {}),
                 **({"internal": sorted(self._internal_names())} if self._internal_names() else {}),
                 "outcome": self.result, **self._choice_view(player),
                 **({"round": self.seq[0], "turn_order": list(self.seq[1]),
@@ -288,11 +295,12 @@ class MatchViews(MatchParts):
         return entry
 
     def _view_values(self, player: int, seen: list, cells: dict, cell_texts: dict,
-                     cell_vars: dict) -> tuple[list, dict, dict]:
+                     cell_vars: dict, cell_var_texts: dict) -> tuple[list, dict, dict]:
         """The variables `player` may see: per-player ones with the others' hidden, per-component and
         per-cell ones where they differ from their initial value (into `cells`; those that name
         something, in words, into `cell_texts`; each per-cell one's name and initial value into
-        `cell_vars`: what in `cells` is no zone, and what a cell not listed holds)."""
+        `cell_vars`: what in `cells` is no zone, and what a cell not listed holds — in words, where
+        it names something, into `cell_var_texts`)."""
         game = self.game
         geometry: Geometry = game.geometry  # type: ignore[assignment]  # (read only for a cell: a board)
         values: list = []
@@ -321,6 +329,8 @@ class MatchViews(MatchParts):
             if per == "cell":                      # only the cells that differ from the initial value
                 initial = init(self)
                 cell_vars[name] = self._seen_value(held, initial, seen_set)
+                if how is not None:                # (`P1`, not 0, where a cell is back to it)
+                    cell_var_texts[name] = self._words(how, initial, seen_set)
                 for cell, v in enumerate(value):
                     if v != initial:
                         cells.setdefault(geometry.names[cell], {})[name] = self._seen_value(held, v, seen_set)
@@ -485,6 +495,8 @@ class MatchViews(MatchParts):
             return None
         if how == "comps" and isinstance(v, list):     # a list of components: the unseen as None
             return [x if x in seen else None for x in v]
+        if isinstance(how, str) and how.startswith("list:") and isinstance(v, (list, tuple)):
+            return [self._seen_value(how[5:], x, seen) for x in v]     # (lists of lists: a review's `[[0]]`)
         return self._plain(v)
 
     @staticmethod

@@ -124,12 +124,17 @@ def _picks_only(action) -> bool:
 
 
 def _answering(actions: list, word: str) -> list:
-    """The actions whose text is their name and then `word` alone (`drop 4`, `drop disc 4` for `4`)."""
+    """The actions whose text ends with the number `word` (`drop 4`, `drop disc 4`, `drop in column 4`
+    for `4` or `04`): a bare number may mean them as well as a place in the list."""
+    try:
+        number = int(word) if re.fullmatch(r"-?\d{1,12}", word) else None
+    except ValueError:
+        number = None
     out = []
     for a in actions:
-        name = str(getattr(a, "name", "") or "").replace("_", " ").lower().split()
         words = str(a).split()
-        if [w.lower() for w in words[:len(name)]] == name and words[len(name):] == [word]:
+        if len(words) >= 2 and (words[-1] == word or (number is not None and re.fullmatch(r"-?\d{1,12}", words[-1])
+                                                       and int(words[-1]) == number)):
             out.append(a)
     return out
 
@@ -543,6 +548,8 @@ class _Session(Drawing, Commands):
                 self.error(f"`{word}` is for the player to act: type back first")
                 continue
             text = self.pick(line, texts, own_turn=False)
+            if text is not None and self.part_of_a_pick(line, offers[texts.index(text)], text):
+                text = None                         # (a pick typed in part: out of turn too — a review)
             if text is not None:
                 question = self.match.question    # (an `order first` window's answer, or an interrupt)
                 if self.play(seat, offers[texts.index(text)], answer=bool(question and question.get("also"))):
@@ -665,38 +672,62 @@ class _Session(Drawing, Commands):
         which some were not typed: `pass 2h` was the secret three-card pass `pass 2♥ 9♥ A♥`, sent at
         once, its other two cards those that came after 2♥ in the hand (a new author's trial)."""
         action = self.pick_from(line, actions, own_turn)
-        if action is None or line[:1] in "#=" or (line.isascii() and line.lstrip("-").isdigit()):
-            return action
-        named, picked = self.picks_named(line, action)
-        if named >= picked:
-            return action
-        self.error(f"'{echoed(line)}' names {named} of the {picked} picked in {self.show_text(action)}: type "
-                   f"every one you pick (the start of each is enough), in any order")
-        return None
+        if action is not None and self.part_of_a_pick(line, action, str(action)):
+            return None
+        return action
 
-    def picks_named(self, line: str, action) -> tuple[int, int]:
+    def part_of_a_pick(self, line: str, action, text: str) -> bool:
+        """Does `line` name only some of the components `action` picks several of (one line said)?
+        A number, `#N`, `=TEXT` and the action's whole text are never so."""
+        if line[:1] in "#=" or (line.isascii() and line.lstrip("-").isdigit()) \
+                or " ".join(line.lower().split()) in (" ".join(text.lower().split()),
+                                                     " ".join(fit(text, "ascii").lower().split())):
+            return False
+        named, picked = self.picks_named(line, action, text)
+        if named >= picked:
+            return False
+        self.error(f"'{echoed(line)}' names {named} of the {picked} picked in {self.show_text(text)}: type "
+                   f"every one you pick (the start of each is enough), in any order")
+        return True
+
+    def picks_named(self, line: str, action, text: str) -> tuple[int, int]:
         """(how many of the components an action picks several of are named in `line`, how many it
         picks): each needs a word of its own typed, the start of a word of its label (`sharp war` for
-        Sharp Sword and War Axe; `2h` for `2♥`). An action picking one or none: (0, 0)."""
+        Sharp Sword and War Axe; `2h` for `2♥`) — a word that goes on with the label the word before
+        it started is that label's (`iron ring` names Iron Ring alone, not Ruby Ring too: a review).
+        (0, 0) where the action picks one or none, or its text does not name what it picks (an
+        `as` text, `pay 2 coins`: nothing to type there but the text)."""
         meta = getattr(action, "_meta", None)
         shows = meta[2] if isinstance(meta, tuple) and len(meta) > 2 else ()
         picked = [c for how, x in zip(shows, getattr(action, "_args", ()) or ())
                   if how == "comps" and isinstance(x, (list, tuple)) and len(x) > 1 for c in x]
-        if not picked:
-            return 0, 0
         labels = getattr(self.match, "labels", None) or []
-        name = str(getattr(action, "name", "") or "").replace("_", " ").lower().split()
-        typed = line.lower().split()
-        if typed[:len(name)] == name:
-            typed = typed[len(name):]
-        fits = []                               # per component: the typed words that may name it
+        forms = []                              # per component: its label's words, as shown and in ASCII
         for c in picked:
             label = labels[c] if type(c) is int and 0 <= c < len(labels) else None
-            if not isinstance(label, str):      # (no label to read: taken as named)
-                fits.append(None)
-                continue
-            words = set(label.lower().split()) | set(fit(label, "ascii").lower().split())
-            fits.append({i for i, t in enumerate(typed) if any(w.startswith(t) for w in words)})
+            if not isinstance(label, str):
+                return 0, 0
+            forms.append((label.lower().split(), fit(label, "ascii").lower().split()))
+        shown = set(text.lower().split()) | set(fit(text, "ascii").lower().split())
+        if not picked or any(not set(a) <= shown and not set(b) <= shown for a, b in forms):
+            return 0, 0
+        name = str(getattr(action, "name", "") or "").replace("_", " ").lower().split()
+        typed = line.lower().split()
+        lead = 0                                # (the action's name, or the start of its words: `pa`)
+        while lead < min(len(name), len(typed)) and name[lead].startswith(typed[lead]):
+            lead += 1
+        typed = typed[lead:]
+
+        def starts(i: int, k: int, at: int) -> bool:     # typed word i starts word `at` of label k
+            return any(at < len(f) and f[at].startswith(typed[i]) for f in forms[k])
+        reserved: dict = {}                     # typed word -> the label it goes on with
+        for i in range(1, len(typed)):
+            for k, (a, b) in enumerate(forms):
+                if any(starts(i - 1, k, at) and starts(i, k, at + 1) for at in range(max(len(a), len(b)))):
+                    reserved[i] = k
+        fits = [{i for i in range(len(typed)) if reserved.get(i, k) == k
+                 and any(starts(i, k, at) for at in range(max(len(a), len(b))))}
+                for k, (a, b) in enumerate(forms)]
         owner: dict = {}                        # typed word -> the component it names (a matching)
 
         def place(k: int, seen: set) -> bool:
@@ -707,7 +738,7 @@ class _Session(Drawing, Commands):
                         owner[i] = k
                         return True
             return False
-        named = sum(1 for k in range(len(picked)) if fits[k] is None or place(k, set()))
+        named = sum(1 for k in range(len(picked)) if place(k, set()))
         return named, len(picked)
 
     def pick_from(self, line: str, actions: list, own_turn: bool = True):

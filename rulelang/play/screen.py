@@ -1053,29 +1053,46 @@ def _component_value_changes(before: dict, after: dict, told: str) -> list[str]:
 
 
 def _cell_value_changes(before: dict, after: dict, told: str, most: int = 8) -> list[str]:
-    """`disc: d4 → P1, e4 → P1`: the cells whose value of a variable `per cell` changed, with the
+    """`disc: d4 → P1; e4 → P1`: the cells whose value of a variable `per cell` changed, with the
     value now (a new author's Othello said the count of discs, never which flipped), in words where
     it names something (`a hidden component` where the reader cannot see it); back to its initial
-    value, that value. A cell the move's text names is left out (`place c4`)."""
+    value, that value. A card that only went out of the reader's sight is no change of the value:
+    not said (a review). Every cell is said, the one the move names too (Valgarð's `rune c7 cd67`
+    kills c7: the text names it as the cell left)."""
     variables = after.get("cell_vars")
     if not variables:                              # (a view without them: no variable per cell)
         return []
     was, now = before.get("cells") or {}, after.get("cells") or {}
     texts = after.get("cell_texts") or {}
-    named = set(told.split())
+    initial_texts = after.get("cell_var_texts") or {}
     changed: dict = {}
     for cell in sorted(set(was) | set(now), key=lambda c: (len(c), c)):
         old, new = was.get(cell, {}), now.get(cell, {})
-        for name in (set(old) | set(new)) & set(variables):
-            if (name in old) == (name in new) and old.get(name) == new.get(name) or cell.lower() in named:
+        for name in sorted((set(old) | set(new)) & set(variables)):
+            if (name in old) == (name in new) and old.get(name) == new.get(name):
                 continue                           # (a hidden card set where none was: None both, changed)
-            shown = texts.get(cell, {}).get(name, new[name]) if name in new else variables[name]
+            if name in old and name in new and _out_of_sight(old[name], new[name]):
+                continue
+            if name in new:
+                shown = texts.get(cell, {}).get(name, new[name])
+            else:
+                shown = initial_texts.get(name, variables[name])
             changed.setdefault(name, []).append(f"{cell} → {words(shown)}")
     out = []
     for name, parts in sorted(changed.items()):
         more = f" and {len(parts) - most} more" if len(parts) > most else ""
-        out.append(f"{name.replace('_', ' ')}: " + ", ".join(parts[:most]) + more)
+        out.append(f"{name.replace('_', ' ')}: " + "; ".join(parts[:most]) + more)
     return out
+
+
+def _out_of_sight(old, new) -> bool:
+    """Is `new` `old` with some of what the reader saw now unseen (None), nothing else changed?"""
+    if new is None:
+        return old is not None
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        pairs = list(zip(old, new))
+        return all(a == b or _out_of_sight(a, b) for a, b in pairs) and any(a != b for a, b in pairs)
+    return False
 
 
 # -- the rules text of components and enum values --------------------------------------------

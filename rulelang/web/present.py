@@ -373,12 +373,28 @@ def spectator_payload(match) -> dict:
     # a value that holds a card (per component, per cell) is seat 0's: the card only if everyone sees it
     lists = match.game.var_comp_lists
 
+    hows = match.game.var_how
+
+    def hidden(how, v):                        # (lists of lists too: `[[Dragon]]` was seat 0's, a review)
+        if how == "comp":
+            return v if v is None or v in public else None
+        if isinstance(how, str) and how.startswith("list:") and isinstance(v, list):
+            return [hidden(how[5:], x) for x in v]
+        return v
+
     def seen(name, v):
         if name in comp_vars and v is not None and v not in public:
             return None
         if name in lists and isinstance(v, list):
             return [x if x in public else None for x in v]
-        return v
+        return hidden(hows.get(name), v)
+
+    def public_words(v) -> str:                # a value as a spectator may read it: the unseen as such
+        if v is None:
+            return "a hidden component"
+        if isinstance(v, list):
+            return ", ".join(public_words(x) for x in v) if v else "empty"
+        return printable(match.labels[v]) if type(v) is int and 0 <= v < len(match.labels) else str(v)
     unseen_text = {}
     for k, held in view["component_values"].items():
         for name, v in list(held.items()):
@@ -393,7 +409,7 @@ def spectator_payload(match) -> dict:
         for name, v in list(held.items()):
             held[name] = seen(name, v)
             if held[name] != v and name in (view.get("cell_texts") or {}).get(cell, {}):
-                view["cell_texts"][cell][name] = "a hidden component"     # (seat 0's words for it: not public)
+                view["cell_texts"][cell][name] = public_words(held[name])   # (seat 0's words for it: not public)
     if view.get("board") is not None and any(v.get("board") != view["board"] for v in views[1:]):
         view["board"] = None
     if "simultaneous" in view:                 # seat 0's own answer, and whether it is still to give one: not public
