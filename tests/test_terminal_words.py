@@ -1203,3 +1203,24 @@ def test_a_long_word_typed_is_cut_short_in_its_error(game, tmp_path):
     assert len(errors) == 3 and all(len(line) < 400 for line in errors), [len(x) for x in errors]
     assert errors[0].startswith("error: no action `xxx") and "...`" in errors[0]
     assert errors[1].startswith("error: cannot load ") and errors[2].startswith("error: cannot save ")
+
+
+def test_a_long_value_that_changes_is_still_said():
+    """A new author's Stratego: `Captured from P1` was said while short, then nothing once its text
+    reached 60 characters (the change line was dropped)."""
+    game = rulelang.Game(rulelang.compile_source("""
+game "Long" {
+  players 1
+  var taken: list[text] = ["a marshal who fell at d4", "a captain who fell at e5"], public
+  turn { step s {
+    action take { append "a sergeant who fell at f6" to taken  end turn }
+    action grow { taken = taken + taken + taken  end turn }
+    action stop { finish draw "done" }
+  } }
+}
+"""))
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO("take\ngrow\nstop\n"), out, "long.rules", screen=(100, 40))
+    text = out.getvalue()
+    assert "  · taken: now a marshal who fell at d4, a captain who fell at e5, a sergeant who fell at f6\n" in text
+    assert "  · taken: changed (`table` shows it)\n" in text

@@ -1008,9 +1008,8 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
             continue
         if "per_player" in v and "per_player" in old:
             new_row, old_row = v.get("texts") or v["per_player"], old.get("texts") or old["per_player"]
-            diffs = [f"{seat_name(p)} {words(a)} → {words(b)}" for p, (a, b) in enumerate(zip(old_row, new_row))
-                     if a != b and not isinstance(a, dict) and not isinstance(b, dict)
-                     and len(words(a)) + len(words(b)) < 60]
+            diffs = [f"{seat_name(p)} {_change(a, b)}" for p, (a, b) in enumerate(zip(old_row, new_row))
+                     if a != b and not isinstance(a, dict) and not isinstance(b, dict)]
             if diffs:
                 out.append(f"{name}: " + ", ".join(diffs))
             continue
@@ -1018,9 +1017,17 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
         b = v["text"] if isinstance(v.get("text"), str) else v.get("value")
         # (a list too — the dice just rolled: a new author's Can't Stop never showed a bot's roll)
         if a != b and not isinstance(a, dict) and not isinstance(b, dict) and "per_key" not in v:
-            if len(words(a)) + len(words(b)) < 60:
-                out.append(f"{name}: {words(a)} → {words(b)}")
+            out.append(f"{name}: {_change(a, b)}")
     return out
+
+
+def _change(a, b, room: int = 60) -> str:
+    """`2 → 5`; where the two are long, the new value alone (`now …`), or that it changed: a long
+    value's change was left unsaid (a new author's `Captured from P1` list, once it grew)."""
+    was, now = words(a), words(b)
+    if len(was) + len(now) < room:
+        return f"{was} → {now}"
+    return f"now {now}" if len(now) < 2 * room else "changed (`table` shows it)"
 
 
 def values_in_words(view: dict) -> dict:
@@ -1057,15 +1064,18 @@ def _cell_value_changes(before: dict, after: dict, told: str, most: int = 8) -> 
     value now (a new author's Othello said the count of discs, never which flipped), in words where
     it names something (`a hidden component` where the reader cannot see it); back to its initial
     value, that value. A card that only went out of the reader's sight is no change of the value:
-    not said (a review). Every cell is said, the one the move names too (Valgarð's `rune c7 cd67`
-    kills c7: the text names it as the cell left)."""
+    not said (a review). A lone change at the cell the move names is the move's own (`place b2`:
+    not said); among others, that cell is said too (Valgarð's `rune c7 cd67` kills c7 with three
+    more: the text names it as the cell left, not as dead)."""
     variables = after.get("cell_vars")
     if not variables:                              # (a view without them: no variable per cell)
         return []
     was, now = before.get("cells") or {}, after.get("cells") or {}
     texts = after.get("cell_texts") or {}
     initial_texts = after.get("cell_var_texts") or {}
+    named = set(told.split())
     changed: dict = {}
+    cells_of: dict = {}
     for cell in sorted(set(was) | set(now), key=lambda c: (len(c), c)):
         old, new = was.get(cell, {}), now.get(cell, {})
         for name in sorted((set(old) | set(new)) & set(variables)):
@@ -1078,8 +1088,11 @@ def _cell_value_changes(before: dict, after: dict, told: str, most: int = 8) -> 
             else:
                 shown = initial_texts.get(name, variables[name])
             changed.setdefault(name, []).append(f"{cell} → {words(shown)}")
+            cells_of.setdefault(name, []).append(cell)
     out = []
     for name, parts in sorted(changed.items()):
+        if len(parts) == 1 and cells_of[name][0].lower() in named:
+            continue
         more = f" and {len(parts) - most} more" if len(parts) > most else ""
         out.append(f"{name.replace('_', ' ')}: " + "; ".join(parts[:most]) + more)
     return out

@@ -38,7 +38,9 @@
       else if (o.type === "bool") input = el("input", { type: "checkbox", "data-option": o.name, "data-type": "bool", checked: o.default === true });
       else if (o.type === "int") input = el("input", { type: "number", step: "1", value: o.default, "data-option": o.name, "data-type": "int" });
       else input = el("input", { type: "text", value: o.default, "data-option": o.name, "data-type": "text", maxlength: "200" });
-      opts.append(el("label", { title: o.about }, o.name + " ", input), o.about ? el("small", { class: "dim" }, " " + o.about) : null);
+      // (append(null) writes the word "null": an option without words showed it, a trial)
+      opts.append(...[el("label", { title: o.about }, o.name + " ", input),
+                      o.about ? el("small", { class: "dim" }, " " + o.about) : null].filter(Boolean));
     }
     showSeats();
   }
