@@ -801,7 +801,9 @@ def test_the_games_change_lines_where_testers_found_them_wrong():
     out = play("regicide", 1, 1, ["play 9c ah", "play 8c", "discard 5c", "discard 4d", "discard 2s", "play 7h"], {})
     assert _lines_of(out, "P1> play 7h\n") == [
         "8♣: table → discard", "A♥, 9♣, 5♣, 4♦, 2♠: discard → tavern, face down",
-        "Enemy health left: 4 of 20 → 20 of 20"]
+        "Enemy health left: 4 of 20 → 20 of 20",
+        # (a long value: its new words, since stop 63 — it was left unsaid)
+        "Enemy immune to: now ♣, its own suit: ♣ cards attack without their power"]
     out = play("regicide", 3, 5, ["yield", "discard 7h", "discard 4c", "play 5d"], {1: "random", 2: "random"})
     assert _lines_of(out, "P1> play 5d\n")[:4] == [
         "9♣: table → discard", "3♣: tavern → hand (P1)", "2 cards: tavern → hand (P2)", "2 cards: tavern → hand (P3)"]

@@ -1009,7 +1009,7 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
         if "per_player" in v and "per_player" in old:
             new_row, old_row = v.get("texts") or v["per_player"], old.get("texts") or old["per_player"]
             diffs = [f"{seat_name(p)} {_change(a, b)}" for p, (a, b) in enumerate(zip(old_row, new_row))
-                     if a != b and not isinstance(a, dict) and not isinstance(b, dict)]
+                     if a != b and not isinstance(a, dict) and not isinstance(b, dict) and _change(a, b)]
             if diffs:
                 out.append(f"{name}: " + ", ".join(diffs))
             continue
@@ -1017,17 +1017,19 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
         b = v["text"] if isinstance(v.get("text"), str) else v.get("value")
         # (a list too — the dice just rolled: a new author's Can't Stop never showed a bot's roll)
         if a != b and not isinstance(a, dict) and not isinstance(b, dict) and "per_key" not in v:
-            out.append(f"{name}: {_change(a, b)}")
+            if _change(a, b):
+                out.append(f"{name}: {_change(a, b)}")
     return out
 
 
 def _change(a, b, room: int = 60) -> str:
-    """`2 → 5`; where the two are long, the new value alone (`now …`), or that it changed: a long
-    value's change was left unsaid (a new author's `Captured from P1` list, once it grew)."""
+    """`2 → 5`; where the two are long, the new value alone (`now …`: a new author's `Captured from
+    P1` list was left unsaid once it grew); longer still, nothing ('' — a pile's whole list, whose
+    cards' moves are said)."""
     was, now = words(a), words(b)
     if len(was) + len(now) < room:
         return f"{was} → {now}"
-    return f"now {now}" if len(now) < 2 * room else "changed (`table` shows it)"
+    return f"now {now}" if len(now) < 2 * room else ""
 
 
 def values_in_words(view: dict) -> dict:
