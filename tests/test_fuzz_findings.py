@@ -226,3 +226,53 @@ def test_a_cards_modifier_adds_a_number_to_a_def_of_numbers(body, added, timed, 
         source = source.replace('    modify d(x) += 1\n', "")
     with pytest.raises(rulelang.RuleError, match="E201.*" + __import__("re").escape(said)):
         rulelang.compile_source(source, "m.rules")
+
+
+def test_next_of_none_in_a_game_that_eliminates_is_a_rule_error_in_words():
+    """A grammar-aware fuzz trial: `next(none)` was a rule error, but in a game that may eliminate
+    players "internal error: ValueError: None is not in list"."""
+    game = rulelang.Game(rulelang.compile_source('game "F3" { players 2  var who: player = none\n'
+                                                 '  turn { step s { action a { end turn to next(who) }\n'
+                                                 '                  action b { eliminate me  finish draw } } }\n'
+                                                 '  turn limit 4 { finish draw } }', "f3.rules"))
+    m = game.new_match(2, seed=1)
+    with pytest.raises(rulelang.RuleRuntimeError) as raised:
+        m.apply("a")
+    assert "`next` needs a player, not none" in str(raised.value)
+    assert m.log == []
+
+
+def test_a_list_written_out_read_past_its_end_is_a_rule_error():
+    """A grammar-aware fuzz trial: `n = [1, 2][k]` with k 3 was "internal error: IndexError"."""
+    game = rulelang.Game(rulelang.compile_source('game "F1" { players 1  var n: int = 0  var k: int = 3\n'
+                                                 '  turn { step s { action a { n = [1, 2][k]  finish draw } } } }',
+                                                 "f1.rules"))
+    m = game.new_match(1, seed=1)
+    with pytest.raises(rulelang.RuleRuntimeError) as raised:
+        m.apply("a")
+    assert "read past its end (`xs[i]` with i 3, 2 long)" in str(raised.value)
+
+
+@pytest.mark.parametrize("action, words", [
+    ("a", "`players_from` needs a player, not none"), ("b", "only a player can be eliminated, not none"),
+    ("c", "a turn order names every player once, not P2, P2"), ("d", "a die must have at least one side, not none"),
+    ("e", "step `t` is played `by` a player, not by none")])
+def test_rule_errors_say_none_and_seats_as_players_read_them(action, words):
+    """A grammar-aware fuzz trial: `not None`, `not [1, 1]` (seats counted from 0) in rule errors."""
+    game = rulelang.Game(rulelang.compile_source("""game "F2" {
+  players 2
+  var who: player = none
+  turn { step s {
+    action a { readmit(players_from(who))  end turn }
+    action b { eliminate who  end turn }
+    action c { turn_order = [players[1], players[1]]  end turn }
+    action d { let n = roll(who)  end turn }
+    action e { goto t }
+  } }
+  step t by who { action back { end turn } }
+  turn limit 4 { finish draw }
+}""", "f2.rules"))
+    m = game.new_match(2, seed=1)
+    with pytest.raises(rulelang.RuleRuntimeError) as raised:
+        m.apply(action)
+    assert words in str(raised.value)

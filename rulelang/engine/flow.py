@@ -323,7 +323,8 @@ class MatchFlow(MatchParts):
                 actor = self.actor = actor_fn(self)
                 if type(actor) is not int or not 0 <= actor < self.players:     # (a fuzz trial: seat 2 of 2)
                     line = next((s.get("line") for s in game.ir["steps"] if s["name"] == self.step), None)
-                    self._fail(line, f"step `{self.step}` is played `by` a player, not by {_short(actor)}")
+                    self._fail(line, f"step `{self.step}` is played `by` a player, not by "
+                                           f"{'none' if actor is None else _short(actor)}")
             if self.intern is None:
                 self.intern = game.universe(self)
             if interactive and self.step in game.code.simultaneous:   # every seat asked answers in secret

@@ -189,9 +189,29 @@ def _trim(m, t):
     return t.strip()
 
 
+def _said(v) -> str:
+    """A value as a rule error says it to people: `none`, `P2` for seat 1, a list of them."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_said(x) for x in v) + "]"
+    return repr(v)[:40]
+
+
+def _said_seats(order) -> str:
+    """A list of seats as players read them (`P2, P2`), where it is one; else as `_said` says it."""
+    if isinstance(order, (list, tuple)) and all(type(x) is int and x >= 0 for x in order):
+        return ", ".join(f"P{x + 1}" for x in order) or "nobody"
+    return _said(order)
+
+
 def _next_seat(m, p):
     """The next player in the turn order who is not eliminated (p itself if nobody else is in)."""
     order, out = m.seq[1], m.seq[2]
+    if type(p) is not int or p not in order:    # (`next(none)`: a rule error, as without elimination)
+        _fault(f"`next` needs a player, not {_said(p)}")
     i, n = order.index(p), len(order)
     for k in range(1, n + 1):
         q = order[(i + k) % n]
@@ -203,6 +223,8 @@ def _next_seat(m, p):
 def _others(m, p):
     """The players still in, in turn order after p (p left out)."""
     order, out = m.seq[1], m.seq[2]
+    if type(p) is not int or p not in order:
+        _fault(f"`others` needs a player, not {_said(p)}")
     i, n = order.index(p), len(order)
     return [q for q in (order[(i + k) % n] for k in range(1, n)) if not out[q]]
 
@@ -216,7 +238,7 @@ def _players_from(m, p, count):
     """Every seat in turn order, starting from p."""
     order = m.seq[1] if getattr(m, "seq", None) is not None else list(range(count))
     if type(p) is not int or p not in order:
-        _fault(f"players_from needs a player, not {p!r}")
+        _fault(f"`players_from` needs a player, not {_said(p)}")
     i = order.index(p)
     return order[i:] + order[:i]
 
@@ -229,7 +251,7 @@ def _eliminate(m, who, how=True):
     elimination for good), `readmit` (False: in again)."""
     for p in (_each(m, who) if isinstance(who, list) else [who]):
         if type(p) is not int or not 0 <= p < m.players:
-            _fault(f"only a player can be {'readmitted' if how is False else 'eliminated'}, not {p!r}")
+            _fault(f"only a player can be {'readmitted' if how is False else 'eliminated'}, not {_said(p)}")
         if how is ROUND_OUT and m.seq[2][p] is True:
             continue
         m.seq[2][p] = how
@@ -237,7 +259,7 @@ def _eliminate(m, who, how=True):
 
 def _set_order(m, order):
     if not (isinstance(order, list) and len(order) == m.players and sorted(order) == list(range(m.players))):
-        _fault(f"a turn order names every player once, not {order!r}")
+        _fault(f"a turn order names every player once, not {_said_seats(order)}")
     m.seq[1] = list(order)
 
 
@@ -750,7 +772,10 @@ def _at(xs, i):
     """`xs[i]`, counting from 0: below 0 is an error, as past the end is (not the last element)."""
     if type(i) is int and i < 0:
         _fault(f"a list or text read before its start (`xs[i]` with i {i}, below 0): test the index first")
-    return xs[i]
+    try:
+        return xs[i]
+    except IndexError:                        # (`[1, 2][k]`: an internal error, a fuzz trial)
+        _fault(f"a list or text read past its end (`xs[i]` with i {i}, {len(xs)} long): test the index first")
 
 
 def _seat_or_none(m, p):
@@ -763,7 +788,7 @@ def _seat_or_none(m, p):
 def _sides(n):
     """The sides of a die `roll` asks for: a whole number, at least 1."""
     if type(n) is not int or n < 1:
-        _fault(f"a die must have at least one side, not {n!r}")
+        _fault(f"a die must have at least one side, not {_said(n)}")
     return n
 
 
