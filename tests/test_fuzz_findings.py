@@ -276,3 +276,29 @@ def test_rule_errors_say_none_and_seats_as_players_read_them(action, words):
     with pytest.raises(rulelang.RuleRuntimeError) as raised:
         m.apply(action)
     assert words in str(raised.value)
+
+
+@pytest.mark.parametrize("where", ["on turn_start { may by last(players) { ; } }",
+                                   "on turn_end { may by last(players) { ; } }"])
+def test_an_interrupt_ending_the_turn_while_the_flow_asks_ends_that_question_and_the_turn(where):
+    """A grammar-aware fuzz trial: taken while a question of `on turn_start` (or `enter`, `on
+    turn_end`, a `when`) waited, an `anytime` action doing `end turn` escaped `apply` as the
+    engine's own signal (a traceback at the terminal). It ends the waiting effect and the turn,
+    as it does in an action's body; the state is saved and restored exactly."""
+    game = rulelang.Game(rulelang.compile_source(f"""game "F6" {{
+  players 2
+  turn {{ step s {{ action go {{ end turn }} }} }}
+  {where}
+  anytime action skip {{ end turn }}
+  turn limit 6 {{ finish draw }}
+}}""", "f6.rules"))
+    m = game.new_match(2, seed=1)
+    while m.question is None or not (m.interrupts(0) or m.interrupts(1)):
+        m.apply(next(a for a in m.legal_actions() if str(a) in ("go", "yes")))
+    asked_turn, asked = m.view(0)["turn"], m.question["chooser"]
+    m.apply(m.interrupts(asked)[0])
+    assert m.log[-1] == f"P{asked + 1}: skip"
+    if "turn_start" in where:                   # (at a turn's end, ending it runs `on turn_end` again)
+        assert m.view(0)["turn"] > asked_turn
+    again = rulelang.Match.from_state(game, m.state())
+    assert again.state() == m.state()

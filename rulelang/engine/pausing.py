@@ -336,11 +336,27 @@ class MatchPausing(MatchParts):
             if self.trig:
                 signal = drain(self) or signal
         except CutShort as cut:                 # an interrupt inside it moved the flow on
-            self.trig, self.frames, self.replacing = [], [], []
-            self.step = self.outer_step or self.step
-            self.outer_step = None
-            signal = cut.signal
-        self._settle(signal)
+            signal = self._cut_short(cut)
+        self._settle_following(signal)
+
+    def _cut_short(self, cut: CutShort):
+        """The waiting effect ended by an interrupt that moved the flow on: its signal, to follow."""
+        self.trig, self.frames, self.replacing = [], [], []
+        self.step = self.outer_step or self.step
+        self.outer_step = None
+        return cut.signal
+
+    def _settle_following(self, signal) -> None:
+        """`_settle`, following an interrupt that ends a question asked on the way (in an `enter`,
+        `on turn_start`, `on turn_end` or a `when`): its `end turn` escaped `apply` as the engine's
+        own signal, a traceback at the terminal (a grammar-aware fuzz trial)."""
+        for _ in range(1_000):                  # (each time a turn ends: the turn limit comes first)
+            try:
+                self._settle(signal)
+                return
+            except CutShort as cut:
+                signal = self._cut_short(cut)
+        raise RuleFault("interrupts ended the flow's questions too many times in one action")
 
     def _interrupt_in_effect(self, text: str) -> bool:
         """(effects._answer) An answer that is an interrupt (`P3: reveal`, taken while the
