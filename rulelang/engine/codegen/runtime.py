@@ -190,7 +190,8 @@ def _trim(m, t):
 
 
 def _said(v) -> str:
-    """A value as a rule error says it to people: `none`, `P2` for seat 1, a list of them."""
+    """A value as a rule error says it to people: `none`, `true`/`false`, lists of them; anything
+    else as written, cut short (a seat is a number there: `_said_seats` names players)."""
     if v is None:
         return "none"
     if isinstance(v, bool):
