@@ -247,7 +247,7 @@ def render_zone(zone: dict, values: dict | None = None) -> str:
     if zone.get("top_only"):                   # only the top is seen
         return f"{name}: {plural(count, one, many)}, top: {printable(component_text(zone['cards'][-1], values))}"
     grouped = _grouped([component_text(card, values) for card in zone["cards"]], bool(zone.get("ordered")))
-    # (cards that all read alike have no order to tell: Valgarð's `reserve: 11 warriors, bottom to top: L ×11`)
+    # (cards that all read alike have no order to tell: a trial's `reserve: 11 warriors, bottom to top: L ×11`)
     order = ", bottom to top" if zone.get("ordered") and count > 1 and len(grouped) > 1 else ""
     return f"{name}: {plural(count, one, many)}{order}: " + join_labels(grouped)
 

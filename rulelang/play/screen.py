@@ -1067,7 +1067,7 @@ def _cell_value_changes(before: dict, after: dict, told: str, most: int = 8) -> 
     it names something (`a hidden component` where the reader cannot see it); back to its initial
     value, that value. A card that only went out of the reader's sight is no change of the value:
     not said (a review). A lone change at the cell the move names is the move's own (`place b2`:
-    not said); among others, that cell is said too (Valgarð's `rune c7 cd67` kills c7 with three
+    not said); among others, that cell is said too (a board game's `rune c7 cd67` kills c7 with three
     more: the text names it as the cell left, not as dead)."""
     variables = after.get("cell_vars")
     if not variables:                              # (a view without them: no variable per cell)
