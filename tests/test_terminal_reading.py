@@ -277,6 +277,19 @@ def test_a_card_may_be_typed_in_plain_letters_in_a_unicode_terminal_too():
     assert "P1 plays: play A♠ 6♠" in out
 
 
+def typing(folder, source: str, players: int, bots=None):
+    """A function typing one line into a new match of `source` (then `quit`): what the terminal printed."""
+    path = folder / "typed.rules"
+    path.write_text(source, encoding="utf-8")
+    game = rulelang.load(str(path))
+
+    def typed(line: str) -> str:
+        out = io.StringIO()
+        run_repl(game, players, 1, {}, bots or {}, io.StringIO(line + "\nquit\nn\n"), out, str(path))
+        return out.getvalue()
+    return typed
+
+
 PICK_THREE = """
 game "Pick three" {
   players 2
@@ -307,14 +320,7 @@ def test_a_pick_of_several_is_never_completed_from_the_cards_typed_first(tmp_pat
     """A new author's Hearts: `pass 2h` was taken for the secret three-card pass `pass 2♥ 9♥ A♥`
     (the only one whose text starts so) and sent at once; which other two it added depended on the
     order of the hand. A pick typed in part is refused; typed whole, in any order, it is played."""
-    path = tmp_path / "pick.rules"
-    path.write_text(PICK_THREE, encoding="utf-8")
-    game = rulelang.load(str(path))
-
-    def typed(line):
-        out = io.StringIO()
-        run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO(line + "\nquit\nn\n"), out, str(path))
-        return out.getvalue()
+    typed = typing(tmp_path, PICK_THREE, 2, {1: "random"})
 
     out = typed("give 5h 9h")
     assert "error: 'give 5h 9h' names 2 of the 3 picked in give 5♥ 9♥ 11♥: type every one you pick" in out
@@ -343,14 +349,7 @@ game "Picks" {
 def test_a_pick_beside_another_choice_or_under_a_two_word_name_is_named_card_by_card(tmp_path):
     """A review: the guard above let `hand over sharp P2` through where the pick sat beside a
     player to give to, and counted words, not cards: `sharp war` names Sharp Sword and War Axe."""
-    path = tmp_path / "picks.rules"
-    path.write_text(MIXED_PICKS, encoding="utf-8")
-    game = rulelang.load(str(path))
-
-    def typed(line):
-        out = io.StringIO()
-        run_repl(game, 2, 1, {}, {}, io.StringIO(line + "\nquit\nn\n"), out, str(path))
-        return out.getvalue()
+    typed = typing(tmp_path, MIXED_PICKS, 2)
 
     out = typed("hand over war")                     # (the one text that starts so: not completed)
     assert "names 1 of the 2 picked in hand over War Axe Iron Shield P2" in out and "P1 plays" not in out
@@ -381,14 +380,7 @@ game "Pairs" {
 def test_a_word_that_goes_on_with_one_label_names_no_other_and_an_as_text_is_typed_whole(tmp_path):
     """A second review: `pair iron ring` played Iron Ring and Ruby Ring (`ring` counted for the
     second), and the whole `as` text `pay 2 coins`, which names no card, was refused."""
-    path = tmp_path / "pairs.rules"
-    path.write_text(PAIRS, encoding="utf-8")
-    game = rulelang.load(str(path))
-
-    def typed(line):
-        out = io.StringIO()
-        run_repl(game, 1, 1, {}, {}, io.StringIO(line + "\nquit\nn\n"), out, str(path))
-        return out.getvalue()
+    typed = typing(tmp_path, PAIRS, 1)
 
     for line in ("pair iron ring", "pair sharp sword", "pa iron"):
         out = typed(line)
@@ -413,16 +405,8 @@ def test_a_step_everyone_answers_at_once_is_nobodys_turn_in_the_header(tmp_path)
 def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambiguous(tmp_path):
     """A new author's Connect Four, `drop(col in 1..7)`, column 1 full: `4` dropped in column 5 (the
     list's 4th), though `drop 4` was offered; `=4` said no action is exactly 4."""
-    path = tmp_path / "columns.rules"
-    path.write_text('game "Columns" { players 1\n  var at: int = 0, public\n'
-                    '  turn { step s { action drop(col in 2..5) { at = col  finish draw "dropped" } } } }\n',
-                    encoding="utf-8")
-    game = rulelang.load(str(path))
-
-    def typed(line):
-        out = io.StringIO()
-        run_repl(game, 1, 1, {}, {}, io.StringIO(line + "\nquit\nn\n"), out, str(path))
-        return out.getvalue()
+    typed = typing(tmp_path, 'game "Columns" { players 1\n  var at: int = 0, public\n'
+                   '  turn { step s { action drop(col in 2..5) { at = col  finish draw "dropped" } } } }\n', 1)
 
     out = typed("2")
     assert "error: 2 is ambiguous here: drop 2, or number 2 in the list (drop 3); type =2 for the first, #2 " \
@@ -433,20 +417,17 @@ def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambi
     assert "P1 plays: drop 5" in typed("5")          # no 5th in the list
 
     # (a review: under a two-word name, and offered by two actions, it was still the list's place)
-    path.write_text('game "Columns" { players 1\n  var at: int = 0, public\n'
-                    '  turn { step s { action drop_disc(col in 2..5) { at = col  finish draw "dropped" }\n'
-                    '                  action pop(col in 2..3) { at = col  finish draw "popped" } } } }\n',
-                    encoding="utf-8")
-    game = rulelang.load(str(path))
+    typed = typing(tmp_path, 'game "Columns" { players 1\n  var at: int = 0, public\n'
+                   '  turn { step s { action drop_disc(col in 2..5) { at = col  finish draw "dropped" }\n'
+                   '                  action pop(col in 2..3) { at = col  finish draw "popped" } } } }\n', 1)
     assert "error: 2 is ambiguous here: drop disc 2, pop 2, or number 2 in the list (drop disc 3); type the " \
            "whole action, or #2 for the list's" in typed("2")
     assert "P1 plays: drop disc 4" in typed("=4")
     assert "=3 is ambiguous here: drop disc 3, pop 3; type the whole action" in typed("=3")
     # (a second review: the form language.md shows, `as "drop in column " + text(col)`, and `04`)
-    path.write_text('game "Columns" { players 1\n  var at: int = 0, public\n'
-                    '  turn { step s { action drop(col in 2..5) as "drop in column " + text(col) {\n'
-                    '                    at = col  finish draw "dropped" } } } }\n', encoding="utf-8")
-    game = rulelang.load(str(path))
+    typed = typing(tmp_path, 'game "Columns" { players 1\n  var at: int = 0, public\n'
+                   '  turn { step s { action drop(col in 2..5) as "drop in column " + text(col) {\n'
+                   '                    at = col  finish draw "dropped" } } } }\n', 1)
     assert "error: 2 is ambiguous here: drop in column 2, or number 2 in the list (drop in column 3)" in typed("2")
     assert "04 is ambiguous here: drop in column 4, or number 4 in the list" in typed("04")
     assert "P1 plays: drop in column 4" in typed("=4")
