@@ -445,6 +445,62 @@ def test_reading_the_position_never_changes_the_luck():
     assert [e[0] for e in recorded.chance_events] == ["roll", "roll"]
 
 
+
+LISTING_ROLLS = """
+game "Lucky" {
+  players 2
+  var n: int = 0 per player, public
+  turn {
+    step s {
+      action lucky require REQUIRE { n[me] = n[me] + roll(100)  if n[me] > 400 { finish win for me }  end turn }
+      action steady { n[me] = n[me] + roll(50)  PAUSE  if n[me] > 400 { finish win for me }  end turn }
+    }
+  }
+}
+"""
+
+
+def _lucky(require="roll(2) == 1", pause=""):
+    return game(LISTING_ROLLS.replace("REQUIRE", require).replace("PAUSE", pause))
+
+
+@pytest.mark.parametrize("pause", ["", 'choose k in [1, 2] prompt "how much more?" { n[me] = n[me] + k }'])
+def test_a_roll_in_a_require_is_drawn_once_per_position_whoever_lists_it(pause):
+    """A fuzz trial: a `roll` in a `require` drew from the match's generator at every listing — a
+    restored save (11 positions of 30) and a copy listed other actions than the match, and a
+    paused save went on otherwise. Now the position's own generator decides it (chance.listed)."""
+    import random
+    g = _lucky(pause=pause)
+    assert g.draws_in_listing and g.can_pause == bool(pause)
+    positions = 0
+    for seed in range(12):
+        m, rng, played = g.new_match(2, seed), random.Random(seed), []
+        while not m.is_over:
+            listed = [str(a) for a in m.legal_actions()]
+            assert [str(a) for a in engine.Match.from_state(g, m.state()).legal_actions()] == listed
+            assert [str(a) for a in m.clone().legal_actions()] == listed
+            looked = engine.Match.from_state(g, m.state())
+            looked.refusal("lucky"), looked.view(0)          # (reading first, aside, lists alike)
+            assert [str(a) for a in looked.legal_actions()] == listed
+            played.append(rng.choice(listed))
+            m.apply(played[-1])
+            positions += 1
+        again = g.new_match(2, seed)                         # (a replay of the same actions: the same game)
+        for text in played:
+            again.apply(text)
+        assert again.state() == m.state()
+    assert positions > 100
+
+
+def test_listing_the_actions_leaves_the_game_s_luck_alone():
+    """The same seed and the same actions give the same rolls in the actions' effects whether or
+    not a `require` rolls (before, each listing drew from the match's generator: other rolls)."""
+    rolling, quiet = _lucky().new_match(2, 3), _lucky("true").new_match(2, 3)
+    for _ in range(6):
+        rolling.apply("steady"), quiet.apply("steady")
+    assert rolling.state()["vars"] == quiet.state()["vars"] and rolling.state()["rng"] == quiet.state()["rng"]
+
+
 @pytest.mark.parametrize("seat", [None, 2, -1, True, "0", 1.0])
 def test_a_seat_that_is_no_player_is_a_clear_value_error(seat):
     """A new author: `view(None)` was a bare TypeError (a comparison with None)."""

@@ -20,6 +20,7 @@ drawn directly, so recording changes no result.
 from __future__ import annotations
 
 import functools
+import hashlib
 import random
 import secrets
 
@@ -51,6 +52,11 @@ def aside(method):
     def drawing_aside(m, *args, **kwargs):
         if not m.game.draws_aside or m.__dict__.get("_aside"):
             return method(m, *args, **kwargs)
+        if m._by_text is None and m.game.draws_in_listing and m.result is None:
+            try:                                # (the position's own listing, as `listed` draws it,
+                m._enumerate()                  #  not one drawn aside: the method may list)
+            except Exception:                   # (the method meets the error itself, in its words)
+                m._by_text = None
         saved = (m._rng, m._rng_state, m.tape, m.drawn)
         m._rng, m._rng_state, m.tape, m.drawn = random.Random(ASIDE_SEED), None, (), None
         m._aside = True
@@ -60,6 +66,35 @@ def aside(method):
             m._rng, m._rng_state, m.tape, m.drawn = saved
             m._aside = False
     return drawing_aside
+
+
+def listed(m, enum):
+    """The actions `enum(m)` lists, in a game whose listing can draw chance (a `roll` or `pick` in a
+    `require`, a parameter's domain, an `as` text or a def): they draw from a generator of the
+    position's own — seeded from the match's generator's state, the actions played and the turn —
+    never from the match's. So every listing of one position draws alike: the one the engine makes
+    after an action, a restored save's, a paused chain's replay and a copy's (before, each listing
+    drew anew from the match's generator, and a restored match listed other actions: a fuzz trial).
+    Within `aside` the listing draws from the aside generator, as everything there does."""
+    if not m.game.draws_in_listing or m.__dict__.get("_aside") or m.__dict__.get("_listing"):
+        return enum(m)
+    gen = listing_generator(m)
+    saved = (m._rng, m._rng_state, m.tape, m.drawn)
+    m._rng, m._rng_state, m.tape, m.drawn = gen, None, (), None
+    m._listing = True
+    try:
+        return enum(m)
+    finally:
+        m._rng, m._rng_state, m.tape, m.drawn = saved
+        m._listing = False
+
+
+def listing_generator(m) -> random.Random:
+    """The generator a listing of this position draws from (`listed`)."""
+    snap = m._rng_snapshot()
+    state = snap.state() if type(snap) is FrozenGenerator else snap
+    key = hashlib.blake2b(repr((state, len(m.log), m.turn_count)).encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(key, "big"))
 
 
 class FrozenGenerator:

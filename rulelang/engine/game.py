@@ -38,6 +38,13 @@ def _draws_aside(ir: dict) -> bool:
     return any(x.get("k") == "call" and x.get("f") in RANDOM_CALLS for x in walk_ir(parts))
 
 
+def _draws_in_listing(ir: dict) -> bool:
+    """Can listing the actions draw chance — a `roll` or `pick` in a def, or in an action's
+    `require`, `as` text or a parameter's domain?"""
+    parts = [ir["defs"]] + [[a.get("require"), a.get("text"), a.get("params")] for s in ir["steps"] for a in s["actions"]]
+    return any(x.get("k") == "call" and x.get("f") in RANDOM_CALLS for x in walk_ir(parts))
+
+
 def _how(t: str) -> str:
     """How a value of declared type `t` is worded: player, comp, cell, enum:E, or plain (a number, a
     text, a list: shown as it is)."""
@@ -215,6 +222,7 @@ class Game:
         # lists of components: a view gives the ids of those its viewer sees only (views._seen_value)
         self.var_comp_lists = frozenset(v["name"] for v in ir["vars"] if v["type"].startswith("list:comp:"))
         self.draws_aside = _draws_aside(ir)      # (chance.aside)
+        self.draws_in_listing = _draws_in_listing(ir)    # (chance.listed)
         # copies played from hidden zones (alike.py): which arguments of each action are components,
         # which variables may name components, and the copies of each universe
         self.comp_params = _comp_params(low)
