@@ -54,7 +54,7 @@ def named_ids(msg: dict) -> set:
     return ids
 
 
-@pytest.mark.parametrize("game, players, seed", [("regicide", 2, 21), ("smash_up", 2, 22),
+@pytest.mark.parametrize("game, players, seed", [("regicide", 2, 21), ("smash_up", 2, 34),
                                                  ("shadow_hunters", 4, 23), ("dozen_war", 2, 24)])
 def test_no_message_tells_a_reader_of_a_component_it_cannot_see(serve, game, players, seed):
     server = serve([GAMES / f"{game}.rules"], include_shipped=False)
@@ -68,8 +68,12 @@ def test_no_message_tells_a_reader_of_a_component_it_cannot_see(serve, game, pla
     everything = set(labels.values())
     # the rules text of every component is the rulebook, public to all ("If you are Allie, Bob, …"):
     # it is taken out of a message before the names in it are looked for (as JSON writes it)
-    rulebook = sorted({json.dumps(t)[1:-1] for c in range(len(comps)) for p in range(players)
-                       if (t := match.rules_text(c, p))}, key=len, reverse=True)
+    # and so is an enum value's (a faction offered to draft: "… Invader ×2, Scout ×3 …", its cards)
+    texts = {t for c in range(len(comps)) for p in range(players) if (t := match.rules_text(c, p))}
+    texts |= {v["about"] for values in (match.game.ir.get("enums") or {}).values() for v in values
+              if isinstance(v, dict) and v.get("about")}
+    rulebook = sorted({json.dumps(t, ensure_ascii=ascii)[1:-1] for t in texts for ascii in (True, False)},
+                      key=len, reverse=True)
 
     async def play():
         readers = [await connect(link["url"]) for link in body["links"]] + [await connect(body["spectator"]["url"])]
