@@ -460,8 +460,12 @@ class DeclarationChecks:
                 self.expect(d.body, "bool", "a response's `where` condition")
         if declared is not None:
             if not self.fits(d.body, t, declared):
-                self.error("E201", f"def `{d.name}` is declared {show(declared)}, but its value is {show(t)}",
-                           d.body.span)
+                if d.name.startswith("__refusal_"):     # (`require C else E`: a def the file never names)
+                    self.error("E201", f"the reason after `else` is what a player reads: a text, not {show(t)} "
+                                       f"(`else \"…\"`, or `text(…)` of a value)", d.body.span)
+                else:
+                    self.error("E201", f"def `{d.name}` is declared {show(declared)}, but its value is {show(t)}",
+                               d.body.span)
             t = declared if declared != "any" else t
         if sym is not None and sym.decl is d:
             sym.type = t

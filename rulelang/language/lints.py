@@ -360,8 +360,11 @@ class StaticLint(FlowLints):
                                 f"the player it is about too — say who may with `respond {a.text.replace(' ', '_')} "
                                 f"where …` (or open it `to` some players)", a.span)
         procs = {p.name: p for p in self.game.decls if isinstance(p, n.ProcDecl)}
+        defs = {d.name: d for d in self.game.decls if isinstance(d, n.DefDecl)}
         for a in abilities:
-            if a.form != "trigger" or a.where is not None or a.proc is None:
+            where = defs.get(a.where) if a.where is not None else None   # (the def desugar made of it)
+            always = where is not None and self.consts.truth(where.body) is True     # (`where true`: no stop)
+            if a.form != "trigger" or a.where is not None and not always or a.proc is None:
                 continue
             # does its body (or a procedure it calls) emit the very event it triggers on?
             seen, todo = set(), [a.proc]
@@ -373,7 +376,8 @@ class StaticLint(FlowLints):
                 for x in walk(procs[name].body):
                     if isinstance(x, n.Emit) and x.event == a.name:
                         self.report("W215", "warning", f"this trigger on `{a.name}` may set itself off forever: "
-                                    f"it emits `{a.name}` and has no `where` to stop it", a.span)
+                                    f"it emits `{a.name}` and "
+                                    + ("its `where` is always true" if always else "has no `where` to stop it"), a.span)
                         todo = []
                         break
                     if isinstance(x, n.CallStmt):
