@@ -19,6 +19,7 @@ import json
 import os
 import re
 import stat
+import unicodedata
 from importlib import resources
 from pathlib import Path
 
@@ -111,6 +112,15 @@ def _lark() -> Lark:
 _FRIENDLY = {"NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "end of file"}
 
 
+def _character(ch: str) -> str:
+    """A character as an error names it: itself, or — where it shows as a blank or nothing (a
+    no-break space pasted from a web page read as `` ` ` ``: a fuzz trial) — its code and name."""
+    if ch.isprintable() and not ch.isspace() and unicodedata.category(ch)[0] not in "CZ":
+        return f"`{ch}`"
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}{f' ({name.lower()})' if name else ''}, which looks like a space or like nothing: type a plain space, or delete it"
+
+
 def _expected(parser: Lark, names) -> str:
     """The expected tokens, readable; a closing brace first, since it is the one most often missing."""
     shown = []
@@ -192,7 +202,7 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
             return Diagnostic("E002", "this string is not closed: a `\"` is missing before the end of the line "
                               "(a long text is several strings side by side, one a line)",
                               _make_span(file, where, err.line, err.column, err.line, err.column + 1))
-        return Diagnostic("E002", f"unexpected character `{ch}`",
+        return Diagnostic("E002", f"unexpected character {_character(ch)}",
                           _make_span(file, where, err.line, err.column, err.line, err.column + 1))
     tok = err.token
     expected = _expected(parser, err.expected)
