@@ -61,6 +61,7 @@ def visibility_lints(lints) -> None:
                          f"size; to keep it from them too, give every such zone the same number of components "
                          f"(a placeholder where it would be empty) (bots.md)", sym.decl.span)
     _w260(lints)
+    _w241_drawing(lints)
     at_once = {id(a) for step in lints.steps.values() if step.decl.simultaneous for a in step.decl.actions}
     for d in lints.every_node:
         if isinstance(d, (n.Call, n.Aggregate)) and d.name in ("first", "last") and d.name not in lints.c.symbols:
@@ -151,6 +152,16 @@ def _size_words(size) -> str:
         lo, hi = number(size.left), number(size.right)
         return lo if lo == hi != "…" else f"{lo}..{hi}"
     return number(size)
+
+
+def _w241_drawing(lints) -> None:
+    """W241 in the board's `draw` def: each viewer is drawn every cell (a new author's Stratego drew
+    the other side's unrevealed ranks, `letter[piece(c).rank]`, and linted clean)."""
+    board = next((d for d in lints.game.decls if isinstance(d, n.BoardDecl)), None)
+    draw = next((m for m in board.modifiers if m.name == "draw"), None) if board is not None else None
+    sym = lints.c.symbols.get(draw.value.name) if draw is not None and isinstance(draw.value, n.Name) else None
+    if sym is not None and isinstance(sym.decl, n.DefDecl):
+        _w241(lints, sym.decl, f"board `{board.name}`'s drawing (`{sym.decl.name}`)")
 
 
 def _w260(lints) -> None:
@@ -336,7 +347,8 @@ def _hides(lints, zone: str, index, viewers: bool = False) -> str | None:
     vis = _vis(sym.decl) if sym is not None else []
     if "hidden" in vis:
         return "hidden"
-    mine = viewers or isinstance(index, n.Name) and index.name == "me"
+    keys = index.items if isinstance(index, n.ListLit) else (index,)     # (`hid[me, c]`: a family's keys)
+    mine = viewers or any(isinstance(k, n.Name) and k.name == "me" for k in keys)
     if "owner" in vis and not mine:
         return "seen only by its owner"
     if "others" in vis and not mine and index is None:
@@ -344,7 +356,7 @@ def _hides(lints, zone: str, index, viewers: bool = False) -> str | None:
     return None
 
 
-def _w241(lints, d) -> None:
+def _w241(lints, d, what: str = "this shown value") -> None:
     """W241: a shown value reads the components of a zone some viewer may not see (its top card, a
     list of its cards, their text): every viewer is shown them. Sizes are not components. Read
     through the defs it calls too (`worth(next(me))` of `def worth(p) = sum(… hand[p])`), their
@@ -361,7 +373,7 @@ def _w241(lints, d) -> None:
         else:
             said = (" and ".join(f"zone `{z}` ({why})" for z, why in zones)
                     + ": every viewer is shown what they hold; show their sizes")
-        lints.report("W241", "warning", f"this shown value reads the components of {said}, or what the rules "
+        lints.report("W241", "warning", f"{what} reads the components of {said}, or what the rules "
                      f"told everyone", span)
 
 
@@ -391,7 +403,8 @@ def _w241_in(lints, body, bound: dict, span, found: dict, budget: list, read: se
     # Yard was warned of its own guard, written the other way round from `boss == me`)
     viewers = {id(y) for x in nodes if isinstance(x, n.Cond) and isinstance(x.test, n.Binary) and x.test.op == "=="
                for e in _other_than_me(x.test) for y in walk(x.then)
-               if isinstance(y, n.Index) and _same(_bound(y.index, bound), _bound(e, bound))}
+               if isinstance(y, n.Index) and any(_same(_bound(k, bound), _bound(e, bound)) for k in (
+                   y.index.items if isinstance(y.index, n.ListLit) else (y.index,)))}
     for x in nodes:
         if id(x) in inner:
             continue
