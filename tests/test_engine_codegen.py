@@ -87,7 +87,7 @@ def test_a_pruning_test_that_fails_reports_the_error_of_the_binding_the_rules_re
 
 
 def test_a_require_that_rolls_dice_rolls_once_per_binding_in_order(tmp_path):
-    """From the position's own generator (chance.listed): a restored match lists what the match
+    """From the position's own generator (chance.list_in_position): a restored match lists what the match
     listed, and listing leaves the match's generator as it was."""
     g = game(tmp_path, "action guess(n in [1, 2, 3], x in pool) require roll(6) + n > 6 { finish draw }",
              values="7, 8")
@@ -490,3 +490,24 @@ def test_the_actions_that_can_never_pause_are_found_from_the_rules():
     assert m.question["prompt"] == "how many"
     m.apply("2")
     assert m.state()["vars"]["n"] == 3 and m.question is None
+
+
+def test_thousands_of_choices_of_one_text_are_told_apart_without_comparing_each_pair(tmp_path, monkeypatch):
+    """A fuzz trial: 4,000 different chips offered as `take a chip` took 16 s to list, each compared
+    with every one before it. Now each is keyed once (runtime_actions._choice_key): copies (equal
+    fields, one zone) are still one choice, and every other one gets its ordinal, in order."""
+    from rulelang.engine.codegen import runtime_actions
+    compared = []
+    real = runtime_actions._copies
+    monkeypatch.setattr(runtime_actions, "_copies", lambda m, a, b: compared.append(1) or real(m, a, b))
+    many = ", ".join(str(v) for v in range(3000))
+    g = game(tmp_path, 'action take(c in pool) as "take a card" { move c to hand[me] }', values=many)
+    listed = texts(g.new_match(1, 0))
+    assert listed == ["take a card"] + [f"take a card ({n})" for n in range(2, 3001)] + ["stop"]
+    twice = game(tmp_path, 'action take(c in pool) as "take a card" { move c to hand[me] }', name="twice",
+                 values=", ".join(str(v % 3) for v in range(3000)))
+    m = twice.new_match(1, 0)
+    assert texts(m) == ["take a card", "take a card (2)", "take a card (3)", "stop"]
+    m.apply("take a card (3)")
+    assert [c["label"] for c in m.view(0)["zones"][1]["cards"]] == ["c2"]
+    assert compared == []

@@ -384,7 +384,7 @@ def test_shadow_hunters_ends_deals_and_lists_every_character_truthfully():
 
 def test_dozen_war_ends_without_its_procedures_and_says_the_castles_by_player_count():
     text = _book("dozen_war")
-    assert ("- the players named win, the others lose — “5 map pieces held at once by …” (at the start of a round, "
+    assert ("- the players the game names win, the others lose — “5 map pieces held at once by …” (at the start of a round, "
             "after some actions (dig, siege, attack, …), by a card (Desertion, Famine, Explosion, …))") in text
     # (a rules lawyer: Desertion taking the last soldier ends it too, not only siege or attack)
     assert ("“every other player has lost all castles, generals and soldiers” (after the action siege or attack, "

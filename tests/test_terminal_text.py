@@ -132,9 +132,9 @@ def test_lint_compile_and_errors_quote_the_rule_file_escaped(capsys, monkeypatch
     bad = tmp_path / "bad.rules"
     bad.write_text('game "X\x1b[2J" {\n  players 1\n  setup { nosuch \u202e }\n}\n', encoding="utf-8")
     code, out = run(capsys, monkeypatch, ["lint", bad])
-    assert code == 1 and "unexpected character `\\u202e`" in out
+    assert code == 1 and "unexpected character U+202E (right-to-left override), which does not show" in out
     code, out = run(capsys, monkeypatch, ["lint", "--format", "json", bad])
-    assert code == 1 and "\u202e" in json.loads(out)[0]["message"]
+    assert code == 1 and "U+202E (right-to-left override)" in json.loads(out)[0]["message"]
     code, out = run(capsys, monkeypatch, ["play", bad])
     assert code == 1
     code, out = run(capsys, monkeypatch, ["compile", evil])

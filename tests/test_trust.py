@@ -468,7 +468,7 @@ def _lucky(require="roll(2) == 1", pause=""):
 def test_a_roll_in_a_require_is_drawn_once_per_position_whoever_lists_it(pause):
     """A fuzz trial: a `roll` in a `require` drew from the match's generator at every listing — a
     restored save (11 positions of 30) and a copy listed other actions than the match, and a
-    paused save went on otherwise. Now the position's own generator decides it (chance.listed)."""
+    paused save went on otherwise. Now the position's own generator decides it (chance.list_in_position)."""
     import random
     g = _lucky(pause=pause)
     assert g.draws_in_listing and g.can_pause == bool(pause)

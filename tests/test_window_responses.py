@@ -260,7 +260,7 @@ def test_the_terminal_announces_a_challenge_with_its_question_and_shows_no_other
 def test_the_rulebook_tells_who_may_respond_and_the_endings_reached_through_a_response():
     from rulelang.play.repl import rulebook
     text = rulebook(GAME, source=PATH)
-    assert ("- the players named win, the others lose — “the last player in” (after a player answers "
+    assert ("- the players the game names win, the others lose — “the last player in” (after a player answers "
             "challenge)") in text
     assert ("- “… claims to be the …: challenge?”: everyone asked may answer at once; the first to answer "
             "does, and no one else is asked") in text
@@ -288,8 +288,31 @@ def test_an_ending_reached_through_an_answer_and_through_actions_says_both(tmp_p
     path = tmp_path / "duel.rules"
     path.write_text(src, encoding="utf-8")
     text = rulebook(rulelang.load(str(path)), source=str(path))
-    assert ("- the players named lose, the others win — “out of lives” (after a player answers challenge, "
+    assert ("- the players the game names lose, the others win — “out of lives” (after a player answers challenge, "
             "after the action shoot or stab)") in text
+
+
+
+def test_a_window_opened_by_a_procedure_is_said_after_the_actions_that_run_it(tmp_path):
+    """A new author's Coup opened every claim from a procedure (`proc claim_round(p) { open claim(p) … }`):
+    the rulebook said after no action that the claim is asked."""
+    from rulelang.play.repl import rulebook
+    src = """game "Claims" {
+  players 3
+  var coins: int = 0 per player, public
+  window claim(p: player) { prompt text(p) + " claims the Duke: challenge?"  order first
+    respond challenge where me != p { coins[p] = 0 } }
+  proc claim_round(p: player) { open claim(p) from next(p) }
+  turn { step act {
+    action tax { claim_round(me)  coins[me] += 3  if coins[me] > 9 { finish win for me }  end turn }
+    action steal { claim_round(me)  coins[me] += 2  end turn }
+    action income { coins[me] += 1  end turn }
+  } }
+}"""
+    path = tmp_path / "claims.rules"
+    path.write_text(src, encoding="utf-8")
+    text = rulebook(rulelang.load(str(path)), source=str(path))
+    assert "  - asked after the action tax or steal" in text and "claim_round" not in text
 
 
 CARDS = """game "Relay" {
@@ -320,8 +343,8 @@ def test_the_rulebook_tells_the_cards_that_answer_and_end_the_game_without_their
     assert "hook" not in text and "Card abilities" not in text
     assert "- answer: asked in turn;" in text
     assert "  - answered with (by the player who has it): Shield\n  - asked after the action ask" in text
-    assert "- the players named win, the others lose — “the horn sounded” (by Horn)" in text
-    assert "- the players named lose, the others win — “blocked by a shield” (by Shield)" in text
+    assert "- the players the game names win, the others lose — “the horn sounded” (by Horn)" in text
+    assert "- the players the game names lose, the others win — “blocked by a shield” (by Shield)" in text
     assert "- Horn: Sound it: P wins.\n- Shield: (the rule file gives this card abilities but no words for them)" in text
     assert "- Horn: Sound it: P wins." in text
 
@@ -414,3 +437,26 @@ def test_a_player_put_out_by_a_response_is_not_asked_again_in_that_window():
     m.apply("challenge")                            # P2 challenges, and is out
     m.apply("pass")                                 # P3 passes: nobody else is asked
     assert m.is_over and m.state()["vars"]["challenges"] == [0, 1, 0]
+
+
+def test_help_of_an_answer_at_a_question_says_what_it_answers(tmp_path):
+    """A new author's Coup: `help challenge` at "P3 claims the Captain: challenge?" said "no action
+    `challenge`; the actions are: …" — the answer on the screen refused, actions not legal then listed."""
+    src = """game "Doubt" {
+  players 2
+  var coins: int = 0 per player, public
+  window claim(p: player) { prompt text(p) + " claims the Duke: challenge?"  order first
+    respond challenge where me != p { coins[p] = 0 } }
+  turn { step act {
+    action tax { open claim(me) from next(me)  coins[me] += 3  if coins[me] > 5 { finish win for me }  end turn }
+  } }
+}"""
+    path = tmp_path / "doubt.rules"
+    path.write_text(src, encoding="utf-8")
+    out = io.StringIO()
+    run_repl(rulelang.load(str(path)), 2, 1, {}, {0: "random"}, io.StringIO("help challenge\nhelp 2\nhelp tax\nquit\n"),
+             out, str(path))
+    text = out.getvalue()
+    assert "  challenge: an answer to the question “P1 claims the Duke: challenge?” — type `challenge` or 1 to give it" in text
+    assert "  pass: an answer to the question “P1 claims the Duke: challenge?” — type `pass` or 2 to give it" in text
+    assert "no action `challenge`" not in text and "tax (at step act)" in text

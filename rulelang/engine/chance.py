@@ -53,7 +53,7 @@ def aside(method):
         if not m.game.draws_aside or m.__dict__.get("_aside"):
             return method(m, *args, **kwargs)
         if m._by_text is None and m.game.draws_in_listing and m.result is None:
-            try:                                # (the position's own listing, as `listed` draws it,
+            try:                                # (the position's own listing, as `list_in_position` draws it,
                 m._enumerate()                  #  not one drawn aside: the method may list)
             except Exception:                   # (the method meets the error itself, in its words)
                 m._by_text = None
@@ -68,7 +68,7 @@ def aside(method):
     return drawing_aside
 
 
-def listed(m, enum):
+def list_in_position(m, enum):
     """The actions `enum(m)` lists, in a game whose listing can draw chance (a `roll` or `pick` in a
     `require`, a parameter's domain, an `as` text or a def): they draw from a generator of the
     position's own — seeded from the match's generator's state, the actions played and the turn —
@@ -90,7 +90,7 @@ def listed(m, enum):
 
 
 def listing_generator(m) -> random.Random:
-    """The generator a listing of this position draws from (`listed`)."""
+    """The generator a listing of this position draws from (`list_in_position`)."""
     snap = m._rng_snapshot()
     state = snap.state() if type(snap) is FrozenGenerator else snap
     key = hashlib.blake2b(repr((state, len(m.log), m.turn_count)).encode(), digest_size=8).digest()

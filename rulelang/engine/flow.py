@@ -5,7 +5,7 @@ Part of `Match` (match.py): a mixin sharing its state."""
 from __future__ import annotations
 
 
-from .chance import listed
+from .chance import list_in_position
 from .codegen import player_text
 from .codegen.runtime import ROUND_OUT, _next_seat
 from .codegen.effects import drain, emit_builtin
@@ -334,7 +334,7 @@ class MatchFlow(MatchParts):
                 out = None
             else:
                 self.me = self.actor
-                out = self._by_text = listed(self, enum) if game.draws_in_listing else enum(self)
+                out = self._by_text = list_in_position(self, enum) if game.draws_in_listing else enum(self)
             if out:
                 return
             handler = game.handlers.get("stuck")

@@ -222,7 +222,7 @@ class Game:
         # lists of components: a view gives the ids of those its viewer sees only (views._seen_value)
         self.var_comp_lists = frozenset(v["name"] for v in ir["vars"] if v["type"].startswith("list:comp:"))
         self.draws_aside = _draws_aside(ir)      # (chance.aside)
-        self.draws_in_listing = _draws_in_listing(ir)    # (chance.listed)
+        self.draws_in_listing = _draws_in_listing(ir)    # (chance.list_in_position)
         # copies played from hidden zones (alike.py): which arguments of each action are components,
         # which variables may name components, and the copies of each universe
         self.comp_params = _comp_params(low)

@@ -19,7 +19,7 @@ import random
 import traceback
 
 from .alike import untraceable
-from .chance import Chance, FrozenGenerator, aside, checked_tape, listed, outcome
+from .chance import Chance, FrozenGenerator, aside, checked_tape, list_in_position, outcome
 from .codegen import Action, held_size, player_text
 from .codegen.effects import drain, private_args, widen_private
 from .codegen.runtime_actions import _copies
@@ -401,7 +401,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                                              or _interrupts_in(pending["answers"]) >= INTERRUPT_LIMIT))):
             return []
         try:
-            found = self._as_interrupt(player, lambda: listed(self, self.game.steps[ANYTIME_STEP][2]))
+            found = self._as_interrupt(player, lambda: list_in_position(self, self.game.steps[ANYTIME_STEP][2]))
         except RULE_FAULTS + (RuleFault,) as err:
             raise self._rule_error("listing the legal actions", err) from None
         prefix = player_text(player) + ": "
@@ -780,7 +780,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             self.intern = self.game.universe(self)
         self.me = self.actor
         self.work = WORK_LIMIT
-        self._by_text = listed(self, self.game.steps[self.step][2])
+        self._by_text = list_in_position(self, self.game.steps[self.step][2])
 
     def type_context(self) -> Context:
         """What a value of a declared type may be in this match (rulelang.types): its seats, board,

@@ -16,7 +16,7 @@ except ImportError:                      # pragma: no cover (a dependency; witho
     GreenletExit = BaseException
 
 from .alike import untraceable
-from .chance import listed
+from .chance import list_in_position
 from .codegen.effects import CutShort, Paused, drain, private_args, widen_private
 from .codegen.runtime import player_text
 from ..core.errors import RuleFault
@@ -373,7 +373,7 @@ class MatchPausing(MatchParts):
         try:
             self.src, self.trig = None, []
             found = self._as_interrupt(seat, lambda: next(
-                (a for a in listed(self, self.game.steps[ANYTIME_STEP][2]) if prefix + a.text == text), None))
+                (a for a in list_in_position(self, self.game.steps[ANYTIME_STEP][2]) if prefix + a.text == text), None))
             if found is None:
                 return False
             found = untraceable(self, Action(text, found._fn, found._args, found._meta))

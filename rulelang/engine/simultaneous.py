@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from .alike import _renamed, untraceable
-from .chance import listed
+from .chance import list_in_position
 from .codegen import player_text
 from .codegen.effects import drain, seen_by, widen_private
 from ..core.errors import IllegalAction, RuleFault, StateError
@@ -71,7 +71,7 @@ class MatchSimultaneous(MatchParts):
         self.actor = self.me = seat
         self.work = WORK_LIMIT
         try:
-            return {a.text: a for a in listed(self, self.game.steps[self.step][2])}
+            return {a.text: a for a in list_in_position(self, self.game.steps[self.step][2])}
         finally:
             self.actor, self._by_text = actor, listed
             self.me = actor

@@ -99,25 +99,31 @@ class StaticLint(FlowLints):
 
         defs = {d.name: d for d in self.game.decls if isinstance(d, n.DefDecl)}
 
-        def reads_eliminated(node, seen=None, of_me=False) -> bool:
+        def reads_eliminated(node, seen=None, of_me=False, mes=frozenset({"me"})) -> bool:
             """Does it read who is out — `eliminated`, `remaining`, `others` — itself or through the
             defs it names (`to alive` with `def alive = [q … where not eliminated(q)]`: a review)?
             `of_me`: of the player asked (`eliminated(me)`: a response's condition about the
-            claimant, `not eliminated(p)`, leaves the players asked as they were)."""
+            claimant, `not eliminated(p)`, leaves the players asked as they were); `mes`: the names
+            that stand for the player asked there (a def's parameter given `me`: `alive(me)` of
+            `def alive(p) = not eliminated(p)` — a new author's Coup was warned of it)."""
             if node is None:
                 return False
             seen = set() if seen is None else seen
             for x in walk(node):
                 if isinstance(x, n.Call) and x.name == "eliminated" and (
-                        not of_me or len(x.args) == 1 and isinstance(x.args[0], n.Name) and x.args[0].name == "me"):
+                        not of_me or len(x.args) == 1 and isinstance(x.args[0], n.Name) and x.args[0].name in mes):
                     return True
                 if isinstance(x, n.Name) and x.name in ("remaining", "others"):
                     return True
                 name = x.name if isinstance(x, (n.Call, n.Name)) else None
-                if name in defs and name not in seen and len(seen) < 200:
-                    seen.add(name)
-                    if reads_eliminated(defs[name].body, seen, of_me):
-                        return True
+                if name in defs and len(seen) < 200:
+                    d = defs[name]
+                    given = frozenset(p.name for p, arg in zip(d.params or (), getattr(x, "args", ()))
+                                      if isinstance(arg, n.Name) and arg.name in mes)
+                    if (name, given) not in seen:
+                        seen.add((name, given))
+                        if reads_eliminated(d.body, seen, of_me, given | {"me"}):
+                            return True
             return False
         responses: dict = {}                    # window -> the conditions of every response to it (None: none)
         for a in self.c.abilities:              # (players' `respond … where` and cards' `on W(…) where`)
@@ -129,9 +135,10 @@ class StaticLint(FlowLints):
             own = responses.get(x.window, [])
             if own and all(d is not None and reads_eliminated(d.body, of_me=True) for d in own):
                 continue
-            self.report("W258", "warning", f"`open {x.window}` in a game that eliminates players: since stop 62 "
-                        "an eliminated player is never asked in a window (before, they were asked and could "
-                        "respond)", x.span)
+            self.report("W258", "warning", f"`open {x.window}` in a game that eliminates players: an eliminated "
+                        "player is never asked in a window (rule files written before stop 62 had them asked, "
+                        "CHANGELOG); to say so in the rules, and silence this, add `not eliminated(me)` to the "
+                        "responses' `where`", x.span)
 
     def limit_order_lints(self) -> None:
         """W254: a `turn limit` and a `when` rule that may both end the game. Since stop 57 the

@@ -113,12 +113,14 @@ _FRIENDLY = {"NAME": "a name", "INT": "a number", "STRING": "a string", "$END": 
 
 
 def _character(ch: str) -> str:
-    """A character as an error names it: itself, or — where it shows as a blank or nothing (a
-    no-break space pasted from a web page read as `` ` ` ``: a fuzz trial) — its code and name."""
+    """A character as an error names it: itself, or — where it shows as a blank, as nothing or not
+    as itself (a no-break space pasted from a web page read as `` ` ` ``: a fuzz trial; a
+    right-to-left override) — its code and name."""
     if ch.isprintable() and not ch.isspace() and unicodedata.category(ch)[0] not in "CZ":
         return f"`{ch}`"
     name = unicodedata.name(ch, "")
-    return f"U+{ord(ch):04X}{f' ({name.lower()})' if name else ''}, which looks like a space or like nothing: type a plain space, or delete it"
+    return (f"U+{ord(ch):04X}{f' ({name.lower()})' if name else ''}, which does not show as itself: delete it "
+            f"(or type a plain space, if it stood for one)")
 
 
 def _expected(parser: Lark, names) -> str:

@@ -84,6 +84,8 @@ class Commands:
                 and len(argument.strip()) < 6:          # (`help 3` of two choices: no action was named)
             self.error(f"there is no choice {argument.strip()}; the choices are 1-{len(offered)}")
             return False
+        if self.match.question and self._answer_help(argument, offered):
+            return False
         if argument.strip().isdigit() and 1 <= int(argument.strip()) <= len(offered):
             if self.match.question:             # `help 1` at a question: option 1, whole (a first hour: a
                 return self.look(argument)      # draft's generals were cut short, and help 1 said "no action")
@@ -109,6 +111,27 @@ class Commands:
         else:
             self.page(self.help_intro() + HELP.split("\n"))
         return False
+
+    def _answer_help(self, argument: str, offered: list) -> bool:
+        """`help challenge` or `help 1` at a question, where the answer names no card: what it is (a
+        new author's Coup read "no action `challenge`; the actions are: …", the answer on the screen
+        refused and actions not legal then listed). False when it is no answer, or names a card
+        (`look` tells that card)."""
+        texts = [str(o) for o in offered]
+        typed = " ".join(argument.split()).lower()
+        at = next((i for i, t in enumerate(texts) if " ".join(t.split()).lower() == typed), None)
+        if at is None and typed.isdigit() and len(typed) < 6 and 1 <= int(typed) <= len(texts):
+            at = int(typed) - 1
+        if at is None:
+            return False
+        option = texts[at]
+        components = getattr(self.match, "option_components", dict)() or {}
+        if components.get(option) is not None or self.names().find(option, self.encoding):
+            return False
+        prompt = (self.match.question or {}).get("prompt")
+        asked = f" to the question “{printable(str(prompt))}”" if prompt else " to the question now"
+        self.say(f"  {printable(option)}: an answer{asked} — type `{printable(option)}` or {at + 1} to give it")
+        return True
 
     def help_intro(self) -> list[str]:
         """How an action may be typed, with examples from the choices offered now when some can be

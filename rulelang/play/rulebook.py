@@ -165,7 +165,6 @@ def _opened_where(ir: dict) -> dict:
     """Each window -> the moments players know it is asked at: after an action, at a step,
     after an answer (not the procedures of the rules that open it)."""
     out: dict = {}
-    words = _ability_words(ir)
 
     def visit(block, where: str) -> None:
         if not where:
@@ -178,9 +177,10 @@ def _opened_where(ir: dict) -> dict:
         visit(s["enter"], f"at step {_name(s['name'])}")
         for a in s["actions"]:
             visit(a["body"], f"after the action {_name(a['name'])}")
-    for name, p in ir["procs"].items():
-        if words.get(name, "").startswith("after a player answers"):
-            visit(p["body"], words[name])
+    moments = _moments(ir)                      # (a procedure that opens it: the moments that run it —
+    for name, p in ir["procs"].items():         #  a new author's Coup opened every claim so, said nowhere)
+        for where in moments.get(name, ()):
+            visit(p["body"], f"by a card ({where[3:]})" if where.startswith("by ") else where)
     return out
 
 
@@ -854,7 +854,7 @@ def _who(e: dict, said: bool = True) -> tuple[str, bool]:
     given with it names them)."""
     if e.get("k") == "builtin" and e.get("n") in ("me", "current"):
         return {"me": "the player to act", "current": "the player whose turn it is"}[e["n"]], True
-    return ("the players named" if said else "some players"), False
+    return ("the players the game names" if said else "some players"), False
 
 
 def _reason_words(e: dict) -> str | None:
