@@ -130,6 +130,16 @@ def test_a_choice_of_several_items_says_how_to_answer_it_and_what_is_picked(gems
     assert "(pick them in order, one at a time; several at once: 1 2 5)" in out and "In order so far: Jade" in out
 
 
+
+def test_a_pick_of_an_exact_size_does_not_promise_a_done(gems):
+    """A new author's Coup: an exchange returning exactly two cards (`size 2..2`) said "then done",
+    but `done` is never offered there: the last pick ends it."""
+    pair = rulelang.Game(rulelang.compile_source(GEMS.replace("size 0..size(hand[me])", "size 2..2"), "gems.rules"))
+    out = gem_play(pair, ["stash", "Opal", "Ruby", "quit"])
+    first = out.split("P1> Opal")[0]
+    assert "(pick one at a time; several at once: 1 2 5)" in first and "then done" not in out
+
+
 def test_several_numbers_or_names_are_as_many_picks_in_turn(gems):
     """`1 2 5` gave an error; now it is that many picks, numbered as the list is on screen."""
     out = gem_play(gems, ["stash", "1 3", "quit"])

@@ -128,8 +128,10 @@ class Drawing:
             return []
         if choice["kind"] == "order":
             how = "(pick them in order, one at a time; several at once: 1 2 5)"
-        else:
+        elif "done" in (self.match.question or {}).get("options", ()):
             how = "(pick one at a time, then done; several at once: 1 2 5)"
+        else:                                   # (`size 2..2`: the last pick ends it, no `done` — a new
+            how = "(pick one at a time; several at once: 1 2 5)"       # author's Coup exchange)
         lines = _wrapped(how, width)
         picked = choice.get("picked") or self.picks_so_far(seat, str(choice.get("prompt") or ""))
         if picked:
