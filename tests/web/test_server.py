@@ -27,6 +27,7 @@ class Seat:
     def __init__(self, ws):
         self.ws, self.raw, self.state, self.errors = ws, [], None, []
         self.allowance, self.last = BURST, None     # (the server's flood limit, kept by this side)
+        self.rate, self.burst = RATE, BURST         # (a test that lifts the server's limit lifts these)
 
     async def recv(self):
         text = await asyncio.wait_for(self.ws.recv(), 30)
@@ -50,11 +51,11 @@ class Seat:
         loop = asyncio.get_running_loop()
         now = loop.time()
         if self.last is not None:
-            self.allowance = min(BURST, self.allowance + (now - self.last) * RATE)
+            self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
         if self.allowance < 1.5:
-            await asyncio.sleep((1.5 - self.allowance) / RATE)
+            await asyncio.sleep((1.5 - self.allowance) / self.rate)
             now = loop.time()
-            self.allowance = min(BURST, self.allowance + (now - (self.last or now)) * RATE)
+            self.allowance = min(self.burst, self.allowance + (now - (self.last or now)) * self.rate)
         self.allowance -= 1
         self.last = now
         await self.ws.send(json.dumps({"type": "act", "text": text,
