@@ -131,3 +131,35 @@ def test_playing_a_card_with_copies_can_be_undone():
     text = out.getvalue()
     assert text.count("P1> undo\nundone\n") == 2, text[-3000:]
     assert "cannot undo" not in text
+
+
+def test_a_card_with_copies_whose_question_is_open_can_be_undone():
+    """A first hour at the terminal: `play sau cave` opened Saucy Wench's question, and `undo` was
+    refused ("what happened told P1 about what was hidden"): in the worlds P1 might imagine another
+    copy of Saucy Wench asked (`asker.source` 4 or 5) and `in_play_of` named it. Which copy is the
+    engine's affair; nothing hidden was seen."""
+    import io
+    import rulelang
+    from rulelang.play.repl import run_repl
+    keys = ["keep", "play saucy mush", "act ding", "1", "tar", "done", "act dis", "done", "3", "act mark", "p2",
+            "done", "chrono", "play bucc mush", "act shang", "2", "done", "pass", "play sau cave", "undo", "quit", "n"]
+    out = io.StringIO()
+    run_repl(rulelang.load(SMASH_UP), 2, 101, {}, {1: "random"}, io.StringIO("\n".join(keys) + "\n"), out,
+             "smash_up.rules")
+    text = out.getvalue()
+    assert "Saucy Wench" in text.split("P1> play sau cave")[1].split("P1> undo")[0]     # (its question, asked)
+    assert "P1> undo\nundone\n" in text and "cannot undo" not in text
+
+
+def test_help_of_an_answer_is_not_a_card_whose_name_has_its_word():
+    """A first hour: `help 1` at the opening "1. keep" showed They Keep Coming (a Zombies card in no
+    one's deck), and `help keep` said "no action `keep`"."""
+    import io
+    import rulelang
+    from rulelang.play.repl import run_repl
+    out = io.StringIO()
+    run_repl(rulelang.load(SMASH_UP), 2, 1, {"factions": "pirates+tricksters,wizards+aliens"}, {1: "random"},
+             io.StringIO("help 1\nhelp keep\nquit\nn\n"), out, "smash_up.rules")
+    text = out.getvalue().split("P1> help 1")[1]
+    assert text.count("  keep: an answer to the question “your opening hand: keep it") == 2, text[:600]
+    assert "They Keep Coming" not in text and "no action `keep`" not in text

@@ -1712,14 +1712,23 @@ def _copies_as_one(match, x):
     if not classes:
         return x
 
+    game = getattr(match, "game", None)        # the variables whose values are components (a first
+    held = {name for name, how in (getattr(game, "var_how", None) or {}).items() if how == "comp"}   # hour:
+    held |= set(getattr(game, "var_comp_lists", ()) or ())   # which Saucy Wench asks, `in_play_of` 4 or 5)
+
     def one(c):
         return min(classes[c]) if type(c) is int and c in classes else c
+
+    def ids(v):
+        return [ids(w) for w in v] if isinstance(v, list) else one(v)
 
     def walk(v, key=None):
         if isinstance(v, dict):
             if key in ("component_values", "component_texts"):
                 return {str(one(int(k))) if k.isdigit() else k: walk(w) for k, w in v.items()}
-            return {k: (one(w) if k == "id" else walk(w, k)) for k, w in v.items()}
+            named = v.get("name") in held           # (a variable's entry: its value is components)
+            return {k: (one(w) if k in ("id", "source") else ids(w) if k in held or named and k == "value"
+                        else walk(w, k)) for k, w in v.items()}
         if isinstance(v, list):
             return [walk(w) for w in v]
         return v

@@ -126,7 +126,10 @@ class Commands:
             return False
         option = texts[at]
         components = getattr(self.match, "option_components", dict)() or {}
-        if components.get(option) is not None or self.names().find(option, self.encoding):
+        found = self.names().find(option, self.encoding) or ()
+        words = " ".join(option.lower().split())       # (a card of that very name: `look` tells it; one whose
+        if components.get(option) is not None or any(   # name has the word, They Keep Coming for `keep`, not)
+                " ".join(str(shown).lower().split()) == words for shown, _, _ in found):
             return False
         prompt = (self.match.question or {}).get("prompt")
         asked = f" to the question “{printable(str(prompt))}”" if prompt else " to the question now"

@@ -210,6 +210,10 @@ def test_portal_takes_revealed_minions_and_orders_the_rest():
     if m.question is not None:                            # (the last one may be placed without asking)
         play(m, "Enchantress")
     assert top_down(m, 0)[:4] == ["Scry", "Summon", "Enchantress", "Grave Digger"]
+    # the order is the owner's secret: the others saw which cards went back, not in what order (a
+    # first hour read P2's next draws from the answers)
+    theirs, mine = m.log_for(1)[-2:], m.log_for(0)[-2:]
+    assert mine == ["Scry", "Summon"] and theirs == ["(a secret choice)"] * 2, (mine, theirs)
 
 
 def test_sacrifice_draws_the_minions_power_then_destroys_it():
@@ -514,4 +518,7 @@ def test_portal_with_a_short_deck_goes_on_into_the_reshuffled_discard():
     assert labels(m, "discard", 0) == []
     play(m, "Walker", "done")
     assert labels(m, "hand", 0) == ["Walker"]
-    assert sorted(labels(m, "deck", 0)) == ["Enchantress", "Grave Digger", "Scry", "Summon"]
+    assert m.question["prompt"] == "Portal: order the rest, from the top down"
+    assert sorted(m.question["options"]) == ["Enchantress", "Grave Digger", "Scry", "Summon"]
+    play(m, "Scry", "Summon", "Enchantress")                # (the last one is placed without asking)
+    assert top_down(m, 0) == ["Scry", "Summon", "Enchantress", "Grave Digger"]
