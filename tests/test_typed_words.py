@@ -137,3 +137,28 @@ def test_look_at_a_player_shows_their_zones_as_the_seat_sees_them():
     text = out.getvalue()
     assert "character (P2): 1 card, hidden\nequipment (P2): empty\n" in text
     assert "character (P3): 1 card, hidden" in text and "error:" not in text
+
+
+def test_look_at_a_player_shows_a_pile_kept_off_the_table_that_is_in_sight():
+    """A first hour at Smash Up: `look P2` showed P2's deck and hand, not their discard pile (an
+    internal zone, off the table under a `show` of its size, but face up)."""
+    from pathlib import Path
+    path = str(Path(__file__).resolve().parent.parent / "games" / "smash_up.rules")
+    game = rulelang.load(path)
+    m = game.new_match(2, 1)
+    hidden_or_empty = {z["name"] for z in m.view(0)["zones"] if z.get("owner") == 1 and z.get("internal")}
+    assert "discard" in hidden_or_empty
+    out = io.StringIO()
+    lines = "\n".join(["keep", "keep", "done", "look P2", "quit", "n"]) + "\n"
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO(lines), out, path, screen=(200, 40))
+    text = out.getvalue().split("P1> look P2")[1]
+    assert "discard (P2): " in text and "arranging" not in text and "hand (P2): " in text
+
+
+def test_look_names_a_kind_of_two_words_as_two_words():
+    """A first hour at Dozen War: `look Bomb` read "Bomb (equipmentcard)"."""
+    from pathlib import Path
+    path = str(Path(__file__).resolve().parent.parent / "games" / "dozen_war.rules")
+    out = io.StringIO()
+    run_repl(rulelang.load(path), 2, 5, {}, {1: "random"}, io.StringIO("look Bomb\nquit\nn\n"), out, path)
+    assert "Bomb (equipment card)\n" in out.getvalue().split("P1> look Bomb")[1]

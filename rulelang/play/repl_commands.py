@@ -14,7 +14,7 @@ from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError
 from ..core.limits import JSON_SIZE_LIMIT
 from ..core.textsafe import fit, printable
-from .render import _name, render_zone, seat_name
+from .render import render_zone, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
 from .screen import kind_noun, kind_of
@@ -221,7 +221,7 @@ class Commands:
             return False
         width = (self.size() or (80, 24))[0]
         for shown, text, kind in found:
-            self.say(f"{printable(shown)}" + (f" ({_name(kind).lower()})" if kind else ""), "header")
+            self.say(f"{printable(shown)}" + (f" ({kind_noun(kind)[0]})" if kind else ""), "header")
             self.say(wrap_text(printable(text, multiline=True), width - 2))
         return False
 
@@ -229,8 +229,10 @@ class Commands:
     def look_at_player(self, seat: int) -> None:
         """`look P4`: that player's zones as the seat at the terminal sees them (a first hour asked
         what an opponent held in play and read "no card or piece named 'P4'")."""
+        # (a public internal zone too, its cards in sight: Smash Up's discard piles are off the table,
+        # under a `show` of their sizes, and `look P2` left P2's out — a first hour)
         zones = [z for z in self.match.view(self.viewer(), drawing=False)["zones"]
-                 if z.get("owner") == seat and not z.get("internal")]
+                 if z.get("owner") == seat and (not z.get("internal") or z.get("visibility") == "public")]
         if not zones:
             self.say(f"{seat_name(seat)} has no zones of their own; the table shows what they do")
             return
@@ -280,7 +282,7 @@ class Commands:
                 if not found:                   # (a card with no rules text: named all the same — a new
                     self.say(f"  {printable(label)}{many}", "header")   # author's `look hand` read `1 card`)
                 for shown, text, kind in found:
-                    self.say(f"  {printable(shown)}{many}" + (f" ({_name(kind).lower()})" if kind else ""), "header")
+                    self.say(f"  {printable(shown)}{many}" + (f" ({kind_noun(kind)[0]})" if kind else ""), "header")
                     self.say(wrap_text(printable(text, multiline=True), width - 4, "    "))
         return True
 
