@@ -115,3 +115,20 @@ def test_a_paged_turn_keeps_the_status_beside_the_page(games):
     assert re.search(r"^  Players: P1: \d+ points?, \d+ pieces?, \d+ coins?", body, re.M), body
     assert "Event: " in body
     assert sum(1 for x in lines if re.search(r"(→ |^  )\d+\. ", x)) >= 6      # a page of choices, not 3 lines
+
+
+def test_a_table_cut_for_the_actions_leaves_a_line_for_the_rest_of_the_status():
+    """A new author's Yahtzee at 80x24: the boxes (a `table` value of 13 lines) were cut to make room
+    for a page of rerolls, and "Rolls left" went with no line saying where it was."""
+    tall = rulelang.Game(rulelang.compile_source('''game "Tall" {
+  players 1
+  var rolls: int = 2, public
+  show "Rolls left" = rolls
+  show "Boxes" = ["box " + text(i) + ": 0" for i in 1..16], table
+  turn { step s { action pick(n in 1..40) { finish draw } } }
+}''', "tall.rules"))
+    out = io.StringIO()
+    run_repl(tall, 1, 1, {}, {}, io.StringIO("quit\n"), out, "tall.rules", screen=(80, 24))
+    first = out.getvalue().split("P1> ")[0]
+    assert "more lines of table: type table" in first
+    assert "Rolls left: 2" in first or "type status" in first, first

@@ -162,3 +162,19 @@ def test_look_names_a_kind_of_two_words_as_two_words():
     out = io.StringIO()
     run_repl(rulelang.load(path), 2, 5, {}, {1: "random"}, io.StringIO("look Bomb\nquit\nn\n"), out, path)
     assert "Bomb (equipment card)\n" in out.getvalue().split("P1> look Bomb")[1]
+
+
+def test_more_of_the_only_kind_offered_lists_it():
+    """A new author's Yahtzee: `more score`, where every choice was a `score …`, said "no score is
+    possible now"."""
+    bids = rulelang.Game(rulelang.compile_source('''game "Bids" {
+  players 2
+  var bid: int = 0
+  turn { step s {
+    action raise(n in 1..30) require n > bid { bid = n  if bid == 30 { finish win for me }  end turn }
+  } }
+}''', "bids.rules"))
+    out = io.StringIO()
+    run_repl(bids, 2, 1, {}, {}, io.StringIO("more raise\nquit\n"), out, "bids.rules", screen=(80, 24))
+    text = out.getvalue().split("P1> more raise")[1]
+    assert "is possible now" not in text and "  1. raise 1\n" in text and "  30. raise 30\n" in text

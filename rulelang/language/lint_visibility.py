@@ -66,8 +66,10 @@ def visibility_lints(lints) -> None:
     for d in lints.every_node:
         if isinstance(d, (n.Call, n.Aggregate)) and d.name in ("first", "last") and d.name not in lints.c.symbols:
             _w256(lints, d)
-        if isinstance(d, (n.Assign, n.Create)):
+        if isinstance(d, (n.Assign, n.Create, n.Append)):     # (`append roll(6) to cup[p]` too)
             _w245(lints, d, secret_zones)
+        for block in _blocks(d):
+            _w245_lets(lints, block, secret_zones)
         if isinstance(d, n.Assign) and secret_zones:
             _w255(lints, d)
         if isinstance(d, n.ActionDecl):
@@ -506,24 +508,82 @@ def _told_only(lints, name: str, e, depth: int = 0) -> bool:
     return bool(reads) and all(id(x) in through for x in reads)
 
 
+def _blocks(d) -> list:
+    """The blocks of statements a node holds (its tuples of statements: a body, a `then`…)."""
+    out = []
+    for f in getattr(d, "__dataclass_fields__", ()):
+        v = getattr(d, f, None)
+        if isinstance(v, tuple) and v and any(isinstance(x, n.Let) for x in v):
+            out.append(v)
+    return out
+
+
 def _w230(lints, name: str, zone: str, what: str, span) -> None:
     lints.report("W230", "warning", f"`{name}` comes from zone `{zone}`, which its owner cannot see (`others`), "
                  f"and this condition reads it: {what} tells the owner about their own cards; read only what "
                  f"the owner knows (their place, a variable the rules set when they are told)", span)
 
 
-def _chance(e) -> bool:
-    return any(isinstance(x, n.Call) and x.name in ("roll", "pick") for x in walk(e))
+def _chance(e, lints=None, lets: frozenset = frozenset()) -> bool:
+    """Does `e` roll — itself, or (with `lints`) through a def that rolls, or a `let` of `lets` (the
+    names that hold a roll there: `let r = roll(6)  secret[p] = r` — a new author's Liar's Dice kept
+    its cups so, linting clean)?"""
+    return _chance_in(e, (_rolling_defs(lints) if lints is not None else frozenset()) | lets)
 
 
-def _w245(lints, d, secret_zones: bool) -> None:
+def _rolling_defs(lints) -> frozenset:
+    """The defs that roll, themselves or through other defs (any depth), once a file."""
+    found = lints.__dict__.get("w245_defs")
+    if found is not None:
+        return found
+    defs = {d.name: d for d in lints.game.decls if isinstance(d, n.DefDecl)}
+    rolled: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, d in defs.items():
+            if name not in rolled and _chance_in(d.body, rolled):
+                rolled.add(name)
+                changed = True
+    found = lints.__dict__["w245_defs"] = frozenset(rolled)
+    return found
+
+
+def _w245_lets(lints, block: tuple, secret_zones: bool) -> None:
+    """W245 through a `let` holding a roll: the statements after it in its block that keep it (where
+    no `let` or loop of that name comes between)."""
+    defs = _rolling_defs(lints)
+    held: set = set()
+    for x in block:
+        if isinstance(x, n.Let):
+            if _chance_in(x.value, defs | held):
+                held.add(x.name)
+            else:
+                held.discard(x.name)
+            continue
+        if not held:
+            continue
+        for y in walk(x):
+            if isinstance(y, (n.Assign, n.Append)) and not isinstance(y.target, str):
+                names = {z.name for z in walk(y.value) if isinstance(z, n.Name)} & held
+                if names and not any(isinstance(z, n.Let) and z.name in names
+                                     or getattr(z, "var", None) in names for z in walk(x)):
+                    _w245(lints, y, secret_zones, frozenset(names))
+
+
+def _chance_in(e, rolled: set) -> bool:
+    return any(isinstance(x, n.Call) and x.name in ("roll", "pick")
+               or isinstance(x, (n.Name, n.Call)) and x.name in rolled for x in walk(e))
+
+
+def _w245(lints, d, secret_zones: bool, lets: frozenset = frozenset()) -> None:
     """W245: a roll kept where some player may not read it — a `hidden`, `owner` or `others`
     variable, a variable per component or a component's field (secret while the component lies
     in a zone some player cannot see). A fair copy (`determinized`: what `ismcts` and `greedy`
     search) deals unseen components anew and gives them fresh luck, but keeps the values: the
     bot knows the roll. Cards dealt from a bag are sampled anew."""
     if isinstance(d, n.Create):
-        kwargs = [kw for kw in d.make.kwargs if _chance(kw.value)]
+        kwargs = [kw for kw in d.make.kwargs if _chance(kw.value, lints, lets)]
         if kwargs and secret_zones and (lints.c.symbols.get(d.make.kind) is None
                                         or lints.c.symbols[d.make.kind].kind == "kind"):
             lints.report("W245", "warning", f"field `{kwargs[0].name}` is set by a roll, and some player cannot "
@@ -531,7 +591,7 @@ def _w245(lints, d, secret_zones: bool) -> None:
                          f"(`ismcts`, `greedy`) keep its field, so they know the roll; for a secret roll, "
                          f"take a random die of the face rolled from a bag of dice (language.md, \"Secret rolls\")", kwargs[0].span)
         return
-    if not _chance(d.value) or d.target.name in lints.c.symbols and lints.c.symbols[d.target.name].kind != "var":
+    if not _chance(d.value, lints, lets) or d.target.name in lints.c.symbols and lints.c.symbols[d.target.name].kind != "var":
         return
     sym = lints.c.symbols.get(d.target.name)
     if sym is None or not isinstance(sym.decl, n.VarDecl):

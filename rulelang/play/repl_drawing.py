@@ -15,7 +15,7 @@ from ..ir.spec import walk_ir
 from .pager import MORE, find_section, overview, pages
 from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view_parts
 from .rulebook import component_texts, rulebook
-from .screen import action_kinds, changes, fit_screen, kind_of, values_in_words, without_internal
+from .screen import changes, fit_screen, kind_of, values_in_words, without_internal
 
 REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # commands only when typed alone (an action may start so)
 PICKING = ("subset", "order")        # questions answered one pick at a time, then `done`
@@ -226,7 +226,9 @@ class Drawing:
     def kind_named(self, typed: str) -> str | None:
         """The kind of action offered now that `typed` names (exactly, or the start of one); None: none."""
         typed = " ".join(typed.lower().replace("_", " ").split())
-        kinds = [k for k, _ in action_kinds(self.offered)]
+        # (every kind offered, one too: `more score` where every choice scores said "no score is
+        # possible now" — a new author's Yahtzee)
+        kinds = sorted({kind_of(a) for a in self.offered if kind_of(a)})
         if not typed:
             return None
         if typed in kinds:

@@ -262,6 +262,9 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     avail = budget - fixed
     page_room = len(grouped) if len(grouped) <= 4 else 4      # (a page of 3 and its line: room for 4 lines)
     if len(table) > avail - page_room - len(zones):
+        # (cut: then with the line saying where the rest of the status is, which gives way before the
+        # table's values do — a new author's Yahtzee at 80x24 lost "Rolls left" with no word of it)
+        page_room += 1 if rest else 0
         table = cut(table, avail - page_room - len(zones), "table")
         if table == ["  (the table: type table)"] and zones and collapsed and zones[-1] == collapsed[-1]:
             table = []                                # (the line about the zones says it)
