@@ -522,3 +522,16 @@ def test_portal_with_a_short_deck_goes_on_into_the_reshuffled_discard():
     assert sorted(m.question["options"]) == ["Enchantress", "Grave Digger", "Scry", "Summon"]
     play(m, "Scry", "Summon", "Enchantress")                # (the last one is placed without asking)
     assert top_down(m, 0) == ["Scry", "Summon", "Enchantress", "Grave Digger"]
+
+
+def test_a_card_played_from_a_hand_that_draws_on_play_is_told_with_the_draw():
+    """A first hour at the terminal: the bot's Enchantress (on play: draw a card) left its hand's
+    size as it was, so the screen took it for a card from the deck, and the draw went unsaid."""
+    from rulelang.play.render import seat_name
+    from rulelang.play.screen import changes
+    m = position(hands=(["Enchantress", "Walker", "Summon"], []), decks=(["Scry", "Portal", "Summon"], []))
+    before = m.view(1)
+    m.apply("play Enchantress on Jungle Oasis")
+    lines = changes(before, m.view(1), "\n".join(m.messages_for(1)[-1:]), seat_name,
+                    acted="play Enchantress on Jungle Oasis")
+    assert "1 card: deck (P1) → hand (P1)" in lines, lines
