@@ -222,3 +222,69 @@ def test_a_test_over_a_fixed_list_inside_a_require_sees_each_element(optimise, m
     texts = sorted(a.text for a in game.new_match(2, 1, {}).legal_actions())
     assert texts == sorted(f"{name.replace('_', ' ')} {c}" for name in ("pick", "by_def", "by_two_cells", "by_all")
                            for c in ("a2", "c2"))
+
+
+CELL_PAIRS = '''game "Cell pairs" {
+  players 2
+  board b: squares(4, 4)
+  kind Stone { owner: player  label if owner == 0 then "X" else "O" }
+  zone pool: pile per player, public
+  zone at: pile per cell of b, public
+  def mine(c) = size(at[c]) > 0 and top(at[c]).owner == me
+  def stones = [c for c in cells(b) where mine(c)]
+  def reach(from) = [last(line(from, d, 2)) for d in directions(b)]
+  setup { for p in players { repeat 3 { create Stone(owner: p) in pool[p] } } }
+  turn { step s {
+    action put(c in cells(b)) require size(pool[me]) > 0 and size(at[c]) == 0 {
+      move top(pool[me]) to at[c]  end turn }
+    action jump(from in stones, to in reach(from)) require to != none and size(between(from, to)) == 1
+        and size(at[first(between(from, to))]) > 0 and size(at[to]) == 0 {
+      move top(at[from]) to at[to]  end turn }
+    action pass require size(pool[me]) == 0 { if turn_count > 30 { finish draw }  end turn }
+  } }
+}
+'''
+
+
+def test_a_memo_of_two_cells_reads_its_table_with_a_value_that_may_be_none(monkeypatch):
+    """`cellpair`: `first(between(from, to))`, memoised per game, where `to` comes from a def's list
+    of cells that may hold `none` (`last` of an empty line), is read from the table of pairs of
+    cells — `none` fails the read and the plain call answers — and `picked`: `top(at[c])` in a
+    comprehension over the cells picked for a non-empty `at[c]` is read without testing it again.
+    The games are the same without either (Valgarð's `charge` and `my_pieces` are the real cases,
+    played in the tests above)."""
+    ir = rulelang.compile_source(CELL_PAIRS, "cell_pairs.rules")
+    fast, plain = Lowerer(ir, ALL), Lowerer(ir, ALL - {"cellpair", "picked"})
+    fast.build(), plain.build()
+    assert "_fill_cell(_ROOM, " in fast.python and "_fill_cell" not in plain.python
+    picked = r"_compress\(_each\([^)]*\), Z\d+\) if \(\(F\d+\[Z\d+\[q\d+\]\[-1\]\] == me\)\)\]"
+    assert re.search(picked, fast.python) and not re.search(picked, plain.python)
+    same_traces(ir, 2, range(6), monkeypatch, variants=[ALL - {"cellpair"}, ALL - {"picked"}, NONE])
+
+
+def test_the_inline_shuffle_and_seeding_give_the_library_s_generator():
+    """The set-up's shuffles run `random.Random.shuffle` inlined (`chance.shuffle_with`) and a new
+    match seeds its generator without `Random.__init__`'s Python code (`chance.seeded`): the same
+    orders and the same generator state as the library's, on every length and seed tried."""
+    from rulelang.engine import chance
+    assert chance._SHUFFLE_INLINE and chance._SEED_DIRECTLY        # (this Python's library shuffles so)
+    for seed in (0, 1, 99, -5, 2 ** 40, 10 ** 6 + 17):
+        assert chance.seeded(seed).getstate() == random.Random(seed).getstate()
+        for size in (0, 1, 2, 3, 4, 7, 8, 31, 32, 33, 52, 64, 65, 200):
+            a, b = list(range(size)), list(range(size))
+            ra, rb = random.Random(seed), chance.seeded(seed)
+            ra.shuffle(a)
+            chance.shuffle_with(rb, b)
+            assert a == b and ra.getstate() == rb.getstate()
+    assert chance.seeded(None).random() != chance.seeded(None).random()     # (None: from the system)
+
+
+@pytest.mark.parametrize("path,players", [("regicide", 4), ("smash_up", 2)])
+def test_games_play_the_same_with_the_library_s_shuffle_and_seeding(path, players, monkeypatch):
+    """The same games, the library's `shuffle` and `random.Random(seed)` used instead."""
+    from rulelang.engine import chance
+    game = rulelang.load(str(ROOT / "games" / f"{path}.rules"))
+    fast = [outcome(game, players, seed, None) for seed in range(2)]
+    monkeypatch.setattr(chance, "_SHUFFLE_INLINE", False)
+    monkeypatch.setattr(chance, "_SEED_DIRECTLY", False)
+    assert [outcome(game, players, seed, None) for seed in range(2)] == fast

@@ -19,7 +19,7 @@ import random
 import traceback
 
 from .alike import untraceable
-from .chance import Chance, FrozenGenerator, aside, checked_tape, list_in_position, outcome
+from .chance import Chance, FrozenGenerator, aside, checked_tape, list_in_position, outcome, seeded
 from .codegen import Action, held_size, player_text
 from .codegen.effects import drain, private_args, widen_private
 from .codegen.runtime_actions import _copies
@@ -127,7 +127,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         self.players = players
         self.seed = seed
         self.options = options
-        self._rng = random.Random(seed)
+        self._rng = seeded(seed)                   # (random.Random(seed): chance.seeded)
         self._rng_state = None                     # a snapshot, when `_rng` is None (see `rng`)
         self.shared = False                        # components shared with a clone: copy before adding
         self.Z: list = []
@@ -467,13 +467,15 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         if self.simul is not None and self.result is None:     # a simultaneous decision (simultaneous.py)
             self._taking(True, text, seat)
             return
-        named = interrupt_seat(text)
         # (an interrupt is its own seat's: `interrupts(1)` offered `P2: reveal`, then `seat=1` was
-        # refused and `seat=0` taken — an atomicity trial)
-        if seat is not None and seat != self.current_player and named != seat \
-                or seat is not None and named is not None and named != seat and seat == self.current_player \
-                and not any(a.text == text for a in self.legal_actions()):
-            raise IllegalAction(f"`{text}` is not a legal action of {player_text(seat) if type(seat) is int else seat} now")
+        # refused and `seat=0` taken — an atomicity trial. Only a seat given is checked: the text's
+        # seat is read only then, off the hot path of a bot that names none)
+        if seat is not None:
+            named = interrupt_seat(text)
+            if seat != self.current_player and named != seat \
+                    or named is not None and named != seat and seat == self.current_player \
+                    and not any(a.text == text for a in self.legal_actions()):
+                raise IllegalAction(f"`{text}` is not a legal action of {player_text(seat) if type(seat) is int else seat} now")
         off_turn = seat is not None and seat != self.current_player
         by_text = self._by_text
         if by_text is None or self.result is not None:
@@ -526,7 +528,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 self.me = self.actor
                 self._by_text = None
                 self.work = WORK_LIMIT              # units of work this action's effect may take
-                found = untraceable(self, found)    # (copies from hidden zones: see alike.py)
+                if not found._plain:                # (copies from hidden zones: see alike.py; an
+                    found = untraceable(self, found)    # action found to name none is known at once)
                 if self.game.others_zones:
                     self.named = []
                     private_args(self, found, len(self.log))

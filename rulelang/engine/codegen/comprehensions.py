@@ -113,7 +113,13 @@ class ComprehensionLowering(Part):
                     it = P(f"_compress(_each(m, {it.src}{f', {units}' if units > 1 else ''}), {cs[0].nonempty[0]})",
                            it.level, True, shape=LIST, elem=SCALAR)
                     precharged = True
-                    w = P("(" + " and ".join(c.t for c in cs[1:]) + ")" if cs[1:] else "True",
+                    tests = [c.t for c in cs[1:]]
+                    if "picked" in self.sh.opt and all(c.pure for c in cs):
+                        # the zone was picked for being non-empty, and a pure test changes nothing:
+                        # its top is its last element, without the emptiness test `top` makes
+                        zl = f"{cs[0].nonempty[0]}[{var}]"
+                        tests = [t.replace(f"({zl}[-1] if {zl} else None)", f"{zl}[-1]") for t in tests]
+                    w = P("(" + " and ".join(tests) + ")" if cs[1:] else "True",
                           *_join(*cs[1:]))
             parts.append(w)
             if w.src != "True":

@@ -44,6 +44,12 @@ OPTIMISATIONS = (
     "precheck", # a call of a def `g(…) and …`, g memoised per game, skipped where g's memo says false
     "nonempty", # `size(D(…)) > 0` of a def's list: its elements looked for until the first is found
     "flatten",  # `[t for a in A for t in F(a)]` as one comprehension of two `for`s, no list per `a`
+    "cellpair", # a board memo of a cell loop variable and a later loop's value not known to be a cell
+                # read from the table of pairs of cells (no key tuple, no hashing)
+    "picked",   # `top(ZONE[c])` in the condition of a comprehension whose zones were picked for being
+                # non-empty (itertools.compress): the zone's last element, without testing it again
+    "bare",     # a listing (or `when` condition) nothing of which can read the memo of defs (m.lm)
+                # runs without opening and closing one around it
 )
 
 

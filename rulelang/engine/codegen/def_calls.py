@@ -180,6 +180,9 @@ class DefLowering(Part):
             if name is not None:
                 return f"({name} if {name} is not _UNSET else {call})"
             return once
+        pair = self.cell_pair_memo(fname, call, args, binders, loops_only)
+        if pair is not None:
+            return pair
         call = f"({cache}.get({_memo_key([a.src for a in args])}) or {call})"
         if binders and loops_only and all(a.bind is not None or _known(a) for a in args):
             deepest = max(binders, key=lambda b: b.level)
@@ -188,13 +191,52 @@ class DefLowering(Part):
                 return f"({name} if {name} is not _UNSET else {call})"
         return call
 
+    def cell_pair_memo(self, fname: str, call: str, args: list, binders: list, loops_only: bool) -> str | None:
+        """`cellpair`: a memoised function of two loop variables, the first over valid cell ids, the
+        second over values not known to be cells (a def's list of cells, which may hold `none`:
+        `to in charge_targets(from)`), through the table of pairs of cells all the same. The second
+        is looked up once per value of its loop, inside the `try` that made-once calls have: a value
+        that is not an index (`none`) fails there and the plain call is made; a whole number outside
+        the board (below 0 included: the rows are twice as long, and their second half is never
+        filled) finds no result and the plain call is made. Only the board's cells are kept."""
+        if "cellpair" not in self.sh.opt or self.sh.geometry is None or len(args) != 2 or not loops_only \
+                or len(binders) != 2 or args[0].bind is None or args[1].bind is None \
+                or args[0].bind.ids != "cell" or args[1].bind.level <= args[0].bind.level \
+                or args[1].bind.calls is None or args[1].bind.frozen:
+            return None
+        if not self.cell_memo_fits(fname, 2):
+            return None
+        size = self.sh.geometry.size
+        table = self.cell_table(fname, 2)
+        first = args[0].bind
+        row = first.rows.get(table) if first.frozen else first.row(table)
+        row = row or f"{table}[{args[0].src}]"
+        last = args[1].src
+        once = f"({row}[{last}] if {row}[{last}] is not _UNSET else _fill_cell(_ROOM, {row}, {last}, {call}, {size}))"
+        name = args[1].bind.call_once(once, None)
+        if name is None:
+            return None
+        return f"({name} if {name} is not _UNSET else {call})"
+
+    def cell_table(self, fname: str, cells: int) -> str:
+        """The table of `fname`'s results indexed by one cell, or by two (a row per first cell, twice
+        the board's size long: see cell_pair_memo), made once per game."""
+        assert self.sh.geometry is not None        # (cells: a board)
+        size = self.sh.geometry.size
+        key = ("cellmemo", fname)
+        table = self.sh.consts.get(key)
+        if table is None:
+            value = [NOCONST] * size if cells == 1 else [[NOCONST] * (2 * size) for _ in range(size)]
+            table = self.sh.const(value, "R", key)
+        return table
+
     def cell_memo_fits(self, fname: str, cells: int) -> bool:
         """May `fname` have a table of its results indexed by cells (one slot per cell, or per pair
         of cells)? While the game's tables hold fewer than CELL_MEMO_SLOTS slots in all."""
         if ("cellmemo", fname) in self.sh.consts:
             return True
         assert self.sh.geometry is not None        # (cells: a board)
-        slots = self.sh.geometry.size ** cells
+        slots = self.sh.geometry.size ** cells * cells     # (a pair's rows are twice as long)
         if slots > self.sh.cell_memo_room:
             return False
         self.sh.cell_memo_room -= slots
@@ -205,12 +247,7 @@ class DefLowering(Part):
         results indexed by the cells, filled on first use; with two cells, the row of the first
         is read once per value of its loop when that can still be arranged."""
         assert self.sh.geometry is not None        # (cells: a board)
-        size = self.sh.geometry.size
-        key = ("cellmemo", fname)
-        table = self.sh.consts.get(key)
-        if table is None:
-            value = [NOCONST] * size if len(args) == 1 else [[NOCONST] * size for _ in range(size)]
-            table = self.sh.const(value, "R", key)
+        table = self.cell_table(fname, len(args))
         if len(args) == 1:
             row = table
         else:

@@ -3,15 +3,27 @@
 """
 from __future__ import annotations
 
+import keyword
+import re
 from typing import NamedTuple
 
 from .analysis import _ir_key, _shown_shape
 from .constants import INTERN_CELLS, LIST, SMALL_DOMAIN
 from .frame import _join, _known, Ctx, Name, P, Subset
-from .runtime import _subset_threshold, _subsets_charge
+from .runtime import _scoped as runtime_scoped, _subset_threshold, _subsets_charge
 from .writer import _lit, Fn
 from ...ir.sight import names_by_place
 from .parts import Part
+
+# (memo_readers: the generated module's top-level functions and aliases, and what their text calls)
+_TOP_DEF = re.compile(r"def (\w+)\(")
+_TOP_ALIAS = re.compile(r"(\w+) = ")
+_CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
+_WORD = re.compile(r"\b[A-Za-z_]\w*\b")
+_MATCH_CALL = re.compile(r"\bm(?:\.\w+)+\(")
+_ACTION_BODY = re.compile(r"ac\d+(?:_\d+)*")   # an action's body: named in a listing (_mkact keeps it), not run
+_UNSAFE_BUILTINS = {"eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "open", "input",
+                    "breakpoint", "globals", "locals", "vars"}
 
 
 class ActionEnumerator(Part):
@@ -140,8 +152,9 @@ class ActionEnumerator(Part):
         was written (with list arguments a def is called directly: a list cannot be a memo key)."""
         names = [(f"st_enum{si}", step.get("line")) for si, step in enumerate(steps)]
         names += [(f"ck_when{i}", None) for i in range(checks)]
+        reads = self.memo_readers() if "bare" in self.sh.opt else None
         for name, line in names:
-            if not self.sh.listing_memo_used:
+            if not self.sh.listing_memo_used or reads is not None and not reads(f"{name}_"):
                 self.sh.out.append((f"{name} = {name}_", line))
                 continue
             wrap = Fn(self.sh, f"def {name}(m):", line)
@@ -151,6 +164,61 @@ class ActionEnumerator(Part):
             wrap.emit("finally:")
             wrap.emit("    m.lm = None")
             self.sh.add_fn(wrap)
+
+    def memo_readers(self):
+        """`bare`: a test `reads(name)` — may the generated function `name`, or anything it calls,
+        read the memo of defs a listing opens (`m.lm`)? Worked out from the generated source as
+        written so far: a function reads it if its text does (`lm = m.lm`: a def memoised per
+        listing, an emptiness test) or if it names a function that may. Anything else it calls is
+        looked up in the module's namespace: a Python builtin, or a function of the runtime
+        modules and the boards, which never read it (but `_scoped`, which opens one); any other
+        call — an effect's function, a method of the match, a name not written yet (the defs'
+        memo wrappers come later), a table whose entries are functions — counts as reading it. An
+        action's body (`ac…`) named but not called is not followed: a listing only keeps it.
+        Where nothing can read it, the listing needs no memo opened and closed around it."""
+        import builtins
+        sh = self.sh
+        if any(not static for _, static in sh.tables.values()):
+            return lambda name: True            # (a table of expressions runs functions named in it)
+        bodies: dict[str, str] = {}
+        current = None
+        for text, _ in sh.memo_out + sh.out:
+            top = _TOP_DEF.match(text) or _TOP_ALIAS.match(text)
+            if top is not None:
+                current = top.group(1)
+                bodies[current] = bodies.get(current, "") + text[top.end():] + "\n"
+            elif text[:1] in (" ", "\t") and current is not None:
+                bodies[current] += text + "\n"
+            else:
+                current = None
+        safe_modules = {"rulelang.engine.codegen.runtime", "rulelang.engine.codegen.runtime_actions",
+                        "rulelang.engine.codegen.runtime_moves", "rulelang.engine.boards", "itertools", "builtins"}
+
+        def called_safe(word: str) -> bool:
+            if word in bodies:
+                return True                     # (a generated function: followed below)
+            value = sh.ns.get(word, getattr(builtins, word, None) if word not in sh.ns else None)
+            if value is None or value is runtime_scoped:
+                return False
+            if not callable(value):
+                return True                     # (a constant: a list, a dict, a static table)
+            return getattr(value, "__module__", None) in safe_modules and word not in _UNSAFE_BUILTINS
+
+        verdict: dict[str, bool] = {}
+
+        def reads(name: str) -> bool:
+            if name in verdict:
+                return verdict[name]
+            verdict[name] = True                # (while it is looked at: a call back to it proves nothing)
+            body = bodies.get(name)
+            called = {w for w in _CALLED.findall(body) if not keyword.iskeyword(w)}
+            result = body is None or "m.lm" in body or _MATCH_CALL.search(body) is not None \
+                or any(not called_safe(w) for w in called) \
+                or any(reads(w) for w in set(_WORD.findall(body))
+                       if w in bodies and w != name and (w in called or not _ACTION_BODY.fullmatch(w)))
+            verdict[name] = result
+            return result
+        return reads
 
     def add_fn_with_prelude(self, fn: Fn, prelude) -> None:
         lines = fn.lines()

@@ -10,7 +10,7 @@ from . import runtime
 from .constants import NOCONST
 from .runtime import (FAULTS, ROUND_OUT, _action_text, _at, _appended, _bottom, _bottomn, _built,
                       _charge, _comp_text, _distinct, _div, _each, _eliminate, _eq, _extreme,
-                      _extreme_or, _fault, _fill, _first, _flat, _grown, _in, _kept, _key, _last, _logged,
+                      _extreme_or, _fault, _fill, _fill_cell, _first, _flat, _grown, _in, _kept, _key, _last, _logged,
                       _memo_put, _mod, _mul, _next_seat, _ord, _others, _overworked, _pick,
                       _players_from, _plus, _range, _refuse, _remaining, _removed, _reversed, _scoped, _seat, _seat_or_none, _seats, _sides,
                       _set_order, _sort_pairs, _sorted, _split, _subset_limit, _subsets,
@@ -32,7 +32,7 @@ NAMESPACE = {
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
     "_range": _range, "_mul": _mul, "_grown": _grown, "_kept": _kept, "_overworked": _overworked, "_each": _each, "_unless_false": _unless_false, "_scoped": _scoped, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
-    "_add_batch": _add_batch, "_mkact": _mkact, "_same_text": _same_text, "_told_apart": _told_apart, "_fault": _fault, "_compress": compress, "_fill": _fill, "_refuse": _refuse,
+    "_add_batch": _add_batch, "_mkact": _mkact, "_same_text": _same_text, "_told_apart": _told_apart, "_fault": _fault, "_compress": compress, "_fill": _fill, "_fill_cell": _fill_cell, "_refuse": _refuse,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,
     "_ONCE": (None,), "_UNSET": NOCONST,
     "_FAULTS": FAULTS,

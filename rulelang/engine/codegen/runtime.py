@@ -310,6 +310,18 @@ def _fill(room: list, row: list, i: int, v):
     return v
 
 
+def _fill_cell(room: list, row: list, i, v, size: int):
+    """_fill for a table of pairs of cells read with a second value not known to be a cell (the
+    fast path `cellpair`): kept only for a cell of the board, 0 <= i < size (a row is twice as
+    long, so that a value below 0 reads a slot that is never filled); returns v."""
+    if 0 <= i < size:
+        n = _cost(v) if type(v) is list else 1
+        if room[0] >= n:
+            room[0] -= n
+            row[i] = v
+    return v
+
+
 def _key(m, k):
     """A table's key: a list as a tuple (its copy charged)."""
     if isinstance(k, list):

@@ -138,20 +138,31 @@ class Batch:
         for col, vals in zip(m.F, self.cols):
             col += vals
         Z = m.Z
-        zs = [Z[slot] if idx is None else Z[slot][idx] for slot, idx in self.dests]
-        for z, (bottom, top) in zip(zs, self.ids(c0)):
+        ids = self._ids.get(c0) or self.ids(c0)
+        if len(ids) == 1:                      # one destination (the usual case): no list of them
+            (slot, idx), = self.dests
+            z = Z[slot] if idx is None else Z[slot][idx]
+            (bottom, top), = ids
             if bottom:
                 z[0:0] = bottom
             if top:
                 z += top
-        if len(zs) == 1:                       # one destination (the usual case)
-            m.where += zs * len(self.kinds)
+            m.where += [z] * len(self.kinds)
+            zs = (z,)
         else:
+            zs = [Z[slot] if idx is None else Z[slot][idx] for slot, idx in self.dests]   # type: ignore[assignment]
+            for z, (bottom, top) in zip(zs, ids):
+                if bottom:
+                    z[0:0] = bottom
+                if top:
+                    z += top
             m.where += [zs[d] for d in self.dest_of]
-        for slot, value in m.comp_defaults:
-            m.V[slot].extend([value] * len(self.kinds))
-        for slot in m.game.component_zones:
-            Z[slot].extend([] for _ in self.kinds)
+        if m.comp_defaults:
+            for slot, value in m.comp_defaults:
+                m.V[slot].extend([value] * len(self.kinds))
+        if m.game.component_zones:
+            for slot in m.game.component_zones:
+                Z[slot].extend([] for _ in self.kinds)
         if self.capped:
             caps = m.game.slot_caps
             for z, (slot, _) in zip(zs, self.dests):
