@@ -221,7 +221,7 @@ def _inline_matches() -> bool:
 _SHUFFLE_INLINE = _inline_matches()
 
 
-_C_SEED = random.Random.__mro__[1].seed     # (the C generator's own seeding, `_random.Random.seed`)
+_C_SEED = random.Random.__mro__[1].seed     # type: ignore[attr-defined]  # (the C generator's own seeding, `_random.Random.seed`)
 
 
 def _seeded_directly(seed) -> random.Random:
@@ -229,7 +229,7 @@ def _seeded_directly(seed) -> random.Random:
     do for those, the C seeding and `gauss_next`, without the two Python calls around it."""
     r = random.Random.__new__(random.Random)
     _C_SEED(r, seed)
-    r.gauss_next = None
+    r.gauss_next = None                         # type: ignore[attr-defined]  # (set by `Random.seed`)
     return r
 
 

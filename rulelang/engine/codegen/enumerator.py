@@ -211,8 +211,10 @@ class ActionEnumerator(Part):
                 return verdict[name]
             verdict[name] = True                # (while it is looked at: a call back to it proves nothing)
             body = bodies.get(name)
+            if body is None:                    # (not a function of the generated module: it may read it)
+                return True
             called = {w for w in _CALLED.findall(body) if not keyword.iskeyword(w)}
-            result = body is None or "m.lm" in body or _MATCH_CALL.search(body) is not None \
+            result = "m.lm" in body or _MATCH_CALL.search(body) is not None \
                 or any(not called_safe(w) for w in called) \
                 or any(reads(w) for w in set(_WORD.findall(body))
                        if w in bodies and w != name and (w in called or not _ACTION_BODY.fullmatch(w)))
