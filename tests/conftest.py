@@ -5,7 +5,16 @@ sixth of the suite's CPU time); a test about the cache itself points RULELANG_CA
 folder of its own."""
 from __future__ import annotations
 
+import sys
+
 import pytest
+
+# Compiled modules are kept (`__pycache__`, ignored by git) even where PYTHONDONTWRITEBYTECODE asks
+# otherwise, as on the machine this project is built on: each xdist worker, and every rulelang a
+# test starts as a process, compiled the package and rewrote the tests' asserts afresh — 12 s of
+# each worker's 13 s collection. (Only this test run's own imports write; a process it starts
+# reads what was written.)
+sys.dont_write_bytecode = False
 
 
 @pytest.fixture(scope="session")
