@@ -229,7 +229,7 @@ class Commands:
     def look_at_player(self, seat: int) -> None:
         """`look P4`: that player's zones as the seat at the terminal sees them (a first hour asked
         what an opponent held in play and read "no card or piece named 'P4'")."""
-        # (a public internal zone too, its cards in sight: Smash Up's discard piles are off the table,
+        # (a public internal zone too, its cards in sight: a card game's discard piles kept off the table,
         # under a `show` of their sizes, and `look P2` left P2's out — a first hour)
         zones = [z for z in self.match.view(self.viewer(), drawing=False)["zones"]
                  if z.get("owner") == seat and (not z.get("internal") or z.get("visibility") == "public")]
