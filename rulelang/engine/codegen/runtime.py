@@ -314,12 +314,7 @@ def _fill_cell(room: list, row: list, i, v, size: int):
     """_fill for a table of pairs of cells read with a second value not known to be a cell (the
     fast path `cellpair`): kept only for a cell of the board, 0 <= i < size (a row is twice as
     long, so that a value below 0 reads a slot that is never filled); returns v."""
-    if 0 <= i < size:
-        n = _cost(v) if type(v) is list else 1
-        if room[0] >= n:
-            room[0] -= n
-            row[i] = v
-    return v
+    return _fill(room, row, i, v) if 0 <= i < size else v
 
 
 def _key(m, k):
