@@ -39,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except BrokenPipeError:
         return _broken_pipe()
+    except KeyboardInterrupt:           # (Ctrl-C before a command's own handling: while the parser is
+        print(file=sys.stderr)          # made or the engine's modules load — a first hour)
+        return 130
 
 
 def _shipped_names(args) -> None:

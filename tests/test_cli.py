@@ -818,3 +818,15 @@ def test_deep_lint_says_an_error_of_a_content_file_once(tmp_path, capsys):
     for argv in (["lint"], ["lint", "--deep", "--games", "2"]):
         code, out, err = run(capsys, *argv, str(tmp_path / "g.rules"))
         assert code == 1 and (out + err).count("error[E5") == 1 and "1 error(s)" in out + err
+
+
+def test_ctrl_c_before_a_command_handles_it_exits_quietly(monkeypatch, capsys):
+    """A first hour: Ctrl-C while `rulelang play` started (the parser made, the engine's modules
+    loading) printed a traceback; it is an interrupt like any other: exit status 130, no traceback."""
+    from rulelang import cli
+
+    def interrupted(argv):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "_main", interrupted)
+    assert cli.main(["play", "regicide"]) == 130
+    assert "Traceback" not in capsys.readouterr().err

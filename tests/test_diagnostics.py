@@ -124,7 +124,7 @@ CASES = [
          "E002", "unexpected character `@`"),
 ]
 # Caret widths that are not simply the anchor's length (the span of `on` is the whole handler).
-WIDTHS = {"unknown-event": len('on stuk { finish lose "" + text(me) + " can neither play a card nor yield" }')}
+WIDTHS = {"unknown-event": len('on stuk { finish lose "" + text(me) + stuck_reason }')}
 
 
 def case_params(skip: tuple[str, ...] = ()):

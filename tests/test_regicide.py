@@ -168,7 +168,7 @@ def test_yield_says_who_may_and_why_not():
     # solo: never (R26); the screen says so instead of a `yielded: P1 no` row
     m = build(1, enemy="J♥", hands=[["2♥"]])
     assert "yield" not in legal(m)
-    assert shown(m, "Yield") == "never in a solo game (not allowed when every other player yielded: there is none)"
+    assert shown(m, "Yield") == "never in a solo game"
     assert all(v["name"] != "yielded" or v.get("internal") for v in m.view(0)["values"])
     m = build(3, enemy="J♥", hands=[["2♥"], ["3♥"], ["4♥"]], vars={"yielded": [False, True, True]})
     assert shown(m, "Yield", 1) == "P1 may not yield: every other player yielded on their last turn (yielded on their last turn: P2 P3)"
@@ -195,6 +195,11 @@ def test_diamonds_say_why_fewer_cards_were_drawn():
     m = build(2, enemy="J♠", hands=[["A♦"], []])
     m.apply("play A♦")
     assert "1 card is drawn round the table" in m.messages_for(0)
+    # solo: drawn, not round a table (a first hour read "1 of 6 cards are drawn round the table")
+    m = build(1, enemy="J♠", hands=[["5♦", "2♥", "3♥", "4♥", "6♥", "7♥", "8♥", "9♥"]])
+    m.apply("play 5♦")
+    assert len(hand(m, 0)) == 8
+    assert "1 of 5 cards is drawn: the hand is full" in m.messages_for(0), m.messages_for(0)
 
 
 def test_s08_yields_played_through_the_engine():

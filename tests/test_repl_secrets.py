@@ -246,3 +246,41 @@ game "Over" {
     text = out.getvalue()
     assert "you are P3" in text and "you are P1" not in text
     assert all(labels[c] in text for c in hands[2]) and not any(labels[c] in text for c in hands[0])
+
+
+BLIND = """game "Blind pick" {
+  players 2
+  kind Disc { skull: bool  label if skull then "skull" else "flower"
+              text if skull then "A skull: the pick fails." else "A flower." }
+  zone hand: set per player, owner
+  zone pool: pile, hidden, internal
+  zone lost: set, public
+  setup { create Disc(skull: false) in hand[1]  create Disc(skull: true) in hand[1]
+          create Disc(skull: false) in hand[1] }
+  turn { step s {
+    action take {
+      move hand[1] to pool
+      shuffle pool
+      choose d in pool by me prompt "pick one of P2's discs, face down" { move d to lost  finish draw }
+    }
+  } }
+}"""
+
+
+def test_look_at_a_blind_option_does_not_tell_its_card():
+    """A new author's Skull: at a pick among another's discs face down (`pool slot 1` …), `look 2`
+    showed the skull's rules text under `pool slot 2`. The options the reader does not see are told by
+    their words alone; `Match.option_components(seat)` leaves them out, the chooser's whole options
+    stay the engine's (no seat)."""
+    game = rulelang.Game(rulelang.compile_source(BLIND, "blind.rules"))
+    match = game.new_match(2, 3)
+    match.apply("take")
+    options = match.question["options"]
+    assert len(options) == 3 and len(match.option_components()) == 3
+    assert match.option_components(0) == {}
+    out = io.StringIO()
+    run_repl(game, 2, 3, {}, {1: "random"}, io.StringIO("look 1\nlook 2\nlook 3\nquit\nn\n"), out, "blind.rules",
+             match=match, screen=(200, 40))
+    text = out.getvalue()
+    assert "> look 2\n  pool slot 2\n" in text, text
+    assert "skull" not in text.split("> look 1")[1] and "A flower" not in text, text

@@ -419,8 +419,8 @@ def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambi
                    '  turn { step s { action drop(col in 2..5) { at = col  finish draw "dropped" } } } }\n', 1)
 
     out = typed("2")
-    assert "error: 2 is ambiguous here: drop 2, or number 2 in the list (drop 3); type =2 for the first, #2 " \
-           "for the list's" in out and "P1 plays" not in out
+    assert "error: 2 is ambiguous here: drop 2, or number 2 in the list (drop 3); type =2 for drop 2, #2 " \
+           "for drop 3" in out and "P1 plays" not in out
     assert "P1 plays: drop 2" in typed("=2")
     assert "P1 plays: drop 3" in typed("#2")
     assert "P1 plays: drop 2" in typed("1")          # the list's first is `drop 2` itself: no doubt
@@ -431,7 +431,7 @@ def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambi
                    '  turn { step s { action drop_disc(col in 2..5) { at = col  finish draw "dropped" }\n'
                    '                  action pop(col in 2..3) { at = col  finish draw "popped" } } } }\n', 1)
     assert "error: 2 is ambiguous here: drop disc 2, pop 2, or number 2 in the list (drop disc 3); type the " \
-           "whole action, or #2 for the list's" in typed("2")
+           "whole action, or #2 for drop disc 3" in typed("2")
     assert "P1 plays: drop disc 4" in typed("=4")
     assert "=3 is ambiguous here: drop disc 3, pop 3; type the whole action" in typed("=3")
     # (a second review: the form language.md shows, `as "drop in column " + text(col)`, and `04`)
@@ -551,6 +551,18 @@ def test_a_move_that_is_not_legal_says_what_is_or_what_was_meant():
     assert ("error: 'stop' is not a legal action now (`stop attacking` is not allowed now; the actions now: go; "
             "type help stop attacking)") in out.getvalue()
     assert "error: 'sto' is not a legal action or a command (did you mean stop attacking? type help)" in out.getvalue()
+
+
+def test_a_command_typed_amiss_with_its_word_gets_a_did_you_mean():
+    """A first hour: `hlep` and `sav` got "did you mean", `sav x`, `lok 4c`, `hlep play` only the rules'
+    moves. A command that takes what was typed after it is meant; a name with more words than the
+    command takes (`move c1 c2` near `more`) is still taken for a move."""
+    out = piped("regicide", 1, 5, ["sav x", "lok 4c", "hlep play", "rule win", "move c1 c2", "quit", ""], bots={},
+                screen=(200, 40))
+    for typed, meant in [("sav x", "save x"), ("lok 4c", "look 4c"), ("hlep play", "help play"),
+                         ("rule win", "rules win")]:
+        assert f"error: '{typed}' is not a legal action or a command (did you mean {meant}? type help)" in out, out
+    assert "error: 'move c1 c2' is not a legal action (the rules' moves: " in out
 
 
 BIDS = """
@@ -812,3 +824,28 @@ def test_look_at_a_zone_names_its_cards_that_have_no_rules_text(gems):
     said = text[text.index("P1> look hand\n"):].split("P1> ")[1]
     assert said.splitlines()[1:5] == ["hand (P1): 4 gems", "  Ruby", "  Opal", "  Jade"], said
     assert "  Onyx" in said
+
+
+FLIPS = """game "Flips" {
+  players 2
+  var flipped: int = 0, public
+  proc score() { finish draw "two points" }
+  turn {
+    step place { action add { goto flip_step } }
+    step flip_step { action flip(p in players) as "turn over " + text(p) { flipped += 1  score() } }
+  }
+}"""
+
+
+def test_an_action_is_named_as_players_type_it():
+    """A new author's Skull, `action flip(p …) as "turn over " + text(p)`: the rulebook said an end came
+    "after some actions (flip, …)" and `turn over P2` typed too early was refused as "`turn` is not
+    allowed now" — neither what players see nor what they type."""
+    from rulelang.play.rulebook import rulebook
+    game = rulelang.Game(rulelang.compile_source(FLIPS, "flips.rules"))
+    book = rulebook(game)
+    assert "after the action turn over" in book and "flip" not in book.split("How to win")[1].split("\n\n")[0], book
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("turn over P2\nquit\nn\n"), out, "flips.rules", screen=(200, 40))
+    assert ("error: 'turn over P2' is not a legal action now (`turn over` is not allowed now; the actions now: add; "
+            "type help turn over)") in out.getvalue(), out.getvalue()

@@ -365,7 +365,7 @@ def test_smash_up_tells_cards_by_their_text_and_windows_by_their_question():
 def test_shadow_hunters_ends_deals_and_lists_every_character_truthfully():
     text = _book("shadow_hunters")
     assert ("The game ends:\n\n- some players win, the others lose (the game says who, and why, when it ends, "
-            "after some actions (attack, attack all, take, …), by a card (Hermit's Bully, Hermit's Bully "
+            "after some actions (attack, attack everyone in range, take, …), by a card (Hermit's Bully, Hermit's Bully "
             "(expansion), Hermit's Exorcism, …))\n" in text)    # (they share the proc whose gift may end it)
     assert "check_end" not in text and "“…”" not in text and "Hermit's Anger's ability" not in text
     assert ("Neutrals by the number of players (4 players: 2 Shadows, 2 Hunters, no Neutral; 5: 2, 2 and 1; "

@@ -1177,7 +1177,7 @@ game "Trades" {
 @pytest.mark.parametrize("typed,said,points", [
     ("0", None, 0), ("3", None, 2), ("=2", None, 2), ("=1", None, 1), ("#2", None, 1), ("#3", None, 2),
     ("2", "error: 2 is ambiguous here: the answer 2, or number 2 in the list (1); type =2 for the answer, "
-          "#2 for the list's", None),
+          "#2 for 1", None),
     ("#4", "error: there is no number 4 in the list; choose #1-#3", None),
     ("=5", "error: no answer is exactly 5", None)])
 def test_answers_that_are_numbers_are_not_taken_for_their_places_in_the_list(typed, said, points):

@@ -403,10 +403,17 @@ class MatchPausing(MatchParts):
             self._enumerate()
         return self._by_text                    # type: ignore[return-value]  # (_enumerate listed them)
 
-    def option_components(self) -> dict:
+    def option_components(self, seat: int | None = None) -> dict:
         """The question's options that are components: {option text: component id} (what a table
-        shows beside an option, such as its rules text); {} when there is none."""
-        return dict((self.pending or {}).get("components") or {})
+        shows beside an option, such as its rules text); {} when there is none. These are the
+        chooser's whole options, whoever asks; with `seat`, only those whose component that seat
+        sees now (`visible_to`): a blind pick's options (`pool slot 2`) are not told apart by it
+        (a new author's Skull: the id of the skull one is public from the setup's order)."""
+        found = dict((self.pending or {}).get("components") or {})
+        if seat is None or not found:
+            return found
+        seen = self._seen_by(seat)
+        return {text: c for text, c in found.items() if c in seen}
 
     @property
     def question(self) -> dict | None:

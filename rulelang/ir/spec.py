@@ -190,13 +190,14 @@ def leading_words(action: dict) -> str | None:
 
 def typed_names(action: dict) -> list[str]:
     """The words a player types to name an action (lower case): its name (`draw card`), and the
-    first word of its `as` text where that starts with fixed words (`as "bid " + …`: `bid`)."""
+    fixed words its `as` text starts with, all of them and the first (`as "turn over " + …`:
+    `turn over`, `turn`; `as "bid " + …`: `bid`)."""
     names = [action["name"].replace("_", " ").lower()]
     words = leading_words(action)
     if words is not None:
-        word = words.split()[0].lower()
-        if word not in names:
-            names.append(word)
+        for word in (" ".join(words.split()).lower().rstrip(" :;,.-"), words.split()[0].lower()):
+            if word not in names:
+                names.append(word)
     return names
 
 

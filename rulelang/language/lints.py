@@ -449,10 +449,12 @@ class StaticLint(FlowLints):
         for name, d in self.zones.items():          # (an `internal` one is a box put out of play: meant so)
             if name in filled and name not in read_zones and _hidden(d) \
                     and not any(m.name == "internal" for m in d.modifiers):
+                # (players see its count on the screen: a new author's Skull read "show it" of a count shown)
                 self.report("W205", "warning", f"zone `{name}` is hidden and never read: no rule looks at what "
-                            "is moved into it, and players see only how many it holds (a box the rules put "
-                            f"cards out of play into: `zone {name}: …, hidden, internal`, off the screen; if "
-                            "players should follow its count, show it: `show \"…\" = size(…)`)", d.span)
+                            "is moved into it; players see how many it holds, nothing more (a box the rules put "
+                            f"cards out of play into: `zone {name}: …, hidden, internal`, off the screen; a pile "
+                            "whose count is all players follow, a player's lost discs, is meant so: read its size "
+                            "in a rule — a `show`, the `estimate` — to say so)", d.span)
         for name, d in self.vars.items():
             if name in written_vars and name not in read_vars and _hidden(d):
                 self.report("W205", "warning", f"variable `{name}` is hidden and never read: what is assigned "

@@ -47,6 +47,8 @@ LINE_LIMIT = 10_000          # characters of one line typed at the terminal
 # turn`, `who am i` all read "not a legal action or a command")
 COMMAND_WHAT = {"status": "the scores, whose turn it is, the values", "more": "every choice, one a line",
                 "board": "the board and its key", "hand": "your own cards", "quit": "leave, offered to save first"}
+# how many words each command takes after it (a misspelled command with more is taken for a move)
+COMMAND_WORDS = {"help": 6, "?": 6, "rules": 6, "save": 1, "load": 1, "look": 2, "more": 1, "log": 1}
 ASKED_FOR = {"score": "status", "scores": "status", "points": "status", "whose": "status", "turn": "status",
              "who": "status", "standings": "status", "moves": "more", "actions": "more", "options": "more",
              "map": "board", "cards": "hand", "exit": "quit", "bye": "quit"}
@@ -599,7 +601,9 @@ class _Session(Drawing, Commands):
         if getattr(self.match, "question", None) is not None:     # the answers to a question
             return self.nearest_answer(wanted, actions)
         ir = getattr(self.game, "ir", None) or {}
-        known = sorted({n for st in ir.get("steps", []) for a in st["actions"] for n in typed_names(a)})
+        # (longest first: `turn over P2` names `turn over`, not `turn` — a new author's Skull)
+        known = sorted({n for st in ir.get("steps", []) for a in st["actions"] for n in typed_names(a)},
+                       key=lambda n: (-len(n), n))
         first = wanted.split()[0] if wanted.split() else ""
         typed_name = next((n for n in known if wanted == n or wanted.startswith(n + " ")), None)
         if typed_name is None and first:         # (`stop` for `stop attacking`: "did you mean stop?" — a new author)
@@ -616,6 +620,10 @@ class _Session(Drawing, Commands):
             return f" or a command (type {hint}: {COMMAND_WHAT.get(hint, 'see help')})"
         close = difflib.get_close_matches(first, [n.split()[0] for n in known] + list(COMMAND_NAMES), n=1, cutoff=0.75)
         kinds = list(dict.fromkeys(n.split()[0] for n in known))
+        words = wanted.split()[1:]
+        if close and close[0] in COMMAND_NAMES and len(words) <= COMMAND_WORDS.get(close[0], 0):
+            # (`sav x`, `hlep play`, `rule win`: a command typed amiss with what it takes — a first hour)
+            return f" or a command (did you mean {' '.join([close[0]] + words)}? type help)"
         if close and close[0] in COMMAND_NAMES and len(wanted.split()) > 1 and kinds:
             # (a move typed with its squares, `move c1 c2`, is no `more`: the rules' moves are named)
             return f" (the rules' moves: {', '.join(kinds[:MAX_CANDIDATES])}; type help)"
@@ -776,7 +784,7 @@ class _Session(Drawing, Commands):
             if not 1 <= number <= len(actions) or actions[number - 1] is named[0]:
                 return named[0]
             self.error(f"{echoed(line)} is ambiguous here: the answer {echoed(line)}, or number {number} in the list "
-                       f"({echoed(str(actions[number - 1]))}); type ={line} for the answer, #{number} for the list's")
+                       f"({echoed(str(actions[number - 1]))}); type ={line} for the answer, #{number} for {echoed(str(actions[number - 1]))}")
             return None
         if line.isascii() and (line.isdigit() or (line[:1] == "-" and line[1:].isdigit())):
             number = int(line) if len(line) < 12 else None
@@ -789,8 +797,10 @@ class _Session(Drawing, Commands):
                     return spoken[0]
                 said = ", ".join(echoed(str(a)) for a in spoken[:MAX_CANDIDATES])
                 place = f", or number {number} in the list ({echoed(str(placed))})" if placed is not None else ""
-                hint = f"type ={line} for the first, #{number} for the list's" if placed is not None and len(spoken) == 1 \
-                    else "type the whole action" + (f", or #{number} for the list's" if placed is not None else "")
+                # (said whole: "#1 for the list's" ended mid-phrase — a new author's Skull, its `bid 1`)
+                hint = f"type ={line} for {said}, #{number} for {echoed(str(placed))}" if placed is not None \
+                    and len(spoken) == 1 else "type the whole action" + (
+                        f", or #{number} for {echoed(str(placed))}" if placed is not None else "")
                 self.error(f"{echoed(line)} is ambiguous here: {said}{place}; {hint}")
                 return None
             if number is not None and 1 <= number <= len(actions):

@@ -41,6 +41,9 @@ Commands:
   more         every choice, one a line; more KIND: those of one kind of action
                (more attack)
   1 2 5        several picks at once, where you pick one at a time then done
+  typing       an action: its number, its text or a unique start of it;
+               symbols by letters (play 7h for play 7♥; spades for ♠);
+               #2: the list's second, =2: the answer 2 where answers are numbers
   clear        clear the screen and draw your decision again
   recap        what happened since your last move (the other players' turns)
   log          list the actions played so far, with the questions answered
@@ -112,6 +115,12 @@ class Commands:
             self.page(self.help_intro() + HELP.split("\n"))
         return False
 
+    def seen_options(self) -> dict:
+        """The question's options that are components the reader sees: {text: id}. (`look 2` at a
+        blind pick, `pool slot 2`, showed the skull's rules text — a new author's Skull.)"""
+        found = getattr(self.match, "option_components", None)
+        return (found(self.viewer()) or {}) if found is not None else {}
+
     def _answer_help(self, argument: str, offered: list) -> bool:
         """`help challenge` or `help 1` at a question, where the answer names no card: what it is (a
         new author's Coup read "no action `challenge`; the actions are: …", the answer on the screen
@@ -125,7 +134,7 @@ class Commands:
         if at is None:
             return False
         option = texts[at]
-        components = getattr(self.match, "option_components", dict)() or {}
+        components = self.seen_options()
         found = self.names().find(option, self.encoding) or ()
         words = " ".join(option.lower().split())       # (a card of that very name: `look` tells it; one whose
         if components.get(option) is not None or any(   # name has the word, They Keep Coming for `keep`, not)
@@ -181,7 +190,7 @@ class Commands:
             if not self.names().find(name, self.encoding):
                 # (an option of more words than a name, `Scout (P1) on Factory 436-1337`: the card it
                 # is, where the question says so — a legibility trial read the words alone)
-                comp = (getattr(self.match, "option_components", dict)() or {}).get(name)
+                comp = self.seen_options().get(name)
                 labels = getattr(self.match, "labels", None) or []
                 label = str(labels[comp]) if isinstance(comp, int) and 0 <= comp < len(labels) else None
                 if label is None or not self.names().find(label, self.encoding):

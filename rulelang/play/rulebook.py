@@ -811,7 +811,10 @@ def _moments(ir: dict) -> dict:
     for s in ir["steps"]:
         calls(s["enter"], ("moment", f"at step {_name(s['name'])}"))
         for a in s["actions"]:          # (a new author's Coup: an ending said "after a player answers
-            calls(a["body"], ("action", _name(a["name"])))                      # challenge" alone)
+            # (as players type it: an `as` text's fixed words — a new author's Skull read `flip`, its
+            # action shown and typed as `turn over P2`)
+            spoken = typed_names(a)[1] if len(typed_names(a)) > 1 else None
+            calls(a["body"], ("action", printable(spoken) if spoken else _name(a["name"])))  # challenge" alone)
         if s.get("simultaneous") is not None:   # (a new author's Cribbage: an end by a procedure the
             calls(s["simultaneous"]["reveal"],  #  reveal runs was said with no moment at all)
                   ("moment", f"once the answers at step {_name(s['name'])} are revealed"))
