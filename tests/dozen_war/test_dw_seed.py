@@ -42,10 +42,10 @@ def test_a_general_revived_this_turn_cannot_be_warped_nor_take_the_warp_token():
 def test_a_soldier_that_moved_into_its_castle_may_warp_then_only_attack():
     m = (open_warp(Position(2).soldier(0, "infantry", "f5").soldier(0, "infantry", "f10")
                    .soldier(1, "archer", "g6")).turn(0, rnd=4).match())
-    play(m, "move f5 infantry f6", "move f10 infantry f11", "warp f11 infantry")
+    play(m, "move f5 infantry f6", "move f10 infantry f11", "warp f11 infantry (moved)")
     assert units_at(m, "f6") == ["infantry", "infantry"]
     assert moves(m, "f6", "infantry") == []                  # both infantry on f6 have moved
-    assert "attack f6 infantry g6 archer" in legal(m)
+    assert "attack f6 infantry (moved) g6 archer" in legal(m)
 
 
 # ---- 2. an ally's infantry takes a strike-back aimed at its ally (D29) -------------------------------------

@@ -2,7 +2,7 @@
 the dice did, every damage and heal gets a line, the map's glyphs say one thing each."""
 from __future__ import annotations
 
-from dw_helpers import Position, game, hp, legal, play, units_at, var
+from dw_helpers import Position, game, hp, idx, legal, play, units_at, var
 
 
 def test_every_component_has_rules_text_with_its_effect_and_marks():
@@ -88,7 +88,7 @@ def test_one_star_one_map_piece_and_a_dug_piece_read_right():
          .hand(1, "Wooden Shield").turn(0))
     m = p.match()
     play(m, "equip Sharp Sword")
-    m.apply("attack e5 infantry e6 infantry")
+    m.apply("attack e5 infantry (+1 attack) e6 infantry")
     assert m.question["prompt"].startswith("P1 infantry at e5 attacks P2 infantry at e6 (1 star): answer")
     assert "P1: infantry at e5 attacks P2's infantry at e6 (1 star)" in m.messages_for(1)
     # the killer's prompt and the hand-over of a single map piece
@@ -208,3 +208,21 @@ def test_the_units_list_says_two_archers_and_two_infantry():
     units = next(v["value"] for v in m.view(0)["values"] if str(v["name"]).startswith("Units"))
     assert any(line.endswith(": 2 archers") for line in units), units
     assert any(line.endswith(": 2 infantry") for line in units) and any(line.endswith(": 1 archer") for line in units)
+
+
+def test_soldiers_of_one_kind_on_one_cell_are_told_apart_in_the_actions():
+    """A differential run: `move e4 infantry d4` moved a whole infantry and `move e4 infantry d4 (2)` a
+    hurt one; `attack … f6 infantry` and `… (2)` hit one that dies and one that is only flipped. The
+    text says what differs: hurt, a bonus waiting for its next attack, moved this turn."""
+    m = (Position(2).soldier(0, "infantry", "e5").soldier(0, "infantry", "e5", hp=1)
+         .soldier(1, "infantry", "f5").soldier(1, "infantry", "f5", hp=1).turn(0).match())
+    texts = legal(m)
+    assert not any(t.endswith(")") and t[-3:-1].isdigit() for t in texts), texts
+    assert "move e5 infantry d5" in texts and "move e5 infantry (hurt) d5" in texts
+    for mine in ("infantry", "infantry (hurt)"):
+        for theirs in ("infantry", "infantry (hurt)"):
+            assert f"attack e5 {mine} f5 {theirs}" in texts, texts
+    play(m, "move e5 infantry (hurt) d5")
+    assert units_at(m, "d5") == ["infantry"] and units_at(m, "e5") == ["infantry"]
+    assert [hp(m, u) for u in m.state()["zones"]["here"][idx("d5")]] == [1]      # the hurt one moved
+    assert not any(t.startswith("move e5 infantry (hurt)") for t in legal(m))
