@@ -52,6 +52,9 @@ def test_tokens_treasure_curse_and_the_warp_token():
     m = p.match()
     play(m, "move f5 Iron Warden f6")
     assert var(m, "pcs")[g] == 1
+    # (taken, not dug: D4's token goes to the general entering, D13's dig limits do not follow — a
+    # differential run read "P1's Iron Warden digs up a map piece")
+    assert "P1's Iron Warden picks up a map piece" in m.messages_for(1), m.messages_for(1)
 
 
 def test_killing_a_general_gives_a_skull_a_coin_and_its_map_pieces():
