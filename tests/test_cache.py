@@ -67,7 +67,7 @@ def test_a_changed_file_misses_and_the_same_text_elsewhere_hits(cache_dir, tmp_p
     assert cache.load(changed, str(path)) is None
     path.write_text(changed, encoding="utf-8")
     game = rulelang.load(str(path))
-    assert game.new_match(players=1, seed=0).view(0)["values"][-1] == {"name": "hand_limit", "value": 7}
+    assert game.new_match(players=1, seed=0).view(0)["values"][-1] == {"name": "Hand limit", "value": 7, "label": True}
     assert len(entries(cache_dir)) == 2
     other = tmp_path / "copy.rules"
     other.write_text(src, encoding="utf-8")

@@ -65,7 +65,7 @@ def test_s02_three_threes_against_jack_of_hearts():
     assert pile(m, "tavern") == ["2♣", "4♣"]
     assert var(m, "shield") == 9
     assert var(m, "damage") == 18
-    assert shown(m, "enemy_attack") == 1                 # 10 − 9
+    assert shown(m, "Enemy attack") == 1                 # 10 − 9
     assert m.state()["step"] == "suffer" and var(m, "due") == 1
 
 
@@ -124,13 +124,13 @@ def test_s05_legal_combinations():
 def test_s06_jester_makes_earlier_spades_shield():
     m = build(2, enemy="J♠", hands=[["4♠", "10♥", "2♥"], ["Jester", "3♥"]])
     m.apply("play 4♠")
-    assert shown(m, "enemy_attack") == 10                # spades immune: no shield yet
+    assert shown(m, "Enemy attack") == 10                # spades immune: no shield yet
     assert var(m, "due") == 10
     m.apply("discard 10♥")                               # 10 paid: turn over
     assert m.current_player == 1 and m.state()["step"] == "play"
     assert hand(m, 0) == ["2♥"]
     m.apply("play Jester")
-    assert shown(m, "enemy_attack") == 6                 # the 4♠ now shields
+    assert shown(m, "Enemy attack") == 6                 # the 4♠ now shields
     assert var(m, "immunity_cancelled") is True
     assert var(m, "damage") == 4                         # a Jester deals nothing
     assert sorted(legal(m)) == ["next turn P1", "next turn P2"]
@@ -223,7 +223,7 @@ def test_s08_yields_played_through_the_engine():
 
 def test_s09_hand_too_small_loses_at_once():
     m = build(2, enemy="J♥", hands=[["5♥"], ["9♠"]], vars={"shield": 4})
-    assert shown(m, "enemy_attack") == 6
+    assert shown(m, "Enemy attack") == 6
     m.apply("yield")
     assert m.is_over
     assert m.outcome["results"] == ["lose", "lose"]
@@ -340,7 +340,7 @@ def test_setup_castle_tavern_hands_jesters(players, seed):
     assert len(player_cards) == 40 and all(1 <= rank(c) <= 10 for c in player_cards)
     assert len(z["tavern"]) == 40 + jesters - players * size
     assert s["current"] == 0 and s["step"] == "play"      # R8: player 1 starts
-    assert shown(m, "hand_limit") == size
+    assert shown(m, "Hand limit") == size
 
 
 def test_setup_is_shuffled():
@@ -420,7 +420,7 @@ def test_r14_shields_add_up_across_players():
     assert var(m, "due") == 7
     m.apply("discard 10♦")
     m.apply("play 4♠")
-    assert shown(m, "enemy_attack") == 3 and var(m, "due") == 3
+    assert shown(m, "Enemy attack") == 3 and var(m, "due") == 3
     assert var(m, "shield") == 7
 
 

@@ -79,4 +79,4 @@ def test_r20_hearts_heal_against_the_jack_of_hearts_once_a_jester_cancelled_its_
     assert var(m, "damage") == 4
     assert pile(m, "table") == ["Jester", "4♥"]
     assert m.state()["step"] == "suffer" and var(m, "due") == 10
-    assert shown(m, "enemy_attack") == 10
+    assert shown(m, "Enemy attack") == 10

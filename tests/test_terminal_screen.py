@@ -115,13 +115,13 @@ def test_regicide_shows_what_a_player_thinks_in():
     for internal in ("staging", "box", "damage", "shield =", "immunity", "due", "paying"):
         assert internal not in text.replace("Enemy immune to", ""), internal
     assert "  Enemy health left: 20 of 20\n" in text
-    assert "  enemy attack: 10\n" in text
+    assert "  Enemy attack: 10\n" in text
     assert "  Enemy immune to: ♥, its own suit: ♥ cards attack without their power\n" in text
-    assert "  Damage to pay: 0\n" in text and text.endswith("  hand limit: 7")
+    assert "  Damage to pay: 0\n" in text and text.endswith("  Hand limit: 7")
     m.apply("play 10♠")                                  # 10 damage to J♥; the shield takes 10 off its attack
     after = render_view(m.view(0))
     assert "  Enemy health left: 10 of 20\n" in after
-    assert "  Shield from spades: 10\n" in after and "  enemy attack: 0\n" in after
+    assert "  Shield from spades: 10\n" in after and "  Enemy attack: 0\n" in after
 
 
 def test_regicide_shows_the_damage_to_pay_while_paying():
