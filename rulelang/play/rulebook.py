@@ -670,21 +670,26 @@ def _action_name(a: dict) -> str:
     """What a player types: the name and the parameters (`play CARD`), or the author's `as` text
     with `…` where it is computed (`drop in column …`)."""
     if a.get("text") is not None:
-        return printable(" ".join("".join(_text_parts(a["text"])).split()))
+        # (a parameter bound to the one value a list of one gives, `su in [apart(u)]`, is no choice:
+        # words worked out, left out here — Dozen War's `move FROM USU TO`)
+        worked_out = {p["name"] for p in a.get("params") or () if p.get("mode") == "one"
+                      and p["domain"].get("k") == "list" and len(p["domain"].get("items") or ()) == 1}
+        return printable(" ".join("".join(_text_parts(a["text"], 0, worked_out)).split()))
     params = " ".join(p["name"].upper() for p in a["params"])
     return printable(a["name"].replace("_", " ") + (f" {params}" if params else ""))
 
 
-def _text_parts(e: dict, depth: int = 0) -> list[str]:
-    """The pieces of a text joined by `+`: its written words, `…` for each part computed."""
+def _text_parts(e: dict, depth: int = 0, worked_out: set | frozenset = frozenset()) -> list[str]:
+    """The pieces of a text joined by `+`: its written words, `…` for each part computed, a
+    parameter by its name (nothing for one in `worked_out`)."""
     if depth < 50 and e.get("k") == "bin" and e.get("op") == "+":
-        return _text_parts(e["l"], depth + 1) + _text_parts(e["r"], depth + 1)
+        return _text_parts(e["l"], depth + 1, worked_out) + _text_parts(e["r"], depth + 1, worked_out)
     if e.get("k") == "lit" and isinstance(e.get("v"), str):
         return [e["v"]]
     if depth < 50 and e.get("k") == "if" and isinstance(e.get("t"), dict) and isinstance(e.get("e"), dict):
         # (`as (if … then "advance " + … else "advance " + … + " and " + …)`: the words both ways
         # start with, a new author's rulebook showed only `…`)
-        then, other = _text_parts(e["t"], depth + 1), _text_parts(e["e"], depth + 1)
+        then, other = _text_parts(e["t"], depth + 1, worked_out), _text_parts(e["e"], depth + 1, worked_out)
         if then == other:
             return then
         texts = ["".join(then), "".join(other)]
@@ -695,7 +700,7 @@ def _text_parts(e: dict, depth: int = 0) -> list[str]:
     if e.get("k") == "text" and isinstance(e.get("x"), dict):     # `text(c)`: the parameter's label
         e = e["x"]
     if e.get("k") == "local":
-        return [str(e.get("n", "…")).upper()]
+        return [] if e.get("n") in worked_out else [str(e.get("n", "…")).upper()]
     return ["…"]
 
 
