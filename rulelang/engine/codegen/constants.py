@@ -50,6 +50,8 @@ OPTIMISATIONS = (
                 # non-empty (itertools.compress): the zone's last element, without testing it again
     "bare",     # a listing (or `when` condition) nothing of which can read the memo of defs (m.lm)
                 # runs without opening and closing one around it
+    "lean",     # (the engine's) `apply` of a listed action, in a game that never pauses and has no
+                # `others` zones, goes straight to the action and settles the flow in line
 )
 
 
