@@ -336,3 +336,33 @@ def test_the_lean_apply_plays_as_the_general_one(players, monkeypatch):
         with pytest.raises(rulelang.RuleRuntimeError, match="division by zero"):
             m.apply(next(a for a in m.legal_actions() if a.text == "crash"))
         assert m.state() == before
+
+
+class _Moves:
+    """Just what the move helpers read and write of a match."""
+    def __init__(self, zones: list[list[int]]):
+        self.where: list = [None] * (1 + max((c for z in zones for c in z), default=0))
+        for z in zones:
+            for c in z:
+                self.where[c] = z
+        self.work, self.held = 10_000, None
+
+
+@pytest.mark.parametrize("bottom", [False, True])
+def test_a_whole_zone_moved_at_once_is_moved_and_charged_as_one_at_a_time(bottom):
+    """`zonemove`: `move stack[a] to stack[b]` (a whole zone, onto a zone with a capacity or under
+    one) moves the zone's list at once (`_move_all`); the order, `where` and the work charged are
+    those of `_move`, one component at a time."""
+    from rulelang.engine.codegen.runtime_moves import _move, _move_all
+    for k in range(5):
+        for d in range(4):
+            results = []
+            for mover in (_move, _move_all):
+                src, dest = list(range(1, k + 1)), list(range(10, 10 + d))
+                m = _Moves([src, dest])
+                mover(m, src, dest, bottom)
+                results.append((src, dest, [id(z) == id(dest) for z in m.where if z is not None], m.work))
+            assert results[0] == results[1], (k, d)
+    fast = Lowerer(rulelang.compile_file(str(ROOT / "games" / "valgard.rules")), ALL)
+    fast.build()
+    assert "_move_all(m, Z2[" in fast.python
