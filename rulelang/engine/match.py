@@ -605,8 +605,11 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
 
     def _checkpoint(self) -> Checkpoint:
         """A copy of this position to rebuild from, which costs a copy of the lists only when this
-        match would not have to copy them anyway (a fresh clone copies before it is played on)."""
-        copy = self.clone()
+        match would not have to copy them anyway (a fresh clone copies before it is played on). The
+        copy takes the copies (`_base`: it keeps no index of its zones, which a rebuild works out):
+        this match goes on with its own lists and its index of them, which it would otherwise copy
+        and remap before its next action."""
+        copy = self.clone() if self.shared == SHARED_ALL else self._base()
         copy.ckpt, copy.inputs = None, ()       # (a chain of checkpoints would keep every old position)
         self.ckpt, self.inputs = Checkpoint(copy, len(self.log)), ()
         return self.ckpt
@@ -647,6 +650,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             m = self.game.new_match(self.players, self.seed, self.options, chance=list(base[1]))
         else:
             m = base.clone()
+            if m.where is None:                 # (a checkpoint's copy keeps no index of its zones: _base)
+                m._where_from_zones()
         for text in since:
             m.apply(text)
         return m
