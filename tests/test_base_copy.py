@@ -73,3 +73,52 @@ def test_a_copy_of_a_paused_match_answers_as_the_match_does():
 def test_a_paused_match_answers_as_its_saved_and_restored_copy_does():
     m, _ = _paused_match(3)
     _play_alike(m, type(m).from_state(m.game, m.state()), 9, 30)
+
+
+def _index_is_right(m) -> bool:
+    """Every component's `where` is the very zone list that holds it."""
+    holders = {}
+    for value, per in zip(m.Z, m.game.zone_per):
+        for zl in (value if per else (value,)):
+            for c in zl:
+                holders[c] = zl
+    return all(m.where[c] is holders.get(c) for c in range(len(m.labels)))
+
+
+@pytest.mark.parametrize("path,players", [("games/valgard.rules", 2), ("games/shadow_hunters.rules", 4)])
+def test_a_checkpoint_copy_takes_the_copies_and_a_rebuild_from_it_is_indexed(path, players):
+    """A checkpoint's copy takes copies of the zones and variables (`_base`), so the match goes on
+    with its own lists and its index of them, not remapped before its next action; rebuilt from that
+    copy with nothing to replay (an action failing right after the checkpoint), the match has its
+    index again, and both play on as a match that never took the checkpoint."""
+    game = rulelang.load(ROOT / path)
+    checked = 0
+    for seed in range(4):
+        m, rng, played = game.new_match(players, seed), random.Random(seed), []
+        for i in range(60):                       # (a position no question waits at, a few actions in)
+            if m.is_over or i >= 6 and m.pending is None:
+                break
+            played.append(rng.choice(m.legal_actions()).text)
+            m.apply(played[-1])
+        if m.is_over or m.pending is not None:
+            continue
+        twin = game.new_match(players, seed)      # (the same position, by the same actions)
+        for text in played:
+            twin.apply(text)
+        assert m.shared != "all"                  # (played on: its own lists)
+        zones = [id(z) for z in m.Z]
+        m._checkpoint()
+        assert m.shared != "all" and [id(z) for z in m.Z] == zones and _index_is_right(m)
+        rebuilt = m.clone()
+        rebuilt._rebuild(m.ckpt, len(m.log))      # (nothing since the checkpoint: its copy, cloned)
+        assert _index_is_right(rebuilt) and rebuilt.state() == twin.state()
+        for copy in (m, rebuilt):
+            other, r1, r2 = twin.clone(), random.Random(seed + 9), random.Random(seed + 9)
+            for _ in range(15):
+                if copy.is_over or other.is_over or copy.pending is not None:
+                    break
+                copy.apply(r1.choice(copy.legal_actions()).text)
+                other.apply(r2.choice(other.legal_actions()).text)
+                assert copy.state() == other.state() and _index_is_right(copy)
+        checked += 1
+    assert checked >= 2

@@ -288,3 +288,81 @@ def test_games_play_the_same_with_the_library_s_shuffle_and_seeding(path, player
     monkeypatch.setattr(chance, "_SHUFFLE_INLINE", False)
     monkeypatch.setattr(chance, "_SEED_DIRECTLY", False)
     assert [outcome(game, players, seed, None) for seed in range(2)] == fast
+
+
+LEAN_FLOW = '''game "Lean flow" {
+  players 2..3
+  var score: int = 0 per player
+  var picker: player = 0
+  var zero: int = 0
+  turn {
+    step pick by picker {
+      action mark(p in players) { score[p] += 1  picker = next(picker)  goto tally }
+      action crash require score[me] == 3 { score[me] += 10 / zero  end turn }
+      action idle { goto rest }
+    }
+    step tally {
+      enter { if score[me] >= 2 and score[me] < 4 { end turn } }
+      action again { goto pick }
+      action stop { end turn }
+    }
+    step rest {
+      action nothing require score[me] > 100 { end turn }
+    }
+  }
+  on stuck { end turn }
+  when any(score[p] >= 6 for p in players) { finish win for first(p for p in players where score[p] >= 6) "six" }
+  turn limit 9 { finish draw "long" }
+}
+'''
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_lean_apply_plays_as_the_general_one(players, monkeypatch):
+    """`lean` (the engine's): a bot's pick in a game that never pauses goes straight to the action
+    and settles the flow in a function of its own. A step played `by` a variable, an `enter` that
+    ends the turn, `on stuck`, a `when` rule and a turn limit: the same games with and without it,
+    and a failed action changes nothing either way."""
+    ir = rulelang.compile_source(LEAN_FLOW, "lean.rules")
+    lean, general = game_with(ir, ALL, monkeypatch), game_with(ir, ALL - {"lean"}, monkeypatch)
+    assert lean.lean and not general.lean
+    for seed in range(12):
+        assert outcome(lean, players, seed, None) == outcome(general, players, seed, None)
+    for game in (lean, general):
+        m, pick = game.new_match(players, 5), random.Random(5)
+        while not any(a.text == "crash" for a in m.legal_actions()):
+            m.apply(pick.choice([a for a in m.legal_actions() if a.text != "crash"]))
+        before = m.state()
+        with pytest.raises(rulelang.RuleRuntimeError, match="division by zero"):
+            m.apply(next(a for a in m.legal_actions() if a.text == "crash"))
+        assert m.state() == before
+
+
+class _Moves:
+    """Just what the move helpers read and write of a match."""
+    def __init__(self, zones: list[list[int]]):
+        self.where: list = [None] * (1 + max((c for z in zones for c in z), default=0))
+        for z in zones:
+            for c in z:
+                self.where[c] = z
+        self.work, self.held = 10_000, None
+
+
+@pytest.mark.parametrize("bottom", [False, True])
+def test_a_whole_zone_moved_at_once_is_moved_and_charged_as_one_at_a_time(bottom):
+    """`zonemove`: `move stack[a] to stack[b]` (a whole zone, onto a zone with a capacity or under
+    one) moves the zone's list at once (`_move_all`); the order, `where` and the work charged are
+    those of `_move`, one component at a time."""
+    from rulelang.engine.codegen.runtime_moves import _move, _move_all
+    for k in range(5):
+        for d in range(4):
+            results = []
+            for mover in (_move, _move_all):
+                src, dest = list(range(1, k + 1)), list(range(10, 10 + d))
+                m = _Moves([src, dest])
+                mover(m, src, dest, bottom)
+                results.append((src, dest, [id(z) == id(dest) for z in m.where if z is not None], m.work))
+            assert results[0] == results[1], (k, d)
+    fast = Lowerer(rulelang.compile_file(str(ROOT / "games" / "valgard.rules")), ALL)
+    fast.build()
+    assert "_move_all(m, Z2[" in fast.python

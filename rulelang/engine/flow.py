@@ -271,6 +271,40 @@ class MatchFlow(MatchParts):
                 self.current = later[0]
         return self._begin_turn()
 
+    def _unsettled(self):
+        """The flow limit: FLOW_LIMIT step changes in one action."""
+        game = self.game
+        line = next((s.get("line") for s in game.ir["steps"] if s["name"] == self.step), None)
+        self._fail(line, f"the flow never settles: {FLOW_LIMIT} step changes in one action "
+                         f"(last step `{self.step}`): the `goto`s and `end turn`s of `enter` blocks, "
+                         f"turn and round handlers and `when` rules keep moving it without "
+                         f"waiting for a player; make one of them depend on what an action changes")
+
+    def _actor_by(self, actor_fn) -> None:
+        """The seat a step played `by` a player gives (`self.actor`), checked."""
+        actor = self.actor = actor_fn(self)
+        if type(actor) is not int or not 0 <= actor < self.players:     # (a fuzz trial: seat 2 of 2)
+            line = next((s.get("line") for s in self.game.ir["steps"] if s["name"] == self.step), None)
+            self._fail(line, f"step `{self.step}` is played `by` a player, not by "
+                             f"{'none' if actor is None else _short(actor)}")
+
+    def _stuck(self):
+        """No legal action for the actor: the `on stuck` block's signal (it must give one)."""
+        handler = self.game.handlers.get("stuck")
+        if handler is None:                 # (said at the step: a fuzzer's error had no place)
+            line = next((s.get("line") for s in self.game.ir["steps"] if s["name"] == self.step), None)
+            self._fail(line, f"{player_text(self.actor)} has no legal action at step `{self.step}` "
+                             f"and the rules have no `on stuck` block")
+        self.me = self.actor
+        signal = handler(self)
+        if self.trig:
+            signal = drain(self) or signal
+        self._explain(self._stuck_reason())
+        if signal is None and self.result is None:
+            self._fail(None, f"`on stuck` must end the game, end the turn or go to a step "
+                             f"({player_text(self.actor)} is stuck at step `{self.step}`)")
+        return signal
+
     def _settle(self, signal) -> None:
         """Follow gotos and turn ends until a player must decide or the game is over."""
         game = self.game
@@ -281,11 +315,7 @@ class MatchFlow(MatchParts):
             while signal is not None and self.result is None:
                 budget -= 1
                 if budget < 0:
-                    line = next((s.get("line") for s in game.ir["steps"] if s["name"] == self.step), None)
-                    self._fail(line, f"the flow never settles: {FLOW_LIMIT} step changes in one action "
-                                     f"(last step `{self.step}`): the `goto`s and `end turn`s of `enter` blocks, "
-                                     f"turn and round handlers and `when` rules keep moving it without "
-                                     f"waiting for a player; make one of them depend on what an action changes")
+                    self._unsettled()
                 kind = signal[0]
                 if kind == "goto":
                     entry = steps.get(signal[1])
@@ -321,11 +351,7 @@ class MatchFlow(MatchParts):
             if actor_fn is None:
                 self.actor = self.current
             else:
-                actor = self.actor = actor_fn(self)
-                if type(actor) is not int or not 0 <= actor < self.players:     # (a fuzz trial: seat 2 of 2)
-                    line = next((s.get("line") for s in game.ir["steps"] if s["name"] == self.step), None)
-                    self._fail(line, f"step `{self.step}` is played `by` a player, not by "
-                                           f"{'none' if actor is None else _short(actor)}")
+                self._actor_by(actor_fn)
             if self.intern is None:
                 self.intern = game.universe(self)
             if interactive and self.step in game.code.simultaneous:   # every seat asked answers in secret
@@ -337,16 +363,63 @@ class MatchFlow(MatchParts):
                 out = self._by_text = list_in_position(self, enum) if game.draws_in_listing else enum(self)
             if out:
                 return
-            handler = game.handlers.get("stuck")
-            if handler is None:                 # (said at the step: a fuzzer's error had no place)
-                line = next((s.get("line") for s in game.ir["steps"] if s["name"] == self.step), None)
-                self._fail(line, f"{player_text(self.actor)} has no legal action at step `{self.step}` "
-                                 f"and the rules have no `on stuck` block")
+            signal = self._stuck()
+
+
+def _settle_lean(self: MatchFlow, signal) -> None:
+    """`_settle` in a game that never pauses (Game.lean: no trigger waits, no simultaneous step),
+    for `match._apply_lean`: the same steps, the same flow limit, without the tests for what
+    cannot occur there. A listing that draws, `when` rules, turn limits and `on stuck` go as in
+    `_settle`."""
+    game = self.game
+    steps = game.steps
+    budget = FLOW_LIMIT
+    while True:
+        while signal is not None and self.result is None:
+            budget -= 1
+            if budget < 0:
+                self._unsettled()
+            kind = signal[0]
+            if kind == "goto":
+                entry = steps.get(signal[1])
+                if entry is None:
+                    self._fail(None, f"there is no step `{signal[1]}`")
+                self.step = signal[1]
+                self.me = self.current
+                if entry[1] is not None:
+                    signal = entry[1](self)
+                else:
+                    break
+            elif kind == "end_turn":
+                if game.plain_turns:
+                    # _end_turn and _begin_turn without calls: no `on turn_end`, no `on turn_start`
+                    self.current = (self.current + 1) % self.players if signal[1] is None else signal[1]
+                    self.turn_count += 1
+                    self.turn_began_at = len(self.messages)
+                    self.me = self.current
+                    signal = (game.limits and self._turn_limits()) or game.first_goto
+                else:
+                    signal = self._end_turn(signal[1])
+            else:
+                break
+        self.work_left = self.work              # (what the effects left: listing changes nothing held)
+        if self.result is not None:
+            self._by_text = []
+            return
+        if game.checks:
+            signal = self._checks()
+            if signal is not None or self.result is not None:
+                continue
+        actor_fn, _, enum = steps[self.step]
+        if actor_fn is None:
+            self.actor = self.me = self.current
+        else:
+            self.me = self.current
+            self._actor_by(actor_fn)
             self.me = self.actor
-            signal = handler(self)
-            if self.trig:
-                signal = drain(self) or signal
-            self._explain(self._stuck_reason())
-            if signal is None and self.result is None:
-                self._fail(None, f"`on stuck` must end the game, end the turn or go to a step "
-                                 f"({player_text(self.actor)} is stuck at step `{self.step}`)")
+        if self.intern is None:
+            self.intern = game.universe(self)
+        out = self._by_text = list_in_position(self, enum) if game.draws_in_listing else enum(self)
+        if out:
+            return
+        signal = self._stuck()

@@ -194,6 +194,10 @@ class Game:
         self.plain_turns = (self.on_turn_start is None and self.on_turn_end is None and not self.sequenced
                             and not any(code.builtin_triggers.values()) and not code.has_grants)
         self.can_pause = code.can_pause
+        # `apply` of a listed action by a bot (no seat named) takes the lean path (match._apply_lean):
+        # nothing of the game can pause (so no simultaneous step either) or hide a card an action
+        # names from its holder
+        self.lean = "lean" in low.opt and not code.can_pause and not self.others_zones
         self.pause_free = code.pause_free      # (step, action) run without a chain to resume (pausing.py)
         self.start_triggers = bool(code.builtin_triggers["turn_start"])   # card triggers on turn boundaries
         self.end_triggers = bool(code.builtin_triggers["turn_end"])

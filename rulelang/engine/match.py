@@ -28,7 +28,7 @@ from ..ir.spec import ANYTIME_STEP, leading_words, refusal_def, refusal_holds
 from ..core.limits import INTERRUPT_LIMIT, STATE_LIMIT, WORK_LIMIT
 from ..core.types import Context
 from . import support
-from .flow import MatchFlow
+from .flow import MatchFlow, _settle_lean
 from .pausing import MatchPausing
 from .copies import MatchCopies
 from .views import MatchViews, seat_index
@@ -463,6 +463,13 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         plays it — during a simultaneous decision any player still to answer (`legal_actions_of`),
         for an interrupt (`P2: reveal`, from `interrupts(p)`) the seat it names, otherwise the
         player to act."""
+        if seat is None and type(action) is Action and self.game.lean and self.result is None:
+            by_text = self._by_text             # (Game.lean: a bot's pick, in a game that never pauses)
+            if by_text is not None:
+                for a in by_text:
+                    if a is action:
+                        _apply_lean(self, a)        # (a function: a method of a match is looked up unspecialised)
+                        return
         text = action.text if type(action) is Action else str(action).strip()
         if self.simul is not None and self.result is None:     # a simultaneous decision (simultaneous.py)
             self._taking(True, text, seat)
@@ -598,8 +605,11 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
 
     def _checkpoint(self) -> Checkpoint:
         """A copy of this position to rebuild from, which costs a copy of the lists only when this
-        match would not have to copy them anyway (a fresh clone copies before it is played on)."""
-        copy = self.clone()
+        match would not have to copy them anyway (a fresh clone copies before it is played on). The
+        copy takes the copies (`_base`: it keeps no index of its zones, which a rebuild works out):
+        this match goes on with its own lists and its index of them, which it would otherwise copy
+        and remap before its next action."""
+        copy = self.clone() if self.shared == SHARED_ALL else self._base()
         copy.ckpt, copy.inputs = None, ()       # (a chain of checkpoints would keep every old position)
         self.ckpt, self.inputs = Checkpoint(copy, len(self.log)), ()
         return self.ckpt
@@ -640,6 +650,8 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
             m = self.game.new_match(self.players, self.seed, self.options, chance=list(base[1]))
         else:
             m = base.clone()
+            if m.where is None:                 # (a checkpoint's copy keeps no index of its zones: _base)
+                m._where_from_zones()
         for text in since:
             m.apply(text)
         return m
@@ -792,3 +804,40 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         geometry = self.game.geometry
         return Context(enums=self.game.enum_names, players=self.players,
                        cells=geometry.size if geometry is not None else 0, kinds=list(self.kinds))
+
+
+def _apply_lean(self: Match, found: Action) -> None:
+    """`apply` of the very action listed, no seat named, in a game that never pauses and has no
+    `others` zones (Game.lean, fast path `lean`): what the general path does there — no
+    simultaneous decision, no question waiting, no interrupt, no name to hide can occur — and the
+    flow settled by flow._settle_lean. The same checkpoint, budget, flow limit, state measure and
+    rebuild of a failed action. (Functions, not methods: a match's methods are looked up
+    unspecialised by CPython 3.11, its instance dictionary being past the key-sharing limit.)"""
+    text = found.text
+    played = len(self.log)                  # (the actions before this one: the log up to here)
+    ckpt = self.ckpt                        # (the actions since it are the log's last entries)
+    if ckpt is None or played - ckpt.played >= CHECKPOINT_EVERY:
+        ckpt = self._checkpoint()
+    self.drawn = ()
+    try:
+        if self.shared == SHARED_ALL:
+            self.own()
+        self.me = self.actor
+        self._by_text = None
+        self.work = WORK_LIMIT              # units of work this action's effect may take
+        if not found._plain:                # (copies from hidden zones: see alike.py)
+            found = untraceable(self, found)
+        fn = found._fn                      # (read, then called: `found._fn(…)` is looked up unspecialised)
+        signal = fn(self, found._args)
+        self.log.append(text)
+        _settle_lean(self, signal)
+        if self.work_left < WORK_LIMIT - HELD_CHECK_WORK or not len(self.log) & 63:
+            self._check_held(text)
+    except BaseException as err:            # (Ctrl-C too: the match is as it was)
+        self._rebuild(ckpt, played)
+        if not isinstance(err, Exception):
+            raise
+        raise self._rule_error(f"playing `{text}`", err) from None
+    if support.CHECK_REPLAY and not _checking[0] and (len(self.log) - ckpt.played == CHECKPOINT_EVERY
+                                              or self.result is not None):
+        self._check_rebuild()

@@ -98,6 +98,8 @@ class Rebuilt:
         made = self.made
         if made is None:
             made = self.start.clone()
+            if made.where is None:              # (a checkpoint's copy keeps no index of its zones: _base)
+                made._where_from_zones()
             for text, seat in self.inputs:
                 made.apply(text, seat)
             self.made = made

@@ -50,6 +50,10 @@ OPTIMISATIONS = (
                 # non-empty (itertools.compress): the zone's last element, without testing it again
     "bare",     # a listing (or `when` condition) nothing of which can read the memo of defs (m.lm)
                 # runs without opening and closing one around it
+    "zonemove", # `move ZONE to …` of a whole zone that is not a plain top-to-top move: the zone's list
+                # moved at once (runtime_moves._move_all), charged as one component at a time is
+    "lean",     # (the engine's) `apply` of a listed action, in a game that never pauses and has no
+                # `others` zones, goes straight to the action and settles the flow in line
 )
 
 

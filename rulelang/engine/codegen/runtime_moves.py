@@ -32,6 +32,31 @@ def _move(m, what, dest, bottom: bool) -> None:
         _overworked()
 
 
+def _move_all(m, what: list, dest, bottom: bool) -> None:
+    """`_move(m, what, dest, bottom)` where `what` is a zone's own list (every component in it lies
+    there: `move stack[a] to stack[b]`), fast path `zonemove`: the same order, the same `where`, the
+    same work charged — each component as long as the zone it leaves then is (k, k-1, …, 1) and, at
+    the bottom, as the zone it goes under — without a copy of the list and a removal per component."""
+    k = len(what)
+    if what is dest or not k:                  # (onto itself, or nothing: as `_move` does it)
+        return _move(m, what, dest, bottom)
+    if m.held is not None:                     # (what was kept about cards in play: effects._held)
+        m.held = None
+    n = k + k * (k + 1) // 2
+    if bottom:                                 # (one by one under the zone: the last one lowest)
+        n += k * len(dest) + k * (k - 1) // 2
+        dest[0:0] = what[::-1]
+    else:
+        dest += what
+    where = m.where
+    for c in what:
+        where[c] = dest
+    del what[:]
+    m.work -= n
+    if m.work < 0:
+        _overworked()
+
+
 def _over(dest: list, cap: int, name: str) -> None:
     """After adding to a zone with a capacity (known where the zone is named in the rules)."""
     if len(dest) > cap:

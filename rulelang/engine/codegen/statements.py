@@ -116,7 +116,10 @@ class StatementLowering(Part):
                     or what.shape == SCALAR:
                 fn.emit(f"_move1(m, {what.src}, {dest})")      # one component (or none)
                 return
-        fn.emit(f"_move(m, {what.src}, {dest}, {bottom})")
+        if s["what"]["k"] == "zone" and "zonemove" in self.sh.opt:
+            fn.emit(f"_move_all(m, {what.src}, {dest}, {bottom})")     # a whole zone: its own list
+        else:
+            fn.emit(f"_move(m, {what.src}, {dest}, {bottom})")
         self.capacity_check(dest_e, dest, fn)
 
     @staticmethod
