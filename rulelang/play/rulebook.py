@@ -671,7 +671,7 @@ def _action_name(a: dict) -> str:
     with `…` where it is computed (`drop in column …`)."""
     if a.get("text") is not None:
         # (a parameter bound to the one value a list of one gives, `su in [apart(u)]`, is no choice:
-        # words worked out, left out here — Dozen War's `move FROM USU TO`)
+        # words worked out, left out here — a board game's `move FROM USU TO`, a differential run)
         worked_out = {p["name"] for p in a.get("params") or () if p.get("mode") == "one"
                       and p["domain"].get("k") == "list" and len(p["domain"].get("items") or ()) == 1}
         return printable(" ".join("".join(_text_parts(a["text"], 0, worked_out)).split()))
