@@ -54,6 +54,16 @@ np = need("numpy", "gymnasium")
 MAX_STEPS = 10_000
 
 
+def no_reset_options(options) -> None:
+    """`reset(options=…)` is said to be unread, not dropped silently: the rules' options are the
+    environment's, given when it is made (a researcher's trial passed `{'alliance': True}` and played
+    without). A warning, not an error: the libraries' own checks pass options of their own."""
+    if options:
+        import warnings
+        warnings.warn("reset(options=…) is not read: the rules' options are given when the environment "
+                      "is made (options={…})", stacklevel=3)
+
+
 def whole_seed(seed):
     """A seed as the engine takes it: None, or a whole number (a NumPy integer too, which Python's
     `random` and Gymnasium refuse); else a ValueError that says so."""

@@ -12,7 +12,7 @@ exactly. The reward is the learning seat's result at the end: +1, -1 or 0.
 """
 from __future__ import annotations
 
-from .core import MAX_STEPS, Interface, action_index, checked_count, need, whole_seed
+from .core import MAX_STEPS, Interface, action_index, checked_count, need, no_reset_options, whole_seed
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 gymnasium = need("gymnasium", "gymnasium")
@@ -20,7 +20,17 @@ from gymnasium import spaces  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from ..play.bots import bot_seed, make_bot  # noqa: E402
+from ..play.bots import IsmctsBot, MctsBot, bot_seed, make_bot, parse_kind  # noqa: E402
+
+
+def _repeatable(kind: str) -> str:
+    """A search bot named without a budget searches its default iterations with no CPU-time cap: a
+    capped search depends on the machine's speed, and an episode must follow from its seed (a
+    researcher's trial: two episodes of one seed parted at a bot's first pick)."""
+    name, iterations, seconds = parse_kind(kind)
+    if name in ("mcts", "ismcts") and iterations is None and seconds is None:
+        return f"{name}:{(MctsBot if name == 'mcts' else IsmctsBot).DEFAULT_ITERATIONS}"
+    return kind
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -49,7 +59,7 @@ class SingleAgentEnv(gymnasium.Env):
             make_bot(kind, 0)
             if p == seat or not (isinstance(p, int) and 0 <= p < n):
                 raise ValueError(f"no opponent seat {p!r}: seats are 0..{n - 1} and {seat} learns")
-        self.kinds = {p: kinds.get(p, "random") for p in range(n) if p != seat}
+        self.kinds = {p: _repeatable(kinds.get(p, "random")) for p in range(n) if p != seat}
         self.seat, self.illegal, self.render_mode = seat, illegal, render_mode
         self.max_steps = checked_count("max_steps", max_steps, none_ok=True)
         self.observation_space = spaces.Dict({
@@ -60,7 +70,9 @@ class SingleAgentEnv(gymnasium.Env):
         self._legal: list = []
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        """A new match seeded `seed` (no seed: drawn from the env's generator, which `seed` seeds)."""
+        """A new match seeded `seed` (no seed: drawn from the env's generator, which `seed` seeds).
+        The rules' options are the constructor's: `options` here is refused, not dropped unread."""
+        no_reset_options(options)
         seed = whole_seed(seed)
         super().reset(seed=seed)
         # (a drawn seed of 2^62: one of 2^31 was found by trying every seed against the hand dealt)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from .core import MAX_STEPS, Interface, action_index, checked_count, need, whole_seed
+from .core import MAX_STEPS, Interface, action_index, checked_count, need, no_reset_options, whole_seed
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 need("pettingzoo", "pettingzoo")
@@ -59,7 +59,8 @@ class RulelangEnv(AECEnv):
     # -- the episode
     def reset(self, seed: int | None = None, options: dict | None = None):
         """A new match: seeded `seed`, or (no seed) the next seed of this env's own generator,
-        itself seeded by the last seed given."""
+        itself seeded by the last seed given. The rules' options are the constructor's."""
+        no_reset_options(options)
         _new_match(self, seed)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -164,6 +165,7 @@ class RulelangParallelEnv(ParallelEnv):
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict | None = None):
+        no_reset_options(options)
         _new_match(self, seed)
         self.steps = 0
         self._list()

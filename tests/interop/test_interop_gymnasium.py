@@ -155,3 +155,25 @@ def test_a_match_or_an_environment_pickled_says_what_to_send_instead():
             pickle.dumps(thing)
     g = env.match.game
     assert copy.copy(g) is g and copy.deepcopy(g) is g          # (a copy of a game is the game)
+
+
+def test_a_search_bot_named_without_a_budget_plays_an_episode_its_seed_decides():
+    """A researcher's trial: with `opponents="ismcts"` two episodes of one seed parted at the bot's
+    first pick — the default search stops at 0.5 s of CPU, so it depends on the machine's speed.
+    Named bare, it searches its 200 iterations, uncapped; a budget named is kept as it is."""
+    env = SingleAgentEnv(game("valgard"), seat=0, opponents="ismcts")
+    assert env.kinds == {1: "ismcts:200"}
+    assert SingleAgentEnv(game("valgard"), seat=0, opponents={1: "mcts"}).kinds == {1: "mcts:200"}
+    assert SingleAgentEnv(game("valgard"), seat=0, opponents="ismcts:0.5s").kinds == {1: "ismcts:0.5s"}
+    env.reset(seed=3)
+    assert env.bots[1].cap is None and env.bots[1].iterations == 200
+
+
+def test_reset_says_it_does_not_read_the_rules_options():
+    """`reset(options={'alliance': True})` played without the alliance, silently: it now warns."""
+    env = SingleAgentEnv(game("valgard"), seat=0)
+    with pytest.warns(UserWarning, match="reset.options=…. is not read"):
+        env.reset(seed=1, options={"hardcore": True})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset(seed=1, options={})
