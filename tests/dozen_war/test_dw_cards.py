@@ -10,7 +10,7 @@ def test_war_axe_makes_a_two_star_attack_a_wooden_shield_cannot_answer():
          .hand(1, "Wooden Shield", "Iron Shield").turn(0))
     target = p.unit_at("f5")
     m = p.match()
-    play(m, "equip War Axe", "attack e5 infantry (+1 attack) f5 infantry")
+    play(m, "equip War Axe", "attack e5 infantry (+1 to its next attack) f5 infantry")
     assert legal(m) == ["Iron Shield", "pass"]               # 2 stars: the 1-star shield may not answer
     play(m, "pass")
     assert units_at(m, "f5") == [] and hp(m, target) <= 0
@@ -21,7 +21,7 @@ def test_sharp_sword_plus_one_and_a_wooden_shield_takes_one_off():
          .hand(1, "Wooden Shield").turn(0))
     target = p.unit_at("f5")
     m = p.match()
-    play(m, "equip Sharp Sword", "attack e5 infantry (+1 attack) f5 infantry", "Wooden Shield")
+    play(m, "equip Sharp Sword", "attack e5 infantry (+1 to its next attack) f5 infantry", "Wooden Shield")
     assert hp(m, target) == 1                                # 2 - 1
     assert len(m.state()["zones"]["hand"][1]) == 0
 
@@ -157,7 +157,7 @@ def test_a_bonus_waiting_for_the_next_attack_is_shown_with_its_unit():
     line = next(x for x in units if x.startswith("e5"))
     assert line.endswith("1 infantry (1 with a bonus to the next attack)"), line
     assert not any("bonus" in x or "next attack" in x for x in units if not x.startswith("e5"))
-    play(m, "attack e5 infantry (+1 attack) f5 infantry")    # (spent: an audit saw it promised on)
+    play(m, "attack e5 infantry (+1 to its next attack) f5 infantry")    # (spent: an audit saw it promised on)
     while m.question:
         m.apply(m.legal_actions()[-1])
     units = next(v["value"] for v in m.view(1)["values"] if str(v["name"]).startswith("Units"))

@@ -88,7 +88,7 @@ def test_one_star_one_map_piece_and_a_dug_piece_read_right():
          .hand(1, "Wooden Shield").turn(0))
     m = p.match()
     play(m, "equip Sharp Sword")
-    m.apply("attack e5 infantry (+1 attack) e6 infantry")
+    m.apply("attack e5 infantry (+1 to its next attack) e6 infantry")
     assert m.question["prompt"].startswith("P1 infantry at e5 attacks P2 infantry at e6 (1 star): answer")
     assert "P1: infantry at e5 attacks P2's infantry at e6 (1 star)" in m.messages_for(1)
     # the killer's prompt and the hand-over of a single map piece
@@ -218,11 +218,11 @@ def test_soldiers_of_one_kind_on_one_cell_are_told_apart_in_the_actions():
          .soldier(1, "infantry", "f5").soldier(1, "infantry", "f5", hp=1).turn(0).match())
     texts = legal(m)
     assert not any(t.endswith(")") and t[-3:-1].isdigit() for t in texts), texts
-    assert "move e5 infantry d5" in texts and "move e5 infantry (hurt) d5" in texts
-    for mine in ("infantry", "infantry (hurt)"):
-        for theirs in ("infantry", "infantry (hurt)"):
+    assert "move e5 infantry d5" in texts and "move e5 infantry (1 health left) d5" in texts
+    for mine in ("infantry", "infantry (1 health left)"):
+        for theirs in ("infantry", "infantry (1 health left)"):
             assert f"attack e5 {mine} f5 {theirs}" in texts, texts
-    play(m, "move e5 infantry (hurt) d5")
+    play(m, "move e5 infantry (1 health left) d5")
     assert units_at(m, "d5") == ["infantry"] and units_at(m, "e5") == ["infantry"]
     assert [hp(m, u) for u in m.state()["zones"]["here"][idx("d5")]] == [1]      # the hurt one moved
-    assert not any(t.startswith("move e5 infantry (hurt)") for t in legal(m))
+    assert not any(t.startswith("move e5 infantry (1 health left)") for t in legal(m))
