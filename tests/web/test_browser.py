@@ -1126,3 +1126,27 @@ def test_the_player_asked_may_use_an_any_time_action_before_answering(serve, bro
     page.click("button.option >> text=4")
     page.wait_for_selector("body[data-version='3']")
     assert "The game is over" in page.inner_text("#status")
+
+
+def test_on_a_touch_phone_a_cards_name_is_big_enough_to_tap(serve, browser):
+    """A phone trial (390 × 844): the card names that open a card's text (in the messages, the
+    status) measured 17–31 × 21 px, under the 24 × 24 px a finger needs. On a touch screen the
+    table's style makes them at least that; with a mouse they stay as they were."""
+    server, body = made(serve, "regicide", ["human", "human"], 3)
+    # (a card's name as the page writes one, `J♦`, and a small button, measured in the page's style)
+    measure = ("(() => { const n = document.createElement('button'); n.className = 'named'; n.textContent = 'J♦';"
+               " const s = document.createElement('button'); s.className = 'small'; s.textContent = 'Undo';"
+               " document.body.append(n, s); const a = n.getBoundingClientRect(), b = s.getBoundingClientRect();"
+               " return [a.width, a.height, b.height]; })()")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("body[data-version]")
+    width, height, small = page.evaluate(measure)
+    assert width >= 24 and height >= 24 and small >= 32, (width, height, small)
+    phone.close()
+    desk = browser.new_page(viewport={"width": 390, "height": 844})
+    desk.goto(body["links"][0]["url"])
+    desk.wait_for_selector("body[data-version]")
+    assert desk.evaluate(measure)[1] < 24                     # (the test tells the two apart)
+    desk.close()
