@@ -71,7 +71,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """A new match seeded `seed` (no seed: drawn from the env's generator, which `seed` seeds).
-        The rules' options are the constructor's: `options` here is refused, not dropped unread."""
+        The rules' options are the constructor's: `options` here is not read (a warning says so)."""
         no_reset_options(options)
         seed = whole_seed(seed)
         super().reset(seed=seed)
