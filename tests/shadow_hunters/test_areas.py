@@ -144,8 +144,8 @@ def test_each_area_offers_its_own_action_and_skip():
         "gate": ["draw a white card", "draw a black card", "draw a hermit card", "skip", "reveal"],
         "church": ["draw a white card", "skip", "reveal"],
         "cemetery": ["draw a black card", "skip", "reveal"],
-        "woods": ["wound P1", "wound P2", "wound P3", "wound P4",
-                  "heal P1", "heal P2", "heal P3", "heal P4", "skip", "reveal"],
+        "woods": ["wound P1 (2 damage)", "wound P2 (2 damage)", "wound P3 (2 damage)", "wound P4 (2 damage)",
+                  "heal P1 (1 damage)", "heal P2 (1 damage)", "heal P3 (1 damage)", "heal P4 (1 damage)", "skip", "reveal"],
         "altar": ["take P2 Talisman", "skip", "reveal"],
     }
     for area, actions in expected.items():
@@ -213,7 +213,7 @@ def test_a_single_use_card_resolves_at_once_and_goes_to_its_discard_pile():
 
 def test_weird_woods_deals_2_damage_to_any_player():
     m = Position(SH).at("woods", "cabin", "woods", "woods").damage(2, 1).turn(0, "area").match()
-    play(m, "wound P3")
+    play(m, "wound P3 (2 damage)")
     assert var(m, "damage") == [0, 0, 3, 0]
     assert m.messages_for(1) == ["P3 takes 2 damage (Weird Woods)"]
     assert m.state()["step"] == "fight"
@@ -221,35 +221,35 @@ def test_weird_woods_deals_2_damage_to_any_player():
 
 def test_weird_woods_may_damage_oneself():
     m = Position(SH).at("woods", "cabin", "woods", "woods").turn(0, "area").match()
-    play(m, "wound P1")
+    play(m, "wound P1 (2 damage)")
     assert var(m, "damage") == [2, 0, 0, 0]
 
 
 def test_weird_woods_heals_1_damage_of_any_player():
     m = Position(SH).at("woods", "cabin", "woods", "woods").damage(1, 4).damage(0, 2).turn(0, "area").match()
-    play(m, "heal P2")
+    play(m, "heal P2 (1 damage)")
     assert var(m, "damage") == [2, 3, 0, 0]
     assert m.messages_for(3) == ["P2 heals 1"]
     m = Position(SH).at("woods", "cabin", "woods", "woods").damage(0, 2).turn(0, "area").match()
-    play(m, "heal P1")
+    play(m, "heal P1 (1 damage)")
     assert var(m, "damage") == [1, 0, 0, 0]
 
 
 def test_weird_woods_healing_an_undamaged_player_does_nothing():
     m = Position(SH).at("woods", "cabin", "woods", "woods").turn(0, "area").match()
-    play(m, "heal P2")
+    play(m, "heal P2 (1 damage)")
     assert var(m, "damage") == [0, 0, 0, 0]
     assert m.messages_for(0) == ["P2 has no damage to heal"]     # (a browser trial: nothing said whom)
 
 
 def test_weird_woods_offers_only_living_players():
     m = Position(SH).at("woods", "cabin", "woods", "woods").dead(1).turn(0, "area").match()
-    assert legal(m) == ["wound P1", "wound P3", "wound P4", "heal P1", "heal P3", "heal P4", "skip", "reveal"]
+    assert legal(m) == ["wound P1 (2 damage)", "wound P3 (2 damage)", "wound P4 (2 damage)", "heal P1 (1 damage)", "heal P3 (1 damage)", "heal P4 (1 damage)", "skip", "reveal"]
 
 
 def test_weird_woods_can_kill_oneself_and_the_turn_passes():
     m = Position(SH).at("woods", "cabin", "woods", "woods").damage(0, 12).turn(0, "area").match()
-    play(m, "wound P1")
+    play(m, "wound P1 (2 damage)")
     assert var(m, "dead") == [True, False, False, False]
     assert m.state()["current"] == 1 and m.state()["step"] == "start"
 
@@ -257,21 +257,21 @@ def test_weird_woods_can_kill_oneself_and_the_turn_passes():
 def test_fortune_brooch_protects_from_weird_woods_damage_but_not_its_healing():
     m = (Position(SH).at("woods", "cabin", "woods", "woods").equipment(1, "Fortune Brooch").damage(1, 3)
          .turn(0, "area").match())
-    play(m, "wound P2")
+    play(m, "wound P2 (2 damage)")
     assert var(m, "damage") == [0, 3, 0, 0]
     m = (Position(SH).at("woods", "cabin", "woods", "woods").equipment(1, "Fortune Brooch").damage(1, 3)
          .turn(0, "area").match())
-    play(m, "heal P2")
+    play(m, "heal P2 (1 damage)")
     assert var(m, "damage") == [0, 2, 0, 0]
     # one's own brooch protects oneself too
     m = Position(SH).at("woods", "cabin", "woods", "woods").equipment(0, "Fortune Brooch").turn(0, "area").match()
-    play(m, "wound P1")
+    play(m, "wound P1 (2 damage)")
     assert var(m, "damage") == [0, 0, 0, 0]
 
 
 def test_guardian_angel_does_not_protect_from_weird_woods():
     m = Position(SH).at("woods", "cabin", "woods", "woods").var("angel", 1, True).turn(0, "area").match()
-    play(m, "wound P2")
+    play(m, "wound P2 (2 damage)")
     assert var(m, "damage") == [0, 2, 0, 0]
 
 
@@ -640,7 +640,7 @@ def test_a_silver_rosary_taken_from_one_victim_does_not_take_all_of_the_next(ros
 def test_a_kill_by_an_area_is_credited_to_the_player_using_it():
     m = (Position(SH).at("woods", "cemetery", "woods", "woods").equipment(1, "Talisman", "Chainsaw")
          .damage(1, 8).turn(0, "area").match())
-    play(m, "wound P2")
+    play(m, "wound P2 (2 damage)")
     assert m.question["prompt"] == "Which of P2's equipment cards do you take?" and m.question["chooser"] == 0
     play(m, "Talisman")
     assert equipment_of(m, 0) == ["Talisman"]
@@ -700,7 +700,7 @@ def test_concealed_knowledge_gives_another_turn_right_after_this_one():
 def test_an_extra_turn_is_lost_when_its_player_dies():
     m = (Position(SH).at("woods", "gate", "woods", "woods").var("extra", 0, 1).damage(0, 12)
          .turn(0, "area").match())
-    play(m, "wound P1")
+    play(m, "wound P1 (2 damage)")
     assert var(m, "dead")[0] is True
     assert m.state()["current"] == 1
     assert var(m, "extra") == [0, 0, 0, 0]

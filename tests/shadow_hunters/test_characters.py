@@ -504,7 +504,7 @@ def test_gregor_may_reveal_at_the_end_of_his_turn_to_raise_the_barrier():
 def test_gregor_barrier_also_stops_area_damage():
     m = (Position(["Gregor", "Vampire", "Werewolf", "Emi"]).at("cabin", "woods", "church", "altar")
          .reveal(0).var("barrier", 0, True).turn(1, "area").match())
-    play(m, "wound P1")
+    play(m, "wound P1 (2 damage)")
     assert var(m, "damage") == [0, 0, 0, 0]
 
 
@@ -700,7 +700,7 @@ def test_bob_cannot_rob_gregor_behind_his_barrier():
 def test_bob_seven_players_kill_by_weird_woods_takes_only_one():
     m = (Position(SEVEN).at("woods", "gate", "church", "cabin", "altar", "altar", "altar").reveal(0)
          .damage(1, 12).equipment(1, "Talisman", "Chainsaw").turn(0, "area").match())
-    play(m, "wound P2")
+    play(m, "wound P2 (2 damage)")
     assert m.question["prompt"] == "Which of P2's equipment cards do you take?"
     play(m, "Talisman")
     assert equipment(m, 0) == ["Talisman"]
@@ -773,7 +773,7 @@ def test_charles_kill_with_two_dead_does_not_win():
 def test_daniel_screams_when_another_dies_even_by_area_damage():
     m = (Position(["Emi", "Vampire", "Werewolf", "George", "Daniel"])
          .at("woods", "gate", "church", "cabin", "altar").damage(1, 12).turn(0, "area").match())
-    play(m, "wound P2")
+    play(m, "wound P2 (2 damage)")
     assert var(m, "revealed") == [False, True, False, False, True]
     assert m.messages_for(3)[-2:] == ["P5 screams", "P5 is Daniel (Neutral, 13 HP)"]
 
@@ -888,7 +888,7 @@ def test_bryan_wins_killing_thirteen_hp_or_more_by_attack():
 
 def test_bryan_kill_of_thirteen_hp_by_area_does_not_win():
     m = (Position(BRYAN).at("woods", "gate", "cabin", "church", "altar").damage(1, 12).turn(0, "area").match())
-    play(m, "wound P2")
+    play(m, "wound P2 (2 damage)")
     assert var(m, "dead")[1] is True
     assert m.outcome is None
 
@@ -1093,7 +1093,7 @@ def test_a_cursed_daniel_neither_screams_nor_is_kept_from_revealing():
     m = (Position(["Vampire", "Daniel", "Ellen", "Emi", "Werewolf"]).at("woods", "gate", "church", "woods", "cabin")
          .reveal(2).var("cursed", 1, True).var("used", 2, True).damage(3, 9).turn(0, "area").match())
     assert [a.text for a in m.interrupts(1)] == ["P2: reveal"]        # he may reveal at will, as anyone
-    play(m, "wound P4")
+    play(m, "wound P4 (2 damage)")
     assert var(m, "dead")[3] is True
     assert var(m, "revealed")[1] is False                             # and no scream
     assert not any("screams" in x for x in m.messages_for(0))

@@ -107,7 +107,7 @@ def test_silver_rosary_by_weird_woods_takes_nothing_when_the_kill_ends_the_game(
     m = (Position(["Vampire", "Werewolf", "Emi", "George", "Allie"]).at("woods", "church", "gate", None, "altar")
          .dead(3).damage(2, 9).equipment(0, "Silver Rosary").equipment(2, "Talisman", "Chainsaw")
          .turn(0, "area").match())
-    play(m, "wound P3")
+    play(m, "wound P3 (2 damage)")
     _ended_without_a_question(m)
     assert equipment(m, 0) == ["Silver Rosary"]
 

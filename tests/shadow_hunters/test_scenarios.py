@@ -358,7 +358,7 @@ def test_8_daniel_dying_second_does_not_win():
 def test_9_weird_woods_damages_oneself():
     m = (Position(["Emi", "Vampire", "Allie", "Bob"]).at("woods", "gate", "church", "cabin")
          .turn(0, "area").match())
-    play(m, "wound P1")
+    play(m, "wound P1 (2 damage)")
     assert var(m, "damage") == [2, 0, 0, 0]
     assert step(m) == "fight"
 
