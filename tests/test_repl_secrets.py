@@ -278,6 +278,8 @@ def test_look_at_a_blind_option_does_not_tell_its_card():
     options = match.question["options"]
     assert len(options) == 3 and len(match.option_components()) == 3
     assert match.option_components(0) == {}
+    with pytest.raises(ValueError, match="no player 5"):
+        match.option_components(5)
     out = io.StringIO()
     run_repl(game, 2, 3, {}, {1: "random"}, io.StringIO("look 1\nlook 2\nlook 3\nquit\nn\n"), out, "blind.rules",
              match=match, screen=(200, 40))

@@ -327,15 +327,7 @@ class MatchFlow(MatchParts):
                     if interactive and self.trig:
                         signal = drain(self) or signal
                 elif kind == "end_turn":
-                    if game.plain_turns:
-                        # _end_turn and _begin_turn without calls: no `on turn_end`, no `on turn_start`
-                        self.current = (self.current + 1) % self.players if signal[1] is None else signal[1]
-                        self.turn_count += 1
-                        self.turn_began_at = len(self.messages)
-                        self.me = self.current
-                        signal = (game.limits and self._turn_limits()) or game.first_goto
-                    else:
-                        signal = self._end_turn(signal[1])
+                    signal = _turn_passes(self, signal[1])
                 else:
                     signal = None
             self.work_left = self.work              # (what the effects left: listing changes nothing held)
@@ -366,6 +358,20 @@ class MatchFlow(MatchParts):
             signal = self._stuck()
 
 
+def _turn_passes(self: MatchFlow, to):
+    """The turn ends and the next begins (to seat `to`, or the next): the signal that follows. Where
+    no rule runs between turns (Game.plain_turns: no `on turn_end`, `on turn_start`, rounds or
+    turn triggers), `_end_turn` and `_begin_turn` without their calls."""
+    game = self.game
+    if not game.plain_turns:
+        return self._end_turn(to)
+    self.current = (self.current + 1) % self.players if to is None else to
+    self.turn_count += 1
+    self.turn_began_at = len(self.messages)
+    self.me = self.current
+    return (game.limits and self._turn_limits()) or game.first_goto
+
+
 def _settle_lean(self: MatchFlow, signal) -> None:
     """`_settle` in a game that never pauses (Game.lean: no trigger waits, no simultaneous step),
     for `match._apply_lean`: the same steps, the same flow limit, without the tests for what
@@ -391,15 +397,7 @@ def _settle_lean(self: MatchFlow, signal) -> None:
                 else:
                     break
             elif kind == "end_turn":
-                if game.plain_turns:
-                    # _end_turn and _begin_turn without calls: no `on turn_end`, no `on turn_start`
-                    self.current = (self.current + 1) % self.players if signal[1] is None else signal[1]
-                    self.turn_count += 1
-                    self.turn_began_at = len(self.messages)
-                    self.me = self.current
-                    signal = (game.limits and self._turn_limits()) or game.first_goto
-                else:
-                    signal = self._end_turn(signal[1])
+                signal = _turn_passes(self, signal[1])
             else:
                 break
         self.work_left = self.work              # (what the effects left: listing changes nothing held)

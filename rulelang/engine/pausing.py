@@ -27,6 +27,7 @@ from .codegen.runtime_actions import Action
 from .support import interrupt_seat
 from .support import HELD_CHECK_WORK, SHARED_ALL, SHARED_COMPONENTS, _check_chain, _checking
 from .parts import MatchParts
+from .views import seat_index
 
 if TYPE_CHECKING:
     from .match import Match
@@ -414,7 +415,7 @@ class MatchPausing(MatchParts):
         found = dict((self.pending or {}).get("components") or {})
         if seat is None or not found:
             return found
-        seen = self._seen_by(seat)
+        seen = self._seen_by(seat_index(seat, self.players))     # (no such seat: a ValueError that says so)
         return {text: c for text, c in found.items() if c in seen}
 
     @property
