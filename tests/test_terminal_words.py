@@ -248,6 +248,25 @@ def test_a_reason_for_the_action_as_a_whole_is_said_beside_its_legal_choices():
     assert "P1 plays: play Prince 5" in text          # whole words first: not ambiguous with Princess 8
 
 
+def test_a_card_in_sight_where_no_choice_takes_one_is_no_choice_not_refused_by_the_rules():
+    """A new author's Oh Hell: the leader typed the turned-up trump card (in sight, on the table,
+    not theirs to play) and read the rules' reason "follow the suit led if you can", nothing led.
+    A card in sight outside the places the choices come from is said to be no choice; one held
+    (a Guard) still gets the rules' reason."""
+    rules = PICKY.replace('      create Card(rank: 8, name: "Princess") in hand[p]\n',
+                          '      create Card(rank: 8, name: "Princess") in hand[p]\n    }\n'
+                          '    create Card(rank: 7, name: "Trump") in table\n    for p in [] {\n')
+    game = rulelang.Game(rulelang.compile_source(rules, "picky.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("play trump\nplay guard\nquit\n"), out, "picky.rules",
+             screen=(200, 40))
+    text = out.getvalue()
+    assert "table: 1 card: Trump 7" in text
+    assert ("error: 'play trump' is not a legal action now (legal: play Prince 5, play Princess 8); no play "
+            "choice has trump\n") in text
+    assert "the rules say: a Guard may not be played" in text
+
+
 def test_messages_to_the_player_and_to_all_come_in_the_order_the_rules_wrote_them():
     """A Baron-like compare: the result to the player first, then the public outcome (the
     terminal printed every public message before the private ones)."""

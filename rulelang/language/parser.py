@@ -261,6 +261,16 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif re.fullmatch(r"\s*(action|step|def|proc|zone|var|kind|phase|on)\s+", line_before):
         word = line_before.split()[0]
         hint = f" (this `{word}` is read inside the block above it: a `}}` may be missing before it)"
+    elif expected == "`=`" and not line_before.strip() and re.match(r"\s*var\s", last_line):
+        # (said where the `var` ends, not at the next line's first word: a new author's `var trumps:
+        # Suit` read "5:3: unexpected `turn`" about the line after it)
+        ended = source[:tok.start_pos].rstrip()
+        ended = ended[:ended.rfind("\n") + 1] + ended[ended.rfind("\n") + 1:].split("#")[0].rstrip()
+        line, column = ended.count("\n") + 1, len(ended) - ended.rfind("\n")
+        declared = " ".join(last_line.split("#")[0].split())
+        return Diagnostic("E001", f"`{declared}` has no starting value: a `var` needs one, "
+                          f"`{declared} = …` (the next word, `{text}`, is on line {tok.line})",
+                          _make_span(file, where, line, column, line, column + 1))
     return Diagnostic("E001", f"unexpected `{text}`; expected {expected}{hint}", _tok_span(file, tok, where))
 
 

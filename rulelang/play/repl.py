@@ -957,8 +957,10 @@ class _Session(Drawing, Commands):
         """A word typed after an action's name that none of its legal choices has, in any form a
         player may type it (`5s` for `5♠`; the enum's name, `spades`), and that names nothing the
         player sees now: as the screen shows it where it is a component's label (`5♠`), else as
-        typed. None when every word is in some choice, or names a card in sight (a Guard in hand
-        that may not be played: the rules' reason says why)."""
+        typed. None when every word is in some choice, or names a card in sight where the choices'
+        cards lie (a Guard in hand that may not be played: the rules' reason says why). A card in
+        sight elsewhere is no choice either (the turned-up trump card typed as a card to play got
+        the rules' "follow the suit led if you can" with nothing led — a new author's Oh Hell)."""
         words = set()
         for text in legal:
             for form in _forms(text):
@@ -968,7 +970,12 @@ class _Session(Drawing, Commands):
             if word in words or self.enum_named(word) in words or numbers and re.fullmatch(r"-?\d+", word):
                 continue
             if seen is None:
-                seen = {w for label in self.labels_in_sight() for form in _forms(label) for w in form}
+                places = [{w for label in labels for form in _forms(label) for w in form}
+                          for labels in self.labels_in_sight_by_zone()]
+                # (the places some legal choice takes a card from: a card there failed the rules)
+                seen = set().union(*[place for place in places if place & words] or [set()])
+                if not any(place & words for place in places):    # (choices of no card: as before)
+                    seen = set().union(*places)
             if word in seen:
                 return None
             labels = getattr(self.match, "labels", None) or []
@@ -976,14 +983,14 @@ class _Session(Drawing, Commands):
                         word)         # (`a♠` typed: `A♠`, as the cards show it)
         return None
 
-    def labels_in_sight(self) -> list[str]:
-        """The labels of the components the player to act may see now (their view's zones)."""
+    def labels_in_sight_by_zone(self) -> list[list[str]]:
+        """The labels of the components the player to act may see now, zone by zone of their view."""
         try:
             view = self.match.view(self.match.current_player, drawing=False)
         except (RuleRuntimeError, EngineFault):
             return []
-        return [str(c.get("label")) for z in view.get("zones", []) for c in (z.get("cards") or [])
-                if isinstance(c, dict) and c.get("label")]
+        return [[str(c.get("label")) for c in (z.get("cards") or []) if isinstance(c, dict) and c.get("label")]
+                for z in view.get("zones", [])]
 
     def enum_named(self, wanted: str) -> str:
         """`wanted` with each word that is an enum value's name (`spades`) as the rules show that
