@@ -519,6 +519,11 @@ def test_no_link_to_the_moves_while_a_question_is_answered_in_its_dialog(serve, 
         page.evaluate(f"window.scrollTo(0, {where})")
         page.wait_for_timeout(200)
         assert page.locator("#to-moves").count() == 0, page.inner_text("#status")
+    # (the prompt is read in the dialog once, not also in the pinned line: on a phone a trial saw
+    # a defence's prompt twice, ~70 % of the screen)
+    prompt = page.inner_text("#q-prompt").strip()
+    assert prompt and prompt not in page.inner_text("#status")
+    assert page.inner_text("#status").startswith("You are deciding: the question below")
     page.close()
 
 

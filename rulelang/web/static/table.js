@@ -459,8 +459,11 @@
       const mine = view.choice.chooser === view.viewer;
       const who = mine ? "You are" : `${seatName(view.choice.chooser)}${kindOf(view.choice.chooser)} is`;
       const asked = view.choice.prompt || view.choice.kind;
-      // (the prompt speaks to its chooser: "your castle" is theirs, so others read it as quoted)
-      line = mine ? `${who} deciding: ${asked}` : `${who} asked: “${asked}”`;
+      // (the prompt speaks to its chooser: "your castle" is theirs, so others read it as quoted; the
+      // chooser reads it in the question's own box, so the pinned line does not say it twice — on a
+      // phone a browser trial saw a defence's prompt twice, ~70 % of the screen)
+      const inBox = mine && state.actions.length > 0;
+      line = inBox ? `${who} deciding: the question below` : mine ? `${who} deciding: ${asked}` : `${who} asked: “${asked}”`;
     } else {
       const who = view.actor === view.viewer ? "Your turn" : `${seatName(view.actor)}${kindOf(view.actor)} to act`;
       line = `${who} — ${String(view.step).replace(/_/g, " ")}` + (view.turn ? ` · turn ${view.turn}` : "");
