@@ -468,3 +468,24 @@ def test_a_message_too_long_to_read_stops_the_server_with_one_line(length):
                           capture_output=True, env=env, cwd=str(ROOT), timeout=120)
     assert done.returncode == 1 and b"internal error" not in done.stderr
     assert done.stderr.decode().strip() == "rulelang lsp: a message announced more bytes than can be read; stopping"
+
+
+def test_input_ending_while_typing_pauses_ends_the_server_without_a_traceback():
+    """A fuzz trial: an editor gone without `exit` right after a change (the server waiting for the
+    typing to pause) left `asyncio.CancelledError` and its traceback on stderr."""
+    def frame(message):
+        body = json.dumps(message).encode()
+        return f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+    uri = "file:///tmp/x.rules"
+    data = b"".join([
+        frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+        frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "rulelang", "version": 1, "text": 'game "x" {}'}}}),
+        frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": 'game "y" {}'}]}})])
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "rulelang", "lsp"], input=data, capture_output=True, env=env,
+                          cwd=str(ROOT), timeout=120)
+    assert done.returncode == 1                       # (no `shutdown` first: 1, as the protocol says)
+    assert b"Traceback" not in done.stderr and b"CancelledError" not in done.stderr, done.stderr.decode()[-800:]

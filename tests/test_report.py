@@ -33,6 +33,25 @@ def test_the_results_are_the_same_for_any_number_of_workers():
 
 
 @pytest.mark.slow
+def test_no_more_workers_start_than_there_are_games(monkeypatch):
+    """A fuzz trial: `--workers 64 --games 3` started 64 processes, each with 1/64 of the budget."""
+    import multiprocessing
+    real, started = multiprocessing.get_context, []
+
+    class Counted:
+        def __init__(self, kind):
+            self.context = real(kind)
+
+        def Pool(self, processes, **kw):
+            started.append(processes)
+            return self.context.Pool(processes, **kw)
+    monkeypatch.setattr(multiprocessing, "get_context", Counted)
+    game = rulelang.load(VALGARD)
+    result = simulate(game, 2, 2, 0, "random", workers=16)
+    assert started == [2] and result["finished"] == 2
+
+
+@pytest.mark.slow
 def test_several_workers_build_the_game_from_its_ir():
     game = rulelang.Game(rulelang.compile_file(VALGARD))          # no file path: the IR travels
     assert timeless(simulate(game, 2, 4, 0, "random", workers=2)) == timeless(simulate(game, 2, 4, 0, "random"))

@@ -103,6 +103,8 @@ def serve(stdin=None, stdout=None) -> int:
             await asyncio.sleep(DEBOUNCE)
             if pending.get(uri) == version:
                 publish(uri, version)
+        except asyncio.CancelledError:      # (the input ended while typing paused: an editor gone
+            return                          # without `exit` got a traceback on stderr — a fuzz trial)
         except Exception:
             pass
 

@@ -129,9 +129,12 @@ def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, 
     `timed`: a list, one per variant, to which the workers' seconds on its games are added."""
     import multiprocessing
     context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
-    share = budget / workers if budget else None          # each process: its share of the budget
     jobs = [(k, (index, players, seed, kinds, options, max_actions))
             for index in range(games) for k, (_, players, kinds, options) in enumerate(variants)]
+    # (no more processes than games: `--workers 64 --games 3` started 64, each with 1/64 of the
+    # budget — a fuzz trial)
+    workers = max(1, min(workers, len(jobs)))
+    share = budget / workers if budget else None          # each process: its share of the budget
     flat: list = []                                       # (variant, record) in the jobs' order
     done = interrupted = False
     # (a multiprocessing pool, not concurrent.futures': stopping that one's workers under it broke
