@@ -527,9 +527,9 @@ def test_gregor_barrier_is_once_per_game():
 def test_allie_mothers_love_out_of_turn_once_per_game():
     m = (Position(["Vampire", "Emi", "Allie", "George"]).at("cabin", "gate", "church", "woods")
          .reveal(2).damage(2, 6).turn(0, "move").match())
-    assert interrupts(m, 2) == ["P3: ability"]
+    assert interrupts(m, 2) == ["P3: ability (Mother's Love)"]
     assert "ability" not in legal(m)
-    m.apply("P3: ability")
+    m.apply("P3: ability (Mother's Love)")
     assert var(m, "damage") == [0, 0, 0, 0]
     assert var(m, "used")[2] is True
     assert m.messages_for(0)[-2:] == ["P3 uses Mother's Love", "P3 heals 6"]
@@ -542,8 +542,8 @@ def test_allie_mothers_love_out_of_turn_once_per_game():
 def test_allie_mothers_love_in_her_own_turn():
     m = (Position(["Vampire", "Emi", "Allie", "George"]).at("cabin", "gate", "church", "woods")
          .reveal(2).damage(2, 4).turn(2, "fight").match())
-    assert legal(m) == ["pass", "ability"]
-    play(m, "ability")
+    assert legal(m) == ["pass", "ability (Mother's Love)"]
+    play(m, "ability (Mother's Love)")
     assert var(m, "damage")[2] == 0
     assert step(m) == "fight"
 
@@ -553,8 +553,8 @@ def test_allie_hidden_must_reveal_first():
          .damage(2, 6).turn(0, "move").match())
     assert interrupts(m, 2) == ["P3: reveal"]
     m.apply("P3: reveal")
-    assert interrupts(m, 2) == ["P3: ability"]
-    m.apply("P3: ability")
+    assert interrupts(m, 2) == ["P3: ability (Mother's Love)"]
+    m.apply("P3: ability (Mother's Love)")
     assert var(m, "damage")[2] == 0
 
 
@@ -576,8 +576,8 @@ def test_allie_offered_while_an_answer_is_awaited_from_another_player():
     play(m, "roll")                                  # a 7: P1 chooses where to go
     question = m.question
     assert question is not None and question["chooser"] == 0
-    assert interrupts(m, 2) == ["P3: ability"]       # H9, H10: at any time
-    m.apply("P3: ability")
+    assert interrupts(m, 2) == ["P3: ability (Mother's Love)"]       # H9, H10: at any time
+    m.apply("P3: ability (Mother's Love)")
     assert var(m, "damage")[2] == 0 and m.question == question and m.state()["actor"] == 0
 
 
@@ -591,8 +591,8 @@ def test_allie_heals_before_she_answers_the_card_that_would_kill_her():
     assert interrupts(m, 1) == ["P2: reveal"]        # hidden: she must reveal first (H9)
     m.apply("P2: reveal")
     assert m.question["prompt"] == "P1 gave you a hermit card: does it apply to you?"
-    assert interrupts(m, 1) == ["P2: ability"]
-    m.apply("P2: ability")
+    assert interrupts(m, 1) == ["P2: ability (Mother's Love)"]
+    m.apply("P2: ability (Mother's Love)")
     assert var(m, "damage")[1] == 0 and legal(m) == ["it applies"]
     play(m, "it applies")                            # no equipment to give: 1 damage
     assert var(m, "damage")[1] == 1 and not var(m, "dead")[1]
@@ -960,8 +960,8 @@ def test_david_grave_digger_takes_discarded_equipment_once():
     m = (Position(DAVID).at("cabin", "gate", "church", "woods", "altar").reveal(0)
          .discard("white", "Advent", "Holy Robe").discard("black", "Chainsaw", "Vampire Bat")
          .turn(1, "move").match())
-    assert interrupts(m, 0) == ["P1: ability"]
-    m.apply("P1: ability")
+    assert interrupts(m, 0) == ["P1: ability (Grave Digger)"]
+    m.apply("P1: ability (Grave Digger)")
     assert m.question["prompt"] == "Grave Digger (once per game): which equipment card do you take from the discards?"
     assert legal(m) == ["Holy Robe", "Chainsaw", "pass"]
     play(m, "Chainsaw")
@@ -977,12 +977,12 @@ def test_david_grave_digger_is_not_offered_inside_its_own_question_and_a_pass_ke
     answered inside, David took two cards (and won with three relics)."""
     m = (Position(DAVID).at("cabin", "gate", "church", "woods", "altar").reveal(0).equipment(0, "Holy Robe")
          .discard("white", "Talisman", "Silver Rosary").turn(1, "move").match())
-    m.apply("P1: ability")
+    m.apply("P1: ability (Grave Digger)")
     assert interrupts(m, 0) == []
     play(m, "pass")
     assert var(m, "used")[0] is False and equipment(m, 0) == ["Holy Robe"]
-    assert interrupts(m, 0) == ["P1: ability"]
-    m.apply("P1: ability")
+    assert interrupts(m, 0) == ["P1: ability (Grave Digger)"]
+    m.apply("P1: ability (Grave Digger)")
     play(m, "Talisman")
     assert equipment(m, 0) == ["Holy Robe", "Talisman"] and m.outcome is None and interrupts(m, 0) == []
 
@@ -999,7 +999,7 @@ def test_david_hidden_and_empty_discards_offer_nothing():
 def test_david_wins_with_three_of_the_four_relics():
     m = (Position(DAVID).at("cabin", "gate", "church", "woods", "altar").reveal(0)
          .equipment(0, "Talisman", "Holy Robe").discard("white", "Silver Rosary").turn(1, "move").match())
-    m.apply("P1: ability")
+    m.apply("P1: ability (Grave Digger)")
     play(m, "Silver Rosary")
     assert winners(m) == [0]
 
@@ -1007,7 +1007,7 @@ def test_david_wins_with_three_of_the_four_relics():
 def test_david_other_equipment_does_not_count():
     m = (Position(DAVID).at("cabin", "gate", "church", "woods", "altar").reveal(0)
          .equipment(0, "Talisman", "Holy Robe").discard("black", "Chainsaw").turn(1, "move").match())
-    m.apply("P1: ability")
+    m.apply("P1: ability (Grave Digger)")
     play(m, "Chainsaw")
     assert m.outcome is None
 

@@ -240,7 +240,7 @@ def play_random(m, seed: int, cap: int = 400, scanner=None):
                 played, actor = a.text, p
         if played is None:
             acts = [a.text for a in m.legal_actions()]
-            plain = [a for a in acts if a not in ("reveal", "ability")] or acts
+            plain = [a for a in acts if a != "reveal" and not a.startswith("ability")] or acts
             played = rng.choice(acts if rng.random() < 0.03 else plain)
             actor = m.current_player
         m.apply(played)
