@@ -225,6 +225,25 @@ def test_cards_healed_then_dealt_are_not_told_apart_by_their_place_in_the_discar
     assert "6♠, 8♥, 5♦, J♠, 7♥, 8♦, 2♦, 6♥: discard → tavern / hand (P2) / hand (P3), face down" in lines
 
 
+def test_cards_dealt_round_the_table_come_from_the_tavern_not_from_another_hand():
+    """Two trials (a leak scan's hot seat, a new author's reading): after a ♦ deal round the table
+    each player read `9♥, 3♥: tavern or hand (P2) or hand (P3) → hand (P1)`; no rule moves a card
+    from one hand to another, which only the discard pile and the tavern could join."""
+    from rulelang.ir.flows import zone_flows
+    from rulelang.play.render import seat_name
+    from rulelang.play.screen import changes
+    game = rulelang.load(str(ROOT / "games" / "regicide.rules"))
+    m = game.new_match(4, 14)
+    for move in ["play 9♣", "discard 10♣", "play 3♣", "discard 5♦", "discard 7♦", "yield", "discard 6♠",
+                 "discard Jester", "discard 8♠"]:
+        m.apply(move)
+    before = [m.view(p) for p in range(4)]
+    m.apply("play 8♦")
+    dealt = [changes(before[p], m.view(p), "play 8♦", seat_name, "play 8♦", zone_flows(game.ir)) for p in range(4)]
+    assert all(any(line.endswith(f": tavern → hand (P{p + 1})") for line in lines) for p, lines in enumerate(dealt)), dealt
+    assert not any(" or " in line for lines in dealt for line in lines), dealt
+
+
 CUPS = """
 game "Cup Swap" {
   players 2
