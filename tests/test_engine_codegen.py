@@ -498,7 +498,9 @@ def test_the_actions_that_can_never_pause_are_found_from_the_rules():
 def test_thousands_of_choices_of_one_text_are_told_apart_without_comparing_each_pair(tmp_path, monkeypatch):
     """A fuzz trial: 4,000 different chips offered as `take a chip` took 16 s to list, each compared
     with every one before it. Now each is keyed once (runtime_actions._choice_key): copies (equal
-    fields, one zone) are still one choice, and every other one gets its ordinal, in order."""
+    fields, one zone) are still one choice, and every other one gets its ordinal, in order. (A
+    second choice of a text is first compared with the first one — the common case, a copy of it —
+    and only then keyed: one comparison per text, never one per pair.)"""
     from rulelang.engine.codegen import runtime_actions
     compared = []
     real = runtime_actions._copies
@@ -513,7 +515,7 @@ def test_thousands_of_choices_of_one_text_are_told_apart_without_comparing_each_
     assert texts(m) == ["take a card", "take a card (2)", "take a card (3)", "stop"]
     m.apply("take a card (3)")
     assert [c["label"] for c in m.view(0)["zones"][1]["cards"]] == ["c2"]
-    assert compared == []
+    assert len(compared) <= 3          # (once per listing: its first choice, then keyed — of 3,000)
 
 
 def test_names_read_as_another_are_those_of_the_pairwise_test():

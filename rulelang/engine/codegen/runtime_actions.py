@@ -73,23 +73,21 @@ def _told_apart(m, out: list) -> list:
     """A listing (in the rules' order) where two actions may show one text: the same action listed
     twice, or two bindings of one text. The same choice is kept once; another one is told apart by
     an ordinal (_same_text). Exactly what keying the listing by text did, as it was before."""
-    if len({a.text for a in out}) == len(out):
-        return out
     by_text: dict = {}
     copies: dict = {}                           # component -> what tells it apart (_copy_key)
     chains: dict = {}                           # text -> its _Chain (what _same_text walked of it)
-    for act in out:
-        t = act.text
-        first = by_text.get(t)
-        if first is None:
-            by_text[t] = act
-        elif first is not act:
+    setdefault = by_text.setdefault
+    met = False                                 # (a text met twice, another action's)
+    for act in out:                             # (one pass: most texts are met once)
+        first = setdefault(act.text, act)
+        if first is not act:
+            met = True
             meta = act._meta
             if len(meta) > 2:                   # (the third: how its arguments show, for _same_text)
                 _same_text(m, by_text, act, meta[2], copies, chains)
             else:                               # (an action whose texts were proven unique)
-                by_text[t] = act
-    return list(by_text.values())
+                by_text[act.text] = act
+    return out if not met and len(by_text) == len(out) else list(by_text.values())
 
 
 class _Chain:
@@ -111,6 +109,12 @@ def _same_text(m, out: dict, act: Action, shows: tuple, copies: dict | None = No
     kept by key (`chains`), so that the thousandth binding of one text is not compared with the
     999 before it one by one (a fuzz trial: 4,000 chips of one text took 16 s to list)."""
     text = act.text
+    if copies is not None and chains is not None and text not in chains:
+        # (mostly a copy of the choice listed first with its text: one comparison, no keys; once
+        # the text has met another choice it is walked by keys, as below)
+        first = out[text]
+        if first._fn is act._fn and _interchangeable(m, first._args, act._args, shows, copies):
+            return
     key = _choice_key(m, act, shows, copies) if chains is not None and chains.get(text, 0) is not None else None
     if key is None:                             # (arguments that are no plain values: compare one by one)
         first, n = out[text], 1
@@ -212,8 +216,17 @@ def _interchangeable(m, xs: tuple, ys: tuple, shows: tuple, copies: dict | None 
         if x == y:
             continue
         if how == "comp":
-            pairs = [(x, y)]
-        elif how == "comps" and isinstance(x, (tuple, list)) and isinstance(y, (tuple, list)) and len(x) == len(y):
+            known: bool | None
+            if copies is None or type(x) is not int or type(y) is not int:
+                known = _copies(m, x, y)
+            else:
+                known = copies.get((x, y))     # (never None once known: a truth value)
+                if known is None:
+                    known = copies[(x, y)] = _copies(m, x, y)
+            if not known:
+                return False
+            continue
+        if how == "comps" and isinstance(x, (tuple, list)) and isinstance(y, (tuple, list)) and len(x) == len(y):
             pairs = [(a, b) for a, b in zip(x, y) if a != b]
         else:
             return False
@@ -232,8 +245,11 @@ def _interchangeable(m, xs: tuple, ys: tuple, shows: tuple, copies: dict | None 
 def _copies(m, a, b) -> bool:
     if not (type(a) is int and type(b) is int and 0 <= a < len(m.labels) and 0 <= b < len(m.labels)):
         return False
-    if m.kinds[a] != m.kinds[b] or m.labels[a] != m.labels[b] or any(col[a] != col[b] for col in m.F):
+    if m.kinds[a] != m.kinds[b] or m.labels[a] != m.labels[b]:
         return False
+    for col in m.F:                            # (each field)
+        if col[a] != col[b]:
+            return False
     zl = m.where[a]
     if zl is None or zl is not m.where[b]:
         return False
@@ -244,4 +260,8 @@ def _copies(m, a, b) -> bool:
     for g in m.grants:                         # (a timed modifier given to one of them: `modify … until`)
         if (a in g.args) != (b in g.args):
             return False
-    return all(not m.Z[z][a] and not m.Z[z][b] for z in m.game.component_zones)
+    Z = m.Z
+    for z in m.game.component_zones:           # (nothing in their own zones)
+        if Z[z][a] or Z[z][b]:
+            return False
+    return True
