@@ -366,3 +366,55 @@ def test_a_whole_zone_moved_at_once_is_moved_and_charged_as_one_at_a_time(bottom
     fast = Lowerer(rulelang.compile_file(str(ROOT / "games" / "valgard.rules")), ALL)
     fast.build()
     assert "_move_all(m, Z2[" in fast.python
+
+
+def test_tests_that_cannot_fail_are_told_apart_from_those_that_may():
+    """`reorder` moves only tests that can neither raise nor do more than answer."""
+    from rulelang.engine.codegen.enumerator import _cannot_fail
+    for src in ("(b3_V13 == b4)", "(b1_F1 == 'action')", "(not (a == b) and c)", "(a is None)",
+                "(('x' if a else 'y') != b)", "('f(' == b)"):
+        assert _cannot_fail(src), src
+    for src in ("(V13[b] == c)", "(f(x) == 1)", "(a < b)", "(a + 1 == 2)", "(x.y == 1)", "((a)(b))",
+                "(a in b)", "(lambda: 1)", "(a == b", ""):
+        assert not _cannot_fail(src), src
+
+
+REORDER = '''game "Reorder" {
+  players 2
+  kind Card { worth: int  sort: text }
+  zone hand: pile per player, public
+  zone table: pile, public
+  var vals: list[int] = [1, 2]
+  setup { for p in players { create Card(worth: 1, sort: "a") in hand[p]  create Card(worth: 2, sort: "b") in hand[p] }
+          create Card(worth: 3, sort: "a") in table  create Card(worth: 4, sort: "b") in table }
+  turn { step s {
+    action pair(c in hand[me], t in table) require t.worth == c.worth + 2 and c.sort == "a" { finish draw }
+    action late(c in hand[me], t in table) require vals[t.worth] > 0 and c.sort == "z" { finish draw }
+    action pass { finish draw }
+  } }
+}
+'''
+
+
+@pytest.mark.parametrize("optimise", [ALL, ALL - {"reorder"}], ids=["reorder", "in-order"])
+def test_a_test_that_cannot_fail_is_made_in_the_shallowest_loop_and_errors_stay(optimise, monkeypatch):
+    """`reorder`: in Smash Up's `attach(card in hand, minion in play, base in bases)`, `require
+    minion.base == base and card.kind == action …` tests the card's kind in the card's loop, not
+    for each minion and base. A test that cannot fail goes before earlier ones only if they cannot
+    fail either: `vals[t.worth] > 0` (an index out of range) is still met before `c.sort == "z"`
+    — the same rule error either way."""
+    game = game_with(rulelang.compile_source(REORDER, "reorder.rules"), optimise, monkeypatch)
+    with pytest.raises(rulelang.RuleRuntimeError, match="read past its end"):
+        game.new_match(2, 1, {}).legal_actions()
+    if optimise == ALL:
+        ir = rulelang.compile_file(str(ROOT / "games" / "smash_up.rules"))
+        fast, plain = Lowerer(ir, ALL), Lowerer(ir, ALL - {"reorder"})
+        fast.build(), plain.build()
+        loops_after = {}                       # the loops between the kind's test and the action listed
+        for name, low in (("fast", fast), ("plain", plain)):
+            lines = low.python.splitlines()
+            at = next(i for i, x in enumerate(lines) if re.search(r"if not \(b\d+_F\d+ == 'minion_action'\)", x))
+            leaf = next(i for i in range(at, len(lines)) if "'attach '" in lines[i])
+            loops_after[name] = sum(1 for x in lines[at:leaf] if x.lstrip().startswith("for "))
+        assert loops_after == {"fast": 2, "plain": 0}
+        same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"reorder"}])

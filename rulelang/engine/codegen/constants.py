@@ -52,6 +52,8 @@ OPTIMISATIONS = (
                 # runs without opening and closing one around it
     "zonemove", # `move ZONE to …` of a whole zone that is not a plain top-to-top move: the zone's list
                 # moved at once (runtime_moves._move_all), charged as one component at a time is
+    "reorder",  # a `require` conjunct that cannot fail (equality tests of names and literals) tested before
+                # earlier ones that cannot either, at the shallowest loop binding its names
     "lean",     # (the engine's) `apply` of a listed action, in a game that never pauses and has no
                 # `others` zones, goes straight to the action and settles the flow in line
 )

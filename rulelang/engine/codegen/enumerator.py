@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from collections import Counter
+import io
 import keyword
 import re
+import tokenize
 from typing import NamedTuple
 
 from .analysis import _ir_key, _shown_shape
@@ -25,6 +27,35 @@ _MATCH_CALL = re.compile(r"\bm(?:\.\w+)+\(")
 _ACTION_BODY = re.compile(r"ac\d+(?:_\d+)*")   # an action's body: named in a listing (_mkact keeps it), not run
 _UNSAFE_BUILTINS = {"eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "open", "input",
                     "breakpoint", "globals", "locals", "vars"}
+
+
+_PLAIN_OPS = {"(", ")", "==", "!="}
+_PLAIN_WORDS = {"and", "or", "not", "is", "if", "else", "True", "False", "None"}
+
+
+def _cannot_fail(src: str) -> bool:
+    """Is this generated test one that can neither raise nor do anything but answer: names, literals,
+    `==`/`!=`/`is`, `not`/`and`/`or`/`if … else` and brackets — no call, index, attribute,
+    arithmetic or ordering (a comparison of builtin values by equality never raises)?"""
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(src).readline)
+                  if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    prev = None
+    for t in tokens:
+        if t.type == tokenize.OP:
+            if t.string not in _PLAIN_OPS or (t.string == "(" and prev is not None and
+                                             (prev.type in (tokenize.NAME, tokenize.STRING) and prev.string not in _PLAIN_WORDS
+                                              or prev.string == ")")):
+                return False
+        elif t.type == tokenize.NAME:
+            if keyword.iskeyword(t.string) and t.string not in _PLAIN_WORDS:
+                return False
+        elif t.type not in (tokenize.STRING, tokenize.NUMBER):
+            return False
+        prev = t
+    return bool(tokens)
 
 
 class ActionEnumerator(Part):
@@ -251,7 +282,8 @@ class ActionEnumerator(Part):
         self.enum_param(0, ctx.child(), 0, 0)
         fn.indent -= 1
         if not distinct:                        # a binding may have come twice: one text twice?
-            fn.emit(f"if len(out) > {start} + 1 and len({{x.text for x in out[{start}:]}}) < len(out) - {start}: rep = True")
+            # (not asked once the step's texts clash: the listing is told apart anyway, and a clash stays)
+            fn.emit(f"if not TX.clash and len(out) > {start} + 1 and len({{x.text for x in out[{start}:]}}) < len(out) - {start}: rep = True")
 
     def enum_param(self, i: int, ctx: Ctx, level: int, floor: int) -> None:
         """Loops for params[i:]. Conjuncts are placed only below the last unrolled subset's branch
@@ -428,14 +460,22 @@ class ActionEnumerator(Part):
         leaf = level + len(rest)
         domains_pure = all(self.exprs.seq(p["domain"], ctx).pure for p in params)
         placed: dict[int, list[P]] = {}
-        last = floor
+        last = floor                           # (the deepest level of a conjunct placed so far)
+        barrier = floor                        # (… of one placed so far that may fail or do more than answer)
         hoisted = False
         for c in self.conjuncts(a.get("require"), ctx):
             if not c.pure or not domains_pure or "hoist" not in self.sh.opt:
-                last = leaf
-            last = max(c.level, last)
-            placed.setdefault(last, []).append(c)
-            hoisted = hoisted or last < leaf
+                last = barrier = leaf
+            # a test that cannot fail may go before earlier ones that cannot either (`and` of such
+            # tests is one answer in any order): `m.base == b and card.kind == action` tests the kind
+            # in the card's loop, before the loops of the later parameters
+            if c.loop is None and not _known(c) and "reorder" in self.sh.opt and _cannot_fail(c.t):
+                at = max(c.level, barrier)
+            else:
+                at = barrier = max(c.level, last)
+            last = max(last, at)
+            placed.setdefault(at, []).append(c)
+            hoisted = hoisted or at < leaf
         dead = [l for l, cs in placed.items() for c in cs if _known(c) and not c.const]
         if dead and all(c.pure for l, cs in placed.items() if l <= min(dead) for c in cs):
             fn.emit("pass")                # a conjunct is constant false here: nothing is legal
