@@ -418,3 +418,42 @@ def test_a_test_that_cannot_fail_is_made_in_the_shallowest_loop_and_errors_stay(
             loops_after[name] = sum(1 for x in lines[at:leaf] if x.lstrip().startswith("for "))
         assert loops_after == {"fast": 2, "plain": 0}
         same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"reorder"}])
+
+
+FIXED_LIST = '''game "Fixed list" {
+  players 2
+  kind Card { worth: int }
+  zone hand: pile per player, public
+  var vals: list[int] = [1, 2]
+  var strict: bool = false
+  def fits(k: text, c: Card) = if k == "low" then c.worth > 0 else if k == "mid" then (if strict then vals[c.worth] > 0 else c.worth < 3) else c.worth > 9
+  def ways(c: Card) = if c.worth > 0 then [k for k in ["low", "mid", "high"] where fits(k, c)] else []
+  setup { for p in players { create Card(worth: 1) in hand[p]  create Card(worth: 5) in hand[p] } }
+  turn { step s {
+    action pick(c in hand[me]) require size(ways(c)) > 0 { strict = true }
+    action two(c in hand[me]) require size(ways(c)) == 2 { finish draw }
+    action pass { finish draw }
+  } }
+}
+'''
+
+
+@pytest.mark.parametrize("optimise", [ALL, ALL - {"fixedlist"}], ids=["fixedlist", "list"])
+def test_a_size_of_a_short_literal_list_is_counted_element_by_element(optimise, monkeypatch):
+    """`fixedlist`: Smash Up's `size(plays_for(c, b, me)) > 0` — `[k for k in Play where fits(k, …)]`,
+    five ways of playing — makes no list: each way's condition is tested with its value known, in
+    the same order, so a rule error in a later way is met as before (`vals[5]` once `strict`)."""
+    game = game_with(rulelang.compile_source(FIXED_LIST, "fixed.rules"), optimise, monkeypatch)
+    m = game.new_match(2, 1, {})
+    listed = [a.text for a in m.legal_actions()]
+    assert sum(t.startswith("pick") for t in listed) == 2 and sum(t.startswith("two") for t in listed) == 1
+    with pytest.raises(rulelang.RuleRuntimeError, match="read past its end"):
+        m.apply(next(t for t in listed if t.startswith("pick")))       # (the next listing meets it)
+    if optimise == ALL:
+        ir = rulelang.compile_file(str(ROOT / "games" / "smash_up.rules"))
+        fast, plain = Lowerer(ir, ALL), Lowerer(ir, ALL - {"fixedlist"})
+        fast.build(), plain.build()
+        assert "for q" in plain.python and "'discard_play']" in plain.python
+        listing = re.compile(r"^def st_enum0_\(m\):\n(?:(?: .*)?\n)*", re.M)
+        assert "'discard_play'] if" not in listing.search(fast.python).group()
+        same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"fixedlist"}])

@@ -7,7 +7,7 @@ from ..boards import OPPOSITE
 from ...ir.spec import CALLABLE
 from .constants import ANY, LIST, SCALAR
 from .expressions import _num, _small
-from .frame import _join, _known, P, Subset
+from .frame import _join, _known, Const, P, Subset
 from .runtime import make_texter
 from .writer import _lit, Fn
 from .parts import Part
@@ -73,6 +73,10 @@ class CallLowering(Part):
             parts = self.comps.unrolled(a0, ctx)
             if parts is not None:
                 return self.comps.fold_unrolled(f, parts)
+        if f in ("size", "count") and "fixedlist" in self.sh.opt and self.comps.countable(a0, 0):
+            counted = self.comps.counted(a0, ctx)
+            if counted is not None:
+                return counted
         p = self.exprs.seq(a0, ctx)
         if f in ("size", "count"):
             size = _num(P(f"len({p.src})", p.level, p.pure, shape=SCALAR, lenof=p.src if p.shape == LIST else None))

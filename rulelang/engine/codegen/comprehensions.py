@@ -7,8 +7,9 @@ from typing import NamedTuple
 
 from ...ir.spec import walk_ir
 from .constants import ANY, LIST, SCALAR, SMALL_LIST
+from .expressions import _num
 from .expressions import _and_terms
-from .frame import _join, Ctx, Name, P, Subset
+from .frame import _join, _known, Const, Ctx, Name, P, Subset
 from .parts import Part
 
 
@@ -208,6 +209,66 @@ class ComprehensionLowering(Part):
             w = self.exprs.ex(e["where"], inner) if e.get("where") is not None else None
             out.append((x, w))
         return out
+
+    def countable(self, e, depth: int) -> bool:
+        """Is `size(e)` one the generator can count element by element (`counted`): a comprehension
+        `[k for k in LITERALS where W]` over a short list of literal values, each `and`-part of W
+        reading k, no element of it charged (as x_comp would leave it uncharged) — or such a
+        comprehension reached through `if … then … else` and the body of a def (the list `[]`
+        on the other side)? Only the form is looked at here; the def must still be inlined."""
+        if depth > 4:
+            return False
+        k = e.get("k")
+        if k == "comp":
+            src, where = e["in"], e.get("where")
+            if src.get("k") != "list" or not 0 < len(src["items"]) <= SMALL_LIST or where is None \
+                    or any(x.get("k") != "lit" or isinstance(x.get("v"), (list, dict)) for x in src["items"]) \
+                    or e["x"] != {"k": "local", "n": e["v"]}:
+                return False
+            var = e["v"]
+            if not all(any(x.get("k") == "local" and x.get("n") == var for x in walk_ir(c)) for c in _and_terms(where)):
+                return False                   # (a part not reading k: x_comp tests it first, once: comp_guard)
+            units = 1 + self.facts.units(self.facts.weight_of([e["x"], where]))
+            return units == 1 or bool(self.facts.small_source(src))
+        if k == "if":
+            sides = [x for x in (e["t"], e["e"]) if not (x.get("k") == "list" and not x["items"])]
+            return bool(sides) and all(self.countable(x, depth + 1) for x in sides)
+        if k == "def":
+            d = self.sh.ir["defs"].get(e["n"])
+            return d is not None and self.countable(d["body"], depth + 1)
+        return False
+
+    def counted(self, e, ctx: Ctx) -> P | None:
+        """`size(e)` of a countable list (see `countable`), as the sum of its elements' conditions,
+        each with its element's value known (`fits(k, …)` folds to the branch of that k): the
+        conditions are tested in the same order as the comprehension tests them, and no list is
+        made. None where a def is not inlined after all (nothing is written then)."""
+        k = e["k"]
+        if k == "list":
+            return self.exprs.lit(0)
+        if k == "def":
+            inl = self.defs.inline(e["n"], e["a"], ctx)
+            return None if inl is None else self.counted(inl[0], inl[1])
+        if k == "if":
+            c = self.exprs.ex(e["c"], ctx)
+            if _known(c):
+                return self.counted(e["t"] if c.const else e["e"], ctx)
+            t = self.counted(e["t"], ctx)
+            f = self.counted(e["e"], ctx) if t is not None else None
+            if t is None or f is None:
+                return None
+            return _num(P(f"({t.src} if {c.t} else {f.src})", *_join(c, t, f), shape=SCALAR))
+        terms, parts = [], []
+        for item in e["in"]["items"]:
+            inner = ctx.child(in_comp=True)
+            inner.names[e["v"]] = Const(item["v"])
+            w = self.exprs.ex(e["where"], inner)
+            parts.append(w)
+            if _known(w):
+                terms.append("1" if w.const else "0")
+            else:
+                terms.append(f"(1 if {w.t} else 0)")
+        return _num(P("(" + " + ".join(terms) + ")", *_join(*parts), shape=SCALAR))
 
     def fold_unrolled(self, f: str, parts) -> P:
         """any/all/sum/size of a comprehension over an unrolled subset."""

@@ -52,6 +52,8 @@ OPTIMISATIONS = (
                 # runs without opening and closing one around it
     "zonemove", # `move ZONE to …` of a whole zone that is not a plain top-to-top move: the zone's list
                 # moved at once (runtime_moves._move_all), charged as one component at a time is
+    "fixedlist", # `size` of a comprehension over a short literal list (through inlined defs and ifs)
+                # counted element by element, each element's condition folded for its value: no list made
     "reorder",  # a `require` conjunct that cannot fail (equality tests of names and literals) tested before
                 # earlier ones that cannot either, at the shallowest loop binding its names
     "lean",     # (the engine's) `apply` of a listed action, in a game that never pauses and has no
