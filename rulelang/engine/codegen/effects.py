@@ -943,7 +943,15 @@ def _hook_entry(m, hi: int, c, args: tuple):
 
 
 def _can(m, hi: int, c, args: tuple) -> bool:
-    return _hook_entry(m, hi, c, args) is not None
+    """`can HOOK(args) of c`: _hook_entry is not None, written out (asked of every card a listing or
+    a `when` looks at, mostly of cards without that ability: no second call for those)."""
+    if c is None:
+        return False
+    code = m.game.code
+    entry = code.hooks[hi].get(m.F[code.card_column][c])
+    if entry is None or not _active(m, c, entry.zones):
+        return False
+    return entry.where is None or bool(entry.where(m, c, *args[:entry.arity]))
 
 
 def _hook(m, hi: int, c, args: tuple, by=_UNSET_BY):
