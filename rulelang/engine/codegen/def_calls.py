@@ -3,6 +3,7 @@ memoised where pure and asked again and again (per match, per position, per cell
 """
 from __future__ import annotations
 
+from ...ir.spec import walk_ir
 from .analysis import _ir_key, _memo_key, _size, _uses
 from .constants import ANY, INLINE_DEPTH, INLINE_SIZE, LIST, MEMO_LIMIT, NOCONST, SCALAR
 from .expressions import _and_terms
@@ -290,6 +291,10 @@ class DefLowering(Part):
         # in a listing: D's own list, if this listing made it, else this test's answer, kept under
         # a key no def's memo has (a def's is its index and arguments: generator.listing_memo_wrappers)
         w = Fn(self.sh, f"def {fname}(m{ps}):", d.get("line"))
+        first = self.empty_first(d["body"], Ctx(w, {p: Name(f"p{j}", 0, ANY) for j, p in enumerate(params)},
+                                                fallback=False))
+        if first is not None:                   # (the test's own first step, before any memo is looked at)
+            w.emit(f"if not {first}: return False")
         w.emit("lm = m.lm")
         w.emit(f"if lm is None: return {inner}(m{ps})")
         w.emit("try:")
@@ -305,6 +310,19 @@ class DefLowering(Part):
         w.emit("return v")
         self.sh.memo_out.extend(w.lines())
         self.sh.memo_out.append(("", None))
+
+    def empty_first(self, body, ctx: Ctx) -> str | None:
+        """For a def `[x for v in L where W]` whose emptiness test begins by looking at a list L read
+        as it is (a zone of a parameter, `not not L and any(…)`): L's source, so that an empty L — the
+        most common answer, a cell with nobody on it — is answered before the memo's two look-ups.
+        None for any other form (a part of W not reading v, tested first, is one: comp_guard)."""
+        if "nonempty" not in self.sh.opt or body.get("k") != "comp" or body.get("where") is None:
+            return None
+        if any(not any(x.get("k") == "local" and x.get("n") == body["v"] for x in walk_ir(c))
+               for c in _and_terms(body["where"])):
+            return None
+        it = self.exprs.seq(body["in"], ctx)
+        return it.src if it.cheap and it.shape == LIST and it.pure else None
 
     def nonempty_src(self, e, ctx: Ctx) -> str:
         """A truth test of the list `e` that makes as little of it as it can."""
