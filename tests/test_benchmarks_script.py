@@ -73,3 +73,16 @@ def test_only_rejects_an_unknown_table():
     proc = subprocess.run([sys.executable, str(SCRIPT), "--only", "speed"], capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
     assert proc.returncode == 2 and "--only" in proc.stderr
+
+
+def test_alternate_measures_two_checkouts_taking_turns():
+    """benchmarks/alternate.py (the like-for-like measure of the issue's base against this engine):
+    each tree's own engine and games, CPU time, a ratio to the first tree."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "alternate.py"), "--tree", str(ROOT),
+                           "--tree", str(ROOT), "--game", "regicide:2:2", "--runs", "2", "--repeats", "1"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("regicide 2p, 2 games, 2 runs x best of 1")
+    assert len(lines) == 3 and all(re.search(r"\(median [\d,]+, \d+\.\d\dx\)$", x) for x in lines[1:])
+    assert lines[1].endswith("1.00x)")
