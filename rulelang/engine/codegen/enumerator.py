@@ -467,7 +467,7 @@ class ActionEnumerator(Part):
             if not c.pure or not domains_pure or "hoist" not in self.sh.opt:
                 last = barrier = leaf
             # a test that cannot fail may go before earlier ones that cannot either (`and` of such
-            # tests is one answer in any order): `m.base == b and card.kind == action` tests the kind
+            # tests is one answer in any order): `piece.base == b and card.kind == action` tests the kind
             # in the card's loop, before the loops of the later parameters
             if c.loop is None and not _known(c) and "reorder" in self.sh.opt and _cannot_fail(c.t):
                 at = max(c.level, barrier)
