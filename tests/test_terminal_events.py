@@ -474,3 +474,28 @@ def test_a_bot_asked_again_after_an_undo_answers_as_it_did():
         out = play(GUESS, 2, ["pass", "undo", "pass", "undo", "pass", "quit"], bots={1: kind})
         said = re.findall(r"P2 \([^)]*\) plays: (say \d+)", out)
         assert len(said) == 3 and len(set(said)) == 1, (kind, said)
+
+
+PER_GEM = """
+game "Chg" {
+  players 2
+  enum Gem { white "W", blue "U" }
+  var a: int = 0 per player
+  var b: int = 0 per player per Gem
+  var c: int = 0 per Gem
+  turn { step s {
+    action go { a[me] += 1  b[me, white] += 1  c[blue] += 1  if a[me] > 3 { finish draw }  end turn }
+  } }
+}
+"""
+
+
+def test_a_value_kept_per_enum_value_is_said_when_it_changes():
+    """A new author's gem tokens (`per player per Gem`) and bank (`per Gem`) changed every turn and
+    no line ever said so; a value `per player` was said."""
+    game = rulelang.Game(rulelang.compile_source(PER_GEM, "chg.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("go\nquit\n"), out, "chg.rules", screen=(200, 40))
+    lines = [line.strip() for line in out.getvalue().splitlines() if line.strip().startswith("·")]
+    assert lines[:6] == ["· a: P1 0 → 1", "· b: (P1, W) 0 → 1", "· c: (U) 0 → 1",
+                         "· a: P2 0 → 1", "· b: (P2, W) 0 → 1", "· c: (U) 1 → 2"], lines

@@ -9,6 +9,7 @@ text of every component and enum value a player may look up, and the "thinkingâ€
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import textwrap
 import threading
@@ -1022,6 +1023,21 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
             new_row, old_row = v.get("texts") or v["per_player"], old.get("texts") or old["per_player"]
             diffs = [f"{seat_name(p)} {_change(a, b)}" for p, (a, b) in enumerate(zip(old_row, new_row))
                      if a != b and not isinstance(a, dict) and not isinstance(b, dict) and _change(a, b)]
+            if diffs:
+                out.append(f"{name}: " + ", ".join(diffs))
+            continue
+        if "per_key" in v and "per_key" in old:   # per enum value(s), as the status shows them: `(P1, W)`
+            # (a new author's gem tokens, `per player per Gem`, changed every turn and were never said)
+            olds = {json.dumps(x.get("key")): x for x in old["per_key"] if isinstance(x, dict)}
+            diffs = []
+            for x in v["per_key"]:
+                y = olds.get(json.dumps(x.get("key"))) if isinstance(x, dict) else None
+                if y is None:
+                    continue
+                a = y["text"] if isinstance(y.get("text"), str) else y.get("value")
+                b = x["text"] if isinstance(x.get("text"), str) else x.get("value")
+                if a != b and not isinstance(a, dict) and not isinstance(b, dict) and _change(a, b):
+                    diffs.append(f"({x.get('key_text')}) {_change(a, b)}")
             if diffs:
                 out.append(f"{name}: " + ", ".join(diffs))
             continue
