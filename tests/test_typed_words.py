@@ -178,3 +178,28 @@ def test_more_of_the_only_kind_offered_lists_it():
     run_repl(bids, 2, 1, {}, {}, io.StringIO("more raise\nquit\n"), out, "bids.rules", screen=(80, 24))
     text = out.getvalue().split("P1> more raise")[1]
     assert "is possible now" not in text and "  1. raise 1\n" in text and "  30. raise 30\n" in text
+
+
+GEMS = '''game "Ord" {
+  players 2
+  enum Gem { white "W", blue "U", green "G", red "R" }
+  kind Chip { g: Gem  label text(g) }
+  zone pool: set, public
+  setup { for x in Gem { create Chip(g: x) in pool } }
+  turn { step s {
+    action take(gs subset of [x for x in Gem] size 3..3) { log "took " + text(gs)  end turn }
+    action grab(cs subset of pool size 2..2) { finish draw }
+  } }
+}
+'''
+
+
+def test_several_values_of_one_pick_are_typed_in_any_order_as_cards_are():
+    """A new author's gem tokens: `take R G W` was refused, "legal: take W G R, …", though the
+    README says several of one pick are typed in any order; cards were (`grab G W`)."""
+    game = rulelang.Game(rulelang.compile_source(GEMS, "ord.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("take R G W\ngrab R W\nquit\n"), out, "ord.rules", screen=(200, 40))
+    text = out.getvalue()
+    assert "P1 plays: take W G R" in text and "error" not in text
+    assert "P2 plays: grab W R" in text

@@ -117,12 +117,25 @@ def _word_starts(typed: list[str], words: list[str]) -> bool:
     return len(typed) == len(words) and all(w.startswith(t) for t, w in zip(typed, words))
 
 
-def _picks_only(action) -> bool:
+def _picks_only(action, subsets: frozenset = frozenset()) -> bool:
     """An action whose choices are all picks of several components (the order they are named in
-    does not matter: `play A♠ 6♠` is `play 6♠ A♠`)."""
+    does not matter: `play A♠ 6♠` is `play 6♠ A♠`), or of several values (`subsets`: the names of
+    the actions whose every parameter is a `subset`: `take W R K` is `take R K W`, as the README
+    says of a pick — a new author's gem tokens were refused in any order but the listed one)."""
     meta = getattr(action, "_meta", None)
     shows = meta[2] if isinstance(meta, tuple) and len(meta) > 2 else ()
-    return bool(shows) and all(x == "comps" for x in shows)
+    return bool(shows) and (all(x == "comps" for x in shows) or getattr(action, "name", None) in subsets)
+
+
+def _subset_actions(ir: dict | None) -> frozenset:
+    """The names of the actions whose every parameter, in every step that has them, is a `subset`."""
+    found: dict = {}
+    for step in (ir or {}).get("steps") or ():
+        for a in step.get("actions") or ():
+            params = a.get("params") or ()
+            whole = bool(params) and all(isinstance(p, dict) and p.get("mode") == "subset" for p in params)
+            found[a.get("name")] = found.get(a.get("name"), True) and whole
+    return frozenset(name for name, whole in found.items() if whole)
 
 
 def _answering(actions: list, word: str) -> list:
@@ -872,7 +885,7 @@ class _Session(Drawing, Commands):
             several = []
         if not matches:                      # several cards of one pick in another order (`play 6s as`)
             kept = [action for action, text, seen in zip(actions, texts, shown)
-                    if _picks_only(action) and (_same_words(wanted, text) or _same_words(wanted, seen))]
+                    if _picks_only(action, self.subset_actions()) and (_same_words(wanted, text) or _same_words(wanted, seen))]
             if len(kept) == 1:
                 return kept[0]
         if not matches:                      # an enum value by its name (`spades` for the `♠` it is shown as)
@@ -991,6 +1004,13 @@ class _Session(Drawing, Commands):
             return []
         return [[str(c.get("label")) for c in (z.get("cards") or []) if isinstance(c, dict) and c.get("label")]
                 for z in view.get("zones", [])]
+
+    def subset_actions(self) -> frozenset:
+        """The names of the actions whose every parameter is a pick (`_subset_actions`), once a session."""
+        found = self.__dict__.get("_subsets")
+        if found is None:
+            found = self._subsets = _subset_actions(getattr(self.game, "ir", None))
+        return found
 
     def enum_named(self, wanted: str) -> str:
         """`wanted` with each word that is an enum value's name (`spades`) as the rules show that
