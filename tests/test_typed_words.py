@@ -203,3 +203,22 @@ def test_several_values_of_one_pick_are_typed_in_any_order_as_cards_are():
     text = out.getvalue()
     assert "P1 plays: take W G R" in text and "error" not in text
     assert "P2 plays: grab W R" in text
+
+
+JUMPS = '''game "Jumps" {
+  players 2
+  var jumper: int = 1
+  turn {
+    step play { action start(f in 1..3, t in 4..5) as text(f) + "x" + text(t) { jumper = f  goto more } }
+    step more { action jump(f in [jumper], t in 4..5) as text(f) + "x" + text(t) { finish draw } }
+  }
+}
+'''
+
+
+def test_a_one_value_parameter_that_stands_for_the_state_is_named_in_the_rulebook():
+    """A new author's checkers: the piece that must jump on, `f in [jumper]`, read `xT` in the
+    rulebook (for `FxT`): only a parameter worked out of the others (`su in [apart(u)]`) is left out."""
+    game = rulelang.Game(rulelang.compile_source(JUMPS, "jumps.rules"))
+    text = rulebook(game)
+    assert text.count("`FxT`") == 2 and "`xT`" not in text

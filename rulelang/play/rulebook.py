@@ -12,7 +12,7 @@ import re
 import time
 
 from ..core.textsafe import printable
-from ..ir.spec import typed_names
+from ..ir.spec import typed_names, walk_ir
 from .render import HANDLER_WHEN, RESULT_WORDS, VISIBLE, _name, kind_noun, plural
 
 def rulebook(game, markdown: bool = False, source: str | None = None, players: int | None = None,
@@ -672,8 +672,13 @@ def _action_name(a: dict) -> str:
     if a.get("text") is not None:
         # (a parameter bound to the one value a list of one gives, `su in [apart(u)]`, is no choice:
         # words worked out, left out here — a board game's `move FROM USU TO`, a differential run)
+        # — worked out of the other parameters; one that stands for the state (`f in [jumper]`, the
+        # piece that must jump on) is a choice read as any other (a new author's `xT` for `FxT`)
+        names = {p["name"] for p in a.get("params") or ()}
         worked_out = {p["name"] for p in a.get("params") or () if p.get("mode") == "one"
-                      and p["domain"].get("k") == "list" and len(p["domain"].get("items") or ()) == 1}
+                      and p["domain"].get("k") == "list" and len(p["domain"].get("items") or ()) == 1
+                      and any(x.get("k") == "local" and x.get("n") in names - {p["name"]}
+                              for x in walk_ir(p["domain"]["items"][0]) if isinstance(x, dict))}
         return printable(" ".join("".join(_text_parts(a["text"], 0, worked_out)).split()))
     params = " ".join(p["name"].upper() for p in a["params"])
     return printable(a["name"].replace("_", " ") + (f" {params}" if params else ""))
