@@ -106,3 +106,12 @@ def test_an_empty_value_is_said_to_be_empty(rules, tmp_path):
     (tmp_path / "chips.yaml").write_text(YAML.replace("v: 2", "v:"), encoding="utf-8")
     diags, _ = rulelang.lint([str(rules)])
     assert [d.message for d in diags] == ["field `v` must be int, not nothing (an empty value)"]
+
+
+def test_a_list_field_is_named_as_the_rule_file_writes_it(rules, tmp_path):
+    """A new author's gem costs: E504 said the field "is a list:int", the IR's spelling."""
+    rules.write_text(RULES.replace("v: int ", "v: int  cost: list[int] = [] "), encoding="utf-8")
+    diags, _ = rulelang.lint([str(rules)])
+    (e504,) = [d for d in diags if d.code == "E504"]
+    assert "field `cost` of kind `Chip` is a list[int], which a YAML file cannot give" in e504.message
+    assert "list:" not in e504.message

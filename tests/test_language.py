@@ -320,3 +320,18 @@ def test_the_rulebook_says_a_tie_on_score_is_broken(tmp_path):
     assert "the best score wins (a tie on it goes to the best by the rules' next ranking; players tied on both draw" in text
     path.write_text(CHIPS.replace(" then size(hand[me])", ""), encoding="utf-8")
     assert "the best score wins (players tied for the best draw" in rulebook(rulelang.load(str(path)), source=str(path))
+
+
+def test_an_action_text_that_reads_a_variable_is_told_the_way_round_it():
+    """A new author's checkers: E201 said only "not `jumper`"; the way to show the position in a
+    text (a parameter from a list of one) was deep in language.md."""
+    source = """
+game "J" {
+  players 2
+  var jumper: int = 1
+  turn { step s { action jump(t in 4..5) as text(jumper) + "x" + text(t) { finish draw } } }
+}
+"""
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(source, "j.rules")
+    assert "not `jumper` (to show the position, bind it as a parameter from a list of one, `x in [jumper]`" in str(err.value)

@@ -608,8 +608,11 @@ class DeclarationChecks:
             elif isinstance(x, n.Call) and (kind == "def" or (kind == "builtin" and x.name in ("roll", "pick"))):
                 bad = x.name
             if bad is not None:
+                # (with the way round it: a new author's checkers found it only deep in language.md)
                 self.error("E201", f"an action's text is worked out once for each choice of its parameters: it may "
-                           f"use them and what never changes (fields, tables, options), not `{bad}`", x.span)
+                           f"use them and what never changes (fields, tables, options), not `{bad}` (to show the "
+                           f"position, bind it as a parameter from a list of one, `x in [{bad}]`, and read `x`)",
+                           x.span)
                 return
 
     def def_reads_state(self, name: str, seen: set) -> bool:

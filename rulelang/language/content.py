@@ -153,8 +153,11 @@ def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, e
     shown = str(Path(rule_file).parent / path)
     for name, (typ, _) in fields.items():
         if typ not in YAML_TYPES and ValueType.parse(typ).base != "enum":
-            diags.append(Diagnostic("E504", f"field `{name}` of kind `{kind}` is a {typ}, which a YAML file "
-                                            f"cannot give (only numbers, true/false, text and enum values)", path_span))
+            # (the type as the rule file writes it: `list[int]`, not the IR's `list:int` — a new author)
+            written = typ.replace("list:", "list[") + "]" * typ.count("list:")
+            diags.append(Diagnostic("E504", f"field `{name}` of kind `{kind}` is a {written}, which a YAML file "
+                                            f"cannot give (only numbers, true/false, text and enum values: a list "
+                                            f"is several fields, `cost_1`, `cost_2`, …)", path_span))
     if diags:
         return None, diags, None, shown
     if "\0" in path:                              # (the operating system refuses it in any file name)
