@@ -811,3 +811,35 @@ def test_answers_in_a_window_are_counted_by_their_words():
             taken[name] = taken.get(name, 0) + n
     assert taken.get("challenge (an answer in a window)", 0) > 0 and taken.get("pass (an answer in a window)", 0) > 0
     assert not any(name.startswith("P") and ": " in name for name in taken)      # (`P3: challenge` too)
+
+
+STUCK = """
+game "Stuck" {
+  players 2
+  var moved: int = 0
+  turn { step s {
+    action wait require moved < LIMIT { moved += 1  end turn }
+    action give_up require moved >= FIRST { finish lose for me "" + text(me) + " cannot move" }
+  } }
+}
+"""
+
+
+def test_one_way_to_end_is_one_row_across_variants_and_an_even_count_has_the_middle_median(tmp_path):
+    """A designer's trial: every game of one variant ended "P2 cannot move" (its number kept), the
+    other's "P# cannot move" — two rows, one ending read as vanishing and another appearing; and 16
+    games' median length was the upper middle one (129 for 123.5)."""
+    import statistics
+    a, b = tmp_path / "a.rules", tmp_path / "b.rules"
+    a.write_text(STUCK.replace("LIMIT", "1").replace("FIRST", "1"), encoding="utf-8")   # P1 waits, P2 gives up
+    b.write_text(STUCK.replace("LIMIT", "9").replace("FIRST", "0"), encoding="utf-8")   # either, any time
+    assert main(["simulate", str(a), "--compare", str(b), "--games", "8", "--seed", "2", "--bot", "random",
+                 "--max-cpu", "0", "--report", str(tmp_path / "rep")]) == 0
+    md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    rows = [line for line in md.splitlines() if "cannot move" in line and line.startswith("|")]
+    assert len(rows) == 1 and rows[0].startswith("| P# cannot move |"), rows
+    raw = json.loads((tmp_path / "rep" / "report.json").read_text(encoding="utf-8"))
+    for result, summed in zip(raw["simulations"], raw["summaries"]):
+        lengths = [r["actions"] for r in result["records"]]
+        assert len(lengths) == 8 and summed["length"]["median"] == statistics.median(lengths)
+    assert summed["length"]["median"] == 1.5           # (b's games: 1, 1, 1, 1, 2, 3, 5, 7 actions)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import statistics
 from pathlib import Path
 
 from ..core.textsafe import printable
@@ -194,7 +196,9 @@ def summary(result: dict) -> dict:
                   for side, c in result["outcomes_by_side"].items()],
         "draws": {"draws": result["draws"], "games": n, "interval": wilson(result["draws"], n)},
         "length": {"mean": sum(lengths) / n if n else None, "min": lengths[0] if lengths else None,
-                   "median": lengths[n // 2] if lengths else None, "max": lengths[-1] if lengths else None},
+                   # (the mean of the two middle games where their number is even: the upper one
+                   # read 129 for 123.5 in a designer's 16 games)
+                   "median": statistics.median(lengths) if lengths else None, "max": lengths[-1] if lengths else None},
         "lengths": lengths,
         "legal_by_decision": legal_by_decision(records),
         "actions_taken": dict(sorted(taken.items(), key=lambda kv: -kv[1])),
@@ -277,20 +281,28 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], found: li
     lines += ["", "## Game length (actions)", "", head, rule]
     for key in ("mean", "min", "median", "max"):
         lines.append(f"| {key} | " + " | ".join("–" if s["length"][key] is None else f"{s['length'][key]:.1f}"
-                                                if key == "mean" else str(s["length"][key]) for s in sums) + " |")
+                                                if key == "mean" else f"{s['length'][key]:g}" for s in sums) + " |")
     if any(s["lead_changes"] is not None for s in sums):
         lines.append("| lead changes per game | " + " | ".join(
             "–" if s["lead_changes"] is None else f"{s['lead_changes']:.2f}" for s in sums) + " |")
-    reasons: list = []                         # how games ended: the ten most common reasons of all variants
-    for s in sums:
-        reasons += [why for why, _ in s["endings"] if why not in reasons]
+    # how games ended: the ten most common ways of all variants, one row each across them — a way is
+    # its words with every number `#` (a variant whose games all ended "P2 cannot move" keeps the 2,
+    # another's "P# cannot move" was a row of its own: one ending at 25 % in both read as one
+    # vanishing and one appearing, a designer's trial)
+    counts = [{} for _ in sums]
+    words: dict = {}
+    for i, s in enumerate(sums):
+        for why, k in s["endings"]:
+            way = re.sub(r"\d+", "#", why)
+            counts[i][way] = counts[i].get(way, 0) + k
+            words.setdefault(way, set()).add(why)
+    reasons = sorted(words, key=lambda way: (-sum(c.get(way, 0) for c in counts), list(words).index(way)))
     if reasons:
-        total = {why: sum(k for s in sums for w, k in s["endings"] if w == why) for why in reasons}
-        reasons = sorted(reasons, key=lambda why: -total[why])
         lines += ["", "## How games ended (share of finished games; #: a number)", "", head, rule]
-        for why in reasons[:10]:
-            lines.append(f"| {_cell(why)} | " + " | ".join(
-                f"{dict(map(tuple, s['endings'])).get(why, 0) / (s['finished'] or 1):.1%}" for s in sums) + " |")
+        for way in reasons[:10]:
+            shown = next(iter(words[way])) if len(words[way]) == 1 else way
+            lines.append(f"| {_cell(shown)} | " + " | ".join(
+                f"{c.get(way, 0) / (s['finished'] or 1):.1%}" for c, s in zip(counts, sums)) + " |")
         if len(reasons) > 10:
             lines.append(f"| ({len(reasons) - 10} other reasons) | " + " | ".join("" for _ in sums) + " |")
     lines += ["", "## Legal actions per decision, over the game (tenths)", "", head, rule]
