@@ -218,6 +218,9 @@ def _parser() -> argparse.ArgumentParser:
                           "(pip install 'rulelang[ray]')")
     sim.add_argument("--report", metavar="DIR",
                      help="write a balance report to DIR: report.md, report.json, plots with matplotlib")
+    sim.add_argument("--resume", action="store_true",
+                     help="go on with the run whose --report DIR this is: the games it finished (DIR/games.jsonl, "
+                          "written as each game ends) are not played again; a larger --games extends it")
     sim.add_argument("--compare", action="append", default=[], metavar="FILE",
                      help="also simulate this rule file (a changed copy of FILE, say) with the same seeds, "
                           "bots and options: each game paired with the same seed's game of FILE, the changes "
@@ -549,7 +552,7 @@ def _ir_or_nothing(path: str) -> bool:
     return isinstance(data, dict) and "ir_version" in data
 
 
-REPORT_FILES = ("report.md", "report.json", "win_rates.png", "game_length.png", "legal_actions.png")
+REPORT_FILES = ("report.md", "report.json", "win_rates.png", "game_length.png", "legal_actions.png", "games.jsonl")
 
 
 def _report_folder_problem(folder) -> str | None:
@@ -566,6 +569,12 @@ def _report_folder_problem(folder) -> str | None:
     try:
         with open(folder / "report.json", "rb") as file:
             if file.read(32).startswith(b'{"simulations"'):
+                return None
+    except OSError:
+        pass
+    try:                                         # (a run's games, as they ended: a run killed outright)
+        with open(folder / "games.jsonl", "rb") as file:
+            if file.read(32).startswith(b'{"rulelang_run"'):
                 return None
     except OSError:
         pass
@@ -720,14 +729,30 @@ def _simulate_run(args) -> int:
                 game.new_match(players, 0, options)
             except ValueError as err:
                 raise ValueError(f"{named['rules']}: {err}") from None
+    if args.resume and not args.report:
+        raise ValueError("--resume goes on with the games of a --report folder: give the run's --report DIR")
+    if args.resume and args.ray:
+        raise ValueError("--resume is not for a run on Ray (--ray keeps no game of a run stopped)")
     if not args.ray:                            # the variants taking turns game by game (here, or in a pool)
+        journal = None
+        if args.report:                         # (each game written as it ends: kept by a run killed outright)
+            from .play.simulate import MAX_ACTIONS, Journal
+            journal = Journal(args.report, [(game, players, seat_bots(_seat_bots(args.bot, players), players), options)
+                                            for _, game, players, options in variants],
+                              args.seed, MAX_ACTIONS, args.resume)
+            if args.resume:
+                print(f"rulelang simulate: {len(journal.done)} game(s) of the run found in "
+                      f"{printable(str(journal.path))}: not played again", file=sys.stderr)
         try:
             results, stopped = _simulate_together(
                 [(game, players, _seat_bots(args.bot, players), options) for _, game, players, options in variants],
-                args.games, args.seed, bar or (lambda done, planned: None), deadline, args.max_cpu, args.workers)
+                args.games, args.seed, bar or (lambda done, planned: None), deadline, args.max_cpu, args.workers,
+                journal)
         finally:
             if bar is not None:
                 bar.close()
+            if journal is not None:
+                journal.close()
         if stopped and not results:
             print("interrupted: no results (no game had finished)", file=sys.stderr)
         for result, (named, *_) in zip(results, variants):
@@ -834,7 +859,8 @@ def _simulate_here(game, players, games, seed, bots, options, bar, cpu_limit=Non
     return results[0]
 
 
-def _simulate_together(variants, games, seed, bar, deadline, cpu_limit, workers: int = 1) -> tuple[list[dict], bool]:
+def _simulate_together(variants, games, seed, bar, deadline, cpu_limit, workers: int = 1,
+                       journal=None) -> tuple[list[dict], bool]:
     """`simulate` in this process, game by game as `simulate.simulate` plays them (the same seeds,
     the same records), the variants (`(game, players, bots, options)`) taking turns: game i of
     each, then game i + 1 of each. A run stopped (Ctrl-C, or the CPU budget ending at `deadline`)
@@ -843,7 +869,8 @@ def _simulate_together(variants, games, seed, bar, deadline, cpu_limit, workers:
     designer's trial). Returns the summaries of the variants that played a game, the games
     finished so far marked `"partial": true` (with the `"planned"` number; a spent budget also
     says so in `"stopped"`), and whether the run was interrupted. With `workers` > 1 the games are
-    played in that many processes in the same order (`simulate.play_in_pool`)."""
+    played in that many processes in the same order (`simulate.play_in_pool`). `journal`
+    (`simulate.Journal`): the games it holds already are taken from it, each game played is added."""
     from .play import simulate as sim
     kinds = [sim.seat_bots(bots, players) for _, players, bots, _ in variants]
     for game, players, _, options in variants:      # bad players or options: one error, here
@@ -855,32 +882,41 @@ def _simulate_together(variants, games, seed, bar, deadline, cpu_limit, workers:
         left = None if deadline is None else max(deadline - time.process_time(), 1e-9)
         records, spent, interrupted = sim.play_in_pool(
             [(game, players, kind, options) for (game, players, _, options), kind in zip(variants, kinds)],
-            games, seed, workers, bar, left, timed=seconds)
+            games, seed, workers, bar, left, timed=seconds, journal=journal)
         took = time.perf_counter() - start        # (the wall-clock time of the variants played together,
         busy = sum(seconds) or 1.0                # shared as the workers' time went to each)
         seconds = [took * t / busy for t in seconds]
         if interrupted and not records[0]:
             return [], True
     else:
-        spent, interrupted = _play_here(variants, kinds, records, seconds, games, seed, bar, deadline)
+        spent, interrupted = _play_here(variants, kinds, records, seconds, games, seed, bar, deadline, journal)
         if interrupted and not records[0]:
             return [], True
     return _summaries(variants, kinds, records, seconds, games, seed, spent, cpu_limit), interrupted
 
 
-def _play_here(variants, kinds, records, seconds, games, seed, bar, deadline) -> tuple[bool, bool]:
+def _play_here(variants, kinds, records, seconds, games, seed, bar, deadline, journal=None) -> tuple[bool, bool]:
     """`_simulate_together` in this process: (whether the budget was spent, whether interrupted)."""
     from .play import simulate as sim
     total = games * len(variants)
+    done = journal.done if journal is not None else {}
     try:
         for index in range(games):
             for k, (game, players, _, options) in enumerate(variants):
+                if (k, index) in done:              # (played before the run was stopped: `--resume`)
+                    record, took = done[(k, index)]
+                    records[k].append(record)
+                    seconds[k] += took
+                    bar(index * len(variants) + k + 1, total)
+                    continue
                 start = time.perf_counter()
                 try:
                     records[k].append(sim.play_game(game, index, players, seed, kinds[k], options,
                                                     sim.MAX_ACTIONS, deadline))
                 finally:
                     seconds[k] += time.perf_counter() - start
+                if journal is not None:
+                    journal.add(k, index, records[k][-1], time.perf_counter() - start)
                 bar(index * len(variants) + k + 1, total)
     except sim.BudgetSpent:
         return True, False

@@ -843,3 +843,48 @@ def test_one_way_to_end_is_one_row_across_variants_and_an_even_count_has_the_mid
         lengths = [r["actions"] for r in result["records"]]
         assert len(lengths) == 8 and summed["length"]["median"] == statistics.median(lengths)
     assert summed["length"]["median"] == 1.5           # (b's games: 1, 1, 1, 1, 2, 3, 5, 7 actions)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_run_killed_outright_goes_on_where_it_stopped_with_resume(tmp_path, capsys, monkeypatch, workers):
+    """A designer's trial: `kill -9` of a night's run left an empty report folder, every game lost,
+    and no way to go on. Each game is written to DIR/games.jsonl as it ends; `--resume` plays only
+    the others (a cut last line, or a line that is no record, is played again), and a larger
+    `--games` extends the run: the figures are those of one run of them all."""
+    from rulelang.play import simulate as sim
+    folder = tmp_path / "night"
+    base = ["simulate", VALGARD, "--bot", "random", "--max-cpu", "0", "--json", "--workers", str(workers)]
+    assert main(base + ["--games", "5", "--report", str(folder)]) == 0
+    lines = (folder / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 6 and json.loads(lines[0])["rulelang_run"] == 1
+    bad = json.loads(lines[2])
+    bad["record"]["results"] = ["win"]                       # (one result for two players: not a record)
+    # as a kill leaves it: games 0, 2 and 3 written, game 1 not one, the last line cut in the middle
+    (folder / "games.jsonl").write_text("\n".join([lines[0], lines[1], json.dumps(bad), lines[3], lines[4],
+                                                   lines[5][:40]]), encoding="utf-8")
+    capsys.readouterr()
+    played = []
+    real = sim.play_game
+    monkeypatch.setattr(sim, "play_game", lambda game, index, *a, **k: played.append(index) or real(game, index, *a, **k))
+    assert main(base + ["--games", "7", "--report", str(folder), "--resume"]) == 0
+    out, err = capsys.readouterr()
+    assert "3 game(s) of the run found" in err
+    if workers == 1:
+        assert played == [1, 4, 5, 6]
+    resumed = json.loads(out)
+    assert main(base + ["--games", "7"]) == 0
+    fresh = json.loads(capsys.readouterr().out)
+    assert timeless(resumed) == timeless(fresh) and resumed["games"] == 7
+    assert len((folder / "games.jsonl").read_text(encoding="utf-8").splitlines()) == 8
+
+
+def test_resume_refuses_the_games_of_another_run(tmp_path, capsys):
+    folder = tmp_path / "night"
+    assert main(["simulate", VALGARD, "--bot", "random", "--games", "2", "--max-cpu", "0", "--report", str(folder)]) == 0
+    capsys.readouterr()
+    code = main(["simulate", VALGARD, "--bot", "greedy", "--games", "2", "--max-cpu", "0", "--report", str(folder),
+                 "--resume"])
+    err = capsys.readouterr().err
+    assert code != 0 and "holds the games of another run" in err and "Traceback" not in err
+    assert main(["simulate", VALGARD, "--games", "2", "--resume"]) != 0
+    assert "give the run's --report DIR" in capsys.readouterr().err

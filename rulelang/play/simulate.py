@@ -118,7 +118,7 @@ def simulate(game, players: int, games: int, seed: int,
 
 def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, budget: float | None,
                  max_actions: int = MAX_ACTIONS, keep_skipped: bool = False,
-                 timed: list | None = None) -> tuple[list[list[dict]], bool, bool]:
+                 timed: list | None = None, journal=None) -> tuple[list[list[dict]], bool, bool]:
     """The games of several variants (`(game, players, kinds, options)`) in a pool of `workers`
     processes, the variants taking turns game by game as in one process: game i of each, then
     game i + 1 (played with `--workers`, a compared file came after the first, and a budget split
@@ -126,14 +126,17 @@ def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, 
     share of the budget. Returns each variant's records in game order (up to the first game the
     budget left unplayed; `keep_skipped`: those too, marked), whether the budget was spent, and
     whether the run was interrupted (Ctrl-C, SIGTERM): the games finished before are kept.
-    `timed`: a list, one per variant, to which the workers' seconds on its games are added."""
+    `timed`: a list, one per variant, to which the workers' seconds on its games are added.
+    `journal` (`Journal`): the games it holds are not played again, each game played is added."""
     import multiprocessing
     context = multiprocessing.get_context("spawn")      # (no fork: the parent may hold threads)
-    jobs = [(k, (index, players, seed, kinds, options, max_actions))
-            for index in range(games) for k, (_, players, kinds, options) in enumerate(variants)]
+    before = journal.done if journal is not None else {}     # (played before the run was stopped)
+    every = [(k, (index, players, seed, kinds, options, max_actions))
+             for index in range(games) for k, (_, players, kinds, options) in enumerate(variants)]
+    jobs = [job for job in every if (job[0], job[1][0]) not in before]
     # (no more processes than games: `--workers 64 --games 3` started 64, each with 1/64 of the
     # budget — a fuzz trial)
-    workers = max(1, min(workers, len(jobs)))
+    workers = max(1, min(workers, len(jobs) or 1))
     share = budget / workers if budget else None          # each process: its share of the budget
     flat: list = []                                       # (variant, record) in the jobs' order
     done = interrupted = False
@@ -142,13 +145,19 @@ def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, 
     pool = context.Pool(workers, initializer=_load_worker,
                         initargs=([(game.ir, game.compiled) for game, *_ in variants], share))
     try:
-        for n, (k, record, took) in enumerate(pool.imap(_worker_game, jobs, chunksize=max(1, min(
-                16, len(jobs) // (workers * 8))))):
+        played = pool.imap(_worker_game, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8))))
+        for n, (k, job) in enumerate(every):     # (in the order of every game: those played before first)
+            if (k, job[0]) in before:
+                record, took = before[(k, job[0])]
+            else:
+                k, record, took = next(played)
+                if journal is not None:
+                    journal.add(k, job[0], record, took)
             flat.append((k, record))
             if timed is not None:
                 timed[k] += took
             if progress is not None:
-                progress(n + 1, len(jobs))
+                progress(n + 1, len(every))
         done = True
     except KeyboardInterrupt:
         interrupted = True
@@ -542,3 +551,105 @@ def format_report(result: dict) -> str:
     if result["errors"] > len(result["failures"]):
         lines.append(f"  ... and {result['errors'] - len(result['failures'])} more")
     return "\n".join(lines)
+
+
+JOURNAL = "games.jsonl"         # in a report's folder: each finished game of the run, as it ends
+
+
+class Journal:
+    """Each finished game of a run written as it ends, one JSON line in DIR/games.jsonl after a
+    first line naming the run (each variant's rules, as a hash of their IR, players, bots and
+    options; the seed; the action cap): a run killed outright — the out-of-memory killer, a
+    reboot — keeps every game finished (a designer's trial lost a night's games to `kill -9`),
+    and `--resume` plays only the others. The number of games is not part of the run: resumed with
+    a larger `--games`, the run goes on where it stopped. Lines that cannot be read (the last one,
+    cut by the kill) are dropped and played again."""
+
+    def __init__(self, folder: str, variants: list, seed: int, max_actions: int, resume: bool):
+        import hashlib
+        from pathlib import Path
+        self.path = Path(folder) / JOURNAL
+        self.run = {"rulelang_run": 1, "seed": seed, "max_actions": max_actions, "variants": [
+            {"rules": hashlib.sha256(json.dumps(game.ir, sort_keys=True).encode()).hexdigest(),
+             "players": players, "bots": list(kinds),
+             "options": [option_text(key, value) for key, value in sorted((options or {}).items())]}
+            for game, players, kinds, options in variants]}
+        self.done: dict[tuple[int, int], tuple[dict, float]] = {}
+        if resume and self.path.exists():
+            self._read([players for _, players, _, _ in variants])
+        lines = [json.dumps(self.run)] + [json.dumps({"variant": k, "game": i, "seconds": s, "record": r})
+                                          for (k, i), (r, s) in sorted(self.done.items())]
+        self.file = open(self.path, "w", encoding="utf-8")      # (what was read, written again whole:
+        self.file.write("".join(line + "\n" for line in lines))  # no half line is left in the middle)
+        self.file.flush()
+
+    def _read(self, variants: list[int]) -> None:
+        from ..core.limits import JSON_SIZE_LIMIT
+        from ..core.safejson import loads
+        # (line by line, each at most JSON_SIZE_LIMIT characters: a file someone else wrote may be
+        # one endless line)
+        try:
+            with open(self.path, encoding="utf-8", errors="replace") as file:
+                first = file.readline(JSON_SIZE_LIMIT + 1)
+                try:
+                    head = loads(first, "first line of the run's games")
+                except ValueError:
+                    head = None
+                if head != json.loads(json.dumps(self.run)):
+                    raise ValueError(f"--resume: {self.path} holds the games of another run (other rules, players, "
+                                     f"bots, options or seed): leave out --resume to start anew, or give another "
+                                     f"--report")
+                while line := file.readline(JSON_SIZE_LIMIT + 1):
+                    try:
+                        entry = loads(line, "line of the run's games") if line.strip() else None
+                    except ValueError:
+                        entry = None
+                    if _journal_entry(entry, variants):
+                        self.done[(entry["variant"], entry["game"])] = (entry["record"], float(entry["seconds"]))
+        except OSError as err:
+            raise ValueError(f"--resume: cannot read {self.path}: {err.strerror or err}") from None
+
+    def add(self, k: int, index: int, record: dict, seconds: float) -> None:
+        if record.get("skipped"):
+            return
+        self.file.write(json.dumps({"variant": k, "game": index, "seconds": seconds, "record": record}) + "\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+_RECORD_TYPES = {"game": int, "seed": int, "actions": int, "legal": list, "taken": dict}
+
+
+def _journal_entry(entry, variants: list[int]) -> bool:
+    """Is this a line Journal.add wrote, for one of the variants (`variants`: their player counts)?
+    A file another wrote is read as untrusted: what a report reads of a record has the types and
+    lengths it expects."""
+    if not isinstance(entry, dict) or set(entry) != {"variant", "game", "seconds", "record"}:
+        return False
+    record = entry["record"]
+    if type(entry["variant"]) is not int or not 0 <= entry["variant"] < len(variants) or type(entry["game"]) is not int \
+            or entry["game"] < 0 or type(entry["seconds"]) not in (int, float) or not isinstance(record, dict):
+        return False
+    if any(not isinstance(record.get(key), kind) for key, kind in _RECORD_TYPES.items()) or record["game"] != entry["game"]:
+        return False
+    if not all(type(x) is int for x in record["legal"]) or not all(type(v) is int for v in record["taken"].values()):
+        return False
+    results, players = record.get("results"), variants[entry["variant"]]
+    if record.get("error") is None:
+        if not isinstance(results, list) or len(results) != players or not all(x in ("win", "lose", "draw") for x in results):
+            return False
+    elif not isinstance(record["error"], str):
+        return False
+    for key in ("scores", "estimate"):
+        got = record.get(key)
+        if got is not None and (not isinstance(got, list) or len(got) != players
+                                or not all(type(x) in (int, float) for x in got)):
+            return False
+    sides = record.get("sides")
+    if sides is not None and (not isinstance(sides, list) or len(sides) != players
+                              or not all(x is None or isinstance(x, str) for x in sides)):
+        return False
+    return (record.get("lead_changes") is None or type(record["lead_changes"]) is int) and \
+        (record.get("reason") is None or isinstance(record["reason"], str))
