@@ -65,8 +65,17 @@ def mean_interval(xs: list) -> list:
     if n < 2:
         return [round(mean, 2), None]
     var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    t = T_975[n - 2] if n - 1 <= len(T_975) else 1.96
-    return [round(mean, 2), round(t * (var / n) ** 0.5, 2)]
+    return [round(mean, 2), round(t_975(n - 1) * (var / n) ** 0.5, 2)]
+
+
+def t_975(df: int) -> float:
+    """Student's t at 97.5 % for `df` degrees of freedom: the table up to 30, then the first terms
+    of its expansion in 1/df (within 0.002 of the true value; 1.96 alone made the intervals of 40
+    to 60 games 2 to 4 % too narrow, a designer's trial)."""
+    if df <= len(T_975):
+        return T_975[df - 1]
+    z = 1.959964
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
 
 
 def paired_difference(pairs: list[tuple[bool, bool]], z: float = 1.96) -> tuple[float, float, float]:
