@@ -837,6 +837,7 @@ def test_one_way_to_end_is_one_row_across_variants_and_an_even_count_has_the_mid
     assert main(["simulate", str(a), "--compare", str(b), "--games", "8", "--seed", "2", "--bot", "random",
                  "--max-cpu", "0", "--report", str(tmp_path / "rep")]) == 0
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    assert "2 players, bots: P1 random, P2 random, seed 2" in md     # (by seat: a designer's trial)
     rows = [line for line in md.splitlines() if "cannot move" in line and line.startswith("|")]
     assert len(rows) == 1 and rows[0].startswith("| P# cannot move |"), rows
     raw = json.loads((tmp_path / "rep" / "report.json").read_text(encoding="utf-8"))
@@ -901,3 +902,15 @@ def test_a_mean_of_more_than_31_games_has_students_t_not_the_normal_value():
     mean, half = mean_interval(xs)
     sd = (sum((x - sum(xs) / 41) ** 2 for x in xs) / 40) ** 0.5
     assert half == round(2.0211 * sd / 41 ** 0.5, 2) != round(1.96 * sd / 41 ** 0.5, 2)
+
+
+def test_a_report_says_what_its_search_bots_are(tmp_path):
+    """A designer's trial: the report read the next morning did not say that `mcts` sees hidden
+    cards, nor that a search bot named without a budget gives other games on another machine."""
+    path = tmp_path / "stuck.rules"
+    path.write_text(STUCK.replace("LIMIT", "2").replace("FIRST", "0"), encoding="utf-8")
+    assert main(["simulate", str(path), "--games", "2", "--bot", "1=mcts", "--bot", "2=random", "--max-cpu", "0",
+                 "--report", str(tmp_path / "rep")]) == 0
+    md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    assert "bots: P1 mcts, P2 random" in md and "`mcts` sees every hidden card" in md
+    assert "stops at a CPU time per move" in md

@@ -246,13 +246,25 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], found: li
         f"{' / '.join(map(str, played))} of the {planned} games asked per variant"
     counts = list(dict.fromkeys(r["players"] for r in results))
     seats = max(counts)                        # (rows for every seat of the largest count)
-    who = (f"{counts[0]} player{'s' if counts[0] != 1 else ''}, bots: {', '.join(first['bots'])}"
+    # (the bots by seat, as the terminal says them: "bots: random, greedy" left a designer to guess
+    # which seat had which)
+    who = (f"{counts[0]} player{'s' if counts[0] != 1 else ''}, bots: "
+           + ", ".join(f"P{i + 1} {printable(b)}" for i, b in enumerate(first["bots"]))
            if len(counts) == 1
            else f"{', '.join(map(str, counts))} players (a variant each), bots: "
                 f"{', '.join(dict.fromkeys(b for r in results for b in r['bots']))}")
     lines = [f"# {printable(first['game'])}: balance report", "",
              f"{games}, {who}, seed {first['seed']}. Rates are given with their 95 % (Wilson) interval"
              + ("; – for a seat a variant does not have" if len(counts) > 1 else "") + ".", ""]
+    kinds = {str(b) for r in results for b in r["bots"]}
+    notes = []                                 # what the bots are, read the next morning (a designer's trial)
+    if any(k.split(":")[0] == "mcts" for k in kinds):
+        notes.append("`mcts` sees every hidden card: an upper bound of skill, not a fair player.")
+    if any(k in ("mcts", "ismcts") for k in kinds):
+        notes.append("A search bot named without a budget stops at a CPU time per move: the same seed on "
+                     "another machine may give other games (`ismcts:200`, a number of iterations, does not).")
+    if notes:
+        lines += [" ".join(notes), ""]
     cut = list(dict.fromkeys(printable(r["stopped"]) for r in results if r.get("stopped")))   # (one budget: said once)
     if cut or not_run:
         lines += ["**Cut short:** " + " ".join(cut + ([f"Not run: {'; '.join(printable(v) for v in not_run)}."]
