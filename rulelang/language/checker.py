@@ -111,7 +111,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
             # on a broken one they would mostly repeat its errors in other words.
             from .lints import static_lint
             # (the shadows too: an `anytime` action's parameter bound once per step it joins read
-            # "W207 … shadows" six times in Shadow Hunters)
+            # "W207 … shadows" six times in a shipped game)
             found = list({(d.code, d.message, d.span): d for d in self.shadows}.values()) + static_lint(self.out)
             found.sort(key=lambda d: (d.span.line, d.span.column, d.code) if d.span else (0, 0, d.code))
             self.out.diagnostics.extend(found)

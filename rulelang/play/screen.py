@@ -728,8 +728,9 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         # hand put on a discard pile and refilled from the deck, all at once; and any hidden zone
         # that grew while a card went out of sight may have given it and taken that one: two
         # hands traded, one refilled from the deck)
-        # — the latter by one move of the rules: Regicide's heal and draw read `tavern or hand (P1)
-        # → hand (P2)`, P1's hand reaching P2's only through the discard pile and the tavern (two trials)
+        # — the latter by one move of the rules: a card game's deal round the table read `deck or
+        # hand (P1) → hand (P2)`, P1's hand reaching P2's only through the discard pile and the
+        # deck (two trials)
         grew = [t for t in hidden_in if hidden_in[t] > 0 and t != to
                 and ((t in mine and to in movers and may(t, to, kind_a.get(to)))
                      or (went_out and may(t, to, kind_a.get(to), direct=True)))]
