@@ -914,3 +914,26 @@ def test_a_report_says_what_its_search_bots_are(tmp_path):
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
     assert "bots: P1 mcts, P2 random" in md and "`mcts` sees every hidden card" in md
     assert "stops at a CPU time per move" in md
+
+
+def test_games_two_sides_won_at_once_are_counted_where_the_side_rates_pass_100(tmp_path):
+    """A designer's trial: 2 Shadow Hunters games of 2,000 were won by both sides at once (the rules
+    allow it), the sides' rates added up to 100.2 % and nothing said why."""
+    path = tmp_path / "both.rules"
+    path.write_text("""
+game "Both" {
+  players 2
+  side if me == 0 then "left" else "right"
+  turn { step s {
+    action both { finish win for players "everyone" }
+    action one { finish win for me "one" }
+  } }
+}
+""", encoding="utf-8")
+    assert main(["simulate", str(path), "--games", "20", "--bot", "random", "--max-cpu", "0",
+                 "--report", str(tmp_path / "rep")]) == 0
+    raw = json.loads((tmp_path / "rep" / "report.json").read_text(encoding="utf-8"))
+    both = sum(1 for r in raw["simulations"][0]["records"] if r["results"] == ["win", "win"])
+    assert 0 < both < 20 and raw["summaries"][0]["shared_wins"] == both
+    md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    assert f"| games won by two sides at once (the sides' rates add up past 100 %) | {both} |" in md

@@ -201,6 +201,10 @@ def summary(result: dict) -> dict:
         "finished": n,
         "seats": [{"seat": f"P{s + 1}", "wins": c["win"], "draws": c["draw"], "games": n,
                    "interval": wilson(c["win"], n)} for s, c in enumerate(result["outcomes_by_seat"])],
+        # (games two sides won at once, where the rules allow it: the sides' rates then add up past
+        # 100 %, which a designer's trial read as an error)
+        "shared_wins": sum(1 for r in records if r.get("sides") and r.get("results")
+                           and len({side for side, x in zip(r["sides"], r["results"]) if x == "win" and side}) > 1),
         "sides": [{"side": side, "wins": c["win"], "games": sum(c.values()), "interval": wilson(c["win"], sum(c.values()))}
                   for side, c in result["outcomes_by_side"].items()],
         "draws": {"draws": result["draws"], "games": n, "interval": wilson(result["draws"], n)},
@@ -284,6 +288,9 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], found: li
             # (of how many games the side played: a character dealt in 65 of 99, a designer's trial)
             cells.append(f"{rate_text(x['wins'], x['games'])} of {x['games']}" if x else "–")
         lines.append(f"| side {printable(side)} | " + " | ".join(cells) + " |")
+    if any(s.get("shared_wins") for s in sums):
+        lines.append("| games won by two sides at once (the sides' rates add up past 100 %) | "
+                     + " | ".join(str(s.get("shared_wins", 0)) for s in sums) + " |")
     lines.append("| draws | " + " | ".join(rate_text(s["draws"]["draws"], s["finished"]) for s in sums) + " |")
     lines.append("| games that ended (the rates' base) | " + " | ".join(str(s["finished"]) for s in sums) + " |")
     if any(s.get("estimate") for s in sums):       # how far each seat got, where wins are rare (co-op)
