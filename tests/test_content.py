@@ -115,3 +115,14 @@ def test_a_list_field_is_named_as_the_rule_file_writes_it(rules, tmp_path):
     (e504,) = [d for d in diags if d.code == "E504"]
     assert "field `cost` of kind `Chip` is a list[int], which a YAML file cannot give" in e504.message
     assert "list:" not in e504.message
+
+
+def test_a_number_in_base_60_is_text_not_a_number(rules, tmp_path):
+    """A fuzz trial: YAML 1.1 reads `190:20:30` as 685230, silently; a time typed `1:30` as 90. It is
+    text here: a name keeps it, a number field refuses it where it stands."""
+    (tmp_path / "chips.yaml").write_text(YAML.replace("name: blue", "name: 1:30"), encoding="utf-8")
+    m = rulelang.load(str(rules)).new_match(2, seed=0)
+    assert "1:30" in [c["fields"]["name"] for c in m.state()["components"]]
+    (tmp_path / "chips.yaml").write_text(YAML.replace("v: 2", "v: 190:20:30"), encoding="utf-8")
+    diags, _ = rulelang.lint([str(rules)])
+    assert [(d.line, d.code) for d in diags if d.severity == "error"] == [(4, "E504")]

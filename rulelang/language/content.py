@@ -264,6 +264,10 @@ def _compose(loader):
             tag = event.tag
             if tag is None or tag == "!":
                 tag = loader.resolve(cls, getattr(event, "value", None), event.implicit)
+                # (YAML 1.1's numbers in base 60 are text here: `190:20:30` was read as 685230 without a
+                # word, a fuzz trial; a time typed as `1:30` stays "1:30")
+                if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") and ":" in event.value:
+                    tag = "tag:yaml.org,2002:str"
             elif cls is not yaml.ScalarNode and tag not in _YAML_COLLECTION_TAGS:
                 # (a list's or a mapping's tag was dropped, so `!!python/object/apply:os.system {…}`
                 # read as a plain row: refused as a scalar's is, a fuzz trial; YAML's own `!!set`,
