@@ -474,6 +474,13 @@ class Server:
     async def _lifespan(self, app):
         yield
         self.close()
+        # (each page's writer ended and awaited: left pending, a stop by SIGTERM printed "Task was
+        # destroyed but it is pending!" — a live trial)
+        tasks = [box.task for box in list(self.outboxes.values()) if box.task is not None and not box.task.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     def close(self) -> None:
         self.pool.close()
@@ -882,8 +889,8 @@ class Server:
                                                          self.drawn(served, seat)))
             for message in first:
                 self._post(served, ws, message)
-            if joined:                           # (the others see this seat connected again)
-                await self.push(served)
+            if joined:                           # (the others see this seat connected again; this page
+                await self.push(served, skip=ws)  # has it in its first state — a second, the same, was sent)
             while True:
                 got = await ws.receive()
                 if got.get("type") == "websocket.disconnect":
@@ -1145,11 +1152,13 @@ class Server:
         self.store.append(served.id, served.version, text)
         return None
 
-    async def push(self, served: Served, only: WebSocket | None = None, seat: int | None = None) -> None:
+    async def push(self, served: Served, only: WebSocket | None = None, seat: int | None = None,
+                   skip: WebSocket | None = None) -> None:
         """Send each connected page its seat's state now (one computation per seat); `only`: to
-        that page, `seat`: to that seat's pages (a secret answer is news to its seat alone)."""
+        that page, `seat`: to that seat's pages (a secret answer is news to its seat alone); `skip`:
+        not to that page."""
         sockets = [(ws, s) for ws, s in list(served.sockets.items())
-                   if (only is None or ws is only) and (seat is None or s == seat)]
+                   if (only is None or ws is only) and (seat is None or s == seat) and ws is not skip]
         if not sockets:
             return
         async with served.lock:

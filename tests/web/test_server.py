@@ -995,3 +995,26 @@ def test_a_misspelt_field_of_a_match_request_is_said_not_ignored(serve):
     code, body = post(server.url + "/api/matches", {"game": "small", "players": 2, "seat": ["human", "greedy"]})
     assert code == 400 and body["error"].startswith("no field 'seat' in a match's request; its fields: game, players")
     assert len(server.server.matches) == 0
+
+
+def test_a_page_reconnecting_gets_its_state_once(serve):
+    """A live leak scan: a seat's page that reconnected got hello, state, state — the push telling
+    the others it was back came to it too, the same state twice. Its next message now is the reply
+    to its own; the other seat still hears it is back."""
+    server = serve([SMALL])
+    body = make(server, "small", ["human", "human"])
+
+    async def again():
+        p1 = await connect(body["links"][0]["url"])
+        p2 = await connect(body["links"][1]["url"])
+        await p2.ws.close()
+        await p1.until(lambda m: m["type"] == "state" and not m["seats"][1]["connected"])
+        back = await connect(body["links"][1]["url"])
+        assert [json.loads(t)["type"] for t in back.raw] == ["hello", "state"]
+        await back.ws.send("not json")                    # (its reply comes after what was queued before)
+        await back.recv()
+        assert [json.loads(t)["type"] for t in back.raw] == ["hello", "state", "error"]
+        await p1.until(lambda m: m["type"] == "state" and m["seats"][1]["connected"])
+        await back.ws.close()
+        await p1.ws.close()
+    asyncio.run(again())
