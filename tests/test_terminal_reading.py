@@ -553,6 +553,19 @@ def test_a_move_that_is_not_legal_says_what_is_or_what_was_meant():
     assert "error: 'sto' is not a legal action or a command (did you mean stop attacking? type help)" in out.getvalue()
 
 
+def test_the_actions_now_are_named_as_the_menu_shows_them():
+    """A first hour with Shadow Hunters: `attack` at the area step read "the actions now: hermit
+    card, skip", the menu saying `draw a hermit card` — the action's name, not its words."""
+    game = rulelang.Game(rulelang.compile_source(
+        'game "H" { players 2  turn { step area { action hermit_card as "draw a hermit card" { goto fight } '
+        ' action skip { goto fight } }  step fight { action attack(p in others) { finish draw } '
+        ' action pass { end turn } } } }', "h.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("attack P2\nquit\n"), out, "h.rules")
+    assert ("error: 'attack P2' is not a legal action now (`attack` is not allowed now; the actions now: draw a "
+            "hermit card, skip; type help attack)") in out.getvalue()
+
+
 def test_a_command_typed_amiss_with_its_word_gets_a_did_you_mean():
     """A first hour: `hlep` and `sav` got "did you mean", `sav x`, `lok 4c`, `hlep play` only the rules'
     moves. A command that takes what was typed after it is meant; a name with more words than the
@@ -849,3 +862,11 @@ def test_an_action_is_named_as_players_type_it():
     run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("turn over P2\nquit\nn\n"), out, "flips.rules", screen=(200, 40))
     assert ("error: 'turn over P2' is not a legal action now (`turn over` is not allowed now; the actions now: add; "
             "type help turn over)") in out.getvalue(), out.getvalue()
+
+
+def test_help_begin_says_a_start_of_turn_ability_comes_after_it():
+    """A first hour with Shadow Hunters: revealed at the start step, the only option was `begin`, and
+    `help begin` said "Start your turn." — George's Demolish, asked right after, looked lost."""
+    from rulelang.play.rulebook import action_help
+    game = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
+    assert "start-of-turn ability is offered next" in action_help(game, "begin")

@@ -112,7 +112,8 @@ def test_the_smaller_defects_on_screen(game):
     out = play(game, ["table", "quit"])
     assert "  secret (P1): 1 spell: Glow\n" in out
     assert "  altar: 2 spells: Ward, Dust\n" in out
-    assert "  On the altar: Ward: Power 2., Dust: Power 0.\nP1> quit" in out.split("P1> table")[1]   # `table`
+    assert ("  On the altar: Ward: Power 2., Dust: Power 0.\n  choices: 1. cast Hex · 2. show secret · 3. quit game\n"
+            "P1> quit") in out.split("P1> table")[1]   # `table`, then the choices again (a first hour)
 
 
 def test_a_card_revealed_to_everyone_reads_as_revealed_by_name(game):

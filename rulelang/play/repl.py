@@ -623,8 +623,12 @@ class _Session(Drawing, Commands):
             typed_name = next((n for n in known if n.split()[0] == first), None)
         if typed_name is not None:               # an action of the rules, none of it legal now
             # (and what is: a card game's `pass` typed at a step where `skip` is — a first hour)
-            names = list(dict.fromkeys(str(getattr(a, "name", "") or "").replace("_", " ").lower() or str(a)
-                                       for a in actions)) if own_turn else []
+            # (an action of no parameters by the words it shows: `draw a hermit card`, not `hermit card`,
+            # which the menu nowhere says — a first hour)
+            names = list(dict.fromkeys(
+                str(a) if not getattr(a, "_args", True) and getattr(self.game, "ir", None) is not None
+                else str(getattr(a, "name", "") or "").replace("_", " ").lower() or str(a)
+                for a in actions)) if own_turn else []
             now = f"; the actions now: {', '.join(names[:MAX_CANDIDATES])}{', …' if len(names) > MAX_CANDIDATES else ''}" \
                 if names else ""
             return f" now (`{typed_name}` is not allowed now{now}; type help {typed_name})"

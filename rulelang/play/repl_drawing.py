@@ -191,7 +191,19 @@ class Drawing:
         view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
         self.page_drawn(parts["header"] + parts["board"] + parts["zone_lines"] + parts["table_lines"])
+        self.remind_choices()
         return False
+
+    def remind_choices(self) -> None:
+        """After `status` or `table`, the choices again, on one line if they fit (a first hour:
+        `status` at a question ended with the decks, the one choice `skip` scrolled away)."""
+        texts = [self.show_text(a) for a in getattr(self, "offered", None) or ()]
+        if not texts:
+            return
+        line = "  choices: " + " · ".join(f"{n}. {t}" for n, t in enumerate(texts, 1))
+        if len(line) > self.width():
+            line = f"  {len(texts)} choices: type more to list them (clear: the whole screen)"
+        self.say(line, "dim")
 
     def redraw_hand(self, _argument: str) -> bool:
         viewer = self.viewer()
@@ -209,6 +221,7 @@ class Drawing:
         view = self.screen_view(self.viewer())
         parts = view_parts(view, self.width())
         self.page_drawn(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"])
+        self.remind_choices()
         return False
 
     def more(self, argument: str) -> bool:
