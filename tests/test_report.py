@@ -937,3 +937,12 @@ game "Both" {
     assert 0 < both < 20 and raw["summaries"][0]["shared_wins"] == both
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
     assert f"| games won by two sides at once (the sides' rates add up past 100 %) | {both} |" in md
+
+
+def test_a_report_folder_where_the_games_file_cannot_be_written_is_one_line(tmp_path, capsys):
+    """The run's games file (DIR/games.jsonl) that cannot be made is said in one line before any game."""
+    folder = tmp_path / "rep"
+    (folder / "games.jsonl").mkdir(parents=True)               # (a folder where the file must go)
+    code = main(["simulate", VALGARD, "--games", "2", "--bot", "random", "--max-cpu", "0", "--report", str(folder)])
+    err = capsys.readouterr().err
+    assert code != 0 and "games.jsonl" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -579,9 +579,12 @@ class Journal:
             self._read([players for _, players, _, _ in variants])
         lines = [json.dumps(self.run)] + [json.dumps({"variant": k, "game": i, "seconds": s, "record": r})
                                           for (k, i), (r, s) in sorted(self.done.items())]
-        self.file = open(self.path, "w", encoding="utf-8")      # (what was read, written again whole:
-        self.file.write("".join(line + "\n" for line in lines))  # no half line is left in the middle)
-        self.file.flush()
+        try:                                    # (what was read, written again whole: no half line
+            self.file = open(self.path, "w", encoding="utf-8")   # is left in the middle)
+            self.file.write("".join(line + "\n" for line in lines))
+            self.file.flush()
+        except OSError as err:
+            raise ValueError(f"--report: cannot write {self.path}: {err.strerror or err}") from None
 
     def _read(self, variants: list[int]) -> None:
         from ..core.limits import JSON_SIZE_LIMIT
@@ -610,10 +613,13 @@ class Journal:
             raise ValueError(f"--resume: cannot read {self.path}: {err.strerror or err}") from None
 
     def add(self, k: int, index: int, record: dict, seconds: float) -> None:
-        if record.get("skipped"):
+        if record.get("skipped") or self.file.closed:
             return
-        self.file.write(json.dumps({"variant": k, "game": index, "seconds": seconds, "record": record}) + "\n")
-        self.file.flush()
+        try:
+            self.file.write(json.dumps({"variant": k, "game": index, "seconds": seconds, "record": record}) + "\n")
+            self.file.flush()
+        except OSError:                         # (a disk full: the games go on, the report is still written;
+            self.file.close()                   # only a hard kill would lose them)
 
     def close(self) -> None:
         self.file.close()
