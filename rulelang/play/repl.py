@@ -623,7 +623,7 @@ class _Session(Drawing, Commands):
             typed_name = next((n for n in known if n.split()[0] == first), None)
         if typed_name is not None:               # an action of the rules, none of it legal now
             # (and what is: a card game's `pass` typed at a step where `skip` is — a first hour)
-            # (an action of no parameters by the words it shows: `draw a hermit card`, not `hermit card`,
+            # (an action of no parameters by the words it shows: `draw a bonus card`, not `bonus card`,
             # which the menu nowhere says — a first hour)
             names = list(dict.fromkeys(
                 str(a) if not getattr(a, "_args", True) and getattr(self.game, "ir", None) is not None
