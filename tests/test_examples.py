@@ -21,6 +21,9 @@ def test_an_example_lints_clean(path, capsys):
     assert "clean" in capsys.readouterr().out
 
 
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
 def _zone(view, name, owner=None):
     return next(z for z in view["zones"] if z["name"] == name and (owner is None or z.get("owner") == owner))
 
@@ -35,25 +38,30 @@ def test_oh_hell_follows_suit_and_scores_tricks_and_exact_bids():
     for seed in range(6):
         m = game.new_match(4, seed=seed, options={"most": 3})
         rng = random.Random(seed)
-        scores = [0] * 4
+        scores, played = [0] * 4, []
         while not m.is_over:
             seat = m.current_player
             view = m.view(seat)
             legal = [str(a) for a in m.legal_actions()]
             trick = [c["label"] for c in _zone(view, "trick")["cards"]]
+            chosen = rng.choice(legal)
             if legal[0].startswith("play"):
                 held = [c["label"] for c in _zone(view, "hand", seat)["cards"]]
                 led = trick[0][-1] if trick else None
                 following = [c for c in held if led is not None and c.endswith(led)]
                 assert sorted(legal) == sorted("play " + c for c in (following or held))
+                played = (played if trick else []) + [(seat, chosen.split(" ", 1)[1])]
             bids, tricks = _value(view, "bid")["per_player"], _value(view, "tricks")["per_player"]
-            m.apply(rng.choice(legal))
+            trumps = _value(view, "Trumps")["value"]
+            m.apply(chosen)
             after = _value(m.view(seat), "score")["per_player"]
             if after != scores:              # a hand was scored: 1 a trick, 10 more for the exact bid
                 hands += 1
-                taken = [t + (1 if after[p] - scores[p] - t - (10 if t + 1 == bids[p] else 0) == 1 else 0)
-                         for p, t in enumerate(tricks)]
-                assert sum(taken) == sum(tricks) + 1       # the hand's last trick, to one player
+                # the hand's last trick, worked out here: the highest trump, else the highest of the suit led
+                power = {c: (2 if c[-1] == trumps else 1 if c[-1] == played[0][1][-1] else 0, RANKS.index(c[:-1]))
+                         for _, c in played}
+                taken = list(tricks)
+                taken[max(played, key=lambda x: power[x[1]])[0]] += 1
                 assert after == [scores[p] + taken[p] + (10 if taken[p] == bids[p] else 0) for p in range(4)]
                 scores = after
         results = m.outcome["results"]
