@@ -87,7 +87,57 @@ class StaticLint(FlowLints):
         self.anytime_lints()
         self.limit_order_lints()
         self.eliminated_window_lints()
+        self.recursion_lints()
         return self.out
+
+    def recursion_lints(self) -> None:
+        """W261: a def that calls itself whatever its arguments (`def f(n) = f(n)`, `def f(n) = n +
+        f(n - 1)`), itself or through other defs: any use of it fails at run time, after 200 calls, with
+        no column (a fuzzer's file linted clean). A call is unconditional unless it lies in a branch of an
+        `if … then … else`, the right of an `and` / `or`, or a comprehension's element or filter."""
+        defs = {d.name: d for d in self.game.decls if isinstance(d, n.DefDecl)}
+        calls: dict[str, list] = {}         # def -> [(def it calls whatever its arguments, the call's span)]
+        for d in defs.values():
+            params = {p.name for p in d.params or ()}
+            found: list = []
+            stack = [d.body]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, (list, tuple)):
+                    stack.extend(x)
+                    continue
+                if not isinstance(x, n.Node):
+                    continue
+                if isinstance(x, (n.Call, n.Name)) and x.name in defs and x.name not in params:
+                    found.append((x.name, x.span))
+                if isinstance(x, n.Cond):
+                    stack.append(x.test)
+                elif isinstance(x, n.Binary) and x.op in ("and", "or"):
+                    stack.append(x.left)
+                elif isinstance(x, n.Comprehension):
+                    stack.append(x.iterable)
+                elif isinstance(x, (n.Aggregate, n.ListComp)):
+                    stack.append(x.comp)
+                else:
+                    stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
+            calls[d.name] = found
+        for start in defs:
+            # a path of unconditional calls from `start` back to it: the first call on it is reported
+            seen, todo = {start}, [(callee, span, ()) for callee, span in calls[start]]
+            back = None
+            while todo and back is None:
+                callee, span, via = todo.pop()
+                if callee == start:
+                    back = (span, via)
+                elif callee not in seen:
+                    seen.add(callee)
+                    todo.extend((c, span, via + (callee,)) for c, _ in calls[callee])
+            if back is not None:
+                span, via = back
+                how = "itself" if not via else "itself through " + ", ".join(f"`{v}`" for v in via)
+                self.report("W261", "warning", f"`{start}` calls {how} whatever its arguments: any use of it never "
+                            "ends (it fails after 200 calls); put the call in a branch of an `if … then … else` "
+                            "that some arguments do not take", span)
 
     def eliminated_window_lints(self) -> None:
         """W258: an `open` of a window, in a game that eliminates players, where neither its `to` nor
