@@ -270,8 +270,9 @@ STATEMENTS: dict[str, NodeSpec] = {
     # abilities they set off), and those abilities may create components
     "choose": NodeSpec({"v": NAME, "mode": ("one", "subset", "order"), "in": EXPR, "where": OPTEXPR,
                         "min": OPTEXPR, "max": OPTEXPR, "by": OPTEXPR, "optional": BOOL, "prompt": OPTEXPR,
-                        "show": HOW, "body": BLOCK, "else": BLOCK}, {"as": OPTEXPR, "always": BOOL}, pauses=True),
-    "may": NodeSpec({"by": OPTEXPR, "prompt": OPTEXPR, "body": BLOCK, "else": BLOCK}, pauses=True),
+                        "show": HOW, "body": BLOCK, "else": BLOCK}, {"as": OPTEXPR, "always": BOOL, "about": OPTEXPR},
+                       pauses=True),
+    "may": NodeSpec({"by": OPTEXPR, "prompt": OPTEXPR, "body": BLOCK, "else": BLOCK}, {"about": OPTEXPR}, pauses=True),
     "emit": NodeSpec({"event": NAME, "a": EXPRS}, creating=True, pauses=True),
     "open": NodeSpec({"window": NAME, "a": EXPRS, "from": OPTEXPR}, {"to": EXPR, "always": BOOL, "until": EXPR}, creating=True,
                      pauses=True),

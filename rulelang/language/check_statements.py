@@ -171,8 +171,16 @@ class StatementChecks:
             self.expect(s.chooser, "player", "who answers")
         if s.prompt is not None:
             self.expect(s.prompt, "text", "a prompt")
+        self.check_question_about(s.about)
         self.block(s.body)
         self.block(s.other)
+
+    def check_question_about(self, about) -> None:
+        """`about C`: one component (or `none`), the card a question is about."""
+        if about is not None:
+            t = self.expr(about)
+            if not is_comp(t):
+                self.error("E201", f"a question is `about` a component (a card, a piece), not {show(t)}", about.span)
 
     def check_signal(self, s) -> None:
         what, name = (("event", s.event) if isinstance(s, n.Emit) else ("window", s.window)
@@ -281,6 +289,7 @@ class StatementChecks:
             self.expect(s.chooser, "player", "who chooses")
         if s.prompt is not None:
             self.expect(s.prompt, "text", "a prompt")
+        self.check_question_about(s.about)
         if s.size is not None and self.expr(s.size) not in ("range", "int", "any"):
             self.error("E201", "a choice's size must be a number or a range like `0..2`", s.size.span)
         if s.mode == "order" and s.size is None:

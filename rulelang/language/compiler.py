@@ -389,11 +389,13 @@ class Compiler:
                 "prompt": self.expr(s.prompt), "show": self.text_as(self.c.types.get(id(s.var_type)) or self.type_of(s.domain), element=True),
                 "body": self.block(s.body), "else": self.block(s.other),
                 **({"as": self.expr(s.label)} if s.label is not None else {}),
-                **({"always": True} if s.always else {})}
+                **({"always": True} if s.always else {}),
+                **({"about": self.expr(s.about)} if s.about is not None else {})}
 
     def stmt_may(self, s: n.May) -> dict:
         return {"s": "may", "by": self.expr(s.chooser), "prompt": self.expr(s.prompt),
-                "body": self.block(s.body), "else": self.block(s.other)}
+                "body": self.block(s.body), "else": self.block(s.other),
+                **({"about": self.expr(s.about)} if s.about is not None else {})}
 
     def stmt_emit(self, s: n.Emit) -> dict:
         return {"s": "emit", "event": s.event, "a": [self.expr(a) for a in s.args]}

@@ -286,15 +286,17 @@ class Choose(Node):
     label: Node | None = None            # `as E`: the text an option is shown as (the var is one option)
     always: bool = False                 # `always`: asked even when one answer is forced (hides that it was)
     var_type: Any = None                 # `choose x: T in …`: the variable's declared type (a TypeRef)
+    about: Node | None = None            # `about C`: the component the question is about (named to who sees it)
 
 
 @dataclass(frozen=True, eq=False)
 class May(Node):
-    """`may [by P] [prompt T] { ... } [else { ... }]`: a yes/no question."""
+    """`may [by P] [prompt T] [about C] { ... } [else { ... }]`: a yes/no question."""
     chooser: Node | None
     prompt: Node | None
     body: tuple
     other: tuple
+    about: Node | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -189,9 +189,10 @@ class _ToNodes(DeclarationRules):
         optional = any(x[1] == "optional" for x in opts)
         always = any(x[1] == "always" for x in opts)
         label = next((x[2] for x in opts if x[1] == "as"), None)
+        about = next((x[2] for x in opts if x[1] == "about"), None)
         return n.Choose(self.sp(meta), var, mode, domain, extra if mode == "one" else None,
                         extra if mode != "one" else None, by, optional, prompt, blocks[0],
-                        blocks[1] if len(blocks) > 1 else (), label, always, var_type)
+                        blocks[1] if len(blocks) > 1 else (), label, always, var_type, about)
 
     def choice_one(self, meta, c):
         return ("one", c[0], c[1] if len(c) > 1 else None)
@@ -214,6 +215,9 @@ class _ToNodes(DeclarationRules):
     def choice_always(self, meta, c):
         return ("opt", "always", None)
 
+    def choice_about(self, meta, c):
+        return ("opt", "about", c[0])
+
     def choice_prompt(self, meta, c):
         return ("opt", "prompt", c[0])
 
@@ -222,7 +226,8 @@ class _ToNodes(DeclarationRules):
         blocks = [x for x in c if not (isinstance(x, tuple) and x and x[0] == "opt")]
         by = next((x[2] for x in opts if x[1] == "by"), None)
         prompt = next((x[2] for x in opts if x[1] == "prompt"), None)
-        return n.May(self.sp(meta), by, prompt, blocks[0], blocks[1] if len(blocks) > 1 else ())
+        about = next((x[2] for x in opts if x[1] == "about"), None)
+        return n.May(self.sp(meta), by, prompt, blocks[0], blocks[1] if len(blocks) > 1 else (), about)
 
     def emit_stmt(self, meta, c):
         return n.Emit(self.sp(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())

@@ -2,7 +2,9 @@
 answer only attacks with no more stars; attack cards with targets of their own."""
 from __future__ import annotations
 
-from dw_helpers import Position, hp, legal, play, units_at, var, where
+import pytest
+
+from dw_helpers import CLASSES, Position, hp, legal, play, units_at, var, where
 
 
 def test_war_axe_makes_a_two_star_attack_a_wooden_shield_cannot_answer():
@@ -10,7 +12,7 @@ def test_war_axe_makes_a_two_star_attack_a_wooden_shield_cannot_answer():
          .hand(1, "Wooden Shield", "Iron Shield").turn(0))
     target = p.unit_at("f5")
     m = p.match()
-    play(m, "equip War Axe", "attack e5 infantry (+1 to its next attack) f5 infantry")
+    play(m, "equip War Axe", "attack e5 infantry (+1 to its next attack with 2 stars) f5 infantry")
     assert legal(m) == ["Iron Shield", "pass"]               # 2 stars: the 1-star shield may not answer
     play(m, "pass")
     assert units_at(m, "f5") == [] and hp(m, target) <= 0
@@ -21,7 +23,7 @@ def test_sharp_sword_plus_one_and_a_wooden_shield_takes_one_off():
          .hand(1, "Wooden Shield").turn(0))
     target = p.unit_at("f5")
     m = p.match()
-    play(m, "equip Sharp Sword", "attack e5 infantry (+1 to its next attack) f5 infantry", "Wooden Shield")
+    play(m, "equip Sharp Sword", "attack e5 infantry (+1 to its next attack with 1 star) f5 infantry", "Wooden Shield")
     assert hp(m, target) == 1                                # 2 - 1
     assert len(m.state()["zones"]["hand"][1]) == 0
 
@@ -157,7 +159,7 @@ def test_a_bonus_waiting_for_the_next_attack_is_shown_with_its_unit():
     line = next(x for x in units if x.startswith("e5"))
     assert line.endswith("1 infantry (1 with a bonus to the next attack)"), line
     assert not any("bonus" in x or "next attack" in x for x in units if not x.startswith("e5"))
-    play(m, "attack e5 infantry (+1 to its next attack) f5 infantry")    # (spent: an audit saw it promised on)
+    play(m, "attack e5 infantry (+1 to its next attack with 1 star) f5 infantry")    # (spent: an audit saw it promised on)
     while m.question:
         m.apply(m.legal_actions()[-1])
     units = next(v["value"] for v in m.view(1)["values"] if str(v["name"]).startswith("Units"))
@@ -207,3 +209,40 @@ def test_nothing_is_offered_or_paid_for_a_soldier_that_cannot_come():
     assert m.question["chooser"] == 0 and m.question["prompt"] == (
         "Mercenaries: pay 2 coins for a cavalry and an archer? (only the cavalry can come now: "
         "your castles have room for one soldier)")
+
+
+@pytest.mark.parametrize("stale", [(1, 0), (1, 2), (0, 3)])
+def test_a_raised_soldier_keeps_no_boost_of_an_earlier_life(stale):
+    """A differential run: a soldier raised from the barracks still held the +1 (and stars) of an
+    attack boost from an earlier life — unread by the rules, but its moves were listed twice beside
+    an alike soldier's (`move h1 archer i1`, `move h1 archer i1 (2)`)."""
+    probe = Position(2).hand(0, "War Banner").turn(0)
+    first = probe.st["zones"]["barracks"][CLASSES.index("archer")][-1]
+    m = probe.match()
+    play(m, "equip War Banner", "archer castle")
+    castle = where(m, first)                                 # (P1's archer castle)
+    p = Position(2).soldier(0, "archer", castle).hand(0, "War Banner").turn(0)
+    raised = p.st["zones"]["barracks"][CLASSES.index("archer")][-1]
+    p.st["vars"]["boost_n"][raised], p.st["vars"]["boost_s"][raised] = stale
+    m = p.match()
+    play(m, "equip War Banner", "archer castle")
+    assert where(m, raised) == castle and units_at(m, castle) == ["archer", "archer"]
+    moves = [a for a in legal(m) if a.startswith(f"move {castle} archer ")]
+    assert moves and not any(a.endswith(")") for a in moves), moves
+
+
+def test_a_soldiers_next_attack_says_its_stars():
+    """A differential run: two infantry on d1, one boosted by War Axe (2 stars), one by Sharp Sword
+    (1 star), were both `infantry (+1 to its next attack)`, told apart only by `(2)`: the stars
+    decide which defences may answer the attack (D24)."""
+    m = (Position(2).soldier(0, "infantry", "d1", n=2).soldier(1, "infantry", "d2")
+         .hand(0, "War Axe", "Sharp Sword").turn(0).match())
+    for card in ("War Axe", "Sharp Sword"):
+        play(m, f"equip {card}")
+        while m.question:
+            options = m.question["options"]
+            fresh = [o for o in options if "next attack" not in o]
+            play(m, (fresh or options)[0])
+    attacks = sorted(a for a in legal(m) if a.startswith("attack d1 infantry"))
+    assert any("with 2 stars" in a for a in attacks) and any("with 1 star" in a for a in attacks), attacks
+    assert not any(a.endswith("(2)") for a in attacks), attacks

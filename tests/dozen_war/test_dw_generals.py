@@ -58,7 +58,7 @@ def test_shield_mother():
     p = (Position(2).general(0, "Shield Mother", "e5").soldier(0, "infantry", "f5").soldier(1, "infantry", "g5")
          .turn(0))
     m = p.match()
-    play(m, "skill Brace", "infantry at f5", "attack f5 infantry (+1 to its next attack) g5 infantry")
+    play(m, "skill Brace", "infantry at f5", "attack f5 infantry (+1 to its next attack with 2 stars) g5 infantry")
     assert units_at(m, "g5") == []
     # Brace as a defence: -1 damage; Last Stand: stop and strike back 1
     p = (Position(2).general(0, "Shield Mother", "e5").soldier(0, "infantry", "f5").soldier(1, "cavalry", "g5")
@@ -113,7 +113,7 @@ def test_storm_lancer():
 def test_ash_hound():
     m = (Position(2).general(0, "Ash Hound", "e5").soldier(0, "cavalry", "f5").soldier(1, "infantry", "g5")
          .turn(0).match())
-    play(m, "skill Hunt", "attack f5 cavalry (+1 to its next attack) g5 infantry")   # 2 damage
+    play(m, "skill Hunt", "attack f5 cavalry (+1 to its next attack with 1 star) g5 infantry")   # 2 damage
     assert units_at(m, "g5") == []
     p = (Position(2).general(0, "Ash Hound", "e5").soldier(0, "infantry", "f5").soldier(1, "archer", "g5")
          .turn(1))
@@ -149,7 +149,7 @@ def test_moon_bow():
     assert units_at(m, "f5") == []
     m = (Position(2).general(0, "Moon Bow", "e5").soldier(0, "archer", "f5").soldier(1, "infantry", "g5")
          .turn(0).match())
-    play(m, "skill Volley", "attack f5 archer (+1 to its next attack) g5 infantry")
+    play(m, "skill Volley", "attack f5 archer (+1 to its next attack with 2 stars) g5 infantry")
     assert units_at(m, "g5") == []
     p = (Position(2).general(0, "Moon Bow", "b5").soldier(0, "archer", "e5").soldier(1, "infantry", "f5")
          .coins(2, 0).turn(1))

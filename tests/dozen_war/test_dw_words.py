@@ -88,7 +88,7 @@ def test_one_star_one_map_piece_and_a_dug_piece_read_right():
          .hand(1, "Wooden Shield").turn(0))
     m = p.match()
     play(m, "equip Sharp Sword")
-    m.apply("attack e5 infantry (+1 to its next attack) e6 infantry")
+    m.apply("attack e5 infantry (+1 to its next attack with 1 star) e6 infantry")
     assert m.question["prompt"].startswith("P1 infantry at e5 attacks P2 infantry at e6 (1 star): answer")
     assert "P1: infantry at e5 attacks P2's infantry at e6 (1 star)" in m.messages_for(1)
     # the killer's prompt and the hand-over of a single map piece

@@ -537,10 +537,13 @@ def test_hermit_receiver_is_always_asked_and_may_answer_truthfully_only(card, ch
     assert q["chooser"] == 1 and q["kind"] == "one" and q["prompt"] == "P1 gave you a hermit card: does it apply to you?"
     assert q["options"] == expected_answers(card, char, False)
     assert legal(m) == q["options"]
-    # the others see that P2 is choosing, not what
+    # the others see that P2 is choosing, not what; the giver and the receiver, who see the card,
+    # are told the question is about it (`about h`: a browser trial's phone showed no card by it)
     for p in (0, 2, 3):
         assert m.view(p)["choice"] == {"chooser": 1, "prompt": "P1 gave you a hermit card: does it apply to you?", "kind": "one",
-                                       "options": None, "running": []}
+                                       "options": None, "running": [],
+                                       **({"asker": m.view(1)["choice"]["asker"]} if p == 0 else {})}
+    assert m.view(1)["choice"]["asker"]["label"] == card
 
 
 @pytest.mark.parametrize("card,char", CASES_BASE)

@@ -53,7 +53,7 @@ class CutShort(BaseException):
 # ---- asking -----------------------------------------------------------------------------------
 def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = False, mine: list | None = None,
             also: list | None = None, picked: list | None = None, cards: dict | None = None,
-            legacy: dict | None = None):
+            legacy: dict | None = None, about=None):
     """The value of the answer to this question: recorded, forced, or (none yet) pause.
     `comps`: the options are components; an answer naming one that a seat cannot see now is
     logged as private to the chooser and those who can (see `private_to`). `mine` and `also`: a
@@ -62,12 +62,13 @@ def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = Fal
     being picked, the texts of the picks made so far (those made for the chooser, forced, too).
     `cards`: the component each option is about, where they are not the options' values (the
     card whose ability an order question names). `legacy`: texts an older engine gave the same
-    options, read from a save it wrote."""
+    options, read from a save it wrote. `about`: the component the question is about (`choose …
+    about C`), named to the seats that see it, as the card whose hook asks is."""
     if type(chooser) is not int or not 0 <= chooser < m.players:     # (`by P` of no seat: a fuzz trial)
         raise RuleFault(f"a choice is made `by` a player, not by {plain_text(chooser)}")
     cut: list = [None, None]                    # (a determinized copy's cut, met at the first asking:
     while True:                                 # it still maps the answer given after an interrupt;
-        value = _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy, cut)
+        value = _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy, cut, about)
         if value is not _INTERRUPTED:           # and where each component option lay then)
             return value
         options = _still_there(m, options, cut)
@@ -91,7 +92,7 @@ def _still_there(m, options: dict, cut: list) -> dict:
                         # answer inside it took the last card, and failed as if nothing were left)
 
 
-def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy, cut):
+def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, cards, legacy, cut, about):
     mapping = cut_here(m) if m.cuts and m.cuts[0].at == m.pos else None
     if mapping is not None:
         m.cut_mapping = cut[0] = mapping        # (a subset being picked maps what it holds: _choose_many)
@@ -101,7 +102,7 @@ def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, c
         mp = mapping or {}
         cut[1] = {t: id(m.where[mp.get(v, v)]) for t, v in options.items() if type(v) is int}
     if m.pos >= len(m.answers):
-        question = _question(m, chooser, prompt, options, kind, mine, also)
+        question = _question(m, chooser, prompt, options, kind, mine, also, about)
         if picked:
             question["picked"] = list(picked)
         if comps and mine is None:              # (which component each option is: the web's card tips)
@@ -134,15 +135,16 @@ def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, c
     raise RuleFault("a chain went on without an answer to its question")    # (_wait returns with one)
 
 
-def _question(m, chooser: int, prompt, options: dict, kind: str, mine, also) -> dict:
+def _question(m, chooser: int, prompt, options: dict, kind: str, mine, also, about=None) -> dict:
     """What a paused effect asks: the chooser, the prompt, the options, the abilities and
     windows running and the triggers waiting."""
     question = {"chooser": chooser, "prompt": prompt, "kind": kind,
                 "options": list(options) if mine is None else list(mine),
                 "stack": [dict(f) for f in m.frames],
                 "triggers": [t.label for t in m.trig]}
-    if m.src is not None and (not m.frames or m.frames[-1].get("source") != m.src):
-        question["asker"] = m.src                         # a card's hook asks (`run play of c`): that card
+    src = m.src if type(about) is not int else about      # (`about C`: that card, else the one whose hook asks)
+    if src is not None and (not m.frames or m.frames[-1].get("source") != src):
+        question["asker"] = src                           # a card's hook asks (`run play of c`): that card
     if also:
         question["also"] = [[p, list(texts)] for p, texts in also]
     return question
@@ -378,7 +380,8 @@ def _numbered(m, pairs: list, order) -> list:
     return texts
 
 
-def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False, comps: bool = False):
+def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False, comps: bool = False,
+                about=None):
     """One element of `values` (SKIP if there is none, or the chooser passes). `always`: ask even
     a forced choice, so that whether a question came tells the others nothing — an optional one
     even with nothing to choose (only `pass`: "you may play a unit" tells nobody if you hold one)."""
@@ -389,11 +392,11 @@ def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool
         return next(iter(options.values()))               # nothing to decide
     if optional:
         options[PASS] = SKIP
-    return _answer(m, chooser if chooser is not None else m.me, prompt, options, "one", comps)
+    return _answer(m, chooser if chooser is not None else m.me, prompt, options, "one", comps, about=about)
 
 
 def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, optional: bool = False,
-                 always: bool = False, comps: list | bool = False):
+                 always: bool = False, comps: list | bool = False, about=None):
     """A subset of `values` (in the order picked if `ordered`), picked one element at a time;
     `done` ends it once `lo` are picked. SKIP if there are fewer than `lo` to pick from, or the
     chooser passes (`optional`)."""
@@ -406,7 +409,7 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
             pairs = [(slot_text(m, v) if type(v) is int and v >= 0 and not seen_by(m, v, who) else t, v)
                      for t, v in pairs]
         got = _choose_many(m, chooser, prompt, list(range(len(pairs))), lambda lb, i: pairs[i][0], lo, hi,
-                           ordered, optional, always, comps and [v for _, v in pairs])
+                           ordered, optional, always, comps and [v for _, v in pairs], about)
         if got is SKIP:
             return got
         got = [pairs[i][1] for i in got]
@@ -434,7 +437,7 @@ def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, opti
             text, v = next(iter(options.items()))   # forced
         else:
             v = _answer(m, who, prompt, options, "order" if ordered else "subset",
-                        comps if type(comps) is bool else False, picked=said)
+                        comps if type(comps) is bool else False, picked=said, about=about)
             text = m.log[-1]
             if type(comps) is list and type(v) is int:      # (picked by index among `as` pairs)
                 private_to(m, who, comps[v], len(m.log) - 1)
@@ -461,8 +464,8 @@ def _unseen_by(m, chooser, comps):
     return None
 
 
-def _may(m, chooser, prompt):
-    return _answer(m, chooser if chooser is not None else m.me, prompt, {"yes": True, "no": False}, "may")
+def _may(m, chooser, prompt, about=None):
+    return _answer(m, chooser if chooser is not None else m.me, prompt, {"yes": True, "no": False}, "may", about=about)
 
 
 # ---- cards in play ------------------------------------------------------------------------------

@@ -498,15 +498,16 @@ class StatementLowering(Part):
             inner.names[v] = Name(q, 0, ANY)
             label = self.exprs.ex(s["as"], inner)
             values, texter = f"[({label.src}, {q}) for {q} in {values}]", "None"
+        about = f", about={self.exprs.ex(s['about'], ctx).src}" if s.get("about") is not None else ""
         got = fn.new("t")
         comps = s["show"] in ("comp", "list:comp", "comp_or_player", "list:comp_or_player")  # answers naming components may be private
         if s["mode"] == "one":
             fn.emit(f"{got} = _choose_one(m, {by}, {prompt}, {values}, {texter}, {s['optional']}, "
-                    f"{bool(s.get('always'))}, {comps})")
+                    f"{bool(s.get('always'))}, {comps}{about})")
         else:
             lo, hi = self.opt_src(s.get("min"), ctx), self.opt_src(s.get("max"), ctx)
             fn.emit(f"{got} = _choose_many(m, {by}, {prompt}, {values}, {texter}, {lo}, {hi}, "
-                    f"{s['mode'] == 'order'}, {s['optional']}, {bool(s.get('always'))}, {comps})")
+                    f"{s['mode'] == 'order'}, {s['optional']}, {bool(s.get('always'))}, {comps}{about})")
         fn.emit(REBIND)                          # (a choice may be answered by replaying: nothing is created)
         fn.emit(f"if {got} is not _SKIP:")
         fn.indent += 1
@@ -520,7 +521,8 @@ class StatementLowering(Part):
     def s_may(self, s, ctx):
         fn = ctx.fn
         by, prompt = self.opt_src(s.get("by"), ctx), self.opt_src(s.get("prompt"), ctx)
-        fn.emit(f"if _may(m, {by}, {prompt}):")
+        about = f", {self.exprs.ex(s['about'], ctx).src}" if s.get("about") is not None else ""
+        fn.emit(f"if _may(m, {by}, {prompt}{about}):")
         self.sub_block(s["body"], ctx)
         if s["else"]:
             fn.emit("else:")
