@@ -139,3 +139,56 @@ def test_a_pick_of_several_says_the_picks_so_far_to_its_chooser_the_forced_ones_
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("some\nquit\n"), out, str(path), screen=(80, 24))
     assert "Picked so far: die showing 1" in out.getvalue()
+
+
+SUBSETS = """
+game "Subset copies" {
+  players 1
+  enum T { a "A", b "B", c "C" }
+  kind C { t: T  label text(t) }
+  var mark: int = 0 per C
+  zone hand: set, public
+  zone table: set, public
+  zone out: set, public
+  setup { create C(t: a) in hand  create C(t: b) in hand  create C(t: a) in hand
+          create C(t: c) in hand  create C(t: a) in hand  create C(t: b) in table  create C(t: a) in table }
+  turn { step s {
+    action take(cs subset of hand size 2) { move cs to out  finish draw "took" }
+    action some(cs subset of hand size 1..3) { move cs to out  finish draw "took" }
+    action mixed(cs subset of hand + table size 2) { move cs to out  finish draw "took" }
+    action marked(cs subset of hand size 2) require all(mark[x] == 0 for x in cs) { finish draw "took" }
+  } }
+}
+"""
+
+
+def _multisets(labels: list[str], sizes) -> set:
+    from itertools import combinations
+    return {tuple(sorted(labels[i] for i in c)) for k in sizes for c in combinations(range(len(labels)), k)}
+
+
+def test_a_subset_of_copies_is_one_choice_whatever_the_order_its_elements_come_in():
+    """A new author's Sushi Go (hand A, B, A; take two) listed `take A B`, `take A A` and `take B A`:
+    {A, B} and {B, A'} are one choice when A and A' are copies. Each choice once, the first kept."""
+    m = rulelang.Game(rulelang.compile_source(SUBSETS, "s.rules")).new_match(seed=1)
+    listed = [str(a) for a in m.legal_actions()]
+    hand = ["A", "B", "A", "C", "A"]
+    for name, sizes in (("take", [2]), ("some", [1, 2, 3]), ("marked", [2])):
+        mine = [t.split(" ", 1)[1] for t in listed if t.split(" ", 1)[0] == name]
+        assert len(mine) == len(set(mine)) == len(_multisets(hand, sizes)), (name, mine)
+        assert {tuple(sorted(t.split())) for t in mine} == _multisets(hand, sizes)
+    assert [t for t in listed if t.startswith("take ")] == ["take A B", "take A A", "take A C", "take B C"]
+    # taken from two zones: a copy here and one there are no copies (another place: the rules tell them apart)
+    mixed = [t for t in listed if t.startswith("mixed ")]
+    assert len(mixed) == len(set(mixed)) and "mixed B B" in mixed and "mixed A A (2)" in mixed
+
+
+def test_subset_copies_told_apart_by_a_variable_are_all_offered():
+    m = rulelang.Game(rulelang.compile_source(SUBSETS, "s.rules")).new_match(seed=1)
+    st = m.state()
+    hand = st["zones"]["hand"]
+    st["vars"]["mark"][hand[2]] = 1                 # the second A is marked: no copy of the others
+    m = rulelang.Match.from_state(m.game, st)
+    takes = [str(a) for a in m.legal_actions() if str(a).startswith("take ")]
+    assert sorted(takes) == sorted(["take A B", "take A A", "take A C", "take B A", "take B C", "take A C (2)",
+                                    "take A A (2)"]), takes

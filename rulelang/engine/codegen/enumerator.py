@@ -268,6 +268,11 @@ class ActionEnumerator(Part):
         if not distinct:                        # (where it starts in `out`: see the end)
             start = fn.new("s")
             fn.emit(f"{start} = len(out)")
+        # subsets of components: {A, B} and {B, A'} of copies A, A' are one choice (_one_per_subset)
+        subsets = tuple(k for k, p in enumerate(a["params"]) if p.get("mode") == "subset" and p.get("show") == "comp")
+        if subsets:
+            first = fn.new("s")
+            fn.emit(f"{first} = len(out)")
         fn.emit("for _ in _ONCE:")
         fn.indent += 1
         unroll = [self.facts.unrolls(p) for p in a["params"]]
@@ -281,6 +286,19 @@ class ActionEnumerator(Part):
                            "folded": set()}
         self.enum_param(0, ctx.child(), 0, 0)
         fn.indent -= 1
+        if subsets:
+            # (a subset of one zone named without the parameters: that zone, to look for copies
+            # there only — Regicide's two Jesters lie together aside, never in the hand played from)
+            d = a["params"][subsets[0]]["domain"]
+            plain = len(subsets) == 1 and d.get("k") == "zone" and (
+                d.get("i") is None or d["i"] == {"k": "builtin", "n": "me"})
+            zone = self.exprs.seq(d, ctx).src if plain else None
+            # (inline, the usual answer at once: no copies, or none in that zone)
+            fn.emit(f"if len(out) > {first} + 1:")
+            fn.emit("    kc = TX.copies")
+            fn.emit("    if kc is None: kc = _copy_ids(m, TX)")
+            test = "kc" if zone is None else f"kc and len(kc.intersection({zone})) > 1"     # (two at least)
+            fn.emit(f"    if {test}: _one_per_subset(m, out, {first}, {subsets!r}, {zone or 'None'})")
         if not distinct:                        # a binding may have come twice: one text twice?
             # (not asked once the step's texts clash: the listing is told apart anyway, and a clash stays)
             fn.emit(f"if not TX.clash and len(out) > {start} + 1 and len({{x.text for x in out[{start}:]}}) < len(out) - {start}: rep = True")

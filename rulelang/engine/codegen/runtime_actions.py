@@ -40,12 +40,14 @@ class _Texts(dict):
     """A step's texts in one universe: text -> the first action made with it. `clash` turns true
     (for good) once two different bindings (another body or other arguments) showed one text, or
     when the texts outgrow INTERN_LIMIT: only then may a listing of that step hold two actions of
-    one text, and only then is it passed through _told_apart."""
-    __slots__ = ("clash",)
+    one text, and only then is it passed through _told_apart. `copies`: the universe's components
+    that have copies (a frozenset, made at the first listing that asks: _one_per_subset)."""
+    __slots__ = ("clash", "copies")
 
     def __init__(self):
         super().__init__()
         self.clash = False
+        self.copies = None
 
 
 def _mkact(m, table, key, text: str, fn, args: tuple, meta, texts=None) -> Action:
@@ -88,6 +90,71 @@ def _told_apart(m, out: list) -> list:
             else:                               # (an action whose texts were proven unique)
                 by_text[act.text] = act
     return out if not met and len(by_text) == len(out) else list(by_text.values())
+
+
+def _alike_of(m) -> tuple:
+    """(the match's universe, its copies: alike.copy_classes), kept on the match while the universe is."""
+    kept = m._alike
+    if kept is None or kept[0] is not m.intern:
+        from ..alike import copy_classes
+        kept = m._alike = (m.intern, copy_classes(m))
+    return kept
+
+
+def _copy_ids(m, texts: _Texts) -> frozenset:
+    """The components of the match's universe that have copies, kept with a step's texts (of that universe)."""
+    texts.copies = frozenset(_alike_of(m)[1])
+    return texts.copies
+
+
+def _one_per_subset(m, out: list, start: int, subsets: tuple, zone: list | None = None) -> None:
+    """The bindings of one action listed from `start` on, each choice once where its subsets hold
+    copies: {A, B} and {B, A'} (A and A' copies nothing tells apart) are one choice, though the
+    elements come in the zone's order and their texts differ (`take A B`, `take B A`: a new author's
+    Sushi Go). The first binding is kept. `subsets`: the positions of the action's subset
+    arguments; `zone`: the one zone they are taken from, where the rules name it so. Nothing is
+    done unless two copies lie together there (most positions)."""
+    classes = _alike_of(m)[1]
+    if not classes:
+        return
+    where = m.where
+    hot: set = set()                            # copies lying beside a copy of theirs
+    for c, members in classes.items():
+        if c == members[0]:
+            places = [where[x] for x in members]
+            for i, zl in enumerate(places):
+                if zl is not None and (zone is None or zl is zone) and any(y is zl for y in places[i + 1:]):
+                    hot.update(x for x, y in zip(members, places) if y is zl)
+    if not hot:
+        return
+    if zone is None:                            # (taken from anywhere: are those copies among them?)
+        used: set = set()
+        for act in out[start:]:
+            for k in subsets:
+                x = act._args[k]
+                if isinstance(x, (tuple, list)):
+                    used.update(x)
+        if hot.isdisjoint(used):
+            return
+    copies: dict = {}
+    seen: set = set()
+    keep = out[:start]
+    for act in out[start:]:
+        args = act._args
+        if not any(isinstance(args[k], (tuple, list)) and not hot.isdisjoint(args[k]) for k in subsets):
+            keep.append(act)
+            continue
+        key = [act._fn]
+        for k, x in enumerate(args):
+            if k in subsets and isinstance(x, (tuple, list)):
+                key.append(tuple(sorted((repr(_copy_key(m, a, copies)) if type(a) is int else repr(a)) for a in x)))
+            else:
+                key.append(repr(x))
+        key_t = tuple(key)
+        if key_t not in seen:
+            seen.add(key_t)
+            keep.append(act)
+    out[:] = keep
 
 
 class _Chain:
