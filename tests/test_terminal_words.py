@@ -1041,7 +1041,9 @@ def test_cards_that_read_alike_are_said_once_with_how_many():
     cards = [{"id": i, "label": label} for i, label in enumerate(["Copper", "Estate", "Copper", "Copper"])]
     zone = {"name": "supply", "owner": None, "visibility": "public", "count": 4, "kind": "Card", "cards": cards}
     # (a no-break space before the count: a line is never wrapped between a name and its count)
-    assert render_zone(dict(zone, ordered=False)) == "supply: 4 cards: Copper\u00a0×3, Estate"
+    # (a set keeps its order too, as it shows it: a new author's Hanabi hand, its clues by place,
+    # read `B4, Y1 ×2, B1, W3` for B4, Y1, B1, W3, Y1)
+    assert render_zone(dict(zone, ordered=False)) == "supply: 4 cards: Copper, Estate, Copper\u00a0×2"
     # (a pile keeps its order: runs of alike cards)
     assert render_zone(dict(zone, ordered=True)) == "supply: 4 cards, bottom to top: Copper, Estate, Copper\u00a0×2"
     # (all alike: no order to tell — Valgarð's `reserve: 11 warriors, bottom to top: L ×11`, a trial)

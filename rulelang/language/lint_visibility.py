@@ -45,7 +45,7 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257, W259, W260."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257, W259, W260, W262."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
         _w251(lints, body or ())
@@ -70,6 +70,11 @@ def visibility_lints(lints) -> None:
             _w245(lints, d, secret_zones)
         for block in _blocks(d):
             _w245_lets(lints, block, secret_zones)
+        if secret_zones:
+            for f in getattr(d, "__dataclass_fields__", ()):
+                block = getattr(d, f, None)
+                if isinstance(block, tuple) and any(isinstance(x, n.Log) and x.to is None for x in block):
+                    _w262(lints, block)
         if isinstance(d, n.Assign) and secret_zones:
             _w255(lints, d)
         if isinstance(d, n.ActionDecl):
@@ -115,6 +120,47 @@ def visibility_lints(lints) -> None:
             lints.report("W232", "warning", "`eliminate … until round_end` in `on round_end`: the round is "
                          "ending, so the player is back at once; write `eliminate` (for good) or do it "
                          "in `on round_start` (out for the round that starts)", s.span)
+
+
+def _w262(lints, block: tuple) -> None:
+    """W262: a `log` to everyone names (`text(c)`) a card the same block took (`let c = top(deck)`)
+    from a zone some player cannot see (`hidden`, `owner`, `others`) and moved into another such zone,
+    not revealed since: every player reads it (a new author's Hanabi logged `P1 draws Y3` of a card
+    drawn into P1's own `others` hand). A card that lay in sight before (one in play sent to the
+    bottom of a deck) is not said."""
+    secret = ("hidden", "owner", "others")
+
+    def visibility(e) -> str | None:
+        z = lints.root_zone(e)
+        sym = lints.c.symbols.get(z) if z else None
+        vis = _vis(sym.decl) if sym is not None else []
+        return vis[0] if vis else ("public" if sym is not None else None)
+    unseen: dict = {}                         # a name -> the zone its card was moved into, out of someone's sight
+    hidden_from: set = set()                  # names of cards taken from such a zone by this block
+    for s in block:
+        if isinstance(s, n.Let):
+            unseen.pop(s.name, None)
+            hidden_from.discard(s.name)
+            if visibility(s.value) in secret:
+                hidden_from.add(s.name)
+        elif isinstance(s, n.Move) and isinstance(s.what, n.Name) and s.what.name in hidden_from:
+            vis = visibility(s.dest)
+            if vis in secret:
+                unseen[s.what.name] = (lints.root_zone(s.dest), vis)
+            else:
+                unseen.pop(s.what.name, None)
+        elif isinstance(s, n.Reveal) and s.to is None and isinstance(s.what, n.Name):
+            unseen.pop(s.what.name, None)
+            hidden_from.discard(s.what.name)
+        elif isinstance(s, n.Log) and s.to is None and unseen:
+            for x in walk(s.value):
+                if isinstance(x, n.Call) and x.name == "text" and "text" not in lints.c.symbols and len(x.args) == 1 \
+                        and isinstance(x.args[0], n.Name) and x.args[0].name in unseen:
+                    z, vis = unseen[x.args[0].name]
+                    lints.report("W262", "warning", f"this `log` is read by every player and names `{x.args[0].name}`, "
+                                 f"a card just moved into `{z}` (`{vis}`), which some player cannot see: they read "
+                                 f"which card it is; log it `to` who may see it (`log … to [me]`), or say it without "
+                                 f"its name", x.span)
 
 
 def _w257(lints, d) -> None:

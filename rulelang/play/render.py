@@ -246,27 +246,25 @@ def render_zone(zone: dict, values: dict | None = None) -> str:
         return f"{name}: empty"
     if zone.get("top_only"):                   # only the top is seen
         return f"{name}: {plural(count, one, many)}, top: {printable(component_text(zone['cards'][-1], values))}"
-    grouped = _grouped([component_text(card, values) for card in zone["cards"]], bool(zone.get("ordered")))
+    grouped = _grouped([component_text(card, values) for card in zone["cards"]])
     # (cards that all read alike have no order to tell: a trial's `reserve: 11 warriors, bottom to top: L ×11`)
     order = ", bottom to top" if zone.get("ordered") and count > 1 and len(grouped) > 1 else ""
     return f"{name}: {plural(count, one, many)}{order}: " + join_labels(grouped)
 
 
-def _grouped(texts: list[str], ordered: bool) -> list[str]:
-    """Cards that read alike said once with how many (`Copper ×46`): in a pile, each run of them in
-    its order; in a set, all of them where the first is (a new author's supply pile read "Copper,
-    Copper, …" 46 times)."""
+def _grouped(texts: list[str]) -> list[str]:
+    """Cards that read alike said once with how many (`Copper ×46`), each run of them in its
+    order (a new author's supply pile read "Copper, Copper, …" 46 times). A set keeps its order
+    too, as docs say it shows it: grouped all where the first was, a new author's Hanabi hand B4,
+    Y1, B1, W3, Y1 read `B4, Y1 ×2, B1, W3` — its 5th card seemingly W3, where clues count by place."""
     out: list[str] = []
     counts: list[int] = []
-    where: dict = {}
     for t in texts:
-        i = (len(out) - 1 if out and out[-1] == t else None) if ordered else where.get(t)
-        if i is None:
-            where[t] = len(out)
+        if out and out[-1] == t:
+            counts[-1] += 1
+        else:
             out.append(t)
             counts.append(1)
-        else:
-            counts[i] += 1
     # (a no-break space before the count: a line wrapped between a name and its `×2`, which then
     # stood alone — 83 times in one game of a card game: a fuzzer's)
     return [t if k == 1 else f"{t}\u00a0×{k}" for t, k in zip(out, counts)]

@@ -292,8 +292,9 @@ IRREGULAR = {"die": "dice", "man": "men", "woman": "women", "mouse": "mice", "ch
 
 def kind_noun(kind: str | None) -> tuple[str, str]:
     """A component kind's name as a noun, singular and plural: `Warrior` → warrior, warriors;
-    `PlayerCard` → player card, player cards. Without a kind: card, cards."""
-    if not kind:
+    `PlayerCard` → player card, player cards. Without a kind, or one of a single letter (a new
+    author's `kind C` read `3 cs`): card, cards."""
+    if not kind or len(kind.strip("_")) < 2:
         return "card", "cards"
     words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).replace("_", " ").lower().split()
     if not words:
