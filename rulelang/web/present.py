@@ -304,7 +304,7 @@ def component_words(match, seat: int | None, cid: int) -> dict | None:
 
 def log_lines(entries: list, who: list) -> list:
     """The Log's entries (as the reader may read them) each with the seat that made it and the
-    question it answered: `P1: archer castle (asked: Which castle …)`; an entry that names its seat
+    question it answered: `P1: archer castle (asked of P1: Which castle …)`; an entry that names its seat
     already (a simultaneous step's answers) keeps its words."""
     out = []
     for i, text in enumerate(entries):
@@ -312,7 +312,9 @@ def log_lines(entries: list, who: list) -> list:
         if seat is not None and not re.match(r"P\d+: ", text):
             text = f"{seat_name(seat)}: {text}"
         if asked and not asked.startswith("respond in "):
-            text += f" (asked: {printable(asked)})"
+            # (of whom: a question worded for its chooser, "does it apply to you?", is read by all)
+            text += f" (asked of {seat_name(seat)}: {printable(asked)})" if seat is not None \
+                else f" (asked: {printable(asked)})"
         out.append(text)
     return out
 

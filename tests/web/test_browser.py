@@ -663,6 +663,20 @@ def test_what_lies_under_the_question_can_be_scrolled_into_sight(serve, browser,
     page.close()
 
 
+def test_on_a_wide_screen_the_question_leaves_the_right_column_in_sight(serve, browser):
+    """A browser trial: the question, centred over the bottom of a 1280-pixel page, covered the
+    Messages of the right column; it lies over the left column now."""
+    server, body = made(serve, "dozen_war", ["human", "human"], 5)
+    (served,) = server.server.matches.values()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(body["links"][served.match.current_player]["url"])
+    page.wait_for_selector("#question[open]")
+    question, right = page.locator("#question").bounding_box(), page.locator("#right").bounding_box()
+    assert question["x"] + question["width"] <= right["x"] + 1, (question, right)
+    assert question["width"] >= 400
+    page.close()
+
+
 OUT_OF_TURN = """
 game "Masks" {
   players 2

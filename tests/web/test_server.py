@@ -117,10 +117,11 @@ def test_two_seats_play_a_whole_game_over_websockets(serve):
         assert watcher.state["outcome"] == outcome
         match = server.server.matches[body["id"]].match
         # the Log says who made each entry (a browser trial found bare texts), each as its reader may read it
-        assert [x.partition(": ")[2].partition(" (asked: ")[0] for x in seats[0].state["log"]] == match.log_for(0)
-        assert [x.partition(": ")[2].partition(" (asked: ")[0] for x in watcher.state["log"]] == match.log_for(None)
+        assert [x.partition(": ")[2].partition(" (asked of ")[0] for x in seats[0].state["log"]] == match.log_for(0)
+        assert [x.partition(": ")[2].partition(" (asked of ")[0] for x in watcher.state["log"]] == match.log_for(None)
         assert all(x.startswith(("P1: ", "P2: ")) for x in seats[0].state["log"] + watcher.state["log"])
-        assert any(" (asked: take a bonus point?)" in x for x in seats[0].state["log"]) == \
+        # (of whom: "does it apply to you?" is read by every seat — a browser trial)
+        assert any(" (asked of P" in x and x.endswith(": take a bonus point?)") for x in seats[0].state["log"]) == \
             any(x in ("yes", "no") for x in match.log)
         for s in seats + [watcher]:
             await s.ws.close()
