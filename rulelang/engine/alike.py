@@ -28,35 +28,9 @@ played may tell the others that one of theirs is lower.
 """
 from __future__ import annotations
 
-from .codegen.runtime_actions import Action, _copies
+from .codegen.runtime_actions import Action, _alike_of, _copies
 
 UNSEEN = ("hidden",)             # zone visibilities whose contents no one at the table sees
-
-
-def copy_classes(m) -> dict:
-    """Each component that has copies -> the ids of all its copies (itself included), in order.
-    The same for every match of one universe (the same components): kept by the game."""
-    u = m.intern if m.intern is not None else m.game.universe(m)
-    kept = m.game.alike_classes
-    got = kept.get(id(u))
-    if got is not None and got[0] is u:
-        return got[1]
-    groups: dict = {}
-    for c, (kind, label) in enumerate(zip(m.kinds, m.labels)):
-        key = (kind, label, tuple(col[c] for col in m.F))
-        try:
-            groups.setdefault(key, []).append(c)
-        except TypeError:                       # (a field value that cannot be compared so: no copies)
-            continue
-    classes: dict = {}
-    for members in groups.values():
-        if len(members) > 1:
-            t = tuple(members)
-            for c in members:
-                classes[c] = t
-    if len(kept) < 64:
-        kept[id(u)] = (u, classes)              # (the universe kept too: its id stays its own)
-    return classes
 
 
 def _hiding_zones(m) -> tuple[set, set, dict]:
@@ -96,10 +70,7 @@ def untraceable(m, found: Action, now: dict | None = None) -> Action:
         return found
     if m.intern is None:                        # (as a listing would: the universe of its components)
         m.intern = m.game.universe(m)
-    kept = m._alike                             # (this match's universe and its copies: the hot path)
-    if kept is None or kept[0] is not m.intern:
-        kept = m._alike = (m.intern, copy_classes(m))
-    classes = kept[1]
+    classes = _alike_of(m)[1]                   # (this match's universe and its copies)
     if not classes:
         found._plain = True
         return found

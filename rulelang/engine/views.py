@@ -95,7 +95,7 @@ class MatchViews(MatchParts):
         them, itself included: which of them a hand played is the engine's pick (docs/engine.md,
         "Copies played from a hidden zone"), so a front end that judges what a seat learnt counts
         them as one."""
-        from .alike import copy_classes
+        from .codegen.runtime_actions import copy_classes
         return copy_classes(self)
 
     def visible_to_all(self) -> set:

@@ -92,11 +92,36 @@ def _told_apart(m, out: list) -> list:
     return out if not met and len(by_text) == len(out) else list(by_text.values())
 
 
+def copy_classes(m) -> dict:
+    """Each component that has copies -> the ids of all its copies (itself included), in order.
+    The same for every match of one universe (the same components): kept by the game."""
+    u = m.intern if m.intern is not None else m.game.universe(m)
+    kept = m.game.alike_classes
+    got = kept.get(id(u))
+    if got is not None and got[0] is u:
+        return got[1]
+    groups: dict = {}
+    for c, (kind, label) in enumerate(zip(m.kinds, m.labels)):
+        key = (kind, label, tuple(col[c] for col in m.F))
+        try:
+            groups.setdefault(key, []).append(c)
+        except TypeError:                       # (a field value that cannot be compared so: no copies)
+            continue
+    classes: dict = {}
+    for members in groups.values():
+        if len(members) > 1:
+            t = tuple(members)
+            for c in members:
+                classes[c] = t
+    if len(kept) < 64:
+        kept[id(u)] = (u, classes)              # (the universe kept too: its id stays its own)
+    return classes
+
+
 def _alike_of(m) -> tuple:
-    """(the match's universe, its copies: alike.copy_classes), kept on the match while the universe is."""
+    """(the match's universe, its copies: copy_classes), kept on the match while the universe is."""
     kept = m._alike
     if kept is None or kept[0] is not m.intern:
-        from ..alike import copy_classes
         kept = m._alike = (m.intern, copy_classes(m))
     return kept
 
