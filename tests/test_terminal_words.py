@@ -939,6 +939,20 @@ def test_look_at_a_zone_reads_the_cards_one_sees_there():
     assert "P1> look lend a hand\nLend a Hand (card)\n  Action (1 copy)." in text
 
 
+def test_look_at_a_board_cell_says_what_lies_there_and_what_it_is():
+    """A first hour at the terminal: `look c5` in Valgarð read "no card or piece named 'c5'"."""
+    out = io.StringIO()
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "valgard.rules"))
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("place a1\nlook a1\nlook c5\nlook zz9\nquit\n\n"), out,
+             "valgard.rules", screen=(100, 40))
+    text = out.getvalue()
+    at = text[text.index("P1> look a1\n"):text.index("P1> look c5")]
+    assert at.startswith("P1> look a1\na1: stack: L\n  the board's key: L, D: a warrior of light (P1)"), at
+    assert "  L: A warrior of light (P1), from row 1." in at
+    assert "P1> look c5\nc5: empty\n" in text
+    assert "P1> look zz9\nerror: no card or piece named 'zz9'" in text
+
+
 def test_the_starts_of_some_of_a_moves_words_name_it_when_only_one_move_has_them():
     """A first hour at the terminal mixed the two shortcuts: `move nig g8` (a start, a word left
     out) and `nig g8` for `move f11 Night Rider g8` were not moves; they are, when one move only

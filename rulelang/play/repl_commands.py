@@ -19,7 +19,7 @@ from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
 from .screen import kind_noun, kind_of
 from .rulebook import action_help
-from .screen import wrap_text, zone_title
+from .screen import join_labels, wrap_text, zone_title
 
 HELP = """\
 Commands:
@@ -29,7 +29,8 @@ Commands:
   help NAME, look NAME
                the rules text of a card, character, piece… (Tab completes
                names); look ZONE: of each card you see there (look hand);
-               look P2: that player's zones, as you see them
+               look P2: that player's zones, as you see them; look c5: what
+               lies on that cell of the board
   rules        the basics (how to win, a turn) and a list of sections; at a
                terminal it stops at each screenful (Enter: on, q: stop);
                read from a pipe, the whole rulebook
@@ -204,6 +205,8 @@ class Commands:
             self.look_at_player(int(seat.group(1)) - 1)
             return False
         found = self.names().find(name, self.encoding)
+        if not found and self.look_at_cell(name):
+            return False
         exact = any(" ".join(str(shown).lower().split()) == " ".join(name.lower().split()) for shown, _, _ in found or ())
         if not exact and self.look_at_zone(name):
             return False                        # (`look hand`: the cards of one's hand, not a card named
@@ -248,6 +251,42 @@ class Commands:
         for z in zones:
             self.say(printable(render_zone(z)))
         self.say("(look CARD: what a card does)")
+
+    def look_at_cell(self, name: str) -> bool:
+        """`look c5`: what lies on a board's cell as the seat at the terminal sees it, with the
+        board's key for what is there (a first hour typed it and read "no card or piece named
+        'c5'"); False when no cell is so named."""
+        geometry = getattr(getattr(self, "game", None), "geometry", None)
+        wanted = " ".join(name.lower().split())
+        cell = next((str(c) for c in getattr(geometry, "names", ()) if str(c).lower() == wanted), None)
+        if cell is None:
+            return False
+        view = self.match.view(self.viewer(), drawing=False)
+        held = (view.get("cells") or {}).get(cell) or {}
+        words = (view.get("cell_texts") or {}).get(cell) or {}
+        variables = view.get("cell_vars") or {}
+        parts, labels = [], []
+        for what, v in held.items():
+            shown = words.get(what, v)
+            if what in variables:
+                parts.append(f"{what.replace('_', ' ')}: {printable(str(shown))}")
+            elif isinstance(v, list):
+                labels += [str(x) for x in v]
+                parts.append(f"{what.replace('_', ' ')}: {printable(join_labels([str(x) for x in v])) if v else 'empty'}")
+            elif isinstance(v, int) and v:
+                parts.append(f"{what.replace('_', ' ')}: {v} hidden")
+        self.say(f"{cell}: " + ("; ".join(parts) if parts else "empty"))
+        legend = [str(k) for b in (getattr(self.game, "ir", None) or {}).get("boards", []) for k in (b.get("legend") or [])]
+        glyphs = "".join(labels)
+        width = (self.size() or (80, 24))[0]
+        for k in legend:                          # (the key's entries for what lies there: `LL, DD: a Valkyrie`)
+            head = k.split(":", 1)[0]
+            if labels and any(g.strip() and g.strip() in (glyphs, *labels) for g in head.split(",")):
+                self.say(wrap_text("the board's key: " + printable(k), width - 2))
+        for label in dict.fromkeys(labels):
+            for shown, text, kind in self.names().find(label, self.encoding) or ():
+                self.say(wrap_text(f"{printable(shown)}: " + printable(" ".join(str(text).split())), width - 2))
+        return True
 
     def look_at_zone(self, name: str) -> bool:
         """`look ZONE` (`look hand`, `look discard p2`): the rules text of each card the seat at the
