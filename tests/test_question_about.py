@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.core.errors import RuleError
+from rulelang.core.errors import RuleError, RuleRuntimeError
 from rulelang.play.repl import run_repl
 from rulelang.web.present import spectator_payload
 
@@ -95,3 +95,29 @@ def test_shadow_hunters_hermit_questions_name_the_card_to_its_giver_and_receiver
         if asked >= 6:
             break
     assert asked >= 6
+
+
+@pytest.mark.parametrize("bad", [9999, -5, "abc"])
+def test_a_crafted_ir_whose_question_is_about_no_component_is_a_rule_error(bad, tmp_path):
+    """IR is shared between people: `about` worked out to no component is a one-line rule error,
+    never an IndexError from the views."""
+    import json
+    ir = rulelang.compile_source(GIFTS, "gifts.rules")
+
+    def walk(x):
+        if isinstance(x, dict):
+            if x.get("s") in ("choose", "may") and "about" in x:
+                x["about"] = {"k": "lit", "v": bad}
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(ir)
+    path = tmp_path / "gifts.json"
+    path.write_text(json.dumps(ir), encoding="utf-8")
+    m = rulelang.load(str(path)).new_match(seed=1)
+    with pytest.raises(RuleRuntimeError) as caught:
+        m.apply("give Lantern")
+    assert "a question is `about` a component, not" in str(caught.value)
+    assert [str(a) for a in m.legal_actions()] == ["give Lantern", "ring"]     # (nothing changed)

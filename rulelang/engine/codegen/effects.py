@@ -142,7 +142,11 @@ def _question(m, chooser: int, prompt, options: dict, kind: str, mine, also, abo
                 "options": list(options) if mine is None else list(mine),
                 "stack": [dict(f) for f in m.frames],
                 "triggers": [t.label for t in m.trig]}
-    src = m.src if type(about) is not int else about      # (`about C`: that card, else the one whose hook asks)
+    src = m.src                                           # (the card whose hook asks; `about C`: C)
+    if about is not None:
+        if type(about) is not int or not 0 <= about < len(m.labels):     # (a crafted IR's: a fuzz trial's kind)
+            raise RuleFault(f"a question is `about` a component, not {plain_text(about)}")
+        src = about
     if src is not None and (not m.frames or m.frames[-1].get("source") != src):
         question["asker"] = src                           # a card's hook asks (`run play of c`): that card
     if also:
