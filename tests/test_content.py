@@ -73,6 +73,19 @@ def test_a_broken_row_is_reported_at_its_yaml_line_with_a_caret(rules, tmp_path)
         rulelang.load(str(rules))
 
 
+def test_a_text_field_longer_than_a_text_may_be_is_refused_at_its_row(rules, tmp_path):
+    """A fuzz trial: a 900 KB card name was read, and `look` printed it whole. A text field holds at
+    most TEXT_LIMIT characters, as a text the rules build does."""
+    from rulelang.core.limits import TEXT_LIMIT
+    long = "x" * (TEXT_LIMIT + 1)
+    (tmp_path / "chips.yaml").write_text(YAML.replace("name: blue", f"name: {long}"), encoding="utf-8")
+    diags, _ = rulelang.lint([str(rules)])
+    assert [(d.line, d.column, d.code) for d in diags] == [(3, 9, "E506")]
+    assert diags[0].message == f"field `name` is {TEXT_LIMIT + 1:,} characters long, more than the limit of {TEXT_LIMIT:,} of one text"
+    (tmp_path / "chips.yaml").write_text(YAML.replace("name: blue", f"name: {long[:-1]}"), encoding="utf-8")
+    assert rulelang.lint([str(rules)])[0] == []
+
+
 @pytest.mark.parametrize("path", ["/etc/passwd", "../chips.yaml", "chips.txt"])
 def test_a_rule_file_may_read_only_yaml_beside_or_below_itself(rules, path):
     rules.write_text(RULES.replace('"chips.yaml"', f'"{path}"'), encoding="utf-8")

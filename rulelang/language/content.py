@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import Diagnostic, Span
-from ..core.limits import COMPONENT_LIMIT, COPIES_LIMIT, INT_LIMIT, YAML_DEPTH_LIMIT, YAML_NODE_LIMIT, YAML_SIZE_LIMIT
+from ..core.limits import COMPONENT_LIMIT, COPIES_LIMIT, INT_LIMIT, TEXT_LIMIT, YAML_DEPTH_LIMIT, YAML_NODE_LIMIT, YAML_SIZE_LIMIT
 from ..core.types import Context, ValueType
 
 COPIES = "copies"          # the row key that says how many components the row makes
@@ -435,6 +435,12 @@ def _rows(loader, root, file: str, path_span: Span, kind: str, fields: dict, enu
                 close = suggest(value, members) if isinstance(value, str) else None
                 diags.append(Diagnostic("E504", f"field `{key}` must be {want}, not {_shown(value_node, value)}",
                                         _span(file, value_node), suggestion=close))
+                rejected.add(key)
+                continue
+            if isinstance(value, str) and len(value) > TEXT_LIMIT:     # (a 900 KB text printed whole by `look`)
+                diags.append(Diagnostic("E506", f"field `{key}` is {len(value):,} characters long, more than "
+                                                f"the limit of {TEXT_LIMIT:,} of one text",
+                                        _span(file, value_node)))
                 rejected.add(key)
                 continue
             if _has_surrogate(value):           # (`"A\ud800B"`: no file or save could hold it; a fuzz trial)
