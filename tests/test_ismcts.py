@@ -285,3 +285,32 @@ def test_a_search_at_a_simultaneous_step_imagines_only_worlds_where_each_seat_ca
             copy = m.determinized(0, k)
             assert copy.legal_actions_of(1), (seed, k)
         assert str(IsmctsBot(seed, iterations=60).choose(m)).startswith("play good")
+
+
+def test_a_determinized_copy_is_the_same_when_the_unseen_cards_sit_at_other_ids():
+    """A leak scan: twins with one view, built by giving the components P1 cannot see (P2's hand,
+    the tavern) one another's cards, were dealt different copies for one seed — the deal went by
+    id, and which id holds which unseen card is not seen either. The copy deals by what the cards
+    are, so the twins' copies, and the bot's decisions, are alike."""
+    import copy
+    import random as rnd
+    from positions import GAME as REGICIDE
+    differing = 0
+    for seed in range(6):
+        a = REGICIDE.new_match(2, seed=seed)
+        st = a.state()
+        ids = list(st["zones"]["hand"][1]) + list(st["zones"]["tavern"])
+        cards = {c: copy.deepcopy((st["components"][c]["label"], st["components"][c].get("fields"))) for c in ids}
+        shuffled = ids[:]
+        rnd.Random(seed).shuffle(shuffled)
+        for c, d in zip(ids, shuffled):
+            st["components"][c]["label"], st["components"][c]["fields"] = copy.deepcopy(cards[d])
+        b = rulelang.Match.from_state(REGICIDE, st)
+        assert a.view(0) == b.view(0)
+        differing += [a.labels[c] for c in a.state()["zones"]["hand"][1]] != [b.labels[c] for c in b.state()["zones"]["hand"][1]]
+        for world in (11, 12):
+            ca, cb = a.determinized(0, world), b.determinized(0, world)
+            assert [ca.labels[c] for c in ca.state()["zones"]["hand"][1]] == [cb.labels[c] for c in cb.state()["zones"]["hand"][1]]
+            assert [ca.labels[c] for c in ca.state()["zones"]["tavern"]] == [cb.labels[c] for c in cb.state()["zones"]["tavern"]]
+        assert str(IsmctsBot(seed, iterations=30).choose(a)) == str(IsmctsBot(seed, iterations=30).choose(b))
+    assert differing >= 5                       # (the twins' real hands differ)

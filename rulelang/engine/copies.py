@@ -115,10 +115,14 @@ class MatchCopies(MatchParts):
         def fit(c, z) -> bool:                   # may component c lie in zone z = (slot, family)?
             made = origins[c]
             return made is None or z == tuple(made) or names[z[0]] in reachable(self.kinds[c], made[0])
-        plan = []
-        for key in sorted(groups, key=repr):
+        kinds, labels, fields = self.kinds, self.labels, self.F
+
+        def identity(c):                         # (what a card is, not which id it has: the ids of unseen
+            return (str(kinds[c]), str(labels[c]), tuple(repr(col[c]) for col in fields), c)   # cards are
+        plan = []                                # not seen either — a leak scan's twins, the same view with
+        for key in sorted(groups, key=repr):     # the cards at fixed ids relabelled, were dealt otherwise)
             places = [place for place, _ in groups[key]]
-            ids = sorted(c for _, c in groups[key])
+            ids = sorted((c for _, c in groups[key]), key=identity)
             where = [(slot, family) for slot, family, _ in places]
             zones = set(where)
             named = {names[slot] for slot, _ in zones}
