@@ -94,7 +94,8 @@ def test_the_rulebook_sets_up_a_bounded_number_of_matches(tmp_path):
 def test_content_files_copied_by_many_creates_are_refused_before_the_ir_is_built(tmp_path):
     """Each `create … from` copies its file's rows into the IR: 650 of a 990 KB file made a 644 MB
     IR (1.9 GB to build), and the cache kept it."""
-    (tmp_path / "a.yaml").write_text("- {name: " + "x" * 990_000 + "}\n", encoding="utf-8")
+    # (99 rows of 9,900 characters: a text field holds at most TEXT_LIMIT, 10,000)
+    (tmp_path / "a.yaml").write_text(("- {name: " + "x" * 9_900 + "}\n") * 99, encoding="utf-8")
     path = write(tmp_path, "y.rules", 'game "Y" {\n  players 2\n  kind C { name: text = "x"  label name }\n'
                  "  zone d: pile\n  setup {\n" + '    create C from "a.yaml" in d\n' * 40
                  + "  }\n  turn { step s { action win { finish win for me } } }\n}\n")

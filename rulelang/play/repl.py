@@ -1633,8 +1633,11 @@ def answers_revealed(together, logged: int, match, people) -> str | None:
     return None
 
 
-HIDDEN_TRIES = 6      # the worlds a seat might imagine, for `hidden_outcome`
-HIDDEN_DRAWS = 24     # at most this many drawn to find them (a world where the move cannot be made is not one)
+# the worlds a seat might imagine, for `hidden_outcome`: 6 let a new author's Scotland Yard detective
+# undo 8 moves in 20 that had told them Mr. X was not on the station landed on, and try another
+HIDDEN_TRIES = 48
+HIDDEN_DRAWS = 192    # at most this many drawn to find them (a world where the move cannot be made is not one)
+OTHER_TRIES = 8       # (each other seat's, in each of ASKER_WORLDS worlds the asker imagines)
 
 
 class _HiddenChecks:
@@ -1715,7 +1718,7 @@ def _hidden_outcome_for(base, text: str, after, seats, tries: int, asker: int) -
             return "what happened may have told a player about what was hidden from them"
         found += 1
         for p in others:                        # (their worlds, from this one: as `hidden_outcome` does)
-            why = hidden_outcome(imagined, text, outcome, [p], tries)
+            why = hidden_outcome(imagined, text, outcome, [p], min(tries, OTHER_TRIES))
             if why is not None:
                 return why
     return None
