@@ -192,3 +192,42 @@ def test_subset_copies_told_apart_by_a_variable_are_all_offered():
     takes = [str(a) for a in m.legal_actions() if str(a).startswith("take ")]
     assert sorted(takes) == sorted(["take A B", "take A A", "take A C", "take B A", "take B C", "take A C (2)",
                                     "take A A (2)"]), takes
+
+
+def test_copies_the_chooser_cannot_see_stay_apart_in_a_subset():
+    """A fuzz trial: a blind steal of two from a hand holding 1, 1, 7 listed two choices, not three —
+    merged as copies, they told the thief two of the hidden cards were alike. Cards the actor
+    cannot see are named by their place, and every choice of places stays."""
+    blind = rulelang.Game(rulelang.compile_source("""
+game "Blind" {
+  players 2
+  kind C { v: int  label text(v) }
+  zone hand: set per player, owner
+  zone table: set, public
+  setup { create C(v: 1) in hand[1]  create C(v: 1) in hand[1]  create C(v: 7) in hand[1] }
+  turn { step s {
+    action steal(cs subset of hand[1 - me] size 2) { move cs to table  finish draw "x" }
+  } }
+}
+""", "blind.rules"))
+    m = blind.new_match(seed=1)
+    assert [str(a) for a in m.legal_actions()] == ["steal hand slot 1 hand slot 2", "steal hand slot 1 hand slot 3",
+                                                   "steal hand slot 2 hand slot 3"]
+
+
+def test_copies_in_a_subset_of_cards_or_players_are_one_choice():
+    """A fuzz trial: `zap` over `[c for c in field] + players` (a `C or player` list) listed `zap 1`
+    and `zap 1 (2)` for two alike cards in sight."""
+    union = rulelang.Game(rulelang.compile_source("""
+game "Union" {
+  players 2
+  kind C { v: int  label text(v) }
+  zone field: set, public
+  setup { create C(v: 1) in field  create C(v: 1) in field  create C(v: 2) in field }
+  def targets: list[C or player] = [c for c in field] + players
+  turn { step s { action zap(ts subset of targets size 1..2) { finish draw "x" } } }
+}
+""", "union.rules"))
+    listed = [str(a) for a in union.new_match(seed=1).legal_actions()]
+    assert listed == ["zap 1", "zap 2", "zap P1", "zap P2", "zap 1 1", "zap 1 2", "zap 1 P1", "zap 1 P2",
+                      "zap 2 P1", "zap 2 P2", "zap P1 P2"]

@@ -121,3 +121,33 @@ def test_a_crafted_ir_whose_question_is_about_no_component_is_a_rule_error(bad, 
         m.apply("give Lantern")
     assert "a question is `about` a component, not" in str(caught.value)
     assert [str(a) for a in m.legal_actions()] == ["give Lantern", "ring"]     # (nothing changed)
+
+
+def test_about_none_names_no_card_even_in_a_cards_hook():
+    """A fuzz trial: `may about none …` inside a card's hook still named the hook's card."""
+    hooks = rulelang.Game(rulelang.compile_source("""
+game "Hooks" {
+  players 2
+  hook play()
+  kind Gift { name: text  label name }
+  card Gift "Lantern" { name: "Lantern"
+    on play() { may about none prompt "Ring it?" { log "rung" } }
+  }
+  card Gift "Bell" { name: "Bell"
+    on play() { may prompt "Ring it?" { log "rung" } }
+  }
+  zone hand: set per player, public
+  zone table: set, public
+  setup { create cards Gift in hand[0] }
+  turn { step s {
+    action use(g in hand[me]) { run play() of g  move g to table  end turn }
+    action skip { finish draw "x" }
+  } }
+}
+""", "hooks.rules"))
+    m = hooks.new_match(seed=1)
+    m.apply("use Lantern")
+    assert "asker" not in m.view(0)["choice"]
+    m = hooks.new_match(seed=1)
+    m.apply("use Bell")
+    assert m.view(0)["choice"]["asker"]["label"] == "Bell"          # (no `about`: the hook's card)

@@ -21,7 +21,7 @@ except ImportError:                      # pragma: no cover (a dependency; kept 
     def _current():
         return None
 from .runtime import _overworked, as_items, plain_text, player_text
-from .runtime_actions import _copies
+from .runtime_actions import _copies, _one_per_subset
 from .runtime_moves import _move
 from ..records import Cut, Grant, Response, Revealed, Trigger
 from ..visibility import has_secrets
@@ -51,9 +51,11 @@ class CutShort(BaseException):
 
 
 # ---- asking -----------------------------------------------------------------------------------
+_NO_ABOUT = object()            # (a question with no `about`: about the card whose hook asks, if any)
+
 def _answer(m, chooser: int, prompt, options: dict, kind: str, comps: bool = False, mine: list | None = None,
             also: list | None = None, picked: list | None = None, cards: dict | None = None,
-            legacy: dict | None = None, about=None):
+            legacy: dict | None = None, about=_NO_ABOUT):
     """The value of the answer to this question: recorded, forced, or (none yet) pause.
     `comps`: the options are components; an answer naming one that a seat cannot see now is
     logged as private to the chooser and those who can (see `private_to`). `mine` and `also`: a
@@ -135,17 +137,17 @@ def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, c
     raise RuleFault("a chain went on without an answer to its question")    # (_wait returns with one)
 
 
-def _question(m, chooser: int, prompt, options: dict, kind: str, mine, also, about=None) -> dict:
+def _question(m, chooser: int, prompt, options: dict, kind: str, mine, also, about=_NO_ABOUT) -> dict:
     """What a paused effect asks: the chooser, the prompt, the options, the abilities and
     windows running and the triggers waiting."""
     question = {"chooser": chooser, "prompt": prompt, "kind": kind,
                 "options": list(options) if mine is None else list(mine),
                 "stack": [dict(f) for f in m.frames],
                 "triggers": [t.label for t in m.trig]}
-    src = m.src                                           # (the card whose hook asks; `about C`: C)
-    if about is not None:
-        if type(about) is not int or not 0 <= about < len(m.labels):     # (a crafted IR's: a fuzz trial's kind)
-            raise RuleFault(f"a question is `about` a component, not {plain_text(about)}")
+    src = m.src                                           # (the card whose hook asks; `about C`: C,
+    if about is not _NO_ABOUT:                            #  `about none`: none, in a hook too)
+        if about is not None and (type(about) is not int or not 0 <= about < len(m.labels)):
+            raise RuleFault(f"a question is `about` a component, not {plain_text(about)}")   # (a crafted IR's)
         src = about
     if src is not None and (not m.frames or m.frames[-1].get("source") != src):
         question["asker"] = src                           # a card's hook asks (`run play of c`): that card
@@ -385,7 +387,7 @@ def _numbered(m, pairs: list, order) -> list:
 
 
 def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool = False, comps: bool = False,
-                about=None):
+                about=_NO_ABOUT):
     """One element of `values` (SKIP if there is none, or the chooser passes). `always`: ask even
     a forced choice, so that whether a question came tells the others nothing — an optional one
     even with nothing to choose (only `pass`: "you may play a unit" tells nobody if you hold one)."""
@@ -400,7 +402,7 @@ def _choose_one(m, chooser, prompt, values, texter, optional: bool, always: bool
 
 
 def _choose_many(m, chooser, prompt, values, texter, lo, hi, ordered: bool, optional: bool = False,
-                 always: bool = False, comps: list | bool = False, about=None):
+                 always: bool = False, comps: list | bool = False, about=_NO_ABOUT):
     """A subset of `values` (in the order picked if `ordered`), picked one element at a time;
     `done` ends it once `lo` are picked. SKIP if there are fewer than `lo` to pick from, or the
     chooser passes (`optional`)."""
@@ -468,7 +470,7 @@ def _unseen_by(m, chooser, comps):
     return None
 
 
-def _may(m, chooser, prompt, about=None):
+def _may(m, chooser, prompt, about=_NO_ABOUT):
     return _answer(m, chooser if chooser is not None else m.me, prompt, {"yes": True, "no": False}, "may", about=about)
 
 
@@ -1137,4 +1139,6 @@ NAMESPACE = {
     "_watched_move": _watched_move, "_move_at": _move_at, "_created": _created,
     "_comp_seen_text": _comp_seen_text, "_all_seen": _all_seen, "_union_text": _union_text,
     "_union_seen_text": _union_seen_text,
+    # (a listing's subsets of copies: merged only where the actor sees them, seen_by)
+    "_one_per_subset": lambda m, out, start, subsets, zone=None: _one_per_subset(m, out, start, subsets, zone, seen_by),
 }

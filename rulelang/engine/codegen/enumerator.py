@@ -269,7 +269,8 @@ class ActionEnumerator(Part):
             start = fn.new("s")
             fn.emit(f"{start} = len(out)")
         # subsets of components: {A, B} and {B, A'} of copies A, A' are one choice (_one_per_subset)
-        subsets = tuple(k for k, p in enumerate(a["params"]) if p.get("mode") == "subset" and p.get("show") == "comp")
+        subsets = tuple(k for k, p in enumerate(a["params"])
+                        if p.get("mode") == "subset" and p.get("show") in ("comp", "comp_or_player"))
         if subsets:
             first = fn.new("s")
             fn.emit(f"{first} = len(out)")
@@ -655,7 +656,7 @@ class ActionEnumerator(Part):
         """A new constant of the action's meta with how each argument shows (a component, several, other)."""
         st = self.sh.enum_state
         shows = tuple(("comps" if isinstance(ctx.names[p["name"]], Subset) or p["name"] in st["combo"] else "comp")
-                      if p.get("show", "plain") == "comp" else "other" for p in a["params"])
+                      if p.get("show", "plain") in ("comp", "comp_or_player") else "other" for p in a["params"])
         return self.sh.const(self.sh.action_meta[ai] + (shows,), "M")
 
     def leaf_in_subset_table(self, lone: Subset, leaf: "_Leaf", fn: Fn, verdict: str | None) -> None:

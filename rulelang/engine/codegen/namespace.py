@@ -16,7 +16,7 @@ from .runtime import (FAULTS, ROUND_OUT, _action_text, _at, _appended, _bottom, 
                       _set_order, _sort_pairs, _sorted, _split, _subset_limit, _subsets,
                       _subsets_charge, _text_of, _top, _topn, _unless_false, as_items, plain_text,
                       player_text)
-from .runtime_actions import _copy_ids, _mkact, _one_per_subset, _same_text, _told_apart
+from .runtime_actions import _copy_ids, _mkact, _same_text, _told_apart
 from .runtime_moves import _add, _add_batch, _move, _move1, _move_all, _move_zone, _over, _over_any, _zone
 from ..boards import reachable
 from ...ir.spec import BUILTIN_FUNCTIONS
@@ -32,7 +32,7 @@ NAMESPACE = {
     "_key": _key, "_pick": _pick, "_subsets": _subsets, "_subset_limit": _subset_limit,
     "_range": _range, "_mul": _mul, "_grown": _grown, "_kept": _kept, "_overworked": _overworked, "_each": _each, "_unless_false": _unless_false, "_scoped": _scoped, "_appended": _appended, "_removed": _removed, "_sorted": _sorted, "_split": _split, "_sort_pairs": _sort_pairs, "_move": _move, "_move1": _move1,
     "_move_zone": _move_zone, "_move_all": _move_all, "_zone": _zone, "_over": _over, "_over_any": _over_any, "_add": _add,
-    "_add_batch": _add_batch, "_mkact": _mkact, "_same_text": _same_text, "_told_apart": _told_apart, "_one_per_subset": _one_per_subset, "_copy_ids": _copy_ids, "_fault": _fault, "_compress": compress, "_fill": _fill, "_fill_cell": _fill_cell, "_refuse": _refuse,
+    "_add_batch": _add_batch, "_mkact": _mkact, "_same_text": _same_text, "_told_apart": _told_apart, "_copy_ids": _copy_ids, "_fault": _fault, "_compress": compress, "_fill": _fill, "_fill_cell": _fill_cell, "_refuse": _refuse,
     "_plain": plain_text, "_ptext": player_text, "_reachable": reachable, "_comp_text": _comp_text,
     "_ONCE": (None,), "_UNSET": NOCONST,
     "_FAULTS": FAULTS,

@@ -132,25 +132,35 @@ def _copy_ids(m, texts: _Texts) -> frozenset:
     return texts.copies
 
 
-def _one_per_subset(m, out: list, start: int, subsets: tuple, zone: list | None = None) -> None:
+def _one_per_subset(m, out: list, start: int, subsets: tuple, zone: list | None = None, seen=None) -> None:
     """The bindings of one action listed from `start` on, each choice once where its subsets hold
     copies: {A, B} and {B, A'} (A and A' copies nothing tells apart) are one choice, though the
     elements come in the zone's order and their texts differ (`take A B`, `take B A`: a new author's
-    Sushi Go). The first binding is kept. `subsets`: the positions of the action's subset
-    arguments; `zone`: the one zone they are taken from, where the rules name it so. Nothing is
-    done unless two copies lie together there (most positions)."""
+    Sushi Go). The first binding is kept. Only copies the acting player sees are one: cards they
+    cannot see are named by their place, and merging two of them would tell that they are alike (a
+    fuzz trial's blind steal from a hand holding 1, 1, 7 listed two choices, not three). `subsets`:
+    the positions of the action's subset arguments; `zone`: the one zone they are taken from, where
+    the rules name it so; `seen(m, c, player)`: may the player see c (effects.seen_by)."""
     classes = _alike_of(m)[1]
     if not classes:
         return
-    where = m.where
-    hot: set = set()                            # copies lying beside a copy of theirs
+    m.work -= len(classes)                      # (each copy looked at once: a fuzz trial's 4,990 copies)
+    if m.work < 0:
+        _overworked()
+    where, actor = m.where, m.me
+    hot: set = set()                            # copies lying beside a copy of theirs, in the actor's sight
     for c, members in classes.items():
-        if c == members[0]:
-            places = [where[x] for x in members]
-            for i, zl in enumerate(places):
-                if zl is not None and (zone is None or zl is zone) and any(y is zl for y in places[i + 1:]):
-                    hot.update(x for x, y in zip(members, places) if y is zl)
-    if not hot:
+        if c != members[0]:
+            continue
+        by_place: dict = {}
+        for x in members:
+            zl = where[x]
+            if zl is not None and (zone is None or zl is zone):
+                by_place.setdefault(id(zl), []).append(x)
+        for together in by_place.values():
+            if len(together) > 1:
+                hot.update(x for x in together if seen is None or seen(m, x, actor))
+    if len(hot) < 2:
         return
     if zone is None:                            # (taken from anywhere: are those copies among them?)
         used: set = set()
@@ -159,10 +169,10 @@ def _one_per_subset(m, out: list, start: int, subsets: tuple, zone: list | None 
                 x = act._args[k]
                 if isinstance(x, (tuple, list)):
                     used.update(x)
-        if hot.isdisjoint(used):
+        if len(hot & used) < 2:
             return
     copies: dict = {}
-    seen: set = set()
+    keys: set = set()
     keep = out[:start]
     for act in out[start:]:
         args = act._args
@@ -172,12 +182,13 @@ def _one_per_subset(m, out: list, start: int, subsets: tuple, zone: list | None 
         key = [act._fn]
         for k, x in enumerate(args):
             if k in subsets and isinstance(x, (tuple, list)):
-                key.append(tuple(sorted((repr(_copy_key(m, a, copies)) if type(a) is int else repr(a)) for a in x)))
+                key.append(tuple(sorted(repr(_copy_key(m, a, copies)) if type(a) is int and a in hot else repr(a)
+                                        for a in x)))
             else:
                 key.append(repr(x))
         key_t = tuple(key)
-        if key_t not in seen:
-            seen.add(key_t)
+        if key_t not in keys:
+            keys.add(key_t)
             keep.append(act)
     out[:] = keep
 
