@@ -603,3 +603,20 @@ def test_a_match_given_chance_restores_while_its_setup_waits(name):
     m.apply(answer)
     back.apply(answer)
     assert back.state() == m.state()
+
+
+def test_a_log_entry_kept_private_round_trips_in_rules_that_never_pause():
+    """A fuzz trial: `play hand slot 1` from one's own `others` hand writes a log entry some seats may
+    not read (`private`); `from_state(state())` refused it — "these rules never pause an effect or
+    reveal a component" — in 12 of 30 short games, so such a game could not be saved and loaded."""
+    import json
+    import rulelang
+    from pathlib import Path
+    game = rulelang.load(str(Path(__file__).resolve().parent / "lint" / "corpus" / "w230_others_legality.rules"))
+    m = game.new_match(seed=0)
+    m.apply("tell 2")
+    m.apply("play hand slot 1")
+    st = m.state()
+    assert st.get("private")
+    back = rulelang.Match.from_state(game, json.loads(json.dumps(st)))
+    assert back.state() == st and back.log_for(1) == m.log_for(1) and back.log_for(0) == m.log_for(0)

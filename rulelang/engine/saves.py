@@ -125,12 +125,13 @@ class MatchSaves(MatchParts):
         m._restore_zones(data)
         m._restore_vars(data, ctx)
         m._restore_position(data)
-        if "known" in data or "pending" in data or "grants" in data or "private" in data:
+        if "private" in data:                   # (log entries some seats may not read: an action that names
+            m._restore_private(data["private"])  # a card by its place writes one, in rules that never pause —
+        if "known" in data or "pending" in data or "grants" in data:    # a fuzz trial's saves were refused)
             if not m.game.can_pause:
                 raise StateError("these rules never pause an effect or reveal a component")
             m._restore_known(data.get("known", {}))
             m._restore_grants(data.get("grants", []))
-            m._restore_private(data.get("private", {}))
             if "pending" in data:
                 return m._restore_pending(data)
         if m.result is None and m.step in m.game.code.simultaneous:     # (simultaneous.py)
