@@ -45,7 +45,7 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257, W259, W260, W262."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257, W259, W260, W262, W263."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
         _w251(lints, body or ())
@@ -80,6 +80,8 @@ def visibility_lints(lints) -> None:
         if isinstance(d, n.ActionDecl):
             if id(d) not in at_once:
                 _w257(lints, d)
+            if d.require is not None:
+                _w263(lints, d)
             for p in d.params:
                 z = _others_zone(lints, p.domain)
                 if z is not None and p.name in _names(d.require) and not _told_only(lints, p.name, d.require):
@@ -161,6 +163,21 @@ def _w262(lints, block: tuple) -> None:
                                  f"a card just moved into `{z}` (`{vis}`), which some player cannot see: they read "
                                  f"which card it is; log it `to` who may see it (`log … to [me]`), or say it without "
                                  f"its name", x.span)
+
+
+def _w263(lints, d) -> None:
+    """W263: an action's `require` reads the components of a zone its actor may not see (another's
+    hand, a hidden zone), itself or through the defs it calls (`s != xpos` with `def xpos =
+    first(hideout[mrx]).st`): which actions are legal tells the actor what the zone holds (a new
+    author's Scotland Yard: a detective's moves left out Mr. X's station; lint was silent). Read as
+    W241 reads a shown value, `me` being the actor."""
+    found: dict = {}
+    budget = lints.__dict__.setdefault("w241_nodes", [W241_NODES])
+    _w241_in(lints, d.require, {}, d.require.span, found, budget, set())
+    for zone, (span, why) in found.items():
+        lints.report("W263", "warning", f"the condition of `{d.name}` reads the components of zone `{zone}`, "
+                     f"which is {why}: which actions are legal tells the player acting what it holds; decide "
+                     f"in the action's body, or read only what they see", span)
 
 
 def _w257(lints, d) -> None:
