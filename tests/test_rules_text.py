@@ -276,8 +276,10 @@ def test_a_card_covered_on_a_pile_shown_by_its_top_is_not_gone():
                 "values": [], "cells": {}}
     before = view(3, (1, "B8"), [(2, "B3"), (4, "R5")])
     assert changes(before, view(4, (2, "B3"), [(4, "R5")]), "P1 plays", seat_name) == ["B3: hand (P1) → pile"]
+    # (G2, now on top, was under B8: uncovered, not new — a new author's deck builder read `Silver:
+    # new in supply` after every buy)
     assert changes(before, view(2, (7, "G2"), [(2, "B3"), (4, "R5")]), "P1 takes", seat_name) == [
-        "B8: gone from pile", "G2: new in pile"]
+        "B8: gone from pile"]
 
 
 def test_the_tutorial_game_never_says_a_covered_card_is_gone():
@@ -993,3 +995,42 @@ def test_regicide_says_which_number_cards_can_make_a_combo():
     assert "7 of Hearts: attack 7, worth 7 when discarded. Too high for a combo" in text
     assert "2 of Hearts: attack 2, worth 2 when discarded. With 1 to 3 more cards of the same rank it makes a combo" in text
     assert "5 of Hearts: attack 5, worth 5 when discarded. With 1 more card of the same rank" in text
+
+
+def test_the_ways_to_end_name_an_action_as_players_type_it():
+    """A new author's deck builder: the rulebook's turn said `end turn` (the action's `as` text) and its
+    end of the game "after the action done" (its name in the rule file)."""
+    game = rulelang.Game(rulelang.compile_source("""
+game "Ends" {
+  players 2
+  var bought: int = 0
+  turn { step s {
+    action done as "end turn" { bought += 1  if bought > 5 { finish draw "the supply ran out" }  end turn }
+  } }
+}
+""", "ends.rules"))
+    text = rulebook(game)
+    assert "(after the action end turn)" in text and "after the action done" not in text
+
+
+def test_a_card_uncovered_on_a_pile_shown_by_its_top_is_not_new_there():
+    """A new author's deck builder: every buy from a supply pile shown by its top read `Silver: new in
+    supply` — the Silver under the one bought, seen now, was there all along."""
+    game = rulelang.Game(rulelang.compile_source("""
+game "Shop" {
+  players 2
+  kind Coin { label "Silver" }
+  zone supply: pile, public, top
+  zone bought: set per player, public
+  setup { for i in 1..3 { create Coin() in supply } }
+  turn { step s {
+    action buy require size(supply) > 0 { move top(supply) to bought[me]  if size(supply) == 0 { finish draw "sold out" }  end turn }
+  } }
+}
+""", "shop.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("buy\nquit\n\n"), out, "shop.rules", screen=(100, 40))
+    text = out.getvalue()
+    said = text[text.index("P1 plays: buy"):]
+    assert "Silver: supply → bought (P1)" in said, said
+    assert "new in supply" not in text

@@ -176,7 +176,7 @@ def _opened_where(ir: dict) -> dict:
     for s in ir["steps"]:
         visit(s["enter"], f"at step {_name(s['name'])}")
         for a in s["actions"]:
-            visit(a["body"], f"after the action {_name(a['name'])}")
+            visit(a["body"], f"after the action {_spoken(a)}")
     moments = _moments(ir)                      # (a procedure that opens it: the moments that run it —
     for name, p in ir["procs"].items():         #  a new author's Coup opened every claim so, said nowhere)
         for where in moments.get(name, ()):
@@ -666,6 +666,13 @@ def _zone_line(doc: _Doc, z: dict, words, kinds: dict) -> str:
     return line + (f": {printable(words)}" if words else "")
 
 
+def _spoken(a: dict) -> str:
+    """An action as players type it: its `as` text's fixed words, else its name (a new author's
+    Skull read `flip`, shown and typed `turn over P2`; a deck builder's `done`, typed `end turn`)."""
+    names = typed_names(a)
+    return printable(names[1]) if len(names) > 1 else _name(a["name"])
+
+
 def _action_name(a: dict) -> str:
     """What a player types: the name and the parameters (`play CARD`), or the author's `as` text
     with `…` where it is computed (`drop in column …`)."""
@@ -773,7 +780,7 @@ def _endings(ir: dict) -> list[str]:
     for s in ir["steps"]:
         visit(s["enter"], f"at step {_name(s['name'])}")
         for a in s["actions"]:
-            visit(a["body"], f"after the action {_name(a['name'])}")
+            visit(a["body"], f"after the action {_spoken(a)}")
         if s.get("simultaneous") is not None:
             visit(s["simultaneous"]["reveal"], f"once the answers at step {_name(s['name'])} are revealed")
     for name, p in ir["procs"].items():
@@ -821,10 +828,7 @@ def _moments(ir: dict) -> dict:
     for s in ir["steps"]:
         calls(s["enter"], ("moment", f"at step {_name(s['name'])}"))
         for a in s["actions"]:          # (a new author's Coup: an ending said "after a player answers
-            # (as players type it: an `as` text's fixed words — a new author's Skull read `flip`, its
-            # action shown and typed as `turn over P2`)
-            spoken = typed_names(a)[1] if len(typed_names(a)) > 1 else None
-            calls(a["body"], ("action", printable(spoken) if spoken else _name(a["name"])))  # challenge" alone)
+            calls(a["body"], ("action", _spoken(a)))       # challenge" alone)
         if s.get("simultaneous") is not None:   # (a new author's Cribbage: an end by a procedure the
             calls(s["simultaneous"]["reveal"],  #  reveal runs was said with no moment at all)
                   ("moment", f"once the answers at step {_name(s['name'])} are revealed"))

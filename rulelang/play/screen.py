@@ -376,6 +376,13 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
         owners={zone_title(z, seat_name): z.get("owner") for z in before["zones"] + after["zones"]},
         named_by=named_by, off=off,
         unseen={zone_title(z, seat_name) for z in before["zones"] if z.get("visibility") == "hidden"})
+    # a pile shown by its top that did not grow: a card now on top was under the one taken, not new
+    # there (a new author's deck builder read `Silver: new in supply (Silver)` after every buy)
+    held = {zone_title(z, seat_name): z.get("count") for z in before["zones"] if z.get("top_only")}
+    uncovered = {title for z in after["zones"] if z.get("top_only")
+                 for title in [zone_title(z, seat_name)]
+                 if held.get(title) is not None and z.get("count") is not None and z["count"] <= held[title]}
+    came = [(label, to) for label, to in came if to not in uncovered]
     # a card's name said fewer times than cards of that name changed does not tell which of them
     # it was (a new author's Coup: `P2 loses an influence: Contessa` kept quiet the other Contessa
     # P1 drew); the action's text and a message naming one card are one naming, not two
