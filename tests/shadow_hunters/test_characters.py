@@ -1147,3 +1147,20 @@ def test_daniel_screams_before_the_killer_takes_a_card():
     assert var(m, "dead")[1] is True
     assert m.question["prompt"] == "Which of P2's equipment cards do you take?"
     assert var(m, "revealed")[2] is True
+
+
+def test_a_character_whose_damage_reached_its_hp_cannot_act_while_a_robbery_waits():
+    """A differential run (H8): Bob's Machine Gun hit Allie (6 of 8 → 8 of 8) and then asked Robbery of
+    the next target; the deaths come at the attack's end, and meanwhile the dying Allie used Mother's
+    Love and lived. A character at its HP dies: it may neither use its ability nor reveal."""
+    chars = ["Bob", "Allie", "Vampire", "George", "Werewolf"]
+    pos = (Position(chars).layout("church", "altar", "cabin", "gate", "woods", "cemetery")
+           .at("church", "altar", "church", "gate", "woods").damage(1, 6).reveal(0, 1)
+           .equipment(0, "Machine Gun").equipment(2, "Talisman").turn(0, "fight").rolls((6, 4), (4, 1)))
+    m = pos.match()
+    play(m, next(a for a in legal(m) if a.startswith("attack everyone in range")))
+    assert m.question["prompt"] == "Robbery: take an equipment card from P3 instead of dealing damage?"
+    assert var(m, "damage")[1] == 8 and not var(m, "dead")[1]
+    assert [a.text for a in m.interrupts(1)] == []
+    play(m, "no")
+    assert var(m, "dead")[1]
