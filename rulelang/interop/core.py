@@ -476,7 +476,7 @@ class Encoder:
     def _write_cells(self, w: _Writer, view: dict | None, by_label: dict | None):
         """Per board cell: each cell zone's count and (public) contents, each cell variable. A cell
         the view leaves out (an empty one) is a copy of one block made once: a board of 121 cells
-        wrote ~480,000 one-slot values a Valgarð run of 20 games, most of the adapters' time (a
+        wrote ~480,000 one-slot values in 20 games of a board game, most of the adapters' time (a
         researcher's trial: 5–20× the engine's own speed)."""
         w.seg("cells")
         cells = view["cells"] if view is not None else {}

@@ -22,6 +22,7 @@ from . import nodes as n
 from .lint_visibility import visibility_lints
 from .nodes import walk
 from ..core.errors import Diagnostic, Span
+from ..core.graphs import strongly_connected
 from ..ir.spec import board_cells, family_limit_message, family_members
 from ..core.limits import FAMILIES_LIMIT, LOOP_LIMIT, PLAYER_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, WORK_LIMIT
 from .lint_constants import INF, Consts, _least, _most
@@ -123,7 +124,11 @@ class StaticLint(FlowLints):
             calls[d.name] = found
         # the defs on a cycle of such calls: strongly connected components, in time linear in the
         # calls (a path search from each def took 30 s on a fuzz trial's chain of 3,000 defs)
-        for group in _cycles({d: [c for c, _ in found] for d, found in calls.items()}):
+        graph = {d: [c for c, _ in found] for d, found in calls.items()}
+        for component in strongly_connected(graph):
+            group = set(component)
+            if len(group) == 1 and component[0] not in graph[component[0]]:
+                continue                        # (a def on no cycle)
             for name in [d for d in calls if d in group]:          # (in the file's order)
                 inside = [(c, span) for c, span in calls[name] if c in group]
                 callee, span = next(((c, sp) for c, sp in inside if c != name), inside[0])
@@ -842,56 +847,3 @@ def _not_me(where, var: str) -> bool:
         return False
     sides = [where.left, where.right]
     return all(isinstance(s, n.Name) for s in sides) and sorted(s.name for s in sides) == sorted([var, "me"])
-
-
-def _cycles(graph: dict) -> list[set]:
-    """The groups of nodes of `graph` (node -> the nodes it leads to) that lie on a cycle: each
-    strongly connected component of more than one node, or of one that leads to itself (Tarjan's,
-    without recursion)."""
-    index: dict = {}
-    low: dict = {}
-    on_stack: set = set()
-    stack: list = []
-    out: list = []
-    counter = 0
-    for root in graph:
-        if root in index:
-            continue
-        work = [(root, iter(graph.get(root, ())))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, edges = work[-1]
-            advanced = False
-            for nxt in edges:
-                if nxt not in graph:
-                    continue
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(graph.get(nxt, ()))))
-                    advanced = True
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                group = set()
-                while True:
-                    x = stack.pop()
-                    on_stack.discard(x)
-                    group.add(x)
-                    if x == node:
-                        break
-                if len(group) > 1 or node in graph.get(node, ()):
-                    out.append(group)
-    return out

@@ -279,7 +279,7 @@ class Commands:
         legend = [str(k) for b in (getattr(self.game, "ir", None) or {}).get("boards", []) for k in (b.get("legend") or [])]
         glyphs = "".join(labels)
         width = (self.size() or (80, 24))[0]
-        for k in legend:                          # (the key's entries for what lies there: `LL, DD: a Valkyrie`)
+        for k in legend:                          # (the key's entries for what lies there: `LL, DD: a pair`)
             head = k.split(":", 1)[0]
             if labels and any(g.strip() and g.strip() in (glyphs, *labels) for g in head.split(",")):
                 self.say(wrap_text("the board's key: " + printable(k), width - 2))

@@ -289,7 +289,7 @@ class ActionEnumerator(Part):
         fn.indent -= 1
         if subsets:
             # (a subset of one zone named without the parameters: that zone, to look for copies
-            # there only — Regicide's two Jesters lie together aside, never in the hand played from)
+            # there only — a card game's two alike wild cards lie together aside, never in the hand played from)
             d = a["params"][subsets[0]]["domain"]
             plain = len(subsets) == 1 and d.get("k") == "zone" and (
                 d.get("i") is None or d["i"] == {"k": "builtin", "n": "me"})
