@@ -172,8 +172,14 @@ class StatementChecks:
         if s.prompt is not None:
             self.expect(s.prompt, "text", "a prompt")
         self.check_question_about(s.about)
+        self.check_repeated(s)
         self.block(s.body)
         self.block(s.other)
+
+    def check_repeated(self, s) -> None:
+        for word, value in s.repeated:
+            self.warn("W265", f"`{word}` is given twice in this question: the first is used and this one is "
+                              f"not; say it once", value.span)
 
     def check_question_about(self, about) -> None:
         """`about C`: one component (or `none`), the card a question is about."""
@@ -290,6 +296,7 @@ class StatementChecks:
         if s.prompt is not None:
             self.expect(s.prompt, "text", "a prompt")
         self.check_question_about(s.about)
+        self.check_repeated(s)
         if s.size is not None and self.expr(s.size) not in ("range", "int", "any"):
             self.error("E201", "a choice's size must be a number or a range like `0..2`", s.size.span)
         if s.mode == "order" and s.size is None:

@@ -287,6 +287,7 @@ class Choose(Node):
     always: bool = False                 # `always`: asked even when one answer is forced (hides that it was)
     var_type: Any = None                 # `choose x: T in …`: the variable's declared type (a TypeRef)
     about: Node | None = None            # `about C`: the component the question is about (named to who sees it)
+    repeated: tuple = ()                 # (word, value) of a clause given again (`prompt … prompt …`: W265)
 
 
 @dataclass(frozen=True, eq=False)
@@ -297,6 +298,7 @@ class May(Node):
     body: tuple
     other: tuple
     about: Node | None = None
+    repeated: tuple = ()
 
 
 @dataclass(frozen=True, eq=False)

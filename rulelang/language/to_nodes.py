@@ -192,7 +192,7 @@ class _ToNodes(DeclarationRules):
         about = next((x[2] for x in opts if x[1] == "about"), None)
         return n.Choose(self.sp(meta), var, mode, domain, extra if mode == "one" else None,
                         extra if mode != "one" else None, by, optional, prompt, blocks[0],
-                        blocks[1] if len(blocks) > 1 else (), label, always, var_type, about)
+                        blocks[1] if len(blocks) > 1 else (), label, always, var_type, about, _repeated(opts))
 
     def choice_one(self, meta, c):
         return ("one", c[0], c[1] if len(c) > 1 else None)
@@ -227,7 +227,7 @@ class _ToNodes(DeclarationRules):
         by = next((x[2] for x in opts if x[1] == "by"), None)
         prompt = next((x[2] for x in opts if x[1] == "prompt"), None)
         about = next((x[2] for x in opts if x[1] == "about"), None)
-        return n.May(self.sp(meta), by, prompt, blocks[0], blocks[1] if len(blocks) > 1 else (), about)
+        return n.May(self.sp(meta), by, prompt, blocks[0], blocks[1] if len(blocks) > 1 else (), about, _repeated(opts))
 
     def emit_stmt(self, meta, c):
         return n.Emit(self.sp(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
@@ -373,3 +373,10 @@ class _ToNodes(DeclarationRules):
 
 _RULE_METHODS = {name: f for cls in (DeclarationRules, _ToNodes) for name, f in vars(cls).items()
                  if callable(f) and not name.startswith("_") and name not in ("sp", "tsp", "transform")}
+
+
+def _repeated(opts: list) -> tuple:
+    """A question's clauses given again with a value (`prompt "a" prompt "b"`: the first was used,
+    the second dropped unsaid — a fuzz trial): (word, the value given again), for W265."""
+    return tuple((x[1], x[2]) for i, x in enumerate(opts)
+                 if x[2] is not None and any(y[1] == x[1] for y in opts[:i]))
