@@ -74,7 +74,8 @@ def visibility_lints(lints) -> None:
             for f in getattr(d, "__dataclass_fields__", ()):
                 block = getattr(d, f, None)
                 if isinstance(block, tuple) and any(isinstance(x, n.Log) and x.to is None for x in block):
-                    _w262(lints, block)
+                    # (a loop's own card: `for d in top(deck, 2) { move d to hand[me]  log … text(d) }`)
+                    _w262(lints, block, (d.var, d.iterable) if isinstance(d, n.For) and f == "body" else None)
         if isinstance(d, n.Assign) and secret_zones:
             _w255(lints, d)
         if isinstance(d, n.ActionDecl):
@@ -124,7 +125,7 @@ def visibility_lints(lints) -> None:
                          "in `on round_start` (out for the round that starts)", s.span)
 
 
-def _w262(lints, block: tuple) -> None:
+def _w262(lints, block: tuple, looped=None) -> None:
     """W262: a `log` to everyone names (`text(c)`) a card the same block took (`let c = top(deck)`)
     from a zone some player cannot see (`hidden`, `owner`, `others`) and moved into another such zone,
     not revealed since: every player reads it (a new author's Hanabi logged `P1 draws Y3` of a card
@@ -139,6 +140,8 @@ def _w262(lints, block: tuple) -> None:
         return vis[0] if vis else ("public" if sym is not None else None)
     unseen: dict = {}                         # a name -> the zone its card was moved into, out of someone's sight
     hidden_from: set = set()                  # names of cards taken from such a zone by this block
+    if looped is not None and visibility(looped[1]) in secret:      # (`looped`: a loop's name and list)
+        hidden_from.add(looped[0])
     for s in block:
         if isinstance(s, n.Let):
             unseen.pop(s.name, None)
@@ -155,11 +158,11 @@ def _w262(lints, block: tuple) -> None:
             unseen.pop(s.what.name, None)
             hidden_from.discard(s.what.name)
         elif isinstance(s, n.Log) and s.to is None and unseen:
+            # (its name, `text(d)`, or a field of it, `text(d.v)`: what the card is)
             for x in walk(s.value):
-                if isinstance(x, n.Call) and x.name == "text" and "text" not in lints.c.symbols and len(x.args) == 1 \
-                        and isinstance(x.args[0], n.Name) and x.args[0].name in unseen:
-                    z, vis = unseen[x.args[0].name]
-                    lints.report("W262", "warning", f"this `log` is read by every player and names `{x.args[0].name}`, "
+                if isinstance(x, n.Name) and x.name in unseen:
+                    z, vis = unseen[x.name]
+                    lints.report("W262", "warning", f"this `log` is read by every player and names `{x.name}`, "
                                  f"a card just moved into `{z}` (`{vis}`), which some player cannot see: they read "
                                  f"which card it is; log it `to` who may see it (`log … to [me]`), or say it without "
                                  f"its name", x.span)
