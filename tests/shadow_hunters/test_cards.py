@@ -799,3 +799,17 @@ def test_a_revealed_shadow_shown_the_disenchant_mirror_is_told_so():
          .deck("white", "Disenchant Mirror").turn(0, "area").match())
     play(m, "draw a white card")
     assert m.messages_for(1)[-1] == "P1 is revealed already"
+
+
+def test_drawing_from_an_empty_deck_and_discard_pile_is_said():
+    """A differential run: with the white deck and its discard pile both empty (every white card an
+    equipment card in play, the rest out of the game), `draw a white card` did nothing, unsaid."""
+    p = Position(["Franklin", "Allie", "Vampire", "George", "Werewolf"]).at("church", "altar", "church", "gate", "woods")
+    z, comps = p.st["zones"], p.st["components"]
+    whites = list(z["white_deck"])
+    z["white_deck"], z["white_discard"] = [], []
+    z["equipment"][1] = [c for c in whites if comps[c]["fields"]["equipment"]]
+    z["pool"] = z["pool"] + [c for c in whites if not comps[c]["fields"]["equipment"]]
+    m = p.turn(0, "area").match()
+    play(m, "draw a white card")
+    assert m.message_log()[-1]["text"] == "the white deck and its discard pile are empty: P1 draws nothing"
