@@ -329,8 +329,10 @@ def test_no_at_the_offer_to_save_leaves_without_saving():
 
 
 @pytest.mark.parametrize("typed, said", [
-    ("look P2", r"'look P2' is a command: the match is ending; type a file name to save it, or Enter to leave"),
-    ("play 6♣", r"'play 6♣' is a move: the match is ending; type back to play on, a file name to save it"),
+    # (said alike when leaving and when loading: not "the match is ending", and `back` named — a first hour)
+    ("look P2", r"'look P2' is a command: type back to play on and type it there, a file name to save the match, "
+                r"or Enter to go on without saving"),
+    ("play 6♣", r"'play 6♣' is a move: type back to play on, a file name to save the match, or Enter to go on"),
 ])
 def test_a_command_or_a_move_typed_at_the_offer_to_save_is_not_taken_for_a_file_name(typed, said):
     """`look Buccaneer` typed on after `quit` saved a file of that name (every hidden card in it); so

@@ -638,13 +638,15 @@ class Commands:
                 path = rest.strip()              # (`save mygame` at this prompt: the name is mygame)
             elif rest and word.lower() in COMMAND_NAMES:
                 # (`look Buccaneer` typed on after quitting is a command, not a file to fill with secrets)
-                self.error(f"'{echoed(path)}' is a command: the match is ending; type a file name to save it, "
-                           f"or Enter to leave without saving")
+                # (said alike when leaving and when loading another match: neither "ending" nor
+                # without `back`, which the prompt offers — a first hour at the terminal)
+                self.error(f"'{echoed(path)}' is a command: type back to play on and type it there, a file "
+                           f"name to save the match, or Enter to go on without saving")
                 continue
             elif self.looks_like_a_move(path):
                 # (a terminal trial: `end turn` and `begin`, typed on after a Ctrl-C, were saved as files)
-                self.error(f"'{echoed(path)}' is a move: the match is ending; type back to play on, a file "
-                           f"name to save it, or Enter to leave without saving")
+                self.error(f"'{echoed(path)}' is a move: type back to play on, a file name to save the "
+                           f"match, or Enter to go on without saving")
                 continue
             if not path or self.write_save(path):
                 return False
