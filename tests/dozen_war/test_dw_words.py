@@ -69,6 +69,27 @@ def test_the_draft_tells_the_die_rolls_for_the_third_pick():
     assert m.question["chooser"] == first
 
 
+def test_the_draft_and_the_muster_say_what_nobody_was_asked():
+    """The last banned general and the last castle's general are taken without a question (a first
+    hour read nothing of either and typed a placement into turn 1)."""
+    m = game.new_match(2, seed=3, options={"generals": "draft"})
+    asked = []
+    while m.question:
+        asked.append((m.question["chooser"], m.question["prompt"]))
+        m.apply(str(m.legal_actions()[0]))
+    thirds = [c for c, q in asked if q.startswith("Pick your third")]
+    assert len(thirds) == 1                                  # one of two banned generals is chosen
+    last = 1 - thirds[0]
+    lines = m.messages_for(0)
+    forced = [x for x in lines if "takes the last banned general" in x]
+    assert len(forced) == 1 and forced[0].startswith(f"P{last + 1} takes the last banned general, ")
+    general = forced[0].rsplit(", ", 1)[1]
+    assert var(m, "player_of")[m.labels.index(general)] == last
+    stands = [x for x in lines if "last general, stands in their" in x]
+    assert [x.split("'s")[0].split(", ")[1] for x in stands] == ["P1", "P2"]
+    assert sum(q.startswith("Which general stands") for _, q in asked) == 4      # two castles each asked
+
+
 def test_soldiers_generals_castles_and_lying_pieces_read_differently():
     p = (Position(2).soldier(0, "archer", "e5").general(0, "Hawk Eye", "g5", pieces=1)
          .soldier(1, "cavalry", "c5", n=2))
