@@ -457,8 +457,10 @@ def test_r23_jester_chooser_may_pick_anyone():
     m = build(3, enemy="J♠", hands=[["Jester", "2♥"], ["3♥"], ["4♥"]])
     m.apply("play Jester")
     assert sorted(legal(m)) == ["next turn P1", "next turn P2", "next turn P3"]
+    assert shown(m, "Yield") == "P1 chooses who plays next (yielded on their last turn: nobody)"
     m.apply("next turn P3")
     assert m.current_player == 2 and m.state()["current"] == 2 and m.state()["step"] == "play"
+    assert shown(m, "Yield") == "P3 may yield (yielded on their last turn: nobody)"
     assert hand(m, 0) == ["2♥"]                          # no damage suffered by the Jester player
 
 
