@@ -139,6 +139,17 @@ def test_a_compiled_game_has_a_rulebook_without_the_rule_files_text(tmp_path):
     assert "Take this chip." in text and "as the rules write it" not in text
 
 
+def test_help_of_a_compiled_game_gives_an_action_s_refusal_words(tmp_path):
+    """Without the rule file's text, `help ACTION` said only "allowed only when its condition
+    holds" (a first hour): the `require … else` words say what the condition is."""
+    path = tmp_path / "valgard.json"
+    path.write_text(json.dumps(rulelang.load("games/valgard.rules").ir), encoding="utf-8")
+    text = action_help(rulelang.load(str(path)), "march")
+    assert "as the rules write it" not in text
+    assert ("when not, the rules say: a piece marches onto an empty octagon that is not dead, or onto an "
+            "enemy it may capture") in text
+
+
 def test_the_words_are_made_printable():
     text = rulebook(build(CHIPS.replace("Take one.", "Take \\u001b one.".replace("\\u001b", "\x1b"))))
     assert "\x1b" not in text and "Take \\u001b one." in text

@@ -12,7 +12,7 @@ import re
 import time
 
 from ..core.textsafe import printable
-from ..ir.spec import typed_names, walk_ir
+from ..ir.spec import refusal_def, typed_names, walk_ir
 from .render import HANDLER_WHEN, RESULT_WORDS, VISIBLE, _name, kind_noun, plural
 
 def rulebook(game, markdown: bool = False, source: str | None = None, players: int | None = None,
@@ -436,7 +436,9 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
                 said.append("…: made from " + " and ".join(_param_words(p, about.get("zones", {}), enums, about.get("defs"))
                                                           for p in unnamed))
             part.para("; ".join(said))
-        _action_details(part, s["name"], a, about, code, authors)
+        refusal = ir.get("defs", {}).get(refusal_def(s["name"], a["name"]))
+        why = "".join(_text_parts(refusal["body"])) if isinstance(refusal, dict) and isinstance(refusal.get("body"), dict) else None
+        _action_details(part, s["name"], a, about, code, authors, why)
         steps = told.setdefault((_action_name(a), part.text()), [])
         if a["name"] in anytime:
             steps.insert(0, None)
@@ -735,7 +737,10 @@ def _action(doc: _Doc, a: dict, about: dict) -> None:
     doc.item(f"{doc.code(_action_name(a))}" + (f": {printable(words)}" if words else ""))
 
 
-def _action_details(doc: _Doc, step: str, a: dict, about: dict, code: _Source, authors: bool = True) -> None:
+def _action_details(doc: _Doc, step: str, a: dict, about: dict, code: _Source, authors: bool = True,
+                    why: str | None = None) -> None:
+    """`why`: the words of its `require … else` (a first hour read only "allowed only when its
+    condition holds" of a compiled game, whose source is not at hand)."""
     words = about.get("actions", {}).get(a["name"])
     doc.para(printable(words) if words else "(the rule file says nothing more about it)")
     header = code.header(step, a["name"])
@@ -743,6 +748,8 @@ def _action_details(doc: _Doc, step: str, a: dict, about: dict, code: _Source, a
         doc.para(f"(for rule authors, the rule as written: help {a['name'].replace('_', ' ')} full)")
     elif header:
         doc.para(f"for rule authors, as the rules write it: {printable(header)}")
+    elif a.get("require") is not None and why and why.strip("… "):
+        doc.para(f"it is allowed only when its condition holds; when not, the rules say: {printable(why)}")
     elif a.get("require") is not None:
         doc.para("it is allowed only when its condition holds")
 
