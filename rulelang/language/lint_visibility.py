@@ -73,7 +73,7 @@ def visibility_lints(lints) -> None:
         if secret_zones:
             for f in getattr(d, "__dataclass_fields__", ()):
                 block = getattr(d, f, None)
-                if isinstance(block, tuple) and any(isinstance(x, n.Log) and x.to is None for x in block):
+                if isinstance(block, tuple) and _public_log_in(block):
                     # (a loop's own card: `for d in top(deck, 2) { move d to hand[me]  log … text(d) }`)
                     _w262(lints, block, (d.var, d.iterable) if isinstance(d, n.For) and f == "body" else None)
         if isinstance(d, n.Assign) and secret_zones:
@@ -142,30 +142,52 @@ def _w262(lints, block: tuple, looped=None) -> None:
     hidden_from: set = set()                  # names of cards taken from such a zone by this block
     if looped is not None and visibility(looped[1]) in secret:      # (`looped`: a loop's name and list)
         hidden_from.add(looped[0])
-    for s in block:
-        if isinstance(s, n.Let):
-            unseen.pop(s.name, None)
-            hidden_from.discard(s.name)
-            if visibility(s.value) in secret:
-                hidden_from.add(s.name)
-        elif isinstance(s, n.Move) and isinstance(s.what, n.Name) and s.what.name in hidden_from:
-            vis = visibility(s.dest)
-            if vis in secret:
-                unseen[s.what.name] = (lints.root_zone(s.dest), vis)
-            else:
+
+    def scan(statements: tuple, unseen: dict, hidden_from: set) -> None:
+        for s in statements:
+            if isinstance(s, n.Let):
+                unseen.pop(s.name, None)
+                hidden_from.discard(s.name)
+                if isinstance(s.value, n.Name) and s.value.name in unseen:      # (`let e = d`: the same card)
+                    unseen[s.name] = unseen[s.value.name]
+                if isinstance(s.value, n.Name) and s.value.name in hidden_from or visibility(s.value) in secret:
+                    hidden_from.add(s.name)
+            elif isinstance(s, n.Move) and isinstance(s.what, n.Name) and s.what.name in hidden_from:
+                vis = visibility(s.dest)
+                if vis in secret:
+                    unseen[s.what.name] = (lints.root_zone(s.dest), vis)
+                else:
+                    unseen.pop(s.what.name, None)
+            elif isinstance(s, n.Reveal) and s.to is None and isinstance(s.what, n.Name):
                 unseen.pop(s.what.name, None)
-        elif isinstance(s, n.Reveal) and s.to is None and isinstance(s.what, n.Name):
-            unseen.pop(s.what.name, None)
-            hidden_from.discard(s.what.name)
-        elif isinstance(s, n.Log) and s.to is None and unseen:
-            # (its name, `text(d)`, or a field of it, `text(d.v)`: what the card is)
-            for x in walk(s.value):
-                if isinstance(x, n.Name) and x.name in unseen:
-                    z, vis = unseen[x.name]
-                    lints.report("W262", "warning", f"this `log` is read by every player and names `{x.name}`, "
-                                 f"a card just moved into `{z}` (`{vis}`), which some player cannot see: they read "
-                                 f"which card it is; log it `to` who may see it (`log … to [me]`), or say it without "
-                                 f"its name", x.span)
+                hidden_from.discard(s.what.name)
+            elif isinstance(s, (n.If, n.May)):
+                # (a `log` in a branch: `if size(hand[me]) > 5 { log … text(d) }` — what a branch
+                # does stays in it, as the checker reads it)
+                for branch in (getattr(s, "then", None) or getattr(s, "body", ()), s.other):
+                    scan(branch, dict(unseen), set(hidden_from))
+            elif isinstance(s, n.Log) and s.to is None and unseen:
+                # (its name, `text(d)`, or a field of it, `text(d.v)`: what the card is)
+                for x in walk(s.value):
+                    if isinstance(x, n.Name) and x.name in unseen:
+                        z, vis = unseen[x.name]
+                        lints.report("W262", "warning", f"this `log` is read by every player and names `{x.name}`, "
+                                     f"a card just moved into `{z}` (`{vis}`), which some player cannot see: they "
+                                     f"read which card it is; log it `to` who may see it (`log … to [me]`), or say it "
+                                     f"without its name", x.span)
+    scan(block, unseen, hidden_from)
+
+
+def _public_log_in(block: tuple) -> bool:
+    """A `log` to everyone in the block or in its branches (`if`, `may`): W262's blocks to read."""
+    for x in block:
+        if isinstance(x, n.Log) and x.to is None:
+            return True
+        if isinstance(x, n.If) and (_public_log_in(x.then) or _public_log_in(x.other)):
+            return True
+        if isinstance(x, n.May) and (_public_log_in(x.body) or _public_log_in(x.other)):
+            return True
+    return False
 
 
 def _w263(lints, d) -> None:
