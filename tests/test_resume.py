@@ -160,3 +160,69 @@ def test_random_games_with_the_replay_check_on(monkeypatch):
         m, rng = game.new_match(2, seed=seed), random.Random(seed)
         while not m.is_over:
             m.apply(rng.choice(m.legal_actions()))
+
+
+GUARDS = """
+game "Guards" {
+  players 2
+  kind Card { name: text  label name }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone played: pile, public
+  setup {
+    repeat 5 { create Card(name: "Guard") in deck }
+    create Card(name: "King") in deck
+    shuffle deck
+    for p in players { move top(deck, 2) to hand[p] }
+  }
+  turn {
+    step main {
+      action play(c in hand[me]) {
+        move c to played
+        choose n in ["Guard", "King"] prompt "name a card" { if n == "King" { finish win for me "named" } }
+        end turn
+      }
+    }
+  }
+}
+"""
+
+
+def test_restoring_a_waiting_match_again_and_again_uses_no_more_stack():
+    """A restore replays its chain in a greenlet, and the replay made a match of its own (to know
+    where each copy was made) whose worker kept the depth it started at: each restore left the
+    next one 12 frames deeper, and the 88th in one process failed as a rule error "nested too
+    deeply" (a new author's Love Letter, in a leak scan restoring states)."""
+    game = build(GUARDS)
+    m = game.new_match(2, seed=1)
+    m.apply(next(a for a in m.legal_actions() if a.text == "play Guard"))
+    assert m.question is not None
+    state = m.state()
+    room = []
+
+    def spare() -> int:
+        depth = [0]
+
+        def down():
+            depth[0] += 1
+            down()
+        try:
+            down()
+        except RecursionError:
+            pass
+        return depth[0]
+    run_root = type(m)._run_root
+
+    def measured(self, root):
+        room.append(spare())
+        return run_root(self, root)
+    type(m)._run_root = measured
+    try:
+        for _ in range(25):
+            rulelang.Match.from_state(game, state)
+    finally:
+        type(m)._run_root = run_root
+    assert len(room) >= 25 and min(room) >= max(room) - 30, room
+    restored = rulelang.Match.from_state(game, state)
+    restored.apply("King")
+    assert restored.is_over

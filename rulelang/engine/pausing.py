@@ -259,7 +259,12 @@ class MatchPausing(MatchParts):
         self.known = dict(self.known)
         self.drawn = ()
         self.named = []
-        if RESUME and threading.get_ident() == _MAIN and not self._never_pauses(root, answers):
+        if (RESUME and threading.get_ident() == _MAIN and _getcurrent().parent is None
+                and not self._never_pauses(root, answers)):
+            # (only from the main greenlet: a worker started inside another keeps the depth it was
+            # started at for good, so a match made inside a chain — a restore's replay — left its
+            # worker 12 frames deeper each time, and the 88th restore in one process hit Python's
+            # recursion limit: a new author's Love Letter)
             if self.cont is not None:
                 self._release()
             g = self.cont = _idle.pop() if _idle else _Greenlet(_worker)
