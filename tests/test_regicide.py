@@ -391,6 +391,14 @@ def test_r17_ace_and_card_of_the_same_suit_apply_the_power_once():
     assert var(m, "damage") == 5
 
 
+def test_r10_hearts_with_an_empty_discard_pile_say_nothing_goes_under():
+    """A trial read "0 cards from the discard pile go under the tavern"."""
+    m = build(2, enemy="J♠", hands=[["5♥"], ["2♣"]], tavern=["3♣"], discard=[])
+    m.apply("play 5♥")
+    assert "the discard pile is empty: no card goes under the tavern" in m.messages_for(1)
+    assert not any(x.startswith("0 cards") for x in m.messages_for(1))
+
+
 def test_r10_hearts_resolve_before_diamonds():
     # the tavern is empty: only cards healed by ♥ first can be drawn by ♦
     discard = ["A♣", "2♣", "3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣", "10♣"]

@@ -951,6 +951,12 @@ def test_look_at_a_board_cell_says_what_lies_there_and_what_it_is():
     assert "  L: A warrior of light (P1), from row 1." in at
     assert "P1> look c5\nc5: empty\n" in text
     assert "P1> look zz9\nerror: no card or piece named 'zz9'" in text
+    state = game.new_match(2, seed=1).state()             # (dead land read `dead: True`: a trial)
+    state["vars"]["dead"][[str(c) for c in game.geometry.names].index("c5")] = True
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {1: "random"}, io.StringIO("look c5\nquit\n\n"), out, "valgard.rules",
+             screen=(100, 40), match=rulelang.Match.from_state(game, state))
+    assert "P1> look c5\nc5: dead: yes\n" in out.getvalue()
 
 
 def test_the_starts_of_some_of_a_moves_words_name_it_when_only_one_move_has_them():

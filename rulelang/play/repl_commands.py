@@ -20,6 +20,7 @@ from .repl_drawing import PICKING
 from .screen import kind_noun, kind_of
 from .rulebook import action_help
 from .screen import join_labels, wrap_text, zone_title
+from .screen import words as screen_words
 
 HELP = """\
 Commands:
@@ -269,7 +270,7 @@ class Commands:
         for what, v in held.items():
             shown = words.get(what, v)
             if what in variables:
-                parts.append(f"{what.replace('_', ' ')}: {printable(str(shown))}")
+                parts.append(f"{what.replace('_', ' ')}: {screen_words(shown)}")     # (`dead: yes`, not True)
             elif isinstance(v, list):
                 labels += [str(x) for x in v]
                 parts.append(f"{what.replace('_', ' ')}: {printable(join_labels([str(x) for x in v])) if v else 'empty'}")
