@@ -17,6 +17,8 @@ from rulelang.language import cache
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
+SMALL = ROOT / "games" / "regicide.rules"      # (quick to compile: tests where any game will do)
+OTHER = ROOT / "games" / "valgard.rules"
 
 
 @pytest.fixture
@@ -51,7 +53,7 @@ def test_a_warm_load_gives_the_ir_of_a_fresh_compile(cache_dir, path):
 
 
 def test_a_warm_load_does_not_compile(cache_dir, monkeypatch):
-    path = str(GAMES[0])
+    path = str(SMALL)
     rulelang.load(path)
     monkeypatch.setattr(rulelang, "compile_source", lambda *a: pytest.fail("compiled on a warm load"))
     assert rulelang.load(path).name
@@ -141,7 +143,7 @@ def test_editing_or_moving_any_file_of_the_package_changes_the_key(tmp_path, lay
 
 
 def test_a_corrupt_entry_is_ignored_and_replaced(cache_dir):
-    path = str(GAMES[0])
+    path = str(SMALL)
     rulelang.load(path)
     (entry,) = entries(cache_dir)
     head, _, body = entry.read_text(encoding="utf-8").partition("\n")
@@ -159,7 +161,7 @@ def test_an_unwritable_cache_falls_back_silently(tmp_path, monkeypatch, capsys):
     where.chmod(0o500)
     monkeypatch.setenv("RULELANG_CACHE_DIR", str(where / "cache"))
     try:
-        assert rulelang.load(str(GAMES[0])).name
+        assert rulelang.load(str(SMALL)).name
         assert capsys.readouterr() == ("", "")
     finally:
         where.chmod(0o700)
@@ -169,8 +171,8 @@ def test_a_cache_that_cannot_be_a_directory_falls_back_silently(tmp_path, monkey
     blocker = tmp_path / "file"
     blocker.write_text("not a directory", encoding="utf-8")
     monkeypatch.setenv("RULELANG_CACHE_DIR", str(blocker / "cache"))
-    game = rulelang.load(str(GAMES[0]))
-    assert game.ir == rulelang.compile_file(str(GAMES[0]))
+    game = rulelang.load(str(SMALL))
+    assert game.ir == rulelang.compile_file(str(SMALL))
     assert capsys.readouterr() == ("", "")
 
 
@@ -178,7 +180,7 @@ def test_the_cache_lives_under_xdg_cache_home(tmp_path, monkeypatch):
     monkeypatch.delenv("RULELANG_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert cache.cache_dir() == tmp_path / "xdg" / "rulelang"
-    rulelang.load(str(GAMES[0]))
+    rulelang.load(str(SMALL))
     assert entries(tmp_path / "xdg" / "rulelang")
 
 
@@ -192,7 +194,7 @@ def test_rule_errors_are_not_cached(cache_dir, tmp_path):
 
 
 def test_entries_are_one_header_line_then_the_ir(cache_dir):
-    path = str(GAMES[0])
+    path = str(SMALL)
     rulelang.load(path)
     (entry,) = entries(cache_dir)
     head, _, body = entry.read_text(encoding="utf-8").partition("\n")
@@ -223,8 +225,8 @@ EVIL_LET = {"s": "let", "n": "x", "v": {"k": "bin", "op": "+ __import__('os').sy
 
 def test_a_planted_unsigned_entry_is_ignored(cache_dir, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    path = str(GAMES[0])
-    other = rulelang.compile_file(str(GAMES[1]))            # a well-formed IR of another game
+    path = str(SMALL)
+    other = rulelang.compile_file(str(OTHER))            # a well-formed IR of another game
     planted(cache_dir, path, other, None)
     assert rulelang.load(path).name == rulelang.compile_file(path)["name"]
 
@@ -232,7 +234,7 @@ def test_a_planted_unsigned_entry_is_ignored(cache_dir, tmp_path, monkeypatch):
 def test_a_planted_signed_entry_with_code_is_refused_before_code_is_generated(cache_dir, tmp_path, monkeypatch):
     # even an entry signed with the user's own key (say, written by an older, buggy rulelang) is checked
     monkeypatch.chdir(tmp_path)
-    path = str(GAMES[0])
+    path = str(SMALL)
     evil = rulelang.compile_file(path)
     evil["setup"].insert(0, EVIL_LET)
     planted(cache_dir, path, evil, cache.signing_key())
@@ -249,7 +251,7 @@ def test_a_key_others_can_read_disables_the_cache(cache_dir, tmp_path, monkeypat
     key.chmod(0o644)
     monkeypatch.setenv("RULELANG_KEY_FILE", str(key))
     assert cache.signing_key() is None
-    rulelang.load(str(GAMES[0]))
+    rulelang.load(str(SMALL))
     assert entries(cache_dir) == []
 
 
