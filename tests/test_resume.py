@@ -226,3 +226,29 @@ def test_restoring_a_waiting_match_again_and_again_uses_no_more_stack():
     restored = rulelang.Match.from_state(game, state)
     restored.apply("King")
     assert restored.is_over
+
+
+def test_a_stack_run_out_before_the_rules_began_is_not_blamed_on_them():
+    """The 88th restore above failed as a rule error, "calls or triggers nested too deeply", naming
+    `shuffle deck`: the rules' own only where their frames fill the stack."""
+    from rulelang.engine.support import _engine_fault
+
+    generated = "<rulelang x.rules>"
+    scope: dict = {}
+    exec(compile("def rule(n, inner):\n    return inner() if n == 0 else rule(n - 1, inner)\n", generated, "exec"),
+         scope)
+
+    def exhausted(start) -> RecursionError:
+        try:
+            start()
+        except RecursionError as err:
+            return err
+        raise AssertionError("no recursion error")
+
+    def engine(n):                        # Python's own frames, a rule run once at the start
+        return scope["rule"](2, lambda: engine(n + 1)) if n == 0 else engine(n + 1)
+
+    def again():                          # a rule that sets itself off without an end
+        return scope["rule"](3, again)
+    assert _engine_fault(exhausted(lambda: engine(0)), generated)
+    assert not _engine_fault(exhausted(again), generated)

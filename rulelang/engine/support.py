@@ -257,12 +257,24 @@ def _rounds(raw, players: int) -> list:
     return [number, list(order), ["round" if p in brief else p in out for p in range(players)]]
 
 
+RULE_RECURSION_FRAMES = 40       # frames of the rules' code that make a too deep recursion theirs
+
+
 def _engine_fault(err: BaseException, generated: str) -> bool:
     """Whether a Python error is the engine's fault rather than the rules'. The rules' code is
     the generated module: an error raised there, or in a runtime helper handed a rule's `none`,
     is the rules' doing (a field of `top` of an empty zone, an index past the end, a division by
     zero, recursion too deep). Anything else raised inside rulelang's own code is a bug of ours."""
-    if isinstance(err, (RecursionError, ZeroDivisionError, MemoryError)):
+    if isinstance(err, RecursionError):
+        # (the rules' own only where their calls fill the stack: a def or trigger without an end runs
+        # through hundreds of frames of the generated module; a stack already deep when the rules
+        # began — a restore's replay did that, and blamed a `shuffle deck` — is not theirs)
+        tb, ours = err.__traceback__, 0
+        while tb is not None:
+            ours += tb.tb_frame.f_code.co_filename == generated
+            tb = tb.tb_next
+        return ours < RULE_RECURSION_FRAMES
+    if isinstance(err, (ZeroDivisionError, MemoryError)):
         return False
     if not isinstance(err, RULE_FAULTS):
         return True
