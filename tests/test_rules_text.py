@@ -799,7 +799,8 @@ def test_the_games_change_lines_where_testers_found_them_wrong():
                                     "act winds"], {1: "random", 2: "random"})
     assert _lines_of(out, "P1> act winds\n") == [
         "Neophyte, Enchantress, Summon, Enchantress, Tenacious Z: deck (P1) → hand (P1)",
-        "They Keep Coming: hand (P1) → deck (P1), face down"]
+        "They Keep Coming: hand (P1) → deck (P1), face down",
+        "Discard piles: P1 (6): + Winds of Change"]          # (a long line: what came into it)
     out = play("regicide", 1, 1, ["play 9c ah", "play 8c", "discard 5c", "discard 4d", "discard 2s", "play 7h"], {})
     assert _lines_of(out, "P1> play 7h\n") == [
         "8♣: table → discard", "A♥, 9♣, 5♣, 4♦, 2♠: discard → tavern, face down",

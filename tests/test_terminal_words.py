@@ -1265,4 +1265,18 @@ game "Long" {
     run_repl(game, 1, 1, {}, {}, io.StringIO("take\ngrow\nstop\n"), out, "long.rules", screen=(100, 40))
     text = out.getvalue()
     assert "  · taken: now a marshal who fell at d4, a captain who fell at e5, a sergeant who fell at f6\n" in text
-    assert text.count("  · taken:") == 1               # (its whole list, longer still: not said)
+    # (its whole list, longer still: what came into it — a first hour's Smash Up discard piles)
+    assert ("  · taken: + a marshal who fell at d4, a captain who fell at e5, a sergeant who fell at f6, a "
+            "marshal who fell at d4, a captain who fell at e5, a sergeant who fell at f6\n") in text.replace("a\n    ", "a ")
+
+
+def test_a_long_list_per_player_says_what_came_and_went():
+    """A first hour at Smash Up: the `Discard piles` line, past 120 characters, said nothing of the
+    minions a scoring discarded (that pile is off the screen's zones: no other line said it)."""
+    from rulelang.play.screen import _change
+    was = ("P1 (7): Walker, Saucy Wench, Broadside, Invader, Neophyte, Summon, Mystic Studies · P2 (4): "
+           "Broadside, Zapbot, Microbot Guard, Hoverbot")
+    now = ("P1 (9): Walker, Saucy Wench, Broadside, Invader, Neophyte, Summon, Mystic Studies, Grave Digger, "
+           "Walker · P2 (3): Broadside, Microbot Guard, Hoverbot")
+    assert _change(was, now) == "P1 (9): + Grave Digger, Walker · P2 (3): - Zapbot"
+    assert _change(was, was.replace("P2 (3)", "P2 (4)") + ", " + "x" * 200) == ""     # (still too long)

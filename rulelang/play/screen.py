@@ -1061,12 +1061,53 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
 
 def _change(a, b, room: int = 60) -> str:
     """`2 → 5`; where the two are long, the new value alone (`now …`: a new author's `Captured from
-    P1` list was left unsaid once it grew); longer still, nothing ('' — a pile's whole list, whose
-    cards' moves are said)."""
+    P1` list was left unsaid once it grew); longer still, what came into its lists and left them
+    (`P1 (7): + Neophyte, Grave Digger`), or nothing ('' — where that too is long)."""
     was, now = words(a), words(b)
     if len(was) + len(now) < room:
         return f"{was} → {now}"
-    return f"now {now}" if len(now) < 2 * room else ""
+    if len(now) < 2 * room:
+        return f"now {now}"
+    # (a first hour: Smash Up's `Discard piles` line, past 120 characters, said nothing more of the
+    # minions a scoring discarded, and no other line did: that pile is off the screen's zones)
+    told = _list_changes(was, now)
+    return told if told and len(told) < 3 * room else ""
+
+
+def _list_changes(was: str, now: str) -> str:
+    """The items added to and taken from each ` · ` part of a long value (a part `P1 (5): a, b`
+    is its head and the items after `: `), the parts in the new value's order; '' where the two
+    values do not have the same parts."""
+    old_parts, new_parts = was.split(" · "), now.split(" · ")
+    if len(old_parts) != len(new_parts):
+        return ""
+    said = []
+    for before, after in zip(old_parts, new_parts):
+        if before == after:
+            continue
+        head_a, colon_a, body_a = before.partition(": ")
+        head_b, colon_b, body_b = after.partition(": ")
+        if not colon_a and not colon_b:                # (a list alone: `a, b, c`)
+            head_a, colon_a, body_a, head_b, colon_b, body_b = "", ": ", before, "", ": ", after
+        if head_a.split(" (")[0] != head_b.split(" (")[0] or ": " in body_a or ": " in body_b:
+            return ""                                  # (not a list by the same name in both)
+        list_a = body_a.split(", ") if colon_a else []
+        list_b = body_b.split(", ") if colon_b else []
+        left = Counter(list_a)
+        added = []                                     # (in the new list's order)
+        for x in list_b:
+            if left[x] > 0:
+                left[x] -= 1
+            else:
+                added.append(x)
+        taken = []                                     # (in the old list's order)
+        for x in list_a:
+            if left[x] > 0:
+                left[x] -= 1
+                taken.append(x)
+        words_ = ([f"+ {', '.join(added)}"] if added else []) + ([f"- {', '.join(taken)}"] if taken else [])
+        said.append(" ".join(words_) if not head_b else head_b + (": " + " ".join(words_) if words_ else ""))
+    return " · ".join(said)
 
 
 def values_in_words(view: dict) -> dict:
