@@ -286,7 +286,7 @@ def test_fortune_brooch_is_equipment():
 def test_guardian_angel_protects_from_attacks_until_the_next_turn():
     m = draw_white("Guardian Angel")
     assert var(m, "angel") == [True, False, False, False]
-    assert m.messages_for(1)[-1] == "P1 takes no damage from attacks until the next turn"
+    assert m.messages_for(1)[-1] == "P1 takes no damage from attacks until the start of their next turn"
     assert discarded(m, "white") == ["Guardian Angel"]
     # P2 attacks P1 in its turn: nothing; a card still hurts
     p = Position(["Emi", "Vampire", "George", "Werewolf"]).at("church", "cemetery", "woods", "woods")
