@@ -45,7 +45,8 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def visibility_lints(lints) -> None:
-    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257, W259, W260, W262, W263."""
+    """W230, W231, W232, W233, W241, W244, W245, W246, W248, W249, W251, W255, W256, W257, W259, W260, W262, W263,
+    W266."""
     for body in list(lints.bodies()) + [a.body for a in lints.every_node if isinstance(a, n.Ability) and a.body]:
         _w248(lints, body or ())
         _w251(lints, body or ())
@@ -78,6 +79,8 @@ def visibility_lints(lints) -> None:
                     _w262(lints, block, (d.var, d.iterable) if isinstance(d, n.For) and f == "body" else None)
         if isinstance(d, n.Assign) and secret_zones:
             _w255(lints, d)
+        if isinstance(d, (n.Choose, n.May, n.SignatureDecl)) and d.prompt is not None and secret_zones:
+            _w266(lints, d.prompt)             # (a window's `as E` too: its question as players read it)
         if isinstance(d, n.ActionDecl):
             if id(d) not in at_once:
                 _w257(lints, d)
@@ -203,6 +206,24 @@ def _w263(lints, d) -> None:
         lints.report("W263", "warning", f"the condition of `{d.name}` reads the components of zone `{zone}`, "
                      f"which is {why}: which actions are legal tells the player acting what it holds; decide "
                      f"in the action's body, or read only what they see", span)
+
+
+def _w266(lints, prompt) -> None:
+    """W266: a question's prompt reads the components of a zone some player may not see: every
+    player reads the prompt (`view(p)["choice"]["prompt"]`: the others see who chooses what), so a
+    prompt worded by what a hidden zone holds tells them (a leak scan's Love Letter: the Priest's
+    prompt read the deck for the Princess). Read as W241 reads a shown value."""
+    found: dict = {}
+    budget = lints.__dict__.setdefault("w241_nodes", [W241_NODES])
+    lints.read_by_all = True                   # (`hand[me]` too: the others read it as well)
+    try:
+        _w241_in(lints, prompt, {}, prompt.span, found, budget, set())
+    finally:
+        lints.read_by_all = False
+    for zone, (span, why) in found.items():
+        lints.report("W266", "warning", f"this question's prompt reads the components of zone `{zone}`, which is "
+                     f"{why}: every player reads the prompt, so they learn what it holds; word the prompt "
+                     f"without it, or tell the chooser alone (`log … to [p]`)", span)
 
 
 def _w257(lints, d) -> None:
@@ -439,9 +460,11 @@ def _hides(lints, zone: str, index, viewers: bool = False) -> str | None:
         return "hidden"
     keys = index.items if isinstance(index, n.ListLit) else (index,)     # (`hid[me, c]`: a family's keys)
     mine = viewers or any(isinstance(k, n.Name) and k.name == "me" for k in keys)
+    if lints.__dict__.get("read_by_all"):      # (W266: a prompt, worded once, read by every player)
+        mine = False
     if "owner" in vis and not mine:
         return "seen only by its owner"
-    if "others" in vis and not mine and index is None:
+    if "others" in vis and not mine and (index is None or lints.__dict__.get("read_by_all")):
         return "hidden from its owner"
     return None
 
@@ -482,9 +505,10 @@ def _w241_in(lints, body, bound: dict, span, found: dict, budget: list, read: se
         looped = {x.var for x in nodes if isinstance(x, n.Comprehension)}
         looped |= {m[0] for x in nodes if isinstance(x, n.Comprehension) for m in x.more}
         bound = {k: v for k, v in bound.items() if k not in looped}
-    inner = {id(y) for x in nodes           # (what is only counted, and each part of it)
+    inner = {id(y) for x in nodes           # (what is only counted, and each part of it — not a count
              if isinstance(x, n.Call) and x.name in ("size", "count") and x.args and x.name not in lints.c.symbols
-             for y in walk(x.args[0])}
+             and not (isinstance(x.args[0], n.ListComp) and x.args[0].comp.where is not None)
+             for y in walk(x.args[0])}      # of the cards that pass a test: `size([c for c in hand[p] where c.rank > 4])`)
     if bound:                                # a def that decides by its parameter and the viewer what to
         inner.update(id(y) for x in nodes    # read (`if knows(p) then who(p) else "hidden"`) is trusted
                      if isinstance(x, n.Cond) and _names_param(x.test, bound) and _reads_me(lints, x.test)

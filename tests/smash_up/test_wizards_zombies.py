@@ -129,7 +129,7 @@ def test_a_revealed_action_played_by_neophyte_is_named_where_it_is_played():
     m = position(hands=(["Overrun"], []), factions={"factions": "zombies+wizards,ninjas+pirates"})
     data = m.state()
     held = next(c for c in data["zones"]["hand"][0] if data["components"][c]["label"] == "Overrun")
-    assert m.game.code.defs["playing_prompt"](m, "on which base", held, 0) == "on which base"
+    assert m.game.code.defs["playing_prompt"](m, "on which base", held, False) == "on which base"
 
 
 def test_neophyte_puts_a_revealed_action_in_hand_shown_to_everyone():
