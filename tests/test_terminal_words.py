@@ -917,6 +917,8 @@ def test_a_newcomers_words_lead_to_the_command_that_answers_them():
     assert "'move c1 c2' is not a legal action (the rules' moves: charge, deploy, march, place, rally, rune" in out
     out = said("dozen_war", 2, ["1"] * 7 + ["more attack"], {1: "greedy"})
     assert "no attack is possible now (more: every choice)" in out
+    out = said("smash_up", 2, ["keep", "more xyz"], {1: "random"})     # (read "did you mean more?")
+    assert "error: no kind of choice is named xyz; type more for every choice, or more and one of: " in out
 
 
 def test_look_at_a_zone_reads_the_cards_one_sees_there():

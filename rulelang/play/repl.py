@@ -30,7 +30,7 @@ from ..core.textsafe import fit, printable
 from ..ir.sight import surely_public
 from ..ir.spec import typed_names
 from .pager import key_of, sections
-from .screen import Texts, Thinking, terminal_size
+from .screen import Texts, Thinking, kind_of, terminal_size
 from .repl_commands import COMMAND_NAMES, Commands, _Stop
 from .repl_drawing import PICKING, REDRAW, Drawing
 from .replay import _short as echoed      # (what a player typed, quoted back cut short)
@@ -406,6 +406,13 @@ class _Session(Drawing, Commands):
                 # (`more attack`, as the screen's hint says, with no attack possible now: a first hour
                 # read "'more attack' is not a legal action or a command")
                 self.say(f"no {self.rule_action(argument)} is possible now (more: every choice)")
+                continue
+            if word.lower() == "more" and argument and not self.kind_named(argument) \
+                    and not self.rule_action(argument) and not self.pick_quietly(line, actions):
+                # (a first hour typed `more xyz` and read "not an answer or a command (did you mean more?)")
+                kinds = sorted({kind_of(a) for a in self.offered if kind_of(a)})
+                self.error(f"no kind of choice is named {echoed(argument)}; type more for every choice"
+                           + (f", or more and one of: {', '.join(kinds)}" if len(kinds) > 1 else ""))
                 continue
             if word.lower() in REDRAW and argument and not (word.lower() == "more" and self.kind_named(argument)):
                 command = None                  # `hand over …`: an action's text, not a command (but `more attack`)
