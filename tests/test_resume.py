@@ -7,6 +7,7 @@ waiting match answers by replaying, and a dropped one is let go of (no greenlet 
 from __future__ import annotations
 
 import gc
+import inspect
 import random
 import sys
 import threading
@@ -230,25 +231,25 @@ def test_restoring_a_waiting_match_again_and_again_uses_no_more_stack():
 
 def test_a_stack_run_out_before_the_rules_began_is_not_blamed_on_them():
     """The 88th restore above failed as a rule error, "calls or triggers nested too deeply", naming
-    `shuffle deck`: the rules' own only where their frames fill the stack."""
+    `shuffle deck`: the rules' own only where the stack filled up while they ran."""
     from rulelang.engine.support import _engine_fault
 
     generated = "<rulelang x.rules>"
     scope: dict = {}
-    exec(compile("def rule(n, inner):\n    return inner() if n == 0 else rule(n - 1, inner)\n", generated, "exec"),
-         scope)
+    exec(compile("def rule(n):\n    return 0 if n == 0 else rule(n - 1) + 1\n", generated, "exec"), scope)
 
-    def exhausted(start) -> RecursionError:
+    def caught(depth_left: int | None, calls: int) -> RecursionError:
+        """`rule(calls)` run with `depth_left` frames of stack left (None: as the test has it)."""
+        limit = sys.getrecursionlimit()
+        here = len(inspect.stack())
+        if depth_left is not None:
+            sys.setrecursionlimit(here + depth_left)
         try:
-            start()
+            scope["rule"](calls)
         except RecursionError as err:
             return err
+        finally:
+            sys.setrecursionlimit(limit)
         raise AssertionError("no recursion error")
-
-    def engine(n):                        # Python's own frames, a rule run once at the start
-        return scope["rule"](2, lambda: engine(n + 1)) if n == 0 else engine(n + 1)
-
-    def again():                          # a rule that sets itself off without an end
-        return scope["rule"](3, again)
-    assert _engine_fault(exhausted(lambda: engine(0)), generated)
-    assert not _engine_fault(exhausted(again), generated)
+    assert _engine_fault(caught(30, 50), generated)                 # the stack was nearly full already
+    assert not _engine_fault(caught(None, 10 ** 6), generated)      # the rules' calls filled it

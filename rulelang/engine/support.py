@@ -257,7 +257,7 @@ def _rounds(raw, players: int) -> list:
     return [number, list(order), ["round" if p in brief else p in out for p in range(players)]]
 
 
-RULE_RECURSION_FRAMES = 40       # frames of the rules' code that make a too deep recursion theirs
+RULE_RECURSION_FRAMES = 100      # frames run since the rules began that make a too deep recursion theirs
 
 
 def _engine_fault(err: BaseException, generated: str) -> bool:
@@ -266,14 +266,15 @@ def _engine_fault(err: BaseException, generated: str) -> bool:
     is the rules' doing (a field of `top` of an empty zone, an index past the end, a division by
     zero, recursion too deep). Anything else raised inside rulelang's own code is a bug of ours."""
     if isinstance(err, RecursionError):
-        # (the rules' own only where their calls fill the stack: a def or trigger without an end runs
-        # through hundreds of frames of the generated module; a stack already deep when the rules
-        # began — a restore's replay did that, and blamed a `shuffle deck` — is not theirs)
-        tb, ours = err.__traceback__, 0
+        # (the rules' own only where the stack filled up while they ran: a def or a trigger without
+        # an end leaves hundreds of frames between where the error is caught and where it was
+        # raised; a stack already deep when the rules began — a restore's replay did that, and
+        # blamed a `shuffle deck` — leaves a few)
+        tb, frames = err.__traceback__, 0
         while tb is not None:
-            ours += tb.tb_frame.f_code.co_filename == generated
+            frames += 1
             tb = tb.tb_next
-        return ours < RULE_RECURSION_FRAMES
+        return frames < RULE_RECURSION_FRAMES
     if isinstance(err, (ZeroDivisionError, MemoryError)):
         return False
     if not isinstance(err, RULE_FAULTS):
