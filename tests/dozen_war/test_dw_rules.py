@@ -165,6 +165,18 @@ def test_look_alike_units_offered_in_a_choice_say_their_health():
     assert sorted(legal(m)) == ["infantry at e4", "infantry at e4 (1 health left)", "pass"], legal(m)
 
 
+def test_an_ally_offered_a_card_is_told_which_and_the_others_are_not():
+    """A browser trial: "P3 offers you a card (shown to you alone)" named no card — it lay in the
+    offerer's hand row, under the dialog. The prompt cannot name it: every player reads a prompt."""
+    m = (Position(4, options={"alliance": True}).general(0, "Iron Warden", "e8").general(1, "Hawk Eye", "b2")
+         .general(2, "Sky Arrow", "f3").general(3, "Night Rider", "j9")
+         .hand(0, "Fire Arrow").hand(2, "Iron Shield").turn(1)).match()
+    play(m, "end turn", "Iron Shield")                       # P3's turn: P3 offers its card to P1
+    assert m.question["chooser"] == 0 and "Iron Shield" not in m.question["prompt"]
+    assert m.messages_for(0)[-1] == "P3 offers you Iron Shield"
+    assert not any("Iron Shield" in x for p in (1, 3) for x in m.messages_for(p))
+
+
 def test_the_alliance_screen_names_the_teams_with_their_points_and_pieces():
     """Nothing at the table said who was allied (a browser trial): the Players line names the
     teams first, with what the end counts (their players' points, their map pieces)."""

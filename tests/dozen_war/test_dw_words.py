@@ -32,8 +32,8 @@ def test_an_event_tells_each_roll_and_the_hp_it_costs():
     said = m.messages_for(0)
     assert ("Event 1 of 7: Storm in the South (1-3: 1 damage to each of your archers, generals too, in the South "
             "half (rows 1-5); 4-6: nothing)") in said
-    assert "P1 rolls 5: nothing" in said
-    assert "P2 rolls 2: 1 damage to each of your archers, generals too, in the South half (rows 1-5)" in said
+    assert "P1 rolls 5: for P1, nothing" in said
+    assert "P2 rolls 2: for P2, 1 damage to each of your archers, generals too, in the South half (rows 1-5)" in said
     assert "P2's Sky Arrow at f3 loses 1 health (2 left)" in said and hp(m, sky) == 2
 
 
@@ -45,9 +45,9 @@ def test_an_event_says_whether_its_conditional_coin_was_gained():
     m = p.match()
     play(m, "end turn")
     said = m.messages_for(1)
-    at = said.index("P1 rolls 5: +1 coin if you have a unit within 2 cells of f6")
+    at = said.index("P1 rolls 5: for P1, +1 coin if you have a unit within 2 cells of f6")
     assert said[at + 1].startswith("P1 gains 1 coin (now ")
-    at = said.index("P2 rolls 6: +1 coin if you have a unit within 2 cells of f6")
+    at = said.index("P2 rolls 6: for P2, +1 coin if you have a unit within 2 cells of f6")
     assert not any(line.startswith("P2 gains") for line in said[at:])
 
 
@@ -207,18 +207,18 @@ def test_an_event_says_the_coin_soldier_or_payment_it_could_not_give():
          .rolls((6, 6), (6, 2)).turn(1).match())
     play(m, "end turn")
     said = m.messages_for(1)
-    at = said.index("P1 rolls 6: +1 coin")
+    at = said.index("P1 rolls 6: for P1, +1 coin")
     assert said[at + 1] == "P1 gets no coin: the supply is empty" and var(m, "coins") == [15, 15]
     m = Position(2).soldier(0, "infantry", "d11", n=4).events_top("Festival").rolls((6, 6), (6, 2)).turn(1).match()
     play(m, "end turn")                                    # income fills d11 to 5: Festival has no room there
     said = m.messages_for(1)
-    at = said.index("P1 rolls 6: a soldier of its type in each of your castles")
+    at = said.index("P1 rolls 6: for P1, a soldier of its type in each of your castles")
     assert said[at + 1] == "P1 gets no infantry soldier at d11: it holds 5 soldiers"
     assert units_at(m, "d11") == ["infantry"] * 5 and units_at(m, "f11") == ["cavalry"] * 2
     m = Position(2).coins(0, 0).var("bank", None, 0).events_top("Bandits").rolls((6, 1), (6, 5)).turn(1).match()
     play(m, "end turn")
     said = m.messages_for(1)
-    at = said.index("P1 rolls 1: lose 1 coin")
+    at = said.index("P1 rolls 1: for P1, lose 1 coin")
     assert said[at + 1] == "P1 has no coin to pay"
 
 
