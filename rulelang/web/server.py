@@ -391,7 +391,12 @@ class Served:
         """Text `i`'s first log entry as `seat` reads it (a secret answer stays "(a secret choice)")."""
         log = self.match.log_for(seat)
         at = self.log_at[i] if i < len(self.log_at) else None
-        return log[at] if at is not None and at < len(log) else None
+        if at is None or at >= len(log):
+            return None
+        asked = self.log_who[at][1] if at < len(self.log_who) else None
+        # (an answer with its question: "Shield Mother at h2" read as a move to h2 — a browser trial)
+        return log[at] + (f" — the answer to “{printable(asked)}”" if asked and not asked.startswith("respond in ")
+                          else "")
 
     def judge_hidden_outcomes(self, since: int, asker: int) -> None:
         """Judge the moves from `since` on left unjudged by `play` (play/repl.py `hidden_outcome`),

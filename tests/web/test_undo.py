@@ -269,3 +269,19 @@ def test_no_undo_past_a_reveal_of_secret_answers(tmp_path):
     for seat in (0, 1):
         target, why = served.undo_target(seat)
         assert target is None and "the secret answers were revealed" in why, why
+
+
+def test_the_move_an_undo_names_is_an_answer_with_its_question(tmp_path):
+    """A browser trial: "P2 asks to undo their last move (Shield Mother at h2)" read as a move to
+    h2; it was the answer to a skill's question."""
+    import rulelang
+    from rulelang.web.server import Entry, Served
+    path = tmp_path / "ask.rules"
+    path.write_text('game "Ask" { players 2  var got: int = 0  turn { step s { action pick { '
+                    'choose x in [1, 2] prompt "which one?" { got = x }  if got == 3 { finish draw "x" }  end turn '
+                    '} } } }', encoding="utf-8")
+    game = rulelang.load(str(path))
+    served = Served("x", Entry("ask", str(path), game), game.new_match(2, seed=1), ["human", "human"], {}, 1)
+    served.play("pick", 0)
+    served.play("2", 0)
+    assert [served.move_read(i, 1) for i in range(2)] == ["pick", "2 — the answer to “which one?”"]
