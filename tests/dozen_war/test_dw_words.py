@@ -247,3 +247,15 @@ def test_soldiers_of_one_kind_on_one_cell_are_told_apart_in_the_actions():
     assert units_at(m, "d5") == ["infantry"] and units_at(m, "e5") == ["infantry"]
     assert [hp(m, u) for u in m.state()["zones"]["here"][idx("d5")]] == [1]      # the hurt one moved
     assert not any(t.startswith("move e5 infantry (1 health left)") for t in legal(m))
+
+
+def test_each_seat_is_told_its_edge_and_its_ally():
+    """A browser trial: nothing said which edge a seat plays, nor (in the alliance) who its ally is."""
+    def you(m, p):
+        return [v["value"] for v in m.shown(p) if v["name"] == "You"]
+    m = game.new_match(4, seed=2, options={"alliance": True})
+    assert [you(m, p) for p in range(4)] == [[["P1, from the North edge, allied with P3"]],
+                                             [["P2, from the South edge, allied with P4"]],
+                                             [["P3, from the West edge, allied with P1"]],
+                                             [["P4, from the East edge, allied with P2"]]]
+    assert you(game.new_match(2, seed=2), 1) == [["P2, from the South edge"]]
