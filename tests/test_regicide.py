@@ -391,6 +391,13 @@ def test_r17_ace_and_card_of_the_same_suit_apply_the_power_once():
     assert var(m, "damage") == 5
 
 
+def test_r19_an_ace_with_a_jester_is_refused_with_the_jester_named():
+    """A differential trial: the refusal read "an Ace with one other card", which A♠ + Jester is."""
+    m = build(3, enemy="J♠", hands=[["A♠", "Jester"], ["3♥"], ["4♥"]])
+    assert "play A♠ Jester" not in legal(m)
+    assert "an Ace with one other card (not a Jester)" in m.refusal("play A♠ Jester")
+
+
 def test_r10_hearts_with_an_empty_discard_pile_say_nothing_goes_under():
     """A trial read "0 cards from the discard pile go under the tavern"."""
     m = build(2, enemy="J♠", hands=[["5♥"], ["2♣"]], tavern=["3♣"], discard=[])
