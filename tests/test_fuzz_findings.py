@@ -325,3 +325,30 @@ def test_w261_finds_the_defs_on_a_cycle_of_thousands_once_each():
     three = [d.message.split(" whatever")[0] for d in lint_source(_chain(3, cycle=True), "c.rules") if d.code == "W261"]
     assert three == ["`d0` calls itself through `d1` and 1 other def", "`d1` calls itself through `d2` and 1 other def",
                      "`d2` calls itself through `d0` and 1 other def"]
+
+
+def test_the_api_refuses_odd_inputs_in_one_printable_line():
+    """An API fuzz trial: a text with a line break, 100,000 characters or a lone surrogate came back
+    whole in the refusal; `seat=False` and `seat=0.0` were taken for P1; options given as a text
+    were a traceback; a generator word of a save past 32 bits, or `true`, was cut to another word
+    and the match restored drew other chance."""
+    from pathlib import Path
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "valgard.rules"))
+    m = game.new_match(2, seed=1)
+    before = m.state()
+    for bad in ("play\nx", "x" * 100_000, "\ud800"):
+        with pytest.raises(rulelang.IllegalAction) as got:
+            m.apply(bad)
+        said = str(got.value)
+        assert "\n" not in said and len(said) < 300 and said.encode("utf-8")
+    for seat in (False, 0.0):
+        with pytest.raises(rulelang.IllegalAction, match="a seat is a number"):
+            m.apply(m.legal_actions()[0].text, seat=seat)
+    assert m.state() == before
+    with pytest.raises(ValueError, match="options are a mapping"):
+        game.new_match(2, 0, "hardcore")
+    for word in (2 ** 40, True, -1):
+        state = m.state()
+        state["rng"][1][3] = word
+        with pytest.raises(rulelang.StateError, match="random generator state"):
+            rulelang.Match.from_state(game, state)

@@ -291,6 +291,8 @@ class Game:
 
     def option_values(self, options: dict | None) -> dict:
         values = {o["name"]: o["default"] for o in self.options}
+        if options is not None and not isinstance(options, dict):     # (a fuzz trial: `"hardcore"` gave a traceback)
+            raise ValueError(f"options are a mapping of names to values ({{\"hardcore\": true}}), not {_text(repr(options), 60)}")
         for key, value in (options or {}).items():
             spec = next((o for o in self.options if o["name"] == key), None)
             if spec is None:

@@ -36,7 +36,7 @@ from .saves import MatchSaves
 from .simultaneous import MatchSimultaneous
 from .records import Checkpoint
 from .support import interrupt_seat  # noqa: F401  (part of the API: rulelang.interrupt_seat)
-from .support import CHECKPOINT_EVERY, HELD_CHECK_WORK, PAUSING_CHECKPOINT_EVERY, RULE_FAULTS, SHARED_ALL, SHARED_COMPONENTS, _checking, _engine_fault, _in_words, _replay_check, _text
+from .support import CHECKPOINT_EVERY, HELD_CHECK_WORK, PAUSING_CHECKPOINT_EVERY, RULE_FAULTS, SHARED_ALL, SHARED_COMPONENTS, _checking, _engine_fault, _in_words, _replay_check, _short, _text
 
 if TYPE_CHECKING:
     from .game import Game
@@ -478,16 +478,18 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         # refused and `seat=0` taken — an atomicity trial. Only a seat given is checked: the text's
         # seat is read only then, off the hot path of a bot that names none)
         if seat is not None:
+            if type(seat) is not int:            # (`seat=False`, `0.0` were taken for P1: a fuzz trial)
+                raise IllegalAction(f"`{_text(text, 200)}` is not a legal action of {_short(seat)}: a seat is a number, 0 for P1")
             named = interrupt_seat(text)
             if seat != self.current_player and named != seat \
                     or named is not None and named != seat and seat == self.current_player \
                     and not any(a.text == text for a in self.legal_actions()):
-                raise IllegalAction(f"`{text}` is not a legal action of {player_text(seat) if type(seat) is int else seat} now")
+                raise IllegalAction(f"`{_text(text, 200)}` is not a legal action of {player_text(seat)} now")
         off_turn = seat is not None and seat != self.current_player
         by_text = self._by_text
         if by_text is None or self.result is not None:
             if self.result is not None:
-                raise IllegalAction(f"the game is over; `{text}` cannot be played")
+                raise IllegalAction(f"the game is over; `{_text(text, 200)}` cannot be played")
             self.legal_actions()
             by_text = self._by_text
         found = None                            # the very object listed (a bot's pick), else its text
@@ -511,7 +513,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         elif found is None and self._interrupt(text) is not None:
             found = Action(text, None, (), ("choose", ()))      # an interrupt inside the waiting effect
         if found is None or off_turn and any(a is found for a in by_text):   # type: ignore[union-attr]
-            raise IllegalAction(f"`{text}` is not a legal action "
+            # (the text as typed, printable and cut short: a line break, 100,000 characters or a
+            # lone surrogate made a message of two lines, of 100,000, or one no terminal could print)
+            raise IllegalAction(f"`{_text(text, 200)}` is not a legal action "
                                 + (f"of {player_text(seat)} now" if found is not None else "now"))
         if self.game.can_pause:
             if self.pending is None and (self.ckpt is None or len(self.inputs) >= PAUSING_CHECKPOINT_EVERY):

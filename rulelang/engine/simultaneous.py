@@ -26,7 +26,7 @@ from .codegen import player_text
 from .codegen.effects import drain, seen_by, widen_private
 from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
-from .support import RULE_FAULTS, _short
+from .support import RULE_FAULTS, _short, _text
 from .parts import MatchParts
 from .views import seat_index
 from .records import OpenDecision
@@ -112,8 +112,8 @@ class MatchSimultaneous(MatchParts):
             if (type(given) is not int or given not in seats or answers[seats.index(given)] is not None
                     or text not in (_texts(self._by_text)      # type: ignore[arg-type]  # (listed)
                                     if given == self.actor else self._listing_for(given))):
-                raise IllegalAction(f"`{text}` is not a legal action of "
-                                    f"{player_text(given) if type(given) is int else given} now")
+                raise IllegalAction(f"`{_text(text, 200)}` is not a legal action of "
+                                    f"{player_text(given) if type(given) is int else _short(given)} now")
             seat, answer = given, text
         elif text in _texts(self._by_text):     # type: ignore[arg-type]  # the actor's own answer (listed)
             seat, answer = self.actor, text
@@ -121,7 +121,7 @@ class MatchSimultaneous(MatchParts):
             seat, answer = _seat_prefix(text)
             if (seat not in seats or answers[seats.index(seat)] is not None
                     or answer not in self._listing_for(seat)):
-                raise IllegalAction(f"`{text}` is not a legal action now")
+                raise IllegalAction(f"`{_text(text, 200)}` is not a legal action now")
         i = seats.index(seat)
         answers = answers[:i] + (answer,) + answers[i + 1:]
         if None in answers:                     # not everyone yet: nothing else changes

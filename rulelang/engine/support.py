@@ -142,12 +142,15 @@ def _message(x, players: int) -> bool:
 
 def _rng_state(raw) -> tuple:
     """The generator state `[3, [625 ints], gauss]` as `random.Random.setstate` takes it, checked
-    for shape (setstate itself refuses bad words: see `_restore`)."""
+    word by word: setstate cuts a word to 32 bits and takes `true` for 1, so a save edited there
+    was restored as another generator, drawing other chance (a fuzz trial)."""
     if not (isinstance(raw, (list, tuple)) and len(raw) == 3):
         raise StateError("the random generator state is not valid")
     version, internal, gauss = raw
     if not (type(version) is int and version == 3 and isinstance(internal, (list, tuple)) and len(internal) == 625
-            and (gauss is None or (type(gauss) is float and _plain_value(gauss)))):
+            and (gauss is None or (type(gauss) is float and _plain_value(gauss)))
+            and all(type(w) is int and 0 <= w < 2 ** 32 for w in internal[:624])
+            and type(internal[624]) is int and 0 <= internal[624] <= 624):
         raise StateError("the random generator state is not valid")
     return version, tuple(internal), gauss
 
