@@ -710,3 +710,32 @@ def test_a_per_component_controller_variable_decides_who_a_cards_trigger_acts_fo
     assert var(m, "gold") == [1, 1]
     play(m, "wait")                                       # and so is P1's next one
     assert var(m, "gold") == [1, 2]
+
+
+def test_a_hand_sorted_onto_itself_keeps_what_was_revealed_of_it():
+    """A new author's Hearts: the passer's cards, revealed to it, were forgotten when the hands were
+    sorted (moved onto themselves, as language.md shows); "a move within its own zone ends nothing"."""
+    game = build("""
+game "Sorted" {
+  players 2
+  kind Card { rank: int  label text(rank) }
+  zone hand: set per player, owner
+  zone pile: pile, public
+  setup {
+    for r in [3, 1, 2] { create Card(rank: r) in hand[1] }
+    reveal hand[1] to [0]
+    move [c for c in hand[1] by c.rank] to hand[1]
+  }
+  turn { step s {
+    action give { move first([c for c in hand[1] where c.rank == 3]) to pile  end turn }
+    action done { finish draw }
+  } }
+}""")
+    m = game.new_match(2, seed=1)
+
+    def known(match):
+        return [c["label"] for z in match.view(0)["zones"] if z["name"] == "hand" and z["owner"] == 1
+                for c in z.get("known") or []]
+    assert known(m) == ["1", "2", "3"]                   # (in the hand's order: sorted)
+    m.apply("give")                                      # (to another zone: known there as public)
+    assert known(m) == ["1", "2"]

@@ -212,8 +212,10 @@ class Scanner:
                     out += self.leaks(p, text, f"question to P{p + 1}", chain)
             for a in m.interrupts(p):
                 out += self.leaks(p, a.text, f"interrupt of P{p + 1}", chain)
-            seen = self.visible(p, before, known_before) | self.visible(p)
-            involved = Counter(self.label[c] for c in (moved & seen) | chain | step)
+            was_seen = self.visible(p, before, known_before)
+            seen = was_seen | self.visible(p)
+            # (a card shown to p now, as an ally's offered card is: "P3 offers you Horseshoe")
+            involved = Counter(self.label[c] for c in (moved & seen) | chain | step | (self.visible(p) - was_seen))
             msgs = m.messages_for(p)
             for text in msgs[self.read[p]:]:
                 out += self.message_leaks(p, text, involved)

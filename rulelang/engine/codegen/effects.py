@@ -1067,12 +1067,15 @@ def _reveal(m, what, to) -> None:
         m.known[c] = Revealed(list(where), who)
 
 
-def _forget(m, what) -> None:
-    """Components that move (or are shuffled) are no longer known where they were revealed."""
+def _forget(m, what, dest=None) -> None:
+    """Components that move to another zone (or are shuffled) are no longer known where they were
+    revealed; a move within its own zone (`dest`: a hand sorted onto itself) forgets nothing."""
     known = m.known
     if known:
+        where = m.where
         for c in list(as_items(what)):
-            known.pop(c, None)
+            if dest is None or where[c] is not dest:
+                known.pop(c, None)
 
 
 def _anonymize(m, zone) -> None:

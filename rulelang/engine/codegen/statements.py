@@ -62,15 +62,22 @@ class StatementLowering(Part):
     def s_move(self, s, ctx):
         fn = ctx.fn
         what = self.exprs.ex(s["what"], ctx)
+        moved = None
         if self.sh.reveals:                         # what was revealed of them is forgotten as they move
-            t = fn.new("t")
-            fn.emit(f"{t} = {what.src}")
-            fn.emit(f"_forget(m, {t})")
-            what = P(t, what.level, True, shape=what.shape, cheap=True)
+            moved = fn.new("t")
+            fn.emit(f"{moved} = {what.src}")
+            what = P(moved, what.level, True, shape=what.shape, cheap=True)
             s = dict(s, what={"k": "local", "n": "__moved"})
         dest_e = s["to"]
         destp = self.target_p(dest_e, ctx)
         dest = destp.src
+        if moved is not None:                       # (not within its own zone: a hand sorted by moving
+            if not (destp.cheap and destp.pure):    # it onto itself lost what was revealed of it —
+                d = fn.new("t")                     # a new author's Hearts; language.md: "a move within
+                fn.emit(f"{d} = {dest}")            # its own zone ends nothing")
+                dest = d
+                destp = P(d, destp.level, True, shape=destp.shape, cheap=True)
+            fn.emit(f"_forget(m, {moved}, {dest})")
         if s["pos"] == "depth":                     # `insert(X, ZONE, N)`: N components above it
             what, dest = self.each_once(what, dest, fn)
             depth = self.exprs.ex(s.get("depth") or {"k": "lit", "v": 0}, ctx)
