@@ -1068,8 +1068,8 @@ def _change(a, b, room: int = 60) -> str:
         return f"{was} → {now}"
     if len(now) < 2 * room:
         return f"now {now}"
-    # (a first hour: Smash Up's `Discard piles` line, past 120 characters, said nothing more of the
-    # minions a scoring discarded, and no other line did: that pile is off the screen's zones)
+    # (a first hour: a card game's per-player `Discard piles` line, past 120 characters, said nothing
+    # more of the cards a scoring discarded, and no other line did: those piles are off the screen)
     told = _list_changes(was, now)
     return told if told and len(told) < 3 * room else ""
 
