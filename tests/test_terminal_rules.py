@@ -150,6 +150,21 @@ def test_help_of_a_compiled_game_gives_an_action_s_refusal_words(tmp_path):
             "enemy it may capture") in text
 
 
+def test_help_of_a_compiled_game_tells_one_action_at_two_steps_apart(tmp_path):
+    """A fuzz trial: `buy it` at two steps with two `else` words read as one, at step a, with the
+    first step's words (a compiled game has no rule text to tell them apart)."""
+    source = ('game "Two" { players 2  var coins: int = 0 per player  turn {\n'
+              '  step a { action buy_it require coins[me] >= 3 else "at the market it costs 3" { goto b }\n'
+              '           action earn { coins[me] += 1  if coins[me] > 5 { finish win for me "rich" }  goto b } }\n'
+              '  step b { action buy_it require coins[me] >= 9 else "at the palace it costs 9" { end turn }\n'
+              '           action rest { end turn } } } }')
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(rulelang.compile_source(source, "two.rules")), encoding="utf-8")
+    text = action_help(rulelang.load(str(path)), "buy it")
+    assert "buy it (at step a)" in text and "buy it (at step b)" in text
+    assert "at the market it costs 3" in text and "at the palace it costs 9" in text
+
+
 def test_the_words_are_made_printable():
     text = rulebook(build(CHIPS.replace("Take one.", "Take \\u001b one.".replace("\\u001b", "\x1b"))))
     assert "\x1b" not in text and "Take \\u001b one." in text

@@ -418,8 +418,10 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     anytime = {a["name"] for s, a in found if s["name"].startswith("__")}   # (offered at every step too)
     told: dict = {}                     # (title, what is said of it) -> the steps it is said of
     for s, a in found:
-        key = (a["name"], code.header(s["name"], a["name"]))
-        if key in seen:
+        refusal = ir.get("defs", {}).get(refusal_def(s["name"], a["name"]))
+        why = "".join(_text_parts(refusal["body"])) if isinstance(refusal, dict) and isinstance(refusal.get("body"), dict) else None
+        key = (a["name"], code.header(s["name"], a["name"]), why)    # (a compiled game has no header: the
+        if key in seen:                                              # words tell steps apart — a fuzz trial)
             continue
         seen.add(key)
         part = _Doc(False)
@@ -436,8 +438,6 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
                 said.append("…: made from " + " and ".join(_param_words(p, about.get("zones", {}), enums, about.get("defs"))
                                                           for p in unnamed))
             part.para("; ".join(said))
-        refusal = ir.get("defs", {}).get(refusal_def(s["name"], a["name"]))
-        why = "".join(_text_parts(refusal["body"])) if isinstance(refusal, dict) and isinstance(refusal.get("body"), dict) else None
         _action_details(part, s["name"], a, about, code, authors, why)
         steps = told.setdefault((_action_name(a), part.text()), [])
         if a["name"] in anytime:
