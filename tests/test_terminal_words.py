@@ -1282,3 +1282,8 @@ def test_a_long_list_per_player_says_what_came_and_went():
            "Walker · P2 (3): Broadside, Microbot Guard, Hoverbot")
     assert _change(was, now) == "P1 (9): + Grave Digger, Walker · P2 (3): - Zapbot"
     assert _change(was, was.replace("P2 (3)", "P2 (4)") + ", " + "x" * 200) == ""     # (still too long)
+    cards = [f"card {i}" for i in range(30)]          # (a fuzz trial: wrong words where they could not be right)
+    assert _change(cards, cards + ["new"]) == "+ new"
+    assert _change(cards, list(reversed(cards))) == ""                       # (an order: nothing came or went)
+    assert _change(["Jack, the Ripper"] + cards, ["the Ripper"] + cards) == ""   # (items the commas cannot part)
+    assert _change([[1, 2], [3, 4]] * 20, [[1, 2]] * 20) == ""

@@ -146,21 +146,30 @@ def _w262(lints, block: tuple, looped=None) -> None:
     if looped is not None and visibility(looped[1]) in secret:      # (`looped`: a loop's name and list)
         hidden_from.add(looped[0])
 
+    alias: dict = {}                          # a name -> the first name of its card (`let e = d`)
+
     def scan(statements: tuple, unseen: dict, hidden_from: set) -> None:
         for s in statements:
             if isinstance(s, n.Let):
                 unseen.pop(s.name, None)
                 hidden_from.discard(s.name)
+                alias.pop(s.name, None)
                 if isinstance(s.value, n.Name) and s.value.name in unseen:      # (`let e = d`: the same card)
                     unseen[s.name] = unseen[s.value.name]
                 if isinstance(s.value, n.Name) and s.value.name in hidden_from or visibility(s.value) in secret:
                     hidden_from.add(s.name)
+                if isinstance(s.value, n.Name):                   # (made before the move too: a fuzz trial)
+                    alias[s.name] = alias.get(s.value.name, s.value.name)
             elif isinstance(s, n.Move) and isinstance(s.what, n.Name) and s.what.name in hidden_from:
                 vis = visibility(s.dest)
-                if vis in secret:
-                    unseen[s.what.name] = (lints.root_zone(s.dest), vis)
-                else:
-                    unseen.pop(s.what.name, None)
+                root = alias.get(s.what.name, s.what.name)
+                same = [s.what.name] + [k for k, v in alias.items() if v == root and k != s.what.name] \
+                    + ([root] if root != s.what.name else [])
+                for name in same:
+                    if vis in secret:
+                        unseen[name] = (lints.root_zone(s.dest), vis)
+                    else:
+                        unseen.pop(name, None)
             elif isinstance(s, n.Reveal) and s.to is None and isinstance(s.what, n.Name):
                 unseen.pop(s.what.name, None)
                 hidden_from.discard(s.what.name)
@@ -169,6 +178,8 @@ def _w262(lints, block: tuple, looped=None) -> None:
                 # does stays in it, as the checker reads it)
                 for branch in (getattr(s, "then", None) or getattr(s, "body", ()), s.other):
                     scan(branch, dict(unseen), set(hidden_from))
+            elif isinstance(s, n.For) and unseen:         # (a loop after the move: its body reads the card too)
+                scan(s.body, {k: v for k, v in unseen.items() if k != s.var}, hidden_from - {s.var})
             elif isinstance(s, n.Log) and s.to is None and unseen:
                 # (its name, `text(d)`, or a field of it, `text(d.v)`: what the card is)
                 for x in walk(s.value):
@@ -189,6 +200,8 @@ def _public_log_in(block: tuple) -> bool:
         if isinstance(x, n.If) and (_public_log_in(x.then) or _public_log_in(x.other)):
             return True
         if isinstance(x, n.May) and (_public_log_in(x.body) or _public_log_in(x.other)):
+            return True
+        if isinstance(x, n.For) and _public_log_in(x.body):
             return True
     return False
 
@@ -509,7 +522,10 @@ def _w241_in(lints, body, bound: dict, span, found: dict, budget: list, read: se
              if isinstance(x, n.Call) and x.name in ("size", "count") and x.args and x.name not in lints.c.symbols
              and not (isinstance(x.args[0], n.ListComp) and x.args[0].comp.where is not None)
              for y in walk(x.args[0])}      # of the cards that pass a test: `size([c for c in hand[p] where c.rank > 4])`)
-    if bound:                                # a def that decides by its parameter and the viewer what to
+    inner.update(id(y) for x in nodes       # (`count(c for c in deck)`: a size too)
+                 if isinstance(x, n.Aggregate) and x.name == "count" and x.comp.where is None and not x.comp.more
+                 and isinstance(x.comp.elem, n.Name) and x.comp.elem.name == x.comp.var for y in walk(x.comp))
+    if bound and not lints.__dict__.get("read_by_all"):   # a def that decides by its parameter and the viewer what to
         inner.update(id(y) for x in nodes    # read (`if knows(p) then who(p) else "hidden"`) is trusted
                      if isinstance(x, n.Cond) and _names_param(x.test, bound) and _reads_me(lints, x.test)
                      for y in walk((x.then, x.other)))

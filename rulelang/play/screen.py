@@ -1070,6 +1070,13 @@ def _change(a, b, room: int = 60) -> str:
         return f"now {now}"
     # (a first hour: a card game's per-player `Discard piles` line, past 120 characters, said nothing
     # more of the cards a scoring discarded, and no other line did: those piles are off the screen)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and not any(
+            isinstance(x, (list, tuple)) for x in list(a) + list(b)):
+        was, now = ", ".join(words(x) for x in a), ", ".join(words(x) for x in b)    # (a list: its items)
+        if any(", " in words(x) or " · " in words(x) or ": " in words(x) for x in list(a) + list(b)):
+            return ""                                  # (items the words cannot tell apart: `Jack, the Ripper`)
+    elif isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return ""                                      # (a list of lists: no item-wise words)
     told = _list_changes(was, now)
     return told if told and len(told) < 3 * room else ""
 
@@ -1105,6 +1112,8 @@ def _list_changes(was: str, now: str) -> str:
             if left[x] > 0:
                 left[x] -= 1
                 taken.append(x)
+        if not added and not taken and head_a == head_b:
+            continue                                   # (the same items in another order: nothing to say)
         words_ = ([f"+ {', '.join(added)}"] if added else []) + ([f"- {', '.join(taken)}"] if taken else [])
         said.append(" ".join(words_) if not head_b else head_b + (": " + " ".join(words_) if words_ else ""))
     return " · ".join(said)
