@@ -120,6 +120,17 @@ def test_recap_is_never_another_seats(race):
     assert "P2> recap\nnothing happened since your last move\n" in out
 
 
+def test_recap_of_two_people_at_a_table_with_nothing_hidden_says_both_moves():
+    """A first hour: two people playing Valgarð at one terminal typed `recap` and read "nothing
+    happened since your last move" after the other had moved (only a bot's moves were kept)."""
+    from pathlib import Path
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "valgard.rules"))
+    out = play(game, ["place d1", "", "place d7", "", "recap", "quit"], bots={}, source="valgard.rules")
+    assert between(out, "P1> recap\n", "P1> quit") == (
+        "Since your last move:\nP1 plays: place d1\n  · L: reserve (P1) → d1\nP2 plays: place d7\n"
+        "  · D: reserve (P2) → d7\n(clear: your decision again)\n")
+
+
 def test_clear_draws_the_decision_again(race):
     out = play(race, ["clear", "quit"], screen=None, pager=None)
     assert out.count("== Race · turn 1") == 2 and "P1> clear\n\n" + "=" * 60 + "\n== Race · turn 1" in out

@@ -228,6 +228,7 @@ class _Session(Drawing, Commands):
         self.paused = 0                            # of them, those said since the last `-- more --`
         self.recording_seat: int | None = None     # the seat whose move began the recording
         self.recap_lines: list[str] = []           # what `recap` shows again
+        self.since_move: dict[int, list[str]] = {}  # each seat's lines since its last move (what recap may show it)
         self.recap_note = False                    # say on the next screen that lines scrolled away
 
     def size(self) -> tuple[int, int] | None:
@@ -470,10 +471,17 @@ class _Session(Drawing, Commands):
         their view, then what happened since their last move, for them alone too; then the
         actions offered, fitted with the view into the terminal's size."""
         recorded, self.recording = self.recording, None
-        if recorded is not None:             # (never another seat's lines: they may hold its secrets)
-            self.recap_lines = recorded if self.recording_seat == seat else []
+        handing = self.needs_hand_over(seat)
+        if recorded is not None:             # (never another seat's lines where they may hold its secrets:
+            mover = self.recording_seat      # kept for the seats that see the table as the mover does, with
+            shared = not handing and not self.__dict__.get("screen_private", False)   # nothing said to one
+            for other in range(self.match.players):     # alone — two people at one terminal, a board game
+                if other == mover or (shared and other not in self.bots and mover is not None   # with nothing
+                                      and not self.sees_differently(mover, other)):   # hidden, read "nothing
+                    self.since_move.setdefault(other, []).extend(recorded)          # happened": a first hour)
+            self.recap_lines = list(self.since_move.get(seat, []))
             self.recap_note = bool(self.recap_lines)
-        if self.needs_hand_over(seat):
+        if handing:
             self.hand_over(seat)
         self.on_screen = seat
         self.seen[seat] = len(self.events)
@@ -1062,6 +1070,7 @@ class _Session(Drawing, Commands):
                 pass                                 # (then as the engine left it: unchanged)
             return True
         self.recording, self.recording_seat = [], seat     # (for `recap`: from this move to their next)
+        self.since_move[seat] = []
         self.announce_move(seat_name(seat), action)
         told = self.told
         self.tell_in_order(seat, self.next_turn_said(told))   # (still at the terminal: also what the move
@@ -1383,6 +1392,7 @@ class _Session(Drawing, Commands):
         """Continues from another state of the match; what was announced before no longer applies."""
         self.match = match
         self.recap_lines, self.recording, self.recap_note = [], None, False   # (what recap would show is undone)
+        self.since_move = {}
         self.seen = [len(self.events)] * match.players
         self.seat_changes = {}              # (what the moves undone changed: no seat's recap tells it)
         self.told = len(match.message_log())
