@@ -36,12 +36,16 @@ def test_a_page_s_play_and_rules_commands_run(page, capsys, monkeypatch):
     plays = commands(page, "play")
     assert plays, f"{page.name} gives no play command"
     monkeypatch.chdir(ROOT)
-    for argv in plays:
-        players = int(argv[argv.index("--players") + 1].split(",")[0]) if "--players" in argv else None
+    game = rulelang.load(str(ROOT / "games" / f"{page.stem}.rules"))
+    for i, argv in enumerate(plays):
+        players = int(argv[argv.index("--players") + 1].split(",")[0]) if "--players" in argv else game.min_players
+        options = dict(a.split("=", 1) for a in argv[argv.index("--option") + 1:argv.index("--option") + 2]) \
+            if "--option" in argv else {}
+        assert game.min_players <= players <= game.max_players, f"{page.name}: {players} players"
         bots = [a for a in argv if re.fullmatch(r"\d=\w+", a)]
-        if players is not None and len(bots) >= players:
-            continue                                  # (bots alone would play a whole game)
-        monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n\n"))
+        if i > 0 and options == {} or len(bots) >= players:
+            continue                  # (the first command is run whole, and each naming an option; bots
+        monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n\n"))     # alone would play a whole game)
         code = main(["play", *argv, "--seed", "1"])
         out, err = capsys.readouterr()
         assert code == 0 and "error" not in err.lower(), f"{page.name}: rulelang play {' '.join(argv)}: {err}"
