@@ -1074,8 +1074,8 @@ def _forget(m, what, dest=None) -> None:
     if known:
         where = m.where
         for c in list(as_items(what)):
-            if dest is None or where[c] is not dest:
-                known.pop(c, None)
+            if c in known and (dest is None or where[c] is not dest):     # (only what is known: a bad
+                del known[c]                                              #  value is the move's to refuse)
 
 
 def _anonymize(m, zone) -> None:
