@@ -110,7 +110,7 @@ def surviving_mutants(count: int) -> list[tuple[str, dict]]:
 
 @pytest.mark.slow
 def test_surviving_mutants_play_the_same_without_fast_paths(monkeypatch):
-    mutants = surviving_mutants(8)
+    mutants = surviving_mutants(6)
     assert len(mutants) >= 5
     for label, ir in mutants:
         same_traces(ir, Game(ir).min_players, range(2), monkeypatch)
@@ -142,7 +142,8 @@ def test_dozen_war_skips_calls_known_false_and_stops_at_a_first_target(monkeypat
     index = list(ir["defs"]).index("next_to_mine")
     assert f"def nz{index}_(m):" in fast.python and f"nz{index}(m)" in fast.python
     assert f"nz{index}" not in plain.python
-    same_traces(ir, 2, range(1), monkeypatch, variants=[ALL - {"precheck"}, ALL - {"nonempty"}, ALL - {"flatten"}])
+    # (the three paths this game takes off at once: one game each way, the suite's time)
+    same_traces(ir, 2, range(1), monkeypatch, variants=[ALL - {"precheck", "nonempty", "flatten"}])
 
 
 def test_a_flattened_comprehension_makes_no_list_per_element():

@@ -275,9 +275,9 @@ def test_a_game_with_digs_and_swaps_shows_no_secret():
     scan = Scanner(m)
     found = scan.after(m)
     steps, dug, given = 0, 0, 0
-    # (500 actions once a few digs and swaps are in: the other tests scan whole games; since stop 57
+    # (300 actions once a few digs and swaps are in: the other tests scan whole games; since stop 57
     # allies may swap at every turn's start, and a whole game here took 11 s)
-    while not m.is_over and not found and steps < 2000 and not (steps >= 500 and dug >= 2 and given >= 2):
+    while not m.is_over and not found and steps < 2000 and not (steps >= 300 and dug >= 2 and given >= 2):
         top_level = m.question is None
         acts = [a.text for a in m.legal_actions()]
         q = m.question

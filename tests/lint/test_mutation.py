@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
 SOURCES = {p.name: p.read_text(encoding="utf-8") for p in GAMES}
 TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[A-Za-z_][A-Za-z_0-9]*|\d+|\.\.|[+\-]=|[=!<>]=|\s+|.', re.S)
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
