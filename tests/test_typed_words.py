@@ -222,3 +222,35 @@ def test_a_one_value_parameter_that_stands_for_the_state_is_named_in_the_ruleboo
     game = rulelang.Game(rulelang.compile_source(JUMPS, "jumps.rules"))
     text = rulebook(game)
     assert text.count("`FxT`") == 2 and "`xT`" not in text
+
+
+HOPS = '''game "Hops" {
+  players 2
+  board strip: squares(6, 1)
+  kind Stone { v: int = 0 }
+  zone spot: pile per cell of strip, public
+  setup { create Stone() in spot[cell(strip, "a1")] }
+  def stones = [c for c in cells(strip) where size(spot[c]) > 0]
+  def empty_from(c: cell) = [d for d in cells(strip) where d != c and size(spot[d]) == 0]
+  turn { step s {
+    action hop(from in stones, to in empty_from(from)) require to == cell(strip, "c1")
+        else "a hop goes two squares to the right" {
+      move top(spot[from]) to spot[to]
+      finish win for me
+    }
+  } }
+}
+'''
+
+
+def test_a_square_of_the_board_the_rules_refuse_is_told_with_their_reason():
+    """A first hour's Valgarð: a charge over an occupied octagon read "no charge choice has c4",
+    where the rules' reason says what a charge needs; a square the board does not have is still
+    no choice."""
+    game = rulelang.Game(rulelang.compile_source(HOPS, "hops.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("hop a1 e1\nhop a1 z9\nquit\n"), out, "hops.rules", screen=(200, 40))
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    assert errors[0] == ("error: 'hop a1 e1' is not a legal action now (legal: hop a1 c1); when it is not "
+                         "allowed, the rules say: a hop goes two squares to the right")
+    assert errors[1].endswith("; no hop choice has z9")

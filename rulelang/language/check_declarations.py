@@ -384,9 +384,13 @@ class DeclarationChecks:
                        span, self.suggest(per, lambda: list(PER) + self.names_of("enum") + self.names_of("kind")))
         elif per == "cell":
             sym = self.out.symbols.get(board or "")
-            if sym is None or sym.kind != "board":
+            if board is None:                          # (`per cell` alone read "needs a declared board, not `None`")
+                boards = self.names_of("board")
+                self.error("E101", "`per cell` names its board: `per cell of "
+                           + (boards[0] if len(boards) == 1 else "BOARD") + "`", span)
+            elif sym is None or sym.kind != "board":
                 self.error("E101", f"`per cell of` needs a declared board, not `{board}`", span,
-                           self.suggest(board or "", self.names_of("board")))
+                           self.suggest(board, self.names_of("board")))
             else:
                 self.used.add(board)
         elif board is not None:
