@@ -210,3 +210,22 @@ def test_charles_killing_only_himself_is_no_kill():
     play(m, "attack P2", "yes")
     assert var(m, "dead") == [True, False, False, False, True, True]
     assert m.outcome is None
+
+
+# ---- an attack is one event (games/shadow_hunters.md) ----------------------------------------------
+def test_a_machine_gun_attack_giving_bob_his_fifth_card_and_killing_catherine_is_won_by_both():
+    # Bob, revealed, with the Machine Gun and 3 more cards, robs Emi of her Chainsaw instead of hurting
+    # her, and the same roll (d6 6, d4 1: 5 damage) kills Catherine (7 of 11), the first to die: the end
+    # is checked once the attack's deaths are known, so both conditions hold (a lock-step trial read
+    # H12 per target and expected Bob alone)
+    m = (Position(["Vampire", "Werewolf", "Emi", "George", "Bob", "Catherine"])
+         .at("cabin", "woods", "church", "gate", "church", "church").reveal(2).reveal(4).reveal(5)
+         .damage(5, 7).equipment(4, "Machine Gun", "Talisman", "Mystic Compass", "Holy Robe")
+         .equipment(2, "Chainsaw").turn(4, "fight").rolls((6, 6), (4, 1)).match())
+    play(m, "attack everyone in range: P3 P6")
+    assert "Robbery" in m.question["prompt"]
+    play(m, "yes")
+    assert m.outcome is not None and m.question is None
+    assert var(m, "dead") == [False, False, False, False, False, True]
+    assert equipment(m, 4) == sorted(["Machine Gun", "Talisman", "Mystic Compass", "Holy Robe", "Chainsaw"])
+    assert winners(m) == [4, 5]
