@@ -470,6 +470,7 @@ class Server:
             Route("/join/{mid}/{token}", self.join_page, methods=["GET", "POST"]),
             Route("/api/play/{mid}/{token}", self.api_state),
             Route("/api/play/{mid}/{token}/text/{cid}", self.api_text),
+            Route("/api/play/{mid}/{token}/card/{name}", self.api_card),
             Route("/rules/{key}", self.rules_page),
             WebSocketRoute("/ws/{mid}/{token}", self.socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -858,6 +859,17 @@ class Server:
             body = await asyncio.to_thread(present.component_words, served.match, seat, cid)
         if body is None:
             return _error("no such component in sight", 404)
+        return JSONResponse(body, headers=SECURITY_HEADERS)
+
+    async def api_card(self, request: Request) -> Response:
+        """A declared card's rules text by its name (docs/serve.md): public, the rulebook's words."""
+        served, seat = await self._open(request.path_params["mid"], request.path_params["token"])
+        if served is None:
+            return _error(seat, 404)
+        name = request.path_params["name"]
+        body = present.card_words(served.entry.game, name) if len(name) <= 200 else None
+        if body is None:
+            return _error("no card of that name in the rules", 404)
         return JSONResponse(body, headers=SECURITY_HEADERS)
 
     # ---- the websocket ------------------------------------------------------------------------

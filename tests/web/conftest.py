@@ -107,14 +107,15 @@ def serve_process(tmp_path, *args: str, **popen) -> tuple[str, subprocess.Popen]
 
 
 def without_card_names(raw: str) -> str:
-    """A message as the leak scans read it: without `card_names`, every card the rules declare
-    (the rulebook's list, the same for every reader and every match of the game: no secret)."""
+    """A message as the leak scans read it: without `card_names`, every card the rules declare, and
+    `worded_cards`, those with words (the rulebook's lists, the same for every reader and every match
+    of the game: no secret)."""
     from rulelang.web import present
     msg = json.loads(raw)
 
     def drop(x):
         if isinstance(x, dict):
-            return {k: drop(v) for k, v in x.items() if k != "card_names"}
+            return {k: drop(v) for k, v in x.items() if k not in ("card_names", "worded_cards")}
         if isinstance(x, list):
             return [drop(v) for v in x]
         return x

@@ -3,6 +3,7 @@ Playwright): the lobby makes a match, two browser contexts play it to the end by
 a board game is played by clicking its cells. In CI (CI=true) a missing browser fails the tests."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -590,9 +591,9 @@ def test_a_card_named_in_the_status_lines_or_messages_shows_what_it_does(serve, 
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(body["links"][seat]["url"])
     page.wait_for_selector(".values button.named")
-    names = set(page.locator(".values button.named").all_text_contents())
+    names = set(page.locator(".values button.named[data-id]").all_text_contents())
     assert minion["label"] in names and names <= seen
-    assert not (others - seen) & set(page.locator("button.named").all_text_contents())
+    assert not (others - seen) & set(page.locator("button.named[data-id]").all_text_contents())
     page.locator(f".values button.named[data-id='{minion['id']}']").first.click()
     page.wait_for_selector("#card-tip p")
     assert page.inner_text("#card-tip strong") == minion["label"]
@@ -1062,6 +1063,46 @@ def test_a_name_inside_a_longer_one_opens_no_tip(serve, browser, tmp_path):
     # the punctuation after a name is kept with it (a line began `, Portal` or `'s curse.)`: a trial)
     kept = page.locator("#messages li", has_text="Smoke, then").locator(".nowrap").all_text_contents()
     assert kept == ["Smoke,", "Smoke's"], kept
+    page.close()
+
+
+WORDED = """
+game "worded" {
+  players 2
+  kind Card { label card }
+  card Card "Lantern" { text "Light: look at the top card of the deck." }
+  card Card "Shovel" { text "Dig: draw a card." }
+  card Card "Pebble" { }
+  zone table: set, public
+  zone deck: pile, hidden
+  setup { create cards Card in deck  move [c for c in deck where c.card == "Lantern"] to table }
+  turn { step s {
+    action say { log "Shovel went back into the deck"  log "Lantern lies on the table"  log "Pebble is a stone" }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_card_named_with_no_copy_in_sight_shows_the_rulebooks_words(serve, browser, tmp_path):
+    """A browser trial: 8 % of the card names in Smash Up's log opened nothing (a card dealt back
+    into a deck: no copy in sight), and the rulebook page was the only way to read it. A declared
+    card's name opens its words, as the rulebook gives them; one in sight, its own tip; a card
+    declared without words is no link."""
+    from .conftest import get
+    page = played_at_p1(serve, browser, tmp_path, "worded", WORDED, "say")
+    page.wait_for_selector("#messages li:has-text('Pebble is a stone')")
+    shovel = page.locator("#messages li", has_text="Shovel went").locator("button.named")
+    assert shovel.all_text_contents() == ["Shovel"] and shovel.get_attribute("data-id") is None
+    assert page.locator("#messages li", has_text="Lantern lies").locator("button.named[data-id]").count() == 1
+    assert page.locator("#messages li", has_text="Pebble is").locator("button.named").count() == 0
+    shovel.click()
+    page.wait_for_selector("#card-tip p")
+    assert (page.inner_text("#card-tip strong"), page.inner_text("#card-tip p")) == ("Shovel", "Dig: draw a card.")
+    url = page.url.replace("/play/", "/api/play/")
+    code, raw = get(url + "/card/Shovel")
+    assert (code, json.loads(raw)) == (200, {"label": "Shovel", "text": "Dig: draw a card."})
+    assert get(url + "/card/Pebble")[0] == 404 and get(url + "/card/Nothing%20Such")[0] == 404
     page.close()
 
 

@@ -278,15 +278,24 @@
     }
     return texts.get(key);
   }
+  const byName = new Map();             // a declared card's words, by name: the same all game
+  function cardText(name) {
+    if (!byName.has(name)) {
+      byName.set(name, fetch(`/api/play/${matchId}/${token}/card/${encodeURIComponent(name)}`)
+        .then((r) => (r.ok ? r.json() : null)).then((b) => (b && b.text) || null).catch(() => null));
+    }
+    return byName.get(name);
+  }
   function tip(card, anchor) {
     const t = $("card-tip");
     t.replaceChildren(...[el("strong", {}, card.label), card.text ? el("p", {}, card.text) : null].filter(Boolean));
-    if (!card.text && card.id !== null && card.id !== undefined) {
-      rulesText(card.id).then((text) => {
-        if (text && !t.hidden && t.dataset.id === String(card.id)) { t.append(el("p", {}, text)); place(); }
+    const key = card.id !== null && card.id !== undefined ? String(card.id) : `name:${card.label}`;
+    if (!card.text) {
+      (key.startsWith("name:") ? cardText(card.label) : rulesText(card.id)).then((text) => {
+        if (text && !t.hidden && t.dataset.id === key) { t.append(el("p", {}, text)); place(); }
       });
     }
-    t.dataset.id = String(card.id);
+    t.dataset.id = key;
     const r = anchor.getBoundingClientRect();
     // below the card, or above it when it would run off the bottom of the screen (a phone); when it
     // fits neither, as low as it fits, inside the screen (a general's 600-pixel text ran 357 pixels
@@ -356,11 +365,12 @@
   // longer one is no link (`Smoke` in "Smoke Bomb"), nor one running on into a capitalised word
   // that starts no name (`Dynamite` in "Dynamite Nurse", an ability): a legibility trial tapped
   // them and read another card's text.
-  let namesStart = null;
+  let namesStart = null, worded = new Set();
   function namePattern() {
     if (namesFor === state.version) return namesRe;
     namesFor = state.version;
     namesIds = new Map(state.names || []);
+    worded = new Set(state.worded_cards || []);
     const all = new Set([...namesIds.keys(), ...(state.card_names || [])]);
     const esc = [...all].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     namesRe = esc.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${esc.join("|")})(?![\\p{L}\\p{N}])`, "gu") : null;
@@ -378,10 +388,13 @@
     const out = [];
     let at = 0;
     for (const m of text.matchAll(re)) {
-      if (!namesIds.has(m[0]) || runsOn(text, m.index + m[0].length)) continue;
+      if ((!namesIds.has(m[0]) && !worded.has(m[0])) || runsOn(text, m.index + m[0].length)) continue;
       if (m.index > at) out.push(text.slice(at, m.index));
-      const id = namesIds.get(m[0]);
-      const b = el("button", { type: "button", class: "named", "data-id": id }, m[0]);
+      // a card the seat sees now opens its own tip; any other declared card, the rulebook's words
+      // for it (one dealt back into a deck: a browser trial could not read it at the table)
+      const id = namesIds.has(m[0]) ? namesIds.get(m[0]) : null;
+      const b = id === null ? el("button", { type: "button", class: "named rulebook", "data-name": m[0] }, m[0])
+        : el("button", { type: "button", class: "named", "data-id": id }, m[0]);
       b.addEventListener("click", (ev) => { ev.stopPropagation(); tip({ id, label: m[0] }, ev.currentTarget); });
       at = m.index + m[0].length;
       // the punctuation after a name stays on its line, as in plain text (`Summon` / `, Portal`
