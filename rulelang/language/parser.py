@@ -240,6 +240,11 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif re.search(r"\bfinish\s+(win|lose|draw|by\s+score)\s*$", line_before) and text == "(" or \
             re.search(r"\bfinish\s+(win|lose)\s+for\s+\S+\s+[A-Za-z_]\w*\s*$", line_before):
         hint = " (a `finish` reason must start with a string: `\"\" + (…)`, `\"\" + why`)"
+    elif text == "[" and re.fullmatch(r"\s*[A-Za-z_]\w*\[[^\[\]]*\]\s*", line_before):
+        # (a new author's `prog[me][c2] = 1`: the same read says E201 "name one of each, `prog[me, c2]`")
+        name, first = re.fullmatch(r"\s*([A-Za-z_]\w*)\[([^\[\]]*)\]\s*", line_before).groups()
+        hint = (f" (a variable or zone of several parts takes them in one pair of brackets: "
+                f"`{name}[{first.strip()}, …]`)")
     elif re.search(r"\belif\s*$", line_before):
         hint = " (write `else if`)"
     elif text == "in" and re.search(r"\bcreate\s+[A-Za-z_]\w*\s*$", line_before):
