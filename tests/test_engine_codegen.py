@@ -535,3 +535,27 @@ def test_names_read_as_another_are_those_of_the_pairwise_test():
         assert names_read_as_another(shown) == pairwise(shown), shown
     assert names_read_as_another(["take", "take all", "give", "give"]) == [True, True, True, True]
     assert names_read_as_another(["take", "give up", "give"]) == [False, True, True]
+
+
+PASS_ON = """
+game "Pass" {
+  players 2
+  kind Card { v: int }
+  zone hand: set per player, owner
+  zone passing: set per player, hidden
+  setup { for p in players { create Card(v: 1) in hand[p] } }
+  turn { step act {
+    action pass_on { for p in players { move hand[p] to passing[p + 1] }  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_zone_of_each_player_given_no_such_player_is_said_so():
+    """A new author's Sushi Go passed hands with `passing[p + 1]`: for the last player the error
+    spoke of lists alone. It names the zone of each player, and the way round (`next(p)`)."""
+    m = rulelang.Game(rulelang.compile_source(PASS_ON, "pass.rules")).new_match(2, 0)
+    with pytest.raises(rulelang.RuleRuntimeError, match=r"pass\.rules:\d+: .*a zone or variable of each player "
+                                                       r"given a player the game does not have .*`next\(p\)` goes round"):
+        m.apply("pass on")

@@ -327,7 +327,10 @@ def _in_words(err: BaseException) -> str:
         return ("calls or triggers nested too deeply (a def that calls itself, or a trigger that sets "
                 "itself off, without an end)")
     if isinstance(err, IndexError):
-        return "a list or text read past its end (`xs[i]` with i at least its size, or below 0): test the size first"
+        # (a new author's `passing[p + 1]` for the last player read as a list's mistake alone)
+        return ("a list or text read past its end (`xs[i]` with i at least its size, or below 0), or a zone or "
+                "variable of each player given a player the game does not have (`hand[p + 1]` for the last "
+                "one: `next(p)` goes round): test the index first")
     if isinstance(err, ZeroDivisionError):
         return "division by zero (`/` or `%` by 0): test the divisor first"
     return f"{type(err).__name__}: {text}"
