@@ -400,6 +400,20 @@ def test_a_window_question_says_how_to_answer_it_in_words_not_the_rules_names(se
     page.close(), first.close()
 
 
+def test_a_window_asked_always_with_nothing_to_answer_says_pass_is_all(serve, browser, tmp_path):
+    """A browser trial: Smash Up asks every player before a base scores (`always`, so being asked
+    tells nothing), and a player holding no Special tapped `pass` at each scoring, never told it
+    was the only answer."""
+    body = made_from(serve, tmp_path, "call", CALL.replace("open last_call(1)", "open last_call(1) to [0] always"))
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.click("#actions button[data-text=bump]")
+    page.wait_for_selector("#q-options button")
+    assert page.locator("#q-options button").all_text_contents() == ["pass"]
+    assert page.inner_text("#q-running") == "nothing you may play answers it now: pass"
+    page.close()
+
+
 DICE = """game "Dice" {
   players 2
   kind Die { label "die" }
