@@ -1287,3 +1287,17 @@ def test_a_long_list_per_player_says_what_came_and_went():
     assert _change(cards, list(reversed(cards))) == ""                       # (an order: nothing came or went)
     assert _change(["Jack, the Ripper"] + cards, ["the Ripper"] + cards) == ""   # (items the commas cannot part)
     assert _change([[1, 2], [3, 4]] * 20, [[1, 2]] * 20) == ""
+
+
+def test_a_long_value_s_items_are_parted_outside_brackets():
+    """A first hour at Shadow Hunters: a death read `P4: + dead, was Unknown (Shadow - Unknown
+    (Shadow, 7 damage` — the items were parted at the commas inside the brackets. A part that kept
+    none of its items is said as it is now; brackets that do not close say nothing."""
+    from rulelang.play.screen import _change
+    was = ("P1 (you): George (Hunter, revealed, ability used) · P2: hidden, 3 damage · P3: Emi (Hunter, "
+           "revealed), 2 damage · P4: Unknown (Shadow, 7 damage) · P5: hidden")
+    now = ("P1 (you): dead, was George (Hunter, revealed, ability used) · P2: hidden, 3 damage · P3: Emi (Hunter, "
+           "revealed), 2 damage · P4: dead, was Unknown (Shadow, 7 damage) · P5: hidden, 1 damage")
+    assert _change(was, now) == ("P1 (you): dead, was George (Hunter, revealed, ability used) · P4: dead, was "
+                                 "Unknown (Shadow, 7 damage) · P5: + 1 damage")
+    assert _change(was.replace("P5: hidden", "P5: hidden (" + "x" * 80), now) == ""

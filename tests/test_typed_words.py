@@ -254,3 +254,14 @@ def test_a_square_of_the_board_the_rules_refuse_is_told_with_their_reason():
     assert errors[0] == ("error: 'hop a1 e1' is not a legal action now (legal: hop a1 c1); when it is not "
                          "allowed, the rules say: a hop goes two squares to the right")
     assert errors[1].endswith("; no hop choice has z9")
+
+
+def test_help_gives_look_zone_s_example_with_a_zone_of_these_rules():
+    """A first hour at Shadow Hunters: `help` said `look ZONE … (look hand)`, and the game has no
+    `hand`: `look hand` showed the Handgun's text. The example names a zone the rules have."""
+    source = HOPS.replace("zone spot: pile per cell of strip, public",
+                          "zone spot: pile per cell of strip, public\n  zone kit: set per player, owner")
+    game = rulelang.Game(rulelang.compile_source(source, "hops.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("help\nquit\n"), out, "hops.rules", screen=(200, 40))
+    assert "look ZONE: of each card you see there (look kit);" in " ".join(out.getvalue().split())

@@ -114,8 +114,18 @@ class Commands:
                     text += f"; names with rules text like it: {', '.join(more)}"
             self.say(text)
         else:
-            self.page(self.help_intro() + HELP.split("\n"))
+            self.page(self.help_intro() + HELP.replace("(look hand)", f"(look {self.example_zone()})").split("\n"))
         return False
+
+    def example_zone(self) -> str:
+        """A zone of these rules for `look ZONE`'s example: a player's own first, else one on the table
+        (Shadow Hunters has no `hand`: `look hand` there showed the Handgun, by its name's start)."""
+        zones = [z for z in (getattr(self.game, "ir", None) or {}).get("zones", ()) if not z.get("internal")]
+        for z in sorted(zones, key=lambda z: (z.get("visibility") != "owner", z.get("visibility") != "public")):
+            name = str(z.get("name", ""))
+            if name.isidentifier() and len(name) <= 20:
+                return name
+        return "hand"
 
     def seen_options(self) -> dict:
         """The question's options that are components the reader sees: {text: id}. (`look 2` at a

@@ -1098,8 +1098,13 @@ def _list_changes(was: str, now: str) -> str:
             head_a, colon_a, body_a, head_b, colon_b, body_b = "", ": ", before, "", ": ", after
         if head_a.split(" (")[0] != head_b.split(" (")[0] or ": " in body_a or ": " in body_b:
             return ""                                  # (not a list by the same name in both)
-        list_a = body_a.split(", ") if colon_a else []
-        list_b = body_b.split(", ") if colon_b else []
+        list_a = _items(body_a) if colon_a else []
+        list_b = _items(body_b) if colon_b else []
+        if list_a is None or list_b is None:
+            return ""                                  # (brackets that do not close: no items to tell)
+        if list_a and list_b and not set(list_a) & set(list_b):
+            said.append(after)                         # (nothing kept: the part as it is now — a Shadow
+            continue                                   #  Hunters death read "+ dead, was Unknown (Shadow - …")
         left = Counter(list_a)
         added = []                                     # (in the new list's order)
         for x in list_b:
@@ -1117,6 +1122,26 @@ def _list_changes(was: str, now: str) -> str:
         words_ = ([f"+ {', '.join(added)}"] if added else []) + ([f"- {', '.join(taken)}"] if taken else [])
         said.append(" ".join(words_) if not head_b else head_b + (": " + " ".join(words_) if words_ else ""))
     return " · ".join(said)
+
+
+def _items(body: str) -> list[str] | None:
+    """A list's items in words, parted at the commas outside brackets (`George (Hunter, revealed)`
+    is one item); None where a bracket does not close."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(body):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch == "," and depth == 0 and body.startswith(", ", i):
+            items.append(body[start:i])
+            start = i + 2
+    if depth:
+        return None
+    items.append(body[start:])
+    return items
 
 
 def values_in_words(view: dict) -> dict:
