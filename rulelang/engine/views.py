@@ -452,6 +452,26 @@ class MatchViews(MatchParts):
             self._zone_ids = ids
         return self._zone_ids
 
+    @aside
+    def cell_drawing(self, player: int, cell: str) -> str | None:
+        """What the board's drawing shows on one cell (named as the board names it) for `player`: the
+        rules' `draw` def there, as `view(player)["board"]` draws it (`^`); None without a `draw` def
+        or with no such cell. (`look f6` at the terminal said "mount: yes", never the `^` drawn there
+        nor what the board's key says of it — a first hour.)"""
+        player = seat_index(player, self.players)
+        game = self.game
+        g = game.geometry
+        if g is None or game.draw is None or not isinstance(cell, str) or cell not in g.names:
+            return None
+        width = g.cell_width if "cell_width" in game.ir["boards"][0] else None
+        saved, self.me, self.work = self.me, player, WORK_LIMIT
+        try:
+            return printable(plain_text(game.draw(self, list(g.names).index(cell))))[:width]
+        except RULE_FAULTS + (RuleFault,) as err:
+            raise self._rule_error("computing a view", err) from None
+        finally:
+            self.me = saved
+
     def _drawing(self, player: int) -> str:
         game = self.game
         g: Geometry = game.geometry  # type: ignore[assignment]  # (drawn only with a board)

@@ -286,14 +286,31 @@ class Commands:
                 parts.append(f"{what.replace('_', ' ')}: {printable(join_labels([str(x) for x in v])) if v else 'empty'}")
             elif isinstance(v, int) and v:
                 parts.append(f"{what.replace('_', ' ')}: {v} hidden")
+        drawing = getattr(self.match, "cell_drawing", None)
+        try:
+            drawn = (drawing(self.viewer(), cell) or "").strip() if drawing is not None else ""
+        except (RuleRuntimeError, EngineFault):
+            drawn = ""
+        if not parts or drawn in ("".join(labels), *labels):    # (nothing there, or the pieces listed are
+            drawn = ""                                          #  what is drawn: `a1: stack: L`)
+        if drawn:                                 # (what the board shows there, and below, its key's words)
+            parts.insert(0, f"drawn {drawn}")
         self.say(f"{cell}: " + ("; ".join(parts) if parts else "empty"))
         legend = [str(k) for b in (getattr(self.game, "ir", None) or {}).get("boards", []) for k in (b.get("legend") or [])]
         glyphs = "".join(labels)
         width = (self.size() or (80, 24))[0]
+        said = False
         for k in legend:                          # (the key's entries for what lies there: `LL, DD: a pair`)
             head = k.split(":", 1)[0]
             if labels and any(g.strip() and g.strip() in (glyphs, *labels) for g in head.split(",")):
                 self.say(wrap_text("the board's key: " + printable(k), width - 2))
+                said = True
+        if drawn and not said:                    # (the key's entry for what is drawn there: `^: a mountain…`)
+            for entry in [e for k in legend for e in printable(k).split(" · ")]:
+                head = entry.split(":", 1)[0]
+                if any(g.strip() and drawn.startswith(g.strip()) for g in head.split(",")):
+                    self.say(wrap_text("the board's key: " + entry, width - 2))
+                    break
         for label in dict.fromkeys(labels):
             for shown, text, kind in self.names().find(label, self.encoding) or ():
                 self.say(wrap_text(f"{printable(shown)}: " + printable(" ".join(str(text).split())), width - 2))
