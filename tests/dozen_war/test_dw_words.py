@@ -21,6 +21,9 @@ def test_every_component_has_rules_text_with_its_effect_and_marks():
     # each skill with what it does (the draft's tip named them only: a first hour in the browser)
     storm = m.rules_text(m.labels.index("Storm Lancer"), 0)
     assert "Thunder Charge (attack, 3 stars, 2 coins): Your cavalry soldiers within 2 cells of Storm Lancer" in storm
+    # a fist skill says so in its general's text, as in its own (a first hour: `look Iron Warden` did not)
+    iron = m.rules_text(m.labels.index("Iron Warden"), 0)
+    assert "Shield Bash (attack, 1 star, fist): 2 damage" in iron and "Hold the Line (defence, 1 star): " in iron
 
 
 def test_an_event_tells_each_roll_and_the_hp_it_costs():
