@@ -431,6 +431,20 @@ def test_a_group_of_actions_leaves_each_a_word_of_its_own():
     assert action_lines(groups, 80) == ["  attack b7 cavalry b6 Storm → 1. Lancer · 2. Lancer (2)"]
 
 
+def test_a_group_s_head_leaves_no_bracket_open():
+    """A first hour at Dozen War: `move c10 infantry (+1 to its next attack with → 5. 2 stars) d10` —
+    the head ended inside a unit's brackets. It stops before them."""
+    from types import SimpleNamespace
+    from rulelang.play.screen import action_lines, group_actions
+    texts = [f"move c10 infantry (+1 to its next attack with {s}) {c}" for s, c in
+             (("2 stars", "d10"), ("2 stars", "b10"), ("1 star", "c9"))]
+    acts = [SimpleNamespace(name="move", args={"u": 7, "to": i}) for i in range(3)]
+    assert action_lines(group_actions(acts, texts), 80) == [
+        "  move c10 infantry → 1. (+1 to its next attack with 2 stars) d10",
+        "            2. (+1 to its next attack with 2 stars) b10",
+        "            3. (+1 to its next attack with 1 star) c9"]
+
+
 def test_the_rulebook_names_the_variables_the_screen_shows():
     game = rulelang.Game(rulelang.compile_source(
         'game "V" { players 2  var score: int = 0 per player  var bid: int = 0 per player, owner\n'

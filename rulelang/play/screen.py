@@ -108,8 +108,9 @@ def group_actions(actions: list, texts: list[str]) -> list[tuple[str, list[tuple
             out.append(("", members))
             continue
         head = _common_words([t for _, t in members])
-        while head and any(not t[len(head):].strip() for _, t in members):   # (each keeps a word:
-            head = " ".join(head.split()[:-1])                                # `… Lancer → 1. · 2. (2)`)
+        while head and (any(not t[len(head):].strip() for _, t in members)   # (each keeps a word:
+                        or head.count("(") > head.count(")")):               # `… Lancer → 1. · 2. (2)`; and no
+            head = " ".join(head.split()[:-1])            # bracket left open: `infantry (+1 … with → 5. 2 stars) d10`)
         if key[0] is not None and not head:
             head = ""
         out.append((head, [(n, t[len(head):].strip()) for n, t in members]))
