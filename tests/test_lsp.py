@@ -354,6 +354,8 @@ def test_hover_and_definition_on_the_example_games():
     # (a review: a def's `about def` words were not shown on hover, as a zone's are)
     home = where(source, "def open_home", inside=5)
     assert "the empty octagons of your home row" in lsp.hover(analysis, home["line"], home["character"])["contents"]["value"]
+    dead = where(source, "not dead[c]", inside=5)                 # (and a variable's, `about var`)
+    assert "dead land, beside a rune" in lsp.hover(analysis, dead["line"], dead["character"])["contents"]["value"]
 
 
 def test_a_card_is_found_by_its_name_in_a_string(tmp_path):

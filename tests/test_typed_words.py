@@ -265,3 +265,31 @@ def test_help_gives_look_zone_s_example_with_a_zone_of_these_rules():
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {}, io.StringIO("help\nquit\n"), out, "hops.rules", screen=(200, 40))
     assert "look ZONE: of each card you see there (look kit);" in " ".join(out.getvalue().split())
+
+
+MARSH = '''game "Marsh" {
+  players 2
+  board field: squares(3, 1), draw glyph, legend ["~: a marsh", ".: dry land"]
+  var wet: bool = false per cell of field, public
+  var crossed: int = 0 per player
+  about var wet "a marsh: nobody may stop there"
+  about var crossed "marshes crossed"
+  def glyph(c: cell) = if wet[c] then "~" else "."
+  setup { wet[cell(field, "b1")] = true }
+  turn { step s { action cross { crossed[me] += 1  finish draw } } }
+}
+'''
+
+
+def test_a_variable_s_about_words_are_said_where_the_screen_names_it():
+    """A first hour at Dozen War: `look f6` read `mount: yes`, a name of the rule file. `about var
+    NAME "…"` gives the words: `look CELL` says them beside the name, with what the board draws there
+    and its key; the rulebook's list of what the screen shows gives them too."""
+    from rulelang.play.rulebook import rulebook
+    game = rulelang.Game(rulelang.compile_source(MARSH, "marsh.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("look b1\nlook a1\nquit\n"), out, "marsh.rules", screen=(200, 40))
+    text = out.getvalue()
+    assert "P1> look b1\nb1: drawn ~; wet (a marsh: nobody may stop there): yes\n  the board's key: ~: a marsh\n" in text
+    assert "P1> look a1\na1: empty\n" in text
+    assert "The screen also shows: crossed: marshes crossed." in rulebook(game)

@@ -128,7 +128,7 @@ class Index:
                 self.add(Decl(f.name, "field", f"{f.name}: {_type(f.type)} (a field of kind {d.name})",
                               self.name_span(f.span, f.name), owner=d.name), self.fields)
         elif word:
-            what = {"zone": "zone", "option": "option"}.get(word, "")
+            what = {"zone": "zone", "option": "option", "var": "var"}.get(word, "")
             self.add(Decl(d.name, word, self.source_of(d) or f"{word} {d.name}", self.name_span(d.span, d.name, word),
                           "\n\n".join(about.get((what, d.name), [])) if what else ""))
 

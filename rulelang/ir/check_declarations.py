@@ -45,12 +45,14 @@ class DeclarationChecks:
     typed: Callable[..., None]
 
     def about(self, about) -> None:
-        """Words for the players: texts, about declared zones, steps, actions, options and defs."""
+        """Words for the players: texts, about declared zones, steps, actions, options, defs and vars."""
         known = {"zones": self.zones, "steps": self.steps, "options": self.options,
                  "actions": {a["name"] for s in self.ir["steps"] for a in s["actions"]},
-                 "defs": set(self.ir["defs"]) if isinstance(self.ir.get("defs"), dict) else set()}
+                 "defs": set(self.ir["defs"]) if isinstance(self.ir.get("defs"), dict) else set(),
+                 "vars": self.vars}
         about = self.obj(about, "/about", {}, {"game": TEXT, "win": TEXT, "setup": TEXT, "zones": None,
-                                                "steps": None, "actions": None, "options": None, "defs": None})
+                                                "steps": None, "actions": None, "options": None, "defs": None,
+                                                "vars": None})
         for key, value in about.items():
             if key in known:
                 if not isinstance(value, dict):

@@ -337,6 +337,9 @@ class DeclarationRules:
     def about_def(self, meta, c):
         return self._about(meta, "def", c[0], c[1:])
 
+    def about_var(self, meta, c):
+        return self._about(meta, "var", c[0], c[1:])
+
     def _about(self, meta, what: str, name, strings):
         text = "".join(_unescape(s) for s in strings)
         return n.AboutDecl(self.sp(meta), what, str(name) if name is not None else None, text,

@@ -276,11 +276,13 @@ class Commands:
         held = (view.get("cells") or {}).get(cell) or {}
         words = (view.get("cell_texts") or {}).get(cell) or {}
         variables = view.get("cell_vars") or {}
+        meant = ((getattr(self.game, "ir", None) or {}).get("about") or {}).get("vars") or {}
         parts, labels = [], []
         for what, v in held.items():
             shown = words.get(what, v)
-            if what in variables:
-                parts.append(f"{what.replace('_', ' ')}: {screen_words(shown)}")     # (`dead: yes`, not True)
+            if what in variables:                # (`dead: yes`, not True; with `about var`: what it means)
+                named = what.replace('_', ' ') + (f" ({printable(meant[what])})" if what in meant else "")
+                parts.append(f"{named}: {screen_words(shown)}")
             elif isinstance(v, list):
                 labels += [str(x) for x in v]
                 parts.append(f"{what.replace('_', ' ')}: {printable(join_labels([str(x) for x in v])) if v else 'empty'}")

@@ -69,7 +69,9 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
     listed = any(not z.get("internal") for z in ir["zones"])
     # (the board's own values are drawn on it; a component's are listed beside it, so not at all where
     # every zone is internal — "the screen also shows: pos" was promised of pawns it never lists)
-    shown = [_name(v["name"]) + ("" if v["visibility"] == "public" else " (each player's own)")
+    meant = about.get("vars", {})                # (`about var NAME "…"`: what its values mean)
+    shown = [_name(v["name"]) + (f": {meant[v['name']]}" if v["name"] in meant else "")
+             + ("" if v["visibility"] == "public" else " (each player's own)")
              for v in ir["vars"] if not v.get("internal") and v["visibility"] in ("public", "owner")
              and v.get("per") != "cell" and (listed or v.get("per") != "component")]
     shown += [d.get("label") or _name(d_name) for d_name, d in ir["defs"].items() if d["show"]]
