@@ -582,6 +582,55 @@ def _said_after(game, m, move: str, seat: int = 0) -> list[str]:
     return changes(before, m.view(seat), said, seat_name, move, zone_flows(game.ir))
 
 
+CYCLE = """
+game "Cycle" {
+  players 2
+  kind Card { v: int  label card }
+  card Card "Merchant" { v: 1 }
+  card Card "Copper" { v: 0  copies: 5 }
+  zone deck: pile per player, hidden
+  zone hand: set per player, owner
+  zone inplay: set per player, public
+  zone discard: pile per player, public
+  var turns: int = 0
+  proc draw(p: player, n: int) {
+    repeat n {
+      if size(deck[p]) == 0 { move discard[p] to deck[p]  shuffle deck[p] }
+      if size(deck[p]) > 0 { move top(deck[p]) to hand[p] }
+    }
+  }
+  setup { for p in players { create cards Card in deck[p]  shuffle deck[p]  draw(p, 2) } }
+  turn { step s {
+    action play(c in hand[me]) { move c to inplay[me] }
+    action clean {
+      move hand[me] to discard[me]
+      move inplay[me] to discard[me]
+      draw(me, 2)
+      turns += 1
+      if turns == 8 { finish draw }
+      end turn
+    }
+  } }
+}
+"""
+
+
+def test_a_card_shuffled_into_its_owners_deck_may_be_in_the_hand_drawn_from_it():
+    """A new author's Dominion: P2's clean-up put the discards into P2's deck, shuffled it and drew
+    from it, P2's hand the same size, and P1 read `Merchant: inplay (P2) → deck (P2), face down` —
+    so P2 held no Merchant. The hand it may have been drawn into is named too."""
+    game = rulelang.Game(rulelang.compile_source(CYCLE, "cycle.rules"))
+    m = game.new_match(2, 3)
+    for move in ["play Copper", "play Copper", "clean", "clean", "play Copper", "play Copper", "clean",
+                 "play Copper", "play Merchant", "clean", "clean"]:
+        m.apply(move)
+    lines = _said_after(game, m, "clean")
+    assert lines == ["Copper, Copper, Copper, Merchant: discard (P2) → deck (P2) / hand (P2), face down",
+                     "turns: 5 → 6"], lines
+    held = sorted(m.labels[c] for c in m.state()["zones"]["hand"][1])
+    assert held == ["Copper", "Copper"]          # (two of those cards are in P2's hand indeed)
+
+
 WINDS = """
 game "Winds" {
   players 1

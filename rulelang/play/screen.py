@@ -447,6 +447,12 @@ def _zone_names(before: dict, after: dict, seat_name) -> dict:
     return out
 
 
+def _seat_of(title: str) -> str | None:
+    """The seat a zone's title names as its owner (`deck (P2)`: `P2`), or None."""
+    m = re.search(r" \((P\d+)\)$", title)
+    return m.group(1) if m else None
+
+
 def _flow_test(flows, before: dict, after: dict, seat_name):
     """may(a, b, kind): may a card (of that kind, if known) lying in the place titled `a` be in the
     one titled `b` after an action, as the rules move cards (`flows`)? Always yes without them, for
@@ -815,9 +821,19 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         # (a zone it passed through is where it lies now only if one move of the rules puts it there:
         # a trick won, put face down, read `trick → taken / hand (P3)` since a new deal — no deal
         # here — moves the tricks to the deck and deals the deck, a new author's trick-taking game)
-        named = into + [t for t in via if a_hidden.get(t, 0) > 0 and may(frm, t, kind_b.get(frm), direct=True)] + steady
+        # (— and a hidden zone of the same size that the rules fill straight from where it went: a
+        # player's hand drawn anew from a deck shuffled meanwhile — the discards of a new author's
+        # Dominion went into the deck and five were drawn: `Merchant: inplay (P2) → deck (P2)` told P1
+        # that P2 held no Merchant)
+        # (a player's own: a card into one's deck, a trick won into a shared pile, is said to be there)
+        refilled = [t for t in a_hidden if t not in grown and t not in shrunk and t not in steady
+                    and a_hidden[t] > 0 and b_hidden.get(t) == a_hidden[t]
+                    and any(may(g, t, direct=True) and _seat_of(g) is not None and _seat_of(g) == _seat_of(t)
+                            for g in into)]
+        named = into + [t for t in via if a_hidden.get(t, 0) > 0 and may(frm, t, kind_b.get(frm), direct=True)] \
+            + steady + refilled
         moves.append((label, frm, " / ".join(named) + ", face down"))
-        if len(into) == 1 and not via:
+        if len(into) == 1 and not via and not refilled:
             hidden_in[into[0]] -= 1
         else:
             several.update(into)
