@@ -538,7 +538,7 @@ def test_create_cards_where_a_field_alone_is_told_how_to_write_it(tmp_path):
 """
     diagnostics, _ = rulelang.lint([write(tmp_path, source, "deck.rules")])
     (d,) = diagnostics
-    assert d.code == "E001" and "write it as a comparison, `where starter == true in deck`" in d.message
+    assert d.code == "E001" and "end it with a comparison, `where starter == true in deck`" in d.message
     fixed, _ = rulelang.lint([write(tmp_path, source.replace("where starter in", "where starter == true in"), "ok.rules")])
     assert fixed == []
 

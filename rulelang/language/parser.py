@@ -229,8 +229,10 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif text == "for" and _in_order(line_before, ("[", "for", "where")):
         hint = " (in a list made with `for`, `where` comes after the last `for`: `[x for a in A for x in B where …]`)"
     elif _expects(parser, err.expected, "in") and _in_order(last_line, ("create", "cards", "where", "in")):
-        hint = (" (in `create cards K where COND in ZONE`, a condition ending in a name takes `in ZONE` as a "
-                "test of membership: write it as a comparison, `where starter == true in deck`)")
+        # (a new author's `where (pile == k) in supply[k]` ended in a bracket, not a name: the hint misled)
+        hint = (" (in `create cards K where COND in ZONE`, a condition ending in a name or a bracket takes "
+                "`in ZONE` as a test of membership: end it with a comparison, `where starter == true in deck`, "
+                "`where (a or b) == true in deck`)")
     elif text == "=" and _expects(parser, err.expected, "=="):
         hint = " (to compare, write `==`)"
     elif text == "+" and re.search(r"\bfinish\b", line_before) and not _in_order(line_before, ("finish", '"')):
