@@ -247,6 +247,9 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         name, first = re.fullmatch(r"\s*([A-Za-z_]\w*)\[([^\[\]]*)\]\s*", line_before).groups()
         hint = (f" (a variable or zone of several parts takes them in one pair of brackets: "
                 f"`{name}[{first.strip()}, …]`)")
+    elif text.isdigit() and re.search(r"\d\.$", line_before):
+        # (a new author's Go: komi `7.5` read "unexpected `5`; expected a name")
+        hint = " (numbers are whole: no fractions — count in halves, say, `15` for 7.5, and compare doubled values)"
     elif re.search(r"\belif\s*$", line_before):
         hint = " (write `else if`)"
     elif text == "in" and re.search(r"\bcreate\s+[A-Za-z_]\w*\s*$", line_before):
