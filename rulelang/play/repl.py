@@ -1002,7 +1002,7 @@ class _Session(Drawing, Commands):
             if word in words or self.enum_named(word) in words or numbers and re.fullmatch(r"-?\d+", word):
                 continue
             if word in self.cell_words():      # (a square of the board is in sight: the rules' reason says why
-                continue                       #  not there — Valgarð's blocked charge read "no charge choice has c4")
+                continue                       #  not there — a blocked charge on a board read "no charge choice has c4")
             if seen is None:
                 places = [{w for label in labels for form in _forms(label) for w in form}
                           for labels in self.labels_in_sight_by_zone()]

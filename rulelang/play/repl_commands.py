@@ -119,7 +119,7 @@ class Commands:
 
     def example_zone(self) -> str:
         """A zone of these rules for `look ZONE`'s example: a player's own first, else one on the table
-        (Shadow Hunters has no `hand`: `look hand` there showed the Handgun, by its name's start)."""
+        (a game with no `hand`: `look hand` there showed a card named Handgun, by its name's start)."""
         zones = [z for z in (getattr(self.game, "ir", None) or {}).get("zones", ()) if not z.get("internal")]
         for z in sorted(zones, key=lambda z: (z.get("visibility") != "owner", z.get("visibility") != "public")):
             name = str(z.get("name", ""))

@@ -822,9 +822,9 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         # a trick won, put face down, read `trick → taken / hand (P3)` since a new deal — no deal
         # here — moves the tricks to the deck and deals the deck, a new author's trick-taking game)
         # (— and a hidden zone of the same size that the rules fill straight from where it went: a
-        # player's hand drawn anew from a deck shuffled meanwhile — the discards of a new author's
-        # Dominion went into the deck and five were drawn: `Merchant: inplay (P2) → deck (P2)` told P1
-        # that P2 held no Merchant)
+        # player's hand drawn anew from a deck shuffled meanwhile — a new author's deck-builder put the
+        # discards into the deck and drew five: `Merchant: inplay (P2) → deck (P2)` told P1 that P2
+        # held no Merchant)
         # (a player's own: a card into one's deck, a trick won into a shared pile, is said to be there)
         refilled = [t for t in a_hidden if t not in grown and t not in shrunk and t not in steady
                     and a_hidden[t] > 0 and b_hidden.get(t) == a_hidden[t]

@@ -293,7 +293,7 @@ def worded_cards(game) -> list:
 def card_words(game, name: str) -> dict | None:
     """A declared card's rules text by its name (`card` declarations: the rulebook lists them all, no
     secret), for a name in a line that names no card the seat sees now — one dealt back into a deck
-    (a browser trial: 8 % of the card names in Smash Up's log could not be read at the table). None
+    (a browser trial: 8 % of the card names in a card game's log could not be read at the table). None
     for a name the rules do not declare, or one declared without words."""
     texts = game.__dict__.get("_card_words")
     if texts is None:

@@ -574,8 +574,8 @@
       };
       const causes = [...new Set((c.running || []).map(cause).filter(Boolean))];
       const done = state.actions.some((a) => a.text === "done");
-      // (a window asked `always`, Smash Up's before-scoring: with `pass` alone, saying so — a browser trial
-      // tapped its one button at every scoring without being told nothing else was possible)
+      // (a window asked `always`, a card game's before-scoring: with `pass` alone, saying so — a browser
+      // trial tapped its one button at every scoring without being told nothing else was possible)
       const passOnly = state.actions.length === 1 && state.actions[0].text === "pass";
       const how = { one: "choose one", subset: done ? "choose some, then done" : "choose some", order: "put them in order",
         may: "yes or no", window: passOnly ? "nothing you may play answers it now: pass" : "respond, or pass" }[c.kind] || "";
