@@ -1120,8 +1120,8 @@ def _list_changes(was: str, now: str) -> str:
         if list_a is None or list_b is None:
             return ""                                  # (brackets that do not close: no items to tell)
         if list_a and list_b and not set(list_a) & set(list_b):
-            said.append(after)                         # (nothing kept: the part as it is now — a Shadow
-            continue                                   #  Hunters death read "+ dead, was Unknown (Shadow - …")
+            said.append(after)                         # (nothing kept: the part as it is now — a death in a
+            continue                                   #  card game read "+ dead, was Unknown (Shadow - …")
         left = Counter(list_a)
         added = []                                     # (in the new list's order)
         for x in list_b:
