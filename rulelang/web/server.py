@@ -387,6 +387,21 @@ class Served:
                                          f"be played again knowing it", seat)
         return last, None
 
+    def hidden_by_undo(self, keep: int) -> dict:
+        """{seat: the names of the components that seat sees now and would not see once the match is
+        back to its first `keep` actions}: an undo of one's own reveal hides the card again on every page
+        (a browser trial: the others accepted, not told their view would lose it). Only names each seat
+        sees now; {} where the replay fails."""
+        try:
+            m = self.entry.game.new_match(self.match.players, self.seed, self.match.options)
+            for text in self.texts[:keep]:
+                m.apply(text)
+        except (RulelangError, EngineFault):
+            return {}
+        now = self.match
+        return {s: sorted({printable(now.labels[c]) for c in now.visible_to(s) - m.visible_to(s)})
+                for s in self.humans()}
+
     def move_read(self, i: int, seat: int | None) -> str | None:
         """Text `i`'s first log entry as `seat` reads it (a secret answer stays "(a secret choice)")."""
         log = self.match.log_for(seat)
@@ -809,7 +824,8 @@ class Server:
                          "by": present.seat_name(undo["by"]), "mine": undo["by"] == seat,
                          "move": served.move_read(undo["back_to"], seat),
                          "waiting": [present.seat_name(p) for p in sorted(undo["waiting"])],
-                         "to_answer": seat in undo["waiting"]},
+                         "to_answer": seat in undo["waiting"],
+                         "hides": (undo.get("hides") or {}).get(seat, [])},
                      "can_undo": why is None and undo is None, "undo_why": why,
                      "notice": _worded_for(served.notice, seat)})
         body.update({"type": "state", "version": served.page_version, "thinking": served.thinking,
@@ -1073,7 +1089,8 @@ class Server:
                     back_to, problem = await asyncio.to_thread(served.undo_target, seat)
                     if problem is None:
                         waiting = set(served.humans()) - {seat}
-                        served.undo = {"by": seat, "back_to": back_to, "waiting": waiting}
+                        hides = await asyncio.to_thread(served.hidden_by_undo, back_to) if waiting else {}
+                        served.undo = {"by": seat, "back_to": back_to, "waiting": waiting, "hides": hides}
                         served.notice = None
                         done = not waiting
             else:

@@ -1224,3 +1224,24 @@ def test_on_a_touch_phone_a_cards_name_is_big_enough_to_tap(serve, browser):
     desk.wait_for_selector("body[data-version]")
     assert desk.evaluate(measure)[1] < 24                     # (the test tells the two apart)
     desk.close()
+
+
+def test_an_undo_of_a_reveal_says_what_goes_back_out_of_sight(serve, browser, tmp_path):
+    """A browser trial: a player undid their own reveal and the others accepted, not told their
+    pages would lose the card they had seen. The question says so."""
+    from .test_undo import SHOW
+    body = made_from(serve, tmp_path, "show", SHOW)
+    p1 = browser.new_page(viewport={"width": 1200, "height": 900})
+    p1.goto(body["links"][0]["url"])
+    p1.click("#actions button[data-text=wait]")
+    p2 = browser.new_page(viewport={"width": 1200, "height": 900})
+    p2.goto(body["links"][1]["url"])
+    p2.click("#actions button[data-text='show Two']")
+    p2.wait_for_timeout(450)                                  # (a reveal asks first: a second click, not a
+    p2.click("#actions button[data-text='show Two']")         #  double click, plays it)
+    p2.wait_for_selector("#undo:not([disabled])")
+    p2.click("#undo")
+    p1.wait_for_selector("#undo-ask:not([hidden])")
+    assert p1.inner_text("#undo-text") == ("P2 asks to undo their last move (show Two) and everything played since. "
+                                           "Once undone, Two goes back out of your sight.")
+    p1.close(), p2.close()

@@ -49,7 +49,8 @@ def test_an_undo_asks_the_other_person_and_is_done_only_when_accepted(serve, tmp
         await ask(p1)                                   # P1 asks: P2 is asked, nothing changes yet
         await state_at(everyone, 2)
         await p2.until(lambda m: m["type"] == "state" and m["undo"])
-        assert p2.state["undo"] == {"by": "P1", "mine": False, "move": "step", "waiting": ["P2"], "to_answer": True}
+        assert p2.state["undo"] == {"by": "P1", "mine": False, "move": "step", "waiting": ["P2"], "to_answer": True,
+                                    "hides": []}
         await p1.until(lambda m: m["type"] == "state" and m["undo"])
         assert p1.state["undo"]["mine"] and not p1.state["undo"]["to_answer"]
         assert served.match.log == ["step", "step"]
@@ -285,3 +286,41 @@ def test_the_move_an_undo_names_is_an_answer_with_its_question(tmp_path):
     served.play("pick", 0)
     served.play("2", 0)
     assert [served.move_read(i, 1) for i in range(2)] == ["pick", "2 — the answer to “which one?”"]
+
+
+SHOW = """game "Show" {
+  players 2
+  kind Card { label card }
+  card Card "Ace" { }
+  card Card "Two" { }
+  card Card "Six" { }
+  zone hand: set per player, owner
+  zone deck: pile, hidden
+  setup { create cards Card in deck  move [c for c in deck where c.card == "Ace"] to hand[0]
+          move [c for c in deck where c.card == "Two"] to hand[1] }
+  turn { step s {
+    action show(c in hand[me]) { reveal c  end turn }
+    action wait { end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_an_undo_of_ones_own_reveal_tells_the_others_what_goes_back_out_of_sight(tmp_path):
+    """A browser trial: P2 undid their own reveal, P1 accepted, and P1's page lost the character it
+    had seen, untold. The undo's question names what the answering seat would no longer see."""
+    import rulelang
+    from rulelang.web.server import Entry, Served
+    path = tmp_path / "show.rules"
+    path.write_text(SHOW, encoding="utf-8")
+    game = rulelang.load(str(path))
+    served = Served("x", Entry("show", str(path), game), game.new_match(2, seed=1), ["human", "human"], {}, 1)
+    served.play("wait", 0)
+    served.play("show Two", 1)
+    back_to, why = served.undo_target(1)
+    assert why is None and back_to == 1
+    assert served.hidden_by_undo(back_to) == {0: ["Two"], 1: []}
+    served.play("wait", 0)                               # (P1's own move since: nothing of P1's goes)
+    back_to, why = served.undo_target(1)
+    assert why is None and served.hidden_by_undo(back_to) == {0: ["Two"], 1: []}

@@ -134,7 +134,11 @@
     ask.hidden = !u;
     if (u) {
       const which = u.move ? ` (${u.move}) and everything played since` : "";
-      $("undo-text").textContent = u.to_answer ? `${u.by} asks to undo their last move${which}.`
+      // (what this page shows now and would not once undone: one's own reveal is hidden again — a
+      // browser trial accepted, not told the others' pages would lose the character they had seen)
+      const hides = (u.hides || []).length ? ` Once undone, ${u.hides.slice(0, 6).join(", ")}${u.hides.length > 6
+        ? ` and ${u.hides.length - 6} more` : ""} go${u.hides.length === 1 ? "es" : ""} back out of your sight.` : "";
+      $("undo-text").textContent = u.to_answer ? `${u.by} asks to undo their last move${which}.${hides}`
         : u.mine ? `You asked to undo your last move${which}: waiting for ${u.waiting.join(", ")}.`
         : `${u.by} asks to undo their last move${which}: waiting for ${u.waiting.join(", ")}.`;
       $("undo-yes").hidden = !u.to_answer;
