@@ -631,6 +631,34 @@ def test_a_card_shuffled_into_its_owners_deck_may_be_in_the_hand_drawn_from_it()
     assert held == ["Copper", "Copper"]          # (two of those cards are in P2's hand indeed)
 
 
+PRINCE = """
+game "Prince" {
+  players 2
+  kind Card { label card }
+  card Card "King" { }
+  card Card "Guard" { copies: 4 }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone played: pile per player, public
+  setup { create cards Card in deck  move [c for c in deck where c.card == "King"] to hand[1]  shuffle deck }
+  turn { step s {
+    action prince { move hand[1] to played[1]  repeat 2 { move top(deck) to hand[1] }  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_card_shown_from_a_hand_that_grew_may_have_come_from_that_hand():
+    """A twin-world scan of a new author's Love Letter: P2's hand put its King on the table and drew
+    two, and P1 read `King: deck → played (P2)` — as if P2 never held it. The hand that grew, whose
+    cards the rules put there, is among the places it may have come from."""
+    game = rulelang.Game(rulelang.compile_source(PRINCE, "prince.rules"))
+    m = game.new_match(2, 1)
+    lines = _said_after(game, m, "prince")
+    assert lines[0] == "King: deck or hand (P2) → played (P2)", lines
+
+
 WINDS = """
 game "Winds" {
   players 1

@@ -762,8 +762,11 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
         relaying = [t for t in b_hidden if (t in mine and (to in movers or went_out))
                     or ((owners or {}).get(t) is None and t not in off)
                     or (owner is not None and (owners or {}).get(t) == owner)]
+        # (— or one of the same owner that grew: it gave the card and was given more; a twin-world scan of
+        # a new author's Love Letter read `King: deck or aside → played (P2)`, the King from P2's hand)
         grew += [t for t in relaying if relays and t != to and t not in grew
-                 and t in unchanged and hidden_out[t] <= 0 and hidden_in[t] <= 0
+                 and ((t in unchanged and hidden_out[t] <= 0 and hidden_in[t] <= 0)
+                      or (hidden_in[t] > 0 and owner is not None and (owners or {}).get(t) == owner))
                  and may(t, to, kind_a.get(to), direct=True)
                  and (any(may(x, t, direct=True) for x in sources)
                       or any(may(frm, t, kind_b.get(frm), direct=True) for _, frm in left_sight))]
