@@ -659,40 +659,6 @@ def test_a_card_shown_from_a_hand_that_grew_may_have_come_from_that_hand():
     assert lines[0] == "King: deck or hand (P2) → played (P2)", lines
 
 
-SEARCH = """
-game "Search" {
-  players 2
-  kind Card { label card }
-  card Card "Summon" { }
-  card Card "Walker" { copies: 3 }
-  zone deck: pile per player, hidden
-  zone hand: set per player, owner
-  zone discard: pile per player, public
-  setup { for p in players { create cards Card in deck[p]  shuffle deck[p]  move top(deck[p]) to hand[p] } }
-  turn { step s {
-    action play(c in hand[me]) { move c to discard[me]  move top(deck[me]) to hand[me]  end turn }
-    action search { choose n in ["Summon", "Walker"] prompt "which name?" {
-        for c in [c for c in deck[me] where c.card == n] { move c to discard[me] } }
-      end turn }
-    action stop { finish draw }
-  } }
-}
-"""
-
-
-def test_a_card_an_answer_names_from_the_deck_is_no_draw():
-    """A twin-world scan: Smash Up's Mall Crawl put the cards of a name from P1's deck into the
-    discard pile, and P2 read `1 card: deck (P1) → hand (P1)`, a draw that never was (a card a move
-    names is taken from the mover's hand, refilled from the deck). Where the rules also move cards
-    from the deck straight there, it may have come from either: no draw is said."""
-    game = rulelang.Game(rulelang.compile_source(SEARCH, "search.rules"))
-    m = game.new_match(2, 0)
-    assert "Summon" in [m.labels[c] for c in m.state()["zones"]["deck"][0]]
-    m.apply("search")
-    assert _said_after(game, m, "Summon", seat=1) == []
-    assert [m.labels[c] for c in m.state()["zones"]["discard"][0]] == ["Summon"]
-
-
 WINDS = """
 game "Winds" {
   players 1

@@ -706,19 +706,6 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
                         and hidden_in[t] <= 0 and may(t, to, kind_a.get(to))
                         and any(u in unseen and hidden_out[u] > 0 and may(u, t, kind_a.get(t)) for u in zones)]
             zone = next(iter(sorted(changed, key=lambda t: (t in unseen, hidden_out[t] <= 0))), None)
-            # (a zone the mover sees, its count the same, taken to have been refilled from one no one
-            # sees: where the rules also move cards from that one straight to `to`, the card may have
-            # come from either — a card game's search put a card named from the deck into the discard,
-            # and P2 read `1 card: deck (P1) → hand (P1)`, a draw that never was: a twin-world scan)
-            straight = [u for u in zones if zone is not None and u in unseen and hidden_out[u] > 0
-                        and hidden_out[zone] <= 0 and hidden_in[zone] <= 0 and zone not in unseen
-                        and may(u, to, kind_a.get(to), direct=True)]
-            if straight:
-                hidden_out[straight[0]] -= 1
-                came.remove((label, to))
-                moves.append((label, f"{zone} or {straight[0]}", to))
-                unsure = True
-                break
             if zone is not None:
                 took(zone, label, to)
                 break
