@@ -283,18 +283,8 @@ def card_names(game) -> list:
     return cached
 
 
-def worded_cards(game) -> list:
-    """The declared cards with words (`text`), by name: any of them named in a line opens its
-    rulebook words in a tip (`card_words`), whether or not a copy is in sight."""
-    card_words(game, "")
-    return game._worded_cards
-
-
-def card_words(game, name: str) -> dict | None:
-    """A declared card's rules text by its name (`card` declarations: the rulebook lists them all, no
-    secret), for a name in a line that names no card the seat sees now — one dealt back into a deck
-    (a browser trial: 8 % of the card names in a card game's log could not be read at the table). None
-    for a name the rules do not declare, or one declared without words."""
+def _declared_words(game) -> dict:
+    """{name: words} of the `card` declarations with a `text` (the rulebook's: no secret), once a game."""
     texts = game.__dict__.get("_card_words")
     if texts is None:
         texts = {}
@@ -303,8 +293,20 @@ def card_words(game, name: str) -> dict | None:
             if label and text and label not in texts:
                 texts[label] = printable(str(text))
         game._card_words = texts
-        game._worded_cards = sorted(texts)
-    text = texts.get(name) if isinstance(name, str) else None
+    return texts
+
+
+def worded_cards(game) -> list:
+    """The declared cards with words, by name: any of them named in a line opens its rulebook words
+    in a tip (`card_words`), whether or not a copy is in sight."""
+    return sorted(_declared_words(game))
+
+
+def card_words(game, name: str) -> dict | None:
+    """A declared card's words by its name, for a name in a line that names no card the seat sees now
+    — one dealt back into a deck (a browser trial: 8 % of the card names in a card game's log could
+    not be read at the table). None for a name the rules do not declare, or one declared without words."""
+    text = _declared_words(game).get(name) if isinstance(name, str) else None
     return None if text is None else {"label": name, "text": text}
 
 

@@ -387,15 +387,20 @@ class Served:
                                          f"be played again knowing it", seat)
         return last, None
 
+    def replayed(self, keep: int):
+        """A new match of this one's seed with its first `keep` actions played (an undo's position)."""
+        m = self.entry.game.new_match(self.match.players, self.seed, self.match.options)
+        for text in self.texts[:keep]:
+            m.apply(text)
+        return m
+
     def hidden_by_undo(self, keep: int) -> dict:
         """{seat: the names of the components that seat sees now and would not see once the match is
         back to its first `keep` actions}: an undo of one's own reveal hides the card again on every page
         (a browser trial: the others accepted, not told their view would lose it). Only names each seat
         sees now; {} where the replay fails."""
         try:
-            m = self.entry.game.new_match(self.match.players, self.seed, self.match.options)
-            for text in self.texts[:keep]:
-                m.apply(text)
+            m = self.replayed(keep)
         except (RulelangError, EngineFault):
             return {}
         now = self.match
@@ -1127,10 +1132,8 @@ class Server:
         the lock, in a worker thread). The store forgets the undone actions."""
         undo, served.undo = served.undo, None
         keep = undo["back_to"]
-        m = served.entry.game.new_match(served.match.players, served.seed, served.match.options)
         try:
-            for text in served.texts[:keep]:
-                m.apply(text)
+            m = served.replayed(keep)
         except (RulelangError, EngineFault) as err:      # (a replay of applied actions: not expected)
             return f"cannot undo: {printable(str(err))[:200]}"
         undone = served.applied - keep - sum(served.sealed[keep:])    # (sealed answers are nobody's news)
