@@ -659,6 +659,51 @@ def test_a_card_shown_from_a_hand_that_grew_may_have_come_from_that_hand():
     assert lines[0] == "King: deck or hand (P2) → played (P2)", lines
 
 
+DISCS = """
+game "Discs" {
+  players 2
+  kind Disc { skull: bool  label (if skull then "skull" else "flower") }
+  zone hand: set per player, owner
+  zone mat: pile per player, hidden
+  zone shown: pile per player, public
+  zone lost: set per player, hidden
+  zone pool: set, hidden
+  setup { for p in players { create Disc(skull: true) in hand[p]  repeat 2 { create Disc(skull: false) in hand[p] } } }
+  turn { step s {
+    action place(d in hand[me]) { move d to mat[me]  end turn }
+    action flip(p in players) as "flip " + text(p) require size(mat[p]) > 0 {
+      let d = top(mat[p])
+      move d to shown[p]
+      end turn
+    }
+    action lose {
+      move shown[me] to hand[me]
+      choose d in hand[me] { move d to lost[me] }
+      move hand[me] to pool
+      move pool to hand[me]
+      end turn
+    }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_a_card_moved_as_soon_as_it_is_bound_comes_from_where_it_was_bound():
+    """A new author's Skull (`let d = top(mat[p])  move d to shown[p]`) read `skull: mat (P1) or pool
+    or hand (P1) or lost (P1) → shown (P1)`: a local's card was taken to lie anywhere its zone leads
+    to, though nothing could have moved it between the `let` and the `move`."""
+    from rulelang.ir.flows import zone_flows
+    game = rulelang.Game(rulelang.compile_source(DISCS, "discs.rules"))
+    m = game.new_match(2, 1)
+    m.apply(next(a for a in m.legal_actions() if str(a).startswith("place")))
+    assert _said_after(game, m, "flip P1", seat=1) == ["skull: mat (P1) → shown (P1)"]
+    flows = zone_flows(game.ir)
+    assert flows.direct("hand", "lost", "Disc")             # (`choose d in hand[me] { move d to lost[me] }`)
+    assert not flows.direct("pool", "lost", "Disc") and not flows.direct("mat", "lost", "Disc")
+    assert flows.direct("hand", "mat", "Disc") and not flows.direct("lost", "mat", "Disc")   # (an action's card)
+
+
 WINDS = """
 game "Winds" {
   players 1

@@ -13,6 +13,7 @@ from .spec import walk_ir
 ANY = "*"                         # any zone (a source or destination not worked out)
 _DEPTH = 4                        # defs inside defs followed this deep; deeper: any zone
 _ROUNDS = 30                      # the fixpoint: rounds before giving up (then: any way at all)
+_PURE = ("let", "set", "append", "log")   # statements that move no component
 
 
 def _loose(atoms: frozenset) -> frozenset:
@@ -199,16 +200,70 @@ class _Solved:
         covered.update(id(x) for x in nodes)
         if isinstance(body, list):
             covered.add(id(body))
-        self._effects(nodes, env, zenv)
+        self._effects(nodes, env, zenv, self._first_moves(params, body, nodes, env))
         return nodes
 
-    def _effects(self, nodes, env: dict, zenv: dict) -> None:
+    def _first_moves(self, params: dict, body, nodes, env: dict) -> dict:
+        """The moves of a component just bound, before any statement could have moved it (`let d =
+        top(mat[p])  move d to shown[p]`; `choose d in hand[b] { move d to lost[b] }`; an action's
+        `play(c in hand[me]) { move c to table … }`): id(move) -> where the component lies, as bound.
+        Elsewhere a local's component may lie anywhere its zone leads to (`_loose`): a new author's
+        Skull read `skull: mat (P1) or pool or hand (P1) or lost (P1) → shown (P1)`."""
+        found: dict = {}
+
+        def first(stmts, name: str, only_its_moves: bool = False):
+            """The first statement of `stmts` that may move anything, if it is a plain move of the
+            local `name` (with `only_its_moves`, every one that may move anything must be)."""
+            hit = None
+            for st in stmts if isinstance(stmts, list) else ():
+                if not isinstance(st, dict):
+                    return None
+                s = st.get("s")
+                target = st.get("target")
+                if s == "let" and st.get("n") == name or (
+                        s in ("set", "append") and isinstance(target, dict) and target.get("n") == name):
+                    return hit                     # (bound anew: what follows is another component)
+                if s in _PURE:
+                    continue
+                what = st.get("what")
+                if s == "move" and isinstance(what, dict) and what.get("k") == "local" and what.get("n") == name:
+                    if not only_its_moves:
+                        return st
+                    hit = hit or st
+                    continue
+                return None
+            return hit
+
+        def bind(move, e) -> None:
+            if move is not None and e is not None:
+                found[id(move)] = self._src(e, env)
+
+        if "__action__" in params:
+            for p in params["__action__"].get("params") or ():
+                if isinstance(p, dict) and isinstance(p.get("name"), str):
+                    bind(first(body, p["name"]), p.get("domain"))
+        for x in nodes:
+            if isinstance(x.get("v"), str) and x.get("s") == "choose":
+                bind(first(x.get("body"), x["v"]), x.get("in"))
+            elif isinstance(x.get("v"), str) and x.get("s") == "for":
+                bind(first(x.get("body"), x["v"], only_its_moves=True), x.get("in"))
+            for block in (x.get("then"), x.get("else"), x.get("body")):
+                for i, st in enumerate(block if isinstance(block, list) else ()):
+                    if isinstance(st, dict) and st.get("s") == "let" and isinstance(st.get("n"), str):
+                        bind(first(block[i + 1:], st["n"]), st.get("v"))
+        if isinstance(body, list):
+            for i, st in enumerate(body):
+                if isinstance(st, dict) and st.get("s") == "let" and isinstance(st.get("n"), str):
+                    bind(first(body[i + 1:], st["n"]), st.get("v"))
+        return found
+
+    def _effects(self, nodes, env: dict, zenv: dict, first_moves: dict | None = None) -> None:
         """What these statements do that the flows depend on: moves, makes, what they store in
         variables and pass to procs."""
         for x in nodes:
             s = x.get("s")
             if s in ("move", "create", "create_cards"):
-                self._statement(x, env, zenv)
+                self._statement(x, env, zenv, (first_moves or {}).get(id(x)))
             elif s in ("set", "append") and isinstance(x.get("target"), dict) and x["target"].get("k") == "var":
                 n = x["target"].get("n")
                 self.vars[n] = self.vars.get(n, frozenset()) | _loose(self._src(x.get("v"), env))
@@ -217,13 +272,13 @@ class _Solved:
                     key = (x["proc"], i)
                     self.proc_params[key] = self.proc_params.get(key, frozenset()) | _loose(self._src(a, env))
 
-    def _statement(self, x: dict, env: dict, zenv: dict) -> None:
+    def _statement(self, x: dict, env: dict, zenv: dict, lies=None) -> None:
         dests = self._dst(x.get("to"), zenv)
         if x["s"] != "move":
             if self.kind is None or x.get("kind") == self.kind or x.get("kind") not in self.kinds:
                 self.created |= dests
             return
-        for atom in self._src(x.get("what"), env):
+        for atom in self._src(x.get("what"), env) if lies is None else lies:
             if atom == ANY:
                 sources = [ANY]
             elif atom[0] == "z":
