@@ -176,7 +176,7 @@ def _opened_where(ir: dict) -> dict:
                 out[x["window"]].append(where)
 
     for s in ir["steps"]:
-        visit(s["enter"], f"at step {_name(s['name'])}")
+        visit(s["enter"], f"as step {_name(s['name'])} begins")
         for a in s["actions"]:
             visit(a["body"], f"after the action {_spoken(a)}")
     moments = _moments(ir)                      # (a procedure that opens it: the moments that run it —
@@ -787,7 +787,7 @@ def _endings(ir: dict) -> list[str]:
                 found.append(line)
 
     for s in ir["steps"]:
-        visit(s["enter"], f"at step {_name(s['name'])}")
+        visit(s["enter"], f"as step {_name(s['name'])} begins")
         for a in s["actions"]:
             visit(a["body"], f"after the action {_spoken(a)}")
         if s.get("simultaneous") is not None:
@@ -835,7 +835,7 @@ def _moments(ir: dict) -> dict:
     for event, body in ir["handlers"].items():
         calls(body, ("moment", HANDLER_WHEN[event]))
     for s in ir["steps"]:
-        calls(s["enter"], ("moment", f"at step {_name(s['name'])}"))
+        calls(s["enter"], ("moment", f"as step {_name(s['name'])} begins"))
         for a in s["actions"]:          # (a new author's Coup: an ending said "after a player answers
             calls(a["body"], ("action", _spoken(a)))       # challenge" alone)
         if s.get("simultaneous") is not None:   # (a new author's Cribbage: an end by a procedure the
