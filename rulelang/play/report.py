@@ -496,8 +496,10 @@ def changes_for_terminal(found: list[dict]) -> str:
         lines.append(printable(f"  {c['variant']} against {c['against']}, {c['games_paired']} games paired:"))
         lines.append("    " + "; ".join(printable(f"{row['row']} {change_text(row, c['games_paired'])}") for row in c["rows"]))
     # (report.md said so, the terminal did not: a designer's trial)
-    lines.append("  (a row not marked \"a real difference\" is one these games cannot tell from chance; "
-                 "about 1 row in 20 that did not change is marked by chance)")
+    lines.append("  (a row not marked \"a real difference\" is one these games cannot tell from chance — a win "
+                 "rate's row is marked when its interval holds no 0 and the games that went one way outnumber "
+                 "those that went the other beyond chance, McNemar's test: docs/bots.md; about 1 row in 20 that "
+                 "did not change is marked by chance)")
     return "\n".join(lines)
 
 
