@@ -114,6 +114,17 @@ def _fit_streams() -> None:
                 pass
 
 
+def _print_kept(*args, **kwargs) -> None:
+    """`print` for a run whose results are still to be written: a reader gone (`simulate … | tee
+    log`, then Ctrl-C, which stops tee too) made the first line raise, and the `--report` was never
+    written (a designer's trial). Once it has gone, what is printed goes nowhere."""
+    try:
+        print(*args, **kwargs)
+    except BrokenPipeError:
+        if kwargs.get("file", sys.stdout) is sys.stdout:
+            _broken_pipe()
+
+
 def _broken_pipe() -> int:
     """The reader of our output has gone: say nothing more (not even when Python flushes the
     stream at exit)."""
@@ -684,10 +695,10 @@ def _simulate_run(args) -> int:
         if not f.endswith(".json"):          # a designer's trial saw it only as a budget spent)
             for d in rulelang.lint([f])[0]:
                 if d.code == "W204":
-                    print(printable(d.format(None)), file=sys.stderr)
+                    _print_kept(printable(d.format(None)), file=sys.stderr)
     for f, other in zip(args.compare, games[1:]):   # (a designer's trial compared two games unwarned)
         if other.name != games[0].name:
-            print(printable(f"rulelang simulate: {f} is another game ({other.name}, not {games[0].name}): its "
+            _print_kept(printable(f"rulelang simulate: {f} is another game ({other.name}, not {games[0].name}): its "
                             f"games are paired with {args.file}'s by seed all the same"), file=sys.stderr)
     counts = [games[0].min_players] if args.players is None else args.players
     if args.report:                              # (a path that cannot be a folder: said before the games,
@@ -720,7 +731,7 @@ def _simulate_run(args) -> int:
     seated = {kind for players in counts for kind in _seat_bots(args.bot or [], players).values()}
     timed = sorted(kind for kind in seated if parse_kind(kind)[0] in ("mcts", "ismcts") and parse_kind(kind)[1] is None)
     if timed:                                   # (two runs of `--bot ismcts`, same seed, differed: a designer)
-        print(printable(f"rulelang simulate: {', '.join(timed)} stops at a CPU time per move, so its games depend "
+        _print_kept(printable(f"rulelang simulate: {', '.join(timed)} stops at a CPU time per move, so its games depend "
                         f"on this machine's speed and load: the same seed may not give the same figures; for a "
                         f"run you can repeat, give it iterations ({timed[0].split(':')[0]}:200)"), file=sys.stderr)
     if args.compare:                            # (an option one compared file lacks: said with its name)
@@ -741,7 +752,7 @@ def _simulate_run(args) -> int:
                                             for _, game, players, options in variants],
                               args.seed, MAX_ACTIONS, args.resume)
             if args.resume:
-                print(f"rulelang simulate: {len(journal.done)} game(s) of the run found in "
+                _print_kept(f"rulelang simulate: {len(journal.done)} game(s) of the run found in "
                       f"{printable(str(journal.path))}: not played again", file=sys.stderr)
         try:
             results, stopped = _simulate_together(
@@ -754,14 +765,14 @@ def _simulate_run(args) -> int:
             if journal is not None:
                 journal.close()
         if stopped and not results:
-            print("interrupted: no results (no game had finished)", file=sys.stderr)
+            _print_kept("interrupted: no results (no game had finished)", file=sys.stderr)
         for result, (named, *_) in zip(results, variants):
             result.update(named)
             if not args.json:
                 if result.get("partial") and not result.get("stopped"):
-                    print(f"interrupted: partial results, {result['games']} of {result['planned']} games",
+                    _print_kept(f"interrupted: partial results, {result['games']} of {result['planned']} games",
                           flush=True)
-                print(format_report(result) + "\n", flush=True)
+                _print_kept(format_report(result) + "\n", flush=True)
     else:
         results, stopped = _simulate_apart(args, variants, deadline, bar)
     if not results:
@@ -770,15 +781,15 @@ def _simulate_run(args) -> int:
     not_run = [variant_name({"options": o, "players": n, **named})              # (a sweep cut short)
                for named, _, n, o in variants[len(results):]]
     if not_run:
-        print(printable(f"not run, the run stopped first: {'; '.join(not_run)}"), flush=True)
+        _print_kept(printable(f"not run, the run stopped first: {'; '.join(not_run)}"), flush=True)
     from .play.report import changes, changes_for_terminal
     found = changes(results)                    # each changed file or option against its base
     if found and not args.json:
-        print(changes_for_terminal(found) + "\n", flush=True)
+        _print_kept(changes_for_terminal(found) + "\n", flush=True)
     both_on_screen = sys.stdout.isatty() and sys.stderr.isatty()
     cut = next((r for r in results if r.get("stopped")), None)    # (any variant's share spent)
     if cut is not None and (args.json or not both_on_screen):   # (on one screen: said above)
-        print(printable(f"rulelang simulate: {cut['stopped']}"), file=sys.stderr)
+        _print_kept(printable(f"rulelang simulate: {cut['stopped']}"), file=sys.stderr)
     if args.report:
         from .play.report import write_report
         import signal
@@ -793,12 +804,12 @@ def _simulate_run(args) -> int:
                 signal.signal(signal.SIGINT, was)
         for path in written:
             # (with --json, stdout is the JSON alone: `--json --report out > result.json` was no JSON)
-            print(f"wrote {printable(path)}", file=sys.stderr if args.json else sys.stdout)
+            _print_kept(f"wrote {printable(path)}", file=sys.stderr if args.json else sys.stdout)
     if args.json:
         shown = [{k: v for k, v in r.items() if k != "records"} for r in results]
         for change in found:                    # (a compared variant's difference from its base)
             shown[change["variant_index"]]["change"] = change
-        print(printable(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False)))
+        _print_kept(printable(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False)))
     if cut is not None:                        # a run cut short by its budget fails
         return 1
     if stopped:
@@ -822,7 +833,7 @@ def _simulate_apart(args, variants, deadline, bar) -> tuple[list[dict], bool]:
         except KeyboardInterrupt:
             if bar is not None:
                 bar.close()
-            print("interrupted: no results (a run on Ray keeps none: without --ray the games played "
+            _print_kept("interrupted: no results (a run on Ray keeps none: without --ray the games played "
                   "are kept)", file=sys.stderr)
             stopped = True
             break
@@ -835,8 +846,8 @@ def _simulate_apart(args, variants, deadline, bar) -> tuple[list[dict], bool]:
         results.append(result)
         if not args.json:
             if result.get("partial") and not result.get("stopped"):
-                print(f"interrupted: partial results, {result['games']} of {result['planned']} games", flush=True)
-            print(format_report(result) + ("\n" if len(results) else ""), flush=True)
+                _print_kept(f"interrupted: partial results, {result['games']} of {result['planned']} games", flush=True)
+            _print_kept(format_report(result) + ("\n" if len(results) else ""), flush=True)
         if result.get("partial") and not result.get("stopped"):     # (interrupted; a spent share goes on)
             stopped = True
             break
@@ -971,8 +982,7 @@ class _Progress:
                 self.last = now
                 elapsed = now - self.start
                 left = f", ~{elapsed / done * (total - done):.0f} s left" if done else ""
-                self.stream.write(printable(f"rulelang: {done} of {total} {self.unit}, {elapsed:.0f} s{left}") + "\n")
-                self.stream.flush()
+                self._write(printable(f"rulelang: {done} of {total} {self.unit}, {elapsed:.0f} s{left}") + "\n")
             return
         if done < total and now - self.last < 0.1:
             return
@@ -982,15 +992,24 @@ class _Progress:
         left = f", ~{elapsed / done * (total - done):.0f} s left" if 0 < done < total else ""
         line = (f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} {self.unit} "
                 f"{elapsed:.0f} s{left}{'  ' + what if what else ''}")
-        self.stream.write(printable(line[1:]).join(["\r", "\033[K"]))
-        self.stream.flush()
+        self._write(printable(line[1:]).join(["\r", "\033[K"]))
         self.shown = True
 
     def close(self) -> None:
         if self.shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
+            self._write("\r\033[K")
             self.shown = False
+
+    def _write(self, text: str) -> None:
+        """Its reader gone (`simulate … 2>&1 | tee log`, then Ctrl-C), the bar says no more: the
+        run goes on to keep its games and write its report."""
+        if self.stream is None:
+            return
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (BrokenPipeError, ValueError):
+            self.stream = None
 
 
 MAX_VARIANTS = 1000         # option sets one simulation may sweep

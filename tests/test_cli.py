@@ -692,6 +692,21 @@ def test_a_simulation_stopped_without_a_terminal_keeps_its_games_and_writes_its_
     assert json.loads((tmp_path / "r" / "report.json").read_text())
 
 
+def test_a_simulation_whose_reader_has_gone_still_writes_its_report(tmp_path):
+    """A designer's trial: `simulate … --report DIR | tee log`, then Ctrl-C (which stops tee too): the
+    first line printed raised, and the report was never written."""
+    import subprocess
+    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "simulate", str(ROOT / "games" / "valgard.rules"),
+                             "--games", "6", "--bot", "random", "--report", str(tmp_path / "r")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    proc.stdout.close()                            # (the reader gone before a line is printed)
+    err = proc.stderr.read()
+    proc.wait(timeout=120)
+    assert "Traceback" not in err, err[-800:]
+    assert json.loads((tmp_path / "r" / "report.json").read_text())
+    assert (tmp_path / "r" / "report.md").is_file()
+
+
 ENDLESS = """game "Endless" {
   players 2
   var n: int = 0
