@@ -767,7 +767,7 @@ def _endings(ir: dict) -> list[str]:
         for x in _statements(block):
             if x.get("s") != "finish":
                 continue
-            why = _reason_words(x["why"]) if x.get("why") is not None else None
+            why = _reason_words(x["why"], ir.get("defs")) if x.get("why") is not None else None
             result = RESULT_WORDS[x["result"]]
             if x["result"] == "score" and len(ir.get("scores") or ()) > 1:     # `ranked by … then …`
                 breaks = len(ir["scores"]) - 1
@@ -883,19 +883,35 @@ def _who(e: dict, said: bool = True) -> tuple[str, bool]:
     return ("the players the game names" if said else "some players"), False
 
 
-def _reason_words(e: dict) -> str | None:
-    """A reason as written: its strings, `…` for each computed part (`cannot pay … damage`);
-    None when it is all computed (no words of its own to show)."""
+def _reason_words(e: dict, defs: dict | None = None) -> str | None:
+    """A reason as written: its strings, `…` for each computed part (`cannot pay … damage`), the
+    value of a named constant (`text(pieces_to_win)`, `def pieces_to_win = 5`: one number a designer
+    changes, its words with it); None when it is all computed (no words of its own to show)."""
     parts, stack = [], [e]
     while stack:
         x = stack.pop()
+        fixed = _constant(x, defs or {})
         if x.get("k") == "bin" and x.get("op") == "+":
             stack += [x["r"], x["l"]]
         elif x.get("k") == "lit" and isinstance(x.get("v"), str):
             parts.append(x["v"])
+        elif fixed is not None:
+            parts.append(fixed)
         elif not parts or parts[-1] != "…":
             parts.append("…")
     words = "".join(parts)
     if not re.search(r"\w", words.replace("…", "")):
         return None
     return "“" + printable(words) + "”"
+
+
+def _constant(e: dict, defs: dict) -> str | None:
+    """`text(D)` of a def D without parameters whose value is a whole number written down: that
+    number, as text; else None."""
+    if e.get("k") != "text" or not isinstance(e.get("x"), dict) or e["x"].get("k") != "def" or e["x"].get("a"):
+        return None
+    d = defs.get(e["x"].get("n"))
+    body = d.get("body") if isinstance(d, dict) and not d.get("params") else None
+    if isinstance(body, dict) and body.get("k") == "lit" and type(body.get("v")) is int:
+        return str(body["v"])
+    return None
