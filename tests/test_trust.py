@@ -520,6 +520,14 @@ def test_a_seat_that_is_no_player_is_a_clear_value_error(seat):
         if not (type(c) is int and 0 <= c < 40):
             with pytest.raises(ValueError, match="no component .* in this match"):
                 m.rules_text(c, 0)
+    if type(seat) is int:                                # (apply said "… is not a legal action of P100 now")
+        before = m.state()
+        with pytest.raises(ValueError, match="no player .* in a 2-player match"):
+            m.apply(str(m.legal_actions()[0]), seat=seat)
+        assert m.state() == before
+    played = m.game.new_match(2, 1)
+    played.apply(str(played.legal_actions()[0]), seat=np.int64(0))      # (a NumPy integer is a seat here too)
+    assert played.log
     assert m.log_for(None) == m.log_for(1) == [] and m.legal_actions_of(1) == []     # (a spectator's log)
     with pytest.raises(rulelang.IllegalAction, match="`P3: reveal` is not a legal action"):
         m.apply("P3: reveal")

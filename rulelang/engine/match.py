@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NoReturn
 
+import operator
 import random
 import traceback
 
@@ -471,6 +472,14 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                         _apply_lean(self, a)        # (a function: a method of a match is looked up unspecialised)
                         return
         text = action.text if type(action) is Action else str(action).strip()
+        if seat is not None and type(seat) is not int and not isinstance(seat, bool):
+            try:
+                seat = operator.index(seat)     # (a NumPy integer, as `view` takes it)
+            except TypeError:
+                pass
+        if type(seat) is int and not 0 <= seat < self.players:
+            seat_index(seat, self.players)      # (a ValueError, as every call given no player: a researcher's
+                                                #  trial read "… is not a legal action of P100 now")
         if self.simul is not None and self.result is None:     # a simultaneous decision (simultaneous.py)
             self._taking(True, text, seat)
             return
