@@ -110,6 +110,8 @@ class RulelangEnv(AECEnv):
 
     def step(self, action):
         agent = self.agent_selection
+        if agent not in self.terminations:      # (every agent done and removed: a bare KeyError 'P1' — a
+            raise ValueError("the episode is over: call reset()")   # researcher's trial)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return

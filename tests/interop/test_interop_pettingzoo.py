@@ -98,6 +98,18 @@ def test_an_illegal_action_is_refused_and_max_steps_truncates():
     assert all(e.truncations.values()) and not any(e.terminations.values())
 
 
+def test_a_step_once_every_agent_is_done_says_the_episode_is_over():
+    """A researcher's trial: it was a bare `KeyError: 'P1'`."""
+    e = env(game("valgard"), players=2, max_steps=2)
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, _, done, cut, _ = e.last()
+        e.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert not e.agents
+    with pytest.raises(ValueError, match="the episode is over: call reset"):
+        e.step(0)
+
+
 def test_after_a_truncation_no_seat_gets_anothers_mask():
     """A researcher's trial: once `max_steps` truncated the game, the dead steps moved the
     selection on and the other seat read the actor's mask (how many options it had) and its
