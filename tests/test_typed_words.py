@@ -155,6 +155,25 @@ def test_look_at_a_player_shows_a_pile_kept_off_the_table_that_is_in_sight():
     assert "discard (P2): " in text and "arranging" not in text and "hand (P2): " in text
 
 
+def test_look_at_a_player_says_the_empty_places_of_a_family_of_many_in_one_line():
+    """A new author's Stratego kept a public zone per player per cell: `look P2` printed 64 lines of
+    `shown (P2, a1): empty`."""
+    game = rulelang.Game(rulelang.compile_source('''game "Cells" {
+  players 2
+  kind Piece { label "piece" }
+  board b: squares(4, 4)
+  zone shown: set per player per cell of b, public, internal
+  zone dead: set per player, public
+  setup { create Piece() in shown[1, cell(b, "b2")] }
+  turn { step s { action stop { finish draw } } }
+}''', "cells.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("look P2\nquit\n"), out, "cells.rules", screen=(200, 40))
+    text = out.getvalue().split("P1> look P2")[1]
+    assert "shown (P2, b2): 1 piece: piece\nshown (P2): empty in 15 places\n" in text, text
+    assert "dead (P2): empty" in text and "(P2, a1)" not in text
+
+
 def test_look_names_a_kind_of_two_words_as_two_words():
     """A first hour at Dozen War: `look Bomb` read "Bomb (equipmentcard)"."""
     from pathlib import Path

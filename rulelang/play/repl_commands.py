@@ -259,8 +259,18 @@ class Commands:
         if not zones:
             self.say(f"{seat_name(seat)} has no zones of their own; the table shows what they do")
             return
+        # (the empty ones of a family of many places said in one line: a new author's Stratego kept a
+        # zone per player per cell, and `look P2` printed 64 lines of `shown (P2, a1): empty`)
+        empty: dict = {}
         for z in zones:
-            self.say(printable(render_zone(z)))
+            if not z.get("count"):
+                empty[z["name"]] = empty.get(z["name"], 0) + 1
+        last = {z["name"]: i for i, z in enumerate(zones)}
+        for i, z in enumerate(zones):
+            if z.get("count") or empty[z["name"]] <= 3:
+                self.say(printable(render_zone(z)))
+            if empty.get(z["name"], 0) > 3 and last[z["name"]] == i:      # (after the family's others)
+                self.say(printable(f"{z['name']} ({seat_name(seat)}): empty in {empty[z['name']]} places"))
         self.say("(look CARD: what a card does)")
 
     def look_at_cell(self, name: str) -> bool:
