@@ -752,7 +752,8 @@ def _simulate_run(args) -> int:
                                             for _, game, players, options in variants],
                               args.seed, MAX_ACTIONS, args.resume)
             if args.resume:
-                _print_kept(f"rulelang simulate: {len(journal.done)} game(s) of the run found in "
+                together = " (its variants together)" if len(variants) > 1 else ""      # (--games counts each's)
+                _print_kept(f"rulelang simulate: {len(journal.done)} game(s) of the run{together} found in "
                       f"{printable(str(journal.path))}: not played again", file=sys.stderr)
         try:
             results, stopped = _simulate_together(

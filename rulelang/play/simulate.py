@@ -556,6 +556,34 @@ def format_report(result: dict) -> str:
 JOURNAL = "games.jsonl"         # in a report's folder: each finished game of the run, as it ends
 
 
+def _short(value) -> str:
+    """A value read from a file, as a message may quote it: short and printable."""
+    text = printable(json.dumps(value, ensure_ascii=False))
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _other_run(head, run: dict) -> str:
+    """What differs between a journal's run and this one, in words (a designer's trial was told
+    "other rules, players, bots, options or seed" and had to find which)."""
+    if not isinstance(head, dict) or head.get("rulelang_run") != run["rulelang_run"]:
+        return "its first line names no run of this rulelang"
+    if head.get("seed") != run["seed"]:
+        return f"seed {_short(head.get('seed'))}, not {run['seed']}"
+    if head.get("max_actions") != run["max_actions"]:
+        return "another cap of actions a game"
+    theirs = head.get("variants") if isinstance(head.get("variants"), list) else []
+    if len(theirs) != len(run["variants"]):
+        return f"{len(theirs)} variant(s), not {len(run['variants'])}"
+    for k, (a, b) in enumerate(zip(theirs, run["variants"])):
+        a = a if isinstance(a, dict) else {}
+        for key, words in (("rules", "other rules"), ("players", "other players"), ("bots", "other bots"),
+                           ("options", "other options")):
+            if a.get(key) != b[key]:
+                return words + (f" in variant {k + 1}" if len(theirs) > 1 else "") + (
+                    f": {_short(a.get(key))}, not {_short(b[key])}" if key != "rules" else " (a rule file changed)")
+    return "another run"
+
+
 class Journal:
     """Each finished game of a run written as it ends, one JSON line in DIR/games.jsonl after a
     first line naming the run (each variant's rules, as a hash of their IR, players, bots and
@@ -599,9 +627,8 @@ class Journal:
                 except ValueError:
                     head = None
                 if head != json.loads(json.dumps(self.run)):
-                    raise ValueError(f"--resume: {self.path} holds the games of another run (other rules, players, "
-                                     f"bots, options or seed): leave out --resume to start anew, or give another "
-                                     f"--report")
+                    raise ValueError(f"--resume: {self.path} holds the games of another run ({_other_run(head, self.run)}): "
+                                     f"leave out --resume to start anew, or give another --report")
                 while line := file.readline(JSON_SIZE_LIMIT + 1):
                     try:
                         entry = loads(line, "line of the run's games") if line.strip() else None
