@@ -274,7 +274,10 @@ def test_the_comparison_is_on_the_terminal_and_in_the_json_not_only_in_the_repor
     firsts = {r["game"]: r["results"][0] == "win" for r in raw["simulations"][0]["records"]}
     pairs = [(r["results"][0] == "win", firsts[r["game"]]) for r in raw["simulations"][1]["records"]]
     assert p1["row"] == "P1 wins" and p1["real"] and [p1["difference"], *p1["interval"]] == list(paired_difference(pairs))
-    assert [r["row"] for r in change["rows"]] == ["P1 wins", "P2 wins", "draws"]
+    assert [r["row"] for r in change["rows"]] == ["P1 wins", "P2 wins", "draws", "game length (actions)"]
+    lengths = {r["game"]: r["actions"] for r in raw["simulations"][0]["records"]}    # (paired by seed too)
+    diffs = [r["actions"] - lengths[r["game"]] for r in raw["simulations"][1]["records"]]
+    assert change["rows"][-1]["mean"] == pytest.approx(sum(diffs) / len(diffs))
     assert raw["changes"] == [change]
     code = main(["simulate", str(fair), "--compare", str(biased), "--games", "200", "--bot", "random"])
     out = capsys.readouterr().out

@@ -422,6 +422,14 @@ def changes(results: list[dict]) -> list[dict]:
                 mean, half = mean_interval(diffs) if diffs else (None, None)
                 rows.append({"row": f"P{seat + 1} {what} at the end", "mean": mean, "half": half,
                              "real": half is not None and abs(mean) > half})     # (as the rates' rows say it)
+        # (how long the games are, paired too: often a change's main effect — a designer's trial read
+        # Valgarð's length go from 81 to 105 actions in two tables, with nothing to say it was no chance)
+        diffs = [this[g]["actions"] - base[g]["actions"] for g in both
+                 if isinstance(this[g].get("actions"), int) and isinstance(base[g].get("actions"), int)]
+        if diffs:
+            mean, half = mean_interval(diffs)
+            rows.append({"row": "game length (actions)", "mean": mean, "half": half,
+                         "real": half is not None and abs(mean) > half})
         out.append({"variant": variant_name(results[i]), "against": variant_name(results[b]),
                     "variant_index": i, "against_index": b, "games_paired": len(both), "rows": rows})
     return out
@@ -484,6 +492,8 @@ def _row_order(name: str) -> tuple:
         return (1, 0)
     if name == "draws":
         return (2, 0)
+    if name == "game length (actions)":
+        return (5, 0)
     return (3 if "estimate" in name else 4, seat)
 
 
@@ -491,7 +501,8 @@ def changes_for_terminal(found: list[dict]) -> str:
     """`changes` as a few lines for the terminal, after each variant's own figures (the comparison
     was in report.md only: a designer's trial)."""
     lines = ["changes (each game paired with the same seed's game in the base; a win rate's difference in "
-             "points with its 95% interval, a score's or estimate's mean difference ± the half-width of its own):"]
+             "points with its 95% interval, a score's, estimate's or game length's mean difference ± the half-width "
+             "of its own):"]
     for c in found:
         lines.append(printable(f"  {c['variant']} against {c['against']}, {c['games_paired']} games paired:"))
         lines.append("    " + "; ".join(printable(f"{row['row']} {change_text(row, c['games_paired'])}") for row in c["rows"]))
