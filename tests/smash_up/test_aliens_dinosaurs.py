@@ -276,6 +276,20 @@ def test_terraforming_swaps_a_base_and_may_play_an_extra_minion_there():
     assert var(m, "extra_on")[lib] == 0
 
 
+def test_terraforming_puts_the_new_base_in_the_old_ones_place():
+    """A rules audit: the new base was listed last, wherever the old one had been."""
+    pos = Position()
+    pos.hand("Terraforming", 0)
+    m = pos.match()
+    listed = list(zones(m)["bases"])
+    oasis, lib = pos.base("Jungle Oasis"), pos.base("The Great Library")
+    assert listed[0] == oasis
+    m.apply("act Terraforming")
+    m.apply("The Great Library")
+    m.apply("Jungle Oasis")
+    assert zones(m)["bases"] == [lib] + listed[1:]
+
+
 # ---- Dinosaurs --------------------------------------------------------------------------------
 def test_laseratops_must_destroy_a_minion_of_power_2_or_less_here_even_its_own():
     pos = Position()
