@@ -120,3 +120,20 @@ def test_two_soldiers_alike_but_for_a_turn_gone_by_are_one_choice():
     play(m, "move d5 infantry e5", "end turn", "end turn", "move e5 infantry d5", "end turn", "end turn")
     moves = [a for a in legal(m) if a.startswith("move d5 infantry")]
     assert "move d5 infantry e5" in moves and not any(a.endswith(")") for a in moves), moves
+
+
+def test_a_boost_is_for_the_attack_action_not_a_generals_fist_skill():
+    """Decided (games/dozen_war.md; an audit asked): a Sharp Sword on Iron Warden, then his Shield Bash
+    (a fist skill: his attack, D24) does the 2 damage its text says; the +1 is then lost, as he may
+    not attack after it."""
+    from dw_helpers import hp, var
+    pos = Position(2).general(0, "Iron Warden", "e5").general(1, "Gold Maker", "f5").hand(0, "Sharp Sword").turn(0)
+    target = pos.unit_at("f5")
+    m = pos.match()
+    play(m, "equip Sharp Sword")                # (he is the one unit that may take it: not asked)
+    assert var(m, "boost_n")[pos.unit_at("e5")] == 1
+    play(m, "skill Shield Bash")
+    while m.question is not None and "pass" in m.question["options"]:
+        m.apply("pass")
+    assert hp(m, target) == 1
+    assert not any(a.startswith("attack e5") for a in legal(m))
