@@ -166,6 +166,11 @@ def test_the_linter_says_what_internal_now_means_and_an_own_value_must_read_me()
     assert [(d.code, d.span.line) for d in diags] == [("W234", 15), ("W235", 25)], [str(d) for d in diags]
     assert "views and interop carry it, as public" in diags[0].message
     assert "`Altar size` is shown as the viewer's `own`, but never reads `me`" in diags[1].message
+    # (`me` read through a def it calls: a new author's Spades was warned, and dropped `own`)
+    through = src.replace('show "Altar size" = size(altar), own',
+                          "def mine_and(n: int) = n + size(altar) + (if me == 0 then 1 else 0)\n"
+                          '  show "Altar size" = text(mine_and(1)), own')
+    assert not [d for d in rulelang.check_source(through, "spells.rules")[1] if d.code == "W235"]
     game = rulelang.Game(rulelang.compile_source(src, "spells.rules"))
     view = game.new_match(2, seed=1).view(1)
     assert {"name": "turns_seen", "value": 0, "internal": True} in view["values"]      # carried, flagged

@@ -19,7 +19,7 @@ import math
 from functools import cached_property
 
 from . import nodes as n
-from .lint_visibility import visibility_lints
+from .lint_visibility import _def_reads_me, visibility_lints
 from .nodes import walk
 from ..core.errors import Diagnostic, Span
 from ..core.graphs import strongly_connected
@@ -266,7 +266,11 @@ class StaticLint(FlowLints):
                             written["internal"].span)
         for d in self.game.decls:
             own = next((m for m in getattr(d, "modifiers", ()) if isinstance(d, n.DefDecl) and m.name == "own"), None)
-            if own is not None and not any(isinstance(x, n.Name) and x.name == "me" for x in walk(d.body)):
+            # (`me` read through a def it calls counts: `text(allowed(1))`, `def allowed(b) = not used[me] …`
+            # was warned, a new author's Spades)
+            seen: set = set()
+            if own is not None and not any(isinstance(x, n.Name) and x.name == "me" or isinstance(x, (n.Call, n.Name))
+                                           and _def_reads_me(self, x.name, seen) for x in walk(d.body)):
                 self.report("W235", "warning", f"`{d.label or d.name}` is shown as the viewer's `own`, but never "
                             "reads `me`: every player sees the same (`own` is for what a player knows of "
                             "themself: their hidden role, their hand's worth)", own.span)
