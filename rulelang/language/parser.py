@@ -235,6 +235,9 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
                 "`where (a or b) == true in deck`)")
     elif text == "=" and _expects(parser, err.expected, "=="):
         hint = " (to compare, write `==`)"
+    elif text == "not" and re.search(r"[\w)\]]\s*$", line_before) and re.match(r"not\s+in\b", source[tok.start_pos or 0:]):
+        # (a new author's Yahtzee: `if b not in used` read "unexpected `not`; expected `)`")
+        hint = " (there is no `not in`: write `not (x in xs)`)"
     elif text == "+" and re.search(r"\bfinish\b", line_before) and not _in_order(line_before, ("finish", '"')):
         hint = " (a `finish` reason must start with a string: `\"\" + text(me) + \" wins\"`)"
     elif re.search(r"\bfinish\s+(win|lose)\s+(?!for\b)[A-Za-z_]\w*\s*$", line_before):
