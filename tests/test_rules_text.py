@@ -704,6 +704,31 @@ def test_a_card_moved_as_soon_as_it_is_bound_comes_from_where_it_was_bound():
     assert flows.direct("hand", "mat", "Disc") and not flows.direct("lost", "mat", "Disc")   # (an action's card)
 
 
+RECYCLE = """
+game "Recycle" {
+  players 1
+  kind Card { n: text  label n }
+  zone deck: pile, hidden
+  zone discard: pile, public
+  zone hand: set per player, owner
+  setup { for x in ["A", "B", "C", "D", "E", "F", "G", "H"] { create Card(n: x) in deck }  move top(deck, 4) to discard }
+  turn { step s {
+    action heal { move discard to bottom of deck  repeat 2 { move top(deck) to hand[me] }  end turn }
+    action stop { finish draw }
+  } }
+}
+"""
+
+
+def test_cards_put_into_a_hidden_pile_and_drawn_from_it_are_not_counted_again():
+    """A first hour at Regicide read `4 cards added to tavern` under the ten cards put under it and
+    the seven drawn from it, when no other card went in."""
+    game = rulelang.Game(rulelang.compile_source(RECYCLE, "recycle.rules"))
+    m = game.new_match(1, 1)
+    lines = _said_after(game, m, "heal")
+    assert len(lines) == 2 and "discard → deck, face down" in lines[0] and "deck → hand (P1)" in lines[1], lines
+
+
 WINDS = """
 game "Winds" {
   players 1

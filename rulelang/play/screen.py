@@ -875,6 +875,12 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             came.remove((label, to))
             drawn.append(len(moves))
             moves.append((label, " or ".join(held), to))
+        if len(lying) == 1 and held == lying:   # (its count's change is these cards': not said again —
+            net = len(gone) - len(unmade)       #  a first hour read `4 cards added to tavern` under the
+            if net >= 0:                        #  ten put under it and the seven drawn, when none was)
+                hidden_in[lying[0]] = max(0, hidden_in[lying[0]] - net)
+            else:
+                hidden_out[lying[0]] = max(0, hidden_out[lying[0]] + net)
         unsure = unsure or len(through) > 1
         gone = []
     # cards come out of sight into one place from different hidden zones: which came from which is
