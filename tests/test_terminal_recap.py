@@ -228,3 +228,18 @@ def test_the_end_is_bold_not_green_whoever_won():
              "regicide.rules", color=True, screen=(100, 30))
     text = out.getvalue()
     assert "\033[1mGame over: P1 loses" in text and "\033[1;32m" not in text
+
+
+def test_the_note_is_said_only_when_the_lines_since_the_move_are_out_of_sight():
+    """A first hour at Regicide (80 × 24) read "(8 lines since your last move scrolled up: type
+    recap)" under those 8 lines: the screen, fitted one line shorter for the note, was short enough
+    to leave them in sight."""
+    from pathlib import Path
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 5, {}, {}, io.StringIO("1\n" * 12 + "quit\n"), out, "regicide.rules", screen=(80, 24))
+    text = out.getvalue().split("\n")
+    prompts = [i for i, line in enumerate(text) if line.startswith("P1> ")]
+    noted = [text[a:b + 1] for a, b in zip(prompts, prompts[1:]) if any("scrolled up" in x for x in text[a:b])]
+    assert all(len(block) > 24 for block in noted), [len(b) for b in noted]
+    assert "(5 lines since your last move scrolled up" not in out.getvalue()       # (seed 5's second move)

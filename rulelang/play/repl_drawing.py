@@ -57,7 +57,9 @@ class Drawing:
             # what happened since the player's move has scrolled away (or will with this screen): say so
             if actions:
                 lines, _ = fit_screen(parts, width, size[1] - 1, list(actions), texts)
-            self.say(f"({plural(len(self.recap_lines), 'line')} since your last move scrolled up: type recap)", "dim")
+            if len(self.recap_lines) + len(lines) + 1 >= size[1]:     # (fitted shorter, they may all stay in
+                self.say(f"({plural(len(self.recap_lines), 'line')} since your last move scrolled up: "  # sight: a
+                         "type recap)", "dim")                      # first hour at Regicide read the note under them)
         self.say(lines[0], "header")
         if len(lines) > 1:
             self.say("\n".join(lines[1:]))
