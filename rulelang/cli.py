@@ -249,7 +249,7 @@ def _parser() -> argparse.ArgumentParser:
                                 description="A rulebook made from the rule file: its `about` words and its "
                                             "declarations (players, options, how it ends, components, setup, "
                                             "each step and action as the rules write it).")
-    rules.add_argument("file", metavar="FILE", help="a .rules file or compiled IR .json")
+    rules.add_argument("file", metavar="FILE", help="a .rules file, a compiled IR .json or a shipped game's name")
     rules.add_argument("--format", choices=("text", "md"), default="text", help="plain text or Markdown")
     rules.set_defaults(run=_rules)
 
@@ -366,7 +366,10 @@ def _replay(args) -> int:
 
 
 def _match_arguments(parser: argparse.ArgumentParser, default_seed: int | None, sweep: bool = False) -> None:
-    parser.add_argument("file", metavar="FILE", help="a .rules file or compiled IR .json")
+    # (a first hour read "a .rules file or compiled IR .json" under a description that offers a save
+    # and a shipped game's name too)
+    parser.add_argument("file", metavar="FILE", help="a .rules file, a compiled IR .json" + (
+        "" if sweep else ", a save written by `save`") + " or a shipped game's name (" + _shipped_list() + ")")
     if sweep:
         parser.add_argument("--players", type=_players_swept, metavar="N[,N…]",
                             help="number of players (default: the game's minimum); several, 2,3,4, "

@@ -473,3 +473,23 @@ def test_ctrl_d_at_the_pager_stops_the_page_not_the_game():
     term.expect(r"Save before leaving")
     term.line("")
     assert term.close() == 0
+
+
+def test_the_pagers_prompt_is_erased_once_answered():
+    """A first hour at a real terminal: `-- more: Enter, q to stop --` stayed in the middle of the
+    rules read on."""
+    from test_terminal_fit import sized
+    term = sized("play", VALGARD, "--seed", "4", "--bot", "2=random", columns=80, lines=24)
+    term.expect(r"P1> ")
+    term.line("rules all")
+    term.expect(r"-- more: Enter, q to stop --")
+    at = len(term.raw)
+    term.line("")
+    term.expect(r"-- more: Enter, q to stop --")
+    assert b"\x1b[1A\r\x1b[2K" in term.raw[at:]                    # (up over the answered prompt, erased)
+    term.line("q")
+    term.expect(r"P1> ")
+    term.line("quit")
+    term.expect(r"Save before leaving")
+    term.line("")
+    assert term.close() == 0

@@ -4,6 +4,7 @@ each change the rules did not tell, and the rulebook paged.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import textwrap
@@ -16,6 +17,16 @@ from .pager import MORE, find_section, overview, pages
 from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view_parts
 from .rulebook import component_texts, rulebook
 from .screen import changes, fit_screen, kind_of, values_in_words, without_internal
+
+ERASE_LINE_ABOVE = "\033[1A\r\033[2K"   # the line just answered (the cursor is under it)
+
+
+def _on_terminal(stream) -> bool:
+    """Does `stream` go to a terminal that moves its cursor as told (not `TERM=dumb`)?"""
+    try:
+        return bool(stream.isatty()) and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False
 
 REDRAW = ("board", "table", "hand", "status", "more", "recap", "clear")     # commands only when typed alone (an action may start so)
 PICKING = ("subset", "order")        # questions answered one pick at a time, then `done`
@@ -397,7 +408,9 @@ class Drawing:
             if i == len(screens) - 1:
                 return
             typed = " ".join(self.ask(MORE, interrupt="q").split())     # (`hand over` is a move, `hand` a command: as at the prompt)
-            if typed.lower() == "q":
+            if not typed and self.interactive and _on_terminal(self.stdout):
+                self.stdout.write(ERASE_LINE_ABOVE)   # (the prompt is not left in the text: a first hour
+            if typed.lower() == "q":                  #  at a real terminal read it mid-page)
                 return
             word, _, rest = typed.partition(" ")
             redraw_move = word.lower() in REDRAW and rest and not (word.lower() == "more" and self.kind_named(rest))
