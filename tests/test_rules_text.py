@@ -1196,3 +1196,14 @@ game "Shop" {
     said = text[text.index("P1 plays: buy"):]
     assert "Silver: supply → bought (P1)" in said, said
     assert "new in supply" not in text
+
+
+def test_a_value_whose_note_came_or_went_says_so():
+    """A first hour at Regicide read `Shield from spades: 0 → 0 (no effect: the enemy is immune to ♠)`
+    (no change?) and `… 0 (no effect: …) → 0` (the note the old value's?)."""
+    from rulelang.play.screen import _change
+    note = "0 (no effect: the enemy is immune to ♠)"
+    assert _change("0", note) == "0, now (no effect: the enemy is immune to ♠)"
+    assert _change(note, "0") == "0, no longer (no effect: the enemy is immune to ♠)"
+    assert _change("2", "5") == "2 → 5" and _change("0", "0 (x") == "0 → 0 (x"
+

@@ -1090,6 +1090,12 @@ def _change(a, b, room: int = 60) -> str:
     P1` list was left unsaid once it grew); longer still, what came into its lists and left them
     (`P1 (7): + Neophyte, Grave Digger`), or nothing ('' — where that too is long)."""
     was, now = words(a), words(b)
+    # (the same value with a note come or gone: `Shield from spades: 0 → 0 (no effect: …)` read as no
+    # change, and the reverse as if the note were the old value's — a first hour at Regicide)
+    if now.startswith(was + " (") and now.endswith(")") and was:
+        return f"{was}, now {now[len(was) + 1:]}"
+    if was.startswith(now + " (") and was.endswith(")") and now:
+        return f"{now}, no longer {was[len(now) + 1:]}"
     if len(was) + len(now) < room:
         return f"{was} → {now}"
     if len(now) < 2 * room:
