@@ -186,6 +186,8 @@ def _included_by(file: str) -> str:
     return ""
 
 
+_NOT_IN = re.compile(r"not\s+in\b")       # (`x not in xs`: there is no such operator)
+
 def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnostic:
     parser = _lark()
     if isinstance(err, UnexpectedToken) and err.token.type == "$END" or isinstance(err, UnexpectedEOF):
@@ -235,7 +237,7 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
                 "`where (a or b) == true in deck`)")
     elif text == "=" and _expects(parser, err.expected, "=="):
         hint = " (to compare, write `==`)"
-    elif text == "not" and re.search(r"[\w)\]]\s*$", line_before) and re.match(r"not\s+in\b", source[tok.start_pos or 0:]):
+    elif text == "not" and re.search(r"[\w)\]]\s*$", line_before) and _NOT_IN.match(source, tok.start_pos or 0):
         # (a new author's Yahtzee: `if b not in used` read "unexpected `not`; expected `)`")
         hint = " (there is no `not in`: write `not (x in xs)`)"
     elif text == "+" and re.search(r"\bfinish\b", line_before) and not _in_order(line_before, ("finish", '"')):
