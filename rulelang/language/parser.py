@@ -188,6 +188,7 @@ def _included_by(file: str) -> str:
 
 _NOT_IN = re.compile(r"not\s+in\b")       # (`x not in xs`: there is no such operator)
 
+
 def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnostic:
     parser = _lark()
     if isinstance(err, UnexpectedToken) and err.token.type == "$END" or isinstance(err, UnexpectedEOF):
