@@ -571,6 +571,13 @@ def test_no_game_ended_gives_no_rates(tmp_path, capsys):
     main(["simulate", str(rules), "--games", "3", "--bot", "random"])
     text = capsys.readouterr().out
     assert "results: none, no game ended (errors below)" in text and "0.0%" not in text
+    # (stopped by its budget with no error: "(errors below)" above "errors: 0" misled a new author)
+    endless = tmp_path / "endless.rules"
+    endless.write_text('game "Endless" {\n  players 2\n  var n: int = 0\n  turn { step s { action a { end turn }  '
+                       'action b { end turn }  action stop require n > 5 { finish draw } } }\n}\n', encoding="utf-8")
+    main(["simulate", str(endless), "--games", "2", "--bot", "random", "--max-cpu", "0.2"])
+    text = capsys.readouterr().out
+    assert "results: none, no game ended (the run was stopped before a game's end)" in text and "errors: 0" in text
 
 
 def test_an_estimates_interval_over_few_games_is_students_t():

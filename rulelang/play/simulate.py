@@ -517,7 +517,8 @@ def format_report(result: dict) -> str:
         "P1 results: " + ", ".join(f"{key} {_rate(first[key], finished):.1%}" for key in RESULTS),
         "win rate by seat (95% interval): " + ", ".join(
             f"P{seat + 1} {_interval(c['win'], finished)}" for seat, c in enumerate(result["outcomes_by_seat"])),
-    ] if finished else ["results: none, no game ended (errors below)"]
+    ] if finished else ["results: none, no game ended" + (" (errors below)" if result["errors"] else
+                                                          " (the run was stopped before a game's end)")]
     if result["outcomes_by_side"]:
         lines.append("win rate by side: " + ", ".join(
             f"{printable(side)} {_interval(c['win'], sum(c.values()))}" for side, c in result["outcomes_by_side"].items()))
