@@ -70,7 +70,7 @@ class Drawing:
                 lines, _ = fit_screen(parts, width, size[1] - 1, list(actions), texts)
             if len(self.recap_lines) + len(lines) + 1 >= size[1]:     # (fitted shorter, they may all stay in
                 self.say(f"({plural(len(self.recap_lines), 'line')} since your last move scrolled up: "  # sight: a
-                         "type recap)", "dim")                      # first hour at Regicide read the note under them)
+                         "type recap)", "dim")                      # first hour at a card game read the note under them)
         self.say(lines[0], "header")
         if len(lines) > 1:
             self.say("\n".join(lines[1:]))

@@ -423,7 +423,7 @@ def changes(results: list[dict]) -> list[dict]:
                 rows.append({"row": f"P{seat + 1} {what} at the end", "mean": mean, "half": half,
                              "real": half is not None and abs(mean) > half})     # (as the rates' rows say it)
         # (how long the games are, paired too: often a change's main effect — a designer's trial read
-        # Valgarð's length go from 81 to 105 actions in two tables, with nothing to say it was no chance)
+        # a board game's length go from 81 to 105 actions in two tables, with nothing to say it was no chance)
         diffs = [this[g]["actions"] - base[g]["actions"] for g in both
                  if isinstance(this[g].get("actions"), int) and isinstance(base[g].get("actions"), int)]
         if diffs:

@@ -876,7 +876,7 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             drawn.append(len(moves))
             moves.append((label, " or ".join(held), to))
         if len(lying) == 1 and held == lying:   # (its count's change is these cards': not said again —
-            net = len(gone) - len(unmade)       #  a first hour read `4 cards added to tavern` under the
+            net = len(gone) - len(unmade)       #  a first hour read `4 cards added to deck` under the
             if net >= 0:                        #  ten put under it and the seven drawn, when none was)
                 hidden_in[lying[0]] = max(0, hidden_in[lying[0]] - net)
             else:
@@ -1091,7 +1091,7 @@ def _change(a, b, room: int = 60) -> str:
     (`P1 (7): + Neophyte, Grave Digger`), or nothing ('' — where that too is long)."""
     was, now = words(a), words(b)
     # (the same value with a note come or gone: `Shield from spades: 0 → 0 (no effect: …)` read as no
-    # change, and the reverse as if the note were the old value's — a first hour at Regicide)
+    # change, and the reverse as if the note were the old value's — a first hour at a card game)
     if now.startswith(was + " (") and now.endswith(")") and was:
         return f"{was}, now {now[len(was) + 1:]}"
     if was.startswith(now + " (") and was.endswith(")") and now:
