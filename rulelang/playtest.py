@@ -43,7 +43,7 @@ class Finding(Diagnostic):
         opts = "".join(f" --option {k}={_option_text(v)}" for k, v in self.options)
         log = self.log
         if not log:
-            steps = "(nothing: it happens while the match is set up)"
+            steps = "(nothing: it happens while the match is set up or its first legal actions are listed)"
         elif len(log) <= REPLAY_SHOWN:
             steps = " · ".join(log)
         else:                                    # (a game that never ends: thousands of actions on one line)

@@ -504,6 +504,20 @@ def test_the_texts_of_a_listing_are_charged_as_they_are_made():
     stops({"source": source, "list": True}, "units of work", str(WORK_LIMIT))
 
 
+def test_the_work_limit_spent_listing_the_actions_is_said_so():
+    """A new author's Quoridor spent it listing the first moves (a path search for each wall), and
+    read "… units of work in one effect": the set-up, two assignments, was where they looked."""
+    import rulelang
+    from rulelang.core.errors import RuleRuntimeError
+    game = rulelang.Game(rulelang.compile_source(
+        'game "Search" {\n  players 1\n  def deep(n: int) = sum(size([i for i in 1..9999]) for k in 1..n)\n'
+        '  turn { step pick { action go(x in 1..9) require deep(x * 50) > 0 { finish draw } } }\n}\n', "search.rules"))
+    with pytest.raises(RuleRuntimeError) as err:
+        game.new_match(1, 1)
+    assert "search.rules:3: more than 2000000 units of work while listing the legal actions at step `pick`" in str(err.value)
+    assert "in one effect" not in str(err.value)
+
+
 def test_one_list_kept_in_many_variables_is_charged_each_time():
     """A fuzzer: `for e in E { a[e] = big }` kept one list of 990,000 elements in 500 variables
     for 500 units of work; the position held 495 million elements between two of its measures, and

@@ -140,6 +140,10 @@ class RuleFault(RuleRuntimeError):
     file and line before anyone sees it."""
 
 
+class WorkFault(RuleFault):
+    """An effect, or a listing of the legal actions, used up the work limit (limits.WORK_LIMIT)."""
+
+
 class OptionsRefused(RuleRuntimeError):
     """The rules' set-up refused the options (and player count) it was given: `refuse(REASON)`.
     `Game.new_match` says it as a ValueError, as it says an option of the wrong type."""

@@ -458,6 +458,16 @@ class Game:
             tb = tb.tb_next
         return kind
 
+    def in_listing(self, tb) -> bool:
+        """Did a traceback pass through a step's listing of the legal actions (generated `st_enum…`)?"""
+        low = self.lowerer
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename == low.filename and code.co_name.startswith("st_enum"):
+                return True
+            tb = tb.tb_next
+        return False
+
     def rule_line(self, tb) -> int | None:
         """The rule line of the innermost generated-code frame of a traceback."""
         low = self.lowerer

@@ -24,7 +24,7 @@ from .chance import Chance, FrozenGenerator, aside, checked_tape, list_in_positi
 from .codegen import Action, held_size, player_text
 from .codegen.effects import drain, private_args, widen_private
 from .codegen.runtime_actions import _copies
-from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError
+from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError, WorkFault
 from ..ir.spec import ANYTIME_STEP, leading_words, refusal_def, refusal_holds
 from ..core.limits import INTERRUPT_LIMIT, STATE_LIMIT, WORK_LIMIT
 from ..core.types import Context
@@ -772,6 +772,11 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         source = game.ir.get("source", game.name)
         line = game.rule_line(err.__traceback__)
         where = f"{source}:{line}" if line is not None else source
+        if isinstance(err, WorkFault) and game.in_listing(err.__traceback__):
+            # (not "in one effect": a new author's Quoridor spent it listing the first moves, and was sent
+            # to look at the set-up)
+            said = str(err).replace(" in one effect", f" while listing the legal actions{self._at_step('listing')}")
+            return RuleRuntimeError(f"{where}: {said}{game.inlined_at(line)}")
         if isinstance(err, RuleFault):
             return RuleRuntimeError(f"{where}: {err}{game.inlined_at(line)}")
         if _engine_fault(err, game.lowerer.filename) and not game.compiled:

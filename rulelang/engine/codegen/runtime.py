@@ -11,7 +11,7 @@ from itertools import combinations
 
 from .constants import MEMO_LIMIT
 
-from ...core.errors import OptionsRefused, RuleFault, RuleRuntimeError
+from ...core.errors import OptionsRefused, RuleFault, RuleRuntimeError, WorkFault
 from ...core.limits import INT_LIMIT, LIST_DEPTH_LIMIT, LIST_LIMIT, RANGE_LIMIT, SUBSET_COUNT_LIMIT, TEXT_LIMIT, VALUE_LIMIT, WORK_LIMIT
 
 
@@ -389,8 +389,8 @@ def _range(m, lo, hi) -> list:
 
 def _overworked():
     """Called when an effect has used up its budget (m.work): a rule error, not a hang."""
-    _fault(f"more than {WORK_LIMIT} units of work in one effect (work limit: each loop turn, each call, each "
-           f"element of a list or character of a text built, copied or scanned is one)")
+    raise WorkFault(f"more than {WORK_LIMIT} units of work in one effect (work limit: each loop turn, each call, "
+                    f"each element of a list or character of a text built, copied or scanned is one)")
 
 
 def _charge(m, n: int) -> None:
