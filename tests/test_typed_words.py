@@ -312,3 +312,17 @@ def test_a_variable_s_about_words_are_said_where_the_screen_names_it():
     assert "P1> look b1\nb1: drawn ~; wet (a marsh: nobody may stop there): yes\n  the board's key: ~: a marsh\n" in text
     assert "P1> look a1\na1: empty\n" in text
     assert "The screen also shows: crossed: marshes crossed." in rulebook(game)
+
+
+def test_an_illegal_move_sharing_only_its_name_lists_the_nearest_spelt_first():
+    """A new author's Quoridor: `wall e4v` read `legal: wall a1h, wall a1v, wall b1h …`, in the
+    listing's order, though the README promises the nearest first."""
+    game = rulelang.Game(rulelang.compile_source('''game "Walls" {
+  players 1
+  turn { step s { action put(x in [i for i in 1..40 where i != 17], o in ["h", "v"]) as "put " + text(x) + o { finish draw } } }
+}''', "walls.rules"))
+    out = io.StringIO()
+    run_repl(game, 1, 1, {}, {}, io.StringIO("put 17v\nquit\n"), out, "walls.rules")
+    said = next(line for line in out.getvalue().split("\n") if line.startswith("error: 'put 17v'"))
+    listed = said.split("(legal: ")[1].split(", ")[:3]
+    assert all(x.endswith("v") for x in listed) and listed[0] != "put 1h", said

@@ -42,6 +42,7 @@ CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 UNDO_HISTORY_SECONDS = 10.0   # CPU time the undo history of a loaded save may take to replay
 MAX_TYPED_WORDS = 40         # words of a line not understood that are compared with the actions
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
+NEAREST_SPELLED = 3000       # legal actions a typed line is compared with letter by letter, at most
 LINE_LIMIT = 10_000          # characters of one line typed at the terminal
 # words a newcomer types for what a command shows (a first hour at the terminal: `score`, `whose
 # turn`, `who am i` all read "not a legal action or a command")
@@ -623,6 +624,12 @@ class _Session(Drawing, Commands):
             scored = sorted(same, key=lambda a: (shared(a), -apart(a)), reverse=True)   # (stable among equals)
             best = shared(scored[0])
             near = [a for a in scored if shared(a) == best] if best[0] <= 1 else scored
+            if best[0] <= 1 and 1 < len(near) <= NEAREST_SPELLED:
+                # (only the name in common: the nearest spelt first — `wall e4v` listed `wall a1h, wall a1v,
+                # …`, not `wall e4h`, a new author's Quoridor)
+                plain = fit(wanted, "ascii").lower()
+                near.sort(key=lambda a: (apart(a), -difflib.SequenceMatcher(     # (numbers: the nearest
+                    None, plain, fit(str(a), "ascii").lower()).ratio()))           #  by value first)
             listed = ", ".join(self.show_text(a) for a in near[:MAX_CANDIDATES])
             more = f" and {len(near) - MAX_CANDIDATES} more" if len(near) > MAX_CANDIDATES else ""
             return f" now (legal: {listed}{more})"
