@@ -310,7 +310,9 @@ def test_the_rulebook_names_an_action_by_the_text_players_type():
     source = CHIPS.replace("action take(c in pool)", 'action take(c in pool) as "take chip " + text(c.v)')
     assert source != CHIPS
     text = rulebook(build(source))
-    assert "- `take chip …`" in text
+    assert "- `take chip C`" in text                # (worked out of the parameter alone: its name)
+    source = CHIPS.replace("action take(c in pool)", 'action take(c in pool) as "take " + text(3 * 2) + " " + text(c)')
+    assert "- `take … C`" in rulebook(build(source))
 
 
 def test_help_of_an_action_playable_at_any_time_says_so():
@@ -467,3 +469,20 @@ def test_words_starting_several_actions_are_said_ambiguous():
     said = text[text.index("> wild t\n"):].splitlines()[1]
     assert said == ("ambiguous: 'wild t' could be place Wildlife Preserve on Tortuga, place Wildlife Preserve "
                     "on The Great Library"), said
+
+
+def test_an_action_text_worked_out_of_one_parameter_names_it():
+    """A new author's Quoridor read `wall ……O` and `move ……` in the rulebook and `help`: a part worked
+    out of one parameter (`letters[c] + text(c * 2)`) is that parameter, once."""
+    from rulelang.play.rulebook import rulebook
+    game = rulelang.Game(rulelang.compile_source('''game "Walls" {
+  players 1
+  enum Orient { h "h", v "v" }
+  table letters { 1: "a", 2: "b", 3: "c" }
+  turn { step s {
+    action wall(c in 1..3, o in Orient) as "wall " + letters[c] + text(c * 2) + text(o) { finish draw }
+    action hop(c in 1..3, d in 1..3) as "hop " + text(c + d) { finish draw }
+  } }
+}''', "walls.rules"))
+    text = rulebook(game, source=None)
+    assert "`wall CO`" in text and "`hop …`" in text, text     # (two parameters in one part: still `…`)

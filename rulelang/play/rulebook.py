@@ -690,16 +690,26 @@ def _action_name(a: dict) -> str:
                       and p["domain"].get("k") == "list" and len(p["domain"].get("items") or ()) == 1
                       and any(x.get("k") == "local" and x.get("n") in names - {p["name"]}
                               for x in walk_ir(p["domain"]["items"][0]) if isinstance(x, dict))}
-        return printable(" ".join("".join(_text_parts(a["text"], 0, worked_out)).split()))
+        # (a part worked out of one parameter — `letters[c.col / 2] + text(c.row / 2)` — is that parameter's
+        # name, once for the parts next to each other: a new author's Quoridor read `wall ……O`)
+        parts = _text_parts(a["text"], 0, worked_out, frozenset(names - worked_out))
+        parts = [x for i, x in enumerate(parts) if not (x.startswith(_OF) and i and parts[i - 1] == x)]
+        return printable(" ".join("".join(x.removeprefix(_OF) for x in parts).split()))
     params = " ".join(p["name"].upper() for p in a["params"])
     return printable(a["name"].replace("_", " ") + (f" {params}" if params else ""))
 
 
-def _text_parts(e: dict, depth: int = 0, worked_out: set | frozenset = frozenset()) -> list[str]:
+_OF = "\x00"                  # (marks a part worked out of one parameter: see _action_name)
+
+
+def _text_parts(e: dict, depth: int = 0, worked_out: set | frozenset = frozenset(),
+                params: frozenset = frozenset()) -> list[str]:
     """The pieces of a text joined by `+`: its written words, `…` for each part computed, a
-    parameter by its name (nothing for one in `worked_out`)."""
+    parameter by its name (nothing for one in `worked_out`); with `params`, a part computed from one
+    of them alone by its name, marked (`_OF`)."""
     if depth < 50 and e.get("k") == "bin" and e.get("op") == "+":
-        return _text_parts(e["l"], depth + 1, worked_out) + _text_parts(e["r"], depth + 1, worked_out)
+        return (_text_parts(e["l"], depth + 1, worked_out, params)
+                + _text_parts(e["r"], depth + 1, worked_out, params))
     if e.get("k") == "lit" and isinstance(e.get("v"), str):
         return [e["v"]]
     if depth < 50 and e.get("k") == "if" and isinstance(e.get("t"), dict) and isinstance(e.get("e"), dict):
@@ -717,6 +727,9 @@ def _text_parts(e: dict, depth: int = 0, worked_out: set | frozenset = frozenset
         e = e["x"]
     if e.get("k") == "local":
         return [] if e.get("n") in worked_out else [str(e.get("n", "…")).upper()]
+    read = {x.get("n") for x in walk_ir(e) if isinstance(x, dict) and x.get("k") == "local"} if params else set()
+    if len(read) == 1 and read <= params:
+        return [_OF + str(next(iter(read))).upper()]
     return ["…"]
 
 
