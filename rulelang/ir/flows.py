@@ -242,19 +242,17 @@ class _Solved:
             for p in params["__action__"].get("params") or ():
                 if isinstance(p, dict) and isinstance(p.get("name"), str):
                     bind(first(body, p["name"]), p.get("domain"))
+        blocks = [body]                            # (every statement list: the body and those nested in it)
         for x in nodes:
             if isinstance(x.get("v"), str) and x.get("s") == "choose":
                 bind(first(x.get("body"), x["v"]), x.get("in"))
             elif isinstance(x.get("v"), str) and x.get("s") == "for":
                 bind(first(x.get("body"), x["v"], only_its_moves=True), x.get("in"))
-            for block in (x.get("then"), x.get("else"), x.get("body")):
-                for i, st in enumerate(block if isinstance(block, list) else ()):
-                    if isinstance(st, dict) and st.get("s") == "let" and isinstance(st.get("n"), str):
-                        bind(first(block[i + 1:], st["n"]), st.get("v"))
-        if isinstance(body, list):
-            for i, st in enumerate(body):
+            blocks += [x.get("then"), x.get("else"), x.get("body")]
+        for block in blocks:
+            for i, st in enumerate(block if isinstance(block, list) else ()):
                 if isinstance(st, dict) and st.get("s") == "let" and isinstance(st.get("n"), str):
-                    bind(first(body[i + 1:], st["n"]), st.get("v"))
+                    bind(first(block[i + 1:], st["n"]), st.get("v"))
         return found
 
     def _effects(self, nodes, env: dict, zenv: dict, first_moves: dict | None = None) -> None:
