@@ -231,3 +231,40 @@ def test_the_text_of_the_card_that_asks_gives_way_before_the_table(tmp_path):
     term.expect(r"Werewolf \(character\)\n  Shadow, 14 HP")
     term.expect(PROMPT)
     leave(term)
+
+
+def test_a_question_s_few_answers_are_whole_when_the_table_is_cut_anyway():
+    """Shadow Hunters at 80×24, P1 rolled a 7 and is asked where to move: the six areas are all on
+    the screen (the table, cut anyway beside the character's long "You" block, gives way to them;
+    before, 4 were shown and `… 2 more choices: type more`), and the screen still fits."""
+    game = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
+    match = game.new_match(4, seed=1)
+    rng = random.Random(1)
+    for _ in range(2):
+        match.apply(rng.choice(match.legal_actions()))
+    assert match.view(0)["choice"]["prompt"] == "Which area do you move to?"
+    areas = [a.text for a in match.legal_actions()]
+    assert len(areas) == 6
+    out = io.StringIO()
+    run_repl(game, 4, 0, stdin=io.StringIO("quit\n\n"), stdout=out, match=match, screen=(80, 24))
+    text = out.getvalue()
+    start = text.index("\n== ") + 1
+    screen = text[start:text.index("P1> ", start)].rstrip("\n").split("\n")
+    assert len(screen) <= 21 and all(len(line) <= 80 for line in screen), "\n".join(screen)
+    assert "more choices" not in "\n".join(screen), "\n".join(screen)
+    for n, area in enumerate(areas, 1):
+        assert any(line.startswith(f"  {n}. {area}") for line in screen), (area, "\n".join(screen))
+    assert "You are " in "\n".join(screen)                   # (the seat's own block is never cut)
+
+
+def test_a_cut_table_keeps_no_heading_without_its_lines():
+    """A table cut to fit keeps no heading whose lines are all cut (a first hour read `Areas, in
+    pairs …:` over `… 6 more lines of table`): the heading goes into the count."""
+    from rulelang.play.screen import cut_lines
+    table = ["  Areas, in pairs:", "    A | B", "    C | D", "  Players:", "    P1 · P2"]
+    assert cut_lines(table, 2, "table") == ["  (the table: type table)"]
+    assert cut_lines(table, 3, "table") == ["  Areas, in pairs:", "    A | B", "  … 3 more lines of table: type table"]
+    assert cut_lines(table, 5, "table") == table
+    assert cut_lines(table, 4, "table") == ["  Areas, in pairs:", "    A | B", "    C | D",
+                                            "  … 2 more lines of table: type table"]
+    assert cut_lines(table, 0, "table") == []

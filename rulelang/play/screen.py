@@ -170,6 +170,23 @@ def more_lines(left: int, kinds: list[tuple[str, int]], width: int) -> list[str]
         last + example if len(last + example) <= width else last]
 
 
+TABLE_NOTE = "  (the table: type table)"
+QUESTION_WHOLE = 8       # a question's answers in at most this many lines are shown whole, the table cut for them
+
+
+def cut_lines(lines: list[str], room: int, what: str) -> list[str]:
+    """`lines` in at most `room` lines, the last saying where the rest is (`what`: status, table);
+    no heading is kept without a line under it."""
+    if len(lines) <= room:
+        return lines
+    kept = max(0, room - 1)
+    while kept and lines[kept - 1].rstrip().endswith(":"):   # (not a heading with nothing under it)
+        kept -= 1
+    if kept:
+        return lines[:kept] + [f"  … {len(lines) - kept} more lines of {what}: type {what}"]
+    return [f"  (the {what}: type {what})"] if room >= 1 else []
+
+
 def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
     """The lines of one decision's screen (see `_fit`). The rules text of the card whose ability
     asks (under the question; `parts["choice_short"]`: the question with a line saying where
@@ -193,7 +210,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     side, the viewer's own first, then the table, then the rest, and the actions grouped. What
     gives way, in turn: the rest of the status (cut, then one line saying where it is), the zones
     that are not the viewer's, the actions (paged), the table's values; the viewer's own are
-    never cut. When the actions
+    never cut. A question's few answers are not paged when the table is cut anyway. When the actions
     must be paged anyway, the status is fitted beside the page actually printed (not beside every
     action). Returns the lines and whether actions were left out."""
     budget = max(8, height - 4)               # (the prompt, and room for the lines of the last move)
@@ -219,6 +236,9 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
         grouped = plain
 
     def screen(status: list[str], shown: list[str], more: bool = False):
+        return screen_with(zones, table, status, shown, more)
+
+    def screen_with(zones: list[str], table: list[str], status: list[str], shown: list[str], more: bool = False):
         lines = head + board + zones + own + table + status + extra + choice + shown
         if not more:
             return lines, False
@@ -228,23 +248,15 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
             return lines + more_lines(left, kinds, width), True
         return lines + more_lines(left, [], width), True
 
-    def cut(lines: list[str], room: int, what: str) -> list[str]:
-        """`lines` in at most `room` lines, the last saying where the rest is (`what`: status, table)."""
-        if len(lines) <= room:
-            return lines
-        if room >= 2:
-            return lines[:room - 1] + [f"  … {len(lines) - room + 1} more lines of {what}: type {what}"]
-        return [f"  (the {what}: type {what})"] if room == 1 else []
-
     fixed = total(head, board, extra, choice, own)
     # 1. every action on screen, the rest of the status cut to what is left
     room = budget - fixed - total(zones, table, grouped)
     if room >= len(rest):
         return screen(rest, grouped)
     if room >= 1:
-        return screen(cut(rest, room, "status"), grouped)
+        return screen(cut_lines(rest, room, "status"), grouped)
     # 2. ... the zones that are not the viewer's giving way too, then the table's values
-    status = cut(rest, 1, "status")
+    status = cut_lines(rest, 1, "status")
     hidden_names = list(dict.fromkeys(re.split(r" \(|:", z)[0] for z, r in zip(parts["zones"], zone_ranks) if r != 0))
     note = f"  ({', '.join(hidden_names)}: type table)"          # (only when `table` would show something)
     note = note if len(note) <= width else "  (the other zones: type table)"
@@ -264,22 +276,34 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     avail = budget - fixed
     page_room = len(grouped) if len(grouped) <= 4 else 4      # (a page of 3 and its line: room for 4 lines)
     if len(table) > avail - page_room - len(zones):
+        if choice and len(grouped) <= QUESTION_WHOLE:
+            # the table is cut anyway: a question's few answers are shown whole, the table (then the
+            # viewer's zones, to a line) giving way to them — each has a command to read it again (a
+            # first hour read 3 of Shadow Hunters' 6 areas to move to, and typed more to see the rest)
+            for shown_zones in (zones, collapsed[-1:]):
+                room = avail - total(shown_zones, grouped)
+                if room >= len(table):
+                    return screen_with(shown_zones, table, cut_lines(rest, room - len(table), "status"), grouped)
+                noted = bool(hidden_names) and shown_zones[-1:] == collapsed[-1:]   # (its line says `type table`)
+                if room >= 1 or (room == 0 and noted):
+                    kept = cut_lines(table, room, "table")
+                    return screen_with(shown_zones, [] if noted and kept == [TABLE_NOTE] else kept, [], grouped)
         # (cut: then with the line saying where the rest of the status is, which gives way before the
         # table's values do — a new author's Yahtzee at 80x24 lost "Rolls left" with no word of it)
         page_room += 1 if rest else 0
-        table = cut(table, avail - page_room - len(zones), "table")
-        if table == ["  (the table: type table)"] and zones and collapsed and zones[-1] == collapsed[-1]:
+        table = cut_lines(table, avail - page_room - len(zones), "table")
+        if table == [TABLE_NOTE] and zones and collapsed and zones[-1] == collapsed[-1]:
             table = []                                # (the line about the zones says it)
     left = avail - total(zones, table)
     if left < min(len(grouped), 4) and len(zones) > 1:   # (last of all, the viewer's own zones: a line)
         zones = collapsed[-1:]
         left = avail - total(zones, table)
-    status = cut(rest, max(0, min(len(rest), (left - 1) // 3)), "status")
+    status = cut_lines(rest, max(0, min(len(rest), (left - 1) // 3)), "status")
     if left - 1 - len(status) < 3:                    # (a page of 3 comes first)
         status = []
     page = max(3, left - len(more_lines(len(actions), kinds, width)) - len(status))
     if len(grouped) <= page + 1:                      # (the line saying there are more would take as much room)
-        return screen(cut(rest, left - len(grouped), "status"), grouped)
+        return screen(cut_lines(rest, left - len(grouped), "status"), grouped)
     return screen(status, grouped[:page], more=True)
 
 
