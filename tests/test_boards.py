@@ -253,6 +253,55 @@ def test_reachable_on_hexes():
     assert sorted(out) == sorted(x for x in range(HEX.size) if 1 <= HEX.distance(HEX.by_name["f6"], x) <= 2)
 
 
+PASSED_ON = """
+game "Reach" {
+  players 1
+  board b: squares(5, 1)
+  var walls: list[cell] = []
+  var seen: int = 0
+  def open_with(x: cell, extra: list[cell], limit: int) = not (x in walls) and not (x in extra) and x.col <= limit
+  def far(extra: list[cell], limit: int) = size(reachable(cell(b, "a1"), 10, open_with, extra, limit))
+  turn { step act {
+    action block(w in cells(b)) as "block " + text(w) require far([w], 5) >= 2 { walls = walls + [w] }
+    action measure { seen = 100 * far([], 3) + far([cell(b, "c1")], 5)  finish draw }
+  } }
+}
+"""
+
+
+def test_reachable_passes_the_values_after_the_def_s_name_on_to_it():
+    """`reachable(c, n, def, x, y)` asks `def(cell, x, y)` of each cell entered: "is there still a
+    path if this wall were placed" (a new author's Quoridor had to write its own search)."""
+    game = rulelang.Game(rulelang.compile_source(PASSED_ON, "reach.rules"))
+    m = game.new_match(1, seed=1)
+    # a1 is where the walk starts (never entered); a wall on b1 or c1 leaves fewer than 2 cells
+    assert [a.text for a in m.legal_actions()] == ["block a1", "block d1", "block e1", "measure"]
+    m.apply("block e1")
+    m.apply("measure")
+    assert m.state()["vars"]["seen"] == 100 * 2 + 1     # b1 c1 up to column 3; only b1 past a wall on c1
+
+
+@pytest.mark.parametrize("call,message", [
+    ("reachable(cell(b, \"a1\"), 10, open_with, extra)",
+     "`open_with` takes 3 arguments: `reachable` passes it the cell, then the 1 after its name"),
+    ("reachable(cell(b, \"a1\"), 10, open_with, limit, extra)",
+     "argument `extra` of `open_with` must be list of cell, not int"),
+])
+def test_reachable_s_passed_on_values_are_checked_against_the_def(call, message):
+    source = PASSED_ON.replace('reachable(cell(b, "a1"), 10, open_with, extra, limit)', call)
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(source, "reach.rules")
+    assert message in str(err.value)
+
+
+def test_compiled_ir_with_a_reachable_def_of_the_wrong_arity_is_refused():
+    ir = rulelang.compile_source(PASSED_ON, "reach.rules")
+    ir["defs"]["open_with"]["params"] = ir["defs"]["open_with"]["params"][:2]
+    with pytest.raises(Exception) as err:
+        rulelang.Game(ir)
+    assert "`reachable` needs a def of one cell and 2 more arguments" in str(err.value)
+
+
 # ---------------------------------------------------------------------------
 # Valgarð: the board size is one edit (V2)
 # ---------------------------------------------------------------------------

@@ -188,8 +188,9 @@ class _Checker(DeclarationChecks):
                 if not (passable.get("k") == "lit" and isinstance(passable.get("v"), str)):
                     raise _Bad(f"{path}/a/2", "`reachable` needs the name of a def")
                 self.declared(passable["v"], self.ir["defs"], "def", f"{path}/a/2")
-                if len(self.ir["defs"][passable["v"]]["params"] or []) != 1:
-                    raise _Bad(f"{path}/a/2", "`reachable` needs a def of one cell")
+                if len(self.ir["defs"][passable["v"]]["params"] or []) != len(e["a"]) - 2:
+                    raise _Bad(f"{path}/a/2", f"`reachable` needs a def of one cell and {len(e['a']) - 3} more "
+                                              "arguments (those after its name)")
 
     def text_as(self, how, path: str) -> None:
         while isinstance(how, str) and how.startswith("list:"):

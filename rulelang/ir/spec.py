@@ -59,6 +59,8 @@ BUILTIN_VALUES = {
     "source": "comp:*",        # the card whose ability is running (none outside card abilities)
 }
 
+REACHABLE_EXTRA = 4            # arguments `reachable` passes on to its def after the cell
+
 
 @dataclass(frozen=True)
 class Builtin:
@@ -145,8 +147,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "between": Builtin(2, 2, ("cell", "cell"), "list:cell", board=True, doc=("between(a, b)", "the cells strictly between two cells in a line")),
     "direction": Builtin(2, 2, ("cell", "cell"), "text", board=True, doc=("direction(a, b)", "the direction from a to b")),
     "distance": Builtin(2, 2, ("cell", "cell"), "int", board=True, doc=("distance(a, b)", "steps over neighbours")),
-    "reachable": Builtin(3, 3, board=True, doc=("reachable(c, n, passable)", "the cells reachable in 1..n steps, "
-                         "every cell entered satisfying the def `passable(cell)`")),
+    "reachable": Builtin(3, 3 + REACHABLE_EXTRA, board=True, doc=("reachable(c, n, passable[, x, …])", "the cells "
+                         "reachable in 1..n steps, every cell entered satisfying the def `passable(cell)` (or "
+                         "`passable(cell, x, …)`: what follows its name is passed on after the cell)")),
     "cell": Builtin(2, 3, board=True, doc=("cell(board, \"a1\") / cell(board, col, row)", "one cell, by name or by "
                     "column and row (from 1; row 1 is the bottom row; `none` off the board)")),
     "rows": Builtin(1, 1, ("board",), "int", board=True, doc=("rows(board)", "how many rows the board has")),

@@ -428,7 +428,7 @@ class ExpressionChecks:
                 self.expr(a)
             return "any"
         lo, hi = BUILTIN_FUNCTIONS[e.name].low, BUILTIN_FUNCTIONS[e.name].high
-        if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
+        if e.name == "reachable" and len(e.args) >= 3 and isinstance(e.args[2], n.Name):
             self.function_refs.add(id(e.args[2]))      # a def passed by name, called by the engine
         types = [self.expr(a) for a in e.args]
         if not lo <= len(types) <= hi:
@@ -524,10 +524,23 @@ class ExpressionChecks:
             need(0, is_cell, "a cell")
             need(1, lambda t: compatible(t, "int"), "a number of steps")
             arg = e.args[2] if isinstance(e, n.Call) else None
+            extra = list(zip(e.args[3:], types[3:])) if isinstance(e, n.Call) else []
             sym = self.out.symbols.get(getattr(arg, "name", ""))
-            if not isinstance(arg, n.Name) or sym is None or sym.kind != "def" or len(sym.decl.params or ()) != 1:
+            if not isinstance(arg, n.Name) or sym is None or sym.kind != "def" or not sym.decl.params:
                 self.error("E201", "`reachable` needs the name of a def of one cell that says if a step may "
                                    "enter it", (arg or e).span)
+                return "list:cell"
+            if len(sym.decl.params) != 1 + len(extra):
+                takes = len(sym.decl.params)
+                self.error("E201", f"`{arg.name}` takes {takes} argument{'s' if takes != 1 else ''}: `reachable` "
+                                   f"passes it the cell, then the {len(extra)} after its name", arg.span)
+                return "list:cell"
+            for param, (a, t) in zip(sym.decl.params[1:], extra):    # passed on after the cell
+                if param.type is not None:
+                    self.require_type(a, t, self.resolve_type_quiet(param.type),
+                                      f"argument `{param.name}` of `{arg.name}`")
+                else:
+                    self.arg_types.setdefault((param.span, param.name), set()).add(t)
             return "list:cell"
         # every builtin in irspec's table has its params and result there, or a rule above
         raise AssertionError(f"no result type for the builtin `{name}`")

@@ -531,8 +531,9 @@ class Compiler:
             return {"k": "def", "n": e.name, "a": [self.expr(a) for a in e.args], "line": self.line(e)}
         if e.name == "text":
             return self.text(e.args[0])
-        if e.name == "reachable" and len(e.args) == 3 and isinstance(e.args[2], n.Name):
-            args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}]
+        if e.name == "reachable" and len(e.args) >= 3 and isinstance(e.args[2], n.Name):
+            args = [self.expr(e.args[0]), self.expr(e.args[1]), {"k": "lit", "v": e.args[2].name}] + \
+                [self.expr(a) for a in e.args[3:]]
             return {"k": "call", "f": e.name, "a": args, "line": self.line(e)}
         if e.name in ("max", "min") and len(e.args) == 2 and is_list(self.type_of(e.args[0])):
             return {"k": "call", "f": e.name, "a": [self.expr(a) for a in e.args], "or": True,

@@ -239,6 +239,8 @@ class CallLowering(Part):
             name = args[2]["v"]
             d = self.sh.def_index[name]
             # a walk of the board: every cell it reaches asks the def of each neighbour (charged)
-            return P(f"_reachable(G, {s[0]}, {s[1]}, lambda c: _charge(m, 1) or d{d}(m, c))", lvl,
-                     pure and name not in self.sh.impure_defs, shape=LIST, elem=SCALAR)
+            # (what follows the def's name is worked out once, before the walk, and passed on after the cell)
+            extra = f", _x=({''.join(x + ', ' for x in s[3:])})" if s[3:] else ""
+            return P(f"_reachable(G, {s[0]}, {s[1]}, lambda c{extra}: _charge(m, 1) or d{d}(m, c{', *_x' if extra else ''}))",
+                     lvl, pure and name not in self.sh.impure_defs, shape=LIST, elem=SCALAR)
         raise AssertionError(f"unknown builtin {f}")
