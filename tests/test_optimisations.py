@@ -458,3 +458,44 @@ def test_a_size_of_a_short_literal_list_is_counted_element_by_element(optimise, 
         listing = re.compile(r"^def st_enum0_\(m\):\n(?:(?: .*)?\n)*", re.M)
         assert "'discard_play'] if" not in listing.search(fast.python).group()
         same_traces(ir, 2, range(2), monkeypatch, variants=[ALL - {"fixedlist"}])
+
+
+MATCH_READERS = """
+game "Memo" {
+  players 2..4
+  var seen: int = 0, public
+  var before: list[player] = [], public
+  var after: list[player] = [], public
+  var out_before: int = 0, public
+  var out_after: int = 0, public
+  def others_then(p: player) = [q for q in players_from(p) where q != p] + [p]
+  def gone(p: player) = size([q for q in [p] where eliminated(q)])
+  setup {
+    seen = size(others_then(players[0]))
+    before = others_then(players[0])
+    out_before = gone(players[1])
+    turn_order = [players[0]] + reverse([q for q in players where q != players[0]])
+    eliminate players[1]
+  }
+  turn { step s { action stop {
+    after = others_then(players[0])  out_after = gone(players[1])  finish draw "done"
+  } } }
+}
+"""
+
+
+def test_a_def_reading_the_turn_order_or_who_is_out_is_worked_out_again():
+    """A new author's Hold'em: a def looping over `players_from(p)` was kept as a per-game constant —
+    one game's matches of 2, 3, 4 and 2 players all saw 2 seats, and a new turn order was not seen
+    (`lint --deep` then reported reads past a list's end that no single replay made)."""
+    game = rulelang.Game(rulelang.compile_source(MATCH_READERS, "memo.rules"))
+    for players in (2, 3, 4, 2):
+        m = game.new_match(players, seed=0)
+        state = m.state()["vars"]
+        assert state["seen"] == players
+        assert state["before"] == list(range(1, players)) + [0]
+        assert state["out_before"] == 0
+        m.apply("stop")
+        state = m.state()["vars"]
+        assert state["after"] == list(range(players - 1, 0, -1)) + [0], state   # (the one out included)
+        assert state["out_after"] == 1

@@ -76,6 +76,8 @@ class Builtin:
     random: bool = False      # draws from the match's generator
     board: bool = False       # needs the game's board
     pure: bool = False        # its value depends on its arguments only (a label using it may be cached)
+    reads_match: bool = False # reads the match besides its arguments (the turn order, the player count, who
+                              # is out, a component's text): a def calling it is no per-game constant
     scans: bool = False       # walks a list it is given (a short list uncharged, a long one charged)
     doc: tuple[str, str] = ("", "")   # how it is written, and what it gives
     runtime: str = ""         # generated code calls `runtime(m, *args)`; "" when the generator lowers it itself
@@ -105,7 +107,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "last": Builtin(1, 1, ("list",), "elem", pure=True, doc=("last(list)", "the last element of a list")),
     "text": Builtin(1, 1, (), "text", doc=("text(x)", "a value's display text (an enum's text, a card's label, a "
                                                        "player's \"P2\", a cell's name)")),
-    "next": Builtin(1, 1, ("player",), "player",
+    "next": Builtin(1, 1, ("player",), "player", reads_match=True,
                     doc=("next(p)", "the next player clockwise (with rounds: in turn order, skipping the eliminated)")),
     "abs": Builtin(1, 1, ("int",), "int", pure=True, doc=("abs(n)", "the absolute value of a number")),
     "clamp": Builtin(3, 3, ("int", "int", "int"), "int", pure=True, runtime="_clamp",
@@ -131,9 +133,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "trim": Builtin(1, 1, ("text",), "text", pure=True, runtime="_trim",
                     doc=("trim(t)", "the text without the spaces at its start and end: `trim(\" red \")` "
                                     "is `\"red\"`")),
-    "eliminated": Builtin(1, 1, ("player",), "bool", doc=("eliminated(p)", "whether player p is out of the "
+    "eliminated": Builtin(1, 1, ("player",), "bool", reads_match=True, doc=("eliminated(p)", "whether player p is out of the "
                           "game (`eliminate p`): skipped by the turn order, left out of `others` and `remaining`")),
-    "players_from": Builtin(1, 1, ("player",), "list:player",
+    "players_from": Builtin(1, 1, ("player",), "list:player", reads_match=True,
                             doc=("players_from(p)", "every seat in turn order, starting "
                                                        "with p: [p, the next seat, …]")),
     "cells": Builtin(1, 2, ("board", "cellkind"), "list:cell", board=True, doc=("cells(board[, kind])", "a board's cells (or those of a kind: "
@@ -159,7 +161,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
     "line_in": Builtin(3, 3, ("cell", "direction", "cells"), "list:cell", board=True, doc=("line_in(c, dir, cells)", "the cells in a straight line from c (c left "
                        "out) as long as they are in `cells`: for N in a row")),
     "opposite": Builtin(1, 1, ("direction",), "text", doc=("opposite(dir)", "the opposite direction: opposite(\"ne\") is \"sw\"")),
-    "rules_text": Builtin(1, 1, ("component",), "text", runtime="_rules_text",
+    "rules_text": Builtin(1, 1, ("component",), "text", reads_match=True, runtime="_rules_text",
                           doc=("rules_text(c)", "a component's rules text, as players read it: its card's `text "
                                "\"…\"`, then its kind's `text E` (`me` as where it is read), on one line; \"\" when "
                                "it has none")),

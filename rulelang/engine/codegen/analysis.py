@@ -366,8 +366,8 @@ class Analyses(Part):
                 return False
             if k == "text" and "comp" in x["as"]:
                 return False                       # a component's label belongs to its match
-            if k == "call" and (x["f"] in RANDOM_CALLS or x["f"] in ("next", "cell")):
-                return False
+            if k == "call" and (x["f"] in RANDOM_CALLS or CALLABLE[x["f"]].reads_match or x["f"] == "cell"):
+                return False                       # (`players_from`: a memo kept the first match's turn order)
             if k == "call" and x["f"] == "reachable" and (
                     x["a"][2].get("k") != "lit" or x["a"][2].get("v") not in self.sh.static_defs):
                 return False                       # the passable-test def is called on every cell
@@ -458,7 +458,7 @@ class Analyses(Part):
                 return False
             if k == "table" and not self.sh.tables[x["n"]][1]:
                 return False
-            if k == "call" and (x["f"] in RANDOM_CALLS or x["f"] in ("reachable", "next")):
+            if k == "call" and (x["f"] in RANDOM_CALLS or CALLABLE[x["f"]].reads_match or x["f"] == "reachable"):
                 return False
             if k == "def":
                 if ("d", x["n"]) in self.sh.recursive or x["n"] in self.sh.impure_defs:
