@@ -170,3 +170,32 @@ def test_a_variable_holding_a_player_a_card_or_an_enum_value_is_shown_in_words()
     assert values["colour"]["text"] == "Blue" and values["pointed"]["texts"] == ["P1", "P1"]
     text = render_view(m.view(0))
     assert "  starter: P2\n  on top: c1\n  under: a hidden component\n  colour: Blue\n  pointed: P1 P1, P2 P1" in text
+
+
+TURNLESS = """
+game "Council" {
+  players 3
+  var leader: player = 0
+  setup { leader = players[1]  goto propose }
+  step propose by leader {
+    action pass_on { leader = next(leader) }
+    action stop { finish draw "done" }
+  }
+}
+"""
+
+
+def test_rules_with_no_turn_are_never_said_to_be_setting_up():
+    """A new author's Resistance (its steps stand outside any `turn { }`) read `setting up` in its
+    header all game long; a game with turns still says it before its first turn (Valgarð's
+    placement)."""
+    game = rulelang.Game(rulelang.compile_source(TURNLESS, "council.rules"))
+    out = io.StringIO()
+    run_repl(game, 3, 1, stdin=io.StringIO("pass on\nquit\n\n"), stdout=out)
+    headers = [line for line in out.getvalue().splitlines() if line.startswith("== Council")]
+    assert headers and not any("setting up" in line for line in headers), headers
+    assert any("step propose" in line for line in headers), headers
+    valgard = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "valgard.rules"))
+    out = io.StringIO()
+    run_repl(valgard, 2, 0, stdin=io.StringIO("quit\n\n"), stdout=out)
+    assert "setting up" in out.getvalue()

@@ -1260,7 +1260,8 @@ def test_a_long_word_typed_is_cut_short_in_its_error(game, tmp_path):
 
 def test_a_long_value_that_changes_is_still_said():
     """A new author's Stratego: `Captured from P1` was said while short, then nothing once its text
-    reached 60 characters (the change line was dropped). Up to 120, the new value is said."""
+    reached 60 characters (the change line was dropped). Grown at its end, what came into it is said
+    (a new author's Resistance read `Missions: now M1 succeeded …, M2 failed …` for one mission more)."""
     game = rulelang.Game(rulelang.compile_source("""
 game "Long" {
   players 1
@@ -1275,7 +1276,7 @@ game "Long" {
     out = io.StringIO()
     run_repl(game, 1, 1, {}, {}, io.StringIO("take\ngrow\nstop\n"), out, "long.rules", screen=(100, 40))
     text = out.getvalue()
-    assert "  · taken: now a marshal who fell at d4, a captain who fell at e5, a sergeant who fell at f6\n" in text
+    assert "  · taken: + a sergeant who fell at f6\n" in text
     # (its whole list, longer still: what came into it — a first hour's Smash Up discard piles)
     assert ("  · taken: + a marshal who fell at d4, a captain who fell at e5, a sergeant who fell at f6, a "
             "marshal who fell at d4, a captain who fell at e5, a sergeant who fell at f6\n") in text.replace("a\n    ", "a ")
@@ -1310,3 +1311,12 @@ def test_a_long_value_s_items_are_parted_outside_brackets():
     assert _change(was, now) == ("P1 (you): dead, was George (Hunter, revealed, ability used) · P4: dead, was "
                                  "Unknown (Shadow, 7 damage) · P5: + 1 damage")
     assert _change(was.replace("P5: hidden", "P5: hidden (" + "x" * 80), now) == ""
+
+
+def test_a_value_from_or_to_nothing_is_said_in_words():
+    """A new author's Resistance read `Missions:  → M1 succeeded (0 fail)`: an empty value has no
+    words of its own."""
+    from rulelang.play.screen import _change
+    assert _change("", "M1 succeeded (0 fail)") == "now M1 succeeded (0 fail)"
+    assert _change("M1 succeeded (0 fail)", "") == "M1 succeeded (0 fail) → none"
+    assert _change(3, 5) == "3 → 5"

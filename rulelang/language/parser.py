@@ -236,6 +236,10 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         hint = (" (in `create cards K where COND in ZONE`, a condition ending in a name or a bracket takes "
                 "`in ZONE` as a test of membership: end it with a comparison, `where starter == true in deck`, "
                 "`where (a or b) == true in deck`)")
+    elif text == "where" and re.search(r"\bfor\s+[A-Za-z_]\w*\s+in\b[^\[\]]*$", line_before):
+        # (a new author's Hold'em: `for p in order where chips[p] > 0 {` read "expected `{`")
+        hint = (" (a `for` statement takes no `where`: loop over a list made with one, "
+                "`for p in [q for q in L where C] { … }`, or test with an `if` inside)")
     elif text == "=" and _expects(parser, err.expected, "=="):
         hint = " (to compare, write `==`)"
     elif text == "not" and re.search(r"[\w)\]]\s*$", line_before) and _NOT_IN.match(source, tok.start_pos or 0):

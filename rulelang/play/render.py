@@ -70,7 +70,9 @@ def _header_lines(view: dict, width: int) -> list[str]:
     actor = view.get("actor")
     if view.get("over"):                       # whose turn and which step: no more (a turn limit's end
         return ["== " + " · ".join(header + ["game over", f"you are {seat_name(view['viewer'])}"])]  # read turn 61)
-    if not view.get("turn") or turn_player is None:
+    if view.get("turnless"):                   # (rules with no `turn { }`: their steps are the game)
+        pass
+    elif not view.get("turn") or turn_player is None:
         header.append("setting up")
     else:
         if view.get("round"):                  # a game of rounds: `round 3 · turn 7`

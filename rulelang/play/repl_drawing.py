@@ -78,7 +78,9 @@ class Drawing:
     def screen_view(self, seat: int) -> dict:
         """A seat's view as the screen shows it: without what the rules keep `internal`, and
         without the round's number where the rules count no rounds (a game that puts players out
-        for a hand with `eliminate` has the engine's rounds, a turn each, not its own)."""
+        for a hand with `eliminate` has the engine's rounds, a turn each, not its own); marked
+        `turnless` when the rules have no `turn { }` (a new author's Resistance read "setting up"
+        all game long)."""
         view = without_internal(self.match.view(seat))
         if "round" in view:
             counted = self.__dict__.get("rounds_counted")
@@ -86,6 +88,9 @@ class Drawing:
                 counted = self.rounds_counted = counts_rounds(getattr(self.game, "ir", None))
             if not counted:
                 view = {k: v for k, v in view.items() if k != "round"}
+        ir = getattr(self.game, "ir", None)
+        if ir is not None and not any(step.get("in_turn") for step in ir["steps"]):
+            view = dict(view, turnless=True)     # (its steps are the whole game: never "setting up")
         return view
 
     def asker(self, view: dict, seat: int) -> str | None:

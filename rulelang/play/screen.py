@@ -1110,7 +1110,8 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
 
 
 def _change(a, b, room: int = 60) -> str:
-    """`2 → 5`; where the two are long, the new value alone (`now …`: a new author's `Captured from
+    """`2 → 5`; `now 5` from an empty value; a list grown at its end, what came (`+ M2 failed`);
+    where the two are long, the new value alone (`now …`: a new author's `Captured from
     P1` list was left unsaid once it grew); longer still, what came into its lists and left them
     (`P1 (7): + Neophyte, Grave Digger`), or nothing ('' — where that too is long)."""
     was, now = words(a), words(b)
@@ -1120,8 +1121,15 @@ def _change(a, b, room: int = 60) -> str:
         return f"{was}, now {now[len(was) + 1:]}"
     if was.startswith(now + " (") and was.endswith(")") and now:
         return f"{now}, no longer {was[len(now) + 1:]}"
+    if not was or not now:             # (an empty value has no words: `Missions:  → M1 …` read as a slip)
+        return f"now {now}" if now else f"{was} → none" if len(was) < 2 * room else "none now"
     if len(was) + len(now) < room:
         return f"{was} → {now}"
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(b) > len(a) \
+            and list(b[:len(a)]) == list(a) and not any(isinstance(x, (list, tuple, dict)) for x in b):
+        added = ", ".join(words(x) for x in b[len(a):])     # (a list grown at its end: what came, not
+        if len(added) < 2 * room:                           # `now` and all of it — a new author's Missions)
+            return f"+ {added}"
     if len(now) < 2 * room:
         return f"now {now}"
     # (a first hour: a card game's per-player `Discard piles` line, past 120 characters, said nothing
