@@ -486,3 +486,15 @@ def test_an_action_text_worked_out_of_one_parameter_names_it():
 }''', "walls.rules"))
     text = rulebook(game, source=None)
     assert "`wall CO`" in text and "`hop …`" in text, text     # (two parameters in one part: still `…`)
+
+
+def test_help_names_a_builtin_call_chosen_from_with_its_arguments():
+    """A new author's Backgammon: `move(d in distinct(dice))` read "D: one of the values: distinct"."""
+    game = build("""
+game "Dice" {
+  players 1
+  var dice: list[int] = [3, 3, 5], public
+  turn { step s { action move(d in distinct(dice)) { finish draw "done" } } }
+}
+""")
+    assert "D: one of the values of `distinct(dice)`" in action_help(game, "move", authors=False)

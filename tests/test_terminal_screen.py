@@ -199,3 +199,66 @@ def test_rules_with_no_turn_are_never_said_to_be_setting_up():
     out = io.StringIO()
     run_repl(valgard, 2, 0, stdin=io.StringIO("quit\n\n"), stdout=out)
     assert "setting up" in out.getvalue()
+
+
+WIDE = """
+game "Wide" {
+  players 1
+  board b: squares(26, 2)
+  turn { step s { action stop { finish draw "done" } } }
+}
+"""
+
+
+def test_a_wide_board_is_cut_at_a_terminal_but_not_in_piped_output():
+    """A new author's Backgammon, piped, lost two points to `(board cut: it needs 87 columns …)`:
+    output that is no terminal has no width to keep to (language.md: piped output is not fitted)."""
+    game = rulelang.Game(rulelang.compile_source(WIDE, "wide.rules"))
+    piped = io.StringIO()
+    run_repl(game, 1, 1, stdin=io.StringIO("board\nquit\n\n"), stdout=piped)
+    assert "board cut" not in piped.getvalue()
+    assert max(len(line) for line in piped.getvalue().splitlines()) > 80
+    at_terminal = io.StringIO()
+    run_repl(game, 1, 1, stdin=io.StringIO("board\nquit\n\n"), stdout=at_terminal, screen=(80, 24))
+    assert "(board cut: it needs" in at_terminal.getvalue()
+
+
+def test_table_piped_lists_every_choice_again():
+    """After `table` the choices are said again; piped, in full (a new author's Backgammon read
+    `N choices: type more to list them`, a terminal's words, in a file)."""
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "dozen_war.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 3, stdin=io.StringIO("table\nquit\n\n"), stdout=out)
+    line = next(x for x in out.getvalue().splitlines() if x.startswith("  choices: "))
+    assert len(line) > 80 and "1. " in line and "type more" not in line
+
+
+FAMILY = """
+game "Rows" {
+  players 2
+  enum Row { one, two, three }
+  kind Tile { colour: text  label colour }
+  zone pattern: pile per player per Row, public
+  zone bag: pile, hidden
+  setup {
+    create Tile(colour: "red") in pattern[players[0], two]
+    create Tile(colour: "blue") in pattern[players[1], three]
+  }
+  turn { step s { action stop { finish draw "done" } } }
+}
+"""
+
+
+def test_look_at_a_family_of_zones_shows_every_place_or_the_one_named():
+    """A new author's Azul: `look pattern` showed `pattern (P1, 1)` alone, one place of ten, with no
+    word of the others, and `look pattern p2 3` found nothing (the comma in `(P2, 3)`)."""
+    game = rulelang.Game(rulelang.compile_source(FAMILY, "rows.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, stdin=io.StringIO("look pattern\nlook pattern p2\nlook pattern p2 three\nquit\n\n"),
+             stdout=out)
+    said = out.getvalue().split("P1> look pattern\n", 1)[1]
+    mine, p2, one = said.split("P1> look pattern p2")[0], said.split("P1> ")[1], said.split("P1> ")[2]
+    assert "pattern (P1, two): 1 tile" in mine and "red" in mine
+    assert "pattern (P1, one), pattern (P1, three): empty" in mine and "P2" not in mine
+    assert "pattern (P2, three): 1 tile" in p2 and "blue" in p2 and "pattern (P2, one), pattern (P2, two): empty" in p2
+    assert "pattern (P2, three): 1 tile" in one and "empty" not in one

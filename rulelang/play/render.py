@@ -21,24 +21,25 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
-def render_view(view: dict, width: int | None = None) -> str:
+def render_view(view: dict, width: int | None = None, cut_board: bool = True) -> str:
     """A seat's view as text: a header, the board drawing if any, the zones and the values."""
-    parts = view_parts(view, width)
+    parts = view_parts(view, width, cut_board)
     return "\n".join(parts["header"] + parts["board"] + parts["zone_lines"] + parts["value_lines"]
                      + parts["extra"] + parts["choice"])
 
 
-def view_parts(view: dict, width: int | None = None) -> dict:
+def view_parts(view: dict, width: int | None = None, cut_board: bool = True) -> dict:
     """The parts of a view's screen, as lines: `header`, `board`, `zone_lines` and `value_lines`
     (one a line, wrapped), `zones` and `values` (one item each, for a compact layout), `extra`
     (the turn order) and `choice` (the decision waiting, in words). What the rules keep
-    `internal` is left out."""
+    `internal` is left out. A board wider than `width` is cut to it at a terminal (`cut_board`);
+    output to a file or a pipe has no width to keep to (a new author's Backgammon lost two points)."""
     view = without_internal(view)
     width = width or max(60, shutil.get_terminal_size((80, 24)).columns)
     lines = _header_lines(view, width)
     board = printable(view["board"].rstrip("\n"), multiline=True).split("\n") if view.get("board") else []
     widest = max(map(len, board), default=0)
-    if widest > width:                       # cut, not wrapped: a wrapped map's rows fall apart
+    if widest > width and cut_board:         # cut, not wrapped: a wrapped map's rows fall apart
         board = [line if len(line) <= width else line[:width - 1] + ">" for line in board] + [
             f"  (board cut: it needs {widest} columns; widen the terminal)"]
     zones = _zone_lines(view["zones"], values_in_words(view))

@@ -1432,7 +1432,7 @@ class _Session(Drawing, Commands):
 
     def show_view(self, seat: int) -> None:
         """A seat's view, its header line in colour."""
-        text = render_view(self.screen_view(seat), self.width())
+        text = render_view(self.screen_view(seat), self.width(), cut_board=self.size() is not None)
         if self.watching:                      # (bots in every seat: nobody at the terminal is P1)
             text = re.sub(r"(· |^  )you are (P\d+)", r"\1as \2 sees it", text, count=1, flags=re.M)
         head, _, rest = text.partition("\n")

@@ -29,7 +29,8 @@ Commands:
                choice 3's; help play full: the rule as the rule file writes it)
   help NAME, look NAME
                the rules text of a card, character, piece… (Tab completes
-               names); look ZONE: of each card you see there (look hand);
+               names); look ZONE: of each card you see there (look hand;
+               look pool f1, look pattern p2: one place of several);
                look P2: that player's zones, as you see them; look c5: what
                lies on that cell of the board
   rules        the basics (how to win, a turn) and a list of sections; at a
@@ -58,6 +59,14 @@ Commands:
   load FILE    continue a match written by save
   quit, exit, q  leave the game (Ctrl-D too; at a terminal it offers to save
                first)"""
+
+
+FAMILY_SHOWN = 12        # the places of a family of zones `look NAME` shows at most
+
+
+def _joined_titles(titles: list[str]) -> str:
+    """A few zones' titles, or the first and how many more: the empty places of a family, said once."""
+    return ", ".join(titles) if len(titles) <= 3 else f"{titles[0]} and {len(titles) - 1} more places"
 
 
 LEAVING = ("save", "quit", "exit", "q")    # commands that, typed at the save prompt, do not mean "go back"
@@ -333,7 +342,7 @@ class Commands:
         terminal sees there, its own zone first among several of that name; False when no zone on
         screen is so named."""
         def plain(text: str) -> str:
-            return " ".join(text.lower().replace("_", " ").replace("(", " ").replace(")", " ").split())
+            return " ".join(re.sub(r"[_(),]", " ", text.lower()).split())     # (`look pattern p2 1`)
         wanted = plain(name)
         viewer = self.viewer()
         every = self.match.view(viewer, drawing=False)["zones"]     # (as the seat sees each: hidden cards are None)
@@ -342,6 +351,9 @@ class Commands:
             # (a zone the rules keep off the screen, shown by a line of their own — a card game's discard
             # piles, `Discard piles: …` — is looked at too: `look discard` read "no card named discard")
             named = [z for z in zones if plain(zone_title(z, seat_name)) == wanted]
+            if not named:                       # (the places of a family by their first keys: `look pattern p2`)
+                named = [z for z in zones if plain(zone_title(z, seat_name)).startswith(wanted + " ")
+                         and plain(str(z["name"])) != wanted and len(plain(str(z["name"]))) < len(wanted)]
             if not named:
                 named = [z for z in zones if plain(str(z["name"])) == wanted]
                 named = [z for z in named if z.get("owner") == viewer] or named
@@ -350,13 +362,17 @@ class Commands:
         if not named:
             return False
         width = (self.size() or (80, 24))[0]
-        for z in named[:1]:
+        # every place of a family (a new author's Azul: `look pattern` showed the first of its five rows
+        # and no word of the others); the empty ones in one line, after the others
+        empty = [zone_title(z, seat_name) for z in named[:FAMILY_SHOWN] if z["cards"] is not None and not z["cards"]]
+        for z in named[:FAMILY_SHOWN]:
             title = zone_title(z, seat_name)
             if z["cards"] is None:              # (as the table says it, what is known of it too: `look
                 self.say(printable(render_zone(z)))      # deck` left out the top card shown to all)
                 cards = z.get("known") or []
             elif not z["cards"]:
-                self.say(f"{printable(title)}: empty")
+                if title == empty[-1]:
+                    self.say(f"{printable(_joined_titles(empty))}: empty")
                 continue
             else:
                 n = z.get("count", len(z["cards"]))
@@ -372,6 +388,9 @@ class Commands:
                 for shown, text, kind in found:
                     self.say(f"  {printable(shown)}{many}" + (f" ({kind_noun(kind)[0]})" if kind else ""), "header")
                     self.say(wrap_text(printable(text, multiline=True), width - 4, "    "))
+        if len(named) > FAMILY_SHOWN:
+            self.say(f"  … {len(named) - FAMILY_SHOWN} more places: look {printable(zone_title(named[-1], seat_name))}",
+                     "dim")
         return True
 
     def show_log(self, _argument: str) -> bool:

@@ -47,7 +47,7 @@ class Drawing:
         asker = self.asker(view, seat)
         if asker:                                # the card whose play asks it: `Imp: destroy a card…`
             view = dict(view, choice=dict(view["choice"], prompt=f"{asker}: {view['choice']['prompt']}"))
-        parts = view_parts(view, width)
+        parts = view_parts(view, width, cut_board=size is not None)
         texts = [self.show_text(a) for a in actions] if actions else []
         self.add_option_texts(view, texts, width)
         parts["choice"] = parts["choice"] + self.picking_lines(view, seat, width)
@@ -199,7 +199,7 @@ class Drawing:
         away at 24 rows: a first hour); a game without a board: the table (its zones and shown
         values — a card game's bases were left out)."""
         view = self.screen_view(self.viewer())
-        parts = view_parts(view, self.width())
+        parts = view_parts(view, self.width(), cut_board=self.size() is not None)
         if not parts["board"]:
             return self.redraw_table(argument)
         self.page_drawn(parts["header"] + parts["board"] + legend_lines(self.game.ir, self.width()))
@@ -207,7 +207,7 @@ class Drawing:
 
     def redraw_table(self, _argument: str) -> bool:
         view = self.screen_view(self.viewer())
-        parts = view_parts(view, self.width())
+        parts = view_parts(view, self.width(), cut_board=self.size() is not None)
         self.page_drawn(parts["header"] + parts["board"] + parts["zone_lines"] + parts["table_lines"])
         self.remind_choices()
         return False
@@ -219,7 +219,7 @@ class Drawing:
         if not texts:
             return
         line = "  choices: " + " · ".join(f"{n}. {t}" for n, t in enumerate(texts, 1))
-        if len(line) > self.width():
+        if len(line) > self.width() and self.size() is not None:     # (piped: no screen to keep to)
             line = f"  {len(texts)} choices: type more to list them (clear: the whole screen)"
         self.say(line, "dim")
 
@@ -237,7 +237,7 @@ class Drawing:
 
     def redraw_status(self, _argument: str) -> bool:
         view = self.screen_view(self.viewer())
-        parts = view_parts(view, self.width())
+        parts = view_parts(view, self.width(), cut_board=self.size() is not None)
         self.page_drawn(parts["header"] + parts["value_lines"] + parts["extra"] + parts["choice"])
         self.remind_choices()
         return False

@@ -499,9 +499,10 @@ def _param_words(p: dict, zone_words: dict | None = None, enums: dict | None = N
             else:
                 place = f"{kind} of {named}"
         elif d.get("k") == "call" and d.get("f"):
-            args = [a["n"].upper() if a.get("k") == "local" else None for a in d.get("a", [])]
-            whose = f" of {args[0]}" if args and args[0] else ""
-            place = f"{kind}: {d['f']}{whose}" if d["f"] != "cells" else "the cells of the board"
+            # (the call as written, its arguments named: `distinct(dice)` read "the values: distinct" —
+            # a new author's Backgammon)
+            said = f"{d['f']}({', '.join(_argument_words(a) for a in d.get('a', []))})"
+            place = f"{kind} of `{said}`" if d["f"] != "cells" else "the cells of the board"
         else:
             place = f"{kind} the rules list"
     if p["mode"] == "one":
@@ -511,6 +512,20 @@ def _param_words(p: dict, zone_words: dict | None = None, enums: dict | None = N
         count = f"{lo['v']}" if lo["v"] == hi["v"] else f"{lo['v']} to {hi['v']}"
         return f"{count} of {place}"
     return f"some of {place}"
+
+
+def _argument_words(a: dict) -> str:
+    """An argument of a call as the rule file writes it, near enough: a parameter by its upper-case
+    name, a variable or zone by its name (`[me]` kept), a literal as typed; `…` for the rest."""
+    k = a.get("k")
+    if k == "local":
+        return a["n"].upper()
+    if k in ("var", "zone", "builtin", "option", "def") and a.get("n"):
+        mine = a.get("i") == {"k": "builtin", "n": "me"}
+        return a["n"] + ("[me]" if mine else "[…]" if a.get("i") else "")
+    if k == "lit" and isinstance(a.get("v"), (int, str, bool)):
+        return printable(json.dumps(a["v"], ensure_ascii=False))
+    return "…"
 
 
 def _zones_joined(d: dict) -> list | None:
