@@ -10,7 +10,7 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.play.report import difference, mean_interval, paired_difference, summary, wilson, write_report
+from rulelang.play.report import difference, kept_numbers, mean_interval, paired_difference, summary, wilson, write_report
 from rulelang.play.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -961,3 +961,24 @@ def test_a_report_folder_where_the_games_file_cannot_be_written_is_one_line(tmp_
     code = main(["simulate", VALGARD, "--games", "2", "--bot", "random", "--max-cpu", "0", "--report", str(folder)])
     err = capsys.readouterr().err
     assert code != 0 and "games.jsonl" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_ending_s_numbers_alike_in_every_game_are_kept(tmp_path, capsys):
+    """A new author's Backgammon read `all # checkers borne off by P#` when the winner differed from
+    game to game, and `all 15 …` when it did not: only the numbers that differ are `#`."""
+    path = tmp_path / "race.rules"
+    path.write_text("""
+game "Race" {
+  players 2
+  turn { step s {
+    action finish_it { finish win for me "all 15 checkers borne off by " + text(me) }
+    action wait { end turn }
+  } }
+}
+""", encoding="utf-8")
+    assert main(["simulate", str(path), "--games", "40", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("how games ended"))
+    assert "all 15 checkers borne off by P#" in line and "all # checkers" not in line, line
+    assert kept_numbers("P1 has 12 VP", "P2 has 15 VP") == "P# has # VP"
+    assert kept_numbers("a 1", "a 1 b 2") is None

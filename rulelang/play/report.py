@@ -6,6 +6,7 @@ variants from noise.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -13,6 +14,17 @@ import statistics
 from pathlib import Path
 
 from ..core.textsafe import printable
+
+
+def kept_numbers(a: str | None, b: str) -> str | None:
+    """Two wordings of one way to end, each number the same in both kept, the others `#` (None:
+    wordings that do not line up, cut at different places)."""
+    if a is None:
+        return None
+    parts_a, parts_b = re.split(r"(\d+|#)", a), re.split(r"(\d+|#)", b)
+    if len(parts_a) != len(parts_b) or parts_a[0::2] != parts_b[0::2]:
+        return None
+    return "".join(x if i % 2 == 0 or x == y else "#" for i, (x, y) in enumerate(zip(parts_a, parts_b)))
 
 
 def side_outcomes(record: dict) -> dict:
@@ -328,7 +340,7 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], found: li
     if reasons:
         lines += ["", "## How games ended (share of finished games; #: a number)", "", head, rule]
         for way in reasons[:10]:
-            shown = next(iter(words[way])) if len(words[way]) == 1 else way
+            shown = functools.reduce(kept_numbers, sorted(words[way])) or way     # (numbers alike in all kept)
             lines.append(f"| {_cell(shown)} | " + " | ".join(
                 f"{c.get(way, 0) / (s['finished'] or 1):.1%}" for c, s in zip(counts, sums)) + " |")
         if len(reasons) > 10:

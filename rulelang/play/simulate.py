@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from .bots import bot_seed, make_bot
 from ..core.errors import RulelangError
-from .report import mean_interval, option_text, pct, side_outcomes, wilson
+from .report import kept_numbers, mean_interval, option_text, pct, side_outcomes, wilson
 from ..core.textsafe import printable
 from ..core.limits import RUN_CPU_LIMIT
 
@@ -385,9 +385,9 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
             why = way_to_end(r.get("reason"))
             endings[why] = endings.get(why, 0) + 1
             words = way_to_end(r.get("reason"), numbers=True)
-            if worded.setdefault(why, words) != words:
-                worded[why] = None            # (numbers that differ: `#` stands for them)
-    # (a way whose numbers never differ keeps them: a new author's Go Fish read "all # books are down")
+            worded[why] = kept_numbers(worded.get(why, words), words)    # (those that differ: `#`)
+    # (a way's numbers that never differ are kept: a new author's Go Fish read "all # books are down",
+    # and a Backgammon "all # checkers borne off by P#" where only the player differed)
     endings = {worded.get(why) or why: k for why, k in endings.items()}
     return {
         "game": name,
