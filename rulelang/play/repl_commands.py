@@ -29,8 +29,9 @@ Commands:
                choice 3's; help play full: the rule as the rule file writes it)
   help NAME, look NAME
                the rules text of a card, character, piece… (Tab completes
-               names); look ZONE: of each card you see there (look hand;
-               look pool f1, look pattern p2: one place of several);
+               names); look ZONE: of each card you see there (look hand);
+               of a zone per player or per value, every place, or one
+               by its keys (look discard p2);
                look P2: that player's zones, as you see them; look c5: what
                lies on that cell of the board
   rules        the basics (how to win, a turn) and a list of sections; at a
