@@ -268,3 +268,22 @@ def test_a_cut_table_keeps_no_heading_without_its_lines():
     assert cut_lines(table, 4, "table") == ["  Areas, in pairs:", "    A | B", "    C | D",
                                             "  … 2 more lines of table: type table"]
     assert cut_lines(table, 0, "table") == []
+
+
+def test_a_small_window_keeps_the_whole_board_over_a_short_page_of_choices():
+    """A first hour with Valgarð at 60×20: the header and the 15-line board filled the screen's
+    budget, a page of 3 lines and every kind of action were printed under them all the same, and
+    the enemy's home row scrolled off the top. Now the screen (and its prompt) fits the window."""
+    game = rulelang.load(str(ROOT / "games" / "valgard.rules"))
+    match = game.new_match(2, seed=1)
+    rng = random.Random(1)
+    while match.view(0)["step"] == "muster":
+        match.apply(rng.choice(match.legal_actions()))
+    out = io.StringIO()
+    run_repl(game, 2, 0, stdin=io.StringIO("quit\n\n"), stdout=out, match=match, screen=(60, 20))
+    text = out.getvalue()
+    start = text.index("\n== ") + 1
+    screen = text[start:text.index("P1> ", start)].rstrip("\n").split("\n")
+    assert len(screen) + 1 <= 20 and all(len(line) <= 60 for line in screen), "\n".join(screen)
+    assert screen[1].split() == list("abcdefg") and screen[2].lstrip().startswith("7 "), "\n".join(screen)
+    assert re.match(r"  … \d+ more choices: type more", screen[-1]), "\n".join(screen)

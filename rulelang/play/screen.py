@@ -159,7 +159,9 @@ def more_lines(left: int, kinds: list[tuple[str, int]], width: int) -> list[str]
     · dig (2) · move (38)`), so that each kind is known though most are on later pages; one line
     when it fits."""
     if not kinds:
-        return [f"  … {left} more {'choice' if left == 1 else 'choices'}: type more (or a number, or the start of a text)"]
+        line = f"  … {left} more {'choice' if left == 1 else 'choices'}: type more"
+        hint = " (or a number, or the start of a text)"
+        return [line + hint if len(line + hint) <= width else line]
     listed = " · ".join(f"{k} ({n})" for k, n in kinds)
     one = f"  … {left} more; every kind: {listed}: type more KIND"
     if len(one) <= width:
@@ -235,10 +237,11 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     if len(grouped) >= len(plain):
         grouped = plain
 
-    def screen(status: list[str], shown: list[str], more: bool = False):
-        return screen_with(zones, table, status, shown, more)
+    def screen(status: list[str], shown: list[str], more: bool = False, kinds=kinds):
+        return screen_with(zones, table, status, shown, more, kinds)
 
-    def screen_with(zones: list[str], table: list[str], status: list[str], shown: list[str], more: bool = False):
+    def screen_with(zones: list[str], table: list[str], status: list[str], shown: list[str], more: bool = False,
+                    kinds=kinds):
         lines = head + board + zones + own + table + status + extra + choice + shown
         if not more:
             return lines, False
@@ -301,6 +304,16 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     status = cut_lines(rest, max(0, min(len(rest), (left - 1) // 3)), "status")
     if left - 1 - len(status) < 3:                    # (a page of 3 comes first)
         status = []
+    spare = max(0, height - 1 - budget)               # (the lines kept for the last move's)
+    if left + spare < 3 + len(more_lines(len(actions), kinds, width)):
+        # a window too small even for a page of 3 and every kind (Valgarð's board at 60×20 left no
+        # line, and they pushed the enemy's home row off the top): those lines given up, no status,
+        # no kinds, as many choices as fit over the line saying how many more
+        left += spare
+        page = max(1, left - 1)
+        if len(grouped) <= page + 1:
+            return screen([], grouped)
+        return screen([], grouped[:page], more=True, kinds=[])
     page = max(3, left - len(more_lines(len(actions), kinds, width)) - len(status))
     if len(grouped) <= page + 1:                      # (the line saying there are more would take as much room)
         return screen(cut_lines(rest, left - len(grouped), "status"), grouped)
