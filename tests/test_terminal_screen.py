@@ -262,3 +262,34 @@ def test_look_at_a_family_of_zones_shows_every_place_or_the_one_named():
     assert "pattern (P1, one), pattern (P1, three): empty" in mine and "P2" not in mine
     assert "pattern (P2, three): 1 tile" in p2 and "blue" in p2 and "pattern (P2, one), pattern (P2, two): empty" in p2
     assert "pattern (P2, three): 1 tile" in one and "empty" not in one
+
+
+SECRET_HANDS = """
+game "Hands" {
+  players 2
+  kind Card { name: text  label name }
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup {
+    create Card(name: "Ruby") in hand[players[0]]
+    create Card(name: "Opal") in hand[players[1]]
+    create Card(name: "Jade") in hand[players[1]]
+  }
+  turn { step s {
+    action play(c in hand[me]) { move c to table  if me == players[1] { finish draw "done" } else { end turn } }
+  } }
+}
+"""
+
+
+def test_a_hot_seat_game_ends_on_what_every_player_at_the_terminal_sees():
+    """A first hour's hot-seat Dozen War ended on P2's screen, with no hand-over: P2's hand in P1's
+    sight. The last screen now shows what both players see (the table, each hand's size)."""
+    game = rulelang.Game(rulelang.compile_source(SECRET_HANDS, "hands.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, stdin=io.StringIO("play Ruby\n\nplay Opal\n"), stdout=out)
+    text = out.getvalue()
+    end = text[text.index("Game over"):]
+    assert "as P1 and P2 all see it" in end, end
+    assert "Jade" not in end and "hand (P2): 1 card" in end, end
+    assert "Ruby" in end and "Opal" in end                  # (the table: both played there)

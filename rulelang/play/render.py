@@ -28,6 +28,23 @@ def render_view(view: dict, width: int | None = None, cut_board: bool = True) ->
                      + parts["extra"] + parts["choice"])
 
 
+def common_view(views: list[dict]) -> dict:
+    """What every one of these views shows: a zone some of them see into is drawn as the one that
+    sees least, a shown value only where all have it alike, the board only where all draw it alike."""
+    base = dict(views[0])
+
+    def known(zone: dict) -> int:
+        cards = zone.get("cards")
+        return -1 if cards is None else sum(1 for c in cards if c is not None)
+    base["zones"] = [min(same, key=known) for same in zip(*(v["zones"] for v in views))]
+    base["values"] = [v for v in views[0]["values"] if all(v in w["values"] for w in views[1:])]
+    if any(w.get("board") != base.get("board") for w in views[1:]):
+        base["board"] = None
+    if any(w.get("cells") != base.get("cells") for w in views[1:]):
+        base["cells"] = None
+    return base
+
+
 def view_parts(view: dict, width: int | None = None, cut_board: bool = True) -> dict:
     """The parts of a view's screen, as lines: `header`, `board`, `zone_lines` and `value_lines`
     (one a line, wrapped), `zones` and `values` (one item each, for a compact layout), `extra`

@@ -35,7 +35,7 @@ from .repl_commands import COMMAND_NAMES, Commands, _Stop
 from .repl_drawing import PICKING, REDRAW, Drawing
 from .replay import _short as echoed      # (what a player typed, quoted back cut short)
 # (names tests and the API have imported from here since before the split: the rendering and rulebook)
-from .render import kind_noun, outcome_headline, plural, render_outcome, render_view, render_zone, seat_name, view_parts  # noqa: F401
+from .render import common_view, kind_noun, outcome_headline, plural, render_outcome, render_view, render_zone, seat_name, view_parts  # noqa: F401
 from .rulebook import action_help, rulebook  # noqa: F401
 
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
@@ -313,9 +313,10 @@ class _Session(Drawing, Commands):
         humans = [p for p in range(self.match.players) if p not in self.bots]
         seat = self.on_screen if self.on_screen is not None else (humans[0] if humans else 0)
         try:
-            if self.on_screen is None and len(humans) > 1 and self.needs_hand_over(seat):
-                self.hand_over(seat)
-            self.show_view(seat)
+            # (several players at this terminal who see the table differently: what they all see —
+            # a first hour's hot-seat Dozen War ended on P2's screen, P2's hand in P1's sight)
+            apart = len(humans) > 1 and any(self.sees_differently(seat, h) for h in humans if h != seat)
+            self.show_view(seat, together=humans if apart else None)
         except RuleRuntimeError as error:
             self.say(f"rule error: {printable(error)}", "error")
         # the reason again right above the result: the view drawn above scrolls the first line away
@@ -1430,10 +1431,15 @@ class _Session(Drawing, Commands):
     def show_text(self, text) -> str:
         return fit(printable(text), self.encoding)
 
-    def show_view(self, seat: int) -> None:
-        """A seat's view, its header line in colour."""
-        text = render_view(self.screen_view(seat), self.width(), cut_board=self.size() is not None)
-        if self.watching:                      # (bots in every seat: nobody at the terminal is P1)
+    def show_view(self, seat: int, together: list[int] | None = None) -> None:
+        """A seat's view, its header line in colour; `together`: what those seats all see (the end
+        of a game at one terminal, where each may look)."""
+        view = common_view([self.screen_view(p) for p in together]) if together else self.screen_view(seat)
+        text = render_view(view, self.width(), cut_board=self.size() is not None)
+        if together:
+            shared = " and ".join(seat_name(p) for p in together)
+            text = re.sub(r"(· |^  )you are (P\d+)", rf"\1as {shared} all see it", text, count=1, flags=re.M)
+        elif self.watching:                    # (bots in every seat: nobody at the terminal is P1)
             text = re.sub(r"(· |^  )you are (P\d+)", r"\1as \2 sees it", text, count=1, flags=re.M)
         head, _, rest = text.partition("\n")
         self.say(head, "header")
