@@ -113,7 +113,7 @@ def test_one_star_one_map_piece_and_a_dug_piece_read_right():
     m = p.match()
     play(m, "equip Sharp Sword")
     m.apply("attack e5 infantry (+1 to its next attack with 1 star) e6 infantry")
-    assert m.question["prompt"].startswith("P1 infantry at e5 attacks P2 infantry at e6 (1 star): answer")
+    assert m.question["prompt"].startswith("P1 infantry at e5 attacks P2 infantry at e6 (1 star), 2 damage: answer")
     assert "P1: infantry at e5 attacks P2's infantry at e6 (1 star)" in m.messages_for(1)
     # the killer's prompt and the hand-over of a single map piece
     p = (Position(2).general(0, "Iron Warden", "e5").general(0, "Gold Maker", "a1")
@@ -262,3 +262,16 @@ def test_each_seat_is_told_its_edge_and_its_ally():
                                              [["P3, from the West edge, allied with P1"]],
                                              [["P4, from the East edge, allied with P2"]]]
     assert you(game.new_match(2, seed=2), 1) == [["P2, from the South edge"]]
+
+
+def test_the_defence_question_says_the_damage_still_due():
+    """A first hour at Dozen War: after a Wooden Shield (-1) the window asked again in the same words,
+    and the player could not tell whether a second card was needed."""
+    p = (Position(2).soldier(0, "infantry", "e5").soldier(1, "infantry", "e6").hand(0, "Sharp Sword")
+         .hand(1, "Wooden Shield").turn(0))
+    m = p.match()
+    play(m, "equip Sharp Sword")
+    m.apply("attack e5 infantry (+1 to its next attack with 1 star) e6 infantry")
+    assert ", 2 damage: answer with a defence card" in m.question["prompt"]
+    m.apply("Wooden Shield")
+    assert ", 1 of its 2 damage left: answer with a defence card" in m.question["prompt"]
