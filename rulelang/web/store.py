@@ -15,6 +15,8 @@ import sqlite3
 import threading
 import time
 
+from ..core import safejson
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id TEXT PRIMARY KEY, rules TEXT NOT NULL, fingerprint TEXT NOT NULL, game TEXT NOT NULL,
@@ -57,7 +59,7 @@ class Store:
         with self.lock:
             row = self.db.execute("SELECT tokens FROM matches WHERE id = ?", (mid,)).fetchone()
         try:
-            found = json.loads(row[0]) if row is not None else None
+            found = safejson.loads(str(row[0]), "stored match") if row is not None else None
         except ValueError:
             return None
         return found if isinstance(found, dict) else None
@@ -92,9 +94,13 @@ class Store:
         actions = [t for _, t in rows]
         version = max([rows[-1][0] if rows else 0, undone or 0])
         rules, fingerprint, game, players, seed, options, seats, tokens, maker = row
+        try:                                    # (a damaged row: 100,000 `[` raised a RecursionError — a fuzz trial)
+            options, seats, tokens = (safejson.loads(str(x), "stored match") for x in (options, seats, tokens))
+        except ValueError:
+            raise ValueError("its record is damaged in the store") from None
         return {"id": mid, "rules": rules, "fingerprint": fingerprint, "game": game, "players": players,
-                "seed": seed, "options": json.loads(options), "seats": json.loads(seats),
-                "tokens": json.loads(tokens), "actions": actions, "version": version, "maker": maker}
+                "seed": seed, "options": options, "seats": seats,
+                "tokens": tokens, "actions": actions, "version": version, "maker": maker}
 
     def close(self) -> None:
         with self.lock:

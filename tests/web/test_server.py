@@ -971,7 +971,14 @@ def test_a_page_of_another_site_cannot_make_matches(serve):
 
 
 @pytest.mark.parametrize("column, value, why", [("options", "[1, 2]", "its options are damaged in the store"),
-                                                ('seats', '["human"]', "its seats are damaged in the store")])
+                                                ('seats', '["human"]', "its seats are damaged in the store"),
+                                                # (100,000 `[`: a RecursionError and an HTTP 500 — a fuzz trial)
+                                                ("options", "[" * 100_000, "its record is damaged in the store"),
+                                                ("options", "{1: ", "its record is damaged in the store"),
+                                                # (a path the store names is never opened: /etc/passwd's first
+                                                # word reached the page in the error — a fuzz trial)
+                                                ("rules", "/etc/passwd", "its game is not one this server serves "
+                                                 "now (start `rulelang serve` with its rule file)")])
 def test_a_damaged_store_row_is_said_and_spares_the_other_matches(serve, tmp_path, column, value, why):
     """A fuzz trial: options stored as a list made every open of the match an HTTP 500 with a
     traceback; seats fewer than the players let it be played until its end crashed every page."""
