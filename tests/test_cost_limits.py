@@ -531,3 +531,15 @@ def test_one_list_kept_in_many_variables_is_charged_each_time():
               '      action go { for e in E { a[e] = big }  end turn }\n'
               '      action stop { finish win }\n    }\n  }\n}\n')
     stops({"source": source, "actions": ["go"]}, "units of work", str(WORK_LIMIT))
+
+
+def test_the_work_limit_spent_at_once_in_the_set_up_names_its_line():
+    """A fuzz trial: defs each calling the next twice, 80 deep, called from `setup`: the set-up's
+    charge on entry spent the limit and the error had no line (an action's said its own)."""
+    defs = "\n".join(f"  def g{i} = g{i + 1} + g{i + 1}" for i in range(40)) + "\n  def g40 = 1"
+    source = ("game \"Deep\" {\n  players 2\n  var n: int = 0\n" + defs +
+              "\n  setup { n = g0 }\n  turn { step s { action stop { finish draw \"done\" } } }\n}\n")
+    game = rulelang.Game(rulelang.compile_source(source, "deep.rules"))
+    with pytest.raises(rulelang.RuleRuntimeError) as err:
+        game.new_match(2, seed=1)
+    assert str(err.value).startswith("deep.rules:45: more than 2000000 units of work"), str(err.value)

@@ -620,3 +620,24 @@ def test_a_log_entry_kept_private_round_trips_in_rules_that_never_pause():
     assert st.get("private")
     back = rulelang.Match.from_state(game, json.loads(json.dumps(st)))
     assert back.state() == st and back.log_for(1) == m.log_for(1) and back.log_for(0) == m.log_for(0)
+
+
+def test_a_file_that_cannot_be_read_is_not_replaced_by_a_save(tmp_path, monkeypatch):
+    """A fuzz trial: a file there that could not be read (write-only, say) counted as replaceable;
+    an empty one is replaced (README: "replaced only if it is a save itself (or empty)")."""
+    import builtins
+    from rulelang.play import repl_commands
+    locked = tmp_path / "locked.txt"
+    locked.write_text("my notes", encoding="utf-8")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    real_open = builtins.open
+
+    def guarded(path, *args, **kwargs):
+        if str(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+    monkeypatch.setattr(repl_commands, "open", guarded, raising=False)
+    assert repl_commands._replaceable(str(locked)) is False
+    assert repl_commands._replaceable(str(empty)) is True
+    assert repl_commands._replaceable(str(tmp_path / "new.json")) is True

@@ -739,13 +739,14 @@ def read_save(path: str, game, players: int) -> dict:
 
 
 def _replaceable(path: str) -> bool:
-    """May a save be written to `path`: nothing is there, or a saved match (or what is no regular
-    file: the write says why it cannot)."""
+    """May a save be written to `path`: nothing is there, an empty file, or a saved match (or what is
+    no regular file: the write says why it cannot). A file that cannot be read is not replaced (a fuzz
+    trial: a write-only file would have been)."""
     try:
         if not os.path.isfile(path) or os.path.getsize(path) == 0:
             return True
         with open(path, "rb") as file:
             head = file.read(256)
     except OSError:
-        return True
+        return False
     return b'"rulelang_save"' in head

@@ -357,6 +357,8 @@ class Lowerer:
         self.sh.add_fn(fn)
 
     def gen_block_fn(self, pyname: str, stmts: list, line) -> None:
+        if line is None:                       # (the set-up's own charge said no line when the work limit
+            line = next((x.get("line") for x in stmts if x.get("line")), None)   # was spent at once: a fuzz trial)
         fn = Fn(self.sh, f"def {pyname}(m):", line)
         self.charge_entry(fn, self.facts.weight_of(stmts))
         self.stmts.block(stmts, Ctx(fn))
