@@ -98,3 +98,28 @@ def test_liars_dice_a_challenge_costs_the_wrong_side_one_die():
                 m.apply(rng.choice([a for a, t in zip(legal, texts) if t != "liar"] or legal))
         assert m.outcome["results"].count("win") == 1
     assert calls >= 8
+
+
+def test_oh_hell_s_bots_never_imagine_a_played_card_back_in_a_hand():
+    """A new author's Bridge trial: the tricks taken lay in a `hidden` pile, so the search bots'
+    copies dealt cards every seat had seen played back into the others' hands (62 % of copies)."""
+    game = rulelang.load(str(ROOT / "examples" / "oh_hell.rules"))
+    m = game.new_match(4, seed=3, options={"most": 8})
+    rng = random.Random(3)
+    checked, played, held_before = 0, set(), None
+    while not m.is_over and checked < 40:
+        view = m.view(0)
+        held = sum(_zone(view, "hand", p)["count"] for p in range(4))
+        if held_before is not None and held > held_before:
+            played = set()                                   # (a new hand dealt)
+        held_before = held
+        played |= {c["label"] for name in ("last_trick", "trick") for c in _zone(view, name)["cards"]}
+        if played and m.current_player == 0 and m.question is None:
+            for k in range(4):
+                copy = m.determinized(0, seed=k)
+                for seat in (1, 2, 3):
+                    imagined = {c["label"] for c in _zone(copy.view(seat), "hand", seat)["cards"]}
+                    assert not imagined & played, (sorted(imagined & played), seat)
+                checked += 1
+        m.apply(rng.choice(m.legal_actions()))
+    assert checked >= 20
