@@ -498,3 +498,18 @@ game "Dice" {
 }
 """)
     assert "D: one of the values of `distinct(dice)`" in action_help(game, "move", authors=False)
+
+
+def test_help_names_two_parameters_whose_texts_stand_side_by_side():
+    """A new author's Bridge: `bid(l in 1..7, s in Strain) as text(l) + text(s)` read `LS` in help
+    (as typed: `1♣`), over blank lines where each parameter is said."""
+    game = build("""
+game "Bids" {
+  players 2
+  enum Strain { clubs "♣", notrump "NT" }
+  turn { step auction { action bid(l in 1..7, s in Strain) as text(l) + text(s) { finish draw "done" } } }
+}
+""")
+    text = action_help(game, "bid", authors=False)
+    assert text.startswith("LS (at step auction)"), text
+    assert "L: one of the numbers 1 to 7; S: one of ♣, NT" in text, text

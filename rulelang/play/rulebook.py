@@ -431,7 +431,7 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
             # (an `as` text need not name a parameter: `advance 5 and 11` for `o in moves` — "O: …"
             # named nothing a player types, a new author said)
             title = _action_name(a)
-            typed = set(re.findall(r"[A-Z0-9_]+", title))       # (`bid N!`, `swap A,B`: N, A and B)
+            typed = set(re.findall(r"[A-Z0-9_]+", title)) | _text_named(a)   # (`bid N!`, `swap A,B`, `LS`)
             named = [p for p in a["params"] if a.get("text") is None or p["name"].upper() in typed]
             unnamed = [p for p in a["params"] if p not in named] if "…" in title else []
             said = [f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}), enums, about.get('defs'))}"
@@ -701,10 +701,7 @@ def _action_name(a: dict) -> str:
         # — worked out of the other parameters; one that stands for the state (`f in [jumper]`, the
         # piece that must jump on) is a choice read as any other (a new author's `xT` for `FxT`)
         names = {p["name"] for p in a.get("params") or ()}
-        worked_out = {p["name"] for p in a.get("params") or () if p.get("mode") == "one"
-                      and p["domain"].get("k") == "list" and len(p["domain"].get("items") or ()) == 1
-                      and any(x.get("k") == "local" and x.get("n") in names - {p["name"]}
-                              for x in walk_ir(p["domain"]["items"][0]) if isinstance(x, dict))}
+        worked_out = _worked_out(a)
         # (a part worked out of one parameter — `letters[c.col / 2] + text(c.row / 2)` — is that parameter's
         # name, once for the parts next to each other: a new author's Quoridor read `wall ……O`)
         parts = _text_parts(a["text"], 0, worked_out, frozenset(names - worked_out))
@@ -715,6 +712,26 @@ def _action_name(a: dict) -> str:
 
 
 _OF = "\x00"                  # (marks a part worked out of one parameter: see _action_name)
+
+
+def _worked_out(a: dict) -> set[str]:
+    """An action's parameters bound to the one value a list of one gives, made of the others (`su in
+    [apart(u)]`): no choice of the player's."""
+    names = {p["name"] for p in a.get("params") or ()}
+    return {p["name"] for p in a.get("params") or () if p.get("mode") == "one"
+            and p["domain"].get("k") == "list" and len(p["domain"].get("items") or ()) == 1
+            and any(x.get("k") == "local" and x.get("n") in names - {p["name"]}
+                    for x in walk_ir(p["domain"]["items"][0]) if isinstance(x, dict))}
+
+
+def _text_named(a: dict) -> set[str]:
+    """The parameters (upper case) an action's `as` text names, each by a part of its own: `text(l) +
+    text(s)` names L and S, though the title reads `LS` (a new author's Bridge: no line said them)."""
+    if a.get("text") is None:
+        return set()
+    worked_out = _worked_out(a)
+    names = frozenset(p["name"] for p in a.get("params") or ()) - worked_out
+    return {x[len(_OF):] for x in _text_parts(a["text"], 0, worked_out, names) if x.startswith(_OF)}
 
 
 def _text_parts(e: dict, depth: int = 0, worked_out: set | frozenset = frozenset(),
@@ -741,7 +758,9 @@ def _text_parts(e: dict, depth: int = 0, worked_out: set | frozenset = frozenset
     if e.get("k") == "text" and isinstance(e.get("x"), dict):     # `text(c)`: the parameter's label
         e = e["x"]
     if e.get("k") == "local":
-        return [] if e.get("n") in worked_out else [str(e.get("n", "…")).upper()]
+        if e.get("n") in worked_out:
+            return []
+        return [(_OF if e.get("n") in params else "") + str(e.get("n", "…")).upper()]
     read = {x.get("n") for x in walk_ir(e) if isinstance(x, dict) and x.get("k") == "local"} if params else set()
     if len(read) == 1 and read <= params:
         return [_OF + str(next(iter(read))).upper()]
