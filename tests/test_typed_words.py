@@ -326,3 +326,56 @@ def test_an_illegal_move_sharing_only_its_name_lists_the_nearest_spelt_first():
     said = next(line for line in out.getvalue().split("\n") if line.startswith("error: 'put 17v'"))
     listed = said.split("(legal: ")[1].split(", ")[:3]
     assert all(x.endswith("v") for x in listed) and listed[0] != "put 1h", said
+
+
+DUMMY = """
+game "Dummy" {
+  players 2
+  kind Card { name: text  label name }
+  zone hand: set per player, owner
+  zone dummy: set, public
+  setup {
+    create Card(name: "Ace") in hand[players[0]]
+    create Card(name: "Two") in dummy
+  }
+  turn { step s {
+    action play(c in hand[me]) require false { finish draw "no" }
+    action play_dummy(c in dummy) as "dummy " + text(c) { finish draw "done" }
+  } }
+}
+"""
+
+
+def test_the_actions_now_are_named_as_they_are_typed():
+    """A new author's Bridge: `play 2c` on dummy's turn read "the actions now: play dummy", and `play
+    dummy` was refused — the action is typed `dummy 2♣`, the words its `as` text starts with."""
+    game = rulelang.Game(rulelang.compile_source(DUMMY, "dummy.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, stdin=io.StringIO("play Ace\nquit\n"), stdout=out)
+    line = next(x for x in out.getvalue().splitlines() if "is not a legal action" in x)
+    assert "the actions now: dummy;" in line, line
+
+
+STRAIN_BIDS = """
+game "Bids" {
+  players 2
+  enum Strain { clubs "♣", hearts "♥" }
+  var level: int = 0
+  turn { step auction {
+    action bid(l in 1..3, s in Strain) as text(l) + text(s) require l > level else "a bid must be higher than the last one" {
+      level = l  end turn
+    }
+    action stop { finish draw "done" }
+  } }
+}
+"""
+
+
+def test_a_choice_typed_as_shown_and_refused_gets_the_rules_reason():
+    """A new author's Bridge: after `2♣`, `1c` read only "is not a legal action or a command" — the
+    bid is shown `1♣` (its text starts with a value, no word names the action)."""
+    game = rulelang.Game(rulelang.compile_source(STRAIN_BIDS, "bids.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, stdin=io.StringIO("2c\n\n1c\nquit\n"), stdout=out)
+    line = next(x for x in out.getvalue().splitlines() if "'1c' is not" in x)
+    assert "legal like it: 3♣;" in line and "the rules say: a bid must be higher than the last one" in line, line

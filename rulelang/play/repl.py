@@ -28,7 +28,7 @@ from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError, fault_report
 from ..core.textsafe import fit, printable
 from ..ir.sight import surely_public
-from ..ir.spec import typed_names
+from ..ir.spec import leading_words, typed_names
 from .pager import key_of, sections
 from .screen import Texts, Thinking, kind_of, terminal_size
 from .repl_commands import COMMAND_NAMES, Commands, _Stop
@@ -153,6 +153,12 @@ def _answering(actions: list, word: str) -> list:
                                                        and int(words[-1]) == number)):
             out.append(a)
     return out
+
+
+def _shape(text: str) -> str:
+    """A text with its numbers as `#`, in plain lower-case ASCII: `1c` and `3♣` are alike (`#c`), the
+    shape of a bid a new author's Bridge refused without its reason."""
+    return re.sub(r"\d+", "#", " ".join(fit(str(text), "ascii").lower().split()))
 
 
 def _same_words(typed: str, text: str) -> bool:
@@ -650,8 +656,7 @@ class _Session(Drawing, Commands):
             # which the menu nowhere says — a first hour)
             names = list(dict.fromkeys(
                 str(a) if not getattr(a, "_args", True) and getattr(self.game, "ir", None) is not None
-                else str(getattr(a, "name", "") or "").replace("_", " ").lower() or str(a)
-                for a in actions)) if own_turn else []
+                else self.typed_name_of(a) for a in actions)) if own_turn else []
             now = f"; the actions now: {', '.join(names[:MAX_CANDIDATES])}{', …' if len(names) > MAX_CANDIDATES else ''}" \
                 if names else ""
             return f" now (`{typed_name}` is not allowed now{now}; type help {typed_name})"
@@ -670,6 +675,15 @@ class _Session(Drawing, Commands):
         if close:                                # (an action by its whole name: `sto`, `stop attacking`)
             named = close[0] if close[0] in COMMAND_NAMES else next((n for n in known if n.split()[0] == close[0]), close[0])
             return f" or a command (did you mean {named}? type help)"
+        alike = [a for a in actions if _shape(self.show_text(a)) == _shape(wanted)] if own_turn else []
+        if alike:                                # (typed as shown, `1c` where `3♣` is legal: a choice refused)
+            listed = ", ".join(self.show_text(a) for a in alike[:MAX_CANDIDATES])
+            more = f" and {len(alike) - MAX_CANDIDATES} more" if len(alike) > MAX_CANDIDATES else ""
+            kinds = dict.fromkeys(str(getattr(a, "name", "") or "").replace("_", " ") for a in alike)
+            whys = [w for w in (self.match.refusal(k) if k and hasattr(self.match, "refusal") else None
+                                for k in kinds) if w]
+            why = f"; when one is not allowed, the rules say: {printable(whys[0])}" if len(whys) == 1 else ""
+            return f" now (legal like it: {listed}{more}{why})"
         reasons = self.match.refusals_now() if own_turn and hasattr(self.match, "refusals_now") else []
         if reasons:                              # (typed as shown, `e3-f4`: an action none of which is allowed)
             said = "; ".join(f"no {name} now: {printable(why)}" for name, why in reasons[:3])
@@ -677,6 +691,21 @@ class _Session(Drawing, Commands):
         if own_turn and 0 < len(actions) <= MAX_CANDIDATES:     # (a move typed in another shape: `e3-f4`
             return f" or a command (legal now: {', '.join(self.show_text(a) for a in actions)}; type help)"
         return " or a command (type help)"
+
+    def typed_name_of(self, action) -> str:
+        """An action offered, named as a player types it: the words its `as` text starts with (`dummy`
+        for `play_dummy`, shown `dummy 4♣`), its shown text where that starts with a value (`1♣`), else
+        its name (a new author's Bridge read "the actions now: play dummy", which was refused)."""
+        name = str(getattr(action, "name", "") or "")
+        ir = getattr(self.game, "ir", None) or {}
+        declared = next((a for st in ir.get("steps", []) if st["name"] == self.match.step
+                         for a in st["actions"] if a["name"] == name), None)
+        if declared is not None and declared.get("text") is not None:
+            words = leading_words(declared)
+            if words is None:
+                return self.show_text(action)
+            return " ".join(words.split()).lower().rstrip(" :;,.-") or self.show_text(action)
+        return name.replace("_", " ").lower() or str(action)
 
     def rule_action(self, typed: str) -> str | None:
         """The action of the rules `typed` names (its name, or the start of one), as words; None: none."""
