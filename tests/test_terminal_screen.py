@@ -293,3 +293,16 @@ def test_a_hot_seat_game_ends_on_what_every_player_at_the_terminal_sees():
     assert "as P1 and P2 all see it" in end, end
     assert "Jade" not in end and "hand (P2): 1 card" in end, end
     assert "Ruby" in end and "Opal" in end                  # (the table: both played there)
+
+
+def test_a_family_s_empty_places_are_said_after_its_last_place_shown():
+    """A new author's worker placement: `spot: the others empty` stood between `spot (Forest)` and
+    `spot (Mine)` (at the first empty member's place)."""
+    from rulelang.play.render import _zone_lines
+    def zone(key, count):
+        return {"name": "spot", "key_text": key, "count": count, "cards": [{"label": "w"}] * count,
+                "visibility": "public", "kind": None, "pile": False}
+    lines = _zone_lines([zone("Forest", 1), zone("Quarry", 0), zone("Mine", 1), zone("Town", 0), zone("Hall", 1)])
+    assert [x.split(":")[0] for x in lines] == ["spot (Forest)", "spot (Mine)", "spot (Hall)", "spot"], lines
+    assert lines[-1] == "spot: the others empty"
+    assert _zone_lines([zone("Forest", 0), zone("Mine", 0)]) == ["spot: all empty"]

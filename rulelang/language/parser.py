@@ -236,6 +236,10 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         hint = (" (in `create cards K where COND in ZONE`, a condition ending in a name or a bracket takes "
                 "`in ZONE` as a test of membership: end it with a comparison, `where starter == true in deck`, "
                 "`where (a or b) == true in deck`)")
+    elif text == "about" and not _expects(parser, err.expected, "about"):
+        # (a new author's Bridge wrote `about action bid "…"` inside its step: "expected `}`, `action`")
+        hint = (" (`about` is written at the top level of the game, beside the steps, not inside one: "
+                "`about action NAME \"…\"`)")
     elif text == "where" and re.search(r"\bfor\s+[A-Za-z_]\w*\s+in\b[^\[\]]*$", line_before):
         # (a new author's Hold'em: `for p in order where chips[p] > 0 {` read "expected `{`")
         hint = (" (a `for` statement takes no `where`: loop over a list made with one, "

@@ -159,17 +159,21 @@ def choice_words(choice: dict, who: str) -> str:
 def _zone_lines(zones: list, values: dict | None = None) -> list[str]:
     """A line per zone; of a family per enum value(s) (`trail (P1, R)`…) only the members holding
     something, and one line for those that are empty. `values`: the view's `component_values`."""
-    lines, empty = [], {}
+    lines, empty, last = [], {}, {}
     for zone in zones:
         if zone.get("key_text") and zone["count"] == 0:
             if zone["name"] not in empty:
                 empty[zone["name"]] = len(lines)
                 lines.append(None)
             continue
+        if zone.get("key_text"):
+            last[zone["name"]] = len(lines)
         lines.append(render_zone(zone, values))
-    for name, at in empty.items():
-        lines[at] = f"{_name(name)}: the others empty" if any(
-            z["name"] == name and z.get("key_text") and z["count"] for z in zones) else f"{_name(name)}: all empty"
+    for name, at in empty.items():            # (after the family's last member shown: a new author's
+        if name in last and last[name] > at:  #  `spot: the others empty` stood between Forest and Mine)
+            lines[at:last[name] + 1] = lines[at + 1:last[name] + 1] + [f"{_name(name)}: the others empty"]
+        else:
+            lines[at] = f"{_name(name)}: the others empty" if name in last else f"{_name(name)}: all empty"
     return lines
 
 
