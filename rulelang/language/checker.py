@@ -20,6 +20,7 @@ from .typerules import AGGREGATES, PRIMITIVES, is_value, kind_words, show
 from ..core.errors import Diagnostic, Span
 from ..core.limits import PLAYER_LIMIT
 from ..ir.spec import BUILTIN_FUNCTIONS, BUILTIN_VALUES
+from .parser import statement_words
 
 __all__ = ["AGGREGATES", "Checked", "Checker", "Symbol", "check", "hides_builtin"]
 
@@ -154,6 +155,13 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
                 # A name the language took over later must not break the files that declared it
                 # first: the declaration wins where it can be written, the builtin elsewhere (W220).
                 self.warn("W220", hides_builtin(name, sym), span)
+            if sym.kind in ("var", "proc") and name in statement_words():
+                # (a new author's `var side`: declared, then `side = …` after another statement read as
+                # the language's `side` — a syntax error far from the declaration)
+                use = f"`{name} = …`" if sym.kind == "var" else f"`{name}(…)`"
+                self.warn("W267", f"`{name}` is a word of the language: {use} after another statement is read as "
+                                  f"that word, a syntax error (name it otherwise: `{name}_{'count' if sym.kind == 'var' else 'all'}`)",
+                          span)
             syms[name] = sym
 
         for d in self.game.decls:

@@ -451,6 +451,21 @@ def _read_included(path: Path) -> str:
         return f.read(SOURCE_LIMIT + 1)
 
 
+@functools.lru_cache(maxsize=1)
+def statement_words() -> frozenset:
+    """The words of the language a statement cannot start with as a name once another statement came
+    before it (`n += 1  respond = 2`: `respond` is read as the language's word). A variable or a
+    procedure so named is declared all the same (W267). Found by the grammar itself: each word, tried."""
+    words = {t.pattern.value for t in _lark().terminals if t.pattern.type == "str" and t.pattern.value.isidentifier()}
+    refused = set()
+    for word in words:
+        try:
+            _lark().parse(f'game "W" {{\n players 2\n turn {{ step s {{ action a {{ n += 1\n {word} = 1\n }} }} }}\n}}\n', start="start")
+        except UnexpectedInput:
+            refused.add(word)
+    return frozenset(refused)
+
+
 def parse(source: str, file: str = "<rules>") -> n.Game:
     """Parse a whole rule file, with the files it includes; raises RuleError with a syntax
     diagnostic, or with the nesting diagnostics of a file too large or too deeply nested to be
