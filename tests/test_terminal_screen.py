@@ -306,3 +306,27 @@ def test_a_family_s_empty_places_are_said_after_its_last_place_shown():
     assert [x.split(":")[0] for x in lines] == ["spot (Forest)", "spot (Mine)", "spot (Hall)", "spot"], lines
     assert lines[-1] == "spot: the others empty"
     assert _zone_lines([zone("Forest", 0), zone("Mine", 0)]) == ["spot: all empty"]
+
+
+AUCTION = """
+game "Auction" {
+  players 2
+  var high: int = 0
+  turn { step s {
+    action raise(n in high + 1..300) as "bid " + text(n) { high = n  end turn }
+    action fold { finish draw "done" }
+  } }
+}
+"""
+
+
+def test_kinds_of_choices_are_named_as_their_texts_read():
+    """A new author's Modern Art: `action raise … as "bid " + text(n)` was listed `raise (80)` under
+    the page of choices, and `more bid` said no bid was possible while 300 were on offer."""
+    game = rulelang.Game(rulelang.compile_source(AUCTION, "auction.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, stdin=io.StringIO("more bid\nquit\n"), stdout=out, screen=(80, 24), pager=False)
+    text = out.getvalue()
+    assert "bid (300)" in text and "raise (300)" not in text, text
+    after = text.split("P1> more bid", 1)[1]
+    assert "  300. bid 300" in after and "no bid is possible" not in after, after

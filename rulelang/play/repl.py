@@ -419,7 +419,7 @@ class _Session(Drawing, Commands):
             if word.lower() == "more" and argument and not self.kind_named(argument) \
                     and not self.rule_action(argument) and not self.pick_quietly(line, actions):
                 # (a first hour typed `more xyz` and read "not an answer or a command (did you mean more?)")
-                kinds = sorted({kind_of(a) for a in self.offered if kind_of(a)})
+                kinds = sorted({kind_of(a, self.kind_words()) for a in self.offered if kind_of(a)})
                 self.error(f"no kind of choice is named {echoed(argument)}; type more for every choice"
                            + (f", or more and one of: {', '.join(kinds)}" if len(kinds) > 1 else ""))
                 continue

@@ -12,7 +12,7 @@ import textwrap
 from ..core.errors import RuleRuntimeError
 from ..core.textsafe import printable
 from ..ir.flows import zone_flows
-from ..ir.spec import walk_ir
+from ..ir.spec import leading_words, walk_ir
 from .pager import MORE, find_section, overview, pages
 from .render import _wrapped, legend_lines, plural, render_zone, seat_name, view_parts
 from .rulebook import component_texts, rulebook
@@ -48,6 +48,7 @@ class Drawing:
         if asker:                                # the card whose play asks it: `Imp: destroy a card…`
             view = dict(view, choice=dict(view["choice"], prompt=f"{asker}: {view['choice']['prompt']}"))
         parts = view_parts(view, width, cut_board=size is not None)
+        parts["kind_words"] = self.kind_words()
         texts = [self.show_text(a) for a in actions] if actions else []
         self.add_option_texts(view, texts, width)
         parts["choice"] = parts["choice"] + self.picking_lines(view, seat, width)
@@ -251,7 +252,7 @@ class Drawing:
             return False
         kind = self.kind_named(argument)
         self.page([f"  {n}. {t}" for n, (a, t) in enumerate(zip(self.offered, texts), 1)
-                   if kind is None or kind_of(a) == kind])
+                   if kind is None or kind_of(a, self.kind_words()) == kind])
         return False
 
     def kind_named(self, typed: str) -> str | None:
@@ -259,7 +260,7 @@ class Drawing:
         typed = " ".join(typed.lower().replace("_", " ").split())
         # (every kind offered, one too: `more score` where every choice scores said "no score is
         # possible now" — a new author's Yahtzee)
-        kinds = sorted({kind_of(a) for a in self.offered if kind_of(a)})
+        kinds = sorted({kind_of(a, self.kind_words()) for a in self.offered if kind_of(a)})
         if not typed:
             return None
         if typed in kinds:
@@ -281,6 +282,22 @@ class Drawing:
         self.clear_screen()
         self.draw(self.viewer(), self.offered)
         return False
+
+    def kind_words(self) -> dict:
+        """Action name -> the words a player reads it by where its `as` text starts with others (`bid`
+        for `raise`, shown `bid 5`): the kinds the screen lists and `more KIND` takes (a new author's
+        Modern Art read `raise (47)`, and `more bid` said no bid was possible)."""
+        found = self.__dict__.get("_kind_words")
+        if found is None:
+            found = {}
+            for step in (getattr(self.game, "ir", None) or {}).get("steps", []):
+                for a in step["actions"]:
+                    words = leading_words(a)
+                    said = " ".join(words.split()).lower().rstrip(" :;,.-") if words is not None else ""
+                    if said and said != a["name"].replace("_", " ").lower():
+                        found.setdefault(a["name"], said)
+            self._kind_words = found
+        return found
 
     def viewer(self) -> int:
         return self.on_screen if self.on_screen is not None else 0

@@ -141,16 +141,19 @@ def action_lines(groups, width: int) -> list[str]:
     return lines
 
 
-def kind_of(action) -> str:
-    """An action's kind as people read it: its name, `_` as a space ("" for an answer)."""
+def kind_of(action, words: dict | None = None) -> str:
+    """An action's kind as people read it: the words its `as` text starts with (`words`: by action
+    name — `bid` for `raise` shown `bid 5`), else its name, `_` as a space ("" for an answer)."""
     name = getattr(action, "name", None)
-    return " ".join(str(name).replace("_", " ").split()) if name else ""
+    if not name:
+        return ""
+    return (words or {}).get(name) or " ".join(str(name).replace("_", " ").split())
 
 
-def action_kinds(actions: list) -> list[tuple[str, int]]:
-    """The kinds of action offered (by the action's name, `_` read as a space) and how many of each,
-    by name; [] when there are fewer than two kinds (the answers to one question)."""
-    counts: Counter = Counter(kind_of(a) for a in actions if kind_of(a))
+def action_kinds(actions: list, words: dict | None = None) -> list[tuple[str, int]]:
+    """The kinds of action offered (see kind_of) and how many of each, by name; [] when there are
+    fewer than two kinds (the answers to one question)."""
+    counts: Counter = Counter(kind_of(a, words) for a in actions if kind_of(a, words))
     return sorted(counts.items()) if len(counts) > 1 else []
 
 
@@ -233,7 +236,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
     table = pack([v for v, r in zip(parts["values"], value_ranks) if r == 1], width)
     rest = pack([v for v, r in zip(parts["values"], value_ranks) if r not in (0, 1)], width)
     grouped = action_lines(group_actions(actions, texts), width)
-    kinds = action_kinds(actions)
+    kinds = action_kinds(actions, parts.get("kind_words"))
     if len(grouped) >= len(plain):
         grouped = plain
 
