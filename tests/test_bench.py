@@ -175,3 +175,16 @@ def test_a_game_random_play_never_ends_is_said_not_timed_for_ever(capsys, tmp_pa
     err = capsys.readouterr().err
     assert err.strip().splitlines() == ["error: the game of seed 0 has not ended after 2,000 random actions: bench "
                                         "times games that end (`rulelang lint --deep` looks for why one may not)"]
+
+
+def test_a_long_game_name_keeps_the_columns_in_line(capsys, tmp_path):
+    """A new author's `Modern Art (simplified) 3p` pushed its figures out of line with the next row's."""
+    long = tmp_path / "long.rules"
+    long.write_text(Path(REGICIDE).read_text(encoding="utf-8").replace('game "Regicide"', 'game "Regicide, the long-named variant"', 1),
+                    encoding="utf-8")
+    code, out, _ = run(capsys, "bench", REGICIDE, str(long), "--players", "1", "--games", "2", "--repeats", "1")
+    assert code == 0
+    rows = [line for line in out.splitlines() if " 1p " in line]
+    table = rows[:2]
+    assert "long-named" in table[1], out
+    assert len({line.index("(") for line in table}) == 1, out

@@ -1207,3 +1207,16 @@ def test_a_value_whose_note_came_or_went_says_so():
     assert _change(note, "0") == "0, no longer (no effect: the enemy is immune to ♠)"
     assert _change("2", "5") == "2 → 5" and _change("0", "0 (x") == "0 → 0 (x"
 
+
+
+def test_choices_are_not_grouped_mid_phrase_of_a_part_said_again():
+    """A new author's Kingdomino: `place 9: Water at → 1. c5, Water at d5` — the group's head ended
+    inside a phrase its choices say again. It stops before it; other heads stay whole."""
+    class Act:
+        def __init__(self, name, args):
+            self.name, self.args = name, args
+    texts = ["place 9: Water at c5, Water at d5", "place 9: Water at d4, Water at d5"]
+    assert group_actions([Act("place", {"d": 9, "a": i}) for i in range(2)], texts) == [
+        ("place 9:", [(1, "Water at c5, Water at d5"), (2, "Water at d4, Water at d5")])]
+    texts = ["attack e5 infantry e6 infantry", "attack e5 infantry f6 infantry"]
+    assert group_actions([Act("attack", {"a": 1, "b": i}) for i in range(2)], texts)[0][0] == "attack e5 infantry"

@@ -99,6 +99,7 @@ def test_wording_follows_the_count_and_the_kind():
     assert kind_noun("Box") == ("box", "boxes") and kind_noun("Enemy") == ("enemy", "enemies")
     assert kind_noun(None) == ("card", "cards")
     assert kind_noun("C") == ("card", "cards")        # (a new author's `kind C` read `3 cs`)
+    assert kind_noun("Domino") == ("domino", "dominoes")   # (a new author's Kingdomino read `22 dominos`)
 
 
 def test_valgard_counts_warriors_and_a_solo_game_one_player(regicide, valgard):

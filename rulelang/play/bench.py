@@ -319,15 +319,16 @@ def format_report(results: list[dict]) -> str:
     lines = [f"Python {r0['python']}, uniform random bot, {r0['games']} games from seed {r0['seed']}, "
              f"CPU time, best (median) of {r0['repeats']} rounds"
              + (f", engine and reference interleaved in chunks of {r0['chunk']} games" if has_ref else "")]
-    head = f"{'game':<24}{'playouts/s':>22}{'actions/s':>24}{'length':>8}{'legal':>7}"
+    titles = _titles(results)
+    names = [f"{title} {r['players']}p" + "".join(f" {option_text(k, v)}" for k, v in r["options"].items())
+             for r, title in zip(results, titles)]
+    w = max([24] + [len(x) + 2 for x in names])        # (a long name kept its column: a new author's bench)
+    head = f"{'game':<{w}}{'playouts/s':>22}{'actions/s':>24}{'length':>8}{'legal':>7}"
     if has_ref:
         head += f"{'reference/s':>20}{'ratio min / median':>20}"
     lines.append(head)
-    titles = _titles(results)
-    for r, title in zip(results, titles):
-        opts = "".join(f" {option_text(k, v)}" for k, v in r["options"].items())
-        name = f"{title} {r['players']}p{opts}"
-        line = (f"{name:<24}{r['playouts_per_s']:>12,.0f} ({r['playouts_per_s_median']:>7,.0f})"
+    for r, name in zip(results, names):
+        line = (f"{name:<{w}}{r['playouts_per_s']:>12,.0f} ({r['playouts_per_s_median']:>7,.0f})"
                 f"{r['actions_per_s']:>14,.0f} ({r['actions_per_s_median']:>7,.0f})"
                 f"{r['mean_length']:>8.1f}{r['mean_legal_actions']:>7.1f}")
         if "reference" in r:
@@ -338,11 +339,11 @@ def format_report(results: list[dict]) -> str:
     if has_ref:
         lines.append("ratio: reference CPU time / engine CPU time per round (>= 1.00: the engine is faster)")
     lines.append("")
-    lines.append(f"{'state':<24}{'bytes (copy)':>14}{'bytes (clone)':>14}{'bytes (JSON)':>14}{'clone':>10}"
+    lines.append(f"{'state':<{w}}{'bytes (copy)':>14}{'bytes (clone)':>14}{'bytes (JSON)':>14}{'clone':>10}"
                  f"{'copy':>10}{'state()':>10}{'from_state':>12}")
     for r, title in zip(results, titles):
         name = f"{title} {r['players']}p"
-        lines.append(f"{name:<24}{r['state_bytes']:>14,}{r['clone_bytes']:>14,}{r['state_json_bytes']:>14,}"
+        lines.append(f"{name:<{w}}{r['state_bytes']:>14,}{r['clone_bytes']:>14,}{r['state_json_bytes']:>14,}"
                      f"{r['clone_us']:>8.1f}us{r['copy_us']:>8.1f}us{r['state_us']:>8.1f}us"
                      f"{r['from_state_us']:>10.1f}us")
     return "\n".join(lines)

@@ -84,6 +84,11 @@ def _common_words(texts: list[str]) -> str:
     return " ".join(common)
 
 
+def _has_words(text: str, words: list[str]) -> bool:
+    """Do these words stand in `text`, side by side, as whole words?"""
+    return re.search(r"(?<!\S)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\S)", text) is not None
+
+
 def group_actions(actions: list, texts: list[str]) -> list[tuple[str, list[tuple[int, str]]]]:
     """The actions by piece or card: actions of one name, and of one first choice when they have
     several (`play Gnome` → its bases), form a group named by the words they share. Each group:
@@ -111,6 +116,12 @@ def group_actions(actions: list, texts: list[str]) -> list[tuple[str, list[tuple
         while head and (any(not t[len(head):].strip() for _, t in members)   # (each keeps a word:
                         or head.count("(") > head.count(")")):               # `… Lancer → 1. · 2. (2)`; and no
             head = " ".join(head.split()[:-1])            # bracket left open: `infantry (+1 … with → 5. 2 stars) d10`)
+        words = head.split()
+        said_again = [k for k in range(2, len(words)) if any(_has_words(t[len(head):], words[-k:]) for _, t in members)]
+        if said_again:
+            # (the head ends mid-phrase of a part the text says again: `place 9: Water at → 1. c5, Water
+            # at d5`, a new author's Kingdomino — cut back to before it: `place 9: → 1. Water at c5, …`)
+            head = " ".join(words[:-max(said_again)])
         if key[0] is not None and not head:
             head = ""
         out.append((head, [(n, t[len(head):].strip()) for n, t in members]))
@@ -328,7 +339,8 @@ IRREGULAR = {"die": "dice", "man": "men", "woman": "women", "mouse": "mice", "ch
              "person": "people", "foot": "feet", "tooth": "teeth", "goose": "geese", "ox": "oxen",
              "leaf": "leaves", "wolf": "wolves", "elf": "elves", "dwarf": "dwarves", "thief": "thieves",
              "knife": "knives", "life": "lives", "half": "halves", "sheep": "sheep", "fish": "fish",
-             "deer": "deer", "hero": "heroes", "potato": "potatoes", "tomato": "tomatoes"}
+             "deer": "deer", "hero": "heroes", "potato": "potatoes", "tomato": "tomatoes",
+             "domino": "dominoes", "torpedo": "torpedoes", "echo": "echoes", "volcano": "volcanoes"}
 
 
 def kind_noun(kind: str | None) -> tuple[str, str]:
