@@ -422,6 +422,11 @@ class ExpressionChecks:
                 self.error("E101", f"`{e.name}` is no function: a value in brackets right after it reads "   # reason
                            f"as a call (a `finish` reason must start with a string: `finish win for {e.name} "   # in
                            f"\"\" + (…)`)", e.span)    # brackets, a new author's backgammon)
+            elif sym is not None and sym.kind not in ("def", "proc"):
+                # (a def of an enum value's name, refused by E102, then read "unknown function `mine`
+                # (did you mean `min`?)" at every call — a new author's Kingdomino)
+                self.error("E101", f"`{e.name}` is {kind_words(sym.kind)}, not a function (one set of names holds "
+                                   f"every declaration: a def of that name is refused)", e.span)
             else:
                 self.error("E101", f"unknown function `{e.name}`", e.span, self.suggest(e.name, defs))
             for a in e.args:
