@@ -330,3 +330,14 @@ def test_kinds_of_choices_are_named_as_their_texts_read():
     assert "bid (300)" in text and "raise (300)" not in text, text
     after = text.split("P1> more bid", 1)[1]
     assert "  300. bid 300" in after and "no bid is possible" not in after, after
+
+
+def test_the_choices_are_said_again_after_the_rules_are_paged():
+    """A first hour at Valgarð: after `rules` was paged through, the board and the choices had scrolled
+    away, and Enter gave a bare prompt."""
+    valgard = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "valgard.rules"))
+    out = io.StringIO()
+    run_repl(valgard, 2, 1, stdin=io.StringIO("rules\n" + "\n" * 40 + "quit\n\n"), stdout=out, screen=(80, 24),
+             pager=True)
+    after = out.getvalue().split("P1> rules", 1)[1].split("P1> ", 1)[0]
+    assert "choices: 1. place " in after or "choices: type more" in after, after[-600:]

@@ -411,6 +411,8 @@ class Drawing:
                 self.error(f"the rules have no section '{printable(wanted)}'; type rules for the list")
                 return False
         self.page(lines)
+        if self.paging:                         # (the board and the choices scrolled away: a first hour
+            self.remind_choices()               #  pressed Enter and read a bare prompt)
         return False
 
     def page_drawn(self, lines: list[str]) -> None:
