@@ -410,9 +410,8 @@ class Drawing:
                         return self.look(asked)
                 self.error(f"the rules have no section '{printable(wanted)}'; type rules for the list")
                 return False
-        self.page(lines)
-        if self.paging:                         # (the board and the choices scrolled away: a first hour
-            self.remind_choices()               #  pressed Enter and read a bare prompt)
+        if self.page(lines) > 1 and self.paging:      # (read to its end over several screens, the board and
+            self.remind_choices()               # the choices scrolled away: a first hour read a bare prompt)
         return False
 
     def page_drawn(self, lines: list[str]) -> None:
@@ -424,34 +423,37 @@ class Drawing:
             return
         self.page_rows(rows)
 
-    def page_rows(self, rows: list[str]) -> None:
-        """Rows of the screen's width, a screenful at a time (Enter: the next, q: stop)."""
+    def page_rows(self, rows: list[str]) -> int:
+        """Rows of the screen's width, a screenful at a time (Enter: the next, q: stop). How many
+        screens were shown to the end (0: stopped)."""
         screens = pages(rows, (self.size() or (80, 24))[1])
         for i, screen in enumerate(screens):
             self.say("\n".join(screen))
             if i == len(screens) - 1:
-                return
+                return len(screens)
             typed = " ".join(self.ask(MORE, interrupt="q").split())     # (`hand over` is a move, `hand` a command: as at the prompt)
             if not typed and self.interactive and _on_terminal(self.stdout):
                 self.stdout.write(ERASE_LINE_ABOVE)   # (the prompt is not left in the text: a first hour
             if typed.lower() == "q":                  #  at a real terminal read it mid-page)
-                return
+                return 0
             word, _, rest = typed.partition(" ")
             redraw_move = word.lower() in REDRAW and rest and not (word.lower() == "more" and self.kind_named(rest))
             if typed and word.lower() in self.commands and not redraw_move:
                 self.typed_ahead.append(typed)  # a command typed at the pager: it ends the pager and is run
-                return
+                return 0
             if typed:                # a move is not played from the pager: `7` there played `yield` (a
                 self.say(f"(the pager stopped: nothing was played; type {printable(typed)} at your prompt "
                          f"to play it)")    # terminal trial, reading the rules) — stopped, said, not lost
-                return
+                return 0
+        return 0
 
-    def page(self, lines: list[str]) -> None:
-        """Lines, a screenful at a time at a terminal (Enter: the next, q: stop); all at once otherwise."""
+    def page(self, lines: list[str]) -> int:
+        """Lines, a screenful at a time at a terminal (Enter: the next, q: stop); all at once otherwise.
+        How many screens were shown to the end (0: stopped; 1 when not paged)."""
         size = self.size() or (80, 24)
         if not self.paging:
             self.say("\n".join(lines))
-            return
+            return 1
         rows = []
         for line in lines:
             lead = " " * (len(line) - len(line.lstrip()))
@@ -459,7 +461,7 @@ class Drawing:
                 lead += "  " if line.lstrip().startswith("- ") or not line.lstrip().startswith("rules ") else " " * 19
             rows += textwrap.wrap(line, size[0] - 1, subsequent_indent=lead, break_long_words=False,
                                   break_on_hyphens=False) or [""]
-        self.page_rows(rows)
+        return self.page_rows(rows)
 
     def rules_path(self) -> str | None:
         """The rule file this game was read from, for the rulebook's quotes (None: not a .rules file)."""
