@@ -316,7 +316,7 @@ class Commands:
         if not parts or drawn in ("".join(labels), *labels):    # (nothing there, or the pieces listed are
             drawn = ""                                          #  what is drawn: `a1: stack: L`)
         if drawn:                                 # (what the board shows there, and below, its key's words)
-            parts.insert(0, f"drawn {drawn}")
+            parts.insert(0, f"on the board: {drawn}")     # (`drawn V` read as jargon: a first hour)
         self.say(f"{cell}: " + ("; ".join(parts) if parts else "empty"))
         legend = [str(k) for b in (getattr(self.game, "ir", None) or {}).get("boards", []) for k in (b.get("legend") or [])]
         glyphs = "".join(labels)
