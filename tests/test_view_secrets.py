@@ -271,3 +271,51 @@ game "Guess" {
         assert "target" not in [v["name"] for v in view["values"]]
         assert not any("mine" in cell for cell in view.get("cells", {}).values())
     assert "31" not in str(spectator_payload(m))
+
+
+SHOWN = """
+game "Shown" {
+  players 3
+  kind Card { name: text  label name }
+  zone hand: set per player, owner
+  setup {
+    create Card(name: "Pipe") in hand[players[0]]
+    create Card(name: "White") in hand[players[0]]
+    create Card(name: "Rope") in hand[players[1]]
+  }
+  turn { step s {
+    action show_to_p2 require me == players[0] {
+      reveal first([c for c in hand[players[0]] where c.name == "Pipe"]) to [players[1]]  end turn
+    }
+    action wait require me == players[1] { end turn }
+    action ask require me == players[2] {
+      let asker = me
+      choose c in hand[players[0]] by players[0] prompt "show one card to " + text(asker) {
+        reveal c to [asker]
+      }
+      finish draw "done"
+    }
+  } }
+}
+"""
+
+
+def test_a_card_a_bystander_knew_does_not_tell_which_was_shown_to_another():
+    """A new author's Cluedo: P1 had shown P2 the Pipe; when P1 then showed P3 a card, P2's log read
+    `Pipe` if it was the Pipe and "(a secret choice)" if it was White — P2 learnt the answer either
+    way. Who reads an answer is worked out from where the card lies and what the chain reveals, not
+    from an earlier reveal: P2 reads a secret choice both times, P3 the card shown."""
+    game = rulelang.Game(rulelang.compile_source(SHOWN, "shown.rules"))
+    m = game.new_match(3, seed=1)
+    m.apply("show to p2")              # P1 shows the Pipe to P2
+    m.apply("wait")
+    m.apply("ask")                     # P3 asks P1 for a card
+    worlds = {}
+    for answer in ("Pipe", "White"):
+        t = m.clone()
+        t.apply(answer)
+        worlds[answer] = t
+    assert worlds["Pipe"].log_for(1) == worlds["White"].log_for(1)          # the bystander: the same
+    assert worlds["Pipe"].log_for(1)[-1] == "(a secret choice)"
+    assert worlds["Pipe"].log_for(2)[-1] == "Pipe" and worlds["White"].log_for(2)[-1] == "White"   # the asker
+    assert worlds["Pipe"].log_for(0)[-1] == "Pipe"                          # the chooser

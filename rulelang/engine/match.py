@@ -96,6 +96,7 @@ GENERATED_CODE_INTERFACE = {
     "grants": "timed modifiers until the turn ends",
     "private": "log index -> the seats that may read that answer",
     "named": "the private answers of the chain running, with their components",
+    "chain_reveals": "each reveal, in the chain running, of a component a private answer names: to whom",
     "cards_index": "the card declarations' index, built once",
     "held": "the cards in play of each ability and def, kept until a component moves or is made",
     "src": "the card whose ability runs now (`source`)",
@@ -447,7 +448,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         found = untraceable(self, found)        # (copies from hidden zones: see alike.py)
         if self.game.others_zones:              # (a card of an `others` zone it names: not read to
             if not self.game.can_pause:         #  the card's holder, as an action's — a leak scan)
-                self.named = []
+                self.named, self.chain_reveals = [], ()
             private_args(self, found, len(self.log), player)
         self.log.append(found.text)
         self._by_text = None
@@ -551,7 +552,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
                 if not found._plain:                # (copies from hidden zones: see alike.py; an
                     found = untraceable(self, found)    # action found to name none is known at once)
                 if self.game.others_zones:
-                    self.named = []
+                    self.named, self.chain_reveals = [], ()
                     private_args(self, found, len(self.log))
                 signal = found._fn(self, found._args)
                 self.log.append(text)

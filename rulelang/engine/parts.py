@@ -78,6 +78,8 @@ class MatchParts:
     grants: list[Grant] = []        # timed modifiers until the turn ends
     private: dict = {}              # log index -> the seats that may read that answer (never mutated: replaced)
     named: list = []                # (log index, component) of the private answers of the chain running
+    chain_reveals: tuple = ()       # (component, seats or "all") each reveal, in the chain running, of a component
+                                    # a private answer names (never mutated: replaced)
     cards_index: Any = None         # see effects._cards
     src: int | None = None          # the card whose ability runs now (`source`)
     simul: OpenDecision | None = None   # an open simultaneous decision (simultaneous.py)

@@ -258,7 +258,7 @@ class MatchPausing(MatchParts):
         self.answers, self.pos, self.trig, self.frames, self.replacing = answers, 0, [], [], []
         self.known = dict(self.known)
         self.drawn = ()
-        self.named = []
+        self.named, self.chain_reveals = [], ()
         if (RESUME and threading.get_ident() == _MAIN and _getcurrent().parent is None
                 and not self._never_pauses(root, answers)):
             # (only from the main greenlet: a worker started inside another keeps the depth it was

@@ -244,7 +244,10 @@ def private_to(m, chooser: int, value, at: int | None = None) -> None:
     identity, never by label: a face-up card named like a hidden one tells nothing of it."""
     if type(value) is not int or value < 0:             # a pass, `done`, a declined pick, a player (-1 - p)
         return
-    seats = [p for p in range(m.players) if p == chooser or seen_by(m, value, p)]
+    # (those who see it where it lies — a public zone, their own, an `others` hand — see it chosen; one
+    # who only knows it from an earlier reveal does not: a new author's Cluedo told P2 "Lead Pipe" when
+    # P1 showed P3 the card P2 had been shown, and "a secret choice" when P1 showed another)
+    seats = [p for p in range(m.players) if p == chooser or seen_where(m, value, p)]
     if len(seats) < m.players:
         at = len(m.log) if at is None else at
         m.private = {**m.private, at: seats}
@@ -292,7 +295,9 @@ def widen_private(m, keep: bool = False) -> None:
         if seats is None:
             continue
         cs = c if type(c) is tuple else (c,)
-        seats = [p for p in range(m.players) if p in seats or all(seen_by(m, x, p) for x in cs)]
+        # (who sees them where they lie by then, or had them revealed in this chain: not who knew them
+        # from before — see private_to)
+        seats = [p for p in range(m.players) if p in seats or all(seen_where(m, x, p) or _shown_to(m, x, p) for x in cs)]
         if len(seats) == m.players and everyone is None:
             everyone = seen_by_all(m)
         if len(seats) == m.players and everyone is not None and all(x in everyone for x in cs):
@@ -301,7 +306,7 @@ def widen_private(m, keep: bool = False) -> None:
             private[at] = seats
     m.private = private
     if not keep:
-        m.named = []
+        m.named, m.chain_reveals = [], ()
 
 
 def _options(m, values, texter, unseen_by=None, components: bool | list = False) -> dict:
@@ -510,6 +515,12 @@ def _zone_info(m) -> dict:
 def seen_by(m, c, player: int) -> bool:
     """May `player` see component c where it lies now: a public zone, their own `owner` zone, or
     revealed to them? (An ability of a card they cannot see is not named to them.)"""
+    return seen_where(m, c, player) or c in known_to(m, player)
+
+
+def seen_where(m, c, player: int) -> bool:
+    """Does `player` see component c by where it lies — a public zone (a top-only pile's top), their
+    own `owner` zone, another's `others` zone — not by an earlier reveal?"""
     where = _zone_info(m).get(id(m.where[c]))
     if where is None:
         return False
@@ -522,7 +533,12 @@ def seen_by(m, c, player: int) -> bool:
     elif vis == "public" or (vis == "owner" and where[1] == player) or (vis == "others" and where[1] is not None
                                                                          and where[1] != player):
         return True
-    return c in known_to(m, player)
+    return False
+
+
+def _shown_to(m, c, player: int) -> bool:
+    """Was component c revealed to `player` in the chain running (and is it still where it was shown)?"""
+    return any(x == c and (to == "all" or player in to) for x, to in m.chain_reveals) and seen_by(m, c, player)
 
 
 HIDDEN_ABILITY = "a hidden card's ability"
@@ -1065,6 +1081,8 @@ def _reveal(m, what, to) -> None:
         if old is not None and old.zone == list(where):   # known already: to more players now
             who = "all" if "all" in (old.to, new) else sorted(set(old.to) | set(new))
         m.known[c] = Revealed(list(where), who)
+        if m.named and any(x == c or (type(x) is tuple and c in x) for _, x in m.named):
+            m.chain_reveals = m.chain_reveals + ((c, new),)     # (a private answer's card shown now: those it is shown to read it)
 
 
 def _forget(m, what, dest=None) -> None:
