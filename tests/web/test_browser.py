@@ -1245,3 +1245,35 @@ def test_an_undo_of_a_reveal_says_what_goes_back_out_of_sight(serve, browser, tm
     assert p1.inner_text("#undo-text") == ("P2 asks to undo their last move (show Two) and everything played since. "
                                            "Once undone, Two goes back out of your sight.")
     p1.close(), p2.close()
+
+
+def test_a_press_held_while_another_page_connects_still_plays_the_move(serve, browser):
+    """A browser trial: a state pushed at the same version (the other player's tab closing or opening)
+    rebuilt every button, and a move pressed down before it and released after was lost — 10 of 10.
+    A button the push does not change is kept."""
+    server, body = made(serve, "valgard", ["human", "human"], 5)
+    mine = browser.new_context().new_page()
+    mine.goto(body["links"][0]["url"])
+    mine.wait_for_selector("body[data-version='0'] #actions button.action")
+    frames = []
+    mine.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    mine.reload()
+    mine.wait_for_selector("body[data-version='0'] #actions button.action")
+    button = mine.locator("#actions button.action").first
+    text = button.get_attribute("data-text")
+    box = button.bounding_box()
+    mine.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    mine.mouse.down()
+    before = len(frames)
+    theirs = browser.new_context().new_page()
+    theirs.goto(body["links"][1]["url"])                       # the other seat connects: a push to mine
+    theirs.wait_for_selector("body[data-version='0']")
+    for _ in range(200):
+        if len(frames) > before:
+            break
+        mine.wait_for_timeout(50)
+    assert len(frames) > before, "no push reached the page"
+    mine.wait_for_timeout(300)                                 # (the push drawn)
+    mine.mouse.up()
+    mine.wait_for_selector("body[data-version='1']", timeout=10_000)
+    assert text in mine.text_content("#log")

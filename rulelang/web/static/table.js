@@ -357,7 +357,7 @@
       }
       if (box.children.length > 1) out.push(box);
     }
-    $("zones").replaceChildren(...out);
+    replaceIfChanged($("zones"), out);
   }
 
   // ---- card names in words: each opens its card's tip ----------------------------------------
@@ -502,6 +502,17 @@
     }
   }
 
+  // A part of the page drawn again only where it changed: a state pushed at the same version (another
+  // page connecting or going, a bot starting to think) rebuilt every button, and a press held across
+  // it was lost — the button pressed was gone when the mouse or finger came up (a browser trial:
+  // 10 of 10 held presses lost while the other player's tab closed).
+  // (compared with the page as it is now: a button greyed since — a move sent, the connection lost —
+  // is drawn again)
+  function replaceIfChanged(node, children) {
+    if (children.every((c) => c.outerHTML !== undefined) && node.innerHTML === children.map((c) => c.outerHTML).join("")) return;
+    node.replaceChildren(...children);
+  }
+
   // ---- actions and questions -------------------------------------------------------------------
   function setNarrow(n) {
     narrow = narrow && n && narrow.kind === n.kind && narrow.id === n.id ? null : n;
@@ -553,10 +564,10 @@
     const armed = (a) => (shown(a) ? { "data-armed": "yes" } : {});
     const buttons = acts.map((a) => el("button", { type: "button", class: "action", "data-text": a.text, onclick: a.reveals ? confirmFirst(a) : () => send(a.text), ...(a.reveals ? armed(a) : {}), ...waiting }, (a.reveals && shown(a)) || a.text));
     if (!asked && state.actions.length && !acts.length) buttons.push(el("p", { class: "dim" }, "No action matches."));
-    $("actions").replaceChildren(...buttons);
+    replaceIfChanged($("actions"), buttons);
     const oot = state.out_of_turn.filter(involves);
     $("interrupts").hidden = oot.length === 0;
-    $("interrupt-list").replaceChildren(...oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: confirmFirst(a), ...armed(a), ...waiting }, shown(a) || a.text.replace(/^P\d+: /, ""))));
+    replaceIfChanged($("interrupt-list"), oot.map((a) => el("button", { type: "button", class: "action out-of-turn", "data-text": a.text, onclick: confirmFirst(a), ...armed(a), ...waiting }, shown(a) || a.text.replace(/^P\d+: /, ""))));
     if (asked) {
       const c = view.choice;
       // (the card whose ability asks, as the terminal says it, its name opening its tip — a legibility
@@ -586,7 +597,7 @@
       // (a pick of several: what is picked so far, the forced picks too — the list renumbers as it goes)
       const sofar = (c.picked || []).length ? `${c.kind === "order" ? "in order so far" : "picked so far"}: ${c.picked.join(", ")}` : "";
       $("q-running").textContent = [causes.length ? `because of ${causes.join(", ")}` : "", how, sofar].filter(Boolean).join(" · ");
-      $("q-options").replaceChildren(...state.actions.map((a) => {
+      replaceIfChanged($("q-options"), state.actions.map((a) => {
         const b = el("button", { type: "button", class: "option", "data-text": a.text, onclick: () => send(a.text), ...waiting }, a.text);
         if (a.comps.length !== 1 && !a.about) return b;
         // an option that is one component (a general to draft, a card to pick) or a value with rules
