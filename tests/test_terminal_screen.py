@@ -341,3 +341,32 @@ def test_the_choices_are_said_again_after_the_rules_are_paged():
              pager=True)
     after = out.getvalue().split("P1> rules", 1)[1].split("P1> ", 1)[0]
     assert "choices: 1. place " in after or "choices: type more" in after, after[-600:]
+
+
+PER_CELL = """
+game "PerCell" {
+  players 2
+  kind Stone { n: int  label "stone " + text(n) }
+  board b: squares(3, 3)
+  zone pool: pile, hidden
+  zone here: set per cell of b, public
+  zone under: set per cell of b, hidden
+  setup {
+    for i in 1..3 { create Stone(n: i) in pool }
+    move top(pool) to here[cell(b, "a1")]
+    move top(pool) to under[cell(b, "c3")]
+  }
+  turn { step s { action stop { finish draw "done" } } }
+}
+"""
+
+
+def test_look_at_a_zone_per_cell_lists_the_cells_holding_something():
+    """A new author's Codenames: `look here` of a zone per cell read "no card or piece named 'here'"
+    (language.md: `look ZONE` shows a zone's cards)."""
+    game = rulelang.Game(rulelang.compile_source(PER_CELL, "percell.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, stdin=io.StringIO("look here\nlook under\nquit\n"), stdout=out)
+    text = out.getvalue()
+    assert "here: on 1 cell\n  a1: stone 3\n" in text, text
+    assert "under: on 1 cell\n  c3: 1 hidden\n" in text, text

@@ -229,7 +229,7 @@ class Commands:
         if not found and self.look_at_cell(name):
             return False
         exact = any(" ".join(str(shown).lower().split()) == " ".join(name.lower().split()) for shown, _, _ in found or ())
-        if not exact and self.look_at_zone(name):
+        if not exact and (self.look_at_zone(name) or self.look_at_cell_zone(name)):
             return False                        # (`look hand`: the cards of one's hand, not a card named
         if not found:                           #  `Lend a Hand` — a first hour at the terminal)
             more = self.names().candidates(name)
@@ -336,6 +336,26 @@ class Commands:
         for label in dict.fromkeys(labels):
             for shown, text, kind in self.names().find(label, self.encoding) or ():
                 self.say(wrap_text(f"{printable(shown)}: " + printable(" ".join(str(text).split())), width - 2))
+        return True
+
+    def look_at_cell_zone(self, name: str) -> bool:
+        """`look here` of a zone per cell of the board: what lies in it on each cell, as the seat at the
+        terminal sees it (a new author read "no card or piece named 'here'"); False when no such zone."""
+        wanted = " ".join(name.lower().replace("_", " ").split())
+        zone = next((z["name"] for z in (getattr(self.game, "ir", None) or {}).get("zones", [])
+                     if z.get("per") == "cell" and z["name"].replace("_", " ").lower() == wanted), None)
+        if zone is None:
+            return False
+        held = [(cell, (things or {}).get(zone)) for cell, things in
+                (self.match.view(self.viewer(), drawing=False).get("cells") or {}).items()]
+        lines = [f"  {cell}: " + (printable(join_labels([str(x) for x in v])) if isinstance(v, list) else f"{v} hidden")
+                 for cell, v in held if v]
+        self.say(f"{zone.replace('_', ' ')}: " + (f"on {len(lines)} {'cell' if len(lines) == 1 else 'cells'}" if lines
+                                                  else "empty on every cell"))
+        for line in lines[:FAMILY_SHOWN * 4]:
+            self.say(line)
+        if len(lines) > FAMILY_SHOWN * 4:
+            self.say(f"  … {len(lines) - FAMILY_SHOWN * 4} more cells: look CELL", "dim")
         return True
 
     def look_at_zone(self, name: str) -> bool:

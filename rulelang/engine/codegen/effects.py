@@ -244,10 +244,12 @@ def private_to(m, chooser: int, value, at: int | None = None) -> None:
     identity, never by label: a face-up card named like a hidden one tells nothing of it."""
     if type(value) is not int or value < 0:             # a pass, `done`, a declined pick, a player (-1 - p)
         return
-    # (those who see it where it lies — a public zone, their own, an `others` hand — see it chosen; one
-    # who only knows it from an earlier reveal does not: a new author's Cluedo told P2 "Lead Pipe" when
-    # P1 showed P3 the card P2 had been shown, and "a secret choice" when P1 showed another)
-    seats = [p for p in range(m.players) if p == chooser or seen_where(m, value, p)]
+    # (those who see it where it lies — a public zone, their own, an `others` hand, or revealed to all —
+    # see it chosen; one who only knows it from a reveal to some seats does not: a new author's Cluedo
+    # told P2 "Lead Pipe" when P1 showed P3 the card P2 had been shown, and "a secret choice" when P1
+    # showed another)
+    openly = value in known_to(m, None) if m.known else False      # (revealed to all: on show to every seat)
+    seats = [p for p in range(m.players) if p == chooser or openly or seen_where(m, value, p)]
     if len(seats) < m.players:
         at = len(m.log) if at is None else at
         m.private = {**m.private, at: seats}
@@ -295,9 +297,11 @@ def widen_private(m, keep: bool = False) -> None:
         if seats is None:
             continue
         cs = c if type(c) is tuple else (c,)
-        # (who sees them where they lie by then, or had them revealed in this chain: not who knew them
-        # from before — see private_to)
-        seats = [p for p in range(m.players) if p in seats or all(seen_where(m, x, p) or _shown_to(m, x, p) for x in cs)]
+        # (who sees them where they lie by then, revealed to all, or revealed to them in this chain: not
+        # who knew them from a private reveal before — see private_to)
+        openly = known_to(m, None) if m.known else {}
+        seats = [p for p in range(m.players)
+                 if p in seats or all(x in openly or seen_where(m, x, p) or _shown_to(m, x, p) for x in cs)]
         if len(seats) == m.players and everyone is None:
             everyone = seen_by_all(m)
         if len(seats) == m.players and everyone is not None and all(x in everyone for x in cs):
