@@ -309,7 +309,7 @@ def test_a_variable_s_about_words_are_said_where_the_screen_names_it():
     out = io.StringIO()
     run_repl(game, 2, 1, {}, {}, io.StringIO("look b1\nlook a1\nquit\n"), out, "marsh.rules", screen=(200, 40))
     text = out.getvalue()
-    assert "P1> look b1\nb1: drawn ~; wet (a marsh: nobody may stop there): yes\n  the board's key: ~: a marsh\n" in text
+    assert "P1> look b1\nb1: on the board: ~; wet (a marsh: nobody may stop there): yes\n  the board's key: ~: a marsh\n" in text
     assert "P1> look a1\na1: empty\n" in text
     assert "The screen also shows: crossed: marshes crossed." in rulebook(game)
 
