@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import operator
 import re
+import warnings
 import zlib
 
 import rulelang
@@ -670,6 +671,7 @@ class Actions:
             raise ValueError("actions must be 'auto', 'text' or 'index'")
         self.reason = None
         self.texts = None
+        self.warned = False                     # (past the cap once: said, then not again)
         if mode != "index":
             self.texts, self.reason = text_universe(game, players, options, universe_cap)
             if self.texts is None and mode == "text":
@@ -684,8 +686,14 @@ class Actions:
         """(index, Action) pairs, ascending by index (of `acts`: by default, the legal actions)."""
         acts = match.legal_actions() if acts is None else acts
         if self.mode == "index":
-            acts = sorted(acts, key=str)[:self.size]
-            return list(enumerate(acts))
+            acts = sorted(acts, key=str)
+            if len(acts) > self.size and not self.warned:
+                # (said once: a new author's Cluedo offered 512 of its 648 suggestions, unsaid)
+                self.warned = True
+                warnings.warn(f"{len(acts)} legal actions, more than action_cap={self.size}: the last "
+                              f"{len(acts) - self.size} in sorted order are not offered (raise action_cap)",
+                              RuntimeWarning, stacklevel=3)
+            return list(enumerate(acts[:self.size]))
         out = []
         for a in acts:
             i = self.index.get(str(a))

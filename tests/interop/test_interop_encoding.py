@@ -108,8 +108,13 @@ def test_an_index_space_is_capped_and_sorted():
     interface = Interface(game("valgard"), 2, action_cap=3)
     m = interface.new_match(0)
     texts = sorted(str(a) for a in m.legal_actions())
-    assert [str(a) for _, a in interface.legal(m)] == texts[:3]
-    assert interface.mask(m).tolist() == [1, 1, 1]
+    # (past the cap, said once: a new author's Cluedo offered 512 of its 648 suggestions, unsaid)
+    with pytest.warns(RuntimeWarning, match=r"7 legal actions, more than action_cap=3: the last 4 in sorted order"):
+        assert [str(a) for _, a in interface.legal(m)] == texts[:3]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert interface.mask(m).tolist() == [1, 1, 1]          # (not said again)
 
 
 def test_a_missing_extra_is_named_in_one_line():
