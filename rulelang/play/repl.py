@@ -320,7 +320,7 @@ class _Session(Drawing, Commands):
         seat = self.on_screen if self.on_screen is not None else (humans[0] if humans else 0)
         try:
             # (several players at this terminal who see the table differently: what they all see —
-            # a first hour's hot-seat Dozen War ended on P2's screen, P2's hand in P1's sight)
+            # a first hour's hot-seat board game ended on P2's screen, P2's hand in P1's sight)
             apart = len(humans) > 1 and any(self.sees_differently(seat, h) for h in humans if h != seat)
             self.show_view(seat, together=humans if apart else None)
         except RuleRuntimeError as error:

@@ -296,7 +296,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
         if choice and len(grouped) <= QUESTION_WHOLE:
             # the table is cut anyway: a question's few answers are shown whole, the table (then the
             # viewer's zones, to a line) giving way to them — each has a command to read it again (a
-            # first hour read 3 of Shadow Hunters' 6 areas to move to, and typed more to see the rest)
+            # first hour read 3 of the 6 areas a question offered, and typed more to see the rest)
             for shown_zones in (zones, collapsed[-1:]):
                 room = avail - total(shown_zones, grouped)
                 if room >= len(table):
@@ -320,7 +320,7 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
         status = []
     spare = max(0, height - 1 - budget)               # (the lines kept for the last move's)
     if left + spare < 3 + len(more_lines(len(actions), kinds, width)):
-        # a window too small even for a page of 3 and every kind (Valgarð's board at 60×20 left no
+        # a window too small even for a page of 3 and every kind (a 15-line board at 60×20 left no
         # line, and they pushed the enemy's home row off the top): those lines given up, no status,
         # no kinds, as many choices as fit over the line saying how many more
         left += spare
