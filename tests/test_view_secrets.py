@@ -319,3 +319,36 @@ def test_a_card_a_bystander_knew_does_not_tell_which_was_shown_to_another():
     assert worlds["Pipe"].log_for(1)[-1] == "(a secret choice)"
     assert worlds["Pipe"].log_for(2)[-1] == "Pipe" and worlds["White"].log_for(2)[-1] == "White"   # the asker
     assert worlds["Pipe"].log_for(0)[-1] == "Pipe"                          # the chooser
+
+
+REVEALED_CELLS = """
+game "RevealCell" {
+  players 2
+  kind Stone { n: int  label "stone " + text(n) }
+  board b: squares(3, 1)
+  zone pool: pile, hidden
+  zone under: set per cell of b, hidden
+  setup {
+    for i in 1..4 { create Stone(n: i) in pool }
+    for c in cells(b) { move top(pool) to under[c] }
+    reveal under[cell(b, "a1")] to [players[0]]
+    reveal under[cell(b, "b1")] to [players[0]]
+    move top(pool) to under[cell(b, "b1")]
+  }
+  turn { step s { action pass { finish draw } } }
+}
+"""
+
+
+def test_a_hidden_cell_shows_the_pieces_revealed_to_its_reader():
+    """A new author's Codenames: the key, revealed to the spymasters, read `key: 1` in their views
+    (and so their screens, the browser and interop) — `visible_to` had it. A cell whose every piece
+    was revealed to the reader shows them; a cell with a piece still unseen stays a count; the other
+    seat sees counts."""
+    game = rulelang.Game(rulelang.compile_source(REVEALED_CELLS, "cells.rules"))
+    m = game.new_match(2, seed=1)
+    mine, theirs = m.view(0, drawing=False)["cells"], m.view(1, drawing=False)["cells"]
+    assert mine["a1"]["under"] == ["stone 4"] and mine["b1"]["under"] == 2 and mine["c1"]["under"] == 1
+    assert theirs["a1"]["under"] == 1 and theirs["b1"]["under"] == 2
+    labels = {m.labels[c] for c in m.visible_to(0)}
+    assert "stone 4" in labels and "stone 3" in labels             # (b1's revealed one: seen, not drawn alone)

@@ -210,7 +210,7 @@ class MatchViews(MatchParts):
             name, vis = z["name"], z["visibility"]
             value = self.Z[game.zone_slot[name]]
             if z["per"] == "cell":
-                self._view_cell_zone(z, value, cells, seen)
+                self._view_cell_zone(z, value, cells, seen, known)
                 continue
             owners: Sequence[int | None]
             if z["per"] == "component":            # one zone per component: those holding something
@@ -267,12 +267,16 @@ class MatchViews(MatchParts):
                     entry["of"] = {"id": None, "label": "a hidden component"}
         return zones, cells, seen
 
-    def _view_cell_zone(self, z: dict, value: list, cells: dict, seen: list) -> None:
-        """A zone per cell: what lies on each cell (labels where public, else how many)."""
+    def _view_cell_zone(self, z: dict, value: list, cells: dict, seen: list, known: dict | None = None) -> None:
+        """A zone per cell: what lies on each cell (labels where public, or where every piece there was
+        revealed to this player — a new author's Codenames key, shown to the spymasters, read `key: 1`
+        — else how many)."""
         names, vis = self.game.geometry.names, z["visibility"]  # type: ignore[union-attr]  # (a cell: a board)
         for cell, items in enumerate(value):
             if items:
                 visible = (items[-1:] if z.get("top") else items) if vis == "public" else None
+                if visible is None and known and all(c in known for c in items):
+                    visible = items
                 shown = [self.labels[c] for c in visible] if visible is not None else None
                 if visible is not None:
                     seen.extend(visible)
