@@ -1204,7 +1204,12 @@ def test_a_value_whose_note_came_or_went_says_so():
     from rulelang.play.screen import _change
     note = "0 (no effect: the enemy is immune to ♠)"
     assert _change("0", note) == "0, now (no effect: the enemy is immune to ♠)"
-    assert _change(note, "0") == "0, no longer (no effect: the enemy is immune to ♠)"
+    # (`0, no longer (no effect: …)` read as if the shield were "no longer": another first hour)
+    assert _change(note, "0") == "0, the note (no effect: the enemy is immune to ♠) gone"
+    # (a paragraph is not said again for its note: Shadow Hunters' `You` line repeated it whole)
+    you = "You are George, a Hunter with 14 HP (revealed). You win when every Shadow character is dead."
+    assert _change(you, you + " (Used.)") == "…, now (Used.)"
+    assert _change(you + " (Used.)", you) == "…, the note (Used.) gone"
     assert _change("2", "5") == "2 → 5" and _change("0", "0 (x") == "0 → 0 (x"
 
 

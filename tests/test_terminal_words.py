@@ -1311,6 +1311,11 @@ def test_a_long_value_s_items_are_parted_outside_brackets():
     assert _change(was, now) == ("P1 (you): dead, was George (Hunter, revealed, ability used) · P4: dead, was "
                                  "Unknown (Shadow, 7 damage) · P5: + 1 damage")
     assert _change(was.replace("P5: hidden", "P5: hidden (" + "x" * 80), now) == ""
+    # one item become another: `2 damage → 5 damage` (`+ 5 damage - 2 damage` read as a sum, and a
+    # reveal as `+ Unknown (Shadow, 11 HP) - hidden` — a first hour)
+    assert _change(now, now.replace("P2: hidden, 3 damage", "P2: hidden, 5 damage")) == "P2: 3 damage → 5 damage"
+    assert _change(now, now.replace("P5: hidden", "P5: Unknown (Shadow, 11 HP)")) == \
+        "P5: hidden → Unknown (Shadow, 11 HP)"
 
 
 def test_a_value_from_or_to_nothing_is_said_in_words():
@@ -1320,3 +1325,35 @@ def test_a_value_from_or_to_nothing_is_said_in_words():
     assert _change("", "M1 succeeded (0 fail)") == "now M1 succeeded (0 fail)"
     assert _change("M1 succeeded (0 fail)", "") == "M1 succeeded (0 fail) → none"
     assert _change(3, 5) == "3 → 5"
+
+
+def test_a_message_naming_a_list_value_does_not_hide_the_items_it_adds():
+    """A first hour at Smash Up: after "the cards left on The Mothership go to their owners' discard
+    piles" no line said which cards (the message named `Discard piles`, so its change line was left
+    out). A line that adds items the messages do not name is said; one they name is not."""
+    from rulelang.play.screen import _value_changes
+    before = [{"name": "Discard piles", "label": True, "text": "P1 (1): Walker"}]
+    after = [{"name": "Discard piles", "label": True, "text": "P1 (3): Walker, Hoverbot, Invader"}]
+    seat = lambda p: f"P{p + 1}"
+    told = "the cards left on the mothership go to their owners' discard piles"
+    assert _value_changes(before, after, told, seat) == ["Discard piles: P1 (1): Walker → P1 (3): Walker, Hoverbot, Invader"]
+    assert _value_changes(before, after, told + " hoverbot and invader", seat) == []
+    number = [{"name": "gold", "value": 1}], [{"name": "gold", "value": 3}]
+    assert _value_changes(*number, "p1 gains 2 gold", seat) == []       # (a number named: said, as before)
+    assert _value_changes(*number, "p1 passes", seat) == ["gold: 1 → 3"]
+    # the game itself: every scoring's discards are said to a player at the table
+    game = rulelang.load("games/smash_up.rules")
+    from rulelang.play.screen import changes
+    from rulelang.play.render import seat_name
+    from rulelang.ir.flows import zone_flows
+    m, rng, scorings = game.new_match(3, 0), random.Random(0), 0
+    while not m.is_over and scorings < 2:
+        seen, told = m.view(0), len(m.message_log())
+        m.apply(rng.choice(m.legal_actions()))
+        said = [e["text"] for e in m.message_log()[told:] if e["to"] is None or 0 in e["to"]]
+        if any("go to their owners' discard piles" in x for x in said):
+            scorings += 1
+            lines = changes(seen, m.view(0), " ".join([str(m.log_for(0)[-1])] + said), seat_name,
+                            str(m.log_for(0)[-1]), zone_flows(game.ir))
+            assert any(line.startswith("Discard piles: ") and "+ " in line for line in lines), lines
+    assert scorings == 2

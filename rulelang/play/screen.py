@@ -1104,19 +1104,21 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
         if old is None:
             continue
         name = v["name"] if v.get("label") else str(v["name"]).replace("_", " ")
-        if name.lower() in told:
-            continue
+        # (a message naming the value has said its change — unless the change adds items the
+        # message does not name: "the cards left on X go to their owners' discard piles" kept the
+        # `Discard piles: P1 (8): + Hoverbot, …` line, and with it which cards, off a first hour's screen)
+        named = name.lower() in told
         if "per_player" in v and "per_player" in old:
             new_row, old_row = v.get("texts") or v["per_player"], old.get("texts") or old["per_player"]
             diffs = [f"{seat_name(p)} {_change(a, b)}" for p, (a, b) in enumerate(zip(old_row, new_row))
                      if a != b and not isinstance(a, dict) and not isinstance(b, dict) and _change(a, b)]
-            if diffs:
+            if diffs and (not named or any(_adds_unsaid(a, b, told) for a, b in zip(old_row, new_row))):
                 out.append(f"{name}: " + ", ".join(diffs))
             continue
         if "per_key" in v and "per_key" in old:   # per enum value(s), as the status shows them: `(P1, W)`
             # (a new author's gem tokens, `per player per Gem`, changed every turn and were never said)
             olds = {json.dumps(x.get("key")): x for x in old["per_key"] if isinstance(x, dict)}
-            diffs = []
+            diffs, unsaid = [], False
             for x in v["per_key"]:
                 y = olds.get(json.dumps(x.get("key"))) if isinstance(x, dict) else None
                 if y is None:
@@ -1125,16 +1127,34 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
                 b = x["text"] if isinstance(x.get("text"), str) else x.get("value")
                 if a != b and not isinstance(a, dict) and not isinstance(b, dict) and _change(a, b):
                     diffs.append(f"({x.get('key_text')}) {_change(a, b)}")
-            if diffs:
+                    unsaid = unsaid or _adds_unsaid(a, b, told)
+            if diffs and (not named or unsaid):
                 out.append(f"{name}: " + ", ".join(diffs))
             continue
         a = old["text"] if isinstance(old.get("text"), str) else old.get("value")
         b = v["text"] if isinstance(v.get("text"), str) else v.get("value")
         # (a list too — the dice just rolled: a new author's Can't Stop never showed a bot's roll)
         if a != b and not isinstance(a, dict) and not isinstance(b, dict) and "per_key" not in v:
-            if _change(a, b):
+            if _change(a, b) and (not named or _adds_unsaid(a, b, told)):
                 out.append(f"{name}: {_change(a, b)}")
     return out
+
+
+def _adds_unsaid(a, b, told: str) -> bool:
+    """Does a list value's change add an item (`Hoverbot`) that `told` does not name? A value
+    that is no list (`1` → `3`) adds none: a message naming it has said its change."""
+    was, now = words(a), words(b)
+    if not isinstance(b, (list, tuple)) and not any(", " in x or " · " in x for x in (was, now)):
+        return False
+
+    def items(text: str) -> list[str]:
+        out = []
+        for part in text.split(" · ") if text else ():
+            head, colon, body = part.partition(": ")
+            out += (_items(body) if colon else _items(part)) or [part]
+        return out
+    added = Counter(items(now)) - Counter(items(was))
+    return any(item.lower() not in told for item in added)
 
 
 def _change(a, b, room: int = 60) -> str:
@@ -1145,10 +1165,13 @@ def _change(a, b, room: int = 60) -> str:
     was, now = words(a), words(b)
     # (the same value with a note come or gone: `Shield from spades: 0 → 0 (no effect: …)` read as no
     # change, and the reverse as if the note were the old value's — a first hour at a card game)
+    # (a value long enough to wrap is not said again for its note: a character's paragraph was
+    # repeated whole for `(Used.)` at its end — a first hour at a card game)
     if now.startswith(was + " (") and now.endswith(")") and was:
-        return f"{was}, now {now[len(was) + 1:]}"
+        return f"{was if len(was) < room else '…'}, now {now[len(was) + 1:]}"
     if was.startswith(now + " (") and was.endswith(")") and now:
-        return f"{now}, no longer {was[len(now) + 1:]}"
+        # (`0, no longer (no effect: …)` read as if the value were "no longer": the note is named)
+        return f"{now if len(now) < room else '…'}, the note {was[len(now) + 1:]} gone"
     if not was or not now:             # (an empty value has no words: `Missions:  → M1 …` read as a slip)
         return f"now {now}" if now else f"{was} → none" if len(was) < 2 * room else "none now"
     if len(was) + len(now) < room:
@@ -1211,7 +1234,10 @@ def _list_changes(was: str, now: str) -> str:
                 taken.append(x)
         if not added and not taken and head_a == head_b:
             continue                                   # (the same items in another order: nothing to say)
-        words_ = ([f"+ {', '.join(added)}"] if added else []) + ([f"- {', '.join(taken)}"] if taken else [])
+        if len(added) == 1 and len(taken) == 1:        # (one item became another: `2 damage → 5 damage`;
+            words_ = [f"{taken[0]} → {added[0]}"]      #  `+ 5 damage - 2 damage` read as a sum — a first hour)
+        else:
+            words_ = ([f"+ {', '.join(added)}"] if added else []) + ([f"- {', '.join(taken)}"] if taken else [])
         said.append(" ".join(words_) if not head_b else head_b + (": " + " ".join(words_) if words_ else ""))
     return " · ".join(said)
 
