@@ -641,3 +641,22 @@ def test_a_file_that_cannot_be_read_is_not_replaced_by_a_save(tmp_path, monkeypa
     assert repl_commands._replaceable(str(locked)) is False
     assert repl_commands._replaceable(str(empty)) is True
     assert repl_commands._replaceable(str(tmp_path / "new.json")) is True
+
+
+def test_a_state_whose_stuck_player_would_be_asked_a_question_is_refused_in_words():
+    """A new author's built position (the player to act stuck, and `on stuck` asking) ended
+    `from_state` in the engine's own pause signal, a BaseException no `except Exception` catches.
+    No action began that question, so nothing could replay up to it: the state is refused."""
+    game = rulelang.Game(rulelang.compile_source("""game "Stuck Ask" {
+  players 2
+  var n: int = 0
+  turn { step s { action go require n < 1 { n += 1  end turn } } }
+  on stuck { choose x in [1, 2] always prompt "pick" { n = 10 + x }  finish draw "done" }
+}""", "stuck.rules"))
+    state = game.new_match(2, 0).state()
+    state["vars"]["n"] = 1
+    with pytest.raises(StateError, match="no legal action here, and the rules then ask a question"):
+        rulelang.Match.from_state(game, state)
+    m = game.new_match(2, 0)                    # (played to it, the question is asked as ever)
+    m.apply("go")
+    assert m.pending is not None and rulelang.Match.from_state(game, m.state()).pending is not None

@@ -10,6 +10,7 @@ import json
 
 from .chance import checked_tape
 from .codegen import player_text
+from .codegen.effects import Paused
 from ..core.errors import RuleFault, RuleRuntimeError, StateError
 from ..core.limits import COMPONENT_LIMIT, INT_LIMIT, PLAYER_LIMIT
 from ..core.types import ValueType
@@ -150,6 +151,12 @@ class MatchSaves(MatchParts):
                     m._settle(None)                 # the rules decide, as after any action
             except RULE_FAULTS + (RuleFault,) as err:
                 raise m._rule_error("restoring a state", err) from None
+            except Paused:
+                # (no action began the question, so no chain could replay up to it: a new author's
+                # position, where `on stuck` asks, ended in the engine's own signal, a BaseException)
+                raise StateError("the player to act has no legal action here, and the rules then ask a "
+                                 "question (`on stuck`): a state cannot begin at a question no action asked "
+                                 "(save the match while its question waits instead)") from None
         return m
 
     @classmethod
