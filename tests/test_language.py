@@ -335,3 +335,25 @@ game "J" {
     with pytest.raises(rulelang.RuleError) as err:
         rulelang.compile_source(source, "j.rules")
     assert "not `jumper` (to show the position, bind it as a parameter from a list of one, `x in [jumper]`" in str(err.value)
+
+
+def test_a_local_let_as_none_takes_the_type_of_what_it_is_given():
+    """A new author's Skull said "P2 finds the skull of 0": `let found = none`, later given a
+    player, printed as a seat number (the local was typed `none`, so `text` knew no better)."""
+    game = rulelang.Game(rulelang.compile_source("""game "LetNone" {
+  players 2
+  kind Card { n: int }
+  zone pile: pile, public
+  setup { create Card(n: 4) in pile  create Card(n: 5) in pile }
+  turn { step s { action go {
+    let who = none
+    for p in players { if p == me { who = p } }
+    let card = none
+    for c in pile { card = c }
+    log "found " + text(who) + " and " + text(card)
+    finish win for who
+  } } }
+}""", "letnone.rules"))
+    m = game.new_match(2, 0)
+    m.apply("go")
+    assert m.message_log()[-1]["text"] == "found P1 and Card1"     # (a label, not the id 1)

@@ -374,7 +374,7 @@ class StatementChecks:
             self.require_type(s.value, vt, "list:player", "a turn order (a list of every player)")
             self.out.refs[id(s.target)] = ("turn_order",)
             return
-        want = self.target_type(s.target)
+        want = self.target_type(s.target, vt if s.op == "=" else None)
         if want is None:
             return
         if s.op in ("+=", "-="):
@@ -397,11 +397,27 @@ class StatementChecks:
         done = "appended to" if word == "append" else "removed from"
         self.require_type(s.value, vt, elem(want), f"the value {done} `{s.target.name}`")
 
-    def target_type(self, target: n.LValue) -> str | None:
+    def refine_local(self, name: str, given: str | None) -> str:
+        """The type of `let NAME = none`, from the value an assignment gives it (if that has one):
+        from here on the local is of that type."""
+        if given is None or given in ("none", "any") or given.endswith(":any") or given.endswith(":none"):
+            return "none"
+        for scope in reversed(self.scopes):
+            if name in scope:
+                scope[name] = given
+                break
+        return given
+
+    def target_type(self, target: n.LValue, given: str | None = None) -> str | None:
         """The type of an assignment's target (a local, a variable or one entry of a per-player or
-        per-cell one), recording which it is; None (after an error) if it is none of these."""
+        per-cell one), recording which it is; None (after an error) if it is none of these.
+        `given`: the type of the value a plain `=` gives it."""
         local = self.lookup_local(target.name)
         if local is not None:
+            if local == "none":
+                # (`let who = none` is typed by what it is given first: a new author's `who = p`
+                # was said as a seat number, `found 0`, not `P1`)
+                local = self.refine_local(target.name, given)
             if self.narrowed_scope(target.name):
                 self.error("E201", f"`{target.name}` is narrowed by the `if` around it: change it outside "
                                    f"that `if`", target.span)
