@@ -310,6 +310,9 @@ def test_missing_last_brace_says_a_brace_may_be_missing(tmp_path):
     ("action yield require not all(yielded[p] for p in others)",
      'action yield require not all(yielded[p] for p in others) as "give up"', 'as "give up"',
      '(an action\'s `as` text comes before its `require`: `action bid(q in 1..3) as "bid " + text(q) require q > 1 { … }`)'),
+    ("action yield require not all(yielded[p] for p in others)",     # (over two lines: a new author's)
+     'action yield\n          require not all(yielded[p] for p in others)\n          as "give up"', 'as "give up"',
+     '(an action\'s `as` text comes before its `require`: `action bid(q in 1..3) as "bid " + text(q) require q > 1 { … }`)'),
 ])
 def test_syntax_errors_that_authors_make_carry_a_hint(tmp_path, old, new, at, hint):
     text, start = edited(old, new)

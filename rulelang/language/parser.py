@@ -152,6 +152,14 @@ def _in_order(text: str, words: tuple) -> bool:
     return True
 
 
+def _since_last(text: str, word: str) -> str:
+    """`text` from the last whole `word` in it on (all of it when there is none)."""
+    found = None
+    for found in re.finditer(r"\b" + re.escape(word) + r"\b", text):
+        pass
+    return text[found.start():] if found is not None else text
+
+
 def _expects(parser: Lark, names, literal: str) -> bool:
     """Whether one of the expected tokens is exactly `literal`."""
     for name in names:
@@ -269,7 +277,8 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif text == "in" and re.search(r"\bcreate\s+[A-Za-z_]\w*\s*$", line_before):
         kind = re.search(r"\bcreate\s+([A-Za-z_]\w*)\s*$", line_before).group(1)
         hint = f" (a kind is made with its fields in brackets, even none: `create {kind}() in …`)"
-    elif text == "as" and _in_order(line_before, ("action", "require")):
+    elif text == "as" and _in_order(_since_last(source[:tok.start_pos or 0][-400:], "action"), ("action", "require")):
+        # (over lines too: a new author's `require` on the line after `action place(…)` got no hint)
         hint = " (an action's `as` text comes before its `require`: `action bid(q in 1..3) as \"bid \" + text(q) require q > 1 { … }`)"
     elif text in ("(", ")") and re.search(r"(?:^|[\s{;])(" + "|".join(STATEMENT_WORDS) + r")\s*\(?\s*$", line_before):
         word = re.search(r"(\w+)\s*\(?\s*$", line_before).group(1)
