@@ -1357,3 +1357,35 @@ def test_a_message_naming_a_list_value_does_not_hide_the_items_it_adds():
                             str(m.log_for(0)[-1]), zone_flows(game.ir))
             assert any(line.startswith("Discard piles: ") and "+ " in line for line in lines), lines
     assert scorings == 2
+
+
+TILES = """game "Tiles" {
+  players 2
+  kind Tile { }
+  board grid: squares(3, 3)
+  zone bag: pile, hidden
+  zone held: pile, public
+  zone placed: pile per cell of grid, public, internal
+  var marked: int = 0 per cell of grid, public, internal
+  setup { repeat 4 { create Tile() in bag }  move top(bag) to held }
+  when size(held) == 0 { finish draw "no tiles" }
+  turn { step s {
+    action put(c in cells(grid)) as "put " + text(c) require size(placed[c]) == 0 {
+      move top(held) to placed[c]
+      marked[c] = 1
+      if size(bag) > 0 { move top(bag) to held }
+      end turn
+    }
+  } }
+}"""
+
+
+def test_a_card_put_into_an_internal_zone_per_cell_is_said_to_go_to_its_cell():
+    """A new author's Carcassonne: a tile put from the public `held` pile into `placed[c]`, a zone per
+    cell kept `internal`, read `curve: gone from held` — language.md says a card put into an internal
+    zone the player sees is said to go there. Its internal variable per cell stays unsaid."""
+    game = rulelang.Game(rulelang.compile_source(TILES, "tiles.rules"))
+    text = play(game, ["put a1", "quit"])
+    said = text[text.index("P1 plays: put a1"):]
+    assert "  · Tile3: held → a1\n" in said, said
+    assert "gone from" not in said and "marked" not in said

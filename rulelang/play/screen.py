@@ -404,7 +404,10 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
              {zone_title(z, seat_name): z.get("kind") for z in after["zones"] if z["cards"]})
     # (the values and the board as the screen shows them; the zones all, internal ones too)
     shown_b, shown_a = without_internal(before), without_internal(after)
-    before, after = dict(shown_b, zones=before["zones"]), dict(shown_a, zones=after["zones"])
+    # (an internal zone per cell's pieces too, as any internal zone's seen cards: a new author's
+    # tile, put into one, read `curve: gone from held`; without its per-cell variables, said apart)
+    before, after = (dict(shown, zones=view["zones"], cells=_cell_pieces(view, shown))
+                     for view, shown in ((before, shown_b), (after, shown_a)))
     (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     mover = before.get("actor")
 
@@ -453,6 +456,18 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
     lines += _component_value_changes(before, after, said.lower())
     lines += _cell_value_changes(shown_b, shown_a, said.lower())
     return [printable(x) for x in lines]
+
+
+def _cell_pieces(view: dict, shown: dict) -> dict:
+    """The cells as `shown` (the screen's view) has them, with the pieces of internal zones per cell
+    too (not internal variables per cell: their changes are off the screen)."""
+    internal_vars = set(view.get("cell_vars") or ()) - set(shown.get("cell_vars") or ())
+    cells = {}
+    for cell, held in (view.get("cells") or {}).items():
+        kept = {k: x for k, x in held.items() if k not in internal_vars}
+        if kept:
+            cells[cell] = kept
+    return cells
 
 
 def _known_lines(before: dict, after: dict, told: str, seat_name, off: set) -> list[str]:
