@@ -1389,3 +1389,34 @@ def test_a_card_put_into_an_internal_zone_per_cell_is_said_to_go_to_its_cell():
     said = text[text.index("P1 plays: put a1"):]
     assert "  · Tile3: held → a1\n" in said, said
     assert "gone from" not in said and "marked" not in said
+
+
+CARDS_ON_CELLS = """game "Patterns" {
+  players 2
+  board grid: squares(5, 5)
+  zone hand: set per player, public
+  zone box: set, hidden
+  kind Card { at: int  label card }
+  card Card "Boar" { at: 0 }
+  card Card "Crane" { at: 0 }
+  card Card "Eel" { at: 1 }
+  card Card "Tiger" { at: 2 }
+  setup { create cards Card where at == 0 in hand[0]  create cards Card where at == 1 in hand[1]
+          create cards Card where at == 2 in box }
+  def free = [c for c in cells(grid)]
+  about def free "one of the cells of the board"
+  turn { step s {
+    action move(k in hand[me], c in free) as text(k) + " " + text(c) { finish draw "moved" }
+  } }
+}"""
+
+
+def test_a_move_with_a_card_not_held_lists_the_legal_ones_with_its_other_words():
+    """A new author's Onitama: `Tiger a5-a4`, a card in the box, read "not a legal action or a command
+    (type help)"; `help Boar a5-a4`, a move on the screen, "no action `Boar a5-a4`"; and `about def
+    mine "one of your pieces"` was said "one of one of your pieces"."""
+    game = rulelang.Game(rulelang.compile_source(CARDS_ON_CELLS, "patterns.rules"))
+    text = play(game, ["Tiger c3", "help Boar c3", "quit"])
+    assert "'Tiger c3' is not a legal action now (legal with those words: Boar c3, Crane c3)" in text, text
+    assert "no action" not in text
+    assert "c: one of the cells of the board" in text.lower() and "one of one of" not in text

@@ -690,6 +690,14 @@ class _Session(Drawing, Commands):
             return f" now ({said})"
         if own_turn and 0 < len(actions) <= MAX_CANDIDATES:     # (a move typed in another shape: `e3-f4`
             return f" or a command (legal now: {', '.join(self.show_text(a) for a in actions)}; type help)"
+        if own_turn and words:                   # (the legal actions sharing a word typed after the first:
+            typed = set(words[:MAX_TYPED_WORDS])  #  `Tiger a5-a4`, a card not in hand — a new author's Onitama)
+            sharing = [(len(typed & set(self.show_text(a).lower().split())), i, a) for i, a in enumerate(actions)]
+            sharing = [a for k, _, a in sorted(sharing, key=lambda x: (-x[0], x[1])) if k]
+            if sharing:
+                listed = ", ".join(self.show_text(a) for a in sharing[:MAX_CANDIDATES])
+                more = f" and {len(sharing) - MAX_CANDIDATES} more" if len(sharing) > MAX_CANDIDATES else ""
+                return f" now (legal with those words: {listed}{more})"
         return " or a command (type help)"
 
     def typed_name_of(self, action) -> str:

@@ -101,6 +101,11 @@ class Commands:
             return False
         if self.match.question and self._answer_help(argument, offered):
             return False
+        typed = " ".join(argument.split()).lower()
+        same = [o for o in offered if typed and typed in (" ".join(str(o).split()).lower(),
+                                                         " ".join(self.show_text(o).split()).lower())]
+        if same and not self.match.question:    # (an action as the screen shows it: `help Boar a5-a4`
+            argument = kind_of(same[0])          #  read "no action `Boar a5-a4`" — a new author's Onitama)
         if argument.strip().isdigit() and 1 <= int(argument.strip()) <= len(offered):
             if self.match.question:             # `help 1` at a question: option 1, whole (a first hour: a
                 return self.look(argument)      # draft's generals were cut short, and help 1 said "no action")

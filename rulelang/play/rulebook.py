@@ -505,8 +505,8 @@ def _param_words(p: dict, zone_words: dict | None = None, enums: dict | None = N
             place = f"{kind} of `{said}`" if d["f"] != "cells" else "the cells of the board"
         else:
             place = f"{kind} the rules list"
-    if p["mode"] == "one":
-        return f"one of {place}"
+    if p["mode"] == "one":                      # (the rules' words may say it: `about def mine "one of your
+        return place if place.lower().startswith("one of ") else f"one of {place}"   # pieces"` read "one of one of")
     lo, hi = p.get("min"), p.get("max")
     if lo is not None and hi is not None and lo.get("k") == hi.get("k") == "lit":
         count = f"{lo['v']}" if lo["v"] == hi["v"] else f"{lo['v']} to {hi['v']}"
