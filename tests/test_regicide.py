@@ -101,6 +101,10 @@ def test_s04_exact_kill_puts_the_jack_on_top_of_the_tavern(damage_before, jack_t
         assert sorted(pile(m, "discard")) == sorted(["J♠", "10♣"])
     assert pile(m, "table") == []
     assert var(m, "damage") == 0
+    # the damage dealt is said (a first hour read only "J♠ is defeated", not why it was no exact kill)
+    said = [x["text"] for x in m.message_log() if "defeated" in x["text"]]
+    assert said == (["J♠ is defeated by exact damage (20): it goes on top of the tavern"] if jack_to == "tavern"
+                    else ["J♠ is defeated by 21 damage (health 20): it goes to the discard pile"])
 
 
 def test_s05_legal_combinations():

@@ -222,6 +222,36 @@ def other_regicide() -> str:
     return text.replace("players 1..4", "players 1..3")
 
 
+def test_a_save_stays_good_when_the_rules_reword_a_message(tmp_path, capsys, monkeypatch):
+    """A message's words are not the rules' content: a first hour asked Regicide's "J♠ is defeated" to
+    say the damage, and the new words refused every Regicide save. Now a save (a terminal save and a
+    state) outlives a rewording, the replay says the messages read anew; a save from before the
+    words were left out of the fingerprint (its legacy fingerprint) still loads; any other change
+    of the rules is refused as before."""
+    text = REGICIDE.read_text(encoding="utf-8")
+    said = '" is defeated by " + text(damage) + " damage (health "'
+    assert said in text
+    rules, reworded = tmp_path / "regicide.rules", tmp_path / "reworded" / "regicide.rules"
+    rules.write_text(text, encoding="utf-8")
+    reworded.parent.mkdir()
+    reworded.write_text(text.replace(said, '" falls to " + text(damage) + " damage (health "'), encoding="utf-8")
+    old, new = rulelang.load(str(rules)), rulelang.load(str(reworded))
+    assert old.fingerprint == new.fingerprint and old.legacy_fingerprint != new.legacy_fingerprint
+    assert rulelang.load(str(tmp_path / "other.rules") if (tmp_path / "other.rules").write_text(
+        other_regicide(), encoding="utf-8") else "").fingerprint != old.fingerprint
+    save = tmp_path / "s.json"
+    data = play_and_save(capsys, monkeypatch, str(rules), save, moves=("1",) * 7)    # (J♥ falls at the 7th)
+    assert any("is defeated by" in str(m) for m in data["state"]["messages"])
+    code, out, _ = cli(capsys, "replay", save, "--rules", reworded)
+    assert code == 0 and "reproduced, its messages worded as these rules word them now" in out, out
+    assert cli(capsys, "replay", save, "--rules", rules)[1].endswith("reproduced exactly\n")
+    state = dict(data["state"])
+    assert rulelang.Match.from_state(new, state).state()["messages"] == state["messages"]
+    state["fingerprint"] = old.legacy_fingerprint                  # (written before: still good)
+    rulelang.Match.from_state(old, state)
+    assert "another version of its rules" in refused(rulelang.load(str(tmp_path / "other.rules")), state)
+
+
 # -- 2. fingerprints do not depend on how the path was typed ------------------------------------------
 
 def test_the_fingerprint_is_the_same_however_the_path_is_typed(monkeypatch):

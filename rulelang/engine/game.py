@@ -106,6 +106,17 @@ def _comp_params(low) -> dict:
     return out
 
 
+def _without_message_words(x):
+    """The IR (or a part) with every `log` statement's text left out (who it is told to kept)."""
+    if isinstance(x, dict):
+        if x.get("s") == "log":
+            return {k: None if k == "v" else _without_message_words(v) for k, v in x.items()}
+        return {k: _without_message_words(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_without_message_words(v) for v in x]
+    return x
+
+
 class Game:
     """A loaded rule file: build matches from it."""
 
@@ -117,6 +128,11 @@ class Game:
     _has_secrets: bool                  # visibility.py
     _hiding_slots: list                 # alike.py
     _comp_columns: list                 # alike.py
+
+    def accepts_fingerprint(self, fingerprint) -> bool:
+        """Was a save with this fingerprint made with these rules (their messages' words aside)? Its
+        `legacy_fingerprint` too: a save from before the words were left out."""
+        return fingerprint in (self.fingerprint, self.legacy_fingerprint)
 
     def __deepcopy__(self, memo) -> "Game":
         """A game is not changed by playing it: every copy shares it (its compiled code too)."""
@@ -153,7 +169,13 @@ class Game:
         content["vars"] = [{k: v for k, v in var.items() if k != "of"} for var in ir["vars"]]
         # nor whether a refused action's condition holds (words for a player, added later)
         content["defs"] = {k: v for k, v in ir["defs"].items() if not k.startswith(REFUSES)}
-        self.fingerprint = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
+        # the fingerprint of the rules as before their messages' words were left out of it: a save made
+        # before is still good for rules whose content has not changed (`accepts_fingerprint`)
+        self.legacy_fingerprint = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
+        # nor the words of the messages (`log`): a save stays good when a message is reworded (a first
+        # hour asked Regicide's to say a killing blow's damage — a new word, every old save refused)
+        self.fingerprint = hashlib.sha256(json.dumps(_without_message_words(content), sort_keys=True)
+                                          .encode()).hexdigest()[:16]
         self.about = ir.get("about", {})
         low = Lowerer(ir)
         code = low.build()

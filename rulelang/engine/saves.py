@@ -168,7 +168,7 @@ class MatchSaves(MatchParts):
         if type(version) is not int or version != STATE_VERSION:
             raise StateError(f"this state is of version {_short(version)}; this rulelang reads version "
                              f"{STATE_VERSION} (a newer rulelang wrote it?)")
-        if data.get("fingerprint") != game.fingerprint:
+        if not game.accepts_fingerprint(data.get("fingerprint")):
             raise StateError(f"this state belongs to another game or another version of its rules "
                              f"(state: {_short(data.get('game'))}, game: {_short(game.name)})")
         players, seed, options = data.get("players"), data.get("seed"), data.get("options")

@@ -43,7 +43,7 @@ def register(game, name: str | None = None) -> str:
     name = name or slug(game)
     old = _REGISTERED.get(name)
     if old is not None:
-        if old.fingerprint != game.fingerprint:
+        if old.legacy_fingerprint != game.legacy_fingerprint:     # (its messages' words too)
             raise ValueError(f"another game is already registered as {name!r}")
         return name
     _REGISTERED[name] = game

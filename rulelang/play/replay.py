@@ -35,6 +35,12 @@ def fingerprint(game) -> str:
     return getattr(game, "fingerprint", "") or ""
 
 
+def _accepts(game, saved) -> bool:
+    """Was a save with fingerprint `saved` made with these rules (their messages' words aside)?"""
+    accepts = getattr(game, "accepts_fingerprint", None)
+    return accepts(saved) if accepts is not None else saved == fingerprint(game)
+
+
 def save_data(game, match, seed: int, options: dict, bots: dict | None = None, seed_secret: bool = False) -> dict:
     """A match as a save file: enough to replay it on the same rules, and its state to check; and
     which seats bots played (`{"2": "random"}`, seats from 1), for `rulelang play SAVE` to seat them again;
@@ -153,7 +159,7 @@ def check_game(data: dict, game) -> None:
     """StateError unless the save was made with these very rules."""
     if data["name"] != game.name:
         raise StateError(f"it is a save of {_short(repr(data['name']))}, not of {_short(repr(game.name))}")
-    if data["fingerprint"] != fingerprint(game):
+    if not _accepts(game, data["fingerprint"]):
         raise StateError(f"it was saved with other rules for {_short(game.name)} (another version of the "
                          f"rule file: fingerprint {_short(data['fingerprint'])}, these rules {fingerprint(game)})")
 
@@ -202,9 +208,20 @@ def rebuild(data: dict, game, on_action=None, moves: dict | None = None, asked: 
         if isinstance(saved, dict) and "version" in now and version != now["version"]:   # (by name, as
             raise StateError(f"the saved position is of version {_short(version)}; this rulelang reads "  # from_state)
                              f"version {now['version']} (a newer rulelang wrote it?)")
-        if now != saved:
+        if now != saved and _unworded(now) != _unworded(saved):
             raise StateError("the replayed position differs from the saved one")
     return match
+
+
+def _unworded(state):
+    """A state without what a rewording of the rules' messages changes (the rules' fingerprint, the
+    messages' words: who each was told to is kept), to compare a replay with its save."""
+    if not isinstance(state, dict):
+        return state
+    messages = state.get("messages")
+    return dict(state, fingerprint=None, messages=[
+        {k: v for k, v in m.items() if k != "text"} if isinstance(m, dict) else None for m in messages]
+        if isinstance(messages, list) else messages)
 
 
 def _messages(match) -> int:
@@ -268,7 +285,7 @@ def find_game(save_path: str, data: dict, rules: str | None = None):
             game = rulelang.load(str(path))
         except (RuleError, OSError, ValueError):           # not these rules, and not ours to report
             continue
-        if fingerprint(game) == data["fingerprint"]:
+        if _accepts(game, data["fingerprint"]):
             return game
     raise StateError(f"no rule file beside the save, here or among the shipped games has the rules it was played with "
                      f"({_short(data['name'])}, fingerprint {_short(data['fingerprint'])}): "
@@ -292,6 +309,9 @@ def replay(data: dict, game, out=print) -> bool:
         out("outcome: " + ", ".join(f"{_seat(p)} {r}" for p, r in enumerate(match.outcome["results"])))
     if "state" not in data:                 # (nothing to compare with: not "reproduced exactly", a fuzzer)
         out(f"replayed {len(data['log'])} actions (the save holds no position to compare them with)")
+    elif isinstance(data["state"], dict) and dict(match.state(), fingerprint=None) != dict(data["state"], fingerprint=None):
+        out(f"replayed {len(data['log'])} actions: the saved position is reproduced, its messages worded "
+            f"as these rules word them now")
     else:
         out(f"replayed {len(data['log'])} actions: the saved position is reproduced exactly")
     return True

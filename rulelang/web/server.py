@@ -782,7 +782,7 @@ class Server:
         entry = next((e for e in self.entries.values() if e.path == saved["rules"]), None)
         if entry is None:
             raise ValueError("its game is not one this server serves now (start `rulelang serve` with its rule file)")
-        if entry.game.fingerprint != saved["fingerprint"]:
+        if not entry.game.accepts_fingerprint(saved["fingerprint"]):
             raise ValueError(f"{saved['rules']} has changed since the match began")
 
         # (a damaged row is said as such: options stored as a list made every open a 500, and seats
