@@ -379,3 +379,23 @@ def test_a_choice_typed_as_shown_and_refused_gets_the_rules_reason():
     run_repl(game, 2, 1, stdin=io.StringIO("2c\n\n1c\nquit\n"), stdout=out)
     line = next(x for x in out.getvalue().splitlines() if "'1c' is not" in x)
     assert "legal like it: 3♣;" in line and "the rules say: a bid must be higher than the last one" in line, line
+
+
+def test_an_as_text_of_several_computed_parts_is_one_ellipsis_and_each_part_said():
+    """A new author's Carcassonne: `help place` read `place C …………` (four computed parts side by side)
+    and "…: made from one of held and one of the numbers 0 to 3", read as one thing."""
+    game = rulelang.Game(rulelang.compile_source('''game "Tiles" {
+  players 2
+  kind Tile { n: int  e: int }
+  zone held: pile, public
+  setup { create Tile(n: 1, e: 2) in held }
+  turn { step place {
+    action place(t in held, c in 1..3, r in 0..3)
+        as "place " + text(c) + " " + (if r == 0 then text(t.n) + text(t.e) else text(t.e) + text(t.n)) {
+      finish draw "placed"
+    }
+  } }
+}''', "tiles.rules"))
+    helped = action_help(game, "place", game.new_match(2, 1))
+    assert helped.startswith("place C … (at step place)"), helped
+    assert "…: made from one of held, and from one of the numbers 0 to 3" in helped, helped

@@ -436,9 +436,9 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
             unnamed = [p for p in a["params"] if p not in named] if "…" in title else []
             said = [f"{p['name'].upper()}: {_param_words(p, about.get('zones', {}), enums, about.get('defs'))}"
                     for p in named]
-            if unnamed:
-                said.append("…: made from " + " and ".join(_param_words(p, about.get("zones", {}), enums, about.get("defs"))
-                                                          for p in unnamed))
+            if unnamed:                     # ("made from one of held and one of the numbers 0 to 3" read as
+                said.append("…: made from " + ", and from ".join(   #  one thing — a new author's tiles)
+                    _param_words(p, about.get("zones", {}), enums, about.get("defs")) for p in unnamed))
             part.para("; ".join(said))
         _action_details(part, s["name"], a, about, code, authors, why)
         steps = told.setdefault((_action_name(a), part.text()), [])
@@ -706,7 +706,8 @@ def _action_name(a: dict) -> str:
         # name, once for the parts next to each other: a new author's Quoridor read `wall ……O`)
         parts = _text_parts(a["text"], 0, worked_out, frozenset(names - worked_out))
         parts = [x for i, x in enumerate(parts) if not (x.startswith(_OF) and i and parts[i - 1] == x)]
-        return printable(" ".join("".join(x.removeprefix(_OF) for x in parts).split()))
+        # (`…` once for computed parts next to each other: a new author's tile read `place C …………`)
+        return printable(re.sub(r"…{2,}", "…", " ".join("".join(x.removeprefix(_OF) for x in parts).split())))
     params = " ".join(p["name"].upper() for p in a["params"])
     return printable(a["name"].replace("_", " ") + (f" {params}" if params else ""))
 
