@@ -38,11 +38,13 @@ def game_with(ir: dict, optimise: frozenset, monkeypatch) -> Game:
 
 def outcome(game: Game, players: int, seed: int, options) -> list:
     """The game's trace, or the rule error it ends in: the same error either way, though its line
-    may differ (an inlined def's error is reported at the line that calls it)."""
+    may differ (an inlined def's error is reported at the line that calls it, which then names the
+    defs it reads: ` (here or in a def this line reads: …)`)."""
     try:
         return trace(game, players, seed, options)
     except rulelang.RuleRuntimeError as err:
-        return ["rule error", re.sub(r"^\S+:\d+: ", "", str(err))]
+        said = re.sub(r" \(here or in a def this line reads: [^()]*\)$", "", str(err))
+        return ["rule error", re.sub(r"^\S+:\d+: ", "", said)]
 
 
 def same_traces(ir: dict, players: int, seeds, monkeypatch, options=None, variants=(NONE,)) -> None:
