@@ -24,23 +24,29 @@ def _names(e) -> set:
 
 
 def _others_zone(lints, domain) -> str | None:
-    """The `others` zone a choice's options come from (`hand[me]`), or None."""
-    z = lints.root_zone(domain)
-    sym = lints.c.symbols.get(z) if z else None
-    return z if sym is not None and _vis(sym.decl) == ["others"] else None
+    """The `others` zone a choice's options come from (`hand[me]`), or None; through `+` and a
+    filter too (`market + hand[me]`)."""
+    for part in lints.chosen_zones(domain):
+        z = lints.root_zone(part)
+        sym = lints.c.symbols.get(z) if z else None
+        if sym is not None and _vis(sym.decl) == ["others"]:
+            return z
+    return None
 
 
 def _blind_zone(lints, domain) -> tuple[str, str] | None:
     """The zone an action's parameter takes cards from that its actor cannot see (a `hidden` zone,
-    another player's `owner` zone), with why; None otherwise."""
-    z = lints.root_zone(domain)
-    sym = lints.c.symbols.get(z) if z else None
-    vis = _vis(sym.decl) if sym is not None else []
-    if vis == ["hidden"]:
-        return z, "`hidden`"
-    if vis == ["owner"] and isinstance(domain, n.Index) and not (isinstance(domain.index, n.Name)
-                                                                 and domain.index.name == "me"):
-        return z, "another player's `owner` zone"
+    another player's `owner` zone), with why; None otherwise. Through `+` and a filter too (a new
+    author's `buy(c in market[t] + deck[t]) require affordable(me, c)` told which blind cards were cheap)."""
+    for part in lints.chosen_zones(domain):
+        z = lints.root_zone(part)
+        sym = lints.c.symbols.get(z) if z else None
+        vis = _vis(sym.decl) if sym is not None else []
+        if vis == ["hidden"]:
+            return z, "`hidden`"
+        if vis == ["owner"] and isinstance(part, n.Index) and not (isinstance(part.index, n.Name)
+                                                                   and part.index.name == "me"):
+            return z, "another player's `owner` zone"
     return None
 
 

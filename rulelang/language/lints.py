@@ -480,6 +480,25 @@ class StaticLint(FlowLints):
                 return self.chosen_from(sym.decl.body, depth + 1)
         return None
 
+    def chosen_zones(self, e, depth: int = 0) -> list:
+        """Every zone expression a choice's components may come from (`chosen_from`'s, all of them:
+        `market[t] + deck[t]` is two — a new author's blind draw pile, joined to a public row, was
+        not warned of)."""
+        if self.root_zone(e) is not None:
+            return [e]
+        if depth < 4 and isinstance(e, n.ListComp) and not e.comp.more \
+                and isinstance(e.comp.elem, n.Name) and e.comp.elem.name == e.comp.var:
+            return self.chosen_zones(e.comp.iterable, depth + 1)
+        if depth < 4 and isinstance(e, n.Binary) and e.op == "+":
+            return self.chosen_zones(e.left, depth + 1) + self.chosen_zones(e.right, depth + 1)
+        if depth < 4 and isinstance(e, n.Cond):
+            return self.chosen_zones(e.then, depth + 1) + self.chosen_zones(e.other, depth + 1)
+        if depth < 4 and isinstance(e, (n.Name, n.Call)):
+            sym = self.c.symbols.get(e.name)
+            if sym is not None and sym.kind == "def" and isinstance(getattr(sym, "decl", None), n.DefDecl):
+                return self.chosen_zones(sym.decl.body, depth + 1)
+        return []
+
     def zone_lints(self) -> None:
         dests, writes_only = [], set()
         for x in self.every_node:
@@ -707,17 +726,18 @@ class StaticLint(FlowLints):
                 self.report("W219", "warning", f"the text of action `{a.name}` (`as`) uses none of its parameters: "
                             f"every choice gets the same text, told apart only by a number (`TEXT (2)`)", a.text.span)
         for p in a.params:
-            z = self.root_zone(p.domain)
-            sym = self.c.symbols.get(z) if z else None
-            if sym is None or (a.text is not None and p.name not in {x.name for x in walk(a.text)
-                                                                       if isinstance(x, n.Name)}):
-                continue
-            vis = [m.name for m in sym.decl.modifiers if m.name in ("public", "hidden", "owner")]
-            if vis == ["hidden"] and not any(m.name == "internal" for m in sym.decl.modifiers):
-                self.report("W218", "warning", f"`{p.name}` is chosen from zone `{z}`, which is hidden: the player "
-                            f"chooses blind, and the actions name its components by their place (`{z} slot 2`); "
-                            f"if its owner should see it, declare the zone `owner` (or `public`)",
-                            p.domain.span)
+            for z in dict.fromkeys(self.root_zone(x) for x in self.chosen_zones(p.domain)):
+                sym = self.c.symbols.get(z) if z else None
+                if sym is None or (a.text is not None and p.name not in {x.name for x in walk(a.text)
+                                                                           if isinstance(x, n.Name)}):
+                    continue
+                vis = [m.name for m in sym.decl.modifiers if m.name in ("public", "hidden", "owner")]
+                if vis == ["hidden"] and not any(m.name == "internal" for m in sym.decl.modifiers):
+                    self.report("W218", "warning", f"`{p.name}` is chosen from zone `{z}`, which is hidden: the "
+                                f"player chooses blind, and the actions name its components by their place "
+                                f"(`{z} slot 2`); if its owner should see it, declare the zone `owner` (or `public`)",
+                                p.domain.span)
+                    break
 
     def never_playable(self, a: n.ActionDecl) -> bool:
         """Report and say whether an action can never be played."""
