@@ -625,3 +625,17 @@ def test_a_step_named_as_a_builtin_hides_nothing_and_a_list_element_set_is_one_e
                   '  turn { step s { action a { xs[0] = 3  finish draw } } }\n}\n', encoding="utf-8")
     (only,), _ = rulelang.lint([str(xs)])
     assert only.code == "E201" and "an element of a list is not set on its own" in only.message
+
+
+@pytest.mark.parametrize("expr", ["sum(a + b for a in 1..3 where a > 1 for b in 1..3)",
+                                  "[a + b for a in 1..3 where a > 1\n                 for b in 1..3]"])
+def test_a_where_before_a_second_for_carries_the_hint_in_any_brackets_and_over_lines(tmp_path, expr):
+    """A new author's Catan: `sum(… for … where … for …)`, and the same in `[…]` with its second `for`
+    on a line of its own, got no hint (it looked for `[` on the line of the error only)."""
+    path = tmp_path / "w.rules"
+    path.write_text('game "W" {\n  players 2\n  def pairs = ' + expr + '\n'
+                    '  turn { step s { action x { finish draw } } }\n}\n', encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert [d.code for d in diagnostics] == ["E001"]
+    assert diagnostics[0].message.endswith("(in a list made with `for`, `where` comes after the last `for`: "
+                                           "`[x for a in A for x in B where …]`)")

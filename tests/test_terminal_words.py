@@ -1420,3 +1420,18 @@ def test_a_move_with_a_card_not_held_lists_the_legal_ones_with_its_other_words()
     assert "'Tiger c3' is not a legal action now (legal with those words: Boar c3, Crane c3)" in text, text
     assert "no action" not in text
     assert "c: one of the cells of the board" in text.lower() and "one of one of" not in text
+
+
+def test_a_word_typed_whole_is_the_action_that_has_it_whole():
+    """A new author's Catan: `c3.n` could be `place settlement c3.n` or `… c3.ne` — refused as
+    ambiguous, so no corner ending in `.n` could be chosen by its name alone."""
+    game = rulelang.Game(rulelang.compile_source('''game "Corners" {
+  players 2
+  enum Corner { c3n "c3.n", c3ne "c3.ne", d4n "d4.n" }
+  turn { step s {
+    action place(c in Corner) as "place settlement " + text(c) { log "settled " + text(c)  finish draw "placed" }
+  } }
+}''', "corners.rules"))
+    text = play(game, ["c3.n", "quit"])
+    assert "settled c3.n" in text and "ambiguous" not in text, text
+    assert "ambiguous" in play(game, ["c3", "quit"])          # (the start of both: still asked which)

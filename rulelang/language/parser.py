@@ -237,7 +237,10 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif expected == "`game`" and text.isidentifier() and _only_comments(source[:tok.start_pos or 0]):
         hint = (" (a rule file is one `game \"Name\" { … }` block; a file of declarations alone is part of "
                 "another, which reads it with `include`: lint that one" + _included_by(file) + ")")
-    elif text == "for" and _in_order(line_before, ("[", "for", "where")):
+    elif text == "for" and (_in_order(_since_last(source[:tok.start_pos or 0][-400:], "for"), ("for", "where"))
+                            and re.search(r"[\[(][^\[\]()]*\bfor\b[^\[\]()]*\bwhere\b[^\[\]()]*$",
+                                          source[:tok.start_pos or 0][-400:])):
+        # (in brackets of any kind, `sum(… for … where … for …)` too, and over lines — a new author's)
         hint = " (in a list made with `for`, `where` comes after the last `for`: `[x for a in A for x in B where …]`)"
     elif _expects(parser, err.expected, "in") and _in_order(last_line, ("create", "cards", "where", "in")):
         # (a new author's `where (pile == k) in supply[k]` ended in a bracket, not a name: the hint misled)

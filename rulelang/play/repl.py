@@ -917,6 +917,13 @@ class _Session(Drawing, Commands):
                      if id(action) in matched and (whole.match(text) or whole.match(seen))]
             if len(words) == 1:
                 return words[0]
+            # (and whole words after the first: `c3.n` is `place settlement c3.n`, not `… c3.ne` — a new
+            # author's corners, every one ending `.n` refused as ambiguous)
+            inner_whole = re.compile(r"(?<!\S)" + re.escape(wanted) + r"(?!\w)")
+            words = [action for action, text, seen in zip(actions, texts, shown)
+                     if id(action) in matched and (inner_whole.search(text) or inner_whole.search(seen))]
+            if len(words) == 1:
+                return words[0]
         if len(matches) == 1:
             return matches[0]
         question = getattr(self.match, "question", None)
