@@ -175,6 +175,28 @@ game "Loop" {
     assert "make one of them depend on what an action changes" in str(err.value)
 
 
+def test_a_flow_where_every_player_is_stuck_says_on_stuck_runs_turn_after_turn():
+    """A new author's Splendor: every player stuck, `on stuck { end turn }`, met the flow limit long
+    before its `turn limit 600` — and the message named every cause but `on stuck`."""
+    source = """
+game "Jammed" {
+  players 3
+  var door: bool = true
+  turn limit 600 { finish draw "the turn limit" }
+  turn { step s { action go require door { finish draw "went" } action shut require door { door = false  end turn } } }
+  on stuck { end turn }
+}
+"""
+    game = rulelang.Game(rulelang.compile_source(source, "jammed.rules"))
+    m = game.new_match(3, 0)
+    with pytest.raises(rulelang.RuleRuntimeError) as err:
+        m.apply("shut")                          # (now nobody can act, ever)
+    assert str(err.value).startswith("jammed.rules:7: the flow never settles: 1000 step changes in one action, "
+                                     "and `on stuck` ran "), str(err.value)
+    assert "no player can act, turn after turn; end the game in `on stuck` when nobody can" in str(err.value)
+    assert [str(a) for a in m.legal_actions()] == ["go", "shut"]      # (the match as it was before)
+
+
 def test_a_computed_move_target_must_be_a_zone(tmp_path):
     path = tmp_path / "bad.rules"
     path.write_text(CARDS.format(values="1, 2", actions="action odd(x in pool) { send_to(x, [x]) }")

@@ -271,13 +271,21 @@ class MatchFlow(MatchParts):
                 self.current = later[0]
         return self._begin_turn()
 
-    def _unsettled(self):
-        """The flow limit: FLOW_LIMIT step changes in one action."""
+    def _unsettled(self, stuck: int = 0):
+        """The flow limit: FLOW_LIMIT step changes in one action. `stuck`: how many times `on stuck`
+        ran in them — every player stuck, turn after turn (a new author's Splendor met the limit long
+        before its `turn limit`, and the message named every cause but that one)."""
         game = self.game
         line = next((s.get("line") for s in game.ir["steps"] if s["name"] == self.step), None)
+        if stuck >= self.players:
+            handler = (game.ir.get("handler_lines") or {}).get("stuck")
+            self._fail(handler if type(handler) is int else line, f"the flow never settles: {FLOW_LIMIT} step changes in one action, and "
+                                        f"`on stuck` ran {stuck} times in them — no player can act, turn after "
+                                        f"turn; end the game in `on stuck` when nobody can (`if not any(…) {{ "
+                                        f"finish draw \"nobody can move\" }}`)")
         self._fail(line, f"the flow never settles: {FLOW_LIMIT} step changes in one action "
                          f"(last step `{self.step}`): the `goto`s and `end turn`s of `enter` blocks, "
-                         f"turn and round handlers and `when` rules keep moving it without "
+                         f"turn and round handlers, `when` rules and `on stuck` keep moving it without "
                          f"waiting for a player; make one of them depend on what an action changes")
 
     def _actor_by(self, actor_fn) -> None:
@@ -310,12 +318,12 @@ class MatchFlow(MatchParts):
         game = self.game
         interactive = game.can_pause                # (may abilities wait to run after an effect?)
         steps = game.steps
-        budget = FLOW_LIMIT
+        budget, stuck = FLOW_LIMIT, 0
         while True:
             while signal is not None and self.result is None:
                 budget -= 1
                 if budget < 0:
-                    self._unsettled()
+                    self._unsettled(stuck)
                 kind = signal[0]
                 if kind == "goto":
                     entry = steps.get(signal[1])
@@ -355,6 +363,7 @@ class MatchFlow(MatchParts):
                 out = self._by_text = list_in_position(self, enum) if game.draws_in_listing else enum(self)
             if out:
                 return
+            stuck += 1
             signal = self._stuck()
 
 
@@ -379,12 +388,12 @@ def _settle_lean(self: MatchFlow, signal) -> None:
     `_settle`."""
     game = self.game
     steps = game.steps
-    budget = FLOW_LIMIT
+    budget, stuck = FLOW_LIMIT, 0
     while True:
         while signal is not None and self.result is None:
             budget -= 1
             if budget < 0:
-                self._unsettled()
+                self._unsettled(stuck)
             kind = signal[0]
             if kind == "goto":
                 entry = steps.get(signal[1])
@@ -420,4 +429,5 @@ def _settle_lean(self: MatchFlow, signal) -> None:
         out = self._by_text = list_in_position(self, enum) if game.draws_in_listing else enum(self)
         if out:
             return
+        stuck += 1
         signal = self._stuck()
