@@ -692,8 +692,16 @@ def test_answers_shuffled_before_they_are_shown_stay_secret():
     assert m.is_over and len(m.state()["zones"]["shown"]) == 3
     assert m.log_for(1) == ["(a secret choice)", "P2: cast No", "(a secret choice)"]
     assert m.log_for(0) == ["P1: cast Yes", "(a secret choice)", "(a secret choice)"]
+    # (laid out as they were cast, unshuffled: since stop 72 private too — a card the `reveal` block
+    # lays out tells whose it was only in its answerer's own place, `kept[p]`)
     unshuffled = game_of(BALLOT.replace("        shuffle box\n", ""))
     m = unshuffled.new_match(3, seed=1)
+    for text in ("P1: cast Yes", "P2: cast No", "P3: cast Yes"):
+        m.apply(text)
+    assert m.log_for(1) == ["(a secret choice)", "P2: cast No", "(a secret choice)"]
+    kept = game_of(BALLOT.replace("        shuffle box\n        move box to shown\n",
+                                  "        for p in players { move first(b for b in box where b.yes == (p != 1)) to kept[p] }\n"))
+    m = kept.new_match(3, seed=1)
     for text in ("P1: cast Yes", "P2: cast No", "P3: cast Yes"):
         m.apply(text)
     assert m.log_for(1) == ["P1: cast Yes", "P2: cast No", "P3: cast Yes"]
@@ -727,3 +735,42 @@ def test_the_rulebook_of_a_game_played_only_at_once_does_not_say_players_take_tu
     assert "Players take turns in seat order" not in text
     assert "Players take turns in seat order" in " ".join(rulebook(game_of(
         'game "T" { players 2  turn { step s { action stop { finish draw } } } }')).split())
+
+
+GIVE = """game "Give" {
+  players 3
+  kind Pic { n: int  label "pic " + text(n) }
+  zone hand: set per player, owner
+  zone given: set per player, owner, internal
+  zone table: pile, public
+  zone tableau: set per player, public
+  setup { for n in 1..6 { create Pic(n: n) in hand[(n - 1) % 3] } }
+  step give simultaneous {
+    action give(c in hand[me]) { move c to given[me] }
+    action lay(c in hand[me]) { move c to tableau[me] }
+    reveal {
+      let left = [p for p in players]
+      while size(left) > 0 {
+        let p = pick(left)
+        remove p from left
+        move given[p] to top of table
+      }
+      finish draw "shown"
+    }
+  }
+}"""
+
+
+def test_cards_the_reveal_block_lays_out_do_not_tell_whose_answer_each_was():
+    """A new author's Dixit: each gave a card from an `owner` hand, and the `reveal` block moved them to
+    the table in a random order — and the log told everyone `P2: give pic 5`, whose card each was. A
+    card an answer lays face up itself (`lay`, into one's own tableau) is read by all, as before."""
+    game = rulelang.Game(rulelang.compile_source(GIVE, "give.rules"))
+    m = game.new_match(3, 0)
+    for seat, text in ((0, "give pic 1"), (1, "give pic 5"), (2, "lay pic 3")):
+        m.apply(text, seat=seat)
+    assert sorted(c["label"] for z in m.view(0)["zones"] if z["name"] == "table" for c in z["cards"]) == \
+        ["pic 1", "pic 5"]
+    assert m.log_for(0)[-3:] == ["P1: give pic 1", "(a secret choice)", "P3: lay pic 3"]
+    assert m.log_for(None)[-3:] == ["(a secret choice)", "(a secret choice)", "P3: lay pic 3"]
+    assert m.log_for(1)[-3:] == ["(a secret choice)", "P2: give pic 5", "P3: lay pic 3"]

@@ -23,7 +23,7 @@ import random
 from .alike import _renamed, untraceable
 from .chance import list_in_position
 from .codegen import player_text
-from .codegen.effects import drain, seen_by, widen_private
+from .codegen.effects import _zone_info, drain, seen_by, seen_by_all, seen_where, widen_private
 from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS, _short, _text
@@ -151,8 +151,10 @@ class MatchSimultaneous(MatchParts):
         self._by_text = None
         self.work = WORK_LIMIT                  # (the answers and `reveal` are one effect)
         signal = None
+        answerer = {}                           # log index -> the seat of the answer logged there
         for p, text, action in found:           # all revealed at once, before any of them runs
             self.log.append(f"{player_text(p)}: {text}")
+            answerer[len(self.log) - 1] = p
             self._private_answer(step, p, action, len(self.log) - 1)
         now: dict = {}                          # (copies exchanged so far: alike.py)
         for p, text, action in found:
@@ -166,14 +168,21 @@ class MatchSimultaneous(MatchParts):
             signal = signal or got
         if now and self.named:                  # (the answers' cards by the ids they have now)
             self.named = [(at, _renamed(c, now)) for at, c in self.named]
+        answered = []
         if self.named:                          # (what the answers laid face up was seen, whatever
             widen_private(self, keep=True)      #  the `reveal` block does with it next)
+            # and only that, and what the `reveal` block lays in its answerer's own place: a card it
+            # lays out elsewhere does not tell whose answer it was (a new author's Dixit: the given
+            # cards, moved to the table in a random order, were each logged to all as `P2: give …`)
+            answered, self.named = self.named, []
         if self.result is None:
             self.me = self.current
             got = self.game.code.simultaneous[step][1](self)
             if self.trig:
                 got = drain(self) or got
             signal = got or signal
+        if answered:
+            _widen_owned(self, answered, answerer)
         self._by_text = None
         self._settle(signal)
 
@@ -294,3 +303,25 @@ class MatchSimultaneous(MatchParts):
 def _texts(listed: list) -> set:
     """The texts of a listing (a list of actions)."""
     return {a.text for a in listed}
+
+
+def _widen_owned(m, answered: list, answerer: dict) -> None:
+    """After a simultaneous step's `reveal` block: a private answer whose cards now lie face up in
+    its answerer's own place (`tableau[p]`: whose each is, the table says) is read by the seats
+    that see them there; one laid out anywhere else stays private (whose it was is not told)."""
+    info = _zone_info(m)
+    private = dict(m.private)
+    for at, c in answered:
+        seats = private.get(at)
+        if seats is None or at not in answerer:
+            continue
+        cs = c if type(c) is tuple else (c,)
+        owned = all((info.get(id(m.where[x])) or (None, None))[1] == answerer[at] for x in cs)
+        if not owned:
+            continue
+        seats = [p for p in range(m.players) if p in seats or all(seen_where(m, x, p) for x in cs)]
+        if len(seats) == m.players and all(x in seen_by_all(m) for x in cs):
+            del private[at]
+        else:
+            private[at] = seats
+    m.private = private
