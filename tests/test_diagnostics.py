@@ -639,3 +639,15 @@ def test_a_where_before_a_second_for_carries_the_hint_in_any_brackets_and_over_l
     assert [d.code for d in diagnostics] == ["E001"]
     assert diagnostics[0].message.endswith("(in a list made with `for`, `where` comes after the last `for`: "
                                            "`[x for a in A for x in B where …]`)")
+
+
+def test_a_local_named_can_is_said_to_be_a_word_of_the_language_where_it_is_read(tmp_path):
+    """A new author's Splendor: `let can = 3` was accepted, and `if can > 2` read "unexpected `>`;
+    expected a name" — no word of why (`can` begins `can HOOK(…) of c`)."""
+    path = tmp_path / "c.rules"
+    path.write_text('game "M" {\n  players 2\n  turn { step s { action a { let can = 3\n'
+                    '  if can > 2 { finish draw } } } }\n}\n', encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert [d.code for d in diagnostics] == ["E001"]
+    assert diagnostics[0].message.endswith("(`can` is a word of the language, so your local `can` cannot be "
+                                           "read: give it another name)")

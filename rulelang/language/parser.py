@@ -287,6 +287,9 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         word = re.search(r"(\w+)\s*\(?\s*$", line_before).group(1)
         hint = (f" (`{word}` begins a statement of its own, so a `proc {word}` cannot be called: give the "
                 f"procedure another name)")
+    elif re.search(r"(?:^|\W)can\s*$", line_before) and re.search(r"\b(let|for)\s+can\b", source):
+        # (a new author's `let can = 3`: accepted, then `if can > 2` read "expected a name", no word why)
+        hint = " (`can` is a word of the language, so your local `can` cannot be read: give it another name)"
     elif text in ("(", ")", "{") and re.search(r"(?:^|\W)(" + "|".join(EXPRESSION_WORDS) + r")\s*\(?\s*$", line_before):
         # (a new author's `def can(…)`: accepted, and every `can(…)` a syntax error at the call)
         word = re.search(r"(\w+)\s*\(?\s*$", line_before).group(1)
