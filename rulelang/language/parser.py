@@ -152,6 +152,20 @@ def _in_order(text: str, words: tuple) -> bool:
     return True
 
 
+def _open_bracket(text: str) -> str:
+    """`text` from its last bracket left open (`[` or `(`) on; '' when none is."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        ch = text[i]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([":
+            if depth == 0:
+                return text[i:]
+            depth -= 1
+    return ""
+
+
 def _since_last(text: str, word: str) -> str:
     """`text` from the last whole `word` in it on (all of it when there is none)."""
     found = None
@@ -237,9 +251,7 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif expected == "`game`" and text.isidentifier() and _only_comments(source[:tok.start_pos or 0]):
         hint = (" (a rule file is one `game \"Name\" { … }` block; a file of declarations alone is part of "
                 "another, which reads it with `include`: lint that one" + _included_by(file) + ")")
-    elif text == "for" and (_in_order(_since_last(source[:tok.start_pos or 0][-400:], "for"), ("for", "where"))
-                            and re.search(r"[\[(][^\[\]()]*\bfor\b[^\[\]()]*\bwhere\b[^\[\]()]*$",
-                                          source[:tok.start_pos or 0][-400:])):
+    elif text == "for" and _in_order(_open_bracket(source[:tok.start_pos or 0][-400:]), ("for", "where")):
         # (in brackets of any kind, `sum(… for … where … for …)` too, and over lines — a new author's)
         hint = " (in a list made with `for`, `where` comes after the last `for`: `[x for a in A for x in B where …]`)"
     elif _expects(parser, err.expected, "in") and _in_order(last_line, ("create", "cards", "where", "in")):
