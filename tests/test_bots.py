@@ -312,3 +312,26 @@ def test_a_watched_search_bot_plays_the_simulations_game():
         logs.append(m.log)
         assert forced > 0                                  # (the watched bot searched some: the test bites)
     assert logs[0] == logs[1]
+
+
+@pytest.mark.parametrize("kind", ["ismcts:30", "greedy"])
+def test_a_rule_error_in_a_world_the_bot_imagines_does_not_end_the_real_match(kind):
+    """A new author's Dixit: worlds the bot imagined (its secret tokens dealt anew) broke what the rules
+    assumed, and the rule error there ended every real game of a simulation. A world that fails is
+    no world to search; the bot still answers, with a legal action."""
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "regicide.rules"))
+    m = game.new_match(1, 3)
+    real = m.sampler
+
+    def breaking(seat):
+        sample, calls = real(seat), [0]
+
+        def world(seed):
+            calls[0] += 1
+            if calls[0] % 2:
+                raise rulelang.RuleRuntimeError("regicide.rules:1: a list read past its end (an imagined world)")
+            return sample(seed)
+        return world
+    m.sampler = breaking
+    action = make_bot(kind, seed=1).choose(m)
+    assert str(action) in [str(a) for a in m.legal_actions()]

@@ -69,9 +69,14 @@ class GreedyBot(RandomBot):
 
     @staticmethod
     def _rank(match, action, seat: int, look) -> int:
-        """2 for a win, 1 for a game that goes on (or a draw), 0 for a loss."""
-        after = look()
-        after.apply(action)
+        """2 for a win, 1 for a game that goes on (or a draw), 0 for a loss. A rule error in the world
+        the seat imagines counts as a game that goes on: a line the real match may never play is not
+        the bot's to report (if the real match meets it, it is reported there)."""
+        try:
+            after = look()
+            after.apply(action)
+        except RulelangError:
+            return 1
         if not after.is_over:
             return 1
         result = after.outcome["results"][seat]
@@ -274,7 +279,14 @@ class IsmctsBot:
         sample = match.sampler(seat)
         self._until = _until(self.seconds, self.cap)
         for _ in _budget(self.iterations, self.seconds, self.cap, self._until):
-            self._iterate(root, sample(rng.getrandbits(64)))
+            try:
+                world = sample(rng.getrandbits(64))
+            except RulelangError:
+                # (a world the seat imagines where the rules fail at once — its hidden cards dealt anew
+                # break what the rules assume of them: a new author's tokens — is no world to search; the
+                # real match was ended by it, in every game of a simulation)
+                continue
+            self._iterate(root, world)
         by_text = {str(a): a for a in legal}
         ranked = [(child.visits, child.mean, -i) for i, child in enumerate(root.children.values())]
         best = None
