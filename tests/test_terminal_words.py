@@ -1435,3 +1435,21 @@ def test_a_word_typed_whole_is_the_action_that_has_it_whole():
     text = play(game, ["c3.n", "quit"])
     assert "settled c3.n" in text and "ambiguous" not in text, text
     assert "ambiguous" in play(game, ["c3", "quit"])          # (the start of both: still asked which)
+
+
+def test_a_move_typed_nearly_as_shown_is_offered_as_it_is_shown():
+    """A new author's chess: `e5d6` and `e5xd6` for `e5-d6` read "not a legal action or a command (type
+    help)", with 63 moves legal: no "did you mean"."""
+    game = rulelang.Game(rulelang.compile_source('''game "Moves" {
+  players 2
+  board b: squares(8, 8)
+  turn { step s {
+    action move(f in [cell(b, "e5")], t in [c for c in cells(b) where c != f]) as text(f) + "-" + text(t) {
+      finish draw "moved"
+    }
+  } }
+}''', "moves.rules"))
+    text = play(game, ["e5d6", "e5xd6", "zz9", "quit"])
+    assert "'e5d6' is not a legal action now (did you mean e5-d6?)" in text
+    assert "'e5xd6' is not a legal action now (did you mean e5-d6?)" in text
+    assert "'zz9' is not a legal action or a command (type help)" in text

@@ -41,6 +41,7 @@ from .rulebook import action_help, rulebook  # noqa: F401
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"
 UNDO_HISTORY_SECONDS = 10.0   # CPU time the undo history of a loaded save may take to replay
 MAX_TYPED_WORDS = 40         # words of a line not understood that are compared with the actions
+NEAREST_SPELLED_OF = 5000    # legal actions compared with a line typed amiss, at most (difflib's cost)
 MAX_CANDIDATES = 8           # ambiguous-prefix candidates listed on the one error line
 NEAREST_SPELLED = 3000       # legal actions a typed line is compared with letter by letter, at most
 LINE_LIMIT = 10_000          # characters of one line typed at the terminal
@@ -698,6 +699,11 @@ class _Session(Drawing, Commands):
                 listed = ", ".join(self.show_text(a) for a in sharing[:MAX_CANDIDATES])
                 more = f" and {len(sharing) - MAX_CANDIDATES} more" if len(sharing) > MAX_CANDIDATES else ""
                 return f" now (legal with those words: {listed}{more})"
+        if own_turn and 0 < len(actions) <= NEAREST_SPELLED_OF:   # (`e5d6` for `e5-d6`: a new author's chess
+            shown = {fit(self.show_text(a), "ascii").lower(): self.show_text(a) for a in actions}   # read no hint)
+            close = difflib.get_close_matches(fit(wanted, "ascii").lower(), list(shown), n=3, cutoff=0.75)
+            if close:
+                return f" now (did you mean {' or '.join(shown[c] for c in close)}?)"
         return " or a command (type help)"
 
     def typed_name_of(self, action) -> str:
