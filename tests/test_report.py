@@ -982,3 +982,24 @@ game "Race" {
     assert "all 15 checkers borne off by P#" in line and "all # checkers" not in line, line
     assert kept_numbers("P1 has 12 VP", "P2 has 15 VP") == "P# has # VP"
     assert kept_numbers("a 1", "a 1 b 2") is None
+
+
+def test_two_runs_into_one_report_folder_at_once_the_second_is_refused(tmp_path, capsys):
+    """A designer's trial: two runs given one --report at once both said they wrote it, and the first
+    run's games and report were silently replaced by the second's. A run holds the folder while it
+    writes there; a rerun without --resume says it starts anew over the earlier games."""
+    from rulelang.play import simulate as sim
+    folder = tmp_path / "night"
+    game = rulelang.load(VALGARD)
+    first = sim.Journal(str(folder), [(game, 2, ["random", "random"], {})], 0, sim.MAX_ACTIONS, False)
+    try:
+        code = main(["simulate", VALGARD, "--bot", "random", "--games", "2", "--max-cpu", "0",
+                     "--report", str(folder)])
+        err = capsys.readouterr().err
+        assert code != 0 and "another run is writing its games there now" in err and "Traceback" not in err
+    finally:
+        first.close()
+    assert main(["simulate", VALGARD, "--bot", "random", "--games", "2", "--max-cpu", "0", "--report", str(folder)]) == 0
+    capsys.readouterr()
+    assert main(["simulate", VALGARD, "--bot", "random", "--games", "2", "--max-cpu", "0", "--report", str(folder)]) == 0
+    assert "held 2 game(s) of an earlier run: started anew (--resume goes on with them)" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from collections.abc import Iterable
 
@@ -604,8 +605,18 @@ class Journal:
              "options": [option_text(key, value) for key, value in sorted((options or {}).items())]}
             for game, players, kinds, options in variants]}
         self.done: dict[tuple[int, int], tuple[dict, float]] = {}
-        if resume and self.path.exists():
-            self._read([players for _, players, _, _ in variants])
+        self.lock = _lock_folder(Path(folder))
+        try:
+            if resume and self.path.exists():
+                self._read([players for _, players, _, _ in variants])
+            elif self.path.exists():            # (a designer's rerun without --resume lost 160 games unsaid)
+                kept = _lines(self.path) - 1
+                if kept > 0:
+                    print(f"rulelang simulate: {self.path} held {kept} game(s) of an earlier run: started anew "
+                          f"(--resume goes on with them)", file=sys.stderr, flush=True)
+        except BaseException:
+            self.lock.close() if self.lock is not None else None
+            raise
         lines = [json.dumps(self.run)] + [json.dumps({"variant": k, "game": i, "seconds": s, "record": r})
                                           for (k, i), (r, s) in sorted(self.done.items())]
         try:                                    # (what was read, written again whole: no half line
@@ -613,6 +624,7 @@ class Journal:
             self.file.write("".join(line + "\n" for line in lines))
             self.file.flush()
         except OSError as err:
+            self.lock.close() if self.lock is not None else None
             raise ValueError(f"--report: cannot write {self.path}: {err.strerror or err}") from None
 
     def _read(self, variants: list[int]) -> None:
@@ -651,6 +663,40 @@ class Journal:
 
     def close(self) -> None:
         self.file.close()
+        if self.lock is not None:
+            self.lock.close()                   # (closing it releases the lock)
+            self.lock = None
+
+
+def _lock_folder(folder):
+    """An exclusive lock on the run's folder for as long as the run writes there (a designer started
+    two runs with one --report: both said they wrote it, and one run's games were silently lost);
+    None where the system has no `flock`."""
+    try:
+        import fcntl
+    except ImportError:                         # (Windows)
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = open(folder / ".run.lock", "a", encoding="utf-8")
+    except OSError as err:
+        raise ValueError(f"--report: cannot write in {folder}: {err.strerror or err}") from None
+    try:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        raise ValueError(f"--report {folder}: another run is writing its games there now; wait for it, or "
+                         f"give another --report") from None
+    return lock
+
+
+def _lines(path) -> int:
+    """How many lines a file holds (0 if it cannot be read)."""
+    try:
+        with open(path, "rb") as file:
+            return sum(1 for _ in file)
+    except OSError:
+        return 0
 
 
 _RECORD_TYPES = {"game": int, "seed": int, "actions": int, "legal": list, "taken": dict}
