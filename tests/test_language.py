@@ -357,3 +357,22 @@ def test_a_local_let_as_none_takes_the_type_of_what_it_is_given():
     m = game.new_match(2, 0)
     m.apply("go")
     assert m.message_log()[-1]["text"] == "found P1 and Card1"     # (a label, not the id 1)
+
+
+def test_an_untyped_parameter_takes_the_type_given_through_another_procedure():
+    """A new author's Euchre logged "1 makes ♦ trump": `say(who)` was called with `me` and through
+    `relay(who) { say(who) }`, whose own `who` was typed only by the second check — so say's was not."""
+    game = rulelang.Game(rulelang.compile_source("""game "T" {
+  players 2
+  proc say(who) { log text(who) + " acts" }
+  proc relay(who) { say(who) }
+  proc pass_on(who) { relay(who) }
+  turn { step s {
+    action direct { say(me)  end turn }
+    action via { pass_on(me)  finish draw }
+  } }
+}""", "t.rules"))
+    m = game.new_match(2, 0)
+    m.apply("direct")
+    m.apply("via")
+    assert [x["text"] for x in m.message_log()] == ["P1 acts", "P2 acts"]

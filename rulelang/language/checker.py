@@ -295,6 +295,9 @@ def hides_builtin(name: str, sym: Symbol) -> str:
         " (rename it to keep both apart)"
 
 
+INFER_PASSES = 4        # checks with the untyped parameters' inferred types, at most (calls through calls)
+
+
 def check(game: n.Game) -> Checked:
     """Check a parsed rule file (and lint it if it has no errors).
 
@@ -308,10 +311,19 @@ def check(game: n.Game) -> Checked:
         known = {name: out.symbols[name].type for name, seen in first.recursive.items()
                  if out.symbols[name].type != seen}
         if (inferred or known) and out.ok:       # again, with what the calls tell of untyped parameters
-            again = Checker(game, inferred, known).run()
-            if again.ok:
-                return again
-            out.diagnostics.extend(_untyped_faults(game, out, again, inferred))
+            for _ in range(INFER_PASSES):
+                checker = Checker(game, inferred, known)
+                again = checker.run()
+                if not again.ok:
+                    out.diagnostics.extend(_untyped_faults(game, out, again, inferred))
+                    return out
+                # (and again while that tells more: `relay(who) { say(who) }` gives say's `who` the type
+                # relay's was given — a new author's Euchre logged "1 makes ♦ trump", not "P2")
+                more = {**checker.inferable(), **inferred}
+                if more == inferred:
+                    return again
+                inferred = more
+            return again
         return out
     except RecursionError:
         out = Checked(game, {})
