@@ -651,3 +651,15 @@ def test_a_local_named_can_is_said_to_be_a_word_of_the_language_where_it_is_read
     assert [d.code for d in diagnostics] == ["E001"]
     assert diagnostics[0].message.endswith("(`can` is a word of the language, so your local `can` cannot be "
                                            "read: give it another name)")
+
+
+def test_a_local_named_by_a_word_of_the_language_is_pointed_at_where_it_cannot_be_read(tmp_path):
+    """A new author's Euchre: `let side = 1` was accepted, and `side += 0` read "`side` is a reserved
+    word and cannot be used as a name here" — far from the `let` that named it so."""
+    path = tmp_path / "s.rules"
+    path.write_text('game "T" {\n  players 2\n  turn { step s {\n    action go {\n      let side = 1\n'
+                    '      side += 0\n      finish draw\n    }\n  } }\n}\n', encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert [d.code for d in diagnostics] == ["E001"] and diagnostics[0].span.line == 6
+    assert diagnostics[0].message.endswith("(`side` is a word of the language: your `let side` on line 5 names a "
+                                           "local so, and it cannot be read back: give it another name)")

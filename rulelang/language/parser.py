@@ -239,6 +239,11 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     reserved = (tok.type != "NAME" and text.isidentifier() and "NAME" in err.expected
                 and after in ("=", ":", "[", ".", "+", "-"))
     hint = f" (`{text}` is a reserved word and cannot be used as a name here)" if reserved else ""
+    declared = re.search(r"\b(let|for)\s+" + re.escape(text) + r"\b", source[:tok.start_pos or 0]) if reserved else None
+    if declared is not None:                 # (a new author's `let side = 1`: accepted, then `side = 2` refused)
+        at = source.count("\n", 0, declared.start()) + 1
+        hint = (f" (`{text}` is a word of the language: your `{declared.group(1)} {text}` on line {at} names a "
+                f"local so, and it cannot be read back: give it another name)")
     # (the hints read the line before the token, at most its last 400 characters, each test in one
     # pass: a 10 KB line of `[for` took a minute through a pattern with two `.*`)
     line_before = source[:tok.start_pos].rsplit("\n", 1)[-1][-400:] if tok.start_pos is not None else ""
