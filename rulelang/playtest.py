@@ -38,6 +38,7 @@ class Finding(Diagnostic):
     options: tuple = ()          # ((name, value), ...) that differ from the defaults
     log: tuple = ()              # the actions, as text, from the start to the problem
     games: int = 1               # how many of the games played ran into it
+    rules: str | None = None     # the rule file played (the span may be in a file it includes)
 
     def replay(self) -> str:
         opts = "".join(f" --option {k}={_option_text(v)}" for k, v in self.options)
@@ -50,7 +51,9 @@ class Finding(Diagnostic):
             half = REPLAY_SHOWN // 2
             steps = (" · ".join(log[:half]) + f" · … {len(log) - 2 * half} more … · " + " · ".join(log[-half:])
                      + f" ({len(log)} actions; all of them: `rulelang lint --deep --format json`)")
-        return f"rulelang play {self.file} --players {self.players} --seed {self.seed}{opts}, then play: {steps}"
+        # (the rule file played, not the included one the span is in: a designer's replay line named
+        # `shadow_hunters/cards.rules`, which no one can play)
+        return f"rulelang play {self.rules or self.file} --players {self.players} --seed {self.seed}{opts}, then play: {steps}"
 
     def format(self, source: str | None = None) -> str:
         return super().format(source) + "\n    replay: " + self.replay()
@@ -145,6 +148,22 @@ def _view_errors(match, told: set) -> list[str]:
     return errors
 
 
+def _text_errors(match, checked: set) -> list[str]:
+    """The components' rules texts that fail (a card missing from the table its kind's `text` reads:
+    a designer's new card linted clean, was left out of the rulebook, and `look` gave a false reason),
+    each card once a deep lint (`checked`: its kind and label)."""
+    errors = []
+    for c, (kind, label) in enumerate(zip(match.kinds, match.labels)):
+        if (kind, label) in checked:
+            continue
+        checked.add((kind, label))
+        try:
+            match.rules_text(c, 0)
+        except RuleRuntimeError as err:
+            errors.append(str(err))
+    return errors
+
+
 def _plain_message(message: str, path: str, source: str | None) -> str:
     """The engine's message without the file (and line) prefix the diagnostic already shows, nor
     the words `rule error` its `rule error: ` says (`rule error: rule error at step …`, a fuzz trial)."""
@@ -212,6 +231,7 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
     where = _Locator(path, game, locations)
     source = game.ir.get("source")
     found: dict = {}
+    texts_checked: set = set()           # (each card's rules text is worked out once a run)
 
     def record(code: str, what: str, message: str, span: Span, seed_i, players, options, log) -> None:
         # one finding per rule and problem, whatever action set it off (`while playing `place c1``)
@@ -258,7 +278,7 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
                 fail("E413", "broken invariant", problem, where.game_span)
                 continue
             told: set = set()              # (a view's error is counted once a game)
-            for message in _view_errors(match, told):
+            for message in _view_errors(match, told) + _text_errors(match, texts_checked):
                 fail("E414", "rule error", _plain_message(message, path, source), where.where(message, at[0]))
             while not match.is_over:
                 if deadline is not None and time.process_time() > deadline:
@@ -314,7 +334,7 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
         # stuck, a loop limit, a broken invariant, a rule error: the rules can break, an error;
         # a game that did not end (W405) may be random play's aimlessness, a warning
         severity = "warning" if f["code"].startswith("W") else "error"
-        out.append(Finding(f["code"], detail, f["span"], severity, None, seed=f["seed"], players=f["players"],
+        out.append(Finding(f["code"], detail, f["span"], severity, None, rules=path, seed=f["seed"], players=f["players"],
                            options=f["options"], log=f["log"], games=f["games"]))
     if spent is not None:
         out.append(Diagnostic("W406", f"the deep lint stopped after {spent} of {games} game{'s' if games != 1 else ''}: "

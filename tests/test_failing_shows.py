@@ -107,3 +107,36 @@ def test_a_failing_label_says_which_kind_was_being_made_and_no_step_during_the_s
     assert said.endswith("(making a Chip: its label, or a field's default)") and "at step" not in said
     (found,) = [d for d in rulelang.deep_lint(str(path), games=2, seed=0) if d.code == "E414"]
     assert found.message.startswith("rule error: while setting up the match: ")
+
+
+TEXTS_MAIN = """game "Texts" {
+  players 2
+  include "cards.rules"
+  setup { create cards Card in deck }
+  turn { step s { action stop { finish draw "stopped" } } }
+}
+"""
+TEXTS_CARDS = """kind Card { power: int  label card  text says[card] }
+table says { "Ember": "Deal 1 damage." }
+zone deck: pile, public
+card Card "Ember" { power: 1 }
+card Card "Hellfire" { power: 3 }
+"""
+
+
+def test_a_card_whose_rules_text_fails_is_found_by_the_deep_lint_and_said_by_look(tmp_path, capsys, monkeypatch):
+    """A designer's new card, left out of the table its kind's `text` reads: `lint --deep` was clean, the
+    rulebook left it out, and `look Hellfire` said "not in this game: its options leave it out". The
+    deep lint works out every card's text once, and `look` gives the real reason; the replay line
+    names the rule file played, not the included file the error is in."""
+    (tmp_path / "texts.rules").write_text(TEXTS_MAIN, encoding="utf-8")
+    (tmp_path / "cards.rules").write_text(TEXTS_CARDS, encoding="utf-8")
+    path = str(tmp_path / "texts.rules")
+    found = rulelang.deep_lint(path, games=2)
+    assert [d.code for d in found] == ["E414"] and "has no entry for Hellfire" in found[0].message, found
+    assert found[0].replay().startswith(f"rulelang play {path} --players")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("look Hellfire\nquit\n"))
+    assert main(["play", path, "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "'Hellfire' has no rules text to show: " in out and "has no entry for Hellfire" in out, out
+    assert "options leave it out" not in out

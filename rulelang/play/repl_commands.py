@@ -132,6 +132,19 @@ class Commands:
             self.page(self.help_intro() + HELP.replace("(look hand)", f"(look {self.example_zone()})").split("\n"))
         return False
 
+    def failed_text(self, wanted: str) -> str | None:
+        """Why the rules text of a component so named cannot be worked out, or None (none so named,
+        or its text is fine)."""
+        labels = getattr(self.match, "labels", None) or []
+        for c, label in enumerate(labels):
+            if " ".join(str(label).lower().split()) == wanted:
+                try:
+                    self.match.rules_text(c, self.viewer())
+                except RuleRuntimeError as err:
+                    return str(err)
+                return None
+        return None
+
     def example_zone(self) -> str:
         """A zone of these rules for `look ZONE`'s example: a player's own first, else one on the table
         (a game with no `hand`: `look hand` there showed a card named Handgun, by its name's start)."""
@@ -245,6 +258,12 @@ class Commands:
             wanted = " ".join(name.lower().split())
             declared = [c for c in (getattr(self.game, "ir", None) or {}).get("cards", [])
                         if wanted in (str(c.get("name", "")).lower(), str((c.get("fields") or {}).get("title", "")).lower())]
+            # (in the match, but its rules text fails: "its options leave it out" was false — a designer's
+            # new card, missing from the table its kind's text reads)
+            failed = self.failed_text(wanted) if declared else None
+            if failed is not None:
+                self.error(f"'{echoed(name)}' has no rules text to show: {printable(failed)}")
+                return False
             # (declared, but this game's options left it out: "no card named …" read as a typo)
             if declared:
                 self.error(f"'{echoed(name)}' is not in this game: its options leave it out "
