@@ -74,10 +74,12 @@ def mean_interval(xs: list) -> list:
     be told from one game)."""
     n = len(xs)
     mean = sum(xs) / n
+    # (3 decimals kept: the report prints 1, and a half-width of 7.055 kept as 7.05 was printed ±7.0 —
+    # a designer recomputing the figures)
     if n < 2:
-        return [round(mean, 2), None]
+        return [round(mean, 3), None]
     var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return [round(mean, 2), round(t_975(n - 1) * (var / n) ** 0.5, 2)]
+    return [round(mean, 3), round(t_975(n - 1) * (var / n) ** 0.5, 3)]
 
 
 def t_975(df: int) -> float:
