@@ -338,6 +338,17 @@ class DeclarationChecks:
         """`player per Colour`: a family's parts for a message (the first few, and how many more)."""
         return listing(parts, sep=" per ")
 
+    def family_unnamed(self, e, what: str = "") -> None:
+        """E201: a family of zones named without which one (`market` of `zone market: pile per Tier`: it
+        said "a zone per player: say whose, e.g. `market[me]`" — a new author's Splendor)."""
+        name = getattr(e, "name", "")
+        sym = self.out.symbols.get(name)
+        decl = getattr(sym, "decl", None)
+        parts = [decl.per] + [p[0] for p in decl.more_per] if getattr(decl, "per", None) else ["player"]
+        whose = "whose" if parts == ["player"] else "which"
+        self.error("E201", f"{what + ' ' if what else ''}`{name}` is a zone per {self.pers(parts)}: say {whose}, e.g. "
+                           f"`{name}[{self.key_examples(parts)}]`", e.span)
+
     def key_examples(self, parts: list) -> str:
         """`me, red`: an example index of a family (cut short after a few parts)."""
         return ", ".join(short(self.key_example(p)) for p in parts[:LISTED]) + (", …" if len(parts) > LISTED else "")
@@ -579,8 +590,7 @@ class DeclarationChecks:
                     self.bind(p.name, p.span, "parameter")
                     dt = self.expr(p.domain)
                     if dt == "zones":
-                        self.error("E201", f"`{p.domain.name}` is a zone per player: say whose, e.g. `{p.domain.name}[me]`",
-                                   p.domain.span)
+                        self.family_unnamed(p.domain)
                         dt = "any"
                     elif not is_list_like(dt) and not is_enum(dt):
                         self.error("E201", f"a parameter's choices must be a list or a zone, not {show(dt)}",

@@ -25,8 +25,7 @@ class StatementChecks:
     def zone_target(self, e, what: str) -> None:
         t = self.expr(e)
         if t == "zones":
-            self.error("E201", f"{what} `{getattr(e, 'name', '')}` is a zone per player: say whose, e.g. "
-                               f"`{getattr(e, 'name', 'hand')}[me]`", e.span)
+            self.family_unnamed(e, what)
         elif t not in ("zone", "any"):
             self.error("E201", f"{what} must be a zone, not {show(t)}", e.span)
 
@@ -287,7 +286,7 @@ class StatementChecks:
     def choose(self, s: n.Choose) -> None:
         dt = self.expr(s.domain)
         if dt == "zones":
-            self.error("E201", f"`{getattr(s.domain, 'name', '')}` is a zone per player: say whose", s.domain.span)
+            self.family_unnamed(s.domain)
             dt = "any"
         elif not is_list_like(dt) and not is_enum(dt) and dt != "any":
             self.error("E201", f"the choices must be a list or a zone, not {show(dt)}", s.domain.span)
