@@ -399,3 +399,21 @@ def test_an_as_text_of_several_computed_parts_is_one_ellipsis_and_each_part_said
     helped = action_help(game, "place", game.new_match(2, 1))
     assert helped.startswith("place C … (at step place)"), helped
     assert "…: made from one of held, and from one of the numbers 0 to 3" in helped, helped
+
+
+def test_a_choice_from_members_of_a_family_per_enum_value_names_each_member():
+    """A new author's Splendor: `help buy` read "C: one of a player's market or a player's market or a
+    player's market or your reserved" — `market` is one zone per tier, not per player."""
+    game = rulelang.Game(rulelang.compile_source('''game "Rows" {
+  players 2
+  enum Tier { t1 "I", t2 "II" }
+  kind C { }
+  zone market: pile per Tier
+  zone reserved: set per player
+  setup { create C() in market[t1] }
+  turn { step s {
+    action buy(c in market[t1] + market[t2] + reserved[me]) { finish draw "bought" }
+  } }
+}''', "rows.rules"))
+    helped = action_help(game, "buy", game.new_match(2, 1))
+    assert "C: one of market (I) or market (II) or your reserved" in helped, helped

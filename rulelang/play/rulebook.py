@@ -468,7 +468,7 @@ def _param_words(p: dict, zone_words: dict | None = None, enums: dict | None = N
     d = p["domain"]
     zones = _zones_joined(d)
     if zones is not None:                       # `hand[me] + discard[me]`: your hand or your discard
-        place = " or ".join(_zone_place(z, zone_words) for z in zones)
+        place = " or ".join(dict.fromkeys(_zone_place(z, zone_words, enums) for z in zones))
     elif d.get("k") == "builtin" and d.get("n") in ("players", "others"):
         place = "the players" if d["n"] == "players" else "the other players"
     else:
@@ -538,9 +538,14 @@ def _zones_joined(d: dict) -> list | None:
     return None
 
 
-def _zone_place(d: dict, zone_words: dict | None) -> str:
-    """A zone in a player's words: `your hand`, `a player's hand`, `field (the pieces in play)`."""
+def _zone_place(d: dict, zone_words: dict | None, enums: dict | None = None) -> str:
+    """A zone in a player's words: `your hand`, `a player's hand`, `market (II)` (one of a family per
+    enum value: a new author's Splendor read "a player's market or a player's market or …"), `field
+    (the pieces in play)`."""
     owner = d.get("i")
+    if isinstance(owner, dict) and owner.get("k") == "lit" and owner.get("enum"):
+        said = (enums or {}).get(owner["enum"], {}).get(owner.get("v"), str(owner.get("v")))
+        return f"{d['n'].replace('_', ' ')} ({printable(str(said))})"
     whose = "" if owner is None else "your " if owner == {"k": "builtin", "n": "me"} else "a player's "
     place = f"{whose}{d['n'].replace('_', ' ')}"
     said = (zone_words or {}).get(d["n"])
