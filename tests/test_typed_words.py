@@ -417,3 +417,19 @@ def test_a_choice_from_members_of_a_family_per_enum_value_names_each_member():
 }''', "rows.rules"))
     helped = action_help(game, "buy", game.new_match(2, 1))
     assert "C: one of market (I) or market (II) or your reserved" in helped, helped
+
+
+def test_help_of_an_action_named_whole_is_that_action_alone():
+    """A new author's Splendor: `help reserve blind` printed the help of `reserve` too."""
+    game = rulelang.Game(rulelang.compile_source('''game "Reserve" {
+  players 2
+  enum Tier { t1 "I", t2 "II" }
+  turn { step s {
+    action reserve(t in Tier) { finish draw "face up" }
+    action reserve_blind(t in Tier) as "reserve blind " + text(t) { finish draw "blind" }
+  } }
+}''', "reserve.rules"))
+    alone = action_help(game, "reserve blind", game.new_match(2, 1))
+    assert alone.startswith("reserve blind T") and "reserve T (at step" not in alone, alone
+    both = action_help(game, "reserve", game.new_match(2, 1))
+    assert "reserve T (at step s)" in both and "reserve blind T" in both

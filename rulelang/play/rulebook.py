@@ -405,6 +405,11 @@ def action_help(game, name: str, match=None, source: str | None = None, authors:
     # actions shown as `use …` are both `use` to a player
     found += [(s, a) for s in ir["steps"] for a in s["actions"]
               if wanted in typed_names(a)[1:] and (s, a) not in found]
+    # (the whole name typed names one action: `help reserve blind` is not `reserve` too — a new author)
+    whole = " ".join(name.lower().split())
+    exact = [(s, a) for s, a in found if whole in typed_names(a)]
+    if exact and len(whole.split()) > 1:
+        found = exact
     if not found:                            # the start of one action's name, as players type it (`help flip`)
         typed = " ".join(name.lower().split())
         starts = {a["name"] for s in ir["steps"] for a in s["actions"]
