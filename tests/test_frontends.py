@@ -245,16 +245,18 @@ def test_simulate_is_deterministic_for_a_seed():
 
 
 def test_simulate_counts_rule_errors_and_endless_games_with_their_seeds():
+    """A game errs where its real match plays `take 2` (a bot's look-ahead meeting the error in a world
+    it imagines is not the match's error since stop 72: greedy then played on, see test_bots)."""
     game = fakegame.FakeGame()
-    buggy = simulate(game, 2, 20, seed=1, bots="greedy", options={"buggy": True, "pile": 2})
-    assert buggy["errors"] == 20 and buggy["finished"] == 0
-    assert buggy["failures"][0] == {"game": 0, "seed": 1_000_003,
-                                    "error": "RuleRuntimeError: rule 'take' divided by zero"}
+    buggy = simulate(game, 2, 40, seed=1, bots="random", options={"buggy": True, "pile": 2})
+    assert buggy["errors"] + buggy["finished"] == 40 and buggy["errors"] >= 11
+    assert all(f["error"] == "RuleRuntimeError: rule 'take' divided by zero" and f["seed"] == 1_000_003 + f["game"]
+               for f in buggy["failures"])
     assert len(buggy["failures"]) == 10
     endless = simulate(game, 3, 5, seed=1, max_actions=2)
     assert endless["errors"] == 5 and endless["failures"][0]["error"] == "no end after 2 actions"
     report = format_report(buggy)
-    assert "errors: 20" in report and "... and 10 more" in report
+    assert f"errors: {buggy['errors']}" in report and f"... and {buggy['errors'] - 10} more" in report
 
 
 def test_format_report_shows_the_figures():
