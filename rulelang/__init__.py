@@ -137,7 +137,7 @@ def deep_lint(path, *args, **kwargs) -> list[Diagnostic]:
 def locations(path: str) -> dict | None:
     """Where the parts of a rule file are, for reports about a game as it runs (the deep lint):
     {"game": Span, "steps": {step: Span}, "actions": {(step, action): Span}, "lines": {line: the
-    leftmost Span that starts on it}, "calls": {(line, function or loop keyword): the leftmost call or loop of it there}}. None if the file cannot be read or parsed."""
+    leftmost Span that starts on it}, "file_lines": {(file, line): the same, in that file}, "calls": {(line, function or loop keyword): the leftmost call or loop of it there}}. None if the file cannot be read or parsed."""
     from .language import nodes as n
     from .language.parser import parse
     try:
@@ -147,6 +147,7 @@ def locations(path: str) -> dict | None:
     steps: dict = {}
     actions: dict = {}
     lines: dict = {}
+    file_lines: dict = {}                # (file, line) -> the leftmost Span there: included files apart
     calls: dict = {}
     for x in n.walk(tree):
         # (a loop too, by its keyword: "loop limit: `while` ran 10000 times" was put at the `for` that
@@ -165,7 +166,11 @@ def locations(path: str) -> dict | None:
             best = lines.get(x.span.line)
             if best is None or x.span.column < best.column:
                 lines[x.span.line] = x.span
-    return {"game": tree.span, "steps": steps, "actions": actions, "lines": lines, "calls": calls}
+            best = file_lines.get((x.span.file, x.span.line))
+            if best is None or x.span.column < best.column:
+                file_lines[(x.span.file, x.span.line)] = x.span
+    return {"game": tree.span, "steps": steps, "actions": actions, "lines": lines, "calls": calls,
+            "file_lines": file_lines}
 
 
 def _not_a_save(data, path: str) -> None:

@@ -70,6 +70,7 @@ def _option_text(v) -> str:
 
 
 _LINE = re.compile(r":(\d+): ")
+_FILE_LINE = re.compile(r"^(\S+?):(\d+): ")
 _STEP = re.compile(r"at step `([^`]+)`")
 _CALLED = re.compile(r"`(\w+)`")
 _LOOP = re.compile(r"`(while|repeat|for)\b")
@@ -84,6 +85,7 @@ class _Locator:
         self.steps: dict[str, Span] = {}
         self.actions: dict[tuple, Span] = {}     # (step, action name as shown) -> span
         self.lines: dict[int, Span] = {}
+        self.file_lines: dict[tuple, Span] = {}
         self.calls: dict[tuple, Span] = {}
         found = None if path.endswith(".json") else locations(path)
         if found is not None:
@@ -91,6 +93,7 @@ class _Locator:
             self.steps = dict(found["steps"])
             self.actions = {(step, name.replace("_", " ")): span for (step, name), span in found["actions"].items()}
             self.lines = dict(found["lines"])
+            self.file_lines = dict(found.get("file_lines") or {})
             self.calls = dict(found["calls"])
         else:                    # compiled IR (or a file that no longer parses): the IR's own lines
             for s in game.ir.get("steps", []):
@@ -107,6 +110,17 @@ class _Locator:
             line = int(m.group(1))
             named = _CALLED.search(message) or _LOOP.search(message)   # "`max` of an empty list": that call,
                                                   # not the line's start; "`repeat 20000` ran out": that loop
+            # (the file the message names: an included file's line is its own — a designer's error in the
+            # main file's line 124 was put at line 124 of an included card file)
+            named_file = _FILE_LINE.match(message)
+            if named_file is not None:
+                wanted = named_file.group(1).replace("\\", "/")
+                in_file = [span for (file, at), span in self.file_lines.items()
+                           if at == line and str(file).replace("\\", "/").endswith(wanted.split("/")[-1])
+                           and (wanted.endswith(str(file).replace("\\", "/")) or str(file).replace("\\", "/").endswith(wanted))]
+                if in_file:
+                    call = self.calls.get((line, named.group(1))) if named else None
+                    return call if call is not None and call.file == in_file[0].file else in_file[0]
             if named and (line, named.group(1)) in self.calls:
                 return self.calls[(line, named.group(1))]
             return self.lines.get(line, Span(self.path, line, 1))
@@ -171,6 +185,8 @@ def _plain_message(message: str, path: str, source: str | None) -> str:
         if prefix and message.startswith(prefix + ":"):
             message = message[len(prefix) + 1:]
             message = re.sub(r"^\d+: ", "", message).strip()
+    # (a line of an included rule file: its name, which the diagnostic shows too)
+    message = re.sub(r"^\S+\.rules:\d+: ", "", message)
     return message.removeprefix("rule error ")
 
 

@@ -581,3 +581,31 @@ def test_a_zone_of_each_player_given_no_such_player_is_said_so():
     with pytest.raises(rulelang.RuleRuntimeError, match=r"pass\.rules:\d+: .*a zone or variable of each player "
                                                        r"given a player the game does not have .*`next\(p\)` goes round"):
         m.apply("pass on")
+
+
+def test_a_rule_error_in_an_included_file_names_that_file_and_its_line(tmp_path):
+    """A designer's error in a card file of an included set was named `main.rules:N` with the
+    included file's line N; the deep lint then put it at line N of the main file, or of another
+    included file. A line of an included file names that file; the main file's, the main file; the
+    rules' fingerprint does not change (saves stay good)."""
+    (tmp_path / "main.rules").write_text(
+        'game "Inc" {\n  players 2\n  var z: int = 0\n  include "part.rules"\n'
+        '  turn { step s { action go { boom()  finish draw "x" }  action two { z = 1 / z } } }\n}\n', encoding="utf-8")
+    (tmp_path / "part.rules").write_text("# a part\n\n\nproc boom() {\n  z = 4 / z\n}\n", encoding="utf-8")
+    path = str(tmp_path / "main.rules")
+    game = rulelang.load(path)
+    assert game.ir["line_files"] == ["part.rules"]
+    for action, where in (("go", f"{tmp_path}/part.rules:5: division by zero"),
+                          ("two", f"{path}:5: division by zero")):
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            game.new_match(2, 0).apply(action)
+        assert str(err.value).startswith(where), str(err.value)
+    found = [d for d in rulelang.deep_lint(path, games=4) if d.code == "E414"]
+    assert {(d.span.file.rsplit("/", 1)[-1], d.span.line) for d in found} == \
+        {("part.rules", 5), ("main.rules", 5)}, [d.format() for d in found]
+    assert all(d.message.startswith("rule error: division by zero") for d in found)
+    import json as _json
+    from rulelang.engine.game import Game
+    plain = _json.loads(_json.dumps(game.ir).replace("1000005", "5"))      # (as the IR was before)
+    plain.pop("line_files")
+    assert Game(plain).legacy_fingerprint == game.legacy_fingerprint

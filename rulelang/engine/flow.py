@@ -10,6 +10,7 @@ from .codegen import player_text
 from .codegen.runtime import ROUND_OUT, _next_seat
 from .codegen.effects import drain, emit_builtin
 from ..core.errors import StateError
+from ..ir.spec import line_words
 from .support import FLOW_LIMIT, _reason, _short, _text
 from .parts import MatchParts
 
@@ -111,11 +112,12 @@ class MatchFlow(MatchParts):
     def _stuck_reason(self) -> str:
         line = self.game.ir.get("handler_lines", {}).get("stuck")
         return (f"{player_text(self.actor)} has no legal action at step `{self.step}` "
-                f"(the `on stuck` rule{f', line {line}' if line else ''})")
+                f"(the `on stuck` rule{', ' + line_words(self.game.ir, line) if line else ''})")
 
     def _limit_reason(self, i: int, count) -> str:
         line = self.game.ir["limits"][i].get("line")
-        return f"the turn limit of {count} turns was reached (the `turn limit` rule{f', line {line}' if line else ''})"
+        return (f"the turn limit of {count} turns was reached (the `turn limit` "
+                f"rule{', ' + line_words(self.game.ir, line) if line else ''})")
 
     def _scores(self) -> list[tuple]:
         """Each player's score and tie-breaks, as declared by `score`; empty tuples when undeclared."""
@@ -142,7 +144,7 @@ class MatchFlow(MatchParts):
                     signal = drain(self) or signal
                 if self.result is not None:
                     line = game.ir["checks"][i].get("line")
-                    self._explain(f"the `when` rule{f' of line {line}' if line else ''} applied")
+                    self._explain(f"the `when` rule{' of ' + line_words(game.ir, line) if line else ''} applied")
                 if signal is not None or self.result is not None:
                     return signal
         return None

@@ -14,7 +14,8 @@ from .codegen.runtime_actions import _Texts
 from ..core.errors import GameRefused, OptionsRefused, RuleFault
 from ..core.limits import INT_LIMIT, TEXT_LIMIT
 from ..ir.check import check_ir
-from ..ir.spec import ANYTIME_STEP, RANDOM_CALLS, REFUSES, refusal_def, typed_names, walk_ir
+from ..ir.spec import (ANYTIME_STEP, LINE_FILE_STRIDE, RANDOM_CALLS, REFUSES, line_words, refusal_def,
+                       typed_names, walk_ir)
 from .match import Match
 from .parts import MatchParts
 from .records import Checkpoint
@@ -106,6 +107,16 @@ def _comp_params(low) -> dict:
     return out
 
 
+def _plain_lines(x):
+    """The IR (or a part) with each rule line as its line in its own file (spec.LINE_FILE_STRIDE)."""
+    if isinstance(x, dict):
+        return {k: (v % LINE_FILE_STRIDE if k == "line" and type(v) is int else _plain_lines(v))
+                for k, v in x.items()}
+    if isinstance(x, list):
+        return [_plain_lines(v) for v in x]
+    return x
+
+
 def _without_message_words(x):
     """The IR (or a part) with every `log` statement's text left out (who it is told to kept)."""
     if isinstance(x, dict):
@@ -163,7 +174,11 @@ class Game:
         # nor the words about them (`about`): a save stays good when its rulebook is reworded
         # nor the values an option may take: a save of a match that began is good whatever they became
         # nor the lines of the estimate, side and trigger order (added later: older saves stay good)
-        content = {k: v for k, v in ir.items() if k not in ("source", "about", "decl_lines")}
+        # nor which file a line is in (`line_files`, and the lines' encoding of it: spec.LINE_FILE_STRIDE)
+        content = _plain_lines({k: v for k, v in ir.items() if k not in ("source", "about", "decl_lines", "line_files")})
+        if isinstance(content.get("handler_lines"), dict):
+            content["handler_lines"] = {k: v % LINE_FILE_STRIDE if type(v) is int else v
+                                        for k, v in content["handler_lines"].items()}
         content["options"] = [{k: v for k, v in o.items() if k != "choices"} for o in ir["options"]]
         # nor the kind a variable per component is of (added later, for the screen: older saves stay good)
         content["vars"] = [{k: v for k, v in var.items() if k != "of"} for var in ir["vars"]]
@@ -466,7 +481,8 @@ class Game:
         defs = self.lowerer.inlined.get(line) if line is not None else None
         if not defs:
             return ""
-        named = ", ".join(f"`{name}`" + (f" of line {at}" if at is not None else "") for name, at in defs.items())
+        named = ", ".join(f"`{name}`" + (f" of {line_words(self.ir, at)}" if at is not None else "")
+                          for name, at in defs.items())
         return f" (here or in a def this line reads: {named})"
 
     def maker_kind(self, tb) -> str | None:

@@ -25,7 +25,7 @@ from .codegen import Action, held_size, player_text
 from .codegen.effects import drain, private_args, widen_private
 from .codegen.runtime_actions import _copies
 from ..core.errors import EngineFault, IllegalAction, RuleFault, RuleRuntimeError, RulelangError, WorkFault
-from ..ir.spec import ANYTIME_STEP, leading_words, refusal_def, refusal_holds
+from ..ir.spec import ANYTIME_STEP, leading_words, refusal_def, refusal_holds, rule_place
 from ..core.limits import INTERRUPT_LIMIT, STATE_LIMIT, WORK_LIMIT
 from ..core.types import Context
 from . import support
@@ -772,7 +772,7 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         game = self.game
         source = game.ir.get("source", game.name)
         line = game.rule_line(err.__traceback__)
-        where = f"{source}:{line}" if line is not None else source
+        where = rule_place(game.ir, line) if line is not None else source
         if isinstance(err, WorkFault) and game.in_listing(err.__traceback__):
             # (not "in one effect": a new author's Quoridor spent it listing the first moves, and was sent
             # to look at the set-up)

@@ -276,7 +276,7 @@ class _Checker(DeclarationChecks):
         self.obj(ir, "", top, {"source": TEXT, "imports": None, "scores": None, "events": None, "windows": None,
                                "hooks": None, "cards": None, "abilities": None, "answered_first": None, "event_shows": None,
                                "trigger_order": EXPR, "estimate": EXPR, "side": EXPR, "handler_lines": None, "decl_lines": None,
-                               "about": None})
+                               "about": None, "line_files": None})
         for key in ("ir_version", "name", "first_step", "turn_order", "source"):
             if key in ir:
                 self.typed(ir[key], top.get(key, TEXT), f"/{key}", 0)
@@ -454,6 +454,8 @@ class _Checker(DeclarationChecks):
             self.typed(line, INT, f"/decl_lines/{key}", 0)
         for i, e in enumerate(self.array(ir.get("scores", []), "/scores")):
             self.expr(e, f"/scores/{i}", 0)
+        for i, name in enumerate(self.array(ir.get("line_files", []), "/line_files")):
+            self.typed(name, TEXT, f"/line_files/{i}", 0)
         for i, imp in enumerate(self.array(ir.get("imports", []), "/imports")):
             self.obj(imp, f"/imports/{i}", {"path": TEXT, "sha256": TEXT})
             self.typed(imp["path"], TEXT, f"/imports/{i}/path", 0)

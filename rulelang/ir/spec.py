@@ -166,6 +166,39 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = {
                                "\"…\"`, then its kind's `text E` (`me` as where it is read), on one line; \"\" when "
                                "it has none")),
 }
+# A rule line of an included file is its line + LINE_FILE_STRIDE × its place in `line_files` (from 1):
+# a runtime error there named the main file with the included file's line (a designer's error in a
+# card file was sent to the main file). Saves do not see it: the fingerprint reads lines modulo it.
+LINE_FILE_STRIDE = 1_000_000
+
+
+def line_file(ir: dict, line) -> tuple[str | None, int | None]:
+    """(the rule file a line of the IR is in, as the messages name it; None: the main one — its
+    line there)."""
+    if type(line) is not int or line < LINE_FILE_STRIDE:
+        return None, line
+    files = ir.get("line_files") or []
+    k = line // LINE_FILE_STRIDE
+    name = files[k - 1] if 0 < k <= len(files) and isinstance(files[k - 1], str) else None
+    if name is not None:
+        source = str(ir.get("source") or "")
+        folder = source.rsplit("/", 1)[0] + "/" if "/" in source else ""
+        name = folder + name
+    return name, line % LINE_FILE_STRIDE
+
+
+def rule_place(ir: dict, line) -> str:
+    """`file:line` for a message: the main rule file's name, or the included file's."""
+    name, at = line_file(ir, line)
+    return f"{name or ir.get('source', ir.get('name', ''))}:{at}"
+
+
+def line_words(ir: dict, line) -> str:
+    """`line 4`, or `line 4 of dozen_war/generals.rules` for a line of an included file."""
+    name, at = line_file(ir, line)
+    return f"line {at}" + (f" of {name}" if name else "")
+
+
 def refusal_def(step: str, action: str) -> str:
     """The def that words why `action` of `step` is not legal (`require C else E`): named with the
     step's length, so that no two (step, action) pairs share a name (`a_b`+`c`, `a`+`b_c`)."""

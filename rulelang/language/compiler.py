@@ -15,7 +15,7 @@ from .checker import Checked
 from .typerules import elem, enum_name, is_comp_type, is_enum, is_list, is_union, legend_texts
 from ..core.errors import Diagnostic, RuleError
 from ..ir.validate import IR_VERSION, validate_ir
-from ..ir.spec import READMIT, REFUSE
+from ..ir.spec import LINE_FILE_STRIDE, READMIT, REFUSE
 
 class Compiler:
     def __init__(self, checked: Checked):
@@ -24,9 +24,13 @@ class Compiler:
         self.granted = {x.target for x in n.walk(checked.game) if isinstance(x, n.Grant)}
         self.syms = checked.symbols
         self.imports: list[dict] = []            # content files the IR was built from
+        # the included rule files, by their place in the game's sources (the main file: 0)
+        self.file_index = {file: k for k, (file, _) in enumerate(checked.game.sources) if k}
 
     def line(self, node) -> int:
-        return node.span.line
+        """A node's rule line; in an included file, encoded with the file (spec.LINE_FILE_STRIDE)."""
+        k = self.file_index.get(node.span.file, 0) if node.span is not None else 0
+        return node.span.line + k * LINE_FILE_STRIDE if k and node.span.line else node.span.line
 
     # ---- whole game ----
     def run(self) -> dict:
@@ -108,7 +112,7 @@ class Compiler:
                        for d in self.c.cards]
         ir["abilities"] = [{"form": a.form, "name": a.name, "card": a.card, "proc": a.proc, "where": a.where,
                             "zones": list(a.zones) if a.zones is not None else None,
-                            "procs": list(a.procs), "line": a.span.line,
+                            "procs": list(a.procs), "line": self.line(a),
                             **({"zone": a.zone} if a.zone is not None else {}),
                             **({"text": a.text} if a.text is not None else {})}
                            for a in self.c.abilities]
@@ -120,10 +124,14 @@ class Compiler:
         """What the IR says only when the rules do: included files, the `stuck` handler's line,
         the trigger order, the estimate, the side, the `about` words."""
         g = self.c.game
+        line_files = []
         for file, _ in g.sources[1:]:        # included rule files: a cached IR is stale once they change
             from .content import file_hash
             rel = os.path.relpath(file, os.path.dirname(os.path.abspath(g.span.file)))
             self.imports.append({"path": rel.replace(os.sep, "/"), "sha256": file_hash(Path(file))})
+            line_files.append(rel.replace(os.sep, "/"))
+        if line_files:                       # (the files of encoded lines: not in the fingerprint)
+            ir["line_files"] = line_files
         if "stuck" in handler_lines:         # (named when the game ends there without a reason of its own)
             ir["handler_lines"] = {"stuck": handler_lines["stuck"]}
         order = of(n.OrderDecl)

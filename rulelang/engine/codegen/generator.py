@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar, NoReturn
 
 from ...core.errors import Diagnostic, RuleError, RuleRuntimeError
-from ...ir.spec import STATEMENTS, walk_ir
+from ...ir.spec import STATEMENTS, rule_place, walk_ir
 from ...core.limits import CALL_DEPTH_LIMIT
 from .analysis import _memo_key, _shown_shape, Analyses
 from .parts import Shared
@@ -112,7 +112,7 @@ class Lowerer:
         return getattr(self.sh, name)
 
     def fail(self, line, msg: str) -> NoReturn:
-        where = f"{self.sh.source}:{line}: " if line else ""
+        where = f"{rule_place(self.sh.ir, line)}: " if line else ""
         raise RuleRuntimeError(where + msg)
 
     def build(self) -> "Compiled":
