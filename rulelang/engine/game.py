@@ -107,25 +107,48 @@ def _comp_params(low) -> dict:
     return out
 
 
-def _plain_lines(x):
-    """The IR (or a part) with each rule line as its line in its own file (spec.LINE_FILE_STRIDE)."""
+def _plain_lines(x, memo: dict | None = None):
+    """The IR (or a part) with each rule line as its line in its own file (spec.LINE_FILE_STRIDE); a
+    part shared by several places made once (`memo`)."""
+    memo = {} if memo is None else memo
+    if isinstance(x, (dict, list)):
+        found = memo.get(id(x))
+        if found is not None:
+            return found[1]
     if isinstance(x, dict):
-        return {k: (v % LINE_FILE_STRIDE if k == "line" and type(v) is int else _plain_lines(v))
-                for k, v in x.items()}
-    if isinstance(x, list):
-        return [_plain_lines(v) for v in x]
-    return x
+        out = {k: (v % LINE_FILE_STRIDE if k == "line" and type(v) is int else _plain_lines(v, memo))
+               for k, v in x.items()}
+    elif isinstance(x, list):
+        out = [_plain_lines(v, memo) for v in x]
+    else:
+        return x
+    memo[id(x)] = (x, out)                 # (x kept: its id is not reused while the memo lives)
+    return out
 
 
-def _without_message_words(x):
-    """The IR (or a part) with every `log` statement's text left out (who it is told to kept)."""
+COMPILER_HINTS = frozenset({"scalar"})   # keys of IR nodes that speed the engine up and mean nothing else
+
+
+def _without_message_words(x, memo: dict | None = None):
+    """The IR (or a part) with every `log` statement's text left out (who it is told to kept), and the
+    compiler's hints (COMPILER_HINTS); a part shared by several places made once (`memo`)."""
+    memo = {} if memo is None else memo
+    if isinstance(x, (dict, list)):
+        found = memo.get(id(x))
+        if found is not None:
+            return found[1]
     if isinstance(x, dict):
         if x.get("s") == "log":
-            return {k: None if k == "v" else _without_message_words(v) for k, v in x.items()}
-        return {k: _without_message_words(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_without_message_words(v) for v in x]
-    return x
+            out = {k: None if k == "v" else _without_message_words(v, memo) for k, v in x.items()}
+        else:                               # (nor the compiler's hints: a comparison known `scalar` once a
+            out = {k: _without_message_words(v, memo)     # parameter's type was inferred through two calls
+                   for k, v in x.items() if k not in COMPILER_HINTS}   # changed Valgarð's fingerprint)
+    elif isinstance(x, list):
+        out = [_without_message_words(v, memo) for v in x]
+    else:
+        return x
+    memo[id(x)] = (x, out)
+    return out
 
 
 class Game:
@@ -139,6 +162,46 @@ class Game:
     _has_secrets: bool                  # visibility.py
     _hiding_slots: list                 # alike.py
     _comp_columns: list                 # alike.py
+
+    @property
+    def fingerprint(self) -> str:
+        """The rules' content hash, as saves name the rules they were made with (worked out when first
+        asked, not at load: a crafted IR of 150,000 statements took 277 MB to copy for it)."""
+        found = self.__dict__.get("_fingerprints")
+        if found is None:
+            found = self.__dict__["_fingerprints"] = self._fingerprints()
+        return found[0]
+
+    @property
+    def legacy_fingerprint(self) -> str:
+        """The fingerprint as worked out before messages' words were left out of it (saves made then)."""
+        self.fingerprint
+        return self.__dict__["_fingerprints"][1]
+
+    def _fingerprints(self) -> tuple[str, str]:
+        ir = self.ir
+        # the rules' content, not where they were read from: `./x.rules` and `/abs/x.rules` are one game;
+        # nor the words about them (`about`): a save stays good when its rulebook is reworded
+        # nor the values an option may take: a save of a match that began is good whatever they became
+        # nor the lines of the estimate, side and trigger order (added later: older saves stay good)
+        # nor which file a line is in (`line_files`, and the lines' encoding of it: spec.LINE_FILE_STRIDE)
+        content = _plain_lines({k: v for k, v in ir.items() if k not in ("source", "about", "decl_lines", "line_files")})
+        if isinstance(content.get("handler_lines"), dict):
+            content["handler_lines"] = {k: v % LINE_FILE_STRIDE if type(v) is int else v
+                                        for k, v in content["handler_lines"].items()}
+        content["options"] = [{k: v for k, v in o.items() if k != "choices"} for o in content["options"]]
+        # nor the kind a variable per component is of (added later, for the screen: older saves stay good)
+        content["vars"] = [{k: v for k, v in var.items() if k != "of"} for var in content["vars"]]
+        # nor whether a refused action's condition holds (words for a player, added later)
+        content["defs"] = {k: v for k, v in content["defs"].items() if not k.startswith(REFUSES)}
+        # the fingerprint of the rules as before their messages' words were left out of it: a save made
+        # before is still good for rules whose content has not changed (`accepts_fingerprint`)
+        legacy = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
+        # nor the words of the messages (`log`): a save stays good when a message is reworded (a first
+        # hour asked Regicide's to say a killing blow's damage — a new word, every old save refused)
+        blind = hashlib.sha256(json.dumps(_without_message_words(content), sort_keys=True)
+                               .encode()).hexdigest()[:16]
+        return blind, legacy
 
     def accepts_fingerprint(self, fingerprint) -> bool:
         """Was a save with this fingerprint made with these rules (their messages' words aside)? Its
@@ -170,27 +233,6 @@ class Game:
         self.min_players = ir["players"]["min"]
         self.max_players = ir["players"]["max"]
         self.options = [dict(o) for o in ir["options"]]
-        # the rules' content, not where they were read from: `./x.rules` and `/abs/x.rules` are one game;
-        # nor the words about them (`about`): a save stays good when its rulebook is reworded
-        # nor the values an option may take: a save of a match that began is good whatever they became
-        # nor the lines of the estimate, side and trigger order (added later: older saves stay good)
-        # nor which file a line is in (`line_files`, and the lines' encoding of it: spec.LINE_FILE_STRIDE)
-        content = _plain_lines({k: v for k, v in ir.items() if k not in ("source", "about", "decl_lines", "line_files")})
-        if isinstance(content.get("handler_lines"), dict):
-            content["handler_lines"] = {k: v % LINE_FILE_STRIDE if type(v) is int else v
-                                        for k, v in content["handler_lines"].items()}
-        content["options"] = [{k: v for k, v in o.items() if k != "choices"} for o in ir["options"]]
-        # nor the kind a variable per component is of (added later, for the screen: older saves stay good)
-        content["vars"] = [{k: v for k, v in var.items() if k != "of"} for var in ir["vars"]]
-        # nor whether a refused action's condition holds (words for a player, added later)
-        content["defs"] = {k: v for k, v in ir["defs"].items() if not k.startswith(REFUSES)}
-        # the fingerprint of the rules as before their messages' words were left out of it: a save made
-        # before is still good for rules whose content has not changed (`accepts_fingerprint`)
-        self.legacy_fingerprint = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
-        # nor the words of the messages (`log`): a save stays good when a message is reworded (a first
-        # hour asked Regicide's to say a killing blow's damage — a new word, every old save refused)
-        self.fingerprint = hashlib.sha256(json.dumps(_without_message_words(content), sort_keys=True)
-                                          .encode()).hexdigest()[:16]
         self.about = ir.get("about", {})
         low = Lowerer(ir)
         code = low.build()
