@@ -115,6 +115,7 @@ def _plain_lines(x, memo: dict | None = None):
         found = memo.get(id(x))
         if found is not None:
             return found[1]
+    out: dict | list
     if isinstance(x, dict):
         out = {k: (v % LINE_FILE_STRIDE if k == "line" and type(v) is int else _plain_lines(v, memo))
                for k, v in x.items()}
@@ -137,6 +138,7 @@ def _without_message_words(x, memo: dict | None = None):
         found = memo.get(id(x))
         if found is not None:
             return found[1]
+    out: dict | list
     if isinstance(x, dict):
         if x.get("s") == "log":
             out = {k: None if k == "v" else _without_message_words(v, memo) for k, v in x.items()}
