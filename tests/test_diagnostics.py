@@ -627,39 +627,40 @@ def test_a_step_named_as_a_builtin_hides_nothing_and_a_list_element_set_is_one_e
     assert only.code == "E201" and "an element of a list is not set on its own" in only.message
 
 
+def only_syntax_error(tmp_path, source: str):
+    """The one diagnostic of a rule file that does not parse."""
+    path = tmp_path / "x.rules"
+    path.write_text(source, encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert [d.code for d in diagnostics] == ["E001"], diagnostics
+    return diagnostics[0]
+
+
 @pytest.mark.parametrize("expr", ["sum(a + b for a in 1..3 where a > 1 for b in 1..3)",
                                   "[a + b for a in 1..3 where a > 1\n                 for b in 1..3]"])
 def test_a_where_before_a_second_for_carries_the_hint_in_any_brackets_and_over_lines(tmp_path, expr):
     """A new author's Catan: `sum(… for … where … for …)`, and the same in `[…]` with its second `for`
     on a line of its own, got no hint (it looked for `[` on the line of the error only)."""
-    path = tmp_path / "w.rules"
-    path.write_text('game "W" {\n  players 2\n  def pairs = ' + expr + '\n'
-                    '  turn { step s { action x { finish draw } } }\n}\n', encoding="utf-8")
-    diagnostics, _ = rulelang.lint([str(path)])
-    assert [d.code for d in diagnostics] == ["E001"]
-    assert diagnostics[0].message.endswith("(in a list made with `for`, `where` comes after the last `for`: "
-                                           "`[x for a in A for x in B where …]`)")
+    found = only_syntax_error(tmp_path, 'game "W" {\n  players 2\n  def pairs = ' + expr + '\n'
+                                        '  turn { step s { action x { finish draw } } }\n}\n')
+    assert found.message.endswith("(in a list made with `for`, `where` comes after the last `for`: "
+                                  "`[x for a in A for x in B where …]`)")
 
 
 def test_a_local_named_can_is_said_to_be_a_word_of_the_language_where_it_is_read(tmp_path):
     """A new author's Splendor: `let can = 3` was accepted, and `if can > 2` read "unexpected `>`;
     expected a name" — no word of why (`can` begins `can HOOK(…) of c`)."""
-    path = tmp_path / "c.rules"
-    path.write_text('game "M" {\n  players 2\n  turn { step s { action a { let can = 3\n'
-                    '  if can > 2 { finish draw } } } }\n}\n', encoding="utf-8")
-    diagnostics, _ = rulelang.lint([str(path)])
-    assert [d.code for d in diagnostics] == ["E001"]
-    assert diagnostics[0].message.endswith("(`can` is a word of the language, so your local `can` cannot be "
-                                           "read: give it another name)")
+    found = only_syntax_error(tmp_path, 'game "M" {\n  players 2\n  turn { step s { action a { let can = 3\n'
+                                        '  if can > 2 { finish draw } } } }\n}\n')
+    assert found.message.endswith("(`can` is a word of the language, so your local `can` cannot be "
+                                  "read: give it another name)")
 
 
 def test_a_local_named_by_a_word_of_the_language_is_pointed_at_where_it_cannot_be_read(tmp_path):
     """A new author's Euchre: `let side = 1` was accepted, and `side += 0` read "`side` is a reserved
     word and cannot be used as a name here" — far from the `let` that named it so."""
-    path = tmp_path / "s.rules"
-    path.write_text('game "T" {\n  players 2\n  turn { step s {\n    action go {\n      let side = 1\n'
-                    '      side += 0\n      finish draw\n    }\n  } }\n}\n', encoding="utf-8")
-    diagnostics, _ = rulelang.lint([str(path)])
-    assert [d.code for d in diagnostics] == ["E001"] and diagnostics[0].span.line == 6
-    assert diagnostics[0].message.endswith("(`side` is a word of the language: your `let side` on line 5 names a "
-                                           "local so, and it cannot be read back: give it another name)")
+    found = only_syntax_error(tmp_path, 'game "T" {\n  players 2\n  turn { step s {\n    action go {\n'
+                                        '      let side = 1\n      side += 0\n      finish draw\n    }\n  } }\n}\n')
+    assert found.span.line == 6
+    assert found.message.endswith("(`side` is a word of the language: your `let side` on line 5 names a "
+                                  "local so, and it cannot be read back: give it another name)")

@@ -107,50 +107,46 @@ def _comp_params(low) -> dict:
     return out
 
 
-def _plain_lines(x, memo: dict | None = None):
-    """The IR (or a part) with each rule line as its line in its own file (spec.LINE_FILE_STRIDE); a
-    part shared by several places made once (`memo`)."""
+def _rewritten(x, entry, memo: dict | None = None):
+    """A copy of the IR (or a part) in which `entry(node, key, value)` says of each entry of a dict
+    node what becomes of it: (kept?, the value, walk into it?). A part shared by several places is
+    made once (`memo`: a crafted IR of one statement repeated 150,000 times)."""
     memo = {} if memo is None else memo
-    if isinstance(x, (dict, list)):
-        found = memo.get(id(x))
-        if found is not None:
-            return found[1]
+    if not isinstance(x, (dict, list)):
+        return x
+    found = memo.get(id(x))
+    if found is not None:
+        return found[1]
     out: dict | list
     if isinstance(x, dict):
-        out = {k: (v % LINE_FILE_STRIDE if k == "line" and type(v) is int else _plain_lines(v, memo))
-               for k, v in x.items()}
-    elif isinstance(x, list):
-        out = [_plain_lines(v, memo) for v in x]
+        out = {}
+        for k, v in x.items():
+            kept, value, walk = entry(x, k, v)
+            if kept:
+                out[k] = _rewritten(value, entry, memo) if walk else value
     else:
-        return x
+        out = [_rewritten(v, entry, memo) for v in x]
     memo[id(x)] = (x, out)                 # (x kept: its id is not reused while the memo lives)
     return out
+
+
+def _plain_line(node: dict, key: str, value):
+    """Each rule line as its line in its own file (spec.LINE_FILE_STRIDE)."""
+    if key == "line" and type(value) is int:
+        return True, value % LINE_FILE_STRIDE, False
+    return True, value, True
 
 
 COMPILER_HINTS = frozenset({"scalar"})   # keys of IR nodes that speed the engine up and mean nothing else
 
 
-def _without_message_words(x, memo: dict | None = None):
-    """The IR (or a part) with every `log` statement's text left out (who it is told to kept), and the
-    compiler's hints (COMPILER_HINTS); a part shared by several places made once (`memo`)."""
-    memo = {} if memo is None else memo
-    if isinstance(x, (dict, list)):
-        found = memo.get(id(x))
-        if found is not None:
-            return found[1]
-    out: dict | list
-    if isinstance(x, dict):
-        if x.get("s") == "log":
-            out = {k: None if k == "v" else _without_message_words(v, memo) for k, v in x.items()}
-        else:                               # (nor the compiler's hints: a comparison known `scalar` once a
-            out = {k: _without_message_words(v, memo)     # parameter's type was inferred through two calls
-                   for k, v in x.items() if k not in COMPILER_HINTS}   # changed Valgarð's fingerprint)
-    elif isinstance(x, list):
-        out = [_without_message_words(v, memo) for v in x]
-    else:
-        return x
-    memo[id(x)] = (x, out)
-    return out
+def _unworded(node: dict, key: str, value):
+    """Every `log` statement's text left out (who it is told to kept), and the compiler's hints."""
+    if key in COMPILER_HINTS:
+        return False, None, False
+    if key == "v" and node.get("s") == "log":
+        return True, None, False
+    return True, value, True
 
 
 class Game:
@@ -187,7 +183,8 @@ class Game:
         # nor the values an option may take: a save of a match that began is good whatever they became
         # nor the lines of the estimate, side and trigger order (added later: older saves stay good)
         # nor which file a line is in (`line_files`, and the lines' encoding of it: spec.LINE_FILE_STRIDE)
-        content = _plain_lines({k: v for k, v in ir.items() if k not in ("source", "about", "decl_lines", "line_files")})
+        content = _rewritten({k: v for k, v in ir.items() if k not in ("source", "about", "decl_lines", "line_files")},
+                             _plain_line)
         if isinstance(content.get("handler_lines"), dict):
             content["handler_lines"] = {k: v % LINE_FILE_STRIDE if type(v) is int else v
                                         for k, v in content["handler_lines"].items()}
@@ -201,8 +198,9 @@ class Game:
         legacy = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
         # nor the words of the messages (`log`): a save stays good when a message is reworded (a first
         # hour asked Regicide's to say a killing blow's damage — a new word, every old save refused)
-        blind = hashlib.sha256(json.dumps(_without_message_words(content), sort_keys=True)
-                               .encode()).hexdigest()[:16]
+        # (nor the compiler's hints: a comparison known `scalar` once a parameter's type was inferred
+        # through two calls changed Valgarð's)
+        blind = hashlib.sha256(json.dumps(_rewritten(content, _unworded), sort_keys=True).encode()).hexdigest()[:16]
         return blind, legacy
 
     def accepts_fingerprint(self, fingerprint) -> bool:
