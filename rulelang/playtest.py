@@ -52,7 +52,7 @@ class Finding(Diagnostic):
             steps = (" · ".join(log[:half]) + f" · … {len(log) - 2 * half} more … · " + " · ".join(log[-half:])
                      + f" ({len(log)} actions; all of them: `rulelang lint --deep --format json`)")
         # (the rule file played, not the included one the span is in: a designer's replay line named
-        # `shadow_hunters/cards.rules`, which no one can play)
+        # `cards.rules`, a file it includes, which no one can play)
         return f"rulelang play {self.rules or self.file} --players {self.players} --seed {self.seed}{opts}, then play: {steps}"
 
     def format(self, source: str | None = None) -> str:

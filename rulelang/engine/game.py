@@ -197,9 +197,9 @@ class Game:
         # before is still good for rules whose content has not changed (`accepts_fingerprint`)
         legacy = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
         # nor the words of the messages (`log`): a save stays good when a message is reworded (a first
-        # hour asked Regicide's to say a killing blow's damage — a new word, every old save refused)
+        # hour asked a shipped game's to say a killing blow's damage — a new word, every old save refused)
         # (nor the compiler's hints: a comparison known `scalar` once a parameter's type was inferred
-        # through two calls changed Valgarð's)
+        # through two calls changed a shipped game's)
         blind = hashlib.sha256(json.dumps(_rewritten(content, _unworded), sort_keys=True).encode()).hexdigest()[:16]
         return blind, legacy
 

@@ -194,7 +194,7 @@ def rule_place(ir: dict, line) -> str:
 
 
 def line_words(ir: dict, line) -> str:
-    """`line 4`, or `line 4 of dozen_war/generals.rules` for a line of an included file."""
+    """`line 4`, or `line 4 of game/cards.rules` for a line of an included file."""
     name, at = line_file(ir, line)
     return f"line {at}" + (f" of {name}" if name else "")
 
