@@ -190,6 +190,9 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument("--max-cpu", type=_budget, default=None, metavar="SECONDS",
                       help=f"CPU time --deep may spend on one file before it stops with a warning "
                            f"(default: {RUN_CPU_LIMIT:g}; 0: no limit)")
+    lint.add_argument("--max-actions", type=_positive, default=None, metavar="N",
+                      help="actions a --deep game may take before it is reported as not ending (W405; default: "
+                           "2000: raise it for a game whose random games are long)")
     lint.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",
                       help="a game option every --deep game is played with (the others, true/false ones "
                            "drawn at random, at their defaults otherwise); give it again for another")
@@ -480,8 +483,9 @@ def _port(text: str) -> int:
 
 
 def _lint(args) -> int:
-    if (args.games is not None or args.max_cpu is not None or args.option) and not args.deep:
-        needs = '--games' if args.games is not None else '--max-cpu' if args.max_cpu is not None else '--option'
+    if (args.games is not None or args.max_cpu is not None or args.option or args.max_actions) and not args.deep:
+        needs = '--games' if args.games is not None else '--max-cpu' if args.max_cpu is not None else \
+            '--max-actions' if args.max_actions else '--option'
         print(f"rulelang lint: error: {needs} needs --deep", file=sys.stderr)
         return 2
     fixed = dict(args.option)
@@ -508,8 +512,9 @@ def _lint(args) -> int:
                 said = {(d.code, d.file, d.message, repr(d.span)) for d in diagnostics}
                 # (an error of a file the rules read, a content YAML, is that file's: the rule file
                 # then fails to load in deep_lint with the same error, which was said twice)
+                more = {"max_actions": args.max_actions} if args.max_actions else {}
                 diagnostics.extend(d for d in rulelang.deep_lint(path, games=games, seed=args.seed, cpu_limit=(
-                    RUN_CPU_LIMIT if args.max_cpu is None else args.max_cpu), options=fixed)
+                    RUN_CPU_LIMIT if args.max_cpu is None else args.max_cpu), options=fixed, **more)
                     if (d.code, d.file, d.message, repr(d.span)) not in said)
         order = {str(p): i for i, p in reversed(list(enumerate(args.files)))}
         diagnostics.sort(key=lambda d: order.get(d.file or "", -1))      # stable: each file's own together

@@ -163,3 +163,18 @@ def test_the_replay_line_of_a_game_that_never_ends_names_its_first_and_last_acti
     assert line.split("then play: ")[1].count("pass") == playtest.REPLAY_SHOWN and "… 488 more … ·" in line
     assert line.endswith("(500 actions; all of them: `rulelang lint --deep --format json`)")
     assert len(found[0].format()) < 600
+
+
+def test_lint_deep_takes_a_cap_of_actions_for_long_games(tmp_path, capsys):
+    """A new author's Rummy: random games of ~3,500 actions, ended by the rules' own turn limit, read
+    W405 at the deep lint's 2,000 with no way to raise the cap."""
+    path = tmp_path / "long.rules"
+    path.write_text('game "Long" {\n  players 2\n  var k: int = 0\n  turn limit 2500 { finish draw "limit" }\n'
+                    '  turn { step s { action pass { k += 1  end turn } } }\n}\n')
+    assert cli.main(["lint", "--deep", "--games", "1", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "W405" in out and "(`lint --deep --max-actions N` plays longer games)" in out
+    assert cli.main(["lint", "--deep", "--games", "1", "--max-actions", "3000", str(path)]) == 0
+    assert "W405" not in capsys.readouterr().out
+    assert cli.main(["lint", "--max-actions", "3000", str(path)]) == 2
+    assert "--max-actions needs --deep" in capsys.readouterr().err
