@@ -774,3 +774,26 @@ def test_cards_the_reveal_block_lays_out_do_not_tell_whose_answer_each_was():
     assert m.log_for(0)[-3:] == ["P1: give pic 1", "(a secret choice)", "P3: lay pic 3"]
     assert m.log_for(None)[-3:] == ["(a secret choice)", "(a secret choice)", "P3: lay pic 3"]
     assert m.log_for(1)[-3:] == ["(a secret choice)", "P2: give pic 5", "P3: lay pic 3"]
+
+
+def test_an_answer_shown_in_its_answerers_own_zone_or_chosen_in_its_action_is_read_by_all():
+    """A review of the rule above: a ballot cast into its caster's own zone and revealed there (`reveal
+    ballot[p]`) read "(a secret choice)" beside `revealed: vote 2`; and a choice an answer's own action
+    asked, its card then laid in the chooser's public tableau, stayed secret for good."""
+    game = rulelang.load(str(HERE / "ballot_revealed.rules"))
+    m = game.new_match(3, 1)
+    for seat, text in ((0, "cast vote 3"), (1, "cast vote 2"), (2, "cast vote 3")):
+        m.apply(text, seat=seat)
+    assert m.log_for(None)[:3] == ["P1: cast vote 3", "P2: cast vote 2", "P3: cast vote 3"]
+    game = rulelang.load(str(HERE / "choice_in_answer.rules"))
+    for where, public in (("own", True), ("table", False)):
+        m = game.new_match(3, 1)
+        for seat in m.simultaneous["seats"]:
+            m.apply(str(m.legal_actions_of(seat)[0]), seat=seat)
+        while m.question is not None and not m.is_over:
+            texts = [str(a) for a in m.legal_actions()]
+            m.apply(next((t for t in texts if where in t), texts[0]))
+        told = m.log_for(None)
+        assert (told.count("(a secret choice)") == 0) is public, told    # (answers and their choices alike)
+        if not public:
+            assert told.count("(a secret choice)") == 6, told

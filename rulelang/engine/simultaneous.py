@@ -23,7 +23,7 @@ import random
 from .alike import _renamed, untraceable
 from .chance import list_in_position
 from .codegen import player_text
-from .codegen.effects import _zone_info, drain, seen_by, seen_by_all, seen_where, widen_private
+from .codegen.effects import _shown_to, _zone_info, drain, known_to, seen_by, seen_by_all, seen_where, widen_private
 from ..core.errors import IllegalAction, RuleFault, StateError
 from ..core.limits import WORK_LIMIT
 from .support import RULE_FAULTS, _short, _text
@@ -160,7 +160,10 @@ class MatchSimultaneous(MatchParts):
         for p, text, action in found:
             self.actor = self.me = p
             action = untraceable(self, action, now)     # (copies from hidden zones: see alike.py)
+            named = len(self.named)
             got = action._fn(self, action._args)
+            for at, _ in self.named[named:]:    # (a choice its action asked: its player's too — a review
+                answerer.setdefault(at, p)      #  found one never read by all, laid in its own tableau)
             if self.trig:
                 got = drain(self) or got
             if self.result is not None:
@@ -319,7 +322,11 @@ def _widen_owned(m, answered: list, answerer: dict) -> None:
         owned = all((info.get(id(m.where[x])) or (None, None))[1] == answerer[at] for x in cs)
         if not owned:
             continue
-        seats = [p for p in range(m.players) if p in seats or all(seen_where(m, x, p) for x in cs)]
+        # (seen there, or shown there by a `reveal` — to all, or to a seat in this chain: a ballot revealed
+        # in its caster's own zone read "(a secret choice)" beside `revealed: vote 2` — a review)
+        openly = known_to(m, None) if m.known else {}
+        seats = [p for p in range(m.players)
+                 if p in seats or all(x in openly or seen_where(m, x, p) or _shown_to(m, x, p) for x in cs)]
         if len(seats) == m.players and all(x in seen_by_all(m) for x in cs):
             del private[at]
         else:
