@@ -690,3 +690,33 @@ def test_a_state_whose_stuck_player_would_be_asked_a_question_is_refused_in_word
     m = game.new_match(2, 0)                    # (played to it, the question is asked as ever)
     m.apply("go")
     assert m.pending is not None and rulelang.Match.from_state(game, m.state()).pending is not None
+
+
+def test_a_paused_save_from_before_and_a_reworded_included_file_still_load(tmp_path):
+    """A review of the fingerprint change: every Smash Up state saved while a question waited by the
+    previous release was refused ("the paused effect does not lead to this position": its fingerprint
+    was the older form); and a message reworded (or a comment added) in an included file changed the
+    fingerprint (the included file's hash). A game's end reason from an included file names it as the
+    rules include it, not by the machine's path."""
+    import random as _random
+    game = rulelang.load(str(ROOT / "games" / "smash_up.rules"))
+    m, rng = game.new_match(2, 3), _random.Random(3)
+    while m.question is None:
+        m.apply(rng.choice(m.legal_actions()))
+    state = json.loads(json.dumps(m.state()))
+    state["fingerprint"] = game.legacy_fingerprint          # (as the previous release wrote it)
+    if isinstance(state["pending"].get("base"), dict):
+        state["pending"]["base"]["fingerprint"] = game.legacy_fingerprint
+    assert rulelang.Match.from_state(game, state).question == m.question
+    (tmp_path / "main.rules").write_text('game "Inc" {\n  players 2\n  include "part.rules"\n'
+                                         '  turn { step s { action go { say()  finish draw "x" } } }\n}\n',
+                                         encoding="utf-8")
+    (tmp_path / "part.rules").write_text('proc say() { log "hello" }\nwhen false { finish draw "never" }\n',
+                                         encoding="utf-8")
+    before = rulelang.Game(rulelang.compile_file(str(tmp_path / "main.rules"))).fingerprint
+    (tmp_path / "part.rules").write_text('# a comment\nproc say() { log "hello there" }\n'
+                                         'when false { finish draw "never" }\n', encoding="utf-8")
+    assert rulelang.Game(rulelang.compile_file(str(tmp_path / "main.rules"))).fingerprint == before
+    from rulelang.ir.spec import line_words
+    ir = rulelang.compile_file(str(tmp_path / "main.rules"))
+    assert line_words(ir, ir["checks"][0]["line"]) == "line 3 of part.rules"

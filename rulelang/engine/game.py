@@ -141,8 +141,9 @@ COMPILER_HINTS = frozenset({"scalar"})   # keys of IR nodes that speed the engin
 
 
 def _unworded(node: dict, key: str, value):
-    """Every `log` statement's text left out (who it is told to kept), and the compiler's hints."""
-    if key in COMPILER_HINTS:
+    """Every `log` statement's text left out (who it is told to kept), and the compiler's hints, and
+    the rule lines (a comment that moves the lines below it changes no rule)."""
+    if key in COMPILER_HINTS or key == "line":
         return False, None, False
     if key == "v" and node.get("s") == "log":
         return True, None, False
@@ -200,7 +201,11 @@ class Game:
         # hour asked a shipped game's to say a killing blow's damage — a new word, every old save refused)
         # (nor the compiler's hints: a comparison known `scalar` once a parameter's type was inferred
         # through two calls changed a shipped game's)
-        blind = hashlib.sha256(json.dumps(_rewritten(content, _unworded), sort_keys=True).encode()).hexdigest()[:16]
+        # nor the hashes of the files it includes (their content is in the IR: a comment, a message's
+        # words, in an included file refused every save — a review)
+        blind = hashlib.sha256(json.dumps(_rewritten({k: v for k, v in content.items()
+                                                      if k not in ("imports", "handler_lines")}, _unworded),
+                                          sort_keys=True).encode()).hexdigest()[:16]
         return blind, legacy
 
     def accepts_fingerprint(self, fingerprint) -> bool:

@@ -173,28 +173,30 @@ LINE_FILE_STRIDE = 1_000_000
 
 
 def line_file(ir: dict, line) -> tuple[str | None, int | None]:
-    """(the rule file a line of the IR is in, as the messages name it; None: the main one — its
-    line there)."""
+    """(the included rule file a line of the IR is in, as `line_files` names it — beside the main
+    one; None: the main file — and its line there)."""
     if type(line) is not int or line < LINE_FILE_STRIDE:
         return None, line
     files = ir.get("line_files") or []
     k = line // LINE_FILE_STRIDE
     name = files[k - 1] if 0 < k <= len(files) and isinstance(files[k - 1], str) else None
-    if name is not None:
-        source = str(ir.get("source") or "")
-        folder = source.rsplit("/", 1)[0] + "/" if "/" in source else ""
-        name = folder + name
     return name, line % LINE_FILE_STRIDE
 
 
 def rule_place(ir: dict, line) -> str:
-    """`file:line` for a message: the main rule file's name, or the included file's."""
+    """`file:line` for an error message: the main rule file as it was read, or the included file in
+    its folder."""
     name, at = line_file(ir, line)
-    return f"{name or ir.get('source', ir.get('name', ''))}:{at}"
+    source = str(ir.get("source", ir.get("name", "")))
+    if name is None:
+        return f"{source}:{at}"
+    folder = source.rsplit("/", 1)[0] + "/" if "/" in source else ""
+    return f"{folder}{name}:{at}"
 
 
 def line_words(ir: dict, line) -> str:
-    """`line 4`, or `line 4 of game/cards.rules` for a line of an included file."""
+    """`line 4`, or `line 4 of game/cards.rules` for a line of an included file (named as the rules
+    include it, never by where they lie on this machine: a game's end reason is part of its state)."""
     name, at = line_file(ir, line)
     return f"line {at}" + (f" of {name}" if name else "")
 

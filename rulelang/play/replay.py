@@ -215,13 +215,28 @@ def rebuild(data: dict, game, on_action=None, moves: dict | None = None, asked: 
 
 def _unworded(state):
     """A state without what a rewording of the rules' messages changes (the rules' fingerprint, the
-    messages' words: who each was told to is kept), to compare a replay with its save."""
+    messages' words: who each was told to is kept), to compare a replay with its save; a paused
+    effect's base position likewise (a review: a save made while a question waited failed its replay)."""
     if not isinstance(state, dict):
         return state
     messages = state.get("messages")
-    return dict(state, fingerprint=None, messages=[
+    out = dict(state, fingerprint=None, messages=[
         {k: v for k, v in m.items() if k != "text"} if isinstance(m, dict) else None for m in messages]
         if isinstance(messages, list) else messages)
+    pending = state.get("pending")
+    if isinstance(pending, dict) and isinstance(pending.get("base"), dict):
+        out["pending"] = dict(pending, base=_unworded(pending["base"]))
+    return out
+
+
+def _unfingerprinted(state):
+    """A state without the rules' fingerprint (a save from before gives it in its older form), its
+    paused effect's base too."""
+    out = dict(state, fingerprint=None)
+    pending = state.get("pending")
+    if isinstance(pending, dict) and isinstance(pending.get("base"), dict):
+        out["pending"] = dict(pending, base=dict(pending["base"], fingerprint=None))
+    return out
 
 
 def _messages(match) -> int:
@@ -309,7 +324,7 @@ def replay(data: dict, game, out=print) -> bool:
         out("outcome: " + ", ".join(f"{_seat(p)} {r}" for p, r in enumerate(match.outcome["results"])))
     if "state" not in data:                 # (nothing to compare with: not "reproduced exactly", a fuzzer)
         out(f"replayed {len(data['log'])} actions (the save holds no position to compare them with)")
-    elif isinstance(data["state"], dict) and dict(match.state(), fingerprint=None) != dict(data["state"], fingerprint=None):
+    elif isinstance(data["state"], dict) and _unfingerprinted(match.state()) != _unfingerprinted(data["state"]):
         out(f"replayed {len(data['log'])} actions: the saved position is reproduced, its messages worded "
             f"as these rules word them now")
     else:
