@@ -223,6 +223,8 @@ def _unworded(state):
     out = dict(state, fingerprint=None, messages=[
         {k: v for k, v in m.items() if k != "text"} if isinstance(m, dict) else None for m in messages]
         if isinstance(messages, list) else messages)
+    if isinstance(state.get("outcome"), dict):    # (its reason's words too: `the when rule of line 40`)
+        out["outcome"] = dict(state["outcome"], reason=None)
     pending = state.get("pending")
     if isinstance(pending, dict) and isinstance(pending.get("base"), dict):
         out["pending"] = dict(pending, base=_unworded(pending["base"]))
