@@ -249,7 +249,7 @@ def test_a_save_stays_good_when_the_rules_reword_a_message(tmp_path, capsys, mon
     assert rulelang.Match.from_state(new, state).state()["messages"] == state["messages"]
     state["fingerprint"] = old.legacy_fingerprint                  # (written before: still good)
     rulelang.Match.from_state(old, state)
-    assert "another version of its rules" in refused(rulelang.load(str(tmp_path / "other.rules")), state)
+    assert "saved with another version of the rules of" in refused(rulelang.load(str(tmp_path / "other.rules")), state)
 
 
 # -- 2. fingerprints do not depend on how the path was typed ------------------------------------------

@@ -169,6 +169,10 @@ class MatchSaves(MatchParts):
             raise StateError(f"this state is of version {_short(version)}; this rulelang reads version "
                              f"{STATE_VERSION} (a newer rulelang wrote it?)")
         if not game.accepts_fingerprint(data.get("fingerprint")):
+            if data.get("game") == game.name:    # (`(state: 'Regicide', game: 'Regicide')` read as a
+                raise StateError(f"this state was saved with another version of the rules of "   # contradiction)
+                                 f"{_short(game.name)} (a changed rule file, or an older rulelang's): it "
+                                 f"cannot go on with these")
             raise StateError(f"this state belongs to another game or another version of its rules "
                              f"(state: {_short(data.get('game'))}, game: {_short(game.name)})")
         players, seed, options = data.get("players"), data.get("seed"), data.get("options")

@@ -161,7 +161,8 @@ def check_game(data: dict, game) -> None:
         raise StateError(f"it is a save of {_short(repr(data['name']))}, not of {_short(repr(game.name))}")
     if not _accepts(game, data["fingerprint"]):
         raise StateError(f"it was saved with other rules for {_short(game.name)} (another version of the "
-                         f"rule file: fingerprint {_short(data['fingerprint'])}, these rules {fingerprint(game)})")
+                         f"rule file, or of rulelang: fingerprint {_short(data['fingerprint'])}, these rules "
+                         f"{fingerprint(game)})")
 
 
 def rebuild(data: dict, game, on_action=None, moves: dict | None = None, asked: dict | None = None):
