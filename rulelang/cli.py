@@ -775,8 +775,11 @@ def _simulate_run(args) -> int:
                 journal.close()
         if stopped and not results:
             _print_kept("interrupted: no results (no game had finished)", file=sys.stderr)
-        for result, (named, *_) in zip(results, variants):
+        for result, (named, game, *_) in zip(results, variants):
             result.update(named)
+            # (which rules these figures are of, for the morning: a designer could not tie a report
+            # to the version of the rule file it measured)
+            result["fingerprint"] = getattr(game, "fingerprint", None)
             if not args.json:
                 if result.get("partial") and not result.get("stopped"):
                     _print_kept(f"interrupted: partial results, {result['games']} of {result['planned']} games",

@@ -1005,3 +1005,14 @@ def test_two_runs_into_one_report_folder_at_once_the_second_is_refused(tmp_path,
     capsys.readouterr()
     assert main(["simulate", VALGARD, "--bot", "random", "--games", "2", "--max-cpu", "0", "--report", str(folder)]) == 0
     assert "held 2 game(s) of an earlier run: started anew (--resume goes on with them)" in capsys.readouterr().err
+
+
+def test_a_report_names_the_fingerprint_of_the_rules_it_measured(tmp_path):
+    """A designer edited a rule file after a night's run: the report named its path only, and could not
+    be tied to the version it measured. It gives each variant's fingerprint, as saves name the rules."""
+    assert main(["simulate", VALGARD, "--bot", "random", "--games", "2", "--max-cpu", "0",
+                 "--report", str(tmp_path / "rep")]) == 0
+    md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    assert f"Rules measured (their fingerprint, as saves name them): `{rulelang.load(VALGARD).fingerprint}`." in md
+    raw = json.loads((tmp_path / "rep" / "report.json").read_text(encoding="utf-8"))
+    assert raw["simulations"][0]["fingerprint"] == rulelang.load(VALGARD).fingerprint

@@ -274,6 +274,10 @@ def _markdown(results: list[dict], sums: list[dict], plots: list[str], found: li
     lines = [f"# {printable(first['game'])}: balance report", "",
              f"{games}, {who}, seed {first['seed']}. Rates are given with their 95 % (Wilson) interval"
              + ("; – for a seat a variant does not have" if len(counts) > 1 else "") + ".", ""]
+    prints = list(dict.fromkeys((r.get("rules"), r.get("fingerprint")) for r in results if r.get("fingerprint")))
+    if prints:                                 # (the rules measured: a designer could not tell which version)
+        lines += ["Rules measured (their fingerprint, as saves name them): " + "; ".join(
+            (f"{printable(str(name))} " if name else "") + f"`{printable(str(fp))}`" for name, fp in prints) + ".", ""]
     kinds = {str(b) for r in results for b in r["bots"]}
     notes = []                                 # what the bots are, read the next morning (a designer's trial)
     if any(k.split(":")[0] == "mcts" for k in kinds):
