@@ -1453,3 +1453,24 @@ def test_a_move_typed_nearly_as_shown_is_offered_as_it_is_shown():
     assert "'e5d6' is not a legal action now (did you mean e5-d6?)" in text
     assert "'e5xd6' is not a legal action now (did you mean e5-d6?)" in text
     assert "'zz9' is not a legal action or a command (type help)" in text
+
+
+MELDS = """game "Melds" {
+  players 2
+  enum Slot { s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17 }
+  kind C { }
+  zone meld: pile per Slot, public
+  setup { create C() in meld[s1]  MORE }
+  turn { step s { action stop { finish draw "x" } } }
+}"""
+
+
+def test_look_of_a_large_family_says_its_empty_places_past_those_shown_as_empty():
+    """A new author's Rummy: `look meld` of 17 places, one holding cards, read "meld (s2) and 11 more places:
+    empty … 5 more places: look meld (s17)" — the 5 empty too, but read as if something were hidden."""
+    game = rulelang.Game(rulelang.compile_source(MELDS.replace("MORE", ""), "melds.rules"))
+    text = play(game, ["look meld", "quit"])
+    assert "meld (s2) and 15 more places: empty" in text and "more places: look" not in text, text
+    game = rulelang.Game(rulelang.compile_source(MELDS.replace("MORE", "create C() in meld[s17]"), "melds.rules"))
+    text = play(game, ["look meld", "quit"])
+    assert "meld (s2) and 10 more places: empty" in text and "… 5 more places: look meld (s17)" in text, text

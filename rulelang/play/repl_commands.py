@@ -410,6 +410,9 @@ class Commands:
         # every place of a family (a new author's Azul: `look pattern` showed the first of its five rows
         # and no word of the others); the empty ones in one line, after the others
         empty = [zone_title(z, seat_name) for z in named[:FAMILY_SHOWN] if z["cards"] is not None and not z["cards"]]
+        rest = named[FAMILY_SHOWN:]             # (past the places shown: all empty, said with the empty ones —
+        rest_empty = bool(rest) and all(z["cards"] is not None and not z["cards"] for z in rest)   # `5 more
+        said_empty = empty + ([zone_title(z, seat_name) for z in rest] if rest_empty else [])   # places` read as hidden)
         for z in named[:FAMILY_SHOWN]:
             title = zone_title(z, seat_name)
             if z["cards"] is None:              # (as the table says it, what is known of it too: `look
@@ -417,7 +420,7 @@ class Commands:
                 cards = z.get("known") or []
             elif not z["cards"]:
                 if title == empty[-1]:
-                    self.say(f"{printable(_joined_titles(empty))}: empty")
+                    self.say(f"{printable(_joined_titles(said_empty))}: empty")
                 continue
             else:
                 n = z.get("count", len(z["cards"]))
@@ -433,9 +436,10 @@ class Commands:
                 for shown, text, kind in found:
                     self.say(f"  {printable(shown)}{many}" + (f" ({kind_noun(kind)[0]})" if kind else ""), "header")
                     self.say(wrap_text(printable(text, multiline=True), width - 4, "    "))
-        if len(named) > FAMILY_SHOWN:
-            self.say(f"  … {len(named) - FAMILY_SHOWN} more places: look {printable(zone_title(named[-1], seat_name))}",
-                     "dim")
+        if rest and not rest_empty:
+            self.say(f"  … {len(rest)} more places: look {printable(zone_title(named[-1], seat_name))}", "dim")
+        elif rest_empty and not empty:          # (every place shown holds something, the rest nothing)
+            self.say(f"{printable(_joined_titles(said_empty))}: empty")
         return True
 
     def show_log(self, _argument: str) -> bool:
