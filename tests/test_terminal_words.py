@@ -1474,3 +1474,18 @@ def test_look_of_a_large_family_says_its_empty_places_past_those_shown_as_empty(
     game = rulelang.Game(rulelang.compile_source(MELDS.replace("MORE", "create C() in meld[s17]"), "melds.rules"))
     text = play(game, ["look meld", "quit"])
     assert "meld (s2) and 10 more places: empty" in text and "… 5 more places: look meld (s17)" in text, text
+
+
+def test_an_action_not_allowed_now_is_named_as_the_rules_write_it():
+    """A new author's chess: "(`o-o` is not allowed now; … type help o-o)" for the rules' `O-O`."""
+    game = rulelang.Game(rulelang.compile_source('''game "Castle" {
+  players 2
+  var moved: bool = false
+  turn { step s {
+    action castle as "O-O" require not moved { moved = true  end turn }
+    action wait { moved = true  end turn }
+    action stop require moved { finish draw "x" }
+  } }
+}''', "castle.rules"))
+    text = " ".join(play(game, ["wait", "O-O", "quit"]).split())          # (the line wraps)
+    assert "(`O-O` is not allowed now; the actions now: wait, stop; type help O-O)" in text, text

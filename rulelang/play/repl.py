@@ -660,7 +660,11 @@ class _Session(Drawing, Commands):
                 else self.typed_name_of(a) for a in actions)) if own_turn else []
             now = f"; the actions now: {', '.join(names[:MAX_CANDIDATES])}{', …' if len(names) > MAX_CANDIDATES else ''}" \
                 if names else ""
-            return f" now (`{typed_name}` is not allowed now{now}; type help {typed_name})"
+            # (as the rules write it: `O-O`, not `o-o` — a new author's chess)
+            cased = next((" ".join(w.split()).rstrip(" :;,.-") for st in ir.get("steps", []) for a in st["actions"]
+                          for w in [leading_words(a) or ""] if " ".join(w.split()).lower().rstrip(" :;,.-") == typed_name),
+                         typed_name)
+            return f" now (`{cased}` is not allowed now{now}; type help {cased})"
         hint = ASKED_FOR.get(first.lower().rstrip("?"))
         if hint is not None and hint in COMMAND_NAMES:
             return f" or a command (type {hint}: {COMMAND_WHAT.get(hint, 'see help')})"
