@@ -781,9 +781,12 @@ def _w256(lints, d) -> None:
     if sym is None or sym.kind != "zone" or not isinstance(sym.decl, n.ZoneDecl) or sym.decl.shape != "set" \
             or "hidden" not in _vis(sym.decl):
         return
+    # (where only one can match — a slot numbered `s.k == n` — nothing is told: a review found the words
+    # said otherwise)
     lints.report("W256", "warning", f"`{d.name}` of zone `{zone}`, a `hidden` set: its components have no order, "
-                 f"so this takes the one of {'lowest' if d.name == 'first' else 'highest'} id among them, and "
-                 f"that id, once seen, tells which were taken before; take one at random: `pick(…)`", d.span)
+                 f"so where several match this takes the one of {'lowest' if d.name == 'first' else 'highest'} id "
+                 f"among them, and that id, once seen, tells which were taken before; take one at random: `pick(…)` "
+                 f"(where only one can match, nothing is told)", d.span)
 
 
 _PAUSES = (n.Choose, n.May, n.Open, n.Emit, n.ResolveTriggers, n.RunHook, n.CallStmt, n.EndTurn, n.Goto,
