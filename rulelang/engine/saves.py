@@ -169,7 +169,7 @@ class MatchSaves(MatchParts):
             raise StateError(f"this state is of version {_short(version)}; this rulelang reads version "
                              f"{STATE_VERSION} (a newer rulelang wrote it?)")
         if not game.accepts_fingerprint(data.get("fingerprint")):
-            if data.get("game") == game.name:    # (`(state: 'Regicide', game: 'Regicide')` read as a
+            if data.get("game") == game.name:    # (`(state: 'X', game: 'X')` read as a
                 raise StateError(f"this state was saved with another version of the rules of "   # contradiction)
                                  f"{_short(game.name)} (a changed rule file, or an older rulelang's): it "
                                  f"cannot go on with these")
@@ -368,7 +368,7 @@ class MatchSaves(MatchParts):
             raise StateError("the paused effect does not stop where this position says")
         # (compared as the rules' content is for saves: not the fingerprint, which a save from before
         # gives in its older form, nor the messages' words, which rules reworded since write anew — a
-        # review: every paused Smash Up save of the previous release was refused)
+        # review: every paused card-game save of the previous release was refused)
         mine, given = _comparable(m.state()), _comparable(data)
         if json.dumps(mine, sort_keys=True, default=str) != json.dumps(given, sort_keys=True, default=str):
             raise StateError("the paused effect does not lead to this position (replaying it gives another)")
