@@ -720,3 +720,38 @@ def test_a_paused_save_from_before_and_a_reworded_included_file_still_load(tmp_p
     from rulelang.ir.spec import line_words
     ir = rulelang.compile_file(str(tmp_path / "main.rules"))
     assert line_words(ir, ir["checks"][0]["line"]) == "line 3 of part.rules"
+
+
+ASKS_AFTER_A_MESSAGE = """game "Asks" {
+  players 2
+  var n: int = 0
+  turn { step s {
+    action go {
+      log "P" + text(n) + " goes first"
+      choose x in [1, 2] prompt "how many" { n = x }
+      finish draw "done"
+    }
+  } }
+}"""
+
+
+def test_a_save_paused_after_a_message_its_effect_wrote_outlives_the_message_reworded(tmp_path, capsys, monkeypatch):
+    """A review: a state saved while a question waited, after the waiting effect had written a message,
+    was refused once that message was reworded ("the paused effect does not lead to this position"),
+    and its terminal save failed `replay` ("the replayed position differs")."""
+    old, new = tmp_path / "old" / "asks.rules", tmp_path / "new" / "asks.rules"
+    for path, text in ((old, ASKS_AFTER_A_MESSAGE), (new, ASKS_AFTER_A_MESSAGE.replace(" goes first", " leads"))):
+        path.parent.mkdir()
+        path.write_text(text, encoding="utf-8")
+    before, after = rulelang.load(str(old)), rulelang.load(str(new))
+    m = before.new_match(2, 0)
+    m.apply("go")
+    assert m.question is not None and m.message_log()[-1]["text"] == "P0 goes first"
+    restored = rulelang.Match.from_state(after, m.state())
+    assert restored.question == m.question
+    restored.apply("2")
+    assert restored.is_over
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"go\nsave {tmp_path / 's.json'}\nquit\n"))
+    assert cli(capsys, "play", old, "--players", "2", "--seed", "0")[0] == 0
+    code, out, _ = cli(capsys, "replay", tmp_path / "s.json", "--rules", new)
+    assert code == 0 and "reproduced, its messages worded as these rules word them now" in out, out
