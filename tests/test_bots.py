@@ -335,3 +335,34 @@ def test_a_rule_error_in_a_world_the_bot_imagines_does_not_end_the_real_match(ki
     m.sampler = breaking
     action = make_bot(kind, seed=1).choose(m)
     assert str(action) in [str(a) for a in m.legal_actions()]
+
+
+DUEL = """
+game "Duel" {
+  players 2
+  kind Life { n: text  label n }
+  zone life: set per player, public
+  zone lost: pile
+  setup { create Life(n: "heart") in life[1]  create Life(n: "heart") in life[0]  create Life(n: "spare") in life[0] }
+  turn {
+    step main {
+      action strike {
+        choose c in life[next(me)] by next(me) always prompt "the life you lose" { move c to lost }
+        if size(life[next(me)]) == 0 { finish win for me }
+        end turn
+      }
+      action wait { end turn }
+    }
+  }
+}
+"""
+
+
+def test_greedy_sees_a_win_behind_an_answer_that_has_no_alternative():
+    """A new author's Coup: a coup on a player's last influence ends the game only once they reveal
+    it — a question with one answer — and greedy, taking that for a game that goes on, played
+    no better than random. It follows forced answers now."""
+    game = rulelang.Game(rulelang.compile_source(DUEL, "duel.rules"))
+    match = game.new_match(2, seed=1)
+    assert sorted(str(a) for a in match.legal_actions()) == ["strike", "wait"]
+    assert {str(make_bot("greedy", seed).choose(match)) for seed in range(20)} == {"strike"}

@@ -254,6 +254,37 @@ def test_a_reason_for_the_action_as_a_whole_is_said_beside_its_legal_choices():
     assert "P1 plays: play Prince 5" in text          # whole words first: not ambiguous with Princess 8
 
 
+TELLING = """
+game "Telling" {
+  players 2
+  var tokens: int = 8
+  turn {
+    step act {
+      action hint(p in others, n in 1..3) as "tell " + text(p) + " " + text(n)
+          require tokens > 0 and n != 2 else "no tokens left" {
+        tokens -= 1
+        if tokens == 0 { finish draw }
+        end turn
+      }
+    }
+  }
+}
+"""
+
+
+def test_an_action_typed_by_its_as_words_gets_its_legal_choices_not_a_false_reason():
+    """A new author's Hanabi: `tell P2 2` (an action shown `tell …`, its `require` reading the
+    choice) read "not a legal action now: no tokens left" with 8 tokens and `tell P2 1` legal —
+    typed by its name, `hint P2 2`, it listed the legal choices. Both are found alike now."""
+    game = rulelang.Game(rulelang.compile_source(TELLING, "telling.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("tell P2 2\nhint P2 2\nquit\n"), out, "telling.rules",
+             screen=(200, 40))
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    assert errors == ["error: 'tell P2 2' is not a legal action now (legal: tell P2 1, tell P2 3); no tell choice has 2",
+                      "error: 'hint P2 2' is not a legal action now (legal: tell P2 1, tell P2 3); no hint choice has 2"]
+
+
 def test_a_card_in_sight_where_no_choice_takes_one_is_no_choice_not_refused_by_the_rules():
     """A new author's Oh Hell: the leader typed the turned-up trump card (in sight, on the table,
     not theirs to play) and read the rules' reason "follow the suit led if you can", nothing led.
@@ -614,6 +645,29 @@ def test_a_move_typed_without_some_of_its_words_is_found_when_only_one_fits():
     assert "ambiguous: 'move d11 e11' could be move d11 Shield Mother e11, move d11 infantry e11\n" in text
     assert "error: 'move shield e10' is not a legal action now (legal: move d11 Shield Mother e11, " in text
     assert "P1 plays: move f11 Ash Hound e10\n" in text
+
+
+def test_a_move_from_a_cell_no_legal_move_names_says_so_where_the_list_is_cut():
+    """A first hour in hot seat typed the other player's unit (`move e9 storm e8`) and read eight of
+    their own moves "and 32 more", none from e9, and nothing saying none was; a general banned a
+    moment ago, typed at the draft, read only "answer 1-11"."""
+    game = rulelang.load(str(Path(__file__).resolve().parent.parent / "games" / "dozen_war.rules"))
+    drafted = ["Iron Warden", "Stone Breaker", "Shield Mother", "Night Rider", "Storm Lancer", "Ash Hound",
+               "Iron Warden", "Shield Mother", "Ash Hound", "Night Rider", "Storm Lancer"]
+    out = io.StringIO()
+    typed = ["move d2 infantry d3", "move d11 infantry d9", "quit"]
+    run_repl(game, 2, 5, {}, {}, io.StringIO("\n".join(drafted + typed) + "\n"), out, "dozen_war.rules",
+             screen=(400, 50))
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: 'move")]
+    assert errors[0].endswith(" more; none of them names d2, d3)")
+    assert errors[1].endswith(" more)")               # (d9 is named by a legal move: nothing to add)
+    out = io.StringIO()
+    run_repl(game, 2, 5, {}, {}, io.StringIO("Stone Breaker\n\nStone Breakr\nzzz\nquit\n"), out,
+             "dozen_war.rules", screen=(400, 50))
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    assert errors == ["error: 'Stone Breakr' is not an answer (Stone Breaker is not one of the answers now; "
+                      "answer 1-11; more lists them all)",
+                      "error: 'zzz' is not an answer (answer 1-11; more lists them all)"]
 
 
 MULL = """
@@ -1489,3 +1543,41 @@ def test_an_action_not_allowed_now_is_named_as_the_rules_write_it():
 }''', "castle.rules"))
     text = " ".join(play(game, ["wait", "O-O", "quit"]).split())          # (the line wraps)
     assert "(`O-O` is not allowed now; the actions now: wait, stop; type help O-O)" in text, text
+
+
+STONES = """
+game "Stones" {
+  players 2
+  board goban: squares(3, 3), draw glyph
+  var stone: player = none per cell of goban
+  def glyph(c: cell) = if stone[c] == none then "." else text(stone[c])
+  turn limit 9 { finish draw }
+  turn {
+    step move {
+      action place(c in cells(goban)) require stone[c] == none else "the point is taken" {
+        stone[c] = me
+        end turn
+      }
+      action pass { end turn }
+    }
+  }
+}
+"""
+
+
+def test_a_choice_typed_without_its_action_name_gets_the_rules_reason_when_refused():
+    """A new author's Go: `b2` on a point taken read only "not a legal action or a command (type
+    help)", while `place b2` read the legal points and the rules' reason. A lone word shaped like
+    the choices of one action is read as that action's."""
+    game = rulelang.Game(rulelang.compile_source(STONES, "stones.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("b2\nb2\nplace b2\nzz\n99\nquit\n"), out, "stones.rules",
+             screen=(200, 40))
+    text = out.getvalue()
+    errors = [line for line in text.splitlines() if line.startswith("error: ")]
+    assert "P1 plays: place b2" in text
+    for error, typed in zip(errors, ["b2", "place b2"]):
+        assert error.startswith(f"error: '{typed}' is not a legal action now (legal: place ")
+        assert error.endswith("; when it is not allowed, the rules say: the point is taken") and "b2," not in error
+    assert errors[2] == "error: 'zz' is not a legal action or a command (type help)"
+    assert "place 99" not in errors[3]                   # (a number alone is the menu's)

@@ -410,8 +410,8 @@ class FlowLints:
         names = [f"`{a.name}`" for a in looping]
         listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         self.report("W204", "warning", f"the game may never end: {listed} can be played again and again without "
-                    "progress (changing nothing, or only where components sit within one zone), and there is no "
-                    "`turn limit`", looping[0].span)
+                    "progress (some way through it changes nothing, or only where components sit within one zone), "
+                    "and there is no `turn limit`", looping[0].span)
 
 
 def _one_asked(step) -> bool:

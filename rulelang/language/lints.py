@@ -190,9 +190,9 @@ class StaticLint(FlowLints):
             if own and all(d is not None and reads_eliminated(d.body, of_me=True) for d in own):
                 continue
             self.report("W258", "warning", f"`open {x.window}` in a game that eliminates players: an eliminated "
-                        "player is never asked in a window (rule files written before stop 62 had them asked, "
-                        "CHANGELOG); to say so in the rules, and silence this, add `not eliminated(me)` to the "
-                        "responses' `where`", x.span)
+                        "player is never asked in a window; to say so in the rules, and silence this, add "
+                        "`not eliminated(me)` to the responses' `where` (a changed meaning: rule files written "
+                        "before CHANGELOG's Stop 62 had them asked)", x.span)
 
     def limit_order_lints(self) -> None:
         """W254: a `turn limit` and a `when` rule that may both end the game. Since stop 57 the
@@ -204,9 +204,10 @@ class StaticLint(FlowLints):
         for w in self.whens:
             if FINISH in self.exits(w.body):
                 self.report("W254", "warning", "this `when` rule and the `turn limit` of line "
-                            f"{ending[0].span.line} may both end the game: since stop 57, when the limit is "
-                            "reached the `when` rules are asked first, so a win made on the last turn stands "
-                            "(before, the limit ended the game and this rule was never asked)", w.span)
+                            f"{ending[0].span.line} may both end the game: when the limit is reached the "
+                            "`when` rules are asked first, so a win made on the last turn stands (a changed "
+                            "meaning: before CHANGELOG's Stop 57, the limit ended the game and this rule was "
+                            "never asked)", w.span)
 
     def anytime_lints(self) -> None:
         """W253: an `anytime` action that may `goto` or `end turn`, in a game whose effects may wait
@@ -221,8 +222,8 @@ class StaticLint(FlowLints):
             for a in step.decl.actions:
                 if self.exits(a.body, quiet=False) - {FALL, FINISH}:
                     self.report("W253", "warning", f"anytime action `{a.name}` may end the turn or go to a step: "
-                                "it is offered while a question waits too (since stop 56), and taken then it ends "
-                                "the waiting effect there — the rest of that effect never runs", a.span)
+                                "it is offered while a question waits too, and taken then it ends the waiting effect "
+                                "there — the rest of that effect never runs (a changed meaning: CHANGELOG, Stop 56)", a.span)
 
     def card_lints(self) -> None:
         """W243: a `card` declaration nothing makes — no `create cards` of its kind, no `create

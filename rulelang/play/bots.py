@@ -67,14 +67,26 @@ class GreedyBot(RandomBot):
                 break                           # only such rules reach it: then the machine's speed counts)
         return self.rng.choice(ranked[max(ranked)])
 
-    @staticmethod
-    def _rank(match, action, seat: int, look) -> int:
-        """2 for a win, 1 for a game that goes on (or a draw), 0 for a loss. A rule error in the world
-        the seat imagines counts as a game that goes on: a line the real match may never play is not
-        the bot's to report (if the real match meets it, it is reported there)."""
+    FORCED = 16                                 # forced answers followed after an action, at most
+
+    @classmethod
+    def _rank(cls, match, action, seat: int, look) -> int:
+        """2 for a win, 1 for a game that goes on (or a draw), 0 for a loss. A win or loss behind
+        answers that have no alternative (a target's one card to reveal) is now too: they are
+        followed (a new author's Coup: a coup on a player's last influence ends the game only once
+        they reveal it, and greedy played no better than random). A rule error in the world the seat
+        imagines counts as a game that goes on: a line the real match may never play is not the
+        bot's to report (if the real match meets it, it is reported there)."""
         try:
             after = look()
             after.apply(action)
+            for _ in range(cls.FORCED):
+                if after.is_over:
+                    break
+                forced = after.legal_actions()
+                if len(forced) != 1:
+                    break
+                after.apply(forced[0])
         except RulelangError:
             return 1
         if not after.is_over:

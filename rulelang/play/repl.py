@@ -162,6 +162,12 @@ def _shape(text: str) -> str:
     return re.sub(r"\d+", "#", " ".join(fit(str(text), "ascii").lower().split()))
 
 
+def typed_names_of(session, action) -> list[str]:
+    """An action offered, by the names a player may type for it: its name and its `as` words."""
+    name = str(getattr(action, "name", "") or "").replace("_", " ").lower()
+    return [h for h in dict.fromkeys((name, session.typed_name_of(action) if name else "")) if h]
+
+
 def _same_words(typed: str, text: str) -> bool:
     """The same name first, then the same words in any order."""
     a, b = typed.split(), text.split()
@@ -640,6 +646,12 @@ class _Session(Drawing, Commands):
                     None, plain, fit(str(a), "ascii").lower()).ratio()))           #  by value first)
             listed = ", ".join(self.show_text(a) for a in near[:MAX_CANDIDATES])
             more = f" and {len(near) - MAX_CANDIDATES} more" if len(near) > MAX_CANDIDATES else ""
+            if more:                          # (the words no legal one has, where the list is cut: `move e9
+                # storm e8` in the other player's turn listed 8 moves "and 32 more", none from e9 — a first hour)
+                said = {w for a in same for form in _forms(a) for w in form}
+                absent = [w for w in dict.fromkeys(typed[1:]) if w not in said]
+                if absent and len(absent) < len(typed) - 1:
+                    more += f"; none of them names {', '.join(printable(w) for w in absent[:3])}"
             return f" now (legal: {listed}{more})"
         if getattr(self.match, "question", None) is not None:     # the answers to a question
             return self.nearest_answer(wanted, actions)
@@ -758,9 +770,19 @@ class _Session(Drawing, Commands):
         command = difflib.get_close_matches(first, list(COMMAND_NAMES), n=1, cutoff=0.75)
         if command:
             return f" or a command (did you mean {command[0]}? type help)"
+        # (a card or piece on the table that is no answer now: a general banned a moment ago read only
+        # "answer 1-11" — a first hour's draft; only what everyone sees is named, so what is said
+        # never depends on a card someone holds)
+        every = getattr(self.match, "labels", None) or ()
+        seen = self.match.visible_to_all() if hasattr(self.match, "visible_to_all") else ()
+        labels = {fit(str(every[c]), "ascii").lower(): str(every[c]) for c in seen if 0 <= c < len(every)}
+        named = difflib.get_close_matches(fit(wanted, "ascii").lower(), list(labels), n=1, cutoff=0.8)
+        not_one = f"{printable(labels[named[0]])} is not one of the answers now; " if named else ""
         if len(shown) <= MAX_CANDIDATES:
+            if not_one:
+                return f" ({not_one}the answers: {', '.join(shown)})"
             return f" (the answers: {', '.join(shown)})"
-        return f" (answer 1-{len(shown)}; more lists them all)"
+        return f" ({not_one}answer 1-{len(shown)}; more lists them all)"
 
     def pick(self, line: str, actions: list, own_turn: bool = True):
         """The action meant by `line` (see `pick_from`), but never a pick of several components of
@@ -996,6 +1018,10 @@ class _Session(Drawing, Commands):
             more = f" and {len(matches) - MAX_CANDIDATES} more" if len(matches) > MAX_CANDIDATES else ""
             self.say(f"ambiguous: '{echoed(line)}' could be {listed}{more}", "error")
         else:
+            said = line
+            implied = self.implied_name(wanted, actions) if own_turn else None
+            if implied is not None:          # (`e5`, a point taken, typed as a legal one is: read as `place e5`
+                line = wanted = f"{implied} {wanted}"     # — it said only "type help": a new author's Go)
             why = self.match.refusal(line) if own_turn and hasattr(self.match, "refusal") else None   # the rules' words
             question = getattr(self.match, "question", None)
             if wanted == "done" and question is not None and question.get("kind") in PICKING:
@@ -1005,10 +1031,13 @@ class _Session(Drawing, Commands):
                 return None
             if not why:
                 what = "an answer" if getattr(self.match, "question", None) is not None else "a legal action"
-                self.error(f"'{echoed(line)}' is not {what}{self.nearest(wanted, actions, own_turn)}")
+                self.error(f"'{echoed(said)}' is not {what}{self.nearest(wanted, actions, own_turn)}")
                 return None
             names = [str(getattr(a, "name", "") or "").replace("_", " ").lower() for a in actions]
-            legal = [str(a) for a, name in zip(actions, names) if name and wanted.startswith(name)]
+            # (each by its name and by the words its `as` text starts with: `tell P2 2`, typed as shown,
+            # read "no tokens left" with 8 tokens and `tell P2 1` legal — a new author's Hanabi)
+            heads = [typed_names_of(self, a) for a in actions]
+            legal = [str(a) for a, hs in zip(actions, heads) if any(wanted.startswith(h) for h in hs)]
             if legal:                        # (the rules' reason is the action's as a whole: not about this choice)
                 plain = fit(wanted, "ascii").lower()        # nearest first, as typed (`play 5s`: `play 5♣`)
                 legal.sort(key=lambda text: -difflib.SequenceMatcher(None, plain, fit(text, "ascii").lower()).ratio())
@@ -1016,16 +1045,32 @@ class _Session(Drawing, Commands):
                 more = f" and {len(legal) - MAX_CANDIDATES} more" if len(legal) > MAX_CANDIDATES else ""
                 bare = all(text.lower() in names for text in legal)   # (`reveal`, legal, typed with more words:
                 reason = "" if bare else f"; when it is not allowed, the rules say: {printable(why)}"  # not why)
-                name = next(n for n in names if n and wanted.startswith(n))
+                name = next(h for hs in heads for h in hs if wanted.startswith(h))
                 typed = wanted[len(name):].split()
                 unknown = None if bare else self.unoffered_word(
                     typed, legal, len(typed) == 1 and self.number_refused(name, typed[0]))
                 if unknown is not None:      # (a card not in sight, not held: the rules' reason for a
                     reason = f"; no {name} choice has {printable(unknown)}"   # combination misled)
-                self.error(f"'{echoed(line)}' is not a legal action now (legal: {shown_legal}{more}){reason}")
+                self.error(f"'{echoed(said)}' is not a legal action now (legal: {shown_legal}{more}){reason}")
             else:
-                self.error(f"'{echoed(line)}' is not a legal action now: {printable(why)}")
+                self.error(f"'{echoed(said)}' is not a legal action now: {printable(why)}")
         return None
+
+    def implied_name(self, wanted: str, actions: list) -> str | None:
+        """The one action name that a typed choice without its name belongs to, judged by the shape of
+        the legal choices (`e5` where `place e4` is legal: `place`); None where the text names an
+        action itself, is shaped like none, or like the choices of several."""
+        if getattr(self.match, "question", None) is not None or len(wanted.split()) != 1 or wanted.isdigit():
+            return None                      # (a number alone is a pick of the menu's)
+        shape, found = _shape(wanted), set()
+        for a in actions:
+            words = " ".join(str(a).lower().split())
+            for head in typed_names_of(self, a):
+                if wanted == head or wanted.startswith(head + " "):
+                    return None
+                if words.startswith(head + " ") and _shape(words[len(head) + 1:]) == shape:
+                    found.add(head)
+        return found.pop() if len(found) == 1 else None
 
     def number_refused(self, name: str, word: str) -> bool:
         """Is `word` a number the one range parameter of an action so named may take, as far as its
@@ -1038,7 +1083,7 @@ class _Session(Drawing, Commands):
         for step in ir.get("steps") or ():
             for a in step.get("actions") or ():
                 params = a.get("params") or ()
-                if str(a.get("name", "")).replace("_", " ").lower() != name or len(params) != 1:
+                if name not in typed_names(a) or len(params) != 1:        # (by its name or its `as` words)
                     continue
                 d = params[0].get("domain") or {}
                 lo, hi = d.get("lo") or {}, d.get("hi") or {}

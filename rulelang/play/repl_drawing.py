@@ -145,12 +145,18 @@ class Drawing:
         choice = view.get("choice")
         if not choice or choice.get("chooser") != seat or choice.get("kind") not in PICKING:
             return []
+        options = [str(o) for o in (self.match.question or {}).get("options", ())]
+        done = "done" in options
+        # (the example's numbers are options on screen: `1 2 5` above three options — a new author's Coup)
+        example = [i + 1 for i, o in enumerate(options) if o != "done"][:2] + \
+            ([options.index("done") + 1] if done else [])
+        several = f"; several at once: {' '.join(map(str, example))}" if len(example) >= 2 else ""
         if choice["kind"] == "order":
-            how = "(pick them in order, one at a time; several at once: 1 2 5)"
-        elif "done" in (self.match.question or {}).get("options", ()):
-            how = "(pick one at a time, then done; several at once: 1 2 5)"
+            how = f"(pick them in order, one at a time{several})"
+        elif done:
+            how = f"(pick one at a time, then done{several})"
         else:                                   # (`size 2..2`: the last pick ends it, no `done` — a new
-            how = "(pick one at a time; several at once: 1 2 5)"       # author's Coup exchange)
+            how = f"(pick one at a time{several})"                  # author's Coup exchange)
         lines = _wrapped(how, width)
         picked = choice.get("picked") or self.picks_so_far(seat, str(choice.get("prompt") or ""))
         if picked:
