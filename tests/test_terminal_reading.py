@@ -131,6 +131,13 @@ def test_a_choice_of_several_items_says_how_to_answer_it_and_what_is_picked(gems
 
 
 
+def test_an_action_typed_by_its_name_in_the_rules_with_underscores_is_found(gems):
+    """A new author typed `buy_phase`, as their rules name it (and `help buy_phase` found it), and
+    read "not a legal action … (legal now: buy phase)"."""
+    out = gem_play(gems, ["quit_game"])
+    assert "P1 plays: quit game" in out and "error" not in out
+
+
 def test_a_pick_of_an_exact_size_does_not_promise_a_done(gems):
     """A new author's Coup: an exchange returning exactly two cards (`size 2..2`) said "then done",
     but `done` is never offered there: the last pick ends it."""

@@ -333,6 +333,18 @@ class ExpressionChecks:
                                f"`if {x} in players {{ … }} else {{ … {x}.{e.name} … }}`", e.span)
             return "any"
         if not is_comp_type(t):
+            sym = self.out.symbols.get(e.obj.name) if isinstance(e.obj, n.Name) else None
+            if sym is not None and sym.kind == "enum" and isinstance(sym.decl, n.EnumDecl):
+                # (`Type.action`: a new author's Dominion read "list of Type has no field `action`")
+                values = [item.name for item in sym.decl.items]
+                if e.name in values:
+                    self.error("E104", f"an enum value is written by its name alone: `{e.name}`, not "
+                                       f"`{e.obj.name}.{e.name}`", e.span)
+                    return sym.type
+                self.error("E104", f"enum `{e.obj.name}` has no value `{e.name}` (its values: "
+                                   f"{', '.join(values[:8])}{', …' if len(values) > 8 else ''})", e.span,
+                           self.suggest(e.name, values))
+                return "any"
             self.error("E104", f"{show(t)} has no field `{e.name}`", e.span)
             return "any"
         kind = kind_name(t)

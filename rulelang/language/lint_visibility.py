@@ -642,16 +642,6 @@ def _told_only(lints, name: str, e, depth: int = 0) -> bool:
     return bool(reads) and all(id(x) in through for x in reads)
 
 
-def _blocks(d) -> list:
-    """The blocks of statements a node holds (its tuples of statements: a body, a `then`…)."""
-    out = []
-    for f in getattr(d, "__dataclass_fields__", ()):
-        v = getattr(d, f, None)
-        if isinstance(v, tuple) and v and any(isinstance(x, n.Let) for x in v):
-            out.append(v)
-    return out
-
-
 def _w230(lints, name: str, zone: str, what: str, span) -> None:
     lints.report("W230", "warning", f"`{name}` comes from zone `{zone}`, which its owner cannot see (`others`), "
                  f"and this condition reads it: {what} tells the owner about their own cards; read only what "
@@ -944,9 +934,10 @@ def _w251(lints, body, seen: set | None = None) -> None:
                 continue
             if any(_reveals(lints, y) for y in block[:i]):
                 continue                          # (shown first, through a procedure too: Neophyte's top card)
+            _w266_let(lints, st, zone, block[i + 1:])
             for j in range(i + 1, len(block)):
                 asked = any(isinstance(x, QUESTIONS) for x in walk(block[j]))
-                if _reveals(lints, block[j]):
+                if _shows(lints, block[j], st.name):
                     break                     # (shown, before it is asked or inside: not said — Walker's look)
                 if asked and any(isinstance(x, n.Name) and x.name == st.name for y in block[j:] for x in walk(y)):
                     lints.report("W251", "warning", f"`{st.name}` holds what zone `{zone}` hides, which some "
@@ -955,6 +946,36 @@ def _w251(lints, body, seen: set | None = None) -> None:
                                  f"knows it; read it where it lies after the answer (`top(…)`), or reveal it to "
                                  f"the one asked first", st.span)
                     break
+
+
+def _w266_let(lints, let, zone: str, after) -> None:
+    """W266 of a prompt that reads a `let` holding a card of a zone some player cannot see: `let d =
+    top(deck)  move d to drawn[me]  choose … prompt "you drew " + text(d)` told every seat the card
+    (a new author's Uno), where `text(top(drawn[me]))` was warned of. Not once it is shown."""
+    for st in after:
+        if _shows(lints, st, let.name):
+            return
+        for x in walk(st):
+            if isinstance(x, (n.Choose, n.May)) and x.prompt is not None \
+                    and any(isinstance(y, n.Name) and y.name == let.name for y in walk(x.prompt)):
+                lints.report("W266", "warning", f"this question's prompt reads `{let.name}`, a card of zone "
+                             f"`{zone}`, which some player cannot see: every player reads the prompt, so they learn "
+                             f"it; word the prompt without it, or tell the chooser alone (`log … to [p]`)",
+                             x.prompt.span)
+                return
+
+
+def _shows(lints, st, name: str) -> bool:
+    """Does statement `st` show the card a `let` named `name` holds: a reveal, or a move of it into a
+    zone every player sees (`move d to table`)?"""
+    if _reveals(lints, st):
+        return True
+    if isinstance(st, n.Move) and isinstance(st.what, n.Name) and st.what.name == name:
+        dest = lints.root_zone(st.dest)
+        sym = lints.c.symbols.get(dest) if dest else None
+        return sym is not None and sym.kind == "zone" and not any(
+            v in _vis(sym.decl) for v in ("hidden", "owner", "others"))
+    return False
 
 
 def _reveals(lints, st, depth: int = 2) -> bool:

@@ -918,6 +918,8 @@ class _Session(Drawing, Commands):
             self.error(f"there is no {what} {echoed(line)}; choose 1-{len(actions)}")
             return None
         wanted = line.lower()
+        if "_" in wanted and not any("_" in str(action) for action in actions):
+            wanted = wanted.replace("_", " ")   # (`buy_phase`, as the rules name it: `help` found it — a new author)
         texts = [" ".join(str(action).lower().split()) for action in actions]
         if wanted.isascii():                 # (`8s` for `8♠` in any terminal: as an ASCII one shows it)
             shown = [fit(text, "ascii").lower() for text in texts]
