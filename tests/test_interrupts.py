@@ -987,3 +987,13 @@ def test_an_out_of_turn_action_typed_whole_is_played_before_a_line_piped_at_the_
     text = out.getvalue()
     assert "P2 (out of turn)> reveal\nP2 plays: reveal\n" in text, text[-2000:]
     assert "> log\n  1. P1: begin\n  2. P2: reveal\n" in text, text[-2000:]
+
+
+def test_a_seat_named_as_players_read_it_is_told_how_the_api_numbers_seats(masks):
+    """A new author passed the browser link's seat, "P1", to `visible_to` and read "no player 'P1' in
+    a 3-player match", as if P1 did not exist."""
+    match = masks.new_match(3, seed=1)
+    with pytest.raises(ValueError, match=r"no player 'P1': the API numbers seats from 0 \(P1 is 0\)"):
+        match.visible_to("P1")
+    with pytest.raises(ValueError, match="no player 'P9': the API numbers seats from 0"):
+        match.view("P9")

@@ -69,6 +69,11 @@ def seat_index(player, players: int) -> int:
     was a bare TypeError, a new author's trial)."""
     seat = _index_below(player, players)
     if seat is None:
+        named = str(player).strip().upper()
+        if isinstance(player, str) and named[:1] == "P" and named[1:].isdigit() and len(named) < 8:
+            # (a seat as the browser's links and the screen name it: a new author passed "P1")
+            raise ValueError(f"no player {player!r}: the API numbers seats from 0 ({named} is "
+                             f"{int(named[1:]) - 1})")
         raise ValueError(f"no player {player!r} in a {players}-player match")
     return seat
 

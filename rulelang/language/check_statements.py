@@ -172,6 +172,11 @@ class StatementChecks:
             self.expect(s.prompt, "text", "a prompt")
         self.check_question_about(s.about)
         self.check_repeated(s)
+        if s.ignored:                           # (parsed and dropped unsaid: a new author's Uno wrote `may … always`)
+            words = ", ".join(f"`{w}`" for w in s.ignored)
+            self.warn("W268", f"{words} change{'s' if len(s.ignored) == 1 else ''} nothing in a `may`: it is a yes-or-no question, always asked, its "
+                              f"answers `yes` and `no`; for answers of your own words use `choose a in [\"…\", \"…\"]`",
+                      s.span)
         self.block(s.body)
         self.block(s.other)
 

@@ -299,6 +299,7 @@ class May(Node):
     other: tuple
     about: Node | None = None
     repeated: tuple = ()
+    ignored: tuple = ()                  # `always`, `optional`, `as` written on it: they change nothing (W268)
 
 
 @dataclass(frozen=True, eq=False)

@@ -227,7 +227,9 @@ class _ToNodes(DeclarationRules):
         by = next((x[2] for x in opts if x[1] == "by"), None)
         prompt = next((x[2] for x in opts if x[1] == "prompt"), None)
         about = next((x[2] for x in opts if x[1] == "about"), None)
-        return n.May(self.sp(meta), by, prompt, blocks[0], blocks[1] if len(blocks) > 1 else (), about, _repeated(opts))
+        ignored = tuple(dict.fromkeys(x[1] for x in opts if x[1] in ("always", "optional", "as")))
+        return n.May(self.sp(meta), by, prompt, blocks[0], blocks[1] if len(blocks) > 1 else (), about, _repeated(opts),
+                     ignored)
 
     def emit_stmt(self, meta, c):
         return n.Emit(self.sp(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
