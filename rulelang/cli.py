@@ -579,6 +579,9 @@ def _report_folder_problem(folder) -> str | None:
     replaced only when the folder holds a report of its own (report.json begins `{"simulations"`,
     or report.md's title ends `: balance report` — the repository keeps only report.md), and a
     folder where a file must go is refused (found only after every game was played)."""
+    for name in REPORT_FILES + (".run.lock",):
+        if (folder / name).is_symlink():        # (written through, a planted link replaced another file:
+            return f"{name} there is a symbolic link: not followed (report to another folder)"   # a fuzzer's)
     present = [name for name in REPORT_FILES if (folder / name).exists()]
     for name in present:
         if not (folder / name).is_file():

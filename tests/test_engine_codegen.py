@@ -3,6 +3,7 @@ which bindings are legal or which error is raised, the random generator's calls,
 independent. Each rule file here is tiny and the expected result is worked out by plain Python."""
 from __future__ import annotations
 
+import json
 from itertools import combinations
 
 import pytest
@@ -609,3 +610,28 @@ def test_a_rule_error_in_an_included_file_names_that_file_and_its_line(tmp_path)
     plain = _json.loads(_json.dumps(game.ir).replace("1000005", "5"))      # (as the IR was before)
     plain.pop("line_files")
     assert Game(plain).legacy_fingerprint == game.legacy_fingerprint
+
+
+def test_a_crafted_included_file_or_line_is_no_place_an_error_names(tmp_path):
+    """A fuzzer's IR: `line_files` naming `/etc/passwd` was printed as the error's place; `""` gave no
+    name at all; a line of a fourth included file where there is one was line 2 of the main file.
+    Such names are refused as the compiler never writes them, and such lines name no line."""
+    import copy
+    (tmp_path / "main.rules").write_text(
+        'game "Inc" {\n  players 2\n  var z: int = 0\n  include "part.rules"\n'
+        '  turn { step s { action go { boom()  finish draw "x" } } }\n}\n', encoding="utf-8")
+    (tmp_path / "part.rules").write_text("# a part\n\n\nproc boom() {\n  z = 4 / z\n}\n", encoding="utf-8")
+    ir = rulelang.compile_file(str(tmp_path / "main.rules"))
+    for name in ("/etc/passwd", "../../etc/passwd", "", "a\x1b[2Jb", "x" * 2000, "a//b", "c:\\x"):
+        bad = copy.deepcopy(ir)
+        bad["line_files"] = [name]
+        with pytest.raises(rulelang.RuleError, match="not an included rule file's name"):
+            rulelang.Game(bad)
+    text = json.dumps(ir)
+    assert "1000005" in text
+    for line, where in (("4000005", "main.rules: division by zero"), ("-1000005", "main.rules: division by zero"),
+                        ("1000005", "part.rules:5: division by zero")):
+        game = rulelang.Game(json.loads(text.replace("1000005", line)))
+        with pytest.raises(rulelang.RuleRuntimeError) as err:
+            game.new_match(2, 0).apply("go")
+        assert str(err.value).split("/")[-1].startswith(where), str(err.value)

@@ -1016,3 +1016,46 @@ def test_a_report_names_the_fingerprint_of_the_rules_it_measured(tmp_path):
     assert f"Rules measured (their fingerprint, as saves name them): `{rulelang.load(VALGARD).fingerprint}`." in md
     raw = json.loads((tmp_path / "rep" / "report.json").read_text(encoding="utf-8"))
     assert raw["simulations"][0]["fingerprint"] == rulelang.load(VALGARD).fingerprint
+
+
+def test_a_report_folder_is_never_written_through_a_planted_link_or_a_fifo(tmp_path, capsys):
+    """A fuzzer's shared folder: `report.md` a link to another file, beside a real report.json, and
+    `simulate --report` wrote the report into that file; a FIFO as `.run.lock` hung the run before
+    its first game. Both are refused, before any game, and the other file is untouched."""
+    import os
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "report.json").write_text('{"simulations": []}', encoding="utf-8")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    (shared / "report.md").symlink_to(victim)
+    (shared / "games.jsonl").symlink_to(tmp_path / "nowhere.txt")     # (a dangling one: created through)
+    code = main(["simulate", VALGARD, "--games", "2", "--max-cpu", "0", "--report", str(shared)])
+    err = capsys.readouterr().err
+    assert code == 1 and "there is a symbolic link: not followed" in err and "Traceback" not in err
+    assert victim.read_text(encoding="utf-8") == "precious" and not (tmp_path / "nowhere.txt").exists()
+    fifo = tmp_path / "fifo"
+    fifo.mkdir()
+    os.mkfifo(fifo / ".run.lock")
+    code = main(["simulate", VALGARD, "--games", "2", "--max-cpu", "0", "--report", str(fifo)])
+    assert code == 1 and "its .run.lock is not a file" in capsys.readouterr().err
+
+
+def test_a_crafted_journal_record_with_counts_no_run_writes_is_played_again(tmp_path, capsys):
+    """A fuzzer's `games.jsonl`: an action count of 300 digits ended `--resume` in numpy's TypeError
+    (an internal error, no report), and 200,000 action names in one record took minutes. Such a
+    record is not the run's: its game is played again, and the report is written."""
+    folder = tmp_path / "night"
+    base = ["simulate", VALGARD, "--games", "3", "--max-cpu", "0", "--report", str(folder)]
+    assert main(base[:3] + ["2"] + base[4:]) == 0
+    lines = (folder / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    huge, many = json.loads(lines[1]), json.loads(lines[2])
+    huge["record"]["actions"] = 10 ** 300
+    many["record"]["taken"] = {f"a{i}": 1 for i in range(20_000)}
+    (folder / "games.jsonl").write_text("\n".join([lines[0], json.dumps(huge), json.dumps(many)]) + "\n",
+                                        encoding="utf-8")
+    capsys.readouterr()
+    assert main(base + ["--resume"]) == 0
+    out, err = capsys.readouterr()
+    assert "internal error" not in err and "Valgar" in (folder / "report.md").read_text(encoding="utf-8")
+    assert "a19999" not in (folder / "report.md").read_text(encoding="utf-8")

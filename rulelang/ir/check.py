@@ -32,6 +32,16 @@ class _Checker(DeclarationChecks):
     def __init__(self, ir):
         self.ir = ir
 
+    # -- where errors are said to be --
+    @staticmethod
+    def included_name(name: str, path: str) -> None:
+        """An included file as the compiler names it: relative to the rule file and inside its folder
+        (E007), a path of printable characters. A crafted `/etc/passwd` was printed as an error's place."""
+        parts = name.split("/")
+        if not name or len(name) > 1000 or name.startswith("/") or "\\" in name or ".." in parts \
+                or "" in parts or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+            raise _Bad(path, "not an included rule file's name (a path inside the rule file's folder)")
+
     # -- plain JSON shapes --
     def obj(self, x, path: str, required: dict, optional: dict | None = None) -> dict:
         if not isinstance(x, dict):
@@ -456,6 +466,7 @@ class _Checker(DeclarationChecks):
             self.expr(e, f"/scores/{i}", 0)
         for i, name in enumerate(self.array(ir.get("line_files", []), "/line_files")):
             self.typed(name, TEXT, f"/line_files/{i}", 0)
+            self.included_name(name, f"/line_files/{i}")
         for i, imp in enumerate(self.array(ir.get("imports", []), "/imports")):
             self.obj(imp, f"/imports/{i}", {"path": TEXT, "sha256": TEXT})
             self.typed(imp["path"], TEXT, f"/imports/{i}/path", 0)

@@ -175,12 +175,13 @@ LINE_FILE_STRIDE = 1_000_000
 def line_file(ir: dict, line) -> tuple[str | None, int | None]:
     """(the included rule file a line of the IR is in, as `line_files` names it — beside the main
     one; None: the main file — and its line there)."""
-    if type(line) is not int or line < LINE_FILE_STRIDE:
+    if type(line) is not int or 0 <= line < LINE_FILE_STRIDE:
         return None, line
     files = ir.get("line_files") or []
     k = line // LINE_FILE_STRIDE
-    name = files[k - 1] if 0 < k <= len(files) and isinstance(files[k - 1], str) else None
-    return name, line % LINE_FILE_STRIDE
+    if not 0 < k <= len(files) or not isinstance(files[k - 1], str):
+        return None, None            # (no line the compiler writes: a crafted 5,000,002 was line 2 of the main file)
+    return files[k - 1], line % LINE_FILE_STRIDE
 
 
 def rule_place(ir: dict, line) -> str:
@@ -189,7 +190,7 @@ def rule_place(ir: dict, line) -> str:
     name, at = line_file(ir, line)
     source = str(ir.get("source", ir.get("name", "")))
     if name is None:
-        return f"{source}:{at}"
+        return source if at is None else f"{source}:{at}"
     folder = source.rsplit("/", 1)[0] + "/" if "/" in source else ""
     return f"{folder}{name}:{at}"
 
@@ -198,7 +199,7 @@ def line_words(ir: dict, line) -> str:
     """`line 4`, or `line 4 of game/cards.rules` for a line of an included file (named as the rules
     include it, never by where they lie on this machine: a game's end reason is part of its state)."""
     name, at = line_file(ir, line)
-    return f"line {at}" + (f" of {name}" if name else "")
+    return "a line of no rule file" if at is None else f"line {at}" + (f" of {name}" if name else "")
 
 
 def refusal_def(step: str, action: str) -> str:

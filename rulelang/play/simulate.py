@@ -7,7 +7,9 @@ game can be replayed alone with `rulelang play --seed`.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import sys
 import time
 from collections.abc import Iterable
@@ -678,7 +680,19 @@ def _lock_folder(folder):
         return None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        lock = open(folder / ".run.lock", "a", encoding="utf-8")
+        # (never through a link, never blocking: a FIFO planted as the lock hung the run before any game)
+        try:
+            kind = os.lstat(folder / ".run.lock").st_mode
+        except FileNotFoundError:
+            kind = None
+        if kind is not None and not stat.S_ISREG(kind):
+            raise ValueError(f"--report {folder}: its .run.lock is not a file; remove it, or give another --report")
+        fd = os.open(folder / ".run.lock", os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK
+                     | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise ValueError(f"--report {folder}: its .run.lock is not a file; remove it, or give another --report")
+        lock = os.fdopen(fd, "a", encoding="utf-8")
     except OSError as err:
         raise ValueError(f"--report: cannot write in {folder}: {err.strerror or err}") from None
     try:
@@ -700,6 +714,8 @@ def _lines(path) -> int:
 
 
 _RECORD_TYPES = {"game": int, "seed": int, "actions": int, "legal": list, "taken": dict}
+_COUNT_MOST = 10 ** 12           # a count, a number of seconds or a score a run of ours could write, at most
+_NAMES_MOST = 10_000             # action names counted in one game, at most
 
 
 def _journal_entry(entry, variants: list[int]) -> bool:
@@ -714,8 +730,14 @@ def _journal_entry(entry, variants: list[int]) -> bool:
         return False
     if any(not isinstance(record.get(key), kind) for key, kind in _RECORD_TYPES.items()) or record["game"] != entry["game"]:
         return False
-    if not all(type(x) is int for x in record["legal"]) or not all(type(v) is int for v in record["taken"].values()):
-        return False
+    if not all(type(x) is int and 0 <= x <= _COUNT_MOST for x in record["legal"]) \
+            or len(record["taken"]) > _NAMES_MOST \
+            or not all(type(v) is int and 0 <= v <= _COUNT_MOST for v in record["taken"].values()) \
+            or not 0 <= record["actions"] <= _COUNT_MOST or not 0 <= entry["game"] <= _COUNT_MOST \
+            or not (isinstance(entry["seconds"], int) and 0 <= entry["seconds"] <= _COUNT_MOST
+                    or isinstance(entry["seconds"], float) and 0 <= entry["seconds"] <= _COUNT_MOST):
+        return False                              # (a 300-digit action count ended the report in a
+        # numpy TypeError, 200,000 action names took minutes: a fuzzer's crafted journal)
     results, players = record.get("results"), variants[entry["variant"]]
     if record.get("error") is None:
         if not isinstance(results, list) or len(results) != players or not all(x in ("win", "lose", "draw") for x in results):
@@ -725,11 +747,12 @@ def _journal_entry(entry, variants: list[int]) -> bool:
     for key in ("scores", "estimate"):
         got = record.get(key)
         if got is not None and (not isinstance(got, list) or len(got) != players
-                                or not all(type(x) in (int, float) for x in got)):
+                                or not all(type(x) in (int, float) and abs(x) <= _COUNT_MOST for x in got)):
             return False
     sides = record.get("sides")
     if sides is not None and (not isinstance(sides, list) or len(sides) != players
                               or not all(x is None or isinstance(x, str) for x in sides)):
         return False
-    return (record.get("lead_changes") is None or type(record["lead_changes"]) is int) and \
+    return (record.get("lead_changes") is None or type(record["lead_changes"]) is int
+            and 0 <= record["lead_changes"] <= _COUNT_MOST) and \
         (record.get("reason") is None or isinstance(record["reason"], str))
