@@ -1059,3 +1059,22 @@ def test_a_crafted_journal_record_with_counts_no_run_writes_is_played_again(tmp_
     out, err = capsys.readouterr()
     assert "internal error" not in err and "Valgar" in (folder / "report.md").read_text(encoding="utf-8")
     assert "a19999" not in (folder / "report.md").read_text(encoding="utf-8")
+
+
+def test_counting_a_journal_s_games_reads_it_a_piece_at_a_time(tmp_path):
+    """A fuzzer planted a 4 GB `games.jsonl` of one line (a sparse file) beside a report of ours:
+    counting its games to say "held N game(s) of an earlier run" took it all into memory."""
+    import os
+    import tracemalloc
+    from rulelang.play.simulate import _lines
+    (tmp_path / "a").write_bytes(b'{"x": 1}\n{"x": 2}\n{"x": 3}')
+    assert _lines(tmp_path / "a") == 3 and _lines(tmp_path / "missing") == 0
+    with open(tmp_path / "sparse", "wb") as file:
+        file.truncate(64 << 20)
+    tracemalloc.start()
+    try:
+        assert _lines(tmp_path / "sparse") == 1
+        assert tracemalloc.get_traced_memory()[1] < 8 << 20
+    finally:
+        tracemalloc.stop()
+    os.remove(tmp_path / "sparse")

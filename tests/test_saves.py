@@ -755,3 +755,31 @@ def test_a_save_paused_after_a_message_its_effect_wrote_outlives_the_message_rew
     assert cli(capsys, "play", old, "--players", "2", "--seed", "0")[0] == 0
     code, out, _ = cli(capsys, "replay", tmp_path / "s.json", "--rules", new)
     assert code == 0 and "reproduced, its messages worded as these rules word them now" in out, out
+
+
+def test_a_crafted_answer_or_action_in_a_paused_save_is_quoted_short():
+    """A fuzzer's paused save: a last answer (or root action) of 5,000,000 characters made a
+    StateError message as long (the terminal's path shortened it, the API did not)."""
+    rules = """game "Duel" {
+  players 2
+  kind Life { n: text  label n }
+  zone life: set per player, public
+  zone lost: pile
+  setup { create Life(n: "heart") in life[1]  create Life(n: "spare") in life[1] }
+  turn { step main {
+    action strike { choose c in life[next(me)] by next(me) always prompt "the life you lose" { move c to lost }
+                    if size(life[1]) == 0 { finish win for me }  end turn }
+  } }
+}"""
+    game = rulelang.Game(rulelang.compile_source(rules, "duel.rules"))
+    match = game.new_match(2, seed=1)
+    match.apply("strike")
+    for where in ("answers", "root"):
+        state = match.state()
+        if where == "answers":
+            state["pending"]["answers"] = ["x" * 5_000_000]
+        else:
+            state["pending"]["root"] = ["action", "x" * 5_000_000]
+        with pytest.raises(rulelang.StateError) as err:
+            rulelang.Match.from_state(game, state)
+        assert len(str(err.value)) < 1_000 and "xxx..." in str(err.value), where

@@ -24,7 +24,7 @@ from ..core.limits import WORK_LIMIT
 from ..ir.spec import ANYTIME_STEP
 from . import support
 from .codegen.runtime_actions import Action
-from .support import interrupt_seat
+from .support import _text, interrupt_seat
 from .support import HELD_CHECK_WORK, SHARED_ALL, SHARED_COMPONENTS, _check_chain, _checking
 from .parts import MatchParts
 from .views import seat_index
@@ -335,7 +335,7 @@ class MatchPausing(MatchParts):
                 if found is not None:
                     self._run_interrupt(found)
                     return
-                raise RuleFault(f"`{text}` is not a legal action in the position it was played from")
+                raise RuleFault(f"`{_text(text, 200)}` is not a legal action in the position it was played from")
             self.me = self.actor
             self._by_text = None
             found = untraceable(self, found)    # (copies from hidden zones: see alike.py)

@@ -792,6 +792,11 @@ class Server:
         seats = saved["seats"]
         if not (isinstance(seats, list) and len(seats) == saved["players"] and all(isinstance(k, str) for k in seats)):
             raise ValueError("its seats are damaged in the store")
+        tokens = saved["tokens"]                # (a link's seat -1, 99 or "0" was a 500 at every open: a fuzz trial)
+        if not (isinstance(tokens, dict) and all(
+                isinstance(k, str) and (v is None or v == INVITE or type(v) is int and 0 <= v < len(seats))
+                for k, v in tokens.items())):
+            raise ValueError("its links are damaged in the store")
 
         def replay():
             m = entry.game.new_match(saved["players"], saved["seed"], saved["options"])

@@ -91,6 +91,10 @@ class Store:
                 return None
             rows = self.db.execute("SELECT n, text FROM actions WHERE match = ? ORDER BY n", (mid,)).fetchall()
             (undone,) = self.db.execute("SELECT MAX(version) FROM undos WHERE match = ?", (mid,)).fetchone()
+        # (SQLite keeps any type in any column: a text change number or a BLOB action was a 500 and a
+        # traceback in the server's log — a fuzzer's tampered store)
+        if any(type(n) is not int or not isinstance(t, str) for n, t in rows) or undone is not None and type(undone) is not int:
+            raise ValueError("its record is damaged in the store")
         actions = [t for _, t in rows]
         version = max([rows[-1][0] if rows else 0, undone or 0])
         rules, fingerprint, game, players, seed, options, seats, tokens, maker = row

@@ -997,6 +997,30 @@ def test_a_damaged_store_row_is_said_and_spares_the_other_matches(serve, tmp_pat
     assert code == 200
 
 
+@pytest.mark.parametrize("statement, why", [
+    ("UPDATE matches SET tokens = replace(tokens, ': 0', ': -1') WHERE id = :id", "its links are damaged in the store"),
+    ("UPDATE matches SET tokens = replace(tokens, ': 0', ': \"0\"') WHERE id = :id", "its links are damaged in the store"),
+    ("INSERT INTO actions VALUES (:id, 'abc', 'take 1')", "its record is damaged in the store"),
+    ("INSERT INTO actions VALUES (:id, 1, x'74616b652031')", "its record is damaged in the store"),
+    ("INSERT INTO undos VALUES (:id, 'zz', 0)", "its record is damaged in the store")])
+def test_a_store_row_of_the_wrong_types_is_said_damaged(serve, tmp_path, statement, why):
+    """A fuzzer's tampered store (SQLite keeps any type in any column): a link's seat -1 or "0", a text
+    change number, a BLOB action were an HTTP 500 and a traceback in the server's log."""
+    import sqlite3
+    server = serve([SMALL], store=tmp_path / "serve.sqlite", include_shipped=False)
+    spec = {"game": "small", "players": 2, "seats": ["human", "human"]}
+    (_, hit), (_, spared) = post(server.url + "/api/matches", spec), post(server.url + "/api/matches", spec)
+    db = sqlite3.connect(str(tmp_path / "serve.sqlite"))
+    db.execute(statement, {"id": hit["id"]})
+    db.commit()
+    db.close()
+    server.server.matches.clear()                            # (as after a restart: restored from the store)
+    code, body = get(server.url + "/api/play/" + hit["links"][0]["path"].split("/play/")[1])
+    assert code == 404 and json.loads(body)["error"] == f"this match cannot be resumed: {why}"
+    code, _ = get(server.url + "/api/play/" + spared["links"][0]["path"].split("/play/")[1])
+    assert code == 200
+
+
 def test_a_misspelt_field_of_a_match_request_is_said_not_ignored(serve):
     """A fuzz trial: `"seat": ["human", "greedy"]` made a match of two humans, unsaid."""
     server = serve([SMALL], include_shipped=False)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random as _random
 
 from ...core.errors import RuleFault
+from ...core.textsafe import printable
 try:                                     # resumable chains (pausing.py); without greenlet, replays
     from greenlet import getcurrent as _current
 except ImportError:                      # pragma: no cover (a dependency; kept optional for safety)
@@ -25,6 +26,14 @@ from .runtime_actions import _copies, _one_per_subset
 from .runtime_moves import _move
 from ..records import Cut, Grant, Response, Revealed, Trigger
 from ..visibility import has_secrets
+
+
+def _said(text, limit: int = 200) -> str:
+    """An answer from a save, as an error quotes it: printable and cut short (a crafted 5,000,000-
+    character answer made a message as long — a fuzzer's hour)."""
+    text = printable(str(text))
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
 
 SKIP = object()                  # a choice declined (`optional`), or one with nothing to choose
 _UNSET_BY = object()             # `run … of c` without `by`: `me` stays the effect's player
@@ -127,7 +136,7 @@ def _answer_once(m, chooser, prompt, options, kind, comps, mine, also, picked, c
         elif m._interrupt_in_effect(text):      # (`P3: reveal`: run here, then the question again)
             return _INTERRUPTED
         else:
-            raise RuleFault(f"the recorded answer `{text}` is not one of the choices here")
+            raise RuleFault(f"the recorded answer `{_said(text)}` is not one of the choices here")
         if mapping is not None and comps and type(value) is int:
             value = mapping.get(value, value)               # the option's place holds this one now
         if comps:
