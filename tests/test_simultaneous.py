@@ -797,3 +797,21 @@ def test_an_answer_shown_in_its_answerers_own_zone_or_chosen_in_its_action_is_re
         assert (told.count("(a secret choice)") == 0) is public, told    # (answers and their choices alike)
         if not public:
             assert told.count("(a secret choice)") == 6, told
+
+
+def test_a_save_naming_no_player_in_its_open_decision_is_said_damaged(bids, tmp_path, capsys):
+    """A fuzzer's save: a seat of -1 (or 99) among the committed answers read "error: no player -1 in
+    a 3-player match" alone — not which file, nor that it cannot be loaded."""
+    from rulelang.cli import main
+    from rulelang.play.replay import save_data
+    m = bids.new_match(3, seed=4)
+    m.apply("bid 4")
+    data = json.loads(json.dumps(save_data(bids, m, 4, {}, None, False)))
+    data["state"]["simultaneous"]["seats"] = [-1] + data["state"]["simultaneous"]["seats"][1:]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", str(path), "--rules", str(HERE / "sealed_bids.rules")]) == 1
+    out, err = capsys.readouterr()
+    said = out + err
+    assert "the saved simultaneous decision names -1, no player of this 3-player match" in said, said
+    assert "Traceback" not in said

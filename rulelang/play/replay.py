@@ -260,6 +260,9 @@ def _answers_given(data: dict, match, on_action) -> None:
     for seat, text in zip(seats, answers):
         if text is None:
             continue
+        if type(seat) is not int or not 0 <= seat < match.players:   # (said as other damage is: a fuzz trial
+            raise StateError(f"the saved simultaneous decision names {_short(seat)}, no player of "   # read
+                             f"this {match.players}-player match")       # "no player -1" and nothing else)
         try:
             match.apply(text, seat=seat)
         except (IllegalAction, RuleRuntimeError):
