@@ -133,9 +133,23 @@ def test_a_choice_of_several_items_says_how_to_answer_it_and_what_is_picked(gems
 
 def test_an_action_typed_by_its_name_in_the_rules_with_underscores_is_found(gems):
     """A new author typed `buy_phase`, as their rules name it (and `help buy_phase` found it), and
-    read "not a legal action … (legal now: buy phase)"."""
+    read "not a legal action … (legal now: buy phase)". Only the action's name is so read: an enum
+    value named with an underscore (`c_clubs`) is typed as it is (a review found it refused)."""
     out = gem_play(gems, ["quit_game"])
     assert "P1 plays: quit game" in out and "error" not in out
+    strain = rulelang.Game(rulelang.compile_source("""game "Strain" {
+  players 2
+  enum Strain { c_clubs "♣", d_diamonds "♦", notrump "NT" }
+  turn { step act {
+    action bid(n in 1..2, s in [c_clubs, d_diamonds, notrump]) as "bid " + text(n) + text(s) { end turn }
+    action pay_up require false else "nothing is owed" { end turn }
+  } }
+  turn limit 4 { finish draw }
+}""", "strain.rules"))
+    out = io.StringIO()
+    run_repl(strain, 2, 1, {}, {}, io.StringIO("bid 1 c_clubs\npay_up\nquit\n"), out, "strain.rules", screen=(200, 40))
+    text = out.getvalue()
+    assert "P1 plays: bid 1♣" in text and "error: 'pay up' is not a legal action now: nothing is owed" in text
 
 
 def test_a_pick_of_an_exact_size_does_not_promise_a_done(gems):

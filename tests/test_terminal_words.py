@@ -662,12 +662,12 @@ def test_a_move_from_a_cell_no_legal_move_names_says_so_where_the_list_is_cut():
     assert errors[0].endswith(" more; none of them names d2, d3)")
     assert errors[1].endswith(" more)")               # (d9 is named by a legal move: nothing to add)
     out = io.StringIO()
-    run_repl(game, 2, 5, {}, {}, io.StringIO("Stone Breaker\n\nStone Breakr\nzzz\nquit\n"), out,
+    run_repl(game, 2, 5, {}, {}, io.StringIO("Stone Breaker\n\nstone breaker\nStone Breakr\nquit\n"), out,
              "dozen_war.rules", screen=(400, 50))
     errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
-    assert errors == ["error: 'Stone Breakr' is not an answer (Stone Breaker is not one of the answers now; "
-                      "answer 1-11; more lists them all)",
-                      "error: 'zzz' is not an answer (answer 1-11; more lists them all)"]
+    assert errors == ["error: 'stone breaker' is not an answer (Stone Breaker is not one of the answers now; "
+                      "answer 1-11; more lists them all)",       # (a near spelling names nothing: a review)
+                      "error: 'Stone Breakr' is not an answer (answer 1-11; more lists them all)"]
 
 
 MULL = """
@@ -1581,3 +1581,52 @@ def test_a_choice_typed_without_its_action_name_gets_the_rules_reason_when_refus
         assert error.endswith("; when it is not allowed, the rules say: the point is taken") and "b2," not in error
     assert errors[2] == "error: 'zz' is not a legal action or a command (type help)"
     assert "place 99" not in errors[3]                   # (a number alone is the menu's)
+
+
+def test_a_card_an_answer_stands_for_is_never_said_to_be_no_answer():
+    """A review: answers worded `the 8s` stand for `card 8`, and typing `card 8` read "card 8 is not one
+    of the answers now"; a card on the table that no answer stands for is said so."""
+    rules = """game "Answers" {
+  players 2
+  kind Card { rank: int  label "card " + text(rank) }
+  zone deck: pile, hidden
+  zone table: set, public
+  var got: int = 0
+  setup { for r in 1..9 { create Card(rank: r) in deck }  repeat 4 { move top(deck) to table } }
+  turn { step s {
+    action take {
+      choose c in [x for x in table where x.rank % 2 == 0] always as "the " + text(c.rank) + "s" prompt "take which?" {
+        got += c.rank
+        move c to deck
+      }
+      end turn
+    }
+  } }
+  turn limit 4 { finish draw }
+}"""
+    game = rulelang.Game(rulelang.compile_source(rules, "answers.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 2, {}, {}, io.StringIO("take\ncard 9\ncard 8\nquit\n"), out, "answers.rules", screen=(200, 40))
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    assert "table: 4 cards: card 9, card 8, card 7, card 6" in out.getvalue()
+    assert errors[0] == "error: 'card 9' is not an answer (card 9 is not one of the answers now; the answers: the 8s, the 6s)"
+    assert errors[1] == "error: 'card 8' is not an answer (the answers: the 8s, the 6s)"
+
+
+def test_a_word_that_names_an_enum_value_is_not_said_to_be_named_by_no_move():
+    """A review: `bid 3 spades now` read "none of them names spades, now" though `bid 3 ♠` is legal:
+    `spades` is how a player types ♠."""
+    rules = """game "Suits" {
+  players 2
+  enum Suit { clubs "♣", spades "♠" }
+  turn { step act {
+    action bid(n in 1..7, s in [clubs, spades]) as "bid " + text(n) + " " + text(s) { end turn }
+    action pass_turn { end turn }
+  } }
+  turn limit 4 { finish draw }
+}"""
+    game = rulelang.Game(rulelang.compile_source(rules, "suits.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("bid 3 spades now\nquit\n"), out, "suits.rules", screen=(300, 40))
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    assert errors[0].endswith(" and 6 more; none of them names now)"), errors

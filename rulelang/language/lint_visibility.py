@@ -475,10 +475,13 @@ def _hides(lints, zone: str, index, viewers: bool = False) -> str | None:
     `viewers`: `index` is the viewer there (read under `if me == index`)."""
     sym = lints.c.symbols.get(zone)
     vis = _vis(sym.decl) if sym is not None else []
-    if "hidden" in vis:
-        return "hidden"
     keys = index.items if isinstance(index, n.ListLit) else (index,)     # (`hid[me, c]`: a family's keys)
     mine = viewers or any(isinstance(k, n.Name) and k.name == "me" for k in keys)
+    if "hidden" in vis:
+        # (a new author's Dominion showed its own deck's points, `deck[me]`: hidden from its owner too, so
+        # the bots' imagined worlds deal it anew — what its owner knows of it goes in a variable)
+        return "hidden — from its owner too, and the bots' imagined worlds deal it anew (keep what its owner " \
+               "knows of it in a variable the rules update)" if mine and index is not None else "hidden"
     if lints.__dict__.get("read_by_all"):      # (W266: a prompt, worded once, read by every player)
         mine = False
     if "owner" in vis and not mine:
@@ -926,6 +929,12 @@ def _w251(lints, body, seen: set | None = None) -> None:
             continue
         seen.add(id(block))
         for i, st in enumerate(block):
+            if isinstance(st, n.Assign) and st.op == "=" and st.target.index is None:
+                zone = lints.root_zone(st.value)      # (`d = top(deck)` of a local: W266 reads it as a `let`)
+                sym = lints.c.symbols.get(zone) if zone and st.target.name not in lints.c.symbols else None
+                if sym is not None and any(v in _vis(sym.decl) for v in ("hidden", "owner", "others")):
+                    _w266_let(lints, n.Let(st.span, st.target.name, st.value), zone, block[i + 1:])
+                continue
             if not isinstance(st, n.Let):
                 continue
             zone = lints.root_zone(st.value)          # (a card taken from where it lies: `top(deck)`)
@@ -937,8 +946,12 @@ def _w251(lints, body, seen: set | None = None) -> None:
             _w266_let(lints, st, zone, block[i + 1:])
             for j in range(i + 1, len(block)):
                 asked = any(isinstance(x, QUESTIONS) for x in walk(block[j]))
-                if _shows(lints, block[j], st.name):
-                    break                     # (shown, before it is asked or inside: not said — Walker's look)
+                later = block[j]
+                if _reveals(lints, later) or _shown_after(lints, later, st.name, False) \
+                        or isinstance(later, n.Let) and later.name == st.name \
+                        or isinstance(later, n.Assign) and later.target.name == st.name and later.target.index is None:
+                    break                     # (shown, before it is asked or inside: not said — Walker's look;
+                    #                            or the name holds another card from here on: a review)
                 if asked and any(isinstance(x, n.Name) and x.name == st.name for y in block[j:] for x in walk(y)):
                     lints.report("W251", "warning", f"`{st.name}` holds what zone `{zone}` hides, which some "
                                  f"player cannot see, and is read after a question: the search bots' imagined "
@@ -951,31 +964,58 @@ def _w251(lints, body, seen: set | None = None) -> None:
 def _w266_let(lints, let, zone: str, after) -> None:
     """W266 of a prompt that reads a `let` holding a card of a zone some player cannot see: `let d =
     top(deck)  move d to drawn[me]  choose … prompt "you drew " + text(d)` told every seat the card
-    (a new author's Uno), where `text(top(drawn[me]))` was warned of. Not once it is shown."""
-    for st in after:
-        if _shows(lints, st, let.name):
-            return
-        for x in walk(st):
-            if isinstance(x, (n.Choose, n.May)) and x.prompt is not None \
-                    and any(isinstance(y, n.Name) and y.name == let.name for y in walk(x.prompt)):
-                lints.report("W266", "warning", f"this question's prompt reads `{let.name}`, a card of zone "
-                             f"`{zone}`, which some player cannot see: every player reads the prompt, so they learn "
-                             f"it; word the prompt without it, or tell the chooser alone (`log … to [p]`)",
-                             x.prompt.span)
-                return
+    (a new author's Uno), where `text(top(drawn[me]))` was warned of. Not while it is shown to all —
+    revealed to everyone, or laid in a public zone, itself or by a procedure given it — nor once the
+    name holds something else (`let`, `=`, a loop's or a choice's own name)."""
+    _prompts_reading(lints, let, zone, after, False)
 
 
-def _shows(lints, st, name: str) -> bool:
-    """Does statement `st` show the card a `let` named `name` holds: a reveal, or a move of it into a
-    zone every player sees (`move d to table`)?"""
-    if _reveals(lints, st):
+def _prompts_reading(lints, let, zone: str, stmts, shown: bool) -> bool:
+    """Report the first prompt in `stmts` that reads `let`'s card while it is not shown; True: stop."""
+    name = let.name
+    for st in stmts:
+        if isinstance(st, n.Let) and st.name == name or isinstance(st, n.Assign) and st.target.name == name \
+                and st.target.index is None:
+            return True                          # (the name holds something else from here on)
+        shown = _shown_after(lints, st, name, shown)
+        if isinstance(st, (n.Choose, n.May)) and st.prompt is not None and not shown \
+                and any(isinstance(y, n.Name) and y.name == name for y in walk(st.prompt)):
+            lints.report("W266", "warning", f"this question's prompt reads `{name}`, a card of zone "
+                         f"`{zone}`, which some player cannot see: every player reads the prompt, so they learn "
+                         f"it; word the prompt without it, or tell the chooser alone (`log … to [p]`)",
+                         st.prompt.span)
+            return True
+        if isinstance(st, (n.For, n.Choose)) and st.var == name:
+            continue                             # (inside, the name is the loop's or the choice's own)
+        for f in st.__dataclass_fields__:
+            block = getattr(st, f)
+            if f != "span" and isinstance(block, tuple) and block and all(isinstance(x, n.Node) for x in block) \
+                    and _prompts_reading(lints, let, zone, block, shown):
+                return True
+    return False
+
+
+def _shown_after(lints, st, name: str, shown: bool, depth: int = 2) -> bool:
+    """Is a `let`'s card shown to all after statement `st` (it was: `shown`)? A `reveal` of it to
+    everyone, or a move of it into a public zone, shows it; a move of it into a hidden one hides it
+    again (never seen between two decisions); a procedure given it counts as its body does."""
+    if isinstance(st, n.Reveal) and st.to is None and any(isinstance(y, n.Name) and y.name == name
+                                                          for y in walk(st.what)):
         return True
     if isinstance(st, n.Move) and isinstance(st.what, n.Name) and st.what.name == name:
         dest = lints.root_zone(st.dest)
         sym = lints.c.symbols.get(dest) if dest else None
         return sym is not None and sym.kind == "zone" and not any(
             v in _vis(sym.decl) for v in ("hidden", "owner", "others"))
-    return False
+    if isinstance(st, n.CallStmt) and depth > 0:
+        sym = lints.c.symbols.get(st.name)
+        decl = sym.decl if sym is not None and sym.kind == "proc" else None
+        if isinstance(decl, n.ProcDecl):
+            for p, arg in zip(decl.params, st.args):
+                if isinstance(arg, n.Name) and arg.name == name:
+                    for inner in decl.body:
+                        shown = _shown_after(lints, inner, p.name, shown, depth - 1)
+    return shown
 
 
 def _reveals(lints, st, depth: int = 2) -> bool:

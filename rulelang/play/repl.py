@@ -649,7 +649,9 @@ class _Session(Drawing, Commands):
             if more:                          # (the words no legal one has, where the list is cut: `move e9
                 # storm e8` in the other player's turn listed 8 moves "and 32 more", none from e9 — a first hour)
                 said = {w for a in same for form in _forms(a) for w in form}
-                absent = [w for w in dict.fromkeys(typed[1:]) if w not in said]
+                said_text = " ".join(sorted(said))
+                absent = [w for w in dict.fromkeys(typed[1:]) if w not in said     # (`spades` for `♠`: a review)
+                          and not (self.enum_named(w) != w and self.enum_named(w) in said_text)]
                 if absent and len(absent) < len(typed) - 1:
                     more += f"; none of them names {', '.join(printable(w) for w in absent[:3])}"
             return f" now (legal: {listed}{more})"
@@ -775,9 +777,13 @@ class _Session(Drawing, Commands):
         # never depends on a card someone holds)
         every = getattr(self.match, "labels", None) or ()
         seen = self.match.visible_to_all() if hasattr(self.match, "visible_to_all") else ()
-        labels = {fit(str(every[c]), "ascii").lower(): str(every[c]) for c in seen if 0 <= c < len(every)}
-        named = difflib.get_close_matches(fit(wanted, "ascii").lower(), list(labels), n=1, cutoff=0.8)
-        not_one = f"{printable(labels[named[0]])} is not one of the answers now; " if named else ""
+        answering = set(self.match.option_components().values()) if hasattr(self.match, "option_components") else set()
+        # (the label typed exactly, of a card no answer stands for: answers worded `the 8s` stand for
+        # `card 8`, and a near spelling named a card never typed — a review)
+        labels = {fit(str(every[c]), "ascii").lower(): str(every[c]) for c in seen
+                  if 0 <= c < len(every) and c not in answering}
+        named = labels.get(" ".join(fit(wanted, "ascii").lower().split()))
+        not_one = f"{printable(named)} is not one of the answers now; " if named else ""
         if len(shown) <= MAX_CANDIDATES:
             if not_one:
                 return f" ({not_one}the answers: {', '.join(shown)})"
@@ -918,8 +924,16 @@ class _Session(Drawing, Commands):
             self.error(f"there is no {what} {echoed(line)}; choose 1-{len(actions)}")
             return None
         wanted = line.lower()
-        if "_" in wanted and not any("_" in str(action) for action in actions):
-            wanted = wanted.replace("_", " ")   # (`buy_phase`, as the rules name it: `help` found it — a new author)
+        if "_" in wanted:                    # (`buy_phase`, the name as the rules write it: `help` found it — a
+            spaced = wanted.replace("_", " ")   # new author; only the name: `bid 1 c_clubs` names an enum value)
+            ir = getattr(self.game, "ir", None) or {}
+            heads = [h for a in actions for h in typed_names_of(self, a)] + \
+                [h for st in ir.get("steps", []) for a in st["actions"] for h in typed_names(a)]
+            named = next((h for h in heads if "_" in wanted[:len(h)] and (spaced == h or spaced.startswith(h + " "))),
+                         None)
+            if named is not None:
+                wanted = named + wanted[len(named):]
+                line = line[:len(named)].replace("_", " ") + line[len(named):]
         texts = [" ".join(str(action).lower().split()) for action in actions]
         if wanted.isascii():                 # (`8s` for `8♠` in any terminal: as an ASCII one shows it)
             shown = [fit(text, "ascii").lower() for text in texts]

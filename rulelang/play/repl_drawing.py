@@ -148,7 +148,9 @@ class Drawing:
         options = [str(o) for o in (self.match.question or {}).get("options", ())]
         done = "done" in options
         # (the example's numbers are options on screen: `1 2 5` above three options — a new author's Coup)
-        example = [i + 1 for i, o in enumerate(options) if o != "done"][:2] + \
+        # (one more pick once some are made: the size may allow no second — a review's `size 1..2`)
+        more = 1 if (self.match.question or {}).get("picked") else 2
+        example = [i + 1 for i, o in enumerate(options) if o != "done"][:more] + \
             ([options.index("done") + 1] if done else [])
         several = f"; several at once: {' '.join(map(str, example))}" if len(example) >= 2 else ""
         if choice["kind"] == "order":
