@@ -334,6 +334,20 @@ def test_dice_revealed_are_said_though_a_message_names_their_numbers():
     assert named == [], named
 
 
+def test_a_card_seen_going_into_a_hand_and_known_there_is_not_said_face_down():
+    """A new author's Lost Cities: a card taken from a face-up discard pile into P1's hand, and shown
+    to all, read `Y8: discard (Y) → hand (P1), face down` right above `(you know: Y8)`. Known
+    before and after, it moved in sight; known only now, it is revealed, not moved."""
+    before = _zones_view(("discard", None, [(1, "Y8"), (2, "B3")], None), ("hand", 0, None, 7))
+    after = _zones_view(("discard", None, [(2, "B3")], None), ("hand", 0, None, 8))
+    after["zones"][1]["known"] = [{"id": 1, "label": "Y8", "revealed": True}]
+    lines = changes(before, after, "take", seat_name, "take")
+    assert lines == ["Y8: discard → hand (P1)"], lines
+    again = changes(after, _zones_view(("discard", None, [(2, "B3"), (1, "Y8")], None), ("hand", 0, None, 7)),
+                    "discard", seat_name, "discard")
+    assert again == ["Y8: hand (P1) → discard"], again
+
+
 def test_a_name_said_once_does_not_hide_a_second_card_of_that_name():
     """A new author's Coup: P2 turns up a Contessa (`P2 loses an influence: Contessa`) while P1
     draws another Contessa; P1's lines said nothing of the one they drew. The answer's text and

@@ -815,3 +815,19 @@ def test_a_save_naming_no_player_in_its_open_decision_is_said_damaged(bids, tmp_
     said = out + err
     assert "the saved simultaneous decision names -1, no player of this 3-player match" in said, said
     assert "Traceback" not in said
+
+
+def test_the_rulebook_of_a_game_of_steps_alone_says_no_turns():
+    """A new author's Cribbage, steps and no `turn { … }`: `rules` said "Players take turns in seat
+    order … A turn starts at step `discard`" and "Before the first turn", of turns it never has."""
+    from rulelang.play.rulebook import rulebook
+    text = " ".join(rulebook(game_of("""game "Steps" {
+  players 2
+  var n: int = 0
+  setup { goto deal }
+  step deal by 0 { action go { n += 1  goto answer } }
+  step answer by 1 { action back { if n > 3 { finish draw }  goto deal } }
+}""")).split())
+    assert "There are no turns: play goes from step to step as the rules say" in text, text
+    assert "Players take turns" not in text and "A turn starts" not in text and "first turn" not in text
+    assert "The first step (and whenever the rules go there):" in text

@@ -139,6 +139,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
     def collect(self) -> None:
         syms = self.out.symbols
         seen_players = False
+        self.clashed: dict[str, set] = {}       # a name declared again (E102) -> the kinds it was declared as
 
         def declare(name: str, sym: Symbol, span: Span) -> None:
             if name.startswith("__") and name in self.user_names:
@@ -149,6 +150,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
                 note = ("" if kind == sym.kind else " (one set of names holds every declaration: variables, "
                         "zones, defs, enums and their values…)")
                 self.error("E102", f"`{name}` is already declared as {kind_words(kind)}{note}", span)
+                self.clashed.setdefault(name, set()).add(sym.kind)   # (its uses as that are not said again)
                 return
             if (name in BUILTIN_VALUES or name in BUILTIN_FUNCTIONS) and sym.kind != "step":   # (a step's name is
                 # read by `goto` only: it hides nothing — a new author's step `pick`)

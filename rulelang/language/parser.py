@@ -272,6 +272,10 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
         # (a new author's Hold'em: `for p in order where chips[p] > 0 {` read "expected `{`")
         hint = (" (a `for` statement takes no `where`: loop over a list made with one, "
                 "`for p in [q for q in L where C] { … }`, or test with an `if` inside)")
+    elif re.search(r"\bdef\s+[A-Za-z_]\w*\s*(\([^()]*\))?\s*(:[\w ]+)?=\s*let\s*$", source[:tok.start_pos or 0][-400:]):
+        # (a new author's Cribbage: `def total = let t = 3` read "unexpected `t`; expected `}`, `about`, …")
+        hint = (" (a `def` is one expression, and `let` is a statement: write the value itself, or give the "
+                "part a def of its own, `def t = …`)")
     elif text == "=" and _expects(parser, err.expected, "=="):
         hint = " (to compare, write `==`)"
     elif text == "not" and re.search(r"[\w)\]]\s*$", line_before) and _NOT_IN.match(source, tok.start_pos or 0):

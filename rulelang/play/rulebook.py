@@ -87,12 +87,18 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
     for part in _paragraphs(about.get("setup")):
         doc.para(part)
     if before:
-        doc.para("Before the first turn (and whenever the rules go there):")
+        doc.para("Before the first turn (and whenever the rules go there):" if any(s["in_turn"] for s in ir["steps"])
+                 else "The first step (and whenever the rules go there):")
         for s in before:
             _step(doc, s, about, set())
-    doc.heading("A turn")
     in_turn = [s for s in ir["steps"] if s["in_turn"]]
-    if in_turn and all(s.get("simultaneous") for s in in_turn):
+    doc.heading("A turn" if in_turn else "How play goes")
+    if not in_turn:
+        # (a game of steps alone, no `turn { … }`: "players take turns … a turn starts at step `discard`"
+        # described turns no game of it has — a new author's Cribbage)
+        doc.para("There are no turns: play goes from step to step as the rules say; at each step the player "
+                 "it names (or every player it asks, at once) chooses one of its actions.")
+    elif all(s.get("simultaneous") for s in in_turn):
         # (every step answered by all at once: "players take turns … the player to act chooses"
         # told a new author's 6 nimmt something untrue)
         doc.para(f"A turn starts at step {doc.code(_name(ir['first_step']))}; at each step every player "

@@ -408,7 +408,8 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
     # tile, put into one, read `curve: gone from held`; without its per-cell variables, said apart)
     before, after = (dict(shown, zones=view["zones"], cells=_cell_pieces(view, shown))
                      for view, shown in ((before, shown_b), (after, shown_a)))
-    (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
+    b_where, b_hidden, b_labels = _places(before, seat_name)
+    a_where, a_hidden, a_labels = _places(after, seat_name, set(b_where))
     mover = before.get("actor")
 
     def hidden_zones_of(seat) -> list[str]:
@@ -555,15 +556,23 @@ def _covered(before: dict, after: dict, seat_name) -> tuple[set, dict]:
     return set(grown), {t: k for t, k in grown.items() if k > 0}
 
 
-def _places(view: dict, seat_name):
+def _places(view: dict, seat_name, seen: set | None = None):
     """Where each component a view shows lies (by zone title), its label, and the sizes of the zones
-    whose cards are not shown."""
+    whose cards are not shown. A card of a hidden zone the reader knows counts as shown where `seen`
+    (the ids shown or known before) holds it: one revealed just now is said as revealed, not moved."""
     where, hidden, labels = {}, {}, {}
     for z in view["zones"]:
         title = zone_title(z, seat_name)
         if z["cards"] is None:
+            # (a card of it revealed to the reader lies there as one in sight: a card taken from a face-up
+            # pile into a hand, then shown to all, read `Y8: discard (Y) → hand (P1), face down` above
+            # `(you know: Y8)` — a new author's Lost Cities)
+            known = [c for c in z.get("known") or () if c["id"] not in where and (seen is None or c["id"] in seen)]
+            for card in known:
+                where[card["id"]] = title
+                labels[card["id"]] = card["label"]
             if z["count"] is not None:     # (an `uncounted` zone: nothing to tell)
-                hidden[title] = z["count"]
+                hidden[title] = z["count"] - len(known)
             continue
         for card in z["cards"]:
             where[card["id"]] = title
