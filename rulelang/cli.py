@@ -527,7 +527,11 @@ def _lint(args) -> int:
         for shown in shown_diagnostics(diagnostics, sources):
             print(printable(shown, multiline=True))
         if diagnostics:
-            print(f"{errors} error(s), {len(diagnostics) - errors} warning(s)")
+            # (how many games were played, as a clean run says: a new author's deep lint that found a
+            # warning no longer told it — unless the budget stopped it, which W406 says)
+            played = f" (lint --deep: {games} random game(s) each)" \
+                if args.deep and not any(d.code == "W406" for d in diagnostics) else ""
+            print(f"{errors} error(s), {len(diagnostics) - errors} warning(s){played}")
         else:
             played = f" ({games} random game(s) each played to the end or to the action limit)" if args.deep else ""
             print(f"ok: {len(args.files)} file(s) clean{played}")

@@ -389,6 +389,15 @@ def test_warnings_alone_exit_zero(tmp_path, capsys):
     assert out.splitlines()[-1] == "0 error(s), 1 warning(s)"
 
 
+
+def test_a_deep_lint_that_finds_warnings_says_how_many_games_it_played(capsys):
+    """A new author: a deep lint that found only a warning no longer said how many random games it
+    played, which a clean one says."""
+    path = str(Path(__file__).resolve().parent / "lint" / "corpus" / "deep_no_end.rules")
+    code, out, _ = run_lint(capsys, path, "--deep", "--games", "3", "--max-actions", "50")
+    assert code == 0 and "warning[W405]" in out
+    assert out.splitlines()[-1] == "0 error(s), 1 warning(s) (lint --deep: 3 random game(s) each)"
+
 # -- files that cannot be read ---------------------------------------------------
 
 def test_clean_and_broken_files_together_exit_one(tmp_path, capsys):

@@ -433,3 +433,32 @@ def test_help_of_an_action_named_whole_is_that_action_alone():
     assert alone.startswith("reserve blind T") and "reserve T (at step" not in alone, alone
     both = action_help(game, "reserve", game.new_match(2, 1))
     assert "reserve T (at step s)" in both and "reserve blind T" in both
+
+
+def test_a_number_past_the_list_s_end_is_the_start_of_a_move_s_text():
+    """A new author's Backgammon: with `1. 13/8  2. 8/3` listed, `13` read "there is no action 13;
+    choose 1-2", though a unique start of a move is accepted. Past the list's end it is that start;
+    within the list, the list's number; the start of several moves, ambiguous."""
+    rules = """game "Points" {
+  players 2
+  var a: int = 13
+  var b: int = 18
+  var c: int = 19
+  turn { step s {
+    action move(p in [a, b, c], n in [5]) as text(p) + "/" + text(p - n) {
+      if p == a { a -= n } else if p == b { b -= n } else { c -= n }
+      if a < 5 { finish draw }
+      end turn
+    }
+  } }
+}"""
+    game = rulelang.Game(rulelang.compile_source(rules, "points.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("13\n1\nquit\n"), out, "points.rules", screen=(200, 40))
+    text = out.getvalue()
+    assert "P1 plays: 13/8" in text and "P2 plays: 8/3" in text
+    out = io.StringIO()
+    rules2 = rules.replace("n in [5]", "n in [5, 6]")
+    run_repl(rulelang.Game(rulelang.compile_source(rules2, "points.rules")), 2, 1, {}, {}, io.StringIO("13\nquit\n"),
+             out, "points.rules", screen=(200, 40))
+    assert "error: 13 is ambiguous here: 13/8, 13/7; type the whole action" in out.getvalue(), out.getvalue()

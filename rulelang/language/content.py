@@ -157,7 +157,8 @@ def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, e
             written = typ.replace("list:", "list[") + "]" * typ.count("list:")
             diags.append(Diagnostic("E504", f"field `{name}` of kind `{kind}` is a {written}, which a YAML file "
                                             f"cannot give (only numbers, true/false, text and enum values: a list "
-                                            f"is several fields, `cost_1`, `cost_2`, …)", path_span))
+                                            f"is several fields, `cost_1`, `cost_2`, …, or one text the rules split, "
+                                            f"`adj: \"b1,c2\"` read as `split(c.adj, \",\")`)", path_span))
     if diags:
         return None, diags, None, shown
     if "\0" in path:                              # (the operating system refuses it in any file name)

@@ -291,8 +291,13 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif text == "[" and re.fullmatch(r"\s*[A-Za-z_]\w*\[[^\[\]]*\]\s*", line_before):
         # (a new author's `prog[me][c2] = 1`: the same read says E201 "name one of each, `prog[me, c2]`")
         name, first = re.fullmatch(r"\s*([A-Za-z_]\w*)\[([^\[\]]*)\]\s*", line_before).groups()
-        hint = (f" (a variable or zone of several parts takes them in one pair of brackets: "
-                f"`{name}[{first.strip()}, …]`)")
+        if re.search(r"\bvar\s+" + re.escape(name) + r"\s*:\s*list\b", source):
+            # (a new author's Backgammon: `cnt[me][f] -= 1` of a `list[int]` was sent to `cnt[me, …]`)
+            hint = (f" (`{name}` holds lists, and an element of a list is not set alone: give `{name}[{first.strip()}]` "
+                    f"a whole list anew, or keep a variable per element — `var … per cell`, `per player`, `per` a kind)")
+        else:
+            hint = (f" (a variable or zone of several parts takes them in one pair of brackets: "
+                    f"`{name}[{first.strip()}, …]`)")
     elif text.isdigit() and re.search(r"\d\.$", line_before):
         # (a new author's Go: komi `7.5` read "unexpected `5`; expected a name")
         hint = " (numbers are whole: no fractions — count in halves, say, `15` for 7.5, and compare doubled values)"

@@ -920,7 +920,16 @@ class _Session(Drawing, Commands):
                 return None
             if number is not None and 1 <= number <= len(actions):
                 return actions[number - 1]
+            # (past the list's end, the start of a move's text: `13` for `13/8` — a new author's
+            # Backgammon read "there is no action 13; choose 1-2", where a unique start is accepted)
+            started = [a for a in actions if re.match(re.escape(line) + r"(?!\d)", " ".join(str(a).split()))]
+            if len(started) == 1:
+                return started[0]
             what = "answer" if getattr(self.match, "question", None) is not None and own_turn else "action"
+            if started:
+                said = ", ".join(echoed(str(a)) for a in started[:MAX_CANDIDATES])
+                self.error(f"{echoed(line)} is ambiguous here: {said}; type the whole {what}")
+                return None
             self.error(f"there is no {what} {echoed(line)}; choose 1-{len(actions)}")
             return None
         wanted = line.lower()
