@@ -818,6 +818,9 @@ def _simulate_run(args) -> int:
         was = signal.signal(signal.SIGINT, signal.SIG_IGN) if here else None
         try:
             written = write_report(results, args.report, not_run)
+        except OSError as err:                  # (a link planted there during the run: refused, said)
+            raise ValueError(f"--report: cannot write the report in {args.report}: {err.strerror or err} (a file "
+                             f"there is a symbolic link or no regular file: report to another folder)") from None
         finally:
             if here:
                 signal.signal(signal.SIGINT, was)

@@ -437,6 +437,18 @@ def test_an_included_file_that_is_not_utf8_is_said_where(tmp_path, capsys):
     assert f"cannot include 'cards.rules': {tmp_path / 'cards.rules'}:2:5: not UTF-8 text (byte 0xff)" in out + err
 
 
+def test_an_include_named_with_a_control_character_is_refused_where_it_is_written(tmp_path, capsys):
+    """A review: `include "tab<TAB>name.rules"` linted clean, then every load of the game was refused
+    (E301: a compiled game's included names are printable)."""
+    (tmp_path / "tab\tname.rules").write_text("def x = 1\n", encoding="utf-8")
+    main_file = tmp_path / "main.rules"
+    main_file.write_text('game "G" {\n  players 2\n  include "tab\tname.rules"\n'
+                         '  turn { step s { action go { finish draw } } }\n}\n', encoding="utf-8")
+    code, out, err = run(capsys, "lint", str(main_file))
+    assert code == 1 and "main.rules:3:11: error[E007]: cannot include 'tab\\tname.rules': a file name of " \
+        "printable characters" in out, out
+
+
 def test_compile_to_a_missing_directory_is_one_line(tmp_path, capsys):
     target = tmp_path / "nowhere" / "out.json"
     code, out, err = run(capsys, "compile", REGICIDE, "-o", str(target))

@@ -1078,3 +1078,22 @@ def test_counting_a_journal_s_games_reads_it_a_piece_at_a_time(tmp_path):
     finally:
         tracemalloc.stop()
     os.remove(tmp_path / "sparse")
+
+
+def test_a_link_planted_in_the_report_folder_during_a_run_is_not_written_through(tmp_path, capsys, monkeypatch):
+    """A review: the folder was checked before the games, and `report.md` linked to another file while
+    the run went on had the report written into that file at its end."""
+    import rulelang.play.report as report
+    folder = tmp_path / "night"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    real = report.write_report
+
+    def planted(results, directory, not_run=()):
+        (folder / "report.md").symlink_to(victim)      # (as if planted while the games were played)
+        return real(results, directory, not_run)
+    monkeypatch.setattr(report, "write_report", planted)
+    code = main(["simulate", VALGARD, "--games", "2", "--max-cpu", "0", "--report", str(folder)])
+    err = capsys.readouterr().err
+    assert code == 1 and "cannot write the report in" in err and "Traceback" not in err, err
+    assert victim.read_text(encoding="utf-8") == "precious"

@@ -831,3 +831,4 @@ def test_the_rulebook_of_a_game_of_steps_alone_says_no_turns():
     assert "There are no turns: play goes from step to step as the rules say" in text, text
     assert "Players take turns" not in text and "A turn starts" not in text and "first turn" not in text
     assert "The first step (and whenever the rules go there):" in text
+    assert text.index("How play goes") < text.index("The first step") < text.index("Step `deal`"), text

@@ -141,8 +141,9 @@ class StatementChecks:
             self.players_expr(s.args[0], "who is readmitted")
             return
         if sym is None or sym.kind != "proc":
-            self.error("E101", f"unknown procedure `{s.name}`", s.span,
-                       self.suggest(s.name, self.names_of("proc")))
+            if "proc" not in getattr(self, "clashed", {}).get(s.name, ()):   # (its E102 says it: a review)
+                self.error("E101", f"unknown procedure `{s.name}`", s.span,
+                           self.suggest(s.name, self.names_of("proc")))
             for a in s.args:
                 self.expr(a)
             return

@@ -462,6 +462,9 @@ def _include_path(base: Path, written: str, span: Span) -> Path:
         return RuleError([Diagnostic("E007", f"cannot include {written!r}: {why}", span)])
     if "\0" in written:                   # (the operating system refuses it in any file name)
         raise bad("a file name cannot hold a NUL byte (\\0)")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in written) or len(written) > 1000:
+        # (as a compiled game's `line_files` may not: linted clean, every load refused — a review)
+        raise bad("a file name of printable characters, at most 1,000 of them")
     rel = Path(written)
     if rel.is_absolute() or ".." in rel.parts or not written or "\\" in written:
         raise bad("the path must be relative to the rule file and stay in its folder")

@@ -13,6 +13,7 @@ import re
 import statistics
 from pathlib import Path
 
+from ..core.files import open_for_writing
 from ..core.textsafe import printable
 
 
@@ -246,11 +247,13 @@ def write_report(results: list[dict], directory: str, not_run=()) -> list[str]:
     written = []
     found = changes(results)
     raw = {"simulations": [{k: v for k, v in r.items()} for r in results], "summaries": sums, "changes": found}
-    (out / "report.json").write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    with open_for_writing(out / "report.json") as file:
+        file.write(json.dumps(raw, ensure_ascii=False))
     written.append(str(out / "report.json"))
     plots = _plots(results, sums, out)
     written += [str(out / p) for p in plots]
-    (out / "report.md").write_text(_markdown(results, sums, plots, found, list(not_run)), encoding="utf-8")
+    with open_for_writing(out / "report.md") as file:
+        file.write(_markdown(results, sums, plots, found, list(not_run)))
     written.insert(0, str(out / "report.md"))
     return written
 
@@ -557,7 +560,8 @@ def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:
     ax.set_ylim(0, 1)
     ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(out / "win_rates.png", dpi=110)
+    with open_for_writing(out / "win_rates.png", binary=True) as file:
+        fig.savefig(file, format="png", dpi=110)
     plt.close(fig)
     files.append("win_rates.png")
     fig, ax = plt.subplots(figsize=(7, 3.5))
@@ -569,7 +573,8 @@ def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:
     if any(s["lengths"] for s in sums):        # (no game ended: no legend — matplotlib warned of it)
         ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(out / "game_length.png", dpi=110)
+    with open_for_writing(out / "game_length.png", binary=True) as file:
+        fig.savefig(file, format="png", dpi=110)
     plt.close(fig)
     files.append("game_length.png")
     fig, ax = plt.subplots(figsize=(7, 3.5))
@@ -580,7 +585,8 @@ def _plots(results: list[dict], sums: list[dict], out: Path) -> list[str]:
     ax.set_ylabel("legal actions per decision")
     ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(out / "legal_actions.png", dpi=110)
+    with open_for_writing(out / "legal_actions.png", binary=True) as file:
+        fig.savefig(file, format="png", dpi=110)
     plt.close(fig)
     files.append("legal_actions.png")
     return files

@@ -82,22 +82,26 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
     first = _reached_from(ir["setup"], steps, ir.get("procs") or {})     # (a draft the setup goes to; not a step an action goes to)
     before = [s for s in outside if s["name"] in first]
     elsewhere = [s for s in outside if s["name"] not in first]
-    if about.get("setup") or before:
+    in_turn = [s for s in ir["steps"] if s["in_turn"]]
+    if about.get("setup") or (before and in_turn):
         doc.heading("Setup")
     for part in _paragraphs(about.get("setup")):
         doc.para(part)
-    if before:
-        doc.para("Before the first turn (and whenever the rules go there):" if any(s["in_turn"] for s in ir["steps"])
-                 else "The first step (and whenever the rules go there):")
+    if before and in_turn:
+        doc.para("Before the first turn (and whenever the rules go there):")
         for s in before:
             _step(doc, s, about, set())
-    in_turn = [s for s in ir["steps"] if s["in_turn"]]
     doc.heading("A turn" if in_turn else "How play goes")
     if not in_turn:
         # (a game of steps alone, no `turn { … }`: "players take turns … a turn starts at step `discard`"
-        # described turns no game of it has — a new author's Cribbage)
+        # described turns no game of it has — a new author's Cribbage; its steps are the play, not the
+        # setup — a review)
         doc.para("There are no turns: play goes from step to step as the rules say; at each step the player "
                  "it names (or every player it asks, at once) chooses one of its actions.")
+        if before:
+            doc.para("The first step (and whenever the rules go there):")
+            for s in before:
+                _step(doc, s, about, set())
     elif all(s.get("simultaneous") for s in in_turn):
         # (every step answered by all at once: "players take turns … the player to act chooses"
         # told a new author's 6 nimmt something untrue)

@@ -16,9 +16,10 @@ from collections.abc import Iterable
 
 from .bots import bot_seed, make_bot
 from ..core.errors import RulelangError
+from ..core.files import open_for_writing
 from .report import kept_numbers, mean_interval, option_text, pct, side_outcomes, wilson
 from ..core.textsafe import printable
-from ..core.limits import RUN_CPU_LIMIT
+from ..core.limits import INT_LIMIT, RUN_CPU_LIMIT
 
 MAX_ACTIONS = 100_000        # a game still going after this many actions counts as an error
 REPORTED_FAILURES = 10       # failures listed in the result; all are counted
@@ -622,7 +623,7 @@ class Journal:
         lines = [json.dumps(self.run)] + [json.dumps({"variant": k, "game": i, "seconds": s, "record": r})
                                           for (k, i), (r, s) in sorted(self.done.items())]
         try:                                    # (what was read, written again whole: no half line
-            self.file = open(self.path, "w", encoding="utf-8")   # is left in the middle)
+            self.file = open_for_writing(self.path)              # is left in the middle)
             self.file.write("".join(line + "\n" for line in lines))
             self.file.flush()
         except OSError as err:
@@ -754,7 +755,8 @@ def _journal_entry(entry, variants: list[int]) -> bool:
     for key in ("scores", "estimate"):
         got = record.get(key)
         if got is not None and (not isinstance(got, list) or len(got) != players
-                                or not all(type(x) in (int, float) and abs(x) <= _COUNT_MOST for x in got)):
+                                or not all(type(x) in (int, float) and abs(x) <= INT_LIMIT for x in got)):
+            # (a score a rule computes, up to INT_LIMIT: a run of scores in the trillions resumed none — a review)
             return False
     sides = record.get("sides")
     if sides is not None and (not isinstance(sides, list) or len(sides) != players
