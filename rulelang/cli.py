@@ -1082,6 +1082,8 @@ def _bench_parser(commands) -> None:
     bench.add_argument("--option", type=_option, action="append", default=[], metavar="K=V", help="a game option")
     bench.add_argument("--reference", action="append", default=[], metavar="REF.py",
                        help="a hand-written Match module to time the same way, one per FILE, for the ratio")
+    bench.add_argument("--max-cpu", type=_budget, default=None, metavar="SECONDS",
+                       help="CPU time the whole run may take, then it stops and says so (600; 0: no limit)")
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON list")
     bench.set_defaults(run=_bench)
 
@@ -1104,7 +1106,7 @@ def _bench(args) -> int:
     bar = _Progress.for_terminal("measurements")
     if bar is None:
         results = run_bench(args.files, players, args.games, args.seed, dict(args.option), args.repeats,
-                            args.reference, chunk=args.chunk)
+                            args.reference, chunk=args.chunk, cpu_limit=_bench_budget(args))
         partial = False
     else:                      # one file and player count at a time: a progress bar, and Ctrl-C keeps what is done
         results, partial = _bench_here(args, players, run_bench, bar)
@@ -1116,6 +1118,12 @@ def _bench(args) -> int:
     elif results:
         print(printable(bench_report(results), multiline=True))
     return 130 if partial else 0
+
+
+def _bench_budget(args) -> float:
+    """The CPU seconds a `bench` run may take (`--max-cpu`; 0: no limit)."""
+    from .play.bench import CPU_LIMIT
+    return CPU_LIMIT if args.max_cpu is None else args.max_cpu
 
 
 def _bench_here(args, players, run_bench, bar) -> tuple[list, bool]:
@@ -1130,11 +1138,13 @@ def _bench_here(args, players, run_bench, bar) -> tuple[list, bool]:
         refs = [args.reference[k]] if args.reference else None
         units += [(path, [p], refs) for p in counts] or [(path, players, refs)]   # (none: run() says why)
     results: list = []
+    budget, started = _bench_budget(args), time.process_time()
     try:
         for done, (path, counts, refs) in enumerate(units):
             bar(done, len(units), f"{path} {counts[0] if counts else ''}p")
+            left = max(1e-3, budget - (time.process_time() - started)) if budget else 0   # (one budget for all)
             results += run_bench([path], counts, args.games, args.seed, dict(args.option), args.repeats, refs,
-                                 load=games.__getitem__, chunk=args.chunk)
+                                 load=games.__getitem__, chunk=args.chunk, cpu_limit=left)
         bar(len(units), len(units))
     except KeyboardInterrupt:
         return results, True

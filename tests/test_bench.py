@@ -188,3 +188,20 @@ def test_a_long_game_name_keeps_the_columns_in_line(capsys, tmp_path):
     table = rows[:2]
     assert "long-named" in table[1], out
     assert len({line.index("(") for line in table}) == 1, out
+
+
+def test_a_bench_stops_at_its_cpu_budget_and_says_so(tmp_path, capsys):
+    """A fuzz trial: lint-clean files made `rulelang bench` run about 5 minutes, 4 hours and 10 hours
+    (`simulate` stops the same files at 45 s). A run has a budget of CPU time, 600 s unless
+    `--max-cpu` says otherwise."""
+    import time
+    path = tmp_path / "long.rules"
+    path.write_text('game "Long" {\n  players 1\n  var n: int = 0\n  turn { step s { action tick {\n'
+                    '    n += 1\n    if n >= 99990 { finish win for me "done" } else { end turn }\n  } } }\n}\n',
+                    encoding="utf-8")
+    started = time.process_time()
+    code, out, err = run(capsys, "bench", str(path), "--max-cpu", "0.5")
+    assert code == 1 and out == "" and time.process_time() - started < 30
+    assert err == ("error: bench stopped: its budget of 0.5 s of CPU time is spent (fewer --games or --repeats, "
+                   "or --max-cpu SECONDS, 0 for none)\n")
+    assert bench.CPU_LIMIT == 600 and bench._deadline == float("inf")      # (the next run starts afresh)

@@ -491,3 +491,30 @@ def test_input_ending_while_typing_pauses_ends_the_server_without_a_traceback():
                           cwd=str(ROOT), timeout=120)
     assert done.returncode == 1                       # (no `shutdown` first: 1, as the protocol says)
     assert b"Traceback" not in done.stderr and b"CancelledError" not in done.stderr, done.stderr.decode()[-800:]
+
+
+def test_a_request_about_a_file_the_editor_never_opened_reads_nothing_from_disk(tmp_path):
+    """A fuzz trial: a hover naming a document never opened made the server read that path itself —
+    a FIFO blocked it for ever (no answer to anything after), /dev/zero took 1.8 GB, another folder's
+    rule file was read and answered from. It answers nothing of such a file, at once."""
+    fifo = tmp_path / "fifo.rules"
+    os.mkfifo(fifo)
+    (tmp_path / "private.rules").write_text('game "P" {\n  def SECRET_hunter2 = 1\n}\n', encoding="utf-8")
+    client = Client(tmp_path)
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.resolve().as_uri(),
+                                      "capabilities": {}})
+        client.notify("initialized", {})
+        for uri in (fifo.resolve().as_uri(), "file:///dev/zero", (tmp_path / "private.rules").resolve().as_uri()):
+            assert client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                         "position": {"line": 1, "character": 7}}) is None
+        found = client.request("textDocument/completion", {"textDocument": {"uri": (tmp_path / "private.rules").resolve().as_uri()},
+                                                           "position": {"line": 1, "character": 7}})
+        assert "hunter2" not in json.dumps(found)
+        assert client.request("shutdown") is None
+        client.notify("exit")
+        assert client.close() == 0
+    except BaseException:
+        client.proc.kill()
+        client.close()
+        raise

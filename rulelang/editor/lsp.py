@@ -41,6 +41,9 @@ def serve(stdin=None, stdout=None) -> int:
     from ..core.version import __version__
 
     logging.getLogger("pygls").setLevel(logging.CRITICAL)    # nothing on stderr for a routine hiccup
+    # (nor for an editor gone with the server's output closed: six tracebacks from the futures' logger)
+    logging.getLogger("concurrent.futures").setLevel(logging.CRITICAL)
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
     server = LanguageServer("rulelang", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full)
     analyses: dict[str, Analysis] = {}         # uri -> the latest analysis
     good: dict[str, Analysis] = {}             # uri -> the latest one that parsed (for hover while typing)
@@ -55,7 +58,9 @@ def serve(stdin=None, stdout=None) -> int:
     def current(uri: str) -> Analysis | None:
         """The document's analysis, made afresh if the text moved on since; while it does not
         parse, the last one that did lends its declarations."""
-        doc = server.workspace.get_text_document(uri)
+        doc = server.workspace.text_documents.get(uri)
+        if doc is None:       # (only what the editor opened: a request naming any other file made the
+            return None       #  server read it from disk, a FIFO for ever, /dev/zero to 1.8 GB — a fuzz trial)
         source = doc.source
         found = analyses.get(uri)
         if found is None or found.source != source:

@@ -43,6 +43,17 @@ COUNT_GAMES = 200            # games of the (untimed) pass that counts legal act
 STATE_SAMPLES = 8            # match states sampled for the size figures
 TIMING_CALLS = 200           # calls timed per state()/from_state()/clone() figure
 DEFAULT_CHUNK = 20           # games per chunk when an engine and a reference are interleaved
+CPU_LIMIT = 600.0            # CPU seconds a whole `bench` may take by default (`--max-cpu`; 0: none)
+
+# (a fuzzer's lint-clean files ran `bench` for about 5 minutes, 4 hours and 10 hours: a run has a
+# budget, as `simulate` has; set by `run`, read every 16 actions of a playout)
+_deadline = float("inf")
+_budget = 0.0
+
+
+def _spent() -> None:
+    raise ValueError(f"bench stopped: its budget of {_budget:g} s of CPU time is spent (fewer --games or "
+                     f"--repeats, or --max-cpu SECONDS, 0 for none)")
 
 
 def playout(game, players: int, seed: int, options: dict | None, count: bool = False):
@@ -51,6 +62,7 @@ def playout(game, players: int, seed: int, options: dict | None, count: bool = F
     choice = random.Random(POLICY_SEED + seed).choice
     legal_actions, apply = m.legal_actions, m.apply
     n = seen = 0
+    clock, deadline = time.process_time, _deadline
     if count:
         while not m.is_over:
             legal = legal_actions()
@@ -59,12 +71,18 @@ def playout(game, players: int, seed: int, options: dict | None, count: bool = F
             n += 1
             if n >= MAX_ACTIONS:
                 _endless(seed)
+            if not n & 15 and clock() > deadline:
+                _spent()
     else:
         while not m.is_over:
             apply(choice(legal_actions()))
             n += 1
             if n >= MAX_ACTIONS:
                 _endless(seed)
+            if not n & 15 and clock() > deadline:
+                _spent()
+    if clock() > deadline:
+        _spent()
     return m, n, seen
 
 
@@ -272,9 +290,19 @@ def _failure(error: BaseException) -> str:
 
 
 def run(paths: list[str], players: list[int], games: int, seed: int, options: dict, repeats: int,
-        references: list[str] | None = None, load=None, chunk: int = DEFAULT_CHUNK) -> list[dict]:
+        references: list[str] | None = None, load=None, chunk: int = DEFAULT_CHUNK,
+        cpu_limit: float | None = CPU_LIMIT) -> list[dict]:
     """Benchmark every file (at each player count it supports; its minimum if none given); with
-    references (one module per file, in order), time them too, interleaved, and add the ratios."""
+    references (one module per file, in order), time them too, interleaved, and add the ratios.
+    The whole run may take `cpu_limit` seconds of CPU time (None or 0: no limit), then stops with
+    a ValueError that says so."""
+    global _deadline, _budget
+    if cpu_limit and cpu_limit > 0 and _deadline == float("inf"):
+        _budget, _deadline = cpu_limit, time.process_time() + cpu_limit
+        try:
+            return run(paths, players, games, seed, options, repeats, references, load, chunk, None)
+        finally:
+            _deadline = float("inf")
     load = load or rulelang.load
     references = references or []
     if references and len(references) != len(paths):
