@@ -518,3 +518,35 @@ def test_a_request_about_a_file_the_editor_never_opened_reads_nothing_from_disk(
         client.proc.kill()
         client.close()
         raise
+
+
+def test_saves_in_a_burst_are_checked_once(tmp_path):
+    """A fuzz trial: five saves of a large file, each checking every open document at once, held a
+    hover up 29 s. Saves are checked once saving pauses, as typing is."""
+    main = tmp_path / "demo.rules"
+    main.write_text(FIXED, encoding="utf-8")
+    (tmp_path / "parts.rules").write_text(PARTS, encoding="utf-8")
+    uri = main.resolve().as_uri()
+    client = Client(tmp_path)
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.resolve().as_uri(),
+                                      "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "rulelang", "version": 1,
+                                                                "text": FIXED}})
+        client.diagnostics(uri, 1)
+        for _ in range(5):
+            client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+        client.diagnostics(uri, 1)                     # (the one check of the burst)
+        time.sleep(1.0)
+        assert client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                     "position": where(FIXED, "size(", inside=1)}) is not None
+        published = [m for way, m in client.log if way == "<-" and m.get("method") == "textDocument/publishDiagnostics"]
+        assert len(published) == 2, published          # (the open's, and one for the five saves)
+        client.request("shutdown")
+        client.notify("exit")
+        assert client.close() == 0
+    except BaseException:
+        client.proc.kill()
+        client.close()
+        raise

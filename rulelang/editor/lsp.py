@@ -113,10 +113,21 @@ def serve(stdin=None, stdout=None) -> int:
         except Exception:
             pass
 
+    saves: list = []                           # the latest save waiting to be checked (one item)
+
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls, params: t.DidSaveTextDocumentParams):
+    async def did_save(ls, params: t.DidSaveTextDocumentParams):
         """A saved file may be included by (or include) another open document, which reads it from
-        disk: every open document is checked again."""
+        disk: every open document is checked again — once saving pauses (five saves of a large
+        file, each checking everything at once, held a hover up 29 s: a fuzz trial)."""
+        mark = object()
+        saves[:] = [mark]
+        try:
+            await asyncio.sleep(DEBOUNCE)
+        except asyncio.CancelledError:
+            return
+        if saves[:1] != [mark]:
+            return
         for uri, doc in list(server.workspace.text_documents.items()):
             try:
                 analyses.pop(uri, None)
