@@ -712,19 +712,23 @@ class Actions:
 
 # ---------------------------------------------------------------- the interface
 
-def checked_count(name: str, value, none_ok: bool = False):
-    """`value` if it is a whole number of at least 1 (or None where `none_ok`), else a one-line
-    ValueError naming the keyword (`action_cap=0` failed deep in Gymnasium, `max_steps=-1` was taken
-    without a word: an AI researcher's trial)."""
+CAP_MOST = 1_000_000       # actions an interop action space may number, at most (a mask of that many)
+
+
+def checked_count(name: str, value, none_ok: bool = False, most: int | None = None):
+    """`value` if it is a whole number of at least 1 (and at most `most`; or None where `none_ok`),
+    else a one-line ValueError naming the keyword (`action_cap=0` failed deep in Gymnasium,
+    `max_steps=-1` was taken without a word: an AI researcher's trial; `action_cap=10**9` was a
+    MemoryError: a fuzz trial)."""
     if value is None and none_ok:
         return value
     try:                                        # (a NumPy integer is one, as a seat is: seat_index)
         whole = operator.index(value) if not isinstance(value, bool) else None
     except TypeError:
         whole = None
-    if whole is None or whole < 1:
-        raise ValueError(f"`{name}` must be a whole number of at least 1" + (" or None" if none_ok else "")
-                         + f", not {value!r}")
+    if whole is None or whole < 1 or most is not None and whole > most:
+        raise ValueError(f"`{name}` must be a whole number of at least 1" + (f" and at most {most:,}" if most else "")
+                         + (" or None" if none_ok else "") + f", not {value!r}")
     return whole
 
 
@@ -734,8 +738,8 @@ class Interface:
     def __init__(self, game, players: int | None = None, options: dict | None = None,
                  actions: str = "auto", action_cap: int = DEFAULT_ACTION_CAP,
                  universe_cap: int = DEFAULT_UNIVERSE_CAP):
-        checked_count("action_cap", action_cap)
-        checked_count("universe_cap", universe_cap)
+        checked_count("action_cap", action_cap, most=CAP_MOST)
+        checked_count("universe_cap", universe_cap, most=CAP_MOST)
         self.game = load_game(game)
         self.players = self.game.min_players if players is None else players
         self.options = dict(options or {})

@@ -12,6 +12,9 @@ exactly. The reward is the learning seat's result at the end: +1, -1 or 0.
 """
 from __future__ import annotations
 
+import operator
+
+from ..core.textsafe import printable
 from .core import MAX_STEPS, Interface, action_index, checked_count, need, no_reset_options, whole_seed
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
@@ -48,8 +51,13 @@ class SingleAgentEnv(gymnasium.Env):
         kw = {k: v for k, v in (("action_cap", action_cap), ("universe_cap", universe_cap)) if v is not None}
         self.interface = Interface(game, players, options, actions=actions, **kw)
         n = self.interface.players
-        if not 0 <= seat < n:
-            raise ValueError(f"no seat {seat} in a {n}-player match")
+        given = seat
+        try:                                    # (a whole number: `seat=1.0` failed only at reset — a fuzz trial)
+            seat = operator.index(seat) if not isinstance(seat, bool) else None
+        except TypeError:
+            seat = None
+        if seat is None or not 0 <= seat < n:
+            raise ValueError(f"no seat {printable(repr(given))} in a {n}-player match: seats are 0..{n - 1}")
         if illegal not in ("lose", "raise"):
             raise ValueError("illegal must be 'lose' or 'raise'")
         if not isinstance(opponents, dict):

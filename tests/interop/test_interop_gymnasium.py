@@ -122,6 +122,7 @@ def test_an_episode_that_never_ends_is_truncated_by_default():
 
 
 @pytest.mark.parametrize("keyword,value", [("action_cap", 0), ("action_cap", -3), ("action_cap", 2.5),
+                                           ("action_cap", 10 ** 9),      # (a MemoryError: a fuzz trial)
                                            ("universe_cap", 0), ("max_steps", 0), ("max_steps", -1),
                                            ("max_steps", 2.5), ("max_steps", True)])
 def test_a_bad_keyword_is_one_line_naming_it(keyword, value):
@@ -134,7 +135,15 @@ def test_a_bad_keyword_is_one_line_naming_it(keyword, value):
         with pytest.raises(ValueError) as err:
             make(**{keyword: value})
         assert str(err.value) == f"`{keyword}` must be a whole number of at least 1" + (
-            " or None" if keyword == "max_steps" else "") + f", not {value!r}"
+            " or None" if keyword == "max_steps" else " and at most 1,000,000") + f", not {value!r}"
+
+
+@pytest.mark.parametrize("seat", [1.0, "1", True, -1, 2])
+def test_a_learning_seat_that_is_no_seat_is_refused_when_the_environment_is_made(seat):
+    """A fuzz trial: `seat=1.0` was taken, and failed only at `reset` ("no player 1.0")."""
+    with pytest.raises(ValueError, match=r"no seat .* in a 2-player match: seats are 0\.\.1"):
+        SingleAgentEnv(game("regicide"), players=2, seat=seat)
+    assert SingleAgentEnv(game("regicide"), players=2, seat=np.int64(1)).seat == 1
 
 
 def test_a_numpy_integer_is_a_whole_number_for_every_keyword():
