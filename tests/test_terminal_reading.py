@@ -359,7 +359,10 @@ def test_a_pick_of_several_is_never_completed_from_the_cards_typed_first(tmp_pat
     assert "error: 'give 5h 9h' names 2 of the 3 picked in give 5♥ 9♥ 11♥: type every one you pick" in out
     assert "P1 plays" not in out
     assert "P1 plays: give 5♥ 9♥ 11♥" in typed("give 11h 5h 9h")
-    assert "P1 plays: give 5♥ 9♥ 11♥" in typed("give 5h 9h 1")        # the last one's start is enough
+    assert "P1 plays: give 5♥ 9♥ 11♥" in typed("give 5h 9h 11h")
+    # (a number is never cut short: `1` is no start of `11♥` — a new author's Blokus typed `j1` and
+    # played `j10`, a square not typed)
+    assert "P1 plays" not in typed("give 5h 9h 1")
 
 
 MIXED_PICKS = """

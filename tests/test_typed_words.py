@@ -462,3 +462,23 @@ def test_a_number_past_the_list_s_end_is_the_start_of_a_move_s_text():
     run_repl(rulelang.Game(rulelang.compile_source(rules2, "points.rules")), 2, 1, {}, {}, io.StringIO("13\nquit\n"),
              out, "points.rules", screen=(200, 40))
     assert "error: 13 is ambiguous here: 13/8, 13/7; type the whole action" in out.getvalue(), out.getvalue()
+
+
+def test_a_square_or_a_number_typed_whole_is_never_taken_for_a_longer_one():
+    """A new author's Blokus: on a board of 14 rows, `place I1 j1` played `place I1 j10`, a square
+    not typed, as the only move whose text starts so. A number or a square is never cut short."""
+    rules = """game "Rows" {
+  players 2
+  board grid: squares(3, 12)
+  var taken: int = 0
+  turn { step s {
+    action place(c in [x for x in cells(grid) where x.row >= 10]) { taken += 1  if taken > 3 { finish draw }  end turn }
+    action bid(n in [29, 30]) { taken += 1  if taken > 3 { finish draw }  end turn }
+  } }
+}"""
+    game = rulelang.Game(rulelang.compile_source(rules, "rows.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("place a1\nbid 2\npla a10\nquit\n"), out, "rows.rules", screen=(200, 40))
+    text = out.getvalue()
+    assert "plays: place a10" in text and text.count(" plays: ") == 1, text
+    assert "error: 'place a1' is not a legal action now" in text and "error: 'bid 2' is not a legal action now" in text

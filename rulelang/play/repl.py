@@ -109,14 +109,21 @@ def _in_order(typed: list[str], words: list[str]) -> bool:
 
 def _starts_in_order(typed: list[str], words: list[str]) -> bool:
     """Is each word typed the start of one of the action's words, in its order, others left out
-    (`move iro h10`, `iron h10` for `move f11 Iron Warden h10`)?"""
+    (`move iro h10`, `iron h10` for `move f11 Iron Warden h10`)? A word ending in a digit is no start
+    of a longer number or square (`j1` of `j10`: a new author's Blokus played a square not typed)."""
     rest = iter(words)
-    return all(any(w.startswith(t) for w in rest) for t in typed)
+    return all(any(_starts(t, w) for w in rest) for t in typed)
 
 
 def _word_starts(typed: list[str], words: list[str]) -> bool:
-    """Is each word typed the start of the action's word in its place (`play gno on temp`)?"""
-    return len(typed) == len(words) and all(w.startswith(t) for t, w in zip(typed, words))
+    """Is each word typed the start of the action's word in its place (`play gno on temp`)? Not a
+    number or square cut short (`j1` of `j10`), as `_starts_in_order` says."""
+    return len(typed) == len(words) and all(_starts(t, w) for t, w in zip(typed, words))
+
+
+def _starts(typed: str, word: str) -> bool:
+    """Is `typed` the start of `word`, never ending inside a number (`j1` of `j10`, `2` of `29`)?"""
+    return word.startswith(typed) and not (typed[-1:].isdigit() and word[len(typed):len(typed) + 1].isdigit())
 
 
 def _picks_only(action, subsets: frozenset = frozenset()) -> bool:
@@ -951,10 +958,14 @@ class _Session(Drawing, Commands):
         for action, text, seen in zip(actions, texts, shown):
             if wanted in (text, seen):
                 return action
+        # (a number or a square is never cut short: `place I1 j1` played `place I1 j10`, `bid 2` would be
+        # `bid 29` — a new author's Blokus; a word of letters still is: `pla` for `place`)
+        cut = wanted[-1:].isdigit()
         matches = [action for action, text, seen in zip(actions, texts, shown)
-                   if text.startswith(wanted) or seen.startswith(wanted)]
+                   if any(form.startswith(wanted) and not (cut and form[len(wanted):len(wanted) + 1].isdigit())
+                          for form in (text, seen))]
         if not matches:                      # the start of a word after the first (`outbreak`: `act Outbreak`)
-            inner = re.compile(r"(?<=\s)" + re.escape(wanted))
+            inner = re.compile(r"(?<=\s)" + re.escape(wanted) + (r"(?!\d)" if cut else ""))
             matches = [action for action, text, seen in zip(actions, texts, shown)
                        if inner.search(text) or inner.search(seen)]
         elif len(wanted) == 1 and self.cell_words():   # one letter: the start of a square too (a stray `e`
