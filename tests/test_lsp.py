@@ -550,3 +550,38 @@ def test_saves_in_a_burst_are_checked_once(tmp_path):
         client.proc.kill()
         client.close()
         raise
+
+
+def test_a_document_whose_path_has_a_space_or_an_accent_is_answered(tmp_path):
+    """A review: a file URI arrives percent-encoded (`sp%20ace`, `%C3%BC`), pygls keeps the document
+    under its unquoted form, and the server answered nothing of such a document — a broken file
+    looked clean."""
+    folder = tmp_path / "sp ace ü"
+    folder.mkdir()
+    (folder / "parts.rules").write_text(PARTS, encoding="utf-8")
+    main = folder / "demo.rules"
+    main.write_text(FIXED, encoding="utf-8")
+    uri = main.resolve().as_uri()
+    assert "%20" in uri
+    client = Client(folder)
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": folder.resolve().as_uri(),
+                                      "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "rulelang", "version": 1,
+                                                                "text": BROKEN}})
+        assert client.diagnostics(uri, 1)                          # (the broken file's errors, under its URI)
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": FIXED}]})
+        client.diagnostics(uri, 2)
+        assert client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                     "position": where(FIXED, "size(", inside=1)}) is not None
+        client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+        client.diagnostics(uri, 2)                                 # (published under the editor's URI)
+        client.request("shutdown")
+        client.notify("exit")
+        assert client.close() == 0
+    except BaseException:
+        client.proc.kill()
+        client.close()
+        raise

@@ -13,6 +13,8 @@ completion); this module is the server.
 """
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 from ..core.textsafe import printable
 from .analysis import Analysis, Index, _range, analyze, lsp_diagnostics, read_file
 from .navigation import Cursor, completion, cursor, definition, hover, path_of, resolve, uri_of
@@ -58,9 +60,12 @@ def serve(stdin=None, stdout=None) -> int:
     def current(uri: str) -> Analysis | None:
         """The document's analysis, made afresh if the text moved on since; while it does not
         parse, the last one that did lends its declarations."""
-        doc = server.workspace.text_documents.get(uri)
-        if doc is None:       # (only what the editor opened: a request naming any other file made the
-            return None       #  server read it from disk, a FIFO for ever, /dev/zero to 1.8 GB — a fuzz trial)
+        # (only what the editor opened — kept under its unquoted URI: `sp%20ace` is `sp ace`, a review —;
+        # a request naming any other file made the server read it from disk, a FIFO for ever, /dev/zero
+        # to 1.8 GB: a fuzz trial)
+        doc = server.workspace.text_documents.get(unquote(uri))
+        if doc is None:
+            return None
         source = doc.source
         found = analyses.get(uri)
         if found is None or found.source != source:
@@ -128,10 +133,10 @@ def serve(stdin=None, stdout=None) -> int:
             return
         if saves[:1] != [mark]:
             return
-        for uri, doc in list(server.workspace.text_documents.items()):
-            try:
-                analyses.pop(uri, None)
-                publish(uri, doc.version)
+        for doc in list(server.workspace.text_documents.values()):
+            try:                                # (by the editor's own URI, not the unquoted key: a review)
+                analyses.pop(doc.uri, None)
+                publish(doc.uri, doc.version)
             except Exception:
                 pass
 

@@ -163,8 +163,9 @@ def describe_actions(match, actions, seen_ids: set) -> list[dict]:
                     comps.append(v)
                     # (its copies the seat sees: this one action stands for each of them)
                     comps += [o for o in match.copies_of(v) if o in seen_ids and o not in comps]
-                elif kind == "cell" and g is not None and 0 <= v < g.size:
-                    cells.append(g.names[v])
+                elif kind in ("cell", "list:cell") and g is not None and 0 <= v < g.size \
+                        and g.names[v] not in cells:
+                    cells.append(g.names[v])    # (a piece's squares, `cs: list[cell]`: a new author's Blokus)
         entry = {"text": printable(a.text), "comps": comps, "cells": cells}
         if a.name in revealing(match.game):              # (a stray tap shows a secret to all: asked first)
             entry["reveals"] = True

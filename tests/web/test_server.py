@@ -1050,3 +1050,22 @@ def test_a_page_reconnecting_gets_its_state_once(serve):
         await back.ws.close()
         await p1.ws.close()
     asyncio.run(again())
+
+
+def test_an_action_choosing_a_list_of_cells_highlights_every_one():
+    """A new author's Blokus: a placement's squares, a `list[cell]` parameter, were not highlighted —
+    only a `cell` one was, the corner of the piece's box."""
+    import rulelang
+    from rulelang.web.present import describe_actions
+    game = rulelang.Game(rulelang.compile_source("""game "Tiles" {
+  players 2
+  board grid: squares(4, 4)
+  var n: int = 0
+  turn { step s {
+    action lay(at in [cell(grid, "a1")], cs in [[cell(grid, "a1"), cell(grid, "b1")], [cell(grid, "a1"), cell(grid, "a2")]])
+        as "lay " + join([text(c) for c in cs], " ") { n += 1  finish draw }
+  } }
+}""", "tiles.rules"))
+    m = game.new_match(2, 1)
+    cells = {a["text"]: a["cells"] for a in describe_actions(m, m.legal_actions(), m.visible_to(0))}
+    assert cells == {"lay a1 b1": ["a1", "b1"], "lay a1 a2": ["a1", "a2"]}, cells
