@@ -334,35 +334,6 @@ def test_dice_revealed_are_said_though_a_message_names_their_numbers():
     assert named == [], named
 
 
-def test_a_card_seen_going_into_a_hand_and_known_there_is_not_said_face_down():
-    """A new author's Lost Cities: a card taken from a face-up discard pile into P1's hand, and shown
-    to all, read `Y8: discard (Y) → hand (P1), face down` right above `(you know: Y8)`. Known
-    before and after, it moved in sight; known only now, it is revealed, not moved."""
-    before = _zones_view(("discard", None, [(1, "Y8"), (2, "B3")], None), ("hand", 0, None, 7))
-    after = _zones_view(("discard", None, [(2, "B3")], None), ("hand", 0, None, 8))
-    after["zones"][1]["known"] = [{"id": 1, "label": "Y8", "revealed": True}]
-    lines = changes(before, after, "take", seat_name, "take")
-    assert lines == ["Y8: discard → hand (P1)"], lines
-    again = changes(after, _zones_view(("discard", None, [(2, "B3"), (1, "Y8")], None), ("hand", 0, None, 7)),
-                    "discard", seat_name, "discard")
-    assert again == ["Y8: hand (P1) → discard"], again
-
-
-def test_a_known_card_gone_face_down_and_copies_exchanged_are_said_as_before():
-    """A review: a card known to all in P1's hand, the hand put into the deck, read `Y1: hand (P1) →
-    deck / hand (P3), face down` (hand (P3) never changed) — known only before, it is counted as
-    the others are; and look-alike copies the engine exchanged (alike.py) read as two moves that never
-    happened, which told whether a copy lay where nobody sees."""
-    before = _zones_view(("deck", None, None, 2), ("hand", 0, None, 4), ("hand", 2, None, 3))
-    before["zones"][1]["known"] = [{"id": 4, "label": "Y1", "revealed": True}]
-    after = _zones_view(("deck", None, None, 6), ("hand", 0, None, 0), ("hand", 2, None, 3))
-    lines = changes(before, after, "dumpall", seat_name, "dumpall")
-    assert lines == ["4 cards: hand (P1) → deck"], lines
-    before = _zones_view(("deck", None, None, 2), ("hand", 1, [(3, "Y9"), (2, "Y4")], None))
-    after = _zones_view(("deck", None, None, 2), ("hand", 1, [(1, "Y9"), (2, "Y4")], None))
-    assert changes(before, after, "showall y9", seat_name, "showall y9") == []
-
-
 def test_a_name_said_once_does_not_hide_a_second_card_of_that_name():
     """A new author's Coup: P2 turns up a Contessa (`P2 loses an influence: Contessa`) while P1
     draws another Contessa; P1's lines said nothing of the one they drew. The answer's text and

@@ -408,20 +408,7 @@ def changes(before: dict, after: dict, said: str, seat_name, acted: str = "", fl
     # tile, put into one, read `curve: gone from held`; without its per-cell variables, said apart)
     before, after = (dict(shown, zones=view["zones"], cells=_cell_pieces(view, shown))
                      for view, shown in ((before, shown_b), (after, shown_a)))
-    b_where, b_hidden, b_labels, b_known = _places(before, seat_name)
-    a_where, a_hidden, a_labels, a_known = _places(after, seat_name)
-    # a card of a hidden zone the reader knows, and saw or knew before and after, lies there as one in
-    # sight: a card taken from a face-up pile into a hand, then shown, read `Y8: discard (Y) → hand
-    # (P1), face down` above `(you know: Y8)` (a new author's Lost Cities); one known on one side only
-    # is counted as before (revealed just now; gone out of sight) — a review
-    for c in set(b_known) | set(a_known):
-        if (c in b_where or c in b_known) and (c in a_where or c in a_known):
-            for known, where, hidden, labels in ((b_known, b_where, b_hidden, b_labels),
-                                                 (a_known, a_where, a_hidden, a_labels)):
-                if c in known and c not in where:
-                    where[c], labels[c] = known[c]
-                    if known[c][0] in hidden:
-                        hidden[known[c][0]] -= 1
+    (b_where, b_hidden, b_labels), (a_where, a_hidden, a_labels) = _places(before, seat_name), _places(after, seat_name)
     mover = before.get("actor")
 
     def hidden_zones_of(seat) -> list[str]:
@@ -570,20 +557,18 @@ def _covered(before: dict, after: dict, seat_name) -> tuple[set, dict]:
 
 def _places(view: dict, seat_name):
     """Where each component a view shows lies (by zone title), its label, and the sizes of the zones
-    whose cards are not shown; and where each card of those the reader knows lies (`known`)."""
-    where, hidden, labels, known = {}, {}, {}, {}
+    whose cards are not shown."""
+    where, hidden, labels = {}, {}, {}
     for z in view["zones"]:
         title = zone_title(z, seat_name)
         if z["cards"] is None:
-            for card in z.get("known") or ():
-                known.setdefault(card["id"], (title, card["label"]))
             if z["count"] is not None:     # (an `uncounted` zone: nothing to tell)
                 hidden[title] = z["count"]
             continue
         for card in z["cards"]:
             where[card["id"]] = title
             labels[card["id"]] = card["label"]
-    return where, hidden, labels, known
+    return where, hidden, labels
 
 
 def _names(text: str, label: str) -> bool:
@@ -714,18 +699,6 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
     for c, title in b_where.items():
         if c not in a_where and title not in covered:
             gone.append((b_labels[c], title))
-    # a copy gone from a place and one alike come to it: the engine exchanged look-alike copies
-    # (alike.py), nothing moved — read `Y9: hand (P2) → deck, face down` and `Y9: deck → hand (P2)`,
-    # which told whether a copy lay where nobody sees (a review)
-    # — only where the place shows the same cards as before, by their labels: a hand passed on and
-    # another come, a copy among each, is two moves (a draft's pick read as coming from the others)
-    same_sight = {t for t in set(b_where.values()) & set(a_where.values())
-                  if Counter(b_labels[c] for c, x in b_where.items() if x == t)
-                  == Counter(a_labels[c] for c, x in a_where.items() if x == t)}
-    for g in list(gone):
-        if g in came and not made[g] and g[1] in same_sight:
-            gone.remove(g)
-            came.remove(g)
     board_gone, board_came = _board_changes(before, after)
     gone += board_gone
     came += board_came
