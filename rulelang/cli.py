@@ -1111,13 +1111,14 @@ def _bench(args) -> int:
     else:                      # one file and player count at a time: a progress bar, and Ctrl-C keeps what is done
         results, partial = _bench_here(args, players, run_bench, bar)
     if partial and not args.json:
-        print(f"interrupted: partial results ({len(results)} measured)")
+        print(f"interrupted: partial results ({len(results)} measured)" if partial is True
+              else f"{partial}: partial results ({len(results)} measured)")
     if args.json:
         print(printable(json.dumps([dict(r, partial=True) for r in results] if partial else results,
                                    ensure_ascii=False)))
     elif results:
         print(printable(bench_report(results), multiline=True))
-    return 130 if partial else 0
+    return 130 if partial is True else 1 if partial else 0
 
 
 def _bench_budget(args) -> float:
@@ -1126,7 +1127,8 @@ def _bench_budget(args) -> float:
     return CPU_LIMIT if args.max_cpu is None else args.max_cpu
 
 
-def _bench_here(args, players, run_bench, bar) -> tuple[list, bool]:
+def _bench_here(args, players, run_bench, bar) -> tuple[list, bool | str]:
+    from .play.bench import BudgetSpent
     if args.reference and len(args.reference) != len(args.files):
         raise ValueError(f"give one --reference per file ({len(args.files)} files, "
                          f"{len(args.reference)} references)")
@@ -1144,10 +1146,14 @@ def _bench_here(args, players, run_bench, bar) -> tuple[list, bool]:
             bar(done, len(units), f"{path} {counts[0] if counts else ''}p")
             left = max(1e-3, budget - (time.process_time() - started)) if budget else 0   # (one budget for all)
             results += run_bench([path], counts, args.games, args.seed, dict(args.option), args.repeats, refs,
-                                 load=games.__getitem__, chunk=args.chunk, cpu_limit=left)
+                                 load=games.__getitem__, chunk=args.chunk, cpu_limit=left, said_limit=budget)
         bar(len(units), len(units))
     except KeyboardInterrupt:
         return results, True
+    except BudgetSpent as spent:         # (what was measured before stands, said with the whole budget: a review)
+        if not results:
+            raise
+        return results, str(spent)
     finally:
         bar.close()
     return results, False

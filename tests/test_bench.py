@@ -205,3 +205,32 @@ def test_a_bench_stops_at_its_cpu_budget_and_says_so(tmp_path, capsys):
     assert err == ("error: bench stopped: its budget of 0.5 s of CPU time is spent (fewer --games or --repeats, "
                    "or --max-cpu SECONDS, 0 for none)\n")
     assert bench.CPU_LIMIT == 600 and bench._deadline == float("inf")      # (the next run starts afresh)
+
+
+def test_a_budget_spent_keeps_what_was_measured_and_names_the_whole_budget(tmp_path):
+    """A review: at a terminal, three files with `--max-cpu 8` ended "its budget of 0.667723 s …"
+    (the part left for the last file) and printed none of the rows measured; and a reference module
+    that never ends was not stopped by the budget at all."""
+    import argparse
+    from rulelang import cli
+    long = tmp_path / "long.rules"
+    long.write_text('game "Long" {\n  players 1\n  var n: int = 0\n  turn { step s { action tick {\n'
+                    '    n += 1\n    if n >= 99990 { finish win for me "done" } else { end turn }\n  } } }\n}\n',
+                    encoding="utf-8")
+    args = argparse.Namespace(files=[REGICIDE, str(long)], games=3, seed=0, option=[], repeats=1, reference=[],
+                              chunk=20, max_cpu=2.0)
+    class Bar:                                           # (the terminal's progress bar, silent)
+        def __call__(self, *a):
+            pass
+
+        def close(self):
+            pass
+    results, partial = cli._bench_here(args, [], bench.run, Bar())
+    assert [r["game"] for r in results] == ["Regicide"]
+    assert partial.startswith("bench stopped: its budget of 2 s of CPU time is spent"), partial
+    endless = tmp_path / "endless_ref.py"
+    endless.write_text("class Match:\n    def __init__(self, players, seed, **options):\n        self.is_over = False\n"
+                       "    def legal_actions(self):\n        return [1]\n    def apply(self, a):\n        pass\n",
+                       encoding="utf-8")
+    with pytest.raises(bench.BudgetSpent):
+        bench.run([REGICIDE], [1], 3, 0, {}, 1, [str(endless)], cpu_limit=1.0)

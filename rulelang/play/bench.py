@@ -51,9 +51,13 @@ _deadline = float("inf")
 _budget = 0.0
 
 
+class BudgetSpent(ValueError):
+    """The run's CPU budget is spent: what was measured before stands."""
+
+
 def _spent() -> None:
-    raise ValueError(f"bench stopped: its budget of {_budget:g} s of CPU time is spent (fewer --games or "
-                     f"--repeats, or --max-cpu SECONDS, 0 for none)")
+    raise BudgetSpent(f"bench stopped: its budget of {_budget:g} s of CPU time is spent (fewer --games or "
+                      f"--repeats, or --max-cpu SECONDS, 0 for none)")
 
 
 def playout(game, players: int, seed: int, options: dict | None, count: bool = False):
@@ -105,10 +109,15 @@ def _reference_play(module, players: int, options: dict):
             choice = random.Random(POLICY_SEED + s).choice
             legal_actions, apply = m.legal_actions, m.apply
             n = 0
+            clock, deadline = time.process_time, _deadline
             while not m.is_over:
                 apply(choice(legal_actions()))
                 n += 1
+                if not n & 15 and clock() > deadline:    # (a reference that never ends: the budget too)
+                    _spent()
             return n
+        except BudgetSpent:
+            raise
         except (Exception, SystemExit) as error:
             raise _ReferenceFailed(_failure(error)) from None
     return play
@@ -291,14 +300,15 @@ def _failure(error: BaseException) -> str:
 
 def run(paths: list[str], players: list[int], games: int, seed: int, options: dict, repeats: int,
         references: list[str] | None = None, load=None, chunk: int = DEFAULT_CHUNK,
-        cpu_limit: float | None = CPU_LIMIT) -> list[dict]:
+        cpu_limit: float | None = CPU_LIMIT, said_limit: float | None = None) -> list[dict]:
     """Benchmark every file (at each player count it supports; its minimum if none given); with
     references (one module per file, in order), time them too, interleaved, and add the ratios.
     The whole run may take `cpu_limit` seconds of CPU time (None or 0: no limit), then stops with
-    a ValueError that says so."""
+    a BudgetSpent (a ValueError) that says so — the whole budget, `said_limit` where a caller spreads
+    one over several runs."""
     global _deadline, _budget
     if cpu_limit and cpu_limit > 0 and _deadline == float("inf"):
-        _budget, _deadline = cpu_limit, time.process_time() + cpu_limit
+        _budget, _deadline = said_limit or cpu_limit, time.process_time() + cpu_limit
         try:
             return run(paths, players, games, seed, options, repeats, references, load, chunk, None)
         finally:
