@@ -335,7 +335,7 @@ class ExpressionChecks:
         if not is_comp_type(t):
             sym = self.out.symbols.get(e.obj.name) if isinstance(e.obj, n.Name) else None
             if sym is not None and sym.kind == "enum" and isinstance(sym.decl, n.EnumDecl):
-                # (`Type.action`: a new author's Dominion read "list of Type has no field `action`")
+                # (`Type.action`: a new author's deck-builder read "list of Type has no field `action`")
                 values = [item.name for item in sym.decl.items]
                 if e.name in values:
                     self.error("E104", f"an enum value is written by its name alone: `{e.name}`, not "

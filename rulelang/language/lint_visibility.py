@@ -478,7 +478,7 @@ def _hides(lints, zone: str, index, viewers: bool = False) -> str | None:
     keys = index.items if isinstance(index, n.ListLit) else (index,)     # (`hid[me, c]`: a family's keys)
     mine = viewers or any(isinstance(k, n.Name) and k.name == "me" for k in keys)
     if "hidden" in vis:
-        # (a new author's Dominion showed its own deck's points, `deck[me]`: hidden from its owner too, so
+        # (a new author's deck-builder showed its own deck's points, `deck[me]`: hidden from its owner too, so
         # the bots' imagined worlds deal it anew — what its owner knows of it goes in a variable)
         return "hidden — from its owner too, and the bots' imagined worlds deal it anew (keep what its owner " \
                "knows of it in a variable the rules update)" if mine and index is not None else "hidden"
