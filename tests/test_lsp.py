@@ -5,6 +5,7 @@ the server's answers (positions, hover, definition, completion) on awkward docum
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -493,6 +494,24 @@ def test_input_ending_while_typing_pauses_ends_the_server_without_a_traceback():
     assert b"Traceback" not in done.stderr and b"CancelledError" not in done.stderr, done.stderr.decode()[-800:]
 
 
+@contextlib.contextmanager
+def started(folder: Path):
+    """A server initialized in `folder`; shut down and exited (code 0) at the end — killed on a failure."""
+    client = Client(folder)
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": folder.resolve().as_uri(),
+                                      "capabilities": {}})
+        client.notify("initialized", {})
+        yield client
+        client.request("shutdown")
+        client.notify("exit")
+        assert client.close() == 0
+    except BaseException:
+        client.proc.kill()
+        client.close()
+        raise
+
+
 def test_a_request_about_a_file_the_editor_never_opened_reads_nothing_from_disk(tmp_path):
     """A fuzz trial: a hover naming a document never opened made the server read that path itself —
     a FIFO blocked it for ever (no answer to anything after), /dev/zero took 1.8 GB, another folder's
@@ -500,24 +519,14 @@ def test_a_request_about_a_file_the_editor_never_opened_reads_nothing_from_disk(
     fifo = tmp_path / "fifo.rules"
     os.mkfifo(fifo)
     (tmp_path / "private.rules").write_text('game "P" {\n  def SECRET_hunter2 = 1\n}\n', encoding="utf-8")
-    client = Client(tmp_path)
-    try:
-        client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.resolve().as_uri(),
-                                      "capabilities": {}})
-        client.notify("initialized", {})
-        for uri in (fifo.resolve().as_uri(), "file:///dev/zero", (tmp_path / "private.rules").resolve().as_uri()):
+    private = (tmp_path / "private.rules").resolve().as_uri()
+    with started(tmp_path) as client:
+        for uri in (fifo.resolve().as_uri(), "file:///dev/zero", private):
             assert client.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                          "position": {"line": 1, "character": 7}}) is None
-        found = client.request("textDocument/completion", {"textDocument": {"uri": (tmp_path / "private.rules").resolve().as_uri()},
+        found = client.request("textDocument/completion", {"textDocument": {"uri": private},
                                                            "position": {"line": 1, "character": 7}})
         assert "hunter2" not in json.dumps(found)
-        assert client.request("shutdown") is None
-        client.notify("exit")
-        assert client.close() == 0
-    except BaseException:
-        client.proc.kill()
-        client.close()
-        raise
 
 
 def test_saves_in_a_burst_are_checked_once(tmp_path):
@@ -527,11 +536,7 @@ def test_saves_in_a_burst_are_checked_once(tmp_path):
     main.write_text(FIXED, encoding="utf-8")
     (tmp_path / "parts.rules").write_text(PARTS, encoding="utf-8")
     uri = main.resolve().as_uri()
-    client = Client(tmp_path)
-    try:
-        client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.resolve().as_uri(),
-                                      "capabilities": {}})
-        client.notify("initialized", {})
+    with started(tmp_path) as client:
         client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "rulelang", "version": 1,
                                                                 "text": FIXED}})
         client.diagnostics(uri, 1)
@@ -543,13 +548,6 @@ def test_saves_in_a_burst_are_checked_once(tmp_path):
                                                      "position": where(FIXED, "size(", inside=1)}) is not None
         published = [m for way, m in client.log if way == "<-" and m.get("method") == "textDocument/publishDiagnostics"]
         assert len(published) == 2, published          # (the open's, and one for the five saves)
-        client.request("shutdown")
-        client.notify("exit")
-        assert client.close() == 0
-    except BaseException:
-        client.proc.kill()
-        client.close()
-        raise
 
 
 def test_a_document_whose_path_has_a_space_or_an_accent_is_answered(tmp_path):
@@ -563,11 +561,7 @@ def test_a_document_whose_path_has_a_space_or_an_accent_is_answered(tmp_path):
     main.write_text(FIXED, encoding="utf-8")
     uri = main.resolve().as_uri()
     assert "%20" in uri
-    client = Client(folder)
-    try:
-        client.request("initialize", {"processId": os.getpid(), "rootUri": folder.resolve().as_uri(),
-                                      "capabilities": {}})
-        client.notify("initialized", {})
+    with started(folder) as client:
         client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "rulelang", "version": 1,
                                                                 "text": BROKEN}})
         assert client.diagnostics(uri, 1)                          # (the broken file's errors, under its URI)
@@ -578,10 +572,3 @@ def test_a_document_whose_path_has_a_space_or_an_accent_is_answered(tmp_path):
                                                      "position": where(FIXED, "size(", inside=1)}) is not None
         client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
         client.diagnostics(uri, 2)                                 # (published under the editor's URI)
-        client.request("shutdown")
-        client.notify("exit")
-        assert client.close() == 0
-    except BaseException:
-        client.proc.kill()
-        client.close()
-        raise
