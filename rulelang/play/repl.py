@@ -960,12 +960,10 @@ class _Session(Drawing, Commands):
                 return action
         # (a number or a square is never cut short: `place I1 j1` played `place I1 j10`, `bid 2` would be
         # `bid 29` — a new author's Blokus; a word of letters still is: `pla` for `place`)
-        cut = wanted[-1:].isdigit()
         matches = [action for action, text, seen in zip(actions, texts, shown)
-                   if any(form.startswith(wanted) and not (cut and form[len(wanted):len(wanted) + 1].isdigit())
-                          for form in (text, seen))]
+                   if _starts(wanted, text) or _starts(wanted, seen)]
         if not matches:                      # the start of a word after the first (`outbreak`: `act Outbreak`)
-            inner = re.compile(r"(?<=\s)" + re.escape(wanted) + (r"(?!\d)" if cut else ""))
+            inner = re.compile(r"(?<=\s)" + re.escape(wanted) + (r"(?!\d)" if wanted[-1:].isdigit() else ""))
             matches = [action for action, text, seen in zip(actions, texts, shown)
                        if inner.search(text) or inner.search(seen)]
         elif len(wanted) == 1 and self.cell_words():   # one letter: the start of a square too (a stray `e`
