@@ -62,6 +62,15 @@ def play(game, lines: list[str], screen=(100, 40)) -> str:
     return out.getvalue()
 
 
+def typed(source: str, lines: list[str], seed: int = 1, screen=(200, 40)) -> tuple[str, list[str]]:
+    """Two humans at the terminal of a new match of `source`, typing `lines`: what it printed, and its errors."""
+    game = rulelang.Game(rulelang.compile_source(source, "typed.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, seed, {}, {}, io.StringIO("".join(x + "\n" for x in lines)), out, "typed.rules", screen=screen)
+    text = out.getvalue()
+    return text, [line for line in text.splitlines() if line.startswith("error: ")]
+
+
 def test_a_cards_text_comes_before_its_kinds_and_rules_can_read_it(game):
     m = game.new_match(2, seed=1)
     hexes = [c for c, label in enumerate(m.labels) if label == "Hex"]
@@ -276,11 +285,7 @@ def test_an_action_typed_by_its_as_words_gets_its_legal_choices_not_a_false_reas
     """A new author's Hanabi: `tell P2 2` (an action shown `tell …`, its `require` reading the
     choice) read "not a legal action now: no tokens left" with 8 tokens and `tell P2 1` legal —
     typed by its name, `hint P2 2`, it listed the legal choices. Both are found alike now."""
-    game = rulelang.Game(rulelang.compile_source(TELLING, "telling.rules"))
-    out = io.StringIO()
-    run_repl(game, 2, 1, {}, {}, io.StringIO("tell P2 2\nhint P2 2\nquit\n"), out, "telling.rules",
-             screen=(200, 40))
-    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    _, errors = typed(TELLING, ["tell P2 2", "hint P2 2", "quit"])
     assert errors == ["error: 'tell P2 2' is not a legal action now (legal: tell P2 1, tell P2 3); no tell choice has 2",
                       "error: 'hint P2 2' is not a legal action now (legal: tell P2 1, tell P2 3); no hint choice has 2"]
 
@@ -1569,15 +1574,10 @@ def test_a_choice_typed_without_its_action_name_gets_the_rules_reason_when_refus
     """A new author's Go: `b2` on a point taken read only "not a legal action or a command (type
     help)", while `place b2` read the legal points and the rules' reason. A lone word shaped like
     the choices of one action is read as that action's."""
-    game = rulelang.Game(rulelang.compile_source(STONES, "stones.rules"))
-    out = io.StringIO()
-    run_repl(game, 2, 1, {}, {}, io.StringIO("b2\nb2\nplace b2\nzz\n99\nquit\n"), out, "stones.rules",
-             screen=(200, 40))
-    text = out.getvalue()
-    errors = [line for line in text.splitlines() if line.startswith("error: ")]
+    text, errors = typed(STONES, ["b2", "b2", "place b2", "zz", "99", "quit"])
     assert "P1 plays: place b2" in text
-    for error, typed in zip(errors, ["b2", "place b2"]):
-        assert error.startswith(f"error: '{typed}' is not a legal action now (legal: place ")
+    for error, said in zip(errors, ["b2", "place b2"]):
+        assert error.startswith(f"error: '{said}' is not a legal action now (legal: place ")
         assert error.endswith("; when it is not allowed, the rules say: the point is taken") and "b2," not in error
     assert errors[2] == "error: 'zz' is not a legal action or a command (type help)"
     assert "place 99" not in errors[3]                   # (a number alone is the menu's)
@@ -1604,11 +1604,8 @@ def test_a_card_an_answer_stands_for_is_never_said_to_be_no_answer():
   } }
   turn limit 4 { finish draw }
 }"""
-    game = rulelang.Game(rulelang.compile_source(rules, "answers.rules"))
-    out = io.StringIO()
-    run_repl(game, 2, 2, {}, {}, io.StringIO("take\ncard 9\ncard 8\nquit\n"), out, "answers.rules", screen=(200, 40))
-    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
-    assert "table: 4 cards: card 9, card 8, card 7, card 6" in out.getvalue()
+    text, errors = typed(rules, ["take", "card 9", "card 8", "quit"], seed=2)
+    assert "table: 4 cards: card 9, card 8, card 7, card 6" in text
     assert errors[0] == "error: 'card 9' is not an answer (card 9 is not one of the answers now; the answers: the 8s, the 6s)"
     assert errors[1] == "error: 'card 8' is not an answer (the answers: the 8s, the 6s)"
 
@@ -1625,8 +1622,5 @@ def test_a_word_that_names_an_enum_value_is_not_said_to_be_named_by_no_move():
   } }
   turn limit 4 { finish draw }
 }"""
-    game = rulelang.Game(rulelang.compile_source(rules, "suits.rules"))
-    out = io.StringIO()
-    run_repl(game, 2, 1, {}, {}, io.StringIO("bid 3 spades now\nquit\n"), out, "suits.rules", screen=(300, 40))
-    errors = [line for line in out.getvalue().splitlines() if line.startswith("error: ")]
+    _, errors = typed(rules, ["bid 3 spades now", "quit"], screen=(300, 40))
     assert errors[0].endswith(" and 6 more; none of them names now)"), errors

@@ -947,9 +947,7 @@ def _w251(lints, body, seen: set | None = None) -> None:
             for j in range(i + 1, len(block)):
                 asked = any(isinstance(x, QUESTIONS) for x in walk(block[j]))
                 later = block[j]
-                if _reveals(lints, later) or _shown_after(lints, later, st.name, False) \
-                        or isinstance(later, n.Let) and later.name == st.name \
-                        or isinstance(later, n.Assign) and later.target.name == st.name and later.target.index is None:
+                if _reveals(lints, later) or _shown_after(lints, later, st.name, False) or _rebinds(later, st.name):
                     break                     # (shown, before it is asked or inside: not said — Walker's look;
                     #                            or the name holds another card from here on: a review)
                 if asked and any(isinstance(x, n.Name) and x.name == st.name for y in block[j:] for x in walk(y)):
@@ -961,22 +959,17 @@ def _w251(lints, body, seen: set | None = None) -> None:
                     break
 
 
-def _w266_let(lints, let, zone: str, after) -> None:
+def _w266_let(lints, let, zone: str, stmts, shown: bool = False) -> bool:
     """W266 of a prompt that reads a `let` holding a card of a zone some player cannot see: `let d =
     top(deck)  move d to drawn[me]  choose … prompt "you drew " + text(d)` told every seat the card
-    (a new author's Uno), where `text(top(drawn[me]))` was warned of. Not while it is shown to all —
-    revealed to everyone, or laid in a public zone, itself or by a procedure given it — nor once the
-    name holds something else (`let`, `=`, a loop's or a choice's own name)."""
-    _prompts_reading(lints, let, zone, after, False)
-
-
-def _prompts_reading(lints, let, zone: str, stmts, shown: bool) -> bool:
-    """Report the first prompt in `stmts` that reads `let`'s card while it is not shown; True: stop."""
+    (a new author's Uno), where `text(top(drawn[me]))` was warned of. The first such prompt in `stmts`
+    (and the blocks inside them) is reported; not while the card is shown to all — revealed to
+    everyone, or laid in a public zone, itself or by a procedure given it — nor once the name holds
+    something else (`let`, `=`, a loop's or a choice's own name). True: look no further."""
     name = let.name
     for st in stmts:
-        if isinstance(st, n.Let) and st.name == name or isinstance(st, n.Assign) and st.target.name == name \
-                and st.target.index is None:
-            return True                          # (the name holds something else from here on)
+        if _rebinds(st, name):
+            return True
         shown = _shown_after(lints, st, name, shown)
         if isinstance(st, (n.Choose, n.May)) and st.prompt is not None and not shown \
                 and any(isinstance(y, n.Name) and y.name == name for y in walk(st.prompt)):
@@ -987,12 +980,15 @@ def _prompts_reading(lints, let, zone: str, stmts, shown: bool) -> bool:
             return True
         if isinstance(st, (n.For, n.Choose)) and st.var == name:
             continue                             # (inside, the name is the loop's or the choice's own)
-        for f in st.__dataclass_fields__:
-            block = getattr(st, f)
-            if f != "span" and isinstance(block, tuple) and block and all(isinstance(x, n.Node) for x in block) \
-                    and _prompts_reading(lints, let, zone, block, shown):
-                return True
+        if any(_w266_let(lints, let, zone, block, shown) for block in _blocks(st)):
+            return True
     return False
+
+
+def _rebinds(st, name: str) -> bool:
+    """Does statement `st` give the local `name` something else to hold (`let`, `name = …`)?"""
+    return isinstance(st, n.Let) and st.name == name or \
+        isinstance(st, n.Assign) and st.target.name == name and st.target.index is None
 
 
 def _shown_after(lints, st, name: str, shown: bool, depth: int = 2) -> bool:
