@@ -184,8 +184,8 @@ def test_valgard_two_browser_seats_with_an_undo_asked_and_accepted(serve, browse
 
 
 @pytest.mark.parametrize("game, seats, seed, cap", [
-    ("smash_up", ["human", "random", "random"], 1, 400),           # (seeds of shorter games: the suite's
-    ("shadow_hunters", ["random", "human", "random", "random"], 8, 300),   # time, ~35 % and ~50 % less)
+    ("smash_up", ["random", "human", "random"], 5, 400),           # (seeds of shorter games: the suite's
+    ("shadow_hunters", ["random", "human", "random", "random"], 8, 300),   # time, ~55 % and ~50 % less)
 ])
 def test_a_card_game_with_browser_seats_and_bots_played_to_the_end(serve, browser, tmp_path, game, seats, seed, cap):
     server = serve([GAMES / f"{game}.rules"], include_shipped=False)
