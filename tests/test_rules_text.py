@@ -216,6 +216,24 @@ def test_choices_group_by_their_first_choice_and_page_when_they_must():
     assert paged and len(lines) <= 20 and re.search(r"more(?: choices: type more|; every kind: .*: type more KIND)", lines[-1])
 
 
+def test_a_status_that_gives_way_whole_says_where_it_is():
+    """A 14-row board at 80x24 left no room for a new author's only status value (`Squares left`),
+    and nothing said where it went: the line saying there are more choices says it (no line more)."""
+    class A:
+        def __init__(self, text):
+            self.name, self.args, self.text = "place", {}, text
+    board = ["   a b c d e f g h i j k l m n"] + [f"{r:2} " + ". " * 14 for r in range(1, 15)] + [""]
+    parts = {"header": ["== Blokus"], "board": board, "zones": ["your pieces: I1 I2 I3 L4 N P T4"], "zone_ranks": [0],
+             "values": ["Squares left: 89"], "value_ranks": [2], "extra": [], "choice": [],
+             "zone_lines": ["  z"], "value_lines": ["  v"]}
+    many = [A(f"place I{i % 5 + 1} {chr(97 + i % 14)}{i % 14 + 1}") for i in range(400)]
+    lines, paged = fit_screen(parts, 80, 24, many, [a.text for a in many])
+    assert paged and len(lines) <= 23 and not any("Squares left" in line for line in lines)
+    assert lines[-1] == "  … 383 more choices: type more · the status: type status"
+    roomy, _ = fit_screen(parts, 80, 40, many, [a.text for a in many])          # (shown: no word of it)
+    assert any("Squares left: 89" in line for line in roomy) and not any("type status" in line for line in roomy)
+
+
 def test_view_parts_word_a_window_without_words():
     view = {"game": "G", "turn": 1, "turn_player": 0, "actor": 1, "step": "s", "viewer": 1, "zones": [],
             "values": [], "choice": {"chooser": 1, "prompt": "respond in before_scores", "kind": "window",

@@ -174,8 +174,7 @@ def more_lines(left: int, kinds: list[tuple[str, int]], width: int) -> list[str]
     when it fits."""
     if not kinds:
         line = f"  … {left} more {'choice' if left == 1 else 'choices'}: type more"
-        hint = " (or a number, or the start of a text)"
-        return [line + hint if len(line + hint) <= width else line]
+        return [line + MORE_HINT if len(line + MORE_HINT) <= width else line]
     listed = " · ".join(f"{k} ({n})" for k, n in kinds)
     one = f"  … {left} more; every kind: {listed}: type more KIND"
     if len(one) <= width:
@@ -188,6 +187,17 @@ def more_lines(left: int, kinds: list[tuple[str, int]], width: int) -> list[str]
 
 TABLE_NOTE = "  (the table: type table)"
 QUESTION_WHOLE = 8       # a question's answers in at most this many lines are shown whole, the table cut for them
+
+
+MORE_HINT = " (or a number, or the start of a text)"
+
+
+def noting_status(line: str, width: int) -> str:
+    """The line saying there are more choices, also saying where the status is when none of it is
+    on screen (it costs no line: the hint on typing gives way to it when both do not fit)."""
+    note = " · the status: type status"
+    plain = line[:-len(MORE_HINT)] if line.endswith(MORE_HINT) else line
+    return next((c for c in (line + note, plain + note) if len(c) <= width), line)
 
 
 def cut_lines(lines: list[str], room: int, what: str) -> list[str]:
@@ -261,9 +271,10 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
             return lines, False
         left = len(actions) - max((int(m.group(1)) for line in shown for m in re.finditer(r"(?:^ +|→ |· )(\d+)\.", line)),
                                   default=0)
-        if kinds:
-            return lines + more_lines(left, kinds, width), True
-        return lines + more_lines(left, [], width), True
+        tail = more_lines(left, kinds or [], width)
+        if rest and not status:                      # (the status gave way whole: its line says where it is —
+            tail[-1] = noting_status(tail[-1], width)   # a new author's Blokus lost "Squares left" at 80x24)
+        return lines + tail, True
 
     fixed = total(head, board, extra, choice, own)
     # 1. every action on screen, the rest of the status cut to what is left
