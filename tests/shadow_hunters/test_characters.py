@@ -223,6 +223,19 @@ def test_werewolf_does_not_counterattack_a_dead_attacker():
     assert (current(m), step(m)) == (1, "move")
 
 
+def test_a_dead_player_is_not_asked_which_ability_resolves_first():
+    # Charles (9 of 11) hits the Werewolf and Emi with the Machine Gun: three triggers wait (his Bloody
+    # Feast on each, the Counterattack). He resolves the Feast on Emi first and dies of it (H8: he leaves
+    # the game); the two left were asked of him, dead (a fidelity audit) — the next living player orders them.
+    m = (Position(["Werewolf", "Emi", "Vampire", "Charles", "George"]).at("cabin", "gate", "woods", "cabin", "altar")
+         .reveal(0, 3).damage(3, 9).equipment(3, "Machine Gun").turn(3, "fight").rolls((6, 6), (4, 1)).match())
+    play(m, "attack everyone in range: P1 P2")
+    assert m.question["chooser"] == 3 and "Charles: Bloody Feast (P2)" in legal(m)
+    play(m, "Charles: Bloody Feast (P2)", "yes")
+    assert var(m, "dead") == [False, False, False, True, False]
+    assert m.question is None or m.question["chooser"] == 4, (m.question, legal(m))
+
+
 def test_dead_charles_is_not_offered_bloody_feast():
     # Charles (8 of 11) attacks the Werewolf; the Werewolf's counterattack resolves first and kills him
     m = (Position(["Charles", "Werewolf", "Vampire", "Emi", "George"]).at("cabin", "gate", "church", "woods", "altar")
