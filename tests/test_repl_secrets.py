@@ -76,7 +76,7 @@ def test_a_message_to_another_seat_alone_waits_for_a_hand_over_and_comes_under_i
             "P1 plays: second move\n  > public: the second move\n  · moves: 1 → 2\n") in after
 
 
-def test_an_undo_verdict_hangs_on_nothing_the_asker_may_not_know():
+def test_an_undo_verdict_hangs_on_nothing_the_asker_may_not_know(monkeypatch):
     """A leak scan: the refusal of an undo past a move was judged in worlds each person imagines
     from their own cards, so it told the asker something of another player's hand (Regicide, 3
     players: two positions P3 cannot tell apart, the same `yield`, one refused and one not). Judged
@@ -97,8 +97,10 @@ def test_an_undo_verdict_hangs_on_nothing_the_asker_may_not_know():
     for name, base in (("real", real), ("imagined", imagined)):
         after[name] = base.clone()
         after[name].apply("yield")
-    old = [hidden_outcome(base, "yield", after[name], [0, 1, 2]) for name, base in
-           (("real", real), ("imagined", imagined))]
+    with monkeypatch.context() as patch:                          # (in the 48 worlds drawn whatever they cost)
+        patch.setattr("rulelang.play.repl.HIDDEN_EXTRA_CPU", 0.0)
+        old = [hidden_outcome(base, "yield", after[name], [0, 1, 2]) for name, base in
+               (("real", real), ("imagined", imagined))]
     assert old[0] != old[1]                                     # (judged on P1's own cards: they differ)
     new = [hidden_outcome(base, "yield", after[name], [0, 1, 2], asker=2) for name, base in
            (("real", real), ("imagined", imagined))]
@@ -322,4 +324,23 @@ def test_a_search_that_found_nothing_is_not_undone(seed):
         run_repl(game, 2, seed, {}, {1: "random"}, io.StringIO(f"search {guess}\nundo\nquit\n\n"), out, "lair.rules")
         if "cannot undo: since that decision what happened told P1 about what was hidden from them" not in out.getvalue():
             undone.append(guess)
+    assert undone == []
+
+
+def test_a_search_among_thirty_places_that_found_nothing_is_not_undone():
+    """The same among 30 places (a new author's Scotland Yard again, 30 stations): the worlds a
+    seat imagines put the hidden spot on a given station 1 time in 30, and in 48 of them never on
+    4, 6 or 18 — searches there, which told the seeker "not there", could be undone. Worlds are
+    drawn past 48 while they are cheap (up to 480)."""
+    from rulelang.play.repl import hidden_outcome
+    game = rulelang.Game(rulelang.compile_source(LAIR.replace("12", "30"), "lair.rules"))
+    lair = game.new_match(2, 1)
+    hidden = next(lair.labels[c] for c in lair.state()["zones"]["lair"][1])
+    undone = []
+    for guess in range(1, 31):
+        if f"spot {guess}" != hidden:
+            after = lair.clone()
+            after.apply(f"search {guess}")
+            if hidden_outcome(lair, f"search {guess}", after, [0], asker=0) is None:
+                undone.append(guess)
     assert undone == []
