@@ -718,6 +718,25 @@ class StaticLint(FlowLints):
             for block in _blocks_of(s):
                 stack.extend((x, times) for x in reversed(block))
 
+    def secret_left_out(self, a: n.ActionDecl, used: set) -> None:
+        """W269: an `as` text that names some parameters and leaves out one chosen from a zone the
+        other players cannot see: the choices that read alike are told apart by a number, in
+        the order of the hidden components, and the action's text is read by every player (a new
+        author's Scotland Yard logged `ride black (3)`: the third of Mr. X's stations)."""
+        for p in a.params:
+            if p.name in used:
+                continue
+            for z in dict.fromkeys(self.root_zone(x) for x in self.chosen_zones(p.domain)):
+                sym = self.c.symbols.get(z) if z else None
+                if sym is None or not any(m.name in ("hidden", "owner") for m in sym.decl.modifiers):
+                    continue
+                self.report("W269", "warning", f"the text of action `{a.name}` (`as`) leaves out `{p.name}`, chosen "
+                            f"from zone `{z}`, which other players cannot see: choices that read alike are told apart "
+                            f"by a number (`TEXT (3)`) in the order of its components, and every player reads the "
+                            f"action's text; name `{p.name}` in the text, or choose it in the effect (`choose … by me`: "
+                            f"its answer is a secret choice)", p.domain.span)
+                return
+
     def hidden_choice(self, a: n.ActionDecl) -> None:
         """W218: an action chooses among the components of a hidden zone: its player chooses blind
         (the engine names them by their place, `hand slot 2`), most often a hand meant `owner`."""
@@ -726,6 +745,8 @@ class StaticLint(FlowLints):
             if not used & {p.name for p in a.params}:
                 self.report("W219", "warning", f"the text of action `{a.name}` (`as`) uses none of its parameters: "
                             f"every choice gets the same text, told apart only by a number (`TEXT (2)`)", a.text.span)
+            else:
+                self.secret_left_out(a, used)
         for p in a.params:
             for z in dict.fromkeys(self.root_zone(x) for x in self.chosen_zones(p.domain)):
                 sym = self.c.symbols.get(z) if z else None
