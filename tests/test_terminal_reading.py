@@ -469,6 +469,17 @@ def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambi
     assert "P1 plays: drop in column 4" in typed("=4")
 
 
+def test_a_number_that_is_a_word_of_several_actions_and_the_place_of_one_of_them_is_that_place(tmp_path):
+    """A new author's Ludo: `1. move R1 to square 1 … 4. move R4 to square 1` — `1` was refused as
+    ambiguous at nearly every move, though both readings take the list's first."""
+    typed = typing(tmp_path, 'game "Race" { players 1\n  kind Token { n: int  label "R" + text(n) }\n'
+                   '  zone base: set, public\n  setup { for i in 1..4 { create Token(n: i) in base } }\n'
+                   '  turn { step s { action move(t in base) as "move " + text(t) + " to square 1" {\n'
+                   '    finish draw "moved" } } } }\n', 1)
+    assert "P1 plays: move R1 to square 1" in typed("1")
+    assert "P1 plays: move R3 to square 1" in typed("3")
+
+
 def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():
     """A first-hour trial: README says `spades` for `♠`, but `play 2 spades` was not understood: the
     card shows `2♠`, the symbol joined to its rank."""

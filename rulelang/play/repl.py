@@ -878,7 +878,8 @@ class _Session(Drawing, Commands):
         reasons for the player to act are not said — they are worded for that player's hand.
         Where answers are numbers themselves (`choose n in 0..2`), a number is the answer of that text
         unless it is also another answer's place in the list: then it is refused as ambiguous, and
-        `#2` is the list's second, `=2` the answer 2 (a new author typed 2 trades and got 1)."""
+        `#2` is the list's second, `=2` the answer 2 (a new author typed 2 trades and got 1). A number
+        that is a word of several actions, the list's place among them, is that place."""
         if line[:1] in "#=" and len(line) > 1 and line[1:].strip() \
                 and not any(" ".join(str(a).split()) == line for a in actions):     # (an answer that reads `#2 …`)
             rest = line[1:].strip()
@@ -914,7 +915,9 @@ class _Session(Drawing, Commands):
             # column full, dropped in column 5 — said ambiguous, as for answers that are numbers)
             spoken = _answering(actions, line)
             placed = actions[number - 1] if number is not None and 1 <= number <= len(actions) else None
-            if spoken and not (len(spoken) == 1 and placed is spoken[0]):
+            # (the list's place is one of the actions the number is a word of: either reading plays it —
+            # a new author's Ludo, four tokens to `square 1`, refused `1` at nearly every move)
+            if spoken and not any(placed is a for a in spoken):
                 if placed is None and len(spoken) == 1:
                     return spoken[0]
                 said = ", ".join(echoed(str(a)) for a in spoken[:MAX_CANDIDATES])
