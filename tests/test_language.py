@@ -335,6 +335,12 @@ game "J" {
     with pytest.raises(rulelang.RuleError) as err:
         rulelang.compile_source(source, "j.rules")
     assert "not `jumper` (to show the position, bind it as a parameter from a list of one, `x in [jumper]`" in str(err.value)
+    # (a def called with the parameter: the way round keeps the call whole — a new author's Ludo read `x in [dest]`)
+    called = source.replace("var jumper: int = 1", "var at: int = 1\n  def dest(t: int) = text(at + t)") \
+        .replace("text(jumper) + \"x\" + text(t)", "\"to \" + dest(t)")
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(called, "j.rules")
+    assert "not `dest` (to show the position, bind it as a parameter from a list of one, `x in [dest(t)]`" in str(err.value)
 
 
 def test_a_local_let_as_none_takes_the_type_of_what_it_is_given():

@@ -76,6 +76,14 @@ def test_a_message_to_another_seat_alone_waits_for_a_hand_over_and_comes_under_i
             "P1 plays: second move\n  > public: the second move\n  · moves: 1 → 2\n") in after
 
 
+def test_a_spectator_reads_the_messages_to_everyone_alone():
+    """`messages_for(None)`, as `log_for(None)`: a new author's check raised ValueError there."""
+    m = rulelang.Game(rulelang.compile_source(WHISPER, "whisper.rules")).new_match(2, 1)
+    m.apply("first move")
+    assert m.messages_for(None) == ["public: the first move"]
+    assert m.messages_for(1) == ["public: the first move", "secret for P2"]
+
+
 def test_an_undo_verdict_hangs_on_nothing_the_asker_may_not_know(monkeypatch):
     """A leak scan: the refusal of an undo past a move was judged in worlds each person imagines
     from their own cards, so it told the asker something of another player's hand (Regicide, 3

@@ -510,8 +510,9 @@ def test_a_seat_that_is_no_player_is_a_clear_value_error(seat):
     # in a researcher's wrapper read as "nothing to read" — an AI researcher's trial)
     # (`rules_text(0, 99)` blamed a correct rule of the file, `rules_text(10**6)` was an internal
     # error and `rules_text(-1)` read the last component: a fuzzer's trial)
-    for ask in (m.view, m.shown, m.visible_to, lambda p: m.determinized(p, 1), m.estimate, m.messages_for,
-                m.interrupts, m.legal_actions_of) + ((m.log_for, lambda p: m.rules_text(0, p),
+    # (None is the spectator of log_for, messages_for and rules_text)
+    for ask in (m.view, m.shown, m.visible_to, lambda p: m.determinized(p, 1), m.estimate,
+                m.interrupts, m.legal_actions_of) + ((m.log_for, m.messages_for, lambda p: m.rules_text(0, p),
                                                       lambda p: m.rules_texts([0], p)) if seat is not None else ()):
         with pytest.raises(ValueError, match="no player .* in a 2-player match"):
             ask(seat)

@@ -146,8 +146,11 @@ class MatchViews(MatchParts):
         return [{"to": None, "text": x} if isinstance(x, str) else {"to": list(x["to"]), "text": x["text"]}
                 for x in self.messages]
 
-    def messages_for(self, player: int) -> list[str]:
-        """The messages `player` may read: everyone's, and those sent to them (`log … to`)."""
+    def messages_for(self, player: int | None) -> list[str]:
+        """The messages `player` may read: everyone's, and those sent to them (`log … to`). None:
+        everyone's alone (a spectator's, as `log_for(None)`: a new author's check raised there)."""
+        if player is None:
+            return [x for x in self.messages if isinstance(x, str)]
         player = seat_index(player, self.players)
         return [x if isinstance(x, str) else x["text"] for x in self.messages
                 if isinstance(x, str) or player in x["to"]]

@@ -622,10 +622,15 @@ class DeclarationChecks:
             elif isinstance(x, n.Call) and (kind == "def" or (kind == "builtin" and x.name in ("roll", "pick"))):
                 bad = x.name
             if bad is not None:
-                # (with the way round it: a new author's checkers found it only deep in language.md)
+                # (with the way round it: a new author's checkers found it only deep in language.md; the
+                # call with its arguments — a new author's Ludo read `x in [dest_words]` for `dest_words(u)`)
+                read = bad
+                if isinstance(x, n.Call):
+                    args = [y.name if isinstance(y, n.Name) else None for y in x.args]
+                    read = f"{bad}({', '.join(args)})" if None not in args else f"{bad}(…)"
                 self.error("E201", f"an action's text is worked out once for each choice of its parameters: it may "
                            f"use them and what never changes (fields, tables, options), not `{bad}` (to show the "
-                           f"position, bind it as a parameter from a list of one, `x in [{bad}]`, and read `x`)",
+                           f"position, bind it as a parameter from a list of one, `x in [{read}]`, and read `x`)",
                            x.span)
                 return
 
