@@ -468,6 +468,11 @@ def test_buccaneer_moves_instead_of_being_destroyed():
     assert sorted(acts(m)) == sorted([OASIS, CEMETERY])
     play(m, OASIS)
     assert where(m, bu) == OASIS and zone(m, "discard", 1) == []
+    # (the log says why it moved: it read "Buccaneer (P2) … moves to Jungle Oasis (Ninja Master)" alone,
+    # as if Ninja Master moved it — a fidelity audit; Warbot's and Tar Pits' lines name themselves)
+    said = m.messages_for(0)
+    assert said[-2:] == [f"Buccaneer (P2) on {LIBRARY} would be destroyed: it moves to another base instead",
+                         f"Buccaneer (P2) on {LIBRARY} moves to {OASIS} (Ninja Master)"], said[-3:]
 
 
 def test_powderkeg_destroys_one_of_yours_and_every_minion_there_of_no_more_power():
