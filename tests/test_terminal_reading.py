@@ -478,6 +478,13 @@ def test_a_number_that_is_a_word_of_several_actions_and_the_place_of_one_of_them
                    '    finish draw "moved" } } } }\n', 1)
     assert "P1 plays: move R1 to square 1" in typed("1")
     assert "P1 plays: move R3 to square 1" in typed("3")
+    # (a number that ends a card's name is no value typed: a new author's Sushi Go, `take Maki 1`)
+    typed = typing(tmp_path, 'game "Sushi" { players 1\n  kind Card { n: int  label (if n == 0 then "Pudding" '
+                   'else "Maki " + text(n)) }\n  zone hand: pile, public\n  setup { create Card(n: 0) in hand  '
+                   'create Card(n: 1) in hand  create Card(n: 3) in hand }\n'
+                   '  turn { step s { action take(c in hand) { finish draw "taken" } } } }\n', 1)
+    assert "P1 plays: take Pudding" in typed("1")
+    assert "P1 plays: take Maki 1" in typed("2")
 
 
 def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():

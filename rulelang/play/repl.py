@@ -149,7 +149,9 @@ def _subset_actions(ir: dict | None) -> frozenset:
 
 def _answering(actions: list, word: str) -> list:
     """The actions whose text ends with the number `word` (`drop 4`, `drop disc 4`, `drop in column 4`
-    for `4` or `04`): a bare number may mean them as well as a place in the list."""
+    for `4` or `04`), a value of theirs: a bare number may mean them as well as a place in the list.
+    Not a number that ends a card's name (`take Maki 1`: a new author's Sushi Go refused `1`, `2`, `3`
+    as ambiguous whenever a Maki was in hand)."""
     try:
         number = int(word) if re.fullmatch(r"-?\d{1,12}", word) else None
     except ValueError:
@@ -159,6 +161,11 @@ def _answering(actions: list, word: str) -> list:
         words = str(a).split()
         if len(words) >= 2 and (words[-1] == word or (number is not None and re.fullmatch(r"-?\d{1,12}", words[-1])
                                                        and int(words[-1]) == number)):
+            meta = getattr(a, "_meta", None)
+            if isinstance(meta, tuple) and len(meta) >= 3 and not any(
+                    show == "other" and ((type(v) is int and v == number) or v == word)
+                    for show, v in zip(meta[2], getattr(a, "_args", ()))):
+                continue
             out.append(a)
     return out
 
