@@ -297,7 +297,7 @@ def test_the_rulebook_says_what_the_score_is_in_the_rules_words():
     text = rulebook(rulelang.load(str(ROOT / "games" / "smash_up.rules")), source=str(ROOT / "games" / "smash_up.rules"))
     assert "a player with 15 VP or more who is alone in the lead wins" in text
     assert ("- the best score wins (players tied for the best draw, and the others lose) — “… has … VP, 15 or more, and is alone in the lead” "
-            "(as step score bases begins)") in text
+            "(as step draw cards begins)") in text
     assert "vp[me]" not in text and "ranked by" not in text
 
 
