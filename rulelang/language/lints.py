@@ -332,6 +332,7 @@ class StaticLint(FlowLints):
             if not d.simultaneous:
                 continue
             self.revealed_secret_lints(d)
+            self.choice_after_reveal(d)
             if isinstance(d.actor, n.ListLit) and not d.actor.items:
                 self.report("W236", "warning", f"nobody can answer simultaneous step `{d.name}`: `by []` asks no "
                             f"player (the engine runs `on stuck` there)", d.actor.span)
@@ -339,6 +340,19 @@ class StaticLint(FlowLints):
                 why = "it has no action" if not d.actions else "none of its actions can ever be played"
                 self.report("W236", "warning", f"nobody can answer simultaneous step `{d.name}`: {why} "
                             f"(the engine runs `on stuck` there)", d.span)
+
+    def choice_after_reveal(self, d) -> None:
+        """W270: a `choose` or `may` in an action of a simultaneous step is asked once every seat has
+        answered and the answers are revealed, one player after another: neither secret nor at once
+        (a new author's Sushi Go showed P1's first card to P2 before P2 picked its second)."""
+        for action in d.actions:
+            asked = next((x for x in walk(action.body) if isinstance(x, CHOICES)), None)
+            if asked is not None:
+                word = "may" if isinstance(asked, n.May) else "choose"
+                self.report("W270", "warning", f"this `{word}` in `{action.name}` of simultaneous step `{d.name}` is "
+                            f"asked after every seat has answered and the answers are revealed, one player after "
+                            f"another: it is neither secret nor made at once; to choose with the answer, make it a "
+                            f"parameter of the action (`action {action.name}(a in …, b in …)`)", asked.span)
 
     def revealed_secret_lints(self, d) -> None:
         """W250: an action of a simultaneous step keeps a choice that is no component (a cell, a
