@@ -310,6 +310,8 @@ def test_walker_discards_the_top_card_or_leaves_it():
     known = lambda p: [k["label"] for z in m.view(p)["zones"] if z["name"] == "deck" and z["owner"] == 0
                        for k in z.get("known") or []]
     assert known(0) == ["Scry"] and known(1) == []
+    # (the card beside the question for its owner alone: a first hour found it only under `table`)
+    assert m.view(0)["choice"]["asker"]["label"] == "Scry" and "asker" not in m.view(1)["choice"]
     play(m, "yes")
     assert labels(m, "discard", 0) == ["Scry"] and top_down(m, 0)[0] == "Portal"
     assert m.messages_for(1)[-1] == "P1 discards Scry from the top of their deck (Walker)"
