@@ -343,6 +343,17 @@ game "J" {
     assert "not `dest` (to show the position, bind it as a parameter from a list of one, `x in [dest(t)]`" in str(err.value)
 
 
+def test_a_family_of_zones_moved_whole_is_told_how_to_move_every_members():
+    """A new author's President wrote `move hand to deck` (language.md reads an unindexed family as
+    its members' list); E201 said only "say whose zone to move from"."""
+    source = ('game "G" { players 2\n  kind C { label "c" }\n  zone hand: set per player, owner\n'
+              '  zone deck: pile, hidden\n  turn { step s { action go { move hand to deck  finish draw } } } }\n')
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(source, "g.rules")
+    assert "say whose zone to move from, e.g. `hand[me]`; every player's: `for p in players { move hand[p] to … }`" \
+        in str(err.value)
+
+
 def test_a_local_let_as_none_takes_the_type_of_what_it_is_given():
     """A new author's Skull said "P2 finds the skull of 0": `let found = none`, later given a
     player, printed as a seat number (the local was typed `none`, so `text` knew no better)."""

@@ -36,6 +36,16 @@ def test_an_as_text_computed_two_ways_shows_the_words_both_start_with():
     assert "…: made from one of the values of `moves`" in helped and "O:" not in helped
 
 
+
+def test_an_as_text_whose_words_are_chosen_among_a_few_shows_each_of_them():
+    """A new author's President, `as (if n == 1 then "single " else if n == 2 then "pair " else …) +
+    rank_label[r]`: the rulebook and `help play` read `…R`."""
+    source = PAIRS.replace('as (if o[1] == 0 then "advance " + text(o[0]) else "advance " + text(o[0]) + " and " + text(o[1]))',
+                           'as (if o[1] == 0 then "single " else if o[1] == 1 then "pair " else "three ") + text(o[0])')
+    game = rulelang.Game(rulelang.compile_source(source, "pairs.rules"))
+    assert "- `single/pair/three O`: Use this pairing of the dice" in rulebook(game)
+    assert action_help(game, "advance", game.new_match(2, 1)).startswith("single/pair/three O (at step pick)")
+
 BIDS = '''game "Bids" {
   players 2
   kind Card { rank: int  label (if rank == 1 then "A" else text(rank)) + "♠" }

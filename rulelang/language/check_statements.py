@@ -39,7 +39,10 @@ class StatementChecks:
     def check_move(self, s) -> None:
         t = self.expr(s.what)
         if t == "zones":
-            self.error("E201", "say whose zone to move from, e.g. `hand[me]`", s.what.span)
+            # (every member's too: a new author's President moved `hand` whole, a family read as its list)
+            name = s.what.name if isinstance(s.what, n.Name) else "hand"
+            self.error("E201", f"say whose zone to move from, e.g. `{name}[me]`; every player's: "
+                       f"`for p in players {{ move {name}[p] to … }}`", s.what.span)
         elif not (is_comp(t) or t == "zone" or (is_list(t) and is_comp(elem(t)))):
             self.error("E201", f"only components can be moved, not {show(t)}", s.what.span)
         self.zone_target(s.dest, "the destination")

@@ -766,6 +766,13 @@ def _text_parts(e: dict, depth: int = 0, worked_out: set | frozenset = frozenset
     if e.get("k") == "lit" and isinstance(e.get("v"), str):
         return [e["v"]]
     if depth < 50 and e.get("k") == "if" and isinstance(e.get("t"), dict) and isinstance(e.get("e"), dict):
+        # (words chosen among a few, `if n == 1 then "single " else if n == 2 then "pair " else …`: each
+        # of them, `single/pair/triple` — a new author's President read `…R`)
+        chosen = _literal_choices(e)
+        if chosen is not None and len(dict.fromkeys(w.strip() for w in chosen)) > 1 and all(w.strip() for w in chosen) \
+                and len({w.split()[0] for w in chosen}) > 1:      # (`pass` or `pass turn`: `pass …`, below)
+            return ["/".join(dict.fromkeys(w.strip() for w in chosen))
+                    + (" " if all(w.endswith(" ") for w in chosen) else "")]
         # (`as (if … then "advance " + … else "advance " + … + " and " + …)`: the words both ways
         # start with, a new author's rulebook showed only `…`)
         then, other = _text_parts(e["t"], depth + 1, worked_out), _text_parts(e["e"], depth + 1, worked_out)
@@ -786,6 +793,17 @@ def _text_parts(e: dict, depth: int = 0, worked_out: set | frozenset = frozenset
     if len(read) == 1 and read <= params:
         return [_OF + str(next(iter(read))).upper()]
     return ["…"]
+
+
+def _literal_choices(e: dict, depth: int = 0) -> list[str] | None:
+    """The written words of each way of an `if … then "a" else if … then "b" else "c"` made of words
+    alone (at most 12 ways); None for any other text."""
+    if e.get("k") == "lit" and isinstance(e.get("v"), str):
+        return [e["v"]]
+    if depth < 12 and e.get("k") == "if" and isinstance(e.get("t"), dict) and isinstance(e.get("e"), dict):
+        then, other = _literal_choices(e["t"], depth + 1), _literal_choices(e["e"], depth + 1)
+        return then + other if then is not None and other is not None else None
+    return None
 
 
 def _step(doc: _Doc, s: dict, about: dict, anytime: set) -> None:
