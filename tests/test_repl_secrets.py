@@ -105,8 +105,8 @@ def test_an_undo_verdict_hangs_on_nothing_the_asker_may_not_know(monkeypatch):
     for name, base in (("real", real), ("imagined", imagined)):
         after[name] = base.clone()
         after[name].apply("yield")
-    with monkeypatch.context() as patch:                          # (in the 48 worlds drawn whatever they cost)
-        patch.setattr("rulelang.play.repl.HIDDEN_EXTRA_CPU", 0.0)
+    with monkeypatch.context() as patch:                          # (in 48 worlds, as before the small games had more)
+        patch.setattr("rulelang.play.repl.HIDDEN_MOST", 48)
         old = [hidden_outcome(base, "yield", after[name], [0, 1, 2]) for name, base in
                (("real", real), ("imagined", imagined))]
     assert old[0] != old[1]                                     # (judged on P1's own cards: they differ)
@@ -338,8 +338,8 @@ def test_a_search_that_found_nothing_is_not_undone(seed):
 def test_a_search_among_thirty_places_that_found_nothing_is_not_undone():
     """The same among 30 places (a new author's Scotland Yard again, 30 stations): the worlds a
     seat imagines put the hidden spot on a given station 1 time in 30, and in 48 of them never on
-    4, 6 or 18 — searches there, which told the seeker "not there", could be undone. Worlds are
-    drawn past 48 while they are cheap (up to 480)."""
+    4, 6 or 18 — searches there, which told the seeker "not there", could be undone. A small game
+    draws more (up to 480, by the position's size: a count, the same on every machine)."""
     from rulelang.play.repl import hidden_outcome
     game = rulelang.Game(rulelang.compile_source(LAIR.replace("12", "30"), "lair.rules"))
     lair = game.new_match(2, 1)

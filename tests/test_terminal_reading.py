@@ -485,6 +485,14 @@ def test_a_number_that_is_a_word_of_several_actions_and_the_place_of_one_of_them
                    '  turn { step s { action take(c in hand) { finish draw "taken" } } } }\n', 1)
     assert "P1 plays: take Pudding" in typed("1")
     assert "P1 plays: take Maki 1" in typed("2")
+    # (a review: a card named by a number alone is that number; bids that differ in a value are no place)
+    typed = typing(tmp_path, 'game "Nimmt" { players 1\n  kind Card { n: int  label text(n) }\n  zone hand: pile, public\n'
+                   '  setup { for i in [3, 5, 8, 12, 40] { create Card(n: i) in hand } }\n'
+                   '  turn { step s { action play(c in hand) { finish draw "played" } } } }\n', 1)
+    assert "error: 5 is ambiguous here: play 5, or number 5 in the list (play 40)" in typed("5")
+    typed = typing(tmp_path, 'game "Bids" { players 1\n  turn { step s { action bid(n in 1..3, f in 5..6) as "bid " + text(n) '
+                   '+ " x " + text(f) { finish draw "bid" } } } }\n', 1)
+    assert "error: 5 is ambiguous here: bid 1 x 5, bid 2 x 5, bid 3 x 5, or number 5 in the list (bid 3 x 5)" in typed("5")
 
 
 def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():

@@ -345,8 +345,17 @@ class StaticLint(FlowLints):
         """W270: a `choose` or `may` in an action of a simultaneous step is asked once every seat has
         answered and the answers are revealed, one player after another: neither secret nor at once
         (a new author's Sushi Go showed P1's first card to P2 before P2 picked its second)."""
+        procs = {p.name: p for p in self.game.decls if isinstance(p, n.ProcDecl)}
         for action in d.actions:
-            asked = next((x for x in walk(action.body) if isinstance(x, CHOICES)), None)
+            asked, bodies, called = None, [action.body], set()
+            while bodies and asked is None:         # (through the procedures it calls: a review)
+                for x in walk(bodies.pop()):
+                    if isinstance(x, CHOICES):
+                        asked = x
+                        break
+                    if isinstance(x, n.CallStmt) and x.name in procs and x.name not in called:
+                        called.add(x.name)
+                        bodies.append(procs[x.name].body)
             if asked is not None:
                 word = "may" if isinstance(asked, n.May) else "choose"
                 self.report("W270", "warning", f"this `{word}` in `{action.name}` of simultaneous step `{d.name}` is "

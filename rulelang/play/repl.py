@@ -147,11 +147,12 @@ def _subset_actions(ir: dict | None) -> frozenset:
     return frozenset(name for name, whole in found.items() if whole)
 
 
-def _answering(actions: list, word: str) -> list:
+def _answering(actions: list, word: str, labels=None) -> list:
     """The actions whose text ends with the number `word` (`drop 4`, `drop disc 4`, `drop in column 4`
-    for `4` or `04`), a value of theirs: a bare number may mean them as well as a place in the list.
-    Not a number that ends a card's name (`take Maki 1`: a new author's Sushi Go refused `1`, `2`, `3`
-    as ambiguous whenever a Maki was in hand)."""
+    for `4` or `04`): a bare number may mean them as well as a place in the list. Not where the
+    number ends a card's name of several words shown whole (`take Maki 1`: a new author's Sushi Go
+    refused `1`, `2`, `3` as ambiguous whenever a Maki was in hand); a card named by a number alone
+    (`play 5`), a value worked out (`text(col + 1)`) or an enum's (`keep 4`) is the number typed."""
     try:
         number = int(word) if re.fullmatch(r"-?\d{1,12}", word) else None
     except ValueError:
@@ -162,12 +163,26 @@ def _answering(actions: list, word: str) -> list:
         if len(words) >= 2 and (words[-1] == word or (number is not None and re.fullmatch(r"-?\d{1,12}", words[-1])
                                                        and int(words[-1]) == number)):
             meta = getattr(a, "_meta", None)
-            if isinstance(meta, tuple) and len(meta) >= 3 and not any(
-                    show == "other" and ((type(v) is int and v == number) or v == word)
+            if labels and isinstance(meta, tuple) and len(meta) >= 3 and any(
+                    show == "comp" and type(v) is int and 0 <= v < len(labels) and len(str(labels[v]).split()) >= 2
+                    and " ".join(words).endswith(" ".join(str(labels[v]).split()))
                     for show, v in zip(meta[2], getattr(a, "_args", ()))):
                 continue
             out.append(a)
     return out
+
+
+def _alike_but_cards(actions: list) -> bool:
+    """Actions of one name whose values are the same but for the components they name (`move R1 to
+    square 1`, `move R2 to square 1`): a number that is a word of each chooses none of them."""
+    keys = set()
+    for a in actions:
+        meta = getattr(a, "_meta", None)
+        if not (isinstance(meta, tuple) and len(meta) >= 3):
+            return False
+        keys.add((meta[0], tuple(repr(v) for show, v in zip(meta[2], getattr(a, "_args", ()))
+                                 if show not in ("comp", "comp_or_player"))))
+    return len(keys) == 1
 
 
 def _shape(text: str) -> str:
@@ -898,7 +913,7 @@ class _Session(Drawing, Commands):
             exact = [a for a in actions if " ".join(str(a).split()) == " ".join(rest.split())]
             if exact:
                 return exact[0]
-            spoken = _answering(actions, rest)      # (`=4`: `drop 4`, whatever the action's name)
+            spoken = _answering(actions, rest, getattr(self.match, "labels", None))   # (`=4`: `drop 4`, any name)
             if len(spoken) == 1:
                 return spoken[0]
             if spoken:
@@ -920,11 +935,12 @@ class _Session(Drawing, Commands):
             number = int(line) if len(line) < 12 else None
             # (`4` where `drop 4` is offered but is not the 4th: a new author's Connect Four, its first
             # column full, dropped in column 5 — said ambiguous, as for answers that are numbers)
-            spoken = _answering(actions, line)
+            spoken = _answering(actions, line, getattr(self.match, "labels", None))
             placed = actions[number - 1] if number is not None and 1 <= number <= len(actions) else None
-            # (the list's place is one of the actions the number is a word of: either reading plays it —
-            # a new author's Ludo, four tokens to `square 1`, refused `1` at nearly every move)
-            if spoken and not any(placed is a for a in spoken):
+            # (the list's place is one of the actions the number is a word of, which differ in the cards
+            # they name alone: either reading plays it — a new author's Ludo, four tokens to `square 1`,
+            # refused `1` at nearly every move; not bids, `bid 6 x 5` and `bid 7 x 5` for `5` — a review)
+            if spoken and not ((len(spoken) == 1 or _alike_but_cards(spoken)) and any(placed is a for a in spoken)):
                 if placed is None and len(spoken) == 1:
                     return spoken[0]
                 said = ", ".join(echoed(str(a)) for a in spoken[:MAX_CANDIDATES])
@@ -1813,11 +1829,19 @@ def answers_revealed(together, logged: int, match, people) -> str | None:
 HIDDEN_TRIES = 48
 HIDDEN_DRAWS = 192    # at most this many drawn to find them (a world where the move cannot be made is not one)
 OTHER_TRIES = 8       # (each other seat's, in each of ASKER_WORLDS worlds the asker imagines)
-# … and past those, more while they are cheap: with 48, 1 move in 21 that had told a detective Mr. X was
-# not on a station he could be on might still be undone (he is there in 1 world in 30); a world of a
-# small game costs ~0.3 ms, of a large one 2–6 ms
+# … and more in a small game, where they are cheap: with 48, 1 move in 21 that had told a detective
+# Mr. X was not on a station he could be on might still be undone (he is there in 1 world in 30). As
+# many as HIDDEN_SIZED divided by the position's size (its components and variables' entries: a world of
+# Scotland Yard's 54 costs ~0.2 ms, of Shadow Hunters' 135 ~2 ms, of Smash Up's 1,270 ~3 ms), between
+# HIDDEN_TRIES and HIDDEN_MOST: a count, not a time, so the verdict is the same on every machine (a review)
 HIDDEN_MOST = 480
-HIDDEN_EXTRA_CPU = 0.2   # seconds of CPU per seat for the worlds past HIDDEN_TRIES
+HIDDEN_SIZED = 24_000
+
+
+def _worlds_for(m) -> int:
+    """How many imagined worlds `hidden_outcome` plays a move in, for a seat, in match `m`."""
+    size = len(m.labels) + sum(len(v) if isinstance(v, (list, dict)) else 1 for v in m.V)
+    return max(HIDDEN_TRIES, min(HIDDEN_MOST, HIDDEN_SIZED // max(1, size)))
 
 
 class _HiddenChecks:
@@ -1853,13 +1877,13 @@ def hidden_outcome(base, text: str, after, seats, tries: int = HIDDEN_TRIES, ask
     told the asker one thing about them (a leak scan: a 3-player card game, a `yield`)."""
     if asker is not None:
         return _hidden_outcome_for(base, text, after, seats, tries, asker)
-    extra = HIDDEN_EXTRA_CPU if tries >= HIDDEN_TRIES else 0.0
+    if tries >= HIDDEN_TRIES:
+        tries = _worlds_for(base)
     for p in seats:
         seen = _seen_of(after, p)
         worlds = 0
-        cheap_until = time.thread_time() + extra
-        for k in range(HIDDEN_DRAWS * HIDDEN_MOST // HIDDEN_TRIES):
-            if worlds >= HIDDEN_MOST or ((worlds >= tries or k >= HIDDEN_DRAWS) and time.thread_time() >= cheap_until):
+        for k in range(HIDDEN_DRAWS * tries // HIDDEN_TRIES):
+            if worlds >= tries:
                 break
             try:
                 world = base.determinized(p, k)
