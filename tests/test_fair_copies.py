@@ -23,7 +23,7 @@ def _discarding_down_to_10(seed: int):
     rng = random.Random(1000 + seed)
     while not m.is_over and len(m.log) < 600:
         q = m.question
-        if q is not None and q["prompt"] == "discard down to 10":
+        if q is not None and q["prompt"].startswith("discard down to 10: "):
             return m
         m.apply(rng.choice(m.legal_actions()))
     return None

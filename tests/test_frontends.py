@@ -12,6 +12,7 @@ import fakegame
 import rulelang
 from rulelang.play.bots import make_bot
 from rulelang.cli import main
+from rulelang.play.repl import run_repl
 from rulelang.core.errors import Diagnostic, RuleError, Span
 from rulelang.play.repl import run_repl
 from rulelang.play.simulate import format_report, simulate
@@ -79,6 +80,33 @@ def test_undo_goes_back_to_the_previous_human_decision():
     assert "nothing to undo" in out
     assert "undone" in out
     assert out.count("no actions yet") == 1
+
+
+STEPS = """
+game "Steps" {
+  players 2
+  var n: int = 0, public
+  turn { step act {
+    action grow { n += 1  log text(me) + " grows the pile to " + text(n) }
+    action rest { log text(me) + " rests"  end turn }
+    action stop require n >= 3 { finish draw "stopped" }
+  } }
+}
+"""
+
+
+def test_an_undo_keeps_what_each_seat_recaps_from_before_the_move_undone():
+    """A first hour: after P2 undid a discard, P1's recap read only "undone" and the move after,
+    not the enemy P2 had defeated before it (`rewind` cleared every seat's recap)."""
+    game = rulelang.Game(rulelang.compile_source(STEPS, "steps.rules"))
+
+    def recap(typed: str) -> str:
+        out = io.StringIO()
+        run_repl(game, 2, 1, {}, {}, io.StringIO(typed + "recap\nquit\nn\n"), out, "steps.rules")
+        return out.getvalue().split("P1> recap\n")[1]
+    undone = recap("rest\ngrow\ngrow\nundo\nrest\n")
+    assert undone == recap("rest\ngrow\nrest\n")            # as if the second `grow` had never been played
+    assert "P2 plays: grow\n  > P2 grows the pile to 1\n" in undone and "to 2" not in undone
 
 
 def test_undo_never_goes_back_past_a_card_drawn_from_a_hidden_pile():

@@ -232,6 +232,7 @@ class _Session(Drawing, Commands):
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
         self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
         self.bot_states: dict[int, dict] = {}   # moves played -> each bot's generator state before a human decided
+        self.since_at: dict[int, dict] = {}     # moves played -> each seat's recap lines then (for an undo)
         self.seat_changes: dict[int, dict[int, list]] = {}  # events there were after a move and its messages ->
                                              # {seat: its changes as that seat saw them}, for the human seats
                                              # not at the terminal (hot seat)
@@ -399,7 +400,8 @@ class _Session(Drawing, Commands):
                 raise _Stop(f"{what}\nthe game cannot go on", 1) from None
             self.undo_stack.pop()
             self.crossed.pop(), self.decided_by.pop()
-            self.rewind(earlier, f"{what}\nback to the previous decision of a human player")
+            self.rewind(earlier, f"{what}\nback to the previous decision of a human player",
+                        self.since_at.get(len(earlier.log)))
             return
         self.announce_move(f"{seat_name(seat)} ({bot.kind})", action)
         told = self.told
@@ -1224,6 +1226,9 @@ class _Session(Drawing, Commands):
         # (the bots' generators as they were here: undone to here, a bot asked again answers the same —
         # else a person could undo and ask until its answers told its hidden dice, a new author's Liar's Dice)
         self.bot_states[len(self.match.log)] = {s: b.rng.getstate() for s, b in self.bots.items() if hasattr(b, "rng")}
+        # (and what each seat's recap held: undone to here, it holds it again — a first hour read only
+        # "undone" and the move after, not the enemy defeated before the move undone)
+        self.since_at[len(self.match.log)] = {s: list(lines) for s, lines in self.since_move.items()}
         try:
             self.apply(action)
         except IllegalAction as error:
@@ -1557,11 +1562,12 @@ class _Session(Drawing, Commands):
             self.match, self.log_meta, self.asked = live, meta, asked
             self.revealed, self.revealed_own = [], {}
 
-    def rewind(self, match, message: str) -> None:
-        """Continues from another state of the match; what was announced before no longer applies."""
+    def rewind(self, match, message: str, since: dict | None = None) -> None:
+        """Continues from another state of the match; what was announced before no longer applies.
+        `since`: each seat's recap lines as they were at that state (an undo), else none."""
         self.match = match
         self.recap_lines, self.recording, self.recap_note = [], None, False   # (what recap would show is undone)
-        self.since_move = {}
+        self.since_move = {s: list(lines) for s, lines in (since or {}).items()}
         self.seen = [len(self.events)] * match.players
         self.seat_changes = {}              # (what the moves undone changed: no seat's recap tells it)
         self.told = len(match.message_log())

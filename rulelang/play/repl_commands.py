@@ -591,7 +591,7 @@ class Commands:
         self.crossed.pop(), self.decided_by.pop()
         for seat, state in self.bot_states.get(len(earlier.log), {}).items():
             self.bots[seat].rng.setstate(state)      # (a bot asked again answers as it did)
-        self.rewind(earlier, "undone")
+        self.rewind(earlier, "undone", self.since_at.get(len(earlier.log)))
         return True
 
     def save(self, path: str) -> bool:
@@ -687,6 +687,7 @@ class Commands:
         self.options = data["options"]
         self.log_meta, self.asked = seats, asked
         self.match = match
+        self.since_at = {}                    # (the recaps of the game played before: not this one's)
         self.undo_history()                   # (its moves may be undone as if played here)
         self.rewind(match, f"loaded {printable(path)}")
         return True
