@@ -495,6 +495,15 @@ def test_a_number_that_is_a_word_of_several_actions_and_the_place_of_one_of_them
     assert "error: 5 is ambiguous here: bid 1 x 5, bid 2 x 5, bid 3 x 5, or number 5 in the list (bid 3 x 5)" in typed("5")
 
 
+def test_a_picks_cards_cut_short_may_be_typed_in_any_order():
+    """A first hour: the page teaches `play 4d a` for `play 4♦ A♥`; `play 9c a` for `play A♥ 9♣` read
+    "no play choice has a" — cut short, the cards had to come in the action's own order."""
+    out = piped("regicide", 1, 1, ["play 9c a", "quit", "n"], bots={})
+    assert "P1 plays: play A♥ 9♣" in out
+    out = piped("regicide", 1, 1, ["play a 9c", "quit", "n"], bots={})
+    assert "P1 plays: play A♥ 9♣" in out
+
+
 def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():
     """A first-hour trial: README says `spades` for `♠`, but `play 2 spades` was not understood: the
     card shows `2♠`, the symbol joined to its rank."""

@@ -16,6 +16,7 @@ the end of input (Ctrl-D) or Ctrl-C at any prompt offers to save the match befor
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import os
 import re
@@ -119,6 +120,16 @@ def _word_starts(typed: list[str], words: list[str]) -> bool:
     """Is each word typed the start of the action's word in its place (`play gno on temp`)? Not a
     number or square cut short (`j1` of `j10`), as `_starts_in_order` says."""
     return len(typed) == len(words) and all(_starts(t, w) for t, w in zip(typed, words))
+
+
+def _starts_any_order(typed: list[str], words: list[str]) -> bool:
+    """The same name first, then each word typed the start of another of the action's words, in any
+    order (`play 8s a` for `play A♠ 8♠`: a pick's cards may be named in any order, the README's `play 4d
+    a` only worked in the action's own — a first hour)."""
+    if len(typed) != len(words) or len(typed) > 7 or not typed or typed[0] != words[0]:
+        return False
+    return any(all(_starts(t, w) for t, w in zip(typed[1:], order))
+               for order in itertools.permutations(words[1:]))
 
 
 def _starts(typed: str, word: str) -> bool:
@@ -1053,6 +1064,11 @@ class _Session(Drawing, Commands):
                     if _picks_only(action, self.subset_actions()) and (_same_words(wanted, text) or _same_words(wanted, seen))]
             if len(kept) == 1:
                 return kept[0]
+            if not kept and 2 < len(wanted.split()) <= 7:      # (… each cut short: `play 8s a`)
+                kept = [action for action in actions if _picks_only(action, self.subset_actions())
+                        and any(_starts_any_order(wanted.split(), form) for form in _forms(action))]
+                if len(kept) == 1:
+                    return kept[0]
         if not matches:                      # an enum value by its name (`spades` for the `♠` it is shown as)
             named = self.enum_named(wanted)
             if named != wanted:
