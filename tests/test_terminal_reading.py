@@ -472,23 +472,19 @@ def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambi
 def test_a_number_that_is_a_word_of_several_actions_and_the_place_of_one_of_them_is_that_place(tmp_path):
     """A new author's Ludo: `1. move R1 to square 1 … 4. move R4 to square 1` — `1` was refused as
     ambiguous at nearly every move, though both readings take the list's first."""
-    typed = typing(tmp_path, 'game "Race" { players 1\n  kind Token { n: int  label "R" + text(n) }\n'
-                   '  zone base: set, public\n  setup { for i in 1..4 { create Token(n: i) in base } }\n'
-                   '  turn { step s { action move(t in base) as "move " + text(t) + " to square 1" {\n'
-                   '    finish draw "moved" } } } }\n', 1)
+    def cards(label: str, numbers: str, action: str):
+        return typing(tmp_path, f'game "Cards" {{ players 1\n  kind Card {{ n: int  label {label} }}\n'
+                      f'  zone hand: pile, public\n  setup {{ for i in {numbers} {{ create Card(n: i) in hand }} }}\n'
+                      f'  turn {{ step s {{ action {action} {{ finish draw "done" }} }} }} }}\n', 1)
+    typed = cards('"R" + text(n)', "1..4", 'move(t in hand) as "move " + text(t) + " to square 1"')
     assert "P1 plays: move R1 to square 1" in typed("1")
     assert "P1 plays: move R3 to square 1" in typed("3")
     # (a number that ends a card's name is no value typed: a new author's Sushi Go, `take Maki 1`)
-    typed = typing(tmp_path, 'game "Sushi" { players 1\n  kind Card { n: int  label (if n == 0 then "Pudding" '
-                   'else "Maki " + text(n)) }\n  zone hand: pile, public\n  setup { create Card(n: 0) in hand  '
-                   'create Card(n: 1) in hand  create Card(n: 3) in hand }\n'
-                   '  turn { step s { action take(c in hand) { finish draw "taken" } } } }\n', 1)
+    typed = cards('(if n == 0 then "Pudding" else "Maki " + text(n))', "[0, 1, 3]", "take(c in hand)")
     assert "P1 plays: take Pudding" in typed("1")
     assert "P1 plays: take Maki 1" in typed("2")
     # (a review: a card named by a number alone is that number; bids that differ in a value are no place)
-    typed = typing(tmp_path, 'game "Nimmt" { players 1\n  kind Card { n: int  label text(n) }\n  zone hand: pile, public\n'
-                   '  setup { for i in [3, 5, 8, 12, 40] { create Card(n: i) in hand } }\n'
-                   '  turn { step s { action play(c in hand) { finish draw "played" } } } }\n', 1)
+    typed = cards("text(n)", "[3, 5, 8, 12, 40]", "play(c in hand)")
     assert "error: 5 is ambiguous here: play 5, or number 5 in the list (play 40)" in typed("5")
     typed = typing(tmp_path, 'game "Bids" { players 1\n  turn { step s { action bid(n in 1..3, f in 5..6) as "bid " + text(n) '
                    '+ " x " + text(f) { finish draw "bid" } } } }\n', 1)
