@@ -107,6 +107,10 @@ def test_an_undo_keeps_what_each_seat_recaps_from_before_the_move_undone():
     undone = recap("rest\ngrow\ngrow\nundo\nrest\n")
     assert undone == recap("rest\ngrow\nrest\n")            # as if the second `grow` had never been played
     assert "P2 plays: grow\n  > P2 grows the pile to 1\n" in undone and "to 2" not in undone
+    # (and the one deciding again, asked at once: not "nothing happened since your last move" — a review)
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("rest\ngrow\nundo\nrecap\nquit\nn\n"), out, "steps.rules")
+    assert out.getvalue().split("P2> recap\n")[1].startswith("Since your last move:\nP1 plays: rest\n")
 
 
 def test_undo_never_goes_back_past_a_card_drawn_from_a_hidden_pile():

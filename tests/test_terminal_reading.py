@@ -489,6 +489,9 @@ def test_a_number_that_is_a_word_of_several_actions_and_the_place_of_one_of_them
     typed = typing(tmp_path, 'game "Bids" { players 1\n  turn { step s { action bid(n in 1..3, f in 5..6) as "bid " + text(n) '
                    '+ " x " + text(f) { finish draw "bid" } } } }\n', 1)
     assert "error: 5 is ambiguous here: bid 1 x 5, bid 2 x 5, bid 3 x 5, or number 5 in the list (bid 3 x 5)" in typed("5")
+    # (a second review: `bid 2 on Lot 2` ends with a card's name, but is a bid of 2 too)
+    typed = cards('"Lot " + text(n)', "1..3", 'bid(k in 1..2, c in hand) as "bid " + text(k) + " on " + text(c)')
+    assert "error: 2 is ambiguous here: bid 2 on Lot 2, or number 2 in the list (bid 1 on Lot 2)" in typed("2")
 
 
 def test_a_picks_cards_cut_short_may_be_typed_in_any_order():

@@ -174,11 +174,12 @@ def _answering(actions: list, word: str, labels=None) -> list:
         if len(words) >= 2 and (words[-1] == word or (number is not None and re.fullmatch(r"-?\d{1,12}", words[-1])
                                                        and int(words[-1]) == number)):
             meta = getattr(a, "_meta", None)
-            if labels and isinstance(meta, tuple) and len(meta) >= 3 and any(
+            args = list(zip(meta[2], getattr(a, "_args", ()))) if isinstance(meta, tuple) and len(meta) >= 3 else []
+            if labels and any(
                     show == "comp" and type(v) is int and 0 <= v < len(labels) and len(str(labels[v]).split()) >= 2
-                    and " ".join(words).endswith(" ".join(str(labels[v]).split()))
-                    for show, v in zip(meta[2], getattr(a, "_args", ()))):
-                continue
+                    and " ".join(words).endswith(" ".join(str(labels[v]).split())) for show, v in args) \
+                    and not any(show == "other" and ((type(v) is int and v == number) or v == word) for show, v in args):
+                continue                        # (but `bid 2 on Lot 2` is a bid of 2: a review)
             out.append(a)
     return out
 

@@ -592,7 +592,8 @@ class Commands:
         for seat, state in self.bot_states.get(len(earlier.log), {}).items():
             self.bots[seat].rng.setstate(state)      # (a bot asked again answers as it did)
         self.rewind(earlier, "undone", self.since_at.get(len(earlier.log)))
-        return True
+        self.recap_lines = list(self.since_move.get(whose, []))   # (the one deciding again: what came before —
+        return True                                              # "nothing happened", a review)
 
     def save(self, path: str) -> bool:
         bare = path.strip()
