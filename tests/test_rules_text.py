@@ -129,6 +129,18 @@ def repl(game, lines, screen=None, bots=None, players=2):
     return out.getvalue()
 
 
+def test_a_value_is_said_changed_unless_a_word_of_the_move_names_it():
+    """A new author's Stone Age: `take Forest` never showed `res: … 0 → 8` ("res" is inside "Forest"),
+    and `buzz` hid the change of `zz`. A value named as a word of the move or a message is said."""
+    source = ('game "Chg" { players 2\n  var zz: int = 0\n  var other: int = 0\n  var res: int = 0\n'
+              '  turn { step s {\n    action buzz { zz += 1  other += 1  end turn }\n'
+              '    action take_res { res += 8  log "res up"  end turn }\n  } }\n  turn limit 4 { finish draw } }\n')
+    game = rulelang.Game(rulelang.compile_source(source, "chg.rules"))
+    out = repl(game, ["buzz", "take res", "quit", "n"])
+    assert "P1 plays: buzz\n  · zz: 0 → 1\n  · other: 0 → 1\n" in out, out
+    assert "P2 plays: take res\n  > res up\n== " in out, out         # (named by its word: not said again)
+
+
 def test_look_and_help_show_a_name_s_text(cards):
     out = repl(cards, ["look fire imp", "help Ice", "look c4", "look Reds", "look nothing", "help plain", "quit"])
     assert "P1> look fire imp\nFire Imp (card)\n  When played, destroy a minion of power 1.\n" in out

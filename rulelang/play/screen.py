@@ -1122,6 +1122,12 @@ def _paired(hidden_out: Counter, hidden_in: Counter, may) -> list:
     return out
 
 
+def _said(name: str, told: str) -> bool:
+    """Does the move's text or a message name this value — as a word, not inside another (`res`
+    in `take Forest`, `zz` in `fizz`: a new author's resources never had their change said)?"""
+    return re.search(r"(?<!\w)" + re.escape(name.lower()) + r"(?!\w)", told) is not None
+
+
 def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]:
     was = {v["name"]: v for v in before}
     out = []
@@ -1133,7 +1139,7 @@ def _value_changes(before: list, after: list, told: str, seat_name) -> list[str]
         # (a message naming the value has said its change — unless the change adds items the
         # message does not name: "the cards left on X go to their owners' discard piles" kept the
         # `Discard piles: P1 (8): + Hoverbot, …` line, and with it which cards, off a first hour's screen)
-        named = name.lower() in told
+        named = _said(name, told)
         if "per_player" in v and "per_player" in old:
             new_row, old_row = v.get("texts") or v["per_player"], old.get("texts") or old["per_player"]
             diffs = [f"{seat_name(p)} {_change(a, b)}" for p, (a, b) in enumerate(zip(old_row, new_row))
@@ -1310,7 +1316,7 @@ def _component_value_changes(before: dict, after: dict, told: str) -> list[str]:
         if not old or label is None:
             continue
         diffs = [f"{k.replace('_', ' ')} {words(old[k])} → {words(v)}" for k, v in vals.items()
-                 if k in old and old[k] != v and k.replace("_", " ").lower() not in told
+                 if k in old and old[k] != v and not _said(k.replace("_", " "), told)
                  and not isinstance(v, (list, dict)) and not isinstance(old[k], (list, dict))]
         if diffs:
             out.append(f"{label}: " + ", ".join(diffs))
