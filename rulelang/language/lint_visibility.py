@@ -44,8 +44,8 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
         vis = _vis(sym.decl) if sym is not None else []
         if vis == ["hidden"]:
             return z, "`hidden`"
-        if vis == ["owner"] and isinstance(part, n.Index) and not (isinstance(part.index, n.Name)
-                                                                   and part.index.name == "me"):
+        if vis == ["owner"] and isinstance(part, n.Index) and not (isinstance(part.index, n.Name) and (
+                part.index.name == "me" or _given_me(lints, domain, part))):   # (`held(me)`: a new author's Crew)
             return z, "another player's `owner` zone"
     return None
 
