@@ -657,6 +657,12 @@ def test_idle_matches_are_let_go_past_the_limit_and_come_back_from_the_store(ser
     codes = [post(server.url + "/api/matches", {"game": "small", "players": 2}, away)[0] for _ in range(3)]
     assert codes == [200, 200, 429]
     assert post(server.url + "/api/matches", {"game": "small", "players": 2})[0] == 200    # (loopback itself)
+    # a page of a name rebound to 127.0.0.1 (DNS rebinding): its Origin and Host agree, yet it is counted
+    rebound = {"Host": "rebind.example:18741", "Origin": "http://rebind.example:18741"}
+    server.server.makers.clear()                    # (loopback's own count, spent above while it was counted)
+    codes = [post(server.url + "/api/matches", {"game": "small", "players": 2}, rebound)[0] for _ in range(3)]
+    assert codes == [200, 200, 429]
+    assert post(server.url + "/api/matches", {"game": "small", "players": 2}, {"Origin": server.url})[0] == 200
 
 
 def test_at_a_simultaneous_step_each_seat_answers_in_any_order(serve):
