@@ -674,11 +674,12 @@ class Server:
             raise ValueError("send {game, players, options, seats}")
         unknown = sorted(str(k) for k in spec if k not in SPEC_FIELDS)
         if unknown:                        # (a misspelt `seat` made a match of humans only, unsaid — a fuzz trial)
-            raise ValueError(f"no field {printable(unknown[0])[:40]!r} in a match's request; its fields: "
+            raise ValueError(f"no field {printable(repr(unknown[0][:40]))} in a match's request; its fields: "
                              + ", ".join(SPEC_FIELDS))
         entry = self.entries.get(spec.get("game")) if isinstance(spec.get("game"), str) else None
         if entry is None:
-            raise ValueError(f"no game {printable(str(spec.get('game')))[:60]!r}; the lobby lists them")
+            # (quoted, then made printable: made printable first, its `\u001b` read `\\u001b` — an attacker's trial)
+            raise ValueError(f"no game {printable(repr(str(spec.get('game'))[:60]))}; the lobby lists them")
         game = entry.game
         players = spec.get("players", game.min_players)
         if type(players) is not int:            # (a trial sent "1": "… is for 1..4 players" misled)
@@ -1328,9 +1329,9 @@ def _seat_kind(kind) -> str:
         if name == "ismcts" and budget.isdigit() and budget.isascii():
             iterations, seconds = MAX_ISMCTS + 1, None     # (0, or too many to parse: said as the range)
         else:
-            raise ValueError(f"no bot {printable(kind)!r}: {said}") from None
+            raise ValueError(f"no bot {printable(repr(kind))}: {said}") from None
     if name == "mcts":
-        raise ValueError(f"no bot {printable(kind)!r}: mcts sees the hidden cards; {said}")
+        raise ValueError(f"no bot {printable(repr(kind))}: mcts sees the hidden cards; {said}")
     if iterations is not None and iterations > MAX_ISMCTS:
         raise ValueError(f"an ismcts bot needs a budget of 1..{MAX_ISMCTS} iterations (ismcts:200)")
     if seconds is not None and seconds > MAX_BOT_SECONDS:

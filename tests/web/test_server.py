@@ -204,6 +204,7 @@ def test_bad_input_gets_a_clear_error_and_never_changes_the_match(serve):
     asyncio.run(bad())
 
     for spec, said in [({"game": "nosuch"}, "no game 'nosuch'; the lobby lists them"),
+                       ({"game": "\x1b[31mred\u202e"}, "no game '\\x1b[31mred\\u202e'; the lobby lists them"),
                        ({"game": ["small"], "players": 2}, "no game \"['small']\"; the lobby lists them"),
                        ({"game": "small", "players": 3}, "Small Tricks is for 2 players"),
                        # (a trial: "2" read "Small Tricks is for 2 players"; seats "human", options [])
