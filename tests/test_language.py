@@ -352,6 +352,10 @@ def test_a_family_of_zones_moved_whole_is_told_how_to_move_every_members():
         rulelang.compile_source(source, "g.rules")
     assert "say whose zone to move from, e.g. `hand[me]`; every player's: `for p in players { move hand[p] to … }`" \
         in str(err.value)
+    with pytest.raises(rulelang.RuleError) as err:              # (a family by cell: no players' loop — a review)
+        rulelang.compile_source(source.replace("players 2\n", "players 2\n  board b: squares(2, 1)\n")
+                                .replace("zone hand: set per player, owner", "zone hand: set per cell of b"), "g.rules")
+    assert "say which of the zones `hand` to move from: `hand[…]` with its index" in str(err.value)
 
 
 def test_a_local_let_as_none_takes_the_type_of_what_it_is_given():

@@ -492,6 +492,9 @@ def test_a_number_that_is_a_word_of_several_actions_and_the_place_of_one_of_them
     # (a second review: `bid 2 on Lot 2` ends with a card's name, but is a bid of 2 too)
     typed = cards('"Lot " + text(n)', "1..3", 'bid(k in 1..2, c in hand) as "bid " + text(k) + " on " + text(c)')
     assert "error: 2 is ambiguous here: bid 2 on Lot 2, or number 2 in the list (bid 1 on Lot 2)" in typed("2")
+    # (nor a pick's, `pick two card 2 card 16`: `16` past the list's end played it — a review)
+    typed = cards('"card " + text(n)', "[2, 16]", 'take(c in hand) { finish draw "taken" }  action two(xs subset of hand size 2)')
+    assert "error: there is no action 16; choose 1-3" in typed("16")
 
 
 def test_a_picks_cards_cut_short_may_be_typed_in_any_order():

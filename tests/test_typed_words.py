@@ -45,6 +45,9 @@ def test_an_as_text_whose_words_are_chosen_among_a_few_shows_each_of_them():
     game = rulelang.Game(rulelang.compile_source(source, "pairs.rules"))
     assert "- `single/pair/three O`: Use this pairing of the dice" in rulebook(game)
     assert action_help(game, "advance", game.new_match(2, 1)).startswith("single/pair/three O (at step pick)")
+    spaced = source.replace('as (if o[1] == 0 then "single " else if o[1] == 1 then "pair " else "three ") + text(o[0])',
+                            'as "play" + (if o[1] == 0 then " single" else " pair") + " of " + text(o[0])')
+    assert "- `play single/pair of O`" in rulebook(rulelang.Game(rulelang.compile_source(spaced, "pairs.rules")))
 
 BIDS = '''game "Bids" {
   players 2

@@ -39,10 +39,17 @@ class StatementChecks:
     def check_move(self, s) -> None:
         t = self.expr(s.what)
         if t == "zones":
-            # (every member's too: a new author's President moved `hand` whole, a family read as its list)
-            name = s.what.name if isinstance(s.what, n.Name) else "hand"
-            self.error("E201", f"say whose zone to move from, e.g. `{name}[me]`; every player's: "
-                       f"`for p in players {{ move {name}[p] to … }}`", s.what.span)
+            # (every member's too: a new author's President moved `hand` whole, a family read as its list;
+            # by player only for a zone per player alone — `stack[p]` of a zone per cell was wrong: a review)
+            name = s.what.name if isinstance(s.what, n.Name) else None
+            sym = self.out.symbols.get(name) if name else None
+            decl = getattr(sym, "decl", None)
+            if isinstance(decl, n.ZoneDecl) and decl.per == "player" and not decl.more_per:
+                self.error("E201", f"say whose zone to move from, e.g. `{name}[me]`; every player's: "
+                           f"`for p in players {{ move {name}[p] to … }}`", s.what.span)
+            else:
+                self.error("E201", f"say which of the zones `{name or 'hand'}` to move from: `{name or 'hand'}[…]` "
+                           f"with its index", s.what.span)
         elif not (is_comp(t) or t == "zone" or (is_list(t) and is_comp(elem(t)))):
             self.error("E201", f"only components can be moved, not {show(t)}", s.what.span)
         self.zone_target(s.dest, "the destination")

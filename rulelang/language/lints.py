@@ -769,8 +769,11 @@ class StaticLint(FlowLints):
                 self.report("W219", "warning", f"the text of action `{a.name}` (`as`) uses none of its parameters: "
                             f"every choice gets the same text, told apart only by a number (`TEXT (2)`)", a.text.span)
             else:
-                # (a parameter read only for a field of it, `s.big`, is not named: `ride near (2)` — a review)
-                fields_of = {id(x.obj) for x in walk(a.text) if isinstance(x, n.Attr)}
+                # (a parameter read only for a field of it in a test, `if s.big then "far" …`, is not named:
+                # `ride near (2)`; shown as the text of a field, `text(s.n)`, it is — two reviews)
+                shown = {id(y.obj) for x in walk(a.text) if isinstance(x, n.Call) and x.name == "text"
+                         for y in x.args if isinstance(y, n.Attr)}
+                fields_of = {id(x.obj) for x in walk(a.text) if isinstance(x, n.Attr)} - shown
                 self.secret_left_out(a, {x.name for x in walk(a.text) if isinstance(x, n.Name) and id(x) not in fields_of})
         for p in a.params:
             for z in dict.fromkeys(self.root_zone(x) for x in self.chosen_zones(p.domain)):

@@ -771,7 +771,8 @@ def _text_parts(e: dict, depth: int = 0, worked_out: set | frozenset = frozenset
         chosen = _literal_choices(e)
         if chosen is not None and len(dict.fromkeys(w.strip() for w in chosen)) > 1 and all(w.strip() for w in chosen) \
                 and len({w.split()[0] for w in chosen}) > 1:      # (`pass` or `pass turn`: `pass …`, below)
-            return ["/".join(dict.fromkeys(w.strip() for w in chosen))
+            return [(" " if all(w.startswith(" ") for w in chosen) else "")     # (`"play" + (… " single" …)`)
+                    + "/".join(dict.fromkeys(w.strip() for w in chosen))
                     + (" " if all(w.endswith(" ") for w in chosen) else "")]
         # (`as (if … then "advance " + … else "advance " + … + " and " + …)`: the words both ways
         # start with, a new author's rulebook showed only `…`)

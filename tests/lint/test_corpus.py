@@ -238,3 +238,16 @@ def test_w241_walks_a_bounded_number_of_nodes_through_defs(monkeypatch):
     source = (Path(__file__).resolve().parents[1] / "games" / "w241_fan_out.rules").read_text(encoding="utf-8")
     rulelang.check_source(source, "w241_fan_out.rules")
     assert walked[0] < 2 * lint_visibility.W241_NODES
+
+
+def test_w269_not_of_a_text_that_shows_a_field_of_the_choice(tmp_path):
+    """A review: `as "ride to " + text(s.n)` tells every choice apart (`ride to 3`), yet W269 said they read
+    alike; a field read only in a test (`if s.big then "far" else "near"`) still warns (the corpus)."""
+    path = tmp_path / "ride.rules"
+    path.write_text('game "Ride" {\n  players 2\n  kind Spot { n: int  big: bool  label "spot " + text(n) }\n'
+                    '  zone spots: set per player, owner\n'
+                    '  setup { for i in 1..4 { create Spot(n: i, big: i > 2) in spots[0] } }\n'
+                    '  turn { step s { action ride(s in spots[me]) as "ride to " + text(s.n) { end turn } } }\n'
+                    '  turn limit 6 { finish draw }\n}\n', encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert not [d for d in diagnostics if d.code == "W269"], diagnostics
