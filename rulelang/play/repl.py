@@ -1856,10 +1856,10 @@ OTHER_TRIES = 8       # (each other seat's, in each of ASKER_WORLDS worlds the a
 # … and more in a small game, where they are cheap: with 48, 1 move in 21 that had told a detective
 # Mr. X was not on a station he could be on might still be undone (he is there in 1 world in 30). As
 # many as HIDDEN_SIZED divided by the position's size (its components and variables' entries: a world of
-# Scotland Yard's 54 costs ~0.2 ms, of Shadow Hunters' 135 ~2 ms, of Smash Up's 1,270 ~3 ms), between
+# a hidden-movement game's 54 costs ~0.2 ms, of a hidden-role game's 135 ~2 ms, of a card game's 1,270 ~3 ms), between
 # HIDDEN_TRIES and HIDDEN_MOST: a count, not a time, so the verdict is the same on every machine (a review)
 HIDDEN_MOST = 480
-HIDDEN_SIZED = 12_000    # (24,000 made a Regicide undo 1.5–2× slower: its worlds cost more than its size says)
+HIDDEN_SIZED = 12_000    # (24,000 made a co-operative card game's undo 1.5–2× slower: its worlds cost more than its size says)
 
 
 def _worlds_for(m) -> int:
