@@ -916,7 +916,8 @@ class _Session(Drawing, Commands):
         Where answers are numbers themselves (`choose n in 0..2`), a number is the answer of that text
         unless it is also another answer's place in the list: then it is refused as ambiguous, and
         `#2` is the list's second, `=2` the answer 2 (a new author typed 2 trades and got 1). A number
-        that is a word of several actions, the list's place among them, is that place."""
+        that is a word of several actions differing only in the components they name, the list's place
+        among them, is that place."""
         if line[:1] in "#=" and len(line) > 1 and line[1:].strip() \
                 and not any(" ".join(str(a).split()) == line for a in actions):     # (an answer that reads `#2 …`)
             rest = line[1:].strip()
