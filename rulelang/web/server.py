@@ -796,6 +796,11 @@ class Server:
         seats = saved["seats"]
         if not (isinstance(seats, list) and len(seats) == saved["players"] and all(isinstance(k, str) for k in seats)):
             raise ValueError("its seats are damaged in the store")
+        try:                                    # (a kind the lobby refuses: `skynet` read the command line's list,
+            for k in seats:                     #  and `mcts`, which sees every hidden card, played — an attacker)
+                _seat_kind(k)
+        except ValueError:
+            raise ValueError("its seats are damaged in the store") from None
         tokens = saved["tokens"]                # (a link's seat -1, 99 or "0" was a 500 at every open: a fuzz trial)
         if not (isinstance(tokens, dict) and all(
                 isinstance(k, str) and (v is None or v == INVITE or type(v) is int and 0 <= v < len(seats))

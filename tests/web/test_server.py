@@ -984,6 +984,9 @@ def _setting(column: str) -> str:
 @pytest.mark.parametrize("statement, value, why", [
     (_setting("options"), "[1, 2]", "its options are damaged in the store"),
     (_setting("seats"), '["human"]', "its seats are damaged in the store"),
+    # (a bot the lobby refuses: `mcts` sees every hidden card; `skynet` read the command line's list — an attacker)
+    (_setting("seats"), '["human", "mcts"]', "its seats are damaged in the store"),
+    (_setting("seats"), '["human", "skynet"]', "its seats are damaged in the store"),
     # (100,000 `[`: a RecursionError and an HTTP 500 — a fuzz trial)
     (_setting("options"), "[" * 100_000, "its record is damaged in the store"),
     (_setting("options"), "{1: ", "its record is damaged in the store"),
