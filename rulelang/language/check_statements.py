@@ -47,9 +47,11 @@ class StatementChecks:
             if isinstance(decl, n.ZoneDecl) and decl.per == "player" and not decl.more_per:
                 self.error("E201", f"say whose zone to move from, e.g. `{name}[me]`; every player's: "
                            f"`for p in players {{ move {name}[p] to … }}`", s.what.span)
-            else:
-                self.error("E201", f"say which of the zones `{name or 'hand'}` to move from: `{name or 'hand'}[…]` "
-                           f"with its index", s.what.span)
+            elif name is not None:
+                self.error("E201", f"say which of the zones `{name}` to move from: `{name}[…]` with its index",
+                           s.what.span)
+            else:                                    # (not a zone's name: no name of another to offer)
+                self.error("E201", "say whose zone to move from, e.g. `hand[me]`", s.what.span)
         elif not (is_comp(t) or t == "zone" or (is_list(t) and is_comp(elem(t)))):
             self.error("E201", f"only components can be moved, not {show(t)}", s.what.span)
         self.zone_target(s.dest, "the destination")
