@@ -193,6 +193,41 @@ def test_save_and_replay_mid_decision_are_exact(bids):
         rulelang.Match.from_state(bids, bad)
 
 
+TOSS = """game "toss" {
+  players 2
+  kind Chip { v: int  label "chip " + text(v) }
+  zone bag: pile, hidden
+  zone out: pile, public
+  setup { for i in 1..5 { create Chip(v: i) in bag }  shuffle bag }
+  turn {
+    step call simultaneous {
+      action go { }
+      reveal { shuffle bag  move top(bag) to out  if size(bag) == 0 { finish draw "empty" }  end turn }
+    }
+  }
+}"""
+
+
+def test_each_reveals_chance_events_replay_it_on_another_seed_when_the_next_decision_opens_at_once():
+    """A new author's trial: a reveal that ends the turn opens the next decision at once, and its
+    shuffle was not listed in `chance_events` (a commit read as one that draws nothing)."""
+    game = game_of(TOSS)
+    m = game.new_match(2, seed=3)
+    setup, played = m.chance_events, []
+    for _ in range(4):
+        m.apply("go", seat=0)
+        assert m.chance_events == []                   # (an answer kept in secret draws nothing)
+        m.apply("go", seat=1)
+        played.append(m.chance_events)
+    assert [e[:2] for events in played for e in events] == [["shuffle", n] for n in (5, 4, 3, 2)]
+    again = game.new_match(2, seed=77, chance=setup)
+    for events in played:
+        again.apply("go", seat=0)
+        again.supply_chance(events)
+        again.apply("go", seat=1)
+    assert again.state()["zones"]["out"] == m.state()["zones"]["out"]
+
+
 def test_a_choice_inside_a_revealed_answer_pauses_and_saves():
     game = game_of('''game "g" { players 2  var n: int = 0 per player
       turn { step s simultaneous {

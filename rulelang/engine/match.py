@@ -634,10 +634,10 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         since it lead here (or, if it failed, still lead to where the match stays). A replay inside
         the action may have made this match take on another position's checkpoint on the way."""
         ckpt, inputs = self.ckpt, self.inputs
-        answering, drawn = self.pending is not None, len(self.drawn or ())
+        answering, drawn, revealed = self.pending is not None, len(self.drawn or ()), False
         try:
             if simultaneous:
-                self._commit(text, seat)
+                revealed = self._commit(text, seat)
             else:
                 self._interactive(text)
         except BaseException:
@@ -651,8 +651,9 @@ class Match(MatchFlow, MatchPausing, MatchCopies, MatchViews, MatchSaves, MatchS
         else:       # (none before: none now — not the one a replayed base brought, which may be another
             self.ckpt, self.inputs = None, ()  # world's: a determinized copy's base is the real match's)
         # what this input drew: an answer goes on with the chain's draws (a new chain starts afresh;
-        # a commit that is not the last draws nothing)
-        self.drawn_from = drawn if answering or (simultaneous and self.simul is not None) else 0
+        # a commit that is not the last draws nothing — asked of the commit, not of `simul`: the
+        # reveal may open the next turn's decision, and its draws read as none — a new author's trial)
+        self.drawn_from = drawn if answering or (simultaneous and not revealed) else 0
 
     def _from_checkpoint(self, ckpt: Checkpoint, played: int) -> "Match":
         """The position a checkpoint and the actions played since it, up to the log's first

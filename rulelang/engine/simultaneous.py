@@ -102,9 +102,9 @@ class MatchSimultaneous(MatchParts):
         return True
 
     # ---- answering (Match.apply) ----
-    def _commit(self, text: str, given: int | None = None) -> None:
+    def _commit(self, text: str, given: int | None = None) -> bool:
         """One seat's answer (the actor's, `given`'s, or the one `P3: TEXT` names): kept in
-        secret, or, the last one, all revealed and run."""
+        secret, or, the last one, all revealed and run (True: what it revealed ran)."""
         assert self.simul is not None           # (apply: a decision is open)
         step, seats, answers = self.simul.step, self.simul.seats, self.simul.answers
         self.legal_actions()
@@ -129,9 +129,10 @@ class MatchSimultaneous(MatchParts):
             actor = seats[answers.index(None)]
             if actor != self.actor:
                 self.actor, self._by_text = actor, None
-            return
+            return False
         root = ["simul", step, [[p, a] for p, a in zip(seats, answers)]]
         self._resume(self._before(), root, [], f"revealing the answers at step `{step}`", here=True)
+        return True
 
     def _reveal(self, step: str, pairs: list) -> None:
         """Run every answer's action (bound from the position they were chosen in), then `reveal`."""
