@@ -246,3 +246,26 @@ def test_the_note_is_said_only_when_the_lines_since_the_move_are_out_of_sight():
     noted = [text[a:b + 1] for a, b in zip(prompts, prompts[1:]) if any("scrolled up" in x for x in text[a:b])]
     assert all(len(block) > 24 for block in noted), [len(b) for b in noted]
     assert "(5 lines since your last move scrolled up" not in out.getvalue()       # (seed 5's second move)
+
+
+def test_recap_after_a_save_is_loaded_gives_the_moves_since_ones_own_from_the_log(race, tmp_path):
+    """A first hour at the terminal: after resuming a save, `recap` said "nothing happened since
+    your last move" over the other player's move (the lines said on screen are not saved)."""
+    path = tmp_path / "race.save"
+    play(race, ["c7", f"save {path}", "quit"])
+    for typed in (["recap", "quit"], []):                          # loaded by `load`, and resumed by the CLI
+        if typed:
+            out = play(race, [f"load {path}", "", *typed])
+        else:
+            from rulelang.cli import main
+            import contextlib
+            buffer = io.StringIO()
+            with contextlib.redirect_stdout(buffer), pytest.MonkeyPatch.context() as mp:
+                mp.setattr("sys.stdin", io.StringIO("recap\nquit\n"))
+                (tmp_path / "race.rules").write_text(RACE, encoding="utf-8")
+                main(["play", str(path), "--rules", str(tmp_path / "race.rules")])
+            out = buffer.getvalue()
+        recap = between(out, "P1> recap\n", "P1> quit")
+        assert recap.startswith("Since your last move:\n  1. P1: take c7\n       > P1 boxes chip 7\n"
+                                "       > only P1 hears this: psst 7\n  2. P2: take c"), recap
+        assert "P2 hears" not in recap and "psst" not in recap.split("2. P2:")[1]

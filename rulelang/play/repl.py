@@ -90,6 +90,7 @@ def run_repl(game, players: int, seed: int, options: dict | None = None,
     session.asked.update(asked or {})
     if match is not None:                     # (a resumed save: its moves may be undone as if played here)
         session.undo_history()
+        session.recaps_from_log()
     return session.run()
 
 

@@ -448,27 +448,7 @@ class Commands:
         reader = self.on_screen if self.on_screen is not None and self.on_screen not in self.bots else None
         log = self.match.log
         shown = self.match.log_for(reader)
-
         messages = self.match.message_log()
-
-        def entry(i: int, text: str) -> str:
-            meta = self.log_meta.get(i)
-            if meta is not None and interrupt_seat(text) is not None:     # `P3: reveal`: its seat said once
-                text = text.partition(": ")[2]
-            asked = self.asked.get(i)
-            if asked and meta is not None and meta[0] is not None and asked.startswith(seat_name(meta[0]) + ", "):
-                asked = asked[len(seat_name(meta[0])) + 2:]     # (`P2: Plain was played…`, its seat said once)
-            if asked and not asked.startswith("respond in "):
-                text = f"{printable(asked)} → {printable(text)}"
-            else:
-                text = printable(text)
-            if meta is None:                 # (a move of a match resumed from a save: who is not known)
-                return text
-            seat, first, end = meta
-            said = [m["text"] for m in messages[first:end]
-                    if m["to"] is None or reader is not None and reader in m["to"]]
-            head = f"{seat_name(seat)}: {text}" if seat is not None else text
-            return "\n".join([head] + [f"       > {printable(x)}" for x in said])
         # what the setup said (a first roll, the cards dealt), before any move: the messages before
         # the first move's (all of them with no move yet; none known for a match resumed from a save)
         first = self.log_meta.get(0)
@@ -479,8 +459,51 @@ class Commands:
             self.say("\n".join(["  setup:"] + setup + ["no actions yet"]) if setup else "no actions yet")
             return False
         self.page(((["  setup:"] + setup) if setup else [])
-                  + "\n".join(f"  {n}. {entry(n - 1, text)}" for n, text in enumerate(shown, 1)).split("\n"))
+                  + "\n".join(f"  {n}. {self.log_entry(n - 1, text, reader, messages)}"
+                              for n, text in enumerate(shown, 1)).split("\n"))
         return False
+
+    def log_entry(self, i: int, text: str, reader: int | None, messages: list) -> str:
+        """Move `i` of the log as `log` shows it to `reader`: `P2: march e7 d7`, what the question
+        asked before its answer, and what was said to all or to the reader under it."""
+        meta = self.log_meta.get(i)
+        if meta is not None and interrupt_seat(text) is not None:     # `P3: reveal`: its seat said once
+            text = text.partition(": ")[2]
+        asked = self.asked.get(i)
+        if asked and meta is not None and meta[0] is not None and asked.startswith(seat_name(meta[0]) + ", "):
+            asked = asked[len(seat_name(meta[0])) + 2:]     # (`P2: Plain was played…`, its seat said once)
+        if asked and not asked.startswith("respond in "):
+            text = f"{printable(asked)} → {printable(text)}"
+        else:
+            text = printable(text)
+        if meta is None:                 # (a move of a match resumed from a save: who is not known)
+            return text
+        seat, first, end = meta
+        said = [m["text"] for m in messages[first:end]
+                if m["to"] is None or reader is not None and reader in m["to"]]
+        head = f"{seat_name(seat)}: {text}" if seat is not None else text
+        return "\n".join([head] + [f"       > {printable(x)}" for x in said])
+
+    def recaps_from_log(self) -> None:
+        """Each human seat's `recap` rebuilt from the log, for a game loaded from a save: its last
+        move and those after it, as `log` shows them to it (the lines said on screen were not saved, and
+        recap said "nothing happened since your last move" over the other player's moves — a first
+        hour at the terminal)."""
+        messages = self.match.message_log()
+        for seat in range(self.match.players):
+            if seat in self.bots:
+                continue
+            mine = [i for i, meta in self.log_meta.items() if meta is not None and meta[0] == seat]
+            if not mine:                 # (no move of its own known: the recap starts at the game's start)
+                continue
+            shown = self.match.log_for(seat)
+            lines = []
+            for n in range(max(mine) + 1, len(shown) + 1):
+                entry = self.log_entry(n - 1, shown[n - 1], seat, messages).split("\n")
+                lines += [f"  {n}. {entry[0]}"] + entry[1:]
+            if lines:
+                self.since_move[seat] = lines
+        self.recording, self.recording_seat = [], None     # (the next seat at the terminal takes its own)
 
     # -- several picks at once, at a question answered one pick at a time ----------------
 
@@ -691,6 +714,7 @@ class Commands:
         self.since_at = {}                    # (the recaps of the game played before: not this one's)
         self.undo_history()                   # (its moves may be undone as if played here)
         self.rewind(match, f"loaded {printable(path)}")
+        self.recaps_from_log()
         return True
 
     def quit(self, _argument: str) -> bool:
