@@ -90,7 +90,7 @@ def test_one_letter_that_starts_words_of_many_actions_is_ambiguous():
 
 @pytest.mark.parametrize("game, players, seed, lines, letter, played", [
     ("smash_up", 2, 0, "1 1 1 3 1 7 2", "d", "done"),                  # beside `play Grave Digger on …`
-    ("shadow_hunters", 4, 0, "2 1 1 3 3 1 1 2 1 1 1 2 1 1 1 5 5 1 2 1 1 2 1 1", "p", "pass"),   # beside `attack P2`
+    ("shadow_hunters", 4, 0, "2 1 1 3 #3 1 1 2 1 1 1 2 1 1 1 5 5 1 2 1 1 2 1 1", "p", "pass"),  # beside `attack P2`
 ])
 def test_one_letter_still_plays_the_one_action_it_starts_beside_card_and_seat_names(game, players, seed, lines,
                                                                                    letter, played):

@@ -934,3 +934,18 @@ def test_help_begin_says_a_start_of_turn_ability_comes_after_it():
     from rulelang.play.rulebook import action_help
     game = rulelang.load(str(ROOT / "games" / "shadow_hunters.rules"))
     assert "start-of-turn ability is offered next" in action_help(game, "begin")
+
+
+def test_a_number_that_names_a_seat_offered_at_another_place_is_ambiguous(tmp_path):
+    """A first hour at Shadow Hunters: "Who do you give the hermit card to? 1. P2 · 2. P3 · 3. P4" —
+    `3`, meant for P3, gave the card to P4, and `4` was refused."""
+    typed = typing(tmp_path, 'game "Gift" { players 4\n'
+                   '  turn { step s { action give(p in others) { finish win for p } } } }\n', 4)
+    assert "error: 3 is ambiguous here: give P3, or number 3 in the list (give P4); type P3 for give P3, " \
+           "#3 for give P4" in typed("3")
+    assert "P1 plays: give P4" in typed("#3") and "P1 plays: give P3" in typed("p3")
+    assert "P1 plays: give P4" in typed("4")         # no 4th in the list: the seat it names
+    assert "there is no action 5" in typed("5")
+    typed = typing(tmp_path, 'game "Gift" { players 3\n'
+                   '  turn { step s { action give(p in players) { finish win for p } } } }\n', 3)
+    assert "P1 plays: give P2" in typed("2")         # the list's place is the seat: no doubt

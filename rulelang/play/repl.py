@@ -541,6 +541,8 @@ class _Session(Drawing, Commands):
                     self.since_move.setdefault(other, []).extend(recorded)          # happened": a first hour)
             self.recap_lines = list(self.since_move.get(seat, []))
             self.recap_note = bool(self.recap_lines)
+        elif self.__dict__.pop("recaps_loaded", False):     # (a loaded save's, from its log: nothing said)
+            self.recap_lines = list(self.since_move.get(seat, []))
         if handing:
             self.hand_over(seat)
         self.on_screen = seat
@@ -957,6 +959,19 @@ class _Session(Drawing, Commands):
             # (the list's place is one of the actions the number is a word of, which differ in the cards
             # they name alone: either reading plays it — a new author's Ludo, four tokens to `square 1`,
             # refused `1` at nearly every move; not bids, `bid 6 x 5` and `bid 7 x 5` for `5` — a review)
+            seat = f"P{number}" if not spoken and number is not None and 1 <= number <= self.match.players else None
+            named = [a for a in actions if seat.lower() in str(a).lower().split()] if seat else []
+            if named and not any(placed is a for a in named):
+                # (`3` where the answers are P2, P3, P4 gave the card to P4 — a player's seat read as
+                # its place: a first hour at Shadow Hunters; refused as ambiguous where P3 is elsewhere)
+                if placed is None and len(named) == 1:
+                    return named[0]
+                said = ", ".join(echoed(str(a)) for a in named[:MAX_CANDIDATES])
+                place = f", or number {number} in the list ({echoed(str(placed))})" if placed is not None else ""
+                hint = (f"type {seat} for {said}" if len(named) == 1 else "type the whole action") + (
+                    f", #{number} for {echoed(str(placed))}" if placed is not None else "")
+                self.error(f"{echoed(line)} is ambiguous here: {said}{place}; {hint}")
+                return None
             if spoken and not ((len(spoken) == 1 or _alike_but_cards(spoken)) and any(placed is a for a in spoken)):
                 if placed is None and len(spoken) == 1:
                     return spoken[0]

@@ -503,7 +503,7 @@ class Commands:
                 lines += [f"  {n}. {entry[0]}"] + entry[1:]
             if lines:
                 self.since_move[seat] = lines
-        self.recording, self.recording_seat = [], None     # (the next seat at the terminal takes its own)
+        self.recaps_loaded = True         # (the next seat at the terminal takes its own: take_terminal)
 
     # -- several picks at once, at a question answered one pick at a time ----------------
 
