@@ -867,3 +867,15 @@ def test_the_rulebook_of_a_game_of_steps_alone_says_no_turns():
     assert "Players take turns" not in text and "A turn starts" not in text and "first turn" not in text
     assert "The first step (and whenever the rules go there):" in text
     assert text.index("How play goes") < text.index("The first step") < text.index("Step `deal`"), text
+
+
+def test_the_terminal_says_one_seat_asked_answers_in_the_singular():
+    """A new author's Incan Gold, one explorer left in the temple: "P1 answer at once, in secret;
+    the answers are revealed together"."""
+    from rulelang.play.render import _choice_lines
+    view = {"viewer": 0, "choice": None, "simultaneous": {"seats": [0], "answer": None, "to_answer": True}}
+    assert _choice_lines(view, 200) == ["  ▶ P1 answers in secret; the answer is then revealed (you have still to "
+                                        "answer)"]
+    view["simultaneous"]["seats"] = [0, 2]
+    assert _choice_lines(view, 200) == ["  ▶ P1, P3 answer at once, in secret; the answers are revealed together "
+                                        "(you have still to answer)"]

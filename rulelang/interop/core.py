@@ -20,6 +20,7 @@ import zlib
 
 import rulelang
 from ..core.types import ValueType
+from ..core.textsafe import printable
 from ..ir.sight import names_by_place
 from ..ir.spec import RANDOM_CALLS         # the builtins that draw from the generator
 
@@ -35,6 +36,26 @@ PAUSING = ("choose", "may", "open", "run", "emit", "resolve_triggers")   # state
 
 class MissingExtra(ImportError):
     """An optional library is not installed: the message names the extra to install."""
+
+
+def _short(value, limit: int = 40) -> str:
+    """A value a caller passed, as Python writes it, cut short and safe to print."""
+    text = repr(value)
+    return printable(text if len(text) <= limit else text[:limit - 1] + "…")
+
+
+def started(env) -> None:
+    """Before the first `reset()` there is no match: say so (not an AttributeError from inside —
+    a researcher's trial; the parallel env's `step` returned nothing at all)."""
+    if env.match is None:
+        raise RuntimeError("call reset() first: there is no match yet")
+
+
+def render_mode_checked(mode):
+    """`render_mode` None or "ansi", the one mode `render()` draws ("human" gave None at every call)."""
+    if mode is not None and mode != "ansi":
+        raise ValueError(f"render_mode must be None or 'ansi' (the view as text), not {_short(mode)}")
+    return mode
 
 
 def need(module: str, extra: str):
@@ -742,6 +763,8 @@ class Interface:
         checked_count("universe_cap", universe_cap, most=CAP_MOST)
         self.game = load_game(game)
         self.players = self.game.min_players if players is None else players
+        if options is not None and not isinstance(options, dict):   # (`options="hands=2"`: Python's own
+            raise ValueError(f"options must be a dict of option name to value, not {_short(options)}")  # words)
         self.options = dict(options or {})
         self.game.new_match(self.players, 0, self.options)          # bad players or options: fail here
         self.encoder = Encoder(self.game, self.players)
@@ -764,6 +787,13 @@ class Interface:
 
     def observe(self, match, player: int, view: dict | None = None) -> "np.ndarray":
         """The encoding of view(player) (pass the view if you have it)."""
+        game = getattr(match, "game", None)
+        if game is not self.game and (game is None or game.fingerprint != self.game.fingerprint) \
+                or getattr(match, "players", None) != self.players:
+            # (a 3-player match was encoded at a 2-player size without a word, and another game's
+            # failed on its options — a researcher's trial)
+            raise ValueError(f"this interface encodes {self.game.name} for {self.players} players, not a match of "
+                             f"{getattr(game, 'name', '?')} for {getattr(match, 'players', '?')}")
         view = match.view(player, drawing=False) if view is None else view     # (the encoder reads the cells)
         feats, by_label = self._features(match)
         try:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import operator
 
 from ..core.textsafe import printable
-from .core import MAX_STEPS, Interface, action_index, checked_count, need, no_reset_options, whole_seed
+from .core import (MAX_STEPS, Interface, action_index, checked_count, need, no_reset_options,
+                   render_mode_checked, started, whole_seed)
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 gymnasium = need("gymnasium", "gymnasium")
@@ -68,7 +69,7 @@ class SingleAgentEnv(gymnasium.Env):
             if p == seat or not (isinstance(p, int) and 0 <= p < n):
                 raise ValueError(f"no opponent seat {p!r}: seats are 0..{n - 1} and {seat} learns")
         self.kinds = {p: _repeatable(kinds.get(p, "random")) for p in range(n) if p != seat}
-        self.seat, self.illegal, self.render_mode = seat, illegal, render_mode
+        self.seat, self.illegal, self.render_mode = seat, illegal, render_mode_checked(render_mode)
         self.max_steps = checked_count("max_steps", max_steps, none_ok=True)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(-1e9, 1e9, (self.interface.observation_size,), np.float32),
@@ -115,9 +116,11 @@ class SingleAgentEnv(gymnasium.Env):
 
     def action_masks(self):
         """The legal actions now as booleans (the convention of maskable-PPO implementations)."""
+        started(self)
         return self.interface.actions.mask(self._legal).astype(bool)
 
     def observe_text(self) -> str:
+        started(self)
         return self.interface.view_text(self.match, self.seat)
 
     def step(self, action):

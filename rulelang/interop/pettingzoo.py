@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 
-from .core import MAX_STEPS, Interface, action_index, checked_count, need, no_reset_options, whole_seed
+from .core import (MAX_STEPS, Interface, _short, action_index, checked_count, need, no_reset_options,
+                   render_mode_checked, started, whole_seed)
 SECRET_SEED_BITS = 62             # a drawn match seed: one of 2^62, as rulelang.secret_seed draws
 
 need("pettingzoo", "pettingzoo")
@@ -46,7 +47,7 @@ class RulelangEnv(AECEnv):
                  render_mode: str | None = None):
         super().__init__()
         _set_up(self, game, players, options, actions, action_cap, universe_cap, max_steps)
-        self.render_mode = render_mode
+        self.render_mode = render_mode_checked(render_mode)
         self._legal: list = []
 
     # -- spaces
@@ -91,6 +92,7 @@ class RulelangEnv(AECEnv):
                 self.infos[a] = {}                # (no legal texts: nobody acts again)
 
     def observe(self, agent):
+        started(self)
         # the mask is the seat's own while it is to act, else all zero — after a truncation the
         # dead steps move `agent_selection` on, and another seat got the actor's mask (a
         # researcher's trial: how many options the opponent had)
@@ -100,8 +102,13 @@ class RulelangEnv(AECEnv):
         return {"observation": self.interface.observe(self.match, seat),
                 "action_mask": self.interface.actions.mask(legal)}
 
+    def last(self, observe: bool = True):
+        started(self)
+        return super().last(observe)
+
     def observe_text(self, agent) -> str:
         """What the agent's seat sees, as JSON (`Match.view`, sorted keys)."""
+        started(self)
         return self.interface.view_text(self.match, self.agent_seat[agent])
 
     def action_text(self, index: int) -> str | None:
@@ -109,6 +116,7 @@ class RulelangEnv(AECEnv):
         return next((str(a) for i, a in self._legal if i == index), None)
 
     def step(self, action):
+        started(self)
         agent = self.agent_selection
         if agent not in self.terminations:      # (every agent done and removed: a bare KeyError 'P1' — a
             raise ValueError("the episode is over: call reset()")   # researcher's trial)
@@ -156,7 +164,7 @@ class RulelangParallelEnv(ParallelEnv):
                  action_cap: int | None = None, universe_cap: int | None = None, max_steps: int | None = MAX_STEPS,
                  render_mode: str | None = None):
         _set_up(self, game, players, options, actions, action_cap, universe_cap, max_steps)
-        self.render_mode = render_mode
+        self.render_mode = render_mode_checked(render_mode)
         self.agents: list = []
         self._legal: dict = {}
 
@@ -200,9 +208,13 @@ class RulelangParallelEnv(ParallelEnv):
                 for a in self.agents}
 
     def observe_text(self, agent) -> str:
+        started(self)
         return self.interface.view_text(self.match, self.agent_seat[agent])
 
     def step(self, actions: dict):
+        started(self)
+        if not isinstance(actions, dict):       # (a list: "'list' object has no attribute 'get'")
+            raise ValueError(f"actions must be a dict of agent name to action index, not {_short(actions)}")
         if not self.agents:                     # (the episode ended: nothing is played, as the AEC env)
             return {}, {}, {}, {}, {}
         chosen = []

@@ -124,8 +124,9 @@ def _choice_lines(view: dict, width: int) -> list[str]:
         mine = (f"your answer: {printable(together['answer'])}" if together["answer"] is not None
                 else "you have still to answer" if together["to_answer"] else "you are not asked")
         asked = ", ".join(seat_name(p) for p in together["seats"])
-        choice_lines = [x for x in _wrapped(f"▶ {asked} answer at once, in secret; the answers are revealed "
-                                            f"together ({mine})", width)]
+        said = (f"{asked} answer at once, in secret; the answers are revealed together" if len(together["seats"]) > 1
+                else f"{asked} answers in secret; the answer is then revealed")   # (one left: a new author's Incan Gold)
+        choice_lines = [x for x in _wrapped(f"▶ {said} ({mine})", width)]
     return choice_lines
 
 

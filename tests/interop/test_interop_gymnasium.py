@@ -186,3 +186,15 @@ def test_reset_says_it_does_not_read_the_rules_options():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         env.reset(seed=1, options={})
+
+
+def test_before_reset_the_mask_and_the_text_say_so_and_a_render_mode_is_checked():
+    """A researcher's trial: `action_masks()` before `reset()` was all False, `observe_text` an
+    AttributeError, and `render_mode="human"` rendered None."""
+    from interop_helpers import game as loaded
+    e = SingleAgentEnv(loaded("regicide"), players=2)
+    for call in (e.action_masks, e.observe_text):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+            call()
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
+        SingleAgentEnv(loaded("regicide"), players=2, render_mode="rgb_array")

@@ -216,3 +216,32 @@ def test_a_shipped_game_loads_by_its_name():
     assert rulelang.load("valgard").fingerprint == game("valgard").fingerprint
     with pytest.raises(rulelang.RuleError, match="no such file: valgardd"):
         rulelang.load("valgardd")
+
+
+def test_before_reset_every_call_says_so_and_a_wrong_argument_is_one_line():
+    """A researcher's trial: before `reset()` the AEC env raised AttributeErrors from inside and the
+    parallel env's `step` returned nothing; `render_mode="human"` was taken and rendered None;
+    `options="hands=2"` and a list of actions got Python's own words."""
+    from rulelang.interop.pettingzoo import parallel_env
+    e, p = env(game("regicide"), players=2), parallel_env(game("regicide"), players=2)
+    for call in (lambda: e.step(0), e.last, lambda: e.observe("P1"), lambda: e.observe_text("P1"),
+                 lambda: p.step({"P1": 0}), lambda: p.observe_text("P1")):
+        with pytest.raises(RuntimeError, match=r"^call reset\(\) first: there is no match yet$"):
+            call()
+    for make in (env, parallel_env):
+        with pytest.raises(ValueError, match="render_mode must be None or 'ansi' .*not 'human'"):
+            make(game("regicide"), players=2, render_mode="human")
+        with pytest.raises(ValueError, match="options must be a dict of option name to value, not 'hands=2'"):
+            make(game("regicide"), players=2, options="hands=2")
+    p.reset(seed=1)
+    with pytest.raises(ValueError, match=r"actions must be a dict of agent name to action index, not \[0\]"):
+        p.step([0])
+
+
+def test_an_interface_refuses_a_match_of_another_game_or_player_count():
+    from rulelang.interop import Interface
+    face = Interface(game("regicide"), 2)
+    assert face.observe(game("regicide").new_match(2, 1), 0).shape == (face.observation_size,)
+    for match in (game("regicide").new_match(3, 1), game("valgard").new_match(2, 1)):
+        with pytest.raises(ValueError, match="this interface encodes Regicide for 2 players, not a match of"):
+            face.observe(match, 0)
