@@ -90,8 +90,7 @@ def visibility_lints(lints) -> None:
         if isinstance(d, n.ActionDecl):
             if id(d) not in at_once:
                 _w257(lints, d)
-            if d.require is not None:
-                _w263(lints, d)
+            _w263(lints, d)
             for p in d.params:
                 z = _others_zone(lints, p.domain)
                 if z is not None and p.name in _names(d.require) and not _told_only(lints, p.name, d.require):
@@ -218,13 +217,23 @@ def _w263(lints, d) -> None:
     first(hideout[mrx]).st`): which actions are legal tells the actor what the zone holds (a new
     author's Scotland Yard: a detective's moves left out Mr. X's station; lint was silent). Read as
     W241 reads a shown value, `me` being the actor."""
-    found: dict = {}
     budget = lints.__dict__.setdefault("w241_nodes", [W241_NODES])
-    _w241_in(lints, d.require, {}, d.require.span, found, budget, set())
-    for zone, (span, why) in found.items():
-        lints.report("W263", "warning", f"the condition of `{d.name}` reads the components of zone `{zone}`, "
-                     f"which is {why}: which actions are legal tells the player acting what it holds; decide "
-                     f"in the action's body, or read only what they see", span)
+    if d.require is not None:
+        found: dict = {}
+        _w241_in(lints, d.require, {}, d.require.span, found, budget, set())
+        for zone, (span, why) in found.items():
+            lints.report("W263", "warning", f"the condition of `{d.name}` reads the components of zone `{zone}`, "
+                         f"which is {why}: which actions are legal tells the player acting what it holds; decide "
+                         f"in the action's body, or read only what they see", span)
+    for p in d.params:      # a range or list worked out from such a zone (`n in 0..count(c.v > 5 for c in
+        if p.domain is None or lints.chosen_from(p.domain) is not None:     # hand[me])`: a new author's
+            continue        # Jaipur; a choice from the zone itself is W230's or W259's)
+        found = {}
+        _w241_in(lints, p.domain, {}, p.domain.span, found, budget, set())
+        for zone, (span, why) in found.items():
+            lints.report("W263", "warning", f"the values `{p.name}` of `{d.name}` may take read the components of "
+                         f"zone `{zone}`, which is {why}: which actions are legal tells the player acting what it "
+                         f"holds; decide in the action's body, or read only what they see", span)
 
 
 def _w266(lints, prompt) -> None:

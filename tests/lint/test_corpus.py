@@ -251,3 +251,20 @@ def test_w269_not_of_a_text_that_shows_a_field_of_the_choice(tmp_path):
                     '  turn limit 6 { finish draw }\n}\n', encoding="utf-8")
     diagnostics, _ = rulelang.lint([str(path)])
     assert not [d for d in diagnostics if d.code == "W269"], diagnostics
+
+
+def test_w263_not_of_a_parameters_values_read_from_a_zone_its_actor_sees_or_from_sizes(tmp_path):
+    """The values a parameter takes warn when worked out from a zone the actor cannot see (the corpus);
+    not from its own `owner` hand, nor from sizes, nor when chosen from the zone itself."""
+    path = tmp_path / "sell.rules"
+    path.write_text('game "Sell" {\n  players 2\n  kind Card { v: int  label text(v) }\n'
+                    '  zone deck: pile, hidden\n  zone hand: set per player, owner\n'
+                    '  setup { for v in 1..9 { create Card(v: v) in deck }  shuffle deck\n'
+                    '          for p in players { move top(deck, 3) to hand[p] } }\n'
+                    '  turn { step s {\n'
+                    '    action sell(n in 0..count(c.v > 5 for c in hand[me])) as "sell " + text(n) { end turn }\n'
+                    '    action toss(n in 1..size(deck)) as "toss " + text(n) { end turn }\n'
+                    '    action keep(c in hand[me]) { end turn } } }\n'
+                    '  turn limit 6 { finish draw }\n}\n', encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert not [d for d in diagnostics if d.code == "W263"], diagnostics
