@@ -352,3 +352,28 @@ def test_a_search_among_thirty_places_that_found_nothing_is_not_undone():
             if hidden_outcome(lair, f"search {guess}", after, [0], asker=0) is None:
                 undone.append(guess)
     assert undone == []
+
+
+def test_a_pick_laid_face_up_by_the_end_of_its_action_is_named_to_the_next_player():
+    """A new author's Jaipur, two people at one terminal: P1 gave back two cards to the public market,
+    and P2's catch-up read "P1 makes a secret choice" for the first, beside the line moving it there
+    (`log` named it: the answer is read as it may be read once the action has ended)."""
+    source = SOURCE.replace('card Card "Onyx" { }', 'card Card "Onyx" { }\n  card Card "Opal" { }').replace(
+        'action stash require size(hand[me]) == 2 { choose c in hand[me] prompt "keep which?" { move c to pile } }',
+        'action give require size(hand[me]) == 3 { choose a in hand[me] prompt "first?" {\n'
+        '      choose b in hand[me] where b != a prompt "second?" { move [a, b] to pile  end turn } } }')
+    game = rulelang.Game(rulelang.compile_source(source, "hide.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("give\nRuby\nOnyx\n\nquit\n\n"), out, "hide.rules")
+    text = out.getvalue()
+    caught_up = text[text.index("Pass the terminal to P2"):text.index("you are P2")]
+    assert "P1 chooses: Ruby (asked: first?)" in caught_up and "P1 chooses: Onyx (asked: second?)" in caught_up
+    assert "secret" not in caught_up, caught_up
+    # (a pick that stays in the hand stays a secret choice to the other player)
+    kept = source.replace("move [a, b] to pile", 'move b to pile  log "one given"')
+    out = io.StringIO()
+    run_repl(rulelang.Game(rulelang.compile_source(kept, "hide.rules")), 2, 1, {}, {},
+             io.StringIO("give\nRuby\nOnyx\n\nquit\n\n"), out, "hide.rules")
+    text = out.getvalue()
+    caught_up = text[text.index("Pass the terminal to P2"):text.index("you are P2")]
+    assert "P1 makes a secret choice (asked: first?)" in caught_up and "Ruby" not in caught_up, caught_up

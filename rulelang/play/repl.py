@@ -245,6 +245,7 @@ class _Session(Drawing, Commands):
         self.private_at: dict = {}           # a private message's index -> the events there were when it came
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
         self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
+        self.named_later: dict[int, tuple[int, str]] = {}  # event index -> (log index, the answer in full)
         self.bot_states: dict[int, dict] = {}   # moves played -> each bot's generator state before a human decided
         self.since_at: dict[int, dict] = {}     # moves played -> each seat's recap lines then (for an undo)
         self.seat_changes: dict[int, dict[int, list]] = {}  # events there were after a move and its messages ->
@@ -1378,6 +1379,7 @@ class _Session(Drawing, Commands):
             last = len(self.match.log) - 1
             own = {p: full for p in range(self.match.players)
                    if p not in self.bots and self.match.log_for(p)[last] == self.match.log[last]}
+            self.named_later[len(self.events)] = (last, full)
         self.announce(public, own=own)
 
     def played(self, action, secret: bool | None = None, revealed: list | None = None) -> str:
@@ -1403,6 +1405,17 @@ class _Session(Drawing, Commands):
         if self.secret_answer() if secret is None else secret:
             return "makes a secret choice" + to
         return f"chooses: {printable(text)}{to}"
+
+    def named_now(self, event: int, seat: int, line: str) -> str:
+        """An answer announced as a secret choice, in full to `seat` if the log now names it to them:
+        the effect laid the card face up after the pick (a new author's Jaipur, two cards given back
+        to the market, read "P1 makes a secret choice" beside `· Spice, Diamond: hand (P1) → market`)."""
+        later = self.named_later.get(event)
+        if later is None:
+            return line
+        at, full = later
+        log = self.match.log
+        return full if at < len(log) and self.match.log_for(seat)[at] == log[at] else line
 
     def secret_answer(self) -> bool:
         """Did the answer just given name a component some seat could not see? (The engine
@@ -1517,7 +1530,7 @@ class _Session(Drawing, Commands):
                 self.say(line)
             self.say("Type help for commands, rules for the rules.")
         start = self.seen[seat]
-        missed = [(self.own_events.get(i, {}).get(seat, line), style)
+        missed = [(self.own_events.get(i, {}).get(seat, self.named_now(i, seat, line)), style)
                   for i, (line, style) in enumerate(self.events[start:], start)]
         if missed and self.seen[seat]:
             self.say(f"Since {seat_name(seat)}'s last move:", "dim")
@@ -1605,6 +1618,7 @@ class _Session(Drawing, Commands):
         self.since_move = {s: list(lines) for s, lines in (since or {}).items()}
         self.seen = [len(self.events)] * match.players
         self.seat_changes = {}              # (what the moves undone changed: no seat's recap tells it)
+        self.named_later = {}               # (their log places name other moves now)
         self.told = len(match.message_log())
         self.told_to = [self.told] * match.players
         self.private_at = {}
