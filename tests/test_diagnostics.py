@@ -301,6 +301,8 @@ def test_missing_last_brace_says_a_brace_may_be_missing(tmp_path):
      '(a `finish` reason must start with a string: `"" + text(me) + " wins"`)'),
     ('finish win "the last King is defeated" }', 'finish win me }', "}",
      "(who wins or loses takes `for`: `finish win for me`)"),
+    ('finish win "the last King is defeated" }', 'finish draw why }', "}",      # (a new author's Jaipur, in a proc)
+     '(a `finish` reason must start with a string: `finish … "" + why`)'),
     ('if size(castle) == 0 { finish win', 'if size(castle) == 9 { } elif size(castle) == 0 { finish win',
      "size(castle) == 0", "(write `else if`)"),
     ("        goto suffer\n      }\n\n      action flip_jester", "        goto suffer\n\n      action flip_jester",

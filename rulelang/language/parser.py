@@ -288,6 +288,12 @@ def syntax_diagnostic(file: str, source: str, err: UnexpectedInput) -> Diagnosti
     elif re.search(r"\bfinish\s+(win|lose|draw|by\s+score)\s*$", line_before) and text == "(" or \
             re.search(r"\bfinish\s+(win|lose)\s+for\s+\S+\s+[A-Za-z_]\w*\s*$", line_before):
         hint = " (a `finish` reason must start with a string: `\"\" + (…)`, `\"\" + why`)"
+    elif re.search(r"\bfinish\s+(?:(?:win|lose)\s+for\s+\S+|draw|by\s+score)\s+([A-Za-z_]\w*)\s*$",
+                   source[:tok.start_pos or 0][-300:]):
+        # (a new author's Jaipur: `finish by score why` in a proc, `why` read as the next statement —
+        # "unexpected `}`" on the line after, with no word of the reason)
+        name = re.search(r"([A-Za-z_]\w*)\s*$", source[:tok.start_pos or 0]).group(1)
+        hint = f" (a `finish` reason must start with a string: `finish … \"\" + {name}`)"
     elif text == "[" and re.fullmatch(r"\s*[A-Za-z_]\w*\[[^\[\]]*\]\s*", line_before):
         # (a new author's `prog[me][c2] = 1`: the same read says E201 "name one of each, `prog[me, c2]`")
         name, first = re.fullmatch(r"\s*([A-Za-z_]\w*)\[([^\[\]]*)\]\s*", line_before).groups()
