@@ -87,3 +87,19 @@ def test_shadow_hunters_two_people_and_two_bots_at_80x24():
         end = re.sub(r"\n  ", " ", term.text[term.text.rindex("Game over"):])     # (lines wrapped at 80)
         assert re.match(r"Game over: .* wins?\. Why: .*(Hunters win: every Shadow is dead|Shadows win: "
                         r"(every Hunter is dead|3 Neutrals are dead)|wins: ).* The winners: P\d \w", end), end[:300]
+
+
+def test_the_you_block_says_who_else_knows_a_character_shown_in_secret():
+    """A first hour: after Hermit's Prediction showed the character to the giver, the "You" block
+    still said "hidden: only you know it" (H13: a player an effect let see it does see it)."""
+    import json
+    import rulelang
+    game = rulelang.load(SHADOW_HUNTERS)
+    state = json.loads(json.dumps(game.new_match(4, 0).state()))
+
+    def you(shown: list) -> str:
+        state["vars"]["shown_to"][0] = shown
+        view = rulelang.Match.from_state(game, state).view(0)
+        return next(v["value"][0] for v in view["values"] if v["name"] == "You")
+    assert "(hidden: only you know it)" in you([])
+    assert "(hidden: you and P2, P4 know it)" in you([1, 3])
