@@ -269,3 +269,22 @@ def test_recap_after_a_save_is_loaded_gives_the_moves_since_ones_own_from_the_lo
         assert recap.startswith("Since your last move:\n  1. P1: take c7\n       > P1 boxes chip 7\n"
                                 "       > only P1 hears this: psst 7\n  2. P2: take c"), recap
         assert "P2 hears" not in recap and "psst" not in recap.split("2. P2:")[1]
+
+
+def test_look_taller_than_the_screen_is_paged_from_its_first_line(tmp_path):
+    """A first hour at Dozen War: `look f6` of a crowded cell gave 31 lines at 24 rows, and its first,
+    what lies there, scrolled away (rules, help, log and recap page)."""
+    words = " ".join(f"clause{i} of the long card text that goes on" for i in range(60))
+    source = RACE.replace('kind Chip { v: int  label "c" + text(v) }',
+                          'kind Chip { v: int  label "c" + text(v) }\n  kind Scroll { label "Scroll" }\n'
+                          f'  card Scroll "Scroll" {{ text "{words}" }}')
+    source = source.replace("setup {", "setup { create cards Scroll in box ")
+    game = rulelang.Game(rulelang.compile_source(source, "race.rules"))
+    out = play(game, ["look Scroll", "", "quit"], screen=(80, 24))
+    said = out[out.index("P1> look Scroll\n"):]
+    assert said.split("\n")[1].startswith("Scroll (scroll)") and MORE in said, said[:300]
+    first_page = said[:said.index(MORE)].split("\n")[1:-1]        # (under the command, over the pager's line)
+    assert len(first_page) == 23 and "clause0 " in first_page[1]
+    assert "clause59 of the long card text that goes on" in said
+    short = play(game, ["look Scroll", "quit"], screen=(80, 60))      # (it fits: said at once, as before)
+    assert MORE not in short[short.index("P1> look Scroll"):short.index("P1> quit")]

@@ -1669,6 +1669,10 @@ class _Session(Drawing, Commands):
         """Writes our own lines; anything quoted from rules or saves was made printable already,
         and this pass catches what may have slipped through (keeping our line breaks). Colour
         codes are ours, added after that."""
+        held = self.__dict__.get("held_lines")
+        if held is not None:                    # (a command's answer, said whole once it is known: `look`)
+            held.append((text, style))
+            return
         shown = fit(printable(text, multiline=True), self.encoding)
         if style == "message" and text.lstrip().startswith("(to "):
             self.screen_private = True          # (a message to this seat alone: see needs_hand_over)

@@ -219,7 +219,25 @@ class Commands:
         return textwrap.wrap(said, width=max(width, 40))
 
     def look(self, argument: str) -> bool:
-        """`look NAME`: the rules text of a component, card or enum value (any seat may read it)."""
+        """`look NAME`: the rules text of a component, card or enum value (any seat may read it), a
+        screenful at a time when it is taller than the screen (`look f6` of a crowded cell gave 31
+        lines, and its first, what lies there, scrolled away: a first hour at the terminal)."""
+        self.held_lines = []
+        try:
+            result = self.look_up(argument)
+        finally:
+            said, self.held_lines = self.held_lines, None
+        width, height = self.size() or (80, 24)
+        rows = sum(max(1, -(-len(row) // max(width, 1))) for text, _ in said for row in str(text).split("\n"))
+        if self.paging and rows >= height - 1:
+            self.page_drawn([text for text, _ in said])
+        else:
+            for text, style in said:
+                self.say(text, style)
+        return result
+
+    def look_up(self, argument: str) -> bool:
+        """`look NAME`, said line by line (`look` pages it)."""
         name = argument.strip()
         if not name:
             self.error("look needs a name, e.g. look " + (self.names().names() or ["NAME"])[0])
