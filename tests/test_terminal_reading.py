@@ -597,7 +597,7 @@ def test_a_move_that_is_not_legal_says_what_is_or_what_was_meant():
     of that name, nearest first; a name typed amiss gets a "did you mean"; `help flip` finds the
     one action whose name starts so (typing `flip` played it, `help flip` said there is none)."""
     out = piped("regicide", 1, 454463, ["paly 10c", "play zz", "help flip", "quit", ""], bots={}, screen=(200, 40))
-    assert "error: 'paly 10c' is not a legal action or a command (did you mean play? type help)" in out
+    assert "error: 'paly 10c' is not a legal action now (did you mean play 10♣?)" in out     # (the legal one, whole)
     legal = [str(a) for a in rulelang.load(str(ROOT / "games" / "regicide.rules")).new_match(1, seed=454463).legal_actions()
              if str(a).startswith("play ")]
     assert f"error: 'play zz' is not a legal action now (legal: {', '.join(legal[:8])}" in out
@@ -949,3 +949,16 @@ def test_a_number_that_names_a_seat_offered_at_another_place_is_ambiguous(tmp_pa
     typed = typing(tmp_path, 'game "Gift" { players 3\n'
                    '  turn { step s { action give(p in players) { finish win for p } } } }\n', 3)
     assert "P1 plays: give P2" in typed("2")         # the list's place is the seat: no doubt
+
+
+def test_a_legal_action_typed_amiss_whole_is_offered_and_a_name_nearest_to_what_was_typed(tmp_path):
+    """A first hour at Shadow Hunters: `ned turn` at the end step got no hint, and `attak p2` was
+    offered `attack everyone in range` (the longest name starting `attack`), not `attack`."""
+    typed = typing(tmp_path, 'game "Ends" { players 2\n  var shots: int = 0\n'
+                   '  turn { step s {\n'
+                   '    action end_turn { end turn }\n'
+                   '    action draw_card { finish draw "drawn" }\n'
+                   '    action attack(p in others) require shots > 0 { finish win for me "hit" }\n'
+                   '    action attack_everyone_in_range require shots > 1 { finish win for me "hit" } } } }\n', 2)
+    assert "'ned turn' is not a legal action now (did you mean end turn?)" in typed("ned turn")
+    assert "(did you mean attack? type help)" in typed("attak p2")

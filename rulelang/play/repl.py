@@ -739,8 +739,18 @@ class _Session(Drawing, Commands):
         if close and close[0] in COMMAND_NAMES and len(wanted.split()) > 1 and kinds:
             # (a move typed with its squares, `move c1 c2`, is no `more`: the rules' moves are named)
             return f" (the rules' moves: {', '.join(kinds[:MAX_CANDIDATES])}; type help)"
+        if own_turn and 0 < len(actions) <= NEAREST_SPELLED_OF and not (close and close[0] in COMMAND_NAMES):
+            # (a legal action typed amiss, whole: `ned turn` for `end turn` had no word of it — a first hour)
+            shown = {fit(self.show_text(a), "ascii").lower(): self.show_text(a) for a in actions}
+            near = difflib.get_close_matches(fit(wanted, "ascii").lower(), list(shown), n=3, cutoff=0.8)
+            if near:
+                return f" now (did you mean {' or '.join(shown[c] for c in near)}?)"
         if close:                                # (an action by its whole name: `sto`, `stop attacking`)
-            named = close[0] if close[0] in COMMAND_NAMES else next((n for n in known if n.split()[0] == close[0]), close[0])
+            # (of the names it starts, the nearest to what was typed: `attak p2` was offered `attack
+            # everyone in range`, the longest, for `attack` — a first hour at Shadow Hunters)
+            named = close[0] if close[0] in COMMAND_NAMES else max(
+                (n for n in known if n.split()[0] == close[0]),
+                key=lambda n: difflib.SequenceMatcher(None, wanted, n).ratio(), default=close[0])
             return f" or a command (did you mean {named}? type help)"
         alike = [a for a in actions if _shape(self.show_text(a)) == _shape(wanted)] if own_turn else []
         if alike:                                # (typed as shown, `1c` where `3♣` is legal: a choice refused)
