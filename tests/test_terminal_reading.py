@@ -962,3 +962,13 @@ def test_a_legal_action_typed_amiss_whole_is_offered_and_a_name_nearest_to_what_
                    '    action attack_everyone_in_range require shots > 1 { finish win for me "hit" } } } }\n', 2)
     assert "'ned turn' is not a legal action now (did you mean end turn?)" in typed("ned turn")
     assert "(did you mean attack? type help)" in typed("attak p2")
+
+
+def test_options_whose_text_is_cut_say_how_to_read_it_whole():
+    """A first hour at Dozen War's draft: each general's skills were cut at 80 columns, and nothing
+    said that `look NAME` reads them whole."""
+    out = piped("dozen_war", 2, 5, ["quit", "n"])
+    screen = out[out.index("▶ you must choose: Ban a general"):out.index("P1> quit")]
+    assert "    (an option's whole text: look Iron Warden)\n  1. Iron Warden — Infantry general. Skills:" in screen
+    wide = piped("dozen_war", 2, 5, ["quit", "n"], screen=(2000, 60))
+    assert "whole text" not in wide                 # (nothing cut: nothing said)

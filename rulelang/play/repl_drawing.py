@@ -50,8 +50,9 @@ class Drawing:
         parts = view_parts(view, width, cut_board=size is not None)
         parts["kind_words"] = self.kind_words()
         texts = [self.show_text(a) for a in actions] if actions else []
-        self.add_option_texts(view, texts, width)
-        parts["choice"] = parts["choice"] + self.picking_lines(view, seat, width)
+        cut = self.add_option_texts(view, texts, width)
+        parts["choice"] = parts["choice"] + self.picking_lines(view, seat, width) + (
+            _wrapped(f"  (an option's whole text: look {printable(cut)})", width) if cut else [])
         cause, pointers = self.cause_texts(view, seat, width)
         if cause:
             parts["choice_short"] = parts["choice"] + pointers
@@ -128,16 +129,22 @@ class Drawing:
         label = min(found)[2]
         return None if label.lower() in prompt else printable(label)
 
-    def add_option_texts(self, view: dict, texts: list[str], width: int) -> None:
-        """Beside each option of a choice that names a card or piece, the start of its rules text."""
+    def add_option_texts(self, view: dict, texts: list[str], width: int) -> str | None:
+        """Beside each option of a choice that names a card or piece, the start of its rules text;
+        the first option whose text was cut short, if any (the screen says `look` reads it whole: a
+        first hour at Dozen War's draft read each general's skills cut, and nothing said how to read
+        them)."""
         if not view.get("choice") or not texts:
-            return
-        names = self.names()
+            return None
+        names, cut = self.names(), None
         for i, text in enumerate(texts):
             room = width - len(text) - 10
             short = names.short(text, room) if room > 12 else None
             if short:
                 texts[i] = f"{text} — {short}"
+                if cut is None and short.endswith("…"):
+                    cut = text
+        return cut
 
     def picking_lines(self, view: dict, seat: int, width: int) -> list[str]:
         """Under a question answered one pick at a time (a subset, an order): how to answer it, and
