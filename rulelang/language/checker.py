@@ -218,11 +218,29 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         if not seen_players:
             self.error("E110", "the game does not say how many players it takes (add `players 1..4`)",
                        self.game.span)
+        for d in self.game.decls:
+            if isinstance(d, n.KindDecl):
+                self.fields_named_as_values(d)
         # Declared types of vars and options are needed before bodies are checked.
         for d in self.game.decls:
             if isinstance(d, (n.VarDecl, n.OptionDecl)) and d.name in syms and syms[d.name].decl is d:
                 syms[d.name].type = self.resolve_type(d.type)
                 self.no_union(syms[d.name].type, d.type.span, f"`{d.name}`")
+
+    def fields_named_as_values(self, kind) -> None:
+        """W271: a field named as an enum's value, and its kind's `label` or `text` reads that name: there
+        the name is the field, never the value (a new author's `kind Card { kind: Kind  hazard: Hazard }`
+        beside `enum Kind { hazard, … }` wrote `label if kind == hazard …`, and read E201 "cannot
+        compare Kind with Hazard")."""
+        read = {x.name for part in (kind.label, kind.text) if part is not None
+                for x in n.walk(part) if isinstance(x, n.Name)}
+        for f in kind.fields:
+            sym = self.out.symbols.get(f.name)
+            if f.name in read and sym is not None and sym.kind == "enumval":
+                enum = sym.type.partition(":")[2]
+                self.warn("W271", f"field `{f.name}` of `{kind.name}` is named as the value `{f.name}` of enum "
+                                  f"`{enum}`: in this kind's `label` and `text` the name reads the field, never the "
+                                  f"value (name the field or the value otherwise)", f.span)
 
     # ---- scopes ----
     def scope(self, names: dict):
