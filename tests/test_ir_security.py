@@ -292,3 +292,16 @@ game "I" {
         plain["depth"] = {"k": "lit", "v": 1}
     with pytest.raises(rulelang.RuleError, match="depth"):
         rulelang.Game(ir)
+
+
+@pytest.mark.parametrize("value, said", [(1e308, r"1e\+308 is not a whole number"), (2.5, "2.5 is not a whole number"),
+                                         (2 ** 70, "a number is at most")])
+def test_a_literal_that_is_no_whole_number_within_the_limit_is_refused(value, said):
+    """An attacker's trial: a compiled IR's `1e308` or `2.5` was accepted in any expression; `n * n` then
+    held inf and nan, past the integer limit, and a save of the match could not be replayed."""
+    ir = regicide_ir()
+    found = next(c[k] for c, k in nodes(ir) if isinstance(c[k], dict) and c[k].get("k") == "lit"
+                 and type(c[k].get("v")) is int)
+    found["v"] = value
+    with pytest.raises(rulelang.RulelangError, match=said):
+        check_ir(ir)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from ..core.errors import Diagnostic, RuleError
-from ..core.limits import IR_DEPTH_LIMIT
+from ..core.limits import INT_LIMIT, IR_DEPTH_LIMIT
 from ..core.types import Context, ValueType
 from .check_declarations import DeclarationChecks, _Bad, _show, _TooLarge, _what
 from .spec import (BLOCK, BOOL, BUILTIN_VALUES, CALLABLE, COMMON_OPTIONAL, EVENTS, EXPR, EXPRESSIONS, EXPRS, HOW,
@@ -118,12 +118,17 @@ class _Checker(DeclarationChecks):
     def literal(self, x, path: str, depth: int) -> None:
         if depth > IR_DEPTH_LIMIT:
             raise _Bad(path, "nested too deeply")
-        if x is None or isinstance(x, (bool, int, str)):
+        if x is None or isinstance(x, (bool, str)):
+            return
+        if isinstance(x, int):
+            if abs(x) > INT_LIMIT:
+                raise _Bad(path, f"a number is at most {INT_LIMIT:,} either side of 0")
             return
         if isinstance(x, float):
-            if not math.isfinite(x):
-                raise _Bad(path, "not a finite number")
-            return
+            # (the language's numbers are whole: `1e308` and `2.5` got past the integer limit, made
+            # inf and nan, and a save of the match could not be replayed — an attacker's trial)
+            raise _Bad(path, f"{_show(x)} is not a whole number (the rules' numbers have no fractions)"
+                       if math.isfinite(x) else "not a finite number")
         if isinstance(x, list):
             for i, v in enumerate(x):
                 self.literal(v, f"{path}/{i}", depth + 1)
