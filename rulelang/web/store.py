@@ -29,6 +29,11 @@ CREATE TABLE IF NOT EXISTS undos (
 """
 
 
+STORE_COLUMNS = {"matches": ("id", "rules", "fingerprint", "game", "players", "seed", "options", "seats", "tokens",
+                             "created", "maker"),
+                 "actions": ("match", "n", "text"), "undos": ("match", "version", "kept")}
+
+
 class Store:
     def __init__(self, path: str):
         self.path = str(path)
@@ -38,11 +43,30 @@ class Store:
             with self.lock:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.executescript(SCHEMA)
+                wrong = self.not_a_store()
                 columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
-                if "maker" not in columns:      # (a store written before the column: its matches had none)
+                if not wrong and "maker" not in columns:    # (a store written before the column: its matches had none)
                     self.db.execute("ALTER TABLE matches ADD COLUMN maker TEXT NOT NULL DEFAULT ''")
         except sqlite3.Error as error:
             raise ValueError(f"cannot use {self.path} as the server's store: {error}") from None
+        if wrong:
+            self.db.close()
+            raise ValueError(f"cannot use {self.path} as the server's store: {wrong}")
+
+    def not_a_store(self) -> str | None:
+        """What makes the file no store of ours, if anything: each table with exactly its columns, and
+        no view or trigger (a file whose `matches` was a view over an endless query held the store's lock
+        for good on the first link opened, and then every request: an attacker's trial)."""
+        found = {name: kind for kind, name in self.db.execute(
+            "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger')")}
+        for name, kind in found.items():
+            if kind != "table":
+                return f"it holds a {kind} (`{name}`), which a store never has"
+        for table, wanted in STORE_COLUMNS.items():
+            columns = [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]
+            if sorted(columns) not in (sorted(wanted), sorted(set(wanted) - {"maker"})):   # (`maker`: added)
+                return f"its table `{table}` has other columns than a store's ({', '.join(wanted)})"
+        return None
 
     def create(self, mid: str, rules: str, fingerprint: str, game: str, players: int, seed: int,
                options: dict, seats: list, tokens: dict, maker: str = "") -> None:

@@ -363,6 +363,23 @@ def test_the_serve_command_says_what_is_wrong_with_a_rule_file(tmp_path, capsys)
         assert main(["serve", "--store", str(store), "--port", "1"]) == 1
         assert capsys.readouterr().err == f"error: cannot use {store} as the server's store: {why}\n"
     assert text.read_text(encoding="utf-8") == "not a database\n" * 100          # (left as it was)
+    # (an attacker's trial: a `matches` view over an endless query held the store's lock for good, and
+    # every request after the first link; a table of other columns failed each request with a traceback)
+    import sqlite3
+    for name, schema, why in (
+            ("view.sqlite", "CREATE VIEW matches AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                            "SELECT x AS id FROM c", "it holds a view (`matches`), which a store never has"),
+            ("columns.sqlite", "CREATE TABLE matches (id TEXT PRIMARY KEY, rules TEXT, maker TEXT)",
+             "its table `matches` has other columns than a store's (id, rules, fingerprint, game, players, seed, "
+             "options, seats, tokens, created, maker)"),
+            ("trigger.sqlite", "CREATE TABLE t (x); CREATE TRIGGER loop AFTER INSERT ON t BEGIN SELECT 1; END",
+             "it holds a trigger (`loop`), which a store never has")):
+        store = tmp_path / name
+        db = sqlite3.connect(store)
+        db.executescript(schema)
+        db.close()
+        assert main(["serve", "--store", str(store), "--port", "1"]) == 1
+        assert capsys.readouterr().err == f"error: cannot use {store} as the server's store: {why}\n"
 
 
 def test_an_out_of_turn_action_is_offered_to_its_seat_only_and_played_from_there(serve):
