@@ -949,6 +949,11 @@ def test_a_number_that_names_a_seat_offered_at_another_place_is_ambiguous(tmp_pa
     typed = typing(tmp_path, 'game "Gift" { players 3\n'
                    '  turn { step s { action give(p in players) { finish win for p } } } }\n', 3)
     assert "P1 plays: give P2" in typed("2")         # the list's place is the seat: no doubt
+    # (a review: a card that only mentions a seat does not offer it — `3` played `destroy Zapbot of P3`)
+    typed = typing(tmp_path, 'game "Zap" { players 3\n  kind Minion { who: int  label "Zapbot of P" + text(who) }\n'
+                   '  zone field: set, public\n  setup { create Minion(who: 3) in field }\n'
+                   '  turn { step s { action destroy(m in field) { end turn }  action pass { finish draw "passed" } } } }\n', 3)
+    assert "P1 plays: pass" in typed("2") and "there is no action 3" in typed("3")
 
 
 def test_a_legal_action_typed_amiss_whole_is_offered_and_a_name_nearest_to_what_was_typed(tmp_path):

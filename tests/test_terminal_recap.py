@@ -120,7 +120,10 @@ def test_no_note_when_it_all_fits_and_recap_before_any_move(race):
 
 def test_recap_is_never_another_seats(race):
     out = play(race, ["c7", "recap", "quit"], bots={})         # two people at one terminal
-    assert "P2> recap\nnothing happened since your last move\n" in out
+    # (P1's move as everyone saw it, never what was said to P1 alone; P2's first recap said "nothing
+    # happened" until a review)
+    assert between(out, "P2> recap\n", "P2> quit") == ("Since your last move:\nP1 plays: take c7\n"
+                                                       "  > P1 boxes chip 7\n(clear: your decision again)\n")
 
 
 def test_recap_of_two_people_at_a_table_with_nothing_hidden_says_both_moves():
@@ -288,3 +291,47 @@ def test_look_taller_than_the_screen_is_paged_from_its_first_line(tmp_path):
     assert "clause59 of the long card text that goes on" in said
     short = play(game, ["look Scroll", "quit"], screen=(80, 60))      # (it fits: said at once, as before)
     assert MORE not in short[short.index("P1> look Scroll"):short.index("P1> quit")]
+    # (a review: a first line wider than the screen took two rows, and the page ran one past the screen)
+    name = "Scroll " + "of the long name " * 6
+    game = rulelang.Game(rulelang.compile_source(source.replace('card Scroll "Scroll"', f'card Scroll "{name.strip()}"'),
+                                                 "race.rules"))
+    out = play(game, ["look Scroll of", "", "quit"], screen=(80, 24))
+    said = out[out.index("P1> look Scroll of\n"):]
+    assert len(said[:said.index(MORE)].split("\n")[1:-1]) == 23 and all(
+        len(row) <= 80 for row in said[:said.index(MORE)].split("\n"))
+
+
+SECRET = """
+game "Secret" {
+  players 2
+  kind Card { v: int  label "card " + text(v) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone market: set, public
+  setup { for i in 1..20 { create Card(v: i) in deck }  shuffle deck  for p in players { repeat 4 { move top(deck) to hand[p] } } }
+  turn { step s {
+    action sell { choose c in hand[me] prompt "which do you sell?" { move c to market  end turn } }
+    action stop { finish draw "stop" }
+  } }
+}
+"""
+
+
+def test_recap_at_a_hand_over_after_a_loaded_save_has_the_moves_since_the_load_too(tmp_path):
+    """A review: with hidden hands (the terminal handed over), P1's recap after a resumed save gave
+    only the log's lines, not P2's move since the load; and P2's first recap of a new game said
+    nothing had happened."""
+    game = rulelang.Game(rulelang.compile_source(SECRET, "secret.rules"))
+    path = tmp_path / "s.save"
+
+    def run(lines: list[str]) -> str:
+        out = io.StringIO()
+        run_repl(game, 2, 1, {}, {}, io.StringIO("".join(x + "\n" for x in lines)), out, "secret.rules")
+        return out.getvalue()
+    first = run(["sell", "1", "", "recap", "sell", "1", "", f"save {path}", "quit"])
+    recap = between(first, "P2> recap\n", "P2> sell")
+    assert recap.startswith("Since your last move:\nP1 plays: sell\nP1 chooses: card"), recap
+    out = run([f"load {path}", "", "sell", "1", "", "recap", "quit", "n"])   # (P1 moves; P2 reads its recap)
+    recap = between(out, "P2> recap\n", "P2> quit")
+    assert recap.startswith("Since your last move:\n  3. P2: sell\n  4. P2: which do you sell? → card"), recap
+    assert "P1 plays: sell\nP1 chooses: card" in recap

@@ -13,6 +13,7 @@ The layout of the vector is in docs/interop.md; `Interface.layout` names its seg
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 import operator
 import re
 import warnings
@@ -763,7 +764,7 @@ class Interface:
         checked_count("universe_cap", universe_cap, most=CAP_MOST)
         self.game = load_game(game)
         self.players = self.game.min_players if players is None else players
-        if options is not None and not isinstance(options, dict):   # (`options="hands=2"`: Python's own
+        if options is not None and not isinstance(options, Mapping):   # (`options="hands=2"`: Python's own
             raise ValueError(f"options must be a dict of option name to value, not {_short(options)}")  # words)
         self.options = dict(options or {})
         self.game.new_match(self.players, 0, self.options)          # bad players or options: fail here

@@ -15,6 +15,7 @@ Rewards come at the end: +1 a win, -1 a loss, 0 a draw (co-operative rules: ever
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from .core import (MAX_STEPS, Interface, _short, action_index, checked_count, need, no_reset_options,
                    render_mode_checked, started, whole_seed)
@@ -213,7 +214,7 @@ class RulelangParallelEnv(ParallelEnv):
 
     def step(self, actions: dict):
         started(self)
-        if not isinstance(actions, dict):       # (a list: "'list' object has no attribute 'get'")
+        if not isinstance(actions, Mapping):       # (a list: "'list' object has no attribute 'get'")
             raise ValueError(f"actions must be a dict of agent name to action index, not {_short(actions)}")
         if not self.agents:                     # (the episode ended: nothing is played, as the AEC env)
             return {}, {}, {}, {}, {}

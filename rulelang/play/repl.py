@@ -186,6 +186,23 @@ def _answering(actions: list, word: str, labels=None) -> list:
     return out
 
 
+def _offers_seat(action, seat: int, ir: dict) -> bool:
+    """Whether `action` is the seat `seat` offered: an answer that is the seat itself (`P3`), or an
+    action whose player parameter is given that seat and whose text names it (`attack P3`) — not a
+    card that only mentions it (`destroy Zapbot of P3`: a review found a typed `3` played it)."""
+    name = f"P{seat + 1}"
+    text = " ".join(str(action).split())
+    if text == name:
+        return True
+    if name not in text.split():
+        return False
+    args = tuple(getattr(action, "_args", ()) or ())
+    declared = [a for st in ir.get("steps", []) for a in st.get("actions", [])
+                if a.get("name") == getattr(action, "name", None) and len(a.get("params") or ()) == len(args)]
+    return any(p.get("show") == "player" and type(v) is int and v == seat
+               for a in declared for p, v in zip(a["params"], args))
+
+
 def _alike_but_cards(actions: list) -> bool:
     """Actions of one name whose values are the same but for the components they name (`move R1 to
     square 1`, `move R2 to square 1`): a number that is a word of each chooses none of them."""
@@ -246,6 +263,7 @@ class _Session(Drawing, Commands):
         self.events: list[tuple[str, str]] = []   # (line, style) of every move and public message announced
         self.own_events: dict[int, dict[int, str]] = {}   # event index -> {seat: its line as that seat may read it}
         self.named_later: dict[int, tuple[int, str]] = {}  # event index -> (log index, the answer in full)
+        self.log_recap: dict[int, list[str]] = {}         # a loaded save's recap lines, each seat's, until it moves
         self.bot_states: dict[int, dict] = {}   # moves played -> each bot's generator state before a human decided
         self.since_at: dict[int, dict] = {}     # moves played -> each seat's recap lines then (for an undo)
         self.seat_changes: dict[int, dict[int, list]] = {}  # events there were after a move and its messages ->
@@ -971,7 +989,8 @@ class _Session(Drawing, Commands):
             # they name alone: either reading plays it — a new author's Ludo, four tokens to `square 1`,
             # refused `1` at nearly every move; not bids, `bid 6 x 5` and `bid 7 x 5` for `5` — a review)
             seat = f"P{number}" if not spoken and number is not None and 1 <= number <= self.match.players else None
-            named = [a for a in actions if seat.lower() in str(a).lower().split()] if seat else []
+            ir = getattr(self.game, "ir", None) or {}
+            named = [a for a in actions if _offers_seat(a, number - 1, ir)] if seat else []
             if named and not any(placed is a for a in named):
                 # (`3` where the answers are P2, P3, P4 gave the card to P4 — a player's seat read as
                 # its place: a first hour at Shadow Hunters; refused as ambiguous where P3 is elsewhere)
@@ -1291,6 +1310,7 @@ class _Session(Drawing, Commands):
             return True
         self.recording, self.recording_seat = [], seat     # (for `recap`: from this move to their next)
         self.since_move[seat] = []
+        self.log_recap.pop(seat, None)          # (what a loaded save's log said before: no longer since its move)
         self.announce_move(seat_name(seat), action)
         told = self.told
         self.tell_in_order(seat, self.next_turn_said(told))   # (still at the terminal: also what the move
@@ -1562,8 +1582,9 @@ class _Session(Drawing, Commands):
                 self.say(*said)
         if placed:
             self.told_to[seat] = len(messages)
-        if self.seen[seat]:                  # (public lines only: `recap` shows them again)
-            self.recap_lines = [shown for at, said in enumerate(missed + [None], start)
+        if self.seen[seat] or missed:        # (public lines only: `recap` shows them again; after a loaded
+            # save's, those its log gave — a review read only the log's over the moves since the load)
+            self.recap_lines = self.log_recap.get(seat, []) + [shown for at, said in enumerate(missed + [None], start)
                                 for shown in [f"  · {c}" for c in self.seat_changes.get(at, {}).get(seat, ())
                                               if "to you" not in c] + ([said[0]] if said else [])]
             self.recap_note = bool(missed)
@@ -1629,6 +1650,7 @@ class _Session(Drawing, Commands):
         self.seen = [len(self.events)] * match.players
         self.seat_changes = {}              # (what the moves undone changed: no seat's recap tells it)
         self.named_later = {}               # (their log places name other moves now)
+        self.log_recap = {}
         self.told = len(match.message_log())
         self.told_to = [self.told] * match.players
         self.private_at = {}

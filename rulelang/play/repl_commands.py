@@ -228,9 +228,13 @@ class Commands:
         finally:
             said, self.held_lines = self.held_lines, None
         width, height = self.size() or (80, 24)
-        rows = sum(max(1, -(-len(row) // max(width, 1))) for text, _ in said for row in str(text).split("\n"))
-        if self.paging and rows >= height - 1:
-            self.page_drawn([text for text, _ in said])
+        # (fitted to the width before paging: a cell's first line of 90 columns took two rows, and the
+        # page ran one past the screen — a review)
+        rows = [row for text, _ in said for line in printable(str(text), multiline=True).split("\n")
+                for row in (textwrap.wrap(line, max(width - 1, 20), subsequent_indent=" " * (len(line) - len(line.lstrip())),
+                                          break_on_hyphens=False) or [""])]
+        if self.paging and len(rows) >= height - 1:
+            self.page_drawn(rows)
         else:
             for text, style in said:
                 self.say(text, style)
@@ -514,13 +518,16 @@ class Commands:
             mine = [i for i, meta in self.log_meta.items() if meta is not None and meta[0] == seat]
             if not mine:                 # (no move of its own known: the recap starts at the game's start)
                 continue
+            last = max(mine)                 # (its move: the action, not only the answers after it)
+            while last > 0 and self.asked.get(last) and (self.log_meta.get(last - 1) or (None,))[0] == seat:
+                last -= 1
             shown = self.match.log_for(seat)
             lines = []
-            for n in range(max(mine) + 1, len(shown) + 1):
+            for n in range(last + 1, len(shown) + 1):
                 entry = self.log_entry(n - 1, shown[n - 1], seat, messages).split("\n")
                 lines += [f"  {n}. {entry[0]}"] + entry[1:]
             if lines:
-                self.since_move[seat] = lines
+                self.since_move[seat] = self.log_recap[seat] = lines
         self.recaps_loaded = True         # (the next seat at the terminal takes its own: take_terminal)
 
     # -- several picks at once, at a question answered one pick at a time ----------------
