@@ -659,6 +659,16 @@ def test_a_save_cut_short_says_so_and_where_it_breaks(capsys, tmp_path):
     assert code == 1
     assert re.search(r"cannot load .*cut\.json: a save file that is cut short or damaged: not valid JSON "
                      r"\(line \d+, column \d+\)", err), err
+    # (an attacker's trial: a save nested too deeply said "cut short"; with an editor's byte order mark
+    # first, `play` took it for rules and said to play it as a save, `replay` "not a rulelang save file")
+    deep = json.loads(text)
+    deep["options"] = {"x": "@@"}
+    save.write_text(json.dumps(deep).replace('"@@"', "[" * 600 + "]" * 600), encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(save))
+    assert code == 1 and err.strip().endswith("cut.json: the save file nests deeper than 500 levels"), err
+    save.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    code, out, err = run(capsys, "replay", str(save))
+    assert code == 0 and "the saved position is reproduced exactly" in out, err
 
 
 def test_undo_goes_back_past_a_load_as_it_would_have_before_the_save(tmp_path, capsys, monkeypatch):

@@ -74,6 +74,9 @@ def run(capsys, monkeypatch, argv, stdin: str = "") -> tuple[int, str]:
     # (characters that show nothing: two texts that differ look alike — a fuzz trial; ZWJ stays)
     ("a\u200bb\u2060c\ufeffd\U000e0041e", "a\\u200bb\\u2060c\\ufeffd\\udb40\\udc41e"),
     ("👩\u200d💻", "👩\u200d💻"),
+    # (and the other blank ones: `concede` twice, one with U+2063, agreed a draw — an attacker's trial)
+    ("con\u2063cede\xad\u3164\ufff9\u206a\u180e", "con\\u2063cede\\u00ad\\u3164\\ufff9\\u206a\\u180e"),
+    ("café 한국어 e\u0301", "café 한국어 e\u0301"),
 ])
 def test_printable_escapes_what_a_terminal_would_obey(raw, shown):
     assert printable(raw) == shown

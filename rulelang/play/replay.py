@@ -105,10 +105,13 @@ def read(path: str) -> dict:
         raise StateError(error.strerror or "cannot read it") from None
     if len(raw) > JSON_SIZE_LIMIT:
         raise StateError(f"larger than {JSON_SIZE_LIMIT} bytes: not a rulelang save file")
-    try:
+    raw = raw.removeprefix(BOM)             # (an editor's byte order mark: "not a rulelang save file", and `play`
+    try:                                    # read it as rules and said to play it as a save — an attacker's trial)
         data = safejson.loads(raw.decode("utf-8"), "save file")
     except (ValueError, UnicodeDecodeError) as err:   # JSONLimitError is a ValueError; so is a 5000-digit number
         if re.match(rb'\s*\{\s*"rulelang_save"', raw):     # (a save cut short or damaged: where it breaks)
+            if isinstance(err, ValueError) and "not valid JSON" not in str(err):   # (too deep, too long a number:
+                raise StateError(str(err)) from None                              # said so — an attacker's trial)
             at = re.search(r"\(line \d+, column \d+\)", str(err))
             raise StateError(f"a save file that is cut short or damaged: not valid JSON{' ' + at.group() if at else ''}") \
                 from None
@@ -131,14 +134,17 @@ def read(path: str) -> dict:
     return data
 
 
+BOM = b"\xef\xbb\xbf"                      # UTF-8's byte order mark, which some editors write first
+
+
 def is_save(path: str) -> bool:
     """Whether the file at `path` is meant as a save file (a JSON object with `rulelang_save`),
     however broken it may be otherwise; a rule file or a compiled game is not. Whatever its name:
     the REPL's `save` writes the name it is given (`save mygame`; `save mygame.rules` too: its
     resume was refused, "a saved match, not rules: `rulelang play mygame.rules` goes on with it")."""
     try:
-        head = _read_regular(path, 65536).lstrip()[:4096]   # (after any white space: 5,000 spaces before a
-    except OSError:                                          # save made play read it as rules — a fuzz trial)
+        head = _read_regular(path, 65536).removeprefix(BOM).lstrip()[:4096]   # (after any white space: 5,000
+    except OSError:                                          # spaces before a save made play read it as rules — a fuzz trial)
         return False
     return head[:1] == b"{" and b'"rulelang_save"' in head
 
