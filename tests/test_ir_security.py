@@ -305,3 +305,12 @@ def test_a_literal_that_is_no_whole_number_within_the_limit_is_refused(value, sa
     found["v"] = value
     with pytest.raises(rulelang.RulelangError, match=said):
         check_ir(ir)
+
+
+def test_the_rule_files_name_an_ir_gives_is_short_and_printable():
+    """An attacker's trial: an IR's `source`, said with every rule error, was 3,000,000 characters long."""
+    for source in ("x" * 1001, "a\x1b[2Jb"):
+        ir = regicide_ir()
+        ir["source"] = source
+        with pytest.raises(rulelang.RulelangError, match="/source: not the name of a rule file"):
+            check_ir(ir)

@@ -614,3 +614,14 @@ def test_a_paused_setup_made_with_chance_is_restored_from_its_state():
         text = m.legal_actions()[0].text
         m.apply(text), back.apply(text)
     assert back.state() == m.state()
+
+
+def test_a_player_count_that_is_no_whole_number_is_refused():
+    """An attacker's trial: `new_match(players=True)` made a 1-player match whose own `state()`
+    `Match.from_state` then refused."""
+    game = rulelang.Game(rulelang.compile_source('game "g" { players 1..2  turn { step s { action a { finish draw } } } }',
+                                                 "g.rules"))
+    for players in (True, 1.0, "1"):
+        with pytest.raises(ValueError, match=f"g is for 1..2 players, not"):
+            game.new_match(players, 1)
+    assert rulelang.Match.from_state(game, game.new_match(1, 1).state()).players == 1

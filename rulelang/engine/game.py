@@ -408,7 +408,8 @@ class Game:
         rolls and picks use before the generator (`Match.supply_chance`), setup's included."""
         players = self.min_players if players is None else players
         seed_given = seed
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:   # (True: a 1-player
+            # match whose own state() from_state refused — an attacker's trial)
             raise ValueError(f"{self.name} is for {self.players_text} players, not {_short(players)}")
         if seed is not None:                # (a NumPy integer is one; 5.0 and "5" made a match whose
             try:                            # own state() could not be restored: an API trial)

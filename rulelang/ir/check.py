@@ -295,6 +295,10 @@ class _Checker(DeclarationChecks):
         for key in ("ir_version", "name", "first_step", "turn_order", "source"):
             if key in ir:
                 self.typed(ir[key], top.get(key, TEXT), f"/{key}", 0)
+        if len(ir.get("source", "")) > 1000 or any(ord(ch) < 32 or ord(ch) == 127 for ch in ir.get("source", "")):
+            # (the rule file's name, said with every rule error: 3,000,000 characters printed one error of 3 MB
+            # — an attacker's trial)
+            raise _Bad("/source", "not the name of a rule file (at most 1,000 printable characters)")
         p = self.obj(ir["players"], "/players", {"min": INT, "max": INT})
         for key in ("min", "max"):
             self.typed(p[key], INT, f"/players/{key}", 0)
