@@ -139,3 +139,16 @@ def test_a_number_in_base_60_is_text_not_a_number(rules, tmp_path):
     (tmp_path / "chips.yaml").write_text(YAML.replace("v: 2", "v: 190:20:30"), encoding="utf-8")
     diags, _ = rulelang.lint([str(rules)])
     assert [(d.line, d.code) for d in diags if d.severity == "error"] == [(4, "E504")]
+
+
+def test_a_long_tag_is_said_short_and_a_byte_that_is_no_utf8_at_its_own_line(rules, tmp_path):
+    """An attacker's trial: a 500,000-character tag was said whole (a 500 KB line), and a byte that is
+    not UTF-8 was "offset 9" at the rule file's `create … from` line."""
+    (tmp_path / "chips.yaml").write_text("- !" + "a" * 500_000 + " {name: a, v: 1}\n", encoding="utf-8")
+    diags, _ = rulelang.lint([str(rules)])
+    assert [d.code for d in diags] == ["E501"] and len(diags[0].message) < 400 and diags[0].message.endswith("…")
+    (tmp_path / "chips.yaml").write_bytes(b"- {name: a, v: 1}\n- {name: \xff\xfe, v: 1}\n")
+    diags, _ = rulelang.lint([str(rules)])
+    assert [(d.code, d.line, d.column) for d in diags] == [("E501", 2, 10)]
+    assert d.span.file.endswith("chips.yaml") if (d := diags[0]).span else False
+    assert diags[0].message.endswith("it is not UTF-8 text (byte 0xff)")

@@ -179,8 +179,13 @@ def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, e
     except _Refused as err:
         return None, [Diagnostic("E506", f"content file `{path}` is too large: {err}", path_span)], None, shown
     except UnicodeDecodeError as err:
-        reason = f"it is not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start})"
-        return None, [Diagnostic("E501", f"cannot read content file `{path}`: {reason}", path_span)], None, shown
+        # (at its own line and column, as a rule file's: "offset 9" at the rule's `create … from` line
+        # was all an attacker's trial read)
+        line = err.object.count(b"\n", 0, err.start) + 1
+        column = err.start - (err.object.rfind(b"\n", 0, err.start) + 1) + 1
+        reason = f"it is not UTF-8 text (byte 0x{err.object[err.start]:02x})"
+        return None, [Diagnostic("E501", f"cannot read content file `{path}`: {reason}",
+                                 Span(shown, line, column, line, column + 1))], None, shown
     except (OSError, RuntimeError, ValueError) as err:   # (RuntimeError: a loop of links; ValueError: a NUL byte)
         reason = "no such file" if isinstance(err, FileNotFoundError) else \
             (err.strerror or str(err)) if isinstance(err, OSError) else \
@@ -213,7 +218,9 @@ def _load(rule_file: str, path: str, path_span: Span, kind: str, fields: dict, e
         if isinstance(err, yaml.reader.ReaderError):
             code = err.character if isinstance(err.character, int) else ord(str(err.character)[:1] or "?")
             problem = f"the character #x{code:04x} is not allowed ({err.reason})"
-        problem = " ".join(str(problem).split())          # one line
+        problem = " ".join(str(problem).split())          # one line, and not a long one (a tag of 500,000
+        if len(problem) > 300:                              # characters was said whole — an attacker's trial)
+            problem = problem[:299] + "…"
         return None, [Diagnostic("E501", f"content file `{path}` is not valid YAML: {problem}", span)], text, shown
     except Exception as err:                    # noqa: BLE001 - PyYAML on hostile input: a diagnostic, always
         return None, [Diagnostic("E501", f"content file `{path}` could not be read as YAML "
