@@ -89,7 +89,22 @@ class StaticLint(FlowLints):
         self.limit_order_lints()
         self.eliminated_window_lints()
         self.recursion_lints()
+        self.setup_me_lints()
         return self.out
+
+    def setup_me_lints(self) -> None:
+        """W272: `setup` reads `me`, which there is P1, the first seat, in a game of several players
+        (a new author's Cribbage dealt P1 twice with `hand[me]`, a Jaipur's `move top(deck, 5) to
+        hand[me]` linted clean): each player is dealt with `for p in players { … hand[p] }`."""
+        players = next((d for d in self.game.decls if isinstance(d, n.Players)), None)
+        if players is None or players.high <= 1:
+            return
+        for x in n.walk(self.setup):
+            if isinstance(x, n.Name) and x.name == "me":
+                self.report("W272", "warning", "in `setup`, `me` is P1, the first seat, whatever the player count: "
+                            "to give each player theirs, loop `for p in players { … hand[p] }` (to mean P1, "
+                            "write `players[0]`)", x.span)
+                return
 
     def recursion_lints(self) -> None:
         """W261: a def that calls itself whatever its arguments (`def f(n) = f(n)`, `def f(n) = n +
