@@ -41,12 +41,13 @@ class Store:
         try:                                    # (a file that is no database, a folder, a device: said so)
             self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             with self.lock:
-                self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.executescript(SCHEMA)
-                wrong = self.not_a_store()
-                columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
-                if not wrong and "maker" not in columns:    # (a store written before the column: its matches had none)
-                    self.db.execute("ALTER TABLE matches ADD COLUMN maker TEXT NOT NULL DEFAULT ''")
+                wrong = self.not_a_store()      # (before anything is written: a file of another program is
+                if not wrong:                   # left as it was — a review)
+                    self.db.execute("PRAGMA journal_mode=WAL")
+                    self.db.executescript(SCHEMA)
+                    columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
+                    if "maker" not in columns:  # (a store written before the column: its matches had none)
+                        self.db.execute("ALTER TABLE matches ADD COLUMN maker TEXT NOT NULL DEFAULT ''")
         except sqlite3.Error as error:
             raise ValueError(f"cannot use {self.path} as the server's store: {error}") from None
         if wrong:
@@ -54,15 +55,17 @@ class Store:
             raise ValueError(f"cannot use {self.path} as the server's store: {wrong}")
 
     def not_a_store(self) -> str | None:
-        """What makes the file no store of ours, if anything: each table with exactly its columns, and
-        no view or trigger (a file whose `matches` was a view over an endless query held the store's lock
+        """What makes the file no store of ours, if anything: no table but the store's, each with its
+        columns, and no view or trigger (a file whose `matches` was a view over an endless query held the store's lock
         for good on the first link opened, and then every request: an attacker's trial)."""
         found = {name: kind for kind, name in self.db.execute(
             "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger')")}
         for name, kind in found.items():
-            if kind != "table":
+            if kind != "table" or name not in STORE_COLUMNS:
                 return f"it holds a {kind} (`{name}`), which a store never has"
         for table, wanted in STORE_COLUMNS.items():
+            if table not in found:              # (made below: a new store, or one from before `undos`)
+                continue
             columns = [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]
             if sorted(columns) not in (sorted(wanted), sorted(set(wanted) - {"maker"})):   # (`maker`: added)
                 return f"its table `{table}` has other columns than a store's ({', '.join(wanted)})"

@@ -372,14 +372,17 @@ def test_the_serve_command_says_what_is_wrong_with_a_rule_file(tmp_path, capsys)
             ("columns.sqlite", "CREATE TABLE matches (id TEXT PRIMARY KEY, rules TEXT, maker TEXT)",
              "its table `matches` has other columns than a store's (id, rules, fingerprint, game, players, seed, "
              "options, seats, tokens, created, maker)"),
-            ("trigger.sqlite", "CREATE TABLE t (x); CREATE TRIGGER loop AFTER INSERT ON t BEGIN SELECT 1; END",
-             "it holds a trigger (`loop`), which a store never has")):
+            ("trigger.sqlite", "CREATE TABLE actions (match, n, text); CREATE TRIGGER loop AFTER INSERT ON actions "
+                               "BEGIN SELECT 1; END", "it holds a trigger (`loop`), which a store never has"),
+            ("notes.sqlite", "CREATE TABLE notes (x)", "it holds a table (`notes`), which a store never has")):
         store = tmp_path / name
         db = sqlite3.connect(store)
         db.executescript(schema)
         db.close()
+        before = store.read_bytes()
         assert main(["serve", "--store", str(store), "--port", "1"]) == 1
         assert capsys.readouterr().err == f"error: cannot use {store} as the server's store: {why}\n"
+        assert store.read_bytes() == before                     # (nothing written into it: a review)
 
 
 def test_an_out_of_turn_action_is_offered_to_its_seat_only_and_played_from_there(serve):
