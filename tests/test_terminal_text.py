@@ -77,6 +77,9 @@ def run(capsys, monkeypatch, argv, stdin: str = "") -> tuple[int, str]:
     # (and the other blank ones: `concede` twice, one with U+2063, agreed a draw — an attacker's trial)
     ("con\u2063cede\xad\u3164\ufff9\u206a\u180e", "con\\u2063cede\\u00ad\\u3164\\ufff9\\u206a\\u180e"),
     ("café 한국어 e\u0301", "café 한국어 e\u0301"),
+    # (a review: variation selectors after a plain letter, and other blank marks; an emoji's and a keycap's stay)
+    ("concede\ufe00 x\U000e0100 y\u180b z\U0001d173", "concede\\ufe00 x\\udb40\\udd00 y\\u180b z\\ud834\\udd73"),
+    ("❤\ufe0f 1\ufe0f\u20e3 葛\U000e0100", "❤\ufe0f 1\ufe0f\u20e3 葛\U000e0100"),
 ])
 def test_printable_escapes_what_a_terminal_would_obey(raw, shown):
     assert printable(raw) == shown

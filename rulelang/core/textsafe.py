@@ -23,11 +23,15 @@ import unicodedata
 # and the other blank ones: soft hyphen, grapheme joiner, the Hangul and Mongolian fillers, Khmer's
 # invisible vowels, invisible operators, the deprecated format marks, interlinear annotations (an
 # attacker's trial listed "concede" twice, one of them with U+2063 agreeing a draw).
-_UNSAFE = ("\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f"
-           "\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\uffa0\ufff9-\ufffb"
-           "\ud800-\udfff\ufeff\U000e0000-\U000e007f")
-_ONE_LINE = re.compile(f"[\t\n{_UNSAFE}]")
-_MULTILINE = re.compile(f"[{_UNSAFE}]")          # keeps the line breaks (and tabs) of text we laid out
+_UNSAFE = ("\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e"
+           "\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\uffa0\ufff9-\ufffb"
+           "\ud800-\udfff\ufeff\U000e0000-\U000e007f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a")
+# A variation selector after a plain letter shows nothing either (`concede` + U+FE00 read `concede`: a
+# review); after an emoji or an ideograph it chooses how that is drawn, and stays (so does a keycap's,
+# `1` U+FE0F U+20E3).
+_SELECTOR = "(?<=[\x00-\x7f])[\ufe00-\ufe0f\U000e0100-\U000e01ef](?!\u20e3)"
+_ONE_LINE = re.compile(f"[\t\n{_UNSAFE}]|{_SELECTOR}")
+_MULTILINE = re.compile(f"[{_UNSAFE}]|{_SELECTOR}")     # keeps the line breaks (and tabs) of text we laid out
 
 # ASCII stand-ins for the glyphs games and the REPL use, where the terminal cannot show them.
 GLYPHS = {

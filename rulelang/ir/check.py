@@ -127,8 +127,8 @@ class _Checker(DeclarationChecks):
         if isinstance(x, float):
             # (the language's numbers are whole: `1e308` and `2.5` got past the integer limit, made
             # inf and nan, and a save of the match could not be replayed — an attacker's trial)
-            raise _Bad(path, f"{_show(x)} is not a whole number (the rules' numbers have no fractions)"
-                       if math.isfinite(x) else "not a finite number")
+            raise _Bad(path, f"{_show(x)} is written as a decimal number (the rules' numbers are integers, "
+                             f"written without a point or an exponent)" if math.isfinite(x) else "not a finite number")
         if isinstance(x, list):
             for i, v in enumerate(x):
                 self.literal(v, f"{path}/{i}", depth + 1)

@@ -228,12 +228,17 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
                 self.no_union(syms[d.name].type, d.type.span, f"`{d.name}`")
 
     def fields_named_as_values(self, kind) -> None:
-        """W271: a field named as an enum's value, and its kind's `label` or `text` reads that name: there
+        """W271: a field named as an enum's value, and its kind's `label` or `text` compares that name: there
         the name is the field, never the value (a new author's `kind Card { kind: Kind  hazard: Hazard }`
         beside `enum Kind { hazard, … }` wrote `label if kind == hazard …`, and read E201 "cannot
         compare Kind with Hazard")."""
-        read = {x.name for part in (kind.label, kind.text) if part is not None
-                for x in n.walk(part) if isinstance(x, n.Name)}
+        nodes = [x for part in (kind.label, kind.text) if part is not None for x in n.walk(part)]
+        bound = {x.var for x in nodes if isinstance(x, n.Comprehension)} | {
+            m[0] for x in nodes if isinstance(x, n.Comprehension) for m in x.more}
+        # (compared only: `text(attack)` of a field `attack` beside a value `attack` means the field — a
+        # review; `kind == hazard` is where the value was meant)
+        read = {side.name for x in nodes if isinstance(x, n.Binary) and x.op in ("==", "!=")
+                for side in (x.left, x.right) if isinstance(side, n.Name)} - bound
         for f in kind.fields:
             sym = self.out.symbols.get(f.name)
             if f.name in read and sym is not None and sym.kind == "enumval":

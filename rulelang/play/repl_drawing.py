@@ -51,8 +51,8 @@ class Drawing:
         parts["kind_words"] = self.kind_words()
         texts = [self.show_text(a) for a in actions] if actions else []
         cut = self.add_option_texts(view, texts, width)
-        parts["choice"] = parts["choice"] + self.picking_lines(view, seat, width) + (
-            _wrapped(f"  (an option's whole text: look {printable(cut)})", width) if cut else [])
+        parts["choice"] = parts["choice"] + self.picking_lines(view, seat, width)
+        hint = _wrapped(f"  (an option's whole text: look {printable(cut)})", width) if cut else []
         cause, pointers = self.cause_texts(view, seat, width)
         if cause:
             parts["choice_short"] = parts["choice"] + pointers
@@ -65,6 +65,16 @@ class Drawing:
                 + parts["choice"] + [f"  {n}. {t}" for n, t in enumerate(texts, 1)]
         else:
             lines, _ = fit_screen(dict(parts), width, size[1], list(actions), texts)
+        if hint and size is not None and actions:
+            # (said only where it fits: a Dozen War defence question ran to 25 rows with it — a review)
+            hinted = dict(parts, choice=parts["choice"] + hint)
+            if parts.get("choice_short") is not None:
+                hinted["choice_short"] = parts["choice_short"] + hint
+            longer, _ = fit_screen(hinted, width, size[1], list(actions), texts)
+            if len(longer) + 1 <= size[1] or len(longer) <= len(lines):
+                lines = longer
+        elif hint:
+            lines = lines[:len(lines) - len(texts)] + hint + lines[len(lines) - len(texts):] if texts else lines + hint
         note, self.recap_note = self.recap_note, False
         if note and size is not None and len(self.recap_lines) + len(lines) >= size[1]:
             # what happened since the player's move has scrolled away (or will with this screen): say so

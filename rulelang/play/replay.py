@@ -110,8 +110,8 @@ def read(path: str) -> dict:
         data = safejson.loads(raw.decode("utf-8"), "save file")
     except (ValueError, UnicodeDecodeError) as err:   # JSONLimitError is a ValueError; so is a 5000-digit number
         if re.match(rb'\s*\{\s*"rulelang_save"', raw):     # (a save cut short or damaged: where it breaks)
-            if isinstance(err, ValueError) and "not valid JSON" not in str(err):   # (too deep, too long a number:
-                raise StateError(str(err)) from None                              # said so — an attacker's trial)
+            if "nests" in str(err) and not isinstance(err, UnicodeDecodeError):   # (too deep: said so — an
+                raise StateError(str(err)) from None                              # attacker's trial)
             at = re.search(r"\(line \d+, column \d+\)", str(err))
             raise StateError(f"a save file that is cut short or damaged: not valid JSON{' ' + at.group() if at else ''}") \
                 from None
