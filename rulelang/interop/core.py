@@ -765,7 +765,7 @@ class Interface:
         self.game = load_game(game)
         self.players = self.game.min_players if players is None else players
         if options is not None and not isinstance(options, Mapping):   # (`options="hands=2"`: Python's own
-            raise ValueError(f"options must be a dict of option name to value, not {_short(options)}")  # words)
+            raise ValueError(f"options must be a mapping of option name to value, not {_short(options)}")  # words)
         self.options = dict(options or {})
         self.game.new_match(self.players, 0, self.options)          # bad players or options: fail here
         self.encoder = Encoder(self.game, self.players)

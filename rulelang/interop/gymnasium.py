@@ -13,6 +13,7 @@ exactly. The reward is the learning seat's result at the end: +1, -1 or 0.
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
 
 from ..core.textsafe import printable
 from .core import (MAX_STEPS, Interface, action_index, checked_count, need, no_reset_options,
@@ -61,9 +62,9 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"no seat {printable(repr(given))} in a {n}-player match: seats are 0..{n - 1}")
         if illegal not in ("lose", "raise"):
             raise ValueError("illegal must be 'lose' or 'raise'")
-        if not isinstance(opponents, dict):
+        if not isinstance(opponents, Mapping):
             make_bot(opponents, 0)                  # (checked even in a one-player game)
-        kinds = opponents if isinstance(opponents, dict) else {p: opponents for p in range(n) if p != seat}
+        kinds = opponents if isinstance(opponents, Mapping) else {p: opponents for p in range(n) if p != seat}
         for p, kind in kinds.items():               # an unknown kind or seat: ValueError now
             make_bot(kind, 0)
             if p == seat or not (isinstance(p, int) and 0 <= p < n):

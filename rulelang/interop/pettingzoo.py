@@ -215,7 +215,7 @@ class RulelangParallelEnv(ParallelEnv):
     def step(self, actions: dict):
         started(self)
         if not isinstance(actions, Mapping):       # (a list: "'list' object has no attribute 'get'")
-            raise ValueError(f"actions must be a dict of agent name to action index, not {_short(actions)}")
+            raise ValueError(f"actions must be a mapping of agent name to action index, not {_short(actions)}")
         if not self.agents:                     # (the episode ended: nothing is played, as the AEC env)
             return {}, {}, {}, {}, {}
         chosen = []

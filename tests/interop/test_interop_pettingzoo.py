@@ -231,10 +231,10 @@ def test_before_reset_every_call_says_so_and_a_wrong_argument_is_one_line():
     for make in (env, parallel_env):
         with pytest.raises(ValueError, match="render_mode must be None or 'ansi' .*not 'human'"):
             make(game("regicide"), players=2, render_mode="human")
-        with pytest.raises(ValueError, match="options must be a dict of option name to value, not 'hands=2'"):
+        with pytest.raises(ValueError, match="options must be a mapping of option name to value, not 'hands=2'"):
             make(game("regicide"), players=2, options="hands=2")
     p.reset(seed=1)
-    with pytest.raises(ValueError, match=r"actions must be a dict of agent name to action index, not \[0\]"):
+    with pytest.raises(ValueError, match=r"actions must be a mapping of agent name to action index, not \[0\]"):
         p.step([0])
 
 
