@@ -765,7 +765,7 @@ class _Session(Drawing, Commands):
                 return f" now (did you mean {' or '.join(shown[c] for c in near)}?)"
         if close:                                # (an action by its whole name: `sto`, `stop attacking`)
             # (of the names it starts, the nearest to what was typed: `attak p2` was offered `attack
-            # everyone in range`, the longest, for `attack` — a first hour at Shadow Hunters)
+            # everyone in range`, the longest, for `attack` — a first hour at a hidden-role game)
             named = close[0] if close[0] in COMMAND_NAMES else max(
                 (n for n in known if n.split()[0] == close[0]),
                 key=lambda n: difflib.SequenceMatcher(None, wanted, n).ratio(), default=close[0])
@@ -993,7 +993,7 @@ class _Session(Drawing, Commands):
             named = [a for a in actions if _offers_seat(a, number - 1, ir)] if seat else []
             if named and not any(placed is a for a in named):
                 # (`3` where the answers are P2, P3, P4 gave the card to P4 — a player's seat read as
-                # its place: a first hour at Shadow Hunters; refused as ambiguous where P3 is elsewhere)
+                # its place: a first hour at a hidden-role game; refused as ambiguous where P3 is elsewhere)
                 if placed is None and len(named) == 1:
                     return named[0]
                 said = ", ".join(echoed(str(a)) for a in named[:MAX_CANDIDATES])

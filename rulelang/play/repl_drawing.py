@@ -66,7 +66,7 @@ class Drawing:
         else:
             lines, _ = fit_screen(dict(parts), width, size[1], list(actions), texts)
         if hint and size is not None and actions:
-            # (said only where it fits: a Dozen War defence question ran to 25 rows with it — a review)
+            # (said only where it fits: a card game's defence question ran to 25 rows with it — a review)
             hinted = dict(parts, choice=parts["choice"] + hint)
             if parts.get("choice_short") is not None:
                 hinted["choice_short"] = parts["choice_short"] + hint
@@ -142,7 +142,7 @@ class Drawing:
     def add_option_texts(self, view: dict, texts: list[str], width: int) -> str | None:
         """Beside each option of a choice that names a card or piece, the start of its rules text;
         the first option whose text was cut short, if any (the screen says `look` reads it whole: a
-        first hour at Dozen War's draft read each general's skills cut, and nothing said how to read
+        first hour at a draft of generals read each one's skills cut, and nothing said how to read
         them)."""
         if not view.get("choice") or not texts:
             return None
