@@ -22,8 +22,8 @@ import pytest  # noqa: E402
 
 import fuzz  # noqa: E402
 
-CASES = 10                   # (~3 s on 2 cores beside the suite: a smoke test; the full run is the command above)
-COST_CASES = 24              # (~15 s of CPU: cost mutants each read, linted, played and simulated)
+CASES = 6                    # (~2 s on 2 cores beside the suite: a smoke test; the full run is the command above)
+COST_CASES = 16              # (~10 s of CPU: cost mutants each read, linted, played and simulated)
 SEED = 20240611
 
 
