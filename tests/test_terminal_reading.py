@@ -977,3 +977,16 @@ def test_options_whose_text_is_cut_say_how_to_read_it_whole():
     assert "    (an option's whole text: look Iron Warden)\n  1. Iron Warden — Infantry general. Skills:" in screen
     wide = piped("dozen_war", 2, 5, ["quit", "n"], screen=(2000, 60))
     assert "whole text" not in wide                 # (nothing cut: nothing said)
+
+
+def test_the_hint_under_options_cut_short_is_left_out_where_it_would_not_fit():
+    """A review: at a Dozen War defence question the line `(an option's whole text: look …)` ran the
+    80×24 screen to 25 rows (the numbers below are a review's recorded game, P2 a random bot)."""
+    typed = ("1 1 1 1 2 1 12 7 8 3 2 1 1 1 1 9 1 5 1 4 1 1 9 5 6 5 2 1 3 2 1 7 6 1 5 7 5 4 3 1 1 5 1 1 5 1 1 3 1 1 1 "
+             "6 7 1 1 1 9 1 4 1 3 4 1 8 5 2 3 1 1 5 1 5 1 1 1 5 1 1 1 7 8 1 1 1 1 3 4 5 1 5 1 2 1 1 8 6 3 8 3 1 1 1 1 "
+             "1 1 1 1 1 1 7 4 11 1 11 1 1 1 8 1 1 5 3 6 7 1 1 10 1 1 1 1 2 1 4 1 1 5 13 10 1 1 1 10 4 2 6 3 5 8 1 1 6 "
+             "2 5 6 1 6 3 3 3 4 1 2 5 1 1").split()
+    out = piped("dozen_war", 2, 4, typed)
+    last = out[out.rfind("\n== ") + 1:]
+    screen = last[:last.index("P1> ")].rstrip("\n").split("\n")
+    assert "attacks" in last and len(screen) + 1 <= 24, "\n".join(screen)
