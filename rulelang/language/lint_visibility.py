@@ -218,6 +218,15 @@ def _w263(lints, d) -> None:
     author's Scotland Yard: a detective's moves left out Mr. X's station; lint was silent). Read as
     W241 reads a shown value, `me` being the actor."""
     budget = lints.__dict__.setdefault("w241_nodes", [W241_NODES])
+    lints.acting = True
+    try:
+        _w263_of(lints, d, budget)
+    finally:
+        lints.acting = False
+
+
+def _w263_of(lints, d, budget: list) -> None:
+    """W263 of one action, read with `me` its actor (`lints.acting`)."""
     if d.require is not None:
         found: dict = {}
         _w241_in(lints, d.require, {}, d.require.span, found, budget, set())
@@ -497,6 +506,8 @@ def _hides(lints, zone: str, index, viewers: bool = False) -> str | None:
         return "seen only by its owner"
     if "others" in vis and not mine and (index is None or lints.__dict__.get("read_by_all")):
         return "hidden from its owner"
+    if "others" in vis and mine and lints.__dict__.get("acting"):     # (W263: the actor's own `others` zone,
+        return "hidden from its owner, the player acting"                # which diagnostics.md says it covers — a review)
     return None
 
 
