@@ -669,6 +669,9 @@ def test_a_save_cut_short_says_so_and_where_it_breaks(capsys, tmp_path):
     save.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
     code, out, err = run(capsys, "replay", str(save))
     assert code == 0 and "the saved position is reproduced exactly" in out, err
+    save.write_bytes(text.encode("utf-8").replace(b'"log"', b'"l\xe9g"'))     # (bytes not UTF-8: "damaged", not
+    code, out, err = run(capsys, "replay", str(save))                          # Python's words — a review)
+    assert code == 1 and err.strip().endswith("cut.json: a save file that is cut short or damaged: not valid JSON"), err
 
 
 def test_undo_goes_back_past_a_load_as_it_would_have_before_the_save(tmp_path, capsys, monkeypatch):

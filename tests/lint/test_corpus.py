@@ -268,3 +268,16 @@ def test_w263_not_of_a_parameters_values_read_from_a_zone_its_actor_sees_or_from
                     '  turn limit 6 { finish draw }\n}\n', encoding="utf-8")
     diagnostics, _ = rulelang.lint([str(path)])
     assert not [d for d in diagnostics if d.code == "W263"], diagnostics
+
+
+def test_w271_not_of_a_field_shown_or_a_loop_name(tmp_path):
+    """A review: a field `attack` shown in the label beside a value `attack` means the field, and a
+    comprehension's own name is no field; only a name compared (the corpus) is warned."""
+    path = tmp_path / "unit.rules"
+    path.write_text('game "Unit" {\n  players 2\n  enum Stat { attack, defense }\n'
+                    '  kind Unit { attack: int  tags: list[int]\n'
+                    '    label "atk " + text(attack) + text([attack for attack in tags]) }\n'
+                    '  zone box: set, public\n  setup { create Unit(attack: 2, tags: [1]) in box }\n'
+                    '  turn { step s { action stop { finish draw "stopped" } } }\n}\n', encoding="utf-8")
+    diagnostics, _ = rulelang.lint([str(path)])
+    assert not [d for d in diagnostics if d.code == "W271"], diagnostics
