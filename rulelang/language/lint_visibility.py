@@ -45,9 +45,15 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
         if vis == ["hidden"]:
             return z, "`hidden`"
         if vis == ["owner"] and isinstance(part, n.Index) and not (isinstance(part.index, n.Name) and (
-                part.index.name == "me" or _given_me(lints, domain, part))):   # (`held(me)`: a new author's Crew)
+                _actor_name(lints, part.index.name) or _given_me(lints, domain, part))):   # (`held(me)`: a new author's Crew)
             return z, "another player's `owner` zone"
     return None
+
+
+def _actor_name(lints, name: str) -> bool:
+    """Does `name` stand for the player acting: `me`, or `current` in a step without `by` (whose
+    turn it is acts there: `hand[current]` is the actor's own hand, and W230/W263 warned it)?"""
+    return name == "me" or name == "current" and lints.__dict__.get("current_acts", False)
 
 
 def visibility_lints(lints) -> None:
@@ -70,6 +76,8 @@ def visibility_lints(lints) -> None:
     _w260(lints)
     _w241_drawing(lints)
     at_once = {id(a) for step in lints.steps.values() if step.decl.simultaneous for a in step.decl.actions}
+    by_current = {id(a) for step in lints.steps.values() if step.decl.actor is None and not step.decl.simultaneous
+                  for a in step.decl.actions}
     for d in lints.every_node:
         if isinstance(d, (n.Call, n.Aggregate)) and d.name in ("first", "last") and d.name not in lints.c.symbols:
             _w256(lints, d)
@@ -88,6 +96,7 @@ def visibility_lints(lints) -> None:
         if isinstance(d, (n.Choose, n.May, n.SignatureDecl)) and d.prompt is not None and secret_zones:
             _w266(lints, d.prompt)             # (a window's `as E` too: its question as players read it)
         if isinstance(d, n.ActionDecl):
+            lints.current_acts = id(d) in by_current
             if id(d) not in at_once:
                 _w257(lints, d)
             _w263(lints, d)
@@ -102,6 +111,7 @@ def visibility_lints(lints) -> None:
                                  f"condition reads it: which places may be played tells the chooser about cards "
                                  f"they cannot see; read only what the chooser knows, or decide in the body",
                                  d.require.span)
+            lints.current_acts = False
         elif isinstance(d, n.If):
             _w249(lints, d)
         if isinstance(d, (n.Choose, n.May)) and d.chooser is not None:
@@ -494,7 +504,8 @@ def _hides(lints, zone: str, index, viewers: bool = False) -> str | None:
     sym = lints.c.symbols.get(zone)
     vis = _vis(sym.decl) if sym is not None else []
     keys = index.items if isinstance(index, n.ListLit) else (index,)     # (`hid[me, c]`: a family's keys)
-    mine = viewers or any(isinstance(k, n.Name) and k.name == "me" for k in keys)
+    mine = viewers or any(isinstance(k, n.Name) and (k.name == "me" or lints.__dict__.get("acting") and
+                                                     _actor_name(lints, k.name)) for k in keys)
     if "hidden" in vis:
         # (a new author's deck-builder showed its own deck's points, `deck[me]`: hidden from its owner too, so
         # the bots' imagined worlds deal it anew — what its owner knows of it goes in a variable)

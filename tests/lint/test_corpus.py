@@ -287,3 +287,19 @@ def test_w271_not_of_a_field_shown_or_a_loop_name(tmp_path):
         '  zone box: set, public\n  setup { create Unit(attack: 2, tags: [1]) in box }\n'
         '  turn { step s { action stop { finish draw "stopped" } } }\n}\n')
     assert "W271" not in codes_of(tmp_path, source)
+
+
+def test_w230_w263_not_of_current_in_a_step_without_by(tmp_path):
+    """Whose turn it is acts in a step without `by`: `hand[current]` is the actor's own hand there, and
+    W230 and W263 warned it (left alone twice); under `by next(current)` it is another's and both warn."""
+    source = (
+        'game "Current" {\n  players 2\n  kind Card { v: int  label text(v) }\n'
+        '  zone deck: pile, hidden\n  zone hand: set per player, owner\n'
+        '  setup { for v in 1..9 { create Card(v: v) in deck }  shuffle deck\n'
+        '          for p in players { move top(deck, 3) to hand[p] } }\n'
+        '  turn { step s {\n'
+        '    action sell(c in hand[current]) require c.v > 2 { end turn }\n'
+        '    action pass require count(c.v > 5 for c in hand[current]) == 0 { end turn } } }\n'
+        '  turn limit 6 { finish draw }\n}\n')
+    assert not {"W230", "W263"} & codes_of(tmp_path, source)
+    assert {"W230", "W263"} <= codes_of(tmp_path, source.replace("step s {", "step s by next(current) {"))
