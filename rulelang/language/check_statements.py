@@ -17,8 +17,10 @@ class StatementChecks:
     def block(self, stmts) -> None:
         self.scopes.append({})
         try:
+            self.before = None                  # (the statement before this one: a `finish` it may end)
             for s in stmts:
                 self.stmt(s)
+                self.before = s
         finally:
             self.scopes.pop()
 
@@ -154,13 +156,21 @@ class StatementChecks:
             return
         if sym is None or sym.kind != "proc":
             if "proc" not in getattr(self, "clashed", {}).get(s.name, ()):   # (its E102 says it: a review)
-                self.error("E101", f"unknown procedure `{s.name}`", s.span,
+                self.error("E101", f"unknown procedure `{s.name}`{self.finish_reason_hint(s)}", s.span,
                            self.suggest(s.name, self.names_of("proc")))
             for a in s.args:
                 self.expr(a)
             return
         self.used.add(s.name)
         self.check_args(s, sym.decl.params, s.args, f"procedure `{s.name}`")
+
+    def finish_reason_hint(self, s) -> str:
+        """`finish draw text(n)` reads as a `finish` with no reason, then a call of `text`: say what was
+        meant when the call stands on the finish's line (the parser's hint for a bare name does)."""
+        before = getattr(self, "before", None)
+        if isinstance(before, n.Finish) and before.why is None and before.span.line == s.span.line:
+            return f' (a `finish` reason must start with a string: `finish … "" + {s.name}(…)`)'
+        return ""
 
     def check_create(self, s) -> None:
         self.make(s.make)
