@@ -209,16 +209,17 @@ def load(path: str) -> Game:
     if path.endswith(".json"):
         from .ir.validate import validate_ir
         try:
-            ir = safejson.loads(_read(path, JSON_SIZE_LIMIT), "compiled game")
+            ir = safejson.loads(_read(path, JSON_SIZE_LIMIT).removeprefix("\ufeff"), "compiled game")   # (an editor's
+            # byte order mark: a save with one loads, and `rules SAVE` said "not valid JSON")
         except safejson.JSONLimitError as err:
             raise RuleError([Diagnostic("E300", f"{printable(path)}: {err}")]) from None
         _not_a_save(ir, path)
         validate_ir(ir, path)
         return Game(ir, path, compiled=False)
     source = _read(path)
-    if source.lstrip().startswith("{") and '"rulelang_save"' in source[:400]:
+    if source.removeprefix("\ufeff").lstrip().startswith("{") and '"rulelang_save"' in source[:400]:
         try:
-            data = safejson.loads(source, "save")
+            data = safejson.loads(source.removeprefix("\ufeff"), "save")
         except (safejson.JSONLimitError, ValueError):
             data = None                       # (not JSON after all: the parser says what it is)
         _not_a_save(data, path)

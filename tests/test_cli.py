@@ -637,15 +637,21 @@ def test_a_save_given_where_rules_are_wanted_is_said_to_be_a_save(capsys, tmp_pa
     game = rulelang.load(REGICIDE)
     match = game.new_match(1, seed=3)
     text = json.dumps(replay.save_data(game, match, 3, {}))
-    for name in ("m.json", "mygame"):
-        save = tmp_path / name
-        save.write_text(text, encoding="utf-8")
+    for name, bom in (("m.json", ""), ("mygame", ""), ("b.json", "\ufeff"), ("b.sav", "\ufeff")):
+        save = tmp_path / name            # (with an editor's byte order mark: "not valid JSON: Unexpected
+        save.write_text(bom + text, encoding="utf-8")      # UTF-8 BOM" — left alone in stop 75)
         for command in ("rules", "simulate"):
             code, out, err = run(capsys, command, str(save))
             assert code == 1 and err.strip() == (f"error[E300]: {save}: a saved match of Regicide, not rules: "
                                                  f"`rulelang play {save}` goes on with it"), err
-    code, out, err = run(capsys, "lint", str(tmp_path / "mygame"))
-    assert code == 1 and "(this is a saved match, not rules: `rulelang play FILE` goes on with it)" in out + err
+    for name in ("mygame", "b.json"):
+        code, out, err = run(capsys, "lint", str(tmp_path / name))
+        assert code == 1 and "(this is a saved match, not rules: `rulelang play FILE` goes on with it)" in out + err
+    compiled = tmp_path / "game.json"         # (a compiled game with one loads, as rules with one do)
+    assert run(capsys, "compile", REGICIDE, "-o", str(compiled))[0] == 0
+    compiled.write_text("\ufeff" + compiled.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run(capsys, "rules", str(compiled))
+    assert code == 0 and out.startswith("Regicide\n"), err
 
 
 def test_a_save_cut_short_says_so_and_where_it_breaks(capsys, tmp_path):
