@@ -13,8 +13,8 @@ HERE = Path(__file__).resolve().parent
 NOUGHTS = HERE / "noughts.rules"
 
 # every game in games/, at a player count that exercises it (Regicide: 2 players, hidden hands)
-GAMES = [("regicide", 2), ("valgard", 2), ("shadow_hunters", 4), ("smash_up", 2)]
-HIDDEN = ["regicide", "shadow_hunters", "smash_up"]          # games with something a seat cannot see
+GAMES = [("regicide", 2), ("valgard", 2), ("shadow_hunters", 4), ("smash_up", 2), ("dozen_war", 2)]
+HIDDEN = ["regicide", "shadow_hunters", "smash_up", "dozen_war"]          # games with something a seat cannot see
 
 
 @lru_cache(maxsize=None)

@@ -89,7 +89,8 @@ def test_why_the_games_get_an_index_action_space():
     assert reasons == {"regicide": "action `play` chooses a subset",
                        "valgard": "more than 1024 action texts",
                        "shadow_hunters": "effects may stop for a question",
-                       "smash_up": "effects may stop for a question"}
+                       "smash_up": "effects may stop for a question",
+                       "dozen_war": "effects may stop for a question"}
     big = Interface(game("valgard"), 2, actions="text", universe_cap=30_000)
     assert big.actions.size == 29_070
     m, rng = big.new_match(0), random.Random(1)

@@ -20,6 +20,7 @@ EXPECTED = {   # chance, information, utility (per player count given in GAMES)
     "valgard": (T.ChanceMode.DETERMINISTIC, T.Information.PERFECT_INFORMATION, T.Utility.ZERO_SUM),   # (`internal` is no secret)
     "shadow_hunters": (T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.GENERAL_SUM),
     "smash_up": (T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.ZERO_SUM),
+    "dozen_war": (T.ChanceMode.EXPLICIT_STOCHASTIC, T.Information.IMPERFECT_INFORMATION, T.Utility.ZERO_SUM),
     "noughts": (T.ChanceMode.DETERMINISTIC, T.Information.PERFECT_INFORMATION, T.Utility.ZERO_SUM),
 }
 
@@ -28,7 +29,12 @@ def load(name, players, **params):
     return openspiel.load(game(name), players=players, **params)
 
 
-@pytest.mark.parametrize("name,players", GAMES + [("noughts", 2)], ids=[n for n, _ in GAMES] + ["noughts"])
+# (not Dozen War: a whole random game serialised at every step takes 18 s, a third of the interop tests'
+# time; its state is serialised in the other tests, and a researcher's audit ran this one on it)
+SIMULATED = [(name, players) for name, players in GAMES if name != "dozen_war"] + [("noughts", 2)]
+
+
+@pytest.mark.parametrize("name,players", SIMULATED, ids=[n for n, _ in SIMULATED])
 def test_openspiel_random_sim_test_with_serialisation(name, players):
     g = load(name, players)
     assert g.get_type().short_name == f"rulelang_{name}"
