@@ -20,7 +20,7 @@ from rulelang.core.textsafe import printable
 from rulelang import without_internal
 from rulelang.play.render import board_legend
 
-LOG_TAIL = 300              # the last log lines and messages a page is sent (the page shows them all)
+LOG_TAIL = 300              # the last log lines and messages a page is sent with a state (the rest on asking)
 HIDDEN_ABILITY = "(an ability of a card you cannot see)"
 SQRT3_2 = math.sqrt(3) / 2
 
@@ -249,9 +249,20 @@ def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
     return {"seat": seat, "view": view, "glyphs": cell_glyphs(match, seat),
             "actions": describe_actions(match, acts, seen),
             "out_of_turn": describe_actions(match, out_of_turn, seen),
-            "log": match.log_for(seat)[-LOG_TAIL:], "log_length": len(match.log),
-            "messages": match.messages_for(seat)[-LOG_TAIL:], "names": names_seen(match, seen),
+            **history(match, seat, LOG_TAIL), "names": names_seen(match, seen),
             "card_names": card_names(match.game), "worded_cards": worded_cards(match.game)}
+
+
+def history(match, seat: int | None, tail: int | None = None) -> dict:
+    """The log as `seat` reads it and the messages it was sent (a spectator: the public ones), the
+    last `tail` of each, with how many there are in all: a page is sent the last LOG_TAIL with every
+    state, and the whole of them when the player asks (a browser trial: a hermit card given to P1
+    at the start of a long game was gone from its Messages, and the list renumbered as it went)."""
+    log = match.log_for(seat)
+    messages = match.messages_for(seat) if seat is not None else \
+        [x["text"] for x in match.message_log() if x["to"] is None]
+    return {"log": log[-tail:] if tail else log, "log_length": len(log),
+            "messages": messages[-tail:] if tail else messages, "messages_length": len(messages)}
 
 
 def names_seen(match, seen: set) -> list:
@@ -454,9 +465,7 @@ def spectator_payload(match) -> dict:
         choice["running"] = [f if f.get("source") is None or f["source"] in public
                              else {**f, "effect": HIDDEN_ABILITY, "source": None} for f in choice["running"]]
     return {"seat": None, "view": view, "glyphs": cell_glyphs(match, None), "actions": [], "out_of_turn": [],
-            "log": match.log_for(None)[-LOG_TAIL:], "log_length": len(match.log),
-            "messages": [x["text"] for x in match.message_log() if x["to"] is None][-LOG_TAIL:],
-            "names": names_seen(match, public), "card_names": card_names(match.game),
+            **history(match, None, LOG_TAIL), "names": names_seen(match, public), "card_names": card_names(match.game),
             "worded_cards": worded_cards(match.game)}
 
 

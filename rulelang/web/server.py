@@ -491,6 +491,7 @@ class Server:
             Route("/api/play/{mid}/{token}", self.api_state),
             Route("/api/play/{mid}/{token}/text/{cid}", self.api_text),
             Route("/api/play/{mid}/{token}/card/{name}", self.api_card),
+            Route("/api/play/{mid}/{token}/history", self.api_history),
             Route("/rules/{key}", self.rules_page),
             WebSocketRoute("/ws/{mid}/{token}", self.socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -896,6 +897,18 @@ class Server:
         if body is None:
             return _error("no such component in sight", 404)
         return JSONResponse(body, headers=SECURITY_HEADERS)
+
+    async def api_history(self, request: Request) -> Response:
+        """The whole log and messages as the seat reads them (a state carries the last 300: serve.md)."""
+        served, seat = await self._open(request.path_params["mid"], request.path_params["token"])
+        if served is None:
+            return _error(seat, 404)
+        try:
+            async with served.lock:
+                body = await asyncio.to_thread(present.history, served.match, seat)
+        except (RulelangError, EngineFault) as err:
+            return _error(f"rule error: the log cannot be read: {printable(str(err))[:300]}", 500)
+        return JSONResponse({**body, "version": served.version}, headers=SECURITY_HEADERS)
 
     async def api_card(self, request: Request) -> Response:
         """A declared card's rules text by its name (docs/serve.md): public, the rulebook's words."""

@@ -1277,3 +1277,47 @@ def test_a_press_held_while_another_page_connects_still_plays_the_move(serve, br
     mine.mouse.up()
     mine.wait_for_selector("body[data-version='1']", timeout=10_000)
     assert text in mine.text_content("#log")
+
+
+NOTES = '''game "Notes" {
+  players 2
+  var n: int = 0, public
+  turn { step s {
+    action note { n += 1  log "secret note " + text(n) to [me]  log "note " + text(n) + " taken"  end turn }
+  } }
+  turn limit 40 { finish draw "the notes ran out" }
+}
+'''
+
+
+def test_the_earlier_log_and_messages_come_on_asking_numbered_as_in_the_whole_game(serve, browser, tmp_path,
+                                                                                 monkeypatch):
+    """A browser trial: a state carries the last 300 messages, and a hermit card given to P1 early in a
+    long game was gone from its Messages, whose numbers moved on as the game went (here 3 are sent)."""
+    from rulelang.web import present
+    from .conftest import post
+    monkeypatch.setattr(present, "LOG_TAIL", 3)
+    rules = tmp_path / "notes.rules"
+    rules.write_text(NOTES, encoding="utf-8")
+    server = serve([rules], include_shipped=False)
+    code, body = post(server.url + "/api/matches", {"game": "notes", "players": 2, "seats": ["human", "human"],
+                                                    "seed": 1})
+    (served,) = server.server.matches.values()
+    for _ in range(10):                      # P1 notes 1, 3, 5, 7, 9; P2 the others
+        served.match.apply(served.match.legal_actions()[0])
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(body["links"][0]["url"])
+    page.wait_for_selector("#messages li")
+    mine = page.locator("#messages li:not(.earlier)")
+    values = [li.get_attribute("value") for li in mine.all()]
+    assert mine.all_inner_texts() == ["secret note 9", "note 9 taken", "note 10 taken"] and values == ["13", "14", "15"]
+    assert page.inner_text("#messages li.earlier") == "show the 12 earlier"
+    page.click("#messages li.earlier button")
+    page.wait_for_selector("#messages li:not(.earlier) >> nth=14")
+    texts = page.locator("#messages li").all_inner_texts()     # (P2's own notes are not P1's to read)
+    assert texts[:4] == ["secret note 1", "note 1 taken", "note 2 taken", "secret note 3"] and len(texts) == 15
+    assert [li.get_attribute("value") for li in page.locator("#messages li").all()] == [str(i) for i in range(1, 16)]
+    assert not page.locator("#messages li.earlier").count()
+    log = page.locator("#log li")                               # (the log came with them: all 10 moves)
+    assert [li.get_attribute("value") for li in log.all()] == [str(i) for i in range(1, 11)]
+    page.close()

@@ -1089,3 +1089,35 @@ def test_an_action_choosing_a_list_of_cells_highlights_every_one():
     m = game.new_match(2, 1)
     cells = {a["text"]: a["cells"] for a in describe_actions(m, m.legal_actions(), m.visible_to(0))}
     assert cells == {"lay a1 b1": ["a1", "b1"], "lay a1 a2": ["a1", "a2"]}, cells
+
+
+def test_the_whole_history_is_each_readers_own(serve, tmp_path, monkeypatch):
+    """A state carries the last LOG_TAIL log lines and messages, with how many there are; the rest is
+    `GET …/history`, as the reader may read them: a seat's private messages to it alone, the spectator's
+    the public ones (a browser trial: a hermit card given early in a long game was gone)."""
+    from rulelang.web import present
+    monkeypatch.setattr(present, "LOG_TAIL", 2)
+    rules = tmp_path / "notes.rules"
+    rules.write_text('game "Notes" {\n  players 2\n  var n: int = 0, public\n  turn { step s {\n'
+                     '    action note { n += 1  log "secret " + text(n) to [me]  log "public " + text(n)  end turn }\n'
+                     '  } }\n  turn limit 40 { finish draw "done" }\n}\n', encoding="utf-8")
+    server = serve([rules], include_shipped=False)
+    code, body = post(server.url + "/api/matches", {"game": "notes", "players": 2, "seats": ["human", "human"],
+                                                    "seed": 1})
+    assert code == 200
+    (served,) = server.server.matches.values()
+    for _ in range(4):
+        served.match.apply(served.match.legal_actions()[0])
+    p1 = body["links"][0]["url"].replace("/play/", "/api/play/")
+    spectator = body["spectator"]["url"].replace("/play/", "/api/play/")
+    state = json.loads(get(p1)[1])
+    assert state["messages"] == ["public 3", "public 4"]
+    assert state["messages_length"] == 6 and state["log_length"] == 4 and len(state["log"]) == 2
+    code, raw = get(p1 + "/history")
+    whole = json.loads(raw)
+    assert code == 200 and whole["messages"] == ["secret 1", "public 1", "public 2", "secret 3", "public 3",
+                                                 "public 4"]
+    assert len(whole["log"]) == 4 and whole["log"][-2:] == state["log"]
+    whole = json.loads(get(spectator + "/history")[1])
+    assert whole["messages"] == ["public 1", "public 2", "public 3", "public 4"] and whole["messages_length"] == 4
+    assert get(spectator[:-3] + "xyz/history")[0] == 404

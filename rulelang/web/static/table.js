@@ -621,10 +621,30 @@
   window.addEventListener("resize", fitQuestion);
 
   // ---- messages and the log --------------------------------------------------------------------
+  // A state carries the last 300 log lines and messages; the earlier ones come on asking, and are kept
+  // (lines only ever follow them; an undo takes back the newest) — a browser trial: a hermit card given
+  // to P1 early in a long game was gone from its Messages, whose numbers moved on as the game went.
+  let earlier = null;                   // {log, messages}: the whole of both, as last asked for
+  function fetchEarlier(id) {
+    fetch(`/api/play/${matchId}/${token}/history`).then((r) => (r.ok ? r.json() : null))
+      .then((b) => { if (b) { earlier = b; drawLogs(); $(id).scrollTop = 0; } }).catch(() => null);
+  }
+  function drawList(id, lines, total, key) {
+    let start = total - lines.length;
+    if (start > 0 && earlier && earlier[key].length >= start) {
+      lines = earlier[key].slice(0, start).concat(lines);
+      start = 0;
+    }
+    const items = lines.map((t, i) => el("li", { value: start + i + 1 }, ...named(t)));
+    if (start > 0) {
+      items.unshift(el("li", { class: "earlier" }, el("button", { class: "small", type: "button",
+        onclick: () => fetchEarlier(id) }, `show the ${start} earlier`)));
+    }
+    $(id).replaceChildren(...items);
+  }
   function drawLogs() {
-    $("messages").replaceChildren(...state.messages.map((m) => el("li", {}, ...named(m))));
-    const start = state.log_length - state.log.length;
-    $("log").replaceChildren(...state.log.map((t, i) => el("li", { value: start + i + 1 }, ...named(t))));
+    drawList("messages", state.messages, state.messages_length ?? state.messages.length, "messages");
+    drawList("log", state.log, state.log_length, "log");
     // the newest message in sight inside its own box; the page itself stays where the player put it
     // (scrollIntoView pulled the whole page down to the Messages on every update)
     const box = $("messages");
