@@ -547,7 +547,8 @@ class Server:
                 seat_token = mine                   # (this browser's seat already)
             elif not free:
                 return _error_page("every person's seat of this match is taken: ask whoever made it "
-                                   "for the spectator link", 409)
+                                   "for the spectator link (yours, on another device: the address of your "
+                                   "table, /play/…, not this invitation)", 409)
             elif request.method != "POST":
                 return _join_page(served.entry.game.name, len(free), len(served.humans()))
             else:

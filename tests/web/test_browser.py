@@ -256,6 +256,28 @@ def test_the_moves_wait_while_an_undo_is_answered(serve, browser, tmp_path):
     ctx.close()
 
 
+def test_an_undo_waiting_on_a_friend_whose_page_is_closed_says_so(serve, browser):
+    """A browser trial: P1 asked to undo, P2 closed the tab, and P1 read "waiting for P2" with nothing
+    to say P2 was gone (the status line says so only of the seat to act)."""
+    server = serve([SMALL], include_shipped=False)
+    ctx = browser.new_context()
+    links = small_match(ctx, server)
+    p1, other = ctx.new_page(), browser.new_context()
+    p2 = other.new_page()
+    p1.goto(links["P1"])
+    p2.goto(links["P2"])
+    for page in (p1, p2):
+        page.wait_for_selector("body[data-version='0']")
+    p1.locator("button.action").first.click()
+    p2.wait_for_selector("body[data-version='1']")
+    p1.click("#undo")
+    p2.wait_for_selector("#undo-yes:visible")
+    p1.wait_for_selector("#undo-text:has-text('waiting for P2.')")
+    other.close()
+    p1.wait_for_selector("#undo-text:has-text('waiting for P2 (not connected).')")
+    ctx.close()
+
+
 def test_an_error_stays_with_its_position_and_goes_when_the_match_moves_on(serve, browser):
     """The error line was cleared only by the seat's own next click: an old refusal stayed on
     screen while the others played on. (The error is sent to the page by a websocket route that
@@ -1057,7 +1079,7 @@ game "names" {
   setup { create cards Card in table  move [c for c in table where c.card == "Smoke Bomb"] to hand[1] }
   turn { step s {
     action say { log "P2 answers with Smoke Bomb"  log "Smoke Nurse (once per game)"  log "Smoke lies on the table"
-                 log "Smoke, then Smoke's turn." }
+                 log "Smoke, then Smoke's turn."  log "into a hand (Smoke)" }
     action stop { finish draw }
   } }
 }
@@ -1077,6 +1099,9 @@ def test_a_name_inside_a_longer_one_opens_no_tip(serve, browser, tmp_path):
     # the punctuation after a name is kept with it (a line began `, Portal` or `'s curse.)`: a trial)
     kept = page.locator("#messages li", has_text="Smoke, then").locator(".nowrap").all_text_contents()
     assert kept == ["Smoke,", "Smoke's"], kept
+    # and the punctuation before it (`into their hand (` / `Neophyte)` broke apart: a browser trial)
+    kept = page.locator("#messages li", has_text="into a hand").locator(".nowrap").all_text_contents()
+    assert kept == ["(Smoke)"], kept
     page.close()
 
 

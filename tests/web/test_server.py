@@ -881,6 +881,8 @@ def test_an_invite_link_gives_each_person_a_seat_of_their_own_and_keeps_it(serve
     assert _join(invite, cookie_1)[1] == where_1                        # back to one's own seat
     assert _join(invite, cookie_1, "GET")[1] == where_1                 # (opened: straight to it)
     assert _join(invite, method="GET")[0] == 409
+    code, page = get(invite)                # (a friend back on another device was sent to the spectator
+    assert code == 409 and "the address of your table" in page.decode()   # link alone: a browser trial)
     seats = [json.loads(get(first.url + w.replace("/play/", "/api/play/"))[1])["seat"] for w in (where_1, where_2)]
     assert seats == [0, 1]
     assert get(invite.replace("/join/", "/api/play/"))[0] == 404        # the invite is no seat's link

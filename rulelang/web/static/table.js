@@ -138,9 +138,15 @@
       // browser trial accepted, not told the others' pages would lose the character they had seen)
       const hides = (u.hides || []).length ? ` Once undone, ${u.hides.slice(0, 6).join(", ")}${u.hides.length > 6
         ? ` and ${u.hides.length - 6} more` : ""} go${u.hides.length === 1 ? "es" : ""} back out of your sight.` : "";
+      // (a friend whose page is closed is said so: an undo waited on one with nothing to tell — a browser trial)
+      const seats = state.seats || [];
+      const waiting = u.waiting.map((name) => {
+        const s = seats[Number(name.slice(1)) - 1];
+        return s && s.connected === false ? `${name} (not connected)` : name;
+      }).join(", ");
       $("undo-text").textContent = u.to_answer ? `${u.by} asks to undo their last move${which}.${hides}`
-        : u.mine ? `You asked to undo your last move${which}: waiting for ${u.waiting.join(", ")}.`
-        : `${u.by} asks to undo their last move${which}: waiting for ${u.waiting.join(", ")}.`;
+        : u.mine ? `You asked to undo your last move${which}: waiting for ${waiting}.`
+        : `${u.by} asks to undo their last move${which}: waiting for ${waiting}.`;
       $("undo-yes").hidden = !u.to_answer;
       $("undo-no").hidden = !(u.to_answer || u.mine);
       $("undo-yes").disabled = $("undo-no").disabled = false;
@@ -393,7 +399,10 @@
     let at = 0;
     for (const m of text.matchAll(re)) {
       if ((!namesIds.has(m[0]) && !worded.has(m[0])) || runsOn(text, m.index + m[0].length)) continue;
-      if (m.index > at) out.push(text.slice(at, m.index));
+      // the punctuation right before a name stays on its line too (`into their hand (` / `Neophyte)`
+      // broke apart — a browser trial)
+      const head = /[^\s\p{L}\p{N}]*$/u.exec(text.slice(at, m.index))[0];
+      if (m.index - head.length > at) out.push(text.slice(at, m.index - head.length));
       // a card the seat sees now opens its own tip; any other declared card, the rulebook's words
       // for it (one dealt back into a deck: a browser trial could not read it at the table)
       const id = namesIds.has(m[0]) ? namesIds.get(m[0]) : null;
@@ -404,8 +413,8 @@
       // the punctuation after a name stays on its line, as in plain text (`Summon` / `, Portal`
       // broke apart — a browser trial)
       const tail = /^(?:['’]s)?[^\s\p{L}\p{N}]*/u.exec(text.slice(at))[0];
-      if (tail) {
-        out.push(el("span", { class: "nowrap" }, b, tail));
+      if (tail || head) {
+        out.push(el("span", { class: "nowrap" }, head, b, tail));
         at += tail.length;
       } else out.push(b);
     }
