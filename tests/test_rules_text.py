@@ -1255,3 +1255,16 @@ def test_choices_are_not_grouped_mid_phrase_of_a_part_said_again():
         ("place 9:", [(1, "Water at c5, Water at d5"), (2, "Water at d4, Water at d5")])]
     texts = ["attack e5 infantry e6 infantry", "attack e5 infantry f6 infantry"]
     assert group_actions([Act("attack", {"a": 1, "b": i}) for i in range(2)], texts)[0][0] == "attack e5 infantry"
+
+
+def test_the_rulebook_says_who_starts_when_the_setup_names_them():
+    """A new author's Oh Hell ended its setup `end turn to next(dealer)`: the rulebook said play
+    starts with P1, and P2 moved first."""
+    src = ('game "Dealer" {\n  players 3\n  var dealer: player = 0, public\n'
+           '  setup { {END} }\n  turn { step s { action go { finish draw "done" } } }\n}\n')
+    named = " ".join(rulebook(rulelang.Game(rulelang.compile_source(src.replace("{END}", "end turn to next(dealer)"),
+                                                                    "d.rules"))).split())
+    plain = " ".join(rulebook(rulelang.Game(rulelang.compile_source(src.replace("{END}", "dealer = 0"),
+                                                                    "d.rules"))).split())
+    assert "starting with the player the setup names, unless" in named and "starting with P1" not in named
+    assert "starting with P1, unless the rules say otherwise" in plain

@@ -108,7 +108,11 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
         doc.para(f"A turn starts at step {doc.code(_name(ir['first_step']))}; at each step every player "
                  "asked chooses one of its actions at once, in secret.")
     else:
-        doc.para("Players take turns in seat order (P1, P2, …), starting with P1, unless the rules say otherwise. "
+        # (a set-up that ends `end turn to next(dealer)` names who starts: "starting with P1" told a new
+        # author's Oh Hell players something untrue)
+        starts = "the player the setup names" if any(x.get("s") == "end_turn" and x.get("to") is not None
+                                                      for x in _statements(ir["setup"])) else "P1"
+        doc.para(f"Players take turns in seat order (P1, P2, …), starting with {starts}, unless the rules say otherwise. "
                  f"A turn starts at step {doc.code(_name(ir['first_step']))}; at each step the player to act "
                  "chooses one of its actions.")
     doc.para("At the table, `help ACTION` says more about an action (`help NAME`: a card or piece).")
