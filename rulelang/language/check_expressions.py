@@ -385,9 +385,10 @@ class ExpressionChecks:
         self.expect(e.index, "int", "a list index")
         if is_list(t) or t == "zone":
             return elem(t)
-        if t != "any":
-            self.error("E201", f"{show(t)} cannot be indexed", e.span)
-        return "any"
+        if t != "any" and not (isinstance(obj, n.Name) and obj.name in getattr(self, "clashed", {})):
+            self.error("E201", f"{show(t)} cannot be indexed", e.span)   # (a name declared twice: its E102 says
+        return "any"                                                      # it; "Cat cannot be indexed" at `road[me]`,
+                                                                          # a new author's trial, named neither)
 
     def check_args(self, e, params, args, what: str) -> list[str]:
         types = [self.expr(a) for a in args]
