@@ -17,6 +17,8 @@ import multiprocessing
 import os
 import secrets
 import signal
+import sqlite3
+import sys
 import threading
 import time
 from collections import deque
@@ -134,6 +136,7 @@ class BotPool:
         self.busy = 0                            # moves the workers are making
         self.last_turn: dict[str, int] = {}     # who -> when a move of theirs last started (self.turns)
         self.turns = 0
+        self.starting: asyncio.Future | None = None      # the pool being made, awaited by all who need it
 
     async def _started(self):
         """The pool, made now. Ctrl-C is ignored by the server while its workers start, so that they
@@ -141,6 +144,13 @@ class BotPool:
         no handler of its own: the mask below is not kept by a spawned process, and one still
         importing when Ctrl-C came died with a traceback, under load). Only the main thread may
         set a handler; elsewhere (a server run in a thread) the mask is all there is."""
+        if self.pool is not None:
+            return self.pool
+        if self.starting is None:               # (once: two bots starting together each saved the other's
+            self.starting = asyncio.ensure_future(self._start_ignoring())   # SIG_IGN as the handler to
+        return await asyncio.shield(self.starting)        # put back, and Ctrl-C then stopped nothing — a trial)
+
+    async def _start_ignoring(self):
         main = threading.current_thread() is threading.main_thread()
         old = signal.getsignal(signal.SIGINT) if main else None
         if old is not None:
@@ -150,6 +160,7 @@ class BotPool:
         finally:
             if old is not None:
                 signal.signal(signal.SIGINT, old)
+            self.starting = None
 
     def _start(self):
         with self.lock:
@@ -535,12 +546,17 @@ class Server:
         mid, token = request.path_params["mid"], request.path_params["token"]
         if not (isinstance(mid, str) and isinstance(token, str)) or len(mid) > 64 or len(token) > 128:
             return _error_page("no such match, or a wrong link", 404)
-        served, why = await self._served(mid, _hash(token))
-        if served is None or served.tokens.get(_hash(token)) != INVITE:
-            return _error_page(why or "no such match, or a wrong link", 404)
         cookie = f"rulelang_seat_{mid}"
         mine = request.cookies.get(cookie, "")
-        async with served.lock:
+        while True:
+            served, why = await self._served(mid, _hash(token))
+            if served is None or served.tokens.get(_hash(token)) != INVITE:
+                return _error_page(why or "no such match, or a wrong link", 404)
+            await served.lock.acquire()
+            if self.matches.get(mid) is served:     # (else let go while the lock was awaited: a seat
+                break                               # given on that copy would be unknown to the next)
+            served.lock.release()
+        try:
             taken = {p for p in served.tokens.values() if type(p) is int}
             free = [p for p in served.humans() if p not in taken]
             if len(mine) <= 128 and type(served.tokens.get(_hash(mine))) is int:
@@ -555,6 +571,8 @@ class Server:
                 seat_token = secrets.token_urlsafe(24)
                 served.tokens[_hash(seat_token)] = free[0]
                 await asyncio.to_thread(self.store.set_tokens, mid, served.tokens)
+        finally:
+            served.lock.release()
         response = RedirectResponse(f"/play/{mid}/{seat_token}", 303, headers=SECURITY_HEADERS)
         response.set_cookie(cookie, seat_token, max_age=30 * 86400, path=f"/join/{mid}", httponly=True,
                             samesite="lax", secure=request.url.scheme == "https")
@@ -630,8 +648,8 @@ class Server:
             if len(self.matches) <= self.held:
                 break
             s = self.matches[old]
-            if old != mid and not s.sockets and (s.bot_task is None or s.bot_task.done()):
-                del self.matches[old]
+            if old != mid and not s.sockets and (s.bot_task is None or s.bot_task.done()) and not s.lock.locked():
+                del self.matches[old]               # (not one whose lock is held: a seat being given, say)
 
     async def api_create(self, request: Request) -> Response:
         # a page of another site may not make matches here: a plain-text POST needs no CORS preflight,
@@ -940,12 +958,18 @@ class Server:
                 del self.pages_from[who]
 
     async def _socket(self, ws: WebSocket) -> None:
+        # (accepted first: a close before it is a 403 the page cannot read, and it would try again for ever)
+        await ws.accept()
         served, seat = await self._open(ws.path_params["mid"], ws.path_params["token"])
-        if served is None:                       # (accepted first: a close before it is a 403 the page
-            await ws.accept()                    # cannot read, and it would try again for ever)
+        # The page joins the copy the server holds, with no await between that check and joining: a match
+        # with no page open may be let go at any await (`_hold`), and a page that joined a copy let go
+        # played on it while the next page replayed another from the store — two live copies, moves
+        # lost and a store that disagreed with every page (an attacker's trial, with 1,000 busy matches).
+        while served is not None and self.matches.get(served.id) is not served:
+            served, seat = await self._open(ws.path_params["mid"], ws.path_params["token"])
+        if served is None:
             await ws.close(code=4404, reason=_close_reason(str(seat)))
             return
-        await ws.accept()
         joined = seat is not None and seat not in served.sockets.values()
         served.sockets[ws] = seat
         allowance, refused = self.burst, 0
@@ -1181,10 +1205,24 @@ class Server:
         self.store.undo(served.id, served.version, keep)
         return None
 
+    def _store_move(self, served: Served, text: str) -> None:
+        """Keep an applied move in the store; if the store refuses it, the match stops there, said on
+        every page and in one line on the console (it was a traceback, and the match went on in
+        memory ahead of its store — an attacker's trial)."""
+        try:
+            self.store.append(served.id, served.version, text)
+        except sqlite3.Error as err:
+            why = printable(str(err))[:200]
+            served.fault = f"the server could not save the last move ({why}): the match stops here"
+            print(f"rulelang serve: match {served.id}: a move could not be saved: {why}", file=sys.stderr)
+
     def _apply_for(self, served: Served, seat: int, text: str) -> str | None:
         """Apply `text` for `seat` if it is one of that seat's own actions now (in a worker thread,
         under the lock); the problem in words otherwise, and the match unchanged."""
         m = served.match
+        live = self.matches.get(served.id)
+        if live is not None and live is not served:         # (a copy let go, another in its place: never
+            return "this match was reloaded meanwhile: open its link again"     # played on — see _socket)
         try:
             together = m.simultaneous is not None      # (each seat asked answers in any order)
             if together or m.current_player == seat:
@@ -1215,7 +1253,7 @@ class Server:
             return printable(str(err))[:300]
         except (RulelangError, EngineFault) as err:
             return f"rule error: {printable(str(err))[:300]} (the match is unchanged)"
-        self.store.append(served.id, served.version, text)
+        self._store_move(served, text)
         return None
 
     async def push(self, served: Served, only: WebSocket | None = None, seat: int | None = None,
@@ -1301,7 +1339,7 @@ class Server:
                     served.thinking = None
                     break
                 served.thinking = None
-                self.store.append(served.id, served.version, text)
+                self._store_move(served, text)
             if not served.last_hidden:
                 await self.push(served)
                 unsaid = False

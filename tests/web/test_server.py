@@ -1123,3 +1123,56 @@ def test_the_whole_history_is_each_readers_own(serve, tmp_path, monkeypatch):
     whole = json.loads(get(spectator + "/history")[1])
     assert whole["messages"] == ["public 1", "public 2", "public 3", "public 4"] and whole["messages_length"] == 4
     assert get(spectator[:-3] + "xyz/history")[0] == 404
+
+
+def test_a_page_never_joins_a_copy_of_its_match_that_was_let_go(serve, monkeypatch):
+    """An attacker's trial, 1,000 busy matches: a match with no page open was let go while a page's
+    websocket was being accepted; that page played on the copy let go while the next page replayed
+    another from the store — P2 never saw P1's move, and the store kept another game than the pages.
+    Here the match is let go at that very moment, for the first page only."""
+    from starlette.websockets import WebSocket
+    server = serve([SMALL], include_shipped=False)
+    body = make(server, "small", ["human", "human"], seed=5)
+    app = server.server
+    (mid,) = app.matches
+    accept, evicted = WebSocket.accept, []
+
+    async def accept_then_let_go(ws, *args, **kwargs):
+        await accept(ws, *args, **kwargs)
+        if not evicted:
+            evicted.append(app.matches.pop(mid))        # (as `_hold` does, past its limit)
+    monkeypatch.setattr(WebSocket, "accept", accept_then_let_go)
+
+    async def play():
+        first, second = [await connect(link["url"]) for link in body["links"]]
+        mover, other = (first, second) if first.state["actions"] else (second, first)
+        await mover.act(mover.state["actions"][0]["text"])
+        await other.until(lambda m: m["type"] == "state" and m["version"] == 1)
+        assert app.matches[mid].version == 1 and evicted and evicted[0] is not app.matches[mid]
+    asyncio.run(play())
+    assert len(app.store.get(mid)["actions"]) == 1
+
+
+def test_a_move_the_store_refuses_stops_the_match_in_one_line(serve, monkeypatch, capfd):
+    """An attacker's trial: a move the store refused left a traceback on the console and the match
+    went on in memory ahead of its store; it now stops there, said on the pages and in one line."""
+    import sqlite3
+    server = serve([SMALL], include_shipped=False)
+    body = make(server, "small", ["human", "human"], seed=5)
+
+    def refuse(*args):
+        raise sqlite3.OperationalError("disk I/O error")
+    monkeypatch.setattr(server.server.store, "append", refuse)
+
+    async def play():
+        seats = [await connect(link["url"]) for link in body["links"]]
+        mover = next(s for s in seats if s.state["actions"])
+        await mover.act(mover.state["actions"][0]["text"])
+        said = await mover.until(lambda m: m["type"] == "state" and m["fault"])
+        assert said["fault"] == "the server could not save the last move (disk I/O error): the match stops here"
+        await mover.act(said["actions"][0]["text"] if said["actions"] else "x")
+        await mover.until(lambda m: m["type"] == "error")
+        assert mover.errors[-1] == "the match cannot go on", mover.errors
+    asyncio.run(play())
+    err = capfd.readouterr().err
+    assert "a move could not be saved: disk I/O error" in err and "Traceback" not in err

@@ -81,3 +81,29 @@ def test_a_client_gone_before_its_request_body_leaves_no_traceback(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_two_bots_starting_the_workers_together_leave_ctrl_c_as_it_was(monkeypatch):
+    """An attacker's trial: two matches of search bots made back to back, and Ctrl-C stopped nothing —
+    each start of the worker pool ignored Ctrl-C meanwhile, and the second put back the first's
+    "ignored" as the handler it found. The pool is started once, whoever asks."""
+    import asyncio
+    import threading
+    from rulelang.web.server import BotPool
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are set in the main thread only")
+    pool, made = BotPool(), []
+
+    def start():
+        time.sleep(0.2)
+        made.append(1)
+        pool.pool = object()
+        return pool.pool
+    monkeypatch.setattr(pool, "_start", start)
+    before = signal.getsignal(signal.SIGINT)
+
+    async def both():
+        return await asyncio.gather(pool._started(), pool._started())
+    first, second = asyncio.run(both())
+    assert first is second and made == [1]
+    assert signal.getsignal(signal.SIGINT) is before
