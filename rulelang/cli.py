@@ -768,12 +768,15 @@ def _simulate_run(args) -> int:
                               args.seed, MAX_ACTIONS, args.resume)
             if args.resume:
                 together = " (its variants together)" if len(variants) > 1 else ""      # (--games counts each's)
-                _print_kept(f"rulelang simulate: {len(journal.done)} game(s) of the run{together} found in "
-                      f"{printable(str(journal.path))}: not played again", file=sys.stderr)
+                kept = sum(1 for _, index in journal.done if index < args.games)   # (those --games still asks for)
+                more = len(journal.done) - kept
+                beyond = f" ({more} more, past --games {args.games}, left aside)" if more else ""
+                _print_kept(f"rulelang simulate: {kept} game(s) of the run{together} found in "
+                      f"{printable(str(journal.path))}: not played again{beyond}", file=sys.stderr)
         try:
             results, stopped = _simulate_together(
                 [(game, players, _seat_bots(args.bot, players), options) for _, game, players, options in variants],
-                args.games, args.seed, bar or (lambda done, planned: None), deadline, args.max_cpu, args.workers,
+                args.games, args.seed, bar or (lambda done, planned, *more, **named: None), deadline, args.max_cpu, args.workers,
                 journal)
         finally:
             if bar is not None:
@@ -933,6 +936,7 @@ def _play_here(variants, kinds, records, seconds, games, seed, bar, deadline, jo
     from .play import simulate as sim
     total = games * len(variants)
     done = journal.done if journal is not None else {}
+    reused = 0                                      # (the journal's games: no part of the time left)
     try:
         for index in range(games):
             for k, (game, players, _, options) in enumerate(variants):
@@ -940,7 +944,8 @@ def _play_here(variants, kinds, records, seconds, games, seed, bar, deadline, jo
                     record, took = done[(k, index)]
                     records[k].append(record)
                     seconds[k] += took
-                    bar(index * len(variants) + k + 1, total)
+                    reused += 1
+                    bar(index * len(variants) + k + 1, total, skipped=reused)
                     continue
                 start = time.perf_counter()
                 try:
@@ -950,7 +955,10 @@ def _play_here(variants, kinds, records, seconds, games, seed, bar, deadline, jo
                     seconds[k] += time.perf_counter() - start
                 if journal is not None:
                     journal.add(k, index, records[k][-1], time.perf_counter() - start)
-                bar(index * len(variants) + k + 1, total)
+                if reused:
+                    bar(index * len(variants) + k + 1, total, skipped=reused)
+                else:
+                    bar(index * len(variants) + k + 1, total)
     except sim.BudgetSpent:
         return True, False
     except KeyboardInterrupt:
@@ -997,13 +1005,15 @@ class _Progress:
         except (AttributeError, ValueError):
             return None
 
-    def __call__(self, done: int, total: int, what: str = "") -> None:
+    def __call__(self, done: int, total: int, what: str = "", skipped: int = 0) -> None:
+        """`skipped`: of the `done`, those that took no time here (a resumed run's games)."""
         now = time.perf_counter()
+        ran = done - skipped
         if self.log:
             if done < total and now - self.last >= self.LOG_EVERY:
                 self.last = now
                 elapsed = now - self.start
-                left = f", ~{elapsed / done * (total - done):.0f} s left" if done else ""
+                left = f", ~{elapsed / ran * (total - done):.0f} s left" if ran > 0 else ""
                 self._write(printable(f"rulelang: {done} of {total} {self.unit}, {elapsed:.0f} s{left}") + "\n")
             return
         if done < total and now - self.last < 0.1:
@@ -1011,7 +1021,7 @@ class _Progress:
         self.last = now
         filled = self.WIDTH * done // max(1, total)
         elapsed = now - self.start
-        left = f", ~{elapsed / done * (total - done):.0f} s left" if 0 < done < total else ""
+        left = f", ~{elapsed / ran * (total - done):.0f} s left" if 0 < ran and done < total else ""
         line = (f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} {self.unit} "
                 f"{elapsed:.0f} s{left}{'  ' + what if what else ''}")
         self._write(printable(line[1:]).join(["\r", "\033[K"]))

@@ -1097,3 +1097,53 @@ def test_a_link_planted_in_the_report_folder_during_a_run_is_not_written_through
     err = capsys.readouterr().err
     assert code == 1 and "cannot write the report in" in err and "Traceback" not in err, err
     assert victim.read_text(encoding="utf-8") == "precious"
+
+
+def test_resume_takes_the_same_rules_however_their_path_is_typed(tmp_path, capsys, monkeypatch):
+    """A designer's trial: a run begun with `orig/valgard.rules` was refused with `./orig/valgard.rules`
+    or an absolute path ("a rule file changed": the hash held the path as typed); a journal begun by
+    the older hash still resumes."""
+    import hashlib
+    import shutil
+    (tmp_path / "orig").mkdir()
+    shutil.copy(VALGARD, tmp_path / "orig" / "valgard.rules")
+    monkeypatch.chdir(tmp_path)
+    base = ["--bot", "random", "--max-cpu", "0", "--report", "night"]
+    assert main(["simulate", "orig/valgard.rules", "--games", "2"] + base) == 0
+    for typed in ("./orig/valgard.rules", str(tmp_path / "orig" / "valgard.rules")):
+        capsys.readouterr()
+        assert main(["simulate", typed, "--games", "3", "--resume"] + base) == 0, capsys.readouterr().err
+        assert "game(s) of the run found" in capsys.readouterr().err
+    journal = tmp_path / "night" / "games.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    game = rulelang.load("orig/valgard.rules")
+    head["variants"][0]["rules"] = hashlib.sha256(json.dumps(game.ir, sort_keys=True).encode()).hexdigest()
+    journal.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n", encoding="utf-8")
+    assert main(["simulate", "orig/valgard.rules", "--games", "3", "--resume"] + base) == 0
+    assert "3 game(s) of the run found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_resumed_runs_time_left_counts_only_the_games_it_plays(tmp_path, capsys, monkeypatch, workers):
+    """A designer's trial: resumed with 39 games already played, a night's run said "55 of 200 games,
+    65 s, ~171 s left" after playing 16 — the time left counted the journal's games as played here."""
+    from rulelang import cli
+    monkeypatch.setattr(cli._Progress, "LOG_EVERY", 0.0)
+    clock = iter(range(0, 10_000, 10))                     # 10 s between two readings of the clock
+    monkeypatch.setattr(cli.time, "perf_counter", lambda: next(clock))
+    rules = tmp_path / "coin.rules"
+    rules.write_text(COIN.replace("CHANCE", "5"), encoding="utf-8")
+    run = ["simulate", str(rules), "--bot", "random", "--max-cpu", "0", "--report", str(tmp_path / "night")]
+    assert main(run + ["--games", "4"]) == 0
+    capsys.readouterr()
+    assert main(run + ["--games", "8", "--resume", "--workers", workers]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("rulelang: ")]
+    # games 1-4 from the journal, then one played per 10 s: after the 5th, 3 left at 10 s each (not 1.5 s each)
+    fifth = next(line for line in lines if line.startswith("rulelang: 5 of 8 games"))
+    elapsed = int(fifth.split(", ")[1].removesuffix(" s"))
+    assert fifth.endswith(f"~{elapsed * 3:.0f} s left"), lines
+    # resumed with fewer games: it says how many it uses (it said all 8 were "not played again")
+    assert main(run + ["--games", "3", "--resume", "--workers", workers]) == 0
+    assert ("3 game(s) of the run found in " in (err := capsys.readouterr().err)
+            and "not played again (5 more, past --games 3, left aside)" in err), err

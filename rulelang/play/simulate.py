@@ -150,9 +150,11 @@ def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, 
                         initargs=([(game.ir, game.compiled) for game, *_ in variants], share))
     try:
         played = pool.imap(_worker_game, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8))))
+        reused = 0                               # games of the journal: the time left is not theirs
         for n, (k, job) in enumerate(every):     # (in the order of every game: those played before first)
             if (k, job[0]) in before:
                 record, took = before[(k, job[0])]
+                reused += 1
             else:
                 k, record, took = next(played)
                 if journal is not None:
@@ -161,7 +163,10 @@ def play_in_pool(variants: list, games: int, seed: int, workers: int, progress, 
             if timed is not None:
                 timed[k] += took
             if progress is not None:
-                progress(n + 1, len(every))
+                if reused:      # (a resumed run's time left was worked out as if it had played them all)
+                    progress(n + 1, len(every), skipped=reused)
+                else:
+                    progress(n + 1, len(every))
         done = True
     except KeyboardInterrupt:
         interrupted = True
@@ -602,11 +607,14 @@ class Journal:
         import hashlib
         from pathlib import Path
         self.path = Path(folder) / JOURNAL
-        self.run = {"rulelang_run": 1, "seed": seed, "max_actions": max_actions, "variants": [
-            {"rules": hashlib.sha256(json.dumps(game.ir, sort_keys=True).encode()).hexdigest(),
+        # the rules by their content (Game.fingerprint, as saves name them): a hash of the whole IR held
+        # the path as typed, and `./x.rules` or `/abs/x.rules` refused the resume of `x.rules` ("a rule
+        # file changed" — a designer's trial); a journal begun so is still resumed (`legacy`)
+        self.run, self.legacy = ({"rulelang_run": 1, "seed": seed, "max_actions": max_actions, "variants": [
+            {"rules": game.fingerprint if new else hashlib.sha256(json.dumps(game.ir, sort_keys=True).encode()).hexdigest(),
              "players": players, "bots": list(kinds),
              "options": [option_text(key, value) for key, value in sorted((options or {}).items())]}
-            for game, players, kinds, options in variants]}
+            for game, players, kinds, options in variants]} for new in (True, False))
         self.done: dict[tuple[int, int], tuple[dict, float]] = {}
         self.lock = _lock_folder(Path(folder))
         try:
@@ -642,7 +650,7 @@ class Journal:
                     head = loads(first, "first line of the run's games")
                 except ValueError:
                     head = None
-                if head != json.loads(json.dumps(self.run)):
+                if head != json.loads(json.dumps(self.run)) and head != json.loads(json.dumps(self.legacy)):
                     raise ValueError(f"--resume: {self.path} holds the games of another run ({_other_run(head, self.run)}): "
                                      f"leave out --resume to start anew, or give another --report")
                 while line := file.readline(JSON_SIZE_LIMIT + 1):
