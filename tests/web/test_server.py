@@ -1176,3 +1176,24 @@ def test_a_move_the_store_refuses_stops_the_match_in_one_line(serve, monkeypatch
     asyncio.run(play())
     err = capfd.readouterr().err
     assert "a move could not be saved: disk I/O error" in err and "Traceback" not in err
+
+
+def test_a_greedy_bot_thinks_in_a_worker_process_as_search_bots_do(serve, monkeypatch):
+    """An attacker's trial: 30 matches of `greedy` bots, each looking one action ahead at every
+    action in a worker thread of the server's own process, took another table's moves from 8 ms
+    to 2.6 s; `greedy` now waits its turn at the worker processes, with the search bots."""
+    server = serve([SMALL], include_shipped=False)
+    asked = []
+    choose = server.server.pool.choose
+
+    async def recorded(who, path, fingerprint, state, kind, seed):
+        asked.append(kind)
+        return await choose(who, path, fingerprint, state, kind, seed)
+    monkeypatch.setattr(server.server.pool, "choose", recorded)
+    body = make(server, "small", ["greedy", "greedy"], seed=3)
+
+    async def watch():
+        watcher = await connect(body["spectator"]["url"])
+        await watcher.until(lambda m: m["type"] == "state" and (m["outcome"] or m["log_length"] >= 2))
+    asyncio.run(watch())
+    assert asked and set(asked) == {"greedy"}
