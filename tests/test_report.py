@@ -568,6 +568,7 @@ def test_no_game_ended_gives_no_rates(tmp_path, capsys):
     result = json.loads(out[out.index("{"):])
     assert code == 1 and result["finished"] == 0
     assert result["win_rate_by_seat"] == [None, None] and result["draw_rate"] is None
+    assert result["win_interval_by_seat"] == [None, None]
     main(["simulate", str(rules), "--games", "3", "--bot", "random"])
     text = capsys.readouterr().out
     assert "results: none, no game ended (errors below)" in text and "0.0%" not in text
@@ -1147,3 +1148,13 @@ def test_a_resumed_runs_time_left_counts_only_the_games_it_plays(tmp_path, capsy
     assert main(run + ["--games", "3", "--resume", "--workers", workers]) == 0
     assert ("3 game(s) of the run found in " in (err := capsys.readouterr().err)
             and "not played again (5 more, past --games 3, left aside)" in err), err
+
+
+def test_json_gives_each_seats_win_rate_with_its_interval(capsys):
+    """A designer's trial: `--json` gave bare win rates, the intervals only in the terminal's text and
+    report.json, and a script recomputed them."""
+    assert main(["simulate", VALGARD, "--games", "30", "--bot", "random", "--json", "--max-cpu", "0"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    for wins, interval in zip(result["outcomes_by_seat"], result["win_interval_by_seat"]):
+        assert interval == [round(x, 4) for x in wilson(wins["win"], result["finished"])]
+    assert interval[0] < result["win_rate_by_seat"][-1] < interval[1]

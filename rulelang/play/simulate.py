@@ -414,6 +414,9 @@ def summarize(name: str, players: int, games: int, seed: int, kinds: list[str], 
         "outcomes_by_seat": counts,
         # (no game ended: no rate, not 0 % — a new author's run read as every seat losing every game)
         "win_rate_by_seat": [_rate(c["win"], finished) if finished else None for c in counts],
+        # its 95 % Wilson interval, [low, high] (a designer scripting from --json recomputed them)
+        "win_interval_by_seat": [[round(x, 4) for x in wilson(c["win"], finished)] if finished else None
+                                 for c in counts],
         "win_rate_by_side": {side: _rate(c["win"], sum(c.values())) for side, c in sorted(sides.items())},
         "outcomes_by_side": {side: c for side, c in sorted(sides.items())},
         "draws": draws,
