@@ -300,7 +300,7 @@ def test_an_any_time_action_naming_a_card_of_its_holders_hand_is_not_read_to_the
     m = game.new_match(3, 1)
     nudge = m.interrupts(1)[0]
     m.apply(nudge)
-    assert m.log_for(1) == m.log_for(0) == [nudge.text] and m.log_for(2) == m.log_for(None) == ["(a secret choice)"]
+    assert m.log_for(1) == m.log_for(0) == [nudge.text] and m.log_for(2) == m.log_for(None) == ["P2: (a secret choice)"]
 
 
 def test_a_card_every_seat_but_no_spectator_sees_is_not_named_to_the_spectator():

@@ -3,6 +3,8 @@
 Part of `Match` (match.py): a mixin sharing its state."""
 from __future__ import annotations
 
+import re
+
 import operator
 
 from typing import TYPE_CHECKING
@@ -87,6 +89,15 @@ def component_index(c, count: int) -> int:
     return i
 
 
+
+_SEAT_PREFIX = re.compile(r"P[1-9][0-9]*: ")
+
+
+def _secret(text: str) -> str:
+    """A log entry a reader may not read: `(a secret choice)`, after whose it was (`P2: `)."""
+    seat = _SEAT_PREFIX.match(text)
+    return seat.group(0) + SECRET_CHOICE if seat else SECRET_CHOICE
+
 class MatchViews(MatchParts):
     """What each seat may see and read."""
 
@@ -138,7 +149,9 @@ class MatchViews(MatchParts):
         private = self.private
         if not private:
             return list(self.log)
-        return [SECRET_CHOICE if i in private and (player is None or player not in private[i]) else text
+        # (whose answer it was stays: a simultaneous step's `P2: bid 3`, an out-of-turn `P3: …`, reads
+        # `P2: (a secret choice)`, as the terminal and the browser show it — who answers is no secret)
+        return [_secret(text) if i in private and (player is None or player not in private[i]) else text
                 for i, text in enumerate(self.log)]
 
     def message_log(self) -> list[dict]:

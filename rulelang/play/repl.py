@@ -1343,7 +1343,7 @@ class _Session(Drawing, Commands):
             raw = match.log[logged:]
 
             def as_read(entries):              # (a drafted card stays secret)
-                return [text if text == mine else f"{seat_name(seat)}: {text}"
+                return [text if text == mine or text.startswith(f"{seat_name(seat)}: ") else f"{seat_name(seat)}: {text}"
                         for seat, text, mine in zip(together["seats"], entries, raw)]
             self.revealed = as_read(match.log_for(None)[logged:])
             # each human seat reads its own answer (and what else it may see) in full
