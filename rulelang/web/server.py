@@ -925,6 +925,8 @@ class Server:
         try:
             async with served.lock:
                 body = await asyncio.to_thread(present.history, served.match, seat)
+                # (each entry with its seat and question, as a state's last 300 are: a review)
+                body["log"] = present.log_lines(body["log"], served.log_who[len(served.match.log) - len(body["log"]):])
         except (RulelangError, EngineFault) as err:
             return _error(f"rule error: the log cannot be read: {printable(str(err))[:300]}", 500)
         return JSONResponse({**body, "version": served.version}, headers=SECURITY_HEADERS)

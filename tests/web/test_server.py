@@ -1109,7 +1109,7 @@ def test_the_whole_history_is_each_readers_own(serve, tmp_path, monkeypatch):
     assert code == 200
     (served,) = server.server.matches.values()
     for _ in range(4):
-        served.match.apply(served.match.legal_actions()[0])
+        served.play(served.match.legal_actions()[0].text)
     p1 = body["links"][0]["url"].replace("/play/", "/api/play/")
     spectator = body["spectator"]["url"].replace("/play/", "/api/play/")
     state = json.loads(get(p1)[1])
@@ -1120,6 +1120,7 @@ def test_the_whole_history_is_each_readers_own(serve, tmp_path, monkeypatch):
     assert code == 200 and whole["messages"] == ["secret 1", "public 1", "public 2", "secret 3", "public 3",
                                                  "public 4"]
     assert len(whole["log"]) == 4 and whole["log"][-2:] == state["log"]
+    assert whole["log"][:2] == ["P1: note", "P2: note"]        # (each with its seat, as a state's lines are)
     whole = json.loads(get(spectator + "/history")[1])
     assert whole["messages"] == ["public 1", "public 2", "public 3", "public 4"] and whole["messages_length"] == 4
     assert get(spectator[:-3] + "xyz/history")[0] == 404
