@@ -1123,6 +1123,15 @@ def test_resume_takes_the_same_rules_however_their_path_is_typed(tmp_path, capsy
     journal.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n", encoding="utf-8")
     assert main(["simulate", "orig/valgard.rules", "--games", "3", "--resume"] + base) == 0
     assert "3 game(s) of the run found" in capsys.readouterr().err
+    # a message that rolls a die changes every later draw: other rules (a review: it resumed)
+    source = (tmp_path / "orig" / "valgard.rules").read_text(encoding="utf-8")
+    assert main(["simulate", "orig/valgard.rules", "--games", "3"] + base[:-2] + ["--report", "msg"]) == 0
+    word = next(line for line in source.splitlines() if line.strip().startswith("log "))
+    (tmp_path / "orig" / "valgard.rules").write_text(source.replace(word, word + " + text(roll(6))", 1),
+                                                     encoding="utf-8")
+    capsys.readouterr()
+    assert main(["simulate", "orig/valgard.rules", "--games", "3", "--resume"] + base[:-2] + ["--report", "msg"]) != 0
+    assert "other rules (a rule file changed)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

@@ -1266,5 +1266,11 @@ def test_the_rulebook_says_who_starts_when_the_setup_names_them():
                                                                     "d.rules"))).split())
     plain = " ".join(rulebook(rulelang.Game(rulelang.compile_source(src.replace("{END}", "dealer = 0"),
                                                                     "d.rules"))).split())
-    assert "starting with the player the setup names, unless" in named and "starting with P1" not in named
+    assert "starting with the player the setup passes the first turn to, unless" in named
+    assert "starting with P1" not in named
     assert "starting with P1, unless the rules say otherwise" in plain
+    # through a procedure the setup calls, and a plain `end turn` (P2 starts): a review
+    for end in ("deal()", "end turn"):
+        src2 = src.replace("  setup {", "  proc deal() { end turn to next(dealer) }\n  setup {")
+        text = " ".join(rulebook(rulelang.Game(rulelang.compile_source(src2.replace("{END}", end), "d.rules"))).split())
+        assert "starting with the player the setup passes the first turn to" in text, end

@@ -385,7 +385,8 @@ class ExpressionChecks:
         self.expect(e.index, "int", "a list index")
         if is_list(t) or t == "zone":
             return elem(t)
-        if t != "any" and not (isinstance(obj, n.Name) and obj.name in getattr(self, "clashed", {})):
+        if t != "any" and not (isinstance(obj, n.Name) and obj.name in getattr(self, "clashed", {})
+                               and self.lookup_local(obj.name) is None):   # (a local of that name: its own error)
             self.error("E201", f"{show(t)} cannot be indexed", e.span)   # (a name declared twice: its E102 says
         return "any"                                                      # it; "Cat cannot be indexed" at `road[me]`,
                                                                           # a new author's trial, named neither)

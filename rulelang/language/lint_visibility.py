@@ -76,8 +76,15 @@ def visibility_lints(lints) -> None:
     _w260(lints)
     _w241_drawing(lints)
     at_once = {id(a) for step in lints.steps.values() if step.decl.simultaneous for a in step.decl.actions}
-    by_current = {id(a) for step in lints.steps.values() if step.decl.actor is None and not step.decl.simultaneous
-                  for a in step.decl.actions}
+    # (the actions of steps whose actor is whose turn it is — no `by`, or `by current` — and of no other:
+    # an `anytime` action joins every step and the `__anytime` one, where another seat acts, `me` not
+    # `current` — a review found its `hand[current]` no longer warned, and the interrupt told P2 P1's cards)
+    def current_acts(step) -> bool:
+        actor = step.decl.actor
+        return (not step.decl.simultaneous and not step.decl.name.startswith("__")
+                and (actor is None or isinstance(actor, n.Name) and actor.name == "current"))
+    by_current = ({id(a) for step in lints.steps.values() if current_acts(step) for a in step.decl.actions}
+                  - {id(a) for step in lints.steps.values() if not current_acts(step) for a in step.decl.actions})
     for d in lints.every_node:
         if isinstance(d, (n.Call, n.Aggregate)) and d.name in ("first", "last") and d.name not in lints.c.symbols:
             _w256(lints, d)

@@ -108,10 +108,10 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
         doc.para(f"A turn starts at step {doc.code(_name(ir['first_step']))}; at each step every player "
                  "asked chooses one of its actions at once, in secret.")
     else:
-        # (a set-up that ends `end turn to next(dealer)` names who starts: "starting with P1" told a new
-        # author's Oh Hell players something untrue)
-        starts = "the player the setup names" if any(x.get("s") == "end_turn" and x.get("to") is not None
-                                                      for x in _statements(ir["setup"])) else "P1"
+        # (a set-up that ends its turn — `end turn to next(dealer)`, or `end turn`, itself or in a procedure
+        # it calls — hands the first turn on: "starting with P1" told a new author's Oh Hell players
+        # something untrue, and a review found a dealing procedure's and a plain `end turn` still did)
+        starts = "the player the setup passes the first turn to" if _setup_ends_turn(ir) else "P1"
         doc.para(f"Players take turns in seat order (P1, P2, …), starting with {starts}, unless the rules say otherwise. "
                  f"A turn starts at step {doc.code(_name(ir['first_step']))}; at each step the player to act "
                  "chooses one of its actions.")
@@ -894,6 +894,19 @@ def _endings(ir: dict) -> list[str]:
     for lim in ir.get("limits", []):
         visit(lim["body"], "once the turn limit is reached")
     return found
+
+
+def _setup_ends_turn(ir: dict) -> bool:
+    """Does the setup end a turn (`end turn`, `end turn to P`), itself or in a procedure it calls?"""
+    procs, seen, todo = ir.get("procs") or {}, set(), [ir["setup"]]
+    while todo:
+        for x in _statements(todo.pop()):
+            if x.get("s") == "end_turn":
+                return True
+            if x.get("s") == "call" and x.get("proc") in procs and x["proc"] not in seen:
+                seen.add(x["proc"])
+                todo.append(procs[x["proc"]].get("body") or [])
+    return False
 
 
 def _statements(block):

@@ -592,14 +592,18 @@ def _other_run(head, run: dict) -> str:
         for key, words in (("rules", "other rules"), ("players", "other players"), ("bots", "other bots"),
                            ("options", "other options")):
             if a.get(key) != b[key]:
+                changed = " (a rule file changed)"
+                if key == "rules" and isinstance(a.get(key), str) and len(a[key]) == 64:   # (the older key: a review)
+                    changed = (" (or the run was begun by an older rulelang, whose record of the rules held the "
+                               "rule file's path as typed: give the path as it was typed then)")
                 return words + (f" in variant {k + 1}" if len(theirs) > 1 else "") + (
-                    f": {_short(a.get(key))}, not {_short(b[key])}" if key != "rules" else " (a rule file changed)")
+                    f": {_short(a.get(key))}, not {_short(b[key])}" if key != "rules" else changed)
     return "another run"
 
 
 class Journal:
     """Each finished game of a run written as it ends, one JSON line in DIR/games.jsonl after a
-    first line naming the run (each variant's rules, as a hash of their IR, players, bots and
+    first line naming the run (each variant's rules, as a hash of their content, players, bots and
     options; the seed; the action cap): a run killed outright — the out-of-memory killer, a
     reboot — keeps every game finished (a designer's trial lost a night's games to `kill -9`),
     and `--resume` plays only the others. The number of games is not part of the run: resumed with
@@ -610,11 +614,13 @@ class Journal:
         import hashlib
         from pathlib import Path
         self.path = Path(folder) / JOURNAL
-        # the rules by their content (Game.fingerprint, as saves name them): a hash of the whole IR held
-        # the path as typed, and `./x.rules` or `/abs/x.rules` refused the resume of `x.rules` ("a rule
-        # file changed" — a designer's trial); a journal begun so is still resumed (`legacy`)
+        # the rules by their content, their messages' words included (`Game.legacy_fingerprint`; not
+        # `fingerprint`, which leaves them out for saves — a message that rolls a die changes every later
+        # draw, a review): a hash of the whole IR held the path as typed, and `./x.rules` or `/abs/x.rules`
+        # refused the resume of `x.rules` ("a rule file changed" — a designer's trial); a journal begun
+        # so is still resumed from the path it was begun with (`legacy`)
         self.run, self.legacy = ({"rulelang_run": 1, "seed": seed, "max_actions": max_actions, "variants": [
-            {"rules": game.fingerprint if new else hashlib.sha256(json.dumps(game.ir, sort_keys=True).encode()).hexdigest(),
+            {"rules": game.legacy_fingerprint if new else hashlib.sha256(json.dumps(game.ir, sort_keys=True).encode()).hexdigest(),
              "players": players, "bots": list(kinds),
              "options": [option_text(key, value) for key, value in sorted((options or {}).items())]}
             for game, players, kinds, options in variants]} for new in (True, False))

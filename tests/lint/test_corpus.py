@@ -302,4 +302,10 @@ def test_w230_w263_not_of_current_in_a_step_without_by(tmp_path):
         '    action pass require count(c.v > 5 for c in hand[current]) == 0 { end turn } } }\n'
         '  turn limit 6 { finish draw }\n}\n')
     assert not {"W230", "W263"} & codes_of(tmp_path, source)
+    assert not {"W230", "W263"} & codes_of(tmp_path, source.replace("step s {", "step s by current {"))
     assert {"W230", "W263"} <= codes_of(tmp_path, source.replace("step s {", "step s by next(current) {"))
+    # an `anytime` action is offered to the others as an interrupt, `me` another seat than `current`: warned
+    # (a review: the first version took the step `anytime` actions join for one without `by`)
+    anytime = source.replace("    action pass require", "  } }\n  anytime action pass require").replace(
+        "== 0 { end turn } } }\n", "== 0 { }\n")
+    assert "W263" in codes_of(tmp_path, anytime), anytime
