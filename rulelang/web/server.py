@@ -929,7 +929,9 @@ class Server:
                 body["log"] = present.log_lines(body["log"], served.log_who[len(served.match.log) - len(body["log"]):])
         except (RulelangError, EngineFault) as err:
             return _error(f"rule error: the log cannot be read: {printable(str(err))[:300]}", 500)
-        return JSONResponse({**body, "version": served.version}, headers=SECURITY_HEADERS)
+        # (the pages' version: the match's own counts a secret answer at a simultaneous step, which is no
+        # page's business until the reveal — a review read every bid's coming from it)
+        return JSONResponse({**body, "version": served.page_version}, headers=SECURITY_HEADERS)
 
     async def api_card(self, request: Request) -> Response:
         """A declared card's rules text by its name (docs/serve.md): public, the rulebook's words."""
@@ -1175,6 +1177,8 @@ class Server:
                     done = not undo["waiting"]
             if done:
                 problem = await asyncio.to_thread(self._undo_now, served)
+                if problem:                      # (the undo asked is over, not done: every page is told)
+                    served.notice, problem = problem, None
         if problem:
             await self._tell(ws, problem)
             await self.push(served, only=ws)
@@ -1192,6 +1196,12 @@ class Server:
         except (RulelangError, EngineFault) as err:      # (a replay of applied actions: not expected)
             return f"cannot undo: {printable(str(err))[:200]}"
         undone = served.applied - keep - sum(served.sealed[keep:])    # (sealed answers are nobody's news)
+        try:                                    # (the store first: one that refuses leaves the match as it was —
+            self.store.undo(served.id, served.version + 1, keep)      # it was undone in memory alone, with a
+        except sqlite3.Error as err:                                  # traceback: a review)
+            why = printable(str(err))[:200]
+            print(f"rulelang serve: match {served.id}: an undo could not be saved: {why}", file=sys.stderr)
+            return f"cannot undo: the server could not save it ({why}); the match is as it was"
         served.match = m
         del served.texts[keep:], served.actors[keep:], served.crossed[keep:], served.log_who[len(m.log):]
         del served.log_at[keep:], served.sealed[keep:]
@@ -1204,7 +1214,6 @@ class Server:
         served.thinking = None                  # (a bot thinking on the undone position: its move is dropped)
         served.notice = (f"{present.seat_name(undo['by'])}'s last move was undone"
                          f" ({undone} action{'s' if undone != 1 else ''} taken back)")
-        self.store.undo(served.id, served.version, keep)
         return None
 
     def _store_move(self, served: Served, text: str) -> None:
@@ -1215,7 +1224,7 @@ class Server:
             self.store.append(served.id, served.version, text)
         except sqlite3.Error as err:
             why = printable(str(err))[:200]
-            served.fault = f"the server could not save the last move ({why}): the match stops here"
+            served.fault = f"the server could not save the last move ({why}): no move can be played until it is undone"
             print(f"rulelang serve: match {served.id}: a move could not be saved: {why}", file=sys.stderr)
 
     def _apply_for(self, served: Served, seat: int, text: str) -> str | None:

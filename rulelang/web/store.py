@@ -105,10 +105,15 @@ class Store:
         """An undo, the match's change number `version`: only its first `kept` actions stay."""
         with self.lock:
             self.db.execute("BEGIN")
-            self.db.execute("DELETE FROM actions WHERE match = ? AND n IN "
-                            "(SELECT n FROM actions WHERE match = ? ORDER BY n LIMIT -1 OFFSET ?)", (mid, mid, kept))
-            self.db.execute("INSERT INTO undos VALUES (?,?,?)", (mid, version, kept))
-            self.db.execute("COMMIT")
+            try:
+                self.db.execute("DELETE FROM actions WHERE match = ? AND n IN "
+                                "(SELECT n FROM actions WHERE match = ? ORDER BY n LIMIT -1 OFFSET ?)", (mid, mid, kept))
+                self.db.execute("INSERT INTO undos VALUES (?,?,?)", (mid, version, kept))
+                self.db.execute("COMMIT")
+            except BaseException:           # (left open, every later write went into it and was lost
+                if self.db.in_transaction:  # when the server stopped — a review)
+                    self.db.execute("ROLLBACK")
+                raise
 
     def get(self, mid: str) -> dict | None:
         with self.lock:

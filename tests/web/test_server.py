@@ -710,6 +710,9 @@ def test_at_a_simultaneous_step_each_seat_answers_in_any_order(serve):
         await p1.ws.send(json.dumps({"type": "sync"}))
         await p1.recv()
         assert p1.raw[-1] == before                       # (no push came first: P1 heard nothing)
+        for link in (body["links"][0]["url"], body["spectator"]["url"]):   # (nor from the history's version: a
+            history = json.loads(get(link.replace("/play/", "/api/play/") + "/history")[1])     # review)
+            assert history["version"] == 0 and history["log"] == []
         await p1.act("bid 2")
         await p1.until(lambda m: m["type"] == "state" and m["version"] > 0)
         assert served.match.log[:2] == ["P1: bid 2", "P2: bid 3"]
@@ -1170,7 +1173,8 @@ def test_a_move_the_store_refuses_stops_the_match_in_one_line(serve, monkeypatch
         mover = next(s for s in seats if s.state["actions"])
         await mover.act(mover.state["actions"][0]["text"])
         said = await mover.until(lambda m: m["type"] == "state" and m["fault"])
-        assert said["fault"] == "the server could not save the last move (disk I/O error): the match stops here"
+        assert said["fault"] == ("the server could not save the last move (disk I/O error): no move can be played "
+                                 "until it is undone")
         await mover.act(said["actions"][0]["text"] if said["actions"] else "x")
         await mover.until(lambda m: m["type"] == "error")
         assert mover.errors[-1] == "the match cannot go on", mover.errors

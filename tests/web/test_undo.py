@@ -324,3 +324,51 @@ def test_an_undo_of_ones_own_reveal_tells_the_others_what_goes_back_out_of_sight
     served.play("wait", 0)                               # (P1's own move since: nothing of P1's goes)
     back_to, why = served.undo_target(1)
     assert why is None and served.hidden_by_undo(back_to) == {0: ["Two"], 1: []}
+
+
+def test_an_undo_the_store_refuses_leaves_the_match_and_the_store_as_they_were(serve, tmp_path, monkeypatch, capfd):
+    """A review: an undo the store refused (another program held it locked) was done in memory alone,
+    with a traceback; the store's transaction was left open, and every later write — matches made,
+    moves — went into it and was lost when the server stopped."""
+    import sqlite3
+    store = tmp_path / "s.sqlite"
+    server = serve([DICE], store=store, include_shipped=False)
+    body = make(server, "dice", ["human", "human"], seed=3)
+    served = server.server.matches[body["id"]]
+    real = server.server.store.undo
+
+    def locked(*args):
+        blocker = sqlite3.connect(str(store), timeout=0)
+        blocker.execute("BEGIN EXCLUSIVE")           # (another program holds it: the real store's write fails)
+        server.server.store.db.execute("PRAGMA busy_timeout = 0")
+        try:
+            real(*args)
+        finally:
+            blocker.rollback()
+            blocker.close()
+    monkeypatch.setattr(server.server.store, "undo", locked)
+
+    async def play():
+        p1, p2 = [await connect(link["url"]) for link in body["links"]]
+        await p1.act("step")
+        await state_at([p1, p2], 1)
+        await p2.act("step")
+        await state_at([p1, p2], 2)
+        await ask(p2)
+        await p1.until(lambda m: m["type"] == "state" and m["undo"])
+        await ask(p1, "answer_undo", accept=True)
+        await p1.until(lambda m: m["type"] == "state" and m["undo"] is None)
+        assert p1.state["notice"].startswith("cannot undo: the server could not save it (database is locked)")
+        assert served.match.log == ["step", "step"] and p1.state["version"] == 2
+        await p2.until(lambda m: m["type"] == "state" and m["undo"] is None)
+        mover = p1 if p1.state["actions"] else p2
+        await mover.act("step")                      # play goes on, and is kept
+        await state_at([p1, p2], 3)
+    asyncio.run(play())
+    assert not server.server.store.db.in_transaction
+    server.stop()
+    again = serve([DICE], store=store, include_shipped=False)
+    code, raw = get(body["links"][0]["url"].replace(server.url, again.url).replace("/play/", "/api/play/"))
+    assert code == 200 and json.loads(raw)["log_length"] == 3
+    err = capfd.readouterr().err
+    assert "an undo could not be saved: database is locked" in err and "Traceback" not in err
