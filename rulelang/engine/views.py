@@ -3,9 +3,8 @@
 Part of `Match` (match.py): a mixin sharing its state."""
 from __future__ import annotations
 
-import re
-
 import operator
+import re
 
 from typing import TYPE_CHECKING
 
@@ -89,7 +88,6 @@ def component_index(c, count: int) -> int:
     return i
 
 
-
 _SEAT_PREFIX = re.compile(r"P[1-9][0-9]*: ")
 
 
@@ -97,6 +95,7 @@ def _secret(text: str) -> str:
     """A log entry a reader may not read: `(a secret choice)`, after whose it was (`P2: `)."""
     seat = _SEAT_PREFIX.match(text)
     return seat.group(0) + SECRET_CHOICE if seat else SECRET_CHOICE
+
 
 class MatchViews(MatchParts):
     """What each seat may see and read."""

@@ -51,8 +51,9 @@ def _blind_zone(lints, domain) -> tuple[str, str] | None:
 
 
 def _actor_name(lints, name: str) -> bool:
-    """Does `name` stand for the player acting: `me`, or `current` in a step without `by` (whose
-    turn it is acts there: `hand[current]` is the actor's own hand, and W230/W263 warned it)?"""
+    """Does `name` stand for the player acting: `me`, or `current` in an action of steps without `by`
+    or `by current` alone (whose turn it is acts there: `hand[current]` is the actor's own hand, and
+    W230/W263 warned it)?"""
     return name == "me" or name == "current" and lints.__dict__.get("current_acts", False)
 
 

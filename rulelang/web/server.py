@@ -1217,9 +1217,9 @@ class Server:
         return None
 
     def _store_move(self, served: Served, text: str) -> None:
-        """Keep an applied move in the store; if the store refuses it, the match stops there, said on
-        every page and in one line on the console (it was a traceback, and the match went on in
-        memory ahead of its store — an attacker's trial)."""
+        """Keep an applied move in the store; if the store refuses it, no move is played until it is
+        undone, said on every page and in one line on the console (it was a traceback, and the match
+        went on in memory ahead of its store — an attacker's trial)."""
         try:
             self.store.append(served.id, served.version, text)
         except sqlite3.Error as err:
