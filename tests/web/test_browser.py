@@ -232,13 +232,13 @@ def small_match(ctx, server) -> dict:
     return {a.get_attribute("data-seat"): a.get_attribute("href") for a in lobby.locator("a.seat-link").all()}
 
 
-def test_the_moves_wait_while_an_undo_is_answered(serve, browser, tmp_path):
-    """The server takes no move while an undo waits for its answers: the page's buttons said
-    nothing of it, and a click was refused only afterwards."""
+def undo_asked(serve, browser):
+    """A match of the small game, P1's first move played and its undo asked of P2, each in a browser of
+    their own: (P1's context, P1's page, P2's context, P2's page)."""
     server = serve([SMALL], include_shipped=False)
-    ctx = browser.new_context()
+    ctx, other = browser.new_context(), browser.new_context()
     links = small_match(ctx, server)
-    p1, p2 = ctx.new_page(), browser.new_context().new_page()
+    p1, p2 = ctx.new_page(), other.new_page()
     p1.goto(links["P1"])
     p2.goto(links["P2"])
     for page in (p1, p2):
@@ -249,6 +249,13 @@ def test_the_moves_wait_while_an_undo_is_answered(serve, browser, tmp_path):
         pytest.skip("the first move asked a question: this seed's P2 has no plain move to wait")
     p1.click("#undo")
     p2.wait_for_selector("#undo-yes:visible")
+    return ctx, p1, other, p2
+
+
+def test_the_moves_wait_while_an_undo_is_answered(serve, browser, tmp_path):
+    """The server takes no move while an undo waits for its answers: the page's buttons said
+    nothing of it, and a click was refused only afterwards."""
+    ctx, p1, _, p2 = undo_asked(serve, browser)
     assert p2.locator("button.action:enabled").count() == 0 and p2.locator("button.action:disabled").count() > 0
     assert p2.locator("button.action").first.get_attribute("title") == "an undo is being answered first"
     p2.click("#undo-no")
@@ -259,19 +266,7 @@ def test_the_moves_wait_while_an_undo_is_answered(serve, browser, tmp_path):
 def test_an_undo_waiting_on_a_friend_whose_page_is_closed_says_so(serve, browser):
     """A browser trial: P1 asked to undo, P2 closed the tab, and P1 read "waiting for P2" with nothing
     to say P2 was gone (the status line says so only of the seat to act)."""
-    server = serve([SMALL], include_shipped=False)
-    ctx = browser.new_context()
-    links = small_match(ctx, server)
-    p1, other = ctx.new_page(), browser.new_context()
-    p2 = other.new_page()
-    p1.goto(links["P1"])
-    p2.goto(links["P2"])
-    for page in (p1, p2):
-        page.wait_for_selector("body[data-version='0']")
-    p1.locator("button.action").first.click()
-    p2.wait_for_selector("body[data-version='1']")
-    p1.click("#undo")
-    p2.wait_for_selector("#undo-yes:visible")
+    ctx, p1, other, p2 = undo_asked(serve, browser)
     p1.wait_for_selector("#undo-text:has-text('waiting for P2.')")
     other.close()
     p1.wait_for_selector("#undo-text:has-text('waiting for P2 (not connected).')")
