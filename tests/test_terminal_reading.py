@@ -504,6 +504,19 @@ def test_a_picks_cards_cut_short_may_be_typed_in_any_order():
     assert "P1 plays: play A♥ 9♣" in out
     out = piped("regicide", 1, 1, ["play a 9c", "quit", "n"], bots={})
     assert "P1 plays: play A♥ 9♣" in out
+    # with the action's name left out too (`8d ac` was "not a legal action", `ac 8d` played: a first hour)
+    for typed, played in (("8d ac", "play A♣ 8♦"), ("2s 2h", "play 2♥ 2♠")):
+        out = piped("regicide", 1, 6, [typed, "quit", "n"], bots={})
+        assert f"P1 plays: {played}" in out, out[-600:]
+
+
+def test_the_ace_of_spades_typed_first_is_a_card_not_the_as_command():
+    """A first hour: `as 7d` (A♠ with 7♦) read "as is for another player at the terminal" — `as` is both
+    the Ace of spades and the command `as P2`; a seat after it is the command."""
+    out = piped("regicide", 1, 3, ["as 7d", "quit", "n"], bots={})
+    assert "P1 plays: play A♠ 7♦" in out and "another player at the terminal" not in out
+    out = piped("regicide", 1, 3, ["as p2", "quit", "n"], bots={})
+    assert "as is for another player at the terminal, and this game has one player" in out
 
 
 def test_a_suit_typed_by_name_after_a_rank_is_the_card_shown_so():

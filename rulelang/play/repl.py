@@ -496,6 +496,9 @@ class _Session(Drawing, Commands):
                 continue
             if word.lower() in REDRAW and argument and not (word.lower() == "more" and self.kind_named(argument)):
                 command = None                  # `hand over …`: an action's text, not a command (but `more attack`)
+            if word.lower() == "as" and argument and interrupt_seat(argument.split()[0].upper() + ": ") is None \
+                    and any("as" in form[1:] for a in actions for form in _forms(a)):
+                command = None                  # `as 7d`: the Ace of spades with 7♦, not `as P2` (a first hour)
             if command is not None:
                 if command(argument):
                     return
@@ -1116,6 +1119,12 @@ class _Session(Drawing, Commands):
             if not kept and 2 < len(wanted.split()) <= 7:      # (… each cut short: `play 8s a`)
                 kept = [action for action in actions if _picks_only(action, self.subset_actions())
                         and any(_starts_any_order(wanted.split(), form) for form in _forms(action))]
+                if len(kept) == 1:
+                    return kept[0]
+            if not kept and 2 <= len(wanted.split()) <= 6:     # (… and the action's name left out: `8d ac`
+                kept = [action for action in actions         # played only as `ac 8d` — a first hour)
+                        if _picks_only(action, self.subset_actions())
+                        and any(form and _starts_any_order([form[0]] + wanted.split(), form) for form in _forms(action))]
                 if len(kept) == 1:
                     return kept[0]
         if not matches:                      # an enum value by its name (`spades` for the `♠` it is shown as)
