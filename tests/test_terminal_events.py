@@ -499,3 +499,26 @@ def test_a_value_kept_per_enum_value_is_said_when_it_changes():
     lines = [line.strip() for line in out.getvalue().splitlines() if line.strip().startswith("·")]
     assert lines[:6] == ["· a: P1 0 → 1", "· b: (P1, W) 0 → 1", "· c: (U) 0 → 1",
                          "· a: P2 0 → 1", "· b: (P2, W) 0 → 1", "· c: (U) 1 → 2"], lines
+
+
+def test_a_card_moved_in_the_branches_of_a_loop_over_a_zone_comes_from_that_zone():
+    """A new author's Sheriff: `for c in [c for c in bag[m]] { if legal(c) { move c to stand[m] } else { move
+    c to smuggled[m] } }` read `Bread, Cheese: bag (P2) or smuggled (P2) → stand (P2)`, though no rule
+    moves a card out of `smuggled`: a move inside an `if` was taken for one of a card from anywhere."""
+    from rulelang.ir.flows import zone_flows
+    source = """game "Sell" {
+  players 2
+  kind Card { v: int  label "ware " + text(v) }
+  zone bag: set per player, public
+  zone stand: set per player, public
+  zone smuggled: set per player, public
+  setup { for v in 1..4 { create Card(v: v) in bag[0] } }
+  turn { step s { action sell {
+    for c in [c for c in bag[me]] { if c.v > 2 { move c to stand[me] } else { move c to smuggled[me] } }
+    for c in bag[me] { move c to stand[me]  move c to smuggled[me] }
+    finish draw "sold" } } }
+}"""
+    flows = zone_flows(rulelang.compile_source(source, "sell.rules"))
+    assert flows.may("bag", "stand") and flows.may("bag", "smuggled")
+    assert flows.direct("stand", "smuggled")               # (the second loop's second move: a card on the stand)
+    assert not flows.direct("smuggled", "stand") and not flows.may("smuggled", "bag")

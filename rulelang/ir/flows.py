@@ -211,10 +211,9 @@ class _Solved:
         Skull read `skull: mat (P1) or pool or hand (P1) or lost (P1) → shown (P1)`."""
         found: dict = {}
 
-        def first(stmts, name: str, only_its_moves: bool = False):
+        def first(stmts, name: str):
             """The first statement of `stmts` that may move anything, if it is a plain move of the
-            local `name` (with `only_its_moves`, every one that may move anything must be)."""
-            hit = None
+            local `name`."""
             for st in stmts if isinstance(stmts, list) else ():
                 if not isinstance(st, dict):
                     return None
@@ -222,17 +221,46 @@ class _Solved:
                 target = st.get("target")
                 if s == "let" and st.get("n") == name or (
                         s in ("set", "append") and isinstance(target, dict) and target.get("n") == name):
-                    return hit                     # (bound anew: what follows is another component)
+                    return None                    # (bound anew: what follows is another component)
                 if s in _PURE:
                     continue
                 what = st.get("what")
                 if s == "move" and isinstance(what, dict) and what.get("k") == "local" and what.get("n") == name:
-                    if not only_its_moves:
-                        return st
-                    hit = hit or st
-                    continue
+                    return st
                 return None
-            return hit
+            return None
+
+        def firsts(stmts, name: str, moved: bool = False):
+            """The first moves of the local `name` on each way through `stmts`, into `if` branches too
+            (`for c in bag { if legal(c) { move c to stand } else { move c to smuggled } }`: a new author's
+            Sheriff read `bag (P2) or smuggled (P2) → stand (P2)`, though nothing leaves `smuggled`), if
+            every statement that may move anything is a move of it; else None. (moves, moved on every way)"""
+            hits: list = []
+            for st in stmts if isinstance(stmts, list) else ():
+                if not isinstance(st, dict):
+                    return None
+                s = st.get("s")
+                target = st.get("target")
+                if s == "let" and st.get("n") == name or (
+                        s in ("set", "append") and isinstance(target, dict) and target.get("n") == name):
+                    return hits, True              # (bound anew: what follows is another component)
+                if s in _PURE:
+                    continue
+                what = st.get("what")
+                if s == "move" and isinstance(what, dict) and what.get("k") == "local" and what.get("n") == name:
+                    if not moved:
+                        hits.append(st)
+                    moved = True
+                    continue
+                if s == "if":
+                    ways = [firsts(st.get(key) or [], name, moved) for key in ("then", "else")]
+                    if any(way is None for way in ways):
+                        return None
+                    hits += [m for way in ways for m in way[0]]
+                    moved = moved or any(way[1] for way in ways)   # (moved on one way only: later moves
+                    continue                                       # are not taken for first ones)
+                return None
+            return hits, moved
 
         def bind(move, e) -> None:
             if move is not None and e is not None:
@@ -247,7 +275,9 @@ class _Solved:
             if isinstance(x.get("v"), str) and x.get("s") == "choose":
                 bind(first(x.get("body"), x["v"]), x.get("in"))
             elif isinstance(x.get("v"), str) and x.get("s") == "for":
-                bind(first(x.get("body"), x["v"], only_its_moves=True), x.get("in"))
+                ways = firsts(x.get("body"), x["v"])
+                for move in (ways[0] if ways is not None else ()):
+                    bind(move, x.get("in"))
             blocks += [x.get("then"), x.get("else"), x.get("body")]
         for block in blocks:
             for i, st in enumerate(block if isinstance(block, list) else ()):
