@@ -1151,8 +1151,9 @@ def test_a_resumed_runs_time_left_counts_only_the_games_it_plays(tmp_path, capsy
     lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("rulelang: ")]
     # games 1-4 from the journal, then one played per 10 s: after the 5th, 3 left at 10 s each (not 1.5 s each)
     fifth = next(line for line in lines if line.startswith("rulelang: 5 of 8 games"))
-    elapsed = int(fifth.split(", ")[1].removesuffix(" s"))
-    assert fifth.endswith(f"~{elapsed * 3:.0f} s left"), lines
+    taken = int(fifth.split(", ")[1].removesuffix(" s"))       # (of the fake clock above: no machine's time)
+    left = f"~{taken * 3:.0f} s left"
+    assert fifth.endswith(left), lines
     # resumed with fewer games: it says how many it uses (it said all 8 were "not played again")
     assert main(run + ["--games", "3", "--resume", "--workers", workers]) == 0
     assert ("3 game(s) of the run found in " in (err := capsys.readouterr().err)

@@ -215,19 +215,10 @@ class _Solved:
             """The first statement of `stmts` that may move anything, if it is a plain move of the
             local `name`."""
             for st in stmts if isinstance(stmts, list) else ():
-                if not isinstance(st, dict):
-                    return None
-                s = st.get("s")
-                target = st.get("target")
-                if s == "let" and st.get("n") == name or (
-                        s in ("set", "append") and isinstance(target, dict) and target.get("n") == name):
+                if not isinstance(st, dict) or _binds(st, name):
                     return None                    # (bound anew: what follows is another component)
-                if s in _PURE:
-                    continue
-                what = st.get("what")
-                if s == "move" and isinstance(what, dict) and what.get("k") == "local" and what.get("n") == name:
-                    return st
-                return None
+                if st.get("s") not in _PURE:
+                    return st if _moves_local(st, name) else None
             return None
 
         def firsts(stmts, name: str, moved: bool = False):
@@ -239,20 +230,16 @@ class _Solved:
             for st in stmts if isinstance(stmts, list) else ():
                 if not isinstance(st, dict):
                     return None
-                s = st.get("s")
-                target = st.get("target")
-                if s == "let" and st.get("n") == name or (
-                        s in ("set", "append") and isinstance(target, dict) and target.get("n") == name):
+                if _binds(st, name):
                     return hits, True              # (bound anew: what follows is another component)
-                if s in _PURE:
+                if st.get("s") in _PURE:
                     continue
-                what = st.get("what")
-                if s == "move" and isinstance(what, dict) and what.get("k") == "local" and what.get("n") == name:
+                if _moves_local(st, name):
                     if not moved:
                         hits.append(st)
                     moved = True
                     continue
-                if s == "if":
+                if st.get("s") == "if":
                     ways = [firsts(st.get(key) or [], name, moved) for key in ("then", "else")]
                     if any(way is None for way in ways):
                         return None
@@ -385,6 +372,19 @@ class _Solved:
                 inner = {p: self._dst(a, zenv, depth) for p, a in zip(d.get("params") or [], e.get("a") or [])}
                 return self._dst(d.get("body"), inner, depth + 1)
         return frozenset([ANY])
+
+
+def _binds(st: dict, name: str) -> bool:
+    """Does the statement give the local `name` a new value (`let`, `=`, `append`)?"""
+    target = st.get("target")
+    return st.get("s") == "let" and st.get("n") == name or (
+        st.get("s") in ("set", "append") and isinstance(target, dict) and target.get("n") == name)
+
+
+def _moves_local(st: dict, name: str) -> bool:
+    """Is the statement a `move` of the component the local `name` holds?"""
+    what = st.get("what")
+    return st.get("s") == "move" and isinstance(what, dict) and what.get("k") == "local" and what.get("n") == name
 
 
 def _plain(t) -> bool:

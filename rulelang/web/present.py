@@ -256,7 +256,7 @@ def seat_payload(match, seat: int, *, actions: bool = True) -> dict:
 def history(match, seat: int | None, tail: int | None = None) -> dict:
     """The log as `seat` reads it and the messages it was sent (a spectator: the public ones), the
     last `tail` of each, with how many there are in all: a page is sent the last LOG_TAIL with every
-    state, and the whole of them when the player asks (a browser trial: a hermit card given to P1
+    state, and the whole of them when the player asks (a browser trial: a card given in secret to P1
     at the start of a long game was gone from its Messages, and the list renumbered as it went)."""
     log = match.log_for(seat)
     messages = match.messages_for(seat) if seat is not None else \

@@ -631,8 +631,8 @@
 
   // ---- messages and the log --------------------------------------------------------------------
   // A state carries the last 300 log lines and messages; the earlier ones come on asking, and are kept
-  // (lines only ever follow them; an undo takes back the newest) — a browser trial: a hermit card given
-  // to P1 early in a long game was gone from its Messages, whose numbers moved on as the game went.
+  // (lines only ever follow them; an undo takes back the newest) — a browser trial: a card given in
+  // secret to P1 early in a long game was gone from its Messages, whose numbers moved on as the game went.
   let earlier = null;                   // {log, messages}: the whole of both, as last asked for
   function fetchEarlier(id) {
     fetch(`/api/play/${matchId}/${token}/history`).then((r) => (r.ok ? r.json() : null))
