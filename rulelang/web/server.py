@@ -216,7 +216,10 @@ class BotPool:
                     if self.pool is pool:            # (not a pool closed since)
                         self.busy -= 1
                         self._next(pool, loop)
-                loop.call_soon_threadsafe(back)
+                try:
+                    loop.call_soon_threadsafe(back)
+                except RuntimeError:                 # (the server's loop closed meanwhile: a move nobody
+                    pass                             # waits for; it was a traceback from the pool's thread)
             pool.apply_async(_bot_move, args, callback=settle,
                              error_callback=lambda err, settle=settle: settle(("error", printable(str(err))[:300])))
 

@@ -110,3 +110,25 @@ def test_two_bots_starting_the_workers_together_leave_ctrl_c_as_it_was(monkeypat
     first, second = asyncio.run(both())
     assert first is second and made == [1]
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_bot_move_back_after_the_server_stopped_is_dropped_quietly():
+    """A suite's run: a bot's move came back from a worker after its server's loop had closed, and the
+    pool's result thread raised "Event loop is closed" (a traceback from a thread, at a server's stop)."""
+    import asyncio
+    from collections import deque
+    from rulelang.web.server import BotPool
+
+    class Waiting:
+        def done(self):
+            return False
+
+    class Answers:                           # (a worker pool answering at once, on the caller's thread)
+        def apply_async(self, function, args, callback, error_callback):
+            callback(("ok", "move"))
+    pool, workers = BotPool(), Answers()
+    pool.pool, pool.waiting = workers, {"here": deque([(Waiting(), ())])}
+    loop = asyncio.new_event_loop()
+    loop.close()
+    pool._next(workers, loop)                # (raised RuntimeError: Event loop is closed)
+    assert pool.busy == 1 and not pool.waiting
