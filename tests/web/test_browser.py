@@ -1322,6 +1322,7 @@ def test_the_earlier_log_and_messages_come_on_asking_numbered_as_in_the_whole_ga
     server = serve([rules], include_shipped=False)
     code, body = post(server.url + "/api/matches", {"game": "notes", "players": 2, "seats": ["human", "human"],
                                                     "seed": 1})
+    assert code == 200, body
     (served,) = server.server.matches.values()
     for _ in range(10):                      # P1 notes 1, 3, 5, 7, 9; P2 the others
         served.match.apply(served.match.legal_actions()[0])
