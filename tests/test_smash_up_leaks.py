@@ -21,9 +21,10 @@ import re
 import pytest
 
 import rulelang
+from shipped import shipped
 from rulelang.engine.codegen.runtime import as_items
 
-GAME = rulelang.load("games/smash_up.rules")
+GAME = shipped("smash_up")
 
 
 def may_see(state: dict, game_zones: dict, p: int) -> set[int]:

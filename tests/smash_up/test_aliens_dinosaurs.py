@@ -1,13 +1,12 @@
 """Aliens and Dinosaurs: one exact position per card ability (on play, ongoing, special, actions)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import rulelang
+from shipped import shipped
 from opening import kept  # noqa: E402
 
-RULES = str(Path(__file__).resolve().parents[2] / "games" / "smash_up.rules")
-game = rulelang.load(RULES)
+game = shipped("smash_up")
 VS_NINJAS = "aliens+dinosaurs,ninjas+pirates"
 MIRROR = "aliens+dinosaurs,dinosaurs+aliens"        # P2 with the same factions (other players' actions)
 BASES = ("Jungle Oasis", "Tar Pits", "The Central Brain")   # Oasis: 12, 2/0/0, no ability

@@ -16,12 +16,13 @@ import os
 from pathlib import Path
 
 import rulelang
+from shipped import shipped
 from opening import kept  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-game = rulelang.load(os.environ.get("SMASH_UP_RULES") or str(ROOT / "games" / "smash_up.rules"))
+game = rulelang.load(os.environ["SMASH_UP_RULES"]) if os.environ.get("SMASH_UP_RULES") else shipped("smash_up")
 
 TWO = "aliens+dinosaurs,ninjas+pirates"
 THREE = "aliens+dinosaurs,ninjas+pirates,robots+zombies"

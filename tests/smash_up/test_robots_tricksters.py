@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from shipped import shipped
 from opening import kept  # noqa: E402
 
-RULES = Path(__file__).resolve().parents[2] / "games" / "smash_up.rules"
 MINE = "robots+tricksters,wizards+zombies"
 BASES = ("Jungle Oasis", "The Great Library", "Rhodes Plaza Mall")   # no ability during a turn
 OASIS, LIBRARY, MALL = BASES
 
 
-game = rulelang.load(str(RULES))
+game = shipped("smash_up")
 
 
 def position(hands=((), ()), decks=((), ()), discards=((), ()), field=(), attached=(), factions=MINE,

@@ -2,17 +2,16 @@
 each played from an exact position built from a real match's state."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import rulelang
+from shipped import shipped
 from opening import kept  # noqa: E402
 
-RULES = Path(__file__).resolve().parents[2] / "games" / "smash_up.rules"
 FACTIONS = {"factions": "wizards+zombies,robots+tricksters"}
 BASES = ("Jungle Oasis", "The Great Library", "Evans City Cemetery")   # (no ability during a turn)
 
 
-game = rulelang.load(str(RULES))
+game = shipped("smash_up")
 
 
 def position(hands=((), ()), decks=((), ()), discards=((), ()), field=(), attached=(), bases=BASES,
