@@ -522,3 +522,35 @@ def test_a_card_moved_in_the_branches_of_a_loop_over_a_zone_comes_from_that_zone
     assert flows.may("bag", "stand") and flows.may("bag", "smuggled")
     assert flows.direct("stand", "smuggled")               # (the second loop's second move: a card on the stand)
     assert not flows.direct("smuggled", "stand") and not flows.may("smuggled", "bag")
+
+
+def test_a_refill_whose_count_reads_the_hands_is_drawn_from_the_deck_alone():
+    """A new author's Durak: P2 took the table, and P1's refill, `move top(deck, 3 - size(hand[p])) to
+    hand[p]`, read `c13: deck or hand (P2) → hand (P1)`: the count's `hand[p]` was taken for where the
+    cards come from, and no rule moves a card from one hand to another."""
+    from rulelang.ir.flows import zone_flows
+    source = """game "Refill" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone table: pile, public
+  setup {
+    for i in 1..20 { create Card(n: i) in deck }
+    for p in players { move top(deck, 3) to hand[p] }
+  }
+  turn { step act {
+    action play(c in hand[me]) { move c to table  end turn }
+    action take require size(table) > 0 {
+      move table to hand[me]
+      for p in players { if size(hand[p]) < 3 { move top(deck, 3 - size(hand[p])) to hand[p] } }
+      end turn
+    }
+  } }
+  on stuck { finish draw }
+}"""
+    flows = zone_flows(rulelang.compile_source(source, "refill.rules"))
+    assert flows.direct("deck", "hand") and flows.direct("table", "hand") and not flows.direct("hand", "hand")
+    out = play(source, 2, ["play c20", "", "take", "", "quit", "n"], bots={})
+    p1 = out[out.index("Since P1's last move:"):]
+    assert "  · c14: deck → hand (P1)\n" in p1 and "deck or hand" not in out, p1

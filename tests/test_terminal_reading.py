@@ -553,6 +553,34 @@ def test_a_revealed_component_of_a_hidden_zone_is_listed_with_its_values():
     assert "cup (P1): 1 die, revealed: die (face 4)" in out.getvalue()
 
 
+def test_look_at_a_zone_tells_components_apart_by_their_values():
+    """A new author's Farkle: the table listed `tray: 3 dice: die (face 2), die (face 6) ×2`, and
+    `look tray` said `die ×3` — no faces, and different dice counted as copies; `look P2` and a
+    hidden zone's revealed dice had no faces either."""
+    game = rulelang.Game(rulelang.compile_source("""game "Tray" {
+  players 2
+  kind Die { label "die" text "A six-sided die." }
+  zone tray: set
+  zone cup: set per player, owner
+  var face: int = 1 per Die
+  setup {
+    repeat 3 { create Die() in tray }
+    repeat 2 { create Die() in cup[1] }
+    face[first(tray)] = 2
+    for d in cup[1] { face[d] = 5 }
+  }
+  turn { step call { action show { reveal cup[1]  end turn }  action stop { finish draw } } }
+}""", "tray.rules"))
+    out = io.StringIO()
+    run_repl(game, 2, 1, {}, {}, io.StringIO("look tray\nlook P2\nshow\n\nlook cup p2\nstop\n"), out, "tray.rules")
+    text = out.getvalue()
+    tray = text[text.index("P1> look tray\n"):].split("P1> ")[1]
+    assert "  die (face 2) (die)\n" in tray and "  die (face 1) ×2 (die)\n" in tray, tray
+    assert tray.count("A six-sided die.") == 1, tray                # (its rules text once)
+    later = text[text.index("> look cup p2\n"):]
+    assert "die (face 5)" in later, later
+
+
 def test_several_numbers_where_one_action_is_chosen_say_one_at_a_time():
     out = piped("valgard", 2, 1, ["1 2", "quit"], bots={})
     said = " ".join(out.split("error: ", 1)[-1].split("P1>")[0].split())

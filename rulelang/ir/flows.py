@@ -14,6 +14,10 @@ ANY = "*"                         # any zone (a source or destination not worked
 _DEPTH = 4                        # defs inside defs followed this deep; deeper: any zone
 _ROUNDS = 30                      # the fixpoint: rounds before giving up (then: any way at all)
 _PURE = ("let", "set", "append", "log")   # statements that move no component
+# builtins whose value holds no component, whatever their arguments (docs/language.md's table)
+_NO_COMPONENT = frozenset(("size", "count", "abs", "clamp", "text", "split", "lower", "trim", "join", "rules_text",
+                           "roll", "contains", "eliminated", "next", "players_from", "distance", "direction"))
+_COUNTED = frozenset(("top", "bottom", "first", "last"))   # (LIST, N): components of LIST only
 
 
 def _loose(atoms: frozenset) -> frozenset:
@@ -344,6 +348,12 @@ class _Solved:
             return given
         if k == "bin" and e.get("op") in ("==", "!=", "<", "<=", ">", ">=", "/", "%"):
             return frozenset()                     # (a truth or a number)
+        if k == "call" and e.get("f") in _NO_COMPONENT:
+            return frozenset()                     # (a number, a truth, a text or a player)
+        if k == "call" and e.get("f") in _COUNTED and len(e.get("a") or ()) > 1:
+            # (only the first argument gives components: `top(deck, 3 - size(hand[p]))` draws from the
+            # deck, yet read as from the hands too a refill said `deck or hand (P2) → hand (P1)`, no rule's way)
+            return self._src(e["a"][0], env, depth)
         if k in ("call", "list", "bin", "if", "index", "sortby", "flat"):
             found: frozenset = frozenset()
             for key, v in e.items():

@@ -159,6 +159,7 @@ class FlowLints:
             return self.proc_exits[key]
         proc = self.procs.get(name)
         if proc is None or key in self.proc_busy or len(self.proc_busy) >= CHAIN_DEPTH:
+            self.assumed_returns = self.assumed_returns or proc is not None
             return frozenset({FALL})          # recursion (or a cycle of many procs): assume it returns
         self.proc_busy.add(key)
         try:
@@ -211,11 +212,32 @@ class FlowLints:
                     stack.append((callee, iter(calls[callee])))
         return order
 
+    def settle_cycles(self) -> None:
+        """Inside a cycle of calls, a proc's exits were worked out taking the proc already being
+        worked out to just return: `outer` calling `inner`, which may `finish` and then calls `outer`
+        again, was kept as never finishing, and a game whose every action calls `outer` was "never
+        ends" (E403, a new author's betting rounds). Each proc is worked out again from what the
+        others now say, until nothing changes (the sets only grow, so this ends)."""
+        changed = True
+        while changed:
+            changed = False
+            self.ability_exit_memo.clear()
+            for name, proc in self.procs.items():
+                for quiet in (False, True):
+                    key = (name, quiet)
+                    old = self.proc_exits.get(key, frozenset())
+                    new = old | self.exits(proc.body, quiet)
+                    if new != old:
+                        self.proc_exits[key], changed = new, True
+        self.ability_exit_memo.clear()
+
     def dead_code(self) -> None:
         """Visit every block once for unreachable statements and endless loops."""
         for name in self.callees_first():
             self.call_exits(name, False)
             self.call_exits(name, True)
+        if self.assumed_returns:
+            self.settle_cycles()
         blocks = [self.setup]
         for step in self.steps.values():
             blocks.append(step.decl.enter)

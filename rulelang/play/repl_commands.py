@@ -14,7 +14,7 @@ from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError
 from ..core.limits import JSON_SIZE_LIMIT
 from ..core.textsafe import fit, printable
-from .render import render_zone, seat_name
+from .render import component_text, render_zone, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
 from .screen import kind_noun, kind_of
@@ -310,7 +310,9 @@ class Commands:
         what an opponent held in play and read "no card or piece named 'P4'")."""
         # (a public internal zone too, its cards in sight: a card game's discard piles kept off the table,
         # under a `show` of their sizes, and `look P2` left P2's out — a first hour)
-        zones = [z for z in self.match.view(self.viewer(), drawing=False)["zones"]
+        view = self.match.view(self.viewer(), drawing=False)
+        values = view.get("component_values")        # (a die's face with the die, as the table lists it)
+        zones = [z for z in view["zones"]
                  if z.get("owner") == seat and (not z.get("internal") or z.get("visibility") == "public")]
         if not zones:
             self.say(f"{seat_name(seat)} has no zones of their own; the table shows what they do")
@@ -324,7 +326,7 @@ class Commands:
         last = {z["name"]: i for i, z in enumerate(zones)}
         for i, z in enumerate(zones):
             if z.get("count") or empty[z["name"]] <= 3:
-                self.say(printable(render_zone(z)))
+                self.say(printable(render_zone(z, values)))
             if empty.get(z["name"], 0) > 3 and last[z["name"]] == i:      # (after the family's others)
                 self.say(printable(f"{z['name']} ({seat_name(seat)}): empty in {empty[z['name']]} places"))
         self.say("(look CARD: what a card does)")
@@ -412,7 +414,9 @@ class Commands:
             return " ".join(re.sub(r"[_(),]", " ", text.lower()).split())     # (`look pattern p2 1`)
         wanted = plain(name)
         viewer = self.viewer()
-        every = self.match.view(viewer, drawing=False)["zones"]     # (as the seat sees each: hidden cards are None)
+        view = self.match.view(viewer, drawing=False)
+        every = view["zones"]                   # (as the seat sees each: hidden cards are None)
+        values = view.get("component_values")   # (`die (face 5)`, as the table lists it)
         named: list = []
         for zones in ([z for z in every if not z.get("internal")], [z for z in every if z.get("internal")]):
             # (a zone the rules keep off the screen, shown by a line of their own — a card game's discard
@@ -438,7 +442,7 @@ class Commands:
         for z in named[:FAMILY_SHOWN]:
             title = zone_title(z, seat_name)
             if z["cards"] is None:              # (as the table says it, what is known of it too: `look
-                self.say(printable(render_zone(z)))      # deck` left out the top card shown to all)
+                self.say(printable(render_zone(z, values)))      # deck` left out the top card shown to all)
                 cards = z.get("known") or []
             elif not z["cards"]:
                 if title == empty[-1]:
@@ -449,15 +453,22 @@ class Commands:
                 one, many = kind_noun(z.get("kind"))     # (as the table says it: `1 character`, not `1 cards`)
                 self.say(f"{printable(title)}: {n} {one if n == 1 else many}", "header")
                 cards = z["cards"]
-            counted = Counter(c["label"] for c in cards)       # (alike ones once, with how many)
-            for label in counted:
-                many = f" ×{counted[label]}" if counted[label] > 1 else ""
+            # alike ones once, with how many; components told apart by their values are not alike (a new
+            # author's dice showing 2, 3 and 6 were `die ×6`, though the table listed each face)
+            counted = Counter((c["label"], component_text(c, values)) for c in cards)
+            explained: set = set()
+            for label, listed in counted:
+                many = f" ×{counted[label, listed]}" if counted[label, listed] > 1 else ""
                 found = (self.names().find(label, self.encoding) or [])[:1]
                 if not found:                   # (a card with no rules text: named all the same — a new
-                    self.say(f"  {printable(label)}{many}", "header")   # author's `look hand` read `1 card`)
+                    self.say(f"  {printable(listed)}{many}", "header")   # author's `look hand` read `1 card`)
                 for shown, text, kind in found:
+                    if listed != label:
+                        shown = listed
                     self.say(f"  {printable(shown)}{many}" + (f" ({kind_noun(kind)[0]})" if kind else ""), "header")
-                    self.say(wrap_text(printable(text, multiline=True), width - 4, "    "))
+                    if label not in explained:  # (its rules text once, under the first of its kind)
+                        self.say(wrap_text(printable(text, multiline=True), width - 4, "    "))
+                    explained.add(label)
         if rest and not rest_empty:
             self.say(f"  … {len(rest)} more places: look {printable(zone_title(named[-1], seat_name))}", "dim")
         elif rest_empty and not empty:          # (every place shown holds something, the rest nothing)

@@ -309,3 +309,21 @@ def test_w230_w263_not_of_current_in_a_step_without_by(tmp_path):
     anytime = source.replace("    action pass require", "  } }\n  anytime action pass require").replace(
         "== 0 { end turn } } }\n", "== 0 { }\n")
     assert "W263" in codes_of(tmp_path, anytime), anytime
+
+
+def test_no_e403_when_the_finish_is_in_a_proc_a_cycle_of_calls_comes_back_to(tmp_path):
+    """A new author's betting rounds: `outer` calls `inner`, which may `finish` and calls `outer` again.
+    Worked out from `inner`, `outer` was kept as never finishing, and the game was "never ends" (E403),
+    which refuses to load."""
+    source = ('game "Rounds" {\n  players 2\n  var n: int = 0\n'
+              '  proc outer() { inner() }\n'
+              '  proc inner() {\n'
+              '    n += 1\n'
+              '    if n >= 3 { finish draw "three" }\n'
+              '    outer()\n'
+              '  }\n'
+              '  turn { step act { action go { outer()  end turn } } }\n}\n')
+    assert codes_of(tmp_path, source) == set()
+    m = rulelang.load(str(tmp_path / "case.rules")).new_match(2, seed=0)
+    m.apply("go")
+    assert m.is_over and "three" in m.result["reason"]
