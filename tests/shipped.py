@@ -12,5 +12,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @functools.cache
 def shipped(name: str) -> rulelang.Game:
-    """games/NAME.rules, loaded once (tests never change a Game: they play matches of it)."""
+    """games/NAME.rules, loaded once: a test plays matches of it, and one that patches it must undo
+    the patch (`monkeypatch`), as other modules' tests in its process share it."""
     return rulelang.load(str(ROOT / "games" / f"{name}.rules"))

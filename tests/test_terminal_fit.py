@@ -188,3 +188,24 @@ def test_the_card_games_fit_at_80x24_and_show_no_repr(path, players, bots):
     term.line("")
     term.close()
     assert not REPR.search(term.text), REPR.search(term.text)
+
+
+def test_a_board_taller_than_the_terminal_shows_its_middle_under_the_header(tmp_path):
+    """A new author's Hive (`hexagon(13)`, 25 rows) at 80x24: the first screen began at the board's row
+    18, its header and top rows scrolled off, and only the width's cut was said."""
+    path = tmp_path / "tall.rules"
+    path.write_text('game "Tall" {\n  players 2\n  board field: squares(3, 26)\n  kind Stone { label "S" }\n'
+                    '  zone on: set per cell of field\n'
+                    '  setup { create Stone() in on[cell(field, "b13")] }\n'
+                    '  turn { step s { action put(c in cells(field)) { create Stone() in on[c]  end turn }'
+                    '  action stop { finish draw "stopped" } } }\n}\n', encoding="utf-8")
+    term = sized("play", str(path), "--seed", "1", columns=80, lines=24)
+    found = term.expect(PROMPT)
+    screen = check_fits(term, found.start(), 80, 24)
+    assert screen[0].startswith("== Tall · turn 1 · P1's turn"), screen
+    assert any(re.match(r"\s*13\b.*S", line) for line in screen), "\n".join(screen)   # (its middle rows)
+    assert any(re.fullmatch(r"  \(board: lines \d+–\d+ of \d+ shown; type board for all of it\)", line)
+               for line in screen), "\n".join(screen)
+    term.line("stop")
+    term.expect("Game over")
+    term.close()

@@ -426,8 +426,10 @@ def test_a_word_that_goes_on_with_one_label_names_no_other_and_an_as_text_is_typ
     assert "P1 plays: pay 2 coins" in typed("pay 2 coins")
 
 
-def test_a_step_everyone_answers_at_once_is_nobodys_turn_in_the_header(tmp_path):
-    """A new author's Hearts read `turn 52 · P1's turn · step passing` while all four passed at once."""
+def test_a_step_everyone_answers_at_once_says_so_in_the_header_and_whose_turn_it_is(tmp_path):
+    """A new author's Hearts read `turn 52 · P1's turn · step passing` while all four passed at once; with
+    no turn player said, another's Qwixx read `turn 2 · step whites · P1 to act` on P2's turn, whose
+    player alone is penalised for marking nothing."""
     path = tmp_path / "bid.rules"
     path.write_text('game "Bid" { players 2  var bid: int = 0 per player, public\n'
                     '  turn { step bidding simultaneous { action offer(n in 1..3) { bid[me] = n }\n'
@@ -435,7 +437,8 @@ def test_a_step_everyone_answers_at_once_is_nobodys_turn_in_the_header(tmp_path)
     out = io.StringIO()
     run_repl(rulelang.load(str(path)), 2, 1, {}, {}, io.StringIO("quit\nn\n"), out, str(path))
     headers = [line for line in out.getvalue().splitlines() if line.startswith("==")]
-    assert headers and headers[0] == "== Bid · turn 1 · step bidding · you are P1", headers
+    assert headers and headers[0] == "== Bid · turn 1 · P1's turn · step bidding · all answer at once · you are P1", \
+        headers
 
 
 def test_a_number_that_is_an_actions_only_word_and_another_actions_place_is_ambiguous(tmp_path):
@@ -556,13 +559,15 @@ def test_a_revealed_component_of_a_hidden_zone_is_listed_with_its_values():
 def test_look_at_a_zone_tells_components_apart_by_their_values():
     """A new author's Farkle: the table listed `tray: 3 dice: die (face 2), die (face 6) ×2`, and
     `look tray` said `die ×3` — no faces, and different dice counted as copies; `look P2` and a
-    hidden zone's revealed dice had no faces either."""
+    hidden zone's revealed dice had no faces either. The values are the table's: no `internal` one (a
+    review: `Warbot (at 91)`, Smash Up's internal base of a card, by its id)."""
     game = rulelang.Game(rulelang.compile_source("""game "Tray" {
   players 2
   kind Die { label "die" text "A six-sided die." }
   zone tray: set
   zone cup: set per player, owner
   var face: int = 1 per Die
+  var spin: int = 7 per Die, internal
   setup {
     repeat 3 { create Die() in tray }
     repeat 2 { create Die() in cup[1] }
@@ -577,6 +582,7 @@ def test_look_at_a_zone_tells_components_apart_by_their_values():
     tray = text[text.index("P1> look tray\n"):].split("P1> ")[1]
     assert "  die (face 2) (die)\n" in tray and "  die (face 1) ×2 (die)\n" in tray, tray
     assert tray.count("A six-sided die.") == 1, tray                # (its rules text once)
+    assert "spin" not in text                                       # (`internal`: as on the table, left out)
     later = text[text.index("> look cup p2\n"):]
     assert "die (face 5)" in later, later
 

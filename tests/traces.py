@@ -72,19 +72,27 @@ def lint_clean_corpus() -> list[str]:
     for path in sorted([*(ROOT / "rulelang").rglob("*.py"), *(ROOT / "grammar").glob("*"), *corpus.glob("*")]):
         if path.is_file():
             digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
-    folder = Path(tempfile.gettempdir()) / "rulelang-tests"
-    folder.mkdir(exist_ok=True)
+    # (a folder of this user's: another's left in the temporary folder is not theirs to write — a review)
+    folder = Path(tempfile.gettempdir()) / f"rulelang-tests-{os.getuid()}"
     kept = folder / f"lint-clean-{digest.hexdigest()[:32]}.json"
-    with open(folder / "lint-clean.lock", "w") as lock:
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        lock = open(folder / "lint-clean.lock", "w")
+    except OSError:
+        return _lint_clean(corpus)                # (nowhere to keep it: worked out here)
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)          # (the other workers wait for the first one's answer)
         try:
             return json.loads(kept.read_text())
         except (OSError, ValueError):
             pass
         out = _lint_clean(corpus)
-        partial = kept.with_suffix(f".{os.getpid()}")
-        partial.write_text(json.dumps(out))
-        partial.replace(kept)
+        try:
+            partial = kept.with_suffix(f".{os.getpid()}")
+            partial.write_text(json.dumps(out))
+            partial.replace(kept)
+        except OSError:
+            pass
         return out
 
 

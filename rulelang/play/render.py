@@ -96,12 +96,16 @@ def _header_lines(view: dict, width: int) -> list[str]:
         if view.get("round"):                  # a game of rounds: `round 3 · turn 7`
             header.append(f"round {view['round']}")
         header.append(f"turn {view['turn']}")
-        if not view.get("simultaneous"):       # (all answer at once: "P1's turn" misled a new author's
-            header.append(f"{seat_name(turn_player)}'s turn")          # Hearts, its pass in every hand)
+        header.append(f"{seat_name(turn_player)}'s turn")
     step = str(view.get("step") or "")
     if step and not step.startswith("__") and not (view.get("choice") or {}).get("prompt"):
         header.append(f"step {printable(' '.join(step.replace('_', ' ').split()))}")   # (a question says more)
-    if actor is not None and not view.get("over") and (actor != turn_player or not view.get("turn")):
+    if view.get("simultaneous"):
+        # all answer at once: "P1's turn" alone misled a new author's Hearts (its pass in every hand), and
+        # with no turn said a new author's Qwixx read "P1 to act" on P2's turn, whose player alone is
+        # penalised for marking nothing
+        header.append("all answer at once")
+    elif actor is not None and not view.get("over") and (actor != turn_player or not view.get("turn")):
         header.append(f"{seat_name(actor)} to act")
     header.append(f"you are {seat_name(view['viewer'])}")
     lines = ["=="]

@@ -17,7 +17,7 @@ from ..core.textsafe import fit, printable
 from .render import component_text, render_zone, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
-from .screen import kind_noun, kind_of
+from .screen import kind_noun, kind_of, values_in_words, without_internal
 from .rulebook import action_help
 from .screen import join_labels, wrap_text, zone_title
 from .screen import words as screen_words
@@ -311,7 +311,7 @@ class Commands:
         # (a public internal zone too, its cards in sight: a card game's discard piles kept off the table,
         # under a `show` of their sizes, and `look P2` left P2's out — a first hour)
         view = self.match.view(self.viewer(), drawing=False)
-        values = view.get("component_values")        # (a die's face with the die, as the table lists it)
+        values = values_in_words(without_internal(view))   # (a die's face with the die, as the table lists it)
         zones = [z for z in view["zones"]
                  if z.get("owner") == seat and (not z.get("internal") or z.get("visibility") == "public")]
         if not zones:
@@ -416,7 +416,8 @@ class Commands:
         viewer = self.viewer()
         view = self.match.view(viewer, drawing=False)
         every = view["zones"]                   # (as the seat sees each: hidden cards are None)
-        values = view.get("component_values")   # (`die (face 5)`, as the table lists it)
+        values = values_in_words(without_internal(view))   # (`die (face 5)`, as the table lists it: no
+        # `internal` value, and a card or a player a value names in words — `Warbot (at 91)` read an id)
         named: list = []
         for zones in ([z for z in every if not z.get("internal")], [z for z in every if z.get("internal")]):
             # (a zone the rules keep off the screen, shown by a line of their own — a card game's discard

@@ -213,6 +213,21 @@ def cut_lines(lines: list[str], room: int, what: str) -> list[str]:
     return [f"  (the {what}: type {what})"] if room >= 1 else []
 
 
+def board_rows(board: list[str], room: int) -> list[str]:
+    """The board in at most `room` lines (at least 5), the last saying so: its middle rows, where
+    play on a large board begins (the top rows went off the screen, and the header with them). The
+    line saying the board was cut to the width stays under it."""
+    notes = [line for line in board if line.startswith("  (board cut:")]
+    rows = [line for line in board if not line.startswith("  (board cut:")]
+    room = max(room, 5) - len(notes)
+    if len(rows) <= room:
+        return board
+    keep = room - 1
+    start = (len(rows) - keep) // 2
+    note = f"  (board: lines {start + 1}–{start + keep} of {len(rows)} shown; type board for all of it)"
+    return rows[start:start + keep] + notes + [note]
+
+
 def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
     """The lines of one decision's screen (see `_fit`). The rules text of the card whose ability
     asks (under the question; `parts["choice_short"]`: the question with a line saying where
@@ -246,6 +261,11 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
         return sum(len(s) for s in sections)
 
     head, board, choice, extra = parts["header"], parts["board"], parts["choice"], parts["extra"]
+    # a board taller than the screen leaves room for the rest: the header and the last move were
+    # scrolled off by a new author's Hive (25 rows at 80x24), with no word of it
+    # (a board that fits over a page of 3 choices and the prompt stays whole: Valgarð's 15 lines at 60x20)
+    if len(head) + len(board) + len(choice) + len(extra) + 4 > height:
+        board = board_rows(board, height - 10 - len(head) - len(choice) - len(extra))
     full = head + board + parts["zone_lines"] + parts["value_lines"] + extra + choice
     if total(full, plain) <= budget:
         return full + plain, False
