@@ -84,3 +84,13 @@ def test_the_shipped_games_refuse_a_mistyped_option(path, option, bad):
     game = rulelang.load(str(ROOT / "games" / path))
     with pytest.raises(ValueError, match=f"option `{option}` must be one of"):
         game.new_match(game.min_players, 0, {option: bad})
+
+
+def test_the_rulebook_names_a_family_of_zones_by_the_words_of_its_enum_values():
+    """A new author's Gin Rummy: `melds (a set, face up, one for each player and Slot)` — `Slot` is a name of
+    the rule file; players read `meld 1`, `meld 2`, `meld 3`."""
+    text = rulebook(build('game "Melds" {\n  players 2\n  enum Slot { s1 "meld 1", s2 "meld 2", s3 "meld 3" }\n'
+                          '  zone melds: set per player per Slot, public\n'
+                          '  turn { step s { action stop { finish draw "done" } } }\n}\n'))
+    assert "one for each player and each of meld 1, meld 2, meld 3" in text, text
+    assert "Slot" not in text, text

@@ -15,9 +15,10 @@ _DEPTH = 4                        # defs inside defs followed this deep; deeper:
 _ROUNDS = 30                      # the fixpoint: rounds before giving up (then: any way at all)
 _PURE = ("let", "set", "append", "log")   # statements that move no component
 # builtins whose value holds no component, whatever their arguments (docs/language.md's table)
-_NO_COMPONENT = frozenset(("size", "count", "abs", "clamp", "text", "split", "lower", "trim", "join", "rules_text",
+# (the checker refuses to move what they give where the types are known: E201)
+_NO_COMPONENT = frozenset(("size", "count", "abs", "clamp", "split", "lower", "trim", "join", "rules_text",
                            "roll", "contains", "eliminated", "next", "players_from", "distance", "direction"))
-_COUNTED = frozenset(("top", "bottom", "first", "last"))   # (LIST, N): components of LIST only
+_COUNTED = frozenset(("top", "bottom"))   # (ZONE, N): components of ZONE only
 
 
 def _loose(atoms: frozenset) -> frozenset:
@@ -351,8 +352,8 @@ class _Solved:
         if k == "call" and e.get("f") in _NO_COMPONENT:
             return frozenset()                     # (a number, a truth, a text or a player)
         if k == "call" and e.get("f") in _COUNTED and len(e.get("a") or ()) > 1:
-            # (only the first argument gives components: `top(deck, 3 - size(hand[p]))` draws from the
-            # deck, yet read as from the hands too a refill said `deck or hand (P2) → hand (P1)`, no rule's way)
+            # (only the first argument gives components: `top(deck, 3 - size(hand[p]))` draws from the deck;
+            # its count read as a source too, a refill was said `deck or hand (P2) → hand (P1)`, no rule's way)
             return self._src(e["a"][0], env, depth)
         if k in ("call", "list", "bin", "if", "index", "sortby", "flat"):
             found: frozenset = frozenset()

@@ -57,7 +57,7 @@ class StaticLint(FlowLints):
         self.vars = {d.name: d for d in decls if isinstance(d, n.VarDecl)}
         self.proc_exits: dict[tuple, frozenset] = {}
         self.proc_busy: set = set()
-        self.assumed_returns = False      # a call in a cycle was taken to return (lint_flow.settle_cycles)
+        self.assumed_returns = False      # a call in a cycle, or past CHAIN_DEPTH, was taken to return (lint_flow.settle_cycles)
         self.ability_exit_memo: dict[tuple, frozenset] = {}      # (lint_flow.abilities_exits)
         self.ability_index: dict | None = None
 

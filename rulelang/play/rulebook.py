@@ -65,7 +65,7 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
     for z in ir["zones"]:
         if z.get("internal"):
             continue
-        doc.item(_zone_line(doc, z, about.get("zones", {}).get(z["name"]), kinds))
+        doc.item(_zone_line(doc, z, about.get("zones", {}).get(z["name"]), kinds, ir.get("enums") or {}))
     listed = any(not z.get("internal") for z in ir["zones"])
     # (the board's own values are drawn on it; a component's are listed beside it, so not at all where
     # every zone is internal — "the screen also shows: pos" was promised of pawns it never lists)
@@ -694,12 +694,18 @@ def _paragraphs(text) -> list[str]:
     return [printable(p) for p in str(text).split("\n\n")] if text else []
 
 
-def _zone_line(doc: _Doc, z: dict, words, kinds: dict) -> str:
+def _zone_line(doc: _Doc, z: dict, words, kinds: dict, enums: dict) -> str:
     shape = "a pile" if z["ordered"] else "a set"
     per = {"player": "each player has one", "cell": "one on each cell of the board",
            "component": "one for each component"}.get(z["per"])
-    if z["per"] == "key":                      # per enum value(s): "one for each player and Colour"
-        parts = ["player" if k == "player" else "cell" if k == "cell" else k[5:] for k in z["key"]]
+    if z["per"] == "key":                      # per enum value(s): "one for each player and meld 1, meld 2, meld 3"
+        # (an enum by its values' words, as players see them: a new author's Gin Rummy read `one for each
+        # player and Slot`, a name of the rule file)
+        def values(name: str) -> str:
+            texts = [printable(str(i.get("text") or i["name"])) for i in enums.get(name) or ()]
+            return (f"each of {', '.join(texts)}" if 0 < len(texts) <= 8
+                    else f"each of {len(texts)} values ({', '.join(texts[:3])}, …)" if texts else name)
+        parts = ["player" if k == "player" else "cell" if k == "cell" else values(k[5:]) for k in z["key"]]
         per = "one for each " + " and ".join(parts)
     what = [shape, "face up, only its top card seen" if z.get("top") else VISIBLE[z["visibility"]], per,
             "how many it holds is not shown either" if z.get("uncounted") else None,

@@ -327,3 +327,27 @@ def test_no_e403_when_the_finish_is_in_a_proc_a_cycle_of_calls_comes_back_to(tmp
     m = rulelang.load(str(tmp_path / "case.rules")).new_match(2, seed=0)
     m.apply("go")
     assert m.is_over and "three" in m.result["reason"]
+
+
+def test_what_a_proc_in_a_cycle_says_of_its_body_does_not_depend_on_the_order_declared(tmp_path):
+    """A review: `outer` loops `while true { inner() }`, and `inner` may `finish` then calls `outer`. With
+    `outer` declared first its loop was E404 ("never ends", refusing to load), with `inner` first it was
+    not: the body's lints used the exits found before the cycle was settled. Now both lint alike: the
+    `end turn` after `outer()` never runs (W209), as `outer` leaves only by `finish`."""
+    outer = "  proc outer() { while true { inner() } }\n"
+    inner = '  proc inner() {\n    n += 1\n    if n >= 3 { finish draw "three" }\n    outer()\n  }\n'
+    for procs in (outer + inner, inner + outer):
+        source = ('game "Loop" {\n  players 2\n  var n: int = 0\n' + procs +
+                  '  turn { step act { action go { outer()  end turn } } }\n}\n')
+        assert codes_of(tmp_path, source) == {"W209"}, procs
+        m = rulelang.load(str(tmp_path / "case.rules")).new_match(2, seed=0)
+        m.apply("go")
+        assert m.is_over
+    # (a statement after a call that, settled, never returns: W209, as after `finish` itself)
+    source = ('game "After" {\n  players 2\n  var n: int = 0\n  proc outer() { inner()  log "after inner" }\n'
+              '  proc inner() {\n    n += 1\n    if n >= 3 { finish draw "three" }\n    outer()\n    end turn\n  }\n'
+              '  turn { step act { action go { outer()  end turn } } }\n}\n')
+    path = tmp_path / "after.rules"
+    path.write_text(source, encoding="utf-8")
+    found = [(d.code, d.span.line) for d in rulelang.lint([str(path)])[0]]
+    assert ("W209", 4) in found, found
