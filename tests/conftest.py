@@ -19,14 +19,14 @@ sys.dont_write_bytecode = False
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (pyproject.toml): one test process more than the machine's cores. A fifth of the
-    suite's time is spent waiting — on Chromium, on a server's deadline, on a subprocess — and a
-    third process fills it (2 cores: 5:14 against 5:34 for the same run). PYTEST_XDIST_AUTO_NUM_WORKERS
-    still decides where it is set."""
+    """`-n auto` (pyproject.toml): two test processes more than the machine's cores. A fifth of the
+    suite's time is spent waiting — on Chromium, on a server's deadline, on a subprocess — and more
+    processes fill it (2 cores: 5:14 against 5:34 for the same run with a third; stop 77, 5:37 with a
+    fourth against 6:15 with three). PYTEST_XDIST_AUTO_NUM_WORKERS still decides where it is set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return cores + 1
+    return cores + 2
 
 
 @pytest.fixture(scope="session")

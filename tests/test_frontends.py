@@ -295,7 +295,7 @@ def test_format_report_shows_the_figures():
     report = format_report(simulate(fakegame.FakeGame(), 2, 10, seed=2, options={"pile": 5}))
     assert report.startswith("Take Last: 10 games, 2 players, seed 2 (bots: P1 random, P2 random)")
     for words in ("options: pile=5", "P1 results: win ", "win rate by seat (95% interval): P1 ", "draw rate (games in which some player drew):",
-                  "game length: mean ", "actions/s", "playouts/s", "errors: 0"):
+                  "game length: mean ", "actions/s", "games/s", "errors: 0"):
         assert words in report
 
 

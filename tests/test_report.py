@@ -465,9 +465,9 @@ def test_a_simulation_says_how_its_games_ended(tmp_path, capsys):
 def test_a_slow_run_says_its_games_a_minute_or_an_hour_not_zero_a_second():
     """A designer's trial: a search bot's run printed "0.0 playouts/s"."""
     from rulelang.play.simulate import _games_rate
-    assert _games_rate(2.5) == "2.5 playouts/s"
-    assert _games_rate(0.05) == "3.0 playouts/min"
-    assert _games_rate(0.001) == "3.6 playouts/h"
+    assert _games_rate(2.5) == "2.5 games/s"
+    assert _games_rate(0.05) == "3.0 games/min"
+    assert _games_rate(0.001) == "3.6 games/h"
 
 
 def test_a_report_where_a_seat_wins_every_game_has_its_plots(tmp_path):

@@ -333,6 +333,9 @@ def test_no_at_the_offer_to_save_leaves_without_saving():
     ("look P2", r"'look P2' is a command: type back to play on and type it there, a file name to save the match, "
                 r"or Enter to go on without saving"),
     ("play 6♣", r"'play 6♣' is a move: type back to play on, a file name to save the match, or Enter to go on"),
+    # (a move's number, and its short form: saved as files `1` and `play 6c`, the game left — a fuzz trial)
+    ("1", r"'1' is a move: type back to play on"),
+    ("play 6c", r"'play 6c' is a move: type back to play on"),
 ])
 def test_a_command_or_a_move_typed_at_the_offer_to_save_is_not_taken_for_a_file_name(typed, said):
     """`look Buccaneer` typed on after `quit` saved a file of that name (every hidden card in it); so

@@ -1037,3 +1037,16 @@ def test_the_hint_under_options_cut_short_is_left_out_where_it_would_not_fit():
     last = out[out.rfind("\n== ") + 1:]
     screen = last[:last.index("P1> ")].rstrip("\n").split("\n")
     assert "attacks" in last and len(screen) + 1 <= 24, "\n".join(screen)
+
+
+def test_a_number_int_refuses_is_said_wrong_and_the_game_goes_on():
+    """A fuzz trial: `help ²`, `look ⑧` and `help` of 4,301 nines ended the game (exit 1, no offer to
+    save): `str.isdigit` is true of them, and `int` refuses them."""
+    lines = ["1", "help ²", "look ²", "help ⑧", "help " + "9" * 4301, "look " + "9" * 4301, "#1", "quit", "n"]
+    try:
+        out = piped("regicide", 1, 1, lines, bots={})
+    except ValueError as err:                    # (what cli.py said as its one line, ending the game)
+        raise AssertionError(f"the game ended: {err}") from None
+    assert "invalid literal" not in out and "Exceeds the limit" not in out
+    assert "error: no action `²`" in out and "error: no card or piece named '²'" in out
+    assert out.count("P1 plays: ") == 2, out[-2000:]          # (`1`, then `#1` after the bad lines)

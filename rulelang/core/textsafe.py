@@ -120,3 +120,11 @@ def not_utf8(path, size: int) -> str:
     except OSError:
         pass
     return " not UTF-8 text: rule files and IR are UTF-8 text"
+
+
+def small_number(text: str) -> int | None:
+    """The number `text` is, when it is a plain one (ASCII digits, fewer than 12): `str.isdigit` is
+    true of `²` and `⑧`, which `int` refuses, and of 5,000 nines, which it refuses too — `help ²` at
+    the terminal ended a game (a fuzz trial)."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None

@@ -703,7 +703,7 @@ class _Session(Drawing, Commands):
                 nearest to `bid 29`, not `bid 0` (a new author's auction)."""
                 words = _forms(action)[0]
                 return sum(abs(int(t) - int(w)) for t, w in zip(typed, words)
-                           if t.isdigit() and w.isdigit() and len(t) < 10 and len(w) < 10)
+                           if t.isascii() and w.isascii() and t.isdigit() and w.isdigit() and len(t) < 10 and len(w) < 10)
             scored = sorted(same, key=lambda a: (shared(a), -apart(a)), reverse=True)   # (stable among equals)
             best = shared(scored[0])
             near = [a for a in scored if shared(a) == best] if best[0] <= 1 else scored
@@ -2075,7 +2075,7 @@ def _copies_as_one(match, x):
     def walk(v, key=None):
         if isinstance(v, dict):
             if key in ("component_values", "component_texts"):
-                return {str(one(int(k))) if k.isdigit() else k: walk(w) for k, w in v.items()}
+                return {str(one(int(k))) if k.isascii() and k.isdigit() and len(k) < 12 else k: walk(w) for k, w in v.items()}
             named = v.get("name") in held           # (a variable's entry: its value is components)
             return {k: (one(w) if k in ("id", "source") else ids(w) if k in held or named and k == "value"
                         else walk(w, k)) for k, w in v.items()}

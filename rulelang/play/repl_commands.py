@@ -13,7 +13,7 @@ from collections import Counter
 from .. import interrupt_seat
 from ..core.errors import EngineFault, IllegalAction, RuleRuntimeError, StateError
 from ..core.limits import JSON_SIZE_LIMIT
-from ..core.textsafe import fit, printable
+from ..core.textsafe import fit, printable, small_number
 from .render import component_text, render_zone, seat_name
 from .replay import _short as echoed, check_game, read, rebuild, save_data
 from .repl_drawing import PICKING
@@ -95,7 +95,7 @@ class Commands:
             # (`help 3 full`: choice 3's action, as written — the help text offers both; a first
             # hour read "no action `1`")
             argument = kind_of(offered[int(number.group(1)) - 1]) + " full"
-        if argument.strip().isdigit() and offered and not 1 <= int(argument.strip()) <= len(offered) \
+        if small_number(argument) is not None and offered and not 1 <= small_number(argument) <= len(offered) \
                 and len(argument.strip()) < 6:          # (`help 3` of two choices: no action was named)
             self.error(f"there is no choice {argument.strip()}; the choices are 1-{len(offered)}")
             return False
@@ -106,7 +106,7 @@ class Commands:
                                                          " ".join(self.show_text(o).split()).lower())]
         if same and not self.match.question:    # (an action as the screen shows it: `help Boar a5-a4`
             argument = kind_of(same[0])          #  read "no action `Boar a5-a4`" — a new author's Onitama)
-        if argument.strip().isdigit() and 1 <= int(argument.strip()) <= len(offered):
+        if small_number(argument) is not None and 1 <= small_number(argument) <= len(offered):
             if self.match.question:             # `help 1` at a question: option 1, whole (a first hour: a
                 return self.look(argument)      # draft's generals were cut short, and help 1 said "no action")
             # (`help 3`: choice 3's action — a first hour at the terminal read "no action `3`")
@@ -169,7 +169,7 @@ class Commands:
         texts = [str(o) for o in offered]
         typed = " ".join(argument.split()).lower()
         at = next((i for i, t in enumerate(texts) if " ".join(t.split()).lower() == typed), None)
-        if at is None and typed.isdigit() and len(typed) < 6 and 1 <= int(typed) <= len(texts):
+        if at is None and small_number(typed) is not None and 1 <= small_number(typed) <= len(texts):
             at = int(typed) - 1
         if at is None:
             return False
@@ -247,7 +247,7 @@ class Commands:
             self.error("look needs a name, e.g. look " + (self.names().names() or ["NAME"])[0])
             return False
         offered = getattr(self, "offered", None) or []
-        if name.isdigit() and 1 <= int(name) <= len(offered) and self.match.question:
+        if small_number(name) is not None and 1 <= small_number(name) <= len(offered) and self.match.question:
             name = str(offered[int(name) - 1])  # (`look 2` at a question: option 2)
             if not self.names().find(name, self.encoding):
                 # (an option of more words than a name, `Scout (P1) on Factory 436-1337`: the card it
@@ -772,12 +772,19 @@ class Commands:
         return 0
 
     def looks_like_a_move(self, typed: str) -> bool:
-        """Is `typed` the text of an action legal now (any seat's, as typed at the terminal)?"""
+        """Is `typed` a move now, as typed at the terminal: an action's text, its number in the list,
+        or its first word and more (`discard 7h` for `discard 7♥`)? A fuzz trial's `1` and `discard 7h`,
+        typed at the offer to save, were saved as files named so, and the game left."""
         try:
-            texts = {str(a).lower() for a in self.match.legal_actions()}
+            texts = [str(a).lower() for a in self.match.legal_actions()]
         except (RuleRuntimeError, EngineFault):  # (a rule error: then it is no move)
             return False
-        return typed.lower() in texts
+        typed = " ".join(typed.lower().split())
+        number = small_number(typed.lstrip("#="))
+        if number is not None and 1 <= number <= len(texts):
+            return True
+        word, _, rest = typed.partition(" ")
+        return typed in texts or bool(rest) and any(t.split(" ", 1)[0] == word for t in texts)
 
     def offer_save(self, prompt: str = "Save before leaving? File name (Enter: don't save; back: play on): ") -> bool:
         """Ask for a file to save the match in before leaving (or loading another); True: the

@@ -506,7 +506,7 @@ def _row_order(name: str) -> tuple:
     """Seats' rows first (P1, P2, … P10), then sides, draws, and the estimates (a variant of more
     players adds rows the first did not have)."""
     first = name.split(" ")[0]
-    seat = int(first[1:]) if first[:1] == "P" and first[1:].isdigit() else 0
+    seat = int(first[1:]) if first[:1] == "P" and first[1:].isascii() and first[1:].isdigit() and len(first) < 12 else 0
     if seat and name.endswith(" wins"):
         return (0, seat)
     if name.startswith("side "):

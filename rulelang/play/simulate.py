@@ -490,12 +490,13 @@ def _interval(wins: int, n: int) -> str:
 
 
 def _games_rate(per_second: float) -> str:
-    """Games a second, or a minute, or an hour: what a slow bot's run is read in (not "0.0/s")."""
+    """Games a second, or a minute, or an hour: what a slow bot's run is read in (not "0.0/s"). Said as
+    games: "playouts/min" read as the search bots' own playouts (a new author; `--json` keeps its key)."""
     if per_second >= 1 or per_second == 0:
-        return f"{per_second:,.1f} playouts/s"
+        return f"{per_second:,.1f} games/s"
     if per_second * 60 >= 1:
-        return f"{per_second * 60:,.1f} playouts/min"
-    return f"{per_second * 3600:,.1f} playouts/h"
+        return f"{per_second * 60:,.1f} games/min"
+    return f"{per_second * 3600:,.1f} games/h"
 
 
 def _rate(part: float, whole: int) -> float:

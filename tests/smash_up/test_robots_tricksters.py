@@ -520,3 +520,13 @@ def test_the_ir_says_how_an_events_arguments_read_and_is_checked():
         with pytest.raises(RuleError) as err:
             rulelang.Game(wrong)
         assert "event_shows" in str(err.value) and "Traceback" not in str(err.value)
+
+
+def test_microbot_guard_destroying_itself_says_it_was_its_own_ability():
+    """An audit: the Guard, the only minion here of power below the 2 minions P1 has, destroys itself,
+    unasked (mandatory, one target), and the log read `… is destroyed` with no cause, as no other line."""
+    m = position(hands=(["Microbot Guard"], []), field=[("Zapbot", 0, OASIS), ("Walker", 1, OASIS)])
+    play(m, f"play Microbot Guard on {OASIS}")
+    assert m.question is None and labels(m, "discard", 0) == ["Microbot Guard"]
+    said = [x for x in m.messages_for(0) if "Microbot Guard" in x and "destroyed" in x]
+    assert said == [f"Microbot Guard (P1) on {OASIS} is destroyed (its own ability)"], m.messages_for(0)[-5:]
