@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,12 +18,15 @@ import pytest
 # reads what was written.)
 sys.dont_write_bytecode = False
 
+import rulelang  # noqa: E402  (after the line above: its modules' bytecode is kept)
+
 
 def pytest_xdist_auto_num_workers(config):
     """`-n auto` (pyproject.toml): two test processes more than the machine's cores. A fifth of the
     suite's time is spent waiting — on Chromium, on a server's deadline, on a subprocess — and more
-    processes fill it (2 cores: 5:14 against 5:34 for the same run with a third; stop 77, 5:37 with a
-    fourth against 6:15 with three). PYTEST_XDIST_AUTO_NUM_WORKERS still decides where it is set."""
+    processes fill it (2 cores: 5:14 against 5:34 for the same run with a third; stop 77, 6:05 and 5:37
+    with a fourth against 6:15 and 6:07 with three). PYTEST_XDIST_AUTO_NUM_WORKERS still decides where
+    it is set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -36,6 +40,38 @@ def run_cache(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def private_cache(run_cache, monkeypatch):
-    monkeypatch.setenv("RULELANG_CACHE_DIR", str(run_cache / "cache"))
+    global _RUN_CACHE
+    _RUN_CACHE = str(run_cache / "cache")
+    monkeypatch.setenv("RULELANG_CACHE_DIR", _RUN_CACHE)
     monkeypatch.setenv("RULELANG_KEY_FILE", str(run_cache / "key" / "cache-key"))
     return run_cache
+
+
+# A shipped game is loaded once in a test process, however many tests load it: building its engine
+# (0.3-0.8 s of CPU) was some 90 s of the suite's CPU, a few hundred loads of the same five files. Only
+# a shipped rule file, unchanged, loaded as typed from the same folder, under this run's cache (a test
+# of the cache, with a folder of its own, loads afresh); tests play matches of a Game and never change
+# it (a patch, by `monkeypatch`, is undone after its test).
+_GAMES = Path(__file__).resolve().parent.parent / "games"
+_RUN_CACHE: str | None = None
+_real_load = rulelang.load
+_loaded: dict = {}
+
+
+def _load_once(path):
+    cache = os.environ.get("RULELANG_CACHE_DIR")
+    try:
+        found = Path(rulelang._shipped(str(path))).resolve()
+        shipped = found.parent == _GAMES and found.suffix == ".rules"
+        stamp = found.stat().st_mtime_ns if shipped else None
+    except (OSError, ValueError, TypeError):
+        shipped = False
+    if not shipped or (_RUN_CACHE is not None and cache != _RUN_CACHE):   # (None: collecting, no test yet)
+        return _real_load(path)
+    key = (str(path), os.getcwd(), stamp, cache)
+    if key not in _loaded:
+        _loaded[key] = _real_load(path)
+    return _loaded[key]
+
+
+rulelang.load = _load_once

@@ -94,3 +94,7 @@ def test_the_rulebook_names_a_family_of_zones_by_the_words_of_its_enum_values():
                           '  turn { step s { action stop { finish draw "done" } } }\n}\n'))
     assert "one for each player and each of meld 1, meld 2, meld 3" in text, text
     assert "Slot" not in text, text
+    text = rulebook(build('game "Months" {\n  players 2\n  enum Slot { s1 "meld 1", s2 "meld 2" }\n'
+                          '  zone melds: set per Slot per player, public\n'
+                          '  turn { step s { action stop { finish draw "done" } } }\n}\n'))
+    assert "one for each of meld 1, meld 2 and player" in text, text     # (a review: "each each of")

@@ -336,6 +336,7 @@ def test_no_at_the_offer_to_save_leaves_without_saving():
     # (a move's number, and its short form: saved as files `1` and `play 6c`, the game left — a fuzz trial)
     ("1", r"'1' is a move: type back to play on"),
     ("play 6c", r"'play 6c' is a move: type back to play on"),
+    ("6c", r"'6c' is a move: type back to play on"),          # (a card alone plays it; a review)
 ])
 def test_a_command_or_a_move_typed_at_the_offer_to_save_is_not_taken_for_a_file_name(typed, said):
     """`look Buccaneer` typed on after `quit` saved a file of that name (every hidden card in it); so

@@ -104,7 +104,10 @@ def _header_lines(view: dict, width: int) -> list[str]:
         # all answer at once: "P1's turn" alone misled a new author's Hearts (its pass in every hand), and
         # with no turn said a new author's Qwixx read "P1 to act" on P2's turn, whose player alone is
         # penalised for marking nothing
-        header.append("all answer at once")
+        seats = view["simultaneous"].get("seats") or []
+        header.append("all answer at once" if len(seats) >= view.get("players", len(seats)) or not seats
+                      else " ".join(seat_name(p) + "," for p in seats[:-1]) + f" {seat_name(seats[-1])} answer at once"
+                      if len(seats) > 1 else f"{seat_name(seats[0])} answers")
     elif actor is not None and not view.get("over") and (actor != turn_player or not view.get("turn")):
         header.append(f"{seat_name(actor)} to act")
     header.append(f"you are {seat_name(view['viewer'])}")

@@ -772,19 +772,23 @@ class Commands:
         return 0
 
     def looks_like_a_move(self, typed: str) -> bool:
-        """Is `typed` a move now, as typed at the terminal: an action's text, its number in the list,
-        or its first word and more (`discard 7h` for `discard 7♥`)? A fuzz trial's `1` and `discard 7h`,
-        typed at the offer to save, were saved as files named so, and the game left."""
+        """Would `typed` play a move at the game's prompt now (its text, its number, a short form: `7h`,
+        `flip`, `play 6c`)? A fuzz trial's `1` and `discard 7h`, typed at the offer to save, were saved as
+        files named so, and the game left; `play later`, no move, is a file name. Asked quietly."""
+        if not typed.strip():
+            return False                          # (Enter: leave without saving)
         try:
-            texts = [str(a).lower() for a in self.match.legal_actions()]
+            actions = self.match.legal_actions()
         except (RuleRuntimeError, EngineFault):  # (a rule error: then it is no move)
             return False
-        typed = " ".join(typed.lower().split())
-        number = small_number(typed.lstrip("#="))
-        if number is not None and 1 <= number <= len(texts):
-            return True
-        word, _, rest = typed.partition(" ")
-        return typed in texts or bool(rest) and any(t.split(" ", 1)[0] == word for t in texts)
+        kept = self.__dict__.get("held_lines")
+        self.held_lines = []                      # (what picking says, were it typed there, is not said)
+        try:
+            return bool(actions) and self.pick(typed.strip(), actions) is not None
+        except (RuleRuntimeError, EngineFault, ValueError, KeyError, IndexError):
+            return False
+        finally:
+            self.held_lines = kept
 
     def offer_save(self, prompt: str = "Save before leaving? File name (Enter: don't save; back: play on): ") -> bool:
         """Ask for a file to save the match in before leaving (or loading another); True: the

@@ -78,8 +78,8 @@ class Drawing:
         note, self.recap_note = self.recap_note, False
         if note and size is not None and len(self.recap_lines) + len(lines) >= size[1]:
             # what happened since the player's move has scrolled away (or will with this screen): say so
-            if actions:
-                lines, _ = fit_screen(parts, width, size[1] - 1, list(actions), texts)
+            if actions:                         # (shorter if it can be; the board's rows are not cut for it)
+                lines, _ = fit_screen(parts, width, size[1] - 1, list(actions), texts, cut_board=False)
             if len(self.recap_lines) + len(lines) + 1 >= size[1]:     # (fitted shorter, they may all stay in
                 self.say(f"({plural(len(self.recap_lines), 'line')} since your last move scrolled up: "  # sight: a
                          "type recap)", "dim")                      # first hour at a card game read the note under them)

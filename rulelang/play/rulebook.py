@@ -706,7 +706,7 @@ def _zone_line(doc: _Doc, z: dict, words, kinds: dict, enums: dict) -> str:
             return (f"each of {', '.join(texts)}" if 0 < len(texts) <= 8
                     else f"each of {len(texts)} values ({', '.join(texts[:3])}, …)" if texts else name)
         parts = ["player" if k == "player" else "cell" if k == "cell" else values(k[5:]) for k in z["key"]]
-        per = "one for each " + " and ".join(parts)
+        per = ("one for each " + " and ".join(parts)).replace("one for each each of", "one for each of")
     what = [shape, "face up, only its top card seen" if z.get("top") else VISIBLE[z["visibility"]], per,
             "how many it holds is not shown either" if z.get("uncounted") else None,
             f"at most {z['capacity']}" if z.get("capacity") is not None else None,

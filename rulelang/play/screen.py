@@ -215,8 +215,7 @@ def cut_lines(lines: list[str], room: int, what: str) -> list[str]:
 
 def board_rows(board: list[str], room: int) -> list[str]:
     """The board in at most `room` lines (at least 5), the last saying so: its middle rows, where
-    play on a large board begins (the top rows went off the screen, and the header with them). The
-    line saying the board was cut to the width stays under it."""
+    play on a large board begins. The line saying the board was cut to the width stays under it."""
     notes = [line for line in board if line.startswith("  (board cut:")]
     rows = [line for line in board if not line.startswith("  (board cut:")]
     room = max(room, 5) - len(notes)
@@ -224,14 +223,18 @@ def board_rows(board: list[str], room: int) -> list[str]:
         return board
     keep = room - 1
     start = (len(rows) - keep) // 2
-    note = f"  (board: lines {start + 1}–{start + keep} of {len(rows)} shown; type board for all of it)"
+    note = f"  (board: lines {start + 1}–{start + keep} of {len(rows)}; type board)"
     return rows[start:start + keep] + notes + [note]
 
 
-def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
-    """The lines of one decision's screen (see `_fit`). The rules text of the card whose ability
-    asks (under the question; `parts["choice_short"]`: the question with a line saying where
+def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[str],
+               cut_board: bool = True) -> tuple[list[str], bool]:
+    """The lines of one decision's screen (see `_fit`; `cut_board` False: never the board's rows, for a
+    screen fitted shorter only to keep more lines above it in sight). The rules text of the card whose
+    ability asks (under the question; `parts["choice_short"]`: the question with a line saying where
     that text is instead) gives way before the table does: `look NAME` reads it again."""
+    if not cut_board:
+        return _fit_whole(parts, width, height, actions, texts)
     lines, more = _fit(parts, width, height, actions, texts)
     short = parts.get("choice_short")
     if short is None or len(short) >= len(parts["choice"]):
@@ -244,6 +247,23 @@ def fit_screen(parts: dict, width: int, height: int, actions: list, texts: list[
 
 
 def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
+    """The lines of one decision's screen (`_fit_whole`); where even so they would run past the window,
+    the board is cut to its middle rows by as many lines as they would (a new author's Hive, 25 rows at
+    80x24: the header and the board's top rows scrolled off, with no word of it). A screen that fits
+    is never changed (a review: a board cut where the whole one fit lost the rows the choices were on)."""
+    lines, more = _fit_whole(parts, width, height, actions, texts)
+    board = parts["board"]
+    room = len(board)
+    for _ in range(3):
+        over = len(lines) - (height - 1)           # (the prompt's line: the header stays in sight)
+        if over <= 0 or room <= 5:
+            break
+        room = max(5, room - over)
+        lines, more = _fit_whole(dict(parts, board=board_rows(board, room)), width, height, actions, texts)
+    return lines, more
+
+
+def _fit_whole(parts: dict, width: int, height: int, actions: list, texts: list[str]) -> tuple[list[str], bool]:
     """The lines of one decision's screen, at most `height` - 4 (the prompt's line, and the last move's) when it can be:
     `parts` has the header, board, zones, values, extra and choice lines (lists), and may rank the
     zones and values (`zone_ranks`, `value_ranks`: 0 the viewer's own secrets, 1 the table, 2 the
@@ -261,11 +281,6 @@ def _fit(parts: dict, width: int, height: int, actions: list, texts: list[str]) 
         return sum(len(s) for s in sections)
 
     head, board, choice, extra = parts["header"], parts["board"], parts["choice"], parts["extra"]
-    # a board taller than the screen leaves room for the rest: the header and the last move were
-    # scrolled off by a new author's Hive (25 rows at 80x24), with no word of it
-    # (a board that fits over a page of 3 choices and the prompt stays whole: Valgarð's 15 lines at 60x20)
-    if len(head) + len(board) + len(choice) + len(extra) + 4 > height:
-        board = board_rows(board, height - 10 - len(head) - len(choice) - len(extra))
     full = head + board + parts["zone_lines"] + parts["value_lines"] + extra + choice
     if total(full, plain) <= budget:
         return full + plain, False
