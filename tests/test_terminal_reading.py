@@ -1050,3 +1050,14 @@ def test_a_number_int_refuses_is_said_wrong_and_the_game_goes_on():
     assert "invalid literal" not in out and "Exceeds the limit" not in out
     assert "error: no action `²`" in out and "error: no card or piece named '²'" in out
     assert out.count("P1 plays: ") == 2, out[-2000:]          # (`1`, then `#1` after the bad lines)
+
+
+def test_a_character_that_looks_like_another_is_named_where_a_line_is_refused():
+    """A fuzz trial: `plаy 4d` (a Cyrillic а), `play 4♦️` (♦ and an emoji selector) and `#１` (a fullwidth 1)
+    were refused with a suggestion that looked just like what was typed; a suit typed plainly is not named."""
+    out = piped("regicide", 1, 1, ["plаy 4d", "play 4♦️", "#１", "play ♠", "quit", "n"], bots={}, screen=(400, 50))
+    errors = [line for line in out.splitlines() if line.startswith("error: ")]
+    assert "it has U+0430 cyrillic small letter a, in no action: type it again" in errors[0], errors
+    assert "it has U+FE0F variation selector-16, in no action" in errors[1], errors
+    assert "it has U+FF11 fullwidth digit one, in no action" in errors[2], errors
+    assert "in no action" not in errors[3], errors

@@ -23,6 +23,7 @@ import re
 import sys
 import textwrap
 import time
+import unicodedata
 
 from .bots import bot_seed, make_bot
 from .. import interrupt_seat
@@ -61,6 +62,23 @@ STYLES = {"header": "1;36", "prompt": "1", "error": "31", "move": "33", "message
           "dim": "2"}
 LOOKING = ("help", "?", "rules", "log", "look") + REDRAW      # what a player acting out of turn may also type
 
+
+
+def _unlike(typed: str, actions: list) -> str:
+    """Words for letters, digits and variation selectors typed that look like others but are in no
+    action's text: `plаy 4d` (a Cyrillic а), `4♦️` (♦ and an emoji selector), `#１` (a fullwidth 1)
+    were refused with a suggestion that looked the same (a fuzz trial)."""
+    known = {ch for a in actions for ch in str(a)}
+    odd = []
+    for ch in dict.fromkeys(typed):
+        if ch.isascii() or ch in known:
+            continue
+        kind = unicodedata.category(ch)
+        if kind[0] in "LN" or 0xFE00 <= ord(ch) <= 0xFE0F or 0xFF00 <= ord(ch) <= 0xFFEF:
+            odd.append(f"U+{ord(ch):04X} {unicodedata.name(ch, 'an unnamed character').lower()}")
+    if not odd:
+        return ""
+    return f"; it has {', '.join(odd[:2])}{' and more' if len(odd) > 2 else ''}, in no action: type it again"
 
 def run_repl(game, players: int, seed: int, options: dict | None = None,
              bots: dict[int, str] | None = None, stdin=None, stdout=None,
@@ -959,7 +977,7 @@ class _Session(Drawing, Commands):
             if line[0] == "#":
                 if rest.isascii() and rest.isdigit() and len(rest) < 12 and 1 <= int(rest) <= len(actions):
                     return actions[int(rest) - 1]
-                self.error(f"there is no number {echoed(rest)} in the list; choose #1-#{len(actions)}")
+                self.error(f"there is no number {echoed(rest)} in the list; choose #1-#{len(actions)}{_unlike(rest, actions)}")
                 return None
             exact = [a for a in actions if " ".join(str(a).split()) == " ".join(rest.split())]
             if exact:
@@ -1165,9 +1183,10 @@ class _Session(Drawing, Commands):
                 self.error("'done' is not an answer yet: pick more first (done is offered once you have "
                            "picked as many as the rules ask)")
                 return None
+            odd = _unlike(said, actions)
             if not why:
                 what = "an answer" if getattr(self.match, "question", None) is not None else "a legal action"
-                self.error(f"'{echoed(said)}' is not {what}{self.nearest(wanted, actions, own_turn)}")
+                self.error(f"'{echoed(said)}' is not {what}{self.nearest(wanted, actions, own_turn)}{odd}")
                 return None
             names = [str(getattr(a, "name", "") or "").replace("_", " ").lower() for a in actions]
             # (each by its name and by the words its `as` text starts with: `tell P2 2`, typed as shown,
@@ -1187,9 +1206,9 @@ class _Session(Drawing, Commands):
                     typed, legal, len(typed) == 1 and self.number_refused(name, typed[0]))
                 if unknown is not None:      # (a card not in sight, not held: the rules' reason for a
                     reason = f"; no {name} choice has {printable(unknown)}"   # combination misled)
-                self.error(f"'{echoed(said)}' is not a legal action now (legal: {shown_legal}{more}){reason}")
+                self.error(f"'{echoed(said)}' is not a legal action now (legal: {shown_legal}{more}){reason}{odd}")
             else:
-                self.error(f"'{echoed(said)}' is not a legal action now: {printable(why)}")
+                self.error(f"'{echoed(said)}' is not a legal action now: {printable(why)}{odd}")
         return None
 
     def implied_name(self, wanted: str, actions: list) -> str | None:
