@@ -206,6 +206,10 @@ def test_a_board_taller_than_the_terminal_shows_its_middle_under_the_header(tmp_
     assert any(re.match(r"\s*13\b.*S", line) for line in screen), "\n".join(screen)   # (its middle rows)
     assert any(re.fullmatch(r"  \(board: lines \d+–\d+ of \d+; type board\)", line)
                for line in screen), "\n".join(screen)
+    term.line("put a1")                           # (the next screen, under the lines the move said, too)
+    found = term.expect(PROMPT)
+    screen = check_fits(term, found.start(), 80, 24)
+    assert screen[0].startswith("== Tall · turn 2 · P2's turn"), screen
     term.line("stop")
     term.expect("Game over")
     term.close()

@@ -70,7 +70,8 @@ class Drawing:
             hinted = dict(parts, choice=parts["choice"] + hint)
             if parts.get("choice_short") is not None:
                 hinted["choice_short"] = parts["choice_short"] + hint
-            longer, _ = fit_screen(hinted, width, size[1], list(actions), texts)
+            longer, _ = fit_screen(hinted, width, size[1], list(actions), texts, cut_board=False)   # (not
+            # for the hint's line: Dozen War's draft at 60x20 lost the column letters and row 1 to it)
             if len(longer) + 1 <= size[1] or len(longer) <= len(lines):
                 lines = longer
         elif hint:
@@ -78,8 +79,10 @@ class Drawing:
         note, self.recap_note = self.recap_note, False
         if note and size is not None and len(self.recap_lines) + len(lines) >= size[1]:
             # what happened since the player's move has scrolled away (or will with this screen): say so
-            if actions:                         # (shorter if it can be; the board's rows are not cut for it)
-                lines, _ = fit_screen(parts, width, size[1] - 1, list(actions), texts, cut_board=False)
+            if actions:                         # (shorter if it can be; the board's rows are not cut for it,
+                shorter, _ = fit_screen(parts, width, size[1] - 1, list(actions), texts, cut_board=False)
+                if len(shorter) <= len(lines):  # nor put back whole where they were: Hive's header scrolled off)
+                    lines = shorter
             if len(self.recap_lines) + len(lines) + 1 >= size[1]:     # (fitted shorter, they may all stay in
                 self.say(f"({plural(len(self.recap_lines), 'line')} since your last move scrolled up: "  # sight: a
                          "type recap)", "dim")                      # first hour at a card game read the note under them)
