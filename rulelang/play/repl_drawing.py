@@ -71,7 +71,7 @@ class Drawing:
             if parts.get("choice_short") is not None:
                 hinted["choice_short"] = parts["choice_short"] + hint
             longer, _ = fit_screen(hinted, width, size[1], list(actions), texts, cut_board=False)   # (not
-            # for the hint's line: Dozen War's draft at 60x20 lost the column letters and row 1 to it)
+            # for the hint's line: a card game's draft at 60x20 lost its board's column letters and first row to it)
             if len(longer) + 1 <= size[1] or len(longer) <= len(lines):
                 lines = longer
         elif hint:
