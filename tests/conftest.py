@@ -6,6 +6,7 @@ folder of its own."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -19,6 +20,12 @@ import pytest
 sys.dont_write_bytecode = False
 
 import rulelang  # noqa: E402  (after the line above: its modules' bytecode is kept)
+
+# A test run started where interrupts are ignored (a background job of a script, `nohup`) passed
+# that on to every program its tests start, and the tests that interrupt a simulation waited for
+# it for minutes, then failed: a test's programs get the interrupt as a terminal would give it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_xdist_auto_num_workers(config):
