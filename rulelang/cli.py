@@ -283,6 +283,9 @@ def _parser() -> argparse.ArgumentParser:
                                                        "~/.local/share/rulelang/serve.sqlite)")
     serve.add_argument("--bot-delay", type=_seconds, default=0.5, metavar="SECONDS",
                        help="a bot waits this long before each move, so people can follow (default 0.5)")
+    serve.add_argument("--keep-days", type=_days, default=None, metavar="DAYS",
+                       help="a match nobody has played for this many days is deleted from the store "
+                            "(default 90; 0: matches are kept for good)")
     serve.set_defaults(run=_serve)
     for command in commands.choices.values():
         command.set_defaults(command_parser=command)
@@ -336,7 +339,7 @@ def _lsp(args) -> int:
 
 def _serve(args) -> int:
     from rulelang.web import serve
-    return serve(args.files, args.host, args.port, args.store, args.bot_delay)
+    return serve(args.files, args.host, args.port, args.store, args.bot_delay, args.keep_days)
 
 
 def _rules(args) -> int:
@@ -680,6 +683,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"must be from 0 to 3600 seconds, not {text}")
+    return value
+
+
+def _days(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of days, got {text!r}") from None
+    if not 0 <= value <= 36500:
+        raise argparse.ArgumentTypeError(f"must be from 0 (keep for good) to 36500 days, not {text}")
     return value
 
 

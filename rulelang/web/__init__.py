@@ -21,12 +21,12 @@ def default_store() -> str:
 
 
 def serve(rules: list[str], host: str = "127.0.0.1", port: int = 8000, store: str | None = None,
-          bot_delay: float = 0.5) -> int:
+          bot_delay: float = 0.5, keep_days: float | None = None) -> int:
     """Run the server until Ctrl-C. Returns an exit code."""
     try:
         import uvicorn
         from .connections import uvicorn_options
-        from .server import create_app
+        from .server import KEEP_DAYS, create_app
     except ImportError:
         print("rulelang serve needs Starlette and uvicorn (dependencies of rulelang): pip install .",
               file=sys.stderr)
@@ -39,9 +39,11 @@ def serve(rules: list[str], host: str = "127.0.0.1", port: int = 8000, store: st
     if store != ":memory:":
         Path(store).parent.mkdir(parents=True, exist_ok=True)
     print("loading the games...", flush=True)
-    app, server = create_app(rules, store, bot_delay)
+    keep_days = KEEP_DAYS if keep_days is None else keep_days
+    app, server = create_app(rules, store, bot_delay, keep_days=keep_days)
     shown = f"[{host}]" if ":" in host else host
-    print(f"rulelang serve: {len(server.entries)} games, matches kept in {store}")
+    kept = f"{keep_days:g} days after their last move" if keep_days else "for good"
+    print(f"rulelang serve: {len(server.entries)} games, matches kept in {store} ({kept})")
     print(f"open http://{shown if host not in ('0.0.0.0', '::') else 'localhost'}:{port}/ in a browser")
     if host in LOOPBACK:
         print("only this computer can connect; to play with others on your network: "

@@ -57,6 +57,8 @@ ACTION_TEXT_LIMIT = 1000
 MAX_ISMCTS = 5000             # the largest search budget a lobby may ask of a bot
 MAX_BOT_SECONDS = 10.0        # the most CPU time per move a lobby may give a bot (ismcts:10s)
 MATCHES_HELD = 1000           # matches kept in memory; beyond, idle ones are let go (replayed from the store when opened)
+KEEP_DAYS = 90.0              # a match not played for this long is deleted from the store (`--keep-days`; 0: never)
+PRUNE_EVERY = 3600.0          # seconds between two looks for such matches (at start, then when a match is made)
 NEW_MATCH_RATE = 0.5          # new matches a second one address may make, on average...
 NEW_MATCH_BURST = 30          # ...and at once
 PAGES_PER_ADDRESS = 100       # pages (websockets) one address may hold open, as a proxy forwards it too
@@ -475,7 +477,7 @@ class Outbox:
 
 class Server:
     def __init__(self, rules: list[str] | None = None, store: str = ":memory:", bot_delay: float = 0.0,
-                 include_shipped: bool = True):
+                 include_shipped: bool = True, keep_days: float = KEEP_DAYS):
         self.entries: dict[str, Entry] = {}
         named = [(Path(r), load_game(str(r))) for r in (rules or [])]   # first: a mistake in them is said at once
         shipped = [(path, load_game(str(path))) for path in (shipped_games() if include_shipped else [])]
@@ -484,6 +486,9 @@ class Server:
             self.entries[key] = Entry(key, str(path.resolve()), game)
         self.store = Store(store)
         self.matches: dict[str, Served] = {}
+        self.keep = keep_days * 86400.0 if keep_days else None     # (seconds a match is kept unplayed)
+        self.pruned_at = -PRUNE_EVERY
+        self.prune()
         self.outboxes: dict[WebSocket, Outbox] = {}
         self.rulebooks: dict[str, str] = {}      # game key -> its rulebook text (made once)
         self.bot_delay = bot_delay
@@ -642,6 +647,15 @@ class Server:
         self.makers[who] = (allowance - 1, now)
         return True
 
+    def prune(self) -> int:
+        """Delete from the store the matches not played for the `keep` time, but those held in memory
+        (a page may be open on them); how many went. Done at start and, at most once in PRUNE_EVERY,
+        when a match is made: what fills the store is what empties it."""
+        self.pruned_at = time.monotonic()
+        if self.keep is None:
+            return 0
+        return self.store.prune(time.time() - self.keep, keep=set(self.matches))
+
     def _hold(self, mid: str, served: Served) -> None:
         """Keep a match in memory, the most recently used last; past `held`, the longest idle ones
         with nobody connected and no bot thinking are let go (the store replays them when opened)."""
@@ -667,6 +681,9 @@ class Server:
             return _error("send the match as JSON (Content-Type: application/json)", 415)
         if not self._may_make(request):
             return _error("too many new matches from here: wait a little", 429)
+        if time.monotonic() - self.pruned_at > PRUNE_EVERY:
+            self.pruned_at = time.monotonic()           # (one look at a time)
+            await asyncio.to_thread(self.prune)
         body = b""
         try:
             async for chunk in request.stream():
@@ -1460,7 +1477,7 @@ def _join_page(game: str, free: int, seats: int) -> Response:
 
 
 def create_app(rules: list[str] | None = None, store: str = ":memory:", bot_delay: float = 0.0,
-               include_shipped: bool = True):
+               include_shipped: bool = True, keep_days: float = KEEP_DAYS):
     """The ASGI application (and its Server) for these rule files."""
-    server = Server(rules, store, bot_delay, include_shipped)
+    server = Server(rules, store, bot_delay, include_shipped, keep_days)
     return server.app, server

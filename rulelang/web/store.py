@@ -4,12 +4,15 @@ A match is stored as its save (the rules' path and fingerprint, player count, se
 the texts of the actions applied, in order, each numbered by the match's change count; an undo
 deletes the actions it takes back and records its own change number in `undos`), its seats (human or a bot kind), the SHA-256 of
 each link's token (never the token itself: whoever reads the file cannot use the links) and of the
-address that made it (its bots take their turns at the workers with that address's other matches). After a
-restart a match is rebuilt by replaying its actions from the seed, the first time a link of it is
-opened.
+address that made it (its bots take their turns at the workers with that address's other matches), and
+when it was last played (an action, an undo, a seat taken). After a restart a match is rebuilt by
+replaying its actions from the seed, the first time a link of it is opened. A match not played for
+the server's `keep` time is deleted (`prune`): a server open to others kept every match for good,
+each a few kB, and anyone could have it make one every two seconds.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -21,7 +24,8 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id TEXT PRIMARY KEY, rules TEXT NOT NULL, fingerprint TEXT NOT NULL, game TEXT NOT NULL,
     players INTEGER NOT NULL, seed INTEGER NOT NULL, options TEXT NOT NULL, seats TEXT NOT NULL,
-    tokens TEXT NOT NULL, created REAL NOT NULL, maker TEXT NOT NULL DEFAULT '');
+    tokens TEXT NOT NULL, created REAL NOT NULL, maker TEXT NOT NULL DEFAULT '',
+    touched REAL NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS actions (
     match TEXT NOT NULL, n INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (match, n));
 CREATE TABLE IF NOT EXISTS undos (
@@ -30,7 +34,7 @@ CREATE TABLE IF NOT EXISTS undos (
 
 
 STORE_COLUMNS = {"matches": ("id", "rules", "fingerprint", "game", "players", "seed", "options", "seats", "tokens",
-                             "created", "maker"),
+                             "created", "maker", "touched"),
                  "actions": ("match", "n", "text"), "undos": ("match", "version", "kept")}
 
 
@@ -48,6 +52,9 @@ class Store:
                     columns = [row[1] for row in self.db.execute("PRAGMA table_info(matches)")]
                     if "maker" not in columns:  # (a store written before the column: its matches had none)
                         self.db.execute("ALTER TABLE matches ADD COLUMN maker TEXT NOT NULL DEFAULT ''")
+                    if "touched" not in columns:    # (a store written before the column: its matches count
+                        self.db.execute("ALTER TABLE matches ADD COLUMN touched REAL NOT NULL DEFAULT 0")
+                        self.db.execute("UPDATE matches SET touched = ?", (time.time(),))   # as played now)
         except sqlite3.Error as error:
             raise ValueError(f"cannot use {self.path} as the server's store: {error}") from None
         if wrong:
@@ -67,17 +74,19 @@ class Store:
             if table not in found:              # (made below: a new store, or one from before `undos`)
                 continue
             columns = [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]
-            if sorted(columns) not in (sorted(wanted), sorted(set(wanted) - {"maker"})):   # (`maker`: added)
+            older = (set(wanted) - {"touched"}, set(wanted) - {"touched", "maker"})   # (columns added since)
+            if sorted(columns) not in [sorted(wanted)] + [sorted(x) for x in older]:
                 return f"its table `{table}` has other columns than a store's ({', '.join(wanted)})"
         return None
 
     def create(self, mid: str, rules: str, fingerprint: str, game: str, players: int, seed: int,
                options: dict, seats: list, tokens: dict, maker: str = "") -> None:
         with self.lock:
+            now = time.time()
             self.db.execute("INSERT INTO matches (id, rules, fingerprint, game, players, seed, options, seats, "
-                            "tokens, created, maker) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                            "tokens, created, maker, touched) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                             (mid, rules, fingerprint, game, players, seed, json.dumps(options),
-                             json.dumps(seats), json.dumps(tokens), time.time(), maker))
+                             json.dumps(seats), json.dumps(tokens), now, maker, now))
 
     def tokens(self, mid: str) -> dict | None:
         """A match's link tokens (their hashes), None if there is no such match: read before a match
@@ -94,26 +103,44 @@ class Store:
     def set_tokens(self, mid: str, tokens: dict) -> None:
         """A match's link tokens (their hashes) now: a seat taken through its invite link."""
         with self.lock:
-            self.db.execute("UPDATE matches SET tokens = ? WHERE id = ?", (json.dumps(tokens), mid))
+            self.db.execute("UPDATE matches SET tokens = ?, touched = ? WHERE id = ?", (json.dumps(tokens), time.time(), mid))
 
     def append(self, mid: str, version: int, text: str) -> None:
         """An action applied, as the match's change number `version` (they only grow)."""
-        with self.lock:
+        with self.lock, self._transaction():
             self.db.execute("INSERT INTO actions VALUES (?,?,?)", (mid, version, text))
+            self.db.execute("UPDATE matches SET touched = ? WHERE id = ?", (time.time(), mid))
 
     def undo(self, mid: str, version: int, kept: int) -> None:
         """An undo, the match's change number `version`: only its first `kept` actions stay."""
-        with self.lock:
-            self.db.execute("BEGIN")
-            try:
-                self.db.execute("DELETE FROM actions WHERE match = ? AND n IN "
-                                "(SELECT n FROM actions WHERE match = ? ORDER BY n LIMIT -1 OFFSET ?)", (mid, mid, kept))
-                self.db.execute("INSERT INTO undos VALUES (?,?,?)", (mid, version, kept))
-                self.db.execute("COMMIT")
-            except BaseException:           # (left open, every later write went into it and was lost
-                if self.db.in_transaction:  # when the server stopped — a review)
-                    self.db.execute("ROLLBACK")
-                raise
+        with self.lock, self._transaction():
+            self.db.execute("DELETE FROM actions WHERE match = ? AND n IN "
+                            "(SELECT n FROM actions WHERE match = ? ORDER BY n LIMIT -1 OFFSET ?)", (mid, mid, kept))
+            self.db.execute("INSERT INTO undos VALUES (?,?,?)", (mid, version, kept))
+            self.db.execute("UPDATE matches SET touched = ? WHERE id = ?", (time.time(), mid))
+
+    def prune(self, before: float, keep=frozenset()) -> int:
+        """Delete the matches last played before `before` (a time.time()), with their actions and
+        undos, but those in `keep` (the ones a server holds open); how many went."""
+        with self.lock, self._transaction():
+            old = [mid for (mid,) in self.db.execute("SELECT id FROM matches WHERE touched < ?", (before,))
+                   if mid not in keep]
+            for table, column in (("actions", "match"), ("undos", "match"), ("matches", "id")):
+                self.db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(mid,) for mid in old])
+        return len(old)
+
+    @contextlib.contextmanager
+    def _transaction(self):
+        """One transaction, rolled back if anything in it fails (left open, every later write went
+        into it and was lost when the server stopped — a review)."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
 
     def get(self, mid: str) -> dict | None:
         with self.lock:

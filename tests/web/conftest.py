@@ -25,8 +25,8 @@ SMALL = Path(__file__).resolve().parent / "small.rules"
 class Running:
     """A server running in a thread; `url` is its http://127.0.0.1:PORT."""
 
-    def __init__(self, rules=(), store=":memory:", include_shipped=True, **limits):
-        self.app, self.server = create_app([str(r) for r in rules], str(store), 0.0, include_shipped)
+    def __init__(self, rules=(), store=":memory:", include_shipped=True, keep_days=90.0, **limits):
+        self.app, self.server = create_app([str(r) for r in rules], str(store), 0.0, include_shipped, keep_days)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]

@@ -371,7 +371,7 @@ def test_the_serve_command_says_what_is_wrong_with_a_rule_file(tmp_path, capsys)
                             "SELECT x AS id FROM c", "it holds a view (`matches`), which a store never has"),
             ("columns.sqlite", "CREATE TABLE matches (id TEXT PRIMARY KEY, rules TEXT, maker TEXT)",
              "its table `matches` has other columns than a store's (id, rules, fingerprint, game, players, seed, "
-             "options, seats, tokens, created, maker)"),
+             "options, seats, tokens, created, maker, touched)"),
             ("trigger.sqlite", "CREATE TABLE actions (match, n, text); CREATE TRIGGER loop AFTER INSERT ON actions "
                                "BEGIN SELECT 1; END", "it holds a trigger (`loop`), which a store never has"),
             ("notes.sqlite", "CREATE TABLE notes (x)", "it holds a table (`notes`), which a store never has")):
@@ -1202,3 +1202,81 @@ def test_a_greedy_bot_thinks_in_a_worker_process_as_search_bots_do(serve, monkey
         await watcher.until(lambda m: m["type"] == "state" and (m["outcome"] or m["log_length"] >= 2))
     asyncio.run(watch())
     assert asked and set(asked) == {"greedy"}
+
+
+def test_a_match_nobody_plays_for_the_keep_time_is_deleted_from_the_store(serve, tmp_path):
+    """The store only grew: a server open to others kept every match for good (a few kB each, one
+    every two seconds from any computer). A match not played for `--keep-days` is deleted — at start,
+    and when a match is made an hour or more after the last look — but never one held open."""
+    import sqlite3
+    import time
+    store = tmp_path / "serve.sqlite"
+    first = serve([SMALL], store=store, include_shipped=False, keep_days=30)
+    old, played, fresh = (make(first, "small", ["human", "human"], seed=i) for i in range(3))
+
+    async def one_move(body):
+        seat = await connect(body["links"][0]["url"])
+        await seat.act(seat.state["actions"][0]["text"])
+        await seat.until(lambda m: m["type"] == "state" and m["version"] == 1)
+        await seat.ws.close()
+    db = sqlite3.connect(store)
+    db.execute("UPDATE matches SET touched = ?", (time.time() - 40 * 86400,))    # all made 40 days ago...
+    db.commit()
+    asyncio.run(one_move(played))                                               # ...but one played now
+    db.execute("UPDATE matches SET touched = ? WHERE id = ?", (time.time() - 29 * 86400, fresh["id"]))
+    db.commit()
+    assert first.server.prune() == 0                        # (all three held open by this server)
+    first.stop()
+    second = serve([SMALL], store=store, include_shipped=False, keep_days=30)
+    kept = {mid for (mid,) in db.execute("SELECT id FROM matches")}
+    assert kept == {played["id"], fresh["id"]}
+    assert db.execute("SELECT COUNT(*) FROM actions WHERE match = ?", (old["id"],)).fetchone() == (0,)
+    code, _ = get(old["links"][0]["url"].replace(first.url, second.url).replace("/play/", "/api/play/"))
+    assert code == 404
+    code, raw = get(played["links"][0]["url"].replace(first.url, second.url).replace("/play/", "/api/play/"))
+    assert code == 200 and json.loads(raw)["version"] == 1          # (replayed: its action kept)
+    # a look when a match is made, an hour after the last one; 0 days keeps everything
+    db.execute("UPDATE matches SET touched = 0 WHERE id = ?", (fresh["id"],))
+    db.commit()
+    make(second, "small", ["human", "human"], seed=9)
+    assert db.execute("SELECT COUNT(*) FROM matches WHERE id = ?", (fresh["id"],)).fetchone() == (1,)
+    second.server.pruned_at -= 3601
+    make(second, "small", ["human", "human"], seed=10)
+    assert db.execute("SELECT COUNT(*) FROM matches WHERE id = ?", (fresh["id"],)).fetchone() == (0,)
+    db.execute("UPDATE matches SET touched = 0")
+    db.commit()
+    second.stop()
+    serve([SMALL], store=store, include_shipped=False, keep_days=0)
+    assert db.execute("SELECT COUNT(*) FROM matches").fetchone() == (3,)
+    db.close()
+
+
+def test_a_store_from_before_the_last_played_time_keeps_its_matches(tmp_path):
+    """A store written before matches had a last-played time: each counts as played when it is
+    first opened, so an upgrade deletes nothing at once."""
+    import sqlite3
+    import time
+    from rulelang.web.store import Store
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE matches (id TEXT PRIMARY KEY, rules TEXT NOT NULL, fingerprint TEXT NOT NULL, game TEXT NOT NULL,
+            players INTEGER NOT NULL, seed INTEGER NOT NULL, options TEXT NOT NULL, seats TEXT NOT NULL,
+            tokens TEXT NOT NULL, created REAL NOT NULL);
+        CREATE TABLE actions (match TEXT NOT NULL, n INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (match, n));
+        INSERT INTO matches VALUES ('m1', 'x.rules', 'f', 'x', 2, 1, '{}', '["human", "human"]', '{}', 1.0);
+        INSERT INTO actions VALUES ('m1', 1, 'take 1');""")
+    db.commit()
+    db.close()
+    store = Store(str(path))
+    assert store.prune(time.time() - 86400) == 0
+    assert store.get("m1")["actions"] == ["take 1"] and store.get("m1")["maker"] == ""
+    store.close()
+
+
+def test_keep_days_must_be_a_number_of_days(capsys, tmp_path):
+    from rulelang.cli import main
+    for bad, why in (("-1", "must be from 0 (keep for good) to 36500 days, not -1"),
+                     ("soon", "expected a number of days, got 'soon'"), ("nan", "must be from 0")):
+        assert main(["serve", "--keep-days", bad, "--store", str(tmp_path / "s.sqlite")]) == 2
+        assert f"argument --keep-days: {why}" in capsys.readouterr().err
