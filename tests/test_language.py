@@ -341,6 +341,12 @@ game "J" {
     with pytest.raises(rulelang.RuleError) as err:
         rulelang.compile_source(called, "j.rules")
     assert "not `dest` (to show the position, bind it as a parameter from a list of one, `x in [dest(t)]`" in str(err.value)
+    # (a variable per player read at the parameter: a new author's Sagrada read `x in [face]` for `face[d]`)
+    family = source.replace("var jumper: int = 1", "var score: int = 0 per player") \
+        .replace("action jump(t in 4..5) as text(jumper)", "action jump(t in players) as text(score[t])")
+    with pytest.raises(rulelang.RuleError) as err:
+        rulelang.compile_source(family, "j.rules")
+    assert "not `score` (to show the position, bind it as a parameter from a list of one, `x in [score[t]]`" in str(err.value)
 
 
 def test_a_family_of_zones_moved_whole_is_told_how_to_move_every_members():

@@ -611,6 +611,7 @@ class DeclarationChecks:
         """`as TEXT`: worked out once for each binding of the parameters and kept, so it may read
         the parameters and what never changes in a match (fields, tables, options, enum values)."""
         self.expect(a.text, "text", "an action's text (`as`)")
+        indexed = {id(x.obj): x.index for x in walk(a.text) if isinstance(x, n.Index)}   # (`face` of `face[d]`)
         for x in walk(a.text):
             bad = None
             kind = self.out.refs.get(id(x), ("",))[0]          # (what the name or call was found to be)
@@ -625,6 +626,9 @@ class DeclarationChecks:
                 # (with the way round it: a new author's checkers found it only deep in language.md; the
                 # call with its arguments — a new author's Ludo read `x in [dest_words]` for `dest_words(u)`)
                 read = bad
+                if id(x) in indexed:                # (`face[d]` read: `x in [face]` was the whole family)
+                    key = indexed[id(x)]
+                    read = f"{bad}[{key.name if isinstance(key, n.Name) else '…'}]"
                 if isinstance(x, n.Call):
                     args = [y.name if isinstance(y, n.Name) else None for y in x.args]
                     read = f"{bad}({', '.join(args)})" if None not in args else f"{bad}(…)"

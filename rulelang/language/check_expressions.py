@@ -362,7 +362,7 @@ class ExpressionChecks:
             if sym is not None and sym.kind == "table":
                 self.used.add(obj.name)
                 self.out.refs[id(obj)] = ("table", obj.name)
-                self.expr(e.index)
+                self.check_table_key(e.index, obj.name)
                 return self.typed(sym)
             if sym is not None and sym.kind == "zone":
                 self.used.add(obj.name)
@@ -390,6 +390,23 @@ class ExpressionChecks:
             self.error("E201", f"{show(t)} cannot be indexed", e.span)   # (a name declared twice: its E102 says
         return "any"                                                      # it; "Cat cannot be indexed" at `road[me]`,
                                                                           # a new author's trial, named neither)
+
+    def check_table_key(self, index, table: str) -> None:
+        """A table's keys are numbers, strings and enum values (and players, numbered from 0): a cell,
+        a component or a zone read it by an internal number — a new author's `pat[c]` of a table keyed
+        by cell names failed every match with "no entry for 0", and lint said nothing."""
+        def no_key(t) -> bool:
+            return t in ("cell", "zone") or is_comp_type(t) or (is_list(t) and no_key(elem(t)))
+        t = self.expr(index)
+        parts = index.items if isinstance(index, n.ListLit) else (index,)
+        for part in parts:
+            pt = self.out.types.get(id(part), t) if part is not index else t
+            if no_key(pt):
+                hint = ("; a cell's name is `text(c)`, as in `\"a1\"`" if pt == "cell" else
+                        "; read one of its fields (`c.rank`)" if is_comp_type(pt) else "")
+                self.error("E201", f"table `{table}` is read by a number, a text or an enum value "
+                                   f"(or a list of them), not {show(pt)}{hint}", part.span)
+                return
 
     def check_args(self, e, params, args, what: str) -> list[str]:
         types = [self.expr(a) for a in args]
