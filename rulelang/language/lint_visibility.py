@@ -825,33 +825,51 @@ _PAUSES = (n.Choose, n.May, n.Open, n.Emit, n.ResolveTriggers, n.RunHook, n.Call
            n.Finish)
 
 
-def _w248(lints, body, shown: dict | None = None) -> dict:
+def _w248(lints, body, shown: dict | None = None, bound: dict | None = None) -> dict:
     """W248: `reveal X` and then, before anyone is asked anything (a `choose`, a window, a proc that
     may ask), `move X …` or `shuffle X`: a reveal lasts until the cards move, so no player ever saw
     them (a new author's Liar's Dice lifted every cup and rerolled in one action). Returns what is
-    still shown after the block (the branches of an `if` each from what was shown before it)."""
+    still shown after the block (the branches of an `if` each from what was shown before it).
+    `bound`: what each name a `for` or `let` binds is bound to — `cup[p]` of two loops over the
+    players is one, `x` of `for x in a[p]` and of `for x in b[p]` are not (a new author's Tichu read
+    that the gifts it revealed moved away unseen: the second loop moved other cards)."""
     shown = {} if shown is None else shown
+    bound = {} if bound is None else bound
     for s in body:
         if isinstance(s, _PAUSES):
             shown = {}
             for block in _blocks(s):            # (a choice's body runs once it is answered)
-                shown.update(_w248(lints, block, {}))
+                shown.update(_w248(lints, block, {}, bound))
         elif isinstance(s, n.Reveal):
-            shown.setdefault(_shape(s.what), s)
+            shown.setdefault(_bound_shape(s.what, bound), s)
         elif isinstance(s, (n.Move, n.Shuffle)):
-            r = shown.pop(_shape(s.what if isinstance(s, n.Move) else s.zone), None)
+            r = shown.pop(_bound_shape(s.what if isinstance(s, n.Move) else s.zone, bound), None)
             if r is not None:
                 lints.report("W248", "warning", f"what this reveals moves away (line {s.span.line}) before any player "
                              f"is asked anything, and a reveal lasts only until the cards move: nobody sees them; "
                              f"`log` what they are (a message everyone reads), or move them in a later step",
                              r.span)
         elif isinstance(s, n.If):
-            then, other = _w248(lints, s.then, dict(shown)), _w248(lints, s.other, dict(shown))
+            then, other = _w248(lints, s.then, dict(shown), bound), _w248(lints, s.other, dict(shown), bound)
             shown = {**then, **other}
+        elif isinstance(s, n.Let):
+            bound = {**bound, s.name: ("let", _bound_shape(s.value, bound))}
+        elif isinstance(s, n.For):
+            inner = {**bound, s.var: ("for", _bound_shape(s.iterable, bound))}
+            shown = _w248(lints, s.body, shown, inner)
         else:
             for block in _blocks(s):
-                shown = _w248(lints, block, shown)
+                shown = _w248(lints, block, shown, bound)
     return shown
+
+
+def _bound_shape(e, bound: dict):
+    """`_shape(e)`, each name a `for` or `let` bound given with what it was bound to."""
+    def keyed(shape):
+        if isinstance(shape, tuple) and len(shape) == 2 and shape[0] == "Name" and shape[1] in bound:
+            return ("Name", shape[1], bound[shape[1]])
+        return tuple(keyed(x) for x in shape) if isinstance(shape, tuple) else shape
+    return keyed(_shape(e))
 
 
 def _blocks(s):

@@ -351,3 +351,31 @@ def test_what_a_proc_in_a_cycle_says_of_its_body_does_not_depend_on_the_order_de
     path.write_text(source, encoding="utf-8")
     found = [(d.code, d.span.line) for d in rulelang.lint([str(path)])[0]]
     assert ("W209", 4) in found, found
+
+
+W248_LOOPS = """game "Gifts" {
+  players 2
+  kind Card { n: int  label text(n) }
+  zone a: set per player, owner
+  zone b: set per player, owner
+  zone hand: set per player, owner
+  setup {
+    for p in players { create Card(n: 1) in a[p]  create Card(n: 2) in b[p] }
+    for p in players {
+      for x in a[p] { move x to hand[next(p)]  reveal x to p }
+      for x in b[p] { BODY }
+    }
+  }
+  turn { step s { action go { finish draw } } }
+}
+"""
+
+
+def test_w248_not_of_another_card_bound_to_the_same_name(tmp_path):
+    """A new author's Tichu: two loops of one variable name, the first revealing each gift to its giver,
+    the second moving other cards — W248 said the gifts moved away unseen (they were seen). A card
+    revealed and moved in one loop's body still warns, and so does one named anew by `let`."""
+    assert "W248" not in codes_of(tmp_path, W248_LOOPS.replace("BODY", "move x to hand[next(p)]  reveal x to p"))
+    assert "W248" in codes_of(tmp_path, W248_LOOPS.replace("BODY", "reveal x to p  move x to hand[p]"))
+    let = W248_LOOPS.replace("for x in b[p] { BODY }", "let y = top(b[p])  reveal y to p  let z = y  move y to hand[p]")
+    assert "W248" in codes_of(tmp_path, let)
