@@ -92,6 +92,14 @@ def test_storm_lancer():
     m = Position(2).general(0, "Storm Lancer", "e5").soldier(1, "archer", "g5").turn(0).match()
     play(m, "skill Lance")                                   # 2 cells in a line
     assert units_at(m, "g5") == []
+    # a fist skill is the general's attack (D24), and a cavalry general's attack that kills splashes
+    # (D8): the infantry next in the line takes 1 (a rules audit: Lance had lost its splash)
+    p = Position(2).general(0, "Storm Lancer", "e5").soldier(1, "archer", "g5").soldier(1, "infantry", "h5").turn(0)
+    behind = p.unit_at("h5")
+    m = p.match()
+    play(m, "skill Lance", "pass")                           # (P2's infantry does not block for the archer)
+    assert units_at(m, "g5") == [] and hp(m, behind) == 1
+    assert not any(a.startswith("attack e5 Storm Lancer") for a in legal(m))    # (the skill was its attack)
     p = (Position(2).general(0, "Storm Lancer", "e5").soldier(0, "archer", "d5").soldier(1, "infantry", "f5")
          .soldier(1, "infantry", "c5").turn(1))
     m = p.match()
@@ -254,3 +262,15 @@ def test_attack_skills_with_nothing_to_act_on_are_not_offered():
     m = (Position(2).general(0, "Ash Hound", "e6").soldier(0, "infantry", "d11", n=5)
          .soldier(0, "cavalry", "f11", n=5).soldier(0, "archer", "h11", n=5).coins(2, 0).turn(0).match())
     assert refused(m, "Pack Call")
+
+
+def test_a_target_choice_tells_a_hurt_unit_from_a_whole_one_of_its_kind():
+    """A rules audit: two P2 infantry on f5, one hurt, read `P2 infantry at f5` and `P2 infantry at f5 #2` in
+    every target choice (Shield Bash, Bomb, the charge…): the attacker could not tell which the blow kills."""
+    p = (Position(2).general(0, "Iron Warden", "e5").soldier(1, "infantry", "f5").soldier(1, "infantry", "f5", hp=1)
+         .hand(0, "Bomb").turn(0))
+    for move in ("skill Shield Bash", "equip Bomb"):
+        m = p.match()
+        play(m, move)
+        assert sorted(m.question["options"]) == ["P2 infantry at f5", "P2 infantry at f5 (1 health left)"], move
+        assert hp(m, m.option_components(0)["P2 infantry at f5 (1 health left)"]) == 1
