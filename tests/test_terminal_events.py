@@ -554,3 +554,43 @@ def test_a_refill_whose_count_reads_the_hands_is_drawn_from_the_deck_alone():
     out = play(source, 2, ["play c20", "", "take", "", "quit", "n"], bots={})
     p1 = out[out.index("Since P1's last move:"):]
     assert "  · c14: deck → hand (P1)\n" in p1 and "deck or hand" not in out, p1
+
+
+def test_a_named_card_played_from_a_hand_refilled_from_a_common_pile_comes_from_the_hand():
+    """A new author's Briscola: P2 played 7c, took the trick and both hands were refilled from the stock in
+    the same action. P1 read `Ac: stock → hand (P1)` alone — 7c was taken to come from the stock (P2's hand
+    held as many cards as before), and P2's draw went unsaid while the stock dropped by two."""
+    from rulelang.ir.flows import zone_flows
+    from rulelang.play.repl import seat_name
+    from rulelang.play.screen import changes
+    source = """game "Tricks" {
+  players 2
+  kind Card { n: int  label "c" + text(n) }
+  zone stock: pile, hidden
+  zone hand: set per player, owner
+  zone won: pile per player, public
+  setup {
+    for i in 1..12 { create Card(n: i) in stock }
+    for p in players { move top(stock, 3) to hand[p] }
+  }
+  turn { step act {
+    action play(c in hand[me]) {
+      move c to won[me]
+      for p in players { move top(stock) to hand[p] }
+      if size(stock) < 2 { finish draw }
+      end turn
+    }
+  } }
+}"""
+    ir = rulelang.compile_source(source, "tricks.rules")
+    game = rulelang.Game(ir)
+    m = game.new_match(2, seed=3)
+    m.apply(m.legal_actions()[0])
+    before = m.view(0)
+    played = m.legal_actions()[0]
+    m.apply(played)
+    said = m.log_for(0)[-1]
+    lines = changes(before, m.view(0), said, seat_name, said, zone_flows(ir))
+    drawn = [x for x in lines if x.endswith("stock → hand (P1)")]
+    assert len(drawn) == 1 and "1 card: stock → hand (P2)" in lines, lines
+    assert not any("→ won (P2)" in x for x in lines), lines            # (the move's text names the card played)
