@@ -396,14 +396,14 @@ class ExpressionChecks:
         a component or a zone read it by an internal number — a new author's `pat[c]` of a table keyed
         by cell names failed every match with "no entry for 0", and lint said nothing."""
         def no_key(t) -> bool:
-            return t in ("cell", "zone") or is_comp_type(t) or (is_list(t) and no_key(elem(t)))
+            return t in ("cell", "zone") or is_comp_type(t) or is_union(t) or (is_list(t) and no_key(elem(t)))
         t = self.expr(index)
         parts = index.items if isinstance(index, n.ListLit) else (index,)
         for part in parts:
             pt = self.out.types.get(id(part), t) if part is not index else t
             if no_key(pt):
                 hint = ("; a cell's name is `text(c)`, as in `\"a1\"`" if pt == "cell" else
-                        "; read one of its fields (`c.rank`)" if is_comp_type(pt) else "")
+                        "; read one of its fields (`c.rank`)" if is_comp_type(pt) or is_union(pt) else "")
                 self.error("E201", f"table `{table}` is read by a number, a text or an enum value "
                                    f"(or a list of them), not {show(pt)}{hint}", part.span)
                 return

@@ -855,7 +855,7 @@ def _w248(lints, body, shown: dict | None = None, bound: dict | None = None) -> 
         elif isinstance(s, n.Let):
             bound = {**bound, s.name: ("let", _bound_shape(s.value, bound))}
         elif isinstance(s, n.For):
-            inner = {**bound, s.var: ("for", _bound_shape(s.iterable, bound))}
+            inner = {**bound, s.var: ("for", _bound_shape(_filtered(s.iterable), bound))}
             shown = _w248(lints, s.body, shown, inner)
         else:
             for block in _blocks(s):
@@ -864,12 +864,22 @@ def _w248(lints, body, shown: dict | None = None, bound: dict | None = None) -> 
 
 
 def _bound_shape(e, bound: dict):
-    """`_shape(e)`, each name a `for` or `let` bound given with what it was bound to."""
+    """`_shape(e)`, each name a `for` or `let` bound given as what it was bound to, whatever its name
+    (`a[p]` of `for p in players` and `a[q]` of `for q in players` are one)."""
     def keyed(shape):
         if isinstance(shape, tuple) and len(shape) == 2 and shape[0] == "Name" and shape[1] in bound:
-            return ("Name", shape[1], bound[shape[1]])
+            return ("Bound", bound[shape[1]])
         return tuple(keyed(x) for x in shape) if isinstance(shape, tuple) else shape
     return keyed(_shape(e))
+
+
+def _filtered(e):
+    """What a loop's cards are taken from: a comprehension's own source (`[c for c in a[0] where …]`
+    holds cards of `a[0]`: those revealed by a loop over `a[0]` may be among them)."""
+    while isinstance(e, n.ListComp) and not e.comp.more and isinstance(e.comp.elem, n.Name) \
+            and e.comp.elem.name == e.comp.var:
+        e = e.comp.iterable
+    return e
 
 
 def _blocks(s):

@@ -379,3 +379,15 @@ def test_w248_not_of_another_card_bound_to_the_same_name(tmp_path):
     assert "W248" in codes_of(tmp_path, W248_LOOPS.replace("BODY", "reveal x to p  move x to hand[p]"))
     let = W248_LOOPS.replace("for x in b[p] { BODY }", "let y = top(b[p])  reveal y to p  let z = y  move y to hand[p]")
     assert "W248" in codes_of(tmp_path, let)
+    # (a review: the same cards through loops whose variables are named otherwise, or a filtered list of the
+    # zone revealed, still warn)
+    other_names = W248_LOOPS.replace("for x in b[p] { BODY }", "").replace(
+        "    for p in players {\n      for x in a[p] { move x to hand[next(p)]  reveal x to p }",
+        "    for p in players { for x in a[p] { reveal x to next(p) } }\n"
+        "    for q in players { for y in a[q] { move y to hand[q] } }\n    for p in players {")
+    assert "W248" in codes_of(tmp_path, other_names)
+    filtered = W248_LOOPS.replace("for x in b[p] { BODY }", "").replace(
+        "    for p in players {\n      for x in a[p] { move x to hand[next(p)]  reveal x to p }",
+        "    for x in a[0] { reveal x to 1 }\n    for x in [c for c in a[0] where c.n > 0] { move x to hand[1] }\n"
+        "    for p in players {")
+    assert "W248" in codes_of(tmp_path, filtered)
