@@ -42,7 +42,7 @@ def serve(rules: list[str], host: str = "127.0.0.1", port: int = 8000, store: st
     keep_days = KEEP_DAYS if keep_days is None else keep_days
     app, server = create_app(rules, store, bot_delay, keep_days=keep_days)
     shown = f"[{host}]" if ":" in host else host
-    kept = f"{keep_days:g} days after their last move" if keep_days else "for good"
+    kept = f"one nobody plays for {keep_days:g} days is deleted" if keep_days else "for good"
     print(f"rulelang serve: {len(server.entries)} games, matches kept in {store} ({kept})")
     print(f"open http://{shown if host not in ('0.0.0.0', '::') else 'localhost'}:{port}/ in a browser")
     if host in LOOPBACK:

@@ -488,6 +488,7 @@ class Server:
         self.matches: dict[str, Served] = {}
         self.keep = keep_days * 86400.0 if keep_days else None     # (seconds a match is kept unplayed)
         self.pruned_at = -PRUNE_EVERY
+        self.pruning: asyncio.Future | None = None       # (the hourly prune under way, kept from the collector)
         self.prune()
         self.outboxes: dict[WebSocket, Outbox] = {}
         self.rulebooks: dict[str, str] = {}      # game key -> its rulebook text (made once)
@@ -647,14 +648,21 @@ class Server:
         self.makers[who] = (allowance - 1, now)
         return True
 
-    def prune(self) -> int:
+    def prune(self, keep: set | None = None) -> int:
         """Delete from the store the matches not played for the `keep` time, but those held in memory
-        (a page may be open on them); how many went. Done at start and, at most once in PRUNE_EVERY,
-        when a match is made: what fills the store is what empties it."""
+        (`keep`: their ids, taken on the event loop; a page may be open on them); how many went. Done
+        at start and, at most once in PRUNE_EVERY, when a match is made: what fills the store is what
+        empties it. A store that cannot do it now (read-only, locked by another program) is said on
+        the console and left as it is: it is housekeeping, never a reason to refuse a request."""
         self.pruned_at = time.monotonic()
         if self.keep is None:
             return 0
-        return self.store.prune(time.time() - self.keep, keep=set(self.matches))
+        try:
+            return self.store.prune(time.time() - self.keep, keep=set(self.matches) if keep is None else keep)
+        except sqlite3.Error as error:
+            print(f"rulelang serve: old matches could not be deleted from the store now: {error}",
+                  file=sys.stderr, flush=True)
+            return 0
 
     def _hold(self, mid: str, served: Served) -> None:
         """Keep a match in memory, the most recently used last; past `held`, the longest idle ones
@@ -682,8 +690,8 @@ class Server:
         if not self._may_make(request):
             return _error("too many new matches from here: wait a little", 429)
         if time.monotonic() - self.pruned_at > PRUNE_EVERY:
-            self.pruned_at = time.monotonic()           # (one look at a time)
-            await asyncio.to_thread(self.prune)
+            self.pruned_at = time.monotonic()           # (one look at a time, while this match is made)
+            self.pruning = asyncio.ensure_future(asyncio.to_thread(self.prune, set(self.matches)))
         body = b""
         try:
             async for chunk in request.stream():

@@ -119,21 +119,35 @@ class Store:
             self.db.execute("INSERT INTO undos VALUES (?,?,?)", (mid, version, kept))
             self.db.execute("UPDATE matches SET touched = ? WHERE id = ?", (time.time(), mid))
 
+    PRUNE_CHUNK = 500               # matches deleted under one hold of the lock
+
     def prune(self, before: float, keep=frozenset()) -> int:
         """Delete the matches last played before `before` (a time.time()), with their actions and
-        undos, but those in `keep` (the ones a server holds open); how many went."""
-        with self.lock, self._transaction():
-            old = [mid for (mid,) in self.db.execute("SELECT id FROM matches WHERE touched < ?", (before,))
-                   if mid not in keep]
-            for table, column in (("actions", "match"), ("undos", "match"), ("matches", "id")):
-                self.db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(mid,) for mid in old])
-        return len(old)
+        undos, but those in `keep` (the ones a server holds open); how many went. A few hundred at a
+        time, the lock let go between them: a server making a match or storing a move waits for
+        one such chunk, not for the whole prune (a review: 50,000 old matches froze every page for
+        3 s). A match read by `get` meanwhile was touched by it, so it is kept."""
+        gone, last = 0, ""
+        while True:
+            with self.lock, self._transaction(immediate=True):
+                ids = [mid for (mid,) in self.db.execute(
+                    "SELECT id FROM matches WHERE touched < ? AND id > ? ORDER BY id LIMIT ?",
+                    (before, last, self.PRUNE_CHUNK))]
+                old = [(mid,) for mid in ids if mid not in keep]
+                for table, column in (("actions", "match"), ("undos", "match"), ("matches", "id")):
+                    self.db.executemany(f"DELETE FROM {table} WHERE {column} = ?", old)
+            gone += len(old)
+            if len(ids) < self.PRUNE_CHUNK:
+                return gone
+            last = ids[-1]
 
     @contextlib.contextmanager
-    def _transaction(self):
+    def _transaction(self, immediate: bool = False):
         """One transaction, rolled back if anything in it fails (left open, every later write went
-        into it and was lost when the server stopped — a review)."""
-        self.db.execute("BEGIN")
+        into it and was lost when the server stopped — a review). `immediate`: it writes after
+        reading, so it takes the write lock first and waits for another program's (a deferred one
+        that reads first failed at once with "database is locked" — a review)."""
+        self.db.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
         try:
             yield
             self.db.execute("COMMIT")
@@ -143,7 +157,11 @@ class Store:
             raise
 
     def get(self, mid: str) -> dict | None:
+        """A stored match, to be rebuilt; reading it counts as playing it (`touched`), in the same
+        hold of the lock as the read, so a prune never deletes a match being rebuilt (a review: one
+        deleted while it was replayed was then played in memory, and lost at the next restart)."""
         with self.lock:
+            self.db.execute("UPDATE matches SET touched = ? WHERE id = ?", (time.time(), mid))
             row = self.db.execute("SELECT rules, fingerprint, game, players, seed, options, seats, tokens, maker "
                                   "FROM matches WHERE id = ?", (mid,)).fetchone()
             if row is None:

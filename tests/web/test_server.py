@@ -1280,3 +1280,68 @@ def test_keep_days_must_be_a_number_of_days(capsys, tmp_path):
                      ("soon", "expected a number of days, got 'soon'"), ("nan", "must be from 0")):
         assert main(["serve", "--keep-days", bad, "--store", str(tmp_path / "s.sqlite")]) == 2
         assert f"argument --keep-days: {why}" in capsys.readouterr().err
+
+
+def _old_store(path, count: int):
+    """A store of `count` matches, each with one action, last played 100 days ago."""
+    import sqlite3
+    import time
+    from rulelang.web.store import Store
+    store = Store(str(path))
+    for i in range(count):
+        store.create(f"m{i:03}", "x.rules", "f", "x", 2, i, {}, ["human", "human"], {}, "")
+        store.append(f"m{i:03}", 1, "take 1")
+    db = sqlite3.connect(path)
+    db.execute("UPDATE matches SET touched = ?", (time.time() - 100 * 86400,))
+    db.commit()
+    db.close()
+    return store
+
+
+def test_a_prune_keeps_a_match_being_rebuilt_and_goes_a_few_at_a_time(tmp_path, monkeypatch):
+    """A review: a match read from the store to be rebuilt, while a prune ran, was deleted, then played
+    in memory and lost at the next restart; reading it now counts as playing it. And a prune of 50,000
+    matches held the store's lock for seconds, every page waiting: it goes a chunk at a time."""
+    import time
+    from rulelang.web.store import Store
+    store = _old_store(tmp_path / "s.sqlite", 10)
+    assert store.get("m004")["actions"] == ["take 1"]           # (being rebuilt: touched now)
+    monkeypatch.setattr(Store, "PRUNE_CHUNK", 3)
+    chunks = []
+    real = store._transaction
+    monkeypatch.setattr(store, "_transaction", lambda immediate=False: chunks.append(immediate) or real(immediate))
+    assert store.prune(time.time() - 30 * 86400, keep={"m007"}) == 8
+    assert store.get("m004") is not None and store.get("m007") is not None and store.get("m001") is None
+    assert len(chunks) == 4 and all(chunks)                      # (10 ids, 3 at a time; each takes the write lock)
+    assert store.db.execute("SELECT COUNT(*) FROM actions").fetchone() == (2,)
+    store.close()
+
+
+def test_a_prune_waits_for_another_programs_lock_and_a_failed_one_refuses_nothing(tmp_path, capsys, serve):
+    """A review: with the store locked by another program (a backup, the sqlite3 shell), the hourly prune
+    failed at once ("database is locked") and the match being made with it was a 500 and a traceback; at
+    start, a read-only store holding an old match was an internal error."""
+    import sqlite3
+    import threading
+    import time
+    path = tmp_path / "s.sqlite"
+    store = _old_store(path, 3)
+    other = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    threading.Timer(0.5, lambda: other.execute("COMMIT")).start()
+    assert store.prune(time.time() - 86400) == 3                 # (waited for the lock: not "database is locked")
+    store.close()
+    other.close()
+    _old_store(path, 2).close()
+    server = serve([SMALL], store=path, include_shipped=False, keep_days=30)     # (pruned at start: 2)
+    assert server.server.store.db.execute("SELECT COUNT(*) FROM matches").fetchone() == (0,)
+
+    def locked(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+    server.server.store.prune = locked
+    server.server.pruned_at -= 3601
+    make(server, "small", ["human", "human"], seed=3)           # (200: the prune's failure refuses nothing)
+    deadline = time.monotonic() + 10
+    while "could not be deleted" not in capsys.readouterr().err and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert time.monotonic() < deadline
