@@ -346,7 +346,8 @@ def _w260(lints) -> None:
             return
     lints.report("W260", "warning", f"board `{board.name}` is drawn by `{draw.value.name}`, which reads `me`: a "
                  f"browser spectator, who is no seat, is shown the top piece of each cell's public zones instead, "
-                 f"and no public zone is kept per cell alone (one per player per cell is not drawn): it sees an empty board; draw with a def that does not read `me` "
+                 f"and no public zone is kept per cell alone (one per player per cell is not drawn): it sees an "
+                 f"empty board; draw with a def that does not read `me` "
                  f"(the page marks each seat's legal moves itself)", draw.span)
 
 

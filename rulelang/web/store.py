@@ -5,7 +5,7 @@ the texts of the actions applied, in order, each numbered by the match's change 
 deletes the actions it takes back and records its own change number in `undos`), its seats (human or a bot kind), the SHA-256 of
 each link's token (never the token itself: whoever reads the file cannot use the links) and of the
 address that made it (its bots take their turns at the workers with that address's other matches), and
-when it was last played (an action, an undo, a seat taken). After a restart a match is rebuilt by
+when it was last played (an action, an undo, a seat taken, its rebuilding from the store). After a restart a match is rebuilt by
 replaying its actions from the seed, the first time a link of it is opened. A match not played for
 the server's `keep` time is deleted (`prune`): a server open to others kept every match for good,
 each a few kB, and anyone could have it make one every two seconds.
@@ -103,7 +103,8 @@ class Store:
     def set_tokens(self, mid: str, tokens: dict) -> None:
         """A match's link tokens (their hashes) now: a seat taken through its invite link."""
         with self.lock:
-            self.db.execute("UPDATE matches SET tokens = ?, touched = ? WHERE id = ?", (json.dumps(tokens), time.time(), mid))
+            self.db.execute("UPDATE matches SET tokens = ?, touched = ? WHERE id = ?",
+                            (json.dumps(tokens), time.time(), mid))
 
     def append(self, mid: str, version: int, text: str) -> None:
         """An action applied, as the match's change number `version` (they only grow)."""
@@ -161,7 +162,10 @@ class Store:
         hold of the lock as the read, so a prune never deletes a match being rebuilt (a review: one
         deleted while it was replayed was then played in memory, and lost at the next restart)."""
         with self.lock:
-            self.db.execute("UPDATE matches SET touched = ? WHERE id = ?", (time.time(), mid))
+            try:
+                self.db.execute("UPDATE matches SET touched = ? WHERE id = ?", (time.time(), mid))
+            except sqlite3.OperationalError:    # (a store that cannot be written is not pruned either:
+                pass                            # its matches are still read)
             row = self.db.execute("SELECT rules, fingerprint, game, players, seed, options, seats, tokens, maker "
                                   "FROM matches WHERE id = ?", (mid,)).fetchone()
             if row is None:

@@ -1345,3 +1345,25 @@ def test_a_prune_waits_for_another_programs_lock_and_a_failed_one_refuses_nothin
     while "could not be deleted" not in capsys.readouterr().err and time.monotonic() < deadline:
         time.sleep(0.05)
     assert time.monotonic() < deadline
+
+
+def test_a_read_only_store_still_serves_its_matches(tmp_path, serve, capsys, monkeypatch):
+    """Rebuilding a match counts as playing it (a write): a store that cannot be written still gives its
+    matches to be read, and a prune that fails at start is said, not an internal error (a review: a
+    read-only store holding an old match stopped `rulelang serve` with an internal error)."""
+    import sqlite3
+    from rulelang.web.store import Store
+    path = tmp_path / "s.sqlite"
+    _old_store(path, 1).close()
+    store = Store(str(path))
+    store.db.close()
+    store.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+    assert store.get("m000")["actions"] == ["take 1"]
+    store.close()
+
+    def read_only(*args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+    monkeypatch.setattr(Store, "prune", read_only)
+    serve([SMALL], store=path, include_shipped=False, keep_days=30)
+    assert "old matches could not be deleted from the store now: attempt to write a readonly database" \
+        in capsys.readouterr().err
