@@ -226,6 +226,22 @@ def _invariants(match, ir: dict, data: dict) -> str | None:
     return None
 
 
+_NUMBERED = re.compile(r"^(.*) \((\d+)\)$")
+
+
+def _read_alike(actions) -> tuple[str, str, str] | None:
+    """(the action's name, a text, the text the engine numbered after it) where a listing holds two
+    different choices of one text (`place Y a1`, `place Y a1 (2)`), else None:
+    the engine tells them apart by an ordinal, which says nothing of how they differ (a new author's
+    dice of one colour and different faces; W219 sees only an `as` text that reads no parameter)."""
+    texts = {str(a) for a in actions}
+    for a in actions:
+        found = _NUMBERED.match(str(a))
+        if found and found.group(1) in texts:
+            return getattr(a, "name", None) or found.group(1), found.group(1), str(a)
+    return None
+
+
 def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
               max_actions: int = DEEP_MAX_ACTIONS, cpu_limit: float | None = RUN_CPU_LIMIT, *, load,
               locations, options: dict | None = None) -> list[Diagnostic]:
@@ -251,7 +267,8 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
 
     def record(code: str, what: str, message: str, span: Span, seed_i, players, options, log) -> None:
         # one finding per rule and problem, whatever action set it off (`while playing `place c1``)
-        key = (code, span.line, span.column, re.sub(r"\d+", "#", re.sub(r"playing `[^`]*`", "playing", message)))
+        said = re.sub(r"`[^`]*`", "``", message) if code == "W408" else message    # (its texts: one game's)
+        key = (code, span.line, span.column, re.sub(r"\d+", "#", re.sub(r"playing `[^`]*`", "playing", said)))
         old = found.get(key)
         if old is None or len(log) < len(old["log"]):
             found[key] = {"code": code, "what": what, "message": message, "span": span, "seed": seed_i,
@@ -278,6 +295,7 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
         log: list[str] = []
         at: list = [None, None]            # the step and the action being played
         offered_none: set = set()          # (W407 once a game per action)
+        alike_said: set = set()            # (W408 too)
 
         def fail(code, what, message, span=None):
             record(code, what, message, span or where.where(message, *at), seed_i, players, options, log)
@@ -316,6 +334,14 @@ def deep_lint(game_path, games: int = DEEP_GAMES, seed: int = 0,
                         fail("W407", "none offered", f"`{a.name}` was offered with `none` as an argument "
                              f"(`{a.text}`): the list it chooses from may hold `none` (`top` or `first` of an "
                              f"empty zone, say); leave it out with `where`", where.where("", at[0], a.text))
+                # (not a question's options: two copies nothing tells apart stay two there, `#2`)
+                alike = _read_alike(actions) if match.question is None else None
+                if alike is not None and alike[0] not in alike_said:
+                    alike_said.add(alike[0])
+                    fail("W408", "actions alike", f"`{alike[1]}` and `{alike[2]}` are different choices that "
+                         f"read alike: a player cannot tell which is which; let the text say what tells them "
+                         f"apart (a value read through a parameter from a list of one, `f in [face[d]]`)",
+                         where.where("", at[0], alike[1]))
                 action = chooser.choice(actions)
                 log.append(str(action))
                 at[1] = str(action)

@@ -154,6 +154,12 @@ def test_a_deep_finding_replays_with_its_seed_and_log(path):
                 match.apply(action)
             assert any(str(a).endswith(" none") for a in match.legal_actions())
             continue
+        if f.code == "W408":                  # actions alike: after the log, one is numbered
+            for action in f.log:
+                match.apply(action)
+            texts = [str(a) for a in match.legal_actions()]
+            assert any(t.endswith(" (2)") and t[:-4] in texts for t in texts), texts
+            continue
         with pytest.raises(RuleRuntimeError):
             for action in f.log:
                 match.apply(action)
@@ -391,3 +397,14 @@ def test_w248_not_of_another_card_bound_to_the_same_name(tmp_path):
         "    for x in a[0] { reveal x to 1 }\n    for x in [c for c in a[0] where c.n > 0] { move x to hand[1] }\n"
         "    for p in players {")
     assert "W248" in codes_of(tmp_path, filtered)
+
+
+def test_w408_not_where_the_text_tells_the_copies_apart(tmp_path):
+    """W408's way round: the face read through a parameter from a list of one tells the two yellow dice
+    apart (`place Y1 a1`, `place Y2 a1`), and the deep lint says nothing."""
+    source = (CORPUS / "deep_actions_alike.rules").read_text(encoding="utf-8").replace(
+        "action place(d in pool, c in cells(window))",
+        "action place(d in pool, f in [face[d]], c in cells(window)) as \"place \" + text(d) + text(f) + \" \" + text(c)")
+    path = tmp_path / "told_apart.rules"
+    path.write_text(source, encoding="utf-8")
+    assert [d.code for d in rulelang.deep_lint(str(path), games=20)] == []
