@@ -696,7 +696,10 @@ class Commands:
                        f"back only up to {JSON_SIZE_LIMIT / 1e6:.0f} MB (the match goes on)")
             return False
         try:
-            # never wait on a FIFO or write through a device: a save is a regular file
+            # never wait on a FIFO or write through a device: a save is a regular file (asked first too:
+            # a FIFO with no reader refused the open itself, "No such device or address")
+            if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+                raise OSError(0, "not a regular file")
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
             try:
                 if not stat.S_ISREG(os.fstat(fd).st_mode):
