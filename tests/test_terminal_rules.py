@@ -123,7 +123,7 @@ def test_a_step_an_action_goes_to_is_not_said_to_come_before_the_first_turn(tmp_
     text = rulebook(rulelang.load(str(path)), source=str(path))
     setup, turn = text.split("\nA turn\n")
     assert "Before the first turn" in setup and "Step `draft`" in setup and "bonus" not in setup
-    assert "Where the rules go from an action or a rule (then as they say):\n\nStep `bonus`" in turn
+    assert "Steps outside the usual turn, where an action or a rule leads:\n\nStep `bonus`" in turn
     # (a draft the setup reaches through a proc it calls is still before the first turn: a review)
     path.write_text(path.read_text(encoding="utf-8").replace("setup { goto draft }",
                                                              "proc begin() { goto draft }\n  setup { begin() }"),

@@ -121,7 +121,7 @@ def rulebook(game, markdown: bool = False, source: str | None = None, players: i
         if s["in_turn"]:
             _step(doc, s, about, anytime)
     if elsewhere:
-        doc.para("Where the rules go from an action or a rule (then as they say):")
+        doc.para("Steps outside the usual turn, where an action or a rule leads:")
         for s in elsewhere:
             _step(doc, s, about, anytime)
     if "__anytime" in steps:
