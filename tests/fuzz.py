@@ -156,7 +156,7 @@ def build_saves() -> dict[str, tuple]:
     """States after random moves, and files the REPL's own `save` writes (whatever its format is now)."""
     saves = {}
     for path in GAMES:
-        game = Game(rulelang.compile_file(str(path)), str(path))
+        game = seed_game(str(path))                     # (built once a process: the fuzz runs use it too)
         for players in sorted({game.min_players, max(game.min_players, min(game.max_players, 2)), game.max_players}):
             for moves in (0, 7, 40):
                 match = game.new_match(players, seed=moves)
