@@ -665,35 +665,32 @@ def _resume(args) -> int:
                     seed_secret=data.get("seed_secret") is True)
 
 
-def _budget(text: str) -> float:
-    """A run's CPU budget in seconds (--max-cpu): 0 for none."""
+def _number_of(text: str, unit: str, most: float, bounds: str) -> float:
+    """A number of `unit` from 0 to `most` given on the command line, or argparse's one-line refusal
+    (`bounds`: the range as the refusal says it)."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
+    if not 0 <= value <= most:                  # (nan fails both: refused too)
+        raise argparse.ArgumentTypeError(f"must be {bounds}, not {text}")
+    return value
+
+
+def _budget(text: str) -> float:
+    """A run's CPU budget in seconds (--max-cpu): 0 for none."""
+    value = _number_of(text, "seconds", float("inf"), "0 (no limit) or more seconds")
+    if value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more seconds, not {text}")
     return value
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 3600 seconds, not {text}")
-    return value
+    return _number_of(text, "seconds", 3600, "from 0 to 3600 seconds")
 
 
 def _days(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of days, got {text!r}") from None
-    if not 0 <= value <= 36500:
-        raise argparse.ArgumentTypeError(f"must be from 0 (keep for good) to 36500 days, not {text}")
-    return value
+    return _number_of(text, "days", 36500, "from 0 (keep for good) to 36500 days")
 
 
 def _simulate(args) -> int:
