@@ -594,3 +594,62 @@ def test_a_named_card_played_from_a_hand_refilled_from_a_common_pile_comes_from_
     drawn = [x for x in lines if x.endswith("stock → hand (P1)")]
     assert len(drawn) == 1 and "1 card: stock → hand (P2)" in lines, lines
     assert not any("→ won (P2)" in x for x in lines), lines            # (the move's text names the card played)
+
+
+GUARD = """game "Guard" {
+  players 3
+  enum Rank { r0 "Guard", r1 "Priest", r2 "Baron" }
+  kind Card { r: Rank  label text(r) }
+  zone deck: pile, hidden
+  zone hand: set per player, owner
+  zone discard: pile, public
+  setup {
+    for i in 1..10 { create Card(r: r0) in deck }
+    for i in 1..10 { create Card(r: r1) in deck }
+    for i in 1..10 { create Card(r: r2) in deck }
+    shuffle deck
+    for p in players { move top(deck) to hand[p] }
+    move top(deck) to hand[players[0]]
+  }
+  turn {
+    step play {
+      action guess(c in hand[me], g in Rank) {
+        move c to discard
+        for x in hand[next(me)] { if x.r == g { move x to discard  move top(deck) to hand[next(me)] } }
+        if size(deck) < 3 { finish draw }
+        end turn
+      }
+    }
+  }
+  on turn_start { move top(deck) to hand[me] }
+}"""
+
+
+def test_a_guess_naming_another_players_card_is_no_draw_of_the_guesser():
+    """A review of the rule above: `guess Baron Priest` discards the guesser's Baron and the next player's
+    Priest, who draws. The third seat read `1 card: deck → hand (P2)` too: the Priest was taken for a card
+    of the guesser's hand (emptied of its count by the Baron), and its place for a draw that never was."""
+    import random
+    from rulelang.ir.flows import zone_flows
+    from rulelang.play.repl import seat_name
+    from rulelang.play.screen import changes
+    ir = rulelang.compile_source(GUARD, "guard.rules")
+    game, flows = rulelang.Game(ir), zone_flows(ir)
+    said_of = {}
+    for step in (4, 6, 9):
+        m = game.new_match(3, seed=0)
+        rng = random.Random(0)
+        for _ in range(step):
+            acts = m.legal_actions()
+            m.apply(acts[rng.randrange(len(acts))])
+        mover = m.current_player
+        reader = (mover + 2) % 3
+        sizes = [len(h) for h in m.state()["zones"]["hand"]]
+        before = m.view(reader)
+        acts = m.legal_actions()
+        m.apply(acts[rng.randrange(len(acts))])
+        said = m.log_for(reader)[-1]
+        grown = [p for p, h in enumerate(m.state()["zones"]["hand"]) if len(h) > sizes[p]]
+        said_of[step] = changes(before, m.view(reader), said, seat_name, said, flows)
+        assert [f"1 card: deck → hand (P{p + 1})" for p in grown] == said_of[step], (said, said_of[step])
+    assert all(lines for lines in said_of.values())                 # (each step had a draw to say)

@@ -816,11 +816,15 @@ def _matched(before: dict, after: dict, b_where, b_hidden, b_labels, a_where, a_
             # shrank may have refilled it: Enchantress played from a hand that drew one on play was
             # said to come from the deck, and the draw went unsaid — a first hour at the terminal)
             # (— the mover's, or one no one owns: a trick's winner refilled from the common stock, a
-            # new author's Briscola read `7c: stock → won (P2)` and P2's draw went unsaid)
+            # new author's Briscola read `7c: stock → won (P2)` and P2's draw went unsaid; then only a
+            # hand whose size is truly the same — not one a card already taken from it emptied of its
+            # count: a guess naming another's card read as the guesser's draw, a review)
             changed += [t for t in zones if t not in unseen and t not in changed and hidden_out[t] <= 0
                         and hidden_in[t] <= 0 and may(t, to, kind_a.get(to))
                         and any(u in unseen and hidden_out[u] > 0 and may(u, t, kind_a.get(t))
-                                and (u in zones or (owners or {}).get(u) is None) for u in list(hidden_out))]
+                                and (u in zones or ((owners or {}).get(u) is None
+                                                    and b_hidden.get(t) == a_hidden.get(t)))
+                                for u in list(hidden_out))]
             zone = next(iter(sorted(changed, key=lambda t: (t in unseen, hidden_out[t] <= 0))), None)
             if zone is not None:
                 took(zone, label, to)
