@@ -701,10 +701,6 @@ def _simulate(args) -> int:
     import threading
 
     def stop(*_):
-        # (once: `timeout` sends SIGTERM to the process and then to its group, and the second, raised
-        # while the first stopped the workers, ended the run with no figures and no report — a
-        # designer's trial, 7 runs of `--workers 2`)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise KeyboardInterrupt
     here = threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGTERM, stop) if here else None

@@ -876,34 +876,3 @@ def test_ctrl_c_before_a_command_handles_it_exits_quietly(monkeypatch, capsys):
     monkeypatch.setattr(cli, "_main", interrupted)
     assert cli.main(["play", "regicide"]) == 130
     assert "Traceback" not in capsys.readouterr().err
-
-
-def test_a_run_in_several_processes_signalled_as_timeout_does_still_says_its_figures(tmp_path):
-    """A designer's trial: `timeout` sends SIGTERM to the run and then to its whole group; with `--workers 2`
-    the second, raised while the first was stopping the workers, ended the run with no figures and no
-    report (7 runs). The run stops once and says what it played."""
-    import os
-    import signal
-    import subprocess
-    import time
-    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "simulate", str(ROOT / "games" / "valgard.rules"),
-                             "--games", "100000", "--bot", "random", "--max-cpu", "0", "--workers", "2",
-                             "--report", str(tmp_path / "r")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                            start_new_session=True)
-    try:
-        _wait_for_group(proc.pid, 3)
-        journal = tmp_path / "r" / "games.jsonl"
-        end = time.monotonic() + 60
-        while time.monotonic() < end and (not journal.exists() or journal.read_text(encoding="utf-8").count("\n") < 3):
-            time.sleep(0.1)                            # (some games came back)
-        proc.send_signal(signal.SIGTERM)               # (as `timeout` does: the run, then its group)
-        os.killpg(proc.pid, signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    assert proc.returncode == 130 and "interrupted: partial results" in out + err, (out[-400:], err[-800:])
-    assert (tmp_path / "r" / "report.md").exists() and "Traceback" not in err
